@@ -1,0 +1,38 @@
+# -*- Python -*-
+import os
+
+import lit.formats
+import lit.util
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "FP8"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.fp8_obj_root, "test")
+config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py", "Inputs"]
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%shlibext", config.llvm_shlib_ext))
+config.substitutions.append(("%models", config.fp8_models_dir))
+config.substitutions.append(("%mlir_lib_dir", config.mlir_lib_dir))
+
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+llvm_config.use_default_substitutions()
+
+# Our tools first, then LLVM's (FileCheck, not, mlir-runner, ...).
+config.fp8_tools_dir = os.path.join(config.fp8_obj_root, "bin")
+tool_dirs = [config.fp8_tools_dir, config.llvm_tools_dir]
+tools = ["fp8-opt", "mlir-opt", "mlir-runner", "mlir-translate", "llc"]
+llvm_config.add_tool_substitutions(tools, tool_dirs)
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+llvm_config.with_environment("PATH", config.fp8_tools_dir, append_path=True)
+
+# Optional capabilities: tests that need them declare `REQUIRES:` and are
+# reported UNSUPPORTED (never passed) where they are missing.
+if os.path.isdir(config.fp8_models_dir):
+    config.available_features.add("models")
+if config.ptxas and os.path.exists(config.ptxas):
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", config.ptxas))

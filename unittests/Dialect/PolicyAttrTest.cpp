@@ -1,0 +1,121 @@
+//===- PolicyAttrTest.cpp - C++ API of #fp8.policy -------------------------===//
+#include "fp8/Dialect/FP8.h"
+
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "gtest/gtest.h"
+
+using namespace mlir;
+using namespace mlir::fp8;
+
+namespace {
+class PolicyAttrTest : public ::testing::Test {
+protected:
+  PolicyAttrTest() { ctx.loadDialect<FP8Dialect>(); }
+
+  std::string print(Attribute a) {
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    a.print(os);
+    return s;
+  }
+  /// Parses `text`, swallowing (and recording) the diagnostic on failure.
+  Attribute parse(StringRef text) {
+    ScopedDiagnosticHandler handler(&ctx, [&](Diagnostic &d) {
+      lastError = d.str();
+      return success();
+    });
+    return parseAttribute(text, &ctx);
+  }
+
+  MLIRContext ctx;
+  std::string lastError;
+  static constexpr int64_t kWhole = ShapedType::kDynamic;
+};
+} // namespace
+
+TEST_F(PolicyAttrTest, DeepSeekV3Preset) {
+  PolicyAttr p = PolicyAttr::getPreset(&ctx, "deepseek-v3");
+  ASSERT_TRUE(p);
+  // DeepSeek-V3 §3.3.2: 1x128 activation tiles, 128x128 weight blocks,
+  // E4M3 everywhere, FP32 promotion every 128 K elements.
+  EXPECT_EQ(p.getActivationBlock(), (ArrayRef<int64_t>{1, 128}));
+  EXPECT_EQ(p.getWeightBlock(), (ArrayRef<int64_t>{128, 128}));
+  EXPECT_TRUE(isa<Float8E4M3FNType>(p.getFormat()));
+  EXPECT_TRUE(isa<Float8E4M3FNType>(p.getGradFormat()));
+  EXPECT_EQ(p.getPromoteInterval(), 128);
+  EXPECT_EQ(p.getScaleMode(), ScaleMode::f32);
+  EXPECT_FLOAT_EQ(p.getEpsValue(), 1.0e-4f);
+  EXPECT_TRUE(p.getHigh().isBF16());
+  // DeepSeek-V3 §3.3.1: these stay in BF16/FP32; linears go to FP8.
+  for (Role r : {Role::embedding, Role::output_head, Role::gating,
+                 Role::normalization, Role::attention})
+    EXPECT_TRUE(p.keepsHigh(r)) << stringifyRole(r).str();
+  EXPECT_FALSE(p.keepsHigh(Role::linear));
+}
+
+TEST_F(PolicyAttrTest, OtherPresets) {
+  PolicyAttr perTensor = PolicyAttr::getPreset(&ctx, "per-tensor");
+  ASSERT_TRUE(perTensor);
+  EXPECT_EQ(perTensor.getActivationBlock(), (ArrayRef<int64_t>{kWhole, kWhole}));
+  EXPECT_TRUE(isa<Float8E5M2Type>(perTensor.getGradFormat()));
+
+  PolicyAttr rowwise = PolicyAttr::getPreset(&ctx, "rowwise");
+  ASSERT_TRUE(rowwise);
+  EXPECT_EQ(rowwise.getWeightBlock(), (ArrayRef<int64_t>{1, kWhole}));
+  EXPECT_EQ(rowwise.getScaleMode(), ScaleMode::pow2);
+
+  PolicyAttr mx = PolicyAttr::getPreset(&ctx, "mxfp8");
+  ASSERT_TRUE(mx);
+  EXPECT_EQ(mx.getActivationBlock(), (ArrayRef<int64_t>{1, 32}));
+  EXPECT_TRUE(isa<Float8E8M0FNUType>(mx.getScaleType()));
+  EXPECT_EQ(mx.getPromoteInterval(), 32);
+
+  EXPECT_FALSE(PolicyAttr::getPreset(&ctx, "deepseek-v4"));
+  EXPECT_EQ(PolicyAttr::getPresetNames().size(), 4u);
+}
+
+TEST_F(PolicyAttrTest, PresetParsesToThePrintedFullForm) {
+  for (StringRef name : PolicyAttr::getPresetNames()) {
+    Attribute fromName = parse(("#fp8.policy<\"" + name + "\">").str());
+    ASSERT_TRUE(fromName) << name.str() << ": " << lastError;
+    EXPECT_EQ(fromName, PolicyAttr::getPreset(&ctx, name));
+    // Printing writes every field; parsing that gives the same attribute.
+    std::string full = print(fromName);
+    EXPECT_NE(full.find("promote_interval"), std::string::npos);
+    EXPECT_NE(full.find("keep_high"), std::string::npos);
+    EXPECT_EQ(parse(full), fromName) << full;
+  }
+}
+
+TEST_F(PolicyAttrTest, OverridesApplyOnTopOfAPreset) {
+  auto p = dyn_cast_or_null<PolicyAttr>(
+      parse("#fp8.policy<\"deepseek-v3\", eps = 1.0e-12, keep_high = "
+            "[attention]>"));
+  ASSERT_TRUE(p) << lastError;
+  EXPECT_FLOAT_EQ(p.getEpsValue(), 1.0e-12f);
+  EXPECT_TRUE(p.keepsHigh(Role::attention));
+  EXPECT_FALSE(p.keepsHigh(Role::gating));
+  EXPECT_EQ(p.getWeightBlock(), (ArrayRef<int64_t>{128, 128}));
+}
+
+TEST_F(PolicyAttrTest, RejectsBadPolicies) {
+  EXPECT_FALSE(parse("#fp8.policy<\"fp4\">"));
+  EXPECT_NE(lastError.find("unknown policy preset \"fp4\""), std::string::npos)
+      << lastError;
+  EXPECT_FALSE(parse("#fp8.policy<\"deepseek-v3\", promote_interval = 100>"));
+  EXPECT_NE(lastError.find("positive multiple of 32"), std::string::npos)
+      << lastError;
+  EXPECT_FALSE(parse("#fp8.policy<\"mxfp8\", scale_mode = f32>"));
+  EXPECT_NE(lastError.find("needs scale_mode = pow2"), std::string::npos)
+      << lastError;
+  EXPECT_FALSE(parse("#fp8.policy<\"deepseek-v3\", activation_block = [1, 64]>"));
+  EXPECT_NE(lastError.find("not a multiple of promote_interval"),
+            std::string::npos)
+      << lastError;
+  EXPECT_FALSE(parse("#fp8.policy<\"deepseek-v3\", format = bf16>"));
+  EXPECT_FALSE(parse("#fp8.policy<\"deepseek-v3\", colour = 3>"));
+  EXPECT_NE(lastError.find("unknown policy field 'colour'"), std::string::npos)
+      << lastError;
+}
