@@ -17,9 +17,9 @@ func.func @annotated(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>, %o: tensor<4x16x
 
 // Every role and precision value parses and prints.
 // CHECK-LABEL: func.func @all_values
-// CHECK-SAME: roles = [#fp8.role<linear>, #fp8.role<embedding>, #fp8.role<output_head>, #fp8.role<gating>, #fp8.role<normalization>, #fp8.role<attention>, #fp8.role<other>]
-// CHECK-SAME: precisions = [#fp8.precision<fp8>, #fp8.precision<bf16>, #fp8.precision<f32>]
 // CHECK-SAME: modes = [#fp8.scale_mode<f32>, #fp8.scale_mode<pow2>]
+// CHECK-SAME: precisions = [#fp8.precision<fp8>, #fp8.precision<bf16>, #fp8.precision<f32>]
+// CHECK-SAME: roles = [#fp8.role<linear>, #fp8.role<embedding>, #fp8.role<output_head>, #fp8.role<gating>, #fp8.role<normalization>, #fp8.role<attention>, #fp8.role<other>]
 func.func @all_values() attributes {
     roles = [#fp8.role<linear>, #fp8.role<embedding>, #fp8.role<output_head>, #fp8.role<gating>,
              #fp8.role<normalization>, #fp8.role<attention>, #fp8.role<other>],

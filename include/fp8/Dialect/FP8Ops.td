@@ -55,7 +55,7 @@ def FP8_QuantizeOp : FP8_Op<"quantize", [Pure]> {
     DefaultValuedAttr<FP8_ScaleModeAttr, "::mlir::fp8::ScaleMode::f32">:$scale_mode,
     DefaultValuedAttr<BoolAttr, "true">:$saturate);
   let results = (outs FP8_ScaledTensor:$result);
-  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let assemblyFormat = "$input attr-dict `:` qualified(type($input)) `->` qualified(type($result))";
   let hasVerifier = 1;
 }
 
@@ -77,7 +77,7 @@ def FP8_DequantizeOp : FP8_Op<"dequantize", [Pure]> {
   }];
   let arguments = (ins FP8_ScaledTensor:$input);
   let results = (outs FP8_HighPrecisionTensor:$result);
-  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let assemblyFormat = "$input attr-dict `:` qualified(type($input)) `->` qualified(type($result))";
   let hasVerifier = 1;
 }
 
@@ -112,7 +112,7 @@ def FP8_RequantizeOp : FP8_Op<"requantize", [Pure]> {
     DefaultValuedAttr<FP8_ScaleModeAttr, "::mlir::fp8::ScaleMode::f32">:$scale_mode,
     DefaultValuedAttr<BoolAttr, "true">:$saturate);
   let results = (outs FP8_ScaledTensor:$result);
-  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let assemblyFormat = "$input attr-dict `:` qualified(type($input)) `->` qualified(type($result))";
   let hasVerifier = 1;
   let hasFolder = 1;
 }
@@ -169,7 +169,7 @@ def FP8_ScaledMatmulOp : FP8_Op<"scaled_matmul", [Pure]> {
   let results = (outs RankedTensorOf<[F32, BF16]>:$result);
   let assemblyFormat = [{
     $a `,` $b (`acc` `(` $c^ `:` type($c) `)`)? attr-dict
-    `:` type($a) `,` type($b) `->` type($result)
+    `:` qualified(type($a)) `,` qualified(type($b)) `->` type($result)
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
@@ -204,7 +204,7 @@ def FP8_AssembleOp : FP8_Op<"assemble", [Pure]> {
   let arguments = (ins FP8_CodeTensor:$data, FP8_ScaleTensor:$scales);
   let results = (outs FP8_ScaledTensor:$result);
   let assemblyFormat = [{
-    $data `,` $scales attr-dict `:` type($data) `,` type($scales) `->` type($result)
+    $data `,` $scales attr-dict `:` type($data) `,` type($scales) `->` qualified(type($result))
   }];
   let hasVerifier = 1;
   let hasFolder = 1;
@@ -225,7 +225,7 @@ def FP8_DisassembleOp : FP8_Op<"disassemble", [Pure,
   }];
   let arguments = (ins FP8_ScaledTensor:$input);
   let results = (outs FP8_CodeTensor:$data, FP8_ScaleTensor:$scales);
-  let assemblyFormat = "$input attr-dict `:` type($input)";
+  let assemblyFormat = "$input attr-dict `:` qualified(type($input))";
   let hasFolder = 1;
 }
 

@@ -1,0 +1,52 @@
+// RUN: fp8-opt %s -split-input-file -verify-diagnostics
+
+// The analysis annotations are typed: a string where a role belongs is rejected.
+func.func @role_string(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{attribute 'fp8.role' must be an #fp8.role<...> attribute, got "linear"}}
+  %0 = arith.addf %x, %x {fp8.role = "linear"} : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @precision_wrong(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{attribute 'fp8.precision' must be an #fp8.precision<...> attribute, got #fp8.role<linear>}}
+  %0 = arith.addf %x, %x {fp8.precision = #fp8.role<linear>} : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @reason_not_string(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{attribute 'fp8.reason' must be a string, got 3 : i64}}
+  %0 = arith.addf %x, %x {fp8.reason = 3} : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{attribute 'fp8.policy' must be an #fp8.policy<...> attribute, got "deepseek-v3"}}
+module attributes {fp8.policy = "deepseek-v3"} {}
+
+// -----
+
+// expected-error @+1 {{unknown fp8 attribute 'fp8.recipe' (known: fp8.role, fp8.precision, fp8.reason, fp8.policy)}}
+module attributes {fp8.recipe = 1} {}
+
+// -----
+
+func.func @bad_role_name(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+2 {{expected ::mlir::fp8::Role to be one of: linear, embedding, output_head, gating, normalization, attention, other}}
+  // expected-error @+1 {{failed to parse FP8_RoleAttr parameter 'value'}}
+  %0 = arith.addf %x, %x {fp8.role = #fp8.role<router>} : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @bad_precision_name(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+2 {{expected ::mlir::fp8::Precision to be one of: fp8, bf16, f32}}
+  // expected-error @+1 {{failed to parse FP8_PrecisionAttr parameter 'value'}}
+  %0 = arith.addf %x, %x {fp8.precision = #fp8.precision<fp4>} : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
