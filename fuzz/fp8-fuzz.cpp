@@ -1,0 +1,106 @@
+//===- fp8-fuzz.cpp - libFuzzer target: parse, verify, run the pipelines ---===//
+//
+// Treats the input bytes as MLIR text with the fp8 dialect and the upstream
+// dialects of model graphs registered. Whatever parses and verifies is run
+// through each registered fp8 pipeline (graph pipeline, CPU lowering) and
+// canonicalization. The target aborts (a finding) when a pass succeeds but
+// leaves IR that does not verify; diagnostics are expected and swallowed.
+// Crashes inside the passes or the dialect are findings too.
+//
+//===----------------------------------------------------------------------===//
+#include "fp8/Dialect/FP8.h"
+#include "fp8/InitAll.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MLProgram/IR/MLProgram.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <cstdint>
+#include <cstdlib>
+
+using namespace mlir;
+
+namespace {
+/// The dialects real graphs use (registering all dialects would spend the
+/// fuzzer's time in upstream parsers we do not own).
+const DialectRegistry &getRegistry() {
+  static DialectRegistry *registry = [] {
+    auto *r = new DialectRegistry();
+    r->insert<arith::ArithDialect, bufferization::BufferizationDialect,
+              cf::ControlFlowDialect, func::FuncDialect, linalg::LinalgDialect,
+              math::MathDialect, memref::MemRefDialect,
+              ml_program::MLProgramDialect, scf::SCFDialect,
+              tensor::TensorDialect, tosa::TosaDialect>();
+    fp8::registerFP8Dialect(*r);
+    registerAllExtensions(*r);
+    registerAllPasses();
+    fp8::registerFP8Passes();
+    return r;
+  }();
+  return *registry;
+}
+
+/// Pipelines tried on every verified input, where registered.
+constexpr const char *kPipelines[] = {
+    "builtin.module(canonicalize,cse)",
+    "builtin.module(fp8-pipeline)",
+    "builtin.module(fp8-pipeline,fp8-cpu-pipeline)",
+};
+
+bool isRegistered(StringRef pipeline) {
+  // "builtin.module(name,...)" -> name of the first fp8 pass/pipeline.
+  StringRef inner = pipeline.drop_front(strlen("builtin.module(")).drop_back();
+  StringRef first = inner.split(',').first;
+  return PassPipelineInfo::lookup(first) || PassInfo::lookup(first);
+}
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  MLIRContext ctx(getRegistry(), MLIRContext::Threading::DISABLED);
+  ctx.allowUnregisteredDialects(false);
+  ScopedDiagnosticHandler silence(&ctx, [](Diagnostic &) { return success(); });
+
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(
+          StringRef(reinterpret_cast<const char *>(data), size), "fuzz"),
+      llvm::SMLoc());
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &ctx);
+  if (!module || failed(verify(*module)))
+    return 0;
+
+  for (const char *pipeline : kPipelines) {
+    if (!isRegistered(pipeline))
+      continue;
+    OwningOpRef<ModuleOp> copy = cast<ModuleOp>((*module)->clone());
+    PassManager pm(&ctx);
+    if (failed(parsePassPipeline(pipeline, pm)))
+      continue;
+    pm.enableVerifier(false); // checked below, with the pipeline's name
+    if (failed(pm.run(*copy)))
+      continue;
+    if (failed(verify(*copy))) {
+      llvm::errs() << "fp8-fuzz: '" << pipeline
+                   << "' succeeded but produced IR that does not verify\n";
+      abort();
+    }
+  }
+  return 0;
+}
