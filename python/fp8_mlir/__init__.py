@@ -1,0 +1,38 @@
+"""fp8_mlir: the fp8-mlir compiler from Python.
+
+- `run_pipeline(mlir_text, pipeline)`, `compile(mlir_text, policy, target)`:
+  drive the compiler (fp8_mlir.compiler);
+- `quantize`, `dequantize`, `scaled_matmul`: the numerics contract executed
+  by the compiler's own CPU lowering, on NumPy arrays (fp8_mlir.numerics);
+- `fp8_mlir.models`: generators of model graphs (linalg on tensors);
+- `jit(mlir_text, pipeline)`: the ExecutionEngine underneath (fp8_mlir.jit).
+
+Import from the build tree with PYTHONPATH=<build>/python_packages.
+"""
+
+from .compiler import (
+    POLICIES,
+    TARGETS,
+    CompiledResult,
+    Diagnostic,
+    MLIRError,
+    compile,
+    has_pass,
+    run_pipeline,
+)
+from .jit import JitModule, jit
+from . import models
+
+__all__ = [
+    "MLIRError",
+    "Diagnostic",
+    "run_pipeline",
+    "has_pass",
+    "compile",
+    "CompiledResult",
+    "POLICIES",
+    "TARGETS",
+    "jit",
+    "JitModule",
+    "models",
+]

@@ -1,0 +1,241 @@
+"""Drive the fp8-mlir compiler from Python: pass pipelines and compile().
+
+Everything runs in-process through the project's own C++ (the `_fp8_mlir`
+extension, the same registrations as `fp8-opt`). A bad input or a failing pass
+raises `MLIRError` carrying the MLIR diagnostics with their locations; nothing
+is printed to the terminal and the interpreter is never aborted.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from typing import Any, Dict, List, Optional, Sequence, Union
+
+from . import _fp8_mlir as _native
+
+__all__ = [
+    "MLIRError",
+    "Diagnostic",
+    "run_pipeline",
+    "has_pass",
+    "compile",
+    "CompiledResult",
+    "POLICIES",
+    "TARGETS",
+]
+
+#: Policy presets of `#fp8.policy<...>` (DESIGN.md section 2).
+POLICIES = ("deepseek-v3", "per-tensor", "rowwise", "mxfp8")
+#: Targets of `compile()`: the CPU lowering, or an NVIDIA chip (PTX).
+TARGETS = ("cpu", "sm_90a")
+
+
+@dataclasses.dataclass(frozen=True)
+class Diagnostic:
+    """One MLIR diagnostic.
+
+    `location` is `file:line:col` for a position in the input (the input is
+    named `<input>` unless `source_name` says otherwise) or the printed
+    location (`loc("model.layers.3.mlp.gate")`) for a named one.
+    """
+
+    severity: str
+    location: str
+    message: str
+    notes: tuple = ()
+
+    def __str__(self) -> str:
+        text = f"{self.location}: {self.severity}: {self.message}"
+        for note in self.notes:
+            text += f"\n  note: {note}"
+        return text
+
+
+class MLIRError(Exception):
+    """Parsing, verification, pipeline parsing or a pass failed.
+
+    `diagnostics` lists every diagnostic MLIR emitted (errors first-class,
+    with warnings and notes); `rendered` is the same text as `fp8-opt` would
+    print it, with the source line and a caret.
+    """
+
+    def __init__(self, summary: str, diagnostics: Sequence[Diagnostic], rendered: str):
+        self.summary = summary
+        self.diagnostics = list(diagnostics)
+        self.rendered = rendered
+        errors = [d for d in self.diagnostics if d.severity == "error"] or self.diagnostics
+        detail = "\n".join(str(d) for d in errors)
+        super().__init__(f"{summary}\n{detail}" if detail else summary)
+
+    @property
+    def errors(self) -> List[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity == "error"]
+
+
+def _diagnostics(result: Dict[str, Any]) -> List[Diagnostic]:
+    return [
+        Diagnostic(d["severity"], d["location"], d["message"], tuple(d["notes"]))
+        for d in result["diagnostics"]
+    ]
+
+
+def _normalize_pipeline(pipeline: Union[str, Sequence[str]]) -> str:
+    if isinstance(pipeline, str):
+        return pipeline.strip()
+    if isinstance(pipeline, (list, tuple)) and all(isinstance(p, str) for p in pipeline):
+        return ",".join(p.strip() for p in pipeline if p.strip())
+    raise TypeError("pipeline must be a string such as 'canonicalize,cse' or a list of pass strings")
+
+
+def _text(mlir_text: Union[str, bytes]) -> str:
+    if isinstance(mlir_text, bytes):
+        return mlir_text.decode("utf-8")
+    if not isinstance(mlir_text, str):
+        raise TypeError(f"MLIR input must be str or bytes, got {type(mlir_text).__name__}")
+    return mlir_text
+
+
+def _run(mlir_text, pipeline, source_name, capture_output=False, generic=False):
+    text = _text(mlir_text)
+    pipe = _normalize_pipeline(pipeline)
+    result = _native.run_pipeline(text, pipe, source_name, capture_output, generic)
+    if not result["ok"]:
+        what = f"pipeline '{pipe}' failed" if pipe else "input is not valid MLIR"
+        raise MLIRError(what, _diagnostics(result), result["rendered"])
+    return result
+
+
+def run_pipeline(
+    mlir_text: Union[str, bytes],
+    pipeline: Union[str, Sequence[str]] = "",
+    *,
+    source_name: str = "<input>",
+    generic: bool = False,
+) -> str:
+    """Parse and verify `mlir_text`, run `pipeline`, return the resulting IR.
+
+    `pipeline` is MLIR's textual pass pipeline: either anchored,
+    ``"builtin.module(canonicalize,cse)"``, or a bare list nested under the
+    module, ``"fp8-pipeline{policy=deepseek-v3},canonicalize"`` (a Python list
+    of such strings is joined with commas). An empty pipeline only parses and
+    verifies. Every upstream pass and every fp8 pass registered in `fp8-opt`
+    is available. `generic=True` prints the generic op form.
+
+    Raises `MLIRError` (with `.diagnostics`) when the input does not parse or
+    verify, the pipeline does not parse, or a pass fails.
+    """
+    return _run(mlir_text, pipeline, source_name, generic=generic)["ir"]
+
+
+def has_pass(name: str) -> bool:
+    """True if `name` is a registered pass or pipeline (`fp8-opt --<name>`)."""
+    return bool(_native.is_registered_pass(name))
+
+
+# ---------------------------------------------------------------------------
+# compile()
+# ---------------------------------------------------------------------------
+
+
+@dataclasses.dataclass
+class CompiledResult:
+    """What `compile()` produced.
+
+    - `fp8_ir`: the FP8 graph after the graph pipeline (quantize +
+      `fp8.scaled_matmul` for linears, sensitive ops kept high);
+    - `ir`: the lowered module for `target` (LLVM dialect on CPU; host code
+      plus a `gpu.binary` on a GPU target);
+    - `report`: the `fp8-report` JSON as a dict (roles, precisions, reasons,
+      FLOP shares, weight bytes);
+    - `ptx`: the PTX of every GPU kernel module (GPU targets), else None;
+    - `diagnostics`: warnings and remarks the passes emitted.
+    """
+
+    policy: str
+    target: str
+    fp8_ir: str
+    ir: str
+    report: Dict[str, Any]
+    ptx: Optional[str] = None
+    diagnostics: List[Diagnostic] = dataclasses.field(default_factory=list)
+
+
+def _require(names: Sequence[str], feature: str) -> None:
+    missing = [n for n in names if not has_pass(n)]
+    if missing:
+        raise NotImplementedError(
+            f"{feature} needs the pass(es) {', '.join(missing)}, which this build of "
+            "fp8-mlir does not register yet"
+        )
+
+
+def _parse_report(text: str) -> Dict[str, Any]:
+    """Extracts the JSON object that the report pass printed."""
+    start = text.find("{")
+    end = text.rfind("}")
+    if start < 0 or end < start:
+        raise MLIRError("fp8-report printed no JSON report", [], text)
+    try:
+        return json.loads(text[start : end + 1])
+    except json.JSONDecodeError as exc:
+        raise MLIRError(f"fp8-report printed malformed JSON: {exc}", [], text) from None
+
+
+# Pass names of the pipelines compile() runs (fp8-opt --help lists them).
+GRAPH_PIPELINE = "fp8-pipeline"
+REPORT_PASS = "fp8-report"
+CPU_PIPELINE = "fp8-cpu-pipeline"
+GPU_PIPELINE = "fp8-gpu-pipeline"
+
+
+def report_pipeline() -> str:
+    return f"{REPORT_PASS}{{format=json}}"
+
+
+def compile(
+    mlir_text: Union[str, bytes],
+    policy: str = "deepseek-v3",
+    target: str = "cpu",
+    *,
+    source_name: str = "<input>",
+) -> CompiledResult:
+    """Compile a model graph (linalg-on-tensors or TOSA) for FP8.
+
+    Runs the graph pipeline (`fp8-pipeline{policy=...}`: precision
+    assignment, quantization insertion, optimization), the JSON report, then
+    the lowering for `target`: ``"cpu"`` (`fp8-cpu-pipeline`, LLVM dialect) or
+    ``"sm_90a"`` (`fp8-gpu-pipeline{chip=sm_90a}`: host code and a
+    `gpu.binary` whose PTX is returned in `.ptx`).
+
+    Raises ValueError for an unknown policy or target, MLIRError when the
+    input or a pass fails, NotImplementedError when this build lacks a
+    needed pass.
+    """
+    if policy not in POLICIES:
+        raise ValueError(f"unknown policy {policy!r}; expected one of {', '.join(POLICIES)}")
+    if target not in TARGETS:
+        raise ValueError(f"unknown target {target!r}; expected one of {', '.join(TARGETS)}")
+    lowering = CPU_PIPELINE if target == "cpu" else GPU_PIPELINE
+    _require([GRAPH_PIPELINE, REPORT_PASS, lowering], f"compile(target={target!r})")
+
+    graph = _run(mlir_text, f"{GRAPH_PIPELINE}{{policy={policy}}}", source_name)
+    reported = _run(graph["ir"], report_pipeline(), source_name, capture_output=True)
+    report = _parse_report(reported["stdout"].decode("utf-8", "replace"))
+    if target == "cpu":
+        lowered = _run(graph["ir"], CPU_PIPELINE, source_name)
+        ptx = None
+    else:
+        lowered = _run(graph["ir"], f"{GPU_PIPELINE}{{chip={target}}}", source_name)
+        kernels = [o for o in lowered["gpu_objects"] if o["format"] == "isa"]
+        ptx = "\n".join(o["data"].decode("utf-8", "replace") for o in kernels) or None
+    diags = [d for r in (graph, lowered) for d in _diagnostics(r)]
+    return CompiledResult(
+        policy=policy,
+        target=target,
+        fp8_ir=graph["ir"],
+        ir=lowered["ir"],
+        report=report,
+        ptx=ptx,
+        diagnostics=diags,
+    )

@@ -1,0 +1,76 @@
+"""JIT-compile MLIR with MLIR's ExecutionEngine and call it on NumPy arrays.
+
+The numerics API (`fp8_mlir.numerics`) is built on this; it is public so that
+a user can run any module the project can lower to the LLVM dialect.
+
+Calling convention (destination passing): the functions take only memref
+arguments (or scalars) and return nothing; outputs are NumPy arrays the
+caller allocated. Each array must be C-contiguous and writeable, with the
+rank, static sizes and element size of its memref parameter; a mismatch is a
+ValueError, never an out-of-bounds write.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Sequence, Union
+
+import numpy as np
+
+from . import _fp8_mlir as _native
+from .compiler import MLIRError, _diagnostics, _normalize_pipeline, _text
+
+__all__ = ["JitModule", "jit"]
+
+
+def _runtime_libs() -> List[str]:
+    try:
+        from . import _build_config
+    except ImportError:  # an installed package without build paths
+        return []
+    return [p for p in (_build_config.C_RUNNER_UTILS,) if p]
+
+
+class JitModule:
+    """A JIT-compiled module; call its functions with `module.call(name, *arrays)`
+    or `module.<name>(*arrays)`."""
+
+    def __init__(self, native):
+        self._native = native
+        self._functions = {f["name"]: f for f in native.functions()}
+
+    @property
+    def functions(self) -> Dict[str, Dict[str, Any]]:
+        """Signature of each function as recorded before lowering: for every
+        argument its element type, bit width, rank (-1: scalar) and shape
+        (-1: dynamic)."""
+        return dict(self._functions)
+
+    def call(self, name: str, *args: Union[np.ndarray, int, float]) -> None:
+        if name not in self._functions:
+            raise ValueError(
+                f"no function {name!r} in the JIT module (has: {', '.join(sorted(self._functions))})"
+            )
+        self._native.call(name, *args)
+
+    def __getattr__(self, name: str):
+        if name.startswith("_") or name not in self._functions:
+            raise AttributeError(name)
+        return lambda *args: self.call(name, *args)
+
+
+def jit(
+    mlir_text: Union[str, bytes],
+    pipeline: Union[str, Sequence[str]],
+    *,
+    opt_level: int = 2,
+    shared_libs: Sequence[str] = (),
+) -> JitModule:
+    """Lower `mlir_text` with `pipeline` (which must reach the LLVM dialect,
+    e.g. ``"fp8-cpu-pipeline"``) and JIT-compile it. MLIR's C runner utils
+    are loaded for the runtime calls lowered code makes (e.g. memrefCopy).
+    Raises MLIRError on any failure."""
+    libs = _runtime_libs() + list(shared_libs)
+    native, result = _native.jit(_text(mlir_text), _normalize_pipeline(pipeline), libs, opt_level)
+    if native is None:
+        raise MLIRError("JIT compilation failed", _diagnostics(result), result["rendered"])
+    return JitModule(native)

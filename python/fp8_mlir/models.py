@@ -1,0 +1,834 @@
+"""Model graph generators: linalg-on-tensors MLIR in the style torch-mlir emits.
+
+Two decoder blocks, stacked `num_layers` times in one `func.func @forward`:
+
+- `llama_block`: RMSNorm, RoPE, grouped-query attention, SwiGLU MLP;
+- `moe_block`: the same attention with a DeepSeek-V3-style mixture of experts:
+  a router linear over the experts (`mlp.gate`) with sigmoid scores, top-k
+  selection and normalized gate weights, a shared expert, and the routed
+  experts as grouped matmuls (`linalg.batch_matmul` over the expert
+  dimension) fed by a GShard-style one-hot dispatch with an expert capacity.
+
+`model` adds the token embedding (a gather, `model.embed_tokens`), the final
+norm and the vocabulary projection (`lm_head`).
+
+Every op carries a location named like a torch export of a Hugging Face
+model (`loc("model.layers.3.mlp.gate")`), which is what the precision
+passes match name overrides against. Linear layers follow torch-mlir's
+lowering of `nn.Linear`: the weight is stored `[out, in]`, transposed by a
+`linalg.generic`, and multiplied with `linalg.matmul` (`linalg.batch_matmul`
+for the grouped experts). Weights are splat constants (`dense<...>`, small
+files; distinct values so CSE does not merge them) or, with
+`weights="args"`, function arguments located at their parameter names.
+
+Activations are 2-D `[tokens, hidden]` (batch x sequence flattened, as
+`fp8-insert-quant` collapses them anyway). What is simplified: DeepSeek-V3's
+multi-head latent attention is modelled as grouped-query attention; its
+group-limited routing and bias-corrected top-k are plain top-k on sigmoid
+scores (ties at the k-th score select all tied experts); the dispatch drops
+tokens beyond an expert's capacity, as GShard does.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from typing import Dict, List, Optional, Sequence, Tuple
+
+__all__ = ["ModelConfig", "llama_block", "moe_block", "model"]
+
+
+@dataclasses.dataclass(frozen=True)
+class ModelConfig:
+    """Sizes of a decoder. The defaults are DeepSeek-V3's (config.json of
+    deepseek-ai/DeepSeek-V3): hidden 7168, 128 heads of 128, dense MLP 18432,
+    MoE intermediate 2048 with 256 routed experts + 1 shared, 8 active, and
+    its vocabulary; `tokens` is the number of tokens in the graph (batch x
+    sequence)."""
+
+    hidden: int = 7168
+    num_heads: int = 128
+    num_kv_heads: int = 128
+    head_dim: int = 128
+    intermediate: int = 18432
+    moe_intermediate: int = 2048
+    num_experts: int = 256
+    num_shared_experts: int = 1
+    top_k: int = 8
+    routed_scaling: float = 2.5
+    capacity_factor: float = 1.0
+    tokens: int = 16
+    vocab: int = 129280
+    rms_eps: float = 1e-6
+    rope_theta: float = 10000.0
+
+    @classmethod
+    def small(cls, **overrides) -> "ModelConfig":
+        """A configuration for tests: every size a multiple of 128 or small,
+        2 KV heads shared by 4 query heads, 8 experts with 2 active."""
+        sizes = dict(
+            hidden=256,
+            num_heads=4,
+            num_kv_heads=2,
+            head_dim=64,
+            intermediate=512,
+            moe_intermediate=128,
+            num_experts=8,
+            num_shared_experts=1,
+            top_k=2,
+            tokens=8,
+            vocab=1024,
+        )
+        sizes.update(overrides)
+        return cls(**sizes)
+
+    @classmethod
+    def llama3_8b(cls, **overrides) -> "ModelConfig":
+        """Llama-3-8B's sizes (hidden 4096, 32 query / 8 KV heads, 14336)."""
+        sizes = dict(
+            hidden=4096,
+            num_heads=32,
+            num_kv_heads=8,
+            head_dim=128,
+            intermediate=14336,
+            vocab=128256,
+            rope_theta=500000.0,
+        )
+        sizes.update(overrides)
+        return cls(**sizes)
+
+    @property
+    def capacity(self) -> int:
+        """Tokens per routed expert: ceil(capacity_factor * tokens * top_k /
+        num_experts), at least 1 and at most `tokens`."""
+        c = math.ceil(self.capacity_factor * self.tokens * self.top_k / self.num_experts)
+        return max(1, min(self.tokens, c))
+
+    def validate(self) -> None:
+        positive = [
+            "hidden", "num_heads", "num_kv_heads", "head_dim", "intermediate",
+            "moe_intermediate", "num_experts", "top_k", "tokens", "vocab",
+        ]
+        for name in positive:
+            value = getattr(self, name)
+            if not isinstance(value, int) or value <= 0:
+                raise ValueError(f"ModelConfig.{name} must be a positive integer, got {value!r}")
+        if self.num_shared_experts < 0:
+            raise ValueError("ModelConfig.num_shared_experts must be >= 0")
+        if self.num_heads % self.num_kv_heads:
+            raise ValueError(
+                f"num_heads ({self.num_heads}) must be a multiple of num_kv_heads ({self.num_kv_heads})"
+            )
+        if self.head_dim % 2:
+            raise ValueError(f"head_dim ({self.head_dim}) must be even for RoPE")
+        if self.top_k > self.num_experts:
+            raise ValueError(f"top_k ({self.top_k}) exceeds num_experts ({self.num_experts})")
+        if not self.capacity_factor > 0:
+            raise ValueError("capacity_factor must be positive")
+
+
+_ELEMENT_TYPES = ("f32", "bf16")
+
+
+def _fmt(value: float) -> str:
+    """An MLIR float literal."""
+    return f"{value:.9e}"
+
+
+def _ty(shape: Sequence[int], et: str) -> str:
+    return "tensor<" + "x".join(str(d) for d in shape) + f"x{et}>"
+
+
+def _map(ndims: int, results: Sequence[int]) -> str:
+    dims = ", ".join(f"d{i}" for i in range(ndims))
+    res = ", ".join(f"d{i}" for i in results)
+    return f"affine_map<({dims}) -> ({res})>"
+
+
+class _Emitter:
+    """Builds one func.func body as text with unique SSA names."""
+
+    def __init__(self, et: str, weights: str):
+        self.et = et
+        self.weights = weights
+        self.args: List[Tuple[str, str, str]] = []  # (ssa, type, loc)
+        self.consts: List[str] = []
+        self.lines: List[str] = []
+        self.n = 0
+        self.weight_index = 0
+        self.scalar_cache: Dict[Tuple[str, str], str] = {}
+
+    def fresh(self) -> str:
+        self.n += 1
+        return f"%v{self.n}"
+
+    def emit(self, line: str) -> None:
+        self.lines.append("    " + line)
+
+    # -- constants and weights ------------------------------------------------
+
+    def scalar(self, value: float, ty: Optional[str] = None) -> str:
+        ty = ty or self.et
+        key = (_fmt(value) if not ty.startswith("i") and ty != "index" else str(value), ty)
+        if key not in self.scalar_cache:
+            name = f"%c{len(self.scalar_cache)}"
+            self.consts.append(f"    {name} = arith.constant {key[0]} : {ty}")
+            self.scalar_cache[key] = name
+        return self.scalar_cache[key]
+
+    def weight(self, shape: Sequence[int], name: str) -> str:
+        ty = _ty(shape, self.et)
+        if self.weights == "args":
+            ssa = f"%w{len(self.args)}"
+            self.args.append((ssa, ty, name))
+            return ssa
+        # Distinct splat values keep CSE from merging equal-shaped weights,
+        # as it would merge the BERT export's identical splats.
+        self.weight_index += 1
+        value = 0.01 + 0.0001 * (self.weight_index % 997)
+        ssa = f"%p{self.weight_index}"
+        self.consts.append(f'    {ssa} = arith.constant dense<{_fmt(value)}> : {ty} loc("{name}")')
+        return ssa
+
+    # -- ops ------------------------------------------------------------------
+
+    def empty(self, shape: Sequence[int], loc: str) -> str:
+        v = self.fresh()
+        self.emit(f'{v} = tensor.empty() : {_ty(shape, self.et)} loc("{loc}")')
+        return v
+
+    def filled(self, shape: Sequence[int], value: float, loc: str) -> str:
+        e = self.empty(shape, loc)
+        v = self.fresh()
+        t = _ty(shape, self.et)
+        self.emit(
+            f"{v} = linalg.fill ins({self.scalar(value)} : {self.et}) outs({e} : {t}) -> {t} "
+            f'loc("{loc}")'
+        )
+        return v
+
+    def generic(
+        self,
+        ins: Sequence[Tuple[str, Sequence[int], Sequence[int]]],
+        out_shape: Sequence[int],
+        out_dims: Sequence[int],
+        iterators: Sequence[str],
+        body,
+        loc: str,
+        init: Optional[str] = None,
+    ) -> str:
+        """A linalg.generic. `ins`: (value, shape, result dims of its
+        indexing map); `body(args) -> [lines], result` gets the block
+        argument names (ins..., out)."""
+        nd = len(iterators)
+        if init is None:
+            init = self.empty(out_shape, loc)
+        maps = [_map(nd, dims) for (_, _, dims) in ins] + [_map(nd, out_dims)]
+        its = ", ".join(f'"{i}"' for i in iterators)
+        in_vals = ", ".join(v for (v, _, _) in ins)
+        in_tys = ", ".join(_ty(s, self.et) for (_, s, _) in ins)
+        out_ty = _ty(out_shape, self.et)
+        bargs = [self.fresh() for _ in range(len(ins) + 1)]
+        sig = ", ".join(f"{a}: {self.et}" for a in bargs)
+        lines, result = body(bargs)
+        v = self.fresh()
+        ins_clause = f"ins({in_vals} : {in_tys}) " if ins else ""
+        self.emit(
+            f"{v} = linalg.generic {{indexing_maps = [{', '.join(maps)}], iterator_types = [{its}]}} "
+            f"{ins_clause}outs({init} : {out_ty}) {{"
+        )
+        self.lines.append(f"    ^bb0({sig}):")
+        for line in lines:
+            self.lines.append("      " + line)
+        self.lines.append(f"      linalg.yield {result} : {self.et}")
+        self.lines.append(f'    }} -> {out_ty} loc("{loc}")')
+        return v
+
+    def elementwise(self, ins, shape, body, loc):
+        dims = list(range(len(shape)))
+        return self.generic(
+            [(v, shape, dims) for v in ins], shape, dims, ["parallel"] * len(shape), body, loc
+        )
+
+    def transpose(self, x, shape, perm, loc):
+        """torch-mlir's transpose: a copy generic with a permuted input map."""
+        out_shape = [shape[p] for p in perm]
+        nd = len(shape)
+        # out[d...] = in[d[perm^-1]...]
+        inv = [0] * nd
+        for i, p in enumerate(perm):
+            inv[p] = i
+        return self.generic(
+            [(x, shape, inv)], out_shape, list(range(nd)), ["parallel"] * nd,
+            lambda a: ([], a[0]), loc,
+        )
+
+    def linear(self, x, tokens, k, n, name):
+        """nn.Linear without bias: W [n, k] stored as torch does, transposed,
+        then linalg.matmul (torch-mlir's lowering of aten.linear)."""
+        w = self.weight([n, k], f"{name}.weight")
+        wt = self.transpose(w, [n, k], [1, 0], name)
+        acc = self.filled([tokens, n], 0.0, name)
+        v = self.fresh()
+        self.emit(
+            f"{v} = linalg.matmul ins({x}, {wt} : {_ty([tokens, k], self.et)}, {_ty([k, n], self.et)}) "
+            f'outs({acc} : {_ty([tokens, n], self.et)}) -> {_ty([tokens, n], self.et)} loc("{name}")'
+        )
+        return v
+
+    def batch_matmul(self, a, b, bsz, m, k, n, loc):
+        acc = self.filled([bsz, m, n], 0.0, loc)
+        v = self.fresh()
+        self.emit(
+            f"{v} = linalg.batch_matmul ins({a}, {b} : {_ty([bsz, m, k], self.et)}, "
+            f"{_ty([bsz, k, n], self.et)}) outs({acc} : {_ty([bsz, m, n], self.et)}) -> "
+            f'{_ty([bsz, m, n], self.et)} loc("{loc}")'
+        )
+        return v
+
+    def expand(self, x, shape, groups, out_shape, loc):
+        v = self.fresh()
+        g = ", ".join("[" + ", ".join(str(i) for i in grp) + "]" for grp in groups)
+        self.emit(
+            f"{v} = tensor.expand_shape {x} [{g}] output_shape [{', '.join(str(d) for d in out_shape)}] : "
+            f'{_ty(shape, self.et)} into {_ty(out_shape, self.et)} loc("{loc}")'
+        )
+        return v
+
+    def collapse(self, x, shape, groups, out_shape, loc):
+        v = self.fresh()
+        g = ", ".join("[" + ", ".join(str(i) for i in grp) + "]" for grp in groups)
+        self.emit(
+            f"{v} = tensor.collapse_shape {x} [{g}] : {_ty(shape, self.et)} into "
+            f'{_ty(out_shape, self.et)} loc("{loc}")'
+        )
+        return v
+
+    # -- arithmetic helpers for generic bodies ----------------------------------
+
+    def binary(self, op, a, b):
+        v = self.fresh()
+        return v, f"{v} = arith.{op} {a}, {b} : {self.et}"
+
+
+# ---------------------------------------------------------------------------
+# Layers
+# ---------------------------------------------------------------------------
+
+
+def _rms_norm(e: _Emitter, x, tokens, hidden, eps, name):
+    """HF LlamaRMSNorm: x * rsqrt(mean(x^2) + eps) * weight."""
+    et = e.et
+    sq = e.filled([tokens], 0.0, name)
+
+    def sum_sq(a):
+        m, l1 = e.binary("mulf", a[0], a[0])
+        s, l2 = e.binary("addf", m, a[1])
+        return [l1, l2], s
+
+    ss = e.generic([(x, [tokens, hidden], [0, 1])], [tokens], [0], ["parallel", "reduction"], sum_sq, name, init=sq)
+    inv_h = e.scalar(1.0 / hidden)
+    eps_c = e.scalar(eps)
+
+    def rstd(a):
+        m, l1 = e.binary("mulf", a[0], inv_h)
+        p, l2 = e.binary("addf", m, eps_c)
+        r = e.fresh()
+        return [l1, l2, f"{r} = math.rsqrt {p} : {et}"], r
+
+    rs = e.elementwise([ss], [tokens], rstd, name)
+    w = e.weight([hidden], f"{name}.weight")
+
+    def scale(a):
+        m, l1 = e.binary("mulf", a[0], a[1])
+        r, l2 = e.binary("mulf", m, a[2])
+        return [l1, l2], r
+
+    return e.generic(
+        [(x, [tokens, hidden], [0, 1]), (rs, [tokens], [0]), (w, [hidden], [1])],
+        [tokens, hidden], [0, 1], ["parallel", "parallel"], scale, name,
+    )
+
+
+def _rope_tables(e: _Emitter, cfg: ModelConfig):
+    """cos/sin [tokens, head_dim] from positions 0..tokens-1 (HF rotary_emb:
+    inv_freq_i = theta^(-2i/d), the two halves share frequencies)."""
+    t, d = cfg.tokens, cfg.head_dim
+    name = "model.rotary_emb"
+    et = e.et
+    half = e.scalar(d // 2, "index")
+    log_theta = e.scalar(-2.0 * math.log(cfg.rope_theta) / d)
+
+    def table(fn):
+        def body(a):
+            lines = []
+            p, i, im, ii, pf, f_, ex, ang, r = (e.fresh() for _ in range(9))
+            lines += [
+                f"{p} = linalg.index 0 : index",
+                f"{i} = linalg.index 1 : index",
+                f"{im} = arith.remui {i}, {half} : index",
+                f"{ii} = arith.index_cast {im} : index to i64",
+                f"{pf} = arith.index_cast {p} : index to i64",
+            ]
+            fi, fp = e.fresh(), e.fresh()
+            lines += [f"{fi} = arith.sitofp {ii} : i64 to {et}", f"{fp} = arith.sitofp {pf} : i64 to {et}"]
+            lines += [
+                f"{f_} = arith.mulf {fi}, {log_theta} : {et}",
+                f"{ex} = math.exp {f_} : {et}",
+                f"{ang} = arith.mulf {fp}, {ex} : {et}",
+                f"{r} = math.{fn} {ang} : {et}",
+            ]
+            return lines, r
+
+        return e.generic([], [t, d], [0, 1], ["parallel", "parallel"], body, name)
+
+    return table("cos"), table("sin")
+
+
+def _apply_rope(e: _Emitter, x, heads, cfg: ModelConfig, cos, sin, name):
+    """x * cos + rotate_half(x) * sin on [heads, tokens, head_dim];
+    rotate_half = cat(-x2, x1), lowered as slices and inserts like torch.cat."""
+    t, d = cfg.tokens, cfg.head_dim
+    h2 = d // 2
+    shape = [heads, t, d]
+    half_shape = [heads, t, h2]
+    hty, fty = _ty(half_shape, e.et), _ty(shape, e.et)
+    x1, x2 = e.fresh(), e.fresh()
+    e.emit(f'{x1} = tensor.extract_slice {x}[0, 0, 0] [{heads}, {t}, {h2}] [1, 1, 1] : {fty} to {hty} loc("{name}")')
+    e.emit(f'{x2} = tensor.extract_slice {x}[0, 0, {h2}] [{heads}, {t}, {h2}] [1, 1, 1] : {fty} to {hty} loc("{name}")')
+
+    def neg(a):
+        v = e.fresh()
+        return [f"{v} = arith.negf {a[0]} : {e.et}"], v
+
+    nx2 = e.elementwise([x2], half_shape, neg, name)
+    buf = e.empty(shape, name)
+    r1, r2 = e.fresh(), e.fresh()
+    e.emit(f'{r1} = tensor.insert_slice {nx2} into {buf}[0, 0, 0] [{heads}, {t}, {h2}] [1, 1, 1] : {hty} into {fty} loc("{name}")')
+    e.emit(f'{r2} = tensor.insert_slice {x1} into {r1}[0, 0, {h2}] [{heads}, {t}, {h2}] [1, 1, 1] : {hty} into {fty} loc("{name}")')
+
+    def body(a):
+        m1, l1 = e.binary("mulf", a[0], a[2])
+        m2, l2 = e.binary("mulf", a[1], a[3])
+        s, l3 = e.binary("addf", m1, m2)
+        return [l1, l2, l3], s
+
+    return e.generic(
+        [(x, shape, [0, 1, 2]), (r2, shape, [0, 1, 2]), (cos, [t, d], [1, 2]), (sin, [t, d], [1, 2])],
+        shape, [0, 1, 2], ["parallel"] * 3, body, name,
+    )
+
+
+def _attention(e: _Emitter, x, cfg: ModelConfig, cos, sin, prefix):
+    """Grouped-query self-attention with a causal mask (HF LlamaAttention)."""
+    t, hd, nh, nkv = cfg.tokens, cfg.head_dim, cfg.num_heads, cfg.num_kv_heads
+    h = cfg.hidden
+    name = f"{prefix}.self_attn"
+    q = e.linear(x, t, h, nh * hd, f"{name}.q_proj")
+    k = e.linear(x, t, h, nkv * hd, f"{name}.k_proj")
+    v = e.linear(x, t, h, nkv * hd, f"{name}.v_proj")
+
+    def heads(val, n):
+        ex = e.expand(val, [t, n * hd], [[0], [1, 2]], [t, n, hd], name)
+        return e.transpose(ex, [t, n, hd], [1, 0, 2], name)
+
+    qh = _apply_rope(e, heads(q, nh), nh, cfg, cos, sin, f"{name}.rotary_emb")
+    kh = _apply_rope(e, heads(k, nkv), nkv, cfg, cos, sin, f"{name}.rotary_emb")
+    vh = heads(v, nkv)
+    rep = nh // nkv
+
+    def repeat_kv(val):
+        if rep == 1:
+            return val
+        b = e.generic(
+            [(val, [nkv, t, hd], [0, 2, 3])], [nkv, rep, t, hd], [0, 1, 2, 3], ["parallel"] * 4,
+            lambda a: ([], a[0]), name,
+        )
+        return e.collapse(b, [nkv, rep, t, hd], [[0, 1], [2], [3]], [nh, t, hd], name)
+
+    kr, vr = repeat_kv(kh), repeat_kv(vh)
+    kt = e.transpose(kr, [nh, t, hd], [0, 2, 1], name)
+    scores = e.batch_matmul(qh, kt, nh, t, hd, t, name)
+    scale = e.scalar(1.0 / math.sqrt(hd))
+    neg = e.scalar(-3.0e38)
+
+    def mask(a):
+        i, j, c, s, r = e.fresh(), e.fresh(), e.fresh(), e.fresh(), e.fresh()
+        return [
+            f"{i} = linalg.index 1 : index",
+            f"{j} = linalg.index 2 : index",
+            f"{c} = arith.cmpi ugt, {j}, {i} : index",
+            f"{s} = arith.mulf {a[0]}, {scale} : {e.et}",
+            f"{r} = arith.select {c}, {neg}, {s} : {e.et}",
+        ], r
+
+    masked = e.elementwise([scores], [nh, t, t], mask, name)
+    probs = _softmax(e, masked, [nh, t, t], name)
+    ctx = e.batch_matmul(probs, vr, nh, t, t, hd, name)
+    ctx_t = e.transpose(ctx, [nh, t, hd], [1, 0, 2], name)
+    flat = e.collapse(ctx_t, [t, nh, hd], [[0], [1, 2]], [t, nh * hd], name)
+    return e.linear(flat, t, nh * hd, h, f"{name}.o_proj")
+
+
+def _softmax(e: _Emitter, x, shape, name):
+    """softmax over the last dim, decomposed as torch-mlir does: max, exp of
+    the difference, sum, divide."""
+    outer = list(shape[:-1])
+    nd = len(shape)
+    red = ["parallel"] * (nd - 1) + ["reduction"]
+    keep = list(range(nd - 1))
+    mx0 = e.filled(outer, -3.0e38, name)
+
+    def mx_body(a):
+        r = e.fresh()
+        return [f"{r} = arith.maximumf {a[0]}, {a[1]} : {e.et}"], r
+
+    mx = e.generic([(x, shape, list(range(nd)))], outer, keep, red, mx_body, name, init=mx0)
+
+    def ex_body(a):
+        d, l1 = e.binary("subf", a[0], a[1])
+        r = e.fresh()
+        return [l1, f"{r} = math.exp {d} : {e.et}"], r
+
+    ex = e.generic(
+        [(x, shape, list(range(nd))), (mx, outer, keep)], shape, list(range(nd)), ["parallel"] * nd, ex_body, name
+    )
+    sm0 = e.filled(outer, 0.0, name)
+    sm = e.generic(
+        [(ex, shape, list(range(nd)))], outer, keep, red, lambda a: _one(e.binary("addf", a[0], a[1])), name, init=sm0
+    )
+    return e.generic(
+        [(ex, shape, list(range(nd))), (sm, outer, keep)], shape, list(range(nd)), ["parallel"] * nd,
+        lambda a: _one(e.binary("divf", a[0], a[1])), name,
+    )
+
+
+def _one(pair):
+    v, line = pair
+    return [line], v
+
+
+def _silu_mul(e: _Emitter, g, u, shape, name):
+    """silu(g) * u = g / (1 + exp(-g)) * u (torch-mlir's decomposition)."""
+    one = e.scalar(1.0)
+
+    def body(a):
+        n, x, d, s, r = e.fresh(), e.fresh(), e.fresh(), e.fresh(), e.fresh()
+        return [
+            f"{n} = arith.negf {a[0]} : {e.et}",
+            f"{x} = math.exp {n} : {e.et}",
+            f"{d} = arith.addf {x}, {one} : {e.et}",
+            f"{s} = arith.divf {a[0]}, {d} : {e.et}",
+            f"{r} = arith.mulf {s}, {a[1]} : {e.et}",
+        ], r
+
+    return e.elementwise([g, u], shape, body, name)
+
+
+def _swiglu(e: _Emitter, x, tokens, hidden, inter, name):
+    """HF LlamaMLP: down(silu(gate(x)) * up(x))."""
+    g = e.linear(x, tokens, hidden, inter, f"{name}.gate_proj")
+    u = e.linear(x, tokens, hidden, inter, f"{name}.up_proj")
+    a = _silu_mul(e, g, u, [tokens, inter], f"{name}.act_fn")
+    return e.linear(a, tokens, inter, hidden, f"{name}.down_proj")
+
+
+def _add(e: _Emitter, a, b, shape, name):
+    return e.elementwise([a, b], shape, lambda x: _one(e.binary("addf", x[0], x[1])), name)
+
+
+def _moe(e: _Emitter, x, cfg: ModelConfig, prefix):
+    """DeepSeek-V3 MoE (DeepseekV3MoE): router `mlp.gate` with sigmoid
+    scores and top-k, normalized and scaled gate weights; routed experts as
+    grouped matmuls over a one-hot dispatch with capacity C; a shared
+    expert."""
+    et = e.et
+    t, h, n_e, k, c = cfg.tokens, cfg.hidden, cfg.num_experts, cfg.top_k, cfg.capacity
+    inter = cfg.moe_intermediate
+    name = f"{prefix}.mlp"
+    gate = f"{name}.gate"
+
+    logits = e.linear(x, t, h, n_e, gate)
+    one = e.scalar(1.0)
+    zero = e.scalar(0.0)
+
+    def sigmoid(a):
+        n, ex, d, r = e.fresh(), e.fresh(), e.fresh(), e.fresh()
+        return [
+            f"{n} = arith.negf {a[0]} : {et}",
+            f"{ex} = math.exp {n} : {et}",
+            f"{d} = arith.addf {ex}, {one} : {et}",
+            f"{r} = arith.divf {one}, {d} : {et}",
+        ], r
+
+    scores = e.elementwise([logits], [t, n_e], sigmoid, gate)
+
+    # Top-k threshold: the k-th largest score per token, by k masked maxima.
+    neg = e.scalar(-3.0e38)
+    prev = e.filled([t], 3.0e38, gate)
+    for _ in range(k):
+        init = e.filled([t], -3.0e38, gate)
+
+        def next_max(a, neg=neg):
+            cnd, sel, r = e.fresh(), e.fresh(), e.fresh()
+            return [
+                f"{cnd} = arith.cmpf olt, {a[0]}, {a[1]} : {et}",
+                f"{sel} = arith.select {cnd}, {a[0]}, {neg} : {et}",
+                f"{r} = arith.maximumf {sel}, {a[2]} : {et}",
+            ], r
+
+        prev = e.generic(
+            [(scores, [t, n_e], [0, 1]), (prev, [t], [0])], [t], [0], ["parallel", "reduction"], next_max, gate,
+            init=init,
+        )
+
+    def select_topk(a):
+        cnd, r = e.fresh(), e.fresh()
+        return [f"{cnd} = arith.cmpf oge, {a[0]}, {a[1]} : {et}", f"{r} = arith.select {cnd}, {one}, {zero} : {et}"], r
+
+    mask = e.generic(
+        [(scores, [t, n_e], [0, 1]), (prev, [t], [0])], [t, n_e], [0, 1], ["parallel", "parallel"], select_topk, gate
+    )
+    picked = e.elementwise([scores, mask], [t, n_e], lambda a: _one(e.binary("mulf", a[0], a[1])), gate)
+    denom0 = e.filled([t], 0.0, gate)
+    denom = e.generic(
+        [(picked, [t, n_e], [0, 1])], [t], [0], ["parallel", "reduction"],
+        lambda a: _one(e.binary("addf", a[0], a[1])), gate, init=denom0,
+    )
+    scaling = e.scalar(cfg.routed_scaling)
+
+    def normalize(a):
+        d, l1 = e.binary("divf", a[0], a[1])
+        r, l2 = e.binary("mulf", d, scaling)
+        return [l1, l2], r
+
+    weights = e.generic(
+        [(picked, [t, n_e], [0, 1]), (denom, [t], [0])], [t, n_e], [0, 1], ["parallel", "parallel"], normalize, gate
+    )
+
+    # Slot of each token in its expert's buffer: the number of earlier
+    # tokens routed to the same expert (an exclusive prefix sum over tokens).
+    pos0 = e.filled([t, n_e], 0.0, name)
+
+    def prefix_sum(a):
+        i, j, cnd, sel, r = e.fresh(), e.fresh(), e.fresh(), e.fresh(), e.fresh()
+        return [
+            f"{i} = linalg.index 0 : index",
+            f"{j} = linalg.index 2 : index",
+            f"{cnd} = arith.cmpi ult, {j}, {i} : index",
+            f"{sel} = arith.select {cnd}, {a[0]}, {zero} : {et}",
+            f"{r} = arith.addf {sel}, {a[1]} : {et}",
+        ], r
+
+    pos = e.generic(
+        [(mask, [t, n_e], [2, 1])], [t, n_e], [0, 1], ["parallel", "parallel", "reduction"], prefix_sum, name,
+        init=pos0,
+    )
+
+    # One-hot dispatch [E, C, T]: token t goes to slot c of expert e.
+    def dispatch_body(a):
+        ci, cc, cf, eq, sel = (e.fresh() for _ in range(5))
+        return [
+            f"{ci} = linalg.index 1 : index",
+            f"{cc} = arith.index_cast {ci} : index to i64",
+            f"{cf} = arith.sitofp {cc} : i64 to {et}",
+            f"{eq} = arith.cmpf oeq, {a[1]}, {cf} : {et}",
+            f"{sel} = arith.select {eq}, {a[0]}, {zero} : {et}",
+        ], sel
+
+    dispatch = e.generic(
+        [(mask, [t, n_e], [2, 0]), (pos, [t, n_e], [2, 0])], [n_e, c, t], [0, 1, 2], ["parallel"] * 3,
+        dispatch_body, f"{name}.dispatch",
+    )
+    xe0 = e.filled([n_e, c, h], 0.0, f"{name}.dispatch")
+
+    def mac(a):
+        m, l1 = e.binary("mulf", a[0], a[1])
+        s, l2 = e.binary("addf", m, a[2])
+        return [l1, l2], s
+
+    xe = e.generic(
+        [(dispatch, [n_e, c, t], [0, 1, 3]), (x, [t, h], [3, 2])], [n_e, c, h], [0, 1, 2],
+        ["parallel", "parallel", "parallel", "reduction"], mac, f"{name}.dispatch", init=xe0,
+    )
+
+    # Routed experts: grouped GEMMs, weights [E, out, in] as torch stacks
+    # them, transposed for linalg.batch_matmul.
+    experts = f"{name}.experts"
+
+    def grouped(inp, k_dim, n_dim, proj):
+        w = e.weight([n_e, n_dim, k_dim], f"{experts}.{proj}.weight")
+        wt = e.transpose(w, [n_e, n_dim, k_dim], [0, 2, 1], f"{experts}.{proj}")
+        return e.batch_matmul(inp, wt, n_e, c, k_dim, n_dim, f"{experts}.{proj}")
+
+    g = grouped(xe, h, inter, "gate_proj")
+    u = grouped(xe, h, inter, "up_proj")
+    act = _silu_mul(e, g, u, [n_e, c, inter], f"{experts}.act_fn")
+    ye = grouped(act, inter, h, "down_proj")
+
+    # Combine: y[t, h] = sum_{e, c} dispatch[e, c, t] * weight[t, e] * ye[e, c, h].
+    y0 = e.filled([t, h], 0.0, f"{name}.combine")
+
+    def combine(a):
+        m1, l1 = e.binary("mulf", a[0], a[1])
+        m2, l2 = e.binary("mulf", m1, a[2])
+        s, l3 = e.binary("addf", m2, a[3])
+        return [l1, l2, l3], s
+
+    routed = e.generic(
+        [(dispatch, [n_e, c, t], [2, 3, 0]), (weights, [t, n_e], [0, 2]), (ye, [n_e, c, h], [2, 3, 1])],
+        [t, h], [0, 1], ["parallel", "parallel", "reduction", "reduction"], combine, f"{name}.combine", init=y0,
+    )
+    if cfg.num_shared_experts == 0:
+        return routed
+    shared = _swiglu(e, x, t, h, inter * cfg.num_shared_experts, f"{name}.shared_experts")
+    return _add(e, routed, shared, [t, h], name)
+
+
+def _decoder_layer(e: _Emitter, x, cfg: ModelConfig, index: int, mlp: str, cos, sin):
+    t, h = cfg.tokens, cfg.hidden
+    prefix = f"model.layers.{index}"
+    n1 = _rms_norm(e, x, t, h, cfg.rms_eps, f"{prefix}.input_layernorm")
+    attn = _attention(e, n1, cfg, cos, sin, prefix)
+    r1 = _add(e, x, attn, [t, h], prefix)
+    n2 = _rms_norm(e, r1, t, h, cfg.rms_eps, f"{prefix}.post_attention_layernorm")
+    if mlp == "moe":
+        m = _moe(e, n2, cfg, prefix)
+    else:
+        m = _swiglu(e, n2, t, h, cfg.intermediate, f"{prefix}.mlp")
+    return _add(e, r1, m, [t, h], prefix)
+
+
+def _embedding(e: _Emitter, tokens_arg, cfg: ModelConfig):
+    """HF embed_tokens: a gather from the [vocab, hidden] table (torch-mlir
+    lowers aten.embedding to a generic with tensor.extract)."""
+    name = "model.embed_tokens"
+    t, h, et = cfg.tokens, cfg.hidden, e.et
+    table = e.weight([cfg.vocab, h], f"{name}.weight")
+    out = e.empty([t, h], name)
+    v = e.fresh()
+    a_in, a_out, idx, col, r = e.fresh(), e.fresh(), e.fresh(), e.fresh(), e.fresh()
+    e.emit(
+        f"{v} = linalg.generic {{indexing_maps = [{_map(2, [0])}, {_map(2, [0, 1])}], "
+        f'iterator_types = ["parallel", "parallel"]}} ins({tokens_arg} : tensor<{t}xi64>) '
+        f"outs({out} : {_ty([t, h], et)}) {{"
+    )
+    e.lines.append(f"    ^bb0({a_in}: i64, {a_out}: {et}):")
+    e.lines.append(f"      {idx} = arith.index_cast {a_in} : i64 to index")
+    e.lines.append(f"      {col} = linalg.index 1 : index")
+    e.lines.append(f"      {r} = tensor.extract {table}[{idx}, {col}] : {_ty([cfg.vocab, h], et)}")
+    e.lines.append(f"      linalg.yield {r} : {et}")
+    e.lines.append(f'    }} -> {_ty([t, h], et)} loc("{name}")')
+    return v
+
+
+def _build(
+    cfg: Optional[ModelConfig],
+    num_layers: int,
+    mlp: str,
+    *,
+    weights: str,
+    dtype: str,
+    func_name: str,
+    embed: bool,
+    lm_head: bool,
+    first_dense_layers: int = 0,
+) -> str:
+    cfg = cfg or ModelConfig()
+    if not isinstance(cfg, ModelConfig):
+        raise TypeError("config must be a fp8_mlir.models.ModelConfig")
+    cfg.validate()
+    if not isinstance(num_layers, int) or num_layers < 1:
+        raise ValueError(f"num_layers must be a positive integer, got {num_layers!r}")
+    if weights not in ("constants", "args"):
+        raise ValueError(f"weights must be 'constants' or 'args', got {weights!r}")
+    if dtype not in _ELEMENT_TYPES:
+        raise ValueError(f"dtype must be one of {', '.join(_ELEMENT_TYPES)}, got {dtype!r}")
+    if not func_name.replace("_", "a").isalnum():
+        raise ValueError(f"func_name must be an identifier, got {func_name!r}")
+
+    e = _Emitter(dtype, weights)
+    t, h = cfg.tokens, cfg.hidden
+    if embed:
+        x_in = "%input_ids"
+        x = _embedding(e, x_in, cfg)
+        in_ty = f"tensor<{t}xi64>"
+    else:
+        x_in = "%hidden_states"
+        x = x_in
+        in_ty = _ty([t, h], dtype)
+    cos, sin = _rope_tables(e, cfg)
+    for i in range(num_layers):
+        kind = "dense" if (mlp == "moe" and i < first_dense_layers) else mlp
+        x = _decoder_layer(e, x, cfg, i, kind, cos, sin)
+    out_ty = _ty([t, h], dtype)
+    if lm_head:
+        x = _rms_norm(e, x, t, h, cfg.rms_eps, "model.norm")
+        x = e.linear(x, t, h, cfg.vocab, "lm_head")
+        out_ty = _ty([t, cfg.vocab], dtype)
+
+    args = [f"{x_in}: {in_ty}"] + [f'{ssa}: {ty} loc("{name}")' for (ssa, ty, name) in e.args]
+    kind = "MoE" if mlp == "moe" else "Llama"
+    header = [
+        f"// Generated by fp8_mlir.models: {num_layers} {kind} decoder layer(s), {cfg}",
+        "// linalg on tensors in torch-mlir style; loc names follow the torch module paths.",
+        'module attributes {torch.debug_module_name = "fp8_mlir.models"} {',
+        f"  func.func @{func_name}({', '.join(args)}) -> {out_ty} {{",
+    ]
+    body = e.consts + e.lines + [f"    return {x} : {out_ty}", "  }", "}", ""]
+    return "\n".join(header + body)
+
+
+def llama_block(
+    config: Optional[ModelConfig] = None,
+    num_layers: int = 1,
+    *,
+    weights: str = "constants",
+    dtype: str = "f32",
+    func_name: str = "forward",
+) -> str:
+    """`num_layers` Llama-style decoder layers (RMSNorm, RoPE, GQA attention,
+    SwiGLU MLP of `config.intermediate`) as `func.func @forward(%hidden_states:
+    tensor<tokens x hidden x dtype>) -> same`. `config` defaults to
+    DeepSeek-V3's sizes (its dense layers); `dtype` is f32 or bf16;
+    `weights` is "constants" (splats) or "args"."""
+    return _build(config, num_layers, "dense", weights=weights, dtype=dtype, func_name=func_name,
+                  embed=False, lm_head=False)
+
+
+def moe_block(
+    config: Optional[ModelConfig] = None,
+    num_layers: int = 1,
+    *,
+    weights: str = "constants",
+    dtype: str = "f32",
+    func_name: str = "forward",
+    first_dense_layers: int = 0,
+) -> str:
+    """`num_layers` DeepSeek-V3-style MoE decoder layers (RMSNorm, GQA
+    attention, router + top-k, shared and routed experts), the first
+    `first_dense_layers` of them with a dense MLP instead (DeepSeek-V3 has 3).
+    Same signature conventions as `llama_block`."""
+    if not isinstance(first_dense_layers, int) or first_dense_layers < 0:
+        raise ValueError("first_dense_layers must be a non-negative integer")
+    return _build(config, num_layers, "moe", weights=weights, dtype=dtype, func_name=func_name,
+                  embed=False, lm_head=False, first_dense_layers=first_dense_layers)
+
+
+def model(
+    config: Optional[ModelConfig] = None,
+    num_layers: int = 1,
+    *,
+    mlp: str = "moe",
+    weights: str = "constants",
+    dtype: str = "f32",
+    func_name: str = "forward",
+    first_dense_layers: int = 0,
+) -> str:
+    """A whole decoder model: `model.embed_tokens` (gather) on
+    `%input_ids: tensor<tokens x i64>`, `num_layers` layers with a "moe" or
+    "dense" MLP, `model.norm` and `lm_head` to `tensor<tokens x vocab>`."""
+    if mlp not in ("moe", "dense"):
+        raise ValueError(f"mlp must be 'moe' or 'dense', got {mlp!r}")
+    return _build(config, num_layers, mlp, weights=weights, dtype=dtype, func_name=func_name,
+                  embed=True, lm_head=True, first_dense_layers=first_dense_layers)

@@ -1,0 +1,115 @@
+//===- Core.h - the compiler entry points behind the Python module -*- C++ -*-===//
+//
+// Plain C++ (std types only) between MLIR and pybind11: the binding file never
+// touches an MLIR type, and nothing here throws. Every failure comes back as
+// `ok = false` with the MLIR diagnostics that explain it, so a bad input or a
+// failing pass raises a Python exception instead of aborting the interpreter.
+//
+//===----------------------------------------------------------------------===//
+#ifndef FP8_PYTHON_CORE_H
+#define FP8_PYTHON_CORE_H
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace fp8py {
+
+/// One MLIR diagnostic: severity ("error", "warning", "remark", "note"), its
+/// location as text (`file:line:col`, or a `loc("name")` string), the message,
+/// and the attached notes as "location: message".
+struct DiagnosticInfo {
+  std::string severity;
+  std::string location;
+  std::string message;
+  std::vector<std::string> notes;
+};
+
+/// A serialized object of a `gpu.binary` op (e.g. PTX for `format = isa`).
+struct GpuObject {
+  std::string binary; // symbol name of the gpu.binary op
+  std::string target; // printed target attribute, e.g. #nvvm.target<...>
+  std::string format; // "isa" (assembly text), "bin", "fatbin", "offload"
+  std::string data;   // the object bytes (text for isa)
+};
+
+/// Everything a pipeline run produced.
+struct PipelineResult {
+  bool ok = false;
+  std::string ir;              // the module after the pipeline (when ok)
+  std::string rendered;        // diagnostics as mlir-opt prints them
+  std::vector<DiagnosticInfo> diagnostics;
+  std::string capturedStdout;  // what passes printed to stdout (reports)
+  std::string capturedStderr;  // what passes printed to stderr
+  std::vector<GpuObject> gpuObjects;
+};
+
+/// Parses `text` (named `sourceName` in locations), verifies it, runs the
+/// textual `pipeline` (`"canonicalize,cse"` or `"builtin.module(...)"`; empty =
+/// parse and verify only) and prints the result. With `captureOutput`, the
+/// process's stdout/stderr are redirected while the passes run (report passes
+/// print there) and returned in the result.
+PipelineResult runPipeline(const std::string &text, const std::string &pipeline,
+                           const std::string &sourceName, bool captureOutput,
+                           bool genericForm);
+
+/// True if `name` is a registered pass or pass pipeline (as `fp8-opt --name`).
+bool isRegisteredPass(const std::string &name);
+
+/// Signature of one function of a JIT module, recorded before lowering: every
+/// argument is a memref (element bit width, shape with -1 for dynamic) or a
+/// scalar (rank -1, bit width of the scalar).
+struct ArgInfo {
+  std::string elementType; // printed MLIR element type, e.g. "f32", "i8"
+  int64_t bitWidth = 0;
+  int64_t rank = -1; // -1: scalar (index, iN, fN)
+  std::vector<int64_t> shape;
+};
+struct FunctionInfo {
+  std::string name;
+  std::vector<ArgInfo> args;
+  bool hasResults = false;
+};
+
+/// A module compiled by MLIR's ExecutionEngine (ORC JIT). Functions are called
+/// through the engine's packed interface with memref descriptors built from
+/// caller-owned buffers (destination-passing: functions return nothing).
+class JitModule {
+public:
+  /// Parses `text`, records the signatures of its `func.func`s, runs `pipeline`
+  /// (which must end in the LLVM dialect) and JIT-compiles the result, loading
+  /// `sharedLibs` (e.g. libmlir_c_runner_utils.so) for symbol resolution.
+  /// Returns null with `result.ok = false` and the diagnostics on failure.
+  static std::unique_ptr<JitModule>
+  create(const std::string &text, const std::string &pipeline,
+         const std::vector<std::string> &sharedLibs, int optLevel,
+         PipelineResult &result);
+  ~JitModule();
+
+  const std::vector<FunctionInfo> &functions() const;
+  const FunctionInfo *lookupFunction(const std::string &name) const;
+
+  /// One argument of a call: a buffer (data pointer, sizes, strides in
+  /// elements) for a memref parameter, or the raw bits of a scalar.
+  struct CallArg {
+    void *data = nullptr;
+    std::vector<int64_t> sizes;
+    std::vector<int64_t> strides;
+    int64_t scalarBits = 0; // for scalar parameters (integer or float bits)
+  };
+  /// Calls `name` with `args`, which the caller has checked against the
+  /// recorded signature. Returns false and sets `error` if the engine could
+  /// not find the function.
+  bool invoke(const std::string &name, std::vector<CallArg> &args,
+              std::string &error);
+
+private:
+  JitModule();
+  struct Impl;
+  std::unique_ptr<Impl> impl;
+};
+
+} // namespace fp8py
+
+#endif // FP8_PYTHON_CORE_H

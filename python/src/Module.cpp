@@ -1,0 +1,212 @@
+//===- Module.cpp - pybind11 module fp8_mlir._fp8_mlir ---------------------===//
+//
+// The native half of the fp8_mlir package. It only converts between Python
+// objects and the plain C++ of Core.h; the public API (exceptions, argument
+// checking, IR generation) is written in Python on top of it.
+//
+//===----------------------------------------------------------------------===//
+#include "Core.h"
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+namespace py = pybind11;
+using namespace fp8py;
+
+namespace {
+
+py::dict toDict(const PipelineResult &r) {
+  py::dict d;
+  d["ok"] = r.ok;
+  d["ir"] = r.ir;
+  d["rendered"] = r.rendered;
+  py::list diags;
+  for (const DiagnosticInfo &diag : r.diagnostics) {
+    py::dict item;
+    item["severity"] = diag.severity;
+    item["location"] = diag.location;
+    item["message"] = diag.message;
+    item["notes"] = diag.notes;
+    diags.append(item);
+  }
+  d["diagnostics"] = diags;
+  d["stdout"] = py::bytes(r.capturedStdout);
+  d["stderr"] = py::bytes(r.capturedStderr);
+  py::list objects;
+  for (const GpuObject &o : r.gpuObjects) {
+    py::dict item;
+    item["binary"] = o.binary;
+    item["target"] = o.target;
+    item["format"] = o.format;
+    item["data"] = py::bytes(o.data);
+    objects.append(item);
+  }
+  d["gpu_objects"] = objects;
+  return d;
+}
+
+py::dict describe(const FunctionInfo &f) {
+  py::dict d;
+  d["name"] = f.name;
+  d["has_results"] = f.hasResults;
+  py::list args;
+  for (const ArgInfo &a : f.args) {
+    py::dict item;
+    item["element_type"] = a.elementType;
+    item["bit_width"] = a.bitWidth;
+    item["rank"] = a.rank;
+    item["shape"] = a.shape;
+    args.append(item);
+  }
+  d["args"] = args;
+  return d;
+}
+
+/// Owns a JitModule; created by `_fp8_mlir.jit(...)`.
+class PyJit {
+public:
+  explicit PyJit(std::unique_ptr<JitModule> m) : module(std::move(m)) {}
+
+  py::list functions() const {
+    py::list out;
+    for (const FunctionInfo &f : module->functions())
+      out.append(describe(f));
+    return out;
+  }
+
+  /// Calls `name` with NumPy arrays for memref parameters and Python numbers
+  /// for scalar ones. Shapes, element sizes, contiguity and writability are
+  /// checked here, so a mismatch is a ValueError and never a wild write.
+  void call(const std::string &name, py::args pyArgs) {
+    const FunctionInfo *info = module->lookupFunction(name);
+    if (!info)
+      throw py::value_error("JIT module has no function '" + name + "'");
+    if (info->hasResults)
+      throw py::value_error("function '" + name +
+                            "' returns values; only functions that write "
+                            "into their memref arguments can be called");
+    if (pyArgs.size() != info->args.size())
+      throw py::value_error("function '" + name + "' takes " +
+                            std::to_string(info->args.size()) +
+                            " arguments, got " +
+                            std::to_string(pyArgs.size()));
+    std::vector<JitModule::CallArg> args(info->args.size());
+    std::vector<py::array> keepAlive;
+    for (size_t i = 0; i < info->args.size(); ++i) {
+      const ArgInfo &a = info->args[i];
+      std::string where = "argument " + std::to_string(i) + " of '" + name + "'";
+      if (a.rank < 0) {
+        py::handle h = pyArgs[i];
+        if (a.elementType == "f32") {
+          float v = h.cast<float>();
+          uint32_t bits;
+          std::memcpy(&bits, &v, 4);
+          args[i].scalarBits = bits;
+        } else if (a.elementType == "f64") {
+          double v = h.cast<double>();
+          std::memcpy(&args[i].scalarBits, &v, 8);
+        } else if (a.bitWidth > 0 && a.bitWidth <= 64 &&
+                   a.elementType.find('f') == std::string::npos) {
+          args[i].scalarBits = h.cast<int64_t>();
+        } else {
+          throw py::value_error(where + ": unsupported scalar type " +
+                                a.elementType);
+        }
+        continue;
+      }
+      if (!py::isinstance<py::array>(pyArgs[i]))
+        throw py::value_error(where + " must be a NumPy array (memref<" +
+                              a.elementType + ">)");
+      py::array arr = py::reinterpret_borrow<py::array>(pyArgs[i]);
+      if (arr.ndim() != a.rank)
+        throw py::value_error(where + ": expected rank " +
+                              std::to_string(a.rank) + ", got " +
+                              std::to_string(arr.ndim()));
+      if (arr.itemsize() * 8 != a.bitWidth)
+        throw py::value_error(where + ": element type " + a.elementType +
+                              " needs " + std::to_string(a.bitWidth / 8) +
+                              "-byte elements, got " +
+                              std::to_string(arr.itemsize()));
+      if (!(arr.flags() & py::array::c_style))
+        throw py::value_error(where + " must be C-contiguous");
+      if (!arr.writeable())
+        throw py::value_error(where + " must be writeable");
+      args[i].data = arr.mutable_data();
+      args[i].sizes.resize(a.rank);
+      args[i].strides.resize(a.rank);
+      for (int64_t d = 0; d < a.rank; ++d) {
+        int64_t size = arr.shape(d);
+        if (a.shape[d] >= 0 && a.shape[d] != size)
+          throw py::value_error(where + ": dimension " + std::to_string(d) +
+                                " must be " + std::to_string(a.shape[d]) +
+                                ", got " + std::to_string(size));
+        args[i].sizes[d] = size;
+        args[i].strides[d] = arr.strides(d) / arr.itemsize();
+      }
+      keepAlive.push_back(arr);
+    }
+    std::string error;
+    bool ok;
+    {
+      py::gil_scoped_release release;
+      ok = module->invoke(name, args, error);
+    }
+    if (!ok)
+      throw std::runtime_error(error);
+  }
+
+private:
+  std::unique_ptr<JitModule> module;
+};
+
+} // namespace
+
+PYBIND11_MODULE(_fp8_mlir, m) {
+  m.doc() = "Native half of fp8_mlir: MLIR parsing, pass pipelines and the "
+            "ExecutionEngine over the fp8-mlir dialect and passes.";
+
+  m.def(
+      "run_pipeline",
+      [](const std::string &text, const std::string &pipeline,
+         const std::string &sourceName, bool captureOutput, bool generic) {
+        PipelineResult r;
+        {
+          py::gil_scoped_release release;
+          r = runPipeline(text, pipeline, sourceName, captureOutput, generic);
+        }
+        return toDict(r);
+      },
+      py::arg("text"), py::arg("pipeline"), py::arg("source_name") = "<input>",
+      py::arg("capture_output") = false, py::arg("generic") = false,
+      "Parse, verify, run a textual pass pipeline; returns a dict with 'ok', "
+      "'ir', 'diagnostics', 'rendered', 'stdout', 'stderr', 'gpu_objects'.");
+
+  m.def("is_registered_pass", &isRegisteredPass, py::arg("name"),
+        "True if a pass or pass pipeline of this name is registered.");
+
+  py::class_<PyJit>(m, "JitModule")
+      .def("functions", &PyJit::functions)
+      .def("call", &PyJit::call);
+
+  m.def(
+      "jit",
+      [](const std::string &text, const std::string &pipeline,
+         const std::vector<std::string> &sharedLibs, int optLevel) {
+        PipelineResult r;
+        std::unique_ptr<JitModule> module;
+        {
+          py::gil_scoped_release release;
+          module = JitModule::create(text, pipeline, sharedLibs, optLevel, r);
+        }
+        py::object jit = py::none();
+        if (module)
+          jit = py::cast(new PyJit(std::move(module)),
+                         py::return_value_policy::take_ownership);
+        return py::make_tuple(jit, toDict(r));
+      },
+      py::arg("text"), py::arg("pipeline"), py::arg("shared_libs"),
+      py::arg("opt_level") = 2,
+      "JIT-compile a module after lowering it with `pipeline`; returns "
+      "(JitModule or None, result dict with the diagnostics).");
+}

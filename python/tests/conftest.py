@@ -1,0 +1,38 @@
+"""Shared fixtures of the fp8_mlir pytest suite.
+
+Run with PYTHONPATH=<build>/python_packages (check-fp8 does, through
+test/Python); the build writes fp8_mlir/_build_config.py with the paths of
+fp8-opt and the helper libraries these tests use.
+"""
+
+import os
+import subprocess
+
+import pytest
+
+import fp8_mlir
+
+try:
+    from fp8_mlir import _build_config
+except ImportError:  # pragma: no cover - only without a build tree
+    _build_config = None
+
+
+@pytest.fixture(scope="session")
+def fp8_opt():
+    """Runs build/bin/fp8-opt on text; returns (returncode, stdout, stderr)."""
+    path = getattr(_build_config, "FP8_OPT", "")
+    if not path or not os.path.exists(path):
+        pytest.skip("fp8-opt not found in the build tree")
+
+    def run(text, *args):
+        proc = subprocess.run([path, *args, "-"], input=text, capture_output=True, text=True)
+        return proc.returncode, proc.stdout, proc.stderr
+
+    return run
+
+
+def require_passes(*names):
+    """Skip (visibly, with the reason) when this build lacks a pass."""
+    missing = [n for n in names if not fp8_mlir.has_pass(n)]
+    return pytest.mark.skipif(bool(missing), reason=f"pass(es) not in this build yet: {', '.join(missing)}")

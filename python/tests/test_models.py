@@ -1,0 +1,157 @@
+"""fp8_mlir.models: generated graphs parse, verify and round-trip through
+fp8-opt, with the structure and torch-style locations documented."""
+
+import re
+
+import pytest
+
+import fp8_mlir
+from fp8_mlir import models
+from fp8_mlir.models import ModelConfig
+
+from conftest import require_passes
+
+SMALL = ModelConfig.small()
+
+
+def count(text, op):
+    return len(re.findall(r"= " + re.escape(op) + r"[ {(]", text))
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: models.llama_block(SMALL, 2),
+        lambda: models.moe_block(SMALL, 2),
+        lambda: models.model(SMALL, 2, mlp="moe", weights="args", dtype="bf16"),
+        lambda: models.model(SMALL, 1, mlp="dense"),
+        lambda: models.moe_block(ModelConfig.small(num_kv_heads=4, num_shared_experts=0, capacity_factor=4.0)),
+    ],
+    ids=["llama", "moe", "model-moe-args-bf16", "model-dense", "moe-mha-noshared"],
+)
+def test_generated_graph_roundtrips_through_fp8_opt(make, fp8_opt):
+    text = make()
+    rc, once, err = fp8_opt(text)
+    assert rc == 0, err
+    rc, twice, err = fp8_opt(once)
+    assert rc == 0, err
+    assert once == twice
+    # And in-process, through the same registrations.
+    assert fp8_mlir.run_pipeline(text).rstrip() == once.rstrip()
+
+
+def test_llama_block_structure():
+    text = models.llama_block(SMALL, 2)
+    # Per layer: q, k, v, o, gate, up, down; attention QK^T and PV.
+    assert count(text, "linalg.matmul") == 7 * 2
+    assert count(text, "linalg.batch_matmul") == 2 * 2
+    for name in ["input_layernorm", "self_attn.q_proj", "self_attn.k_proj", "self_attn.v_proj",
+                 "self_attn.o_proj", "post_attention_layernorm", "mlp.gate_proj", "mlp.up_proj",
+                 "mlp.down_proj", "self_attn.rotary_emb"]:
+        for layer in (0, 1):
+            assert f'loc("model.layers.{layer}.{name}")' in text, name
+    assert "math.rsqrt" in text and "math.cos" in text and "math.sin" in text
+    # GQA: k/v project to num_kv_heads * head_dim = 128 columns, q to 256.
+    assert "tensor<8x128xf32>" in text and "tensor<4x8x64xf32>" in text
+    # torch-style signature: hidden states in, hidden states out.
+    assert "func.func @forward(%arg0: tensor<8x256xf32>) -> tensor<8x256xf32>" in fp8_mlir.run_pipeline(text)
+
+
+def test_moe_block_structure():
+    text = models.moe_block(SMALL, 1)
+    # Router + attention (4) + shared expert (3) as matmuls; attention (2)
+    # and routed experts gate/up/down (3) as batch matmuls over heads/experts.
+    assert count(text, "linalg.matmul") == 8
+    assert count(text, "linalg.batch_matmul") == 5
+    assert 'loc("model.layers.0.mlp.gate")' in text
+    assert 'loc("model.layers.0.mlp.shared_experts.gate_proj")' in text
+    assert 'loc("model.layers.0.mlp.experts.down_proj")' in text
+    # Router weight [experts, hidden]; grouped expert weights [E, out, in].
+    assert 'tensor<8x256xf32> loc("model.layers.0.mlp.gate.weight")' in text
+    assert 'tensor<8x128x256xf32> loc("model.layers.0.mlp.experts.gate_proj.weight")' in text
+    # Expert buffers [E, capacity, hidden]: capacity = ceil(8 tokens * 2 / 8) = 2.
+    assert SMALL.capacity == 2
+    assert "tensor<8x2x256xf32>" in text
+    # top-k = 2 masked maxima over the sigmoid scores.
+    assert text.count("arith.cmpf olt") == SMALL.top_k
+
+
+def test_moe_first_dense_layers():
+    text = models.moe_block(SMALL, 3, first_dense_layers=2)
+    assert 'loc("model.layers.1.mlp.gate_proj")' in text
+    assert 'loc("model.layers.1.mlp.gate")' not in text
+    assert 'loc("model.layers.2.mlp.gate")' in text
+
+
+def test_weights_as_arguments():
+    text = models.llama_block(SMALL, 1, weights="args")
+    ir = fp8_mlir.run_pipeline(text)
+    sig = ir[ir.index("func.func @forward(") : ir.index("{", ir.index("func.func @forward("))]
+    # hidden states + 2 norm weights + 7 linear weights.
+    assert sig.count("%arg") == 10
+    assert 'loc("model.layers.0.self_attn.q_proj.weight")' in text
+    assert "arith.constant dense" not in text
+
+
+def test_constants_are_distinct_splats():
+    text = models.llama_block(SMALL, 1)
+    splats = re.findall(r"arith.constant (dense<[^>]*>) : (tensor<[^>]*>)", text)
+    assert len(splats) == 9
+    assert len(set(splats)) == len(splats)
+
+
+def test_model_embedding_and_head():
+    text = models.model(SMALL, 1)
+    assert "func.func @forward(%input_ids: tensor<8xi64>) -> tensor<8x1024xf32>" in text
+    assert 'loc("model.embed_tokens")' in text and "tensor.extract" in text
+    assert 'loc("lm_head")' in text and 'loc("model.norm")' in text
+
+
+def test_bf16_graph():
+    text = models.moe_block(SMALL, 1, dtype="bf16")
+    assert "xf32>" not in text
+    fp8_mlir.run_pipeline(text)
+
+
+def test_deepseek_v3_defaults():
+    cfg = ModelConfig()
+    assert (cfg.hidden, cfg.moe_intermediate, cfg.num_experts, cfg.num_shared_experts, cfg.top_k) == (
+        7168, 2048, 256, 1, 8)
+    text = models.moe_block()
+    assert 'tensor<256x7168xf32> loc("model.layers.0.mlp.gate.weight")' in text
+    assert "tensor<256x2048x7168xf32>" in text
+    assert "tensor<2048x7168xf32>" in text  # shared expert gate/up
+    fp8_mlir.run_pipeline(text)
+
+
+def test_many_layers_stay_small():
+    text = models.moe_block(SMALL, 8)
+    assert len(text) < 8 * 60000
+    assert 'loc("model.layers.7.mlp.gate")' in text
+    fp8_mlir.run_pipeline(text)
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        (dict(config=ModelConfig.small(num_kv_heads=3)), "multiple of num_kv_heads"),
+        (dict(config=ModelConfig.small(top_k=9)), "top_k"),
+        (dict(config=ModelConfig.small(hidden=0)), "hidden"),
+        (dict(config=ModelConfig.small(head_dim=63)), "head_dim"),
+        (dict(config=SMALL, num_layers=0), "num_layers"),
+        (dict(config=SMALL, weights="files"), "weights"),
+        (dict(config=SMALL, dtype="f16"), "dtype"),
+        (dict(config=SMALL, func_name="bad name"), "func_name"),
+        (dict(config=SMALL, first_dense_layers=-1), "first_dense_layers"),
+    ],
+)
+def test_invalid_arguments(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        models.moe_block(**kwargs)
+
+
+def test_config_type_checked():
+    with pytest.raises(TypeError):
+        models.llama_block({"hidden": 256})
+    with pytest.raises(ValueError, match="mlp"):
+        models.model(SMALL, mlp="sparse")
