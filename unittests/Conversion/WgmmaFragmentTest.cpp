@@ -77,8 +77,13 @@ TEST(WgmmaFragment, TwoRowsPerThread) {
   for (int64_t t = 0; t < kWarpgroupThreads; ++t) {
     int64_t base = accumulatorRowBase(t);
     EXPECT_EQ(base, 16 * (t / 32) + (t % 32) / 4);
-    for (int64_t r = 0; r < accumulatorRegisters(256); ++r)
+    for (int64_t r = 0; r < accumulatorRegisters(256); ++r) {
       EXPECT_EQ(accumulatorRow(t, r), base + 8 * accumulatorRowSlot(r));
+      // The split form the kernel generator emits agrees with the map.
+      EXPECT_EQ(accumulatorRow(t, r), base + accumulatorRowOffset(r));
+      EXPECT_EQ(accumulatorCol(t, r),
+                accumulatorColBase(t) + accumulatorColOffset(r));
+    }
   }
 }
 

@@ -78,6 +78,19 @@ constexpr int64_t accumulatorRowBase(int64_t thread) {
 }
 constexpr int64_t accumulatorRowSlot(int64_t reg) { return (reg / 2) % 2; }
 
+/// The map split into a per-thread part and a per-register (compile-time)
+/// part, as generated code uses it: row = rowBase(t) + rowOffset(r),
+/// col = colBase(t) + colOffset(r).
+constexpr int64_t accumulatorRowOffset(int64_t reg) {
+  return 8 * accumulatorRowSlot(reg);
+}
+constexpr int64_t accumulatorColBase(int64_t thread) {
+  return 2 * ((thread % 32) % 4);
+}
+constexpr int64_t accumulatorColOffset(int64_t reg) {
+  return 8 * (reg / 4) + reg % 2;
+}
+
 /// Swizzle modes of the matrix descriptor (bits 62-63).
 enum class Swizzle : uint64_t { None = 0, B128 = 1, B64 = 2, B32 = 3 };
 

@@ -1,0 +1,375 @@
+//===- GemmKernel.cpp - sm_90a block-scaled FP8 GEMM kernel generator -----===//
+//
+// Builds the kernel described in Passes.td (fp8-lower-to-nvvm) directly in
+// the NVVM + LLVM dialects, with scf/arith for the control flow and index
+// math (lowered afterwards by the upstream scf-to-cf / arith-to-llvm /
+// nvvm-to-llvm conversions).
+//
+// Where things come from:
+// - The pipeline structure (producer warpgroup + consumer warpgroups, full/
+//   empty mbarrier ring, per-K-block promotion after wgmma.wait_group 0,
+//   A scales loaded by TMA as a K-block-major [KB, M] tensor) follows
+//   DeepGEMM's public SM90 FP8 GEMM design; no code is taken from it.
+// - Instruction semantics (wgmma, TMA, mbarrier, setmaxnreg) and the
+//   descriptor/fragment layouts: PTX ISA 8.x, encoded in WgmmaFragment.h.
+// - The upstream NVVM ops are used as they are in MLIR 22; those without an
+//   LLVM intrinsic (try_wait.parity) become inline PTX in convert-nvvm-to-llvm.
+//
+//===----------------------------------------------------------------------===//
+#include "GemmKernel.h"
+
+#include "fp8/Conversion/WgmmaFragment.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+
+using namespace mlir;
+using namespace mlir::fp8;
+
+namespace {
+
+/// Small helpers over an ImplicitLocOpBuilder for i32/i64/f32 arithmetic.
+struct KB {
+  ImplicitLocOpBuilder &b;
+  Type i1, i32, i64, f32;
+  LLVM::LLVMPointerType ptr, ptrShared, ptrGlobal;
+
+  explicit KB(ImplicitLocOpBuilder &b)
+      : b(b), i1(b.getI1Type()), i32(b.getI32Type()), i64(b.getI64Type()),
+        f32(b.getF32Type()), ptr(LLVM::LLVMPointerType::get(b.getContext())),
+        ptrShared(LLVM::LLVMPointerType::get(b.getContext(), 3)),
+        ptrGlobal(LLVM::LLVMPointerType::get(b.getContext(), 1)) {}
+
+  Value c32(int64_t v) { return arith::ConstantIntOp::create(b, i32, v); }
+  Value c64(int64_t v) { return arith::ConstantIntOp::create(b, i64, v); }
+  Value cf32(float v) {
+    return arith::ConstantFloatOp::create(b, cast<FloatType>(f32),
+                                          APFloat(v));
+  }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, x, y); }
+  Value sub(Value x, Value y) { return arith::SubIOp::create(b, x, y); }
+  Value mul(Value x, Value y) { return arith::MulIOp::create(b, x, y); }
+  Value divu(Value x, Value y) { return arith::DivUIOp::create(b, x, y); }
+  Value remu(Value x, Value y) { return arith::RemUIOp::create(b, x, y); }
+  Value andi(Value x, Value y) { return arith::AndIOp::create(b, x, y); }
+  Value ori(Value x, Value y) { return arith::OrIOp::create(b, x, y); }
+  Value xori(Value x, Value y) { return arith::XOrIOp::create(b, x, y); }
+  Value shru(Value x, Value y) { return arith::ShRUIOp::create(b, x, y); }
+  Value ult(Value x, Value y) {
+    return arith::CmpIOp::create(b, arith::CmpIPredicate::ult, x, y);
+  }
+  Value eq(Value x, Value y) {
+    return arith::CmpIOp::create(b, arith::CmpIPredicate::eq, x, y);
+  }
+  Value zext64(Value x) { return arith::ExtUIOp::create(b, i64, x); }
+  Value fmul(Value x, Value y) { return arith::MulFOp::create(b, x, y); }
+  Value fma(Value x, Value y, Value z) {
+    return LLVM::FMAOp::create(b, x, y, z);
+  }
+  /// Byte-offset GEP on an i8 base pointer.
+  Value gep(Value base, Value byteOffset) {
+    return LLVM::GEPOp::create(b, base.getType(), b.getI8Type(), base,
+                               ValueRange{byteOffset});
+  }
+};
+
+NVVM::WGMMATypes wgmmaType(Type t) {
+  return isa<Float8E5M2Type>(t) ? NVVM::WGMMATypes::e5m2
+                                : NVVM::WGMMATypes::e4m3;
+}
+
+} // namespace
+
+std::string mlir::fp8::gemmKernelName(const GemmKernelSpec &spec) {
+  auto typeName = [](Type t) -> std::string {
+    if (isa<Float8E5M2Type>(t))
+      return "e5m2";
+    if (isa<Float8E4M3FNType>(t))
+      return "e4m3";
+    if (t.isBF16())
+      return "bf16";
+    return "f32";
+  };
+  const GemmKernelConfig &c = spec.config;
+  return "fp8_scaled_matmul_" + std::to_string(c.m) + "x" +
+         std::to_string(c.n) + "x" + std::to_string(c.k) + "_" +
+         typeName(spec.aType) + "_" + typeName(spec.bType) + "_" +
+         typeName(spec.resultType);
+}
+
+LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
+                                            const GemmKernelSpec &spec,
+                                            StringRef smemSymbol) {
+  using namespace wgmma;
+  const GemmKernelConfig &cfg = spec.config;
+  MLIRContext *ctx = builder.getContext();
+  ImplicitLocOpBuilder b(loc, builder);
+  KB k(b);
+
+  // --- Signature and launch attributes --------------------------------------
+  SmallVector<Type> argTypes(5, k.ptr);
+  auto fnType = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx),
+                                            argTypes);
+  auto fn = LLVM::LLVMFuncOp::create(b, gemmKernelName(spec), fnType);
+  fn->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  // .maxntid + .minnctapersm 1 give ptxas the register cap at entry that
+  // setmaxnreg needs (otherwise it ignores setmaxnreg, warning C7508).
+  fn->setAttr(NVVM::NVVMDialect::getMaxntidAttrName(),
+              b.getDenseI32ArrayAttr({static_cast<int32_t>(cfg.threads()), 1, 1}));
+  fn->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(), b.getI32IntegerAttr(1));
+
+  Block *entry = fn.addEntryBlock(b);
+  b.setInsertionPointToStart(entry);
+  Value tmapA = entry->getArgument(0), tmapB = entry->getArgument(1),
+        tmapSA = entry->getArgument(2);
+  Value sbPtr = LLVM::AddrSpaceCastOp::create(b, k.ptrGlobal, entry->getArgument(3));
+  Value dPtr = LLVM::AddrSpaceCastOp::create(b, k.ptrGlobal, entry->getArgument(4));
+
+  const int64_t S = cfg.stages, C = cfg.consumers, KBlocks = cfg.kBlocks();
+  const int64_t nTiles = cfg.nTiles(), tiles = cfg.tiles();
+  const int64_t accRegs = accumulatorRegisters(cfg.blockN);
+  const bool bf16Out = spec.resultType.isBF16();
+
+  Value tid = NVVM::ThreadIdXOp::create(b, k.i32);
+  Value ctaId = NVVM::BlockIdXOp::create(b, k.i32);
+  Value ctaCount = NVVM::GridDimXOp::create(b, k.i32);
+  Value wg = k.divu(tid, k.c32(kWarpgroupThreads));
+  Value wgThread = k.remu(tid, k.c32(kWarpgroupThreads));
+
+  Value smem = LLVM::AddressOfOp::create(b, k.ptrShared, smemSymbol);
+  // 32-bit shared-window address of the ring, for the wgmma descriptors.
+  Value smemAddr = LLVM::PtrToIntOp::create(b, k.i32, smem);
+  auto barrier = [&](Value stage, bool full) {
+    Value idx = full ? stage : k.add(stage, k.c32(S));
+    return k.gep(smem, k.add(k.c32(cfg.barrierOffset()), k.mul(idx, k.c32(8))));
+  };
+
+  // --- Barrier initialisation by thread 0 -----------------------------------
+  {
+    auto ifOp = scf::IfOp::create(b, k.eq(tid, k.c32(0)), false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    for (int64_t s = 0; s < S; ++s) {
+      // full[s]: one arrival (the producer's arrive.expect_tx) + TMA bytes.
+      NVVM::MBarrierInitOp::create(b, barrier(k.c32(s), true), k.c32(1),
+                                   Value());
+      // empty[s]: every consumer thread arrives once it is done with stage s.
+      NVVM::MBarrierInitOp::create(b, barrier(k.c32(s), false),
+                                   k.c32(C * kWarpgroupThreads), Value());
+    }
+    // Make the initialised barriers visible to the async (TMA) proxy.
+    NVVM::FenceMbarrierInitOp::create(b);
+  }
+  NVVM::Barrier0Op::create(b);
+
+  // Tile t covers rows [mt*BM, +BM) and columns [nt*BN, +BN): mt = t / nTiles.
+  auto tileCoords = [&](Value tile) {
+    return std::make_pair(k.divu(tile, k.c32(nTiles)),
+                          k.remu(tile, k.c32(nTiles)));
+  };
+  auto stagePhase = [&](Value it) {
+    return std::make_pair(k.remu(it, k.c32(S)),
+                          k.andi(k.divu(it, k.c32(S)), k.c32(1)));
+  };
+  Value ticks = k.c32(0x989680); // try_wait suspend-time hint (10 ms, as CUTLASS)
+
+  auto roleIf = scf::IfOp::create(b, k.eq(wg, k.c32(C)), true);
+  // --- Producer warpgroup ----------------------------------------------------
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&roleIf.getThenRegion().front());
+    NVVM::SetMaxRegisterOp::create(
+        b, b.getI32IntegerAttr(cfg.producerRegs),
+        NVVM::SetMaxRegisterActionAttr::get(ctx, NVVM::SetMaxRegisterAction::decrease));
+    auto electIf = scf::IfOp::create(b, k.eq(wgThread, k.c32(0)), false);
+    b.setInsertionPointToStart(&electIf.getThenRegion().front());
+    auto tileLoop = scf::ForOp::create(b, ctaId, k.c32(tiles), ctaCount,
+                                       ValueRange{k.c32(0)});
+    b.setInsertionPointToStart(tileLoop.getBody());
+    auto [mt, nt] = tileCoords(tileLoop.getInductionVar());
+    Value row0 = k.mul(mt, k.c32(cfg.blockM)), col0 = k.mul(nt, k.c32(cfg.blockN));
+    auto kLoop = scf::ForOp::create(b, k.c32(0), k.c32(KBlocks), k.c32(1),
+                                    ValueRange{tileLoop.getRegionIterArg(0)});
+    {
+      OpBuilder::InsertionGuard g2(b);
+      b.setInsertionPointToStart(kLoop.getBody());
+      Value kb = kLoop.getInductionVar(), it = kLoop.getRegionIterArg(0);
+      auto [s, ph] = stagePhase(it);
+      // Wait until the consumers released this slot (the first pass through
+      // the ring waits on the already-complete phase before phase 0).
+      NVVM::MBarrierTryWaitParityOp::create(b, barrier(s, false),
+                                            k.xori(ph, k.c32(1)), ticks);
+      Value full = barrier(s, true);
+      NVVM::MBarrierArriveExpectTxOp::create(
+          b, Type(), full, k.c32(cfg.stageTxBytes()),
+          NVVM::MemScopeKindAttr::get(ctx, NVVM::MemScopeKind::CTA),
+          b.getBoolAttr(false), Value());
+      Value kCoord = k.mul(kb, k.c32(cfg.blockK));
+      auto tma = [&](Value dstOffset, Value map, ValueRange coords) {
+        // The classic sm_90 form: a shared::cluster destination (a CTA's own
+        // shared::cta address is a valid shared::cluster address).
+        Value dst = LLVM::AddrSpaceCastOp::create(
+            b, LLVM::LLVMPointerType::get(ctx, 7), k.gep(smem, dstOffset));
+        NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+            b, dst, map, coords, full, ValueRange{},
+            Value(), Value(),
+            NVVM::TMALoadModeAttr::get(ctx, NVVM::TMALoadMode::TILE),
+            b.getBoolAttr(false), NVVM::CTAGroupKindAttr(), Value());
+      };
+      tma(k.mul(s, k.c32(cfg.aStageBytes())), tmapA, {kCoord, row0});
+      tma(k.add(k.c32(cfg.bRingOffset()), k.mul(s, k.c32(cfg.bStageBytes()))),
+          tmapB, {kCoord, col0});
+      tma(k.add(k.c32(cfg.saRingOffset()), k.mul(s, k.c32(cfg.saStageBytes()))),
+          tmapSA, {row0, kb});
+      scf::YieldOp::create(b, ValueRange{k.add(it, k.c32(1))});
+    }
+    scf::YieldOp::create(b, kLoop.getResults());
+  }
+
+  // --- Consumer warpgroups ---------------------------------------------------
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&roleIf.getElseRegion().front());
+    NVVM::SetMaxRegisterOp::create(
+        b, b.getI32IntegerAttr(cfg.consumerRegs),
+        NVVM::SetMaxRegisterActionAttr::get(ctx, NVVM::SetMaxRegisterAction::increase));
+    // Fragment map, per-thread part (WgmmaFragment.h): this thread's rows are
+    // rowBase and rowBase + 8 of its warpgroup's 64-row slice; its columns
+    // colBase + accumulatorColOffset(r).
+    Value warp = k.divu(wgThread, k.c32(32)), lane = k.remu(wgThread, k.c32(32));
+    Value rowBase = k.add(k.mul(warp, k.c32(16)), k.divu(lane, k.c32(4)));
+    Value colBase = k.mul(k.remu(lane, k.c32(4)), k.c32(2));
+    Value wgRow = k.mul(wg, k.c32(kTileM)); // this warpgroup's rows in the tile
+
+    auto tileLoop = scf::ForOp::create(b, ctaId, k.c32(tiles), ctaCount,
+                                       ValueRange{k.c32(0)});
+    b.setInsertionPointToStart(tileLoop.getBody());
+    auto [mt, nt] = tileCoords(tileLoop.getInductionVar());
+    SmallVector<Value> init{tileLoop.getRegionIterArg(0)};
+    Value zero = k.cf32(0.0f);
+    init.append(accRegs, zero);
+    auto kLoop = scf::ForOp::create(b, k.c32(0), k.c32(KBlocks), k.c32(1), init);
+    {
+      OpBuilder::InsertionGuard g2(b);
+      b.setInsertionPointToStart(kLoop.getBody());
+      Value kb = kLoop.getInductionVar(), it = kLoop.getRegionIterArg(0);
+      auto [s, ph] = stagePhase(it);
+      // B scale of this tile's 128 columns (BLOCK_N = 128 = one scale block),
+      // loaded before the wait so its latency hides behind it.
+      Value sbIdx = k.add(k.mul(nt, k.c32(KBlocks * cfg.blockN / 128)), kb);
+      Value sbv = LLVM::LoadOp::create(
+          b, k.f32, LLVM::GEPOp::create(b, k.ptrGlobal, k.f32, sbPtr, ValueRange{sbIdx}));
+      NVVM::MBarrierTryWaitParityOp::create(b, barrier(s, true), ph, ticks);
+
+      // Descriptors: K-major, 128B swizzle, SBO 1024 (WgmmaFragment.h).
+      Value aAddr = k.add(smemAddr, k.add(k.mul(s, k.c32(cfg.aStageBytes())),
+                                          k.mul(wg, k.c32(kTileM * cfg.blockK))));
+      Value bAddr = k.add(smemAddr, k.add(k.c32(cfg.bRingOffset()),
+                                          k.mul(s, k.c32(cfg.bStageBytes()))));
+      auto desc = [&](Value addr) {
+        Value field = k.shru(k.andi(addr, k.c32(0x3FFFF)), k.c32(4));
+        return k.ori(k.zext64(field), k.c64(static_cast<int64_t>(kKMajorSw128ConstBits)));
+      };
+      Value descA = desc(aAddr), descB = desc(bAddr);
+
+      auto structTy = LLVM::LLVMStructType::getLiteral(
+          ctx, SmallVector<Type>(accRegs, k.f32));
+      Value partial = LLVM::UndefOp::create(b, structTy);
+      NVVM::WgmmaFenceAlignedOp::create(b);
+      auto scaleIn = NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one);
+      for (int64_t kk = 0; kk < cfg.blockK / kFp8K; ++kk) {
+        Value step = k.c64(static_cast<int64_t>(kmajorSw128KStep(kk)));
+        partial = NVVM::WgmmaMmaAsyncOp::create(
+            b, structTy, partial, kk ? k.b.createOrFold<arith::AddIOp>(descA, step) : descA,
+            kk ? k.b.createOrFold<arith::AddIOp>(descB, step) : descB,
+            NVVM::MMAShapeAttr::get(ctx, kTileM, cfg.blockN, kFp8K),
+            NVVM::WGMMATypesAttr::get(ctx, wgmmaType(spec.aType)),
+            NVVM::WGMMATypesAttr::get(ctx, wgmmaType(spec.bType)),
+            NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::f32),
+            NVVM::WGMMAScaleOutAttr::get(ctx, kk ? NVVM::WGMMAScaleOut::one
+                                                 : NVVM::WGMMAScaleOut::zero),
+            scaleIn, scaleIn,
+            NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row),
+            NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::col),
+            NVVM::MMAIntOverflowAttr());
+      }
+      NVVM::WgmmaGroupSyncAlignedOp::create(b);
+      NVVM::WgmmaWaitGroupSyncOp::create(b, b.getI64IntegerAttr(0));
+
+      // The two A scales of this thread's rows, from the stage's scale slot.
+      Value saBase = k.gep(smem, k.add(k.c32(cfg.saRingOffset()),
+                                       k.mul(s, k.c32(cfg.saStageBytes()))));
+      Value saRow = k.add(wgRow, rowBase);
+      Value sa0 = LLVM::LoadOp::create(
+          b, k.f32, LLVM::GEPOp::create(b, k.ptrShared, k.f32, saBase, ValueRange{saRow}));
+      Value sa1 = LLVM::LoadOp::create(
+          b, k.f32, LLVM::GEPOp::create(b, k.ptrShared, k.f32, saBase,
+                                        ValueRange{k.add(saRow, k.c32(8))}));
+      // Release the slot: wgmma has read A/B (wait_group 0), scales are in
+      // registers.
+      NVVM::MBarrierArriveOp::create(
+          b, Type(), barrier(s, false), Value(),
+          NVVM::MemScopeKindAttr::get(ctx, NVVM::MemScopeKind::CTA));
+      Value scale[2] = {k.fmul(sa0, sbv), k.fmul(sa1, sbv)};
+      SmallVector<Value> yields{k.add(it, k.c32(1))};
+      for (int64_t r = 0; r < accRegs; ++r) {
+        Value p = LLVM::ExtractValueOp::create(b, partial, r);
+        yields.push_back(k.fma(p, scale[accumulatorRowSlot(r)],
+                               kLoop.getRegionIterArg(1 + r)));
+      }
+      scf::YieldOp::create(b, yields);
+    }
+
+    // Epilogue: masked stores of register pairs (two adjacent columns).
+    Value rowTile = k.add(k.mul(mt, k.c32(cfg.blockM)), k.add(wgRow, rowBase));
+    Value colTile = k.add(k.mul(nt, k.c32(cfg.blockN)), colBase);
+    Value rows[2] = {rowTile, k.add(rowTile, k.c32(8))};
+    Value rowOk[2] = {k.ult(rows[0], k.c32(cfg.m)), k.ult(rows[1], k.c32(cfg.m))};
+    Value rowOff[2] = {k.mul(k.zext64(rows[0]), k.c64(cfg.n)),
+                       k.mul(k.zext64(rows[1]), k.c64(cfg.n))};
+    Type outElem = bf16Out ? Type(b.getBF16Type()) : k.f32;
+    int64_t outBytes = bf16Out ? 2 : 4;
+    auto storeAt = [&](Value value, Value elemIndex, int64_t align) {
+      Value p = LLVM::GEPOp::create(b, k.ptrGlobal, outElem, dPtr,
+                                    ValueRange{elemIndex});
+      LLVM::StoreOp::create(b, value, p, align);
+    };
+    auto convert = [&](Value v) -> Value {
+      return bf16Out ? Value(arith::TruncFOp::create(b, outElem, v)) : v;
+    };
+    for (int64_t r = 0; r < accRegs; r += 2) {
+      int64_t slot = accumulatorRowSlot(r);
+      Value col = k.add(colTile, k.c32(accumulatorColOffset(r)));
+      Value idx = k.add(rowOff[slot], k.zext64(col));
+      Value v0 = kLoop.getResult(1 + r), v1 = kLoop.getResult(2 + r);
+      if (cfg.n % 2 == 0) {
+        // col is even and N is even: both columns are in range together and
+        // the pair is naturally aligned.
+        Value ok = arith::AndIOp::create(b, rowOk[slot], k.ult(col, k.c32(cfg.n)));
+        auto ifOp = scf::IfOp::create(b, ok, false);
+        OpBuilder::InsertionGuard g3(b);
+        b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+        auto vecTy = VectorType::get({2}, outElem);
+        Value vec = LLVM::UndefOp::create(b, vecTy);
+        vec = LLVM::InsertElementOp::create(b, vec, convert(v0), k.c32(0));
+        vec = LLVM::InsertElementOp::create(b, vec, convert(v1), k.c32(1));
+        storeAt(vec, idx, 2 * outBytes);
+      } else {
+        for (int64_t e = 0; e < 2; ++e) {
+          Value c = k.add(col, k.c32(e));
+          Value ok = arith::AndIOp::create(b, rowOk[slot], k.ult(c, k.c32(cfg.n)));
+          auto ifOp = scf::IfOp::create(b, ok, false);
+          OpBuilder::InsertionGuard g3(b);
+          b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+          storeAt(convert(e ? v1 : v0), k.add(idx, k.c64(e)), outBytes);
+        }
+      }
+    }
+    scf::YieldOp::create(b, ValueRange{kLoop.getResult(0)});
+  }
+  LLVM::ReturnOp::create(b, ValueRange{});
+  return fn;
+}

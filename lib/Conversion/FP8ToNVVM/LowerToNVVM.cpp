@@ -1,0 +1,163 @@
+//===- LowerToNVVM.cpp - fp8-lower-to-nvvm and fp8-gpu-pipeline -----------===//
+#include "fp8/Conversion/FP8ToNVVM/Passes.h"
+
+#include "GemmKernel.h"
+#include "fp8/Dialect/FP8.h"
+
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+
+#include "llvm/ADT/StringSet.h"
+
+namespace mlir {
+namespace fp8 {
+#define GEN_PASS_DEF_FP8LOWERTONVVM
+#include "fp8/Conversion/FP8ToNVVM/Passes.h.inc"
+} // namespace fp8
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::fp8;
+
+namespace {
+
+constexpr StringLiteral kKernelModuleName = "fp8_kernels";
+constexpr StringLiteral kSmemSymbol = "fp8_dynamic_smem";
+
+/// Checks that `op` is in the form the sm_90a kernel implements and returns
+/// its spec; emits a diagnostic naming what is wrong otherwise.
+FailureOr<GemmKernelSpec> getSpec(ScaledMatmulOp op) {
+  auto aTy = cast<ScaledTensorType>(op.getA().getType());
+  auto bTy = cast<ScaledTensorType>(op.getB().getType());
+  auto resTy = cast<RankedTensorType>(op.getResult().getType());
+  auto isStatic = [](ArrayRef<int64_t> shape) {
+    return llvm::none_of(shape, ShapedType::isDynamic);
+  };
+  if (!isStatic(aTy.getShape()) || !isStatic(bTy.getShape()) ||
+      !resTy.hasStaticShape())
+    return op.emitOpError("GPU lowering needs static shapes, got ")
+           << aTy << ", " << bTy << " -> " << resTy;
+  if (op.getC())
+    return op.emitOpError(
+        "GPU lowering does not support the 'acc' operand yet");
+  auto isBlock = [](ScaledTensorType t, int64_t b0, int64_t b1) {
+    ArrayRef<int64_t> blk = t.getBlockShape();
+    return blk.size() == 2 && blk[0] == b0 && blk[1] == b1;
+  };
+  if (!isBlock(aTy, 1, 128) || !isBlock(bTy, 128, 128))
+    return op.emitOpError("GPU lowering implements the DeepSeek-V3 blocks "
+                          "(a: [1, 128], b: [128, 128]), got a: ")
+           << aTy << ", b: " << bTy;
+  if (!aTy.getScaleType().isF32() || !bTy.getScaleType().isF32())
+    return op.emitOpError("GPU lowering needs f32 scales");
+  if (op.getPromoteInterval() != 128)
+    return op.emitOpError("GPU lowering needs promote_interval = 128 (one "
+                          "promotion per 4 wgmma k32), got ")
+           << op.getPromoteInterval();
+  int64_t m = aTy.getShape()[0], k = aTy.getShape()[1], n = bTy.getShape()[0];
+  if (k % 16 != 0)
+    return op.emitOpError("GPU lowering needs K to be a multiple of 16 (TMA "
+                          "global strides are multiples of 16 bytes), got K = ")
+           << k;
+  GemmKernelSpec spec;
+  spec.config = chooseGemmKernelConfig(m, n, k);
+  spec.aType = aTy.getElementType();
+  spec.bType = bTy.getElementType();
+  spec.resultType = resTy.getElementType();
+  return spec;
+}
+
+struct FP8LowerToNVVMPass
+    : public fp8::impl::FP8LowerToNVVMBase<FP8LowerToNVVMPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<ScaledMatmulOp> ops;
+    module.walk([&](ScaledMatmulOp op) { ops.push_back(op); });
+    if (ops.empty())
+      return;
+
+    SmallVector<GemmKernelSpec> specs;
+    for (ScaledMatmulOp op : ops) {
+      FailureOr<GemmKernelSpec> spec = getSpec(op);
+      if (failed(spec))
+        return signalPassFailure();
+      specs.push_back(*spec);
+    }
+
+    OpBuilder b(module.getBodyRegion());
+    b.setInsertionPointToEnd(module.getBody());
+    Location loc = module.getLoc();
+    auto gpuModule = module.lookupSymbol<gpu::GPUModuleOp>(kKernelModuleName);
+    if (!gpuModule) {
+      auto target = NVVM::NVVMTargetAttr::get(
+          &getContext(), /*optLevel=*/3, "nvptx64-nvidia-cuda", chip, features);
+      gpuModule = gpu::GPUModuleOp::create(b, loc, kKernelModuleName,
+                                           b.getArrayAttr({target}));
+      module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                      b.getUnitAttr());
+    }
+    b.setInsertionPointToStart(gpuModule.getBody());
+    if (!gpuModule.lookupSymbol(kSmemSymbol)) {
+      // Dynamic shared memory: an external zero-sized array in addrspace 3,
+      // 1024-byte aligned for the 128B-swizzle atoms of TMA and wgmma.
+      auto arrTy = LLVM::LLVMArrayType::get(b.getI8Type(), 0);
+      LLVM::GlobalOp::create(b, loc, arrTy, /*isConstant=*/false,
+                             LLVM::Linkage::External, kSmemSymbol, Attribute(),
+                             /*alignment=*/1024, /*addrSpace=*/3);
+    }
+    for (const GemmKernelSpec &spec : specs) {
+      std::string name = gemmKernelName(spec);
+      if (gpuModule.lookupSymbol(name))
+        continue; // one kernel per distinct shape and types
+      b.setInsertionPoint(gpuModule.getBody()->getTerminator());
+      buildGemmKernel(b, loc, spec, kSmemSymbol);
+    }
+  }
+};
+
+struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
+  PassOptions::Option<std::string> chip{*this, "chip",
+                                        llvm::cl::desc("Target chip"),
+                                        llvm::cl::init("sm_90a")};
+  PassOptions::Option<std::string> features{
+      *this, "features", llvm::cl::desc("PTX features"),
+      llvm::cl::init("+ptx80")};
+  PassOptions::Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("gpu-module-to-binary format: isa (PTX), bin (cubin, "
+                     "needs ptxas), fatbin"),
+      llvm::cl::init("isa")};
+};
+
+void buildGPUPipeline(OpPassManager &pm, const GPUPipelineOptions &opts) {
+  FP8LowerToNVVMOptions lowerOpts;
+  lowerOpts.chip = opts.chip;
+  lowerOpts.features = opts.features;
+  pm.addPass(createFP8LowerToNVVM(lowerOpts));
+  OpPassManager &gpm = pm.nest<gpu::GPUModuleOp>();
+  gpm.addPass(createSCFToControlFlowPass());
+  gpm.addPass(createConvertNVVMToLLVMPass());
+  // convert-gpu-to-nvvm runs on gpu.module and converts the remaining arith
+  // and cf ops (convert-cf-to-llvm anchors on builtin.module only).
+  gpm.addPass(createConvertGpuOpsToNVVMOps());
+  gpm.addPass(createReconcileUnrealizedCastsPass());
+  GpuModuleToBinaryPassOptions binOpts;
+  binOpts.compilationTarget = opts.format;
+  pm.addPass(createGpuModuleToBinaryPass(binOpts));
+}
+
+} // namespace
+
+void mlir::fp8::registerFP8GPUPipeline() {
+  PassPipelineRegistration<GPUPipelineOptions>(
+      "fp8-gpu-pipeline",
+      "fp8.scaled_matmul -> sm_90a GEMM kernels in a gpu.binary (PTX by "
+      "default): fp8-lower-to-nvvm, then scf/nvvm/arith/cf to LLVM inside "
+      "the gpu.module, then gpu-module-to-binary",
+      buildGPUPipeline);
+}
