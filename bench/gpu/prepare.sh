@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Runs HERE (the build machine, with fp8-opt and the CUDA toolkit's ptxas):
+# compiles the GEMM kernels of shapes.txt through fp8-gpu-pipeline to PTX,
+# assembles them for sm_90a with ptxas (0 spills expected), and leaves
+#   <build>/bench-gpu/kernels.ptx, kernels.cubin, ptxas.log, shapes.txt
+# for run.sh on the device machine (carry <build>/bench-gpu there).
+set -euo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+BUILD=${1:-$ROOT/build}
+OUTDIR=$BUILD/bench-gpu
+PTXAS=${PTXAS:-$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)}
+mkdir -p "$OUTDIR"
+
+MLIR=$OUTDIR/gemm-shapes.mlir
+: > "$MLIR"
+grep -v '^#' "$HERE/shapes.txt" | while read -r M N K; do
+  [ -z "$M" ] && continue
+  A="!fp8.scaled<${M}x${K}xf8E4M3FN, block = [1, 128], scale = f32>"
+  B="!fp8.scaled<${N}x${K}xf8E4M3FN, block = [128, 128], scale = f32>"
+  cat >> "$MLIR" <<MLIR
+func.func @gemm_${M}x${N}x${K}(%a: $A, %b: $B) -> tensor<${M}x${N}xbf16> {
+  %d = fp8.scaled_matmul %a, %b : $A, $B -> tensor<${M}x${N}xbf16>
+  return %d : tensor<${M}x${N}xbf16>
+}
+MLIR
+done
+
+"$BUILD/bin/fp8-opt" "$MLIR" --fp8-gpu-pipeline="chip=sm_90a" \
+  | "$BUILD/bin/fp8-translate" --fp8-extract-gpu-object > "$OUTDIR/kernels.ptx"
+"$PTXAS" -arch=sm_90a -v "$OUTDIR/kernels.ptx" -o "$OUTDIR/kernels.cubin" \
+  2> "$OUTDIR/ptxas.log"
+cp "$HERE/shapes.txt" "$OUTDIR/shapes.txt"
+grep -E "Compiling entry|spill|Used" "$OUTDIR/ptxas.log"
+if grep -qE "[1-9][0-9]* bytes spill" "$OUTDIR/ptxas.log"; then
+  echo "prepare.sh: ptxas reports spills" >&2
+  exit 1
+fi
+echo "prepared $OUTDIR (carry it to the device machine; run bench/gpu/run.sh there)"

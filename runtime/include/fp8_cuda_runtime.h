@@ -1,0 +1,63 @@
+/*===- fp8_cuda_runtime.h - CUDA host runtime for fp8-mlir GPU kernels ----===*
+ *
+ * A small C API over the CUDA driver API for the kernels fp8-gpu-pipeline
+ * emits (Debian ships no MLIR CUDA runtime library). C so it can be loaded
+ * with dlopen/ctypes from a harness that has no C++ toolchain of ours.
+ *
+ * - module: loads a gpu.binary object (PTX text, JIT-compiled by the driver,
+ *   or a cubin) extracted with `fp8-translate --fp8-extract-gpu-object`;
+ * - gemm plan: for one fp8.scaled_matmul kernel and its device buffers,
+ *   encodes the three TMA descriptors (cuTensorMapEncodeTiled) exactly as
+ *   include/fp8/Conversion/GemmKernelConfig.h describes the kernel ABI,
+ *   uploads them once, and launches the persistent grid.
+ *
+ * Every function returns 0 on success or a CUresult / negative error; the
+ * message of the last error is available from fp8rt_last_error().
+ *===----------------------------------------------------------------------===*/
+#ifndef FP8_CUDA_RUNTIME_H
+#define FP8_CUDA_RUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct fp8rt_module fp8rt_module;
+typedef struct fp8rt_gemm fp8rt_gemm;
+
+/* Makes a context current (the device's primary context if none is). */
+int fp8rt_init(int device);
+const char *fp8rt_last_error(void);
+int fp8rt_sm_count(int device, int *count);
+
+/* `image`: PTX (NUL-terminated text) or cubin bytes of `size` bytes. */
+int fp8rt_module_load(const void *image, size_t size, fp8rt_module **out);
+void fp8rt_module_unload(fp8rt_module *module);
+
+/* Launch configuration the compiler chose for M x N x K
+ * (GemmKernelConfig.h): threads per CTA, dynamic shared memory, stages. */
+int fp8rt_gemm_config(int64_t m, int64_t n, int64_t k, int64_t *threads,
+                      int64_t *shared_bytes, int64_t *stages, int64_t *block_m,
+                      int64_t *block_n);
+
+/* Device pointers:
+ *   a   : [M, K] FP8 codes, row-major        b  : [N, K] FP8 codes, row-major
+ *   sa_t: [ceil(K/128), roundUp(M, 4)] f32   sb : [ceil(N/128), ceil(K/128)] f32
+ *         (A scales transposed, K-block major, rows padded to 16 bytes)
+ *   d   : [M, N] bf16 or f32 (as the kernel was compiled)
+ * `sm_count` <= 0: use the device's multiprocessor count (persistent grid). */
+int fp8rt_gemm_create(fp8rt_module *module, const char *kernel_name, int64_t m,
+                      int64_t n, int64_t k, const void *a, const void *b,
+                      const void *sa_t, const void *sb, void *d, int sm_count,
+                      fp8rt_gemm **out);
+/* `stream`: a CUstream (0 = the legacy default stream). */
+int fp8rt_gemm_launch(fp8rt_gemm *gemm, void *stream);
+void fp8rt_gemm_destroy(fp8rt_gemm *gemm);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* FP8_CUDA_RUNTIME_H */

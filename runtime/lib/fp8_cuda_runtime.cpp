@@ -1,0 +1,219 @@
+//===- fp8_cuda_runtime.cpp - CUDA driver API host runtime ----------------===//
+//
+// See fp8_cuda_runtime.h. Depends on the CUDA driver API and on the
+// header-only GemmKernelConfig.h, so it builds on a machine with only a CUDA
+// toolkit (the device harness) as well as inside the project build.
+//
+//===----------------------------------------------------------------------===//
+#include "fp8_cuda_runtime.h"
+
+#include "fp8/Conversion/GemmKernelConfig.h"
+
+#include <cuda.h>
+
+#include <cstring>
+#include <string>
+
+using mlir::fp8::GemmKernelConfig;
+using mlir::fp8::chooseGemmKernelConfig;
+
+namespace {
+thread_local std::string lastError;
+
+int fail(CUresult r, const std::string &what) {
+  const char *name = nullptr, *msg = nullptr;
+  cuGetErrorName(r, &name);
+  cuGetErrorString(r, &msg);
+  lastError = what + ": " + (name ? name : "?") + " (" + (msg ? msg : "") + ")";
+  return static_cast<int>(r);
+}
+int fail(const std::string &what) {
+  lastError = what;
+  return -1;
+}
+#define CU_TRY(expr, what)                                                    \
+  do {                                                                        \
+    CUresult r_ = (expr);                                                     \
+    if (r_ != CUDA_SUCCESS)                                                   \
+      return fail(r_, what);                                                  \
+  } while (0)
+} // namespace
+
+struct fp8rt_module {
+  CUmodule module = nullptr;
+};
+
+struct fp8rt_gemm {
+  CUfunction function = nullptr;
+  GemmKernelConfig config;
+  CUdeviceptr maps = 0; // three 128-byte CUtensorMaps in global memory
+  CUdeviceptr sb = 0, d = 0;
+  int grid = 0;
+};
+
+extern "C" {
+
+const char *fp8rt_last_error(void) { return lastError.c_str(); }
+
+int fp8rt_init(int device) {
+  CU_TRY(cuInit(0), "cuInit");
+  CUcontext current = nullptr;
+  CU_TRY(cuCtxGetCurrent(&current), "cuCtxGetCurrent");
+  if (current)
+    return 0;
+  CUdevice dev;
+  CU_TRY(cuDeviceGet(&dev, device), "cuDeviceGet");
+  CUcontext primary;
+  CU_TRY(cuDevicePrimaryCtxRetain(&primary, dev), "cuDevicePrimaryCtxRetain");
+  CU_TRY(cuCtxSetCurrent(primary), "cuCtxSetCurrent");
+  return 0;
+}
+
+int fp8rt_sm_count(int device, int *count) {
+  CUdevice dev;
+  CU_TRY(cuDeviceGet(&dev, device), "cuDeviceGet");
+  CU_TRY(cuDeviceGetAttribute(count, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+                              dev),
+         "cuDeviceGetAttribute(MULTIPROCESSOR_COUNT)");
+  return 0;
+}
+
+int fp8rt_module_load(const void *image, size_t size, fp8rt_module **out) {
+  if (!image || !out)
+    return fail("fp8rt_module_load: null argument");
+  // PTX must be NUL-terminated for cuModuleLoadData; copy if it is not.
+  std::string ptx;
+  const void *data = image;
+  const char *bytes = static_cast<const char *>(image);
+  bool isElf = size >= 4 && std::memcmp(bytes, "\x7f" "ELF", 4) == 0;
+  if (!isElf && size && bytes[size - 1] != '\0') {
+    ptx.assign(bytes, size);
+    data = ptx.c_str();
+  }
+  auto *m = new fp8rt_module();
+  CUresult r = cuModuleLoadData(&m->module, data);
+  if (r != CUDA_SUCCESS) {
+    delete m;
+    return fail(r, "cuModuleLoadData");
+  }
+  *out = m;
+  return 0;
+}
+
+void fp8rt_module_unload(fp8rt_module *module) {
+  if (!module)
+    return;
+  cuModuleUnload(module->module);
+  delete module;
+}
+
+int fp8rt_gemm_config(int64_t m, int64_t n, int64_t k, int64_t *threads,
+                      int64_t *shared_bytes, int64_t *stages, int64_t *block_m,
+                      int64_t *block_n) {
+  GemmKernelConfig c = chooseGemmKernelConfig(m, n, k);
+  if (threads) *threads = c.threads();
+  if (shared_bytes) *shared_bytes = c.sharedMemoryBytes();
+  if (stages) *stages = c.stages;
+  if (block_m) *block_m = c.blockM;
+  if (block_n) *block_n = c.blockN;
+  return 0;
+}
+
+static int encode2d(CUtensorMap *map, CUtensorMapDataType type, const void *base,
+                    uint64_t inner, uint64_t outer, uint64_t rowBytes,
+                    uint32_t boxInner, uint32_t boxOuter,
+                    CUtensorMapSwizzle swizzle, const char *what) {
+  cuuint64_t dims[2] = {inner, outer};
+  cuuint64_t strides[1] = {rowBytes};
+  cuuint32_t box[2] = {boxInner, boxOuter};
+  cuuint32_t elemStrides[2] = {1, 1};
+  // OOB elements are zero-filled (FLOAT_OOB_FILL_NONE): the K, M and N tails.
+  CU_TRY(cuTensorMapEncodeTiled(map, type, 2, const_cast<void *>(base), dims,
+                                strides, box, elemStrides,
+                                CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,
+                                CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                                CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
+         std::string("cuTensorMapEncodeTiled(") + what + ")");
+  return 0;
+}
+
+int fp8rt_gemm_create(fp8rt_module *module, const char *kernel_name, int64_t m,
+                      int64_t n, int64_t k, const void *a, const void *b,
+                      const void *sa_t, const void *sb, void *d, int sm_count,
+                      fp8rt_gemm **out) {
+  if (!module || !kernel_name || !out)
+    return fail("fp8rt_gemm_create: null argument");
+  if (k % 16 != 0)
+    return fail("fp8rt_gemm_create: K must be a multiple of 16");
+  auto *g = new fp8rt_gemm();
+  g->config = chooseGemmKernelConfig(m, n, k);
+  const GemmKernelConfig &c = g->config;
+  int rc = 0;
+  auto cleanup = [&](int code) {
+    if (g->maps)
+      cuMemFree(g->maps);
+    delete g;
+    return code;
+  };
+  CUresult r = cuModuleGetFunction(&g->function, module->module, kernel_name);
+  if (r != CUDA_SUCCESS)
+    return cleanup(fail(r, std::string("cuModuleGetFunction(") + kernel_name + ")"));
+  r = cuFuncSetAttribute(g->function,
+                         CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                         static_cast<int>(c.sharedMemoryBytes()));
+  if (r != CUDA_SUCCESS)
+    return cleanup(fail(r, "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)"));
+
+  alignas(64) CUtensorMap maps[3];
+  if ((rc = encode2d(&maps[0], CU_TENSOR_MAP_DATA_TYPE_UINT8, a, k, m, k,
+                     c.blockK, c.blockM, CU_TENSOR_MAP_SWIZZLE_128B, "A")) ||
+      (rc = encode2d(&maps[1], CU_TENSOR_MAP_DATA_TYPE_UINT8, b, k, n, k,
+                     c.blockK, c.blockN, CU_TENSOR_MAP_SWIZZLE_128B, "B")) ||
+      (rc = encode2d(&maps[2], CU_TENSOR_MAP_DATA_TYPE_FLOAT32, sa_t,
+                     c.mPadded(), c.kBlocks(), c.mPadded() * 4, c.blockM, 1,
+                     CU_TENSOR_MAP_SWIZZLE_NONE, "A scales")))
+    return cleanup(rc);
+  r = cuMemAlloc(&g->maps, sizeof(maps));
+  if (r != CUDA_SUCCESS)
+    return cleanup(fail(r, "cuMemAlloc(tensor maps)"));
+  r = cuMemcpyHtoD(g->maps, maps, sizeof(maps));
+  if (r != CUDA_SUCCESS)
+    return cleanup(fail(r, "cuMemcpyHtoD(tensor maps)"));
+  g->sb = reinterpret_cast<CUdeviceptr>(sb);
+  g->d = reinterpret_cast<CUdeviceptr>(d);
+  int sms = sm_count;
+  if (sms <= 0) {
+    CUdevice dev;
+    r = cuCtxGetDevice(&dev);
+    if (r == CUDA_SUCCESS)
+      r = cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev);
+    if (r != CUDA_SUCCESS)
+      return cleanup(fail(r, "multiprocessor count"));
+  }
+  g->grid = static_cast<int>(c.gridSize(sms));
+  *out = g;
+  return 0;
+}
+
+int fp8rt_gemm_launch(fp8rt_gemm *g, void *stream) {
+  if (!g)
+    return fail("fp8rt_gemm_launch: null plan");
+  CUdeviceptr mapA = g->maps, mapB = g->maps + 128, mapSA = g->maps + 256;
+  void *args[] = {&mapA, &mapB, &mapSA, &g->sb, &g->d};
+  CU_TRY(cuLaunchKernel(g->function, g->grid, 1, 1,
+                        static_cast<unsigned>(g->config.threads()), 1, 1,
+                        static_cast<unsigned>(g->config.sharedMemoryBytes()),
+                        static_cast<CUstream>(stream), args, nullptr),
+         "cuLaunchKernel");
+  return 0;
+}
+
+void fp8rt_gemm_destroy(fp8rt_gemm *g) {
+  if (!g)
+    return;
+  if (g->maps)
+    cuMemFree(g->maps);
+  delete g;
+}
+
+} // extern "C"

@@ -1,0 +1,79 @@
+//===- GemmKernelConfigTest.cpp - launch configuration invariants ---------===//
+//
+// The invariants the hardware imposes on the kernel's configuration, checked
+// for every DeepSeek-V3 shape the PTX tests compile and for tails: shared
+// memory within the sm_90 opt-in limit (227 KiB), 1024-byte alignment of
+// every 128B-swizzled TMA/wgmma tile (the swizzle atom), TMA boxes of at most
+// 256 elements per dimension with the 128-byte inner box of SWIZZLE_128B, and
+// the setmaxnreg register budget within the 64K-register file.
+//
+//===----------------------------------------------------------------------===//
+#include "fp8/Conversion/GemmKernelConfig.h"
+
+#include <gtest/gtest.h>
+
+using mlir::fp8::GemmKernelConfig;
+using mlir::fp8::chooseGemmKernelConfig;
+
+namespace {
+
+struct Shape {
+  int64_t m, n, k;
+};
+const Shape kShapes[] = {
+    {128, 2112, 7168},  {4096, 2112, 7168},  {128, 24576, 1536},
+    {4096, 24576, 1536}, {128, 7168, 16384}, {4096, 7168, 16384},
+    {128, 4096, 7168},  {4096, 4096, 7168},  {128, 7168, 512},
+    {4096, 7168, 512},  {64, 2112, 7168},    {1, 2112, 7168},
+    {100, 200, 272},    {65, 129, 144},
+};
+
+TEST(GemmKernelConfig, HardwareLimits) {
+  for (const Shape &s : kShapes) {
+    GemmKernelConfig c = chooseGemmKernelConfig(s.m, s.n, s.k);
+    SCOPED_TRACE(testing::Message() << s.m << "x" << s.n << "x" << s.k);
+    EXPECT_LE(c.sharedMemoryBytes(), 227 * 1024);
+    EXPECT_GE(c.stages, 2);
+    EXPECT_EQ(c.blockK, 128); // one promotion interval, one 128-byte swizzle row
+    EXPECT_EQ(c.blockM, 64 * c.consumers);
+    EXPECT_LE(c.blockM, 256);
+    EXPECT_LE(c.blockN, 256);
+    // Every tile in the ring starts on a 1024-byte swizzle atom.
+    EXPECT_EQ(c.aStageBytes() % 1024, 0);
+    EXPECT_EQ(c.bStageBytes() % 1024, 0);
+    EXPECT_EQ(c.bRingOffset() % 1024, 0);
+    // TMA destinations: 128-byte aligned; mbarriers: 8-byte aligned.
+    EXPECT_EQ(c.saRingOffset() % 128, 0);
+    EXPECT_EQ(c.saStageBytes() % 128, 0);
+    EXPECT_EQ(c.barrierOffset() % 8, 0);
+    EXPECT_GE(GemmKernelConfig::kBarrierBytes, 2 * c.stages * 8);
+    // expect_tx covers exactly the three boxes: A, B (1 byte/elem), A scales.
+    EXPECT_EQ(c.stageTxBytes(), c.blockM * 128 + c.blockN * 128 + c.blockM * 4);
+    // setmaxnreg: entry allocation (65536 / threads, rounded down to 8) must
+    // cover the rebalanced warpgroups.
+    int64_t entry = (65536 / c.threads()) / 8 * 8;
+    EXPECT_LE(c.producerRegs * 128 + c.consumerRegs * 128 * c.consumers,
+              entry * c.threads());
+    EXPECT_EQ(c.consumerRegs % 8, 0);
+    EXPECT_EQ(c.producerRegs % 8, 0);
+  }
+}
+
+TEST(GemmKernelConfig, TilesAndScales) {
+  GemmKernelConfig c = chooseGemmKernelConfig(100, 200, 272);
+  EXPECT_EQ(c.consumers, 2);
+  EXPECT_EQ(c.mTiles(), 1);
+  EXPECT_EQ(c.nTiles(), 2);
+  EXPECT_EQ(c.kBlocks(), 3);      // 272 = 2 x 128 + 16: the last block is cut
+  EXPECT_EQ(c.nScaleBlocks(), 2); // 200 -> two 128-column scale blocks
+  EXPECT_EQ(c.mPadded(), 100);
+  EXPECT_EQ(chooseGemmKernelConfig(65, 8, 16).mPadded(), 68);
+  EXPECT_EQ(chooseGemmKernelConfig(64, 8, 16).consumers, 1);
+  EXPECT_EQ(chooseGemmKernelConfig(65, 8, 16).consumers, 2);
+  GemmKernelConfig big = chooseGemmKernelConfig(4096, 7168, 16384);
+  EXPECT_EQ(big.tiles(), 32 * 56);
+  EXPECT_EQ(big.gridSize(132), 132);
+  EXPECT_EQ(chooseGemmKernelConfig(128, 256, 128).gridSize(132), 2);
+}
+
+} // namespace
