@@ -21,6 +21,7 @@ from .compiler import (
     run_pipeline,
 )
 from .jit import JitModule, jit
+from .numerics import dequantize, quantize, scaled_matmul
 from . import models
 
 __all__ = [
@@ -35,4 +36,7 @@ __all__ = [
     "jit",
     "JitModule",
     "models",
+    "quantize",
+    "dequantize",
+    "scaled_matmul",
 ]

@@ -96,10 +96,10 @@ def _text(mlir_text: Union[str, bytes]) -> str:
     return mlir_text
 
 
-def _run(mlir_text, pipeline, source_name, capture_output=False, generic=False):
+def _run(mlir_text, pipeline, source_name, capture_output=False, generic=False, locations=False):
     text = _text(mlir_text)
     pipe = _normalize_pipeline(pipeline)
-    result = _native.run_pipeline(text, pipe, source_name, capture_output, generic)
+    result = _native.run_pipeline(text, pipe, source_name, capture_output, generic, locations)
     if not result["ok"]:
         what = f"pipeline '{pipe}' failed" if pipe else "input is not valid MLIR"
         raise MLIRError(what, _diagnostics(result), result["rendered"])
@@ -112,6 +112,7 @@ def run_pipeline(
     *,
     source_name: str = "<input>",
     generic: bool = False,
+    locations: bool = False,
 ) -> str:
     """Parse and verify `mlir_text`, run `pipeline`, return the resulting IR.
 
@@ -120,12 +121,13 @@ def run_pipeline(
     module, ``"fp8-pipeline{policy=deepseek-v3},canonicalize"`` (a Python list
     of such strings is joined with commas). An empty pipeline only parses and
     verifies. Every upstream pass and every fp8 pass registered in `fp8-opt`
-    is available. `generic=True` prints the generic op form.
+    is available. `generic=True` prints the generic op form; `locations=True`
+    prints each op's location inline (`loc("model.layers.0.mlp.gate")`).
 
     Raises `MLIRError` (with `.diagnostics`) when the input does not parse or
     verify, the pipeline does not parse, or a pass fails.
     """
-    return _run(mlir_text, pipeline, source_name, generic=generic)["ir"]
+    return _run(mlir_text, pipeline, source_name, generic=generic, locations=locations)["ir"]
 
 
 def has_pass(name: str) -> bool:

@@ -273,7 +273,7 @@ OwningOpRef<ModuleOp> parseAndRun(MLIRContext &ctx, llvm::SourceMgr &sourceMgr,
 
 PipelineResult runPipeline(const std::string &text, const std::string &pipeline,
                            const std::string &sourceName, bool captureOutput,
-                           bool genericForm) {
+                           bool genericForm, bool locations) {
   PipelineResult result;
   MLIRContext ctx(getRegistry());
   llvm::SourceMgr sourceMgr;
@@ -286,6 +286,8 @@ PipelineResult runPipeline(const std::string &text, const std::string &pipeline,
   OpPrintingFlags flags;
   if (genericForm)
     flags.printGenericOpForm();
+  if (locations)
+    flags.enableDebugInfo(/*enable=*/true, /*prettyForm=*/false).useLocalScope();
   module->print(os, flags);
   result.ok = true;
   return result;

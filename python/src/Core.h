@@ -49,10 +49,11 @@ struct PipelineResult {
 /// textual `pipeline` (`"canonicalize,cse"` or `"builtin.module(...)"`; empty =
 /// parse and verify only) and prints the result. With `captureOutput`, the
 /// process's stdout/stderr are redirected while the passes run (report passes
-/// print there) and returned in the result.
+/// print there) and returned in the result. `genericForm` prints generic ops,
+/// `locations` prints every op's location inline.
 PipelineResult runPipeline(const std::string &text, const std::string &pipeline,
                            const std::string &sourceName, bool captureOutput,
-                           bool genericForm);
+                           bool genericForm, bool locations);
 
 /// True if `name` is a registered pass or pass pipeline (as `fp8-opt --name`).
 bool isRegisteredPass(const std::string &name);

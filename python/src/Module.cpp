@@ -169,16 +169,19 @@ PYBIND11_MODULE(_fp8_mlir, m) {
   m.def(
       "run_pipeline",
       [](const std::string &text, const std::string &pipeline,
-         const std::string &sourceName, bool captureOutput, bool generic) {
+         const std::string &sourceName, bool captureOutput, bool generic,
+         bool locations) {
         PipelineResult r;
         {
           py::gil_scoped_release release;
-          r = runPipeline(text, pipeline, sourceName, captureOutput, generic);
+          r = runPipeline(text, pipeline, sourceName, captureOutput, generic,
+                          locations);
         }
         return toDict(r);
       },
       py::arg("text"), py::arg("pipeline"), py::arg("source_name") = "<input>",
       py::arg("capture_output") = false, py::arg("generic") = false,
+      py::arg("locations") = false,
       "Parse, verify, run a textual pass pipeline; returns a dict with 'ok', "
       "'ir', 'diagnostics', 'rendered', 'stdout', 'stderr', 'gpu_objects'.");
 

@@ -155,3 +155,108 @@ def test_config_type_checked():
         models.llama_block({"hidden": 256})
     with pytest.raises(ValueError, match="mlp"):
         models.model(SMALL, mlp="sparse")
+
+
+# -- through the graph passes (issue 4) ----------------------------------------
+
+
+def op_roles(ir):
+    """(loc name, op name, role, precision) of every op the precision
+    analysis annotated; `ir` printed with locations=True."""
+    out = []
+    op_re = re.compile(r"= (linalg\.\w+|arith\.\w+|math\.\w+|tensor\.\w+)")
+    lines = ir.splitlines()
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        m = op_re.search(line)
+        if m and "fp8.role" in line:
+            end = line
+            if line.rstrip().endswith("{"):  # a region: the loc closes it
+                depth = 1
+                while depth:
+                    i += 1
+                    depth += lines[i].count("{") - lines[i].count("}")
+                end = lines[i]
+            loc = re.search(r'loc\("([^"]+)"\)\s*$', end)
+            role = re.search(r"fp8.role = #fp8.role<(\w+)>", line).group(1)
+            prec = re.search(r"fp8.precision = #fp8.precision<(\w+)>", line)
+            out.append((loc.group(1) if loc else "", m.group(1), role, prec.group(1) if prec else None))
+        i += 1
+    return out
+
+
+def select(roles, loc=None, op=None, suffix=None):
+    return [r for r in roles if (loc is None or r[0] == loc) and (op is None or r[1] == op)
+            and (suffix is None or r[0].endswith(suffix))]
+
+
+@pytest.fixture(scope="module")
+def moe_roles():
+    if not fp8_mlir.has_pass("fp8-assign-precision"):
+        pytest.skip("fp8-assign-precision not in this build")
+    text = models.moe_block(SMALL, 2)
+    return op_roles(fp8_mlir.run_pipeline(text, "fp8-assign-precision", locations=True))
+
+
+@pytest.fixture(scope="module")
+def llama_roles():
+    if not fp8_mlir.has_pass("fp8-assign-precision"):
+        pytest.skip("fp8-assign-precision not in this build")
+    text = models.llama_block(ModelConfig.small(), 2)
+    return op_roles(fp8_mlir.run_pipeline(text, "fp8-assign-precision", locations=True))
+
+
+def test_moe_gating_found(moe_roles):
+    for layer in (0, 1):
+        router = select(moe_roles, loc=f"model.layers.{layer}.mlp.gate", op="linalg.matmul")
+        assert [r[2] for r in router] == ["gating"] and router[0][3] != "fp8", router
+    gating = [r for r in moe_roles if r[2] == "gating" and r[1] == "linalg.matmul"]
+    assert len(gating) == 2
+
+
+@pytest.mark.parametrize("roles_fixture", ["moe_roles", "llama_roles"])
+def test_attention_kept_high_and_projections_fp8(roles_fixture, request):
+    roles = request.getfixturevalue(roles_fixture)
+    for layer in (0, 1):
+        attn = select(roles, loc=f"model.layers.{layer}.self_attn", op="linalg.batch_matmul")
+        assert len(attn) == 2  # QK^T and PV
+        assert all(r[2] == "attention" and r[3] != "fp8" for r in attn), attn
+        for proj in ("q_proj", "k_proj", "v_proj", "o_proj"):
+            mm = select(roles, loc=f"model.layers.{layer}.self_attn.{proj}", op="linalg.matmul")
+            assert [(r[2], r[3]) for r in mm] == [("linear", "fp8")], (proj, mm)
+        for norm in ("input_layernorm", "post_attention_layernorm"):
+            ops = select(roles, loc=f"model.layers.{layer}.{norm}", op="linalg.generic")
+            assert ops and all(r[2] == "normalization" and r[3] != "fp8" for r in ops), (norm, ops)
+
+
+def test_moe_shared_expert_fp8(moe_roles):
+    for proj in ("gate_proj", "up_proj", "down_proj"):
+        mm = select(moe_roles, loc=f"model.layers.0.mlp.shared_experts.{proj}", op="linalg.matmul")
+        assert [(r[2], r[3]) for r in mm] == [("linear", "fp8")], mm
+
+
+def test_llama_mlp_fp8(llama_roles):
+    for proj in ("gate_proj", "up_proj", "down_proj"):
+        mm = select(llama_roles, loc=f"model.layers.1.mlp.{proj}", op="linalg.matmul")
+        assert [(r[2], r[3]) for r in mm] == [("linear", "fp8")], mm
+
+
+@pytest.mark.xfail(reason="fp8-assign-precision takes a batched contraction for a weight only when the "
+                          "weight is broadcast over the batch; per-expert weights [E, K, N] are not yet "
+                          "recognised as grouped linears", strict=False)
+def test_moe_routed_experts_fp8(moe_roles):
+    for proj in ("gate_proj", "up_proj", "down_proj"):
+        bmm = select(moe_roles, loc=f"model.layers.0.mlp.experts.{proj}", op="linalg.batch_matmul")
+        assert [(r[2], r[3]) for r in bmm] == [("linear", "fp8")], bmm
+
+
+def test_model_embedding_and_head_roles():
+    if not fp8_mlir.has_pass("fp8-assign-precision"):
+        pytest.skip("fp8-assign-precision not in this build")
+    text = models.model(SMALL, 1, mlp="dense")
+    roles = op_roles(fp8_mlir.run_pipeline(text, "fp8-assign-precision", locations=True))
+    emb = select(roles, loc="model.embed_tokens", op="linalg.generic")
+    head = select(roles, loc="lm_head", op="linalg.matmul")
+    assert [r[2] for r in emb] == ["embedding"]
+    assert [r[2] for r in head] == ["output_head"] and head[0][3] != "fp8"

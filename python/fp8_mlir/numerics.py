@@ -1,0 +1,354 @@
+"""The numerics contract on NumPy arrays, executed by the compiler's own
+lowering.
+
+Each call builds a small function around one fp8 op (`fp8.quantize`,
+`fp8.dequantize`, `fp8.scaled_matmul`) for the requested shapes and options,
+lowers it with `fp8-cpu-pipeline` (the reference CPU lowering of the numerics
+contract, docs/numerics.md) and runs it through MLIR's ExecutionEngine. Nothing
+here computes FP8 values in NumPy: NumPy only allocates the buffers and
+decodes storage formats (bf16 and E8M0 bit patterns). Compiled functions are
+cached per shape and option set, so a repeated call costs only the run.
+
+Layouts (as the dialect): codes are `uint8` arrays holding FP8 bit patterns
+(`f8E4M3FN` or `f8E5M2`), scales are `float32` dequantization multipliers
+(`x ~ f32(code) * scale`), one per block, of shape `ceil(shape / block)`.
+A block size of `None` spans the whole dimension. `scaled_matmul` is NT:
+A is `[M, K]`, B is `[N, K]` (an nn.Linear weight), the result `[M, N]`.
+"""
+
+from __future__ import annotations
+
+import collections
+import math
+from typing import Optional, Sequence, Tuple
+
+import numpy as np
+
+from .compiler import MLIRError, has_pass
+from .jit import JitModule, jit
+
+__all__ = ["quantize", "dequantize", "scaled_matmul", "FORMATS", "SCALES"]
+
+#: FP8 formats: name -> (MLIR element type, largest finite value).
+FORMATS = {"e4m3": ("f8E4M3FN", 448.0), "e5m2": ("f8E5M2", 57344.0)}
+#: Scale modes: name -> (scale_mode attribute, scale element type).
+SCALES = {"f32": ("f32", "f32"), "pow2": ("pow2", "f32"), "e8m0": ("pow2", "f8E8M0FNU")}
+
+PIPELINE = "fp8-cpu-pipeline"
+
+_CACHE_SIZE = 64
+_cache: "collections.OrderedDict[str, JitModule]" = collections.OrderedDict()
+
+
+def _compile(ir: str, accumulator_bits: int = 0) -> JitModule:
+    pipeline = PIPELINE if not accumulator_bits else f"{PIPELINE}{{accumulator-bits={accumulator_bits}}}"
+    key = pipeline + "\n" + ir
+    module = _cache.get(key)
+    if module is not None:
+        _cache.move_to_end(key)
+        return module
+    if not has_pass(PIPELINE):
+        raise NotImplementedError(
+            f"the numerics functions run the compiler's CPU lowering ({PIPELINE}), "
+            "which this build of fp8-mlir does not register"
+        )
+    try:
+        module = jit(ir, pipeline)
+    except MLIRError as err:
+        # The op verifiers are the final judges of shapes, blocks and
+        # intervals: what they reject is a bad argument.
+        errors = "; ".join(d.message for d in err.errors) or str(err)
+        raise ValueError(f"invalid arguments: {errors}") from None
+    _cache[key] = module
+    if len(_cache) > _CACHE_SIZE:
+        _cache.popitem(last=False)
+    return module
+
+
+# ---------------------------------------------------------------------------
+# Argument checks
+# ---------------------------------------------------------------------------
+
+
+def _format(fmt) -> Tuple[str, float]:
+    if fmt not in FORMATS:
+        raise ValueError(f"fmt must be one of {', '.join(FORMATS)}, got {fmt!r}")
+    return FORMATS[fmt]
+
+
+def _blocks(block, shape: Sequence[int], what: str) -> Tuple[int, ...]:
+    if block is None or isinstance(block, (int, np.integer)):
+        raise ValueError(f"{what} must be a tuple with one size per dimension ({len(shape)}), got {block!r}")
+    block = tuple(block)
+    if len(block) != len(shape):
+        raise ValueError(
+            f"{what} {block} has {len(block)} sizes but the array has {len(shape)} dimensions {tuple(shape)}"
+        )
+    out = []
+    for b, d in zip(block, shape):
+        if b is None:
+            out.append(max(int(d), 1))
+        elif isinstance(b, (int, np.integer)) and not isinstance(b, bool) and b > 0:
+            out.append(int(b))
+        else:
+            raise ValueError(f"{what} sizes must be positive integers or None (whole dimension), got {block!r}")
+    return tuple(out)
+
+
+def _scale_shape(shape, block) -> Tuple[int, ...]:
+    return tuple(-(-int(d) // b) for d, b in zip(shape, block))
+
+
+def _float_array(x, what: str) -> np.ndarray:
+    arr = np.asarray(x)
+    if arr.dtype.kind != "f" or arr.dtype.itemsize > 8:
+        raise ValueError(f"{what} must be a float16/float32/float64 array, got dtype {arr.dtype}")
+    if arr.ndim == 0:
+        raise ValueError(f"{what} must have at least one dimension")
+    return np.ascontiguousarray(arr, dtype=np.float32)
+
+
+def _codes_array(codes, what: str) -> np.ndarray:
+    arr = np.asarray(codes)
+    if arr.dtype != np.uint8:
+        raise ValueError(f"{what} must be a uint8 array of FP8 bit patterns, got dtype {arr.dtype}")
+    if arr.ndim == 0:
+        raise ValueError(f"{what} must have at least one dimension")
+    return np.ascontiguousarray(arr)
+
+
+def _scales_array(scales, expected_shape, what: str) -> np.ndarray:
+    arr = np.asarray(scales)
+    if arr.dtype.kind != "f":
+        raise ValueError(f"{what} must be a float32 array, got dtype {arr.dtype}")
+    if tuple(arr.shape) != tuple(expected_shape):
+        raise ValueError(
+            f"{what} has shape {tuple(arr.shape)}, expected ceil(shape / block) = {tuple(expected_shape)}"
+        )
+    return np.ascontiguousarray(arr, dtype=np.float32)
+
+
+def _ty(kind: str, shape, et: str) -> str:
+    return f"{kind}<" + "".join(f"{d}x" for d in shape) + f"{et}>"
+
+
+def _scaled(shape, et, block, scale_et) -> str:
+    dims = "x".join(str(d) for d in shape)
+    return f"!fp8.scaled<{dims}x{et}, block = [{', '.join(str(b) for b in block)}], scale = {scale_et}>"
+
+
+def _f32_attr(v: float) -> str:
+    return f"{float(np.float32(v)):.9e} : f32"
+
+
+def _bf16_bits_to_f32(bits: np.ndarray) -> np.ndarray:
+    return (bits.astype(np.uint32) << 16).view(np.float32)
+
+
+def _e8m0_to_f32(bits: np.ndarray) -> np.ndarray:
+    """E8M0 (OCP MX): 2^(bits - 127); 0xFF is NaN."""
+    out = np.ldexp(np.float32(1.0), bits.astype(np.int32) - 127).astype(np.float32)
+    out[bits == 0xFF] = np.nan
+    return out
+
+
+# ---------------------------------------------------------------------------
+# quantize / dequantize
+# ---------------------------------------------------------------------------
+
+
+def quantize(
+    x,
+    block: Sequence[Optional[int]] = (1, 128),
+    fmt: str = "e4m3",
+    scale: str = "f32",
+    eps: float = 1e-4,
+    saturate: bool = True,
+) -> Tuple[np.ndarray, np.ndarray]:
+    """Block-quantize `x` to FP8 (numerics contract, DESIGN.md section 1).
+
+    - `x`: float array of any rank >= 1 (converted to float32);
+    - `block`: one size per dimension (`None` = the whole dimension); the
+      default (1, 128) is DeepSeek-V3's activation tile, (128, 128) its
+      weight block; tails are legal;
+    - `fmt`: "e4m3" (f8E4M3FN, max 448) or "e5m2" (f8E5M2, max 57344);
+    - `scale`: "f32" (amax / fmax), "pow2" (the smallest power of two >=
+      amax / fmax, stored as f32) or "e8m0" (the same power of two stored as
+      f8E8M0FNU, returned decoded to float32);
+    - `eps`: lower clamp of amax (default 1e-4); `saturate`: RNE with
+      satfinite (True) or overflow to NaN / Inf (False).
+
+    Returns `(codes, scales)`: `codes` uint8 of x's shape (FP8 bit
+    patterns), `scales` float32 of shape ceil(x.shape / block).
+    """
+    et, _ = _format(fmt)
+    if scale not in SCALES:
+        raise ValueError(f"scale must be one of {', '.join(SCALES)}, got {scale!r}")
+    mode, scale_et = SCALES[scale]
+    if not isinstance(eps, (int, float, np.floating)) or not math.isfinite(eps) or eps < 0:
+        raise ValueError(f"eps must be a finite number >= 0, got {eps!r}")
+    if not isinstance(saturate, (bool, np.bool_)):
+        raise ValueError(f"saturate must be a bool, got {saturate!r}")
+    x = _float_array(x, "x")
+    blk = _blocks(block, x.shape, "block")
+    sshape = _scale_shape(x.shape, blk)
+    codes = np.zeros(x.shape, np.uint8)
+    scales_raw = np.zeros(sshape, np.uint8 if scale_et == "f8E8M0FNU" else np.float32)
+    if x.size:
+        xt = _ty("tensor", x.shape, "f32")
+        st = _scaled(x.shape, et, blk, scale_et)
+        ir = f"""
+func.func @quantize(%x: {_ty("memref", x.shape, "f32")}, %codes: {_ty("memref", x.shape, et)},
+                    %scales: {_ty("memref", sshape, scale_et)}) {{
+  %t = bufferization.to_tensor %x restrict : {_ty("memref", x.shape, "f32")} to {xt}
+  %q = fp8.quantize %t {{eps = {_f32_attr(eps)}, scale_mode = #fp8.scale_mode<{mode}>,
+                        saturate = {str(bool(saturate)).lower()}}} : {xt} -> {st}
+  %d, %s = fp8.disassemble %q : {st}
+  bufferization.materialize_in_destination %d in restrict writable %codes
+      : ({_ty("tensor", x.shape, et)}, {_ty("memref", x.shape, et)}) -> ()
+  bufferization.materialize_in_destination %s in restrict writable %scales
+      : ({_ty("tensor", sshape, scale_et)}, {_ty("memref", sshape, scale_et)}) -> ()
+  return
+}}
+"""
+        _compile(ir).call("quantize", x, codes, scales_raw)
+    scales = _e8m0_to_f32(scales_raw) if scale_et == "f8E8M0FNU" else scales_raw
+    return codes, scales
+
+
+def dequantize(
+    codes,
+    scales,
+    block: Sequence[Optional[int]] = (1, 128),
+    fmt: str = "e4m3",
+    out: str = "f32",
+) -> np.ndarray:
+    """`f32(code) * scale` per block (contract step 5): `codes` uint8 FP8
+    bit patterns, `scales` float32 of shape ceil(codes.shape / block).
+    `out="bf16"` rounds the result to bf16 (RNE), returned as float32
+    holding bf16 values. Returns a float32 array of codes' shape."""
+    et, _ = _format(fmt)
+    if out not in ("f32", "bf16"):
+        raise ValueError(f"out must be 'f32' or 'bf16', got {out!r}")
+    codes = _codes_array(codes, "codes")
+    blk = _blocks(block, codes.shape, "block")
+    sshape = _scale_shape(codes.shape, blk)
+    scales = _scales_array(scales, sshape, "scales")
+    result = np.zeros(codes.shape, np.float32 if out == "f32" else np.uint16)
+    if codes.size:
+        st = _scaled(codes.shape, et, blk, "f32")
+        ot = _ty("tensor", codes.shape, out)
+        ir = f"""
+func.func @dequantize(%codes: {_ty("memref", codes.shape, et)}, %scales: {_ty("memref", sshape, "f32")},
+                      %out: {_ty("memref", codes.shape, out)}) {{
+  %d = bufferization.to_tensor %codes restrict : {_ty("memref", codes.shape, et)} to {_ty("tensor", codes.shape, et)}
+  %s = bufferization.to_tensor %scales restrict : {_ty("memref", sshape, "f32")} to {_ty("tensor", sshape, "f32")}
+  %q = fp8.assemble %d, %s : {_ty("tensor", codes.shape, et)}, {_ty("tensor", sshape, "f32")} -> {st}
+  %x = fp8.dequantize %q : {st} -> {ot}
+  bufferization.materialize_in_destination %x in restrict writable %out
+      : ({ot}, {_ty("memref", codes.shape, out)}) -> ()
+  return
+}}
+"""
+        _compile(ir).call("dequantize", codes, scales, result)
+    return result if out == "f32" else _bf16_bits_to_f32(result)
+
+
+# ---------------------------------------------------------------------------
+# scaled_matmul
+# ---------------------------------------------------------------------------
+
+
+def scaled_matmul(
+    a_codes,
+    a_scales,
+    b_codes,
+    b_scales,
+    a_block: Sequence[Optional[int]] = (1, 128),
+    b_block: Sequence[Optional[int]] = (128, 128),
+    fmt: str = "e4m3",
+    promote_interval: int = 128,
+    out: str = "bf16",
+    emulate_accumulator_bits: Optional[int] = None,
+    b_fmt: Optional[str] = None,
+) -> np.ndarray:
+    """Block-scaled FP8 matmul in NT form with FP32 promotion (contract
+    section 1, `fp8.scaled_matmul`):
+    `D[m, n] = sum_kb (sum_{k in kb} f32(qa[m, k]) * f32(qb[n, k])) * sa * sb`.
+
+    - `a_codes` uint8 [M, K], `a_scales` float32 ceil([M, K] / a_block);
+    - `b_codes` uint8 [N, K] (NT: K contiguous, as an nn.Linear weight),
+      `b_scales` float32 ceil([N, K] / b_block);
+    - each block's K size must span K or be a multiple of
+      `promote_interval`, itself a positive multiple of 32 (one wgmma k32);
+    - `fmt` of A (and of B unless `b_fmt` is given);
+    - `out`: "bf16" (RNE from the f32 accumulator; returned as float32
+      holding bf16 values) or "f32";
+    - `emulate_accumulator_bits`: None for exact f32 partial sums, or N in
+      1..24 to emulate the tensor core's limited accumulator inside each
+      promotion interval (Hopper keeps about 14 bits, DeepSeek-V3 3.5.2).
+
+    Returns a float32 array [M, N].
+    """
+    a_et, _ = _format(fmt)
+    b_et, _ = _format(b_fmt if b_fmt is not None else fmt)
+    if out not in ("f32", "bf16"):
+        raise ValueError(f"out must be 'bf16' or 'f32', got {out!r}")
+    if (
+        not isinstance(promote_interval, (int, np.integer))
+        or isinstance(promote_interval, bool)
+        or promote_interval <= 0
+        or promote_interval % 32
+    ):
+        raise ValueError(f"promote_interval must be a positive multiple of 32 (the wgmma K), got {promote_interval!r}")
+    bits = 0
+    if emulate_accumulator_bits is not None:
+        if (
+            not isinstance(emulate_accumulator_bits, (int, np.integer))
+            or isinstance(emulate_accumulator_bits, bool)
+            or not 1 <= emulate_accumulator_bits <= 24
+        ):
+            raise ValueError(f"emulate_accumulator_bits must be None or 1..24, got {emulate_accumulator_bits!r}")
+        bits = int(emulate_accumulator_bits)
+    a = _codes_array(a_codes, "a_codes")
+    b = _codes_array(b_codes, "b_codes")
+    if a.ndim != 2 or b.ndim != 2:
+        raise ValueError(f"a_codes [M, K] and b_codes [N, K] must be 2-D, got shapes {a.shape} and {b.shape}")
+    (m, k), (n, kb) = a.shape, b.shape
+    if k != kb:
+        raise ValueError(f"K of A ({k}) and K of B ({kb}) differ (NT layout: A [M, K], B [N, K])")
+    ab = _blocks(a_block, a.shape, "a_block")
+    bb = _blocks(b_block, b.shape, "b_block")
+    for name, blk in (("a_block", ab), ("b_block", bb)):
+        if blk[1] < k and blk[1] % promote_interval:
+            raise ValueError(
+                f"{name} K size {blk[1]} is neither the whole K ({k}) nor a multiple of "
+                f"promote_interval ({promote_interval}): each promotion interval needs one scale"
+            )
+    a_sshape = _scale_shape(a.shape, ab)
+    b_sshape = _scale_shape(b.shape, bb)
+    sa = _scales_array(a_scales, a_sshape, "a_scales")
+    sb = _scales_array(b_scales, b_sshape, "b_scales")
+    result = np.zeros((m, n), np.float32 if out == "f32" else np.uint16)
+    if m and n and k:
+        at, bt = _scaled(a.shape, a_et, ab, "f32"), _scaled(b.shape, b_et, bb, "f32")
+        ot = _ty("tensor", (m, n), out)
+        ir = f"""
+func.func @scaled_matmul(%ad: {_ty("memref", a.shape, a_et)}, %as: {_ty("memref", a_sshape, "f32")},
+                         %bd: {_ty("memref", b.shape, b_et)}, %bs: {_ty("memref", b_sshape, "f32")},
+                         %out: {_ty("memref", (m, n), out)}) {{
+  %a0 = bufferization.to_tensor %ad restrict : {_ty("memref", a.shape, a_et)} to {_ty("tensor", a.shape, a_et)}
+  %a1 = bufferization.to_tensor %as restrict : {_ty("memref", a_sshape, "f32")} to {_ty("tensor", a_sshape, "f32")}
+  %b0 = bufferization.to_tensor %bd restrict : {_ty("memref", b.shape, b_et)} to {_ty("tensor", b.shape, b_et)}
+  %b1 = bufferization.to_tensor %bs restrict : {_ty("memref", b_sshape, "f32")} to {_ty("tensor", b_sshape, "f32")}
+  %a = fp8.assemble %a0, %a1 : {_ty("tensor", a.shape, a_et)}, {_ty("tensor", a_sshape, "f32")} -> {at}
+  %b = fp8.assemble %b0, %b1 : {_ty("tensor", b.shape, b_et)}, {_ty("tensor", b_sshape, "f32")} -> {bt}
+  %d = fp8.scaled_matmul %a, %b {{promote_interval = {int(promote_interval)} : i64}} : {at}, {bt} -> {ot}
+  bufferization.materialize_in_destination %d in restrict writable %out : ({ot}, {_ty("memref", (m, n), out)}) -> ()
+  return
+}}
+"""
+        _compile(ir, bits).call("scaled_matmul", a, sa, b, sb, result)
+    elif out == "bf16":
+        pass  # an empty K contributes nothing: zeros
+    return result if out == "f32" else _bf16_bits_to_f32(result)

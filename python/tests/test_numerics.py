@@ -1,0 +1,298 @@
+"""quantize / dequantize / scaled_matmul, run by the compiler's CPU lowering,
+checked against FP64 references computed here (fp8ref.py) and hand-derived
+values."""
+
+import numpy as np
+import pytest
+
+import fp8_mlir
+from fp8_mlir import numerics
+from fp8_mlir.numerics import dequantize, quantize, scaled_matmul
+
+import fp8ref
+from conftest import require_passes
+
+pytestmark = require_passes("fp8-cpu-pipeline")
+
+RNG = np.random.default_rng(1234)
+
+
+def test_exported_at_package_level():
+    assert fp8_mlir.quantize is quantize
+    assert fp8_mlir.dequantize is dequantize
+    assert fp8_mlir.scaled_matmul is scaled_matmul
+
+
+# -- quantize --------------------------------------------------------------------
+
+
+def test_quantize_hand_derived_codes():
+    # One 1x128 block whose amax is 448: scale 448 / 448 = 1, so every code is
+    # the E4M3 encoding of the value itself (bias 7, 3 mantissa bits).
+    x = np.zeros((1, 128), np.float32)
+    x[0, :8] = [448.0, 1.0, -2.0, 0.5, 1.125, 2.0**-6, 2.0**-9, -448.0]
+    codes, scales = quantize(x)
+    assert scales.shape == (1, 1) and scales[0, 0] == 1.0
+    assert codes[0, :8].tolist() == [0x7E, 0x38, 0xC0, 0x30, 0x39, 0x08, 0x01, 0xFE]
+    assert not codes[0, 8:].any()
+
+
+def test_quantize_e5m2_hand_derived_codes():
+    x = np.zeros((1, 128), np.float32)
+    x[0, :4] = [57344.0, 1.0, -1.5, 2.0**-16]  # max, 1, -1.5, min subnormal
+    codes, scales = quantize(x, fmt="e5m2")
+    assert scales[0, 0] == 1.0
+    assert codes[0, :4].tolist() == [0x7B, 0x3C, 0xBE, 0x01]
+
+
+@pytest.mark.parametrize("shape, block", [((4, 256), (1, 128)), ((3, 200), (1, 128)), ((130, 300), (128, 128)),
+                                          ((5, 7), (None, None)), ((2, 3, 40), (1, 2, 16)), ((1000,), (128,))])
+@pytest.mark.parametrize("scale", ["f32", "pow2", "e8m0"])
+def test_quantize_scales_match_contract(shape, block, scale):
+    x = (RNG.standard_normal(shape) * np.exp(RNG.uniform(-8, 8, shape))).astype(np.float32)
+    codes, scales = quantize(x, block=block, scale=scale)
+    full = tuple(d if b is None else b for d, b in zip(shape, block))
+    ref = fp8ref.expected_scales(x, full, scale=scale)
+    assert codes.shape == shape and codes.dtype == np.uint8
+    assert scales.shape == ref.shape and scales.dtype == np.float32
+    np.testing.assert_array_equal(scales, ref)
+
+
+@pytest.mark.parametrize("fmt", ["e4m3", "e5m2"])
+@pytest.mark.parametrize("scale", ["f32", "pow2"])
+def test_quantize_dequantize_error_bound(fmt, scale):
+    # Each code is the RNE rounding of x / s: relative error <= 2^-(m+1)
+    # for normal results, absolute error <= half the subnormal spacing.
+    e_bits, m_bits, bias, fmax, _ = fp8ref.FORMATS[fmt]
+    x = RNG.standard_normal((16, 512)).astype(np.float32)
+    x[:, 7] *= 100.0  # an outlier channel
+    codes, scales = quantize(x, fmt=fmt, scale=scale)
+    s = fp8ref.expand(scales, x.shape, (1, 128)).astype(np.float64)
+    xq = fp8ref.decode(codes, fmt) * s
+    half_sub = 2.0 ** (1 - bias - m_bits) / 2 * s
+    err = np.abs(xq - x)
+    assert np.all(err <= np.abs(x) * 2.0 ** -(m_bits + 1) + half_sub)
+    # The codes are the nearest: no other code is closer (spot check the
+    # rounding direction against the FP64 neighbours).
+    rel = np.sqrt(np.mean(err**2) / np.mean(x.astype(np.float64) ** 2))
+    assert rel < (0.04 if fmt == "e4m3" else 0.08)
+
+
+def test_quantize_special_blocks():
+    x = np.ones((4, 128), np.float32)
+    x[0, 3] = np.nan      # NaN anywhere: amax NaN -> scale 1, NaN code
+    x[1, 5] = np.inf      # Inf: scale 1, +Inf saturates to 448 (0x7E)
+    x[2, :] = 0.0         # all zero: amax = eps -> scale eps / 448
+    x[3, 0] = -np.inf
+    codes, scales = quantize(x)
+    assert scales[0, 0] == 1.0 and (codes[0, 3] & 0x7F) == 0x7F
+    assert codes[0, 0] == 0x38  # 1.0 encoded with scale 1
+    assert scales[1, 0] == 1.0 and codes[1, 5] == 0x7E
+    assert scales[2, 0] == np.float32(np.float32(1e-4) / np.float32(448)) and not codes[2].any()
+    assert scales[3, 0] == 1.0 and codes[3, 0] == 0xFE
+
+
+def test_quantize_no_saturation():
+    x = np.zeros((1, 128), np.float32)
+    x[0, 0] = np.inf
+    x[0, 1] = 500.0
+    codes, _ = quantize(x, saturate=False)
+    assert (codes[0, 0] & 0x7F) == 0x7F and (codes[0, 1] & 0x7F) == 0x7F  # E4M3FN overflow -> NaN
+    codes, _ = quantize(x, fmt="e5m2", saturate=False)
+    assert codes[0, 0] == 0x7C  # E5M2 keeps Inf
+
+
+def test_quantize_eps_option():
+    x = np.full((1, 128), 1e-6, np.float32)
+    _, s_default = quantize(x)
+    _, s_small = quantize(x, eps=0.0)
+    assert s_default[0, 0] == np.float32(np.float32(1e-4) / np.float32(448))
+    assert s_small[0, 0] == np.float32(np.float32(1e-6) / np.float32(448))
+
+
+def test_quantize_accepts_float64_and_float16():
+    x = RNG.standard_normal((2, 128))
+    c64, s64 = quantize(x)
+    c32, s32 = quantize(x.astype(np.float32))
+    np.testing.assert_array_equal(c64, c32)
+    np.testing.assert_array_equal(s64, s32)
+    quantize(x.astype(np.float16))
+
+
+def test_quantize_empty():
+    codes, scales = quantize(np.zeros((0, 128), np.float32))
+    assert codes.shape == (0, 128) and scales.shape == (0, 1)
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        (dict(x=np.zeros((2, 128), np.int32)), "dtype"),
+        (dict(x=np.float32(1.0)), "at least one dimension"),
+        (dict(x=np.zeros((2, 128), np.float32), block=(128,)), "1 sizes but the array has 2"),
+        (dict(x=np.zeros((2, 128), np.float32), block=(0, 128)), "positive"),
+        (dict(x=np.zeros((2, 128), np.float32), block=128), "tuple"),
+        (dict(x=np.zeros((2, 128), np.float32), fmt="e3m4"), "fmt"),
+        (dict(x=np.zeros((2, 128), np.float32), scale="e4m3"), "scale"),
+        (dict(x=np.zeros((2, 128), np.float32), eps=-1.0), "eps"),
+        (dict(x=np.zeros((2, 128), np.float32), eps=float("nan")), "eps"),
+        (dict(x=np.zeros((2, 128), np.float32), saturate="yes"), "saturate"),
+    ],
+)
+def test_quantize_bad_arguments(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        quantize(**kwargs)
+
+
+# -- dequantize ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("fmt", ["e4m3", "e5m2"])
+def test_dequantize_matches_fp64_decode(fmt):
+    codes = RNG.integers(0, 256, size=(3, 300), dtype=np.uint8)
+    nan_codes = np.isnan(fp8ref.decode(codes, fmt)) | np.isinf(fp8ref.decode(codes, fmt))
+    codes[nan_codes] = 0
+    scales = np.exp2(RNG.integers(-10, 10, size=(3, 3))).astype(np.float32) * np.float32(1.5)
+    out = dequantize(codes, scales, block=(1, 128), fmt=fmt)
+    ref = fp8ref.decode(codes, fmt) * fp8ref.expand(scales, codes.shape, (1, 128))
+    assert out.dtype == np.float32
+    np.testing.assert_array_equal(out, ref.astype(np.float32))
+
+
+def test_dequantize_bf16_output():
+    codes = np.full((1, 128), 0x39, np.uint8)  # 1.125
+    scales = np.array([[1.0 + 2.0**-10]], np.float32)  # product needs rounding to bf16
+    out = dequantize(codes, scales, out="bf16")
+    exact = 1.125 * (1.0 + 2.0**-10)
+    # bf16 keeps 8 significant bits: 1.125 * (1 + 2^-10) rounds to 1.125.
+    assert out[0, 0] == 1.125 and exact != 1.125
+
+
+def test_dequantize_roundtrip_of_quantize():
+    x = RNG.standard_normal((8, 256)).astype(np.float32)
+    codes, scales = quantize(x, block=(1, 128))
+    xq = dequantize(codes, scales, block=(1, 128))
+    ref = fp8ref.decode(codes, "e4m3") * fp8ref.expand(scales, x.shape, (1, 128))
+    np.testing.assert_array_equal(xq, ref.astype(np.float32))
+
+
+@pytest.mark.parametrize(
+    "args, kwargs, message",
+    [
+        ((np.zeros((2, 128), np.int8), np.ones((2, 1), np.float32)), {}, "uint8"),
+        ((np.zeros((2, 128), np.uint8), np.ones((2, 2), np.float32)), {}, r"expected ceil\(shape / block\) = \(2, 1\)"),
+        ((np.zeros((2, 128), np.uint8), np.ones((2, 1), np.int32)), {}, "float32"),
+        ((np.zeros((2, 128), np.uint8), np.ones((2, 1), np.float32)), dict(fmt="fp8"), "fmt"),
+        ((np.zeros((2, 128), np.uint8), np.ones((2, 1), np.float32)), dict(out="f16"), "out"),
+    ],
+)
+def test_dequantize_bad_arguments(args, kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        dequantize(*args, **kwargs)
+
+
+# -- scaled_matmul -----------------------------------------------------------------
+
+
+def _operands(m, n, k, a_block=(1, 128), b_block=(128, 128), fmt="e4m3"):
+    a = RNG.standard_normal((m, k)).astype(np.float32)
+    b = (RNG.standard_normal((n, k)) * 0.05).astype(np.float32)
+    qa, sa = quantize(a, block=a_block, fmt=fmt)
+    qb, sb = quantize(b, block=b_block, fmt=fmt)
+    return qa, sa, qb, sb
+
+
+def _reference(qa, sa, qb, sb, a_block, b_block, fmt="e4m3"):
+    """FP64 D = sum_kb (sum_k qa qb) sa sb, from the decoded codes."""
+    da = fp8ref.decode(qa, fmt) * fp8ref.expand(sa, qa.shape, a_block)
+    db = fp8ref.decode(qb, fmt) * fp8ref.expand(sb, qb.shape, b_block)
+    return da @ db.T
+
+
+@pytest.mark.parametrize("m, n, k", [(4, 128, 256), (3, 130, 200), (1, 1, 128), (17, 5, 384)])
+def test_scaled_matmul_f32_matches_fp64(m, n, k):
+    qa, sa, qb, sb = _operands(m, n, k)
+    out = scaled_matmul(qa, sa, qb, sb, out="f32")
+    ref = _reference(qa, sa, qb, sb, (1, 128), (128, 128))
+    assert out.shape == (m, n) and out.dtype == np.float32
+    # f32 partial sums over 128 products: |error| <= ~k * 2^-24 * sum|terms|.
+    da = np.abs(fp8ref.decode(qa, "e4m3") * fp8ref.expand(sa, qa.shape, (1, 128)))
+    db = np.abs(fp8ref.decode(qb, "e4m3") * fp8ref.expand(sb, qb.shape, (128, 128)))
+    bound = 130 * 2.0**-24 * (da @ db.T) + 1e-30
+    assert np.all(np.abs(out - ref) <= bound)
+
+
+def test_scaled_matmul_bf16_output():
+    qa, sa, qb, sb = _operands(8, 128, 256)
+    out = scaled_matmul(qa, sa, qb, sb, out="bf16")
+    f32 = scaled_matmul(qa, sa, qb, sb, out="f32")
+    # bf16 values: the low 16 bits are zero, and RNE from f32 is within 2^-9.
+    assert not (out.view(np.uint32) & 0xFFFF).any()
+    assert np.all(np.abs(out - f32) <= np.abs(f32) * 2.0**-8)
+
+
+def test_scaled_matmul_per_tensor_and_e5m2():
+    qa, sa, qb, sb = _operands(4, 64, 256, a_block=(None, None), b_block=(None, None), fmt="e5m2")
+    out = scaled_matmul(qa, sa, qb, sb, a_block=(None, None), b_block=(None, None), fmt="e5m2", out="f32")
+    ref = _reference(qa, sa, qb, sb, (4, 256), (64, 256), "e5m2")
+    np.testing.assert_allclose(out, ref, rtol=1e-5, atol=1e-5 * np.abs(ref).max())
+
+
+def test_promotion_reduces_limited_accumulator_error():
+    # DeepSeek-V3 3.5.2: a ~14-bit tensor-core accumulator over K = 4096
+    # loses precision; promoting to FP32 every 128 elements restores it.
+    m, n, k = 8, 16, 4096
+    # Row-wise scales (K-blocks spanning K) so that one promotion interval
+    # may cover all of K.
+    a = np.abs(RNG.standard_normal((m, k))).astype(np.float32)  # same-sign sums grow
+    b = np.abs(RNG.standard_normal((n, k))).astype(np.float32)
+    qa, sa = quantize(a, block=(1, k))
+    qb, sb = quantize(b, block=(1, k))
+    ref = _reference(qa, sa, qb, sb, (1, k), (1, k))
+
+    def err(**kw):
+        out = scaled_matmul(qa, sa, qb, sb, a_block=(1, k), b_block=(1, k), out="f32", **kw)
+        return np.max(np.abs(out - ref) / np.abs(ref))
+
+    exact = err()
+    promoted = err(emulate_accumulator_bits=14, promote_interval=128)
+    unpromoted = err(emulate_accumulator_bits=14, promote_interval=4096)
+    assert exact < 1e-5
+    assert promoted < unpromoted
+    assert unpromoted > 1e-3  # visible loss without promotion
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (dict(a_codes=np.zeros((4, 256), np.float32)), "uint8"),
+        (dict(a_codes=np.zeros((4, 128), np.uint8), a_scales=np.ones((4, 1), np.float32)), "K of A"),
+        (dict(a_codes=np.zeros((2, 4, 256), np.uint8)), "2-D"),
+        (dict(a_scales=np.ones((4, 3), np.float32)), "a_scales"),
+        (dict(b_scales=np.ones((2, 2), np.float32)), "b_scales"),
+        (dict(promote_interval=100), "multiple of 32"),
+        (dict(promote_interval=0), "multiple of 32"),
+        (dict(promote_interval=96), "promote_interval"),
+        (dict(a_block=(1, 64), a_scales=np.ones((4, 4), np.float32)), "multiple of promote_interval"),
+        (dict(out="f16"), "out"),
+        (dict(fmt="e4m3fnuz"), "fmt"),
+        (dict(emulate_accumulator_bits=0), "emulate_accumulator_bits"),
+        (dict(emulate_accumulator_bits=30), "emulate_accumulator_bits"),
+    ],
+)
+def test_scaled_matmul_bad_arguments(change, message):
+    args = dict(
+        a_codes=np.zeros((4, 256), np.uint8), a_scales=np.ones((4, 2), np.float32),
+        b_codes=np.zeros((64, 256), np.uint8), b_scales=np.ones((1, 2), np.float32),
+    )
+    args.update(change)
+    with pytest.raises(ValueError, match=message):
+        scaled_matmul(**args)
+
+
+def test_compiled_functions_are_cached():
+    x = RNG.standard_normal((2, 128)).astype(np.float32)
+    quantize(x)
+    before = len(numerics._cache)
+    quantize(x * 2)
+    assert len(numerics._cache) == before
