@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
+import tempfile
 from typing import Any, Dict, List, Optional, Sequence, Union
 
 from . import _fp8_mlir as _native
@@ -144,14 +146,18 @@ def has_pass(name: str) -> bool:
 class CompiledResult:
     """What `compile()` produced.
 
-    - `fp8_ir`: the FP8 graph after the graph pipeline (quantize +
-      `fp8.scaled_matmul` for linears, sensitive ops kept high);
-    - `ir`: the lowered module for `target` (LLVM dialect on CPU; host code
-      plus a `gpu.binary` on a GPU target);
-    - `report`: the `fp8-report` JSON as a dict (roles, precisions, reasons,
-      FLOP shares, weight bytes);
-    - `ptx`: the PTX of every GPU kernel module (GPU targets), else None;
-    - `diagnostics`: warnings and remarks the passes emitted.
+    - `fp8_ir`: the FP8 graph after `fp8-pipeline` (quantize +
+      `fp8.scaled_matmul` for the linears, sensitive ops kept high, every op
+      annotated with `fp8.role` / `fp8.precision` / `fp8.reason`);
+    - `ir`: the module lowered for `target`: the LLVM dialect for "cpu"
+      (`fp8-cpu-pipeline`); for a GPU chip, the FP8 graph plus a
+      `gpu.binary` holding one GEMM kernel per distinct scaled_matmul shape
+      (`fp8-gpu-pipeline`);
+    - `report`: the `fp8-report` JSON as a dict (each contraction and
+      sensitive op with role, precision, reason, shapes, FLOPs; totals);
+    - `report_text`: the same report as the table `fp8-opt` prints;
+    - `ptx`: the PTX of the GPU kernels (GPU targets), else None;
+    - `diagnostics`: the remarks and warnings the passes emitted.
     """
 
     policy: str
@@ -159,29 +165,9 @@ class CompiledResult:
     fp8_ir: str
     ir: str
     report: Dict[str, Any]
+    report_text: str = ""
     ptx: Optional[str] = None
     diagnostics: List[Diagnostic] = dataclasses.field(default_factory=list)
-
-
-def _require(names: Sequence[str], feature: str) -> None:
-    missing = [n for n in names if not has_pass(n)]
-    if missing:
-        raise NotImplementedError(
-            f"{feature} needs the pass(es) {', '.join(missing)}, which this build of "
-            "fp8-mlir does not register yet"
-        )
-
-
-def _parse_report(text: str) -> Dict[str, Any]:
-    """Extracts the JSON object that the report pass printed."""
-    start = text.find("{")
-    end = text.rfind("}")
-    if start < 0 or end < start:
-        raise MLIRError("fp8-report printed no JSON report", [], text)
-    try:
-        return json.loads(text[start : end + 1])
-    except json.JSONDecodeError as exc:
-        raise MLIRError(f"fp8-report printed malformed JSON: {exc}", [], text) from None
 
 
 # Pass names of the pipelines compile() runs (fp8-opt --help lists them).
@@ -191,8 +177,29 @@ CPU_PIPELINE = "fp8-cpu-pipeline"
 GPU_PIPELINE = "fp8-gpu-pipeline"
 
 
-def report_pipeline() -> str:
-    return f"{REPORT_PASS}{{format=json}}"
+def _require(names: Sequence[str], feature: str) -> None:
+    missing = [n for n in names if not has_pass(n)]
+    if missing:
+        raise NotImplementedError(
+            f"{feature} needs the pass(es) {', '.join(missing)}, which this build of "
+            "fp8-mlir does not register"
+        )
+
+
+def _option_value(value: str, what: str) -> str:
+    if any(c in value for c in " {}\n\"'"):
+        raise ValueError(f"{what} {value!r} contains characters a pass option cannot hold")
+    return value
+
+
+def _report(fp8_ir: str, source_name: str, fmt: str) -> str:
+    """Runs fp8-report on the FP8 graph into a temporary file and returns
+    what it wrote (the pass leaves the IR unchanged)."""
+    with tempfile.TemporaryDirectory(prefix="fp8_mlir_") as tmp:
+        path = os.path.join(tmp, f"report.{fmt}")
+        _run(fp8_ir, f"{REPORT_PASS}{{format={fmt} output={path}}}", source_name)
+        with open(path, encoding="utf-8") as f:
+            return f.read()
 
 
 def compile(
@@ -200,44 +207,65 @@ def compile(
     policy: str = "deepseek-v3",
     target: str = "cpu",
     *,
+    overrides: Sequence[str] = (),
     source_name: str = "<input>",
 ) -> CompiledResult:
-    """Compile a model graph (linalg-on-tensors or TOSA) for FP8.
+    """Compile a model graph (linalg on tensors, as torch-mlir exports it, or
+    TOSA) for FP8 under a precision policy.
 
-    Runs the graph pipeline (`fp8-pipeline{policy=...}`: precision
-    assignment, quantization insertion, optimization), the JSON report, then
-    the lowering for `target`: ``"cpu"`` (`fp8-cpu-pipeline`, LLVM dialect) or
-    ``"sm_90a"`` (`fp8-gpu-pipeline{chip=sm_90a}`: host code and a
-    `gpu.binary` whose PTX is returned in `.ptx`).
+    1. `fp8-pipeline{policy=...}`: classify every op's role, keep the
+       sensitive ones high, turn the linears into quantize +
+       `fp8.scaled_matmul`, optimize;
+    2. `fp8-report` (JSON, parsed into `.report`, and the text table);
+    3. the lowering for `target`: "cpu" (`fp8-cpu-pipeline`, LLVM dialect) or
+       a chip such as "sm_90a" (`fp8-gpu-pipeline{chip=...}`; the kernels'
+       PTX in `.ptx`).
 
-    Raises ValueError for an unknown policy or target, MLIRError when the
-    input or a pass fails, NotImplementedError when this build lacks a
-    needed pass.
+    `overrides`: "PATTERN:ROLE-or-PRECISION" pairs matched against loc names
+    (e.g. "*.experts.*:linear", "lm_head:fp8"), as fp8-assign-precision's
+    option. Raises ValueError for an unknown policy or target, MLIRError
+    when the input does not parse or a pass fails (with the diagnostics),
+    NotImplementedError when this build lacks one of the passes.
     """
     if policy not in POLICIES:
         raise ValueError(f"unknown policy {policy!r}; expected one of {', '.join(POLICIES)}")
     if target not in TARGETS:
         raise ValueError(f"unknown target {target!r}; expected one of {', '.join(TARGETS)}")
+    if isinstance(overrides, str):
+        overrides = [overrides]
+    for o in overrides:
+        if not isinstance(o, str) or ":" not in o:
+            raise ValueError(f"override {o!r} must be 'PATTERN:ROLE-or-PRECISION'")
+        _option_value(o, "override")
     lowering = CPU_PIPELINE if target == "cpu" else GPU_PIPELINE
     _require([GRAPH_PIPELINE, REPORT_PASS, lowering], f"compile(target={target!r})")
 
-    graph = _run(mlir_text, f"{GRAPH_PIPELINE}{{policy={policy}}}", source_name)
-    reported = _run(graph["ir"], report_pipeline(), source_name, capture_output=True)
-    report = _parse_report(reported["stdout"].decode("utf-8", "replace"))
+    options = [f"policy={policy}", "report=false"]
+    if overrides:
+        options.append("overrides=" + ",".join(overrides))
+    graph = _run(mlir_text, f"{GRAPH_PIPELINE}{{{' '.join(options)}}}", source_name)
+    fp8_ir = graph["ir"]
+    report_json = _report(fp8_ir, source_name, "json")
+    try:
+        report = json.loads(report_json)
+    except json.JSONDecodeError as exc:
+        raise MLIRError(f"fp8-report wrote malformed JSON: {exc}", [], report_json) from None
+    report_text = _report(fp8_ir, source_name, "table")
     if target == "cpu":
-        lowered = _run(graph["ir"], CPU_PIPELINE, source_name)
+        lowered = _run(fp8_ir, CPU_PIPELINE, source_name)
         ptx = None
     else:
-        lowered = _run(graph["ir"], f"{GPU_PIPELINE}{{chip={target}}}", source_name)
+        lowered = _run(fp8_ir, f"{GPU_PIPELINE}{{chip={target}}}", source_name)
         kernels = [o for o in lowered["gpu_objects"] if o["format"] == "isa"]
         ptx = "\n".join(o["data"].decode("utf-8", "replace") for o in kernels) or None
     diags = [d for r in (graph, lowered) for d in _diagnostics(r)]
     return CompiledResult(
         policy=policy,
         target=target,
-        fp8_ir=graph["ir"],
+        fp8_ir=fp8_ir,
         ir=lowered["ir"],
         report=report,
+        report_text=report_text,
         ptx=ptx,
         diagnostics=diags,
     )

@@ -1,0 +1,89 @@
+"""compile(): the graph pipeline, the report and the CPU / GPU lowerings, on
+generated blocks and on the real exported graphs."""
+
+import os
+
+import pytest
+
+import fp8_mlir
+from fp8_mlir import MLIRError, models
+from fp8_mlir.models import ModelConfig
+
+from conftest import require_passes
+
+SMALL = ModelConfig.small()
+GRAPH = ("fp8-pipeline", "fp8-report")
+
+
+def models_dir():
+    try:
+        from fp8_mlir import _build_config
+
+        root = os.path.join(_build_config.SOURCE_DIR, "..", "shared", "models")
+    except ImportError:  # pragma: no cover
+        root = ""
+    return os.environ.get("FP8_MODELS_DIR", root)
+
+
+def test_compile_rejects_bad_overrides():
+    with pytest.raises(ValueError, match="PATTERN"):
+        fp8_mlir.compile("module {}", overrides=["lm_head"])
+    with pytest.raises(ValueError, match="characters"):
+        fp8_mlir.compile("module {}", overrides=["a b:linear"])
+
+
+@require_passes(*GRAPH, "fp8-cpu-pipeline")
+def test_compile_moe_block_cpu():
+    res = fp8_mlir.compile(models.moe_block(SMALL, 1))
+    assert res.policy == "deepseek-v3" and res.target == "cpu" and res.ptx is None
+    report = res.report
+    assert report["policy"] == "deepseek-v3"
+    ops = report["ops"]
+    gating = [o for o in ops if o["role"] == "gating"]
+    assert len(gating) == 1 and "mlp.gate" in gating[0]["location"] and gating[0]["precision"] != "fp8"
+    attention = [o for o in ops if o["role"] == "attention" and o["matmul"]]
+    assert attention and all(o["precision"] != "fp8" for o in attention)
+    fp8_mm = [o for o in ops if o["matmul"] and o["precision"] == "fp8"]
+    # q, k, v, o and the shared expert's gate, up, down at least.
+    assert len(fp8_mm) >= 7
+    assert res.fp8_ir.count("fp8.scaled_matmul") >= 7
+    assert 0 < report["totals"]["fp8_matmul_flop_share"] <= 1
+    assert "fp8-report" in res.report_text
+    assert "llvm.func" in res.ir and "fp8." not in res.ir
+
+
+@require_passes(*GRAPH, "fp8-gpu-pipeline")
+def test_compile_llama_block_sm90a_ptx():
+    res = fp8_mlir.compile(models.llama_block(SMALL, 1), target="sm_90a")
+    assert res.ptx is not None
+    assert ".target sm_90a" in res.ptx
+    assert "wgmma.mma_async" in res.ptx and ".e4m3.e4m3" in res.ptx
+    assert "gpu.binary" in res.ir
+
+
+@require_passes(*GRAPH, "fp8-cpu-pipeline")
+def test_compile_overrides_win():
+    res = fp8_mlir.compile(models.llama_block(SMALL, 1), overrides=["*.self_attn.q_proj:bf16"])
+    q = [o for o in res.report["ops"] if o["location"].find("q_proj") >= 0 and o["matmul"]]
+    assert q and all(o["precision"] == "bf16" for o in q)
+    k = [o for o in res.report["ops"] if o["location"].find("k_proj") >= 0 and o["matmul"]]
+    assert k and all(o["precision"] == "fp8" for o in k)
+
+
+@require_passes(*GRAPH, "fp8-cpu-pipeline")
+def test_compile_errors_carry_diagnostics():
+    with pytest.raises(MLIRError) as info:
+        fp8_mlir.compile("func.func @f( {", source_name="broken.mlir")
+    assert info.value.errors[0].location.startswith("broken.mlir:1:")
+
+
+@require_passes(*GRAPH, "fp8-cpu-pipeline")
+def test_compile_real_mlp_graph():
+    path = os.path.join(models_dir(), "mlp_fp32_3x1024.mlir")
+    if not os.path.exists(path):
+        pytest.skip(f"real model graphs not found ({path})")
+    with open(path) as f:
+        res = fp8_mlir.compile(f.read(), source_name="mlp_fp32_3x1024.mlir")
+    mm = [o for o in res.report["ops"] if o["matmul"]]
+    assert len(mm) == 3 and all(o["precision"] == "fp8" for o in mm)
+    assert res.report["totals"]["fp8_matmul_flop_share"] == pytest.approx(1.0)
