@@ -229,3 +229,14 @@ def test_compile_rejects_unknown_policy_and_target():
         fp8_mlir.compile(ADD, policy="fp4-magic")
     with pytest.raises(ValueError, match="target"):
         fp8_mlir.compile(ADD, target="sm_70")
+
+
+def test_pass_output_is_captured_not_printed(capfd):
+    # What a pass prints (here print-op-stats on stderr) comes back to the
+    # caller instead of reaching the terminal.
+    from fp8_mlir.compiler import _run
+
+    r = _run(ADD, "print-op-stats", "<input>", capture_output=True)
+    assert b"arith.addi" in r["stderr"]
+    out, err = capfd.readouterr()
+    assert "arith.addi" not in out + err
