@@ -2,6 +2,7 @@
 #include "fp8/InitAll.h"
 
 #include "fp8/Conversion/FP8ToNVVM/Passes.h"
+#include "fp8/Conversion/Passes.h"
 #include "fp8/Transforms/Passes.h"
 
 void mlir::fp8::registerFP8Passes() {
@@ -10,4 +11,6 @@ void mlir::fp8::registerFP8Passes() {
   registerFP8TransformsPasses();
   registerFP8ToNVVMPasses();
   registerFP8GPUPipeline();
+  registerFP8ConversionPasses();
+  registerFP8CPUPipeline();
 }

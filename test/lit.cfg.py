@@ -8,7 +8,7 @@ from lit.llvm.subst import ToolSubst
 
 config.name = "FP8"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
-config.suffixes = [".mlir"]
+config.suffixes = [".mlir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.fp8_obj_root, "test")
 config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py", "Inputs"]
@@ -38,3 +38,8 @@ if os.path.isdir(config.fp8_models_dir):
 if config.ptxas and os.path.exists(config.ptxas):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", config.ptxas))
+# The exhaustive FP8 conversion harness exists only where CMake found
+# cuda_fp8.h (NVIDIA's host reference, the oracle).
+if config.fp8_cvt_exhaustive and os.path.exists(config.fp8_cvt_exhaustive):
+    config.available_features.add("cuda-fp8")
+    config.substitutions.append(("%fp8_cvt_exhaustive", config.fp8_cvt_exhaustive))
