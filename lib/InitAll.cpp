@@ -9,6 +9,7 @@ void mlir::fp8::registerFP8Passes() {
   // Each pass group registers itself here as it lands (graph passes in
   // lib/Transforms, lowerings in lib/Conversion).
   registerFP8TransformsPasses();
+  registerFP8Pipelines();
   registerFP8ToNVVMPasses();
   registerFP8GPUPipeline();
   registerFP8ConversionPasses();

@@ -57,6 +57,10 @@ def FP8_QuantizeOp : FP8_Op<"quantize", [Pure]> {
   let results = (outs FP8_ScaledTensor:$result);
   let assemblyFormat = "$input attr-dict `:` qualified(type($input)) `->` qualified(type($result))";
   let hasVerifier = 1;
+  // quantize(dequantize(q)) -> q with an equal layout; a quantized constant
+  // (splat, or dense up to 2^24 elements; not dense_resource) becomes an
+  // FP8 constant + a scale constant (lib/Dialect/FP8Canonicalize.cpp).
+  let hasCanonicalizer = 1;
 }
 
 def FP8_DequantizeOp : FP8_Op<"dequantize", [Pure]> {

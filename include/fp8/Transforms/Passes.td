@@ -10,6 +10,21 @@
 
 include "mlir/Pass/PassBase.td"
 
+def FP8ConvertTosa : Pass<"fp8-convert-tosa", "::mlir::ModuleOp"> {
+  let summary = "Convert TOSA to linalg, only when the module has TOSA ops";
+  let description = [{
+    Runs tosa-optional-decompositions, tosa-make-broadcastable,
+    tosa-to-linalg-named, tosa-to-linalg, tosa-to-arith and tosa-to-tensor
+    on every function, but only when the module holds a TOSA op. The
+    conversions' greedy drivers fold constants on the whole function (a
+    gather from a splat embedding table becomes a constant), which would
+    hide ops from fp8-assign-precision on a linalg graph that needed no
+    conversion. upstream tosa-to-linalg-pipeline is not used: its validation
+    rejects exported graphs the conversions handle (the Qwen block's
+    i64 -> f32 tosa.cast).
+  }];
+}
+
 def FP8AssignPrecision : Pass<"fp8-assign-precision", "::mlir::ModuleOp"> {
   let summary = "Classify each op's role and decide its precision under a policy";
   let description = [{
@@ -62,6 +77,66 @@ def FP8AssignPrecision : Pass<"fp8-assign-precision", "::mlir::ModuleOp"> {
            "contraction">
   ];
   let dependentDialects = ["::mlir::fp8::FP8Dialect"];
+}
+
+def FP8InsertQuant : Pass<"fp8-insert-quant", "::mlir::ModuleOp"> {
+  let summary = "Rewrite FP8 linears into fp8.quantize + fp8.scaled_matmul";
+  let description = [{
+    Every contraction with `fp8.precision = #fp8.precision<fp8>` becomes
+    quantize + `fp8.scaled_matmul` under the module's `fp8.policy`
+    (default deepseek-v3):
+
+    - the activation `[..., M, K]` is collapsed to `[M', K]`
+      (`tensor.collapse_shape`) and quantized with the policy's activation
+      block along K (1x128);
+    - the weight is brought to NT layout `[N, K]` (looking through a
+      transpose when there is one, else a `linalg.transpose`; REGRESSION
+      case 16: FP8 wgmma has no transpose) and quantized with the weight
+      block (128x128);
+    - a whole-dimension block (`?`) becomes the dimension's size;
+    - an operand stored K-major in its first dimension (a contraction over
+      tokens, as in a weight gradient) is quantized with 128x1 tiles of its
+      stored layout and `fp8.requantize`d with permutation [1, 0], so the
+      matmul stays NT with 1x128 tiles along K (DeepSeek-V3 §3.5.2);
+    - the result is produced in the original result type (f32 or bf16;
+      f16 via an f32 result and `arith.truncf`) and expanded back to the
+      original shape; a non-zero init becomes the `acc` operand.
+
+    Contractions kept in `bf16` while their operands are f32 (attention,
+    output head, gating in an f32 graph) get `arith.truncf` casts on their
+    inputs and keep f32 accumulation. Role/precision/reason attributes move
+    to the new ops. A linear the pass cannot rewrite (dynamic shapes,
+    integer operands, an unsupported indexing form) stays as it is, with a
+    remark (an error with `strict`).
+  }];
+  let options = [
+    Option<"strict", "strict", "bool", /*default=*/"false",
+           "Fail (instead of a remark) on an FP8 linear that cannot be rewritten">
+  ];
+  let dependentDialects = ["::mlir::fp8::FP8Dialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def FP8Report : Pass<"fp8-report", "::mlir::ModuleOp"> {
+  let summary = "Print a table (or JSON) of the precision decisions and FLOP shares";
+  let description = [{
+    Lists every contraction and every op of a sensitive role (embedding,
+    output head, gating, normalization, attention) that carries `fp8.role`:
+    role, precision, reason, shapes, FLOPs (2*M*N*K for a contraction, one
+    per output element otherwise). Totals: the share of matmul FLOPs in FP8,
+    and weight bytes before (original element type) and after (FP8 codes +
+    scales), counted once per linear layer. Works before and after
+    `fp8-insert-quant`. The IR is not changed.
+  }];
+  let options = [
+    Option<"format", "format", "std::string", /*default=*/"\"\"",
+           "Output format: table or json (default: the --fp8-report-format "
+           "command-line flag of the tool, else table)">,
+    Option<"output", "output", "std::string", /*default=*/"\"-\"",
+           "Output file ('-' = stdout)">
+  ];
 }
 
 #endif // FP8_TRANSFORMS_PASSES_TD
