@@ -1,5 +1,6 @@
 //===- CPUPipeline.cpp - fp8-cpu-pipeline ----------------------------------===//
 #include "fp8/Conversion/Passes.h"
+#include "fp8/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
@@ -53,6 +54,9 @@ void fp8::buildFP8CPUPipeline(OpPassManager &pm,
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
+  // The graph passes' annotations (fp8.policy on the module, fp8.role ...):
+  // the lowered module must parse without the fp8 dialect (mlir-runner).
+  pm.addPass(createFP8StripAnnotations());
 }
 
 void fp8::registerFP8CPUPipeline() {

@@ -513,13 +513,13 @@ LogicalResult AssignPrecisionPass::classifyFunction(FunctionOpInterface func) {
            << ") reaching a function result";
       } else if (!ShapedType::isDynamic(c.n) && !ShapedType::isDynamic(c.k) &&
                  c.n <= kMaxExperts && 4 * c.n <= c.k) {
-        if (Operation *sm = feedsSoftmax(op)) {
+        // Only the router linear is tagged: its softmax/sigmoid/top-k is an
+        // elementwise/reduction op that keeps its own type anyway.
+        if (feedsSoftmax(op)) {
           role = Role::gating;
           reason.clear();
           os << "heuristic: expert-count linear (N = " << c.n
              << ") feeding softmax/sigmoid/top-k";
-          decide(sm, Role::gating,
-                 "heuristic: softmax/sigmoid/top-k of a gating linear");
         }
       }
       decide(op, role, reason);

@@ -12,6 +12,7 @@
 
 namespace mlir::fp8 {
 #define GEN_PASS_DEF_FP8CONVERTTOSA
+#define GEN_PASS_DEF_FP8STRIPANNOTATIONS
 #include "fp8/Transforms/Passes.h.inc"
 } // namespace mlir::fp8
 
@@ -53,6 +54,20 @@ public:
     buildTosaConversion(pm);
     if (failed(runPipeline(pm, getOperation())))
       signalPassFailure();
+  }
+};
+class StripAnnotationsPass
+    : public fp8::impl::FP8StripAnnotationsBase<StripAnnotationsPass> {
+public:
+  using FP8StripAnnotationsBase::FP8StripAnnotationsBase;
+  void runOnOperation() override {
+    getOperation()->walk([](Operation *op) {
+      for (StringRef name :
+           {fp8::FP8Dialect::kRoleAttrName, fp8::FP8Dialect::kPrecisionAttrName,
+            fp8::FP8Dialect::kReasonAttrName,
+            fp8::FP8Dialect::kPolicyAttrName})
+        op->removeAttr(name);
+    });
   }
 };
 } // namespace

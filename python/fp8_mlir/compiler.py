@@ -243,7 +243,9 @@ def compile(
     options = [f"policy={policy}", "report=false"]
     if overrides:
         options.append("overrides=" + ",".join(overrides))
-    graph = _run(mlir_text, f"{GRAPH_PIPELINE}{{{' '.join(options)}}}", source_name)
+    # Locations travel with the IR so fp8-report (run on the printed IR) can
+    # name ops by their module paths.
+    graph = _run(mlir_text, f"{GRAPH_PIPELINE}{{{' '.join(options)}}}", source_name, locations=True)
     fp8_ir = graph["ir"]
     report_json = _report(fp8_ir, source_name, "json")
     try:

@@ -139,4 +139,15 @@ def FP8Report : Pass<"fp8-report", "::mlir::ModuleOp"> {
   ];
 }
 
+def FP8StripAnnotations : Pass<"fp8-strip-annotations", "::mlir::ModuleOp"> {
+  let summary = "Remove the fp8.role/precision/reason/policy annotations";
+  let description = [{
+    Drops the discardable attributes of fp8-assign-precision (`fp8.role`,
+    `fp8.precision`, `fp8.reason` on ops, `fp8.policy` on the module). The
+    lowering pipelines run it last, so a fully lowered module no longer
+    refers to the fp8 dialect and parses in tools that do not register it
+    (mlir-runner, mlir-translate).
+  }];
+}
+
 #endif // FP8_TRANSFORMS_PASSES_TD
