@@ -85,7 +85,8 @@ std::optional<DenseElementsAttr> getConstantInput(Value v) {
         return std::nullopt; // dense_resource and elided blobs stay
       return dense;
     }
-    // Reshapes and transposes of a splat are the same splat.
+    // Reshapes and transposes of a splat are the same splat; a 2-D
+    // transpose of a dense constant is folded too.
     if (def->getNumOperands() >= 1 && def->getNumResults() == 1 &&
         isa<RankedTensorType>(def->getOperand(0).getType())) {
       StringRef name = def->getName().getStringRef();
@@ -93,10 +94,27 @@ std::optional<DenseElementsAttr> getConstantInput(Value v) {
           name == "linalg.transpose") {
         std::optional<DenseElementsAttr> src =
             getConstantInput(def->getOperand(0));
-        if (!src || !src->isSplat())
+        if (!src)
           return std::nullopt;
         auto t = cast<ShapedType>(def->getResult(0).getType());
-        return DenseElementsAttr::get(t, src->getSplatValue<Attribute>());
+        if (src->isSplat())
+          return DenseElementsAttr::get(t, src->getSplatValue<Attribute>());
+        // A dense 2-D weight transposed to NT (fp8-insert-quant does this
+        // for a weight stored [K, N]): transpose the values.
+        auto perm = def->getAttrOfType<DenseI64ArrayAttr>("permutation");
+        if (name != "linalg.transpose" || t.getRank() != 2 || !perm ||
+            perm.asArrayRef() != ArrayRef<int64_t>{1, 0} ||
+            !t.hasStaticShape() || !isa<FloatType>(src->getElementType()) ||
+            src->getNumElements() > (int64_t(1) << 24))
+          return std::nullopt;
+        int64_t rows = t.getDimSize(0), cols = t.getDimSize(1);
+        SmallVector<APFloat> in(src->getValues<APFloat>());
+        SmallVector<APFloat> out;
+        out.reserve(in.size());
+        for (int64_t r = 0; r < rows; ++r)
+          for (int64_t c = 0; c < cols; ++c)
+            out.push_back(in[c * rows + r]);
+        return DenseElementsAttr::get(t, out);
       }
     }
     return std::nullopt;

@@ -116,3 +116,21 @@ func.func @shared(%x: tensor<16x256xf32>, %wq: tensor<256x256xf32>, %wk: tensor<
   %v = linalg.matmul {fp8.precision = #fp8.precision<fp8>} ins(%x, %wv : tensor<16x256xf32>, tensor<256x256xf32>) outs(%c : tensor<16x256xf32>) -> tensor<16x256xf32>
   return %q, %k, %v : tensor<16x256xf32>, tensor<16x256xf32>, tensor<16x256xf32>
 }
+
+// -----
+
+// A dense weight stored [K, N] and transposed to NT by fp8-insert-quant is
+// folded too: rows of the transpose are [1, 4], [2, 5], [3, 6]; s = amax/448
+// per row; 1*448/4 = 112, 2*448/5 = 179.2 -> 176 (E4M3 spacing 16 in
+// [128, 256)), 3*448/6 = 224.
+// CHECK-LABEL: func.func @dense_transposed
+// CHECK-DAG: arith.constant dense<{{\[\[}}1.120000e+02, 4.480000e+02], [1.760000e+02, 4.480000e+02], [2.240000e+02, 4.480000e+02]]> : tensor<3x2xf8E4M3FN>
+// CHECK-DAG: arith.constant dense<{{\[\[}}0.00892857183], [0.0111607146], [0.0133928573]]> : tensor<3x1xf32>
+// CHECK-NOT: linalg.transpose
+func.func @dense_transposed() -> !fp8.scaled<3x2xf8E4M3FN, block = [1, 2], scale = f32> {
+  %w = arith.constant dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32>
+  %e = tensor.empty() : tensor<3x2xf32>
+  %t = linalg.transpose ins(%w : tensor<2x3xf32>) outs(%e : tensor<3x2xf32>) permutation = [1, 0]
+  %q = fp8.quantize %t : tensor<3x2xf32> -> !fp8.scaled<3x2xf8E4M3FN, block = [1, 2], scale = f32>
+  return %q : !fp8.scaled<3x2xf8E4M3FN, block = [1, 2], scale = f32>
+}
