@@ -192,16 +192,6 @@ def _option_value(value: str, what: str) -> str:
     return value
 
 
-def _report(fp8_ir: str, source_name: str, fmt: str) -> str:
-    """Runs fp8-report on the FP8 graph into a temporary file and returns
-    what it wrote (the pass leaves the IR unchanged)."""
-    with tempfile.TemporaryDirectory(prefix="fp8_mlir_") as tmp:
-        path = os.path.join(tmp, f"report.{fmt}")
-        _run(fp8_ir, f"{REPORT_PASS}{{format={fmt} output={path}}}", source_name)
-        with open(path, encoding="utf-8") as f:
-            return f.read()
-
-
 def compile(
     mlir_text: Union[str, bytes],
     policy: str = "deepseek-v3",
@@ -243,16 +233,26 @@ def compile(
     options = [f"policy={policy}", "report=false"]
     if overrides:
         options.append("overrides=" + ",".join(overrides))
-    # Locations travel with the IR so fp8-report (run on the printed IR) can
-    # name ops by their module paths.
-    graph = _run(mlir_text, f"{GRAPH_PIPELINE}{{{' '.join(options)}}}", source_name, locations=True)
+    with tempfile.TemporaryDirectory(prefix="fp8_mlir_") as tmp:
+        # One run: the graph pipeline, then both report formats written to
+        # files (fp8-report leaves the IR unchanged). The FP8 graph is printed
+        # with its locations so the lowering and the user keep the loc names.
+        json_path, table_path = os.path.join(tmp, "report.json"), os.path.join(tmp, "report.txt")
+        pipeline = (
+            f"{GRAPH_PIPELINE}{{{' '.join(options)}}},"
+            f"{REPORT_PASS}{{format=json output={json_path}}},"
+            f"{REPORT_PASS}{{format=table output={table_path}}}"
+        )
+        graph = _run(mlir_text, pipeline, source_name, locations=True)
+        with open(json_path, encoding="utf-8") as f:
+            report_json = f.read()
+        with open(table_path, encoding="utf-8") as f:
+            report_text = f.read()
     fp8_ir = graph["ir"]
-    report_json = _report(fp8_ir, source_name, "json")
     try:
         report = json.loads(report_json)
     except json.JSONDecodeError as exc:
         raise MLIRError(f"fp8-report wrote malformed JSON: {exc}", [], report_json) from None
-    report_text = _report(fp8_ir, source_name, "table")
     if target == "cpu":
         lowered = _run(fp8_ir, CPU_PIPELINE, source_name)
         ptx = None

@@ -2,6 +2,7 @@
 generated blocks and on the real exported graphs."""
 
 import os
+import re
 
 import pytest
 
@@ -39,7 +40,7 @@ def test_compile_moe_block_cpu():
     report = res.report
     assert report["policy"] == "deepseek-v3"
     ops = report["ops"]
-    gating = [o for o in ops if o["role"] == "gating"]
+    gating = [o for o in ops if o["role"] == "gating" and o["matmul"]]
     assert len(gating) == 1 and "mlp.gate" in gating[0]["location"] and gating[0]["precision"] != "fp8"
     attention = [o for o in ops if o["role"] == "attention" and o["matmul"]]
     assert attention and all(o["precision"] != "fp8" for o in attention)
@@ -49,7 +50,8 @@ def test_compile_moe_block_cpu():
     assert res.fp8_ir.count("fp8.scaled_matmul") >= 7
     assert 0 < report["totals"]["fp8_matmul_flop_share"] <= 1
     assert "fp8-report" in res.report_text
-    assert "llvm.func" in res.ir and "fp8." not in res.ir
+    assert "llvm.func" in res.ir
+    assert not re.search(r"= fp8\.\w+", res.ir)  # every fp8 op lowered
 
 
 @require_passes(*GRAPH, "fp8-gpu-pipeline")

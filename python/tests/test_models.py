@@ -260,3 +260,27 @@ def test_model_embedding_and_head_roles():
     head = select(roles, loc="lm_head", op="linalg.matmul")
     assert [r[2] for r in emb] == ["embedding"]
     assert [r[2] for r in head] == ["output_head"] and head[0][3] != "fp8"
+
+
+@require_passes("fp8-pipeline")
+def test_fp8_opt_pipeline_on_generated_graphs(fp8_opt):
+    """fp8-opt --fp8-pipeline on the generated blocks: every projection and
+    MLP linear becomes an fp8.scaled_matmul; attention's batch matmuls and
+    the MoE router stay high-precision linalg ops; the output verifies."""
+    flags = ["--fp8-pipeline=policy=deepseek-v3 report=false", "--mlir-print-debuginfo", "--mlir-print-local-scope"]
+    rc, out, err = fp8_opt(models.llama_block(SMALL, 2), *flags)
+    assert rc == 0, err
+    assert count(out, "fp8.scaled_matmul") == 7 * 2
+    assert count(out, "linalg.batch_matmul") == 2 * 2
+    assert count(out, "linalg.matmul") == 0
+    rc, again, err = fp8_opt(out)  # the FP8 graph parses and verifies
+    assert rc == 0, err
+
+    rc, out, err = fp8_opt(models.moe_block(SMALL, 2), *flags)
+    assert rc == 0, err
+    router = [l for l in out.splitlines() if "= linalg.matmul" in l and re.search(r'loc\("model\.layers\.\d\.mlp\.gate"\)', l)]
+    assert len(router) == 2 and all("#fp8.role<gating>" in l for l in router)
+    attn = [l for l in out.splitlines() if "= linalg.batch_matmul" in l and 'self_attn")' in l]
+    assert len(attn) == 4 and all("#fp8.role<attention>" in l for l in attn)
+    # q, k, v, o and the shared expert's gate, up, down per layer.
+    assert count(out, "fp8.scaled_matmul") >= 7 * 2
