@@ -48,4 +48,45 @@ def FP8LowerToNVVM : Pass<"fp8-lower-to-nvvm", "ModuleOp"> {
   ];
 }
 
+def FP8TileScaledMatmul : Pass<"fp8-tile-scaled-matmul", "ModuleOp"> {
+  let summary = "Express fp8.scaled_matmul as the GPU kernel's tiled schedule "
+                "in scf loops over tensors (runs on the CPU)";
+  let description = [{
+    Rewrites every `fp8.scaled_matmul` with static shapes into the schedule
+    of the sm_90a kernel (`fp8-lower-to-nvvm`), at a level the CPU pipeline
+    runs: `fp8.disassemble` of both operands, then
+
+    ```
+    for mt < ceil(M / BLOCK_M), nt < ceil(N / BLOCK_N):      // CTA tiles
+      acc[BLOCK_M x BLOCK_N] = C tile (or 0)                 // f32
+      for kb < ceil(K / I):                                   // K chunk = promotion interval I
+        for i < min(BLOCK_M, M - m0), j < min(BLOCK_N, N - n0):  // tails
+          partial = sum_{k in [kb*I, min(K, kb*I + I))} f32(a[m, k]) * f32(b[n, k])
+          acc[i, j] = fma(partial, sa[m / ba0, kb*I / ba1] * sb[n / bb0, kb*I / bb1], acc[i, j])
+      D[tile] = acc (rounded RNE to bf16 for bf16 results)
+    ```
+
+    with `m = m0 + i`, `n = n0 + j`. The scale indices are computed per row
+    and per column, so any BLOCK_N works, including sizes that are not a
+    multiple of the 128-row B-scale block (a tile then straddles two scale
+    blocks). Only the innermost partial differs from the GPU kernel (four
+    wgmma there, a sequential f32 sum in increasing k here); per element
+    the arithmetic is the reference lowering's (`fp8-lower-to-linalg`), so
+    the results are bit-identical to it.
+
+    BLOCK_M = 0 (default) takes the GPU kernel's choice for the shape
+    (GemmKernelConfig.h: 64 for M <= 64, else 128).
+  }];
+  let options = [
+    Option<"blockM", "block-m", "int64_t", /*default=*/"0",
+           "CTA tile rows (0: the GPU kernel's choice)">,
+    Option<"blockN", "block-n", "int64_t", /*default=*/"128",
+           "CTA tile columns (any positive size)">,
+  ];
+  let dependentDialects = [
+    "::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect",
+    "::mlir::math::MathDialect", "::mlir::tensor::TensorDialect"
+  ];
+}
+
 #endif // FP8_CONVERSION_FP8TONVVM_PASSES
