@@ -3,6 +3,8 @@ generated blocks and on the real exported graphs."""
 
 import os
 import re
+import subprocess
+import tempfile
 
 import pytest
 
@@ -61,6 +63,22 @@ def test_compile_llama_block_sm90a_ptx():
     assert ".target sm_90a" in res.ptx
     assert "wgmma.mma_async" in res.ptx and ".e4m3.e4m3" in res.ptx
     assert "gpu.binary" in res.ir
+    # ptxas (CUDA toolkit, no GPU needed) assembles the kernels for sm_90a.
+    try:
+        from fp8_mlir import _build_config
+
+        ptxas = getattr(_build_config, "PTXAS", "")
+    except ImportError:  # pragma: no cover
+        ptxas = ""
+    if not ptxas or not os.path.exists(ptxas):
+        pytest.skip("ptxas not found: the PTX was not assembled")
+    with tempfile.TemporaryDirectory() as tmp:
+        src = os.path.join(tmp, "kernels.ptx")
+        with open(src, "w") as f:
+            f.write(res.ptx)
+        proc = subprocess.run([ptxas, "-arch=sm_90a", src, "-o", os.path.join(tmp, "k.cubin")],
+                              capture_output=True, text=True)
+        assert proc.returncode == 0, proc.stderr
 
 
 @require_passes(*GRAPH, "fp8-cpu-pipeline")
