@@ -23,8 +23,11 @@ void fp8::buildFP8CPUPipeline(OpPassManager &pm,
   FP8LowerToLinalgPassOptions lowerOptions;
   lowerOptions.accumulatorBits = options.accumulatorBits;
   pm.addPass(createFP8LowerToLinalgPass(lowerOptions));
-  // Any arith.truncf/extf to/from FP8 left in user code.
-  pm.addPass(createFP8ExpandArithPass());
+  // Any arith.truncf/extf to/from FP8 left in user code; strict: one it
+  // cannot expand would otherwise survive into "lowered" LLVM-dialect IR.
+  FP8ExpandArithPassOptions expandArithOptions;
+  expandArithOptions.strict = true;
+  pm.addPass(createFP8ExpandArithPass(expandArithOptions));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 

@@ -84,6 +84,35 @@ struct FP8ExpandArithPass
     patterns.add<ExpandTruncF>(&getContext(), saturate);
     patterns.add<ExpandExtF>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+    // What is left unexpanded cannot be lowered to LLVM: say so, naming the
+    // op, the types and what is supported.
+    bool failedAny = false;
+    getOperation()->walk([&](Operation *op) {
+      if (!isa<arith::TruncFOp, arith::ExtFOp>(op))
+        return;
+      Type in = op->getOperand(0).getType(), out = op->getResult(0).getType();
+      Type inElt = getElementTypeOrSelf(in), outElt = getElementTypeOrSelf(out);
+      bool isTrunc = isa<arith::TruncFOp>(op);
+      Type narrow = isTrunc ? outElt : inElt, wide = isTrunc ? inElt : outElt;
+      if (narrow.getIntOrFloatBitWidth() != 8)
+        return; // not an FP8 conversion
+      std::string why;
+      if (!isSupportedFP8Type(narrow))
+        why = "8-bit float type is not supported (expected f8E4M3FN or f8E5M2)";
+      else if (!isScalarOrVector(in))
+        why = "operand is not a scalar or vector (convert-elementwise-to-linalg "
+              "first, as fp8-cpu-pipeline does)";
+      else if (isTrunc && !wide.isF32() && !wide.isF16() && !wide.isBF16())
+        why = "source must be f32, f16 or bf16 (one rounding step)";
+      else
+        why = "only round-to-nearest-even is expanded";
+      InFlightDiagnostic diag = strict ? op->emitError() : op->emitRemark();
+      diag << "fp8-expand-arith: cannot expand " << in << " -> " << out << ": "
+           << why << (strict ? "" : "; left unchanged");
+      failedAny = true;
+    });
+    if (strict && failedAny)
       signalPassFailure();
   }
 };

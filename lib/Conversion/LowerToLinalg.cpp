@@ -616,14 +616,18 @@ struct FP8DecomposePass
 struct FP8LowerToLinalgPass
     : fp8::impl::FP8LowerToLinalgPassBase<FP8LowerToLinalgPass> {
   using Base::Base;
+  // Options are checked once, before any IR is touched, so a bad value is
+  // reported without a dump of the module.
+  LogicalResult initialize(MLIRContext *ctx) override {
+    if (accumulatorBits > 24)
+      return emitError(UnknownLoc::get(ctx))
+             << "fp8-lower-to-linalg: option accumulator-bits="
+             << static_cast<unsigned>(accumulatorBits)
+             << " is out of range: expected 0 (exact f32 sums) or 1..24 "
+                "(the emulated significand must fit an f32)";
+    return success();
+  }
   void runOnOperation() override {
-    if (accumulatorBits > 24) {
-      getOperation().emitError()
-          << "fp8-lower-to-linalg: accumulator-bits must be 0 (exact f32) or "
-             "in [1, 24] (the emulated significand must fit an f32), got "
-          << accumulatorBits;
-      return signalPassFailure();
-    }
     MLIRContext *ctx = &getContext();
     TypeConverter converter;
     populateFP8DecomposeTypeConversion(converter);

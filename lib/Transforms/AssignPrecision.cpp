@@ -586,6 +586,14 @@ LogicalResult AssignPrecisionPass::classifyFunction(FunctionOpInterface func) {
                 o->pattern + "'";
     } else if (isFloat(own)) {
       precision = decidePrecision(op, role, isContraction);
+    } else if (isContraction && own) {
+      // An integer (e.g. already int8-quantized) contraction: FP8 does not
+      // apply; say so instead of silently leaving it without a precision.
+      op->emitRemark() << "fp8-assign-precision: contraction with element "
+                          "type "
+                       << own
+                       << " is not floating-point (expected f32, bf16 or "
+                          "f16); no precision assigned, left unchanged";
     }
     op->setAttr(FP8Dialect::kRoleAttrName, RoleAttr::get(ctx, role));
     if (precision)

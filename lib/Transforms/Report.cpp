@@ -119,9 +119,11 @@ bool isQuantizedWeight(Value v) {
 class ReportPass : public fp8::impl::FP8ReportBase<ReportPass> {
 public:
   using FP8ReportBase::FP8ReportBase;
+  LogicalResult initialize(MLIRContext *ctx) override;
   void runOnOperation() override;
 
 private:
+  std::string fmt; // resolved in initialize()
   void collect(FunctionOpInterface func, PolicyAttr policy,
                std::vector<Row> &rows);
 };
@@ -220,17 +222,28 @@ std::string humanBytes(int64_t b) {
   return llvm::formatv("{0} B", b).str();
 }
 
+/// Options are checked before any IR is seen (no module dump with the error);
+/// the message names where the bad value came from: the pass option or the
+/// tool's --fp8-report-format flag.
+LogicalResult ReportPass::initialize(MLIRContext *ctx) {
+  fmt = format.empty() ? clReportFormat.getValue() : std::string(format);
+  if (fmt.empty())
+    fmt = "table";
+  if (fmt != "table" && fmt != "json")
+    return emitError(UnknownLoc::get(ctx))
+           << "fp8-report: unknown format '" << fmt << "' in "
+           << (format.empty() ? "--fp8-report-format" : "option format")
+           << " (expected table or json)";
+  if (StringRef(output).empty())
+    return emitError(UnknownLoc::get(ctx))
+           << "fp8-report: option output is empty (expected a file name, or "
+              "'-' for stdout)";
+  return success();
+}
+
 void ReportPass::runOnOperation() {
   markAllAnalysesPreserved();
   ModuleOp module = getOperation();
-  std::string fmt = format.empty() ? clReportFormat.getValue() : format;
-  if (fmt.empty())
-    fmt = "table";
-  if (fmt != "table" && fmt != "json") {
-    module.emitError() << "fp8-report: unknown format '" << fmt
-                       << "' (known: table, json)";
-    return signalPassFailure();
-  }
   auto policy = module->getAttrOfType<PolicyAttr>(FP8Dialect::kPolicyAttrName);
   bool hasPolicy = static_cast<bool>(policy);
   if (!policy)
@@ -259,8 +272,10 @@ void ReportPass::runOnOperation() {
   if (output != "-") {
     file = openOutputFile(output, &errorMessage);
     if (!file) {
-      module.emitError() << "fp8-report: cannot open '" << output
-                         << "': " << errorMessage;
+      // On the module's location, not the op: no dump of the whole module.
+      emitError(module.getLoc())
+          << "fp8-report: option output: cannot write the report to '"
+          << output << "': " << errorMessage;
       return signalPassFailure();
     }
     file->keep();

@@ -38,7 +38,7 @@
 // IR: func.func @f
 // IR: linalg.matmul
 
-// BAD: fp8-report: unknown format 'xml' (known: table, json)
+// BAD: fp8-report: unknown format 'xml' in option format (expected table or json)
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 func.func @f(%x: tensor<16x256xf32>, %w: tensor<256x512xf32>, %init: tensor<16x512xf32>, %init2: tensor<16x16xf32>, %init3: tensor<16x16xf32>) -> tensor<16x512xf32> {

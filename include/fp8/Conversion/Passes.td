@@ -101,6 +101,11 @@ def FP8ExpandArithPass : Pass<"fp8-expand-arith"> {
       `cvt.rn.satfinite` does).
     - `arith.extf` from FP8: exact.
 
+    Conversions it cannot expand (other 8-bit float types such as
+    `f8E4M3FNUZ`, an f64 source of `truncf`, a rounding mode other than
+    RNE, tensor operands) are left unchanged with a remark naming the op,
+    the types and what is supported, or an error under `strict=true`.
+
     Bit-exact against NVIDIA's host reference on all 2^32 inputs
     (test/Integration/CPU/conversion-exhaustive.test).
   }];
@@ -108,6 +113,9 @@ def FP8ExpandArithPass : Pass<"fp8-expand-arith"> {
     Option<"saturate", "saturate", "bool", /*default=*/"false",
            "Saturate finite overflow and Inf to ±max (satfinite) instead of "
            "producing NaN/Inf">,
+    Option<"strict", "strict", "bool", /*default=*/"false",
+           "Fail (instead of a remark) on an FP8 truncf/extf that cannot be "
+           "expanded (fp8-cpu-pipeline sets it: LLVM cannot lower them)">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }

@@ -137,6 +137,9 @@ def FP8Report : Pass<"fp8-report", "::mlir::ModuleOp"> {
     Option<"output", "output", "std::string", /*default=*/"\"-\"",
            "Output file ('-' = stdout)">
   ];
+  // The report falls back to the deepseek-v3 preset (an #fp8.policy) when
+  // the module has none: the dialect must be loaded even for plain input.
+  let dependentDialects = ["::mlir::fp8::FP8Dialect"];
 }
 
 def FP8StripAnnotations : Pass<"fp8-strip-annotations", "::mlir::ModuleOp"> {

@@ -70,9 +70,50 @@ FailureOr<GemmKernelSpec> getSpec(ScaledMatmulOp op) {
   return spec;
 }
 
+/// The kernel uses wgmma and setmaxnreg, which exist only on the
+/// architecture-specific sm_90a target, and needs PTX ISA >= 8.0 for them
+/// (PTX ISA "Target ISA notes" of wgmma.mma_async).
+LogicalResult checkTargetOptions(Location loc, StringRef pass, StringRef chip,
+                                 StringRef features) {
+  if (chip != "sm_90a")
+    return emitError(loc) << pass << ": option chip='" << chip
+                          << "' is not supported: expected sm_90a (the kernel "
+                             "uses wgmma and setmaxnreg, which need the "
+                             "architecture-specific 'a' target of Hopper)";
+  SmallVector<StringRef> parts;
+  features.split(parts, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  bool havePtx = false;
+  for (StringRef f : parts) {
+    StringRef t = f.trim();
+    unsigned version = 0;
+    if (!t.consume_front("+ptx") || t.getAsInteger(10, version))
+      return emitError(loc)
+             << pass << ": option features='" << features
+             << "': cannot parse '" << f.trim()
+             << "' (expected a comma-separated list of +ptxNN, e.g. +ptx80)";
+    if (version < 80)
+      return emitError(loc)
+             << pass << ": option features='" << features << "': PTX ISA "
+             << version / 10 << "." << version % 10
+             << " is too old (expected +ptx80 or newer: wgmma needs PTX 8.0)";
+    havePtx = true;
+  }
+  if (!havePtx)
+    return emitError(loc) << pass << ": option features is empty (expected "
+                                     "+ptxNN with NN >= 80, e.g. +ptx80)";
+  return success();
+}
+
 struct FP8LowerToNVVMPass
     : public fp8::impl::FP8LowerToNVVMBase<FP8LowerToNVVMPass> {
   using Base::Base;
+
+  // Options are checked up front, also for modules without a scaled_matmul,
+  // so a typo in chip/features never goes unnoticed.
+  LogicalResult initialize(MLIRContext *ctx) override {
+    return checkTargetOptions(UnknownLoc::get(ctx), "fp8-lower-to-nvvm", chip,
+                              features);
+  }
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -154,10 +195,32 @@ void buildGPUPipeline(OpPassManager &pm, const GPUPipelineOptions &opts) {
 } // namespace
 
 void mlir::fp8::registerFP8GPUPipeline() {
-  PassPipelineRegistration<GPUPipelineOptions>(
+  // Registered through registerPassPipeline (not PassPipelineRegistration)
+  // so the options can be validated: upstream gpu-module-to-binary only
+  // prints "Invalid format specified." for a bad format and does not fail.
+  registerPassPipeline(
       "fp8-gpu-pipeline",
       "fp8.scaled_matmul -> sm_90a GEMM kernels in a gpu.binary (PTX by "
       "default): fp8-lower-to-nvvm, then scf/nvvm/arith/cf to LLVM inside "
       "the gpu.module, then gpu-module-to-binary",
-      buildGPUPipeline);
+      [](OpPassManager &pm, StringRef optionsStr,
+         function_ref<LogicalResult(const Twine &)> errorHandler) {
+        GPUPipelineOptions options;
+        if (failed(options.parseFromString(optionsStr)))
+          return failure();
+        StringRef format = options.format;
+        // The names gpu-module-to-binary accepts (with their long forms).
+        if (!llvm::is_contained({"isa", "assembly", "bin", "binary", "fatbin",
+                                 "fatbinary", "llvm", "offloading"},
+                                format))
+          return errorHandler("fp8-gpu-pipeline: option format='" + format +
+                              "' is not a gpu-module-to-binary format "
+                              "(expected isa (PTX), bin (cubin), fatbin or "
+                              "llvm)");
+        buildGPUPipeline(pm, options);
+        return success();
+      },
+      [](function_ref<void(const mlir::detail::PassOptions &)> optHandler) {
+        optHandler(GPUPipelineOptions());
+      });
 }
