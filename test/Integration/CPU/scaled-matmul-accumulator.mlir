@@ -6,7 +6,7 @@
 // RUN: fp8-opt %s --fp8-cpu-pipeline=accumulator-bits=14 | %fp8_run | FileCheck %s --check-prefix=ACC14
 // RUN: not fp8-opt %s --fp8-lower-to-linalg=accumulator-bits=25 2>&1 | FileCheck %s --check-prefix=BAD
 
-// BAD: accumulator-bits must be 0 (exact f32) or in [1, 24]
+// BAD: fp8-lower-to-linalg: option accumulator-bits=25 is out of range: expected 0 (exact f32 sums) or 1..24
 
 !a = !fp8.scaled<1x256xf8E4M3FN, block = [1, 256], scale = f32>
 
