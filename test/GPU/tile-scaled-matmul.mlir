@@ -53,7 +53,7 @@
 // DEFAULT: %[[C:.*]] = tensor.extract %arg2
 // DEFAULT: arith.extf %[[C]] : bf16 to f32
 
-// BAD: error: fp8-tile-scaled-matmul: block-n must be positive
+// BAD: error: fp8-tile-scaled-matmul: option block-n=0 is invalid: expected a positive tile width
 
 func.func @tails(%a: !fp8.scaled<100x272xf8E4M3FN, block = [1, 128], scale = f32>,
                  %b: !fp8.scaled<200x272xf8E4M3FN, block = [128, 128], scale = f32>) -> tensor<100x200xbf16> {

@@ -82,6 +82,15 @@
 // RUN: not fp8-opt %s -fp8-gpu-pipeline='format=ptx' 2>&1 | FileCheck %s --check-prefix=FORMAT
 // FORMAT: fp8-gpu-pipeline: option format='ptx' is not a gpu-module-to-binary format (expected isa (PTX), bin (cubin), fatbin or llvm)
 
+// fp8-tile-scaled-matmul: block-m, block-n.
+// RUN: not fp8-opt %s -fp8-tile-scaled-matmul='block-n=-16' 2>&1 | FileCheck %s --check-prefix=TILE-N
+// TILE-N: fp8-tile-scaled-matmul: option block-n=-16 is invalid: expected a positive tile width
+// TILE-N-NOT: see current operation
+// RUN: not fp8-opt %s -fp8-tile-scaled-matmul='block-m=-1' 2>&1 | FileCheck %s --check-prefix=TILE-M
+// TILE-M: fp8-tile-scaled-matmul: option block-m=-1 is invalid: expected 0 (the GPU kernel's choice) or a positive tile height
+// RUN: not fp8-opt %s -fp8-tile-scaled-matmul='block-n=wide' 2>&1 | FileCheck %s --check-prefix=TILE-ABC
+// TILE-ABC: for the --block-n option: 'wide' value invalid for long argument!
+
 // The valid spellings still pass (no fp8.scaled_matmul here: nothing to do).
 // RUN: fp8-opt %s -fp8-lower-to-nvvm='chip=sm_90a features=+ptx84' -o /dev/null
 // RUN: fp8-opt %s -fp8-gpu-pipeline='format=isa' -o /dev/null

@@ -62,9 +62,11 @@ LogicalResult tile(ScaledMatmulOp op, int64_t blockMOpt, int64_t blockN) {
   auto resTy = cast<RankedTensorType>(op.getResult().getType());
   if (llvm::any_of(aTy.getShape(), ShapedType::isDynamic) ||
       llvm::any_of(bTy.getShape(), ShapedType::isDynamic))
-    return op.emitOpError("fp8-tile-scaled-matmul needs static shapes");
+    return op.emitOpError("fp8-tile-scaled-matmul needs static shapes, got ")
+           << aTy << ", " << bTy;
   if (!aTy.getScaleType().isF32() || !bTy.getScaleType().isF32())
-    return op.emitOpError("fp8-tile-scaled-matmul needs f32 scales");
+    return op.emitOpError("fp8-tile-scaled-matmul needs f32 scales, got ")
+           << aTy.getScaleType() << " (a), " << bTy.getScaleType() << " (b)";
   const int64_t M = aTy.getShape()[0], K = aTy.getShape()[1],
                 N = bTy.getShape()[0];
   const int64_t I = op.getPromoteInterval();
@@ -173,12 +175,23 @@ LogicalResult tile(ScaledMatmulOp op, int64_t blockMOpt, int64_t blockN) {
 struct FP8TileScaledMatmulPass
     : public fp8::impl::FP8TileScaledMatmulBase<FP8TileScaledMatmulPass> {
   using Base::Base;
+  // Options are checked before any IR is touched (no module dump), naming
+  // the option, the bad value and what is expected.
+  LogicalResult initialize(MLIRContext *ctx) override {
+    if (blockN <= 0)
+      return emitError(UnknownLoc::get(ctx))
+             << "fp8-tile-scaled-matmul: option block-n="
+             << static_cast<int64_t>(blockN)
+             << " is invalid: expected a positive tile width";
+    if (blockM < 0)
+      return emitError(UnknownLoc::get(ctx))
+             << "fp8-tile-scaled-matmul: option block-m="
+             << static_cast<int64_t>(blockM)
+             << " is invalid: expected 0 (the GPU kernel's choice) or a "
+                "positive tile height";
+    return success();
+  }
   void runOnOperation() override {
-    if (blockN <= 0 || blockM < 0) {
-      getOperation().emitError("fp8-tile-scaled-matmul: block-n must be "
-                               "positive and block-m non-negative");
-      return signalPassFailure();
-    }
     SmallVector<ScaledMatmulOp> ops;
     getOperation().walk([&](ScaledMatmulOp op) { ops.push_back(op); });
     for (ScaledMatmulOp op : ops)
