@@ -50,6 +50,26 @@ public:
                        .wasInterrupted();
     if (!hasTosa)
       return;
+    // tosa-to-linalg only says "failed to legalize operation" on unranked
+    // tensors: name the op and the type, and what to do, instead.
+    bool unranked = false;
+    getOperation()->walk([&](Operation *op) {
+      if (!op->getDialect() || op->getDialect()->getNamespace() != "tosa")
+        return;
+      auto isUnranked = [](Type t) { return isa<UnrankedTensorType>(t); };
+      for (Type t : llvm::concat<const Type>(op->getOperandTypes(),
+                                             op->getResultTypes()))
+        if (isUnranked(t)) {
+          op->emitError() << "fp8-convert-tosa: " << op->getName()
+                          << " has an unranked tensor " << t
+                          << "; tosa-to-linalg needs ranked tensors (run "
+                             "--tosa-infer-shapes first)";
+          unranked = true;
+          return;
+        }
+    });
+    if (unranked)
+      return signalPassFailure();
     OpPassManager pm("builtin.module");
     buildTosaConversion(pm);
     if (failed(runPipeline(pm, getOperation())))
