@@ -4,7 +4,10 @@
 # runs it for SECONDS (default 60) on a seed corpus made from the lit tests
 # and ../shared/models. Findings land in build-fuzz/artifacts/; minimise one
 # with `build-fuzz/bin/fp8-fuzz -minimize_crash=1 -runs=10000 FILE` and turn
-# it into a lit regression test under test/Fuzz/.
+# it into a lit regression test under test/Robustness/. -fork=1
+# -ignore_crashes=1: a finding is saved and fuzzing goes on (the packaged
+# MLIR 22 has known parser crashes of its own, see
+# test/Robustness/upstream-linalg-reduce-parse-crash.mlir).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 seconds="${1:-60}"
@@ -41,4 +44,5 @@ echo "== fuzzing for ${seconds}s with $(ls "$corpus" | wc -l) corpus entries"
 # writes into them legitimately, which ASan would report as use-after-poison.
 ASAN_OPTIONS=detect_leaks=0:allow_user_poisoning=0 build-fuzz/bin/fp8-fuzz "$corpus" \
   -max_total_time="$seconds" -max_len=300000 -timeout=60 -rss_limit_mb=8192 \
-  -artifact_prefix=build-fuzz/artifacts/ -print_final_stats=1
+  -artifact_prefix=build-fuzz/artifacts/ -print_final_stats=1 \
+  -fork=1 -ignore_crashes=1
