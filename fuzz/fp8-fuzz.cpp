@@ -30,6 +30,7 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "llvm/Support/Regex.h"
 #include "llvm/Support/SourceMgr.h"
 
 #include <cstdint>
@@ -65,6 +66,28 @@ constexpr const char *kPipelines[] = {
     "builtin.module(fp8-pipeline{report-output=/dev/null},fp8-cpu-pipeline)",
 };
 
+/// The packaged MLIR 22 linalg parsers (reduce, transpose, broadcast) store
+/// the result of parsing the array after `dimensions =` / `permutation =`
+/// without checking it, and segfault when it is not a well-formed integer
+/// array (test/Robustness/upstream-linalg-*-parse-crash.mlir, upstream
+/// `mlir-opt` too). Inputs with such an array are skipped, so that fork jobs
+/// are not spent rediscovering that one known upstream crash: every keyword
+/// occurrence must be followed by `= [i, j, ...]` or it is not parsed.
+bool hitsKnownUpstreamParserCrash(StringRef text) {
+  static const llvm::Regex wellFormed(
+      "^[ \t\r\n]*=[ \t\r\n]*\\[[ \t\r\n]*(-?[0-9]+[ \t\r\n]*"
+      "(,[ \t\r\n]*-?[0-9]+[ \t\r\n]*)*)?\\]");
+  for (StringRef keyword : {"dimensions", "permutation"}) {
+    for (size_t pos = text.find(keyword); pos != StringRef::npos;
+         pos = text.find(keyword, pos + 1)) {
+      StringRef rest = text.drop_front(pos + keyword.size()).ltrim(" \t\r\n");
+      if (rest.starts_with("=") && !wellFormed.match(text.drop_front(pos + keyword.size())))
+        return true;
+    }
+  }
+  return false;
+}
+
 bool isRegistered(StringRef pipeline) {
   // "builtin.module(name,...)" -> name of the first fp8 pass/pipeline.
   StringRef inner = pipeline.drop_front(strlen("builtin.module(")).drop_back();
@@ -74,14 +97,16 @@ bool isRegistered(StringRef pipeline) {
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  StringRef text(reinterpret_cast<const char *>(data), size);
+  if (hitsKnownUpstreamParserCrash(text))
+    return 0;
   MLIRContext ctx(getRegistry(), MLIRContext::Threading::DISABLED);
   ctx.allowUnregisteredDialects(false);
   ScopedDiagnosticHandler silence(&ctx, [](Diagnostic &) { return success(); });
 
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(
-          StringRef(reinterpret_cast<const char *>(data), size), "fuzz"),
+      llvm::MemoryBuffer::getMemBufferCopy(text, "fuzz"),
       llvm::SMLoc());
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &ctx);
   if (!module || failed(verify(*module)))
