@@ -43,3 +43,7 @@ if config.ptxas and os.path.exists(config.ptxas):
 if config.fp8_cvt_exhaustive and os.path.exists(config.fp8_cvt_exhaustive):
     config.available_features.add("cuda-fp8")
     config.substitutions.append(("%fp8_cvt_exhaustive", config.fp8_cvt_exhaustive))
+# Tests of CPU-hours (the tiled schedule on DeepSeek-V3's M = 4096 GEMMs) run
+# only when asked: `lit --param long_tests=1 build/test/...`.
+if lit_config.params.get("long_tests"):
+    config.available_features.add("long-tests")
