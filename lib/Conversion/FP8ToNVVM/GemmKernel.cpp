@@ -17,6 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "GemmKernel.h"
+#include "KernelBuilder.h"
 
 #include "fp8/Conversion/WgmmaFragment.h"
 
@@ -30,51 +31,6 @@ using namespace mlir;
 using namespace mlir::fp8;
 
 namespace {
-
-/// Small helpers over an ImplicitLocOpBuilder for i32/i64/f32 arithmetic.
-struct KB {
-  ImplicitLocOpBuilder &b;
-  Type i1, i32, i64, f32;
-  LLVM::LLVMPointerType ptr, ptrShared, ptrGlobal;
-
-  explicit KB(ImplicitLocOpBuilder &b)
-      : b(b), i1(b.getI1Type()), i32(b.getI32Type()), i64(b.getI64Type()),
-        f32(b.getF32Type()), ptr(LLVM::LLVMPointerType::get(b.getContext())),
-        ptrShared(LLVM::LLVMPointerType::get(b.getContext(), 3)),
-        ptrGlobal(LLVM::LLVMPointerType::get(b.getContext(), 1)) {}
-
-  Value c32(int64_t v) { return arith::ConstantIntOp::create(b, i32, v); }
-  Value c64(int64_t v) { return arith::ConstantIntOp::create(b, i64, v); }
-  Value cf32(float v) {
-    return arith::ConstantFloatOp::create(b, cast<FloatType>(f32),
-                                          APFloat(v));
-  }
-  Value add(Value x, Value y) { return arith::AddIOp::create(b, x, y); }
-  Value sub(Value x, Value y) { return arith::SubIOp::create(b, x, y); }
-  Value mul(Value x, Value y) { return arith::MulIOp::create(b, x, y); }
-  Value divu(Value x, Value y) { return arith::DivUIOp::create(b, x, y); }
-  Value remu(Value x, Value y) { return arith::RemUIOp::create(b, x, y); }
-  Value andi(Value x, Value y) { return arith::AndIOp::create(b, x, y); }
-  Value ori(Value x, Value y) { return arith::OrIOp::create(b, x, y); }
-  Value xori(Value x, Value y) { return arith::XOrIOp::create(b, x, y); }
-  Value shru(Value x, Value y) { return arith::ShRUIOp::create(b, x, y); }
-  Value ult(Value x, Value y) {
-    return arith::CmpIOp::create(b, arith::CmpIPredicate::ult, x, y);
-  }
-  Value eq(Value x, Value y) {
-    return arith::CmpIOp::create(b, arith::CmpIPredicate::eq, x, y);
-  }
-  Value zext64(Value x) { return arith::ExtUIOp::create(b, i64, x); }
-  Value fmul(Value x, Value y) { return arith::MulFOp::create(b, x, y); }
-  Value fma(Value x, Value y, Value z) {
-    return LLVM::FMAOp::create(b, x, y, z);
-  }
-  /// Byte-offset GEP on an i8 base pointer.
-  Value gep(Value base, Value byteOffset) {
-    return LLVM::GEPOp::create(b, base.getType(), b.getI8Type(), base,
-                               ValueRange{byteOffset});
-  }
-};
 
 NVVM::WGMMATypes wgmmaType(Type t) {
   return isa<Float8E5M2Type>(t) ? NVVM::WGMMATypes::e5m2
@@ -107,7 +63,7 @@ LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
   const GemmKernelConfig &cfg = spec.config;
   MLIRContext *ctx = builder.getContext();
   ImplicitLocOpBuilder b(loc, builder);
-  KB k(b);
+  KernelBuilder k(b);
 
   // --- Signature and launch attributes --------------------------------------
   SmallVector<Type> argTypes(5, k.ptr);

@@ -2,6 +2,7 @@
 #include "fp8/Conversion/FP8ToNVVM/Passes.h"
 
 #include "GemmKernel.h"
+#include "QuantizeKernel.h"
 #include "fp8/Dialect/FP8.h"
 
 #include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
@@ -26,6 +27,7 @@ namespace {
 
 constexpr StringLiteral kKernelModuleName = "fp8_kernels";
 constexpr StringLiteral kSmemSymbol = "fp8_dynamic_smem";
+constexpr StringLiteral kAmaxSymbol = "fp8_quantize_amax";
 
 /// Checks that `op` is in the form the sm_90a kernel implements and returns
 /// its spec; emits a diagnostic naming what is wrong otherwise.
@@ -67,6 +69,44 @@ FailureOr<GemmKernelSpec> getSpec(ScaledMatmulOp op) {
   spec.aType = aTy.getElementType();
   spec.bType = bTy.getElementType();
   spec.resultType = resTy.getElementType();
+  return spec;
+}
+
+/// The quantize kernel's spec for `op`, or a remark saying why the op stays
+/// a host (CPU) op: quantizing is cheap next to the GEMM, so an unsupported
+/// form is not an error (issue: passes leave what they cannot handle).
+std::optional<QuantizeKernelSpec> getQuantizeSpec(QuantizeOp op) {
+  auto inTy = cast<RankedTensorType>(op.getInput().getType());
+  auto resTy = cast<ScaledTensorType>(op.getResult().getType());
+  ArrayRef<int64_t> blk = resTy.getBlockShape();
+  Type in = inTy.getElementType();
+  std::string why;
+  llvm::raw_string_ostream os(why);
+  if (!inTy.hasStaticShape() || inTy.getRank() != 2)
+    os << "needs a static rank-2 input, got '" << inTy << "'";
+  else if (blk.size() != 2 || blk[1] != 128 || (blk[0] != 1 && blk[0] != 128))
+  {
+    os << "implements blocks [1, 128] and [128, 128], got [";
+    llvm::interleaveComma(blk, os);
+    os << "]";
+  }
+  else if (!resTy.getScaleType().isF32())
+    os << "needs f32 scales, got '" << resTy.getScaleType() << "'";
+  else if (!op.getSaturate())
+    os << "the hardware conversion cvt.rn.satfinite needs saturate = true";
+  else if (!in.isF32() && !in.isBF16())
+    os << "needs an f32 or bf16 input, got '" << in << "'";
+  if (!why.empty()) {
+    op.emitRemark() << "fp8-lower-to-nvvm: no GPU quantize kernel (" << why
+                    << "); the op stays on the host";
+    return std::nullopt;
+  }
+  QuantizeKernelSpec spec;
+  spec.config = makeQuantizeKernelConfig(inTy.getDimSize(0), inTy.getDimSize(1), blk[0]);
+  spec.inputType = in;
+  spec.fp8Type = resTy.getElementType();
+  spec.eps = op.getEps().convertToDouble();
+  spec.pow2 = op.getScaleMode() == ScaleMode::pow2;
   return spec;
 }
 
@@ -118,8 +158,15 @@ struct FP8LowerToNVVMPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SmallVector<ScaledMatmulOp> ops;
-    module.walk([&](ScaledMatmulOp op) { ops.push_back(op); });
-    if (ops.empty())
+    SmallVector<QuantizeKernelSpec> quantizeSpecs;
+    module.walk([&](Operation *op) {
+      if (auto mm = dyn_cast<ScaledMatmulOp>(op))
+        ops.push_back(mm);
+      else if (auto q = dyn_cast<QuantizeOp>(op))
+        if (std::optional<QuantizeKernelSpec> spec = getQuantizeSpec(q))
+          quantizeSpecs.push_back(*spec);
+    });
+    if (ops.empty() && quantizeSpecs.empty())
       return;
 
     SmallVector<GemmKernelSpec> specs;
@@ -157,6 +204,20 @@ struct FP8LowerToNVVMPass
         continue; // one kernel per distinct shape and types
       b.setInsertionPoint(gpuModule.getBody()->getTerminator());
       buildGemmKernel(b, loc, spec, kSmemSymbol);
+    }
+    if (!quantizeSpecs.empty() && !gpuModule.lookupSymbol(kAmaxSymbol)) {
+      b.setInsertionPointToStart(gpuModule.getBody());
+      // The per-warp amax of a 128x128 block (8 warps), reduced by all.
+      LLVM::GlobalOp::create(b, loc, LLVM::LLVMArrayType::get(b.getF32Type(), 8),
+                             /*isConstant=*/false, LLVM::Linkage::Internal,
+                             kAmaxSymbol, Attribute(), /*alignment=*/16,
+                             /*addrSpace=*/3);
+    }
+    for (const QuantizeKernelSpec &spec : quantizeSpecs) {
+      if (gpuModule.lookupSymbol(quantizeKernelName(spec)))
+        continue;
+      b.setInsertionPoint(gpuModule.getBody()->getTerminator());
+      buildQuantizeKernel(b, loc, spec, kAmaxSymbol);
     }
   }
 };

@@ -6,7 +6,8 @@ include "mlir/Pass/PassBase.td"
 
 def FP8LowerToNVVM : Pass<"fp8-lower-to-nvvm", "ModuleOp"> {
   let summary = "Generate sm_90a block-scaled FP8 GEMM kernels (TMA, wgmma "
-                "e4m3/e5m2, FP32 promotion) for fp8.scaled_matmul";
+                "e4m3/e5m2, FP32 promotion) for fp8.scaled_matmul and block "
+                "quantize kernels for fp8.quantize";
   let description = [{
     For every `fp8.scaled_matmul` with static shapes, adds a kernel to the
     `gpu.module @fp8_kernels` (created with an `#nvvm.target` for `chip`):
@@ -34,6 +35,18 @@ def FP8LowerToNVVM : Pass<"fp8-lower-to-nvvm", "ModuleOp"> {
     scales, `a` blocks [1, 128], `b` blocks [128, 128], promote_interval
     128 (the DeepSeek-V3 recipe); K a multiple of 16 (TMA global strides are
     16-byte multiples); no `acc` operand yet.
+
+    For every `fp8.quantize` of a static rank-2 f32/bf16 tensor into
+    [1, 128] tiles or [128, 128] blocks with f32 scales and `saturate`, adds
+    a quantize kernel `fp8_quantize_<R>x<C>_<b>x128_<in>_<fp8>[_pow2]
+    [_eps<f32 bits>]` (launch and ABI: `QuantizeKernelConfig.h`; 256
+    threads): per block, amax by `max.NaN` across lanes (`shfl.sync.bfly`)
+    and, for 128x128, across the 8 warps through shared memory; the scale
+    with the CPU reference's arithmetic (eps, pow2, "not a normal f32 -> 1",
+    numerics contract §1); codes `cvt.rn.satfinite.{e4m3x2,e5m2x2}.f32` of
+    `x / s` (`nvvm.convert.f32x2.to.f8x2`). Other quantize forms (other
+    blocks, E8M0 scales, non-saturating, f16 input, dynamic or other ranks)
+    stay host ops with a remark.
   }];
   let options = [
     Option<"chip", "chip", "std::string", [{"sm_90a"}],

@@ -1,0 +1,60 @@
+//===- QuantizeKernelConfig.h - launch of the sm_90a FP8 quantize kernel -*- C++ -*-===//
+//
+// The launch configuration of the quantize kernels that `fp8-lower-to-nvvm`
+// generates for `fp8.quantize` (1x128 activation tiles and 128x128 weight
+// blocks, DeepSeek-V3 §3.3.1), as a function of the shape only. Header-only
+// and free of MLIR/LLVM, like GemmKernelConfig.h, so launchers (runtime/,
+// bench/gpu/) compute what the compiler chose.
+//
+// Kernel ABI (parameters in order, 64-bit generic pointers to global memory):
+//   0 x      : [rows, cols] f32 or bf16, row-major, 16-byte aligned
+//   1 q      : [rows, cols] FP8 codes (u8), row-major
+//   2 scales : [ceil(rows / blockRows), ceil(cols / 128)] f32, row-major
+// No dynamic shared memory. Block `blk` (row-major over the scale grid) is
+// handled by warpsPerBlock() warps: lane l holds columns 4l .. 4l+3 of the
+// block's 128, warp w of the block holds rows w, w + warpsPerBlock(), ...
+//
+//===----------------------------------------------------------------------===//
+#ifndef FP8_CONVERSION_QUANTIZEKERNELCONFIG_H
+#define FP8_CONVERSION_QUANTIZEKERNELCONFIG_H
+
+#include <cstdint>
+
+namespace mlir {
+namespace fp8 {
+
+struct QuantizeKernelConfig {
+  int64_t rows = 0, cols = 0;
+  int64_t blockRows = 1; // 1 (1x128 tiles) or 128 (128x128 blocks)
+
+  static constexpr int64_t kBlockCols = 128; // along the reduced (K) dimension
+  static constexpr int64_t kThreads = 256;   // 8 warps per CTA
+  static constexpr int64_t kWarps = kThreads / 32;
+  static constexpr int64_t kColsPerLane = kBlockCols / 32;
+
+  static constexpr int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+  int64_t rowBlocks() const { return ceilDiv(rows, blockRows); }
+  int64_t colBlocks() const { return ceilDiv(cols, kBlockCols); }
+  int64_t blocks() const { return rowBlocks() * colBlocks(); }
+  /// Warps that share one block: all 8 for a 128x128 block (16 rows each),
+  /// one for a 1x128 tile (8 tiles per CTA).
+  int64_t warpsPerBlock() const { return blockRows < kWarps ? blockRows : kWarps; }
+  int64_t rowsPerWarp() const { return blockRows / warpsPerBlock(); }
+  int64_t blocksPerCta() const { return kWarps / warpsPerBlock(); }
+  int64_t gridSize() const { return ceilDiv(blocks(), blocksPerCta()); }
+};
+
+inline QuantizeKernelConfig makeQuantizeKernelConfig(int64_t rows, int64_t cols,
+                                                     int64_t blockRows) {
+  QuantizeKernelConfig c;
+  c.rows = rows;
+  c.cols = cols;
+  c.blockRows = blockRows;
+  return c;
+}
+
+} // namespace fp8
+} // namespace mlir
+
+#endif // FP8_CONVERSION_QUANTIZEKERNELCONFIG_H

@@ -1,0 +1,66 @@
+//===- KernelBuilder.h - i32/f32/pointer helpers for kernel generators -*- C++ -*-===//
+//
+// Shared by the kernel generators of fp8-lower-to-nvvm (GemmKernel.cpp,
+// QuantizeKernel.cpp), which build NVVM + LLVM dialect functions with
+// arith/scf for the arithmetic and control flow.
+//
+//===----------------------------------------------------------------------===//
+#ifndef FP8_LIB_CONVERSION_FP8TONVVM_KERNELBUILDER_H
+#define FP8_LIB_CONVERSION_FP8TONVVM_KERNELBUILDER_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+
+namespace mlir {
+namespace fp8 {
+
+/// Small helpers over an ImplicitLocOpBuilder for i32/i64/f32 arithmetic.
+struct KernelBuilder {
+  ImplicitLocOpBuilder &b;
+  Type i1, i32, i64, f32;
+  LLVM::LLVMPointerType ptr, ptrShared, ptrGlobal;
+
+  explicit KernelBuilder(ImplicitLocOpBuilder &b)
+      : b(b), i1(b.getI1Type()), i32(b.getI32Type()), i64(b.getI64Type()),
+        f32(b.getF32Type()), ptr(LLVM::LLVMPointerType::get(b.getContext())),
+        ptrShared(LLVM::LLVMPointerType::get(b.getContext(), 3)),
+        ptrGlobal(LLVM::LLVMPointerType::get(b.getContext(), 1)) {}
+
+  Value c32(int64_t v) { return arith::ConstantIntOp::create(b, i32, v); }
+  Value c64(int64_t v) { return arith::ConstantIntOp::create(b, i64, v); }
+  Value cf32(float v) {
+    return arith::ConstantFloatOp::create(b, cast<FloatType>(f32),
+                                          APFloat(v));
+  }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, x, y); }
+  Value sub(Value x, Value y) { return arith::SubIOp::create(b, x, y); }
+  Value mul(Value x, Value y) { return arith::MulIOp::create(b, x, y); }
+  Value divu(Value x, Value y) { return arith::DivUIOp::create(b, x, y); }
+  Value remu(Value x, Value y) { return arith::RemUIOp::create(b, x, y); }
+  Value andi(Value x, Value y) { return arith::AndIOp::create(b, x, y); }
+  Value ori(Value x, Value y) { return arith::OrIOp::create(b, x, y); }
+  Value xori(Value x, Value y) { return arith::XOrIOp::create(b, x, y); }
+  Value shru(Value x, Value y) { return arith::ShRUIOp::create(b, x, y); }
+  Value ult(Value x, Value y) {
+    return arith::CmpIOp::create(b, arith::CmpIPredicate::ult, x, y);
+  }
+  Value eq(Value x, Value y) {
+    return arith::CmpIOp::create(b, arith::CmpIPredicate::eq, x, y);
+  }
+  Value zext64(Value x) { return arith::ExtUIOp::create(b, i64, x); }
+  Value fmul(Value x, Value y) { return arith::MulFOp::create(b, x, y); }
+  Value fma(Value x, Value y, Value z) {
+    return LLVM::FMAOp::create(b, x, y, z);
+  }
+  /// Byte-offset GEP on an i8 base pointer.
+  Value gep(Value base, Value byteOffset) {
+    return LLVM::GEPOp::create(b, base.getType(), b.getI8Type(), base,
+                               ValueRange{byteOffset});
+  }
+};
+
+} // namespace fp8
+} // namespace mlir
+
+#endif // FP8_LIB_CONVERSION_FP8TONVVM_KERNELBUILDER_H

@@ -1,0 +1,53 @@
+// Quantize forms the GPU kernel does not implement stay on the host with a
+// remark naming why (robustness: a pass leaves what it cannot handle); the
+// module is still lowered.
+// RUN: fp8-opt %s --fp8-lower-to-nvvm -split-input-file -verify-diagnostics | FileCheck %s
+
+// CHECK-LABEL: func.func @mx_blocks
+// CHECK: fp8.quantize
+// CHECK-NOT: llvm.func @fp8_quantize
+func.func @mx_blocks(%x: tensor<64x256xf32>) -> !fp8.scaled<64x256xf8E4M3FN, block = [1, 32], scale = f32> {
+  // expected-remark @+1 {{fp8-lower-to-nvvm: no GPU quantize kernel (implements blocks [1, 128] and [128, 128], got [1, 32]); the op stays on the host}}
+  %q = fp8.quantize %x : tensor<64x256xf32> -> !fp8.scaled<64x256xf8E4M3FN, block = [1, 32], scale = f32>
+  return %q : !fp8.scaled<64x256xf8E4M3FN, block = [1, 32], scale = f32>
+}
+
+// -----
+
+func.func @e8m0(%x: tensor<64x256xf32>) -> !fp8.scaled<64x256xf8E4M3FN, block = [1, 128], scale = f8E8M0FNU> {
+  // expected-remark @+1 {{needs f32 scales, got 'f8E8M0FNU'}}
+  %q = fp8.quantize %x {scale_mode = #fp8.scale_mode<pow2>} : tensor<64x256xf32> -> !fp8.scaled<64x256xf8E4M3FN, block = [1, 128], scale = f8E8M0FNU>
+  return %q : !fp8.scaled<64x256xf8E4M3FN, block = [1, 128], scale = f8E8M0FNU>
+}
+
+// -----
+
+func.func @no_saturate(%x: tensor<64x256xf32>) -> !fp8.scaled<64x256xf8E4M3FN, block = [1, 128], scale = f32> {
+  // expected-remark @+1 {{the hardware conversion cvt.rn.satfinite needs saturate = true}}
+  %q = fp8.quantize %x {saturate = false} : tensor<64x256xf32> -> !fp8.scaled<64x256xf8E4M3FN, block = [1, 128], scale = f32>
+  return %q : !fp8.scaled<64x256xf8E4M3FN, block = [1, 128], scale = f32>
+}
+
+// -----
+
+func.func @dynamic(%x: tensor<?x256xf32>) -> !fp8.scaled<?x256xf8E4M3FN, block = [1, 128], scale = f32> {
+  // expected-remark @+1 {{needs a static rank-2 input, got 'tensor<?x256xf32>'}}
+  %q = fp8.quantize %x : tensor<?x256xf32> -> !fp8.scaled<?x256xf8E4M3FN, block = [1, 128], scale = f32>
+  return %q : !fp8.scaled<?x256xf8E4M3FN, block = [1, 128], scale = f32>
+}
+
+// -----
+
+func.func @rank3(%x: tensor<2x64x256xf32>) -> !fp8.scaled<2x64x256xf8E4M3FN, block = [1, 1, 128], scale = f32> {
+  // expected-remark @+1 {{needs a static rank-2 input, got 'tensor<2x64x256xf32>'}}
+  %q = fp8.quantize %x : tensor<2x64x256xf32> -> !fp8.scaled<2x64x256xf8E4M3FN, block = [1, 1, 128], scale = f32>
+  return %q : !fp8.scaled<2x64x256xf8E4M3FN, block = [1, 1, 128], scale = f32>
+}
+
+// -----
+
+func.func @f16_input(%x: tensor<64x256xf16>) -> !fp8.scaled<64x256xf8E4M3FN, block = [1, 128], scale = f32> {
+  // expected-remark @+1 {{needs an f32 or bf16 input, got 'f16'}}
+  %q = fp8.quantize %x : tensor<64x256xf16> -> !fp8.scaled<64x256xf8E4M3FN, block = [1, 128], scale = f32>
+  return %q : !fp8.scaled<64x256xf8E4M3FN, block = [1, 128], scale = f32>
+}
