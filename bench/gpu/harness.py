@@ -13,7 +13,11 @@ For each M N K of shapes.txt:
      diff = 1 - 2 sum(xy) / sum(x^2 + y^2);
   4. timing (CUDA events) against cuBLASLt's block-scaled FP8 GEMM through
      torch._scaled_mm (1x128 activation / 128x128 weight scales) and cuBLAS
-     BF16 (torch.matmul on the dequantized operands), with TFLOPS and ratios.
+     BF16 (torch.matmul on the dequantized operands), with TFLOPS and ratios;
+  5. the quantize kernels of the same shapes (A [M, K] bf16 in 1x128 tiles,
+     B [N, K] f32 in 128x128 blocks) against an independent oracle, bit for
+     bit: PyTorch's own amax, IEEE f32 division and FP8 conversion, on inputs
+     with NaN, Inf, an all-zero tile, tiny and huge values planted.
 
 Needs PyTorch with CUDA; nothing of MLIR. A kernel that does not finish in
 --hang-seconds is reported as a hang and the harness exits (a hung kernel
@@ -53,6 +57,8 @@ class Runtime:
                                         ctypes.POINTER(vp)]
         L.fp8rt_gemm_launch.argtypes = [vp, vp]
         L.fp8rt_gemm_destroy.argtypes = [vp]
+        L.fp8rt_quantize_launch.argtypes = [vp, ctypes.c_char_p, i64, i64, i64,
+                                            vp, vp, vp, vp]
         self.check(L.fp8rt_init(torch.cuda.current_device()), "fp8rt_init")
 
     def check(self, rc, what):
@@ -83,6 +89,59 @@ class Runtime:
         self.check(self.lib.fp8rt_gemm_launch(
             plan, ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)),
             "launch")
+
+
+def quantize_oracle(x, block_rows, eps=1e-4):
+    """The numerics contract §1 in PyTorch ops (f32, IEEE division): codes
+    [R, C] u8 and scales [ceil(R/b), ceil(C/128)] f32 of x (any float dtype)."""
+    r, c = x.shape
+    rb, cb = ceil_div(r, block_rows), ceil_div(c, 128)
+    xf = x.to(torch.float32)
+    xp = torch.zeros(rb * block_rows, cb * 128, device=x.device, dtype=torch.float32)
+    xp[:r, :c] = xf
+    amax = xp.view(rb, block_rows, cb, 128).abs().amax(dim=(1, 3))  # NaN propagates
+    s = torch.maximum(amax, torch.tensor(eps, device=x.device, dtype=torch.float32)) / FMAX_E4M3
+    e = (s.view(torch.int32) >> 23) & 0xFF
+    s = torch.where((e != 0) & (e != 0xFF), s, torch.ones_like(s))  # "not normal -> 1"
+    full = s.repeat_interleave(block_rows, 0)[:r].repeat_interleave(128, 1)[:, :c]
+    q = (xf / full).clamp(-FMAX_E4M3, FMAX_E4M3)  # satfinite; NaN stays NaN
+    codes = q.to(torch.float8_e4m3fn).view(torch.uint8).clone()
+    codes[torch.isnan(q)] = 0x7F  # the contract's NaN code (sign dropped)
+    return codes, s.contiguous()
+
+
+def plant_specials(x):
+    """NaN, +Inf, an all-zero 1x128 tile, a tiny and a huge value."""
+    r, c = x.shape
+    if r >= 4 and c >= 128:
+        x[0, 3] = float("nan")
+        x[1, c - 1] = float("inf")
+        x[2, :128] = 0.0
+        x[3, 5] = 1e-30
+        x[r - 1, 0] = 3e38
+    return x
+
+
+def check_quantize(rt, mod, rows, cols, block_rows, dtype, hang):
+    """Runs fp8_quantize_<rows>x<cols>_<b>x128_<in>_e4m3 on fresh inputs in
+    poisoned outputs; returns (mismatching codes, mismatching scales)."""
+    name = f"fp8_quantize_{rows}x{cols}_{block_rows}x128_{'bf16' if dtype == torch.bfloat16 else 'f32'}_e4m3"
+    x = plant_specials(torch.randn(rows, cols, device="cuda") *
+                       torch.exp2(torch.randint(-20, 20, (rows, 1), device="cuda").float()))
+    x = x.to(dtype).contiguous()
+    q = torch.full((rows, cols), 0xAA, device="cuda", dtype=torch.uint8)
+    s = torch.full((ceil_div(rows, block_rows), ceil_div(cols, 128)), float("nan"),
+                   device="cuda", dtype=torch.float32)
+    rt.check(rt.lib.fp8rt_quantize_launch(
+        mod, name.encode(), rows, cols, block_rows, x.data_ptr(), q.data_ptr(),
+        s.data_ptr(), ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)), name)
+    ev = torch.cuda.Event()
+    ev.record()
+    wait_or_die(ev, hang, name)
+    ref_q, ref_s = quantize_oracle(x, block_rows)
+    bad_q = int((q != ref_q).sum().item())
+    bad_s = int((s.view(torch.int32) != ref_s.view(torch.int32)).sum().item())
+    return bad_q, bad_s
 
 
 def quantize_1x128(x):
@@ -245,9 +304,20 @@ def main():
         row["tflops_bf16"] = flops / (row["t_bf16_ms"] * 1e-3) / 1e12
         row["ratio_vs_bf16"] = row["t_bf16_ms"] / row["t_fp8mlir_ms"]
         rt.lib.fp8rt_gemm_destroy(plan)
+        del a16, b16
+        try:
+            qa_bad = check_quantize(rt, mod, m, k, 1, torch.bfloat16, args.hang_seconds)
+            qb_bad = check_quantize(rt, mod, n, k, 128, torch.float32, args.hang_seconds)
+            row["quant_mismatch"] = {"a_codes": qa_bad[0], "a_scales": qa_bad[1],
+                                     "b_codes": qb_bad[0], "b_scales": qb_bad[1]}
+            row["quant_ok"] = qa_bad == (0, 0) and qb_bad == (0, 0)
+        except RuntimeError as e:
+            row["quant_error"] = str(e).splitlines()[0][:160]
+            row["quant_ok"] = False
+        failures += not row["quant_ok"]
         rows.append(row)
         print(json.dumps(row), flush=True)
-        del x, w, qa, qb, sa, sb, sa_t, d, a16, b16
+        del x, w, qa, qb, sa, sb, sa_t, d
         torch.cuda.empty_cache()
 
     os.makedirs(args.out, exist_ok=True)
@@ -259,14 +329,15 @@ def main():
     lines = [f"{meta['date_utc']} UTC, {meta['device']} ({meta['sms']} SMs), torch {meta['torch']}, "
              f"CUDA {meta['cuda']}, image {meta['image']}, seed {meta['seed']}", "",
              "| M x N x K | check | diff | max rel err | fp8-mlir TFLOPS | cuBLASLt FP8 TFLOPS | "
-             "vs cuBLASLt | BF16 TFLOPS | vs BF16 |",
-             "|---|---|---|---|---|---|---|---|---|"]
+             "vs cuBLASLt | BF16 TFLOPS | vs BF16 | quantize A/B bit-exact |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
     fmt = lambda r, key, f: (f % r[key]) if key in r else "n/a"
     for r in rows:
         lines.append(f"| {r['shape']} | {'ok' if r['ok'] else 'FAIL'} | {r['diff']:.2e} | "
                      f"{r['max_rel_err']:.2e} | {r['tflops_fp8mlir']:.0f} | "
                      f"{fmt(r, 'tflops_cublaslt', '%.0f')} | {fmt(r, 'ratio_vs_cublaslt', '%.2fx')} | "
-                     f"{r['tflops_bf16']:.0f} | {r['ratio_vs_bf16']:.2f}x |")
+                     f"{r['tflops_bf16']:.0f} | {r['ratio_vs_bf16']:.2f}x | "
+                     f"{'ok' if r['quant_ok'] else r.get('quant_error', r.get('quant_mismatch'))} |")
     open(os.path.join(args.out, "results.md"), "w").write("\n".join(lines) + "\n")
     print("\n".join(lines))
     sys.exit(1 if failures else 0)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs HERE (the build machine, with fp8-opt and the CUDA toolkit's ptxas):
-# compiles the GEMM kernels of shapes.txt through fp8-gpu-pipeline to PTX,
+# compiles the GEMM kernels of shapes.txt, and the quantize kernels of their
+# operands (A bf16 1x128, B f32 128x128), through fp8-gpu-pipeline to PTX,
 # assembles them for sm_90a with ptxas (0 spills expected), and leaves
 #   <build>/bench-gpu/kernels.ptx, kernels.cubin, ptxas.log, shapes.txt
 # for run.sh on the device machine (carry <build>/bench-gpu there).
@@ -22,6 +23,11 @@ grep -v '^#' "$HERE/shapes.txt" | while read -r M N K; do
 func.func @gemm_${M}x${N}x${K}(%a: $A, %b: $B) -> tensor<${M}x${N}xbf16> {
   %d = fp8.scaled_matmul %a, %b : $A, $B -> tensor<${M}x${N}xbf16>
   return %d : tensor<${M}x${N}xbf16>
+}
+func.func @quantize_${M}x${N}x${K}(%x: tensor<${M}x${K}xbf16>, %w: tensor<${N}x${K}xf32>) -> ($A, $B) {
+  %a = fp8.quantize %x : tensor<${M}x${K}xbf16> -> $A
+  %b = fp8.quantize %w : tensor<${N}x${K}xf32> -> $B
+  return %a, %b : $A, $B
 }
 MLIR
 done

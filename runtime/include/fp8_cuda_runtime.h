@@ -9,7 +9,8 @@
  * - gemm plan: for one fp8.scaled_matmul kernel and its device buffers,
  *   encodes the three TMA descriptors (cuTensorMapEncodeTiled) exactly as
  *   include/fp8/Conversion/GemmKernelConfig.h describes the kernel ABI,
- *   uploads them once, and launches the persistent grid.
+ *   uploads them once, and launches the persistent grid;
+ * - quantize: launches an fp8.quantize kernel (QuantizeKernelConfig.h).
  *
  * Every function returns 0 on success or a CUresult / negative error; the
  * message of the last error is available from fp8rt_last_error().
@@ -55,6 +56,15 @@ int fp8rt_gemm_create(fp8rt_module *module, const char *kernel_name, int64_t m,
 /* `stream`: a CUstream (0 = the legacy default stream). */
 int fp8rt_gemm_launch(fp8rt_gemm *gemm, void *stream);
 void fp8rt_gemm_destroy(fp8rt_gemm *gemm);
+
+/* One fp8.quantize kernel of `module` on device buffers:
+ *   x      : [rows, cols] f32 or bf16 (as compiled), 16-byte aligned
+ *   q      : [rows, cols] FP8 codes (u8)
+ *   scales : [ceil(rows / block_rows), ceil(cols / 128)] f32
+ * `block_rows`: 1 (1x128 tiles) or 128 (128x128 blocks). */
+int fp8rt_quantize_launch(fp8rt_module *module, const char *kernel_name,
+                          int64_t rows, int64_t cols, int64_t block_rows,
+                          const void *x, void *q, void *scales, void *stream);
 
 #ifdef __cplusplus
 }

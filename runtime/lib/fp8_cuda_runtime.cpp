@@ -1,13 +1,14 @@
 //===- fp8_cuda_runtime.cpp - CUDA driver API host runtime ----------------===//
 //
 // See fp8_cuda_runtime.h. Depends on the CUDA driver API and on the
-// header-only GemmKernelConfig.h, so it builds on a machine with only a CUDA
+// header-only Gemm/QuantizeKernelConfig.h, so it builds on a machine with only a CUDA
 // toolkit (the device harness) as well as inside the project build.
 //
 //===----------------------------------------------------------------------===//
 #include "fp8_cuda_runtime.h"
 
 #include "fp8/Conversion/GemmKernelConfig.h"
+#include "fp8/Conversion/QuantizeKernelConfig.h"
 
 #include <cuda.h>
 
@@ -16,6 +17,8 @@
 
 using mlir::fp8::GemmKernelConfig;
 using mlir::fp8::chooseGemmKernelConfig;
+using mlir::fp8::makeQuantizeKernelConfig;
+using mlir::fp8::QuantizeKernelConfig;
 
 namespace {
 thread_local std::string lastError;
@@ -214,6 +217,29 @@ void fp8rt_gemm_destroy(fp8rt_gemm *g) {
   if (g->maps)
     cuMemFree(g->maps);
   delete g;
+}
+
+int fp8rt_quantize_launch(fp8rt_module *module, const char *kernel_name,
+                          int64_t rows, int64_t cols, int64_t block_rows,
+                          const void *x, void *q, void *scales, void *stream) {
+  if (!module || !kernel_name || !x || !q || !scales)
+    return fail("fp8rt_quantize_launch: null argument");
+  if (block_rows != 1 && block_rows != 128)
+    return fail("fp8rt_quantize_launch: block_rows must be 1 or 128, got " +
+                std::to_string(block_rows));
+  QuantizeKernelConfig c = makeQuantizeKernelConfig(rows, cols, block_rows);
+  CUfunction fn;
+  CU_TRY(cuModuleGetFunction(&fn, module->module, kernel_name),
+         std::string("cuModuleGetFunction(") + kernel_name + ")");
+  CUdeviceptr px = reinterpret_cast<CUdeviceptr>(x),
+              pq = reinterpret_cast<CUdeviceptr>(q),
+              ps = reinterpret_cast<CUdeviceptr>(scales);
+  void *args[] = {&px, &pq, &ps};
+  CU_TRY(cuLaunchKernel(fn, static_cast<unsigned>(c.gridSize()), 1, 1,
+                        static_cast<unsigned>(QuantizeKernelConfig::kThreads), 1,
+                        1, 0, static_cast<CUstream>(stream), args, nullptr),
+         "cuLaunchKernel");
+  return 0;
 }
 
 } // extern "C"
