@@ -484,8 +484,13 @@ LogicalResult AssignPrecisionPass::classifyFunction(FunctionOpInterface func) {
     Value a = c.op.getDpsInputOperand(0)->get();
     Value b = c.op.getDpsInputOperand(1)->get();
     // With batch loops, a weight is shared by every batch: it must be
-    // broadcast (a KV cache passed as an argument is not a weight).
-    auto isWeight = [&](Value v) -> StringRef {
+    // broadcast (a KV cache passed as an argument is not a weight). The
+    // exception is a grouped linear, one batch dim with per-group weights
+    // from a constant or global (MoE routed experts [E, K, N], DeepSeek-V3
+    // §3.3: FP8 like every other linear); an argument that varies over the
+    // batch stays ambiguous (a KV cache) and needs an override.
+    bool grouped = false;
+    auto isWeight = [&](Value v, bool right) -> StringRef {
       StringRef kind = weightSourceKind(v);
       if (kind.empty() || c.numBatch == 0)
         return kind;
@@ -495,13 +500,20 @@ LogicalResult AssignPrecisionPass::classifyFunction(FunctionOpInterface func) {
       bool batchOne = true;
       for (unsigned i = 0; i < c.numBatch; ++i)
         batchOne &= t.getDimSize(i) == 1;
-      return batchOne || info.broadcast ? kind : StringRef();
+      if (batchOne || info.broadcast)
+        return kind;
+      if (right && c.numBatch == 1 && kind != "function argument") {
+        grouped = true;
+        return kind;
+      }
+      return StringRef();
     };
-    StringRef bKind = isWeight(b), aKind = isWeight(a);
+    StringRef bKind = isWeight(b, true), aKind = isWeight(a, false);
     std::string reason;
     llvm::raw_string_ostream os(reason);
     if (!bKind.empty() || !aKind.empty()) {
-      os << "heuristic: contraction with a weight ("
+      os << "heuristic: contraction with "
+         << (grouped ? "per-group weights (" : "a weight (")
          << (bKind.empty() ? aKind : bKind)
          << (bKind.empty() ? ", left operand)" : ")");
       Role role = Role::linear;

@@ -67,6 +67,9 @@ public:
   LogicalResult rewriteLinear(IRRewriter &rw, Contraction &c);
   /// Casts the f32 operands of a contraction kept in bf16.
   LogicalResult castHigh(IRRewriter &rw, Contraction &c);
+  /// A grouped linear (one batch dim G, per-group weights: MoE routed
+  /// experts [E, K, N]): one quantize pair + fp8.scaled_matmul per group.
+  LogicalResult rewriteGrouped(IRRewriter &rw, Contraction &c);
 
 private:
   LogicalResult skip(Operation *op, const Twine &why) {
@@ -81,6 +84,15 @@ private:
   Value get2DOperand(IRRewriter &rw, Location loc, Value v, unsigned numBatch);
   Value quantize(IRRewriter &rw, Location loc, Value v,
                  ArrayRef<int64_t> block);
+  /// D = [acc +] A . B^T for 2-D A [M, K] and NT weight [N, K] (high
+  /// precision), in element type `et` (f16 computed in f32).
+  Value scaledMatmul(IRRewriter &rw, Operation *op, Value a2, Value bNK,
+                     Value acc, Type et);
+  /// fp8.scaled_matmul of quantized operands into [M, N] of `et`, with an
+  /// optional high-precision accumulator [M, N] (f16 computed in f32).
+  Value scaledMatmulQuantized(IRRewriter &rw, Operation *op, Value qa,
+                              Value qb, Value acc, Type et, int64_t m,
+                              int64_t n);
 
   PolicyAttr policy;
   bool strict;
@@ -121,6 +133,44 @@ static Value lookThroughBatchBroadcast(Value v, unsigned numBatch) {
       return {};
   }
   return src;
+}
+
+/// The [G, N, K] source when `v` [G, K, N] is a transpose of it over the two
+/// trailing dims (linalg.transpose or a copy generic, as torch-mlir emits
+/// `weight.transpose(1, 2)`), or null.
+static Value lookThroughGroupTranspose(Value v) {
+  Operation *def = v.getDefiningOp();
+  if (auto t = dyn_cast_or_null<linalg::TransposeOp>(def))
+    return llvm::equal(t.getPermutation(), ArrayRef<int64_t>{0, 2, 1})
+               ? t.getInput()
+               : Value();
+  auto g = dyn_cast_or_null<linalg::GenericOp>(def);
+  if (!g || !isDataMovement(g) || g.getNumLoops() != 3 ||
+      !g.getIndexingMapsArray()[1].isIdentity())
+    return {};
+  MLIRContext *ctx = v.getContext();
+  AffineMap swapped = AffineMap::getPermutationMap(ArrayRef<unsigned>{0, 2, 1}, ctx);
+  return g.getIndexingMapsArray()[0] == swapped
+             ? g.getDpsInputOperand(0)->get()
+             : Value();
+}
+
+/// Offsets, sizes and strides of group `g` of a [G, X, Y] tensor.
+static std::array<SmallVector<OpFoldResult>, 3>
+groupSlice(OpBuilder &b, ArrayRef<int64_t> shape, int64_t g) {
+  return {SmallVector<OpFoldResult>{b.getIndexAttr(g), b.getIndexAttr(0),
+                                    b.getIndexAttr(0)},
+          SmallVector<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(shape[1]),
+                                    b.getIndexAttr(shape[2])},
+          SmallVector<OpFoldResult>(3, b.getIndexAttr(1))};
+}
+
+/// Group `g` of a [G, X, Y] tensor as [X, Y] (rank-reducing slice).
+static Value sliceGroup(OpBuilder &b, Location loc, Value v, int64_t g) {
+  auto t = cast<RankedTensorType>(v.getType());
+  auto type = RankedTensorType::get(t.getShape().drop_front(), t.getElementType());
+  auto [offsets, sizes, strides] = groupSlice(b, t.getShape(), g);
+  return tensor::ExtractSliceOp::create(b, loc, type, v, offsets, sizes, strides);
 }
 
 /// True for a copy generic that transposes a 2-D tensor.
@@ -186,9 +236,14 @@ LogicalResult Rewriter::rewriteLinear(IRRewriter &rw, Contraction &c) {
   // a skipped linear leaves the IR unchanged.
   if (c.numBatch > 0 && !lookThroughBatchBroadcast(b, c.numBatch) &&
       !llvm::all_of(bType.getShape().take_front(c.numBatch),
-                    [](int64_t d) { return d == 1; }))
-    return skip(op, "the right operand varies over the batch (not one "
-                    "broadcast weight)");
+                    [](int64_t d) { return d == 1; })) {
+    if (c.numBatch == 1 && c.aKLast && aType.getRank() == 3 &&
+        bType.getRank() == 3)
+      return rewriteGrouped(rw, c);
+    return skip(op, "the right operand varies over more than one batch "
+                    "dim (not one broadcast weight, nor per-group weights "
+                    "[G, K, N])");
+  }
 
   rw.setInsertionPoint(op);
   ArrayRef<int64_t> actBlock = policy.getActivationBlock();
@@ -263,21 +318,9 @@ LogicalResult Rewriter::rewriteLinear(IRRewriter &rw, Contraction &c) {
 
   // D = [init +] A . B^T, in the original result type (f16 via f32).
   Type et = resultType.getElementType();
-  Type outEt = isa<Float16Type>(et) ? Type(rw.getF32Type()) : et;
-  Value acc;
-  if (!isZeroInit(init)) {
-    acc = collapseToMatrix(rw, loc, init);
-    if (isa<Float16Type>(et))
-      acc = arith::ExtFOp::create(rw, loc,
-                                  RankedTensorType::get({m, n}, outEt), acc);
-  }
-  auto mm = ScaledMatmulOp::create(rw, loc, RankedTensorType::get({m, n}, outEt),
-                                   qa, qb, acc, policy.getPromoteInterval());
-  copyFP8Attrs(op, mm);
-  Value result = mm.getResult();
-  if (outEt != et)
-    result = arith::TruncFOp::create(rw, loc,
-                                     RankedTensorType::get({m, n}, et), result);
+  Value result = scaledMatmulQuantized(
+      rw, op, qa, qb, isZeroInit(init) ? Value() : collapseToMatrix(rw, loc, init),
+      et, m, n);
   if (resultType.getRank() != 2) {
     ReassociationIndices lead, last{resultType.getRank() - 1};
     for (int64_t i = 0; i + 1 < resultType.getRank(); ++i)
@@ -287,6 +330,76 @@ LogicalResult Rewriter::rewriteLinear(IRRewriter &rw, Contraction &c) {
         SmallVector<ReassociationIndices>{lead, last});
   }
   rw.replaceOp(op, result);
+  return success();
+}
+
+Value Rewriter::scaledMatmulQuantized(IRRewriter &rw, Operation *op, Value qa,
+                                      Value qb, Value acc, Type et, int64_t m,
+                                      int64_t n) {
+  Location loc = op->getLoc();
+  Type outEt = isa<Float16Type>(et) ? Type(rw.getF32Type()) : et;
+  if (acc && isa<Float16Type>(et))
+    acc = arith::ExtFOp::create(rw, loc, RankedTensorType::get({m, n}, outEt),
+                                acc);
+  auto mm = ScaledMatmulOp::create(rw, loc, RankedTensorType::get({m, n}, outEt),
+                                   qa, qb, acc, policy.getPromoteInterval());
+  copyFP8Attrs(op, mm);
+  Value result = mm.getResult();
+  if (outEt != et)
+    result = arith::TruncFOp::create(rw, loc,
+                                     RankedTensorType::get({m, n}, et), result);
+  return result;
+}
+
+Value Rewriter::scaledMatmul(IRRewriter &rw, Operation *op, Value a2,
+                             Value bNK, Value acc, Type et) {
+  Location loc = op->getLoc();
+  auto aT = cast<RankedTensorType>(a2.getType());
+  auto bT = cast<RankedTensorType>(bNK.getType());
+  Value qa = quantize(rw, loc, a2, policy.getActivationBlock());
+  Value qb = quantize(rw, loc, bNK, policy.getWeightBlock());
+  return scaledMatmulQuantized(rw, op, qa, qb, acc, et, aT.getDimSize(0),
+                               bT.getDimSize(0));
+}
+
+LogicalResult Rewriter::rewriteGrouped(IRRewriter &rw, Contraction &c) {
+  Operation *op = c.op;
+  Location loc = op->getLoc();
+  Value a = c.op.getDpsInputOperand(0)->get();
+  Value b = c.op.getDpsInputOperand(1)->get();
+  Value init = c.op.getDpsInitOperand(0)->get();
+  auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+  int64_t groups = resultType.getDimSize(0);
+  // NT weights per group: [G, N, K] as stored, or the source of a transpose
+  // of it, or (last resort) each group's [K, N] slice transposed.
+  Value bNK = c.bNK ? b : lookThroughGroupTranspose(b);
+  rw.setInsertionPoint(op);
+  // The groups' results are joined by one tensor.concat (a chain of G
+  // insert_slice ops costs one-shot bufferization time quadratic in G).
+  SmallVector<Value> parts;
+  bool zeroInit = isZeroInit(init);
+  for (int64_t g = 0; g < groups; ++g) {
+    Value ag = sliceGroup(rw, loc, a, g), bg;
+    if (bNK) {
+      bg = sliceGroup(rw, loc, bNK, g);
+    } else {
+      Value kn = sliceGroup(rw, loc, b, g);
+      Value empty = tensor::EmptyOp::create(
+          rw, loc, ArrayRef<int64_t>{c.n, c.k},
+          cast<RankedTensorType>(b.getType()).getElementType());
+      bg = linalg::TransposeOp::create(rw, loc, kn, empty,
+                                       ArrayRef<int64_t>{1, 0})
+               ->getResult(0);
+    }
+    Value acc = zeroInit ? Value() : sliceGroup(rw, loc, init, g);
+    Value dg = scaledMatmul(rw, op, ag, bg, acc, resultType.getElementType());
+    auto partType = RankedTensorType::get(
+        {1, resultType.getDimSize(1), resultType.getDimSize(2)},
+        resultType.getElementType());
+    parts.push_back(tensor::ExpandShapeOp::create(
+        rw, loc, partType, dg, SmallVector<ReassociationIndices>{{0, 1}, {2}}));
+  }
+  rw.replaceOp(op, tensor::ConcatOp::create(rw, loc, /*dim=*/0, parts));
   return success();
 }
 

@@ -271,3 +271,20 @@ func.func @no_contraction(%x: tensor<4xf32>) -> tensor<4xf32> {
   } -> tensor<4xf32>
   return %y : tensor<4xf32>
 }
+
+// -----
+
+// MoE routed experts: a batch_matmul whose B holds one weight per group
+// (per-expert constants [E, K, N]) is a grouped linear and goes FP8
+// (DeepSeek-V3 keeps its expert GEMMs in FP8). The same shape with B a
+// function argument stays attention (a KV cache, see @attention above).
+// CHECK-LABEL: func.func @moe_experts
+// CHECK: linalg.batch_matmul {fp8.precision = #fp8.precision<fp8>, fp8.reason = "heuristic: contraction with per-group weights (constant)", fp8.role = #fp8.role<linear>}
+func.func @moe_experts(%x: tensor<4x8x256xf32>) -> tensor<4x8x128xf32> {
+  %w = arith.constant dense<0.01> : tensor<4x256x128xf32>
+  %cst = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x8x128xf32>
+  %f = linalg.fill ins(%cst : f32) outs(%e : tensor<4x8x128xf32>) -> tensor<4x8x128xf32>
+  %y = linalg.batch_matmul ins(%x, %w : tensor<4x8x256xf32>, tensor<4x256x128xf32>) outs(%f : tensor<4x8x128xf32>) -> tensor<4x8x128xf32>
+  return %y : tensor<4x8x128xf32>
+}

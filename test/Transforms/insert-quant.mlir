@@ -190,10 +190,74 @@ func.func @attention_cast(%q: tensor<12x40x64xf32>, %kt: tensor<12x64x40xf32>, %
 // CHECK-NOT: fp8.quantize
 // CHECK-NOT: tensor.collapse_shape
 // CHECK-NOT: fp8.scaled_matmul
-func.func @cannot(%x: tensor<?x256xf32>, %w: tensor<256x512xf32>, %c: tensor<?x512xf32>, %a: tensor<4x16x32xf32>, %b: tensor<4x32x8xf32>, %d: tensor<4x16x8xf32>) -> (tensor<?x512xf32>, tensor<4x16x8xf32>) {
+#bb_a = affine_map<(b0, b1, m, n, k) -> (b0, b1, m, k)>
+#bb_b = affine_map<(b0, b1, m, n, k) -> (b0, b1, k, n)>
+#bb_c = affine_map<(b0, b1, m, n, k) -> (b0, b1, m, n)>
+func.func @cannot(%x: tensor<?x256xf32>, %w: tensor<256x512xf32>, %c: tensor<?x512xf32>, %a: tensor<2x4x16x32xf32>, %b: tensor<2x4x32x8xf32>, %d: tensor<2x4x16x8xf32>) -> (tensor<?x512xf32>, tensor<2x4x16x8xf32>) {
   // expected-remark @below {{fp8-insert-quant: linear left in high precision: dynamic shapes are not supported yet}}
   %y = linalg.matmul {fp8.precision = #fp8.precision<fp8>} ins(%x, %w : tensor<?x256xf32>, tensor<256x512xf32>) outs(%c : tensor<?x512xf32>) -> tensor<?x512xf32>
-  // expected-remark @below {{fp8-insert-quant: linear left in high precision: the right operand varies over the batch (not one broadcast weight)}}
-  %z = linalg.batch_matmul {fp8.precision = #fp8.precision<fp8>} ins(%a, %b : tensor<4x16x32xf32>, tensor<4x32x8xf32>) outs(%d : tensor<4x16x8xf32>) -> tensor<4x16x8xf32>
-  return %y, %z : tensor<?x512xf32>, tensor<4x16x8xf32>
+  // expected-remark @below {{fp8-insert-quant: linear left in high precision: the right operand varies over more than one batch dim (not one broadcast weight, nor per-group weights [G, K, N])}}
+  %z = linalg.generic {indexing_maps = [#bb_a, #bb_b, #bb_c], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%a, %b : tensor<2x4x16x32xf32>, tensor<2x4x32x8xf32>) outs(%d : tensor<2x4x16x8xf32>) attrs = {fp8.precision = #fp8.precision<fp8>} {
+  ^bb0(%i: f32, %j: f32, %o: f32):
+    %p = arith.mulf %i, %j : f32
+    %q = arith.addf %o, %p : f32
+    linalg.yield %q : f32
+  } -> tensor<2x4x16x8xf32>
+  return %y, %z : tensor<?x512xf32>, tensor<2x4x16x8xf32>
+}
+
+// -----
+
+// A grouped linear (MoE routed experts: per-expert weights [E, N, K] as torch
+// stacks them, transposed to [E, K, N] for linalg.batch_matmul): per expert,
+// the [N, K] slice of the untransposed source is quantized directly, one
+// fp8.scaled_matmul each, joined by one tensor.concat.
+#g_in = affine_map<(e, k, n) -> (e, n, k)>
+#g_out = affine_map<(e, k, n) -> (e, k, n)>
+// CHECK-LABEL: func.func @grouped_experts
+// CHECK-SAME: (%[[X:.*]]: tensor<2x16x256xf32>, %[[W:.*]]: tensor<2x512x256xf32>)
+// CHECK: %[[X0:.*]] = tensor.extract_slice %[[X]][0, 0, 0] [1, 16, 256] [1, 1, 1] : tensor<2x16x256xf32> to tensor<16x256xf32>
+// CHECK: %[[W0:.*]] = tensor.extract_slice %[[W]][0, 0, 0] [1, 512, 256] [1, 1, 1] : tensor<2x512x256xf32> to tensor<512x256xf32>
+// CHECK: %[[QA0:.*]] = fp8.quantize %[[X0]] : tensor<16x256xf32> -> !fp8.scaled<16x256xf8E4M3FN, block = [1, 128], scale = f32>
+// CHECK: %[[QB0:.*]] = fp8.quantize %[[W0]] : tensor<512x256xf32> -> !fp8.scaled<512x256xf8E4M3FN, block = [128, 128], scale = f32>
+// CHECK: %[[D0:.*]] = fp8.scaled_matmul %[[QA0]], %[[QB0]] {fp8.precision = #fp8.precision<fp8>, fp8.role = #fp8.role<linear>}
+// CHECK-SAME: -> tensor<16x512xf32>
+// CHECK: %[[E0:.*]] = tensor.expand_shape %[[D0]] {{\[\[}}0, 1], [2]] output_shape [1, 16, 512]
+// CHECK: tensor.extract_slice %[[X]][1, 0, 0] [1, 16, 256]
+// CHECK: tensor.extract_slice %[[W]][1, 0, 0] [1, 512, 256]
+// CHECK: %[[D1:.*]] = fp8.scaled_matmul
+// CHECK: %[[E1:.*]] = tensor.expand_shape %[[D1]]
+// CHECK: %[[R:.*]] = tensor.concat dim(0) %[[E0]], %[[E1]] : (tensor<1x16x512xf32>, tensor<1x16x512xf32>) -> tensor<2x16x512xf32>
+// CHECK-NOT: linalg.batch_matmul
+// CHECK: return %[[R]]
+func.func @grouped_experts(%x: tensor<2x16x256xf32>, %w: tensor<2x512x256xf32>) -> tensor<2x16x512xf32> {
+  %e0 = tensor.empty() : tensor<2x256x512xf32>
+  %wt = linalg.generic {indexing_maps = [#g_in, #g_out], iterator_types = ["parallel", "parallel", "parallel"]} ins(%w : tensor<2x512x256xf32>) outs(%e0 : tensor<2x256x512xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<2x256x512xf32>
+  %cst = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x16x512xf32>
+  %f = linalg.fill ins(%cst : f32) outs(%e : tensor<2x16x512xf32>) -> tensor<2x16x512xf32>
+  %y = linalg.batch_matmul {fp8.role = #fp8.role<linear>, fp8.precision = #fp8.precision<fp8>} ins(%x, %wt : tensor<2x16x256xf32>, tensor<2x256x512xf32>) outs(%f : tensor<2x16x512xf32>) -> tensor<2x16x512xf32>
+  return %y : tensor<2x16x512xf32>
+}
+
+// -----
+
+// Per-group weights stored [E, K, N] with no transpose to look through: each
+// expert's [K, N] slice is transposed to NT [N, K]; a non-zero init becomes
+// each group's accumulator.
+// CHECK-LABEL: func.func @grouped_kn
+// CHECK-SAME: (%[[X:.*]]: tensor<3x8x128xbf16>, %[[W:.*]]: tensor<3x128x64xbf16>, %[[C:.*]]: tensor<3x8x64xbf16>)
+// CHECK: %[[W0:.*]] = tensor.extract_slice %[[W]][0, 0, 0] [1, 128, 64] [1, 1, 1] : tensor<3x128x64xbf16> to tensor<128x64xbf16>
+// CHECK: linalg.transpose ins(%[[W0]] : tensor<128x64xbf16>) outs(%{{.*}} : tensor<64x128xbf16>) permutation = [1, 0]
+// CHECK: %[[C0:.*]] = tensor.extract_slice %[[C]][0, 0, 0] [1, 8, 64]
+// CHECK: fp8.scaled_matmul {{.*}} acc(%[[C0]] : tensor<8x64xbf16>)
+// CHECK-COUNT-2: fp8.scaled_matmul {{.*}} acc(
+// CHECK: tensor.concat dim(0)
+// CHECK-SAME: -> tensor<3x8x64xbf16>
+func.func @grouped_kn(%x: tensor<3x8x128xbf16>, %w: tensor<3x128x64xbf16>, %c: tensor<3x8x64xbf16>) -> tensor<3x8x64xbf16> {
+  %y = linalg.batch_matmul {fp8.role = #fp8.role<linear>, fp8.precision = #fp8.precision<fp8>} ins(%x, %w : tensor<3x8x128xbf16>, tensor<3x128x64xbf16>) outs(%c : tensor<3x8x64xbf16>) -> tensor<3x8x64xbf16>
+  return %y : tensor<3x8x64xbf16>
 }
