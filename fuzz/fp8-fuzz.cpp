@@ -2,9 +2,10 @@
 //
 // Treats the input bytes as MLIR text with the fp8 dialect and the upstream
 // dialects of model graphs registered. Whatever parses and verifies is run
-// through each registered fp8 pipeline (graph pipeline, CPU lowering) and
-// canonicalization. The target aborts (a finding) when a pass succeeds but
-// leaves IR that does not verify; diagnostics are expected and swallowed.
+// through each registered fp8 pipeline (graph pipeline, CPU lowering, GPU
+// kernel generation) and canonicalization. The target aborts (a finding)
+// when a pass succeeds but leaves IR that does not verify; diagnostics are
+// expected and swallowed.
 // Crashes inside the passes or the dialect are findings too.
 //
 //===----------------------------------------------------------------------===//
@@ -64,6 +65,9 @@ constexpr const char *kPipelines[] = {
     "builtin.module(canonicalize,cse)",
     "builtin.module(fp8-pipeline{report-output=/dev/null})",
     "builtin.module(fp8-pipeline{report-output=/dev/null},fp8-cpu-pipeline)",
+    // The GPU kernel generators (GEMM and quantize) on whatever the graph
+    // pipeline leaves; no toolkit needed up to NVVM.
+    "builtin.module(fp8-pipeline{report-output=/dev/null},fp8-lower-to-nvvm)",
 };
 
 /// The packaged MLIR 22 linalg parsers (reduce, transpose, broadcast) store
