@@ -77,7 +77,15 @@ constexpr const char *kPipelines[] = {
 /// `mlir-opt` too). Inputs with such an array are skipped, so that fork jobs
 /// are not spent rediscovering that one known upstream crash: every keyword
 /// occurrence must be followed by `= [i, j, ...]` or it is not parsed.
+///
+/// The linalg named-op parsers also read uninitialised memory when the op
+/// name is followed by `<` (`linalg.matmul<f32>`: upstream `mlir-opt` 22
+/// under valgrind, test/Robustness/upstream-linalg-named-op-angle.mlir); no
+/// valid custom form has it, so such inputs are skipped too.
 bool hitsKnownUpstreamParserCrash(StringRef text) {
+  static const llvm::Regex namedOpAngle("linalg\\.[a-z_]+[ \t\r\n]*<");
+  if (namedOpAngle.match(text))
+    return true;
   static const llvm::Regex wellFormed(
       "^[ \t\r\n]*=[ \t\r\n]*\\[[ \t\r\n]*(-?[0-9]+[ \t\r\n]*"
       "(,[ \t\r\n]*-?[0-9]+[ \t\r\n]*)*)?\\]");

@@ -47,3 +47,7 @@ if config.fp8_cvt_exhaustive and os.path.exists(config.fp8_cvt_exhaustive):
 # only when asked: `lit --param long_tests=1 build/test/...`.
 if lit_config.params.get("long_tests"):
     config.available_features.add("long-tests")
+# valgrind, where installed: the regression test of an upstream parser's
+# uninitialised read (test/Robustness/upstream-linalg-named-op-angle.mlir).
+if lit.util.which("valgrind"):
+    config.available_features.add("valgrind")
