@@ -321,13 +321,31 @@ void ReportPass::runOnOperation() {
   os << llvm::formatv("{0,-4} {1,-22} {2,-28} {3,-12} {4,-5} {5,-18} {6,12}  {7}\n",
                       "#", "op", "location", "role", "prec", "MxNxK", "FLOPs",
                       "reason");
+  // Consecutive matmuls that differ in nothing shown (the per-expert GEMMs of
+  // a grouped linear, one per MoE expert) share a row: "<count> x MxNxK" and
+  // their summed FLOPs (format=json lists each).
   unsigned idx = 0;
-  for (const Row &r : rows)
+  auto same = [](const Row &x, const Row &y) {
+    return x.op == y.op && x.location == y.location && x.func == y.func &&
+           x.role == y.role && x.precision == y.precision &&
+           x.shape == y.shape && x.reason == y.reason;
+  };
+  for (size_t i = 0; i < rows.size();) {
+    const Row &r = rows[i];
+    size_t j = i + 1;
+    int64_t flops = r.flops;
     if (r.isMatmul)
+      for (; j < rows.size() && rows[j].isMatmul && same(r, rows[j]); ++j)
+        flops += rows[j].flops;
+    if (r.isMatmul) {
+      std::string shape = j - i > 1 ? std::to_string(j - i) + " x " + r.shape : r.shape;
       os << llvm::formatv(
           "{0,-4} {1,-22} {2,-28} {3,-12} {4,-5} {5,-18} {6,12}  {7}\n", ++idx,
           r.op, r.location.empty() ? r.func : r.location, r.role, r.precision,
-          r.shape, humanFlops(r.flops), r.reason);
+          shape, humanFlops(flops), r.reason);
+    }
+    i = j;
+  }
 
   // Sensitive non-matmul ops, grouped (fp8-report{format=json} lists each).
   struct Group {
