@@ -40,20 +40,11 @@ NVVM::WGMMATypes wgmmaType(Type t) {
 } // namespace
 
 std::string mlir::fp8::gemmKernelName(const GemmKernelSpec &spec) {
-  auto typeName = [](Type t) -> std::string {
-    if (isa<Float8E5M2Type>(t))
-      return "e5m2";
-    if (isa<Float8E4M3FNType>(t))
-      return "e4m3";
-    if (t.isBF16())
-      return "bf16";
-    return "f32";
-  };
   const GemmKernelConfig &c = spec.config;
   return "fp8_scaled_matmul_" + std::to_string(c.m) + "x" +
          std::to_string(c.n) + "x" + std::to_string(c.k) + "_" +
-         typeName(spec.aType) + "_" + typeName(spec.bType) + "_" +
-         typeName(spec.resultType);
+         kernelTypeName(spec.aType) + "_" + kernelTypeName(spec.bType) + "_" +
+         kernelTypeName(spec.resultType);
 }
 
 LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,

@@ -12,8 +12,19 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 
+#include <string>
+
 namespace mlir {
 namespace fp8 {
+
+/// The element-type part of kernel names: e4m3, e5m2, bf16, else f32.
+inline std::string kernelTypeName(Type t) {
+  if (isa<Float8E5M2Type>(t))
+    return "e5m2";
+  if (isa<Float8E4M3FNType>(t))
+    return "e4m3";
+  return t.isBF16() ? "bf16" : "f32";
+}
 
 /// Small helpers over an ImplicitLocOpBuilder for i32/i64/f32 arithmetic.
 struct KernelBuilder {

@@ -28,22 +28,12 @@
 using namespace mlir;
 using namespace mlir::fp8;
 
-namespace {
-std::string typeName(Type t) {
-  if (isa<Float8E5M2Type>(t))
-    return "e5m2";
-  if (isa<Float8E4M3FNType>(t))
-    return "e4m3";
-  return t.isBF16() ? "bf16" : "f32";
-}
-} // namespace
-
 std::string mlir::fp8::quantizeKernelName(const QuantizeKernelSpec &spec) {
   const QuantizeKernelConfig &c = spec.config;
   std::string name = "fp8_quantize_" + std::to_string(c.rows) + "x" +
                      std::to_string(c.cols) + "_" +
                      std::to_string(c.blockRows) + "x128_" +
-                     typeName(spec.inputType) + "_" + typeName(spec.fp8Type);
+                     kernelTypeName(spec.inputType) + "_" + kernelTypeName(spec.fp8Type);
   if (spec.pow2)
     name += "_pow2";
   if (static_cast<float>(spec.eps) != 1e-4f) {
