@@ -9,7 +9,7 @@
 // Crashes inside the passes or the dialect are findings too.
 //
 //===----------------------------------------------------------------------===//
-#include "fp8/Dialect/FP8.h"
+#include "fp8/Dialect/FP8/IR/FP8.h"
 #include "fp8/InitAll.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

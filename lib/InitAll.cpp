@@ -1,17 +1,19 @@
-//===- InitAll.cpp - register the fp8 dialect's passes ---------------------===//
+//===- InitAll.cpp - register the fp8 dialect, passes and pipelines --------===//
 #include "fp8/InitAll.h"
 
-#include "fp8/Conversion/FP8ToNVVM/Passes.h"
 #include "fp8/Conversion/Passes.h"
-#include "fp8/Transforms/Passes.h"
+#include "fp8/Dialect/FP8/IR/FP8.h"
+#include "fp8/Dialect/FP8/Pipelines/Passes.h"
+#include "fp8/Dialect/FP8/Transforms/Passes.h"
+
+#include "mlir/IR/DialectRegistry.h"
+
+void mlir::fp8::registerFP8Dialect(DialectRegistry &registry) {
+  registry.insert<FP8Dialect>();
+}
 
 void mlir::fp8::registerFP8Passes() {
-  // Each pass group registers itself here as it lands (graph passes in
-  // lib/Transforms, lowerings in lib/Conversion).
   registerFP8TransformsPasses();
-  registerFP8Pipelines();
-  registerFP8ToNVVMPasses();
-  registerFP8GPUPipeline();
   registerFP8ConversionPasses();
-  registerFP8CPUPipeline();
+  registerFP8Pipelines();
 }

@@ -8,7 +8,7 @@
  *   or a cubin) extracted with `fp8-translate --fp8-extract-gpu-object`;
  * - gemm plan: for one fp8.scaled_matmul kernel and its device buffers,
  *   encodes the three TMA descriptors (cuTensorMapEncodeTiled) exactly as
- *   include/fp8/Conversion/GemmKernelConfig.h describes the kernel ABI,
+ *   include/fp8/Target/Hopper/GemmKernelConfig.h describes the kernel ABI,
  *   uploads them once, and launches the persistent grid;
  * - quantize: launches an fp8.quantize kernel (QuantizeKernelConfig.h).
  *

@@ -7,8 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "fp8_cuda_runtime.h"
 
-#include "fp8/Conversion/GemmKernelConfig.h"
-#include "fp8/Conversion/QuantizeKernelConfig.h"
+#include "fp8/Target/Hopper/GemmKernelConfig.h"
+#include "fp8/Target/Hopper/QuantizeKernelConfig.h"
 
 #include <cuda.h>
 

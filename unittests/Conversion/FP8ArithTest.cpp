@@ -1,13 +1,13 @@
 //===- FP8ArithTest.cpp - the FP8 conversion builders, folded --------------===//
 //
-// Builds the expansions of fp8/Conversion/FP8Arith.h on constant operands
+// Builds the expansions of fp8/Dialect/FP8/Utils/FP8Arith.h on constant operands
 // and lets arith's folders evaluate them: checks the C++ API (scalar and
 // vector operands) against hand-derived codes from the format definitions
 // and the regression cases, without a JIT. Exhaustive bit-exactness is
 // test/Integration/CPU/conversion-exhaustive.test.
 //
 //===----------------------------------------------------------------------===//
-#include "fp8/Conversion/FP8Arith.h"
+#include "fp8/Dialect/FP8/Utils/FP8Arith.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"

@@ -8,7 +8,7 @@
 // the setmaxnreg register budget within the 64K-register file.
 //
 //===----------------------------------------------------------------------===//
-#include "fp8/Conversion/GemmKernelConfig.h"
+#include "fp8/Target/Hopper/GemmKernelConfig.h"
 
 #include <gtest/gtest.h>
 

@@ -12,7 +12,7 @@
 //   62-63 with 1 = 128-byte swizzle.
 //
 //===----------------------------------------------------------------------===//
-#include "fp8/Conversion/WgmmaFragment.h"
+#include "fp8/Target/Hopper/WgmmaFragment.h"
 
 #include <gtest/gtest.h>
 

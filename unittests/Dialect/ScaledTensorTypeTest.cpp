@@ -1,5 +1,5 @@
 //===- ScaledTensorTypeTest.cpp - C++ API of !fp8.scaled -------------------===//
-#include "fp8/Dialect/FP8.h"
+#include "fp8/Dialect/FP8/IR/FP8.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/Diagnostics.h"

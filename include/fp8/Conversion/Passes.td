@@ -1,8 +1,18 @@
-//===- Passes.td - fp8 lowering passes ----------------------*- tablegen -*-===//
+//===- Passes.td - fp8 conversion passes --------------------*- tablegen -*-===//
+//
+// Every conversion out of the fp8 dialect, one section per target as in
+// upstream mlir/Conversion/Passes.td: FP8ToLinalg (the CPU reference
+// lowering) and FP8ToNVVM (the sm_90a kernels and their CPU-run schedule).
+//
+//===----------------------------------------------------------------------===//
 #ifndef FP8_CONVERSION_PASSES_TD
 #define FP8_CONVERSION_PASSES_TD
 
 include "mlir/Pass/PassBase.td"
+
+//===----------------------------------------------------------------------===//
+// FP8ToLinalg
+//===----------------------------------------------------------------------===//
 
 def FP8DecomposePass : Pass<"fp8-decompose", "ModuleOp"> {
   let summary = "Split !fp8.scaled function arguments, results and calls into "
@@ -85,39 +95,106 @@ def FP8LowerToLinalgPass : Pass<"fp8-lower-to-linalg", "ModuleOp"> {
   ];
 }
 
-def FP8ExpandArithPass : Pass<"fp8-expand-arith"> {
-  let summary = "Expand arith.truncf/extf to and from FP8 into integer "
-                "arithmetic";
+//===----------------------------------------------------------------------===//
+// FP8ToNVVM
+//===----------------------------------------------------------------------===//
+
+def FP8LowerToNVVMPass : Pass<"fp8-lower-to-nvvm", "ModuleOp"> {
+  let summary = "Generate sm_90a block-scaled FP8 GEMM kernels (TMA, wgmma "
+                "e4m3/e5m2, FP32 promotion) for fp8.scaled_matmul and block "
+                "quantize kernels for fp8.quantize";
   let description = [{
-    MLIR 22 cannot lower `arith.truncf` to, or `arith.extf` from,
-    `f8E4M3FN`/`f8E5M2` for LLVM. This pass rewrites them (scalar or vector
-    operands, f32/f16/bf16 on the wide side) into `arith` integer ops on the
-    bit patterns (the builders of fp8/Conversion/FP8Arith.h):
+    For every `fp8.scaled_matmul` with static shapes, adds a kernel to the
+    `gpu.module @fp8_kernels` (created with an `#nvvm.target` for `chip`):
+    an `llvm.func` in the NVVM dialect named
+    `fp8_scaled_matmul_<M>x<N>x<K>_<a>_<b>_<out>`. The host op is left in
+    place; the kernel ABI and launch configuration are those of
+    `include/fp8/Target/Hopper/GemmKernelConfig.h` (shared with `runtime/`).
 
-    - `arith.truncf` (no rounding mode or `to_nearest_even`): RNE with
-      subnormals, NaN -> 0x7F. Overflow follows the op's IEEE semantics
-      (NaN for E4M3FN, Inf for E5M2) unless `saturate=true`, which gives the
-      satfinite conversion of the numerics contract (±max; what NVIDIA's
-      `cvt.rn.satfinite` does).
-    - `arith.extf` from FP8: exact.
+    Kernel structure (DeepSeek-V3 §3.3.2; DeepGEMM's public SM90 FP8 GEMM
+    is the structural reference): persistent CTAs over BLOCK_M x 128 output
+    tiles; one producer warpgroup (`setmaxnreg` 40) whose elected thread
+    issues TMA loads of A [BLOCK_M x 128], B [128 x 128] (128-byte swizzle)
+    and the A scales [BLOCK_M] of each K block into a `stages`-deep ring
+    guarded by full/empty mbarriers (`expect_tx`, parity waits); one or two
+    consumer warpgroups (`setmaxnreg` 232), each issuing four
+    `wgmma.mma_async.m64n128k32.f32.<a>.<b>` per 128-wide K block (the first
+    with scale-d = 0), then after `wgmma.wait_group 0` promoting the partial
+    into FP32 accumulators: `acc += partial * (sa[row, kb] * sb[n / 128, kb])`,
+    each thread fetching the two A scales of the rows its accumulator
+    fragment holds (WgmmaFragment.h). The epilogue converts to bf16 (RNE)
+    or keeps f32 and stores with M/N tails masked; K tails are zero-filled by
+    TMA's out-of-bounds fill.
 
-    Conversions it cannot expand (other 8-bit float types such as
-    `f8E4M3FNUZ`, an f64 source of `truncf`, a rounding mode other than
-    RNE, tensor operands) are left unchanged with a remark naming the op,
-    the types and what is supported, or an error under `strict=true`.
+    Requirements (diagnosed otherwise): static shapes; FP8 operands with f32
+    scales, `a` blocks [1, 128], `b` blocks [128, 128], promote_interval
+    128 (the DeepSeek-V3 recipe); K a multiple of 16 (TMA global strides are
+    16-byte multiples); no `acc` operand yet.
 
-    Bit-exact against NVIDIA's host reference on all 2^32 inputs
-    (test/Integration/CPU/conversion-exhaustive.test).
+    For every `fp8.quantize` of a static rank-2 f32/bf16 tensor into
+    [1, 128] tiles or [128, 128] blocks with f32 scales and `saturate`, adds
+    a quantize kernel `fp8_quantize_<R>x<C>_<b>x128_<in>_<fp8>[_pow2]
+    [_eps<f32 bits>]` (launch and ABI: `QuantizeKernelConfig.h`; 256
+    threads): per block, amax by `max.NaN` across lanes (`shfl.sync.bfly`)
+    and, for 128x128, across the 8 warps through shared memory; the scale
+    with the CPU reference's arithmetic (eps, pow2, "not a normal f32 -> 1",
+    numerics contract §1); codes `cvt.rn.satfinite.{e4m3x2,e5m2x2}.f32` of
+    `x / s` (`nvvm.convert.f32x2.to.f8x2`). Other quantize forms (other
+    blocks, E8M0 scales, non-saturating, f16 input, dynamic or other ranks)
+    stay host ops with a remark.
   }];
   let options = [
-    Option<"saturate", "saturate", "bool", /*default=*/"false",
-           "Saturate finite overflow and Inf to ±max (satfinite) instead of "
-           "producing NaN/Inf">,
-    Option<"strict", "strict", "bool", /*default=*/"false",
-           "Fail (instead of a remark) on an FP8 truncf/extf that cannot be "
-           "expanded (fp8-cpu-pipeline sets it: LLVM cannot lower them)">,
+    Option<"chip", "chip", "std::string", [{"sm_90a"}],
+           "Target chip (sm_90a: wgmma and setmaxnreg need the 'a' target)">,
+    Option<"features", "features", "std::string", [{"+ptx80"}],
+           "PTX features of the #nvvm.target">,
   ];
-  let dependentDialects = ["::mlir::arith::ArithDialect"];
+  let dependentDialects = [
+    "::mlir::gpu::GPUDialect", "::mlir::LLVM::LLVMDialect",
+    "::mlir::NVVM::NVVMDialect", "::mlir::scf::SCFDialect",
+    "::mlir::arith::ArithDialect"
+  ];
+}
+
+def FP8TileScaledMatmulPass : Pass<"fp8-tile-scaled-matmul", "ModuleOp"> {
+  let summary = "Express fp8.scaled_matmul as the GPU kernel's tiled schedule "
+                "in scf loops over tensors (runs on the CPU)";
+  let description = [{
+    Rewrites every `fp8.scaled_matmul` with static shapes into the schedule
+    of the sm_90a kernel (`fp8-lower-to-nvvm`), at a level the CPU pipeline
+    runs: `fp8.disassemble` of both operands, then
+
+    ```
+    for mt < ceil(M / BLOCK_M), nt < ceil(N / BLOCK_N):      // CTA tiles
+      acc[BLOCK_M x BLOCK_N] = C tile (or 0)                 // f32
+      for kb < ceil(K / I):                                   // K chunk = promotion interval I
+        for i < min(BLOCK_M, M - m0), j < min(BLOCK_N, N - n0):  // tails
+          partial = sum_{k in [kb*I, min(K, kb*I + I))} f32(a[m, k]) * f32(b[n, k])
+          acc[i, j] = fma(partial, sa[m / ba0, kb*I / ba1] * sb[n / bb0, kb*I / bb1], acc[i, j])
+      D[tile] = acc (rounded RNE to bf16 for bf16 results)
+    ```
+
+    with `m = m0 + i`, `n = n0 + j`. The scale indices are computed per row
+    and per column, so any BLOCK_N works, including sizes that are not a
+    multiple of the 128-row B-scale block (a tile then straddles two scale
+    blocks). Only the innermost partial differs from the GPU kernel (four
+    wgmma there, a sequential f32 sum in increasing k here); per element
+    the arithmetic is the reference lowering's (`fp8-lower-to-linalg`), so
+    the results are bit-identical to it.
+
+    BLOCK_M = 0 (default) takes the GPU kernel's choice for the shape
+    (GemmKernelConfig.h: 64 for M <= 64, else 128).
+  }];
+  let options = [
+    Option<"blockM", "block-m", "int64_t", /*default=*/"0",
+           "CTA tile rows (0: the GPU kernel's choice)">,
+    Option<"blockN", "block-n", "int64_t", /*default=*/"128",
+           "CTA tile columns (any positive size)">,
+  ];
+  let dependentDialects = [
+    "::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect",
+    "::mlir::math::MathDialect", "::mlir::tensor::TensorDialect"
+  ];
 }
 
 #endif // FP8_CONVERSION_PASSES_TD

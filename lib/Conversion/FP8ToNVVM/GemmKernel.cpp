@@ -19,7 +19,7 @@
 #include "GemmKernel.h"
 #include "KernelBuilder.h"
 
-#include "fp8/Conversion/WgmmaFragment.h"
+#include "fp8/Target/Hopper/WgmmaFragment.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"

@@ -2,7 +2,7 @@
 #ifndef FP8_LIB_CONVERSION_FP8TONVVM_GEMMKERNEL_H
 #define FP8_LIB_CONVERSION_FP8TONVVM_GEMMKERNEL_H
 
-#include "fp8/Conversion/GemmKernelConfig.h"
+#include "fp8/Target/Hopper/GemmKernelConfig.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"

@@ -1,22 +1,23 @@
-//===- LowerToNVVM.cpp - fp8-lower-to-nvvm and fp8-gpu-pipeline -----------===//
-#include "fp8/Conversion/FP8ToNVVM/Passes.h"
+//===- LowerToNVVM.cpp - fp8-lower-to-nvvm ---------------------------------===//
+#include "fp8/Conversion/FP8ToNVVM/FP8ToNVVM.h"
 
 #include "GemmKernel.h"
 #include "QuantizeKernel.h"
-#include "fp8/Dialect/FP8.h"
+#include "fp8/Dialect/FP8/IR/FP8.h"
 
-#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
-#include "mlir/Conversion/Passes.h"
-#include "mlir/Dialect/GPU/Transforms/Passes.h"
-#include "mlir/Pass/PassManager.h"
-#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
 
 #include "llvm/ADT/StringSet.h"
 
 namespace mlir {
 namespace fp8 {
-#define GEN_PASS_DEF_FP8LOWERTONVVM
-#include "fp8/Conversion/FP8ToNVVM/Passes.h.inc"
+#define GEN_PASS_DEF_FP8LOWERTONVVMPASS
+#include "fp8/Conversion/Passes.h.inc"
 } // namespace fp8
 } // namespace mlir
 
@@ -145,7 +146,7 @@ LogicalResult checkTargetOptions(Location loc, StringRef pass, StringRef chip,
 }
 
 struct FP8LowerToNVVMPass
-    : public fp8::impl::FP8LowerToNVVMBase<FP8LowerToNVVMPass> {
+    : public fp8::impl::FP8LowerToNVVMPassBase<FP8LowerToNVVMPass> {
   using Base::Base;
 
   // Options are checked up front, also for modules without a scaled_matmul,
@@ -222,66 +223,4 @@ struct FP8LowerToNVVMPass
   }
 };
 
-struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
-  PassOptions::Option<std::string> chip{*this, "chip",
-                                        llvm::cl::desc("Target chip"),
-                                        llvm::cl::init("sm_90a")};
-  PassOptions::Option<std::string> features{
-      *this, "features", llvm::cl::desc("PTX features"),
-      llvm::cl::init("+ptx80")};
-  PassOptions::Option<std::string> format{
-      *this, "format",
-      llvm::cl::desc("gpu-module-to-binary format: isa (PTX), bin (cubin, "
-                     "needs ptxas), fatbin"),
-      llvm::cl::init("isa")};
-};
-
-void buildGPUPipeline(OpPassManager &pm, const GPUPipelineOptions &opts) {
-  FP8LowerToNVVMOptions lowerOpts;
-  lowerOpts.chip = opts.chip;
-  lowerOpts.features = opts.features;
-  pm.addPass(createFP8LowerToNVVM(lowerOpts));
-  OpPassManager &gpm = pm.nest<gpu::GPUModuleOp>();
-  gpm.addPass(createSCFToControlFlowPass());
-  gpm.addPass(createConvertNVVMToLLVMPass());
-  // convert-gpu-to-nvvm runs on gpu.module and converts the remaining arith
-  // and cf ops (convert-cf-to-llvm anchors on builtin.module only).
-  gpm.addPass(createConvertGpuOpsToNVVMOps());
-  gpm.addPass(createReconcileUnrealizedCastsPass());
-  GpuModuleToBinaryPassOptions binOpts;
-  binOpts.compilationTarget = opts.format;
-  pm.addPass(createGpuModuleToBinaryPass(binOpts));
-}
-
 } // namespace
-
-void mlir::fp8::registerFP8GPUPipeline() {
-  // Registered through registerPassPipeline (not PassPipelineRegistration)
-  // so the options can be validated: upstream gpu-module-to-binary only
-  // prints "Invalid format specified." for a bad format and does not fail.
-  registerPassPipeline(
-      "fp8-gpu-pipeline",
-      "fp8.scaled_matmul -> sm_90a GEMM kernels in a gpu.binary (PTX by "
-      "default): fp8-lower-to-nvvm, then scf/nvvm/arith/cf to LLVM inside "
-      "the gpu.module, then gpu-module-to-binary",
-      [](OpPassManager &pm, StringRef optionsStr,
-         function_ref<LogicalResult(const Twine &)> errorHandler) {
-        GPUPipelineOptions options;
-        if (failed(options.parseFromString(optionsStr)))
-          return failure();
-        StringRef format = options.format;
-        // The names gpu-module-to-binary accepts (with their long forms).
-        if (!llvm::is_contained({"isa", "assembly", "bin", "binary", "fatbin",
-                                 "fatbinary", "llvm", "offloading"},
-                                format))
-          return errorHandler("fp8-gpu-pipeline: option format='" + format +
-                              "' is not a gpu-module-to-binary format "
-                              "(expected isa (PTX), bin (cubin), fatbin or "
-                              "llvm)");
-        buildGPUPipeline(pm, options);
-        return success();
-      },
-      [](function_ref<void(const mlir::detail::PassOptions &)> optHandler) {
-        optHandler(GPUPipelineOptions());
-      });
-}

@@ -17,7 +17,7 @@
 #include "QuantizeKernel.h"
 #include "KernelBuilder.h"
 
-#include "fp8/Conversion/FP8Arith.h"
+#include "fp8/Dialect/FP8/Utils/FP8Arith.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"

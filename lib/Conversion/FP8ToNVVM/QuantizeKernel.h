@@ -2,7 +2,7 @@
 #ifndef FP8_LIB_CONVERSION_FP8TONVVM_QUANTIZEKERNEL_H
 #define FP8_LIB_CONVERSION_FP8TONVVM_QUANTIZEKERNEL_H
 
-#include "fp8/Conversion/QuantizeKernelConfig.h"
+#include "fp8/Target/Hopper/QuantizeKernelConfig.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"

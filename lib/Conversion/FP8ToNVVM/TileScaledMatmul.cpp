@@ -6,17 +6,21 @@
 // CPU. See Passes.td for the loop nest.
 //
 //===----------------------------------------------------------------------===//
-#include "fp8/Conversion/FP8ToNVVM/Passes.h"
+#include "fp8/Conversion/FP8ToNVVM/FP8ToNVVM.h"
 
-#include "fp8/Conversion/GemmKernelConfig.h"
-#include "fp8/Dialect/FP8.h"
+#include "fp8/Target/Hopper/GemmKernelConfig.h"
+#include "fp8/Dialect/FP8/IR/FP8.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 
 namespace mlir {
 namespace fp8 {
-#define GEN_PASS_DEF_FP8TILESCALEDMATMUL
-#include "fp8/Conversion/FP8ToNVVM/Passes.h.inc"
+#define GEN_PASS_DEF_FP8TILESCALEDMATMULPASS
+#include "fp8/Conversion/Passes.h.inc"
 } // namespace fp8
 } // namespace mlir
 
@@ -173,7 +177,7 @@ LogicalResult tile(ScaledMatmulOp op, int64_t blockMOpt, int64_t blockN) {
 }
 
 struct FP8TileScaledMatmulPass
-    : public fp8::impl::FP8TileScaledMatmulBase<FP8TileScaledMatmulPass> {
+    : public fp8::impl::FP8TileScaledMatmulPassBase<FP8TileScaledMatmulPass> {
   using Base::Base;
   // Options are checked before any IR is touched (no module dump), naming
   // the option, the bad value and what is expected.

@@ -1,6 +1,6 @@
 // FP32 -> FP8 conversion kernels for the exhaustive test (conversion-exhaustive.test),
 // built with fp8-expand-arith{saturate=true} and fp8-cpu-pipeline. arith.truncf to FP8 is
-// expanded by the project's builders (fp8/Conversion/FP8Arith.h), the same code that
+// expanded by the project's builders (fp8/Dialect/FP8/Utils/FP8Arith.h), the same code that
 // fp8.quantize lowers to. One element per iteration; opt -O3 vectorizes the loop.
 func.func @cvt_e4m3_sat(%in: memref<?xf32>, %out: memref<?xi8>) attributes {llvm.emit_c_interface} {
   %c0 = arith.constant 0 : index

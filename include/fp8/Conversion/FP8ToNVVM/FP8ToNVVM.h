@@ -1,0 +1,25 @@
+//===- FP8ToNVVM.h - fp8 -> sm_90a kernels in NVVM --------------*- C++ -*-===//
+//
+// The GPU lowering: block-scaled FP8 GEMM and quantize kernels for sm_90a
+// (TMA, wgmma, FP32 promotion) generated into a gpu.module, and the CPU-run
+// model of the GEMM kernel's tiled schedule. Passes: fp8-lower-to-nvvm,
+// fp8-tile-scaled-matmul (fp8/Conversion/Passes.td). Launch configurations
+// and the kernel ABI: fp8/Target/Hopper/.
+//
+//===----------------------------------------------------------------------===//
+#ifndef FP8_CONVERSION_FP8TONVVM_FP8TONVVM_H
+#define FP8_CONVERSION_FP8TONVVM_FP8TONVVM_H
+
+#include "mlir/Pass/Pass.h"
+
+namespace mlir {
+namespace fp8 {
+
+#define GEN_PASS_DECL_FP8LOWERTONVVMPASS
+#define GEN_PASS_DECL_FP8TILESCALEDMATMULPASS
+#include "fp8/Conversion/Passes.h.inc"
+
+} // namespace fp8
+} // namespace mlir
+
+#endif // FP8_CONVERSION_FP8TONVVM_FP8TONVVM_H

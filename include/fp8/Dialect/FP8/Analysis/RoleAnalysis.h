@@ -1,0 +1,180 @@
+//===- RoleAnalysis.h - roles of the ops of a model graph -------*- C++ -*-===//
+//
+// What fp8-assign-precision, fp8-insert-quant and fp8-report agree on: which
+// linalg ops are matmul-like contractions, in which layout their operands
+// are stored, which values are weights (parameters) rather than
+// activations, and the heuristic role of every linalg op (RoleAnalysis,
+// obtained by the passes with getAnalysis<RoleAnalysis>()). The heuristics
+// are described in docs/policies.md and docs/design.md §3.1.
+//
+//===----------------------------------------------------------------------===//
+#ifndef FP8_DIALECT_FP8_ANALYSIS_ROLEANALYSIS_H
+#define FP8_DIALECT_FP8_ANALYSIS_ROLEANALYSIS_H
+
+#include "fp8/Dialect/FP8/IR/FP8.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/Value.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SetVector.h"
+
+#include <optional>
+
+namespace mlir::fp8 {
+
+/// A linalg contraction seen as D[m..., n] += A . B with one K and one N
+/// loop. Batch loops (linalg.batch_matmul) count as leading M loops: for a
+/// linear layer the weight is the same for every batch.
+struct Contraction {
+  linalg::LinalgOp op;
+  /// Loop dims, from linalg::inferContractionDims (batch dims first in `m`).
+  SmallVector<unsigned> mDims;
+  unsigned nDim = 0, kDim = 0;
+  /// Static extents (ShapedType::kDynamic when unknown); m = product.
+  int64_t m = 0, n = 0, k = 0;
+  /// Number of batch loops (a prefix of mDims).
+  unsigned numBatch = 0;
+  /// Operand layouts. A: true when stored [m..., k] (K last, M loops in
+  /// order), false when stored [k, m] (rank 2, K first: contraction over
+  /// tokens). Other layouts leave `supported` false.
+  bool aKLast = true;
+  /// B: true when stored [b..., n, k] (NT), false when [b..., k, n].
+  bool bNK = false;
+  /// True when the output is stored [m..., n] and the operands in one of the
+  /// layouts above, i.e. fp8-insert-quant can rewrite it.
+  bool supported = false;
+  /// Why `supported` is false.
+  std::string unsupportedReason;
+
+  /// 2 * M * N * K, or 0 when a size is dynamic.
+  int64_t flops() const;
+};
+
+/// Matches a matmul-like linalg contraction (linalg.matmul, batch_matmul,
+/// contraction-shaped generics) with exactly one N and one K loop.
+std::optional<Contraction> matchContraction(Operation *op);
+
+/// True for ops that only move or reshape data: tensor reshapes and casts,
+/// linalg.transpose/broadcast/copy, a linalg.generic whose body only yields
+/// its single input (copy, transpose, broadcast), float casts.
+bool isDataMovement(Operation *op);
+
+/// What traceSource crossed on its way back.
+struct TraceInfo {
+  bool transpose = false; ///< a transposing copy or linalg.transpose
+  bool broadcast = false; ///< a broadcast (a loop the input does not index)
+};
+
+/// Longest chain of data-movement ops traceSource follows.
+constexpr unsigned kMaxTraceSteps = 64;
+
+/// Follows `v` back through data-movement ops to where it was computed.
+Value traceSource(Value v, TraceInfo *info = nullptr);
+
+/// Where a weight comes from; `none` for an activation.
+enum class WeightSource { none, functionArgument, constant, global };
+
+/// "function argument", "constant", "global" (the words of the report's
+/// reasons), "" for `none`.
+StringRef stringifyWeightSource(WeightSource source);
+
+/// What `v` traces back to through data movement (traceSource): a
+/// parameter of the model (an entry-block argument of a function, a
+/// constant, an ml_program global) or an activation (`none`).
+WeightSource getWeightSource(Value v);
+
+/// True for a linalg op with a reduction loop that is not a contraction.
+bool isReduction(Operation *op);
+
+/// True when `op`'s body (or the op itself) computes exp: softmax, sigmoid,
+/// SiLU; or is a top-k / softmax op by name.
+bool isSoftmaxLike(Operation *op);
+
+/// For an embedding gather (a linalg.generic extracting rows of a captured
+/// table indexed by its input), the table; else null.
+Value getGatherTable(Operation *op);
+
+/// Element type of an op's first result (or first tensor operand).
+Type getComputeElementType(Operation *op);
+
+/// The role the heuristics give an op, and why ("heuristic: ...").
+struct RoleDecision {
+  Role role = Role::other;
+  std::string reason;
+};
+
+/// The heuristic roles of the linalg ops of every function with a body
+/// under the analysed operation (a module). Construction classifies:
+///   - contractions: `linear` when an operand is a weight (getWeightSource;
+///     with batch loops, only a broadcast weight or per-group weights from a
+///     constant/global), `output_head` for a vocabulary-sized linear
+///     reaching a function result, `gating` for an expert-count linear
+///     feeding softmax/sigmoid/top-k, else `attention`;
+///   - `embedding`: gathers from a table;
+///   - `normalization`: the region around each rsqrt (LayerNorm, RMSNorm);
+///   - `attention`: the ops on paths between contractions that feed an
+///     attention contraction.
+/// Overrides and precision are not its business (fp8-assign-precision).
+/// Every graph walk is bounded by a named limit below, so the analysis is
+/// linear in the graph size.
+class RoleAnalysis {
+public:
+  explicit RoleAnalysis(Operation *root);
+
+  /// The contraction view of `op` when it is a matmul-like contraction of an
+  /// analysed function; null otherwise.
+  const Contraction *getContraction(Operation *op) const;
+  /// The heuristic decision for a linalg op of an analysed function; ops no
+  /// heuristic matched get `other` ("heuristic: no sensitive pattern").
+  RoleDecision getDecision(Operation *op) const;
+  /// The linalg ops (not those inside linalg bodies) of `func`, in program
+  /// order; empty when `func` was not analysed.
+  ArrayRef<Operation *> getLinalgOps(FunctionOpInterface func) const;
+  /// True when `func` holds at least one matmul-like contraction.
+  bool hasContraction(FunctionOpInterface func) const;
+
+  /// Vocabulary sizes at or above this count as an output head even when no
+  /// embedding table of that size is in the graph (LLaMA: 32000).
+  static constexpr int64_t kMinVocab = 32000;
+  /// Largest N treated as an expert count (DeepSeek-V3 routes over 256).
+  static constexpr int64_t kMaxExperts = 512;
+  /// Ops visited looking for a function result downstream of a linear.
+  static constexpr unsigned kMaxReturnSearchOps = 256;
+  /// Depth of the search for a softmax/sigmoid/top-k after a router.
+  static constexpr unsigned kMaxSoftmaxSearchDepth = 8;
+  /// Ops of a normalization's statistics chain (rsqrt back to reductions).
+  static constexpr unsigned kMaxStatisticsOps = 32;
+  /// Values searched for the reduction a statistic reduces.
+  static constexpr unsigned kMaxReducedValueSearch = 16;
+  /// Elementwise steps peeled off a reduction's input (x*x, x - mean).
+  static constexpr unsigned kMaxNormInputPeelSteps = 4;
+  /// Ops between a normalization's input and its rsqrt.
+  static constexpr unsigned kMaxNormSliceOps = 64;
+  /// Ops of one normalization region, its elementwise tail included.
+  static constexpr unsigned kMaxNormRegionOps = 128;
+  /// Ops on the paths into one attention contraction.
+  static constexpr unsigned kMaxAttentionSliceOps = 512;
+
+private:
+  void analyzeFunction(FunctionOpInterface func);
+  void decide(Operation *op, Role role, std::string reason);
+  void classifyContractions(ArrayRef<Operation *> ops);
+  void findNormalization(Operation *rsqrtOp, llvm::SetVector<Operation *> &out);
+  void findAttentionRegion(Operation *att, llvm::SetVector<Operation *> &out);
+  bool reachesReturn(Operation *op) const;
+  Operation *feedsSoftmax(Operation *op) const;
+  bool isContraction(Operation *op) const { return contractions.count(op); }
+
+  /// Program order of every op of the analysed functions.
+  DenseMap<Operation *, unsigned> position;
+  DenseMap<Operation *, Contraction> contractions;
+  DenseMap<Operation *, RoleDecision> decisions;
+  DenseMap<Operation *, SmallVector<Operation *>> linalgOps;
+  /// Attention contractions of the function being analysed.
+  SmallVector<Operation *> attentionOps;
+};
+
+} // namespace mlir::fp8
+
+#endif // FP8_DIALECT_FP8_ANALYSIS_ROLEANALYSIS_H

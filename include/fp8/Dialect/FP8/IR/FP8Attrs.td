@@ -1,0 +1,146 @@
+//===- FP8Attrs.td - fp8 enums and attributes ---------------*- tablegen -*-===//
+#ifndef FP8_DIALECT_FP8ATTRS_TD
+#define FP8_DIALECT_FP8ATTRS_TD
+
+include "fp8/Dialect/FP8/IR/FP8Base.td"
+include "mlir/IR/EnumAttr.td"
+include "mlir/IR/BuiltinAttributeInterfaces.td"
+
+//===----------------------------------------------------------------------===//
+// Enums
+//===----------------------------------------------------------------------===//
+
+def FP8_Role : I32EnumAttr<"Role", "role of an op in a model graph", [
+    I32EnumAttrCase<"linear", 0>,
+    I32EnumAttrCase<"embedding", 1>,
+    I32EnumAttrCase<"output_head", 2>,
+    I32EnumAttrCase<"gating", 3>,
+    I32EnumAttrCase<"normalization", 4>,
+    I32EnumAttrCase<"attention", 5>,
+    I32EnumAttrCase<"other", 6>]> {
+  let cppNamespace = "::mlir::fp8";
+  let genSpecializedAttr = 0;
+}
+
+def FP8_Precision : I32EnumAttr<"Precision", "numeric precision of an op", [
+    I32EnumAttrCase<"fp8", 0>,
+    I32EnumAttrCase<"bf16", 1>,
+    I32EnumAttrCase<"f32", 2>]> {
+  let cppNamespace = "::mlir::fp8";
+  let genSpecializedAttr = 0;
+}
+
+def FP8_ScaleMode : I32EnumAttr<"ScaleMode", "how a block's scale is derived from its amax", [
+    // s = amax / fmax, any f32 value.
+    I32EnumAttrCase<"f32", 0>,
+    // s = smallest power of two >= amax / fmax (rounding up never clips).
+    I32EnumAttrCase<"pow2", 1>]> {
+  let cppNamespace = "::mlir::fp8";
+  let genSpecializedAttr = 0;
+}
+
+def FP8_RoleAttr : EnumAttr<FP8_Dialect, FP8_Role, "role"> {
+  let summary = "Role of an op in a model graph";
+  let description = [{
+    What an op does in the model, as decided by `fp8-assign-precision` or set
+    by the user: `linear` (a contraction with a weight), `embedding` (a gather
+    from a table), `output_head` (the last, vocabulary-sized linear),
+    `gating` (a MoE router linear), `normalization` (LayerNorm/RMSNorm),
+    `attention` (QK^T, softmax, PV) or `other`. DeepSeek-V3 §3.3.1 keeps every
+    role but `linear` in BF16/FP32.
+
+    Example: `#fp8.role<gating>`
+  }];
+  let assemblyFormat = "`<` $value `>`";
+}
+
+def FP8_PrecisionAttr : EnumAttr<FP8_Dialect, FP8_Precision, "precision"> {
+  let summary = "Numeric precision chosen for an op";
+  let description = [{
+    `fp8` (block-scaled FP8 operands, FP32 accumulation), `bf16` or `f32`.
+
+    Example: `#fp8.precision<bf16>`
+  }];
+  let assemblyFormat = "`<` $value `>`";
+}
+
+def FP8_ScaleModeAttr : EnumAttr<FP8_Dialect, FP8_ScaleMode, "scale_mode"> {
+  let summary = "How a block's dequantization scale is derived from its amax";
+  let description = [{
+    `f32`: `s = amax / fmax`. `pow2`: `s` is the smallest power of two that is
+    >= `amax / fmax`, taken from the exponent and mantissa bits of the f32
+    quotient (numerics contract §1.3). A scale stored as `f8E8M0FNU` requires
+    `pow2`.
+
+    Example: `#fp8.scale_mode<pow2>`
+  }];
+  let assemblyFormat = "`<` $value `>`";
+}
+
+//===----------------------------------------------------------------------===//
+// Precision policy
+//===----------------------------------------------------------------------===//
+
+def FP8_PolicyAttr : AttrDef<FP8_Dialect, "Policy"> {
+  let mnemonic = "policy";
+  let summary = "A precision policy (an FP8 training/inference recipe)";
+  let description = [{
+    Which tensors become FP8 and how they are scaled. Fields:
+
+    | field | meaning |
+    |---|---|
+    | `name` | the preset this policy came from, or a user name |
+    | `format` | FP8 type of forward tensors (activations, weights) |
+    | `grad_format` | FP8 type of gradients |
+    | `activation_block` | block of an activation/gradient `[M, K]`, along K |
+    | `weight_block` | block of a weight `[N, K]` |
+    | `scale_mode` | `f32` or `pow2` |
+    | `scale_type` | storage of the scales: `f32` or `f8E8M0FNU` |
+    | `eps` | lower clamp of the block amax (f32) |
+    | `promote_interval` | K elements per FP32 promotion, multiple of 32 |
+    | `high` | the type sensitive ops keep (`bf16` or `f32`) |
+    | `keep_high` | the roles that stay in `high` precision |
+
+    A block size of `?` means "the whole dimension" (per-tensor and rowwise
+    scaling). Presets, parsed by name:
+
+    | preset | blocks (act / weight) | scales | interval | source |
+    |---|---|---|---|---|
+    | `deepseek-v3` | 1x128 / 128x128 | f32 | 128 | DeepSeek-V3 §3.3.2 |
+    | `per-tensor` | ?x? / ?x? | f32 | 128 | TransformerEngine per-tensor current scaling |
+    | `rowwise` | 1x? / 1x? | pow2 f32 | 128 | torchao float8 rowwise |
+    | `mxfp8` | 1x32 / 1x32 | E8M0 | 32 | OCP Microscaling Formats v1.0 |
+
+    Syntax: `#fp8.policy<"deepseek-v3">` (a preset) or
+    `#fp8.policy<"deepseek-v3", eps = 1.0e-12>` (a preset with fields
+    overridden) or the full field list, which is what the printer emits.
+  }];
+  let parameters = (ins
+    "::mlir::StringAttr":$name,
+    "::mlir::Type":$format,
+    "::mlir::Type":$gradFormat,
+    ArrayRefParameter<"int64_t">:$activationBlock,
+    ArrayRefParameter<"int64_t">:$weightBlock,
+    "::mlir::fp8::ScaleMode":$scaleMode,
+    "::mlir::Type":$scaleType,
+    "::llvm::APFloat":$eps,
+    "int64_t":$promoteInterval,
+    "::mlir::Type":$high,
+    ArrayRefParameter<"::mlir::fp8::Role">:$keepHigh
+  );
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Returns the named preset ("deepseek-v3", "per-tensor", "rowwise",
+    /// "mxfp8"), or a null attribute for an unknown name.
+    static PolicyAttr getPreset(::mlir::MLIRContext *ctx, ::llvm::StringRef name);
+    /// Names of all presets, in documentation order.
+    static ::llvm::ArrayRef<::llvm::StringRef> getPresetNames();
+    /// True when ops of `role` stay in the high-precision type.
+    bool keepsHigh(::mlir::fp8::Role role) const;
+    /// `eps` as a float.
+    float getEpsValue() const;
+  }];
+}
+
+#endif // FP8_DIALECT_FP8ATTRS_TD

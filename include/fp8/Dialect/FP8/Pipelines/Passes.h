@@ -1,0 +1,119 @@
+//===- Passes.h - fp8 pass pipelines ----------------------------*- C++ -*-===//
+//
+// The three pipelines of the project, each with a public options struct, a
+// build function for an embedder's own pass manager and a registration
+// function for textual pipelines (as upstream mlir/Dialect/GPU/Pipelines/
+// Passes.h):
+//   fp8-pipeline      model graph -> FP8 graph (+ report)
+//   fp8-cpu-pipeline  fp8 IR on tensors -> LLVM dialect (CPU reference)
+//   fp8-gpu-pipeline  fp8 IR -> sm_90a kernels in a gpu.binary
+//
+//===----------------------------------------------------------------------===//
+#ifndef FP8_DIALECT_FP8_PIPELINES_PASSES_H
+#define FP8_DIALECT_FP8_PIPELINES_PASSES_H
+
+#include "mlir/Pass/PassOptions.h"
+
+#include <string>
+
+namespace mlir {
+class OpPassManager;
+namespace fp8 {
+
+/// Options of `fp8-pipeline`.
+struct FP8PipelineOptions : public PassPipelineOptions<FP8PipelineOptions> {
+  PassOptions::Option<std::string> policy{
+      *this, "policy",
+      llvm::cl::desc("Precision policy preset: deepseek-v3, per-tensor, "
+                     "rowwise, mxfp8"),
+      llvm::cl::init("deepseek-v3")};
+  PassOptions::ListOption<std::string> overrides{
+      *this, "overrides",
+      llvm::cl::desc("PATTERN:ROLE-or-PRECISION pairs matched against loc "
+                     "names (see fp8-assign-precision)")};
+  PassOptions::Option<bool> strict{
+      *this, "strict",
+      llvm::cl::desc("Fail instead of remarking on what the passes cannot "
+                     "handle"),
+      llvm::cl::init(false)};
+  PassOptions::Option<bool> report{
+      *this, "report", llvm::cl::desc("Run fp8-report"),
+      llvm::cl::init(true)};
+  PassOptions::Option<std::string> reportFormat{
+      *this, "report-format",
+      llvm::cl::desc("fp8-report format: table or json"),
+      llvm::cl::init("table")};
+  PassOptions::Option<std::string> reportOutput{
+      *this, "report-output",
+      llvm::cl::desc("fp8-report output file ('-' = stdout)"),
+      llvm::cl::init("-")};
+  PassOptions::Option<int64_t> foldMaxElements{
+      *this, "fold-max-elements",
+      llvm::cl::desc("fp8-fold-constant-weights: largest dense constant "
+                     "quantized at compile time, in elements (splats: any "
+                     "size)"),
+      llvm::cl::init(int64_t(1) << 24)};
+};
+
+/// Appends the graph pipeline to `pm` (a module pass manager), in this
+/// order: fp8-convert-tosa (TOSA to linalg; a no-op on linalg graphs),
+/// fp8-assign-precision, fp8-insert-quant, fp8-report (on the graph as
+/// classified, before the cleanup folds ops away), canonicalize + cse
+/// (shared quantizations merge, quantize(dequantize) folds),
+/// fp8-fold-constant-weights (constant weights quantized at compile time),
+/// canonicalize.
+void buildFP8Pipeline(OpPassManager &pm, const FP8PipelineOptions &options);
+
+/// Options of `fp8-cpu-pipeline`.
+struct FP8CPUPipelineOptions
+    : public PassPipelineOptions<FP8CPUPipelineOptions> {
+  PassOptions::Option<unsigned> accumulatorBits{
+      *this, "accumulator-bits",
+      llvm::cl::desc("Emulated tensor-core accumulator bits inside a "
+                     "promotion interval (0 = exact f32)"),
+      llvm::cl::init(0)};
+  PassOptions::Option<bool> deallocate{
+      *this, "deallocate",
+      llvm::cl::desc("Run the upstream buffer deallocation pipeline"),
+      llvm::cl::init(true)};
+};
+
+/// fp8-cpu-pipeline: value-level fp8 IR on tensors (func/linalg/tensor/arith
+/// around it) -> LLVM dialect runnable by mlir-runner or the
+/// ExecutionEngine: fp8-lower-to-linalg, fp8-expand-arith, one-shot
+/// bufferization with function boundaries (identity layouts), buffer
+/// deallocation, linalg -> loops, the upstream conversions to LLVM,
+/// fp8-strip-annotations. Functions with `llvm.emit_c_interface` get
+/// `_mlir_ciface_` wrappers.
+void buildFP8CPUPipeline(OpPassManager &pm,
+                         const FP8CPUPipelineOptions &options);
+
+/// Options of `fp8-gpu-pipeline`.
+struct FP8GPUPipelineOptions
+    : public PassPipelineOptions<FP8GPUPipelineOptions> {
+  PassOptions::Option<std::string> chip{*this, "chip",
+                                        llvm::cl::desc("Target chip"),
+                                        llvm::cl::init("sm_90a")};
+  PassOptions::Option<std::string> features{
+      *this, "features", llvm::cl::desc("PTX features"),
+      llvm::cl::init("+ptx80")};
+  PassOptions::Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("gpu-module-to-binary format: isa (PTX), bin (cubin, "
+                     "needs ptxas), fatbin"),
+      llvm::cl::init("isa")};
+};
+
+/// fp8-gpu-pipeline: fp8-lower-to-nvvm, then scf/nvvm/arith/cf to LLVM
+/// inside the gpu.module, then gpu-module-to-binary. The host ops stay.
+void buildFP8GPUPipeline(OpPassManager &pm,
+                         const FP8GPUPipelineOptions &options);
+
+/// Registers fp8-pipeline, fp8-cpu-pipeline and fp8-gpu-pipeline with the
+/// global pass-pipeline registry.
+void registerFP8Pipelines();
+
+} // namespace fp8
+} // namespace mlir
+
+#endif // FP8_DIALECT_FP8_PIPELINES_PASSES_H

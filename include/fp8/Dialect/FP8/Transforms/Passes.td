@@ -1,0 +1,222 @@
+//===- Passes.td - fp8 graph passes -------------------------*- tablegen -*-===//
+//
+// The graph-level passes: classify ops of an exported model graph, decide
+// their precision under a policy, insert block-scaled FP8 quantization and
+// report what happened. Lowerings live in lib/Conversion.
+//
+//===----------------------------------------------------------------------===//
+#ifndef FP8_DIALECT_FP8_TRANSFORMS_PASSES_TD
+#define FP8_DIALECT_FP8_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def FP8ConvertTosaPass : Pass<"fp8-convert-tosa", "::mlir::ModuleOp"> {
+  let summary = "Convert TOSA to linalg, only when the module has TOSA ops";
+  let description = [{
+    Runs tosa-optional-decompositions, tosa-make-broadcastable,
+    tosa-to-linalg-named, tosa-to-linalg, tosa-to-arith and tosa-to-tensor
+    on every function, but only when the module holds a TOSA op. The
+    conversions' greedy drivers fold constants on the whole function (a
+    gather from a splat embedding table becomes a constant), which would
+    hide ops from fp8-assign-precision on a linalg graph that needed no
+    conversion. upstream tosa-to-linalg-pipeline is not used: its validation
+    rejects exported graphs the conversions handle (the Qwen block's
+    i64 -> f32 tosa.cast).
+  }];
+}
+
+def FP8AssignPrecisionPass : Pass<"fp8-assign-precision", "::mlir::ModuleOp"> {
+  let summary = "Classify each op's role and decide its precision under a policy";
+  let description = [{
+    Walks every function of a linalg-on-tensors graph (TOSA graphs: run
+    `tosa-to-linalg` first, as `fp8-pipeline` does) and sets three
+    discardable attributes on each linalg op it understands:
+
+    - `fp8.role`: `linear`, `embedding`, `output_head`, `gating`,
+      `normalization`, `attention` or `other`;
+    - `fp8.precision`: `fp8`, `bf16` or `f32`, from the role and the policy;
+    - `fp8.reason`: `heuristic: ...` or `override: ...`.
+
+    The policy is stored on the module as `fp8.policy`. Role heuristics
+    (DESIGN.md §3.1, docs/policies.md): a contraction of an activation with a
+    weight (a function argument, a constant or a global, possibly behind
+    transposes, reshapes and broadcasts) is `linear`; a contraction of two
+    activations is `attention`, and so are the ops on the paths between
+    contractions that feed an attention contraction (softmax, scaling,
+    masking, RoPE, head reshapes); a gather from a table is `embedding`; a
+    vocabulary-sized linear (N = an embedding table's row count, or
+    N >= 32000) whose result reaches a function result is `output_head`; a
+    linear with an expert-count N (N <= 512 and 4N <= K) that feeds a
+    softmax, sigmoid or top-k is `gating`; reductions ending in `rsqrt`
+    (LayerNorm, RMSNorm) and the elementwise ops around them are
+    `normalization`.
+
+    Overrides always win over heuristics, in this order: `fp8.role` /
+    `fp8.precision` attributes already present on an op, then the
+    `overrides` option (first matching pattern wins).
+
+    Precision: `linear` gets `fp8`; a role the policy keeps high gets the
+    policy's `high` type (`bf16`) when it is a contraction (its f32 operands
+    are cast to bf16 by `fp8-insert-quant`, accumulation stays f32) and
+    keeps its own type when that is at least as wide (an f32 LayerNorm
+    stays f32); other ops keep their element type.
+
+    A function in which no contraction is recognised is left unchanged, with
+    a remark (an error with `strict`).
+  }];
+  let options = [
+    Option<"policy", "policy", "std::string", /*default=*/"\"deepseek-v3\"",
+           "Precision policy preset: deepseek-v3, per-tensor, rowwise, mxfp8">,
+    ListOption<"overrides", "overrides", "std::string",
+           "Comma-separated PATTERN:VALUE pairs; PATTERN is a glob (* and ?) "
+           "matched against an op's loc names (whole name or a dot-separated "
+           "suffix), VALUE a role (linear, embedding, output_head, gating, "
+           "normalization, attention, other) or a precision (fp8, bf16, f32)">,
+    Option<"strict", "strict", "bool", /*default=*/"false",
+           "Fail (instead of a remark) on a function with no recognised "
+           "contraction">
+  ];
+  let dependentDialects = ["::mlir::fp8::FP8Dialect"];
+}
+
+def FP8InsertQuantPass : Pass<"fp8-insert-quant", "::mlir::ModuleOp"> {
+  let summary = "Rewrite FP8 linears into fp8.quantize + fp8.scaled_matmul";
+  let description = [{
+    Every contraction with `fp8.precision = #fp8.precision<fp8>` becomes
+    quantize + `fp8.scaled_matmul` under the module's `fp8.policy`
+    (default deepseek-v3):
+
+    - the activation `[..., M, K]` is collapsed to `[M', K]`
+      (`tensor.collapse_shape`) and quantized with the policy's activation
+      block along K (1x128);
+    - the weight is brought to NT layout `[N, K]` (looking through a
+      transpose when there is one, else a `linalg.transpose`; REGRESSION
+      case 16: FP8 wgmma has no transpose) and quantized with the weight
+      block (128x128);
+    - a whole-dimension block (`?`) becomes the dimension's size;
+    - an operand stored K-major in its first dimension (a contraction over
+      tokens, as in a weight gradient) is quantized with 128x1 tiles of its
+      stored layout and `fp8.requantize`d with permutation [1, 0], so the
+      matmul stays NT with 1x128 tiles along K (DeepSeek-V3 §3.5.2);
+    - the result is produced in the original result type (f32 or bf16;
+      f16 via an f32 result and `arith.truncf`) and expanded back to the
+      original shape; a non-zero init becomes the `acc` operand.
+
+    Contractions kept in `bf16` while their operands are f32 (attention,
+    output head, gating in an f32 graph) get `arith.truncf` casts on their
+    inputs and keep f32 accumulation. Role/precision/reason attributes move
+    to the new ops. A linear the pass cannot rewrite (dynamic shapes,
+    integer operands, an unsupported indexing form) stays as it is, with a
+    remark (an error with `strict`).
+  }];
+  let options = [
+    Option<"strict", "strict", "bool", /*default=*/"false",
+           "Fail (instead of a remark) on an FP8 linear that cannot be rewritten">
+  ];
+  let dependentDialects = ["::mlir::fp8::FP8Dialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def FP8ReportPass : Pass<"fp8-report", "::mlir::ModuleOp"> {
+  let summary = "Print a table (or JSON) of the precision decisions and FLOP shares";
+  let description = [{
+    Lists every contraction and every op of a sensitive role (embedding,
+    output head, gating, normalization, attention) that carries `fp8.role`:
+    role, precision, reason, shapes, FLOPs (2*M*N*K for a contraction, one
+    per output element otherwise). Totals: the share of matmul FLOPs in FP8,
+    and weight bytes before (original element type) and after (FP8 codes +
+    scales), counted once per linear layer. Works before and after
+    `fp8-insert-quant`. The IR is not changed.
+  }];
+  let options = [
+    Option<"format", "format", "std::string", /*default=*/"\"table\"",
+           "Output format: table or json">,
+    Option<"output", "output", "std::string", /*default=*/"\"-\"",
+           "Output file ('-' = stdout)">
+  ];
+  // The report falls back to the deepseek-v3 preset (an #fp8.policy) when
+  // the module has none: the dialect must be loaded even for plain input.
+  let dependentDialects = ["::mlir::fp8::FP8Dialect"];
+}
+
+def FP8FoldConstantWeightsPass : Pass<"fp8-fold-constant-weights"> {
+  let summary = "Quantize constant weights at compile time";
+  let description = [{
+    Every `fp8.quantize` whose input is an `arith.constant` (possibly behind
+    `tensor.expand_shape`, `tensor.collapse_shape` and `linalg.transpose`,
+    as fp8-insert-quant leaves a weight stored [K, N]) becomes
+    `fp8.assemble` of two constants: the FP8 codes and the block scales.
+
+    The values are computed by the same operation sequence as the runtime
+    lowering (`HostQuantizer` in fp8/Dialect/FP8/Utils/FP8Arith.h evaluates
+    the builders' template on the host), so the folded constants are byte
+    for byte what `fp8-lower-to-linalg` computes at run time, for every
+    input including NaN, -0, subnormals and saturation, both formats and
+    f32 / pow2 / E8M0 scales (docs/design.md §1).
+
+    Splat constants (exported graphs with elided weights) fold to splats
+    whatever their size; dense constants fold up to `max-elements`
+    elements, which bounds compile time and memory (each folded weight is
+    kept in the context: about 1.25 bytes per element for E4M3 codes and
+    f32 scales). `dense_resource` blobs are left alone, as are dynamic
+    shapes.
+  }];
+  let options = [
+    Option<"maxElements", "max-elements", "int64_t",
+           /*default=*/"int64_t(1) << 24",
+           "Largest dense constant quantized at compile time, in elements "
+           "(splats: any size)">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::fp8::FP8Dialect"];
+}
+
+def FP8StripAnnotationsPass : Pass<"fp8-strip-annotations", "::mlir::ModuleOp"> {
+  let summary = "Remove the fp8.role/precision/reason/policy annotations";
+  let description = [{
+    Drops the discardable attributes of fp8-assign-precision (`fp8.role`,
+    `fp8.precision`, `fp8.reason` on ops, `fp8.policy` on the module). The
+    lowering pipelines run it last, so a fully lowered module no longer
+    refers to the fp8 dialect and parses in tools that do not register it
+    (mlir-runner, mlir-translate).
+  }];
+}
+
+def FP8ExpandArithPass : Pass<"fp8-expand-arith"> {
+  let summary = "Expand arith.truncf/extf to and from FP8 into integer "
+                "arithmetic";
+  let description = [{
+    MLIR 22 cannot lower `arith.truncf` to, or `arith.extf` from,
+    `f8E4M3FN`/`f8E5M2` for LLVM. This pass rewrites them (scalar or vector
+    operands, f32/f16/bf16 on the wide side) into `arith` integer ops on the
+    bit patterns (the builders of fp8/Dialect/FP8/Utils/FP8Arith.h):
+
+    - `arith.truncf` (no rounding mode or `to_nearest_even`): RNE with
+      subnormals, NaN -> 0x7F. Overflow follows the op's IEEE semantics
+      (NaN for E4M3FN, Inf for E5M2) unless `saturate=true`, which gives the
+      satfinite conversion of the numerics contract (±max; what NVIDIA's
+      `cvt.rn.satfinite` does).
+    - `arith.extf` from FP8: exact.
+
+    Conversions it cannot expand (other 8-bit float types such as
+    `f8E4M3FNUZ`, an f64 source of `truncf`, a rounding mode other than
+    RNE, tensor operands) are left unchanged with a remark naming the op,
+    the types and what is supported, or an error under `strict=true`.
+
+    Bit-exact against NVIDIA's host reference on all 2^32 inputs
+    (test/Integration/CPU/conversion-exhaustive.test).
+  }];
+  let options = [
+    Option<"saturate", "saturate", "bool", /*default=*/"false",
+           "Saturate finite overflow and Inf to ±max (satfinite) instead of "
+           "producing NaN/Inf">,
+    Option<"strict", "strict", "bool", /*default=*/"false",
+           "Fail (instead of a remark) on an FP8 truncf/extf that cannot be "
+           "expanded (fp8-cpu-pipeline sets it: LLVM cannot lower them)">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
+#endif // FP8_DIALECT_FP8_DIALECT_FP8_TRANSFORMS_PASSES_TD

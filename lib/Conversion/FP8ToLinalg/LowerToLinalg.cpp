@@ -1,0 +1,580 @@
+//===- LowerToLinalg.cpp - fp8 ops -> linalg on data + scale tensors -------===//
+//
+// The reference lowering of the numerics contract (DESIGN.md §1). Blocks are
+// expressed with `floordiv` indexing maps: an operand indexed by
+// (d0 floordiv b0, d1 floordiv b1, ...) sees the scale (or amax) of the block
+// that holds element (d0, d1, ...). Loops run over the data shape only, so a
+// block cut by the tensor edge covers exactly its valid elements and nothing
+// is padded: tails are handled by construction, in every dimension, static
+// or dynamic.
+//
+//===----------------------------------------------------------------------===//
+#include "fp8/Dialect/FP8/Utils/FP8Arith.h"
+#include "fp8/Conversion/FP8ToLinalg/FP8ToLinalg.h"
+#include "fp8/Dialect/FP8/IR/FP8.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Affine/Utils.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Func/Transforms/FuncConversions.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::fp8 {
+#define GEN_PASS_DEF_FP8LOWERTOLINALGPASS
+#include "fp8/Conversion/Passes.h.inc"
+} // namespace mlir::fp8
+
+using namespace mlir;
+using namespace mlir::fp8;
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+/// (d0, ..., dn) -> (d0 floordiv b0, ..., dn floordiv bn).
+static AffineMap getBlockMap(MLIRContext *ctx, ArrayRef<int64_t> block) {
+  SmallVector<AffineExpr> exprs;
+  for (auto [i, b] : llvm::enumerate(block)) {
+    AffineExpr d = getAffineDimExpr(i, ctx);
+    exprs.push_back(b == 1 ? d : d.floorDiv(b));
+  }
+  return AffineMap::get(block.size(), 0, exprs, ctx);
+}
+
+/// Sizes of `shaped` (a ranked tensor value).
+static SmallVector<OpFoldResult> getSizes(OpBuilder &b, Location loc,
+                                          Value shaped) {
+  return tensor::getMixedSizes(b, loc, shaped);
+}
+
+/// ceil(size / block) per dimension, folded where static.
+static SmallVector<OpFoldResult> getBlockCounts(OpBuilder &b, Location loc,
+                                                ArrayRef<OpFoldResult> sizes,
+                                                ArrayRef<int64_t> block) {
+  SmallVector<OpFoldResult> counts;
+  AffineExpr s0 = getAffineSymbolExpr(0, b.getContext());
+  for (auto [size, blk] : llvm::zip_equal(sizes, block))
+    counts.push_back(affine::makeComposedFoldedAffineApply(
+        b, loc, s0.ceilDiv(blk), {size}));
+  return counts;
+}
+
+static Value createEmpty(OpBuilder &b, Location loc,
+                         ArrayRef<OpFoldResult> sizes, Type elt) {
+  return tensor::EmptyOp::create(b, loc, sizes, elt);
+}
+
+static Value createFilled(OpBuilder &b, Location loc,
+                          ArrayRef<OpFoldResult> sizes, Type elt,
+                          double value) {
+  Value empty = createEmpty(b, loc, sizes, elt);
+  Value cst = arith::ConstantOp::create(b, loc, elt, b.getFloatAttr(elt, value));
+  return linalg::FillOp::create(b, loc, cst, empty).getResult(0);
+}
+
+/// Extends a bf16/f16 scalar to f32 (exact); f32 passes through.
+static Value toF32(OpBuilder &b, Location loc, Value v) {
+  if (v.getType().isF32())
+    return v;
+  return arith::ExtFOp::create(b, loc, b.getF32Type(), v);
+}
+
+/// Rounds an f32 scalar to `elt` (RNE for bf16/f16).
+static Value fromF32(OpBuilder &b, Location loc, Value v, Type elt) {
+  if (elt.isF32())
+    return v;
+  return arith::TruncFOp::create(b, loc, elt, v);
+}
+
+static SmallVector<utils::IteratorType> parallelIters(int64_t n) {
+  return SmallVector<utils::IteratorType>(n, utils::IteratorType::parallel);
+}
+
+/// Element-wise generic with identity maps on `inputs` and one output.
+static Value
+mapElementwise(OpBuilder &b, Location loc, ValueRange inputs, Value init,
+               function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
+  int64_t rank = cast<RankedTensorType>(init.getType()).getRank();
+  SmallVector<AffineMap> maps(inputs.size() + 1,
+                              b.getMultiDimIdentityMap(rank));
+  auto op = linalg::GenericOp::create(
+      b, loc, init.getType(), inputs, init, maps, parallelIters(rank),
+      [&](OpBuilder &nb, Location nl, ValueRange args) {
+        linalg::YieldOp::create(nb, nl, body(nb, nl, args));
+      });
+  return op.getResult(0);
+}
+
+//===----------------------------------------------------------------------===//
+// Quantize / dequantize
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct QuantizeParams {
+  double eps;
+  bool pow2;
+  bool saturate;
+};
+} // namespace
+
+/// Quantizes `x` (tensor of f32/bf16/f16) into `type`: returns codes, scales.
+static std::pair<Value, Value> lowerQuantize(OpBuilder &b, Location loc,
+                                             Value x, ScaledTensorType type,
+                                             QuantizeParams p) {
+  MLIRContext *ctx = b.getContext();
+  ArrayRef<int64_t> block = type.getBlockShape();
+  int64_t rank = type.getRank();
+  Type f32 = b.getF32Type();
+  Type fp8Type = type.getElementType();
+  SmallVector<OpFoldResult> sizes = getSizes(b, loc, x);
+  SmallVector<OpFoldResult> counts = getBlockCounts(b, loc, sizes, block);
+  AffineMap id = b.getMultiDimIdentityMap(rank);
+  AffineMap blockMap = getBlockMap(ctx, block);
+
+  // 1. amax per block over the valid elements; maximumf propagates NaN.
+  SmallVector<utils::IteratorType> iters;
+  for (int64_t blk : block)
+    iters.push_back(blk == 1 ? utils::IteratorType::parallel
+                             : utils::IteratorType::reduction);
+  Value amaxInit = createFilled(b, loc, counts, f32, 0.0);
+  Value amax =
+      linalg::GenericOp::create(
+          b, loc, amaxInit.getType(), x, amaxInit,
+          ArrayRef<AffineMap>{id, blockMap}, iters,
+          [&](OpBuilder &nb, Location nl, ValueRange args) {
+            linalg::YieldOp::create(
+                nb, nl, createAmaxUpdate(nb, nl, args[1], toF32(nb, nl, args[0])));
+          })
+          .getResult(0);
+
+  // 2. The dequantization scale of each block, in its storage type.
+  Type scaleType = type.getScaleType();
+  Value scales = mapElementwise(
+      b, loc, amax, createEmpty(b, loc, counts, scaleType),
+      [&](OpBuilder &nb, Location nl, ValueRange args) {
+        Value s = createDequantScale(nb, nl, args[0], p.eps, fp8Type, p.pow2);
+        return createScaleFromF32(nb, nl, s, scaleType);
+      });
+
+  // 3. Codes: cvt_rne(x / s).
+  Value codesInit = createEmpty(b, loc, sizes, fp8Type);
+  Value codes =
+      linalg::GenericOp::create(
+          b, loc, codesInit.getType(), ValueRange{x, scales}, codesInit,
+          ArrayRef<AffineMap>{id, blockMap, id}, parallelIters(rank),
+          [&](OpBuilder &nb, Location nl, ValueRange args) {
+            linalg::YieldOp::create(
+                nb, nl,
+                createQuantizeElement(nb, nl, toF32(nb, nl, args[0]), args[1],
+                                      fp8Type, p.saturate));
+          })
+          .getResult(0);
+  return {codes, scales};
+}
+
+/// Dequantizes (codes, scales) laid out as `type` into a tensor of `elt`.
+static Value lowerDequantize(OpBuilder &b, Location loc, Value codes,
+                             Value scales, ScaledTensorType type, Type elt) {
+  int64_t rank = type.getRank();
+  AffineMap id = b.getMultiDimIdentityMap(rank);
+  AffineMap blockMap = getBlockMap(b.getContext(), type.getBlockShape());
+  Value init = createEmpty(b, loc, getSizes(b, loc, codes), elt);
+  return linalg::GenericOp::create(
+             b, loc, init.getType(), ValueRange{codes, scales}, init,
+             ArrayRef<AffineMap>{id, blockMap, id}, parallelIters(rank),
+             [&](OpBuilder &nb, Location nl, ValueRange args) {
+               Value v = createFP8ToF32(nb, nl, args[0]);
+               Value s = createScaleToF32(nb, nl, args[1]);
+               Value r = arith::MulFOp::create(nb, nl, v, s);
+               linalg::YieldOp::create(nb, nl, fromF32(nb, nl, r, elt));
+             })
+      .getResult(0);
+}
+
+namespace {
+struct QuantizeLowering : OpConversionPattern<QuantizeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(QuantizeOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    QuantizeParams p{op.getEps().convertToDouble(),
+                     op.getScaleMode() == ScaleMode::pow2, op.getSaturate()};
+    auto [codes, scales] =
+        lowerQuantize(rewriter, op.getLoc(), adaptor.getInput().front(),
+                      op.getResult().getType(), p);
+    rewriter.replaceOpWithMultiple(op, {{codes, scales}});
+    return success();
+  }
+};
+
+struct DequantizeLowering : OpConversionPattern<DequantizeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(DequantizeOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    ValueRange in = adaptor.getInput();
+    if (in.size() != 2)
+      return rewriter.notifyMatchFailure(op, "input not decomposed");
+    Value r = lowerDequantize(rewriter, op.getLoc(), in[0], in[1],
+                              op.getInput().getType(),
+                              op.getResult().getType().getElementType());
+    rewriter.replaceOp(op, r);
+    return success();
+  }
+};
+
+struct RequantizeLowering : OpConversionPattern<RequantizeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(RequantizeOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    ValueRange in = adaptor.getInput();
+    if (in.size() != 2)
+      return rewriter.notifyMatchFailure(op, "input not decomposed");
+    Location loc = op.getLoc();
+    Value x = lowerDequantize(rewriter, loc, in[0], in[1],
+                              op.getInput().getType(), rewriter.getF32Type());
+    if (std::optional<ArrayRef<int64_t>> perm = op.getPermutation()) {
+      SmallVector<OpFoldResult> sizes = getSizes(rewriter, loc, x);
+      SmallVector<OpFoldResult> permuted;
+      for (int64_t d : *perm)
+        permuted.push_back(sizes[d]);
+      Value init = createEmpty(rewriter, loc, permuted, rewriter.getF32Type());
+      x = linalg::TransposeOp::create(rewriter, loc, x, init, *perm)
+              .getResult()
+              .front();
+    }
+    QuantizeParams p{op.getEps().convertToDouble(),
+                     op.getScaleMode() == ScaleMode::pow2, op.getSaturate()};
+    auto [codes, scales] =
+        lowerQuantize(rewriter, loc, x, op.getResult().getType(), p);
+    rewriter.replaceOpWithMultiple(op, {{codes, scales}});
+    return success();
+  }
+};
+
+struct AssembleLowering : OpConversionPattern<AssembleOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AssembleOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithMultiple(
+        op, {{adaptor.getData().front(), adaptor.getScales().front()}});
+    return success();
+  }
+};
+
+struct DisassembleLowering : OpConversionPattern<DisassembleOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(DisassembleOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    ValueRange in = adaptor.getInput();
+    if (in.size() != 2)
+      return rewriter.notifyMatchFailure(op, "input not decomposed");
+    rewriter.replaceOp(op, in);
+    return success();
+  }
+};
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Block-scaled matmul
+//===----------------------------------------------------------------------===//
+
+/// Decodes a tensor of FP8 codes into f32 (no scale).
+static Value decodeCodes(OpBuilder &b, Location loc, Value codes) {
+  Value init = createEmpty(b, loc, getSizes(b, loc, codes), b.getF32Type());
+  return mapElementwise(b, loc, codes, init,
+                        [](OpBuilder &nb, Location nl, ValueRange args) {
+                          return createFP8ToF32(nb, nl, args[0]);
+                        });
+}
+
+/// Biased exponent field of an f32 scalar, as i32.
+static Value expField(OpBuilder &b, Location loc, Value f) {
+  Value bits = arith::BitcastOp::create(b, loc, b.getI32Type(), f);
+  Value sh = arith::ShRUIOp::create(
+      b, loc, bits, arith::ConstantIntOp::create(b, loc, 23, 32));
+  return arith::AndIOp::create(b, loc, sh,
+                               arith::ConstantIntOp::create(b, loc, 0xFF, 32));
+}
+
+/// 2^(field - 127) as f32 from an i32 biased exponent field in [1, 254].
+static Value pow2FromField(OpBuilder &b, Location loc, Value field) {
+  Value bits = arith::ShLIOp::create(
+      b, loc, field, arith::ConstantIntOp::create(b, loc, 23, 32));
+  return arith::BitcastOp::create(b, loc, b.getF32Type(), bits);
+}
+
+/// Keeps the `bits` most significant bits of |v| (i32), truncating toward 0.
+static Value truncateSignificant(OpBuilder &b, Location loc, Value v,
+                                 unsigned bits) {
+  auto c = [&](int64_t x) { return arith::ConstantIntOp::create(b, loc, x, 32); };
+  Value neg = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, v, c(0));
+  Value mag = math::AbsIOp::create(b, loc, v);
+  // msb + 1 = 32 - ctlz(mag); drop = max(msb + 1 - bits, 0).
+  Value width = arith::SubIOp::create(b, loc, c(32),
+                                      math::CountLeadingZerosOp::create(b, loc, mag));
+  Value drop = arith::MaxSIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, width, c(bits)), c(0));
+  Value kept = arith::ShLIOp::create(
+      b, loc, arith::ShRUIOp::create(b, loc, mag, drop), drop);
+  return arith::SelectOp::create(
+      b, loc, neg, arith::SubIOp::create(b, loc, c(0), kept), kept);
+}
+
+/// The emulated tensor-core partial of one promotion interval [k0, k1) of
+/// output (m, n): see FP8LowerToLinalgPass's description.
+static Value emulatePartial(OpBuilder &b, Location loc, Value fa, Value fb,
+                            Value m, Value n, Value k0, Value k1,
+                            unsigned accBits) {
+  auto ci = [&](int64_t x) { return arith::ConstantIntOp::create(b, loc, x, 32); };
+  Value group = arith::ConstantIndexOp::create(b, loc, 32);
+  Value zero = arith::ConstantFloatOp::create(b, loc, b.getF32Type(),
+                                              APFloat(0.0f));
+  auto product = [&](OpBuilder &nb, Location nl, Value k) -> Value {
+    Value a = tensor::ExtractOp::create(nb, nl, fa, ValueRange{m, k});
+    Value w = tensor::ExtractOp::create(nb, nl, fb, ValueRange{n, k});
+    return arith::MulFOp::create(nb, nl, a, w); // exact for FP8 inputs
+  };
+  auto groups = scf::ForOp::create(
+      b, loc, k0, k1, group, ValueRange{zero},
+      [&](OpBuilder &gb, Location gl, Value g0, ValueRange acc) {
+        Value g1 = arith::MinSIOp::create(
+            gb, gl, arith::AddIOp::create(gb, gl, g0, group), k1);
+        Value one = arith::ConstantIndexOp::create(gb, gl, 1);
+        // Largest exponent among the running partial and the products.
+        auto maxLoop = scf::ForOp::create(
+            gb, gl, g0, g1, one, ValueRange{expField(gb, gl, acc[0])},
+            [&](OpBuilder &lb, Location ll, Value k, ValueRange e) {
+              Value pe = expField(lb, ll, product(lb, ll, k));
+              scf::YieldOp::create(
+                  lb, ll, ValueRange{arith::MaxUIOp::create(lb, ll, e[0], pe)});
+            });
+        // Clamp so that the scale factors below stay normal f32 when every
+        // term is zero (then the result is 0 whatever the scale).
+        Value e = arith::MaxUIOp::create(gb, gl, maxLoop.getResult(0), ci(64));
+        // inv = 2^(bits - 1 - E) puts the largest term's leading bit at
+        // bit (bits - 1); unit = 1 / inv.
+        Value inv = pow2FromField(
+            gb, gl, arith::SubIOp::create(gb, gl, ci(253 + accBits), e));
+        Value unit = pow2FromField(
+            gb, gl, arith::SubIOp::create(gb, gl, e, ci(accBits - 1)));
+        Type i32 = gb.getI32Type();
+        auto toGrid = [&](OpBuilder &nb, Location nl, Value f) -> Value {
+          // fptosi truncates toward zero: the dropped low bits.
+          return arith::FPToSIOp::create(
+              nb, nl, i32, arith::MulFOp::create(nb, nl, f, inv));
+        };
+        // Alongside, the plain f32 sum: when it is Inf or NaN (an Inf/NaN
+        // code in E5M2/E4M3 inputs) it is the result, so NaN propagates as in
+        // the exact path; the integer grid is meaningless for such terms.
+        auto sumLoop = scf::ForOp::create(
+            gb, gl, g0, g1, one, ValueRange{toGrid(gb, gl, acc[0]), acc[0]},
+            [&](OpBuilder &lb, Location ll, Value k, ValueRange s) {
+              Value p = product(lb, ll, k);
+              Value t = toGrid(lb, ll, p);
+              scf::YieldOp::create(
+                  lb, ll,
+                  ValueRange{arith::AddIOp::create(lb, ll, s[0], t),
+                             arith::AddFOp::create(lb, ll, s[1], p)});
+            });
+        Value sum = truncateSignificant(gb, gl, sumLoop.getResult(0), accBits);
+        Value res = arith::MulFOp::create(
+            gb, gl, arith::SIToFPOp::create(gb, gl, gb.getF32Type(), sum),
+            unit);
+        Value plain = sumLoop.getResult(1);
+        Value plainBits = arith::BitcastOp::create(gb, gl, i32, plain);
+        Value special = arith::CmpIOp::create(
+            gb, gl, arith::CmpIPredicate::uge,
+            arith::AndIOp::create(gb, gl, plainBits, ci(0x7F800000)),
+            ci(0x7F800000));
+        res = arith::SelectOp::create(gb, gl, special, plain, res);
+        scf::YieldOp::create(gb, gl, ValueRange{res});
+      });
+  return groups.getResult(0);
+}
+
+namespace {
+struct ScaledMatmulLowering : OpConversionPattern<ScaledMatmulOp> {
+  ScaledMatmulLowering(const TypeConverter &tc, MLIRContext *ctx,
+                       unsigned accBits)
+      : OpConversionPattern(tc, ctx), accBits(accBits) {}
+
+  LogicalResult
+  matchAndRewrite(ScaledMatmulOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    ValueRange a = adaptor.getA(), bv = adaptor.getB();
+    if (a.size() != 2 || bv.size() != 2)
+      return rewriter.notifyMatchFailure(op, "operands not decomposed");
+    OpBuilder &b = rewriter;
+    Location loc = op.getLoc();
+    MLIRContext *ctx = b.getContext();
+    Type f32 = b.getF32Type();
+    ScaledTensorType aType = op.getA().getType(), bType = op.getB().getType();
+    int64_t interval = op.getPromoteInterval();
+
+    Value fa = decodeCodes(b, loc, a[0]); // [M, K]
+    Value fb = decodeCodes(b, loc, bv[0]); // [N, K]
+    OpFoldResult mSize = tensor::getMixedSize(b, loc, fa, 0);
+    OpFoldResult kSize = tensor::getMixedSize(b, loc, fa, 1);
+    OpFoldResult nSize = tensor::getMixedSize(b, loc, fb, 0);
+    AffineExpr s0 = getAffineSymbolExpr(0, ctx);
+    OpFoldResult kbSize = affine::makeComposedFoldedAffineApply(
+        b, loc, s0.ceilDiv(interval), {kSize});
+    SmallVector<OpFoldResult> partialSizes = {mSize, nSize, kbSize};
+
+    AffineExpr d0 = b.getAffineDimExpr(0), d1 = b.getAffineDimExpr(1),
+               d2 = b.getAffineDimExpr(2);
+    using utils::IteratorType;
+    Value partials;
+    if (accBits == 0) {
+      // Exact FP32 partials: loops (m, n, k), k innermost and increasing;
+      // output element (m, n, k floordiv interval).
+      Value init = createFilled(b, loc, partialSizes, f32, 0.0);
+      partials =
+          linalg::GenericOp::create(
+              b, loc, init.getType(), ValueRange{fa, fb}, init,
+              ArrayRef<AffineMap>{
+                  AffineMap::get(3, 0, {d0, d2}, ctx),
+                  AffineMap::get(3, 0, {d1, d2}, ctx),
+                  AffineMap::get(3, 0, {d0, d1, d2.floorDiv(interval)}, ctx)},
+              {IteratorType::parallel, IteratorType::parallel,
+               IteratorType::reduction},
+              [&](OpBuilder &nb, Location nl, ValueRange args) {
+                Value p = arith::MulFOp::create(nb, nl, args[0], args[1]);
+                linalg::YieldOp::create(
+                    nb, nl, ValueRange{arith::AddFOp::create(nb, nl, args[2], p)});
+              })
+              .getResult(0);
+    } else {
+      Value init = createEmpty(b, loc, partialSizes, f32);
+      Value kDim = getValueOrCreateConstantIndexOp(b, loc, kSize);
+      partials =
+          linalg::GenericOp::create(
+              b, loc, init.getType(), ValueRange{}, init,
+              ArrayRef<AffineMap>{b.getMultiDimIdentityMap(3)},
+              parallelIters(3),
+              [&](OpBuilder &nb, Location nl, ValueRange) {
+                Value m = linalg::IndexOp::create(nb, nl, 0);
+                Value n = linalg::IndexOp::create(nb, nl, 1);
+                Value kb = linalg::IndexOp::create(nb, nl, 2);
+                Value iv = arith::ConstantIndexOp::create(nb, nl, interval);
+                Value k0 = arith::MulIOp::create(nb, nl, kb, iv);
+                Value k1 = arith::MinSIOp::create(
+                    nb, nl, arith::AddIOp::create(nb, nl, k0, iv), kDim);
+                linalg::YieldOp::create(
+                    nb, nl,
+                    ValueRange{emulatePartial(nb, nl, fa, fb, m, n, k0, k1,
+                                              accBits)});
+              })
+              .getResult(0);
+    }
+
+    // Promotion: acc = fma(partial, sa * sb, acc), intervals in order.
+    Value acc;
+    if (ValueRange c = adaptor.getC(); !c.empty()) {
+      acc = c.front();
+      auto cType = cast<RankedTensorType>(acc.getType());
+      if (!cType.getElementType().isF32())
+        acc = mapElementwise(
+            b, loc, acc, createEmpty(b, loc, {mSize, nSize}, f32),
+            [](OpBuilder &nb, Location nl, ValueRange args) {
+              return toF32(nb, nl, args[0]);
+            });
+    } else {
+      acc = createFilled(b, loc, {mSize, nSize}, f32, 0.0);
+    }
+    ArrayRef<int64_t> ba = aType.getBlockShape(), bb = bType.getBlockShape();
+    AffineExpr kStart = d2 * interval;
+    auto rowBlock = [&](AffineExpr d, int64_t blk) {
+      return blk == 1 ? d : d.floorDiv(blk);
+    };
+    AffineMap saMap = AffineMap::get(
+        3, 0, {rowBlock(d0, ba[0]), kStart.floorDiv(ba[1])}, ctx);
+    AffineMap sbMap = AffineMap::get(
+        3, 0, {rowBlock(d1, bb[0]), kStart.floorDiv(bb[1])}, ctx);
+    Value result =
+        linalg::GenericOp::create(
+            b, loc, acc.getType(), ValueRange{partials, a[1], bv[1]}, acc,
+            ArrayRef<AffineMap>{b.getMultiDimIdentityMap(3), saMap, sbMap,
+                                AffineMap::get(3, 0, {d0, d1}, ctx)},
+            {IteratorType::parallel, IteratorType::parallel,
+             IteratorType::reduction},
+            [&](OpBuilder &nb, Location nl, ValueRange args) {
+              Value s = arith::MulFOp::create(nb, nl,
+                                              createScaleToF32(nb, nl, args[1]),
+                                              createScaleToF32(nb, nl, args[2]));
+              linalg::YieldOp::create(
+                  nb, nl,
+                  ValueRange{math::FmaOp::create(nb, nl, args[0], s, args[3])});
+            })
+            .getResult(0);
+
+    Type outElt = op.getResult().getType().getElementType();
+    if (!outElt.isF32())
+      result = mapElementwise(
+          b, loc, result, createEmpty(b, loc, {mSize, nSize}, outElt),
+          [&](OpBuilder &nb, Location nl, ValueRange args) {
+            return fromF32(nb, nl, args[0], outElt);
+          });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+
+  unsigned accBits;
+};
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Type conversion and passes
+//===----------------------------------------------------------------------===//
+
+void fp8::populateFP8ToLinalgPatterns(TypeConverter &converter,
+                                      RewritePatternSet &patterns,
+                                      unsigned accumulatorBits) {
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<QuantizeLowering, DequantizeLowering, RequantizeLowering,
+               AssembleLowering, DisassembleLowering>(converter, ctx);
+  patterns.add<ScaledMatmulLowering>(converter, ctx, accumulatorBits);
+}
+
+namespace {
+struct FP8LowerToLinalgPass
+    : fp8::impl::FP8LowerToLinalgPassBase<FP8LowerToLinalgPass> {
+  using Base::Base;
+  // Options are checked once, before any IR is touched, so a bad value is
+  // reported without a dump of the module.
+  LogicalResult initialize(MLIRContext *ctx) override {
+    if (accumulatorBits > 24)
+      return emitError(UnknownLoc::get(ctx))
+             << "fp8-lower-to-linalg: option accumulator-bits="
+             << static_cast<unsigned>(accumulatorBits)
+             << " is out of range: expected 0 (exact f32 sums) or 1..24 "
+                "(the emulated significand must fit an f32)";
+    return success();
+  }
+  void runOnOperation() override {
+    MLIRContext *ctx = &getContext();
+    TypeConverter converter;
+    populateFP8DecomposeTypeConversion(converter);
+    RewritePatternSet patterns(ctx);
+    ConversionTarget target(*ctx);
+    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    target.addIllegalDialect<FP8Dialect>();
+    populateFP8FunctionBoundaryConversion(converter, patterns, target);
+    populateFP8ToLinalgPatterns(converter, patterns, accumulatorBits);
+    if (failed(applyPartialConversion(getOperation(), target,
+                                      std::move(patterns))))
+      signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,663 @@
+//===- RoleAnalysis.cpp - roles of the ops of a model graph ----------------===//
+#include "fp8/Dialect/FP8/Analysis/RoleAnalysis.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
+using namespace mlir;
+using namespace mlir::fp8;
+
+int64_t Contraction::flops() const {
+  if (ShapedType::isDynamic(m) || ShapedType::isDynamic(n) ||
+      ShapedType::isDynamic(k))
+    return 0;
+  return 2 * m * n * k;
+}
+
+/// True when `map`'s results are exactly the loop dims `dims`, in order.
+static bool resultsAre(AffineMap map, ArrayRef<unsigned> dims) {
+  if (map.getNumResults() != dims.size())
+    return false;
+  for (auto [expr, d] : llvm::zip_equal(map.getResults(), dims)) {
+    auto dim = dyn_cast<AffineDimExpr>(expr);
+    if (!dim || dim.getPosition() != d)
+      return false;
+  }
+  return true;
+}
+
+std::optional<Contraction> fp8::matchContraction(Operation *op) {
+  auto lop = dyn_cast<linalg::LinalgOp>(op);
+  if (!lop || !lop.hasPureTensorSemantics() || lop.getNumDpsInputs() != 2 ||
+      lop.getNumDpsInits() != 1 || !linalg::isaContractionOpInterface(lop))
+    return std::nullopt;
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(lop);
+  if (failed(dims) || dims->n.size() != 1 || dims->k.size() != 1 ||
+      dims->m.empty())
+    return std::nullopt;
+
+  Contraction c;
+  c.op = lop;
+  c.numBatch = dims->batch.size();
+  llvm::append_range(c.mDims, dims->batch);
+  llvm::append_range(c.mDims, dims->m);
+  c.nDim = dims->n.front();
+  c.kDim = dims->k.front();
+  SmallVector<int64_t> ranges = lop.getStaticLoopRanges();
+  c.m = 1;
+  for (unsigned d : c.mDims) {
+    if (ShapedType::isDynamic(ranges[d]) || ShapedType::isDynamic(c.m))
+      c.m = ShapedType::kDynamic;
+    else
+      c.m *= ranges[d];
+  }
+  c.n = ranges[c.nDim];
+  c.k = ranges[c.kDim];
+
+  SmallVector<AffineMap> maps = lop.getIndexingMapsArray();
+  SmallVector<unsigned> aKLast(c.mDims);
+  SmallVector<unsigned> batch(dims->batch.begin(), dims->batch.end());
+  aKLast.push_back(c.kDim);
+  SmallVector<unsigned> bNK(batch), bKN(batch);
+  bNK.append({c.nDim, c.kDim});
+  bKN.append({c.kDim, c.nDim});
+  SmallVector<unsigned> out(c.mDims);
+  out.push_back(c.nDim);
+
+  if (resultsAre(maps[0], aKLast)) {
+    c.aKLast = true;
+  } else if (c.numBatch == 0 && c.mDims.size() == 1 &&
+             resultsAre(maps[0], {c.kDim, c.mDims[0]})) {
+    c.aKLast = false;
+  } else {
+    c.unsupportedReason = "operand A is not stored [M..., K] or [K, M]";
+    return c;
+  }
+  if (resultsAre(maps[1], bNK)) {
+    c.bNK = true;
+  } else if (resultsAre(maps[1], bKN)) {
+    c.bNK = false;
+  } else {
+    c.unsupportedReason = "operand B is not stored [N, K] or [K, N]";
+    return c;
+  }
+  if (!resultsAre(maps[2], out)) {
+    c.unsupportedReason = "the result is not stored [M..., N]";
+    return c;
+  }
+  c.supported = true;
+  return c;
+}
+
+/// A linalg.generic that only yields its single input: a copy, transpose or
+/// broadcast written out by an exporter (torch-mlir does this for
+/// `aten.t`, `expand` and `contiguous`).
+static bool isCopyGeneric(linalg::GenericOp g) {
+  if (g.getNumDpsInputs() != 1 || g.getNumDpsInits() != 1 ||
+      g.getNumReductionLoops() != 0)
+    return false;
+  Block &body = g.getRegion().front();
+  auto yield = dyn_cast<linalg::YieldOp>(body.getTerminator());
+  return yield && body.getOperations().size() == 1 &&
+         yield.getNumOperands() == 1 &&
+         yield.getOperand(0) == body.getArgument(0);
+}
+
+bool fp8::isDataMovement(Operation *op) {
+  if (!op)
+    return false;
+  if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp, tensor::ReshapeOp,
+          tensor::CastOp, tensor::ExtractSliceOp, linalg::TransposeOp,
+          linalg::BroadcastOp, linalg::CopyOp>(op))
+    return true;
+  if (isa<arith::ExtFOp, arith::TruncFOp>(op))
+    return isa<RankedTensorType>(op->getResult(0).getType());
+  if (auto g = dyn_cast<linalg::GenericOp>(op))
+    return isCopyGeneric(g);
+  StringRef name = op->getName().getStringRef();
+  return name == "tosa.reshape" || name == "tosa.transpose" ||
+         name == "tosa.cast";
+}
+
+Value fp8::traceSource(Value v, TraceInfo *info) {
+  for (unsigned steps = 0; steps < kMaxTraceSteps; ++steps) {
+    Operation *def = v.getDefiningOp();
+    if (!isDataMovement(def))
+      return v;
+    if (auto t = dyn_cast<linalg::TransposeOp>(def)) {
+      if (info)
+        info->transpose = true;
+      v = t.getInput();
+      continue;
+    }
+    if (auto b = dyn_cast<linalg::BroadcastOp>(def)) {
+      if (info)
+        info->broadcast = true;
+      v = b.getInput();
+      continue;
+    }
+    if (auto g = dyn_cast<linalg::GenericOp>(def)) {
+      AffineMap in = g.getIndexingMapsArray()[0];
+      AffineMap out = g.getIndexingMapsArray()[1];
+      if (info) {
+        // A loop the input does not index is a broadcast; loops indexed in
+        // another order than the output are a transpose.
+        if (in.getNumResults() < out.getNumResults())
+          info->broadcast = true;
+        SmallVector<unsigned> inDims, outDims;
+        for (AffineExpr e : in.getResults())
+          if (auto d = dyn_cast<AffineDimExpr>(e))
+            inDims.push_back(d.getPosition());
+        for (AffineExpr e : out.getResults())
+          if (auto d = dyn_cast<AffineDimExpr>(e))
+            if (llvm::is_contained(inDims, d.getPosition()))
+              outDims.push_back(d.getPosition());
+        if (inDims != outDims)
+          info->transpose = true;
+      }
+      v = g.getDpsInputOperand(0)->get();
+      continue;
+    }
+    if (def->getName().getStringRef() == "tosa.transpose" && info)
+      info->transpose = true;
+    v = def->getOperand(0);
+  }
+  return v;
+}
+
+StringRef fp8::stringifyWeightSource(WeightSource source) {
+  switch (source) {
+  case WeightSource::functionArgument:
+    return "function argument";
+  case WeightSource::constant:
+    return "constant";
+  case WeightSource::global:
+    return "global";
+  case WeightSource::none:
+    break;
+  }
+  return "";
+}
+
+WeightSource fp8::getWeightSource(Value v) {
+  Value src = traceSource(v);
+  if (auto arg = dyn_cast<BlockArgument>(src)) {
+    Operation *parent = arg.getOwner()->getParentOp();
+    if (isa_and_nonnull<FunctionOpInterface>(parent) &&
+        arg.getOwner()->isEntryBlock())
+      return WeightSource::functionArgument;
+    return WeightSource::none;
+  }
+  Operation *def = src.getDefiningOp();
+  if (!def)
+    return WeightSource::none;
+  if (def->hasTrait<OpTrait::ConstantLike>())
+    return WeightSource::constant;
+  StringRef name = def->getName().getStringRef();
+  if (name == "ml_program.global_load" ||
+      name == "ml_program.global_load_const" ||
+      name == "bufferization.to_tensor")
+    return WeightSource::global;
+  return WeightSource::none;
+}
+
+bool fp8::isReduction(Operation *op) {
+  auto lop = dyn_cast<linalg::LinalgOp>(op);
+  return lop && lop.getNumReductionLoops() > 0 && !matchContraction(op);
+}
+
+bool fp8::isSoftmaxLike(Operation *op) {
+  StringRef name = op->getName().getStringRef();
+  if (name.contains_insensitive("topk") || name.contains_insensitive("top_k") ||
+      name.contains_insensitive("softmax") ||
+      name.contains_insensitive("sigmoid"))
+    return true;
+  if (auto call = dyn_cast<CallOpInterface>(op))
+    if (auto sym = dyn_cast_if_present<SymbolRefAttr>(call.getCallableForCallee()))
+      return sym.getLeafReference().getValue().contains_insensitive("topk");
+  if (!isa<linalg::LinalgOp>(op))
+    return false;
+  bool found = false;
+  op->walk([&](math::ExpOp) { found = true; });
+  return found;
+}
+
+Value fp8::getGatherTable(Operation *op) {
+  auto g = dyn_cast<linalg::GenericOp>(op);
+  if (!g)
+    return {};
+  Value table;
+  g.getRegion().walk([&](tensor::ExtractOp ex) {
+    Value t = ex.getTensor();
+    // The table is captured from above (not an operand of the generic), and
+    // the index is computed from the generic's input (the token ids).
+    if (!t.getParentRegion()->isProperAncestor(&g.getRegion()))
+      return;
+    if (cast<RankedTensorType>(t.getType()).getRank() != 2)
+      return;
+    table = t;
+  });
+  return table;
+}
+
+Type fp8::getComputeElementType(Operation *op) {
+  for (Type t : op->getResultTypes())
+    if (auto st = dyn_cast<ShapedType>(t))
+      return st.getElementType();
+  for (Type t : op->getOperandTypes())
+    if (auto st = dyn_cast<ShapedType>(t))
+      return st.getElementType();
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// RoleAnalysis
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The tensor inputs of an op as the region walks see them: DPS inputs of a
+/// linalg op, the source of a reshape-like op.
+SmallVector<Value> dataInputs(Operation *op) {
+  if (auto lop = dyn_cast<linalg::LinalgOp>(op)) {
+    SmallVector<Value> v;
+    for (OpOperand *o : lop.getDpsInputOperands())
+      v.push_back(o->get());
+    return v;
+  }
+  if (op->getNumOperands() == 0)
+    return {};
+  return {op->getOperand(0)};
+}
+
+int64_t numElements(Value v) {
+  auto t = dyn_cast<ShapedType>(v.getType());
+  if (!t || !t.hasStaticShape())
+    return -1;
+  return t.getNumElements();
+}
+
+/// A parameter broadcast into an elementwise op (LayerNorm gamma/beta, a
+/// bias): weight-like and smaller than the op's result.
+bool isBroadcastParameter(Value v, Operation *user) {
+  if (getWeightSource(v) == WeightSource::none || user->getNumResults() == 0)
+    return false;
+  int64_t n = numElements(v), r = numElements(user->getResult(0));
+  return n >= 0 && r >= 0 && n < r;
+}
+
+bool bodyHas(Operation *op, function_ref<bool(Operation *)> pred) {
+  bool found = false;
+  op->walk([&](Operation *inner) {
+    if (inner != op && pred(inner))
+      found = true;
+  });
+  return found;
+}
+
+} // namespace
+
+bool RoleAnalysis::reachesReturn(Operation *op) const {
+  SmallVector<Operation *> work{op};
+  DenseSet<Operation *> seen{op};
+  while (!work.empty() && seen.size() < kMaxReturnSearchOps) {
+    Operation *cur = work.pop_back_val();
+    for (Operation *user : cur->getUsers()) {
+      if (user->hasTrait<OpTrait::ReturnLike>() &&
+          isa<FunctionOpInterface>(user->getParentOp()))
+        return true;
+      if (isContraction(user) || !seen.insert(user).second)
+        continue;
+      work.push_back(user);
+    }
+  }
+  return false;
+}
+
+Operation *RoleAnalysis::feedsSoftmax(Operation *op) const {
+  SmallVector<std::pair<Operation *, int>> work{{op, 0}};
+  DenseSet<Operation *> seen{op};
+  while (!work.empty()) {
+    auto [cur, depth] = work.pop_back_val();
+    for (Operation *user : cur->getUsers()) {
+      if (isContraction(user) || !seen.insert(user).second)
+        continue;
+      if (isSoftmaxLike(user))
+        return user;
+      if (depth < int(kMaxSoftmaxSearchDepth))
+        work.push_back({user, depth + 1});
+    }
+  }
+  return nullptr;
+}
+
+/// The normalization around an rsqrt: its statistics chain back to the
+/// reductions, the normalized input X those reduce, the ops between X and
+/// the rsqrt, and the elementwise tail (x * rstd, gamma, beta).
+void RoleAnalysis::findNormalization(Operation *r,
+                                            llvm::SetVector<Operation *> &out) {
+  auto inRegionKind = [&](Operation *op) {
+    return op && !isContraction(op) &&
+           (isa<linalg::LinalgOp>(op) || isDataMovement(op));
+  };
+  // A: the statistics chain, back from the rsqrt to the reductions.
+  SmallVector<Operation *> reductions, work{r};
+  DenseSet<Operation *> seen{r};
+  while (!work.empty() && seen.size() < kMaxStatisticsOps) {
+    Operation *cur = work.pop_back_val();
+    for (Value in : dataInputs(cur)) {
+      Operation *def = in.getDefiningOp();
+      if (!inRegionKind(def) || !seen.insert(def).second)
+        continue;
+      if (isReduction(def))
+        reductions.push_back(def);
+      else
+        work.push_back(def);
+    }
+  }
+  if (reductions.empty())
+    return;
+  // B: the normalized input. Peel x*x / x^2 (RMSNorm) and x - mean(x)
+  // (LayerNorm) off the reduction's input.
+  auto reducesValue = [&](Value v, Value x) {
+    SmallVector<Value> vals{v};
+    for (unsigned i = 0; i < vals.size() && i < kMaxReducedValueSearch; ++i) {
+      Operation *def = vals[i].getDefiningOp();
+      if (!inRegionKind(def))
+        continue;
+      if (isReduction(def))
+        return traceSource(dataInputs(def).front()) == traceSource(x);
+      llvm::append_range(vals, dataInputs(def));
+    }
+    return false;
+  };
+  Value x = dataInputs(reductions.front()).front();
+  for (unsigned step = 0; step < kMaxNormInputPeelSteps; ++step) {
+    auto g = dyn_cast_or_null<linalg::GenericOp>(x.getDefiningOp());
+    if (!g || g.getNumReductionLoops() != 0 || isContraction(g))
+      break;
+    SmallVector<Value> ins = dataInputs(g);
+    llvm::SetVector<Value> distinct(ins.begin(), ins.end());
+    if (distinct.size() == 1 && numElements(ins[0]) == numElements(x)) {
+      x = ins[0];
+      continue;
+    }
+    if (ins.size() == 2 && bodyHas(g, [](Operation *o) {
+          return isa<arith::SubFOp>(o);
+        }) && reducesValue(ins[1], ins[0]))
+      x = ins[0];
+    break;
+  }
+  // C: the ops between X and the rsqrt.
+  llvm::SetVector<Operation *> slice;
+  work = {r};
+  slice.insert(r);
+  while (!work.empty() && slice.size() < kMaxNormSliceOps) {
+    Operation *cur = work.pop_back_val();
+    for (Value in : dataInputs(cur)) {
+      if (in == x)
+        continue;
+      Operation *def = in.getDefiningOp();
+      if (inRegionKind(def) && slice.insert(def))
+        work.push_back(def);
+    }
+  }
+  SmallVector<Operation *> sorted(slice.begin(), slice.end());
+  llvm::sort(sorted, [&](Operation *a, Operation *b) {
+    return position.lookup(a) < position.lookup(b);
+  });
+  llvm::SetVector<Operation *> region;
+  for (Operation *op : sorted)
+    if (llvm::any_of(dataInputs(op), [&](Value v) {
+          return v == x || region.contains(v.getDefiningOp());
+        }))
+      region.insert(op);
+  if (!region.contains(r))
+    return;
+  // D: the elementwise tail after the rsqrt.
+  work = {r};
+  while (!work.empty() && region.size() < kMaxNormRegionOps) {
+    Operation *cur = work.pop_back_val();
+    for (Operation *user : cur->getUsers()) {
+      if (region.contains(user) || !inRegionKind(user) || isReduction(user))
+        continue;
+      bool allKnown = llvm::all_of(dataInputs(user), [&](Value v) {
+        return v == x || region.contains(v.getDefiningOp()) ||
+               isBroadcastParameter(v, user);
+      });
+      if (!allKnown)
+        continue;
+      region.insert(user);
+      work.push_back(user);
+    }
+  }
+  // Copies at the end of the tail belong to whatever consumes them.
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    for (Operation *op : llvm::to_vector(region)) {
+      if (op == r || !isDataMovement(op))
+        continue;
+      if (llvm::none_of(op->getUsers(),
+                        [&](Operation *u) { return region.contains(u); })) {
+        region.remove(op);
+        changed = true;
+      }
+    }
+  }
+  out.insert(region.begin(), region.end());
+}
+
+/// The ops on paths from contractions into an attention contraction:
+/// head reshapes/transposes, RoPE, scaling, masking, softmax.
+void RoleAnalysis::findAttentionRegion(
+    Operation *att, llvm::SetVector<Operation *> &out) {
+  llvm::SetVector<Operation *> slice;
+  SmallVector<Operation *> work{att};
+  while (!work.empty() && slice.size() < kMaxAttentionSliceOps) {
+    Operation *cur = work.pop_back_val();
+    for (Value in : dataInputs(cur)) {
+      Operation *def = in.getDefiningOp();
+      if (!def || isContraction(def) ||
+          !(isa<linalg::LinalgOp>(def) || isDataMovement(def)))
+        continue;
+      if (slice.insert(def))
+        work.push_back(def);
+    }
+  }
+  SmallVector<Operation *> sorted(slice.begin(), slice.end());
+  llvm::sort(sorted, [&](Operation *a, Operation *b) {
+    return position.lookup(a) < position.lookup(b);
+  });
+  DenseSet<Operation *> reached;
+  for (Operation *op : sorted) {
+    bool fromContraction = false, fromLinear = false;
+    for (Value v : dataInputs(op)) {
+      Operation *def = v.getDefiningOp();
+      if (reached.contains(def))
+        fromContraction = true;
+      if (def && isContraction(def)) {
+        fromContraction = true;
+        fromLinear |= !llvm::is_contained(attentionOps, def);
+      }
+    }
+    if (!fromContraction)
+      continue;
+    reached.insert(op);
+    // A bias add right after a projection belongs to the linear layer.
+    bool biasAdd =
+        fromLinear && !isDataMovement(op) &&
+        llvm::any_of(dataInputs(op),
+                     [&](Value v) { return isBroadcastParameter(v, op); }) &&
+        llvm::all_of(dataInputs(op), [&](Value v) {
+          Operation *def = v.getDefiningOp();
+          return (def && isContraction(def)) || isBroadcastParameter(v, op);
+        });
+    if (!biasAdd)
+      out.insert(op);
+  }
+}
+
+RoleAnalysis::RoleAnalysis(Operation *root) {
+  root->walk([&](FunctionOpInterface func) {
+    if (!func.isExternal())
+      analyzeFunction(func);
+  });
+}
+
+const Contraction *RoleAnalysis::getContraction(Operation *op) const {
+  auto it = contractions.find(op);
+  return it == contractions.end() ? nullptr : &it->second;
+}
+
+RoleDecision RoleAnalysis::getDecision(Operation *op) const {
+  auto it = decisions.find(op);
+  if (it != decisions.end())
+    return it->second;
+  return {Role::other, "heuristic: no sensitive pattern"};
+}
+
+ArrayRef<Operation *>
+RoleAnalysis::getLinalgOps(FunctionOpInterface func) const {
+  auto it = linalgOps.find(func.getOperation());
+  if (it == linalgOps.end())
+    return {};
+  return it->second;
+}
+
+bool RoleAnalysis::hasContraction(FunctionOpInterface func) const {
+  return llvm::any_of(getLinalgOps(func),
+                      [&](Operation *op) { return isContraction(op); });
+}
+
+/// The first decision for an op wins: embeddings, then contractions, then
+/// normalizations, then attention regions.
+void RoleAnalysis::decide(Operation *op, Role role, std::string reason) {
+  decisions.try_emplace(op, RoleDecision{role, std::move(reason)});
+}
+
+void RoleAnalysis::analyzeFunction(FunctionOpInterface func) {
+  SmallVector<Operation *> &ops = linalgOps[func.getOperation()];
+  func->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (op == func.getOperation())
+      return WalkResult::advance();
+    position[op] = position.size();
+    if (!isa<linalg::LinalgOp>(op))
+      return WalkResult::advance();
+    ops.push_back(op);
+    return WalkResult::skip(); // not the ops of a linalg body
+  });
+  for (Operation *op : ops)
+    if (std::optional<Contraction> c = matchContraction(op))
+      contractions[op] = *c;
+  // A function without a contraction is not a model graph this analysis
+  // understands: its ops get no decision.
+  if (!hasContraction(func))
+    return;
+
+  classifyContractions(ops);
+  // Normalizations: around each rsqrt.
+  for (Operation *op : ops) {
+    if (isContraction(op) ||
+        !bodyHas(op, [](Operation *o) { return isa<math::RsqrtOp>(o); }))
+      continue;
+    llvm::SetVector<Operation *> region;
+    findNormalization(op, region);
+    for (Operation *n : region)
+      decide(n, Role::normalization,
+             "heuristic: normalization (reduction + rsqrt: LayerNorm/RMSNorm)");
+  }
+  // Attention: the paths into each attention contraction.
+  for (Operation *att : attentionOps) {
+    llvm::SetVector<Operation *> region;
+    findAttentionRegion(att, region);
+    for (Operation *n : region)
+      decide(n, Role::attention,
+             "heuristic: between contractions feeding attention (softmax, "
+             "scale, mask, RoPE, head reshapes)");
+  }
+}
+
+void RoleAnalysis::classifyContractions(ArrayRef<Operation *> ops) {
+  // Embedding tables first: their row counts are vocabulary sizes.
+  DenseSet<int64_t> vocab;
+  for (Operation *op : ops)
+    if (Value table = getGatherTable(op)) {
+      auto t = cast<RankedTensorType>(table.getType());
+      vocab.insert(t.getDimSize(0));
+      std::string reason;
+      llvm::raw_string_ostream os(reason);
+      os << "heuristic: gather from a " << t.getDimSize(0) << "x"
+         << t.getDimSize(1) << " table";
+      decide(op, Role::embedding, reason);
+    }
+  // Contractions: linear (a weight operand) or attention (two activations).
+  attentionOps.clear();
+  for (Operation *op : ops) {
+    auto it = contractions.find(op);
+    if (it == contractions.end())
+      continue;
+    Contraction &c = it->second;
+    Value a = c.op.getDpsInputOperand(0)->get();
+    Value b = c.op.getDpsInputOperand(1)->get();
+    // With batch loops, a weight is shared by every batch: it must be
+    // broadcast (a KV cache passed as an argument is not a weight). The
+    // exception is a grouped linear, one batch dim with per-group weights
+    // from a constant or global (MoE routed experts [E, K, N], DeepSeek-V3
+    // §3.3: FP8 like every other linear); an argument that varies over the
+    // batch stays ambiguous (a KV cache) and needs an override.
+    bool grouped = false;
+    auto isWeight = [&](Value v, bool right) -> WeightSource {
+      WeightSource kind = getWeightSource(v);
+      if (kind == WeightSource::none || c.numBatch == 0)
+        return kind;
+      TraceInfo info;
+      traceSource(v, &info);
+      auto t = cast<ShapedType>(v.getType());
+      bool batchOne = true;
+      for (unsigned i = 0; i < c.numBatch; ++i)
+        batchOne &= t.getDimSize(i) == 1;
+      if (batchOne || info.broadcast)
+        return kind;
+      if (right && c.numBatch == 1 && kind != WeightSource::functionArgument) {
+        grouped = true;
+        return kind;
+      }
+      return WeightSource::none;
+    };
+    WeightSource bKind = isWeight(b, true), aKind = isWeight(a, false);
+    std::string reason;
+    llvm::raw_string_ostream os(reason);
+    if (bKind != WeightSource::none || aKind != WeightSource::none) {
+      os << "heuristic: contraction with "
+         << (grouped ? "per-group weights (" : "a weight (")
+         << stringifyWeightSource(bKind == WeightSource::none ? aKind : bKind)
+         << (bKind == WeightSource::none ? ", left operand)" : ")");
+      Role role = Role::linear;
+      if (!ShapedType::isDynamic(c.n) &&
+          (vocab.contains(c.n) || c.n >= kMinVocab) && reachesReturn(op)) {
+        role = Role::output_head;
+        reason.clear();
+        os << "heuristic: vocabulary-sized linear (N = " << c.n
+           << ") reaching a function result";
+      } else if (!ShapedType::isDynamic(c.n) && !ShapedType::isDynamic(c.k) &&
+                 c.n <= kMaxExperts && 4 * c.n <= c.k) {
+        // Only the router linear is tagged: its softmax/sigmoid/top-k is an
+        // elementwise/reduction op that keeps its own type anyway.
+        if (feedsSoftmax(op)) {
+          role = Role::gating;
+          reason.clear();
+          os << "heuristic: expert-count linear (N = " << c.n
+             << ") feeding softmax/sigmoid/top-k";
+        }
+      }
+      decide(op, role, reason);
+    } else {
+      decide(op, Role::attention, "heuristic: contraction of two activations");
+      attentionOps.push_back(op);
+    }
+  }
+
+}

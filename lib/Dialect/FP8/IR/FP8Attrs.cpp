@@ -1,0 +1,270 @@
+//===- FP8Attrs.cpp - #fp8.policy and the enum attributes ------------------===//
+#include "fp8/Dialect/FP8/IR/FP8.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::fp8;
+
+#define GET_ATTRDEF_CLASSES
+#include "fp8/Dialect/FP8/IR/FP8Attrs.cpp.inc"
+
+namespace mlir::fp8::detail {
+ParseResult parseBlockList(AsmParser &parser, SmallVectorImpl<int64_t> &out,
+                           bool allowDynamic);
+void printBlockList(AsmPrinter &printer, ArrayRef<int64_t> block);
+} // namespace mlir::fp8::detail
+
+void FP8Dialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "fp8/Dialect/FP8/IR/FP8Attrs.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// Presets
+//===----------------------------------------------------------------------===//
+
+static constexpr int64_t kWhole = ShapedType::kDynamic;
+
+/// The roles DeepSeek-V3 §3.3.1 keeps in BF16/FP32.
+static constexpr Role kSensitiveRoles[] = {Role::embedding, Role::output_head,
+                                           Role::gating, Role::normalization,
+                                           Role::attention};
+
+ArrayRef<StringRef> PolicyAttr::getPresetNames() {
+  static const StringRef names[] = {"deepseek-v3", "per-tensor", "rowwise",
+                                    "mxfp8"};
+  return names;
+}
+
+PolicyAttr PolicyAttr::getPreset(MLIRContext *ctx, StringRef name) {
+  Builder b(ctx);
+  Type e4m3 = b.getType<Float8E4M3FNType>();
+  Type e5m2 = b.getType<Float8E5M2Type>();
+  Type f32 = b.getF32Type();
+  APFloat eps(1.0e-4f);
+  struct Fields {
+    Type format, gradFormat;
+    SmallVector<int64_t, 2> act, weight;
+    ScaleMode mode;
+    Type scaleType;
+    int64_t interval;
+  };
+  std::optional<Fields> f;
+  if (name == "deepseek-v3") // DeepSeek-V3 §3.3.2: E4M3 everywhere.
+    f = Fields{e4m3, e4m3, {1, 128}, {128, 128}, ScaleMode::f32, f32, 128};
+  else if (name == "per-tensor") // One scale per tensor; E5M2 gradients.
+    f = Fields{e4m3, e5m2, {kWhole, kWhole}, {kWhole, kWhole},
+               ScaleMode::f32, f32, 128};
+  else if (name == "rowwise") // torchao float8 rowwise: pow2 per-row scales.
+    f = Fields{e4m3, e4m3, {1, kWhole}, {1, kWhole}, ScaleMode::pow2, f32, 128};
+  else if (name == "mxfp8") // OCP MX v1.0: 32-element blocks, E8M0 scales.
+    f = Fields{e4m3, e4m3, {1, 32}, {1, 32}, ScaleMode::pow2,
+               b.getType<Float8E8M0FNUType>(), 32};
+  if (!f)
+    return {};
+  return PolicyAttr::get(ctx, b.getStringAttr(name), f->format, f->gradFormat,
+                         f->act, f->weight, f->mode, f->scaleType, eps,
+                         f->interval, b.getBF16Type(), kSensitiveRoles);
+}
+
+bool PolicyAttr::keepsHigh(Role role) const {
+  return llvm::is_contained(getKeepHigh(), role);
+}
+
+float PolicyAttr::getEpsValue() const { return getEps().convertToFloat(); }
+
+//===----------------------------------------------------------------------===//
+// Syntax
+//===----------------------------------------------------------------------===//
+//
+//   #fp8.policy<"deepseek-v3">                  a preset
+//   #fp8.policy<"deepseek-v3", eps = 1.0e-12>   a preset with overrides
+//   #fp8.policy<name = "...", format = ..., ...> the full form (printed)
+
+Attribute PolicyAttr::parse(AsmParser &parser, Type) {
+  MLIRContext *ctx = parser.getContext();
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseLess())
+    return {};
+
+  // The starting point: a named preset, or deepseek-v3's fields for the full
+  // form (whose printer always writes every field).
+  std::string presetName;
+  bool hasPreset = succeeded(parser.parseOptionalString(&presetName));
+  PolicyAttr base =
+      PolicyAttr::getPreset(ctx, hasPreset ? presetName : "deepseek-v3");
+  if (!base) {
+    std::string known;
+    llvm::raw_string_ostream os(known);
+    llvm::interleaveComma(getPresetNames(), os);
+    parser.emitError(loc) << "unknown policy preset \"" << presetName
+                          << "\" (known: " << known << ")";
+    return {};
+  }
+  StringAttr name = base.getName();
+  Type format = base.getFormat(), gradFormat = base.getGradFormat();
+  SmallVector<int64_t> act(base.getActivationBlock());
+  SmallVector<int64_t> weight(base.getWeightBlock());
+  ScaleMode mode = base.getScaleMode();
+  Type scaleType = base.getScaleType();
+  APFloat eps = base.getEps();
+  int64_t interval = base.getPromoteInterval();
+  Type high = base.getHigh();
+  SmallVector<Role> keepHigh(base.getKeepHigh());
+
+  auto parseField = [&]() -> ParseResult {
+    std::string key;
+    SMLoc keyLoc = parser.getCurrentLocation();
+    if (parser.parseKeywordOrString(&key) || parser.parseEqual())
+      return failure();
+    if (key == "name") {
+      std::string s;
+      if (parser.parseString(&s))
+        return failure();
+      name = StringAttr::get(ctx, s);
+      return success();
+    }
+    if (key == "format")
+      return parser.parseType(format);
+    if (key == "grad_format")
+      return parser.parseType(gradFormat);
+    if (key == "activation_block")
+      return act.clear(), detail::parseBlockList(parser, act, true);
+    if (key == "weight_block")
+      return weight.clear(), detail::parseBlockList(parser, weight, true);
+    if (key == "scale_type")
+      return parser.parseType(scaleType);
+    if (key == "high")
+      return parser.parseType(high);
+    if (key == "promote_interval")
+      return parser.parseInteger(interval);
+    if (key == "eps")
+      return parser.parseFloat(APFloat::IEEEsingle(), eps);
+    if (key == "scale_mode") {
+      std::string m;
+      SMLoc mLoc = parser.getCurrentLocation();
+      if (parser.parseKeywordOrString(&m))
+        return failure();
+      std::optional<ScaleMode> sm = symbolizeScaleMode(m);
+      if (!sm)
+        return parser.emitError(mLoc)
+               << "unknown scale_mode '" << m << "' (known: f32, pow2)";
+      mode = *sm;
+      return success();
+    }
+    if (key == "keep_high") {
+      keepHigh.clear();
+      return parser.parseCommaSeparatedList(
+          AsmParser::Delimiter::Square, [&]() -> ParseResult {
+            std::string r;
+            SMLoc rLoc = parser.getCurrentLocation();
+            if (parser.parseKeywordOrString(&r))
+              return failure();
+            std::optional<Role> role = symbolizeRole(r);
+            if (!role)
+              return parser.emitError(rLoc)
+                     << "unknown role '" << r
+                     << "' (known: linear, embedding, output_head, gating, "
+                        "normalization, attention, other)";
+            keepHigh.push_back(*role);
+            return success();
+          });
+    }
+    return parser.emitError(keyLoc)
+           << "unknown policy field '" << key
+           << "' (known: name, format, grad_format, activation_block, "
+              "weight_block, scale_mode, scale_type, eps, promote_interval, "
+              "high, keep_high)";
+  };
+
+  // After a preset the fields are optional and follow a comma.
+  if (hasPreset) {
+    while (succeeded(parser.parseOptionalComma()))
+      if (parseField())
+        return {};
+  } else {
+    name = StringAttr::get(ctx, "custom");
+    if (parser.parseCommaSeparatedList(parseField))
+      return {};
+  }
+  if (parser.parseGreater())
+    return {};
+  return getChecked([&] { return parser.emitError(loc); }, ctx, name, format,
+                    gradFormat, act, weight, mode, scaleType, eps, interval,
+                    high, keepHigh);
+}
+
+void PolicyAttr::print(AsmPrinter &printer) const {
+  printer << "<name = \"";
+  llvm::printEscapedString(getName().getValue(), printer.getStream());
+  printer << "\", format = "
+          << getFormat() << ", grad_format = " << getGradFormat()
+          << ", activation_block = ";
+  detail::printBlockList(printer, getActivationBlock());
+  printer << ", weight_block = ";
+  detail::printBlockList(printer, getWeightBlock());
+  printer << ", scale_mode = " << stringifyScaleMode(getScaleMode())
+          << ", scale_type = " << getScaleType() << ", eps = ";
+  printer.printFloat(getEps());
+  printer << ", promote_interval = " << getPromoteInterval()
+          << ", high = " << getHigh() << ", keep_high = [";
+  llvm::interleaveComma(getKeepHigh(), printer,
+                        [&](Role r) { printer << stringifyRole(r); });
+  printer << "]>";
+}
+
+LogicalResult PolicyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 StringAttr name, Type format, Type gradFormat,
+                                 ArrayRef<int64_t> activationBlock,
+                                 ArrayRef<int64_t> weightBlock,
+                                 ScaleMode scaleMode, Type scaleType,
+                                 APFloat eps, int64_t promoteInterval,
+                                 Type high, ArrayRef<Role> keepHigh) {
+  if (!isSupportedFP8Type(format))
+    return emitError() << "policy format must be f8E4M3FN or f8E5M2, got "
+                       << format;
+  if (!isSupportedFP8Type(gradFormat))
+    return emitError() << "policy grad_format must be f8E4M3FN or f8E5M2, got "
+                       << gradFormat;
+  if (!isSupportedScaleType(scaleType))
+    return emitError() << "policy scale_type must be f32 or f8E8M0FNU, got "
+                       << scaleType;
+  if (isa<Float8E8M0FNUType>(scaleType) && scaleMode != ScaleMode::pow2)
+    return emitError() << "policy scale_type f8E8M0FNU holds only powers of "
+                          "two and needs scale_mode = pow2";
+  if (!isa<BFloat16Type, Float16Type, Float32Type>(high))
+    return emitError() << "policy high must be bf16, f16 or f32, got " << high;
+  if (eps.isNaN() || eps.isInfinity() || eps.isNegative())
+    return emitError() << "policy eps must be finite and >= 0";
+  if (promoteInterval <= 0 || promoteInterval % 32 != 0)
+    return emitError()
+           << "policy promote_interval must be a positive multiple of 32 "
+              "(the FP8 wgmma K), got "
+           << promoteInterval;
+  for (auto [what, block] : {std::pair{"activation_block", activationBlock},
+                             std::pair{"weight_block", weightBlock}}) {
+    if (block.size() != 2)
+      return emitError() << "policy " << what
+                         << " must have 2 sizes ([rows, K]), got "
+                         << block.size();
+    for (int64_t b : block)
+      if (b <= 0 && !ShapedType::isDynamic(b))
+        return emitError() << "policy " << what
+                           << " sizes must be positive or ? (whole "
+                              "dimension), got "
+                           << b;
+    int64_t kBlock = block[1];
+    if (!ShapedType::isDynamic(kBlock) && kBlock % promoteInterval != 0)
+      return emitError() << "policy " << what << " K-block " << kBlock
+                         << " is not a multiple of promote_interval "
+                         << promoteInterval;
+  }
+  return success();
+}

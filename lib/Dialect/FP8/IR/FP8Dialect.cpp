@@ -1,0 +1,75 @@
+//===- FP8Dialect.cpp - fp8 dialect registration and attribute checks ------===//
+#include "fp8/Dialect/FP8/IR/FP8.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::fp8;
+
+#include "fp8/Dialect/FP8/IR/FP8Dialect.cpp.inc"
+#include "fp8/Dialect/FP8/IR/FP8Enums.cpp.inc"
+
+void FP8Dialect::initialize() {
+  registerAttributes();
+  registerTypes();
+  addOperations<
+#define GET_OP_LIST
+#include "fp8/Dialect/FP8/IR/FP8Ops.cpp.inc"
+      >();
+}
+
+/// Checks the dialect's discardable attributes (`fp8.role`, `fp8.precision`,
+/// `fp8.reason`, `fp8.policy`) wherever they appear, so a hand-edited graph
+/// with `fp8.role = "linear"` (a string) is rejected with a precise message
+/// instead of being silently ignored by the passes.
+LogicalResult FP8Dialect::verifyOperationAttribute(Operation *op,
+                                                   NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  Attribute value = attr.getValue();
+  auto expect = [&](bool ok, StringRef what) -> LogicalResult {
+    if (ok)
+      return success();
+    return op->emitError() << "attribute '" << name << "' must be " << what
+                           << ", got " << value;
+  };
+  if (name == kRoleAttrName)
+    return expect(isa<RoleAttr>(value), "an #fp8.role<...> attribute");
+  if (name == kPrecisionAttrName)
+    return expect(isa<PrecisionAttr>(value),
+                  "an #fp8.precision<...> attribute");
+  if (name == kReasonAttrName)
+    return expect(isa<StringAttr>(value), "a string");
+  if (name == kPolicyAttrName)
+    return expect(isa<PolicyAttr>(value), "an #fp8.policy<...> attribute");
+  return op->emitError() << "unknown fp8 attribute '" << name
+                         << "' (known: fp8.role, fp8.precision, fp8.reason, "
+                            "fp8.policy)";
+}
+
+namespace mlir::fp8 {
+
+bool isSupportedFP8Type(Type type) {
+  return isa<Float8E4M3FNType, Float8E5M2Type>(type);
+}
+
+bool isSupportedScaleType(Type type) {
+  return isa<Float32Type, Float8E8M0FNUType>(type);
+}
+
+double getFormatMax(Type fp8Type) {
+  if (isa<Float8E4M3FNType>(fp8Type))
+    return 448.0;
+  assert(isa<Float8E5M2Type>(fp8Type) && "not a supported FP8 type");
+  return 57344.0;
+}
+
+int64_t getNumBlocks(int64_t dim, int64_t block) {
+  if (ShapedType::isDynamic(dim) || block <= 0)
+    return ShapedType::kDynamic;
+  return (dim + block - 1) / block;
+}
+
+
+} // namespace mlir::fp8

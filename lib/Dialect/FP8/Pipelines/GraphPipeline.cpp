@@ -1,0 +1,41 @@
+//===- GraphPipeline.cpp - fp8-pipeline ------------------------------------===//
+#include "fp8/Dialect/FP8/Pipelines/Passes.h"
+#include "fp8/Dialect/FP8/Transforms/Passes.h"
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+void fp8::buildFP8Pipeline(OpPassManager &pm,
+                           const FP8PipelineOptions &options) {
+  // TOSA inputs become linalg-on-tensors (a no-op without TOSA ops).
+  pm.addPass(createFP8ConvertTosaPass());
+
+  FP8AssignPrecisionPassOptions assign;
+  assign.policy = options.policy;
+  assign.overrides.assign(options.overrides.begin(), options.overrides.end());
+  assign.strict = options.strict;
+  pm.addPass(createFP8AssignPrecisionPass(assign));
+  FP8InsertQuantPassOptions insert;
+  insert.strict = options.strict;
+  pm.addPass(createFP8InsertQuantPass(insert));
+  // The report describes the decisions on the graph as classified: the
+  // cleanup below may fold ops away (a gather from a splat table becomes a
+  // constant), which would hide them.
+  if (options.report) {
+    FP8ReportPassOptions report;
+    report.format = options.reportFormat;
+    report.output = options.reportOutput;
+    pm.addPass(createFP8ReportPass(report));
+  }
+  // Shared quantizations (identical quantize ops of one value merge) and
+  // folded quantize(dequantize); the canonicalizer also folds reshapes of
+  // constants, which exposes constant weights to the fold below.
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  FP8FoldConstantWeightsPassOptions fold;
+  fold.maxElements = options.foldMaxElements;
+  pm.addPass(createFP8FoldConstantWeightsPass(fold));
+  pm.addPass(createCanonicalizerPass());
+}

@@ -1,0 +1,57 @@
+//===- Registration.cpp - textual registration of the fp8 pipelines --------===//
+#include "fp8/Dialect/FP8/Pipelines/Passes.h"
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+
+using namespace mlir;
+using namespace mlir::fp8;
+
+static void registerFP8GPUPipeline() {
+  // Registered through registerPassPipeline (not PassPipelineRegistration)
+  // so the options can be validated: upstream gpu-module-to-binary only
+  // prints "Invalid format specified." for a bad format and does not fail.
+  registerPassPipeline(
+      "fp8-gpu-pipeline",
+      "fp8.scaled_matmul -> sm_90a GEMM kernels in a gpu.binary (PTX by "
+      "default): fp8-lower-to-nvvm, then scf/nvvm/arith/cf to LLVM inside "
+      "the gpu.module, then gpu-module-to-binary",
+      [](OpPassManager &pm, StringRef optionsStr,
+         function_ref<LogicalResult(const Twine &)> errorHandler) {
+        FP8GPUPipelineOptions options;
+        if (failed(options.parseFromString(optionsStr)))
+          return failure();
+        StringRef format = options.format;
+        // The names gpu-module-to-binary accepts (with their long forms).
+        if (!llvm::is_contained({"isa", "assembly", "bin", "binary", "fatbin",
+                                 "fatbinary", "llvm", "offloading"},
+                                format))
+          return errorHandler("fp8-gpu-pipeline: option format='" + format +
+                              "' is not a gpu-module-to-binary format "
+                              "(expected isa (PTX), bin (cubin), fatbin or "
+                              "llvm)");
+        buildFP8GPUPipeline(pm, options);
+        return success();
+      },
+      [](function_ref<void(const mlir::detail::PassOptions &)> optHandler) {
+        optHandler(FP8GPUPipelineOptions());
+      });
+}
+
+void fp8::registerFP8Pipelines() {
+  PassPipelineRegistration<FP8PipelineOptions>(
+      "fp8-pipeline",
+      "Model graph (linalg-on-tensors or TOSA) -> FP8 graph under a precision "
+      "policy, with a report: fp8-convert-tosa, fp8-assign-precision, "
+      "fp8-insert-quant, fp8-report, canonicalize, cse, "
+      "fp8-fold-constant-weights, canonicalize",
+      buildFP8Pipeline);
+  PassPipelineRegistration<FP8CPUPipelineOptions>(
+      "fp8-cpu-pipeline",
+      "Lower value-level fp8 IR on tensors to the LLVM dialect for "
+      "mlir-runner: fp8-lower-to-linalg, fp8-expand-arith, one-shot "
+      "bufferization (function boundaries, identity layouts), buffer "
+      "deallocation, linalg to loops, conversions to LLVM",
+      buildFP8CPUPipeline);
+  registerFP8GPUPipeline();
+}

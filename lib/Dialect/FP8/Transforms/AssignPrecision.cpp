@@ -1,0 +1,256 @@
+//===- AssignPrecision.cpp - fp8-assign-precision --------------------------===//
+//
+// Decides the precision of the ops of an exported model graph under a
+// policy (docs/design.md §3.1, docs/policies.md): the roles come from
+// RoleAnalysis, then overrides (fp8.role / fp8.precision attributes, the
+// `overrides` option) and the policy decide, and the pass writes the
+// fp8.role / fp8.precision / fp8.reason attributes. It only annotates;
+// fp8-insert-quant materialises the decisions.
+//
+//===----------------------------------------------------------------------===//
+#include "fp8/Dialect/FP8/Analysis/RoleAnalysis.h"
+
+#include "fp8/Dialect/FP8/IR/FP8.h"
+#include "fp8/Dialect/FP8/Transforms/Passes.h"
+
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/Support/GlobPattern.h"
+
+namespace mlir::fp8 {
+#define GEN_PASS_DEF_FP8ASSIGNPRECISIONPASS
+#include "fp8/Dialect/FP8/Transforms/Passes.h.inc"
+} // namespace mlir::fp8
+
+using namespace mlir;
+using namespace mlir::fp8;
+
+namespace {
+
+/// One `PATTERN:VALUE` entry of the `overrides` option.
+struct NameOverride {
+  std::string pattern;
+  llvm::GlobPattern glob;
+  std::optional<Role> role;
+  std::optional<Precision> precision;
+};
+
+bool isFloat(Type t) { return t && isa<FloatType>(t); }
+
+class AssignPrecisionPass
+    : public fp8::impl::FP8AssignPrecisionPassBase<AssignPrecisionPass> {
+public:
+  using FP8AssignPrecisionPassBase::FP8AssignPrecisionPassBase;
+
+  LogicalResult initialize(MLIRContext *ctx) override;
+  void runOnOperation() override;
+
+private:
+  const NameOverride *matchName(Operation *op, bool wantRole,
+                                std::string &matchedName) const;
+  Precision decidePrecision(Operation *op, Role role, bool isContraction);
+  void annotate(FunctionOpInterface func, const RoleAnalysis &roles);
+
+  PolicyAttr policyAttr;
+  SmallVector<NameOverride> nameOverrides;
+};
+
+} // namespace
+
+LogicalResult AssignPrecisionPass::initialize(MLIRContext *ctx) {
+  ctx->getOrLoadDialect<FP8Dialect>();
+  policyAttr = PolicyAttr::getPreset(ctx, policy);
+  if (!policyAttr) {
+    std::string known;
+    llvm::raw_string_ostream os(known);
+    llvm::interleaveComma(PolicyAttr::getPresetNames(), os);
+    return emitError(UnknownLoc::get(ctx))
+           << "fp8-assign-precision: unknown policy '" << policy
+           << "' (known: " << known << ")";
+  }
+  nameOverrides.clear();
+  for (const std::string &entry : overrides) {
+    StringRef e(entry);
+    size_t colon = e.rfind(':');
+    auto bad = [&](StringRef why) {
+      return emitError(UnknownLoc::get(ctx))
+             << "fp8-assign-precision: malformed override '" << entry
+             << "': " << why
+             << " (expected PATTERN:VALUE, VALUE a role: linear, embedding, "
+                "output_head, gating, normalization, attention, other; or a "
+                "precision: fp8, bf16, f32)";
+    };
+    if (colon == StringRef::npos)
+      return bad("missing ':'");
+    StringRef pat = e.take_front(colon).trim(), val = e.drop_front(colon + 1).trim();
+    if (pat.empty())
+      return bad("empty pattern");
+    NameOverride o;
+    o.pattern = pat.str();
+    if (std::optional<Role> r = symbolizeRole(val))
+      o.role = r;
+    else if (std::optional<Precision> p = symbolizePrecision(val))
+      o.precision = p;
+    else
+      return bad(("unknown value '" + val + "'").str());
+    llvm::Expected<llvm::GlobPattern> glob = llvm::GlobPattern::create(pat);
+    if (!glob)
+      return bad(llvm::toString(glob.takeError()));
+    o.glob = std::move(*glob);
+    nameOverrides.push_back(std::move(o));
+  }
+  return success();
+}
+
+/// Collects the names a location carries (torch-mlir keeps module paths such
+/// as `model.layers.0.mlp.gate` in NameLocs, sometimes nested in fused or
+/// call-site locations).
+static void collectLocNames(Location loc, SmallVectorImpl<StringRef> &names) {
+  if (auto n = dyn_cast<NameLoc>(loc)) {
+    names.push_back(n.getName().getValue());
+    collectLocNames(n.getChildLoc(), names);
+  } else if (auto f = dyn_cast<FusedLoc>(loc)) {
+    for (Location l : f.getLocations())
+      collectLocNames(l, names);
+  } else if (auto c = dyn_cast<CallSiteLoc>(loc)) {
+    collectLocNames(c.getCallee(), names);
+    collectLocNames(c.getCaller(), names);
+  }
+}
+
+/// A glob matches a name when it matches the whole name or a suffix that
+/// starts after a '.': `lm_head` matches `model.lm_head`.
+static bool globMatches(const llvm::GlobPattern &glob, StringRef name) {
+  if (glob.match(name))
+    return true;
+  for (size_t dot = name.find('.'); dot != StringRef::npos;
+       dot = name.find('.', dot + 1))
+    if (glob.match(name.drop_front(dot + 1)))
+      return true;
+  return false;
+}
+
+const NameOverride *AssignPrecisionPass::matchName(Operation *op, bool wantRole,
+                                                   std::string &matched) const {
+  SmallVector<StringRef> names;
+  collectLocNames(op->getLoc(), names);
+  if (names.empty())
+    return nullptr;
+  for (const NameOverride &o : nameOverrides) {
+    if (wantRole ? !o.role : !o.precision)
+      continue;
+    for (StringRef n : names)
+      if (globMatches(o.glob, n)) {
+        matched = n.str();
+        return &o;
+      }
+  }
+  return nullptr;
+}
+
+Precision AssignPrecisionPass::decidePrecision(Operation *op, Role role,
+                                               bool isContraction) {
+  Type own = getComputeElementType(op);
+  auto precisionOf = [](Type t) {
+    return t.isF32() || t.isF64() ? Precision::f32 : Precision::bf16;
+  };
+  Precision high = precisionOf(policyAttr.getHigh());
+  if (role == Role::linear && isContraction &&
+      !policyAttr.keepsHigh(Role::linear))
+    return Precision::fp8;
+  if (policyAttr.keepsHigh(role)) {
+    if (isContraction)
+      return high;
+    // Elementwise and reduction ops are never narrowed below their own
+    // type: an f32 LayerNorm stays f32 (DeepSeek-V3 keeps these in FP32).
+    Precision mine = precisionOf(own);
+    return mine == Precision::f32 ? Precision::f32 : high;
+  }
+  if (isContraction && role != Role::other)
+    return Precision::fp8;
+  return precisionOf(own);
+}
+
+/// Resolves overrides and precision for every linalg op of `func` and writes
+/// its attributes.
+void AssignPrecisionPass::annotate(FunctionOpInterface func,
+                                   const RoleAnalysis &roles) {
+  MLIRContext *ctx = func->getContext();
+  for (Operation *op : roles.getLinalgOps(func)) {
+    RoleDecision d = roles.getDecision(op);
+    std::string reason = d.reason;
+    auto explicitRole = op->getAttrOfType<RoleAttr>(FP8Dialect::kRoleAttrName);
+    auto explicitPrec =
+        op->getAttrOfType<PrecisionAttr>(FP8Dialect::kPrecisionAttrName);
+    // Attributes written by an earlier run of this pass are not overrides.
+    if (auto prev = op->getAttrOfType<StringAttr>(FP8Dialect::kReasonAttrName))
+      if (prev.getValue().starts_with("heuristic"))
+        explicitRole = {}, explicitPrec = {};
+    Role role = d.role;
+    std::string matched;
+    if (explicitRole) {
+      role = explicitRole.getValue();
+      reason = "override: fp8.role attribute";
+    } else if (const NameOverride *o = matchName(op, true, matched)) {
+      role = *o->role;
+      reason = "override: loc name '" + matched + "' matches '" + o->pattern +
+               "'";
+    }
+    bool isContraction = roles.getContraction(op);
+    Type own = getComputeElementType(op);
+    std::optional<Precision> precision;
+    if (explicitPrec) {
+      precision = explicitPrec.getValue();
+      reason += "; precision override: fp8.precision attribute";
+    } else if (const NameOverride *o = matchName(op, false, matched)) {
+      precision = *o->precision;
+      reason += "; precision override: loc name '" + matched + "' matches '" +
+                o->pattern + "'";
+    } else if (isFloat(own)) {
+      precision = decidePrecision(op, role, isContraction);
+    } else if (isContraction && own) {
+      // An integer (e.g. already int8-quantized) contraction: FP8 does not
+      // apply; say so instead of silently leaving it without a precision.
+      op->emitRemark() << "fp8-assign-precision: contraction with element "
+                          "type "
+                       << own
+                       << " is not floating-point (expected f32, bf16 or "
+                          "f16); no precision assigned, left unchanged";
+    }
+    op->setAttr(FP8Dialect::kRoleAttrName, RoleAttr::get(ctx, role));
+    if (precision)
+      op->setAttr(FP8Dialect::kPrecisionAttrName,
+                  PrecisionAttr::get(ctx, *precision));
+    op->setAttr(FP8Dialect::kReasonAttrName, StringAttr::get(ctx, reason));
+  }
+}
+
+
+void AssignPrecisionPass::runOnOperation() {
+  ModuleOp module = getOperation();
+  module->setAttr(FP8Dialect::kPolicyAttrName, policyAttr);
+  const RoleAnalysis &roles = getAnalysis<RoleAnalysis>();
+  bool failed = false;
+  module.walk([&](FunctionOpInterface func) {
+    if (func.isExternal())
+      return;
+    func->walk([](Operation *op) {
+      StringRef name = op->getName().getStringRef();
+      if (name == "tosa.matmul" || name == "tosa.conv2d")
+        op->emitRemark() << "fp8-assign-precision: TOSA op not classified; "
+                            "run tosa-to-linalg first (fp8-pipeline does)";
+    });
+    if (!roles.hasContraction(func)) {
+      InFlightDiagnostic diag =
+          strict ? func->emitError() : func->emitRemark();
+      diag << "fp8-assign-precision: no matmul-like contraction recognised "
+              "in @"
+           << cast<SymbolOpInterface>(func.getOperation()).getName()
+           << "; function left unchanged";
+      failed |= strict;
+      return;
+    }
+    annotate(func, roles);
+  });
+  if (failed)
+    signalPassFailure();
+}

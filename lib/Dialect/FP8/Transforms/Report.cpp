@@ -1,0 +1,394 @@
+//===- Report.cpp - fp8-report ---------------------------------------------===//
+//
+// What a user looks at first: every contraction with its role, precision,
+// reason, shape and FLOPs; the sensitive non-matmul ops grouped by role (the
+// JSON lists them one by one); totals (FP8 share of matmul FLOPs, weight
+// bytes before/after).
+//
+//===----------------------------------------------------------------------===//
+#include "fp8/Dialect/FP8/Analysis/RoleAnalysis.h"
+
+#include "fp8/Dialect/FP8/IR/FP8.h"
+#include "fp8/Dialect/FP8/Transforms/Passes.h"
+
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+namespace mlir::fp8 {
+#define GEN_PASS_DEF_FP8REPORTPASS
+#include "fp8/Dialect/FP8/Transforms/Passes.h.inc"
+} // namespace mlir::fp8
+
+using namespace mlir;
+using namespace mlir::fp8;
+
+namespace {
+
+struct Row {
+  std::string op, location, reason, shape, func;
+  Role role = Role::other;
+  /// None for an op the precision pass left without one (integer ops).
+  std::optional<Precision> precision;
+  bool isMatmul = false;
+  int64_t flops = 0;
+  int64_t weightBytesBefore = 0, weightBytesAfter = 0;
+};
+
+/// The precision column: the precision's name, or "" when it has none.
+StringRef precisionName(std::optional<Precision> precision) {
+  return precision ? stringifyPrecision(*precision) : StringRef();
+}
+StringRef precisionName(const Row &r) { return precisionName(r.precision); }
+
+std::string locationString(Location loc) {
+  if (auto n = dyn_cast<NameLoc>(loc))
+    return n.getName().str();
+  if (auto f = dyn_cast<FileLineColLoc>(loc))
+    return (llvm::sys::path::filename(f.getFilename().getValue()) + ":" +
+            Twine(f.getLine()))
+        .str();
+  if (auto f = dyn_cast<FusedLoc>(loc))
+    for (Location l : f.getLocations()) {
+      std::string s = locationString(l);
+      if (!s.empty())
+        return s;
+    }
+  if (auto c = dyn_cast<CallSiteLoc>(loc))
+    return locationString(c.getCallee());
+  return "";
+}
+
+int64_t bytesOf(Type t) {
+  return std::max<int64_t>(1, t.getIntOrFloatBitWidth() / 8);
+}
+
+std::string shapeString(ArrayRef<int64_t> shape) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  llvm::interleave(
+      shape, os,
+      [&](int64_t d) {
+        if (ShapedType::isDynamic(d))
+          os << '?';
+        else
+          os << d;
+      },
+      "x");
+  return s;
+}
+
+/// FP8 bytes of an [N, K] weight: one byte per code plus the scales.
+int64_t fp8WeightBytes(int64_t n, int64_t k, ArrayRef<int64_t> block,
+                       Type scaleType) {
+  int64_t bn = ShapedType::isDynamic(block[0]) ? n : block[0];
+  int64_t bk = ShapedType::isDynamic(block[1]) ? k : block[1];
+  return n * k + getNumBlocks(n, bn) * getNumBlocks(k, bk) * bytesOf(scaleType);
+}
+
+/// The high-precision element type an FP8 operand was quantized from.
+Type sourceElementType(Value v) {
+  for (unsigned i = 0; i < 8 && v; ++i) {
+    Operation *def = v.getDefiningOp();
+    if (auto q = dyn_cast_or_null<QuantizeOp>(def))
+      return q.getInput().getType().getElementType();
+    if (auto r = dyn_cast_or_null<RequantizeOp>(def)) {
+      v = r.getInput();
+      continue;
+    }
+    break;
+  }
+  return {};
+}
+
+/// True when an FP8 operand is a weight: quantized from a parameter, or a
+/// constant folded at compile time (fp8.assemble of constants).
+bool isQuantizedWeight(Value v) {
+  Operation *def = v.getDefiningOp();
+  if (auto q = dyn_cast_or_null<QuantizeOp>(def))
+    return getWeightSource(q.getInput()) != WeightSource::none;
+  if (auto a = dyn_cast_or_null<AssembleOp>(def))
+    return a.getData().getDefiningOp() &&
+           a.getData().getDefiningOp()->hasTrait<OpTrait::ConstantLike>();
+  return false;
+}
+
+class ReportPass : public fp8::impl::FP8ReportPassBase<ReportPass> {
+public:
+  using FP8ReportPassBase::FP8ReportPassBase;
+  LogicalResult initialize(MLIRContext *ctx) override;
+  void runOnOperation() override;
+
+private:
+  std::string fmt; // resolved in initialize()
+  void collect(FunctionOpInterface func, PolicyAttr policy,
+               const RoleAnalysis &roles,
+               std::vector<Row> &rows);
+};
+
+void ReportPass::collect(FunctionOpInterface func, PolicyAttr policy,
+                         const RoleAnalysis &roles,
+                         std::vector<Row> &rows) {
+  std::string fname =
+      cast<SymbolOpInterface>(func.getOperation()).getName().str();
+  func->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (op == func.getOperation())
+      return WalkResult::advance();
+    auto role = op->getAttrOfType<RoleAttr>(FP8Dialect::kRoleAttrName);
+    bool isLinalg = isa<linalg::LinalgOp>(op);
+    if (!role)
+      return isLinalg ? WalkResult::skip() : WalkResult::advance();
+    Row r;
+    r.func = fname;
+    r.op = op->getName().getStringRef().str();
+    r.location = locationString(op->getLoc());
+    r.role = role.getValue();
+    if (auto p = op->getAttrOfType<PrecisionAttr>(FP8Dialect::kPrecisionAttrName))
+      r.precision = p.getValue();
+    if (auto s = op->getAttrOfType<StringAttr>(FP8Dialect::kReasonAttrName))
+      r.reason = s.getValue().str();
+
+    if (auto mm = dyn_cast<ScaledMatmulOp>(op)) {
+      ArrayRef<int64_t> a = mm.getA().getType().getShape();
+      ArrayRef<int64_t> b = mm.getB().getType().getShape();
+      r.isMatmul = true;
+      r.precision = Precision::fp8;
+      r.flops = mm.getFlops();
+      r.shape = (shapeString({a[0], b[0], a[1]}));
+      if (isQuantizedWeight(mm.getB())) {
+        Type src = sourceElementType(mm.getB());
+        if (!src)
+          src = mm.getResult().getType().getElementType();
+        ScaledTensorType bt = mm.getB().getType();
+        r.weightBytesBefore = b[0] * b[1] * bytesOf(src);
+        r.weightBytesAfter = fp8WeightBytes(b[0], b[1], bt.getBlockShape(),
+                                            bt.getScaleType());
+      }
+      rows.push_back(r);
+      return WalkResult::advance();
+    }
+    if (const Contraction *c = roles.getContraction(op)) {
+      r.isMatmul = true;
+      r.flops = c->flops();
+      r.shape = shapeString({c->m, c->n, c->k});
+      Value b = c->op->getOperand(1);
+      if (getWeightSource(b) != WeightSource::none &&
+          r.role != Role::attention &&
+          !ShapedType::isDynamic(c->n) && !ShapedType::isDynamic(c->k)) {
+        int64_t bytes = bytesOf(getElementTypeOrSelf(b.getType()));
+        r.weightBytesBefore = c->n * c->k * bytes;
+        r.weightBytesAfter =
+            r.precision == Precision::fp8
+                ? fp8WeightBytes(c->n, c->k, policy.getWeightBlock(),
+                                 policy.getScaleType())
+                : r.weightBytesBefore;
+      }
+      rows.push_back(r);
+      return WalkResult::skip();
+    }
+    bool sensitive = role.getValue() != Role::other &&
+                     role.getValue() != Role::linear && !isDataMovement(op);
+    if (sensitive) {
+      // One FLOP per loop iteration: the work of an elementwise/reduction
+      // op, to compare with the matmuls.
+      if (auto lop = dyn_cast<linalg::LinalgOp>(op)) {
+        int64_t n = 1;
+        for (int64_t d : lop.getStaticLoopRanges())
+          n = ShapedType::isDynamic(d) ? 0 : n * d;
+        r.flops = n;
+        if (op->getNumResults())
+          if (auto t = dyn_cast<ShapedType>(op->getResult(0).getType()))
+            r.shape = shapeString(t.getShape());
+      }
+      rows.push_back(r);
+    }
+    return isLinalg ? WalkResult::skip() : WalkResult::advance();
+  });
+}
+
+std::string humanFlops(int64_t f) {
+  if (f >= 1000000000)
+    return llvm::formatv("{0:F2} GFLOP", f / 1e9).str();
+  if (f >= 1000000)
+    return llvm::formatv("{0:F2} MFLOP", f / 1e6).str();
+  return llvm::formatv("{0} FLOP", f).str();
+}
+
+std::string humanBytes(int64_t b) {
+  if (b >= (1 << 20))
+    return llvm::formatv("{0:F2} MiB", b / double(1 << 20)).str();
+  if (b >= (1 << 10))
+    return llvm::formatv("{0:F2} KiB", b / double(1 << 10)).str();
+  return llvm::formatv("{0} B", b).str();
+}
+
+/// Options are checked before any IR is seen (no module dump with the error).
+LogicalResult ReportPass::initialize(MLIRContext *ctx) {
+  fmt = format;
+  if (fmt != "table" && fmt != "json")
+    return emitError(UnknownLoc::get(ctx))
+           << "fp8-report: unknown format '" << fmt
+           << "' in option format (expected table or json)";
+  if (StringRef(output).empty())
+    return emitError(UnknownLoc::get(ctx))
+           << "fp8-report: option output is empty (expected a file name, or "
+              "'-' for stdout)";
+  return success();
+}
+
+void ReportPass::runOnOperation() {
+  markAllAnalysesPreserved();
+  ModuleOp module = getOperation();
+  auto policy = module->getAttrOfType<PolicyAttr>(FP8Dialect::kPolicyAttrName);
+  bool hasPolicy = static_cast<bool>(policy);
+  if (!policy)
+    policy = PolicyAttr::getPreset(&getContext(), "deepseek-v3");
+
+  const RoleAnalysis &roles = getAnalysis<RoleAnalysis>();
+  std::vector<Row> rows;
+  module.walk([&](FunctionOpInterface func) {
+    if (!func.isExternal())
+      collect(func, policy, roles, rows);
+  });
+
+  int64_t mmFlops = 0, fp8Flops = 0, before = 0, after = 0;
+  for (const Row &r : rows) {
+    if (r.isMatmul) {
+      mmFlops += r.flops;
+      if (r.precision == Precision::fp8)
+        fp8Flops += r.flops;
+    }
+    before += r.weightBytesBefore;
+    after += r.weightBytesAfter;
+  }
+  double share = mmFlops ? 100.0 * fp8Flops / mmFlops : 0.0;
+
+  std::string errorMessage;
+  std::unique_ptr<llvm::ToolOutputFile> file;
+  if (output != "-") {
+    file = openOutputFile(output, &errorMessage);
+    if (!file) {
+      // On the module's location, not the op: no dump of the whole module.
+      emitError(module.getLoc())
+          << "fp8-report: option output: cannot write the report to '"
+          << output << "': " << errorMessage;
+      return signalPassFailure();
+    }
+    file->keep();
+  }
+  llvm::raw_ostream &os = file ? file->os() : llvm::outs();
+  std::string policyName = policy.getName().getValue().str();
+
+  if (fmt == "json") {
+    llvm::json::Array ops;
+    for (const Row &r : rows)
+      ops.push_back(llvm::json::Object{
+          {"function", r.func},
+          {"op", r.op},
+          {"location", r.location},
+          {"role", stringifyRole(r.role)},
+          {"precision", precisionName(r)},
+          {"reason", r.reason},
+          {"shape", r.shape},
+          {"matmul", r.isMatmul},
+          {"flops", r.flops},
+          {"weight_bytes_before", r.weightBytesBefore},
+          {"weight_bytes_after", r.weightBytesAfter}});
+    llvm::json::Object root{
+        {"policy", policyName},
+        {"policy_from_module", hasPolicy},
+        {"ops", std::move(ops)},
+        {"totals",
+         llvm::json::Object{{"matmul_flops", mmFlops},
+                            {"fp8_matmul_flops", fp8Flops},
+                            {"fp8_matmul_flop_share", share / 100.0},
+                            {"weight_bytes_before", before},
+                            {"weight_bytes_after", after}}}};
+    os << llvm::formatv("{0:2}", llvm::json::Value(std::move(root))) << "\n";
+    return;
+  }
+
+  os << "fp8-report: policy " << policyName << " (" << policy.getFormat()
+     << ", activation block " << shapeString(policy.getActivationBlock())
+     << ", weight block " << shapeString(policy.getWeightBlock())
+     << ", scales " << policy.getScaleType() << ", high "
+     << policy.getHigh() << ")\n\n";
+  os << "Matmuls (M x N x K)\n";
+  os << llvm::formatv("{0,-4} {1,-22} {2,-28} {3,-12} {4,-5} {5,-18} {6,12}  {7}\n",
+                      "#", "op", "location", "role", "prec", "MxNxK", "FLOPs",
+                      "reason");
+  // Consecutive matmuls that differ in nothing shown (the per-expert GEMMs of
+  // a grouped linear, one per MoE expert) share a row: "<count> x MxNxK" and
+  // their summed FLOPs (format=json lists each).
+  unsigned idx = 0;
+  auto same = [](const Row &x, const Row &y) {
+    return x.op == y.op && x.location == y.location && x.func == y.func &&
+           x.role == y.role && x.precision == y.precision &&
+           x.shape == y.shape && x.reason == y.reason;
+  };
+  for (size_t i = 0; i < rows.size();) {
+    const Row &r = rows[i];
+    size_t j = i + 1;
+    int64_t flops = r.flops;
+    if (r.isMatmul)
+      for (; j < rows.size() && rows[j].isMatmul && same(r, rows[j]); ++j)
+        flops += rows[j].flops;
+    if (r.isMatmul) {
+      std::string shape = j - i > 1 ? std::to_string(j - i) + " x " + r.shape : r.shape;
+      os << llvm::formatv(
+          "{0,-4} {1,-22} {2,-28} {3,-12} {4,-5} {5,-18} {6,12}  {7}\n", ++idx,
+          r.op, r.location.empty() ? r.func : r.location,
+          stringifyRole(r.role), precisionName(r),
+          shape, humanFlops(flops), r.reason);
+    }
+    i = j;
+  }
+
+  // Sensitive non-matmul ops, grouped (fp8-report{format=json} lists each).
+  struct Group {
+    Role role;
+    std::optional<Precision> precision;
+    std::string reason;
+    unsigned count = 0;
+    int64_t flops = 0;
+  };
+  std::vector<Group> groups;
+  for (const Row &r : rows) {
+    if (r.isMatmul)
+      continue;
+    auto it = llvm::find_if(groups, [&](const Group &g) {
+      return g.role == r.role && g.precision == r.precision &&
+             g.reason == r.reason;
+    });
+    if (it == groups.end()) {
+      groups.push_back({r.role, r.precision, r.reason, 0, 0});
+      it = std::prev(groups.end());
+    }
+    ++it->count;
+    it->flops += r.flops;
+  }
+  os << "\nSensitive non-matmul ops (grouped; format=json lists each)\n";
+  os << llvm::formatv("{0,-14} {1,-5} {2,5} {3,14}  {4}\n", "role", "prec",
+                      "ops", "FLOPs", "reason");
+  for (const Group &g : groups)
+    os << llvm::formatv("{0,-14} {1,-5} {2,5} {3,14}  {4}\n",
+                        stringifyRole(g.role),
+                        precisionName(g.precision), g.count,
+                        humanFlops(g.flops), g.reason);
+
+  os << "\nTotals\n";
+  os << llvm::formatv("  matmul FLOPs:        {0}\n", humanFlops(mmFlops));
+  os << llvm::formatv("  in FP8:              {0} ({1:F1}%)\n",
+                      humanFlops(fp8Flops), share);
+  os << llvm::formatv("  in high precision:   {0} ({1:F1}%)\n",
+                      humanFlops(mmFlops - fp8Flops),
+                      mmFlops ? 100.0 - share : 0.0);
+  os << llvm::formatv("  linear weights:      {0} before, {1} after "
+                      "(FP8 codes + scales; one weight per linear)\n",
+                      humanBytes(before), humanBytes(after));
+}
+
+} // namespace

@@ -1,0 +1,38 @@
+// Every option of the fp8 pipelines (fp8-pipeline, fp8-cpu-pipeline,
+// fp8-gpu-pipeline), given a
+// bad value, is a clear error naming the option, the bad value and what is
+// expected; never a crash and never silently accepted.
+
+// RUN: not fp8-opt %s --fp8-pipeline='overrides=proj' 2>&1 | FileCheck %s --check-prefix=PL-OVR
+// PL-OVR: fp8-assign-precision: malformed override 'proj': missing ':'
+// RUN: not fp8-opt %s --fp8-pipeline='overrides=proj:head' 2>&1 | FileCheck %s --check-prefix=PL-OVR-VALUE
+// PL-OVR-VALUE: fp8-assign-precision: malformed override 'proj:head': unknown value 'head'
+// RUN: not fp8-opt %s --fp8-pipeline='report-format=xml' 2>&1 | FileCheck %s --check-prefix=PL-FMT
+// PL-FMT: fp8-report: unknown format 'xml' in option format (expected table or json)
+// RUN: not fp8-opt %s --fp8-pipeline='report-output=%t.missing-dir/r.txt' 2>&1 | FileCheck %s --check-prefix=PL-OUT
+// PL-OUT: fp8-report: option output: cannot write the report to '{{.*}}missing-dir/r.txt'
+// RUN: not fp8-opt %s --fp8-pipeline='report=maybe' 2>&1 | FileCheck %s --check-prefix=PL-REPORT
+// PL-REPORT: for the --report option: 'maybe' is invalid value for boolean argument
+// RUN: not fp8-opt %s --fp8-pipeline='strict=maybe' 2>&1 | FileCheck %s --check-prefix=PL-STRICT
+// PL-STRICT: for the --strict option: 'maybe' is invalid value for boolean argument
+// RUN: not fp8-opt %s --fp8-pipeline='polcy=rowwise' 2>&1 | FileCheck %s --check-prefix=PL-UNKNOWN
+// PL-UNKNOWN: no such option polcy
+// RUN: not fp8-opt %s -fp8-cpu-pipeline='accumulator-bits=99' 2>&1 | FileCheck %s --check-prefix=ACC
+// ACC: fp8-lower-to-linalg: option accumulator-bits=99 is out of range: expected 0 (exact f32 sums) or 1..24 (the emulated significand must fit an f32)
+// ACC-NOT: see current operation
+// RUN: not fp8-opt %s -fp8-cpu-pipeline='accumulator-bits=abc' 2>&1 | FileCheck %s --check-prefix=ACC-ABC
+// ACC-ABC: for the --accumulator-bits option: 'abc' value invalid for uint argument!
+// RUN: not fp8-opt %s -fp8-cpu-pipeline='deallocate=maybe' 2>&1 | FileCheck %s --check-prefix=DEALLOC
+// DEALLOC: for the --deallocate option: 'maybe' is invalid value for boolean argument
+// RUN: not fp8-opt %s -fp8-gpu-pipeline='chip=sm_80' 2>&1 | FileCheck %s --check-prefix=CHIP
+// CHIP: fp8-lower-to-nvvm: option chip='sm_80' is not supported: expected sm_90a (the kernel uses wgmma and setmaxnreg, which need the architecture-specific 'a' target of Hopper)
+// RUN: not fp8-opt %s -fp8-gpu-pipeline='features=+ptx78' 2>&1 | FileCheck %s --check-prefix=FEAT-OLD
+// FEAT-OLD: fp8-lower-to-nvvm: option features='+ptx78': PTX ISA 7.8 is too old (expected +ptx80 or newer: wgmma needs PTX 8.0)
+// RUN: not fp8-opt %s -fp8-gpu-pipeline='format=ptx' 2>&1 | FileCheck %s --check-prefix=FORMAT
+// FORMAT: fp8-gpu-pipeline: option format='ptx' is not a gpu-module-to-binary format (expected isa (PTX), bin (cubin), fatbin or llvm)
+// RUN: fp8-opt %s -fp8-gpu-pipeline='format=isa' -o /dev/null
+
+func.func @f(%x: tensor<16x256xf32>, %w: tensor<256x512xf32>, %init: tensor<16x512xf32>) -> tensor<16x512xf32> {
+  %y = linalg.matmul ins(%x, %w : tensor<16x256xf32>, tensor<256x512xf32>) outs(%init : tensor<16x512xf32>) -> tensor<16x512xf32>
+  return %y : tensor<16x512xf32>
+}

@@ -1,0 +1,47 @@
+// Every option of the fp8 dialect's transforms, given a bad value, is a
+// clear error naming the option, the bad value and what is expected; never a
+// crash and never silently accepted. (fp8-assign-precision's policy and
+// override syntax: assign-precision-invalid.mlir.)
+
+// fp8-assign-precision: a precision that is not one of fp8, bf16, f32.
+// RUN: not fp8-opt %s -fp8-assign-precision='overrides=lm_head:fp16' 2>&1 | FileCheck %s --check-prefix=PREC
+// PREC: fp8-assign-precision: malformed override 'lm_head:fp16': unknown value 'fp16' (expected PATTERN:VALUE, VALUE a role: linear, embedding, output_head, gating, normalization, attention, other; or a precision: fp8, bf16, f32)
+// An empty entry in the list.
+// RUN: not fp8-opt %s -fp8-assign-precision='overrides=a:fp8,,b:bf16' 2>&1 | FileCheck %s --check-prefix=EMPTYENTRY
+// EMPTYENTRY: fp8-assign-precision: malformed override '': missing ':'
+
+// fp8-insert-quant
+// RUN: not fp8-opt %s -fp8-insert-quant='strict=maybe' 2>&1 | FileCheck %s --check-prefix=IQ-STRICT
+// IQ-STRICT: for the --strict option: 'maybe' is invalid value for boolean argument
+// fp8-report: a bad format, an empty and an unwritable output file.
+// RUN: not fp8-opt %s -fp8-report=format=xml 2>&1 | FileCheck %s --check-prefix=RP-FMT
+// RP-FMT: fp8-report: unknown format 'xml' in option format (expected table or json)
+// RUN: not fp8-opt %s -fp8-report=output= 2>&1 | FileCheck %s --check-prefix=RP-EMPTY
+// RP-EMPTY: fp8-report: option output is empty (expected a file name, or '-' for stdout)
+// RUN: not fp8-opt %s -fp8-report=output=%t.missing-dir/report.json 2>&1 | FileCheck %s --check-prefix=RP-OPEN
+// RP-OPEN: fp8-report: option output: cannot write the report to '{{.*}}missing-dir/report.json': {{.*}}
+// RP-OPEN-NOT: see current operation
+
+// Passes without options reject one.
+// RUN: not fp8-opt %s -fp8-convert-tosa='strict=true' 2>&1 | FileCheck %s --check-prefix=NOOPT
+// RUN: not fp8-opt %s -fp8-strip-annotations='strict=true' 2>&1 | FileCheck %s --check-prefix=NOOPT
+// NOOPT: no such option strict
+
+// fp8-expand-arith
+// RUN: not fp8-opt %s -fp8-expand-arith='saturate=maybe' 2>&1 | FileCheck %s --check-prefix=SAT
+// SAT: for the --saturate option: 'maybe' is invalid value for boolean argument
+// RUN: not fp8-opt %s -fp8-expand-arith='strict=2' 2>&1 | FileCheck %s --check-prefix=EA-STRICT
+// EA-STRICT: for the --strict option: '2' is invalid value for boolean argument
+
+// fp8-fold-constant-weights: max-elements.
+// RUN: not fp8-opt %s -fp8-fold-constant-weights='max-elements=-1' 2>&1 | FileCheck %s --check-prefix=FOLD-NEG
+// FOLD-NEG: fp8-fold-constant-weights: option max-elements=-1 is negative (expected a number of elements >= 0)
+// FOLD-NEG-NOT: see current operation
+// RUN: not fp8-opt %s -fp8-fold-constant-weights='max-elements=many' 2>&1 | FileCheck %s --check-prefix=FOLD-ABC
+// FOLD-ABC: for the --max-elements option: 'many' value invalid for long argument!
+// RUN: fp8-opt %s -fp8-fold-constant-weights='max-elements=0' -o /dev/null
+
+func.func @f(%x: tensor<16x256xf32>, %w: tensor<256x512xf32>, %init: tensor<16x512xf32>) -> tensor<16x512xf32> {
+  %y = linalg.matmul ins(%x, %w : tensor<16x256xf32>, tensor<256x512xf32>) outs(%init : tensor<16x512xf32>) -> tensor<16x512xf32>
+  return %y : tensor<16x512xf32>
+}
