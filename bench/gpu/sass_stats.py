@@ -8,7 +8,7 @@ the consumer (after USETMAXREG.TRY_ALLOC) and producer (after
 USETMAXREG.DEALLOC) paths touch, the QGMMA count and the instruction mix of
 the consumer's K-block loop. Needs a cuobjdump that decodes sm_90a (CUDA 13
 has none here; Debian's nvidia-cuda-toolkit 12.4 package has one: see
-BUILD-NOTES.md for fetching it without installing it).
+docs/build-notes.md for fetching it without installing it).
 """
 import argparse
 import collections

@@ -27,7 +27,7 @@ __all__ = [
     "TARGETS",
 ]
 
-#: Policy presets of `#fp8.policy<...>` (DESIGN.md section 2).
+#: Policy presets of `#fp8.policy<...>` (docs/design.md §2.2).
 POLICIES = ("deepseek-v3", "per-tensor", "rowwise", "mxfp8")
 #: Targets of `compile()`: the CPU lowering, or an NVIDIA chip (PTX).
 TARGETS = ("cpu", "sm_90a")

@@ -165,7 +165,7 @@ def quantize(
     eps: float = 1e-4,
     saturate: bool = True,
 ) -> Tuple[np.ndarray, np.ndarray]:
-    """Block-quantize `x` to FP8 (numerics contract, DESIGN.md section 1).
+    """Block-quantize `x` to FP8 (numerics contract, docs/design.md §1).
 
     - `x`: float array of any rank >= 1 (converted to float32);
     - `block`: one size per dimension (`None` = the whole dimension); the

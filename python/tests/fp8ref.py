@@ -1,5 +1,5 @@
 """Independent FP64 references for the numerics tests, written from the
-format definitions (OCP FP8 / DESIGN.md section 1), not from the code under
+format definitions (OCP FP8 / docs/design.md §1), not from the code under
 test."""
 
 import math
