@@ -73,14 +73,14 @@ constexpr const char *kPipelines[] = {
 /// The packaged MLIR 22 linalg parsers (reduce, transpose, broadcast) store
 /// the result of parsing the array after `dimensions =` / `permutation =`
 /// without checking it, and segfault when it is not a well-formed integer
-/// array (test/Robustness/upstream-linalg-*-parse-crash.mlir, upstream
+/// array (test/Upstream/upstream-linalg-*-parse-crash.mlir, upstream
 /// `mlir-opt` too). Inputs with such an array are skipped, so that fork jobs
 /// are not spent rediscovering that one known upstream crash: every keyword
 /// occurrence must be followed by `= [i, j, ...]` or it is not parsed.
 ///
 /// The linalg named-op parsers also read uninitialised memory when the op
 /// name is followed by `<` (`linalg.matmul<f32>`: upstream `mlir-opt` 22
-/// under valgrind, test/Robustness/upstream-linalg-named-op-angle.mlir); no
+/// under valgrind, test/Upstream/upstream-linalg-named-op-angle.mlir); no
 /// valid custom form has it, so such inputs are skipped too.
 bool hitsKnownUpstreamParserCrash(StringRef text) {
   static const llvm::Regex namedOpAngle("linalg\\.[a-z_]+[ \t\r\n]*<");

@@ -4,10 +4,11 @@
 # runs it for SECONDS (default 60) on a seed corpus made from the lit tests
 # and ../shared/models. Findings land in build-fuzz/artifacts/; minimise one
 # with `build-fuzz/bin/fp8-fuzz -minimize_crash=1 -runs=10000 FILE` and turn
-# it into a lit regression test under test/Robustness/. -fork=1
+# it into a lit regression test in the test folder of the pass it hits
+# (test/Upstream/ for upstream MLIR bugs). -fork=1
 # -ignore_crashes=1: a finding is saved and fuzzing goes on (the packaged
 # MLIR 22 has known parser crashes of its own, see
-# test/Robustness/upstream-linalg-reduce-parse-crash.mlir; the target skips
+# test/Upstream/upstream-linalg-reduce-parse-crash.mlir; the target skips
 # inputs of that known class, see hitsKnownUpstreamParserCrash).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."

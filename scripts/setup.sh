@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 # LLVM/MLIR 22 and the tools the build and the test suite use
-# (BUILD-NOTES.md: mlir-22-tools is required by MLIR's CMake config).
+# (docs/build-notes.md: mlir-22-tools is required by MLIR's CMake config).
 FP8_APT_PACKAGES=(
   cmake ninja-build g++ ccache
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools

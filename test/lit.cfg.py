@@ -19,6 +19,12 @@ config.substitutions.append(("%models", config.fp8_models_dir))
 config.substitutions.append(("%mlir_lib_dir", config.mlir_lib_dir))
 config.substitutions.append(("%fp8_src_root", config.fp8_src_root))
 config.substitutions.append(("%fp8_obj_root", config.fp8_obj_root))
+# The toolchain of this build, for test/Examples (an out-of-tree project
+# configured against the installed package).
+config.substitutions.append(("%cmake", config.cmake_command))
+config.substitutions.append(("%make_program", config.make_program))
+config.substitutions.append(("%c_compiler", config.c_compiler))
+config.substitutions.append(("%cxx_compiler", config.cxx_compiler))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
@@ -48,6 +54,6 @@ if config.fp8_cvt_exhaustive and os.path.exists(config.fp8_cvt_exhaustive):
 if lit_config.params.get("long_tests"):
     config.available_features.add("long-tests")
 # valgrind, where installed: the regression test of an upstream parser's
-# uninitialised read (test/Robustness/upstream-linalg-named-op-angle.mlir).
+# uninitialised read (test/Upstream/upstream-linalg-named-op-angle.mlir).
 if lit.util.which("valgrind"):
     config.available_features.add("valgrind")

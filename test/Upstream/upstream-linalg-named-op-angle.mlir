@@ -1,5 +1,5 @@
 // Found by fuzz/run.sh (minimised by hand from a mutated copy of
-// test/Transforms/assign-precision-overrides.mlir): the linalg.matmul parser
+// test/Dialect/FP8/Transforms/assign-precision-overrides.mlir): the linalg.matmul parser
 // of the packaged MLIR 22 reads uninitialised memory when the op name is
 // followed by `<` (NamedAttrList built from an unset DictionaryAttr). In
 // release builds it usually prints the error below; in the fuzzer's ASan

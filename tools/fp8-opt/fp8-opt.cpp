@@ -26,7 +26,7 @@ int main(int argc, char **argv) {
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
   // gpu-module-to-binary needs the LLVM IR translation interfaces (builtin,
-  // LLVM, NVVM, GPU): BUILD-NOTES.md.
+  // LLVM, NVVM, GPU): docs/build-notes.md.
   mlir::registerAllToLLVMIRTranslations(registry);
   mlir::fp8::registerFP8Dialect(registry);
 

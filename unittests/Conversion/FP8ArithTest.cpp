@@ -101,7 +101,7 @@ protected:
 float bits(uint32_t b) { return llvm::bit_cast<float>(b); }
 
 TEST_F(FP8ArithTest, E4M3SaturationCase1) {
-  // REGRESSION-CASES.md case 1.
+  // docs/regression-cases.md case 1.
   EXPECT_EQ(toFP8(448, e4m3, true), 0x7E);
   EXPECT_EQ(toFP8(464, e4m3, true), 0x7E);
   EXPECT_EQ(toFP8(465, e4m3, true), 0x7E);

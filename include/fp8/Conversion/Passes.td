@@ -44,7 +44,7 @@ def FP8LowerToLinalgPass : Pass<"fp8-lower-to-linalg", "ModuleOp"> {
   let summary = "Lower fp8 value-level ops to linalg/tensor/arith/scf on "
                 "explicit data and scale tensors";
   let description = [{
-    The reference lowering of the numerics contract (DESIGN.md §1,
+    The reference lowering of the numerics contract (docs/design.md §1,
     docs/numerics.md). Every `!fp8.scaled` value (including function
     arguments and results, as in `fp8-decompose`) becomes a data tensor of
     FP8 codes and a scale tensor of shape `ceil(shape / block)`; then:

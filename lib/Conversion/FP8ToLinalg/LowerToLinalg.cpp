@@ -1,6 +1,6 @@
 //===- LowerToLinalg.cpp - fp8 ops -> linalg on data + scale tensors -------===//
 //
-// The reference lowering of the numerics contract (DESIGN.md §1). Blocks are
+// The reference lowering of the numerics contract (docs/design.md §1). Blocks are
 // expressed with `floordiv` indexing maps: an operand indexed by
 // (d0 floordiv b0, d1 floordiv b1, ...) sees the scale (or amax) of the block
 // that holds element (d0, d1, ...). Loops run over the data shape only, so a

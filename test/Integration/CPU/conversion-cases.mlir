@@ -1,4 +1,4 @@
-// Regression cases 1, 4 and 5 of REGRESSION-CASES.md (Conversion, scale 1):
+// Regression cases 1, 4 and 5 of docs/regression-cases.md (Conversion, scale 1):
 // arith.truncf f32 -> FP8 expanded by fp8-expand-arith, satfinite and
 // non-saturating, run on the CPU. Expected codes are the case file's, or
 // hand-derived from the formats (E4M3FN: bias 7, max 0x7E = 448, NaN 0x7F;

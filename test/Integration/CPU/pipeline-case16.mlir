@@ -1,4 +1,4 @@
-// REGRESSION-CASES.md case 16 through the whole compiler: a linalg.matmul
+// docs/regression-cases.md case 16 through the whole compiler: a linalg.matmul
 // whose weight is stored [K = 128, N = 256] (N-major) goes through
 // fp8-pipeline (the weight is transposed to K-major [N, K] before its
 // 128x128 quantization, the matmul is NT) and fp8-cpu-pipeline, and runs.

@@ -1,6 +1,6 @@
 // fp8.scaled_matmul lowered by fp8-cpu-pipeline and run on the CPU: the
 // block-scaled matmul regression cases 10, 11, 13, 17 and 19 of
-// REGRESSION-CASES.md, NaN propagation (case 8), M/N/K tails with an
+// docs/regression-cases.md, NaN propagation (case 8), M/N/K tails with an
 // accumulator C, bf16 RNE output. References are the case file's values,
 // hand derivations, or an FP64 product of the unquantized inputs computed
 // by @ref_nt below (plain linalg, no fp8 op), compared by @mismatches,

@@ -283,7 +283,7 @@ LogicalResult Rewriter::rewriteLinear(IRRewriter &rw, Contraction &c) {
     qb = quantize(rw, loc, b2, isWeight ? wBlock : actBlock);
   } else if (isWeight) {
     // Stored [K, N]: FP8 wgmma has no transpose, so the weight is made
-    // K-major before quantization (REGRESSION-CASES.md case 16). When the
+    // K-major before quantization (docs/regression-cases.md case 16). When the
     // [K, N] value is itself a transpose of an [N, K] tensor, use that.
     Value nk;
     Operation *def = b2.getDefiningOp();

@@ -1,7 +1,7 @@
 // RUN: fp8-opt %s -split-input-file -fp8-fold-constant-weights -canonicalize | FileCheck %s
 
 // Constant weights are quantized at compile time. Expected values derived by
-// hand from the numerics contract (DESIGN.md §1):
+// hand from the numerics contract (docs/design.md §1):
 //  row 0 [448, 224, 1, -448]: amax 448, s = 448/448 = 1; codes are the
 //    values: 448 = 0x7E, 224 = 1.75*2^7, 1, -448.
 //  row 1 [0.5, 0.25, 0, 0]: amax 0.5, s = 0.5/448 = 1.11607148e-3 (f32);

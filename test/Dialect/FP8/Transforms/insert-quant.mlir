@@ -4,7 +4,7 @@
 // would); the policy comes from the module (deepseek-v3 when absent).
 
 // A weight stored [K, N] (linalg.matmul's B) is transposed to NT [N, K]
-// before quantization: FP8 wgmma has no transpose (REGRESSION-CASES.md 16).
+// before quantization: FP8 wgmma has no transpose (docs/regression-cases.md case 16).
 // CHECK-LABEL: func.func @weight_kn
 // CHECK-SAME: (%[[X:.*]]: tensor<16x256xf32>, %[[W:.*]]: tensor<256x512xf32>)
 // CHECK: %[[QA:.*]] = fp8.quantize %[[X]] : tensor<16x256xf32> -> !fp8.scaled<16x256xf8E4M3FN, block = [1, 128], scale = f32>

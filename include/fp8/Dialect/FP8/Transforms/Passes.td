@@ -38,7 +38,7 @@ def FP8AssignPrecisionPass : Pass<"fp8-assign-precision", "::mlir::ModuleOp"> {
     - `fp8.reason`: `heuristic: ...` or `override: ...`.
 
     The policy is stored on the module as `fp8.policy`. Role heuristics
-    (DESIGN.md §3.1, docs/policies.md): a contraction of an activation with a
+    (docs/design.md §3.1, docs/policies.md): a contraction of an activation with a
     weight (a function argument, a constant or a global, possibly behind
     transposes, reshapes and broadcasts) is `linear`; a contraction of two
     activations is `attention`, and so are the ops on the paths between
@@ -90,8 +90,8 @@ def FP8InsertQuantPass : Pass<"fp8-insert-quant", "::mlir::ModuleOp"> {
       (`tensor.collapse_shape`) and quantized with the policy's activation
       block along K (1x128);
     - the weight is brought to NT layout `[N, K]` (looking through a
-      transpose when there is one, else a `linalg.transpose`; REGRESSION
-      case 16: FP8 wgmma has no transpose) and quantized with the weight
+      transpose when there is one, else a `linalg.transpose`;
+      docs/regression-cases.md case 16: FP8 wgmma has no transpose) and quantized with the weight
       block (128x128);
     - a whole-dimension block (`?`) becomes the dimension's size;
     - an operand stored K-major in its first dimension (a contraction over
