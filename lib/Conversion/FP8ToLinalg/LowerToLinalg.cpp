@@ -150,7 +150,7 @@ static std::pair<Value, Value> lowerQuantize(OpBuilder &b, Location loc,
           ArrayRef<AffineMap>{id, blockMap}, iters,
           [&](OpBuilder &nb, Location nl, ValueRange args) {
             linalg::YieldOp::create(
-                nb, nl, createAmaxUpdate(nb, nl, args[1], toF32(nb, nl, args[0])));
+                nb, nl, createAmaxUpdate(nb, nl, args[1], args[0]));
           })
           .getResult(0);
 
@@ -172,7 +172,7 @@ static std::pair<Value, Value> lowerQuantize(OpBuilder &b, Location loc,
           [&](OpBuilder &nb, Location nl, ValueRange args) {
             linalg::YieldOp::create(
                 nb, nl,
-                createQuantizeElement(nb, nl, toF32(nb, nl, args[0]), args[1],
+                createQuantizeElement(nb, nl, args[0], args[1],
                                       fp8Type, p.saturate));
           })
           .getResult(0);

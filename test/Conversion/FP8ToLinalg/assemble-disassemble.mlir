@@ -1,7 +1,7 @@
 // RUN: fp8-opt %s -split-input-file --fp8-lower-to-linalg | FileCheck %s
 // RUN: fp8-opt %s -split-input-file --fp8-lower-to-linalg | FileCheck %s --check-prefix=NOFP8
 
-// AssembleLowering / DisassembleLowering (lib/Conversion/LowerToLinalg.cpp):
+// AssembleLowering / DisassembleLowering (lib/Conversion/FP8ToLinalg/LowerToLinalg.cpp):
 // once every !fp8.scaled value is its (data, scales) pair, fp8.assemble
 // forwards its two operands and fp8.disassemble forwards the pair, data
 // first, scales second. No copy, no op is left.

@@ -3,7 +3,7 @@
 // RUN: fp8-opt %s -split-input-file --fp8-lower-to-linalg | FileCheck %s --check-prefix=NOFP8
 
 // The 1:N type conversion of !fp8.scaled (populateFP8DecomposeTypeConversion
-// and addBoundaryConversion in lib/Conversion/LowerToLinalg.cpp), shared by
+// and populateFP8FunctionBoundaryConversion in lib/Conversion/FP8ToLinalg/Decompose.cpp), shared by
 // fp8-decompose and fp8-lower-to-linalg: every
 // !fp8.scaled<shape x E, block = b, scale = S> in a func.func signature,
 // func.call, func.return or scf structural op becomes two values, in place

@@ -1,7 +1,7 @@
 // RUN: fp8-opt %s -split-input-file --fp8-lower-to-linalg | FileCheck %s
 // RUN: fp8-opt %s -split-input-file --fp8-lower-to-linalg | FileCheck %s --check-prefix=NOFP8
 
-// DequantizeLowering (lib/Conversion/LowerToLinalg.cpp, lowerDequantize):
+// DequantizeLowering (lib/Conversion/FP8ToLinalg/LowerToLinalg.cpp, lowerDequantize):
 // one element-wise linalg.generic over the data shape; the scale operand is
 // read through `d floordiv block` (so a tail block needs no padding);
 // result = f32(code) * f32(scale), rounded RNE (arith.truncf) only for a

@@ -1,7 +1,7 @@
 // RUN: fp8-opt %s -split-input-file --fp8-lower-to-linalg | FileCheck %s
 // RUN: fp8-opt %s -split-input-file --fp8-lower-to-linalg | FileCheck %s --check-prefix=NOFP8
 
-// QuantizeLowering (lib/Conversion/LowerToLinalg.cpp, lowerQuantize): the
+// QuantizeLowering (lib/Conversion/FP8ToLinalg/LowerToLinalg.cpp, lowerQuantize): the
 // contract of fp8-lower-to-linalg (include/fp8/Conversion/Passes.td) is
 //   1. amax per block over the block's valid elements: a linalg.generic whose
 //      output map is `d floordiv block` (reduction iterators along blocked

@@ -1,7 +1,7 @@
 // RUN: fp8-opt %s -split-input-file --fp8-lower-to-linalg | FileCheck %s
 // RUN: fp8-opt %s -split-input-file --fp8-lower-to-linalg | FileCheck %s --check-prefix=NOFP8
 
-// RequantizeLowering (lib/Conversion/LowerToLinalg.cpp): dequantize to f32
+// RequantizeLowering (lib/Conversion/FP8ToLinalg/LowerToLinalg.cpp): dequantize to f32
 // in the input's block layout (never to bf16: one rounding, into the new
 // codes), linalg.transpose by `permutation` when present (into a
 // tensor.empty of the permuted sizes), then a full quantize in the result's
@@ -120,7 +120,7 @@ func.func @rank3_dynamic(%g: !fp8.scaled<?x64x256xf8E4M3FN, block = [1, 1, 128],
 
 // -----
 
-// Same type and no permutation: RequantizeOp's folder (lib/Dialect/FP8Ops.cpp)
+// Same type and no permutation: RequantizeOp's folder (lib/Dialect/FP8/IR/FP8Ops.cpp)
 // returns the input, and the conversion driver folds it, so nothing is
 // computed: the function returns its arguments.
 // CHECK-LABEL: func.func @identity_folds

@@ -3,7 +3,7 @@
 // RUN: fp8-opt %s -split-input-file --fp8-lower-to-linalg='accumulator-bits=14' | FileCheck %s --check-prefix=ACC14
 // RUN: fp8-opt %s -split-input-file --fp8-lower-to-linalg='accumulator-bits=24' | FileCheck %s --check-prefix=ACC24
 
-// ScaledMatmulLowering (lib/Conversion/LowerToLinalg.cpp). The contract
+// ScaledMatmulLowering (lib/Conversion/FP8ToLinalg/LowerToLinalg.cpp). The contract
 // (fp8-lower-to-linalg in include/fp8/Conversion/Passes.td; NT form,
 // A: M x K, B: N x K):
 //   1. the codes of A and B are decoded to f32 (element-wise generics);

@@ -68,6 +68,11 @@ Format getFormat(Type t) {
 // The contract, generic over the evaluator
 //===----------------------------------------------------------------------===//
 
+// The statements below keep one operation per statement, in the order the
+// IR is meant to be emitted: argument evaluation order is unspecified in
+// C++, so nesting two emitting calls in one expression would make the IR
+// order depend on the compiler.
+
 /// f32 -> FP8 code in the low 8 bits of an i32.
 template <typename E>
 typename E::I f32ToFP8Code(E &e, typename E::F x, const Format &f,
@@ -80,67 +85,106 @@ typename E::I f32ToFP8Code(E &e, typename E::F x, const Format &f,
   const uint32_t subBase = 151u - f.bias - f.mantBits;
 
   auto bits = e.bitsOf(x);
-  auto absBits = e.andi(bits, e.ci(0x7FFFFFFFu));
-  auto sign = e.andi(e.shrui(bits, e.ci(24)), e.ci(0x80));
+  auto absMask = e.ci(0x7FFFFFFFu);
+  auto absBits = e.andi(bits, absMask);
+  auto c24 = e.ci(24);
+  auto signShifted = e.shrui(bits, c24);
+  auto c80 = e.ci(0x80);
+  auto sign = e.andi(signShifted, c80);
 
   // RNE of `v >> s`: (v + (1 << (s - 1)) - 1 + ((v >> s) & 1)) >> s.
   auto rneShift = [&](auto v, auto s) {
     auto one = e.ci(1);
-    auto lsb = e.andi(e.shrui(v, s), one);
-    auto half = e.shli(one, e.subi(s, one));
-    auto bias = e.addi(e.subi(half, one), lsb);
-    return e.shrui(e.addi(v, bias), s);
+    auto shifted = e.shrui(v, s);
+    auto lsb = e.andi(shifted, one);
+    auto sMinus1 = e.subi(s, one);
+    auto half = e.shli(one, sMinus1);
+    auto halfMinus1 = e.subi(half, one);
+    auto bias = e.addi(halfMinus1, lsb);
+    auto sum = e.addi(v, bias);
+    return e.shrui(sum, s);
   };
 
   // Normal range: rebias and round the mantissa (the carry may bump the
   // exponent, which is what RNE wants).
-  auto normal = rneShift(e.subi(absBits, e.ci(rebias)), e.ci(shift));
+  auto cRebias = e.ci(rebias);
+  auto rebased = e.subi(absBits, cRebias);
+  auto cShift = e.ci(shift);
+  auto normal = rneShift(rebased, cShift);
 
   // Subnormal range: significand with its implicit bit, shifted onto the
   // subnormal grid. The shift is clamped to [1, 25]: 25 already rounds every
   // significand (< 2^24) to 0, and lanes outside this range are not selected.
-  auto exp = e.shrui(absBits, e.ci(23));
-  auto s = e.subi(e.ci(subBase), exp);
-  s = e.minui(s, e.ci(25)); // negative wraps to huge -> 25
-  s = e.maxui(s, e.ci(1));
-  auto sig = e.ori(e.andi(absBits, e.ci(0x7FFFFFu)), e.ci(0x800000u));
+  auto c23 = e.ci(23);
+  auto exp = e.shrui(absBits, c23);
+  auto cSubBase = e.ci(subBase);
+  auto s = e.subi(cSubBase, exp);
+  auto c25 = e.ci(25);
+  s = e.minui(s, c25); // negative wraps to huge -> 25
+  auto c1 = e.ci(1);
+  s = e.maxui(s, c1);
+  auto mantMask = e.ci(0x7FFFFFu);
+  auto mant = e.andi(absBits, mantMask);
+  auto implicitBit = e.ci(0x800000u);
+  auto sig = e.ori(mant, implicitBit);
   auto sub = rneShift(sig, s);
 
-  auto code = e.select(e.cmp(arith::CmpIPredicate::ult, absBits,
-                             e.ci(minNorm)),
-                       sub, normal);
-  code = e.select(e.cmp(arith::CmpIPredicate::ugt, absBits, e.ci(f.ovfBits)),
-                  e.ci(saturate ? f.maxCode : f.ovfCode), code);
+  auto cMinNorm = e.ci(minNorm);
+  auto isSub = e.cmp(arith::CmpIPredicate::ult, absBits, cMinNorm);
+  auto code = e.select(isSub, sub, normal);
+  auto cOvf = e.ci(f.ovfBits);
+  auto isOvf = e.cmp(arith::CmpIPredicate::ugt, absBits, cOvf);
+  auto ovfCode = e.ci(saturate ? f.maxCode : f.ovfCode);
+  code = e.select(isOvf, ovfCode, code);
   code = e.ori(code, sign);
-  return e.select(e.cmp(arith::CmpIPredicate::ugt, absBits,
-                        e.ci(0x7F800000u)),
-                  e.ci(0x7F), code);
+  auto cInf = e.ci(0x7F800000u);
+  auto isNaN = e.cmp(arith::CmpIPredicate::ugt, absBits, cInf);
+  auto nanCode = e.ci(0x7F);
+  return e.select(isNaN, nanCode, code);
 }
 
 /// FP8 code (zero-extended to i32) -> f32, exact.
 template <typename E>
 typename E::F fp8CodeToF32(E &e, typename E::I v, const Format &f) {
   const unsigned shift = 23 - f.mantBits;
-  auto sign = e.shli(e.andi(v, e.ci(0x80)), e.ci(24));
-  auto mag = e.andi(v, e.ci(0x7F));
+  auto c80 = e.ci(0x80);
+  auto signBit = e.andi(v, c80);
+  auto c24 = e.ci(24);
+  auto sign = e.shli(signBit, c24);
+  auto c7F = e.ci(0x7F);
+  auto mag = e.andi(v, c7F);
   // Normal: the FP8 exponent+mantissa field moved into place, rebiased.
-  auto normal = e.addi(e.shli(mag, e.ci(shift)), e.ci((127u - f.bias) << 23));
+  auto cShift = e.ci(shift);
+  auto field = e.shli(mag, cShift);
+  auto cRebias = e.ci((127u - f.bias) << 23);
+  auto normal = e.addi(field, cRebias);
   // Subnormal (exponent field 0): mantissa * 2^(1 - bias - mantBits), exact.
-  auto mant = e.andi(v, e.ci((1u << f.mantBits) - 1));
-  auto subF =
-      e.mulf(e.uitofp(mant),
-             e.cf(std::ldexp(1.0, 1 - int(f.bias) - int(f.mantBits))));
-  auto isSub = e.cmp(arith::CmpIPredicate::ult, mag, e.ci(1u << f.mantBits));
-  auto bits = e.ori(e.select(isSub, e.bitsOf(subF), normal), sign);
+  auto cMantMask = e.ci((1u << f.mantBits) - 1);
+  auto mant = e.andi(v, cMantMask);
+  auto mantF = e.uitofp(mant);
+  auto ulp = e.cf(std::ldexp(1.0, 1 - int(f.bias) - int(f.mantBits)));
+  auto subF = e.mulf(mantF, ulp);
+  auto sub = e.bitsOf(subF);
+  auto cMinNormal = e.ci(1u << f.mantBits);
+  auto isSub = e.cmp(arith::CmpIPredicate::ult, mag, cMinNormal);
+  auto magBits = e.select(isSub, sub, normal);
+  auto bits = e.ori(magBits, sign);
   if (f.hasInf) {
     // E5M2 exponent field 31: Inf (mantissa 0) or NaN.
-    bits = e.select(e.cmp(arith::CmpIPredicate::eq, mag, e.ci(0x7C)),
-                    e.ori(sign, e.ci(0x7F800000u)), bits);
-    bits = e.select(e.cmp(arith::CmpIPredicate::ugt, mag, e.ci(0x7C)),
-                    e.ci(0x7FC00000u), bits);
+    auto c7C = e.ci(0x7C);
+    auto isInf = e.cmp(arith::CmpIPredicate::eq, mag, c7C);
+    auto cInf = e.ci(0x7F800000u);
+    auto inf = e.ori(sign, cInf);
+    bits = e.select(isInf, inf, bits);
+    auto c7C2 = e.ci(0x7C);
+    auto isNaN = e.cmp(arith::CmpIPredicate::ugt, mag, c7C2);
+    auto qnan = e.ci(0x7FC00000u);
+    bits = e.select(isNaN, qnan, bits);
   } else {
-    bits = e.select(e.cmp(arith::CmpIPredicate::eq, mag, e.ci(0x7F)),
-                    e.ci(0x7FC00000u), bits);
+    auto c7F2 = e.ci(0x7F);
+    auto isNaN = e.cmp(arith::CmpIPredicate::eq, mag, c7F2);
+    auto qnan = e.ci(0x7FC00000u);
+    bits = e.select(isNaN, qnan, bits);
   }
   return e.floatOf(bits);
 }
@@ -149,10 +193,16 @@ typename E::F fp8CodeToF32(E &e, typename E::I v, const Format &f) {
 template <typename E>
 typename E::F pow2Ceil(E &e, typename E::F x) {
   auto bits = e.bitsOf(x);
-  auto exact = e.cmp(arith::CmpIPredicate::eq,
-                     e.andi(bits, e.ci(0x7FFFFFu)), e.ci(0));
-  auto up = e.addi(e.andi(bits, e.ci(0x7F800000u)), e.ci(0x800000u));
-  return e.floatOf(e.select(exact, bits, up));
+  auto cMant = e.ci(0x7FFFFFu);
+  auto mant = e.andi(bits, cMant);
+  auto c0 = e.ci(0);
+  auto exact = e.cmp(arith::CmpIPredicate::eq, mant, c0);
+  auto cExp = e.ci(0x7F800000u);
+  auto expBits = e.andi(bits, cExp);
+  auto cOne = e.ci(0x800000u);
+  auto up = e.addi(expBits, cOne);
+  auto res = e.select(exact, bits, up);
+  return e.floatOf(res);
 }
 
 /// The dequantization scale of a block from its amax (contract §1.2-1.3).
@@ -160,33 +210,51 @@ template <typename E>
 typename E::F dequantScale(E &e, typename E::F amax, double eps,
                            const Format &f, bool pow2) {
   // maximumf propagates NaN (maxnum would drop it: contract §1.2).
-  auto s = e.divf(e.maximumf(amax, e.cf(eps)), e.cf(f.fmax));
+  auto cEps = e.cf(eps);
+  auto a = e.maximumf(amax, cEps);
+  auto cFmax = e.cf(f.fmax);
+  auto s = e.divf(a, cFmax);
   // Normal iff the biased exponent is neither 0 (zero/subnormal) nor 255
   // (Inf/NaN, which also covers a NaN or Inf amax).
-  auto exp = e.andi(e.shrui(e.bitsOf(s), e.ci(23)), e.ci(0xFF));
-  auto normal = e.andp(e.cmp(arith::CmpIPredicate::ne, exp, e.ci(0)),
-                       e.cmp(arith::CmpIPredicate::ne, exp, e.ci(0xFF)));
+  auto sBits = e.bitsOf(s);
+  auto c23 = e.ci(23);
+  auto expShifted = e.shrui(sBits, c23);
+  auto cFF = e.ci(0xFF);
+  auto exp = e.andi(expShifted, cFF);
+  auto c0 = e.ci(0);
+  auto notZero = e.cmp(arith::CmpIPredicate::ne, exp, c0);
+  auto cFF2 = e.ci(0xFF);
+  auto notInf = e.cmp(arith::CmpIPredicate::ne, exp, cFF2);
+  auto normal = e.andp(notZero, notInf);
   if (pow2)
     s = pow2Ceil(e, s);
-  return e.selectf(normal, s, e.cf(1.0));
+  auto one = e.cf(1.0);
+  return e.selectf(normal, s, one);
 }
 
 /// E8M0 code (zero-extended to i32) -> f32: 2^(code - 127); 0 is 2^-127,
 /// 0xFF is NaN.
 template <typename E>
 typename E::F e8m0CodeToF32(E &e, typename E::I v) {
-  auto bits = e.shli(v, e.ci(23));
-  bits = e.select(e.cmp(arith::CmpIPredicate::eq, v, e.ci(0)),
-                  e.ci(0x00400000u), bits);
-  bits = e.select(e.cmp(arith::CmpIPredicate::eq, v, e.ci(0xFF)),
-                  e.ci(0x7FC00000u), bits);
+  auto c23 = e.ci(23);
+  auto bits = e.shli(v, c23);
+  auto c0 = e.ci(0);
+  auto isZero = e.cmp(arith::CmpIPredicate::eq, v, c0);
+  auto minScale = e.ci(0x00400000u);
+  bits = e.select(isZero, minScale, bits);
+  auto cFF = e.ci(0xFF);
+  auto isNaN = e.cmp(arith::CmpIPredicate::eq, v, cFF);
+  auto qnan = e.ci(0x7FC00000u);
+  bits = e.select(isNaN, qnan, bits);
   return e.floatOf(bits);
 }
 
 /// A positive normal power of two -> its E8M0 code (the biased exponent).
 template <typename E>
 typename E::I e8m0CodeFromPow2(E &e, typename E::F pow2) {
-  return e.shrui(e.bitsOf(pow2), e.ci(23));
+  auto bits = e.bitsOf(pow2);
+  auto c23 = e.ci(23);
+  return e.shrui(bits, c23);
 }
 
 //===----------------------------------------------------------------------===//
@@ -387,16 +455,25 @@ Value fp8::createScaleFromF32(OpBuilder &b, Location loc, Value scale,
   return scale;
 }
 
+/// Extends a bf16/f16 value to f32 (exact); f32 passes through.
+static Value extendToF32(OpBuilder &b, Location loc, Value x) {
+  if (getElementTypeOrSelf(x.getType()).isF32())
+    return x;
+  IREval e{b, loc, x.getType()};
+  return arith::ExtFOp::create(b, loc, e.withElt(b.getF32Type()), x);
+}
+
 Value fp8::createAmaxUpdate(OpBuilder &b, Location loc, Value amax, Value x) {
+  Value abs = math::AbsFOp::create(b, loc, extendToF32(b, loc, x));
   IREval e{b, loc, amax.getType()};
-  return e.maximumf(amax, math::AbsFOp::create(b, loc, x));
+  return e.maximumf(amax, abs);
 }
 
 Value fp8::createQuantizeElement(OpBuilder &b, Location loc, Value x,
                                  Value storedScale, Type fp8Type,
                                  bool saturate) {
   Value s = createScaleToF32(b, loc, storedScale);
-  Value q = arith::DivFOp::create(b, loc, x, s);
+  Value q = arith::DivFOp::create(b, loc, extendToF32(b, loc, x), s);
   return createF32ToFP8(b, loc, q, fp8Type, saturate);
 }
 

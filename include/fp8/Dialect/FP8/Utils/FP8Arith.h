@@ -77,12 +77,14 @@ Value createScaleToF32(OpBuilder &b, Location loc, Value scale);
 Value createScaleFromF32(OpBuilder &b, Location loc, Value scale,
                          Type scaleType);
 
-/// One step of a block's amax (contract §1.2): maximumf(amax, |x|), f32.
-/// maximumf propagates NaN: a NaN anywhere in the block makes amax NaN.
+/// One step of a block's amax (contract §1.1): maximumf(amax, |x|) in f32,
+/// `x` f32, bf16 or f16 (extended exactly). maximumf propagates NaN: a NaN
+/// anywhere in the block makes amax NaN.
 Value createAmaxUpdate(OpBuilder &b, Location loc, Value amax, Value x);
 
 /// The code of one element (contract §1.4): cvt_rne(x / s) to `fp8Type`,
-/// where s is `storedScale` (f32 or f8E8M0FNU) decoded to f32; `x` is f32.
+/// where s is `storedScale` (f32 or f8E8M0FNU) decoded to f32; `x` is f32,
+/// bf16 or f16 (extended exactly).
 Value createQuantizeElement(OpBuilder &b, Location loc, Value x,
                             Value storedScale, Type fp8Type, bool saturate);
 

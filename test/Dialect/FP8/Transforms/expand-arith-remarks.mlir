@@ -2,7 +2,7 @@
 // RUN: fp8-opt %s -split-input-file --fp8-expand-arith='saturate=true' -verify-diagnostics -o /dev/null
 // RUN: not fp8-opt %s -split-input-file --fp8-expand-arith='strict=true' 2>&1 | FileCheck %s --check-prefix=STRICT
 
-// The diagnostics of fp8-expand-arith (lib/Conversion/ExpandArith.cpp): an
+// The diagnostics of fp8-expand-arith (lib/Dialect/FP8/Transforms/ExpandArith.cpp): an
 // FP8 arith.truncf/extf that ExpandTruncF/ExpandExtF cannot expand is left
 // unchanged with a remark naming the types and the reason (other 8-bit
 // float types, an f64 source of truncf, a rounding mode other than RNE, a

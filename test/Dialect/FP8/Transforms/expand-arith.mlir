@@ -1,8 +1,8 @@
 // RUN: fp8-opt %s -split-input-file --fp8-expand-arith | FileCheck %s
 // RUN: fp8-opt %s -split-input-file --fp8-expand-arith='saturate=true' | FileCheck %s --check-prefix=SAT
 
-// ExpandTruncF / ExpandExtF (lib/Conversion/ExpandArith.cpp, builders in
-// lib/Conversion/FP8Arith.cpp). The contract (fp8-expand-arith in
+// ExpandTruncF / ExpandExtF (lib/Dialect/FP8/Transforms/ExpandArith.cpp, builders in
+// lib/Dialect/FP8/Utils/FP8Arith.cpp). The contract (fp8-expand-arith in
 // include/fp8/Conversion/Passes.td): arith.truncf to f8E4M3FN/f8E5M2 (no
 // rounding mode, or to_nearest_even) from f32 (f16/bf16 extended exactly to
 // f32 first: one rounding in total) and arith.extf from them (exact) become
