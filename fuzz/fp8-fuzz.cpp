@@ -1,4 +1,5 @@
-//===- fp8-fuzz.cpp - libFuzzer target: parse, verify, run the pipelines ---===//
+//===- fp8-fuzz.cpp - libFuzzer target: parse, verify, run the pipelines
+//---===//
 //
 // Treats the input bytes as MLIR text with the fp8 dialect and the upstream
 // dialects of model graphs registered. Whatever parses and verifies is run
@@ -93,7 +94,8 @@ bool hitsKnownUpstreamParserCrash(StringRef text) {
     for (size_t pos = text.find(keyword); pos != StringRef::npos;
          pos = text.find(keyword, pos + 1)) {
       StringRef rest = text.drop_front(pos + keyword.size()).ltrim(" \t\r\n");
-      if (rest.starts_with("=") && !wellFormed.match(text.drop_front(pos + keyword.size())))
+      if (rest.starts_with("=") &&
+          !wellFormed.match(text.drop_front(pos + keyword.size())))
         return true;
     }
   }
@@ -118,8 +120,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(text, "fuzz"),
-      llvm::SMLoc());
+      llvm::MemoryBuffer::getMemBufferCopy(text, "fuzz"), llvm::SMLoc());
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &ctx);
   if (!module || failed(verify(*module)))
     return 0;

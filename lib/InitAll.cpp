@@ -1,4 +1,5 @@
-//===- InitAll.cpp - register the fp8 dialect, passes and pipelines --------===//
+//===- InitAll.cpp - register the fp8 dialect, passes and pipelines
+//--------===//
 #include "fp8/InitAll.h"
 
 #include "fp8/Conversion/Passes.h"

@@ -59,6 +59,11 @@ class Runtime:
         L.fp8rt_gemm_destroy.argtypes = [vp]
         L.fp8rt_quantize_launch.argtypes = [vp, ctypes.c_char_p, i64, i64, i64,
                                             vp, vp, vp, vp]
+        ci, sz = ctypes.c_int, ctypes.c_size_t
+        L.fp8rt_gemm_kernel_name.argtypes = [i64, i64, i64, ci, ci, ci,
+                                             ctypes.c_char_p, sz]
+        L.fp8rt_quantize_kernel_name.argtypes = [i64, i64, i64, ci, ci, ci,
+                                                 ctypes.c_float, ctypes.c_char_p, sz]
         self.check(L.fp8rt_init(torch.cuda.current_device()), "fp8rt_init")
 
     def check(self, rc, what):
@@ -70,6 +75,24 @@ class Runtime:
         self.check(self.lib.fp8rt_module_load(image_bytes, len(image_bytes),
                                               ctypes.byref(mod)), "module load")
         return mod
+
+    # fp8rt_type (runtime/include/fp8_cuda_runtime.h).
+    E4M3, E5M2, BF16, F32 = 0, 1, 2, 3
+
+    def gemm_kernel_name(self, m, n, k, a=E4M3, b=E4M3, out=BF16):
+        """The generator's kernel symbol, from the runtime (never spelled here)."""
+        buf = ctypes.create_string_buffer(256)
+        self.check(self.lib.fp8rt_gemm_kernel_name(m, n, k, a, b, out, buf, 256),
+                   "gemm kernel name")
+        return buf.value.decode()
+
+    def quantize_kernel_name(self, rows, cols, block_rows, dtype, fp8=E4M3,
+                             pow2=False, eps=1e-4):
+        buf = ctypes.create_string_buffer(256)
+        self.check(self.lib.fp8rt_quantize_kernel_name(
+            rows, cols, block_rows, self.BF16 if dtype == torch.bfloat16 else self.F32,
+            fp8, int(pow2), eps, buf, 256), "quantize kernel name")
+        return buf.value.decode()
 
     def config(self, m, n, k):
         vals = [ctypes.c_int64() for _ in range(5)]
@@ -125,7 +148,7 @@ def plant_specials(x):
 def check_quantize(rt, mod, rows, cols, block_rows, dtype, hang):
     """Runs fp8_quantize_<rows>x<cols>_<b>x128_<in>_e4m3 on fresh inputs in
     poisoned outputs; returns (mismatching codes, mismatching scales)."""
-    name = f"fp8_quantize_{rows}x{cols}_{block_rows}x128_{'bf16' if dtype == torch.bfloat16 else 'f32'}_e4m3"
+    name = rt.quantize_kernel_name(rows, cols, block_rows, dtype)
     x = plant_specials(torch.randn(rows, cols, device="cuda") *
                        torch.exp2(torch.randint(-20, 20, (rows, 1), device="cuda").float()))
     x = x.to(dtype).contiguous()
@@ -255,7 +278,7 @@ def main():
         if time.time() - t_start > args.budget_seconds:
             print(f"budget exhausted before {m}x{n}x{k}", flush=True)
             break
-        name = f"fp8_scaled_matmul_{m}x{n}x{k}_e4m3_e4m3_bf16"
+        name = rt.gemm_kernel_name(m, n, k)
         cfg = rt.config(m, n, k)
         x = torch.randn(m, k, device=dev)
         w = torch.randn(n, k, device=dev)

@@ -1,4 +1,5 @@
-//===- bench_numerics.cpp - FP8 recipe error tables from the CPU lowering --===//
+//===- bench_numerics.cpp - FP8 recipe error tables from the CPU lowering
+//--===//
 //
 // Prints the tables of docs/numerics.md. Every FP8 code, scale and GEMM
 // result comes from the project's lowering (kernels.mlir.in compiled through
@@ -34,12 +35,10 @@ template <typename T> using MR2 = StridedMemRefType<T, 2>;
   void _mlir_ciface_quant_pt_##S(MR2<float> *, MR2<int8_t> *, MR2<float> *);   \
   void _mlir_ciface_gemm_tile_##S(MR2<int8_t> *, MR2<float> *, MR2<int8_t> *,  \
                                   MR2<float> *, MR2<float> *);                 \
-  void _mlir_ciface_gemm_pt_promo_##S(MR2<int8_t> *, MR2<float> *,             \
-                                      MR2<int8_t> *, MR2<float> *,             \
-                                      MR2<float> *);                           \
-  void _mlir_ciface_gemm_pt_nopromo_##S(MR2<int8_t> *, MR2<float> *,           \
-                                        MR2<int8_t> *, MR2<float> *,           \
-                                        MR2<float> *);
+  void _mlir_ciface_gemm_pt_promo_##S(                                         \
+      MR2<int8_t> *, MR2<float> *, MR2<int8_t> *, MR2<float> *, MR2<float> *); \
+  void _mlir_ciface_gemm_pt_nopromo_##S(                                       \
+      MR2<int8_t> *, MR2<float> *, MR2<int8_t> *, MR2<float> *, MR2<float> *);
 extern "C" {
 KERNELS(exact)
 KERNELS(acc14)
@@ -98,7 +97,8 @@ void activationTable() {
   std::printf("(relative RMS error = sqrt(mean(((xq - x) / x)^2)); flushed: "
               "x != 0 encoded as +-0; subnormal: codes with exponent field "
               "0)\n\n");
-  std::printf("| R | scaling | rel. RMS error | flushed to zero | subnormal |\n");
+  std::printf(
+      "| R | scaling | rel. RMS error | flushed to zero | subnormal |\n");
   std::printf("|---:|---|---:|---:|---:|\n");
   std::vector<float> x(rows * cols), deq(rows * cols);
   std::vector<int8_t> codes(rows * cols);

@@ -32,7 +32,8 @@ MLIR_CAPI_EXPORTED void fp8RegisterDialect(MlirDialectRegistry registry);
  * ml_program, ...) and the lowerings (scf, memref, gpu, nvvm, llvm) need.
  * MLIR's own C API has no single entry for this without linking every
  * dialect's C API library. */
-MLIR_CAPI_EXPORTED void fp8RegisterRequiredDialects(MlirDialectRegistry registry);
+MLIR_CAPI_EXPORTED void
+fp8RegisterRequiredDialects(MlirDialectRegistry registry);
 
 /* Registers every fp8 pass and pipeline (and upstream's passes, which the
  * pipelines name) with the global registry, so textual pipelines such as

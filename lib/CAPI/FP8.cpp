@@ -1,4 +1,5 @@
-//===- FP8.cpp - C API of the fp8 dialect, passes and pipelines ------------===//
+//===- FP8.cpp - C API of the fp8 dialect, passes and pipelines
+//------------===//
 #include "fp8-c/FP8.h"
 
 #include "fp8/Dialect/FP8/IR/FP8.h"
@@ -60,8 +61,8 @@ static MlirLogicalResult buildPipeline(StringRef name, MlirOpPassManager pm,
     return wrap(report("fp8 C API: pipeline '" + name + "' is not registered"));
   std::string errors;
   llvm::raw_string_ostream os(errors);
-  LogicalResult result = info->addToPipeline(
-      *unwrap(pm), unwrap(options), [&](const Twine &msg) {
+  LogicalResult result =
+      info->addToPipeline(*unwrap(pm), unwrap(options), [&](const Twine &msg) {
         os << msg;
         return failure();
       });

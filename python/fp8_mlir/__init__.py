@@ -20,6 +20,7 @@ from .compiler import (
     has_pass,
     run_pipeline,
 )
+from ._fp8_mlir import gemm_kernel_name, quantize_kernel_name
 from .jit import JitModule, jit
 from .numerics import dequantize, quantize, scaled_matmul
 from . import models
@@ -39,4 +40,6 @@ __all__ = [
     "quantize",
     "dequantize",
     "scaled_matmul",
+    "gemm_kernel_name",
+    "quantize_kernel_name",
 ]

@@ -217,13 +217,12 @@ void collectGpuObjects(ModuleOp module, PipelineResult &result) {
 
 /// Parses and runs the pipeline on a fresh context. On success `module` holds
 /// the transformed module (owned by `ctx`).
-OwningOpRef<ModuleOp> parseAndRun(MLIRContext &ctx, llvm::SourceMgr &sourceMgr,
-                                  const std::string &text,
-                                  const std::string &pipeline,
-                                  const std::string &sourceName,
-                                  bool captureOutput, PipelineResult &result,
-                                  llvm::function_ref<void(ModuleOp)> beforePasses =
-                                      nullptr) {
+OwningOpRef<ModuleOp>
+parseAndRun(MLIRContext &ctx, llvm::SourceMgr &sourceMgr,
+            const std::string &text, const std::string &pipeline,
+            const std::string &sourceName, bool captureOutput,
+            PipelineResult &result,
+            llvm::function_ref<void(ModuleOp)> beforePasses = nullptr) {
   sourceMgr.AddNewSourceBuffer(
       llvm::MemoryBuffer::getMemBufferCopy(text, sourceName), llvm::SMLoc());
   DiagnosticCapture capture(sourceMgr, &ctx, result);
@@ -236,8 +235,8 @@ OwningOpRef<ModuleOp> parseAndRun(MLIRContext &ctx, llvm::SourceMgr &sourceMgr,
     fp8py::DiagnosticInfo d;
     d.severity = "error";
     d.location = "<pipeline>";
-    d.message = "invalid pass pipeline '" + pipeline + "': " +
-                llvm::StringRef(pipelineError).trim().str();
+    d.message = "invalid pass pipeline '" + pipeline +
+                "': " + llvm::StringRef(pipelineError).trim().str();
     result.rendered += d.location + ": error: " + d.message + "\n";
     result.diagnostics.push_back(std::move(d));
     return nullptr;
@@ -287,7 +286,8 @@ PipelineResult runPipeline(const std::string &text, const std::string &pipeline,
   if (genericForm)
     flags.printGenericOpForm();
   if (locations)
-    flags.enableDebugInfo(/*enable=*/true, /*prettyForm=*/false).useLocalScope();
+    flags.enableDebugInfo(/*enable=*/true, /*prettyForm=*/false)
+        .useLocalScope();
   module->print(os, flags);
   result.ok = true;
   return result;
@@ -359,14 +359,14 @@ JitModule::create(const std::string &text, const std::string &pipeline,
   jit->impl->ctx = std::make_unique<MLIRContext>(getRegistry());
   llvm::SourceMgr sourceMgr;
   std::vector<FunctionInfo> &functions = jit->impl->functions;
-  OwningOpRef<ModuleOp> module = parseAndRun(
-      *jit->impl->ctx, sourceMgr, text, pipeline, "<jit>",
-      /*captureOutput=*/false, result, [&](ModuleOp m) {
-        m.walk([&](func::FuncOp f) {
-          if (!f.isExternal())
-            functions.push_back(describeFunction(f));
-        });
-      });
+  OwningOpRef<ModuleOp> module =
+      parseAndRun(*jit->impl->ctx, sourceMgr, text, pipeline, "<jit>",
+                  /*captureOutput=*/false, result, [&](ModuleOp m) {
+                    m.walk([&](func::FuncOp f) {
+                      if (!f.isExternal())
+                        functions.push_back(describeFunction(f));
+                    });
+                  });
   if (!module)
     return nullptr;
 
@@ -375,8 +375,8 @@ JitModule::create(const std::string &text, const std::string &pipeline,
   std::vector<llvm::StringRef> libs(sharedLibs.begin(), sharedLibs.end());
   ExecutionEngineOptions options;
   options.sharedLibPaths = libs;
-  options.jitCodeGenOptLevel = static_cast<llvm::CodeGenOptLevel>(
-      std::min(std::max(optLevel, 0), 3));
+  options.jitCodeGenOptLevel =
+      static_cast<llvm::CodeGenOptLevel>(std::min(std::max(optLevel, 0), 3));
   auto engine = ExecutionEngine::create(*module, options);
   if (!engine) {
     fp8py::DiagnosticInfo d;

@@ -1,4 +1,5 @@
-//===- Core.h - the compiler entry points behind the Python module -*- C++ -*-===//
+//===- Core.h - the compiler entry points behind the Python module -*- C++
+//-*-===//
 //
 // Plain C++ (std types only) between MLIR and pybind11: the binding file never
 // touches an MLIR type, and nothing here throws. Every failure comes back as
@@ -37,11 +38,11 @@ struct GpuObject {
 /// Everything a pipeline run produced.
 struct PipelineResult {
   bool ok = false;
-  std::string ir;              // the module after the pipeline (when ok)
-  std::string rendered;        // diagnostics as mlir-opt prints them
+  std::string ir;       // the module after the pipeline (when ok)
+  std::string rendered; // diagnostics as mlir-opt prints them
   std::vector<DiagnosticInfo> diagnostics;
-  std::string capturedStdout;  // what passes printed to stdout (reports)
-  std::string capturedStderr;  // what passes printed to stderr
+  std::string capturedStdout; // what passes printed to stdout (reports)
+  std::string capturedStderr; // what passes printed to stderr
   std::vector<GpuObject> gpuObjects;
 };
 

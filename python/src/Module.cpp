@@ -1,4 +1,5 @@
-//===- Module.cpp - pybind11 module fp8_mlir._fp8_mlir ---------------------===//
+//===- Module.cpp - pybind11 module fp8_mlir._fp8_mlir
+//---------------------===//
 //
 // The native half of the fp8_mlir package. It only converts between Python
 // objects and the plain C++ of Core.h; the public API (exceptions, argument
@@ -6,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Core.h"
+#include "fp8/Target/Hopper/KernelNames.h"
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -89,13 +91,13 @@ public:
     if (pyArgs.size() != info->args.size())
       throw py::value_error("function '" + name + "' takes " +
                             std::to_string(info->args.size()) +
-                            " arguments, got " +
-                            std::to_string(pyArgs.size()));
+                            " arguments, got " + std::to_string(pyArgs.size()));
     std::vector<JitModule::CallArg> args(info->args.size());
     std::vector<py::array> keepAlive;
     for (size_t i = 0; i < info->args.size(); ++i) {
       const ArgInfo &a = info->args[i];
-      std::string where = "argument " + std::to_string(i) + " of '" + name + "'";
+      std::string where =
+          "argument " + std::to_string(i) + " of '" + name + "'";
       if (a.rank < 0) {
         py::handle h = pyArgs[i];
         if (a.elementType == "f32") {
@@ -184,6 +186,45 @@ PYBIND11_MODULE(_fp8_mlir, m) {
       py::arg("locations") = false,
       "Parse, verify, run a textual pass pipeline; returns a dict with 'ok', "
       "'ir', 'diagnostics', 'rendered', 'stdout', 'stderr', 'gpu_objects'.");
+
+  // Kernel symbols from the generator's own definition
+  // (fp8/Target/Hopper/KernelNames.h), so no caller re-derives them.
+  auto kernelType = [](const std::string &name) {
+    using mlir::fp8::KernelElementType;
+    for (KernelElementType t :
+         {KernelElementType::e4m3, KernelElementType::e5m2,
+          KernelElementType::bf16, KernelElementType::f32})
+      if (name == mlir::fp8::getKernelElementTypeName(t))
+        return t;
+    throw py::value_error("kernel element type '" + name +
+                          "' is not one of e4m3, e5m2, bf16, f32");
+  };
+  m.def(
+      "gemm_kernel_name",
+      [kernelType](int64_t m, int64_t n, int64_t k, const std::string &a,
+                   const std::string &b, const std::string &out) {
+        return mlir::fp8::getGemmKernelName(m, n, k, kernelType(a),
+                                            kernelType(b), kernelType(out));
+      },
+      py::arg("m"), py::arg("n"), py::arg("k"), py::arg("a") = "e4m3",
+      py::arg("b") = "e4m3", py::arg("out") = "bf16",
+      "Symbol of the sm_90a GEMM kernel fp8-lower-to-nvvm generates for an "
+      "M x N x K fp8.scaled_matmul (a, b: e4m3/e5m2; out: bf16/f32). "
+      "Raises ValueError for another type name.");
+  m.def(
+      "quantize_kernel_name",
+      [kernelType](int64_t rows, int64_t cols, int64_t blockRows,
+                   const std::string &input, const std::string &fp8, bool pow2,
+                   float eps) {
+        return mlir::fp8::getQuantizeKernelName(rows, cols, blockRows,
+                                                kernelType(input),
+                                                kernelType(fp8), pow2, eps);
+      },
+      py::arg("rows"), py::arg("cols"), py::arg("block_rows"),
+      py::arg("input") = "f32", py::arg("fp8") = "e4m3",
+      py::arg("pow2") = false, py::arg("eps") = 1e-4f,
+      "Symbol of the sm_90a quantize kernel for a rows x cols input into "
+      "block_rows x 128 blocks (input: f32/bf16; fp8: e4m3/e5m2).");
 
   m.def("is_registered_pass", &isRegisteredPass, py::arg("name"),
         "True if a pass or pass pipeline of this name is registered.");

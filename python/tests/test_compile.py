@@ -63,6 +63,14 @@ def test_compile_llama_block_sm90a_ptx():
     assert ".target sm_90a" in res.ptx
     assert "wgmma.mma_async" in res.ptx and ".e4m3.e4m3" in res.ptx
     assert "gpu.binary" in res.ir
+    # The PTX entries are the kernels gemm_kernel_name() names for the
+    # scaled_matmul ops left on the host: one per distinct shape.
+    entries = set(re.findall(r"\.entry\s+(fp8_scaled_matmul_\w+)", res.ptx))
+    gemms = re.findall(r"fp8\.scaled_matmul .*: !fp8\.scaled<(\d+)x(\d+)xf8E4M3FN.*"
+                       r"!fp8\.scaled<(\d+)x\d+xf8E4M3FN.*-> tensor<\d+x\d+x(bf16|f32)>", res.ir)
+    assert gemms
+    assert entries == {fp8_mlir.gemm_kernel_name(int(m), int(n), int(k), "e4m3", "e4m3", out)
+                       for (m, k, n, out) in gemms}
     # ptxas (CUDA toolkit, no GPU needed) assembles the kernels for sm_90a.
     try:
         from fp8_mlir import _build_config
@@ -107,3 +115,16 @@ def test_compile_real_mlp_graph():
     mm = [o for o in res.report["ops"] if o["matmul"]]
     assert len(mm) == 3 and all(o["precision"] == "fp8" for o in mm)
     assert res.report["totals"]["fp8_matmul_flop_share"] == pytest.approx(1.0)
+
+
+def test_kernel_names():
+    # Hand-written expectations of the documented naming scheme.
+    assert fp8_mlir.gemm_kernel_name(128, 2112, 7168) == "fp8_scaled_matmul_128x2112x7168_e4m3_e4m3_bf16"
+    assert fp8_mlir.gemm_kernel_name(64, 256, 384, "e5m2", "e4m3", "f32") == \
+        "fp8_scaled_matmul_64x256x384_e5m2_e4m3_f32"
+    assert fp8_mlir.quantize_kernel_name(128, 7168, 1, "bf16") == "fp8_quantize_128x7168_1x128_bf16_e4m3"
+    # eps = 0: its f32 bits (0) in hex; pow2 scales.
+    assert fp8_mlir.quantize_kernel_name(256, 256, 128, "f32", "e5m2", True, 0.0) == \
+        "fp8_quantize_256x256_128x128_f32_e5m2_pow2_eps0"
+    with pytest.raises(ValueError, match="fp16"):
+        fp8_mlir.gemm_kernel_name(1, 2, 3, "fp16")

@@ -37,6 +37,28 @@ int fp8rt_sm_count(int device, int *count);
 int fp8rt_module_load(const void *image, size_t size, fp8rt_module **out);
 void fp8rt_module_unload(fp8rt_module *module);
 
+/* Element types of kernel names (the values of mlir::fp8::KernelElementType,
+ * include/fp8/Target/Hopper/KernelNames.h). */
+typedef enum fp8rt_type {
+  FP8RT_E4M3 = 0,
+  FP8RT_E5M2 = 1,
+  FP8RT_BF16 = 2,
+  FP8RT_F32 = 3
+} fp8rt_type;
+
+/* The symbol of the GEMM kernel fp8-lower-to-nvvm generates for an
+ * M x N x K scaled_matmul with operands `a`, `b` (E4M3/E5M2) and result `out`
+ * (BF16/F32), written NUL-terminated into `buf` of `size` bytes. Returns 0,
+ * or -1 (fp8rt_last_error) when `buf` is too small or a type is invalid. */
+int fp8rt_gemm_kernel_name(int64_t m, int64_t n, int64_t k, fp8rt_type a,
+                           fp8rt_type b, fp8rt_type out, char *buf,
+                           size_t size);
+/* The same for the quantize kernel of a rows x cols `input` (F32/BF16) into
+ * block_rows x 128 blocks of `fp8` codes, pow2 scales or not, with `eps`. */
+int fp8rt_quantize_kernel_name(int64_t rows, int64_t cols, int64_t block_rows,
+                               fp8rt_type input, fp8rt_type fp8, int pow2,
+                               float eps, char *buf, size_t size);
+
 /* Launch configuration the compiler chose for M x N x K
  * (GemmKernelConfig.h): threads per CTA, dynamic shared memory, stages. */
 int fp8rt_gemm_config(int64_t m, int64_t n, int64_t k, int64_t *threads,
@@ -45,10 +67,10 @@ int fp8rt_gemm_config(int64_t m, int64_t n, int64_t k, int64_t *threads,
 
 /* Device pointers:
  *   a   : [M, K] FP8 codes, row-major        b  : [N, K] FP8 codes, row-major
- *   sa_t: [ceil(K/128), roundUp(M, 4)] f32   sb : [ceil(N/128), ceil(K/128)] f32
- *         (A scales transposed, K-block major, rows padded to 16 bytes)
- *   d   : [M, N] bf16 or f32 (as the kernel was compiled)
- * `sm_count` <= 0: use the device's multiprocessor count (persistent grid). */
+ *   sa_t: [ceil(K/128), roundUp(M, 4)] f32   sb : [ceil(N/128), ceil(K/128)]
+ * f32 (A scales transposed, K-block major, rows padded to 16 bytes) d   : [M,
+ * N] bf16 or f32 (as the kernel was compiled) `sm_count` <= 0: use the device's
+ * multiprocessor count (persistent grid). */
 int fp8rt_gemm_create(fp8rt_module *module, const char *kernel_name, int64_t m,
                       int64_t n, int64_t k, const void *a, const void *b,
                       const void *sa_t, const void *sb, void *d, int sm_count,

@@ -1,13 +1,14 @@
 //===- fp8_cuda_runtime.cpp - CUDA driver API host runtime ----------------===//
 //
 // See fp8_cuda_runtime.h. Depends on the CUDA driver API and on the
-// header-only Gemm/QuantizeKernelConfig.h, so it builds on a machine with only a CUDA
-// toolkit (the device harness) as well as inside the project build.
+// header-only Gemm/QuantizeKernelConfig.h, so it builds on a machine with only
+// a CUDA toolkit (the device harness) as well as inside the project build.
 //
 //===----------------------------------------------------------------------===//
 #include "fp8_cuda_runtime.h"
 
 #include "fp8/Target/Hopper/GemmKernelConfig.h"
+#include "fp8/Target/Hopper/KernelNames.h"
 #include "fp8/Target/Hopper/QuantizeKernelConfig.h"
 
 #include <cuda.h>
@@ -15,8 +16,8 @@
 #include <cstring>
 #include <string>
 
-using mlir::fp8::GemmKernelConfig;
 using mlir::fp8::chooseGemmKernelConfig;
+using mlir::fp8::GemmKernelConfig;
 using mlir::fp8::makeQuantizeKernelConfig;
 using mlir::fp8::QuantizeKernelConfig;
 
@@ -34,11 +35,11 @@ int fail(const std::string &what) {
   lastError = what;
   return -1;
 }
-#define CU_TRY(expr, what)                                                    \
-  do {                                                                        \
-    CUresult r_ = (expr);                                                     \
-    if (r_ != CUDA_SUCCESS)                                                   \
-      return fail(r_, what);                                                  \
+#define CU_TRY(expr, what)                                                     \
+  do {                                                                         \
+    CUresult r_ = (expr);                                                      \
+    if (r_ != CUDA_SUCCESS)                                                    \
+      return fail(r_, what);                                                   \
   } while (0)
 } // namespace
 
@@ -88,7 +89,10 @@ int fp8rt_module_load(const void *image, size_t size, fp8rt_module **out) {
   std::string ptx;
   const void *data = image;
   const char *bytes = static_cast<const char *>(image);
-  bool isElf = size >= 4 && std::memcmp(bytes, "\x7f" "ELF", 4) == 0;
+  bool isElf = size >= 4 && std::memcmp(bytes,
+                                        "\x7f"
+                                        "ELF",
+                                        4) == 0;
   if (!isElf && size && bytes[size - 1] != '\0') {
     ptx.assign(bytes, size);
     data = ptx.c_str();
@@ -114,17 +118,22 @@ int fp8rt_gemm_config(int64_t m, int64_t n, int64_t k, int64_t *threads,
                       int64_t *shared_bytes, int64_t *stages, int64_t *block_m,
                       int64_t *block_n) {
   GemmKernelConfig c = chooseGemmKernelConfig(m, n, k);
-  if (threads) *threads = c.threads();
-  if (shared_bytes) *shared_bytes = c.sharedMemoryBytes();
-  if (stages) *stages = c.stages;
-  if (block_m) *block_m = c.blockM;
-  if (block_n) *block_n = c.blockN;
+  if (threads)
+    *threads = c.threads();
+  if (shared_bytes)
+    *shared_bytes = c.sharedMemoryBytes();
+  if (stages)
+    *stages = c.stages;
+  if (block_m)
+    *block_m = c.blockM;
+  if (block_n)
+    *block_n = c.blockN;
   return 0;
 }
 
-static int encode2d(CUtensorMap *map, CUtensorMapDataType type, const void *base,
-                    uint64_t inner, uint64_t outer, uint64_t rowBytes,
-                    uint32_t boxInner, uint32_t boxOuter,
+static int encode2d(CUtensorMap *map, CUtensorMapDataType type,
+                    const void *base, uint64_t inner, uint64_t outer,
+                    uint64_t rowBytes, uint32_t boxInner, uint32_t boxOuter,
                     CUtensorMapSwizzle swizzle, const char *what) {
   cuuint64_t dims[2] = {inner, outer};
   cuuint64_t strides[1] = {rowBytes};
@@ -160,12 +169,14 @@ int fp8rt_gemm_create(fp8rt_module *module, const char *kernel_name, int64_t m,
   };
   CUresult r = cuModuleGetFunction(&g->function, module->module, kernel_name);
   if (r != CUDA_SUCCESS)
-    return cleanup(fail(r, std::string("cuModuleGetFunction(") + kernel_name + ")"));
+    return cleanup(
+        fail(r, std::string("cuModuleGetFunction(") + kernel_name + ")"));
   r = cuFuncSetAttribute(g->function,
                          CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                          static_cast<int>(c.sharedMemoryBytes()));
   if (r != CUDA_SUCCESS)
-    return cleanup(fail(r, "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)"));
+    return cleanup(
+        fail(r, "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)"));
 
   alignas(64) CUtensorMap maps[3];
   if ((rc = encode2d(&maps[0], CU_TENSOR_MAP_DATA_TYPE_UINT8, a, k, m, k,
@@ -189,7 +200,8 @@ int fp8rt_gemm_create(fp8rt_module *module, const char *kernel_name, int64_t m,
     CUdevice dev;
     r = cuCtxGetDevice(&dev);
     if (r == CUDA_SUCCESS)
-      r = cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev);
+      r = cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+                               dev);
     if (r != CUDA_SUCCESS)
       return cleanup(fail(r, "multiprocessor count"));
   }
@@ -236,10 +248,60 @@ int fp8rt_quantize_launch(fp8rt_module *module, const char *kernel_name,
               ps = reinterpret_cast<CUdeviceptr>(scales);
   void *args[] = {&px, &pq, &ps};
   CU_TRY(cuLaunchKernel(fn, static_cast<unsigned>(c.gridSize()), 1, 1,
-                        static_cast<unsigned>(QuantizeKernelConfig::kThreads), 1,
-                        1, 0, static_cast<CUstream>(stream), args, nullptr),
+                        static_cast<unsigned>(QuantizeKernelConfig::kThreads),
+                        1, 1, 0, static_cast<CUstream>(stream), args, nullptr),
          "cuLaunchKernel");
   return 0;
 }
 
 } // extern "C"
+
+static_assert(FP8RT_E4M3 == int(mlir::fp8::KernelElementType::e4m3) &&
+                  FP8RT_E5M2 == int(mlir::fp8::KernelElementType::e5m2) &&
+                  FP8RT_BF16 == int(mlir::fp8::KernelElementType::bf16) &&
+                  FP8RT_F32 == int(mlir::fp8::KernelElementType::f32),
+              "fp8rt_type must match KernelElementType");
+
+/// Copies `name` into `buf`; -1 with an error when it does not fit.
+static int copyName(const std::string &name, char *buf, size_t size) {
+  if (!buf || size <= name.size()) {
+    lastError = "kernel name '" + name + "' needs " +
+                std::to_string(name.size() + 1) + " bytes, the buffer has " +
+                std::to_string(buf ? size : 0);
+    return -1;
+  }
+  std::memcpy(buf, name.c_str(), name.size() + 1);
+  return 0;
+}
+
+static bool validType(fp8rt_type t) {
+  return t >= FP8RT_E4M3 && t <= FP8RT_F32;
+}
+
+int fp8rt_gemm_kernel_name(int64_t m, int64_t n, int64_t k, fp8rt_type a,
+                           fp8rt_type b, fp8rt_type out, char *buf,
+                           size_t size) {
+  if (!validType(a) || !validType(b) || !validType(out)) {
+    lastError = "fp8rt_gemm_kernel_name: invalid fp8rt_type";
+    return -1;
+  }
+  using mlir::fp8::KernelElementType;
+  return copyName(mlir::fp8::getGemmKernelName(m, n, k, KernelElementType(a),
+                                               KernelElementType(b),
+                                               KernelElementType(out)),
+                  buf, size);
+}
+
+int fp8rt_quantize_kernel_name(int64_t rows, int64_t cols, int64_t block_rows,
+                               fp8rt_type input, fp8rt_type fp8, int pow2,
+                               float eps, char *buf, size_t size) {
+  if (!validType(input) || !validType(fp8)) {
+    lastError = "fp8rt_quantize_kernel_name: invalid fp8rt_type";
+    return -1;
+  }
+  using mlir::fp8::KernelElementType;
+  return copyName(mlir::fp8::getQuantizeKernelName(
+                      rows, cols, block_rows, KernelElementType(input),
+                      KernelElementType(fp8), pow2 != 0, eps),
+                  buf, size);
+}

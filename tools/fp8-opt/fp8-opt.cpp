@@ -1,4 +1,5 @@
-//===- fp8-opt.cpp - the fp8-mlir optimizer driver -------------------------===//
+//===- fp8-opt.cpp - the fp8-mlir optimizer driver
+//-------------------------===//
 //
 // An mlir-opt-style driver: the fp8 dialect and passes, plus the upstream
 // dialects, passes and LLVM IR translations that exported model graphs
@@ -30,6 +31,6 @@ int main(int argc, char **argv) {
   mlir::registerAllToLLVMIRTranslations(registry);
   mlir::fp8::registerFP8Dialect(registry);
 
-  return mlir::asMainReturnCode(mlir::MlirOptMain(
-      argc, argv, "fp8-mlir optimizer driver\n", registry));
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, "fp8-mlir optimizer driver\n", registry));
 }

@@ -1,8 +1,9 @@
-//===- FP8ArithTest.cpp - the FP8 conversion builders, folded --------------===//
+//===- FP8ArithTest.cpp - the FP8 conversion builders, folded
+//--------------===//
 //
-// Builds the expansions of fp8/Dialect/FP8/Utils/FP8Arith.h on constant operands
-// and lets arith's folders evaluate them: checks the C++ API (scalar and
-// vector operands) against hand-derived codes from the format definitions
+// Builds the expansions of fp8/Dialect/FP8/Utils/FP8Arith.h on constant
+// operands and lets arith's folders evaluate them: checks the C++ API (scalar
+// and vector operands) against hand-derived codes from the format definitions
 // and the regression cases, without a JIT. Exhaustive bit-exactness is
 // test/Integration/CPU/conversion-exhaustive.test.
 //
@@ -27,9 +28,7 @@ using namespace mlir;
 namespace {
 class FP8ArithTest : public ::testing::Test {
 protected:
-  FP8ArithTest() {
-    ctx.loadDialect<arith::ArithDialect, func::FuncDialect>();
-  }
+  FP8ArithTest() { ctx.loadDialect<arith::ArithDialect, func::FuncDialect>(); }
 
   /// Builds `fn(b, loc, constant(input))` in a function returning it, folds
   /// the function, and returns the folded constant.
@@ -40,8 +39,7 @@ protected:
     auto module = ModuleOp::create(loc);
     b.setInsertionPointToEnd(module.getBody());
     Value probe;
-    auto func = func::FuncOp::create(
-        b, loc, "f", b.getFunctionType({}, {}));
+    auto func = func::FuncOp::create(b, loc, "f", b.getFunctionType({}, {}));
     Block *body = func.addEntryBlock();
     b.setInsertionPointToEnd(body);
     Value in = arith::ConstantOp::create(b, loc, input);
@@ -61,10 +59,10 @@ protected:
   /// f32 -> FP8 code (as unsigned), or -1 if the expansion did not fold.
   int toFP8(float x, Type fp8, bool saturate) {
     OpBuilder b(&ctx);
-    Attribute a = fold(b.getF32FloatAttr(x), [&](OpBuilder &nb, Location l,
-                                                 Value v) {
-      return fp8::createF32ToFP8Bits(nb, l, v, fp8, saturate);
-    });
+    Attribute a =
+        fold(b.getF32FloatAttr(x), [&](OpBuilder &nb, Location l, Value v) {
+          return fp8::createF32ToFP8Bits(nb, l, v, fp8, saturate);
+        });
     auto i = dyn_cast_or_null<IntegerAttr>(a);
     return i ? int(i.getValue().getZExtValue()) : -1;
   }
@@ -83,11 +81,10 @@ protected:
 
   float scale(float amax, double eps, Type fp8, bool pow2) {
     OpBuilder b(&ctx);
-    Attribute a = fold(b.getF32FloatAttr(amax),
-                       [&](OpBuilder &nb, Location l, Value v) {
-                         return fp8::createDequantScale(nb, l, v, eps, fp8,
-                                                        pow2);
-                       });
+    Attribute a =
+        fold(b.getF32FloatAttr(amax), [&](OpBuilder &nb, Location l, Value v) {
+          return fp8::createDequantScale(nb, l, v, eps, fp8, pow2);
+        });
     auto f = dyn_cast_or_null<FloatAttr>(a);
     EXPECT_TRUE(f) << "scale did not fold";
     return f ? f.getValue().convertToFloat() : NAN;
@@ -110,8 +107,8 @@ TEST_F(FP8ArithTest, E4M3SaturationCase1) {
   EXPECT_EQ(toFP8(464, e4m3, false), 0x7E); // tie to even 448
   EXPECT_EQ(toFP8(465, e4m3, false), 0x7F); // NaN
   EXPECT_EQ(toFP8(-1000, e4m3, false), 0xFF);
-  EXPECT_EQ(toFP8(bits(0x7F800000), e4m3, true), 0x7E);  // +Inf
-  EXPECT_EQ(toFP8(bits(0xFFC00000), e4m3, true), 0x7F);  // -NaN -> 0x7F
+  EXPECT_EQ(toFP8(bits(0x7F800000), e4m3, true), 0x7E); // +Inf
+  EXPECT_EQ(toFP8(bits(0xFFC00000), e4m3, true), 0x7F); // -NaN -> 0x7F
 }
 
 TEST_F(FP8ArithTest, E4M3SubnormalsCase4) {

@@ -12,8 +12,8 @@
 
 #include <gtest/gtest.h>
 
-using mlir::fp8::GemmKernelConfig;
 using mlir::fp8::chooseGemmKernelConfig;
+using mlir::fp8::GemmKernelConfig;
 
 namespace {
 
@@ -21,11 +21,11 @@ struct Shape {
   int64_t m, n, k;
 };
 const Shape kShapes[] = {
-    {128, 2112, 7168},  {4096, 2112, 7168},  {128, 24576, 1536},
+    {128, 2112, 7168},   {4096, 2112, 7168}, {128, 24576, 1536},
     {4096, 24576, 1536}, {128, 7168, 16384}, {4096, 7168, 16384},
-    {128, 4096, 7168},  {4096, 4096, 7168},  {128, 7168, 512},
-    {4096, 7168, 512},  {64, 2112, 7168},    {1, 2112, 7168},
-    {100, 200, 272},    {65, 129, 144},
+    {128, 4096, 7168},   {4096, 4096, 7168}, {128, 7168, 512},
+    {4096, 7168, 512},   {64, 2112, 7168},   {1, 2112, 7168},
+    {100, 200, 272},     {65, 129, 144},
 };
 
 TEST(GemmKernelConfig, HardwareLimits) {
@@ -34,7 +34,8 @@ TEST(GemmKernelConfig, HardwareLimits) {
     SCOPED_TRACE(testing::Message() << s.m << "x" << s.n << "x" << s.k);
     EXPECT_LE(c.sharedMemoryBytes(), 227 * 1024);
     EXPECT_GE(c.stages, 2);
-    EXPECT_EQ(c.blockK, 128); // one promotion interval, one 128-byte swizzle row
+    EXPECT_EQ(c.blockK,
+              128); // one promotion interval, one 128-byte swizzle row
     EXPECT_EQ(c.blockM, 64 * c.consumers);
     EXPECT_LE(c.blockM, 256);
     EXPECT_LE(c.blockN, 256);

@@ -1,4 +1,5 @@
-//===- PolicyAttrTest.cpp - C++ API of #fp8.policy -------------------------===//
+//===- PolicyAttrTest.cpp - C++ API of #fp8.policy
+//-------------------------===//
 #include "fp8/Dialect/FP8/IR/FP8.h"
 
 #include "mlir/AsmParser/AsmParser.h"
@@ -58,7 +59,8 @@ TEST_F(PolicyAttrTest, DeepSeekV3Preset) {
 TEST_F(PolicyAttrTest, OtherPresets) {
   PolicyAttr perTensor = PolicyAttr::getPreset(&ctx, "per-tensor");
   ASSERT_TRUE(perTensor);
-  EXPECT_EQ(perTensor.getActivationBlock(), (ArrayRef<int64_t>{kWhole, kWhole}));
+  EXPECT_EQ(perTensor.getActivationBlock(),
+            (ArrayRef<int64_t>{kWhole, kWhole}));
   EXPECT_TRUE(isa<Float8E5M2Type>(perTensor.getGradFormat()));
 
   PolicyAttr rowwise = PolicyAttr::getPreset(&ctx, "rowwise");
@@ -110,7 +112,8 @@ TEST_F(PolicyAttrTest, RejectsBadPolicies) {
   EXPECT_FALSE(parse("#fp8.policy<\"mxfp8\", scale_mode = f32>"));
   EXPECT_NE(lastError.find("needs scale_mode = pow2"), std::string::npos)
       << lastError;
-  EXPECT_FALSE(parse("#fp8.policy<\"deepseek-v3\", activation_block = [1, 64]>"));
+  EXPECT_FALSE(
+      parse("#fp8.policy<\"deepseek-v3\", activation_block = [1, 64]>"));
   EXPECT_NE(lastError.find("not a multiple of promote_interval"),
             std::string::npos)
       << lastError;

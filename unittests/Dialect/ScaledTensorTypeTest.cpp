@@ -1,4 +1,5 @@
-//===- ScaledTensorTypeTest.cpp - C++ API of !fp8.scaled -------------------===//
+//===- ScaledTensorTypeTest.cpp - C++ API of !fp8.scaled
+//-------------------===//
 #include "fp8/Dialect/FP8/IR/FP8.h"
 
 #include "mlir/AsmParser/AsmParser.h"
@@ -42,7 +43,8 @@ TEST_F(ScaledTensorTypeTest, ScaleShapeIsCeilOfShapeOverBlock) {
   auto act = build({32, 4096}, e4m3, {1, 128}, f32);
   ASSERT_TRUE(act);
   EXPECT_EQ(act.getScaleShape(), (SmallVector<int64_t>{32, 32}));
-  // 576x2560 weight in 128x128 blocks: [5, 20] (docs/regression-cases.md case 11).
+  // 576x2560 weight in 128x128 blocks: [5, 20] (docs/regression-cases.md case
+  // 11).
   auto w = build({576, 2560}, e4m3, {128, 128}, f32);
   ASSERT_TRUE(w);
   EXPECT_EQ(w.getScaleShape(), (SmallVector<int64_t>{5, 20}));

@@ -1,4 +1,5 @@
-//===- Decompose.cpp - fp8-decompose: !fp8.scaled at function boundaries ---===//
+//===- Decompose.cpp - fp8-decompose: !fp8.scaled at function boundaries
+//---===//
 //
 // The 1:N type conversion !fp8.scaled -> (data tensor, scale tensor) at
 // func.func/call/return, with fp8.assemble/disassemble as materializations:
@@ -38,21 +39,21 @@ void fp8::populateFP8DecomposeTypeConversion(TypeConverter &converter) {
       return Value();
     return AssembleOp::create(b, loc, type, inputs[0], inputs[1]);
   });
-  converter.addTargetMaterialization(
-      [](OpBuilder &b, TypeRange types, ValueRange inputs, Location loc,
-         Type original) -> SmallVector<Value> {
-        if (inputs.size() != 1 || !isa<ScaledTensorType>(inputs[0].getType()))
-          return {};
-        auto op = DisassembleOp::create(b, loc, inputs[0]);
-        if (TypeRange(op.getResultTypes()) != types)
-          return {};
-        return SmallVector<Value>(op.getResults());
-      });
+  converter.addTargetMaterialization([](OpBuilder &b, TypeRange types,
+                                        ValueRange inputs, Location loc,
+                                        Type original) -> SmallVector<Value> {
+    if (inputs.size() != 1 || !isa<ScaledTensorType>(inputs[0].getType()))
+      return {};
+    auto op = DisassembleOp::create(b, loc, inputs[0]);
+    if (TypeRange(op.getResultTypes()) != types)
+      return {};
+    return SmallVector<Value>(op.getResults());
+  });
 }
 
-void fp8::populateFP8FunctionBoundaryConversion(
-    TypeConverter &converter, RewritePatternSet &patterns,
-    ConversionTarget &target) {
+void fp8::populateFP8FunctionBoundaryConversion(TypeConverter &converter,
+                                                RewritePatternSet &patterns,
+                                                ConversionTarget &target) {
   populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                  converter);
   populateCallOpTypeConversionPattern(patterns, converter);
@@ -68,8 +69,7 @@ void fp8::populateFP8FunctionBoundaryConversion(
 }
 
 namespace {
-struct FP8DecomposePass
-    : fp8::impl::FP8DecomposePassBase<FP8DecomposePass> {
+struct FP8DecomposePass : fp8::impl::FP8DecomposePassBase<FP8DecomposePass> {
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
     TypeConverter converter;

@@ -1,17 +1,18 @@
-//===- LowerToLinalg.cpp - fp8 ops -> linalg on data + scale tensors -------===//
+//===- LowerToLinalg.cpp - fp8 ops -> linalg on data + scale tensors
+//-------===//
 //
-// The reference lowering of the numerics contract (docs/design.md §1). Blocks are
-// expressed with `floordiv` indexing maps: an operand indexed by
-// (d0 floordiv b0, d1 floordiv b1, ...) sees the scale (or amax) of the block
-// that holds element (d0, d1, ...). Loops run over the data shape only, so a
-// block cut by the tensor edge covers exactly its valid elements and nothing
-// is padded: tails are handled by construction, in every dimension, static
-// or dynamic.
+// The reference lowering of the numerics contract (docs/design.md §1). Blocks
+// are expressed with `floordiv` indexing maps: an operand indexed by (d0
+// floordiv b0, d1 floordiv b1, ...) sees the scale (or amax) of the block that
+// holds element (d0, d1, ...). Loops run over the data shape only, so a block
+// cut by the tensor edge covers exactly its valid elements and nothing is
+// padded: tails are handled by construction, in every dimension, static or
+// dynamic.
 //
 //===----------------------------------------------------------------------===//
-#include "fp8/Dialect/FP8/Utils/FP8Arith.h"
 #include "fp8/Conversion/FP8ToLinalg/FP8ToLinalg.h"
 #include "fp8/Dialect/FP8/IR/FP8.h"
+#include "fp8/Dialect/FP8/Utils/FP8Arith.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Affine/Utils.h"
@@ -61,8 +62,8 @@ static SmallVector<OpFoldResult> getBlockCounts(OpBuilder &b, Location loc,
   SmallVector<OpFoldResult> counts;
   AffineExpr s0 = getAffineSymbolExpr(0, b.getContext());
   for (auto [size, blk] : llvm::zip_equal(sizes, block))
-    counts.push_back(affine::makeComposedFoldedAffineApply(
-        b, loc, s0.ceilDiv(blk), {size}));
+    counts.push_back(
+        affine::makeComposedFoldedAffineApply(b, loc, s0.ceilDiv(blk), {size}));
   return counts;
 }
 
@@ -75,7 +76,8 @@ static Value createFilled(OpBuilder &b, Location loc,
                           ArrayRef<OpFoldResult> sizes, Type elt,
                           double value) {
   Value empty = createEmpty(b, loc, sizes, elt);
-  Value cst = arith::ConstantOp::create(b, loc, elt, b.getFloatAttr(elt, value));
+  Value cst =
+      arith::ConstantOp::create(b, loc, elt, b.getFloatAttr(elt, value));
   return linalg::FillOp::create(b, loc, cst, empty).getResult(0);
 }
 
@@ -144,15 +146,14 @@ static std::pair<Value, Value> lowerQuantize(OpBuilder &b, Location loc,
     iters.push_back(blk == 1 ? utils::IteratorType::parallel
                              : utils::IteratorType::reduction);
   Value amaxInit = createFilled(b, loc, counts, f32, 0.0);
-  Value amax =
-      linalg::GenericOp::create(
-          b, loc, amaxInit.getType(), x, amaxInit,
-          ArrayRef<AffineMap>{id, blockMap}, iters,
-          [&](OpBuilder &nb, Location nl, ValueRange args) {
-            linalg::YieldOp::create(
-                nb, nl, createAmaxUpdate(nb, nl, args[1], args[0]));
-          })
-          .getResult(0);
+  Value amax = linalg::GenericOp::create(
+                   b, loc, amaxInit.getType(), x, amaxInit,
+                   ArrayRef<AffineMap>{id, blockMap}, iters,
+                   [&](OpBuilder &nb, Location nl, ValueRange args) {
+                     linalg::YieldOp::create(
+                         nb, nl, createAmaxUpdate(nb, nl, args[1], args[0]));
+                   })
+                   .getResult(0);
 
   // 2. The dequantization scale of each block, in its storage type.
   Type scaleType = type.getScaleType();
@@ -170,10 +171,10 @@ static std::pair<Value, Value> lowerQuantize(OpBuilder &b, Location loc,
           b, loc, codesInit.getType(), ValueRange{x, scales}, codesInit,
           ArrayRef<AffineMap>{id, blockMap, id}, parallelIters(rank),
           [&](OpBuilder &nb, Location nl, ValueRange args) {
-            linalg::YieldOp::create(
-                nb, nl,
-                createQuantizeElement(nb, nl, args[0], args[1],
-                                      fp8Type, p.saturate));
+            linalg::YieldOp::create(nb, nl,
+                                    createQuantizeElement(nb, nl, args[0],
+                                                          args[1], fp8Type,
+                                                          p.saturate));
           })
           .getResult(0);
   return {codes, scales};
@@ -317,12 +318,14 @@ static Value pow2FromField(OpBuilder &b, Location loc, Value field) {
 /// Keeps the `bits` most significant bits of |v| (i32), truncating toward 0.
 static Value truncateSignificant(OpBuilder &b, Location loc, Value v,
                                  unsigned bits) {
-  auto c = [&](int64_t x) { return arith::ConstantIntOp::create(b, loc, x, 32); };
+  auto c = [&](int64_t x) {
+    return arith::ConstantIntOp::create(b, loc, x, 32);
+  };
   Value neg = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, v, c(0));
   Value mag = math::AbsIOp::create(b, loc, v);
   // msb + 1 = 32 - ctlz(mag); drop = max(msb + 1 - bits, 0).
-  Value width = arith::SubIOp::create(b, loc, c(32),
-                                      math::CountLeadingZerosOp::create(b, loc, mag));
+  Value width = arith::SubIOp::create(
+      b, loc, c(32), math::CountLeadingZerosOp::create(b, loc, mag));
   Value drop = arith::MaxSIOp::create(
       b, loc, arith::SubIOp::create(b, loc, width, c(bits)), c(0));
   Value kept = arith::ShLIOp::create(
@@ -336,10 +339,12 @@ static Value truncateSignificant(OpBuilder &b, Location loc, Value v,
 static Value emulatePartial(OpBuilder &b, Location loc, Value fa, Value fb,
                             Value m, Value n, Value k0, Value k1,
                             unsigned accBits) {
-  auto ci = [&](int64_t x) { return arith::ConstantIntOp::create(b, loc, x, 32); };
+  auto ci = [&](int64_t x) {
+    return arith::ConstantIntOp::create(b, loc, x, 32);
+  };
   Value group = arith::ConstantIndexOp::create(b, loc, 32);
-  Value zero = arith::ConstantFloatOp::create(b, loc, b.getF32Type(),
-                                              APFloat(0.0f));
+  Value zero =
+      arith::ConstantFloatOp::create(b, loc, b.getF32Type(), APFloat(0.0f));
   auto product = [&](OpBuilder &nb, Location nl, Value k) -> Value {
     Value a = tensor::ExtractOp::create(nb, nl, fa, ValueRange{m, k});
     Value w = tensor::ExtractOp::create(nb, nl, fb, ValueRange{n, k});
@@ -371,8 +376,8 @@ static Value emulatePartial(OpBuilder &b, Location loc, Value fa, Value fb,
         Type i32 = gb.getI32Type();
         auto toGrid = [&](OpBuilder &nb, Location nl, Value f) -> Value {
           // fptosi truncates toward zero: the dropped low bits.
-          return arith::FPToSIOp::create(
-              nb, nl, i32, arith::MulFOp::create(nb, nl, f, inv));
+          return arith::FPToSIOp::create(nb, nl, i32,
+                                         arith::MulFOp::create(nb, nl, f, inv));
         };
         // Alongside, the plain f32 sum: when it is Inf or NaN (an Inf/NaN
         // code in E5M2/E4M3 inputs) it is the result, so NaN propagates as in
@@ -422,7 +427,7 @@ struct ScaledMatmulLowering : OpConversionPattern<ScaledMatmulOp> {
     ScaledTensorType aType = op.getA().getType(), bType = op.getB().getType();
     int64_t interval = op.getPromoteInterval();
 
-    Value fa = decodeCodes(b, loc, a[0]); // [M, K]
+    Value fa = decodeCodes(b, loc, a[0]);  // [M, K]
     Value fb = decodeCodes(b, loc, bv[0]); // [N, K]
     OpFoldResult mSize = tensor::getMixedSize(b, loc, fa, 0);
     OpFoldResult kSize = tensor::getMixedSize(b, loc, fa, 1);
@@ -452,7 +457,8 @@ struct ScaledMatmulLowering : OpConversionPattern<ScaledMatmulOp> {
               [&](OpBuilder &nb, Location nl, ValueRange args) {
                 Value p = arith::MulFOp::create(nb, nl, args[0], args[1]);
                 linalg::YieldOp::create(
-                    nb, nl, ValueRange{arith::AddFOp::create(nb, nl, args[2], p)});
+                    nb, nl,
+                    ValueRange{arith::AddFOp::create(nb, nl, args[2], p)});
               })
               .getResult(0);
     } else {
@@ -473,8 +479,8 @@ struct ScaledMatmulLowering : OpConversionPattern<ScaledMatmulOp> {
                     nb, nl, arith::AddIOp::create(nb, nl, k0, iv), kDim);
                 linalg::YieldOp::create(
                     nb, nl,
-                    ValueRange{emulatePartial(nb, nl, fa, fb, m, n, k0, k1,
-                                              accBits)});
+                    ValueRange{
+                        emulatePartial(nb, nl, fa, fb, m, n, k0, k1, accBits)});
               })
               .getResult(0);
     }
@@ -485,11 +491,11 @@ struct ScaledMatmulLowering : OpConversionPattern<ScaledMatmulOp> {
       acc = c.front();
       auto cType = cast<RankedTensorType>(acc.getType());
       if (!cType.getElementType().isF32())
-        acc = mapElementwise(
-            b, loc, acc, createEmpty(b, loc, {mSize, nSize}, f32),
-            [](OpBuilder &nb, Location nl, ValueRange args) {
-              return toF32(nb, nl, args[0]);
-            });
+        acc = mapElementwise(b, loc, acc,
+                             createEmpty(b, loc, {mSize, nSize}, f32),
+                             [](OpBuilder &nb, Location nl, ValueRange args) {
+                               return toF32(nb, nl, args[0]);
+                             });
     } else {
       acc = createFilled(b, loc, {mSize, nSize}, f32, 0.0);
     }
@@ -510,9 +516,9 @@ struct ScaledMatmulLowering : OpConversionPattern<ScaledMatmulOp> {
             {IteratorType::parallel, IteratorType::parallel,
              IteratorType::reduction},
             [&](OpBuilder &nb, Location nl, ValueRange args) {
-              Value s = arith::MulFOp::create(nb, nl,
-                                              createScaleToF32(nb, nl, args[1]),
-                                              createScaleToF32(nb, nl, args[2]));
+              Value s = arith::MulFOp::create(
+                  nb, nl, createScaleToF32(nb, nl, args[1]),
+                  createScaleToF32(nb, nl, args[2]));
               linalg::YieldOp::create(
                   nb, nl,
                   ValueRange{math::FmaOp::create(nb, nl, args[0], s, args[3])});
@@ -521,11 +527,11 @@ struct ScaledMatmulLowering : OpConversionPattern<ScaledMatmulOp> {
 
     Type outElt = op.getResult().getType().getElementType();
     if (!outElt.isF32())
-      result = mapElementwise(
-          b, loc, result, createEmpty(b, loc, {mSize, nSize}, outElt),
-          [&](OpBuilder &nb, Location nl, ValueRange args) {
-            return fromF32(nb, nl, args[0], outElt);
-          });
+      result = mapElementwise(b, loc, result,
+                              createEmpty(b, loc, {mSize, nSize}, outElt),
+                              [&](OpBuilder &nb, Location nl, ValueRange args) {
+                                return fromF32(nb, nl, args[0], outElt);
+                              });
     rewriter.replaceOp(op, result);
     return success();
   }

@@ -41,10 +41,9 @@ NVVM::WGMMATypes wgmmaType(Type t) {
 
 std::string mlir::fp8::gemmKernelName(const GemmKernelSpec &spec) {
   const GemmKernelConfig &c = spec.config;
-  return "fp8_scaled_matmul_" + std::to_string(c.m) + "x" +
-         std::to_string(c.n) + "x" + std::to_string(c.k) + "_" +
-         kernelTypeName(spec.aType) + "_" + kernelTypeName(spec.bType) + "_" +
-         kernelTypeName(spec.resultType);
+  return getGemmKernelName(c.m, c.n, c.k, getKernelElementType(spec.aType),
+                           getKernelElementType(spec.bType),
+                           getKernelElementType(spec.resultType));
 }
 
 LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
@@ -58,22 +57,25 @@ LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
 
   // --- Signature and launch attributes --------------------------------------
   SmallVector<Type> argTypes(5, k.ptr);
-  auto fnType = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx),
-                                            argTypes);
+  auto fnType =
+      LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), argTypes);
   auto fn = LLVM::LLVMFuncOp::create(b, gemmKernelName(spec), fnType);
   fn->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(), b.getUnitAttr());
   // .maxntid + .minnctapersm 1 give ptxas the register cap at entry that
   // setmaxnreg needs (otherwise it ignores setmaxnreg, warning C7508).
-  fn->setAttr(NVVM::NVVMDialect::getMaxntidAttrName(),
-              b.getDenseI32ArrayAttr({static_cast<int32_t>(cfg.threads()), 1, 1}));
+  fn->setAttr(
+      NVVM::NVVMDialect::getMaxntidAttrName(),
+      b.getDenseI32ArrayAttr({static_cast<int32_t>(cfg.threads()), 1, 1}));
   fn->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(), b.getI32IntegerAttr(1));
 
   Block *entry = fn.addEntryBlock(b);
   b.setInsertionPointToStart(entry);
   Value tmapA = entry->getArgument(0), tmapB = entry->getArgument(1),
         tmapSA = entry->getArgument(2);
-  Value sbPtr = LLVM::AddrSpaceCastOp::create(b, k.ptrGlobal, entry->getArgument(3));
-  Value dPtr = LLVM::AddrSpaceCastOp::create(b, k.ptrGlobal, entry->getArgument(4));
+  Value sbPtr =
+      LLVM::AddrSpaceCastOp::create(b, k.ptrGlobal, entry->getArgument(3));
+  Value dPtr =
+      LLVM::AddrSpaceCastOp::create(b, k.ptrGlobal, entry->getArgument(4));
 
   const int64_t S = cfg.stages, C = cfg.consumers, KBlocks = cfg.kBlocks();
   const int64_t nTiles = cfg.nTiles(), tiles = cfg.tiles();
@@ -121,7 +123,8 @@ LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
     return std::make_pair(k.remu(it, k.c32(S)),
                           k.andi(k.divu(it, k.c32(S)), k.c32(1)));
   };
-  Value ticks = k.c32(0x989680); // try_wait suspend-time hint (10 ms, as CUTLASS)
+  Value ticks =
+      k.c32(0x989680); // try_wait suspend-time hint (10 ms, as CUTLASS)
 
   auto roleIf = scf::IfOp::create(b, k.eq(wg, k.c32(C)), true);
   // --- Producer warpgroup ----------------------------------------------------
@@ -130,14 +133,16 @@ LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
     b.setInsertionPointToStart(&roleIf.getThenRegion().front());
     NVVM::SetMaxRegisterOp::create(
         b, b.getI32IntegerAttr(cfg.producerRegs),
-        NVVM::SetMaxRegisterActionAttr::get(ctx, NVVM::SetMaxRegisterAction::decrease));
+        NVVM::SetMaxRegisterActionAttr::get(
+            ctx, NVVM::SetMaxRegisterAction::decrease));
     auto electIf = scf::IfOp::create(b, k.eq(wgThread, k.c32(0)), false);
     b.setInsertionPointToStart(&electIf.getThenRegion().front());
     auto tileLoop = scf::ForOp::create(b, ctaId, k.c32(tiles), ctaCount,
                                        ValueRange{k.c32(0)});
     b.setInsertionPointToStart(tileLoop.getBody());
     auto [mt, nt] = tileCoords(tileLoop.getInductionVar());
-    Value row0 = k.mul(mt, k.c32(cfg.blockM)), col0 = k.mul(nt, k.c32(cfg.blockN));
+    Value row0 = k.mul(mt, k.c32(cfg.blockM)),
+          col0 = k.mul(nt, k.c32(cfg.blockN));
     auto kLoop = scf::ForOp::create(b, k.c32(0), k.c32(KBlocks), k.c32(1),
                                     ValueRange{tileLoop.getRegionIterArg(0)});
     {
@@ -161,8 +166,7 @@ LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
         Value dst = LLVM::AddrSpaceCastOp::create(
             b, LLVM::LLVMPointerType::get(ctx, 7), k.gep(smem, dstOffset));
         NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-            b, dst, map, coords, full, ValueRange{},
-            Value(), Value(),
+            b, dst, map, coords, full, ValueRange{}, Value(), Value(),
             NVVM::TMALoadModeAttr::get(ctx, NVVM::TMALoadMode::TILE),
             b.getBoolAttr(false), NVVM::CTAGroupKindAttr(), Value());
       };
@@ -182,11 +186,13 @@ LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
     b.setInsertionPointToStart(&roleIf.getElseRegion().front());
     NVVM::SetMaxRegisterOp::create(
         b, b.getI32IntegerAttr(cfg.consumerRegs),
-        NVVM::SetMaxRegisterActionAttr::get(ctx, NVVM::SetMaxRegisterAction::increase));
+        NVVM::SetMaxRegisterActionAttr::get(
+            ctx, NVVM::SetMaxRegisterAction::increase));
     // Fragment map, per-thread part (WgmmaFragment.h): this thread's rows are
     // rowBase and rowBase + 8 of its warpgroup's 64-row slice; its columns
     // colBase + accumulatorColOffset(r).
-    Value warp = k.divu(wgThread, k.c32(32)), lane = k.remu(wgThread, k.c32(32));
+    Value warp = k.divu(wgThread, k.c32(32)),
+          lane = k.remu(wgThread, k.c32(32));
     Value rowBase = k.add(k.mul(warp, k.c32(16)), k.divu(lane, k.c32(4)));
     Value colBase = k.mul(k.remu(lane, k.c32(4)), k.c32(2));
     Value wgRow = k.mul(wg, k.c32(kTileM)); // this warpgroup's rows in the tile
@@ -198,7 +204,8 @@ LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
     SmallVector<Value> init{tileLoop.getRegionIterArg(0)};
     Value zero = k.cf32(0.0f);
     init.append(accRegs, zero);
-    auto kLoop = scf::ForOp::create(b, k.c32(0), k.c32(KBlocks), k.c32(1), init);
+    auto kLoop =
+        scf::ForOp::create(b, k.c32(0), k.c32(KBlocks), k.c32(1), init);
     {
       OpBuilder::InsertionGuard g2(b);
       b.setInsertionPointToStart(kLoop.getBody());
@@ -208,17 +215,20 @@ LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
       // loaded before the wait so its latency hides behind it.
       Value sbIdx = k.add(k.mul(nt, k.c32(KBlocks * cfg.blockN / 128)), kb);
       Value sbv = LLVM::LoadOp::create(
-          b, k.f32, LLVM::GEPOp::create(b, k.ptrGlobal, k.f32, sbPtr, ValueRange{sbIdx}));
+          b, k.f32,
+          LLVM::GEPOp::create(b, k.ptrGlobal, k.f32, sbPtr, ValueRange{sbIdx}));
       NVVM::MBarrierTryWaitParityOp::create(b, barrier(s, true), ph, ticks);
 
       // Descriptors: K-major, 128B swizzle, SBO 1024 (WgmmaFragment.h).
-      Value aAddr = k.add(smemAddr, k.add(k.mul(s, k.c32(cfg.aStageBytes())),
-                                          k.mul(wg, k.c32(kTileM * cfg.blockK))));
+      Value aAddr =
+          k.add(smemAddr, k.add(k.mul(s, k.c32(cfg.aStageBytes())),
+                                k.mul(wg, k.c32(kTileM * cfg.blockK))));
       Value bAddr = k.add(smemAddr, k.add(k.c32(cfg.bRingOffset()),
                                           k.mul(s, k.c32(cfg.bStageBytes()))));
       auto desc = [&](Value addr) {
         Value field = k.shru(k.andi(addr, k.c32(0x3FFFF)), k.c32(4));
-        return k.ori(k.zext64(field), k.c64(static_cast<int64_t>(kKMajorSw128ConstBits)));
+        return k.ori(k.zext64(field),
+                     k.c64(static_cast<int64_t>(kKMajorSw128ConstBits)));
       };
       Value descA = desc(aAddr), descB = desc(bAddr);
 
@@ -230,7 +240,8 @@ LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
       for (int64_t kk = 0; kk < cfg.blockK / kFp8K; ++kk) {
         Value step = k.c64(static_cast<int64_t>(kmajorSw128KStep(kk)));
         partial = NVVM::WgmmaMmaAsyncOp::create(
-            b, structTy, partial, kk ? k.b.createOrFold<arith::AddIOp>(descA, step) : descA,
+            b, structTy, partial,
+            kk ? k.b.createOrFold<arith::AddIOp>(descA, step) : descA,
             kk ? k.b.createOrFold<arith::AddIOp>(descB, step) : descB,
             NVVM::MMAShapeAttr::get(ctx, kTileM, cfg.blockN, kFp8K),
             NVVM::WGMMATypesAttr::get(ctx, wgmmaType(spec.aType)),
@@ -250,11 +261,14 @@ LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
       Value saBase = k.gep(smem, k.add(k.c32(cfg.saRingOffset()),
                                        k.mul(s, k.c32(cfg.saStageBytes()))));
       Value saRow = k.add(wgRow, rowBase);
-      Value sa0 = LLVM::LoadOp::create(
-          b, k.f32, LLVM::GEPOp::create(b, k.ptrShared, k.f32, saBase, ValueRange{saRow}));
+      Value sa0 =
+          LLVM::LoadOp::create(b, k.f32,
+                               LLVM::GEPOp::create(b, k.ptrShared, k.f32,
+                                                   saBase, ValueRange{saRow}));
       Value sa1 = LLVM::LoadOp::create(
-          b, k.f32, LLVM::GEPOp::create(b, k.ptrShared, k.f32, saBase,
-                                        ValueRange{k.add(saRow, k.c32(8))}));
+          b, k.f32,
+          LLVM::GEPOp::create(b, k.ptrShared, k.f32, saBase,
+                              ValueRange{k.add(saRow, k.c32(8))}));
       // Release the slot: wgmma has read A/B (wait_group 0), scales are in
       // registers.
       NVVM::MBarrierArriveOp::create(
@@ -274,7 +288,8 @@ LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
     Value rowTile = k.add(k.mul(mt, k.c32(cfg.blockM)), k.add(wgRow, rowBase));
     Value colTile = k.add(k.mul(nt, k.c32(cfg.blockN)), colBase);
     Value rows[2] = {rowTile, k.add(rowTile, k.c32(8))};
-    Value rowOk[2] = {k.ult(rows[0], k.c32(cfg.m)), k.ult(rows[1], k.c32(cfg.m))};
+    Value rowOk[2] = {k.ult(rows[0], k.c32(cfg.m)),
+                      k.ult(rows[1], k.c32(cfg.m))};
     Value rowOff[2] = {k.mul(k.zext64(rows[0]), k.c64(cfg.n)),
                        k.mul(k.zext64(rows[1]), k.c64(cfg.n))};
     Type outElem = bf16Out ? Type(b.getBF16Type()) : k.f32;
@@ -295,7 +310,8 @@ LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
       if (cfg.n % 2 == 0) {
         // col is even and N is even: both columns are in range together and
         // the pair is naturally aligned.
-        Value ok = arith::AndIOp::create(b, rowOk[slot], k.ult(col, k.c32(cfg.n)));
+        Value ok =
+            arith::AndIOp::create(b, rowOk[slot], k.ult(col, k.c32(cfg.n)));
         auto ifOp = scf::IfOp::create(b, ok, false);
         OpBuilder::InsertionGuard g3(b);
         b.setInsertionPointToStart(&ifOp.getThenRegion().front());
@@ -307,7 +323,8 @@ LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
       } else {
         for (int64_t e = 0; e < 2; ++e) {
           Value c = k.add(col, k.c32(e));
-          Value ok = arith::AndIOp::create(b, rowOk[slot], k.ult(c, k.c32(cfg.n)));
+          Value ok =
+              arith::AndIOp::create(b, rowOk[slot], k.ult(c, k.c32(cfg.n)));
           auto ifOp = scf::IfOp::create(b, ok, false);
           OpBuilder::InsertionGuard g3(b);
           b.setInsertionPointToStart(&ifOp.getThenRegion().front());

@@ -1,4 +1,5 @@
-//===- KernelBuilder.h - i32/f32/pointer helpers for kernel generators -*- C++ -*-===//
+//===- KernelBuilder.h - i32/f32/pointer helpers for kernel generators -*- C++
+//-*-===//
 //
 // Shared by the kernel generators of fp8-lower-to-nvvm (GemmKernel.cpp,
 // QuantizeKernel.cpp), which build NVVM + LLVM dialect functions with
@@ -7,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #ifndef FP8_LIB_CONVERSION_FP8TONVVM_KERNELBUILDER_H
 #define FP8_LIB_CONVERSION_FP8TONVVM_KERNELBUILDER_H
+
+#include "fp8/Target/Hopper/KernelNames.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -17,13 +20,14 @@
 namespace mlir {
 namespace fp8 {
 
-/// The element-type part of kernel names: e4m3, e5m2, bf16, else f32.
-inline std::string kernelTypeName(Type t) {
+/// The element type of a kernel name (fp8/Target/Hopper/KernelNames.h):
+/// e4m3, e5m2, bf16, else f32.
+inline KernelElementType getKernelElementType(Type t) {
   if (isa<Float8E5M2Type>(t))
-    return "e5m2";
+    return KernelElementType::e5m2;
   if (isa<Float8E4M3FNType>(t))
-    return "e4m3";
-  return t.isBF16() ? "bf16" : "f32";
+    return KernelElementType::e4m3;
+  return t.isBF16() ? KernelElementType::bf16 : KernelElementType::f32;
 }
 
 /// Small helpers over an ImplicitLocOpBuilder for i32/i64/f32 arithmetic.
@@ -41,8 +45,7 @@ struct KernelBuilder {
   Value c32(int64_t v) { return arith::ConstantIntOp::create(b, i32, v); }
   Value c64(int64_t v) { return arith::ConstantIntOp::create(b, i64, v); }
   Value cf32(float v) {
-    return arith::ConstantFloatOp::create(b, cast<FloatType>(f32),
-                                          APFloat(v));
+    return arith::ConstantFloatOp::create(b, cast<FloatType>(f32), APFloat(v));
   }
   Value add(Value x, Value y) { return arith::AddIOp::create(b, x, y); }
   Value sub(Value x, Value y) { return arith::SubIOp::create(b, x, y); }

@@ -1,4 +1,5 @@
-//===- LowerToNVVM.cpp - fp8-lower-to-nvvm ---------------------------------===//
+//===- LowerToNVVM.cpp - fp8-lower-to-nvvm
+//---------------------------------===//
 #include "fp8/Conversion/FP8ToNVVM/FP8ToNVVM.h"
 
 #include "GemmKernel.h"
@@ -10,7 +11,6 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-
 
 #include "llvm/ADT/StringSet.h"
 
@@ -85,13 +85,11 @@ std::optional<QuantizeKernelSpec> getQuantizeSpec(QuantizeOp op) {
   llvm::raw_string_ostream os(why);
   if (!inTy.hasStaticShape() || inTy.getRank() != 2)
     os << "needs a static rank-2 input, got '" << inTy << "'";
-  else if (blk.size() != 2 || blk[1] != 128 || (blk[0] != 1 && blk[0] != 128))
-  {
+  else if (blk.size() != 2 || blk[1] != 128 || (blk[0] != 1 && blk[0] != 128)) {
     os << "implements blocks [1, 128] and [128, 128], got [";
     llvm::interleaveComma(blk, os);
     os << "]";
-  }
-  else if (!resTy.getScaleType().isF32())
+  } else if (!resTy.getScaleType().isF32())
     os << "needs f32 scales, got '" << resTy.getScaleType() << "'";
   else if (!op.getSaturate())
     os << "the hardware conversion cvt.rn.satfinite needs saturate = true";
@@ -103,7 +101,8 @@ std::optional<QuantizeKernelSpec> getQuantizeSpec(QuantizeOp op) {
     return std::nullopt;
   }
   QuantizeKernelSpec spec;
-  spec.config = makeQuantizeKernelConfig(inTy.getDimSize(0), inTy.getDimSize(1), blk[0]);
+  spec.config =
+      makeQuantizeKernelConfig(inTy.getDimSize(0), inTy.getDimSize(1), blk[0]);
   spec.inputType = in;
   spec.fp8Type = resTy.getElementType();
   spec.eps = op.getEps().convertToDouble();
@@ -129,8 +128,8 @@ LogicalResult checkTargetOptions(Location loc, StringRef pass, StringRef chip,
     unsigned version = 0;
     if (!t.consume_front("+ptx") || t.getAsInteger(10, version))
       return emitError(loc)
-             << pass << ": option features='" << features
-             << "': cannot parse '" << f.trim()
+             << pass << ": option features='" << features << "': cannot parse '"
+             << f.trim()
              << "' (expected a comma-separated list of +ptxNN, e.g. +ptx80)";
     if (version < 80)
       return emitError(loc)
@@ -140,8 +139,9 @@ LogicalResult checkTargetOptions(Location loc, StringRef pass, StringRef chip,
     havePtx = true;
   }
   if (!havePtx)
-    return emitError(loc) << pass << ": option features is empty (expected "
-                                     "+ptxNN with NN >= 80, e.g. +ptx80)";
+    return emitError(loc) << pass
+                          << ": option features is empty (expected "
+                             "+ptxNN with NN >= 80, e.g. +ptx80)";
   return success();
 }
 
@@ -209,7 +209,8 @@ struct FP8LowerToNVVMPass
     if (!quantizeSpecs.empty() && !gpuModule.lookupSymbol(kAmaxSymbol)) {
       b.setInsertionPointToStart(gpuModule.getBody());
       // The per-warp amax of a 128x128 block (8 warps), reduced by all.
-      LLVM::GlobalOp::create(b, loc, LLVM::LLVMArrayType::get(b.getF32Type(), 8),
+      LLVM::GlobalOp::create(b, loc,
+                             LLVM::LLVMArrayType::get(b.getF32Type(), 8),
                              /*isConstant=*/false, LLVM::Linkage::Internal,
                              kAmaxSymbol, Attribute(), /*alignment=*/16,
                              /*addrSpace=*/3);

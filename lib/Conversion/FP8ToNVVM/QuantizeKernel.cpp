@@ -30,18 +30,10 @@ using namespace mlir::fp8;
 
 std::string mlir::fp8::quantizeKernelName(const QuantizeKernelSpec &spec) {
   const QuantizeKernelConfig &c = spec.config;
-  std::string name = "fp8_quantize_" + std::to_string(c.rows) + "x" +
-                     std::to_string(c.cols) + "_" +
-                     std::to_string(c.blockRows) + "x128_" +
-                     kernelTypeName(spec.inputType) + "_" + kernelTypeName(spec.fp8Type);
-  if (spec.pow2)
-    name += "_pow2";
-  if (static_cast<float>(spec.eps) != 1e-4f) {
-    // The f32 bits of eps: kernels that differ only in eps get their own name.
-    uint32_t bits = llvm::bit_cast<uint32_t>(static_cast<float>(spec.eps));
-    name += "_eps" + llvm::utohexstr(bits, /*LowerCase=*/true);
-  }
-  return name;
+  return getQuantizeKernelName(c.rows, c.cols, c.blockRows,
+                               getKernelElementType(spec.inputType),
+                               getKernelElementType(spec.fp8Type), spec.pow2,
+                               static_cast<float>(spec.eps));
 }
 
 LLVM::LLVMFuncOp mlir::fp8::buildQuantizeKernel(OpBuilder &builder,
@@ -65,18 +57,23 @@ LLVM::LLVMFuncOp mlir::fp8::buildQuantizeKernel(OpBuilder &builder,
                                             {k.ptr, k.ptr, k.ptr});
   auto fn = LLVM::LLVMFuncOp::create(b, quantizeKernelName(spec), fnType);
   fn->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(), b.getUnitAttr());
-  fn->setAttr(NVVM::NVVMDialect::getMaxntidAttrName(),
-              b.getDenseI32ArrayAttr({static_cast<int32_t>(Cfg::kThreads), 1, 1}));
+  fn->setAttr(
+      NVVM::NVVMDialect::getMaxntidAttrName(),
+      b.getDenseI32ArrayAttr({static_cast<int32_t>(Cfg::kThreads), 1, 1}));
   Block *entry = fn.addEntryBlock(b);
   b.setInsertionPointToStart(entry);
-  Value xPtr = LLVM::AddrSpaceCastOp::create(b, k.ptrGlobal, entry->getArgument(0));
-  Value qPtr = LLVM::AddrSpaceCastOp::create(b, k.ptrGlobal, entry->getArgument(1));
-  Value sPtr = LLVM::AddrSpaceCastOp::create(b, k.ptrGlobal, entry->getArgument(2));
+  Value xPtr =
+      LLVM::AddrSpaceCastOp::create(b, k.ptrGlobal, entry->getArgument(0));
+  Value qPtr =
+      LLVM::AddrSpaceCastOp::create(b, k.ptrGlobal, entry->getArgument(1));
+  Value sPtr =
+      LLVM::AddrSpaceCastOp::create(b, k.ptrGlobal, entry->getArgument(2));
 
   Value tid = NVVM::ThreadIdXOp::create(b, k.i32);
   Value warp = k.divu(tid, k.c32(32)), lane = k.remu(tid, k.c32(32));
-  Value blk = k.add(k.mul(NVVM::BlockIdXOp::create(b, k.i32), k.c32(cfg.blocksPerCta())),
-                    k.divu(warp, k.c32(W)));
+  Value blk = k.add(
+      k.mul(NVVM::BlockIdXOp::create(b, k.i32), k.c32(cfg.blocksPerCta())),
+      k.divu(warp, k.c32(W)));
   Value warpInBlock = k.remu(warp, k.c32(W));
   // For 128x128 blocks the CTA is one block (blocksPerCta = 1) and the grid
   // has exactly blocks() CTAs, so this guard is uniform across the CTA and
@@ -85,7 +82,8 @@ LLVM::LLVMFuncOp mlir::fp8::buildQuantizeKernel(OpBuilder &builder,
   b.setInsertionPointToStart(&inRange.getThenRegion().front());
   Value rowBlock = k.divu(blk, k.c32(cfg.colBlocks()));
   Value colBlock = k.remu(blk, k.c32(cfg.colBlocks()));
-  Value col0 = k.add(k.mul(colBlock, k.c32(Cfg::kBlockCols)), k.mul(lane, k.c32(V)));
+  Value col0 =
+      k.add(k.mul(colBlock, k.c32(Cfg::kBlockCols)), k.mul(lane, k.c32(V)));
   Value zero = k.cf32(0.0f);
 
   // --- Load this lane's R x 4 values (out-of-range elements read as 0,
@@ -104,19 +102,24 @@ LLVM::LLVMFuncOp mlir::fp8::buildQuantizeKernel(OpBuilder &builder,
     Value base = k.add(k.mul(k.zext64(row), k.c64(cfg.cols)), k.zext64(col0));
     if (vectorized) {
       auto vecTy = VectorType::get({V}, inElem);
-      Value ok = arith::AndIOp::create(b, rowOk[r], k.ult(col0, k.c32(cfg.cols)));
+      Value ok =
+          arith::AndIOp::create(b, rowOk[r], k.ult(col0, k.c32(cfg.cols)));
       auto ifOp = scf::IfOp::create(b, TypeRange{vecTy}, ok, true);
       {
         OpBuilder::InsertionGuard g(b);
         b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-        Value p = LLVM::GEPOp::create(b, k.ptrGlobal, inElem, xPtr, ValueRange{base});
-        scf::YieldOp::create(b, LLVM::LoadOp::create(b, vecTy, p, V * inBytes).getResult());
+        Value p =
+            LLVM::GEPOp::create(b, k.ptrGlobal, inElem, xPtr, ValueRange{base});
+        scf::YieldOp::create(
+            b, LLVM::LoadOp::create(b, vecTy, p, V * inBytes).getResult());
         b.setInsertionPointToStart(&ifOp.getElseRegion().front());
         scf::YieldOp::create(
-            b, arith::ConstantOp::create(b, vecTy, b.getZeroAttr(vecTy)).getResult());
+            b, arith::ConstantOp::create(b, vecTy, b.getZeroAttr(vecTy))
+                   .getResult());
       }
       for (int64_t j = 0; j < V; ++j)
-        x.push_back(toF32(LLVM::ExtractElementOp::create(b, ifOp.getResult(0), k.c32(j))));
+        x.push_back(toF32(
+            LLVM::ExtractElementOp::create(b, ifOp.getResult(0), k.c32(j))));
       continue;
     }
     for (int64_t j = 0; j < V; ++j) {
@@ -127,7 +130,8 @@ LLVM::LLVMFuncOp mlir::fp8::buildQuantizeKernel(OpBuilder &builder,
       b.setInsertionPointToStart(&ifOp.getThenRegion().front());
       Value p = LLVM::GEPOp::create(b, k.ptrGlobal, inElem, xPtr,
                                     ValueRange{k.add(base, k.c64(j))});
-      scf::YieldOp::create(b, toF32(LLVM::LoadOp::create(b, inElem, p, inBytes)));
+      scf::YieldOp::create(b,
+                           toF32(LLVM::LoadOp::create(b, inElem, p, inBytes)));
       b.setInsertionPointToStart(&ifOp.getElseRegion().front());
       scf::YieldOp::create(b, zero);
       x.push_back(ifOp.getResult(0));
@@ -177,7 +181,8 @@ LLVM::LLVMFuncOp mlir::fp8::buildQuantizeKernel(OpBuilder &builder,
     auto ifOp = scf::IfOp::create(b, first, false);
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-    Value p = LLVM::GEPOp::create(b, k.ptrGlobal, k.f32, sPtr, ValueRange{k.zext64(blk)});
+    Value p = LLVM::GEPOp::create(b, k.ptrGlobal, k.f32, sPtr,
+                                  ValueRange{k.zext64(blk)});
     LLVM::StoreOp::create(b, s, p, 4);
   }
 
@@ -192,15 +197,19 @@ LLVM::LLVMFuncOp mlir::fp8::buildQuantizeKernel(OpBuilder &builder,
     return arith::ExtUIOp::create(b, k.i32, packed);
   };
   for (int64_t r = 0; r < R; ++r) {
-    Value base = k.add(k.mul(k.zext64(rowIdx[r]), k.c64(cfg.cols)), k.zext64(col0));
-    Value lo = cvt2(x[r * V], x[r * V + 1]), hi = cvt2(x[r * V + 2], x[r * V + 3]);
+    Value base =
+        k.add(k.mul(k.zext64(rowIdx[r]), k.c64(cfg.cols)), k.zext64(col0));
+    Value lo = cvt2(x[r * V], x[r * V + 1]),
+          hi = cvt2(x[r * V + 2], x[r * V + 3]);
     if (vectorized) {
-      Value ok = arith::AndIOp::create(b, rowOk[r], k.ult(col0, k.c32(cfg.cols)));
+      Value ok =
+          arith::AndIOp::create(b, rowOk[r], k.ult(col0, k.c32(cfg.cols)));
       auto ifOp = scf::IfOp::create(b, ok, false);
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(&ifOp.getThenRegion().front());
       Value word = k.ori(lo, arith::ShLIOp::create(b, hi, k.c32(16)));
-      Value p = LLVM::GEPOp::create(b, k.ptrGlobal, b.getI8Type(), qPtr, ValueRange{base});
+      Value p = LLVM::GEPOp::create(b, k.ptrGlobal, b.getI8Type(), qPtr,
+                                    ValueRange{base});
       LLVM::StoreOp::create(b, word, p, 4);
       continue;
     }
@@ -211,8 +220,8 @@ LLVM::LLVMFuncOp mlir::fp8::buildQuantizeKernel(OpBuilder &builder,
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(&ifOp.getThenRegion().front());
       Value pair = j < 2 ? lo : hi;
-      Value byte = arith::TruncIOp::create(
-          b, b.getI8Type(), k.shru(pair, k.c32(8 * (j % 2))));
+      Value byte = arith::TruncIOp::create(b, b.getI8Type(),
+                                           k.shru(pair, k.c32(8 * (j % 2))));
       Value p = LLVM::GEPOp::create(b, k.ptrGlobal, b.getI8Type(), qPtr,
                                     ValueRange{k.add(base, k.c64(j))});
       LLVM::StoreOp::create(b, byte, p, 1);

@@ -8,8 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "fp8/Conversion/FP8ToNVVM/FP8ToNVVM.h"
 
-#include "fp8/Target/Hopper/GemmKernelConfig.h"
 #include "fp8/Dialect/FP8/IR/FP8.h"
+#include "fp8/Target/Hopper/GemmKernelConfig.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -88,8 +88,8 @@ LogicalResult tile(ScaledMatmulOp op, int64_t blockMOpt, int64_t blockN) {
   Value c = op.getC();
 
   Value c0 = t.idx(0), c1 = t.idx(1);
-  Value zero = arith::ConstantFloatOp::create(b, cast<FloatType>(f32),
-                                              APFloat(0.0f));
+  Value zero =
+      arith::ConstantFloatOp::create(b, cast<FloatType>(f32), APFloat(0.0f));
   Value out = tensor::EmptyOp::create(b, resTy.getShape(), outElt);
   auto accTy = RankedTensorType::get({blockM, blockN}, f32);
 
@@ -100,73 +100,131 @@ LogicalResult tile(ScaledMatmulOp op, int64_t blockMOpt, int64_t blockN) {
             b, c0, t.idx(GemmKernelConfig::ceilDiv(N, blockN)), c1, outM,
             [&](Value nt, ValueRange outN) -> SmallVector<Value> {
               // The CTA tile and its valid extent (M/N tails).
-              Value m0 = t.mul(mt, t.idx(blockM)), n0 = t.mul(nt, t.idx(blockN));
-              Value mSize = t.min(t.idx(blockM), arith::SubIOp::create(b, t.idx(M), m0));
-              Value nSize = t.min(t.idx(blockN), arith::SubIOp::create(b, t.idx(N), n0));
+              Value m0 = t.mul(mt, t.idx(blockM)),
+                    n0 = t.mul(nt, t.idx(blockN));
+              Value mSize =
+                  t.min(t.idx(blockM), arith::SubIOp::create(b, t.idx(M), m0));
+              Value nSize =
+                  t.min(t.idx(blockN), arith::SubIOp::create(b, t.idx(N), n0));
               // Accumulator tile: C (as f32) or zeros.
               Value acc = tensor::EmptyOp::create(b, accTy.getShape(), f32);
-              acc = buildFor(b, c0, mSize, c1, {acc}, [&](Value i, ValueRange a1) {
-                      return SmallVector<Value>{buildFor(
-                          b, c0, nSize, c1, a1, [&](Value j, ValueRange a2) {
-                            Value init = zero;
-                            if (c)
-                              init = t.toF32(tensor::ExtractOp::create(
-                                  b, c, ValueRange{t.add(m0, i), t.add(n0, j)}));
-                            return SmallVector<Value>{tensor::InsertOp::create(
-                                b, init, a2[0], ValueRange{i, j})};
-                          }).getResult(0)};
-                    }).getResult(0);
-              // K chunks: one promotion interval each.
               acc = buildFor(
-                  b, c0, t.idx(GemmKernelConfig::ceilDiv(K, I)), c1, {acc},
-                  [&](Value kb, ValueRange accK) -> SmallVector<Value> {
-                    Value k0 = t.mul(kb, t.idx(I));
-                    Value k1 = t.min(t.add(k0, t.idx(I)), t.idx(K));
-                    return {buildFor(b, c0, mSize, c1, accK, [&](Value i, ValueRange a1) {
-                      Value m = t.add(m0, i);
-                      // Per-row A scale (what each GPU thread fetches for
-                      // the rows of its fragment).
-                      Value sa = tensor::ExtractOp::create(
-                          b, aScale, ValueRange{t.div(m, ba[0]), t.div(k0, ba[1])});
-                      return SmallVector<Value>{buildFor(
-                          b, c0, nSize, c1, a1, [&](Value j, ValueRange a2) {
-                            Value n = t.add(n0, j);
-                            // Per-column B scale block: a tile may straddle
-                            // two when BLOCK_N is not a multiple of 128.
-                            Value sb = tensor::ExtractOp::create(
-                                b, bScale, ValueRange{t.div(n, bb[0]), t.div(k0, bb[1])});
-                            // The tensor-core partial of this chunk (a
-                            // sequential f32 sum in increasing k here).
-                            Value partial =
-                                buildFor(b, k0, k1, c1, {zero}, [&](Value k, ValueRange p) {
-                                  Value x = t.toF32(tensor::ExtractOp::create(
-                                      b, aData, ValueRange{m, k}));
-                                  Value y = t.toF32(tensor::ExtractOp::create(
-                                      b, bData, ValueRange{n, k}));
-                                  Value prod = arith::MulFOp::create(b, x, y);
+                        b, c0, mSize, c1, {acc},
+                        [&](Value i, ValueRange a1) {
+                          return SmallVector<Value>{
+                              buildFor(
+                                  b, c0, nSize, c1, a1,
+                                  [&](Value j, ValueRange a2) {
+                                    Value init = zero;
+                                    if (c)
+                                      init = t.toF32(tensor::ExtractOp::create(
+                                          b, c,
+                                          ValueRange{t.add(m0, i),
+                                                     t.add(n0, j)}));
+                                    return SmallVector<Value>{
+                                        tensor::InsertOp::create(
+                                            b, init, a2[0], ValueRange{i, j})};
+                                  })
+                                  .getResult(0)};
+                        })
+                        .getResult(0);
+              // K chunks: one promotion interval each.
+              acc =
+                  buildFor(
+                      b, c0, t.idx(GemmKernelConfig::ceilDiv(K, I)), c1, {acc},
+                      [&](Value kb, ValueRange accK) -> SmallVector<Value> {
+                        Value k0 = t.mul(kb, t.idx(I));
+                        Value k1 = t.min(t.add(k0, t.idx(I)), t.idx(K));
+                        return {
+                            buildFor(
+                                b, c0, mSize, c1, accK,
+                                [&](Value i, ValueRange a1) {
+                                  Value m = t.add(m0, i);
+                                  // Per-row A scale (what each GPU thread
+                                  // fetches for the rows of its fragment).
+                                  Value sa = tensor::ExtractOp::create(
+                                      b, aScale,
+                                      ValueRange{t.div(m, ba[0]),
+                                                 t.div(k0, ba[1])});
                                   return SmallVector<Value>{
-                                      arith::AddFOp::create(b, p[0], prod)};
-                                }).getResult(0);
-                            // Promotion: acc = fma(partial, sa * sb, acc).
-                            Value s = arith::MulFOp::create(b, sa, sb);
-                            Value old = tensor::ExtractOp::create(b, a2[0], ValueRange{i, j});
-                            Value nu = math::FmaOp::create(b, partial, s, old);
-                            return SmallVector<Value>{
-                                tensor::InsertOp::create(b, nu, a2[0], ValueRange{i, j})};
-                          }).getResult(0)};
-                    }).getResult(0)};
+                                      buildFor(
+                                          b, c0, nSize, c1, a1,
+                                          [&](Value j, ValueRange a2) {
+                                            Value n = t.add(n0, j);
+                                            // Per-column B scale block: a tile
+                                            // may straddle two when BLOCK_N is
+                                            // not a multiple of 128.
+                                            Value sb =
+                                                tensor::ExtractOp::create(
+                                                    b, bScale,
+                                                    ValueRange{
+                                                        t.div(n, bb[0]),
+                                                        t.div(k0, bb[1])});
+                                            // The tensor-core partial of this
+                                            // chunk (a sequential f32 sum in
+                                            // increasing k here).
+                                            Value partial =
+                                                buildFor(
+                                                    b, k0, k1, c1, {zero},
+                                                    [&](Value k, ValueRange p) {
+                                                      Value x = t.toF32(
+                                                          tensor::ExtractOp::
+                                                              create(
+                                                                  b, aData,
+                                                                  ValueRange{
+                                                                      m, k}));
+                                                      Value y = t.toF32(
+                                                          tensor::ExtractOp::
+                                                              create(
+                                                                  b, bData,
+                                                                  ValueRange{
+                                                                      n, k}));
+                                                      Value prod =
+                                                          arith::MulFOp::create(
+                                                              b, x, y);
+                                                      return SmallVector<Value>{
+                                                          arith::AddFOp::create(
+                                                              b, p[0], prod)};
+                                                    })
+                                                    .getResult(0);
+                                            // Promotion: acc = fma(partial, sa
+                                            // * sb, acc).
+                                            Value s = arith::MulFOp::create(
+                                                b, sa, sb);
+                                            Value old =
+                                                tensor::ExtractOp::create(
+                                                    b, a2[0], ValueRange{i, j});
+                                            Value nu = math::FmaOp::create(
+                                                b, partial, s, old);
+                                            return SmallVector<Value>{
+                                                tensor::InsertOp::create(
+                                                    b, nu, a2[0],
+                                                    ValueRange{i, j})};
+                                          })
+                                          .getResult(0)};
+                                })
+                                .getResult(0)};
+                      })
+                      .getResult(0);
+              // Epilogue: the valid part of the tile, rounded to the result
+              // type.
+              Value res =
+                  buildFor(b, c0, mSize, c1, outN, [&](Value i, ValueRange o1) {
+                    return SmallVector<Value>{
+                        buildFor(
+                            b, c0, nSize, c1, o1,
+                            [&](Value j, ValueRange o2) {
+                              Value v = tensor::ExtractOp::create(
+                                  b, acc, ValueRange{i, j});
+                              if (outElt != f32)
+                                v = arith::TruncFOp::create(b, outElt, v);
+                              return SmallVector<Value>{
+                                  tensor::InsertOp::create(
+                                      b, v, o2[0],
+                                      ValueRange{t.add(m0, i), t.add(n0, j)})};
+                            })
+                            .getResult(0)};
                   }).getResult(0);
-              // Epilogue: the valid part of the tile, rounded to the result type.
-              Value res = buildFor(b, c0, mSize, c1, outN, [&](Value i, ValueRange o1) {
-                return SmallVector<Value>{buildFor(
-                    b, c0, nSize, c1, o1, [&](Value j, ValueRange o2) {
-                      Value v = tensor::ExtractOp::create(b, acc, ValueRange{i, j});
-                      if (outElt != f32)
-                        v = arith::TruncFOp::create(b, outElt, v);
-                      return SmallVector<Value>{tensor::InsertOp::create(
-                          b, v, o2[0], ValueRange{t.add(m0, i), t.add(n0, j)})};
-                    }).getResult(0)};
-              }).getResult(0);
               return {res};
             });
         return {nLoop.getResult(0)};

@@ -1,4 +1,5 @@
-//===- GemmKernelConfig.h - tile/stage choice of the sm_90a FP8 GEMM -*- C++ -*-===//
+//===- GemmKernelConfig.h - tile/stage choice of the sm_90a FP8 GEMM -*- C++
+//-*-===//
 //
 // The launch-relevant configuration of the block-scaled FP8 GEMM kernel that
 // `fp8-lower-to-nvvm` generates, as a function of the problem shape only.
@@ -6,10 +7,12 @@
 // the device harness (bench/gpu/) compute exactly what the compiler chose:
 // block size, dynamic shared memory, TMA boxes, persistent grid.
 //
-// Kernel ABI (parameters in order, all 64-bit generic pointers to global memory):
-//   0 tmapA  : CUtensorMap of A codes [M, K] u8, box {128 (K), blockM}, 128B swizzle
-//   1 tmapB  : CUtensorMap of B codes [N, K] u8, box {128 (K), blockN}, 128B swizzle
-//   2 tmapSA : CUtensorMap of A scales, transposed and padded: f32 [KB, Mpad]
+// Kernel ABI (parameters in order, all 64-bit generic pointers to global
+// memory):
+//   0 tmapA  : CUtensorMap of A codes [M, K] u8, box {128 (K), blockM}, 128B
+//   swizzle 1 tmapB  : CUtensorMap of B codes [N, K] u8, box {128 (K), blockN},
+//   128B swizzle 2 tmapSA : CUtensorMap of A scales, transposed and padded: f32
+//   [KB, Mpad]
 //              (K-block major, Mpad = roundUp(M, 4) so rows are 16-byte
 //              aligned as TMA requires), box {blockM, 1}, no swizzle
 //   3 sb     : f32 [ceil(N/128), KB] B scales, row-major (plain loads)
@@ -27,18 +30,22 @@ namespace fp8 {
 
 struct GemmKernelConfig {
   int64_t m = 0, n = 0, k = 0;
-  int64_t blockM = 128;    // rows per CTA tile: 64 per consumer warpgroup
-  int64_t blockN = 128;    // wgmma N (one B-scale block)
-  int64_t blockK = 128;    // K per stage = one promotion interval
-  int64_t consumers = 2;   // consumer (math) warpgroups
-  int64_t stages = 6;      // shared-memory ring depth
+  int64_t blockM = 128;  // rows per CTA tile: 64 per consumer warpgroup
+  int64_t blockN = 128;  // wgmma N (one B-scale block)
+  int64_t blockK = 128;  // K per stage = one promotion interval
+  int64_t consumers = 2; // consumer (math) warpgroups
+  int64_t stages = 6;    // shared-memory ring depth
   int64_t producerRegs = 40, consumerRegs = 232; // setmaxnreg targets
 
   static constexpr int64_t kSharedMemoryLimit = 227 * 1024; // sm_90 opt-in max
-  static constexpr int64_t kBarrierBytes = 1024;           // mbarriers, padded
+  static constexpr int64_t kBarrierBytes = 1024;            // mbarriers, padded
 
-  static constexpr int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
-  static constexpr int64_t roundUp(int64_t a, int64_t b) { return ceilDiv(a, b) * b; }
+  static constexpr int64_t ceilDiv(int64_t a, int64_t b) {
+    return (a + b - 1) / b;
+  }
+  static constexpr int64_t roundUp(int64_t a, int64_t b) {
+    return ceilDiv(a, b) * b;
+  }
 
   int64_t threads() const { return 128 * (consumers + 1); }
   int64_t mTiles() const { return ceilDiv(m, blockM); }
@@ -59,8 +66,12 @@ struct GemmKernelConfig {
   }
   // Shared-memory layout: A ring, B ring, A-scale ring, then the barriers.
   int64_t bRingOffset() const { return stages * aStageBytes(); }
-  int64_t saRingOffset() const { return bRingOffset() + stages * bStageBytes(); }
-  int64_t barrierOffset() const { return saRingOffset() + stages * saStageBytes(); }
+  int64_t saRingOffset() const {
+    return bRingOffset() + stages * bStageBytes();
+  }
+  int64_t barrierOffset() const {
+    return saRingOffset() + stages * saStageBytes();
+  }
   int64_t sharedMemoryBytes() const { return barrierOffset() + kBarrierBytes; }
   /// Persistent grid: one CTA per SM at most (one CTA fits per SM).
   int64_t gridSize(int64_t smCount) const {
@@ -71,7 +82,8 @@ struct GemmKernelConfig {
 /// The configuration for an M x N x K problem. M <= 64 uses one consumer
 /// warpgroup (BLOCK_M = 64); otherwise two (BLOCK_M = 128). Stages fill the
 /// shared memory, capped at 8.
-inline GemmKernelConfig chooseGemmKernelConfig(int64_t m, int64_t n, int64_t k) {
+inline GemmKernelConfig chooseGemmKernelConfig(int64_t m, int64_t n,
+                                               int64_t k) {
   GemmKernelConfig c;
   c.m = m;
   c.n = n;
@@ -80,8 +92,9 @@ inline GemmKernelConfig chooseGemmKernelConfig(int64_t m, int64_t n, int64_t k) 
   c.blockM = 64 * c.consumers;
   c.stages = 1;
   int64_t perStage = c.stageBytes();
-  int64_t fit = (GemmKernelConfig::kSharedMemoryLimit -
-                 GemmKernelConfig::kBarrierBytes) / perStage;
+  int64_t fit =
+      (GemmKernelConfig::kSharedMemoryLimit - GemmKernelConfig::kBarrierBytes) /
+      perStage;
   c.stages = fit < 8 ? fit : 8;
   if (c.stages < 2)
     c.stages = 2;

@@ -1,4 +1,5 @@
-//===- QuantizeKernelConfig.h - launch of the sm_90a FP8 quantize kernel -*- C++ -*-===//
+//===- QuantizeKernelConfig.h - launch of the sm_90a FP8 quantize kernel -*- C++
+//-*-===//
 //
 // The launch configuration of the quantize kernels that `fp8-lower-to-nvvm`
 // generates for `fp8.quantize` (1x128 activation tiles and 128x128 weight
@@ -32,14 +33,18 @@ struct QuantizeKernelConfig {
   static constexpr int64_t kWarps = kThreads / 32;
   static constexpr int64_t kColsPerLane = kBlockCols / 32;
 
-  static constexpr int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+  static constexpr int64_t ceilDiv(int64_t a, int64_t b) {
+    return (a + b - 1) / b;
+  }
 
   int64_t rowBlocks() const { return ceilDiv(rows, blockRows); }
   int64_t colBlocks() const { return ceilDiv(cols, kBlockCols); }
   int64_t blocks() const { return rowBlocks() * colBlocks(); }
   /// Warps that share one block: all 8 for a 128x128 block (16 rows each),
   /// one for a 1x128 tile (8 tiles per CTA).
-  int64_t warpsPerBlock() const { return blockRows < kWarps ? blockRows : kWarps; }
+  int64_t warpsPerBlock() const {
+    return blockRows < kWarps ? blockRows : kWarps;
+  }
   int64_t rowsPerWarp() const { return blockRows / warpsPerBlock(); }
   int64_t blocksPerCta() const { return kWarps / warpsPerBlock(); }
   int64_t gridSize() const { return ceilDiv(blocks(), blocksPerCta()); }

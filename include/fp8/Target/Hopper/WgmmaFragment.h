@@ -1,4 +1,5 @@
-//===- WgmmaFragment.h - wgmma accumulator fragments and descriptors -*- C++ -*-===//
+//===- WgmmaFragment.h - wgmma accumulator fragments and descriptors -*- C++
+//-*-===//
 //
 // Facts of the PTX ISA's asynchronous warpgroup MMA (wgmma, sm_90a) that the
 // GPU lowering and its tests share, written once:
@@ -40,7 +41,9 @@ constexpr int64_t kTileM = 64;
 constexpr int64_t kFp8K = 32;
 
 /// True if N is a legal wgmma N for FP8 inputs (multiples of 8, 8..256).
-constexpr bool isValidFp8N(int64_t n) { return n >= 8 && n <= 256 && n % 8 == 0; }
+constexpr bool isValidFp8N(int64_t n) {
+  return n >= 8 && n <= 256 && n % 8 == 0;
+}
 
 /// Number of 32-bit accumulator registers per thread for m64nN (f32 D).
 constexpr int64_t accumulatorRegisters(int64_t n) { return n / 2; }

@@ -1,4 +1,5 @@
-//===- RoleAnalysis.cpp - roles of the ops of a model graph ----------------===//
+//===- RoleAnalysis.cpp - roles of the ops of a model graph
+//----------------===//
 #include "fp8/Dialect/FP8/Analysis/RoleAnalysis.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -216,7 +217,8 @@ bool fp8::isSoftmaxLike(Operation *op) {
       name.contains_insensitive("sigmoid"))
     return true;
   if (auto call = dyn_cast<CallOpInterface>(op))
-    if (auto sym = dyn_cast_if_present<SymbolRefAttr>(call.getCallableForCallee()))
+    if (auto sym =
+            dyn_cast_if_present<SymbolRefAttr>(call.getCallableForCallee()))
       return sym.getLeafReference().getValue().contains_insensitive("topk");
   if (!isa<linalg::LinalgOp>(op))
     return false;
@@ -337,7 +339,7 @@ Operation *RoleAnalysis::feedsSoftmax(Operation *op) const {
 /// reductions, the normalized input X those reduce, the ops between X and
 /// the rsqrt, and the elementwise tail (x * rstd, gamma, beta).
 void RoleAnalysis::findNormalization(Operation *r,
-                                            llvm::SetVector<Operation *> &out) {
+                                     llvm::SetVector<Operation *> &out) {
   auto inRegionKind = [&](Operation *op) {
     return op && !isContraction(op) &&
            (isa<linalg::LinalgOp>(op) || isDataMovement(op));
@@ -384,9 +386,9 @@ void RoleAnalysis::findNormalization(Operation *r,
       x = ins[0];
       continue;
     }
-    if (ins.size() == 2 && bodyHas(g, [](Operation *o) {
-          return isa<arith::SubFOp>(o);
-        }) && reducesValue(ins[1], ins[0]))
+    if (ins.size() == 2 &&
+        bodyHas(g, [](Operation *o) { return isa<arith::SubFOp>(o); }) &&
+        reducesValue(ins[1], ins[0]))
       x = ins[0];
     break;
   }
@@ -452,8 +454,8 @@ void RoleAnalysis::findNormalization(Operation *r,
 
 /// The ops on paths from contractions into an attention contraction:
 /// head reshapes/transposes, RoPE, scaling, masking, softmax.
-void RoleAnalysis::findAttentionRegion(
-    Operation *att, llvm::SetVector<Operation *> &out) {
+void RoleAnalysis::findAttentionRegion(Operation *att,
+                                       llvm::SetVector<Operation *> &out) {
   llvm::SetVector<Operation *> slice;
   SmallVector<Operation *> work{att};
   while (!work.empty() && slice.size() < kMaxAttentionSliceOps) {
@@ -659,5 +661,4 @@ void RoleAnalysis::classifyContractions(ArrayRef<Operation *> ops) {
       attentionOps.push_back(op);
     }
   }
-
 }

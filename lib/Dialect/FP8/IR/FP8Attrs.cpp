@@ -1,4 +1,5 @@
-//===- FP8Attrs.cpp - #fp8.policy and the enum attributes ------------------===//
+//===- FP8Attrs.cpp - #fp8.policy and the enum attributes
+//------------------===//
 #include "fp8/Dialect/FP8/IR/FP8.h"
 
 #include "mlir/IR/Builders.h"
@@ -60,13 +61,18 @@ PolicyAttr PolicyAttr::getPreset(MLIRContext *ctx, StringRef name) {
   if (name == "deepseek-v3") // DeepSeek-V3 §3.3.2: E4M3 everywhere.
     f = Fields{e4m3, e4m3, {1, 128}, {128, 128}, ScaleMode::f32, f32, 128};
   else if (name == "per-tensor") // One scale per tensor; E5M2 gradients.
-    f = Fields{e4m3, e5m2, {kWhole, kWhole}, {kWhole, kWhole},
-               ScaleMode::f32, f32, 128};
+    f = Fields{e4m3, e5m2, {kWhole, kWhole}, {kWhole, kWhole}, ScaleMode::f32,
+               f32,  128};
   else if (name == "rowwise") // torchao float8 rowwise: pow2 per-row scales.
     f = Fields{e4m3, e4m3, {1, kWhole}, {1, kWhole}, ScaleMode::pow2, f32, 128};
   else if (name == "mxfp8") // OCP MX v1.0: 32-element blocks, E8M0 scales.
-    f = Fields{e4m3, e4m3, {1, 32}, {1, 32}, ScaleMode::pow2,
-               b.getType<Float8E8M0FNUType>(), 32};
+    f = Fields{e4m3,
+               e4m3,
+               {1, 32},
+               {1, 32},
+               ScaleMode::pow2,
+               b.getType<Float8E8M0FNUType>(),
+               32};
   if (!f)
     return {};
   return PolicyAttr::get(ctx, b.getStringAttr(name), f->format, f->gradFormat,
@@ -204,9 +210,8 @@ Attribute PolicyAttr::parse(AsmParser &parser, Type) {
 void PolicyAttr::print(AsmPrinter &printer) const {
   printer << "<name = \"";
   llvm::printEscapedString(getName().getValue(), printer.getStream());
-  printer << "\", format = "
-          << getFormat() << ", grad_format = " << getGradFormat()
-          << ", activation_block = ";
+  printer << "\", format = " << getFormat()
+          << ", grad_format = " << getGradFormat() << ", activation_block = ";
   detail::printBlockList(printer, getActivationBlock());
   printer << ", weight_block = ";
   detail::printBlockList(printer, getWeightBlock());

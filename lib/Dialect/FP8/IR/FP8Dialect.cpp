@@ -1,4 +1,5 @@
-//===- FP8Dialect.cpp - fp8 dialect registration and attribute checks ------===//
+//===- FP8Dialect.cpp - fp8 dialect registration and attribute checks
+//------===//
 #include "fp8/Dialect/FP8/IR/FP8.h"
 
 #include "mlir/IR/Builders.h"
@@ -70,6 +71,5 @@ int64_t getNumBlocks(int64_t dim, int64_t block) {
     return ShapedType::kDynamic;
   return (dim + block - 1) / block;
 }
-
 
 } // namespace mlir::fp8

@@ -1,4 +1,5 @@
-//===- FP8Ops.cpp - fp8 op verifiers and folders ---------------------------===//
+//===- FP8Ops.cpp - fp8 op verifiers and folders
+//---------------------------===//
 #include "fp8/Dialect/FP8/IR/FP8.h"
 
 #include "mlir/IR/Builders.h"
@@ -43,8 +44,7 @@ static LogicalResult verifyScaling(Operation *op, ScaledTensorType result,
   APFloat e = eps.getValue();
   if (e.isNaN() || e.isInfinity() || e.isNegative())
     return op->emitOpError() << "eps must be finite and >= 0, got " << eps;
-  if (isa<Float8E8M0FNUType>(result.getScaleType()) &&
-      mode != ScaleMode::pow2)
+  if (isa<Float8E8M0FNUType>(result.getScaleType()) && mode != ScaleMode::pow2)
     return op->emitOpError()
            << "result scale type f8E8M0FNU holds only powers of two; set "
               "scale_mode = #fp8.scale_mode<pow2>";
@@ -88,8 +88,7 @@ LogicalResult RequantizeOp::verify() {
     for (int64_t p : *perm) {
       if (p < 0 || p >= rank || seen[p])
         return emitOpError() << "permutation " << formatShape(*perm)
-                             << " is not a permutation of [0, " << rank
-                             << ")";
+                             << " is not a permutation of [0, " << rank << ")";
       seen[p] = true;
     }
     for (int64_t i = 0; i < rank; ++i)
@@ -107,8 +106,8 @@ OpFoldResult RequantizeOp::fold(FoldAdaptor) {
   // and scales (re-deriving the scale from already quantized data is at best
   // a no-op and at worst a second rounding).
   std::optional<ArrayRef<int64_t>> perm = getPermutation();
-  bool identity = !perm || llvm::equal(*perm, llvm::seq<int64_t>(
-                                                  0, perm->size()));
+  bool identity =
+      !perm || llvm::equal(*perm, llvm::seq<int64_t>(0, perm->size()));
   if (identity && getInput().getType() == getResult().getType())
     return getInput();
   return {};
@@ -214,10 +213,12 @@ OpFoldResult AssembleOp::fold(FoldAdaptor) {
   return {};
 }
 
-LogicalResult DisassembleOp::inferReturnTypes(
-    MLIRContext *, std::optional<Location> loc, ValueRange operands,
-    DictionaryAttr, OpaqueProperties, RegionRange,
-    SmallVectorImpl<Type> &inferred) {
+LogicalResult DisassembleOp::inferReturnTypes(MLIRContext *,
+                                              std::optional<Location> loc,
+                                              ValueRange operands,
+                                              DictionaryAttr, OpaqueProperties,
+                                              RegionRange,
+                                              SmallVectorImpl<Type> &inferred) {
   auto type = dyn_cast<ScaledTensorType>(operands[0].getType());
   if (!type)
     return emitOptionalError(loc, "operand must be an !fp8.scaled tensor");

@@ -1,4 +1,5 @@
-//===- FP8Types.cpp - !fp8.scaled ------------------------------------------===//
+//===- FP8Types.cpp - !fp8.scaled
+//------------------------------------------===//
 #include "fp8/Dialect/FP8/IR/FP8.h"
 
 #include "mlir/IR/Builders.h"
@@ -65,8 +66,8 @@ Type ScaledTensorType::parse(AsmParser &parser) {
       parser.parseEqual() || parser.parseType(scaleType) ||
       parser.parseGreater())
     return {};
-  return getChecked([&] { return parser.emitError(loc); },
-                    parser.getContext(), shape, elementType, block, scaleType);
+  return getChecked([&] { return parser.emitError(loc); }, parser.getContext(),
+                    shape, elementType, block, scaleType);
 }
 
 void ScaledTensorType::print(AsmPrinter &printer) const {

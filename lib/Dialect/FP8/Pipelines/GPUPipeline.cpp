@@ -1,4 +1,5 @@
-//===- GPUPipeline.cpp - fp8-gpu-pipeline ----------------------------------===//
+//===- GPUPipeline.cpp - fp8-gpu-pipeline
+//----------------------------------===//
 #include "fp8/Conversion/Passes.h"
 #include "fp8/Dialect/FP8/Pipelines/Passes.h"
 
@@ -27,4 +28,3 @@ void fp8::buildFP8GPUPipeline(OpPassManager &pm,
   binOpts.compilationTarget = opts.format;
   pm.addPass(createGpuModuleToBinaryPass(binOpts));
 }
-

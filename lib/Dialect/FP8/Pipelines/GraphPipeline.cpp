@@ -1,4 +1,5 @@
-//===- GraphPipeline.cpp - fp8-pipeline ------------------------------------===//
+//===- GraphPipeline.cpp - fp8-pipeline
+//------------------------------------===//
 #include "fp8/Dialect/FP8/Pipelines/Passes.h"
 #include "fp8/Dialect/FP8/Transforms/Passes.h"
 

@@ -1,4 +1,5 @@
-//===- Registration.cpp - textual registration of the fp8 pipelines --------===//
+//===- Registration.cpp - textual registration of the fp8 pipelines
+//--------===//
 #include "fp8/Dialect/FP8/Pipelines/Passes.h"
 
 #include "mlir/Pass/PassManager.h"

@@ -1,4 +1,5 @@
-//===- AssignPrecision.cpp - fp8-assign-precision --------------------------===//
+//===- AssignPrecision.cpp - fp8-assign-precision
+//--------------------------===//
 //
 // Decides the precision of the ops of an exported model graph under a
 // policy (docs/design.md §3.1, docs/policies.md): the roles come from
@@ -81,7 +82,8 @@ LogicalResult AssignPrecisionPass::initialize(MLIRContext *ctx) {
     };
     if (colon == StringRef::npos)
       return bad("missing ':'");
-    StringRef pat = e.take_front(colon).trim(), val = e.drop_front(colon + 1).trim();
+    StringRef pat = e.take_front(colon).trim(),
+              val = e.drop_front(colon + 1).trim();
     if (pat.empty())
       return bad("empty pattern");
     NameOverride o;
@@ -192,8 +194,8 @@ void AssignPrecisionPass::annotate(FunctionOpInterface func,
       reason = "override: fp8.role attribute";
     } else if (const NameOverride *o = matchName(op, true, matched)) {
       role = *o->role;
-      reason = "override: loc name '" + matched + "' matches '" + o->pattern +
-               "'";
+      reason =
+          "override: loc name '" + matched + "' matches '" + o->pattern + "'";
     }
     bool isContraction = roles.getContraction(op);
     Type own = getComputeElementType(op);
@@ -224,7 +226,6 @@ void AssignPrecisionPass::annotate(FunctionOpInterface func,
   }
 }
 
-
 void AssignPrecisionPass::runOnOperation() {
   ModuleOp module = getOperation();
   module->setAttr(FP8Dialect::kPolicyAttrName, policyAttr);
@@ -240,8 +241,7 @@ void AssignPrecisionPass::runOnOperation() {
                             "run tosa-to-linalg first (fp8-pipeline does)";
     });
     if (!roles.hasContraction(func)) {
-      InFlightDiagnostic diag =
-          strict ? func->emitError() : func->emitRemark();
+      InFlightDiagnostic diag = strict ? func->emitError() : func->emitRemark();
       diag << "fp8-assign-precision: no matmul-like contraction recognised "
               "in @"
            << cast<SymbolOpInterface>(func.getOperation()).getName()

@@ -1,4 +1,5 @@
-//===- ConvertTosa.cpp - fp8-convert-tosa ----------------------------------===//
+//===- ConvertTosa.cpp - fp8-convert-tosa
+//----------------------------------===//
 //
 // TOSA graphs become linalg-on-tensors before classification, but only when
 // the module holds a TOSA op: the conversions' greedy drivers fold constants
@@ -43,15 +44,15 @@ public:
     pm.getDependentDialects(registry);
   }
   void runOnOperation() override {
-    bool hasTosa = getOperation()
-                       ->walk([](Operation *op) {
-                         return op->getDialect() &&
-                                        op->getDialect()->getNamespace() ==
-                                            "tosa"
-                                    ? WalkResult::interrupt()
-                                    : WalkResult::advance();
-                       })
-                       .wasInterrupted();
+    bool hasTosa =
+        getOperation()
+            ->walk([](Operation *op) {
+              return op->getDialect() &&
+                             op->getDialect()->getNamespace() == "tosa"
+                         ? WalkResult::interrupt()
+                         : WalkResult::advance();
+            })
+            .wasInterrupted();
     if (!hasTosa)
       return;
     // tosa-to-linalg only says "failed to legalize operation" on unranked

@@ -1,7 +1,8 @@
-//===- ExpandArith.cpp - arith.truncf/extf to/from FP8 as integer ops ------===//
-#include "fp8/Dialect/FP8/Utils/FP8Arith.h"
-#include "fp8/Dialect/FP8/Transforms/Passes.h"
+//===- ExpandArith.cpp - arith.truncf/extf to/from FP8 as integer ops
+//------===//
 #include "fp8/Dialect/FP8/IR/FP8.h"
+#include "fp8/Dialect/FP8/Transforms/Passes.h"
+#include "fp8/Dialect/FP8/Utils/FP8Arith.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/PatternMatch.h"
@@ -101,8 +102,9 @@ struct FP8ExpandArithPass
       if (!isSupportedFP8Type(narrow))
         why = "8-bit float type is not supported (expected f8E4M3FN or f8E5M2)";
       else if (!isScalarOrVector(in))
-        why = "operand is not a scalar or vector (convert-elementwise-to-linalg "
-              "first, as fp8-cpu-pipeline does)";
+        why =
+            "operand is not a scalar or vector (convert-elementwise-to-linalg "
+            "first, as fp8-cpu-pipeline does)";
       else if (isTrunc && !wide.isF32() && !wide.isF16() && !wide.isBF16())
         why = "source must be f32, f16 or bf16 (one rounding step)";
       else

@@ -1,4 +1,5 @@
-//===- FoldConstantWeights.cpp - fp8-fold-constant-weights -----------------===//
+//===- FoldConstantWeights.cpp - fp8-fold-constant-weights
+//-----------------===//
 //
 // The weights of a model are quantized once, at compile time. The arithmetic
 // is not written here: HostQuantizer (fp8/Dialect/FP8/Utils/FP8Arith.h)

@@ -1,4 +1,5 @@
-//===- InsertQuant.cpp - fp8-insert-quant ----------------------------------===//
+//===- InsertQuant.cpp - fp8-insert-quant
+//----------------------------------===//
 //
 // Materialises fp8-assign-precision's decisions: FP8 linears become
 // fp8.quantize + fp8.scaled_matmul with blocks along each operand's
@@ -90,9 +91,8 @@ private:
                      Value acc, Type et);
   /// fp8.scaled_matmul of quantized operands into [M, N] of `et`, with an
   /// optional high-precision accumulator [M, N] (f16 computed in f32).
-  Value scaledMatmulQuantized(IRRewriter &rw, Operation *op, Value qa,
-                              Value qb, Value acc, Type et, int64_t m,
-                              int64_t n);
+  Value scaledMatmulQuantized(IRRewriter &rw, Operation *op, Value qa, Value qb,
+                              Value acc, Type et, int64_t m, int64_t n);
 
   PolicyAttr policy;
   bool strict;
@@ -149,10 +149,10 @@ static Value lookThroughGroupTranspose(Value v) {
       !g.getIndexingMapsArray()[1].isIdentity())
     return {};
   MLIRContext *ctx = v.getContext();
-  AffineMap swapped = AffineMap::getPermutationMap(ArrayRef<unsigned>{0, 2, 1}, ctx);
-  return g.getIndexingMapsArray()[0] == swapped
-             ? g.getDpsInputOperand(0)->get()
-             : Value();
+  AffineMap swapped =
+      AffineMap::getPermutationMap(ArrayRef<unsigned>{0, 2, 1}, ctx);
+  return g.getIndexingMapsArray()[0] == swapped ? g.getDpsInputOperand(0)->get()
+                                                : Value();
 }
 
 /// Offsets, sizes and strides of group `g` of a [G, X, Y] tensor.
@@ -168,9 +168,11 @@ groupSlice(OpBuilder &b, ArrayRef<int64_t> shape, int64_t g) {
 /// Group `g` of a [G, X, Y] tensor as [X, Y] (rank-reducing slice).
 static Value sliceGroup(OpBuilder &b, Location loc, Value v, int64_t g) {
   auto t = cast<RankedTensorType>(v.getType());
-  auto type = RankedTensorType::get(t.getShape().drop_front(), t.getElementType());
+  auto type =
+      RankedTensorType::get(t.getShape().drop_front(), t.getElementType());
   auto [offsets, sizes, strides] = groupSlice(b, t.getShape(), g);
-  return tensor::ExtractSliceOp::create(b, loc, type, v, offsets, sizes, strides);
+  return tensor::ExtractSliceOp::create(b, loc, type, v, offsets, sizes,
+                                        strides);
 }
 
 /// True for a copy generic that transposes a 2-D tensor.
@@ -206,9 +208,9 @@ Value Rewriter::quantize(IRRewriter &rw, Location loc, Value v,
   SmallVector<int64_t> b;
   for (auto [blk, dim] : llvm::zip_equal(block, t.getShape()))
     b.push_back(resolveBlock(blk, dim));
-  auto type = ScaledTensorType::get(rw.getContext(), t.getShape(),
-                                    policy.getFormat(), b,
-                                    policy.getScaleType());
+  auto type =
+      ScaledTensorType::get(rw.getContext(), t.getShape(), policy.getFormat(),
+                            b, policy.getScaleType());
   return QuantizeOp::create(rw, loc, type, v, policy.getEps(),
                             policy.getScaleMode(), /*saturate=*/true);
 }
@@ -265,11 +267,11 @@ LogicalResult Rewriter::rewriteLinear(IRRewriter &rw, Contraction &c) {
         rw.getContext(), {m, k}, policy.getFormat(),
         {resolveBlock(actBlock[0], m), resolveBlock(actBlock[1], k)},
         policy.getScaleType());
-    qa = RequantizeOp::create(rw, loc, to, q, rw.getDenseI64ArrayAttr({1, 0}),
-                              rw.getF32FloatAttr(policy.getEpsValue()),
-                              ScaleModeAttr::get(rw.getContext(),
-                                                 policy.getScaleMode()),
-                              rw.getBoolAttr(true));
+    qa = RequantizeOp::create(
+        rw, loc, to, q, rw.getDenseI64ArrayAttr({1, 0}),
+        rw.getF32FloatAttr(policy.getEpsValue()),
+        ScaleModeAttr::get(rw.getContext(), policy.getScaleMode()),
+        rw.getBoolAttr(true));
   }
 
   // Weight -> NT [N, K].
@@ -309,18 +311,18 @@ LogicalResult Rewriter::rewriteLinear(IRRewriter &rw, Contraction &c) {
         rw.getContext(), {n, k}, policy.getFormat(),
         {resolveBlock(actBlock[0], n), resolveBlock(actBlock[1], k)},
         policy.getScaleType());
-    qb = RequantizeOp::create(rw, loc, to, q, rw.getDenseI64ArrayAttr({1, 0}),
-                              rw.getF32FloatAttr(policy.getEpsValue()),
-                              ScaleModeAttr::get(rw.getContext(),
-                                                 policy.getScaleMode()),
-                              rw.getBoolAttr(true));
+    qb = RequantizeOp::create(
+        rw, loc, to, q, rw.getDenseI64ArrayAttr({1, 0}),
+        rw.getF32FloatAttr(policy.getEpsValue()),
+        ScaleModeAttr::get(rw.getContext(), policy.getScaleMode()),
+        rw.getBoolAttr(true));
   }
 
   // D = [init +] A . B^T, in the original result type (f16 via f32).
   Type et = resultType.getElementType();
   Value result = scaledMatmulQuantized(
-      rw, op, qa, qb, isZeroInit(init) ? Value() : collapseToMatrix(rw, loc, init),
-      et, m, n);
+      rw, op, qa, qb,
+      isZeroInit(init) ? Value() : collapseToMatrix(rw, loc, init), et, m, n);
   if (resultType.getRank() != 2) {
     ReassociationIndices lead, last{resultType.getRank() - 1};
     for (int64_t i = 0; i + 1 < resultType.getRank(); ++i)
@@ -341,18 +343,19 @@ Value Rewriter::scaledMatmulQuantized(IRRewriter &rw, Operation *op, Value qa,
   if (acc && isa<Float16Type>(et))
     acc = arith::ExtFOp::create(rw, loc, RankedTensorType::get({m, n}, outEt),
                                 acc);
-  auto mm = ScaledMatmulOp::create(rw, loc, RankedTensorType::get({m, n}, outEt),
-                                   qa, qb, acc, policy.getPromoteInterval());
+  auto mm =
+      ScaledMatmulOp::create(rw, loc, RankedTensorType::get({m, n}, outEt), qa,
+                             qb, acc, policy.getPromoteInterval());
   copyFP8Attrs(op, mm);
   Value result = mm.getResult();
   if (outEt != et)
-    result = arith::TruncFOp::create(rw, loc,
-                                     RankedTensorType::get({m, n}, et), result);
+    result = arith::TruncFOp::create(rw, loc, RankedTensorType::get({m, n}, et),
+                                     result);
   return result;
 }
 
-Value Rewriter::scaledMatmul(IRRewriter &rw, Operation *op, Value a2,
-                             Value bNK, Value acc, Type et) {
+Value Rewriter::scaledMatmul(IRRewriter &rw, Operation *op, Value a2, Value bNK,
+                             Value acc, Type et) {
   Location loc = op->getLoc();
   auto aT = cast<RankedTensorType>(a2.getType());
   auto bT = cast<RankedTensorType>(bNK.getType());
@@ -433,19 +436,18 @@ LogicalResult Rewriter::castHigh(IRRewriter &rw, Contraction &c) {
     if (!isF32(v))
       return v;
     auto t = cast<RankedTensorType>(v.getType());
-    return arith::TruncFOp::create(rw, op->getLoc(),
-                                   t.clone(rw.getBF16Type()), v);
+    return arith::TruncFOp::create(rw, op->getLoc(), t.clone(rw.getBF16Type()),
+                                   v);
   };
   Value init = c.op.getDpsInitOperand(0)->get();
   SmallVector<Value> ins{toBF16(a), toBF16(b)};
   Operation *repl;
   if (isa<linalg::MatmulOp>(op))
-    repl = linalg::MatmulOp::create(rw, op->getLoc(), op->getResultTypes(),
-                                    ins, ValueRange{init}, fp8Attrs(op));
+    repl = linalg::MatmulOp::create(rw, op->getLoc(), op->getResultTypes(), ins,
+                                    ValueRange{init}, fp8Attrs(op));
   else
-    repl = linalg::BatchMatmulOp::create(rw, op->getLoc(),
-                                         op->getResultTypes(), ins,
-                                         ValueRange{init}, fp8Attrs(op));
+    repl = linalg::BatchMatmulOp::create(rw, op->getLoc(), op->getResultTypes(),
+                                         ins, ValueRange{init}, fp8Attrs(op));
   rw.replaceOp(op, repl->getResults());
   return success();
 }
@@ -475,8 +477,7 @@ public:
                               "is not a matmul-like contraction; ignored";
         return;
       }
-      (precision.getValue() == Precision::fp8 ? fp8Ops : highOps)
-          .push_back(*c);
+      (precision.getValue() == Precision::fp8 ? fp8Ops : highOps).push_back(*c);
     });
     Rewriter rewriter(policy, strict);
     IRRewriter rw(&getContext());

@@ -1,4 +1,5 @@
-//===- Report.cpp - fp8-report ---------------------------------------------===//
+//===- Report.cpp - fp8-report
+//---------------------------------------------===//
 //
 // What a user looks at first: every contraction with its role, precision,
 // reason, shape and FLOPs; the sensitive non-matmul ops grouped by role (the
@@ -125,13 +126,11 @@ public:
 private:
   std::string fmt; // resolved in initialize()
   void collect(FunctionOpInterface func, PolicyAttr policy,
-               const RoleAnalysis &roles,
-               std::vector<Row> &rows);
+               const RoleAnalysis &roles, std::vector<Row> &rows);
 };
 
 void ReportPass::collect(FunctionOpInterface func, PolicyAttr policy,
-                         const RoleAnalysis &roles,
-                         std::vector<Row> &rows) {
+                         const RoleAnalysis &roles, std::vector<Row> &rows) {
   std::string fname =
       cast<SymbolOpInterface>(func.getOperation()).getName().str();
   func->walk<WalkOrder::PreOrder>([&](Operation *op) {
@@ -146,7 +145,8 @@ void ReportPass::collect(FunctionOpInterface func, PolicyAttr policy,
     r.op = op->getName().getStringRef().str();
     r.location = locationString(op->getLoc());
     r.role = role.getValue();
-    if (auto p = op->getAttrOfType<PrecisionAttr>(FP8Dialect::kPrecisionAttrName))
+    if (auto p =
+            op->getAttrOfType<PrecisionAttr>(FP8Dialect::kPrecisionAttrName))
       r.precision = p.getValue();
     if (auto s = op->getAttrOfType<StringAttr>(FP8Dialect::kReasonAttrName))
       r.reason = s.getValue().str();
@@ -164,8 +164,8 @@ void ReportPass::collect(FunctionOpInterface func, PolicyAttr policy,
           src = mm.getResult().getType().getElementType();
         ScaledTensorType bt = mm.getB().getType();
         r.weightBytesBefore = b[0] * b[1] * bytesOf(src);
-        r.weightBytesAfter = fp8WeightBytes(b[0], b[1], bt.getBlockShape(),
-                                            bt.getScaleType());
+        r.weightBytesAfter =
+            fp8WeightBytes(b[0], b[1], bt.getBlockShape(), bt.getScaleType());
       }
       rows.push_back(r);
       return WalkResult::advance();
@@ -176,8 +176,8 @@ void ReportPass::collect(FunctionOpInterface func, PolicyAttr policy,
       r.shape = shapeString({c->m, c->n, c->k});
       Value b = c->op->getOperand(1);
       if (getWeightSource(b) != WeightSource::none &&
-          r.role != Role::attention &&
-          !ShapedType::isDynamic(c->n) && !ShapedType::isDynamic(c->k)) {
+          r.role != Role::attention && !ShapedType::isDynamic(c->n) &&
+          !ShapedType::isDynamic(c->k)) {
         int64_t bytes = bytesOf(getElementTypeOrSelf(b.getType()));
         r.weightBytesBefore = c->n * c->k * bytes;
         r.weightBytesAfter =
@@ -273,8 +273,8 @@ void ReportPass::runOnOperation() {
     if (!file) {
       // On the module's location, not the op: no dump of the whole module.
       emitError(module.getLoc())
-          << "fp8-report: option output: cannot write the report to '"
-          << output << "': " << errorMessage;
+          << "fp8-report: option output: cannot write the report to '" << output
+          << "': " << errorMessage;
       return signalPassFailure();
     }
     file->keep();
@@ -285,41 +285,39 @@ void ReportPass::runOnOperation() {
   if (fmt == "json") {
     llvm::json::Array ops;
     for (const Row &r : rows)
-      ops.push_back(llvm::json::Object{
-          {"function", r.func},
-          {"op", r.op},
-          {"location", r.location},
-          {"role", stringifyRole(r.role)},
-          {"precision", precisionName(r)},
-          {"reason", r.reason},
-          {"shape", r.shape},
-          {"matmul", r.isMatmul},
-          {"flops", r.flops},
-          {"weight_bytes_before", r.weightBytesBefore},
-          {"weight_bytes_after", r.weightBytesAfter}});
+      ops.push_back(
+          llvm::json::Object{{"function", r.func},
+                             {"op", r.op},
+                             {"location", r.location},
+                             {"role", stringifyRole(r.role)},
+                             {"precision", precisionName(r)},
+                             {"reason", r.reason},
+                             {"shape", r.shape},
+                             {"matmul", r.isMatmul},
+                             {"flops", r.flops},
+                             {"weight_bytes_before", r.weightBytesBefore},
+                             {"weight_bytes_after", r.weightBytesAfter}});
     llvm::json::Object root{
         {"policy", policyName},
         {"policy_from_module", hasPolicy},
         {"ops", std::move(ops)},
-        {"totals",
-         llvm::json::Object{{"matmul_flops", mmFlops},
-                            {"fp8_matmul_flops", fp8Flops},
-                            {"fp8_matmul_flop_share", share / 100.0},
-                            {"weight_bytes_before", before},
-                            {"weight_bytes_after", after}}}};
+        {"totals", llvm::json::Object{{"matmul_flops", mmFlops},
+                                      {"fp8_matmul_flops", fp8Flops},
+                                      {"fp8_matmul_flop_share", share / 100.0},
+                                      {"weight_bytes_before", before},
+                                      {"weight_bytes_after", after}}}};
     os << llvm::formatv("{0:2}", llvm::json::Value(std::move(root))) << "\n";
     return;
   }
 
   os << "fp8-report: policy " << policyName << " (" << policy.getFormat()
      << ", activation block " << shapeString(policy.getActivationBlock())
-     << ", weight block " << shapeString(policy.getWeightBlock())
-     << ", scales " << policy.getScaleType() << ", high "
-     << policy.getHigh() << ")\n\n";
+     << ", weight block " << shapeString(policy.getWeightBlock()) << ", scales "
+     << policy.getScaleType() << ", high " << policy.getHigh() << ")\n\n";
   os << "Matmuls (M x N x K)\n";
-  os << llvm::formatv("{0,-4} {1,-22} {2,-28} {3,-12} {4,-5} {5,-18} {6,12}  {7}\n",
-                      "#", "op", "location", "role", "prec", "MxNxK", "FLOPs",
-                      "reason");
+  os << llvm::formatv(
+      "{0,-4} {1,-22} {2,-28} {3,-12} {4,-5} {5,-18} {6,12}  {7}\n", "#", "op",
+      "location", "role", "prec", "MxNxK", "FLOPs", "reason");
   // Consecutive matmuls that differ in nothing shown (the per-expert GEMMs of
   // a grouped linear, one per MoE expert) share a row: "<count> x MxNxK" and
   // their summed FLOPs (format=json lists each).
@@ -337,12 +335,12 @@ void ReportPass::runOnOperation() {
       for (; j < rows.size() && rows[j].isMatmul && same(r, rows[j]); ++j)
         flops += rows[j].flops;
     if (r.isMatmul) {
-      std::string shape = j - i > 1 ? std::to_string(j - i) + " x " + r.shape : r.shape;
+      std::string shape =
+          j - i > 1 ? std::to_string(j - i) + " x " + r.shape : r.shape;
       os << llvm::formatv(
           "{0,-4} {1,-22} {2,-28} {3,-12} {4,-5} {5,-18} {6,12}  {7}\n", ++idx,
-          r.op, r.location.empty() ? r.func : r.location,
-          stringifyRole(r.role), precisionName(r),
-          shape, humanFlops(flops), r.reason);
+          r.op, r.location.empty() ? r.func : r.location, stringifyRole(r.role),
+          precisionName(r), shape, humanFlops(flops), r.reason);
     }
     i = j;
   }
@@ -375,9 +373,8 @@ void ReportPass::runOnOperation() {
                       "ops", "FLOPs", "reason");
   for (const Group &g : groups)
     os << llvm::formatv("{0,-14} {1,-5} {2,5} {3,14}  {4}\n",
-                        stringifyRole(g.role),
-                        precisionName(g.precision), g.count,
-                        humanFlops(g.flops), g.reason);
+                        stringifyRole(g.role), precisionName(g.precision),
+                        g.count, humanFlops(g.flops), g.reason);
 
   os << "\nTotals\n";
   os << llvm::formatv("  matmul FLOPs:        {0}\n", humanFlops(mmFlops));

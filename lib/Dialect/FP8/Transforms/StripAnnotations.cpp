@@ -1,4 +1,5 @@
-//===- StripAnnotations.cpp - fp8-strip-annotations ------------------------===//
+//===- StripAnnotations.cpp - fp8-strip-annotations
+//------------------------===//
 //
 // The lowering pipelines end with this pass so a fully lowered module no
 // longer refers to the fp8 dialect (mlir-runner and mlir-translate do not
@@ -23,8 +24,7 @@ public:
     getOperation()->walk([](Operation *op) {
       for (StringRef name :
            {fp8::FP8Dialect::kRoleAttrName, fp8::FP8Dialect::kPrecisionAttrName,
-            fp8::FP8Dialect::kReasonAttrName,
-            fp8::FP8Dialect::kPolicyAttrName})
+            fp8::FP8Dialect::kReasonAttrName, fp8::FP8Dialect::kPolicyAttrName})
         op->removeAttr(name);
     });
   }

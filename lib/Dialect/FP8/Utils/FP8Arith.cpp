@@ -1,4 +1,5 @@
-//===- FP8Arith.cpp - the numerics contract, once --------------------------===//
+//===- FP8Arith.cpp - the numerics contract, once
+//--------------------------===//
 //
 // Every rule of the numerics contract (docs/design.md §1) is written once,
 // as a template over an evaluator `E` with three value kinds: 32-bit
@@ -190,8 +191,7 @@ typename E::F fp8CodeToF32(E &e, typename E::I v, const Format &f) {
 }
 
 /// The smallest power of two >= x, from its bits (contract §1.3).
-template <typename E>
-typename E::F pow2Ceil(E &e, typename E::F x) {
+template <typename E> typename E::F pow2Ceil(E &e, typename E::F x) {
   auto bits = e.bitsOf(x);
   auto cMant = e.ci(0x7FFFFFu);
   auto mant = e.andi(bits, cMant);
@@ -234,8 +234,7 @@ typename E::F dequantScale(E &e, typename E::F amax, double eps,
 
 /// E8M0 code (zero-extended to i32) -> f32: 2^(code - 127); 0 is 2^-127,
 /// 0xFF is NaN.
-template <typename E>
-typename E::F e8m0CodeToF32(E &e, typename E::I v) {
+template <typename E> typename E::F e8m0CodeToF32(E &e, typename E::I v) {
   auto c23 = e.ci(23);
   auto bits = e.shli(v, c23);
   auto c0 = e.ci(0);
@@ -250,8 +249,7 @@ typename E::F e8m0CodeToF32(E &e, typename E::I v) {
 }
 
 /// A positive normal power of two -> its E8M0 code (the biased exponent).
-template <typename E>
-typename E::I e8m0CodeFromPow2(E &e, typename E::F pow2) {
+template <typename E> typename E::I e8m0CodeFromPow2(E &e, typename E::F pow2) {
   auto bits = e.bitsOf(pow2);
   auto c23 = e.ci(23);
   return e.shrui(bits, c23);
@@ -394,8 +392,8 @@ Type elementOf(Type t) { return getElementTypeOrSelf(t); }
 // IR builders
 //===----------------------------------------------------------------------===//
 
-Value fp8::createF32ToFP8Bits(OpBuilder &b, Location loc, Value x,
-                              Type fp8Type, bool saturate) {
+Value fp8::createF32ToFP8Bits(OpBuilder &b, Location loc, Value x, Type fp8Type,
+                              bool saturate) {
   IREval e{b, loc, x.getType()};
   Value code = f32ToFP8Code(e, x, getFormat(elementOf(fp8Type)), saturate);
   return e.toByte(code, b.getI8Type());
@@ -483,8 +481,8 @@ Value fp8::createQuantizeElement(OpBuilder &b, Location loc, Value x,
 
 HostQuantizer::HostQuantizer(Type fp8Type, Type scaleType, double eps,
                              bool pow2, bool saturate)
-    : fp8Type(fp8Type), e8m0Scale(isa<Float8E8M0FNUType>(scaleType)),
-      eps(eps), pow2(pow2), saturate(saturate) {
+    : fp8Type(fp8Type), e8m0Scale(isa<Float8E8M0FNUType>(scaleType)), eps(eps),
+      pow2(pow2), saturate(saturate) {
   assert((e8m0Scale || scaleType.isF32()) && "scale must be f32 or E8M0");
 }
 

@@ -1,4 +1,5 @@
-//===- exhaustive_cvt.cpp - FP32 -> FP8 vs NVIDIA, all 2^32 inputs ---------===//
+//===- exhaustive_cvt.cpp - FP32 -> FP8 vs NVIDIA, all 2^32 inputs
+//---------===//
 //
 // The oracle is NVIDIA's host implementation in cuda_fp8.h
 // (__nv_cvt_float_to_fp8 / __nv_cvt_fp8_to_halfraw), compiled by the host
@@ -131,8 +132,8 @@ uint64_t checkDecode(const char *name, void (*ours)(OutI8 *, InF32 *),
                               : std::memcmp(&ref, &out[i], 4) == 0;
     if (!ok) {
       ++bad;
-      std::printf("MISMATCH decode %s: code 0x%02x: ours %a, NVIDIA %a\n",
-                  name, i, out[i], ref);
+      std::printf("MISMATCH decode %s: code 0x%02x: ours %a, NVIDIA %a\n", name,
+                  i, out[i], ref);
     }
   }
   std::printf("decode %s: 256 codes, %" PRIu64 " mismatches\n", name, bad);

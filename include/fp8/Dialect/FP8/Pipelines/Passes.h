@@ -37,8 +37,7 @@ struct FP8PipelineOptions : public PassPipelineOptions<FP8PipelineOptions> {
                      "handle"),
       llvm::cl::init(false)};
   PassOptions::Option<bool> report{
-      *this, "report", llvm::cl::desc("Run fp8-report"),
-      llvm::cl::init(true)};
+      *this, "report", llvm::cl::desc("Run fp8-report"), llvm::cl::init(true)};
   PassOptions::Option<std::string> reportFormat{
       *this, "report-format",
       llvm::cl::desc("fp8-report format: table or json"),
@@ -91,12 +90,11 @@ void buildFP8CPUPipeline(OpPassManager &pm,
 /// Options of `fp8-gpu-pipeline`.
 struct FP8GPUPipelineOptions
     : public PassPipelineOptions<FP8GPUPipelineOptions> {
-  PassOptions::Option<std::string> chip{*this, "chip",
-                                        llvm::cl::desc("Target chip"),
-                                        llvm::cl::init("sm_90a")};
-  PassOptions::Option<std::string> features{
-      *this, "features", llvm::cl::desc("PTX features"),
-      llvm::cl::init("+ptx80")};
+  PassOptions::Option<std::string> chip{
+      *this, "chip", llvm::cl::desc("Target chip"), llvm::cl::init("sm_90a")};
+  PassOptions::Option<std::string> features{*this, "features",
+                                            llvm::cl::desc("PTX features"),
+                                            llvm::cl::init("+ptx80")};
   PassOptions::Option<std::string> format{
       *this, "format",
       llvm::cl::desc("gpu-module-to-binary format: isa (PTX), bin (cubin, "

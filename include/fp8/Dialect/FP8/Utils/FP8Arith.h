@@ -1,15 +1,16 @@
-//===- FP8Arith.h - the numerics contract as arith ops and on host -*- C++ -*-===//
+//===- FP8Arith.h - the numerics contract as arith ops and on host -*- C++
+//-*-===//
 //
 // The one implementation of the project's numerics contract (docs/design.md
 // §1, docs/numerics.md): builders that expand it into plain `arith` integer
 // operations on the IEEE bit patterns, and HostQuantizer, which evaluates
 // the very same operation sequence on host values (FP8Arith.cpp instantiates
-// one template for both), for compile-time quantization of constants. MLIR 22 has no LLVM/NVVM lowering of
-// `arith.truncf`/`arith.extf` to or from FP8 (the APFloat CPU path does not
-// saturate), so every lowering of this project (CPU reference, GPU fallback
-// paths) emits these builders. They are bit-exact against NVIDIA's host
-// reference `__nv_cvt_float_to_fp8` / `__nv_cvt_fp8_to_halfraw`
-// (cuda_fp8.hpp), proven on all 2^32 FP32 inputs by
+// one template for both), for compile-time quantization of constants. MLIR 22
+// has no LLVM/NVVM lowering of `arith.truncf`/`arith.extf` to or from FP8 (the
+// APFloat CPU path does not saturate), so every lowering of this project (CPU
+// reference, GPU fallback paths) emits these builders. They are bit-exact
+// against NVIDIA's host reference `__nv_cvt_float_to_fp8` /
+// `__nv_cvt_fp8_to_halfraw` (cuda_fp8.hpp), proven on all 2^32 FP32 inputs by
 // test/Integration/CPU/conversion-exhaustive.test.
 //
 // Every builder accepts a scalar or a vector value (constants are splatted),

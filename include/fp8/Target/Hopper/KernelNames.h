@@ -1,0 +1,80 @@
+//===- KernelNames.h - names of the generated sm_90a kernels ----*- C++ -*-===//
+//
+// The symbol names of the kernels fp8-lower-to-nvvm generates, in one place
+// for everything that has to find them: the generator (lib/Conversion/
+// FP8ToNVVM), the CUDA host runtime (runtime/, which exports them through
+// its C ABI, so host programs and the GPU benchmark harness never spell a
+// name themselves) and the Python package. MLIR-free: standard C++ only.
+//
+//   GEMM:     fp8_scaled_matmul_<M>x<N>x<K>_<a>_<b>_<out>
+//             e.g. fp8_scaled_matmul_128x2112x7168_e4m3_e4m3_bf16
+//   quantize: fp8_quantize_<R>x<C>_<BR>x128_<in>_<fp8>[_pow2][_eps<bits>]
+//             <bits>: the f32 bit pattern of eps in lower-case hex, present
+//             when eps is not the default 1e-4.
+//
+//===----------------------------------------------------------------------===//
+#ifndef FP8_TARGET_HOPPER_KERNELNAMES_H
+#define FP8_TARGET_HOPPER_KERNELNAMES_H
+
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+namespace mlir::fp8 {
+
+/// Element types in kernel names. The values are part of the runtime's C ABI
+/// (fp8rt_type in runtime/include/fp8_cuda_runtime.h).
+enum class KernelElementType : int { e4m3 = 0, e5m2 = 1, bf16 = 2, f32 = 3 };
+
+/// "e4m3", "e5m2", "bf16" or "f32".
+inline const char *getKernelElementTypeName(KernelElementType t) {
+  switch (t) {
+  case KernelElementType::e4m3:
+    return "e4m3";
+  case KernelElementType::e5m2:
+    return "e5m2";
+  case KernelElementType::bf16:
+    return "bf16";
+  case KernelElementType::f32:
+    break;
+  }
+  return "f32";
+}
+
+/// The GEMM kernel of an M x N x K block-scaled matmul with FP8 operands `a`,
+/// `b` and result element type `out` (bf16 or f32).
+inline std::string getGemmKernelName(int64_t m, int64_t n, int64_t k,
+                                     KernelElementType a, KernelElementType b,
+                                     KernelElementType out) {
+  return "fp8_scaled_matmul_" + std::to_string(m) + "x" + std::to_string(n) +
+         "x" + std::to_string(k) + "_" + getKernelElementTypeName(a) + "_" +
+         getKernelElementTypeName(b) + "_" + getKernelElementTypeName(out);
+}
+
+/// The quantize kernel of a rows x cols input into blockRows x 128 blocks.
+inline std::string getQuantizeKernelName(int64_t rows, int64_t cols,
+                                         int64_t blockRows,
+                                         KernelElementType input,
+                                         KernelElementType fp8, bool pow2,
+                                         float eps) {
+  std::string name = "fp8_quantize_" + std::to_string(rows) + "x" +
+                     std::to_string(cols) + "_" + std::to_string(blockRows) +
+                     "x128_" + getKernelElementTypeName(input) + "_" +
+                     getKernelElementTypeName(fp8);
+  if (pow2)
+    name += "_pow2";
+  if (eps != 1e-4f) {
+    // Kernels that differ only in eps get their own name.
+    uint32_t bits;
+    std::memcpy(&bits, &eps, sizeof(bits));
+    char hex[9];
+    std::snprintf(hex, sizeof(hex), "%x", bits);
+    name += std::string("_eps") + hex;
+  }
+  return name;
+}
+
+} // namespace mlir::fp8
+
+#endif // FP8_TARGET_HOPPER_KERNELNAMES_H

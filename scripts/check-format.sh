@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Checks that every C/C++ source of the project is formatted as
+# clang-format-22 formats it with .clang-format (LLVM style). Run by
+# scripts/test.sh; `scripts/check-format.sh --fix` reformats in place.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+CLANG_FORMAT=${CLANG_FORMAT:-clang-format-22}
+mapfile -t files < <(git ls-files -- '*.h' '*.cpp' '*.c')
+if [ "${1:-}" = "--fix" ]; then
+  "$CLANG_FORMAT" -i "${files[@]}"
+  exit 0
+fi
+if ! "$CLANG_FORMAT" --dry-run --Werror "${files[@]}"; then
+  echo "check-format: the files above are not formatted" \
+       "(scripts/check-format.sh --fix)" >&2
+  exit 1
+fi
+echo "check-format: ${#files[@]} files formatted"
