@@ -1,5 +1,4 @@
-//===- fp8-fuzz.cpp - libFuzzer target: parse, verify, run the pipelines
-//---===//
+//===- fp8-fuzz.cpp - libFuzzer target: parse, verify, run the pipelines --===//
 //
 // Treats the input bytes as MLIR text with the fp8 dialect and the upstream
 // dialects of model graphs registered. Whatever parses and verifies is run

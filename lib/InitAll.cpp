@@ -1,5 +1,4 @@
-//===- InitAll.cpp - register the fp8 dialect, passes and pipelines
-//--------===//
+//===- InitAll.cpp - register the fp8 dialect, passes and pipelines -------===//
 #include "fp8/InitAll.h"
 
 #include "fp8/Conversion/Passes.h"

@@ -1,5 +1,4 @@
-//===- bench_numerics.cpp - FP8 recipe error tables from the CPU lowering
-//--===//
+//===- bench_numerics.cpp - FP8 recipe error tables from the CPU lowering -===//
 //
 // Prints the tables of docs/numerics.md. Every FP8 code, scale and GEMM
 // result comes from the project's lowering (kernels.mlir.in compiled through

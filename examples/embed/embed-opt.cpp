@@ -1,5 +1,4 @@
-//===- embed-opt.cpp - an out-of-tree tool with the fp8 dialect
-//------------===//
+//===- embed-opt.cpp - an out-of-tree tool with the fp8 dialect -----------===//
 //
 // What a downstream MLIR compiler adds to its own -opt tool to get the fp8
 // dialect, every fp8 pass and the fp8 pipelines: two calls from

@@ -1,5 +1,4 @@
-//===- FP8.cpp - C API of the fp8 dialect, passes and pipelines
-//------------===//
+//===- FP8.cpp - C API of the fp8 dialect, passes and pipelines -----------===//
 #include "fp8-c/FP8.h"
 
 #include "fp8/Dialect/FP8/IR/FP8.h"

@@ -1,5 +1,4 @@
-//===- Core.h - the compiler entry points behind the Python module -*- C++
-//-*-===//
+//===- Core.h - compiler entry points of the Python module ------*- C++ -*-===//
 //
 // Plain C++ (std types only) between MLIR and pybind11: the binding file never
 // touches an MLIR type, and nothing here throws. Every failure comes back as

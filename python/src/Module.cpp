@@ -1,5 +1,4 @@
-//===- Module.cpp - pybind11 module fp8_mlir._fp8_mlir
-//---------------------===//
+//===- Module.cpp - pybind11 module fp8_mlir._fp8_mlir --------------------===//
 //
 // The native half of the fp8_mlir package. It only converts between Python
 // objects and the plain C++ of Core.h; the public API (exceptions, argument

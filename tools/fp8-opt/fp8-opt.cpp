@@ -1,5 +1,4 @@
-//===- fp8-opt.cpp - the fp8-mlir optimizer driver
-//-------------------------===//
+//===- fp8-opt.cpp - the fp8-mlir optimizer driver ------------------------===//
 //
 // An mlir-opt-style driver: the fp8 dialect and passes, plus the upstream
 // dialects, passes and LLVM IR translations that exported model graphs

@@ -1,5 +1,4 @@
-//===- Decompose.cpp - fp8-decompose: !fp8.scaled at function boundaries
-//---===//
+//===- Decompose.cpp - fp8-decompose: !fp8.scaled at function boundaries --===//
 //
 // The 1:N type conversion !fp8.scaled -> (data tensor, scale tensor) at
 // func.func/call/return, with fp8.assemble/disassemble as materializations:

@@ -1,5 +1,4 @@
-//===- LowerToLinalg.cpp - fp8 ops -> linalg on data + scale tensors
-//-------===//
+//===- LowerToLinalg.cpp - fp8 ops -> linalg on data + scale tensors ------===//
 //
 // The reference lowering of the numerics contract (docs/design.md §1). Blocks
 // are expressed with `floordiv` indexing maps: an operand indexed by (d0

@@ -1,5 +1,4 @@
-//===- GemmKernel.h - sm_90a block-scaled FP8 GEMM kernel generator -*- C++
-//-*-===//
+//===- GemmKernel.h - sm_90a FP8 GEMM kernel generator ----------*- C++ -*-===//
 #ifndef FP8_LIB_CONVERSION_FP8TONVVM_GEMMKERNEL_H
 #define FP8_LIB_CONVERSION_FP8TONVVM_GEMMKERNEL_H
 

@@ -1,5 +1,4 @@
-//===- KernelBuilder.h - i32/f32/pointer helpers for kernel generators -*- C++
-//-*-===//
+//===- KernelBuilder.h - helpers for kernel generators ----------*- C++ -*-===//
 //
 // Shared by the kernel generators of fp8-lower-to-nvvm (GemmKernel.cpp,
 // QuantizeKernel.cpp), which build NVVM + LLVM dialect functions with

@@ -1,5 +1,4 @@
-//===- LowerToNVVM.cpp - fp8-lower-to-nvvm
-//---------------------------------===//
+//===- LowerToNVVM.cpp - fp8-lower-to-nvvm --------------------------------===//
 #include "fp8/Conversion/FP8ToNVVM/FP8ToNVVM.h"
 
 #include "GemmKernel.h"

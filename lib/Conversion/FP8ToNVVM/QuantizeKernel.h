@@ -1,5 +1,4 @@
-//===- QuantizeKernel.h - sm_90a FP8 block quantize kernel generator -*- C++
-//-*-===//
+//===- QuantizeKernel.h - sm_90a quantize kernel generator ------*- C++ -*-===//
 #ifndef FP8_LIB_CONVERSION_FP8TONVVM_QUANTIZEKERNEL_H
 #define FP8_LIB_CONVERSION_FP8TONVVM_QUANTIZEKERNEL_H
 

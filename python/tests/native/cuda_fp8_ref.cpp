@@ -1,5 +1,4 @@
-//===- cuda_fp8_ref.cpp - NVIDIA's host FP8 conversions, callable by ctypes
-//===//
+//===- cuda_fp8_ref.cpp - NVIDIA's host FP8 conversions for ctypes --------===//
 //
 // The oracle of python/tests/test_cuda_fp8_reference.py: cuda_fp8.h's host
 // implementations of __nv_cvt_float_to_fp8 (RNE, satfinite or not) and

@@ -1,5 +1,4 @@
-//===- GemmKernelConfig.h - tile/stage choice of the sm_90a FP8 GEMM -*- C++
-//-*-===//
+//===- GemmKernelConfig.h - sm_90a FP8 GEMM tiles ---------------*- C++ -*-===//
 //
 // The launch-relevant configuration of the block-scaled FP8 GEMM kernel that
 // `fp8-lower-to-nvvm` generates, as a function of the problem shape only.

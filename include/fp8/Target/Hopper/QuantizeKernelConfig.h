@@ -1,5 +1,4 @@
-//===- QuantizeKernelConfig.h - launch of the sm_90a FP8 quantize kernel -*- C++
-//-*-===//
+//===- QuantizeKernelConfig.h - sm_90a quantize launch ----------*- C++ -*-===//
 //
 // The launch configuration of the quantize kernels that `fp8-lower-to-nvvm`
 // generates for `fp8.quantize` (1x128 activation tiles and 128x128 weight

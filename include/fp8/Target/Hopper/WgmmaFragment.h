@@ -1,5 +1,4 @@
-//===- WgmmaFragment.h - wgmma accumulator fragments and descriptors -*- C++
-//-*-===//
+//===- WgmmaFragment.h - wgmma fragments, descriptors -----------*- C++ -*-===//
 //
 // Facts of the PTX ISA's asynchronous warpgroup MMA (wgmma, sm_90a) that the
 // GPU lowering and its tests share, written once:

@@ -1,5 +1,4 @@
-//===- RoleAnalysis.cpp - roles of the ops of a model graph
-//----------------===//
+//===- RoleAnalysis.cpp - roles of the ops of a model graph ---------------===//
 #include "fp8/Dialect/FP8/Analysis/RoleAnalysis.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

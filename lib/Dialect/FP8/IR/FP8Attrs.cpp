@@ -1,5 +1,4 @@
-//===- FP8Attrs.cpp - #fp8.policy and the enum attributes
-//------------------===//
+//===- FP8Attrs.cpp - #fp8.policy and the enum attributes -----------------===//
 #include "fp8/Dialect/FP8/IR/FP8.h"
 
 #include "mlir/IR/Builders.h"

@@ -1,5 +1,4 @@
-//===- FP8Canonicalize.cpp - canonicalization patterns of fp8 ops
-//----------===//
+//===- FP8Canonicalize.cpp - canonicalization patterns of fp8 ops ---------===//
 //
 // fp8.quantize:
 //  - quantize(dequantize(q)) with the same result type -> q. Requantizing

@@ -1,5 +1,4 @@
-//===- FP8Dialect.cpp - fp8 dialect registration and attribute checks
-//------===//
+//===- FP8Dialect.cpp - fp8 dialect registration and attribute checks -----===//
 #include "fp8/Dialect/FP8/IR/FP8.h"
 
 #include "mlir/IR/Builders.h"

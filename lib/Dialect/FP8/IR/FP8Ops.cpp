@@ -1,5 +1,4 @@
-//===- FP8Ops.cpp - fp8 op verifiers and folders
-//---------------------------===//
+//===- FP8Ops.cpp - fp8 op verifiers and folders --------------------------===//
 #include "fp8/Dialect/FP8/IR/FP8.h"
 
 #include "mlir/IR/Builders.h"

@@ -1,5 +1,4 @@
-//===- FP8Types.cpp - !fp8.scaled
-//------------------------------------------===//
+//===- FP8Types.cpp - !fp8.scaled -----------------------------------------===//
 #include "fp8/Dialect/FP8/IR/FP8.h"
 
 #include "mlir/IR/Builders.h"

@@ -1,5 +1,4 @@
-//===- CPUPipeline.cpp - fp8-cpu-pipeline
-//----------------------------------===//
+//===- CPUPipeline.cpp - fp8-cpu-pipeline ---------------------------------===//
 #include "fp8/Conversion/Passes.h"
 #include "fp8/Dialect/FP8/Pipelines/Passes.h"
 #include "fp8/Dialect/FP8/Transforms/Passes.h"

@@ -1,5 +1,4 @@
-//===- GPUPipeline.cpp - fp8-gpu-pipeline
-//----------------------------------===//
+//===- GPUPipeline.cpp - fp8-gpu-pipeline ---------------------------------===//
 #include "fp8/Conversion/Passes.h"
 #include "fp8/Dialect/FP8/Pipelines/Passes.h"
 

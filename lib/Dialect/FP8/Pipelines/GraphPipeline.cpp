@@ -1,5 +1,4 @@
-//===- GraphPipeline.cpp - fp8-pipeline
-//------------------------------------===//
+//===- GraphPipeline.cpp - fp8-pipeline -----------------------------------===//
 #include "fp8/Dialect/FP8/Pipelines/Passes.h"
 #include "fp8/Dialect/FP8/Transforms/Passes.h"
 

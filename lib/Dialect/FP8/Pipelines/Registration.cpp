@@ -1,5 +1,4 @@
-//===- Registration.cpp - textual registration of the fp8 pipelines
-//--------===//
+//===- Registration.cpp - textual registration of the fp8 pipelines -------===//
 #include "fp8/Dialect/FP8/Pipelines/Passes.h"
 
 #include "mlir/Pass/PassManager.h"
@@ -8,7 +7,7 @@
 using namespace mlir;
 using namespace mlir::fp8;
 
-static void registerFP8GPUPipeline() {
+void fp8::registerFP8GPUPipeline() {
   // Registered through registerPassPipeline (not PassPipelineRegistration)
   // so the options can be validated: upstream gpu-module-to-binary only
   // prints "Invalid format specified." for a bad format and does not fail.
@@ -39,7 +38,7 @@ static void registerFP8GPUPipeline() {
       });
 }
 
-void fp8::registerFP8Pipelines() {
+void fp8::registerFP8Pipeline() {
   PassPipelineRegistration<FP8PipelineOptions>(
       "fp8-pipeline",
       "Model graph (linalg-on-tensors or TOSA) -> FP8 graph under a precision "
@@ -47,6 +46,9 @@ void fp8::registerFP8Pipelines() {
       "fp8-insert-quant, fp8-report, canonicalize, cse, "
       "fp8-fold-constant-weights, canonicalize",
       buildFP8Pipeline);
+}
+
+void fp8::registerFP8CPUPipeline() {
   PassPipelineRegistration<FP8CPUPipelineOptions>(
       "fp8-cpu-pipeline",
       "Lower value-level fp8 IR on tensors to the LLVM dialect for "
@@ -54,5 +56,10 @@ void fp8::registerFP8Pipelines() {
       "bufferization (function boundaries, identity layouts), buffer "
       "deallocation, linalg to loops, conversions to LLVM",
       buildFP8CPUPipeline);
+}
+
+void fp8::registerFP8Pipelines() {
+  registerFP8Pipeline();
+  registerFP8CPUPipeline();
   registerFP8GPUPipeline();
 }

@@ -1,5 +1,4 @@
-//===- AssignPrecision.cpp - fp8-assign-precision
-//--------------------------===//
+//===- AssignPrecision.cpp - fp8-assign-precision -------------------------===//
 //
 // Decides the precision of the ops of an exported model graph under a
 // policy (docs/design.md §3.1, docs/policies.md): the roles come from

@@ -1,5 +1,4 @@
-//===- ConvertTosa.cpp - fp8-convert-tosa
-//----------------------------------===//
+//===- ConvertTosa.cpp - fp8-convert-tosa ---------------------------------===//
 //
 // TOSA graphs become linalg-on-tensors before classification, but only when
 // the module holds a TOSA op: the conversions' greedy drivers fold constants

@@ -1,5 +1,4 @@
-//===- ExpandArith.cpp - arith.truncf/extf to/from FP8 as integer ops
-//------===//
+//===- ExpandArith.cpp - arith.truncf/extf to/from FP8 as integer ops -----===//
 #include "fp8/Dialect/FP8/IR/FP8.h"
 #include "fp8/Dialect/FP8/Transforms/Passes.h"
 #include "fp8/Dialect/FP8/Utils/FP8Arith.h"

@@ -1,5 +1,4 @@
-//===- FoldConstantWeights.cpp - fp8-fold-constant-weights
-//-----------------===//
+//===- FoldConstantWeights.cpp - fp8-fold-constant-weights ----------------===//
 //
 // The weights of a model are quantized once, at compile time. The arithmetic
 // is not written here: HostQuantizer (fp8/Dialect/FP8/Utils/FP8Arith.h)

@@ -1,5 +1,4 @@
-//===- InsertQuant.cpp - fp8-insert-quant
-//----------------------------------===//
+//===- InsertQuant.cpp - fp8-insert-quant ---------------------------------===//
 //
 // Materialises fp8-assign-precision's decisions: FP8 linears become
 // fp8.quantize + fp8.scaled_matmul with blocks along each operand's

@@ -1,5 +1,4 @@
-//===- Report.cpp - fp8-report
-//---------------------------------------------===//
+//===- Report.cpp - fp8-report --------------------------------------------===//
 //
 // What a user looks at first: every contraction with its role, precision,
 // reason, shape and FLOPs; the sensitive non-matmul ops grouped by role (the

@@ -1,5 +1,4 @@
-//===- StripAnnotations.cpp - fp8-strip-annotations
-//------------------------===//
+//===- StripAnnotations.cpp - fp8-strip-annotations -----------------------===//
 //
 // The lowering pipelines end with this pass so a fully lowered module no
 // longer refers to the fp8 dialect (mlir-runner and mlir-translate do not

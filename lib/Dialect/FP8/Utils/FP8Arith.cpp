@@ -1,5 +1,4 @@
-//===- FP8Arith.cpp - the numerics contract, once
-//--------------------------===//
+//===- FP8Arith.cpp - the numerics contract, once -------------------------===//
 //
 // Every rule of the numerics contract (docs/design.md §1) is written once,
 // as a template over an evaluator `E` with three value kinds: 32-bit

@@ -118,3 +118,33 @@ func.func @dense_transposed() -> !fp8.scaled<3x2xf8E4M3FN, block = [1, 2], scale
   %q = fp8.quantize %t : tensor<3x2xf32> -> !fp8.scaled<3x2xf8E4M3FN, block = [1, 2], scale = f32>
   return %q : !fp8.scaled<3x2xf8E4M3FN, block = [1, 2], scale = f32>
 }
+
+// -----
+
+// docs/regression-cases.md case 20: the folded bytes are the bytes the
+// run-time lowering writes, NaNs of either sign included (every NaN -> 0x7F,
+// sign dropped, in both formats). Hand-derived: a block with a NaN has a
+// NaN amax, hence scale 1; E4M3 [448, 4.25, 4.75, 4.3] has amax 448, scale 1,
+// and rounds to 448, 4 (tie to even), 5 (tie to even), 4.5; E5M2 rounds 9 to
+// 8, 11 to 12, 13 to 12 and 15 to 16 (ties to even mantissas).
+// CHECK-LABEL: func.func @case20
+// CHECK-DAG: arith.constant dense<{{\[\[}}4.480000e+02, 4.000000e+00, 5.000000e+00, 4.500000e+00]]> : tensor<1x4xf8E4M3FN>
+// CHECK-DAG: arith.constant dense<{{\[\[}}0x7F, 1.000000e+00, -0.000000e+00, 9.765620e-03]]> : tensor<1x4xf8E4M3FN>
+// CHECK-DAG: arith.constant dense<{{\[\[}}0x7F, 8.000000e+00, 1.200000e+01, 5.734400e+04]]> : tensor<1x4xf8E5M2>
+// CHECK-DAG: arith.constant dense<{{\[\[}}0x7F, 8.000000e+00, 1.200000e+01, 1.600000e+01]]> : tensor<1x4xf8E5M2>
+// CHECK-DAG: arith.constant dense<0x7F> : tensor<2x4xf8E4M3FN>
+// CHECK-DAG: arith.constant dense<1.000000e+00> : tensor<1x1xf32>
+// CHECK-NOT: fp8.quantize
+func.func @case20() -> (!fp8.scaled<1x4xf8E4M3FN, block = [1, 4], scale = f32>, !fp8.scaled<1x4xf8E4M3FN, block = [1, 4], scale = f32>, !fp8.scaled<1x4xf8E5M2, block = [1, 4], scale = f32>, !fp8.scaled<1x4xf8E5M2, block = [1, 4], scale = f32>, !fp8.scaled<2x4xf8E4M3FN, block = [2, 4], scale = f32>) {
+  %a = arith.constant dense<[[448.0, 4.25, 4.75, 4.3]]> : tensor<1x4xf32>
+  %b = arith.constant dense<[[0xFFC00000, 1.0, -0.0, 0.01]]> : tensor<1x4xf32>
+  %c = arith.constant dense<[[0xFFC00000, 9.0, 11.0, 57344.0]]> : tensor<1x4xf32>
+  %d = arith.constant dense<[[0x7FC00000, 9.0, 13.0, 15.0]]> : tensor<1x4xf32>
+  %e = arith.constant dense<0xFFC00000> : tensor<2x4xf32>
+  %qa = fp8.quantize %a : tensor<1x4xf32> -> !fp8.scaled<1x4xf8E4M3FN, block = [1, 4], scale = f32>
+  %qb = fp8.quantize %b : tensor<1x4xf32> -> !fp8.scaled<1x4xf8E4M3FN, block = [1, 4], scale = f32>
+  %qc = fp8.quantize %c : tensor<1x4xf32> -> !fp8.scaled<1x4xf8E5M2, block = [1, 4], scale = f32>
+  %qd = fp8.quantize %d : tensor<1x4xf32> -> !fp8.scaled<1x4xf8E5M2, block = [1, 4], scale = f32>
+  %qe = fp8.quantize %e : tensor<2x4xf32> -> !fp8.scaled<2x4xf8E4M3FN, block = [2, 4], scale = f32>
+  return %qa, %qb, %qc, %qd, %qe : !fp8.scaled<1x4xf8E4M3FN, block = [1, 4], scale = f32>, !fp8.scaled<1x4xf8E4M3FN, block = [1, 4], scale = f32>, !fp8.scaled<1x4xf8E5M2, block = [1, 4], scale = f32>, !fp8.scaled<1x4xf8E5M2, block = [1, 4], scale = f32>, !fp8.scaled<2x4xf8E4M3FN, block = [2, 4], scale = f32>
+}

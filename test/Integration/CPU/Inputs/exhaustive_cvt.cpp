@@ -1,5 +1,4 @@
-//===- exhaustive_cvt.cpp - FP32 -> FP8 vs NVIDIA, all 2^32 inputs
-//---------===//
+//===- exhaustive_cvt.cpp - FP32 -> FP8 vs NVIDIA, all 2^32 inputs --------===//
 //
 // The oracle is NVIDIA's host implementation in cuda_fp8.h
 // (__nv_cvt_float_to_fp8 / __nv_cvt_fp8_to_halfraw), compiled by the host

@@ -107,8 +107,15 @@ struct FP8GPUPipelineOptions
 void buildFP8GPUPipeline(OpPassManager &pm,
                          const FP8GPUPipelineOptions &options);
 
-/// Registers fp8-pipeline, fp8-cpu-pipeline and fp8-gpu-pipeline with the
-/// global pass-pipeline registry.
+/// Register one pipeline with the global pass-pipeline registry, for its
+/// textual form (`--fp8-pipeline="policy=rowwise"`).
+void registerFP8Pipeline();
+void registerFP8CPUPipeline();
+/// Also validates `format` (upstream gpu-module-to-binary does not fail on
+/// an unknown one).
+void registerFP8GPUPipeline();
+
+/// All three of the above.
 void registerFP8Pipelines();
 
 } // namespace fp8

@@ -1,5 +1,4 @@
-//===- FP8Arith.h - the numerics contract as arith ops and on host -*- C++
-//-*-===//
+//===- FP8Arith.h - the numerics contract, IR and host ----------*- C++ -*-===//
 //
 // The one implementation of the project's numerics contract (docs/design.md
 // §1, docs/numerics.md): builders that expand it into plain `arith` integer

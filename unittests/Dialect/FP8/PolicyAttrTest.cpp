@@ -1,5 +1,4 @@
-//===- PolicyAttrTest.cpp - C++ API of #fp8.policy
-//-------------------------===//
+//===- PolicyAttrTest.cpp - C++ API of #fp8.policy ------------------------===//
 #include "fp8/Dialect/FP8/IR/FP8.h"
 
 #include "mlir/AsmParser/AsmParser.h"

@@ -1,5 +1,4 @@
-//===- FP8ArithTest.cpp - the FP8 conversion builders, folded
-//--------------===//
+//===- FP8ArithTest.cpp - the FP8 conversion builders, folded -------------===//
 //
 // Builds the expansions of fp8/Dialect/FP8/Utils/FP8Arith.h on constant
 // operands and lets arith's folders evaluate them: checks the C++ API (scalar
@@ -180,5 +179,44 @@ TEST_F(FP8ArithTest, E8M0) {
   auto f = dyn_cast_or_null<FloatAttr>(a);
   ASSERT_TRUE(f);
   EXPECT_EQ(f.getValue().convertToFloat(), std::ldexp(1.0f, -7));
+}
+
+// HostQuantizer evaluates the same operation sequence on the host
+// (fp8-fold-constant-weights); its values are hand-derived here from the
+// contract, independently of the IR path above.
+TEST_F(FP8ArithTest, HostQuantizerF32Scales) {
+  fp8::HostQuantizer q(e4m3, Float32Type::get(&ctx), 1e-4, /*pow2=*/false,
+                       /*saturate=*/true);
+  // amax: NaN propagates whatever the order; |x| otherwise.
+  EXPECT_EQ(q.updateAmax(3.0f, -5.0f), 5.0f);
+  EXPECT_TRUE(std::isnan(q.updateAmax(3.0f, bits(0xFFC00000))));
+  EXPECT_TRUE(std::isnan(q.updateAmax(bits(0x7FC00000), 1.0f)));
+  // Scales: 448 -> 1; NaN or Inf amax -> 1; 0 -> eps / 448 = 2.23214286e-7.
+  EXPECT_EQ(q.getStoredScale(448.0f), 0x3F800000u);
+  EXPECT_EQ(q.getStoredScale(bits(0x7FC00000)), 0x3F800000u);
+  EXPECT_EQ(q.getStoredScale(bits(0x7F800000)), 0x3F800000u);
+  EXPECT_EQ(bits(q.getStoredScale(0.0f)), 2.23214286e-7f);
+  // Codes (case 20): every NaN -> 0x7F, whatever its sign; case 1.
+  EXPECT_EQ(q.quantize(bits(0xFFC00000), 0x3F800000u), 0x7F);
+  EXPECT_EQ(q.quantize(bits(0x7FC00000), 0x3F800000u), 0x7F);
+  EXPECT_EQ(q.quantize(464.0f, 0x3F800000u), 0x7E);
+  EXPECT_EQ(q.quantize(-1000.0f, 0x3F800000u), 0xFE);
+  EXPECT_EQ(q.quantize(-0.0f, 0x3F800000u), 0x80);
+  EXPECT_EQ(q.quantize(0.01f, 0x3F800000u), 0x05);
+  EXPECT_EQ(fp8::hostFP8ToF32(0x7E, e4m3), 448.0f);
+  EXPECT_EQ(fp8::hostFP8ToF32(0x01, e4m3), std::ldexp(1.0f, -9));
+}
+
+TEST_F(FP8ArithTest, HostQuantizerE8M0AndNonSaturating) {
+  fp8::HostQuantizer q(e5m2, Float8E8M0FNUType::get(&ctx), 1e-4,
+                       /*pow2=*/true, /*saturate=*/false);
+  // 7168 / 57344 = 2^-3 exactly: E8M0 code 127 - 3 = 124; 7168 / 2^-3 =
+  // 57344 = 0x7B. Just above, the scale rounds up to 2^-2 (code 125).
+  EXPECT_EQ(q.getStoredScale(7168.0f), 124u);
+  EXPECT_EQ(q.getStoredScale(bits(0x45E00001)), 125u);
+  EXPECT_EQ(q.quantize(7168.0f, 124u), 0x7B);
+  // Without saturation 61440 ties to Inf (0x7C), -Inf stays -Inf.
+  EXPECT_EQ(q.quantize(61440.0f, 127u), 0x7C);
+  EXPECT_EQ(q.quantize(bits(0xFF800000), 127u), 0xFC);
 }
 } // namespace

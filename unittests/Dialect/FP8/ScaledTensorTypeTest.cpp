@@ -1,5 +1,4 @@
-//===- ScaledTensorTypeTest.cpp - C++ API of !fp8.scaled
-//-------------------===//
+//===- ScaledTensorTypeTest.cpp - C++ API of !fp8.scaled ------------------===//
 #include "fp8/Dialect/FP8/IR/FP8.h"
 
 #include "mlir/AsmParser/AsmParser.h"
