@@ -95,8 +95,9 @@ std::optional<QuantizeKernelSpec> getQuantizeSpec(QuantizeOp op) {
   else if (!in.isF32() && !in.isBF16())
     os << "needs an f32 or bf16 input, got '" << in << "'";
   if (!why.empty()) {
-    op.emitRemark() << "fp8-lower-to-nvvm: no GPU quantize kernel (" << why
-                    << "); the op stays on the host";
+    ::mlir::emitRemark(op.getLoc())
+        << "fp8-lower-to-nvvm: no GPU quantize kernel (" << why
+        << "); the op stays on the host";
     return std::nullopt;
   }
   QuantizeKernelSpec spec;

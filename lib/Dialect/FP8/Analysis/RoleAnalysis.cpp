@@ -106,6 +106,30 @@ static bool isCopyGeneric(linalg::GenericOp g) {
          yield.getOperand(0) == body.getArgument(0);
 }
 
+/// A linalg.generic that only converts the float type of its single input:
+/// the body is one arith.extf or arith.truncf of the input, yielded
+/// (torch-mlir's autocast `weight.to(bf16)`, a router's `x.float()`). The
+/// loops may also transpose or broadcast, as a copy generic's do.
+static bool isCastGeneric(linalg::GenericOp g) {
+  if (g.getNumDpsInputs() != 1 || g.getNumDpsInits() != 1 ||
+      g.getNumReductionLoops() != 0)
+    return false;
+  Block &body = g.getRegion().front();
+  auto yield = dyn_cast<linalg::YieldOp>(body.getTerminator());
+  if (!yield || body.getOperations().size() != 2 || yield.getNumOperands() != 1)
+    return false;
+  Operation *cast = yield.getOperand(0).getDefiningOp();
+  return isa_and_nonnull<arith::ExtFOp, arith::TruncFOp>(cast) &&
+         cast->getOperand(0) == body.getArgument(0);
+}
+
+bool fp8::isValuePreserving(Operation *op) {
+  if (isDataMovement(op))
+    return true;
+  auto g = dyn_cast_or_null<linalg::GenericOp>(op);
+  return g && isCastGeneric(g);
+}
+
 bool fp8::isDataMovement(Operation *op) {
   if (!op)
     return false;
@@ -125,7 +149,7 @@ bool fp8::isDataMovement(Operation *op) {
 Value fp8::traceSource(Value v, TraceInfo *info) {
   for (unsigned steps = 0; steps < kMaxTraceSteps; ++steps) {
     Operation *def = v.getDefiningOp();
-    if (!isDataMovement(def))
+    if (!isValuePreserving(def))
       return v;
     if (auto t = dyn_cast<linalg::TransposeOp>(def)) {
       if (info)

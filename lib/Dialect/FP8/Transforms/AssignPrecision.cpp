@@ -211,11 +211,12 @@ void AssignPrecisionPass::annotate(FunctionOpInterface func,
     } else if (isContraction && own) {
       // An integer (e.g. already int8-quantized) contraction: FP8 does not
       // apply; say so instead of silently leaving it without a precision.
-      op->emitRemark() << "fp8-assign-precision: contraction with element "
-                          "type "
-                       << own
-                       << " is not floating-point (expected f32, bf16 or "
-                          "f16); no precision assigned, left unchanged";
+      ::mlir::emitRemark(op->getLoc())
+          << "fp8-assign-precision: contraction with element "
+             "type "
+          << own
+          << " is not floating-point (expected f32, bf16 or "
+             "f16); no precision assigned, left unchanged";
     }
     op->setAttr(FP8Dialect::kRoleAttrName, RoleAttr::get(ctx, role));
     if (precision)
@@ -236,11 +237,13 @@ void AssignPrecisionPass::runOnOperation() {
     func->walk([](Operation *op) {
       StringRef name = op->getName().getStringRef();
       if (name == "tosa.matmul" || name == "tosa.conv2d")
-        op->emitRemark() << "fp8-assign-precision: TOSA op not classified; "
-                            "run tosa-to-linalg first (fp8-pipeline does)";
+        ::mlir::emitRemark(op->getLoc())
+            << "fp8-assign-precision: TOSA op not classified; "
+               "run tosa-to-linalg first (fp8-pipeline does)";
     });
     if (!roles.hasContraction(func)) {
-      InFlightDiagnostic diag = strict ? func->emitError() : func->emitRemark();
+      InFlightDiagnostic diag =
+          strict ? func->emitError() : ::mlir::emitRemark(func->getLoc());
       diag << "fp8-assign-precision: no matmul-like contraction recognised "
               "in @"
            << cast<SymbolOpInterface>(func.getOperation()).getName()

@@ -108,7 +108,8 @@ struct FP8ExpandArithPass
         why = "source must be f32, f16 or bf16 (one rounding step)";
       else
         why = "only round-to-nearest-even is expanded";
-      InFlightDiagnostic diag = strict ? op->emitError() : op->emitRemark();
+      InFlightDiagnostic diag =
+          strict ? op->emitError() : ::mlir::emitRemark(op->getLoc());
       diag << "fp8-expand-arith: cannot expand " << in << " -> " << out << ": "
            << why << (strict ? "" : "; left unchanged");
       failedAny = true;

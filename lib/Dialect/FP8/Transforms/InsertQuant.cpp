@@ -73,7 +73,8 @@ public:
 
 private:
   LogicalResult skip(Operation *op, const Twine &why) {
-    InFlightDiagnostic d = strict ? op->emitError() : op->emitRemark();
+    InFlightDiagnostic d =
+        strict ? op->emitError() : ::mlir::emitRemark(op->getLoc());
     d << "fp8-insert-quant: linear left in high precision: " << why;
     return failure(strict);
   }
@@ -426,8 +427,9 @@ LogicalResult Rewriter::castHigh(IRRewriter &rw, Contraction &c) {
   if (auto bmm = dyn_cast<linalg::BatchMatmulOp>(op))
     named = !bmm.hasUserDefinedMaps();
   if (!named) {
-    op->emitRemark() << "fp8-insert-quant: kept in f32 (only linalg.matmul "
-                        "and linalg.batch_matmul are cast to bf16)";
+    ::mlir::emitRemark(op->getLoc())
+        << "fp8-insert-quant: kept in f32 (only linalg.matmul "
+           "and linalg.batch_matmul are cast to bf16)";
     return success();
   }
   rw.setInsertionPoint(op);
@@ -472,8 +474,9 @@ public:
       const Contraction *c = roles.getContraction(op);
       if (!c) {
         if (precision.getValue() == Precision::fp8)
-          op->emitRemark() << "fp8-insert-quant: fp8 precision on an op that "
-                              "is not a matmul-like contraction; ignored";
+          ::mlir::emitRemark(op->getLoc())
+              << "fp8-insert-quant: fp8 precision on an op that "
+                 "is not a matmul-like contraction; ignored";
         return;
       }
       (precision.getValue() == Precision::fp8 ? fp8Ops : highOps).push_back(*c);

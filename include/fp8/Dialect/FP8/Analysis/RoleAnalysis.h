@@ -60,6 +60,11 @@ std::optional<Contraction> matchContraction(Operation *op);
 /// its single input (copy, transpose, broadcast), float casts.
 bool isDataMovement(Operation *op);
 
+/// isDataMovement, or a linalg.generic that only casts its input's float
+/// type (extf/truncf), possibly transposing or broadcasting: the ops a
+/// weight or a table is followed through back to its source.
+bool isValuePreserving(Operation *op);
+
 /// What traceSource crossed on its way back.
 struct TraceInfo {
   bool transpose = false; ///< a transposing copy or linalg.transpose
@@ -69,7 +74,8 @@ struct TraceInfo {
 /// Longest chain of data-movement ops traceSource follows.
 constexpr unsigned kMaxTraceSteps = 64;
 
-/// Follows `v` back through data-movement ops to where it was computed.
+/// Follows `v` back through value-preserving ops (isValuePreserving), in any
+/// order, to where it was computed.
 Value traceSource(Value v, TraceInfo *info = nullptr);
 
 /// Where a weight comes from; `none` for an activation.
