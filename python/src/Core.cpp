@@ -8,6 +8,7 @@
 #include "Core.h"
 
 #include "fp8/InitAll.h"
+#include "fp8/Tools/CrashReport.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -41,6 +42,9 @@ namespace {
 /// fp8-opt's main) and builds the dialect registry shared by every context.
 const DialectRegistry &getRegistry() {
   static DialectRegistry *registry = [] {
+    // A crash inside libMLIR (its parsers crash on some malformed inputs)
+    // ends the interpreter with a message and status 1, not a signal.
+    fp8::installCrashReporter("fp8_mlir");
     registerAllPasses();
     fp8::registerFP8Passes();
     auto *r = new DialectRegistry();
@@ -242,6 +246,8 @@ parseAndRun(MLIRContext &ctx, llvm::SourceMgr &sourceMgr,
     return nullptr;
   }
 
+  pm.addInstrumentation(std::make_unique<fp8::CrashStageInstrumentation>());
+  fp8::setCrashStage("the MLIR parser", sourceName);
   OwningOpRef<ModuleOp> module =
       parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&ctx));
   // The parser verifies the module (ParserConfig's verifyAfterParse).

@@ -1,5 +1,8 @@
 """run_pipeline, has_pass, MLIRError, jit and compile's argument checks."""
 
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -29,6 +32,17 @@ def test_run_pipeline_empty_pipeline_roundtrips():
     assert out.count("arith.addi") == 2
     # The printed form parses again to the same text.
     assert fp8_mlir.run_pipeline(out) == out
+
+
+def test_crash_in_libmlir_is_an_internal_error_not_a_signal():
+    # The packaged MLIR 22 linalg.reduce parser segfaults on this input
+    # (test/Upstream/upstream-linalg-reduce-parse-crash.mlir): the process
+    # ends with status 1 and names the stage and the source, not SIGSEGV.
+    code = ("import fp8_mlir; fp8_mlir.run_pipeline("
+            "'linalg.reduce\\ndimensions=', source_name='crash.mlir')")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.returncode == 1, (proc.returncode, proc.stderr)
+    assert "fp8_mlir: internal error in the MLIR parser while processing crash.mlir" in proc.stderr
 
 
 def test_run_pipeline_canonicalize_folds():
