@@ -250,22 +250,42 @@ bool fp8::isSoftmaxLike(Operation *op) {
   return found;
 }
 
-Value fp8::getGatherTable(Operation *op) {
+/// True when `index` is computed from a block argument of `body` (a token id
+/// read by the gather) through index casts only.
+static bool isDataDependentIndex(Value index, Block &body) {
+  for (unsigned i = 0; i < 4; ++i) {
+    if (auto arg = dyn_cast<BlockArgument>(index))
+      return arg.getOwner() == &body;
+    Operation *def = index.getDefiningOp();
+    if (!isa_and_nonnull<arith::IndexCastOp, arith::IndexCastUIOp>(def))
+      return false;
+    index = def->getOperand(0);
+  }
+  return false;
+}
+
+std::optional<Gather> fp8::matchGather(Operation *op) {
   auto g = dyn_cast<linalg::GenericOp>(op);
   if (!g)
-    return {};
-  Value table;
+    return std::nullopt;
+  std::optional<Gather> gather;
+  Block &body = g.getRegion().front();
   g.getRegion().walk([&](tensor::ExtractOp ex) {
     Value t = ex.getTensor();
     // The table is captured from above (not an operand of the generic), and
-    // the index is computed from the generic's input (the token ids).
+    // one index is computed from the generic's input (the token ids): that
+    // dimension is the vocabulary, whatever the table's rank (TOSA exports
+    // gather from a [1, V, H] reshape of the [V, H] table).
     if (!t.getParentRegion()->isProperAncestor(&g.getRegion()))
       return;
-    if (cast<RankedTensorType>(t.getType()).getRank() != 2)
-      return;
-    table = t;
+    for (auto [dim, index] : llvm::enumerate(ex.getIndices()))
+      if (isDataDependentIndex(index, body)) {
+        int64_t vocab = cast<RankedTensorType>(t.getType()).getDimSize(dim);
+        gather = Gather{t, vocab};
+        return;
+      }
   });
-  return table;
+  return gather;
 }
 
 Type fp8::getComputeElementType(Operation *op) {
@@ -606,16 +626,28 @@ void RoleAnalysis::analyzeFunction(FunctionOpInterface func) {
 }
 
 void RoleAnalysis::classifyContractions(ArrayRef<Operation *> ops) {
-  // Embedding tables first: their row counts are vocabulary sizes.
+  // Embedding tables first: their vocabulary sizes, and the parameters they
+  // come from (an output head tied to the table shares its weight).
   DenseSet<int64_t> vocab;
+  DenseSet<Value> tableSources;
   for (Operation *op : ops)
-    if (Value table = getGatherTable(op)) {
-      auto t = cast<RankedTensorType>(table.getType());
-      vocab.insert(t.getDimSize(0));
+    if (std::optional<Gather> gather = matchGather(op)) {
+      if (!ShapedType::isDynamic(gather->vocab))
+        vocab.insert(gather->vocab);
+      tableSources.insert(traceSource(gather->table));
       std::string reason;
       llvm::raw_string_ostream os(reason);
-      os << "heuristic: gather from a " << t.getDimSize(0) << "x"
-         << t.getDimSize(1) << " table";
+      os << "heuristic: gather from a ";
+      llvm::interleave(
+          cast<RankedTensorType>(gather->table.getType()).getShape(), os,
+          [&](int64_t d) {
+            if (ShapedType::isDynamic(d))
+              os << "?";
+            else
+              os << d;
+          },
+          "x");
+      os << " table";
       decide(op, Role::embedding, reason);
     }
   // Contractions: linear (a weight operand) or attention (two activations).
@@ -661,7 +693,18 @@ void RoleAnalysis::classifyContractions(ArrayRef<Operation *> ops) {
          << stringifyWeightSource(bKind == WeightSource::none ? aKind : bKind)
          << (bKind == WeightSource::none ? ", left operand)" : ")");
       Role role = Role::linear;
-      if (!ShapedType::isDynamic(c.n) &&
+      bool tied = (bKind != WeightSource::none &&
+                   tableSources.contains(traceSource(b))) ||
+                  (aKind != WeightSource::none &&
+                   tableSources.contains(traceSource(a)));
+      if (tied) {
+        // The embedding table reused as the output projection (tied
+        // embeddings): an output head whatever its size or rank.
+        role = Role::output_head;
+        reason.clear();
+        os << "heuristic: linear with the embedding table as its weight "
+              "(tied output head)";
+      } else if (!ShapedType::isDynamic(c.n) &&
           (vocab.contains(c.n) || c.n >= kMinVocab) && reachesReturn(op)) {
         role = Role::output_head;
         reason.clear();

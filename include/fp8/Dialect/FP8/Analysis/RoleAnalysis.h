@@ -97,9 +97,17 @@ bool isReduction(Operation *op);
 /// SiLU; or is a top-k / softmax op by name.
 bool isSoftmaxLike(Operation *op);
 
-/// For an embedding gather (a linalg.generic extracting rows of a captured
-/// table indexed by its input), the table; else null.
-Value getGatherTable(Operation *op);
+/// An embedding lookup: a linalg.generic extracting from a captured table
+/// at an index computed from its input (the token ids).
+struct Gather {
+  Value table;
+  /// The size of the dimension the token ids index (the vocabulary);
+  /// ShapedType::kDynamic when unknown.
+  int64_t vocab;
+};
+
+/// The embedding lookup `op` is, if any (any table rank).
+std::optional<Gather> matchGather(Operation *op);
 
 /// Element type of an op's first result (or first tensor operand).
 Type getComputeElementType(Operation *op);
