@@ -7,12 +7,12 @@
 #include "llvm/Support/Signals.h"
 
 #include <atomic>
-#include <string>
-#include <utility>
-#include <vector>
 #include <cstdio>
 #include <cstring>
+#include <string>
 #include <unistd.h>
+#include <utility>
+#include <vector>
 
 using namespace mlir;
 

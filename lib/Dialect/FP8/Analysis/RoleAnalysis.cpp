@@ -705,7 +705,8 @@ void RoleAnalysis::classifyContractions(ArrayRef<Operation *> ops) {
         os << "heuristic: linear with the embedding table as its weight "
               "(tied output head)";
       } else if (!ShapedType::isDynamic(c.n) &&
-          (vocab.contains(c.n) || c.n >= kMinVocab) && reachesReturn(op)) {
+                 (vocab.contains(c.n) || c.n >= kMinVocab) &&
+                 reachesReturn(op)) {
         role = Role::output_head;
         reason.clear();
         os << "heuristic: vocabulary-sized linear (N = " << c.n
