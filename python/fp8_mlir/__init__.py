@@ -22,7 +22,7 @@ from .compiler import (
 )
 from ._fp8_mlir import gemm_kernel_name, quantize_kernel_name
 from .jit import JitModule, jit
-from .numerics import dequantize, quantize, scaled_matmul
+from .numerics import ScaledTensor, dequantize, quantize, requantize, scaled_matmul
 from . import models
 
 __all__ = [
@@ -40,6 +40,8 @@ __all__ = [
     "quantize",
     "dequantize",
     "scaled_matmul",
+    "requantize",
+    "ScaledTensor",
     "gemm_kernel_name",
     "quantize_kernel_name",
 ]

@@ -14,6 +14,10 @@ Layouts (as the dialect): codes are `uint8` arrays holding FP8 bit patterns
 (`x ~ f32(code) * scale`), one per block, of shape `ceil(shape / block)`.
 A block size of `None` spans the whole dimension. `scaled_matmul` is NT:
 A is `[M, K]`, B is `[N, K]` (an nn.Linear weight), the result `[M, N]`.
+
+`quantize` returns a `ScaledTensor`: the codes and scales together with their
+layout (block, format, scale mode), which `dequantize`, `requantize` and
+`scaled_matmul` accept as is. It unpacks as `(codes, scales)`.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ import numpy as np
 from .compiler import MLIRError, has_pass
 from .jit import JitModule, jit
 
-__all__ = ["quantize", "dequantize", "scaled_matmul", "FORMATS", "SCALES"]
+__all__ = ["ScaledTensor", "quantize", "dequantize", "requantize", "scaled_matmul", "FORMATS", "SCALES"]
 
 #: FP8 formats: name -> (MLIR element type, largest finite value).
 FORMATS = {"e4m3": ("f8E4M3FN", 448.0), "e5m2": ("f8E5M2", 57344.0)}
@@ -153,6 +157,64 @@ def _e8m0_to_f32(bits: np.ndarray) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------------
+# ScaledTensor: FP8 codes with their block scales and layout
+# ---------------------------------------------------------------------------
+
+
+class ScaledTensor(tuple):
+    """An FP8 tensor with its block scales and layout, the NumPy side of
+    `!fp8.scaled` (as torchao's Float8Tensor carries its scale).
+
+    - `codes`: uint8 array of FP8 bit patterns, any rank >= 1;
+    - `scales`: float32 dequantization multipliers, shape
+      ceil(codes.shape / block) (E8M0 scales are kept decoded);
+    - `block`: one int per dimension (a whole-dimension `None` resolved);
+    - `fmt`: "e4m3" or "e5m2"; `scale`: "f32", "pow2" or "e8m0", the mode it
+      was quantized with.
+
+    It is a 2-tuple, so `codes, scales = quantize(x)` keeps working. Raises
+    ValueError when the scales' shape does not match codes and block.
+    """
+
+    def __new__(cls, codes, scales, block, fmt: str = "e4m3", scale: str = "f32"):
+        _format(fmt)
+        if scale not in SCALES:
+            raise ValueError(f"scale must be one of {', '.join(SCALES)}, got {scale!r}")
+        codes = _codes_array(codes, "codes")
+        blk = _blocks(block, codes.shape, "block")
+        scales = _scales_array(scales, _scale_shape(codes.shape, blk), "scales")
+        obj = super().__new__(cls, (codes, scales))
+        obj._layout = (blk, fmt, scale)
+        return obj
+
+    codes = property(lambda self: self[0], doc="uint8 FP8 bit patterns")
+    scales = property(lambda self: self[1], doc="float32 block scales")
+    block = property(lambda self: self._layout[0], doc="block shape (ints)")
+    fmt = property(lambda self: self._layout[1], doc='"e4m3" or "e5m2"')
+    scale = property(lambda self: self._layout[2], doc='"f32", "pow2" or "e8m0"')
+    shape = property(lambda self: self[0].shape, doc="shape of the tensor")
+
+    def __repr__(self) -> str:
+        return (f"ScaledTensor(shape={self.shape}, block={self.block}, "
+                f"fmt={self.fmt!r}, scale={self.scale!r})")
+
+    def __reduce__(self):
+        return (ScaledTensor, (self.codes, self.scales, self.block, self.fmt, self.scale))
+
+
+def _layout_of(q, block, fmt, what: str):
+    """The (block, fmt) to use for `q`: a ScaledTensor's own, unless the
+    caller passes a different one (an error), else the given defaults."""
+    if isinstance(q, ScaledTensor):
+        if block is not None and _blocks(block, q.shape, what) != q.block:
+            raise ValueError(f"{what} {tuple(block)} differs from the ScaledTensor's block {q.block}")
+        if fmt is not None and fmt != q.fmt:
+            raise ValueError(f"fmt {fmt!r} differs from the ScaledTensor's fmt {q.fmt!r}")
+        return q.block, q.fmt
+    return block, fmt
+
+
+# ---------------------------------------------------------------------------
 # quantize / dequantize
 # ---------------------------------------------------------------------------
 
@@ -164,7 +226,7 @@ def quantize(
     scale: str = "f32",
     eps: float = 1e-4,
     saturate: bool = True,
-) -> Tuple[np.ndarray, np.ndarray]:
+) -> ScaledTensor:
     """Block-quantize `x` to FP8 (numerics contract, docs/design.md §1).
 
     - `x`: float array of any rank >= 1 (converted to float32);
@@ -178,8 +240,9 @@ def quantize(
     - `eps`: lower clamp of amax (default 1e-4); `saturate`: RNE with
       satfinite (True) or overflow to NaN / Inf (False).
 
-    Returns `(codes, scales)`: `codes` uint8 of x's shape (FP8 bit
-    patterns), `scales` float32 of shape ceil(x.shape / block).
+    Returns a `ScaledTensor` (unpacks as `(codes, scales)`): `codes` uint8
+    of x's shape (FP8 bit patterns), `scales` float32 of shape
+    ceil(x.shape / block), with the block, format and scale mode.
     """
     et, _ = _format(fmt)
     if scale not in SCALES:
@@ -213,20 +276,34 @@ func.func @quantize(%x: {_ty("memref", x.shape, "f32")}, %codes: {_ty("memref", 
 """
         _compile(ir).call("quantize", x, codes, scales_raw)
     scales = _e8m0_to_f32(scales_raw) if scale_et == "f8E8M0FNU" else scales_raw
-    return codes, scales
+    return ScaledTensor(codes, scales, blk, fmt, scale)
 
 
 def dequantize(
     codes,
-    scales,
-    block: Sequence[Optional[int]] = (1, 128),
-    fmt: str = "e4m3",
+    scales=None,
+    block: Optional[Sequence[Optional[int]]] = None,
+    fmt: Optional[str] = None,
     out: str = "f32",
 ) -> np.ndarray:
-    """`f32(code) * scale` per block (contract step 5): `codes` uint8 FP8
-    bit patterns, `scales` float32 of shape ceil(codes.shape / block).
+    """`f32(code) * scale` per block (contract step 5).
+
+    Either `dequantize(q)` with a `ScaledTensor` (its block and format), or
+    `dequantize(codes, scales, block=(1, 128), fmt="e4m3")`: `codes` uint8
+    FP8 bit patterns, `scales` float32 of shape ceil(codes.shape / block).
     `out="bf16"` rounds the result to bf16 (RNE), returned as float32
-    holding bf16 values. Returns a float32 array of codes' shape."""
+    holding bf16 values. Returns a float32 array of codes' shape. Raises
+    ValueError for a block or format that contradicts the ScaledTensor's.
+    """
+    if isinstance(codes, ScaledTensor):
+        if scales is not None:
+            raise ValueError("pass either a ScaledTensor or (codes, scales), not both")
+        block, fmt = _layout_of(codes, block, fmt, "block")
+        codes, scales = codes
+    elif scales is None:
+        raise ValueError("dequantize needs a ScaledTensor or (codes, scales)")
+    block = (1, 128) if block is None else block
+    fmt = "e4m3" if fmt is None else fmt
     et, _ = _format(fmt)
     if out not in ("f32", "bf16"):
         raise ValueError(f"out must be 'f32' or 'bf16', got {out!r}")
@@ -254,6 +331,57 @@ func.func @dequantize(%codes: {_ty("memref", codes.shape, et)}, %scales: {_ty("m
     return result if out == "f32" else _bf16_bits_to_f32(result)
 
 
+def requantize(
+    q: ScaledTensor,
+    block: Sequence[Optional[int]],
+    transpose: bool = False,
+    eps: float = 1e-4,
+    saturate: bool = True,
+) -> ScaledTensor:
+    """`fp8.requantize`: dequantize `q` to f32, optionally transpose it (2-D
+    only: the Wgrad's 1x128 -> 128x1 re-layout, DeepSeek-V3 §3.5.2), and
+    quantize again into `block` with `q`'s format and scale mode. Returns a
+    ScaledTensor. Raises ValueError for a non-ScaledTensor or a transpose of
+    a tensor that is not 2-D."""
+    if not isinstance(q, ScaledTensor):
+        raise ValueError(f"requantize needs a ScaledTensor (from quantize), got {type(q).__name__}")
+    if transpose and len(q.shape) != 2:
+        raise ValueError(f"transpose needs a 2-D tensor, got shape {q.shape}")
+    if not isinstance(eps, (int, float, np.floating)) or not math.isfinite(eps) or eps < 0:
+        raise ValueError(f"eps must be a finite number >= 0, got {eps!r}")
+    et, _ = _format(q.fmt)
+    mode, scale_et = SCALES[q.scale]
+    shape = tuple(reversed(q.shape)) if transpose else q.shape
+    blk = _blocks(block, shape, "block")
+    sshape = _scale_shape(shape, blk)
+    codes = np.zeros(shape, np.uint8)
+    scales_raw = np.zeros(sshape, np.uint8 if scale_et == "f8E8M0FNU" else np.float32)
+    if codes.size:
+        in_s = _scale_shape(q.shape, q.block)
+        it = _scaled(q.shape, et, q.block, "f32")
+        ot = _scaled(shape, et, blk, scale_et)
+        perm = " permutation = array<i64: 1, 0>," if transpose else ""
+        ir = f"""
+func.func @requantize(%codes: {_ty("memref", q.shape, et)}, %scales: {_ty("memref", in_s, "f32")},
+                      %ocodes: {_ty("memref", shape, et)}, %oscales: {_ty("memref", sshape, scale_et)}) {{
+  %d = bufferization.to_tensor %codes restrict : {_ty("memref", q.shape, et)} to {_ty("tensor", q.shape, et)}
+  %s = bufferization.to_tensor %scales restrict : {_ty("memref", in_s, "f32")} to {_ty("tensor", in_s, "f32")}
+  %q = fp8.assemble %d, %s : {_ty("tensor", q.shape, et)}, {_ty("tensor", in_s, "f32")} -> {it}
+  %r = fp8.requantize %q {{{perm} eps = {_f32_attr(eps)}, scale_mode = #fp8.scale_mode<{mode}>,
+                          saturate = {str(bool(saturate)).lower()}}} : {it} -> {ot}
+  %rd, %rs = fp8.disassemble %r : {ot}
+  bufferization.materialize_in_destination %rd in restrict writable %ocodes
+      : ({_ty("tensor", shape, et)}, {_ty("memref", shape, et)}) -> ()
+  bufferization.materialize_in_destination %rs in restrict writable %oscales
+      : ({_ty("tensor", sshape, scale_et)}, {_ty("memref", sshape, scale_et)}) -> ()
+  return
+}}
+"""
+        _compile(ir).call("requantize", q.codes, q.scales, codes, scales_raw)
+    scales = _e8m0_to_f32(scales_raw) if scale_et == "f8E8M0FNU" else scales_raw
+    return ScaledTensor(codes, scales, blk, q.fmt, q.scale)
+
+
 # ---------------------------------------------------------------------------
 # scaled_matmul
 # ---------------------------------------------------------------------------
@@ -262,11 +390,11 @@ func.func @dequantize(%codes: {_ty("memref", codes.shape, et)}, %scales: {_ty("m
 def scaled_matmul(
     a_codes,
     a_scales,
-    b_codes,
-    b_scales,
-    a_block: Sequence[Optional[int]] = (1, 128),
-    b_block: Sequence[Optional[int]] = (128, 128),
-    fmt: str = "e4m3",
+    b_codes=None,
+    b_scales=None,
+    a_block: Optional[Sequence[Optional[int]]] = None,
+    b_block: Optional[Sequence[Optional[int]]] = None,
+    fmt: Optional[str] = None,
     promote_interval: int = 128,
     out: str = "bf16",
     emulate_accumulator_bits: Optional[int] = None,
@@ -288,8 +416,26 @@ def scaled_matmul(
       1..24 to emulate the tensor core's limited accumulator inside each
       promotion interval (Hopper keeps about 14 bits, DeepSeek-V3 3.5.2).
 
+    Also `scaled_matmul(qa, qb, ...)` with two ScaledTensors (A [M, K] and
+    B [N, K], each with its own block and format; the other arguments by
+    keyword).
+
     Returns a float32 array [M, N].
     """
+    if isinstance(a_codes, ScaledTensor) or isinstance(a_scales, ScaledTensor):
+        qa, qb = a_codes, a_scales
+        if not (isinstance(qa, ScaledTensor) and isinstance(qb, ScaledTensor)):
+            raise ValueError("scaled_matmul(qa, qb) needs two ScaledTensors")
+        if b_codes is not None or b_scales is not None:
+            raise ValueError("pass either two ScaledTensors or (a_codes, a_scales, b_codes, b_scales)")
+        a_block, fmt = _layout_of(qa, a_block, fmt, "a_block")
+        b_block, b_fmt = _layout_of(qb, b_block, b_fmt, "b_block")
+        (a_codes, a_scales), (b_codes, b_scales) = qa, qb
+    elif b_codes is None or b_scales is None:
+        raise ValueError("scaled_matmul needs (a_codes, a_scales, b_codes, b_scales) or two ScaledTensors")
+    a_block = (1, 128) if a_block is None else a_block
+    b_block = (128, 128) if b_block is None else b_block
+    fmt = "e4m3" if fmt is None else fmt
     a_et, _ = _format(fmt)
     b_et, _ = _format(b_fmt if b_fmt is not None else fmt)
     if out not in ("f32", "bf16"):

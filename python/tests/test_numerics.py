@@ -296,3 +296,67 @@ def test_compiled_functions_are_cached():
     before = len(numerics._cache)
     quantize(x * 2)
     assert len(numerics._cache) == before
+
+
+# -- ScaledTensor: a quantized array carries its layout ---------------------------
+
+BLOCK_CASES = [((4, 256), (1, 128)), ((3, 200), (1, 128)), ((130, 300), (128, 128)), ((5, 7), (None, None)),
+               ((2, 3, 40), (1, 2, 16)), ((1000,), (128,)), ((32, 4096), (32, 4096)), ((64, 256), (128, 1))]
+
+
+@pytest.mark.parametrize("shape, block", BLOCK_CASES)
+@pytest.mark.parametrize("fmt, scale", [("e4m3", "f32"), ("e5m2", "pow2"), ("e4m3", "e8m0")])
+def test_dequantize_of_quantize_round_trips(shape, block, fmt, scale):
+    x = (RNG.standard_normal(shape) * np.exp(RNG.uniform(-4, 4, shape))).astype(np.float32)
+    q = quantize(x, block=block, fmt=fmt, scale=scale)
+    assert isinstance(q, fp8_mlir.ScaledTensor)
+    assert q.block == tuple(d if b is None else b for d, b in zip(shape, block))
+    assert (q.fmt, q.scale, q.shape) == (fmt, scale, shape)
+    codes, scales = q  # still unpacks as (codes, scales)
+    # The object's layout is used: the same values as with every argument
+    # spelled out, and within the format's half ulp of x (FP64 bound).
+    got = dequantize(q)
+    np.testing.assert_array_equal(got, dequantize(codes, scales, block=q.block, fmt=fmt))
+    # Half an ulp relative (2^-4 for 3 mantissa bits, 2^-3 for 2), plus the
+    # subnormal spacing of the largest scale for values near zero.
+    rel = 2.0 ** -4 if fmt == "e4m3" else 2.0 ** -3
+    tiny = float(np.max(scales)) * (2.0 ** -9 if fmt == "e4m3" else 2.0 ** -16)
+    err = np.abs(got.astype(np.float64) - x.astype(np.float64))
+    assert np.all(err <= rel * np.abs(x.astype(np.float64)) + tiny)
+
+
+def test_scaled_tensor_rejects_contradicting_layout():
+    q = quantize(np.ones((4, 256), np.float32), block=(1, 128))
+    with pytest.raises(ValueError, match="differs from the ScaledTensor's block"):
+        dequantize(q, block=(128, 128))
+    with pytest.raises(ValueError, match="fmt 'e5m2' differs"):
+        dequantize(q, fmt="e5m2")
+    with pytest.raises(ValueError, match="scales"):
+        fp8_mlir.ScaledTensor(q.codes, np.ones((4, 3), np.float32), (1, 128))
+
+
+def test_scaled_matmul_accepts_scaled_tensors():
+    a = RNG.standard_normal((16, 256)).astype(np.float32)
+    b = RNG.standard_normal((32, 256)).astype(np.float32)
+    qa, qb = quantize(a, block=(1, 128)), quantize(b, block=(128, 128))
+    got = scaled_matmul(qa, qb, out="f32")
+    np.testing.assert_array_equal(got, scaled_matmul(*qa, *qb, a_block=(1, 128), b_block=(128, 128), out="f32"))
+    # FP64 reference of the dequantized operands (exact products, one
+    # rounding per promotion interval at most).
+    ref = dequantize(qa).astype(np.float64) @ dequantize(qb).astype(np.float64).T
+    np.testing.assert_allclose(got, ref, rtol=1e-5, atol=1e-5)
+
+
+def test_requantize_transposed_is_dequantize_transpose_quantize():
+    # The Wgrad re-layout (DeepSeek-V3 3.5.2): 1x128 tiles of X [T, K] become
+    # 1x128 tiles of X^T [K, T]. By the contract it equals quantizing the
+    # dequantized values, transposed.
+    x = (RNG.standard_normal((256, 128)) * 3).astype(np.float32)
+    q = quantize(x, block=(1, 128))
+    r = fp8_mlir.requantize(q, block=(1, 128), transpose=True)
+    assert r.shape == (128, 256) and r.block == (1, 128) and r.fmt == q.fmt
+    ref = quantize(dequantize(q).T.copy(), block=(1, 128))
+    np.testing.assert_array_equal(r.codes, ref.codes)
+    np.testing.assert_array_equal(r.scales, ref.scales)
+    with pytest.raises(ValueError, match="needs a ScaledTensor"):
+        fp8_mlir.requantize(q.codes, block=(1, 128))
