@@ -248,6 +248,36 @@ def test_moe_routed_experts_fp8(moe_roles):
         assert [(r[2], r[3]) for r in bmm] == [("linear", "fp8")], bmm
 
 
+@require_passes("fp8-pipeline")
+def test_moe_expert_weights_as_arguments_are_grouped_linears(fp8_opt):
+    """Per-expert weights passed as function arguments (torch-mlir's export
+    of parameters): the routed experts are grouped linears in FP8 because
+    their batch is the router's expert count and their tokens come from the
+    dispatch; the dispatch/combine contraction has its own role and stays
+    high; the FP8 share equals the one with constant weights."""
+    import json
+
+    reports = {}
+    for weights in ("constants", "args"):
+        rc, out, err = fp8_opt(models.model(SMALL, 2, mlp="moe", weights=weights),
+                               "--fp8-pipeline=report-format=json", "-o", "/dev/null")
+        assert rc == 0, err
+        reports[weights] = json.loads(out)
+    args = reports["args"]
+    for layer in (0, 1):
+        for proj in ("gate_proj", "up_proj", "down_proj"):
+            ops = [o for o in args["ops"] if o["location"] == f"model.layers.{layer}.mlp.experts.{proj}"]
+            assert ops and all((o["role"], o["precision"]) == ("linear", "fp8") for o in ops), ops
+            assert all("per-group weights (function argument)" in o["reason"] for o in ops), ops
+        dispatch = [o for o in args["ops"] if o["location"] == f"model.layers.{layer}.mlp.dispatch" and o["matmul"]]
+        assert dispatch and all((o["role"], o["precision"]) == ("dispatch", "bf16") for o in dispatch), dispatch
+    # Attention over activations stays attention.
+    attn = [o for o in args["ops"] if o["location"] == "model.layers.0.self_attn" and o["matmul"]]
+    assert attn and all(o["role"] == "attention" for o in attn)
+    share = {w: r["totals"]["fp8_matmul_flop_share"] for w, r in reports.items()}
+    assert share["args"] == share["constants"] and share["args"] > 0.5, share
+
+
 def test_model_embedding_and_head_roles():
     if not fp8_mlir.has_pass("fp8-assign-precision"):
         pytest.skip("fp8-assign-precision not in this build")

@@ -652,6 +652,10 @@ void RoleAnalysis::classifyContractions(ArrayRef<Operation *> ops) {
     }
   // Contractions: linear (a weight operand) or attention (two activations).
   attentionOps.clear();
+  gatingOps.clear();
+  dispatchOps.clear();
+  groupedOps.clear();
+  expertCounts.clear();
   for (Operation *op : ops) {
     auto it = contractions.find(op);
     if (it == contractions.end())
@@ -679,6 +683,17 @@ void RoleAnalysis::classifyContractions(ArrayRef<Operation *> ops) {
       if (batchOne || info.broadcast)
         return kind;
       if (right && c.numBatch == 1 && kind != WeightSource::functionArgument) {
+        grouped = true;
+        return kind;
+      }
+      // Per-expert weights passed as an argument (how torch-mlir exports
+      // parameters): a grouped linear when the batch is the expert count of
+      // a router and the tokens come from a dispatch (or from the previous
+      // expert linear); otherwise ambiguous with a KV cache.
+      if (right && c.numBatch == 1 && expertCounts.contains(t.getDimSize(0)) &&
+          llvm::any_of(getProducingContractions(a), [&](Operation *p) {
+            return dispatchOps.contains(p) || groupedOps.contains(p);
+          })) {
         grouped = true;
         return kind;
       }
@@ -722,10 +737,43 @@ void RoleAnalysis::classifyContractions(ArrayRef<Operation *> ops) {
              << ") feeding softmax/sigmoid/top-k";
         }
       }
+      if (role == Role::gating) {
+        gatingOps.insert(op);
+        expertCounts.insert(c.n);
+      }
+      if (grouped)
+        groupedOps.insert(op);
       decide(op, role, reason);
+    } else if (llvm::any_of(
+                   llvm::concat<Operation *>(getProducingContractions(a),
+                                             getProducingContractions(b)),
+                   [&](Operation *p) { return gatingOps.contains(p); })) {
+      // Tokens moved by the router's decisions (a top-k mask or routing
+      // weights): MoE dispatch or combine, not attention.
+      dispatchOps.insert(op);
+      decide(op, Role::dispatch,
+             "heuristic: contraction with the router's output (MoE token "
+             "dispatch/combine)");
     } else {
       decide(op, Role::attention, "heuristic: contraction of two activations");
       attentionOps.push_back(op);
     }
   }
+}
+
+SmallVector<Operation *> RoleAnalysis::getProducingContractions(Value v) const {
+  SmallVector<Operation *> found;
+  SmallVector<Value> work{v};
+  DenseSet<Operation *> seen;
+  while (!work.empty() && seen.size() < kMaxProducerSearchOps) {
+    Operation *def = work.pop_back_val().getDefiningOp();
+    if (!def || !seen.insert(def).second)
+      continue;
+    if (isContraction(def)) {
+      found.push_back(def);
+      continue;
+    }
+    llvm::append_range(work, def->getOperands());
+  }
+  return found;
 }

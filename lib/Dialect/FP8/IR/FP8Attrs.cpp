@@ -175,9 +175,8 @@ Attribute PolicyAttr::parse(AsmParser &parser, Type) {
             std::optional<Role> role = symbolizeRole(r);
             if (!role)
               return parser.emitError(rLoc)
-                     << "unknown role '" << r
-                     << "' (known: linear, embedding, output_head, gating, "
-                        "normalization, attention, other)";
+                     << "unknown role '" << r << "' (known: " << getRoleNames()
+                     << ")";
             keepHigh.push_back(*role);
             return success();
           });

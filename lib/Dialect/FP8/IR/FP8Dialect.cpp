@@ -71,4 +71,11 @@ int64_t getNumBlocks(int64_t dim, int64_t block) {
   return (dim + block - 1) / block;
 }
 
+std::string getRoleNames() {
+  std::string names;
+  for (unsigned i = 0; i <= getMaxEnumValForRole(); ++i)
+    names += (i ? ", " : "") + stringifyRole(static_cast<Role>(i)).str();
+  return names;
+}
+
 } // namespace mlir::fp8

@@ -75,9 +75,8 @@ LogicalResult AssignPrecisionPass::initialize(MLIRContext *ctx) {
       return emitError(UnknownLoc::get(ctx))
              << "fp8-assign-precision: malformed override '" << entry
              << "': " << why
-             << " (expected PATTERN:VALUE, VALUE a role: linear, embedding, "
-                "output_head, gating, normalization, attention, other; or a "
-                "precision: fp8, bf16, f32)";
+             << " (expected PATTERN:VALUE, VALUE a role: " << getRoleNames()
+             << "; or a precision: fp8, bf16, f32)";
     };
     if (colon == StringRef::npos)
       return bad("missing ':'");
@@ -158,7 +157,9 @@ Precision AssignPrecisionPass::decidePrecision(Operation *op, Role role,
   if (role == Role::linear && isContraction &&
       !policyAttr.keepsHigh(Role::linear))
     return Precision::fp8;
-  if (policyAttr.keepsHigh(role)) {
+  // MoE token dispatch/combine contractions move tokens by routing weights:
+  // high precision under every policy (like the gating they follow).
+  if (policyAttr.keepsHigh(role) || role == Role::dispatch) {
     if (isContraction)
       return high;
     // Elementwise and reduction ops are never narrowed below their own

@@ -36,7 +36,7 @@ module attributes {fp8.recipe = 1} {}
 // -----
 
 func.func @bad_role_name(%x: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+2 {{expected ::mlir::fp8::Role to be one of: linear, embedding, output_head, gating, normalization, attention, other}}
+  // expected-error @+2 {{expected ::mlir::fp8::Role to be one of: linear, embedding, output_head, gating, normalization, attention, other, dispatch}}
   // expected-error @+1 {{failed to parse FP8_RoleAttr parameter 'value'}}
   %0 = arith.addf %x, %x {fp8.role = #fp8.role<router>} : tensor<4xf32>
   return %0 : tensor<4xf32>

@@ -71,7 +71,7 @@ module attributes {fp8.policy = #fp8.policy<"deepseek-v3", scale_mode = pow3>} {
 
 // -----
 
-// expected-error @+1 {{unknown role 'router' (known: linear, embedding, output_head, gating, normalization, attention, other)}}
+// expected-error @+1 {{unknown role 'router' (known: linear, embedding, output_head, gating, normalization, attention, other, dispatch)}}
 module attributes {fp8.policy = #fp8.policy<"deepseek-v3", keep_high = [router]>} {}
 
 // -----

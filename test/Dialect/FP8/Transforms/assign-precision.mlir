@@ -277,7 +277,8 @@ func.func @no_contraction(%x: tensor<4xf32>) -> tensor<4xf32> {
 // MoE routed experts: a batch_matmul whose B holds one weight per group
 // (per-expert constants [E, K, N]) is a grouped linear and goes FP8
 // (DeepSeek-V3 keeps its expert GEMMs in FP8). The same shape with B a
-// function argument stays attention (a KV cache, see @attention above).
+// function argument and no router in the function stays attention (a KV
+// cache, see @attention above; with a router: moe-experts-arguments.mlir).
 // CHECK-LABEL: func.func @moe_experts
 // CHECK: linalg.batch_matmul {fp8.precision = #fp8.precision<fp8>, fp8.reason = "heuristic: contraction with per-group weights (constant)", fp8.role = #fp8.role<linear>}
 func.func @moe_experts(%x: tensor<4x8x256xf32>) -> tensor<4x8x128xf32> {

@@ -121,10 +121,14 @@ struct RoleDecision {
 /// The heuristic roles of the linalg ops of every function with a body
 /// under the analysed operation (a module). Construction classifies:
 ///   - contractions: `linear` when an operand is a weight (getWeightSource;
-///     with batch loops, only a broadcast weight or per-group weights from a
-///     constant/global), `output_head` for a vocabulary-sized linear
-///     reaching a function result, `gating` for an expert-count linear
-///     feeding softmax/sigmoid/top-k, else `attention`;
+///     with batch loops, only a broadcast weight, per-group weights from a
+///     constant/global, or per-expert weights from an argument when the
+///     batch is a router's expert count and the tokens come from a dispatch),
+///     `output_head` for a linear whose weight is the embedding table or a
+///     vocabulary-sized linear reaching a function result, `gating` for an
+///     expert-count linear feeding softmax/sigmoid/top-k; a contraction of
+///     two activations is `dispatch` when one is computed from a router's
+///     output (MoE token dispatch/combine), else `attention`;
 ///   - `embedding`: gathers from a table;
 ///   - `normalization`: the region around each rsqrt (LayerNorm, RMSNorm);
 ///   - `attention`: the ops on paths between contractions that feed an
@@ -169,6 +173,9 @@ public:
   static constexpr unsigned kMaxNormRegionOps = 128;
   /// Ops on the paths into one attention contraction.
   static constexpr unsigned kMaxAttentionSliceOps = 512;
+  /// Ops visited walking back from an operand to the contractions that
+  /// produce it (MoE dispatch and grouped-expert recognition).
+  static constexpr unsigned kMaxProducerSearchOps = 64;
 
 private:
   void analyzeFunction(FunctionOpInterface func);
@@ -179,6 +186,9 @@ private:
   bool reachesReturn(Operation *op) const;
   Operation *feedsSoftmax(Operation *op) const;
   bool isContraction(Operation *op) const { return contractions.count(op); }
+  /// The contractions `v` is computed from (walking back through any op,
+  /// stopping at contractions), bounded by kMaxProducerSearchOps.
+  SmallVector<Operation *> getProducingContractions(Value v) const;
 
   /// Program order of every op of the analysed functions.
   DenseMap<Operation *, unsigned> position;
@@ -187,6 +197,10 @@ private:
   DenseMap<Operation *, SmallVector<Operation *>> linalgOps;
   /// Attention contractions of the function being analysed.
   SmallVector<Operation *> attentionOps;
+  /// MoE structure found so far: router linears and their expert counts,
+  /// token dispatch/combine contractions, grouped expert linears.
+  llvm::SmallPtrSet<Operation *, 8> gatingOps, dispatchOps, groupedOps;
+  llvm::DenseSet<int64_t> expertCounts;
 };
 
 } // namespace mlir::fp8

@@ -16,6 +16,8 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include <string>
+
 #include "fp8/Dialect/FP8/IR/FP8Dialect.h.inc"
 #include "fp8/Dialect/FP8/IR/FP8Enums.h.inc"
 
@@ -39,6 +41,9 @@ bool isSupportedScaleType(Type type);
 /// Largest finite value of an FP8 format: 448 (E4M3FN) or 57344 (E5M2).
 /// Asserts on any other type.
 double getFormatMax(Type fp8Type);
+
+/// Every role name in enum order, comma-separated: "linear, embedding, ...".
+std::string getRoleNames();
 
 /// ceil(dim / block), keeping dynamic dimensions dynamic.
 int64_t getNumBlocks(int64_t dim, int64_t block);

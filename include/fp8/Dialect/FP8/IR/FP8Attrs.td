@@ -17,7 +17,8 @@ def FP8_Role : I32EnumAttr<"Role", "role of an op in a model graph", [
     I32EnumAttrCase<"gating", 3>,
     I32EnumAttrCase<"normalization", 4>,
     I32EnumAttrCase<"attention", 5>,
-    I32EnumAttrCase<"other", 6>]> {
+    I32EnumAttrCase<"other", 6>,
+    I32EnumAttrCase<"dispatch", 7>]> {
   let cppNamespace = "::mlir::fp8";
   let genSpecializedAttr = 0;
 }
@@ -46,8 +47,9 @@ def FP8_RoleAttr : EnumAttr<FP8_Dialect, FP8_Role, "role"> {
     by the user: `linear` (a contraction with a weight), `embedding` (a gather
     from a table), `output_head` (the last, vocabulary-sized linear),
     `gating` (a MoE router linear), `normalization` (LayerNorm/RMSNorm),
-    `attention` (QK^T, softmax, PV) or `other`. DeepSeek-V3 §3.3.1 keeps every
-    role but `linear` in BF16/FP32.
+    `attention` (QK^T, softmax, PV), `dispatch` (a MoE token dispatch or
+    combine contraction, driven by the router's output: always kept high) or
+    `other`. DeepSeek-V3 §3.3.1 keeps every role but `linear` in BF16/FP32.
 
     Example: `#fp8.role<gating>`
   }];
