@@ -4,7 +4,15 @@ in the forms torch-mlir exports: linalg.matmul against [K, N] weights passed
 as function arguments, attention as batch_matmul with head transposes, the
 softmax and the norms as linalg.generic/linalg.reduce. Python 3 stdlib only.
 
+With --mixed, a decode-style graph of mixed abstraction levels, as exports
+of serving stacks are (e.g. a distilled decoder with a hand-written KV
+cache): each layer also writes its K and V rows into a KV-cache memref
+argument with an affine.for loop of vector.transfer_read/write on buffers
+of the tensors (bufferization.to_buffer), beside the linalg-on-tensors
+computation.
+
     gen_transformer.py --layers 8 [--seq 128 --hidden 512 --heads 8 --ffn 1408]
+                       [--mixed]
 """
 import argparse
 import sys
@@ -36,6 +44,14 @@ def layer(i, a):
     for proj in ("q", "k", "v"):
         linear(f"{p}_{proj}", f"{p}_n1", f"{p}_w{proj}", D, D, "z_sd")
         w(f"    %{p}_{proj}3 = tensor.expand_shape %{p}_{proj} [[0], [1, 2]] output_shape [{S}, {H}, {hd}] : {t(S, D)} into {t(S, H, hd)}")
+    if a.mixed:
+        # The KV-cache update at the memref/affine/vector level.
+        for j, proj in enumerate("kv"):
+            w(f"    %{p}_{proj}buf = bufferization.to_buffer %{p}_{proj} : {t(S, D)} to memref<{S}x{D}xf32>")
+            w(f"    affine.for %r = 0 to {S} {{\n"
+              f"      %{p}_{proj}row = vector.transfer_read %{p}_{proj}buf[%r, %c0], %zero {{in_bounds = [true]}} : memref<{S}x{D}xf32>, vector<{D}xf32>\n"
+              f"      vector.transfer_write %{p}_{proj}row, %cache[%c{2 * i + j}, %r, %c0] {{in_bounds = [true]}} : vector<{D}xf32>, memref<{2 * a.layers}x{S}x{D}xf32>\n"
+              f"    }}")
     w(f"    %{p}_qt = linalg.transpose ins(%{p}_q3 : {t(S, H, hd)}) outs(%e_hsd : {t(H, S, hd)}) permutation = [1, 0, 2]")
     w(f"    %{p}_kt = linalg.transpose ins(%{p}_k3 : {t(S, H, hd)}) outs(%e_hds : {t(H, hd, S)}) permutation = [1, 2, 0]")
     w(f"    %{p}_vt = linalg.transpose ins(%{p}_v3 : {t(S, H, hd)}) outs(%e_hsd : {t(H, S, hd)}) permutation = [1, 0, 2]")
@@ -73,6 +89,8 @@ def main():
     ap.add_argument("--hidden", type=int, default=512)
     ap.add_argument("--heads", type=int, default=8)
     ap.add_argument("--ffn", type=int, default=1408)
+    ap.add_argument("--mixed", action="store_true",
+                    help="add a memref/affine/vector KV-cache update per layer")
     a = ap.parse_args()
     S, D, H, F = a.seq, a.hidden, a.heads, a.ffn
     if D % H:
@@ -85,6 +103,8 @@ def main():
         args += [f"%{p}_g1: {t(D)}", f"%{p}_g2: {t(D)}"]
         args += [f"%{p}_w{n}: {t(D, D)}" for n in "qkvo"]
         args += [f"%{p}_wg: {t(D, F)}", f"%{p}_wu: {t(D, F)}", f"%{p}_wd: {t(F, D)}"]
+    if a.mixed:
+        args.append(f"%cache: memref<{2 * a.layers}x{S}x{D}xf32>")
     print("#id1 = affine_map<(d0) -> (d0)>")
     print("#id2 = affine_map<(d0, d1) -> (d0, d1)>")
     print("#row = affine_map<(d0, d1) -> (d0)>")
@@ -98,6 +118,9 @@ def main():
     print("    %ninf = arith.constant 0xFF800000 : f32")
     print(f"    %inv_d = arith.constant {1.0 / D!r} : f32")
     print("    %eps = arith.constant 1.0e-06 : f32")
+    if a.mixed:
+        for c in range(max(2 * a.layers, 1)):
+            print(f"    %c{c} = arith.constant {c} : index")
     for name, shape in [("sd", (S, D)), ("s", (S,)), ("sf", (S, F)), ("hss", (H, S, S)),
                         ("hsd", (H, S, hd)), ("hds", (H, hd, S)), ("shd", (S, H, hd)), ("hs", (H, S))]:
         print(f"    %e_{name} = tensor.empty() : {t(*shape)}")

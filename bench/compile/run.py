@@ -3,7 +3,8 @@
 
 Times `fp8-opt --fp8-pipeline="report=false"` and `mlir-opt --canonicalize
 --cse` on the same input, in the same run, on the real graphs in
-../shared/models and on generated N-layer decoders (N = 1, 8, 32, 61), and
+../shared/models, on generated N-layer decoders (N = 1, 8, 32, 61) and on a
+28-layer decode graph of mixed levels (linalg, memref, affine, vector), and
 prints a Markdown table: the median of --repeat runs, the ratio, and how
 time grows with N. Python 3 stdlib only.
 
@@ -20,7 +21,8 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-REAL = ["bert_base_linalg", "qwen_block_tosa", "mlp_fp32_3x1024", "mlp_bf16_3x1024"]
+REAL = ["bert_base_linalg", "berttiny_mlm_backward_linalg", "qwen_block_tosa", "mlp_fp32_3x1024",
+        "mlp_bf16_3x1024"]
 LAYERS = [1, 8, 32, 61]
 
 
@@ -54,6 +56,12 @@ def main():
         with open(path, "w") as f:
             subprocess.run([sys.executable, gen, "--layers", str(n)], check=True, stdout=f)
         inputs.append((f"decoder, {n} layer{'s' if n > 1 else ''}", path, n))
+    # A decode graph of mixed levels (linalg on tensors + a memref/affine/
+    # vector KV-cache update per layer), 28 layers like a distilled 7B decoder.
+    path = os.path.join(tmp, "decode_mixed_28.mlir")
+    with open(path, "w") as f:
+        subprocess.run([sys.executable, gen, "--layers", "28", "--seq", "1", "--mixed"], check=True, stdout=f)
+    inputs.append(("decode, mixed levels, 28 layers", path, None))
 
     print(f"| input | linalg ops | fp8-pipeline (s) | canonicalize+cse (s) | ratio |")
     print(f"|---|---:|---:|---:|---:|")

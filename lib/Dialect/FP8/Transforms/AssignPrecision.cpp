@@ -255,5 +255,8 @@ void AssignPrecisionPass::runOnOperation() {
     annotate(func, roles);
   });
   if (failed)
-    signalPassFailure();
+    return signalPassFailure();
+  // Only discardable attributes changed: the roles fp8-insert-quant reads
+  // next are still the ones computed here.
+  markAnalysesPreserved<RoleAnalysis>();
 }
