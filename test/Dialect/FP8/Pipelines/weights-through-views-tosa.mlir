@@ -1,4 +1,4 @@
-// RUN: fp8-opt %s --fp8-pipeline="report=false" | FileCheck %s
+// RUN: fp8-opt %s -split-input-file --fp8-pipeline="report=false" | FileCheck %s
 
 // docs/regression-cases.md case 21 in TOSA form: an f32 weight argument ->
 // tosa.cast to bf16 -> tosa.transpose -> tosa.reshape -> tosa.matmul, the
@@ -18,4 +18,24 @@ func.func @case21_tosa(%x: tensor<1x16x256xbf16>, %w: tensor<512x256xf32>) -> te
   %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xbf16>}> : () -> tensor<1xbf16>
   %y = tosa.matmul %x, %w3, %zp, %zp : (tensor<1x16x256xbf16>, tensor<1x256x512xbf16>, tensor<1xbf16>, tensor<1xbf16>) -> tensor<1x16x512xf32>
   return %y : tensor<1x16x512xf32>
+}
+
+// -----
+
+// docs/regression-cases.md case 22 in TOSA form: a router computed in f32
+// (tosa.cast of the bf16 activation and weight, the weight transposed and
+// reshaped) feeding tosa.sigmoid: gating, kept high, not attention.
+// CHECK-LABEL: func.func @case22_tosa
+// CHECK-NOT: fp8.quantize
+// CHECK: linalg.batch_matmul {fp8.precision = #fp8.precision<bf16>, fp8.reason = "heuristic: expert-count linear (N = 8) feeding softmax/sigmoid/top-k", fp8.role = #fp8.role<gating>}
+func.func @case22_tosa(%x: tensor<1x16x256xbf16>, %w: tensor<8x256xbf16>) -> tensor<1x16x8xf32> {
+  %xf = tosa.cast %x : (tensor<1x16x256xbf16>) -> tensor<1x16x256xf32>
+  %wf = tosa.cast %w : (tensor<8x256xbf16>) -> tensor<8x256xf32>
+  %wt = tosa.transpose %wf {perms = array<i32: 1, 0>} : (tensor<8x256xf32>) -> tensor<256x8xf32>
+  %s3 = tosa.const_shape {values = dense<[1, 256, 8]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %w3 = tosa.reshape %wt, %s3 : (tensor<256x8xf32>, !tosa.shape<3>) -> tensor<1x256x8xf32>
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %logits = tosa.matmul %xf, %w3, %zp, %zp : (tensor<1x16x256xf32>, tensor<1x256x8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x16x8xf32>
+  %p = tosa.sigmoid %logits : (tensor<1x16x8xf32>) -> tensor<1x16x8xf32>
+  return %p : tensor<1x16x8xf32>
 }
