@@ -38,6 +38,9 @@ void fp8::buildFP8CPUPipeline(OpPassManager &pm,
   pm.addPass(bufferization::createOneShotBufferizePass(bufOptions));
   if (options.deallocate)
     bufferization::buildBufferDeallocationPipeline(pm);
+  // Deallocation clones buffers whose ownership is only known at run time
+  // (dynamic shapes returned from a function): memref.alloc + copy.
+  pm.addPass(createConvertBufferizationToMemRefPass());
 
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(createSCFToControlFlowPass());

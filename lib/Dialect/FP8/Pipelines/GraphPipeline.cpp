@@ -27,6 +27,7 @@ void fp8::buildFP8Pipeline(OpPassManager &pm,
     FP8ReportPassOptions report;
     report.format = options.reportFormat;
     report.output = options.reportOutput;
+    report.tokens = options.reportTokens;
     pm.addPass(createFP8ReportPass(report));
   }
   // Shared quantizations (identical quantize ops of one value merge) and

@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
 namespace mlir::fp8 {
@@ -72,10 +73,24 @@ public:
   LogicalResult rewriteGrouped(IRRewriter &rw, Contraction &c);
 
 private:
+  /// Leaves an FP8 linear unrewritten: a remark (an error with `strict`),
+  /// and its attributes say what the IR now holds, so fp8-report never
+  /// counts it as FP8.
   LogicalResult skip(Operation *op, const Twine &why) {
+    std::string reason = why.str();
     InFlightDiagnostic d =
         strict ? op->emitError() : ::mlir::emitRemark(op->getLoc());
-    d << "fp8-insert-quant: linear left in high precision: " << why;
+    d << "fp8-insert-quant: linear left in high precision: " << reason;
+    Type elt = getElementTypeOrSelf(op->getResult(0).getType());
+    Precision kept =
+        elt.isF32() || elt.isF64() ? Precision::f32 : Precision::bf16;
+    op->setAttr(FP8Dialect::kPrecisionAttrName,
+                PrecisionAttr::get(op->getContext(), kept));
+    std::string full = "fp8 not applied: " + reason;
+    if (auto prev = op->getAttrOfType<StringAttr>(FP8Dialect::kReasonAttrName))
+      full = prev.getValue().str() + "; " + full;
+    op->setAttr(FP8Dialect::kReasonAttrName,
+                StringAttr::get(op->getContext(), full));
     return failure(strict);
   }
   /// [d0, ..., dn-1, K] -> [d0 * ... * dn-1, K] (a no-op on rank 2).
@@ -226,9 +241,19 @@ LogicalResult Rewriter::rewriteLinear(IRRewriter &rw, Contraction &c) {
   Value init = c.op.getDpsInitOperand(0)->get();
   auto aType = cast<RankedTensorType>(a.getType());
   auto bType = cast<RankedTensorType>(b.getType());
-  if (!resultType.hasStaticShape() || !aType.hasStaticShape() ||
+  // The token dimensions (M: the activation's leading dimensions, batch
+  // and sequence collapsed into it) may be dynamic: the weight's N and K
+  // are compile-time constants and M is a run-time value, as in DeepGEMM.
+  if (ShapedType::isDynamic(c.n) || ShapedType::isDynamic(c.k) ||
       !bType.hasStaticShape())
-    return skip(op, "dynamic shapes are not supported yet");
+    return skip(op, "dynamic N or K (the weight's shape must be static; only "
+                    "the token dimensions may be dynamic)");
+  if (ShapedType::isDynamic(c.m) &&
+      (!c.aKLast || c.numBatch > 0 ||
+       llvm::any_of(policy.getActivationBlock(), ShapedType::isDynamic)))
+    return skip(op, "a dynamic token dimension needs the activation stored "
+                    "[M..., K], no batch loops and a policy with a static "
+                    "activation block");
   for (Type t : {aType.getElementType(), bType.getElementType(),
                  resultType.getElementType()})
     if (!isa<Float32Type, BFloat16Type, Float16Type>(t))
@@ -327,9 +352,11 @@ LogicalResult Rewriter::rewriteLinear(IRRewriter &rw, Contraction &c) {
     ReassociationIndices lead, last{resultType.getRank() - 1};
     for (int64_t i = 0; i + 1 < resultType.getRank(); ++i)
       lead.push_back(i);
+    // The sizes of the original result (the init's), dynamic ones included.
     result = tensor::ExpandShapeOp::create(
         rw, loc, resultType, result,
-        SmallVector<ReassociationIndices>{lead, last});
+        SmallVector<ReassociationIndices>{lead, last},
+        tensor::getMixedSizes(rw, loc, init));
   }
   rw.replaceOp(op, result);
   return success();

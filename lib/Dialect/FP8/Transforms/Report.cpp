@@ -35,6 +35,9 @@ struct Row {
   std::optional<Precision> precision;
   bool isMatmul = false;
   int64_t flops = 0;
+  /// FLOPs per row of a dynamic token dimension M (2 * N * K); 0 when M is
+  /// static.
+  int64_t flopsPerToken = 0;
   int64_t weightBytesBefore = 0, weightBytesAfter = 0;
 };
 
@@ -156,6 +159,9 @@ void ReportPass::collect(FunctionOpInterface func, PolicyAttr policy,
       r.isMatmul = true;
       r.precision = Precision::fp8;
       r.flops = mm.getFlops();
+      if (ShapedType::isDynamic(a[0]) && !ShapedType::isDynamic(a[1]) &&
+          !ShapedType::isDynamic(b[0]))
+        r.flopsPerToken = 2 * b[0] * a[1];
       r.shape = (shapeString({a[0], b[0], a[1]}));
       if (isQuantizedWeight(mm.getB())) {
         Type src = sourceElementType(mm.getB());
@@ -172,6 +178,9 @@ void ReportPass::collect(FunctionOpInterface func, PolicyAttr policy,
     if (const Contraction *c = roles.getContraction(op)) {
       r.isMatmul = true;
       r.flops = c->flops();
+      if (ShapedType::isDynamic(c->m) && !ShapedType::isDynamic(c->n) &&
+          !ShapedType::isDynamic(c->k))
+        r.flopsPerToken = 2 * c->n * c->k;
       r.shape = shapeString({c->m, c->n, c->k});
       Value b = c->op->getOperand(1);
       if (getWeightSource(b) != WeightSource::none &&
@@ -226,6 +235,11 @@ std::string humanBytes(int64_t b) {
 
 /// Options are checked before any IR is seen (no module dump with the error).
 LogicalResult ReportPass::initialize(MLIRContext *ctx) {
+  if (tokens < 0)
+    return emitError(UnknownLoc::get(ctx))
+           << "fp8-report: option tokens=" << static_cast<int64_t>(tokens)
+           << " is negative (expected a token count, or 0 for per-token "
+              "FLOPs)";
   fmt = format;
   if (fmt != "table" && fmt != "json")
     return emitError(UnknownLoc::get(ctx))
@@ -253,17 +267,31 @@ void ReportPass::runOnOperation() {
       collect(func, policy, roles, rows);
   });
 
-  int64_t mmFlops = 0, fp8Flops = 0, before = 0, after = 0;
+  // A dynamic GEMM counts `tokens` rows when the option is given; else its
+  // per-token FLOPs are totalled apart.
+  for (Row &r : rows)
+    if (r.flopsPerToken && tokens > 0) {
+      r.flops = r.flopsPerToken * tokens;
+      r.flopsPerToken = 0;
+    }
+  int64_t mmFlops = 0, fp8Flops = 0, mmPerToken = 0, fp8PerToken = 0;
+  int64_t before = 0, after = 0;
   for (const Row &r : rows) {
     if (r.isMatmul) {
       mmFlops += r.flops;
-      if (r.precision == Precision::fp8)
+      mmPerToken += r.flopsPerToken;
+      if (r.precision == Precision::fp8) {
         fp8Flops += r.flops;
+        fp8PerToken += r.flopsPerToken;
+      }
     }
     before += r.weightBytesBefore;
     after += r.weightBytesAfter;
   }
-  double share = mmFlops ? 100.0 * fp8Flops / mmFlops : 0.0;
+  // The share at many tokens when dynamic GEMMs are left per token.
+  double share = mmPerToken ? 100.0 * fp8PerToken / mmPerToken
+                 : mmFlops  ? 100.0 * fp8Flops / mmFlops
+                            : 0.0;
 
   std::string errorMessage;
   std::unique_ptr<llvm::ToolOutputFile> file;
@@ -294,17 +322,22 @@ void ReportPass::runOnOperation() {
                              {"shape", r.shape},
                              {"matmul", r.isMatmul},
                              {"flops", r.flops},
+                             {"flops_per_token", r.flopsPerToken},
                              {"weight_bytes_before", r.weightBytesBefore},
                              {"weight_bytes_after", r.weightBytesAfter}});
     llvm::json::Object root{
         {"policy", policyName},
         {"policy_from_module", hasPolicy},
         {"ops", std::move(ops)},
-        {"totals", llvm::json::Object{{"matmul_flops", mmFlops},
-                                      {"fp8_matmul_flops", fp8Flops},
-                                      {"fp8_matmul_flop_share", share / 100.0},
-                                      {"weight_bytes_before", before},
-                                      {"weight_bytes_after", after}}}};
+        {"totals",
+         llvm::json::Object{{"matmul_flops", mmFlops},
+                            {"fp8_matmul_flops", fp8Flops},
+                            {"matmul_flops_per_token", mmPerToken},
+                            {"fp8_matmul_flops_per_token", fp8PerToken},
+                            {"tokens", static_cast<int64_t>(tokens)},
+                            {"fp8_matmul_flop_share", share / 100.0},
+                            {"weight_bytes_before", before},
+                            {"weight_bytes_after", after}}}};
     os << llvm::formatv("{0:2}", llvm::json::Value(std::move(root))) << "\n";
     return;
   }
@@ -329,17 +362,21 @@ void ReportPass::runOnOperation() {
   for (size_t i = 0; i < rows.size();) {
     const Row &r = rows[i];
     size_t j = i + 1;
-    int64_t flops = r.flops;
+    int64_t flops = r.flops, perToken = r.flopsPerToken;
     if (r.isMatmul)
-      for (; j < rows.size() && rows[j].isMatmul && same(r, rows[j]); ++j)
+      for (; j < rows.size() && rows[j].isMatmul && same(r, rows[j]); ++j) {
         flops += rows[j].flops;
+        perToken += rows[j].flopsPerToken;
+      }
     if (r.isMatmul) {
       std::string shape =
           j - i > 1 ? std::to_string(j - i) + " x " + r.shape : r.shape;
       os << llvm::formatv(
           "{0,-4} {1,-22} {2,-28} {3,-12} {4,-5} {5,-18} {6,12}  {7}\n", ++idx,
           r.op, r.location.empty() ? r.func : r.location, stringifyRole(r.role),
-          precisionName(r), shape, humanFlops(flops), r.reason);
+          precisionName(r), shape,
+          perToken ? humanFlops(perToken) + "/tok" : humanFlops(flops),
+          r.reason);
     }
     i = j;
   }
@@ -376,12 +413,21 @@ void ReportPass::runOnOperation() {
                         g.count, humanFlops(g.flops), g.reason);
 
   os << "\nTotals\n";
-  os << llvm::formatv("  matmul FLOPs:        {0}\n", humanFlops(mmFlops));
-  os << llvm::formatv("  in FP8:              {0} ({1:F1}%)\n",
-                      humanFlops(fp8Flops), share);
-  os << llvm::formatv("  in high precision:   {0} ({1:F1}%)\n",
-                      humanFlops(mmFlops - fp8Flops),
-                      mmFlops ? 100.0 - share : 0.0);
+  // "X + Y per token" when dynamic GEMMs are reported per token.
+  auto total = [&](int64_t fixed, int64_t perToken) {
+    std::string s = humanFlops(fixed);
+    if (mmPerToken)
+      s += " + " + humanFlops(perToken) + " per token";
+    return s;
+  };
+  StringRef shareOf = mmPerToken ? " of the per-token FLOPs" : "";
+  os << llvm::formatv("  matmul FLOPs:        {0}\n",
+                      total(mmFlops, mmPerToken));
+  os << llvm::formatv("  in FP8:              {0} ({1:F1}%{2})\n",
+                      total(fp8Flops, fp8PerToken), share, shareOf);
+  os << llvm::formatv("  in high precision:   {0} ({1:F1}%{2})\n",
+                      total(mmFlops - fp8Flops, mmPerToken - fp8PerToken),
+                      mmFlops || mmPerToken ? 100.0 - share : 0.0, shareOf);
   os << llvm::formatv("  linear weights:      {0} before, {1} after "
                       "(FP8 codes + scales; one weight per linear)\n",
                       humanBytes(before), humanBytes(after));

@@ -11,15 +11,18 @@
 
 // REPORT-COUNT-13: fp8-report: policy deepseek-v3
 
-// Dynamic M: left in high precision.
+// Dynamic M (the token dimension) is rewritten; dynamic K (the weight's
+// shape) is left in high precision.
 // CHECK-LABEL: func.func @dynamic_m
+// CHECK: fp8.scaled_matmul {{.*}} -> tensor<?x512xf32>
 // CHECK: linalg.matmul
-// CHECK-NOT: fp8.scaled_matmul
-// STRICT: error: fp8-insert-quant: linear left in high precision: dynamic shapes are not supported yet
-func.func @dynamic_m(%x: tensor<?x256xf32>, %w: tensor<256x512xf32>, %init: tensor<?x512xf32>) -> tensor<?x512xf32> {
-  // expected-remark @+1 {{fp8-insert-quant: linear left in high precision: dynamic shapes are not supported yet}}
+// STRICT: error: fp8-insert-quant: linear left in high precision: dynamic N or K
+func.func @dynamic_m(%x: tensor<?x256xf32>, %w: tensor<256x512xf32>, %init: tensor<?x512xf32>,
+                     %xk: tensor<16x?xf32>, %wk: tensor<?x512xf32>, %init2: tensor<16x512xf32>) -> (tensor<?x512xf32>, tensor<16x512xf32>) {
   %y = linalg.matmul ins(%x, %w : tensor<?x256xf32>, tensor<256x512xf32>) outs(%init : tensor<?x512xf32>) -> tensor<?x512xf32>
-  return %y : tensor<?x512xf32>
+  // expected-remark @+1 {{fp8-insert-quant: linear left in high precision: dynamic N or K}}
+  %z = linalg.matmul ins(%xk, %wk : tensor<16x?xf32>, tensor<?x512xf32>) outs(%init2 : tensor<16x512xf32>) -> tensor<16x512xf32>
+  return %y, %z : tensor<?x512xf32>, tensor<16x512xf32>
 }
 
 // -----

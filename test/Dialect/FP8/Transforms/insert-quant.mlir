@@ -193,9 +193,9 @@ func.func @attention_cast(%q: tensor<12x40x64xf32>, %kt: tensor<12x64x40xf32>, %
 #bb_a = affine_map<(b0, b1, m, n, k) -> (b0, b1, m, k)>
 #bb_b = affine_map<(b0, b1, m, n, k) -> (b0, b1, k, n)>
 #bb_c = affine_map<(b0, b1, m, n, k) -> (b0, b1, m, n)>
-func.func @cannot(%x: tensor<?x256xf32>, %w: tensor<256x512xf32>, %c: tensor<?x512xf32>, %a: tensor<2x4x16x32xf32>, %b: tensor<2x4x32x8xf32>, %d: tensor<2x4x16x8xf32>) -> (tensor<?x512xf32>, tensor<2x4x16x8xf32>) {
-  // expected-remark @below {{fp8-insert-quant: linear left in high precision: dynamic shapes are not supported yet}}
-  %y = linalg.matmul {fp8.precision = #fp8.precision<fp8>} ins(%x, %w : tensor<?x256xf32>, tensor<256x512xf32>) outs(%c : tensor<?x512xf32>) -> tensor<?x512xf32>
+func.func @cannot(%x: tensor<256x?xf32>, %w: tensor<?x512xf32>, %c: tensor<256x512xf32>, %a: tensor<2x4x16x32xf32>, %b: tensor<2x4x32x8xf32>, %d: tensor<2x4x16x8xf32>) -> (tensor<256x512xf32>, tensor<2x4x16x8xf32>) {
+  // expected-remark @below {{fp8-insert-quant: linear left in high precision: dynamic N or K}}
+  %y = linalg.matmul {fp8.precision = #fp8.precision<fp8>} ins(%x, %w : tensor<256x?xf32>, tensor<?x512xf32>) outs(%c : tensor<256x512xf32>) -> tensor<256x512xf32>
   // expected-remark @below {{fp8-insert-quant: linear left in high precision: the right operand varies over more than one batch dim (not one broadcast weight, nor per-group weights [G, K, N])}}
   %z = linalg.generic {indexing_maps = [#bb_a, #bb_b, #bb_c], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%a, %b : tensor<2x4x16x32xf32>, tensor<2x4x32x8xf32>) outs(%d : tensor<2x4x16x8xf32>) attrs = {fp8.precision = #fp8.precision<fp8>} {
   ^bb0(%i: f32, %j: f32, %o: f32):
@@ -203,7 +203,7 @@ func.func @cannot(%x: tensor<?x256xf32>, %w: tensor<256x512xf32>, %c: tensor<?x5
     %q = arith.addf %o, %p : f32
     linalg.yield %q : f32
   } -> tensor<2x4x16x8xf32>
-  return %y, %z : tensor<?x512xf32>, tensor<2x4x16x8xf32>
+  return %y, %z : tensor<256x512xf32>, tensor<2x4x16x8xf32>
 }
 
 // -----

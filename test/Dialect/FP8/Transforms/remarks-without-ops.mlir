@@ -15,9 +15,9 @@ func.func @elementwise(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
-// CHECK: remark: fp8-insert-quant: {{.*}}dynamic shapes
+// CHECK: remark: fp8-insert-quant: {{.*}}dynamic N or K
 // CHECK-NOT: see current operation
-func.func @dynamic(%x: tensor<?x256xf32>, %w: tensor<256x512xf32>, %init: tensor<?x512xf32>) -> tensor<?x512xf32> {
-  %y = linalg.matmul ins(%x, %w : tensor<?x256xf32>, tensor<256x512xf32>) outs(%init : tensor<?x512xf32>) -> tensor<?x512xf32>
-  return %y : tensor<?x512xf32>
+func.func @dynamic(%x: tensor<16x?xf32>, %w: tensor<?x512xf32>, %init: tensor<16x512xf32>) -> tensor<16x512xf32> {
+  %y = linalg.matmul ins(%x, %w : tensor<16x?xf32>, tensor<?x512xf32>) outs(%init : tensor<16x512xf32>) -> tensor<16x512xf32>
+  return %y : tensor<16x512xf32>
 }

@@ -31,7 +31,10 @@
 // JSON: "totals": {
 // JSON-NEXT: "fp8_matmul_flop_share": 0.88888
 // JSON-NEXT: "fp8_matmul_flops": 4194304
+// JSON-NEXT: "fp8_matmul_flops_per_token": 0
 // JSON-NEXT: "matmul_flops": 4718592
+// JSON-NEXT: "matmul_flops_per_token": 0
+// JSON-NEXT: "tokens": 0
 
 // The pass does not change the IR.
 // IR: fp8-report

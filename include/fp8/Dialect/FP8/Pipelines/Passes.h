@@ -46,6 +46,11 @@ struct FP8PipelineOptions : public PassPipelineOptions<FP8PipelineOptions> {
       *this, "report-output",
       llvm::cl::desc("fp8-report output file ('-' = stdout)"),
       llvm::cl::init("-")};
+  PassOptions::Option<int64_t> reportTokens{
+      *this, "report-tokens",
+      llvm::cl::desc("fp8-report tokens: the run-time M at which dynamic "
+                     "GEMMs are evaluated (0: per token)"),
+      llvm::cl::init(0)};
   PassOptions::Option<int64_t> foldMaxElements{
       *this, "fold-max-elements",
       llvm::cl::desc("fp8-fold-constant-weights: largest dense constant "

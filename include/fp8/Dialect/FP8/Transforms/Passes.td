@@ -125,7 +125,10 @@ def FP8ReportPass : Pass<"fp8-report", "::mlir::ModuleOp"> {
     Lists every contraction and every op of a sensitive role (embedding,
     output head, gating, normalization, attention) that carries `fp8.role`:
     role, precision, reason, shapes, FLOPs (2*M*N*K for a contraction, one
-    per output element otherwise). Totals: the share of matmul FLOPs in FP8,
+    per output element otherwise). A GEMM whose token dimension M is dynamic
+    is reported per token (`2*N*K` FLOP per row of M, `?` in its shape),
+    or at `tokens=T` rows when given. Totals: the share of matmul FLOPs in
+    FP8 (for dynamic GEMMs without `tokens`, the per-token share),
     and weight bytes before (original element type) and after (FP8 codes +
     scales), counted once per linear layer. Works before and after
     `fp8-insert-quant`. The IR is not changed.
@@ -134,7 +137,10 @@ def FP8ReportPass : Pass<"fp8-report", "::mlir::ModuleOp"> {
     Option<"format", "format", "std::string", /*default=*/"\"table\"",
            "Output format: table or json">,
     Option<"output", "output", "std::string", /*default=*/"\"-\"",
-           "Output file ('-' = stdout)">
+           "Output file ('-' = stdout)">,
+    Option<"tokens", "tokens", "int64_t", /*default=*/"0",
+           "Token count (the run-time M) at which GEMMs with a dynamic token "
+           "dimension are evaluated; 0: report them per token">
   ];
   // The report falls back to the deepseek-v3 preset (an #fp8.policy) when
   // the module has none: the dialect must be loaded even for plain input.
