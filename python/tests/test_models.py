@@ -314,3 +314,30 @@ def test_fp8_opt_pipeline_on_generated_graphs(fp8_opt):
     # other than attention's is left.
     assert count(out, "fp8.scaled_matmul") == (7 + 3 * SMALL.num_experts) * 2
     assert count(out, "linalg.batch_matmul") == len(attn)
+
+
+REPORT_GRAPHS = {
+    "llama_block": lambda: models.llama_block(SMALL, 2),
+    "llama_block_args": lambda: models.llama_block(SMALL, 2, weights="args"),
+    "moe_block": lambda: models.moe_block(SMALL, 2),
+    "model_moe_args": lambda: models.model(SMALL, 2, mlp="moe", weights="args"),
+    "model_dense_bf16": lambda: models.model(SMALL, 1, mlp="dense", dtype="bf16"),
+}
+
+
+@require_passes("fp8-pipeline")
+@pytest.mark.parametrize("name", sorted(REPORT_GRAPHS))
+def test_report_precision_matches_the_ir(fp8_opt, name, tmp_path):
+    """The report never says FP8 for an op the pipeline did not rewrite: every
+    matmul row in FP8 is an fp8.scaled_matmul of the output IR, one for one,
+    and no linalg contraction row says fp8."""
+    import json
+
+    report = tmp_path / "report.json"
+    rc, out, err = fp8_opt(REPORT_GRAPHS[name](), f"--fp8-pipeline=report-format=json report-output={report}")
+    assert rc == 0, err
+    rows = [o for o in json.loads(report.read_text())["ops"] if o["matmul"]]
+    fp8_rows = [o for o in rows if o["precision"] == "fp8"]
+    assert all(o["op"] == "fp8.scaled_matmul" for o in fp8_rows), fp8_rows
+    assert not [o for o in rows if o["op"].startswith("linalg.") and o["precision"] == "fp8"]
+    assert len(fp8_rows) == count(out, "fp8.scaled_matmul") > 0
