@@ -105,9 +105,12 @@ def FP8InsertQuantPass : Pass<"fp8-insert-quant", "::mlir::ModuleOp"> {
     Contractions kept in `bf16` while their operands are f32 (attention,
     output head, gating in an f32 graph) get `arith.truncf` casts on their
     inputs and keep f32 accumulation. Role/precision/reason attributes move
-    to the new ops. A linear the pass cannot rewrite (dynamic shapes,
-    integer operands, an unsupported indexing form) stays as it is, with a
-    remark (an error with `strict`).
+    to the new ops. The token dimensions may be dynamic (M is a run-time
+    value: `!fp8.scaled<?xK...>`); the weight's N and K must be static. A
+    linear the pass cannot rewrite (a dynamic N or K, integer operands, an
+    unsupported indexing form) stays as it is, with a remark (an error with
+    `strict`), and its `fp8.precision` becomes its own type
+    (`fp8.reason` says why), so fp8-report never counts it as FP8.
   }];
   let options = [
     Option<"strict", "strict", "bool", /*default=*/"false",
