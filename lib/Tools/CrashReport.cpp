@@ -1,13 +1,21 @@
 //===- CrashReport.cpp - internal errors instead of signal deaths ---------===//
+//
+// Own sigaction handlers for the crash signals only (SIGSEGV, SIGBUS,
+// SIGILL, SIGFPE, SIGABRT): a stop requested from outside (SIGQUIT, SIGXCPU,
+// SIGXFSZ, SIGINT, ...) is not a crash and keeps its usual effect. A crash
+// while no fp8 stage is active (outside a parse or a pass: other code of the
+// host process, the JIT-compiled kernels) is handed to the handler that was
+// installed before, so the process dies as it would have.
+//
+//===----------------------------------------------------------------------===//
 #include "fp8/Tools/CrashReport.h"
 
 #include "mlir/IR/Location.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/Pass/Pass.h"
-#include "llvm/Support/Signals.h"
 
 #include <atomic>
-#include <cstdio>
+#include <csignal>
 #include <cstring>
 #include <string>
 #include <unistd.h>
@@ -18,11 +26,14 @@ using namespace mlir;
 
 namespace {
 /// Fixed-size buffers: the message is composed in the signal handler, which
-/// must not allocate.
+/// must not allocate. An empty stage means "not inside fp8 work".
 constexpr size_t kTextSize = 512;
 char toolName[64] = "fp8";
-thread_local char stageText[kTextSize] = "the MLIR parser";
-thread_local char whereText[kTextSize] = "the input";
+thread_local char stageText[kTextSize] = "";
+thread_local char whereText[kTextSize] = "";
+
+constexpr int kCrashSignals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
+struct sigaction previousActions[NSIG];
 
 void copyTo(char *dst, size_t size, llvm::StringRef src) {
   size_t n = std::min(size - 1, src.size());
@@ -41,15 +52,22 @@ void writeAll(const char *text) {
   }
 }
 
-/// Runs on the crashing thread from LLVM's signal handler.
-void reportCrash(void *) {
-  writeAll(toolName);
-  writeAll(": internal error in ");
-  writeAll(stageText);
-  writeAll(" while processing ");
-  writeAll(whereText);
-  writeAll(" (a crash, not a diagnostic: please report it with the input)\n");
-  ::_exit(1);
+/// Runs on the crashing thread.
+void onCrashSignal(int sig, siginfo_t *, void *) {
+  if (stageText[0] != '\0') {
+    writeAll(toolName);
+    writeAll(": internal error in ");
+    writeAll(stageText);
+    writeAll(" while processing ");
+    writeAll(whereText);
+    writeAll(" (a crash, not a diagnostic: please report it with the input)\n");
+    ::_exit(1);
+  }
+  // Not fp8's: restore the previous disposition and let the signal take
+  // its course (a fault re-executes the faulting instruction on return).
+  sigaction(sig, &previousActions[sig], nullptr);
+  if (sig == SIGABRT)
+    raise(sig);
 }
 
 std::string locationString(Location loc) {
@@ -73,14 +91,22 @@ thread_local std::vector<std::pair<std::string, std::string>> stageStack;
 void fp8::installCrashReporter(llvm::StringRef name) {
   static std::atomic<bool> installed{false};
   copyTo(toolName, sizeof(toolName), name);
-  if (!installed.exchange(true))
-    llvm::sys::AddSignalHandler(reportCrash, nullptr);
+  if (installed.exchange(true))
+    return;
+  struct sigaction action = {};
+  action.sa_sigaction = onCrashSignal;
+  action.sa_flags = SA_SIGINFO | SA_ONSTACK;
+  sigemptyset(&action.sa_mask);
+  for (int sig : kCrashSignals)
+    sigaction(sig, &action, &previousActions[sig]);
 }
 
 void fp8::setCrashStage(llvm::StringRef stage, llvm::StringRef where) {
   copyTo(stageText, kTextSize, stage);
   copyTo(whereText, kTextSize, where);
 }
+
+void fp8::clearCrashStage() { setCrashStage("", ""); }
 
 void fp8::CrashStageInstrumentation::runBeforePass(Pass *pass, Operation *op) {
   stageStack.emplace_back(stageText, whereText);
@@ -94,11 +120,17 @@ void fp8::CrashStageInstrumentation::runBeforePass(Pass *pass, Operation *op) {
                               : llvm::StringRef(where));
 }
 
-void fp8::CrashStageInstrumentation::runAfterPass(Pass *, Operation *) {
+void fp8::CrashStageInstrumentation::runAfterPass(Pass *pass, Operation *) {
   if (stageStack.empty())
     return;
   auto [stage, where] = std::move(stageStack.back());
   stageStack.pop_back();
+  // Between top-level passes and after the last one the pass manager
+  // verifies the IR and the tool prints it: name that, not the stage before.
+  if (stageStack.empty() && !pass->getArgument().empty())
+    stage = ("the verifier or the output printer, after pass '" +
+             pass->getArgument() + "'")
+                .str();
   setCrashStage(stage, where);
 }
 

@@ -198,15 +198,41 @@ class ScaledTensor(tuple):
         return (f"ScaledTensor(shape={self.shape}, block={self.block}, "
                 f"fmt={self.fmt!r}, scale={self.scale!r})")
 
+    def __eq__(self, other) -> bool:
+        """Equal layouts (blocks compared as the partitions they make) and
+        identical codes and scales (NaN scales compare by position)."""
+        if not isinstance(other, ScaledTensor):
+            return NotImplemented
+        return (self.shape == other.shape and self.fmt == other.fmt and self.scale == other.scale
+                and _same_partition(self.block, other.block, self.shape)
+                and np.array_equal(self.codes, other.codes)
+                and np.array_equal(self.scales, other.scales, equal_nan=True))
+
+    def __ne__(self, other) -> bool:
+        eq = self.__eq__(other)
+        return eq if eq is NotImplemented else not eq
+
+    __hash__ = None  # mutable arrays inside, as numpy arrays
+
+    def __array__(self, *args, **kwargs):
+        raise TypeError("a ScaledTensor is not one array: use .codes and .scales, or "
+                        "fp8_mlir.dequantize(q) for the values")
+
     def __reduce__(self):
         return (ScaledTensor, (self.codes, self.scales, self.block, self.fmt, self.scale))
+
+
+def _same_partition(a, b, shape) -> bool:
+    """True when blocks `a` and `b` cut `shape` the same way (a block at
+    least as large as its dimension is the whole dimension)."""
+    return all(min(x, d) == min(y, d) for x, y, d in zip(a, b, shape))
 
 
 def _layout_of(q, block, fmt, what: str):
     """The (block, fmt) to use for `q`: a ScaledTensor's own, unless the
     caller passes a different one (an error), else the given defaults."""
     if isinstance(q, ScaledTensor):
-        if block is not None and _blocks(block, q.shape, what) != q.block:
+        if block is not None and not _same_partition(_blocks(block, q.shape, what), q.block, q.shape):
             raise ValueError(f"{what} {tuple(block)} differs from the ScaledTensor's block {q.block}")
         if fmt is not None and fmt != q.fmt:
             raise ValueError(f"fmt {fmt!r} differs from the ScaledTensor's fmt {q.fmt!r}")

@@ -24,6 +24,7 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
@@ -227,6 +228,9 @@ parseAndRun(MLIRContext &ctx, llvm::SourceMgr &sourceMgr,
             const std::string &sourceName, bool captureOutput,
             PipelineResult &result,
             llvm::function_ref<void(ModuleOp)> beforePasses = nullptr) {
+  // A crash inside libMLIR during the parse or a pass is reported as an
+  // internal error (fp8/Tools/CrashReport.h); outside them it is not ours.
+  auto leaveStage = llvm::make_scope_exit([] { fp8::clearCrashStage(); });
   sourceMgr.AddNewSourceBuffer(
       llvm::MemoryBuffer::getMemBufferCopy(text, sourceName), llvm::SMLoc());
   DiagnosticCapture capture(sourceMgr, &ctx, result);

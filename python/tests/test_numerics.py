@@ -360,3 +360,17 @@ def test_requantize_transposed_is_dequantize_transpose_quantize():
     np.testing.assert_array_equal(r.scales, ref.scales)
     with pytest.raises(ValueError, match="needs a ScaledTensor"):
         fp8_mlir.requantize(q.codes, block=(1, 128))
+
+
+def test_scaled_tensor_equality_and_array_conversion():
+    x = RNG.standard_normal((4, 100)).astype(np.float32)
+    q1, q2 = quantize(x, block=(1, None)), quantize(x, block=(1, 128))
+    # (1, None) and (1, 128) cut a 4x100 tensor the same way.
+    assert q1 == q2 and not (q1 != q2)
+    np.testing.assert_array_equal(dequantize(q1, block=(1, 128)), dequantize(q2))
+    assert q1 != quantize(x * 2, block=(1, 128))
+    assert q1 != quantize(x, block=(1, 128), fmt="e5m2")
+    with pytest.raises(TypeError):
+        hash(q1)
+    with pytest.raises(TypeError, match="not one array"):
+        np.asarray(q1)

@@ -30,9 +30,9 @@
 using namespace mlir;
 
 int main(int argc, char **argv) {
-  // Before InitLLVM's stack-trace printer: the report replaces the trace.
-  fp8::installCrashReporter("fp8-opt");
   llvm::InitLLVM initLLVM(argc, argv);
+  // After InitLLVM's handlers, which it chains to outside an fp8 stage.
+  fp8::installCrashReporter("fp8-opt");
   registerAllPasses();
   fp8::registerFP8Passes();
 
@@ -83,7 +83,10 @@ int main(int argc, char **argv) {
     return pipelineConfig.setupPassPipeline(pm);
   });
   fp8::setCrashStage("the MLIR parser", inputFilename);
-  if (failed(MlirOptMain(output->os(), std::move(file), registry, config)))
+  LogicalResult result =
+      MlirOptMain(output->os(), std::move(file), registry, config);
+  fp8::clearCrashStage();
+  if (failed(result))
     return 1;
   output->keep();
   return 0;

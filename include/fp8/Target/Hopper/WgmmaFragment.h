@@ -21,7 +21,7 @@
 //
 // Used by the kernel generator (lib/Conversion/FP8ToNVVM) for the promotion
 // epilogue's A-scale fetch and for the output store, and unit-tested against
-// hand-derived entries of the ISA figures (unittests/Conversion).
+// hand-derived entries of the ISA figures (unittests/Target/Hopper).
 //
 //===----------------------------------------------------------------------===//
 #ifndef FP8_CONVERSION_WGMMAFRAGMENT_H

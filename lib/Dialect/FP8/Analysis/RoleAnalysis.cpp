@@ -690,7 +690,8 @@ void RoleAnalysis::classifyContractions(ArrayRef<Operation *> ops) {
       // parameters): a grouped linear when the batch is the expert count of
       // a router and the tokens come from a dispatch (or from the previous
       // expert linear); otherwise ambiguous with a KV cache.
-      if (right && c.numBatch == 1 && expertCounts.contains(t.getDimSize(0)) &&
+      if (right && c.numBatch == 1 && !t.isDynamicDim(0) &&
+          expertCounts.contains(t.getDimSize(0)) &&
           llvm::any_of(getProducingContractions(a), [&](Operation *p) {
             return dispatchOps.contains(p) || groupedOps.contains(p);
           })) {
@@ -708,10 +709,10 @@ void RoleAnalysis::classifyContractions(ArrayRef<Operation *> ops) {
          << stringifyWeightSource(bKind == WeightSource::none ? aKind : bKind)
          << (bKind == WeightSource::none ? ", left operand)" : ")");
       Role role = Role::linear;
-      bool tied = (bKind != WeightSource::none &&
-                   tableSources.contains(traceSource(b))) ||
-                  (aKind != WeightSource::none &&
-                   tableSources.contains(traceSource(a)));
+      // Only the operand taken as the weight: an activation that is also
+      // gathered from (hidden states passed as an argument) is not a head.
+      Value weight = bKind != WeightSource::none ? b : a;
+      bool tied = tableSources.contains(traceSource(weight));
       if (tied) {
         // The embedding table reused as the output projection (tied
         // embeddings): an output head whatever its size or rank.

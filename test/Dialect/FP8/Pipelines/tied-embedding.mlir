@@ -61,3 +61,27 @@ func.func @tied_linalg(%ids: tensor<16xi64>, %table: tensor<1000x128xf32>, %w: t
   %logits = linalg.matmul ins(%x, %tt : tensor<16x128xf32>, tensor<128x1000xf32>) outs(%zo : tensor<16x1000xf32>) -> tensor<16x1000xf32>
   return %logits : tensor<16x1000xf32>
 }
+
+// -----
+
+#ids = affine_map<(d0, d1) -> (d0)>
+#out = affine_map<(d0, d1) -> (d0, d1)>
+
+// Not tied: hidden states passed as an argument are gathered from and are
+// the activation of a linear. Only the operand taken as the weight can tie a
+// linear to a table: this one is an FP8 linear.
+// CHECK-LABEL: func.func @gathered_activation
+// CHECK: fp8.scaled_matmul {{.*}}fp8.role = #fp8.role<linear>
+func.func @gathered_activation(%x: tensor<16x64xf32>, %idx: tensor<4xi64>, %w: tensor<64x128xf32>, %init: tensor<16x128xf32>) -> (tensor<4x64xf32>, tensor<16x128xf32>) {
+  %e = tensor.empty() : tensor<4x64xf32>
+  %g = linalg.generic {indexing_maps = [#ids, #out], iterator_types = ["parallel", "parallel"]}
+      ins(%idx : tensor<4xi64>) outs(%e : tensor<4x64xf32>) {
+  ^bb0(%id: i64, %o: f32):
+    %row = arith.index_cast %id : i64 to index
+    %col = linalg.index 1 : index
+    %v = tensor.extract %x[%row, %col] : tensor<16x64xf32>
+    linalg.yield %v : f32
+  } -> tensor<4x64xf32>
+  %y = linalg.matmul ins(%x, %w : tensor<16x64xf32>, tensor<64x128xf32>) outs(%init : tensor<16x128xf32>) -> tensor<16x128xf32>
+  return %g, %y : tensor<4x64xf32>, tensor<16x128xf32>
+}

@@ -71,7 +71,8 @@ def FP8AssignPrecisionPass : Pass<"fp8-assign-precision", "::mlir::ModuleOp"> {
            "Comma-separated PATTERN:VALUE pairs; PATTERN is a glob (* and ?) "
            "matched against an op's loc names (whole name or a dot-separated "
            "suffix), VALUE a role (linear, embedding, output_head, gating, "
-           "normalization, attention, other) or a precision (fp8, bf16, f32)">,
+           "normalization, attention, dispatch, other) or a precision (fp8, "
+           "bf16, f32)">,
     Option<"strict", "strict", "bool", /*default=*/"false",
            "Fail (instead of a remark) on a function with no recognised "
            "contraction">
