@@ -65,12 +65,16 @@ int fp8rt_gemm_config(int64_t m, int64_t n, int64_t k, int64_t *threads,
                       int64_t *shared_bytes, int64_t *stages, int64_t *block_m,
                       int64_t *block_n);
 
+/* clang-format off */
 /* Device pointers:
  *   a   : [M, K] FP8 codes, row-major        b  : [N, K] FP8 codes, row-major
- *   sa_t: [ceil(K/128), roundUp(M, 4)] f32   sb : [ceil(N/128), ceil(K/128)]
- * f32 (A scales transposed, K-block major, rows padded to 16 bytes) d   : [M,
- * N] bf16 or f32 (as the kernel was compiled) `sm_count` <= 0: use the device's
- * multiprocessor count (persistent grid). */
+ *   sa_t: [ceil(K/128), roundUp(M, 4)] f32   sb : [ceil(N/128), ceil(K/128)] f32
+ *         (A scales transposed, K-block major, rows padded to 16 bytes)
+ *   d   : [M, N] bf16 or f32 (as the kernel was compiled)
+ * `kernel_name`: fp8rt_gemm_kernel_name of the shape; a dynamic-M kernel
+ * (`fp8_scaled_matmul_dynx...`, compiled for any M) runs with this `m`.
+ * `sm_count` <= 0: use the device's multiprocessor count (persistent grid). */
+/* clang-format on */
 int fp8rt_gemm_create(fp8rt_module *module, const char *kernel_name, int64_t m,
                       int64_t n, int64_t k, const void *a, const void *b,
                       const void *sa_t, const void *sb, void *d, int sm_count,

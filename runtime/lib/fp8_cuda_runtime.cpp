@@ -18,8 +18,10 @@
 
 using mlir::fp8::chooseGemmKernelConfig;
 using mlir::fp8::GemmKernelConfig;
+using mlir::fp8::isDynamicMGemmKernelName;
 using mlir::fp8::makeQuantizeKernelConfig;
 using mlir::fp8::QuantizeKernelConfig;
+using mlir::fp8::withRuntimeM;
 
 namespace {
 thread_local std::string lastError;
@@ -158,7 +160,13 @@ int fp8rt_gemm_create(fp8rt_module *module, const char *kernel_name, int64_t m,
   if (k % 16 != 0)
     return fail("fp8rt_gemm_create: K must be a multiple of 16");
   auto *g = new fp8rt_gemm();
-  g->config = chooseGemmKernelConfig(m, n, k);
+  // A dynamic-M kernel was compiled with the configuration of any M; the
+  // sizes derived from M (tiles, A-scale rows, grid) are the actual M's.
+  g->config =
+      isDynamicMGemmKernelName(kernel_name)
+          ? withRuntimeM(
+                chooseGemmKernelConfig(GemmKernelConfig::kDynamicM, n, k), m)
+          : chooseGemmKernelConfig(m, n, k);
   const GemmKernelConfig &c = g->config;
   int rc = 0;
   auto cleanup = [&](int code) {
@@ -214,7 +222,8 @@ int fp8rt_gemm_launch(fp8rt_gemm *g, void *stream) {
   if (!g)
     return fail("fp8rt_gemm_launch: null plan");
   CUdeviceptr mapA = g->maps, mapB = g->maps + 128, mapSA = g->maps + 256;
-  void *args[] = {&mapA, &mapB, &mapSA, &g->sb, &g->d};
+  int32_t m = static_cast<int32_t>(g->config.m);
+  void *args[] = {&mapA, &mapB, &mapSA, &g->sb, &g->d, &m};
   CU_TRY(cuLaunchKernel(g->function, g->grid, 1, 1,
                         static_cast<unsigned>(g->config.threads()), 1, 1,
                         static_cast<unsigned>(g->config.sharedMemoryBytes()),
@@ -246,7 +255,8 @@ int fp8rt_quantize_launch(fp8rt_module *module, const char *kernel_name,
   CUdeviceptr px = reinterpret_cast<CUdeviceptr>(x),
               pq = reinterpret_cast<CUdeviceptr>(q),
               ps = reinterpret_cast<CUdeviceptr>(scales);
-  void *args[] = {&px, &pq, &ps};
+  int32_t rowCount = static_cast<int32_t>(rows);
+  void *args[] = {&px, &pq, &ps, &rowCount};
   CU_TRY(cuLaunchKernel(fn, static_cast<unsigned>(c.gridSize()), 1, 1,
                         static_cast<unsigned>(QuantizeKernelConfig::kThreads),
                         1, 1, 0, static_cast<CUstream>(stream), args, nullptr),

@@ -56,7 +56,9 @@ LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
   KernelBuilder k(b);
 
   // --- Signature and launch attributes --------------------------------------
+  // tmapA, tmapB, tmapSA, sb, d (pointers), m (i32): GemmKernelConfig.h.
   SmallVector<Type> argTypes(5, k.ptr);
+  argTypes.push_back(k.i32);
   auto fnType =
       LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), argTypes);
   auto fn = LLVM::LLVMFuncOp::create(b, gemmKernelName(spec), fnType);
@@ -78,7 +80,23 @@ LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
       LLVM::AddrSpaceCastOp::create(b, k.ptrGlobal, entry->getArgument(4));
 
   const int64_t S = cfg.stages, C = cfg.consumers, KBlocks = cfg.kBlocks();
-  const int64_t nTiles = cfg.nTiles(), tiles = cfg.tiles();
+  const int64_t nTiles = cfg.nTiles();
+  // M and the tile count: compile-time constants, or computed from the
+  // run-time M (the last parameter) by a dynamic-M kernel.
+  const bool dynamicM = cfg.m == GemmKernelConfig::kDynamicM;
+  Value mRows = dynamicM ? entry->getArgument(5) : k.c32(cfg.m);
+  Value tiles;
+  if (dynamicM) {
+    // ceil(M / BLOCK_M) * nTiles, one op per statement (a fixed IR order).
+    Value roundUp = k.c32(cfg.blockM - 1);
+    Value mPlus = k.add(mRows, roundUp);
+    Value blockM = k.c32(cfg.blockM);
+    Value mTiles = k.divu(mPlus, blockM);
+    Value nTilesV = k.c32(nTiles);
+    tiles = k.mul(mTiles, nTilesV);
+  } else {
+    tiles = k.c32(cfg.tiles());
+  }
   const int64_t accRegs = accumulatorRegisters(cfg.blockN);
   const bool bf16Out = spec.resultType.isBF16();
 
@@ -137,8 +155,8 @@ LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
             ctx, NVVM::SetMaxRegisterAction::decrease));
     auto electIf = scf::IfOp::create(b, k.eq(wgThread, k.c32(0)), false);
     b.setInsertionPointToStart(&electIf.getThenRegion().front());
-    auto tileLoop = scf::ForOp::create(b, ctaId, k.c32(tiles), ctaCount,
-                                       ValueRange{k.c32(0)});
+    auto tileLoop =
+        scf::ForOp::create(b, ctaId, tiles, ctaCount, ValueRange{k.c32(0)});
     b.setInsertionPointToStart(tileLoop.getBody());
     auto [mt, nt] = tileCoords(tileLoop.getInductionVar());
     Value row0 = k.mul(mt, k.c32(cfg.blockM)),
@@ -197,8 +215,8 @@ LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
     Value colBase = k.mul(k.remu(lane, k.c32(4)), k.c32(2));
     Value wgRow = k.mul(wg, k.c32(kTileM)); // this warpgroup's rows in the tile
 
-    auto tileLoop = scf::ForOp::create(b, ctaId, k.c32(tiles), ctaCount,
-                                       ValueRange{k.c32(0)});
+    auto tileLoop =
+        scf::ForOp::create(b, ctaId, tiles, ctaCount, ValueRange{k.c32(0)});
     b.setInsertionPointToStart(tileLoop.getBody());
     auto [mt, nt] = tileCoords(tileLoop.getInductionVar());
     SmallVector<Value> init{tileLoop.getRegionIterArg(0)};
@@ -288,8 +306,7 @@ LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
     Value rowTile = k.add(k.mul(mt, k.c32(cfg.blockM)), k.add(wgRow, rowBase));
     Value colTile = k.add(k.mul(nt, k.c32(cfg.blockN)), colBase);
     Value rows[2] = {rowTile, k.add(rowTile, k.c32(8))};
-    Value rowOk[2] = {k.ult(rows[0], k.c32(cfg.m)),
-                      k.ult(rows[1], k.c32(cfg.m))};
+    Value rowOk[2] = {k.ult(rows[0], mRows), k.ult(rows[1], mRows)};
     Value rowOff[2] = {k.mul(k.zext64(rows[0]), k.c64(cfg.n)),
                        k.mul(k.zext64(rows[1]), k.c64(cfg.n))};
     Type outElem = bf16Out ? Type(b.getBF16Type()) : k.f32;

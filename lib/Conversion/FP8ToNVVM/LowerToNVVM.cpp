@@ -38,9 +38,12 @@ FailureOr<GemmKernelSpec> getSpec(ScaledMatmulOp op) {
   auto isStatic = [](ArrayRef<int64_t> shape) {
     return llvm::none_of(shape, ShapedType::isDynamic);
   };
-  if (!isStatic(aTy.getShape()) || !isStatic(bTy.getShape()) ||
-      !resTy.hasStaticShape())
-    return op.emitOpError("GPU lowering needs static shapes, got ")
+  // M (the token dimension) may be dynamic: one kernel for every M, which
+  // takes M at run time. N and K are compiled in.
+  if (!isStatic(aTy.getShape().drop_front()) || !isStatic(bTy.getShape()) ||
+      !isStatic(resTy.getShape().drop_front()))
+    return op.emitOpError("GPU lowering needs static N and K (only M may be "
+                          "dynamic), got ")
            << aTy << ", " << bTy << " -> " << resTy;
   if (op.getC())
     return op.emitOpError(
@@ -60,6 +63,8 @@ FailureOr<GemmKernelSpec> getSpec(ScaledMatmulOp op) {
                           "promotion per 4 wgmma k32), got ")
            << op.getPromoteInterval();
   int64_t m = aTy.getShape()[0], k = aTy.getShape()[1], n = bTy.getShape()[0];
+  if (ShapedType::isDynamic(m))
+    m = GemmKernelConfig::kDynamicM;
   if (k % 16 != 0)
     return op.emitOpError("GPU lowering needs K to be a multiple of 16 (TMA "
                           "global strides are multiples of 16 bytes), got K = ")
@@ -82,8 +87,10 @@ std::optional<QuantizeKernelSpec> getQuantizeSpec(QuantizeOp op) {
   Type in = inTy.getElementType();
   std::string why;
   llvm::raw_string_ostream os(why);
-  if (!inTy.hasStaticShape() || inTy.getRank() != 2)
-    os << "needs a static rank-2 input, got '" << inTy << "'";
+  if (inTy.getRank() != 2 || inTy.isDynamicDim(1))
+    os << "needs a rank-2 input with static columns (rows may be dynamic), "
+          "got '"
+       << inTy << "'";
   else if (blk.size() != 2 || blk[1] != 128 || (blk[0] != 1 && blk[0] != 128)) {
     os << "implements blocks [1, 128] and [128, 128], got [";
     llvm::interleaveComma(blk, os);
@@ -101,8 +108,10 @@ std::optional<QuantizeKernelSpec> getQuantizeSpec(QuantizeOp op) {
     return std::nullopt;
   }
   QuantizeKernelSpec spec;
-  spec.config =
-      makeQuantizeKernelConfig(inTy.getDimSize(0), inTy.getDimSize(1), blk[0]);
+  spec.config = makeQuantizeKernelConfig(
+      inTy.isDynamicDim(0) ? QuantizeKernelConfig::kDynamicRows
+                           : inTy.getDimSize(0),
+      inTy.getDimSize(1), blk[0]);
   spec.inputType = in;
   spec.fp8Type = resTy.getElementType();
   spec.eps = op.getEps().convertToDouble();

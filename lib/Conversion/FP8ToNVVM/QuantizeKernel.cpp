@@ -53,8 +53,9 @@ LLVM::LLVMFuncOp mlir::fp8::buildQuantizeKernel(OpBuilder &builder,
   // and then 16/8-byte vector loads and 4-byte code stores are aligned.
   const bool vectorized = cfg.cols % V == 0;
 
+  // x, q, scales (pointers), rows (i32, used by a dynamic-rows kernel).
   auto fnType = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx),
-                                            {k.ptr, k.ptr, k.ptr});
+                                            {k.ptr, k.ptr, k.ptr, k.i32});
   auto fn = LLVM::LLVMFuncOp::create(b, quantizeKernelName(spec), fnType);
   fn->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(), b.getUnitAttr());
   fn->setAttr(
@@ -68,6 +69,22 @@ LLVM::LLVMFuncOp mlir::fp8::buildQuantizeKernel(OpBuilder &builder,
       LLVM::AddrSpaceCastOp::create(b, k.ptrGlobal, entry->getArgument(1));
   Value sPtr =
       LLVM::AddrSpaceCastOp::create(b, k.ptrGlobal, entry->getArgument(2));
+  // The row count and the number of blocks: compile-time constants, or
+  // computed from the run-time rows by a dynamic-rows kernel.
+  const bool dynamicRows = cfg.rows == Cfg::kDynamicRows;
+  Value rows = dynamicRows ? entry->getArgument(3) : k.c32(cfg.rows);
+  Value blocks;
+  if (dynamicRows) {
+    // ceil(rows / blockRows) * colBlocks, one op per statement.
+    Value roundUp = k.c32(cfg.blockRows - 1);
+    Value rowsPlus = k.add(rows, roundUp);
+    Value blockRows = k.c32(cfg.blockRows);
+    Value rowBlocks = k.divu(rowsPlus, blockRows);
+    Value colBlocks = k.c32(cfg.colBlocks());
+    blocks = k.mul(rowBlocks, colBlocks);
+  } else {
+    blocks = k.c32(cfg.blocks());
+  }
 
   Value tid = NVVM::ThreadIdXOp::create(b, k.i32);
   Value warp = k.divu(tid, k.c32(32)), lane = k.remu(tid, k.c32(32));
@@ -78,7 +95,7 @@ LLVM::LLVMFuncOp mlir::fp8::buildQuantizeKernel(OpBuilder &builder,
   // For 128x128 blocks the CTA is one block (blocksPerCta = 1) and the grid
   // has exactly blocks() CTAs, so this guard is uniform across the CTA and
   // the barrier inside it is reached by all threads or none.
-  auto inRange = scf::IfOp::create(b, k.ult(blk, k.c32(cfg.blocks())), false);
+  auto inRange = scf::IfOp::create(b, k.ult(blk, blocks), false);
   b.setInsertionPointToStart(&inRange.getThenRegion().front());
   Value rowBlock = k.divu(blk, k.c32(cfg.colBlocks()));
   Value colBlock = k.remu(blk, k.c32(cfg.colBlocks()));
@@ -98,7 +115,7 @@ LLVM::LLVMFuncOp mlir::fp8::buildQuantizeKernel(OpBuilder &builder,
     Value row = k.add(k.mul(rowBlock, k.c32(cfg.blockRows)),
                       k.add(warpInBlock, k.c32(r * W)));
     rowIdx.push_back(row);
-    rowOk.push_back(k.ult(row, k.c32(cfg.rows)));
+    rowOk.push_back(k.ult(row, rows));
     Value base = k.add(k.mul(k.zext64(row), k.c64(cfg.cols)), k.zext64(col0));
     if (vectorized) {
       auto vecTy = VectorType::get({V}, inElem);

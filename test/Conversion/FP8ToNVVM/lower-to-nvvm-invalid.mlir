@@ -2,11 +2,12 @@
 // naming what is wrong.
 // RUN: fp8-opt %s --fp8-lower-to-nvvm -split-input-file -verify-diagnostics
 
-func.func @dynamic(%a: !fp8.scaled<?x256xf8E4M3FN, block = [1, 128], scale = f32>,
-                   %b: !fp8.scaled<128x256xf8E4M3FN, block = [128, 128], scale = f32>) -> tensor<?x128xbf16> {
-  // expected-error @+1 {{GPU lowering needs static shapes}}
-  %d = fp8.scaled_matmul %a, %b : !fp8.scaled<?x256xf8E4M3FN, block = [1, 128], scale = f32>, !fp8.scaled<128x256xf8E4M3FN, block = [128, 128], scale = f32> -> tensor<?x128xbf16>
-  return %d : tensor<?x128xbf16>
+// A dynamic K (or N): only M may be dynamic.
+func.func @dynamic_k(%a: !fp8.scaled<128x?xf8E4M3FN, block = [1, 128], scale = f32>,
+                     %b: !fp8.scaled<128x?xf8E4M3FN, block = [128, 128], scale = f32>) -> tensor<128x128xbf16> {
+  // expected-error @+1 {{GPU lowering needs static N and K (only M may be dynamic)}}
+  %d = fp8.scaled_matmul %a, %b : !fp8.scaled<128x?xf8E4M3FN, block = [1, 128], scale = f32>, !fp8.scaled<128x?xf8E4M3FN, block = [128, 128], scale = f32> -> tensor<128x128xbf16>
+  return %d : tensor<128x128xbf16>
 }
 
 // -----

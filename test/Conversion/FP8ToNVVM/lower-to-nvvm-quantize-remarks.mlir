@@ -30,16 +30,16 @@ func.func @no_saturate(%x: tensor<64x256xf32>) -> !fp8.scaled<64x256xf8E4M3FN, b
 
 // -----
 
-func.func @dynamic(%x: tensor<?x256xf32>) -> !fp8.scaled<?x256xf8E4M3FN, block = [1, 128], scale = f32> {
-  // expected-remark @+1 {{needs a static rank-2 input, got 'tensor<?x256xf32>'}}
-  %q = fp8.quantize %x : tensor<?x256xf32> -> !fp8.scaled<?x256xf8E4M3FN, block = [1, 128], scale = f32>
-  return %q : !fp8.scaled<?x256xf8E4M3FN, block = [1, 128], scale = f32>
+func.func @dynamic_columns(%x: tensor<16x?xf32>) -> !fp8.scaled<16x?xf8E4M3FN, block = [1, 128], scale = f32> {
+  // expected-remark @+1 {{needs a rank-2 input with static columns (rows may be dynamic), got 'tensor<16x?xf32>'}}
+  %q = fp8.quantize %x : tensor<16x?xf32> -> !fp8.scaled<16x?xf8E4M3FN, block = [1, 128], scale = f32>
+  return %q : !fp8.scaled<16x?xf8E4M3FN, block = [1, 128], scale = f32>
 }
 
 // -----
 
 func.func @rank3(%x: tensor<2x64x256xf32>) -> !fp8.scaled<2x64x256xf8E4M3FN, block = [1, 1, 128], scale = f32> {
-  // expected-remark @+1 {{needs a static rank-2 input, got 'tensor<2x64x256xf32>'}}
+  // expected-remark @+1 {{needs a rank-2 input with static columns (rows may be dynamic), got 'tensor<2x64x256xf32>'}}
   %q = fp8.quantize %x : tensor<2x64x256xf32> -> !fp8.scaled<2x64x256xf8E4M3FN, block = [1, 1, 128], scale = f32>
   return %q : !fp8.scaled<2x64x256xf8E4M3FN, block = [1, 1, 128], scale = f32>
 }

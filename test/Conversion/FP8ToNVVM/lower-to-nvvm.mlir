@@ -13,7 +13,7 @@
 // 128 x 7168 x 16384: two consumer warpgroups (384 threads); one kernel even
 // though the shape appears twice.
 // CHECK-LABEL: llvm.func @fp8_scaled_matmul_128x7168x16384_e4m3_e4m3_bf16(
-// CHECK-SAME: %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr)
+// CHECK-SAME: %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: i32)
 // CHECK-SAME: nvvm.kernel, nvvm.maxntid = array<i32: 384, 1, 1>, nvvm.minctasm = 1 : i32
 // 6 stages x (full, empty) barriers; empty counts the 256 consumer threads.
 // CHECK-COUNT-6: nvvm.mbarrier.init

@@ -14,7 +14,7 @@
 // CHECK: llvm.mlir.global internal @fp8_quantize_amax() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<8 x f32>
 
 // CHECK-LABEL: llvm.func @fp8_quantize_256x7168_1x128_bf16_e4m3(
-// CHECK-SAME: %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr)
+// CHECK-SAME: %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: i32)
 // CHECK-SAME: nvvm.kernel, nvvm.maxntid = array<i32: 256, 1, 1>
 // CHECK: llvm.load {{.*}} {alignment = 8 : i64} : !llvm.ptr<1> -> vector<4xbf16>
 // CHECK-COUNT-4: arith.maximumf

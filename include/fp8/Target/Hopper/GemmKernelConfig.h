@@ -6,16 +6,21 @@
 // the device harness (bench/gpu/) compute exactly what the compiler chose:
 // block size, dynamic shared memory, TMA boxes, persistent grid.
 //
-// Kernel ABI (parameters in order, all 64-bit generic pointers to global
+// Kernel ABI (parameters in order; 0-4 are 64-bit generic pointers to global
 // memory):
-//   0 tmapA  : CUtensorMap of A codes [M, K] u8, box {128 (K), blockM}, 128B
-//   swizzle 1 tmapB  : CUtensorMap of B codes [N, K] u8, box {128 (K), blockN},
-//   128B swizzle 2 tmapSA : CUtensorMap of A scales, transposed and padded: f32
-//   [KB, Mpad]
-//              (K-block major, Mpad = roundUp(M, 4) so rows are 16-byte
-//              aligned as TMA requires), box {blockM, 1}, no swizzle
-//   3 sb     : f32 [ceil(N/128), KB] B scales, row-major (plain loads)
-//   4 d      : [M, N] bf16 or f32 output, row-major
+//   0 tmapA:  CUtensorMap of A codes [M, K] u8, box {128 (K), blockM},
+//             128B swizzle
+//   1 tmapB:  CUtensorMap of B codes [N, K] u8, box {128 (K), blockN},
+//             128B swizzle
+//   2 tmapSA: CUtensorMap of A scales, transposed and padded: f32 [KB, Mpad]
+//             (K-block major, Mpad = roundUp(M, 4) so rows are 16-byte
+//             aligned as TMA requires), box {blockM, 1}, no swizzle
+//   3 sb:     f32 [ceil(N/128), KB] B scales, row-major (plain loads)
+//   4 d:      [M, N] bf16 or f32 output, row-major
+//   5 m:      i32, the number of rows M at run time. A kernel compiled for
+//             a static M ignores it; a dynamic-M kernel (one per N, K and
+//             types, taking any M: `m == kDynamicM` in its configuration)
+//             computes its tile count and row masks from it.
 // Out-of-bounds TMA elements are zero-filled (K, M and N tails).
 //
 //===----------------------------------------------------------------------===//
@@ -28,6 +33,9 @@ namespace mlir {
 namespace fp8 {
 
 struct GemmKernelConfig {
+  /// The `m` of a kernel compiled for a run-time M.
+  static constexpr int64_t kDynamicM = -1;
+
   int64_t m = 0, n = 0, k = 0;
   int64_t blockM = 128;  // rows per CTA tile: 64 per consumer warpgroup
   int64_t blockN = 128;  // wgmma N (one B-scale block)
@@ -79,15 +87,20 @@ struct GemmKernelConfig {
 };
 
 /// The configuration for an M x N x K problem. M <= 64 uses one consumer
-/// warpgroup (BLOCK_M = 64); otherwise two (BLOCK_M = 128). Stages fill the
-/// shared memory, capped at 8.
+/// warpgroup (BLOCK_M = 64); otherwise, and for a dynamic M
+/// (GemmKernelConfig::kDynamicM), two (BLOCK_M = 128): a kernel compiled for
+/// every M is tuned for the token counts that carry the FLOPs (prefill,
+/// training), where 128-row tiles halve the B traffic per FLOP; decode-size
+/// M pays a half-empty tile (docs/gpu-kernel.md). Stages fill the shared
+/// memory, capped at 8. For a dynamic-M kernel at run time, set `m` of the
+/// returned configuration to the actual M (withRuntimeM).
 inline GemmKernelConfig chooseGemmKernelConfig(int64_t m, int64_t n,
                                                int64_t k) {
   GemmKernelConfig c;
   c.m = m;
   c.n = n;
   c.k = k;
-  c.consumers = m <= 64 ? 1 : 2;
+  c.consumers = m != GemmKernelConfig::kDynamicM && m <= 64 ? 1 : 2;
   c.blockM = 64 * c.consumers;
   c.stages = 1;
   int64_t perStage = c.stageBytes();
@@ -97,6 +110,14 @@ inline GemmKernelConfig chooseGemmKernelConfig(int64_t m, int64_t n,
   c.stages = fit < 8 ? fit : 8;
   if (c.stages < 2)
     c.stages = 2;
+  return c;
+}
+
+/// The launch configuration of a dynamic-M kernel for `m` rows at run time:
+/// the kernel's compiled tiles, with the derived sizes (tiles, padded A-scale
+/// rows, grid) of the actual M.
+inline GemmKernelConfig withRuntimeM(GemmKernelConfig c, int64_t m) {
+  c.m = m;
   return c;
 }
 

@@ -7,8 +7,11 @@
 // name themselves) and the Python package. MLIR-free: standard C++ only.
 //
 //   GEMM:     fp8_scaled_matmul_<M>x<N>x<K>_<a>_<b>_<out>
-//             e.g. fp8_scaled_matmul_128x2112x7168_e4m3_e4m3_bf16
+//             e.g. fp8_scaled_matmul_128x2112x7168_e4m3_e4m3_bf16;
+//             <M> is `dyn` for a kernel taking M at run time
+//             (fp8_scaled_matmul_dynx2112x7168_e4m3_e4m3_bf16)
 //   quantize: fp8_quantize_<R>x<C>_<BR>x128_<in>_<fp8>[_pow2][_eps<bits>]
+//             (<R> is `dyn` for a kernel taking the row count at run time)
 //             <bits>: the f32 bit pattern of eps in lower-case hex, present
 //             when eps is not the default 1e-4.
 //
@@ -43,13 +46,20 @@ inline const char *getKernelElementTypeName(KernelElementType t) {
 }
 
 /// The GEMM kernel of an M x N x K block-scaled matmul with FP8 operands `a`,
-/// `b` and result element type `out` (bf16 or f32).
+/// `b` and result element type `out` (bf16 or f32); `m` < 0: a kernel for
+/// any M (the run-time M is its last parameter).
 inline std::string getGemmKernelName(int64_t m, int64_t n, int64_t k,
                                      KernelElementType a, KernelElementType b,
                                      KernelElementType out) {
-  return "fp8_scaled_matmul_" + std::to_string(m) + "x" + std::to_string(n) +
-         "x" + std::to_string(k) + "_" + getKernelElementTypeName(a) + "_" +
+  std::string rows = m < 0 ? std::string("dyn") : std::to_string(m);
+  return "fp8_scaled_matmul_" + rows + "x" + std::to_string(n) + "x" +
+         std::to_string(k) + "_" + getKernelElementTypeName(a) + "_" +
          getKernelElementTypeName(b) + "_" + getKernelElementTypeName(out);
+}
+
+/// True for the name of a GEMM kernel that takes M at run time.
+inline bool isDynamicMGemmKernelName(const std::string &name) {
+  return name.rfind("fp8_scaled_matmul_dynx", 0) == 0;
 }
 
 /// The quantize kernel of a rows x cols input into blockRows x 128 blocks.
@@ -58,10 +68,10 @@ inline std::string getQuantizeKernelName(int64_t rows, int64_t cols,
                                          KernelElementType input,
                                          KernelElementType fp8, bool pow2,
                                          float eps) {
-  std::string name = "fp8_quantize_" + std::to_string(rows) + "x" +
-                     std::to_string(cols) + "_" + std::to_string(blockRows) +
-                     "x128_" + getKernelElementTypeName(input) + "_" +
-                     getKernelElementTypeName(fp8);
+  std::string name =
+      "fp8_quantize_" + (rows < 0 ? std::string("dyn") : std::to_string(rows)) +
+      "x" + std::to_string(cols) + "_" + std::to_string(blockRows) + "x128_" +
+      getKernelElementTypeName(input) + "_" + getKernelElementTypeName(fp8);
   if (pow2)
     name += "_pow2";
   if (eps != 1e-4f) {

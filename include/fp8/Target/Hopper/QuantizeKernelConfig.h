@@ -10,6 +10,8 @@
 //   0 x      : [rows, cols] f32 or bf16, row-major, 16-byte aligned
 //   1 q      : [rows, cols] FP8 codes (u8), row-major
 //   2 scales : [ceil(rows / blockRows), ceil(cols / 128)] f32, row-major
+//   3 rows   : i32, the row count at run time (read by a dynamic-rows
+//              kernel, rows == kDynamicRows in its configuration)
 // No dynamic shared memory. Block `blk` (row-major over the scale grid) is
 // handled by warpsPerBlock() warps: lane l holds columns 4l .. 4l+3 of the
 // block's 128, warp w of the block holds rows w, w + warpsPerBlock(), ...
@@ -24,6 +26,10 @@ namespace mlir {
 namespace fp8 {
 
 struct QuantizeKernelConfig {
+  /// The `rows` of a kernel compiled for a run-time row count (its last
+  /// parameter, i32); the host computes the grid from the actual rows.
+  static constexpr int64_t kDynamicRows = -1;
+
   int64_t rows = 0, cols = 0;
   int64_t blockRows = 1; // 1 (1x128 tiles) or 128 (128x128 blocks)
 
