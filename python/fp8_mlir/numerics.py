@@ -132,13 +132,27 @@ def _scales_array(scales, expected_shape, what: str) -> np.ndarray:
     return np.ascontiguousarray(arr, dtype=np.float32)
 
 
+def _dim(d) -> str:
+    return "?" if d < 0 else str(d)
+
+
 def _ty(kind: str, shape, et: str) -> str:
-    return f"{kind}<" + "".join(f"{d}x" for d in shape) + f"{et}>"
+    return f"{kind}<" + "".join(f"{_dim(d)}x" for d in shape) + f"{et}>"
 
 
 def _scaled(shape, et, block, scale_et) -> str:
-    dims = "x".join(str(d) for d in shape)
+    dims = "x".join(_dim(d) for d in shape)
     return f"!fp8.scaled<{dims}x{et}, block = [{', '.join(str(b) for b in block)}], scale = {scale_et}>"
+
+
+def _dynamic_rows(shape, block) -> tuple:
+    """`shape` with its first dimension (the rows, M) dynamic, so that one
+    compiled function serves every row count; kept static when the block
+    spans the whole first dimension (its size is then part of the layout)."""
+    shape = tuple(shape)
+    if not shape or block is None or tuple(block)[0] is None:
+        return shape
+    return (-1,) + shape[1:]
 
 
 def _f32_attr(v: float) -> str:
@@ -284,19 +298,21 @@ def quantize(
     codes = np.zeros(x.shape, np.uint8)
     scales_raw = np.zeros(sshape, np.uint8 if scale_et == "f8E8M0FNU" else np.float32)
     if x.size:
-        xt = _ty("tensor", x.shape, "f32")
-        st = _scaled(x.shape, et, blk, scale_et)
+        # One compiled function for every row count (M dynamic).
+        xs, ss = _dynamic_rows(x.shape, block), _dynamic_rows(sshape, block)
+        xt = _ty("tensor", xs, "f32")
+        st = _scaled(xs, et, blk, scale_et)
         ir = f"""
-func.func @quantize(%x: {_ty("memref", x.shape, "f32")}, %codes: {_ty("memref", x.shape, et)},
-                    %scales: {_ty("memref", sshape, scale_et)}) {{
-  %t = bufferization.to_tensor %x restrict : {_ty("memref", x.shape, "f32")} to {xt}
+func.func @quantize(%x: {_ty("memref", xs, "f32")}, %codes: {_ty("memref", xs, et)},
+                    %scales: {_ty("memref", ss, scale_et)}) {{
+  %t = bufferization.to_tensor %x restrict : {_ty("memref", xs, "f32")} to {xt}
   %q = fp8.quantize %t {{eps = {_f32_attr(eps)}, scale_mode = #fp8.scale_mode<{mode}>,
                         saturate = {str(bool(saturate)).lower()}}} : {xt} -> {st}
   %d, %s = fp8.disassemble %q : {st}
   bufferization.materialize_in_destination %d in restrict writable %codes
-      : ({_ty("tensor", x.shape, et)}, {_ty("memref", x.shape, et)}) -> ()
+      : ({_ty("tensor", xs, et)}, {_ty("memref", xs, et)}) -> ()
   bufferization.materialize_in_destination %s in restrict writable %scales
-      : ({_ty("tensor", sshape, scale_et)}, {_ty("memref", sshape, scale_et)}) -> ()
+      : ({_ty("tensor", ss, scale_et)}, {_ty("memref", ss, scale_et)}) -> ()
   return
 }}
 """
@@ -339,17 +355,18 @@ def dequantize(
     scales = _scales_array(scales, sshape, "scales")
     result = np.zeros(codes.shape, np.float32 if out == "f32" else np.uint16)
     if codes.size:
-        st = _scaled(codes.shape, et, blk, "f32")
-        ot = _ty("tensor", codes.shape, out)
+        cs, ss = _dynamic_rows(codes.shape, block), _dynamic_rows(sshape, block)
+        st = _scaled(cs, et, blk, "f32")
+        ot = _ty("tensor", cs, out)
         ir = f"""
-func.func @dequantize(%codes: {_ty("memref", codes.shape, et)}, %scales: {_ty("memref", sshape, "f32")},
-                      %out: {_ty("memref", codes.shape, out)}) {{
-  %d = bufferization.to_tensor %codes restrict : {_ty("memref", codes.shape, et)} to {_ty("tensor", codes.shape, et)}
-  %s = bufferization.to_tensor %scales restrict : {_ty("memref", sshape, "f32")} to {_ty("tensor", sshape, "f32")}
-  %q = fp8.assemble %d, %s : {_ty("tensor", codes.shape, et)}, {_ty("tensor", sshape, "f32")} -> {st}
+func.func @dequantize(%codes: {_ty("memref", cs, et)}, %scales: {_ty("memref", ss, "f32")},
+                      %out: {_ty("memref", cs, out)}) {{
+  %d = bufferization.to_tensor %codes restrict : {_ty("memref", cs, et)} to {_ty("tensor", cs, et)}
+  %s = bufferization.to_tensor %scales restrict : {_ty("memref", ss, "f32")} to {_ty("tensor", ss, "f32")}
+  %q = fp8.assemble %d, %s : {_ty("tensor", cs, et)}, {_ty("tensor", ss, "f32")} -> {st}
   %x = fp8.dequantize %q : {st} -> {ot}
   bufferization.materialize_in_destination %x in restrict writable %out
-      : ({ot}, {_ty("memref", codes.shape, out)}) -> ()
+      : ({ot}, {_ty("memref", cs, out)}) -> ()
   return
 }}
 """
@@ -503,20 +520,22 @@ def scaled_matmul(
     sb = _scales_array(b_scales, b_sshape, "b_scales")
     result = np.zeros((m, n), np.float32 if out == "f32" else np.uint16)
     if m and n and k:
-        at, bt = _scaled(a.shape, a_et, ab, "f32"), _scaled(b.shape, b_et, bb, "f32")
-        ot = _ty("tensor", (m, n), out)
+        a_s, a_ss = _dynamic_rows(a.shape, a_block), _dynamic_rows(a_sshape, a_block)
+        ms = -1 if a_s[0] < 0 else m
+        at, bt = _scaled(a_s, a_et, ab, "f32"), _scaled(b.shape, b_et, bb, "f32")
+        ot = _ty("tensor", (ms, n), out)
         ir = f"""
-func.func @scaled_matmul(%ad: {_ty("memref", a.shape, a_et)}, %as: {_ty("memref", a_sshape, "f32")},
+func.func @scaled_matmul(%ad: {_ty("memref", a_s, a_et)}, %as: {_ty("memref", a_ss, "f32")},
                          %bd: {_ty("memref", b.shape, b_et)}, %bs: {_ty("memref", b_sshape, "f32")},
-                         %out: {_ty("memref", (m, n), out)}) {{
-  %a0 = bufferization.to_tensor %ad restrict : {_ty("memref", a.shape, a_et)} to {_ty("tensor", a.shape, a_et)}
-  %a1 = bufferization.to_tensor %as restrict : {_ty("memref", a_sshape, "f32")} to {_ty("tensor", a_sshape, "f32")}
+                         %out: {_ty("memref", (ms, n), out)}) {{
+  %a0 = bufferization.to_tensor %ad restrict : {_ty("memref", a_s, a_et)} to {_ty("tensor", a_s, a_et)}
+  %a1 = bufferization.to_tensor %as restrict : {_ty("memref", a_ss, "f32")} to {_ty("tensor", a_ss, "f32")}
   %b0 = bufferization.to_tensor %bd restrict : {_ty("memref", b.shape, b_et)} to {_ty("tensor", b.shape, b_et)}
   %b1 = bufferization.to_tensor %bs restrict : {_ty("memref", b_sshape, "f32")} to {_ty("tensor", b_sshape, "f32")}
-  %a = fp8.assemble %a0, %a1 : {_ty("tensor", a.shape, a_et)}, {_ty("tensor", a_sshape, "f32")} -> {at}
+  %a = fp8.assemble %a0, %a1 : {_ty("tensor", a_s, a_et)}, {_ty("tensor", a_ss, "f32")} -> {at}
   %b = fp8.assemble %b0, %b1 : {_ty("tensor", b.shape, b_et)}, {_ty("tensor", b_sshape, "f32")} -> {bt}
   %d = fp8.scaled_matmul %a, %b {{promote_interval = {int(promote_interval)} : i64}} : {at}, {bt} -> {ot}
-  bufferization.materialize_in_destination %d in restrict writable %out : ({ot}, {_ty("memref", (m, n), out)}) -> ()
+  bufferization.materialize_in_destination %d in restrict writable %out : ({ot}, {_ty("memref", (ms, n), out)}) -> ()
   return
 }}
 """

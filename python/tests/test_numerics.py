@@ -374,3 +374,22 @@ def test_scaled_tensor_equality_and_array_conversion():
         hash(q1)
     with pytest.raises(TypeError, match="not one array"):
         np.asarray(q1)
+
+
+def test_compiled_once_for_every_row_count():
+    # The token dimension M is dynamic in the compiled functions: quantize,
+    # dequantize and scaled_matmul compile once per (columns, block, options)
+    # and run for any M; the scales still follow the contract at each M.
+    numerics._cache.clear()
+    w = quantize(RNG.standard_normal((256, 384)).astype(np.float32), block=(128, 128))
+    compiled = len(numerics._cache)
+    for m in (1, 7, 128, 200, 1000):
+        x = (RNG.standard_normal((m, 384)) * 3).astype(np.float32)
+        q = quantize(x)
+        np.testing.assert_array_equal(q.scales, fp8ref.expected_scales(x, (1, 128), scale="f32"))
+        y = scaled_matmul(q, w, out="f32")
+        ref = dequantize(q).astype(np.float64) @ dequantize(w).astype(np.float64).T
+        np.testing.assert_allclose(y, ref, rtol=1e-5, atol=1e-4)
+    # One quantize, one dequantize (1x128) and one scaled_matmul for all M,
+    # plus the weight's dequantize.
+    assert len(numerics._cache) - compiled == 4, list(numerics._cache)
