@@ -85,18 +85,8 @@ LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
   // run-time M (the last parameter) by a dynamic-M kernel.
   const bool dynamicM = cfg.m == GemmKernelConfig::kDynamicM;
   Value mRows = dynamicM ? entry->getArgument(5) : k.c32(cfg.m);
-  Value tiles;
-  if (dynamicM) {
-    // ceil(M / BLOCK_M) * nTiles, one op per statement (a fixed IR order).
-    Value roundUp = k.c32(cfg.blockM - 1);
-    Value mPlus = k.add(mRows, roundUp);
-    Value blockM = k.c32(cfg.blockM);
-    Value mTiles = k.divu(mPlus, blockM);
-    Value nTilesV = k.c32(nTiles);
-    tiles = k.mul(mTiles, nTilesV);
-  } else {
-    tiles = k.c32(cfg.tiles());
-  }
+  Value tiles =
+      dynamicM ? k.ceilDivTimes(mRows, cfg.blockM, nTiles) : k.c32(cfg.tiles());
   const int64_t accRegs = accumulatorRegisters(cfg.blockN);
   const bool bf16Out = spec.resultType.isBF16();
 

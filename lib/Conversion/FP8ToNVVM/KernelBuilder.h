@@ -50,6 +50,16 @@ struct KernelBuilder {
   Value sub(Value x, Value y) { return arith::SubIOp::create(b, x, y); }
   Value mul(Value x, Value y) { return arith::MulIOp::create(b, x, y); }
   Value divu(Value x, Value y) { return arith::DivUIOp::create(b, x, y); }
+  /// ceil(x / d) * times for a run-time `x` (a tile or block count from a
+  /// run-time row count), one op per statement so the IR order is fixed.
+  Value ceilDivTimes(Value x, int64_t d, int64_t times) {
+    Value roundUp = c32(d - 1);
+    Value plus = add(x, roundUp);
+    Value divisor = c32(d);
+    Value count = divu(plus, divisor);
+    Value factor = c32(times);
+    return mul(count, factor);
+  }
   Value remu(Value x, Value y) { return arith::RemUIOp::create(b, x, y); }
   Value andi(Value x, Value y) { return arith::AndIOp::create(b, x, y); }
   Value ori(Value x, Value y) { return arith::OrIOp::create(b, x, y); }

@@ -73,18 +73,9 @@ LLVM::LLVMFuncOp mlir::fp8::buildQuantizeKernel(OpBuilder &builder,
   // computed from the run-time rows by a dynamic-rows kernel.
   const bool dynamicRows = cfg.rows == Cfg::kDynamicRows;
   Value rows = dynamicRows ? entry->getArgument(3) : k.c32(cfg.rows);
-  Value blocks;
-  if (dynamicRows) {
-    // ceil(rows / blockRows) * colBlocks, one op per statement.
-    Value roundUp = k.c32(cfg.blockRows - 1);
-    Value rowsPlus = k.add(rows, roundUp);
-    Value blockRows = k.c32(cfg.blockRows);
-    Value rowBlocks = k.divu(rowsPlus, blockRows);
-    Value colBlocks = k.c32(cfg.colBlocks());
-    blocks = k.mul(rowBlocks, colBlocks);
-  } else {
-    blocks = k.c32(cfg.blocks());
-  }
+  Value blocks = dynamicRows
+                     ? k.ceilDivTimes(rows, cfg.blockRows, cfg.colBlocks())
+                     : k.c32(cfg.blocks());
 
   Value tid = NVVM::ThreadIdXOp::create(b, k.i32);
   Value warp = k.divu(tid, k.c32(32)), lane = k.remu(tid, k.c32(32));
