@@ -19,6 +19,11 @@ target_include_directories(FP8MLIR INTERFACE
   $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>
   $<BUILD_INTERFACE:${PROJECT_BINARY_DIR}/include>
   $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+# Libraries built with the sanitizers (scripts/sanitize.sh) need their
+# runtimes wherever they are linked.
+if(FP8_ENABLE_SANITIZERS)
+  target_link_options(FP8MLIR INTERFACE -fsanitize=address,undefined)
+endif()
 install(TARGETS FP8MLIR EXPORT FP8MLIRTargets)
 
 install(DIRECTORY include/fp8 include/fp8-c
