@@ -104,10 +104,14 @@ OpFoldResult RequantizeOp::fold(FoldAdaptor) {
   // Same layout and no data movement: requantizing returns the input's codes
   // and scales (re-deriving the scale from already quantized data is at best
   // a no-op and at worst a second rounding).
+  // Not when the op asks for power-of-two scales stored as f32: the input's
+  // f32 scales need not be powers of two, and the result's must be.
   std::optional<ArrayRef<int64_t>> perm = getPermutation();
   bool identity =
       !perm || llvm::equal(*perm, llvm::seq<int64_t>(0, perm->size()));
-  if (identity && getInput().getType() == getResult().getType())
+  bool pow2FromF32 = getScaleMode() == ScaleMode::pow2 &&
+                     getResult().getType().getScaleType().isF32();
+  if (identity && !pow2FromF32 && getInput().getType() == getResult().getType())
     return getInput();
   return {};
 }

@@ -69,3 +69,15 @@ func.func @quantize_dequantize(%q: !fp8.scaled<128x256xf8E4M3FN, block = [1, 128
   %other = fp8.quantize %d : tensor<128x256xf32> -> !fp8.scaled<128x256xf8E4M3FN, block = [128, 128], scale = f32>
   return %same, %other : !fp8.scaled<128x256xf8E4M3FN, block = [1, 128], scale = f32>, !fp8.scaled<128x256xf8E4M3FN, block = [128, 128], scale = f32>
 }
+
+// -----
+
+// A requantize that asks for power-of-two scales stored as f32 is not the
+// identity: the input's f32 scales need not be powers of two.
+// CHECK-LABEL: func.func @requantize_pow2_not_folded
+// CHECK: %[[R:.*]] = fp8.requantize %{{.*}} {scale_mode = #fp8.scale_mode<pow2>}
+// CHECK: return %[[R]]
+func.func @requantize_pow2_not_folded(%q: !fp8.scaled<256x256xf8E4M3FN, block = [1, 128], scale = f32>) -> !fp8.scaled<256x256xf8E4M3FN, block = [1, 128], scale = f32> {
+  %r = fp8.requantize %q {scale_mode = #fp8.scale_mode<pow2>} : !fp8.scaled<256x256xf8E4M3FN, block = [1, 128], scale = f32> -> !fp8.scaled<256x256xf8E4M3FN, block = [1, 128], scale = f32>
+  return %r : !fp8.scaled<256x256xf8E4M3FN, block = [1, 128], scale = f32>
+}
