@@ -71,6 +71,11 @@ int64_t getNumBlocks(int64_t dim, int64_t block) {
   return (dim + block - 1) / block;
 }
 
+Precision getHighPrecisionOf(Type floatType) {
+  return floatType.isF32() || floatType.isF64() ? Precision::f32
+                                                : Precision::bf16;
+}
+
 std::string getRoleNames() {
   std::string names;
   for (unsigned i = 0; i <= getMaxEnumValForRole(); ++i)

@@ -150,10 +150,7 @@ const NameOverride *AssignPrecisionPass::matchName(Operation *op, bool wantRole,
 Precision AssignPrecisionPass::decidePrecision(Operation *op, Role role,
                                                bool isContraction) {
   Type own = getComputeElementType(op);
-  auto precisionOf = [](Type t) {
-    return t.isF32() || t.isF64() ? Precision::f32 : Precision::bf16;
-  };
-  Precision high = precisionOf(policyAttr.getHigh());
+  Precision high = getHighPrecisionOf(policyAttr.getHigh());
   if (role == Role::linear && isContraction &&
       !policyAttr.keepsHigh(Role::linear))
     return Precision::fp8;
@@ -164,12 +161,12 @@ Precision AssignPrecisionPass::decidePrecision(Operation *op, Role role,
       return high;
     // Elementwise and reduction ops are never narrowed below their own
     // type: an f32 LayerNorm stays f32 (DeepSeek-V3 keeps these in FP32).
-    Precision mine = precisionOf(own);
+    Precision mine = getHighPrecisionOf(own);
     return mine == Precision::f32 ? Precision::f32 : high;
   }
   if (isContraction && role != Role::other)
     return Precision::fp8;
-  return precisionOf(own);
+  return getHighPrecisionOf(own);
 }
 
 /// Resolves overrides and precision for every linalg op of `func` and writes

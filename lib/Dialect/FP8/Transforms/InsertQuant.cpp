@@ -82,8 +82,7 @@ private:
         strict ? op->emitError() : ::mlir::emitRemark(op->getLoc());
     d << "fp8-insert-quant: linear left in high precision: " << reason;
     Type elt = getElementTypeOrSelf(op->getResult(0).getType());
-    Precision kept =
-        elt.isF32() || elt.isF64() ? Precision::f32 : Precision::bf16;
+    Precision kept = getHighPrecisionOf(elt);
     op->setAttr(FP8Dialect::kPrecisionAttrName,
                 PrecisionAttr::get(op->getContext(), kept));
     std::string full = "fp8 not applied: " + reason;

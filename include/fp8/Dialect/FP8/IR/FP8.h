@@ -42,6 +42,10 @@ bool isSupportedScaleType(Type type);
 /// Asserts on any other type.
 double getFormatMax(Type fp8Type);
 
+/// The high precision that holds a float type: `f32` for f32 and wider,
+/// `bf16` for bf16, f16 and narrower.
+Precision getHighPrecisionOf(Type floatType);
+
 /// Every role name in enum order, comma-separated: "linear, embedding, ...".
 std::string getRoleNames();
 
