@@ -32,7 +32,7 @@ llvm_config.use_default_substitutions()
 # Our tools first, then LLVM's (FileCheck, not, mlir-runner, ...).
 config.fp8_tools_dir = os.path.join(config.fp8_obj_root, "bin")
 tool_dirs = [config.fp8_tools_dir, config.llvm_tools_dir]
-tools = ["fp8-opt", "fp8-translate", "mlir-opt", "mlir-runner", "mlir-translate", "llc"]
+tools = ["fp8-opt", "fp8-translate", "fp8-emu", "mlir-opt", "mlir-runner", "mlir-translate", "llc"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.fp8_tools_dir, append_path=True)

@@ -1,0 +1,200 @@
+//===- Emulator.h - CPU emulator of the generated sm_90a kernels -*- C++
+//-*-===//
+//
+// Executes the kernels of the `gpu.module` that `fp8-lower-to-nvvm` produces
+// (NVVM + LLVM dialects with arith/scf, before translation to PTX) on the
+// CPU, thread by thread, with the hardware semantics they rely on (PTX ISA
+// 8.x): CTAs, warpgroups, warps and lanes; shared memory (1024-byte aligned
+// dynamic part); TMA tiled loads (out-of-bounds zero fill, the tensor map's
+// swizzle, completion through mbarrier transaction counts); mbarrier
+// init/arrive/expect_tx/try_wait.parity; wgmma fence/commit/wait and
+// mma_async reading shared memory through the matrix descriptors; warp
+// shuffles; cvt f32x2 -> f8x2. docs/gpu-kernel.md says what is modelled and
+// what is not.
+//
+// Each kernel is translated once into a flat list of register-slot
+// instructions; threads are suspendable states (program counter + register
+// file) that a seeded random scheduler switches at blocking points
+// (barriers, mbarrier waits, warpgroup/warp collectives) and at random
+// instruction counts. Faults (deadlock, transaction-count errors, reads of
+// wgmma results before the covering wait, TMA overwriting shared memory that
+// a pending wgmma reads, out-of-bounds accesses, reads of uninitialised
+// shared memory) stop the launch with a report naming the op's location and
+// the CTA/thread ids.
+//
+//===----------------------------------------------------------------------===//
+#ifndef FP8_EMULATOR_EMULATOR_H
+#define FP8_EMULATOR_EMULATOR_H
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mlir {
+class Operation;
+namespace fp8 {
+namespace emu {
+
+//===----------------------------------------------------------------------===//
+// Global memory
+//===----------------------------------------------------------------------===//
+
+/// The emulated device's global memory: allocations at 64-bit addresses
+/// that never alias host memory, so every kernel access is checked against
+/// the allocations (out-of-bounds accesses are faults).
+class Device {
+public:
+  /// A fresh allocation of `bytes` (zero-filled), 256-byte aligned as
+  /// cuMemAlloc's. Address 0 is never returned.
+  uint64_t alloc(size_t bytes);
+  /// Releases an allocation made by alloc; false if `addr` is not one.
+  bool free(uint64_t addr);
+  /// Host <-> device copies; false (and nothing copied) if the range is not
+  /// inside one allocation.
+  bool write(uint64_t addr, const void *src, size_t bytes);
+  bool read(uint64_t addr, void *dst, size_t bytes) const;
+  /// Host pointer to [addr, addr + bytes) if inside one allocation, else
+  /// null.
+  uint8_t *resolve(uint64_t addr, size_t bytes);
+  /// A description of where `addr` lies relative to the allocations, for
+  /// fault reports.
+  std::string describe(uint64_t addr) const;
+
+private:
+  struct Allocation {
+    size_t size;
+    std::unique_ptr<uint8_t[]> data;
+  };
+  std::map<uint64_t, Allocation> allocations;
+  uint64_t next = 0x7f0000000000ull;
+  // Last allocation hit (most accesses stay in one buffer).
+  uint64_t lastBase = 0, lastSize = 0;
+  uint8_t *lastData = nullptr;
+};
+
+//===----------------------------------------------------------------------===//
+// Tensor maps (the emulated CUtensorMap)
+//===----------------------------------------------------------------------===//
+
+enum class TensorMapSwizzle : uint32_t { None = 0, B32 = 1, B64 = 2, B128 = 3 };
+
+/// The emulated device's tensor map: 128 bytes, 64-byte aligned, like the
+/// opaque CUtensorMap, with a documented layout (docs/gpu-kernel.md) so
+/// host code, the emulated mgpu runtime and the kernels agree. A kernel
+/// receives a pointer to it in global memory. Rank 1..3; dimension 0 is the
+/// innermost (contiguous) one, as in cuTensorMapEncodeTiled.
+struct TensorMap {
+  static constexpr uint32_t kMagic = 0x38504d54; // "TMP8"
+  uint32_t magic;
+  uint32_t elementBytes; // 1, 2, 4 or 8
+  uint32_t rank;
+  uint32_t swizzle; // TensorMapSwizzle
+  uint64_t globalAddress;
+  uint64_t globalDim[3];
+  uint64_t globalStride[3]; // bytes; [0] = elementBytes
+  uint32_t boxDim[3];
+  uint32_t elementStrides[3];
+  uint32_t reserved[4];
+};
+static_assert(sizeof(TensorMap) <= 128, "a tensor map is 128 bytes");
+
+/// Fills `map` as cuTensorMapEncodeTiled(map, type of `elementBytes`, rank,
+/// globalAddress, globalDim, globalStrides (rank - 1 byte strides of dims
+/// 1.., as in CUDA), boxDim, elementStrides, INTERLEAVE_NONE, swizzle,
+/// any L2 promotion, FLOAT_OOB_FILL_NONE (zero fill)) and checks the same
+/// preconditions CUDA documents (16-byte aligned address and strides, box
+/// dims 1..256, inner box bytes a multiple of 16 and at most the swizzle
+/// span). Returns an empty string on success, else what is wrong.
+std::string
+encodeTensorMapTiled(TensorMap &map, uint32_t elementBytes, uint32_t rank,
+                     uint64_t globalAddress, const uint64_t *globalDim,
+                     const uint64_t *globalStrides, const uint32_t *boxDim,
+                     const uint32_t *elementStrides, TensorMapSwizzle swizzle);
+
+//===----------------------------------------------------------------------===//
+// Kernels and launches
+//===----------------------------------------------------------------------===//
+
+/// One output element of one `wgmma.mma_async` (m64nNk32, FP8 inputs, f32
+/// accumulator): `c` is the incoming accumulator (0 when scale-d is 0), `a`
+/// and `b` the 32 decoded inputs along k. The default sums the products in k
+/// order in f32 (((c + a0 b0) + a1 b1) + ...), the order of the reference
+/// lowering (fp8-lower-to-linalg with accumulator-bits=0), so GEMM outputs
+/// are bit-exact with it. Hardware tensor-core rounding is not modelled; a
+/// model of it plugs in here.
+using WgmmaAccumulateFn = float (*)(float c, const float *a, const float *b,
+                                    int k);
+
+struct Options {
+  /// Seed of the thread scheduler; a fixed seed reproduces a run.
+  uint64_t seed = 1;
+  /// A running thread is switched after 1..maxQuantum instructions (random)
+  /// when it does not block earlier.
+  uint32_t maxQuantum = 64;
+  /// Report reads of shared memory that nothing wrote.
+  bool checkUninitialisedShared = true;
+  /// nullptr: the k-order f32 sum described at WgmmaAccumulateFn.
+  WgmmaAccumulateFn accumulate = nullptr;
+  /// Give up (a fault) after this many executed instructions (0: no limit).
+  uint64_t maxInstructions = 0;
+};
+
+struct LaunchDims {
+  uint32_t grid = 1;  // CTAs (x only: the generated kernels use 1-D grids)
+  uint32_t block = 1; // threads per CTA (x only)
+  uint32_t dynamicSharedBytes = 0;
+};
+
+/// The value of one kernel parameter: pointers are device addresses,
+/// integers are zero-extended bit patterns.
+using KernelArg = uint64_t;
+
+struct LaunchResult {
+  bool ok = true;
+  /// The fault report (empty when ok).
+  std::string report;
+  uint64_t instructions = 0;
+};
+
+class Program;
+
+/// The kernels of one `gpu.module`, each translated once.
+class KernelModule {
+public:
+  ~KernelModule();
+  /// Translates every `llvm.func` with the `nvvm.kernel` attribute of
+  /// `op`, which is a `gpu.module` or contains exactly one. The input is
+  /// not modified (a clone is lowered with convert-scf-to-cf). On error
+  /// returns null and sets `error` (an unsupported op, with its location).
+  static std::unique_ptr<KernelModule> create(Operation *op,
+                                              std::string &error);
+  std::vector<std::string> getKernelNames() const;
+  bool hasKernel(const std::string &name) const;
+  /// Number of parameters of `kernel` (-1 if there is none of that name).
+  int getNumParams(const std::string &kernel) const;
+
+  /// Runs `kernel` to completion: CTAs one after another (the generated
+  /// kernels do not communicate across CTAs), the threads of a CTA under
+  /// the seeded scheduler.
+  LaunchResult launch(const std::string &kernel, Device &device,
+                      const LaunchDims &dims,
+                      const std::vector<KernelArg> &args,
+                      const Options &options) const;
+
+private:
+  KernelModule();
+  std::map<std::string, std::unique_ptr<Program>> programs;
+  // Shared-memory layout of the module: the static addr_space 3 globals from
+  // kSharedBase on, then the dynamic shared memory (the external zero-sized
+  // array) at the next 1024-byte boundary.
+  uint32_t dynamicSharedBase = 0;
+};
+
+} // namespace emu
+} // namespace fp8
+} // namespace mlir
+
+#endif // FP8_EMULATOR_EMULATOR_H

@@ -1,0 +1,95 @@
+//===- Kernels.h - launching the generated kernels on the emulator -*- C++
+//-*-===//
+//
+// The host side of the sm_90a GEMM and quantize kernels on the emulated
+// device, as runtime/lib/fp8_cuda_runtime.cpp does it on CUDA: device
+// buffers, the three tensor maps of the GEMM (GemmKernelConfig.h's ABI),
+// the persistent grid, the dynamic shared memory. Plus independent host
+// references of both kernels' results (the numerics contract), used by
+// fp8-emu and the tests.
+//
+//===----------------------------------------------------------------------===//
+#ifndef FP8_EMULATOR_KERNELS_H
+#define FP8_EMULATOR_KERNELS_H
+
+#include "fp8/Emulator/Emulator.h"
+#include "fp8/Target/Hopper/GemmKernelConfig.h"
+#include "fp8/Target/Hopper/KernelNames.h"
+#include "fp8/Target/Hopper/QuantizeKernelConfig.h"
+
+#include <string>
+#include <vector>
+
+namespace mlir {
+class MLIRContext;
+} // namespace mlir
+
+namespace mlir::fp8::emu {
+
+/// The SMs of an H100/H200 SXM: the persistent grid of the CUDA runtime
+/// when the device reports this count.
+constexpr int kDefaultSmCount = 132;
+
+/// A GEMM kernel's name taken apart (KernelNames.h); m = kDynamicM for a
+/// `dyn` kernel. False if `name` is not a GEMM kernel name.
+struct GemmKernelName {
+  int64_t m, n, k;
+  KernelElementType a, b, out;
+};
+bool parseGemmKernelName(const std::string &name, GemmKernelName &out);
+
+struct QuantizeKernelName {
+  int64_t rows, cols, blockRows;
+  KernelElementType input, fp8;
+  bool pow2;
+  float eps;
+};
+bool parseQuantizeKernelName(const std::string &name, QuantizeKernelName &out);
+
+/// Operands of an M x N x K GEMM in the layouts of fp8.scaled_matmul: codes
+/// a [M, K], b [N, K] (u8); scales sa [M, KB] (1x128 blocks), sb
+/// [ceil(N / 128), KB] (128x128 blocks), f32, KB = ceil(K / 128).
+struct GemmOperands {
+  int64_t m, n, k;
+  std::vector<uint8_t> a, b;
+  std::vector<float> sa, sb;
+};
+
+/// Runs GEMM kernel `kernel` of `module` with configuration `config` (its
+/// m set to the actual M) on `operands` and returns the output [M, N]
+/// (bf16 bits in the low 16 bits of each element when `out` is bf16, else
+/// f32 bits). The launch follows fp8rt_gemm_create/launch.
+LaunchResult runGemm(const KernelModule &module, const std::string &kernel,
+                     const GemmKernelConfig &config, int smCount,
+                     KernelElementType out, const GemmOperands &operands,
+                     std::vector<uint32_t> &result, const Options &options);
+
+/// The block-scaled GEMM of the numerics contract, computed on the host
+/// independently of any lowering: per 128-wide K interval an f32 partial
+/// summing the exact products in k order from +0, then
+/// acc = fma(partial, sa * sb, acc) in interval order; bf16 output rounded
+/// to nearest even. Same element encoding as runGemm.
+std::vector<uint32_t> referenceGemm(const GemmOperands &operands,
+                                    KernelElementType a, KernelElementType b,
+                                    KernelElementType out);
+
+/// Runs quantize kernel `kernel` on x [rows, cols] (f32 bits, or bf16 bits
+/// when `config` input is bf16) and returns the codes [rows, cols] and
+/// scales [ceil(rows / blockRows), ceil(cols / 128)] (f32 bits).
+LaunchResult runQuantize(const KernelModule &module, const std::string &kernel,
+                         const QuantizeKernelConfig &config, bool bf16Input,
+                         const std::vector<uint32_t> &x,
+                         std::vector<uint8_t> &codes,
+                         std::vector<uint32_t> &scales, const Options &options);
+
+/// The quantization of the numerics contract on the host (HostQuantizer,
+/// the host evaluation of the CPU lowering's operation sequence): per
+/// block amax from +0, the stored f32 scale, then each element's code.
+void referenceQuantize(MLIRContext &context, const QuantizeKernelName &spec,
+                       int64_t rows, const std::vector<uint32_t> &x,
+                       std::vector<uint8_t> &codes,
+                       std::vector<uint32_t> &scales);
+
+} // namespace mlir::fp8::emu
+
+#endif // FP8_EMULATOR_KERNELS_H

@@ -1,0 +1,265 @@
+//===- Kernels.cpp - host side of the GEMM/quantize kernels ---------------===//
+#include "fp8/Emulator/Kernels.h"
+#include "fp8/Dialect/FP8/Utils/FP8Arith.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/MLIRContext.h"
+
+#include <cmath>
+#include <cstring>
+#include <regex>
+
+using namespace mlir;
+using namespace mlir::fp8;
+using namespace mlir::fp8::emu;
+
+namespace {
+
+bool parseType(const std::string &s, KernelElementType &t) {
+  for (KernelElementType k : {KernelElementType::e4m3, KernelElementType::e5m2,
+                              KernelElementType::bf16, KernelElementType::f32})
+    if (s == getKernelElementTypeName(k)) {
+      t = k;
+      return true;
+    }
+  return false;
+}
+
+float bitsToF32(uint32_t b) {
+  float f;
+  std::memcpy(&f, &b, 4);
+  return f;
+}
+uint32_t f32ToBits(float f) {
+  uint32_t b;
+  std::memcpy(&b, &f, 4);
+  return b;
+}
+
+/// FP8 code -> f32 from the format definition (OCP FP8).
+float decodeFp8(uint8_t c, bool e5m2) {
+  float sign = (c & 0x80) ? -1.0f : 1.0f;
+  if (e5m2) {
+    int e = (c >> 2) & 0x1F, m = c & 3;
+    if (e == 31)
+      return m ? NAN : sign * INFINITY;
+    return e ? sign * std::ldexp(1.0f + m / 4.0f, e - 15)
+             : sign * std::ldexp(float(m), -16);
+  }
+  int e = (c >> 3) & 0xF, m = c & 7;
+  if (e == 15 && m == 7)
+    return NAN;
+  return e ? sign * std::ldexp(1.0f + m / 8.0f, e - 7)
+           : sign * std::ldexp(float(m), -9);
+}
+
+/// f32 -> bf16 bits, round to nearest even (NaN stays a quiet NaN).
+uint32_t toBF16(float f) {
+  uint32_t b = f32ToBits(f);
+  if ((b & 0x7FFFFFFF) > 0x7F800000)
+    return (b >> 16) | 0x40;
+  return (b + 0x7FFF + ((b >> 16) & 1)) >> 16;
+}
+
+} // namespace
+
+bool mlir::fp8::emu::parseGemmKernelName(const std::string &name,
+                                         GemmKernelName &out) {
+  static const std::regex re("fp8_scaled_matmul_(dyn|[0-9]+)x([0-9]+)x([0-9]+)_"
+                             "([a-z0-9]+)_([a-z0-9]+)_"
+                             "([a-z0-9]+)");
+  std::smatch m;
+  if (!std::regex_match(name, m, re))
+    return false;
+  out.m = m[1] == "dyn" ? GemmKernelConfig::kDynamicM : std::stoll(m[1]);
+  out.n = std::stoll(m[2]);
+  out.k = std::stoll(m[3]);
+  return parseType(m[4], out.a) && parseType(m[5], out.b) &&
+         parseType(m[6], out.out);
+}
+
+bool mlir::fp8::emu::parseQuantizeKernelName(const std::string &name,
+                                             QuantizeKernelName &out) {
+  static const std::regex re(
+      "fp8_quantize_(dyn|[0-9]+)x([0-9]+)_([0-9]+)x128_"
+      "([a-z0-9]+)_([a-z0-9]+)(_pow2)?(_eps([0-9a-f]+))?");
+  std::smatch m;
+  if (!std::regex_match(name, m, re))
+    return false;
+  out.rows =
+      m[1] == "dyn" ? QuantizeKernelConfig::kDynamicRows : std::stoll(m[1]);
+  out.cols = std::stoll(m[2]);
+  out.blockRows = std::stoll(m[3]);
+  out.pow2 = m[6].matched;
+  out.eps = 1e-4f;
+  if (m[8].matched)
+    out.eps = bitsToF32(static_cast<uint32_t>(std::stoul(m[8], nullptr, 16)));
+  return parseType(m[4], out.input) && parseType(m[5], out.fp8);
+}
+
+LaunchResult
+mlir::fp8::emu::runGemm(const KernelModule &module, const std::string &kernel,
+                        const GemmKernelConfig &c, int smCount,
+                        KernelElementType out, const GemmOperands &ops,
+                        std::vector<uint32_t> &result, const Options &options) {
+  LaunchResult fail;
+  fail.ok = false;
+  const int64_t M = ops.m, N = ops.n, K = ops.k, KB = c.kBlocks();
+  if (c.m != M || c.n != N || c.k != K) {
+    fail.report = "fp8-emu: error: the configuration's shape differs from "
+                  "the operands'\n";
+    return fail;
+  }
+  Device dev;
+  auto upload = [&](const void *src, size_t bytes) {
+    uint64_t p = dev.alloc(bytes);
+    dev.write(p, src, bytes);
+    return p;
+  };
+  uint64_t a = upload(ops.a.data(), ops.a.size());
+  uint64_t b = upload(ops.b.data(), ops.b.size());
+  // A scales transposed and padded: [KB, Mpad] (GemmKernelConfig.h).
+  std::vector<float> saT(size_t(KB) * c.mPadded(), 0.0f);
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t kb = 0; kb < KB; ++kb)
+      saT[kb * c.mPadded() + i] = ops.sa[i * KB + kb];
+  uint64_t sa = upload(saT.data(), saT.size() * 4);
+  uint64_t sb = upload(ops.sb.data(), ops.sb.size() * 4);
+  const int outBytes = out == KernelElementType::bf16 ? 2 : 4;
+  uint64_t d = dev.alloc(size_t(M) * N * outBytes);
+
+  TensorMap maps[3];
+  auto encode2d = [&](TensorMap &map, uint32_t eb, uint64_t base,
+                      uint64_t inner, uint64_t outer, uint64_t rowBytes,
+                      uint32_t boxInner, uint32_t boxOuter, TensorMapSwizzle sw,
+                      const char *what) {
+    uint64_t dims[2] = {inner, outer}, strides[1] = {rowBytes};
+    uint32_t box[2] = {boxInner, boxOuter}, es[2] = {1, 1};
+    std::string err =
+        encodeTensorMapTiled(map, eb, 2, base, dims, strides, box, es, sw);
+    if (!err.empty())
+      fail.report += std::string("fp8-emu: error: tensor map of ") + what +
+                     ": " + err + "\n";
+    return err.empty();
+  };
+  if (!encode2d(maps[0], 1, a, K, M, K, c.blockK, c.blockM,
+                TensorMapSwizzle::B128, "A") ||
+      !encode2d(maps[1], 1, b, K, N, K, c.blockK, c.blockN,
+                TensorMapSwizzle::B128, "B") ||
+      !encode2d(maps[2], 4, sa, c.mPadded(), KB, c.mPadded() * 4, c.blockM, 1,
+                TensorMapSwizzle::None, "A scales"))
+    return fail;
+  uint64_t mapBase = dev.alloc(3 * 128); // 128 bytes per map, 64-aligned
+  for (int i = 0; i < 3; ++i)
+    dev.write(mapBase + 128 * i, &maps[i], sizeof(TensorMap));
+
+  LaunchDims dims;
+  dims.grid = static_cast<uint32_t>(c.gridSize(smCount));
+  dims.block = static_cast<uint32_t>(c.threads());
+  dims.dynamicSharedBytes = static_cast<uint32_t>(c.sharedMemoryBytes());
+  std::vector<KernelArg> args = {
+      mapBase, mapBase + 128, mapBase + 256, sb, d, static_cast<uint32_t>(M)};
+  LaunchResult r = module.launch(kernel, dev, dims, args, options);
+  if (!r.ok)
+    return r;
+  result.assign(size_t(M) * N, 0);
+  std::vector<uint8_t> raw(size_t(M) * N * outBytes);
+  dev.read(d, raw.data(), raw.size());
+  for (size_t i = 0; i < result.size(); ++i)
+    std::memcpy(&result[i], &raw[i * outBytes], outBytes);
+  return r;
+}
+
+std::vector<uint32_t> mlir::fp8::emu::referenceGemm(const GemmOperands &ops,
+                                                    KernelElementType at,
+                                                    KernelElementType bt,
+                                                    KernelElementType out) {
+  const int64_t M = ops.m, N = ops.n, K = ops.k, KB = (K + 127) / 128;
+  bool ae = at == KernelElementType::e5m2, be = bt == KernelElementType::e5m2;
+  std::vector<float> fa(ops.a.size()), fb(ops.b.size());
+  for (size_t i = 0; i < fa.size(); ++i)
+    fa[i] = decodeFp8(ops.a[i], ae);
+  for (size_t i = 0; i < fb.size(); ++i)
+    fb[i] = decodeFp8(ops.b[i], be);
+  std::vector<uint32_t> res(size_t(M) * N);
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t j = 0; j < N; ++j) {
+      float acc = 0.0f;
+      for (int64_t kb = 0; kb < KB; ++kb) {
+        float partial = 0.0f;
+        for (int64_t k = kb * 128; k < std::min(K, kb * 128 + 128); ++k)
+          partial += fa[i * K + k] * fb[j * K + k];
+        float s = ops.sa[i * KB + kb] * ops.sb[(j / 128) * KB + kb];
+        acc = std::fma(partial, s, acc);
+      }
+      res[i * N + j] =
+          out == KernelElementType::bf16 ? toBF16(acc) : f32ToBits(acc);
+    }
+  return res;
+}
+
+LaunchResult mlir::fp8::emu::runQuantize(
+    const KernelModule &module, const std::string &kernel,
+    const QuantizeKernelConfig &c, bool bf16Input,
+    const std::vector<uint32_t> &x, std::vector<uint8_t> &codes,
+    std::vector<uint32_t> &scales, const Options &options) {
+  Device dev;
+  const int inBytes = bf16Input ? 2 : 4;
+  size_t n = size_t(c.rows) * c.cols;
+  std::vector<uint8_t> raw(n * inBytes);
+  for (size_t i = 0; i < n; ++i)
+    std::memcpy(&raw[i * inBytes], &x[i], inBytes);
+  uint64_t px = dev.alloc(raw.size());
+  dev.write(px, raw.data(), raw.size());
+  uint64_t pq = dev.alloc(n);
+  size_t nScales = size_t(c.rowBlocks()) * c.colBlocks();
+  uint64_t ps = dev.alloc(nScales * 4);
+  LaunchDims dims;
+  dims.grid = static_cast<uint32_t>(c.gridSize());
+  dims.block = QuantizeKernelConfig::kThreads;
+  std::vector<KernelArg> args = {px, pq, ps, static_cast<uint32_t>(c.rows)};
+  LaunchResult r = module.launch(kernel, dev, dims, args, options);
+  if (!r.ok)
+    return r;
+  codes.resize(n);
+  dev.read(pq, codes.data(), n);
+  scales.resize(nScales);
+  dev.read(ps, scales.data(), nScales * 4);
+  return r;
+}
+
+void mlir::fp8::emu::referenceQuantize(MLIRContext &ctx,
+                                       const QuantizeKernelName &spec,
+                                       int64_t rows,
+                                       const std::vector<uint32_t> &x,
+                                       std::vector<uint8_t> &codes,
+                                       std::vector<uint32_t> &scales) {
+  Type fp8 = spec.fp8 == KernelElementType::e5m2
+                 ? Type(Float8E5M2Type::get(&ctx))
+                 : Type(Float8E4M3FNType::get(&ctx));
+  HostQuantizer q(fp8, Float32Type::get(&ctx), spec.eps, spec.pow2,
+                  /*saturate=*/true);
+  const int64_t cols = spec.cols, br = spec.blockRows;
+  const int64_t rb = (rows + br - 1) / br, cb = (cols + 127) / 128;
+  bool bf16 = spec.input == KernelElementType::bf16;
+  auto value = [&](int64_t i, int64_t j) {
+    uint32_t b = x[i * cols + j];
+    return bitsToF32(bf16 ? b << 16 : b);
+  };
+  codes.assign(size_t(rows) * cols, 0);
+  scales.assign(size_t(rb) * cb, 0);
+  for (int64_t bi = 0; bi < rb; ++bi)
+    for (int64_t bj = 0; bj < cb; ++bj) {
+      int64_t i1 = std::min(rows, (bi + 1) * br),
+              j1 = std::min(cols, (bj + 1) * 128);
+      float amax = 0.0f;
+      for (int64_t i = bi * br; i < i1; ++i)
+        for (int64_t j = bj * 128; j < j1; ++j)
+          amax = q.updateAmax(amax, value(i, j));
+      uint32_t s = q.getStoredScale(amax);
+      scales[bi * cb + bj] = s;
+      for (int64_t i = bi * br; i < i1; ++i)
+        for (int64_t j = bj * 128; j < j1; ++j)
+          codes[i * cols + j] = q.quantize(value(i, j), s);
+    }
+}

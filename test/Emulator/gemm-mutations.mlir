@@ -1,0 +1,75 @@
+// The emulator can fail: planted faults in the lowered GEMM kernel (sed on
+// the NVVM-level IR) are each caught with the right report, naming the op's
+// location in the lowered module and the CTA/thread. The unmodified kernel
+// passes (first RUN line), so each report is caused by its mutation.
+// 100x200x272 (BLOCK_M = 128, stage tx = 128*128 + 128*128 + 128*4 = 33280
+// bytes, 3 K blocks); 300x400x1024 (8 K blocks over 6 stages: the ring wraps).
+// RUN: fp8-opt %s --fp8-lower-to-nvvm > %t.mlir
+// RUN: fp8-emu %t.mlir | FileCheck %s --check-prefix=OK
+// OK: fp8-emu: PASS fp8_scaled_matmul_100x200x272_e4m3_e4m3_bf16
+// OK: fp8-emu: PASS fp8_scaled_matmul_300x400x1024_e4m3_e4m3_bf16
+
+// Wrong parity: the producer waits on the empty barrier's parity ph instead
+// of ph ^ 1 (the phase before phase 0 counts as complete), so it waits for
+// consumers that wait for it.
+// RUN: sed 's/arith.xori/arith.andi/' %t.mlir | not fp8-emu --kernel fp8_scaled_matmul_100x200x272_e4m3_e4m3_bf16 2>&1 | FileCheck %s --check-prefix=PARITY
+// PARITY: fp8-emu: error: deadlock: every live thread of the CTA is blocked and no TMA copy is in flight
+// PARITY-DAG: 1 thread(s) (first: thread 256) blocked at loc("<stdin>":{{[0-9]+}}:{{[0-9]+}}): 'nvvm.mbarrier.try_wait.parity'
+// PARITY-DAG: 256 thread(s) (first: thread 0) blocked at loc("<stdin>":{{[0-9]+}}:{{[0-9]+}}): 'nvvm.mbarrier.try_wait.parity'
+// PARITY-DAG: waiting for parity 0 of mbarrier 0x{{[0-9a-f]+}}: phase 0 (parity 0), 256 of 256 arrivals pending
+
+// A missing wgmma.wait_group: the promotion reads the accumulators of an
+// uncompleted commit group.
+// RUN: sed '/nvvm.wgmma.wait.group.sync.aligned/d' %t.mlir | not fp8-emu --kernel fp8_scaled_matmul_100x200x272_e4m3_e4m3_bf16 2>&1 | FileCheck %s --check-prefix=NOWAIT
+// wait_group 1 leaves the only group pending: the same fault.
+// RUN: sed 's/nvvm.wgmma.wait.group.sync.aligned 0/nvvm.wgmma.wait.group.sync.aligned 1/' %t.mlir | not fp8-emu --kernel fp8_scaled_matmul_100x200x272_e4m3_e4m3_bf16 2>&1 | FileCheck %s --check-prefix=NOWAIT
+// NOWAIT: fp8-emu: error: reads the result of a wgmma.mma_async before a wgmma.wait_group covering it (commit group 0 of the warpgroup; groups below 0 are complete)
+// NOWAIT-NEXT: at loc("<stdin>":{{[0-9]+}}:{{[0-9]+}}): 'llvm.extractvalue'
+// NOWAIT-NEXT: in kernel 'fp8_scaled_matmul_100x200x272_e4m3_e4m3_bf16', CTA 0, thread {{[0-9]+}} (warpgroup {{[01]}}, warp
+
+// A wrong descriptor swizzle: 64B (mode 2) or none instead of 128B (mode 1)
+// in the constant descriptor bits (SBO 1024 = 64 << 4 at bit 32).
+// RUN: sed 's/constant 4611686293305294848 : i64/constant -9223371761976868864 : i64/' %t.mlir | not fp8-emu --kernel fp8_scaled_matmul_100x200x272_e4m3_e4m3_bf16 2>&1 | FileCheck %s --check-prefix=SW64
+// SW64: fp8-emu: error: wgmma.mma_async: descriptor A (0x8000004000000{{[0-9a-f]+}}) reads with swizzle 64B shared memory at 0x{{[0-9a-f]+}} that TMA wrote with swizzle 128B
+// SW64-NEXT: at loc("<stdin>":{{[0-9]+}}:{{[0-9]+}}): 'nvvm.wgmma.mma_async'
+// RUN: sed 's/constant 4611686293305294848 : i64/constant 274877906944 : i64/' %t.mlir | not fp8-emu --kernel fp8_scaled_matmul_100x200x272_e4m3_e4m3_bf16 2>&1 | FileCheck %s --check-prefix=SWNONE
+// SWNONE: fp8-emu: error: wgmma.mma_async: descriptor A (0x4000000{{[0-9a-f]+}}) reads with swizzle none shared memory at 0x{{[0-9a-f]+}} that TMA wrote with swizzle 128B
+
+// A wrong B-scale index: every tile reads sb[1] (the only f32 load from a
+// global i32-indexed GEP): the output differs from the reference.
+// RUN: sed -E 's/llvm.getelementptr (%[a-z0-9_]+)\[(%[a-z0-9_]+)\] : \(!llvm.ptr<1>, i32\) -> !llvm.ptr<1>, f32/llvm.getelementptr \1[1] : (!llvm.ptr<1>) -> !llvm.ptr<1>, f32/' %t.mlir | not fp8-emu --kernel fp8_scaled_matmul_100x200x272_e4m3_e4m3_bf16 2>&1 | FileCheck %s --check-prefix=SCALE
+// SCALE: fp8-emu: error: kernel 'fp8_scaled_matmul_100x200x272_e4m3_e4m3_bf16': {{[0-9]+}} of 20000 outputs differ from the host reference; first at
+
+// A short expect_tx (128 bytes less than the three copies deliver).
+// RUN: sed 's/arith.constant 33280 : i32/arith.constant 33152 : i32/' %t.mlir | not fp8-emu --kernel fp8_scaled_matmul_100x200x272_e4m3_e4m3_bf16 2>&1 | FileCheck %s --check-prefix=SHORT
+// SHORT: fp8-emu: error: TMA copies delivered 128 bytes more than expect_tx announced for the current phase (transaction count overflow): mbarrier 0x{{[0-9a-f]+}}: phase 0
+// SHORT-NEXT: at loc("<stdin>":{{[0-9]+}}:{{[0-9]+}}): 'nvvm.cp.async.bulk.tensor.shared.cluster.global'
+// SHORT-NEXT: in kernel 'fp8_scaled_matmul_100x200x272_e4m3_e4m3_bf16', CTA 0, thread 256 (warpgroup 2, warp 8, lane 0)
+
+// A long expect_tx: 128 announced bytes never arrive.
+// RUN: sed 's/arith.constant 33280 : i32/arith.constant 33408 : i32/' %t.mlir | not fp8-emu --kernel fp8_scaled_matmul_100x200x272_e4m3_e4m3_bf16 2>&1 | FileCheck %s --check-prefix=LONG
+// LONG: fp8-emu: error: deadlock
+// LONG: 256 thread(s) (first: thread 0) blocked at loc("<stdin>":{{[0-9]+}}:{{[0-9]+}}): 'nvvm.mbarrier.try_wait.parity'
+// LONG-NEXT: waiting for parity 0 of mbarrier 0x{{[0-9a-f]+}}: phase 0 (parity 0), 0 of 1 arrivals pending, tx-count 128, 0 TMA bytes in flight
+// LONG-NEXT: expect_tx: 128 announced bytes never arrived (no TMA copy in flight)
+
+// The producer does not wait for the consumers to release a slot (its
+// try_wait, the first in the kernel, deleted): with 8 K blocks over 6
+// stages it refills slots and completes phases the consumers never see.
+// RUN: awk 'index($0, "@fp8_scaled_matmul_300x400x1024") { k = 1 } k && /nvvm.mbarrier.try_wait.parity/ && !done { done = 1; next } { print }' %t.mlir | not fp8-emu --kernel fp8_scaled_matmul_300x400x1024_e4m3_e4m3_bf16 2>&1 | FileCheck %s --check-prefix=NOEMPTY
+// NOEMPTY: fp8-emu: error: deadlock
+// NOEMPTY: in kernel 'fp8_scaled_matmul_300x400x1024_e4m3_e4m3_bf16', CTA 0
+
+func.func @gemm_100x200x272(%a: !fp8.scaled<100x272xf8E4M3FN, block = [1, 128], scale = f32>,
+    %b: !fp8.scaled<200x272xf8E4M3FN, block = [128, 128], scale = f32>) -> tensor<100x200xbf16> {
+  %d = fp8.scaled_matmul %a, %b : !fp8.scaled<100x272xf8E4M3FN, block = [1, 128], scale = f32>,
+    !fp8.scaled<200x272xf8E4M3FN, block = [128, 128], scale = f32> -> tensor<100x200xbf16>
+  return %d : tensor<100x200xbf16>
+}
+
+func.func @gemm_300x400x1024(%a: !fp8.scaled<300x1024xf8E4M3FN, block = [1, 128], scale = f32>,
+    %b: !fp8.scaled<400x1024xf8E4M3FN, block = [128, 128], scale = f32>) -> tensor<300x400xbf16> {
+  %d = fp8.scaled_matmul %a, %b : !fp8.scaled<300x1024xf8E4M3FN, block = [1, 128], scale = f32>,
+    !fp8.scaled<400x1024xf8E4M3FN, block = [128, 128], scale = f32> -> tensor<300x400xbf16>
+  return %d : tensor<300x400xbf16>
+}
