@@ -7,16 +7,29 @@
 // host process, the JIT-compiled kernels) is handed to the handler that was
 // installed before, so the process dies as it would have.
 //
+// runRecoverable adds a recovery point per thread: a crash on a thread that
+// has one jumps back to it (sigsetjmp/siglongjmp, as llvm::CrashRecoveryContext
+// does) instead of ending the process. SIGABRT is never recovered: in the
+// release libMLIR it comes from the C library (heap corruption detected) or
+// std::terminate, after which nothing in the process can be trusted.
+//
 //===----------------------------------------------------------------------===//
 #include "fp8/Tools/CrashReport.h"
 
 #include "mlir/IR/Location.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/Pass/Pass.h"
+#include "llvm/Support/ErrorHandling.h"
 
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <csetjmp>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
+#include <mutex>
+#include <pthread.h>
 #include <string>
 #include <unistd.h>
 #include <utility>
@@ -34,6 +47,75 @@ thread_local char whereText[kTextSize] = "";
 
 constexpr int kCrashSignals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
 struct sigaction previousActions[NSIG];
+
+/// The recovery point of the calling thread (runRecoverable), what made it
+/// jump there, and its cancellation flag.
+thread_local sigjmp_buf *recoveryPoint = nullptr;
+thread_local fp8::RecoveredFailure::Kind failureKind =
+    fp8::RecoveredFailure::None;
+thread_local char failureText[3 * kTextSize] = "";
+thread_local const std::atomic<bool> *cancelRequested = nullptr;
+/// The lowest address of the recovering thread's stack: a fault just below
+/// it is a stack overflow.
+thread_local uintptr_t stackLow = 0;
+
+/// Appends `text` to `failureText` without allocating (signal handlers).
+void appendFailure(const char *text) {
+  size_t used = std::strlen(failureText);
+  size_t n = std::min(sizeof(failureText) - 1 - used, std::strlen(text));
+  std::memcpy(failureText + used, text, n);
+  failureText[used + n] = '\0';
+}
+
+const char *describeSignal(int sig) {
+  switch (sig) {
+  case SIGSEGV:
+    return "segmentation fault (an invalid memory access)";
+  case SIGBUS:
+    return "bus error";
+  case SIGILL:
+    return "illegal instruction";
+  case SIGFPE:
+    return "arithmetic exception";
+  default:
+    return "signal";
+  }
+}
+
+/// Records the lowest address of the calling thread's stack.
+void recordStackLow() {
+  pthread_attr_t attr;
+  if (pthread_getattr_np(pthread_self(), &attr) != 0)
+    return;
+  void *low = nullptr;
+  size_t size = 0;
+  if (pthread_attr_getstack(&attr, &low, &size) == 0)
+    stackLow = reinterpret_cast<uintptr_t>(low);
+  pthread_attr_destroy(&attr);
+}
+
+/// True for a SIGSEGV just below the calling thread's stack: an overflow.
+bool isStackOverflow(int sig, siginfo_t *info) {
+  auto addr = reinterpret_cast<uintptr_t>(info ? info->si_addr : nullptr);
+  return sig == SIGSEGV && stackLow && addr < stackLow + 65536 &&
+         addr + (1u << 20) >= stackLow;
+}
+
+/// Composes the message of a crash or fatal error and jumps to the calling
+/// thread's recovery point.
+[[noreturn]] void recover(fp8::RecoveredFailure::Kind kind, const char *what) {
+  failureText[0] = '\0';
+  appendFailure("internal error in ");
+  appendFailure(stageText[0] ? stageText : "fp8-mlir");
+  if (whereText[0]) {
+    appendFailure(" while processing ");
+    appendFailure(whereText);
+  }
+  appendFailure(": ");
+  appendFailure(what);
+  failureKind = kind;
+  siglongjmp(*recoveryPoint, 1);
+}
 
 void copyTo(char *dst, size_t size, llvm::StringRef src) {
   size_t n = std::min(size - 1, src.size());
@@ -53,14 +135,23 @@ void writeAll(const char *text) {
 }
 
 /// Runs on the crashing thread.
-void onCrashSignal(int sig, siginfo_t *, void *) {
+void onCrashSignal(int sig, siginfo_t *info, void *) {
+  bool overflow = isStackOverflow(sig, info);
+  if (recoveryPoint && sig != SIGABRT)
+    recover(fp8::RecoveredFailure::Crash,
+            overflow ? "stack overflow (the input is nested too deeply)"
+                     : describeSignal(sig));
   if (stageText[0] != '\0') {
     writeAll(toolName);
     writeAll(": internal error in ");
     writeAll(stageText);
     writeAll(" while processing ");
     writeAll(whereText);
-    writeAll(" (a crash, not a diagnostic: please report it with the input)\n");
+    if (overflow)
+      writeAll(": stack overflow (the input is nested too deeply)\n");
+    else
+      writeAll(" (a crash, not a diagnostic: please report it with the "
+               "input)\n");
     ::_exit(1);
   }
   // Not fp8's: restore the previous disposition and let the signal take
@@ -86,19 +177,133 @@ std::string locationString(Location loc) {
 
 /// The stages the running (possibly nested) passes replaced, per thread.
 thread_local std::vector<std::pair<std::string, std::string>> stageStack;
-} // namespace
 
-void fp8::installCrashReporter(llvm::StringRef name) {
-  static std::atomic<bool> installed{false};
-  copyTo(toolName, sizeof(toolName), name);
-  if (installed.exchange(true))
-    return;
+/// Installs onCrashSignal for every crash signal whose current handler is
+/// another one (installed after ours, e.g. Python's faulthandler enabled
+/// later), chaining to that one.
+void installHandlers() {
+  static std::mutex mutex;
+  std::lock_guard<std::mutex> lock(mutex);
   struct sigaction action = {};
   action.sa_sigaction = onCrashSignal;
   action.sa_flags = SA_SIGINFO | SA_ONSTACK;
   sigemptyset(&action.sa_mask);
-  for (int sig : kCrashSignals)
+  for (int sig : kCrashSignals) {
+    struct sigaction current;
+    if (sigaction(sig, nullptr, &current) == 0 &&
+        (current.sa_flags & SA_SIGINFO) &&
+        current.sa_sigaction == onCrashSignal)
+      continue;
     sigaction(sig, &action, &previousActions[sig]);
+  }
+}
+
+/// LLVM fatal errors (report_fatal_error, e.g. "IO failure on output
+/// stream") on a thread with a recovery point unwind to it; elsewhere they
+/// print as LLVM's default handler does, and LLVM then exits with status 1.
+void onFatalError(void *, const char *reason, bool) {
+  if (recoveryPoint) {
+    std::string what = std::string("LLVM ERROR: ") + reason;
+    recover(fp8::RecoveredFailure::FatalError, what.c_str());
+  }
+  writeAll("LLVM ERROR: ");
+  writeAll(reason);
+  writeAll("\n");
+}
+} // namespace
+
+void fp8::installCrashReporter(llvm::StringRef name) {
+  copyTo(toolName, sizeof(toolName), name);
+  // The tools parse on the thread that installs the reporter (main).
+  recordStackLow();
+  installHandlers();
+}
+
+namespace {
+struct RecoverableRun {
+  llvm::function_ref<void()> fn;
+  std::atomic<bool> cancel{false};
+  std::mutex mutex;
+  std::condition_variable doneChanged;
+  bool done = false;
+  fp8::RecoveredFailure failure;
+};
+
+void *runRecoverableThread(void *arg) {
+  RecoverableRun &run = *static_cast<RecoverableRun *>(arg);
+  // The handler of a stack overflow needs a stack of its own.
+  size_t altSize = 64 * 1024;
+  stack_t alt = {};
+  alt.ss_sp = std::malloc(altSize);
+  alt.ss_size = altSize;
+  bool haveAlt = alt.ss_sp && sigaltstack(&alt, nullptr) == 0;
+  recordStackLow();
+  sigjmp_buf point;
+  cancelRequested = &run.cancel;
+  failureKind = fp8::RecoveredFailure::None;
+  if (sigsetjmp(point, /*savemask=*/1) == 0) {
+    recoveryPoint = &point;
+    run.fn();
+  } else {
+    run.failure.kind = failureKind;
+    run.failure.message = failureText;
+  }
+  recoveryPoint = nullptr;
+  cancelRequested = nullptr;
+  fp8::clearCrashStage();
+  if (haveAlt) {
+    stack_t off = {};
+    off.ss_flags = SS_DISABLE;
+    sigaltstack(&off, nullptr);
+  }
+  std::free(alt.ss_sp);
+  {
+    std::lock_guard<std::mutex> lock(run.mutex);
+    run.done = true;
+  }
+  run.doneChanged.notify_all();
+  return nullptr;
+}
+} // namespace
+
+fp8::RecoveredFailure fp8::runRecoverable(llvm::function_ref<void()> fn,
+                                          size_t stackBytes,
+                                          llvm::function_ref<bool()> poll) {
+  installHandlers();
+  static std::once_flag fatalHandlerOnce;
+  std::call_once(fatalHandlerOnce,
+                 [] { llvm::install_fatal_error_handler(onFatalError); });
+
+  RecoverableRun run;
+  run.fn = fn;
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, stackBytes);
+  pthread_t thread;
+  int status = pthread_create(&thread, &attr, runRecoverableThread, &run);
+  pthread_attr_destroy(&attr);
+  if (status != 0) // No memory for the large stack: the default one.
+    status = pthread_create(&thread, nullptr, runRecoverableThread, &run);
+  if (status != 0) {
+    run.failure.kind = RecoveredFailure::Crash;
+    run.failure.message = "internal error: cannot start a thread (" +
+                          std::string(std::strerror(status)) + ")";
+    return run.failure;
+  }
+  {
+    std::unique_lock<std::mutex> lock(run.mutex);
+    while (!run.doneChanged.wait_for(lock, std::chrono::milliseconds(50),
+                                     [&] { return run.done; })) {
+      if (!poll)
+        continue;
+      lock.unlock();
+      if (poll())
+        run.cancel = true;
+      lock.lock();
+    }
+  }
+  pthread_join(thread, nullptr);
+  return std::move(run.failure);
 }
 
 void fp8::setCrashStage(llvm::StringRef stage, llvm::StringRef where) {
@@ -109,6 +314,17 @@ void fp8::setCrashStage(llvm::StringRef stage, llvm::StringRef where) {
 void fp8::clearCrashStage() { setCrashStage("", ""); }
 
 void fp8::CrashStageInstrumentation::runBeforePass(Pass *pass, Operation *op) {
+  // A cancelled run stops here, between passes: nothing is half-written.
+  if (recoveryPoint && cancelRequested && cancelRequested->load() &&
+      !pass->getArgument().empty()) {
+    failureText[0] = '\0';
+    appendFailure("interrupted before pass '");
+    std::string name = pass->getArgument().str();
+    appendFailure(name.c_str());
+    appendFailure("'");
+    failureKind = RecoveredFailure::Cancelled;
+    siglongjmp(*recoveryPoint, 1);
+  }
   stageStack.emplace_back(stageText, whereText);
   // Pass adaptors (the pass manager running nested pipelines) have no
   // argument: the stage stays the enclosing one until a real pass starts.

@@ -2,8 +2,11 @@
 
 Everything runs in-process through the project's own C++ (the `_fp8_mlir`
 extension, the same registrations as `fp8-opt`). A bad input or a failing pass
-raises `MLIRError` carrying the MLIR diagnostics with their locations; nothing
-is printed to the terminal and the interpreter is never aborted.
+raises `MLIRError` carrying the MLIR diagnostics with their locations; what
+passes print (reports) goes to `sys.stdout` / `sys.stderr`, and the
+interpreter is never aborted: the work runs on a thread with a large stack
+where a crash inside MLIR is recovered (docs/robustness.md). Ctrl-C stops a
+run at the next pass boundary and raises KeyboardInterrupt.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import sys
 import tempfile
 from typing import Any, Dict, List, Optional, Sequence, Union
 
@@ -59,11 +63,16 @@ class MLIRError(Exception):
 
     `diagnostics` lists every diagnostic MLIR emitted (errors first-class,
     with warnings and notes); `rendered` is the same text as `fp8-opt` would
-    print it, with the source line and a caret.
+    print it, with the source line and a caret. `stage` says what failed:
+    "pipeline" (the pass pipeline text), "parse" (the input does not parse),
+    "verify" (it parses but the verifier rejects it), "pass", "jit", or
+    "crash" (MLIR crashed and the crash was recovered), or "" when unknown.
     """
 
-    def __init__(self, summary: str, diagnostics: Sequence[Diagnostic], rendered: str):
+    def __init__(self, summary: str, diagnostics: Sequence[Diagnostic], rendered: str,
+                 stage: str = ""):
         self.summary = summary
+        self.stage = stage
         self.diagnostics = list(diagnostics)
         self.rendered = rendered
         errors = [d for d in self.diagnostics if d.severity == "error"] or self.diagnostics
@@ -98,13 +107,52 @@ def _text(mlir_text: Union[str, bytes]) -> str:
     return mlir_text
 
 
-def _run(mlir_text, pipeline, source_name, capture_output=False, generic=False, locations=False):
+def _input_name(source_name: str) -> str:
+    return "the input" if source_name == "<input>" else repr(source_name)
+
+
+def _summary(stage: str, pipeline_label: str, source_name: str) -> str:
+    src = _input_name(source_name)
+    return {
+        "pipeline": f"{pipeline_label} is invalid",
+        "parse": f"{src} does not parse as MLIR",
+        "verify": f"{src} parses but is not valid IR (the verifier rejects it)",
+        "pass": f"{pipeline_label} failed on {src}",
+        "jit": f"JIT compilation of {src} failed",
+        "crash": f"MLIR crashed while processing {src}; the crash was recovered",
+        "interrupted": f"{pipeline_label} was interrupted",
+    }.get(stage, f"{pipeline_label} failed on {src}")
+
+
+def _forward_output(result: Dict[str, Any]) -> None:
+    """What the passes printed (reports on stdout, upstream passes' output
+    on stderr) goes through Python's sys.stdout / sys.stderr, so that
+    redirections and notebooks see it."""
+    for key, stream in (("stdout", sys.stdout), ("stderr", sys.stderr)):
+        data = result.get(key) or b""
+        if data and stream is not None:
+            stream.write(data.decode("utf-8", "replace"))
+            stream.flush()
+
+
+def _run(mlir_text, pipeline, source_name, capture_output=False, generic=False, locations=False,
+         pipeline_label=None):
+    """Runs the native pipeline. The output of the passes is always captured
+    natively; it is returned in result["stdout"/"stderr"] with
+    `capture_output`, else written to sys.stdout / sys.stderr. `pipeline_label`
+    names the pipeline in error summaries (default: the pipeline text)."""
     text = _text(mlir_text)
     pipe = _normalize_pipeline(pipeline)
-    result = _native.run_pipeline(text, pipe, source_name, capture_output, generic, locations)
+    if not isinstance(source_name, str):
+        raise TypeError(f"source_name must be a str, got {type(source_name).__name__}")
+    result = _native.run_pipeline(text, pipe, source_name, True, generic, locations)
+    if not capture_output:
+        _forward_output(result)
     if not result["ok"]:
-        what = f"pipeline '{pipe}' failed" if pipe else "input is not valid MLIR"
-        raise MLIRError(what, _diagnostics(result), result["rendered"])
+        label = pipeline_label or f"pass pipeline {pipe!r}"
+        stage = result.get("stage", "")
+        raise MLIRError(_summary(stage, label, source_name), _diagnostics(result),
+                        result["rendered"], stage)
     return result
 
 
@@ -126,8 +174,12 @@ def run_pipeline(
     is available. `generic=True` prints the generic op form; `locations=True`
     prints each op's location inline (`loc("model.layers.0.mlp.gate")`).
 
-    Raises `MLIRError` (with `.diagnostics`) when the input does not parse or
-    verify, the pipeline does not parse, or a pass fails.
+    What the passes print (e.g. `fp8-pipeline`'s report) is written to
+    `sys.stdout` / `sys.stderr`.
+
+    Raises `MLIRError` (with `.diagnostics` and `.stage`) when the input does
+    not parse or verify, the pipeline does not parse (an invalid option value
+    carries its reason), a pass fails, or MLIR crashes (recovered).
     """
     return _run(mlir_text, pipeline, source_name, generic=generic, locations=locations)["ir"]
 
@@ -217,16 +269,26 @@ def compile(
     when the input does not parse or a pass fails (with the diagnostics),
     NotImplementedError when this build lacks one of the passes.
     """
-    if policy not in POLICIES:
+    if not isinstance(policy, str) or policy not in POLICIES:
         raise ValueError(f"unknown policy {policy!r}; expected one of {', '.join(POLICIES)}")
-    if target not in TARGETS:
+    if not isinstance(target, str) or target not in TARGETS:
         raise ValueError(f"unknown target {target!r}; expected one of {', '.join(TARGETS)}")
+    if not isinstance(source_name, str):
+        raise TypeError(f"source_name must be a str, got {type(source_name).__name__}")
     if isinstance(overrides, str):
         overrides = [overrides]
+    if not isinstance(overrides, (list, tuple)):
+        raise TypeError(
+            "overrides must be a list of 'PATTERN:ROLE-or-PRECISION' strings "
+            f"(e.g. ['lm_head:f32', '*.experts.*:linear']) or (), got {overrides!r}"
+        )
     for o in overrides:
         if not isinstance(o, str) or ":" not in o:
-            raise ValueError(f"override {o!r} must be 'PATTERN:ROLE-or-PRECISION'")
-        _option_value(o, "override")
+            raise ValueError(
+                f"overrides: entry {o!r} must be a 'PATTERN:ROLE-or-PRECISION' string "
+                "(e.g. 'lm_head:f32')"
+            )
+        _option_value(o, "overrides: entry")
     lowering = CPU_PIPELINE if target == "cpu" else GPU_PIPELINE
     _require([GRAPH_PIPELINE, REPORT_PASS, lowering], f"compile(target={target!r})")
 
@@ -243,7 +305,10 @@ def compile(
             f"{REPORT_PASS}{{format=json output={json_path}}},"
             f"{REPORT_PASS}{{format=table output={table_path}}}"
         )
-        graph = _run(mlir_text, pipeline, source_name, locations=True)
+        # Errors name the stage, not this pipeline text with its temporary
+        # paths.
+        graph = _run(mlir_text, pipeline, source_name, locations=True,
+                     pipeline_label=f"the FP8 graph pipeline ({GRAPH_PIPELINE}, policy {policy!r})")
         with open(json_path, encoding="utf-8") as f:
             report_json = f.read()
         with open(table_path, encoding="utf-8") as f:
@@ -254,10 +319,12 @@ def compile(
     except json.JSONDecodeError as exc:
         raise MLIRError(f"fp8-report wrote malformed JSON: {exc}", [], report_json) from None
     if target == "cpu":
-        lowered = _run(fp8_ir, CPU_PIPELINE, source_name)
+        lowered = _run(fp8_ir, CPU_PIPELINE, source_name,
+                       pipeline_label=f"the CPU lowering ({CPU_PIPELINE})")
         ptx = None
     else:
-        lowered = _run(fp8_ir, f"{GPU_PIPELINE}{{chip={target}}}", source_name)
+        lowered = _run(fp8_ir, f"{GPU_PIPELINE}{{chip={target}}}", source_name,
+                       pipeline_label=f"the GPU lowering ({GPU_PIPELINE}, chip {target})")
         kernels = [o for o in lowered["gpu_objects"] if o["format"] == "isa"]
         ptx = "\n".join(o["data"].decode("utf-8", "replace") for o in kernels) or None
     diags = [d for r in (graph, lowered) for d in _diagnostics(r)]

@@ -5,9 +5,11 @@ a user can run any module the project can lower to the LLVM dialect.
 
 Calling convention (destination passing): the functions take only memref
 arguments (or scalars) and return nothing; outputs are NumPy arrays the
-caller allocated. Each array must be C-contiguous and writeable, with the
-rank, static sizes and element size of its memref parameter; a mismatch is a
-ValueError, never an out-of-bounds write.
+caller allocated. Each array must be C-contiguous, with the rank, static
+sizes and element size of its memref parameter, and writeable unless the
+function only reads that memref (all its uses are `bufferization.to_tensor`
+without `writable`); a mismatch is a ValueError, never an out-of-bounds
+write.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from typing import Any, Dict, List, Sequence, Union
 import numpy as np
 
 from . import _fp8_mlir as _native
-from .compiler import MLIRError, _diagnostics, _normalize_pipeline, _text
+from .compiler import MLIRError, _diagnostics, _forward_output, _normalize_pipeline, _summary, _text
 
 __all__ = ["JitModule", "jit"]
 
@@ -70,7 +72,11 @@ def jit(
     are loaded for the runtime calls lowered code makes (e.g. memrefCopy).
     Raises MLIRError on any failure."""
     libs = _runtime_libs() + list(shared_libs)
-    native, result = _native.jit(_text(mlir_text), _normalize_pipeline(pipeline), libs, opt_level)
+    pipe = _normalize_pipeline(pipeline)
+    native, result = _native.jit(_text(mlir_text), pipe, libs, opt_level, True)
+    _forward_output(result)
     if native is None:
-        raise MLIRError("JIT compilation failed", _diagnostics(result), result["rendered"])
+        stage = result.get("stage", "")
+        raise MLIRError(_summary(stage, f"pass pipeline {pipe!r}", "<input>"), _diagnostics(result),
+                        result["rendered"], stage)
     return JitModule(native)

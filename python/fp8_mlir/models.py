@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import re
 from typing import Dict, List, Optional, Sequence, Tuple
 
 __all__ = ["ModelConfig", "llama_block", "moe_block", "model"]
@@ -104,17 +105,50 @@ class ModelConfig:
         c = math.ceil(self.capacity_factor * self.tokens * self.top_k / self.num_experts)
         return max(1, min(self.tokens, c))
 
+    #: Largest accepted size: every tensor of the graph (rank <= 3 in
+    #: sizes, or nh x t x hd) then has fewer than 2**63 elements, which MLIR's
+    #: shaped types count in int64.
+    MAX_SIZE = 1 << 20
+    #: Float parameters are emitted as f32 or bf16 constants: finite and
+    #: within both ranges (bf16's max is 3.39e38).
+    MAX_FLOAT = 1e38
+
     def validate(self) -> None:
+        """Raises ValueError (naming the field and what is accepted) for any
+        field that would make the generators emit IR that does not parse or
+        does not make sense; TypeError for a field of the wrong type."""
         positive = [
             "hidden", "num_heads", "num_kv_heads", "head_dim", "intermediate",
             "moe_intermediate", "num_experts", "top_k", "tokens", "vocab",
         ]
-        for name in positive:
+        for name in positive + ["num_shared_experts"]:
             value = getattr(self, name)
-            if not isinstance(value, int) or value <= 0:
-                raise ValueError(f"ModelConfig.{name} must be a positive integer, got {value!r}")
-        if self.num_shared_experts < 0:
-            raise ValueError("ModelConfig.num_shared_experts must be >= 0")
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise TypeError(f"ModelConfig.{name} must be an int, got {value!r}")
+            low = 0 if name == "num_shared_experts" else 1
+            if not low <= value <= self.MAX_SIZE:
+                raise ValueError(
+                    f"ModelConfig.{name} must be an integer in [{low}, {self.MAX_SIZE}], got {value!r}"
+                )
+        floats = {
+            "routed_scaling": "a finite number",
+            "capacity_factor": "a finite number > 0",
+            "rms_eps": "a finite number > 0",
+            "rope_theta": "a finite number > 0",
+        }
+        for name, expected in floats.items():
+            value = getattr(self, name)
+            if not isinstance(value, (int, float)) or isinstance(value, bool):
+                raise TypeError(f"ModelConfig.{name} must be a float, got {value!r}")
+            ok = math.isfinite(value) and abs(value) <= self.MAX_FLOAT
+            if ok and name != "routed_scaling":
+                # Positive and not flushed to 0 in f32/bf16 (normal range).
+                ok = value >= 1e-37
+            if not ok:
+                raise ValueError(
+                    f"ModelConfig.{name} must be {expected} within the f32/bf16 range "
+                    f"(magnitude in [1e-37, 1e38]), got {value!r}"
+                )
         if self.num_heads % self.num_kv_heads:
             raise ValueError(
                 f"num_heads ({self.num_heads}) must be a multiple of num_kv_heads ({self.num_kv_heads})"
@@ -123,8 +157,11 @@ class ModelConfig:
             raise ValueError(f"head_dim ({self.head_dim}) must be even for RoPE")
         if self.top_k > self.num_experts:
             raise ValueError(f"top_k ({self.top_k}) exceeds num_experts ({self.num_experts})")
-        if not self.capacity_factor > 0:
-            raise ValueError("capacity_factor must be positive")
+        if self.num_shared_experts * self.moe_intermediate > self.MAX_SIZE:
+            raise ValueError(
+                f"num_shared_experts x moe_intermediate ({self.num_shared_experts} x "
+                f"{self.moe_intermediate}) must be at most {self.MAX_SIZE} (the shared expert's width)"
+            )
 
 
 _ELEMENT_TYPES = ("f32", "bf16")
@@ -734,18 +771,24 @@ def _build(
     lm_head: bool,
     first_dense_layers: int = 0,
 ) -> str:
-    cfg = cfg or ModelConfig()
+    cfg = ModelConfig() if cfg is None else cfg
     if not isinstance(cfg, ModelConfig):
-        raise TypeError("config must be a fp8_mlir.models.ModelConfig")
+        raise TypeError(f"config must be a fp8_mlir.models.ModelConfig or None, got {type(cfg).__name__}")
     cfg.validate()
-    if not isinstance(num_layers, int) or num_layers < 1:
+    if not isinstance(num_layers, int) or isinstance(num_layers, bool) or num_layers < 1:
         raise ValueError(f"num_layers must be a positive integer, got {num_layers!r}")
-    if weights not in ("constants", "args"):
+    if not isinstance(weights, str) or weights not in ("constants", "args"):
         raise ValueError(f"weights must be 'constants' or 'args', got {weights!r}")
-    if dtype not in _ELEMENT_TYPES:
+    if not isinstance(dtype, str) or dtype not in _ELEMENT_TYPES:
         raise ValueError(f"dtype must be one of {', '.join(_ELEMENT_TYPES)}, got {dtype!r}")
-    if not func_name.replace("_", "a").isalnum():
-        raise ValueError(f"func_name must be an identifier, got {func_name!r}")
+    # An MLIR bare identifier for the symbol (@forward).
+    if not isinstance(func_name, str) or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_$.]*", func_name):
+        raise ValueError(
+            f"func_name must be an identifier ([A-Za-z_][A-Za-z0-9_$.]*), got {func_name!r}"
+        )
+    if (not isinstance(first_dense_layers, int) or isinstance(first_dense_layers, bool)
+            or first_dense_layers < 0):
+        raise ValueError(f"first_dense_layers must be a non-negative integer, got {first_dense_layers!r}")
 
     e = _Emitter(dtype, weights)
     t, h = cfg.tokens, cfg.hidden
@@ -809,8 +852,6 @@ def moe_block(
     attention, router + top-k, shared and routed experts), the first
     `first_dense_layers` of them with a dense MLP instead (DeepSeek-V3 has 3).
     Same signature conventions as `llama_block`."""
-    if not isinstance(first_dense_layers, int) or first_dense_layers < 0:
-        raise ValueError("first_dense_layers must be a non-negative integer")
     return _build(config, num_layers, "moe", weights=weights, dtype=dtype, func_name=func_name,
                   embed=False, lm_head=False, first_dense_layers=first_dense_layers)
 
@@ -828,7 +869,7 @@ def model(
     """A whole decoder model: `model.embed_tokens` (gather) on
     `%input_ids: tensor<tokens x i64>`, `num_layers` layers with a "moe" or
     "dense" MLP, `model.norm` and `lm_head` to `tensor<tokens x vocab>`."""
-    if mlp not in ("moe", "dense"):
+    if not isinstance(mlp, str) or mlp not in ("moe", "dense"):
         raise ValueError(f"mlp must be 'moe' or 'dense', got {mlp!r}")
     return _build(config, num_layers, mlp, weights=weights, dtype=dtype, func_name=func_name,
                   embed=True, lm_head=True, first_dense_layers=first_dense_layers)

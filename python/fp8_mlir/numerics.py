@@ -41,6 +41,9 @@ SCALES = {"f32": ("f32", "f32"), "pow2": ("pow2", "f32"), "e8m0": ("pow2", "f8E8
 PIPELINE = "fp8-cpu-pipeline"
 
 _CACHE_SIZE = 64
+#: Work per native call of scaled_matmul (multiply-adds): long products run
+#: as several calls so that Ctrl-C interrupts them within about a second.
+_CHUNK_MACS = 1 << 26
 _cache: "collections.OrderedDict[str, JitModule]" = collections.OrderedDict()
 
 
@@ -74,10 +77,55 @@ def _compile(ir: str, accumulator_bits: int = 0) -> JitModule:
 # ---------------------------------------------------------------------------
 
 
-def _format(fmt) -> Tuple[str, float]:
-    if fmt not in FORMATS:
-        raise ValueError(f"fmt must be one of {', '.join(FORMATS)}, got {fmt!r}")
+def _format(fmt, what: str = "fmt") -> Tuple[str, float]:
+    if not isinstance(fmt, str) or fmt not in FORMATS:
+        raise ValueError(f"{what} must be one of {', '.join(repr(f) for f in FORMATS)}, got {fmt!r}")
     return FORMATS[fmt]
+
+
+def _scale_mode(scale) -> Tuple[str, str]:
+    if not isinstance(scale, str) or scale not in SCALES:
+        raise ValueError(f"scale must be one of {', '.join(repr(s) for s in SCALES)}, got {scale!r}")
+    return SCALES[scale]
+
+
+#: Largest finite float32: the ops take eps and scales as f32.
+_F32_MAX = float(np.finfo(np.float32).max)
+#: Block sizes and the promotion interval are i64 attributes of the ops.
+_I64_MAX = 2**63 - 1
+
+
+def _eps(eps) -> float:
+    """eps is an f32 attribute: a value that overflows f32, or a positive one
+    that rounds to 0 in f32, would be silently changed."""
+    if (not isinstance(eps, (int, float, np.floating, np.integer)) or isinstance(eps, bool)
+            or not math.isfinite(eps) or eps < 0):
+        raise ValueError(f"eps must be a finite number >= 0, got {eps!r}")
+    if eps > _F32_MAX:
+        raise ValueError(f"eps={eps!r} does not fit float32 (the op's eps is f32): expected <= {_F32_MAX:.8g}")
+    if eps > 0 and np.float32(eps) == 0:
+        raise ValueError(f"eps={eps!r} rounds to 0 in float32 (the op's eps is f32): expected 0 or >= 1.4e-45")
+    return float(eps)
+
+
+def _check_f32_range(arr: np.ndarray, what: str) -> None:
+    """Values a conversion to float32 would turn into Inf or 0 are rejected,
+    not silently flushed (a float64 array beyond the f32 range)."""
+    if arr.dtype.itemsize <= 4 or arr.size == 0:
+        return
+    finite = np.isfinite(arr)
+    mag = np.abs(arr[finite])
+    if mag.size and mag.max() > _F32_MAX:
+        raise ValueError(
+            f"{what} holds {mag.max():.6g}, beyond the float32 range (max {_F32_MAX:.8g}); "
+            "the op computes in float32: rescale the input"
+        )
+    tiny = float(np.finfo(np.float32).smallest_subnormal)
+    if mag.size and np.any((mag > 0) & (mag < tiny / 2)):
+        raise ValueError(
+            f"{what} holds nonzero values below the smallest float32 ({tiny:.3g}), "
+            "which would become 0: rescale the input"
+        )
 
 
 def _blocks(block, shape: Sequence[int], what: str) -> Tuple[int, ...]:
@@ -92,10 +140,13 @@ def _blocks(block, shape: Sequence[int], what: str) -> Tuple[int, ...]:
     for b, d in zip(block, shape):
         if b is None:
             out.append(max(int(d), 1))
-        elif isinstance(b, (int, np.integer)) and not isinstance(b, bool) and b > 0:
+        elif isinstance(b, (int, np.integer)) and not isinstance(b, bool) and 0 < b <= _I64_MAX:
             out.append(int(b))
         else:
-            raise ValueError(f"{what} sizes must be positive integers or None (whole dimension), got {block!r}")
+            raise ValueError(
+                f"{what} sizes must be positive integers below 2**63 or None (the whole dimension), "
+                f"got {block!r}"
+            )
     return tuple(out)
 
 
@@ -109,6 +160,7 @@ def _float_array(x, what: str) -> np.ndarray:
         raise ValueError(f"{what} must be a float16/float32/float64 array, got dtype {arr.dtype}")
     if arr.ndim == 0:
         raise ValueError(f"{what} must have at least one dimension")
+    _check_f32_range(arr, what)
     return np.ascontiguousarray(arr, dtype=np.float32)
 
 
@@ -123,12 +175,13 @@ def _codes_array(codes, what: str) -> np.ndarray:
 
 def _scales_array(scales, expected_shape, what: str) -> np.ndarray:
     arr = np.asarray(scales)
-    if arr.dtype.kind != "f":
+    if arr.dtype.kind != "f" or arr.dtype.itemsize > 8:
         raise ValueError(f"{what} must be a float32 array, got dtype {arr.dtype}")
     if tuple(arr.shape) != tuple(expected_shape):
         raise ValueError(
             f"{what} has shape {tuple(arr.shape)}, expected ceil(shape / block) = {tuple(expected_shape)}"
         )
+    _check_f32_range(arr, what)
     return np.ascontiguousarray(arr, dtype=np.float32)
 
 
@@ -192,8 +245,7 @@ class ScaledTensor(tuple):
 
     def __new__(cls, codes, scales, block, fmt: str = "e4m3", scale: str = "f32"):
         _format(fmt)
-        if scale not in SCALES:
-            raise ValueError(f"scale must be one of {', '.join(SCALES)}, got {scale!r}")
+        _scale_mode(scale)
         codes = _codes_array(codes, "codes")
         blk = _blocks(block, codes.shape, "block")
         scales = _scales_array(scales, _scale_shape(codes.shape, blk), "scales")
@@ -285,11 +337,8 @@ def quantize(
     ceil(x.shape / block), with the block, format and scale mode.
     """
     et, _ = _format(fmt)
-    if scale not in SCALES:
-        raise ValueError(f"scale must be one of {', '.join(SCALES)}, got {scale!r}")
-    mode, scale_et = SCALES[scale]
-    if not isinstance(eps, (int, float, np.floating)) or not math.isfinite(eps) or eps < 0:
-        raise ValueError(f"eps must be a finite number >= 0, got {eps!r}")
+    mode, scale_et = _scale_mode(scale)
+    eps = _eps(eps)
     if not isinstance(saturate, (bool, np.bool_)):
         raise ValueError(f"saturate must be a bool, got {saturate!r}")
     x = _float_array(x, "x")
@@ -347,7 +396,7 @@ def dequantize(
     block = (1, 128) if block is None else block
     fmt = "e4m3" if fmt is None else fmt
     et, _ = _format(fmt)
-    if out not in ("f32", "bf16"):
+    if not isinstance(out, str) or out not in ("f32", "bf16"):
         raise ValueError(f"out must be 'f32' or 'bf16', got {out!r}")
     codes = _codes_array(codes, "codes")
     blk = _blocks(block, codes.shape, "block")
@@ -390,8 +439,7 @@ def requantize(
         raise ValueError(f"requantize needs a ScaledTensor (from quantize), got {type(q).__name__}")
     if transpose and len(q.shape) != 2:
         raise ValueError(f"transpose needs a 2-D tensor, got shape {q.shape}")
-    if not isinstance(eps, (int, float, np.floating)) or not math.isfinite(eps) or eps < 0:
-        raise ValueError(f"eps must be a finite number >= 0, got {eps!r}")
+    eps = _eps(eps)
     et, _ = _format(q.fmt)
     mode, scale_et = SCALES[q.scale]
     shape = tuple(reversed(q.shape)) if transpose else q.shape
@@ -480,16 +528,20 @@ def scaled_matmul(
     b_block = (128, 128) if b_block is None else b_block
     fmt = "e4m3" if fmt is None else fmt
     a_et, _ = _format(fmt)
-    b_et, _ = _format(b_fmt if b_fmt is not None else fmt)
-    if out not in ("f32", "bf16"):
+    b_et, _ = _format(b_fmt if b_fmt is not None else fmt, "b_fmt")
+    if not isinstance(out, str) or out not in ("f32", "bf16"):
         raise ValueError(f"out must be 'bf16' or 'f32', got {out!r}")
     if (
         not isinstance(promote_interval, (int, np.integer))
         or isinstance(promote_interval, bool)
         or promote_interval <= 0
+        or promote_interval > _I64_MAX
         or promote_interval % 32
     ):
-        raise ValueError(f"promote_interval must be a positive multiple of 32 (the wgmma K), got {promote_interval!r}")
+        raise ValueError(
+            "promote_interval must be a positive multiple of 32 (the wgmma K) below 2**63, "
+            f"got {promote_interval!r}"
+        )
     bits = 0
     if emulate_accumulator_bits is not None:
         if (
@@ -539,7 +591,17 @@ func.func @scaled_matmul(%ad: {_ty("memref", a_s, a_et)}, %as: {_ty("memref", a_
   return
 }}
 """
-        _compile(ir, bits).call("scaled_matmul", a, sa, b, sb, result)
+        fn = _compile(ir, bits)
+        if a_s[0] >= 0:  # M is static (a block spans it): one call
+            fn.call("scaled_matmul", a, sa, b, sb, result)
+        else:
+            # Row chunks of about _CHUNK_MACS multiply-adds, whole A blocks
+            # each: the GIL is released inside each call, and Python runs
+            # its signal handlers (Ctrl-C) between them.
+            step = max(1, _CHUNK_MACS // max(1, n * k) // ab[0]) * ab[0]
+            for r in range(0, m, step):
+                fn.call("scaled_matmul", a[r:r + step], sa[r // ab[0]:-(-(r + step) // ab[0])],
+                        b, sb, result[r:r + step])
     elif out == "bf16":
         pass  # an empty K contributes nothing: zeros
     return result if out == "f32" else _bf16_bits_to_f32(result)

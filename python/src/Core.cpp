@@ -10,12 +10,14 @@
 #include "fp8/InitAll.h"
 #include "fp8/Tools/CrashReport.h"
 
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
@@ -43,8 +45,9 @@ namespace {
 /// fp8-opt's main) and builds the dialect registry shared by every context.
 const DialectRegistry &getRegistry() {
   static DialectRegistry *registry = [] {
-    // A crash inside libMLIR (its parsers crash on some malformed inputs)
-    // ends the interpreter with a message and status 1, not a signal.
+    // Crashes inside libMLIR (its parsers crash on some malformed inputs)
+    // are recovered on the threads of runGuarded; a crash on another thread
+    // during fp8 work ends the interpreter with a message and status 1.
     fp8::installCrashReporter("fp8_mlir");
     registerAllPasses();
     fp8::registerFP8Passes();
@@ -173,6 +176,79 @@ private:
   int saved[2] = {-1, -1};
 };
 
+/// The stack of the thread that parses and runs passes: deeply nested input
+/// recurses in MLIR's parser, verifier and printer (8 MiB, the main thread's
+/// usual stack, holds about 20k nested attributes); an overflow of this one
+/// is recovered like a crash.
+constexpr size_t kStackBytes = size_t(256) << 20;
+
+void addError(PipelineResult &result, const std::string &location,
+              const std::string &message) {
+  fp8py::DiagnosticInfo d;
+  d.severity = "error";
+  d.location = location;
+  d.message = message;
+  result.rendered += d.location + ": error: " + d.message + "\n";
+  result.diagnostics.push_back(std::move(d));
+}
+
+/// Runs `work` on a recoverable thread (fp8::runRecoverable) and fills
+/// `result`; `work` fills its own PipelineResult, which is leaked with
+/// everything else the thread allocated when it does not finish (a crash
+/// may have left any of it inconsistent).
+void runGuarded(PipelineResult &result, const std::string &sourceName,
+                bool captureOutput, const PollFn &poll,
+                llvm::function_ref<void(PipelineResult &)> work) {
+  auto *scratch = new PipelineResult();
+  std::string out, err;
+  fp8::RecoveredFailure failure;
+  {
+    OutputCapture output(captureOutput);
+    std::function<bool()> pollFn = poll;
+    failure = fp8::runRecoverable([&] { work(*scratch); }, kStackBytes,
+                                  pollFn ? llvm::function_ref<bool()>(pollFn)
+                                         : llvm::function_ref<bool()>());
+    output.finish(out, err);
+  }
+  if (failure.kind == fp8::RecoveredFailure::None) {
+    result = std::move(*scratch);
+    delete scratch;
+  } else {
+    // The diagnostics emitted before the crash explain it best (e.g. the
+    // parse error the crashing parser had just reported).
+    result = PipelineResult();
+    result.diagnostics = scratch->diagnostics;
+    result.rendered = scratch->rendered;
+    result.ok = false;
+    if (failure.kind == fp8::RecoveredFailure::Cancelled) {
+      result.stage = "interrupted";
+      addError(result, sourceName, failure.message);
+    } else {
+      result.stage = "crash";
+      addError(result, sourceName,
+               failure.message +
+                   " (a crash inside MLIR, recovered: the call failed, the "
+                   "process goes on; please report it with the input)");
+    }
+  }
+  // The pass option parser prints why an option value is invalid on stderr
+  // (llvm::cl); that reason belongs to the pipeline error.
+  if (result.stage == "pipeline" && !result.diagnostics.empty() &&
+      !llvm::StringRef(err).trim().empty()) {
+    std::string reason;
+    for (llvm::StringRef line : llvm::split(llvm::StringRef(err).trim(), '\n'))
+      // llvm::cl prefixes its errors with the (here empty) program name.
+      if (llvm::StringRef l = line.trim().ltrim(": ").trim(); !l.empty())
+        reason += (reason.empty() ? "" : "; ") + l.str();
+    result.diagnostics.back().message += " (" + reason + ")";
+    result.rendered = result.diagnostics.back().location +
+                      ": error: " + result.diagnostics.back().message + "\n";
+    err.clear();
+  }
+  result.capturedStdout = std::move(out);
+  result.capturedStderr = std::move(err);
+}
+
 /// Adds `pipeline` to `pm`: a full `builtin.module(...)` anchor or a bare
 /// comma-separated list of passes nested under the module.
 LogicalResult addPipeline(PassManager &pm, llvm::StringRef pipeline,
@@ -221,15 +297,15 @@ void collectGpuObjects(ModuleOp module, PipelineResult &result) {
 }
 
 /// Parses and runs the pipeline on a fresh context. On success `module` holds
-/// the transformed module (owned by `ctx`).
+/// the transformed module (owned by `ctx`); on failure `result.stage` says
+/// what failed.
 OwningOpRef<ModuleOp>
 parseAndRun(MLIRContext &ctx, llvm::SourceMgr &sourceMgr,
             const std::string &text, const std::string &pipeline,
-            const std::string &sourceName, bool captureOutput,
-            PipelineResult &result,
+            const std::string &sourceName, PipelineResult &result,
             llvm::function_ref<void(ModuleOp)> beforePasses = nullptr) {
   // A crash inside libMLIR during the parse or a pass is reported as an
-  // internal error (fp8/Tools/CrashReport.h); outside them it is not ours.
+  // internal error in that stage (fp8/Tools/CrashReport.h).
   auto leaveStage = llvm::make_scope_exit([] { fp8::clearCrashStage(); });
   sourceMgr.AddNewSourceBuffer(
       llvm::MemoryBuffer::getMemBufferCopy(text, sourceName), llvm::SMLoc());
@@ -239,40 +315,38 @@ parseAndRun(MLIRContext &ctx, llvm::SourceMgr &sourceMgr,
   // name is reported even for an input that does not parse.
   PassManager pm(&ctx);
   std::string pipelineError;
+  fp8::setCrashStage("the pass pipeline parser", "'" + pipeline + "'");
   if (failed(addPipeline(pm, pipeline, pipelineError))) {
-    fp8py::DiagnosticInfo d;
-    d.severity = "error";
-    d.location = "<pipeline>";
-    d.message = "invalid pass pipeline '" + pipeline +
-                "': " + llvm::StringRef(pipelineError).trim().str();
-    result.rendered += d.location + ": error: " + d.message + "\n";
-    result.diagnostics.push_back(std::move(d));
+    result.stage = "pipeline";
+    addError(result, "<pipeline>",
+             "invalid pass pipeline '" + pipeline +
+                 "': " + llvm::StringRef(pipelineError).trim().str());
     return nullptr;
   }
 
   pm.addInstrumentation(std::make_unique<fp8::CrashStageInstrumentation>());
   fp8::setCrashStage("the MLIR parser", sourceName);
-  OwningOpRef<ModuleOp> module =
-      parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&ctx));
-  // The parser verifies the module (ParserConfig's verifyAfterParse).
-  if (!module)
+  // Verified separately, so that "does not parse" and "does not verify"
+  // are told apart.
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(
+      sourceMgr, ParserConfig(&ctx, /*verifyAfterParse=*/false));
+  if (!module) {
+    result.stage = "parse";
     return nullptr;
+  }
+  fp8::setCrashStage("the MLIR verifier", sourceName);
+  if (failed(verify(*module))) {
+    result.stage = "verify";
+    return nullptr;
+  }
   if (beforePasses)
     beforePasses(*module);
 
-  OutputCapture output(captureOutput);
-  LogicalResult status = pm.run(*module);
-  output.finish(result.capturedStdout, result.capturedStderr);
-  if (failed(status)) {
+  if (failed(pm.run(*module))) {
+    result.stage = "pass";
     // A pass that fails without a diagnostic still deserves a message.
-    if (result.diagnostics.empty()) {
-      fp8py::DiagnosticInfo d;
-      d.severity = "error";
-      d.location = sourceName;
-      d.message = "pass pipeline '" + pipeline + "' failed";
-      result.rendered += d.location + ": error: " + d.message + "\n";
-      result.diagnostics.push_back(std::move(d));
-    }
+    if (result.diagnostics.empty())
+      addError(result, sourceName, "pass pipeline '" + pipeline + "' failed");
     return nullptr;
   }
   return module;
@@ -282,24 +356,32 @@ parseAndRun(MLIRContext &ctx, llvm::SourceMgr &sourceMgr,
 
 PipelineResult runPipeline(const std::string &text, const std::string &pipeline,
                            const std::string &sourceName, bool captureOutput,
-                           bool genericForm, bool locations) {
+                           bool genericForm, bool locations,
+                           const PollFn &poll) {
+  const DialectRegistry &registry = getRegistry();
   PipelineResult result;
-  MLIRContext ctx(getRegistry());
-  llvm::SourceMgr sourceMgr;
-  OwningOpRef<ModuleOp> module = parseAndRun(ctx, sourceMgr, text, pipeline,
-                                             sourceName, captureOutput, result);
-  if (!module)
-    return result;
-  collectGpuObjects(*module, result);
-  llvm::raw_string_ostream os(result.ir);
-  OpPrintingFlags flags;
-  if (genericForm)
-    flags.printGenericOpForm();
-  if (locations)
-    flags.enableDebugInfo(/*enable=*/true, /*prettyForm=*/false)
-        .useLocalScope();
-  module->print(os, flags);
-  result.ok = true;
+  runGuarded(result, sourceName, captureOutput, poll, [&](PipelineResult &r) {
+    // Passes run on this thread only: a crash in a pass is then recovered
+    // too (a worker thread of the context's pool has no recovery point).
+    MLIRContext ctx(registry, MLIRContext::Threading::DISABLED);
+    llvm::SourceMgr sourceMgr;
+    OwningOpRef<ModuleOp> module =
+        parseAndRun(ctx, sourceMgr, text, pipeline, sourceName, r);
+    if (!module)
+      return;
+    fp8::setCrashStage("the IR printer", sourceName);
+    collectGpuObjects(*module, r);
+    llvm::raw_string_ostream os(r.ir);
+    OpPrintingFlags flags;
+    if (genericForm)
+      flags.printGenericOpForm();
+    if (locations)
+      flags.enableDebugInfo(/*enable=*/true, /*prettyForm=*/false)
+          .useLocalScope();
+    module->print(os, flags);
+    fp8::clearCrashStage();
+    r.ok = true;
+  });
   return result;
 }
 
@@ -336,13 +418,20 @@ static FunctionInfo describeFunction(func::FuncOp func) {
   FunctionInfo info;
   info.name = func.getSymName().str();
   info.hasResults = func.getNumResults() != 0;
-  for (Type type : func.getArgumentTypes()) {
+  for (BlockArgument blockArg : func.getArguments()) {
+    Type type = blockArg.getType();
     ArgInfo arg;
     Type element = type;
     if (auto memref = dyn_cast<MemRefType>(type)) {
       element = memref.getElementType();
       arg.rank = memref.getRank();
       arg.shape.assign(memref.getShape().begin(), memref.getShape().end());
+      arg.readOnly = !blockArg.use_empty() &&
+                     llvm::all_of(blockArg.getUsers(), [](Operation *user) {
+                       auto toTensor =
+                           dyn_cast<bufferization::ToTensorOp>(user);
+                       return toTensor && !toTensor.getWritable();
+                     });
     }
     llvm::raw_string_ostream os(arg.elementType);
     element.print(os);
@@ -358,49 +447,60 @@ static FunctionInfo describeFunction(func::FuncOp func) {
 std::unique_ptr<JitModule>
 JitModule::create(const std::string &text, const std::string &pipeline,
                   const std::vector<std::string> &sharedLibs, int optLevel,
-                  PipelineResult &result) {
+                  bool captureOutput, PipelineResult &result,
+                  const PollFn &poll) {
   static std::once_flag nativeTargetOnce;
   std::call_once(nativeTargetOnce, [] {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
   });
+  const DialectRegistry &registry = getRegistry();
 
-  std::unique_ptr<JitModule> jit(new JitModule());
-  jit->impl->ctx = std::make_unique<MLIRContext>(getRegistry());
-  llvm::SourceMgr sourceMgr;
-  std::vector<FunctionInfo> &functions = jit->impl->functions;
-  OwningOpRef<ModuleOp> module =
-      parseAndRun(*jit->impl->ctx, sourceMgr, text, pipeline, "<jit>",
-                  /*captureOutput=*/false, result, [&](ModuleOp m) {
-                    m.walk([&](func::FuncOp f) {
-                      if (!f.isExternal())
-                        functions.push_back(describeFunction(f));
+  std::unique_ptr<JitModule> done;
+  runGuarded(result, "<jit>", captureOutput, poll, [&](PipelineResult &r) {
+    // Declared first, destroyed last (after the module and the diagnostic
+    // handlers on its context); leaked, not destroyed, after a crash.
+    std::unique_ptr<JitModule> jit(new JitModule());
+    jit->impl->ctx = std::make_unique<MLIRContext>(
+        registry, MLIRContext::Threading::DISABLED);
+    llvm::SourceMgr sourceMgr;
+    std::vector<FunctionInfo> &functions = jit->impl->functions;
+    OwningOpRef<ModuleOp> module =
+        parseAndRun(*jit->impl->ctx, sourceMgr, text, pipeline, "<jit>", r,
+                    [&](ModuleOp m) {
+                      m.walk([&](func::FuncOp f) {
+                        if (!f.isExternal())
+                          functions.push_back(describeFunction(f));
+                      });
                     });
-                  });
-  if (!module)
-    return nullptr;
+    if (!module)
+      return;
 
-  // Diagnostics from the translation to LLVM IR land in `result` too.
-  DiagnosticCapture capture(sourceMgr, jit->impl->ctx.get(), result);
-  std::vector<llvm::StringRef> libs(sharedLibs.begin(), sharedLibs.end());
-  ExecutionEngineOptions options;
-  options.sharedLibPaths = libs;
-  options.jitCodeGenOptLevel =
-      static_cast<llvm::CodeGenOptLevel>(std::min(std::max(optLevel, 0), 3));
-  auto engine = ExecutionEngine::create(*module, options);
-  if (!engine) {
-    fp8py::DiagnosticInfo d;
-    d.severity = "error";
-    d.location = "<jit>";
-    d.message = "JIT compilation failed: " + llvm::toString(engine.takeError());
-    result.rendered += d.location + ": error: " + d.message + "\n";
-    result.diagnostics.push_back(std::move(d));
-    return nullptr;
-  }
-  jit->impl->engine = std::move(*engine);
-  jit->impl->engine->initialize();
-  result.ok = true;
-  return jit;
+    // Diagnostics from the translation to LLVM IR land in `r` too.
+    DiagnosticCapture capture(sourceMgr, jit->impl->ctx.get(), r);
+    fp8::setCrashStage("the JIT compiler", "<jit>");
+    std::vector<llvm::StringRef> libs(sharedLibs.begin(), sharedLibs.end());
+    ExecutionEngineOptions options;
+    options.sharedLibPaths = libs;
+    options.jitCodeGenOptLevel =
+        static_cast<llvm::CodeGenOptLevel>(std::min(std::max(optLevel, 0), 3));
+    auto engine = ExecutionEngine::create(*module, options);
+    if (!engine) {
+      fp8::clearCrashStage();
+      r.stage = "jit";
+      addError(r, "<jit>",
+               "JIT compilation failed: " + llvm::toString(engine.takeError()));
+      return;
+    }
+    jit->impl->engine = std::move(*engine);
+    jit->impl->engine->initialize();
+    fp8::clearCrashStage();
+    r.ok = true;
+    done = std::move(jit);
+  });
+  if (!result.ok)
+    done.reset();
+  return done;
 }
 
 bool JitModule::invoke(const std::string &name, std::vector<CallArg> &args,

@@ -10,6 +10,7 @@
 #define FP8_PYTHON_CORE_H
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -37,6 +38,12 @@ struct GpuObject {
 /// Everything a pipeline run produced.
 struct PipelineResult {
   bool ok = false;
+  /// On failure, what failed: "pipeline" (the pass pipeline text), "parse"
+  /// (the input does not parse), "verify" (it parses but does not verify),
+  /// "pass" (a pass failed), "jit" (the translation to LLVM or the JIT),
+  /// "crash" (MLIR crashed or raised a fatal error; recovered), or
+  /// "interrupted" (`poll` asked to stop; the run stopped between passes).
+  std::string stage;
   std::string ir;       // the module after the pipeline (when ok)
   std::string rendered; // diagnostics as mlir-opt prints them
   std::vector<DiagnosticInfo> diagnostics;
@@ -45,15 +52,25 @@ struct PipelineResult {
   std::vector<GpuObject> gpuObjects;
 };
 
+/// Called about every 50 ms by the waiting caller of a long run; returning
+/// true asks the run to stop at the next pass boundary (stage
+/// "interrupted").
+using PollFn = std::function<bool()>;
+
 /// Parses `text` (named `sourceName` in locations), verifies it, runs the
 /// textual `pipeline` (`"canonicalize,cse"` or `"builtin.module(...)"`; empty =
 /// parse and verify only) and prints the result. With `captureOutput`, the
-/// process's stdout/stderr are redirected while the passes run (report passes
-/// print there) and returned in the result. `genericForm` prints generic ops,
-/// `locations` prints every op's location inline.
+/// process's stdout/stderr are redirected while it runs (report passes print
+/// there, the pass option parser prints its reasons there) and returned in
+/// the result. `genericForm` prints generic ops, `locations` prints every
+/// op's location inline. The work runs on a thread of its own with a large
+/// stack and crash recovery (fp8/Tools/CrashReport.h): a crash, stack
+/// overflow or fatal error inside MLIR is a failed result (stage "crash"),
+/// never the end of the process.
 PipelineResult runPipeline(const std::string &text, const std::string &pipeline,
                            const std::string &sourceName, bool captureOutput,
-                           bool genericForm, bool locations);
+                           bool genericForm, bool locations,
+                           const PollFn &poll = nullptr);
 
 /// True if `name` is a registered pass or pass pipeline (as `fp8-opt --name`).
 bool isRegisteredPass(const std::string &name);
@@ -66,6 +83,10 @@ struct ArgInfo {
   int64_t bitWidth = 0;
   int64_t rank = -1; // -1: scalar (index, iN, fN)
   std::vector<int64_t> shape;
+  /// A memref the function only reads: every use is a
+  /// `bufferization.to_tensor` without `writable` (bufferization then never
+  /// writes it in place), so a read-only array may be passed.
+  bool readOnly = false;
 };
 struct FunctionInfo {
   std::string name;
@@ -82,10 +103,12 @@ public:
   /// (which must end in the LLVM dialect) and JIT-compiles the result, loading
   /// `sharedLibs` (e.g. libmlir_c_runner_utils.so) for symbol resolution.
   /// Returns null with `result.ok = false` and the diagnostics on failure.
+  /// Runs like runPipeline (own thread, crash recovery, `captureOutput`).
   static std::unique_ptr<JitModule>
   create(const std::string &text, const std::string &pipeline,
          const std::vector<std::string> &sharedLibs, int optLevel,
-         PipelineResult &result);
+         bool captureOutput, PipelineResult &result,
+         const PollFn &poll = nullptr);
   ~JitModule();
 
   const std::vector<FunctionInfo> &functions() const;

@@ -20,6 +20,7 @@ namespace {
 py::dict toDict(const PipelineResult &r) {
   py::dict d;
   d["ok"] = r.ok;
+  d["stage"] = r.stage;
   d["ir"] = r.ir;
   d["rendered"] = r.rendered;
   py::list diags;
@@ -63,6 +64,31 @@ py::dict describe(const FunctionInfo &f) {
   d["args"] = args;
   return d;
 }
+
+/// Ctrl-C while a long run waits without the GIL: checks Python's pending
+/// signals (the handlers run on the main thread only) and asks the run to
+/// stop at the next pass; the exception (KeyboardInterrupt) stays set and
+/// is raised by `raiseIfInterrupted` once the run has returned.
+class Interruptible {
+public:
+  PollFn poll() {
+    return [this] {
+      if (interrupted)
+        return true;
+      py::gil_scoped_acquire gil;
+      if (PyErr_CheckSignals() != 0)
+        interrupted = true;
+      return interrupted;
+    };
+  }
+  void raiseIfInterrupted() const {
+    if (interrupted)
+      throw py::error_already_set();
+  }
+
+private:
+  bool interrupted = false;
+};
 
 /// Owns a JitModule; created by `_fp8_mlir.jit(...)`.
 class PyJit {
@@ -131,9 +157,14 @@ public:
                               std::to_string(arr.itemsize()));
       if (!(arr.flags() & py::array::c_style))
         throw py::value_error(where + " must be C-contiguous");
-      if (!arr.writeable())
-        throw py::value_error(where + " must be writeable");
-      args[i].data = arr.mutable_data();
+      // A read-only array (np.load(..., mmap_mode='r'), a broadcast view)
+      // is fine where the function only reads the memref.
+      if (!arr.writeable() && !a.readOnly)
+        throw py::value_error(where + " must be writeable (the function "
+                                      "may write this memref)");
+      // The data pointer is only written through when the array is
+      // writeable (checked above).
+      args[i].data = const_cast<void *>(arr.data());
       args[i].sizes.resize(a.rank);
       args[i].strides.resize(a.rank);
       for (int64_t d = 0; d < a.rank; ++d) {
@@ -173,18 +204,22 @@ PYBIND11_MODULE(_fp8_mlir, m) {
          const std::string &sourceName, bool captureOutput, bool generic,
          bool locations) {
         PipelineResult r;
+        Interruptible interrupt;
         {
           py::gil_scoped_release release;
           r = runPipeline(text, pipeline, sourceName, captureOutput, generic,
-                          locations);
+                          locations, interrupt.poll());
         }
+        interrupt.raiseIfInterrupted();
         return toDict(r);
       },
       py::arg("text"), py::arg("pipeline"), py::arg("source_name") = "<input>",
       py::arg("capture_output") = false, py::arg("generic") = false,
       py::arg("locations") = false,
       "Parse, verify, run a textual pass pipeline; returns a dict with 'ok', "
-      "'ir', 'diagnostics', 'rendered', 'stdout', 'stderr', 'gpu_objects'.");
+      "'stage' (what failed), 'ir', 'diagnostics', 'rendered', 'stdout', "
+      "'stderr', 'gpu_objects'. Ctrl-C stops the run at the next pass and "
+      "raises KeyboardInterrupt.");
 
   // Kernel symbols from the generator's own definition
   // (fp8/Target/Hopper/KernelNames.h), so no caller re-derives them.
@@ -235,13 +270,17 @@ PYBIND11_MODULE(_fp8_mlir, m) {
   m.def(
       "jit",
       [](const std::string &text, const std::string &pipeline,
-         const std::vector<std::string> &sharedLibs, int optLevel) {
+         const std::vector<std::string> &sharedLibs, int optLevel,
+         bool captureOutput) {
         PipelineResult r;
         std::unique_ptr<JitModule> module;
+        Interruptible interrupt;
         {
           py::gil_scoped_release release;
-          module = JitModule::create(text, pipeline, sharedLibs, optLevel, r);
+          module = JitModule::create(text, pipeline, sharedLibs, optLevel,
+                                     captureOutput, r, interrupt.poll());
         }
+        interrupt.raiseIfInterrupted();
         py::object jit = py::none();
         if (module)
           jit = py::cast(new PyJit(std::move(module)),
@@ -249,7 +288,7 @@ PYBIND11_MODULE(_fp8_mlir, m) {
         return py::make_tuple(jit, toDict(r));
       },
       py::arg("text"), py::arg("pipeline"), py::arg("shared_libs"),
-      py::arg("opt_level") = 2,
+      py::arg("opt_level") = 2, py::arg("capture_output") = false,
       "JIT-compile a module after lowering it with `pipeline`; returns "
       "(JitModule or None, result dict with the diagnostics).");
 }

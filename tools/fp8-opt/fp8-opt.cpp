@@ -86,6 +86,15 @@ int main(int argc, char **argv) {
   LogicalResult result =
       MlirOptMain(output->os(), std::move(file), registry, config);
   fp8::clearCrashStage();
+  // A write error (a full disk) is an error here, not LLVM's "IO failure on
+  // output stream" abort when the stream is destroyed.
+  output->os().flush();
+  if (std::error_code ec = output->os().error()) {
+    output->os().clear_error();
+    llvm::errs() << "fp8-opt: cannot write the output to '" << outputFilename
+                 << "': " << ec.message() << "\n";
+    return 1;
+  }
   if (failed(result))
     return 1;
   output->keep();

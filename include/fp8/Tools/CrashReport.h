@@ -11,12 +11,23 @@
 // CrashStageInstrumentation), cleared afterwards (clearCrashStage). A crash
 // outside any stage, and every other signal, keep their usual effect.
 //
+// An embedder that must survive such a crash (the Python module: an
+// interpreter is never aborted) runs the work through runRecoverable: on its
+// own thread with a large stack, where a crash signal, a stack overflow, an
+// LLVM fatal error or a cancellation request unwinds to the caller with a
+// message instead (docs/robustness.md argues this design).
+//
 //===----------------------------------------------------------------------===//
 #ifndef FP8_TOOLS_CRASHREPORT_H
 #define FP8_TOOLS_CRASHREPORT_H
 
 #include "mlir/Pass/PassInstrumentation.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
+
+#include <atomic>
+#include <cstddef>
+#include <string>
 
 namespace mlir::fp8 {
 
@@ -32,6 +43,30 @@ void setCrashStage(llvm::StringRef stage, llvm::StringRef where);
 
 /// The calling thread leaves fp8 work: a crash is no longer reported.
 void clearCrashStage();
+
+/// What runRecoverable reports when `fn` did not return normally.
+struct RecoveredFailure {
+  enum Kind { None, Crash, FatalError, Cancelled } kind = None;
+  /// "internal error in <stage> while processing <where>: <what>" for a
+  /// crash or a fatal error; "interrupted before pass 'NAME'" when cancelled.
+  std::string message;
+};
+
+/// Runs `fn` on a new thread with `stackBytes` of stack and waits for it;
+/// the calling thread calls `poll` every 50 ms meanwhile (e.g. to check for
+/// Ctrl-C) and requests cancellation when it returns true. On that thread, a
+/// crash signal (including a stack overflow, handled on an alternate signal
+/// stack), an LLVM fatal error (llvm::report_fatal_error) or, once
+/// cancellation was requested, the start of the next pass
+/// (CrashStageInstrumentation) jumps back to the start of the thread: `fn`
+/// does not complete, nothing it allocated is freed (its MLIRContext is
+/// leaked, never reused), and the failure is returned. Returns Kind::None
+/// when `fn` returned. Crashes and fatal errors on other threads keep the
+/// behaviour of installCrashReporter, so `fn` must run its passes on its own
+/// thread (an MLIRContext with multithreading disabled).
+RecoveredFailure runRecoverable(llvm::function_ref<void()> fn,
+                                size_t stackBytes,
+                                llvm::function_ref<bool()> poll = nullptr);
 
 /// Records each pass as the stage of the thread that runs it, with the
 /// location of the op it runs on; restores the previous stage afterwards.

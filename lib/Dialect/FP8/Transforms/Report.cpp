@@ -129,6 +129,9 @@ private:
   std::string fmt; // resolved in initialize()
   void collect(FunctionOpInterface func, PolicyAttr policy,
                const RoleAnalysis &roles, std::vector<Row> &rows);
+  /// Writes the rendered report to `output` ("-": stdout); an open or write
+  /// error fails the pass with a diagnostic.
+  void write(StringRef text, ModuleOp module);
 };
 
 void ReportPass::collect(FunctionOpInterface func, PolicyAttr policy,
@@ -293,20 +296,12 @@ void ReportPass::runOnOperation() {
                  : mmFlops  ? 100.0 * fp8Flops / mmFlops
                             : 0.0;
 
-  std::string errorMessage;
-  std::unique_ptr<llvm::ToolOutputFile> file;
-  if (output != "-") {
-    file = openOutputFile(output, &errorMessage);
-    if (!file) {
-      // On the module's location, not the op: no dump of the whole module.
-      emitError(module.getLoc())
-          << "fp8-report: option output: cannot write the report to '" << output
-          << "': " << errorMessage;
-      return signalPassFailure();
-    }
-    file->keep();
-  }
-  llvm::raw_ostream &os = file ? file->os() : llvm::outs();
+  // The report is rendered into a string and written at the end, so that a
+  // write error (a full disk, a closed stdout) becomes a diagnostic here
+  // instead of LLVM's "IO failure on output stream" abort when the stream
+  // is destroyed.
+  std::string text;
+  llvm::raw_string_ostream os(text);
   std::string policyName = policy.getName().getValue().str();
 
   if (fmt == "json") {
@@ -339,7 +334,7 @@ void ReportPass::runOnOperation() {
                             {"weight_bytes_before", before},
                             {"weight_bytes_after", after}}}};
     os << llvm::formatv("{0:2}", llvm::json::Value(std::move(root))) << "\n";
-    return;
+    return write(text, module);
   }
 
   os << "fp8-report: policy " << policyName << " (" << policy.getFormat()
@@ -431,6 +426,43 @@ void ReportPass::runOnOperation() {
   os << llvm::formatv("  linear weights:      {0} before, {1} after "
                       "(FP8 codes + scales; one weight per linear)\n",
                       humanBytes(before), humanBytes(after));
+  write(text, module);
+}
+
+void ReportPass::write(StringRef text, ModuleOp module) {
+  // Errors on the module's location, not an op: no dump of the whole module.
+  auto fail = [&](StringRef what, StringRef why) {
+    emitError(module.getLoc())
+        << "fp8-report: option output: cannot " << what << " the report "
+        << (output == "-" ? std::string("on standard output")
+                          : "to '" + output + "'")
+        << ": " << why;
+    signalPassFailure();
+  };
+  if (output == "-") {
+    llvm::raw_fd_ostream &out = llvm::outs();
+    out << text;
+    out.flush();
+    if (std::error_code ec = out.error()) {
+      // Cleared so that the stream's destructor at exit does not abort.
+      out.clear_error();
+      return fail("write", ec.message());
+    }
+    return;
+  }
+  std::string errorMessage;
+  std::unique_ptr<llvm::ToolOutputFile> file =
+      openOutputFile(output, &errorMessage);
+  if (!file)
+    return fail("write", errorMessage);
+  file->os() << text;
+  file->os().close();
+  if (std::error_code ec = file->os().error()) {
+    file->os().clear_error();
+    // Not kept: ToolOutputFile removes the partial file.
+    return fail("write", ec.message());
+  }
+  file->keep();
 }
 
 } // namespace
