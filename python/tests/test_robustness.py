@@ -176,6 +176,15 @@ def test_quantize_argument_errors_name_the_argument(kwargs, message):
         fp8_mlir.quantize(X, **kwargs)
 
 
+def test_largest_block_is_the_whole_dimension():
+    # 2**63 - 1, the largest i64 block: one block per row, as block (1, 256)
+    # (the scale shape was computed with an overflowing ceil before).
+    want = fp8_mlir.quantize(X, block=(1, 256))
+    got = fp8_mlir.quantize(X, block=(1, 2**63 - 1))
+    np.testing.assert_array_equal(got.codes, want.codes)
+    np.testing.assert_array_equal(got.scales, want.scales)
+
+
 def test_values_outside_f32_are_rejected_not_flushed():
     big = X.astype(np.float64)
     big[0, 0] = 1e300
@@ -298,6 +307,31 @@ def test_ctrl_c_interrupts_a_long_scaled_matmul():
     # within a quarter of that (sent after 2 of them, plus one row chunk).
     waited = float(text.split("INTERRUPTED")[1].split()[0])
     assert waited < 16 * chunk + 1.0, (chunk, waited)
+
+
+def test_ctrl_c_stops_a_pipeline_at_the_next_pass():
+    proc = subprocess.Popen([sys.executable, "-c", textwrap.dedent("""
+        import signal, time
+        import fp8_mlir
+        from fp8_mlir import models
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        text = models.moe_block(models.ModelConfig.small(), 4)
+        print("READY", flush=True)
+        t = time.time()
+        try:
+            fp8_mlir.run_pipeline(text, "fp8-pipeline{report=false},fp8-cpu-pipeline")
+            print("FINISHED", time.time() - t, flush=True)
+        except KeyboardInterrupt:
+            print("INTERRUPTED", time.time() - t, flush=True)
+        # The interpreter and the compiler go on.
+        print("ALIVE", "func.func" in fp8_mlir.run_pipeline("func.func @f() { return }"), flush=True)
+    """)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stdout.readline().startswith("READY")
+    time.sleep(0.2)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=300)
+    assert "INTERRUPTED" in out, (out, err)
+    assert "ALIVE True" in out, (out, err)
 
 
 # -- the model generators never emit IR that does not parse -------------------

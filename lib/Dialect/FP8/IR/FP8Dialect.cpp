@@ -68,7 +68,10 @@ double getFormatMax(Type fp8Type) {
 int64_t getNumBlocks(int64_t dim, int64_t block) {
   if (ShapedType::isDynamic(dim) || block <= 0)
     return ShapedType::kDynamic;
-  return (dim + block - 1) / block;
+  // Not (dim + block - 1) / block: that overflows int64 for a block near
+  // INT64_MAX, which the type accepts (a block larger than the dimension is
+  // the whole dimension).
+  return dim / block + (dim % block != 0);
 }
 
 Precision getHighPrecisionOf(Type floatType) {

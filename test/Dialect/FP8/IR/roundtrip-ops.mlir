@@ -122,3 +122,16 @@ func.func @assemble_tail_e8m0(%d: tensor<200x129xf8E5M2>, %s: tensor<200x5xf8E8M
   %a = fp8.assemble %d, %s : tensor<200x129xf8E5M2>, tensor<200x5xf8E8M0FNU> -> !fp8.scaled<200x129xf8E5M2, block = [1, 32], scale = f8E8M0FNU>
   return %a : !fp8.scaled<200x129xf8E5M2, block = [1, 32], scale = f8E8M0FNU>
 }
+
+// -----
+
+// A block of INT64_MAX is one block per row: the derived scale tensor is
+// 256x1 (ceil(512 / (2^63 - 1)) = 1, computed without overflow; the Python
+// API passes such a block through).
+// CHECK-LABEL: func.func @huge_block
+// CHECK: fp8.disassemble %{{.*}} : !fp8.scaled<256x512xf8E4M3FN, block = [1, 9223372036854775807], scale = f32>
+// CHECK: return %{{.*}} : tensor<256x1xf32>
+func.func @huge_block(%q: !fp8.scaled<256x512xf8E4M3FN, block = [1, 9223372036854775807], scale = f32>) -> tensor<256x1xf32> {
+  %data, %scales = fp8.disassemble %q : !fp8.scaled<256x512xf8E4M3FN, block = [1, 9223372036854775807], scale = f32>
+  return %scales : tensor<256x1xf32>
+}
