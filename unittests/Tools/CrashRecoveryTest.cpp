@@ -1,0 +1,123 @@
+//===- CrashRecoveryTest.cpp - fp8::runRecoverable ------------------------===//
+//
+// The recovery the Python module relies on (docs/robustness.md): a crash, a
+// stack overflow, an LLVM fatal error or a cancellation on the recovering
+// thread comes back as a RecoveredFailure, and the process goes on.
+//
+//===----------------------------------------------------------------------===//
+#include "fp8/Tools/CrashReport.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/Support/ErrorHandling.h"
+
+#include "gtest/gtest.h"
+
+#include <chrono>
+#include <pthread.h>
+#include <thread>
+
+using namespace mlir;
+using fp8::RecoveredFailure;
+
+namespace {
+constexpr size_t kStack = size_t(64) << 20;
+
+// Not static and with a volatile frame: neither inlined nor turned into a
+// loop, so each call takes stack.
+__attribute__((noinline)) int recurse(int depth) {
+  volatile char frame[256];
+  frame[0] = static_cast<char>(depth);
+  return recurse(depth + 1) + frame[0];
+}
+
+TEST(CrashRecovery, ReturnsNoneAndRunsOnALargeStack) {
+  size_t stackSize = 0;
+  bool ran = false;
+  RecoveredFailure f = fp8::runRecoverable(
+      [&] {
+        ran = true;
+        pthread_attr_t attr;
+        ASSERT_EQ(pthread_getattr_np(pthread_self(), &attr), 0);
+        void *low;
+        pthread_attr_getstack(&attr, &low, &stackSize);
+        pthread_attr_destroy(&attr);
+      },
+      kStack);
+  EXPECT_EQ(f.kind, RecoveredFailure::None);
+  EXPECT_TRUE(ran);
+  EXPECT_GE(stackSize, kStack);
+}
+
+TEST(CrashRecovery, NullDereferenceIsRecovered) {
+  RecoveredFailure f = fp8::runRecoverable(
+      [] {
+        fp8::setCrashStage("the MLIR parser", "crash.mlir");
+        volatile int *p = nullptr;
+        *p = 1;
+      },
+      kStack);
+  EXPECT_EQ(f.kind, RecoveredFailure::Crash);
+  EXPECT_EQ(f.message, "internal error in the MLIR parser while processing "
+                       "crash.mlir: segmentation fault (an invalid memory "
+                       "access)");
+  // The process, and the next recoverable run, go on.
+  EXPECT_EQ(fp8::runRecoverable([] {}, kStack).kind, RecoveredFailure::None);
+}
+
+TEST(CrashRecovery, StackOverflowIsRecoveredAndNamed) {
+  RecoveredFailure f = fp8::runRecoverable([] { (void)recurse(0); }, kStack);
+  EXPECT_EQ(f.kind, RecoveredFailure::Crash);
+  EXPECT_NE(f.message.find("stack overflow"), std::string::npos) << f.message;
+}
+
+TEST(CrashRecovery, FatalErrorIsRecovered) {
+  RecoveredFailure f = fp8::runRecoverable(
+      [] { llvm::report_fatal_error("IO failure on output stream"); }, kStack);
+  EXPECT_EQ(f.kind, RecoveredFailure::FatalError);
+  EXPECT_NE(f.message.find("LLVM ERROR: IO failure on output stream"),
+            std::string::npos)
+      << f.message;
+}
+
+TEST(CrashRecovery, CancellationStopsBeforeTheNextPass) {
+  bool passesRan = false;
+  RecoveredFailure f = fp8::runRecoverable(
+      [&] {
+        // The caller's poll (every 50 ms) has asked to stop by then.
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        MLIRContext ctx(MLIRContext::Threading::DISABLED);
+        OwningOpRef<ModuleOp> module = ModuleOp::create(UnknownLoc::get(&ctx));
+        PassManager pm(&ctx);
+        pm.addInstrumentation(
+            std::make_unique<fp8::CrashStageInstrumentation>());
+        pm.addPass(createCanonicalizerPass());
+        (void)pm.run(*module);
+        passesRan = true;
+      },
+      kStack, [] { return true; });
+  EXPECT_EQ(f.kind, RecoveredFailure::Cancelled);
+  EXPECT_EQ(f.message, "interrupted before pass 'canonicalize'");
+  EXPECT_FALSE(passesRan);
+}
+
+TEST(CrashRecovery, NoPollNoCancellation) {
+  bool passesRan = false;
+  RecoveredFailure f = fp8::runRecoverable(
+      [&] {
+        MLIRContext ctx(MLIRContext::Threading::DISABLED);
+        OwningOpRef<ModuleOp> module = ModuleOp::create(UnknownLoc::get(&ctx));
+        PassManager pm(&ctx);
+        pm.addInstrumentation(
+            std::make_unique<fp8::CrashStageInstrumentation>());
+        pm.addPass(createCanonicalizerPass());
+        passesRan = succeeded(pm.run(*module));
+      },
+      kStack, [] { return false; });
+  EXPECT_EQ(f.kind, RecoveredFailure::None);
+  EXPECT_TRUE(passesRan);
+}
+} // namespace
