@@ -41,9 +41,20 @@ SCALES = {"f32": ("f32", "f32"), "pow2": ("pow2", "f32"), "e8m0": ("pow2", "f8E8
 PIPELINE = "fp8-cpu-pipeline"
 
 _CACHE_SIZE = 64
-#: Work per native call of scaled_matmul (multiply-adds): long products run
-#: as several calls so that Ctrl-C interrupts them within about a second.
+#: Work per native call (multiply-adds of scaled_matmul, elements of
+#: quantize/dequantize): long calls run as several row chunks, each without
+#: the GIL, so that Python handles Ctrl-C between them within about a second.
 _CHUNK_MACS = 1 << 26
+_CHUNK_ELEMENTS = 1 << 22
+
+
+def _by_rows(rows: int, block_rows: int, work_per_row: int, chunk_work: int, call) -> None:
+    """Calls `call(r0, r1, s0, s1)` for consecutive row ranges [r0, r1) of
+    about `chunk_work` each, made of whole blocks of `block_rows` rows (scale
+    rows [s0, s1)); the compiled functions take any row count."""
+    step = max(1, chunk_work // max(1, work_per_row) // block_rows) * block_rows
+    for r in range(0, rows, step):
+        call(r, r + step, r // block_rows, -(-(r + step) // block_rows))
 _cache: "collections.OrderedDict[str, JitModule]" = collections.OrderedDict()
 
 
@@ -365,7 +376,13 @@ func.func @quantize(%x: {_ty("memref", xs, "f32")}, %codes: {_ty("memref", xs, e
   return
 }}
 """
-        _compile(ir).call("quantize", x, codes, scales_raw)
+        fn = _compile(ir)
+        if xs[0] >= 0:  # the rows are static (a block spans them): one call
+            fn.call("quantize", x, codes, scales_raw)
+        else:
+            _by_rows(x.shape[0], blk[0], x.size // x.shape[0], _CHUNK_ELEMENTS,
+                     lambda r0, r1, s0, s1: fn.call("quantize", x[r0:r1], codes[r0:r1],
+                                                    scales_raw[s0:s1]))
     scales = _e8m0_to_f32(scales_raw) if scale_et == "f8E8M0FNU" else scales_raw
     return ScaledTensor(codes, scales, blk, fmt, scale)
 
@@ -419,7 +436,13 @@ func.func @dequantize(%codes: {_ty("memref", cs, et)}, %scales: {_ty("memref", s
   return
 }}
 """
-        _compile(ir).call("dequantize", codes, scales, result)
+        fn = _compile(ir)
+        if cs[0] >= 0:
+            fn.call("dequantize", codes, scales, result)
+        else:
+            _by_rows(codes.shape[0], blk[0], codes.size // codes.shape[0], _CHUNK_ELEMENTS,
+                     lambda r0, r1, s0, s1: fn.call("dequantize", codes[r0:r1], scales[s0:s1],
+                                                    result[r0:r1]))
     return result if out == "f32" else _bf16_bits_to_f32(result)
 
 
@@ -595,13 +618,9 @@ func.func @scaled_matmul(%ad: {_ty("memref", a_s, a_et)}, %as: {_ty("memref", a_
         if a_s[0] >= 0:  # M is static (a block spans it): one call
             fn.call("scaled_matmul", a, sa, b, sb, result)
         else:
-            # Row chunks of about _CHUNK_MACS multiply-adds, whole A blocks
-            # each: the GIL is released inside each call, and Python runs
-            # its signal handlers (Ctrl-C) between them.
-            step = max(1, _CHUNK_MACS // max(1, n * k) // ab[0]) * ab[0]
-            for r in range(0, m, step):
-                fn.call("scaled_matmul", a[r:r + step], sa[r // ab[0]:-(-(r + step) // ab[0])],
-                        b, sb, result[r:r + step])
+            _by_rows(m, ab[0], n * k, _CHUNK_MACS,
+                     lambda r0, r1, s0, s1: fn.call("scaled_matmul", a[r0:r1], sa[s0:s1], b, sb,
+                                                    result[r0:r1]))
     elif out == "bf16":
         pass  # an empty K contributes nothing: zeros
     return result if out == "f32" else _bf16_bits_to_f32(result)

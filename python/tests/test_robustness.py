@@ -309,6 +309,27 @@ def test_ctrl_c_interrupts_a_long_scaled_matmul():
     assert waited < 16 * chunk + 1.0, (chunk, waited)
 
 
+@pytest.mark.parametrize("block", [(1, 128), (3, 128), (128, 128)])
+def test_row_chunks_give_the_same_result(monkeypatch, block):
+    # The calls that Ctrl-C can interrupt run as row chunks of whole blocks:
+    # many small chunks must give the bytes of one call.
+    from fp8_mlir import numerics
+
+    rng = np.random.default_rng(7)
+    x = (rng.standard_normal((301, 256)) * np.exp(rng.uniform(-8, 8, (301, 1)))).astype(np.float32)
+    w = rng.standard_normal((128, 256)).astype(np.float32)
+    qb = fp8_mlir.quantize(w, block=(128, 128))
+    one_q = fp8_mlir.quantize(x, block=block)
+    one_d = fp8_mlir.dequantize(one_q)
+    one_mm = fp8_mlir.scaled_matmul(one_q, qb, out="f32")
+    monkeypatch.setattr(numerics, "_CHUNK_ELEMENTS", 2000)
+    monkeypatch.setattr(numerics, "_CHUNK_MACS", 100000)
+    q = fp8_mlir.quantize(x, block=block)
+    assert q == one_q
+    np.testing.assert_array_equal(fp8_mlir.dequantize(q), one_d)
+    np.testing.assert_array_equal(fp8_mlir.scaled_matmul(q, qb, out="f32"), one_mm)
+
+
 def test_ctrl_c_stops_a_pipeline_at_the_next_pass():
     proc = subprocess.Popen([sys.executable, "-c", textwrap.dedent("""
         import signal, time
