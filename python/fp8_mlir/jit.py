@@ -71,6 +71,10 @@ def jit(
     e.g. ``"fp8-cpu-pipeline"``) and JIT-compile it. MLIR's C runner utils
     are loaded for the runtime calls lowered code makes (e.g. memrefCopy).
     Raises MLIRError on any failure."""
+    if not isinstance(opt_level, int) or isinstance(opt_level, bool) or not 0 <= opt_level <= 3:
+        raise ValueError(f"opt_level must be 0, 1, 2 or 3 (LLVM's -O levels), got {opt_level!r}")
+    if isinstance(shared_libs, (str, bytes)) or not all(isinstance(p, str) for p in shared_libs):
+        raise TypeError(f"shared_libs must be a list of library paths (str), got {shared_libs!r}")
     libs = _runtime_libs() + list(shared_libs)
     pipe = _normalize_pipeline(pipeline)
     native, result = _native.jit(_text(mlir_text), pipe, libs, opt_level, True)

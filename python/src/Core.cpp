@@ -122,42 +122,73 @@ private:
   ScopedDiagnosticHandler collector;
 };
 
-/// Redirects file descriptors 1 and 2 into temporary files for the lifetime
-/// of the object (report passes print to stdout through llvm::outs(); the
-/// Python caller wants that text, not the terminal to receive it).
+/// Redirects file descriptors 1 and 2 into temporary files while a call runs
+/// (report passes print to stdout through llvm::outs(), the pass option
+/// parser to stderr; the Python caller wants that text, not the terminal to
+/// receive it). The redirection is process-wide, so calls running at the
+/// same time (Python threads) share it: the first one redirects, the last one
+/// restores, and each returns what was written between its start and its
+/// end (output of concurrent calls may appear in both).
 class OutputCapture {
 public:
   explicit OutputCapture(bool enabled) {
     if (!enabled)
       return;
+    std::lock_guard<std::mutex> lock(sharedMutex());
+    Shared &s = shared();
     flushAll();
-    for (int i = 0; i < 2; ++i) {
-      files[i] = std::tmpfile();
-      if (!files[i])
-        continue;
-      saved[i] = dup(i + 1);
-      if (saved[i] < 0 || dup2(fileno(files[i]), i + 1) < 0) {
-        std::fclose(files[i]);
-        files[i] = nullptr;
+    if (s.users == 0) {
+      for (int i = 0; i < 2; ++i) {
+        s.files[i] = std::tmpfile();
+        if (!s.files[i])
+          continue;
+        s.saved[i] = dup(i + 1);
+        if (s.saved[i] < 0 || dup2(fileno(s.files[i]), i + 1) < 0) {
+          if (s.saved[i] >= 0)
+            close(s.saved[i]);
+          std::fclose(s.files[i]);
+          s.files[i] = nullptr;
+        }
       }
     }
+    ++s.users;
+    active = true;
+    for (int i = 0; i < 2; ++i)
+      start[i] = s.files[i] ? lseek(fileno(s.files[i]), 0, SEEK_END) : 0;
   }
-  /// Restores the descriptors and returns what was written to them.
+  /// Returns what was written since the start; the last user restores the
+  /// descriptors.
   void finish(std::string &out, std::string &err) {
+    if (!active)
+      return;
+    active = false;
+    std::lock_guard<std::mutex> lock(sharedMutex());
+    Shared &s = shared();
     flushAll();
     std::string *targets[2] = {&out, &err};
     for (int i = 0; i < 2; ++i) {
-      if (!files[i])
+      if (!s.files[i])
         continue;
-      dup2(saved[i], i + 1);
-      close(saved[i]);
-      std::rewind(files[i]);
+      int fd = fileno(s.files[i]);
+      off_t end = lseek(fd, 0, SEEK_END);
       char buf[4096];
-      size_t n;
-      while ((n = std::fread(buf, 1, sizeof(buf), files[i])) > 0)
+      for (off_t at = start[i]; at < end;) {
+        ssize_t n = pread(fd, buf, std::min<off_t>(sizeof(buf), end - at), at);
+        if (n <= 0)
+          break;
         targets[i]->append(buf, n);
-      std::fclose(files[i]);
-      files[i] = nullptr;
+        at += n;
+      }
+    }
+    if (--s.users > 0)
+      return;
+    for (int i = 0; i < 2; ++i) {
+      if (!s.files[i])
+        continue;
+      dup2(s.saved[i], i + 1);
+      close(s.saved[i]);
+      std::fclose(s.files[i]);
+      s.files[i] = nullptr;
     }
   }
   ~OutputCapture() {
@@ -166,14 +197,27 @@ public:
   }
 
 private:
+  struct Shared {
+    int users = 0;
+    std::FILE *files[2] = {nullptr, nullptr};
+    int saved[2] = {-1, -1};
+  };
+  static Shared &shared() {
+    static Shared s;
+    return s;
+  }
+  static std::mutex &sharedMutex() {
+    static std::mutex m;
+    return m;
+  }
   static void flushAll() {
     llvm::outs().flush();
     llvm::errs().flush();
     std::fflush(stdout);
     std::fflush(stderr);
   }
-  std::FILE *files[2] = {nullptr, nullptr};
-  int saved[2] = {-1, -1};
+  bool active = false;
+  off_t start[2] = {0, 0};
 };
 
 /// The stack of the thread that parses and runs passes: deeply nested input

@@ -125,20 +125,42 @@ public:
           "argument " + std::to_string(i) + " of '" + name + "'";
       if (a.rank < 0) {
         py::handle h = pyArgs[i];
-        if (a.elementType == "f32") {
-          float v = h.cast<float>();
-          uint32_t bits;
-          std::memcpy(&bits, &v, 4);
-          args[i].scalarBits = bits;
-        } else if (a.elementType == "f64") {
-          double v = h.cast<double>();
-          std::memcpy(&args[i].scalarBits, &v, 8);
-        } else if (a.bitWidth > 0 && a.bitWidth <= 64 &&
-                   a.elementType.find('f') == std::string::npos) {
-          args[i].scalarBits = h.cast<int64_t>();
-        } else {
-          throw py::value_error(where + ": unsupported scalar type " +
-                                a.elementType);
+        // A value of the wrong kind names the argument and the type.
+        auto wrongKind = [&] {
+          return py::value_error(
+              where + " must be " +
+              (a.elementType.find('f') == std::string::npos ? "an integer"
+                                                            : "a number") +
+              " (scalar " + a.elementType + "), got " +
+              std::string(py::str(h.get_type().attr("__name__"))));
+        };
+        if (py::isinstance<py::array>(h) || !PyNumber_Check(h.ptr()))
+          throw wrongKind();
+        try {
+          if (a.elementType == "f32") {
+            float v = h.cast<float>();
+            uint32_t bits;
+            std::memcpy(&bits, &v, 4);
+            args[i].scalarBits = bits;
+          } else if (a.elementType == "f64") {
+            double v = h.cast<double>();
+            std::memcpy(&args[i].scalarBits, &v, 8);
+          } else if (a.bitWidth > 0 && a.bitWidth <= 64 &&
+                     a.elementType.find('f') == std::string::npos) {
+            int64_t v = h.cast<int64_t>();
+            // Signed or unsigned, it must fit the integer's width: never
+            // truncated silently.
+            if (a.bitWidth < 64 && (v < -(int64_t(1) << (a.bitWidth - 1)) ||
+                                    v >= (int64_t(1) << a.bitWidth)))
+              throw py::value_error(where + ": " + std::to_string(v) +
+                                    " does not fit " + a.elementType);
+            args[i].scalarBits = v;
+          } else {
+            throw py::value_error(where + ": unsupported scalar type " +
+                                  a.elementType);
+          }
+        } catch (const py::cast_error &) {
+          throw wrongKind();
         }
         continue;
       }

@@ -233,6 +233,17 @@ def test_jit_checks_arguments(axpy):
         axpy.axpy(a, a, ro)
     with pytest.raises(ValueError, match="no function"):
         axpy.call("nope")
+    # Scalars: the argument and its type are named.
+    with pytest.raises(ValueError, match="argument 1 of 'fixed' must be an integer .*got str"):
+        axpy.fixed(np.zeros(3, np.uint8), "1")
+    with pytest.raises(ValueError, match="argument 1 of 'fixed' must be an integer .*got float"):
+        axpy.fixed(np.zeros(3, np.uint8), 1.5)
+    with pytest.raises(ValueError, match="argument 1 of 'fixed': 4294967296 does not fit i32"):
+        axpy.fixed(np.zeros(3, np.uint8), 2**32)
+    with pytest.raises(ValueError, match="opt_level must be 0, 1, 2 or 3"):
+        fp8_mlir.jit(ADD, "convert-to-llvm", opt_level="fast")
+    with pytest.raises(TypeError, match="shared_libs must be a list of library paths"):
+        fp8_mlir.jit(ADD, "convert-to-llvm", shared_libs="libfoo.so")
 
 
 def test_jit_lowering_failure_raises():

@@ -268,6 +268,30 @@ def test_reports_go_through_sys_stdout(capsys):
     assert "fp8-report: policy deepseek-v3" in out
 
 
+def test_concurrent_calls_share_the_output_capture():
+    # The captures of calls running at the same time (Python threads) share
+    # one redirection: every report comes back, and file descriptor 1 is the
+    # terminal's again afterwards.
+    proc = run_python("""
+        import os, threading
+        import fp8_mlir
+        from fp8_mlir import models
+        mlp = models.llama_block(models.ModelConfig.small(), 1)
+        outs = []
+        def work():
+            r = fp8_mlir.compiler._run(mlp, "fp8-pipeline", "<input>", capture_output=True)
+            outs.append(r["stdout"].decode())
+        threads = [threading.Thread(target=work) for _ in range(4)]
+        for t in threads: t.start()
+        for t in threads: t.join()
+        print("REPORTS", sum("fp8-report: policy deepseek-v3" in o for o in outs), flush=True)
+        os.write(1, b"FD1 OK\\n")
+    """)
+    assert proc.returncode == 0, proc.stderr
+    assert "REPORTS 4" in proc.stdout
+    assert "FD1 OK" in proc.stdout
+
+
 def test_ctrl_c_interrupts_a_long_scaled_matmul():
     # One long call; SIGINT early in it must end it with KeyboardInterrupt
     # well before it would have finished.
