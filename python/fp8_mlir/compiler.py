@@ -101,7 +101,10 @@ def _normalize_pipeline(pipeline: Union[str, Sequence[str]]) -> str:
 
 def _text(mlir_text: Union[str, bytes]) -> str:
     if isinstance(mlir_text, bytes):
-        return mlir_text.decode("utf-8")
+        try:
+            return mlir_text.decode("utf-8")
+        except UnicodeDecodeError as err:
+            raise ValueError(f"MLIR input bytes are not UTF-8 text ({err}); pass str or UTF-8 bytes") from None
     if not isinstance(mlir_text, str):
         raise TypeError(f"MLIR input must be str or bytes, got {type(mlir_text).__name__}")
     return mlir_text
@@ -186,6 +189,8 @@ def run_pipeline(
 
 def has_pass(name: str) -> bool:
     """True if `name` is a registered pass or pipeline (`fp8-opt --<name>`)."""
+    if not isinstance(name, str):
+        raise TypeError(f"has_pass needs a pass name (str), got {type(name).__name__}")
     return bool(_native.is_registered_pass(name))
 
 

@@ -33,6 +33,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdio>
+#include <cstring>
 #include <mutex>
 #include <unistd.h>
 
@@ -264,9 +265,19 @@ void runGuarded(PipelineResult &result, const std::string &sourceName,
     result.diagnostics = scratch->diagnostics;
     result.rendered = scratch->rendered;
     result.ok = false;
+    llvm::StringRef message = failure.message;
+    size_t fatal = message.find("LLVM ERROR: ");
     if (failure.kind == fp8::RecoveredFailure::Cancelled) {
       result.stage = "interrupted";
       addError(result, sourceName, failure.message);
+    } else if (failure.kind == fp8::RecoveredFailure::FatalError &&
+               scratch->stage == "pipeline" && fatal != llvm::StringRef::npos) {
+      // A fatal error of the pass manager while the pipeline is built is a
+      // user error in the pipeline, not a crash.
+      result.stage = "pipeline";
+      addError(result, "<pipeline>",
+               "invalid pass pipeline: " +
+                   message.substr(fatal + strlen("LLVM ERROR: ")).str());
     } else {
       result.stage = "crash";
       addError(result, sourceName,
@@ -360,14 +371,17 @@ parseAndRun(MLIRContext &ctx, llvm::SourceMgr &sourceMgr,
   PassManager pm(&ctx);
   std::string pipelineError;
   fp8::setCrashStage("the pass pipeline parser", "'" + pipeline + "'");
+  // Marks the pipeline parse: the pass manager reports some invalid
+  // pipelines as LLVM fatal errors (a module pass nested under func.func).
+  result.stage = "pipeline";
   if (failed(addPipeline(pm, pipeline, pipelineError))) {
-    result.stage = "pipeline";
     addError(result, "<pipeline>",
              "invalid pass pipeline '" + pipeline +
                  "': " + llvm::StringRef(pipelineError).trim().str());
     return nullptr;
   }
 
+  result.stage.clear();
   pm.addInstrumentation(std::make_unique<fp8::CrashStageInstrumentation>());
   fp8::setCrashStage("the MLIR parser", sourceName);
   // Verified separately, so that "does not parse" and "does not verify"

@@ -134,6 +134,24 @@ def test_option_value_reason_is_in_the_exception(capfd):
     assert "maybe" not in out + err
 
 
+def test_pass_manager_fatal_error_in_a_pipeline_is_a_pipeline_error():
+    # MLIR's pass manager reports a module pass nested under func.func with
+    # report_fatal_error (the end of the process without recovery).
+    with pytest.raises(MLIRError) as info:
+        fp8_mlir.run_pipeline(MLP, "func.func(fp8-pipeline)")
+    assert info.value.stage == "pipeline"
+    assert str(info.value).startswith("pass pipeline 'func.func(fp8-pipeline)' is invalid")
+    assert "restricted to 'builtin.module'" in str(info.value)
+    assert "crash" not in str(info.value)
+
+
+def test_non_utf8_bytes_name_the_problem():
+    with pytest.raises(ValueError, match="MLIR input bytes are not UTF-8 text"):
+        fp8_mlir.run_pipeline(b"\xff\xfe")
+    with pytest.raises(TypeError, match="has_pass needs a pass name"):
+        fp8_mlir.has_pass(3)
+
+
 @pytest.mark.parametrize("text", ["garbage", "func.func @f( {"])
 def test_compile_errors_do_not_show_the_internal_pipeline(text):
     with pytest.raises(MLIRError) as info:
