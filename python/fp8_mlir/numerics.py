@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import collections
 import math
-from typing import Optional, Sequence, Tuple
+from typing import Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -58,8 +58,8 @@ def _by_rows(rows: int, block_rows: int, work_per_row: int, chunk_work: int, cal
 _cache: "collections.OrderedDict[str, JitModule]" = collections.OrderedDict()
 
 
-def _compile(ir: str, accumulator_bits: int = 0) -> JitModule:
-    pipeline = PIPELINE if not accumulator_bits else f"{PIPELINE}{{accumulator-bits={accumulator_bits}}}"
+def _compile(ir: str, options: str = "") -> JitModule:
+    pipeline = f"{PIPELINE}{{{options}}}" if options else PIPELINE
     key = pipeline + "\n" + ir
     module = _cache.get(key)
     if module is not None:
@@ -501,6 +501,40 @@ func.func @requantize(%codes: {_ty("memref", q.shape, et)}, %scales: {_ty("memre
 # ---------------------------------------------------------------------------
 
 
+#: Hardware accumulation models of `emulate_accumulator` (the pipeline's
+#: `accumulator` option).
+ACCUMULATORS = ("exact", "sm90", "sm89")
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, (int, np.integer)) and not isinstance(v, bool)
+
+
+def _accumulator_options(model, bits) -> str:
+    """fp8-cpu-pipeline options for `emulate_accumulator` and
+    `emulate_accumulator_bits` ("" for exact f32 sums)."""
+    if bits is not None:
+        if model is not None:
+            raise ValueError(
+                f"give emulate_accumulator or emulate_accumulator_bits, not both "
+                f"(got {model!r} and {bits!r})"
+            )
+        if not _is_int(bits) or not 1 <= bits <= 24:
+            raise ValueError(f"emulate_accumulator_bits must be None or 1..24, got {bits!r}")
+        return f"accumulator-bits={int(bits)}"
+    if model is None or model == "exact":
+        return ""
+    if _is_int(model):
+        if not 1 <= model <= 24:
+            raise ValueError(f"emulate_accumulator as a number of bits must be 1..24, got {model!r}")
+        return f"accumulator-bits={int(model)}"
+    if isinstance(model, str) and model in ACCUMULATORS:
+        return f"accumulator={model}"
+    raise ValueError(
+        f"emulate_accumulator must be None, 'exact', 'sm90', 'sm89' or a number of bits 1..24, got {model!r}"
+    )
+
+
 def scaled_matmul(
     a_codes,
     a_scales,
@@ -513,6 +547,7 @@ def scaled_matmul(
     out: str = "bf16",
     emulate_accumulator_bits: Optional[int] = None,
     b_fmt: Optional[str] = None,
+    emulate_accumulator: Union[None, str, int] = None,
 ) -> np.ndarray:
     """Block-scaled FP8 matmul in NT form with FP32 promotion (contract
     section 1, `fp8.scaled_matmul`):
@@ -526,9 +561,15 @@ def scaled_matmul(
     - `fmt` of A (and of B unless `b_fmt` is given);
     - `out`: "bf16" (RNE from the f32 accumulator; returned as float32
       holding bf16 values) or "f32";
-    - `emulate_accumulator_bits`: None for exact f32 partial sums, or N in
-      1..24 to emulate the tensor core's limited accumulator inside each
-      promotion interval (Hopper keeps about 14 bits, DeepSeek-V3 3.5.2).
+    - `emulate_accumulator`: how the partial sum of each promotion interval
+      is formed: None or "exact" for f32 sums; "sm90" for Hopper's `wgmma`
+      FP8 accumulation, bit-exact against measured H100 outputs (32-product
+      groups, products aligned by their inputs' exponents, terms truncated
+      to 13 fraction bits of the largest, sums to 14 significant bits; see
+      docs/numerics.md); "sm89" for Ada's `mma.sync` (16-product groups);
+      an int N in 1..24 for the generic N-bit model (`accumulator-bits=N`);
+    - `emulate_accumulator_bits`: the same as `emulate_accumulator=N` (kept
+      for existing callers; give only one of the two).
 
     Also `scaled_matmul(qa, qb, ...)` with two ScaledTensors (A [M, K] and
     B [N, K], each with its own block and format; the other arguments by
@@ -565,15 +606,7 @@ def scaled_matmul(
             "promote_interval must be a positive multiple of 32 (the wgmma K) below 2**63, "
             f"got {promote_interval!r}"
         )
-    bits = 0
-    if emulate_accumulator_bits is not None:
-        if (
-            not isinstance(emulate_accumulator_bits, (int, np.integer))
-            or isinstance(emulate_accumulator_bits, bool)
-            or not 1 <= emulate_accumulator_bits <= 24
-        ):
-            raise ValueError(f"emulate_accumulator_bits must be None or 1..24, got {emulate_accumulator_bits!r}")
-        bits = int(emulate_accumulator_bits)
+    options = _accumulator_options(emulate_accumulator, emulate_accumulator_bits)
     a = _codes_array(a_codes, "a_codes")
     b = _codes_array(b_codes, "b_codes")
     if a.ndim != 2 or b.ndim != 2:
@@ -614,7 +647,7 @@ func.func @scaled_matmul(%ad: {_ty("memref", a_s, a_et)}, %as: {_ty("memref", a_
   return
 }}
 """
-        fn = _compile(ir, bits)
+        fn = _compile(ir, options)
         if a_s[0] >= 0:  # M is static (a block spans it): one call
             fn.call("scaled_matmul", a, sa, b, sb, result)
         else:

@@ -2,6 +2,8 @@
 checked against FP64 references computed here (fp8ref.py) and hand-derived
 values."""
 
+import os
+
 import numpy as np
 import pytest
 
@@ -260,6 +262,85 @@ def test_promotion_reduces_limited_accumulator_error():
     assert exact < 1e-5
     assert promoted < unpromoted
     assert unpromoted > 1e-3  # visible loss without promotion
+
+
+HOPPER_DATA = os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), "..", "..", "test", "Integration", "CPU", "Inputs", "hopper-accumulation"
+)
+
+
+def _hopper_vectors(name):
+    """The measured H100 dot products (see the data's README.md): codes of a
+    and b [1000, 32] (uint8) and the FP32 result bits [1000] (uint32)."""
+    a, b, d = [], [], []
+    with open(os.path.join(HOPPER_DATA, name), encoding="ascii") as f:
+        for line in f:
+            fa, fb, fd = line.split("|")
+            a.append([int(x, 16) for x in fa.split()])
+            b.append([int(x, 16) for x in fb.split()])
+            d.append(int(fd, 16))
+    return np.array(a, np.uint8), np.array(b, np.uint8), np.array(d, np.uint32)
+
+
+@pytest.mark.parametrize("fmt, name", [("e4m3", "h100_e4m3_k32.txt"), ("e5m2", "h100_e5m2_k32.txt")])
+def test_sm90_reproduces_measured_h100_outputs(fmt, name):
+    # Every vector, bit for bit: one 1x32 x 1x32 product per vector (one
+    # compiled function, cached), scales 1, f32 out.
+    a, b, want = _hopper_vectors(name)
+    ones = np.ones((1, 1), np.float32)
+
+    def run(i, model):
+        return scaled_matmul(
+            a[i : i + 1], ones, b[i : i + 1], ones, a_block=(1, 32), b_block=(1, 32), fmt=fmt,
+            promote_interval=32, out="f32", emulate_accumulator=model,
+        )[0, 0]
+
+    got = np.array([run(i, "sm90") for i in range(len(want))], np.float32).view(np.uint32)
+    assert np.array_equal(got, want), f"{np.count_nonzero(got != want)} of {len(want)} differ"
+    # The generic 14-bit model aligns by the normalised product exponent: the
+    # data tell it apart.
+    other = np.array([run(i, 14) for i in range(100)], np.float32).view(np.uint32)
+    assert np.count_nonzero(other != want[:100]) > 0
+
+
+def test_emulate_accumulator_models_hand_derived():
+    # 1.5 * 1.5 (ea + eb = 0, normalised exponent 1), -1 * 1 twice, 2^-6 * 2^-7
+    # = 2^-13 (ea + eb = -12): sm90/sm89 align at E = 0 (grid 2^-13) and keep
+    # 2^-13; the 14-bit generic model aligns at E = 1 (grid 2^-12) and loses
+    # it; exact f32 keeps it too.
+    a = np.zeros((1, 32), np.uint8)
+    b = np.zeros((1, 32), np.uint8)
+    a[0, :4] = [0x3C, 0xB8, 0xB8, 0x08]
+    b[0, :4] = [0x3C, 0x38, 0x38, 0x04]
+    ones = np.ones((1, 1), np.float32)
+
+    def run(**kw):
+        return scaled_matmul(a, ones, b, ones, a_block=(1, 32), b_block=(1, 32), promote_interval=32, out="f32", **kw)[0, 0]
+
+    assert run() == run(emulate_accumulator="exact") == 0.25 + 2.0**-13
+    assert run(emulate_accumulator="sm90") == run(emulate_accumulator="sm89") == 0.25 + 2.0**-13
+    assert run(emulate_accumulator=14) == run(emulate_accumulator_bits=14) == 0.25
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (dict(emulate_accumulator="sm100"), "emulate_accumulator must be"),
+        (dict(emulate_accumulator=0), "1..24"),
+        (dict(emulate_accumulator=25), "1..24"),
+        (dict(emulate_accumulator=True), "emulate_accumulator must be"),
+        (dict(emulate_accumulator=14.0), "emulate_accumulator must be"),
+        (dict(emulate_accumulator="sm90", emulate_accumulator_bits=14), "not both"),
+    ],
+)
+def test_emulate_accumulator_bad_arguments(change, message):
+    args = dict(
+        a_codes=np.zeros((4, 256), np.uint8), a_scales=np.ones((4, 2), np.float32),
+        b_codes=np.zeros((64, 256), np.uint8), b_scales=np.ones((1, 2), np.float32),
+    )
+    args.update(change)
+    with pytest.raises(ValueError, match=message):
+        scaled_matmul(**args)
 
 
 @pytest.mark.parametrize(

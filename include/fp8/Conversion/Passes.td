@@ -70,22 +70,57 @@ def FP8LowerToLinalgPass : Pass<"fp8-lower-to-linalg", "ModuleOp"> {
       RNE from the f32 accumulator.
     - `fp8.assemble` / `fp8.disassemble` forward their operands.
 
-    Option `accumulator-bits=N` (1..24, 0 = exact f32, the default)
-    replaces the f32 partial sum by an emulation of the Hopper tensor
-    core's limited accumulator (DeepSeek-V3 §3.5.2): inside a promotion
-    interval, for each group of 32 products (one wgmma k32 step) the
-    running partial and the products are aligned to the largest exponent
-    among them, truncated toward zero to N significant bits of that
-    exponent, summed exactly, and the sum truncated to N significant bits.
-    With N = 14 and no promotion (promote_interval >= K) it shows the error
-    that promotion every 128 elements removes.
+    Option `accumulator` selects how the partial sum of a promotion
+    interval is formed (the promotion FMA is the same for every model):
+
+    - `exact` (the default): the f32 partial sums above.
+    - `sm90`: Hopper's `wgmma` FP8 accumulation, bit-exact (Khattak &
+      Mikaitis, "Accurate Models of NVIDIA Tensor Cores", arXiv:2512.07004,
+      2025; checked against 2000 measured H100 outputs in
+      test/Integration/CPU/hopper-accumulation.test). The interval's
+      products are taken in groups of 32 (one `wgmma` k32 step; a K tail is
+      a shorter group), chained from a zero accumulator. One step: each
+      product is aligned by `ea + eb`, the exponents of its inputs each
+      clamped at the format's minimum normal exponent (the unnormalised
+      product, significand in [0, 4)); zero products take no part; the
+      running accumulator takes part with its own exponent; `E` = the
+      largest of these; every term (accumulator included) is truncated
+      toward zero to a multiple of `2^(E-13)`, without guard or sticky
+      bits; the exact sum is normalised and truncated toward zero to 14
+      significant bits and is the next step's accumulator.
+    - `sm89`: the same on 16-product groups (Ada `mma.sync`).
+
+    Option `accumulator-bits=N` (1..24; 0 = not used, the default) is the
+    generic parametric model (DeepSeek-V3 §3.5.2: products aligned to the
+    largest exponent, about 14 bits kept): as `sm90`, but every term is
+    aligned by its own normalised exponent (products and accumulator),
+    truncated to a multiple of `2^(E-N+1)` (N significant bits of the
+    largest term), and the sum truncated to N significant bits. It cannot
+    be combined with `accumulator=sm90|sm89` nor with an explicit
+    `accumulator=exact` (an error names both options).
+
+    With every model, a non-finite plain f32 sum of a group (an Inf or NaN
+    code, Inf * 0) is the group's result, so NaN propagates. The host form
+    of the same arithmetic is `include/fp8/Target/Hopper/
+    TensorCoreAccumulation.h`.
 
     The result runs on CPU through `fp8-cpu-pipeline`.
   }];
   let options = [
+    Option<"accumulator", "accumulator", "::mlir::fp8::AccumulatorModel",
+           /*default=*/"::mlir::fp8::AccumulatorModel::exact",
+           "Partial sums inside a promotion interval: exact (f32), sm90 "
+           "(Hopper wgmma, bit-exact) or sm89 (Ada mma.sync)",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::fp8::AccumulatorModel::exact, "exact",
+                        "exact f32 partial sums"),
+             clEnumValN(::mlir::fp8::AccumulatorModel::sm90, "sm90",
+                        "Hopper wgmma: 32-product groups"),
+             clEnumValN(::mlir::fp8::AccumulatorModel::sm89, "sm89",
+                        "Ada mma.sync: 16-product groups"))}]>,
     Option<"accumulatorBits", "accumulator-bits", "unsigned", /*default=*/"0",
-           "Significant bits kept by the emulated tensor-core accumulator "
-           "inside a promotion interval (0 = exact f32 sums; Hopper ~14)">,
+           "Generic model: significant bits kept by the emulated tensor-core "
+           "accumulator (0 = not used; Hopper ~14)">,
   ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",

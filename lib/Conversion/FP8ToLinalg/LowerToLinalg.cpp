@@ -333,21 +333,58 @@ static Value truncateSignificant(OpBuilder &b, Location loc, Value v,
       b, loc, neg, arith::SubIOp::create(b, loc, c(0), kept), kept);
 }
 
-/// The emulated tensor-core partial of one promotion interval [k0, k1) of
-/// output (m, n): see FP8LowerToLinalgPass's description.
-static Value emulatePartial(OpBuilder &b, Location loc, Value fa, Value fb,
-                            Value m, Value n, Value k0, Value k1,
-                            unsigned accBits) {
+/// The alignment field of one product p = a * b (biased like an f32
+/// exponent field; 0 for a zero product, which takes no part in the max).
+/// `a`, `b` are the decoded FP8 inputs (f32; FP8 subnormals are normal f32).
+static Value alignmentField(OpBuilder &b, Location loc, Value a, Value w,
+                            Value p, Type aElt, Type bElt,
+                            tensorcore::Alignment alignment) {
+  Value pe = expField(b, loc, p);
+  if (alignment == tensorcore::Alignment::ProductExponent)
+    return pe;
   auto ci = [&](int64_t x) {
     return arith::ConstantIntOp::create(b, loc, x, 32);
   };
-  Value group = arith::ConstantIndexOp::create(b, loc, 32);
+  // ea + eb with each exponent clamped at its format's minimum normal: the
+  // f32 fields are clamped at 127 + emin; the sum is rebiased once.
+  auto clamped = [&](Value v, Type elt) -> Value {
+    auto format = isa<Float8E5M2Type>(elt) ? tensorcore::Fp8Format::E5M2
+                                           : tensorcore::Fp8Format::E4M3FN;
+    Value field = expField(b, loc, v);
+    Value minField = ci(127 + tensorcore::minNormalExponent(format));
+    return arith::MaxUIOp::create(b, loc, field, minField);
+  };
+  // (One statement per op: the IR order must not depend on the order in
+  // which the compiler evaluates arguments.)
+  Value ea = clamped(a, aElt);
+  Value eb = clamped(w, bElt);
+  Value sum = arith::AddIOp::create(b, loc, ea, eb);
+  sum = arith::SubIOp::create(b, loc, sum, ci(127));
+  // Products of FP8 values are never f32 subnormals (the smallest is
+  // 2^-32): the field of p is 0 exactly for a zero product.
+  Value isZero =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, pe, ci(0));
+  return arith::SelectOp::create(b, loc, isZero, ci(0), sum);
+}
+
+/// The emulated tensor-core partial of one promotion interval [k0, k1) of
+/// output (m, n) under `model`: see FP8LowerToLinalgPass's description and
+/// tensorcore::accumulateGroup (the same arithmetic on host values).
+static Value emulatePartial(OpBuilder &b, Location loc, Value fa, Value fb,
+                            Value m, Value n, Value k0, Value k1, Type aElt,
+                            Type bElt,
+                            const tensorcore::AccumulationModel &model) {
+  auto ci = [&](int64_t x) {
+    return arith::ConstantIntOp::create(b, loc, x, 32);
+  };
+  int64_t fracBits = model.fractionBits;
+  Value group = arith::ConstantIndexOp::create(b, loc, model.groupSize);
   Value zero =
       arith::ConstantFloatOp::create(b, loc, b.getF32Type(), APFloat(0.0f));
-  auto product = [&](OpBuilder &nb, Location nl, Value k) -> Value {
-    Value a = tensor::ExtractOp::create(nb, nl, fa, ValueRange{m, k});
-    Value w = tensor::ExtractOp::create(nb, nl, fb, ValueRange{n, k});
-    return arith::MulFOp::create(nb, nl, a, w); // exact for FP8 inputs
+  auto operands = [&](OpBuilder &nb, Location nl,
+                      Value k) -> std::pair<Value, Value> {
+    return {tensor::ExtractOp::create(nb, nl, fa, ValueRange{m, k}),
+            tensor::ExtractOp::create(nb, nl, fb, ValueRange{n, k})};
   };
   auto groups = scf::ForOp::create(
       b, loc, k0, k1, group, ValueRange{zero},
@@ -355,23 +392,30 @@ static Value emulatePartial(OpBuilder &b, Location loc, Value fa, Value fb,
         Value g1 = arith::MinSIOp::create(
             gb, gl, arith::AddIOp::create(gb, gl, g0, group), k1);
         Value one = arith::ConstantIndexOp::create(gb, gl, 1);
-        // Largest exponent among the running partial and the products.
+        // Largest alignment exponent among the running partial (its own
+        // exponent) and the products.
         auto maxLoop = scf::ForOp::create(
             gb, gl, g0, g1, one, ValueRange{expField(gb, gl, acc[0])},
             [&](OpBuilder &lb, Location ll, Value k, ValueRange e) {
-              Value pe = expField(lb, ll, product(lb, ll, k));
+              auto [a, w] = operands(lb, ll, k);
+              Value p = arith::MulFOp::create(lb, ll, a, w); // exact
+              Value pe =
+                  alignmentField(lb, ll, a, w, p, aElt, bElt, model.alignment);
               scf::YieldOp::create(
                   lb, ll, ValueRange{arith::MaxUIOp::create(lb, ll, e[0], pe)});
             });
         // Clamp so that the scale factors below stay normal f32 when every
-        // term is zero (then the result is 0 whatever the scale).
+        // term is zero (then the result is 0 whatever the scale). Nonzero
+        // terms lie above 2^-63: products of FP8 values are >= 2^-32, and
+        // the running partial is 0 or a sum of them truncated to a grid of
+        // at least 2^-55.
         Value e = arith::MaxUIOp::create(gb, gl, maxLoop.getResult(0), ci(64));
-        // inv = 2^(bits - 1 - E) puts the largest term's leading bit at
-        // bit (bits - 1); unit = 1 / inv.
+        // inv = 2^(fracBits - E) maps the grid 2^(E - fracBits) onto the
+        // integers; unit = 1 / inv.
         Value inv = pow2FromField(
-            gb, gl, arith::SubIOp::create(gb, gl, ci(253 + accBits), e));
+            gb, gl, arith::SubIOp::create(gb, gl, ci(254 + fracBits), e));
         Value unit = pow2FromField(
-            gb, gl, arith::SubIOp::create(gb, gl, e, ci(accBits - 1)));
+            gb, gl, arith::SubIOp::create(gb, gl, e, ci(fracBits)));
         Type i32 = gb.getI32Type();
         auto toGrid = [&](OpBuilder &nb, Location nl, Value f) -> Value {
           // fptosi truncates toward zero: the dropped low bits.
@@ -384,14 +428,16 @@ static Value emulatePartial(OpBuilder &b, Location loc, Value fa, Value fb,
         auto sumLoop = scf::ForOp::create(
             gb, gl, g0, g1, one, ValueRange{toGrid(gb, gl, acc[0]), acc[0]},
             [&](OpBuilder &lb, Location ll, Value k, ValueRange s) {
-              Value p = product(lb, ll, k);
+              auto [a, w] = operands(lb, ll, k);
+              Value p = arith::MulFOp::create(lb, ll, a, w);
               Value t = toGrid(lb, ll, p);
               scf::YieldOp::create(
                   lb, ll,
                   ValueRange{arith::AddIOp::create(lb, ll, s[0], t),
                              arith::AddFOp::create(lb, ll, s[1], p)});
             });
-        Value sum = truncateSignificant(gb, gl, sumLoop.getResult(0), accBits);
+        Value sum =
+            truncateSignificant(gb, gl, sumLoop.getResult(0), model.resultBits);
         Value res = arith::MulFOp::create(
             gb, gl, arith::SIToFPOp::create(gb, gl, gb.getF32Type(), sum),
             unit);
@@ -410,8 +456,8 @@ static Value emulatePartial(OpBuilder &b, Location loc, Value fa, Value fb,
 namespace {
 struct ScaledMatmulLowering : OpConversionPattern<ScaledMatmulOp> {
   ScaledMatmulLowering(const TypeConverter &tc, MLIRContext *ctx,
-                       unsigned accBits)
-      : OpConversionPattern(tc, ctx), accBits(accBits) {}
+                       std::optional<tensorcore::AccumulationModel> accumulator)
+      : OpConversionPattern(tc, ctx), accumulator(accumulator) {}
 
   LogicalResult
   matchAndRewrite(ScaledMatmulOp op, OneToNOpAdaptor adaptor,
@@ -440,7 +486,7 @@ struct ScaledMatmulLowering : OpConversionPattern<ScaledMatmulOp> {
                d2 = b.getAffineDimExpr(2);
     using utils::IteratorType;
     Value partials;
-    if (accBits == 0) {
+    if (!accumulator) {
       // Exact FP32 partials: loops (m, n, k), k innermost and increasing;
       // output element (m, n, k floordiv interval).
       Value init = createFilled(b, loc, partialSizes, f32, 0.0);
@@ -478,8 +524,9 @@ struct ScaledMatmulLowering : OpConversionPattern<ScaledMatmulOp> {
                     nb, nl, arith::AddIOp::create(nb, nl, k0, iv), kDim);
                 linalg::YieldOp::create(
                     nb, nl,
-                    ValueRange{
-                        emulatePartial(nb, nl, fa, fb, m, n, k0, k1, accBits)});
+                    ValueRange{emulatePartial(
+                        nb, nl, fa, fb, m, n, k0, k1, aType.getElementType(),
+                        bType.getElementType(), *accumulator)});
               })
               .getResult(0);
     }
@@ -535,7 +582,7 @@ struct ScaledMatmulLowering : OpConversionPattern<ScaledMatmulOp> {
     return success();
   }
 
-  unsigned accBits;
+  std::optional<tensorcore::AccumulationModel> accumulator;
 };
 } // namespace
 
@@ -543,13 +590,58 @@ struct ScaledMatmulLowering : OpConversionPattern<ScaledMatmulOp> {
 // Type conversion and passes
 //===----------------------------------------------------------------------===//
 
-void fp8::populateFP8ToLinalgPatterns(TypeConverter &converter,
-                                      RewritePatternSet &patterns,
-                                      unsigned accumulatorBits) {
+void fp8::populateFP8ToLinalgPatterns(
+    TypeConverter &converter, RewritePatternSet &patterns,
+    std::optional<tensorcore::AccumulationModel> accumulator) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<QuantizeLowering, DequantizeLowering, RequantizeLowering,
                AssembleLowering, DisassembleLowering>(converter, ctx);
-  patterns.add<ScaledMatmulLowering>(converter, ctx, accumulatorBits);
+  patterns.add<ScaledMatmulLowering>(converter, ctx, accumulator);
+}
+
+static StringRef getAccumulatorName(AccumulatorModel model) {
+  switch (model) {
+  case AccumulatorModel::exact:
+    return "exact";
+  case AccumulatorModel::sm90:
+    return "sm90";
+  case AccumulatorModel::sm89:
+    return "sm89";
+  }
+  llvm_unreachable("unknown accumulator model");
+}
+
+FailureOr<std::optional<tensorcore::AccumulationModel>>
+fp8::getAccumulationModel(AccumulatorModel accumulator,
+                          unsigned accumulatorBits, bool accumulatorGiven,
+                          std::string &error) {
+  llvm::raw_string_ostream os(error);
+  if (accumulatorBits > 24) {
+    os << "option accumulator-bits=" << accumulatorBits
+       << " is out of range: expected 0 (exact f32 sums) or 1..24 (the "
+          "emulated significand must fit an f32)";
+    return failure();
+  }
+  if (accumulatorBits != 0 &&
+      (accumulator != AccumulatorModel::exact || accumulatorGiven)) {
+    os << "options accumulator=" << getAccumulatorName(accumulator)
+       << " and accumulator-bits=" << accumulatorBits
+       << " contradict: accumulator-bits=N is the generic N-bit model, "
+          "accumulator=exact|sm90|sm89 the exact sums and the hardware "
+          "models; give one of them";
+    return failure();
+  }
+  if (accumulatorBits != 0)
+    return std::optional(tensorcore::bitsModel(accumulatorBits));
+  switch (accumulator) {
+  case AccumulatorModel::exact:
+    return std::optional<tensorcore::AccumulationModel>();
+  case AccumulatorModel::sm90:
+    return std::optional(tensorcore::sm90Model());
+  case AccumulatorModel::sm89:
+    return std::optional(tensorcore::sm89Model());
+  }
+  llvm_unreachable("unknown accumulator model");
 }
 
 namespace {
@@ -559,12 +651,14 @@ struct FP8LowerToLinalgPass
   // Options are checked once, before any IR is touched, so a bad value is
   // reported without a dump of the module.
   LogicalResult initialize(MLIRContext *ctx) override {
-    if (accumulatorBits > 24)
+    std::string error;
+    FailureOr<std::optional<tensorcore::AccumulationModel>> model =
+        getAccumulationModel(accumulator, accumulatorBits,
+                             accumulator.getNumOccurrences() > 0, error);
+    if (failed(model))
       return emitError(UnknownLoc::get(ctx))
-             << "fp8-lower-to-linalg: option accumulator-bits="
-             << static_cast<unsigned>(accumulatorBits)
-             << " is out of range: expected 0 (exact f32 sums) or 1..24 "
-                "(the emulated significand must fit an f32)";
+             << "fp8-lower-to-linalg: " << error;
+    accumulation = *model;
     return success();
   }
   void runOnOperation() override {
@@ -576,10 +670,12 @@ struct FP8LowerToLinalgPass
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     target.addIllegalDialect<FP8Dialect>();
     populateFP8FunctionBoundaryConversion(converter, patterns, target);
-    populateFP8ToLinalgPatterns(converter, patterns, accumulatorBits);
+    populateFP8ToLinalgPatterns(converter, patterns, accumulation);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       signalPassFailure();
   }
+
+  std::optional<tensorcore::AccumulationModel> accumulation;
 };
 } // namespace

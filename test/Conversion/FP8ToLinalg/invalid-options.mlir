@@ -12,6 +12,20 @@
 // RUN: not fp8-opt %s -fp8-lower-to-linalg='accumulator-bits=-1' 2>&1 | FileCheck %s --check-prefix=ACC-NEG
 // ACC-NEG: for the --accumulator-bits option: '-1' value invalid for uint argument!
 // RUN: fp8-opt %s -fp8-lower-to-linalg='accumulator-bits=24' -o /dev/null
+// accumulator: one of exact, sm90, sm89; the generic accumulator-bits=N
+// cannot be combined with a hardware model nor with an explicit exact.
+// RUN: not fp8-opt %s -fp8-lower-to-linalg='accumulator=sm100' 2>&1 | FileCheck %s --check-prefix=MODEL
+// MODEL: for the --accumulator option: Cannot find option named 'sm100'!
+// RUN: not fp8-opt %s -fp8-lower-to-linalg='accumulator=sm90 accumulator-bits=14' 2>&1 | FileCheck %s --check-prefix=SM90-BITS
+// SM90-BITS: fp8-lower-to-linalg: options accumulator=sm90 and accumulator-bits=14 contradict: accumulator-bits=N is the generic N-bit model, accumulator=exact|sm90|sm89 the exact sums and the hardware models; give one of them
+// SM90-BITS-NOT: see current operation
+// RUN: not fp8-opt %s -fp8-lower-to-linalg='accumulator=sm89 accumulator-bits=24' 2>&1 | FileCheck %s --check-prefix=SM89-BITS
+// SM89-BITS: fp8-lower-to-linalg: options accumulator=sm89 and accumulator-bits=24 contradict
+// RUN: not fp8-opt %s -fp8-lower-to-linalg='accumulator=exact accumulator-bits=14' 2>&1 | FileCheck %s --check-prefix=EXACT-BITS
+// EXACT-BITS: fp8-lower-to-linalg: options accumulator=exact and accumulator-bits=14 contradict
+// RUN: fp8-opt %s -fp8-lower-to-linalg='accumulator=exact' -o /dev/null
+// RUN: fp8-opt %s -fp8-lower-to-linalg='accumulator=sm90' -o /dev/null
+// RUN: fp8-opt %s -fp8-lower-to-linalg='accumulator=sm89 accumulator-bits=0' -o /dev/null
 
 func.func @f(%x: tensor<16x256xf32>, %w: tensor<256x512xf32>, %init: tensor<16x512xf32>) -> tensor<16x512xf32> {
   %y = linalg.matmul ins(%x, %w : tensor<16x256xf32>, tensor<256x512xf32>) outs(%init : tensor<16x512xf32>) -> tensor<16x512xf32>

@@ -2,6 +2,8 @@
 // RUN: fp8-opt %s -split-input-file --fp8-lower-to-linalg | FileCheck %s --check-prefix=NOFP8
 // RUN: fp8-opt %s -split-input-file --fp8-lower-to-linalg='accumulator-bits=14' | FileCheck %s --check-prefix=ACC14
 // RUN: fp8-opt %s -split-input-file --fp8-lower-to-linalg='accumulator-bits=24' | FileCheck %s --check-prefix=ACC24
+// RUN: fp8-opt %s -split-input-file --fp8-lower-to-linalg='accumulator=sm90' | FileCheck %s --check-prefix=SM90
+// RUN: fp8-opt %s -split-input-file --fp8-lower-to-linalg='accumulator=sm89' | FileCheck %s --check-prefix=SM89
 
 // ScaledMatmulLowering (lib/Conversion/FP8ToLinalg/LowerToLinalg.cpp). The contract
 // (fp8-lower-to-linalg in include/fp8/Conversion/Passes.td; NT form,
@@ -24,6 +26,13 @@
 // truncated toward zero (fptosi), summed exactly in i32 and the sum
 // truncated to N significant bits (ctlz); when the plain f32 sum of the
 // group is Inf/NaN that sum is the result.
+// accumulator=sm90 (Hopper wgmma) is the same structure with the products
+// aligned by ea + eb instead of their own exponent: the f32 exponent fields
+// of the decoded inputs, each clamped at the format's minimum normal (field
+// 127 - 6 = 121 for E4M3FN, 127 - 14 = 113 for E5M2), summed and rebiased
+// (- 127), and 0 (no part in the max) for a zero product; grid 2^(E - 13)
+// (field 254 + 13 - E = 267 - E), sum truncated to 14 bits. sm89: the same
+// in groups of 16.
 
 // NOFP8-NOT: fp8.
 
@@ -269,6 +278,59 @@ func.func @mx_e8m0_acc_f32(%a: !fp8.scaled<64x512xf8E4M3FN, block = [1, 32], sca
 // CHECK-SAME:        ins([[P]], [[SA]], [[SBT]] : tensor<?x96x4xf32>, tensor<?x2xf32>, tensor<1x4xf32>) outs([[CF]] : tensor<?x96xf32>)
 // CHECK:           math.fma
 // CHECK:         return [[ACC]] : tensor<?x96xf32>
+// The sm90 alignment of an E4M3FN x E5M2 product.
+// SM90-LABEL: func.func @dynamic_acc_bf16_mixed
+// SM90-SAME:    ([[QA:%.+]]: tensor<?x512xf8E4M3FN>, {{.*}}[[QB:%.+]]: tensor<96x512xf8E5M2>
+// SM90:         [[FA:%.+]] = linalg.generic
+// SM90-SAME:        ins([[QA]] : tensor<?x512xf8E4M3FN>)
+// SM90:         [[FB:%.+]] = linalg.generic
+// SM90-SAME:        ins([[QB]] : tensor<96x512xf8E5M2>)
+// SM90:         linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel"]} outs(
+// SM90:           [[G:%.+]] = arith.constant 32 : index
+// SM90:           scf.for [[G0:%.+]] = %{{.+}} to %{{.+}} step [[G]] iter_args([[RPART:%.+]] = %{{.+}}) -> (f32) {
+// The running partial's own exponent field starts the max.
+// SM90:             [[RB:%.+]] = arith.bitcast [[RPART]] : f32 to i32
+// SM90:             [[RF:%.+]] = arith.andi
+// SM90-NEXT:        scf.for [[K:%.+]] = [[G0]] to %{{.+}} step %{{.+}} iter_args([[EM:%.+]] = [[RF]]) -> (i32) {
+// SM90-NEXT:          [[A:%.+]] = tensor.extract [[FA]][%{{.+}}, [[K]]] : tensor<?x512xf32>
+// SM90-NEXT:          [[B:%.+]] = tensor.extract [[FB]][%{{.+}}, [[K]]] : tensor<96x512xf32>
+// SM90-NEXT:          [[P:%.+]] = arith.mulf [[A]], [[B]] : f32
+// SM90-NEXT:          [[PB:%.+]] = arith.bitcast [[P]] : f32 to i32
+// SM90:               [[PF:%.+]] = arith.andi %{{.+}}, %{{.+}} : i32
+// SM90-NEXT:          [[AB:%.+]] = arith.bitcast [[A]] : f32 to i32
+// SM90:               [[AF:%.+]] = arith.andi %{{.+}}, %{{.+}} : i32
+// SM90-NEXT:          [[C121:%.+]] = arith.constant 121 : i32
+// SM90-NEXT:          [[EA:%.+]] = arith.maxui [[AF]], [[C121]] : i32
+// SM90-NEXT:          [[BB:%.+]] = arith.bitcast [[B]] : f32 to i32
+// SM90:               [[BF:%.+]] = arith.andi %{{.+}}, %{{.+}} : i32
+// SM90-NEXT:          [[C113:%.+]] = arith.constant 113 : i32
+// SM90-NEXT:          [[EB:%.+]] = arith.maxui [[BF]], [[C113]] : i32
+// SM90-NEXT:          [[EAB:%.+]] = arith.addi [[EA]], [[EB]] : i32
+// SM90-NEXT:          [[C127:%.+]] = arith.constant 127 : i32
+// SM90-NEXT:          [[AL:%.+]] = arith.subi [[EAB]], [[C127]] : i32
+// SM90-NEXT:          [[Z:%.+]] = arith.constant 0 : i32
+// SM90-NEXT:          [[ISZ:%.+]] = arith.cmpi eq, [[PF]], [[Z]] : i32
+// SM90-NEXT:          [[Z2:%.+]] = arith.constant 0 : i32
+// SM90-NEXT:          [[ALZ:%.+]] = arith.select [[ISZ]], [[Z2]], [[AL]] : i32
+// SM90-NEXT:          [[EM2:%.+]] = arith.maxui [[EM]], [[ALZ]] : i32
+// SM90-NEXT:          scf.yield [[EM2]] : i32
+// SM90-NEXT:        }
+// SM90-NEXT:        [[C64:%.+]] = arith.constant 64 : i32
+// SM90-NEXT:        [[E:%.+]] = arith.maxui %{{.+}}, [[C64]] : i32
+// SM90-NEXT:        [[C267:%.+]] = arith.constant 267 : i32
+// SM90-NEXT:        arith.subi [[C267]], [[E]] : i32
+// SM90:             [[C13:%.+]] = arith.constant 13 : i32
+// SM90-NEXT:        arith.subi [[E]], [[C13]] : i32
+// SM90:             math.ctlz
+// SM90:             [[C14:%.+]] = arith.constant 14 : i32
+// SM90:           math.fma
+// SM89-LABEL: func.func @dynamic_acc_bf16_mixed
+// SM89:           [[G:%.+]] = arith.constant 16 : index
+// SM89:           scf.for %{{.+}} = %{{.+}} to %{{.+}} step [[G]] iter_args(%{{.+}} = %{{.+}}) -> (f32) {
+// SM89:               arith.constant 121 : i32
+// SM89:               arith.constant 113 : i32
+// SM89:             arith.constant 267 : i32
+// SM89:             arith.constant 14 : i32
 func.func @dynamic_acc_bf16_mixed(%a: !fp8.scaled<?x512xf8E4M3FN, block = [1, 256], scale = f32>,
                                   %b: !fp8.scaled<96x512xf8E5M2, block = [128, 128], scale = f32>,
                                   %c: tensor<?x96xbf16>) -> tensor<?x96xf32> {

@@ -9,13 +9,28 @@
 #ifndef FP8_CONVERSION_FP8TOLINALG_FP8TOLINALG_H
 #define FP8_CONVERSION_FP8TOLINALG_FP8TOLINALG_H
 
+#include "fp8/Target/Hopper/TensorCoreAccumulation.h"
+
 #include "mlir/Pass/Pass.h"
+
+#include <optional>
 
 namespace mlir {
 class ConversionTarget;
 class RewritePatternSet;
 class TypeConverter;
 namespace fp8 {
+
+/// Option `accumulator` of fp8-lower-to-linalg and fp8-cpu-pipeline: how the
+/// partial sum of a promotion interval is formed.
+enum class AccumulatorModel {
+  /// f32 partial sums (the numerics contract).
+  exact,
+  /// Hopper `wgmma`: tensorcore::sm90Model().
+  sm90,
+  /// Ada `mma.sync`: tensorcore::sm89Model().
+  sm89,
+};
 
 #define GEN_PASS_DECL_FP8DECOMPOSEPASS
 #define GEN_PASS_DECL_FP8LOWERTOLINALGPASS
@@ -35,11 +50,20 @@ void populateFP8FunctionBoundaryConversion(TypeConverter &converter,
 /// Patterns lowering fp8.quantize/dequantize/requantize/scaled_matmul/
 /// assemble/disassemble to linalg on explicit data + scale tensors (see
 /// fp8-lower-to-linalg). `converter` must contain the decomposition.
-/// `accumulatorBits` (0 = exact f32) selects the emulated tensor-core
-/// accumulator of the scaled_matmul lowering.
-void populateFP8ToLinalgPatterns(TypeConverter &converter,
-                                 RewritePatternSet &patterns,
-                                 unsigned accumulatorBits = 0);
+/// `accumulator` selects the emulated tensor-core accumulation of the
+/// scaled_matmul lowering (std::nullopt: exact f32 partial sums).
+void populateFP8ToLinalgPatterns(
+    TypeConverter &converter, RewritePatternSet &patterns,
+    std::optional<tensorcore::AccumulationModel> accumulator = std::nullopt);
+
+/// The accumulation of options `accumulator` and `accumulator-bits` (see
+/// fp8-lower-to-linalg): std::nullopt for exact f32 partial sums. Fails,
+/// with a message naming the options, for accumulator-bits > 24 or for
+/// accumulator-bits != 0 together with accumulator=sm90|sm89, or with an
+/// `accumulator` that was given explicitly (`accumulatorGiven`).
+FailureOr<std::optional<tensorcore::AccumulationModel>>
+getAccumulationModel(AccumulatorModel accumulator, unsigned accumulatorBits,
+                     bool accumulatorGiven, std::string &error);
 
 } // namespace fp8
 } // namespace mlir

@@ -21,6 +21,7 @@ void fp8::buildFP8CPUPipeline(OpPassManager &pm,
   // codes for printing) becomes linalg, which bufferizes.
   pm.addPass(createConvertElementwiseToLinalgPass());
   FP8LowerToLinalgPassOptions lowerOptions;
+  lowerOptions.accumulator = options.accumulator;
   lowerOptions.accumulatorBits = options.accumulatorBits;
   pm.addPass(createFP8LowerToLinalgPass(lowerOptions));
   // Any arith.truncf/extf to/from FP8 left in user code; strict: one it

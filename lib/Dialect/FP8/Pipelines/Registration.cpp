@@ -49,13 +49,32 @@ void fp8::registerFP8Pipeline() {
 }
 
 void fp8::registerFP8CPUPipeline() {
-  PassPipelineRegistration<FP8CPUPipelineOptions>(
+  // Registered through registerPassPipeline so that the accumulator options
+  // are validated here: whether `accumulator` was given explicitly (an
+  // explicit accumulator=exact contradicts accumulator-bits=N) is known only
+  // from the parsed text.
+  registerPassPipeline(
       "fp8-cpu-pipeline",
       "Lower value-level fp8 IR on tensors to the LLVM dialect for "
       "mlir-runner: fp8-lower-to-linalg, fp8-expand-arith, one-shot "
       "bufferization (function boundaries, identity layouts), buffer "
       "deallocation, linalg to loops, conversions to LLVM",
-      buildFP8CPUPipeline);
+      [](OpPassManager &pm, StringRef optionsStr,
+         function_ref<LogicalResult(const Twine &)> errorHandler) {
+        FP8CPUPipelineOptions options;
+        if (failed(options.parseFromString(optionsStr)))
+          return failure();
+        std::string error;
+        if (failed(getAccumulationModel(options.accumulator,
+                                        options.accumulatorBits,
+                                        options.accumulator.hasValue(), error)))
+          return errorHandler("fp8-cpu-pipeline: " + error);
+        buildFP8CPUPipeline(pm, options);
+        return success();
+      },
+      [](function_ref<void(const mlir::detail::PassOptions &)> optHandler) {
+        optHandler(FP8CPUPipelineOptions());
+      });
 }
 
 void fp8::registerFP8Pipelines() {

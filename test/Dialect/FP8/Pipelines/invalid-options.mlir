@@ -18,10 +18,16 @@
 // RUN: not fp8-opt %s --fp8-pipeline='polcy=rowwise' 2>&1 | FileCheck %s --check-prefix=PL-UNKNOWN
 // PL-UNKNOWN: no such option polcy
 // RUN: not fp8-opt %s -fp8-cpu-pipeline='accumulator-bits=99' 2>&1 | FileCheck %s --check-prefix=ACC
-// ACC: fp8-lower-to-linalg: option accumulator-bits=99 is out of range: expected 0 (exact f32 sums) or 1..24 (the emulated significand must fit an f32)
+// ACC: fp8-cpu-pipeline: option accumulator-bits=99 is out of range: expected 0 (exact f32 sums) or 1..24 (the emulated significand must fit an f32)
 // ACC-NOT: see current operation
 // RUN: not fp8-opt %s -fp8-cpu-pipeline='accumulator-bits=abc' 2>&1 | FileCheck %s --check-prefix=ACC-ABC
 // ACC-ABC: for the --accumulator-bits option: 'abc' value invalid for uint argument!
+// RUN: not fp8-opt %s -fp8-cpu-pipeline='accumulator=sm80' 2>&1 | FileCheck %s --check-prefix=MODEL
+// MODEL: for the --accumulator option: Cannot find option named 'sm80'!
+// RUN: not fp8-opt %s -fp8-cpu-pipeline='accumulator=sm90 accumulator-bits=14' 2>&1 | FileCheck %s --check-prefix=SM90-BITS
+// SM90-BITS: fp8-cpu-pipeline: options accumulator=sm90 and accumulator-bits=14 contradict: accumulator-bits=N is the generic N-bit model, accumulator=exact|sm90|sm89 the exact sums and the hardware models; give one of them
+// RUN: not fp8-opt %s -fp8-cpu-pipeline='accumulator=exact accumulator-bits=14' 2>&1 | FileCheck %s --check-prefix=EXACT-BITS
+// EXACT-BITS: fp8-cpu-pipeline: options accumulator=exact and accumulator-bits=14 contradict
 // RUN: not fp8-opt %s -fp8-cpu-pipeline='deallocate=maybe' 2>&1 | FileCheck %s --check-prefix=DEALLOC
 // DEALLOC: for the --deallocate option: 'maybe' is invalid value for boolean argument
 // RUN: not fp8-opt %s -fp8-gpu-pipeline='chip=sm_80' 2>&1 | FileCheck %s --check-prefix=CHIP

@@ -12,6 +12,8 @@
 #ifndef FP8_DIALECT_FP8_PIPELINES_PASSES_H
 #define FP8_DIALECT_FP8_PIPELINES_PASSES_H
 
+#include "fp8/Conversion/FP8ToLinalg/FP8ToLinalg.h"
+
 #include "mlir/Pass/PassOptions.h"
 
 #include <string>
@@ -71,10 +73,21 @@ void buildFP8Pipeline(OpPassManager &pm, const FP8PipelineOptions &options);
 /// Options of `fp8-cpu-pipeline`.
 struct FP8CPUPipelineOptions
     : public PassPipelineOptions<FP8CPUPipelineOptions> {
+  PassOptions::Option<AccumulatorModel> accumulator{
+      *this, "accumulator",
+      llvm::cl::desc("Partial sums inside a promotion interval "
+                     "(fp8-lower-to-linalg's option)"),
+      llvm::cl::init(AccumulatorModel::exact),
+      llvm::cl::values(
+          clEnumValN(AccumulatorModel::exact, "exact", "exact f32 sums"),
+          clEnumValN(AccumulatorModel::sm90, "sm90",
+                     "Hopper wgmma, bit-exact: 32-product groups"),
+          clEnumValN(AccumulatorModel::sm89, "sm89",
+                     "Ada mma.sync: 16-product groups"))};
   PassOptions::Option<unsigned> accumulatorBits{
       *this, "accumulator-bits",
-      llvm::cl::desc("Emulated tensor-core accumulator bits inside a "
-                     "promotion interval (0 = exact f32)"),
+      llvm::cl::desc("Generic model: emulated tensor-core accumulator bits "
+                     "inside a promotion interval (0 = not used)"),
       llvm::cl::init(0)};
   PassOptions::Option<bool> deallocate{
       *this, "deallocate",
