@@ -24,6 +24,11 @@
 // (2/448) = 256; K = 256 -> 512 = bf16 0x4400 = 17408 in both elements.
 // CHECK-LABEL: exact
 // CHECK: {{\[}}[17408,   17408]]
+// exact_k_tail: the same with K = 136, a full K block and a partial one of
+// 8: 128 * 2 + 8 * 2 = 272 = bf16 0x4388 = 17288 in both elements (without
+// the partial block's promotion: 256 = 0x4380 = 17280).
+// CHECK-LABEL: exact_k_tail
+// CHECK: {{\[}}[17288,   17288]]
 // The generated cases are not all zeros.
 // CHECK-LABEL: tails
 // CHECK-NOT: {{^}}[0,
@@ -58,6 +63,16 @@ func.func @main() {
   %dec = tensor.cast %de : tensor<1x2xbf16> to tensor<?x?xbf16>
   vector.print str "exact\n"
   call @print_bf16(%dec) : (tensor<?x?xbf16>) -> ()
+
+  %ones_t = arith.constant dense<1.0> : tensor<1x136xf32>
+  %twos_t = arith.constant dense<2.0> : tensor<2x136xf32>
+  %qt1 = fp8.quantize %ones_t : tensor<1x136xf32> -> !fp8.scaled<1x136xf8E4M3FN, block = [1, 128], scale = f32>
+  %qt2 = fp8.quantize %twos_t : tensor<2x136xf32> -> !fp8.scaled<2x136xf8E4M3FN, block = [128, 128], scale = f32>
+  %dt = fp8.scaled_matmul %qt1, %qt2 : !fp8.scaled<1x136xf8E4M3FN, block = [1, 128], scale = f32>,
+      !fp8.scaled<2x136xf8E4M3FN, block = [128, 128], scale = f32> -> tensor<1x2xbf16>
+  %dtc = tensor.cast %dt : tensor<1x2xbf16> to tensor<?x?xbf16>
+  vector.print str "exact_k_tail\n"
+  call @print_bf16(%dtc) : (tensor<?x?xbf16>) -> ()
 
   // tails
   %c0_xa_e = tensor.empty() : tensor<100x272xf32>

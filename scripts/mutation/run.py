@@ -1,0 +1,243 @@
+#!/usr/bin/env python3
+"""Mutation testing of the fp8-mlir suite (docs/testing.md).
+
+Each mutant of the catalogue (scripts/mutation/mutants.txt) is one small
+fault planted in the product: an exact text replacement in one file. For each
+mutant the harness applies it to a scratch copy of the checkout (a detached
+git worktree with its own build directory, kept between runs so rebuilds are
+incremental), rebuilds, runs the suite, and restores the file:
+  killed    the suite failed (some test caught the fault); the number of
+            failing tests is shown, and a mutant caught by one test only is
+            listed as a weak catch;
+  survived  the suite passed (no test caught it: a gap);
+  invalid   the mutant did not build, or its text no longer matches the
+            source (a stale catalogue entry); not counted in the score.
+By default each mutant runs the fast subset declared for its area (lit paths,
+see AREAS); `--confirm` reruns every survivor on the whole suite
+(`ninja check-fp8`), so a survivor is only reported when the full suite
+misses it too. Prints the score per area and overall; `--markdown` also
+writes the table for docs/testing.md.
+
+Exit status: 0 when the run completed (whatever the score), 2 on a usage or
+set-up error.
+"""
+import argparse
+import dataclasses
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+CATALOGUE = ROOT / "scripts" / "mutation" / "mutants.txt"
+LIT = "/usr/lib/llvm-22/bin/lit"
+
+# Fast subset per area: the lit paths (relative to the build's test tree)
+# that should catch a fault of that area. The full suite confirms survivors.
+AREAS = {
+    "conversion": ["Integration/CPU", "Conversion/FP8ToLinalg", "Unit"],
+    "scale-rules": ["Integration/CPU", "Dialect/FP8", "Unit"],
+    "cpu-lowering": ["Integration/CPU", "Conversion/FP8ToLinalg"],
+    "graph-passes": ["Dialect/FP8", "Models"],
+    "constant-folding": ["Dialect/FP8", "Integration/CPU"],
+    "gpu-kernel": ["Conversion/FP8ToNVVM", "Unit", "Emulator"],
+    "emulator": ["Emulator", "Conversion/FP8ToNVVM"],
+    "runtime": ["Emulator", "Python"],
+}
+
+
+@dataclasses.dataclass
+class Mutant:
+    ident: str
+    area: str
+    path: str
+    why: str
+    old: str
+    new: str
+
+
+def parse_catalogue(text: str) -> list:
+    """Entries:  ## ID area path / # why / -old lines / +new lines."""
+    mutants, cur = [], None
+    header = re.compile(r"^## (\S+) (\S+) (\S+)\s*$")
+    for lineno, line in enumerate(text.splitlines(), 1):
+        m = header.match(line)
+        if m:
+            cur = Mutant(m.group(1), m.group(2), m.group(3), "", "", "")
+            if cur.area not in AREAS:
+                sys.exit(f"{CATALOGUE}:{lineno}: unknown area '{cur.area}' (one of {', '.join(AREAS)})")
+            mutants.append(cur)
+        elif cur is None or not line or line.startswith("//"):
+            continue
+        elif line.startswith("# "):
+            cur.why += line[2:] + " "
+        elif line.startswith("-"):
+            cur.old += line[1:] + "\n"
+        elif line.startswith("+"):
+            cur.new += line[1:] + "\n"
+        else:
+            sys.exit(f"{CATALOGUE}:{lineno}: expected '## ID area path', '# why', '-old' or '+new'")
+    ids = [m.ident for m in mutants]
+    dup = {i for i in ids if ids.count(i) > 1}
+    if dup:
+        sys.exit(f"{CATALOGUE}: duplicate ids {sorted(dup)}")
+    for m in mutants:
+        if not m.old or m.old == m.new:
+            sys.exit(f"{CATALOGUE}: mutant {m.ident} has no '-' text or changes nothing")
+    return mutants
+
+
+def run(cmd, cwd, timeout, log, capture=False):
+    """Runs `cmd`, appending its output to `log`; returns the exit status
+    (124 on timeout), with the output too when `capture`."""
+    with open(log, "a") as out:
+        out.write(f"\n$ {' '.join(cmd)}\n")
+        out.flush()
+        try:
+            p = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               timeout=timeout, text=True, errors="replace")
+            rc, text = p.returncode, p.stdout
+        except subprocess.TimeoutExpired as e:
+            rc, text = 124, (e.stdout or b"").decode(errors="replace") + f"\ntimed out after {timeout} s\n"
+        out.write(text)
+    return (rc, text) if capture else rc
+
+
+def setup_scratch(scratch: Path, log: Path):
+    """A detached worktree of HEAD (product files only change there)."""
+    if not (scratch / ".git").exists():
+        if scratch.exists():
+            shutil.rmtree(scratch)
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(scratch), "HEAD"],
+                       check=True, stdout=subprocess.DEVNULL)
+    else:
+        subprocess.run(["git", "-C", str(scratch), "checkout", "--detach", "-f",
+                        subprocess.check_output(["git", "-C", str(ROOT), "rev-parse", "HEAD"], text=True).strip()],
+                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    # The real models, if present beside the checkout, are found the same way.
+    models = ROOT.parent / "shared" / "models"
+    build = scratch / "build"
+    if not (build / "build.ninja").exists():
+        cmd = ["cmake", "-G", "Ninja", "-S", str(scratch), "-B", str(build), "-DCMAKE_BUILD_TYPE=Release",
+               "-DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir", f"-DLLVM_EXTERNAL_LIT={LIT}",
+               "-DPython3_EXECUTABLE=/usr/bin/python3"]
+        if shutil.which("ccache"):
+            cmd.append("-DCMAKE_CXX_COMPILER_LAUNCHER=ccache")
+        if models.is_dir():
+            cmd.append(f"-DFP8_SHARED_MODELS_DIR={models}")
+        if run(cmd, scratch, None, log) != 0:
+            sys.exit(f"configuring the scratch build failed: see {log}")
+    if run(["ninja", "-C", str(build)], scratch, None, log) != 0:
+        sys.exit(f"the unmutated scratch copy does not build: see {log}")
+    return build
+
+
+def suite(build: Path, paths, timeout, log) -> int:
+    """The number of failing tests (0: the mutant survived them). A failure
+    that lit did not count (a hang, a crash of the runner) counts as one."""
+    if paths is None:
+        cmd = ["ninja", "-C", str(build), "check-fp8"]
+    else:
+        existing = [str(build / "test" / p) for p in paths if (build / "test" / p).exists()]
+        if not existing:
+            return 0
+        cmd = [LIT, "-q", "--timeout", "300"] + existing
+    rc, text = run(cmd, build, timeout, log, capture=True)
+    if rc == 0:
+        return 0
+    counted = sum(int(n) for n in re.findall(r"(?:Failed|Timed Out) Tests \((\d+)\)", text))
+    return max(counted, 1)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--scratch", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")) / "fp8-mutation",
+                    help="scratch worktree (kept between runs; default: $TMPDIR/fp8-mutation)")
+    ap.add_argument("--only", default="", help="comma-separated mutant ids")
+    ap.add_argument("--area", default="", help="comma-separated areas")
+    ap.add_argument("--confirm", action="store_true", help="rerun survivors on the full suite")
+    ap.add_argument("--full", action="store_true", help="run every mutant on the full suite")
+    ap.add_argument("--timeout", type=int, default=1800, help="seconds per suite run (a hang is a kill)")
+    ap.add_argument("--markdown", type=Path, help="write the score table (Markdown) here")
+    ap.add_argument("--list", action="store_true", help="list the catalogue and exit")
+    args = ap.parse_args()
+
+    mutants = parse_catalogue(CATALOGUE.read_text())
+    if args.only:
+        want = set(args.only.split(","))
+        unknown = want - {m.ident for m in mutants}
+        if unknown:
+            print(f"unknown mutant ids: {sorted(unknown)}", file=sys.stderr)
+            return 2
+        mutants = [m for m in mutants if m.ident in want]
+    if args.area:
+        want = set(args.area.split(","))
+        mutants = [m for m in mutants if m.area in want]
+    if args.list:
+        for m in mutants:
+            print(f"{m.ident:5} {m.area:17} {m.path}: {m.why.strip()}")
+        return 0
+
+    args.scratch.mkdir(parents=True, exist_ok=True)
+    log = args.scratch.with_suffix(".log")
+    log.write_text("")
+    build = setup_scratch(args.scratch, log)
+    results = {}
+    for m in mutants:
+        target = args.scratch / m.path
+        start = time.time()
+        source = target.read_text() if target.exists() else ""
+        if source.count(m.old) != 1:
+            status = "invalid (text not found once: stale entry)"
+        else:
+            target.write_text(source.replace(m.old, m.new))
+            try:
+                if run(["ninja", "-C", str(build)], args.scratch, None, log) != 0:
+                    status = "invalid (does not build)"
+                else:
+                    failing = suite(build, None if args.full else AREAS[m.area], args.timeout, log)
+                    if not failing and args.confirm and not args.full:
+                        failing = suite(build, None, args.timeout, log)
+                    status = f"killed by {failing}" if failing else "survived"
+            finally:
+                target.write_text(source)
+        results[m.ident] = status
+        print(f"{m.ident:5} {m.area:17} {status:12} {time.time() - start:6.0f} s  {m.why.strip()}", flush=True)
+    # Leave the scratch build matching HEAD for the next run.
+    run(["ninja", "-C", str(build)], args.scratch, None, log)
+
+    rows, total_k, total_n = [], 0, 0
+    for area in AREAS:
+        counted = [m for m in mutants if m.area == area and not results[m.ident].startswith("invalid")]
+        if not counted:
+            continue
+        k = sum(results[m.ident].startswith("killed") for m in counted)
+        total_k, total_n = total_k + k, total_n + len(counted)
+        rows.append((area, k, len(counted)))
+    rows.append(("overall", total_k, total_n))
+    table = ["| area | killed | mutants | score |", "|---|---:|---:|---:|"]
+    table += [f"| {a} | {k} | {n} | {100.0 * k / n:.0f}% |" for a, k, n in rows if n]
+    survivors = [m for m in mutants if results[m.ident] == "survived"]
+    invalid = [m for m in mutants if results[m.ident].startswith("invalid")]
+    weak = [m for m in mutants if results[m.ident] == "killed by 1"]
+    print("\n" + "\n".join(table))
+    for m in survivors:
+        print(f"survivor {m.ident} ({m.area}, {m.path}): {m.why.strip()}")
+    for m in weak:
+        print(f"weak: {m.ident} ({m.area}) caught by one test only: {m.why.strip()}")
+    for m in invalid:
+        print(f"{results[m.ident]}: {m.ident} ({m.path})")
+    if args.markdown:
+        head = subprocess.check_output(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], text=True).strip()
+        mode = "full suite" if args.full else ("area subsets, survivors confirmed on the full suite"
+                                                if args.confirm else "area subsets")
+        args.markdown.write_text(f"Mutation run of {time.strftime('%Y-%m-%d')} on {head} ({mode}):\n\n"
+                                 + "\n".join(table) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
