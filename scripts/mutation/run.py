@@ -59,7 +59,7 @@ class Mutant:
     new: str
 
 
-def parse_catalogue(text: str) -> list:
+def parse_catalogue(text: str, where: Path = CATALOGUE) -> list:
     """Entries:  ## ID area path / # why / -old lines / +new lines."""
     mutants, cur = [], None
     header = re.compile(r"^## (\S+) (\S+) (\S+)\s*$")
@@ -68,7 +68,7 @@ def parse_catalogue(text: str) -> list:
         if m:
             cur = Mutant(m.group(1), m.group(2), m.group(3), "", "", "")
             if cur.area not in AREAS:
-                sys.exit(f"{CATALOGUE}:{lineno}: unknown area '{cur.area}' (one of {', '.join(AREAS)})")
+                sys.exit(f"{where}:{lineno}: unknown area '{cur.area}' (one of {', '.join(AREAS)})")
             mutants.append(cur)
         elif cur is None or not line or line.startswith("//"):
             continue
@@ -79,14 +79,14 @@ def parse_catalogue(text: str) -> list:
         elif line.startswith("+"):
             cur.new += line[1:] + "\n"
         else:
-            sys.exit(f"{CATALOGUE}:{lineno}: expected '## ID area path', '# why', '-old' or '+new'")
+            sys.exit(f"{where}:{lineno}: expected '## ID area path', '# why', '-old' or '+new'")
     ids = [m.ident for m in mutants]
     dup = {i for i in ids if ids.count(i) > 1}
     if dup:
-        sys.exit(f"{CATALOGUE}: duplicate ids {sorted(dup)}")
+        sys.exit(f"{where}: duplicate ids {sorted(dup)}")
     for m in mutants:
         if not m.old or m.old == m.new:
-            sys.exit(f"{CATALOGUE}: mutant {m.ident} has no '-' text or changes nothing")
+            sys.exit(f"{where}: mutant {m.ident} has no '-' text or changes nothing")
     return mutants
 
 
@@ -141,10 +141,11 @@ def suite(build: Path, paths, timeout, log) -> int:
     if paths is None:
         cmd = ["ninja", "-C", str(build), "check-fp8"]
     else:
-        existing = [str(build / "test" / p) for p in paths if (build / "test" / p).exists()]
+        # lit maps a path under the build's test tree to the source suite.
+        existing = [str(build / "test" / p) for p in paths if (build.parent / "test" / p).exists()]
         if not existing:
             return 0
-        cmd = [LIT, "-q", "--timeout", "300"] + existing
+        cmd = [LIT, "-q"] + existing
     rc, text = run(cmd, build, timeout, log, capture=True)
     if rc == 0:
         return 0
@@ -154,8 +155,10 @@ def suite(build: Path, paths, timeout, log) -> int:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--scratch", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")) / "fp8-mutation",
-                    help="scratch worktree (kept between runs; default: $TMPDIR/fp8-mutation)")
+    ap.add_argument("--scratch", type=Path, default=ROOT.parent / (ROOT.name + "-mutation"),
+                    help="scratch worktree, kept between runs (default: a sibling of the checkout, "
+                         "so ccache with base_dir = its parent reuses the checkout's objects)")
+    ap.add_argument("--catalogue", type=Path, default=CATALOGUE, help="the mutant catalogue")
     ap.add_argument("--only", default="", help="comma-separated mutant ids")
     ap.add_argument("--area", default="", help="comma-separated areas")
     ap.add_argument("--confirm", action="store_true", help="rerun survivors on the full suite")
@@ -163,9 +166,12 @@ def main() -> int:
     ap.add_argument("--timeout", type=int, default=1800, help="seconds per suite run (a hang is a kill)")
     ap.add_argument("--markdown", type=Path, help="write the score table (Markdown) here")
     ap.add_argument("--list", action="store_true", help="list the catalogue and exit")
+    ap.add_argument("--check", action="store_true",
+                    help="check that every mutant's text occurs once in the checkout, and exit "
+                         "(1 when some entry is stale)")
     args = ap.parse_args()
 
-    mutants = parse_catalogue(CATALOGUE.read_text())
+    mutants = parse_catalogue(args.catalogue.read_text(), args.catalogue)
     if args.only:
         want = set(args.only.split(","))
         unknown = want - {m.ident for m in mutants}
@@ -176,11 +182,23 @@ def main() -> int:
     if args.area:
         want = set(args.area.split(","))
         mutants = [m for m in mutants if m.area in want]
+    if args.check:
+        stale = [m for m in mutants if not (ROOT / m.path).is_file()
+                 or (ROOT / m.path).read_text().count(m.old) != 1]
+        for m in stale:
+            print(f"stale mutant {m.ident}: its '-' text does not occur exactly once in {m.path}; "
+                  f"update {args.catalogue.name} with the code it mutates")
+        print(f"{len(mutants) - len(stale)} of {len(mutants)} mutants apply")
+        return 1 if stale else 0
     if args.list:
         for m in mutants:
             print(f"{m.ident:5} {m.area:17} {m.path}: {m.why.strip()}")
         return 0
 
+    args.scratch = args.scratch.resolve()
+    # Paths below the common parent are hashed relative to it, so the scratch
+    # build hits the objects ccache holds for the checkout's own build.
+    os.environ.setdefault("CCACHE_BASEDIR", os.path.commonpath([str(ROOT), str(args.scratch)]))
     args.scratch.mkdir(parents=True, exist_ok=True)
     log = args.scratch.with_suffix(".log")
     log.write_text("")

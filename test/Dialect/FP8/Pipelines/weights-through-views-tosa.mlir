@@ -39,3 +39,21 @@ func.func @case22_tosa(%x: tensor<1x16x256xbf16>, %w: tensor<8x256xbf16>) -> ten
   %p = tosa.sigmoid %logits : (tensor<1x16x8xf32>) -> tensor<1x16x8xf32>
   return %p : tensor<1x16x8xf32>
 }
+
+// -----
+
+// The router of case 22 with DeepSeek-V3's balancing bias added to the
+// logits before the sigmoid (tosa.add of a [1, 1, 8] bias): still gating,
+// kept high; the softmax/sigmoid is searched through elementwise users.
+// CHECK-LABEL: func.func @router_bias_tosa
+// CHECK-NOT: fp8.quantize
+// CHECK: linalg.batch_matmul {fp8.precision = #fp8.precision<bf16>, fp8.reason = "heuristic: expert-count linear (N = 8) feeding softmax/sigmoid/top-k", fp8.role = #fp8.role<gating>}
+// CHECK-NOT: fp8.scaled_matmul
+// CHECK: return
+func.func @router_bias_tosa(%x: tensor<1x16x256xf32>, %w: tensor<1x256x8xf32>, %bias: tensor<1x1x8xf32>) -> tensor<1x16x8xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %logits = tosa.matmul %x, %w, %zp, %zp : (tensor<1x16x256xf32>, tensor<1x256x8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x16x8xf32>
+  %biased = tosa.add %logits, %bias : (tensor<1x16x8xf32>, tensor<1x1x8xf32>) -> tensor<1x16x8xf32>
+  %p = tosa.sigmoid %biased : (tensor<1x16x8xf32>) -> tensor<1x16x8xf32>
+  return %p : tensor<1x16x8xf32>
+}
