@@ -172,6 +172,32 @@ func.func @zero_products() {
 // SM89-LABEL:  zero_products
 // SM89:        [1.00012]
 
+// A subnormal input aligns at the format's minimum normal exponent (-6 for
+// E4M3FN), not below: 2^-7 (subnormal) * 16 = 2^-3 aligns at -6 + 4 = -2,
+// grid 2^-15, so 2^-9 * 2^-7 = 2^-16 truncates to 0: 0.125 (sm90, sm89).
+// Aligned at -7 + 4 = -3 (an unclamped field-0 exponent) or at its own
+// normalised exponent -3 (accumulator-bits=14), the grid is 2^-16 and the
+// sum keeps it: 0.125 + 2^-16 = 0.1250152587890625, as the exact sum.
+func.func @subnormal_inputs() {
+  %a = arith.constant dense<[[0.0078125, 0.001953125, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]]> : tensor<1x32xf8E4M3FN>
+  %b = arith.constant dense<[[16.0, 0.0078125, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]]> : tensor<1x32xf8E4M3FN>
+  %s = arith.constant dense<1.0> : tensor<1x1xf32>
+  %qa = fp8.assemble %a, %s : tensor<1x32xf8E4M3FN>, tensor<1x1xf32> -> !s32
+  %qb = fp8.assemble %b, %s : tensor<1x32xf8E4M3FN>, tensor<1x1xf32> -> !s32
+  %d = fp8.scaled_matmul %qa, %qb {promote_interval = 32} : !s32, !s32 -> tensor<1x1xf32>
+  %dd = tensor.cast %d : tensor<1x1xf32> to tensor<?x?xf32>
+  call @print_f32(%dd) : (tensor<?x?xf32>) -> ()
+  return
+}
+// EXACT-LABEL: subnormal_inputs
+// EXACT:       [0.125015]
+// ACC14-LABEL: subnormal_inputs
+// ACC14:       [0.125015]
+// SM90-LABEL:  subnormal_inputs
+// SM90:        [0.125]
+// SM89-LABEL:  subnormal_inputs
+// SM89:        [0.125]
+
 func.func @main() {
   vector.print str "promotion\n"
   call @promotion() : () -> ()
@@ -183,5 +209,7 @@ func.func @main() {
   call @accumulator() : () -> ()
   vector.print str "zero_products\n"
   call @zero_products() : () -> ()
+  vector.print str "subnormal_inputs\n"
+  call @subnormal_inputs() : () -> ()
   return
 }

@@ -197,6 +197,16 @@ TEST(TensorCoreAccumulation, ZeroProductsTakeNoPart) {
   EXPECT_EQ(group(sm90Model(), 0x1.0004p-127f, {}, {}), 0x1p-127f);
 }
 
+// A subnormal input aligns at the minimum normal exponent: 2^-7 * 16 =
+// 2^-3 aligns at -6 + 4 = -2 (grid 2^-15), so 2^-9 * 2^-7 = 2^-16 is
+// dropped; aligned at -3 it would be kept.
+TEST(TensorCoreAccumulation, SubnormalInputsAlignAtMinNormal) {
+  constexpr uint8_t k2m9 = 0x01;
+  EXPECT_EQ(group(sm90Model(), 0.0f, {k2m7, k2m9}, {k16, k2m7}), 0.125f);
+  EXPECT_EQ(group(bitsModel(14), 0.0f, {k2m7, k2m9}, {k16, k2m7}),
+            0.125f + 0x1p-16f);
+}
+
 // Truncation toward zero, sign-magnitude, in both places.
 TEST(TensorCoreAccumulation, TruncationTowardZero) {
   constexpr uint8_t kMinus2m7 = 0x84, kMinus2m6 = 0x88, kMinus1p5 = 0xBC;
