@@ -1,4 +1,5 @@
 // RUN: fp8-opt %s -fp8-assign-precision | FileCheck %s
+// RUN: fp8-opt %s -fp8-assign-precision=policy=rowwise | FileCheck %s --check-prefix=ROWWISE
 
 // MoE routed experts whose per-expert weights [E, K, N] are function
 // arguments (how torch-mlir exports parameters, and how training graphs pass
@@ -16,9 +17,13 @@
 #dB = affine_map<(d0, d1, d2, d3) -> (d3, d2)>
 #dC = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
 
+// Dispatch/combine stays high under every policy (no policy lists it in
+// keep_high: it follows the gating it depends on).
+// ROWWISE-LABEL: func.func @moe
+// ROWWISE: fp8.precision = #fp8.precision<bf16>, fp8.reason = "heuristic: contraction with the router's output (MoE token dispatch/combine)", fp8.role = #fp8.role<dispatch>
 // CHECK-LABEL: func.func @moe
 // CHECK: linalg.matmul {fp8.precision = #fp8.precision<bf16>, fp8.reason = "heuristic: expert-count linear (N = 4) feeding softmax/sigmoid/top-k", fp8.role = #fp8.role<gating>}
-// CHECK: fp8.reason = "heuristic: contraction with the router's output (MoE token dispatch/combine)", fp8.role = #fp8.role<dispatch>
+// CHECK: fp8.precision = #fp8.precision<bf16>, fp8.reason = "heuristic: contraction with the router's output (MoE token dispatch/combine)", fp8.role = #fp8.role<dispatch>
 // CHECK: linalg.batch_matmul {fp8.precision = #fp8.precision<fp8>, fp8.reason = "heuristic: contraction with per-group weights (function argument)", fp8.role = #fp8.role<linear>}
 // CHECK: linalg.batch_matmul {fp8.precision = #fp8.precision<fp8>, fp8.reason = "heuristic: contraction with per-group weights (function argument)", fp8.role = #fp8.role<linear>}
 // CHECK: linalg.batch_matmul {fp8.precision = #fp8.precision<bf16>, fp8.reason = "heuristic: contraction of two activations", fp8.role = #fp8.role<attention>}
