@@ -146,7 +146,8 @@ struct Program {
   std::string name;
   int numParams = 0;
   std::vector<int32_t> paramSlots;
-  uint32_t maxThreads = 0; // nvvm.maxntid (0: none)
+  std::vector<uint8_t> paramBytes; // size of each parameter (ptr: 8, i32: 4)
+  uint32_t maxThreads = 0;         // nvvm.maxntid (0: none)
   std::vector<Inst> insts;
   std::vector<std::string> locs;          // per instruction: "LOC: op-name"
   std::vector<uint64_t> initialRegisters; // constants preset, others 0

@@ -656,8 +656,13 @@ bool Translator::translateFunction(LLVM::LLVMFuncOp fn) {
       p.maxThreads = maxntid[0];
   Block &entry = fn.getBody().front();
   p.numParams = entry.getNumArguments();
-  for (BlockArgument a : entry.getArguments())
+  for (BlockArgument a : entry.getArguments()) {
     p.paramSlots.push_back(newSlot(a));
+    if (slotWidth(a.getType()) != 1 || !intBits(a.getType()))
+      return fail(fn, "kernel parameters must be pointers, integers or "
+                      "floats");
+    p.paramBytes.push_back(byteSize(a.getType()));
+  }
   // Every value gets its slot before any instruction is emitted, so a use
   // in a block laid out before its definition's block resolves too.
   for (Block &b : fn.getBody()) {
@@ -779,4 +784,12 @@ bool KernelModule::hasKernel(const std::string &name) const {
 int KernelModule::getNumParams(const std::string &kernel) const {
   auto it = programs.find(kernel);
   return it == programs.end() ? -1 : it->second->numParams;
+}
+
+std::vector<int> KernelModule::getParamBytes(const std::string &kernel) const {
+  auto it = programs.find(kernel);
+  if (it == programs.end())
+    return {};
+  return std::vector<int>(it->second->paramBytes.begin(),
+                          it->second->paramBytes.end());
 }

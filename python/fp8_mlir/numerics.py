@@ -28,7 +28,9 @@ from typing import Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from .compiler import MLIRError, has_pass
+from . import _fp8_mlir as _native
+from ._fp8_mlir import gemm_kernel_name, quantize_kernel_name
+from .compiler import MLIRError, has_pass, run_pipeline
 from .jit import JitModule, jit
 
 __all__ = ["ScaledTensor", "quantize", "dequantize", "requantize", "scaled_matmul", "FORMATS", "SCALES"]
@@ -329,6 +331,7 @@ def quantize(
     scale: str = "f32",
     eps: float = 1e-4,
     saturate: bool = True,
+    backend: str = "cpu",
 ) -> ScaledTensor:
     """Block-quantize `x` to FP8 (numerics contract, docs/design.md §1).
 
@@ -341,7 +344,11 @@ def quantize(
       amax / fmax, stored as f32) or "e8m0" (the same power of two stored as
       f8E8M0FNU, returned decoded to float32);
     - `eps`: lower clamp of amax (default 1e-4); `saturate`: RNE with
-      satfinite (True) or overflow to NaN / Inf (False).
+      satfinite (True) or overflow to NaN / Inf (False);
+    - `backend`: "cpu" (the reference lowering, JIT-compiled) or
+      "gpu-emulator" (the sm_90a quantize kernel of fp8-lower-to-nvvm run on
+      the CPU emulator, fp8-emu; 2-D x, block (1, 128) or (128, 128), scale
+      "f32" or "pow2", saturate=True; bit-equal to "cpu").
 
     Returns a `ScaledTensor` (unpacks as `(codes, scales)`): `codes` uint8
     of x's shape (FP8 bit patterns), `scales` float32 of shape
@@ -352,9 +359,13 @@ def quantize(
     eps = _eps(eps)
     if not isinstance(saturate, (bool, np.bool_)):
         raise ValueError(f"saturate must be a bool, got {saturate!r}")
+    if backend not in BACKENDS:
+        raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
     x = _float_array(x, "x")
     blk = _blocks(block, x.shape, "block")
     sshape = _scale_shape(x.shape, blk)
+    if backend == "gpu-emulator":
+        return _quantize_on_emulator(x, blk, fmt, scale, eps, saturate)
     codes = np.zeros(x.shape, np.uint8)
     scales_raw = np.zeros(sshape, np.uint8 if scale_et == "f8E8M0FNU" else np.float32)
     if x.size:
@@ -548,6 +559,7 @@ def scaled_matmul(
     emulate_accumulator_bits: Optional[int] = None,
     b_fmt: Optional[str] = None,
     emulate_accumulator: Union[None, str, int] = None,
+    backend: str = "cpu",
 ) -> np.ndarray:
     """Block-scaled FP8 matmul in NT form with FP32 promotion (contract
     section 1, `fp8.scaled_matmul`):
@@ -570,6 +582,10 @@ def scaled_matmul(
       an int N in 1..24 for the generic N-bit model (`accumulator-bits=N`);
     - `emulate_accumulator_bits`: the same as `emulate_accumulator=N` (kept
       for existing callers; give only one of the two).
+    - `backend`: "cpu" (the reference lowering, JIT-compiled) or
+      "gpu-emulator" (the sm_90a GEMM kernel of fp8-lower-to-nvvm run on the
+      CPU emulator, fp8-emu: blocks (1, 128) and (128, 128), promote_interval
+      128, exact partials, K a multiple of 16; bit-equal to "cpu").
 
     Also `scaled_matmul(qa, qb, ...)` with two ScaledTensors (A [M, K] and
     B [N, K], each with its own block and format; the other arguments by
@@ -607,6 +623,8 @@ def scaled_matmul(
             f"got {promote_interval!r}"
         )
     options = _accumulator_options(emulate_accumulator, emulate_accumulator_bits)
+    if backend not in BACKENDS:
+        raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
     a = _codes_array(a_codes, "a_codes")
     b = _codes_array(b_codes, "b_codes")
     if a.ndim != 2 or b.ndim != 2:
@@ -627,6 +645,9 @@ def scaled_matmul(
     sa = _scales_array(a_scales, a_sshape, "a_scales")
     sb = _scales_array(b_scales, b_sshape, "b_scales")
     result = np.zeros((m, n), np.float32 if out == "f32" else np.uint16)
+    if backend == "gpu-emulator" and m and n and k:
+        b_fmt = b_fmt if b_fmt is not None else fmt
+        return _scaled_matmul_on_emulator(a, sa, b, sb, ab, bb, fmt, b_fmt, promote_interval, options, out)
     if m and n and k:
         a_s, a_ss = _dynamic_rows(a.shape, a_block), _dynamic_rows(a_sshape, a_block)
         ms = -1 if a_s[0] < 0 else m
@@ -657,3 +678,86 @@ func.func @scaled_matmul(%ad: {_ty("memref", a_s, a_et)}, %as: {_ty("memref", a_
     elif out == "bf16":
         pass  # an empty K contributes nothing: zeros
     return result if out == "f32" else _bf16_bits_to_f32(result)
+
+
+# ---------------------------------------------------------------------------
+# The "gpu-emulator" backend: the sm_90a kernels on the CPU emulator
+# ---------------------------------------------------------------------------
+
+BACKENDS = ("cpu", "gpu-emulator")
+
+
+def _lower_to_nvvm(graph: str) -> str:
+    return run_pipeline(graph, "fp8-lower-to-nvvm")
+
+
+def _scaled_matmul_on_emulator(a, sa, b, sb, ab, bb, fmt, b_fmt, promote_interval, accumulator_options, out):
+    (m, k), n = a.shape, b.shape[0]
+    why = []
+    if tuple(ab) != (1, 128) or tuple(bb) != (128, 128):
+        why.append(f"blocks a (1, 128) and b (128, 128) (got {tuple(ab)} and {tuple(bb)})")
+    if promote_interval != 128:
+        why.append(f"promote_interval 128 (got {promote_interval})")
+    if accumulator_options:
+        why.append("exact partials (emulate_accumulator None or 'exact')")
+    if k % 16:
+        why.append(f"K a multiple of 16 (got {k})")
+    if why:
+        raise ValueError("backend 'gpu-emulator': the sm_90a GEMM kernel needs " + "; ".join(why))
+    a_et, _ = _format(fmt)
+    b_et, _ = _format(b_fmt)
+    at = _scaled((m, k), a_et, (1, 128), "f32")
+    bt = _scaled((n, k), b_et, (128, 128), "f32")
+    ot = _ty("tensor", (m, n), out)
+    graph = f"""
+func.func @gemm(%a: {at}, %b: {bt}) -> {ot} {{
+  %d = fp8.scaled_matmul %a, %b : {at}, {bt} -> {ot}
+  return %d : {ot}
+}}
+"""
+    kernel = gemm_kernel_name(m, n, k, fmt, b_fmt, out)
+    bits_out = _native.emulate_gemm(
+        _lower_to_nvvm(graph),
+        kernel,
+        np.ascontiguousarray(a),
+        np.ascontiguousarray(sa, np.float32),
+        np.ascontiguousarray(b),
+        np.ascontiguousarray(sb, np.float32),
+    )
+    if out == "f32":
+        return bits_out.view(np.float32).copy()
+    return _bf16_bits_to_f32(bits_out.astype(np.uint16))
+
+
+def _quantize_on_emulator(x, blk, fmt, scale, eps, saturate):
+    why = []
+    if x.ndim != 2:
+        why.append(f"a 2-D input (got rank {x.ndim})")
+    elif tuple(blk) not in ((1, 128), (128, 128)):
+        why.append(f"block (1, 128) or (128, 128) (got {tuple(blk)})")
+    if scale not in ("f32", "pow2"):
+        why.append(f"scale 'f32' or 'pow2' (got {scale!r})")
+    if not saturate:
+        why.append("saturate=True (cvt.rn.satfinite)")
+    if why:
+        raise ValueError("backend 'gpu-emulator': the sm_90a quantize kernel needs " + "; ".join(why))
+    rows, cols = x.shape
+    if not x.size:
+        return ScaledTensor(
+            np.zeros(x.shape, np.uint8), np.zeros(_scale_shape(x.shape, blk), np.float32), blk, fmt, scale
+        )
+    et, _ = _format(fmt)
+    mode, _ = SCALES[scale]
+    st = _scaled((rows, cols), et, blk, "f32")
+    xt = _ty("tensor", (rows, cols), "f32")
+    graph = f"""
+func.func @quantize(%x: {xt}) -> {st} {{
+  %q = fp8.quantize %x {{eps = {_f32_attr(eps)}, scale_mode = #fp8.scale_mode<{mode}>}} : {xt} -> {st}
+  return %q : {st}
+}}
+"""
+    kernel = quantize_kernel_name(rows, cols, blk[0], "f32", fmt, scale == "pow2", float(eps))
+    codes, scale_bits = _native.emulate_quantize(
+        _lower_to_nvvm(graph), kernel, np.ascontiguousarray(x, np.float32).view(np.uint32), blk[0]
+    )
+    return ScaledTensor(codes, scale_bits.view(np.float32).copy(), blk, fmt, scale)

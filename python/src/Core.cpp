@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "Core.h"
 
+#include "fp8/Emulator/Emulator.h"
+#include "fp8/Emulator/Kernels.h"
 #include "fp8/InitAll.h"
 #include "fp8/Tools/CrashReport.h"
 
@@ -613,3 +615,97 @@ bool JitModule::invoke(const std::string &name, std::vector<CallArg> &args,
 }
 
 } // namespace fp8py
+
+namespace {
+
+/// Parses `text` and translates its kernels for the emulator.
+std::unique_ptr<fp8::emu::KernelModule>
+loadKernels(MLIRContext &ctx, const std::string &text, std::string &error) {
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, &ctx);
+  if (!module) {
+    error = "fp8-emu: error: the kernel module does not parse";
+    return nullptr;
+  }
+  auto km = fp8::emu::KernelModule::create(*module, error);
+  if (!km)
+    error = "fp8-emu: error: " + error;
+  return km;
+}
+
+} // namespace
+
+std::string fp8py::emulateGemm(const std::string &kernelsIr,
+                               const std::string &kernel, int64_t m, int64_t n,
+                               int64_t k, const uint8_t *a, const float *sa,
+                               const uint8_t *b, const float *sb, uint32_t *out,
+                               uint64_t seed, int smCount) {
+  using namespace fp8::emu;
+  fp8::emu::GemmKernelName spec;
+  if (!parseGemmKernelName(kernel, spec))
+    return "fp8-emu: error: '" + kernel + "' is not a GEMM kernel name";
+  if ((spec.m != fp8::GemmKernelConfig::kDynamicM && spec.m != m) ||
+      spec.n != n || spec.k != k)
+    return "fp8-emu: error: kernel '" + kernel + "' is not compiled for " +
+           std::to_string(m) + "x" + std::to_string(n) + "x" +
+           std::to_string(k);
+  MLIRContext ctx(getRegistry());
+  std::string error;
+  auto km = loadKernels(ctx, kernelsIr, error);
+  if (!km)
+    return error;
+  fp8::GemmKernelConfig cfg =
+      fp8::withRuntimeM(fp8::chooseGemmKernelConfig(spec.m, n, k), m);
+  GemmOperands ops;
+  ops.m = m;
+  ops.n = n;
+  ops.k = k;
+  int64_t kb = cfg.kBlocks();
+  ops.a.assign(a, a + m * k);
+  ops.b.assign(b, b + n * k);
+  ops.sa.assign(sa, sa + m * kb);
+  ops.sb.assign(sb, sb + cfg.nScaleBlocks() * kb);
+  Options opt;
+  opt.seed = seed;
+  std::vector<uint32_t> result;
+  LaunchResult r =
+      runGemm(*km, kernel, cfg, smCount, spec.out, ops, result, opt);
+  if (!r.ok)
+    return r.report;
+  std::copy(result.begin(), result.end(), out);
+  return "";
+}
+
+std::string fp8py::emulateQuantize(const std::string &kernelsIr,
+                                   const std::string &kernel, int64_t rows,
+                                   int64_t cols, const uint32_t *x,
+                                   uint8_t *codes, uint32_t *scales,
+                                   uint64_t seed) {
+  using namespace fp8::emu;
+  QuantizeKernelName spec;
+  if (!parseQuantizeKernelName(kernel, spec))
+    return "fp8-emu: error: '" + kernel + "' is not a quantize kernel name";
+  if ((spec.rows != fp8::QuantizeKernelConfig::kDynamicRows &&
+       spec.rows != rows) ||
+      spec.cols != cols)
+    return "fp8-emu: error: kernel '" + kernel + "' is not compiled for " +
+           std::to_string(rows) + "x" + std::to_string(cols);
+  MLIRContext ctx(getRegistry());
+  std::string error;
+  auto km = loadKernels(ctx, kernelsIr, error);
+  if (!km)
+    return error;
+  fp8::QuantizeKernelConfig cfg =
+      fp8::makeQuantizeKernelConfig(rows, cols, spec.blockRows);
+  Options opt;
+  opt.seed = seed;
+  std::vector<uint32_t> in(x, x + rows * cols), sc;
+  std::vector<uint8_t> q;
+  LaunchResult r =
+      runQuantize(*km, kernel, cfg, spec.input == fp8::KernelElementType::bf16,
+                  in, q, sc, opt);
+  if (!r.ok)
+    return r.report;
+  std::copy(q.begin(), q.end(), codes);
+  std::copy(sc.begin(), sc.end(), scales);
+  return "";
+}

@@ -282,6 +282,68 @@ PYBIND11_MODULE(_fp8_mlir, m) {
       "Symbol of the sm_90a quantize kernel for a rows x cols input into "
       "block_rows x 128 blocks (input: f32/bf16; fp8: e4m3/e5m2).");
 
+  // The CPU emulator of the sm_90a kernels (fp8/Emulator): the
+  // "gpu-emulator" backend of scaled_matmul and quantize.
+  m.def(
+      "emulate_gemm",
+      [](const std::string &ir, const std::string &kernel,
+         py::array_t<uint8_t, py::array::c_style> a,
+         py::array_t<float, py::array::c_style> sa,
+         py::array_t<uint8_t, py::array::c_style> b,
+         py::array_t<float, py::array::c_style> sb, uint64_t seed,
+         int smCount) {
+        if (a.ndim() != 2 || b.ndim() != 2 || a.shape(1) != b.shape(1))
+          throw py::value_error("emulate_gemm: a [M, K] and b [N, K]");
+        int64_t m = a.shape(0), n = b.shape(0), k = a.shape(1);
+        int64_t kb = (k + 127) / 128, nb = (n + 127) / 128;
+        if (sa.size() != m * kb || sb.size() != nb * kb)
+          throw py::value_error("emulate_gemm: scales must be [M, ceil(K / "
+                                "128)] and [ceil(N / 128), ceil(K / 128)]");
+        py::array_t<uint32_t> out({m, n});
+        std::string report;
+        {
+          py::gil_scoped_release release;
+          report =
+              emulateGemm(ir, kernel, m, n, k, a.data(), sa.data(), b.data(),
+                          sb.data(), out.mutable_data(), seed, smCount);
+        }
+        if (!report.empty())
+          throw std::runtime_error(report);
+        return out;
+      },
+      py::arg("ir"), py::arg("kernel"), py::arg("a"), py::arg("sa"),
+      py::arg("b"), py::arg("sb"), py::arg("seed") = 1,
+      py::arg("sm_count") = 132,
+      "Run GEMM kernel `kernel` of the lowered module `ir` on the CPU "
+      "emulator; returns the [M, N] output bits (bf16 in the low 16 bits, or "
+      "f32). Raises RuntimeError with the emulator's report on a fault.");
+  m.def(
+      "emulate_quantize",
+      [](const std::string &ir, const std::string &kernel,
+         py::array_t<uint32_t, py::array::c_style> x, int64_t blockRows,
+         uint64_t seed) {
+        if (x.ndim() != 2)
+          throw py::value_error("emulate_quantize: x must be 2-D");
+        int64_t rows = x.shape(0), cols = x.shape(1);
+        py::array_t<uint8_t> codes({rows, cols});
+        py::array_t<uint32_t> scales(
+            {(rows + blockRows - 1) / blockRows, (cols + 127) / 128});
+        std::string report;
+        {
+          py::gil_scoped_release release;
+          report = emulateQuantize(ir, kernel, rows, cols, x.data(),
+                                   codes.mutable_data(), scales.mutable_data(),
+                                   seed);
+        }
+        if (!report.empty())
+          throw std::runtime_error(report);
+        return py::make_tuple(codes, scales);
+      },
+      py::arg("ir"), py::arg("kernel"), py::arg("x"), py::arg("block_rows"),
+      py::arg("seed") = 1,
+      "Run quantize kernel `kernel` on x (f32 bits, or bf16 bits for a bf16 "
+      "kernel) on the CPU emulator; returns (codes, scale bits).");
+
   m.def("is_registered_pass", &isRegisteredPass, py::arg("name"),
         "True if a pass or pass pipeline of this name is registered.");
 

@@ -60,6 +60,17 @@
 // NOEMPTY: fp8-emu: error: deadlock
 // NOEMPTY: in kernel 'fp8_scaled_matmul_300x400x1024_e4m3_e4m3_bf16', CTA 0
 
+// The consumers release a slot (mbarrier.arrive on the empty barrier)
+// before the wgmma.wait_group that covers the wgmma reading it: the
+// producer's next TMA into that slot can land while the wgmma still reads.
+// A race: searched over 16 scheduler seeds.
+// RUN: awk '/nvvm.wgmma.wait.group.sync.aligned/ { held = $0; next } { print } held && /nvvm.mbarrier.arrive / { print held; held = "" }' %t.mlir | not fp8-emu --kernel fp8_scaled_matmul_300x400x1024_e4m3_e4m3_bf16 --schedules 16 2>&1 | FileCheck %s --check-prefix=RACE
+// RACE: fp8-emu: error: a TMA copy (cp.async.bulk.tensor) completing now writes shared memory [0x{{[0-9a-f]+}}, 0x{{[0-9a-f]+}}) that a wgmma.mma_async of warpgroup {{[01]}} still reads ([0x{{[0-9a-f]+}}, 0x{{[0-9a-f]+}}), not yet covered by a wgmma.wait_group)
+// RACE-NEXT: the wgmma: loc("<stdin>":{{[0-9]+}}:{{[0-9]+}}): 'nvvm.wgmma.mma_async'
+// RACE-NEXT: at loc("<stdin>":{{[0-9]+}}:{{[0-9]+}}): 'nvvm.cp.async.bulk.tensor.shared.cluster.global'
+// RACE-NEXT: in kernel 'fp8_scaled_matmul_300x400x1024_e4m3_e4m3_bf16', CTA {{[0-9]+}}, thread 256 (warpgroup 2, warp 8, lane 0)
+// RACE-NEXT: with scheduler seed {{[0-9]+}}
+
 func.func @gemm_100x200x272(%a: !fp8.scaled<100x272xf8E4M3FN, block = [1, 128], scale = f32>,
     %b: !fp8.scaled<200x272xf8E4M3FN, block = [128, 128], scale = f32>) -> tensor<100x200xbf16> {
   %d = fp8.scaled_matmul %a, %b : !fp8.scaled<100x272xf8E4M3FN, block = [1, 128], scale = f32>,

@@ -75,6 +75,12 @@ static cl::opt<bool>
              cl::desc("Quantize inputs: replace about 1/32 of the elements by "
                       "specials (+-Inf, NaN, +-1e30, f32 subnormals, -0)"),
              cl::init(false));
+static cl::opt<unsigned> schedules(
+    "schedules",
+    cl::desc("Run each kernel under this many scheduler seeds (seed, "
+             "seed + 1, ...; same inputs) and stop at the first fault or "
+             "mismatch: a search for ordering bugs"),
+    cl::init(1));
 static cl::opt<bool> timing("time", cl::desc("Print the emulation time"),
                             cl::init(false));
 
@@ -182,15 +188,19 @@ bool runGemmKernel(MLIRContext &ctx, const KernelModule &km,
                ops.sb);
   std::vector<uint32_t> got;
   auto t0 = std::chrono::steady_clock::now();
-  LaunchResult r = runGemm(km, name, cfg, smCount, spec.out, ops, got, opt);
-  auto t1 = std::chrono::steady_clock::now();
-  if (!r.ok) {
-    llvm::errs() << r.report;
-    return false;
-  }
   std::vector<uint32_t> want = referenceGemm(ops, spec.a, spec.b, spec.out);
-  if (!compare(name, "outputs", got, want, spec.n))
-    return false;
+  LaunchResult r;
+  Options o = opt;
+  for (unsigned i = 0; i < schedules; ++i, ++o.seed) {
+    r = runGemm(km, name, cfg, smCount, spec.out, ops, got, o);
+    if (!r.ok) {
+      llvm::errs() << r.report << "  with scheduler seed " << o.seed << "\n";
+      return false;
+    }
+    if (!compare(name, "outputs", got, want, spec.n))
+      return false;
+  }
+  auto t1 = std::chrono::steady_clock::now();
   llvm::outs() << "fp8-emu: PASS " << name << ": " << M << "x" << spec.n << "x"
                << spec.k << ", " << got.size() << " outputs bit-exact (grid "
                << cfg.gridSize(smCount) << ", " << r.instructions
@@ -227,17 +237,21 @@ bool runQuantizeKernel(MLIRContext &ctx, const KernelModule &km,
   }
   std::vector<uint8_t> codes, wantCodes;
   std::vector<uint32_t> scales, wantScales;
-  LaunchResult r = runQuantize(km, name, cfg, bf16, x, codes, scales, opt);
-  if (!r.ok) {
-    llvm::errs() << r.report;
-    return false;
-  }
   referenceQuantize(ctx, spec, rows, x, wantCodes, wantScales);
-  std::vector<uint32_t> c32(codes.begin(), codes.end()),
-      w32(wantCodes.begin(), wantCodes.end());
-  if (!compare(name, "scales", scales, wantScales, cfg.colBlocks()) ||
-      !compare(name, "codes", c32, w32, spec.cols))
-    return false;
+  std::vector<uint32_t> w32(wantCodes.begin(), wantCodes.end());
+  LaunchResult r;
+  Options o = opt;
+  for (unsigned i = 0; i < schedules; ++i, ++o.seed) {
+    r = runQuantize(km, name, cfg, bf16, x, codes, scales, o);
+    if (!r.ok) {
+      llvm::errs() << r.report << "  with scheduler seed " << o.seed << "\n";
+      return false;
+    }
+    std::vector<uint32_t> c32(codes.begin(), codes.end());
+    if (!compare(name, "scales", scales, wantScales, cfg.colBlocks()) ||
+        !compare(name, "codes", c32, w32, spec.cols))
+      return false;
+  }
   llvm::outs() << "fp8-emu: PASS " << name << ": " << rows << "x" << spec.cols
                << ", " << codes.size() << " codes and " << scales.size()
                << " scales bit-exact (" << r.instructions << " instructions)\n";

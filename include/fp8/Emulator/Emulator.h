@@ -69,7 +69,9 @@ private:
     std::unique_ptr<uint8_t[]> data;
   };
   std::map<uint64_t, Allocation> allocations;
-  uint64_t next = 0x7f0000000000ull;
+  // Above every user-space address of x86-64 (47/56-bit), so a host
+  // pointer is never mistaken for a device address.
+  uint64_t next = 0x0100000000000000ull;
   // Last allocation hit (most accesses stay in one buffer).
   uint64_t lastBase = 0, lastSize = 0;
   uint8_t *lastData = nullptr;
@@ -175,6 +177,9 @@ public:
   bool hasKernel(const std::string &name) const;
   /// Number of parameters of `kernel` (-1 if there is none of that name).
   int getNumParams(const std::string &kernel) const;
+  /// Size in bytes of each parameter of `kernel` (pointers 8, i32 4, ...),
+  /// as a launch's `void **params` holds them.
+  std::vector<int> getParamBytes(const std::string &kernel) const;
 
   /// Runs `kernel` to completion: CTAs one after another (the generated
   /// kernels do not communicate across CTAs), the threads of a CTA under

@@ -1,0 +1,69 @@
+/*===- MgpuRuntime.h - upstream mgpu* runtime ABI on the emulator -*- C -*-===*\
+ *
+ * The functions that MLIR's `gpu-to-llvm` lowering calls (upstream's
+ * CudaRuntimeWrappers.cpp ABI), implemented by libfp8_emu_mgpu on the CPU
+ * emulator (fp8/Emulator), so host code built for the CUDA runtime runs
+ * unchanged against an emulated device (docs/gpu-kernel.md):
+ *
+ * - mgpuModuleLoad(data, size): `data` is the MLIR text (size bytes, or
+ *   NUL-terminated when size is 0) of a module holding the NVVM-level
+ *   gpu.module that fp8-lower-to-nvvm produces (not PTX/cubin).
+ * - Device memory lives at addresses no host pointer has; mgpuMemcpy tells
+ *   host from device pointers by the allocation table.
+ * - mgpuTensorMapEncodeTiled fills the emulator's 128-byte tensor map
+ *   (fp8::emu::TensorMap) with CUDA's enum values for data type and
+ *   swizzle (interleave NONE and OOB fill NONE only).
+ * - Launches run synchronously; streams and events are placeholders.
+ * - A fault the emulator detects is printed to stderr and ends the process
+ *   with status 1 (a device fault is fatal to a CUDA context too), unless
+ *   FP8_EMU_CONTINUE_ON_FAULT is set: then it is kept as the sticky error
+ *   that fp8emuGetLastError returns. FP8_EMU_SEED sets the scheduler seed.
+ *
+\*===----------------------------------------------------------------------===*/
+#ifndef FP8_EMULATOR_MGPURUNTIME_H
+#define FP8_EMULATOR_MGPURUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+void *mgpuModuleLoad(void *data, size_t size);
+void mgpuModuleUnload(void *module);
+void *mgpuModuleGetFunction(void *module, const char *name);
+void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
+                      intptr_t gridZ, intptr_t blockX, intptr_t blockY,
+                      intptr_t blockZ, int32_t smem, void *stream,
+                      void **params, void **extra, size_t paramsCount);
+void *mgpuStreamCreate(void);
+void mgpuStreamDestroy(void *stream);
+void mgpuStreamSynchronize(void *stream);
+void mgpuStreamWaitEvent(void *stream, void *event);
+void *mgpuEventCreate(void);
+void mgpuEventDestroy(void *event);
+void mgpuEventSynchronize(void *event);
+void mgpuEventRecord(void *event, void *stream);
+void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, bool isHostShared);
+void mgpuMemFree(void *ptr, void *stream);
+void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *stream);
+void mgpuMemset32(void *dst, unsigned int value, size_t count, void *stream);
+void mgpuMemset16(void *dst, unsigned short value, size_t count, void *stream);
+void mgpuSetDefaultDevice(int32_t device);
+void mgpuTensorMapEncodeTiled(void *tensorMap, int dataType, uint32_t rank,
+                              void *globalAddress, const uint64_t *globalDim,
+                              const uint64_t *globalStrides,
+                              const uint32_t *boxDim,
+                              const uint32_t *elementStrides, int interleave,
+                              int swizzle, int l2Promotion, int oobFill);
+
+/// The first error since the last call (a fault report or a misuse of the
+/// API), or NULL; clears it.
+const char *fp8emuGetLastError(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* FP8_EMULATOR_MGPURUNTIME_H */

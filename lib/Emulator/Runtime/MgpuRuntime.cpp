@@ -1,0 +1,276 @@
+//===- MgpuRuntime.cpp - upstream mgpu* runtime ABI on the emulator -------===//
+//
+// libfp8_emu_mgpu: what fp8/Emulator/MgpuRuntime.h describes. One emulated
+// device per process; every entry point takes one lock.
+//
+//===----------------------------------------------------------------------===//
+#include "fp8/Emulator/MgpuRuntime.h"
+#include "fp8/Emulator/Emulator.h"
+#include "fp8/InitAll.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Parser/Parser.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+
+using namespace mlir;
+using namespace mlir::fp8;
+
+namespace {
+
+struct EmuModule {
+  std::unique_ptr<MLIRContext> ctx;
+  std::unique_ptr<emu::KernelModule> kernels;
+};
+struct EmuFunction {
+  EmuModule *module;
+  std::string name;
+};
+
+struct Runtime {
+  std::mutex mu;
+  emu::Device device;
+  std::string lastError;
+  std::vector<std::unique_ptr<EmuFunction>> functions;
+
+  void error(const std::string &what) {
+    std::fprintf(stderr, "%s%s", what.c_str(),
+                 what.empty() || what.back() != '\n' ? "\n" : "");
+    if (!std::getenv("FP8_EMU_CONTINUE_ON_FAULT"))
+      std::exit(1);
+    if (lastError.empty())
+      lastError = what;
+  }
+};
+
+Runtime &runtime() {
+  static Runtime *rt = new Runtime();
+  return *rt;
+}
+
+uint64_t addr(const void *p) { return reinterpret_cast<uint64_t>(p); }
+
+} // namespace
+
+extern "C" {
+
+void *mgpuModuleLoad(void *data, size_t size) {
+  Runtime &rt = runtime();
+  std::lock_guard<std::mutex> lock(rt.mu);
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  fp8::registerFP8Dialect(registry);
+  auto m = std::make_unique<EmuModule>();
+  m->ctx = std::make_unique<MLIRContext>(registry);
+  const char *text = static_cast<const char *>(data);
+  std::string source = size ? std::string(text, size) : std::string(text);
+  // The blob may carry a trailing NUL (an embedded string constant).
+  while (!source.empty() && source.back() == '\0')
+    source.pop_back();
+  OwningOpRef<ModuleOp> module =
+      parseSourceString<ModuleOp>(source, m->ctx.get(), "fp8-emu-module");
+  if (!module) {
+    rt.error("mgpuModuleLoad (fp8 emulator): the blob is not an MLIR module "
+             "holding the NVVM-level gpu.module");
+    return nullptr;
+  }
+  std::string err;
+  m->kernels = emu::KernelModule::create(*module, err);
+  if (!m->kernels) {
+    rt.error("mgpuModuleLoad (fp8 emulator): " + err);
+    return nullptr;
+  }
+  return m.release();
+}
+
+void mgpuModuleUnload(void *module) { delete static_cast<EmuModule *>(module); }
+
+void *mgpuModuleGetFunction(void *module, const char *name) {
+  Runtime &rt = runtime();
+  std::lock_guard<std::mutex> lock(rt.mu);
+  auto *m = static_cast<EmuModule *>(module);
+  if (!m || !name || !m->kernels->hasKernel(name)) {
+    rt.error(std::string("mgpuModuleGetFunction (fp8 emulator): no kernel '") +
+             (name ? name : "(null)") + "'");
+    return nullptr;
+  }
+  rt.functions.push_back(std::make_unique<EmuFunction>(EmuFunction{m, name}));
+  return rt.functions.back().get();
+}
+
+void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
+                      intptr_t gridZ, intptr_t blockX, intptr_t blockY,
+                      intptr_t blockZ, int32_t smem, void *stream,
+                      void **params, void **extra, size_t paramsCount) {
+  Runtime &rt = runtime();
+  std::lock_guard<std::mutex> lock(rt.mu);
+  auto *f = static_cast<EmuFunction *>(function);
+  if (!f) {
+    rt.error("mgpuLaunchKernel (fp8 emulator): null function");
+    return;
+  }
+  if (gridY != 1 || gridZ != 1 || blockY != 1 || blockZ != 1 || gridX <= 0 ||
+      blockX <= 0 || smem < 0) {
+    rt.error("mgpuLaunchKernel (fp8 emulator): only 1-D grids and blocks "
+             "are modelled");
+    return;
+  }
+  if (extra) {
+    rt.error("mgpuLaunchKernel (fp8 emulator): `extra` launch parameters "
+             "are not supported");
+    return;
+  }
+  std::vector<int> bytes = f->module->kernels->getParamBytes(f->name);
+  if (paramsCount && paramsCount != bytes.size()) {
+    rt.error("mgpuLaunchKernel (fp8 emulator): kernel '" + f->name +
+             "' takes " + std::to_string(bytes.size()) + " parameters, got " +
+             std::to_string(paramsCount));
+    return;
+  }
+  std::vector<emu::KernelArg> args;
+  for (size_t i = 0; i < bytes.size(); ++i) {
+    uint64_t v = 0;
+    std::memcpy(&v, params[i], bytes[i]);
+    args.push_back(v);
+  }
+  emu::LaunchDims dims;
+  dims.grid = static_cast<uint32_t>(gridX);
+  dims.block = static_cast<uint32_t>(blockX);
+  dims.dynamicSharedBytes = static_cast<uint32_t>(smem);
+  emu::Options opt;
+  if (const char *seed = std::getenv("FP8_EMU_SEED"))
+    opt.seed = std::strtoull(seed, nullptr, 10);
+  emu::LaunchResult r =
+      f->module->kernels->launch(f->name, rt.device, dims, args, opt);
+  if (!r.ok)
+    rt.error(r.report);
+}
+
+void *mgpuStreamCreate(void) {
+  static int token;
+  return &token;
+}
+void mgpuStreamDestroy(void *) {}
+void mgpuStreamSynchronize(void *) {}
+void mgpuStreamWaitEvent(void *, void *) {}
+void *mgpuEventCreate(void) {
+  static int token;
+  return &token;
+}
+void mgpuEventDestroy(void *) {}
+void mgpuEventSynchronize(void *) {}
+void mgpuEventRecord(void *, void *) {}
+
+void *mgpuMemAlloc(uint64_t sizeBytes, void *, bool isHostShared) {
+  Runtime &rt = runtime();
+  std::lock_guard<std::mutex> lock(rt.mu);
+  if (isHostShared) {
+    rt.error("mgpuMemAlloc (fp8 emulator): host-shared memory is not "
+             "modelled");
+    return nullptr;
+  }
+  return reinterpret_cast<void *>(rt.device.alloc(sizeBytes));
+}
+
+void mgpuMemFree(void *ptr, void *) {
+  Runtime &rt = runtime();
+  std::lock_guard<std::mutex> lock(rt.mu);
+  if (ptr && !rt.device.free(addr(ptr)))
+    rt.error("mgpuMemFree (fp8 emulator): " + rt.device.describe(addr(ptr)) +
+             " is not a device allocation");
+}
+
+void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *) {
+  Runtime &rt = runtime();
+  std::lock_guard<std::mutex> lock(rt.mu);
+  uint8_t *d = rt.device.resolve(addr(dst), sizeBytes);
+  uint8_t *s = rt.device.resolve(addr(src), sizeBytes);
+  // A pointer outside every allocation is host memory (device addresses
+  // are outside the host's address space); a device pointer whose range
+  // runs past its allocation is an error.
+  auto isDevice = [&](void *p) { return (addr(p) >> 56) != 0; };
+  if ((isDevice(dst) && !d) || (isDevice(src) && !s)) {
+    rt.error("mgpuMemcpy (fp8 emulator): " +
+             rt.device.describe(addr(isDevice(dst) && !d ? dst : src)) + " + " +
+             std::to_string(sizeBytes) + " bytes is outside its allocation");
+    return;
+  }
+  std::memmove(d ? d : static_cast<uint8_t *>(dst),
+               s ? s : static_cast<uint8_t *>(src), sizeBytes);
+}
+
+void mgpuMemset32(void *dst, unsigned int value, size_t count, void *) {
+  Runtime &rt = runtime();
+  std::lock_guard<std::mutex> lock(rt.mu);
+  uint8_t *d = rt.device.resolve(addr(dst), count * 4);
+  if (!d) {
+    rt.error("mgpuMemset32 (fp8 emulator): not a device range");
+    return;
+  }
+  for (size_t i = 0; i < count; ++i)
+    std::memcpy(d + 4 * i, &value, 4);
+}
+
+void mgpuMemset16(void *dst, unsigned short value, size_t count, void *) {
+  Runtime &rt = runtime();
+  std::lock_guard<std::mutex> lock(rt.mu);
+  uint8_t *d = rt.device.resolve(addr(dst), count * 2);
+  if (!d) {
+    rt.error("mgpuMemset16 (fp8 emulator): not a device range");
+    return;
+  }
+  for (size_t i = 0; i < count; ++i)
+    std::memcpy(d + 2 * i, &value, 2);
+}
+
+void mgpuSetDefaultDevice(int32_t) {}
+
+void mgpuTensorMapEncodeTiled(void *tensorMap, int dataType, uint32_t rank,
+                              void *globalAddress, const uint64_t *globalDim,
+                              const uint64_t *globalStrides,
+                              const uint32_t *boxDim,
+                              const uint32_t *elementStrides, int interleave,
+                              int swizzle, int l2Promotion, int oobFill) {
+  Runtime &rt = runtime();
+  std::lock_guard<std::mutex> lock(rt.mu);
+  // CUtensorMapDataType: UINT8, UINT16, UINT32, INT32, UINT64, INT64,
+  // FLOAT16, FLOAT32, FLOAT64, BFLOAT16, FLOAT32_FTZ, TFLOAT32,
+  // TFLOAT32_FTZ (cuda.h).
+  static const uint32_t sizes[] = {1, 2, 4, 4, 8, 8, 2, 4, 8, 2, 4, 4, 4};
+  if (dataType < 0 || dataType > 12 || interleave != 0 || oobFill != 0 ||
+      swizzle < 0 || swizzle > 3) {
+    rt.error("mgpuTensorMapEncodeTiled (fp8 emulator): data type, "
+             "interleave (NONE only), swizzle or OOB fill (NONE only) not "
+             "modelled");
+    return;
+  }
+  (void)l2Promotion;
+  emu::TensorMap map;
+  std::string err = emu::encodeTensorMapTiled(
+      map, sizes[dataType], rank, addr(globalAddress), globalDim, globalStrides,
+      boxDim, elementStrides, static_cast<emu::TensorMapSwizzle>(swizzle));
+  if (!err.empty()) {
+    rt.error("mgpuTensorMapEncodeTiled (fp8 emulator): " + err);
+    return;
+  }
+  std::memset(tensorMap, 0, 128);
+  std::memcpy(tensorMap, &map, sizeof(map));
+}
+
+const char *fp8emuGetLastError(void) {
+  Runtime &rt = runtime();
+  std::lock_guard<std::mutex> lock(rt.mu);
+  static std::string returned;
+  returned.swap(rt.lastError);
+  rt.lastError.clear();
+  return returned.empty() ? nullptr : returned.c_str();
+}
+
+} // extern "C"
