@@ -60,6 +60,12 @@
 // NOEMPTY: fp8-emu: error: deadlock
 // NOEMPTY: in kernel 'fp8_scaled_matmul_300x400x1024_e4m3_e4m3_bf16', CTA 0
 
+// The epilogue's row/column masks inverted (ult -> ne): rows past M are
+// stored, outside the output allocation.
+// RUN: sed 's/arith.cmpi ult/arith.cmpi ne/' %t.mlir | not fp8-emu --kernel fp8_scaled_matmul_100x200x272_e4m3_e4m3_bf16 2>&1 | FileCheck %s --check-prefix=OOB
+// OOB: fp8-emu: error: out-of-bounds global-memory store of 4 bytes at 0x{{[0-9a-f]+}} (allocation 0x{{[0-9a-f]+}} of 40000 bytes, offset {{[0-9]+}})
+// OOB-NEXT: at loc("<stdin>":{{[0-9]+}}:{{[0-9]+}}): 'llvm.store'
+
 // The consumers release a slot (mbarrier.arrive on the empty barrier)
 // before the wgmma.wait_group that covers the wgmma reading it: the
 // producer's next TMA into that slot can land while the wgmma still reads.
