@@ -97,6 +97,25 @@ bool mlir::fp8::emu::parseQuantizeKernelName(const std::string &name,
   return parseType(m[4], out.input) && parseType(m[5], out.fp8);
 }
 
+bool mlir::fp8::emu::getGemmKernelConfig(const KernelModule &module,
+                                         const std::string &kernel, int64_t m,
+                                         GemmKernelConfig &cfg) {
+  GemmKernelName spec;
+  if (!parseGemmKernelName(kernel, spec))
+    return false;
+  cfg = withRuntimeM(chooseGemmKernelConfig(spec.m, spec.n, spec.k), m);
+  KernelInfo info = module.getKernelInfo(kernel);
+  if (info.maxThreads >= 256 && info.maxThreads % 128 == 0) {
+    cfg.consumers = info.maxThreads / 128 - 1;
+    cfg.blockM = 64 * cfg.consumers;
+  }
+  if (info.wgmmaN)
+    cfg.blockN = info.wgmmaN;
+  if (info.mbarrierInits >= 4 && info.mbarrierInits % 2 == 0)
+    cfg.stages = info.mbarrierInits / 2;
+  return true;
+}
+
 LaunchResult
 mlir::fp8::emu::runGemm(const KernelModule &module, const std::string &kernel,
                         const GemmKernelConfig &c, int smCount,

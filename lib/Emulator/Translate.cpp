@@ -750,7 +750,8 @@ std::unique_ptr<KernelModule> KernelModule::create(Operation *op,
     sharedAddress[name] = km->dynamicSharedBase;
 
   for (auto fn : scratch->getOps<LLVM::LLVMFuncOp>()) {
-    if (!fn->hasAttr(NVVM::NVVMDialect::getKernelFuncAttrName()) ||
+    if (!(fn->hasAttr(NVVM::NVVMDialect::getKernelFuncAttrName()) ||
+          fn->hasAttr(gpu::GPUDialect::getKernelFuncAttrName())) ||
         fn.isExternal())
       continue;
     auto prog = std::make_unique<Program>();
@@ -784,6 +785,20 @@ bool KernelModule::hasKernel(const std::string &name) const {
 int KernelModule::getNumParams(const std::string &kernel) const {
   auto it = programs.find(kernel);
   return it == programs.end() ? -1 : it->second->numParams;
+}
+
+KernelInfo KernelModule::getKernelInfo(const std::string &kernel) const {
+  KernelInfo info;
+  auto it = programs.find(kernel);
+  if (it == programs.end())
+    return info;
+  const Program &p = *it->second;
+  info.maxThreads = p.maxThreads;
+  for (const WgmmaInfo &w : p.wgmmas)
+    info.wgmmaN = std::max(info.wgmmaN, w.n);
+  for (const Inst &in : p.insts)
+    info.mbarrierInits += in.op == Opcode::MbarInit;
+  return info;
 }
 
 std::vector<int> KernelModule::getParamBytes(const std::string &kernel) const {

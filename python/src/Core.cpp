@@ -653,8 +653,8 @@ std::string fp8py::emulateGemm(const std::string &kernelsIr,
   auto km = loadKernels(ctx, kernelsIr, error);
   if (!km)
     return error;
-  fp8::GemmKernelConfig cfg =
-      fp8::withRuntimeM(fp8::chooseGemmKernelConfig(spec.m, n, k), m);
+  fp8::GemmKernelConfig cfg;
+  getGemmKernelConfig(*km, kernel, m, cfg);
   GemmOperands ops;
   ops.m = m;
   ops.n = n;

@@ -59,13 +59,16 @@ static cl::opt<unsigned>
             cl::init(64));
 static cl::opt<int64_t>
     blockM("block-m",
-           cl::desc("GEMM BLOCK_M the kernel was compiled "
-                    "with (default: chooseGemmKernelConfig)"),
+           cl::desc("GEMM BLOCK_M the kernel was compiled with (default: "
+                    "64 rows per consumer warpgroup of the kernel)"),
            cl::init(0));
-static cl::opt<int64_t> blockN("block-n", cl::desc("GEMM BLOCK_N override"),
-                               cl::init(0));
-static cl::opt<int64_t> stages("stages", cl::desc("GEMM stages override"),
-                               cl::init(0));
+static cl::opt<int64_t>
+    blockN("block-n", cl::desc("GEMM BLOCK_N (default: the kernel's wgmma N)"),
+           cl::init(0));
+static cl::opt<int64_t>
+    stages("stages",
+           cl::desc("GEMM stages (default: half the kernel's mbarriers)"),
+           cl::init(0));
 static cl::opt<bool>
     noUninit("no-uninitialised-check",
              cl::desc("Do not report reads of uninitialised shared memory"),
@@ -166,8 +169,8 @@ bool runGemmKernel(MLIRContext &ctx, const KernelModule &km,
                    const std::string &name, const GemmKernelName &spec,
                    const Options &opt) {
   int64_t M = spec.m == GemmKernelConfig::kDynamicM ? runtimeM : spec.m;
-  GemmKernelConfig cfg =
-      withRuntimeM(chooseGemmKernelConfig(spec.m, spec.n, spec.k), M);
+  GemmKernelConfig cfg;
+  getGemmKernelConfig(km, name, M, cfg);
   if (blockM) {
     cfg.blockM = blockM;
     cfg.consumers = blockM / 64;

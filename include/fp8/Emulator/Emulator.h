@@ -163,6 +163,15 @@ struct LaunchResult {
 
 class Program;
 
+/// What a translated kernel says about its own launch configuration, so a
+/// host can launch a kernel compiled with a non-default configuration
+/// without being told it.
+struct KernelInfo {
+  uint32_t maxThreads = 0; // nvvm.maxntid x (0: none)
+  int wgmmaN = 0;          // largest N of its wgmma.mma_async (0: none)
+  int mbarrierInits = 0;   // mbarrier.init instructions in its code
+};
+
 /// The kernels of one `gpu.module`, each translated once.
 class KernelModule {
 public:
@@ -177,6 +186,8 @@ public:
   bool hasKernel(const std::string &name) const;
   /// Number of parameters of `kernel` (-1 if there is none of that name).
   int getNumParams(const std::string &kernel) const;
+  /// The launch-relevant facts of `kernel` (all zero if there is none).
+  KernelInfo getKernelInfo(const std::string &kernel) const;
   /// Size in bytes of each parameter of `kernel` (pointers 8, i32 4, ...),
   /// as a launch's `void **params` holds them.
   std::vector<int> getParamBytes(const std::string &kernel) const;

@@ -46,6 +46,15 @@ struct QuantizeKernelName {
 };
 bool parseQuantizeKernelName(const std::string &name, QuantizeKernelName &out);
 
+/// The launch configuration of GEMM kernel `kernel` of `module` for M = `m`
+/// rows: N and K from its name, and the tiles from its code (KernelInfo):
+/// consumer warpgroups from its thread count (BLOCK_M = 64 per consumer),
+/// BLOCK_N from its wgmma N, stages from its mbarriers (a full and an empty
+/// one per stage); chooseGemmKernelConfig's where the code says nothing.
+/// False if `kernel` is not a GEMM kernel name.
+bool getGemmKernelConfig(const KernelModule &module, const std::string &kernel,
+                         int64_t m, GemmKernelConfig &out);
+
 /// Operands of an M x N x K GEMM in the layouts of fp8.scaled_matmul: codes
 /// a [M, K], b [N, K] (u8); scales sa [M, KB] (1x128 blocks), sb
 /// [ceil(N / 128), KB] (128x128 blocks), f32, KB = ceil(K / 128).
