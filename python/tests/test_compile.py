@@ -56,6 +56,45 @@ def test_compile_moe_block_cpu():
     assert not re.search(r"= fp8\.\w+", res.ir)  # every fp8 op lowered
 
 
+@require_passes(*GRAPH, "fp8-cpu-pipeline")
+def test_compile_moe_routed_experts_are_one_gemm_per_projection():
+    """The routed experts of an MoE layer lower to one GEMM per projection in
+    a loop over the experts, never one per expert: the compiled code of a
+    32-expert block is the size of an 8-expert one (it was about 4x, with 3
+    GEMMs per expert), and the report still counts every expert's FLOPs
+    (2 * capacity * N * K per expert)."""
+    sizes = {}
+    for experts in (8, 32):
+        cfg = ModelConfig.small(num_experts=experts)
+        res = fp8_mlir.compile(models.moe_block(cfg, 1))
+        sizes[experts] = len(res.ir.splitlines())
+        assert res.fp8_ir.count("fp8.scaled_matmul") == 7 + 3
+        routed = [o for o in res.report["ops"] if ".mlp.experts." in o["location"] and o["matmul"]]
+        assert sorted(o["location"].rsplit(".", 1)[1] for o in routed) == ["down_proj", "gate_proj", "up_proj"]
+        h, inter, c = cfg.hidden, cfg.moe_intermediate, cfg.capacity
+        for o in routed:
+            assert o["op"] == "fp8.scaled_matmul" and o["precision"] == "fp8"
+            assert o["count"] == experts
+            assert o["flops"] == experts * 2 * c * h * inter
+    assert abs(sizes[32] - sizes[8]) < 0.02 * sizes[8], sizes
+
+
+@require_passes(*GRAPH, "fp8-gpu-pipeline")
+def test_compile_moe_block_sm90a_one_kernel_per_shape():
+    """On the GPU the routed experts' loop runs one GEMM kernel per distinct
+    per-expert shape ([capacity, K] x [N, K]); the stacked activations are
+    quantized by one GPU quantize kernel ([experts * capacity, K]), so no
+    quantize is left on the host."""
+    res = fp8_mlir.compile(models.moe_block(SMALL, 1), target="sm_90a")
+    entries = set(re.findall(r"\.entry\s+(fp8_\w+)", res.ptx))
+    c, h, inter, e = SMALL.capacity, SMALL.hidden, SMALL.moe_intermediate, SMALL.num_experts
+    assert fp8_mlir.gemm_kernel_name(c, inter, h, "e4m3", "e4m3", "f32") in entries
+    assert fp8_mlir.gemm_kernel_name(c, h, inter, "e4m3", "e4m3", "f32") in entries
+    assert fp8_mlir.quantize_kernel_name(e * c, h, 1) in entries
+    assert fp8_mlir.quantize_kernel_name(e * c, inter, 1) in entries
+    assert not [d for d in res.diagnostics if "stays on the host" in str(d)]
+
+
 @require_passes(*GRAPH, "fp8-gpu-pipeline")
 def test_compile_llama_block_sm90a_ptx():
     res = fp8_mlir.compile(models.llama_block(SMALL, 1), target="sm_90a")

@@ -311,9 +311,12 @@ def test_fp8_opt_pipeline_on_generated_graphs(fp8_opt):
     attn = [l for l in out.splitlines() if "= linalg.batch_matmul" in l and 'self_attn")' in l]
     assert len(attn) == 4 and all("#fp8.role<attention>" in l for l in attn)
     # q, k, v, o, the shared expert's gate, up, down, and the routed
-    # experts' gate, up, down once per expert, per layer; no batch_matmul
+    # experts' gate, up, down: one GEMM each, the routed ones in a loop over
+    # the experts (never one GEMM per expert), per layer; no batch_matmul
     # other than attention's is left.
-    assert count(out, "fp8.scaled_matmul") == (7 + 3 * SMALL.num_experts) * 2
+    assert count(out, "fp8.scaled_matmul") == (7 + 3) * 2
+    loops = re.findall(r"scf\.for %\w+ = %\w+ to %(\w+)", out)
+    assert len(loops) == 3 * 2
     assert count(out, "linalg.batch_matmul") == len(attn)
 
 

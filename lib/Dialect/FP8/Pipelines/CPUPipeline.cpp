@@ -5,7 +5,6 @@
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
-#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Passes.h"
@@ -14,6 +13,26 @@
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
+
+/// MLIR's buffer-deallocation-pipeline (its default options), with
+/// fp8-split-deallocs before the simplification: the one dealloc of all the
+/// buffers of a function body would cost the simplification time quadratic
+/// in the number of layers.
+static void buildDeallocationPipeline(OpPassManager &pm) {
+  memref::ExpandReallocPassOptions realloc;
+  realloc.emitDeallocs = false;
+  pm.addNestedPass<func::FuncOp>(memref::createExpandReallocPass(realloc));
+  pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
+  pm.addNestedPass<func::FuncOp>(
+      bufferization::createOwnershipBasedBufferDeallocationPass());
+  pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
+  pm.addNestedPass<func::FuncOp>(fp8::createFP8SplitDeallocsPass());
+  pm.addNestedPass<func::FuncOp>(
+      bufferization::createBufferDeallocationSimplificationPass());
+  pm.addPass(bufferization::createLowerDeallocationsPass());
+  pm.addNestedPass<func::FuncOp>(createCSEPass());
+  pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
+}
 
 void fp8::buildFP8CPUPipeline(OpPassManager &pm,
                               const FP8CPUPipelineOptions &options) {
@@ -32,18 +51,24 @@ void fp8::buildFP8CPUPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 
+  // CSE has merged the destinations of every layer into one tensor; one
+  // per use keeps bufferization linear in the graph.
+  pm.addPass(createFP8UnshareDestinationsPass());
   bufferization::OneShotBufferizePassOptions bufOptions;
   bufOptions.bufferizeFunctionBoundaries = true;
   bufOptions.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufOptions));
   if (options.deallocate)
-    bufferization::buildBufferDeallocationPipeline(pm);
+    buildDeallocationPipeline(pm);
   // Deallocation clones buffers whose ownership is only known at run time
   // (dynamic shapes returned from a function): memref.alloc + copy.
   pm.addPass(createConvertBufferizationToMemRefPass());
 
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  // One block per top-level loop: convert-scf-to-cf then stays linear in
+  // the function.
+  pm.addPass(createFP8SplitBlocksPass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());

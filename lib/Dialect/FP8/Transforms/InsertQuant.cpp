@@ -11,6 +11,7 @@
 #include "fp8/Dialect/FP8/IR/FP8.h"
 #include "fp8/Dialect/FP8/Transforms/Passes.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
@@ -59,6 +60,21 @@ bool isZeroInit(Value v) {
   return matchPattern(v, m_AnyZeroFloat());
 }
 
+/// A stacked [G, X, K] operand quantized once for all groups (one
+/// fp8.quantize, so a constant weight still folds at compile time), split
+/// into codes and scales from which each group's [X, K] operand is sliced.
+/// Blocks never straddle groups, so the codes and scales are those of G
+/// separate quantizations.
+struct StackedOperand {
+  Value data, scales;
+  /// The type of one group's operand (blocks resolved on [X, K]).
+  ScaledTensorType groupType;
+  /// Collapsed to [G * X, K] (when the row block divides X, the form the
+  /// GPU quantize kernels take); otherwise quantized as [G, X, K] with
+  /// block [1, b0, b1].
+  bool collapsed = false;
+};
+
 class Rewriter {
 public:
   Rewriter(PolicyAttr policy, bool strict) : policy(policy), strict(strict) {}
@@ -69,7 +85,8 @@ public:
   /// Casts the f32 operands of a contraction kept in bf16.
   LogicalResult castHigh(IRRewriter &rw, Contraction &c);
   /// A grouped linear (one batch dim G, per-group weights: MoE routed
-  /// experts [E, K, N]): one quantize pair + fp8.scaled_matmul per group.
+  /// experts [E, K, N]): both stacked operands quantized once, then one
+  /// fp8.scaled_matmul in an scf.for over the groups.
   LogicalResult rewriteGrouped(IRRewriter &rw, Contraction &c);
 
 private:
@@ -99,10 +116,9 @@ private:
   Value get2DOperand(IRRewriter &rw, Location loc, Value v, unsigned numBatch);
   Value quantize(IRRewriter &rw, Location loc, Value v,
                  ArrayRef<int64_t> block);
-  /// D = [acc +] A . B^T for 2-D A [M, K] and NT weight [N, K] (high
-  /// precision), in element type `et` (f16 computed in f32).
-  Value scaledMatmul(IRRewriter &rw, Operation *op, Value a2, Value bNK,
-                     Value acc, Type et);
+  /// A stacked [G, X, K] operand quantized with `block` per group.
+  StackedOperand quantizeStacked(IRRewriter &rw, Location loc, Value v,
+                                 ArrayRef<int64_t> block);
   /// fp8.scaled_matmul of quantized operands into [M, N] of `et`, with an
   /// optional high-precision accumulator [M, N] (f16 computed in f32).
   Value scaledMatmulQuantized(IRRewriter &rw, Operation *op, Value qa, Value qb,
@@ -167,26 +183,6 @@ static Value lookThroughGroupTranspose(Value v) {
       AffineMap::getPermutationMap(ArrayRef<unsigned>{0, 2, 1}, ctx);
   return g.getIndexingMapsArray()[0] == swapped ? g.getDpsInputOperand(0)->get()
                                                 : Value();
-}
-
-/// Offsets, sizes and strides of group `g` of a [G, X, Y] tensor.
-static std::array<SmallVector<OpFoldResult>, 3>
-groupSlice(OpBuilder &b, ArrayRef<int64_t> shape, int64_t g) {
-  return {SmallVector<OpFoldResult>{b.getIndexAttr(g), b.getIndexAttr(0),
-                                    b.getIndexAttr(0)},
-          SmallVector<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(shape[1]),
-                                    b.getIndexAttr(shape[2])},
-          SmallVector<OpFoldResult>(3, b.getIndexAttr(1))};
-}
-
-/// Group `g` of a [G, X, Y] tensor as [X, Y] (rank-reducing slice).
-static Value sliceGroup(OpBuilder &b, Location loc, Value v, int64_t g) {
-  auto t = cast<RankedTensorType>(v.getType());
-  auto type =
-      RankedTensorType::get(t.getShape().drop_front(), t.getElementType());
-  auto [offsets, sizes, strides] = groupSlice(b, t.getShape(), g);
-  return tensor::ExtractSliceOp::create(b, loc, type, v, offsets, sizes,
-                                        strides);
 }
 
 /// True for a copy generic that transposes a 2-D tensor.
@@ -380,15 +376,57 @@ Value Rewriter::scaledMatmulQuantized(IRRewriter &rw, Operation *op, Value qa,
   return result;
 }
 
-Value Rewriter::scaledMatmul(IRRewriter &rw, Operation *op, Value a2, Value bNK,
-                             Value acc, Type et) {
-  Location loc = op->getLoc();
-  auto aT = cast<RankedTensorType>(a2.getType());
-  auto bT = cast<RankedTensorType>(bNK.getType());
-  Value qa = quantize(rw, loc, a2, policy.getActivationBlock());
-  Value qb = quantize(rw, loc, bNK, policy.getWeightBlock());
-  return scaledMatmulQuantized(rw, op, qa, qb, acc, et, aT.getDimSize(0),
-                               bT.getDimSize(0));
+StackedOperand Rewriter::quantizeStacked(IRRewriter &rw, Location loc, Value v,
+                                         ArrayRef<int64_t> block) {
+  auto t = cast<RankedTensorType>(v.getType());
+  int64_t x = t.getDimSize(1), k = t.getDimSize(2);
+  int64_t b0 = resolveBlock(block[0], x), b1 = resolveBlock(block[1], k);
+  StackedOperand s;
+  s.groupType =
+      ScaledTensorType::get(rw.getContext(), {x, k}, policy.getFormat(),
+                            {b0, b1}, policy.getScaleType());
+  s.collapsed = x % b0 == 0;
+  Value q;
+  if (s.collapsed) {
+    Value flat = tensor::CollapseShapeOp::create(
+        rw, loc, v, SmallVector<ReassociationIndices>{{0, 1}, {2}});
+    q = quantize(rw, loc, flat, {b0, b1});
+  } else {
+    q = quantize(rw, loc, v, {1, b0, b1});
+  }
+  auto parts = DisassembleOp::create(rw, loc, q);
+  s.data = parts.getData();
+  s.scales = parts.getScales();
+  return s;
+}
+
+/// Group `g` (an index value) of a stacked operand: fp8.assemble of its
+/// codes and scales, sliced.
+static Value sliceStacked(OpBuilder &b, Location loc, const StackedOperand &s,
+                          Value g) {
+  auto slice = [&](Value v, RankedTensorType type) -> Value {
+    ArrayRef<int64_t> shape = type.getShape();
+    SmallVector<OpFoldResult> offsets, sizes, strides;
+    if (s.collapsed) {
+      // Rows [g * R, (g + 1) * R) of [G * R, C].
+      Value rows = arith::ConstantIndexOp::create(b, loc, shape[0]);
+      offsets = {arith::MulIOp::create(b, loc, g, rows).getResult(),
+                 b.getIndexAttr(0)};
+      sizes = {b.getIndexAttr(shape[0]), b.getIndexAttr(shape[1])};
+      strides.assign(2, b.getIndexAttr(1));
+    } else {
+      // [g, :, :] of [G, R, C], rank-reduced.
+      offsets = {g, b.getIndexAttr(0), b.getIndexAttr(0)};
+      sizes = {b.getIndexAttr(1), b.getIndexAttr(shape[0]),
+               b.getIndexAttr(shape[1])};
+      strides.assign(3, b.getIndexAttr(1));
+    }
+    return tensor::ExtractSliceOp::create(b, loc, type, v, offsets, sizes,
+                                          strides);
+  };
+  Value data = slice(s.data, s.groupType.getDataTensorType());
+  Value scales = slice(s.scales, s.groupType.getScaleTensorType());
+  return AssembleOp::create(b, loc, s.groupType, data, scales);
 }
 
 LogicalResult Rewriter::rewriteGrouped(IRRewriter &rw, Contraction &c) {
@@ -398,37 +436,62 @@ LogicalResult Rewriter::rewriteGrouped(IRRewriter &rw, Contraction &c) {
   Value b = c.op.getDpsInputOperand(1)->get();
   Value init = c.op.getDpsInitOperand(0)->get();
   auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+  Type et = resultType.getElementType();
   int64_t groups = resultType.getDimSize(0);
-  // NT weights per group: [G, N, K] as stored, or the source of a transpose
-  // of it, or (last resort) each group's [K, N] slice transposed.
-  Value bNK = c.bNK ? b : lookThroughGroupTranspose(b);
+  int64_t m = resultType.getDimSize(1), n = resultType.getDimSize(2);
   rw.setInsertionPoint(op);
-  // The groups' results are joined by one tensor.concat (a chain of G
-  // insert_slice ops costs one-shot bufferization time quadratic in G).
-  SmallVector<Value> parts;
-  bool zeroInit = isZeroInit(init);
-  for (int64_t g = 0; g < groups; ++g) {
-    Value ag = sliceGroup(rw, loc, a, g), bg;
-    if (bNK) {
-      bg = sliceGroup(rw, loc, bNK, g);
-    } else {
-      Value kn = sliceGroup(rw, loc, b, g);
-      Value empty = tensor::EmptyOp::create(
-          rw, loc, ArrayRef<int64_t>{c.n, c.k},
-          cast<RankedTensorType>(b.getType()).getElementType());
-      bg = linalg::TransposeOp::create(rw, loc, kn, empty,
-                                       ArrayRef<int64_t>{1, 0})
-               ->getResult(0);
-    }
-    Value acc = zeroInit ? Value() : sliceGroup(rw, loc, init, g);
-    Value dg = scaledMatmul(rw, op, ag, bg, acc, resultType.getElementType());
-    auto partType = RankedTensorType::get(
-        {1, resultType.getDimSize(1), resultType.getDimSize(2)},
-        resultType.getElementType());
-    parts.push_back(tensor::ExpandShapeOp::create(
-        rw, loc, partType, dg, SmallVector<ReassociationIndices>{{0, 1}, {2}}));
+  // NT weights per group: [G, N, K] as stored, or the source of a transpose
+  // of it, or (last resort) the [G, K, N] operand transposed.
+  Value bNK = c.bNK ? b : lookThroughGroupTranspose(b);
+  if (!bNK) {
+    Value empty = tensor::EmptyOp::create(
+        rw, loc, ArrayRef<int64_t>{groups, c.n, c.k},
+        cast<RankedTensorType>(b.getType()).getElementType());
+    bNK = linalg::TransposeOp::create(rw, loc, b, empty,
+                                      ArrayRef<int64_t>{0, 2, 1})
+              ->getResult(0);
   }
-  rw.replaceOp(op, tensor::ConcatOp::create(rw, loc, /*dim=*/0, parts));
+  StackedOperand qa = quantizeStacked(rw, loc, a, policy.getActivationBlock());
+  StackedOperand qb = quantizeStacked(rw, loc, bNK, policy.getWeightBlock());
+
+  // One GEMM body in a loop over the groups, never G copies of it: the
+  // compile time and the size of the lowered code do not grow with the
+  // expert count (DeepSeek-V3 routes over 256). Each iteration reads its
+  // group's accumulator (a non-zero init) from the loop-carried result and
+  // writes the group's [M, N] product back into it.
+  bool zeroInit = isZeroInit(init);
+  Value out = zeroInit
+                  ? tensor::EmptyOp::create(rw, loc, resultType.getShape(), et)
+                        .getResult()
+                  : init;
+  Value zero = arith::ConstantIndexOp::create(rw, loc, 0);
+  Value count = arith::ConstantIndexOp::create(rw, loc, groups);
+  Value one = arith::ConstantIndexOp::create(rw, loc, 1);
+  auto loop = scf::ForOp::create(rw, loc, zero, count, one, ValueRange{out});
+  {
+    OpBuilder::InsertionGuard guard(rw);
+    rw.setInsertionPointToStart(loop.getBody());
+    Value g = loop.getInductionVar();
+    Value acc = loop.getRegionIterArgs()[0];
+    auto groupType = RankedTensorType::get({m, n}, et);
+    SmallVector<OpFoldResult> offsets{g, rw.getIndexAttr(0),
+                                      rw.getIndexAttr(0)};
+    SmallVector<OpFoldResult> sizes{rw.getIndexAttr(1), rw.getIndexAttr(m),
+                                    rw.getIndexAttr(n)};
+    SmallVector<OpFoldResult> strides(3, rw.getIndexAttr(1));
+    Value accG = zeroInit
+                     ? Value()
+                     : tensor::ExtractSliceOp::create(rw, loc, groupType, acc,
+                                                      offsets, sizes, strides)
+                           .getResult();
+    Value ag = sliceStacked(rw, loc, qa, g);
+    Value bg = sliceStacked(rw, loc, qb, g);
+    Value dg = scaledMatmulQuantized(rw, op, ag, bg, accG, et, m, n);
+    Value next = tensor::InsertSliceOp::create(rw, loc, dg, acc, offsets, sizes,
+                                               strides);
+    scf::YieldOp::create(rw, loc, next);
+  }
+  rw.replaceOp(op, loop.getResult(0));
   return success();
 }
 

@@ -12,6 +12,7 @@
 #include "fp8/Dialect/FP8/Transforms/Passes.h"
 
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -39,6 +40,10 @@ struct Row {
   /// static.
   int64_t flopsPerToken = 0;
   int64_t weightBytesBefore = 0, weightBytesAfter = 0;
+  /// How many times the op runs per call of its function (the static trip
+  /// counts of the loops around it: the experts of a grouped linear); the
+  /// FLOPs and weight bytes above are totals over all of them.
+  int64_t count = 1;
 };
 
 /// The precision column: the precision's name, or "" when it has none.
@@ -92,8 +97,37 @@ int64_t fp8WeightBytes(int64_t n, int64_t k, ArrayRef<int64_t> block,
   return n * k + getNumBlocks(n, bn) * getNumBlocks(k, bk) * bytesOf(scaleType);
 }
 
+/// The product of the static trip counts of the loops around `op` inside
+/// `func`: an fp8.scaled_matmul in fp8-insert-quant's loop over the experts
+/// of a grouped linear runs once per expert. A loop without a static trip
+/// count counts once.
+int64_t runsPerCall(Operation *op, Operation *func) {
+  int64_t n = 1;
+  for (Operation *p = op->getParentOp(); p && p != func; p = p->getParentOp())
+    if (auto loop = dyn_cast<LoopLikeOpInterface>(p))
+      if (std::optional<APInt> trips = loop.getStaticTripCount())
+        n *= trips->getSExtValue();
+  return n;
+}
+
+/// The stacked operand a group's FP8 operand is sliced from
+/// (fp8-insert-quant's grouped linears: fp8.assemble of slices of an
+/// fp8.disassemble), or `v` itself.
+Value throughGroupSlice(Value v) {
+  auto assemble = v.getDefiningOp<AssembleOp>();
+  if (!assemble)
+    return v;
+  auto slice = assemble.getData().getDefiningOp<tensor::ExtractSliceOp>();
+  if (!slice)
+    return v;
+  if (auto parts = slice.getSource().getDefiningOp<DisassembleOp>())
+    return parts.getInput();
+  return v;
+}
+
 /// The high-precision element type an FP8 operand was quantized from.
 Type sourceElementType(Value v) {
+  v = throughGroupSlice(v);
   for (unsigned i = 0; i < 8 && v; ++i) {
     Operation *def = v.getDefiningOp();
     if (auto q = dyn_cast_or_null<QuantizeOp>(def))
@@ -108,14 +142,19 @@ Type sourceElementType(Value v) {
 }
 
 /// True when an FP8 operand is a weight: quantized from a parameter, or a
-/// constant folded at compile time (fp8.assemble of constants).
+/// constant folded at compile time (fp8.assemble of constants, or of slices
+/// of constants for one expert of a grouped linear).
 bool isQuantizedWeight(Value v) {
-  Operation *def = v.getDefiningOp();
+  Operation *def = throughGroupSlice(v).getDefiningOp();
   if (auto q = dyn_cast_or_null<QuantizeOp>(def))
     return getWeightSource(q.getInput()) != WeightSource::none;
-  if (auto a = dyn_cast_or_null<AssembleOp>(def))
-    return a.getData().getDefiningOp() &&
-           a.getData().getDefiningOp()->hasTrait<OpTrait::ConstantLike>();
+  if (auto a = dyn_cast_or_null<AssembleOp>(def)) {
+    Value data = a.getData();
+    if (auto slice = data.getDefiningOp<tensor::ExtractSliceOp>())
+      data = slice.getSource();
+    return data.getDefiningOp() &&
+           data.getDefiningOp()->hasTrait<OpTrait::ConstantLike>();
+  }
   return false;
 }
 
@@ -147,6 +186,7 @@ void ReportPass::collect(FunctionOpInterface func, PolicyAttr policy,
       return isLinalg ? WalkResult::skip() : WalkResult::advance();
     Row r;
     r.func = fname;
+    r.count = runsPerCall(op, func.getOperation());
     r.op = op->getName().getStringRef().str();
     r.location = locationString(op->getLoc());
     r.role = role.getValue();
@@ -270,6 +310,13 @@ void ReportPass::runOnOperation() {
       collect(func, policy, roles, rows);
   });
 
+  // An op in loops counts once per iteration.
+  for (Row &r : rows) {
+    r.flops *= r.count;
+    r.flopsPerToken *= r.count;
+    r.weightBytesBefore *= r.count;
+    r.weightBytesAfter *= r.count;
+  }
   // A dynamic GEMM counts `tokens` rows when the option is given; else its
   // per-token FLOPs are totalled apart.
   for (Row &r : rows)
@@ -316,6 +363,7 @@ void ReportPass::runOnOperation() {
                              {"reason", r.reason},
                              {"shape", r.shape},
                              {"matmul", r.isMatmul},
+                             {"count", r.count},
                              {"flops", r.flops},
                              {"flops_per_token", r.flopsPerToken},
                              {"weight_bytes_before", r.weightBytesBefore},
@@ -345,9 +393,10 @@ void ReportPass::runOnOperation() {
   os << llvm::formatv(
       "{0,-4} {1,-22} {2,-28} {3,-12} {4,-5} {5,-18} {6,12}  {7}\n", "#", "op",
       "location", "role", "prec", "MxNxK", "FLOPs", "reason");
-  // Consecutive matmuls that differ in nothing shown (the per-expert GEMMs of
-  // a grouped linear, one per MoE expert) share a row: "<count> x MxNxK" and
-  // their summed FLOPs (format=json lists each).
+  // A matmul that runs several times per call (one GEMM per expert in the
+  // loop of a grouped linear), and consecutive matmuls that differ in
+  // nothing shown, share a row: "<count> x MxNxK" and their summed FLOPs
+  // (format=json lists each op with its count).
   unsigned idx = 0;
   auto same = [](const Row &x, const Row &y) {
     return x.op == y.op && x.location == y.location && x.func == y.func &&
@@ -357,15 +406,16 @@ void ReportPass::runOnOperation() {
   for (size_t i = 0; i < rows.size();) {
     const Row &r = rows[i];
     size_t j = i + 1;
-    int64_t flops = r.flops, perToken = r.flopsPerToken;
+    int64_t flops = r.flops, perToken = r.flopsPerToken, count = r.count;
     if (r.isMatmul)
       for (; j < rows.size() && rows[j].isMatmul && same(r, rows[j]); ++j) {
         flops += rows[j].flops;
         perToken += rows[j].flopsPerToken;
+        count += rows[j].count;
       }
     if (r.isMatmul) {
       std::string shape =
-          j - i > 1 ? std::to_string(j - i) + " x " + r.shape : r.shape;
+          count > 1 ? std::to_string(count) + " x " + r.shape : r.shape;
       os << llvm::formatv(
           "{0,-4} {1,-22} {2,-28} {3,-12} {4,-5} {5,-18} {6,12}  {7}\n", ++idx,
           r.op, r.location.empty() ? r.func : r.location, stringifyRole(r.role),

@@ -101,7 +101,17 @@ def FP8InsertQuantPass : Pass<"fp8-insert-quant", "::mlir::ModuleOp"> {
       matmul stays NT with 1x128 tiles along K (DeepSeek-V3 §3.5.2);
     - the result is produced in the original result type (f32 or bf16;
       f16 via an f32 result and `arith.truncf`) and expanded back to the
-      original shape; a non-zero init becomes the `acc` operand.
+      original shape; a non-zero init becomes the `acc` operand;
+    - a grouped linear (one batch dimension G with per-group weights
+      `[G, K, N]` or `[G, N, K]`: MoE routed experts) quantizes its stacked
+      activations and NT weights once each, collapsed to `[G * rows, K]`
+      when the row block divides the rows (else as `[G, rows, K]` with
+      block `[1, b0, b1]`; no block spans two groups either way), and runs
+      ONE `fp8.scaled_matmul` in an `scf.for` over the groups on each
+      group's slice of the codes and scales (`fp8.disassemble`,
+      `tensor.extract_slice`, `fp8.assemble`), writing its `[M, N]` product
+      into the loop-carried result: compile time and code size do not grow
+      with the expert count (DeepSeek-V3 routes over 256).
 
     Contractions kept in `bf16` while their operands are f32 (attention,
     output head, gating in an f32 graph) get `arith.truncf` casts on their
@@ -120,6 +130,7 @@ def FP8InsertQuantPass : Pass<"fp8-insert-quant", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::fp8::FP8Dialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::linalg::LinalgDialect",
+                           "::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect"];
 }
 
@@ -129,7 +140,10 @@ def FP8ReportPass : Pass<"fp8-report", "::mlir::ModuleOp"> {
     Lists every contraction and every op of a sensitive role (embedding,
     output head, gating, normalization, attention) that carries `fp8.role`:
     role, precision, reason, shapes, FLOPs (2*M*N*K for a contraction, one
-    per output element otherwise). A GEMM whose token dimension M is dynamic
+    per output element otherwise). An op inside loops with static trip
+    counts (the loop over the experts of a grouped linear) counts once per
+    iteration: its FLOPs and weight bytes are totals, the table shows
+    "<count> x MxNxK" and the JSON its `count`. A GEMM whose token dimension M is dynamic
     is reported per token (`2*N*K` FLOP per row of M, `?` in its shape),
     or at `tokens=T` rows when given. Totals: the share of matmul FLOPs in
     FP8 (for dynamic GEMMs without `tokens`, the per-token share),
@@ -192,6 +206,65 @@ def FP8StripAnnotationsPass : Pass<"fp8-strip-annotations", "::mlir::ModuleOp"> 
     refers to the fp8 dialect and parses in tools that do not register it
     (mlir-runner, mlir-translate).
   }];
+}
+
+def FP8UnshareDestinationsPass : Pass<"fp8-unshare-destinations"> {
+  let summary = "Give each use of a tensor.empty, or of a linalg.fill of "
+                "one, its own copy (before one-shot bufferization)";
+  let description = [{
+    CSE merges the identical `tensor.empty` ops of a model, and the
+    identical zero `linalg.fill`s of them, into one value used as the
+    destination (`outs`) of thousands of ops: one per layer and
+    projection. One-shot bufferization's in-place analysis (MLIR 22)
+    compares the uses of a buffer pairwise, so one such value costs time
+    quadratic in the number of layers; and all but one of its users would
+    copy it. This pass clones the op for every use but one (the clones
+    sit next to the original, so they dominate every use; a cloned fill
+    gets its own cloned empty), so every destination is its own buffer, as
+    before CSE. Linear in the number of uses; values are
+    unchanged. `fp8-cpu-pipeline` runs it right before bufferization.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def FP8SplitBlocksPass : Pass<"fp8-split-blocks"> {
+  let summary = "Split the blocks of function bodies after each op with "
+                "regions (before convert-scf-to-cf)";
+  let description = [{
+    `convert-scf-to-cf` (MLIR 22) splits the block of every loop it lowers
+    and moves each op after the loop into the new block, recording every
+    move in the dialect conversion's undo log: on a function with L
+    top-level loops (every linalg op of every layer after
+    `convert-linalg-to-loops`) that costs time and memory O(L * ops).
+    This pass splits each block of a function body after every op that has
+    regions, from the last such op to the first, and joins the pieces with
+    `cf.br`; each later split then moves only the ops up to the next loop,
+    so the lowering is linear in the function. Semantics are unchanged (the
+    canonicalizer merges the straight-line blocks again).
+    `fp8-cpu-pipeline` runs it right before `convert-scf-to-cf`.
+  }];
+  let dependentDialects = ["::mlir::cf::ControlFlowDialect"];
+}
+
+def FP8SplitDeallocsPass : Pass<"fp8-split-deallocs"> {
+  let summary = "Split a bufferization.dealloc of distinct allocations into "
+                "one per allocation (before buffer-deallocation-simplification)";
+  let description = [{
+    The ownership-based deallocation (MLIR 22) frees every buffer of a
+    function body in one `bufferization.dealloc` at its end: one operand
+    per buffer of every layer. `buffer-deallocation-simplification` then
+    asks its alias analysis about every pair of them, time quadratic in the
+    number of layers. When every operand is the result of its own
+    `memref.alloc`, no two of them alias (distinct allocations), so this
+    pass does what that simplification would: one `bufferization.dealloc`
+    per operand with the same condition and retained values, the updated
+    conditions of the retained values or-ed together. Linear in the
+    operands. Other deallocs are left to the simplification.
+    `fp8-cpu-pipeline` runs it right before that simplification.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::bufferization::BufferizationDialect"];
 }
 
 def FP8ExpandArithPass : Pass<"fp8-expand-arith"> {
