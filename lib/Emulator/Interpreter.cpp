@@ -25,6 +25,7 @@
 //===----------------------------------------------------------------------===//
 #include "Program.h"
 #include "fp8/Emulator/Emulator.h"
+#include "fp8/Target/Hopper/TensorCoreAccumulation.h"
 
 #include <algorithm>
 #include <cmath>
@@ -217,6 +218,25 @@ bool cmpI(uint8_t pred, uint64_t a, uint64_t b, unsigned bits) {
   }
 }
 
+float sm90Accumulate(float c, const uint8_t *a, bool aE5m2, const uint8_t *b,
+                     bool bE5m2, int k) {
+  using namespace mlir::fp8::tensorcore;
+  return accumulateGroup(sm90Model(), c, a,
+                         aE5m2 ? Fp8Format::E5M2 : Fp8Format::E4M3FN, b,
+                         bE5m2 ? Fp8Format::E5M2 : Fp8Format::E4M3FN, k);
+}
+float sm89Accumulate(float c, const uint8_t *a, bool aE5m2, const uint8_t *b,
+                     bool bE5m2, int k) {
+  // Ada's mma.sync sums 16-product groups: a k32 step is two of them.
+  using namespace mlir::fp8::tensorcore;
+  Fp8Format fa = aE5m2 ? Fp8Format::E5M2 : Fp8Format::E4M3FN,
+            fb = bE5m2 ? Fp8Format::E5M2 : Fp8Format::E4M3FN;
+  for (int i = 0; i < k; i += 16)
+    c = accumulateGroup(sm89Model(), c, a + i, fa, b + i, fb,
+                        std::min(16, k - i));
+  return c;
+}
+
 float defaultAccumulate(float c, const float *a, const float *b, int k) {
   float s = c;
   for (int i = 0; i < k; ++i)
@@ -292,7 +312,7 @@ public:
          std::mt19937_64 &rng, uint64_t &instCount)
       : p(p), dev(dev), dims(dims), opt(opt), cta(cta), rng(rng),
         instCount(instCount) {
-    accumulate = opt.accumulate ? opt.accumulate : defaultAccumulate;
+    accumulate = opt.accumulate;
     smemEnd = p.dynamicSharedBase + dims.dynamicSharedBytes;
     smem.assign(smemEnd, 0);
     initialised.assign(smemEnd, 0);
@@ -525,8 +545,9 @@ void CtaRun::executeWgmma(Warpgroup &wg, const std::vector<uint32_t> &members,
   // Format": start address bits 0-13, LBO 16-29, SBO 32-45 (all >> 4), base
   // offset 49-51, swizzle 62-63: 0 none, 1 128B, 2 64B, 3 32B).
   std::vector<float> A(64 * 32), B(size_t(N) * 32);
+  std::vector<uint8_t> Ac(64 * 32), Bc(size_t(N) * 32);
   auto decode = [&](uint64_t desc, int rows, bool e5m2, float *out,
-                    const char *which) {
+                    uint8_t *codes, const char *which) {
     uint32_t start = (desc & 0x3FFF) << 4;
     uint32_t lbo = ((desc >> 16) & 0x3FFF) << 4;
     uint32_t sbo = ((desc >> 32) & 0x3FFF) << 4;
@@ -569,14 +590,15 @@ void CtaRun::executeWgmma(Warpgroup &wg, const std::vector<uint32_t> &members,
         checkInitialised(&t0, instIdx, addr, 16);
         for (int i = 0; i < 16; ++i)
           out[r * 32 + kc * 16 + i] = lut[smem[addr + i]];
+        std::memcpy(&codes[r * 32 + kc * 16], &smem[addr], 16);
         lo = std::min(lo, addr);
         hi = std::max(hi, addr + 16);
       }
     }
     wg.reads.push_back({lo, hi, wg.commits, instIdx});
   };
-  decode(descA, 64, info.e5m2A, A.data(), "A");
-  decode(descB, N, info.e5m2B, B.data(), "B");
+  decode(descA, 64, info.e5m2A, A.data(), Ac.data(), "A");
+  decode(descB, N, info.e5m2B, B.data(), Bc.data(), "B");
 
   // Fragment map of the f32 accumulator (PTX ISA, "Matrix Fragments for
   // wgmma .m64nNk32", accumulator D): thread t, register r hold row
@@ -597,7 +619,11 @@ void CtaRun::executeWgmma(Warpgroup &wg, const std::vector<uint32_t> &members,
     }
   for (int m = 0; m < 64; ++m)
     for (int n = 0; n < N; ++n)
-      D[m * N + n] = accumulate(D[m * N + n], &A[m * 32], &B[n * 32], 32);
+      D[m * N + n] =
+          accumulate
+              ? accumulate(D[m * N + n], &Ac[m * 32], info.e5m2A, &Bc[n * 32],
+                           info.e5m2B, 32)
+              : defaultAccumulate(D[m * N + n], &A[m * 32], &B[n * 32], 32);
   for (uint32_t u : members) {
     uint32_t lt = u % 128;
     for (int r = 0; r < N / 2; ++r)
@@ -1206,6 +1232,19 @@ bool CtaRun::run(std::string &out) {
 }
 
 } // namespace
+
+bool mlir::fp8::emu::getAccumulator(const std::string &name,
+                                    WgmmaAccumulateFn &out) {
+  if (name == "exact")
+    out = nullptr;
+  else if (name == "sm90")
+    out = sm90Accumulate;
+  else if (name == "sm89")
+    out = sm89Accumulate;
+  else
+    return false;
+  return true;
+}
 
 LaunchResult KernelModule::launch(const std::string &kernel, Device &device,
                                   const LaunchDims &dims,

@@ -189,10 +189,10 @@ mlir::fp8::emu::runGemm(const KernelModule &module, const std::string &kernel,
   return r;
 }
 
-std::vector<uint32_t> mlir::fp8::emu::referenceGemm(const GemmOperands &ops,
-                                                    KernelElementType at,
-                                                    KernelElementType bt,
-                                                    KernelElementType out) {
+std::vector<uint32_t>
+mlir::fp8::emu::referenceGemm(const GemmOperands &ops, KernelElementType at,
+                              KernelElementType bt, KernelElementType out,
+                              WgmmaAccumulateFn accumulate) {
   const int64_t M = ops.m, N = ops.n, K = ops.k, KB = (K + 127) / 128;
   bool ae = at == KernelElementType::e5m2, be = bt == KernelElementType::e5m2;
   std::vector<float> fa(ops.a.size()), fb(ops.b.size());
@@ -206,8 +206,16 @@ std::vector<uint32_t> mlir::fp8::emu::referenceGemm(const GemmOperands &ops,
       float acc = 0.0f;
       for (int64_t kb = 0; kb < KB; ++kb) {
         float partial = 0.0f;
-        for (int64_t k = kb * 128; k < std::min(K, kb * 128 + 128); ++k)
-          partial += fa[i * K + k] * fb[j * K + k];
+        int64_t k1 = std::min(K, kb * 128 + 128);
+        if (accumulate) {
+          for (int64_t g = kb * 128; g < k1; g += 32)
+            partial =
+                accumulate(partial, &ops.a[i * K + g], ae, &ops.b[j * K + g],
+                           be, static_cast<int>(std::min<int64_t>(32, k1 - g)));
+        } else {
+          for (int64_t k = kb * 128; k < k1; ++k)
+            partial += fa[i * K + k] * fb[j * K + k];
+        }
         float s = ops.sa[i * KB + kb] * ops.sb[(j / 128) * KB + kb];
         acc = std::fma(partial, s, acc);
       }

@@ -585,7 +585,8 @@ def scaled_matmul(
     - `backend`: "cpu" (the reference lowering, JIT-compiled) or
       "gpu-emulator" (the sm_90a GEMM kernel of fp8-lower-to-nvvm run on the
       CPU emulator, fp8-emu: blocks (1, 128) and (128, 128), promote_interval
-      128, exact partials, K a multiple of 16; bit-equal to "cpu").
+      128, K a multiple of 16; its wgmma accumulates exactly or, with
+      emulate_accumulator="sm90"/"sm89", by that model; bit-equal to "cpu").
 
     Also `scaled_matmul(qa, qb, ...)` with two ScaledTensors (A [M, K] and
     B [N, K], each with its own block and format; the other arguments by
@@ -698,8 +699,11 @@ def _scaled_matmul_on_emulator(a, sa, b, sb, ab, bb, fmt, b_fmt, promote_interva
         why.append(f"blocks a (1, 128) and b (128, 128) (got {tuple(ab)} and {tuple(bb)})")
     if promote_interval != 128:
         why.append(f"promote_interval 128 (got {promote_interval})")
-    if accumulator_options:
-        why.append("exact partials (emulate_accumulator None or 'exact')")
+    # The emulator's wgmma models Hopper's (and Ada's) accumulation too; the
+    # generic N-bit model is not a hardware one.
+    model = {"": "exact", "accumulator=sm90": "sm90", "accumulator=sm89": "sm89"}.get(accumulator_options)
+    if model is None:
+        why.append("exact partials or a hardware accumulation model (emulate_accumulator None, 'exact', 'sm90', 'sm89')")
     if k % 16:
         why.append(f"K a multiple of 16 (got {k})")
     if why:
@@ -723,6 +727,7 @@ func.func @gemm(%a: {at}, %b: {bt}) -> {ot} {{
         np.ascontiguousarray(sa, np.float32),
         np.ascontiguousarray(b),
         np.ascontiguousarray(sb, np.float32),
+        accumulator=model,
     )
     if out == "f32":
         return bits_out.view(np.float32).copy()

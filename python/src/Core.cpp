@@ -638,7 +638,8 @@ std::string fp8py::emulateGemm(const std::string &kernelsIr,
                                const std::string &kernel, int64_t m, int64_t n,
                                int64_t k, const uint8_t *a, const float *sa,
                                const uint8_t *b, const float *sb, uint32_t *out,
-                               uint64_t seed, int smCount) {
+                               uint64_t seed, int smCount,
+                               const std::string &accumulator) {
   using namespace fp8::emu;
   fp8::emu::GemmKernelName spec;
   if (!parseGemmKernelName(kernel, spec))
@@ -666,6 +667,8 @@ std::string fp8py::emulateGemm(const std::string &kernelsIr,
   ops.sb.assign(sb, sb + cfg.nScaleBlocks() * kb);
   Options opt;
   opt.seed = seed;
+  if (!getAccumulator(accumulator, opt.accumulate))
+    return "fp8-emu: error: unknown accumulation model '" + accumulator + "'";
   std::vector<uint32_t> result;
   LaunchResult r =
       runGemm(*km, kernel, cfg, smCount, spec.out, ops, result, opt);

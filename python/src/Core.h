@@ -138,12 +138,14 @@ private:
 /// gpu.module of fp8-lower-to-nvvm) on the CPU emulator (fp8/Emulator) as
 /// the CUDA runtime launches it: codes a [m, k], b [n, k], scales sa [m, KB],
 /// sb [ceil(n / 128), KB]; `out` receives m * n elements (bf16 bits in the
-/// low 16 bits, or f32 bits). Returns an empty string on success, else the
+/// low 16 bits, or f32 bits); `accumulator`: the wgmma accumulation model
+/// (exact, sm90, sm89). Returns an empty string on success, else the
 /// emulator's report (a fault, or what is wrong with the request).
 std::string emulateGemm(const std::string &kernelsIr, const std::string &kernel,
                         int64_t m, int64_t n, int64_t k, const uint8_t *a,
                         const float *sa, const uint8_t *b, const float *sb,
-                        uint32_t *out, uint64_t seed, int smCount);
+                        uint32_t *out, uint64_t seed, int smCount,
+                        const std::string &accumulator);
 
 /// Runs quantize kernel `kernel` on x [rows, cols] (f32 bits, or bf16 bits
 /// in the low 16 bits for a bf16 kernel); codes [rows, cols], scales

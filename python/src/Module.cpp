@@ -290,8 +290,8 @@ PYBIND11_MODULE(_fp8_mlir, m) {
          py::array_t<uint8_t, py::array::c_style> a,
          py::array_t<float, py::array::c_style> sa,
          py::array_t<uint8_t, py::array::c_style> b,
-         py::array_t<float, py::array::c_style> sb, uint64_t seed,
-         int smCount) {
+         py::array_t<float, py::array::c_style> sb, uint64_t seed, int smCount,
+         const std::string &accumulator) {
         if (a.ndim() != 2 || b.ndim() != 2 || a.shape(1) != b.shape(1))
           throw py::value_error("emulate_gemm: a [M, K] and b [N, K]");
         int64_t m = a.shape(0), n = b.shape(0), k = a.shape(1);
@@ -303,9 +303,9 @@ PYBIND11_MODULE(_fp8_mlir, m) {
         std::string report;
         {
           py::gil_scoped_release release;
-          report =
-              emulateGemm(ir, kernel, m, n, k, a.data(), sa.data(), b.data(),
-                          sb.data(), out.mutable_data(), seed, smCount);
+          report = emulateGemm(ir, kernel, m, n, k, a.data(), sa.data(),
+                               b.data(), sb.data(), out.mutable_data(), seed,
+                               smCount, accumulator);
         }
         if (!report.empty())
           throw std::runtime_error(report);
@@ -313,7 +313,7 @@ PYBIND11_MODULE(_fp8_mlir, m) {
       },
       py::arg("ir"), py::arg("kernel"), py::arg("a"), py::arg("sa"),
       py::arg("b"), py::arg("sb"), py::arg("seed") = 1,
-      py::arg("sm_count") = 132,
+      py::arg("sm_count") = 132, py::arg("accumulator") = "exact",
       "Run GEMM kernel `kernel` of the lowered module `ir` on the CPU "
       "emulator; returns the [M, N] output bits (bf16 in the low 16 bits, or "
       "f32). Raises RuntimeError with the emulator's report on a fault.");

@@ -87,3 +87,20 @@ def test_unsupported_forms_are_errors():
     qb = fp8_mlir.quantize(np.ones((8, 256), np.float32), block=(128, 128))
     with pytest.raises(ValueError, match="exact partials"):
         fp8_mlir.scaled_matmul(qa, qb, emulate_accumulator_bits=14, backend="gpu-emulator")
+
+
+@pytest.mark.parametrize("model", ["sm90", "sm89"])
+@pytest.mark.parametrize("m,n,k,fa,fb", [(65, 127, 272, "e4m3", "e4m3"), (129, 200, 144, "e5m2", "e4m3")])
+def test_scaled_matmul_accumulation_models(model, m, n, k, fa, fb):
+    # The emulator's wgmma with a tensor-core accumulation model
+    # (fp8/Target/Hopper/TensorCoreAccumulation.h, one k32 step per wgmma)
+    # against the CPU lowering's IR of the same model (accumulator=sm90|sm89),
+    # bit for bit; and different from the exact sums, so the model is used.
+    rng = np.random.default_rng(m + n + k)
+    qa = fp8_mlir.quantize(_random(rng, (m, k)), block=(1, 128), fmt=fa)
+    qb = fp8_mlir.quantize(_random(rng, (n, k)), block=(128, 128), fmt=fb)
+    cpu = fp8_mlir.scaled_matmul(qa, qb, out="f32", emulate_accumulator=model)
+    emu = fp8_mlir.scaled_matmul(qa, qb, out="f32", emulate_accumulator=model, backend="gpu-emulator")
+    np.testing.assert_array_equal(emu.view(np.uint32), cpu.view(np.uint32))
+    exact = fp8_mlir.scaled_matmul(qa, qb, out="f32", backend="gpu-emulator")
+    assert np.any(exact != emu)

@@ -14,6 +14,10 @@
 // RUN: fp8-emu %t.mlir --seed 1 --m 200 | FileCheck %s
 // RUN: fp8-emu %t.mlir --seed 2 --m 129 --max-quantum 3 --sm-count 3 | FileCheck %s --check-prefix=SM3
 // RUN: fp8-emu %t.mlir --seed 3 --m 1 --max-quantum 1000 --sm-count 1 | FileCheck %s --check-prefix=SM1
+// Hopper's accumulation model in the emulator's wgmma and in the reference
+// (TensorCoreAccumulation.h); an unknown model is an error.
+// RUN: fp8-emu %t.mlir --accumulator sm90 --kernel fp8_scaled_matmul_129x200x160_e4m3_e5m2_bf16 --kernel fp8_scaled_matmul_300x400x1024_e4m3_e4m3_bf16 | FileCheck %s --check-prefix=SM90
+// RUN: not fp8-emu %t.mlir --accumulator sm100 2>&1 | FileCheck %s --check-prefix=BADMODEL
 
 // CHECK-DAG: fp8-emu: PASS fp8_scaled_matmul_1x65x128_e4m3_e4m3_bf16: 1x65x128, 65 outputs bit-exact (grid 1,
 // CHECK-DAG: fp8-emu: PASS fp8_scaled_matmul_65x127x144_e4m3_e4m3_bf16: 65x127x144, 8255 outputs bit-exact (grid 1,
@@ -29,6 +33,10 @@
 // SM3-DAG: fp8-emu: PASS fp8_scaled_matmul_300x400x1024_e4m3_e4m3_bf16: 300x400x1024, 120000 outputs bit-exact (grid 3,
 // SM3-DAG: fp8-emu: PASS fp8_scaled_matmul_256x256x512_e4m3_e4m3_bf16: 256x256x512, 65536 outputs bit-exact (grid 3,
 // SM3-DAG: fp8-emu: PASS fp8_scaled_matmul_dynx200x272_e4m3_e4m3_bf16: 129x200x272, 25800 outputs bit-exact (grid 3,
+
+// SM90: fp8-emu: PASS fp8_scaled_matmul_129x200x160_e4m3_e5m2_bf16: 129x200x160, 25800 outputs bit-exact
+// SM90: fp8-emu: PASS fp8_scaled_matmul_300x400x1024_e4m3_e4m3_bf16: 300x400x1024, 120000 outputs bit-exact
+// BADMODEL: fp8-emu: error: --accumulator must be exact, sm90 or sm89, got 'sm100'
 
 // SM1-DAG: fp8-emu: PASS fp8_scaled_matmul_300x400x1024_e4m3_e4m3_bf16: 300x400x1024, 120000 outputs bit-exact (grid 1,
 // SM1-DAG: fp8-emu: PASS fp8_scaled_matmul_dynx200x272_e4m3_e4m3_bf16: 1x200x272, 200 outputs bit-exact (grid 1,

@@ -84,6 +84,11 @@ static cl::opt<unsigned> schedules(
              "seed + 1, ...; same inputs) and stop at the first fault or "
              "mismatch: a search for ordering bugs"),
     cl::init(1));
+static cl::opt<std::string> accumulator(
+    "accumulator",
+    cl::desc("wgmma accumulation model of the emulator and the reference: "
+             "exact (k-order f32 sums, the default), sm90 (Hopper), sm89"),
+    cl::init("exact"));
 static cl::opt<bool> timing("time", cl::desc("Print the emulation time"),
                             cl::init(false));
 
@@ -191,7 +196,8 @@ bool runGemmKernel(MLIRContext &ctx, const KernelModule &km,
                ops.sb);
   std::vector<uint32_t> got;
   auto t0 = std::chrono::steady_clock::now();
-  std::vector<uint32_t> want = referenceGemm(ops, spec.a, spec.b, spec.out);
+  std::vector<uint32_t> want =
+      referenceGemm(ops, spec.a, spec.b, spec.out, opt.accumulate);
   LaunchResult r;
   Options o = opt;
   for (unsigned i = 0; i < schedules; ++i, ++o.seed) {
@@ -299,6 +305,12 @@ int main(int argc, char **argv) {
   opt.seed = seed;
   opt.maxQuantum = quantum;
   opt.checkUninitialisedShared = !noUninit;
+  if (!getAccumulator(accumulator, opt.accumulate)) {
+    llvm::errs() << "fp8-emu: error: --accumulator must be exact, sm90 or "
+                    "sm89, got '"
+                 << accumulator << "'\n";
+    return 1;
+  }
   bool ok = true;
   for (const std::string &name : names) {
     if (!km->hasKernel(name)) {

@@ -121,14 +121,21 @@ encodeTensorMapTiled(TensorMap &map, uint32_t elementBytes, uint32_t rank,
 //===----------------------------------------------------------------------===//
 
 /// One output element of one `wgmma.mma_async` (m64nNk32, FP8 inputs, f32
-/// accumulator): `c` is the incoming accumulator (0 when scale-d is 0), `a`
-/// and `b` the 32 decoded inputs along k. The default sums the products in k
-/// order in f32 (((c + a0 b0) + a1 b1) + ...), the order of the reference
-/// lowering (fp8-lower-to-linalg with accumulator-bits=0), so GEMM outputs
-/// are bit-exact with it. Hardware tensor-core rounding is not modelled; a
-/// model of it plugs in here.
-using WgmmaAccumulateFn = float (*)(float c, const float *a, const float *b,
-                                    int k);
+/// accumulator) under a model of the tensor core's accumulation: `c` is the
+/// incoming accumulator (+0 when scale-d is 0), `a` and `b` the k FP8 codes
+/// of A's row and B's column (e5m2 or e4m3 as flagged). Without a model
+/// (Options::accumulate null) the products (exact in f32) are summed in k
+/// order in f32, ((c + a0 b0) + a1 b1) + ..., the order of the reference
+/// lowering (fp8-lower-to-linalg, accumulator=exact), so GEMM outputs are
+/// bit-exact with it. getAccumulator("sm90") gives Hopper's (the model of
+/// fp8/Target/Hopper/TensorCoreAccumulation.h).
+using WgmmaAccumulateFn = float (*)(float c, const uint8_t *a, bool aE5m2,
+                                    const uint8_t *b, bool bE5m2, int k);
+
+/// The accumulation model `name`: "exact" (null: the k-order f32 sum),
+/// "sm90" (Hopper wgmma), "sm89" (Ada mma.sync). Returns false for another
+/// name.
+bool getAccumulator(const std::string &name, WgmmaAccumulateFn &out);
 
 struct Options {
   /// Seed of the thread scheduler; a fixed seed reproduces a run.

@@ -78,9 +78,13 @@ LaunchResult runGemm(const KernelModule &module, const std::string &kernel,
 /// summing the exact products in k order from +0, then
 /// acc = fma(partial, sa * sb, acc) in interval order; bf16 output rounded
 /// to nearest even. Same element encoding as runGemm.
+/// With `accumulate` (a tensor-core model, getAccumulator), each partial
+/// is instead the chain of the model's k32 steps from +0 over the
+/// interval's 32-wide groups.
 std::vector<uint32_t> referenceGemm(const GemmOperands &operands,
                                     KernelElementType a, KernelElementType b,
-                                    KernelElementType out);
+                                    KernelElementType out,
+                                    WgmmaAccumulateFn accumulate = nullptr);
 
 /// Runs quantize kernel `kernel` on x [rows, cols] (f32 bits, or bf16 bits
 /// when `config` input is bf16) and returns the codes [rows, cols] and
