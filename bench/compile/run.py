@@ -1,87 +1,190 @@
 #!/usr/bin/env python3
-"""Compile-time benchmark of fp8-pipeline (docs/compile-time.md).
+"""Compile-time benchmark of fp8-pipeline and compile() (docs/compile-time.md).
 
-Times `fp8-opt --fp8-pipeline="report=false"` and `mlir-opt --canonicalize
---cse` on the same input, in the same run, on the real graphs in
-../shared/models, on generated N-layer decoders (N = 1, 8, 32, 61) and on a
-28-layer decode graph of mixed levels (linalg, memref, affine, vector), and
-prints a Markdown table: the median of --repeat runs, the ratio, and how
-time grows with N. Python 3 stdlib only.
+1. `fp8-opt --fp8-pipeline="report=false"` against `mlir-opt --canonicalize
+   --cse` on the same input, in the same run: the real graphs in
+   ../shared/models, generated dense decoders (gen_transformer.py, N = 1, 8,
+   32, 61), a 28-layer decode graph of mixed levels, and MoE models from
+   fp8_mlir.models (the small configuration and DeepSeek-V3's, N layers).
+2. `fp8_mlir.compile()` (graph pipeline, report, CPU lowering) of
+   DeepSeek-V3 MoE models of N layers, each in a fresh interpreter.
+
+Times are CPU seconds (user + system) of the process, the best of --repeat
+runs: the machine is shared, and CPU time is what a run costs whatever else
+runs beside it. Peak memory is the process's maximum resident set. Prints
+Markdown tables; Python 3 stdlib only (compile() needs the built package).
 
     bench/compile/run.py --fp8-opt build/bin/fp8-opt [--mlir-opt mlir-opt]
                          [--models ../shared/models] [--repeat 3]
+                         [--moe-layers 2 4 8 32 61] [--deepseek-layers 1 2 4 8]
+                         [--compile-layers 1 2 4 8] [--python-packages DIR]
 """
 import argparse
+import importlib.util
+import json
 import os
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
 REAL = ["bert_base_linalg", "berttiny_mlm_backward_linalg", "qwen_block_tosa", "mlp_fp32_3x1024",
         "mlp_bf16_3x1024"]
 LAYERS = [1, 8, 32, 61]
 
 
-def timed(cmd, repeat):
-    times = []
+def load_models():
+    """fp8_mlir/models.py alone (pure Python): the package itself needs the
+    native extension, which the fp8-opt rows do not."""
+    spec = importlib.util.spec_from_file_location("fp8_models", os.path.join(ROOT, "python", "fp8_mlir", "models.py"))
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["fp8_models"] = module  # dataclasses look the module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def measure(cmd, repeat, env=None):
+    """(CPU seconds, wall seconds, peak MiB) of the run with the least CPU
+    time; stdout is returned from that run."""
+    best = None
     for _ in range(repeat):
         start = time.perf_counter()
-        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+        out = proc.stdout.read()
+        _, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        if proc.returncode:
+            raise SystemExit(f"failed ({proc.returncode}): {' '.join(cmd)}")
+        run = (usage.ru_utime + usage.ru_stime, time.perf_counter() - start, usage.ru_maxrss / 1024, out)
+        if best is None or run[0] < best[0]:
+            best = run
+    return best
+
+
+def write(path, text):
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
+def pipeline_table(a, inputs):
+    print("| input | linalg ops | fp8-pipeline (s) | canonicalize+cse (s) | ratio | fp8-pipeline peak (MiB) |")
+    print("|---|---:|---:|---:|---:|---:|")
+    series = {}
+    for name, path, group, n in inputs:
+        with open(path) as f:
+            ops = f.read().count("linalg.")
+        fp8, _, fp8_mem, _ = measure([a.fp8_opt, path, "--fp8-pipeline=report=false", "-o", os.devnull], a.repeat)
+        base, _, _, _ = measure([a.mlir_opt, path, "--canonicalize", "--cse", "-o", os.devnull], a.repeat)
+        print(f"| {name} | {ops} | {fp8:.3f} | {base:.3f} | {fp8 / base:.1f}x | {fp8_mem:.0f} |", flush=True)
+        if group:
+            series.setdefault(group, {})[n] = (fp8, base, fp8_mem)
+    for group, points in series.items():
+        if len(points) < 2:
+            continue
+        first = min(points)
+        print()
+        print(f"| {group}: layers | fp8-pipeline vs {first} | canonicalize+cse vs {first} | "
+              "fp8-pipeline ms/layer | peak MiB |")
+        print("|---:|---:|---:|---:|---:|")
+        for n in sorted(points):
+            fp8, base, mem = points[n]
+            f0, b0, _ = points[first]
+            print(f"| {n} | {fp8 / f0:.1f}x | {base / b0:.1f}x | {1000 * fp8 / n:.1f} | {mem:.0f} |")
+
+
+COMPILE = r"""
+import json, resource, sys, time
+import fp8_mlir
+from fp8_mlir import models
+text = models.model(models.ModelConfig(), int(sys.argv[1]), mlp="moe")
+cpu, wall = time.process_time(), time.perf_counter()
+res = fp8_mlir.compile(text)
+cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+print(json.dumps({"cpu": cpu, "wall": wall, "peak": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                  "gemms": res.fp8_ir.count("fp8.scaled_matmul"), "ir": len(res.ir)}))
+"""
+
+
+def compile_table(a):
+    env = dict(os.environ, PYTHONPATH=a.python_packages + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    check = subprocess.run([sys.executable, "-c", "import fp8_mlir; fp8_mlir.compile"], env=env,
+                           capture_output=True)
+    if check.returncode:
+        print(f"(compile() rows skipped: no fp8_mlir package in {a.python_packages})")
+        return
+    print("| DeepSeek-V3 layers | compile() CPU (s) | wall (s) | CPU s/layer | peak (MiB) | "
+          "scaled_matmul ops | LLVM IR (MB) |")
+    print("|---:|---:|---:|---:|---:|---:|---:|")
+    for n in a.compile_layers:
+        # The time of compile() itself (measured in the child, without the
+        # graph generation and the interpreter start); the peak of the whole
+        # process.
+        best = None
+        for _ in range(a.repeat):
+            *_, out = measure([sys.executable, "-c", COMPILE, str(n)], 1, env)
+            r = json.loads(out)
+            if best is None or r["cpu"] < best["cpu"]:
+                best = r
+        print(f"| {n} | {best['cpu']:.2f} | {best['wall']:.2f} | {best['cpu'] / n:.2f} | {best['peak']:.0f} | "
+              f"{best['gemms']} | {best['ir'] / 1e6:.1f} |", flush=True)
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--fp8-opt", required=True)
     ap.add_argument("--mlir-opt", default=shutil.which("mlir-opt") or "/usr/lib/llvm-22/bin/mlir-opt")
-    ap.add_argument("--models", default=os.path.join(HERE, "..", "..", "..", "shared", "models"))
+    ap.add_argument("--models", default=os.path.join(ROOT, "..", "shared", "models"))
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--layers", type=int, nargs="*", default=LAYERS)
+    ap.add_argument("--layers", type=int, nargs="*", default=LAYERS, help="dense decoder depths")
+    ap.add_argument("--moe-layers", type=int, nargs="*", default=[2, 4, 8, 32, 61],
+                    help="depths of the small-configuration MoE models")
+    ap.add_argument("--deepseek-layers", type=int, nargs="*", default=[1, 2, 4, 8, 61],
+                    help="depths of the DeepSeek-V3 MoE models (fp8-pipeline rows)")
+    ap.add_argument("--compile-layers", type=int, nargs="*", default=[1, 2, 4, 8],
+                    help="depths of the DeepSeek-V3 models compiled with compile()")
+    ap.add_argument("--python-packages", default=None,
+                    help="the built fp8_mlir package (default: python_packages beside fp8-opt's bin/)")
     a = ap.parse_args()
+    if a.python_packages is None:
+        a.python_packages = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(a.fp8_opt))),
+                                         "python_packages")
 
     inputs = []
     for name in REAL:
         path = os.path.join(a.models, name + ".mlir")
         if os.path.exists(path):
-            inputs.append((name, path, None))
+            inputs.append((name, path, None, None))
     tmp = tempfile.mkdtemp(prefix="fp8-compile-bench-")
     gen = os.path.join(HERE, "gen_transformer.py")
     for n in a.layers:
         path = os.path.join(tmp, f"decoder_{n}.mlir")
         with open(path, "w") as f:
             subprocess.run([sys.executable, gen, "--layers", str(n)], check=True, stdout=f)
-        inputs.append((f"decoder, {n} layer{'s' if n > 1 else ''}", path, n))
+        inputs.append((f"decoder, {n} layer{'s' if n > 1 else ''}", path, "decoder", n))
     # A decode graph of mixed levels (linalg on tensors + a memref/affine/
     # vector KV-cache update per layer), 28 layers like a distilled 7B decoder.
     path = os.path.join(tmp, "decode_mixed_28.mlir")
     with open(path, "w") as f:
         subprocess.run([sys.executable, gen, "--layers", "28", "--seq", "1", "--mixed"], check=True, stdout=f)
-    inputs.append(("decode, mixed levels, 28 layers", path, None))
+    inputs.append(("decode, mixed levels, 28 layers", path, None, None))
+    # MoE models (embedding, N MoE layers, head): routed experts as grouped
+    # matmuls over the expert dimension.
+    models = load_models()
+    for n in a.moe_layers:
+        path = write(os.path.join(tmp, f"moe_small_{n}.mlir"), models.model(models.ModelConfig.small(), n))
+        inputs.append((f"MoE small, {n} layers", path, "MoE small", n))
+    for n in a.deepseek_layers:
+        path = write(os.path.join(tmp, f"moe_deepseek_{n}.mlir"), models.model(models.ModelConfig(), n))
+        inputs.append((f"MoE DeepSeek-V3, {n} layer{'s' if n > 1 else ''}", path, "MoE DeepSeek-V3", n))
 
-    print(f"| input | linalg ops | fp8-pipeline (s) | canonicalize+cse (s) | ratio |")
-    print(f"|---|---:|---:|---:|---:|")
-    per_layer = {}
-    for name, path, n in inputs:
-        with open(path) as f:
-            ops = f.read().count("linalg.")
-        fp8 = timed([a.fp8_opt, path, "--fp8-pipeline=report=false", "-o", os.devnull], a.repeat)
-        base = timed([a.mlir_opt, path, "--canonicalize", "--cse", "-o", os.devnull], a.repeat)
-        print(f"| {name} | {ops} | {fp8:.3f} | {base:.3f} | {fp8 / base:.1f}x |", flush=True)
-        if n:
-            per_layer[n] = (fp8, base)
-    if len(per_layer) > 1:
-        first = min(per_layer)
+    pipeline_table(a, inputs)
+    if a.compile_layers:
         print()
-        print("| layers | fp8-pipeline vs fewest layers | canonicalize+cse vs fewest layers | fp8-pipeline ms/layer |")
-        print("|---:|---:|---:|---:|")
-        for n in sorted(per_layer):
-            fp8, base = per_layer[n]
-            print(f"| {n} | {fp8 / per_layer[first][0]:.1f}x | {base / per_layer[first][1]:.1f}x | {1000 * fp8 / n:.1f} |")
+        compile_table(a)
     shutil.rmtree(tmp)
 
 

@@ -36,9 +36,8 @@ void split(bufferization::DeallocOp op) {
   Location loc = op.getLoc();
   SmallVector<Value> updated(op.getRetained().size());
   for (auto [m, cond] : llvm::zip_equal(op.getMemrefs(), op.getConditions())) {
-    auto one = bufferization::DeallocOp::create(b, loc, ValueRange{m},
-                                                ValueRange{cond},
-                                                op.getRetained());
+    auto one = bufferization::DeallocOp::create(
+        b, loc, ValueRange{m}, ValueRange{cond}, op.getRetained());
     // A retained value is owned after the dealloc when any piece says so.
     for (auto [acc, c] : llvm::zip_equal(updated, one.getUpdatedConditions()))
       acc = acc ? arith::OrIOp::create(b, loc, acc, c).getResult() : c;
