@@ -53,6 +53,19 @@ if config.fp8_cvt_exhaustive and os.path.exists(config.fp8_cvt_exhaustive):
 # only when asked: `lit --param long_tests=1 build/test/...`.
 if lit_config.params.get("long_tests"):
     config.available_features.add("long-tests")
+# clang (LLVM's, beside mlir-translate): host programs lowered by
+# fp8-gpu-pipeline{host=llvm} are translated to LLVM IR and linked into
+# shared libraries.
+clang = os.path.join(config.llvm_tools_dir, "clang")
+if os.path.exists(clang):
+    config.available_features.add("clang")
+    config.substitutions.append(("%clang", clang))
+# The mgpu* runtime those programs call (runtime/, built with the CUDA
+# toolkit); linking against it proves it implements every function they use.
+mgpu_runtime = os.path.join(config.fp8_obj_root, "lib", "libfp8_mgpu_runtime.so")
+if os.path.exists(mgpu_runtime):
+    config.available_features.add("mgpu-runtime")
+    config.substitutions.append(("%fp8_lib_dir", os.path.join(config.fp8_obj_root, "lib")))
 # valgrind, where installed: the regression test of an upstream parser's
 # uninitialised read (test/Upstream/upstream-linalg-named-op-angle.mlir).
 if lit.util.which("valgrind"):

@@ -103,10 +103,11 @@ def test_compile_llama_block_sm90a_ptx():
     assert "wgmma.mma_async" in res.ptx and ".e4m3.e4m3" in res.ptx
     assert "gpu.binary" in res.ir
     # The PTX entries are the kernels gemm_kernel_name() names for the
-    # scaled_matmul ops left on the host: one per distinct shape.
+    # GEMMs the host launches (fp8-launch-kernels: one launcher call per
+    # scaled_matmul, on the operands' memrefs): one per distinct shape.
     entries = set(re.findall(r"\.entry\s+(fp8_scaled_matmul_\w+)", res.ptx))
-    gemms = re.findall(r"fp8\.scaled_matmul .*: !fp8\.scaled<(\d+)x(\d+)xf8E4M3FN.*"
-                       r"!fp8\.scaled<(\d+)x\d+xf8E4M3FN.*-> tensor<\d+x\d+x(bf16|f32)>", res.ir)
+    gemms = re.findall(r"call @fp8_launch_fp8_scaled_matmul_\w+\(.*\) : \(memref<(\d+)x(\d+)xf8E4M3FN>, "
+                       r"memref<(\d+)x\d+xf8E4M3FN>, .*, memref<\d+x\d+x(bf16|f32)>\) -> \(\)", res.ir)
     assert gemms
     assert entries == {fp8_mlir.gemm_kernel_name(int(m), int(n), int(k), "e4m3", "e4m3", out)
                        for (m, k, n, out) in gemms}

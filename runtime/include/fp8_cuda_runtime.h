@@ -72,7 +72,9 @@ int fp8rt_gemm_config(int64_t m, int64_t n, int64_t k, int64_t *threads,
  *         (A scales transposed, K-block major, rows padded to 16 bytes)
  *   d   : [M, N] bf16 or f32 (as the kernel was compiled)
  * `kernel_name`: fp8rt_gemm_kernel_name of the shape; a dynamic-M kernel
- * (`fp8_scaled_matmul_dynx...`, compiled for any M) runs with this `m`.
+ * (`fp8_scaled_matmul_dynx...`, compiled for any M) runs with this `m`; a
+ * kernel of a non-default configuration (name suffix `_t<BM>x<BN>s<S>`,
+ * fp8-lower-to-nvvm options block-m, block-n, stages) is launched with it.
  * `sm_count` <= 0: use the device's multiprocessor count (persistent grid). */
 /* clang-format on */
 int fp8rt_gemm_create(fp8rt_module *module, const char *kernel_name, int64_t m,

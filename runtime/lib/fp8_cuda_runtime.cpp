@@ -162,11 +162,30 @@ int fp8rt_gemm_create(fp8rt_module *module, const char *kernel_name, int64_t m,
   auto *g = new fp8rt_gemm();
   // A dynamic-M kernel was compiled with the configuration of any M; the
   // sizes derived from M (tiles, A-scale rows, grid) are the actual M's.
-  g->config =
-      isDynamicMGemmKernelName(kernel_name)
-          ? withRuntimeM(
-                chooseGemmKernelConfig(GemmKernelConfig::kDynamicM, n, k), m)
-          : chooseGemmKernelConfig(m, n, k);
+  // A kernel of a non-default configuration says which in its name
+  // (`_t<BM>x<BN>s<S>`, KernelNames.h).
+  mlir::fp8::GemmKernelOverrides overrides;
+  if (mlir::fp8::parseGemmKernelConfigSuffix(kernel_name, &overrides.blockM,
+                                             &overrides.blockN,
+                                             &overrides.stages)) {
+    g->config = mlir::fp8::makeGemmKernelConfig(m, n, k, overrides);
+    const char *why = mlir::fp8::checkGemmKernelConfig(g->config);
+    if (*why) {
+      delete g;
+      return fail(std::string("fp8rt_gemm_create(") + kernel_name +
+                  "): " + why);
+    }
+  } else {
+    g->config = chooseGemmKernelConfig(m, n, k);
+  }
+  if (isDynamicMGemmKernelName(kernel_name)) {
+    GemmKernelConfig compiled =
+        overrides.any()
+            ? mlir::fp8::makeGemmKernelConfig(GemmKernelConfig::kDynamicM, n, k,
+                                              overrides)
+            : chooseGemmKernelConfig(GemmKernelConfig::kDynamicM, n, k);
+    g->config = withRuntimeM(compiled, m);
+  }
   const GemmKernelConfig &c = g->config;
   int rc = 0;
   auto cleanup = [&](int code) {

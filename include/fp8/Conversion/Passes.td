@@ -161,6 +161,18 @@ def FP8LowerToNVVMPass : Pass<"fp8-lower-to-nvvm", "ModuleOp"> {
     or keeps f32 and stores with M/N tails masked; K tails are zero-filled by
     TMA's out-of-bounds fill.
 
+    The tile configuration is the shape's default (GemmKernelConfig.h:
+    BLOCK_M 64 for M <= 64 else 128, BLOCK_N 128, as many stages as fit the
+    227 KB of shared memory up to 8) unless the options `block-m`,
+    `block-n`, `stages`, `consumers` say otherwise; a kernel with a
+    non-default configuration has the suffix `_t<BM>x<BN>s<S>` in its name.
+    BLOCK_N need not be a multiple of the 128-column B-scale block: each
+    8-column register group takes the B scale of the block its columns fall
+    in (a tile may straddle two or three blocks). A configuration that
+    breaks a hardware limit (wgmma N, the 227 KB of shared memory, the
+    consumer registers: BLOCK_N <= 216 with one or two consumers, 136 with
+    three, 88 with four) is an error naming the options.
+
     Requirements (diagnosed otherwise): static shapes; FP8 operands with f32
     scales, `a` blocks [1, 128], `b` blocks [128, 128], promote_interval
     128 (the DeepSeek-V3 recipe); K a multiple of 16 (TMA global strides are
@@ -183,12 +195,105 @@ def FP8LowerToNVVMPass : Pass<"fp8-lower-to-nvvm", "ModuleOp"> {
            "Target chip (sm_90a: wgmma and setmaxnreg need the 'a' target)">,
     Option<"features", "features", "std::string", [{"+ptx80"}],
            "PTX features of the #nvvm.target">,
+    Option<"blockM", "block-m", "int64_t", /*default=*/"0",
+           "GEMM CTA tile rows: 64, 128, 192 or 256, 64 per consumer "
+           "warpgroup (0: the shape's default, 64 for M <= 64 else 128)">,
+    Option<"blockN", "block-n", "int64_t", /*default=*/"0",
+           "GEMM CTA tile columns: a multiple of 8 in 16..256 (0: 128)">,
+    Option<"stages", "stages", "int64_t", /*default=*/"0",
+           "GEMM shared-memory ring depth, 1..64 (0: as many as fit the "
+           "227 KB, at most 8)">,
+    Option<"consumers", "consumers", "int64_t", /*default=*/"0",
+           "GEMM consumer warpgroups, 1..4 = block-m / 64 (0: from "
+           "block-m)">,
   ];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::LLVM::LLVMDialect",
     "::mlir::NVVM::NVVMDialect", "::mlir::scf::SCFDialect",
     "::mlir::arith::ArithDialect"
   ];
+}
+
+def FP8LaunchKernelsPass : Pass<"fp8-launch-kernels", "ModuleOp"> {
+  let summary = "Launch the sm_90a kernels of fp8-lower-to-nvvm from the host "
+                "functions (gpu.launch_func, TMA descriptors built on the host)";
+  let description = [{
+    The host half of the GPU lowering; runs after `fp8-lower-to-nvvm` (with
+    the same configuration options) on the host program on tensors. Every
+    `fp8.scaled_matmul` and every `fp8.quantize` with a kernel in
+    `gpu.module @fp8_kernels` becomes a call of a private launcher
+    `@fp8_launch_<kernel>` on host memrefs (handed over with
+    `bufferization.to_buffer`, results through `bufferization.to_tensor` of
+    a `memref.alloc`):
+
+    - GEMM: `fp8.disassemble` of both operands; the A scales transposed into
+      the K-block-major, 4-row-padded `[KB, roundUp(M, 4)]` layout of the
+      kernel ABI (`linalg.transpose` into a zero `linalg.fill`); the
+      launcher copies codes and scales to the device (`gpu.alloc`,
+      `gpu.memcpy`, one stream of async tokens), builds the three TMA
+      descriptors with `nvgpu.tma.create.descriptor` (A and B codes as u8,
+      box {BLOCK_M or BLOCK_N, 128}, 128-byte swizzle; A scales f32, box
+      {1, BLOCK_M}, no swizzle; zero fill), launches the kernel with the
+      persistent grid `min(ceil(M / BLOCK_M) * ceil(N / BLOCK_N), sm-count)`,
+      `128 * (consumers + 1)` threads and the configuration's dynamic shared
+      memory, copies D back and frees the device buffers.
+    - quantize: input to the device, grid of `QuantizeKernelConfig.h`
+      (256 threads), codes and scales back, `fp8.assemble`d into the result.
+
+    After bufferization, `convert-nvgpu-to-nvvm` and `gpu-to-llvm` (bare
+    pointers for kernel arguments) lower the launchers to the upstream
+    `mgpu*` runtime ABI (docs/gpu-kernel.md, "Host ABI"). With
+    `emit-c-interface`, every public function gets `llvm.emit_c_interface`.
+
+    Errors: a kernel missing from `@fp8_kernels` (the options differ from
+    those of `fp8-lower-to-nvvm`); the GEMM forms `fp8-lower-to-nvvm`
+    rejects.
+  }];
+  let options = [
+    Option<"blockM", "block-m", "int64_t", /*default=*/"0",
+           "as fp8-lower-to-nvvm">,
+    Option<"blockN", "block-n", "int64_t", /*default=*/"0",
+           "as fp8-lower-to-nvvm">,
+    Option<"stages", "stages", "int64_t", /*default=*/"0",
+           "as fp8-lower-to-nvvm">,
+    Option<"consumers", "consumers", "int64_t", /*default=*/"0",
+           "as fp8-lower-to-nvvm">,
+    Option<"smCount", "sm-count", "int64_t", /*default=*/"132",
+           "Streaming multiprocessors of the device: the persistent GEMM grid "
+           "is min(tiles, sm-count) (132 on H100 SXM and H200)">,
+    Option<"emitCInterface", "emit-c-interface", "bool", /*default=*/"false",
+           "Add llvm.emit_c_interface to every public function">,
+    Option<"launchers", "launchers", "std::string", [{"all"}],
+           "all: rewrite the ops and define the launchers; declare: rewrite "
+           "the ops, launchers only declared (so buffer deallocation, which "
+           "rejects the gpu ops, can run on the host program); define-only: "
+           "give declared launchers their bodies (after deallocation)">,
+  ];
+  let dependentDialects = [
+    "::mlir::gpu::GPUDialect", "::mlir::nvgpu::NVGPUDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::bufferization::BufferizationDialect",
+    "::mlir::tensor::TensorDialect", "::mlir::linalg::LinalgDialect",
+    "::mlir::func::FuncDialect", "::mlir::arith::ArithDialect",
+    "::mlir::LLVM::LLVMDialect"
+  ];
+}
+
+def FP8GPUModuleToTextPass : Pass<"fp8-gpu-module-to-text", "ModuleOp"> {
+  let summary = "Embed each gpu.module as its MLIR text in a gpu.binary (the "
+                "kernels for the CPU emulator instead of PTX)";
+  let description = [{
+    The `target=emulator` alternative to `gpu-module-to-binary` in
+    `fp8-gpu-pipeline`: every `gpu.module` (the kernels at the NVVM/LLVM
+    dialect level, as `gpu-module-to-binary` would translate them) becomes
+    a `gpu.binary` of the same name with one object
+    `#gpu.object<#nvvm.target<...>, bin = "<the gpu.module printed as MLIR
+    text>">`. The host code is unchanged: the binary's translation loads it
+    with `mgpuModuleLoad(text, size)` (format `bin`), so a runtime library
+    implementing the `mgpu*` ABI on the emulator runs the same host program.
+    The text is the generic-free custom form of the `gpu.module` operation,
+    parseable on its own with the NVVM, LLVM and GPU dialects loaded.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
 
 def FP8TileScaledMatmulPass : Pass<"fp8-tile-scaled-matmul", "ModuleOp"> {

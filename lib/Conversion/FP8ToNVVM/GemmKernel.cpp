@@ -22,10 +22,13 @@
 #include "fp8/Target/Hopper/WgmmaFragment.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
+
+#include <numeric>
 
 using namespace mlir;
 using namespace mlir::fp8;
@@ -41,10 +44,25 @@ NVVM::WGMMATypes wgmmaType(Type t) {
 
 std::string mlir::fp8::gemmKernelName(const GemmKernelSpec &spec) {
   const GemmKernelConfig &c = spec.config;
-  return getGemmKernelName(c.m, c.n, c.k, getKernelElementType(spec.aType),
-                           getKernelElementType(spec.bType),
-                           getKernelElementType(spec.resultType));
+  std::string name = getGemmKernelName(
+      c.m, c.n, c.k, getKernelElementType(spec.aType),
+      getKernelElementType(spec.bType), getKernelElementType(spec.resultType));
+  if (!isDefaultGemmKernelConfig(c))
+    name += getGemmKernelConfigSuffix(c.blockM, c.blockN, c.stages);
+  return name;
 }
+
+namespace {
+
+/// How many consecutive 128-column B-scale blocks one tile can touch: the
+/// tile starts at a multiple of gcd(blockN, 128) inside its first block, so
+/// at most 128 - gcd columns in.
+int64_t scaleBlocksPerTile(int64_t blockN) {
+  int64_t maxStart = 128 - std::gcd(blockN, int64_t(128));
+  return GemmKernelConfig::ceilDiv(maxStart + blockN, 128);
+}
+
+} // namespace
 
 LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
                                             const GemmKernelSpec &spec,
@@ -63,6 +81,8 @@ LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
       LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), argTypes);
   auto fn = LLVM::LLVMFuncOp::create(b, gemmKernelName(spec), fnType);
   fn->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  // gpu.kernel: the entry point of gpu.launch_func (fp8-launch-kernels).
+  fn->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
   // .maxntid + .minnctapersm 1 give ptxas the register cap at entry that
   // setmaxnreg needs (otherwise it ignores setmaxnreg, warning C7508).
   fn->setAttr(
@@ -209,6 +229,17 @@ LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
         scf::ForOp::create(b, ctaId, tiles, ctaCount, ValueRange{k.c32(0)});
     b.setInsertionPointToStart(tileLoop.getBody());
     auto [mt, nt] = tileCoords(tileLoop.getInductionVar());
+    // B scales: one per 128 columns and K block. Columns 8j..8j+7 of the
+    // tile (register group j of the fragment map, WgmmaFragment.h) lie in
+    // one 128-column block, since tiles start at multiples of 8: block
+    // (col0 + 8j) / 128. The tile touches up to `sbCount` blocks from
+    // col0 / 128 on; which group falls in which is static when BLOCK_N
+    // divides 128 or is a multiple of it, else it depends on col0 % 128.
+    const int64_t sbCount = scaleBlocksPerTile(cfg.blockN);
+    const bool sbStatic = cfg.scaleBlocksAligned() || 128 % cfg.blockN == 0;
+    Value col0 = k.mul(nt, k.c32(cfg.blockN));
+    Value sbBlock0 = k.divu(col0, k.c32(128));
+    Value sbRel = sbStatic ? Value() : k.remu(col0, k.c32(128));
     SmallVector<Value> init{tileLoop.getRegionIterArg(0)};
     Value zero = k.cf32(0.0f);
     init.append(accRegs, zero);
@@ -219,12 +250,20 @@ LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
       b.setInsertionPointToStart(kLoop.getBody());
       Value kb = kLoop.getInductionVar(), it = kLoop.getRegionIterArg(0);
       auto [s, ph] = stagePhase(it);
-      // B scale of this tile's 128 columns (BLOCK_N = 128 = one scale block),
-      // loaded before the wait so its latency hides behind it.
-      Value sbIdx = k.add(k.mul(nt, k.c32(KBlocks * cfg.blockN / 128)), kb);
-      Value sbv = LLVM::LoadOp::create(
-          b, k.f32,
-          LLVM::GEPOp::create(b, k.ptrGlobal, k.f32, sbPtr, ValueRange{sbIdx}));
+      // The B scales of the tile's blocks, loaded before the wait so their
+      // latency hides behind it; blocks past the last one (a tile at the N
+      // edge) are clamped to it and feed only masked columns.
+      SmallVector<Value> sbv;
+      for (int64_t i = 0; i < sbCount; ++i) {
+        Value blk = k.add(sbBlock0, k.c32(i));
+        if (i > 0)
+          blk = arith::MinUIOp::create(b, blk, k.c32(cfg.nScaleBlocks() - 1));
+        Value sbIdx = k.add(k.mul(blk, k.c32(KBlocks)), kb);
+        sbv.push_back(LLVM::LoadOp::create(
+            b, k.f32,
+            LLVM::GEPOp::create(b, k.ptrGlobal, k.f32, sbPtr,
+                                ValueRange{sbIdx})));
+      }
       NVVM::MBarrierTryWaitParityOp::create(b, barrier(s, true), ph, ticks);
 
       // Descriptors: K-major, 128B swizzle, SBO 1024 (WgmmaFragment.h).
@@ -239,12 +278,33 @@ LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
                      k.c64(static_cast<int64_t>(kKMajorSw128ConstBits)));
       };
       Value descA = desc(aAddr), descB = desc(bAddr);
+      auto scaleIn = NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one);
+
+      Value scale[2][GemmKernelConfig::kMaxScaleBlocksPerTile] = {};
+      Value sa[2];
+      // The B scale of register group j, as a block index into sbv (static)
+      // or a select between the loaded blocks (run time).
+      auto sbOfGroup = [&](int64_t j, int64_t &staticIdx) -> Value {
+        if (sbStatic) {
+          staticIdx = 8 * j / 128;
+          return sbv[staticIdx];
+        }
+        staticIdx = -1;
+        Value rel = k.add(sbRel, k.c32(8 * j));
+        Value v = sbv[0];
+        for (int64_t i = 1; i < sbCount; ++i)
+          v = arith::SelectOp::create(
+              b,
+              arith::CmpIOp::create(b, arith::CmpIPredicate::uge, rel,
+                                    k.c32(128 * i)),
+              sbv[i], v);
+        return v;
+      };
 
       auto structTy = LLVM::LLVMStructType::getLiteral(
           ctx, SmallVector<Type>(accRegs, k.f32));
       Value partial = LLVM::UndefOp::create(b, structTy);
       NVVM::WgmmaFenceAlignedOp::create(b);
-      auto scaleIn = NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one);
       for (int64_t kk = 0; kk < cfg.blockK / kFp8K; ++kk) {
         Value step = k.c64(static_cast<int64_t>(kmajorSw128KStep(kk)));
         partial = NVVM::WgmmaMmaAsyncOp::create(
@@ -269,11 +329,11 @@ LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
       Value saBase = k.gep(smem, k.add(k.c32(cfg.saRingOffset()),
                                        k.mul(s, k.c32(cfg.saStageBytes()))));
       Value saRow = k.add(wgRow, rowBase);
-      Value sa0 =
+      sa[0] =
           LLVM::LoadOp::create(b, k.f32,
                                LLVM::GEPOp::create(b, k.ptrShared, k.f32,
                                                    saBase, ValueRange{saRow}));
-      Value sa1 = LLVM::LoadOp::create(
+      sa[1] = LLVM::LoadOp::create(
           b, k.f32,
           LLVM::GEPOp::create(b, k.ptrShared, k.f32, saBase,
                               ValueRange{k.add(saRow, k.c32(8))}));
@@ -282,19 +342,35 @@ LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
       NVVM::MBarrierArriveOp::create(
           b, Type(), barrier(s, false), Value(),
           NVVM::MemScopeKindAttr::get(ctx, NVVM::MemScopeKind::CTA));
-      Value scale[2] = {k.fmul(sa0, sbv), k.fmul(sa1, sbv)};
+      // acc += partial * (sa[row] * sb[block of the column]), the reference
+      // lowering's order of operations.
       SmallVector<Value> yields{k.add(it, k.c32(1))};
-      for (int64_t r = 0; r < accRegs; ++r) {
-        Value p = LLVM::ExtractValueOp::create(b, partial, r);
-        yields.push_back(k.fma(p, scale[accumulatorRowSlot(r)],
-                               kLoop.getRegionIterArg(1 + r)));
+      for (int64_t r = 0; r < accRegs; r += 4) {
+        int64_t staticIdx;
+        Value sbj = sbOfGroup(r / 4, staticIdx);
+        Value groupScale[2];
+        for (int64_t slot = 0; slot < 2; ++slot) {
+          if (staticIdx >= 0) {
+            Value &memo = scale[slot][staticIdx];
+            if (!memo)
+              memo = k.fmul(sa[slot], sbj);
+            groupScale[slot] = memo;
+          } else {
+            groupScale[slot] = k.fmul(sa[slot], sbj);
+          }
+        }
+        for (int64_t q = r; q < r + 4 && q < accRegs; ++q) {
+          Value p = LLVM::ExtractValueOp::create(b, partial, q);
+          yields.push_back(k.fma(p, groupScale[accumulatorRowSlot(q)],
+                                 kLoop.getRegionIterArg(1 + q)));
+        }
       }
       scf::YieldOp::create(b, yields);
     }
 
     // Epilogue: masked stores of register pairs (two adjacent columns).
     Value rowTile = k.add(k.mul(mt, k.c32(cfg.blockM)), k.add(wgRow, rowBase));
-    Value colTile = k.add(k.mul(nt, k.c32(cfg.blockN)), colBase);
+    Value colTile = k.add(col0, colBase);
     Value rows[2] = {rowTile, k.add(rowTile, k.c32(8))};
     Value rowOk[2] = {k.ult(rows[0], mRows), k.ult(rows[1], mRows)};
     Value rowOff[2] = {k.mul(k.zext64(rows[0]), k.c64(cfg.n)),

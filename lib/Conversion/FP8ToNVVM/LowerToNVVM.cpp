@@ -2,6 +2,7 @@
 #include "fp8/Conversion/FP8ToNVVM/FP8ToNVVM.h"
 
 #include "GemmKernel.h"
+#include "KernelSpecs.h"
 #include "QuantizeKernel.h"
 #include "fp8/Dialect/FP8/IR/FP8.h"
 
@@ -28,96 +29,6 @@ namespace {
 constexpr StringLiteral kKernelModuleName = "fp8_kernels";
 constexpr StringLiteral kSmemSymbol = "fp8_dynamic_smem";
 constexpr StringLiteral kAmaxSymbol = "fp8_quantize_amax";
-
-/// Checks that `op` is in the form the sm_90a kernel implements and returns
-/// its spec; emits a diagnostic naming what is wrong otherwise.
-FailureOr<GemmKernelSpec> getSpec(ScaledMatmulOp op) {
-  auto aTy = cast<ScaledTensorType>(op.getA().getType());
-  auto bTy = cast<ScaledTensorType>(op.getB().getType());
-  auto resTy = cast<RankedTensorType>(op.getResult().getType());
-  auto isStatic = [](ArrayRef<int64_t> shape) {
-    return llvm::none_of(shape, ShapedType::isDynamic);
-  };
-  // M (the token dimension) may be dynamic: one kernel for every M, which
-  // takes M at run time. N and K are compiled in.
-  if (!isStatic(aTy.getShape().drop_front()) || !isStatic(bTy.getShape()) ||
-      !isStatic(resTy.getShape().drop_front()))
-    return op.emitOpError("GPU lowering needs static N and K (only M may be "
-                          "dynamic), got ")
-           << aTy << ", " << bTy << " -> " << resTy;
-  if (op.getC())
-    return op.emitOpError(
-        "GPU lowering does not support the 'acc' operand yet");
-  auto isBlock = [](ScaledTensorType t, int64_t b0, int64_t b1) {
-    ArrayRef<int64_t> blk = t.getBlockShape();
-    return blk.size() == 2 && blk[0] == b0 && blk[1] == b1;
-  };
-  if (!isBlock(aTy, 1, 128) || !isBlock(bTy, 128, 128))
-    return op.emitOpError("GPU lowering implements the DeepSeek-V3 blocks "
-                          "(a: [1, 128], b: [128, 128]), got a: ")
-           << aTy << ", b: " << bTy;
-  if (!aTy.getScaleType().isF32() || !bTy.getScaleType().isF32())
-    return op.emitOpError("GPU lowering needs f32 scales");
-  if (op.getPromoteInterval() != 128)
-    return op.emitOpError("GPU lowering needs promote_interval = 128 (one "
-                          "promotion per 4 wgmma k32), got ")
-           << op.getPromoteInterval();
-  int64_t m = aTy.getShape()[0], k = aTy.getShape()[1], n = bTy.getShape()[0];
-  if (ShapedType::isDynamic(m))
-    m = GemmKernelConfig::kDynamicM;
-  if (k % 16 != 0)
-    return op.emitOpError("GPU lowering needs K to be a multiple of 16 (TMA "
-                          "global strides are multiples of 16 bytes), got K = ")
-           << k;
-  GemmKernelSpec spec;
-  spec.config = chooseGemmKernelConfig(m, n, k);
-  spec.aType = aTy.getElementType();
-  spec.bType = bTy.getElementType();
-  spec.resultType = resTy.getElementType();
-  return spec;
-}
-
-/// The quantize kernel's spec for `op`, or a remark saying why the op stays
-/// a host (CPU) op: quantizing is cheap next to the GEMM, so an unsupported
-/// form is not an error (issue: passes leave what they cannot handle).
-std::optional<QuantizeKernelSpec> getQuantizeSpec(QuantizeOp op) {
-  auto inTy = cast<RankedTensorType>(op.getInput().getType());
-  auto resTy = cast<ScaledTensorType>(op.getResult().getType());
-  ArrayRef<int64_t> blk = resTy.getBlockShape();
-  Type in = inTy.getElementType();
-  std::string why;
-  llvm::raw_string_ostream os(why);
-  if (inTy.getRank() != 2 || inTy.isDynamicDim(1))
-    os << "needs a rank-2 input with static columns (rows may be dynamic), "
-          "got '"
-       << inTy << "'";
-  else if (blk.size() != 2 || blk[1] != 128 || (blk[0] != 1 && blk[0] != 128)) {
-    os << "implements blocks [1, 128] and [128, 128], got [";
-    llvm::interleaveComma(blk, os);
-    os << "]";
-  } else if (!resTy.getScaleType().isF32())
-    os << "needs f32 scales, got '" << resTy.getScaleType() << "'";
-  else if (!op.getSaturate())
-    os << "the hardware conversion cvt.rn.satfinite needs saturate = true";
-  else if (!in.isF32() && !in.isBF16())
-    os << "needs an f32 or bf16 input, got '" << in << "'";
-  if (!why.empty()) {
-    ::mlir::emitRemark(op.getLoc())
-        << "fp8-lower-to-nvvm: no GPU quantize kernel (" << why
-        << "); the op stays on the host";
-    return std::nullopt;
-  }
-  QuantizeKernelSpec spec;
-  spec.config = makeQuantizeKernelConfig(
-      inTy.isDynamicDim(0) ? QuantizeKernelConfig::kDynamicRows
-                           : inTy.getDimSize(0),
-      inTy.getDimSize(1), blk[0]);
-  spec.inputType = in;
-  spec.fp8Type = resTy.getElementType();
-  spec.eps = op.getEps().convertToDouble();
-  spec.pow2 = op.getScaleMode() == ScaleMode::pow2;
-  return spec;
-}
 
 /// The kernel uses wgmma and setmaxnreg, which exist only on the
 /// architecture-specific sm_90a target, and needs PTX ISA >= 8.0 for them
@@ -161,9 +72,44 @@ struct FP8LowerToNVVMPass
   // Options are checked up front, also for modules without a scaled_matmul,
   // so a typo in chip/features never goes unnoticed.
   LogicalResult initialize(MLIRContext *ctx) override {
-    return checkTargetOptions(UnknownLoc::get(ctx), "fp8-lower-to-nvvm", chip,
-                              features);
+    Location loc = UnknownLoc::get(ctx);
+    if (failed(checkTargetOptions(loc, "fp8-lower-to-nvvm", chip, features)))
+      return failure();
+    // The values each option can take on its own; the combination (shared
+    // memory, registers) is checked per kernel, where the shape is known.
+    auto bad = [&](StringRef name, int64_t value) {
+      return emitError(loc) << "fp8-lower-to-nvvm: option " << name << "="
+                            << value << " is invalid: expected ";
+    };
+    if (blockM != 0 && !llvm::is_contained({64, 128, 192, 256}, blockM))
+      return bad("block-m", blockM)
+             << "0 (the shape's default) or 64, 128, 192, 256 (64 rows per "
+                "consumer warpgroup, wgmma m64)";
+    if (blockN != 0 && (blockN < 16 || blockN > 256 || blockN % 8 != 0))
+      return bad("block-n", blockN)
+             << "0 (128) or a multiple of 8 in 16..256 (wgmma .m64nNk32 "
+                "with e4m3/e5m2 operands)";
+    if (stages < 0 || stages > 64)
+      return bad("stages", stages)
+             << "0 (as many as fit) or 1..64 (the mbarrier area)";
+    if (consumers < 0 || consumers > 4)
+      return bad("consumers", consumers)
+             << "0 (block-m / 64) or 1..4 consumer warpgroups";
+    if (blockM != 0 && consumers != 0 && blockM != 64 * consumers)
+      return emitError(loc)
+             << "fp8-lower-to-nvvm: options block-m="
+             << static_cast<int64_t>(blockM)
+             << " and consumers=" << static_cast<int64_t>(consumers)
+             << " disagree: each consumer warpgroup computes 64 rows "
+                "(block-m = 64 x consumers)";
+    overrides.blockM = blockM;
+    overrides.blockN = blockN;
+    overrides.stages = stages;
+    overrides.consumers = consumers;
+    return success();
   }
+
+  GemmKernelOverrides overrides;
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -173,7 +119,8 @@ struct FP8LowerToNVVMPass
       if (auto mm = dyn_cast<ScaledMatmulOp>(op))
         ops.push_back(mm);
       else if (auto q = dyn_cast<QuantizeOp>(op))
-        if (std::optional<QuantizeKernelSpec> spec = getQuantizeSpec(q))
+        if (std::optional<QuantizeKernelSpec> spec =
+                getQuantizeSpec(q, /*remark=*/true))
           quantizeSpecs.push_back(*spec);
     });
     if (ops.empty() && quantizeSpecs.empty())
@@ -181,7 +128,7 @@ struct FP8LowerToNVVMPass
 
     SmallVector<GemmKernelSpec> specs;
     for (ScaledMatmulOp op : ops) {
-      FailureOr<GemmKernelSpec> spec = getSpec(op);
+      FailureOr<GemmKernelSpec> spec = getGemmKernelSpec(op, overrides);
       if (failed(spec))
         return signalPassFailure();
       specs.push_back(*spec);

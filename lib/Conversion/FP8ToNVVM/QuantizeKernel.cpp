@@ -58,6 +58,8 @@ LLVM::LLVMFuncOp mlir::fp8::buildQuantizeKernel(OpBuilder &builder,
                                             {k.ptr, k.ptr, k.ptr, k.i32});
   auto fn = LLVM::LLVMFuncOp::create(b, quantizeKernelName(spec), fnType);
   fn->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  // gpu.kernel: the entry point of gpu.launch_func (fp8-launch-kernels).
+  fn->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
   fn->setAttr(
       NVVM::NVVMDialect::getMaxntidAttrName(),
       b.getDenseI32ArrayAttr({static_cast<int32_t>(Cfg::kThreads), 1, 1}));

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "fp8/Target/Hopper/GemmKernelConfig.h"
+#include "fp8/Target/Hopper/KernelNames.h"
 
 #include <gtest/gtest.h>
 
@@ -75,6 +76,65 @@ TEST(GemmKernelConfig, TilesAndScales) {
   EXPECT_EQ(big.tiles(), 32 * 56);
   EXPECT_EQ(big.gridSize(132), 132);
   EXPECT_EQ(chooseGemmKernelConfig(128, 256, 128).gridSize(132), 2);
+}
+
+// Every configuration the options accept (checkGemmKernelConfig empty) keeps
+// the hardware invariants: the rebalanced registers fit what the CTA holds
+// at launch (otherwise setmaxnreg.inc would wait forever), the ring fits
+// shared memory, the swizzle atoms stay 1024-byte aligned, boxes <= 256.
+TEST(GemmKernelConfig, EveryAcceptedOverrideFitsTheHardware) {
+  int accepted = 0;
+  for (int64_t bm : {64, 128, 192, 256})
+    for (int64_t bn = 16; bn <= 256; bn += 8)
+      for (int64_t st : {0, 1, 2, 4, 8}) {
+        mlir::fp8::GemmKernelOverrides o;
+        o.blockM = bm;
+        o.blockN = bn;
+        o.stages = st;
+        GemmKernelConfig c = mlir::fp8::makeGemmKernelConfig(200, 300, 400, o);
+        if (*mlir::fp8::checkGemmKernelConfig(c))
+          continue;
+        ++accepted;
+        int64_t entry = (65536 / c.threads()) / 8 * 8;
+        EXPECT_LE(c.producerRegs * 128 + c.consumerRegs * 128 * c.consumers,
+                  entry * c.threads());
+        EXPECT_LE(c.sharedMemoryBytes(), 227 * 1024);
+        EXPECT_EQ(c.bRingOffset() % 1024, 0);
+        EXPECT_EQ(c.saRingOffset() % 1024, 0);
+        EXPECT_EQ(c.consumers * 64, c.blockM);
+      }
+  EXPECT_GT(accepted, 100);
+}
+
+TEST(GemmKernelConfig, ConsumerRegisters) {
+  // By hand: 65536 / 384 = 170 -> 168 per thread, (168 x 384 - 40 x 128) /
+  // 256 = 232; 640 threads: 102 -> 96, (96 x 640 - 5120) / 512 = 110 -> 104.
+  EXPECT_EQ(GemmKernelConfig::consumerRegsFor(1, 40), 232);
+  EXPECT_EQ(GemmKernelConfig::consumerRegsFor(2, 40), 232);
+  EXPECT_EQ(GemmKernelConfig::consumerRegsFor(3, 40), 152);
+  EXPECT_EQ(GemmKernelConfig::consumerRegsFor(4, 40), 104);
+}
+
+TEST(GemmKernelConfig, NameSuffixRoundTrip) {
+  int64_t bm = 0, bn = 0, st = 0;
+  EXPECT_TRUE(mlir::fp8::parseGemmKernelConfigSuffix(
+      "fp8_scaled_matmul_200x300x400_e4m3_e4m3_bf16_t64x96s5", &bm, &bn, &st));
+  EXPECT_EQ(bm, 64);
+  EXPECT_EQ(bn, 96);
+  EXPECT_EQ(st, 5);
+  EXPECT_FALSE(mlir::fp8::parseGemmKernelConfigSuffix(
+      "fp8_scaled_matmul_200x300x400_e4m3_e4m3_bf16", &bm, &bn, &st));
+  EXPECT_FALSE(mlir::fp8::parseGemmKernelConfigSuffix(
+      "fp8_scaled_matmul_200x300x400_e4m3_e4m3_bf16_t64x96s5x", &bm, &bn, &st));
+  // The default configuration has no suffix, an explicit one equal to it is
+  // the default.
+  mlir::fp8::GemmKernelOverrides o;
+  o.blockN = 128;
+  EXPECT_TRUE(mlir::fp8::isDefaultGemmKernelConfig(
+      mlir::fp8::makeGemmKernelConfig(200, 300, 400, o)));
+  o.blockN = 96;
+  EXPECT_FALSE(mlir::fp8::isDefaultGemmKernelConfig(
+      mlir::fp8::makeGemmKernelConfig(200, 300, 400, o)));
 }
 
 } // namespace

@@ -16,6 +16,8 @@ namespace mlir {
 namespace fp8 {
 
 #define GEN_PASS_DECL_FP8LOWERTONVVMPASS
+#define GEN_PASS_DECL_FP8LAUNCHKERNELSPASS
+#define GEN_PASS_DECL_FP8GPUMODULETOTEXTPASS
 #define GEN_PASS_DECL_FP8TILESCALEDMATMULPASS
 #include "fp8/Conversion/Passes.h.inc"
 

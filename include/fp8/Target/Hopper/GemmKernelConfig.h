@@ -38,11 +38,24 @@ struct GemmKernelConfig {
 
   int64_t m = 0, n = 0, k = 0;
   int64_t blockM = 128;  // rows per CTA tile: 64 per consumer warpgroup
-  int64_t blockN = 128;  // wgmma N (one B-scale block)
+  int64_t blockN = 128;  // columns per CTA tile (wgmma N)
   int64_t blockK = 128;  // K per stage = one promotion interval
   int64_t consumers = 2; // consumer (math) warpgroups
   int64_t stages = 6;    // shared-memory ring depth
   int64_t producerRegs = 40, consumerRegs = 232; // setmaxnreg targets
+
+  /// Registers per CTA (sm_90: 64K 32-bit registers per SM, one CTA per SM).
+  static constexpr int64_t kRegisterFile = 65536;
+  /// The consumer registers a tile needs beyond BLOCK_N per thread (the
+  /// BLOCK_N / 2 f32 accumulators plus the BLOCK_N / 2 of the wgmma
+  /// partial): addresses, loop state, scales. Measured with ptxas -v on the
+  /// generated kernels (CUDA 12): 0 spills at BLOCK_N = 216 with 232
+  /// registers, spills from 224 on; the configurations at the limit are in
+  /// test/Conversion/FP8ToNVVM/gemm-ptx-configs.mlir.
+  static constexpr int64_t kConsumerOverheadRegs = 16;
+  /// A CTA tile spans at most this many 128-column B-scale blocks
+  /// (BLOCK_N <= 256 starting at a multiple of 8: ceil((120 + 256) / 128)).
+  static constexpr int64_t kMaxScaleBlocksPerTile = 3;
 
   static constexpr int64_t kSharedMemoryLimit = 227 * 1024; // sm_90 opt-in max
   static constexpr int64_t kBarrierBytes = 1024;            // mbarriers, padded
@@ -84,7 +97,58 @@ struct GemmKernelConfig {
   int64_t gridSize(int64_t smCount) const {
     return tiles() < smCount ? tiles() : smCount;
   }
+
+  /// setmaxnreg target of the consumers for `c` consumer warpgroups. The
+  /// registers a CTA holds are fixed at launch: 65536 / threads per thread,
+  /// rounded down to a multiple of 8 (the cap .maxntid gives ptxas) and at
+  /// most 255; setmaxnreg only moves them between warpgroups (PTX ISA,
+  /// setmaxnreg: .inc blocks until the registers are free), so the consumers
+  /// share what the producer gives up: a multiple of 8, at most 232 (the
+  /// value of every configuration before the consumers became an option).
+  /// 232 for 1 or 2 consumers, 152 for 3, 104 for 4.
+  static constexpr int64_t consumerRegsFor(int64_t c, int64_t producerRegs) {
+    int64_t threads = 128 * (c + 1);
+    int64_t entry = kRegisterFile / threads;
+    entry = (entry < 255 ? entry : 255) / 8 * 8;
+    int64_t share = (entry * threads - 128 * producerRegs) / (128 * c);
+    share -= share % 8;
+    return share < 232 ? share : 232;
+  }
+  /// True when the tile's columns never straddle a B-scale block boundary
+  /// at a run-time offset (every tile starts at a multiple of 128).
+  bool scaleBlocksAligned() const { return blockN % 128 == 0; }
 };
+
+/// Why `c` cannot be compiled or launched (its tile and pipeline sizes), or
+/// an empty string. Sources: wgmma.mma_async .m64nNk32 for e4m3/e5m2 takes N
+/// a multiple of 8 up to 256 (PTX ISA, "Matrix shape"); one consumer
+/// warpgroup per 64 rows (m64) and at most 4 (BLOCK_M <= 256, the TMA box
+/// limit); the ring must fit the 227 KB of opt-in shared memory per block
+/// (CUDA C++ Programming Guide, compute capability 9.0); the accumulators
+/// and the wgmma partial must fit the consumer registers.
+inline const char *checkGemmKernelConfig(const GemmKernelConfig &c) {
+  if (c.blockM % 64 != 0 || c.blockM < 64 || c.blockM > 256)
+    return "block-m must be 64, 128, 192 or 256 (64 rows per consumer "
+           "warpgroup, wgmma m64)";
+  if (c.consumers * 64 != c.blockM)
+    return "consumers must equal block-m / 64 (each consumer warpgroup "
+           "computes 64 rows, wgmma m64)";
+  if (c.blockN % 8 != 0 || c.blockN < 16 || c.blockN > 256)
+    return "block-n must be a multiple of 8 in 16..256 (wgmma .m64nNk32 "
+           "with e4m3/e5m2 operands)";
+  if (c.stages < 1 || 2 * c.stages * 8 > GemmKernelConfig::kBarrierBytes)
+    return "stages must be in 1..64";
+  if (c.sharedMemoryBytes() > GemmKernelConfig::kSharedMemoryLimit)
+    return "the shared-memory ring (stages x (block-m + block-n) x 128 bytes "
+           "+ A scales + barriers) exceeds the 227 KB of shared memory per "
+           "block of sm_90";
+  if (c.blockN + GemmKernelConfig::kConsumerOverheadRegs > c.consumerRegs)
+    return "block-n is too wide for the consumer registers of this block-m "
+           "(accumulators and wgmma partial take block-n registers per "
+           "thread, plus 16, within 232 registers for 1-2 consumers, 152 for "
+           "3, 104 for 4: block-n <= 216, 136, 88)";
+  return "";
+}
 
 /// The configuration for an M x N x K problem. M <= 64 uses one consumer
 /// warpgroup (BLOCK_M = 64); otherwise, and for a dynamic M
@@ -111,6 +175,52 @@ inline GemmKernelConfig chooseGemmKernelConfig(int64_t m, int64_t n,
   if (c.stages < 2)
     c.stages = 2;
   return c;
+}
+
+/// The configuration options of fp8-lower-to-nvvm / fp8-gpu-pipeline; 0
+/// means "as chooseGemmKernelConfig chooses for the shape".
+struct GemmKernelOverrides {
+  int64_t blockM = 0, blockN = 0, stages = 0, consumers = 0;
+  bool any() const { return blockM || blockN || stages || consumers; }
+};
+
+/// The configuration for M x N x K with the options `o` applied: BLOCK_M and
+/// the consumer count imply each other (64 rows per consumer), stages
+/// default to as many as fit (at most 8, at least 1). The result may be
+/// invalid (checkGemmKernelConfig says why).
+inline GemmKernelConfig makeGemmKernelConfig(int64_t m, int64_t n, int64_t k,
+                                             const GemmKernelOverrides &o) {
+  GemmKernelConfig c = chooseGemmKernelConfig(m, n, k);
+  if (!o.any())
+    return c;
+  if (o.blockM)
+    c.blockM = o.blockM;
+  else if (o.consumers)
+    c.blockM = 64 * o.consumers;
+  c.consumers = o.consumers ? o.consumers : c.blockM / 64;
+  if (o.blockN)
+    c.blockN = o.blockN;
+  if (c.consumers > 0)
+    c.consumerRegs =
+        GemmKernelConfig::consumerRegsFor(c.consumers, c.producerRegs);
+  if (o.stages) {
+    c.stages = o.stages;
+  } else {
+    c.stages = 1;
+    int64_t fit = (GemmKernelConfig::kSharedMemoryLimit -
+                   GemmKernelConfig::kBarrierBytes) /
+                  c.stageBytes();
+    c.stages = fit < 1 ? 1 : fit < 8 ? fit : 8;
+  }
+  return c;
+}
+
+/// True when `c` is what chooseGemmKernelConfig picks for its shape (the
+/// kernel name then has no configuration suffix).
+inline bool isDefaultGemmKernelConfig(const GemmKernelConfig &c) {
+  GemmKernelConfig d = chooseGemmKernelConfig(c.m, c.n, c.k);
+  return c.blockM == d.blockM && c.blockN == d.blockN && c.stages == d.stages &&
+         c.consumers == d.consumers;
 }
 
 /// The launch configuration of a dynamic-M kernel for `m` rows at run time:

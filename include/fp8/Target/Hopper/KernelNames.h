@@ -6,10 +6,14 @@
 // its C ABI, so host programs and the GPU benchmark harness never spell a
 // name themselves) and the Python package. MLIR-free: standard C++ only.
 //
-//   GEMM:     fp8_scaled_matmul_<M>x<N>x<K>_<a>_<b>_<out>
+//   GEMM:     fp8_scaled_matmul_<M>x<N>x<K>_<a>_<b>_<out>[_t<BM>x<BN>s<S>]
 //             e.g. fp8_scaled_matmul_128x2112x7168_e4m3_e4m3_bf16;
 //             <M> is `dyn` for a kernel taking M at run time
-//             (fp8_scaled_matmul_dynx2112x7168_e4m3_e4m3_bf16)
+//             (fp8_scaled_matmul_dynx2112x7168_e4m3_e4m3_bf16); the suffix
+//             names a configuration other than the shape's default
+//             (BLOCK_M x BLOCK_N tiles, S stages; consumers = BM / 64), so
+//             two configurations of one shape never share a name:
+//             fp8_scaled_matmul_256x512x384_e4m3_e4m3_bf16_t64x96s5
 //   quantize: fp8_quantize_<R>x<C>_<BR>x128_<in>_<fp8>[_pow2][_eps<bits>]
 //             (<R> is `dyn` for a kernel taking the row count at run time)
 //             <bits>: the f32 bit pattern of eps in lower-case hex, present
@@ -55,6 +59,33 @@ inline std::string getGemmKernelName(int64_t m, int64_t n, int64_t k,
   return "fp8_scaled_matmul_" + rows + "x" + std::to_string(n) + "x" +
          std::to_string(k) + "_" + getKernelElementTypeName(a) + "_" +
          getKernelElementTypeName(b) + "_" + getKernelElementTypeName(out);
+}
+
+/// The configuration suffix of a GEMM kernel name: "_t<BM>x<BN>s<S>".
+inline std::string getGemmKernelConfigSuffix(int64_t blockM, int64_t blockN,
+                                             int64_t stages) {
+  return "_t" + std::to_string(blockM) + "x" + std::to_string(blockN) + "s" +
+         std::to_string(stages);
+}
+
+/// Reads the configuration suffix of a GEMM kernel name; false (outputs
+/// untouched) when the name has none, i.e. it uses the shape's default.
+inline bool parseGemmKernelConfigSuffix(const std::string &name,
+                                        int64_t *blockM, int64_t *blockN,
+                                        int64_t *stages) {
+  size_t t = name.rfind("_t");
+  if (t == std::string::npos)
+    return false;
+  long long bm = 0, bn = 0, st = 0;
+  int used = 0;
+  if (std::sscanf(name.c_str() + t, "_t%lldx%llds%lld%n", &bm, &bn, &st,
+                  &used) != 3 ||
+      name.size() != t + static_cast<size_t>(used))
+    return false;
+  *blockM = bm;
+  *blockN = bn;
+  *stages = st;
+  return true;
 }
 
 /// True for the name of a GEMM kernel that takes M at run time.

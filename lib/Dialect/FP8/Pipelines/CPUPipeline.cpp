@@ -1,4 +1,5 @@
 //===- CPUPipeline.cpp - fp8-cpu-pipeline ---------------------------------===//
+#include "HostLowering.h"
 #include "fp8/Conversion/Passes.h"
 #include "fp8/Dialect/FP8/Pipelines/Passes.h"
 #include "fp8/Dialect/FP8/Transforms/Passes.h"
@@ -36,6 +37,12 @@ static void buildDeallocationPipeline(OpPassManager &pm) {
 
 void fp8::buildFP8CPUPipeline(OpPassManager &pm,
                               const FP8CPUPipelineOptions &options) {
+  fp8::detail::buildHostLowering(pm, options, /*gpuHost=*/false);
+}
+
+void fp8::detail::buildHostLowering(OpPassManager &pm,
+                                    const FP8CPUPipelineOptions &options,
+                                    bool gpuHost, int64_t smCount) {
   // Element-wise arith/math on tensors in user code (e.g. a bitcast of the
   // codes for printing) becomes linalg, which bufferizes.
   pm.addPass(createConvertElementwiseToLinalgPass());
@@ -64,6 +71,12 @@ void fp8::buildFP8CPUPipeline(OpPassManager &pm,
   // Deallocation clones buffers whose ownership is only known at run time
   // (dynamic shapes returned from a function): memref.alloc + copy.
   pm.addPass(createConvertBufferizationToMemRefPass());
+  if (gpuHost) {
+    FP8LaunchKernelsPassOptions launchOpts;
+    launchOpts.launchers = "define-only";
+    launchOpts.smCount = smCount;
+    pm.addPass(createFP8LaunchKernelsPass(launchOpts));
+  }
 
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   // One block per top-level loop: convert-scf-to-cf then stays linear in
@@ -79,11 +92,25 @@ void fp8::buildFP8CPUPipeline(OpPassManager &pm,
   // vector.print (tests) and any vector code in user functions.
   pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createConvertMathToLLVMPass());
+  // Kernel launchers (fp8-launch-kernels): the TMA descriptors become
+  // mgpuTensorMapEncodeTiledMemref calls; before the memref conversion,
+  // which lowers the unranked memrefs they take.
+  if (gpuHost)
+    pm.addPass(createConvertNVGPUToNVVMPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
+  if (gpuHost) {
+    // gpu.alloc/memcpy/dealloc/wait -> mgpu* calls; gpu.launch_func keeps
+    // LLVM-typed operands (mlir-translate emits the launch through
+    // mgpuModuleLoad/GetFunction/LaunchKernel). Kernels take bare pointers
+    // (GemmKernelConfig.h / QuantizeKernelConfig.h ABI).
+    GpuToLLVMConversionPassOptions gpuOptions;
+    gpuOptions.kernelBarePtrCallConv = true;
+    pm.addPass(createGpuToLLVMConversionPass(gpuOptions));
+  }
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
   // The graph passes' annotations (fp8.policy on the module, fp8.role ...):

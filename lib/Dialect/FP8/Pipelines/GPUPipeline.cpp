@@ -1,4 +1,5 @@
 //===- GPUPipeline.cpp - fp8-gpu-pipeline ---------------------------------===//
+#include "HostLowering.h"
 #include "fp8/Conversion/Passes.h"
 #include "fp8/Dialect/FP8/Pipelines/Passes.h"
 
@@ -15,7 +16,24 @@ void fp8::buildFP8GPUPipeline(OpPassManager &pm,
   FP8LowerToNVVMPassOptions lowerOpts;
   lowerOpts.chip = opts.chip;
   lowerOpts.features = opts.features;
+  lowerOpts.blockM = opts.blockM;
+  lowerOpts.blockN = opts.blockN;
+  lowerOpts.stages = opts.stages;
+  lowerOpts.consumers = opts.consumers;
   pm.addPass(createFP8LowerToNVVMPass(lowerOpts));
+  StringRef host = opts.host;
+  if (host != "none") {
+    FP8LaunchKernelsPassOptions launchOpts;
+    launchOpts.blockM = opts.blockM;
+    launchOpts.blockN = opts.blockN;
+    launchOpts.stages = opts.stages;
+    launchOpts.consumers = opts.consumers;
+    launchOpts.smCount = opts.smCount;
+    launchOpts.emitCInterface = host == "llvm";
+    // Lowered to LLVM: the launcher bodies come after buffer deallocation.
+    launchOpts.launchers = host == "llvm" ? "declare" : "all";
+    pm.addPass(createFP8LaunchKernelsPass(launchOpts));
+  }
   OpPassManager &gpm = pm.nest<gpu::GPUModuleOp>();
   gpm.addPass(createSCFToControlFlowPass());
   gpm.addPass(createConvertNVVMToLLVMPass());
@@ -23,7 +41,15 @@ void fp8::buildFP8GPUPipeline(OpPassManager &pm,
   // and cf ops (convert-cf-to-llvm anchors on builtin.module only).
   gpm.addPass(createConvertGpuOpsToNVVMOps());
   gpm.addPass(createReconcileUnrealizedCastsPass());
-  GpuModuleToBinaryPassOptions binOpts;
-  binOpts.compilationTarget = opts.format;
-  pm.addPass(createGpuModuleToBinaryPass(binOpts));
+  if (StringRef(opts.target) == "emulator") {
+    // The kernels as MLIR text, loaded by the emulator's mgpuModuleLoad.
+    pm.addPass(createFP8GPUModuleToTextPass());
+  } else {
+    GpuModuleToBinaryPassOptions binOpts;
+    binOpts.compilationTarget = opts.format;
+    pm.addPass(createGpuModuleToBinaryPass(binOpts));
+  }
+  if (host == "llvm")
+    fp8::detail::buildHostLowering(pm, FP8CPUPipelineOptions(),
+                                   /*gpuHost=*/true, opts.smCount);
 }

@@ -30,6 +30,14 @@ void fp8::registerFP8GPUPipeline() {
                               "' is not a gpu-module-to-binary format "
                               "(expected isa (PTX), bin (cubin), fatbin or "
                               "llvm)");
+        StringRef target = options.target;
+        if (target != "ptx" && target != "emulator")
+          return errorHandler("fp8-gpu-pipeline: option target='" + target +
+                              "' is invalid (expected ptx or emulator)");
+        StringRef host = options.host;
+        if (!llvm::is_contained({"launch", "llvm", "none"}, host))
+          return errorHandler("fp8-gpu-pipeline: option host='" + host +
+                              "' is invalid (expected launch, llvm or none)");
         buildFP8GPUPipeline(pm, options);
         return success();
       },

@@ -118,10 +118,51 @@ struct FP8GPUPipelineOptions
       llvm::cl::desc("gpu-module-to-binary format: isa (PTX), bin (cubin, "
                      "needs ptxas), fatbin"),
       llvm::cl::init("isa")};
+  PassOptions::Option<std::string> target{
+      *this, "target",
+      llvm::cl::desc("What the gpu.binary holds: ptx (gpu-module-to-binary "
+                     "in `format`) or emulator (the gpu.module's MLIR text, "
+                     "fp8-gpu-module-to-text, for the CPU emulator's "
+                     "mgpuModuleLoad)"),
+      llvm::cl::init("ptx")};
+  PassOptions::Option<std::string> host{
+      *this, "host",
+      llvm::cl::desc("Host side: launch (host functions launch the kernels: "
+                     "gpu.launch_func, on tensors/memrefs), llvm (also "
+                     "lowered to the LLVM dialect with llvm.emit_c_interface "
+                     "on public functions), none (kernels only, host ops "
+                     "stay)"),
+      llvm::cl::init("launch")};
+  PassOptions::Option<int64_t> smCount{
+      *this, "sm-count",
+      llvm::cl::desc("SMs of the device: persistent GEMM grid = min(tiles, "
+                     "sm-count)"),
+      llvm::cl::init(132)};
+  // The GEMM kernel configuration (fp8-lower-to-nvvm; 0: the shape's
+  // default).
+  PassOptions::Option<int64_t> blockM{
+      *this, "block-m",
+      llvm::cl::desc("GEMM tile rows: 64, 128, 192, 256 (0: default)"),
+      llvm::cl::init(0)};
+  PassOptions::Option<int64_t> blockN{
+      *this, "block-n",
+      llvm::cl::desc("GEMM tile columns: multiple of 8 in 16..256 (0: 128)"),
+      llvm::cl::init(0)};
+  PassOptions::Option<int64_t> stages{
+      *this, "stages",
+      llvm::cl::desc("GEMM shared-memory stages, 1..64 (0: as many as fit)"),
+      llvm::cl::init(0)};
+  PassOptions::Option<int64_t> consumers{
+      *this, "consumers",
+      llvm::cl::desc("GEMM consumer warpgroups 1..4 (0: block-m / 64)"),
+      llvm::cl::init(0)};
 };
 
-/// fp8-gpu-pipeline: fp8-lower-to-nvvm, then scf/nvvm/arith/cf to LLVM
-/// inside the gpu.module, then gpu-module-to-binary. The host ops stay.
+/// fp8-gpu-pipeline: fp8-lower-to-nvvm, fp8-launch-kernels (host=launch or
+/// llvm), then scf/nvvm/arith/cf to LLVM inside the gpu.module, then
+/// gpu-module-to-binary; with host=llvm, the host program is lowered to the
+/// LLVM dialect as by fp8-cpu-pipeline, plus convert-nvgpu-to-nvvm and
+/// gpu-to-llvm for the launches.
 void buildFP8GPUPipeline(OpPassManager &pm,
                          const FP8GPUPipelineOptions &options);
 

@@ -1,0 +1,114 @@
+//===- KernelSpecs.cpp - which fp8 ops get which sm_90a kernel -----------===//
+//
+// Shared by fp8-lower-to-nvvm (which builds the kernels) and
+// fp8-launch-kernels (which launches them from the host), so both derive
+// the same kernel name and configuration from an op and the options.
+//
+//===----------------------------------------------------------------------===//
+#include "KernelSpecs.h"
+
+#include "fp8/Dialect/FP8/IR/FP8.h"
+
+using namespace mlir;
+using namespace mlir::fp8;
+
+FailureOr<GemmKernelSpec> mlir::fp8::getGemmKernelSpec(ScaledMatmulOp op,
+                                  const GemmKernelOverrides &overrides) {
+  auto aTy = cast<ScaledTensorType>(op.getA().getType());
+  auto bTy = cast<ScaledTensorType>(op.getB().getType());
+  auto resTy = cast<RankedTensorType>(op.getResult().getType());
+  auto isStatic = [](ArrayRef<int64_t> shape) {
+    return llvm::none_of(shape, ShapedType::isDynamic);
+  };
+  // M (the token dimension) may be dynamic: one kernel for every M, which
+  // takes M at run time. N and K are compiled in.
+  if (!isStatic(aTy.getShape().drop_front()) || !isStatic(bTy.getShape()) ||
+      !isStatic(resTy.getShape().drop_front()))
+    return op.emitOpError("GPU lowering needs static N and K (only M may be "
+                          "dynamic), got ")
+           << aTy << ", " << bTy << " -> " << resTy;
+  if (op.getC())
+    return op.emitOpError(
+        "GPU lowering does not support the 'acc' operand yet");
+  auto isBlock = [](ScaledTensorType t, int64_t b0, int64_t b1) {
+    ArrayRef<int64_t> blk = t.getBlockShape();
+    return blk.size() == 2 && blk[0] == b0 && blk[1] == b1;
+  };
+  if (!isBlock(aTy, 1, 128) || !isBlock(bTy, 128, 128))
+    return op.emitOpError("GPU lowering implements the DeepSeek-V3 blocks "
+                          "(a: [1, 128], b: [128, 128]), got a: ")
+           << aTy << ", b: " << bTy;
+  if (!aTy.getScaleType().isF32() || !bTy.getScaleType().isF32())
+    return op.emitOpError("GPU lowering needs f32 scales");
+  if (op.getPromoteInterval() != 128)
+    return op.emitOpError("GPU lowering needs promote_interval = 128 (one "
+                          "promotion per 4 wgmma k32), got ")
+           << op.getPromoteInterval();
+  int64_t m = aTy.getShape()[0], k = aTy.getShape()[1], n = bTy.getShape()[0];
+  if (ShapedType::isDynamic(m))
+    m = GemmKernelConfig::kDynamicM;
+  if (k % 16 != 0)
+    return op.emitOpError("GPU lowering needs K to be a multiple of 16 (TMA "
+                          "global strides are multiples of 16 bytes), got K = ")
+           << k;
+  GemmKernelSpec spec;
+  spec.config = makeGemmKernelConfig(m, n, k, overrides);
+  StringRef why = checkGemmKernelConfig(spec.config);
+  if (!why.empty()) {
+    const GemmKernelConfig &c = spec.config;
+    return op.emitOpError("GPU lowering: invalid kernel configuration "
+                          "block-m=")
+           << c.blockM << " block-n=" << c.blockN << " stages=" << c.stages
+           << " consumers=" << c.consumers << " (" << c.sharedMemoryBytes()
+           << " bytes of shared memory): " << why;
+  }
+  spec.aType = aTy.getElementType();
+  spec.bType = bTy.getElementType();
+  spec.resultType = resTy.getElementType();
+  return spec;
+}
+
+// Quantizing is cheap next to the GEMM, so an unsupported form is not an
+// error: the op stays a host op (passes leave what they cannot handle).
+std::optional<QuantizeKernelSpec> mlir::fp8::getQuantizeSpec(QuantizeOp op,
+                                                           bool remark) {
+  auto inTy = cast<RankedTensorType>(op.getInput().getType());
+  auto resTy = cast<ScaledTensorType>(op.getResult().getType());
+  ArrayRef<int64_t> blk = resTy.getBlockShape();
+  Type in = inTy.getElementType();
+  std::string why;
+  llvm::raw_string_ostream os(why);
+  if (inTy.getRank() != 2 || inTy.isDynamicDim(1))
+    os << "needs a rank-2 input with static columns (rows may be dynamic), "
+          "got '"
+       << inTy << "'";
+  else if (blk.size() != 2 || blk[1] != 128 || (blk[0] != 1 && blk[0] != 128)) {
+    os << "implements blocks [1, 128] and [128, 128], got [";
+    llvm::interleaveComma(blk, os);
+    os << "]";
+  } else if (!resTy.getScaleType().isF32())
+    os << "needs f32 scales, got '" << resTy.getScaleType() << "'";
+  else if (!op.getSaturate())
+    os << "the hardware conversion cvt.rn.satfinite needs saturate = true";
+  else if (!in.isF32() && !in.isBF16())
+    os << "needs an f32 or bf16 input, got '" << in << "'";
+  if (!why.empty()) {
+    if (!remark)
+      return std::nullopt;
+    ::mlir::emitRemark(op.getLoc())
+        << "fp8-lower-to-nvvm: no GPU quantize kernel (" << why
+        << "); the op stays on the host";
+    return std::nullopt;
+  }
+  QuantizeKernelSpec spec;
+  spec.config = makeQuantizeKernelConfig(
+      inTy.isDynamicDim(0) ? QuantizeKernelConfig::kDynamicRows
+                           : inTy.getDimSize(0),
+      inTy.getDimSize(1), blk[0]);
+  spec.inputType = in;
+  spec.fp8Type = resTy.getElementType();
+  spec.eps = op.getEps().convertToDouble();
+  spec.pow2 = op.getScaleMode() == ScaleMode::pow2;
+  return spec;
+}
+

@@ -1,0 +1,48 @@
+//===- ModuleToText.cpp - fp8-gpu-module-to-text --------------------------===//
+#include "fp8/Conversion/FP8ToNVVM/FP8ToNVVM.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+
+namespace mlir {
+namespace fp8 {
+#define GEN_PASS_DEF_FP8GPUMODULETOTEXTPASS
+#include "fp8/Conversion/Passes.h.inc"
+} // namespace fp8
+} // namespace mlir
+
+using namespace mlir;
+
+namespace {
+
+struct FP8GPUModuleToTextPass
+    : public fp8::impl::FP8GPUModuleToTextPassBase<FP8GPUModuleToTextPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<gpu::GPUModuleOp> gpuModules(module.getOps<gpu::GPUModuleOp>());
+    for (gpu::GPUModuleOp gpuModule : gpuModules) {
+      ArrayAttr targets = gpuModule.getTargetsAttr();
+      if (!targets || targets.empty()) {
+        gpuModule.emitOpError("fp8-gpu-module-to-text: the gpu.module has no "
+                              "target attribute (e.g. #nvvm.target) to "
+                              "record in its object");
+        return signalPassFailure();
+      }
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      gpuModule->print(os, OpPrintingFlags().enableDebugInfo(false));
+      SmallVector<Attribute> objects;
+      for (Attribute target : targets)
+        objects.push_back(gpu::ObjectAttr::get(
+            &getContext(), target, gpu::CompilationTarget::Binary,
+            StringAttr::get(&getContext(), text), DictionaryAttr(),
+            gpu::KernelTableAttr()));
+      OpBuilder b(gpuModule);
+      gpu::BinaryOp::create(b, gpuModule.getLoc(), gpuModule.getName(),
+                            Attribute(), b.getArrayAttr(objects));
+      gpuModule.erase();
+    }
+  }
+};
+
+} // namespace

@@ -1,0 +1,292 @@
+//===- mgpu_cuda_runtime.cpp - the mgpu* host ABI on the CUDA driver ------===//
+//
+// The functions that host code lowered by fp8-gpu-pipeline (host=llvm) calls:
+// upstream MLIR's `mgpu*` runtime ABI, as `gpu-to-llvm`,
+// `convert-nvgpu-to-nvvm` and the GPU dialect's LLVM IR translation
+// (`#gpu.select_object`) emit it for MLIR 22. Debian ships no MLIR CUDA
+// runtime library, so this is the project's own implementation over the CUDA
+// driver API, written from the ABI (signatures in docs/gpu-kernel.md, "Host
+// ABI"); a program built against it also runs with upstream's
+// libmlir_cuda_runtime where one exists.
+//
+// The ABI returns no status: a failing driver call is reported on stderr and
+// counted; fp8_mgpu_error_count() / fp8_mgpu_last_error() let a caller check
+// after a host call (the benchmark harness does).
+//
+//===----------------------------------------------------------------------===//
+#include <cuda.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <string>
+
+namespace {
+
+std::mutex errorMutex;
+std::string lastErrorText;
+long errorCount = 0;
+
+void report(CUresult r, const char *what) {
+  if (r == CUDA_SUCCESS)
+    return;
+  const char *name = nullptr;
+  cuGetErrorName(r, &name);
+  std::lock_guard<std::mutex> lock(errorMutex);
+  lastErrorText = std::string(what) + ": " + (name ? name : "unknown error");
+  ++errorCount;
+  std::fprintf(stderr, "fp8 mgpu runtime: %s\n", lastErrorText.c_str());
+}
+
+#define CU_REPORT(expr) report((expr), #expr)
+
+int defaultDevice = 0;
+
+/// Makes the primary context of the default device current (created once).
+bool makeContextCurrent() {
+  static CUcontext context = [] {
+    CUcontext ctx = nullptr;
+    CUdevice device;
+    CUresult r = cuInit(0);
+    if (r == CUDA_SUCCESS)
+      r = cuDeviceGet(&device, defaultDevice);
+    if (r == CUDA_SUCCESS)
+      r = cuDevicePrimaryCtxRetain(&ctx, device);
+    report(r, "initialising the CUDA primary context");
+    return r == CUDA_SUCCESS ? ctx : nullptr;
+  }();
+  if (!context)
+    return false;
+  CU_REPORT(cuCtxSetCurrent(context));
+  return true;
+}
+
+/// Device copies of tensor maps, by content: the ABI has no call that frees
+/// one, and host functions encode the same maps on every call (same
+/// buffers), so identical maps share one device copy. Bounded: past the
+/// limit the device is synchronised and every copy freed.
+struct TensorMapCache {
+  std::mutex mutex;
+  std::map<std::string, CUdeviceptr> maps;
+  static constexpr size_t kLimit = 4096;
+
+  CUdeviceptr get(const CUtensorMap &map) {
+    std::string key(reinterpret_cast<const char *>(&map), sizeof(map));
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = maps.find(key);
+    if (it != maps.end())
+      return it->second;
+    if (maps.size() >= kLimit) {
+      CU_REPORT(cuCtxSynchronize());
+      for (auto &entry : maps)
+        CU_REPORT(cuMemFree(entry.second));
+      maps.clear();
+    }
+    CUdeviceptr dev = 0;
+    CU_REPORT(cuMemAlloc(&dev, sizeof(CUtensorMap)));
+    if (!dev)
+      return 0;
+    CU_REPORT(cuMemcpyHtoD(dev, &map, sizeof(CUtensorMap)));
+    maps.emplace(std::move(key), dev);
+    return dev;
+  }
+};
+
+TensorMapCache &tensorMaps() {
+  static TensorMapCache cache;
+  return cache;
+}
+
+/// Bytes per element of each CUtensorMapDataType, in enum order (CUDA driver
+/// API, CUtensorMapDataType: UINT8, UINT16, UINT32, INT32, UINT64, INT64,
+/// FLOAT16, FLOAT32, FLOAT64, BFLOAT16, FLOAT32_FTZ, TFLOAT32, TFLOAT32_FTZ).
+constexpr int kTensorMapElementBytes[] = {1, 2, 4, 4, 8, 8, 2,
+                                          4, 8, 2, 4, 4, 4};
+
+} // namespace
+
+extern "C" {
+
+// --- Status (project extension, not part of the upstream ABI) -------------
+long fp8_mgpu_error_count(void) {
+  std::lock_guard<std::mutex> lock(errorMutex);
+  return errorCount;
+}
+const char *fp8_mgpu_last_error(void) {
+  std::lock_guard<std::mutex> lock(errorMutex);
+  return lastErrorText.c_str();
+}
+
+// --- Modules (emitted by the gpu.binary translation, in global ctors) -----
+void *mgpuModuleLoad(void *data, size_t /*size*/) {
+  if (!makeContextCurrent())
+    return nullptr;
+  CUmodule module = nullptr;
+  CU_REPORT(cuModuleLoadData(&module, data));
+  return module;
+}
+
+/// PTX text (NUL-terminated), JIT-compiled by the driver at `optLevel`.
+void *mgpuModuleLoadJIT(void *data, int optLevel) {
+  if (!makeContextCurrent())
+    return nullptr;
+  CUmodule module = nullptr;
+  CUjit_option options[] = {CU_JIT_OPTIMIZATION_LEVEL};
+  void *values[] = {reinterpret_cast<void *>(static_cast<intptr_t>(optLevel))};
+  CU_REPORT(cuModuleLoadDataEx(&module, data, 1, options, values));
+  return module;
+}
+
+void mgpuModuleUnload(void *module) {
+  if (module)
+    CU_REPORT(cuModuleUnload(static_cast<CUmodule>(module)));
+}
+
+void *mgpuModuleGetFunction(void *module, const char *name) {
+  if (!module) {
+    report(CUDA_ERROR_INVALID_HANDLE,
+           (std::string("mgpuModuleGetFunction(") + name +
+            "): the module did not load")
+               .c_str());
+    return nullptr;
+  }
+  CUfunction function = nullptr;
+  CU_REPORT(
+      cuModuleGetFunction(&function, static_cast<CUmodule>(module), name));
+  return function;
+}
+
+/// Dynamic shared memory above the default 48 KB needs the opt-in attribute
+/// (CUDA C++ Programming Guide, "Shared Memory", compute capability 9.0).
+void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
+                      intptr_t gridZ, intptr_t blockX, intptr_t blockY,
+                      intptr_t blockZ, int32_t smem, void *stream,
+                      void **params, void **extra, size_t /*paramsCount*/) {
+  if (!function || !makeContextCurrent())
+    return;
+  auto fn = static_cast<CUfunction>(function);
+  if (smem > 48 * 1024)
+    CU_REPORT(cuFuncSetAttribute(
+        fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, smem));
+  CU_REPORT(cuLaunchKernel(fn, gridX, gridY, gridZ, blockX, blockY, blockZ,
+                           smem, static_cast<CUstream>(stream), params, extra));
+}
+
+// --- Streams and events (gpu-to-llvm: gpu.wait, async tokens) -------------
+void *mgpuStreamCreate(void) {
+  CUstream stream = nullptr;
+  if (makeContextCurrent())
+    CU_REPORT(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
+  return stream;
+}
+void mgpuStreamDestroy(void *stream) {
+  CU_REPORT(cuStreamDestroy(static_cast<CUstream>(stream)));
+}
+void mgpuStreamSynchronize(void *stream) {
+  CU_REPORT(cuStreamSynchronize(static_cast<CUstream>(stream)));
+}
+void mgpuStreamWaitEvent(void *stream, void *event) {
+  CU_REPORT(cuStreamWaitEvent(static_cast<CUstream>(stream),
+                              static_cast<CUevent>(event), 0));
+}
+void *mgpuEventCreate(void) {
+  CUevent event = nullptr;
+  if (makeContextCurrent())
+    CU_REPORT(cuEventCreate(&event, CU_EVENT_DISABLE_TIMING));
+  return event;
+}
+void mgpuEventDestroy(void *event) {
+  CU_REPORT(cuEventDestroy(static_cast<CUevent>(event)));
+}
+void mgpuEventSynchronize(void *event) {
+  CU_REPORT(cuEventSynchronize(static_cast<CUevent>(event)));
+}
+void mgpuEventRecord(void *event, void *stream) {
+  CU_REPORT(cuEventRecord(static_cast<CUevent>(event),
+                          static_cast<CUstream>(stream)));
+}
+
+// --- Memory (gpu.alloc / gpu.dealloc / gpu.memcpy / gpu.memset) -----------
+void *mgpuMemAlloc(uint64_t sizeBytes, void * /*stream*/, bool isHostShared) {
+  if (!makeContextCurrent())
+    return nullptr;
+  CUdeviceptr ptr = 0;
+  if (sizeBytes == 0)
+    return nullptr;
+  if (isHostShared)
+    CU_REPORT(cuMemAllocManaged(&ptr, sizeBytes, CU_MEM_ATTACH_GLOBAL));
+  else
+    CU_REPORT(cuMemAlloc(&ptr, sizeBytes));
+  return reinterpret_cast<void *>(ptr);
+}
+void mgpuMemFree(void *ptr, void * /*stream*/) {
+  if (ptr)
+    CU_REPORT(cuMemFree(reinterpret_cast<CUdeviceptr>(ptr)));
+}
+void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *stream) {
+  if (sizeBytes)
+    CU_REPORT(cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(dst),
+                            reinterpret_cast<CUdeviceptr>(src), sizeBytes,
+                            static_cast<CUstream>(stream)));
+}
+void mgpuMemset32(void *dst, unsigned value, size_t count, void *stream) {
+  CU_REPORT(cuMemsetD32Async(reinterpret_cast<CUdeviceptr>(dst), value, count,
+                             static_cast<CUstream>(stream)));
+}
+void mgpuMemset16(void *dst, unsigned short value, size_t count,
+                  void *stream) {
+  CU_REPORT(cuMemsetD16Async(reinterpret_cast<CUdeviceptr>(dst), value, count,
+                             static_cast<CUstream>(stream)));
+}
+void mgpuSetDefaultDevice(int32_t device) { defaultDevice = device; }
+
+// --- TMA descriptors (nvgpu.tma.create.descriptor) ------------------------
+/// `descriptor`: a ranked memref descriptor {allocated, aligned, offset,
+/// sizes[rank], strides[rank]} of a row-major device buffer; `boxDims`: the
+/// box in memref order (outermost first). Returns a device pointer to the
+/// encoded CUtensorMap (dimensions innermost first, as the driver takes
+/// them).
+void *mgpuTensorMapEncodeTiledMemref(int64_t rank, void *descriptor,
+                                     int64_t dataType, int64_t interleave,
+                                     int64_t swizzle, int64_t l2Promotion,
+                                     int64_t oobFill, int64_t *boxDims) {
+  if (rank < 1 || rank > 5 || dataType < 0 || dataType > 12) {
+    report(CUDA_ERROR_INVALID_VALUE,
+           "mgpuTensorMapEncodeTiledMemref: rank or data type out of range");
+    return nullptr;
+  }
+  auto *fields = static_cast<int64_t *>(descriptor);
+  char *aligned = reinterpret_cast<char *>(fields[1]);
+  int64_t offset = fields[2];
+  const int64_t *sizes = fields + 3, *strides = fields + 3 + rank;
+  const int elementBytes = kTensorMapElementBytes[dataType];
+  cuuint64_t globalDim[5] = {1, 1, 1, 1, 1}, globalStrides[5] = {0};
+  cuuint32_t box[5] = {1, 1, 1, 1, 1}, elementStrides[5] = {1, 1, 1, 1, 1};
+  for (int64_t i = 0; i < rank; ++i) {
+    globalDim[i] = static_cast<cuuint64_t>(sizes[rank - 1 - i]);
+    box[i] = static_cast<cuuint32_t>(boxDims[rank - 1 - i]);
+  }
+  for (int64_t i = 0; i + 1 < rank; ++i)
+    globalStrides[i] =
+        static_cast<cuuint64_t>(strides[rank - 2 - i]) * elementBytes;
+  if (!makeContextCurrent())
+    return nullptr;
+  CUtensorMap map;
+  std::memset(&map, 0, sizeof(map));
+  CUresult r = cuTensorMapEncodeTiled(
+      &map, static_cast<CUtensorMapDataType>(dataType),
+      static_cast<cuuint32_t>(rank), aligned + offset * elementBytes,
+      globalDim, globalStrides, box, elementStrides,
+      static_cast<CUtensorMapInterleave>(interleave),
+      static_cast<CUtensorMapSwizzle>(swizzle),
+      static_cast<CUtensorMapL2promotion>(l2Promotion),
+      static_cast<CUtensorMapFloatOOBfill>(oobFill));
+  report(r, "cuTensorMapEncodeTiled");
+  if (r != CUDA_SUCCESS)
+    return nullptr;
+  return reinterpret_cast<void *>(tensorMaps().get(map));
+}
+
+} // extern "C"

@@ -1,0 +1,127 @@
+// fp8-launch-kernels: the host functions launch the kernels of
+// fp8-lower-to-nvvm (gpu.launch_func, TMA descriptors built on the host,
+// the grid from the kernel configuration). Launch constants are derived by
+// hand from GemmKernelConfig.h / QuantizeKernelConfig.h, not printed by the
+// code under test.
+// RUN: fp8-opt %s -split-input-file -fp8-lower-to-nvvm -fp8-launch-kernels -canonicalize -cse | FileCheck %s
+// RUN: fp8-opt %s -split-input-file -fp8-lower-to-nvvm='block-n=96' -fp8-launch-kernels='block-n=96 sm-count=8' -canonicalize -cse | FileCheck %s --check-prefix=CFG
+// The options of the two passes must agree (the kernel is looked up by name).
+// RUN: not fp8-opt %s -split-input-file -fp8-lower-to-nvvm='block-n=96' -fp8-launch-kernels 2>&1 | FileCheck %s --check-prefix=MISMATCH
+// RUN: not fp8-opt %s -fp8-launch-kernels='sm-count=0' 2>&1 | FileCheck %s --check-prefix=SMS
+// RUN: not fp8-opt %s -fp8-launch-kernels='launchers=some' 2>&1 | FileCheck %s --check-prefix=MODE
+// Declared only (for bufferization and deallocation), then defined.
+// RUN: fp8-opt %s -split-input-file -fp8-lower-to-nvvm -fp8-launch-kernels='launchers=declare' | FileCheck %s --check-prefix=DECL
+// RUN: fp8-opt %s -split-input-file -fp8-lower-to-nvvm -fp8-launch-kernels='launchers=declare' -fp8-launch-kernels='launchers=define-only' -canonicalize -cse | FileCheck %s
+
+// MISMATCH: error: 'fp8.scaled_matmul' op fp8-launch-kernels: no kernel 'fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16' in gpu.module @fp8_kernels (run fp8-lower-to-nvvm first, with the same block-m, block-n, stages and consumers)
+// SMS: fp8-launch-kernels: option sm-count=0 is invalid: expected the number of SMs of the device (132 on an H100 SXM / H200), at least 1
+// MODE: fp8-launch-kernels: option launchers='some' is invalid (expected all, declare or define-only)
+
+// A whole FP8 linear: the two quantize kernels, then the GEMM on their
+// results; no fp8 compute op stays on the host. (After canonicalization the
+// codes go from the quantize launchers' output buffers straight to the GEMM:
+// fp8.assemble / fp8.disassemble and to_tensor / to_buffer pairs fold.)
+// CHECK-LABEL: func.func @linear(
+// CHECK: %[[QA:.*]] = memref.alloc() : memref<200x384xf8E4M3FN>
+// CHECK: %[[SA:.*]] = memref.alloc() : memref<200x3xf32>
+// CHECK: %[[X:.*]] = bufferization.to_buffer %arg0 read_only : tensor<200x384xbf16> to memref<200x384xbf16>
+// CHECK: call @fp8_launch_fp8_quantize_200x384_1x128_bf16_e4m3(%[[X]], %[[QA]], %[[SA]]) : (memref<200x384xbf16>, memref<200x384xf8E4M3FN>, memref<200x3xf32>) -> ()
+// CHECK: %[[SAT:.*]] = bufferization.to_tensor %[[SA]]
+// CHECK: %[[QB:.*]] = memref.alloc() : memref<256x384xf8E4M3FN>
+// CHECK: %[[SB:.*]] = memref.alloc() : memref<2x3xf32>
+// CHECK: call @fp8_launch_fp8_quantize_256x384_128x128_f32_e4m3(%{{.*}}, %[[QB]], %[[SB]])
+// The A scales [200, 3] become the kernel's [3, 200] (200 is a multiple of 4:
+// no padding columns, the zero fill folds away).
+// CHECK: %[[T:.*]] = linalg.transpose ins(%[[SAT]] : tensor<200x3xf32>) outs(%{{.*}} : tensor<3x200xf32>) permutation = [1, 0]
+// CHECK: %[[D:.*]] = memref.alloc() : memref<200x256xbf16>
+// CHECK: %[[TB:.*]] = bufferization.to_buffer %[[T]] read_only
+// CHECK: call @fp8_launch_fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16(%[[QA]], %[[QB]], %[[TB]], %[[SB]], %[[D]]) : (memref<200x384xf8E4M3FN>, memref<256x384xf8E4M3FN>, memref<3x200xf32>, memref<2x3xf32>, memref<200x256xbf16>) -> ()
+// CHECK: %[[R:.*]] = bufferization.to_tensor %[[D]] restrict writable
+// CHECK: return %[[R]]
+// CHECK-NOT: fp8.quantize
+// CHECK-NOT: fp8.scaled_matmul
+
+// Quantize 200 x 384 in 1x128 tiles: 600 tiles, 8 per CTA (one per warp):
+// 75 CTAs of 256 threads, no dynamic shared memory.
+// CHECK-LABEL: func.func private @fp8_launch_fp8_quantize_200x384_1x128_bf16_e4m3(
+// CHECK: gpu.wait async
+// CHECK: gpu.alloc async
+// CHECK: gpu.memcpy async
+// CHECK: gpu.launch_func async [%{{.*}}] @fp8_kernels::@fp8_quantize_200x384_1x128_bf16_e4m3 blocks in (%c75, %c1, %c1) threads in (%c256, %c1, %c1) dynamic_shared_memory_size %c0_i32 args(%{{.*}} : memref<200x384xbf16>, %{{.*}} : memref<200x384xf8E4M3FN>, %{{.*}} : memref<200x3xf32>, %c200_i32 : i32)
+// CHECK: gpu.memcpy async [%{{.*}}] %arg1
+// CHECK: gpu.memcpy async [%{{.*}}] %arg2
+// CHECK: gpu.wait [%{{.*}}]
+
+// Quantize 256 x 384 in 128x128 blocks: 6 blocks, one per CTA.
+// CHECK-LABEL: func.func private @fp8_launch_fp8_quantize_256x384_128x128_f32_e4m3(
+// CHECK: gpu.launch_func {{.*}} blocks in (%c6, %c1, %c1) threads in (%c256, %c1, %c1)
+
+// The GEMM: operands to the device, three TMA maps (A and B codes as u8,
+// box [128 rows, 128 bytes], 128-byte swizzle; A scales f32 box [1, 128]),
+// grid min(ceil(200/128) * ceil(256/128), 132) = 4 CTAs of 384 threads,
+// 6 stages x (16384 + 16384 + 512) + 1024 = 200704 bytes of shared memory.
+// CHECK-LABEL: func.func private @fp8_launch_fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16(
+// CHECK-SAME: %[[A:.*]]: memref<200x384xf8E4M3FN>, %[[B:.*]]: memref<256x384xf8E4M3FN>, %[[SA:.*]]: memref<3x200xf32>, %[[SB:.*]]: memref<2x3xf32>, %[[OUT:.*]]: memref<200x256xbf16>)
+// CHECK: %[[T0:.*]] = gpu.wait async
+// CHECK: %[[RA:.*]], %[[TA:.*]] = gpu.alloc async [%[[T0]]] (%c76800) : memref<?xi8>
+// CHECK: %[[VA:.*]] = memref.view %[[RA]][%c0][] : memref<?xi8> to memref<200x384xf8E4M3FN>
+// CHECK: gpu.memcpy async [%[[TA]]] %[[VA]], %[[A]]
+// CHECK: gpu.alloc async [%{{.*}}] (%c98304) : memref<?xi8>
+// CHECK: gpu.alloc async [%{{.*}}] (%c2400) : memref<?xi8>
+// CHECK: %[[RSB:.*]], %{{.*}} = gpu.alloc async [%{{.*}}] (%c24) : memref<?xi8>
+// CHECK: %[[VSB:.*]] = memref.view %[[RSB]]
+// CHECK: %[[RD:.*]], %{{.*}} = gpu.alloc async [%{{.*}}] (%c102400) : memref<?xi8>
+// CHECK: %[[VD:.*]] = memref.view %[[RD]][%c0][] : memref<?xi8> to memref<200x256xbf16>
+// CHECK: memref.view %[[RA]][%c0][] : memref<?xi8> to memref<200x384xui8>
+// CHECK: %[[MA:.*]] = nvgpu.tma.create.descriptor %{{.*}} box[%c128, %c128] : memref<*xui8> -> <tensor = memref<128x128xui8, 3>, swizzle = swizzle_128b, l2promo = l2promo_256b, oob = zero, interleave = none>
+// CHECK: %[[PA:.*]] = builtin.unrealized_conversion_cast %[[MA]] {{.*}} to !llvm.ptr
+// CHECK: nvgpu.tma.create.descriptor %{{.*}} box[%c128, %c128] : memref<*xui8>
+// CHECK: nvgpu.tma.create.descriptor %{{.*}} box[%c1, %c128] : memref<*xf32> -> <tensor = memref<1x128xf32, 3>, swizzle = none, l2promo = l2promo_256b, oob = zero, interleave = none>
+// CHECK: %[[L:.*]] = gpu.launch_func async [%{{.*}}] @fp8_kernels::@fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16 blocks in (%c4, %c1, %c1) threads in (%c384, %c1, %c1) dynamic_shared_memory_size %c200704_i32 args(%[[PA]] : !llvm.ptr, %{{.*}} : !llvm.ptr, %{{.*}} : !llvm.ptr, %[[VSB]] : memref<2x3xf32>, %[[VD]] : memref<200x256xbf16>, %c200_i32 : i32)
+// CHECK: %[[C:.*]] = gpu.memcpy async [%[[L]]] %[[OUT]], %[[VD]]
+// CHECK-COUNT-5: gpu.dealloc async
+// CHECK: gpu.wait [%{{.*}}]
+// CHECK-NEXT: return
+
+// DECL: func.func private @fp8_launch_fp8_quantize_200x384_1x128_bf16_e4m3(memref<200x384xbf16>, memref<200x384xf8E4M3FN>, memref<200x3xf32>)
+// DECL: func.func private @fp8_launch_fp8_quantize_256x384_128x128_f32_e4m3(memref<256x384xf32>, memref<256x384xf8E4M3FN>, memref<2x3xf32>)
+// DECL: func.func private @fp8_launch_fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16(memref<200x384xf8E4M3FN>, memref<256x384xf8E4M3FN>, memref<3x200xf32>, memref<2x3xf32>, memref<200x256xbf16>)
+
+// CFG-LABEL: func.func private @fp8_launch_fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16_t128x96s7(
+// CFG: nvgpu.tma.create.descriptor %{{.*}} box[%c96, %c128] : memref<*xui8> -> <tensor = memref<96x128xui8, 3>
+// Grid min(2 * 3, 8) = 6; 7 x (16384 + 12288 + 512) + 1024 = 205312 bytes.
+// CFG: gpu.launch_func {{.*}}@fp8_kernels::@fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16_t128x96s7 blocks in (%c6, %c1, %c1) threads in (%c384, %c1, %c1) dynamic_shared_memory_size %c205312_i32
+
+func.func @linear(%x: tensor<200x384xbf16>, %w: tensor<256x384xf32>) -> tensor<200x256xbf16> {
+  %a = fp8.quantize %x : tensor<200x384xbf16> -> !fp8.scaled<200x384xf8E4M3FN, block = [1, 128], scale = f32>
+  %b = fp8.quantize %w : tensor<256x384xf32> -> !fp8.scaled<256x384xf8E4M3FN, block = [128, 128], scale = f32>
+  %d = fp8.scaled_matmul %a, %b : !fp8.scaled<200x384xf8E4M3FN, block = [1, 128], scale = f32>,
+    !fp8.scaled<256x384xf8E4M3FN, block = [128, 128], scale = f32> -> tensor<200x256xbf16>
+  return %d : tensor<200x256xbf16>
+}
+
+// -----
+
+// A dynamic token dimension: the A scales padded to roundUp(M, 4) columns
+// at run time, M passed to the kernel, grid from M: with BLOCK_N = 96 and 8
+// SMs, min(ceil(M / 128) * ceil(300 / 96), 8) = min(ceil(M / 128) * 4, 8).
+// CFG-LABEL: func.func @dyn(
+// CFG: %[[M:.*]] = tensor.dim %{{.*}}, %c0 : tensor<?x256xf8E4M3FN>
+// CFG: %[[Q:.*]] = arith.ceildivui %[[M]], %c4 : index
+// CFG: %[[MP:.*]] = arith.muli %[[Q]], %c4 : index
+// CFG: tensor.empty(%[[MP]]) : tensor<2x?xf32>
+// CFG: memref.alloc(%[[M]]) : memref<?x300xbf16>
+// CFG: call @fp8_launch_fp8_scaled_matmul_dynx300x256_e4m3_e4m3_bf16_t128x96s7(
+// CFG-LABEL: func.func private @fp8_launch_fp8_scaled_matmul_dynx300x256_e4m3_e4m3_bf16_t128x96s7(
+// CFG: %[[DM:.*]] = memref.dim %arg0, %c0 : memref<?x256xf8E4M3FN>
+// CFG: %[[T:.*]] = arith.ceildivui %[[DM]], %c128 : index
+// CFG: %[[TILES:.*]] = arith.muli %[[T]], %c4 : index
+// CFG: %[[G:.*]] = arith.minui %[[TILES]], %c8 : index
+// CFG: %[[M32:.*]] = arith.index_cast %[[DM]] : index to i32
+// CFG: gpu.launch_func {{.*}} blocks in (%[[G]], %c1, %c1) {{.*}} %[[M32]] : i32)
+func.func @dyn(%a: !fp8.scaled<?x256xf8E4M3FN, block = [1, 128], scale = f32>,
+    %b: !fp8.scaled<300x256xf8E4M3FN, block = [128, 128], scale = f32>) -> tensor<?x300xbf16> {
+  %d = fp8.scaled_matmul %a, %b : !fp8.scaled<?x256xf8E4M3FN, block = [1, 128], scale = f32>,
+    !fp8.scaled<300x256xf8E4M3FN, block = [128, 128], scale = f32> -> tensor<?x300xbf16>
+  return %d : tensor<?x300xbf16>
+}
