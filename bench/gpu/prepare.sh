@@ -2,8 +2,11 @@
 # Runs HERE (the build machine, with fp8-opt and the CUDA toolkit's ptxas):
 # compiles the GEMM kernels of shapes.txt, and the quantize kernels of their
 # operands (A bf16 1x128, B f32 128x128), through fp8-gpu-pipeline to PTX,
-# assembles them for sm_90a with ptxas (0 spills expected), and leaves
-#   <build>/bench-gpu/kernels.ptx, kernels.cubin, ptxas.log, shapes.txt
+# assembles them for sm_90a with ptxas (0 spills expected), builds the host
+# program of the same functions into a shared library, and leaves
+#   <build>/bench-gpu/kernels.ptx, kernels.cubin, ptxas.log, shapes.txt,
+#   libfp8_bench_host.so (exports _mlir_ciface_gemm_<M>x<N>x<K> and
+#   _mlir_ciface_quantize_<M>x<N>x<K>; the harness does not call it yet)
 # for run.sh on the device machine (carry <build>/bench-gpu there).
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -36,6 +39,15 @@ done
   | "$BUILD/bin/fp8-translate" --fp8-extract-gpu-object > "$OUTDIR/kernels.ptx"
 "$PTXAS" -arch=sm_90a -v "$OUTDIR/kernels.ptx" -o "$OUTDIR/kernels.cubin" \
   2> "$OUTDIR/ptxas.log"
+# The compiled host program of the same functions (fp8-gpu-pipeline
+# host=llvm: launches through the mgpu* ABI, _mlir_ciface_ entries), as a
+# shared library for the device machine (no MLIR there); it links against
+# libfp8_mgpu_runtime.so, which run.sh builds there with runtime/.
+LLVM_BIN=${LLVM_BIN:-/usr/lib/llvm-22/bin}
+"$BUILD/bin/fp8-opt" "$MLIR" --fp8-gpu-pipeline="chip=sm_90a host=llvm" \
+  | "$LLVM_BIN/mlir-translate" --mlir-to-llvmir > "$OUTDIR/host.ll"
+"$LLVM_BIN/clang" -Wno-override-module -O2 -shared -fPIC "$OUTDIR/host.ll" \
+  -o "$OUTDIR/libfp8_bench_host.so"
 cp "$HERE/shapes.txt" "$OUTDIR/shapes.txt"
 grep -E "Compiling entry|spill|Used" "$OUTDIR/ptxas.log"
 if grep -qE "[1-9][0-9]* bytes spill" "$OUTDIR/ptxas.log"; then

@@ -67,7 +67,7 @@ bool mlir::fp8::emu::parseGemmKernelName(const std::string &name,
                                          GemmKernelName &out) {
   static const std::regex re("fp8_scaled_matmul_(dyn|[0-9]+)x([0-9]+)x([0-9]+)_"
                              "([a-z0-9]+)_([a-z0-9]+)_"
-                             "([a-z0-9]+)");
+                             "([a-z0-9]+)(_t[0-9]+x[0-9]+s[0-9]+)?");
   std::smatch m;
   if (!std::regex_match(name, m, re))
     return false;

@@ -146,10 +146,9 @@ void mgpuModuleUnload(void *module) {
 
 void *mgpuModuleGetFunction(void *module, const char *name) {
   if (!module) {
-    report(CUDA_ERROR_INVALID_HANDLE,
-           (std::string("mgpuModuleGetFunction(") + name +
-            "): the module did not load")
-               .c_str());
+    report(CUDA_ERROR_INVALID_HANDLE, (std::string("mgpuModuleGetFunction(") +
+                                       name + "): the module did not load")
+                                          .c_str());
     return nullptr;
   }
   CUfunction function = nullptr;
@@ -235,8 +234,7 @@ void mgpuMemset32(void *dst, unsigned value, size_t count, void *stream) {
   CU_REPORT(cuMemsetD32Async(reinterpret_cast<CUdeviceptr>(dst), value, count,
                              static_cast<CUstream>(stream)));
 }
-void mgpuMemset16(void *dst, unsigned short value, size_t count,
-                  void *stream) {
+void mgpuMemset16(void *dst, unsigned short value, size_t count, void *stream) {
   CU_REPORT(cuMemsetD16Async(reinterpret_cast<CUdeviceptr>(dst), value, count,
                              static_cast<CUstream>(stream)));
 }
@@ -277,8 +275,8 @@ void *mgpuTensorMapEncodeTiledMemref(int64_t rank, void *descriptor,
   std::memset(&map, 0, sizeof(map));
   CUresult r = cuTensorMapEncodeTiled(
       &map, static_cast<CUtensorMapDataType>(dataType),
-      static_cast<cuuint32_t>(rank), aligned + offset * elementBytes,
-      globalDim, globalStrides, box, elementStrides,
+      static_cast<cuuint32_t>(rank), aligned + offset * elementBytes, globalDim,
+      globalStrides, box, elementStrides,
       static_cast<CUtensorMapInterleave>(interleave),
       static_cast<CUtensorMapSwizzle>(swizzle),
       static_cast<CUtensorMapL2promotion>(l2Promotion),

@@ -12,8 +12,9 @@
 using namespace mlir;
 using namespace mlir::fp8;
 
-FailureOr<GemmKernelSpec> mlir::fp8::getGemmKernelSpec(ScaledMatmulOp op,
-                                  const GemmKernelOverrides &overrides) {
+FailureOr<GemmKernelSpec>
+mlir::fp8::getGemmKernelSpec(ScaledMatmulOp op,
+                             const GemmKernelOverrides &overrides) {
   auto aTy = cast<ScaledTensorType>(op.getA().getType());
   auto bTy = cast<ScaledTensorType>(op.getB().getType());
   auto resTy = cast<RankedTensorType>(op.getResult().getType());
@@ -71,7 +72,7 @@ FailureOr<GemmKernelSpec> mlir::fp8::getGemmKernelSpec(ScaledMatmulOp op,
 // Quantizing is cheap next to the GEMM, so an unsupported form is not an
 // error: the op stays a host op (passes leave what they cannot handle).
 std::optional<QuantizeKernelSpec> mlir::fp8::getQuantizeSpec(QuantizeOp op,
-                                                           bool remark) {
+                                                             bool remark) {
   auto inTy = cast<RankedTensorType>(op.getInput().getType());
   auto resTy = cast<ScaledTensorType>(op.getResult().getType());
   ArrayRef<int64_t> blk = resTy.getBlockShape();
@@ -111,4 +112,3 @@ std::optional<QuantizeKernelSpec> mlir::fp8::getQuantizeSpec(QuantizeOp op,
   spec.pow2 = op.getScaleMode() == ScaleMode::pow2;
   return spec;
 }
-

@@ -16,8 +16,8 @@ namespace fp8 {
 /// returns its spec (the shape's configuration with `overrides` applied);
 /// emits an error naming what is wrong otherwise (also an invalid
 /// configuration, naming the options).
-FailureOr<GemmKernelSpec> getGemmKernelSpec(ScaledMatmulOp op,
-                                            const GemmKernelOverrides &overrides);
+FailureOr<GemmKernelSpec>
+getGemmKernelSpec(ScaledMatmulOp op, const GemmKernelOverrides &overrides);
 
 /// The quantize kernel's spec for `op`, or nullopt when the op stays a host
 /// (CPU) op; with `remark`, a remark says why.

@@ -17,8 +17,8 @@
 #include "fp8/Conversion/FP8ToNVVM/FP8ToNVVM.h"
 
 #include "KernelSpecs.h"
-#include "fp8/Target/Hopper/KernelNames.h"
 #include "fp8/Dialect/FP8/IR/FP8.h"
+#include "fp8/Target/Hopper/KernelNames.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -117,9 +117,9 @@ struct HostBuilder {
   }
   void launch(StringRef kernel, Value grid, int64_t threads, int64_t smem,
               ValueRange args) {
-    auto sym = SymbolRefAttr::get(
-        b.getStringAttr(kKernelModuleName),
-        {FlatSymbolRefAttr::get(b.getContext(), kernel)});
+    auto sym =
+        SymbolRefAttr::get(b.getStringAttr(kKernelModuleName),
+                           {FlatSymbolRefAttr::get(b.getContext(), kernel)});
     Value one = idx(1);
     chain = gpu::LaunchFuncOp::create(
                 b, sym, gpu::KernelDim3{grid, one, one},
@@ -160,9 +160,8 @@ Value numElements(HostBuilder &h, Value v) {
   auto ty = cast<ShapedType>(v.getType());
   Value n = h.idx(1);
   for (int64_t d = 0; d < ty.getRank(); ++d)
-    n = h.mul(n, ty.isDynamicDim(d)
-                     ? Value(memref::DimOp::create(h.b, v, d))
-                     : h.idx(ty.getDimSize(d)));
+    n = h.mul(n, ty.isDynamicDim(d) ? Value(memref::DimOp::create(h.b, v, d))
+                                    : h.idx(ty.getDimSize(d)));
   return n;
 }
 
@@ -203,30 +202,30 @@ void buildGemmLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
   // buffers), the B scales and D by plain loads and stores.
   Value aRaw = h.upload(a, numElements(h, a), dynamicSizes(b, a)).first;
   Value bRaw = h.upload(bw, numElements(h, bw), ValueRange{}).first;
-  Value saRaw =
-      h.upload(saT, bytesOf(h, numElements(h, saT), b.getF32Type()),
-               dynamicSizes(b, saT))
-          .first;
-  Value sbDev = h.upload(
-      sb, bytesOf(h, numElements(h, sb), b.getF32Type()), ValueRange{})
-                    .second;
+  Value saRaw = h.upload(saT, bytesOf(h, numElements(h, saT), b.getF32Type()),
+                         dynamicSizes(b, saT))
+                    .first;
+  Value sbDev =
+      h.upload(sb, bytesOf(h, numElements(h, sb), b.getF32Type()), ValueRange{})
+          .second;
   auto dTy = cast<MemRefType>(d.getType());
-  Value dDev = h.alloc(bytesOf(h, numElements(h, d), dTy.getElementType()),
-                       dTy, dynamicSizes(b, d))
+  Value dDev = h.alloc(bytesOf(h, numElements(h, d), dTy.getElementType()), dTy,
+                       dynamicSizes(b, d))
                    .second;
   // TMA descriptors (the kernel ABI, GemmKernelConfig.h) over the device
   // buffers: codes as u8 with 128-byte swizzle and a 128-byte inner box;
   // the A scales f32, unswizzled. Boxes in memref order (outer first).
-  auto aTy = cast<MemRefType>(a.getType()), bTy = cast<MemRefType>(bw.getType());
+  auto aTy = cast<MemRefType>(a.getType()),
+       bTy = cast<MemRefType>(bw.getType());
   auto saTy = cast<MemRefType>(saT.getType());
-  Value tmA = h.tensorMap(aRaw, aTy.getShape(), dynamicSizes(b, a), u8,
-                          c.blockM, c.blockK,
-                          nvgpu::TensorMapSwizzleKind::SWIZZLE_128B);
+  Value tmA =
+      h.tensorMap(aRaw, aTy.getShape(), dynamicSizes(b, a), u8, c.blockM,
+                  c.blockK, nvgpu::TensorMapSwizzleKind::SWIZZLE_128B);
   Value tmB = h.tensorMap(bRaw, bTy.getShape(), ValueRange{}, u8, c.blockN,
                           c.blockK, nvgpu::TensorMapSwizzleKind::SWIZZLE_128B);
-  Value tmSA = h.tensorMap(saRaw, saTy.getShape(), dynamicSizes(b, saT),
-                           b.getF32Type(), 1, c.blockM,
-                           nvgpu::TensorMapSwizzleKind::SWIZZLE_NONE);
+  Value tmSA =
+      h.tensorMap(saRaw, saTy.getShape(), dynamicSizes(b, saT), b.getF32Type(),
+                  1, c.blockM, nvgpu::TensorMapSwizzleKind::SWIZZLE_NONE);
   // Persistent grid: min(tiles, SMs), tiles from the run-time M.
   Value tiles = h.mul(h.ceilDiv(m, c.blockM), h.idx(c.nTiles()));
   Value grid = arith::MinUIOp::create(b, tiles, h.idx(smCount));
@@ -428,8 +427,7 @@ struct FP8LaunchKernelsPass
     Value m = tensor::DimOp::create(b, aCodes, 0);
     Value mPad = arith::MulIOp::create(
         b,
-        arith::CeilDivUIOp::create(b, m,
-                                   arith::ConstantIndexOp::create(b, 4)),
+        arith::CeilDivUIOp::create(b, m, arith::ConstantIndexOp::create(b, 4)),
         arith::ConstantIndexOp::create(b, 4));
     bool dynM = saTy.isDynamicDim(0);
     int64_t mPadStatic = dynM ? ShapedType::kDynamic : c.mPadded();
@@ -441,24 +439,24 @@ struct FP8LaunchKernelsPass
     }
     Value zero =
         arith::ConstantOp::create(b, b.getF32Type(), b.getF32FloatAttr(0.0f));
-    Value padded = linalg::FillOp::create(
-                       b, zero, tensor::EmptyOp::create(
-                                    b, paddedTy.getShape(), b.getF32Type(),
-                                    padSizes)
-                                    .getResult())
-                       .getResult(0);
-    Value transposedInit = tensor::EmptyOp::create(
-        b, SmallVector<int64_t>{kb, saTy.getDimSize(0)}, b.getF32Type(),
-        mSizes);
-    Value transposed = linalg::TransposeOp::create(
-                           b, aScales, transposedInit, ArrayRef<int64_t>{1, 0})
+    Value padded =
+        linalg::FillOp::create(b, zero,
+                               tensor::EmptyOp::create(b, paddedTy.getShape(),
+                                                       b.getF32Type(), padSizes)
+                                   .getResult())
+            .getResult(0);
+    Value transposedInit =
+        tensor::EmptyOp::create(b, SmallVector<int64_t>{kb, saTy.getDimSize(0)},
+                                b.getF32Type(), mSizes);
+    Value transposed = linalg::TransposeOp::create(b, aScales, transposedInit,
+                                                   ArrayRef<int64_t>{1, 0})
                            .getResult()
                            .front();
     SmallVector<OpFoldResult> offsets{b.getIndexAttr(0), b.getIndexAttr(0)};
-    SmallVector<OpFoldResult> sizes{b.getIndexAttr(kb),
-                                    dynM ? OpFoldResult(m)
-                                         : OpFoldResult(b.getIndexAttr(
-                                               saTy.getDimSize(0)))};
+    SmallVector<OpFoldResult> sizes{
+        b.getIndexAttr(kb),
+        dynM ? OpFoldResult(m)
+             : OpFoldResult(b.getIndexAttr(saTy.getDimSize(0)))};
     SmallVector<OpFoldResult> strides{b.getIndexAttr(1), b.getIndexAttr(1)};
     Value saT = tensor::InsertSliceOp::create(b, transposed, padded, offsets,
                                               sizes, strides);
@@ -493,8 +491,7 @@ struct FP8LaunchKernelsPass
       Value rows = tensor::DimOp::create(b, op.getInput(), 0);
       rowSizes.push_back(rows);
       blockSizes.push_back(arith::CeilDivUIOp::create(
-          b, rows,
-          arith::ConstantIndexOp::create(b, spec->config.blockRows)));
+          b, rows, arith::ConstantIndexOp::create(b, spec->config.blockRows)));
     }
     Value q = allocLike(b, qTy, rowSizes);
     Value s = allocLike(b, sTy, blockSizes);
@@ -502,8 +499,8 @@ struct FP8LaunchKernelsPass
     func::FuncOp fn =
         getOrDeclareLauncher(module, name, ValueRange(args).getTypes());
     func::CallOp::create(b, fn, args);
-    Value result = AssembleOp::create(b, resTy, toTensor(b, q, qTy),
-                                      toTensor(b, s, sTy));
+    Value result =
+        AssembleOp::create(b, resTy, toTensor(b, q, qTy), toTensor(b, s, sTy));
     op.replaceAllUsesWith(result);
     op.erase();
     return success();

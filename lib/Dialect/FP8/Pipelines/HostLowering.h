@@ -1,4 +1,5 @@
-//===- HostLowering.h - tensors to the LLVM dialect, CPU or GPU host --*-C++-*-===//
+//===- HostLowering.h - tensors to the LLVM dialect, CPU or GPU host
+//--*-C++-*-===//
 #ifndef FP8_LIB_DIALECT_FP8_PIPELINES_HOSTLOWERING_H
 #define FP8_LIB_DIALECT_FP8_PIPELINES_HOSTLOWERING_H
 
@@ -16,9 +17,8 @@ namespace detail {
 /// after buffer deallocation (grid for `smCount` SMs),
 /// convert-nvgpu-to-nvvm for the TMA descriptors and gpu-to-llvm
 /// (bare-pointer kernel arguments) for the gpu ops.
-void buildHostLowering(OpPassManager &pm,
-                       const FP8CPUPipelineOptions &options, bool gpuHost,
-                       int64_t smCount = 0);
+void buildHostLowering(OpPassManager &pm, const FP8CPUPipelineOptions &options,
+                       bool gpuHost, int64_t smCount = 0);
 
 } // namespace detail
 } // namespace fp8
