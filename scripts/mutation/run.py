@@ -40,10 +40,15 @@ LIT = "/usr/lib/llvm-22/bin/lit"
 # Subsets leave out the tiled DeepSeek-V3 shapes (minutes each; the small
 # tiled cases stay in).
 SLOW_TESTS = r"tiled-deepseek-v3/"
+CPU = "Integration/CPU/"
 AREAS = {
-    "conversion": ["Integration/CPU", "Conversion/FP8ToLinalg", "Unit"],
-    "scale-rules": ["Integration/CPU", "Dialect/FP8", "Unit"],
-    "cpu-lowering": ["Integration/CPU", "Conversion/FP8ToLinalg"],
+    "conversion": ["Unit", CPU + "conversion-cases.mlir", CPU + "conversion-exhaustive.test",
+                   CPU + "numeric-edges.mlir", CPU + "quantize.mlir"],
+    "scale-rules": ["Unit", "Dialect/FP8", CPU + "quantize.mlir", CPU + "numeric-edges.mlir",
+                    CPU + "fold-constant-weights-specials.test"],
+    "cpu-lowering": ["Conversion/FP8ToLinalg", CPU + "scaled-matmul.mlir",
+                     CPU + "scaled-matmul-accumulator.mlir", CPU + "hopper-accumulation.test",
+                     CPU + "tiled-scaled-matmul.mlir", CPU + "quantize.mlir", CPU + "pipeline-case16.mlir"],
     "graph-passes": ["Dialect/FP8", "Models"],
     "constant-folding": ["Dialect/FP8", "Integration/CPU"],
     "gpu-kernel": ["Conversion/FP8ToNVVM", "Unit", "Emulator"],
@@ -206,6 +211,8 @@ def main() -> int:
     log = args.scratch.with_suffix(".log")
     log.write_text("")
     build = setup_scratch(args.scratch, log)
+    head = subprocess.check_output(["git", "-C", str(args.scratch), "rev-parse", "--short", "HEAD"],
+                                   text=True).strip()
     results = {}
     for m in mutants:
         target = args.scratch / m.path
@@ -252,7 +259,6 @@ def main() -> int:
     for m in invalid:
         print(f"{results[m.ident]}: {m.ident} ({m.path})")
     if args.markdown:
-        head = subprocess.check_output(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], text=True).strip()
         mode = "full suite" if args.full else ("area subsets, survivors confirmed on the full suite"
                                                 if args.confirm else "area subsets")
         args.markdown.write_text(f"Mutation run of {time.strftime('%Y-%m-%d')} on {head} ({mode}):\n\n"
