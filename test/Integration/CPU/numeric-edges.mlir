@@ -131,5 +131,19 @@ func.func @main() {
   %z = arith.constant 0 : i32
   %r = tensor.from_elements %oki, %z, %z, %z : tensor<1x4xi32>
   call @print_i32(%r) : (tensor<1x4xi32>) -> ()
+
+  // E8M0 scale code 0 is 2^-127 (OCP MX v1.0: the smallest scale, not
+  // zero), a subnormal f32 (0x00400000). Codes 448, 1.0, 0, -0 dequantize
+  // to 448 * 2^-127 = 1.75 * 2^-119 (0x04600000 = 73400320), 2^-127
+  // (0x00400000 = 4194304), 0 and -0 (0x80000000 = -2147483648).
+  // CHECK: [73400320,   4194304,   0,   -2147483648]
+  %e8c = arith.constant dense<[[126, 56, 0, -128]]> : tensor<1x4xi8>
+  %e8d = arith.bitcast %e8c : tensor<1x4xi8> to tensor<1x4xf8E4M3FN>
+  %e8si = arith.constant dense<0> : tensor<1x1xi8>
+  %e8s = arith.bitcast %e8si : tensor<1x1xi8> to tensor<1x1xf8E8M0FNU>
+  %e8q = fp8.assemble %e8d, %e8s : tensor<1x4xf8E4M3FN>, tensor<1x1xf8E8M0FNU> -> !rowe8
+  %e8v = fp8.dequantize %e8q : !rowe8 -> tensor<1x4xf32>
+  %e8b = arith.bitcast %e8v : tensor<1x4xf32> to tensor<1x4xi32>
+  call @print_i32(%e8b) : (tensor<1x4xi32>) -> ()
   return
 }
