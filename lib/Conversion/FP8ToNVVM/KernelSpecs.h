@@ -12,6 +12,10 @@
 namespace mlir {
 namespace fp8 {
 
+/// Symbol of the gpu.module fp8-lower-to-nvvm creates and fp8-launch-kernels
+/// launches from.
+constexpr llvm::StringLiteral kKernelModuleName = "fp8_kernels";
+
 /// Checks that `op` is in the form the sm_90a GEMM kernel implements and
 /// returns its spec (the shape's configuration with `overrides` applied);
 /// emits an error naming what is wrong otherwise (also an invalid

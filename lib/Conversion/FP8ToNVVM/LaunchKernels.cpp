@@ -43,8 +43,6 @@ using namespace mlir::fp8;
 
 namespace {
 
-constexpr StringLiteral kKernelModuleName = "fp8_kernels";
-
 /// Index arithmetic and device-buffer helpers for a launcher body.
 struct HostBuilder {
   ImplicitLocOpBuilder &b;

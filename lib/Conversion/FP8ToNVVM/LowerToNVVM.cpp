@@ -26,7 +26,6 @@ using namespace mlir::fp8;
 
 namespace {
 
-constexpr StringLiteral kKernelModuleName = "fp8_kernels";
 constexpr StringLiteral kSmemSymbol = "fp8_dynamic_smem";
 constexpr StringLiteral kAmaxSymbol = "fp8_quantize_amax";
 
