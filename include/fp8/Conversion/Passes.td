@@ -283,15 +283,18 @@ def FP8GPUModuleToTextPass : Pass<"fp8-gpu-module-to-text", "ModuleOp"> {
                 "kernels for the CPU emulator instead of PTX)";
   let description = [{
     The `target=emulator` alternative to `gpu-module-to-binary` in
-    `fp8-gpu-pipeline`: every `gpu.module` (the kernels at the NVVM/LLVM
-    dialect level, as `gpu-module-to-binary` would translate them) becomes
+    `fp8-gpu-pipeline`: every `gpu.module` (the kernels as
+    `fp8-lower-to-nvvm` produces them: NVVM and LLVM ops with `arith`/`scf`
+    control flow, what `fp8-emu` executes; the pipeline embeds them before
+    the lowering to the LLVM dialect, whose inline PTX the emulator does not
+    read) becomes
     a `gpu.binary` of the same name with one object
     `#gpu.object<#nvvm.target<...>, bin = "<the gpu.module printed as MLIR
     text>">`. The host code is unchanged: the binary's translation loads it
     with `mgpuModuleLoad(text, size)` (format `bin`), so a runtime library
     implementing the `mgpu*` ABI on the emulator runs the same host program.
-    The text is the generic-free custom form of the `gpu.module` operation,
-    parseable on its own with the NVVM, LLVM and GPU dialects loaded.
+    The text is the custom form of the `gpu.module` operation, parseable on
+    its own with the NVVM, LLVM, GPU, arith and SCF dialects loaded.
   }];
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }

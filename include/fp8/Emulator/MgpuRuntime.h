@@ -13,11 +13,16 @@
  * - mgpuTensorMapEncodeTiled fills the emulator's 128-byte tensor map
  *   (fp8::emu::TensorMap) with CUDA's enum values for data type and
  *   swizzle (interleave NONE and OOB fill NONE only).
+ *   mgpuTensorMapEncodeTiledMemref (what convert-nvgpu-to-nvvm emits for
+ *   nvgpu.tma.create.descriptor) takes a ranked memref descriptor and
+ *   returns a device pointer to the map (identical maps share one copy).
  * - Launches run synchronously; streams and events are placeholders.
  * - A fault the emulator detects is printed to stderr and ends the process
  *   with status 1 (a device fault is fatal to a CUDA context too), unless
  *   FP8_EMU_CONTINUE_ON_FAULT is set: then it is kept as the sticky error
- *   that fp8emuGetLastError returns. FP8_EMU_SEED sets the scheduler seed.
+ *   that fp8emuGetLastError returns. FP8_EMU_SEED sets the scheduler seed;
+ *   FP8_EMU_TRACE prints one line per launch (kernel, grid, block, dynamic
+ *   shared memory, parameter count) to stderr.
  *
 \*===----------------------------------------------------------------------===*/
 #ifndef FP8_EMULATOR_MGPURUNTIME_H
@@ -57,6 +62,10 @@ void mgpuTensorMapEncodeTiled(void *tensorMap, int dataType, uint32_t rank,
                               const uint32_t *boxDim,
                               const uint32_t *elementStrides, int interleave,
                               int swizzle, int l2Promotion, int oobFill);
+void *mgpuTensorMapEncodeTiledMemref(int64_t rank, void *memrefDescriptor,
+                                     int64_t dataType, int64_t interleave,
+                                     int64_t swizzle, int64_t l2Promotion,
+                                     int64_t oobFill, int64_t *boxDims);
 
 /// The first error since the last call (a fault report or a misuse of the
 /// API), or NULL; clears it.

@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <mutex>
 
 using namespace mlir;
@@ -38,6 +39,10 @@ struct Runtime {
   emu::Device device;
   std::string lastError;
   std::vector<std::unique_ptr<EmuFunction>> functions;
+  // Device copies of the tensor maps mgpuTensorMapEncodeTiledMemref
+  // returned, by content: the ABI never frees one, and a host function
+  // encodes the same maps on every call over the same buffers.
+  std::map<std::string, uint64_t> tensorMaps;
 
   void error(const std::string &what) {
     std::fprintf(stderr, "%s%s", what.c_str(),
@@ -68,7 +73,12 @@ void *mgpuModuleLoad(void *data, size_t size) {
   registerAllExtensions(registry);
   fp8::registerFP8Dialect(registry);
   auto m = std::make_unique<EmuModule>();
-  m->ctx = std::make_unique<MLIRContext>(registry);
+  // No worker threads: host code calls mgpuModuleLoad from a global
+  // constructor, i.e. inside dlopen with the loader lock held, and MLIR's
+  // threaded verifier deadlocks there (a new thread's first thread_local
+  // registration waits for that lock).
+  m->ctx =
+      std::make_unique<MLIRContext>(registry, MLIRContext::Threading::DISABLED);
   const char *text = static_cast<const char *>(data);
   std::string source = size ? std::string(text, size) : std::string(text);
   // The blob may carry a trailing NUL (an embedded string constant).
@@ -144,6 +154,14 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
   dims.grid = static_cast<uint32_t>(gridX);
   dims.block = static_cast<uint32_t>(blockX);
   dims.dynamicSharedBytes = static_cast<uint32_t>(smem);
+  // FP8_EMU_TRACE: one line per launch, so tests can check the grid, block
+  // and shared memory that the host code computed.
+  if (std::getenv("FP8_EMU_TRACE"))
+    std::fprintf(stderr,
+                 "fp8-emu-mgpu: launch %s grid %lld block %lld smem %d "
+                 "params %zu\n",
+                 f->name.c_str(), static_cast<long long>(gridX),
+                 static_cast<long long>(blockX), smem, bytes.size());
   emu::Options opt;
   if (const char *seed = std::getenv("FP8_EMU_SEED"))
     opt.seed = std::strtoull(seed, nullptr, 10);
@@ -232,6 +250,36 @@ void mgpuMemset16(void *dst, unsigned short value, size_t count, void *) {
 
 void mgpuSetDefaultDevice(int32_t) {}
 
+namespace {
+/// Bytes per element of each CUtensorMapDataType, in enum order (cuda.h:
+/// UINT8, UINT16, UINT32, INT32, UINT64, INT64, FLOAT16, FLOAT32, FLOAT64,
+/// BFLOAT16, FLOAT32_FTZ, TFLOAT32, TFLOAT32_FTZ).
+constexpr uint32_t kTensorMapElementBytes[] = {1, 2, 4, 4, 8, 8, 2,
+                                               4, 8, 2, 4, 4, 4};
+
+/// Encodes a map into `out` (128 bytes); the error text, empty on success.
+std::string encodeMap(void *out, int64_t dataType, uint32_t rank,
+                      void *globalAddress, const uint64_t *globalDim,
+                      const uint64_t *globalStrides, const uint32_t *boxDim,
+                      const uint32_t *elementStrides, int64_t interleave,
+                      int64_t swizzle, int64_t oobFill) {
+  if (dataType < 0 || dataType > 12 || interleave != 0 || oobFill != 0 ||
+      swizzle < 0 || swizzle > 3)
+    return "data type, interleave (NONE only), swizzle or OOB fill (NONE "
+           "only) not modelled";
+  emu::TensorMap map;
+  std::string err = emu::encodeTensorMapTiled(
+      map, kTensorMapElementBytes[dataType], rank, addr(globalAddress),
+      globalDim, globalStrides, boxDim, elementStrides,
+      static_cast<emu::TensorMapSwizzle>(swizzle));
+  if (!err.empty())
+    return err;
+  std::memset(out, 0, 128);
+  std::memcpy(out, &map, sizeof(map));
+  return "";
+}
+} // namespace
+
 void mgpuTensorMapEncodeTiled(void *tensorMap, int dataType, uint32_t rank,
                               void *globalAddress, const uint64_t *globalDim,
                               const uint64_t *globalStrides,
@@ -240,28 +288,67 @@ void mgpuTensorMapEncodeTiled(void *tensorMap, int dataType, uint32_t rank,
                               int swizzle, int l2Promotion, int oobFill) {
   Runtime &rt = runtime();
   std::lock_guard<std::mutex> lock(rt.mu);
-  // CUtensorMapDataType: UINT8, UINT16, UINT32, INT32, UINT64, INT64,
-  // FLOAT16, FLOAT32, FLOAT64, BFLOAT16, FLOAT32_FTZ, TFLOAT32,
-  // TFLOAT32_FTZ (cuda.h).
-  static const uint32_t sizes[] = {1, 2, 4, 4, 8, 8, 2, 4, 8, 2, 4, 4, 4};
-  if (dataType < 0 || dataType > 12 || interleave != 0 || oobFill != 0 ||
-      swizzle < 0 || swizzle > 3) {
-    rt.error("mgpuTensorMapEncodeTiled (fp8 emulator): data type, "
-             "interleave (NONE only), swizzle or OOB fill (NONE only) not "
-             "modelled");
-    return;
-  }
   (void)l2Promotion;
-  emu::TensorMap map;
-  std::string err = emu::encodeTensorMapTiled(
-      map, sizes[dataType], rank, addr(globalAddress), globalDim, globalStrides,
-      boxDim, elementStrides, static_cast<emu::TensorMapSwizzle>(swizzle));
-  if (!err.empty()) {
+  std::string err = encodeMap(tensorMap, dataType, rank, globalAddress,
+                              globalDim, globalStrides, boxDim, elementStrides,
+                              interleave, swizzle, oobFill);
+  if (!err.empty())
     rt.error("mgpuTensorMapEncodeTiled (fp8 emulator): " + err);
-    return;
+}
+
+void *mgpuTensorMapEncodeTiledMemref(int64_t rank, void *memrefDescriptor,
+                                     int64_t dataType, int64_t interleave,
+                                     int64_t swizzle, int64_t l2Promotion,
+                                     int64_t oobFill, int64_t *boxDims) {
+  Runtime &rt = runtime();
+  std::lock_guard<std::mutex> lock(rt.mu);
+  (void)l2Promotion;
+  if (rank < 1 || rank > 3 || dataType < 0 || dataType > 12 || !boxDims ||
+      !memrefDescriptor) {
+    rt.error("mgpuTensorMapEncodeTiledMemref (fp8 emulator): rank (1..3), "
+             "data type or arguments out of range");
+    return nullptr;
   }
-  std::memset(tensorMap, 0, 128);
-  std::memcpy(tensorMap, &map, sizeof(map));
+  // {allocated, aligned, offset, sizes[rank], strides[rank]} (the ranked
+  // memref descriptor); dimensions and box reversed to innermost first,
+  // byte strides of the outer dimensions, as cuTensorMapEncodeTiled takes
+  // them.
+  auto *fields = static_cast<int64_t *>(memrefDescriptor);
+  const uint32_t elementBytes = kTensorMapElementBytes[dataType];
+  const int64_t *sizes = fields + 3, *strides = fields + 3 + rank;
+  uint64_t base = static_cast<uint64_t>(fields[1]) +
+                  static_cast<uint64_t>(fields[2]) * elementBytes;
+  uint64_t globalDim[3] = {1, 1, 1}, globalStrides[3] = {0, 0, 0};
+  uint32_t box[3] = {1, 1, 1}, elementStrides[3] = {1, 1, 1};
+  for (int64_t i = 0; i < rank; ++i) {
+    globalDim[i] = static_cast<uint64_t>(sizes[rank - 1 - i]);
+    box[i] = static_cast<uint32_t>(boxDims[rank - 1 - i]);
+  }
+  for (int64_t i = 0; i + 1 < rank; ++i)
+    globalStrides[i] =
+        static_cast<uint64_t>(strides[rank - 2 - i]) * elementBytes;
+  if (strides[rank - 1] != 1) {
+    rt.error("mgpuTensorMapEncodeTiledMemref (fp8 emulator): the innermost "
+             "dimension must be contiguous (stride 1)");
+    return nullptr;
+  }
+  char bytes[128];
+  std::string err =
+      encodeMap(bytes, dataType, static_cast<uint32_t>(rank),
+                reinterpret_cast<void *>(base), globalDim, globalStrides, box,
+                elementStrides, interleave, swizzle, oobFill);
+  if (!err.empty()) {
+    rt.error("mgpuTensorMapEncodeTiledMemref (fp8 emulator): " + err);
+    return nullptr;
+  }
+  std::string key(bytes, sizeof(bytes));
+  auto it = rt.tensorMaps.find(key);
+  if (it != rt.tensorMaps.end())
+    return reinterpret_cast<void *>(it->second);
+  uint64_t dev = rt.device.alloc(sizeof(bytes));
+  rt.device.write(dev, bytes, sizeof(bytes));
+  rt.tensorMaps.emplace(key, dev);
+  return reinterpret_cast<void *>(dev);
 }
 
 const char *fp8emuGetLastError(void) {

@@ -34,17 +34,20 @@ void fp8::buildFP8GPUPipeline(OpPassManager &pm,
     launchOpts.launchers = host == "llvm" ? "declare" : "all";
     pm.addPass(createFP8LaunchKernelsPass(launchOpts));
   }
-  OpPassManager &gpm = pm.nest<gpu::GPUModuleOp>();
-  gpm.addPass(createSCFToControlFlowPass());
-  gpm.addPass(createConvertNVVMToLLVMPass());
-  // convert-gpu-to-nvvm runs on gpu.module and converts the remaining arith
-  // and cf ops (convert-cf-to-llvm anchors on builtin.module only).
-  gpm.addPass(createConvertGpuOpsToNVVMOps());
-  gpm.addPass(createReconcileUnrealizedCastsPass());
   if (StringRef(opts.target) == "emulator") {
-    // The kernels as MLIR text, loaded by the emulator's mgpuModuleLoad.
+    // The kernels as MLIR text, loaded by the emulator's mgpuModuleLoad, at
+    // the level fp8-lower-to-nvvm produces and fp8-emu executes (NVVM and
+    // LLVM ops with arith/scf control flow): the later lowering turns the
+    // mbarrier waits into inline PTX, which the emulator does not read.
     pm.addPass(createFP8GPUModuleToTextPass());
   } else {
+    OpPassManager &gpm = pm.nest<gpu::GPUModuleOp>();
+    gpm.addPass(createSCFToControlFlowPass());
+    gpm.addPass(createConvertNVVMToLLVMPass());
+    // convert-gpu-to-nvvm runs on gpu.module and converts the remaining
+    // arith and cf ops (convert-cf-to-llvm anchors on builtin.module only).
+    gpm.addPass(createConvertGpuOpsToNVVMOps());
+    gpm.addPass(createReconcileUnrealizedCastsPass());
     GpuModuleToBinaryPassOptions binOpts;
     binOpts.compilationTarget = opts.format;
     pm.addPass(createGpuModuleToBinaryPass(binOpts));

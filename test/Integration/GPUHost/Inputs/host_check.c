@@ -1,0 +1,193 @@
+/*===- host_check.c - run a compiled host program against an oracle ------===*\
+ *
+ * Loads two shared libraries built from the same graph -- the library under
+ * test (fp8-gpu-pipeline{host=llvm}, linked against an mgpu* runtime) and
+ * the oracle (fp8-cpu-pipeline: the reference lowering, fp8-lower-to-linalg)
+ * -- calls the exported C interface `_mlir_ciface_<func>` of each on the
+ * same seeded random inputs and compares the results bit for bit.
+ *
+ * Usage: host_check LIB ORACLE FUNC SEED RESULT INPUT...
+ *   RESULT, INPUT: TYPE:ROWSxCOLS with TYPE f32 or bf16 (2-D, row-major;
+ *   the result's shape is checked against the one given).
+ * Prints "host-check: PASS FUNC ..." and exits 0 when every result element
+ * has the oracle's bits, else prints the first mismatches and exits 1.
+ *
+ * Inputs: each row gets its own magnitude 2^e, e in [-4, 4], times uniform
+ * values in (-1, 1), so per-row/per-block scales differ; about one element
+ * in 97 is an outlier (x 2^6), which dominates its block's amax. The range
+ * stays within what a 128x128 e4m3 weight block keeps non-zero, so the
+ * outputs are rarely zero (the count of non-zero outputs is printed).
+\*===----------------------------------------------------------------------===*/
+#include <dlfcn.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+  void *allocated;
+  void *aligned;
+  int64_t offset;
+  int64_t sizes[2];
+  int64_t strides[2];
+} Memref2D;
+
+typedef struct {
+  int bytes; /* 4 (f32) or 2 (bf16) */
+  int64_t rows, cols;
+} Spec;
+
+static int parseSpec(const char *s, Spec *out) {
+  long long r, c;
+  if (!strncmp(s, "f32:", 4))
+    out->bytes = 4;
+  else if (!strncmp(s, "bf16:", 5))
+    out->bytes = 2;
+  else
+    return 0;
+  if (sscanf(strchr(s, ':') + 1, "%lldx%lld", &r, &c) != 2 || r < 1 || c < 1)
+    return 0;
+  out->rows = r;
+  out->cols = c;
+  return 1;
+}
+
+static uint64_t state;
+static uint64_t next(void) { /* xorshift64* */
+  state ^= state >> 12;
+  state ^= state << 25;
+  state ^= state >> 27;
+  return state * 2685821657736338717ull;
+}
+static double uniform(void) { /* (-1, 1) */
+  return ((double)(next() >> 11) + 0.5) / 9007199254740992.0 * 2.0 - 1.0;
+}
+
+static uint16_t bf16Bits(float f) { /* round to nearest even (finite) */
+  uint32_t u;
+  memcpy(&u, &f, 4);
+  return (uint16_t)((u + 0x7fff + ((u >> 16) & 1)) >> 16);
+}
+
+static Memref2D makeInput(const Spec *s) {
+  Memref2D m;
+  void *p = calloc((size_t)(s->rows * s->cols), (size_t)s->bytes);
+  for (int64_t r = 0; r < s->rows; ++r) {
+    double scale = (double)(1u << 4) / (double)(1u << (next() % 9));
+    for (int64_t c = 0; c < s->cols; ++c) {
+      float v = (float)(uniform() * scale);
+      if (next() % 97 == 0)
+        v *= 64.0f;
+      if (s->bytes == 4) {
+        ((float *)p)[r * s->cols + c] = v;
+      } else {
+        ((uint16_t *)p)[r * s->cols + c] = bf16Bits(v);
+      }
+    }
+  }
+  m.allocated = m.aligned = p;
+  m.offset = 0;
+  m.sizes[0] = s->rows;
+  m.sizes[1] = s->cols;
+  m.strides[0] = s->cols;
+  m.strides[1] = 1;
+  return m;
+}
+
+typedef void (*Fn1)(Memref2D *, Memref2D *);
+typedef void (*Fn2)(Memref2D *, Memref2D *, Memref2D *);
+typedef void (*Fn3)(Memref2D *, Memref2D *, Memref2D *, Memref2D *);
+typedef void (*Fn4)(Memref2D *, Memref2D *, Memref2D *, Memref2D *,
+                    Memref2D *);
+
+static int call(const char *lib, const char *func, Memref2D *res,
+                Memref2D *in, int n) {
+  /* RTLD_LOCAL: the two libraries export the same names; each call must
+   * bind to its own library. */
+  void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+  if (!h) {
+    fprintf(stderr, "host-check: cannot load %s: %s\n", lib, dlerror());
+    return 0;
+  }
+  char name[256];
+  snprintf(name, sizeof(name), "_mlir_ciface_%s", func);
+  void *f = dlsym(h, name);
+  if (!f) {
+    fprintf(stderr, "host-check: %s has no %s\n", lib, name);
+    return 0;
+  }
+  memset(res, 0, sizeof(*res));
+  switch (n) {
+  case 1: ((Fn1)f)(res, &in[0]); break;
+  case 2: ((Fn2)f)(res, &in[0], &in[1]); break;
+  case 3: ((Fn3)f)(res, &in[0], &in[1], &in[2]); break;
+  case 4: ((Fn4)f)(res, &in[0], &in[1], &in[2], &in[3]); break;
+  default:
+    fprintf(stderr, "host-check: 1..4 inputs\n");
+    return 0;
+  }
+  return 1;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 7) {
+    fprintf(stderr, "usage: host_check LIB ORACLE FUNC SEED RESULT INPUT...\n");
+    return 2;
+  }
+  Spec out, specs[4];
+  int n = argc - 6;
+  if (n > 4 || !parseSpec(argv[5], &out)) {
+    fprintf(stderr, "host-check: bad result spec or too many inputs\n");
+    return 2;
+  }
+  state = strtoull(argv[4], NULL, 10) * 0x9E3779B97F4A7C15ull + 1;
+  Memref2D in[4];
+  for (int i = 0; i < n; ++i) {
+    if (!parseSpec(argv[6 + i], &specs[i])) {
+      fprintf(stderr, "host-check: bad input spec '%s'\n", argv[6 + i]);
+      return 2;
+    }
+    in[i] = makeInput(&specs[i]);
+  }
+  Memref2D got, want;
+  if (!call(argv[1], argv[3], &got, in, n) ||
+      !call(argv[2], argv[3], &want, in, n))
+    return 1;
+  for (int lib = 0; lib < 2; ++lib) {
+    Memref2D *m = lib ? &want : &got;
+    if (m->sizes[0] != out.rows || m->sizes[1] != out.cols ||
+        m->strides[0] != out.cols || m->strides[1] != 1) {
+      fprintf(stderr,
+              "host-check: %s result is %lldx%lld (strides %lld, %lld), "
+              "expected %lldx%lld row-major\n",
+              lib ? "oracle" : "tested", (long long)m->sizes[0],
+              (long long)m->sizes[1], (long long)m->strides[0],
+              (long long)m->strides[1], (long long)out.rows,
+              (long long)out.cols);
+      return 1;
+    }
+  }
+  const uint8_t *g = (const uint8_t *)got.aligned + got.offset * out.bytes;
+  const uint8_t *w = (const uint8_t *)want.aligned + want.offset * out.bytes;
+  int64_t count = out.rows * out.cols, bad = 0, nonzero = 0;
+  for (int64_t i = 0; i < count; ++i) {
+    uint32_t a = 0, b = 0;
+    memcpy(&a, g + i * out.bytes, (size_t)out.bytes);
+    memcpy(&b, w + i * out.bytes, (size_t)out.bytes);
+    nonzero += (b << 1) != 0;
+    if (a != b && bad++ < 5)
+      fprintf(stderr, "host-check: [%lld, %lld]: 0x%0*x, oracle 0x%0*x\n",
+              (long long)(i / out.cols), (long long)(i % out.cols),
+              2 * out.bytes, a, 2 * out.bytes, b);
+  }
+  if (bad) {
+    printf("host-check: FAIL %s: %lld of %lld outputs differ\n", argv[3],
+           (long long)bad, (long long)count);
+    return 1;
+  }
+  printf("host-check: PASS %s: %lldx%lld, %lld outputs bit-exact (%lld "
+         "non-zero)\n",
+         argv[3], (long long)out.rows, (long long)out.cols, (long long)count,
+         (long long)nonzero);
+  return 0;
+}
