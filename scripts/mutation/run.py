@@ -13,9 +13,13 @@ incremental), rebuilds, runs the suite, and restores the file:
   invalid   the mutant did not build, or its text no longer matches the
             source (a stale catalogue entry); not counted in the score.
 By default each mutant runs the fast subset declared for its area (lit paths,
-see AREAS); `--confirm` reruns every survivor on the whole suite
-(`ninja check-fp8`), so a survivor is only reported when the full suite
-misses it too. Prints the score per area and overall; `--markdown` also
+see AREAS, fastest first), after rebuilding only the targets those tests run
+(TARGETS), and stops at the second failing test (`--max-failures`, default
+2): a mutant killed by 2 tests is a strong catch, by 1 a weak one, and a
+survivor runs its whole subset. `--confirm` reruns every survivor on the
+whole suite (everything rebuilt, `ninja check-fp8`'s tests), so a survivor is
+only reported when the full suite misses it too. Prints the score per area
+and overall, the run's duration and the machine's load; `--markdown` also
 writes the table for docs/testing.md.
 
 Exit status: 0 when the run completed (whatever the score), 2 on a usage or
@@ -36,24 +40,38 @@ CATALOGUE = ROOT / "scripts" / "mutation" / "mutants.txt"
 LIT = "/usr/lib/llvm-22/bin/lit"
 
 # Fast subset per area: the lit paths (relative to the build's test tree)
-# that should catch a fault of that area. The full suite confirms survivors.
-# Subsets leave out the tiled DeepSeek-V3 shapes (minutes each; the small
-# tiled cases stay in).
+# that should catch a fault of that area, fastest first: they run one path
+# after the other and stop at the `--max-failures`-th failing test, so a
+# mutant that a quick test catches costs seconds. The full suite confirms
+# survivors. Subsets leave out the tiled DeepSeek-V3 shapes (minutes each;
+# the small tiled cases stay in).
 SLOW_TESTS = r"tiled-deepseek-v3/"
 CPU = "Integration/CPU/"
+EMU = "Emulator/"
 AREAS = {
-    "conversion": ["Unit", CPU + "conversion-cases.mlir", CPU + "conversion-exhaustive.test",
-                   CPU + "numeric-edges.mlir", CPU + "quantize.mlir"],
-    "scale-rules": ["Unit", "Dialect/FP8", CPU + "quantize.mlir", CPU + "numeric-edges.mlir",
+    "conversion": [CPU + "conversion-cases.mlir", CPU + "numeric-edges.mlir", "Unit",
+                   CPU + "quantize.mlir", CPU + "conversion-exhaustive.test"],
+    "scale-rules": [CPU + "numeric-edges.mlir", CPU + "quantize.mlir", "Dialect/FP8", "Unit",
                     CPU + "fold-constant-weights-specials.test"],
-    "cpu-lowering": ["Conversion/FP8ToLinalg", CPU + "scaled-matmul.mlir",
+    "cpu-lowering": ["Conversion/FP8ToLinalg", CPU + "scaled-matmul.mlir", CPU + "quantize.mlir",
                      CPU + "scaled-matmul-accumulator.mlir", CPU + "hopper-accumulation.test",
-                     CPU + "tiled-scaled-matmul.mlir", CPU + "quantize.mlir", CPU + "pipeline-case16.mlir"],
+                     CPU + "pipeline-case16.mlir", CPU + "tiled-scaled-matmul.mlir"],
     "graph-passes": ["Dialect/FP8", "Models"],
     "constant-folding": ["Dialect/FP8", "Integration/CPU"],
-    "gpu-kernel": ["Conversion/FP8ToNVVM", "Unit", "Emulator"],
-    "emulator": ["Emulator", "Conversion/FP8ToNVVM"],
-    "runtime": ["Emulator", "Python"],
+    "gpu-kernel": [EMU + "gemm-shapes.mlir", EMU + "quantize-shapes.mlir", EMU + "host-program.mlir",
+                   "Conversion/FP8ToNVVM", "Unit", "Emulator"],
+    "emulator": [EMU + "gemm-mutations.mlir", EMU + "gemm-shapes.mlir", "Emulator",
+                 "Conversion/FP8ToNVVM", "Unit"],
+    "runtime": [EMU + "host-program.mlir", EMU + "host-program-bf16.mlir", "Unit", "Emulator",
+                "Dialect/FP8/Pipelines", "Python"],
+}
+# The build targets a test folder needs (its first path component); only
+# these are rebuilt for a subset (the full suite rebuilds everything).
+TOOLS = ["fp8-opt", "fp8-translate", "fp8-emu", "fp8_emu_mgpu"]
+TARGETS = {
+    "Unit": ["FP8UnitTests"],
+    "Python": ["FP8PythonPackage"],
+    "Integration": TOOLS + ["fp8-cvt-exhaustive"],
 }
 
 
@@ -143,22 +161,55 @@ def setup_scratch(scratch: Path, log: Path):
     return build
 
 
-def suite(build: Path, paths, timeout, log) -> int:
-    """The number of failing tests (0: the mutant survived them). A failure
-    that lit did not count (a hang, a crash of the runner) counts as one."""
-    if paths is None:
-        cmd = ["ninja", "-C", str(build), "check-fp8"]
-    else:
-        # lit maps a path under the build's test tree to the source suite.
-        existing = [str(build / "test" / p) for p in paths if (build.parent / "test" / p).exists()]
-        if not existing:
-            return 0
-        cmd = [LIT, "-q", "--filter-out", SLOW_TESTS] + existing
+def targets_for(paths) -> list:
+    """The ninja targets the tests under `paths` run (TARGETS)."""
+    out = []
+    for p in paths:
+        for t in TARGETS.get(p.split("/")[0], TOOLS):
+            if t not in out:
+                out.append(t)
+    return out
+
+
+def lit_failures(cmd, build, timeout, log) -> int:
+    """Runs lit; the number of failing tests. A failure that lit did not
+    count (a hang, a crash of the runner) counts as one."""
     rc, text = run(cmd, build, timeout, log, capture=True)
     if rc == 0:
         return 0
     counted = sum(int(n) for n in re.findall(r"(?:Failed|Timed Out) Tests \((\d+)\)", text))
     return max(counted, 1)
+
+
+def suite(build: Path, paths, timeout, log, max_failures) -> int:
+    """The number of failing tests, counted up to `max_failures` (0: the
+    mutant survived them; 0 = no limit). `paths` None: the whole suite."""
+    limit = ["--max-failures", str(max_failures)] if max_failures else []
+    deadline = time.time() + timeout
+    if paths is None:
+        # Everything check-fp8 builds, then every test (like check-fp8).
+        if run(["ninja", "-C", str(build), "all"], build, timeout, log) != 0:
+            return 1
+        return lit_failures([LIT, "-q"] + limit + [str(build / "test")], build,
+                            max(1, int(deadline - time.time())), log)
+    # lit maps a path under the build's test tree to the source suite. A
+    # path already covered by an earlier (enclosing) one is not rerun.
+    existing, failing = [], 0
+    for p in paths:
+        if (build.parent / "test" / p).exists() and not any(p.startswith(e + "/") for e in existing):
+            existing.append(p)
+    for p in existing:
+        left = max_failures - failing if max_failures else 0
+        cmd = [LIT, "-q", "--filter-out", SLOW_TESTS] + (["--max-failures", str(left)] if left else [])
+        # An enclosing folder later in the list skips what ran already.
+        done = [e for e in existing[:existing.index(p)] if e.startswith(p + "/")]
+        if done:
+            cmd[3] = SLOW_TESTS + "|" + "|".join(re.escape(d) for d in done)
+        failing += lit_failures(cmd + [str(build / "test" / p)], build,
+                                max(1, int(deadline - time.time())), log)
+        if max_failures and failing >= max_failures:
+            break
+    return failing
 
 
 def main() -> int:
@@ -172,6 +223,8 @@ def main() -> int:
     ap.add_argument("--confirm", action="store_true", help="rerun survivors on the full suite")
     ap.add_argument("--full", action="store_true", help="run every mutant on the full suite")
     ap.add_argument("--timeout", type=int, default=1800, help="seconds per suite run (a hang is a kill)")
+    ap.add_argument("--max-failures", type=int, default=2,
+                    help="stop a mutant's tests at this many failures (2: strong catch; 0: run them all)")
     ap.add_argument("--markdown", type=Path, help="write the score table (Markdown) here")
     ap.add_argument("--list", action="store_true", help="list the catalogue and exit")
     ap.add_argument("--check", action="store_true",
@@ -214,6 +267,7 @@ def main() -> int:
     head = subprocess.check_output(["git", "-C", str(args.scratch), "rev-parse", "--short", "HEAD"],
                                    text=True).strip()
     results = {}
+    started, load0 = time.time(), os.getloadavg()
     for m in mutants:
         target = args.scratch / m.path
         start = time.time()
@@ -223,12 +277,14 @@ def main() -> int:
         else:
             target.write_text(source.replace(m.old, m.new))
             try:
-                if run(["ninja", "-C", str(build)], args.scratch, None, log) != 0:
+                paths = None if args.full else AREAS[m.area]
+                build_cmd = ["ninja", "-C", str(build)] + (targets_for(paths) if paths else ["all"])
+                if run(build_cmd, args.scratch, None, log) != 0:
                     status = "invalid (does not build)"
                 else:
-                    failing = suite(build, None if args.full else AREAS[m.area], args.timeout, log)
+                    failing = suite(build, paths, args.timeout, log, args.max_failures)
                     if not failing and args.confirm and not args.full:
-                        failing = suite(build, None, args.timeout, log)
+                        failing = suite(build, None, args.timeout, log, args.max_failures)
                     status = f"killed by {failing}" if failing else "survived"
             finally:
                 target.write_text(source)
@@ -236,6 +292,10 @@ def main() -> int:
         print(f"{m.ident:5} {m.area:17} {status:12} {time.time() - start:6.0f} s  {m.why.strip()}", flush=True)
     # Leave the scratch build matching HEAD for the next run.
     run(["ninja", "-C", str(build)], args.scratch, None, log)
+    minutes, load1 = (time.time() - started) / 60, os.getloadavg()
+    cpus = os.cpu_count() or 1
+    load = (f"{minutes:.0f} min; load average (1/5/15 min) {load0[0]:.1f}/{load0[1]:.1f}/{load0[2]:.1f} "
+            f"at the start, {load1[0]:.1f}/{load1[1]:.1f}/{load1[2]:.1f} at the end, on {cpus} CPUs")
 
     rows, total_k, total_n = [], 0, 0
     for area in AREAS:
@@ -252,6 +312,7 @@ def main() -> int:
     invalid = [m for m in mutants if results[m.ident].startswith("invalid")]
     weak = [m for m in mutants if results[m.ident] == "killed by 1"]
     print("\n" + "\n".join(table))
+    print(f"duration {load}")
     for m in survivors:
         print(f"survivor {m.ident} ({m.area}, {m.path}): {m.why.strip()}")
     for m in weak:
@@ -261,8 +322,14 @@ def main() -> int:
     if args.markdown:
         mode = "full suite" if args.full else ("area subsets, survivors confirmed on the full suite"
                                                 if args.confirm else "area subsets")
-        args.markdown.write_text(f"Mutation run of {time.strftime('%Y-%m-%d')} on {head} ({mode}):\n\n"
-                                 + "\n".join(table) + "\n")
+        lines = [f"Mutation run of {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime(started))} on {head} "
+                 f"({mode}; max failures {args.max_failures}): {load}.", "", *table, ""]
+        lines += [f"- survivor {m.ident} ({m.area}): {m.why.strip()}" for m in survivors]
+        lines += [f"- weak (one test): {m.ident} ({m.area}): {m.why.strip()}" for m in weak]
+        lines += [f"- {results[m.ident]}: {m.ident}" for m in invalid]
+        lines += ["", "| mutant | area | verdict |", "|---|---|---|"]
+        lines += [f"| {m.ident} | {m.area} | {results[m.ident]} |" for m in mutants]
+        args.markdown.write_text("\n".join(lines) + "\n")
     return 0
 
 

@@ -1,0 +1,128 @@
+// The host program of host-program.mlir (same inputs, same oracle) at a
+// second shape and with a bf16 output: 130 x 256 x 256 (two M tiles, the
+// second of 2 rows; two of B's scale blocks; 2 K blocks). The exact integer
+// reference is rounded to bf16 by arith.truncf (RNE), as the kernel's
+// epilogue rounds its exact f32 sum.
+//
+// RUN: fp8-opt %s --fp8-gpu-pipeline="chip=sm_90a target=emulator host=llvm" | %fp8_run_emulated | FileCheck %s
+
+// CHECK-LABEL: mismatches
+// CHECK-NEXT: 0
+// CHECK-LABEL: corners
+// CHECK-NEXT: [[D00:[0-9.e+-]+]]
+// CHECK-NEXT: [[D00]]
+// CHECK-NEXT: [[D:[0-9.e+-]+]]
+// CHECK-NEXT: [[D]]
+
+!qa = !fp8.scaled<130x256xf8E4M3FN, block = [1, 128], scale = f32>
+!qb = !fp8.scaled<256x256xf8E4M3FN, block = [128, 128], scale = f32>
+
+func.func private @printI64(i64)
+func.func private @printF32(f32)
+func.func private @printNewline()
+func.func private @printString(!llvm.ptr)
+
+// v in {0, 1, 2, 3, 4, -1, -2, -3, -4, 4, 0} (11 entries, both +-4 present
+// in every run of 11 consecutive columns) times 2^e.
+func.func @value(%t: index, %e: index) -> f32 {
+  %c11 = arith.constant 11 : index
+  %r = arith.remui %t, %c11 : index
+  %tab = arith.constant dense<[0.0, 1.0, 2.0, 3.0, 4.0, -1.0, -2.0, -3.0, -4.0, 4.0, 0.0]> : tensor<11xf32>
+  %v = tensor.extract %tab[%r] : tensor<11xf32>
+  %ei = arith.index_cast %e : index to i32
+  %one = arith.constant 1 : i32
+  %p = arith.shli %one, %ei : i32
+  %pf = arith.sitofp %p : i32 to f32
+  %x = arith.mulf %v, %pf : f32
+  return %x : f32
+}
+
+func.func @main() {
+  %c3 = arith.constant 3 : index
+  %c5 = arith.constant 5 : index
+  %c7 = arith.constant 7 : index
+  %c128 = arith.constant 128 : index
+  %x0 = tensor.empty() : tensor<130x256xf32>
+  %x = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} outs(%x0 : tensor<130x256xf32>) {
+  ^bb0(%o: f32):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %i7 = arith.muli %i, %c7 : index
+    %t = arith.addi %i7, %j : index
+    %ri = arith.remui %i, %c3 : index
+    %kb = arith.divui %j, %c128 : index
+    %e = arith.addi %ri, %kb : index
+    %v = func.call @value(%t, %e) : (index, index) -> f32
+    linalg.yield %v : f32
+  } -> tensor<130x256xf32>
+  %w0 = tensor.empty() : tensor<256x256xf32>
+  %w = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} outs(%w0 : tensor<256x256xf32>) {
+  ^bb0(%o: f32):
+    %n = linalg.index 0 : index
+    %k = linalg.index 1 : index
+    %n5 = arith.muli %n, %c5 : index
+    %k3 = arith.muli %k, %c3 : index
+    %t = arith.addi %n5, %k3 : index
+    %nb = arith.divui %n, %c128 : index
+    %kb = arith.divui %k, %c128 : index
+    %kb2 = arith.addi %kb, %kb : index
+    %e = arith.addi %nb, %kb2 : index
+    %v = func.call @value(%t, %e) : (index, index) -> f32
+    linalg.yield %v : f32
+  } -> tensor<256x256xf32>
+
+  %qa = fp8.quantize %x {scale_mode = #fp8.scale_mode<pow2>} : tensor<130x256xf32> -> !qa
+  %qb = fp8.quantize %w {scale_mode = #fp8.scale_mode<pow2>} : tensor<256x256xf32> -> !qb
+  %d16 = fp8.scaled_matmul %qa, %qb : !qa, !qb -> tensor<130x256xbf16>
+  %d = arith.extf %d16 : tensor<130x256xbf16> to tensor<130x256xf32>
+
+  // The reference: x * w^T in f32 (exact), rounded to bf16.
+  %wt0 = tensor.empty() : tensor<256x256xf32>
+  %wt = linalg.transpose ins(%w : tensor<256x256xf32>) outs(%wt0 : tensor<256x256xf32>) permutation = [1, 0]
+  %zero = arith.constant 0.0 : f32
+  %r0 = tensor.empty() : tensor<130x256xf32>
+  %rz = linalg.fill ins(%zero : f32) outs(%r0 : tensor<130x256xf32>) -> tensor<130x256xf32>
+  %ref32 = linalg.matmul ins(%x, %wt : tensor<130x256xf32>, tensor<256x256xf32>) outs(%rz : tensor<130x256xf32>) -> tensor<130x256xf32>
+  %ref16 = arith.truncf %ref32 : tensor<130x256xf32> to tensor<130x256xbf16>
+  %ref = arith.extf %ref16 : tensor<130x256xbf16> to tensor<130x256xf32>
+
+  // Mismatches: elements of %d that differ from %ref.
+  %c0i = arith.constant 0 : i64
+  %cnt0 = tensor.empty() : tensor<i64>
+  %cntz = linalg.fill ins(%c0i : i64) outs(%cnt0 : tensor<i64>) -> tensor<i64>
+  %cnt = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> ()>], iterator_types = ["reduction", "reduction"]} ins(%d, %ref : tensor<130x256xf32>, tensor<130x256xf32>) outs(%cntz : tensor<i64>) {
+  ^bb0(%a: f32, %b: f32, %acc: i64):
+    %ne = arith.cmpf une, %a, %b : f32
+    %one = arith.extui %ne : i1 to i64
+    %s = arith.addi %acc, %one : i64
+    linalg.yield %s : i64
+  } -> tensor<i64>
+  %n = tensor.extract %cnt[] : tensor<i64>
+  %s1 = llvm.mlir.addressof @str_mismatches : !llvm.ptr
+  func.call @printString(%s1) : (!llvm.ptr) -> ()
+  func.call @printNewline() : () -> ()
+  func.call @printI64(%n) : (i64) -> ()
+  func.call @printNewline() : () -> ()
+  // Two results, each printed from the GPU path and from the reference.
+  %s2 = llvm.mlir.addressof @str_corners : !llvm.ptr
+  func.call @printString(%s2) : (!llvm.ptr) -> ()
+  func.call @printNewline() : () -> ()
+  %c0 = arith.constant 0 : index
+  %c199 = arith.constant 129 : index
+  %c319 = arith.constant 255 : index
+  %d00 = tensor.extract %d[%c0, %c0] : tensor<130x256xf32>
+  %r00 = tensor.extract %ref[%c0, %c0] : tensor<130x256xf32>
+  %dl = tensor.extract %d[%c199, %c319] : tensor<130x256xf32>
+  %rl = tensor.extract %ref[%c199, %c319] : tensor<130x256xf32>
+  func.call @printF32(%d00) : (f32) -> ()
+  func.call @printNewline() : () -> ()
+  func.call @printF32(%r00) : (f32) -> ()
+  func.call @printNewline() : () -> ()
+  func.call @printF32(%dl) : (f32) -> ()
+  func.call @printNewline() : () -> ()
+  func.call @printF32(%rl) : (f32) -> ()
+  func.call @printNewline() : () -> ()
+  return
+}
+llvm.mlir.global internal constant @str_mismatches("mismatches\00") {addr_space = 0 : i32}
+llvm.mlir.global internal constant @str_corners("corners\00") {addr_space = 0 : i32}
