@@ -1,5 +1,6 @@
 // The host program of host-program.mlir (same inputs, same oracle) at a
-// second shape and with a bf16 output: 130 x 256 x 256 (two M tiles, the
+// second shape, with E5M2 weights (codes 64 v are exact in E5M2 too) and a
+// bf16 output: 130 x 256 x 256 (two M tiles, the
 // second of 2 rows; two of B's scale blocks; 2 K blocks). The exact integer
 // reference is rounded to bf16 by arith.truncf (RNE), as the kernel's
 // epilogue rounds its exact f32 sum.
@@ -15,7 +16,7 @@
 // CHECK-NEXT: [[D]]
 
 !qa = !fp8.scaled<130x256xf8E4M3FN, block = [1, 128], scale = f32>
-!qb = !fp8.scaled<256x256xf8E4M3FN, block = [128, 128], scale = f32>
+!qb = !fp8.scaled<256x256xf8E5M2, block = [128, 128], scale = f32>
 
 func.func private @printI64(i64)
 func.func private @printF32(f32)
