@@ -60,7 +60,7 @@ AREAS = {
     "graph-passes": ["Dialect/FP8", "Models"],
     "constant-folding": ["Dialect/FP8", "Integration/CPU"],
     "gpu-kernel": [EMU + "gemm-shapes.mlir", EMU + "quantize-shapes.mlir", EMU + "host-program.mlir",
-                   "Conversion/FP8ToNVVM", "Unit", "Emulator"],
+                   "Conversion/FP8ToNVVM", "Unit", "Emulator", "Python/gpu_emulator.test"],
     "emulator": [EMU + "gemm-mutations.mlir", EMU + "gemm-shapes.mlir", "Emulator",
                  "Conversion/FP8ToNVVM", "Unit"],
     "runtime": [EMU + "host-program.mlir", EMU + "host-program-bf16.mlir", "Unit", "Emulator",

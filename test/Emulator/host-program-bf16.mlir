@@ -43,6 +43,9 @@ func.func @main() {
   %c5 = arith.constant 5 : index
   %c7 = arith.constant 7 : index
   %c128 = arith.constant 128 : index
+  %c8 = arith.constant 8 : index
+  %c0x = arith.constant 0 : index
+  %c1x = arith.constant 1 : index
   %x0 = tensor.empty() : tensor<130x256xf32>
   %x = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} outs(%x0 : tensor<130x256xf32>) {
   ^bb0(%o: f32):
@@ -67,7 +70,11 @@ func.func @main() {
     %nb = arith.divui %n, %c128 : index
     %kb = arith.divui %k, %c128 : index
     %kb2 = arith.addi %kb, %kb : index
-    %e = arith.addi %nb, %kb2 : index
+    %e0 = arith.addi %nb, %kb2 : index
+    %n8 = arith.remui %n, %c8 : index
+    %first = arith.cmpi eq, %n8, %c0x : index
+    %bump = arith.select %first, %c1x, %c0x : index
+    %e = arith.addi %e0, %bump : index
     %v = func.call @value(%t, %e) : (index, index) -> f32
     linalg.yield %v : f32
   } -> tensor<256x256xf32>

@@ -7,12 +7,14 @@
 //
 // Oracle: with scale_mode = pow2 every input below is a power of two times
 // an integer of {0, 1, 2, 3, 4} whose block amax is 4 * 2^e, so each scale is
-// 2^(e-6) and each code 64 * v (exact in E4M3FN): the FP8 path computes the
-// exact integer matmul, which @main also computes with a plain f32
-// linalg.matmul on the unquantized inputs (no fp8 op; every partial sum is
-// an integer below 2^24, so exact). Every scale differs between neighbouring
-// blocks (2^(row % 3 + k-block) for A, 2^(n-block + 2 * k-block) for B), so a
-// wrong block, tile or scale index changes the result.
+// 2^(e-6) and each code 64 * v or 32 * v (exact in E4M3FN): the FP8 path
+// computes the exact integer matmul, which @main also computes with a plain
+// f32 linalg.matmul on the unquantized inputs (no fp8 op; every partial sum
+// is an integer below 2^24, so exact). Every scale differs between
+// neighbouring blocks (2^(row % 3 + k-block) for A, 2^(n-block + 2 * k-block)
+// for B), so a wrong block, tile or scale index changes the result. In B only
+// the rows n % 8 = 0 reach a block's amax (their e is one more), so the amax
+// of a 128x128 block must be reduced over all its rows (all its warps).
 // 200 x 320 x 384: an M tail (200 = 128 + 72), an N tail of B's 128-row
 // scale blocks (320 = 2.5 x 128), 3 K blocks.
 //
@@ -54,6 +56,9 @@ func.func @main() {
   %c5 = arith.constant 5 : index
   %c7 = arith.constant 7 : index
   %c128 = arith.constant 128 : index
+  %c8 = arith.constant 8 : index
+  %c0x = arith.constant 0 : index
+  %c1x = arith.constant 1 : index
   %x0 = tensor.empty() : tensor<200x384xf32>
   %x = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} outs(%x0 : tensor<200x384xf32>) {
   ^bb0(%o: f32):
@@ -78,7 +83,11 @@ func.func @main() {
     %nb = arith.divui %n, %c128 : index
     %kb = arith.divui %k, %c128 : index
     %kb2 = arith.addi %kb, %kb : index
-    %e = arith.addi %nb, %kb2 : index
+    %e0 = arith.addi %nb, %kb2 : index
+    %n8 = arith.remui %n, %c8 : index
+    %first = arith.cmpi eq, %n8, %c0x : index
+    %bump = arith.select %first, %c1x, %c0x : index
+    %e = arith.addi %e0, %bump : index
     %v = func.call @value(%t, %e) : (index, index) -> f32
     linalg.yield %v : f32
   } -> tensor<320x384xf32>
