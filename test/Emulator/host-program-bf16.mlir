@@ -8,7 +8,8 @@
 // RUN: fp8-opt %s --fp8-gpu-pipeline="chip=sm_90a target=emulator host=llvm" | %fp8_run_emulated | FileCheck %s
 
 // CHECK-LABEL: mismatches
-// CHECK-NEXT: 0
+// CHECK-NEXT: {{^0$}}
+// CHECK-NEXT: {{^0$}}
 // CHECK-LABEL: corners
 // CHECK-NEXT: [[D00:[0-9.e+-]+]]
 // CHECK-NEXT: [[D00]]
@@ -36,6 +37,38 @@ func.func @value(%t: index, %e: index) -> f32 {
   %pf = arith.sitofp %p : i32 to f32
   %x = arith.mulf %v, %pf : f32
   return %x : f32
+}
+
+// The number of elements of %a that differ from %b.
+func.func @mismatches_130(%a: tensor<130x256xf32>, %b: tensor<130x256xf32>) -> i64 {
+  %c0i = arith.constant 0 : i64
+  %cnt0 = tensor.empty() : tensor<i64>
+  %cntz = linalg.fill ins(%c0i : i64) outs(%cnt0 : tensor<i64>) -> tensor<i64>
+  %cnt = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> ()>], iterator_types = ["reduction", "reduction"]} ins(%a, %b : tensor<130x256xf32>, tensor<130x256xf32>) outs(%cntz : tensor<i64>) {
+  ^bb0(%x: f32, %y: f32, %acc: i64):
+    %ne = arith.cmpf une, %x, %y : f32
+    %one = arith.extui %ne : i1 to i64
+    %s = arith.addi %acc, %one : i64
+    linalg.yield %s : i64
+  } -> tensor<i64>
+  %n = tensor.extract %cnt[] : tensor<i64>
+  return %n : i64
+}
+
+// The number of elements of %a that differ from %b.
+func.func @mismatches_256(%a: tensor<256x256xf32>, %b: tensor<256x256xf32>) -> i64 {
+  %c0i = arith.constant 0 : i64
+  %cnt0 = tensor.empty() : tensor<i64>
+  %cntz = linalg.fill ins(%c0i : i64) outs(%cnt0 : tensor<i64>) -> tensor<i64>
+  %cnt = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> ()>], iterator_types = ["reduction", "reduction"]} ins(%a, %b : tensor<256x256xf32>, tensor<256x256xf32>) outs(%cntz : tensor<i64>) {
+  ^bb0(%x: f32, %y: f32, %acc: i64):
+    %ne = arith.cmpf une, %x, %y : f32
+    %one = arith.extui %ne : i1 to i64
+    %s = arith.addi %acc, %one : i64
+    linalg.yield %s : i64
+  } -> tensor<i64>
+  %n = tensor.extract %cnt[] : tensor<i64>
+  return %n : i64
 }
 
 func.func @main() {
@@ -94,7 +127,8 @@ func.func @main() {
   %ref16 = arith.truncf %ref32 : tensor<130x256xf32> to tensor<130x256xbf16>
   %ref = arith.extf %ref16 : tensor<130x256xbf16> to tensor<130x256xf32>
 
-  // Mismatches: elements of %d that differ from %ref.
+  // Mismatches: elements of %d that differ from %ref, then elements of the
+  // dequantized operands that differ from the inputs.
   %c0i = arith.constant 0 : i64
   %cnt0 = tensor.empty() : tensor<i64>
   %cntz = linalg.fill ins(%c0i : i64) outs(%cnt0 : tensor<i64>) -> tensor<i64>
@@ -106,10 +140,20 @@ func.func @main() {
     linalg.yield %s : i64
   } -> tensor<i64>
   %n = tensor.extract %cnt[] : tensor<i64>
+  // The quantized operands dequantize to the inputs exactly (codes 64 v or
+  // 32 v, pow2 scales): a code stored at the wrong column or with the wrong
+  // scale shows here even where it would cancel in the matmul.
+  %xq = fp8.dequantize %qa : !qa -> tensor<130x256xf32>
+  %wq = fp8.dequantize %qb : !qb -> tensor<256x256xf32>
+  %nx = func.call @mismatches_130(%xq, %x) : (tensor<130x256xf32>, tensor<130x256xf32>) -> i64
+  %nw = func.call @mismatches_256(%wq, %w) : (tensor<256x256xf32>, tensor<256x256xf32>) -> i64
+  %nq = arith.addi %nx, %nw : i64
   %s1 = llvm.mlir.addressof @str_mismatches : !llvm.ptr
   func.call @printString(%s1) : (!llvm.ptr) -> ()
   func.call @printNewline() : () -> ()
   func.call @printI64(%n) : (i64) -> ()
+  func.call @printNewline() : () -> ()
+  func.call @printI64(%nq) : (i64) -> ()
   func.call @printNewline() : () -> ()
   // Two results, each printed from the GPU path and from the reference.
   %s2 = llvm.mlir.addressof @str_corners : !llvm.ptr
