@@ -63,8 +63,8 @@ AREAS = {
                    "Conversion/FP8ToNVVM", "Unit", "Emulator", "Python/gpu_emulator.test"],
     "emulator": [EMU + "gemm-mutations.mlir", EMU + "gemm-shapes.mlir", "Emulator",
                  "Conversion/FP8ToNVVM", "Unit"],
-    "runtime": [EMU + "host-program.mlir", EMU + "host-program-bf16.mlir", "Unit", "Emulator",
-                "Dialect/FP8/Pipelines", "Python"],
+    "runtime": [EMU + "host-program.mlir", EMU + "host-program-bf16.mlir", "Integration/GPUHost", "Unit",
+                "Emulator", "Dialect/FP8/Pipelines", "Python"],
 }
 # The build targets a test folder needs (its first path component); only
 # these are rebuilt for a subset (the full suite rebuilds everything).
