@@ -66,13 +66,20 @@ AREAS = {
     "runtime": [EMU + "host-program.mlir", EMU + "host-program-bf16.mlir", "Integration/GPUHost", "Unit",
                 "Emulator", "Dialect/FP8/Pipelines", "Python"],
 }
-# The build targets a test folder needs (its first path component); only
-# these are rebuilt for a subset (the full suite rebuilds everything).
-TOOLS = ["fp8-opt", "fp8-translate", "fp8-emu", "fp8_emu_mgpu"]
+# The build targets the tests under a path need, by the longest matching
+# path prefix (fp8-opt unless listed). A subset rebuilds a path's targets
+# just before running it, so a mutant that the first paths kill never
+# links the rest; the full suite rebuilds everything.
 TARGETS = {
+    "": ["fp8-opt"],
     "Unit": ["FP8UnitTests"],
     "Python": ["FP8PythonPackage"],
-    "Integration": TOOLS + ["fp8-cvt-exhaustive"],
+    "Emulator": ["fp8-opt", "fp8-emu", "fp8_emu_mgpu"],
+    "Integration/GPUHost": ["fp8-opt", "fp8_emu_mgpu"],
+    CPU + "conversion-exhaustive.test": ["fp8-opt", "fp8-cvt-exhaustive"],
+    "Conversion/FP8ToNVVM": ["fp8-opt", "fp8-translate", "fp8-emu"],
+    "Dialect/FP8/Pipelines": ["fp8-opt", "fp8-translate"],
+    "Tools": ["fp8-opt", "fp8-translate", "fp8-emu"],
 }
 
 
@@ -162,13 +169,14 @@ def setup_scratch(scratch: Path, log: Path):
     return build
 
 
-def targets_for(paths) -> list:
-    """The ninja targets the tests under `paths` run (TARGETS)."""
-    out = []
-    for p in paths:
-        for t in TARGETS.get(p.split("/")[0], TOOLS):
-            if t not in out:
-                out.append(t)
+def targets_for(path: str) -> list:
+    """The ninja targets the tests under `path` run (TARGETS). A folder
+    holding a listed path needs that path's targets too."""
+    best = max((k for k in TARGETS if path == k or path.startswith(k + "/") or not k), key=len)
+    out = list(TARGETS[best])
+    for k, ts in TARGETS.items():
+        if k.startswith(path + "/"):
+            out += [t for t in ts if t not in out]
     return out
 
 
@@ -184,22 +192,28 @@ def lit_failures(cmd, build, timeout, log) -> int:
 
 def suite(build: Path, paths, timeout, log, max_failures) -> int:
     """The number of failing tests, counted up to `max_failures` (0: the
-    mutant survived them; 0 = no limit). `paths` None: the whole suite."""
+    mutant survived them; 0 = no limit), or -1 when a target does not
+    build. `paths` None: the whole suite."""
     limit = ["--max-failures", str(max_failures)] if max_failures else []
     deadline = time.time() + timeout
     if paths is None:
         # Everything check-fp8 builds, then every test (like check-fp8).
-        if run(["ninja", "-C", str(build), "all"], build, timeout, log) != 0:
-            return 1
+        if run(["ninja", "-C", str(build), "all", "fp8-doc"], build, timeout, log) != 0:
+            return -1
         return lit_failures([LIT, "-q"] + limit + [str(build / "test")], build,
                             max(1, int(deadline - time.time())), log)
     # lit maps a path under the build's test tree to the source suite. A
     # path already covered by an earlier (enclosing) one is not rerun.
-    existing, failing = [], 0
+    existing, failing, built = [], 0, set()
     for p in paths:
         if (build.parent / "test" / p).exists() and not any(p.startswith(e + "/") for e in existing):
             existing.append(p)
     for p in existing:
+        need = [t for t in targets_for(p) if t not in built]
+        if need:
+            if run(["ninja", "-C", str(build)] + need, build, None, log) != 0:
+                return -1
+            built.update(need)
         left = max_failures - failing if max_failures else 0
         cmd = [LIT, "-q", "--filter-out", SLOW_TESTS] + (["--max-failures", str(left)] if left else [])
         # An enclosing folder later in the list skips what ran already.
@@ -278,15 +292,14 @@ def main() -> int:
         else:
             target.write_text(source.replace(m.old, m.new))
             try:
-                paths = None if args.full else AREAS[m.area]
-                build_cmd = ["ninja", "-C", str(build)] + (targets_for(paths) if paths else ["all"])
-                if run(build_cmd, args.scratch, None, log) != 0:
-                    status = "invalid (does not build)"
-                else:
-                    failing = suite(build, paths, args.timeout, log, args.max_failures)
-                    if not failing and args.confirm and not args.full:
-                        failing = suite(build, None, args.timeout, log, args.max_failures)
-                    status = f"killed by {failing}" if failing else "survived"
+                # The mutated file's library first (a mutant that does not
+                # compile is invalid), then each path's targets as it runs.
+                failing = suite(build, None if args.full else AREAS[m.area], args.timeout, log,
+                                args.max_failures)
+                if not failing and args.confirm and not args.full:
+                    failing = suite(build, None, args.timeout, log, args.max_failures)
+                status = ("invalid (does not build)" if failing < 0 else
+                          f"killed by {failing}" if failing else "survived")
             finally:
                 target.write_text(source)
         results[m.ident] = status
