@@ -67,13 +67,17 @@ bool mlir::fp8::emu::parseGemmKernelName(const std::string &name,
                                          GemmKernelName &out) {
   static const std::regex re("fp8_scaled_matmul_(dyn|[0-9]+)x([0-9]+)x([0-9]+)_"
                              "([a-z0-9]+)_([a-z0-9]+)_"
-                             "([a-z0-9]+)(_t[0-9]+x[0-9]+s[0-9]+)?");
+                             "([a-z0-9]+)(_acc(bf16|f32))?"
+                             "(_t[0-9]+x[0-9]+s[0-9]+)?");
   std::smatch m;
   if (!std::regex_match(name, m, re))
     return false;
   out.m = m[1] == "dyn" ? GemmKernelConfig::kDynamicM : std::stoll(m[1]);
   out.n = std::stoll(m[2]);
   out.k = std::stoll(m[3]);
+  out.hasAcc = m[7].matched;
+  if (out.hasAcc && !parseType(m[8], out.acc))
+    return false;
   return parseType(m[4], out.a) && parseType(m[5], out.b) &&
          parseType(m[6], out.out);
 }
@@ -135,8 +139,18 @@ mlir::fp8::emu::runGemm(const KernelModule &module, const std::string &kernel,
     dev.write(p, src, bytes);
     return p;
   };
-  uint64_t a = upload(ops.a.data(), ops.a.size());
-  uint64_t b = upload(ops.b.data(), ops.b.size());
+  // Rows of the codes padded with zero codes to a multiple of 16 bytes (TMA
+  // global strides), as fp8-launch-kernels pads them.
+  const int64_t KP = (K + 15) / 16 * 16;
+  auto padRows = [&](const std::vector<uint8_t> &codes, int64_t rows) {
+    std::vector<uint8_t> p(size_t(rows) * KP, 0);
+    for (int64_t i = 0; i < rows; ++i)
+      std::memcpy(&p[i * KP], &codes[i * K], K);
+    return p;
+  };
+  std::vector<uint8_t> aPad = padRows(ops.a, M), bPad = padRows(ops.b, N);
+  uint64_t a = upload(aPad.data(), aPad.size());
+  uint64_t b = upload(bPad.data(), bPad.size());
   // A scales transposed and padded: [KB, Mpad] (GemmKernelConfig.h).
   std::vector<float> saT(size_t(KB) * c.mPadded(), 0.0f);
   for (int64_t i = 0; i < M; ++i)
@@ -146,6 +160,14 @@ mlir::fp8::emu::runGemm(const KernelModule &module, const std::string &kernel,
   uint64_t sb = upload(ops.sb.data(), ops.sb.size() * 4);
   const int outBytes = out == KernelElementType::bf16 ? 2 : 4;
   uint64_t d = dev.alloc(size_t(M) * N * outBytes);
+  uint64_t cBuf = 0;
+  if (!ops.c.empty()) {
+    const int cBytes = ops.cType == KernelElementType::bf16 ? 2 : 4;
+    std::vector<uint8_t> raw(size_t(M) * N * cBytes);
+    for (size_t i = 0; i < size_t(M) * N; ++i)
+      std::memcpy(&raw[i * cBytes], &ops.c[i], cBytes);
+    cBuf = upload(raw.data(), raw.size());
+  }
 
   TensorMap maps[3];
   auto encode2d = [&](TensorMap &map, uint32_t eb, uint64_t base,
@@ -161,9 +183,9 @@ mlir::fp8::emu::runGemm(const KernelModule &module, const std::string &kernel,
                      ": " + err + "\n";
     return err.empty();
   };
-  if (!encode2d(maps[0], 1, a, K, M, K, c.blockK, c.blockM,
+  if (!encode2d(maps[0], 1, a, KP, M, KP, c.blockK, c.blockM,
                 TensorMapSwizzle::B128, "A") ||
-      !encode2d(maps[1], 1, b, K, N, K, c.blockK, c.blockN,
+      !encode2d(maps[1], 1, b, KP, N, KP, c.blockK, c.blockN,
                 TensorMapSwizzle::B128, "B") ||
       !encode2d(maps[2], 4, sa, c.mPadded(), KB, c.mPadded() * 4, c.blockM, 1,
                 TensorMapSwizzle::None, "A scales"))
@@ -178,6 +200,8 @@ mlir::fp8::emu::runGemm(const KernelModule &module, const std::string &kernel,
   dims.dynamicSharedBytes = static_cast<uint32_t>(c.sharedMemoryBytes());
   std::vector<KernelArg> args = {
       mapBase, mapBase + 128, mapBase + 256, sb, d, static_cast<uint32_t>(M)};
+  if (cBuf)
+    args.push_back(cBuf);
   LaunchResult r = module.launch(kernel, dev, dims, args, options);
   if (!r.ok)
     return r;
@@ -204,6 +228,10 @@ mlir::fp8::emu::referenceGemm(const GemmOperands &ops, KernelElementType at,
   for (int64_t i = 0; i < M; ++i)
     for (int64_t j = 0; j < N; ++j) {
       float acc = 0.0f;
+      if (!ops.c.empty())
+        acc = bitsToF32(ops.cType == KernelElementType::bf16
+                            ? ops.c[i * N + j] << 16
+                            : ops.c[i * N + j]);
       for (int64_t kb = 0; kb < KB; ++kb) {
         float partial = 0.0f;
         int64_t k1 = std::min(K, kb * 128 + 128);

@@ -585,7 +585,8 @@ def scaled_matmul(
     - `backend`: "cpu" (the reference lowering, JIT-compiled) or
       "gpu-emulator" (the sm_90a GEMM kernel of fp8-lower-to-nvvm run on the
       CPU emulator, fp8-emu: blocks (1, 128) and (128, 128), promote_interval
-      128, K a multiple of 16; its wgmma accumulates exactly or, with
+      128, any K (rows padded with zero codes to 16 bytes, as the compiled
+      host program pads them); its wgmma accumulates exactly or, with
       emulate_accumulator="sm90"/"sm89", by that model; bit-equal to "cpu").
 
     Also `scaled_matmul(qa, qb, ...)` with two ScaledTensors (A [M, K] and
@@ -704,8 +705,6 @@ def _scaled_matmul_on_emulator(a, sa, b, sb, ab, bb, fmt, b_fmt, promote_interva
     model = {"": "exact", "accumulator=sm90": "sm90", "accumulator=sm89": "sm89"}.get(accumulator_options)
     if model is None:
         why.append("exact partials or a hardware accumulation model (emulate_accumulator None, 'exact', 'sm90', 'sm89')")
-    if k % 16:
-        why.append(f"K a multiple of 16 (got {k})")
     if why:
         raise ValueError("backend 'gpu-emulator': the sm_90a GEMM kernel needs " + "; ".join(why))
     a_et, _ = _format(fmt)

@@ -194,6 +194,19 @@ bool runGemmKernel(MLIRContext &ctx, const KernelModule &km,
   quantizeHost(ctx, fp8TypeOf(ctx, spec.a), xa, M, spec.k, 1, ops.a, ops.sa);
   quantizeHost(ctx, fp8TypeOf(ctx, spec.b), xb, spec.n, spec.k, 128, ops.b,
                ops.sb);
+  if (spec.hasAcc) {
+    // C [M, N]: random values of the output's magnitude (bf16: rounded to
+    // nearest even from them).
+    std::vector<float> xc = randomMatrix(rng, M, spec.n);
+    ops.cType = spec.acc;
+    ops.c.resize(xc.size());
+    for (size_t i = 0; i < xc.size(); ++i) {
+      uint32_t bits = f32Bits(xc[i] * 64.0f);
+      ops.c[i] = spec.acc == KernelElementType::bf16
+                     ? (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16
+                     : bits;
+    }
+  }
   std::vector<uint32_t> got;
   auto t0 = std::chrono::steady_clock::now();
   std::vector<uint32_t> want =

@@ -35,6 +35,8 @@ constexpr int kDefaultSmCount = 132;
 struct GemmKernelName {
   int64_t m, n, k;
   KernelElementType a, b, out;
+  bool hasAcc = false;    // _acc<c>: an accumulator operand C
+  KernelElementType acc = KernelElementType::f32;
 };
 bool parseGemmKernelName(const std::string &name, GemmKernelName &out);
 
@@ -58,10 +60,16 @@ bool getGemmKernelConfig(const KernelModule &module, const std::string &kernel,
 /// Operands of an M x N x K GEMM in the layouts of fp8.scaled_matmul: codes
 /// a [M, K], b [N, K] (u8); scales sa [M, KB] (1x128 blocks), sb
 /// [ceil(N / 128), KB] (128x128 blocks), f32, KB = ceil(K / 128).
+/// Optional accumulator C [M, N] (`c` empty: none): bf16 bits in the low 16
+/// bits of each element when `cType` is bf16, else f32 bits.
+/// K need not be a multiple of 16: runGemm pads the rows of the codes with
+/// zero codes on the device, as the compiled host program does.
 struct GemmOperands {
   int64_t m, n, k;
   std::vector<uint8_t> a, b;
   std::vector<float> sa, sb;
+  std::vector<uint32_t> c;
+  KernelElementType cType = KernelElementType::f32;
 };
 
 /// Runs GEMM kernel `kernel` of `module` with configuration `config` (its
@@ -77,7 +85,8 @@ LaunchResult runGemm(const KernelModule &module, const std::string &kernel,
 /// independently of any lowering: per 128-wide K interval an f32 partial
 /// summing the exact products in k order from +0, then
 /// acc = fma(partial, sa * sb, acc) in interval order; bf16 output rounded
-/// to nearest even. Same element encoding as runGemm.
+/// to nearest even. Same element encoding as runGemm. With C, acc starts at
+/// C (converted to f32) instead of +0, as fp8-lower-to-linalg's promotion.
 /// With `accumulate` (a tensor-core model, getAccumulator), each partial
 /// is instead the chain of the model's k32 steps from +0 over the
 /// interval's 32-wide groups.

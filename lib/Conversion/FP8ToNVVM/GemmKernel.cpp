@@ -47,6 +47,8 @@ std::string mlir::fp8::gemmKernelName(const GemmKernelSpec &spec) {
   std::string name = getGemmKernelName(
       c.m, c.n, c.k, getKernelElementType(spec.aType),
       getKernelElementType(spec.bType), getKernelElementType(spec.resultType));
+  if (spec.accType)
+    name += getGemmKernelAccSuffix(getKernelElementType(spec.accType));
   if (!isDefaultGemmKernelConfig(c))
     name += getGemmKernelConfigSuffix(c.blockM, c.blockN, c.stages);
   return name;
@@ -74,9 +76,13 @@ LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
   KernelBuilder k(b);
 
   // --- Signature and launch attributes --------------------------------------
-  // tmapA, tmapB, tmapSA, sb, d (pointers), m (i32): GemmKernelConfig.h.
+  // tmapA, tmapB, tmapSA, sb, d (pointers), m (i32)[, c (pointer)]:
+  // GemmKernelConfig.h.
   SmallVector<Type> argTypes(5, k.ptr);
   argTypes.push_back(k.i32);
+  const bool hasAcc = static_cast<bool>(spec.accType);
+  if (hasAcc)
+    argTypes.push_back(k.ptr);
   auto fnType =
       LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), argTypes);
   auto fn = LLVM::LLVMFuncOp::create(b, gemmKernelName(spec), fnType);
@@ -98,6 +104,9 @@ LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
       LLVM::AddrSpaceCastOp::create(b, k.ptrGlobal, entry->getArgument(3));
   Value dPtr =
       LLVM::AddrSpaceCastOp::create(b, k.ptrGlobal, entry->getArgument(4));
+  Value cPtr = hasAcc ? Value(LLVM::AddrSpaceCastOp::create(
+                           b, k.ptrGlobal, entry->getArgument(6)))
+                     : Value();
 
   const int64_t S = cfg.stages, C = cfg.consumers, KBlocks = cfg.kBlocks();
   const int64_t nTiles = cfg.nTiles();
@@ -241,8 +250,39 @@ LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
     Value sbBlock0 = k.divu(col0, k.c32(128));
     Value sbRel = sbStatic ? Value() : k.remu(col0, k.c32(128));
     SmallVector<Value> init{tileLoop.getRegionIterArg(0)};
-    Value zero = k.cf32(0.0f);
-    init.append(accRegs, zero);
+    // This thread's output positions (fragment map): rows rowTile and
+    // rowTile + 8, columns colTile + accumulatorColOffset(r).
+    Value rowTile = k.add(k.mul(mt, k.c32(cfg.blockM)), k.add(wgRow, rowBase));
+    Value colTile = k.add(col0, colBase);
+    if (hasAcc) {
+      // The accumulator starts at C (converted to f32, exact from bf16), as
+      // the reference lowering's promotion starts from C: then
+      // acc = fma(partial, sa * sb, acc) per K block, the same sequence.
+      // Positions outside [M, N] read a clamped in-range element (no
+      // branch); their values are never stored.
+      Type cElem = spec.accType.isBF16() ? Type(b.getBF16Type()) : k.f32;
+      Value lastRow = k.add(mRows, k.c32(-1));
+      Value rowC[2] = {arith::MinUIOp::create(b, rowTile, lastRow),
+                       arith::MinUIOp::create(
+                           b, k.add(rowTile, k.c32(8)), lastRow)};
+      for (int64_t r = 0; r < accRegs; ++r) {
+        Value col = arith::MinUIOp::create(
+            b, k.add(colTile, k.c32(accumulatorColOffset(r))),
+            k.c32(cfg.n - 1));
+        Value idx = k.add(k.mul(k.zext64(rowC[accumulatorRowSlot(r)]),
+                                k.c64(cfg.n)),
+                          k.zext64(col));
+        Value v = LLVM::LoadOp::create(
+            b, cElem,
+            LLVM::GEPOp::create(b, k.ptrGlobal, cElem, cPtr,
+                                ValueRange{idx}));
+        init.push_back(cElem == k.f32
+                           ? v
+                           : Value(arith::ExtFOp::create(b, k.f32, v)));
+      }
+    } else {
+      init.append(accRegs, k.cf32(0.0f));
+    }
     auto kLoop =
         scf::ForOp::create(b, k.c32(0), k.c32(KBlocks), k.c32(1), init);
     {
@@ -369,8 +409,6 @@ LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
     }
 
     // Epilogue: masked stores of register pairs (two adjacent columns).
-    Value rowTile = k.add(k.mul(mt, k.c32(cfg.blockM)), k.add(wgRow, rowBase));
-    Value colTile = k.add(col0, colBase);
     Value rows[2] = {rowTile, k.add(rowTile, k.c32(8))};
     Value rowOk[2] = {k.ult(rows[0], mRows), k.ult(rows[1], mRows)};
     Value rowOff[2] = {k.mul(k.zext64(rows[0]), k.c64(cfg.n)),

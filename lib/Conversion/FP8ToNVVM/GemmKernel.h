@@ -16,9 +16,11 @@ struct GemmKernelSpec {
   GemmKernelConfig config;
   Type aType, bType; // f8E4M3FN or f8E5M2
   Type resultType;   // bf16 or f32
+  Type accType;      // element type of the C operand (bf16/f32), or null
 };
 
-/// The kernel's symbol name: fp8_scaled_matmul_<M>x<N>x<K>_<a>_<b>_<out>.
+/// The kernel's symbol name (KernelNames.h):
+/// fp8_scaled_matmul_<M>x<N>x<K>_<a>_<b>_<out>[_acc<c>][_t<BM>x<BN>s<S>].
 std::string gemmKernelName(const GemmKernelSpec &spec);
 
 /// Builds the kernel at the builder's insertion point (inside a gpu.module

@@ -28,9 +28,6 @@ mlir::fp8::getGemmKernelSpec(ScaledMatmulOp op,
     return op.emitOpError("GPU lowering needs static N and K (only M may be "
                           "dynamic), got ")
            << aTy << ", " << bTy << " -> " << resTy;
-  if (op.getC())
-    return op.emitOpError(
-        "GPU lowering does not support the 'acc' operand yet");
   auto isBlock = [](ScaledTensorType t, int64_t b0, int64_t b1) {
     ArrayRef<int64_t> blk = t.getBlockShape();
     return blk.size() == 2 && blk[0] == b0 && blk[1] == b1;
@@ -48,10 +45,8 @@ mlir::fp8::getGemmKernelSpec(ScaledMatmulOp op,
   int64_t m = aTy.getShape()[0], k = aTy.getShape()[1], n = bTy.getShape()[0];
   if (ShapedType::isDynamic(m))
     m = GemmKernelConfig::kDynamicM;
-  if (k % 16 != 0)
-    return op.emitOpError("GPU lowering needs K to be a multiple of 16 (TMA "
-                          "global strides are multiples of 16 bytes), got K = ")
-           << k;
+  // K need not be a multiple of 16 (TMA global strides are): the host pads
+  // the codes' rows to one with zero codes (fp8-launch-kernels).
   GemmKernelSpec spec;
   spec.config = makeGemmKernelConfig(m, n, k, overrides);
   StringRef why = checkGemmKernelConfig(spec.config);
@@ -66,6 +61,8 @@ mlir::fp8::getGemmKernelSpec(ScaledMatmulOp op,
   spec.aType = aTy.getElementType();
   spec.bType = bTy.getElementType();
   spec.resultType = resTy.getElementType();
+  if (Value c = op.getC())
+    spec.accType = cast<RankedTensorType>(c.getType()).getElementType();
   return spec;
 }
 

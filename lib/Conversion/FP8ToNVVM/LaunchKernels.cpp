@@ -31,6 +31,8 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 
+#include <cstdio>
+
 namespace mlir {
 namespace fp8 {
 #define GEN_PASS_DEF_FP8LAUNCHKERNELSPASS
@@ -185,14 +187,17 @@ func::FuncOp getOrDeclareLauncher(ModuleOp module, StringRef kernel,
   return fn;
 }
 
-/// The GEMM launcher: (a codes [M, K], b codes [N, K], A scales transposed
-/// and padded [KB, roundUp(M, 4)], B scales [ceil(N/128), KB], d [M, N]),
-/// all host memrefs; the kernel ABI of GemmKernelConfig.h.
+/// The GEMM launcher: (a codes [M, Kp], b codes [N, Kp], A scales
+/// transposed and padded [KB, roundUp(M, 4)], B scales [ceil(N/128), KB],
+/// d [M, N][, c [M, N]]), all host memrefs; Kp = K rounded up to a multiple
+/// of 16, the codes' rows padded with zero codes (TMA global strides are
+/// multiples of 16 bytes); the kernel ABI of GemmKernelConfig.h.
 void buildGemmLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
                            const GemmKernelConfig &c, StringRef kernel,
                            int64_t smCount) {
   HostBuilder h(b);
   Value a = args[0], bw = args[1], saT = args[2], sb = args[3], d = args[4];
+  Value acc = args.size() > 5 ? args[5] : Value();
   Value m = memref::DimOp::create(b, a, 0);
   h.chain = gpu::WaitOp::create(b, h.token, ValueRange{}).getAsyncToken();
   auto u8 = IntegerType::get(b.getContext(), 8, IntegerType::Unsigned);
@@ -210,6 +215,13 @@ void buildGemmLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
   Value dDev = h.alloc(bytesOf(h, numElements(h, d), dTy.getElementType()), dTy,
                        dynamicSizes(b, d))
                    .second;
+  Value accDev;
+  if (acc) {
+    auto accTy = cast<MemRefType>(acc.getType());
+    accDev = h.upload(acc, bytesOf(h, numElements(h, acc), accTy.getElementType()),
+                      dynamicSizes(b, acc))
+                 .second;
+  }
   // TMA descriptors (the kernel ABI, GemmKernelConfig.h) over the device
   // buffers: codes as u8 with 128-byte swizzle and a 128-byte inner box;
   // the A scales f32, unswizzled. Boxes in memref order (outer first).
@@ -227,8 +239,10 @@ void buildGemmLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
   // Persistent grid: min(tiles, SMs), tiles from the run-time M.
   Value tiles = h.mul(h.ceilDiv(m, c.blockM), h.idx(c.nTiles()));
   Value grid = arith::MinUIOp::create(b, tiles, h.idx(smCount));
-  h.launch(kernel, grid, c.threads(), c.sharedMemoryBytes(),
-           ValueRange{tmA, tmB, tmSA, sbDev, dDev, h.i32(m)});
+  SmallVector<Value> kernelArgs{tmA, tmB, tmSA, sbDev, dDev, h.i32(m)};
+  if (accDev)
+    kernelArgs.push_back(accDev);
+  h.launch(kernel, grid, c.threads(), c.sharedMemoryBytes(), kernelArgs);
   h.copy(d, dDev);
   h.finish();
 }
@@ -280,12 +294,19 @@ LogicalResult defineLauncher(func::FuncOp fn, int64_t smCount) {
     auto bTy = cast<MemRefType>(fn.getArgumentTypes()[1]);
     int64_t m = ShapedType::isDynamic(shape0[0]) ? GemmKernelConfig::kDynamicM
                                                  : shape0[0];
+    // The kernel's K from its name: the codes' rows may be padded past it.
+    long long n = 0, kDim = 0;
+    size_t x = kernel.find('x');
+    if (x == StringRef::npos ||
+        std::sscanf(kernel.data() + x, "x%lldx%lld", &n, &kDim) != 2)
+      return fn.emitOpError("fp8-launch-kernels: cannot read N and K from "
+                            "the kernel name");
     GemmKernelOverrides o;
     GemmKernelConfig c =
         parseGemmKernelConfigSuffix(kernel.str(), &o.blockM, &o.blockN,
                                     &o.stages)
-            ? makeGemmKernelConfig(m, bTy.getDimSize(0), shape0[1], o)
-            : chooseGemmKernelConfig(m, bTy.getDimSize(0), shape0[1]);
+            ? makeGemmKernelConfig(m, bTy.getDimSize(0), kDim, o)
+            : chooseGemmKernelConfig(m, bTy.getDimSize(0), kDim);
     buildGemmLauncherBody(b, args, c, kernel, smCount);
   } else {
     // fp8_quantize_<R>x<C>_<BR>x128_...: the block rows are the 4th field.
@@ -306,6 +327,22 @@ LogicalResult defineLauncher(func::FuncOp fn, int64_t smCount) {
   }
   func::ReturnOp::create(b);
   return success();
+}
+
+/// `codes` [R, K] (FP8) padded with zero codes to [R, roundUp(K, 16)]
+/// (`codes` itself when K is a multiple of 16).
+Value padCodes(ImplicitLocOpBuilder &b, Value codes) {
+  auto ty = cast<RankedTensorType>(codes.getType());
+  int64_t k = ty.getDimSize(1), kPad = GemmKernelConfig::ceilDiv(k, 16) * 16;
+  if (k == kPad)
+    return codes;
+  SmallVector<int64_t> shape{ty.getDimSize(0), kPad};
+  auto padTy = RankedTensorType::get(shape, ty.getElementType());
+  Value zero = arith::ConstantOp::create(
+      b, ty.getElementType(), b.getFloatAttr(ty.getElementType(), 0.0));
+  SmallVector<OpFoldResult> low{b.getIndexAttr(0), b.getIndexAttr(0)};
+  SmallVector<OpFoldResult> high{b.getIndexAttr(0), b.getIndexAttr(kPad - k)};
+  return tensor::PadOp::create(b, padTy, codes, low, high, zero);
 }
 
 Value toBuffer(ImplicitLocOpBuilder &b, Value tensor) {
@@ -418,6 +455,11 @@ struct FP8LaunchKernelsPass
     auto bDis = DisassembleOp::create(b, op.getB());
     Value aCodes = aDis.getData(), aScales = aDis.getScales();
     Value bCodes = bDis.getData(), bScales = bDis.getScales();
+    // TMA global strides must be multiples of 16 bytes: rows of K codes
+    // with K % 16 != 0 are padded with zero codes to a multiple of 16. The
+    // kernel reads the padding as (exact) zero products, like the
+    // out-of-bounds zero fill past it, and adds nothing to the sums.
+    Value aData = padCodes(b, aCodes), bData = padCodes(b, bCodes);
     // A scales [M, KB] -> [KB, roundUp(M, 4)], zero padded: the K-block-major
     // layout whose rows are 16-byte aligned, as the kernel's TMA reads it.
     auto saTy = cast<RankedTensorType>(aScales.getType());
@@ -461,8 +503,10 @@ struct FP8LaunchKernelsPass
 
     auto resTy = cast<RankedTensorType>(op.getResult().getType());
     Value d = allocLike(b, resTy, mSizes);
-    SmallVector<Value> args{toBuffer(b, aCodes), toBuffer(b, bCodes),
+    SmallVector<Value> args{toBuffer(b, aData), toBuffer(b, bData),
                             toBuffer(b, saT), toBuffer(b, bScales), d};
+    if (Value acc = op.getC())
+      args.push_back(toBuffer(b, acc));
     func::FuncOp fn =
         getOrDeclareLauncher(module, name, ValueRange(args).getTypes());
     func::CallOp::create(b, fn, args);

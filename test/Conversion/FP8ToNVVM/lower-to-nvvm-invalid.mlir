@@ -12,30 +12,11 @@ func.func @dynamic_k(%a: !fp8.scaled<128x?xf8E4M3FN, block = [1, 128], scale = f
 
 // -----
 
-func.func @k_not_16(%a: !fp8.scaled<128x200xf8E4M3FN, block = [1, 128], scale = f32>,
-                    %b: !fp8.scaled<128x200xf8E4M3FN, block = [128, 128], scale = f32>) -> tensor<128x128xbf16> {
-  // expected-error @+1 {{GPU lowering needs K to be a multiple of 16 (TMA global strides are multiples of 16 bytes), got K = 200}}
-  %d = fp8.scaled_matmul %a, %b : !fp8.scaled<128x200xf8E4M3FN, block = [1, 128], scale = f32>, !fp8.scaled<128x200xf8E4M3FN, block = [128, 128], scale = f32> -> tensor<128x128xbf16>
-  return %d : tensor<128x128xbf16>
-}
-
-// -----
-
 func.func @rowwise_b(%a: !fp8.scaled<128x256xf8E4M3FN, block = [1, 128], scale = f32>,
                      %b: !fp8.scaled<128x256xf8E4M3FN, block = [1, 128], scale = f32>) -> tensor<128x128xbf16> {
   // expected-error @+1 {{GPU lowering implements the DeepSeek-V3 blocks (a: [1, 128], b: [128, 128])}}
   %d = fp8.scaled_matmul %a, %b : !fp8.scaled<128x256xf8E4M3FN, block = [1, 128], scale = f32>, !fp8.scaled<128x256xf8E4M3FN, block = [1, 128], scale = f32> -> tensor<128x128xbf16>
   return %d : tensor<128x128xbf16>
-}
-
-// -----
-
-func.func @acc(%a: !fp8.scaled<128x256xf8E4M3FN, block = [1, 128], scale = f32>,
-               %b: !fp8.scaled<128x256xf8E4M3FN, block = [128, 128], scale = f32>,
-               %c: tensor<128x128xf32>) -> tensor<128x128xf32> {
-  // expected-error @+1 {{GPU lowering does not support the 'acc' operand yet}}
-  %d = fp8.scaled_matmul %a, %b acc(%c : tensor<128x128xf32>) : !fp8.scaled<128x256xf8E4M3FN, block = [1, 128], scale = f32>, !fp8.scaled<128x256xf8E4M3FN, block = [128, 128], scale = f32> -> tensor<128x128xf32>
-  return %d : tensor<128x128xf32>
 }
 
 // -----

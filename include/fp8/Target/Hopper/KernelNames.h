@@ -6,8 +6,11 @@
 // its C ABI, so host programs and the GPU benchmark harness never spell a
 // name themselves) and the Python package. MLIR-free: standard C++ only.
 //
-//   GEMM:     fp8_scaled_matmul_<M>x<N>x<K>_<a>_<b>_<out>[_t<BM>x<BN>s<S>]
+//   GEMM:     fp8_scaled_matmul_<M>x<N>x<K>_<a>_<b>_<out>[_acc<c>]
+//             [_t<BM>x<BN>s<S>]
 //             e.g. fp8_scaled_matmul_128x2112x7168_e4m3_e4m3_bf16;
+//             _acc<c> (bf16 or f32): the kernel adds an accumulator operand
+//             C [M, N] of that type (its last parameter);
 //             <M> is `dyn` for a kernel taking M at run time
 //             (fp8_scaled_matmul_dynx2112x7168_e4m3_e4m3_bf16); the suffix
 //             names a configuration other than the shape's default
@@ -59,6 +62,17 @@ inline std::string getGemmKernelName(int64_t m, int64_t n, int64_t k,
   return "fp8_scaled_matmul_" + rows + "x" + std::to_string(n) + "x" +
          std::to_string(k) + "_" + getKernelElementTypeName(a) + "_" +
          getKernelElementTypeName(b) + "_" + getKernelElementTypeName(out);
+}
+
+/// The accumulator suffix of a GEMM kernel name: "_acc<c>", c the element
+/// type of the C operand (bf16 or f32).
+inline std::string getGemmKernelAccSuffix(KernelElementType c) {
+  return std::string("_acc") + getKernelElementTypeName(c);
+}
+
+/// True for the name of a GEMM kernel that takes an accumulator operand C.
+inline bool isAccGemmKernelName(const std::string &name) {
+  return name.find("_acc") != std::string::npos;
 }
 
 /// The configuration suffix of a GEMM kernel name: "_t<BM>x<BN>s<S>".
