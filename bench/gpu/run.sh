@@ -1,27 +1,41 @@
 #!/usr/bin/env bash
-# Runs ON THE DEVICE MACHINE (H200; nvcc/CMake/ninja, PyTorch, no MLIR):
-#   bench/gpu/run.sh [KERNEL_DIR]
-# KERNEL_DIR (default build/bench-gpu) is what bench/gpu/prepare.sh produced
-# here. Builds runtime/ with the local toolkit, then harness.py checks every
-# shape of shapes.txt against an FP64 reference of the same FP8 inputs and
-# times it against cuBLASLt's block-scaled FP8 GEMM (torch._scaled_mm) and
-# cuBLAS BF16. Results go to $OUT (or KERNEL_DIR/out): results.md/.json.
-# Budget: under 8 minutes (the harness stops itself at 7).
+# Runs ON THE DEVICE MACHINE (H200; CUDA toolkit, CMake, PyTorch, no MLIR):
+#   bench/gpu/run.sh [PREPARED_DIR] [harness options...]
+# PREPARED_DIR (default build/bench-gpu) is what bench/gpu/prepare.sh left on
+# the build machine: the compiled host program libfp8_bench_host.so (the
+# kernels embedded), the CPU oracle libfp8_bench_cpu.so, shapes.txt. Builds
+# runtime/'s libfp8_mgpu_runtime.so (the mgpu* ABI the host program calls)
+# with the local toolkit, then harness.py calls the host program's entries
+# for every shape: quantize bit for bit against PyTorch's oracle, the GEMM
+# against FP64 and (small shapes) bit for bit against the CPU oracle, timed
+# against cuBLASLt's block-scaled FP8 GEMM (torch._scaled_mm) and cuBLAS
+# BF16. Results go to $OUT (or PREPARED_DIR/out): results.md/.json.
+# Budget: under 8 minutes (the harness stops starting shapes after 7).
+# Without a GPU it says so and exits 77 (skipped), never 0.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
-KERNELS=${1:-$ROOT/build/bench-gpu}
-RESULTS=${OUT:-$KERNELS/out}
+PREPARED=${1:-$ROOT/build/bench-gpu}
+RESULTS=${OUT:-$PREPARED/out}
 RTBUILD=${FP8_RT_BUILD:-/tmp/fp8-rt-build}
-mkdir -p "$RESULTS"
 
+if ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L >/dev/null 2>&1; then
+  echo "run.sh: SKIP: no NVIDIA GPU here (nvidia-smi finds none); this check runs on the device machine" >&2
+  exit 77
+fi
+for f in libfp8_bench_host.so shapes.txt; do
+  if [ ! -f "$PREPARED/$f" ]; then
+    echo "run.sh: $PREPARED/$f is missing: run bench/gpu/prepare.sh on the build machine and carry its output here" >&2
+    exit 2
+  fi
+done
+mkdir -p "$RESULTS"
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,memory.total --format=csv \
-  | tee "$RESULTS/machine.txt" || true
+  | tee "$RESULTS/machine.txt"
 GEN=Ninja; command -v ninja >/dev/null || GEN="Unix Makefiles"
 cmake -S "$ROOT/runtime" -B "$RTBUILD" -G "$GEN" -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build "$RTBUILD" >/dev/null
-IMAGE=$KERNELS/kernels.cubin
-[ -f "$IMAGE" ] || IMAGE=$KERNELS/kernels.ptx
-timeout 450 python3 "$HERE/harness.py" \
-  --runtime "$RTBUILD/libfp8_cuda_runtime.so" --image "$IMAGE" \
-  --shapes "$KERNELS/shapes.txt" --out "$RESULTS" "${@:2}"
+cmake --build "$RTBUILD" --target fp8_mgpu_runtime >/dev/null
+timeout 470 python3 "$HERE/harness.py" \
+  --runtime "$RTBUILD/libfp8_mgpu_runtime.so" --host "$PREPARED/libfp8_bench_host.so" \
+  --cpu "$PREPARED/libfp8_bench_cpu.so" --shapes "$PREPARED/shapes.txt" \
+  --out "$RESULTS" "${@:2}"

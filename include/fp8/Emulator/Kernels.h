@@ -35,7 +35,7 @@ constexpr int kDefaultSmCount = 132;
 struct GemmKernelName {
   int64_t m, n, k;
   KernelElementType a, b, out;
-  bool hasAcc = false;    // _acc<c>: an accumulator operand C
+  bool hasAcc = false; // _acc<c>: an accumulator operand C
   KernelElementType acc = KernelElementType::f32;
 };
 bool parseGemmKernelName(const std::string &name, GemmKernelName &out);

@@ -105,8 +105,8 @@ LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
   Value dPtr =
       LLVM::AddrSpaceCastOp::create(b, k.ptrGlobal, entry->getArgument(4));
   Value cPtr = hasAcc ? Value(LLVM::AddrSpaceCastOp::create(
-                           b, k.ptrGlobal, entry->getArgument(6)))
-                     : Value();
+                            b, k.ptrGlobal, entry->getArgument(6)))
+                      : Value();
 
   const int64_t S = cfg.stages, C = cfg.consumers, KBlocks = cfg.kBlocks();
   const int64_t nTiles = cfg.nTiles();
@@ -262,23 +262,21 @@ LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
       // branch); their values are never stored.
       Type cElem = spec.accType.isBF16() ? Type(b.getBF16Type()) : k.f32;
       Value lastRow = k.add(mRows, k.c32(-1));
-      Value rowC[2] = {arith::MinUIOp::create(b, rowTile, lastRow),
-                       arith::MinUIOp::create(
-                           b, k.add(rowTile, k.c32(8)), lastRow)};
+      Value rowC[2] = {
+          arith::MinUIOp::create(b, rowTile, lastRow),
+          arith::MinUIOp::create(b, k.add(rowTile, k.c32(8)), lastRow)};
       for (int64_t r = 0; r < accRegs; ++r) {
         Value col = arith::MinUIOp::create(
             b, k.add(colTile, k.c32(accumulatorColOffset(r))),
             k.c32(cfg.n - 1));
-        Value idx = k.add(k.mul(k.zext64(rowC[accumulatorRowSlot(r)]),
-                                k.c64(cfg.n)),
-                          k.zext64(col));
+        Value idx =
+            k.add(k.mul(k.zext64(rowC[accumulatorRowSlot(r)]), k.c64(cfg.n)),
+                  k.zext64(col));
         Value v = LLVM::LoadOp::create(
             b, cElem,
-            LLVM::GEPOp::create(b, k.ptrGlobal, cElem, cPtr,
-                                ValueRange{idx}));
-        init.push_back(cElem == k.f32
-                           ? v
-                           : Value(arith::ExtFOp::create(b, k.f32, v)));
+            LLVM::GEPOp::create(b, k.ptrGlobal, cElem, cPtr, ValueRange{idx}));
+        init.push_back(
+            cElem == k.f32 ? v : Value(arith::ExtFOp::create(b, k.f32, v)));
       }
     } else {
       init.append(accRegs, k.cf32(0.0f));

@@ -218,9 +218,10 @@ void buildGemmLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
   Value accDev;
   if (acc) {
     auto accTy = cast<MemRefType>(acc.getType());
-    accDev = h.upload(acc, bytesOf(h, numElements(h, acc), accTy.getElementType()),
-                      dynamicSizes(b, acc))
-                 .second;
+    accDev =
+        h.upload(acc, bytesOf(h, numElements(h, acc), accTy.getElementType()),
+                 dynamicSizes(b, acc))
+            .second;
   }
   // TMA descriptors (the kernel ABI, GemmKernelConfig.h) over the device
   // buffers: codes as u8 with 128-byte swizzle and a 128-byte inner box;

@@ -97,11 +97,10 @@ static Memref2D makeInput(const Spec *s) {
 typedef void (*Fn1)(Memref2D *, Memref2D *);
 typedef void (*Fn2)(Memref2D *, Memref2D *, Memref2D *);
 typedef void (*Fn3)(Memref2D *, Memref2D *, Memref2D *, Memref2D *);
-typedef void (*Fn4)(Memref2D *, Memref2D *, Memref2D *, Memref2D *,
-                    Memref2D *);
+typedef void (*Fn4)(Memref2D *, Memref2D *, Memref2D *, Memref2D *, Memref2D *);
 
-static int call(const char *lib, const char *func, Memref2D *res,
-                Memref2D *in, int n) {
+static int call(const char *lib, const char *func, Memref2D *res, Memref2D *in,
+                int n) {
   /* RTLD_LOCAL: the two libraries export the same names; each call must
    * bind to its own library. */
   void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
@@ -118,10 +117,18 @@ static int call(const char *lib, const char *func, Memref2D *res,
   }
   memset(res, 0, sizeof(*res));
   switch (n) {
-  case 1: ((Fn1)f)(res, &in[0]); break;
-  case 2: ((Fn2)f)(res, &in[0], &in[1]); break;
-  case 3: ((Fn3)f)(res, &in[0], &in[1], &in[2]); break;
-  case 4: ((Fn4)f)(res, &in[0], &in[1], &in[2], &in[3]); break;
+  case 1:
+    ((Fn1)f)(res, &in[0]);
+    break;
+  case 2:
+    ((Fn2)f)(res, &in[0], &in[1]);
+    break;
+  case 3:
+    ((Fn3)f)(res, &in[0], &in[1], &in[2]);
+    break;
+  case 4:
+    ((Fn4)f)(res, &in[0], &in[1], &in[2], &in[3]);
+    break;
   default:
     fprintf(stderr, "host-check: 1..4 inputs\n");
     return 0;
