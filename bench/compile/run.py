@@ -8,6 +8,11 @@
    fp8_mlir.models (the small configuration and DeepSeek-V3's, N layers).
 2. `fp8_mlir.compile()` (graph pipeline, report, CPU lowering) of
    DeepSeek-V3 MoE models of N layers, each in a fresh interpreter.
+3. Where the CPU lowering's time per layer grows: `fp8-opt
+   --fp8-cpu-pipeline` on the same work laid out three ways, K = 1, 2, 4, 8
+   times the FP8 graph of a B-layer DeepSeek-V3 model: one graph of K*B
+   layers; K copies of the B-layer function in one module; K separate
+   modules in one process (`--split-input-file`, one MLIRContext).
 
 Times are CPU seconds (user + system) of the process, the best of --repeat
 runs: the machine is shared, and CPU time is what a run costs whatever else
@@ -18,6 +23,7 @@ Markdown tables; Python 3 stdlib only (compile() needs the built package).
                          [--models ../shared/models] [--repeat 3]
                          [--moe-layers 2 4 8 32 61] [--deepseek-layers 1 2 4 8]
                          [--compile-layers 1 2 4 8] [--python-packages DIR]
+                         [--layout-copies 1 2 4 8] [--layout-layers 4]
 """
 import argparse
 import importlib.util
@@ -133,6 +139,49 @@ def compile_table(a):
               f"{best['gemms']} | {best['ir'] / 1e6:.1f} |", flush=True)
 
 
+def one_function(text):
+    """(header, function, tail) of a module holding one func.func."""
+    lines = text.split("\n")
+    starts = [i for i, l in enumerate(lines) if l.startswith("  func.func ")]
+    if len(starts) != 1:
+        raise SystemExit(f"expected one func.func in the FP8 graph, found {len(starts)}")
+    end = max(i for i, l in enumerate(lines) if l == "}")
+    return lines[:starts[0]], lines[starts[0]:end], lines[end:]
+
+
+def layout_table(a, models, tmp):
+    """The CPU lowering of K times the same work: one deep graph, K functions
+    in one module, K modules (docs/compile-time.md: the growth per layer
+    follows the size of the live module, not the work)."""
+    def fp8_graph(n):
+        src = write(os.path.join(tmp, f"layout_src_{n}.mlir"), models.model(models.ModelConfig(), n))
+        out = os.path.join(tmp, f"layout_fp8_{n}.mlir")
+        subprocess.run([a.fp8_opt, "--fp8-pipeline=report=false", "--mlir-print-op-on-diagnostic=false",
+                        src, "-o", out], check=True, stderr=subprocess.DEVNULL)
+        with open(out) as f:
+            return f.read()
+
+    b = a.layout_layers
+    base = fp8_graph(b)
+    head, func, tail = one_function(base)
+    print(f"| K | layers (K x {b}) | one graph: CPU s | s/layer | peak MiB | K functions, one module: CPU s | "
+          f"s/layer | peak MiB | K modules: CPU s | s/layer | peak MiB |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    lower = [a.fp8_opt, "--split-input-file", "--fp8-cpu-pipeline", "-o", os.devnull]
+    for k in a.layout_copies:
+        deep = write(os.path.join(tmp, "layout_deep.mlir"), fp8_graph(k * b) if k > 1 else base)
+        funcs = list(head)
+        for i in range(k):
+            funcs += [l.replace("func.func @forward(", f"func.func @forward_{i}(", 1) for l in func]
+        copies = write(os.path.join(tmp, "layout_funcs.mlir"), "\n".join(funcs + tail))
+        split = write(os.path.join(tmp, "layout_split.mlir"), "\n// -----\n".join([base] * k))
+        row = [k, k * b]
+        for path in (deep, copies, split):
+            cpu, _, peak, _ = measure(lower + [path], a.repeat)
+            row += [f"{cpu:.2f}", f"{cpu / (k * b):.3f}", f"{peak:.0f}"]
+        print("| " + " | ".join(str(c) for c in row) + " |", flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--fp8-opt", required=True)
@@ -148,6 +197,10 @@ def main():
                     help="depths of the DeepSeek-V3 models compiled with compile()")
     ap.add_argument("--python-packages", default=None,
                     help="the built fp8_mlir package (default: python_packages beside fp8-opt's bin/)")
+    ap.add_argument("--layout-copies", type=int, nargs="*", default=[1, 2, 4, 8],
+                    help="K of the layout table (empty: no table)")
+    ap.add_argument("--layout-layers", type=int, default=4,
+                    help="B: layers of the DeepSeek-V3 graph the layout table repeats")
     a = ap.parse_args()
     if a.python_packages is None:
         a.python_packages = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(a.fp8_opt))),
@@ -185,6 +238,9 @@ def main():
     if a.compile_layers:
         print()
         compile_table(a)
+    if a.layout_copies:
+        print()
+        layout_table(a, models, tmp)
     shutil.rmtree(tmp)
 
 
