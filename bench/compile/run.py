@@ -167,7 +167,8 @@ def layout_table(a, models, tmp):
     print(f"| K | layers (K x {b}) | one graph: CPU s | s/layer | peak MiB | K functions, one module: CPU s | "
           f"s/layer | peak MiB | K modules: CPU s | s/layer | peak MiB |")
     print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-    lower = [a.fp8_opt, "--split-input-file", "--fp8-cpu-pipeline", "-o", os.devnull]
+    # One thread, as compile() runs (its MLIRContext has threading off).
+    lower = [a.fp8_opt, "--split-input-file", "--mlir-disable-threading", "--fp8-cpu-pipeline", "-o", os.devnull]
     for k in a.layout_copies:
         deep = write(os.path.join(tmp, "layout_deep.mlir"), fp8_graph(k * b) if k > 1 else base)
         funcs = list(head)

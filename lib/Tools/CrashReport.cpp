@@ -9,9 +9,14 @@
 //
 // runRecoverable adds a recovery point per thread: a crash on a thread that
 // has one jumps back to it (sigsetjmp/siglongjmp, as llvm::CrashRecoveryContext
-// does) instead of ending the process. SIGABRT is never recovered: in the
-// release libMLIR it comes from the C library (heap corruption detected) or
-// std::terminate, after which nothing in the process can be trusted.
+// does) instead of ending the process. The other ways the release libMLIR
+// ends a process are caught before they become a SIGABRT: LLVM's fatal and
+// out-of-memory errors (its handlers), uncaught C++ exceptions (a terminate
+// handler), abort() called by JIT-compiled code (recoverableAbort). A SIGABRT
+// that still arrives comes from the C library itself (heap corruption
+// detected, with the allocator's lock possibly held): nothing in the process
+// can be trusted, so it is never recovered; the process ends with status 1
+// and a message saying so.
 //
 //===----------------------------------------------------------------------===//
 #include "fp8/Tools/CrashReport.h"
@@ -23,6 +28,9 @@
 
 #include <atomic>
 #include <chrono>
+#include <cxxabi.h>
+#include <exception>
+#include <typeinfo>
 #include <condition_variable>
 #include <csetjmp>
 #include <csignal>
@@ -54,6 +62,7 @@ thread_local sigjmp_buf *recoveryPoint = nullptr;
 thread_local fp8::RecoveredFailure::Kind failureKind =
     fp8::RecoveredFailure::None;
 thread_local char failureText[3 * kTextSize] = "";
+thread_local char causeText[kTextSize] = "";
 thread_local const std::atomic<bool> *cancelRequested = nullptr;
 /// The lowest address of the recovering thread's stack: a fault just below
 /// it is a stack overflow.
@@ -76,7 +85,7 @@ const char *describeSignal(int sig) {
   case SIGILL:
     return "illegal instruction";
   case SIGFPE:
-    return "arithmetic exception";
+    return "arithmetic exception (an integer division by zero or overflow)";
   default:
     return "signal";
   }
@@ -113,6 +122,9 @@ bool isStackOverflow(int sig, siginfo_t *info) {
   }
   appendFailure(": ");
   appendFailure(what);
+  size_t n = std::min(sizeof(causeText) - 1, std::strlen(what));
+  std::memcpy(causeText, what, n);
+  causeText[n] = '\0';
   failureKind = kind;
   siglongjmp(*recoveryPoint, 1);
 }
@@ -141,14 +153,24 @@ void onCrashSignal(int sig, siginfo_t *info, void *) {
     recover(fp8::RecoveredFailure::Crash,
             overflow ? "stack overflow (the input is nested too deeply)"
                      : describeSignal(sig));
-  if (stageText[0] != '\0') {
+  if (stageText[0] != '\0' || recoveryPoint) {
     writeAll(toolName);
     writeAll(": internal error in ");
-    writeAll(stageText);
-    writeAll(" while processing ");
-    writeAll(whereText);
+    writeAll(stageText[0] ? stageText : "fp8-mlir");
+    if (whereText[0]) {
+      writeAll(" while processing ");
+      writeAll(whereText);
+    }
     if (overflow)
       writeAll(": stack overflow (the input is nested too deeply)\n");
+    else if (sig == SIGABRT)
+      // What reaches here is the C library's own abort (the fatal, OOM and
+      // C++ runtime aborts are recovered before): it found its heap
+      // corrupted and may hold the allocator's lock, so the process cannot
+      // go on, not even in a recovered call.
+      writeAll(": abort() (SIGABRT): the C library stopped the process, "
+               "usually on a corrupted heap (its message is above); the "
+               "process cannot continue safely and exits with status 1\n");
     else
       writeAll(" (a crash, not a diagnostic: please report it with the "
                "input)\n");
@@ -210,7 +232,55 @@ void onFatalError(void *, const char *reason, bool) {
   writeAll(reason);
   writeAll("\n");
 }
+
+/// LLVM's allocation failures (llvm::report_bad_alloc_error, e.g. a
+/// SmallVector or DenseMap that cannot grow) would write "out of memory" and
+/// abort(); on a recovering thread nothing is corrupted, the run fails.
+void onBadAlloc(void *, const char *reason, bool) {
+  if (recoveryPoint) {
+    std::string what = std::string("out of memory (") + reason + ")";
+    recover(fp8::RecoveredFailure::FatalError, what.c_str());
+  }
+  writeAll("LLVM ERROR: out of memory\n");
+  std::abort();
+}
+
+std::terminate_handler previousTerminate = nullptr;
+
+/// An uncaught C++ exception (std::bad_alloc from operator new, a
+/// std::length_error of a container): libstdc++ calls std::terminate on the
+/// throwing thread before unwinding anything, so the run's state is what it
+/// was at the throw, as for a crash signal. The type is named without
+/// allocating (the exception may be std::bad_alloc).
+void onTerminate() {
+  if (recoveryPoint) {
+    const std::type_info *type = abi::__cxa_current_exception_type();
+    // Mangled names (the Itanium ABI): RTTI may be off in this build.
+    if (type && std::strcmp(type->name(), "St9bad_alloc") == 0)
+      recover(fp8::RecoveredFailure::FatalError,
+              "out of memory (std::bad_alloc)");
+    failureText[0] = '\0';
+    char what[kTextSize] = "uncaught C++ exception ";
+    size_t used = std::strlen(what);
+    const char *name = type ? type->name() : "(none: std::terminate called)";
+    size_t n = std::min(sizeof(what) - 1 - used, std::strlen(name));
+    std::memcpy(what + used, name, n);
+    what[used + n] = '\0';
+    recover(fp8::RecoveredFailure::FatalError, what);
+  }
+  if (previousTerminate)
+    previousTerminate();
+  std::abort();
+}
 } // namespace
+
+[[noreturn]] void fp8::recoverableAbort() {
+  if (recoveryPoint)
+    recover(RecoveredFailure::Crash,
+            "abort() called by the compiled code (a failed cf.assert "
+            "prints its message first)");
+  std::abort();
+}
 
 void fp8::installCrashReporter(llvm::StringRef name) {
   copyTo(toolName, sizeof(toolName), name);
@@ -247,6 +317,7 @@ void *runRecoverableThread(void *arg) {
   } else {
     run.failure.kind = failureKind;
     run.failure.message = failureText;
+    run.failure.cause = causeText;
   }
   recoveryPoint = nullptr;
   cancelRequested = nullptr;
@@ -271,8 +342,11 @@ fp8::RecoveredFailure fp8::runRecoverable(llvm::function_ref<void()> fn,
                                           llvm::function_ref<bool()> poll) {
   installHandlers();
   static std::once_flag fatalHandlerOnce;
-  std::call_once(fatalHandlerOnce,
-                 [] { llvm::install_fatal_error_handler(onFatalError); });
+  std::call_once(fatalHandlerOnce, [] {
+    llvm::install_fatal_error_handler(onFatalError);
+    llvm::install_bad_alloc_error_handler(onBadAlloc);
+    previousTerminate = std::set_terminate(onTerminate);
+  });
 
   RecoverableRun run;
   run.fn = fn;

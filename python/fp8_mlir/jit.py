@@ -19,7 +19,7 @@ from typing import Any, Dict, List, Sequence, Union
 import numpy as np
 
 from . import _fp8_mlir as _native
-from .compiler import MLIRError, _diagnostics, _forward_output, _normalize_pipeline, _summary, _text
+from .compiler import Diagnostic, MLIRError, _diagnostics, _forward_output, _normalize_pipeline, _summary, _text
 
 __all__ = ["JitModule", "jit"]
 
@@ -52,7 +52,12 @@ class JitModule:
             raise ValueError(
                 f"no function {name!r} in the JIT module (has: {', '.join(sorted(self._functions))})"
             )
-        self._native.call(name, *args)
+        crash = self._native.call(name, *args)
+        if crash is not None:
+            # The compiled code crashed (SIGSEGV, SIGFPE, stack overflow,
+            # abort() of a failed cf.assert): recovered, the process goes on.
+            raise MLIRError(f"calling {name!r} of the JIT module crashed; the crash was recovered",
+                            [Diagnostic("error", "<jit>", crash, ())], f"<jit>: error: {crash}\n", "crash")
 
     def __getattr__(self, name: str):
         if name.startswith("_") or name not in self._functions:

@@ -554,6 +554,16 @@ JitModule::create(const std::string &text, const std::string &pipeline,
       return;
     }
     jit->impl->engine = std::move(*engine);
+    // abort() of the compiled code (a failed cf.assert lowers to a call of
+    // it) fails the call instead of ending the interpreter; registered
+    // before initialize() resolves the module's symbols.
+    jit->impl->engine->registerSymbols([](llvm::orc::MangleAndInterner mangle) {
+      llvm::orc::SymbolMap symbols;
+      symbols[mangle("abort")] = {
+          llvm::orc::ExecutorAddr::fromPtr(&fp8::recoverableAbort),
+          llvm::JITSymbolFlags::Exported};
+      return symbols;
+    });
     jit->impl->engine->initialize();
     fp8::clearCrashStage();
     r.ok = true;
@@ -565,7 +575,8 @@ JitModule::create(const std::string &text, const std::string &pipeline,
 }
 
 bool JitModule::invoke(const std::string &name, std::vector<CallArg> &args,
-                       std::string &error) {
+                       std::string &error, bool &crashed) {
+  crashed = false;
   const FunctionInfo *info = lookupFunction(name);
   if (!info || info->args.size() != args.size()) {
     error = "no function '" + name + "' with " + std::to_string(args.size()) +
@@ -607,8 +618,30 @@ bool JitModule::invoke(const std::string &name, std::vector<CallArg> &args,
       pointers[slot] = &storage[slot];
     }
   }
-  if (llvm::Error err = impl->engine->invokePacked(name, pointers)) {
-    error = llvm::toString(std::move(err));
+  // The compiled code is the user's: a division by zero (SIGFPE), an
+  // out-of-bounds access, runaway recursion or a failed cf.assert must fail
+  // this call, not end the interpreter. It runs on a recovering thread
+  // (its stack as large as the compiler's).
+  std::string lookupError;
+  fp8::RecoveredFailure failure = fp8::runRecoverable(
+      [&] {
+        fp8::setCrashStage("the JIT-compiled function '" + name + "'", "");
+        if (llvm::Error err = impl->engine->invokePacked(name, pointers))
+          lookupError = llvm::toString(std::move(err));
+        fp8::clearCrashStage();
+      },
+      kStackBytes);
+  if (failure.kind != fp8::RecoveredFailure::None) {
+    crashed = true;
+    error = "the JIT-compiled function '" + name + "' crashed: " +
+            failure.cause +
+            "; the call failed and its outputs are undefined (what the code "
+            "allocated is leaked; a wild write may have damaged other memory "
+            "of the process before the crash)";
+    return false;
+  }
+  if (!lookupError.empty()) {
+    error = lookupError;
     return false;
   }
   return true;

@@ -124,9 +124,11 @@ public:
   };
   /// Calls `name` with `args`, which the caller has checked against the
   /// recorded signature. Returns false and sets `error` if the engine could
-  /// not find the function.
+  /// not find the function, or if the compiled code crashed (`crashed` set:
+  /// a crash signal, a stack overflow or abort(), e.g. a failed cf.assert,
+  /// recovered as in runPipeline; the call runs on its own thread).
   bool invoke(const std::string &name, std::vector<CallArg> &args,
-              std::string &error);
+              std::string &error, bool &crashed);
 
 private:
   JitModule();

@@ -7,6 +7,9 @@
 //===----------------------------------------------------------------------===//
 #include "Core.h"
 #include "fp8/Target/Hopper/KernelNames.h"
+#include "fp8/Tools/CrashReport.h"
+
+#include <functional>
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -105,7 +108,7 @@ public:
   /// Calls `name` with NumPy arrays for memref parameters and Python numbers
   /// for scalar ones. Shapes, element sizes, contiguity and writability are
   /// checked here, so a mismatch is a ValueError and never a wild write.
-  void call(const std::string &name, py::args pyArgs) {
+  py::object call(const std::string &name, py::args pyArgs) {
     const FunctionInfo *info = module->lookupFunction(name);
     if (!info)
       throw py::value_error("JIT module has no function '" + name + "'");
@@ -201,13 +204,18 @@ public:
       keepAlive.push_back(arr);
     }
     std::string error;
-    bool ok;
+    bool ok, crashed;
     {
       py::gil_scoped_release release;
-      ok = module->invoke(name, args, error);
+      ok = module->invoke(name, args, error, crashed);
     }
+    // A recovered crash of the compiled code: its message, raised as
+    // MLIRError (stage "crash") by fp8_mlir.jit.
+    if (crashed)
+      return py::str(error);
     if (!ok)
       throw std::runtime_error(error);
+    return py::none();
   }
 
 private:
@@ -215,6 +223,24 @@ private:
 };
 
 } // namespace
+
+/// Runs the emulator on a recovering thread (mlir::fp8::runRecoverable): it parses
+/// and interprets the kernel IR it is given, and a crash there must fail the
+/// call with a message, not end the interpreter.
+static std::string runEmulator(const std::function<std::string()> &fn) {
+  std::string report;
+  mlir::fp8::RecoveredFailure failure = mlir::fp8::runRecoverable(
+      [&] {
+        mlir::fp8::setCrashStage("the GPU kernel emulator", "");
+        report = fn();
+        mlir::fp8::clearCrashStage();
+      },
+      size_t(256) << 20);
+  if (failure.kind != mlir::fp8::RecoveredFailure::None)
+    return "fp8-emu: " + failure.message +
+           " (a crash, recovered: the call failed, the process goes on)";
+  return report;
+}
 
 PYBIND11_MODULE(_fp8_mlir, m) {
   m.doc() = "Native half of fp8_mlir: MLIR parsing, pass pipelines and the "
@@ -303,9 +329,11 @@ PYBIND11_MODULE(_fp8_mlir, m) {
         std::string report;
         {
           py::gil_scoped_release release;
-          report = emulateGemm(ir, kernel, m, n, k, a.data(), sa.data(),
+          report = runEmulator([&] {
+            return emulateGemm(ir, kernel, m, n, k, a.data(), sa.data(),
                                b.data(), sb.data(), out.mutable_data(), seed,
                                smCount, accumulator);
+          });
         }
         if (!report.empty())
           throw std::runtime_error(report);
@@ -331,9 +359,11 @@ PYBIND11_MODULE(_fp8_mlir, m) {
         std::string report;
         {
           py::gil_scoped_release release;
-          report = emulateQuantize(ir, kernel, rows, cols, x.data(),
+          report = runEmulator([&] {
+            return emulateQuantize(ir, kernel, rows, cols, x.data(),
                                    codes.mutable_data(), scales.mutable_data(),
                                    seed);
+          });
         }
         if (!report.empty())
           throw std::runtime_error(report);

@@ -103,6 +103,92 @@ def test_report_output_on_a_full_disk_is_an_mlirerror():
     assert "LLVM ERROR" not in proc.stderr
 
 
+# -- crashes of JIT-compiled code become MLIRError (subprocess) ---------------
+
+# A user's own code through fp8_mlir.jit: a runtime fault in it fails the
+# call (MLIRError, stage "crash"); the interpreter and the module go on.
+JIT_CRASHES = """
+func.func private @rec(%x: i64) -> i64 {
+  %y = func.call @rec(%x) : (i64) -> i64
+  %z = arith.addi %y, %x : i64
+  return %z : i64
+}
+func.func @div(%m: memref<1xi32>, %d: i32) {
+  %c0 = arith.constant 0 : index
+  %x = memref.load %m[%c0] : memref<1xi32>
+  %q = arith.divsi %x, %d : i32
+  memref.store %q, %m[%c0] : memref<1xi32>
+  return
+}
+func.func @load(%m: memref<1xi32>, %i: index) {
+  %c0 = arith.constant 0 : index
+  %x = memref.load %m[%i] : memref<1xi32>
+  memref.store %x, %m[%c0] : memref<1xi32>
+  return
+}
+func.func @recurse(%m: memref<1xi64>) {
+  %c0 = arith.constant 0 : index
+  %x = memref.load %m[%c0] : memref<1xi64>
+  %y = func.call @rec(%x) : (i64) -> i64
+  memref.store %y, %m[%c0] : memref<1xi64>
+  return
+}
+func.func @check(%m: memref<1xi32>) {
+  %c0 = arith.constant 0 : index
+  %x = memref.load %m[%c0] : memref<1xi32>
+  %zero = arith.constant 0 : i32
+  %ok = arith.cmpi sgt, %x, %zero : i32
+  cf.assert %ok, "x must be positive"
+  return
+}
+"""
+
+
+@pytest.mark.parametrize("call, cause", [
+    ("m.div(np.array([7], np.int32), 0)", "arithmetic exception (an integer division by zero"),
+    ("m.load(np.array([7], np.int32), 1 << 44)", "segmentation fault"),
+    ("m.recurse(np.array([1], np.int64))", "stack overflow"),
+    ("m.check(np.array([-1], np.int32))", "abort() called by the compiled code"),
+])
+def test_crash_in_jit_compiled_code_is_an_mlirerror(call, cause):
+    proc = run_python(f"""
+        import numpy as np
+        import fp8_mlir
+        m = fp8_mlir.jit({JIT_CRASHES!r}, "convert-to-llvm,reconcile-unrealized-casts", opt_level=0)
+        try:
+            {call}
+        except fp8_mlir.MLIRError as e:
+            print("STAGE", e.stage)
+            print("MESSAGE", e)
+        # The interpreter and the JIT module go on.
+        x = np.array([7], np.int32)
+        m.div(x, 2)
+        print("NEXT", x[0])
+    """)
+    assert proc.returncode == 0, proc.stderr
+    assert "STAGE crash" in proc.stdout, proc.stdout + proc.stderr
+    assert "the JIT-compiled function '" in proc.stdout
+    assert cause in proc.stdout
+    assert "NEXT 3" in proc.stdout
+
+
+def test_failed_assert_in_jit_code_prints_its_message():
+    proc = run_python(f"""
+        import numpy as np
+        import fp8_mlir
+        m = fp8_mlir.jit({JIT_CRASHES!r}, "convert-to-llvm,reconcile-unrealized-casts")
+        for v in (5, -1):
+            try:
+                m.check(np.array([v], np.int32))
+                print("PASSED", v)
+            except fp8_mlir.MLIRError as e:
+                print("FAILED", v, e.stage)
+    """)
+    assert proc.returncode == 0, proc.stderr
+    assert "PASSED 5" in proc.stdout and "FAILED -1 crash" in proc.stdout
+    assert "x must be positive" in proc.stdout
+
+
 # -- errors say what failed and what to fix -----------------------------------
 
 

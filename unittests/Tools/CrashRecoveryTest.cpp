@@ -17,6 +17,8 @@
 #include "gtest/gtest.h"
 
 #include <chrono>
+#include <csignal>
+#include <exception>
 #include <pthread.h>
 #include <thread>
 
@@ -81,6 +83,59 @@ TEST(CrashRecovery, FatalErrorIsRecovered) {
   EXPECT_NE(f.message.find("LLVM ERROR: IO failure on output stream"),
             std::string::npos)
       << f.message;
+}
+
+TEST(CrashRecovery, LLVMOutOfMemoryIsRecovered) {
+  RecoveredFailure f = fp8::runRecoverable(
+      [] { llvm::report_bad_alloc_error("SmallVector capacity"); }, kStack);
+  EXPECT_EQ(f.kind, RecoveredFailure::FatalError);
+  EXPECT_EQ(f.cause, "out of memory (SmallVector capacity)");
+}
+
+TEST(CrashRecovery, FailedOperatorNewIsRecovered) {
+  // libstdc++ throws std::bad_alloc; nothing catches it, so std::terminate
+  // runs on this thread before any unwinding.
+  RecoveredFailure f = fp8::runRecoverable(
+      [] {
+        volatile size_t huge = size_t(1) << 62;
+        void *volatile p = ::operator new(huge);
+        (void)p;
+      },
+      kStack);
+  EXPECT_EQ(f.kind, RecoveredFailure::FatalError);
+  EXPECT_EQ(f.cause, "out of memory (std::bad_alloc)");
+  EXPECT_EQ(fp8::runRecoverable([] {}, kStack).kind, RecoveredFailure::None);
+}
+
+TEST(CrashRecovery, TerminateIsRecovered) {
+  RecoveredFailure f = fp8::runRecoverable([] { std::terminate(); }, kStack);
+  EXPECT_EQ(f.kind, RecoveredFailure::FatalError);
+  EXPECT_NE(f.cause.find("uncaught C++ exception"), std::string::npos)
+      << f.cause;
+}
+
+TEST(CrashRecovery, AbortOfCompiledCodeIsRecovered) {
+  RecoveredFailure f =
+      fp8::runRecoverable([] { fp8::recoverableAbort(); }, kStack);
+  EXPECT_EQ(f.kind, RecoveredFailure::Crash);
+  EXPECT_NE(f.cause.find("abort() called by the compiled code"),
+            std::string::npos)
+      << f.cause;
+}
+
+TEST(CrashRecoveryDeathTest, CLibraryAbortEndsWithStatusOneAndAMessage) {
+  // The C library's own abort (heap corruption found) is not recovered: the
+  // process exits with status 1, saying why, never dies of a signal.
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(fp8::runRecoverable(
+                  [] {
+                    fp8::setCrashStage("pass 'canonicalize'", "m.mlir");
+                    raise(SIGABRT);
+                  },
+                  kStack),
+              testing::ExitedWithCode(1),
+              "internal error in pass 'canonicalize' while processing "
+              "m.mlir: abort\\(\\) \\(SIGABRT\\).*cannot continue safely");
 }
 
 TEST(CrashRecovery, CancellationStopsBeforeTheNextPass) {

@@ -50,23 +50,36 @@ struct RecoveredFailure {
   /// "internal error in <stage> while processing <where>: <what>" for a
   /// crash or a fatal error; "interrupted before pass 'NAME'" when cancelled.
   std::string message;
+  /// <what> alone, e.g. "segmentation fault (an invalid memory access)".
+  std::string cause;
 };
 
 /// Runs `fn` on a new thread with `stackBytes` of stack and waits for it;
 /// the calling thread calls `poll` every 50 ms meanwhile (e.g. to check for
 /// Ctrl-C) and requests cancellation when it returns true. On that thread, a
-/// crash signal (including a stack overflow, handled on an alternate signal
-/// stack), an LLVM fatal error (llvm::report_fatal_error) or, once
-/// cancellation was requested, the start of the next pass
+/// crash signal (SIGSEGV, SIGBUS, SIGILL, SIGFPE, including a stack
+/// overflow, handled on an alternate signal stack), an LLVM fatal error
+/// (llvm::report_fatal_error), an allocation failure LLVM reports
+/// (llvm::report_bad_alloc_error), an uncaught C++ exception
+/// (std::terminate, e.g. std::bad_alloc), a call of recoverableAbort or,
+/// once cancellation was requested, the start of the next pass
 /// (CrashStageInstrumentation) jumps back to the start of the thread: `fn`
 /// does not complete, nothing it allocated is freed (its MLIRContext is
 /// leaked, never reused), and the failure is returned. Returns Kind::None
-/// when `fn` returned. Crashes and fatal errors on other threads keep the
-/// behaviour of installCrashReporter, so `fn` must run its passes on its own
-/// thread (an MLIRContext with multithreading disabled).
+/// when `fn` returned. A SIGABRT (the C library found its heap corrupted:
+/// nothing in the process can be trusted), and crashes and fatal errors on
+/// other threads, keep the behaviour of installCrashReporter: a message on
+/// stderr and exit status 1. So `fn` must run its passes on its own thread
+/// (an MLIRContext with multithreading disabled).
 RecoveredFailure runRecoverable(llvm::function_ref<void()> fn,
                                 size_t stackBytes,
                                 llvm::function_ref<bool()> poll = nullptr);
+
+/// What JIT-compiled code should call as `abort` (the LLVM lowering of a
+/// failed cf.assert calls it): on a thread inside runRecoverable, the run
+/// fails with "abort() called by the compiled code" (a deliberate stop, the
+/// heap is intact); elsewhere std::abort().
+[[noreturn]] void recoverableAbort();
 
 /// Records each pass as the stage of the thread that runs it, with the
 /// location of the op it runs on; restores the previous stage afterwards.
