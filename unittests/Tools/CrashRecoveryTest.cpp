@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "fp8/Tools/CrashReport.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -136,6 +137,52 @@ TEST(CrashRecoveryDeathTest, CLibraryAbortEndsWithStatusOneAndAMessage) {
               testing::ExitedWithCode(1),
               "internal error in pass 'canonicalize' while processing "
               "m.mlir: abort\\(\\) \\(SIGABRT\\).*cannot continue safely");
+}
+
+/// A pass that crashes on every function, as a pass crashing on some input
+/// would.
+struct CrashingPass
+    : public PassWrapper<CrashingPass, OperationPass<func::FuncOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(CrashingPass)
+  StringRef getArgument() const override { return "test-crash"; }
+  void runOnOperation() override {
+    volatile int *p = nullptr;
+    *p = 1;
+  }
+};
+
+TEST(CrashReporterDeathTest, CrashOnAPassManagerWorkerThreadExitsWithOne) {
+  // A tool (fp8-opt) runs function passes on MLIR's thread pool: the crash
+  // happens on a worker thread, whose stage the instrumentation set.
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        fp8::installCrashReporter("fp8-opt");
+        DialectRegistry registry;
+        registry.insert<func::FuncDialect>();
+        MLIRContext ctx(registry);
+        ctx.loadAllAvailableDialects();
+        OpBuilder b(&ctx);
+        OwningOpRef<ModuleOp> module = ModuleOp::create(
+            FileLineColLoc::get(&ctx, "model.mlir", 1, 1));
+        b.setInsertionPointToEnd(module->getBody());
+        for (int i = 0; i < 8; ++i) {
+          auto f = func::FuncOp::create(
+              b, FileLineColLoc::get(&ctx, "model.mlir", 10 + i, 1),
+              "f" + std::to_string(i), b.getFunctionType({}, {}));
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPointToStart(f.addEntryBlock());
+          func::ReturnOp::create(b, f.getLoc());
+        }
+        PassManager pm(&ctx);
+        pm.addInstrumentation(
+            std::make_unique<fp8::CrashStageInstrumentation>());
+        pm.addNestedPass<func::FuncOp>(std::make_unique<CrashingPass>());
+        (void)pm.run(*module);
+      },
+      testing::ExitedWithCode(1),
+      "fp8-opt: internal error in pass 'test-crash' while processing "
+      "model.mlir:1[0-7]");
 }
 
 TEST(CrashRecovery, CancellationStopsBeforeTheNextPass) {
