@@ -28,17 +28,17 @@
 
 #include <atomic>
 #include <chrono>
-#include <cxxabi.h>
-#include <exception>
-#include <typeinfo>
 #include <condition_variable>
 #include <csetjmp>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <cxxabi.h>
+#include <exception>
 #include <mutex>
 #include <pthread.h>
 #include <string>
+#include <typeinfo>
 #include <unistd.h>
 #include <utility>
 #include <vector>

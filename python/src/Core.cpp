@@ -633,8 +633,8 @@ bool JitModule::invoke(const std::string &name, std::vector<CallArg> &args,
       kStackBytes);
   if (failure.kind != fp8::RecoveredFailure::None) {
     crashed = true;
-    error = "the JIT-compiled function '" + name + "' crashed: " +
-            failure.cause +
+    error = "the JIT-compiled function '" + name +
+            "' crashed: " + failure.cause +
             "; the call failed and its outputs are undefined (what the code "
             "allocated is leaked; a wild write may have damaged other memory "
             "of the process before the crash)";

@@ -224,9 +224,9 @@ private:
 
 } // namespace
 
-/// Runs the emulator on a recovering thread (mlir::fp8::runRecoverable): it parses
-/// and interprets the kernel IR it is given, and a crash there must fail the
-/// call with a message, not end the interpreter.
+/// Runs the emulator on a recovering thread (mlir::fp8::runRecoverable): it
+/// parses and interprets the kernel IR it is given, and a crash there must fail
+/// the call with a message, not end the interpreter.
 static std::string runEmulator(const std::function<std::string()> &fn) {
   std::string report;
   mlir::fp8::RecoveredFailure failure = mlir::fp8::runRecoverable(

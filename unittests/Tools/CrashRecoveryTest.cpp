@@ -163,8 +163,8 @@ TEST(CrashReporterDeathTest, CrashOnAPassManagerWorkerThreadExitsWithOne) {
         MLIRContext ctx(registry);
         ctx.loadAllAvailableDialects();
         OpBuilder b(&ctx);
-        OwningOpRef<ModuleOp> module = ModuleOp::create(
-            FileLineColLoc::get(&ctx, "model.mlir", 1, 1));
+        OwningOpRef<ModuleOp> module =
+            ModuleOp::create(FileLineColLoc::get(&ctx, "model.mlir", 1, 1));
         b.setInsertionPointToEnd(module->getBody());
         for (int i = 0; i < 8; ++i) {
           auto f = func::FuncOp::create(

@@ -28,11 +28,14 @@ LogicalResult FP8Dialect::verifyOperationAttribute(Operation *op,
                                                    NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
   Attribute value = attr.getValue();
+  // On the op's location, never with the op printed: these attributes sit
+  // on modules and functions, and printing one would dump the whole graph.
   auto expect = [&](bool ok, StringRef what) -> LogicalResult {
     if (ok)
       return success();
-    return op->emitError() << "attribute '" << name << "' must be " << what
-                           << ", got " << value;
+    return mlir::emitError(op->getLoc())
+           << "attribute '" << name << "' must be " << what << ", got "
+           << value;
   };
   if (name == kRoleAttrName)
     return expect(isa<RoleAttr>(value), "an #fp8.role<...> attribute");
@@ -43,9 +46,10 @@ LogicalResult FP8Dialect::verifyOperationAttribute(Operation *op,
     return expect(isa<StringAttr>(value), "a string");
   if (name == kPolicyAttrName)
     return expect(isa<PolicyAttr>(value), "an #fp8.policy<...> attribute");
-  return op->emitError() << "unknown fp8 attribute '" << name
-                         << "' (known: fp8.role, fp8.precision, fp8.reason, "
-                            "fp8.policy)";
+  return mlir::emitError(op->getLoc())
+         << "unknown fp8 attribute '" << name
+         << "' (known: fp8.role, fp8.precision, fp8.reason, "
+            "fp8.policy)";
 }
 
 namespace mlir::fp8 {

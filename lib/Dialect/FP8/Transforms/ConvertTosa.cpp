@@ -10,6 +10,7 @@
 
 #include "mlir/Conversion/TosaToArith/TosaToArith.h"
 #include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
+#include "mlir/Conversion/TosaToSCF/TosaToSCF.h"
 #include "mlir/Conversion/TosaToTensor/TosaToTensor.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tosa/Transforms/Passes.h"
@@ -25,6 +26,9 @@ using namespace mlir;
 namespace {
 void buildTosaConversion(OpPassManager &pm) {
   OpPassManager &fpm = pm.nest<func::FuncOp>();
+  // tosa.cond_if / tosa.while_loop: scf.if / scf.while around their
+  // regions, whose ops the conversions below then reach.
+  fpm.addPass(createTosaToSCFPass());
   fpm.addPass(tosa::createTosaOptionalDecompositionsPass());
   fpm.addPass(tosa::createTosaMakeBroadcastablePass());
   fpm.addPass(tosa::createTosaToLinalgNamed());
@@ -55,25 +59,39 @@ public:
     if (!hasTosa)
       return;
     // tosa-to-linalg only says "failed to legalize operation" on unranked
-    // tensors: name the op and the type, and what to do, instead.
-    bool unranked = false;
-    getOperation()->walk([&](Operation *op) {
+    // tensors: name the op and the type, and what to do, instead. One error
+    // for the first such op (the others counted): an unranked graph has them
+    // everywhere. On the op's location, not the op, so that a tosa.cond_if
+    // or tosa.while_loop is not printed with its regions.
+    Operation *first = nullptr;
+    Type firstType;
+    int64_t others = 0;
+    getOperation()->walk<WalkOrder::PreOrder>([&](Operation *op) {
       if (!op->getDialect() || op->getDialect()->getNamespace() != "tosa")
         return;
-      auto isUnranked = [](Type t) { return isa<UnrankedTensorType>(t); };
       for (Type t : llvm::concat<const Type>(op->getOperandTypes(),
                                              op->getResultTypes()))
-        if (isUnranked(t)) {
-          op->emitError() << "fp8-convert-tosa: " << op->getName()
-                          << " has an unranked tensor " << t
-                          << "; tosa-to-linalg needs ranked tensors (run "
-                             "--tosa-infer-shapes first)";
-          unranked = true;
+        if (isa<UnrankedTensorType>(t)) {
+          if (first) {
+            ++others;
+          } else {
+            first = op;
+            firstType = t;
+          }
           return;
         }
     });
-    if (unranked)
+    if (first) {
+      InFlightDiagnostic diag = mlir::emitError(first->getLoc())
+                                << "fp8-convert-tosa: " << first->getName()
+                                << " has an unranked tensor " << firstType
+                                << "; tosa-to-linalg needs ranked tensors "
+                                   "(run --tosa-infer-shapes first)";
+      if (others)
+        diag << " (and " << others << " more TOSA op"
+             << (others == 1 ? "" : "s") << " with unranked tensors)";
       return signalPassFailure();
+    }
     OpPassManager pm("builtin.module");
     buildTosaConversion(pm);
     if (failed(runPipeline(pm, getOperation())))
