@@ -396,6 +396,48 @@ def test_concurrent_calls_share_the_output_capture():
     assert "FD1 OK" in proc.stdout
 
 
+WAIT_FOR_FLAG = """
+func.func @wait(%started: memref<1xi32>, %flag: memref<1xi32>) {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0 : i32
+  %one = arith.constant 1 : i32
+  memref.store %one, %started[%c0] : memref<1xi32>
+  scf.while : () -> () {
+    %v = memref.atomic_rmw addi %zero, %flag[%c0] : (i32, memref<1xi32>) -> i32
+    %go = arith.cmpi eq, %v, %zero : i32
+    scf.condition(%go)
+  } do {
+    scf.yield
+  }
+  return
+}
+"""
+
+
+def test_jit_calls_release_the_gil():
+    # Deterministic, no timing: the compiled function marks that it started,
+    # then spins until the main thread sets a flag. Were the GIL held during
+    # the call, the main thread could neither see the mark nor set the flag,
+    # and the subprocess would hang into its timeout. scaled_matmul,
+    # quantize and dequantize run as such calls.
+    proc = run_python(f"""
+        import threading
+        import numpy as np
+        import fp8_mlir
+        m = fp8_mlir.jit({WAIT_FOR_FLAG!r}, "convert-scf-to-cf,convert-to-llvm,reconcile-unrealized-casts")
+        started, flag = np.zeros(1, np.int32), np.zeros(1, np.int32)
+        t = threading.Thread(target=m.wait, args=(started, flag))
+        t.start()
+        while started[0] == 0:
+            pass
+        flag[0] = 1
+        t.join()
+        print("RELEASED")
+    """, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "RELEASED" in proc.stdout
+
+
 def test_ctrl_c_interrupts_a_long_scaled_matmul():
     # One long call; SIGINT early in it must end it with KeyboardInterrupt
     # well before it would have finished.
