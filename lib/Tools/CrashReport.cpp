@@ -168,9 +168,10 @@ void onCrashSignal(int sig, siginfo_t *info, void *) {
       // C++ runtime aborts are recovered before): it found its heap
       // corrupted and may hold the allocator's lock, so the process cannot
       // go on, not even in a recovered call.
-      writeAll(": abort() (SIGABRT): the C library stopped the process, "
-               "usually on a corrupted heap (its message is above); the "
-               "process cannot continue safely and exits with status 1\n");
+      writeAll(": abort() (SIGABRT): the C library or the C++ runtime "
+               "stopped the process (its message is above: a corrupted heap, "
+               "or memory exhausted outside a recoverable call); the process "
+               "cannot continue safely and exits with status 1\n");
     else
       writeAll(" (a crash, not a diagnostic: please report it with the "
                "input)\n");
@@ -238,8 +239,13 @@ void onFatalError(void *, const char *reason, bool) {
 /// abort(); on a recovering thread nothing is corrupted, the run fails.
 void onBadAlloc(void *, const char *reason, bool) {
   if (recoveryPoint) {
-    std::string what = std::string("out of memory (") + reason + ")";
-    recover(fp8::RecoveredFailure::FatalError, what.c_str());
+    // Composed without allocating: memory is what ran out.
+    char what[kTextSize] = "out of memory (";
+    size_t used = std::strlen(what);
+    size_t n = std::min(sizeof(what) - 2 - used, std::strlen(reason));
+    std::memcpy(what + used, reason, n);
+    std::memcpy(what + used + n, ")", 2);
+    recover(fp8::RecoveredFailure::FatalError, what);
   }
   writeAll("LLVM ERROR: out of memory\n");
   std::abort();

@@ -139,6 +139,19 @@ TEST(CrashRecoveryDeathTest, CLibraryAbortEndsWithStatusOneAndAMessage) {
               "m.mlir: abort\\(\\) \\(SIGABRT\\).*cannot continue safely");
 }
 
+TEST(CrashReporterDeathTest, AbortInAToolStageExitsWithOne) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        fp8::installCrashReporter("fp8-opt");
+        fp8::setCrashStage("the MLIR parser", "model.mlir");
+        std::abort();
+      },
+      testing::ExitedWithCode(1),
+      "fp8-opt: internal error in the MLIR parser while processing "
+      "model.mlir: abort\\(\\) \\(SIGABRT\\).*cannot continue safely");
+}
+
 /// A pass that crashes on every function, as a pass crashing on some input
 /// would.
 struct CrashingPass
