@@ -189,6 +189,30 @@ def test_failed_assert_in_jit_code_prints_its_message():
     assert "x must be positive" in proc.stdout
 
 
+def test_heap_corruption_in_jit_code_ends_the_process_with_a_message():
+    # The one kind that is not recovered (docs/robustness.md): the compiled
+    # code frees memory it does not own, the C library detects it and calls
+    # abort() from inside the allocator. The process must end with status 1
+    # and a message naming the function, never die of a bare signal.
+    proc = run_python("""
+        import numpy as np
+        import fp8_mlir
+        m = fp8_mlir.jit('''
+        func.func @bad(%m: memref<?xi32>) {
+          memref.dealloc %m : memref<?xi32>
+          return
+        }''', "finalize-memref-to-llvm,convert-to-llvm,reconcile-unrealized-casts")
+        x = np.zeros(8, np.int32)
+        m.bad(x[1:])
+        print("NOT REACHED")
+    """)
+    assert proc.returncode == 1, (proc.returncode, proc.stderr)
+    assert "NOT REACHED" not in proc.stdout
+    assert "internal error in the JIT-compiled function 'bad'" in proc.stderr
+    assert "abort() (SIGABRT)" in proc.stderr
+    assert "cannot continue safely" in proc.stderr
+
+
 # -- errors say what failed and what to fix -----------------------------------
 
 
