@@ -31,6 +31,30 @@ func.func @cond(%c: tensor<i1>, %a: tensor<4x4xf32>, %b: tensor<4x4xf32>) -> ten
 
 // -----
 
+// CHECK-LABEL: func.func @loop
+// CHECK: scf.while
+// CHECK: arith.cmpi sgt
+// CHECK: scf.condition
+// CHECK: } do {
+// CHECK: arith.addi
+// CHECK: scf.yield
+// CHECK-NOT: tosa.
+func.func @loop(%a: tensor<i32>) -> tensor<i32> {
+  %0 = tosa.while_loop (%x = %a) : (tensor<i32>) -> tensor<i32> {
+    %l = "tosa.const"() {values = dense<10> : tensor<i32>} : () -> tensor<i32>
+    %c = tosa.greater %l, %x : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    tosa.yield %c : tensor<i1>
+  } do {
+  ^bb0(%y: tensor<i32>):
+    %one = "tosa.const"() {values = dense<1> : tensor<i32>} : () -> tensor<i32>
+    %n = tosa.add %y, %one : (tensor<i32>, tensor<i32>) -> tensor<i32>
+    tosa.yield %n : tensor<i32>
+  }
+  return %0 : tensor<i32>
+}
+
+// -----
+
 func.func @cond_unranked(%c: tensor<i1>, %a: tensor<*xf32>, %b: tensor<*xf32>) -> tensor<*xf32> {
   // expected-error @+1 {{fp8-convert-tosa: tosa.cond_if has an unranked tensor 'tensor<*xf32>'; tosa-to-linalg needs ranked tensors (run --tosa-infer-shapes first) (and 4 more TOSA ops with unranked tensors)}}
   %0 = tosa.cond_if %c : tensor<i1> -> tensor<*xf32> {
