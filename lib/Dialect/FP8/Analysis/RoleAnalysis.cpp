@@ -649,7 +649,25 @@ void RoleAnalysis::classifyContractions(ArrayRef<Operation *> ops) {
           "x");
       os << " table";
       decide(op, Role::embedding, reason);
+    } else if (std::optional<ScatterAdd> scatter = matchScatterAdd(op)) {
+      // The embedding's gradient in a backward graph: its rows are the
+      // vocabulary of the output head's gradients too.
+      if (!ShapedType::isDynamic(scatter->vocab))
+        vocab.insert(scatter->vocab);
+      decide(op, Role::embedding,
+             "heuristic: scatter-add into a table at token ids (embedding "
+             "gradient)");
     }
+  // Left operands of contractions (activations stored [M, K]): what a
+  // weight gradient's operands are also used as.
+  DenseSet<Value> leftOperandSources;
+  for (Operation *op : ops) {
+    auto it = contractions.find(op);
+    if (it != contractions.end() && it->second.aKLast)
+      leftOperandSources.insert(
+          traceSource(it->second.op.getDpsInputOperand(0)->get()));
+  }
+  SmallVector<Operation *> weightLinears, weightGradients;
   // Contractions: linear (a weight operand) or attention (two activations).
   attentionOps.clear();
   gatingOps.clear();
@@ -661,6 +679,12 @@ void RoleAnalysis::classifyContractions(ArrayRef<Operation *> ops) {
     if (it == contractions.end())
       continue;
     Contraction &c = it->second;
+    // A weight gradient has no weight operand, whatever its operands trace
+    // back to (saved activations are arguments of a backward function).
+    if (isWeightGradient(c, leftOperandSources)) {
+      weightGradients.push_back(op);
+      continue;
+    }
     Value a = c.op.getDpsInputOperand(0)->get();
     Value b = c.op.getDpsInputOperand(1)->get();
     // With batch loops, a weight is shared by every batch: it must be
@@ -744,6 +768,8 @@ void RoleAnalysis::classifyContractions(ArrayRef<Operation *> ops) {
       }
       if (grouped)
         groupedOps.insert(op);
+      weightLinears.push_back(op);
+      weightContractions.insert(op);
       decide(op, role, reason);
     } else if (llvm::any_of(
                    llvm::concat<Operation *>(getProducingContractions(a),
@@ -760,6 +786,7 @@ void RoleAnalysis::classifyContractions(ArrayRef<Operation *> ops) {
       attentionOps.push_back(op);
     }
   }
+  classifyTrainingGemms(ops, weightLinears, weightGradients, vocab);
 }
 
 SmallVector<Operation *> RoleAnalysis::getProducingContractions(Value v) const {

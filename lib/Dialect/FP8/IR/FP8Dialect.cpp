@@ -44,6 +44,19 @@ LogicalResult FP8Dialect::verifyOperationAttribute(Operation *op,
                   "an #fp8.precision<...> attribute");
   if (name == kReasonAttrName)
     return expect(isa<StringAttr>(value), "a string");
+  if (name == kGemmAttrName) {
+    if (failed(expect(isa<GemmKindAttr>(value), "an #fp8.gemm<...> attribute")))
+      return failure();
+    // A GEMM kind names one of a linear's three products: only a
+    // contraction can be one (by name: the dialect does not link linalg).
+    StringRef opName = op->getName().getStringRef();
+    if (isa<ScaledMatmulOp>(op) || opName.starts_with("linalg."))
+      return success();
+    return op->emitError() << "attribute '" << name
+                           << "' is only valid on a linalg contraction or "
+                              "fp8.scaled_matmul, not on '"
+                           << opName << "'";
+  }
   if (name == kPolicyAttrName)
     return expect(isa<PolicyAttr>(value), "an #fp8.policy<...> attribute");
   return mlir::emitError(op->getLoc())

@@ -32,6 +32,7 @@ struct NameOverride {
   llvm::GlobPattern glob;
   std::optional<Role> role;
   std::optional<Precision> precision;
+  std::optional<GemmKind> gemm;
 };
 
 bool isFloat(Type t) { return t && isa<FloatType>(t); }
@@ -45,7 +46,9 @@ public:
   void runOnOperation() override;
 
 private:
-  const NameOverride *matchName(Operation *op, bool wantRole,
+  /// What an override sets.
+  enum class Field { role, precision, gemm };
+  const NameOverride *matchName(Operation *op, Field field,
                                 std::string &matchedName) const;
   Precision decidePrecision(Operation *op, Role role, bool isContraction);
   void annotate(FunctionOpInterface func, const RoleAnalysis &roles);
@@ -76,7 +79,8 @@ LogicalResult AssignPrecisionPass::initialize(MLIRContext *ctx) {
              << "fp8-assign-precision: malformed override '" << entry
              << "': " << why
              << " (expected PATTERN:VALUE, VALUE a role: " << getRoleNames()
-             << "; or a precision: fp8, bf16, f32)";
+             << "; a precision: fp8, bf16, f32; or a GEMM kind: fprop, "
+                "dgrad, wgrad)";
     };
     if (colon == StringRef::npos)
       return bad("missing ':'");
@@ -90,6 +94,8 @@ LogicalResult AssignPrecisionPass::initialize(MLIRContext *ctx) {
       o.role = r;
     else if (std::optional<Precision> p = symbolizePrecision(val))
       o.precision = p;
+    else if (std::optional<GemmKind> g = symbolizeGemmKind(val))
+      o.gemm = g;
     else
       return bad(("unknown value '" + val + "'").str());
     llvm::Expected<llvm::GlobPattern> glob = llvm::GlobPattern::create(pat);
@@ -129,14 +135,16 @@ static bool globMatches(const llvm::GlobPattern &glob, StringRef name) {
   return false;
 }
 
-const NameOverride *AssignPrecisionPass::matchName(Operation *op, bool wantRole,
+const NameOverride *AssignPrecisionPass::matchName(Operation *op, Field field,
                                                    std::string &matched) const {
   SmallVector<StringRef> names;
   collectLocNames(op->getLoc(), names);
   if (names.empty())
     return nullptr;
   for (const NameOverride &o : nameOverrides) {
-    if (wantRole ? !o.role : !o.precision)
+    if ((field == Field::role && !o.role) ||
+        (field == Field::precision && !o.precision) ||
+        (field == Field::gemm && !o.gemm))
       continue;
     for (StringRef n : names)
       if (globMatches(o.glob, n)) {
@@ -180,16 +188,18 @@ void AssignPrecisionPass::annotate(FunctionOpInterface func,
     auto explicitRole = op->getAttrOfType<RoleAttr>(FP8Dialect::kRoleAttrName);
     auto explicitPrec =
         op->getAttrOfType<PrecisionAttr>(FP8Dialect::kPrecisionAttrName);
+    auto explicitGemm =
+        op->getAttrOfType<GemmKindAttr>(FP8Dialect::kGemmAttrName);
     // Attributes written by an earlier run of this pass are not overrides.
     if (auto prev = op->getAttrOfType<StringAttr>(FP8Dialect::kReasonAttrName))
       if (prev.getValue().starts_with("heuristic"))
-        explicitRole = {}, explicitPrec = {};
+        explicitRole = {}, explicitPrec = {}, explicitGemm = {};
     Role role = d.role;
     std::string matched;
     if (explicitRole) {
       role = explicitRole.getValue();
       reason = "override: fp8.role attribute";
-    } else if (const NameOverride *o = matchName(op, true, matched)) {
+    } else if (const NameOverride *o = matchName(op, Field::role, matched)) {
       role = *o->role;
       reason =
           "override: loc name '" + matched + "' matches '" + o->pattern + "'";
@@ -200,7 +210,7 @@ void AssignPrecisionPass::annotate(FunctionOpInterface func,
     if (explicitPrec) {
       precision = explicitPrec.getValue();
       reason += "; precision override: fp8.precision attribute";
-    } else if (const NameOverride *o = matchName(op, false, matched)) {
+    } else if (const NameOverride *o = matchName(op, Field::precision, matched)) {
       precision = *o->precision;
       reason += "; precision override: loc name '" + matched + "' matches '" +
                 o->pattern + "'";
@@ -216,6 +226,18 @@ void AssignPrecisionPass::annotate(FunctionOpInterface func,
           << " is not floating-point (expected f32, bf16 or "
              "f16); no precision assigned, left unchanged";
     }
+    // The GEMM kind of a training graph's contraction: an explicit
+    // fp8.gemm attribute, a loc-name override, or the analysis'.
+    std::optional<GemmKind> gemm;
+    if (explicitGemm)
+      gemm = explicitGemm.getValue(), reason += "; gemm override: fp8.gemm attribute";
+    else if (const NameOverride *o = matchName(op, Field::gemm, matched))
+      gemm = *o->gemm, reason += "; gemm override: loc name '" + matched +
+                                 "' matches '" + o->pattern + "'";
+    else
+      gemm = roles.getGemmKind(op);
+    if (gemm && isContraction)
+      op->setAttr(FP8Dialect::kGemmAttrName, GemmKindAttr::get(ctx, *gemm));
     op->setAttr(FP8Dialect::kRoleAttrName, RoleAttr::get(ctx, role));
     if (precision)
       op->setAttr(FP8Dialect::kPrecisionAttrName,

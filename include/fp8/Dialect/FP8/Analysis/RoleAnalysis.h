@@ -109,6 +109,23 @@ struct Gather {
 /// The embedding lookup `op` is, if any (any table rank).
 std::optional<Gather> matchGather(Operation *op);
 
+/// An embedding gradient: a linalg.generic that scatter-adds rows into a
+/// table at indices read from an integer input (the token ids), as
+/// `embedding_dense_backward` is exported (a reduction over the tokens whose
+/// body compares the id with `linalg.index` and selects).
+struct ScatterAdd {
+  /// The size of the table dimension the ids are compared against.
+  int64_t vocab;
+};
+std::optional<ScatterAdd> matchScatterAdd(Operation *op);
+
+/// True when contraction operand `v`, whose contraction dimension is its
+/// last (`kLast`) or first dimension, is contracted along the leading
+/// dimension of the tensor it is a view of: the walk goes back through
+/// transposes (each flips the side), reshapes that keep the last dimension
+/// and float casts, at most kMaxTraceSteps ops.
+bool contractsLeadingDim(Value v, bool kLast);
+
 /// Element type of an op's first result (or first tensor operand).
 Type getComputeElementType(Operation *op);
 
@@ -151,6 +168,12 @@ public:
   ArrayRef<Operation *> getLinalgOps(FunctionOpInterface func) const;
   /// True when `func` holds at least one matmul-like contraction.
   bool hasContraction(FunctionOpInterface func) const;
+  /// Which GEMM of a linear's training step `op` is, when the module is a
+  /// training graph (a weight gradient or an activation gradient was
+  /// recognised in one of its functions; docs/training.md); std::nullopt for
+  /// other ops and in inference graphs. Every contraction with a weight of a
+  /// training graph is an fprop unless recognised as a dgrad.
+  std::optional<GemmKind> getGemmKind(Operation *op) const;
 
   /// Vocabulary sizes at or above this count as an output head even when no
   /// embedding table of that size is in the graph (LLaMA: 32000).
@@ -181,6 +204,22 @@ private:
   void analyzeFunction(FunctionOpInterface func);
   void decide(Operation *op, Role role, std::string reason);
   void classifyContractions(ArrayRef<Operation *> ops);
+  /// A weight gradient (lib/Dialect/FP8/Analysis/TrainingGemms.cpp):
+  /// no batch loops, both operands contracted along their leading (token)
+  /// dimension, and the product reaches a function result or one operand
+  /// also feeds a contraction as its left operand.
+  bool isWeightGradient(const Contraction &c,
+                        const DenseSet<Value> &leftOperandSources) const;
+  /// Labels the contractions of one function fprop/dgrad/wgrad and moves
+  /// the gradients of a sensitive linear (output head, gating) into its
+  /// role (TrainingGemms.cpp).
+  void classifyTrainingGemms(ArrayRef<Operation *> ops,
+                             ArrayRef<Operation *> weightLinears,
+                             ArrayRef<Operation *> weightGradients,
+                             const DenseSet<int64_t> &vocab);
+  /// Program order of `v`'s definition: entry-block arguments first, by
+  /// index.
+  int64_t definitionOrder(Value v) const;
   void findNormalization(Operation *rsqrtOp, llvm::SetVector<Operation *> &out);
   void findAttentionRegion(Operation *att, llvm::SetVector<Operation *> &out);
   bool reachesReturn(Operation *op) const;
@@ -201,6 +240,13 @@ private:
   /// token dispatch/combine contractions, grouped expert linears.
   llvm::SmallPtrSet<Operation *, 8> gatingOps, dispatchOps, groupedOps;
   llvm::DenseSet<int64_t> expertCounts;
+  /// Training GEMM kinds (fprop only where a pairing decided it; the
+  /// other contractions with a weight are fprops in a training module).
+  DenseMap<Operation *, GemmKind> gemmKinds;
+  /// Contractions with a weight operand (linear, output_head, gating).
+  llvm::SetVector<Operation *> weightContractions;
+  /// A weight or activation gradient was recognised in the module.
+  bool training = false;
 };
 
 } // namespace mlir::fp8

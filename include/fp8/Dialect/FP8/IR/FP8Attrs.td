@@ -31,6 +31,14 @@ def FP8_Precision : I32EnumAttr<"Precision", "numeric precision of an op", [
   let genSpecializedAttr = 0;
 }
 
+def FP8_GemmKind : I32EnumAttr<"GemmKind", "which GEMM of a linear layer's training step", [
+    I32EnumAttrCase<"fprop", 0>,
+    I32EnumAttrCase<"dgrad", 1>,
+    I32EnumAttrCase<"wgrad", 2>]> {
+  let cppNamespace = "::mlir::fp8";
+  let genSpecializedAttr = 0;
+}
+
 def FP8_ScaleMode : I32EnumAttr<"ScaleMode", "how a block's scale is derived from its amax", [
     // s = amax / fmax, any f32 value.
     I32EnumAttrCase<"f32", 0>,
@@ -62,6 +70,31 @@ def FP8_PrecisionAttr : EnumAttr<FP8_Dialect, FP8_Precision, "precision"> {
     `fp8` (block-scaled FP8 operands, FP32 accumulation), `bf16` or `f32`.
 
     Example: `#fp8.precision<bf16>`
+  }];
+  let assemblyFormat = "`<` $value `>`";
+}
+
+def FP8_GemmKindAttr : EnumAttr<FP8_Dialect, FP8_GemmKind, "gemm"> {
+  let summary = "Which of the three GEMMs of a linear layer a contraction is";
+  let description = [{
+    Set by `fp8-assign-precision` (as the `fp8.gemm` discardable attribute)
+    on the contractions of a training graph, i.e. a module in which a weight
+    gradient is recognised (docs/training.md). For a linear `Y = X·Wᵀ` with
+    `X: [T, in]` (T tokens), `W: [out, in]` (DeepSeek-V3 §3.3, Figure 6):
+
+    | kind | product | contraction over | FP8 operands (deepseek-v3) |
+    |---|---|---|---|
+    | `fprop` | `Y = X·Wᵀ`, `[T, out]` | `in` | X 1x128, W 128x128 |
+    | `dgrad` | `dX = dY·W`, `[T, in]` | `out` | dY 1x128, W 128x128 (Fprop's codes, transposed) |
+    | `wgrad` | `dW = dYᵀ·X`, `[out, in]` | the T tokens | dY and X 1x128 along T (`fp8.requantize`) |
+
+    The kind is recorded next to the role (`linear`, or the sensitive role
+    of the layer, e.g. `output_head`, whose three GEMMs stay high): the
+    report splits FLOPs by kind, and `fp8-insert-quant` shares one
+    quantization of W, X and dY between the three GEMMs. Only on a
+    contraction (a linalg op or `fp8.scaled_matmul`).
+
+    Example: `#fp8.gemm<wgrad>`
   }];
   let assemblyFormat = "`<` $value `>`";
 }

@@ -39,6 +39,9 @@ def FP8_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kPrecisionAttrName = "fp8.precision";
     /// Name of the discardable attribute saying why a role/precision was chosen.
     static constexpr ::llvm::StringLiteral kReasonAttrName = "fp8.reason";
+    /// Name of the discardable attribute saying which GEMM of a linear's
+    /// training step (fprop, dgrad, wgrad) a contraction is.
+    static constexpr ::llvm::StringLiteral kGemmAttrName = "fp8.gemm";
     /// Name of the module attribute holding the precision policy.
     static constexpr ::llvm::StringLiteral kPolicyAttrName = "fp8.policy";
   }];

@@ -1,0 +1,293 @@
+//===- TrainingGemms.cpp - fprop / dgrad / wgrad of each linear -----------===//
+//
+// The three GEMMs of a linear layer's training step (DeepSeek-V3 §3.3,
+// Figure 6), recognised from the data flow of a joint (forward + backward in
+// one function) or split (forward and backward functions) graph in the form
+// aot_autograd exports: with X [T, in], W [out, in] (nn.Linear's layout) and
+// the incoming gradient dY [T, out],
+//
+//   fprop  Y  = X · Wᵀ    contraction over `in`
+//   dgrad  dX = dY · W    contraction over `out`
+//   wgrad  dW = dYᵀ · X   contraction over the T tokens
+//
+// The weight gradient is the one GEMM whose two operands are both contracted
+// along their leading (token) dimension. The other two are contractions
+// with a weight and are told apart by what the weight gradient pairs them
+// with: the fprop's activation X is defined before the gradient dY, the
+// dgrad's activation is dY itself, so the weight gradient's other operand
+// (dY for the fprop, X for the dgrad) comes later, respectively earlier, in
+// program order (entry-block arguments first, by index: aot_autograd passes
+// primals before tangents and saved activations before tangents). Without a
+// weight gradient (a frozen weight), the first contraction with a weight is
+// its fprop and a later one contracting the weight along its other
+// dimension is its dgrad. Overrides by loc name decide where this is wrong.
+//
+//===----------------------------------------------------------------------===//
+#include "fp8/Dialect/FP8/Analysis/RoleAnalysis.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/TypeUtilities.h"
+
+using namespace mlir;
+using namespace mlir::fp8;
+
+/// The permutation of a 2-D transpose (linalg.transpose [1, 0], or a copy or
+/// cast generic whose input is indexed (d1, d0)), or false.
+static bool isTranspose2D(Operation *op) {
+  if (auto t = dyn_cast_or_null<linalg::TransposeOp>(op))
+    return llvm::equal(t.getPermutation(), ArrayRef<int64_t>{1, 0});
+  auto g = dyn_cast_or_null<linalg::GenericOp>(op);
+  if (!g || !isValuePreserving(g) || g.getNumLoops() != 2 ||
+      g.getNumDpsInputs() != 1)
+    return false;
+  AffineMap in = g.getIndexingMapsArray()[0];
+  AffineMap out = g.getIndexingMapsArray()[1];
+  return in.isPermutation() && out.isPermutation() && in != out;
+}
+
+bool fp8::contractsLeadingDim(Value v, bool kLast) {
+  for (unsigned step = 0; step < kMaxTraceSteps; ++step) {
+    Operation *def = v.getDefiningOp();
+    if (!def)
+      break;
+    if (isTranspose2D(def)) {
+      kLast = !kLast;
+      v = def->getOperand(0);
+      continue;
+    }
+    // Reshapes that merge or split leading (token) dimensions keep the last
+    // dimension: the contracted side does not change.
+    if (isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(def)) {
+      auto from = cast<ShapedType>(def->getOperand(0).getType());
+      auto to = cast<ShapedType>(v.getType());
+      if (from.getRank() == 0 || to.getRank() == 0 ||
+          from.getShape().back() != to.getShape().back())
+        break;
+      v = def->getOperand(0);
+      continue;
+    }
+    if (isa<arith::ExtFOp, arith::TruncFOp, tensor::CastOp>(def)) {
+      v = def->getOperand(0);
+      continue;
+    }
+    auto g = dyn_cast<linalg::GenericOp>(def);
+    if (g && isValuePreserving(g) && g.getIndexingMapsArray()[0].isIdentity() &&
+        g.getIndexingMapsArray()[1].isIdentity()) {
+      v = g.getDpsInputOperand(0)->get();
+      continue;
+    }
+    break;
+  }
+  return !kLast;
+}
+
+std::optional<ScatterAdd> fp8::matchScatterAdd(Operation *op) {
+  auto g = dyn_cast<linalg::GenericOp>(op);
+  if (!g || g.getNumReductionLoops() == 0 || g.getNumDpsInits() != 1 ||
+      !llvm::any_of(g.getDpsInputOperands(),
+                    [](OpOperand *o) {
+                      return isa<IntegerType>(
+                          getElementTypeOrSelf(o->get().getType()));
+                    }))
+    return std::nullopt;
+  // The body compares an id with the index of an output dimension (the
+  // table row it writes) and accumulates.
+  std::optional<int64_t> row;
+  g.getRegion().walk([&](arith::CmpIOp cmp) {
+    for (Value side : cmp->getOperands()) {
+      Operation *def = side.getDefiningOp();
+      if (isa_and_nonnull<arith::IndexCastOp, arith::IndexCastUIOp>(def))
+        def = def->getOperand(0).getDefiningOp();
+      if (auto idx = dyn_cast_or_null<linalg::IndexOp>(def))
+        row = idx.getDim();
+    }
+  });
+  bool accumulates = false;
+  g.getRegion().walk([&](arith::AddFOp) { accumulates = true; });
+  if (!row || !accumulates)
+    return std::nullopt;
+  AffineMap out = g.getIndexingMapsArray().back();
+  auto outType = cast<ShapedType>(g.getDpsInitOperand(0)->get().getType());
+  for (auto [i, e] : llvm::enumerate(out.getResults()))
+    if (auto d = dyn_cast<AffineDimExpr>(e); d && d.getPosition() == *row)
+      return ScatterAdd{outType.getDimSize(i)};
+  return std::nullopt;
+}
+
+int64_t RoleAnalysis::definitionOrder(Value v) const {
+  if (auto arg = dyn_cast<BlockArgument>(v))
+    return static_cast<int64_t>(arg.getArgNumber()) - (int64_t(1) << 32);
+  return position.lookup(v.getDefiningOp());
+}
+
+bool RoleAnalysis::isWeightGradient(
+    const Contraction &c, const DenseSet<Value> &leftOperandSources) const {
+  if (!c.supported || c.numBatch != 0 || c.mDims.size() != 1)
+    return false;
+  auto lop = cast<linalg::LinalgOp>(const_cast<Contraction &>(c).op.getOperation());
+  Value a = lop.getDpsInputOperand(0)->get();
+  Value b = lop.getDpsInputOperand(1)->get();
+  if (!contractsLeadingDim(a, c.aKLast) || !contractsLeadingDim(b, c.bNK))
+    return false;
+  // A product of two activations over the tokens that is a parameter's
+  // gradient: it is returned (split backward, or an optimizer step in the
+  // graph), or one operand is also a left operand elsewhere (dY of a dgrad,
+  // X of an fprop).
+  return reachesReturn(c.op) ||
+         leftOperandSources.contains(traceSource(a)) ||
+         leftOperandSources.contains(traceSource(b));
+}
+
+/// `n` as the report words it: "30522", or "?" when dynamic.
+static std::string dimString(int64_t n) {
+  return ShapedType::isDynamic(n) ? "?" : std::to_string(n);
+}
+
+void RoleAnalysis::classifyTrainingGemms(ArrayRef<Operation *> ops,
+                                         ArrayRef<Operation *> weightLinears,
+                                         ArrayRef<Operation *> weightGradients,
+                                         const DenseSet<int64_t> &vocab) {
+  // Only the largest table is the vocabulary: position and token-type
+  // tables (BERT: 512 and 2 rows) have the sizes of hidden dimensions.
+  int64_t largest = 0;
+  for (int64_t v : vocab)
+    largest = std::max(largest, v);
+  auto isVocab = [&](int64_t n) {
+    return !ShapedType::isDynamic(n) && (n == largest || n >= kMinVocab);
+  };
+  // The operand of a contraction with a weight that is the weight (the
+  // right one unless only the left one is a parameter, as classified).
+  auto weightOf = [](Operation *op) {
+    auto lop = cast<linalg::LinalgOp>(op);
+    Value a = lop.getDpsInputOperand(0)->get();
+    Value b = lop.getDpsInputOperand(1)->get();
+    return getWeightSource(b) != WeightSource::none ? std::make_pair(b, a)
+                                                    : std::make_pair(a, b);
+  };
+
+  // The two operand sources of each weight gradient.
+  SmallVector<std::pair<Value, Value>> wgradSources;
+  for (Operation *op : weightGradients) {
+    auto lop = cast<linalg::LinalgOp>(op);
+    wgradSources.push_back({traceSource(lop.getDpsInputOperand(0)->get()),
+                            traceSource(lop.getDpsInputOperand(1)->get())});
+  }
+
+  // fprop or dgrad: what the weight gradient sharing the activation pairs
+  // it with, else the order of the contractions with the same weight.
+  DenseMap<Value, Operation *> firstUse;
+  DenseMap<Operation *, Value> activationSource;
+  for (Operation *op : weightLinears) {
+    auto [w, x] = weightOf(op);
+    Value s = traceSource(x);
+    activationSource[op] = s;
+    std::optional<GemmKind> kind;
+    for (auto [p, q] : wgradSources) {
+      if (p != s && q != s)
+        continue;
+      Value other = p == s ? q : p;
+      kind = definitionOrder(other) < definitionOrder(s) ? GemmKind::dgrad
+                                                         : GemmKind::fprop;
+      break;
+    }
+    Value wSrc = traceSource(w);
+    auto [it, inserted] = firstUse.try_emplace(wSrc, op);
+    if (!kind && !inserted) {
+      // A later contraction with the same weight, contracting it along the
+      // other dimension: the activation gradient of the first.
+      const Contraction &first = contractions.find(it->second)->second;
+      const Contraction &me = contractions.find(op)->second;
+      auto [fw, fx] = weightOf(it->second);
+      auto rightOf = [](Operation *o) {
+        return cast<linalg::LinalgOp>(o).getDpsInputOperand(1)->get();
+      };
+      bool firstLeading = contractsLeadingDim(
+          fw, fw == rightOf(it->second) ? first.bNK : first.aKLast);
+      bool meLeading =
+          contractsLeadingDim(w, w == rightOf(op) ? me.bNK : me.aKLast);
+      if (firstLeading != meLeading)
+        kind = GemmKind::dgrad;
+    }
+    if (kind)
+      gemmKinds[op] = *kind;
+  }
+
+  // The role of each gradient GEMM is its layer's: a dgrad takes its
+  // fprop's (the same weight in a joint graph), else output_head when it
+  // contracts over a vocabulary; the gradients of sensitive linears stay
+  // high precision with them.
+  DenseMap<Value, Operation *> fpropOfWeight;
+  for (Operation *op : weightLinears)
+    if (!gemmKinds.count(op) || gemmKinds[op] == GemmKind::fprop)
+      fpropOfWeight.try_emplace(traceSource(weightOf(op).first), op);
+  for (Operation *op : weightLinears) {
+    auto kind = gemmKinds.find(op);
+    if (kind == gemmKinds.end() || kind->second != GemmKind::dgrad)
+      continue;
+    const Contraction &c = contractions.find(op)->second;
+    Value wSrc = traceSource(weightOf(op).first);
+    std::string source = stringifyWeightSource(getWeightSource(wSrc)).str();
+    RoleDecision d{Role::linear,
+                   "heuristic: activation gradient dX = dY * W of a linear "
+                   "(weight: " +
+                       source + ")"};
+    auto fp = fpropOfWeight.find(wSrc);
+    if (fp != fpropOfWeight.end() && fp->second != op &&
+        getDecision(fp->second).role != Role::linear) {
+      d.role = getDecision(fp->second).role;
+      d.reason = "heuristic: activation gradient of the " +
+                 stringifyRole(d.role).str() + " linear sharing its weight";
+    } else if (isVocab(c.k)) {
+      d.role = Role::output_head;
+      d.reason = "heuristic: activation gradient of a vocabulary-sized "
+                 "linear (contraction over " +
+                 dimString(c.k) + ")";
+    }
+    decisions[op] = d;
+    gatingOps.erase(op);
+  }
+  for (auto [op, srcs] : llvm::zip_equal(weightGradients, wgradSources)) {
+    gemmKinds[op] = GemmKind::wgrad;
+    const Contraction &c = contractions.find(op)->second;
+    RoleDecision d{Role::linear, "heuristic: weight gradient dW = dY^T * X "
+                                 "(contraction over the " +
+                                     dimString(c.k) + " tokens)"};
+    // The dgrad sharing dY names the layer.
+    Operation *dgrad = nullptr;
+    for (Operation *l : weightLinears) {
+      auto k = gemmKinds.find(l);
+      if (k != gemmKinds.end() && k->second == GemmKind::dgrad &&
+          (activationSource[l] == srcs.first ||
+           activationSource[l] == srcs.second))
+        dgrad = l;
+    }
+    if (isVocab(c.m) || isVocab(c.n)) {
+      d.role = Role::output_head;
+      d.reason = "heuristic: weight gradient of a vocabulary-sized linear "
+                 "(" +
+                 dimString(c.m) + "x" + dimString(c.n) + ")";
+    } else if (dgrad && getDecision(dgrad).role != Role::linear) {
+      d.role = getDecision(dgrad).role;
+      d.reason = "heuristic: weight gradient of the " +
+                 stringifyRole(d.role).str() + " linear whose dgrad shares dY";
+    }
+    decisions[op] = d;
+  }
+  (void)ops;
+  training |= !weightGradients.empty() ||
+              llvm::any_of(gemmKinds, [](auto &kv) {
+                return kv.second == GemmKind::dgrad;
+              });
+}
+
+std::optional<GemmKind> RoleAnalysis::getGemmKind(Operation *op) const {
+  if (!training)
+    return std::nullopt;
+  auto it = gemmKinds.find(op);
+  if (it != gemmKinds.end())
+    return it->second;
+  if (weightContractions.contains(op))
+    return GemmKind::fprop;
+  return std::nullopt;
+}
