@@ -32,7 +32,7 @@ __all__ = [
 ]
 
 #: Policy presets of `#fp8.policy<...>` (docs/design.md §2.2).
-POLICIES = ("deepseek-v3", "per-tensor", "rowwise", "mxfp8")
+POLICIES = ("deepseek-v3", "hybrid", "per-tensor", "rowwise", "mxfp8")
 #: Targets of `compile()`: the CPU lowering, or an NVIDIA chip (PTX).
 TARGETS = ("cpu", "sm_90a")
 

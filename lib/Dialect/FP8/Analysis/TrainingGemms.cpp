@@ -193,9 +193,13 @@ void RoleAnalysis::classifyTrainingGemms(ArrayRef<Operation *> ops,
     }
     Value wSrc = traceSource(w);
     auto [it, inserted] = firstUse.try_emplace(wSrc, op);
-    if (!kind && !inserted) {
+    if (!kind && !inserted &&
+        getWeightSource(wSrc) == WeightSource::functionArgument) {
       // A later contraction with the same weight, contracting it along the
-      // other dimension: the activation gradient of the first.
+      // other dimension: the activation gradient of the first. Only for
+      // parameters passed as arguments (as aot_autograd passes them):
+      // exporters merge identical splat constants (CSE), so one constant
+      // may be the weight of unrelated layers.
       const Contraction &first = contractions.find(it->second)->second;
       const Contraction &me = contractions.find(op)->second;
       auto [fw, fx] = weightOf(it->second);

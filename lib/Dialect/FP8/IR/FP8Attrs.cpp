@@ -38,8 +38,8 @@ static constexpr Role kSensitiveRoles[] = {Role::embedding, Role::output_head,
                                            Role::attention};
 
 ArrayRef<StringRef> PolicyAttr::getPresetNames() {
-  static const StringRef names[] = {"deepseek-v3", "per-tensor", "rowwise",
-                                    "mxfp8"};
+  static const StringRef names[] = {"deepseek-v3", "hybrid", "per-tensor",
+                                    "rowwise", "mxfp8"};
   return names;
 }
 
@@ -59,6 +59,9 @@ PolicyAttr PolicyAttr::getPreset(MLIRContext *ctx, StringRef name) {
   std::optional<Fields> f;
   if (name == "deepseek-v3") // DeepSeek-V3 §3.3.2: E4M3 everywhere.
     f = Fields{e4m3, e4m3, {1, 128}, {128, 128}, ScaleMode::f32, f32, 128};
+  else if (name == "hybrid") // deepseek-v3's tiles, E5M2 gradients (the
+                              // TransformerEngine HYBRID format).
+    f = Fields{e4m3, e5m2, {1, 128}, {128, 128}, ScaleMode::f32, f32, 128};
   else if (name == "per-tensor") // One scale per tensor; E5M2 gradients.
     f = Fields{e4m3, e5m2, {kWhole, kWhole}, {kWhole, kWhole}, ScaleMode::f32,
                f32,  128};

@@ -32,7 +32,7 @@ namespace {
 void copyFP8Attrs(Operation *from, Operation *to) {
   for (StringRef name :
        {FP8Dialect::kRoleAttrName.data(), FP8Dialect::kPrecisionAttrName.data(),
-        FP8Dialect::kReasonAttrName.data()})
+        FP8Dialect::kReasonAttrName.data(), FP8Dialect::kGemmAttrName.data()})
     if (Attribute a = from->getAttr(name))
       to->setAttr(name, a);
 }
@@ -89,7 +89,30 @@ public:
   /// fp8.scaled_matmul in an scf.for over the groups.
   LogicalResult rewriteGrouped(IRRewriter &rw, Contraction &c);
 
+  /// A weight gradient (fp8.gemm = wgrad): both operands K-major over the
+  /// tokens with 1x128 tiles along them, requantized from the quantization
+  /// its fprop gave X and its dgrad gave dY (DeepSeek-V3 §3.5.2), or
+  /// quantized once along the tokens when there is none.
+  LogicalResult rewriteWgrad(IRRewriter &rw, Contraction &c);
+
 private:
+  /// What a cached quantization holds: an activation [rows, K] with the
+  /// activation block along its last dimension, a weight [N, K] with the
+  /// weight block, or a [T, F] operand blocked along the tokens T.
+  enum class Layout { activation, weight, tokens };
+  /// The quantization of `v` in `layout`, shared by the three GEMMs of a
+  /// linear in a training graph: created once, right after `v` is defined,
+  /// so it dominates every GEMM that uses it.
+  Value quantizeShared(IRRewriter &rw, Location loc, Value v, Layout layout,
+                       Type format);
+  /// `q` [d0, d1] transposed to [d1, d0]: its codes and scales are moved,
+  /// not requantized (block [b0, b1] becomes [b1, b0]).
+  Value transposeScaled(IRRewriter &rw, Location loc, Value q);
+  /// The [F, T] K-major FP8 form of a weight gradient's operand `v`,
+  /// contracted over the tokens (`kLast`: stored [F, T]).
+  Value tokenMajorOperand(IRRewriter &rw, Location loc, Value v, bool kLast,
+                          Type format);
+
   /// Leaves an FP8 linear unrewritten: a remark (an error with `strict`),
   /// and its attributes say what the IR now holds, so fp8-report never
   /// counts it as FP8.
@@ -115,7 +138,7 @@ private:
   /// a broadcast over the batch.
   Value get2DOperand(IRRewriter &rw, Location loc, Value v, unsigned numBatch);
   Value quantize(IRRewriter &rw, Location loc, Value v,
-                 ArrayRef<int64_t> block);
+                 ArrayRef<int64_t> block, Type format = {});
   /// A stacked [G, X, K] operand quantized with `block` per group.
   StackedOperand quantizeStacked(IRRewriter &rw, Location loc, Value v,
                                  ArrayRef<int64_t> block);
@@ -126,7 +149,32 @@ private:
 
   PolicyAttr policy;
   bool strict;
+  /// Quantizations shared between the GEMMs of training graphs.
+  DenseMap<std::pair<Value, unsigned>, Value> shared;
 };
+
+/// The fp8.gemm kind of `op`, if any.
+std::optional<GemmKind> getGemm(Operation *op) {
+  if (auto g = op->getAttrOfType<GemmKindAttr>(FP8Dialect::kGemmAttrName))
+    return g.getValue();
+  return std::nullopt;
+}
+
+/// The [C, R] source of `v` [R, C] when `v` is a 2-D transpose of it
+/// (linalg.transpose [1, 0] or a transposing copy generic), or null.
+Value lookThroughTranspose2D(Value v);
+
+/// True when `x` is defined before `y` (entry-block arguments first, by
+/// index; ops in different blocks compare as unordered: false).
+bool definedBefore(Value x, Value y) {
+  auto ax = dyn_cast<BlockArgument>(x), ay = dyn_cast<BlockArgument>(y);
+  if (ax && ay)
+    return ax.getArgNumber() < ay.getArgNumber();
+  if (ax || ay)
+    return static_cast<bool>(ax);
+  Operation *dx = x.getDefiningOp(), *dy = y.getDefiningOp();
+  return dx->getBlock() == dy->getBlock() && dx->isBeforeInBlock(dy);
+}
 
 Value Rewriter::collapseToMatrix(IRRewriter &rw, Location loc, Value v) {
   auto t = cast<RankedTensorType>(v.getType());
@@ -213,16 +261,129 @@ Value Rewriter::get2DOperand(IRRewriter &rw, Location loc, Value v,
 }
 
 Value Rewriter::quantize(IRRewriter &rw, Location loc, Value v,
-                         ArrayRef<int64_t> block) {
+                         ArrayRef<int64_t> block, Type format) {
   auto t = cast<RankedTensorType>(v.getType());
   SmallVector<int64_t> b;
   for (auto [blk, dim] : llvm::zip_equal(block, t.getShape()))
     b.push_back(resolveBlock(blk, dim));
-  auto type =
-      ScaledTensorType::get(rw.getContext(), t.getShape(), policy.getFormat(),
-                            b, policy.getScaleType());
+  auto type = ScaledTensorType::get(rw.getContext(), t.getShape(),
+                                    format ? format : policy.getFormat(), b,
+                                    policy.getScaleType());
   return QuantizeOp::create(rw, loc, type, v, policy.getEps(),
                             policy.getScaleMode(), /*saturate=*/true);
+}
+
+Value lookThroughTranspose2D(Value v) {
+  Operation *def = v.getDefiningOp();
+  if (auto t = dyn_cast_or_null<linalg::TransposeOp>(def))
+    return llvm::equal(t.getPermutation(), ArrayRef<int64_t>{1, 0})
+               ? t.getInput()
+               : Value();
+  if (isTransposeCopy(def))
+    return cast<linalg::GenericOp>(def).getDpsInputOperand(0)->get();
+  return {};
+}
+
+Value Rewriter::quantizeShared(IRRewriter &rw, Location loc, Value v,
+                               Layout layout, Type format) {
+  auto key = std::make_pair(v, static_cast<unsigned>(layout));
+  if (Value q = shared.lookup(key))
+    return q;
+  OpBuilder::InsertionGuard guard(rw);
+  if (auto arg = dyn_cast<BlockArgument>(v))
+    rw.setInsertionPointToStart(arg.getOwner());
+  else
+    rw.setInsertionPointAfterValue(v);
+  ArrayRef<int64_t> act = policy.getActivationBlock();
+  SmallVector<int64_t> block;
+  if (layout == Layout::activation)
+    block.assign(act.begin(), act.end());
+  else if (layout == Layout::weight)
+    llvm::append_range(block, policy.getWeightBlock());
+  else
+    block = {act[1], act[0]}; // 128x1: 1x128 along the tokens
+  Value q = quantize(rw, loc, v, block, format);
+  shared[key] = q;
+  return q;
+}
+
+Value Rewriter::transposeScaled(IRRewriter &rw, Location loc, Value q) {
+  auto t = cast<ScaledTensorType>(q.getType());
+  auto parts = DisassembleOp::create(rw, loc, q);
+  auto transpose = [&](Value v) -> Value {
+    auto vt = cast<RankedTensorType>(v.getType());
+    Value empty = tensor::EmptyOp::create(
+        rw, loc, ArrayRef<int64_t>{vt.getDimSize(1), vt.getDimSize(0)},
+        vt.getElementType());
+    return linalg::TransposeOp::create(rw, loc, v, empty,
+                                       ArrayRef<int64_t>{1, 0})
+        ->getResult(0);
+  };
+  ArrayRef<int64_t> shape = t.getShape(), block = t.getBlockShape();
+  auto type = ScaledTensorType::get(
+      rw.getContext(), {shape[1], shape[0]}, t.getElementType(),
+      {block[1], block[0]}, t.getScaleType());
+  return AssembleOp::create(rw, loc, type, transpose(parts.getData()),
+                            transpose(parts.getScales()));
+}
+
+Value Rewriter::tokenMajorOperand(IRRewriter &rw, Location loc, Value v,
+                                  bool kLast, Type format) {
+  // u: the operand stored token-major [T, F], when it is (or is a
+  // transpose of) such a tensor.
+  Value u = kLast ? lookThroughTranspose2D(v) : v;
+  if (!u)
+    return quantizeShared(rw, loc, v, Layout::activation, format);
+  auto ut = cast<RankedTensorType>(u.getType());
+  int64_t t = ut.getDimSize(0), f = ut.getDimSize(1);
+  ArrayRef<int64_t> act = policy.getActivationBlock();
+  // Quantized for its fprop (X) or dgrad (dY) with tiles along F: requantize
+  // to tiles along T, transposed (DeepSeek-V3 §3.5.2).
+  if (Value q = shared.lookup(
+          std::make_pair(u, static_cast<unsigned>(Layout::activation)))) {
+    auto qt = cast<ScaledTensorType>(q.getType());
+    auto to = ScaledTensorType::get(
+        rw.getContext(), {f, t}, qt.getElementType(),
+        {resolveBlock(act[0], f), resolveBlock(act[1], t)},
+        policy.getScaleType());
+    return RequantizeOp::create(
+        rw, loc, to, q, rw.getDenseI64ArrayAttr({1, 0}),
+        rw.getF32FloatAttr(policy.getEpsValue()),
+        ScaleModeAttr::get(rw.getContext(), policy.getScaleMode()),
+        rw.getBoolAttr(true));
+  }
+  // Only this GEMM reads it (a saved activation of a split backward graph):
+  // one quantization along the tokens, then its codes and scales transposed.
+  return transposeScaled(rw, loc,
+                         quantizeShared(rw, loc, u, Layout::tokens, format));
+}
+
+LogicalResult Rewriter::rewriteWgrad(IRRewriter &rw, Contraction &c) {
+  Operation *op = c.op;
+  Location loc = op->getLoc();
+  Value a = c.op.getDpsInputOperand(0)->get();
+  Value b = c.op.getDpsInputOperand(1)->get();
+  Value init = c.op.getDpsInitOperand(0)->get();
+  auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+  for (Value v : {a, b, init})
+    if (!cast<RankedTensorType>(v.getType()).hasStaticShape() ||
+        !isa<Float32Type, BFloat16Type, Float16Type>(
+            getElementTypeOrSelf(v.getType())))
+      return skip(op, "a weight gradient needs static f32, bf16 or f16 "
+                      "operands");
+  rw.setInsertionPoint(op);
+  // dY is the operand defined later (the incoming gradient follows the
+  // activations it is the gradient of): the policy's gradient format.
+  Value sa = traceSource(a), sb = traceSource(b);
+  bool aIsGrad = definedBefore(sb, sa);
+  Type fmt = policy.getFormat(), gradFmt = policy.getGradFormat();
+  Value qa = tokenMajorOperand(rw, loc, a, c.aKLast, aIsGrad ? gradFmt : fmt);
+  Value qb = tokenMajorOperand(rw, loc, b, c.bNK, aIsGrad ? fmt : gradFmt);
+  Value result = scaledMatmulQuantized(rw, op, qa, qb,
+                                       isZeroInit(init) ? Value() : init,
+                                       resultType.getElementType(), c.m, c.n);
+  rw.replaceOp(op, result);
+  return success();
 }
 
 LogicalResult Rewriter::rewriteLinear(IRRewriter &rw, Contraction &c) {
@@ -274,10 +435,19 @@ LogicalResult Rewriter::rewriteLinear(IRRewriter &rw, Contraction &c) {
   // A 128x1 tile of a [K, X] operand: the activation block transposed.
   SmallVector<int64_t> tokenBlock{actBlock[1], actBlock[0]};
 
+  // In a training graph the GEMMs of a linear share their quantizations:
+  // X between fprop and wgrad, dY between dgrad and wgrad, W between fprop
+  // and dgrad. The dgrad's dY is a gradient: the policy's gradient format.
+  std::optional<GemmKind> gemm = getGemm(op);
+  Type aFormat = gemm == GemmKind::dgrad ? policy.getGradFormat()
+                                         : policy.getFormat();
+
   // Activation -> [M, K], 1x128 along K.
   Value qa;
-  if (c.aKLast) {
-    qa = quantize(rw, loc, collapseToMatrix(rw, loc, a), actBlock);
+  if (c.aKLast && gemm && aType.getRank() == 2 && c.numBatch == 0) {
+    qa = quantizeShared(rw, loc, a, Layout::activation, aFormat);
+  } else if (c.aKLast) {
+    qa = quantize(rw, loc, collapseToMatrix(rw, loc, a), actBlock, aFormat);
   } else {
     // Stored [K, M] (a contraction over tokens): 128x1 tiles of the stored
     // layout, then requantize transposed so the matmul stays NT
@@ -300,9 +470,31 @@ LogicalResult Rewriter::rewriteLinear(IRRewriter &rw, Contraction &c) {
     return skip(op, "the right operand varies over the batch (not one "
                     "broadcast weight)");
   bool isWeight = getWeightSource(b) != WeightSource::none;
+  // The weight quantized [N, K] with the weight block, shared when the
+  // GEMM is part of a training graph.
+  auto quantizeWeight = [&](Value nk) {
+    return gemm && c.numBatch == 0
+               ? quantizeShared(rw, loc, nk, Layout::weight, policy.getFormat())
+               : quantize(rw, loc, nk, wBlock);
+  };
+  // A dgrad reads W [K, N] (dX = dY * W): the fprop's quantization of W
+  // [N', K'] = [K, N], transposed, when the weight block transposes into
+  // itself on [N, K] (128x128, per-tensor): no second quantization of W.
+  Value reused;
+  if (gemm && !c.bNK && isWeight && c.numBatch == 0 &&
+      !lookThroughTranspose2D(b2)) {
+    ArrayRef<int64_t> kn = bType.getShape();
+    bool squareBlocks =
+        resolveBlock(wBlock[0], kn[0]) == resolveBlock(wBlock[1], kn[0]) &&
+        resolveBlock(wBlock[1], kn[1]) == resolveBlock(wBlock[0], kn[1]);
+    if (squareBlocks)
+      reused = transposeScaled(rw, loc, quantizeWeight(b2));
+  }
   Value qb;
-  if (c.bNK) {
-    qb = quantize(rw, loc, b2, isWeight ? wBlock : actBlock);
+  if (reused) {
+    qb = reused;
+  } else if (c.bNK) {
+    qb = isWeight ? quantizeWeight(b2) : quantize(rw, loc, b2, actBlock);
   } else if (isWeight) {
     // Stored [K, N]: FP8 wgmma has no transpose, so the weight is made
     // K-major before quantization (docs/regression-cases.md case 16). When the
@@ -322,7 +514,7 @@ LogicalResult Rewriter::rewriteLinear(IRRewriter &rw, Contraction &c) {
                                        ArrayRef<int64_t>{1, 0})
                ->getResult(0);
     }
-    qb = quantize(rw, loc, nk, wBlock);
+    qb = quantizeWeight(nk);
   } else {
     // An activation stored [K, N] (a weight gradient's dY): 128x1 tiles,
     // then requantize transposed to [N, K] with 1x128 tiles.
@@ -570,11 +762,23 @@ public:
       }
       (precision.getValue() == Precision::fp8 ? fp8Ops : highOps).push_back(*c);
     });
+    // Fprops (and inference linears) first, then dgrads, then wgrads: each
+    // reuses the quantizations the previous ones made (X, W, then dY).
+    auto rank = [](const Contraction &c) {
+      std::optional<GemmKind> g = getGemm(c.op);
+      return g ? static_cast<int>(*g) : 0;
+    };
+    llvm::stable_sort(fp8Ops, [&](const Contraction &x, const Contraction &y) {
+      return rank(x) < rank(y);
+    });
     Rewriter rewriter(policy, strict);
     IRRewriter rw(&getContext());
     bool failed = false;
     for (Contraction &c : fp8Ops)
-      failed |= ::mlir::failed(rewriter.rewriteLinear(rw, c));
+      failed |= ::mlir::failed(getGemm(c.op) == GemmKind::wgrad && c.supported &&
+                                       c.numBatch == 0
+                                   ? rewriter.rewriteWgrad(rw, c)
+                                   : rewriter.rewriteLinear(rw, c));
     for (Contraction &c : highOps)
       failed |= ::mlir::failed(rewriter.castHigh(rw, c));
     if (failed)

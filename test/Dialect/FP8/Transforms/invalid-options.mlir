@@ -5,7 +5,7 @@
 
 // fp8-assign-precision: a precision that is not one of fp8, bf16, f32.
 // RUN: not fp8-opt %s -fp8-assign-precision='overrides=lm_head:fp16' 2>&1 | FileCheck %s --check-prefix=PREC
-// PREC: fp8-assign-precision: malformed override 'lm_head:fp16': unknown value 'fp16' (expected PATTERN:VALUE, VALUE a role: linear, embedding, output_head, gating, normalization, attention, other, dispatch; or a precision: fp8, bf16, f32)
+// PREC: fp8-assign-precision: malformed override 'lm_head:fp16': unknown value 'fp16' (expected PATTERN:VALUE, VALUE a role: linear, embedding, output_head, gating, normalization, attention, other, dispatch; a precision: fp8, bf16, f32; or a GEMM kind: fprop, dgrad, wgrad)
 // An empty entry in the list.
 // RUN: not fp8-opt %s -fp8-assign-precision='overrides=a:fp8,,b:bf16' 2>&1 | FileCheck %s --check-prefix=EMPTYENTRY
 // EMPTYENTRY: fp8-assign-precision: malformed override '': missing ':'

@@ -142,6 +142,7 @@ def FP8_PolicyAttr : AttrDef<FP8_Dialect, "Policy"> {
     | preset | blocks (act / weight) | scales | interval | source |
     |---|---|---|---|---|
     | `deepseek-v3` | 1x128 / 128x128 | f32 | 128 | DeepSeek-V3 §3.3.2 |
+    | `hybrid` | 1x128 / 128x128, E5M2 gradients | f32 | 128 | TransformerEngine `Format.HYBRID` |
     | `per-tensor` | ?x? / ?x? | f32 | 128 | TransformerEngine per-tensor current scaling |
     | `rowwise` | 1x? / 1x? | pow2 f32 | 128 | torchao float8 rowwise |
     | `mxfp8` | 1x32 / 1x32 | E8M0 | 32 | OCP Microscaling Formats v1.0 |
@@ -166,8 +167,8 @@ def FP8_PolicyAttr : AttrDef<FP8_Dialect, "Policy"> {
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
-    /// Returns the named preset ("deepseek-v3", "per-tensor", "rowwise",
-    /// "mxfp8"), or a null attribute for an unknown name.
+    /// Returns the named preset ("deepseek-v3", "hybrid", "per-tensor",
+    /// "rowwise", "mxfp8"), or a null attribute for an unknown name.
     static PolicyAttr getPreset(::mlir::MLIRContext *ctx, ::llvm::StringRef name);
     /// Names of all presets, in documentation order.
     static ::llvm::ArrayRef<::llvm::StringRef> getPresetNames();

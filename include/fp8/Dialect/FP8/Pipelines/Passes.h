@@ -26,8 +26,8 @@ namespace fp8 {
 struct FP8PipelineOptions : public PassPipelineOptions<FP8PipelineOptions> {
   PassOptions::Option<std::string> policy{
       *this, "policy",
-      llvm::cl::desc("Precision policy preset: deepseek-v3, per-tensor, "
-                     "rowwise, mxfp8"),
+      llvm::cl::desc("Precision policy preset: deepseek-v3, hybrid, "
+                     "per-tensor, rowwise, mxfp8"),
       llvm::cl::init("deepseek-v3")};
   PassOptions::ListOption<std::string> overrides{
       *this, "overrides",

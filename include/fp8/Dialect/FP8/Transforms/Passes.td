@@ -66,7 +66,8 @@ def FP8AssignPrecisionPass : Pass<"fp8-assign-precision", "::mlir::ModuleOp"> {
   }];
   let options = [
     Option<"policy", "policy", "std::string", /*default=*/"\"deepseek-v3\"",
-           "Precision policy preset: deepseek-v3, per-tensor, rowwise, mxfp8">,
+           "Precision policy preset: deepseek-v3, hybrid, per-tensor, rowwise, "
+           "mxfp8">,
     ListOption<"overrides", "overrides", "std::string",
            "Comma-separated PATTERN:VALUE pairs; PATTERN is a glob (* and ?) "
            "matched against an op's loc names (whole name or a dot-separated "

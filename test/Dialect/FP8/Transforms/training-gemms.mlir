@@ -1,0 +1,131 @@
+// RUN: fp8-opt %s -split-input-file -fp8-assign-precision | FileCheck %s --check-prefix=ROLES
+// RUN: fp8-opt %s -split-input-file -fp8-assign-precision -fp8-insert-quant | FileCheck %s --check-prefix=QUANT
+// RUN: fp8-opt %s -split-input-file -fp8-assign-precision=policy=hybrid -fp8-insert-quant | FileCheck %s --check-prefix=HYBRID
+
+// One linear's training step in the form aot_autograd exports (joint graph:
+// forward and backward in one function, the tangent dY an argument):
+// Y = X * W^T, dX = dY * W, dW = dY^T * X (DeepSeek-V3 §3.3, Figure 6).
+
+// ROLES-LABEL: func.func @joint
+// ROLES: linalg.matmul {fp8.gemm = #fp8.gemm<fprop>, fp8.precision = #fp8.precision<fp8>, fp8.reason = "heuristic: contraction with a weight (function argument)", fp8.role = #fp8.role<linear>}
+// ROLES: linalg.matmul {fp8.gemm = #fp8.gemm<dgrad>, fp8.precision = #fp8.precision<fp8>, fp8.reason = "heuristic: activation gradient dX = dY * W of a linear (weight: function argument)", fp8.role = #fp8.role<linear>}
+// ROLES: linalg.matmul {fp8.gemm = #fp8.gemm<wgrad>, fp8.precision = #fp8.precision<fp8>, fp8.reason = "heuristic: weight gradient dW = dY^T * X (contraction over the 256 tokens)", fp8.role = #fp8.role<linear>}
+
+// One quantization each of dY (1x128), W (128x128) and X (1x128); the
+// dgrad reads W's codes and scales transposed; the wgrad requantizes X and
+// dY to 1x128 tiles along the 256 tokens.
+// QUANT-LABEL: func.func @joint
+// QUANT-SAME: (%[[X:.*]]: tensor<256x512xf32>, %[[W:.*]]: tensor<384x512xf32>, %[[DY:.*]]: tensor<256x384xf32>)
+// QUANT-DAG: %[[QDY:.*]] = fp8.quantize %[[DY]] : tensor<256x384xf32> -> !fp8.scaled<256x384xf8E4M3FN, block = [1, 128], scale = f32>
+// QUANT-DAG: %[[QW:.*]] = fp8.quantize %[[W]] : tensor<384x512xf32> -> !fp8.scaled<384x512xf8E4M3FN, block = [128, 128], scale = f32>
+// QUANT-DAG: %[[QX:.*]] = fp8.quantize %[[X]] : tensor<256x512xf32> -> !fp8.scaled<256x512xf8E4M3FN, block = [1, 128], scale = f32>
+// QUANT: %[[Y:.*]] = fp8.scaled_matmul %[[QX]], %[[QW]] {fp8.gemm = #fp8.gemm<fprop>
+// QUANT-SAME: -> tensor<256x384xf32>
+// QUANT: %[[CODES:.*]], %[[SCALES:.*]] = fp8.disassemble %[[QW]]
+// QUANT-DAG: %[[ST:.*]] = linalg.transpose ins(%[[SCALES]] : tensor<3x4xf32>)
+// QUANT-DAG: %[[CT:.*]] = linalg.transpose ins(%[[CODES]] : tensor<384x512xf8E4M3FN>)
+// QUANT: %[[QWT:.*]] = fp8.assemble %[[CT]], %[[ST]] : tensor<512x384xf8E4M3FN>, tensor<4x3xf32> -> !fp8.scaled<512x384xf8E4M3FN, block = [128, 128], scale = f32>
+// QUANT: %[[DX:.*]] = fp8.scaled_matmul %[[QDY]], %[[QWT]] {fp8.gemm = #fp8.gemm<dgrad>
+// QUANT-SAME: -> tensor<256x512xf32>
+// QUANT-DAG: %[[RDY:.*]] = fp8.requantize %[[QDY]] {permutation = array<i64: 1, 0>} : !fp8.scaled<256x384xf8E4M3FN, block = [1, 128], scale = f32> -> !fp8.scaled<384x256xf8E4M3FN, block = [1, 128], scale = f32>
+// QUANT-DAG: %[[RX:.*]] = fp8.requantize %[[QX]] {permutation = array<i64: 1, 0>} : !fp8.scaled<256x512xf8E4M3FN, block = [1, 128], scale = f32> -> !fp8.scaled<512x256xf8E4M3FN, block = [1, 128], scale = f32>
+// QUANT: %[[DW:.*]] = fp8.scaled_matmul %[[RDY]], %[[RX]] {fp8.gemm = #fp8.gemm<wgrad>
+// QUANT-SAME: -> tensor<384x512xf32>
+// QUANT-NOT: fp8.quantize
+// QUANT-NOT: linalg.matmul
+// QUANT: return %[[Y]], %[[DX]], %[[DW]]
+
+// hybrid: E5M2 for dY (its dgrad and, requantized, its wgrad), E4M3 for X
+// and W.
+// HYBRID-LABEL: func.func @joint
+// HYBRID-DAG: fp8.quantize %{{.*}} : tensor<256x384xf32> -> !fp8.scaled<256x384xf8E5M2, block = [1, 128], scale = f32>
+// HYBRID-DAG: fp8.quantize %{{.*}} : tensor<384x512xf32> -> !fp8.scaled<384x512xf8E4M3FN, block = [128, 128], scale = f32>
+// HYBRID-DAG: fp8.quantize %{{.*}} : tensor<256x512xf32> -> !fp8.scaled<256x512xf8E4M3FN, block = [1, 128], scale = f32>
+// HYBRID: fp8.scaled_matmul {{.*}} : !fp8.scaled<256x512xf8E4M3FN, block = [1, 128], scale = f32>, !fp8.scaled<384x512xf8E4M3FN, block = [128, 128], scale = f32> -> tensor<256x384xf32>
+// HYBRID: fp8.scaled_matmul {{.*}} : !fp8.scaled<256x384xf8E5M2, block = [1, 128], scale = f32>, !fp8.scaled<512x384xf8E4M3FN, block = [128, 128], scale = f32> -> tensor<256x512xf32>
+// HYBRID: fp8.scaled_matmul {{.*}} : !fp8.scaled<384x256xf8E5M2, block = [1, 128], scale = f32>, !fp8.scaled<512x256xf8E4M3FN, block = [1, 128], scale = f32> -> tensor<384x512xf32>
+func.func @joint(%x: tensor<256x512xf32>, %w: tensor<384x512xf32>, %dy: tensor<256x384xf32>) -> (tensor<256x384xf32>, tensor<256x512xf32>, tensor<384x512xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<512x384xf32>
+  %wt = linalg.transpose ins(%w : tensor<384x512xf32>) outs(%e0 : tensor<512x384xf32>) permutation = [1, 0]
+  %e1 = tensor.empty() : tensor<256x384xf32>
+  %f1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<256x384xf32>) -> tensor<256x384xf32>
+  %y = linalg.matmul ins(%x, %wt : tensor<256x512xf32>, tensor<512x384xf32>) outs(%f1 : tensor<256x384xf32>) -> tensor<256x384xf32>
+  %e2 = tensor.empty() : tensor<256x512xf32>
+  %f2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<256x512xf32>) -> tensor<256x512xf32>
+  %dx = linalg.matmul ins(%dy, %w : tensor<256x384xf32>, tensor<384x512xf32>) outs(%f2 : tensor<256x512xf32>) -> tensor<256x512xf32>
+  %e3 = tensor.empty() : tensor<384x256xf32>
+  %dyt = linalg.transpose ins(%dy : tensor<256x384xf32>) outs(%e3 : tensor<384x256xf32>) permutation = [1, 0]
+  %e4 = tensor.empty() : tensor<384x512xf32>
+  %f4 = linalg.fill ins(%zero : f32) outs(%e4 : tensor<384x512xf32>) -> tensor<384x512xf32>
+  %dw = linalg.matmul ins(%dyt, %x : tensor<384x256xf32>, tensor<256x512xf32>) outs(%f4 : tensor<384x512xf32>) -> tensor<384x512xf32>
+  return %y, %dx, %dw : tensor<256x384xf32>, tensor<256x512xf32>, tensor<384x512xf32>
+}
+
+// -----
+
+// The same step split into forward and backward functions (the saved X and
+// W passed from one to the other); the backward computes dW before dX and
+// writes dW = X^T * dY as [in, out] (the other operand order): still one
+// quantization of dY, shared by the dgrad and, requantized, the wgrad. X,
+// read by the wgrad only, is quantized once with 128x1 tiles (1x128 along
+// the tokens) and transposed, not requantized.
+
+// ROLES-LABEL: func.func @forward
+// ROLES: linalg.matmul {fp8.gemm = #fp8.gemm<fprop>
+// ROLES-LABEL: func.func @backward
+// ROLES: linalg.matmul {fp8.gemm = #fp8.gemm<wgrad>, {{.*}}fp8.role = #fp8.role<linear>}
+// ROLES: linalg.matmul {fp8.gemm = #fp8.gemm<dgrad>, {{.*}}fp8.role = #fp8.role<linear>}
+
+// QUANT-LABEL: func.func @forward
+// QUANT-COUNT-2: fp8.quantize
+// QUANT-NOT: fp8.quantize
+// QUANT-LABEL: func.func @backward
+// QUANT-SAME: (%[[X:.*]]: tensor<256x512xf32>, %[[W:.*]]: tensor<384x512xf32>, %[[DY:.*]]: tensor<256x384xf32>)
+// QUANT-DAG: %[[QX:.*]] = fp8.quantize %[[X]] : tensor<256x512xf32> -> !fp8.scaled<256x512xf8E4M3FN, block = [128, 1], scale = f32>
+// QUANT-DAG: %[[QDY:.*]] = fp8.quantize %[[DY]] : tensor<256x384xf32> -> !fp8.scaled<256x384xf8E4M3FN, block = [1, 128], scale = f32>
+// QUANT-DAG: %[[QW:.*]] = fp8.quantize %[[W]] : tensor<384x512xf32> -> !fp8.scaled<384x512xf8E4M3FN, block = [128, 128], scale = f32>
+// QUANT-DAG: fp8.requantize %[[QDY]] {permutation = array<i64: 1, 0>} : !fp8.scaled<256x384xf8E4M3FN, block = [1, 128], scale = f32> -> !fp8.scaled<384x256xf8E4M3FN, block = [1, 128], scale = f32>
+// QUANT-DAG: fp8.assemble {{.*}} -> !fp8.scaled<512x256xf8E4M3FN, block = [1, 128], scale = f32>
+// QUANT: fp8.scaled_matmul {{.*}}fp8.gemm = #fp8.gemm<wgrad>{{.*}} : !fp8.scaled<512x256xf8E4M3FN, block = [1, 128], scale = f32>, !fp8.scaled<384x256xf8E4M3FN, block = [1, 128], scale = f32> -> tensor<512x384xf32>
+// QUANT: fp8.scaled_matmul {{.*}}fp8.gemm = #fp8.gemm<dgrad>
+// QUANT-NOT: fp8.quantize
+// QUANT-NOT: fp8.requantize
+// QUANT: return
+func.func @forward(%x: tensor<256x512xf32>, %w: tensor<384x512xf32>) -> (tensor<256x384xf32>, tensor<256x512xf32>, tensor<384x512xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<512x384xf32>
+  %wt = linalg.transpose ins(%w : tensor<384x512xf32>) outs(%e0 : tensor<512x384xf32>) permutation = [1, 0]
+  %e1 = tensor.empty() : tensor<256x384xf32>
+  %f1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<256x384xf32>) -> tensor<256x384xf32>
+  %y = linalg.matmul ins(%x, %wt : tensor<256x512xf32>, tensor<512x384xf32>) outs(%f1 : tensor<256x384xf32>) -> tensor<256x384xf32>
+  return %y, %x, %w : tensor<256x384xf32>, tensor<256x512xf32>, tensor<384x512xf32>
+}
+func.func @backward(%x: tensor<256x512xf32>, %w: tensor<384x512xf32>, %dy: tensor<256x384xf32>) -> (tensor<256x512xf32>, tensor<512x384xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e3 = tensor.empty() : tensor<512x256xf32>
+  %xt = linalg.transpose ins(%x : tensor<256x512xf32>) outs(%e3 : tensor<512x256xf32>) permutation = [1, 0]
+  %e4 = tensor.empty() : tensor<512x384xf32>
+  %f4 = linalg.fill ins(%zero : f32) outs(%e4 : tensor<512x384xf32>) -> tensor<512x384xf32>
+  %dwt = linalg.matmul ins(%xt, %dy : tensor<512x256xf32>, tensor<256x384xf32>) outs(%f4 : tensor<512x384xf32>) -> tensor<512x384xf32>
+  %e2 = tensor.empty() : tensor<256x512xf32>
+  %f2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<256x512xf32>) -> tensor<256x512xf32>
+  %dx = linalg.matmul ins(%dy, %w : tensor<256x384xf32>, tensor<384x512xf32>) outs(%f2 : tensor<256x512xf32>) -> tensor<256x512xf32>
+  return %dx, %dwt : tensor<256x512xf32>, tensor<512x384xf32>
+}
+
+// -----
+
+// An inference graph (no gradient anywhere) gets no fp8.gemm.
+// ROLES-LABEL: func.func @inference
+// ROLES: linalg.matmul {fp8.precision = #fp8.precision<fp8>, fp8.reason = "heuristic: contraction with a weight (function argument)", fp8.role = #fp8.role<linear>}
+// ROLES-NOT: fp8.gemm
+func.func @inference(%x: tensor<256x512xf32>, %w: tensor<384x512xf32>) -> tensor<256x384xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<512x384xf32>
+  %wt = linalg.transpose ins(%w : tensor<384x512xf32>) outs(%e0 : tensor<512x384xf32>) permutation = [1, 0]
+  %e1 = tensor.empty() : tensor<256x384xf32>
+  %f1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<256x384xf32>) -> tensor<256x384xf32>
+  %y = linalg.matmul ins(%x, %wt : tensor<256x512xf32>, tensor<512x384xf32>) outs(%f1 : tensor<256x384xf32>) -> tensor<256x384xf32>
+  return %y : tensor<256x384xf32>
+}
