@@ -14,6 +14,7 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
@@ -40,11 +41,56 @@ struct Row {
   /// static.
   int64_t flopsPerToken = 0;
   int64_t weightBytesBefore = 0, weightBytesAfter = 0;
+  /// Elements of the weight counted in weightBytesBefore.
+  int64_t weightElements = 0;
   /// How many times the op runs per call of its function (the static trip
   /// counts of the loops around it: the experts of a grouped linear); the
   /// FLOPs and weight bytes above are totals over all of them.
   int64_t count = 1;
+  /// The GEMM of a linear's training step (fp8.gemm), if any.
+  std::optional<GemmKind> gemm;
+  /// A weight gradient's activation operand X (saved by the forward pass):
+  /// its high-precision root, bytes in high precision and as FP8 codes +
+  /// 1x128 scales (FP8 activation caching, DeepSeek-V3 §3.3.4... §3.3).
+  Value savedRoot;
+  int64_t savedBytesBefore = 0, savedBytesAfter = 0;
 };
+
+/// The high-precision value an operand of a weight gradient comes from:
+/// back through fp8.requantize / fp8.assemble of transposed codes /
+/// fp8.quantize and the data movement before them.
+Value highPrecisionRoot(Value v) {
+  for (unsigned i = 0; i < 16 && v; ++i) {
+    Operation *def = v.getDefiningOp();
+    if (auto r = dyn_cast_or_null<RequantizeOp>(def)) {
+      v = r.getInput();
+    } else if (auto a = dyn_cast_or_null<AssembleOp>(def)) {
+      Value data = a.getData();
+      if (auto t = data.getDefiningOp<linalg::TransposeOp>())
+        data = t.getInput();
+      auto parts = data.getDefiningOp<DisassembleOp>();
+      if (!parts)
+        return {};
+      v = parts.getInput();
+    } else if (auto q = dyn_cast_or_null<QuantizeOp>(def)) {
+      return traceSource(q.getInput());
+    } else {
+      return traceSource(v);
+    }
+  }
+  return {};
+}
+
+/// True when `x` is defined before `y` (entry-block arguments first).
+bool definedBefore(Value x, Value y) {
+  auto ax = dyn_cast<BlockArgument>(x), ay = dyn_cast<BlockArgument>(y);
+  if (ax && ay)
+    return ax.getArgNumber() < ay.getArgNumber();
+  if (ax || ay)
+    return static_cast<bool>(ax);
+  Operation *dx = x.getDefiningOp(), *dy = y.getDefiningOp();
+  return dx->getBlock() == dy->getBlock() && dx->isBeforeInBlock(dy);
+}
 
 /// The precision column: the precision's name, or "" when it has none.
 StringRef precisionName(std::optional<Precision> precision) {
@@ -158,6 +204,24 @@ bool isQuantizedWeight(Value v) {
   return false;
 }
 
+/// What a training recipe keeps in high precision besides the GEMMs: the
+/// master weights, the weight gradients and the optimizer (AdamW) moments.
+struct TrainingState {
+  StringRef master, grads, moments;
+  int64_t masterBytes, gradBytes, momentBytes; // per parameter
+};
+
+TrainingState getTrainingState(PolicyAttr policy) {
+  StringRef name = policy.getName().getValue();
+  // DeepSeek-V3 §3.3.4 (low-precision storage): FP32 master weights and
+  // weight gradients (accumulated in FP32), BF16 AdamW moments. The other
+  // presets follow the usual mixed-precision AdamW (TransformerEngine,
+  // torchao): everything in FP32.
+  if (name == "deepseek-v3" || name == "hybrid")
+    return {"f32", "f32", "bf16", 4, 4, 2 * 2};
+  return {"f32", "f32", "f32", 4, 4, 2 * 4};
+}
+
 class ReportPass : public fp8::impl::FP8ReportPassBase<ReportPass> {
 public:
   using FP8ReportPassBase::FP8ReportPassBase;
@@ -195,6 +259,25 @@ void ReportPass::collect(FunctionOpInterface func, PolicyAttr policy,
       r.precision = p.getValue();
     if (auto s = op->getAttrOfType<StringAttr>(FP8Dialect::kReasonAttrName))
       r.reason = s.getValue().str();
+    if (auto g = op->getAttrOfType<GemmKindAttr>(FP8Dialect::kGemmAttrName))
+      r.gemm = g.getValue();
+    // A weight gradient reads X, saved by the forward pass: the operand
+    // defined first (dY, the incoming gradient, follows it).
+    if (r.gemm == GemmKind::wgrad && op->getNumOperands() >= 2) {
+      Value a = highPrecisionRoot(op->getOperand(0));
+      Value b = highPrecisionRoot(op->getOperand(1));
+      Value x = a && b ? (definedBefore(a, b) ? a : b) : Value();
+      auto t = x ? dyn_cast<RankedTensorType>(x.getType()) : nullptr;
+      if (t && t.hasStaticShape() && t.getRank() >= 1) {
+        int64_t cols = t.getShape().back();
+        int64_t rows = t.getNumElements() / std::max<int64_t>(cols, 1);
+        r.savedRoot = x;
+        r.savedBytesBefore = t.getNumElements() * bytesOf(t.getElementType());
+        r.savedBytesAfter =
+            fp8WeightBytes(rows, cols, policy.getActivationBlock(),
+                           policy.getScaleType());
+      }
+    }
 
     if (auto mm = dyn_cast<ScaledMatmulOp>(op)) {
       ArrayRef<int64_t> a = mm.getA().getType().getShape();
@@ -206,12 +289,13 @@ void ReportPass::collect(FunctionOpInterface func, PolicyAttr policy,
           !ShapedType::isDynamic(b[0]))
         r.flopsPerToken = 2 * b[0] * a[1];
       r.shape = (shapeString({a[0], b[0], a[1]}));
-      if (isQuantizedWeight(mm.getB())) {
+      if (r.gemm != GemmKind::wgrad && isQuantizedWeight(mm.getB())) {
         Type src = sourceElementType(mm.getB());
         if (!src)
           src = mm.getResult().getType().getElementType();
         ScaledTensorType bt = mm.getB().getType();
         r.weightBytesBefore = b[0] * b[1] * bytesOf(src);
+        r.weightElements = b[0] * b[1];
         r.weightBytesAfter =
             fp8WeightBytes(b[0], b[1], bt.getBlockShape(), bt.getScaleType());
       }
@@ -226,11 +310,13 @@ void ReportPass::collect(FunctionOpInterface func, PolicyAttr policy,
         r.flopsPerToken = 2 * c->n * c->k;
       r.shape = shapeString({c->m, c->n, c->k});
       Value b = c->op->getOperand(1);
-      if (getWeightSource(b) != WeightSource::none &&
+      if (r.gemm != GemmKind::wgrad &&
+          getWeightSource(b) != WeightSource::none &&
           r.role != Role::attention && !ShapedType::isDynamic(c->n) &&
           !ShapedType::isDynamic(c->k)) {
         int64_t bytes = bytesOf(getElementTypeOrSelf(b.getType()));
         r.weightBytesBefore = c->n * c->k * bytes;
+        r.weightElements = c->n * c->k;
         r.weightBytesAfter =
             r.precision == Precision::fp8
                 ? fp8WeightBytes(c->n, c->k, policy.getWeightBlock(),
@@ -316,6 +402,7 @@ void ReportPass::runOnOperation() {
     r.flopsPerToken *= r.count;
     r.weightBytesBefore *= r.count;
     r.weightBytesAfter *= r.count;
+    r.weightElements *= r.count;
   }
   // A dynamic GEMM counts `tokens` rows when the option is given; else its
   // per-token FLOPs are totalled apart.
@@ -324,6 +411,38 @@ void ReportPass::runOnOperation() {
       r.flops = r.flopsPerToken * tokens;
       r.flopsPerToken = 0;
     }
+  // In a training graph a weight is read by its fprop and its dgrad: count
+  // it once, at the fprop (at the dgrad in a backward function without
+  // fprops).
+  llvm::StringSet<> funcsWithFprop;
+  for (const Row &r : rows)
+    if (r.gemm == GemmKind::fprop)
+      funcsWithFprop.insert(r.func);
+  for (Row &r : rows)
+    if (r.gemm == GemmKind::dgrad && funcsWithFprop.contains(r.func))
+      r.weightBytesBefore = r.weightBytesAfter = r.weightElements = 0;
+  // Per GEMM kind: count, FLOPs in FP8 and in high precision.
+  struct KindTotals {
+    int64_t count = 0, fp8 = 0, high = 0;
+  };
+  KindTotals kinds[3];
+  bool training = false;
+  int64_t savedBefore = 0, savedAfter = 0, weightElements = 0;
+  DenseSet<Value> savedSeen;
+  for (const Row &r : rows) {
+    if (!r.isMatmul || !r.gemm)
+      continue;
+    training = true;
+    KindTotals &k = kinds[static_cast<unsigned>(*r.gemm)];
+    k.count += r.count;
+    (r.precision == Precision::fp8 ? k.fp8 : k.high) += r.flops;
+    if (r.savedRoot && savedSeen.insert(r.savedRoot).second) {
+      savedBefore += r.savedBytesBefore;
+      // A weight gradient kept high keeps its X high too.
+      savedAfter += r.precision == Precision::fp8 ? r.savedBytesAfter
+                                                  : r.savedBytesBefore;
+    }
+  }
   int64_t mmFlops = 0, fp8Flops = 0, mmPerToken = 0, fp8PerToken = 0;
   int64_t before = 0, after = 0;
   for (const Row &r : rows) {
@@ -337,7 +456,9 @@ void ReportPass::runOnOperation() {
     }
     before += r.weightBytesBefore;
     after += r.weightBytesAfter;
+    weightElements += r.weightElements;
   }
+  TrainingState state = getTrainingState(policy);
   // The share at many tokens when dynamic GEMMs are left per token.
   double share = mmPerToken ? 100.0 * fp8PerToken / mmPerToken
                  : mmFlops  ? 100.0 * fp8Flops / mmFlops
@@ -367,7 +488,29 @@ void ReportPass::runOnOperation() {
                              {"flops", r.flops},
                              {"flops_per_token", r.flopsPerToken},
                              {"weight_bytes_before", r.weightBytesBefore},
-                             {"weight_bytes_after", r.weightBytesAfter}});
+                             {"weight_bytes_after", r.weightBytesAfter},
+                             {"gemm", r.gemm ? llvm::json::Value(
+                                                   stringifyGemmKind(*r.gemm))
+                                             : llvm::json::Value(nullptr)}});
+    llvm::json::Object perKind;
+    for (GemmKind g : {GemmKind::fprop, GemmKind::dgrad, GemmKind::wgrad}) {
+      const KindTotals &k = kinds[static_cast<unsigned>(g)];
+      perKind[stringifyGemmKind(g)] = llvm::json::Object{
+          {"count", k.count}, {"fp8_flops", k.fp8}, {"high_flops", k.high}};
+    }
+    llvm::json::Value trainingJson = nullptr;
+    if (training)
+      trainingJson = llvm::json::Object{
+          {"gemms", std::move(perKind)},
+          {"saved_activation_bytes_before", savedBefore},
+          {"saved_activation_bytes_after", savedAfter},
+          {"weight_elements", weightElements},
+          {"master_weights", state.master},
+          {"weight_gradients", state.grads},
+          {"optimizer_moments", state.moments},
+          {"master_weight_bytes", weightElements * state.masterBytes},
+          {"weight_gradient_bytes", weightElements * state.gradBytes},
+          {"optimizer_moment_bytes", weightElements * state.momentBytes}};
     llvm::json::Object root{
         {"policy", policyName},
         {"policy_from_module", hasPolicy},
@@ -380,7 +523,8 @@ void ReportPass::runOnOperation() {
                             {"tokens", static_cast<int64_t>(tokens)},
                             {"fp8_matmul_flop_share", share / 100.0},
                             {"weight_bytes_before", before},
-                            {"weight_bytes_after", after}}}};
+                            {"weight_bytes_after", after}}},
+        {"training", std::move(trainingJson)}};
     os << llvm::formatv("{0:2}", llvm::json::Value(std::move(root))) << "\n";
     return write(text, module);
   }
@@ -418,7 +562,10 @@ void ReportPass::runOnOperation() {
           count > 1 ? std::to_string(count) + " x " + r.shape : r.shape;
       os << llvm::formatv(
           "{0,-4} {1,-22} {2,-28} {3,-12} {4,-5} {5,-18} {6,12}  {7}\n", ++idx,
-          r.op, r.location.empty() ? r.func : r.location, stringifyRole(r.role),
+          r.op, r.location.empty() ? r.func : r.location,
+          r.gemm ? (stringifyRole(r.role) + "/" + stringifyGemmKind(*r.gemm))
+                       .str()
+                 : stringifyRole(r.role).str(),
           precisionName(r), shape,
           perToken ? humanFlops(perToken) + "/tok" : humanFlops(flops),
           r.reason);
@@ -476,6 +623,29 @@ void ReportPass::runOnOperation() {
   os << llvm::formatv("  linear weights:      {0} before, {1} after "
                       "(FP8 codes + scales; one weight per linear)\n",
                       humanBytes(before), humanBytes(after));
+  if (training) {
+    os << "\nTraining (fp8.gemm: the three GEMMs of each linear)\n";
+    os << llvm::formatv("  {0,-6} {1,6} {2,14} {3,14} {4,9}\n", "gemm",
+                        "count", "FP8 FLOPs", "high FLOPs", "FP8 share");
+    for (GemmKind g : {GemmKind::fprop, GemmKind::dgrad, GemmKind::wgrad}) {
+      const KindTotals &k = kinds[static_cast<unsigned>(g)];
+      int64_t all = k.fp8 + k.high;
+      os << llvm::formatv("  {0,-6} {1,6} {2,14} {3,14} {4,8:F1}%\n",
+                          stringifyGemmKind(g), k.count, humanFlops(k.fp8),
+                          humanFlops(k.high), all ? 100.0 * k.fp8 / all : 0.0);
+    }
+    os << llvm::formatv("  saved activations:   {0} in high precision, {1} "
+                        "cached as FP8 (codes + scales; the weight "
+                        "gradients' X)\n",
+                        humanBytes(savedBefore), humanBytes(savedAfter));
+    os << llvm::formatv(
+        "  master weights {0} ({1}), weight gradients {2} ({3}), optimizer "
+        "moments {4} ({5}) for the {6} linear weight elements\n",
+        state.master, humanBytes(weightElements * state.masterBytes),
+        state.grads, humanBytes(weightElements * state.gradBytes),
+        state.moments, humanBytes(weightElements * state.momentBytes),
+        weightElements);
+  }
   write(text, module);
 }
 

@@ -1,6 +1,7 @@
 // RUN: fp8-opt %s -split-input-file -fp8-assign-precision | FileCheck %s --check-prefix=ROLES
 // RUN: fp8-opt %s -split-input-file -fp8-assign-precision -fp8-insert-quant | FileCheck %s --check-prefix=QUANT
 // RUN: fp8-opt %s -split-input-file -fp8-assign-precision=policy=hybrid -fp8-insert-quant | FileCheck %s --check-prefix=HYBRID
+// RUN: fp8-opt %s -split-input-file -fp8-assign-precision -fp8-insert-quant -fp8-report -o /dev/null | FileCheck %s --check-prefix=REPORT
 
 // One linear's training step in the form aot_autograd exports (joint graph:
 // forward and backward in one function, the tangent dY an argument):
@@ -44,6 +45,20 @@
 // HYBRID: fp8.scaled_matmul {{.*}} : !fp8.scaled<256x512xf8E4M3FN, block = [1, 128], scale = f32>, !fp8.scaled<384x512xf8E4M3FN, block = [128, 128], scale = f32> -> tensor<256x384xf32>
 // HYBRID: fp8.scaled_matmul {{.*}} : !fp8.scaled<256x384xf8E5M2, block = [1, 128], scale = f32>, !fp8.scaled<512x384xf8E4M3FN, block = [128, 128], scale = f32> -> tensor<256x512xf32>
 // HYBRID: fp8.scaled_matmul {{.*}} : !fp8.scaled<384x256xf8E5M2, block = [1, 128], scale = f32>, !fp8.scaled<512x256xf8E4M3FN, block = [1, 128], scale = f32> -> tensor<384x512xf32>
+// Hand-derived: each GEMM is 2 * 256 * 384 * 512 = 100663296 FLOP; the saved
+// X is 256 * 512 * 4 B = 512 KiB in f32, 256 * 512 B + 256 * 4 scales * 4 B
+// = 132 KiB as FP8; W has 384 * 512 = 196608 elements: 768 KiB as f32
+// master weights and gradients, 2 bf16 moments = 768 KiB (DeepSeek-V3).
+// REPORT: fp8.scaled_matmul {{.*}}linear/fprop fp8 256x384x512 100.66 MFLOP
+// REPORT: fp8.scaled_matmul {{.*}}linear/dgrad fp8 256x512x384 100.66 MFLOP
+// REPORT: fp8.scaled_matmul {{.*}}linear/wgrad fp8 384x512x256 100.66 MFLOP
+// REPORT: Training (fp8.gemm: the three GEMMs of each linear)
+// REPORT-NEXT: gemm count FP8 FLOPs high FLOPs FP8 share
+// REPORT-NEXT: fprop 1 100.66 MFLOP 0 FLOP 100.0%
+// REPORT-NEXT: dgrad 1 100.66 MFLOP 0 FLOP 100.0%
+// REPORT-NEXT: wgrad 1 100.66 MFLOP 0 FLOP 100.0%
+// REPORT-NEXT: saved activations: 512.00 KiB in high precision, 132.00 KiB cached as FP8
+// REPORT-NEXT: master weights f32 (768.00 KiB), weight gradients f32 (768.00 KiB), optimizer moments bf16 (768.00 KiB) for the 196608 linear weight elements
 func.func @joint(%x: tensor<256x512xf32>, %w: tensor<384x512xf32>, %dy: tensor<256x384xf32>) -> (tensor<256x384xf32>, tensor<256x512xf32>, tensor<384x512xf32>) {
   %zero = arith.constant 0.0 : f32
   %e0 = tensor.empty() : tensor<512x384xf32>
