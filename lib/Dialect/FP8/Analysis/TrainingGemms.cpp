@@ -85,11 +85,9 @@ bool fp8::contractsLeadingDim(Value v, bool kLast) {
 std::optional<ScatterAdd> fp8::matchScatterAdd(Operation *op) {
   auto g = dyn_cast<linalg::GenericOp>(op);
   if (!g || g.getNumReductionLoops() == 0 || g.getNumDpsInits() != 1 ||
-      !llvm::any_of(g.getDpsInputOperands(),
-                    [](OpOperand *o) {
-                      return isa<IntegerType>(
-                          getElementTypeOrSelf(o->get().getType()));
-                    }))
+      !llvm::any_of(g.getDpsInputOperands(), [](OpOperand *o) {
+        return isa<IntegerType>(getElementTypeOrSelf(o->get().getType()));
+      }))
     return std::nullopt;
   // The body compares an id with the index of an output dimension (the
   // table row it writes) and accumulates.
@@ -125,7 +123,8 @@ bool RoleAnalysis::isWeightGradient(
     const Contraction &c, const DenseSet<Value> &leftOperandSources) const {
   if (!c.supported || c.numBatch != 0 || c.mDims.size() != 1)
     return false;
-  auto lop = cast<linalg::LinalgOp>(const_cast<Contraction &>(c).op.getOperation());
+  // linalg::LinalgOp's accessors are not const: a copy of the handle.
+  linalg::LinalgOp lop = c.op;
   Value a = lop.getDpsInputOperand(0)->get();
   Value b = lop.getDpsInputOperand(1)->get();
   if (!contractsLeadingDim(a, c.aKLast) || !contractsLeadingDim(b, c.bNK))
@@ -134,8 +133,7 @@ bool RoleAnalysis::isWeightGradient(
   // gradient: it is returned (split backward, or an optimizer step in the
   // graph), or one operand is also a left operand elsewhere (dY of a dgrad,
   // X of an fprop).
-  return reachesReturn(c.op) ||
-         leftOperandSources.contains(traceSource(a)) ||
+  return reachesReturn(c.op) || leftOperandSources.contains(traceSource(a)) ||
          leftOperandSources.contains(traceSource(b));
 }
 
@@ -279,10 +277,9 @@ void RoleAnalysis::classifyTrainingGemms(ArrayRef<Operation *> ops,
     decisions[op] = d;
   }
   (void)ops;
-  training |= !weightGradients.empty() ||
-              llvm::any_of(gemmKinds, [](auto &kv) {
-                return kv.second == GemmKind::dgrad;
-              });
+  training |= !weightGradients.empty() || llvm::any_of(gemmKinds, [](auto &kv) {
+    return kv.second == GemmKind::dgrad;
+  });
 }
 
 std::optional<GemmKind> RoleAnalysis::getGemmKind(Operation *op) const {

@@ -60,7 +60,7 @@ PolicyAttr PolicyAttr::getPreset(MLIRContext *ctx, StringRef name) {
   if (name == "deepseek-v3") // DeepSeek-V3 §3.3.2: E4M3 everywhere.
     f = Fields{e4m3, e4m3, {1, 128}, {128, 128}, ScaleMode::f32, f32, 128};
   else if (name == "hybrid") // deepseek-v3's tiles, E5M2 gradients (the
-                              // TransformerEngine HYBRID format).
+                             // TransformerEngine HYBRID format).
     f = Fields{e4m3, e5m2, {1, 128}, {128, 128}, ScaleMode::f32, f32, 128};
   else if (name == "per-tensor") // One scale per tensor; E5M2 gradients.
     f = Fields{e4m3, e5m2, {kWhole, kWhole}, {kWhole, kWhole}, ScaleMode::f32,

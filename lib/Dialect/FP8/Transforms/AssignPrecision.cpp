@@ -210,7 +210,8 @@ void AssignPrecisionPass::annotate(FunctionOpInterface func,
     if (explicitPrec) {
       precision = explicitPrec.getValue();
       reason += "; precision override: fp8.precision attribute";
-    } else if (const NameOverride *o = matchName(op, Field::precision, matched)) {
+    } else if (const NameOverride *o =
+                   matchName(op, Field::precision, matched)) {
       precision = *o->precision;
       reason += "; precision override: loc name '" + matched + "' matches '" +
                 o->pattern + "'";
@@ -230,7 +231,8 @@ void AssignPrecisionPass::annotate(FunctionOpInterface func,
     // fp8.gemm attribute, a loc-name override, or the analysis'.
     std::optional<GemmKind> gemm;
     if (explicitGemm)
-      gemm = explicitGemm.getValue(), reason += "; gemm override: fp8.gemm attribute";
+      gemm = explicitGemm.getValue(),
+      reason += "; gemm override: fp8.gemm attribute";
     else if (const NameOverride *o = matchName(op, Field::gemm, matched))
       gemm = *o->gemm, reason += "; gemm override: loc name '" + matched +
                                  "' matches '" + o->pattern + "'";

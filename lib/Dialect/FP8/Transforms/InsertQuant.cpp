@@ -137,8 +137,8 @@ private:
   /// The 2-D weight of a contraction: drops unit batch dims or looks through
   /// a broadcast over the batch.
   Value get2DOperand(IRRewriter &rw, Location loc, Value v, unsigned numBatch);
-  Value quantize(IRRewriter &rw, Location loc, Value v,
-                 ArrayRef<int64_t> block, Type format = {});
+  Value quantize(IRRewriter &rw, Location loc, Value v, ArrayRef<int64_t> block,
+                 Type format = {});
   /// A stacked [G, X, K] operand quantized with `block` per group.
   StackedOperand quantizeStacked(IRRewriter &rw, Location loc, Value v,
                                  ArrayRef<int64_t> block);
@@ -320,9 +320,9 @@ Value Rewriter::transposeScaled(IRRewriter &rw, Location loc, Value q) {
         ->getResult(0);
   };
   ArrayRef<int64_t> shape = t.getShape(), block = t.getBlockShape();
-  auto type = ScaledTensorType::get(
-      rw.getContext(), {shape[1], shape[0]}, t.getElementType(),
-      {block[1], block[0]}, t.getScaleType());
+  auto type = ScaledTensorType::get(rw.getContext(), {shape[1], shape[0]},
+                                    t.getElementType(), {block[1], block[0]},
+                                    t.getScaleType());
   return AssembleOp::create(rw, loc, type, transpose(parts.getData()),
                             transpose(parts.getScales()));
 }
@@ -379,9 +379,9 @@ LogicalResult Rewriter::rewriteWgrad(IRRewriter &rw, Contraction &c) {
   Type fmt = policy.getFormat(), gradFmt = policy.getGradFormat();
   Value qa = tokenMajorOperand(rw, loc, a, c.aKLast, aIsGrad ? gradFmt : fmt);
   Value qb = tokenMajorOperand(rw, loc, b, c.bNK, aIsGrad ? fmt : gradFmt);
-  Value result = scaledMatmulQuantized(rw, op, qa, qb,
-                                       isZeroInit(init) ? Value() : init,
-                                       resultType.getElementType(), c.m, c.n);
+  Value result =
+      scaledMatmulQuantized(rw, op, qa, qb, isZeroInit(init) ? Value() : init,
+                            resultType.getElementType(), c.m, c.n);
   rw.replaceOp(op, result);
   return success();
 }
@@ -439,8 +439,8 @@ LogicalResult Rewriter::rewriteLinear(IRRewriter &rw, Contraction &c) {
   // X between fprop and wgrad, dY between dgrad and wgrad, W between fprop
   // and dgrad. The dgrad's dY is a gradient: the policy's gradient format.
   std::optional<GemmKind> gemm = getGemm(op);
-  Type aFormat = gemm == GemmKind::dgrad ? policy.getGradFormat()
-                                         : policy.getFormat();
+  Type aFormat =
+      gemm == GemmKind::dgrad ? policy.getGradFormat() : policy.getFormat();
 
   // Activation -> [M, K], 1x128 along K.
   Value qa;
@@ -775,8 +775,8 @@ public:
     IRRewriter rw(&getContext());
     bool failed = false;
     for (Contraction &c : fp8Ops)
-      failed |= ::mlir::failed(getGemm(c.op) == GemmKind::wgrad && c.supported &&
-                                       c.numBatch == 0
+      failed |= ::mlir::failed(getGemm(c.op) == GemmKind::wgrad &&
+                                       c.supported && c.numBatch == 0
                                    ? rewriter.rewriteWgrad(rw, c)
                                    : rewriter.rewriteLinear(rw, c));
     for (Contraction &c : highOps)

@@ -51,7 +51,7 @@ struct Row {
   std::optional<GemmKind> gemm;
   /// A weight gradient's activation operand X (saved by the forward pass):
   /// its high-precision root, bytes in high precision and as FP8 codes +
-  /// 1x128 scales (FP8 activation caching, DeepSeek-V3 §3.3.4... §3.3).
+  /// 1x128 scales (FP8 activation caching, DeepSeek-V3 §3.3.3).
   Value savedRoot;
   int64_t savedBytesBefore = 0, savedBytesAfter = 0;
 };
@@ -213,7 +213,7 @@ struct TrainingState {
 
 TrainingState getTrainingState(PolicyAttr policy) {
   StringRef name = policy.getName().getValue();
-  // DeepSeek-V3 §3.3.4 (low-precision storage): FP32 master weights and
+  // DeepSeek-V3 §3.3.3 (low-precision storage): FP32 master weights and
   // weight gradients (accumulated in FP32), BF16 AdamW moments. The other
   // presets follow the usual mixed-precision AdamW (TransformerEngine,
   // torchao): everything in FP32.
@@ -273,9 +273,8 @@ void ReportPass::collect(FunctionOpInterface func, PolicyAttr policy,
         int64_t rows = t.getNumElements() / std::max<int64_t>(cols, 1);
         r.savedRoot = x;
         r.savedBytesBefore = t.getNumElements() * bytesOf(t.getElementType());
-        r.savedBytesAfter =
-            fp8WeightBytes(rows, cols, policy.getActivationBlock(),
-                           policy.getScaleType());
+        r.savedBytesAfter = fp8WeightBytes(
+            rows, cols, policy.getActivationBlock(), policy.getScaleType());
       }
     }
 
@@ -475,23 +474,22 @@ void ReportPass::runOnOperation() {
   if (fmt == "json") {
     llvm::json::Array ops;
     for (const Row &r : rows)
-      ops.push_back(
-          llvm::json::Object{{"function", r.func},
-                             {"op", r.op},
-                             {"location", r.location},
-                             {"role", stringifyRole(r.role)},
-                             {"precision", precisionName(r)},
-                             {"reason", r.reason},
-                             {"shape", r.shape},
-                             {"matmul", r.isMatmul},
-                             {"count", r.count},
-                             {"flops", r.flops},
-                             {"flops_per_token", r.flopsPerToken},
-                             {"weight_bytes_before", r.weightBytesBefore},
-                             {"weight_bytes_after", r.weightBytesAfter},
-                             {"gemm", r.gemm ? llvm::json::Value(
-                                                   stringifyGemmKind(*r.gemm))
-                                             : llvm::json::Value(nullptr)}});
+      ops.push_back(llvm::json::Object{
+          {"function", r.func},
+          {"op", r.op},
+          {"location", r.location},
+          {"role", stringifyRole(r.role)},
+          {"precision", precisionName(r)},
+          {"reason", r.reason},
+          {"shape", r.shape},
+          {"matmul", r.isMatmul},
+          {"count", r.count},
+          {"flops", r.flops},
+          {"flops_per_token", r.flopsPerToken},
+          {"weight_bytes_before", r.weightBytesBefore},
+          {"weight_bytes_after", r.weightBytesAfter},
+          {"gemm", r.gemm ? llvm::json::Value(stringifyGemmKind(*r.gemm))
+                          : llvm::json::Value(nullptr)}});
     llvm::json::Object perKind;
     for (GemmKind g : {GemmKind::fprop, GemmKind::dgrad, GemmKind::wgrad}) {
       const KindTotals &k = kinds[static_cast<unsigned>(g)];
@@ -563,9 +561,9 @@ void ReportPass::runOnOperation() {
       os << llvm::formatv(
           "{0,-4} {1,-22} {2,-28} {3,-12} {4,-5} {5,-18} {6,12}  {7}\n", ++idx,
           r.op, r.location.empty() ? r.func : r.location,
-          r.gemm ? (stringifyRole(r.role) + "/" + stringifyGemmKind(*r.gemm))
-                       .str()
-                 : stringifyRole(r.role).str(),
+          r.gemm
+              ? (stringifyRole(r.role) + "/" + stringifyGemmKind(*r.gemm)).str()
+              : stringifyRole(r.role).str(),
           precisionName(r), shape,
           perToken ? humanFlops(perToken) + "/tok" : humanFlops(flops),
           r.reason);
@@ -625,8 +623,8 @@ void ReportPass::runOnOperation() {
                       humanBytes(before), humanBytes(after));
   if (training) {
     os << "\nTraining (fp8.gemm: the three GEMMs of each linear)\n";
-    os << llvm::formatv("  {0,-6} {1,6} {2,14} {3,14} {4,9}\n", "gemm",
-                        "count", "FP8 FLOPs", "high FLOPs", "FP8 share");
+    os << llvm::formatv("  {0,-6} {1,6} {2,14} {3,14} {4,9}\n", "gemm", "count",
+                        "FP8 FLOPs", "high FLOPs", "FP8 share");
     for (GemmKind g : {GemmKind::fprop, GemmKind::dgrad, GemmKind::wgrad}) {
       const KindTotals &k = kinds[static_cast<unsigned>(g)];
       int64_t all = k.fp8 + k.high;
