@@ -73,8 +73,16 @@ TEST_F(PolicyAttrTest, OtherPresets) {
   EXPECT_TRUE(isa<Float8E8M0FNUType>(mx.getScaleType()));
   EXPECT_EQ(mx.getPromoteInterval(), 32);
 
+  // deepseek-v3's tiles with E5M2 gradients (TransformerEngine's HYBRID).
+  PolicyAttr hybrid = PolicyAttr::getPreset(&ctx, "hybrid");
+  ASSERT_TRUE(hybrid);
+  EXPECT_EQ(hybrid.getActivationBlock(), (ArrayRef<int64_t>{1, 128}));
+  EXPECT_EQ(hybrid.getWeightBlock(), (ArrayRef<int64_t>{128, 128}));
+  EXPECT_TRUE(isa<Float8E4M3FNType>(hybrid.getFormat()));
+  EXPECT_TRUE(isa<Float8E5M2Type>(hybrid.getGradFormat()));
+
   EXPECT_FALSE(PolicyAttr::getPreset(&ctx, "deepseek-v4"));
-  EXPECT_EQ(PolicyAttr::getPresetNames().size(), 4u);
+  EXPECT_EQ(PolicyAttr::getPresetNames().size(), 5u);
 }
 
 TEST_F(PolicyAttrTest, PresetParsesToThePrintedFullForm) {
