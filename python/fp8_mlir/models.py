@@ -36,7 +36,7 @@ import math
 import re
 from typing import Dict, List, Optional, Sequence, Tuple
 
-__all__ = ["ModelConfig", "llama_block", "moe_block", "model"]
+__all__ = ["ModelConfig", "llama_block", "moe_block", "model", "mlp_training_step"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -873,3 +873,150 @@ def model(
         raise ValueError(f"mlp must be 'moe' or 'dense', got {mlp!r}")
     return _build(config, num_layers, mlp, weights=weights, dtype=dtype, func_name=func_name,
                   embed=True, lm_head=True, first_dense_layers=first_dense_layers)
+
+
+# -- training graphs -----------------------------------------------------------
+
+
+def mlp_training_step(tokens: int, sizes: Sequence[int], split: bool = False,
+                      lr: Optional[float] = None) -> str:
+    """One training step of an MLP (`nn.Linear` layers without bias, ReLU
+    between them) with a mean-squared-error loss, in the form aot_autograd
+    exports: weights `[out, in]` passed as arguments (`layers.<i>.weight`),
+    `linalg.transpose` + `linalg.matmul` for `Y = X * W^T`, and in the
+    backward `dX = dY * W`, `dW = dY^T * X` (transpose + matmul), ReLU's
+    gradient as a select on the saved ReLU output. The first layer's input
+    needs no gradient, so it has no dgrad.
+
+    `split=False`: one function `@train_step(%x, %target, %w0, ...)
+    -> (y, dw0, ...)` with the loss gradient `dY = 2 (Y - target) / numel`
+    computed in the graph (a joint graph). With `lr`, the graph also applies
+    the SGD update and returns the new weights instead of the gradients.
+
+    `split=True`: `@forward(%x, %w0, ...) -> (y, x, h1, ...)` returning the
+    activations saved for the backward, and `@backward(%x, %h1, ..., %w0,
+    ..., %dy) -> (dw0, ...)` with the incoming gradient dY as the last
+    argument (a tangent)."""
+    if not isinstance(tokens, int) or tokens <= 0:
+        raise ValueError(f"tokens must be a positive int, got {tokens!r}")
+    sizes = list(sizes)
+    if len(sizes) < 2 or not all(isinstance(s, int) and s > 0 for s in sizes):
+        raise ValueError(f"sizes must list at least 2 positive ints (in, ..., out), got {sizes!r}")
+    t, n = tokens, len(sizes) - 1
+    ty = lambda *shape: "tensor<" + "x".join(str(d) for d in shape) + "xf32>"  # noqa: E731
+    lines: List[str] = []
+    counter = [0]
+
+    def fresh(prefix="v"):
+        counter[0] += 1
+        return f"%{prefix}{counter[0]}"
+
+    def matmul(a, b, m, k, nn, loc):
+        e, f, r = fresh("e"), fresh("f"), fresh()
+        lines.append(f'    {e} = tensor.empty() : {ty(m, nn)}')
+        lines.append(f'    {f} = linalg.fill ins(%zero : f32) outs({e} : {ty(m, nn)}) -> {ty(m, nn)}')
+        lines.append(f'    {r} = linalg.matmul ins({a}, {b} : {ty(m, k)}, {ty(k, nn)}) '
+                     f'outs({f} : {ty(m, nn)}) -> {ty(m, nn)} loc("{loc}")')
+        return r
+
+    def transpose(a, r0, c0):
+        e, r = fresh("e"), fresh()
+        lines.append(f'    {e} = tensor.empty() : {ty(c0, r0)}')
+        lines.append(f'    {r} = linalg.transpose ins({a} : {ty(r0, c0)}) outs({e} : {ty(c0, r0)}) '
+                     'permutation = [1, 0]')
+        return r
+
+    def elementwise(ins, shape, body, loc):
+        e, r = fresh("e"), fresh()
+        rank = len(shape)
+        ident = "affine_map<(" + ", ".join(f"d{i}" for i in range(rank)) + ") -> (" + \
+            ", ".join(f"d{i}" for i in range(rank)) + ")>"
+        lines.append(f'    {e} = tensor.empty() : {ty(*shape)}')
+        args = ", ".join(f"%a{i}: f32" for i in range(len(ins)))
+        iters = ", ".join(['"parallel"'] * rank)
+        lines.append(f'    {r} = linalg.generic {{indexing_maps = [{", ".join([ident] * (len(ins) + 1))}], '
+                     f'iterator_types = [{iters}]}} '
+                     f'ins({", ".join(ins)} : {", ".join([ty(*shape)] * len(ins))}) outs({e} : {ty(*shape)}) {{')
+        lines.append(f'    ^bb0({args}, %o: f32):')
+        for b in body:
+            lines.append("      " + b)
+        lines.append(f'    }} -> {ty(*shape)} loc("{loc}")')
+        return r
+
+    def forward(x, ws):
+        acts = [x]  # the input of each layer
+        h = x
+        for i in range(n):
+            wt = transpose(ws[i], sizes[i + 1], sizes[i])
+            h = matmul(h, wt, t, sizes[i], sizes[i + 1], f"layers.{i}")
+            if i + 1 < n:
+                h = elementwise([h], (t, sizes[i + 1]),
+                                ["%c0 = arith.constant 0.0 : f32", "%m = arith.maximumf %a0, %c0 : f32",
+                                 "linalg.yield %m : f32"], f"layers.{i}.relu")
+                acts.append(h)
+        return h, acts
+
+    def backward(acts, ws, dy):
+        grads = [None] * n
+        for i in reversed(range(n)):
+            if i > 0:  # dX of this layer feeds the layer below
+                dx = matmul(dy, ws[i], t, sizes[i + 1], sizes[i], f"layers.{i}.dgrad")
+            dyt = transpose(dy, t, sizes[i + 1])
+            grads[i] = matmul(dyt, acts[i], sizes[i + 1], t, sizes[i], f"layers.{i}.wgrad")
+            if i > 0:
+                # ReLU's gradient from its saved output (threshold_backward).
+                dy = elementwise([dx, acts[i]], (t, sizes[i]),
+                                 ["%c0 = arith.constant 0.0 : f32",
+                                  "%p = arith.cmpf ogt, %a1, %c0 : f32",
+                                  "%s = arith.select %p, %a0, %c0 : f32", "linalg.yield %s : f32"],
+                                 f"layers.{i - 1}.relu.grad")
+        return grads
+
+    wargs = [f"%w{i}: {ty(sizes[i + 1], sizes[i])} loc(\"layers.{i}.weight\")" for i in range(n)]
+    ws = [f"%w{i}" for i in range(n)]
+    out = ["module {"]
+    if not split:
+        lines.append("    %zero = arith.constant 0.0 : f32")
+        y, acts = forward("%x", ws)
+        scale = 2.0 / (t * sizes[-1])
+        dy = elementwise([y, "%target"], (t, sizes[-1]),
+                         [f"%c = arith.constant {scale!r} : f32", "%d = arith.subf %a0, %a1 : f32",
+                          "%g = arith.mulf %d, %c : f32", "linalg.yield %g : f32"], "loss.grad")
+        grads = backward(acts, ws, dy)
+        results = [y]
+        if lr is None:
+            results += grads
+        else:
+            for i in range(n):
+                results.append(elementwise([ws[i], grads[i]], (sizes[i + 1], sizes[i]),
+                                           [f"%c = arith.constant {float(lr)!r} : f32",
+                                            "%u = arith.mulf %a1, %c : f32", "%r = arith.subf %a0, %u : f32",
+                                            "linalg.yield %r : f32"], f"layers.{i}.sgd"))
+        rtys = [ty(t, sizes[-1])] + [ty(sizes[i + 1], sizes[i]) for i in range(n)]
+        out.append(f"  func.func @train_step(%x: {ty(t, sizes[0])}, %target: {ty(t, sizes[-1])}, "
+                   f"{', '.join(wargs)}) -> ({', '.join(rtys)}) {{")
+        out += lines
+        out.append(f"    return {', '.join(results)} : {', '.join(rtys)}")
+        out.append("  }")
+    else:
+        lines.append("    %zero = arith.constant 0.0 : f32")
+        y, acts = forward("%x", ws)
+        saved_tys = [ty(t, sizes[i]) for i in range(n)]
+        rtys = [ty(t, sizes[-1])] + saved_tys
+        out.append(f"  func.func @forward(%x: {ty(t, sizes[0])}, {', '.join(wargs)}) -> ({', '.join(rtys)}) {{")
+        out += lines
+        out.append(f"    return {', '.join([y] + acts)} : {', '.join(rtys)}")
+        out.append("  }")
+        lines.clear()
+        lines.append("    %zero = arith.constant 0.0 : f32")
+        saved = [f"%s{i}" for i in range(n)]
+        grads = backward(saved, ws, "%dy")
+        gtys = [ty(sizes[i + 1], sizes[i]) for i in range(n)]
+        sargs = [f"%s{i}: {saved_tys[i]}" for i in range(n)]
+        out.append(f"  func.func @backward({', '.join(sargs)}, {', '.join(wargs)}, %dy: {ty(t, sizes[-1])}) "
+                   f"-> ({', '.join(gtys)}) {{")
+        out += lines
+        out.append(f"    return {', '.join(grads)} : {', '.join(gtys)}")
+        out.append("  }")
+    out.append("}")
+    return "\n".join(out) + "\n"
