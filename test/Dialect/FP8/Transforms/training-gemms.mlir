@@ -144,3 +144,67 @@ func.func @inference(%x: tensor<256x512xf32>, %w: tensor<384x512xf32>) -> tensor
   %y = linalg.matmul ins(%x, %wt : tensor<256x512xf32>, tensor<512x384xf32>) outs(%f1 : tensor<256x384xf32>) -> tensor<256x384xf32>
   return %y : tensor<256x384xf32>
 }
+
+// -----
+
+// A router's training step (joint graph): its fprop feeds a sigmoid, so it
+// is gating; its dgrad (same weight) and wgrad (same dY as the dgrad) are
+// the gating network's gradients and stay high too (DeepSeek-V3 §3.3.1),
+// while the linear beside it trains in FP8.
+// ROLES-LABEL: func.func @router_step
+// ROLES: linalg.matmul {fp8.gemm = #fp8.gemm<fprop>, fp8.precision = #fp8.precision<bf16>, fp8.reason = "heuristic: expert-count linear (N = 8) feeding softmax/sigmoid/top-k", fp8.role = #fp8.role<gating>}
+// ROLES: linalg.matmul {fp8.gemm = #fp8.gemm<fprop>, fp8.precision = #fp8.precision<fp8>, {{.*}}fp8.role = #fp8.role<linear>}
+// ROLES: linalg.matmul {fp8.gemm = #fp8.gemm<dgrad>, fp8.precision = #fp8.precision<bf16>, fp8.reason = "heuristic: activation gradient of the gating linear sharing its weight", fp8.role = #fp8.role<gating>}
+// ROLES: linalg.matmul {fp8.gemm = #fp8.gemm<wgrad>, fp8.precision = #fp8.precision<bf16>, fp8.reason = "heuristic: weight gradient of the gating linear whose dgrad shares dY", fp8.role = #fp8.role<gating>}
+// ROLES: linalg.matmul {fp8.gemm = #fp8.gemm<dgrad>, fp8.precision = #fp8.precision<fp8>, {{.*}}fp8.role = #fp8.role<linear>}
+// ROLES: linalg.matmul {fp8.gemm = #fp8.gemm<wgrad>, fp8.precision = #fp8.precision<fp8>, {{.*}}fp8.role = #fp8.role<linear>}
+// QUANT-LABEL: func.func @router_step
+// QUANT: linalg.matmul {fp8.gemm = #fp8.gemm<fprop>, {{.*}}fp8.role = #fp8.role<gating>} ins({{.*}} : tensor<256x512xbf16>, tensor<512x8xbf16>)
+// QUANT: fp8.scaled_matmul {{.*}}fp8.gemm = #fp8.gemm<fprop>
+// QUANT: linalg.matmul {fp8.gemm = #fp8.gemm<dgrad>, {{.*}}fp8.role = #fp8.role<gating>} ins({{.*}} : tensor<256x8xbf16>, tensor<8x512xbf16>)
+// QUANT: linalg.matmul {fp8.gemm = #fp8.gemm<wgrad>, {{.*}}fp8.role = #fp8.role<gating>} ins({{.*}} : tensor<8x256xbf16>, tensor<256x512xbf16>)
+// QUANT: fp8.scaled_matmul {{.*}}fp8.gemm = #fp8.gemm<dgrad>
+// QUANT: fp8.scaled_matmul {{.*}}fp8.gemm = #fp8.gemm<wgrad>
+// QUANT-NOT: fp8.scaled_matmul
+// QUANT: return
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @router_step(%x: tensor<256x512xf32>, %wg: tensor<8x512xf32>, %w: tensor<384x512xf32>,
+                       %dlogits: tensor<256x8xf32>, %dy: tensor<256x384xf32>)
+    -> (tensor<256x8xf32>, tensor<256x384xf32>, tensor<256x512xf32>, tensor<8x512xf32>, tensor<256x512xf32>, tensor<384x512xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %eg = tensor.empty() : tensor<512x8xf32>
+  %wgt = linalg.transpose ins(%wg : tensor<8x512xf32>) outs(%eg : tensor<512x8xf32>) permutation = [1, 0]
+  %e1 = tensor.empty() : tensor<256x8xf32>
+  %f1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<256x8xf32>) -> tensor<256x8xf32>
+  %logits = linalg.matmul ins(%x, %wgt : tensor<256x512xf32>, tensor<512x8xf32>) outs(%f1 : tensor<256x8xf32>) -> tensor<256x8xf32>
+  %scores = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%logits : tensor<256x8xf32>) outs(%e1 : tensor<256x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %n = arith.negf %a : f32
+    %e = math.exp %n : f32
+    %d = arith.addf %e, %one : f32
+    %s = arith.divf %one, %d : f32
+    linalg.yield %s : f32
+  } -> tensor<256x8xf32>
+  %e0 = tensor.empty() : tensor<512x384xf32>
+  %wt = linalg.transpose ins(%w : tensor<384x512xf32>) outs(%e0 : tensor<512x384xf32>) permutation = [1, 0]
+  %e2 = tensor.empty() : tensor<256x384xf32>
+  %f2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<256x384xf32>) -> tensor<256x384xf32>
+  %y = linalg.matmul ins(%x, %wt : tensor<256x512xf32>, tensor<512x384xf32>) outs(%f2 : tensor<256x384xf32>) -> tensor<256x384xf32>
+  %e3 = tensor.empty() : tensor<256x512xf32>
+  %f3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<256x512xf32>) -> tensor<256x512xf32>
+  %dxg = linalg.matmul ins(%dlogits, %wg : tensor<256x8xf32>, tensor<8x512xf32>) outs(%f3 : tensor<256x512xf32>) -> tensor<256x512xf32>
+  %e4 = tensor.empty() : tensor<8x256xf32>
+  %dlt = linalg.transpose ins(%dlogits : tensor<256x8xf32>) outs(%e4 : tensor<8x256xf32>) permutation = [1, 0]
+  %e5 = tensor.empty() : tensor<8x512xf32>
+  %f5 = linalg.fill ins(%zero : f32) outs(%e5 : tensor<8x512xf32>) -> tensor<8x512xf32>
+  %dwg = linalg.matmul ins(%dlt, %x : tensor<8x256xf32>, tensor<256x512xf32>) outs(%f5 : tensor<8x512xf32>) -> tensor<8x512xf32>
+  %dx = linalg.matmul ins(%dy, %w : tensor<256x384xf32>, tensor<384x512xf32>) outs(%f3 : tensor<256x512xf32>) -> tensor<256x512xf32>
+  %e6 = tensor.empty() : tensor<384x256xf32>
+  %dyt = linalg.transpose ins(%dy : tensor<256x384xf32>) outs(%e6 : tensor<384x256xf32>) permutation = [1, 0]
+  %e7 = tensor.empty() : tensor<384x512xf32>
+  %f7 = linalg.fill ins(%zero : f32) outs(%e7 : tensor<384x512xf32>) -> tensor<384x512xf32>
+  %dw = linalg.matmul ins(%dyt, %x : tensor<384x256xf32>, tensor<256x512xf32>) outs(%f7 : tensor<384x512xf32>) -> tensor<384x512xf32>
+  return %scores, %y, %dxg, %dwg, %dx, %dw : tensor<256x8xf32>, tensor<256x384xf32>, tensor<256x512xf32>, tensor<8x512xf32>, tensor<256x512xf32>, tensor<384x512xf32>
+}
