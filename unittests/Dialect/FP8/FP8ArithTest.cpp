@@ -219,4 +219,16 @@ TEST_F(FP8ArithTest, HostQuantizerE8M0AndNonSaturating) {
   EXPECT_EQ(q.quantize(61440.0f, 127u), 0x7C);
   EXPECT_EQ(q.quantize(bits(0xFF800000), 127u), 0xFC);
 }
+
+// E8M0 code 0 is 2^-127 (OCP MX v1.0, E8M0: value 2^(code - 127), no zero),
+// a subnormal f32 (bits 0x00400000): a block scaled by it dequantizes and
+// quantizes like any other power of two, never by a zero scale.
+TEST_F(FP8ArithTest, HostQuantizerE8M0CodeZero) {
+  fp8::HostQuantizer q(e4m3, Float8E8M0FNUType::get(&ctx), 1e-4,
+                       /*pow2=*/true, /*saturate=*/true);
+  // 2^-127 / 2^-127 = 1.0 (E4M3 0x38); 1.5 * 2^-127 -> 1.5 (0x3C).
+  EXPECT_EQ(q.quantize(bits(0x00400000), 0u), 0x38);
+  EXPECT_EQ(q.quantize(bits(0x00600000), 0u), 0x3C);
+  EXPECT_EQ(q.quantize(0.0f, 0u), 0x00);
+}
 } // namespace
