@@ -68,7 +68,7 @@ bool mlir::fp8::emu::parseGemmKernelName(const std::string &name,
   static const std::regex re("fp8_scaled_matmul_(dyn|[0-9]+)x([0-9]+)x([0-9]+)_"
                              "([a-z0-9]+)_([a-z0-9]+)_"
                              "([a-z0-9]+)(_acc(bf16|f32))?"
-                             "(_t[0-9]+x[0-9]+s[0-9]+)?");
+                             "(_t[0-9]+x[0-9]+s[0-9]+(c[0-9]+)?)?");
   std::smatch m;
   if (!std::regex_match(name, m, re))
     return false;
@@ -108,6 +108,13 @@ bool mlir::fp8::emu::getGemmKernelConfig(const KernelModule &module,
   if (!parseGemmKernelName(kernel, spec))
     return false;
   cfg = withRuntimeM(chooseGemmKernelConfig(spec.m, spec.n, spec.k), m);
+  // A configuration suffix names the tiles (and column-split consumers).
+  GemmKernelOverrides o;
+  if (parseGemmKernelConfigSuffix(kernel, &o.blockM, &o.blockN, &o.stages,
+                                  &o.consumers)) {
+    cfg = withRuntimeM(makeGemmKernelConfig(spec.m, spec.n, spec.k, o), m);
+    return true;
+  }
   KernelInfo info = module.getKernelInfo(kernel);
   if (info.maxThreads >= 256 && info.maxThreads % 128 == 0) {
     cfg.consumers = info.maxThreads / 128 - 1;

@@ -20,6 +20,12 @@
 // RUN: fp8-emu %t.m64.mlir --seed 6 | FileCheck %s --check-prefix=M64
 // RUN: fp8-opt %s --fp8-lower-to-nvvm="block-m=256 block-n=64" > %t.m256.mlir
 // RUN: fp8-emu %t.m256.mlir --seed 7 | FileCheck %s --check-prefix=M256
+// BLOCK_N = 256 (BLOCK_M = 64, two consumers splitting the columns) and
+// BLOCK_N = 16 (the narrowest wgmma tile of the matrix).
+// RUN: fp8-opt %s --fp8-lower-to-nvvm="block-m=64 block-n=256" > %t.n256.mlir
+// RUN: fp8-emu %t.n256.mlir --seed 8 --max-quantum 7 | FileCheck %s --check-prefix=N256
+// RUN: fp8-opt %s --fp8-lower-to-nvvm="block-n=16" > %t.n16.mlir
+// RUN: fp8-emu %t.n16.mlir --seed 9 | FileCheck %s --check-prefix=N16
 
 // Stages by hand: (227 KB - 1 KB) / (BM x 128 + BN x 128 + roundUp(4 BM, 128)),
 // at most 8.
@@ -37,6 +43,12 @@
 // M64-DAG: fp8-emu: PASS fp8_scaled_matmul_65x520x272_e4m3_e4m3_f32_t64x96s8: 65x520x272, 33800 outputs bit-exact
 // M256-DAG: fp8-emu: PASS fp8_scaled_matmul_200x300x400_e4m3_e4m3_bf16_t256x64s5: 200x300x400, 60000 outputs bit-exact
 // M256-DAG: fp8-emu: PASS fp8_scaled_matmul_65x520x272_e4m3_e4m3_f32_t256x64s5: 65x520x272, 33800 outputs bit-exact
+// Grids by hand: ceil(200/64) x ceil(300/256) = 8 and ceil(65/64) x
+// ceil(520/256) = 6 tiles of 64 x 256; 2 x 19 and 1 x 33 of 128 x 16.
+// N256-DAG: fp8-emu: PASS fp8_scaled_matmul_200x300x400_e4m3_e4m3_bf16_t64x256s5c2: 200x300x400, 60000 outputs bit-exact (grid 8,
+// N256-DAG: fp8-emu: PASS fp8_scaled_matmul_65x520x272_e4m3_e4m3_f32_t64x256s5c2: 65x520x272, 33800 outputs bit-exact (grid 6,
+// N16-DAG: fp8-emu: PASS fp8_scaled_matmul_200x300x400_e4m3_e4m3_bf16_t128x16s8: 200x300x400, 60000 outputs bit-exact (grid 38,
+// N16-DAG: fp8-emu: PASS fp8_scaled_matmul_65x520x272_e4m3_e4m3_f32_t128x16s8: 65x520x272, 33800 outputs bit-exact (grid 33,
 
 func.func @gemm_200x300x400(%a: !fp8.scaled<200x400xf8E4M3FN, block = [1, 128], scale = f32>,
     %b: !fp8.scaled<300x400xf8E4M3FN, block = [128, 128], scale = f32>) -> tensor<200x300xbf16> {

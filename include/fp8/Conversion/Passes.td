@@ -165,18 +165,26 @@ def FP8LowerToNVVMPass : Pass<"fp8-lower-to-nvvm", "ModuleOp"> {
     BLOCK_M 64 for M <= 64 else 128, BLOCK_N 128, as many stages as fit the
     227 KB of shared memory up to 8) unless the options `block-m`,
     `block-n`, `stages`, `consumers` say otherwise; a kernel with a
-    non-default configuration has the suffix `_t<BM>x<BN>s<S>` in its name.
+    non-default configuration has the suffix `_t<BM>x<BN>s<S>[c<C>]` in its
+    name (`c<C>` when the C consumers split the tile's columns).
     BLOCK_N need not be a multiple of the 128-column B-scale block: each
     8-column register group takes the B scale of the block its columns fall
     in (a tile may straddle two or three blocks). A configuration that
     breaks a hardware limit (wgmma N, the 227 KB of shared memory, the
-    consumer registers: BLOCK_N <= 216 with one or two consumers, 136 with
-    three, 88 with four) is an error naming the options.
+    consumer registers: BLOCK_N / splits <= 216 with one or two consumers,
+    136 with three, 88 with four) is an error naming the options. The
+    consumer warpgroups are BLOCK_M / 64 row groups times column splits:
+    each computes 64 rows and BLOCK_N / splits columns
+    (`wgmma .m64n<BLOCK_N/splits>k32`); a BLOCK_N too wide for one consumer
+    per 64 rows (224..256) is split across two when `consumers` is not
+    given (`block-m=64 block-n=256`: two consumers of 128 columns).
 
-    Requirements (diagnosed otherwise): static shapes; FP8 operands with f32
-    scales, `a` blocks [1, 128], `b` blocks [128, 128], promote_interval
-    128 (the DeepSeek-V3 recipe); K a multiple of 16 (TMA global strides are
-    16-byte multiples); no `acc` operand yet.
+    Requirements (diagnosed otherwise): static N and K (M may be dynamic);
+    FP8 operands with f32 scales, `a` blocks [1, 128], `b` blocks
+    [128, 128], promote_interval 128 (the DeepSeek-V3 recipe). Any K: the
+    host pads the codes' rows to a multiple of 16 bytes (TMA global
+    strides). An `acc` operand C (bf16/f32) is the kernel's last parameter
+    and the accumulators' initial value.
 
     For every `fp8.quantize` of a static rank-2 f32/bf16 tensor into
     [1, 128] tiles or [128, 128] blocks with f32 scales and `saturate`, adds
@@ -204,8 +212,9 @@ def FP8LowerToNVVMPass : Pass<"fp8-lower-to-nvvm", "ModuleOp"> {
            "GEMM shared-memory ring depth, 1..64 (0: as many as fit the "
            "227 KB, at most 8)">,
     Option<"consumers", "consumers", "int64_t", /*default=*/"0",
-           "GEMM consumer warpgroups, 1..4 = block-m / 64 (0: from "
-           "block-m)">,
+           "GEMM consumer warpgroups, 1..4: block-m / 64 times the column "
+           "splits (0: block-m / 64, doubled when block-n is too wide for "
+           "one consumer per 64 rows)">,
   ];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::LLVM::LLVMDialect",

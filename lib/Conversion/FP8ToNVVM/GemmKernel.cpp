@@ -50,7 +50,8 @@ std::string mlir::fp8::gemmKernelName(const GemmKernelSpec &spec) {
   if (spec.accType)
     name += getGemmKernelAccSuffix(getKernelElementType(spec.accType));
   if (!isDefaultGemmKernelConfig(c))
-    name += getGemmKernelConfigSuffix(c.blockM, c.blockN, c.stages);
+    name +=
+        getGemmKernelConfigSuffix(c.blockM, c.blockN, c.stages, c.consumers);
   return name;
 }
 
@@ -116,7 +117,10 @@ LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
   Value mRows = dynamicM ? entry->getArgument(5) : k.c32(cfg.m);
   Value tiles =
       dynamicM ? k.ceilDivTimes(mRows, cfg.blockM, nTiles) : k.c32(cfg.tiles());
-  const int64_t accRegs = accumulatorRegisters(cfg.blockN);
+  // Each consumer warpgroup computes 64 rows x consumerN columns of the
+  // tile (GemmKernelConfig::rowGroups / colSplits).
+  const int64_t consumerN = cfg.consumerN();
+  const int64_t accRegs = accumulatorRegisters(consumerN);
   const bool bf16Out = spec.resultType.isBF16();
 
   Value tid = NVVM::ThreadIdXOp::create(b, k.i32);
@@ -232,7 +236,15 @@ LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
           lane = k.remu(wgThread, k.c32(32));
     Value rowBase = k.add(k.mul(warp, k.c32(16)), k.divu(lane, k.c32(4)));
     Value colBase = k.mul(k.remu(lane, k.c32(4)), k.c32(2));
-    Value wgRow = k.mul(wg, k.c32(kTileM)); // this warpgroup's rows in the tile
+    // This warpgroup's rows and columns in the tile: row group
+    // wg % rowGroups, column group wg / rowGroups (without a column split,
+    // the row group is wg and the columns start at the tile's).
+    const bool colSplit = cfg.colSplits() > 1;
+    Value wgRowGroup = colSplit ? k.remu(wg, k.c32(cfg.rowGroups())) : wg;
+    Value wgRow = k.mul(wgRowGroup, k.c32(kTileM));
+    Value wgCol =
+        colSplit ? k.mul(k.divu(wg, k.c32(cfg.rowGroups())), k.c32(consumerN))
+                 : Value();
 
     auto tileLoop =
         scf::ForOp::create(b, ctaId, tiles, ctaCount, ValueRange{k.c32(0)});
@@ -244,10 +256,20 @@ LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
     // (col0 + 8j) / 128. The tile touches up to `sbCount` blocks from
     // col0 / 128 on; which group falls in which is static when BLOCK_N
     // divides 128 or is a multiple of it, else it depends on col0 % 128.
-    const int64_t sbCount = scaleBlocksPerTile(cfg.blockN);
-    const bool sbStatic = cfg.scaleBlocksAligned() || 128 % cfg.blockN == 0;
+    // (This warpgroup's columns: consumerN from col0, a multiple of
+    // consumerN.)
+    const int64_t sbCount = scaleBlocksPerTile(consumerN);
+    const bool sbStatic = (cfg.scaleBlocksAligned() && consumerN % 128 == 0) ||
+                          128 % cfg.blockN == 0;
     Value col0 = k.mul(nt, k.c32(cfg.blockN));
+    if (colSplit)
+      col0 = k.add(col0, wgCol);
     Value sbBlock0 = k.divu(col0, k.c32(128));
+    // A column group of the last tile may start past N (all its columns
+    // masked): its scale loads stay in the B-scale array.
+    if (colSplit)
+      sbBlock0 =
+          arith::MinUIOp::create(b, sbBlock0, k.c32(cfg.nScaleBlocks() - 1));
     Value sbRel = sbStatic ? Value() : k.remu(col0, k.c32(128));
     SmallVector<Value> init{tileLoop.getRegionIterArg(0)};
     // This thread's output positions (fragment map): rows rowTile and
@@ -307,9 +329,14 @@ LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
       // Descriptors: K-major, 128B swizzle, SBO 1024 (WgmmaFragment.h).
       Value aAddr =
           k.add(smemAddr, k.add(k.mul(s, k.c32(cfg.aStageBytes())),
-                                k.mul(wg, k.c32(kTileM * cfg.blockK))));
-      Value bAddr = k.add(smemAddr, k.add(k.c32(cfg.bRingOffset()),
-                                          k.mul(s, k.c32(cfg.bStageBytes()))));
+                                k.mul(wgRowGroup, k.c32(kTileM * cfg.blockK))));
+      // B rows (N) are 128-byte lines; a column group starts consumerN
+      // lines in (a multiple of 8: whole 1024-byte swizzle atoms).
+      Value bStage =
+          k.add(k.c32(cfg.bRingOffset()), k.mul(s, k.c32(cfg.bStageBytes())));
+      if (colSplit)
+        bStage = k.add(bStage, k.mul(wgCol, k.c32(cfg.blockK)));
+      Value bAddr = k.add(smemAddr, bStage);
       auto desc = [&](Value addr) {
         Value field = k.shru(k.andi(addr, k.c32(0x3FFFF)), k.c32(4));
         return k.ori(k.zext64(field),
@@ -349,7 +376,7 @@ LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
             b, structTy, partial,
             kk ? k.b.createOrFold<arith::AddIOp>(descA, step) : descA,
             kk ? k.b.createOrFold<arith::AddIOp>(descB, step) : descB,
-            NVVM::MMAShapeAttr::get(ctx, kTileM, cfg.blockN, kFp8K),
+            NVVM::MMAShapeAttr::get(ctx, kTileM, consumerN, kFp8K),
             NVVM::WGMMATypesAttr::get(ctx, wgmmaType(spec.aType)),
             NVVM::WGMMATypesAttr::get(ctx, wgmmaType(spec.bType)),
             NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::f32),

@@ -305,7 +305,7 @@ LogicalResult defineLauncher(func::FuncOp fn, int64_t smCount) {
     GemmKernelOverrides o;
     GemmKernelConfig c =
         parseGemmKernelConfigSuffix(kernel.str(), &o.blockM, &o.blockN,
-                                    &o.stages)
+                                    &o.stages, &o.consumers)
             ? makeGemmKernelConfig(m, bTy.getDimSize(0), kDim, o)
             : chooseGemmKernelConfig(m, bTy.getDimSize(0), kDim);
     buildGemmLauncherBody(b, args, c, kernel, smCount);

@@ -94,13 +94,13 @@ struct FP8LowerToNVVMPass
     if (consumers < 0 || consumers > 4)
       return bad("consumers", consumers)
              << "0 (block-m / 64) or 1..4 consumer warpgroups";
-    if (blockM != 0 && consumers != 0 && blockM != 64 * consumers)
+    if (blockM != 0 && consumers != 0 && consumers % (blockM / 64) != 0)
       return emitError(loc)
              << "fp8-lower-to-nvvm: options block-m="
              << static_cast<int64_t>(blockM)
              << " and consumers=" << static_cast<int64_t>(consumers)
              << " disagree: each consumer warpgroup computes 64 rows "
-                "(block-m = 64 x consumers)";
+                "(consumers = block-m / 64 times the column splits)";
     overrides.blockM = blockM;
     overrides.blockN = blockN;
     overrides.stages = stages;

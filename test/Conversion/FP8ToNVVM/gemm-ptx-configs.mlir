@@ -1,6 +1,7 @@
 // Non-default kernel configurations through to ptxas: BLOCK_N 16, 64, 96,
-// 112, 160, 216 (tiles that straddle B-scale blocks; 216 is the widest two
-// consumers hold, 256 is rejected, kernel-config.mlir) and BLOCK_M 64 and
+// 112, 160, 216 (tiles that straddle B-scale blocks; 216 is the widest one
+// consumer per 64 rows holds), 256 with BLOCK_M 64 (two consumers split the
+// columns, 128 each; with BLOCK_M 128 it is rejected, kernel-config.mlir) and BLOCK_M 64 and
 // 256 (one and four consumer warpgroups), each assembling for sm_90a with 0
 // spills (the register budget of GemmKernelConfig.h holds at its limits).
 // REQUIRES: ptxas
@@ -25,6 +26,9 @@
 // RUN: fp8-opt %s --fp8-gpu-pipeline="chip=sm_90a host=none block-m=64 block-n=216" | fp8-translate --fp8-extract-gpu-object > %t.m64.ptx
 // RUN: FileCheck %s --check-prefix=PTX < %t.m64.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.m64.ptx -o %t.m64.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
+// RUN: fp8-opt %s --fp8-gpu-pipeline="chip=sm_90a host=none block-m=64 block-n=256" | fp8-translate --fp8-extract-gpu-object > %t.n256.ptx
+// RUN: FileCheck %s --check-prefix=PTX < %t.n256.ptx
+// RUN: %ptxas -arch=sm_90a -v %t.n256.ptx -o %t.n256.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 // RUN: fp8-opt %s --fp8-gpu-pipeline="chip=sm_90a host=none block-m=256 block-n=64" | fp8-translate --fp8-extract-gpu-object > %t.m256.ptx
 // RUN: FileCheck %s --check-prefix=PTX < %t.m256.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.m256.ptx -o %t.m256.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
@@ -37,7 +41,7 @@
 // PTXAS-NOT: {{warning|[1-9][0-9]* bytes spill}}
 
 // Each configuration is its own kernel, named after it.
-// PTX: .entry fp8_scaled_matmul_200x300x400_e4m3_e4m3_bf16_t{{[0-9]+}}x{{[0-9]+}}s{{[0-9]+}}(
+// PTX: .entry fp8_scaled_matmul_200x300x400_e4m3_e4m3_bf16_t{{[0-9]+}}x{{[0-9]+}}s{{[0-9]+(c[0-9]+)?}}(
 // PTX: wgmma.mma_async.sync.aligned.m64n{{[0-9]+}}k32.f32.e4m3.e4m3
 
 func.func @gemm(%a: !fp8.scaled<200x400xf8E4M3FN, block = [1, 128], scale = f32>,

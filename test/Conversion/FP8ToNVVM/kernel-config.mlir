@@ -17,7 +17,7 @@
 // RUN: not fp8-opt %s -fp8-lower-to-nvvm='consumers=5' 2>&1 | FileCheck %s --check-prefix=CONS
 // CONS: fp8-lower-to-nvvm: option consumers=5 is invalid: expected 0 (block-m / 64) or 1..4 consumer warpgroups
 // RUN: not fp8-opt %s -fp8-lower-to-nvvm='block-m=128 consumers=1' 2>&1 | FileCheck %s --check-prefix=DISAGREE
-// DISAGREE: fp8-lower-to-nvvm: options block-m=128 and consumers=1 disagree: each consumer warpgroup computes 64 rows (block-m = 64 x consumers)
+// DISAGREE: fp8-lower-to-nvvm: options block-m=128 and consumers=1 disagree: each consumer warpgroup computes 64 rows (consumers = block-m / 64 times the column splits)
 // The pipeline passes them on.
 // RUN: not fp8-opt %s --fp8-gpu-pipeline='block-n=20' 2>&1 | FileCheck %s --check-prefix=PIPE
 // PIPE: fp8-lower-to-nvvm: option block-n=20 is invalid
@@ -31,9 +31,9 @@
 // 104 for four (65536 / 640 threads = 102, rounded to 96 per thread at launch,
 // 96 x 640 - 40 x 128 left for 512 consumer threads; block-n <= 88).
 // RUN: not fp8-opt %s -fp8-lower-to-nvvm='block-n=256' 2>&1 | FileCheck %s --check-prefix=REGS256
-// REGS256: invalid kernel configuration block-m=128 block-n=256 stages={{[0-9]+}} consumers=2 ({{[0-9]+}} bytes of shared memory): block-n is too wide for the consumer registers of this block-m
+// REGS256: invalid kernel configuration block-m=128 block-n=256 stages={{[0-9]+}} consumers=2 ({{[0-9]+}} bytes of shared memory): block-n is too wide for the consumer registers (accumulators and wgmma partial take block-n / splits registers per thread, plus 16, within 232 registers for 1-2 consumers, 152 for 3, 104 for 4: block-n / splits <= 216, 136, 88; block-n 224..256 needs block-m 64 with two consumers splitting the columns)
 // RUN: not fp8-opt %s -fp8-lower-to-nvvm='block-m=256 block-n=128' 2>&1 | FileCheck %s --check-prefix=REGS
-// REGS: invalid kernel configuration block-m=256 block-n=128 stages=4 consumers=4 ({{[0-9]+}} bytes of shared memory): block-n is too wide for the consumer registers of this block-m (accumulators and wgmma partial take block-n registers per thread, plus 16, within 232 registers for 1-2 consumers, 152 for 3, 104 for 4: block-n <= 216, 136, 88)
+// REGS: invalid kernel configuration block-m=256 block-n=128 stages=4 consumers=4 ({{[0-9]+}} bytes of shared memory): block-n is too wide for the consumer registers
 
 // --- Kernels ---------------------------------------------------------------
 // RUN: fp8-opt %s -fp8-lower-to-nvvm | FileCheck %s --check-prefix=DEFAULT
@@ -41,6 +41,7 @@
 // RUN: fp8-opt %s -fp8-lower-to-nvvm='block-n=216' | FileCheck %s --check-prefix=N216
 // RUN: fp8-opt %s -fp8-lower-to-nvvm='block-m=256 block-n=64' | FileCheck %s --check-prefix=M256
 // RUN: fp8-opt %s -fp8-lower-to-nvvm='block-m=64 stages=3' | FileCheck %s --check-prefix=M64
+// RUN: fp8-opt %s -fp8-lower-to-nvvm='block-m=64 block-n=256' | FileCheck %s --check-prefix=W256
 
 // The default configuration keeps its name (no suffix): 128 x 128 tiles, 6
 // stages, one B scale per tile (BLOCK_N = 128 never straddles a block).
@@ -97,6 +98,19 @@
 // M64-COUNT-6: nvvm.mbarrier.init
 // M64-NOT: nvvm.mbarrier.init
 // M64: nvvm.setmaxregister increase 232
+
+// BLOCK_N = 256 with BLOCK_M = 64: two consumer warpgroups split the tile's
+// columns (suffix c2), each one wgmma .m64n128k32 per k32 step from B rows
+// 128 x consumer on (16384 bytes into the stage), 232 registers each; the
+// tiles start at multiples of 128 columns: one B scale per consumer, no
+// select.
+// W256-LABEL: llvm.func @fp8_scaled_matmul_200x300x400_e4m3_e4m3_bf16_t64x256s5c2(
+// W256-SAME: nvvm.maxntid = array<i32: 384, 1, 1>
+// W256: nvvm.setmaxregister increase 232
+// W256: arith.muli %{{.*}}, %c128_i32{{[_0-9]*}} : i32
+// W256: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 128, k = 32>
+// W256-NOT: arith.select
+// W256-NOT: <m = 64, n = 256, k = 32>
 
 func.func @gemm(%a: !fp8.scaled<200x400xf8E4M3FN, block = [1, 128], scale = f32>,
     %b: !fp8.scaled<300x400xf8E4M3FN, block = [128, 128], scale = f32>) -> tensor<200x300xbf16> {

@@ -101,9 +101,41 @@ TEST(GemmKernelConfig, EveryAcceptedOverrideFitsTheHardware) {
         EXPECT_LE(c.sharedMemoryBytes(), 227 * 1024);
         EXPECT_EQ(c.bRingOffset() % 1024, 0);
         EXPECT_EQ(c.saRingOffset() % 1024, 0);
-        EXPECT_EQ(c.consumers * 64, c.blockM);
+        // Consumers: BM / 64 row groups times column splits, each holding
+        // its consumerN() columns' accumulators and wgmma outputs.
+        EXPECT_EQ(c.consumers % c.rowGroups(), 0);
+        EXPECT_EQ(c.consumerN() % 8, 0);
+        EXPECT_LE(c.consumerN() + GemmKernelConfig::kConsumerOverheadRegs,
+                  c.consumerRegs);
       }
   EXPECT_GT(accepted, 100);
+}
+
+// BLOCK_N 224..256 is too wide for one consumer per 64 rows (232
+// registers: 256 / 2 accumulators + 256 / 2 wgmma outputs + 16 > 232);
+// with BLOCK_M 64 the columns split across two consumers of 128 columns
+// (the registers of the default tile); with BLOCK_M 128 four consumers get
+// 104 registers each, too few for 128 columns: rejected.
+TEST(GemmKernelConfig, WideTilesSplitColumns) {
+  mlir::fp8::GemmKernelOverrides o;
+  o.blockM = 64;
+  o.blockN = 256;
+  GemmKernelConfig c = mlir::fp8::makeGemmKernelConfig(200, 300, 400, o);
+  EXPECT_STREQ(mlir::fp8::checkGemmKernelConfig(c), "");
+  EXPECT_EQ(c.consumers, 2);
+  EXPECT_EQ(c.rowGroups(), 1);
+  EXPECT_EQ(c.colSplits(), 2);
+  EXPECT_EQ(c.consumerN(), 128);
+  EXPECT_EQ(c.consumerRegs, 232);
+  EXPECT_EQ(c.threads(), 384);
+  o.blockM = 128;
+  c = mlir::fp8::makeGemmKernelConfig(200, 300, 400, o);
+  EXPECT_STRNE(mlir::fp8::checkGemmKernelConfig(c), "");
+  // BLOCK_N 216 still fits one consumer per 64 rows: no split.
+  o.blockN = 216;
+  c = mlir::fp8::makeGemmKernelConfig(200, 300, 400, o);
+  EXPECT_EQ(c.consumers, 2);
+  EXPECT_EQ(c.colSplits(), 1);
 }
 
 TEST(GemmKernelConfig, ConsumerRegisters) {
@@ -126,6 +158,20 @@ TEST(GemmKernelConfig, NameSuffixRoundTrip) {
       "fp8_scaled_matmul_200x300x400_e4m3_e4m3_bf16", &bm, &bn, &st));
   EXPECT_FALSE(mlir::fp8::parseGemmKernelConfigSuffix(
       "fp8_scaled_matmul_200x300x400_e4m3_e4m3_bf16_t64x96s5x", &bm, &bn, &st));
+  // Column-split consumers: "c<C>" when C != BM / 64.
+  int64_t cs = 0;
+  EXPECT_EQ(mlir::fp8::getGemmKernelConfigSuffix(64, 256, 5, 2),
+            "_t64x256s5c2");
+  EXPECT_EQ(mlir::fp8::getGemmKernelConfigSuffix(128, 96, 5, 2), "_t128x96s5");
+  EXPECT_TRUE(mlir::fp8::parseGemmKernelConfigSuffix(
+      "fp8_scaled_matmul_200x300x400_e4m3_e4m3_bf16_t64x256s5c2", &bm, &bn, &st,
+      &cs));
+  EXPECT_EQ(bn, 256);
+  EXPECT_EQ(cs, 2);
+  EXPECT_TRUE(mlir::fp8::parseGemmKernelConfigSuffix(
+      "fp8_scaled_matmul_200x300x400_e4m3_e4m3_bf16_t128x96s5", &bm, &bn, &st,
+      &cs));
+  EXPECT_EQ(cs, 2);
   // The default configuration has no suffix, an explicit one equal to it is
   // the default.
   mlir::fp8::GemmKernelOverrides o;

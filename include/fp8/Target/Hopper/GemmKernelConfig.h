@@ -21,7 +21,11 @@
 //             a static M ignores it; a dynamic-M kernel (one per N, K and
 //             types, taking any M: `m == kDynamicM` in its configuration)
 //             computes its tile count and row masks from it.
-// Out-of-bounds TMA elements are zero-filled (K, M and N tails).
+//   6 c:      (kernels named ..._acc<c> only) [M, N] bf16 or f32 accumulator
+//             operand C, row-major: the accumulators' initial value.
+// Out-of-bounds TMA elements are zero-filled (K, M and N tails). The host
+// pads the rows of the codes to a multiple of 16 bytes with zero codes when
+// K is not one (TMA global strides), so the A/B maps describe [*, Kp].
 //
 //===----------------------------------------------------------------------===//
 #ifndef FP8_CONVERSION_GEMMKERNELCONFIG_H
@@ -37,8 +41,8 @@ struct GemmKernelConfig {
   static constexpr int64_t kDynamicM = -1;
 
   int64_t m = 0, n = 0, k = 0;
-  int64_t blockM = 128;  // rows per CTA tile: 64 per consumer warpgroup
-  int64_t blockN = 128;  // columns per CTA tile (wgmma N)
+  int64_t blockM = 128;  // rows per CTA tile: 64 per consumer row group
+  int64_t blockN = 128;  // columns per CTA tile
   int64_t blockK = 128;  // K per stage = one promotion interval
   int64_t consumers = 2; // consumer (math) warpgroups
   int64_t stages = 6;    // shared-memory ring depth
@@ -68,6 +72,19 @@ struct GemmKernelConfig {
   }
 
   int64_t threads() const { return 128 * (consumers + 1); }
+  /// The consumer warpgroups form rowGroups() x colSplits(): warpgroup w
+  /// computes rows [64 (w % rowGroups), +64) and columns
+  /// [consumerN() (w / rowGroups), +consumerN()) of the tile, with one
+  /// wgmma .m64n<consumerN>k32 per k32 step. Splitting the columns is how
+  /// a wide tile (BLOCK_N = 256) fits the registers: each consumer holds
+  /// consumerN() / 2 accumulators and as many wgmma outputs.
+  int64_t rowGroups() const { return blockM / 64; }
+  int64_t colSplits() const {
+    return rowGroups() > 0 ? consumers / rowGroups() : 0;
+  }
+  int64_t consumerN() const {
+    return colSplits() > 0 ? blockN / colSplits() : 0;
+  }
   int64_t mTiles() const { return ceilDiv(m, blockM); }
   int64_t nTiles() const { return ceilDiv(n, blockN); }
   int64_t tiles() const { return mTiles() * nTiles(); }
@@ -130,23 +147,28 @@ inline const char *checkGemmKernelConfig(const GemmKernelConfig &c) {
   if (c.blockM % 64 != 0 || c.blockM < 64 || c.blockM > 256)
     return "block-m must be 64, 128, 192 or 256 (64 rows per consumer "
            "warpgroup, wgmma m64)";
-  if (c.consumers * 64 != c.blockM)
-    return "consumers must equal block-m / 64 (each consumer warpgroup "
-           "computes 64 rows, wgmma m64)";
+  if (c.consumers < 1 || c.consumers > 4 || c.consumers % (c.blockM / 64) != 0)
+    return "consumers must be block-m / 64 times the column splits, at most "
+           "4 (each consumer warpgroup computes 64 rows, wgmma m64, of "
+           "block-n / splits columns)";
   if (c.blockN % 8 != 0 || c.blockN < 16 || c.blockN > 256)
     return "block-n must be a multiple of 8 in 16..256 (wgmma .m64nNk32 "
            "with e4m3/e5m2 operands)";
+  if (c.blockN % (8 * c.colSplits()) != 0)
+    return "block-n must split into equal multiples of 8 columns per "
+           "consumer (wgmma .m64nNk32: N a multiple of 8)";
   if (c.stages < 1 || 2 * c.stages * 8 > GemmKernelConfig::kBarrierBytes)
     return "stages must be in 1..64";
   if (c.sharedMemoryBytes() > GemmKernelConfig::kSharedMemoryLimit)
     return "the shared-memory ring (stages x (block-m + block-n) x 128 bytes "
            "+ A scales + barriers) exceeds the 227 KB of shared memory per "
            "block of sm_90";
-  if (c.blockN + GemmKernelConfig::kConsumerOverheadRegs > c.consumerRegs)
-    return "block-n is too wide for the consumer registers of this block-m "
-           "(accumulators and wgmma partial take block-n registers per "
-           "thread, plus 16, within 232 registers for 1-2 consumers, 152 for "
-           "3, 104 for 4: block-n <= 216, 136, 88)";
+  if (c.consumerN() + GemmKernelConfig::kConsumerOverheadRegs > c.consumerRegs)
+    return "block-n is too wide for the consumer registers (accumulators "
+           "and wgmma partial take block-n / splits registers per thread, "
+           "plus 16, within 232 registers for 1-2 consumers, 152 for 3, 104 "
+           "for 4: block-n / splits <= 216, 136, 88; block-n 224..256 needs "
+           "block-m 64 with two consumers splitting the columns)";
   return "";
 }
 
@@ -186,7 +208,9 @@ struct GemmKernelOverrides {
 
 /// The configuration for M x N x K with the options `o` applied: BLOCK_M and
 /// the consumer count imply each other (64 rows per consumer), stages
-/// default to as many as fit (at most 8, at least 1). The result may be
+/// default to as many as fit (at most 8, at least 1); a BLOCK_N too wide
+/// for the consumer registers splits its columns across twice the
+/// consumers when the count was not given. The result may be
 /// invalid (checkGemmKernelConfig says why).
 inline GemmKernelConfig makeGemmKernelConfig(int64_t m, int64_t n, int64_t k,
                                              const GemmKernelOverrides &o) {
@@ -203,6 +227,19 @@ inline GemmKernelConfig makeGemmKernelConfig(int64_t m, int64_t n, int64_t k,
   if (c.consumers > 0)
     c.consumerRegs =
         GemmKernelConfig::consumerRegsFor(c.consumers, c.producerRegs);
+  // A tile too wide for the registers of one consumer per 64 rows gets its
+  // columns split across two (when the consumer count was not given).
+  if (!o.consumers && c.consumers > 0 && c.consumers * 2 <= 4 &&
+      c.blockN + GemmKernelConfig::kConsumerOverheadRegs > c.consumerRegs &&
+      c.blockN % 16 == 0) {
+    GemmKernelConfig split = c;
+    split.consumers = 2 * c.consumers;
+    split.consumerRegs =
+        GemmKernelConfig::consumerRegsFor(split.consumers, split.producerRegs);
+    if (split.consumerN() + GemmKernelConfig::kConsumerOverheadRegs <=
+        split.consumerRegs)
+      c = split;
+  }
   if (o.stages) {
     c.stages = o.stages;
   } else {

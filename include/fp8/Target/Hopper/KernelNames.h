@@ -75,30 +75,44 @@ inline bool isAccGemmKernelName(const std::string &name) {
   return name.find("_acc") != std::string::npos;
 }
 
-/// The configuration suffix of a GEMM kernel name: "_t<BM>x<BN>s<S>".
+/// The configuration suffix of a GEMM kernel name: "_t<BM>x<BN>s<S>", plus
+/// "c<C>" when the consumer warpgroups are not BM / 64 (columns split
+/// across them, GemmKernelConfig::colSplits).
 inline std::string getGemmKernelConfigSuffix(int64_t blockM, int64_t blockN,
-                                             int64_t stages) {
-  return "_t" + std::to_string(blockM) + "x" + std::to_string(blockN) + "s" +
-         std::to_string(stages);
+                                             int64_t stages,
+                                             int64_t consumers = 0) {
+  std::string s = "_t" + std::to_string(blockM) + "x" + std::to_string(blockN) +
+                  "s" + std::to_string(stages);
+  if (consumers && consumers * 64 != blockM)
+    s += "c" + std::to_string(consumers);
+  return s;
 }
 
 /// Reads the configuration suffix of a GEMM kernel name; false (outputs
 /// untouched) when the name has none, i.e. it uses the shape's default.
+/// `consumers` (optional) gets C of a "c<C>" part, else BM / 64.
 inline bool parseGemmKernelConfigSuffix(const std::string &name,
                                         int64_t *blockM, int64_t *blockN,
-                                        int64_t *stages) {
+                                        int64_t *stages,
+                                        int64_t *consumers = nullptr) {
   size_t t = name.rfind("_t");
   if (t == std::string::npos)
     return false;
-  long long bm = 0, bn = 0, st = 0;
-  int used = 0;
+  long long bm = 0, bn = 0, st = 0, cs = 0;
+  int used = 0, usedC = 0;
   if (std::sscanf(name.c_str() + t, "_t%lldx%llds%lld%n", &bm, &bn, &st,
-                  &used) != 3 ||
-      name.size() != t + static_cast<size_t>(used))
+                  &used) != 3)
+    return false;
+  size_t end = t + static_cast<size_t>(used);
+  if (end < name.size() &&
+      (std::sscanf(name.c_str() + end, "c%lld%n", &cs, &usedC) != 1 ||
+       end + static_cast<size_t>(usedC) != name.size()))
     return false;
   *blockM = bm;
   *blockN = bn;
   *stages = st;
+  if (consumers)
+    *consumers = cs ? cs : bm / 64;
   return true;
 }
 
