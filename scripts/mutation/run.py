@@ -180,12 +180,17 @@ def targets_for(path: str) -> list:
     return out
 
 
+# The failing tests of the current mutant (lit's "FAIL: suite :: name").
+FAILED = []
+
+
 def lit_failures(cmd, build, timeout, log) -> int:
     """Runs lit; the number of failing tests. A failure that lit did not
     count (a hang, a crash of the runner) counts as one."""
     rc, text = run(cmd, build, timeout, log, capture=True)
     if rc == 0:
         return 0
+    FAILED.extend(re.findall(r"^(?:FAIL|TIMEOUT): (.+?) \(\d+ of \d+\)", text, re.M))
     counted = sum(int(n) for n in re.findall(r"(?:Failed|Timed Out) Tests \((\d+)\)", text))
     return max(counted, 1)
 
@@ -283,9 +288,13 @@ def main() -> int:
                                    text=True).strip()
     results = {}
     started, load0 = time.time(), os.getloadavg()
+    caught = {}
     for m in mutants:
         target = args.scratch / m.path
         start = time.time()
+        FAILED.clear()
+        with open(log, "a") as out:
+            out.write(f"\n### mutant {m.ident} ({m.area}, {m.path})\n")
         source = target.read_text() if target.exists() else ""
         if source.count(m.old) != 1:
             status = "invalid (text not found once: stale entry)"
@@ -303,6 +312,7 @@ def main() -> int:
             finally:
                 target.write_text(source)
         results[m.ident] = status
+        caught[m.ident] = list(FAILED)
         print(f"{m.ident:5} {m.area:17} {status:12} {time.time() - start:6.0f} s  {m.why.strip()}", flush=True)
     # Leave the scratch build matching HEAD for the next run.
     run(["ninja", "-C", str(build)], args.scratch, None, log)
@@ -341,8 +351,9 @@ def main() -> int:
         lines += [f"- survivor {m.ident} ({m.area}): {m.why.strip()}" for m in survivors]
         lines += [f"- weak (one test): {m.ident} ({m.area}): {m.why.strip()}" for m in weak]
         lines += [f"- {results[m.ident]}: {m.ident}" for m in invalid]
-        lines += ["", "| mutant | area | verdict |", "|---|---|---|"]
-        lines += [f"| {m.ident} | {m.area} | {results[m.ident]} |" for m in mutants]
+        lines += ["", "| mutant | area | verdict | failing tests (the first ones) |", "|---|---|---|---|"]
+        lines += [f"| {m.ident} | {m.area} | {results[m.ident]} | {', '.join(caught[m.ident])} |"
+                  for m in mutants]
         args.markdown.write_text("\n".join(lines) + "\n")
     return 0
 
