@@ -104,6 +104,14 @@ def FP8LowerToLinalgPass : Pass<"fp8-lower-to-linalg", "ModuleOp"> {
     of the same arithmetic is `include/fp8/Target/Hopper/
     TensorCoreAccumulation.h`.
 
+    Option `tiled` replaces the exact path's generics of
+    `fp8.scaled_matmul` (not the accumulator models) by a register-tiled
+    kernel with the same arithmetic per output: codes decoded once into
+    f32 panels, an `scf.forall` over 4 x 24 output tiles whose partials
+    live in `vector<8xf32>` values, `vector.fma` per k in increasing k
+    (exact products: the same sum as `partial + a * b`), the same
+    promotion FMA. `fp8-cpu-pipeline` turns it on.
+
     The result runs on CPU through `fp8-cpu-pipeline`.
   }];
   let options = [
@@ -121,11 +129,16 @@ def FP8LowerToLinalgPass : Pass<"fp8-lower-to-linalg", "ModuleOp"> {
     Option<"accumulatorBits", "accumulator-bits", "unsigned", /*default=*/"0",
            "Generic model: significant bits kept by the emulated tensor-core "
            "accumulator (0 = not used; Hopper ~14)">,
+    Option<"tiled", "tiled", "bool", /*default=*/"false",
+           "Exact scaled_matmul: the register-tiled, vectorised kernel "
+           "(scf.forall over output tiles), bit-identical to the reference "
+           "generics">,
   ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",
     "::mlir::linalg::LinalgDialect", "::mlir::math::MathDialect",
     "::mlir::scf::SCFDialect", "::mlir::tensor::TensorDialect",
+    "::mlir::vector::VectorDialect",
     "::mlir::fp8::FP8Dialect"
   ];
 }

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "fp8/Conversion/FP8ToLinalg/FP8ToLinalg.h"
+#include "TiledScaledMatmul.h"
 #include "fp8/Dialect/FP8/IR/FP8.h"
 #include "fp8/Dialect/FP8/Utils/FP8Arith.h"
 
@@ -24,6 +25,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir::fp8 {
@@ -456,8 +458,9 @@ static Value emulatePartial(OpBuilder &b, Location loc, Value fa, Value fb,
 namespace {
 struct ScaledMatmulLowering : OpConversionPattern<ScaledMatmulOp> {
   ScaledMatmulLowering(const TypeConverter &tc, MLIRContext *ctx,
-                       std::optional<tensorcore::AccumulationModel> accumulator)
-      : OpConversionPattern(tc, ctx), accumulator(accumulator) {}
+                       std::optional<tensorcore::AccumulationModel> accumulator,
+                       bool tiled)
+      : OpConversionPattern(tc, ctx), accumulator(accumulator), tiled(tiled) {}
 
   LogicalResult
   matchAndRewrite(ScaledMatmulOp op, OneToNOpAdaptor adaptor,
@@ -471,6 +474,35 @@ struct ScaledMatmulLowering : OpConversionPattern<ScaledMatmulOp> {
     Type f32 = b.getF32Type();
     ScaledTensorType aType = op.getA().getType(), bType = op.getB().getType();
     int64_t interval = op.getPromoteInterval();
+    Type outElt = op.getResult().getType().getElementType();
+
+    if (tiled && !accumulator) {
+      fp8::detail::TiledScaledMatmulOperands operands{
+          a[0],       a[1], bv[0], bv[1], aType.getBlockShape(),
+          bType.getBlockShape(), interval, Value()};
+      if (ValueRange c = adaptor.getC(); !c.empty()) {
+        operands.c = c.front();
+        if (!cast<RankedTensorType>(operands.c.getType())
+                 .getElementType()
+                 .isF32())
+          operands.c = mapElementwise(
+              b, loc, operands.c,
+              createEmpty(b, loc, getSizes(b, loc, operands.c), f32),
+              [](OpBuilder &nb, Location nl, ValueRange args) {
+                return toF32(nb, nl, args[0]);
+              });
+      }
+      Value result = fp8::detail::buildTiledScaledMatmul(b, loc, operands);
+      if (!outElt.isF32())
+        result = mapElementwise(
+            b, loc, result,
+            createEmpty(b, loc, getSizes(b, loc, result), outElt),
+            [&](OpBuilder &nb, Location nl, ValueRange args) {
+              return fromF32(nb, nl, args[0], outElt);
+            });
+      rewriter.replaceOp(op, result);
+      return success();
+    }
 
     Value fa = decodeCodes(b, loc, a[0]);  // [M, K]
     Value fb = decodeCodes(b, loc, bv[0]); // [N, K]
@@ -571,7 +603,6 @@ struct ScaledMatmulLowering : OpConversionPattern<ScaledMatmulOp> {
             })
             .getResult(0);
 
-    Type outElt = op.getResult().getType().getElementType();
     if (!outElt.isF32())
       result = mapElementwise(b, loc, result,
                               createEmpty(b, loc, {mSize, nSize}, outElt),
@@ -583,6 +614,7 @@ struct ScaledMatmulLowering : OpConversionPattern<ScaledMatmulOp> {
   }
 
   std::optional<tensorcore::AccumulationModel> accumulator;
+  bool tiled;
 };
 } // namespace
 
@@ -592,11 +624,11 @@ struct ScaledMatmulLowering : OpConversionPattern<ScaledMatmulOp> {
 
 void fp8::populateFP8ToLinalgPatterns(
     TypeConverter &converter, RewritePatternSet &patterns,
-    std::optional<tensorcore::AccumulationModel> accumulator) {
+    std::optional<tensorcore::AccumulationModel> accumulator, bool tiled) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<QuantizeLowering, DequantizeLowering, RequantizeLowering,
                AssembleLowering, DisassembleLowering>(converter, ctx);
-  patterns.add<ScaledMatmulLowering>(converter, ctx, accumulator);
+  patterns.add<ScaledMatmulLowering>(converter, ctx, accumulator, tiled);
 }
 
 static StringRef getAccumulatorName(AccumulatorModel model) {
@@ -670,7 +702,7 @@ struct FP8LowerToLinalgPass
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     target.addIllegalDialect<FP8Dialect>();
     populateFP8FunctionBoundaryConversion(converter, patterns, target);
-    populateFP8ToLinalgPatterns(converter, patterns, accumulation);
+    populateFP8ToLinalgPatterns(converter, patterns, accumulation, tiled);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       signalPassFailure();

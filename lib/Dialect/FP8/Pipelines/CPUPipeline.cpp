@@ -10,6 +10,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
 
@@ -49,6 +50,7 @@ void fp8::detail::buildHostLowering(OpPassManager &pm,
   FP8LowerToLinalgPassOptions lowerOptions;
   lowerOptions.accumulator = options.accumulator;
   lowerOptions.accumulatorBits = options.accumulatorBits;
+  lowerOptions.tiled = options.tiled;
   pm.addPass(createFP8LowerToLinalgPass(lowerOptions));
   // Any arith.truncf/extf to/from FP8 left in user code; strict: one it
   // cannot expand would otherwise survive into "lowered" LLVM-dialect IR.
@@ -78,6 +80,8 @@ void fp8::detail::buildHostLowering(OpPassManager &pm,
     pm.addPass(createFP8LaunchKernelsPass(launchOpts));
   }
 
+  // The tiled scaled_matmul's loop over output tiles.
+  pm.addPass(createForallToForLoopPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   // One block per top-level loop: convert-scf-to-cf then stays linear in
   // the function.

@@ -89,6 +89,11 @@ struct FP8CPUPipelineOptions
       llvm::cl::desc("Generic model: emulated tensor-core accumulator bits "
                      "inside a promotion interval (0 = not used)"),
       llvm::cl::init(0)};
+  PassOptions::Option<bool> tiled{
+      *this, "tiled",
+      llvm::cl::desc("Exact scaled_matmul through the register-tiled kernel "
+                     "(fp8-lower-to-linalg's option; bit-identical results)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> deallocate{
       *this, "deallocate",
       llvm::cl::desc("Run the upstream buffer deallocation pipeline"),

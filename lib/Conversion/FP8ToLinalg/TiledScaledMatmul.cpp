@@ -1,0 +1,267 @@
+//===- TiledScaledMatmul.cpp - register-tiled exact fp8.scaled_matmul -----===//
+//
+// The fast CPU form of the exact path of fp8.scaled_matmul (option `tiled` of
+// fp8-lower-to-linalg). It computes, bit for bit, what the reference generics
+// compute (docs/performance.md, "CPU kernel"):
+//
+// - Each output's promotion-interval partial is a sum in increasing k
+//   starting from +0.0. The kernel forms it with `fma(a, b, partial)` where
+//   the reference has `partial + a * b`: the product of two FP8 values is
+//   exact in f32 (at most 4 x 4 significant bits, exponents within
+//   [-32, 32]), so both round once, the same sum (vector.fma becomes
+//   llvm.fmuladd: fused or not, the same value). Nothing is re-associated:
+//   the kernel is vectorised over N (one lane per output column) and the k
+//   loop stays sequential per lane.
+// - Promotion is `acc = fma(partial, sa * sb, acc)` per interval, in order,
+//   starting from C (or 0), as in the reference.
+//
+// The codes are decoded once per call into packed f32 panels (A [Mp, K]
+// rows, B transposed [K, Np] so that a k step loads contiguous columns);
+// rows and columns are padded to the register tile by repeating the last
+// one, whose (discarded) outputs do not touch the real ones. Output tiles
+// of MR x NR run as one scf.forall (threads: fp8-cpu-pipeline).
+//
+//===----------------------------------------------------------------------===//
+#include "TiledScaledMatmul.h"
+#include "fp8/Dialect/FP8/Utils/FP8Arith.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Affine/Utils.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+
+namespace {
+/// Register tile: MR rows x (NV vectors of VL f32 lanes). 4 x 24 keeps the
+/// 12 partial vectors, 3 B vectors and one broadcast in the 16 ymm registers
+/// of AVX2 (7 loads per 12 FMAs per k step).
+constexpr int64_t kMR = 4;
+constexpr int64_t kVL = 8;
+constexpr int64_t kNV = 3;
+constexpr int64_t kNR = kVL * kNV;
+} // namespace
+
+/// An f32 tensor of `sizes` whose element (i, j) is `body(i, j)`.
+static Value generate(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> sizes,
+                      function_ref<Value(OpBuilder &, Location, Value, Value)>
+                          body) {
+  Value init = tensor::EmptyOp::create(b, loc, sizes, b.getF32Type());
+  return linalg::GenericOp::create(
+             b, loc, init.getType(), ValueRange{}, init,
+             ArrayRef<AffineMap>{b.getMultiDimIdentityMap(2)},
+             {utils::IteratorType::parallel, utils::IteratorType::parallel},
+             [&](OpBuilder &nb, Location nl, ValueRange) {
+               Value i = linalg::IndexOp::create(nb, nl, 0);
+               Value j = linalg::IndexOp::create(nb, nl, 1);
+               linalg::YieldOp::create(nb, nl, body(nb, nl, i, j));
+             })
+      .getResult(0);
+}
+
+/// min(i, size - 1): the padding rows/columns repeat the last real one.
+static Value clampIndex(OpBuilder &b, Location loc, Value i, Value size) {
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  return arith::MinSIOp::create(b, loc, i,
+                                arith::SubIOp::create(b, loc, size, one));
+}
+
+static Value floorDivConst(OpBuilder &b, Location loc, Value i, int64_t d) {
+  if (d == 1)
+    return i;
+  return arith::DivUIOp::create(b, loc, i,
+                                arith::ConstantIndexOp::create(b, loc, d));
+}
+
+Value fp8::detail::buildTiledScaledMatmul(OpBuilder &b, Location loc,
+                                          const TiledScaledMatmulOperands &op) {
+  MLIRContext *ctx = b.getContext();
+  Type f32 = b.getF32Type();
+  auto vecType = VectorType::get({kVL}, f32);
+  AffineExpr s0 = getAffineSymbolExpr(0, ctx);
+  auto apply = [&](AffineExpr e, OpFoldResult v) {
+    return affine::makeComposedFoldedAffineApply(b, loc, e, {v});
+  };
+
+  OpFoldResult mSize = tensor::getMixedSize(b, loc, op.aCodes, 0);
+  OpFoldResult kSize = tensor::getMixedSize(b, loc, op.aCodes, 1);
+  OpFoldResult nSize = tensor::getMixedSize(b, loc, op.bCodes, 0);
+  OpFoldResult mTiles = apply(s0.ceilDiv(kMR), mSize);
+  OpFoldResult nTiles = apply(s0.ceilDiv(kNR), nSize);
+  OpFoldResult mPad = apply(s0.ceilDiv(kMR) * kMR, mSize);
+  OpFoldResult nPad = apply(s0.ceilDiv(kNR) * kNR, nSize);
+  OpFoldResult kBlocks = apply(s0.ceilDiv(op.interval), kSize);
+  Value mV = getValueOrCreateConstantIndexOp(b, loc, mSize);
+  Value nV = getValueOrCreateConstantIndexOp(b, loc, nSize);
+  Value kV = getValueOrCreateConstantIndexOp(b, loc, kSize);
+  Value kbV = getValueOrCreateConstantIndexOp(b, loc, kBlocks);
+
+  // Packed panels, decoded once.
+  Value packA = generate(b, loc, {mPad, kSize},
+                         [&](OpBuilder &nb, Location nl, Value m, Value k) {
+                           Value code = tensor::ExtractOp::create(
+                               nb, nl, op.aCodes,
+                               ValueRange{clampIndex(nb, nl, m, mV), k});
+                           return fp8::createFP8ToF32(nb, nl, code);
+                         });
+  Value packB = generate(b, loc, {kSize, nPad},
+                         [&](OpBuilder &nb, Location nl, Value k, Value n) {
+                           Value code = tensor::ExtractOp::create(
+                               nb, nl, op.bCodes,
+                               ValueRange{clampIndex(nb, nl, n, nV), k});
+                           return fp8::createFP8ToF32(nb, nl, code);
+                         });
+  // The f32 scale of each (row, interval) and (interval, column): the block
+  // holding the interval's first k, as the reference's scale maps.
+  auto scaleAt = [&](OpBuilder &nb, Location nl, Value scales,
+                     ArrayRef<int64_t> block, Value row, Value kb) {
+    Value k0 = arith::MulIOp::create(
+        nb, nl, kb, arith::ConstantIndexOp::create(nb, nl, op.interval));
+    Value s = tensor::ExtractOp::create(
+        nb, nl, scales,
+        ValueRange{floorDivConst(nb, nl, row, block[0]),
+                   floorDivConst(nb, nl, k0, block[1])});
+    return fp8::createScaleToF32(nb, nl, s);
+  };
+  Value scaleA = generate(b, loc, {mPad, kBlocks},
+                          [&](OpBuilder &nb, Location nl, Value m, Value kb) {
+                            return scaleAt(nb, nl, op.aScales, op.aBlock,
+                                           clampIndex(nb, nl, m, mV), kb);
+                          });
+  Value scaleB = generate(b, loc, {kBlocks, nPad},
+                          [&](OpBuilder &nb, Location nl, Value kb, Value n) {
+                            return scaleAt(nb, nl, op.bScales, op.bBlock,
+                                           clampIndex(nb, nl, n, nV), kb);
+                          });
+  // The accumulator starts from C (f32) or 0.
+  Value accInit;
+  if (op.c) {
+    accInit = generate(b, loc, {mPad, nPad},
+                       [&](OpBuilder &nb, Location nl, Value m, Value n) {
+                         return tensor::ExtractOp::create(
+                             nb, nl, op.c,
+                             ValueRange{clampIndex(nb, nl, m, mV),
+                                        clampIndex(nb, nl, n, nV)});
+                       });
+  } else {
+    Value empty = tensor::EmptyOp::create(b, loc, {mPad, nPad}, f32);
+    Value zero = arith::ConstantOp::create(b, loc, f32, b.getF32FloatAttr(0));
+    accInit = linalg::FillOp::create(b, loc, zero, empty).getResult(0);
+  }
+
+  Value zeroVec = arith::ConstantOp::create(
+      b, loc, vecType, DenseElementsAttr::get(vecType, APFloat(0.0f)));
+  auto tileType = RankedTensorType::get({kMR, kNR}, f32);
+  SmallVector<bool> inBounds = {true};
+  auto forall = scf::ForallOp::create(
+      b, loc, ArrayRef<OpFoldResult>{mTiles, nTiles}, ValueRange{accInit},
+      /*mapping=*/std::nullopt,
+      [&](OpBuilder &fb, Location fl, ValueRange args) {
+        Value m0 = arith::MulIOp::create(
+            fb, fl, args[0], arith::ConstantIndexOp::create(fb, fl, kMR));
+        Value n0 = arith::MulIOp::create(
+            fb, fl, args[1], arith::ConstantIndexOp::create(fb, fl, kNR));
+        Value out = args[2];
+        SmallVector<OpFoldResult> offsets = {m0, n0};
+        SmallVector<OpFoldResult> sizes = {fb.getIndexAttr(kMR),
+                                           fb.getIndexAttr(kNR)};
+        SmallVector<OpFoldResult> strides(2, fb.getIndexAttr(1));
+        Value tile = tensor::ExtractSliceOp::create(fb, fl, tileType, out,
+                                                    offsets, sizes, strides);
+        Value c0 = arith::ConstantIndexOp::create(fb, fl, 0);
+        Value c1 = arith::ConstantIndexOp::create(fb, fl, 1);
+        auto colOf = [&](OpBuilder &nb, Location nl, int64_t v) -> Value {
+          return arith::AddIOp::create(
+              nb, nl, n0, arith::ConstantIndexOp::create(nb, nl, v * kVL));
+        };
+        auto rowOf = [&](OpBuilder &nb, Location nl, int64_t r) -> Value {
+          return arith::AddIOp::create(
+              nb, nl, m0, arith::ConstantIndexOp::create(nb, nl, r));
+        };
+        auto read = [&](OpBuilder &nb, Location nl, Value src, Value i,
+                        Value j) -> Value {
+          Value pad = arith::ConstantOp::create(nb, nl, f32,
+                                                nb.getF32FloatAttr(0));
+          return vector::TransferReadOp::create(nb, nl, vecType, src,
+                                                ValueRange{i, j}, pad,
+                                                ArrayRef<bool>(inBounds));
+        };
+        auto intervals = scf::ForOp::create(
+            fb, fl, c0, kbV, c1, ValueRange{tile},
+            [&](OpBuilder &ib, Location il, Value kb, ValueRange iter) {
+              Value k0 = arith::MulIOp::create(
+                  ib, il, kb,
+                  arith::ConstantIndexOp::create(ib, il, op.interval));
+              Value k1 = arith::MinSIOp::create(
+                  ib, il,
+                  arith::AddIOp::create(
+                      ib, il, k0,
+                      arith::ConstantIndexOp::create(ib, il, op.interval)),
+                  kV);
+              // The interval's partials, from +0.0, in increasing k.
+              SmallVector<Value> zeros(kMR * kNV, zeroVec);
+              auto kLoop = scf::ForOp::create(
+                  ib, il, k0, k1, c1, zeros,
+                  [&](OpBuilder &kb2, Location kl, Value k, ValueRange p) {
+                    SmallVector<Value> bv;
+                    for (int64_t v = 0; v < kNV; ++v)
+                      bv.push_back(read(kb2, kl, packB, k, colOf(kb2, kl, v)));
+                    SmallVector<Value> next;
+                    for (int64_t r = 0; r < kMR; ++r) {
+                      Value a = tensor::ExtractOp::create(
+                          kb2, kl, packA, ValueRange{rowOf(kb2, kl, r), k});
+                      Value av = vector::BroadcastOp::create(kb2, kl, vecType,
+                                                             a);
+                      for (int64_t v = 0; v < kNV; ++v)
+                        next.push_back(vector::FMAOp::create(
+                            kb2, kl, av, bv[v], p[r * kNV + v]));
+                    }
+                    scf::YieldOp::create(kb2, kl, next);
+                  });
+              // Promotion: acc = fma(partial, sa * sb, acc).
+              Value t = iter[0];
+              SmallVector<Value> sbv;
+              for (int64_t v = 0; v < kNV; ++v)
+                sbv.push_back(read(ib, il, scaleB, kb, colOf(ib, il, v)));
+              for (int64_t r = 0; r < kMR; ++r) {
+                Value sa = tensor::ExtractOp::create(
+                    ib, il, scaleA, ValueRange{rowOf(ib, il, r), kb});
+                Value sav = vector::BroadcastOp::create(ib, il, vecType, sa);
+                for (int64_t v = 0; v < kNV; ++v) {
+                  Value s = arith::MulFOp::create(ib, il, sav, sbv[v]);
+                  Value row = arith::ConstantIndexOp::create(ib, il, r);
+                  Value col = arith::ConstantIndexOp::create(ib, il, v * kVL);
+                  Value acc = read(ib, il, t, row, col);
+                  // math.fma (llvm.fma): always fused, as the
+                  // reference's promotion.
+                  acc = math::FmaOp::create(ib, il,
+                                            kLoop.getResult(r * kNV + v), s,
+                                            acc);
+                  t = vector::TransferWriteOp::create(
+                          ib, il, acc, t, ValueRange{row, col},
+                          ArrayRef<bool>(inBounds))
+                          .getResult();
+                }
+              }
+              scf::YieldOp::create(ib, il, t);
+            });
+        auto inParallel = scf::InParallelOp::create(fb, fl);
+        OpBuilder::InsertionGuard guard(fb);
+        fb.setInsertionPointToStart(inParallel.getBody());
+        tensor::ParallelInsertSliceOp::create(fb, fl, intervals.getResult(0),
+                                              out, offsets, sizes, strides);
+      });
+  // The real [M, N] elements, copied into a fresh tensor: a slice of the
+  // padded accumulator would reach function results as a strided view.
+  Value padded = forall.getResult(0);
+  return generate(b, loc, {mSize, nSize},
+                  [&](OpBuilder &nb, Location nl, Value m, Value n) {
+                    return tensor::ExtractOp::create(nb, nl, padded,
+                                                     ValueRange{m, n});
+                  });
+}
