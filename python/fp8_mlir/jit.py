@@ -29,7 +29,19 @@ def _runtime_libs() -> List[str]:
         from . import _build_config
     except ImportError:  # an installed package without build paths
         return []
-    return [p for p in (_build_config.C_RUNNER_UTILS,) if p]
+    return [p for p in (_build_config.C_RUNNER_UTILS, openmp_runtime()) if p]
+
+
+def openmp_runtime() -> str:
+    """Path of the LLVM OpenMP runtime (libomp) found at build time, which
+    code lowered with `fp8-cpu-pipeline{threads=N}` (N != 1) calls; "" when
+    there is none (then only sequential code runs)."""
+    try:
+        from . import _build_config
+    except ImportError:
+        return ""
+    path = getattr(_build_config, "OPENMP_RUNTIME", "")
+    return "" if not path or path.endswith("-NOTFOUND") else path
 
 
 class JitModule:
@@ -74,7 +86,8 @@ def jit(
 ) -> JitModule:
     """Lower `mlir_text` with `pipeline` (which must reach the LLVM dialect,
     e.g. ``"fp8-cpu-pipeline"``) and JIT-compile it. MLIR's C runner utils
-    are loaded for the runtime calls lowered code makes (e.g. memrefCopy).
+    are loaded for the runtime calls lowered code makes (e.g. memrefCopy),
+    and the OpenMP runtime where the build found one (threads != 1).
     Raises MLIRError on any failure."""
     if not isinstance(opt_level, int) or isinstance(opt_level, bool) or not 0 <= opt_level <= 3:
         raise ValueError(f"opt_level must be 0, 1, 2 or 3 (LLVM's -O levels), got {opt_level!r}")

@@ -31,7 +31,7 @@ import numpy as np
 from . import _fp8_mlir as _native
 from ._fp8_mlir import gemm_kernel_name, quantize_kernel_name
 from .compiler import MLIRError, has_pass, run_pipeline
-from .jit import JitModule, jit
+from .jit import JitModule, jit, openmp_runtime
 
 __all__ = ["ScaledTensor", "quantize", "dequantize", "requantize", "scaled_matmul", "FORMATS", "SCALES"]
 
@@ -46,7 +46,7 @@ _CACHE_SIZE = 64
 #: Work per native call (multiply-adds of scaled_matmul, elements of
 #: quantize/dequantize): long calls run as several row chunks, each without
 #: the GIL, so that Python handles Ctrl-C between them within about a second.
-_CHUNK_MACS = 1 << 26
+_CHUNK_MACS = 1 << 30
 _CHUNK_ELEMENTS = 1 << 22
 
 
@@ -60,7 +60,15 @@ def _by_rows(rows: int, block_rows: int, work_per_row: int, chunk_work: int, cal
 _cache: "collections.OrderedDict[str, JitModule]" = collections.OrderedDict()
 
 
+def _threads_option() -> str:
+    """The tiled scaled_matmul runs as an OpenMP loop over output tiles
+    (`threads=0`: OMP_NUM_THREADS, else every core) where the build found the
+    OpenMP runtime; sequential code otherwise."""
+    return "threads=0" if openmp_runtime() else ""
+
+
 def _compile(ir: str, options: str = "") -> JitModule:
+    options = " ".join(o for o in (options, _threads_option()) if o)
     pipeline = f"{PIPELINE}{{{options}}}" if options else PIPELINE
     key = pipeline + "\n" + ir
     module = _cache.get(key)

@@ -9,8 +9,8 @@
 // dynamic.
 //
 //===----------------------------------------------------------------------===//
-#include "fp8/Conversion/FP8ToLinalg/FP8ToLinalg.h"
 #include "TiledScaledMatmul.h"
+#include "fp8/Conversion/FP8ToLinalg/FP8ToLinalg.h"
 #include "fp8/Dialect/FP8/IR/FP8.h"
 #include "fp8/Dialect/FP8/Utils/FP8Arith.h"
 
@@ -477,9 +477,14 @@ struct ScaledMatmulLowering : OpConversionPattern<ScaledMatmulOp> {
     Type outElt = op.getResult().getType().getElementType();
 
     if (tiled && !accumulator) {
-      fp8::detail::TiledScaledMatmulOperands operands{
-          a[0],       a[1], bv[0], bv[1], aType.getBlockShape(),
-          bType.getBlockShape(), interval, Value()};
+      fp8::detail::TiledScaledMatmulOperands operands{a[0],
+                                                      a[1],
+                                                      bv[0],
+                                                      bv[1],
+                                                      aType.getBlockShape(),
+                                                      bType.getBlockShape(),
+                                                      interval,
+                                                      Value()};
       if (ValueRange c = adaptor.getC(); !c.empty()) {
         operands.c = c.front();
         if (!cast<RankedTensorType>(operands.c.getType())

@@ -47,21 +47,34 @@ constexpr int64_t kNV = 3;
 constexpr int64_t kNR = kVL * kNV;
 } // namespace
 
-/// An f32 tensor of `sizes` whose element (i, j) is `body(i, j)`.
-static Value generate(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> sizes,
-                      function_ref<Value(OpBuilder &, Location, Value, Value)>
-                          body) {
+/// An f32 tensor of `sizes` whose element at indices `ivs` is `body(ivs)`.
+static Value
+generate(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> sizes,
+         function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
+  int64_t rank = sizes.size();
   Value init = tensor::EmptyOp::create(b, loc, sizes, b.getF32Type());
   return linalg::GenericOp::create(
              b, loc, init.getType(), ValueRange{}, init,
-             ArrayRef<AffineMap>{b.getMultiDimIdentityMap(2)},
-             {utils::IteratorType::parallel, utils::IteratorType::parallel},
+             ArrayRef<AffineMap>{b.getMultiDimIdentityMap(rank)},
+             SmallVector<utils::IteratorType>(rank,
+                                              utils::IteratorType::parallel),
              [&](OpBuilder &nb, Location nl, ValueRange) {
-               Value i = linalg::IndexOp::create(nb, nl, 0);
-               Value j = linalg::IndexOp::create(nb, nl, 1);
-               linalg::YieldOp::create(nb, nl, body(nb, nl, i, j));
+               SmallVector<Value> ivs;
+               for (int64_t d = 0; d < rank; ++d)
+                 ivs.push_back(linalg::IndexOp::create(nb, nl, d));
+               linalg::YieldOp::create(nb, nl, body(nb, nl, ivs));
              })
       .getResult(0);
+}
+
+/// i * c + j.
+static Value linearIndex(OpBuilder &b, Location loc, Value i, int64_t c,
+                         Value j) {
+  return arith::AddIOp::create(
+      b, loc,
+      arith::MulIOp::create(b, loc, i,
+                            arith::ConstantIndexOp::create(b, loc, c)),
+      j);
 }
 
 /// min(i, size - 1): the padding rows/columns repeat the last real one.
@@ -101,19 +114,23 @@ Value fp8::detail::buildTiledScaledMatmul(OpBuilder &b, Location loc,
   Value kV = getValueOrCreateConstantIndexOp(b, loc, kSize);
   Value kbV = getValueOrCreateConstantIndexOp(b, loc, kBlocks);
 
-  // Packed panels, decoded once.
-  Value packA = generate(b, loc, {mPad, kSize},
-                         [&](OpBuilder &nb, Location nl, Value m, Value k) {
+  // Packed panels, decoded once: A as [M tiles, K, MR] and B as
+  // [N tiles, K, NR], so that one k step of a tile reads MR and NR
+  // consecutive f32 and one tile's panel is contiguous.
+  Value packA = generate(b, loc, {mTiles, kSize, b.getIndexAttr(kMR)},
+                         [&](OpBuilder &nb, Location nl, ValueRange iv) {
+                           Value m = linearIndex(nb, nl, iv[0], kMR, iv[2]);
                            Value code = tensor::ExtractOp::create(
                                nb, nl, op.aCodes,
-                               ValueRange{clampIndex(nb, nl, m, mV), k});
+                               ValueRange{clampIndex(nb, nl, m, mV), iv[1]});
                            return fp8::createFP8ToF32(nb, nl, code);
                          });
-  Value packB = generate(b, loc, {kSize, nPad},
-                         [&](OpBuilder &nb, Location nl, Value k, Value n) {
+  Value packB = generate(b, loc, {nTiles, kSize, b.getIndexAttr(kNR)},
+                         [&](OpBuilder &nb, Location nl, ValueRange iv) {
+                           Value n = linearIndex(nb, nl, iv[0], kNR, iv[2]);
                            Value code = tensor::ExtractOp::create(
                                nb, nl, op.bCodes,
-                               ValueRange{clampIndex(nb, nl, n, nV), k});
+                               ValueRange{clampIndex(nb, nl, n, nV), iv[1]});
                            return fp8::createFP8ToF32(nb, nl, code);
                          });
   // The f32 scale of each (row, interval) and (interval, column): the block
@@ -128,25 +145,25 @@ Value fp8::detail::buildTiledScaledMatmul(OpBuilder &b, Location loc,
                    floorDivConst(nb, nl, k0, block[1])});
     return fp8::createScaleToF32(nb, nl, s);
   };
-  Value scaleA = generate(b, loc, {mPad, kBlocks},
-                          [&](OpBuilder &nb, Location nl, Value m, Value kb) {
-                            return scaleAt(nb, nl, op.aScales, op.aBlock,
-                                           clampIndex(nb, nl, m, mV), kb);
-                          });
-  Value scaleB = generate(b, loc, {kBlocks, nPad},
-                          [&](OpBuilder &nb, Location nl, Value kb, Value n) {
-                            return scaleAt(nb, nl, op.bScales, op.bBlock,
-                                           clampIndex(nb, nl, n, nV), kb);
-                          });
+  Value scaleA = generate(
+      b, loc, {mPad, kBlocks}, [&](OpBuilder &nb, Location nl, ValueRange iv) {
+        return scaleAt(nb, nl, op.aScales, op.aBlock,
+                       clampIndex(nb, nl, iv[0], mV), iv[1]);
+      });
+  Value scaleB = generate(
+      b, loc, {kBlocks, nPad}, [&](OpBuilder &nb, Location nl, ValueRange iv) {
+        return scaleAt(nb, nl, op.bScales, op.bBlock,
+                       clampIndex(nb, nl, iv[1], nV), iv[0]);
+      });
   // The accumulator starts from C (f32) or 0.
   Value accInit;
   if (op.c) {
     accInit = generate(b, loc, {mPad, nPad},
-                       [&](OpBuilder &nb, Location nl, Value m, Value n) {
+                       [&](OpBuilder &nb, Location nl, ValueRange iv) {
                          return tensor::ExtractOp::create(
                              nb, nl, op.c,
-                             ValueRange{clampIndex(nb, nl, m, mV),
-                                        clampIndex(nb, nl, n, nV)});
+                             ValueRange{clampIndex(nb, nl, iv[0], mV),
+                                        clampIndex(nb, nl, iv[1], nV)});
                        });
   } else {
     Value empty = tensor::EmptyOp::create(b, loc, {mPad, nPad}, f32);
@@ -183,13 +200,15 @@ Value fp8::detail::buildTiledScaledMatmul(OpBuilder &b, Location loc,
           return arith::AddIOp::create(
               nb, nl, m0, arith::ConstantIndexOp::create(nb, nl, r));
         };
-        auto read = [&](OpBuilder &nb, Location nl, Value src, Value i,
-                        Value j) -> Value {
-          Value pad = arith::ConstantOp::create(nb, nl, f32,
-                                                nb.getF32FloatAttr(0));
-          return vector::TransferReadOp::create(nb, nl, vecType, src,
-                                                ValueRange{i, j}, pad,
+        auto read = [&](OpBuilder &nb, Location nl, Value src,
+                        ValueRange ivs) -> Value {
+          Value pad =
+              arith::ConstantOp::create(nb, nl, f32, nb.getF32FloatAttr(0));
+          return vector::TransferReadOp::create(nb, nl, vecType, src, ivs, pad,
                                                 ArrayRef<bool>(inBounds));
+        };
+        auto cst = [&](OpBuilder &nb, Location nl, int64_t v) -> Value {
+          return arith::ConstantIndexOp::create(nb, nl, v);
         };
         auto intervals = scf::ForOp::create(
             fb, fl, c0, kbV, c1, ValueRange{tile},
@@ -210,16 +229,18 @@ Value fp8::detail::buildTiledScaledMatmul(OpBuilder &b, Location loc,
                   [&](OpBuilder &kb2, Location kl, Value k, ValueRange p) {
                     SmallVector<Value> bv;
                     for (int64_t v = 0; v < kNV; ++v)
-                      bv.push_back(read(kb2, kl, packB, k, colOf(kb2, kl, v)));
+                      bv.push_back(read(kb2, kl, packB,
+                                        {args[1], k, cst(kb2, kl, v * kVL)}));
                     SmallVector<Value> next;
                     for (int64_t r = 0; r < kMR; ++r) {
                       Value a = tensor::ExtractOp::create(
-                          kb2, kl, packA, ValueRange{rowOf(kb2, kl, r), k});
-                      Value av = vector::BroadcastOp::create(kb2, kl, vecType,
-                                                             a);
+                          kb2, kl, packA,
+                          ValueRange{args[0], k, cst(kb2, kl, r)});
+                      Value av =
+                          vector::BroadcastOp::create(kb2, kl, vecType, a);
                       for (int64_t v = 0; v < kNV; ++v)
-                        next.push_back(vector::FMAOp::create(
-                            kb2, kl, av, bv[v], p[r * kNV + v]));
+                        next.push_back(vector::FMAOp::create(kb2, kl, av, bv[v],
+                                                             p[r * kNV + v]));
                     }
                     scf::YieldOp::create(kb2, kl, next);
                   });
@@ -227,7 +248,7 @@ Value fp8::detail::buildTiledScaledMatmul(OpBuilder &b, Location loc,
               Value t = iter[0];
               SmallVector<Value> sbv;
               for (int64_t v = 0; v < kNV; ++v)
-                sbv.push_back(read(ib, il, scaleB, kb, colOf(ib, il, v)));
+                sbv.push_back(read(ib, il, scaleB, {kb, colOf(ib, il, v)}));
               for (int64_t r = 0; r < kMR; ++r) {
                 Value sa = tensor::ExtractOp::create(
                     ib, il, scaleA, ValueRange{rowOf(ib, il, r), kb});
@@ -236,15 +257,14 @@ Value fp8::detail::buildTiledScaledMatmul(OpBuilder &b, Location loc,
                   Value s = arith::MulFOp::create(ib, il, sav, sbv[v]);
                   Value row = arith::ConstantIndexOp::create(ib, il, r);
                   Value col = arith::ConstantIndexOp::create(ib, il, v * kVL);
-                  Value acc = read(ib, il, t, row, col);
+                  Value acc = read(ib, il, t, {row, col});
                   // math.fma (llvm.fma): always fused, as the
                   // reference's promotion.
-                  acc = math::FmaOp::create(ib, il,
-                                            kLoop.getResult(r * kNV + v), s,
-                                            acc);
-                  t = vector::TransferWriteOp::create(
-                          ib, il, acc, t, ValueRange{row, col},
-                          ArrayRef<bool>(inBounds))
+                  acc = math::FmaOp::create(
+                      ib, il, kLoop.getResult(r * kNV + v), s, acc);
+                  t = vector::TransferWriteOp::create(ib, il, acc, t,
+                                                      ValueRange{row, col},
+                                                      ArrayRef<bool>(inBounds))
                           .getResult();
                 }
               }
@@ -260,8 +280,7 @@ Value fp8::detail::buildTiledScaledMatmul(OpBuilder &b, Location loc,
   // padded accumulator would reach function results as a strided view.
   Value padded = forall.getResult(0);
   return generate(b, loc, {mSize, nSize},
-                  [&](OpBuilder &nb, Location nl, Value m, Value n) {
-                    return tensor::ExtractOp::create(nb, nl, padded,
-                                                     ValueRange{m, n});
+                  [&](OpBuilder &nb, Location nl, ValueRange iv) {
+                    return tensor::ExtractOp::create(nb, nl, padded, iv);
                   });
 }

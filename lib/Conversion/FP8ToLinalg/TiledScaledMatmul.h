@@ -1,4 +1,4 @@
-//===- TiledScaledMatmul.h - register-tiled exact fp8.scaled_matmul -*- C++ -*-===//
+//===- TiledScaledMatmul.h - tiled exact fp8.scaled_matmul -*- C++ -*-===//
 #ifndef FP8_LIB_CONVERSION_FP8TOLINALG_TILEDSCALEDMATMUL_H
 #define FP8_LIB_CONVERSION_FP8TOLINALG_TILEDSCALEDMATMUL_H
 

@@ -80,8 +80,19 @@ void fp8::detail::buildHostLowering(OpPassManager &pm,
     pm.addPass(createFP8LaunchKernelsPass(launchOpts));
   }
 
-  // The tiled scaled_matmul's loop over output tiles.
-  pm.addPass(createForallToForLoopPass());
+  // The tiled scaled_matmul's loop over output tiles: sequential, or an
+  // OpenMP worksharing loop (static schedule: the tiles cost the same).
+  if (options.threads == 1) {
+    pm.addPass(createForallToForLoopPass());
+  } else {
+    pm.addPass(createForallToParallelLoopPass());
+    ConvertSCFToOpenMPPassOptions ompOptions;
+    ompOptions.numThreads = options.threads;
+    pm.addPass(createConvertSCFToOpenMPPass(ompOptions));
+    // The loop body's memref.alloca_scope (it holds no alloca) is inlined:
+    // convert-scf-to-cf would otherwise give it several blocks.
+    pm.addPass(createCanonicalizerPass());
+  }
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   // One block per top-level loop: convert-scf-to-cf then stays linear in
   // the function.
@@ -115,6 +126,8 @@ void fp8::detail::buildHostLowering(OpPassManager &pm,
     gpuOptions.kernelBarePtrCallConv = true;
     pm.addPass(createGpuToLLVMConversionPass(gpuOptions));
   }
+  if (options.threads != 1)
+    pm.addPass(createConvertOpenMPToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
   // The graph passes' annotations (fp8.policy on the module, fp8.role ...):

@@ -94,6 +94,15 @@ struct FP8CPUPipelineOptions
       llvm::cl::desc("Exact scaled_matmul through the register-tiled kernel "
                      "(fp8-lower-to-linalg's option; bit-identical results)"),
       llvm::cl::init(true)};
+  PassOptions::Option<unsigned> threads{
+      *this, "threads",
+      llvm::cl::desc("Threads of the tiled scaled_matmul's loop over output "
+                     "tiles: 1 = sequential code (the default, no runtime "
+                     "library); N > 1 = an OpenMP parallel loop of N "
+                     "threads; 0 = OpenMP's default (OMP_NUM_THREADS, else "
+                     "every core). With OpenMP the program needs the LLVM "
+                     "OpenMP runtime (libomp) at run time"),
+      llvm::cl::init(1)};
   PassOptions::Option<bool> deallocate{
       *this, "deallocate",
       llvm::cl::desc("Run the upstream buffer deallocation pipeline"),

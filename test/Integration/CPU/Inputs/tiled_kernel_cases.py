@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""Emits one runner module for scaled-matmul-tiled-kernel.test: several
+fp8.scaled_matmul cases (shape, blocks, format, promotion interval) on inputs
+hashed from (seed, i, j) and quantized by fp8.quantize, each followed by the
+digest of its bf16 result (tiled_scaled_matmul_case.py's @fill and @digest).
+
+The same module runs through the reference generics
+(fp8-cpu-pipeline{tiled=0}) and through the tiled kernel, sequential and with
+threads; the test diffs the digests. Only input-generating and printing code
+is emitted here: the expected values come from the reference lowering.
+
+Usage: tiled_kernel_cases.py
+"""
+import os
+import string
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tiled_scaled_matmul_case import PRELUDE  # noqa: E402
+
+# (M, N, K, A block, B block, A format, B format, promote_interval): M, N and
+# K off the 4 x 24 register tile and the 128 interval; K < 128, K = 136 (one
+# full interval and a tail of 8), K = 1; E5M2 and mixed formats; blocks
+# narrower and wider than the tile; an interval of 256 and of 32.
+CASES = [
+    (37, 50, 100, (1, 128), (128, 128), "E4M3FN", "E4M3FN", 128),
+    (5, 25, 136, (1, 128), (128, 128), "E4M3FN", "E4M3FN", 128),
+    (1, 1, 1, (1, 128), (128, 128), "E4M3FN", "E4M3FN", 128),
+    (9, 47, 300, (1, 128), (128, 128), "E5M2", "E4M3FN", 128),
+    (13, 70, 520, (1, 256), (16, 256), "E4M3FN", "E5M2", 256),
+    (6, 30, 96, (3, 32), (1, 32), "E5M2", "E5M2", 32),
+    (130, 131, 264, (1, 128), (128, 128), "E4M3FN", "E4M3FN", 128),
+]
+
+CASE = string.Template(r"""
+  %ea${I} = tensor.empty() : tensor<${M}x${K}xf32>
+  %eb${I} = tensor.empty() : tensor<${N}x${K}xf32>
+  %da${I} = tensor.cast %ea${I} : tensor<${M}x${K}xf32> to tensor<?x?xf32>
+  %db${I} = tensor.cast %eb${I} : tensor<${N}x${K}xf32> to tensor<?x?xf32>
+  %sa${I} = arith.constant ${SA} : i32
+  %sb${I} = arith.constant ${SB} : i32
+  %xa0${I} = call @fill(%da${I}, %sa${I}) : (tensor<?x?xf32>, i32) -> tensor<?x?xf32>
+  %xb0${I} = call @fill(%db${I}, %sb${I}) : (tensor<?x?xf32>, i32) -> tensor<?x?xf32>
+  %xa${I} = tensor.cast %xa0${I} : tensor<?x?xf32> to tensor<${M}x${K}xf32>
+  %xb${I} = tensor.cast %xb0${I} : tensor<?x?xf32> to tensor<${N}x${K}xf32>
+  %qa${I} = fp8.quantize %xa${I} : tensor<${M}x${K}xf32> -> ${TA}
+  %qb${I} = fp8.quantize %xb${I} : tensor<${N}x${K}xf32> -> ${TB}
+  %d${I} = fp8.scaled_matmul %qa${I}, %qb${I} {promote_interval = ${P} : i64} : ${TA}, ${TB} -> tensor<${M}x${N}xbf16>
+  %dd${I} = tensor.cast %d${I} : tensor<${M}x${N}xbf16> to tensor<?x?xbf16>
+  vector.print str "case${I} m${M}_n${N}_k${K}\n"
+  call @digest(%dd${I}) : (tensor<?x?xbf16>) -> ()
+""")
+
+
+def main():
+    sys.stdout.write(PRELUDE)
+    sys.stdout.write("func.func @main() {")
+    for i, (m, n, k, ab, bb, fa, fb, p) in enumerate(CASES):
+        ta = f"!fp8.scaled<{m}x{k}xf8{fa}, block = [{ab[0]}, {ab[1]}], scale = f32>"
+        tb = f"!fp8.scaled<{n}x{k}xf8{fb}, block = [{bb[0]}, {bb[1]}], scale = f32>"
+        sys.stdout.write(CASE.substitute(I=i, M=m, N=n, K=k, TA=ta, TB=tb, P=p,
+                                         SA=1017 + 2 * i, SB=2031 + 2 * i))
+    sys.stdout.write("  return\n}\n")
+
+
+if __name__ == "__main__":
+    main()
