@@ -6,13 +6,16 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 # LLVM/MLIR 22 and the tools the build and the test suite use
-# (docs/build-notes.md: mlir-22-tools is required by MLIR's CMake config).
+# (docs/build-notes.md: mlir-22-tools is required by MLIR's CMake config);
+# libomp-dev: the OpenMP runtime of fp8-cpu-pipeline{threads != 1} and of the
+# Python numerics' threaded scaled_matmul (docs/performance.md).
 FP8_APT_PACKAGES=(
   cmake ninja-build g++ ccache
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
   clang-22 libclang-rt-22-dev clang-format-22
   libgtest-dev
   python3-dev pybind11-dev python3-numpy python3-pytest
+  libomp-dev
 )
 
 missing=()

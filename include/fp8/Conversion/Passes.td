@@ -108,7 +108,8 @@ def FP8LowerToLinalgPass : Pass<"fp8-lower-to-linalg", "ModuleOp"> {
     `fp8.scaled_matmul` (not the accumulator models) by a register-tiled
     kernel with the same arithmetic per output: codes decoded once into
     f32 panels, an `scf.forall` over 4 x 24 output tiles whose partials
-    live in `vector<8xf32>` values, `vector.fma` per k in increasing k
+    live in `vector<8xf32>` values (8 x 48 and `vector<16xf32>` with
+    `vector-lanes=16`), `vector.fma` per k in increasing k
     (exact products: the same sum as `partial + a * b`), the same
     promotion FMA. `fp8-cpu-pipeline` turns it on.
 
@@ -133,6 +134,9 @@ def FP8LowerToLinalgPass : Pass<"fp8-lower-to-linalg", "ModuleOp"> {
            "Exact scaled_matmul: the register-tiled, vectorised kernel "
            "(scf.forall over output tiles), bit-identical to the reference "
            "generics">,
+    Option<"vectorLanes", "vector-lanes", "unsigned", /*default=*/"8",
+           "f32 lanes of the tiled kernel's vectors: 8 (4 x 24 register "
+           "tile, AVX2) or 16 (8 x 48, AVX-512)">,
   ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",

@@ -459,8 +459,9 @@ namespace {
 struct ScaledMatmulLowering : OpConversionPattern<ScaledMatmulOp> {
   ScaledMatmulLowering(const TypeConverter &tc, MLIRContext *ctx,
                        std::optional<tensorcore::AccumulationModel> accumulator,
-                       bool tiled)
-      : OpConversionPattern(tc, ctx), accumulator(accumulator), tiled(tiled) {}
+                       unsigned vectorLanes)
+      : OpConversionPattern(tc, ctx), accumulator(accumulator),
+        vectorLanes(vectorLanes) {}
 
   LogicalResult
   matchAndRewrite(ScaledMatmulOp op, OneToNOpAdaptor adaptor,
@@ -476,7 +477,7 @@ struct ScaledMatmulLowering : OpConversionPattern<ScaledMatmulOp> {
     int64_t interval = op.getPromoteInterval();
     Type outElt = op.getResult().getType().getElementType();
 
-    if (tiled && !accumulator) {
+    if (vectorLanes && !accumulator) {
       fp8::detail::TiledScaledMatmulOperands operands{a[0],
                                                       a[1],
                                                       bv[0],
@@ -484,7 +485,8 @@ struct ScaledMatmulLowering : OpConversionPattern<ScaledMatmulOp> {
                                                       aType.getBlockShape(),
                                                       bType.getBlockShape(),
                                                       interval,
-                                                      Value()};
+                                                      Value(),
+                                                      vectorLanes};
       if (ValueRange c = adaptor.getC(); !c.empty()) {
         operands.c = c.front();
         if (!cast<RankedTensorType>(operands.c.getType())
@@ -619,7 +621,7 @@ struct ScaledMatmulLowering : OpConversionPattern<ScaledMatmulOp> {
   }
 
   std::optional<tensorcore::AccumulationModel> accumulator;
-  bool tiled;
+  unsigned vectorLanes; // 0: the reference generics
 };
 } // namespace
 
@@ -629,11 +631,12 @@ struct ScaledMatmulLowering : OpConversionPattern<ScaledMatmulOp> {
 
 void fp8::populateFP8ToLinalgPatterns(
     TypeConverter &converter, RewritePatternSet &patterns,
-    std::optional<tensorcore::AccumulationModel> accumulator, bool tiled) {
+    std::optional<tensorcore::AccumulationModel> accumulator,
+    unsigned tiledLanes) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<QuantizeLowering, DequantizeLowering, RequantizeLowering,
                AssembleLowering, DisassembleLowering>(converter, ctx);
-  patterns.add<ScaledMatmulLowering>(converter, ctx, accumulator, tiled);
+  patterns.add<ScaledMatmulLowering>(converter, ctx, accumulator, tiledLanes);
 }
 
 static StringRef getAccumulatorName(AccumulatorModel model) {
@@ -696,6 +699,11 @@ struct FP8LowerToLinalgPass
       return emitError(UnknownLoc::get(ctx))
              << "fp8-lower-to-linalg: " << error;
     accumulation = *model;
+    if (vectorLanes != 8 && vectorLanes != 16)
+      return emitError(UnknownLoc::get(ctx))
+             << "fp8-lower-to-linalg: option vector-lanes="
+             << static_cast<unsigned>(vectorLanes)
+             << " is not supported: expected 8 (AVX2) or 16 (AVX-512)";
     return success();
   }
   void runOnOperation() override {
@@ -707,7 +715,8 @@ struct FP8LowerToLinalgPass
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     target.addIllegalDialect<FP8Dialect>();
     populateFP8FunctionBoundaryConversion(converter, patterns, target);
-    populateFP8ToLinalgPatterns(converter, patterns, accumulation, tiled);
+    populateFP8ToLinalgPatterns(converter, patterns, accumulation,
+                                tiled ? vectorLanes : 0);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       signalPassFailure();

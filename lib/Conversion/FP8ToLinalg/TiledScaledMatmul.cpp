@@ -37,16 +37,6 @@
 
 using namespace mlir;
 
-namespace {
-/// Register tile: MR rows x (NV vectors of VL f32 lanes). 4 x 24 keeps the
-/// 12 partial vectors, 3 B vectors and one broadcast in the 16 ymm registers
-/// of AVX2 (7 loads per 12 FMAs per k step).
-constexpr int64_t kMR = 4;
-constexpr int64_t kVL = 8;
-constexpr int64_t kNV = 3;
-constexpr int64_t kNR = kVL * kNV;
-} // namespace
-
 /// An f32 tensor of `sizes` whose element at indices `ivs` is `body(ivs)`.
 static Value
 generate(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> sizes,
@@ -93,6 +83,15 @@ static Value floorDivConst(OpBuilder &b, Location loc, Value i, int64_t d) {
 
 Value fp8::detail::buildTiledScaledMatmul(OpBuilder &b, Location loc,
                                           const TiledScaledMatmulOperands &op) {
+  // Register tile: MR rows x (NV vectors of VL f32 lanes). With 8 lanes,
+  // 4 x 24 keeps the 12 partial vectors, 3 B vectors and one broadcast in
+  // the 16 ymm registers of AVX2 (7 loads per 12 FMAs per k step); with 16
+  // lanes, 8 x 48 uses 28 of the 32 zmm registers of AVX-512 (11 loads per
+  // 24 FMAs).
+  const int64_t kVL = op.vectorLanes;
+  const int64_t kMR = kVL >= 16 ? 8 : 4;
+  const int64_t kNV = 3;
+  const int64_t kNR = kVL * kNV;
   MLIRContext *ctx = b.getContext();
   Type f32 = b.getF32Type();
   auto vecType = VectorType::get({kVL}, f32);

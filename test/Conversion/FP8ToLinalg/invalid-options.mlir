@@ -12,6 +12,11 @@
 // RUN: not fp8-opt %s -fp8-lower-to-linalg='accumulator-bits=-1' 2>&1 | FileCheck %s --check-prefix=ACC-NEG
 // ACC-NEG: for the --accumulator-bits option: '-1' value invalid for uint argument!
 // RUN: fp8-opt %s -fp8-lower-to-linalg='accumulator-bits=24' -o /dev/null
+// vector-lanes of the tiled kernel: 8 or 16 (fp8-cpu-pipeline: 0 = the host's).
+// RUN: not fp8-opt %s -fp8-lower-to-linalg='tiled=1 vector-lanes=4' 2>&1 | FileCheck %s --check-prefix=LANES
+// LANES: fp8-lower-to-linalg: option vector-lanes=4 is not supported: expected 8 (AVX2) or 16 (AVX-512)
+// RUN: not fp8-opt %s -fp8-cpu-pipeline='vector-lanes=32' 2>&1 | FileCheck %s --check-prefix=LANES32
+// LANES32: fp8-lower-to-linalg: option vector-lanes=32 is not supported
 // accumulator: one of exact, sm90, sm89; the generic accumulator-bits=N
 // cannot be combined with a hardware model nor with an explicit exact.
 // RUN: not fp8-opt %s -fp8-lower-to-linalg='accumulator=sm100' 2>&1 | FileCheck %s --check-prefix=MODEL

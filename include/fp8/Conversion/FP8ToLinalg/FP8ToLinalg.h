@@ -51,12 +51,14 @@ void populateFP8FunctionBoundaryConversion(TypeConverter &converter,
 /// assemble/disassemble to linalg on explicit data + scale tensors (see
 /// fp8-lower-to-linalg). `converter` must contain the decomposition.
 /// `accumulator` selects the emulated tensor-core accumulation of the
-/// scaled_matmul lowering (std::nullopt: exact f32 partial sums); `tiled`
-/// lowers the exact path to the register-tiled kernel (same results).
+/// scaled_matmul lowering (std::nullopt: exact f32 partial sums);
+/// `tiledLanes` (8 or 16; 0: the reference generics) lowers the exact path
+/// to the register-tiled kernel with vectors of that many f32 lanes (same
+/// results).
 void populateFP8ToLinalgPatterns(
     TypeConverter &converter, RewritePatternSet &patterns,
     std::optional<tensorcore::AccumulationModel> accumulator = std::nullopt,
-    bool tiled = false);
+    unsigned tiledLanes = 0);
 
 /// The accumulation of options `accumulator` and `accumulator-bits` (see
 /// fp8-lower-to-linalg): std::nullopt for exact f32 partial sums. Fails,

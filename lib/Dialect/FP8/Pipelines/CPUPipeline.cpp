@@ -13,6 +13,7 @@
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/TargetParser/Host.h"
 
 using namespace mlir;
 
@@ -51,6 +52,13 @@ void fp8::detail::buildHostLowering(OpPassManager &pm,
   lowerOptions.accumulator = options.accumulator;
   lowerOptions.accumulatorBits = options.accumulatorBits;
   lowerOptions.tiled = options.tiled;
+  lowerOptions.vectorLanes = options.vectorLanes;
+  if (options.vectorLanes == 0) {
+    // The code runs on the host (ExecutionEngine, mlir-runner, or compiled
+    // for it): its vector registers size the register tile.
+    llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+    lowerOptions.vectorLanes = features.lookup("avx512f") ? 16 : 8;
+  }
   pm.addPass(createFP8LowerToLinalgPass(lowerOptions));
   // Any arith.truncf/extf to/from FP8 left in user code; strict: one it
   // cannot expand would otherwise survive into "lowered" LLVM-dialect IR.

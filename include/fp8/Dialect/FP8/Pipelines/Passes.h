@@ -94,6 +94,12 @@ struct FP8CPUPipelineOptions
       llvm::cl::desc("Exact scaled_matmul through the register-tiled kernel "
                      "(fp8-lower-to-linalg's option; bit-identical results)"),
       llvm::cl::init(true)};
+  PassOptions::Option<unsigned> vectorLanes{
+      *this, "vector-lanes",
+      llvm::cl::desc("f32 lanes of the tiled kernel's vectors: 8 (AVX2), 16 "
+                     "(AVX-512), 0 = the host's (16 where it has AVX-512F, "
+                     "else 8)"),
+      llvm::cl::init(0)};
   PassOptions::Option<unsigned> threads{
       *this, "threads",
       llvm::cl::desc("Threads of the tiled scaled_matmul's loop over output "
