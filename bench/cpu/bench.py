@@ -24,7 +24,9 @@ import time
 import numpy as np
 
 import fp8_mlir.numerics as nx
-from fp8_mlir import jit as _jit
+import importlib
+
+_jit = importlib.import_module("fp8_mlir.jit")
 
 # DeepSeek-V3 (N, K) of the GEMMs, scaled by 1/4.
 DSV3_NK = [(2112, 7168), (24576, 1536), (7168, 16384), (4096, 7168), (7168, 512)]

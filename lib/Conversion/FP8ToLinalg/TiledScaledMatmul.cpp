@@ -81,6 +81,82 @@ static Value floorDivConst(OpBuilder &b, Location loc, Value i, int64_t d) {
                                 arith::ConstantIndexOp::create(b, loc, d));
 }
 
+/// The f32 value of each of the 256 codes of `fp8Type` (tensor<256xf32>),
+/// by createFP8ToF32, the reference's decode: a table lookup is the same
+/// value, for a fraction of the integer work per element.
+static Value decodeTable(OpBuilder &b, Location loc, Type fp8Type) {
+  return generate(
+      b, loc, {b.getIndexAttr(256)},
+      [&](OpBuilder &nb, Location nl, ValueRange iv) {
+        Value bits = arith::IndexCastOp::create(nb, nl, nb.getI8Type(), iv[0]);
+        Value code = arith::BitcastOp::create(nb, nl, fp8Type, bits);
+        return fp8::createFP8ToF32(nb, nl, code);
+      });
+}
+
+/// f32 panels [tiles, K, R] of `codes` [size, K]: element (p, k, j) is the
+/// decoded code at row min(p * R + j, size - 1) and column k. One
+/// scf.forall iteration per panel (threads: fp8-cpu-pipeline).
+static Value packPanels(OpBuilder &b, Location loc, Value codes,
+                        OpFoldResult tiles, OpFoldResult kSize, int64_t r,
+                        Value size) {
+  Type fp8Type = cast<RankedTensorType>(codes.getType()).getElementType();
+  Value table = decodeTable(b, loc, fp8Type);
+  Value init = tensor::EmptyOp::create(
+      b, loc, ArrayRef<OpFoldResult>{tiles, kSize, b.getIndexAttr(r)},
+      b.getF32Type());
+  SmallVector<OpFoldResult> sizes = {b.getIndexAttr(1), kSize,
+                                     b.getIndexAttr(r)};
+  SmallVector<OpFoldResult> strides(3, b.getIndexAttr(1));
+  auto forall = scf::ForallOp::create(
+      b, loc, ArrayRef<OpFoldResult>{tiles}, ValueRange{init},
+      /*mapping=*/std::nullopt,
+      [&](OpBuilder &fb, Location fl, ValueRange args) {
+        Value p = args[0];
+        SmallVector<OpFoldResult> offsets = {p, fb.getIndexAttr(0),
+                                             fb.getIndexAttr(0)};
+        Value slice = tensor::ExtractSliceOp::create(fb, fl, args[1], offsets,
+                                                     sizes, strides);
+        auto sliceType = cast<RankedTensorType>(slice.getType());
+        // Loops (0, j, k), k innermost: each code row is read in order and
+        // its row index is invariant in the inner loop.
+        MLIRContext *ctx = fb.getContext();
+        AffineMap transposed =
+            AffineMap::get(3, 0,
+                           {getAffineDimExpr(0, ctx), getAffineDimExpr(2, ctx),
+                            getAffineDimExpr(1, ctx)},
+                           ctx);
+        Value panel =
+            linalg::GenericOp::create(
+                fb, fl, sliceType, ValueRange{}, slice,
+                ArrayRef<AffineMap>{transposed},
+                SmallVector<utils::IteratorType>(3,
+                                                 utils::IteratorType::parallel),
+                [&](OpBuilder &nb, Location nl, ValueRange) {
+                  Value j = linalg::IndexOp::create(nb, nl, 1);
+                  Value k = linalg::IndexOp::create(nb, nl, 2);
+                  Value row =
+                      clampIndex(nb, nl, linearIndex(nb, nl, p, r, j), size);
+                  Value code = tensor::ExtractOp::create(nb, nl, codes,
+                                                         ValueRange{row, k});
+                  Value bits =
+                      arith::BitcastOp::create(nb, nl, nb.getI8Type(), code);
+                  Value idx = arith::IndexCastUIOp::create(
+                      nb, nl, nb.getIndexType(), bits);
+                  linalg::YieldOp::create(nb, nl,
+                                          ValueRange{tensor::ExtractOp::create(
+                                              nb, nl, table, ValueRange{idx})});
+                })
+                .getResult(0);
+        auto inParallel = scf::InParallelOp::create(fb, fl);
+        OpBuilder::InsertionGuard guard(fb);
+        fb.setInsertionPointToStart(inParallel.getBody());
+        tensor::ParallelInsertSliceOp::create(fb, fl, panel, args[1], offsets,
+                                              sizes, strides);
+      });
+  return forall.getResult(0);
+}
+
 Value fp8::detail::buildTiledScaledMatmul(OpBuilder &b, Location loc,
                                           const TiledScaledMatmulOperands &op) {
   // Register tile: MR rows x (NV vectors of VL f32 lanes). With 8 lanes,
@@ -116,22 +192,8 @@ Value fp8::detail::buildTiledScaledMatmul(OpBuilder &b, Location loc,
   // Packed panels, decoded once: A as [M tiles, K, MR] and B as
   // [N tiles, K, NR], so that one k step of a tile reads MR and NR
   // consecutive f32 and one tile's panel is contiguous.
-  Value packA = generate(b, loc, {mTiles, kSize, b.getIndexAttr(kMR)},
-                         [&](OpBuilder &nb, Location nl, ValueRange iv) {
-                           Value m = linearIndex(nb, nl, iv[0], kMR, iv[2]);
-                           Value code = tensor::ExtractOp::create(
-                               nb, nl, op.aCodes,
-                               ValueRange{clampIndex(nb, nl, m, mV), iv[1]});
-                           return fp8::createFP8ToF32(nb, nl, code);
-                         });
-  Value packB = generate(b, loc, {nTiles, kSize, b.getIndexAttr(kNR)},
-                         [&](OpBuilder &nb, Location nl, ValueRange iv) {
-                           Value n = linearIndex(nb, nl, iv[0], kNR, iv[2]);
-                           Value code = tensor::ExtractOp::create(
-                               nb, nl, op.bCodes,
-                               ValueRange{clampIndex(nb, nl, n, nV), iv[1]});
-                           return fp8::createFP8ToF32(nb, nl, code);
-                         });
+  Value packA = packPanels(b, loc, op.aCodes, mTiles, kSize, kMR, mV);
+  Value packB = packPanels(b, loc, op.bCodes, nTiles, kSize, kNR, nV);
   // The f32 scale of each (row, interval) and (interval, column): the block
   // holding the interval's first k, as the reference's scale maps.
   auto scaleAt = [&](OpBuilder &nb, Location nl, Value scales,
