@@ -236,67 +236,53 @@ Value fp8::detail::buildTiledScaledMatmul(OpBuilder &b, Location loc,
       b, loc, vecType, DenseElementsAttr::get(vecType, APFloat(0.0f)));
   auto tileType = RankedTensorType::get({kMR, kNR}, f32);
   SmallVector<bool> inBounds = {true};
-  auto forall = scf::ForallOp::create(
-      b, loc, ArrayRef<OpFoldResult>{mTiles, nTiles}, ValueRange{accInit},
-      /*mapping=*/std::nullopt,
-      [&](OpBuilder &fb, Location fl, ValueRange args) {
-        Value m0 = arith::MulIOp::create(
-            fb, fl, args[0], arith::ConstantIndexOp::create(fb, fl, kMR));
-        Value n0 = arith::MulIOp::create(
-            fb, fl, args[1], arith::ConstantIndexOp::create(fb, fl, kNR));
-        Value out = args[2];
-        SmallVector<OpFoldResult> offsets = {m0, n0};
-        SmallVector<OpFoldResult> sizes = {fb.getIndexAttr(kMR),
-                                           fb.getIndexAttr(kNR)};
-        SmallVector<OpFoldResult> strides(2, fb.getIndexAttr(1));
-        Value tile = tensor::ExtractSliceOp::create(fb, fl, tileType, out,
-                                                    offsets, sizes, strides);
-        Value c0 = arith::ConstantIndexOp::create(fb, fl, 0);
-        Value c1 = arith::ConstantIndexOp::create(fb, fl, 1);
-        auto colOf = [&](OpBuilder &nb, Location nl, int64_t v) -> Value {
-          return arith::AddIOp::create(
-              nb, nl, n0, arith::ConstantIndexOp::create(nb, nl, v * kVL));
-        };
-        auto rowOf = [&](OpBuilder &nb, Location nl, int64_t r) -> Value {
-          return arith::AddIOp::create(
-              nb, nl, m0, arith::ConstantIndexOp::create(nb, nl, r));
-        };
-        auto read = [&](OpBuilder &nb, Location nl, Value src,
-                        ValueRange ivs) -> Value {
-          Value pad =
-              arith::ConstantOp::create(nb, nl, f32, nb.getF32FloatAttr(0));
-          return vector::TransferReadOp::create(nb, nl, vecType, src, ivs, pad,
-                                                ArrayRef<bool>(inBounds));
-        };
-        auto cst = [&](OpBuilder &nb, Location nl, int64_t v) -> Value {
-          return arith::ConstantIndexOp::create(nb, nl, v);
-        };
-        auto intervals = scf::ForOp::create(
-            fb, fl, c0, kbV, c1, ValueRange{tile},
-            [&](OpBuilder &ib, Location il, Value kb, ValueRange iter) {
-              Value k0 = arith::MulIOp::create(
-                  ib, il, kb,
-                  arith::ConstantIndexOp::create(ib, il, op.interval));
-              Value k1 = arith::MinSIOp::create(
-                  ib, il,
-                  arith::AddIOp::create(
-                      ib, il, k0,
-                      arith::ConstantIndexOp::create(ib, il, op.interval)),
-                  kV);
+  auto read = [&](OpBuilder &nb, Location nl, Value src,
+                  ValueRange ivs) -> Value {
+    Value pad = arith::ConstantOp::create(nb, nl, f32, nb.getF32FloatAttr(0));
+    return vector::TransferReadOp::create(nb, nl, vecType, src, ivs, pad,
+                                          ArrayRef<bool>(inBounds));
+  };
+  auto cst = [&](OpBuilder &nb, Location nl, int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(nb, nl, v);
+  };
+  // Intervals outermost (in increasing order, as each output's promotions),
+  // output tiles inside: the interval's panels of A and B (128 x (M + N)
+  // f32) stay in cache while every tile uses them; N tiles outer, M tiles
+  // inner, so that consecutive tiles of a thread share their B chunk.
+  Value c0 = cst(b, loc, 0), c1 = cst(b, loc, 1);
+  auto intervals = scf::ForOp::create(
+      b, loc, c0, kbV, c1, ValueRange{accInit},
+      [&](OpBuilder &ib, Location il, Value kb, ValueRange iter) {
+        Value k0 = arith::MulIOp::create(ib, il, kb, cst(ib, il, op.interval));
+        Value k1 = arith::MinSIOp::create(
+            ib, il, arith::AddIOp::create(ib, il, k0, cst(ib, il, op.interval)),
+            kV);
+        auto forall = scf::ForallOp::create(
+            ib, il, ArrayRef<OpFoldResult>{nTiles, mTiles}, ValueRange{iter[0]},
+            /*mapping=*/std::nullopt,
+            [&](OpBuilder &fb, Location fl, ValueRange args) {
+              Value nt = args[0], mt = args[1], out = args[2];
+              Value m0 = arith::MulIOp::create(fb, fl, mt, cst(fb, fl, kMR));
+              Value n0 = arith::MulIOp::create(fb, fl, nt, cst(fb, fl, kNR));
+              SmallVector<OpFoldResult> offsets = {m0, n0};
+              SmallVector<OpFoldResult> sizes = {fb.getIndexAttr(kMR),
+                                                 fb.getIndexAttr(kNR)};
+              SmallVector<OpFoldResult> strides(2, fb.getIndexAttr(1));
+              Value t = tensor::ExtractSliceOp::create(fb, fl, tileType, out,
+                                                       offsets, sizes, strides);
               // The interval's partials, from +0.0, in increasing k.
               SmallVector<Value> zeros(kMR * kNV, zeroVec);
               auto kLoop = scf::ForOp::create(
-                  ib, il, k0, k1, c1, zeros,
+                  fb, fl, k0, k1, c1, zeros,
                   [&](OpBuilder &kb2, Location kl, Value k, ValueRange p) {
                     SmallVector<Value> bv;
                     for (int64_t v = 0; v < kNV; ++v)
-                      bv.push_back(read(kb2, kl, packB,
-                                        {args[1], k, cst(kb2, kl, v * kVL)}));
+                      bv.push_back(
+                          read(kb2, kl, packB, {nt, k, cst(kb2, kl, v * kVL)}));
                     SmallVector<Value> next;
                     for (int64_t r = 0; r < kMR; ++r) {
                       Value a = tensor::ExtractOp::create(
-                          kb2, kl, packA,
-                          ValueRange{args[0], k, cst(kb2, kl, r)});
+                          kb2, kl, packA, ValueRange{mt, k, cst(kb2, kl, r)});
                       Value av =
                           vector::BroadcastOp::create(kb2, kl, vecType, a);
                       for (int64_t v = 0; v < kNV; ++v)
@@ -306,40 +292,44 @@ Value fp8::detail::buildTiledScaledMatmul(OpBuilder &b, Location loc,
                     scf::YieldOp::create(kb2, kl, next);
                   });
               // Promotion: acc = fma(partial, sa * sb, acc).
-              Value t = iter[0];
               SmallVector<Value> sbv;
               for (int64_t v = 0; v < kNV; ++v)
-                sbv.push_back(read(ib, il, scaleB, {kb, colOf(ib, il, v)}));
+                sbv.push_back(
+                    read(fb, fl, scaleB,
+                         {kb, arith::AddIOp::create(fb, fl, n0,
+                                                    cst(fb, fl, v * kVL))}));
               for (int64_t r = 0; r < kMR; ++r) {
                 Value sa = tensor::ExtractOp::create(
-                    ib, il, scaleA, ValueRange{rowOf(ib, il, r), kb});
-                Value sav = vector::BroadcastOp::create(ib, il, vecType, sa);
+                    fb, fl, scaleA,
+                    ValueRange{
+                        arith::AddIOp::create(fb, fl, m0, cst(fb, fl, r)), kb});
+                Value sav = vector::BroadcastOp::create(fb, fl, vecType, sa);
                 for (int64_t v = 0; v < kNV; ++v) {
-                  Value s = arith::MulFOp::create(ib, il, sav, sbv[v]);
-                  Value row = arith::ConstantIndexOp::create(ib, il, r);
-                  Value col = arith::ConstantIndexOp::create(ib, il, v * kVL);
-                  Value acc = read(ib, il, t, {row, col});
+                  Value s = arith::MulFOp::create(fb, fl, sav, sbv[v]);
+                  Value row = cst(fb, fl, r);
+                  Value col = cst(fb, fl, v * kVL);
+                  Value acc = read(fb, fl, t, {row, col});
                   // math.fma (llvm.fma): always fused, as the
                   // reference's promotion.
                   acc = math::FmaOp::create(
-                      ib, il, kLoop.getResult(r * kNV + v), s, acc);
-                  t = vector::TransferWriteOp::create(ib, il, acc, t,
+                      fb, fl, kLoop.getResult(r * kNV + v), s, acc);
+                  t = vector::TransferWriteOp::create(fb, fl, acc, t,
                                                       ValueRange{row, col},
                                                       ArrayRef<bool>(inBounds))
                           .getResult();
                 }
               }
-              scf::YieldOp::create(ib, il, t);
+              auto inParallel = scf::InParallelOp::create(fb, fl);
+              OpBuilder::InsertionGuard guard(fb);
+              fb.setInsertionPointToStart(inParallel.getBody());
+              tensor::ParallelInsertSliceOp::create(fb, fl, t, out, offsets,
+                                                    sizes, strides);
             });
-        auto inParallel = scf::InParallelOp::create(fb, fl);
-        OpBuilder::InsertionGuard guard(fb);
-        fb.setInsertionPointToStart(inParallel.getBody());
-        tensor::ParallelInsertSliceOp::create(fb, fl, intervals.getResult(0),
-                                              out, offsets, sizes, strides);
+        scf::YieldOp::create(ib, il, forall.getResult(0));
       });
   // The real [M, N] elements, copied into a fresh tensor: a slice of the
   // padded accumulator would reach function results as a strided view.
-  Value padded = forall.getResult(0);
+  Value padded = intervals.getResult(0);
   return generate(b, loc, {mSize, nSize},
                   [&](OpBuilder &nb, Location nl, ValueRange iv) {
                     return tensor::ExtractOp::create(nb, nl, padded, iv);
