@@ -2,7 +2,9 @@
 """Emits one runner module for scaled-matmul-tiled-kernel.test: several
 fp8.scaled_matmul cases (shape, blocks, format, promotion interval) on inputs
 hashed from (seed, i, j) and quantized by fp8.quantize, each followed by the
-digest of its bf16 result (tiled_scaled_matmul_case.py's @fill and @digest).
+digest of its bf16 result and of its f32 result (tiled_scaled_matmul_case.py's
+@fill and @digest; @digest32, the same digest of f32 bit patterns, shows a
+difference of one f32 ulp that bf16 rounding would hide).
 
 The same module runs through the reference generics
 (fp8-cpu-pipeline{tiled=0}) and through the tiled kernel, sequential and with
@@ -17,6 +19,18 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from tiled_scaled_matmul_case import PRELUDE  # noqa: E402
+
+
+def digest32():
+    """tiled_scaled_matmul_case.py's @digest on the bits of an f32 tensor."""
+    start = PRELUDE.index("func.func @digest(")
+    text = PRELUDE[start:PRELUDE.index("\n}\n", start) + 3]
+    for old, new in (("@digest(", "@digest32("), ("tensor<?x?xbf16>", "tensor<?x?xf32>"),
+                     ("tensor<?x?xi16>", "tensor<?x?xi32>"), ("%v: i16", "%v: i32"),
+                     ("%bits = arith.extui %v : i16 to i32", "%bits = arith.bitcast %v : i32 to i32")):
+        assert old in text, old
+        text = text.replace(old, new)
+    return text
 
 # (M, N, K, A block, B block, A format, B format, promote_interval): M, N and
 # K off the 4 x 24 register tile and the 128 interval; K < 128, K = 136 (one
@@ -49,11 +63,16 @@ CASE = string.Template(r"""
   %dd${I} = tensor.cast %d${I} : tensor<${M}x${N}xbf16> to tensor<?x?xbf16>
   vector.print str "case${I} m${M}_n${N}_k${K}\n"
   call @digest(%dd${I}) : (tensor<?x?xbf16>) -> ()
+  %f${I} = fp8.scaled_matmul %qa${I}, %qb${I} {promote_interval = ${P} : i64} : ${TA}, ${TB} -> tensor<${M}x${N}xf32>
+  %ff${I} = tensor.cast %f${I} : tensor<${M}x${N}xf32> to tensor<?x?xf32>
+  vector.print str "f32\n"
+  call @digest32(%ff${I}) : (tensor<?x?xf32>) -> ()
 """)
 
 
 def main():
     sys.stdout.write(PRELUDE)
+    sys.stdout.write(digest32())
     sys.stdout.write("func.func @main() {")
     for i, (m, n, k, ab, bb, fa, fb, p) in enumerate(CASES):
         ta = f"!fp8.scaled<{m}x{k}xf8{fa}, block = [{ab[0]}, {ab[1]}], scale = f32>"
