@@ -2,7 +2,7 @@
 //
 // The fast CPU form of the exact path of fp8.scaled_matmul (option `tiled` of
 // fp8-lower-to-linalg). It computes, bit for bit, what the reference generics
-// compute (docs/performance.md, "CPU kernel"):
+// compute (docs/performance.md, "The tiled scaled_matmul kernel"):
 //
 // - Each output's promotion-interval partial is a sum in increasing k
 //   starting from +0.0. The kernel forms it with `fma(a, b, partial)` where
@@ -15,11 +15,14 @@
 // - Promotion is `acc = fma(partial, sa * sb, acc)` per interval, in order,
 //   starting from C (or 0), as in the reference.
 //
-// The codes are decoded once per call into packed f32 panels (A [Mp, K]
-// rows, B transposed [K, Np] so that a k step loads contiguous columns);
-// rows and columns are padded to the register tile by repeating the last
-// one, whose (discarded) outputs do not touch the real ones. Output tiles
-// of MR x NR run as one scf.forall (threads: fp8-cpu-pipeline).
+// The codes are decoded once per call, through a 256-entry table of the
+// reference decode, into packed f32 panels (A as [M/MR, K, MR], B as
+// [N/NR, K, NR], one scf.forall iteration per panel), so that a k step of a
+// tile reads MR and NR consecutive f32; rows and columns are padded to the
+// register tile by repeating the last one, whose (discarded) outputs do not
+// touch the real ones. Then, per promotion interval in increasing order, an
+// scf.forall over the (N tile, M tile) pairs runs the register kernel and
+// promotes its tile (threads: fp8-cpu-pipeline{threads}).
 //
 //===----------------------------------------------------------------------===//
 #include "TiledScaledMatmul.h"
