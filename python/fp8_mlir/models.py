@@ -36,7 +36,8 @@ import math
 import re
 from typing import Dict, List, Optional, Sequence, Tuple
 
-__all__ = ["ModelConfig", "llama_block", "moe_block", "model", "mlp_training_step"]
+__all__ = ["ModelConfig", "llama_block", "moe_block", "model", "mlp_training_step",
+           "llama_training_step", "moe_training_step"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -1020,3 +1021,7 @@ def mlp_training_step(tokens: int, sizes: Sequence[int], split: bool = False,
         out.append("  }")
     out.append("}")
     return "\n".join(out) + "\n"
+
+
+# The blocks' training steps live in their own file (one concern per file).
+from .training_graphs import llama_training_step, moe_training_step  # noqa: E402,F401
