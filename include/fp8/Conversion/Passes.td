@@ -111,7 +111,10 @@ def FP8LowerToLinalgPass : Pass<"fp8-lower-to-linalg", "ModuleOp"> {
     live in `vector<8xf32>` values (8 x 48 and `vector<16xf32>` with
     `vector-lanes=16`), `vector.fma` per k in increasing k
     (exact products: the same sum as `partial + a * b`), the same
-    promotion FMA. `fp8-cpu-pipeline` turns it on.
+    promotion FMA. With `tiled`, `fp8.quantize` also runs as an
+    `scf.forall` over chunks of whole block rows (dimension 0), each
+    quantized by the generics above (the same codes and scales).
+    `fp8-cpu-pipeline` turns it on.
 
     The result runs on CPU through `fp8-cpu-pipeline`.
   }];

@@ -128,9 +128,13 @@ struct QuantizeParams {
 } // namespace
 
 /// Quantizes `x` (tensor of f32/bf16/f16) into `type`: returns codes, scales.
+/// `codesDest` / `scalesDest`, when given, are the destinations of the codes
+/// and scales generics (tensors of their shapes).
 static std::pair<Value, Value> lowerQuantize(OpBuilder &b, Location loc,
                                              Value x, ScaledTensorType type,
-                                             QuantizeParams p) {
+                                             QuantizeParams p,
+                                             Value codesDest = Value(),
+                                             Value scalesDest = Value()) {
   MLIRContext *ctx = b.getContext();
   ArrayRef<int64_t> block = type.getBlockShape();
   int64_t rank = type.getRank();
@@ -159,14 +163,15 @@ static std::pair<Value, Value> lowerQuantize(OpBuilder &b, Location loc,
   // 2. The dequantization scale of each block, in its storage type.
   Type scaleType = type.getScaleType();
   Value scales = mapElementwise(
-      b, loc, amax, createEmpty(b, loc, counts, scaleType),
+      b, loc, amax,
+      scalesDest ? scalesDest : createEmpty(b, loc, counts, scaleType),
       [&](OpBuilder &nb, Location nl, ValueRange args) {
         Value s = createDequantScale(nb, nl, args[0], p.eps, fp8Type, p.pow2);
         return createScaleFromF32(nb, nl, s, scaleType);
       });
 
   // 3. Codes: cvt_rne(x / s).
-  Value codesInit = createEmpty(b, loc, sizes, fp8Type);
+  Value codesInit = codesDest ? codesDest : createEmpty(b, loc, sizes, fp8Type);
   Value codes =
       linalg::GenericOp::create(
           b, loc, codesInit.getType(), ValueRange{x, scales}, codesInit,
@@ -200,20 +205,89 @@ static Value lowerDequantize(OpBuilder &b, Location loc, Value codes,
       .getResult(0);
 }
 
+/// lowerQuantize over chunks of whole blocks along dimension 0, one
+/// scf.forall iteration each (threads: fp8-cpu-pipeline). Every block lies in
+/// one chunk and is quantized by the same generics, so codes and scales are
+/// the reference's.
+static std::pair<Value, Value> lowerQuantizeByRows(OpBuilder &b, Location loc,
+                                                   Value x,
+                                                   ScaledTensorType type,
+                                                   QuantizeParams p) {
+  ArrayRef<int64_t> block = type.getBlockShape();
+  // About 64 rows per chunk, whole blocks.
+  int64_t blocksPerChunk = std::max<int64_t>(1, 64 / block[0]);
+  int64_t chunk = block[0] * blocksPerChunk;
+  SmallVector<OpFoldResult> sizes = getSizes(b, loc, x);
+  SmallVector<OpFoldResult> counts =
+      getBlockCounts(b, loc, sizes, type.getBlockShape());
+  Value codesInit = createEmpty(b, loc, sizes, type.getElementType());
+  Value scalesInit = createEmpty(b, loc, counts, type.getScaleType());
+  AffineExpr s0 = getAffineSymbolExpr(0, b.getContext());
+  OpFoldResult chunks = affine::makeComposedFoldedAffineApply(
+      b, loc, s0.ceilDiv(chunk), {sizes[0]});
+  Value rowsTotal = getValueOrCreateConstantIndexOp(b, loc, sizes[0]);
+  auto forall = scf::ForallOp::create(
+      b, loc, ArrayRef<OpFoldResult>{chunks}, ValueRange{codesInit, scalesInit},
+      /*mapping=*/std::nullopt,
+      [&](OpBuilder &fb, Location fl, ValueRange args) {
+        Value r0 = arith::MulIOp::create(
+            fb, fl, args[0], arith::ConstantIndexOp::create(fb, fl, chunk));
+        Value rows = arith::MinSIOp::create(
+            fb, fl, arith::ConstantIndexOp::create(fb, fl, chunk),
+            arith::SubIOp::create(fb, fl, rowsTotal, r0));
+        Value sr0 = arith::MulIOp::create(
+            fb, fl, args[0],
+            arith::ConstantIndexOp::create(fb, fl, blocksPerChunk));
+        SmallVector<OpFoldResult> offsets(sizes.size(), fb.getIndexAttr(0));
+        SmallVector<OpFoldResult> strides(sizes.size(), fb.getIndexAttr(1));
+        SmallVector<OpFoldResult> xSizes(sizes);
+        offsets[0] = r0;
+        xSizes[0] = rows;
+        Value xs =
+            tensor::ExtractSliceOp::create(fb, fl, x, offsets, xSizes, strides);
+        // The chunk's codes and scales are written in place into slices of
+        // the shared results (no copy after bufferization).
+        SmallVector<OpFoldResult> sOffsets(offsets);
+        sOffsets[0] = sr0;
+        SmallVector<OpFoldResult> codeSizes = getSizes(fb, fl, xs);
+        SmallVector<OpFoldResult> scaleSizes =
+            getBlockCounts(fb, fl, codeSizes, type.getBlockShape());
+        Value codesDest = tensor::ExtractSliceOp::create(
+            fb, fl, args[1], offsets, codeSizes, strides);
+        Value scalesDest = tensor::ExtractSliceOp::create(
+            fb, fl, args[2], sOffsets, scaleSizes, strides);
+        auto [codes, scales] =
+            lowerQuantize(fb, fl, xs, type, p, codesDest, scalesDest);
+        auto inParallel = scf::InParallelOp::create(fb, fl);
+        OpBuilder::InsertionGuard guard(fb);
+        fb.setInsertionPointToStart(inParallel.getBody());
+        tensor::ParallelInsertSliceOp::create(fb, fl, codes, args[1], offsets,
+                                              codeSizes, strides);
+        tensor::ParallelInsertSliceOp::create(fb, fl, scales, args[2], sOffsets,
+                                              scaleSizes, strides);
+      });
+  return {forall.getResult(0), forall.getResult(1)};
+}
+
 namespace {
 struct QuantizeLowering : OpConversionPattern<QuantizeOp> {
-  using OpConversionPattern::OpConversionPattern;
+  QuantizeLowering(const TypeConverter &tc, MLIRContext *ctx, bool byRows)
+      : OpConversionPattern(tc, ctx), byRows(byRows) {}
   LogicalResult
   matchAndRewrite(QuantizeOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     QuantizeParams p{op.getEps().convertToDouble(),
                      op.getScaleMode() == ScaleMode::pow2, op.getSaturate()};
+    Value x = adaptor.getInput().front();
     auto [codes, scales] =
-        lowerQuantize(rewriter, op.getLoc(), adaptor.getInput().front(),
-                      op.getResult().getType(), p);
+        byRows ? lowerQuantizeByRows(rewriter, op.getLoc(), x,
+                                     op.getResult().getType(), p)
+               : lowerQuantize(rewriter, op.getLoc(), x,
+                               op.getResult().getType(), p);
     rewriter.replaceOpWithMultiple(op, {{codes, scales}});
     return success();
   }
+  bool byRows; // the tiled form: lowerQuantizeByRows
 };
 
 struct DequantizeLowering : OpConversionPattern<DequantizeOp> {
@@ -634,8 +708,9 @@ void fp8::populateFP8ToLinalgPatterns(
     std::optional<tensorcore::AccumulationModel> accumulator,
     unsigned tiledLanes) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<QuantizeLowering, DequantizeLowering, RequantizeLowering,
-               AssembleLowering, DisassembleLowering>(converter, ctx);
+  patterns.add<DequantizeLowering, RequantizeLowering, AssembleLowering,
+               DisassembleLowering>(converter, ctx);
+  patterns.add<QuantizeLowering>(converter, ctx, /*byRows=*/tiledLanes != 0);
   patterns.add<ScaledMatmulLowering>(converter, ctx, accumulator, tiledLanes);
 }
 
