@@ -6,6 +6,9 @@
 // every sum is an exact f32 integer.
 //
 // RUN: fp8-opt %s --fp8-cpu-pipeline | %fp8_run | FileCheck %s
+// The same values through the reference generics of fp8-lower-to-linalg
+// (the pipeline uses the register-tiled kernel by default).
+// RUN: fp8-opt %s --fp8-cpu-pipeline=tiled=false | %fp8_run | FileCheck %s
 
 func.func private @printMemrefF32(memref<*xf32>)
 func.func private @printMemrefI32(memref<*xi32>)

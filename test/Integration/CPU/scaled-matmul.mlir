@@ -8,6 +8,9 @@
 // (a NaN always differs).
 //
 // RUN: fp8-opt %s --fp8-cpu-pipeline | %fp8_run | FileCheck %s
+// The same values through the reference generics of fp8-lower-to-linalg
+// (the pipeline uses the register-tiled kernel by default).
+// RUN: fp8-opt %s --fp8-cpu-pipeline=tiled=false | %fp8_run | FileCheck %s
 
 !a1 = !fp8.scaled<1x256xf8E4M3FN, block = [1, 128], scale = f32>
 !b1 = !fp8.scaled<3x256xf8E4M3FN, block = [128, 128], scale = f32>
