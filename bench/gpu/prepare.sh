@@ -57,7 +57,11 @@ MLIR
   fi
 done
 
-"$BUILD/bin/fp8-opt" "$MLIR" --fp8-gpu-pipeline="chip=sm_90a host=none" \
+# The GEMM configuration: fixed (128x128, what the harness was validated
+# with) unless FP8_GEMM_CONFIG=auto (the cost model's choice per shape,
+# docs/gpu-kernel.md; not yet timed on a GPU).
+GEMM_CONFIG="${FP8_GEMM_CONFIG:-fixed}"
+"$BUILD/bin/fp8-opt" "$MLIR" --fp8-gpu-pipeline="chip=sm_90a host=none config=$GEMM_CONFIG" \
   | "$BUILD/bin/fp8-translate" --fp8-extract-gpu-object > "$OUTDIR/kernels.ptx"
 "$PTXAS" -arch=sm_90a -v "$OUTDIR/kernels.ptx" -o "$OUTDIR/kernels.cubin" \
   2> "$OUTDIR/ptxas.log"
@@ -71,7 +75,7 @@ fi
 # the mgpu* ABI (libfp8_mgpu_runtime.so, which run.sh builds on the device
 # machine from runtime/); the kernels embedded as PTX (JIT-compiled by the
 # driver at load, the same PTX ptxas assembled above without spills).
-"$BUILD/bin/fp8-opt" "$MLIR" --fp8-gpu-pipeline="chip=sm_90a host=llvm" \
+"$BUILD/bin/fp8-opt" "$MLIR" --fp8-gpu-pipeline="chip=sm_90a host=llvm config=$GEMM_CONFIG" \
   | "$LLVM_BIN/mlir-translate" --mlir-to-llvmir > "$OUTDIR/host.ll"
 "$LLVM_BIN/clang" -Wno-override-module -O2 -shared -fPIC "$OUTDIR/host.ll" \
   -o "$OUTDIR/libfp8_bench_host.so" -lm

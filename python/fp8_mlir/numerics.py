@@ -698,7 +698,9 @@ BACKENDS = ("cpu", "gpu-emulator")
 
 
 def _lower_to_nvvm(graph: str) -> str:
-    return run_pipeline(graph, "fp8-lower-to-nvvm")
+    # The shape's fixed configuration: the kernel is then found by the name
+    # gemm_kernel_name() gives (config=auto would add a `_t...` suffix).
+    return run_pipeline(graph, "fp8-lower-to-nvvm{config=fixed}")
 
 
 def _scaled_matmul_on_emulator(a, sa, b, sb, ab, bb, fmt, b_fmt, promote_interval, accumulator_options, out):

@@ -6,10 +6,10 @@
 // bf16, bf16 and f32 output, e4m3/e5m2, K = 136 (a K tail of 8 past 128),
 // K = 40 (K < 128, padded to 48), M/N tails, a run-time M; and BLOCK_N = 16
 // with C (sixteen 16-column tiles per 128-column B-scale block).
-// RUN: fp8-opt %s --fp8-lower-to-nvvm > %t.mlir
+// RUN: fp8-opt %s --fp8-lower-to-nvvm=config=fixed > %t.mlir
 // RUN: fp8-emu %t.mlir --seed 1 --m 130 | FileCheck %s
 // RUN: fp8-emu %t.mlir --seed 2 --m 1 --max-quantum 3 --sm-count 2 | FileCheck %s --check-prefix=SM2
-// RUN: fp8-opt %s --fp8-lower-to-nvvm="block-n=16" > %t.n16.mlir
+// RUN: fp8-opt %s --fp8-lower-to-nvvm="config=fixed block-n=16" > %t.n16.mlir
 // RUN: fp8-emu %t.n16.mlir --seed 3 --m 65 --kernel fp8_scaled_matmul_130x136x136_e4m3_e4m3_bf16_accf32_t128x16s8 | FileCheck %s --check-prefix=N16
 
 // CHECK-DAG: fp8-emu: PASS fp8_scaled_matmul_130x136x136_e4m3_e4m3_bf16_accf32: 130x136x136, 17680 outputs bit-exact

@@ -6,19 +6,19 @@
 // for BLOCK_N != 128 (each 8-column register group takes the scale of the
 // block its columns fall in). fp8-emu reads each kernel's configuration
 // from its code; it exits with 1 if an output differs.
-// RUN: fp8-opt %s --fp8-lower-to-nvvm="block-n=64" > %t.n64.mlir
+// RUN: fp8-opt %s --fp8-lower-to-nvvm="config=fixed block-n=64" > %t.n64.mlir
 // RUN: fp8-emu %t.n64.mlir --seed 1 | FileCheck %s --check-prefix=N64
-// RUN: fp8-opt %s --fp8-lower-to-nvvm="block-n=96" > %t.n96.mlir
+// RUN: fp8-opt %s --fp8-lower-to-nvvm="config=fixed block-n=96" > %t.n96.mlir
 // RUN: fp8-emu %t.n96.mlir --seed 2 --sm-count 3 | FileCheck %s --check-prefix=N96
-// RUN: fp8-opt %s --fp8-lower-to-nvvm="block-n=112" > %t.n112.mlir
+// RUN: fp8-opt %s --fp8-lower-to-nvvm="config=fixed block-n=112" > %t.n112.mlir
 // RUN: fp8-emu %t.n112.mlir --seed 3 | FileCheck %s --check-prefix=N112
-// RUN: fp8-opt %s --fp8-lower-to-nvvm="block-n=160" > %t.n160.mlir
+// RUN: fp8-opt %s --fp8-lower-to-nvvm="config=fixed block-n=160" > %t.n160.mlir
 // RUN: fp8-emu %t.n160.mlir --seed 4 --max-quantum 5 | FileCheck %s --check-prefix=N160
-// RUN: fp8-opt %s --fp8-lower-to-nvvm="block-n=216" > %t.n216.mlir
+// RUN: fp8-opt %s --fp8-lower-to-nvvm="config=fixed block-n=216" > %t.n216.mlir
 // RUN: fp8-emu %t.n216.mlir --seed 5 | FileCheck %s --check-prefix=N216
-// RUN: fp8-opt %s --fp8-lower-to-nvvm="block-m=64 block-n=96" > %t.m64.mlir
+// RUN: fp8-opt %s --fp8-lower-to-nvvm="config=fixed block-m=64 block-n=96" > %t.m64.mlir
 // RUN: fp8-emu %t.m64.mlir --seed 6 | FileCheck %s --check-prefix=M64
-// RUN: fp8-opt %s --fp8-lower-to-nvvm="block-m=256 block-n=64" > %t.m256.mlir
+// RUN: fp8-opt %s --fp8-lower-to-nvvm="config=fixed block-m=256 block-n=64" > %t.m256.mlir
 // RUN: fp8-emu %t.m256.mlir --seed 7 | FileCheck %s --check-prefix=M256
 // BLOCK_N = 256 (BLOCK_M = 64, two consumers splitting the columns) and
 // BLOCK_N = 16 (the narrowest wgmma tile of the matrix).

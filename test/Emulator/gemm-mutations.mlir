@@ -4,7 +4,7 @@
 // passes (first RUN line), so each report is caused by its mutation.
 // 100x200x272 (BLOCK_M = 128, stage tx = 128*128 + 128*128 + 128*4 = 33280
 // bytes, 3 K blocks); 300x400x1024 (8 K blocks over 6 stages: the ring wraps).
-// RUN: fp8-opt %s --fp8-lower-to-nvvm > %t.mlir
+// RUN: fp8-opt %s --fp8-lower-to-nvvm=config=fixed > %t.mlir
 // RUN: fp8-emu %t.mlir | FileCheck %s --check-prefix=OK
 // OK: fp8-emu: PASS fp8_scaled_matmul_100x200x272_e4m3_e4m3_bf16
 // OK: fp8-emu: PASS fp8_scaled_matmul_300x400x1024_e4m3_e4m3_bf16

@@ -10,7 +10,7 @@
 // line uses another scheduler seed and thread-switch quantum; fp8-emu exits
 // with 1 (failing the RUN line) if any kernel differs or faults.
 // (K = 136 and the accumulator operand C: gemm-acc-ktail.mlir.)
-// RUN: fp8-opt %s --fp8-lower-to-nvvm > %t.mlir
+// RUN: fp8-opt %s --fp8-lower-to-nvvm=config=fixed > %t.mlir
 // RUN: fp8-emu %t.mlir --seed 1 --m 200 | FileCheck %s
 // RUN: fp8-emu %t.mlir --seed 2 --m 129 --max-quantum 3 --sm-count 3 | FileCheck %s --check-prefix=SM3
 // RUN: fp8-emu %t.mlir --seed 3 --m 1 --max-quantum 1000 --sm-count 1 | FileCheck %s --check-prefix=SM1

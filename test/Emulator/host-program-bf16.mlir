@@ -5,7 +5,7 @@
 // reference is rounded to bf16 by arith.truncf (RNE), as the kernel's
 // epilogue rounds its exact f32 sum.
 //
-// RUN: fp8-opt %s --fp8-gpu-pipeline="chip=sm_90a target=emulator host=llvm" | %fp8_run_emulated | FileCheck %s
+// RUN: fp8-opt %s --fp8-gpu-pipeline="config=fixed chip=sm_90a target=emulator host=llvm" | %fp8_run_emulated | FileCheck %s
 
 // CHECK-LABEL: mismatches
 // CHECK-NEXT: {{^0$}}

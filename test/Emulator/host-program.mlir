@@ -18,7 +18,7 @@
 // 200 x 320 x 384: an M tail (200 = 128 + 72), an N tail of B's 128-row
 // scale blocks (320 = 2.5 x 128), 3 K blocks.
 //
-// RUN: fp8-opt %s --fp8-gpu-pipeline="chip=sm_90a target=emulator host=llvm" | %fp8_run_emulated | FileCheck %s
+// RUN: fp8-opt %s --fp8-gpu-pipeline="config=fixed chip=sm_90a target=emulator host=llvm" | %fp8_run_emulated | FileCheck %s
 
 // CHECK-LABEL: mismatches
 // CHECK-NEXT: {{^0$}}

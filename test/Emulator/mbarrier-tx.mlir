@@ -5,7 +5,7 @@
 // cp.async.bulk.tensor: complete_tx of the box's bytes, out-of-bounds
 // elements included). expect_tx announcing 256 bytes more or less than that
 // must be reported with the exact difference.
-// RUN: fp8-opt %s --fp8-lower-to-nvvm="block-n=64" > %t.mlir
+// RUN: fp8-opt %s --fp8-lower-to-nvvm="config=fixed block-n=64" > %t.mlir
 // RUN: fp8-emu %t.mlir | FileCheck %s --check-prefix=OK
 // OK: fp8-emu: PASS fp8_scaled_matmul_70x100x208_e4m3_e4m3_f32_t128x64s8
 // RUN: sed 's/arith.constant 25088 : i32/arith.constant 24832 : i32/' %t.mlir | not fp8-emu 2>&1 | FileCheck %s --check-prefix=SHORT

@@ -7,7 +7,7 @@
 // plants specials (+-Inf, NaN, +-1e30, 3e38, f32 subnormals, -0) among the
 // inputs (NaN amax, the scale-1 rule, satfinite). fp8-emu exits with 1 if
 // any code or scale differs.
-// RUN: fp8-opt %s --fp8-lower-to-nvvm > %t.mlir
+// RUN: fp8-opt %s --fp8-lower-to-nvvm=config=fixed > %t.mlir
 // RUN: fp8-emu %t.mlir --m 77 --seed 1 | FileCheck %s
 // RUN: fp8-emu %t.mlir --m 300 --seed 5 --specials --max-quantum 2 | FileCheck %s --check-prefix=SPECIALS
 

@@ -223,6 +223,15 @@ def FP8LowerToNVVMPass : Pass<"fp8-lower-to-nvvm", "ModuleOp"> {
            "Target chip (sm_90a: wgmma and setmaxnreg need the 'a' target)">,
     Option<"features", "features", "std::string", [{"+ptx80"}],
            "PTX features of the #nvvm.target">,
+    Option<"config", "config", "std::string", [{"auto"}],
+           "GEMM kernel configuration when no block-m/block-n/stages/"
+           "consumers option is given: auto (the cost model of "
+           "docs/gpu-kernel.md chooses per shape for `device`; a dynamic M "
+           "keeps the default) or fixed (128x128 tiles, 64x128 for M <= 64, "
+           "stages as fit)">,
+    Option<"device", "device", "std::string", [{"h200"}],
+           "The chip the GEMM cost model describes: h200 or h100-sxm (132 "
+           "SMs; the kernels' fp8.kernel_config records it)">,
     Option<"blockM", "block-m", "int64_t", /*default=*/"0",
            "GEMM CTA tile rows: 64, 128, 192 or 256, 64 per consumer "
            "warpgroup (0: the shape's default, 64 for M <= 64 else 128)">,
@@ -279,6 +288,10 @@ def FP8LaunchKernelsPass : Pass<"fp8-launch-kernels", "ModuleOp"> {
     rejects.
   }];
   let options = [
+    Option<"config", "config", "std::string", [{"auto"}],
+           "as fp8-lower-to-nvvm">,
+    Option<"device", "device", "std::string", [{"h200"}],
+           "as fp8-lower-to-nvvm">,
     Option<"blockM", "block-m", "int64_t", /*default=*/"0",
            "as fp8-lower-to-nvvm">,
     Option<"blockN", "block-n", "int64_t", /*default=*/"0",

@@ -14,7 +14,8 @@ using namespace mlir::fp8;
 
 FailureOr<GemmKernelSpec>
 mlir::fp8::getGemmKernelSpec(ScaledMatmulOp op,
-                             const GemmKernelOverrides &overrides) {
+                             const GemmKernelOverrides &overrides,
+                             const ChipSpec *model) {
   auto aTy = cast<ScaledTensorType>(op.getA().getType());
   auto bTy = cast<ScaledTensorType>(op.getB().getType());
   auto resTy = cast<RankedTensorType>(op.getResult().getType());
@@ -48,7 +49,17 @@ mlir::fp8::getGemmKernelSpec(ScaledMatmulOp op,
   // K need not be a multiple of 16 (TMA global strides are): the host pads
   // the codes' rows to one with zero codes (fp8-launch-kernels).
   GemmKernelSpec spec;
-  spec.config = makeGemmKernelConfig(m, n, k, overrides);
+  GemmKernelOverrides o = overrides;
+  if (model && !o.any() && m != GemmKernelConfig::kDynamicM && m > 0) {
+    // The model's tiles and stages, spelled as overrides so that the kernel
+    // name carries them (`_t<BM>x<BN>s<S>` unless they are the default) and
+    // the host runtime and the emulator read them back from it.
+    GemmKernelConfig chosen = chooseGemmConfigByModel(m, n, k, *model).config;
+    o.blockM = chosen.blockM;
+    o.blockN = chosen.blockN;
+    o.stages = chosen.stages;
+  }
+  spec.config = makeGemmKernelConfig(m, n, k, o);
   StringRef why = checkGemmKernelConfig(spec.config);
   if (!why.empty()) {
     const GemmKernelConfig &c = spec.config;
@@ -64,6 +75,51 @@ mlir::fp8::getGemmKernelSpec(ScaledMatmulOp op,
   if (Value c = op.getC())
     spec.accType = cast<RankedTensorType>(c.getType()).getElementType();
   return spec;
+}
+
+LogicalResult mlir::fp8::parseKernelConfigOptions(Location loc, StringRef pass,
+                                                  StringRef config,
+                                                  StringRef device,
+                                                  const ChipSpec *&chip,
+                                                  bool &autoConfig) {
+  chip = lookupChip(device.str());
+  if (!chip)
+    return emitError(loc) << pass << ": option device='" << device
+                          << "' is unknown: expected one of "
+                          << knownChipNames();
+  if (config != "auto" && config != "fixed")
+    return emitError(loc) << pass << ": option config='" << config
+                          << "' is invalid: expected auto (the cost model "
+                             "chooses per shape) or fixed (the shape's "
+                             "default: 128x128, 64x128 for M <= 64)";
+  autoConfig = config == "auto";
+  return success();
+}
+
+DictionaryAttr mlir::fp8::getKernelConfigAttr(MLIRContext *ctx,
+                                              const GemmKernelConfig &c,
+                                              const ChipSpec &chip) {
+  Builder b(ctx);
+  SmallVector<NamedAttribute> attrs;
+  auto i64 = [&](StringRef name, int64_t v) {
+    attrs.push_back(b.getNamedAttr(name, b.getI64IntegerAttr(v)));
+  };
+  i64("block_m", c.blockM);
+  i64("block_n", c.blockN);
+  i64("block_k", c.blockK);
+  i64("stages", c.stages);
+  i64("cluster", 1);
+  i64("consumers", c.consumers);
+  attrs.push_back(b.getNamedAttr("chip", b.getStringAttr(chip.name)));
+  if (c.m != GemmKernelConfig::kDynamicM) {
+    GemmCost cost = modelGemmCost(c, chip);
+    i64("ctas", cost.ctas);
+    attrs.push_back(
+        b.getNamedAttr("modelled_us", b.getF64FloatAttr(cost.us)));
+    attrs.push_back(
+        b.getNamedAttr("modelled_tflops", b.getF64FloatAttr(cost.tflops)));
+  }
+  return b.getDictionaryAttr(attrs);
 }
 
 // Quantizing is cheap next to the GEMM, so an unsupported form is not an

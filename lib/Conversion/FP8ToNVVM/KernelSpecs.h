@@ -6,6 +6,7 @@
 #include "QuantizeKernel.h"
 
 #include "fp8/Dialect/FP8/IR/FP8.h"
+#include "fp8/Target/Hopper/GemmCostModel.h"
 
 #include <optional>
 
@@ -17,11 +18,31 @@ namespace fp8 {
 constexpr llvm::StringLiteral kKernelModuleName = "fp8_kernels";
 
 /// Checks that `op` is in the form the sm_90a GEMM kernel implements and
-/// returns its spec (the shape's configuration with `overrides` applied);
-/// emits an error naming what is wrong otherwise (also an invalid
-/// configuration, naming the options).
-FailureOr<GemmKernelSpec>
-getGemmKernelSpec(ScaledMatmulOp op, const GemmKernelOverrides &overrides);
+/// returns its spec; emits an error naming what is wrong otherwise (also an
+/// invalid configuration, naming the options). The configuration: the
+/// `overrides` when any is set; otherwise, with `model` (config=auto) and a
+/// static M, the one the cost model chooses for that chip
+/// (GemmCostModel.h); otherwise the shape's fixed default
+/// (chooseGemmKernelConfig).
+FailureOr<GemmKernelSpec> getGemmKernelSpec(ScaledMatmulOp op,
+                                            const GemmKernelOverrides &overrides,
+                                            const ChipSpec *model);
+
+/// Resolves the `config` and `device` options of fp8-lower-to-nvvm and
+/// fp8-launch-kernels: the chip to model (also for config=fixed, whose
+/// kernels record their modelled time) and whether the model chooses.
+/// Emits an error naming the bad value.
+LogicalResult parseKernelConfigOptions(Location loc, StringRef pass,
+                                       StringRef config, StringRef device,
+                                       const ChipSpec *&chip, bool &autoConfig);
+
+/// The `fp8.kernel_config` dictionary of a GEMM kernel of configuration `c`
+/// modelled on `chip`: block_m, block_n, block_k, stages, cluster (1: the
+/// generator has no clusters), consumers, ctas (the persistent grid on the
+/// chip's SMs), modelled_us and modelled_tflops (absent for a dynamic M),
+/// chip.
+DictionaryAttr getKernelConfigAttr(MLIRContext *ctx, const GemmKernelConfig &c,
+                                   const ChipSpec &chip);
 
 /// The quantize kernel's spec for `op`, or nullopt when the op stays a host
 /// (CPU) op; with `remark`, a remark says why.

@@ -407,6 +407,10 @@ struct FP8LaunchKernelsPass
     overrides.blockN = blockN;
     overrides.stages = stages;
     overrides.consumers = consumers;
+    if (failed(parseKernelConfigOptions(module.getLoc(), "fp8-launch-kernels",
+                                        config, device, modelChip,
+                                        autoConfig)))
+      return failure();
 
     SmallVector<Operation *> ops;
     module.walk([&](Operation *op) {
@@ -431,20 +435,24 @@ struct FP8LaunchKernelsPass
     return success();
   }
 
+  const ChipSpec *modelChip = nullptr;
+  bool autoConfig = true;
+
   LogicalResult checkKernel(gpu::GPUModuleOp kernels, Operation *op,
                             StringRef name) {
     if (kernels.lookupSymbol(name))
       return success();
     return op->emitOpError("fp8-launch-kernels: no kernel '")
            << name << "' in gpu.module @" << kKernelModuleName
-           << " (run fp8-lower-to-nvvm first, with the same block-m, block-n, "
-              "stages and consumers)";
+           << " (run fp8-lower-to-nvvm first, with the same config, device, "
+              "block-m, block-n, stages and consumers)";
   }
 
   LogicalResult rewriteGemm(ModuleOp module, gpu::GPUModuleOp kernels,
                             ScaledMatmulOp op,
                             const GemmKernelOverrides &overrides) {
-    FailureOr<GemmKernelSpec> spec = getGemmKernelSpec(op, overrides);
+    FailureOr<GemmKernelSpec> spec =
+        getGemmKernelSpec(op, overrides, autoConfig ? modelChip : nullptr);
     if (failed(spec))
       return failure();
     std::string name = gemmKernelName(*spec);

@@ -105,10 +105,13 @@ struct FP8LowerToNVVMPass
     overrides.blockN = blockN;
     overrides.stages = stages;
     overrides.consumers = consumers;
-    return success();
+    return parseKernelConfigOptions(loc, "fp8-lower-to-nvvm", config, device,
+                                    modelChip, autoConfig);
   }
 
   GemmKernelOverrides overrides;
+  const ChipSpec *modelChip = nullptr;
+  bool autoConfig = true;
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -127,7 +130,8 @@ struct FP8LowerToNVVMPass
 
     SmallVector<GemmKernelSpec> specs;
     for (ScaledMatmulOp op : ops) {
-      FailureOr<GemmKernelSpec> spec = getGemmKernelSpec(op, overrides);
+      FailureOr<GemmKernelSpec> spec = getGemmKernelSpec(
+          op, overrides, autoConfig ? modelChip : nullptr);
       if (failed(spec))
         return signalPassFailure();
       specs.push_back(*spec);
@@ -159,7 +163,9 @@ struct FP8LowerToNVVMPass
       if (gpuModule.lookupSymbol(name))
         continue; // one kernel per distinct shape and types
       b.setInsertionPoint(gpuModule.getBody()->getTerminator());
-      buildGemmKernel(b, loc, spec, kSmemSymbol);
+      LLVM::LLVMFuncOp fn = buildGemmKernel(b, loc, spec, kSmemSymbol);
+      fn->setAttr(FP8Dialect::kKernelConfigAttrName,
+                  getKernelConfigAttr(&getContext(), spec.config, *modelChip));
     }
     if (!quantizeSpecs.empty() && !gpuModule.lookupSymbol(kAmaxSymbol)) {
       b.setInsertionPointToStart(gpuModule.getBody());

@@ -8,7 +8,7 @@
 // RUN: fp8-opt %s -split-input-file -fp8-lower-to-linalg | FileCheck %s
 // RUN: fp8-opt %s -split-input-file -fp8-cpu-pipeline | FileCheck %s --check-prefix=CPU
 // RUN: fp8-opt %s -split-input-file -fp8-cpu-pipeline | FileCheck %s --check-prefix=CPUFN
-// RUN: fp8-opt %s -split-input-file -fp8-lower-to-nvvm 2>&1 | FileCheck %s --check-prefix=NVVM
+// RUN: fp8-opt %s -split-input-file -fp8-lower-to-nvvm=config=fixed 2>&1 | FileCheck %s --check-prefix=NVVM
 
 // CHECK-NOT: fp8.
 // CPU-NOT: fp8

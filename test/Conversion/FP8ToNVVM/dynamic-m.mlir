@@ -3,8 +3,8 @@
 // row masks are computed from it, GemmKernelConfig.h), with the 128-row
 // tiles of the dynamic-M configuration, and a quantize kernel that takes the
 // row count at run time. Names from KernelNames.h (`dyn` for M).
-// RUN: fp8-opt %s --fp8-lower-to-nvvm | FileCheck %s
-// RUN: %if ptxas %{ fp8-opt %s --fp8-gpu-pipeline | fp8-translate --fp8-extract-gpu-object > %t.ptx %}
+// RUN: fp8-opt %s --fp8-lower-to-nvvm=config=fixed | FileCheck %s
+// RUN: %if ptxas %{ fp8-opt %s --fp8-gpu-pipeline=config=fixed | fp8-translate --fp8-extract-gpu-object > %t.ptx %}
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.ptx -o %t.cubin > %t.ptxas 2>&1 %}
 // RUN: %if ptxas %{ FileCheck %s --check-prefix=PTXAS < %t.ptxas %}
 // RUN: %if ptxas %{ FileCheck %s --check-prefix=SPILLS < %t.ptxas %}

@@ -5,34 +5,34 @@
 // 256 (one and four consumer warpgroups), each assembling for sm_90a with 0
 // spills (the register budget of GemmKernelConfig.h holds at its limits).
 // REQUIRES: ptxas
-// RUN: fp8-opt %s --fp8-gpu-pipeline="chip=sm_90a host=none block-n=16" | fp8-translate --fp8-extract-gpu-object > %t.n16.ptx
+// RUN: fp8-opt %s --fp8-gpu-pipeline="config=fixed chip=sm_90a host=none block-n=16" | fp8-translate --fp8-extract-gpu-object > %t.n16.ptx
 // RUN: FileCheck %s --check-prefix=PTX < %t.n16.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.n16.ptx -o %t.n16.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
-// RUN: fp8-opt %s --fp8-gpu-pipeline="chip=sm_90a host=none block-n=64" | fp8-translate --fp8-extract-gpu-object > %t.n64.ptx
+// RUN: fp8-opt %s --fp8-gpu-pipeline="config=fixed chip=sm_90a host=none block-n=64" | fp8-translate --fp8-extract-gpu-object > %t.n64.ptx
 // RUN: FileCheck %s --check-prefix=PTX < %t.n64.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.n64.ptx -o %t.n64.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
-// RUN: fp8-opt %s --fp8-gpu-pipeline="chip=sm_90a host=none block-n=96" | fp8-translate --fp8-extract-gpu-object > %t.n96.ptx
+// RUN: fp8-opt %s --fp8-gpu-pipeline="config=fixed chip=sm_90a host=none block-n=96" | fp8-translate --fp8-extract-gpu-object > %t.n96.ptx
 // RUN: FileCheck %s --check-prefix=PTX < %t.n96.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.n96.ptx -o %t.n96.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
-// RUN: fp8-opt %s --fp8-gpu-pipeline="chip=sm_90a host=none block-n=112" | fp8-translate --fp8-extract-gpu-object > %t.n112.ptx
+// RUN: fp8-opt %s --fp8-gpu-pipeline="config=fixed chip=sm_90a host=none block-n=112" | fp8-translate --fp8-extract-gpu-object > %t.n112.ptx
 // RUN: FileCheck %s --check-prefix=PTX < %t.n112.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.n112.ptx -o %t.n112.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
-// RUN: fp8-opt %s --fp8-gpu-pipeline="chip=sm_90a host=none block-n=160" | fp8-translate --fp8-extract-gpu-object > %t.n160.ptx
+// RUN: fp8-opt %s --fp8-gpu-pipeline="config=fixed chip=sm_90a host=none block-n=160" | fp8-translate --fp8-extract-gpu-object > %t.n160.ptx
 // RUN: FileCheck %s --check-prefix=PTX < %t.n160.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.n160.ptx -o %t.n160.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
-// RUN: fp8-opt %s --fp8-gpu-pipeline="chip=sm_90a host=none block-n=216" | fp8-translate --fp8-extract-gpu-object > %t.n216.ptx
+// RUN: fp8-opt %s --fp8-gpu-pipeline="config=fixed chip=sm_90a host=none block-n=216" | fp8-translate --fp8-extract-gpu-object > %t.n216.ptx
 // RUN: FileCheck %s --check-prefix=PTX < %t.n216.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.n216.ptx -o %t.n216.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
-// RUN: fp8-opt %s --fp8-gpu-pipeline="chip=sm_90a host=none block-m=64 block-n=216" | fp8-translate --fp8-extract-gpu-object > %t.m64.ptx
+// RUN: fp8-opt %s --fp8-gpu-pipeline="config=fixed chip=sm_90a host=none block-m=64 block-n=216" | fp8-translate --fp8-extract-gpu-object > %t.m64.ptx
 // RUN: FileCheck %s --check-prefix=PTX < %t.m64.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.m64.ptx -o %t.m64.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
-// RUN: fp8-opt %s --fp8-gpu-pipeline="chip=sm_90a host=none block-m=64 block-n=256" | fp8-translate --fp8-extract-gpu-object > %t.n256.ptx
+// RUN: fp8-opt %s --fp8-gpu-pipeline="config=fixed chip=sm_90a host=none block-m=64 block-n=256" | fp8-translate --fp8-extract-gpu-object > %t.n256.ptx
 // RUN: FileCheck %s --check-prefix=PTX < %t.n256.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.n256.ptx -o %t.n256.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
-// RUN: fp8-opt %s --fp8-gpu-pipeline="chip=sm_90a host=none block-m=256 block-n=64" | fp8-translate --fp8-extract-gpu-object > %t.m256.ptx
+// RUN: fp8-opt %s --fp8-gpu-pipeline="config=fixed chip=sm_90a host=none block-m=256 block-n=64" | fp8-translate --fp8-extract-gpu-object > %t.m256.ptx
 // RUN: FileCheck %s --check-prefix=PTX < %t.m256.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.m256.ptx -o %t.m256.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
-// RUN: fp8-opt %s --fp8-gpu-pipeline="chip=sm_90a host=none block-m=256 block-n=88" | fp8-translate --fp8-extract-gpu-object > %t.m256n88.ptx
+// RUN: fp8-opt %s --fp8-gpu-pipeline="config=fixed chip=sm_90a host=none block-m=256 block-n=88" | fp8-translate --fp8-extract-gpu-object > %t.m256n88.ptx
 // RUN: FileCheck %s --check-prefix=PTX < %t.m256n88.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.m256n88.ptx -o %t.m256n88.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 

@@ -4,7 +4,7 @@
 // weights and f32 output (65x129x144: element stores), f32 output with pair
 // stores; through to ptxas.
 // REQUIRES: ptxas
-// RUN: fp8-opt %s --fp8-gpu-pipeline="chip=sm_90a" | fp8-translate --fp8-extract-gpu-object > %t.ptx
+// RUN: fp8-opt %s --fp8-gpu-pipeline="config=fixed chip=sm_90a" | fp8-translate --fp8-extract-gpu-object > %t.ptx
 // RUN: FileCheck %s --check-prefix=ROLES < %t.ptx
 // RUN: FileCheck %s --check-prefix=MMA < %t.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.ptx -o %t.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS

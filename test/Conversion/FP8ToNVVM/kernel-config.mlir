@@ -4,44 +4,44 @@
 // one shape apart, and the errors for configurations the hardware cannot run.
 
 // --- Option values (checked up front, naming the option) -------------------
-// RUN: not fp8-opt %s -fp8-lower-to-nvvm='block-m=100' 2>&1 | FileCheck %s --check-prefix=BM
+// RUN: not fp8-opt %s -fp8-lower-to-nvvm='config=fixed block-m=100' 2>&1 | FileCheck %s --check-prefix=BM
 // BM: fp8-lower-to-nvvm: option block-m=100 is invalid: expected 0 (the shape's default) or 64, 128, 192, 256 (64 rows per consumer warpgroup, wgmma m64)
-// RUN: not fp8-opt %s -fp8-lower-to-nvvm='block-n=12' 2>&1 | FileCheck %s --check-prefix=BN12
+// RUN: not fp8-opt %s -fp8-lower-to-nvvm='config=fixed block-n=12' 2>&1 | FileCheck %s --check-prefix=BN12
 // BN12: fp8-lower-to-nvvm: option block-n=12 is invalid: expected 0 (128) or a multiple of 8 in 16..256 (wgmma .m64nNk32 with e4m3/e5m2 operands)
-// RUN: not fp8-opt %s -fp8-lower-to-nvvm='block-n=100' 2>&1 | FileCheck %s --check-prefix=BN100
+// RUN: not fp8-opt %s -fp8-lower-to-nvvm='config=fixed block-n=100' 2>&1 | FileCheck %s --check-prefix=BN100
 // BN100: option block-n=100 is invalid
-// RUN: not fp8-opt %s -fp8-lower-to-nvvm='block-n=264' 2>&1 | FileCheck %s --check-prefix=BN264
+// RUN: not fp8-opt %s -fp8-lower-to-nvvm='config=fixed block-n=264' 2>&1 | FileCheck %s --check-prefix=BN264
 // BN264: option block-n=264 is invalid
-// RUN: not fp8-opt %s -fp8-lower-to-nvvm='stages=65' 2>&1 | FileCheck %s --check-prefix=ST
+// RUN: not fp8-opt %s -fp8-lower-to-nvvm='config=fixed stages=65' 2>&1 | FileCheck %s --check-prefix=ST
 // ST: fp8-lower-to-nvvm: option stages=65 is invalid: expected 0 (as many as fit) or 1..64 (the mbarrier area)
-// RUN: not fp8-opt %s -fp8-lower-to-nvvm='consumers=5' 2>&1 | FileCheck %s --check-prefix=CONS
+// RUN: not fp8-opt %s -fp8-lower-to-nvvm='config=fixed consumers=5' 2>&1 | FileCheck %s --check-prefix=CONS
 // CONS: fp8-lower-to-nvvm: option consumers=5 is invalid: expected 0 (block-m / 64) or 1..4 consumer warpgroups
-// RUN: not fp8-opt %s -fp8-lower-to-nvvm='block-m=128 consumers=1' 2>&1 | FileCheck %s --check-prefix=DISAGREE
+// RUN: not fp8-opt %s -fp8-lower-to-nvvm='config=fixed block-m=128 consumers=1' 2>&1 | FileCheck %s --check-prefix=DISAGREE
 // DISAGREE: fp8-lower-to-nvvm: options block-m=128 and consumers=1 disagree: each consumer warpgroup computes 64 rows (consumers = block-m / 64 times the column splits)
 // The pipeline passes them on.
-// RUN: not fp8-opt %s --fp8-gpu-pipeline='block-n=20' 2>&1 | FileCheck %s --check-prefix=PIPE
+// RUN: not fp8-opt %s --fp8-gpu-pipeline='config=fixed block-n=20' 2>&1 | FileCheck %s --check-prefix=PIPE
 // PIPE: fp8-lower-to-nvvm: option block-n=20 is invalid
 
 // --- Combinations (checked per kernel, naming every option) ----------------
 // 8 stages of 256 x 256 tiles: 8 x (32 + 32 + 1) KB > 227 KB.
-// RUN: not fp8-opt %s -fp8-lower-to-nvvm='block-m=256 block-n=256 stages=8' 2>&1 | FileCheck %s --check-prefix=SMEM
+// RUN: not fp8-opt %s -fp8-lower-to-nvvm='config=fixed block-m=256 block-n=256 stages=8' 2>&1 | FileCheck %s --check-prefix=SMEM
 // SMEM: error: 'fp8.scaled_matmul' op GPU lowering: invalid kernel configuration block-m=256 block-n=256 stages=8 consumers=4 (533504 bytes of shared memory): the shared-memory ring (stages x (block-m + block-n) x 128 bytes + A scales + barriers) exceeds the 227 KB of shared memory per block of sm_90
 // The accumulators and the wgmma partial (block-n registers per thread) must
 // fit the consumers' registers: 232 for one or two consumers (block-n <= 216),
 // 104 for four (65536 / 640 threads = 102, rounded to 96 per thread at launch,
 // 96 x 640 - 40 x 128 left for 512 consumer threads; block-n <= 88).
-// RUN: not fp8-opt %s -fp8-lower-to-nvvm='block-n=256' 2>&1 | FileCheck %s --check-prefix=REGS256
+// RUN: not fp8-opt %s -fp8-lower-to-nvvm='config=fixed block-n=256' 2>&1 | FileCheck %s --check-prefix=REGS256
 // REGS256: invalid kernel configuration block-m=128 block-n=256 stages={{[0-9]+}} consumers=2 ({{[0-9]+}} bytes of shared memory): block-n is too wide for the consumer registers (accumulators and wgmma partial take block-n / splits registers per thread, plus 16, within 232 registers for 1-2 consumers, 152 for 3, 104 for 4: block-n / splits <= 216, 136, 88; block-n 224..256 needs block-m 64 with two consumers splitting the columns)
-// RUN: not fp8-opt %s -fp8-lower-to-nvvm='block-m=256 block-n=128' 2>&1 | FileCheck %s --check-prefix=REGS
+// RUN: not fp8-opt %s -fp8-lower-to-nvvm='config=fixed block-m=256 block-n=128' 2>&1 | FileCheck %s --check-prefix=REGS
 // REGS: invalid kernel configuration block-m=256 block-n=128 stages=4 consumers=4 ({{[0-9]+}} bytes of shared memory): block-n is too wide for the consumer registers
 
 // --- Kernels ---------------------------------------------------------------
-// RUN: fp8-opt %s -fp8-lower-to-nvvm | FileCheck %s --check-prefix=DEFAULT
-// RUN: fp8-opt %s -fp8-lower-to-nvvm='block-n=96' | FileCheck %s --check-prefix=N96
-// RUN: fp8-opt %s -fp8-lower-to-nvvm='block-n=216' | FileCheck %s --check-prefix=N216
-// RUN: fp8-opt %s -fp8-lower-to-nvvm='block-m=256 block-n=64' | FileCheck %s --check-prefix=M256
-// RUN: fp8-opt %s -fp8-lower-to-nvvm='block-m=64 stages=3' | FileCheck %s --check-prefix=M64
-// RUN: fp8-opt %s -fp8-lower-to-nvvm='block-m=64 block-n=256' | FileCheck %s --check-prefix=W256
+// RUN: fp8-opt %s -fp8-lower-to-nvvm=config=fixed | FileCheck %s --check-prefix=DEFAULT
+// RUN: fp8-opt %s -fp8-lower-to-nvvm='config=fixed block-n=96' | FileCheck %s --check-prefix=N96
+// RUN: fp8-opt %s -fp8-lower-to-nvvm='config=fixed block-n=216' | FileCheck %s --check-prefix=N216
+// RUN: fp8-opt %s -fp8-lower-to-nvvm='config=fixed block-m=256 block-n=64' | FileCheck %s --check-prefix=M256
+// RUN: fp8-opt %s -fp8-lower-to-nvvm='config=fixed block-m=64 stages=3' | FileCheck %s --check-prefix=M64
+// RUN: fp8-opt %s -fp8-lower-to-nvvm='config=fixed block-m=64 block-n=256' | FileCheck %s --check-prefix=W256
 
 // The default configuration keeps its name (no suffix): 128 x 128 tiles, 6
 // stages, one B scale per tile (BLOCK_N = 128 never straddles a block).

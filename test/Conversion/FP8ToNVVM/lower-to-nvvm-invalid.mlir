@@ -1,6 +1,6 @@
 // fp8-lower-to-nvvm rejects the forms the sm_90a kernel does not implement,
 // naming what is wrong.
-// RUN: fp8-opt %s --fp8-lower-to-nvvm -split-input-file -verify-diagnostics
+// RUN: fp8-opt %s --fp8-lower-to-nvvm=config=fixed -split-input-file -verify-diagnostics
 
 // A dynamic K (or N): only M may be dynamic.
 func.func @dynamic_k(%a: !fp8.scaled<128x?xf8E4M3FN, block = [1, 128], scale = f32>,

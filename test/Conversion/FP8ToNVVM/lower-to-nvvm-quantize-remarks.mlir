@@ -1,7 +1,7 @@
 // Quantize forms the GPU kernel does not implement stay on the host with a
 // remark naming why (robustness: a pass leaves what it cannot handle); the
 // module is still lowered.
-// RUN: fp8-opt %s --fp8-lower-to-nvvm -split-input-file -verify-diagnostics | FileCheck %s
+// RUN: fp8-opt %s --fp8-lower-to-nvvm=config=fixed -split-input-file -verify-diagnostics | FileCheck %s
 
 // CHECK-LABEL: func.func @mx_blocks
 // CHECK: fp8.quantize

@@ -1,8 +1,8 @@
 // The kernel fp8-lower-to-nvvm generates, at the NVVM level (no CUDA
 // toolkit needed): the gpu.module with its target, the launch attributes the
 // kernel ABI (GemmKernelConfig.h) fixes, and the ops of each role.
-// RUN: fp8-opt %s --fp8-lower-to-nvvm | FileCheck %s
-// RUN: fp8-opt %s --fp8-lower-to-nvvm="chip=sm_90a features=+ptx83" | FileCheck %s --check-prefix=OPTS
+// RUN: fp8-opt %s --fp8-lower-to-nvvm=config=fixed | FileCheck %s
+// RUN: fp8-opt %s --fp8-lower-to-nvvm="config=fixed chip=sm_90a features=+ptx83" | FileCheck %s --check-prefix=OPTS
 
 // CHECK: module attributes {gpu.container_module}
 // CHECK: func.func @two_gemms

@@ -6,7 +6,7 @@
 // and the hardware conversion cvt.rn.satfinite two values at a time: 2 per
 // lane of a 1x128 tile (4 columns), 32 per lane of a 128x128 block (16 rows
 // x 4 columns). The fp8.quantize ops stay on the host.
-// RUN: fp8-opt %s --fp8-lower-to-nvvm | FileCheck %s
+// RUN: fp8-opt %s --fp8-lower-to-nvvm=config=fixed | FileCheck %s
 
 // CHECK: func.func @act
 // CHECK: fp8.quantize

@@ -4,7 +4,7 @@
 // reference, not a reciprocal multiply) and the hardware satfinite
 // conversions (2 per thread for a 1x128 tile, 32 for a 128x128 block).
 // REQUIRES: ptxas
-// RUN: fp8-opt %s --fp8-gpu-pipeline="chip=sm_90a" | fp8-translate --fp8-extract-gpu-object > %t.ptx
+// RUN: fp8-opt %s --fp8-gpu-pipeline="config=fixed chip=sm_90a" | fp8-translate --fp8-extract-gpu-object > %t.ptx
 // RUN: FileCheck %s < %t.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.ptx -o %t.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 

@@ -12,7 +12,7 @@
 //
 // REQUIRES: clang
 // RUN: %clang -O1 %S/Inputs/host_check.c -o %t.check -ldl
-// RUN: fp8-opt %s --fp8-pipeline=report=false --fp8-gpu-pipeline="chip=sm_90a host=llvm target=emulator" | mlir-translate --mlir-to-llvmir -o %t.gpu.ll
+// RUN: fp8-opt %s --fp8-pipeline=report=false --fp8-gpu-pipeline="config=fixed chip=sm_90a host=llvm target=emulator" | mlir-translate --mlir-to-llvmir -o %t.gpu.ll
 // RUN: %clang %t.gpu.ll -o %t.gpu.so %emu_host_link
 // RUN: fp8-opt %s --fp8-pipeline=report=false --fp8-cpu-pipeline | mlir-translate --mlir-to-llvmir -o %t.cpu.ll
 // RUN: %clang %t.cpu.ll -o %t.cpu.so %cpu_host_link

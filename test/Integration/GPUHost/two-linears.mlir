@@ -11,7 +11,7 @@
 //
 // REQUIRES: clang
 // RUN: %clang -O1 %S/Inputs/host_check.c -o %t.check -ldl
-// RUN: fp8-opt %s --fp8-pipeline=report=false --fp8-gpu-pipeline="chip=sm_90a host=llvm target=emulator" -o %t.gpu.mlir
+// RUN: fp8-opt %s --fp8-pipeline=report=false --fp8-gpu-pipeline="config=fixed chip=sm_90a host=llvm target=emulator" -o %t.gpu.mlir
 // RUN: FileCheck %s --check-prefix=IR < %t.gpu.mlir
 // RUN: mlir-translate --mlir-to-llvmir %t.gpu.mlir -o %t.gpu.ll
 // RUN: %clang %t.gpu.ll -o %t.gpu.so %emu_host_link

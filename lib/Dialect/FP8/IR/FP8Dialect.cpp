@@ -59,10 +59,29 @@ LogicalResult FP8Dialect::verifyOperationAttribute(Operation *op,
   }
   if (name == kPolicyAttrName)
     return expect(isa<PolicyAttr>(value), "an #fp8.policy<...> attribute");
+  if (name == kKernelConfigAttrName) {
+    auto dict = dyn_cast<DictionaryAttr>(value);
+    if (failed(expect(dict != nullptr, "a dictionary")))
+      return failure();
+    // The keys fp8-lower-to-nvvm writes; the integers are positive.
+    for (StringRef key :
+         {"block_m", "block_n", "block_k", "stages", "cluster", "consumers"}) {
+      auto v = dict.getAs<IntegerAttr>(key);
+      if (!v || v.getInt() <= 0)
+        return mlir::emitError(op->getLoc())
+               << "attribute '" << name << "' needs a positive integer '"
+               << key << "', got " << value;
+    }
+    if (!dict.getAs<StringAttr>("chip"))
+      return mlir::emitError(op->getLoc())
+             << "attribute '" << name << "' needs a string 'chip', got "
+             << value;
+    return success();
+  }
   return mlir::emitError(op->getLoc())
          << "unknown fp8 attribute '" << name
-         << "' (known: fp8.role, fp8.precision, fp8.reason, "
-            "fp8.policy)";
+         << "' (known: fp8.role, fp8.precision, fp8.reason, fp8.gemm, "
+            "fp8.policy, fp8.kernel_config)";
 }
 
 namespace mlir::fp8 {

@@ -16,6 +16,8 @@ void fp8::buildFP8GPUPipeline(OpPassManager &pm,
   FP8LowerToNVVMPassOptions lowerOpts;
   lowerOpts.chip = opts.chip;
   lowerOpts.features = opts.features;
+  lowerOpts.config = opts.config;
+  lowerOpts.device = opts.device;
   lowerOpts.blockM = opts.blockM;
   lowerOpts.blockN = opts.blockN;
   lowerOpts.stages = opts.stages;
@@ -24,6 +26,8 @@ void fp8::buildFP8GPUPipeline(OpPassManager &pm,
   StringRef host = opts.host;
   if (host != "none") {
     FP8LaunchKernelsPassOptions launchOpts;
+    launchOpts.config = opts.config;
+    launchOpts.device = opts.device;
     launchOpts.blockM = opts.blockM;
     launchOpts.blockN = opts.blockN;
     launchOpts.stages = opts.stages;

@@ -10,6 +10,7 @@
 
 #include "fp8/Dialect/FP8/IR/FP8.h"
 #include "fp8/Dialect/FP8/Transforms/Passes.h"
+#include "fp8/Target/Hopper/GemmCostModel.h"
 
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
@@ -49,6 +50,11 @@ struct Row {
   int64_t count = 1;
   /// The GEMM of a linear's training step (fp8.gemm), if any.
   std::optional<GemmKind> gemm;
+  /// M x N x K of a contraction (M dynamic: ShapedType::kDynamic).
+  int64_t m = 0, n = 0, k = 0;
+  /// The sm_90a kernel configuration the cost model chooses for an FP8 GEMM
+  /// of static shape (at `tokens` rows for a dynamic M) on `chip`.
+  std::optional<GemmChoice> kernel;
   /// A weight gradient's activation operand X (saved by the forward pass):
   /// its high-precision root, bytes in high precision and as FP8 codes +
   /// 1x128 scales (FP8 activation caching, DeepSeek-V3 §3.3.3).
@@ -229,7 +235,8 @@ public:
   void runOnOperation() override;
 
 private:
-  std::string fmt; // resolved in initialize()
+  std::string fmt;                    // resolved in initialize()
+  const ChipSpec *chipSpec = nullptr; // resolved in initialize()
   void collect(FunctionOpInterface func, PolicyAttr policy,
                const RoleAnalysis &roles, std::vector<Row> &rows);
   /// Writes the rendered report to `output` ("-": stdout); an open or write
@@ -288,6 +295,9 @@ void ReportPass::collect(FunctionOpInterface func, PolicyAttr policy,
           !ShapedType::isDynamic(b[0]))
         r.flopsPerToken = 2 * b[0] * a[1];
       r.shape = (shapeString({a[0], b[0], a[1]}));
+      r.m = a[0];
+      r.n = b[0];
+      r.k = a[1];
       if (r.gemm != GemmKind::wgrad && isQuantizedWeight(mm.getB())) {
         Type src = sourceElementType(mm.getB());
         if (!src)
@@ -308,6 +318,9 @@ void ReportPass::collect(FunctionOpInterface func, PolicyAttr policy,
           !ShapedType::isDynamic(c->k))
         r.flopsPerToken = 2 * c->n * c->k;
       r.shape = shapeString({c->m, c->n, c->k});
+      r.m = c->m;
+      r.n = c->n;
+      r.k = c->k;
       Value b = c->op->getOperand(1);
       if (r.gemm != GemmKind::wgrad &&
           getWeightSource(b) != WeightSource::none &&
@@ -361,6 +374,32 @@ std::string humanBytes(int64_t b) {
   return llvm::formatv("{0} B", b).str();
 }
 
+/// The model's configuration of an FP8 GEMM (null for other rows): the keys
+/// of the fp8.kernel_config attribute of fp8-lower-to-nvvm config=auto, the
+/// problem it was modelled at, and why it leaves SMs idle, if it does.
+llvm::json::Value kernelConfigJson(const Row &r) {
+  if (!r.kernel)
+    return nullptr;
+  const GemmKernelConfig &c = r.kernel->config;
+  const GemmCost &cost = r.kernel->cost;
+  return llvm::json::Object{
+      {"m", c.m},
+      {"n", c.n},
+      {"k", c.k},
+      {"block_m", c.blockM},
+      {"block_n", c.blockN},
+      {"block_k", c.blockK},
+      {"stages", c.stages},
+      {"cluster", 1},
+      {"consumers", c.consumers},
+      {"ctas", cost.ctas},
+      {"waves", cost.waves},
+      {"modelled_us", cost.us},
+      {"modelled_tflops", cost.tflops},
+      {"hbm_bytes", cost.hbmBytes},
+      {"why_fewer_ctas", r.kernel->fewerCtasReason}};
+}
+
 /// Options are checked before any IR is seen (no module dump with the error).
 LogicalResult ReportPass::initialize(MLIRContext *ctx) {
   if (tokens < 0)
@@ -373,6 +412,11 @@ LogicalResult ReportPass::initialize(MLIRContext *ctx) {
     return emitError(UnknownLoc::get(ctx))
            << "fp8-report: unknown format '" << fmt
            << "' in option format (expected table or json)";
+  chipSpec = lookupChip(chip);
+  if (!chipSpec)
+    return emitError(UnknownLoc::get(ctx))
+           << "fp8-report: unknown chip '" << chip
+           << "' in option chip (expected one of " << knownChipNames() << ")";
   if (StringRef(output).empty())
     return emitError(UnknownLoc::get(ctx))
            << "fp8-report: option output is empty (expected a file name, or "
@@ -410,6 +454,14 @@ void ReportPass::runOnOperation() {
       r.flops = r.flopsPerToken * tokens;
       r.flopsPerToken = 0;
     }
+  // The kernel configuration of every FP8 GEMM the GPU lowering can build
+  // (static N and K; M static or given by `tokens`).
+  for (Row &r : rows) {
+    int64_t m = ShapedType::isDynamic(r.m) ? int64_t(tokens) : r.m;
+    if (r.isMatmul && r.precision == Precision::fp8 && m > 0 && r.n > 0 &&
+        r.k > 0 && !ShapedType::isDynamic(r.n) && !ShapedType::isDynamic(r.k))
+      r.kernel = chooseGemmConfigByModel(m, r.n, r.k, *chipSpec);
+  }
   // In a training graph a weight is read by its fprop and its dgrad: count
   // it once, at the fprop (at the dgrad in a backward function without
   // fprops).
@@ -489,7 +541,8 @@ void ReportPass::runOnOperation() {
           {"weight_bytes_before", r.weightBytesBefore},
           {"weight_bytes_after", r.weightBytesAfter},
           {"gemm", r.gemm ? llvm::json::Value(stringifyGemmKind(*r.gemm))
-                          : llvm::json::Value(nullptr)}});
+                          : llvm::json::Value(nullptr)},
+          {"kernel_config", kernelConfigJson(r)}});
     llvm::json::Object perKind;
     for (GemmKind g : {GemmKind::fprop, GemmKind::dgrad, GemmKind::wgrad}) {
       const KindTotals &k = kinds[static_cast<unsigned>(g)];
@@ -512,6 +565,7 @@ void ReportPass::runOnOperation() {
     llvm::json::Object root{
         {"policy", policyName},
         {"policy_from_module", hasPolicy},
+        {"chip", chipSpec->name},
         {"ops", std::move(ops)},
         {"totals",
          llvm::json::Object{{"matmul_flops", mmFlops},

@@ -1,11 +1,11 @@
 // target=emulator: the gpu.binary holds the kernels' gpu.module as MLIR text
 // (a `bin` object, loaded with mgpuModuleLoad(text, size)); the host code is
 // the same as for PTX. The extracted text parses on its own.
-// RUN: fp8-opt %s --fp8-gpu-pipeline="chip=sm_90a target=emulator" -o %t.mlir
+// RUN: fp8-opt %s --fp8-gpu-pipeline="config=fixed chip=sm_90a target=emulator" -o %t.mlir
 // RUN: FileCheck %s < %t.mlir
 // RUN: fp8-translate --fp8-extract-gpu-object %t.mlir -o %t.kernels.mlir
 // RUN: fp8-opt %t.kernels.mlir | FileCheck %s --check-prefix=TEXT
-// RUN: fp8-opt %s --fp8-gpu-pipeline="chip=sm_90a target=emulator host=llvm" | mlir-translate --mlir-to-llvmir | FileCheck %s --check-prefix=LOAD
+// RUN: fp8-opt %s --fp8-gpu-pipeline="config=fixed chip=sm_90a target=emulator host=llvm" | mlir-translate --mlir-to-llvmir | FileCheck %s --check-prefix=LOAD
 
 // CHECK: gpu.binary @fp8_kernels  [#gpu.object<#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx80">, bin = "gpu.module @fp8_kernels
 // CHECK-NOT: gpu.module

@@ -4,7 +4,7 @@
 // MLIR's C runner utils for memrefCopy, which the CPU part of a program with
 // dynamic shapes uses).
 // REQUIRES: clang, mgpu-runtime
-// RUN: fp8-opt %s --fp8-gpu-pipeline="chip=sm_90a host=llvm" | mlir-translate --mlir-to-llvmir -o %t.ll
+// RUN: fp8-opt %s --fp8-gpu-pipeline="config=fixed chip=sm_90a host=llvm" | mlir-translate --mlir-to-llvmir -o %t.ll
 // RUN: %clang -Wno-override-module -shared -fPIC %t.ll -o %t.so -L%fp8_lib_dir -lfp8_mgpu_runtime -L%mlir_lib_dir -lmlir_c_runner_utils -Wl,--no-undefined
 // RUN: llvm-nm -D --defined-only %t.so | FileCheck %s
 // CHECK: T _mlir_ciface_linear

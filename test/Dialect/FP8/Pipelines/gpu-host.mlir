@@ -4,15 +4,15 @@
 // to LLVM IR and links into a shared library that exports the
 // _mlir_ciface_ entry and needs only the mgpu* runtime ABI (and libc).
 // REQUIRES: clang
-// RUN: fp8-opt %s --fp8-pipeline="report=false" --fp8-gpu-pipeline="chip=sm_90a" | FileCheck %s
-// RUN: fp8-opt %s --fp8-pipeline="report=false" --fp8-gpu-pipeline="chip=sm_90a host=llvm" -o %t.llvm.mlir
+// RUN: fp8-opt %s --fp8-pipeline="report=false" --fp8-gpu-pipeline="config=fixed chip=sm_90a" | FileCheck %s
+// RUN: fp8-opt %s --fp8-pipeline="report=false" --fp8-gpu-pipeline="config=fixed chip=sm_90a host=llvm" -o %t.llvm.mlir
 // RUN: FileCheck %s --check-prefix=LLVM < %t.llvm.mlir
 // RUN: mlir-translate --mlir-to-llvmir %t.llvm.mlir -o %t.ll
 // RUN: %clang -Wno-override-module -shared -fPIC %t.ll -o %t.so
 // RUN: llvm-nm -D --defined-only %t.so | FileCheck %s --check-prefix=EXPORTS
 // RUN: llvm-nm -D --undefined-only %t.so | FileCheck %s --check-prefix=IMPORTS
-// RUN: not fp8-opt %s --fp8-gpu-pipeline="host=cpu" 2>&1 | FileCheck %s --check-prefix=BADHOST
-// RUN: not fp8-opt %s --fp8-gpu-pipeline="target=sass" 2>&1 | FileCheck %s --check-prefix=BADTARGET
+// RUN: not fp8-opt %s --fp8-gpu-pipeline="config=fixed host=cpu" 2>&1 | FileCheck %s --check-prefix=BADHOST
+// RUN: not fp8-opt %s --fp8-gpu-pipeline="config=fixed target=sass" 2>&1 | FileCheck %s --check-prefix=BADTARGET
 
 // CHECK-LABEL: func.func @forward(
 // CHECK: call @fp8_launch_fp8_quantize_200x384_1x128_f32_e4m3(

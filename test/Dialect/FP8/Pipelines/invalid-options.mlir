@@ -30,13 +30,13 @@
 // EXACT-BITS: fp8-cpu-pipeline: options accumulator=exact and accumulator-bits=14 contradict
 // RUN: not fp8-opt %s -fp8-cpu-pipeline='deallocate=maybe' 2>&1 | FileCheck %s --check-prefix=DEALLOC
 // DEALLOC: for the --deallocate option: 'maybe' is invalid value for boolean argument
-// RUN: not fp8-opt %s -fp8-gpu-pipeline='chip=sm_80' 2>&1 | FileCheck %s --check-prefix=CHIP
+// RUN: not fp8-opt %s -fp8-gpu-pipeline='config=fixed chip=sm_80' 2>&1 | FileCheck %s --check-prefix=CHIP
 // CHIP: fp8-lower-to-nvvm: option chip='sm_80' is not supported: expected sm_90a (the kernel uses wgmma and setmaxnreg, which need the architecture-specific 'a' target of Hopper)
-// RUN: not fp8-opt %s -fp8-gpu-pipeline='features=+ptx78' 2>&1 | FileCheck %s --check-prefix=FEAT-OLD
+// RUN: not fp8-opt %s -fp8-gpu-pipeline='config=fixed features=+ptx78' 2>&1 | FileCheck %s --check-prefix=FEAT-OLD
 // FEAT-OLD: fp8-lower-to-nvvm: option features='+ptx78': PTX ISA 7.8 is too old (expected +ptx80 or newer: wgmma needs PTX 8.0)
-// RUN: not fp8-opt %s -fp8-gpu-pipeline='format=ptx' 2>&1 | FileCheck %s --check-prefix=FORMAT
+// RUN: not fp8-opt %s -fp8-gpu-pipeline='config=fixed format=ptx' 2>&1 | FileCheck %s --check-prefix=FORMAT
 // FORMAT: fp8-gpu-pipeline: option format='ptx' is not a gpu-module-to-binary format (expected isa (PTX), bin (cubin), fatbin or llvm)
-// RUN: fp8-opt %s -fp8-gpu-pipeline='format=isa' -o /dev/null
+// RUN: fp8-opt %s -fp8-gpu-pipeline='config=fixed format=isa' -o /dev/null
 
 func.func @f(%x: tensor<16x256xf32>, %w: tensor<256x512xf32>, %init: tensor<16x512xf32>) -> tensor<16x512xf32> {
   %y = linalg.matmul ins(%x, %w : tensor<16x256xf32>, tensor<256x512xf32>) outs(%init : tensor<16x512xf32>) -> tensor<16x512xf32>

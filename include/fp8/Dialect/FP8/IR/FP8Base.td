@@ -42,6 +42,11 @@ def FP8_Dialect : Dialect {
     /// Name of the discardable attribute saying which GEMM of a linear's
     /// training step (fprop, dgrad, wgrad) a contraction is.
     static constexpr ::llvm::StringLiteral kGemmAttrName = "fp8.gemm";
+    /// Name of the discardable attribute of a generated GEMM kernel
+    /// (llvm.func in the gpu.module) recording its configuration and
+    /// modelled time (fp8-lower-to-nvvm, docs/gpu-kernel.md).
+    static constexpr ::llvm::StringLiteral kKernelConfigAttrName =
+        "fp8.kernel_config";
     /// Name of the module attribute holding the precision policy.
     static constexpr ::llvm::StringLiteral kPolicyAttrName = "fp8.policy";
   }];

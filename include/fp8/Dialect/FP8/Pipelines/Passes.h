@@ -158,8 +158,16 @@ struct FP8GPUPipelineOptions
       llvm::cl::desc("SMs of the device: persistent GEMM grid = min(tiles, "
                      "sm-count)"),
       llvm::cl::init(132)};
-  // The GEMM kernel configuration (fp8-lower-to-nvvm; 0: the shape's
-  // default).
+  // The GEMM kernel configuration (fp8-lower-to-nvvm; 0: as `config`).
+  PassOptions::Option<std::string> config{
+      *this, "config",
+      llvm::cl::desc("GEMM configuration without explicit options: auto (the "
+                     "cost model chooses per shape) or fixed (128x128)"),
+      llvm::cl::init("auto")};
+  PassOptions::Option<std::string> device{
+      *this, "device",
+      llvm::cl::desc("Chip of the GEMM cost model: h200 or h100-sxm"),
+      llvm::cl::init("h200")};
   PassOptions::Option<int64_t> blockM{
       *this, "block-m",
       llvm::cl::desc("GEMM tile rows: 64, 128, 192, 256 (0: default)"),

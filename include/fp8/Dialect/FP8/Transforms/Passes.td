@@ -151,6 +151,14 @@ def FP8ReportPass : Pass<"fp8-report", "::mlir::ModuleOp"> {
     and weight bytes before (original element type) and after (FP8 codes +
     scales), counted once per linear layer. Works before and after
     `fp8-insert-quant`. The IR is not changed.
+
+    The JSON gives every FP8 GEMM of static N and K (M static, or `tokens`)
+    a `kernel_config`: the sm_90a kernel configuration the cost model of
+    docs/gpu-kernel.md chooses on `chip` (what `fp8-lower-to-nvvm
+    config=auto device=<chip>` builds): `block_m`, `block_n`, `block_k`,
+    `stages`, `cluster` (1), `consumers`, `ctas`, `waves`, `modelled_us`,
+    `modelled_tflops`, `hbm_bytes`, `why_fewer_ctas` (empty when every SM
+    gets a CTA); null for other rows.
   }];
   let options = [
     Option<"format", "format", "std::string", /*default=*/"\"table\"",
@@ -159,7 +167,10 @@ def FP8ReportPass : Pass<"fp8-report", "::mlir::ModuleOp"> {
            "Output file ('-' = stdout)">,
     Option<"tokens", "tokens", "int64_t", /*default=*/"0",
            "Token count (the run-time M) at which GEMMs with a dynamic token "
-           "dimension are evaluated; 0: report them per token">
+           "dimension are evaluated; 0: report them per token">,
+    Option<"chip", "chip", "std::string", /*default=*/"\"h200\"",
+           "Chip of the GEMM cost model (kernel_config in the JSON): h200 or "
+           "h100-sxm">
   ];
   // The report falls back to the deepseek-v3 preset (an #fp8.policy) when
   // the module has none: the dialect must be loaded even for plain input.

@@ -1,0 +1,78 @@
+//===- GemmCostModel.h - shape-aware GEMM kernel configuration --*- C++ -*-===//
+//
+// An analytical cost model of the sm_90a block-scaled FP8 GEMM kernel that
+// fp8-lower-to-nvvm generates, and the configuration it chooses per problem
+// shape and chip: BLOCK_M, BLOCK_N, stages and consumer warpgroups. Only what
+// the generator can emit is considered: no clusters (cluster = 1, no TMA
+// multicast), row-major tile order, lock-step promotion. The model and its
+// sources are in docs/gpu-kernel.md ("Choosing the configuration").
+//
+// MLIR-free (standard C++ only), like GemmKernelConfig.h, so tools and the
+// benchmark harness can evaluate it without the compiler.
+//
+//===----------------------------------------------------------------------===//
+#ifndef FP8_TARGET_HOPPER_GEMMCOSTMODEL_H
+#define FP8_TARGET_HOPPER_GEMMCOSTMODEL_H
+
+#include "fp8/Target/Hopper/GemmKernelConfig.h"
+
+#include <cstdint>
+#include <string>
+
+namespace mlir::fp8 {
+
+/// The figures of one chip the model uses. Sources: NVIDIA H100 Tensor Core
+/// GPU datasheet (SXM5: 132 SMs, 1979 dense FP8 TFLOPS, 3.35 TB/s HBM3, 50 MB
+/// L2), NVIDIA H200 datasheet (same SMs and peak, 4.8 TB/s HBM3e), CUDA C++
+/// Programming Guide, compute capability 9.0 (228 KB shared memory per SM,
+/// 227 KB per block). The L2-to-SM bandwidth and the fixed latency are model
+/// assumptions (docs/gpu-kernel.md), not datasheet figures.
+struct ChipSpec {
+  const char *name;          // "h100-sxm", "h200"
+  int64_t smCount;           // streaming multiprocessors
+  int64_t sharedBytesPerSM;  // shared memory per SM
+  double denseFp8Tflops;     // dense FP8 tensor-core peak, TFLOPS
+  double hbmTBps;            // HBM bandwidth, TB/s
+  double l2Bytes;            // L2 capacity, bytes
+  double l2BytesPerClkPerSM; // assumed L2 -> SM bytes per clock per SM
+  double fixedUs;            // assumed launch + pipeline-fill latency, us
+};
+
+/// The chip named `name` ("h100-sxm" or "h200"), or nullptr.
+const ChipSpec *lookupChip(const std::string &name);
+/// The names lookupChip accepts, comma-separated (for diagnostics).
+const char *knownChipNames();
+
+/// The modelled cost of one configuration (all times in microseconds).
+struct GemmCost {
+  int64_t tiles = 0;       // BLOCK_M x BLOCK_N output tiles
+  int64_t ctas = 0;        // persistent grid: min(tiles, SMs)
+  int64_t waves = 0;       // tiles per busiest CTA: ceil(tiles / SMs)
+  double lastWaveUtil = 0; // busy SMs in the last wave / SMs
+  double computeUs = 0;    // tensor cores incl. lock-step promotion, per CTA
+  double l2Us = 0;         // L2 -> SM operand traffic, per CTA
+  double hbmUs = 0;        // HBM traffic of the whole kernel
+  double hbmBytes = 0;
+  double us = 0;           // modelled kernel time
+  double tflops = 0;       // 2 M N K / us (useful FLOPs only)
+};
+
+/// The modelled cost of configuration `c` (its m, n, k the problem; m static)
+/// on `chip`.
+GemmCost modelGemmCost(const GemmKernelConfig &c, const ChipSpec &chip);
+
+/// The configuration the model chooses for M x N x K on `chip` (M static,
+/// > 0), its cost, and, when it leaves SMs idle (fewer CTAs than SMs), why:
+/// the best configuration with a CTA on every SM and its modelled time, or
+/// that no legal tile gives that many.
+struct GemmChoice {
+  GemmKernelConfig config;
+  GemmCost cost;
+  std::string fewerCtasReason; // empty when ctas == SMs
+};
+GemmChoice chooseGemmConfigByModel(int64_t m, int64_t n, int64_t k,
+                                   const ChipSpec &chip);
+
+} // namespace mlir::fp8
+
+#endif // FP8_TARGET_HOPPER_GEMMCOSTMODEL_H

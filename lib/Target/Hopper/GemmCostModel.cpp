@@ -1,0 +1,184 @@
+//===- GemmCostModel.cpp - shape-aware GEMM kernel configuration ---------===//
+//
+// The model (docs/gpu-kernel.md, "Choosing the configuration"): a persistent
+// grid of min(tiles, SMs) CTAs; the busiest CTA computes ceil(tiles / SMs)
+// tiles, each bounded by the slower of its tensor-core time (with the
+// promotion the kernel does in lock-step after every K block) and its
+// operand traffic from L2; the whole kernel is also bounded by its HBM
+// traffic (B re-streamed per wave when the operands do not fit in L2, the
+// row-major tile order of the generator). The idea of choosing tiles by
+// waves and last-wave utilisation is DeepGEMM's (csrc/jit_kernels/
+// heuristics); the time terms are this project's.
+//
+//===----------------------------------------------------------------------===//
+#include "fp8/Target/Hopper/GemmCostModel.h"
+
+#include <algorithm>
+#include <cstdio>
+
+using namespace mlir::fp8;
+
+namespace {
+
+// Dense FP8 FLOP per clock per SM of sm_90: 4 tensor cores x 1024 FP8 FMA
+// (NVIDIA H100 Tensor Core GPU Architecture whitepaper); with the datasheet
+// peak this gives the tensor-core clock (1.83 GHz on H100 SXM).
+constexpr double kFp8FlopPerClkPerSM = 8192;
+// FFMA lanes per SM per clock (4 SM sub-partitions x 32 lanes): the
+// promotion acc += partial * (sa * sb) is one FFMA per accumulator element.
+constexpr double kFfmaPerClkPerSM = 128;
+// The generated kernel writes bf16 or f32; the model charges bf16.
+constexpr double kOutBytes = 2;
+
+const ChipSpec kChips[] = {
+    {"h100-sxm", 132, 228 * 1024, 1979.0, 3.35, 50e6, 64.0, 1.0},
+    {"h200", 132, 228 * 1024, 1979.0, 4.8, 50e6, 64.0, 1.0},
+};
+
+} // namespace
+
+const ChipSpec *mlir::fp8::lookupChip(const std::string &name) {
+  for (const ChipSpec &c : kChips)
+    if (name == c.name)
+      return &c;
+  return nullptr;
+}
+
+const char *mlir::fp8::knownChipNames() { return "h100-sxm, h200"; }
+
+GemmCost mlir::fp8::modelGemmCost(const GemmKernelConfig &c,
+                                  const ChipSpec &chip) {
+  GemmCost r;
+  const double sms = static_cast<double>(chip.smCount);
+  r.tiles = c.tiles();
+  r.ctas = std::min(r.tiles, chip.smCount);
+  r.waves = GemmKernelConfig::ceilDiv(r.tiles, chip.smCount);
+  int64_t last = r.tiles % chip.smCount;
+  r.lastWaveUtil = (last == 0 ? sms : static_cast<double>(last)) / sms;
+
+  const double peakPerSM = chip.denseFp8Tflops * 1e12 / sms; // FLOP/s
+  const double clockHz = peakPerSM / kFp8FlopPerClkPerSM;
+  const double kb = static_cast<double>(c.kBlocks());
+  const double bm = static_cast<double>(c.blockM);
+  const double bn = static_cast<double>(c.blockN);
+  // Tensor cores compute whole tiles (padded rows and columns included);
+  // the consumers promote in lock-step, so the FFMAs add to the wgmma time.
+  double wgmmaS = 2.0 * bm * bn * c.blockK / peakPerSM;
+  double promoteS = bm * bn / kFfmaPerClkPerSM / clockHz;
+  double tileComputeS = kb * (wgmmaS + promoteS);
+  // L2 -> SM bytes of a tile: the in-bounds rows of A and B (TMA zero-fills
+  // out-of-bounds boxes without reading), the A scales, and the output.
+  double rowsA = static_cast<double>(std::min(c.blockM, c.m));
+  double colsB = static_cast<double>(std::min(c.blockN, c.n));
+  double tileL2Bytes = kb * (rowsA + colsB) * c.blockK + kb * bm * 4 +
+                       rowsA * colsB * kOutBytes;
+  double tileL2S = tileL2Bytes / (chip.l2BytesPerClkPerSM * clockHz);
+  r.computeUs = r.waves * tileComputeS * 1e6;
+  r.l2Us = r.waves * tileL2S * 1e6;
+
+  // HBM: A, B (and their scales) and D once, B again for every wave that
+  // sweeps it when A and B do not fit in half of L2 (row-major tile order:
+  // a wave of S >= nTiles CTAs reads all of B; a smaller wave reads B once
+  // per row of tiles).
+  const double m = static_cast<double>(c.m), n = static_cast<double>(c.n);
+  const double kPad = kb * c.blockK;
+  double aBytes = m * kPad + m * kb * 4;
+  double bBytes = n * kPad + c.nScaleBlocks() * kb * 4;
+  double passes = 1;
+  if (aBytes + bBytes > chip.l2Bytes / 2)
+    passes = static_cast<double>(r.ctas >= c.nTiles() ? r.waves : c.mTiles());
+  r.hbmBytes = aBytes + bBytes * passes + m * n * kOutBytes;
+  r.hbmUs = r.hbmBytes / (chip.hbmTBps * 1e12) * 1e6;
+
+  r.us = std::max({r.computeUs, r.l2Us, r.hbmUs}) + chip.fixedUs;
+  r.tflops = 2.0 * m * n * static_cast<double>(c.k) / (r.us * 1e-6) / 1e12;
+  return r;
+}
+
+namespace {
+
+/// Every configuration the generator accepts for the shape: BLOCK_M 64, 128
+/// or 256 (one consumer warpgroup per 64 rows), BLOCK_N a multiple of 16 in
+/// 16..256, as many stages as fit (at most 8, at least 2 for a pipeline).
+template <typename Fn>
+void forEachCandidate(int64_t m, int64_t n, int64_t k, Fn fn) {
+  for (int64_t bm : {64, 128, 256}) {
+    for (int64_t bn = 16; bn <= 256; bn += 16) {
+      GemmKernelOverrides o;
+      o.blockM = bm;
+      o.blockN = bn;
+      GemmKernelConfig c = makeGemmKernelConfig(m, n, k, o);
+      if (c.stages < 2 || *checkGemmKernelConfig(c) != '\0')
+        continue;
+      fn(c);
+    }
+  }
+}
+
+/// Strictly better: faster, then fewer HBM bytes, then fewer CTAs' worth of
+/// padded work (larger tiles), then the smaller BLOCK_M. Deterministic.
+bool better(const GemmKernelConfig &c, const GemmCost &x,
+            const GemmKernelConfig &bc, const GemmCost &y) {
+  const double eps = 1e-9 * std::max(x.us, y.us);
+  if (x.us < y.us - eps)
+    return true;
+  if (x.us > y.us + eps)
+    return false;
+  if (x.hbmBytes != y.hbmBytes)
+    return x.hbmBytes < y.hbmBytes;
+  if (x.tiles != y.tiles)
+    return x.tiles < y.tiles;
+  return c.blockM < bc.blockM;
+}
+
+} // namespace
+
+GemmChoice mlir::fp8::chooseGemmConfigByModel(int64_t m, int64_t n, int64_t k,
+                                              const ChipSpec &chip) {
+  GemmChoice best;
+  bool have = false;
+  GemmChoice bestWide; // the best that launches a CTA on every SM
+  bool haveWide = false;
+  int64_t mostTiles = 0;
+  const int64_t wide = chip.smCount;
+  forEachCandidate(m, n, k, [&](const GemmKernelConfig &c) {
+    GemmCost cost = modelGemmCost(c, chip);
+    mostTiles = std::max(mostTiles, cost.tiles);
+    if (!have || better(c, cost, best.config, best.cost)) {
+      best.config = c;
+      best.cost = cost;
+      have = true;
+    }
+    if (cost.ctas >= wide &&
+        (!haveWide || better(c, cost, bestWide.config, bestWide.cost))) {
+      bestWide.config = c;
+      bestWide.cost = cost;
+      haveWide = true;
+    }
+  });
+  if (!have) { // unreachable for m, n, k > 0: 64x16 with 2 stages fits
+    best.config = chooseGemmKernelConfig(m, n, k);
+    best.cost = modelGemmCost(best.config, chip);
+  }
+  if (best.cost.ctas < wide) {
+    char buf[256];
+    if (haveWide)
+      std::snprintf(buf, sizeof(buf),
+                    "%lld CTAs: the best configuration with >= %lld CTAs "
+                    "(%lldx%lld) models %.2f us against %.2f us",
+                    static_cast<long long>(best.cost.ctas),
+                    static_cast<long long>(wide),
+                    static_cast<long long>(bestWide.config.blockM),
+                    static_cast<long long>(bestWide.config.blockN),
+                    bestWide.cost.us, best.cost.us);
+    else
+      std::snprintf(buf, sizeof(buf),
+                    "%lld CTAs: no legal tile gives >= %lld CTAs (at most "
+                    "%lld tiles, 64x16)",
+                    static_cast<long long>(best.cost.ctas),
+                    static_cast<long long>(wide),
+                    static_cast<long long>(mostTiles));
+    best.fewerCtasReason = buf;
+  }
+  return best;
+}

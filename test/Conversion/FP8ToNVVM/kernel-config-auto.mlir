@@ -1,0 +1,56 @@
+// config=auto (the default): the GEMM cost model (GemmCostModel.h,
+// docs/gpu-kernel.md) chooses each kernel's tiles and stages for its shape
+// on `device`; explicit block-m / block-n / stages / consumers override it;
+// config=fixed keeps the shape's default. Every GEMM kernel records its
+// configuration in `fp8.kernel_config`; a non-default one is also in the
+// kernel name (`_t<BM>x<BN>s<S>`), which fp8-launch-kernels, the host
+// runtime and the emulator read back.
+// RUN: fp8-opt %s --fp8-lower-to-nvvm | FileCheck %s --check-prefix=AUTO
+// RUN: fp8-opt %s --fp8-lower-to-nvvm=config=fixed | FileCheck %s --check-prefix=FIXED
+// RUN: fp8-opt %s --fp8-lower-to-nvvm="block-n=64" | FileCheck %s --check-prefix=OVERRIDE
+// RUN: fp8-opt %s --fp8-lower-to-nvvm=device=h100-sxm | FileCheck %s --check-prefix=H100
+// RUN: fp8-opt %s --fp8-lower-to-nvvm --fp8-launch-kernels | FileCheck %s --check-prefix=LAUNCH
+// RUN: not fp8-opt %s --fp8-lower-to-nvvm=config=best 2>&1 | FileCheck %s --check-prefix=BADCFG
+// RUN: not fp8-opt %s --fp8-lower-to-nvvm=device=b200 2>&1 | FileCheck %s --check-prefix=BADDEV
+// RUN: not fp8-opt %s --fp8-lower-to-nvvm --fp8-launch-kernels=config=fixed 2>&1 | FileCheck %s --check-prefix=MISMATCH
+
+// 128x2112x7168 (DeepSeek-V3 decode): 64x32 tiles, 2 x ceil(2112 / 32) =
+// 132 CTAs (one per SM), 8 stages (the cap; 8 x 12544 B fit in 227 KB).
+// AUTO-LABEL: llvm.func @fp8_scaled_matmul_128x2112x7168_e4m3_e4m3_bf16_t64x32s8(
+// AUTO-SAME: fp8.kernel_config = {block_k = 128 : i64, block_m = 64 : i64, block_n = 32 : i64, chip = "h200", cluster = 1 : i64, consumers = 1 : i64, ctas = 132 : i64, modelled_tflops = {{[0-9.e+]+}} : f64, modelled_us = {{[0-9.e+]+}} : f64, stages = 8 : i64}
+// A dynamic M keeps the default (M is unknown to the model): no time.
+// AUTO-LABEL: llvm.func @fp8_scaled_matmul_dynx2112x7168_e4m3_e4m3_bf16(
+// AUTO-SAME: fp8.kernel_config = {block_k = 128 : i64, block_m = 128 : i64, block_n = 128 : i64, chip = "h200", cluster = 1 : i64, consumers = 2 : i64, stages = 6 : i64}
+
+// 128x128 tiles: ceil(2112 / 128) = 17 CTAs.
+// FIXED-LABEL: llvm.func @fp8_scaled_matmul_128x2112x7168_e4m3_e4m3_bf16(
+// FIXED-SAME: block_m = 128 : i64, block_n = 128 : i64, {{.*}} ctas = 17 : i64, {{.*}} stages = 6 : i64}
+
+// 128x64 tiles: ceil(2112 / 64) = 33 CTAs; 8 stages (the cap: 9 of
+// 16384 + 8192 + 512 = 25088 B would fit in 227 KB - 1 KB).
+// OVERRIDE-LABEL: llvm.func @fp8_scaled_matmul_128x2112x7168_e4m3_e4m3_bf16_t128x64s8(
+// OVERRIDE-SAME: block_m = 128 : i64, block_n = 64 : i64, {{.*}} ctas = 33 : i64,
+
+// H100-LABEL: llvm.func @fp8_scaled_matmul_128x2112x7168_e4m3_e4m3_bf16_t64x32s8(
+// H100-SAME: chip = "h100-sxm"
+
+// LAUNCH: call @fp8_launch_fp8_scaled_matmul_128x2112x7168_e4m3_e4m3_bf16_t64x32s8(
+// LAUNCH: func.func private @fp8_launch_fp8_scaled_matmul_128x2112x7168_e4m3_e4m3_bf16_t64x32s8(
+
+// BADCFG: fp8-lower-to-nvvm: option config='best' is invalid: expected auto (the cost model chooses per shape) or fixed (the shape's default: 128x128, 64x128 for M <= 64)
+// BADDEV: fp8-lower-to-nvvm: option device='b200' is unknown: expected one of h100-sxm, h200
+// MISMATCH: no kernel 'fp8_scaled_matmul_128x2112x7168_e4m3_e4m3_bf16' in gpu.module @fp8_kernels
+
+func.func @decode(%a: !fp8.scaled<128x7168xf8E4M3FN, block = [1, 128], scale = f32>,
+    %b: !fp8.scaled<2112x7168xf8E4M3FN, block = [128, 128], scale = f32>) -> tensor<128x2112xbf16> {
+  %d = fp8.scaled_matmul %a, %b : !fp8.scaled<128x7168xf8E4M3FN, block = [1, 128], scale = f32>,
+    !fp8.scaled<2112x7168xf8E4M3FN, block = [128, 128], scale = f32> -> tensor<128x2112xbf16>
+  return %d : tensor<128x2112xbf16>
+}
+
+func.func @any_tokens(%a: !fp8.scaled<?x7168xf8E4M3FN, block = [1, 128], scale = f32>,
+    %b: !fp8.scaled<2112x7168xf8E4M3FN, block = [128, 128], scale = f32>) -> tensor<?x2112xbf16> {
+  %d = fp8.scaled_matmul %a, %b : !fp8.scaled<?x7168xf8E4M3FN, block = [1, 128], scale = f32>,
+    !fp8.scaled<2112x7168xf8E4M3FN, block = [128, 128], scale = f32> -> tensor<?x2112xbf16>
+  return %d : tensor<?x2112xbf16>
+}
