@@ -115,8 +115,10 @@ void forEachCandidate(int64_t m, int64_t n, int64_t k, Fn fn) {
   }
 }
 
-/// Strictly better: faster, then fewer HBM bytes, then fewer CTAs' worth of
-/// padded work (larger tiles), then the smaller BLOCK_M. Deterministic.
+/// Strictly better: faster; at equal modelled time (an HBM-bound kernel),
+/// more CTAs (more SMs issuing loads hide more latency than the bandwidth
+/// term assumes), then fewer HBM bytes, then fewer tiles, then the smaller
+/// BLOCK_M. Deterministic.
 bool better(const GemmKernelConfig &c, const GemmCost &x,
             const GemmKernelConfig &bc, const GemmCost &y) {
   const double eps = 1e-9 * std::max(x.us, y.us);
@@ -124,6 +126,8 @@ bool better(const GemmKernelConfig &c, const GemmCost &x,
     return true;
   if (x.us > y.us + eps)
     return false;
+  if (x.ctas != y.ctas)
+    return x.ctas > y.ctas;
   if (x.hbmBytes != y.hbmBytes)
     return x.hbmBytes < y.hbmBytes;
   if (x.tiles != y.tiles)

@@ -13,7 +13,7 @@
 // RUN: fp8-opt %s -split-input-file -fp8-lower-to-nvvm=config=fixed -fp8-launch-kernels='config=fixed launchers=declare' | FileCheck %s --check-prefix=DECL
 // RUN: fp8-opt %s -split-input-file -fp8-lower-to-nvvm=config=fixed -fp8-launch-kernels='config=fixed launchers=declare' -fp8-launch-kernels='config=fixed launchers=define-only' -canonicalize -cse | FileCheck %s
 
-// MISMATCH: error: 'fp8.scaled_matmul' op fp8-launch-kernels: no kernel 'fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16' in gpu.module @fp8_kernels (run fp8-lower-to-nvvm first, with the same block-m, block-n, stages and consumers)
+// MISMATCH: error: 'fp8.scaled_matmul' op fp8-launch-kernels: no kernel 'fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16' in gpu.module @fp8_kernels (run fp8-lower-to-nvvm first, with the same config, device, block-m, block-n, stages and consumers)
 // SMS: fp8-launch-kernels: option sm-count=0 is invalid: expected the number of SMs of the device (132 on an H100 SXM / H200), at least 1
 // MODE: fp8-launch-kernels: option launchers='some' is invalid (expected all, declare or define-only)
 
