@@ -57,7 +57,8 @@ std::string lowerGemm(int64_t m, int64_t n, int64_t k) {
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, &ctx);
   EXPECT_TRUE(module);
   PassManager pm(&ctx);
-  EXPECT_TRUE(succeeded(parsePassPipeline("fp8-lower-to-nvvm{config=fixed}", pm)));
+  EXPECT_TRUE(
+      succeeded(parsePassPipeline("fp8-lower-to-nvvm{config=fixed}", pm)));
   EXPECT_TRUE(succeeded(pm.run(*module)));
   std::string ir;
   llvm::raw_string_ostream os(ir);

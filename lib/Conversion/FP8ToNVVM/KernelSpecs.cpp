@@ -114,8 +114,7 @@ DictionaryAttr mlir::fp8::getKernelConfigAttr(MLIRContext *ctx,
   if (c.m != GemmKernelConfig::kDynamicM) {
     GemmCost cost = modelGemmCost(c, chip);
     i64("ctas", cost.ctas);
-    attrs.push_back(
-        b.getNamedAttr("modelled_us", b.getF64FloatAttr(cost.us)));
+    attrs.push_back(b.getNamedAttr("modelled_us", b.getF64FloatAttr(cost.us)));
     attrs.push_back(
         b.getNamedAttr("modelled_tflops", b.getF64FloatAttr(cost.tflops)));
   }

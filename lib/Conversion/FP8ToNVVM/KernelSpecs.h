@@ -24,9 +24,9 @@ constexpr llvm::StringLiteral kKernelModuleName = "fp8_kernels";
 /// static M, the one the cost model chooses for that chip
 /// (GemmCostModel.h); otherwise the shape's fixed default
 /// (chooseGemmKernelConfig).
-FailureOr<GemmKernelSpec> getGemmKernelSpec(ScaledMatmulOp op,
-                                            const GemmKernelOverrides &overrides,
-                                            const ChipSpec *model);
+FailureOr<GemmKernelSpec>
+getGemmKernelSpec(ScaledMatmulOp op, const GemmKernelOverrides &overrides,
+                  const ChipSpec *model);
 
 /// Resolves the `config` and `device` options of fp8-lower-to-nvvm and
 /// fp8-launch-kernels: the chip to model (also for config=fixed, whose

@@ -408,8 +408,7 @@ struct FP8LaunchKernelsPass
     overrides.stages = stages;
     overrides.consumers = consumers;
     if (failed(parseKernelConfigOptions(module.getLoc(), "fp8-launch-kernels",
-                                        config, device, modelChip,
-                                        autoConfig)))
+                                        config, device, modelChip, autoConfig)))
       return failure();
 
     SmallVector<Operation *> ops;

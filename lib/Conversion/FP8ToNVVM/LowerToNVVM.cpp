@@ -130,8 +130,8 @@ struct FP8LowerToNVVMPass
 
     SmallVector<GemmKernelSpec> specs;
     for (ScaledMatmulOp op : ops) {
-      FailureOr<GemmKernelSpec> spec = getGemmKernelSpec(
-          op, overrides, autoConfig ? modelChip : nullptr);
+      FailureOr<GemmKernelSpec> spec =
+          getGemmKernelSpec(op, overrides, autoConfig ? modelChip : nullptr);
       if (failed(spec))
         return signalPassFailure();
       specs.push_back(*spec);

@@ -70,8 +70,8 @@ GemmCost mlir::fp8::modelGemmCost(const GemmKernelConfig &c,
   // out-of-bounds boxes without reading), the A scales, and the output.
   double rowsA = static_cast<double>(std::min(c.blockM, c.m));
   double colsB = static_cast<double>(std::min(c.blockN, c.n));
-  double tileL2Bytes = kb * (rowsA + colsB) * c.blockK + kb * bm * 4 +
-                       rowsA * colsB * kOutBytes;
+  double tileL2Bytes =
+      kb * (rowsA + colsB) * c.blockK + kb * bm * 4 + rowsA * colsB * kOutBytes;
   double tileL2S = tileL2Bytes / (chip.l2BytesPerClkPerSM * clockHz);
   r.computeUs = r.waves * tileComputeS * 1e6;
   r.l2Us = r.waves * tileL2S * 1e6;

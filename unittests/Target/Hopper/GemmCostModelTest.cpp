@@ -50,8 +50,8 @@ TEST(GemmCostModelTest, DecodeCtaCounts) {
   // HBM bytes, read once (A + B = 16 MB fit in half of the 50 MB L2):
   // A 128 x 7168 + scales 128 x 56 x 4, B 2112 x 7168 + scales 17 x 56 x 4,
   // D 128 x 2112 x 2.
-  EXPECT_DOUBLE_EQ(narrow.hbmBytes, 917504.0 + 28672 + 15138816 + 3808 +
-                                        540672);
+  EXPECT_DOUBLE_EQ(narrow.hbmBytes,
+                   917504.0 + 28672 + 15138816 + 3808 + 540672);
   EXPECT_LT(narrow.us, wide.us);
 }
 
@@ -81,12 +81,13 @@ TEST(GemmCostModelTest, NearlyEmptyLastWave) {
 // accepts, shared memory filled (8 stages or one more would not fit), and a
 // CTA on every SM or a reason.
 TEST(GemmCostModelTest, DecodeShapesFillTheChip) {
-  const int64_t nk[][2] = {{2112, 7168}, {24576, 1536}, {32768, 512},
-                           {7168, 16384}, {4096, 7168}, {7168, 2048}};
+  const int64_t nk[][2] = {{2112, 7168},  {24576, 1536}, {32768, 512},
+                           {7168, 16384}, {4096, 7168},  {7168, 2048}};
   for (int64_t m : {64, 128}) {
     for (const auto &s : nk) {
       for (const char *chip : {"h100-sxm", "h200"}) {
-        GemmChoice g = chooseGemmConfigByModel(m, s[0], s[1], *lookupChip(chip));
+        GemmChoice g =
+            chooseGemmConfigByModel(m, s[0], s[1], *lookupChip(chip));
         SCOPED_TRACE(std::to_string(m) + "x" + std::to_string(s[0]) + "x" +
                      std::to_string(s[1]) + " " + chip);
         EXPECT_STREQ(checkGemmKernelConfig(g.config), "");
@@ -99,9 +100,8 @@ TEST(GemmCostModelTest, DecodeShapesFillTheChip) {
         EXPECT_TRUE(g.cost.ctas >= 120 || !g.fewerCtasReason.empty());
         EXPECT_EQ(g.fewerCtasReason.empty(), g.cost.ctas == 132);
         // Never worse than today's fixed configuration.
-        GemmCost fixed =
-            modelGemmCost(chooseGemmKernelConfig(m, s[0], s[1]),
-                          *lookupChip(chip));
+        GemmCost fixed = modelGemmCost(chooseGemmKernelConfig(m, s[0], s[1]),
+                                       *lookupChip(chip));
         EXPECT_LE(g.cost.us, fixed.us * (1 + 1e-12));
       }
     }

@@ -53,8 +53,8 @@ struct GemmCost {
   double l2Us = 0;         // L2 -> SM operand traffic, per CTA
   double hbmUs = 0;        // HBM traffic of the whole kernel
   double hbmBytes = 0;
-  double us = 0;           // modelled kernel time
-  double tflops = 0;       // 2 M N K / us (useful FLOPs only)
+  double us = 0;     // modelled kernel time
+  double tflops = 0; // 2 M N K / us (useful FLOPs only)
 };
 
 /// The modelled cost of configuration `c` (its m, n, k the problem; m static)

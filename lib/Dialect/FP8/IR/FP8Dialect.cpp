@@ -69,8 +69,8 @@ LogicalResult FP8Dialect::verifyOperationAttribute(Operation *op,
       auto v = dict.getAs<IntegerAttr>(key);
       if (!v || v.getInt() <= 0)
         return mlir::emitError(op->getLoc())
-               << "attribute '" << name << "' needs a positive integer '"
-               << key << "', got " << value;
+               << "attribute '" << name << "' needs a positive integer '" << key
+               << "', got " << value;
     }
     if (!dict.getAs<StringAttr>("chip"))
       return mlir::emitError(op->getLoc())

@@ -382,22 +382,21 @@ llvm::json::Value kernelConfigJson(const Row &r) {
     return nullptr;
   const GemmKernelConfig &c = r.kernel->config;
   const GemmCost &cost = r.kernel->cost;
-  return llvm::json::Object{
-      {"m", c.m},
-      {"n", c.n},
-      {"k", c.k},
-      {"block_m", c.blockM},
-      {"block_n", c.blockN},
-      {"block_k", c.blockK},
-      {"stages", c.stages},
-      {"cluster", 1},
-      {"consumers", c.consumers},
-      {"ctas", cost.ctas},
-      {"waves", cost.waves},
-      {"modelled_us", cost.us},
-      {"modelled_tflops", cost.tflops},
-      {"hbm_bytes", cost.hbmBytes},
-      {"why_fewer_ctas", r.kernel->fewerCtasReason}};
+  return llvm::json::Object{{"m", c.m},
+                            {"n", c.n},
+                            {"k", c.k},
+                            {"block_m", c.blockM},
+                            {"block_n", c.blockN},
+                            {"block_k", c.blockK},
+                            {"stages", c.stages},
+                            {"cluster", 1},
+                            {"consumers", c.consumers},
+                            {"ctas", cost.ctas},
+                            {"waves", cost.waves},
+                            {"modelled_us", cost.us},
+                            {"modelled_tflops", cost.tflops},
+                            {"hbm_bytes", cost.hbmBytes},
+                            {"why_fewer_ctas", r.kernel->fewerCtasReason}};
 }
 
 /// Options are checked before any IR is seen (no module dump with the error).
