@@ -31,13 +31,13 @@ def table(report):
         raise SystemExit("config_table.py: the report has no GEMM with a kernel_config "
                          "(run fp8-assign-precision before fp8-report; dynamic M needs tokens=)")
     out = [f"Chip: {report['chip']} (cluster = 1: the generator has no clusters)", "",
-           "| M | N | K | tile (BM x BN) | stages | CTAs | waves | modelled us | modelled TFLOPS | fewer CTAs because |",
-           "|---:|---:|---:|:---:|---:|---:|---:|---:|---:|:---|"]
+           "| M | N | K | tile (BM x BN) | consumers | stages | CTAs | waves | modelled us | modelled TFLOPS | fewer CTAs because |",
+           "|---:|---:|---:|:---:|---:|---:|---:|---:|---:|---:|:---|"]
     for c in rows:
         why = c["why_fewer_ctas"] or ""
-        out.append(f"| {c['m']} | {c['n']} | {c['k']} | {c['block_m']} x {c['block_n']} | {c['stages']} "
+        out.append(f"| {c['m']} | {c['n']} | {c['k']} | {c['block_m']} x {c['block_n']} | {c['consumers']} | {c['stages']} "
                    f"| {c['ctas']} | {c['waves']} | {c['modelled_us']:.2f} | {c['modelled_tflops']:.0f} | {why} |")
-    return out, {(c["block_m"], c["block_n"], c["stages"]) for c in rows}
+    return out, {(c["block_m"], c["block_n"], c["stages"], c["consumers"]) for c in rows}
 
 
 def main(argv):
@@ -57,8 +57,8 @@ def main(argv):
         configs |= cfgs
         print("\n".join(lines))
         print()
-    print("Distinct configurations (BM x BN, stages): " +
-          ", ".join(f"{bm}x{bn} s{s}" for bm, bn, s in sorted(configs)))
+    print("Distinct configurations (BM x BN, stages, consumers): " +
+          ", ".join(f"{bm}x{bn} s{s} c{c}" for bm, bn, s, c in sorted(configs)))
     return 0
 
 

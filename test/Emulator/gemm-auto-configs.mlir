@@ -20,8 +20,8 @@
 // RUN: fp8-emu %t.t64x112s8.mlir --seed 5 --sm-count 2 | FileCheck %s --check-prefix=T64X112S8
 // RUN: fp8-opt %s --fp8-lower-to-nvvm="block-m=64 block-n=176 stages=7" > %t.t64x176s7.mlir
 // RUN: fp8-emu %t.t64x176s7.mlir --seed 6 --sm-count 2 | FileCheck %s --check-prefix=T64X176S7
-// RUN: fp8-opt %s --fp8-lower-to-nvvm="block-m=64 block-n=208 stages=6" > %t.t64x208s6.mlir
-// RUN: fp8-emu %t.t64x208s6.mlir --seed 7 --sm-count 2 | FileCheck %s --check-prefix=T64X208S6
+// RUN: fp8-opt %s --fp8-lower-to-nvvm="block-m=64 block-n=240 stages=5" > %t.t64x240s5.mlir
+// RUN: fp8-emu %t.t64x240s5.mlir --seed 7 --sm-count 2 | FileCheck %s --check-prefix=T64X240S5
 // RUN: fp8-opt %s --fp8-lower-to-nvvm="block-m=128 block-n=112 stages=7" > %t.t128x112s7.mlir
 // RUN: fp8-emu %t.t128x112s7.mlir --seed 8 --sm-count 2 | FileCheck %s --check-prefix=T128X112S7
 // RUN: fp8-opt %s --fp8-lower-to-nvvm="block-m=128 block-n=128 stages=6" > %t.t128x128s6.mlir
@@ -47,8 +47,8 @@
 // T64X112S8-DAG: fp8-emu: PASS fp8_scaled_matmul_65x520x272_e4m3_e4m3_f32_t64x112s8: 65x520x272, 33800 outputs bit-exact
 // T64X176S7-DAG: fp8-emu: PASS fp8_scaled_matmul_200x300x400_e4m3_e4m3_bf16_t64x176s7: 200x300x400, 60000 outputs bit-exact
 // T64X176S7-DAG: fp8-emu: PASS fp8_scaled_matmul_65x520x272_e4m3_e4m3_f32_t64x176s7: 65x520x272, 33800 outputs bit-exact
-// T64X208S6-DAG: fp8-emu: PASS fp8_scaled_matmul_200x300x400_e4m3_e4m3_bf16_t64x208s6: 200x300x400, 60000 outputs bit-exact
-// T64X208S6-DAG: fp8-emu: PASS fp8_scaled_matmul_65x520x272_e4m3_e4m3_f32_t64x208s6: 65x520x272, 33800 outputs bit-exact
+// T64X240S5-DAG: fp8-emu: PASS fp8_scaled_matmul_200x300x400_e4m3_e4m3_bf16_t64x240s5c2: 200x300x400, 60000 outputs bit-exact
+// T64X240S5-DAG: fp8-emu: PASS fp8_scaled_matmul_65x520x272_e4m3_e4m3_f32_t64x240s5c2: 65x520x272, 33800 outputs bit-exact
 // T128X112S7-DAG: fp8-emu: PASS fp8_scaled_matmul_200x300x400_e4m3_e4m3_bf16_t128x112s7: 200x300x400, 60000 outputs bit-exact
 // T128X112S7-DAG: fp8-emu: PASS fp8_scaled_matmul_65x520x272_e4m3_e4m3_f32_t128x112s7: 65x520x272, 33800 outputs bit-exact
 // T128X128S6-DAG: fp8-emu: PASS fp8_scaled_matmul_200x300x400_e4m3_e4m3_bf16{{(_t128x128s6)?}}: 200x300x400, 60000 outputs bit-exact
