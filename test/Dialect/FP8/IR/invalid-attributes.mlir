@@ -50,3 +50,32 @@ func.func @bad_precision_name(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = arith.addf %x, %x {fp8.precision = #fp8.precision<fp4>} : tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// fp8.kernel_config (fp8-lower-to-nvvm) is a dictionary with positive tile
+// sizes and a chip name.
+// expected-error @+1 {{attribute 'fp8.kernel_config' must be a dictionary, got 128}}
+func.func @kernel_config_not_dict() attributes {fp8.kernel_config = 128} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{attribute 'fp8.kernel_config' needs a positive integer 'block_n'}}
+func.func @kernel_config_zero_block_n() attributes {fp8.kernel_config = {block_m = 64, block_n = 0, block_k = 128, stages = 8, cluster = 1, consumers = 1, chip = "h200"}} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{attribute 'fp8.kernel_config' needs a string 'chip'}}
+func.func @kernel_config_no_chip() attributes {fp8.kernel_config = {block_m = 64, block_n = 32, block_k = 128, stages = 8, cluster = 1, consumers = 1}} {
+  return
+}
+
+// -----
+
+func.func @kernel_config_ok() attributes {fp8.kernel_config = {block_m = 64, block_n = 32, block_k = 128, stages = 8, cluster = 1, consumers = 1, chip = "h200", ctas = 132, modelled_us = 7.0, modelled_tflops = 551.0}} {
+  return
+}
