@@ -11,6 +11,11 @@ argument located at its parameter name) is `linalg.transpose` +
 attention's products are `linalg.batch_matmul` over the heads; RMSNorm,
 softmax, SiLU and their gradients are `linalg.generic`s.
 
+With `split=True` the step is two functions, as aot_autograd partitions
+it: `@forward(%x, <parameters>) -> (y, saved...)` and `@backward(saved...,
+<parameters the backward reads>, %dy) -> (dx, grads...)`, the incoming
+gradient dY a tangent argument (no loss in the graph).
+
 The block: `x -> RMSNorm -> attention (q, k, v, o projections; causal
 softmax) -> + x -> RMSNorm -> MLP -> + residual`. The Llama MLP is SwiGLU
 (`gate_proj`, `up_proj`, `down_proj`). The MoE MLP is DeepSeek-style: a
@@ -28,6 +33,7 @@ the top-k mask carries no gradient, as in torch.
 from __future__ import annotations
 
 import math
+import re
 from typing import List, Sequence
 
 _MAX_SIZE = 1 << 20
@@ -52,6 +58,7 @@ class _Graph:
     def __init__(self):
         self.lines: List[str] = []
         self.n = 0
+        self.types = {}  # SSA value -> type, for a split step's saved values
 
     def fresh(self, p="v"):
         self.n += 1
@@ -69,12 +76,14 @@ class _Graph:
 
     def matmul(self, a, b, m, k, n, loc):
         acc, r = self.out((m, n), "0.0"), self.fresh()
+        self.types[r] = _ty(m, n)
         self.lines.append(f"    {r} = linalg.matmul ins({a}, {b} : {_ty(m, k)}, {_ty(k, n)}) "
                           f'outs({acc} : {_ty(m, n)}) -> {_ty(m, n)} loc("{loc}")')
         return r
 
     def bmm(self, a, b, bs, m, k, n, loc):
         acc, r = self.out((bs, m, n), "0.0"), self.fresh()
+        self.types[r] = _ty(bs, m, n)
         self.lines.append(f"    {r} = linalg.batch_matmul ins({a}, {b} : {_ty(bs, m, k)}, {_ty(bs, k, n)}) "
                           f'outs({acc} : {_ty(bs, m, n)}) -> {_ty(bs, m, n)} loc("{loc}")')
         return r
@@ -82,18 +91,21 @@ class _Graph:
     def transpose(self, a, shape, perm, loc):
         oshape = [shape[p] for p in perm]
         e, r = self.out(oshape), self.fresh()
+        self.types[r] = _ty(*oshape)
         self.lines.append(f"    {r} = linalg.transpose ins({a} : {_ty(*shape)}) outs({e} : {_ty(*oshape)}) "
                           f'permutation = [{", ".join(str(p) for p in perm)}] loc("{loc}")')
         return r
 
     def expand(self, a, t, nh, hd, loc):
         r = self.fresh()
+        self.types[r] = _ty(t, nh, hd)
         self.lines.append(f"    {r} = tensor.expand_shape {a} [[0], [1, 2]] output_shape [{t}, {nh}, {hd}] : "
                           f'{_ty(t, nh * hd)} into {_ty(t, nh, hd)} loc("{loc}")')
         return r
 
     def collapse(self, a, t, nh, hd, loc):
         r = self.fresh()
+        self.types[r] = _ty(t, nh * hd)
         self.lines.append(f"    {r} = tensor.collapse_shape {a} [[0], [1, 2]] : {_ty(t, nh, hd)} into "
                           f'{_ty(t, nh * hd)} loc("{loc}")')
         return r
@@ -106,6 +118,7 @@ class _Graph:
             init = self.out(out_shape)
         maps = [_map(nd, res) for (_, _, res) in ins] + [_map(nd, out_idx)]
         r = self.fresh()
+        self.types[r] = _ty(*out_shape)
         ins_clause = ""
         if ins:
             ins_clause = (f"ins({', '.join(v for v, _, _ in ins)} : "
@@ -388,7 +401,7 @@ def _check_int(name, value, low=1):
         raise ValueError(f"{name} must be an integer in [{low}, {_MAX_SIZE}], got {value!r}")
 
 
-def _block_step(tokens, hidden, num_heads, mlp, rms_eps, mlp_args) -> str:
+def _block_step(tokens, hidden, num_heads, mlp, rms_eps, mlp_args, split) -> str:
     _check_int("tokens", tokens)
     _check_int("hidden", hidden)
     _check_int("num_heads", num_heads)
@@ -399,6 +412,8 @@ def _block_step(tokens, hidden, num_heads, mlp, rms_eps, mlp_args) -> str:
     if (not isinstance(rms_eps, (int, float)) or isinstance(rms_eps, bool) or not math.isfinite(rms_eps)
             or not 1e-37 <= rms_eps <= 1e38):
         raise ValueError(f"rms_eps must be a finite number in [1e-37, 1e38], got {rms_eps!r}")
+    if not isinstance(split, bool):
+        raise ValueError(f"split must be a bool, got {split!r}")
     s = _Step()
     g = s.g
     t, h = tokens, hidden
@@ -415,9 +430,18 @@ def _block_step(tokens, hidden, num_heads, mlp, rms_eps, mlp_args) -> str:
         m, mctx = _moe(s, n2, t, h, mlp_args["experts"], mlp_args["top_k"], mlp_args["intermediate"],
                        mlp_args["shared"], f"{pre}.mlp")
     y = _add(g, r1, m, (t, h), pre)
-    scale = 2.0 / (t * h)
-    dy = g.ew([y, "%target"], (t, h), [f"%c = arith.constant {scale:.9e} : f32", "%d = arith.subf %b0, %b1 : f32",
-                                       "%r = arith.mulf %d, %c : f32", "linalg.yield %r : f32"], "loss.grad")
+    params = [f'{p}: {_ty(*shape)} loc("{name}")' for (p, shape, name) in s.params]
+    if split:
+        # The backward reads forward values by name: they become @backward's
+        # arguments (the saved tensors, then the weights, then the tangent
+        # dY, as aot_autograd orders them) and @forward's extra results.
+        fwd_lines, g.lines = g.lines, []
+        dy = "%dy"
+    else:
+        scale = 2.0 / (t * h)
+        dy = g.ew([y, "%target"], (t, h), [f"%c = arith.constant {scale:.9e} : f32",
+                                           "%d = arith.subf %b0, %b1 : f32",
+                                           "%r = arith.mulf %d, %c : f32", "linalg.yield %r : f32"], "loss.grad")
     dn2 = _swiglu_backward(s, mctx, dy) if mlp == "dense" else _moe_backward(s, mctx, dy)
     dr1n, dg2 = _rms_norm_backward(g, dn2, r1, r2s, g2, t, h, f"{pre}.post_attention_layernorm")
     dr1 = _add(g, dy, dr1n, (t, h), f"{pre}.grad")
@@ -425,19 +449,36 @@ def _block_step(tokens, hidden, num_heads, mlp, rms_eps, mlp_args) -> str:
     dxn, dg1 = _rms_norm_backward(g, dn1, "%x", r1s, g1, t, h, f"{pre}.input_layernorm")
     dx = _add(g, dr1, dxn, (t, h), f"{pre}.grad")
     s.grads[g1], s.grads[g2] = dg1, dg2
-    results = [(y, (t, h)), (dx, (t, h))] + [(s.grads[p], shape) for (p, shape, _) in s.params]
-    args = [f"%x: {_ty(t, h)}", f"%target: {_ty(t, h)}"] + \
-        [f'{p}: {_ty(*shape)} loc("{name}")' for (p, shape, name) in s.params]
-    rtys = ", ".join(_ty(*shape) for _, shape in results)
-    out = ["module {", f"  func.func @train_step({', '.join(args)}) -> ({rtys}) {{"]
-    out += g.lines
-    out.append(f"    return {', '.join(v for v, _ in results)} : {rtys}")
-    out += ["  }", "}", ""]
+    grads = [(dx, (t, h))] + [(s.grads[p], shape) for (p, shape, _) in s.params]
+    g.types["%x"] = _ty(t, h)
+    out = ["module {"]
+
+    def func(name, args, results, lines):
+        rtys = ", ".join(_ty(*shape) for _, shape in results)
+        out.append(f"  func.func @{name}({', '.join(args)}) -> ({rtys}) {{")
+        out.extend(lines)
+        out.append(f"    return {', '.join(v for v, _ in results)} : {rtys}")
+        out.append("  }")
+
+    if not split:
+        func("train_step", [f"%x: {_ty(t, h)}", f"%target: {_ty(t, h)}"] + params, [((y), (t, h))] + grads,
+             g.lines)
+    else:
+        used = set(re.findall(r"%[a-z]+[0-9]*\b", "\n".join(g.lines)))
+        defined = ["%x"] + [m.group(1) for m in (re.match(r"\s*(%[a-z]+[0-9]+) =", ln) for ln in fwd_lines) if m]
+        saved = [v for v in defined if v in used and v in g.types]
+        weights = [(p, shape, name) for (p, shape, name) in s.params if p in used]
+        shape_of = {v: tuple(int(d) for d in g.types[v][7:-5].split("x")) for v in saved}
+        func("forward", [f"%x: {_ty(t, h)}"] + params, [(y, (t, h))] + [(v, shape_of[v]) for v in saved], fwd_lines)
+        bargs = [f"{v}: {g.types[v]}" for v in saved] + \
+            [f'{p}: {_ty(*shape)} loc("{name}")' for (p, shape, name) in weights] + [f"%dy: {_ty(t, h)}"]
+        func("backward", bargs, grads, g.lines)
+    out += ["}", ""]
     return "\n".join(out)
 
 
 def llama_training_step(tokens: int = 256, hidden: int = 256, num_heads: int = 2, intermediate: int = 512,
-                        rms_eps: float = 1e-6) -> str:
+                        rms_eps: float = 1e-6, split: bool = False) -> str:
     """One Llama-style decoder block's joint training step: RMSNorm, causal
     multi-head attention (q/k/v/o projections, `hidden / num_heads` per
     head; no RoPE), RMSNorm, SwiGLU MLP of `intermediate`, residuals, MSE
@@ -447,12 +488,13 @@ def llama_training_step(tokens: int = 256, hidden: int = 256, num_heads: int = 2
     (scores and context, forward and backward). Raises ValueError for sizes
     that are not positive integers <= 2^20 or `hidden % num_heads != 0`."""
     _check_int("intermediate", intermediate)
-    return _block_step(tokens, hidden, num_heads, "dense", rms_eps, {"intermediate": intermediate})
+    return _block_step(tokens, hidden, num_heads, "dense", rms_eps, {"intermediate": intermediate},
+                       split)
 
 
 def moe_training_step(tokens: int = 256, hidden: int = 256, num_heads: int = 2, num_experts: int = 4,
                       top_k: int = 2, moe_intermediate: int = 128, num_shared_experts: int = 1,
-                      rms_eps: float = 1e-6) -> str:
+                      rms_eps: float = 1e-6, split: bool = False) -> str:
     """One DeepSeek-style MoE decoder block's joint training step: the
     attention of `llama_training_step`, then a router linear
     (`mlp.gate`, `[num_experts, hidden]`) with softmax and top-k, a shared
@@ -474,4 +516,4 @@ def moe_training_step(tokens: int = 256, hidden: int = 256, num_heads: int = 2, 
         raise ValueError(f"num_shared_experts x moe_intermediate must be at most {_MAX_SIZE}")
     return _block_step(tokens, hidden, num_heads, "moe", rms_eps,
                        {"experts": num_experts, "top_k": top_k, "intermediate": moe_intermediate,
-                        "shared": num_shared_experts})
+                        "shared": num_shared_experts}, split)

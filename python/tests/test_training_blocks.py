@@ -136,6 +136,7 @@ def test_moe_without_shared_expert():
     (models.moe_training_step, {"num_shared_experts": -1}, "num_shared_experts"),
     (models.moe_training_step, {"num_experts": 513}, "num_experts"),
     (models.moe_training_step, {"moe_intermediate": 1 << 21}, "moe_intermediate"),
+    (models.llama_training_step, {"split": 1}, "split"),
 ])
 def test_bad_parameters(fn, kwargs, what):
     with pytest.raises(ValueError, match=what):
@@ -152,3 +153,42 @@ def test_odd_sizes_parse(fn, kwargs, fp8_opt):
     # no pass: these sizes are not multiples of the FP8 tiles).
     rc, _, err = fp8_opt(fn(**kwargs))
     assert rc == 0, err
+
+
+def _split_counts(text):
+    r = fp8_mlir.compile(text)
+    fwd, bwd = r.fp8_ir.split("func.func @backward")
+    return r, _counts(fwd), _counts(bwd)
+
+
+def test_llama_block_split_step():
+    # @forward: the 7 fprops; 7 W + the 4 distinct X quantized. @backward
+    # (the saved tensors and the weights are its arguments): 7 dgrads and 7
+    # wgrads; 7 W quantized again (for the dgrads), the 7 dgrad dY
+    # (requantized for their wgrads: 7), and the 4 saved X, read by wgrads
+    # only (quantized along the tokens, not requantized): 18.
+    r, fwd, bwd = _split_counts(models.llama_training_step(split=True))
+    assert fwd == {"gemm": 7, "quantize": 11, "requantize": 0, "matmul": 0, "bmm": 2,
+                   "fprop": 7, "dgrad": 0, "wgrad": 0}
+    assert bwd == {"gemm": 14, "quantize": 18, "requantize": 7, "matmul": 0, "bmm": 4,
+                   "fprop": 0, "dgrad": 7, "wgrad": 7}
+    _check_linears(r.fp8_ir, ATTN + _swiglu(f"{PRE}.mlp"))
+
+
+def test_moe_block_split_step():
+    # @forward: 19 FP8 fprops + the router's (high); 19 W + 8 X. @backward:
+    # 19 dgrads + 19 wgrads in FP8; the router's dgrad and wgrad stay high
+    # although its gating fprop is in @forward (the same parameter, by loc
+    # name); 19 W + 19 dY + the 8 saved X = 46 quantizations, 19
+    # requantizations (the dY).
+    r, fwd, bwd = _split_counts(models.moe_training_step(split=True))
+    assert fwd == {"gemm": 19, "quantize": 27, "requantize": 0, "matmul": 1, "bmm": 2,
+                   "fprop": 20, "dgrad": 0, "wgrad": 0}
+    assert bwd == {"gemm": 38, "quantize": 46, "requantize": 19, "matmul": 2, "bmm": 4,
+                   "fprop": 0, "dgrad": 20, "wgrad": 20}
+    router = f"{PRE}.mlp.gate"
+    for suffix, kind in (("", "fprop"), (".dgrad", "dgrad"), (".wgrad", "wgrad")):
+        assert _ops_at(r.fp8_ir, router + suffix) == [("linalg.matmul", "gating", kind)], suffix
+    for kind in ("fprop", "dgrad", "wgrad"):
+        assert r.report["training"]["gemms"][kind] == {"count": 20, "fp8_flops": 385875968,
+                                                       "high_flops": 524288}, kind

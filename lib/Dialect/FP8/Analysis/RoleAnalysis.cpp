@@ -545,6 +545,16 @@ void RoleAnalysis::findAttentionRegion(Operation *att,
   }
 }
 
+std::optional<std::pair<Attribute, Type>> fp8::parameterKey(Value v) {
+  auto arg = dyn_cast<BlockArgument>(v);
+  if (!arg || !isa<FunctionOpInterface>(arg.getOwner()->getParentOp()))
+    return std::nullopt;
+  auto name = dyn_cast<NameLoc>(arg.getLoc());
+  if (!name)
+    return std::nullopt;
+  return std::make_pair(Attribute(name.getName()), arg.getType());
+}
+
 RoleAnalysis::RoleAnalysis(Operation *root) {
   root->walk([&](FunctionOpInterface func) {
     if (!func.isExternal())
@@ -765,6 +775,8 @@ void RoleAnalysis::classifyContractions(ArrayRef<Operation *> ops) {
       if (role == Role::gating) {
         gatingOps.insert(op);
         expertCounts.insert(c.n);
+        if (auto key = parameterKey(traceSource(weight)))
+          gatingParameters.insert(*key);
       }
       if (grouped)
         groupedOps.insert(op);

@@ -240,6 +240,14 @@ void RoleAnalysis::classifyTrainingGemms(ArrayRef<Operation *> ops,
       d.role = getDecision(fp->second).role;
       d.reason = "heuristic: activation gradient of the " +
                  stringifyRole(d.role).str() + " linear sharing its weight";
+    } else if (auto key = parameterKey(wSrc);
+               key && gatingParameters.contains(*key)) {
+      // A split backward: the router's fprop, in the forward function,
+      // reads the same parameter (by name and type).
+      d.role = Role::gating;
+      d.reason = "heuristic: activation gradient of the gating linear of "
+                 "the same parameter (" +
+                 cast<StringAttr>(key->first).str() + ") in another function";
     } else if (isVocab(c.k)) {
       d.role = Role::output_head;
       d.reason = "heuristic: activation gradient of a vocabulary-sized "

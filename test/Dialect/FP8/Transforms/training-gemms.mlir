@@ -208,3 +208,65 @@ func.func @router_step(%x: tensor<256x512xf32>, %wg: tensor<8x512xf32>, %w: tens
   %dw = linalg.matmul ins(%dyt, %x : tensor<384x256xf32>, tensor<256x512xf32>) outs(%f7 : tensor<384x512xf32>) -> tensor<384x512xf32>
   return %scores, %y, %dxg, %dwg, %dx, %dw : tensor<256x8xf32>, tensor<256x384xf32>, tensor<256x512xf32>, tensor<8x512xf32>, tensor<256x512xf32>, tensor<384x512xf32>
 }
+
+// -----
+
+// The router's step split into forward and backward functions: the
+// backward gets the router weight as its own argument, so no fprop with
+// the same weight is in its function; the gating fprop of the forward
+// names the parameter (loc name and type), and the backward's dgrad and
+// wgrad of that parameter stay high.
+// ROLES-LABEL: func.func @router_forward
+// ROLES: linalg.matmul {fp8.gemm = #fp8.gemm<fprop>, fp8.precision = #fp8.precision<bf16>, {{.*}}fp8.role = #fp8.role<gating>}
+// ROLES-LABEL: func.func @router_backward
+// ROLES: linalg.matmul {fp8.gemm = #fp8.gemm<dgrad>, fp8.precision = #fp8.precision<bf16>, fp8.reason = "heuristic: activation gradient of the gating linear of the same parameter (mlp.gate.weight) in another function", fp8.role = #fp8.role<gating>}
+// ROLES: linalg.matmul {fp8.gemm = #fp8.gemm<wgrad>, fp8.precision = #fp8.precision<bf16>, fp8.reason = "heuristic: weight gradient of the gating linear whose dgrad shares dY", fp8.role = #fp8.role<gating>}
+// ROLES-LABEL: func.func @other_backward
+// ROLES: linalg.matmul {fp8.gemm = #fp8.gemm<dgrad>, fp8.precision = #fp8.precision<fp8>, {{.*}}fp8.role = #fp8.role<linear>}
+// ROLES: linalg.matmul {fp8.gemm = #fp8.gemm<wgrad>, fp8.precision = #fp8.precision<fp8>, {{.*}}fp8.role = #fp8.role<linear>}
+// QUANT-LABEL: func.func @router_backward
+// QUANT-NOT: fp8.quantize
+// QUANT-LABEL: func.func @other_backward
+func.func @router_forward(%x: tensor<256x512xf32>, %w: tensor<8x512xf32> loc("mlp.gate.weight")) -> (tensor<256x8xf32>, tensor<256x512xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<512x8xf32>
+  %wt = linalg.transpose ins(%w : tensor<8x512xf32>) outs(%e0 : tensor<512x8xf32>) permutation = [1, 0]
+  %e1 = tensor.empty() : tensor<256x8xf32>
+  %f1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<256x8xf32>) -> tensor<256x8xf32>
+  %l = linalg.matmul ins(%x, %wt : tensor<256x512xf32>, tensor<512x8xf32>) outs(%f1 : tensor<256x8xf32>) -> tensor<256x8xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%l : tensor<256x8xf32>) outs(%e1 : tensor<256x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %n = arith.negf %a : f32
+    %ex = math.exp %n : f32
+    %one = arith.constant 1.0 : f32
+    %d = arith.addf %one, %ex : f32
+    %r = arith.divf %one, %d : f32
+    linalg.yield %r : f32
+  } -> tensor<256x8xf32>
+  return %s, %x : tensor<256x8xf32>, tensor<256x512xf32>
+}
+func.func @router_backward(%x: tensor<256x512xf32>, %w: tensor<8x512xf32> loc("mlp.gate.weight"), %dl: tensor<256x8xf32>) -> (tensor<256x512xf32>, tensor<8x512xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e2 = tensor.empty() : tensor<256x512xf32>
+  %f2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<256x512xf32>) -> tensor<256x512xf32>
+  %dx = linalg.matmul ins(%dl, %w : tensor<256x8xf32>, tensor<8x512xf32>) outs(%f2 : tensor<256x512xf32>) -> tensor<256x512xf32>
+  %e3 = tensor.empty() : tensor<8x256xf32>
+  %dlt = linalg.transpose ins(%dl : tensor<256x8xf32>) outs(%e3 : tensor<8x256xf32>) permutation = [1, 0]
+  %e4 = tensor.empty() : tensor<8x512xf32>
+  %f4 = linalg.fill ins(%zero : f32) outs(%e4 : tensor<8x512xf32>) -> tensor<8x512xf32>
+  %dw = linalg.matmul ins(%dlt, %x : tensor<8x256xf32>, tensor<256x512xf32>) outs(%f4 : tensor<8x512xf32>) -> tensor<8x512xf32>
+  return %dx, %dw : tensor<256x512xf32>, tensor<8x512xf32>
+}
+// A parameter of another name (and shape) is not the router's.
+func.func @other_backward(%x: tensor<256x512xf32>, %w: tensor<128x512xf32> loc("mlp.up_proj.weight"), %dy: tensor<256x128xf32>) -> (tensor<256x512xf32>, tensor<128x512xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e2 = tensor.empty() : tensor<256x512xf32>
+  %f2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<256x512xf32>) -> tensor<256x512xf32>
+  %dx = linalg.matmul ins(%dy, %w : tensor<256x128xf32>, tensor<128x512xf32>) outs(%f2 : tensor<256x512xf32>) -> tensor<256x512xf32>
+  %e3 = tensor.empty() : tensor<128x256xf32>
+  %dyt = linalg.transpose ins(%dy : tensor<256x128xf32>) outs(%e3 : tensor<128x256xf32>) permutation = [1, 0]
+  %e4 = tensor.empty() : tensor<128x512xf32>
+  %f4 = linalg.fill ins(%zero : f32) outs(%e4 : tensor<128x512xf32>) -> tensor<128x512xf32>
+  %dw = linalg.matmul ins(%dyt, %x : tensor<128x256xf32>, tensor<256x512xf32>) outs(%f4 : tensor<128x512xf32>) -> tensor<128x512xf32>
+  return %dx, %dw : tensor<256x512xf32>, tensor<128x512xf32>
+}

@@ -78,6 +78,11 @@ constexpr unsigned kMaxTraceSteps = 64;
 /// order, to where it was computed.
 Value traceSource(Value v, TraceInfo *info = nullptr);
 
+/// A function argument's parameter identity across functions: its loc
+/// name (`loc("mlp.gate.weight")`, as exporters name parameters) and its
+/// type; none for other values or unnamed arguments.
+std::optional<std::pair<Attribute, Type>> parameterKey(Value v);
+
 /// Where a weight comes from; `none` for an activation.
 enum class WeightSource { none, functionArgument, constant, global };
 
@@ -240,6 +245,11 @@ private:
   /// token dispatch/combine contractions, grouped expert linears.
   llvm::SmallPtrSet<Operation *, 8> gatingOps, dispatchOps, groupedOps;
   llvm::DenseSet<int64_t> expertCounts;
+  /// Router weights passed as arguments, by parameter (the argument's loc
+  /// name and type), over the whole module: a split backward function gets
+  /// the router's weight as its own argument, so the gating fprop that
+  /// names it lives in the forward function.
+  llvm::DenseSet<std::pair<Attribute, Type>> gatingParameters;
   /// Training GEMM kinds (fprop only where a pairing decided it; the
   /// other contractions with a weight are fprops in a training module).
   DenseMap<Operation *, GemmKind> gemmKinds;
