@@ -298,6 +298,16 @@ Type fp8::getComputeElementType(Operation *op) {
   return {};
 }
 
+bool fp8::definedBefore(Value x, Value y) {
+  auto ax = dyn_cast<BlockArgument>(x), ay = dyn_cast<BlockArgument>(y);
+  if (ax && ay)
+    return ax.getArgNumber() < ay.getArgNumber();
+  if (ax || ay)
+    return static_cast<bool>(ax);
+  Operation *dx = x.getDefiningOp(), *dy = y.getDefiningOp();
+  return dx->getBlock() == dy->getBlock() && dx->isBeforeInBlock(dy);
+}
+
 //===----------------------------------------------------------------------===//
 // RoleAnalysis
 //===----------------------------------------------------------------------===//

@@ -164,18 +164,6 @@ std::optional<GemmKind> getGemm(Operation *op) {
 /// (linalg.transpose [1, 0] or a transposing copy generic), or null.
 Value lookThroughTranspose2D(Value v);
 
-/// True when `x` is defined before `y` (entry-block arguments first, by
-/// index; ops in different blocks compare as unordered: false).
-bool definedBefore(Value x, Value y) {
-  auto ax = dyn_cast<BlockArgument>(x), ay = dyn_cast<BlockArgument>(y);
-  if (ax && ay)
-    return ax.getArgNumber() < ay.getArgNumber();
-  if (ax || ay)
-    return static_cast<bool>(ax);
-  Operation *dx = x.getDefiningOp(), *dy = y.getDefiningOp();
-  return dx->getBlock() == dy->getBlock() && dx->isBeforeInBlock(dy);
-}
-
 Value Rewriter::collapseToMatrix(IRRewriter &rw, Location loc, Value v) {
   auto t = cast<RankedTensorType>(v.getType());
   if (t.getRank() == 2)

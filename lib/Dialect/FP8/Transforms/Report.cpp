@@ -87,17 +87,6 @@ Value highPrecisionRoot(Value v) {
   return {};
 }
 
-/// True when `x` is defined before `y` (entry-block arguments first).
-bool definedBefore(Value x, Value y) {
-  auto ax = dyn_cast<BlockArgument>(x), ay = dyn_cast<BlockArgument>(y);
-  if (ax && ay)
-    return ax.getArgNumber() < ay.getArgNumber();
-  if (ax || ay)
-    return static_cast<bool>(ax);
-  Operation *dx = x.getDefiningOp(), *dy = y.getDefiningOp();
-  return dx->getBlock() == dy->getBlock() && dx->isBeforeInBlock(dy);
-}
-
 /// The precision column: the precision's name, or "" when it has none.
 StringRef precisionName(std::optional<Precision> precision) {
   return precision ? stringifyPrecision(*precision) : StringRef();

@@ -134,6 +134,13 @@ bool contractsLeadingDim(Value v, bool kLast);
 /// Element type of an op's first result (or first tensor operand).
 Type getComputeElementType(Operation *op);
 
+/// True when `x` is defined before `y` in program order: entry-block
+/// arguments first, by index, then ops by position; values in different
+/// blocks are unordered (false). aot_autograd emits a training step's
+/// activations before the gradients computed from them, so the passes use
+/// this order to tell X from dY.
+bool definedBefore(Value x, Value y);
+
 /// The role the heuristics give an op, and why ("heuristic: ...").
 struct RoleDecision {
   Role role = Role::other;
