@@ -14,6 +14,8 @@
 // after a host call (the benchmark harness does).
 //
 //===----------------------------------------------------------------------===//
+#include "fp8/Target/Hopper/TensorMapABI.h"
+
 #include <cuda.h>
 
 #include <cstdint>
@@ -98,12 +100,6 @@ TensorMapCache &tensorMaps() {
   static TensorMapCache cache;
   return cache;
 }
-
-/// Bytes per element of each CUtensorMapDataType, in enum order (CUDA driver
-/// API, CUtensorMapDataType: UINT8, UINT16, UINT32, INT32, UINT64, INT64,
-/// FLOAT16, FLOAT32, FLOAT64, BFLOAT16, FLOAT32_FTZ, TFLOAT32, TFLOAT32_FTZ).
-constexpr int kTensorMapElementBytes[] = {1, 2, 4, 4, 8, 8, 2,
-                                          4, 8, 2, 4, 4, 4};
 
 } // namespace
 
@@ -250,33 +246,33 @@ void *mgpuTensorMapEncodeTiledMemref(int64_t rank, void *descriptor,
                                      int64_t dataType, int64_t interleave,
                                      int64_t swizzle, int64_t l2Promotion,
                                      int64_t oobFill, int64_t *boxDims) {
-  if (rank < 1 || rank > 5 || dataType < 0 || dataType > 12) {
+  namespace tma = mlir::fp8::tma;
+  if (rank < 1 || rank > tma::kTensorMapMaxRank || dataType < 0 ||
+      dataType >= tma::kTensorMapDataTypes || !descriptor || !boxDims) {
     report(CUDA_ERROR_INVALID_VALUE,
            "mgpuTensorMapEncodeTiledMemref: rank or data type out of range");
     return nullptr;
   }
-  auto *fields = static_cast<int64_t *>(descriptor);
-  char *aligned = reinterpret_cast<char *>(fields[1]);
-  int64_t offset = fields[2];
-  const int64_t *sizes = fields + 3, *strides = fields + 3 + rank;
-  const int elementBytes = kTensorMapElementBytes[dataType];
-  cuuint64_t globalDim[5] = {1, 1, 1, 1, 1}, globalStrides[5] = {0};
-  cuuint32_t box[5] = {1, 1, 1, 1, 1}, elementStrides[5] = {1, 1, 1, 1, 1};
-  for (int64_t i = 0; i < rank; ++i) {
-    globalDim[i] = static_cast<cuuint64_t>(sizes[rank - 1 - i]);
-    box[i] = static_cast<cuuint32_t>(boxDims[rank - 1 - i]);
+  tma::TensorMapGeometry g =
+      tma::decodeTiledMemref(rank, descriptor, dataType, boxDims);
+  cuuint64_t globalDim[tma::kTensorMapMaxRank],
+      globalStrides[tma::kTensorMapMaxRank];
+  cuuint32_t box[tma::kTensorMapMaxRank],
+      elementStrides[tma::kTensorMapMaxRank];
+  for (int64_t i = 0; i < tma::kTensorMapMaxRank; ++i) {
+    globalDim[i] = g.globalDim[i];
+    globalStrides[i] = g.globalStrides[i];
+    box[i] = g.box[i];
+    elementStrides[i] = g.elementStrides[i];
   }
-  for (int64_t i = 0; i + 1 < rank; ++i)
-    globalStrides[i] =
-        static_cast<cuuint64_t>(strides[rank - 2 - i]) * elementBytes;
   if (!makeContextCurrent())
     return nullptr;
   CUtensorMap map;
   std::memset(&map, 0, sizeof(map));
   CUresult r = cuTensorMapEncodeTiled(
       &map, static_cast<CUtensorMapDataType>(dataType),
-      static_cast<cuuint32_t>(rank), aligned + offset * elementBytes, globalDim,
-      globalStrides, box, elementStrides,
+      static_cast<cuuint32_t>(rank), reinterpret_cast<void *>(g.globalAddress),
+      globalDim, globalStrides, box, elementStrides,
       static_cast<CUtensorMapInterleave>(interleave),
       static_cast<CUtensorMapSwizzle>(swizzle),
       static_cast<CUtensorMapL2promotion>(l2Promotion),

@@ -7,6 +7,7 @@
 #include "fp8/Emulator/MgpuRuntime.h"
 #include "fp8/Emulator/Emulator.h"
 #include "fp8/InitAll.h"
+#include "fp8/Target/Hopper/TensorMapABI.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -251,25 +252,19 @@ void mgpuMemset16(void *dst, unsigned short value, size_t count, void *) {
 void mgpuSetDefaultDevice(int32_t) {}
 
 namespace {
-/// Bytes per element of each CUtensorMapDataType, in enum order (cuda.h:
-/// UINT8, UINT16, UINT32, INT32, UINT64, INT64, FLOAT16, FLOAT32, FLOAT64,
-/// BFLOAT16, FLOAT32_FTZ, TFLOAT32, TFLOAT32_FTZ).
-constexpr uint32_t kTensorMapElementBytes[] = {1, 2, 4, 4, 8, 8, 2,
-                                               4, 8, 2, 4, 4, 4};
-
 /// Encodes a map into `out` (128 bytes); the error text, empty on success.
 std::string encodeMap(void *out, int64_t dataType, uint32_t rank,
                       void *globalAddress, const uint64_t *globalDim,
                       const uint64_t *globalStrides, const uint32_t *boxDim,
                       const uint32_t *elementStrides, int64_t interleave,
                       int64_t swizzle, int64_t oobFill) {
-  if (dataType < 0 || dataType > 12 || interleave != 0 || oobFill != 0 ||
-      swizzle < 0 || swizzle > 3)
+  if (dataType < 0 || dataType >= tma::kTensorMapDataTypes || interleave != 0 ||
+      oobFill != 0 || swizzle < 0 || swizzle > 3)
     return "data type, interleave (NONE only), swizzle or OOB fill (NONE "
            "only) not modelled";
   emu::TensorMap map;
   std::string err = emu::encodeTensorMapTiled(
-      map, kTensorMapElementBytes[dataType], rank, addr(globalAddress),
+      map, tma::kTensorMapElementBytes[dataType], rank, addr(globalAddress),
       globalDim, globalStrides, boxDim, elementStrides,
       static_cast<emu::TensorMapSwizzle>(swizzle));
   if (!err.empty())
@@ -303,40 +298,24 @@ void *mgpuTensorMapEncodeTiledMemref(int64_t rank, void *memrefDescriptor,
   Runtime &rt = runtime();
   std::lock_guard<std::mutex> lock(rt.mu);
   (void)l2Promotion;
-  if (rank < 1 || rank > 3 || dataType < 0 || dataType > 12 || !boxDims ||
-      !memrefDescriptor) {
+  if (rank < 1 || rank > 3 || dataType < 0 ||
+      dataType >= tma::kTensorMapDataTypes || !boxDims || !memrefDescriptor) {
     rt.error("mgpuTensorMapEncodeTiledMemref (fp8 emulator): rank (1..3), "
              "data type or arguments out of range");
     return nullptr;
   }
-  // {allocated, aligned, offset, sizes[rank], strides[rank]} (the ranked
-  // memref descriptor); dimensions and box reversed to innermost first,
-  // byte strides of the outer dimensions, as cuTensorMapEncodeTiled takes
-  // them.
-  auto *fields = static_cast<int64_t *>(memrefDescriptor);
-  const uint32_t elementBytes = kTensorMapElementBytes[dataType];
-  const int64_t *sizes = fields + 3, *strides = fields + 3 + rank;
-  uint64_t base = static_cast<uint64_t>(fields[1]) +
-                  static_cast<uint64_t>(fields[2]) * elementBytes;
-  uint64_t globalDim[3] = {1, 1, 1}, globalStrides[3] = {0, 0, 0};
-  uint32_t box[3] = {1, 1, 1}, elementStrides[3] = {1, 1, 1};
-  for (int64_t i = 0; i < rank; ++i) {
-    globalDim[i] = static_cast<uint64_t>(sizes[rank - 1 - i]);
-    box[i] = static_cast<uint32_t>(boxDims[rank - 1 - i]);
-  }
-  for (int64_t i = 0; i + 1 < rank; ++i)
-    globalStrides[i] =
-        static_cast<uint64_t>(strides[rank - 2 - i]) * elementBytes;
-  if (strides[rank - 1] != 1) {
+  tma::TensorMapGeometry g =
+      tma::decodeTiledMemref(rank, memrefDescriptor, dataType, boxDims);
+  if (g.innermostStride != 1) {
     rt.error("mgpuTensorMapEncodeTiledMemref (fp8 emulator): the innermost "
              "dimension must be contiguous (stride 1)");
     return nullptr;
   }
   char bytes[128];
-  std::string err =
-      encodeMap(bytes, dataType, static_cast<uint32_t>(rank),
-                reinterpret_cast<void *>(base), globalDim, globalStrides, box,
-                elementStrides, interleave, swizzle, oobFill);
+  std::string err = encodeMap(bytes, dataType, static_cast<uint32_t>(rank),
+                              reinterpret_cast<void *>(g.globalAddress),
+                              g.globalDim, g.globalStrides, g.box,
+                              g.elementStrides, interleave, swizzle, oobFill);
   if (!err.empty()) {
     rt.error("mgpuTensorMapEncodeTiledMemref (fp8 emulator): " + err);
     return nullptr;
