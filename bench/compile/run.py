@@ -34,6 +34,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import types
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -43,11 +44,17 @@ LAYERS = [1, 8, 32, 61]
 
 
 def load_models():
-    """fp8_mlir/models.py alone (pure Python): the package itself needs the
-    native extension, which the fp8-opt rows do not."""
-    spec = importlib.util.spec_from_file_location("fp8_models", os.path.join(ROOT, "python", "fp8_mlir", "models.py"))
+    """fp8_mlir/models.py without the package's __init__ (pure Python): the
+    package itself needs the native extension, which the fp8-opt rows do not.
+    models.py is loaded as a submodule of a stand-in package whose path is
+    python/fp8_mlir, so its relative imports (training_graphs) resolve."""
+    source = os.path.join(ROOT, "python", "fp8_mlir")
+    package = types.ModuleType("fp8_models_src")
+    package.__path__ = [source]
+    sys.modules["fp8_models_src"] = package
+    spec = importlib.util.spec_from_file_location("fp8_models_src.models", os.path.join(source, "models.py"))
     module = importlib.util.module_from_spec(spec)
-    sys.modules["fp8_models"] = module  # dataclasses look the module up
+    sys.modules[spec.name] = module  # dataclasses look the module up
     spec.loader.exec_module(module)
     return module
 

@@ -573,7 +573,8 @@ struct ScaledMatmulLowering : OpConversionPattern<ScaledMatmulOp> {
                 return toF32(nb, nl, args[0]);
               });
       }
-      Value result = fp8::detail::buildTiledScaledMatmul(b, loc, operands);
+      Value result = fp8::detail::callTiledScaledMatmul(
+          b, loc, op->getParentOfType<ModuleOp>(), operands);
       if (!outElt.isF32())
         result = mapElementwise(
             b, loc, result,

@@ -32,11 +32,14 @@
 #include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
 
 using namespace mlir;
 
@@ -337,4 +340,57 @@ Value fp8::detail::buildTiledScaledMatmul(OpBuilder &b, Location loc,
                   [&](OpBuilder &nb, Location nl, ValueRange iv) {
                     return tensor::ExtractOp::create(nb, nl, padded, iv);
                   });
+}
+
+/// Appends '_' and `t` printed with every character outside [A-Za-z0-9] as
+/// '_': a symbol-safe spelling of a type.
+static void appendMangled(std::string &name, Type t) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  t.print(os);
+  name += '_';
+  for (char ch : text)
+    name += llvm::isAlnum(ch) ? ch : '_';
+}
+
+Value fp8::detail::callTiledScaledMatmul(OpBuilder &b, Location loc,
+                                         ModuleOp module,
+                                         const TiledScaledMatmulOperands &op) {
+  SmallVector<Value> args = {op.aCodes, op.aScales, op.bCodes, op.bScales};
+  if (op.c)
+    args.push_back(op.c);
+  SmallVector<Type> argTypes =
+      llvm::map_to_vector(args, [](Value v) { return v.getType(); });
+  // Everything the body depends on is in the name: the operand types (shape
+  // and formats; a dynamic dimension prints as '?', and the body reads it at
+  // run time), the block shapes, the interval and the vector width.
+  std::string name = "__scaled_matmul_tiled";
+  for (Type t : argTypes)
+    appendMangled(name, t);
+  for (ArrayRef<int64_t> block : {op.aBlock, op.bBlock})
+    for (int64_t d : block)
+      name += "_" + std::to_string(d);
+  name += "_i" + std::to_string(op.interval) + "_l" +
+          std::to_string(op.vectorLanes);
+
+  auto func = module.lookupSymbol<func::FuncOp>(name);
+  if (!func) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToEnd(module.getBody());
+    func = func::FuncOp::create(b, loc, name,
+                                b.getFunctionType(argTypes, TypeRange{}));
+    func.setPrivate();
+    Block *entry = func.addEntryBlock();
+    b.setInsertionPointToStart(entry);
+    TiledScaledMatmulOperands inner = op;
+    inner.aCodes = entry->getArgument(0);
+    inner.aScales = entry->getArgument(1);
+    inner.bCodes = entry->getArgument(2);
+    inner.bScales = entry->getArgument(3);
+    inner.c = op.c ? entry->getArgument(4) : Value();
+    Value result = buildTiledScaledMatmul(b, loc, inner);
+    func::ReturnOp::create(b, loc, result);
+    func.setType(b.getFunctionType(argTypes, result.getType()));
+  }
+  return func::CallOp::create(b, loc, func, args).getResult(0);
 }

@@ -3,6 +3,7 @@
 #define FP8_LIB_CONVERSION_FP8TOLINALG_TILEDSCALEDMATMUL_H
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
 
 namespace mlir::fp8::detail {
 
@@ -23,6 +24,15 @@ struct TiledScaledMatmulOperands {
 /// 8 lanes, 8 x 48 with 16.
 Value buildTiledScaledMatmul(OpBuilder &b, Location loc,
                              const TiledScaledMatmulOperands &op);
+
+/// The same result through a call of a private function of `module` holding
+/// the kernel, created on first use and shared by every scaled_matmul with
+/// the same operand types, blocks, interval and vector width. A model
+/// repeats a few GEMM shapes over its layers: one body per shape keeps the
+/// module, and the time of every later pass over it, growing by one call
+/// per GEMM rather than by a whole kernel (tens of KB of LLVM IR) per GEMM.
+Value callTiledScaledMatmul(OpBuilder &b, Location loc, ModuleOp module,
+                            const TiledScaledMatmulOperands &op);
 
 } // namespace mlir::fp8::detail
 
