@@ -23,6 +23,10 @@
 // touch the real ones. Then, per promotion interval in increasing order, an
 // scf.forall over the (N tile, M tile) pairs runs the register kernel and
 // promotes its tile (threads: fp8-cpu-pipeline{threads}).
+// fp8-lower-to-linalg emits the kernel once per signature, as a private
+// function that every scaled_matmul with that signature calls
+// (callTiledScaledMatmul), so that the module does not grow by a kernel per
+// GEMM.
 //
 //===----------------------------------------------------------------------===//
 #include "TiledScaledMatmul.h"
