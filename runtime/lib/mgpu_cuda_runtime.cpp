@@ -250,7 +250,8 @@ void *mgpuTensorMapEncodeTiledMemref(int64_t rank, void *descriptor,
   if (rank < 1 || rank > tma::kTensorMapMaxRank || dataType < 0 ||
       dataType >= tma::kTensorMapDataTypes || !descriptor || !boxDims) {
     report(CUDA_ERROR_INVALID_VALUE,
-           "mgpuTensorMapEncodeTiledMemref: rank or data type out of range");
+           "mgpuTensorMapEncodeTiledMemref: rank, data type or "
+           "arguments out of range");
     return nullptr;
   }
   tma::TensorMapGeometry g =
