@@ -7,6 +7,7 @@ fp8-opt and the helper libraries these tests use.
 
 import os
 import subprocess
+import sys
 
 import pytest
 
@@ -36,3 +37,10 @@ def require_passes(*names):
     """Skip (visibly, with the reason) when this build lacks a pass."""
     missing = [n for n in names if not fp8_mlir.has_pass(n)]
     return pytest.mark.skipif(bool(missing), reason=f"pass(es) not in this build yet: {', '.join(missing)}")
+
+
+def pytest_runtest_logreport(report):
+    """Writes each failure's report to stderr as well: lit pipes the stdout of
+    these runs into FileCheck and shows only stderr when a test fails."""
+    if report.failed:
+        sys.stderr.write(f"\nFAILED {report.nodeid} ({report.when})\n{report.longreprtext}\n")

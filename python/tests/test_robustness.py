@@ -7,11 +7,9 @@ regression fails this test instead of killing pytest.
 """
 
 import os
-import signal
 import subprocess
 import sys
 import textwrap
-import time
 
 import numpy as np
 import pytest
@@ -463,44 +461,51 @@ def test_jit_calls_release_the_gil():
 
 
 def test_ctrl_c_interrupts_a_long_scaled_matmul():
-    # One long call; SIGINT early in it must end it with KeyboardInterrupt
-    # well before it would have finished.
-    proc = subprocess.Popen([sys.executable, "-c", textwrap.dedent("""
-        import signal, sys, time
+    # Ctrl-C during a long call ends it with KeyboardInterrupt after the row
+    # chunk under way, at the production chunk size (numerics._CHUNK_MACS).
+    # No timing: the child records the row ranges it starts, and a thread of
+    # it sends SIGINT once the first chunk is about to start; with a switch
+    # interval of 1000 s the main thread keeps the GIL until the native call
+    # releases it, so the signal arrives while compiled code runs. Without
+    # chunking the one range would be every row; a signal lost in native code
+    # (a handler of the crash recovery) would let the call finish.
+    proc = run_python("""
+        import os, signal, sys, threading
         import numpy as np, fp8_mlir
+        from fp8_mlir import numerics
         # Python leaves SIGINT alone when it starts ignored (as under lit).
         signal.signal(signal.SIGINT, signal.default_int_handler)
         m, n, k = 4096, 1024, 2048
         qa = fp8_mlir.quantize(np.ones((m, k), np.float32))
         qb = fp8_mlir.quantize(np.ones((n, k), np.float32), block=(128, 128))
-        fp8_mlir.scaled_matmul(qa[0][:128], qa[1][:128], qb.codes, qb.scales)  # compile
-        t = time.time()
-        fp8_mlir.scaled_matmul(qa[0][:64], qa[1][:64], qb.codes, qb.scales)
-        print("CHUNK", time.time() - t, flush=True)
-        print("READY", flush=True)
-        t = time.time()
+        sys.setswitchinterval(1000)
+        entering = threading.Event()
+        def interrupt():
+            entering.wait()
+            os.kill(os.getpid(), signal.SIGINT)
+        threading.Thread(target=interrupt, daemon=True).start()
+        started = []
+        by_rows = numerics._by_rows
+        def recording(rows, block_rows, work_per_row, chunk_work, call):
+            def chunk(r0, r1, s0, s1):
+                started.append(min(r1, rows) - r0)
+                entering.set()
+                call(r0, r1, s0, s1)
+            by_rows(rows, block_rows, work_per_row, chunk_work, chunk)
+        numerics._by_rows = recording
         try:
             fp8_mlir.scaled_matmul(qa, qb)
-            print("FINISHED", time.time() - t, flush=True)
+            print("FINISHED", flush=True)
         except KeyboardInterrupt:
-            print("INTERRUPTED", time.time() - t, flush=True)
-    """)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    lines = []
-    for line in proc.stdout:
-        lines.append(line)
-        if line.startswith("READY"):
-            break
-    chunk = float("".join(lines).split("CHUNK")[1].split()[0])
-    time.sleep(2 * chunk)
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=300)
-    lines.append(out)
-    text = "".join(lines)
-    assert "INTERRUPTED" in text, (text, err)
-    # The full call is 64 times the timed 64-row one: the interrupt came
-    # within a quarter of that (sent after 2 of them, plus one row chunk).
-    waited = float(text.split("INTERRUPTED")[1].split()[0])
-    assert waited < 16 * chunk + 1.0, (chunk, waited)
+            print("INTERRUPTED", flush=True)
+        print("ROWS", sum(started), "OF", m, "CHUNKS", len(started), flush=True)
+    """)
+    assert proc.returncode == 0, proc.stderr
+    assert "INTERRUPTED" in proc.stdout, proc.stdout + proc.stderr
+    rows = int(proc.stdout.split("ROWS")[1].split()[0])
+    chunks = int(proc.stdout.split("CHUNKS")[1].split()[0])
+    # 2^30 multiply-adds per chunk: 512 of the 4096 rows of 1024x2048.
+    assert 1 <= chunks <= 2 and rows <= 1024, proc.stdout
 
 
 @pytest.mark.parametrize("block", [(1, 128), (3, 128), (128, 128)])
@@ -525,28 +530,29 @@ def test_row_chunks_give_the_same_result(monkeypatch, block):
 
 
 def test_ctrl_c_stops_a_pipeline_at_the_next_pass():
-    proc = subprocess.Popen([sys.executable, "-c", textwrap.dedent("""
-        import signal, time
+    # A thread of the child sends SIGINT 0.2 s into a pipeline that runs for
+    # over a second on a 2-core machine (longer under load); the timer starts
+    # inside the try block, so the signal cannot land outside it whatever
+    # the scheduling.
+    proc = run_python("""
+        import os, signal, threading, time
         import fp8_mlir
         from fp8_mlir import models
         signal.signal(signal.SIGINT, signal.default_int_handler)
         text = models.moe_block(models.ModelConfig.small(), 4)
-        print("READY", flush=True)
         t = time.time()
         try:
+            threading.Timer(0.2, os.kill, args=(os.getpid(), signal.SIGINT)).start()
             fp8_mlir.run_pipeline(text, "fp8-pipeline{report=false},fp8-cpu-pipeline")
             print("FINISHED", time.time() - t, flush=True)
         except KeyboardInterrupt:
             print("INTERRUPTED", time.time() - t, flush=True)
         # The interpreter and the compiler go on.
         print("ALIVE", "func.func" in fp8_mlir.run_pipeline("func.func @f() { return }"), flush=True)
-    """)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    assert proc.stdout.readline().startswith("READY")
-    time.sleep(0.2)
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=300)
-    assert "INTERRUPTED" in out, (out, err)
-    assert "ALIVE True" in out, (out, err)
+    """)
+    assert proc.returncode == 0, proc.stderr
+    assert "INTERRUPTED" in proc.stdout, (proc.stdout, proc.stderr)
+    assert "ALIVE True" in proc.stdout, (proc.stdout, proc.stderr)
 
 
 # -- the model generators never emit IR that does not parse -------------------
