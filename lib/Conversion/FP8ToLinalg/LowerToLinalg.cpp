@@ -9,6 +9,7 @@
 // dynamic.
 //
 //===----------------------------------------------------------------------===//
+#include "TiledQuantize.h"
 #include "TiledScaledMatmul.h"
 #include "fp8/Conversion/FP8ToLinalg/FP8ToLinalg.h"
 #include "fp8/Dialect/FP8/IR/FP8.h"
@@ -119,13 +120,7 @@ mapElementwise(OpBuilder &b, Location loc, ValueRange inputs, Value init,
 // Quantize / dequantize
 //===----------------------------------------------------------------------===//
 
-namespace {
-struct QuantizeParams {
-  double eps;
-  bool pow2;
-  bool saturate;
-};
-} // namespace
+using fp8::detail::QuantizeParams;
 
 /// Quantizes `x` (tensor of f32/bf16/f16) into `type`: returns codes, scales.
 /// `codesDest` / `scalesDest`, when given, are the destinations of the codes
@@ -269,45 +264,70 @@ static std::pair<Value, Value> lowerQuantizeByRows(OpBuilder &b, Location loc,
   return {forall.getResult(0), forall.getResult(1)};
 }
 
+/// Rank 2 (the activations and weights of every GEMM) has the vectorised
+/// kernel; other ranks keep the generics, chunked by rows when tiled.
+static bool hasTiledQuantize(ScaledTensorType type, unsigned tiledLanes) {
+  return tiledLanes != 0 && type.getRank() == 2;
+}
+
 namespace {
 struct QuantizeLowering : OpConversionPattern<QuantizeOp> {
-  QuantizeLowering(const TypeConverter &tc, MLIRContext *ctx, bool byRows)
-      : OpConversionPattern(tc, ctx), byRows(byRows) {}
+  QuantizeLowering(const TypeConverter &tc, MLIRContext *ctx,
+                   unsigned tiledLanes)
+      : OpConversionPattern(tc, ctx), tiledLanes(tiledLanes) {}
   LogicalResult
   matchAndRewrite(QuantizeOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     QuantizeParams p{op.getEps().convertToDouble(),
                      op.getScaleMode() == ScaleMode::pow2, op.getSaturate()};
     Value x = adaptor.getInput().front();
+    ScaledTensorType type = op.getResult().getType();
+    Location loc = op.getLoc();
     auto [codes, scales] =
-        byRows ? lowerQuantizeByRows(rewriter, op.getLoc(), x,
-                                     op.getResult().getType(), p)
-               : lowerQuantize(rewriter, op.getLoc(), x,
-                               op.getResult().getType(), p);
+        hasTiledQuantize(type, tiledLanes)
+            ? fp8::detail::buildTiledQuantize(rewriter, loc, x, type, p,
+                                              tiledLanes)
+        : tiledLanes ? lowerQuantizeByRows(rewriter, loc, x, type, p)
+                     : lowerQuantize(rewriter, loc, x, type, p);
     rewriter.replaceOpWithMultiple(op, {{codes, scales}});
     return success();
   }
-  bool byRows; // the tiled form: lowerQuantizeByRows
+  unsigned tiledLanes; // 0: the reference generics
 };
 
+/// Dequantizes (codes, scales) laid out as `type` into a tensor of `elt`:
+/// the vectorised kernel or the reference generics.
+static Value dequantize(OpBuilder &b, Location loc, Value codes, Value scales,
+                        ScaledTensorType type, Type elt, unsigned tiledLanes) {
+  if (hasTiledQuantize(type, tiledLanes))
+    return fp8::detail::buildTiledDequantize(b, loc, codes, scales, type, elt,
+                                             tiledLanes);
+  return lowerDequantize(b, loc, codes, scales, type, elt);
+}
+
 struct DequantizeLowering : OpConversionPattern<DequantizeOp> {
-  using OpConversionPattern::OpConversionPattern;
+  DequantizeLowering(const TypeConverter &tc, MLIRContext *ctx,
+                     unsigned tiledLanes)
+      : OpConversionPattern(tc, ctx), tiledLanes(tiledLanes) {}
   LogicalResult
   matchAndRewrite(DequantizeOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     ValueRange in = adaptor.getInput();
     if (in.size() != 2)
       return rewriter.notifyMatchFailure(op, "input not decomposed");
-    Value r = lowerDequantize(rewriter, op.getLoc(), in[0], in[1],
-                              op.getInput().getType(),
-                              op.getResult().getType().getElementType());
+    Value r =
+        dequantize(rewriter, op.getLoc(), in[0], in[1], op.getInput().getType(),
+                   op.getResult().getType().getElementType(), tiledLanes);
     rewriter.replaceOp(op, r);
     return success();
   }
+  unsigned tiledLanes; // 0: the reference generics
 };
 
 struct RequantizeLowering : OpConversionPattern<RequantizeOp> {
-  using OpConversionPattern::OpConversionPattern;
+  RequantizeLowering(const TypeConverter &tc, MLIRContext *ctx,
+                     unsigned tiledLanes)
+      : OpConversionPattern(tc, ctx), tiledLanes(tiledLanes) {}
   LogicalResult
   matchAndRewrite(RequantizeOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -315,8 +335,8 @@ struct RequantizeLowering : OpConversionPattern<RequantizeOp> {
     if (in.size() != 2)
       return rewriter.notifyMatchFailure(op, "input not decomposed");
     Location loc = op.getLoc();
-    Value x = lowerDequantize(rewriter, loc, in[0], in[1],
-                              op.getInput().getType(), rewriter.getF32Type());
+    Value x = dequantize(rewriter, loc, in[0], in[1], op.getInput().getType(),
+                         rewriter.getF32Type(), tiledLanes);
     if (std::optional<ArrayRef<int64_t>> perm = op.getPermutation()) {
       SmallVector<OpFoldResult> sizes = getSizes(rewriter, loc, x);
       SmallVector<OpFoldResult> permuted;
@@ -329,11 +349,15 @@ struct RequantizeLowering : OpConversionPattern<RequantizeOp> {
     }
     QuantizeParams p{op.getEps().convertToDouble(),
                      op.getScaleMode() == ScaleMode::pow2, op.getSaturate()};
-    auto [codes, scales] =
-        lowerQuantize(rewriter, loc, x, op.getResult().getType(), p);
+    ScaledTensorType type = op.getResult().getType();
+    auto [codes, scales] = hasTiledQuantize(type, tiledLanes)
+                               ? fp8::detail::buildTiledQuantize(
+                                     rewriter, loc, x, type, p, tiledLanes)
+                               : lowerQuantize(rewriter, loc, x, type, p);
     rewriter.replaceOpWithMultiple(op, {{codes, scales}});
     return success();
   }
+  unsigned tiledLanes; // 0: the reference generics
 };
 
 struct AssembleLowering : OpConversionPattern<AssembleOp> {
@@ -709,9 +733,9 @@ void fp8::populateFP8ToLinalgPatterns(
     std::optional<tensorcore::AccumulationModel> accumulator,
     unsigned tiledLanes) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<DequantizeLowering, RequantizeLowering, AssembleLowering,
-               DisassembleLowering>(converter, ctx);
-  patterns.add<QuantizeLowering>(converter, ctx, /*byRows=*/tiledLanes != 0);
+  patterns.add<AssembleLowering, DisassembleLowering>(converter, ctx);
+  patterns.add<QuantizeLowering, DequantizeLowering, RequantizeLowering>(
+      converter, ctx, tiledLanes);
   patterns.add<ScaledMatmulLowering>(converter, ctx, accumulator, tiledLanes);
 }
 

@@ -1,0 +1,39 @@
+//===- TiledQuantize.h - vectorised fp8.quantize / dequantize -*- C++ -*-===//
+#ifndef FP8_LIB_CONVERSION_FP8TOLINALG_TILEDQUANTIZE_H
+#define FP8_LIB_CONVERSION_FP8TOLINALG_TILEDQUANTIZE_H
+
+#include "fp8/Dialect/FP8/IR/FP8.h"
+
+#include "mlir/IR/Builders.h"
+
+#include <utility>
+
+namespace mlir::fp8::detail {
+
+/// The attributes of one quantization (fp8.quantize / fp8.requantize).
+struct QuantizeParams {
+  double eps;
+  bool pow2;
+  bool saturate;
+};
+
+/// fp8.quantize of the rank-2 tensor `x` (f32, bf16 or f16) into `type`:
+/// returns (codes, scales), bit-identical to the reference generics. One
+/// scf.forall iteration per chunk of whole block rows (threads:
+/// fp8-cpu-pipeline); per block, one vectorised pass for the amax, the scale,
+/// one vectorised pass for the codes. `vectorLanes`: 8 or 16.
+std::pair<Value, Value> buildTiledQuantize(OpBuilder &b, Location loc, Value x,
+                                           ScaledTensorType type,
+                                           QuantizeParams p,
+                                           int64_t vectorLanes);
+
+/// fp8.dequantize of rank-2 (codes, scales) laid out as `type` into a tensor
+/// of `elt` (f32, bf16 or f16), bit-identical to the reference generics:
+/// per block, the scale decoded once and the codes decoded on vectors.
+Value buildTiledDequantize(OpBuilder &b, Location loc, Value codes,
+                           Value scales, ScaledTensorType type, Type elt,
+                           int64_t vectorLanes);
+
+} // namespace mlir::fp8::detail
+
+#endif // FP8_LIB_CONVERSION_FP8TOLINALG_TILEDQUANTIZE_H

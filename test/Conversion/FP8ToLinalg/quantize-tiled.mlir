@@ -1,0 +1,82 @@
+// RUN: fp8-opt %s -split-input-file -fp8-lower-to-linalg="tiled=true vector-lanes=16" | FileCheck %s
+// RUN: fp8-opt %s -split-input-file --fp8-cpu-pipeline=vector-lanes=16 | FileCheck %s --check-prefix=LLVM
+// RUN: fp8-opt %s -split-input-file -fp8-lower-to-linalg="tiled=true vector-lanes=8" | FileCheck %s --check-prefix=L8
+
+// The vectorised fp8.quantize of fp8-lower-to-linalg{tiled}
+// (lib/Conversion/FP8ToLinalg/TiledQuantize.cpp): an scf.forall over chunks
+// of whole block rows, writing in place into slices of the codes and
+// scales; per block, the amax of whole vectors (maximumf, reduced by
+// vector.reduction <maximumf>: NaN-propagating), then the row tails on
+// scalars, the scale once, the codes of whole vectors (x / s as one divf of
+// vectors, the conversion on vectors), then the tails. bf16 input is
+// extended on vectors. Bit-equality with the reference generics:
+// test/Integration/CPU/tiled-quantize.test.
+
+// CHECK-LABEL: func.func @quantize_bf16
+// CHECK: scf.forall
+// CHECK: vector.transfer_read {{.*}} : tensor<?x256xbf16>, vector<16xbf16>
+// CHECK: arith.extf {{.*}} : vector<16xbf16> to vector<16xf32>
+// CHECK: math.absf {{.*}} : vector<16xf32>
+// CHECK: arith.maximumf {{.*}} : vector<16xf32>
+// CHECK: vector.reduction <maximumf>, {{.*}} : vector<16xf32> into f32
+// CHECK: tensor.extract {{.*}} : tensor<?x256xbf16>
+// CHECK: arith.maximumf {{.*}} : f32
+// CHECK: tensor.insert {{.*}} : tensor<?x2xf32>
+// CHECK: vector.broadcast {{.*}} : f32 to vector<16xf32>
+// CHECK: arith.divf {{.*}} : vector<16xf32>
+// CHECK: vector.transfer_write {{.*}} : vector<16xf8E4M3FN>, tensor<?x256xf8E4M3FN>
+// CHECK: tensor.insert {{.*}} : tensor<?x256xf8E4M3FN>
+// CHECK: scf.forall.in_parallel
+// CHECK: tensor.parallel_insert_slice
+// CHECK: tensor.parallel_insert_slice
+// In the LLVM dialect: whole-vector loads, reduction, division and stores.
+// LLVM-LABEL: llvm.func @quantize_bf16
+// LLVM: llvm.intr.vector.reduce.fmaximum
+// LLVM: llvm.fdiv {{.*}} : vector<16xf32>
+// LLVM: llvm.store {{.*}} : vector<16xi8>, !llvm.ptr
+// L8-LABEL: func.func @quantize_bf16
+// L8: vector.reduction <maximumf>, {{.*}} : vector<8xf32> into f32
+func.func @quantize_bf16(%x: tensor<?x256xbf16>) -> !fp8.scaled<?x256xf8E4M3FN, block = [1, 128], scale = f32> {
+  %q = fp8.quantize %x : tensor<?x256xbf16> -> !fp8.scaled<?x256xf8E4M3FN, block = [1, 128], scale = f32>
+  return %q : !fp8.scaled<?x256xf8E4M3FN, block = [1, 128], scale = f32>
+}
+
+// -----
+
+// E8M0 scales: the stored scale is broadcast as f8E8M0FNU and decoded on
+// vectors by the reference's builder.
+// CHECK-LABEL: func.func @quantize_e8m0
+// CHECK: vector.broadcast {{.*}} : f8E8M0FNU to vector<16xf8E8M0FNU>
+// CHECK: vector.transfer_write {{.*}} : vector<16xf8E5M2>, tensor<?x200xf8E5M2>
+func.func @quantize_e8m0(%x: tensor<300x200xf32>) -> !fp8.scaled<300x200xf8E5M2, block = [128, 128], scale = f8E8M0FNU> {
+  %q = fp8.quantize %x {scale_mode = #fp8.scale_mode<pow2>} : tensor<300x200xf32> -> !fp8.scaled<300x200xf8E5M2, block = [128, 128], scale = f8E8M0FNU>
+  return %q : !fp8.scaled<300x200xf8E5M2, block = [128, 128], scale = f8E8M0FNU>
+}
+
+// -----
+
+// Dequantize: the block's scale decoded once, the codes on vectors.
+// CHECK-LABEL: func.func @dequantize
+// CHECK: scf.forall
+// CHECK: tensor.extract {{.*}} : tensor<?x3xf32>
+// CHECK: vector.broadcast {{.*}} : f32 to vector<16xf32>
+// CHECK: vector.transfer_read {{.*}} : tensor<?x300xf8E4M3FN>, vector<16xf8E4M3FN>
+// CHECK: arith.mulf {{.*}} : vector<16xf32>
+// CHECK: arith.truncf {{.*}} : vector<16xf32> to vector<16xbf16>
+// CHECK: vector.transfer_write {{.*}} : vector<16xbf16>, tensor<?x300xbf16>
+func.func @dequantize(%q: !fp8.scaled<?x300xf8E4M3FN, block = [1, 128], scale = f32>) -> tensor<?x300xbf16> {
+  %d = fp8.dequantize %q : !fp8.scaled<?x300xf8E4M3FN, block = [1, 128], scale = f32> -> tensor<?x300xbf16>
+  return %d : tensor<?x300xbf16>
+}
+
+// -----
+
+// Other ranks keep the reference generics, by chunks of block rows.
+// CHECK-LABEL: func.func @rank3
+// CHECK: scf.forall
+// CHECK: linalg.generic
+// CHECK-NOT: vector.transfer_read
+func.func @rank3(%x: tensor<4x8x256xf32>) -> !fp8.scaled<4x8x256xf8E4M3FN, block = [1, 1, 128], scale = f32> {
+  %q = fp8.quantize %x : tensor<4x8x256xf32> -> !fp8.scaled<4x8x256xf8E4M3FN, block = [1, 1, 128], scale = f32>
+  return %q : !fp8.scaled<4x8x256xf8E4M3FN, block = [1, 1, 128], scale = f32>
+}
