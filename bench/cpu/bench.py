@@ -5,7 +5,10 @@ ExecutionEngine) side by side with NumPy's f32 GEMM, in one run.
 Measures, for each shape, `fp8_mlir.scaled_matmul` (1x128 / 128x128 f32
 scales, E4M3, bf16 out) with exact f32 sums and with
 `emulate_accumulator_bits=14`, NumPy `a @ b.T` in f32 on the same M, N, K,
-and `fp8_mlir.quantize` (1x128 and 128x128 blocks); prints a Markdown table
+and `fp8_mlir.quantize` (1x128 and 128x128 blocks; float32, float16 and
+bf16 input, on the default threads and on one, side by side, the latter
+also per CPU-second, which the machine's load does not inflate); prints a
+Markdown table
 with GFLOP/s, GB/s, the ratio to NumPy, the BLAS library NumPy loaded, the
 thread settings and the machine's load (the machine may be shared: compare
 ratios measured side by side, not absolute numbers across runs).
@@ -16,6 +19,7 @@ Shapes: DeepSeek-V3's N x K (the GEMMs of bench/gpu/shapes.txt) scaled by
 512 x 1024 x 2048.
 """
 import argparse
+import ctypes
 import os
 import platform
 import statistics
@@ -47,15 +51,36 @@ def blas_name():
     return ", ".join(sorted(libs)) or "unknown"
 
 
-def timeit(fn, reps, warmup=1):
+def timeit(fn, reps, warmup=1, clock=time.perf_counter):
     for _ in range(warmup):
         fn()
     times = []
     for _ in range(reps):
-        t = time.perf_counter()
+        t = clock()
         fn()
-        times.append(time.perf_counter() - t)
+        times.append(clock() - t)
     return statistics.median(times)
+
+
+class omp_threads:
+    """Runs the OpenMP loops of the compiled code on `n` threads inside the
+    block (omp_set_num_threads of the runtime the JIT loaded), then restores
+    the default; without the runtime the code is sequential anyway."""
+
+    def __init__(self, n):
+        self.n = n
+        path = _jit.openmp_runtime()
+        self.lib = ctypes.CDLL(path) if path else None
+
+    def __enter__(self):
+        if self.lib:
+            self.saved = self.lib.omp_get_max_threads()
+            self.lib.omp_set_num_threads(self.n)
+        return self
+
+    def __exit__(self, *exc):
+        if self.lib:
+            self.lib.omp_set_num_threads(self.saved)
 
 
 class NativeTimer:
@@ -86,6 +111,7 @@ class NativeTimer:
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer shapes and repetitions")
+    parser.add_argument("--quantize-only", action="store_true", help="only the quantize table")
     args = parser.parse_args()
     reps = 2 if args.quick else 3
     rng = np.random.default_rng(0)
@@ -96,6 +122,8 @@ def main():
             shapes.append((m, n // SCALE, k // SCALE))
     if args.quick:
         shapes = shapes[:3]
+    if args.quantize_only:
+        shapes = []
 
     print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
           f"load average before: {os.getloadavg()[0]:.2f}")
@@ -133,16 +161,27 @@ def main():
               f"{t_np / t_fp8:.2f} | {acc} | {100 * outside:.1f}% |")
 
     print()
-    print("| quantize | elements | input | M elements/s | GB/s (in + codes + scales) |")
-    print("|---|---|---|---|---|")
+    print("| quantize | elements | input | M elements/s | GB/s (in + codes + scales) | "
+          "1 thread: M elements/s | 1 thread: M elements per CPU-second |")
+    print("|---|---|---|---|---|---|---|")
     x = rng.standard_normal((4096, 768)).astype(np.float32)
+    # bf16 input: the bit patterns (uint16) of x rounded to nearest even.
+    u = x.view(np.uint32).astype(np.uint64)
+    x_bf16 = ((u + 0x7FFF + ((u >> 16) & 1)) >> 16).astype(np.uint16)
+    inputs = (("float32", x, None), ("float16", x.astype(np.float16), None), ("bf16", x_bf16, "bf16"))
     for block in ((1, 128), (128, 128)):
-        for dtype in (np.float32, np.float16):
-            xi = x.astype(dtype)
-            t = timeit(lambda: nx.quantize(xi, block), reps)
+        for name, xi, dtype in inputs:
+            def run():
+                nx.quantize(xi, block, dtype=dtype)
+            t = timeit(run, reps)
+            # The same with one OpenMP thread, measured in the same run.
+            with omp_threads(1):
+                t1 = timeit(run, reps)
+                c1 = timeit(run, reps, clock=time.process_time)
             nbytes = xi.nbytes + x.size + 4 * x.size // (block[0] * block[1])
-            print(f"| {block[0]}x{block[1]} | {x.size} | {np.dtype(dtype).name} | "
-                  f"{x.size / t / 1e6:.0f} | {nbytes / t / 1e9:.2f} |")
+            print(f"| {block[0]}x{block[1]} | {x.size} | {name} | "
+                  f"{x.size / t / 1e6:.0f} | {nbytes / t / 1e9:.2f} | "
+                  f"{x.size / t1 / 1e6:.0f} | {x.size / c1 / 1e6:.0f} |")
     print()
     print(f"load average after: {os.getloadavg()[0]:.2f}")
 

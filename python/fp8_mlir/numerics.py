@@ -185,6 +185,28 @@ def _float_array(x, what: str) -> np.ndarray:
     return np.ascontiguousarray(arr, dtype=np.float32)
 
 
+def _quantize_input(x, dtype) -> Tuple[np.ndarray, str]:
+    """quantize's input as a contiguous array and its MLIR element type:
+    float32 (from float16/32/64), or bf16 bit patterns (uint16) with
+    dtype="bf16" or an ml_dtypes bfloat16 array."""
+    if dtype is not None and dtype != "bf16":
+        raise ValueError(f"dtype must be None (x's float type) or 'bf16', got {dtype!r}")
+    arr = np.asarray(x)
+    if arr.dtype.name == "bfloat16":  # ml_dtypes.bfloat16: 2-byte bf16 values
+        arr = arr.view(np.uint16)
+        dtype = "bf16"
+    if dtype is None:
+        return _float_array(arr, "x"), "f32"
+    if arr.dtype != np.uint16:
+        raise ValueError(
+            "with dtype='bf16', x must be a uint16 array of bf16 bit patterns (NumPy has no bf16), "
+            f"got dtype {arr.dtype}"
+        )
+    if arr.ndim == 0:
+        raise ValueError("x must have at least one dimension")
+    return np.ascontiguousarray(arr), "bf16"
+
+
 def _codes_array(codes, what: str) -> np.ndarray:
     arr = np.asarray(codes)
     if arr.dtype != np.uint8:
@@ -340,10 +362,18 @@ def quantize(
     eps: float = 1e-4,
     saturate: bool = True,
     backend: str = "cpu",
+    dtype: Optional[str] = None,
 ) -> ScaledTensor:
     """Block-quantize `x` to FP8 (numerics contract, docs/design.md §1).
 
-    - `x`: float array of any rank >= 1 (converted to float32);
+    - `x`: float array of any rank >= 1 (float16/float64 are converted to
+      float32, exactly for float16), or, with `dtype="bf16"`, a uint16 array
+      of bf16 bit patterns (NumPy has no bf16 type: e.g. the upper halves
+      of float32 bits, `(f32.view(np.uint32) >> 16).astype(np.uint16)` for
+      truncation), quantized as bf16 by the compiled code (each value
+      extended exactly to f32, as the contract says); an array whose dtype
+      is named "bfloat16" (ml_dtypes, as JAX and PyTorch interop use) is
+      taken as bf16 without `dtype`;
     - `block`: one size per dimension (`None` = the whole dimension); the
       default (1, 128) is DeepSeek-V3's activation tile, (128, 128) its
       weight block; tails are legal;
@@ -356,7 +386,9 @@ def quantize(
     - `backend`: "cpu" (the reference lowering, JIT-compiled) or
       "gpu-emulator" (the sm_90a quantize kernel of fp8-lower-to-nvvm run on
       the CPU emulator, fp8-emu; 2-D x, block (1, 128) or (128, 128), scale
-      "f32" or "pow2", saturate=True; bit-equal to "cpu").
+      "f32" or "pow2", saturate=True; bit-equal to "cpu"; bf16 input is
+      extended to f32 first, the same values);
+    - `dtype`: None (x's own float type) or "bf16" (see `x`).
 
     Returns a `ScaledTensor` (unpacks as `(codes, scales)`): `codes` uint8
     of x's shape (FP8 bit patterns), `scales` float32 of shape
@@ -369,22 +401,24 @@ def quantize(
         raise ValueError(f"saturate must be a bool, got {saturate!r}")
     if backend not in BACKENDS:
         raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
-    x = _float_array(x, "x")
+    x, in_et = _quantize_input(x, dtype)
     blk = _blocks(block, x.shape, "block")
     sshape = _scale_shape(x.shape, blk)
     if backend == "gpu-emulator":
+        if in_et == "bf16":
+            x = _bf16_bits_to_f32(x)  # exact: the values the contract quantizes
         return _quantize_on_emulator(x, blk, fmt, scale, eps, saturate)
     codes = np.zeros(x.shape, np.uint8)
     scales_raw = np.zeros(sshape, np.uint8 if scale_et == "f8E8M0FNU" else np.float32)
     if x.size:
         # One compiled function for every row count (M dynamic).
         xs, ss = _dynamic_rows(x.shape, block), _dynamic_rows(sshape, block)
-        xt = _ty("tensor", xs, "f32")
+        xt = _ty("tensor", xs, in_et)
         st = _scaled(xs, et, blk, scale_et)
         ir = f"""
-func.func @quantize(%x: {_ty("memref", xs, "f32")}, %codes: {_ty("memref", xs, et)},
+func.func @quantize(%x: {_ty("memref", xs, in_et)}, %codes: {_ty("memref", xs, et)},
                     %scales: {_ty("memref", ss, scale_et)}) {{
-  %t = bufferization.to_tensor %x restrict : {_ty("memref", xs, "f32")} to {xt}
+  %t = bufferization.to_tensor %x restrict : {_ty("memref", xs, in_et)} to {xt}
   %q = fp8.quantize %t {{eps = {_f32_attr(eps)}, scale_mode = #fp8.scale_mode<{mode}>,
                         saturate = {str(bool(saturate)).lower()}}} : {xt} -> {st}
   %d, %s = fp8.disassemble %q : {st}

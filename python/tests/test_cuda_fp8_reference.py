@@ -108,6 +108,26 @@ def test_scaled_blocks_bit_exact(fmt, scale):
 
 
 @pytest.mark.parametrize("fmt", ["e4m3", "e5m2"])
+@pytest.mark.parametrize("block", [(1, 128), (128, 128)])
+def test_bf16_input_bit_exact(fmt, block):
+    # bf16 input (uint16 bit patterns, fp8_mlir.quantize(dtype="bf16")):
+    # each code is NVIDIA's conversion of the bf16 value (extended exactly
+    # to f32) divided by its block's scale; tails in both dimensions, and
+    # the edge values in the first rows (their bf16 truncations).
+    rng = np.random.default_rng(11)
+    shape = (130, 300)
+    x = (rng.choice([-1.0, 1.0], size=shape) * np.exp2(rng.uniform(-24, 8, size=shape))).astype(np.float32)
+    vals = edge_values(fmt)
+    x[:3, : len(vals)] = vals
+    bits = (x.view(np.uint32) >> 16).astype(np.uint16)  # truncation: any bf16 will do
+    xb = (bits.astype(np.uint32) << 16).view(np.float32)
+    codes, scales = quantize(bits, block=block, fmt=fmt, dtype="bf16")
+    s = np.repeat(np.repeat(scales, block[0], axis=0), block[1], axis=1)[: shape[0], : shape[1]]
+    expected = nv_encode(xb / s, fmt)  # IEEE f32 division, as the contract
+    np.testing.assert_array_equal(codes, expected)
+
+
+@pytest.mark.parametrize("fmt", ["e4m3", "e5m2"])
 def test_dequantize_matches_nvidia_decode(fmt):
     codes = np.arange(256, dtype=np.uint8).reshape(2, 128)
     scales = np.array([[1.0], [0.375]], np.float32)

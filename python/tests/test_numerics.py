@@ -121,6 +121,65 @@ def test_quantize_accepts_float64_and_float16():
     quantize(x.astype(np.float16))
 
 
+def _to_bf16_bits(x):
+    """float32 -> bf16 bit patterns (uint16), round to nearest even, written
+    here on the integer bits (finite inputs)."""
+    u = np.asarray(x, np.float32).view(np.uint32).astype(np.uint64)
+    return ((u + 0x7FFF + ((u >> 16) & 1)) >> 16).astype(np.uint16)
+
+
+@pytest.mark.parametrize("shape, block", [((130, 300), (1, 128)), ((130, 300), (128, 128)),
+                                          ((3, 100), (1, 32)), ((1000,), (128,))])
+@pytest.mark.parametrize("scale", ["f32", "pow2", "e8m0"])
+def test_quantize_bf16_input_matches_fp64_reference(shape, block, scale):
+    # bf16 input (uint16 bit patterns): the scales are the contract's on the
+    # bf16 values (FP64 model, fp8ref), and the dequantized values stay
+    # within half an FP8 step of them (E4M3: 3 mantissa bits, relative 2^-4).
+    x = (RNG.standard_normal(shape) * np.exp2(RNG.uniform(-12, 12, shape))).astype(np.float32)
+    bits = _to_bf16_bits(x)
+    xb = (bits.astype(np.uint32) << 16).view(np.float32)
+    q = quantize(bits, block=block, scale=scale, dtype="bf16")
+    np.testing.assert_array_equal(q.scales, fp8ref.expected_scales(xb, block, scale=scale))
+    s = fp8ref.expand(q.scales, shape, block).astype(np.float64)
+    v = fp8ref.decode(q.codes, "e4m3") * s
+    normal = np.abs(xb) >= 2.0**-6 * s  # above E4M3's subnormals
+    err = np.abs(v - xb.astype(np.float64))
+    assert (err[normal] <= np.abs(xb[normal]) * 2.0**-4 * (1 + 2.0**-20)).all()  # + the f32 quotient's rounding
+    assert (err[~normal] <= 2.0**-10 * s[~normal] * (1 + 2.0**-20)).all()  # half the subnormal step
+
+
+def test_quantize_bf16_specials():
+    # NaN in one block, Inf in the next (scale 1: amax not finite), -0 and a
+    # tiny block (amax < eps): codes hand-derived from the E4M3 encoding.
+    bits = np.zeros((4, 128), np.uint16)
+    bits[0, :3] = [0x7FC0, 0x3F80, 0xC000]  # NaN, 1.0, -2.0
+    bits[1, :3] = [0x7F80, 0x3F80, 0xFF80]  # +Inf, 1.0, -Inf
+    bits[2, :2] = [0x8000, 0x43E0]          # -0.0, 448.0
+    bits[3, :1] = [0x3380]                  # 2^-24 (amax < eps = 1e-4)
+    codes, scales = quantize(bits, dtype="bf16")
+    assert scales[:2, 0].tolist() == [1.0, 1.0] and scales[2, 0] == 1.0
+    assert scales[3, 0] == np.float32(np.float32(1e-4) / np.float32(448))
+    assert codes[0, :3].tolist() == [0x7F, 0x38, 0xC0]
+    assert codes[1, :3].tolist() == [0x7E, 0x38, 0xFE]  # satfinite
+    assert codes[2, :2].tolist() == [0x80, 0x7E]
+    assert not codes[0, 3:].any() and not codes[3, 1:].any()
+
+
+@pytest.mark.parametrize(
+    "x, dtype, message",
+    [
+        (np.zeros((2, 128), np.float32), "bf16", "uint16 array of bf16 bit patterns"),
+        (np.zeros((2, 128), np.int16), "bf16", "uint16 array of bf16 bit patterns"),
+        (np.zeros((2, 128), np.uint16), None, "dtype"),
+        (np.zeros((2, 128), np.float32), "f8", "dtype must be None"),
+        (np.uint16(0), "bf16", "at least one dimension"),
+    ],
+)
+def test_quantize_bf16_bad_arguments(x, dtype, message):
+    with pytest.raises(ValueError, match=message):
+        quantize(x, dtype=dtype)
+
+
 def test_quantize_empty():
     codes, scales = quantize(np.zeros((0, 128), np.float32))
     assert codes.shape == (0, 128) and scales.shape == (0, 1)
