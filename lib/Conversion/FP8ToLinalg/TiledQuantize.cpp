@@ -56,9 +56,9 @@ using ChunkSlicer = function_ref<Value(Value tensor, bool perBlock)>;
 using ChunkBody = function_ref<SmallVector<Value>(
     OpBuilder &, Location, ChunkSlicer, ValueRange destSlices)>;
 /// What a block body computes: the new values of the chunk slices.
-using BlockBody = function_ref<SmallVector<Value>(
-    OpBuilder &, Location, const BlockBounds &, Value bi, Value bj,
-    ValueRange dests)>;
+using BlockBody =
+    function_ref<SmallVector<Value>(OpBuilder &, Location, const BlockBounds &,
+                                    Value bi, Value bj, ValueRange dests)>;
 } // namespace
 
 static Value cst(OpBuilder &b, Location loc, int64_t v) {
@@ -99,12 +99,12 @@ static Value store(OpBuilder &b, Location loc, Value v, Value dest, Value row,
 
 /// The block's rows, and in each the columns [begin, end) in steps of
 /// `lanes`: body(row, col, iters) -> new iters.
-static SmallVector<Value> forBlockElements(
-    OpBuilder &b, Location loc, const BlockBounds &blk, Value begin, Value end,
-    int64_t lanes, ValueRange inits,
-    function_ref<SmallVector<Value>(OpBuilder &, Location, Value, Value,
-                                    ValueRange)>
-        body) {
+static SmallVector<Value>
+forBlockElements(OpBuilder &b, Location loc, const BlockBounds &blk,
+                 Value begin, Value end, int64_t lanes, ValueRange inits,
+                 function_ref<SmallVector<Value>(OpBuilder &, Location, Value,
+                                                 Value, ValueRange)>
+                     body) {
   auto rows = scf::ForOp::create(
       b, loc, cst(b, loc, 0), blk.rows, cst(b, loc, 1), inits,
       [&](OpBuilder &rb, Location rl, Value r, ValueRange rIters) {
@@ -125,12 +125,10 @@ static SmallVector<Value> forBlockElements(
 /// that shape, or of its block counts when `perBlock` is set) and writes the
 /// results in place (one parallel_insert_slice each). The body slices its
 /// read-only operands itself.
-static SmallVector<Value> forEachChunk(OpBuilder &b, Location loc,
-                                       ArrayRef<OpFoldResult> shape,
-                                       ArrayRef<int64_t> block,
-                                       ValueRange dests,
-                                       ArrayRef<bool> perBlock,
-                                       ChunkBody body) {
+static SmallVector<Value>
+forEachChunk(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> shape,
+             ArrayRef<int64_t> block, ValueRange dests, ArrayRef<bool> perBlock,
+             ChunkBody body) {
   // About 64 rows per chunk, whole blocks: enough chunks to share among
   // threads, few enough that a chunk outweighs the loop's overhead.
   int64_t blocksPerChunk = std::max<int64_t>(1, 64 / block[0]);
@@ -147,8 +145,8 @@ static SmallVector<Value> forEachChunk(OpBuilder &b, Location loc,
         Value r0 = arith::MulIOp::create(fb, fl, args[0], cst(fb, fl, chunk));
         Value rows = minIdx(fb, fl, cst(fb, fl, chunk),
                             arith::SubIOp::create(fb, fl, rowsTotal, r0));
-        Value sr0 = arith::MulIOp::create(fb, fl, args[0],
-                                          cst(fb, fl, blocksPerChunk));
+        Value sr0 =
+            arith::MulIOp::create(fb, fl, args[0], cst(fb, fl, blocksPerChunk));
         Value srows = ceilDivIdx(fb, fl, rows, block[0]);
         SmallVector<OpFoldResult> strides(2, fb.getIndexAttr(1));
         auto offsets = [&](bool blocks) -> SmallVector<OpFoldResult> {
@@ -194,20 +192,17 @@ static SmallVector<Value> forEachBlock(OpBuilder &b, Location loc, Value xs,
             ib, il, c0, bcols, c1, iIters,
             [&](OpBuilder &jb, Location jl, Value bj, ValueRange jIters) {
               BlockBounds blk;
-              blk.row0 = arith::MulIOp::create(jb, jl, bi,
-                                               cst(jb, jl, block[0]));
-              blk.rows =
-                  minIdx(jb, jl, cst(jb, jl, block[0]),
-                         arith::SubIOp::create(jb, jl, rows, blk.row0));
-              blk.col0 = arith::MulIOp::create(jb, jl, bj,
-                                               cst(jb, jl, block[1]));
-              blk.cols =
-                  minIdx(jb, jl, cst(jb, jl, block[1]),
-                         arith::SubIOp::create(jb, jl, cols, blk.col0));
+              blk.row0 =
+                  arith::MulIOp::create(jb, jl, bi, cst(jb, jl, block[0]));
+              blk.rows = minIdx(jb, jl, cst(jb, jl, block[0]),
+                                arith::SubIOp::create(jb, jl, rows, blk.row0));
+              blk.col0 =
+                  arith::MulIOp::create(jb, jl, bj, cst(jb, jl, block[1]));
+              blk.cols = minIdx(jb, jl, cst(jb, jl, block[1]),
+                                arith::SubIOp::create(jb, jl, cols, blk.col0));
               blk.fullCols = arith::SubIOp::create(
                   jb, jl, blk.cols,
-                  arith::RemUIOp::create(jb, jl, blk.cols,
-                                         cst(jb, jl, lanes)));
+                  arith::RemUIOp::create(jb, jl, blk.cols, cst(jb, jl, lanes)));
               scf::YieldOp::create(jb, jl, body(jb, jl, blk, bi, bj, jIters));
             });
         scf::YieldOp::create(ib, il, inner.getResults());
@@ -215,10 +210,11 @@ static SmallVector<Value> forEachBlock(OpBuilder &b, Location loc, Value xs,
   return outer.getResults();
 }
 
-std::pair<Value, Value>
-fp8::detail::buildTiledQuantize(OpBuilder &b, Location loc, Value x,
-                                ScaledTensorType type, QuantizeParams p,
-                                int64_t lanes) {
+std::pair<Value, Value> fp8::detail::buildTiledQuantize(OpBuilder &b,
+                                                        Location loc, Value x,
+                                                        ScaledTensorType type,
+                                                        QuantizeParams p,
+                                                        int64_t lanes) {
   ArrayRef<int64_t> block = type.getBlockShape();
   Type f32 = b.getF32Type();
   Type fp8Type = type.getElementType();
@@ -258,8 +254,8 @@ fp8::detail::buildTiledQuantize(OpBuilder &b, Location loc, Value x,
     // 2. The block's scale, stored in its slot of the chunk's scales.
     Value s = createDequantScale(nb, nl, amax, p.eps, fp8Type, p.pow2);
     Value stored = createScaleFromF32(nb, nl, s, scaleType);
-    Value scales = tensor::InsertOp::create(nb, nl, stored, dests[1],
-                                            ValueRange{bi, bj});
+    Value scales =
+        tensor::InsertOp::create(nb, nl, stored, dests[1], ValueRange{bi, bj});
     // 3. The codes, vectors then row tails.
     Value storedVec =
         vector::BroadcastOp::create(nb, nl, vecOf(scaleType), stored);
@@ -280,25 +276,24 @@ fp8::detail::buildTiledQuantize(OpBuilder &b, Location loc, Value x,
     return {codes, scales};
   };
 
-  SmallVector<Value> results = forEachChunk(
-      b, loc, sizes, block, {codesInit, scalesInit}, {false, true},
-      [&](OpBuilder &fb, Location fl, ChunkSlicer slice,
-          ValueRange dests) -> SmallVector<Value> {
-        Value xs = slice(x, /*perBlock=*/false);
-        return forEachBlock(
-            fb, fl, xs, block, lanes, dests,
-            [&](OpBuilder &nb, Location nl, const BlockBounds &blk, Value bi,
-                Value bj, ValueRange it) {
-              return quantizeBlock(xs, nb, nl, blk, bi, bj, it);
-            });
-      });
+  SmallVector<Value> results =
+      forEachChunk(b, loc, sizes, block, {codesInit, scalesInit}, {false, true},
+                   [&](OpBuilder &fb, Location fl, ChunkSlicer slice,
+                       ValueRange dests) -> SmallVector<Value> {
+                     Value xs = slice(x, /*perBlock=*/false);
+                     return forEachBlock(
+                         fb, fl, xs, block, lanes, dests,
+                         [&](OpBuilder &nb, Location nl, const BlockBounds &blk,
+                             Value bi, Value bj, ValueRange it) {
+                           return quantizeBlock(xs, nb, nl, blk, bi, bj, it);
+                         });
+                   });
   return {results[0], results[1]};
 }
 
-Value fp8::detail::buildTiledDequantize(OpBuilder &b, Location loc,
-                                        Value codes, Value scales,
-                                        ScaledTensorType type, Type elt,
-                                        int64_t lanes) {
+Value fp8::detail::buildTiledDequantize(OpBuilder &b, Location loc, Value codes,
+                                        Value scales, ScaledTensorType type,
+                                        Type elt, int64_t lanes) {
   ArrayRef<int64_t> block = type.getBlockShape();
   SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, codes);
   Value init = tensor::EmptyOp::create(b, loc, sizes, elt);
@@ -334,20 +329,19 @@ Value fp8::detail::buildTiledDequantize(OpBuilder &b, Location loc,
                             decodeOf(1, s))
         .front();
   };
-  return forEachChunk(
-             b, loc, sizes, block, {init}, {false},
-             [&](OpBuilder &fb, Location fl, ChunkSlicer slice,
-                 ValueRange dests) -> SmallVector<Value> {
-               Value cs = slice(codes, /*perBlock=*/false);
-               Value ss = slice(scales, /*perBlock=*/true);
-               return forEachBlock(
-                   fb, fl, cs, block, lanes, dests,
-                   [&](OpBuilder &nb, Location nl, const BlockBounds &blk,
-                       Value bi, Value bj,
-                       ValueRange it) -> SmallVector<Value> {
-                     return {dequantizeBlock(cs, ss, nb, nl, blk, bi, bj,
-                                             it[0])};
-                   });
-             })
+  return forEachChunk(b, loc, sizes, block, {init}, {false},
+                      [&](OpBuilder &fb, Location fl, ChunkSlicer slice,
+                          ValueRange dests) -> SmallVector<Value> {
+                        Value cs = slice(codes, /*perBlock=*/false);
+                        Value ss = slice(scales, /*perBlock=*/true);
+                        return forEachBlock(
+                            fb, fl, cs, block, lanes, dests,
+                            [&](OpBuilder &nb, Location nl,
+                                const BlockBounds &blk, Value bi, Value bj,
+                                ValueRange it) -> SmallVector<Value> {
+                              return {dequantizeBlock(cs, ss, nb, nl, blk, bi,
+                                                      bj, it[0])};
+                            });
+                      })
       .front();
 }
