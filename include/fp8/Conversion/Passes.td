@@ -264,13 +264,17 @@ def FP8LaunchKernelsPass : Pass<"fp8-launch-kernels", "ModuleOp"> {
   let summary = "Launch the sm_90a kernels of fp8-lower-to-nvvm from the host "
                 "functions (gpu.launch_func, TMA descriptors built on the host)";
   let description = [{
-    The host half of the GPU lowering; runs after `fp8-lower-to-nvvm` (with
-    the same configuration options) on the host program on tensors. Every
-    `fp8.scaled_matmul` and every `fp8.quantize` with a kernel in
-    `gpu.module @fp8_kernels` becomes a call of a private launcher
-    `@fp8_launch_<kernel>` on host memrefs (handed over with
-    `bufferization.to_buffer`, results through `bufferization.to_tensor` of
-    a `memref.alloc`):
+    The host half of the GPU lowering; runs after `fp8-lower-to-nvvm` on the
+    host program on tensors. Every `fp8.scaled_matmul` and every
+    `fp8.quantize` with a kernel in `gpu.module @fp8_kernels` becomes a call
+    of a private launcher `@fp8_launch_<kernel>` on host memrefs (handed
+    over with `bufferization.to_buffer`, results through
+    `bufferization.to_tensor` of a `memref.alloc`). A GEMM launches the
+    kernel of its shape and types in whatever configuration
+    `fp8-lower-to-nvvm` gave it: BLOCK_M, BLOCK_N, stages and consumers come
+    from the kernel's `fp8.kernel_config` attribute (copied onto the
+    launcher declaration), never from options of this pass, so the grid,
+    block and shared-memory size always match the compiled kernel.
 
     - GEMM: `fp8.disassemble` of both operands; the A scales transposed into
       the K-block-major, 4-row-padded `[KB, roundUp(M, 4)]` layout of the
@@ -291,23 +295,12 @@ def FP8LaunchKernelsPass : Pass<"fp8-launch-kernels", "ModuleOp"> {
     `mgpu*` runtime ABI (docs/gpu-kernel.md, "Host ABI"). With
     `emit-c-interface`, every public function gets `llvm.emit_c_interface`.
 
-    Errors: a kernel missing from `@fp8_kernels` (the options differ from
-    those of `fp8-lower-to-nvvm`); the GEMM forms `fp8-lower-to-nvvm`
-    rejects.
+    Errors: a kernel missing from `@fp8_kernels`, or several kernels of one
+    GEMM's shape and types (the module was lowered with two
+    configurations); a GEMM kernel without a valid `fp8.kernel_config`; the
+    GEMM forms `fp8-lower-to-nvvm` rejects.
   }];
   let options = [
-    Option<"config", "config", "std::string", [{"auto"}],
-           "as fp8-lower-to-nvvm">,
-    Option<"device", "device", "std::string", [{"h200"}],
-           "as fp8-lower-to-nvvm">,
-    Option<"blockM", "block-m", "int64_t", /*default=*/"0",
-           "as fp8-lower-to-nvvm">,
-    Option<"blockN", "block-n", "int64_t", /*default=*/"0",
-           "as fp8-lower-to-nvvm">,
-    Option<"stages", "stages", "int64_t", /*default=*/"0",
-           "as fp8-lower-to-nvvm">,
-    Option<"consumers", "consumers", "int64_t", /*default=*/"0",
-           "as fp8-lower-to-nvvm">,
     Option<"smCount", "sm-count", "int64_t", /*default=*/"132",
            "Streaming multiprocessors of the device: the persistent GEMM grid "
            "is min(tiles, sm-count) (132 on H100 SXM and H200)">,

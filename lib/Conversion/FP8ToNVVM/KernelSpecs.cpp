@@ -121,6 +121,47 @@ DictionaryAttr mlir::fp8::getKernelConfigAttr(MLIRContext *ctx,
   return b.getDictionaryAttr(attrs);
 }
 
+FailureOr<GemmKernelConfig>
+mlir::fp8::getKernelConfigFromAttr(DictionaryAttr dict, int64_t m, int64_t n,
+                                   int64_t k, std::string &why) {
+  GemmKernelConfig c;
+  c.m = m;
+  c.n = n;
+  c.k = k;
+  int64_t blockK = 0, cluster = 0;
+  for (auto [key, field] :
+       {std::pair<StringRef, int64_t *>{"block_m", &c.blockM},
+        {"block_n", &c.blockN},
+        {"block_k", &blockK},
+        {"stages", &c.stages},
+        {"consumers", &c.consumers},
+        {"cluster", &cluster}}) {
+    auto v = dict ? dict.getAs<IntegerAttr>(key) : IntegerAttr();
+    if (!v) {
+      why = ("needs an integer '" + key + "'").str();
+      return failure();
+    }
+    *field = v.getInt();
+  }
+  // The kernel's K block is the promotion interval (128) and it runs
+  // without clusters: anything else is not a kernel this project generates.
+  if (blockK != c.blockK) {
+    why = "block_k must be 128 (one promotion interval per stage)";
+    return failure();
+  }
+  if (cluster != 1) {
+    why = "cluster must be 1 (the generator emits no clusters)";
+    return failure();
+  }
+  if (c.consumers >= 1 && c.consumers <= 4)
+    c.consumerRegs =
+        GemmKernelConfig::consumerRegsFor(c.consumers, c.producerRegs);
+  why = checkGemmKernelConfig(c);
+  if (!why.empty())
+    return failure();
+  return c;
+}
+
 // Quantizing is cheap next to the GEMM, so an unsupported form is not an
 // error: the op stays a host op (passes leave what they cannot handle).
 std::optional<QuantizeKernelSpec> mlir::fp8::getQuantizeSpec(QuantizeOp op,

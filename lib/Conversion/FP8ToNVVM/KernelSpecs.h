@@ -9,6 +9,7 @@
 #include "fp8/Target/Hopper/GemmCostModel.h"
 
 #include <optional>
+#include <string>
 
 namespace mlir {
 namespace fp8 {
@@ -43,6 +44,18 @@ LogicalResult parseKernelConfigOptions(Location loc, StringRef pass,
 /// chip.
 DictionaryAttr getKernelConfigAttr(MLIRContext *ctx, const GemmKernelConfig &c,
                                    const ChipSpec &chip);
+
+/// The configuration recorded in the `fp8.kernel_config` dictionary `dict`
+/// of a GEMM kernel for an M x N x K problem (`m` may be
+/// GemmKernelConfig::kDynamicM): block_m, block_n, stages, consumers; the
+/// derived sizes (setmaxnreg share, ring layout) follow GemmKernelConfig.h.
+/// Fails with `why` set when a key is missing or the configuration is not
+/// one the kernel generator emits (block_k 128, cluster 1,
+/// checkGemmKernelConfig).
+FailureOr<GemmKernelConfig> getKernelConfigFromAttr(DictionaryAttr dict,
+                                                    int64_t m, int64_t n,
+                                                    int64_t k,
+                                                    std::string &why);
 
 /// The quantize kernel's spec for `op`, or nullopt when the op stays a host
 /// (CPU) op; with `remark`, a remark says why.

@@ -174,8 +174,11 @@ constexpr StringLiteral kLauncherPrefix = "fp8_launch_";
 
 /// The declaration `func.func private @fp8_launch_<kernel>(args...)` at the
 /// end of `module` (once per kernel); its body comes from defineLauncher.
+/// A GEMM launcher carries its kernel's `fp8.kernel_config` (`config`), so
+/// the body can be defined after the gpu.module became a binary.
 func::FuncOp getOrDeclareLauncher(ModuleOp module, StringRef kernel,
-                                  TypeRange args) {
+                                  TypeRange args,
+                                  DictionaryAttr config = nullptr) {
   std::string name = (kLauncherPrefix + kernel).str();
   if (auto f = module.lookupSymbol<func::FuncOp>(name))
     return f;
@@ -184,6 +187,8 @@ func::FuncOp getOrDeclareLauncher(ModuleOp module, StringRef kernel,
   auto fn = func::FuncOp::create(ob, module.getLoc(), name,
                                  ob.getFunctionType(args, {}));
   fn.setPrivate();
+  if (config)
+    fn->setAttr(FP8Dialect::kKernelConfigAttrName, config);
   return fn;
 }
 
@@ -279,10 +284,12 @@ void buildQuantizeLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
 }
 
 /// Gives the declaration `fn` of a launcher its body. Everything it needs
-/// follows from the kernel name (KernelNames.h: kind, configuration suffix,
-/// quantize block rows) and the argument types (shapes), so the bodies can
-/// be added after the host program was bufferized and its buffers
-/// deallocated (the ownership-based deallocation rejects the gpu ops).
+/// follows from the declaration: a GEMM kernel's configuration from the
+/// `fp8.kernel_config` copied from the kernel, its K and the quantize block
+/// rows from the kernel name (KernelNames.h), the shapes from the argument
+/// types; so the bodies can be added after the host program was bufferized
+/// and its buffers deallocated (the ownership-based deallocation rejects
+/// the gpu ops) and the kernels compiled.
 LogicalResult defineLauncher(func::FuncOp fn, int64_t smCount) {
   StringRef kernel = fn.getName().drop_front(kLauncherPrefix.size());
   SmallVector<int64_t> shape0 =
@@ -302,13 +309,23 @@ LogicalResult defineLauncher(func::FuncOp fn, int64_t smCount) {
         std::sscanf(kernel.data() + x, "x%lldx%lld", &n, &kDim) != 2)
       return fn.emitOpError("fp8-launch-kernels: cannot read N and K from "
                             "the kernel name");
-    GemmKernelOverrides o;
-    GemmKernelConfig c =
-        parseGemmKernelConfigSuffix(kernel.str(), &o.blockM, &o.blockN,
-                                    &o.stages, &o.consumers)
-            ? makeGemmKernelConfig(m, bTy.getDimSize(0), kDim, o)
-            : chooseGemmKernelConfig(m, bTy.getDimSize(0), kDim);
-    buildGemmLauncherBody(b, args, c, kernel, smCount);
+    // The kernel's own record of its configuration: the one source of the
+    // grid, block and shared-memory size (never recomputed from options).
+    auto dict =
+        fn->getAttrOfType<DictionaryAttr>(FP8Dialect::kKernelConfigAttrName);
+    if (!dict)
+      return fn.emitOpError("fp8-launch-kernels: the launcher declaration "
+                            "has no ")
+             << FP8Dialect::kKernelConfigAttrName
+             << " (its kernel's configuration, copied when fp8-launch-kernels "
+                "declares it)";
+    std::string why;
+    FailureOr<GemmKernelConfig> c =
+        getKernelConfigFromAttr(dict, m, bTy.getDimSize(0), kDim, why);
+    if (failed(c))
+      return fn.emitOpError("fp8-launch-kernels: invalid ")
+             << FP8Dialect::kKernelConfigAttrName << " " << dict << ": " << why;
+    buildGemmLauncherBody(b, args, *c, kernel, smCount);
   } else {
     // fp8_quantize_<R>x<C>_<BR>x128_...: the block rows are the 4th field.
     SmallVector<StringRef> fields;
@@ -402,15 +419,6 @@ struct FP8LaunchKernelsPass
     auto kernels = module.lookupSymbol<gpu::GPUModuleOp>(kKernelModuleName);
     if (!kernels)
       return success(); // no kernels: nothing launches
-    GemmKernelOverrides overrides;
-    overrides.blockM = blockM;
-    overrides.blockN = blockN;
-    overrides.stages = stages;
-    overrides.consumers = consumers;
-    if (failed(parseKernelConfigOptions(module.getLoc(), "fp8-launch-kernels",
-                                        config, device, modelChip, autoConfig)))
-      return failure();
-
     SmallVector<Operation *> ops;
     module.walk([&](Operation *op) {
       if (isa<ScaledMatmulOp, QuantizeOp>(op) &&
@@ -419,7 +427,7 @@ struct FP8LaunchKernelsPass
     });
     for (Operation *op : ops) {
       if (auto mm = dyn_cast<ScaledMatmulOp>(op)) {
-        if (failed(rewriteGemm(module, kernels, mm, overrides)))
+        if (failed(rewriteGemm(module, kernels, mm)))
           return failure();
       } else if (auto q = dyn_cast<QuantizeOp>(op)) {
         if (failed(rewriteQuantize(module, kernels, q)))
@@ -434,30 +442,77 @@ struct FP8LaunchKernelsPass
     return success();
   }
 
-  const ChipSpec *modelChip = nullptr;
-  bool autoConfig = true;
-
   LogicalResult checkKernel(gpu::GPUModuleOp kernels, Operation *op,
                             StringRef name) {
     if (kernels.lookupSymbol(name))
       return success();
     return op->emitOpError("fp8-launch-kernels: no kernel '")
            << name << "' in gpu.module @" << kKernelModuleName
-           << " (run fp8-lower-to-nvvm first, with the same config, device, "
-              "block-m, block-n, stages and consumers)";
+           << " (run fp8-lower-to-nvvm first)";
+  }
+
+  /// The kernel fp8-lower-to-nvvm generated for `op`: the one GEMM kernel of
+  /// its shape and types (`base`, the name without a configuration suffix)
+  /// in any configuration, `base` or `base_t<BM>x<BN>s<S>[c<C>]`. The
+  /// kernel, not this pass, decides the configuration.
+  FailureOr<Operation *> findGemmKernel(gpu::GPUModuleOp kernels,
+                                        ScaledMatmulOp op, StringRef base) {
+    SmallVector<Operation *> found;
+    for (Operation &k : kernels.getBody()->getOperations()) {
+      auto sym = k.getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName());
+      if (!sym || !sym.getValue().starts_with(base))
+        continue;
+      std::string rest = sym.getValue().drop_front(base.size()).str();
+      int64_t bm, bn, st;
+      if (rest.empty() || (rest.rfind("_t", 0) == 0 &&
+                           parseGemmKernelConfigSuffix(rest, &bm, &bn, &st)))
+        found.push_back(&k);
+    }
+    if (found.empty())
+      return op->emitOpError("fp8-launch-kernels: no kernel '")
+             << base << "' (in any configuration) in gpu.module @"
+             << kKernelModuleName << " (run fp8-lower-to-nvvm first)";
+    if (found.size() > 1) {
+      InFlightDiagnostic diag = op->emitOpError(
+          "fp8-launch-kernels: several kernels of this shape in gpu.module @");
+      diag << kKernelModuleName << " (";
+      llvm::interleaveComma(found, diag, [&](Operation *k) {
+        diag << SymbolTable::getSymbolName(k).getValue();
+      });
+      return diag << "): lower the module with one configuration";
+    }
+    return found.front();
   }
 
   LogicalResult rewriteGemm(ModuleOp module, gpu::GPUModuleOp kernels,
-                            ScaledMatmulOp op,
-                            const GemmKernelOverrides &overrides) {
+                            ScaledMatmulOp op) {
+    // The op's form (diagnosed as fp8-lower-to-nvvm does) and the kernel
+    // name without a configuration (the shape's fixed default has none).
     FailureOr<GemmKernelSpec> spec =
-        getGemmKernelSpec(op, overrides, autoConfig ? modelChip : nullptr);
+        getGemmKernelSpec(op, GemmKernelOverrides(), /*model=*/nullptr);
     if (failed(spec))
       return failure();
-    std::string name = gemmKernelName(*spec);
-    if (failed(checkKernel(kernels, op, name)))
+    FailureOr<Operation *> kernel =
+        findGemmKernel(kernels, op, gemmKernelName(*spec));
+    if (failed(kernel))
       return failure();
-    const GemmKernelConfig &c = spec->config;
+    StringRef name = SymbolTable::getSymbolName(*kernel).getValue();
+    auto dict = (*kernel)->getAttrOfType<DictionaryAttr>(
+        FP8Dialect::kKernelConfigAttrName);
+    if (!dict)
+      return op->emitOpError("fp8-launch-kernels: kernel '")
+             << name << "' has no " << FP8Dialect::kKernelConfigAttrName
+             << " (the configuration fp8-lower-to-nvvm records on it, which "
+                "the launcher follows)";
+    std::string why;
+    const GemmKernelConfig &shape = spec->config;
+    FailureOr<GemmKernelConfig> config =
+        getKernelConfigFromAttr(dict, shape.m, shape.n, shape.k, why);
+    if (failed(config))
+      return op->emitOpError("fp8-launch-kernels: kernel '")
+             << name << "' has an invalid " << FP8Dialect::kKernelConfigAttrName
+             << " " << dict << ": " << why;
+    const GemmKernelConfig &c = *config;
     ImplicitLocOpBuilder b(op.getLoc(), op);
     auto aDis = DisassembleOp::create(b, op.getA());
     auto bDis = DisassembleOp::create(b, op.getB());
@@ -516,7 +571,7 @@ struct FP8LaunchKernelsPass
     if (Value acc = op.getC())
       args.push_back(toBuffer(b, acc));
     func::FuncOp fn =
-        getOrDeclareLauncher(module, name, ValueRange(args).getTypes());
+        getOrDeclareLauncher(module, name, ValueRange(args).getTypes(), dict);
     func::CallOp::create(b, fn, args);
     op.replaceAllUsesWith(toTensor(b, d, resTy));
     op.erase();

@@ -7,7 +7,7 @@
 // multiples of 16 bytes); the kernel keeps K = 136 (two K blocks).
 // Both assemble for sm_90a with 0 spills.
 // RUN: fp8-opt %s --fp8-lower-to-nvvm=config=fixed | FileCheck %s
-// RUN: fp8-opt %s --fp8-lower-to-nvvm=config=fixed --fp8-launch-kernels=config=fixed | FileCheck %s --check-prefix=HOST
+// RUN: fp8-opt %s --fp8-lower-to-nvvm=config=fixed --fp8-launch-kernels | FileCheck %s --check-prefix=HOST
 // RUN: %if ptxas %{ fp8-opt %s --fp8-gpu-pipeline="config=fixed chip=sm_90a host=none" | fp8-translate --fp8-extract-gpu-object > %t.ptx %}
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.ptx -o %t.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 

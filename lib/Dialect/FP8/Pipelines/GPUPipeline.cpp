@@ -11,31 +11,23 @@
 
 using namespace mlir;
 
-/// The GEMM configuration options, which fp8-lower-to-nvvm and
-/// fp8-launch-kernels must receive alike: the launcher recomputes each
-/// kernel's name and configuration from them.
-template <typename PassOptions>
-static void copyGemmConfig(PassOptions &to,
-                           const fp8::FP8GPUPipelineOptions &from) {
-  to.config = from.config;
-  to.device = from.device;
-  to.blockM = from.blockM;
-  to.blockN = from.blockN;
-  to.stages = from.stages;
-  to.consumers = from.consumers;
-}
-
 void fp8::buildFP8GPUPipeline(OpPassManager &pm,
                               const FP8GPUPipelineOptions &opts) {
   FP8LowerToNVVMPassOptions lowerOpts;
   lowerOpts.chip = opts.chip;
   lowerOpts.features = opts.features;
-  copyGemmConfig(lowerOpts, opts);
+  // The GEMM configuration options go to fp8-lower-to-nvvm only: the
+  // launchers read each kernel's fp8.kernel_config.
+  lowerOpts.config = opts.config;
+  lowerOpts.device = opts.device;
+  lowerOpts.blockM = opts.blockM;
+  lowerOpts.blockN = opts.blockN;
+  lowerOpts.stages = opts.stages;
+  lowerOpts.consumers = opts.consumers;
   pm.addPass(createFP8LowerToNVVMPass(lowerOpts));
   StringRef host = opts.host;
   if (host != "none") {
     FP8LaunchKernelsPassOptions launchOpts;
-    copyGemmConfig(launchOpts, opts);
     launchOpts.smCount = opts.smCount;
     launchOpts.emitCInterface = host == "llvm";
     // Lowered to LLVM: the launcher bodies come after buffer deallocation.

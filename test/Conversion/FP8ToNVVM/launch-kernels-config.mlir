@@ -1,0 +1,137 @@
+// fp8-launch-kernels launches each GEMM with the configuration its kernel
+// records in `fp8.kernel_config` (one source of truth), not one recomputed
+// from options or from the kernel name. The kernels here are hand-written
+// stubs whose attribute disagrees with what the shape's default (and the
+// name, which has no configuration suffix) would say. Launch constants are
+// derived by hand from GemmKernelConfig.h.
+// RUN: fp8-opt %s -split-input-file -fp8-launch-kernels -verify-diagnostics -canonicalize -cse | FileCheck %s
+// The same through declare, then define-only (the attribute travels on the
+// launcher declaration: the gpu.module may be a binary by then).
+// RUN: fp8-opt %s -split-input-file -fp8-launch-kernels=launchers=declare -verify-diagnostics | FileCheck %s --check-prefix=DECL
+// RUN: fp8-opt %s -split-input-file -fp8-launch-kernels=launchers=declare -fp8-launch-kernels=launchers=define-only -verify-diagnostics -canonicalize -cse | FileCheck %s
+
+// 200x256x384 under the shape's default would be 128x128 tiles, 6 stages,
+// 384 threads, 4 CTAs, 200704 bytes. The kernel says BLOCK_M 64, BLOCK_N 96,
+// 3 stages, 1 consumer: grid min(ceil(200/64) * ceil(256/96), 132) =
+// 4 * 3 = 12 CTAs of 256 threads; shared memory
+// 3 x (64*128 + 96*128 + roundUp(64*4, 128)) + 1024 = 3 x 20736 + 1024 =
+// 63232 bytes; A box [64, 128], B box [96, 128], A-scale box [1, 64].
+// CHECK-LABEL: func.func private @fp8_launch_fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16(
+// CHECK-SAME: fp8.kernel_config = {block_k = 128 : i64, block_m = 64 : i64, block_n = 96 : i64
+// CHECK: nvgpu.tma.create.descriptor %{{.*}} box[%c64, %c128] : memref<*xui8> -> <tensor = memref<64x128xui8, 3>
+// CHECK: nvgpu.tma.create.descriptor %{{.*}} box[%c96, %c128] : memref<*xui8> -> <tensor = memref<96x128xui8, 3>
+// CHECK: nvgpu.tma.create.descriptor %{{.*}} box[%c1, %c64] : memref<*xf32> -> <tensor = memref<1x64xf32, 3>
+// CHECK: gpu.launch_func {{.*}}@fp8_kernels::@fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16 blocks in (%c12, %c1, %c1) threads in (%c256, %c1, %c1) dynamic_shared_memory_size %c63232_i32 args(
+// DECL: func.func private @fp8_launch_fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16({{.*}}) attributes {fp8.kernel_config = {block_k = 128 : i64, block_m = 64 : i64, block_n = 96 : i64, chip = "h200", cluster = 1 : i64, consumers = 1 : i64, stages = 3 : i64}}
+module attributes {gpu.container_module} {
+  gpu.module @fp8_kernels {
+    llvm.func @fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16(%a: !llvm.ptr, %b: !llvm.ptr, %sa: !llvm.ptr, %sb: !llvm.ptr, %d: !llvm.ptr, %m: i32) attributes {fp8.kernel_config = {block_k = 128 : i64, block_m = 64 : i64, block_n = 96 : i64, chip = "h200", cluster = 1 : i64, consumers = 1 : i64, stages = 3 : i64}, gpu.kernel} {
+      llvm.return
+    }
+  }
+  func.func @mm(%a: !fp8.scaled<200x384xf8E4M3FN, block = [1, 128], scale = f32>,
+                %b: !fp8.scaled<256x384xf8E4M3FN, block = [128, 128], scale = f32>) -> tensor<200x256xbf16> {
+    %d = fp8.scaled_matmul %a, %b : !fp8.scaled<200x384xf8E4M3FN, block = [1, 128], scale = f32>,
+      !fp8.scaled<256x384xf8E4M3FN, block = [128, 128], scale = f32> -> tensor<200x256xbf16>
+    return %d : tensor<200x256xbf16>
+  }
+}
+
+// -----
+
+// A kernel without the attribute: a clear error, no guessed configuration.
+module attributes {gpu.container_module} {
+  gpu.module @fp8_kernels {
+    llvm.func @fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16(%a: !llvm.ptr, %b: !llvm.ptr, %sa: !llvm.ptr, %sb: !llvm.ptr, %d: !llvm.ptr, %m: i32) attributes {gpu.kernel} {
+      llvm.return
+    }
+  }
+  func.func @mm(%a: !fp8.scaled<200x384xf8E4M3FN, block = [1, 128], scale = f32>,
+                %b: !fp8.scaled<256x384xf8E4M3FN, block = [128, 128], scale = f32>) -> tensor<200x256xbf16> {
+    // expected-error @+1 {{fp8-launch-kernels: kernel 'fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16' has no fp8.kernel_config}}
+    %d = fp8.scaled_matmul %a, %b : !fp8.scaled<200x384xf8E4M3FN, block = [1, 128], scale = f32>,
+      !fp8.scaled<256x384xf8E4M3FN, block = [128, 128], scale = f32> -> tensor<200x256xbf16>
+    return %d : tensor<200x256xbf16>
+  }
+}
+
+// -----
+
+// A configuration the generator never emits (a 2-CTA cluster).
+module attributes {gpu.container_module} {
+  gpu.module @fp8_kernels {
+    llvm.func @fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16_t64x96s3(%a: !llvm.ptr, %b: !llvm.ptr, %sa: !llvm.ptr, %sb: !llvm.ptr, %d: !llvm.ptr, %m: i32) attributes {fp8.kernel_config = {block_k = 128 : i64, block_m = 64 : i64, block_n = 96 : i64, chip = "h200", cluster = 2 : i64, consumers = 1 : i64, stages = 3 : i64}, gpu.kernel} {
+      llvm.return
+    }
+  }
+  func.func @mm(%a: !fp8.scaled<200x384xf8E4M3FN, block = [1, 128], scale = f32>,
+                %b: !fp8.scaled<256x384xf8E4M3FN, block = [128, 128], scale = f32>) -> tensor<200x256xbf16> {
+    // expected-error @+1 {{has an invalid fp8.kernel_config}}
+    %d = fp8.scaled_matmul %a, %b : !fp8.scaled<200x384xf8E4M3FN, block = [1, 128], scale = f32>,
+      !fp8.scaled<256x384xf8E4M3FN, block = [128, 128], scale = f32> -> tensor<200x256xbf16>
+    return %d : tensor<200x256xbf16>
+  }
+}
+
+// -----
+
+// A ring that does not fit the 227 KB of shared memory.
+module attributes {gpu.container_module} {
+  gpu.module @fp8_kernels {
+    llvm.func @fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16(%a: !llvm.ptr, %b: !llvm.ptr, %sa: !llvm.ptr, %sb: !llvm.ptr, %d: !llvm.ptr, %m: i32) attributes {fp8.kernel_config = {block_k = 128 : i64, block_m = 128 : i64, block_n = 128 : i64, chip = "h200", cluster = 1 : i64, consumers = 2 : i64, stages = 9 : i64}, gpu.kernel} {
+      llvm.return
+    }
+  }
+  func.func @mm(%a: !fp8.scaled<200x384xf8E4M3FN, block = [1, 128], scale = f32>,
+                %b: !fp8.scaled<256x384xf8E4M3FN, block = [128, 128], scale = f32>) -> tensor<200x256xbf16> {
+    // expected-error @+1 {{exceeds the 227 KB of shared memory}}
+    %d = fp8.scaled_matmul %a, %b : !fp8.scaled<200x384xf8E4M3FN, block = [1, 128], scale = f32>,
+      !fp8.scaled<256x384xf8E4M3FN, block = [128, 128], scale = f32> -> tensor<200x256xbf16>
+    return %d : tensor<200x256xbf16>
+  }
+}
+
+// -----
+
+// Two configurations of one shape (the module was lowered twice): which one
+// the host should launch is not this pass's guess.
+module attributes {gpu.container_module} {
+  gpu.module @fp8_kernels {
+    llvm.func @fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16(%a: !llvm.ptr, %b: !llvm.ptr, %sa: !llvm.ptr, %sb: !llvm.ptr, %d: !llvm.ptr, %m: i32) attributes {fp8.kernel_config = {block_k = 128 : i64, block_m = 128 : i64, block_n = 128 : i64, chip = "h200", cluster = 1 : i64, consumers = 2 : i64, stages = 6 : i64}, gpu.kernel} {
+      llvm.return
+    }
+    llvm.func @fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16_t64x96s3(%a: !llvm.ptr, %b: !llvm.ptr, %sa: !llvm.ptr, %sb: !llvm.ptr, %d: !llvm.ptr, %m: i32) attributes {fp8.kernel_config = {block_k = 128 : i64, block_m = 64 : i64, block_n = 96 : i64, chip = "h200", cluster = 1 : i64, consumers = 1 : i64, stages = 3 : i64}, gpu.kernel} {
+      llvm.return
+    }
+    // Another shape's and an accumulating kernel's names share the prefix:
+    // not candidates.
+    llvm.func @fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16_accf32(%a: !llvm.ptr, %b: !llvm.ptr, %sa: !llvm.ptr, %sb: !llvm.ptr, %d: !llvm.ptr, %m: i32, %c: !llvm.ptr) attributes {gpu.kernel} {
+      llvm.return
+    }
+  }
+  func.func @mm(%a: !fp8.scaled<200x384xf8E4M3FN, block = [1, 128], scale = f32>,
+                %b: !fp8.scaled<256x384xf8E4M3FN, block = [128, 128], scale = f32>) -> tensor<200x256xbf16> {
+    // expected-error @+1 {{several kernels of this shape in gpu.module @fp8_kernels (fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16, fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16_t64x96s3)}}
+    %d = fp8.scaled_matmul %a, %b : !fp8.scaled<200x384xf8E4M3FN, block = [1, 128], scale = f32>,
+      !fp8.scaled<256x384xf8E4M3FN, block = [128, 128], scale = f32> -> tensor<200x256xbf16>
+    return %d : tensor<200x256xbf16>
+  }
+}
+
+// -----
+
+// Only another configuration-less name with a longer shape: no kernel.
+module attributes {gpu.container_module} {
+  gpu.module @fp8_kernels {
+    llvm.func @fp8_scaled_matmul_200x256x3840_e4m3_e4m3_bf16(%a: !llvm.ptr, %b: !llvm.ptr, %sa: !llvm.ptr, %sb: !llvm.ptr, %d: !llvm.ptr, %m: i32) attributes {gpu.kernel} {
+      llvm.return
+    }
+  }
+  func.func @mm(%a: !fp8.scaled<200x384xf8E4M3FN, block = [1, 128], scale = f32>,
+                %b: !fp8.scaled<256x384xf8E4M3FN, block = [128, 128], scale = f32>) -> tensor<200x256xbf16> {
+    // expected-error @+1 {{no kernel 'fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16' (in any configuration) in gpu.module @fp8_kernels}}
+    %d = fp8.scaled_matmul %a, %b : !fp8.scaled<200x384xf8E4M3FN, block = [1, 128], scale = f32>,
+      !fp8.scaled<256x384xf8E4M3FN, block = [128, 128], scale = f32> -> tensor<200x256xbf16>
+    return %d : tensor<200x256xbf16>
+  }
+}
