@@ -6,23 +6,23 @@ Measures, for each shape, `fp8_mlir.scaled_matmul` (1x128 / 128x128 f32
 scales, E4M3, bf16 out) with exact f32 sums and with
 `emulate_accumulator_bits=14`, NumPy `a @ b.T` in f32 on the same M, N, K,
 and `fp8_mlir.quantize` (1x128 and 128x128 blocks; float32, float16 and
-bf16 input, on the default threads and on one, side by side, the latter
-also per CPU-second, which the machine's load does not inflate); prints a
-Markdown table
-with GFLOP/s, GB/s, the ratio to NumPy, the BLAS library NumPy loaded, the
-thread settings and the machine's load (the machine may be shared: compare
+bf16 input; on the default threads and, right after in a child process,
+with OMP_NUM_THREADS=1, also per CPU-second, which the machine's load does
+not inflate); prints a Markdown table with GFLOP/s, GB/s, the ratio to
+NumPy, the BLAS library NumPy loaded, the thread settings and the machine's load (the machine may be shared: compare
 ratios measured side by side, not absolute numbers across runs).
 
-Usage: PYTHONPATH=build/python_packages python3 bench/cpu/bench.py [--quick]
+Usage: PYTHONPATH=build/python_packages python3 bench/cpu/bench.py [--quick] [--quantize-only]
 Shapes: DeepSeek-V3's N x K (the GEMMs of bench/gpu/shapes.txt) scaled by
 1/4 in N and K to fit a small machine, at M = 128 and 512, and
 512 x 1024 x 2048.
 """
 import argparse
-import ctypes
 import os
 import platform
 import statistics
+import subprocess
+import sys
 import time
 
 import numpy as np
@@ -62,27 +62,6 @@ def timeit(fn, reps, warmup=1, clock=time.perf_counter):
     return statistics.median(times)
 
 
-class omp_threads:
-    """Runs the OpenMP loops of the compiled code on `n` threads inside the
-    block (omp_set_num_threads of the runtime the JIT loaded), then restores
-    the default; without the runtime the code is sequential anyway."""
-
-    def __init__(self, n):
-        self.n = n
-        path = _jit.openmp_runtime()
-        self.lib = ctypes.CDLL(path) if path else None
-
-    def __enter__(self):
-        if self.lib:
-            self.saved = self.lib.omp_get_max_threads()
-            self.lib.omp_set_num_threads(self.n)
-        return self
-
-    def __exit__(self, *exc):
-        if self.lib:
-            self.lib.omp_set_num_threads(self.saved)
-
-
 class NativeTimer:
     """Accumulates the time spent inside compiled code (JitModule.call)."""
 
@@ -108,11 +87,40 @@ class NativeTimer:
         _jit.JitModule.call = self._orig
 
 
+QUANT_SHAPE = (4096, 768)
+QUANT_BYTES = {"float32": 4, "float16": 2, "bf16": 2}
+
+
+def time_quantize(block, name, reps):
+    """Median wall and process CPU seconds of fp8_mlir.quantize of a
+    QUANT_SHAPE array of `name` (bf16: the bit patterns, uint16, of the
+    float32 values rounded to nearest even)."""
+    x = np.random.default_rng(1).standard_normal(QUANT_SHAPE).astype(np.float32)
+    dtype = None
+    if name == "float16":
+        x = x.astype(np.float16)
+    elif name == "bf16":
+        u = x.view(np.uint32).astype(np.uint64)
+        x, dtype = ((u + 0x7FFF + ((u >> 16) & 1)) >> 16).astype(np.uint16), "bf16"
+
+    def run():
+        nx.quantize(x, block, dtype=dtype)
+
+    return timeit(run, reps), timeit(run, reps, clock=time.process_time)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer shapes and repetitions")
     parser.add_argument("--quantize-only", action="store_true", help="only the quantize table")
+    parser.add_argument("--quantize-row", nargs=3, metavar=("BLOCK", "INPUT", "REPS"),
+                        help="(internal) print the wall and CPU seconds of one quantize row")
     args = parser.parse_args()
+    if args.quantize_row:
+        block, name, reps = args.quantize_row
+        t, c = time_quantize(tuple(int(v) for v in block.split("x")), name, int(reps))
+        print(t, c)
+        return
     reps = 2 if args.quick else 3
     rng = np.random.default_rng(0)
 
@@ -162,26 +170,24 @@ def main():
 
     print()
     print("| quantize | elements | input | M elements/s | GB/s (in + codes + scales) | "
-          "1 thread: M elements/s | 1 thread: M elements per CPU-second |")
+          "OMP_NUM_THREADS=1: M elements/s | OMP_NUM_THREADS=1: M elements per CPU-second |")
     print("|---|---|---|---|---|---|---|")
-    x = rng.standard_normal((4096, 768)).astype(np.float32)
-    # bf16 input: the bit patterns (uint16) of x rounded to nearest even.
-    u = x.view(np.uint32).astype(np.uint64)
-    x_bf16 = ((u + 0x7FFF + ((u >> 16) & 1)) >> 16).astype(np.uint16)
-    inputs = (("float32", x, None), ("float16", x.astype(np.float16), None), ("bf16", x_bf16, "bf16"))
     for block in ((1, 128), (128, 128)):
-        for name, xi, dtype in inputs:
-            def run():
-                nx.quantize(xi, block, dtype=dtype)
-            t = timeit(run, reps)
-            # The same with one OpenMP thread, measured in the same run.
-            with omp_threads(1):
-                t1 = timeit(run, reps)
-                c1 = timeit(run, reps, clock=time.process_time)
-            nbytes = xi.nbytes + x.size + 4 * x.size // (block[0] * block[1])
-            print(f"| {block[0]}x{block[1]} | {x.size} | {name} | "
-                  f"{x.size / t / 1e6:.0f} | {nbytes / t / 1e9:.2f} | "
-                  f"{x.size / t1 / 1e6:.0f} | {x.size / c1 / 1e6:.0f} |")
+        for name in ("float32", "float16", "bf16"):
+            t, _ = time_quantize(block, name, reps)
+            # The same in a child process on one OpenMP thread, right after
+            # (the thread count of the OpenMP runtime is fixed when it
+            # starts); its CPU time, which the machine's load does not
+            # inflate, counts no idle spinning workers.
+            env = dict(os.environ, OMP_NUM_THREADS="1")
+            child = subprocess.run([sys.executable, os.path.abspath(__file__), "--quantize-row",
+                                    f"{block[0]}x{block[1]}", name, str(reps)],
+                                   env=env, check=True, capture_output=True, text=True)
+            t1, c1 = (float(v) for v in child.stdout.split())
+            n = QUANT_SHAPE[0] * QUANT_SHAPE[1]
+            nbytes = n * (QUANT_BYTES[name] + 1) + 4 * n // (block[0] * block[1])
+            print(f"| {block[0]}x{block[1]} | {n} | {name} | {n / t / 1e6:.0f} | {nbytes / t / 1e9:.2f} | "
+                  f"{n / t1 / 1e6:.0f} | {n / c1 / 1e6:.0f} |")
     print()
     print(f"load average after: {os.getloadavg()[0]:.2f}")
 

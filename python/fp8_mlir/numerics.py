@@ -187,8 +187,8 @@ def _float_array(x, what: str) -> np.ndarray:
 
 def _quantize_input(x, dtype) -> Tuple[np.ndarray, str]:
     """quantize's input as a contiguous array and its MLIR element type:
-    float32 (from float16/32/64), or bf16 bit patterns (uint16) with
-    dtype="bf16" or an ml_dtypes bfloat16 array."""
+    float16 as is, float32 (from float32/64), or bf16 bit patterns (uint16)
+    with dtype="bf16" or an ml_dtypes bfloat16 array."""
     if dtype is not None and dtype != "bf16":
         raise ValueError(f"dtype must be None (x's float type) or 'bf16', got {dtype!r}")
     arr = np.asarray(x)
@@ -196,6 +196,9 @@ def _quantize_input(x, dtype) -> Tuple[np.ndarray, str]:
         arr = arr.view(np.uint16)
         dtype = "bf16"
     if dtype is None:
+        if arr.dtype == np.float16 and arr.ndim:
+            # Passed as is: the compiled code extends f16 exactly, as NumPy would.
+            return np.ascontiguousarray(arr), "f16"
         return _float_array(arr, "x"), "f32"
     if arr.dtype != np.uint16:
         raise ValueError(
@@ -366,8 +369,9 @@ def quantize(
 ) -> ScaledTensor:
     """Block-quantize `x` to FP8 (numerics contract, docs/design.md §1).
 
-    - `x`: float array of any rank >= 1 (float16/float64 are converted to
-      float32, exactly for float16), or, with `dtype="bf16"`, a uint16 array
+    - `x`: float array of any rank >= 1 (float64 is converted to float32;
+      float16 is quantized as f16, extended exactly), or, with
+      `dtype="bf16"`, a uint16 array
       of bf16 bit patterns (NumPy has no bf16 type: e.g. the upper halves
       of float32 bits, `(f32.view(np.uint32) >> 16).astype(np.uint16)` for
       truncation), quantized as bf16 by the compiled code (each value
@@ -407,6 +411,8 @@ def quantize(
     if backend == "gpu-emulator":
         if in_et == "bf16":
             x = _bf16_bits_to_f32(x)  # exact: the values the contract quantizes
+        elif in_et == "f16":
+            x = x.astype(np.float32)  # exact
         return _quantize_on_emulator(x, blk, fmt, scale, eps, saturate)
     codes = np.zeros(x.shape, np.uint8)
     scales_raw = np.zeros(sshape, np.uint8 if scale_et == "f8E8M0FNU" else np.float32)

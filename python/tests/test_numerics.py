@@ -118,7 +118,15 @@ def test_quantize_accepts_float64_and_float16():
     c32, s32 = quantize(x.astype(np.float32))
     np.testing.assert_array_equal(c64, c32)
     np.testing.assert_array_equal(s64, s32)
-    quantize(x.astype(np.float16))
+    # float16 goes to the compiled code as f16 (extended exactly there):
+    # the contract's scales of the f16 values (FP64 model), and the codes of
+    # the same values given as float32.
+    x16 = np.concatenate([x, [[np.inf, np.nan] + [0.0] * 126]]).astype(np.float16)
+    c16, s16 = quantize(x16)
+    np.testing.assert_array_equal(s16, fp8ref.expected_scales(x16.astype(np.float32), (1, 128)))
+    c16f, _ = quantize(x16.astype(np.float32))
+    np.testing.assert_array_equal(c16, c16f)
+    assert c16[2, :2].tolist() == [0x7E, 0x7F]  # Inf (scale 1, satfinite), NaN
 
 
 def _to_bf16_bits(x):
