@@ -414,8 +414,10 @@ def quantize(
         elif in_et == "f16":
             x = x.astype(np.float32)  # exact
         return _quantize_on_emulator(x, blk, fmt, scale, eps, saturate)
-    codes = np.zeros(x.shape, np.uint8)
-    scales_raw = np.zeros(sshape, np.uint8 if scale_et == "f8E8M0FNU" else np.float32)
+    # Every element is written by the compiled code (empty, not zeros: no
+    # memset of the codes per call); an empty x gives empty results.
+    codes = np.empty(x.shape, np.uint8)
+    scales_raw = np.empty(sshape, np.uint8 if scale_et == "f8E8M0FNU" else np.float32)
     if x.size:
         # One compiled function for every row count (M dynamic).
         xs, ss = _dynamic_rows(x.shape, block), _dynamic_rows(sshape, block)

@@ -91,8 +91,10 @@ struct FP8CPUPipelineOptions
       llvm::cl::init(0)};
   PassOptions::Option<bool> tiled{
       *this, "tiled",
-      llvm::cl::desc("Exact scaled_matmul through the register-tiled kernel "
-                     "(fp8-lower-to-linalg's option; bit-identical results)"),
+      llvm::cl::desc("Exact scaled_matmul through the register-tiled kernel, "
+                     "rank-2 quantize / dequantize / requantize through the "
+                     "vectorised ones (fp8-lower-to-linalg's option; "
+                     "bit-identical results)"),
       llvm::cl::init(true)};
   PassOptions::Option<unsigned> vectorLanes{
       *this, "vector-lanes",
@@ -102,8 +104,10 @@ struct FP8CPUPipelineOptions
       llvm::cl::init(0)};
   PassOptions::Option<unsigned> threads{
       *this, "threads",
-      llvm::cl::desc("Threads of the tiled scaled_matmul's loop over output "
-                     "tiles: 1 = sequential code (the default, no runtime "
+      llvm::cl::desc("Threads of the tiled kernels' loops (scaled_matmul: "
+                     "over output tiles; quantize / dequantize / requantize: "
+                     "over chunks of block rows): 1 = sequential code (the "
+                     "default, no runtime "
                      "library); N > 1 = an OpenMP parallel loop of N "
                      "threads; 0 = OpenMP's default (OMP_NUM_THREADS, else "
                      "every core). With OpenMP the program needs the LLVM "
