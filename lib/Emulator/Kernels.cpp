@@ -68,7 +68,7 @@ bool mlir::fp8::emu::parseGemmKernelName(const std::string &name,
   static const std::regex re("fp8_scaled_matmul_(dyn|[0-9]+)x([0-9]+)x([0-9]+)_"
                              "([a-z0-9]+)_([a-z0-9]+)_"
                              "([a-z0-9]+)(_acc(bf16|f32))?"
-                             "(_t[0-9]+x[0-9]+s[0-9]+(c[0-9]+)?)?");
+                             "(_t[0-9]+x[0-9]+s[0-9]+(c[0-9]+)?(g[0-9]+)?)?");
   std::smatch m;
   if (!std::regex_match(name, m, re))
     return false;
@@ -111,7 +111,7 @@ bool mlir::fp8::emu::getGemmKernelConfig(const KernelModule &module,
   // A configuration suffix names the tiles (and column-split consumers).
   GemmKernelOverrides o;
   if (parseGemmKernelConfigSuffix(kernel, &o.blockM, &o.blockN, &o.stages,
-                                  &o.consumers)) {
+                                  &o.consumers, &o.groupM)) {
     cfg = withRuntimeM(makeGemmKernelConfig(spec.m, spec.n, spec.k, o), m);
     return true;
   }

@@ -87,7 +87,7 @@ def test_compile_moe_block_sm90a_one_kernel_per_shape():
     quantize is left on the host."""
     res = fp8_mlir.compile(models.moe_block(SMALL, 1), target="sm_90a")
     # config=auto (the default) may add the configuration suffix _t<BM>x<BN>s<S>[c<C>].
-    entries = {re.sub(r"_t\d+x\d+s\d+(c\d+)?$", "", e) for e in re.findall(r"\.entry\s+(fp8_\w+)", res.ptx)}
+    entries = {re.sub(r"_t\d+x\d+s\d+(c\d+)?(g\d+)?$", "", e) for e in re.findall(r"\.entry\s+(fp8_\w+)", res.ptx)}
     c, h, inter, e = SMALL.capacity, SMALL.hidden, SMALL.moe_intermediate, SMALL.num_experts
     assert fp8_mlir.gemm_kernel_name(c, inter, h, "e4m3", "e4m3", "f32") in entries
     assert fp8_mlir.gemm_kernel_name(c, h, inter, "e4m3", "e4m3", "f32") in entries
@@ -107,7 +107,7 @@ def test_compile_llama_block_sm90a_ptx():
     # GEMMs the host launches (fp8-launch-kernels: one launcher call per
     # scaled_matmul, on the operands' memrefs): one per distinct shape.
     # config=auto (the default) may add the configuration suffix _t<BM>x<BN>s<S>.
-    entries = {re.sub(r"_t\d+x\d+s\d+(c\d+)?$", "", e)
+    entries = {re.sub(r"_t\d+x\d+s\d+(c\d+)?(g\d+)?$", "", e)
                for e in re.findall(r"\.entry\s+(fp8_scaled_matmul_\w+)", res.ptx)}
     gemms = re.findall(r"call @fp8_launch_fp8_scaled_matmul_\w+\(.*\) : \(memref<(\d+)x(\d+)xf8E4M3FN>, "
                        r"memref<(\d+)x\d+xf8E4M3FN>, .*, memref<\d+x\d+x(bf16|f32)>\) -> \(\)", res.ir)

@@ -165,9 +165,9 @@ int fp8rt_gemm_create(fp8rt_module *module, const char *kernel_name, int64_t m,
   // A kernel of a non-default configuration says which in its name
   // (`_t<BM>x<BN>s<S>`, KernelNames.h).
   mlir::fp8::GemmKernelOverrides overrides;
-  if (mlir::fp8::parseGemmKernelConfigSuffix(kernel_name, &overrides.blockM,
-                                             &overrides.blockN,
-                                             &overrides.stages)) {
+  if (mlir::fp8::parseGemmKernelConfigSuffix(
+          kernel_name, &overrides.blockM, &overrides.blockN, &overrides.stages,
+          &overrides.consumers, &overrides.groupM)) {
     g->config = mlir::fp8::makeGemmKernelConfig(m, n, k, overrides);
     const char *why = mlir::fp8::checkGemmKernelConfig(g->config);
     if (*why) {

@@ -193,8 +193,13 @@ def FP8LowerToNVVMPass : Pass<"fp8-lower-to-nvvm", "ModuleOp"> {
     BLOCK_M 64 for M <= 64 else 128, BLOCK_N 128, as many stages as fit the
     227 KB of shared memory up to 8) unless the options `block-m`,
     `block-n`, `stages`, `consumers` say otherwise; a kernel with a
-    non-default configuration has the suffix `_t<BM>x<BN>s<S>[c<C>]` in its
-    name (`c<C>` when the C consumers split the tile's columns).
+    non-default configuration has the suffix `_t<BM>x<BN>s<S>[c<C>][g<G>]`
+    in its name (`c<C>` when the C consumers split the tile's columns,
+    `g<G>` for a grouped tile order). Tile order: with `group-m` G > 1 the
+    persistent CTAs take the tiles in groups of G tile rows, each group
+    swept column by column, so a wave of CTAs shares its A and B panels
+    through L2 (row-major, G = 1, re-reads all of B every wave); under
+    `config=auto` the cost model chooses G (GemmCostModel.h).
     BLOCK_N need not be a multiple of the 128-column B-scale block: each
     8-column register group takes the B scale of the block its columns fall
     in (a tile may straddle two or three blocks). A configuration that
@@ -252,6 +257,10 @@ def FP8LowerToNVVMPass : Pass<"fp8-lower-to-nvvm", "ModuleOp"> {
            "GEMM consumer warpgroups, 1..4: block-m / 64 times the column "
            "splits (0: block-m / 64, doubled when block-n is too wide for "
            "one consumer per 64 rows)">,
+    Option<"groupM", "group-m", "int64_t", /*default=*/"0",
+           "GEMM tile order: rows of tiles per group of the grouped "
+           "(swizzled) order, 1..4096, 1 = row-major (0: the cost model's "
+           "choice when it chooses the tiles, else row-major)">,
   ];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::LLVM::LLVMDialect",

@@ -50,8 +50,8 @@ std::string mlir::fp8::gemmKernelName(const GemmKernelSpec &spec) {
   if (spec.accType)
     name += getGemmKernelAccSuffix(getKernelElementType(spec.accType));
   if (!isDefaultGemmKernelConfig(c))
-    name +=
-        getGemmKernelConfigSuffix(c.blockM, c.blockN, c.stages, c.consumers);
+    name += getGemmKernelConfigSuffix(c.blockM, c.blockN, c.stages, c.consumers,
+                                      c.groupM);
   return name;
 }
 
@@ -155,10 +155,33 @@ LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
   }
   NVVM::Barrier0Op::create(b);
 
-  // Tile t covers rows [mt*BM, +BM) and columns [nt*BN, +BN): mt = t / nTiles.
-  auto tileCoords = [&](Value tile) {
-    return std::make_pair(k.divu(tile, k.c32(nTiles)),
-                          k.remu(tile, k.c32(nTiles)));
+  // Tile t covers rows [mt*BM, +BM) and columns [nt*BN, +BN). Row-major
+  // (groupM = 1): mt = t / nTiles, nt = t % nTiles. Grouped order
+  // (GemmKernelConfig::groupedTileCoords): groups of groupM tile rows, each
+  // swept column by column, so a wave of CTAs shares A and B panels in L2
+  // (issue 17: row-major re-streams all of B every wave). One op per
+  // statement: the IR order is fixed.
+  const int64_t G = cfg.groupM;
+  Value mTilesV;
+  if (G > 1)
+    mTilesV =
+        dynamicM ? k.ceilDivTimes(mRows, cfg.blockM, 1) : k.c32(cfg.mTiles());
+  auto tileCoords = [&](Value tile) -> std::pair<Value, Value> {
+    if (G == 1)
+      return std::make_pair(k.divu(tile, k.c32(nTiles)),
+                            k.remu(tile, k.c32(nTiles)));
+    Value perGroup = k.c32(G * nTiles);
+    Value group = k.divu(tile, perGroup);
+    Value groupRows = k.c32(G);
+    Value first = k.mul(group, groupRows);
+    Value left = k.sub(mTilesV, first);
+    Value height = arith::MinUIOp::create(b, left, groupRows);
+    Value groupStart = k.mul(group, perGroup);
+    Value r = k.sub(tile, groupStart);
+    Value rowInGroup = k.remu(r, height);
+    Value mt = k.add(first, rowInGroup);
+    Value nt = k.divu(r, height);
+    return std::make_pair(mt, nt);
   };
   auto stagePhase = [&](Value it) {
     return std::make_pair(k.remu(it, k.c32(S)),

@@ -58,6 +58,8 @@ mlir::fp8::getGemmKernelSpec(ScaledMatmulOp op,
     o.blockM = chosen.blockM;
     o.blockN = chosen.blockN;
     o.stages = chosen.stages;
+    if (!o.groupM)
+      o.groupM = chosen.groupM;
   }
   spec.config = makeGemmKernelConfig(m, n, k, o);
   StringRef why = checkGemmKernelConfig(spec.config);
@@ -110,6 +112,7 @@ DictionaryAttr mlir::fp8::getKernelConfigAttr(MLIRContext *ctx,
   i64("stages", c.stages);
   i64("cluster", 1);
   i64("consumers", c.consumers);
+  i64("group_m", c.groupM);
   attrs.push_back(b.getNamedAttr("chip", b.getStringAttr(chip.name)));
   if (c.m != GemmKernelConfig::kDynamicM) {
     GemmCost cost = modelGemmCost(c, chip);
@@ -143,6 +146,10 @@ mlir::fp8::getKernelConfigFromAttr(DictionaryAttr dict, int64_t m, int64_t n,
     }
     *field = v.getInt();
   }
+  // The tile order (optional: kernels before the grouped order are
+  // row-major).
+  if (auto g = dict.getAs<IntegerAttr>("group_m"))
+    c.groupM = g.getInt();
   // The kernel's K block is the promotion interval (128) and it runs
   // without clusters: anything else is not a kernel this project generates.
   if (blockK != c.blockK) {

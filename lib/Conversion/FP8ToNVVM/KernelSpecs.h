@@ -39,7 +39,8 @@ LogicalResult parseKernelConfigOptions(Location loc, StringRef pass,
 
 /// The `fp8.kernel_config` dictionary of a GEMM kernel of configuration `c`
 /// modelled on `chip`: block_m, block_n, block_k, stages, cluster (1: the
-/// generator has no clusters), consumers, ctas (the persistent grid on the
+/// generator has no clusters), consumers, group_m (the tile order's group
+/// height, 1: row-major), ctas (the persistent grid on the
 /// chip's SMs), modelled_us and modelled_tflops (absent for a dynamic M),
 /// chip.
 DictionaryAttr getKernelConfigAttr(MLIRContext *ctx, const GemmKernelConfig &c,
@@ -47,7 +48,8 @@ DictionaryAttr getKernelConfigAttr(MLIRContext *ctx, const GemmKernelConfig &c,
 
 /// The configuration recorded in the `fp8.kernel_config` dictionary `dict`
 /// of a GEMM kernel for an M x N x K problem (`m` may be
-/// GemmKernelConfig::kDynamicM): block_m, block_n, stages, consumers; the
+/// GemmKernelConfig::kDynamicM): block_m, block_n, stages, consumers,
+/// group_m (optional, default 1); the
 /// derived sizes (setmaxnreg share, ring layout) follow GemmKernelConfig.h.
 /// Fails with `why` set when a key is missing or the configuration is not
 /// one the kernel generator emits (block_k 128, cluster 1,

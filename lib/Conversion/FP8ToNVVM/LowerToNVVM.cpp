@@ -104,7 +104,12 @@ struct FP8LowerToNVVMPass
     overrides.blockM = blockM;
     overrides.blockN = blockN;
     overrides.stages = stages;
+    if (groupM < 0 || groupM > 4096)
+      return bad("group-m", groupM)
+             << "0 (the cost model's choice under config=auto, else 1) or "
+                "1..4096 rows of tiles per group (1: row-major)";
     overrides.consumers = consumers;
+    overrides.groupM = groupM;
     return parseKernelConfigOptions(loc, "fp8-lower-to-nvvm", config, device,
                                     modelChip, autoConfig);
   }

@@ -5,10 +5,10 @@
 // tiles, each bounded by the slower of its tensor-core time (with the
 // promotion the kernel does in lock-step after every K block) and its
 // operand traffic from L2; the whole kernel is also bounded by its HBM
-// traffic (B re-streamed per wave when the operands do not fit in L2, the
-// row-major tile order of the generator). The idea of choosing tiles by
-// waves and last-wave utilisation is DeepGEMM's (csrc/jit_kernels/
-// heuristics); the time terms are this project's.
+// traffic (when the operands do not fit in L2, the A rows and B columns
+// each wave touches, which the grouped tile order keeps few). The idea of
+// choosing tiles by waves and last-wave utilisation is DeepGEMM's
+// (csrc/jit_kernels/ heuristics); the time terms are this project's.
 //
 //===----------------------------------------------------------------------===//
 #include "fp8/Target/Hopper/GemmCostModel.h"
@@ -46,6 +46,63 @@ const ChipSpec *mlir::fp8::lookupChip(const std::string &name) {
 
 const char *mlir::fp8::knownChipNames() { return "h100-sxm, h200"; }
 
+double mlir::fp8::gemmWaveOperandBytes(const GemmKernelConfig &c,
+                                       int64_t smCount) {
+  const int64_t mT = c.mTiles(), nT = c.nTiles(), tiles = c.tiles();
+  const int64_t g = c.groupM, perGroup = g * nT;
+  const double kb = static_cast<double>(c.kBlocks());
+  const double kPad = kb * c.blockK;
+  // Bytes per row of A (codes and its f32 scale per K block) and per row of
+  // B (codes and a 128th of its scale row).
+  const double aRow = kPad + kb * 4, bRow = kPad + kb * 4 / 128.0;
+  double bytes = 0;
+  for (int64_t w0 = 0; w0 < tiles; w0 += smCount) {
+    const int64_t w1 = std::min(tiles, w0 + smCount);
+    int64_t rows = 0, cols = 0;
+    // The wave's tiles, one segment per group it touches: inside a group
+    // of height h the tiles run column by column, so r0..r1 touch
+    // min(h, r1 - r0) rows and the columns r0 / h .. (r1 - 1) / h.
+    for (int64_t t = w0; t < w1;) {
+      const int64_t grp = t / perGroup, first = grp * g;
+      const int64_t h = std::min(g, mT - first);
+      const int64_t end = std::min(w1, (grp + 1) * perGroup);
+      const int64_t r0 = t - grp * perGroup, r1 = end - grp * perGroup;
+      rows += std::min(h, r1 - r0);
+      cols += (r1 - 1) / h - r0 / h + 1;
+      t = end;
+    }
+    // Segments of different groups may share columns: at most all of them.
+    cols = std::min(cols, nT);
+    bytes += static_cast<double>(std::min(rows * c.blockM, c.m)) * aRow +
+             static_cast<double>(std::min(cols * c.blockN, c.n)) * bRow;
+  }
+  return bytes;
+}
+
+int64_t mlir::fp8::chooseGroupM(const GemmKernelConfig &c,
+                                const ChipSpec &chip) {
+  // Operands that fit in half of L2 are read once in any order.
+  const double kb = static_cast<double>(c.kBlocks()), kPad = kb * c.blockK;
+  const double operands = static_cast<double>(c.m) * (kPad + kb * 4) +
+                          static_cast<double>(c.n) * kPad +
+                          static_cast<double>(c.nScaleBlocks()) * kb * 4;
+  if (operands <= chip.l2Bytes / 2)
+    return 1;
+  int64_t best = 1;
+  double bestBytes = 0;
+  for (int64_t g = 1; g <= c.mTiles() && g <= 4096; g *= 2) {
+    GemmKernelConfig x = c;
+    x.groupM = g;
+    double bytes = gemmWaveOperandBytes(x, chip.smCount);
+    // Strictly fewer bytes: the smallest group of the minimum.
+    if (g == 1 || bytes < bestBytes * (1 - 1e-12)) {
+      best = g;
+      bestBytes = bytes;
+    }
+  }
+  return best;
+}
+
 GemmCost mlir::fp8::modelGemmCost(const GemmKernelConfig &c,
                                   const ChipSpec &chip) {
   GemmCost r;
@@ -76,18 +133,17 @@ GemmCost mlir::fp8::modelGemmCost(const GemmKernelConfig &c,
   r.computeUs = r.waves * tileComputeS * 1e6;
   r.l2Us = r.waves * tileL2S * 1e6;
 
-  // HBM: A, B (and their scales) and D once, B again for every wave that
-  // sweeps it when A and B do not fit in half of L2 (row-major tile order:
-  // a wave of S >= nTiles CTAs reads all of B; a smaller wave reads B once
-  // per row of tiles).
+  // HBM: D once; A and B (and their scales) once when they fit in half of
+  // L2, else what each wave reads (gemmWaveOperandBytes): the tile order
+  // decides how many A rows and B columns a wave touches.
   const double m = static_cast<double>(c.m), n = static_cast<double>(c.n);
   const double kPad = kb * c.blockK;
   double aBytes = m * kPad + m * kb * 4;
   double bBytes = n * kPad + c.nScaleBlocks() * kb * 4;
-  double passes = 1;
-  if (aBytes + bBytes > chip.l2Bytes / 2)
-    passes = static_cast<double>(r.ctas >= c.nTiles() ? r.waves : c.mTiles());
-  r.hbmBytes = aBytes + bBytes * passes + m * n * kOutBytes;
+  double operands = aBytes + bBytes;
+  if (operands > chip.l2Bytes / 2)
+    operands = gemmWaveOperandBytes(c, chip.smCount);
+  r.hbmBytes = operands + m * n * kOutBytes;
   r.hbmUs = r.hbmBytes / (chip.hbmTBps * 1e12) * 1e6;
 
   r.us = std::max({r.computeUs, r.l2Us, r.hbmUs}) + chip.fixedUs;
@@ -145,7 +201,9 @@ GemmChoice mlir::fp8::chooseGemmConfigByModel(int64_t m, int64_t n, int64_t k,
   bool haveWide = false;
   int64_t mostTiles = 0;
   const int64_t wide = chip.smCount;
-  forEachCandidate(m, n, k, [&](const GemmKernelConfig &c) {
+  forEachCandidate(m, n, k, [&](const GemmKernelConfig &tiles) {
+    GemmKernelConfig c = tiles;
+    c.groupM = chooseGroupM(c, chip);
     GemmCost cost = modelGemmCost(c, chip);
     mostTiles = std::max(mostTiles, cost.tiles);
     if (!have || better(c, cost, best.config, best.cost)) {

@@ -12,14 +12,18 @@
 // RUN: fp8-opt %s --fp8-lower-to-nvvm --fp8-launch-kernels | FileCheck %s --check-prefix=LAUNCH
 // RUN: not fp8-opt %s --fp8-lower-to-nvvm=config=best 2>&1 | FileCheck %s --check-prefix=BADCFG
 // RUN: not fp8-opt %s --fp8-lower-to-nvvm=device=b200 2>&1 | FileCheck %s --check-prefix=BADDEV
+// The grouped tile order: the model's group, or the option group-m.
+// RUN: fp8-opt %s --fp8-lower-to-nvvm=group-m=1 | FileCheck %s --check-prefix=ROWMAJOR
+// RUN: fp8-opt %s --fp8-lower-to-nvvm="block-m=128 block-n=128 group-m=3" | FileCheck %s --check-prefix=GROUP3
+// RUN: not fp8-opt %s --fp8-lower-to-nvvm=group-m=-1 2>&1 | FileCheck %s --check-prefix=BADGROUP
 
 // 128x2112x7168 (DeepSeek-V3 decode): 64x32 tiles, 2 x ceil(2112 / 32) =
 // 132 CTAs (one per SM), 8 stages (the cap; 8 x 12544 B fit in 227 KB).
 // AUTO-LABEL: llvm.func @fp8_scaled_matmul_128x2112x7168_e4m3_e4m3_bf16_t64x32s8(
-// AUTO-SAME: fp8.kernel_config = {block_k = 128 : i64, block_m = 64 : i64, block_n = 32 : i64, chip = "h200", cluster = 1 : i64, consumers = 1 : i64, ctas = 132 : i64, modelled_tflops = {{[0-9.e+]+}} : f64, modelled_us = {{[0-9.e+]+}} : f64, stages = 8 : i64}
+// AUTO-SAME: fp8.kernel_config = {block_k = 128 : i64, block_m = 64 : i64, block_n = 32 : i64, chip = "h200", cluster = 1 : i64, consumers = 1 : i64, ctas = 132 : i64, group_m = 1 : i64, modelled_tflops = {{[0-9.e+]+}} : f64, modelled_us = {{[0-9.e+]+}} : f64, stages = 8 : i64}
 // A dynamic M keeps the default (M is unknown to the model): no time.
 // AUTO-LABEL: llvm.func @fp8_scaled_matmul_dynx2112x7168_e4m3_e4m3_bf16(
-// AUTO-SAME: fp8.kernel_config = {block_k = 128 : i64, block_m = 128 : i64, block_n = 128 : i64, chip = "h200", cluster = 1 : i64, consumers = 2 : i64, stages = 6 : i64}
+// AUTO-SAME: fp8.kernel_config = {block_k = 128 : i64, block_m = 128 : i64, block_n = 128 : i64, chip = "h200", cluster = 1 : i64, consumers = 2 : i64, group_m = 1 : i64, stages = 6 : i64}
 
 // 128x128 tiles: ceil(2112 / 128) = 17 CTAs.
 // FIXED-LABEL: llvm.func @fp8_scaled_matmul_128x2112x7168_e4m3_e4m3_bf16(
@@ -51,4 +55,37 @@ func.func @any_tokens(%a: !fp8.scaled<?x7168xf8E4M3FN, block = [1, 128], scale =
   %d = fp8.scaled_matmul %a, %b : !fp8.scaled<?x7168xf8E4M3FN, block = [1, 128], scale = f32>,
     !fp8.scaled<2112x7168xf8E4M3FN, block = [128, 128], scale = f32> -> tensor<?x2112xbf16>
   return %d : tensor<?x2112xbf16>
+}
+
+// 4096x7168x16384 (A 64 MiB + B 112 MiB, far over half the 50 MB L2): the
+// model's 128x176 tiles (32 x 41 = 1312 tiles, 10 waves) in groups of 16
+// tile rows; row-major, every wave would stream all of B from HBM
+// (GemmCostModelTest.cpp derives the bytes).
+// AUTO-LABEL: llvm.func @fp8_scaled_matmul_4096x7168x16384_e4m3_e4m3_bf16_t128x176s5g16(
+// AUTO-SAME: consumers = 2 : i64, ctas = 132 : i64, group_m = 16 : i64,
+// The grouped order computes the group of tile t (t / (16 x 41) with 41
+// column tiles), the group's height min(16, 32 - first row) and the tile's
+// row and column inside it.
+// AUTO: arith.constant 656 : i32
+// AUTO: arith.divui %{{.*}}, %{{.*}} : i32
+// AUTO: arith.minui %{{.*}}, %{{.*}} : i32
+// The default (config=fixed) and explicit tiles keep the row-major order.
+// FIXED-LABEL: llvm.func @fp8_scaled_matmul_4096x7168x16384_e4m3_e4m3_bf16(
+// FIXED-SAME: group_m = 1 : i64
+// OVERRIDE-LABEL: llvm.func @fp8_scaled_matmul_4096x7168x16384_e4m3_e4m3_bf16_t128x64s8(
+// OVERRIDE-SAME: group_m = 1 : i64
+// ROWMAJOR-LABEL: llvm.func @fp8_scaled_matmul_4096x7168x16384_e4m3_e4m3_bf16_t128x176s5(
+// ROWMAJOR-SAME: group_m = 1 : i64
+// GROUP3-LABEL: llvm.func @fp8_scaled_matmul_4096x7168x16384_e4m3_e4m3_bf16_t128x128s6g3(
+// GROUP3-SAME: group_m = 3 : i64
+// The launcher follows the kernel (fp8.kernel_config): grid min(1312, 132).
+// LAUNCH: func.func private @fp8_launch_fp8_scaled_matmul_4096x7168x16384_e4m3_e4m3_bf16_t128x176s5g16(
+// LAUNCH-SAME: group_m = 16 : i64
+// BADGROUP: fp8-lower-to-nvvm: option group-m=-1 is invalid: expected 0 (the cost model's choice under config=auto, else 1) or 1..4096 rows of tiles per group (1: row-major)
+
+func.func @prefill(%a: !fp8.scaled<4096x16384xf8E4M3FN, block = [1, 128], scale = f32>,
+    %b: !fp8.scaled<7168x16384xf8E4M3FN, block = [128, 128], scale = f32>) -> tensor<4096x7168xbf16> {
+  %d = fp8.scaled_matmul %a, %b : !fp8.scaled<4096x16384xf8E4M3FN, block = [1, 128], scale = f32>,
+    !fp8.scaled<7168x16384xf8E4M3FN, block = [128, 128], scale = f32> -> tensor<4096x7168xbf16>
+  return %d : tensor<4096x7168xbf16>
 }

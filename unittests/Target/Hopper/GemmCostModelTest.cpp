@@ -109,6 +109,73 @@ TEST(GemmCostModelTest, DecodeShapesFillTheChip) {
   }
 }
 
+// The grouped tile order is a permutation of the tiles: every tile exactly
+// once, groups of G tile rows (the last one shorter) swept column by
+// column. Listed by hand for 5 x 3 tiles in groups of 2.
+TEST(GemmCostModelTest, GroupedTileOrder) {
+  GemmKernelConfig c = tiles(5 * 64, 3 * 64, 128, 64, 64);
+  c.groupM = 2;
+  const int64_t want[][2] = {{0, 0}, {1, 0}, {0, 1}, {1, 1}, {0, 2},
+                             {1, 2}, {2, 0}, {3, 0}, {2, 1}, {3, 1},
+                             {2, 2}, {3, 2}, {4, 0}, {4, 1}, {4, 2}};
+  ASSERT_EQ(c.tiles(), 15);
+  for (int64_t t = 0; t < 15; ++t) {
+    int64_t mt = -1, nt = -1;
+    c.tileCoords(t, mt, nt);
+    EXPECT_EQ(mt, want[t][0]) << "tile " << t;
+    EXPECT_EQ(nt, want[t][1]) << "tile " << t;
+  }
+  // Group 1 is row-major.
+  c.groupM = 1;
+  for (int64_t t = 0; t < 15; ++t) {
+    int64_t mt = -1, nt = -1;
+    c.tileCoords(t, mt, nt);
+    EXPECT_EQ(mt, t / 3);
+    EXPECT_EQ(nt, t % 3);
+  }
+}
+
+// Operand bytes per wave, by hand: 256 x 256 x 128 in 64x64 tiles (4 x 4),
+// waves of 4 CTAs; an A row is 128 codes + one f32 scale = 132 B, a B row
+// 128 codes + 4/128 B of scale = 128.03125 B. Row-major: each wave is one
+// tile row, 64 A rows and all 256 B rows: 4 x (64 x 132 + 256 x 128.03125)
+// = 164896. Groups of 2: each wave is 2 x 2 tiles, 128 A rows and 128 B
+// rows: 4 x (128 x 132 + 128 x 128.03125) = 133136.
+TEST(GemmCostModelTest, WaveOperandBytes) {
+  GemmKernelConfig c = tiles(256, 256, 128, 64, 64);
+  EXPECT_DOUBLE_EQ(gemmWaveOperandBytes(c, 4), 164896.0);
+  c.groupM = 2;
+  EXPECT_DOUBLE_EQ(gemmWaveOperandBytes(c, 4), 133136.0);
+}
+
+// Issue 17's example, 4096x7168x16384 with 128x128 tiles (32 x 56, 14 waves
+// on 132 SMs): row-major, every wave reads all 56 B column tiles (and 3 or
+// 4 A row tiles); groups of 16 rows read 16 (32 where a wave straddles two
+// groups) A row tiles and 9 (5 in the last wave) B column tiles. The bytes
+// below were counted by enumerating the tiles of every wave in a separate
+// script (sets of rows and columns; A row 16384 + 128 x 4 B, B row 16384 +
+// 128 x 4 / 128 B): 1.74 GB against 0.77 GB, the issue's figures.
+TEST(GemmCostModelTest, GroupedOrderHbmBytes) {
+  GemmKernelConfig c = tiles(4096, 7168, 16384, 128, 128);
+  EXPECT_DOUBLE_EQ(gemmWaveOperandBytes(c, 132), 1741889536.0);
+  c.groupM = 16;
+  EXPECT_DOUBLE_EQ(gemmWaveOperandBytes(c, 132), 774960128.0);
+  // The model's HBM bytes add D (bf16) once.
+  EXPECT_DOUBLE_EQ(modelGemmCost(c, h200()).hbmBytes,
+                   774960128.0 + 4096.0 * 7168 * 2);
+  // The chosen group minimises the bytes over powers of two (16 here; 8
+  // reads 8 A row tiles and 17 B column tiles per wave, more).
+  EXPECT_EQ(chooseGroupM(tiles(4096, 7168, 16384, 128, 128), h200()), 16);
+  // Operands that fit in half of L2 (128x2112x7168: 16 MB) keep row-major.
+  EXPECT_EQ(chooseGroupM(tiles(128, 2112, 7168, 64, 32), h200()), 1);
+  // The model's choice for the shape carries its group.
+  GemmChoice g = chooseGemmConfigByModel(4096, 7168, 16384, h200());
+  EXPECT_GT(g.config.groupM, 1);
+  GemmKernelConfig rowMajor = g.config;
+  rowMajor.groupM = 1;
+  EXPECT_LT(g.cost.hbmBytes, modelGemmCost(rowMajor, h200()).hbmBytes / 1.5);
+}
+
 // A problem smaller than one wave of the smallest tile: 64 x 64 has one
 // 64x16 row of 4 tiles, so no configuration fills the chip.
 TEST(GemmCostModelTest, TinyProblemSaysWhy) {

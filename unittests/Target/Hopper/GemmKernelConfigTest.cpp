@@ -172,6 +172,33 @@ TEST(GemmKernelConfig, NameSuffixRoundTrip) {
       "fp8_scaled_matmul_200x300x400_e4m3_e4m3_bf16_t128x96s5", &bm, &bn, &st,
       &cs));
   EXPECT_EQ(cs, 2);
+  // The grouped tile order: "g<G>" for G > 1, after "c<C>".
+  int64_t gm = 0;
+  EXPECT_EQ(mlir::fp8::getGemmKernelConfigSuffix(64, 256, 5, 2, 16),
+            "_t64x256s5c2g16");
+  EXPECT_EQ(mlir::fp8::getGemmKernelConfigSuffix(128, 176, 5, 2, 1),
+            "_t128x176s5");
+  EXPECT_TRUE(mlir::fp8::parseGemmKernelConfigSuffix(
+      "fp8_scaled_matmul_4096x7168x16384_e4m3_e4m3_bf16_t128x176s5g16", &bm,
+      &bn, &st, &cs, &gm));
+  EXPECT_EQ(bn, 176);
+  EXPECT_EQ(cs, 2);
+  EXPECT_EQ(gm, 16);
+  EXPECT_TRUE(mlir::fp8::parseGemmKernelConfigSuffix(
+      "fp8_scaled_matmul_200x300x400_e4m3_e4m3_bf16_t64x256s5c2g3", &bm, &bn,
+      &st, &cs, &gm));
+  EXPECT_EQ(cs, 2);
+  EXPECT_EQ(gm, 3);
+  EXPECT_TRUE(mlir::fp8::parseGemmKernelConfigSuffix(
+      "fp8_scaled_matmul_200x300x400_e4m3_e4m3_bf16_t64x256s5c2", &bm, &bn, &st,
+      &cs, &gm));
+  EXPECT_EQ(gm, 1);
+  EXPECT_FALSE(mlir::fp8::parseGemmKernelConfigSuffix(
+      "fp8_scaled_matmul_200x300x400_e4m3_e4m3_bf16_t64x96s5g", &bm, &bn, &st,
+      &cs, &gm));
+  EXPECT_FALSE(mlir::fp8::parseGemmKernelConfigSuffix(
+      "fp8_scaled_matmul_200x300x400_e4m3_e4m3_bf16_t64x96s5g2c2", &bm, &bn,
+      &st, &cs, &gm));
   // The default configuration has no suffix, an explicit one equal to it is
   // the default.
   mlir::fp8::GemmKernelOverrides o;

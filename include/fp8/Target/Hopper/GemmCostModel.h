@@ -2,10 +2,11 @@
 //
 // An analytical cost model of the sm_90a block-scaled FP8 GEMM kernel that
 // fp8-lower-to-nvvm generates, and the configuration it chooses per problem
-// shape and chip: BLOCK_M, BLOCK_N, stages and consumer warpgroups. Only what
-// the generator can emit is considered: no clusters (cluster = 1, no TMA
-// multicast), row-major tile order, lock-step promotion. The model and its
-// sources are in docs/gpu-kernel.md ("Choosing the configuration").
+// shape and chip: BLOCK_M, BLOCK_N, stages, consumer warpgroups and the
+// grouped tile order's group height. Only what the generator can emit is
+// considered: no clusters (cluster = 1, no TMA multicast), lock-step
+// promotion. The model and its sources are in docs/gpu-kernel.md
+// ("Choosing the configuration").
 //
 // MLIR-free (standard C++ only), like GemmKernelConfig.h, so tools and the
 // benchmark harness can evaluate it without the compiler.
@@ -60,6 +61,20 @@ struct GemmCost {
 /// The modelled cost of configuration `c` (its m, n, k the problem; m static)
 /// on `chip`.
 GemmCost modelGemmCost(const GemmKernelConfig &c, const ChipSpec &chip);
+
+/// HBM bytes of A and B (codes and scales) when they do not stay in L2
+/// across waves: for each wave of `smCount` consecutive tiles in the tile
+/// order of `c` (GemmKernelConfig::tileCoords), the A rows and B columns
+/// its tiles touch, each read once per wave (its CTAs run in step along K,
+/// so one wave shares a panel through L2; the next wave finds it evicted
+/// by the K sweep). Row-major order touches every B column each wave.
+double gemmWaveOperandBytes(const GemmKernelConfig &c, int64_t smCount);
+
+/// The grouped tile order's group height (GemmKernelConfig::groupM: a
+/// power of two up to the tile rows) with the fewest gemmWaveOperandBytes
+/// for the tiles of `c`, the smallest among equals; 1 (row-major) when A
+/// and B fit in half of the chip's L2.
+int64_t chooseGroupM(const GemmKernelConfig &c, const ChipSpec &chip);
 
 /// The configuration the model chooses for M x N x K on `chip` (M static,
 /// > 0), its cost, and, when it leaves SMs idle (fewer CTAs than SMs), why:

@@ -46,6 +46,12 @@ struct GemmKernelConfig {
   int64_t blockK = 128;  // K per stage = one promotion interval
   int64_t consumers = 2; // consumer (math) warpgroups
   int64_t stages = 6;    // shared-memory ring depth
+  /// Tile order: tiles are taken in groups of `groupM` rows of tiles, each
+  /// group swept column by column (tileCoords); 1 is the row-major order.
+  /// A wave of the persistent grid then covers a near-square block of
+  /// tiles, so the operand panels it reads from HBM are shared by more of
+  /// its CTAs through L2 (GemmCostModel.h chooses the group).
+  int64_t groupM = 1;
   int64_t producerRegs = 40, consumerRegs = 232; // setmaxnreg targets
 
   /// Registers per CTA (sm_90: 64K 32-bit registers per SM, one CTA per SM).
@@ -110,6 +116,25 @@ struct GemmKernelConfig {
     return saRingOffset() + stages * saStageBytes();
   }
   int64_t sharedMemoryBytes() const { return barrierOffset() + kBarrierBytes; }
+  /// The (row, column) tile of linear tile index `t` (0 <= t < tiles()) in
+  /// the grouped order: group g = t / (groupM * nTiles) holds tile rows
+  /// [g * groupM, + h), h = min(groupM, mTiles - g * groupM) (the last
+  /// group may be shorter); inside it, tile r = t - g * groupM * nTiles is
+  /// row g * groupM + r % h, column r / h. groupM = 1 is row-major
+  /// (t / nTiles, t % nTiles). The kernel computes the same map.
+  static constexpr void groupedTileCoords(int64_t t, int64_t mTiles,
+                                          int64_t nTiles, int64_t groupM,
+                                          int64_t &mt, int64_t &nt) {
+    int64_t perGroup = groupM * nTiles;
+    int64_t g = t / perGroup, first = g * groupM;
+    int64_t h = mTiles - first < groupM ? mTiles - first : groupM;
+    int64_t r = t - g * perGroup;
+    mt = first + r % h;
+    nt = r / h;
+  }
+  void tileCoords(int64_t t, int64_t &mt, int64_t &nt) const {
+    groupedTileCoords(t, mTiles(), nTiles(), groupM, mt, nt);
+  }
   /// Persistent grid: one CTA per SM at most (one CTA fits per SM).
   int64_t gridSize(int64_t smCount) const {
     return tiles() < smCount ? tiles() : smCount;
@@ -159,6 +184,9 @@ inline const char *checkGemmKernelConfig(const GemmKernelConfig &c) {
            "consumer (wgmma .m64nNk32: N a multiple of 8)";
   if (c.stages < 1 || 2 * c.stages * 8 > GemmKernelConfig::kBarrierBytes)
     return "stages must be in 1..64";
+  if (c.groupM < 1 || c.groupM > 4096)
+    return "group-m must be in 1..4096 (rows of tiles per group of the "
+           "tile order; 1: row-major)";
   if (c.sharedMemoryBytes() > GemmKernelConfig::kSharedMemoryLimit)
     return "the shared-memory ring (stages x (block-m + block-n) x 128 bytes "
            "+ A scales + barriers) exceeds the 227 KB of shared memory per "
@@ -203,6 +231,7 @@ inline GemmKernelConfig chooseGemmKernelConfig(int64_t m, int64_t n,
 /// means "as chooseGemmKernelConfig chooses for the shape".
 struct GemmKernelOverrides {
   int64_t blockM = 0, blockN = 0, stages = 0, consumers = 0;
+  int64_t groupM = 0; // 0: row-major (the cost model chooses under auto)
   bool any() const { return blockM || blockN || stages || consumers; }
 };
 
@@ -215,6 +244,8 @@ struct GemmKernelOverrides {
 inline GemmKernelConfig makeGemmKernelConfig(int64_t m, int64_t n, int64_t k,
                                              const GemmKernelOverrides &o) {
   GemmKernelConfig c = chooseGemmKernelConfig(m, n, k);
+  if (o.groupM)
+    c.groupM = o.groupM;
   if (!o.any())
     return c;
   if (o.blockM)
@@ -257,7 +288,7 @@ inline GemmKernelConfig makeGemmKernelConfig(int64_t m, int64_t n, int64_t k,
 inline bool isDefaultGemmKernelConfig(const GemmKernelConfig &c) {
   GemmKernelConfig d = chooseGemmKernelConfig(c.m, c.n, c.k);
   return c.blockM == d.blockM && c.blockN == d.blockN && c.stages == d.stages &&
-         c.consumers == d.consumers;
+         c.consumers == d.consumers && c.groupM == d.groupM;
 }
 
 /// The launch configuration of a dynamic-M kernel for `m` rows at run time:

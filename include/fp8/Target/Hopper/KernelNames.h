@@ -16,7 +16,9 @@
 //             names a configuration other than the shape's default
 //             (BLOCK_M x BLOCK_N tiles, S stages; consumers = BM / 64), so
 //             two configurations of one shape never share a name:
-//             fp8_scaled_matmul_256x512x384_e4m3_e4m3_bf16_t64x96s5
+//             fp8_scaled_matmul_256x512x384_e4m3_e4m3_bf16_t64x96s5;
+//             a grouped tile order of G tile rows adds g<G>
+//             (fp8_scaled_matmul_4096x7168x16384_e4m3_e4m3_bf16_t128x128s6g8)
 //   quantize: fp8_quantize_<R>x<C>_<BR>x128_<in>_<fp8>[_pow2][_eps<bits>]
 //             (<R> is `dyn` for a kernel taking the row count at run time)
 //             <bits>: the f32 bit pattern of eps in lower-case hex, present
@@ -77,42 +79,59 @@ inline bool isAccGemmKernelName(const std::string &name) {
 
 /// The configuration suffix of a GEMM kernel name: "_t<BM>x<BN>s<S>", plus
 /// "c<C>" when the consumer warpgroups are not BM / 64 (columns split
-/// across them, GemmKernelConfig::colSplits).
+/// across them, GemmKernelConfig::colSplits), plus "g<G>" for a grouped
+/// tile order of G rows of tiles (GemmKernelConfig::groupM > 1).
 inline std::string getGemmKernelConfigSuffix(int64_t blockM, int64_t blockN,
                                              int64_t stages,
-                                             int64_t consumers = 0) {
+                                             int64_t consumers = 0,
+                                             int64_t groupM = 1) {
   std::string s = "_t" + std::to_string(blockM) + "x" + std::to_string(blockN) +
                   "s" + std::to_string(stages);
   if (consumers && consumers * 64 != blockM)
     s += "c" + std::to_string(consumers);
+  if (groupM > 1)
+    s += "g" + std::to_string(groupM);
   return s;
 }
 
 /// Reads the configuration suffix of a GEMM kernel name; false (outputs
 /// untouched) when the name has none, i.e. it uses the shape's default.
-/// `consumers` (optional) gets C of a "c<C>" part, else BM / 64.
+/// `consumers` (optional) gets C of a "c<C>" part, else BM / 64; `groupM`
+/// (optional) G of a "g<G>" part, else 1.
 inline bool parseGemmKernelConfigSuffix(const std::string &name,
                                         int64_t *blockM, int64_t *blockN,
                                         int64_t *stages,
-                                        int64_t *consumers = nullptr) {
+                                        int64_t *consumers = nullptr,
+                                        int64_t *groupM = nullptr) {
   size_t t = name.rfind("_t");
   if (t == std::string::npos)
     return false;
-  long long bm = 0, bn = 0, st = 0, cs = 0;
-  int used = 0, usedC = 0;
+  long long bm = 0, bn = 0, st = 0, cs = 0, gm = 0;
+  int used = 0, usedPart = 0;
   if (std::sscanf(name.c_str() + t, "_t%lldx%llds%lld%n", &bm, &bn, &st,
                   &used) != 3)
     return false;
   size_t end = t + static_cast<size_t>(used);
-  if (end < name.size() &&
-      (std::sscanf(name.c_str() + end, "c%lld%n", &cs, &usedC) != 1 ||
-       end + static_cast<size_t>(usedC) != name.size()))
+  // Optional parts, in this order: c<C>, g<G>.
+  if (end < name.size() && name[end] == 'c') {
+    if (std::sscanf(name.c_str() + end, "c%lld%n", &cs, &usedPart) != 1)
+      return false;
+    end += static_cast<size_t>(usedPart);
+  }
+  if (end < name.size() && name[end] == 'g') {
+    if (std::sscanf(name.c_str() + end, "g%lld%n", &gm, &usedPart) != 1)
+      return false;
+    end += static_cast<size_t>(usedPart);
+  }
+  if (end != name.size())
     return false;
   *blockM = bm;
   *blockN = bn;
   *stages = st;
   if (consumers)
     *consumers = cs ? cs : bm / 64;
+  if (groupM)
+    *groupM = gm ? gm : 1;
   return true;
 }
 

@@ -72,6 +72,15 @@ LogicalResult FP8Dialect::verifyOperationAttribute(Operation *op,
                << "attribute '" << name << "' needs a positive integer '" << key
                << "', got " << value;
     }
+    // Optional (kernels of the row-major order may omit it).
+    if (Attribute g = dict.get("group_m")) {
+      auto v = dyn_cast<IntegerAttr>(g);
+      if (!v || v.getInt() <= 0)
+        return mlir::emitError(op->getLoc())
+               << "attribute '" << name
+               << "' needs a positive integer 'group_m' when present, got "
+               << value;
+    }
     if (!dict.getAs<StringAttr>("chip"))
       return mlir::emitError(op->getLoc())
              << "attribute '" << name << "' needs a string 'chip', got "

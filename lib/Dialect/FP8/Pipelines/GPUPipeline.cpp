@@ -24,6 +24,7 @@ void fp8::buildFP8GPUPipeline(OpPassManager &pm,
   lowerOpts.blockN = opts.blockN;
   lowerOpts.stages = opts.stages;
   lowerOpts.consumers = opts.consumers;
+  lowerOpts.groupM = opts.groupM;
   pm.addPass(createFP8LowerToNVVMPass(lowerOpts));
   StringRef host = opts.host;
   if (host != "none") {

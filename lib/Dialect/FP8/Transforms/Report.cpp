@@ -380,6 +380,7 @@ llvm::json::Value kernelConfigJson(const Row &r) {
                             {"stages", c.stages},
                             {"cluster", 1},
                             {"consumers", c.consumers},
+                            {"group_m", c.groupM},
                             {"ctas", cost.ctas},
                             {"waves", cost.waves},
                             {"modelled_us", cost.us},

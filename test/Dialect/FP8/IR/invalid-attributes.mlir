@@ -76,6 +76,28 @@ func.func @kernel_config_no_chip() attributes {fp8.kernel_config = {block_m = 64
 
 // -----
 
+// group_m (the tile order's group of tile rows) is optional, positive when
+// present.
+// expected-error @+1 {{attribute 'fp8.kernel_config' needs a positive integer 'group_m' when present}}
+func.func @kernel_config_zero_group() attributes {fp8.kernel_config = {block_m = 64, block_n = 32, block_k = 128, stages = 8, cluster = 1, consumers = 1, group_m = 0, chip = "h200"}} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{attribute 'fp8.kernel_config' needs a positive integer 'group_m' when present}}
+func.func @kernel_config_group_not_int() attributes {fp8.kernel_config = {block_m = 64, block_n = 32, block_k = 128, stages = 8, cluster = 1, consumers = 1, group_m = "8", chip = "h200"}} {
+  return
+}
+
+// -----
+
+func.func @kernel_config_ok_grouped() attributes {fp8.kernel_config = {block_m = 128, block_n = 176, block_k = 128, stages = 5, cluster = 1, consumers = 2, group_m = 16, chip = "h200"}} {
+  return
+}
+
+// -----
+
 func.func @kernel_config_ok() attributes {fp8.kernel_config = {block_m = 64, block_n = 32, block_k = 128, stages = 8, cluster = 1, consumers = 1, chip = "h200", ctas = 132, modelled_us = 7.0, modelled_tflops = 551.0}} {
   return
 }

@@ -16,6 +16,8 @@
 // CHECK-NEXT: "cluster": 1,
 // CHECK-NEXT: "consumers": 1,
 // CHECK-NEXT: "ctas": 132,
+// A and B (16 MB) fit in half of L2: read once, row-major order (group 1).
+// CHECK-NEXT: "group_m": 1,
 // CHECK-NEXT: "hbm_bytes": 16629472,
 // CHECK-NEXT: "k": 7168,
 // CHECK-NEXT: "m": 128,

@@ -188,6 +188,11 @@ struct FP8GPUPipelineOptions
       *this, "consumers",
       llvm::cl::desc("GEMM consumer warpgroups 1..4 (0: block-m / 64)"),
       llvm::cl::init(0)};
+  PassOptions::Option<int64_t> groupM{
+      *this, "group-m",
+      llvm::cl::desc("GEMM tile order: tile rows per group, 1 = row-major "
+                     "(0: the cost model's choice, else 1)"),
+      llvm::cl::init(0)};
 };
 
 /// fp8-gpu-pipeline: fp8-lower-to-nvvm, fp8-launch-kernels (host=launch or

@@ -156,7 +156,8 @@ def FP8ReportPass : Pass<"fp8-report", "::mlir::ModuleOp"> {
     a `kernel_config`: the sm_90a kernel configuration the cost model of
     docs/gpu-kernel.md chooses on `chip` (what `fp8-lower-to-nvvm
     config=auto device=<chip>` builds): `block_m`, `block_n`, `block_k`,
-    `stages`, `cluster` (1), `consumers`, `ctas`, `waves`, `modelled_us`,
+    `stages`, `cluster` (1), `consumers`, `group_m` (the tile order's group
+    of tile rows, 1: row-major), `ctas`, `waves`, `modelled_us`,
     `modelled_tflops`, `hbm_bytes`, `why_fewer_ctas` (empty when every SM
     gets a CTA); null for other rows.
   }];
