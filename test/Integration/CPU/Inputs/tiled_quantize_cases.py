@@ -11,7 +11,8 @@ and -61440 (the RNE overflow thresholds of E4M3FN and E5M2), and the largest
 finite f32; of another row in seven: +Inf and -Inf. Cases: tails in rows and columns (sizes off 128 and
 off the 8/16 vector lanes, fewer columns than a vector), blocks 1x128,
 128x128, 3x32, 128x16 and a whole row; E4M3FN and E5M2; f32, pow2 and E8M0
-scales; eps 1e-4, 1e-30 and 0; saturating and not; f32, bf16 and f16 input;
+scales; eps 1e-4, 1e-30 and 0; saturating and not; f32, bf16 and f16 input
+and dequantized results;
 static and dynamic shapes; requantize with and without a transpose.
 
 The same module runs through the reference generics
@@ -250,7 +251,7 @@ def main():
         rsshape = tuple("?" if dyn else -(-int(d) // b) for d, b in zip(rshape, rblk))
         qt = scaled_t(shape, fmt, blk, scale)
         rt = scaled_t(rshape, fmt, rblk, scale)
-        yt = "bf16" if i % 2 else "f32"
+        yt = ("f32", "bf16", "f16")[i % 3]
         out.append(CASE.substitute(
             I=i, R=r, C=c, SEED=1009 + 7919 * i, XF32=xf32, XT=xt, TOIN=toin, EPS=eps,
             MODE=mode, SAT=str(sat).lower(), QT=qt, RT=rt, YT=tensor_t(shape, yt),
