@@ -10,7 +10,8 @@
 //   fp8-cpu-pipeline), then, per block, in the chunk's own slices of the
 //   codes and scales:
 // - amax: maximumf(acc, |x|) on vectors of `lanes` elements of each row of
-//   the block (createAmaxUpdate, the reference's builder, on vectors), a
+//   the block (createAmaxUpdate, the reference's builder, on vectors; two
+//   accumulators over pairs of vectors, then one), a
 //   vector.reduction <maximumf>, then the row tails (columns past the last
 //   whole vector) on scalars. maximumf is commutative and associative on
 //   |x| (never -0) and returns NaN when any operand is NaN, so the amax is
@@ -243,9 +244,26 @@ std::pair<Value, Value> fp8::detail::buildTiledQuantize(OpBuilder &b,
         return {createAmaxUpdate(eb, el, it[0], v)};
       };
     };
-    Value vecAmax = forBlockElements(nb, nl, blk, cst(nb, nl, 0), blk.fullCols,
-                                     lanes, zeroVec, amaxOf(lanes))
+    // Pairs of vectors into two accumulators first: one accumulator's
+    // maximumf chain (compare, blend, NaN select) is several times longer
+    // than a load.
+    Value pairEnd = arith::SubIOp::create(
+        nb, nl, blk.fullCols,
+        arith::RemUIOp::create(nb, nl, blk.fullCols, cst(nb, nl, 2 * lanes)));
+    SmallVector<Value> pair = forBlockElements(
+        nb, nl, blk, cst(nb, nl, 0), pairEnd, 2 * lanes, {zeroVec, zeroVec},
+        [&](OpBuilder &eb, Location el, Value row, Value col,
+            ValueRange it) -> SmallVector<Value> {
+          Value col1 = arith::AddIOp::create(eb, el, col, cst(eb, el, lanes));
+          return {createAmaxUpdate(eb, el, it[0],
+                                   load(eb, el, xs, row, col, lanes)),
+                  createAmaxUpdate(eb, el, it[1],
+                                   load(eb, el, xs, row, col1, lanes))};
+        });
+    Value vecAmax = forBlockElements(nb, nl, blk, pairEnd, blk.fullCols, lanes,
+                                     pair[0], amaxOf(lanes))
                         .front();
+    vecAmax = arith::MaximumFOp::create(nb, nl, vecAmax, pair[1]);
     Value amax = vector::ReductionOp::create(
         nb, nl, vector::CombiningKind::MAXIMUMF, vecAmax);
     amax = forBlockElements(nb, nl, blk, blk.fullCols, blk.cols, 1, amax,
