@@ -50,11 +50,12 @@ LogicalResult FP8Dialect::verifyOperationAttribute(Operation *op,
     // A GEMM kind names one of a linear's three products: only a
     // contraction can be one (by name: the dialect does not link linalg).
     StringRef opName = op->getName().getStringRef();
-    if (isa<ScaledMatmulOp>(op) || opName.starts_with("linalg."))
+    if (isa<ScaledMatmulOp, GroupedScaledMatmulOp>(op) ||
+        opName.starts_with("linalg."))
       return success();
     return op->emitError() << "attribute '" << name
                            << "' is only valid on a linalg contraction or "
-                              "fp8.scaled_matmul, not on '"
+                              "fp8.scaled_matmul (grouped or not), not on '"
                            << opName << "'";
   }
   if (name == kPolicyAttrName)

@@ -120,26 +120,38 @@ OpFoldResult RequantizeOp::fold(FoldAdaptor) {
 // ScaledMatmulOp
 //===----------------------------------------------------------------------===//
 
-/// Checks that `type`'s blocks run along K and fit the promotion interval.
-/// `name` is "A" or "B", `rowDim` "M" or "N".
-static LogicalResult verifyOperandBlocks(ScaledMatmulOp op,
-                                         ScaledTensorType type, StringRef name,
-                                         StringRef rowDim, int64_t interval) {
+/// Checks that `type`'s blocks run along K (its last dimension) and fit the
+/// promotion interval. `name` is "A" or "B", `rowDim` "M" or "N"; the
+/// dimension before K is the row dimension.
+static LogicalResult verifyOperandBlocks(Operation *op, ScaledTensorType type,
+                                         StringRef name, StringRef rowDim,
+                                         int64_t interval) {
   ArrayRef<int64_t> block = type.getBlockShape();
-  int64_t k = type.getShape()[1];
-  int64_t kBlock = block[1];
+  int64_t rank = type.getRank();
+  int64_t k = type.getShape()[rank - 1];
+  int64_t kBlock = block[rank - 1];
+  int64_t rowBlock = block[rank - 2];
   bool spansWholeK = !ShapedType::isDynamic(k) && kBlock >= k;
-  if (kBlock == 1 && block[0] > 1 && !spansWholeK)
-    return op.emitOpError()
+  if (kBlock == 1 && rowBlock > 1 && !spansWholeK)
+    return op->emitOpError()
            << "block " << formatShape(block) << " of " << name << " runs along "
            << rowDim << ", not along the contraction dimension K; quantize "
            << name << " with a block such as [1, 128] (or requantize it)";
   if (!spansWholeK && kBlock % interval != 0)
-    return op.emitOpError()
+    return op->emitOpError()
            << "K-block " << kBlock << " of " << name << " (block "
            << formatShape(block) << ") is not a multiple of promote_interval "
            << interval << "; each promotion interval must see one scale per "
            << (name == "A" ? "row" : "column");
+  return success();
+}
+
+/// The promotion interval is a whole number of FP8 wgmma K steps.
+static LogicalResult verifyPromoteInterval(Operation *op, int64_t interval) {
+  if (interval <= 0 || interval % 32 != 0)
+    return op->emitOpError() << "promote_interval must be a positive multiple "
+                                "of 32 (the FP8 wgmma K), got "
+                             << interval;
   return success();
 }
 
@@ -158,11 +170,8 @@ LogicalResult ScaledMatmulOp::verify() {
     return emitOpError() << "K of A is " << k << ", K of B is " << kb
                          << " (B is [N, K], NT layout)";
   int64_t interval = getPromoteInterval();
-  if (interval <= 0 || interval % 32 != 0)
-    return emitOpError() << "promote_interval must be a positive multiple of "
-                            "32 (the FP8 wgmma K), got "
-                         << interval;
-  if (failed(verifyOperandBlocks(*this, aType, "A", "M", interval)) ||
+  if (failed(verifyPromoteInterval(*this, interval)) ||
+      failed(verifyOperandBlocks(*this, aType, "A", "M", interval)) ||
       failed(verifyOperandBlocks(*this, bType, "B", "N", interval)))
     return failure();
   SmallVector<int64_t> mn = {m, n};
@@ -187,6 +196,118 @@ int64_t ScaledMatmulOp::getFlops() {
       ShapedType::isDynamic(n))
     return 0;
   return 2 * a[0] * n * a[1];
+}
+
+//===----------------------------------------------------------------------===//
+// GroupedScaledMatmulOp
+//===----------------------------------------------------------------------===//
+
+/// Checks that a tensor operand (counts, group_ids, c) has `expected` shape.
+static LogicalResult verifyOperandShape(Operation *op, Value v, StringRef what,
+                                        StringRef dims,
+                                        ArrayRef<int64_t> expected) {
+  ArrayRef<int64_t> shape = cast<RankedTensorType>(v.getType()).getShape();
+  if (isCompatibleShape(expected, shape))
+    return success();
+  return op->emitOpError() << what << " must be " << dims << " = "
+                           << formatShape(expected) << ", got "
+                           << formatShape(shape);
+}
+
+LogicalResult GroupedScaledMatmulOp::verify() {
+  bool masked = getLayout() == GroupLayout::masked;
+  StringRef layout = masked ? "masked" : "contiguous";
+  ScaledTensorType aType = getA().getType(), bType = getB().getType();
+  // Ranks first: every later check indexes the shapes.
+  int64_t aRank = masked ? 3 : 2;
+  if (aType.getRank() != aRank)
+    return emitOpError() << "operand A must be rank " << aRank
+                         << (masked ? " [G, M, K]" : " [M, K]") << " in the "
+                         << layout << " layout, got shape "
+                         << formatShape(aType.getShape());
+  if (bType.getRank() != 3)
+    return emitOpError() << "operand B must be rank 3 [G, N, K] (NT layout "
+                            "per group), got shape "
+                         << formatShape(bType.getShape());
+  ArrayRef<int64_t> aShape = aType.getShape(), bShape = bType.getShape();
+  int64_t g = bShape[0], n = bShape[1], k = aShape.back();
+  int64_t m = aShape[aRank - 2];
+  if (masked && !isCompatibleShape({g}, {aShape[0]}))
+    return emitOpError() << "G of A is " << aShape[0] << ", G of B is " << g;
+  if (!isCompatibleShape({k}, {bShape[2]}))
+    return emitOpError() << "K of A is " << k << ", K of B is " << bShape[2]
+                         << " (B is [G, N, K], NT layout)";
+
+  // One scale block never spans two groups: each expert's weight (and, in
+  // the masked layout, each group's activation slab) has its own scales.
+  if (bType.getBlockShape()[0] != 1)
+    return emitOpError() << "block " << formatShape(bType.getBlockShape())
+                         << " of B spans " << bType.getBlockShape()[0]
+                         << " groups; its size along G must be 1";
+  if (masked && aType.getBlockShape()[0] != 1)
+    return emitOpError() << "block " << formatShape(aType.getBlockShape())
+                         << " of A spans " << aType.getBlockShape()[0]
+                         << " groups; its size along G must be 1";
+  int64_t interval = getPromoteInterval();
+  if (failed(verifyPromoteInterval(*this, interval)) ||
+      failed(verifyOperandBlocks(*this, aType, "A", "M", interval)) ||
+      failed(verifyOperandBlocks(*this, bType, "B", "N", interval)))
+    return failure();
+
+  // The row-assignment operands of each layout.
+  if (masked) {
+    if (getGroupIds())
+      return emitOpError() << "group_ids belongs to the contiguous layout; "
+                              "the masked layout takes per-group counts";
+    if (getMAlignment() != 128)
+      return emitOpError() << "m_alignment applies to the contiguous layout "
+                              "only, got "
+                           << getMAlignment() << " on the masked layout";
+    if (Value counts = getCounts())
+      if (failed(verifyOperandShape(*this, counts, "counts", "[G]", {g})))
+        return failure();
+  } else {
+    if (getCounts())
+      return emitOpError() << "counts belongs to the masked layout; the "
+                              "contiguous layout takes per-row group_ids";
+    Value ids = getGroupIds();
+    if (!ids)
+      return emitOpError() << "the contiguous layout needs group_ids "
+                              "(tensor<Mxi32>, the group of every row of A)";
+    if (failed(verifyOperandShape(*this, ids, "group_ids", "[M]", {m})))
+      return failure();
+    int64_t align = getMAlignment();
+    if (align <= 0)
+      return emitOpError() << "m_alignment must be positive, got " << align;
+    int64_t aRowBlock = aType.getBlockShape()[0];
+    if (align % aRowBlock != 0)
+      return emitOpError() << "M-block " << aRowBlock << " of A (block "
+                           << formatShape(aType.getBlockShape())
+                           << ") does not divide m_alignment " << align
+                           << "; a group would start inside a scale block";
+  }
+
+  SmallVector<int64_t> out =
+      masked ? SmallVector<int64_t>{g, m, n} : SmallVector<int64_t>{m, n};
+  StringRef outDims = masked ? "[G, M, N]" : "[M, N]";
+  if (failed(verifyOperandShape(*this, getResult(), "result", outDims, out)))
+    return failure();
+  if (Value c = getC())
+    if (failed(verifyOperandShape(*this, c, "accumulator C", outDims, out)))
+      return failure();
+  return success();
+}
+
+int64_t GroupedScaledMatmulOp::getFlops() {
+  ArrayRef<int64_t> a = getA().getType().getShape();
+  ArrayRef<int64_t> b = getB().getType().getShape();
+  if (llvm::any_of(a, ShapedType::isDynamic) ||
+      llvm::any_of(b, ShapedType::isDynamic))
+    return 0;
+  // Masked: G slabs of M rows; contiguous: each of the M rows meets one
+  // group's N x K weight.
+  int64_t rows = getLayout() == GroupLayout::masked ? a[0] * a[1] : a[0];
+  return 2 * rows * b[1] * b[2];
 }
 
 //===----------------------------------------------------------------------===//

@@ -48,6 +48,15 @@ def FP8_ScaleMode : I32EnumAttr<"ScaleMode", "how a block's scale is derived fro
   let genSpecializedAttr = 0;
 }
 
+def FP8_GroupLayout : I32EnumAttr<"GroupLayout", "how a grouped GEMM assigns rows to groups", [
+    // A is [G, M, K]: one M x K slab per group, optional per-group row counts.
+    I32EnumAttrCase<"masked", 0>,
+    // A is [M, K]: rows sorted by group, a per-row group index.
+    I32EnumAttrCase<"contiguous", 1>]> {
+  let cppNamespace = "::mlir::fp8";
+  let genSpecializedAttr = 0;
+}
+
 def FP8_RoleAttr : EnumAttr<FP8_Dialect, FP8_Role, "role"> {
   let summary = "Role of an op in a model graph";
   let description = [{
@@ -110,6 +119,20 @@ def FP8_ScaleModeAttr : EnumAttr<FP8_Dialect, FP8_ScaleMode, "scale_mode"> {
     Example: `#fp8.scale_mode<pow2>`
   }];
   let assemblyFormat = "`<` $value `>`";
+}
+
+def FP8_GroupLayoutAttr : EnumAttr<FP8_Dialect, FP8_GroupLayout, "group_layout"> {
+  let summary = "Row layout of a grouped (MoE) GEMM";
+  let description = [{
+    The two m-grouped layouts of DeepGEMM, used by
+    `fp8.grouped_scaled_matmul`: `masked` (A is `[G, M, K]`, one slab of M
+    rows per group, of which the first `counts[g]` are valid: decode with
+    dense expert dispatch) and `contiguous` (A is `[M, K]` with the tokens
+    sorted by group and a per-row group index: prefill and training).
+
+    Printed bare in the op's custom form; the attribute form is
+    `#fp8<group_layout masked>`.
+  }];
 }
 
 //===----------------------------------------------------------------------===//

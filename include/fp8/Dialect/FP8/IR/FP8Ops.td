@@ -183,6 +183,97 @@ def FP8_ScaledMatmulOp : FP8_Op<"scaled_matmul", [Pure]> {
 }
 
 //===----------------------------------------------------------------------===//
+// grouped_scaled_matmul
+//===----------------------------------------------------------------------===//
+
+def FP8_GroupedScaledMatmulOp : FP8_Op<"grouped_scaled_matmul",
+    [Pure, AttrSizedOperandSegments]> {
+  let summary = "G block-scaled FP8 matmuls in one op (MoE experts)";
+  let description = [{
+    The routed experts of a MoE layer as one GEMM: group `g` multiplies its
+    rows of A by its own weight `B[g]`. DeepGEMM's two m-grouped layouts
+    (DeepSeek-V3 §2.1.2 and §3.3: routed experts, FP8 fine-grained
+    quantization) are selected by `layout`:
+
+    - `masked` (decode, dense dispatch): `a` is `!fp8.scaled<G x M x K x E>`,
+      `b` is `!fp8.scaled<G x N x K x E>`, the result and the optional `c`
+      are `tensor<G x M x N x f32|bf16>`. The optional `counts`
+      (`tensor<G x i32>`) gives the valid rows of each group: rows
+      `m >= counts[g]` are not computed and hold +0.0 (also when `c` is
+      given); without `counts` all M rows are valid. A count outside
+      `[0, M]` is clamped to it.
+    - `contiguous` (prefill, training: tokens sorted by expert): `a` is
+      `!fp8.scaled<M x K x E>`, `b` is `!fp8.scaled<G x N x K x E>`, the
+      result and the optional `c` are `tensor<M x N x f32|bf16>`, and
+      `group_ids` (`tensor<M x i32>`, required) names the group of every row:
+      rows of one group are consecutive and each maximal run of one group
+      starts at a row that is a multiple of `m_alignment` (default 128: the
+      GPU kernel needs one group per BLOCK_M tile, and BLOCK_M divides it).
+      A row with group index -1 is padding and holds +0.0. An index outside
+      `[-1, G)` is an error at run time (the CPU lowering asserts, naming the
+      op); so is a run of a group that starts off the alignment.
+
+    Every computed element is bit-identical to `fp8.scaled_matmul` on the
+    group's 2-D slices (the same K order, promotion every
+    `promote_interval` K elements, scales multiplied in at promotion,
+    `c` added, bf16 rounded RNE from f32):
+    `D[g, m, :] = scaled_matmul(A[g, m, :], B[g])` (masked),
+    `D[m, :] = scaled_matmul(A[m, :], B[group_ids[m]])` (contiguous).
+
+    Scales: A keeps its own blocks (1x128 activation tiles, DeepSeek-V3
+    §3.3.2); B's block along G must be 1 (each expert has its own 128x128
+    weight blocks), as must A's in the masked layout. The K-block rules of
+    `fp8.scaled_matmul` apply to the trailing `[rows, K]` dimensions. In
+    the contiguous layout A's M-block must divide `m_alignment`, so every
+    group starts on a scale-block boundary of A.
+
+    ```mlir
+    %d = fp8.grouped_scaled_matmul masked %a, %b counts(%n : tensor<8xi32>)
+           : !fp8.scaled<8x64x7168xf8E4M3FN, block = [1, 1, 128], scale = f32>,
+             !fp8.scaled<8x4096x7168xf8E4M3FN, block = [1, 128, 128], scale = f32>
+          -> tensor<8x64x4096xbf16>
+    %e = fp8.grouped_scaled_matmul contiguous %x, %b group_ids(%ids : tensor<1024xi32>)
+           : !fp8.scaled<1024x7168xf8E4M3FN, block = [1, 128], scale = f32>,
+             !fp8.scaled<8x4096x7168xf8E4M3FN, block = [1, 128, 128], scale = f32>
+          -> tensor<1024x4096xbf16>
+    ```
+
+    Errors: ranks other than the above; G of A, B, `counts` or the result
+    that differ; K of A and K of B that differ; a result, `c`, `counts` or
+    `group_ids` of the wrong shape; `counts` on the contiguous layout,
+    `group_ids` on the masked one or a missing `group_ids`; a block along G
+    other than 1; the K-block and `promote_interval` errors of
+    `fp8.scaled_matmul`; an `m_alignment` that is not positive, that is set
+    on the masked layout, or that A's M-block does not divide.
+  }];
+  let arguments = (ins
+    FP8_GroupLayoutAttr:$layout,
+    FP8_ScaledTensor:$a,
+    FP8_ScaledTensor:$b,
+    Optional<RankedTensorOf<[I32]>>:$counts,
+    Optional<RankedTensorOf<[I32]>>:$group_ids,
+    Optional<RankedTensorOf<[F32, BF16]>>:$c,
+    DefaultValuedAttr<I64Attr, "128">:$promote_interval,
+    DefaultValuedAttr<I64Attr, "128">:$m_alignment);
+  let results = (outs RankedTensorOf<[F32, BF16]>:$result);
+  let assemblyFormat = [{
+    $layout $a `,` $b
+    (`counts` `(` $counts^ `:` type($counts) `)`)?
+    (`group_ids` `(` $group_ids^ `:` type($group_ids) `)`)?
+    (`acc` `(` $c^ `:` type($c) `)`)? attr-dict
+    `:` qualified(type($a)) `,` qualified(type($b)) `->` type($result)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Number of groups G (B's leading dimension; dynamic if unknown).
+    int64_t getNumGroups() { return getB().getType().getShape()[0]; }
+    /// FLOPs of the product, counting every row as valid: 2 * G * M * N * K
+    /// (masked) or 2 * M * N * K (contiguous); 0 if a size is dynamic.
+    int64_t getFlops();
+  }];
+}
+
+//===----------------------------------------------------------------------===//
 // assemble / disassemble
 //===----------------------------------------------------------------------===//
 
