@@ -1156,6 +1156,20 @@ void CtaRun::step(Thread &t, uint32_t budget) {
       release(w, t.tid);
       continue;
     }
+    case Opcode::WarpSync: {
+      // bar.warp.sync: the warp's 32 lanes meet at the same instruction
+      // (a warp collective like shfl.sync; partial masks not modelled).
+      Collective &w = warps[t.tid / 32];
+      if (static_cast<uint32_t>(R[in.a]) != 0xFFFFFFFFu)
+        fault(&t, t.pc,
+              "bar.warp.sync with a partial member mask is not modelled");
+      if (!arrive(w, t, 32, "bar.warp.sync")) {
+        t.state = State::Blocked;
+        return;
+      }
+      release(w, t.tid);
+      continue;
+    }
     case Opcode::CvtF8x2: {
       bool e5m2 = in.sub & 1, sat = in.sub & 2;
       uint8_t hi = cvtToFp8(asF32(R[in.a]), e5m2, sat);

@@ -94,6 +94,7 @@ enum class Opcode : uint16_t {
   WgWait,
   SetMaxReg,
   Shfl,
+  WarpSync,
   CvtF8x2,
   Nop,
 };

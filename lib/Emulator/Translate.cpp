@@ -629,6 +629,11 @@ bool Translator::translateOp(Operation *op) {
     inst.d = newSlot(s.getRes());
     return true;
   }
+  if (auto s = dyn_cast<NVVM::SyncWarpOp>(op)) {
+    Inst &inst = emit(op, Opcode::WarpSync);
+    inst.a = slot(s.getMask());
+    return true;
+  }
   if (auto cvt = dyn_cast<NVVM::ConvertF32x2ToF8x2Op>(op)) {
     bool e5m2 = isa<Float8E5M2Type>(cvt.getDstTy());
     if (!e5m2 && !isa<Float8E4M3FNType>(cvt.getDstTy()))

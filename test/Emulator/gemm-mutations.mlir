@@ -16,7 +16,7 @@
 // PARITY: fp8-emu: error: deadlock: every live thread of the CTA is blocked and no TMA copy is in flight
 // PARITY-DAG: 1 thread(s) (first: thread 256) blocked at loc("<stdin>":{{[0-9]+}}:{{[0-9]+}}): 'nvvm.mbarrier.try_wait.parity'
 // PARITY-DAG: 256 thread(s) (first: thread 0) blocked at loc("<stdin>":{{[0-9]+}}:{{[0-9]+}}): 'nvvm.mbarrier.try_wait.parity'
-// PARITY-DAG: waiting for parity 0 of mbarrier 0x{{[0-9a-f]+}}: phase 0 (parity 0), 256 of 256 arrivals pending
+// PARITY-DAG: waiting for parity 0 of mbarrier 0x{{[0-9a-f]+}}: phase 0 (parity 0), 8 of 8 arrivals pending
 
 // A missing wgmma.wait_group: the promotion reads the accumulators of an
 // uncompleted commit group.
@@ -66,16 +66,36 @@
 // OOB: fp8-emu: error: out-of-bounds global-memory store of 4 bytes at 0x{{[0-9a-f]+}} (allocation 0x{{[0-9a-f]+}} of 40000 bytes, offset {{[0-9]+}})
 // OOB-NEXT: at loc("<stdin>":{{[0-9]+}}:{{[0-9]+}}): 'llvm.store'
 
-// The consumers release a slot (mbarrier.arrive on the empty barrier)
-// before the wgmma.wait_group that covers the wgmma reading it: the
-// producer's next TMA into that slot can land while the wgmma still reads.
-// A race: searched over 16 scheduler seeds.
-// RUN: awk '/nvvm.wgmma.wait.group.sync.aligned/ { held = $0; next } { print } held && /nvvm.mbarrier.arrive / { print held; held = "" }' %t.mlir | not fp8-emu --kernel fp8_scaled_matmul_300x400x1024_e4m3_e4m3_bf16 --schedules 16 2>&1 | FileCheck %s --check-prefix=RACE
+// The consumers release a slot (mbarrier.arrive on the empty barrier, in
+// lane 0's scf.if) before the wgmma.wait_group that covers the wgmma
+// reading it: the producer's next TMA into that slot can land while the
+// wgmma still reads. A race: searched over 16 scheduler seeds.
+// RUN: awk '/nvvm.wgmma.wait.group.sync.aligned/ { held = $0; next } { print } held && /nvvm.mbarrier.arrive / { armed = 1; next } armed && /^ *}$/ { print held; held = ""; armed = 0 }' %t.mlir | not fp8-emu --kernel fp8_scaled_matmul_300x400x1024_e4m3_e4m3_bf16 --schedules 16 2>&1 | FileCheck %s --check-prefix=RACE
 // RACE: fp8-emu: error: a TMA copy (cp.async.bulk.tensor) completing now writes shared memory [0x{{[0-9a-f]+}}, 0x{{[0-9a-f]+}}) that a wgmma.mma_async of warpgroup {{[01]}} still reads ([0x{{[0-9a-f]+}}, 0x{{[0-9a-f]+}}), not yet covered by a wgmma.wait_group)
 // RACE-NEXT: the wgmma: loc("<stdin>":{{[0-9]+}}:{{[0-9]+}}): 'nvvm.wgmma.mma_async'
 // RACE-NEXT: at loc("<stdin>":{{[0-9]+}}:{{[0-9]+}}): 'nvvm.cp.async.bulk.tensor.shared.cluster.global'
 // RACE-NEXT: in kernel 'fp8_scaled_matmul_300x400x1024_e4m3_e4m3_bf16', CTA {{[0-9]+}}, thread 256 (warpgroup 2, warp 8, lane 0)
 // RACE-NEXT: with scheduler seed {{[0-9]+}}
+
+// Empty barriers count one arrival per consumer warp (2 warpgroups x 4 warps
+// = 8). Initialised for per-thread arrivals (256) instead, the 8 warp
+// arrivals never complete a phase: the producer waits for a free slot
+// forever (8 K blocks over 6 stages make it wait).
+// RUN: awk '/nvvm.mbarrier.init .*%c8_i32/ { n++; sub(/%c8_i32[_0-9]*/, "%mut" n); print "%mut" n " = arith.constant 256 : i32" } { print }' %t.mlir | not fp8-emu --kernel fp8_scaled_matmul_300x400x1024_e4m3_e4m3_bf16 2>&1 | FileCheck %s --check-prefix=COUNT
+// COUNT: fp8-emu: error: deadlock
+// COUNT: waiting for parity 0 of mbarrier 0x{{[0-9a-f]+}}: phase 0 (parity 0), 248 of 256 arrivals pending
+
+// Every lane arrives (the lane-0 guard `lane == 0` made `lane >= 0`): 32
+// arrivals per warp complete the empty phase four times over, the slot is
+// released while the other warps' wgmma still read it.
+// RUN: awk '/nvvm.bar.warp.sync/ { armed = 1 } armed && /arith.cmpi eq/ { sub(/arith.cmpi eq/, "arith.cmpi uge"); armed = 0 } { print }' %t.mlir | not fp8-emu --kernel fp8_scaled_matmul_300x400x1024_e4m3_e4m3_bf16 --schedules 16 2>&1 | FileCheck %s --check-prefix=EVERYLANE
+// EVERYLANE: fp8-emu: error: a TMA copy (cp.async.bulk.tensor) completing now writes shared memory [0x{{[0-9a-f]+}}, 0x{{[0-9a-f]+}}) that a wgmma.mma_async of warpgroup {{[01]}} still reads
+
+// Without the bar.warp.sync before lane 0's arrive, a lagging lane can load
+// its A scales after the producer refilled the slot: wrong outputs under
+// some schedules.
+// RUN: sed '/nvvm.bar.warp.sync/d' %t.mlir | not fp8-emu --kernel fp8_scaled_matmul_300x400x1024_e4m3_e4m3_bf16 --schedules 16 --max-quantum 3 2>&1 | FileCheck %s --check-prefix=NOSYNC
+// NOSYNC: fp8-emu: error: kernel 'fp8_scaled_matmul_300x400x1024_e4m3_e4m3_bf16': {{[0-9]+}} of 120000 outputs differ from the host reference
 
 func.func @gemm_100x200x272(%a: !fp8.scaled<100x272xf8E4M3FN, block = [1, 128], scale = f32>,
     %b: !fp8.scaled<200x272xf8E4M3FN, block = [128, 128], scale = f32>) -> tensor<100x200xbf16> {

@@ -35,6 +35,9 @@ using namespace mlir::fp8;
 
 namespace {
 
+/// Warps per warpgroup: the empty barriers count one arrival per warp.
+constexpr int64_t kWarpsPerWarpgroup = wgmma::kWarpgroupThreads / 32;
+
 NVVM::WGMMATypes wgmmaType(Type t) {
   return isa<Float8E5M2Type>(t) ? NVVM::WGMMATypes::e5m2
                                 : NVVM::WGMMATypes::e4m3;
@@ -146,9 +149,11 @@ LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
       // full[s]: one arrival (the producer's arrive.expect_tx) + TMA bytes.
       NVVM::MBarrierInitOp::create(b, barrier(k.c32(s), true), k.c32(1),
                                    Value());
-      // empty[s]: every consumer thread arrives once it is done with stage s.
+      // empty[s]: one arrival per consumer warp once the warp is done with
+      // stage s (DeepGEMM's count: 4 per warpgroup, not 128 per-thread
+      // arrivals on one shared-memory word).
       NVVM::MBarrierInitOp::create(b, barrier(k.c32(s), false),
-                                   k.c32(C * kWarpgroupThreads), Value());
+                                   k.c32(C * kWarpsPerWarpgroup), Value());
     }
     // Make the initialised barriers visible to the async (TMA) proxy.
     NVVM::FenceMbarrierInitOp::create(b);
@@ -425,11 +430,21 @@ LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
           b, k.f32,
           LLVM::GEPOp::create(b, k.ptrShared, k.f32, saBase,
                               ValueRange{k.add(saRow, k.c32(8))}));
-      // Release the slot: wgmma has read A/B (wait_group 0), scales are in
-      // registers.
-      NVVM::MBarrierArriveOp::create(
-          b, Type(), barrier(s, false), Value(),
-          NVVM::MemScopeKindAttr::get(ctx, NVVM::MemScopeKind::CTA));
+      // Release the slot, once per warp: wgmma has read A/B (wait_group 0)
+      // and every lane has its A scales in registers. bar.warp.sync orders
+      // the other lanes' scale loads before lane 0's arrive (its release
+      // covers only its own accesses; PTX ISA, bar.warp.sync and the memory
+      // consistency model), so the producer cannot refill the slot under a
+      // lagging lane.
+      NVVM::SyncWarpOp::create(b, k.c32(-1));
+      auto laneIf = scf::IfOp::create(b, k.eq(lane, k.c32(0)), false);
+      {
+        OpBuilder::InsertionGuard g3(b);
+        b.setInsertionPointToStart(&laneIf.getThenRegion().front());
+        NVVM::MBarrierArriveOp::create(
+            b, Type(), barrier(s, false), Value(),
+            NVVM::MemScopeKindAttr::get(ctx, NVVM::MemScopeKind::CTA));
+      }
       // acc += partial * (sa[row] * sb[block of the column]), the reference
       // lowering's order of operations.
       SmallVector<Value> yields{k.add(it, k.c32(1))};

@@ -28,6 +28,8 @@
 // ROLES-DAG: mbarrier.arrive.shared.b64
 
 // MMA-LABEL: .entry fp8_scaled_matmul_100x200x272_e4m3_e4m3_bf16(
+// MMA-COUNT-64: fma.rn.f32
+// MMA-NOT: fma.rn.f32
 // MMA: wgmma.fence.sync.aligned;
 // MMA: setp.ne.b32 p, 0, 0;
 // MMA-NEXT: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3
@@ -35,8 +37,8 @@
 // MMA-NOT: wgmma.mma_async
 // MMA: wgmma.commit_group.sync.aligned;
 // MMA-NEXT: wgmma.wait_group.sync.aligned 0;
+// MMA: bar.warp.sync -1;
 // MMA: mbarrier.arrive.shared.b64
-// MMA-COUNT-64: fma.rn.f32
 // MMA-NOT: fma.rn.f32
 // MMA: cvt.rn.bf16x2.f32
 // MMA: st.global.b32
@@ -56,6 +58,8 @@
 // ROLES-DAG: mbarrier.arrive.shared.b64
 
 // MMA-LABEL: .entry fp8_scaled_matmul_1x2112x7168_e4m3_e4m3_bf16(
+// MMA-COUNT-32: fma.rn.f32
+// MMA-NOT: fma.rn.f32
 // MMA: wgmma.fence.sync.aligned;
 // MMA: setp.ne.b32 p, 0, 0;
 // MMA-NEXT: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3
@@ -63,8 +67,8 @@
 // MMA-NOT: wgmma.mma_async
 // MMA: wgmma.commit_group.sync.aligned;
 // MMA-NEXT: wgmma.wait_group.sync.aligned 0;
+// MMA: bar.warp.sync -1;
 // MMA: mbarrier.arrive.shared.b64
-// MMA-COUNT-32: fma.rn.f32
 // MMA-NOT: fma.rn.f32
 // MMA: cvt.rn.bf16x2.f32
 // MMA: st.global.b32
@@ -84,6 +88,8 @@
 // ROLES-DAG: mbarrier.arrive.shared.b64
 
 // MMA-LABEL: .entry fp8_scaled_matmul_65x129x144_e4m3_e5m2_f32(
+// (Two K blocks: the K loop is unrolled, the promotions follow the last
+// arrive, fused with the epilogue's stores.)
 // MMA: wgmma.fence.sync.aligned;
 // MMA: setp.ne.b32 p, 0, 0;
 // MMA-NEXT: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e5m2
@@ -91,6 +97,7 @@
 // MMA-NOT: wgmma.mma_async
 // MMA: wgmma.commit_group.sync.aligned;
 // MMA-NEXT: wgmma.wait_group.sync.aligned 0;
+// MMA: bar.warp.sync -1;
 // MMA: mbarrier.arrive.shared.b64
 // MMA-COUNT-64: fma.rn.f32
 // MMA-NOT: fma.rn.f32
@@ -111,6 +118,8 @@
 // ROLES-DAG: mbarrier.arrive.shared.b64
 
 // MMA-LABEL: .entry fp8_scaled_matmul_4096x7168x16384_e4m3_e4m3_f32(
+// MMA-COUNT-64: fma.rn.f32
+// MMA-NOT: fma.rn.f32
 // MMA: wgmma.fence.sync.aligned;
 // MMA: setp.ne.b32 p, 0, 0;
 // MMA-NEXT: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3
@@ -118,8 +127,8 @@
 // MMA-NOT: wgmma.mma_async
 // MMA: wgmma.commit_group.sync.aligned;
 // MMA-NEXT: wgmma.wait_group.sync.aligned 0;
+// MMA: bar.warp.sync -1;
 // MMA: mbarrier.arrive.shared.b64
-// MMA-COUNT-64: fma.rn.f32
 // MMA-NOT: fma.rn.f32
 // MMA: st.global.v2.b32
 
