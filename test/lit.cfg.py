@@ -53,6 +53,11 @@ if config.fp8_cvt_exhaustive and os.path.exists(config.fp8_cvt_exhaustive):
 # only when asked: `lit --param long_tests=1 build/test/...`.
 if lit_config.params.get("long_tests"):
     config.available_features.add("long-tests")
+# stdbuf (coreutils): unbuffers the stdout of a JIT-run program so that a
+# failed cf.assert's message (puts, then abort) reaches FileCheck.
+import shutil
+if shutil.which("stdbuf"):
+    config.available_features.add("stdbuf")
 # clang (LLVM's, beside mlir-translate): host programs lowered by
 # fp8-gpu-pipeline{host=llvm} are translated to LLVM IR and linked into
 # shared libraries.

@@ -9,6 +9,7 @@
 // dynamic.
 //
 //===----------------------------------------------------------------------===//
+#include "GroupedScaledMatmul.h"
 #include "TiledQuantize.h"
 #include "TiledScaledMatmul.h"
 #include "fp8/Conversion/FP8ToLinalg/FP8ToLinalg.h"
@@ -19,6 +20,7 @@
 #include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Func/Transforms/FuncConversions.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -737,6 +739,7 @@ void fp8::populateFP8ToLinalgPatterns(
   patterns.add<QuantizeLowering, DequantizeLowering, RequantizeLowering>(
       converter, ctx, tiledLanes);
   patterns.add<ScaledMatmulLowering>(converter, ctx, accumulator, tiledLanes);
+  fp8::detail::populateGroupedScaledMatmulLowering(converter, patterns);
 }
 
 static StringRef getAccumulatorName(AccumulatorModel model) {

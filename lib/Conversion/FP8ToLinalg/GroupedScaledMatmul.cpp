@@ -1,0 +1,327 @@
+//===- GroupedScaledMatmul.cpp - lower fp8.grouped_scaled_matmul ----------===//
+//
+// The grouped op becomes a loop around ONE 2-D fp8.scaled_matmul on the
+// slices of the current group, which the same conversion then lowers as any
+// other scaled_matmul (the tiled kernel in fp8-cpu-pipeline). Reusing the
+// 2-D op makes "bit-identical to scaled_matmul on the group's slices" hold
+// by construction, and the module holds one GEMM body whatever G is.
+//
+// - masked: scf.for over the G groups; the valid rows of group g are
+//   min(max(counts[g], 0), M) (all M without counts); the slab's rows past
+//   them keep the +0.0 of the initial result.
+// - contiguous: scf.while over the maximal runs of equal group index; a run
+//   of group -1 (padding) keeps +0.0, an index outside [-1, G) or a run
+//   starting off m_alignment fails a cf.assert naming the op.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GroupedScaledMatmul.h"
+#include "fp8/Dialect/FP8/IR/FP8.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace mlir::fp8;
+
+namespace {
+
+/// extract_slice with unit strides; drops the leading dimension (whose size
+/// must be 1) when `dropLeading`. Static sizes give static result sizes.
+Value slice(OpBuilder &b, Location loc, Value src,
+            ArrayRef<OpFoldResult> offsets, ArrayRef<OpFoldResult> sizes,
+            bool dropLeading) {
+  SmallVector<int64_t> shape;
+  for (auto [i, s] : llvm::enumerate(sizes))
+    if (!(dropLeading && i == 0))
+      shape.push_back(getConstantIntValue(s).value_or(ShapedType::kDynamic));
+  auto type = RankedTensorType::get(
+      shape, cast<RankedTensorType>(src.getType()).getElementType());
+  SmallVector<OpFoldResult> strides(sizes.size(), b.getIndexAttr(1));
+  return tensor::ExtractSliceOp::create(b, loc, type, src, offsets, sizes,
+                                        strides);
+}
+
+Value insert(OpBuilder &b, Location loc, Value src, Value dest,
+             ArrayRef<OpFoldResult> offsets, ArrayRef<OpFoldResult> sizes) {
+  SmallVector<OpFoldResult> strides(sizes.size(), b.getIndexAttr(1));
+  return tensor::InsertSliceOp::create(b, loc, src, dest, offsets, sizes,
+                                       strides);
+}
+
+/// floor(size / block) (or ceil), constant where `size` is. Plain arith, not
+/// affine.apply: the operands may be block arguments of an scf.while that is
+/// still being built, which affine's canonicalization cannot look at.
+OpFoldResult divBlock(OpBuilder &b, Location loc, OpFoldResult size,
+                      int64_t block, bool ceil) {
+  if (block == 1)
+    return size;
+  if (std::optional<int64_t> c = getConstantIntValue(size))
+    return b.getIndexAttr(ceil ? llvm::divideCeil(*c, block) : *c / block);
+  Value v = cast<Value>(size);
+  if (ceil)
+    v = arith::AddIOp::create(
+        b, loc, v, arith::ConstantIndexOp::create(b, loc, block - 1));
+  return arith::DivUIOp::create(b, loc, v,
+                                arith::ConstantIndexOp::create(b, loc, block))
+      .getResult();
+}
+
+/// The 2-D scaled operand [rows, K] of a group: codes and scales sliced
+/// from the decomposed operand (`lead` is the group index for a rank-3
+/// operand, null for contiguous A), re-assembled under the 2-D type.
+Value groupOperand(OpBuilder &b, Location loc, ScaledTensorType type,
+                   ValueRange parts, Value lead, OpFoldResult rowOffset,
+                   OpFoldResult rows) {
+  ArrayRef<int64_t> block = type.getBlockShape().take_back(2);
+  int64_t rank = type.getRank();
+  Value codes = parts[0], scales = parts[1];
+  OpFoldResult k = tensor::getMixedSize(b, loc, codes, rank - 1);
+  OpFoldResult kScales = tensor::getMixedSize(b, loc, scales, rank - 1);
+  // Groups start on a scale-block boundary (verifier and run-time check).
+  OpFoldResult scaleRowOffset = divBlock(b, loc, rowOffset, block[0], false);
+  OpFoldResult scaleRows = divBlock(b, loc, rows, block[0], true);
+  OpFoldResult zero = b.getIndexAttr(0), one = b.getIndexAttr(1);
+  Value data, sc;
+  if (lead) {
+    data = slice(b, loc, codes, {lead, rowOffset, zero}, {one, rows, k},
+                 /*dropLeading=*/true);
+    sc = slice(b, loc, scales, {lead, scaleRowOffset, zero},
+               {one, scaleRows, kScales}, /*dropLeading=*/true);
+  } else {
+    data = slice(b, loc, codes, {rowOffset, zero}, {rows, k}, false);
+    sc = slice(b, loc, scales, {scaleRowOffset, zero}, {scaleRows, kScales},
+               false);
+  }
+  auto dataType = cast<RankedTensorType>(data.getType());
+  auto scaled =
+      ScaledTensorType::get(b.getContext(), dataType.getShape(),
+                            type.getElementType(), block, type.getScaleType());
+  return AssembleOp::create(b, loc, scaled, data, sc);
+}
+
+struct GroupedScaledMatmulLowering
+    : OpConversionPattern<GroupedScaledMatmulOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(GroupedScaledMatmulOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    ValueRange a = adaptor.getA(), bParts = adaptor.getB();
+    if (a.size() != 2 || bParts.size() != 2)
+      return rewriter.notifyMatchFailure(op, "operands not decomposed");
+    OpBuilder &b = rewriter;
+    Location loc = op.getLoc();
+    auto resType = cast<RankedTensorType>(op.getResult().getType());
+    Type outElt = resType.getElementType();
+    Value c = adaptor.getC().empty() ? Value() : adaptor.getC().front();
+
+    // The result starts as +0.0 everywhere: rows that are not computed
+    // (masked rows past the count, padding rows) keep it.
+    SmallVector<OpFoldResult> resSizes;
+    for (int64_t i = 0; i < resType.getRank(); ++i)
+      resSizes.push_back(i < resType.getRank() - 1
+                             ? tensor::getMixedSize(b, loc, a[0], i)
+                             : tensor::getMixedSize(b, loc, bParts[0], 1));
+    Value empty = tensor::EmptyOp::create(b, loc, resSizes, outElt);
+    Value zeroF = arith::ConstantOp::create(b, loc, outElt,
+                                            b.getFloatAttr(outElt, 0.0));
+    Value init = linalg::FillOp::create(b, loc, zeroF, empty).getResult(0);
+
+    Value result = op.getLayout() == GroupLayout::masked
+                       ? lowerMasked(b, loc, op, a, bParts,
+                                     adaptor.getCounts().empty()
+                                         ? Value()
+                                         : adaptor.getCounts().front(),
+                                     c, init)
+                       : lowerContiguous(b, loc, op, a, bParts,
+                                         adaptor.getGroupIds().front(), c,
+                                         init);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+
+  /// The 2-D product of rows [rowOffset, rowOffset + rows) of group `g`,
+  /// inserted into `acc` at `resOffsets`.
+  static Value groupProduct(OpBuilder &b, Location loc,
+                            GroupedScaledMatmulOp op, ValueRange a,
+                            ValueRange bParts, Value aLead, Value g,
+                            OpFoldResult rowOffset, OpFoldResult rows, Value c,
+                            Value acc, ArrayRef<OpFoldResult> resOffsets) {
+    OpFoldResult zero = b.getIndexAttr(0), one = b.getIndexAttr(1);
+    OpFoldResult n = tensor::getMixedSize(b, loc, bParts[0], 1);
+    Value qa = groupOperand(b, loc, op.getA().getType(), a, aLead, rowOffset,
+                            rows);
+    Value qb = groupOperand(b, loc, op.getB().getType(), bParts, g, zero, n);
+    bool masked = op.getLayout() == GroupLayout::masked;
+    SmallVector<OpFoldResult> sizes =
+        masked ? SmallVector<OpFoldResult>{one, rows, n}
+               : SmallVector<OpFoldResult>{rows, n};
+    Value cSlice;
+    if (c)
+      cSlice = slice(b, loc, c, resOffsets, sizes, masked);
+    auto accType = cast<RankedTensorType>(acc.getType());
+    auto dType = RankedTensorType::get(
+        {getConstantIntValue(rows).value_or(ShapedType::kDynamic),
+         accType.getShape().back()},
+        accType.getElementType());
+    auto mm = ScaledMatmulOp::create(b, loc, dType, qa, qb, cSlice,
+                                     op.getPromoteInterval());
+    // The role and GEMM kind travel with the product.
+    for (NamedAttribute attr : op->getDiscardableAttrs())
+      mm->setAttr(attr.getName(), attr.getValue());
+    return insert(b, loc, mm.getResult(), acc, resOffsets, sizes);
+  }
+
+  static Value lowerMasked(OpBuilder &b, Location loc, GroupedScaledMatmulOp op,
+                           ValueRange a, ValueRange bParts, Value counts,
+                           Value c, Value init) {
+    Value lb = arith::ConstantIndexOp::create(b, loc, 0);
+    Value step = arith::ConstantIndexOp::create(b, loc, 1);
+    Value groups = tensor::DimOp::create(b, loc, bParts[0], 0);
+    OpFoldResult m = tensor::getMixedSize(b, loc, a[0], 1);
+    auto loop = scf::ForOp::create(
+        b, loc, lb, groups, step, ValueRange{init},
+        [&](OpBuilder &fb, Location fl, Value g, ValueRange iter) {
+          OpFoldResult zero = fb.getIndexAttr(0);
+          SmallVector<OpFoldResult> offsets = {g, zero, zero};
+          if (!counts) {
+            scf::YieldOp::create(fb, fl,
+                                 groupProduct(fb, fl, op, a, bParts, g, g,
+                                              zero, m, c, iter[0], offsets));
+            return;
+          }
+          // rows = clamp(counts[g], 0, M); an empty group computes nothing.
+          Value cnt = arith::IndexCastOp::create(
+              fb, fl, fb.getIndexType(),
+              tensor::ExtractOp::create(fb, fl, counts, ValueRange{g}));
+          Value mv = getValueOrCreateConstantIndexOp(fb, fl, m);
+          Value zeroV = arith::ConstantIndexOp::create(fb, fl, 0);
+          Value rows = arith::MinSIOp::create(
+              fb, fl, arith::MaxSIOp::create(fb, fl, cnt, zeroV), mv);
+          Value any = arith::CmpIOp::create(fb, fl, arith::CmpIPredicate::sgt,
+                                            rows, zeroV);
+          auto ifOp = scf::IfOp::create(
+              fb, fl, any,
+              [&](OpBuilder &tb, Location tl) {
+                scf::YieldOp::create(tb, tl,
+                                     groupProduct(tb, tl, op, a, bParts, g, g,
+                                                  zero, rows, c, iter[0],
+                                                  offsets));
+              },
+              [&](OpBuilder &eb, Location el) {
+                scf::YieldOp::create(eb, el, iter[0]);
+              });
+          scf::YieldOp::create(fb, fl, ifOp.getResult(0));
+        });
+    return loop.getResult(0);
+  }
+
+  static Value lowerContiguous(OpBuilder &b, Location loc,
+                               GroupedScaledMatmulOp op, ValueRange a,
+                               ValueRange bParts, Value ids, Value c,
+                               Value init) {
+    Type index = b.getIndexType();
+    Value m = tensor::DimOp::create(b, loc, a[0], 0);
+    Value groups = arith::IndexCastOp::create(
+        b, loc, b.getI32Type(), tensor::DimOp::create(b, loc, bParts[0], 0));
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    Value oneIdx = arith::ConstantIndexOp::create(b, loc, 1);
+    Value align = arith::ConstantIndexOp::create(b, loc, op.getMAlignment());
+    Value minusOne = arith::ConstantIntOp::create(b, loc, -1, 32);
+    // One iteration per maximal run [r, e) of equal group index.
+    auto runs = scf::WhileOp::create(
+        b, loc, TypeRange{index, init.getType()}, ValueRange{zero, init},
+        [&](OpBuilder &cb, Location cl, ValueRange args) {
+          Value more = arith::CmpIOp::create(cb, cl, arith::CmpIPredicate::slt,
+                                             args[0], m);
+          scf::ConditionOp::create(cb, cl, more, args);
+        },
+        [&](OpBuilder &rb, Location rl, ValueRange args) {
+          Value r = args[0], acc = args[1];
+          Value gid = tensor::ExtractOp::create(rb, rl, ids, ValueRange{r});
+          Value inRange = arith::AndIOp::create(
+              rb, rl,
+              arith::CmpIOp::create(rb, rl, arith::CmpIPredicate::sge, gid,
+                                    minusOne),
+              arith::CmpIOp::create(rb, rl, arith::CmpIPredicate::slt, gid,
+                                    groups));
+          cf::AssertOp::create(
+              rb, rl, inRange,
+              "fp8.grouped_scaled_matmul: a group index in group_ids is "
+              "outside [-1, G)");
+          // e = first row after r with another group index.
+          auto scan = scf::WhileOp::create(
+              rb, rl, TypeRange{index},
+              ValueRange{arith::AddIOp::create(rb, rl, r, oneIdx)},
+              [&](OpBuilder &cb, Location cl, ValueRange e) {
+                Value inside = arith::CmpIOp::create(
+                    cb, cl, arith::CmpIPredicate::slt, e[0], m);
+                auto same = scf::IfOp::create(
+                    cb, cl, inside,
+                    [&](OpBuilder &tb, Location tl) {
+                      Value next =
+                          tensor::ExtractOp::create(tb, tl, ids, ValueRange{e[0]});
+                      scf::YieldOp::create(
+                          tb, tl,
+                          ValueRange{arith::CmpIOp::create(
+                              tb, tl, arith::CmpIPredicate::eq, next, gid)});
+                    },
+                    [&](OpBuilder &eb, Location el) {
+                      Value no = arith::ConstantIntOp::create(eb, el, 0, 1);
+                      scf::YieldOp::create(eb, el, ValueRange{no});
+                    });
+                scf::ConditionOp::create(cb, cl, same.getResult(0), e);
+              },
+              [&](OpBuilder &ab, Location al, ValueRange e) {
+                scf::YieldOp::create(
+                    ab, al,
+                    ValueRange{arith::AddIOp::create(ab, al, e[0], oneIdx)});
+              });
+          Value end = scan.getResult(0);
+          Value isGroup = arith::CmpIOp::create(
+              rb, rl, arith::CmpIPredicate::ne, gid, minusOne);
+          // A group's run starts on m_alignment (padding runs may not).
+          Value aligned = arith::CmpIOp::create(
+              rb, rl, arith::CmpIPredicate::eq,
+              arith::RemUIOp::create(rb, rl, r, align), zero);
+          cf::AssertOp::create(
+              rb, rl,
+              arith::OrIOp::create(
+                  rb, rl,
+                  arith::XOrIOp::create(
+                      rb, rl, isGroup,
+                      arith::ConstantIntOp::create(rb, rl, 1, 1)),
+                  aligned),
+              "fp8.grouped_scaled_matmul: a group's rows in group_ids start "
+              "at a row that is not a multiple of m_alignment");
+          auto ifOp = scf::IfOp::create(
+              rb, rl, isGroup,
+              [&](OpBuilder &tb, Location tl) {
+                Value g = arith::IndexCastOp::create(tb, tl, index, gid);
+                Value rows = arith::SubIOp::create(tb, tl, end, r);
+                SmallVector<OpFoldResult> offsets = {r, tb.getIndexAttr(0)};
+                scf::YieldOp::create(tb, tl,
+                                     groupProduct(tb, tl, op, a, bParts,
+                                                  Value(), g, r, rows, c, acc,
+                                                  offsets));
+              },
+              [&](OpBuilder &eb, Location el) {
+                scf::YieldOp::create(eb, el, acc);
+              });
+          scf::YieldOp::create(rb, rl, ValueRange{end, ifOp.getResult(0)});
+        });
+    return runs.getResult(1);
+  }
+};
+
+} // namespace
+
+void fp8::detail::populateGroupedScaledMatmulLowering(
+    const TypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<GroupedScaledMatmulLowering>(converter, patterns.getContext());
+}
