@@ -1082,6 +1082,21 @@ void CtaRun::step(Thread &t, uint32_t budget) {
     case Opcode::Tma:
       issueTma(t, in);
       break;
+    case Opcode::PrefetchTensorMap: {
+      // A cache hint without effect on the results, but its operand must be
+      // what TMA will read: an encoded, 64-byte aligned tensor map.
+      uint64_t mapAddr = R[in.a];
+      TensorMap m;
+      if (mapAddr % 64)
+        fault(&t, t.pc,
+              "prefetch.tensormap: the address is not 64-byte aligned");
+      if (!dev.read(mapAddr, &m, sizeof(TensorMap)) ||
+          m.magic != TensorMap::kMagic)
+        fault(&t, t.pc,
+              "prefetch.tensormap: " + dev.describe(mapAddr) +
+                  " does not point to an encoded tensor map");
+      break;
+    }
     case Opcode::WgFence:
     case Opcode::WgMma:
     case Opcode::WgCommit:

@@ -88,6 +88,7 @@ enum class Opcode : uint16_t {
   MbarArriveTx,
   MbarTryWait,
   Tma,
+  PrefetchTensorMap,
   WgFence,
   WgMma,
   WgCommit,

@@ -629,6 +629,15 @@ bool Translator::translateOp(Operation *op) {
     inst.d = newSlot(s.getRes());
     return true;
   }
+  if (auto pf = dyn_cast<NVVM::PrefetchOp>(op)) {
+    if (!pf.getTensormap() || pf.getPredicate() || pf.getInParamSpace() ||
+        pf.getUniform() || pf.getCacheLevel() || pf.getEvictPriority())
+      return fail(op, "only prefetch.tensormap of a generic address is "
+                      "modelled");
+    Inst &inst = emit(op, Opcode::PrefetchTensorMap);
+    inst.a = slot(pf.getAddr());
+    return true;
+  }
   if (auto s = dyn_cast<NVVM::SyncWarpOp>(op)) {
     Inst &inst = emit(op, Opcode::WarpSync);
     inst.a = slot(s.getMask());

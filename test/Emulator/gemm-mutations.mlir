@@ -97,6 +97,11 @@
 // RUN: sed '/nvvm.bar.warp.sync/d' %t.mlir | not fp8-emu --kernel fp8_scaled_matmul_300x400x1024_e4m3_e4m3_bf16 --schedules 16 --max-quantum 3 2>&1 | FileCheck %s --check-prefix=NOSYNC
 // NOSYNC: fp8-emu: error: kernel 'fp8_scaled_matmul_300x400x1024_e4m3_e4m3_bf16': {{[0-9]+}} of 120000 outputs differ from the host reference
 
+// prefetch.tensormap of a pointer that is not a tensor map (the B scales,
+// parameter 3, instead of A's map).
+// RUN: sed 's/nvvm.prefetch tensormap, %arg0/nvvm.prefetch tensormap, %arg3/' %t.mlir | not fp8-emu --kernel fp8_scaled_matmul_100x200x272_e4m3_e4m3_bf16 2>&1 | FileCheck %s --check-prefix=PREFETCH
+// PREFETCH: fp8-emu: error: prefetch.tensormap: {{.*}} does not point to an encoded tensor map
+
 func.func @gemm_100x200x272(%a: !fp8.scaled<100x272xf8E4M3FN, block = [1, 128], scale = f32>,
     %b: !fp8.scaled<200x272xf8E4M3FN, block = [128, 128], scale = f32>) -> tensor<100x200xbf16> {
   %d = fp8.scaled_matmul %a, %b : !fp8.scaled<100x272xf8E4M3FN, block = [1, 128], scale = f32>,

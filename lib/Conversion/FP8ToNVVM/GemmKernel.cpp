@@ -157,6 +157,14 @@ LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
     }
     // Make the initialised barriers visible to the async (TMA) proxy.
     NVVM::FenceMbarrierInitOp::create(b);
+    // The three tensor maps stay in global memory (the upstream mgpu ABI
+    // hands the kernel pointers); prefetch.tensormap brings them into the
+    // SM's descriptor cache while the CTA synchronises, so the producer's
+    // first TMA does not wait for them (PTX ISA, prefetch.tensormap, sm_90).
+    for (Value map : {tmapA, tmapB, tmapSA})
+      NVVM::PrefetchOp::create(b, NVVM::PrefetchCacheLevelAttr(),
+                               NVVM::CacheEvictionPriorityAttr(), map,
+                               /*predicate=*/Value(), b.getUnitAttr());
   }
   NVVM::Barrier0Op::create(b);
 

@@ -16,6 +16,11 @@
 // ROLES-LABEL: .entry fp8_scaled_matmul_128x2112x7168_e4m3_e4m3_bf16(
 // ROLES: .maxntid 384, 1, 1
 // ROLES: .minnctapersm 1
+// The three tensor maps (parameters 0-2) prefetched into the descriptor
+// cache (with the barrier initialisation, before the CTA barrier).
+// ROLES-DAG: prefetch.tensormap [{{%rd[0-9]+}}];
+// ROLES-DAG: prefetch.tensormap [{{%rd[0-9]+}}];
+// ROLES-DAG: prefetch.tensormap [{{%rd[0-9]+}}];
 // ROLES-DAG: fence.mbarrier_init.release.cluster;
 // ROLES-DAG: setmaxnreg.dec.sync.aligned.u32 40;
 // ROLES-DAG: setmaxnreg.inc.sync.aligned.u32 232;
