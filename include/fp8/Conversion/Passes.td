@@ -111,16 +111,18 @@ def FP8LowerToLinalgPass : Pass<"fp8-lower-to-linalg", "ModuleOp"> {
     live in `vector<8xf32>` values (8 x 48 and `vector<16xf32>` with
     `vector-lanes=16`), `vector.fma` per k in increasing k
     (exact products: the same sum as `partial + a * b`), the same
-    promotion FMA. With `tiled`, rank-2 `fp8.quantize`, `fp8.dequantize`
-    and `fp8.requantize` run as an `scf.forall` over chunks of whole block
+    promotion FMA. With `tiled`, `fp8.quantize`, `fp8.dequantize` and
+    `fp8.requantize` of rank 2 (rank 1, and higher ranks whose blocks are
+    1 but in the last dimension, through a collapsed rank-2 view) run as
+    an `scf.forall` over chunks of whole block
     rows (about 64 rows), one pass per block on `vector<8xf32>` /
     `vector<16xf32>`: amax by `arith.maximumf` and `vector.reduction
     <maximumf>` (NaN-propagating, so order-independent), the block's scale
     once, then x / s and the RNE + satfinite conversion on vectors (the
     builders above, element-wise); row tails (columns past the last whole
     vector) on scalars. The same codes, scales and values as the generics
-    (test/Integration/CPU/tiled-quantize.test). Other ranks: the generics,
-    chunked by block rows for `fp8.quantize`. `fp8-cpu-pipeline` turns
+    (test/Integration/CPU/tiled-quantize.test). Other layouts: the
+    generics, chunked by block rows for `fp8.quantize`. `fp8-cpu-pipeline` turns
     `tiled` on.
 
     The result runs on CPU through `fp8-cpu-pipeline`.
@@ -142,7 +144,7 @@ def FP8LowerToLinalgPass : Pass<"fp8-lower-to-linalg", "ModuleOp"> {
            "accumulator (0 = not used; Hopper ~14)">,
     Option<"tiled", "tiled", "bool", /*default=*/"false",
            "Exact scaled_matmul: the register-tiled, vectorised kernel "
-           "(scf.forall over output tiles); rank-2 quantize / dequantize / "
+           "(scf.forall over output tiles); quantize / dequantize / "
            "requantize: one vectorised pass per block (scf.forall over block "
            "rows); bit-identical to the reference generics">,
     Option<"vectorLanes", "vector-lanes", "unsigned", /*default=*/"8",

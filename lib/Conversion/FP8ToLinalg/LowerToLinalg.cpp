@@ -266,10 +266,11 @@ static std::pair<Value, Value> lowerQuantizeByRows(OpBuilder &b, Location loc,
   return {forall.getResult(0), forall.getResult(1)};
 }
 
-/// Rank 2 (the activations and weights of every GEMM) has the vectorised
-/// kernel; other ranks keep the generics, chunked by rows when tiled.
+/// Rank 2 (the activations and weights of every GEMM), rank 1 and leading
+/// blocks of 1 have the vectorised kernels; other layouts keep the generics,
+/// chunked by rows when tiled.
 static bool hasTiledQuantize(ScaledTensorType type, unsigned tiledLanes) {
-  return tiledLanes != 0 && type.getRank() == 2;
+  return tiledLanes != 0 && fp8::detail::hasTiledQuantize(type);
 }
 
 namespace {

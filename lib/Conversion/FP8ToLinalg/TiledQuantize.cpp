@@ -1,7 +1,8 @@
 //===- TiledQuantize.cpp - vectorised fp8.quantize / fp8.dequantize -------===//
 //
 // The fast CPU form of fp8.quantize and fp8.dequantize on rank-2 tensors
-// (option `tiled` of fp8-lower-to-linalg). The reference generics index the
+// (rank 1 and leading blocks of 1 through a rank-2 view; option `tiled` of
+// fp8-lower-to-linalg). The reference generics index the
 // scales by `floordiv` maps: an integer block index and a scalar conversion
 // per element. Here the loops run per block, so that a block's scale is
 // known once and its elements are converted on vectors:
@@ -211,15 +212,12 @@ static SmallVector<Value> forEachBlock(OpBuilder &b, Location loc, Value xs,
   return outer.getResults();
 }
 
-std::pair<Value, Value> fp8::detail::buildTiledQuantize(OpBuilder &b,
-                                                        Location loc, Value x,
-                                                        ScaledTensorType type,
-                                                        QuantizeParams p,
-                                                        int64_t lanes) {
-  ArrayRef<int64_t> block = type.getBlockShape();
+/// quantize of the rank-2 `x` into blocks `block` (2 sizes).
+static std::pair<Value, Value> quantize2D(OpBuilder &b, Location loc, Value x,
+                                          ArrayRef<int64_t> block, Type fp8Type,
+                                          Type scaleType, QuantizeParams p,
+                                          int64_t lanes) {
   Type f32 = b.getF32Type();
-  Type fp8Type = type.getElementType();
-  Type scaleType = type.getScaleType();
   SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, x);
   AffineExpr s0 = getAffineSymbolExpr(0, b.getContext());
   SmallVector<OpFoldResult> counts;
@@ -309,10 +307,9 @@ std::pair<Value, Value> fp8::detail::buildTiledQuantize(OpBuilder &b,
   return {results[0], results[1]};
 }
 
-Value fp8::detail::buildTiledDequantize(OpBuilder &b, Location loc, Value codes,
-                                        Value scales, ScaledTensorType type,
-                                        Type elt, int64_t lanes) {
-  ArrayRef<int64_t> block = type.getBlockShape();
+/// dequantize of the rank-2 (codes, scales) in blocks `block` (2 sizes).
+static Value dequantize2D(OpBuilder &b, Location loc, Value codes, Value scales,
+                          ArrayRef<int64_t> block, Type elt, int64_t lanes) {
   SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, codes);
   Value init = tensor::EmptyOp::create(b, loc, sizes, elt);
   // f32 -> the result type, as the reference (RNE for bf16/f16).
@@ -362,4 +359,103 @@ Value fp8::detail::buildTiledDequantize(OpBuilder &b, Location loc, Value codes,
                             });
                       })
       .front();
+}
+
+//===----------------------------------------------------------------------===//
+// Other ranks, through rank 2
+//===----------------------------------------------------------------------===//
+
+/// The dimensions of a rank-n layout that become the rows of its rank-2
+/// view (every dimension but the last), or nullopt when its blocks do not
+/// allow one: the leading blocks must be 1, so that each row of the view is
+/// one row of blocks. Rank 1 is viewed as one row.
+static std::optional<SmallVector<ReassociationIndices>>
+getRank2Grouping(ArrayRef<int64_t> block) {
+  int64_t n = block.size();
+  if (n == 1)
+    return SmallVector<ReassociationIndices>{{0, 1}};
+  if (n == 2)
+    return SmallVector<ReassociationIndices>{};
+  for (int64_t d = 0; d + 1 < n; ++d)
+    if (block[d] != 1)
+      return std::nullopt;
+  return SmallVector<ReassociationIndices>{
+      llvm::to_vector(llvm::seq<int64_t>(0, n - 1)), {n - 1}};
+}
+
+bool fp8::detail::hasTiledQuantize(ScaledTensorType type) {
+  return getRank2Grouping(type.getBlockShape()).has_value();
+}
+
+/// The blocks of the rank-2 view.
+static SmallVector<int64_t, 2> getRank2Block(ArrayRef<int64_t> block) {
+  if (block.size() == 1)
+    return {1, block[0]};
+  return {block.size() == 2 ? block[0] : 1, block.back()};
+}
+
+/// `v` (a tensor of the layout's rank) as its rank-2 view: free reshapes of
+/// contiguous data.
+static Value toRank2(OpBuilder &b, Location loc, Value v,
+                     ArrayRef<ReassociationIndices> grouping) {
+  auto type = cast<RankedTensorType>(v.getType());
+  if (type.getRank() == 2)
+    return v;
+  if (type.getRank() == 1) {
+    auto view =
+        RankedTensorType::get({1, type.getDimSize(0)}, type.getElementType());
+    return tensor::ExpandShapeOp::create(
+        b, loc, view, v, grouping,
+        ArrayRef<OpFoldResult>{b.getIndexAttr(1),
+                               tensor::getMixedSize(b, loc, v, 0)});
+  }
+  return tensor::CollapseShapeOp::create(b, loc, v, grouping);
+}
+
+/// The rank-2 view `v` back at `sizes` (the layout's rank).
+static Value fromRank2(OpBuilder &b, Location loc, Value v,
+                       ArrayRef<OpFoldResult> sizes,
+                       ArrayRef<ReassociationIndices> grouping) {
+  if (sizes.size() == 2)
+    return v;
+  SmallVector<int64_t> shape;
+  for (OpFoldResult s : sizes)
+    shape.push_back(getConstantIntValue(s).value_or(ShapedType::kDynamic));
+  auto type = RankedTensorType::get(
+      shape, cast<RankedTensorType>(v.getType()).getElementType());
+  if (sizes.size() == 1)
+    return tensor::CollapseShapeOp::create(b, loc, type, v, grouping);
+  return tensor::ExpandShapeOp::create(b, loc, type, v, grouping, sizes);
+}
+
+std::pair<Value, Value> fp8::detail::buildTiledQuantize(OpBuilder &b,
+                                                        Location loc, Value x,
+                                                        ScaledTensorType type,
+                                                        QuantizeParams p,
+                                                        int64_t lanes) {
+  ArrayRef<int64_t> block = type.getBlockShape();
+  SmallVector<ReassociationIndices> grouping = *getRank2Grouping(block);
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, x);
+  AffineExpr s0 = getAffineSymbolExpr(0, b.getContext());
+  SmallVector<OpFoldResult> counts;
+  for (auto [size, blk] : llvm::zip_equal(sizes, block))
+    counts.push_back(
+        affine::makeComposedFoldedAffineApply(b, loc, s0.ceilDiv(blk), {size}));
+  auto [codes, scales] =
+      quantize2D(b, loc, toRank2(b, loc, x, grouping), getRank2Block(block),
+                 type.getElementType(), type.getScaleType(), p, lanes);
+  return {fromRank2(b, loc, codes, sizes, grouping),
+          fromRank2(b, loc, scales, counts, grouping)};
+}
+
+Value fp8::detail::buildTiledDequantize(OpBuilder &b, Location loc, Value codes,
+                                        Value scales, ScaledTensorType type,
+                                        Type elt, int64_t lanes) {
+  ArrayRef<int64_t> block = type.getBlockShape();
+  SmallVector<ReassociationIndices> grouping = *getRank2Grouping(block);
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, codes);
+  Value r = dequantize2D(b, loc, toRank2(b, loc, codes, grouping),
+                         toRank2(b, loc, scales, grouping),
+                         getRank2Block(block), elt, lanes);
+  return fromRank2(b, loc, r, sizes, grouping);
 }

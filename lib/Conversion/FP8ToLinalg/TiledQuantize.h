@@ -17,7 +17,12 @@ struct QuantizeParams {
   bool saturate;
 };
 
-/// fp8.quantize of the rank-2 tensor `x` (f32, bf16 or f16) into `type`:
+/// Whether `type`'s layout has the vectorised kernels: rank 2, rank 1, and
+/// higher ranks whose blocks are 1 in every dimension but the last (viewed
+/// as rank 2 by collapsing the leading dimensions, free on contiguous data).
+bool hasTiledQuantize(ScaledTensorType type);
+
+/// fp8.quantize of `x` (f32, bf16 or f16) into `type` (hasTiledQuantize):
 /// returns (codes, scales), bit-identical to the reference generics. One
 /// scf.forall iteration per chunk of whole block rows (threads:
 /// fp8-cpu-pipeline); per block, one vectorised pass for the amax, the scale,
@@ -27,9 +32,10 @@ std::pair<Value, Value> buildTiledQuantize(OpBuilder &b, Location loc, Value x,
                                            QuantizeParams p,
                                            int64_t vectorLanes);
 
-/// fp8.dequantize of rank-2 (codes, scales) laid out as `type` into a tensor
-/// of `elt` (f32, bf16 or f16), bit-identical to the reference generics:
-/// per block, the scale decoded once and the codes decoded on vectors.
+/// fp8.dequantize of (codes, scales) laid out as `type` (hasTiledQuantize)
+/// into a tensor of `elt` (f32, bf16 or f16), bit-identical to the
+/// reference generics: per block, the scale decoded once and the codes
+/// decoded on vectors.
 Value buildTiledDequantize(OpBuilder &b, Location loc, Value codes,
                            Value scales, ScaledTensorType type, Type elt,
                            int64_t vectorLanes);

@@ -71,12 +71,40 @@ func.func @dequantize(%q: !fp8.scaled<?x300xf8E4M3FN, block = [1, 128], scale = 
 
 // -----
 
-// Other ranks keep the reference generics, by chunks of block rows.
+// Rank 3 with leading blocks of 1: the rank-2 view (leading dimensions
+// collapsed, free on contiguous data), the kernel, the results expanded back.
 // CHECK-LABEL: func.func @rank3
+// CHECK: tensor.collapse_shape {{.*}} : tensor<4x8x256xf32> into tensor<32x256xf32>
 // CHECK: scf.forall
-// CHECK: linalg.generic
-// CHECK-NOT: vector.transfer_read
+// CHECK: vector.reduction <maximumf>
+// CHECK: tensor.expand_shape {{.*}} : tensor<32x256xf8E4M3FN> into tensor<4x8x256xf8E4M3FN>
+// CHECK: tensor.expand_shape {{.*}} : tensor<32x2xf32> into tensor<4x8x2xf32>
 func.func @rank3(%x: tensor<4x8x256xf32>) -> !fp8.scaled<4x8x256xf8E4M3FN, block = [1, 1, 128], scale = f32> {
   %q = fp8.quantize %x : tensor<4x8x256xf32> -> !fp8.scaled<4x8x256xf8E4M3FN, block = [1, 1, 128], scale = f32>
   return %q : !fp8.scaled<4x8x256xf8E4M3FN, block = [1, 1, 128], scale = f32>
+}
+
+// -----
+
+// Rank 1: one row.
+// CHECK-LABEL: func.func @rank1
+// CHECK: tensor.expand_shape {{.*}} : tensor<?xbf16> into tensor<1x?xbf16>
+// CHECK: vector.reduction <maximumf>
+// CHECK: tensor.collapse_shape {{.*}} : tensor<1x?xf8E4M3FN> into tensor<?xf8E4M3FN>
+func.func @rank1(%x: tensor<?xbf16>) -> !fp8.scaled<?xf8E4M3FN, block = [128], scale = f32> {
+  %q = fp8.quantize %x : tensor<?xbf16> -> !fp8.scaled<?xf8E4M3FN, block = [128], scale = f32>
+  return %q : !fp8.scaled<?xf8E4M3FN, block = [128], scale = f32>
+}
+
+// -----
+
+// A leading block other than 1 has no rank-2 view: the reference generics,
+// by chunks of block rows.
+// CHECK-LABEL: func.func @rank3_blocked
+// CHECK: scf.forall
+// CHECK: linalg.generic
+// CHECK-NOT: vector.transfer_read
+func.func @rank3_blocked(%x: tensor<4x8x256xf32>) -> !fp8.scaled<4x8x256xf8E4M3FN, block = [1, 2, 128], scale = f32> {
+  %q = fp8.quantize %x : tensor<4x8x256xf32> -> !fp8.scaled<4x8x256xf8E4M3FN, block = [1, 2, 128], scale = f32>
+  return %q : !fp8.scaled<4x8x256xf8E4M3FN, block = [1, 2, 128], scale = f32>
 }

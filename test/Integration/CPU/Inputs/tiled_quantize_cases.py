@@ -13,7 +13,8 @@ off the 8/16 vector lanes, fewer columns than a vector), blocks 1x128,
 128x128, 3x32, 128x16 and a whole row; E4M3FN and E5M2; f32, pow2 and E8M0
 scales; eps 1e-4, 1e-30 and 0; saturating and not; f32, bf16 and f16 input
 and dequantized results;
-static and dynamic shapes; requantize with and without a transpose.
+static and dynamic shapes; requantize with and without a transpose; and
+rank 3 (blocks [1, 1, b]) and rank 1, which the kernels view as rank 2.
 
 The same module runs through the reference generics
 (fp8-cpu-pipeline{tiled=0}) and through the vectorised kernels, with 8 and 16
@@ -229,6 +230,90 @@ ${DRS}
 """)
 
 
+# Rank 3 [A, B, C] (blocks [1, 1, b]: viewed as rank 2 [A * B, C]) and
+# rank 1 [C] (blocks [b]: one row): (A, B, C, b, input type, requantize
+# block); the input is filled as [A * B, C] (rank 1: [1, C]) and reshaped.
+RANK_CASES = [
+    (3, 5, 300, 128, "f32", 32),
+    (2, 7, 70, 32, "bf16", 128),
+    (0, 0, 1000, 128, "f32", 64),
+    (0, 0, 37, 16, "f16", 128),
+]
+
+RANK3 = string.Template(r"""
+  %e${I} = tensor.empty() : tensor<${AB}x${C}xf32>
+  %de${I} = tensor.cast %e${I} : tensor<${AB}x${C}xf32> to tensor<?x?xf32>
+  %seed${I} = arith.constant ${SEED} : i32
+  %f${I} = call @fill_special(%de${I}, %seed${I}) : (tensor<?x?xf32>, i32) -> tensor<?x?xf32>
+  %xs${I} = tensor.cast %f${I} : tensor<?x?xf32> to tensor<${AB}x${C}xf32>
+  %xt${I} = ${TOIN}
+  %x${I} = tensor.expand_shape %xt${I} [[0, 1], [2]] output_shape [${A}, ${B}, ${C}] : tensor<${AB}x${C}x${IT}> into tensor<${A}x${B}x${C}x${IT}>
+  %q${I} = fp8.quantize %x${I} : tensor<${A}x${B}x${C}x${IT}> -> ${QT}
+  %c${I}3, %s${I}3 = fp8.disassemble %q${I} : ${QT}
+  vector.print str "case${I} ${A}x${B}x${C}\n"
+  %c${I}0 = tensor.collapse_shape %c${I}3 [[0, 1], [2]] : tensor<${A}x${B}x${C}xf8E4M3FN> into tensor<${AB}x${C}xf8E4M3FN>
+  %s${I}0 = tensor.collapse_shape %s${I}3 [[0, 1], [2]] : tensor<${A}x${B}x${SC}xf32> into tensor<${AB}x${SC}xf32>
+${DC}
+${DS}
+  %y${I}3 = fp8.dequantize %q${I} : ${QT} -> tensor<${A}x${B}x${C}xf32>
+  %y${I}0 = tensor.collapse_shape %y${I}3 [[0, 1], [2]] : tensor<${A}x${B}x${C}xf32> into tensor<${AB}x${C}xf32>
+${DY}
+  %r${I} = fp8.requantize %q${I} : ${QT} -> ${RT}
+  %rc${I}3, %rs${I}3 = fp8.disassemble %r${I} : ${RT}
+  %rc${I}0 = tensor.collapse_shape %rc${I}3 [[0, 1], [2]] : tensor<${A}x${B}x${C}xf8E4M3FN> into tensor<${AB}x${C}xf8E4M3FN>
+  %rs${I}0 = tensor.collapse_shape %rs${I}3 [[0, 1], [2]] : tensor<${A}x${B}x${RSC}xf32> into tensor<${AB}x${RSC}xf32>
+${DRC}
+${DRS}
+""")
+
+RANK1 = string.Template(r"""
+  %e${I} = tensor.empty() : tensor<1x${C}xf32>
+  %de${I} = tensor.cast %e${I} : tensor<1x${C}xf32> to tensor<?x?xf32>
+  %seed${I} = arith.constant ${SEED} : i32
+  %f${I} = call @fill_special(%de${I}, %seed${I}) : (tensor<?x?xf32>, i32) -> tensor<?x?xf32>
+  %xs${I} = tensor.cast %f${I} : tensor<?x?xf32> to tensor<1x${C}xf32>
+  %xt${I} = ${TOIN}
+  %x${I} = tensor.collapse_shape %xt${I} [[0, 1]] : tensor<1x${C}x${IT}> into tensor<${C}x${IT}>
+  %q${I} = fp8.quantize %x${I} : tensor<${C}x${IT}> -> ${QT}
+  %c${I}1, %s${I}1 = fp8.disassemble %q${I} : ${QT}
+  vector.print str "case${I} ${C}\n"
+  %c${I}0 = tensor.expand_shape %c${I}1 [[0, 1]] output_shape [1, ${C}] : tensor<${C}xf8E4M3FN> into tensor<1x${C}xf8E4M3FN>
+  %s${I}0 = tensor.expand_shape %s${I}1 [[0, 1]] output_shape [1, ${SC}] : tensor<${SC}xf32> into tensor<1x${SC}xf32>
+${DC}
+${DS}
+  %y${I}1 = fp8.dequantize %q${I} : ${QT} -> tensor<${C}xf32>
+  %y${I}0 = tensor.expand_shape %y${I}1 [[0, 1]] output_shape [1, ${C}] : tensor<${C}xf32> into tensor<1x${C}xf32>
+${DY}
+  %r${I} = fp8.requantize %q${I} : ${QT} -> ${RT}
+  %rc${I}1, %rs${I}1 = fp8.disassemble %r${I} : ${RT}
+  %rc${I}0 = tensor.expand_shape %rc${I}1 [[0, 1]] output_shape [1, ${C}] : tensor<${C}xf8E4M3FN> into tensor<1x${C}xf8E4M3FN>
+  %rs${I}0 = tensor.expand_shape %rs${I}1 [[0, 1]] output_shape [1, ${RSC}] : tensor<${RSC}xf32> into tensor<1x${RSC}xf32>
+${DRC}
+${DRS}
+""")
+
+
+def rank_case(i, a, b, c, blk, it, rblk):
+    """One RANK_CASES entry, as case number i."""
+    rows = a * b if a else 1
+    sc, rsc = -(-c // blk), -(-c // rblk)
+    dims = f"{a}x{b}x{c}" if a else f"{c}"
+    lead = "1, 1, " if a else ""
+    qt = f"!fp8.scaled<{dims}xf8E4M3FN, block = [{lead}{blk}], scale = f32>"
+    rt = f"!fp8.scaled<{dims}xf8E4M3FN, block = [{lead}{rblk}], scale = f32>"
+    xf32, xt = tensor_t((rows, c), "f32"), tensor_t((rows, c), it)
+    toin = (f"arith.truncf %xs{i} : {xf32} to {xt}" if it != "f32"
+            else f"tensor.cast %xs{i} : {xf32} to {xt}")
+    return (RANK3 if a else RANK1).substitute(
+        I=i, A=a, B=b, AB=rows, C=c, SC=sc, RSC=rsc, IT=it, QT=qt, RT=rt,
+        SEED=1009 + 7919 * i, TOIN=toin,
+        DC=digest("codes", f"c{i}", tensor_t((rows, c), "f8E4M3FN"), "f8E4M3FN"),
+        DS=digest("scales", f"s{i}", tensor_t((rows, sc), "f32"), "f32"),
+        DY=digest("dequantized", f"y{i}", tensor_t((rows, c), "f32"), "f32"),
+        DRC=digest("requantized codes", f"rc{i}", tensor_t((rows, c), "f8E4M3FN"), "f8E4M3FN"),
+        DRS=digest("requantized scales", f"rs{i}", tensor_t((rows, rsc), "f32"), "f32"))
+
+
 def tensor_t(shape, t):
     return "tensor<" + "x".join(str(d) for d in shape) + f"x{t}>"
 
@@ -261,6 +346,8 @@ def main():
             DY=digest("dequantized", f"y{i}", tensor_t(shape, yt), yt),
             DRC=digest("requantized codes", f"rc{i}", tensor_t(rshape, fmt), fmt),
             DRS=digest("requantized scales", f"rs{i}", tensor_t(rsshape, scale), scale)))
+    for j, case in enumerate(RANK_CASES):
+        out.append(rank_case(len(CASES) + j, *case))
     out.append("  return\n}\n")
     sys.stdout.write("\n".join(out))
 

@@ -92,7 +92,7 @@ struct FP8CPUPipelineOptions
   PassOptions::Option<bool> tiled{
       *this, "tiled",
       llvm::cl::desc("Exact scaled_matmul through the register-tiled kernel, "
-                     "rank-2 quantize / dequantize / requantize through the "
+                     "quantize / dequantize / requantize through the "
                      "vectorised ones (fp8-lower-to-linalg's option; "
                      "bit-identical results)"),
       llvm::cl::init(true)};
