@@ -47,9 +47,16 @@ NVVM::WGMMATypes wgmmaType(Type t) {
 
 std::string mlir::fp8::gemmKernelName(const GemmKernelSpec &spec) {
   const GemmKernelConfig &c = spec.config;
-  std::string name = getGemmKernelName(
-      c.m, c.n, c.k, getKernelElementType(spec.aType),
-      getKernelElementType(spec.bType), getKernelElementType(spec.resultType));
+  KernelElementType a = getKernelElementType(spec.aType),
+                    bt = getKernelElementType(spec.bType),
+                    out = getKernelElementType(spec.resultType);
+  std::string name =
+      spec.grouping == GemmGrouping::none
+          ? getGemmKernelName(c.m, c.n, c.k, a, bt, out)
+          : getGroupedGemmKernelName(spec.grouping == GemmGrouping::masked,
+                                     spec.groups, c.m, c.n, c.k, a, bt, out);
+  if (spec.hasCounts)
+    name += getGroupedGemmKernelCountsSuffix();
   if (spec.accType)
     name += getGemmKernelAccSuffix(getKernelElementType(spec.accType));
   if (!isDefaultGemmKernelConfig(c))
@@ -81,11 +88,18 @@ LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
 
   // --- Signature and launch attributes --------------------------------------
   // tmapA, tmapB, tmapSA, sb, d (pointers), m (i32)[, c (pointer)]:
-  // GemmKernelConfig.h.
+  // GemmKernelConfig.h; grouped kernels end with the pointer to the group
+  // counts (masked) or the per-row group index (contiguous), both i32.
   SmallVector<Type> argTypes(5, k.ptr);
   argTypes.push_back(k.i32);
   const bool hasAcc = static_cast<bool>(spec.accType);
   if (hasAcc)
+    argTypes.push_back(k.ptr);
+  const bool masked = spec.grouping == GemmGrouping::masked;
+  const bool contiguous = spec.grouping == GemmGrouping::contiguous;
+  const bool grouped = masked || contiguous;
+  const bool hasGroupArg = contiguous || (masked && spec.hasCounts);
+  if (hasGroupArg)
     argTypes.push_back(k.ptr);
   auto fnType =
       LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), argTypes);
@@ -111,6 +125,10 @@ LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
   Value cPtr = hasAcc ? Value(LLVM::AddrSpaceCastOp::create(
                             b, k.ptrGlobal, entry->getArgument(6)))
                       : Value();
+  Value groupPtr = hasGroupArg
+                       ? Value(LLVM::AddrSpaceCastOp::create(
+                             b, k.ptrGlobal, entry->getArguments().back()))
+                       : Value();
 
   const int64_t S = cfg.stages, C = cfg.consumers, KBlocks = cfg.kBlocks();
   const int64_t nTiles = cfg.nTiles();
@@ -120,6 +138,10 @@ LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
   Value mRows = dynamicM ? entry->getArgument(5) : k.c32(cfg.m);
   Value tiles =
       dynamicM ? k.ceilDivTimes(mRows, cfg.blockM, nTiles) : k.c32(cfg.tiles());
+  // Masked: the grid covers the tiles of one group times G (group-major).
+  Value groupTiles = tiles;
+  if (masked)
+    tiles = k.mul(groupTiles, k.c32(spec.groups));
   // Each consumer warpgroup computes 64 rows x consumerN columns of the
   // tile (GemmKernelConfig::rowGroups / colSplits).
   const int64_t consumerN = cfg.consumerN();
@@ -196,6 +218,52 @@ LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
     Value nt = k.divu(r, height);
     return std::make_pair(mt, nt);
   };
+  // A tile of the grid: its group (grouped kernels), its first row in the
+  // group's rows (masked) or the operand's (contiguous), its first column,
+  // and, for a grouped kernel whose rows can be empty, whether it has rows
+  // to compute (else the K loop runs no block and the tile stores +0.0).
+  // Producer and consumers derive the same values, so they agree on the
+  // ring slots a skipped tile does not use.
+  struct Tile {
+    Value g, row0, col0, active, rowsValid;
+  };
+  auto loadI32 = [&](Value index) -> Value {
+    return LLVM::LoadOp::create(
+        b, k.i32,
+        LLVM::GEPOp::create(b, k.ptrGlobal, k.i32, groupPtr,
+                            ValueRange{k.zext64(index)}));
+  };
+  auto tileOf = [&](Value tile) {
+    Tile t;
+    Value local = tile;
+    if (masked) {
+      t.g = k.divu(tile, groupTiles);
+      local = k.remu(tile, groupTiles);
+    }
+    auto [mt, nt] = tileCoords(local);
+    t.row0 = k.mul(mt, k.c32(cfg.blockM));
+    t.col0 = k.mul(nt, k.c32(cfg.blockN));
+    if (masked && spec.hasCounts) {
+      // counts[g] (signed: a negative count is an empty group; a count
+      // above M keeps all M rows, the row bound of the epilogue).
+      t.rowsValid = loadI32(t.g);
+      t.active = arith::CmpIOp::create(b, arith::CmpIPredicate::slt, t.row0,
+                                       t.rowsValid);
+    } else if (contiguous) {
+      // Groups start at multiples of m_alignment, a multiple of BLOCK_M, so
+      // the tile's rows belong to the group of its first row or are padding;
+      // an index outside [0, G) (padding, -1) leaves the tile empty.
+      t.g = loadI32(t.row0);
+      t.active = k.ult(t.g, k.c32(spec.groups));
+    }
+    return t;
+  };
+  // The K blocks a tile runs: none for an empty tile of a grouped kernel.
+  auto kBlocksOf = [&](const Tile &t) -> Value {
+    if (!t.active)
+      return k.c32(KBlocks);
+    return arith::SelectOp::create(b, t.active, k.c32(KBlocks), k.c32(0));
+  };
   auto stagePhase = [&](Value it) {
     return std::make_pair(k.remu(it, k.c32(S)),
                           k.andi(k.divu(it, k.c32(S)), k.c32(1)));
@@ -217,10 +285,9 @@ LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
     auto tileLoop =
         scf::ForOp::create(b, ctaId, tiles, ctaCount, ValueRange{k.c32(0)});
     b.setInsertionPointToStart(tileLoop.getBody());
-    auto [mt, nt] = tileCoords(tileLoop.getInductionVar());
-    Value row0 = k.mul(mt, k.c32(cfg.blockM)),
-          col0 = k.mul(nt, k.c32(cfg.blockN));
-    auto kLoop = scf::ForOp::create(b, k.c32(0), k.c32(KBlocks), k.c32(1),
+    Tile tile = tileOf(tileLoop.getInductionVar());
+    Value row0 = tile.row0, col0 = tile.col0;
+    auto kLoop = scf::ForOp::create(b, k.c32(0), kBlocksOf(tile), k.c32(1),
                                     ValueRange{tileLoop.getRegionIterArg(0)});
     {
       OpBuilder::InsertionGuard g2(b);
@@ -247,11 +314,21 @@ LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
             NVVM::TMALoadModeAttr::get(ctx, NVVM::TMALoadMode::TILE),
             b.getBoolAttr(false), NVVM::CTAGroupKindAttr(), Value());
       };
-      tma(k.mul(s, k.c32(cfg.aStageBytes())), tmapA, {kCoord, row0});
+      // Grouped operands are 3-D maps with the group outermost ([G, N, K]
+      // B, masked [G, M, K] A and [G, KB, M] A scales): a box never crosses
+      // into another group, and the rows past a group's end are zero fill.
+      auto coords = [&](Value inner, Value outer, bool byGroup) {
+        SmallVector<Value, 3> c{inner, outer};
+        if (byGroup)
+          c.push_back(tile.g);
+        return c;
+      };
+      tma(k.mul(s, k.c32(cfg.aStageBytes())), tmapA,
+          coords(kCoord, row0, masked));
       tma(k.add(k.c32(cfg.bRingOffset()), k.mul(s, k.c32(cfg.bStageBytes()))),
-          tmapB, {kCoord, col0});
+          tmapB, coords(kCoord, col0, grouped));
       tma(k.add(k.c32(cfg.saRingOffset()), k.mul(s, k.c32(cfg.saStageBytes()))),
-          tmapSA, {row0, kb});
+          tmapSA, coords(row0, kb, masked));
       scf::YieldOp::create(b, ValueRange{k.add(it, k.c32(1))});
     }
     scf::YieldOp::create(b, kLoop.getResults());
@@ -285,7 +362,7 @@ LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
     auto tileLoop =
         scf::ForOp::create(b, ctaId, tiles, ctaCount, ValueRange{k.c32(0)});
     b.setInsertionPointToStart(tileLoop.getBody());
-    auto [mt, nt] = tileCoords(tileLoop.getInductionVar());
+    Tile tile = tileOf(tileLoop.getInductionVar());
     // B scales: one per 128 columns and K block. Columns 8j..8j+7 of the
     // tile (register group j of the fragment map, WgmmaFragment.h) lie in
     // one 128-column block, since tiles start at multiples of 8: block
@@ -297,7 +374,7 @@ LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
     const int64_t sbCount = scaleBlocksPerTile(consumerN);
     const bool sbStatic = (cfg.scaleBlocksAligned() && consumerN % 128 == 0) ||
                           128 % cfg.blockN == 0;
-    Value col0 = k.mul(nt, k.c32(cfg.blockN));
+    Value col0 = tile.col0;
     if (colSplit)
       col0 = k.add(col0, wgCol);
     Value sbBlock0 = k.divu(col0, k.c32(128));
@@ -310,8 +387,16 @@ LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
     SmallVector<Value> init{tileLoop.getRegionIterArg(0)};
     // This thread's output positions (fragment map): rows rowTile and
     // rowTile + 8, columns colTile + accumulatorColOffset(r).
-    Value rowTile = k.add(k.mul(mt, k.c32(cfg.blockM)), k.add(wgRow, rowBase));
+    Value rowTile = k.add(tile.row0, k.add(wgRow, rowBase));
     Value colTile = k.add(col0, colBase);
+    // C and D of a masked kernel are [G, M, N]: group g's rows start at g*M.
+    Value groupRow0 = masked ? k.mul(tile.g, mRows) : Value();
+    auto globalRow = [&](Value row) {
+      return groupRow0 ? k.add(groupRow0, row) : row;
+    };
+    // The B scales of a grouped kernel are [G, ceil(N/128), KB].
+    Value sbGroup0 =
+        grouped ? k.mul(tile.g, k.c32(cfg.nScaleBlocks() * KBlocks)) : Value();
     if (hasAcc) {
       // The accumulator starts at C (converted to f32, exact from bf16), as
       // the reference lowering's promotion starts from C: then
@@ -328,7 +413,8 @@ LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
             b, k.add(colTile, k.c32(accumulatorColOffset(r))),
             k.c32(cfg.n - 1));
         Value idx =
-            k.add(k.mul(k.zext64(rowC[accumulatorRowSlot(r)]), k.c64(cfg.n)),
+            k.add(k.mul(k.zext64(globalRow(rowC[accumulatorRowSlot(r)])),
+                        k.c64(cfg.n)),
                   k.zext64(col));
         Value v = LLVM::LoadOp::create(
             b, cElem,
@@ -340,7 +426,7 @@ LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
       init.append(accRegs, k.cf32(0.0f));
     }
     auto kLoop =
-        scf::ForOp::create(b, k.c32(0), k.c32(KBlocks), k.c32(1), init);
+        scf::ForOp::create(b, k.c32(0), kBlocksOf(tile), k.c32(1), init);
     {
       OpBuilder::InsertionGuard g2(b);
       b.setInsertionPointToStart(kLoop.getBody());
@@ -355,6 +441,8 @@ LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
         if (i > 0)
           blk = arith::MinUIOp::create(b, blk, k.c32(cfg.nScaleBlocks() - 1));
         Value sbIdx = k.add(k.mul(blk, k.c32(KBlocks)), kb);
+        if (sbGroup0)
+          sbIdx = k.add(sbGroup0, sbIdx);
         sbv.push_back(LLVM::LoadOp::create(
             b, k.f32,
             LLVM::GEPOp::create(b, k.ptrGlobal, k.f32, sbPtr,
@@ -482,8 +570,23 @@ LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
     // Epilogue: masked stores of register pairs (two adjacent columns).
     Value rows[2] = {rowTile, k.add(rowTile, k.c32(8))};
     Value rowOk[2] = {k.ult(rows[0], mRows), k.ult(rows[1], mRows)};
-    Value rowOff[2] = {k.mul(k.zext64(rows[0]), k.c64(cfg.n)),
-                       k.mul(k.zext64(rows[1]), k.c64(cfg.n))};
+    Value rowOff[2] = {k.mul(k.zext64(globalRow(rows[0])), k.c64(cfg.n)),
+                       k.mul(k.zext64(globalRow(rows[1])), k.c64(cfg.n))};
+    // Rows of a grouped kernel that hold no result are stored as +0.0: masked
+    // rows at or past counts[g]; contiguous rows whose group index is not
+    // the tile's group (padding), or every row of an empty tile.
+    Value rowValid[2] = {};
+    for (int64_t i = 0; i < 2; ++i) {
+      if (masked && spec.hasCounts) {
+        rowValid[i] = arith::CmpIOp::create(b, arith::CmpIPredicate::slt,
+                                            rows[i], tile.rowsValid);
+      } else if (contiguous) {
+        Value clamped =
+            arith::MinUIOp::create(b, rows[i], k.add(mRows, k.c32(-1)));
+        rowValid[i] = arith::AndIOp::create(b, tile.active,
+                                            k.eq(loadI32(clamped), tile.g));
+      }
+    }
     Type outElem = bf16Out ? Type(b.getBF16Type()) : k.f32;
     int64_t outBytes = bf16Out ? 2 : 4;
     auto storeAt = [&](Value value, Value elemIndex, int64_t align) {
@@ -491,7 +594,9 @@ LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
                                     ValueRange{elemIndex});
       LLVM::StoreOp::create(b, value, p, align);
     };
-    auto convert = [&](Value v) -> Value {
+    auto convert = [&](Value v, int64_t slot) -> Value {
+      if (rowValid[slot])
+        v = arith::SelectOp::create(b, rowValid[slot], v, k.cf32(0.0f));
       return bf16Out ? Value(arith::TruncFOp::create(b, outElem, v)) : v;
     };
     for (int64_t r = 0; r < accRegs; r += 2) {
@@ -509,8 +614,10 @@ LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
         b.setInsertionPointToStart(&ifOp.getThenRegion().front());
         auto vecTy = VectorType::get({2}, outElem);
         Value vec = LLVM::UndefOp::create(b, vecTy);
-        vec = LLVM::InsertElementOp::create(b, vec, convert(v0), k.c32(0));
-        vec = LLVM::InsertElementOp::create(b, vec, convert(v1), k.c32(1));
+        vec =
+            LLVM::InsertElementOp::create(b, vec, convert(v0, slot), k.c32(0));
+        vec =
+            LLVM::InsertElementOp::create(b, vec, convert(v1, slot), k.c32(1));
         storeAt(vec, idx, 2 * outBytes);
       } else {
         for (int64_t e = 0; e < 2; ++e) {
@@ -520,7 +627,7 @@ LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
           auto ifOp = scf::IfOp::create(b, ok, false);
           OpBuilder::InsertionGuard g3(b);
           b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-          storeAt(convert(e ? v1 : v0), k.add(idx, k.c64(e)), outBytes);
+          storeAt(convert(e ? v1 : v0, slot), k.add(idx, k.c64(e)), outBytes);
         }
       }
     }

@@ -12,15 +12,32 @@
 namespace mlir {
 namespace fp8 {
 
+/// The grouped (MoE) forms of the kernel (docs/gpu-kernel.md, "Grouped
+/// GEMM"): one launch computes G GEMMs that share N and K.
+enum class GemmGrouping {
+  none,       // one [M, K] x [N, K]^T GEMM
+  masked,     // A [G, M, K], B [G, N, K], D [G, M, N]; rows >= counts[g]
+              // (when the counts operand is present) are +0.0
+  contiguous, // A [M, K], B [G, N, K], D [M, N]; row r uses B[groupIdx[r]],
+              // groupIdx[r] outside [0, G) (padding, -1) gives +0.0
+};
+
 struct GemmKernelSpec {
+  /// For a grouped kernel, config.m is the rows of one group (masked) or of
+  /// the whole [M, K] operand (contiguous).
   GemmKernelConfig config;
   Type aType, bType; // f8E4M3FN or f8E5M2
   Type resultType;   // bf16 or f32
   Type accType;      // element type of the C operand (bf16/f32), or null
+  GemmGrouping grouping = GemmGrouping::none;
+  int64_t groups = 1;     // G of a grouped kernel
+  bool hasCounts = false; // masked: takes the per-group row counts
 };
 
 /// The kernel's symbol name (KernelNames.h):
-/// fp8_scaled_matmul_<M>x<N>x<K>_<a>_<b>_<out>[_acc<c>][_t<BM>x<BN>s<S>].
+/// fp8_scaled_matmul_<M>x<N>x<K>_<a>_<b>_<out>[_acc<c>][_t<BM>x<BN>s<S>],
+/// fp8_grouped_matmul_{masked,contiguous}_<G>x<M>x<N>x<K>_<a>_<b>_<out>
+/// [_counts][_acc<c>][_t<BM>x<BN>s<S>].
 std::string gemmKernelName(const GemmKernelSpec &spec);
 
 /// Builds the kernel at the builder's insertion point (inside a gpu.module

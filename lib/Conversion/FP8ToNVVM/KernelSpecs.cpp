@@ -79,6 +79,90 @@ mlir::fp8::getGemmKernelSpec(ScaledMatmulOp op,
   return spec;
 }
 
+FailureOr<GemmKernelSpec>
+mlir::fp8::getGroupedGemmKernelSpec(GroupedScaledMatmulOp op,
+                                    const GemmKernelOverrides &overrides,
+                                    const ChipSpec *model) {
+  auto aTy = cast<ScaledTensorType>(op.getA().getType());
+  auto bTy = cast<ScaledTensorType>(op.getB().getType());
+  auto resTy = cast<RankedTensorType>(op.getResult().getType());
+  const bool masked = op.getLayout() == GroupLayout::masked;
+  // Static G, N, K (and the masked M, a per-group capacity); the
+  // contiguous M (the routed token count) may be dynamic.
+  ArrayRef<int64_t> aShape = aTy.getShape();
+  ArrayRef<int64_t> aFixed = masked ? aShape : aShape.drop_front();
+  if (llvm::any_of(aFixed, ShapedType::isDynamic) ||
+      llvm::any_of(bTy.getShape(), ShapedType::isDynamic))
+    return op.emitOpError("GPU lowering needs static G, N and K")
+           << (masked ? " and M (masked layout)" : " (only M may be dynamic)")
+           << ", got " << aTy << ", " << bTy << " -> " << resTy;
+  ArrayRef<int64_t> aBlk = aTy.getBlockShape(), bBlk = bTy.getBlockShape();
+  if (aBlk.back() != 128 || aBlk[aBlk.size() - 2] != 1 || bBlk[1] != 128 ||
+      bBlk[2] != 128)
+    return op.emitOpError("GPU lowering implements the DeepSeek-V3 blocks "
+                          "(a: [1, 128] per row, b: [1, 128, 128]), got a: ")
+           << aTy << ", b: " << bTy;
+  if (!aTy.getScaleType().isF32() || !bTy.getScaleType().isF32())
+    return op.emitOpError("GPU lowering needs f32 scales");
+  if (op.getPromoteInterval() != 128)
+    return op.emitOpError("GPU lowering needs promote_interval = 128 (one "
+                          "promotion per 4 wgmma k32), got ")
+           << op.getPromoteInterval();
+  int64_t g = bTy.getShape()[0], n = bTy.getShape()[1], k = aShape.back();
+  int64_t m = aShape[aShape.size() - 2];
+  if (ShapedType::isDynamic(m))
+    m = GemmKernelConfig::kDynamicM;
+  // Contiguous: a tile holds one group's rows, so BLOCK_M divides the
+  // alignment of the groups (64, 128 or 256 rows).
+  int64_t align = masked ? 0 : op.getMAlignment();
+  if (!masked && align % 64 != 0)
+    return op.emitOpError("GPU lowering of the contiguous layout needs "
+                          "m_alignment a multiple of 64 (BLOCK_M is 64, 128 "
+                          "or 256 and must divide it), got ")
+           << align;
+  GemmKernelOverrides o = overrides;
+  if (model && !o.any() && m != GemmKernelConfig::kDynamicM && m > 0) {
+    // The model sees the problem as one GEMM: the masked form as G * M rows
+    // (its tiles are G times those of one group when BLOCK_M divides M),
+    // the contiguous form as its M rows with BLOCK_M dividing the
+    // alignment. Its HBM term counts B once, as for one weight; a grouped
+    // B is G weights (docs/gpu-kernel.md, "Grouped GEMM").
+    GemmKernelConfig chosen =
+        chooseGemmConfigByModel(masked ? g * m : m, n, k, *model, align).config;
+    o.blockM = chosen.blockM;
+    o.blockN = chosen.blockN;
+    o.stages = chosen.stages;
+  }
+  GemmKernelConfig c = makeGemmKernelConfig(m, n, k, o);
+  if (align && align % c.blockM != 0) {
+    if (overrides.blockM || overrides.consumers)
+      return op.emitOpError("GPU lowering: block-m=")
+             << c.blockM << " does not divide m_alignment " << align
+             << " (a tile of the contiguous layout must hold one group)";
+    // The fixed default (128 rows) for an alignment of 64.
+    o.blockM = 64;
+    c = makeGemmKernelConfig(m, n, k, o);
+  }
+  StringRef why = checkGemmKernelConfig(c);
+  if (!why.empty())
+    return op.emitOpError("GPU lowering: invalid kernel configuration "
+                          "block-m=")
+           << c.blockM << " block-n=" << c.blockN << " stages=" << c.stages
+           << " consumers=" << c.consumers << " (" << c.sharedMemoryBytes()
+           << " bytes of shared memory): " << why;
+  GemmKernelSpec spec;
+  spec.config = c;
+  spec.aType = aTy.getElementType();
+  spec.bType = bTy.getElementType();
+  spec.resultType = resTy.getElementType();
+  if (Value acc = op.getC())
+    spec.accType = cast<RankedTensorType>(acc.getType()).getElementType();
+  spec.grouping = masked ? GemmGrouping::masked : GemmGrouping::contiguous;
+  spec.groups = g;
+  spec.hasCounts = masked && op.getCounts();
+  return spec;
+}
+
 LogicalResult mlir::fp8::parseKernelConfigOptions(Location loc, StringRef pass,
                                                   StringRef config,
                                                   StringRef device,

@@ -29,6 +29,15 @@ FailureOr<GemmKernelSpec>
 getGemmKernelSpec(ScaledMatmulOp op, const GemmKernelOverrides &overrides,
                   const ChipSpec *model);
 
+/// The same for fp8.grouped_scaled_matmul (GemmGrouping): its spec's
+/// config.m is M of one group (masked) or of A (contiguous); the model
+/// (config=auto) chooses for G * M x N x K (masked) or M x N x K with
+/// BLOCK_M dividing m_alignment (contiguous).
+FailureOr<GemmKernelSpec>
+getGroupedGemmKernelSpec(GroupedScaledMatmulOp op,
+                         const GemmKernelOverrides &overrides,
+                         const ChipSpec *model);
+
 /// Resolves the `config` and `device` options of fp8-lower-to-nvvm and
 /// fp8-launch-kernels: the chip to model (also for config=fixed, whose
 /// kernels record their modelled time) and whether the model chooses.

@@ -89,24 +89,28 @@ struct HostBuilder {
     copy(dev, host);
     return {raw, dev};
   }
-  /// A 2-D TMA descriptor over the device buffer `raw` viewed as [outer,
-  /// inner] elements of `elem` (sizes: the dynamic ones), box [boxOuter,
-  /// boxInner], zero fill out of bounds (the kernel's M/N/K tails).
+  /// A TMA descriptor over the device buffer `raw` viewed as `shape`
+  /// elements of `elem` (sizes: the dynamic ones), box `box` (outermost
+  /// first; a grouped operand's group dimension has box 1), zero fill out of
+  /// bounds (the kernel's M/N/K tails).
   Value tensorMap(Value raw, ArrayRef<int64_t> shape, ValueRange sizes,
-                  Type elem, int64_t boxOuter, int64_t boxInner,
+                  Type elem, ArrayRef<int64_t> box,
                   nvgpu::TensorMapSwizzleKind swizzle) {
     Value typed = view(raw, MemRefType::get(shape, elem), sizes);
     Value unranked = memref::CastOp::create(
         b, UnrankedMemRefType::get(elem, Attribute()), typed);
-    auto boxTy = MemRefType::get({boxOuter, boxInner}, elem, AffineMap(),
+    auto boxTy = MemRefType::get(box, elem, AffineMap(),
                                  /*memorySpace=*/3);
     auto descTy = nvgpu::TensorMapDescriptorType::get(
         b.getContext(), boxTy, swizzle,
         nvgpu::TensorMapL2PromoKind::L2PROMO_256B,
         nvgpu::TensorMapOOBKind::OOB_ZERO,
         nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
-    Value desc = nvgpu::TmaCreateDescriptorOp::create(
-        b, descTy, unranked, ValueRange{idx(boxOuter), idx(boxInner)});
+    SmallVector<Value> boxSizes;
+    for (int64_t d : box)
+      boxSizes.push_back(idx(d));
+    Value desc =
+        nvgpu::TmaCreateDescriptorOp::create(b, descTy, unranked, boxSizes);
     // The kernel takes the map as a generic pointer (its ABI); gpu-to-llvm
     // cannot convert the nvgpu type of a launch operand, so the launch gets
     // the pointer the descriptor lowers to (mgpuTensorMapEncodeTiledMemref's
@@ -197,13 +201,23 @@ func::FuncOp getOrDeclareLauncher(ModuleOp module, StringRef kernel,
 /// d [M, N][, c [M, N]]), all host memrefs; Kp = K rounded up to a multiple
 /// of 16, the codes' rows padded with zero codes (TMA global strides are
 /// multiples of 16 bytes); the kernel ABI of GemmKernelConfig.h.
+/// Grouped kernels (`grouping`, G groups): B codes [G, N, Kp] and scales
+/// [G, ceil(N/128), KB]; masked also a [G, M, Kp], A scales [G, KB,
+/// roundUp(M, 4)], d (and c) [G, M, N]; the last argument is the i32 group
+/// tensor (masked counts [G], contiguous group index [M]) when the kernel
+/// takes one. One launch for all groups.
 void buildGemmLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
                            const GemmKernelConfig &c, StringRef kernel,
-                           int64_t smCount) {
+                           int64_t smCount,
+                           GemmGrouping grouping = GemmGrouping::none,
+                           int64_t groups = 1, bool hasGroupArg = false) {
   HostBuilder h(b);
   Value a = args[0], bw = args[1], saT = args[2], sb = args[3], d = args[4];
-  Value acc = args.size() > 5 ? args[5] : Value();
-  Value m = memref::DimOp::create(b, a, 0);
+  Value group = hasGroupArg ? args.back() : Value();
+  size_t nFixed = hasGroupArg ? args.size() - 1 : args.size();
+  Value acc = nFixed > 5 ? args[5] : Value();
+  const bool masked = grouping == GemmGrouping::masked;
+  Value m = memref::DimOp::create(b, a, masked ? 1 : 0);
   h.chain = gpu::WaitOp::create(b, h.token, ValueRange{}).getAsyncToken();
   auto u8 = IntegerType::get(b.getContext(), 8, IntegerType::Unsigned);
   // The codes and A scales are read by TMA (through descriptors of the raw
@@ -220,6 +234,12 @@ void buildGemmLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
   Value dDev = h.alloc(bytesOf(h, numElements(h, d), dTy.getElementType()), dTy,
                        dynamicSizes(b, d))
                    .second;
+  Value groupDev;
+  if (group)
+    groupDev =
+        h.upload(group, bytesOf(h, numElements(h, group), b.getI32Type()),
+                 dynamicSizes(b, group))
+            .second;
   Value accDev;
   if (acc) {
     auto accTy = cast<MemRefType>(acc.getType());
@@ -234,20 +254,33 @@ void buildGemmLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
   auto aTy = cast<MemRefType>(a.getType()),
        bTy = cast<MemRefType>(bw.getType());
   auto saTy = cast<MemRefType>(saT.getType());
-  Value tmA =
-      h.tensorMap(aRaw, aTy.getShape(), dynamicSizes(b, a), u8, c.blockM,
-                  c.blockK, nvgpu::TensorMapSwizzleKind::SWIZZLE_128B);
-  Value tmB = h.tensorMap(bRaw, bTy.getShape(), ValueRange{}, u8, c.blockN,
-                          c.blockK, nvgpu::TensorMapSwizzleKind::SWIZZLE_128B);
-  Value tmSA =
-      h.tensorMap(saRaw, saTy.getShape(), dynamicSizes(b, saT), b.getF32Type(),
-                  1, c.blockM, nvgpu::TensorMapSwizzleKind::SWIZZLE_NONE);
-  // Persistent grid: min(tiles, SMs), tiles from the run-time M.
+  // A grouped operand's leading group dimension gets box 1: a box never
+  // spans two groups.
+  auto box = [](MemRefType t, ArrayRef<int64_t> inner) {
+    SmallVector<int64_t> bx(t.getRank() - inner.size(), 1);
+    bx.append(inner.begin(), inner.end());
+    return bx;
+  };
+  Value tmA = h.tensorMap(aRaw, aTy.getShape(), dynamicSizes(b, a), u8,
+                          box(aTy, {c.blockM, c.blockK}),
+                          nvgpu::TensorMapSwizzleKind::SWIZZLE_128B);
+  Value tmB = h.tensorMap(bRaw, bTy.getShape(), ValueRange{}, u8,
+                          box(bTy, {c.blockN, c.blockK}),
+                          nvgpu::TensorMapSwizzleKind::SWIZZLE_128B);
+  Value tmSA = h.tensorMap(saRaw, saTy.getShape(), dynamicSizes(b, saT),
+                           b.getF32Type(), box(saTy, {1, c.blockM}),
+                           nvgpu::TensorMapSwizzleKind::SWIZZLE_NONE);
+  // Persistent grid: min(tiles, SMs), tiles from the run-time M (times G
+  // for the masked form, whose grid covers every group's tiles).
   Value tiles = h.mul(h.ceilDiv(m, c.blockM), h.idx(c.nTiles()));
+  if (masked)
+    tiles = h.mul(tiles, h.idx(groups));
   Value grid = arith::MinUIOp::create(b, tiles, h.idx(smCount));
   SmallVector<Value> kernelArgs{tmA, tmB, tmSA, sbDev, dDev, h.i32(m)};
   if (accDev)
     kernelArgs.push_back(accDev);
+  if (groupDev)
+    kernelArgs.push_back(groupDev);
   h.launch(kernel, grid, c.threads(), c.sharedMemoryBytes(), kernelArgs);
   h.copy(d, dDev);
   h.finish();
@@ -298,17 +331,32 @@ LogicalResult defineLauncher(func::FuncOp fn, int64_t smCount) {
   ImplicitLocOpBuilder b(fn.getLoc(), fn.getContext());
   b.setInsertionPointToStart(entry);
   ValueRange args = entry->getArguments();
-  if (kernel.starts_with("fp8_scaled_matmul_")) {
+  bool masked = false, counts = false;
+  int64_t groups = 0, gm = 0, gn = 0, gk = 0;
+  bool grouped = parseGroupedGemmKernelName(kernel.str(), &masked, &groups, &gm,
+                                            &gn, &gk, &counts);
+  if (grouped || kernel.starts_with("fp8_scaled_matmul_")) {
     auto bTy = cast<MemRefType>(fn.getArgumentTypes()[1]);
-    int64_t m = ShapedType::isDynamic(shape0[0]) ? GemmKernelConfig::kDynamicM
-                                                 : shape0[0];
-    // The kernel's K from its name: the codes' rows may be padded past it.
-    long long n = 0, kDim = 0;
-    size_t x = kernel.find('x');
-    if (x == StringRef::npos ||
-        std::sscanf(kernel.data() + x, "x%lldx%lld", &n, &kDim) != 2)
-      return fn.emitOpError("fp8-launch-kernels: cannot read N and K from "
-                            "the kernel name");
+    int64_t m = 0, n = 0, kDim = 0;
+    if (grouped) {
+      // M of one group (masked) or of A (contiguous; `dyn` when dynamic),
+      // N and K from the name.
+      m = gm < 0 ? GemmKernelConfig::kDynamicM : gm;
+      n = gn;
+      kDim = gk;
+    } else {
+      m = ShapedType::isDynamic(shape0[0]) ? GemmKernelConfig::kDynamicM
+                                           : shape0[0];
+      n = bTy.getDimSize(0);
+      // The kernel's K from its name: the codes' rows may be padded past it.
+      long long nName = 0, kName = 0;
+      size_t x = kernel.find('x');
+      if (x == StringRef::npos ||
+          std::sscanf(kernel.data() + x, "x%lldx%lld", &nName, &kName) != 2)
+        return fn.emitOpError("fp8-launch-kernels: cannot read N and K from "
+                              "the kernel name");
+      kDim = kName;
+    }
     // The kernel's own record of its configuration: the one source of the
     // grid, block and shared-memory size (never recomputed from options).
     auto dict =
@@ -321,11 +369,17 @@ LogicalResult defineLauncher(func::FuncOp fn, int64_t smCount) {
                 "declares it)";
     std::string why;
     FailureOr<GemmKernelConfig> c =
-        getKernelConfigFromAttr(dict, m, bTy.getDimSize(0), kDim, why);
+        getKernelConfigFromAttr(dict, m, n, kDim, why);
     if (failed(c))
       return fn.emitOpError("fp8-launch-kernels: invalid ")
              << FP8Dialect::kKernelConfigAttrName << " " << dict << ": " << why;
-    buildGemmLauncherBody(b, args, *c, kernel, smCount);
+    if (grouped)
+      buildGemmLauncherBody(
+          b, args, *c, kernel, smCount,
+          masked ? GemmGrouping::masked : GemmGrouping::contiguous, groups,
+          /*hasGroupArg=*/!masked || counts);
+    else
+      buildGemmLauncherBody(b, args, *c, kernel, smCount);
   } else {
     // fp8_quantize_<R>x<C>_<BR>x128_...: the block rows are the 4th field.
     SmallVector<StringRef> fields;
@@ -347,20 +401,81 @@ LogicalResult defineLauncher(func::FuncOp fn, int64_t smCount) {
   return success();
 }
 
-/// `codes` [R, K] (FP8) padded with zero codes to [R, roundUp(K, 16)]
-/// (`codes` itself when K is a multiple of 16).
+/// `codes` [..., R, K] (FP8) padded with zero codes to [..., R,
+/// roundUp(K, 16)] (`codes` itself when K is a multiple of 16).
 Value padCodes(ImplicitLocOpBuilder &b, Value codes) {
   auto ty = cast<RankedTensorType>(codes.getType());
-  int64_t k = ty.getDimSize(1), kPad = GemmKernelConfig::ceilDiv(k, 16) * 16;
+  int64_t rank = ty.getRank();
+  int64_t k = ty.getDimSize(rank - 1),
+          kPad = GemmKernelConfig::ceilDiv(k, 16) * 16;
   if (k == kPad)
     return codes;
-  SmallVector<int64_t> shape{ty.getDimSize(0), kPad};
+  SmallVector<int64_t> shape(ty.getShape());
+  shape.back() = kPad;
   auto padTy = RankedTensorType::get(shape, ty.getElementType());
   Value zero = arith::ConstantOp::create(
       b, ty.getElementType(), b.getFloatAttr(ty.getElementType(), 0.0));
-  SmallVector<OpFoldResult> low{b.getIndexAttr(0), b.getIndexAttr(0)};
-  SmallVector<OpFoldResult> high{b.getIndexAttr(0), b.getIndexAttr(kPad - k)};
+  SmallVector<OpFoldResult> low(rank, b.getIndexAttr(0)),
+      high(rank, b.getIndexAttr(0));
+  high.back() = b.getIndexAttr(kPad - k);
   return tensor::PadOp::create(b, padTy, codes, low, high, zero);
+}
+
+/// A scales [..., M, KB] -> [..., KB, roundUp(M, 4)], zero padded: the
+/// K-block-major layout whose rows are 16-byte aligned, as the kernel's TMA
+/// reads it (a masked grouped GEMM's [G, M, KB] per group). Only the M of
+/// a rank-2 tensor may be dynamic: read from `aCodes` (the codes of the
+/// same operand); `mSizes` gets it, if any.
+Value transposeAScales(ImplicitLocOpBuilder &b, Value aScales, Value aCodes,
+                       SmallVectorImpl<Value> &mSizes) {
+  auto saTy = cast<RankedTensorType>(aScales.getType());
+  int64_t rank = saTy.getRank();
+  int64_t kb = saTy.getDimSize(rank - 1), mStatic = saTy.getDimSize(rank - 2);
+  SmallVector<int64_t> lead(saTy.getShape().drop_back(2));
+  bool dynM = ShapedType::isDynamic(mStatic);
+  SmallVector<Value> padSizes;
+  Value m;
+  if (dynM) {
+    m = tensor::DimOp::create(b, aCodes, rank - 2);
+    Value four = arith::ConstantIndexOp::create(b, 4);
+    padSizes.push_back(
+        arith::MulIOp::create(b, arith::CeilDivUIOp::create(b, m, four), four));
+    mSizes.push_back(m);
+  }
+  auto shapeOf = [&](int64_t rows) {
+    SmallVector<int64_t> s = lead;
+    s.append({kb, rows});
+    return s;
+  };
+  int64_t mPad =
+      dynM ? ShapedType::kDynamic : GemmKernelConfig::roundUp(mStatic, 4);
+  Value zero =
+      arith::ConstantOp::create(b, b.getF32Type(), b.getF32FloatAttr(0.0f));
+  Value padded =
+      linalg::FillOp::create(
+          b, zero,
+          tensor::EmptyOp::create(b, shapeOf(mPad), b.getF32Type(), padSizes)
+              .getResult())
+          .getResult(0);
+  SmallVector<int64_t> perm;
+  for (int64_t i = 0; i < rank - 2; ++i)
+    perm.push_back(i);
+  perm.append({rank - 1, rank - 2});
+  Value transposedInit = tensor::EmptyOp::create(
+      b, shapeOf(mStatic), b.getF32Type(), dynM ? ValueRange{m} : ValueRange{});
+  Value transposed =
+      linalg::TransposeOp::create(b, aScales, transposedInit, perm)
+          .getResult()
+          .front();
+  SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0)),
+      strides(rank, b.getIndexAttr(1)), sizes;
+  for (int64_t d : lead)
+    sizes.push_back(b.getIndexAttr(d));
+  sizes.push_back(b.getIndexAttr(kb));
+  sizes.push_back(dynM ? OpFoldResult(m)
+                       : OpFoldResult(b.getIndexAttr(mStatic)));
+  return tensor::InsertSliceOp::create(b, transposed, padded, offsets, sizes,
+                                       strides);
 }
 
 Value toBuffer(ImplicitLocOpBuilder &b, Value tensor) {
@@ -421,13 +536,13 @@ struct FP8LaunchKernelsPass
       return success(); // no kernels: nothing launches
     SmallVector<Operation *> ops;
     module.walk([&](Operation *op) {
-      if (isa<ScaledMatmulOp, QuantizeOp>(op) &&
+      if (isa<ScaledMatmulOp, GroupedScaledMatmulOp, QuantizeOp>(op) &&
           op->getParentOfType<func::FuncOp>())
         ops.push_back(op);
     });
     for (Operation *op : ops) {
-      if (auto mm = dyn_cast<ScaledMatmulOp>(op)) {
-        if (failed(rewriteGemm(module, kernels, mm)))
+      if (isa<ScaledMatmulOp, GroupedScaledMatmulOp>(op)) {
+        if (failed(rewriteGemm(module, kernels, op)))
           return failure();
       } else if (auto q = dyn_cast<QuantizeOp>(op)) {
         if (failed(rewriteQuantize(module, kernels, q)))
@@ -455,8 +570,8 @@ struct FP8LaunchKernelsPass
   /// its shape and types (`base`, the name without a configuration suffix)
   /// in any configuration, `base` or `base_t<BM>x<BN>s<S>[c<C>]`. The
   /// kernel, not this pass, decides the configuration.
-  FailureOr<Operation *> findGemmKernel(gpu::GPUModuleOp kernels,
-                                        ScaledMatmulOp op, StringRef base) {
+  FailureOr<Operation *> findGemmKernel(gpu::GPUModuleOp kernels, Operation *op,
+                                        StringRef base) {
     SmallVector<Operation *> found;
     for (Operation &k : kernels.getBody()->getOperations()) {
       auto sym = k.getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName());
@@ -484,38 +599,52 @@ struct FP8LaunchKernelsPass
     return found.front();
   }
 
+  /// fp8.scaled_matmul or fp8.grouped_scaled_matmul: one launcher call
+  /// (one kernel launch, also for all the groups of a grouped op).
   LogicalResult rewriteGemm(ModuleOp module, gpu::GPUModuleOp kernels,
-                            ScaledMatmulOp op) {
+                            Operation *gemm) {
     // The op's form (diagnosed as fp8-lower-to-nvvm does) and the kernel
     // name without a configuration (the shape's fixed default has none).
+    auto grouped = dyn_cast<GroupedScaledMatmulOp>(gemm);
     FailureOr<GemmKernelSpec> spec =
-        getGemmKernelSpec(op, GemmKernelOverrides(), /*model=*/nullptr);
+        grouped ? getGroupedGemmKernelSpec(grouped, GemmKernelOverrides(),
+                                           /*model=*/nullptr)
+                : getGemmKernelSpec(cast<ScaledMatmulOp>(gemm),
+                                    GemmKernelOverrides(), /*model=*/nullptr);
     if (failed(spec))
       return failure();
+    const GemmKernelConfig &shape = spec->config;
+    GemmKernelSpec baseSpec = *spec;
+    baseSpec.config = chooseGemmKernelConfig(shape.m, shape.n, shape.k);
     FailureOr<Operation *> kernel =
-        findGemmKernel(kernels, op, gemmKernelName(*spec));
+        findGemmKernel(kernels, gemm, gemmKernelName(baseSpec));
     if (failed(kernel))
       return failure();
     StringRef name = SymbolTable::getSymbolName(*kernel).getValue();
     auto dict = (*kernel)->getAttrOfType<DictionaryAttr>(
         FP8Dialect::kKernelConfigAttrName);
     if (!dict)
-      return op->emitOpError("fp8-launch-kernels: kernel '")
+      return gemm->emitOpError("fp8-launch-kernels: kernel '")
              << name << "' has no " << FP8Dialect::kKernelConfigAttrName
              << " (the configuration fp8-lower-to-nvvm records on it, which "
                 "the launcher follows)";
     std::string why;
-    const GemmKernelConfig &shape = spec->config;
     FailureOr<GemmKernelConfig> config =
         getKernelConfigFromAttr(dict, shape.m, shape.n, shape.k, why);
     if (failed(config))
-      return op->emitOpError("fp8-launch-kernels: kernel '")
+      return gemm->emitOpError("fp8-launch-kernels: kernel '")
              << name << "' has an invalid " << FP8Dialect::kKernelConfigAttrName
              << " " << dict << ": " << why;
-    const GemmKernelConfig &c = *config;
-    ImplicitLocOpBuilder b(op.getLoc(), op);
-    auto aDis = DisassembleOp::create(b, op.getA());
-    auto bDis = DisassembleOp::create(b, op.getB());
+    ImplicitLocOpBuilder b(gemm->getLoc(), gemm);
+    Value opA = grouped ? grouped.getA() : cast<ScaledMatmulOp>(gemm).getA();
+    Value opB = grouped ? grouped.getB() : cast<ScaledMatmulOp>(gemm).getB();
+    Value opC = grouped ? grouped.getC() : cast<ScaledMatmulOp>(gemm).getC();
+    Value result = gemm->getResult(0);
+    Value group = grouped ? (grouped.getCounts() ? grouped.getCounts()
+                                                 : grouped.getGroupIds())
+                          : Value();
+    auto aDis = DisassembleOp::create(b, opA);
+    auto bDis = DisassembleOp::create(b, opB);
     Value aCodes = aDis.getData(), aScales = aDis.getScales();
     Value bCodes = bDis.getData(), bScales = bDis.getScales();
     // TMA global strides must be multiples of 16 bytes: rows of K codes
@@ -523,58 +652,23 @@ struct FP8LaunchKernelsPass
     // kernel reads the padding as (exact) zero products, like the
     // out-of-bounds zero fill past it, and adds nothing to the sums.
     Value aData = padCodes(b, aCodes), bData = padCodes(b, bCodes);
-    // A scales [M, KB] -> [KB, roundUp(M, 4)], zero padded: the K-block-major
-    // layout whose rows are 16-byte aligned, as the kernel's TMA reads it.
-    auto saTy = cast<RankedTensorType>(aScales.getType());
-    int64_t kb = saTy.getDimSize(1);
-    Value m = tensor::DimOp::create(b, aCodes, 0);
-    Value mPad = arith::MulIOp::create(
-        b,
-        arith::CeilDivUIOp::create(b, m, arith::ConstantIndexOp::create(b, 4)),
-        arith::ConstantIndexOp::create(b, 4));
-    bool dynM = saTy.isDynamicDim(0);
-    int64_t mPadStatic = dynM ? ShapedType::kDynamic : c.mPadded();
-    auto paddedTy = RankedTensorType::get({kb, mPadStatic}, b.getF32Type());
-    SmallVector<Value> padSizes, mSizes;
-    if (dynM) {
-      padSizes.push_back(mPad);
-      mSizes.push_back(m);
-    }
-    Value zero =
-        arith::ConstantOp::create(b, b.getF32Type(), b.getF32FloatAttr(0.0f));
-    Value padded =
-        linalg::FillOp::create(b, zero,
-                               tensor::EmptyOp::create(b, paddedTy.getShape(),
-                                                       b.getF32Type(), padSizes)
-                                   .getResult())
-            .getResult(0);
-    Value transposedInit =
-        tensor::EmptyOp::create(b, SmallVector<int64_t>{kb, saTy.getDimSize(0)},
-                                b.getF32Type(), mSizes);
-    Value transposed = linalg::TransposeOp::create(b, aScales, transposedInit,
-                                                   ArrayRef<int64_t>{1, 0})
-                           .getResult()
-                           .front();
-    SmallVector<OpFoldResult> offsets{b.getIndexAttr(0), b.getIndexAttr(0)};
-    SmallVector<OpFoldResult> sizes{
-        b.getIndexAttr(kb),
-        dynM ? OpFoldResult(m)
-             : OpFoldResult(b.getIndexAttr(saTy.getDimSize(0)))};
-    SmallVector<OpFoldResult> strides{b.getIndexAttr(1), b.getIndexAttr(1)};
-    Value saT = tensor::InsertSliceOp::create(b, transposed, padded, offsets,
-                                              sizes, strides);
+    SmallVector<Value> mSizes;
+    Value saT = transposeAScales(b, aScales, aCodes, mSizes);
 
-    auto resTy = cast<RankedTensorType>(op.getResult().getType());
+    auto resTy = cast<RankedTensorType>(result.getType());
     Value d = allocLike(b, resTy, mSizes);
     SmallVector<Value> args{toBuffer(b, aData), toBuffer(b, bData),
                             toBuffer(b, saT), toBuffer(b, bScales), d};
-    if (Value acc = op.getC())
-      args.push_back(toBuffer(b, acc));
+    if (opC)
+      args.push_back(toBuffer(b, opC));
+    // Grouped: the counts (masked) or per-row group index (contiguous) last.
+    if (group)
+      args.push_back(toBuffer(b, group));
     func::FuncOp fn =
         getOrDeclareLauncher(module, name, ValueRange(args).getTypes(), dict);
     func::CallOp::create(b, fn, args);
-    op.replaceAllUsesWith(toTensor(b, d, resTy));
-    op.erase();
+    result.replaceAllUsesWith(toTensor(b, d, resTy));
+    gemm->erase();
     return success();
   }
 

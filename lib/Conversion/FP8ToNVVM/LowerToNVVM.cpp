@@ -120,11 +120,11 @@ struct FP8LowerToNVVMPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    SmallVector<ScaledMatmulOp> ops;
+    SmallVector<Operation *> ops;
     SmallVector<QuantizeKernelSpec> quantizeSpecs;
     module.walk([&](Operation *op) {
-      if (auto mm = dyn_cast<ScaledMatmulOp>(op))
-        ops.push_back(mm);
+      if (isa<ScaledMatmulOp, GroupedScaledMatmulOp>(op))
+        ops.push_back(op);
       else if (auto q = dyn_cast<QuantizeOp>(op))
         if (std::optional<QuantizeKernelSpec> spec =
                 getQuantizeSpec(q, /*remark=*/true))
@@ -134,9 +134,13 @@ struct FP8LowerToNVVMPass
       return;
 
     SmallVector<GemmKernelSpec> specs;
-    for (ScaledMatmulOp op : ops) {
+    for (Operation *op : ops) {
+      const ChipSpec *model = autoConfig ? modelChip : nullptr;
       FailureOr<GemmKernelSpec> spec =
-          getGemmKernelSpec(op, overrides, autoConfig ? modelChip : nullptr);
+          isa<ScaledMatmulOp>(op)
+              ? getGemmKernelSpec(cast<ScaledMatmulOp>(op), overrides, model)
+              : getGroupedGemmKernelSpec(cast<GroupedScaledMatmulOp>(op),
+                                         overrides, model);
       if (failed(spec))
         return signalPassFailure();
       specs.push_back(*spec);
@@ -169,8 +173,13 @@ struct FP8LowerToNVVMPass
         continue; // one kernel per distinct shape and types
       b.setInsertionPoint(gpuModule.getBody()->getTerminator());
       LLVM::LLVMFuncOp fn = buildGemmKernel(b, loc, spec, kSmemSymbol);
+      // A masked grouped kernel is modelled as its G * M rows (one launch
+      // for every group's tiles), as its configuration was chosen.
+      GemmKernelConfig modelled = spec.config;
+      if (spec.grouping == GemmGrouping::masked)
+        modelled.m *= spec.groups;
       fn->setAttr(FP8Dialect::kKernelConfigAttrName,
-                  getKernelConfigAttr(&getContext(), spec.config, *modelChip));
+                  getKernelConfigAttr(&getContext(), modelled, *modelChip));
     }
     if (!quantizeSpecs.empty() && !gpuModule.lookupSymbol(kAmaxSymbol)) {
       b.setInsertionPointToStart(gpuModule.getBody());

@@ -195,7 +195,13 @@ void *mgpuMemAlloc(uint64_t sizeBytes, void *, bool isHostShared) {
              "modelled");
     return nullptr;
   }
-  return reinterpret_cast<void *>(rt.device.alloc(sizeBytes));
+  // cuMemAlloc does not clear memory: fill with 0xFF bytes (NaN as f32 or
+  // bf16), so an output element a kernel never stores differs from any
+  // value the oracle computes (+0.0 included) instead of reading as zero.
+  uint64_t dev = rt.device.alloc(sizeBytes);
+  if (sizeBytes)
+    std::memset(rt.device.resolve(dev, sizeBytes), 0xFF, sizeBytes);
+  return reinterpret_cast<void *>(dev);
 }
 
 void mgpuMemFree(void *ptr, void *) {

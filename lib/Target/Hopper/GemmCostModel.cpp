@@ -157,8 +157,11 @@ namespace {
 /// or 256 (one consumer warpgroup per 64 rows), BLOCK_N a multiple of 16 in
 /// 16..256, as many stages as fit (at most 8, at least 2 for a pipeline).
 template <typename Fn>
-void forEachCandidate(int64_t m, int64_t n, int64_t k, Fn fn) {
+void forEachCandidate(int64_t m, int64_t n, int64_t k, int64_t blockMDivides,
+                      Fn fn) {
   for (int64_t bm : {64, 128, 256}) {
+    if (blockMDivides && blockMDivides % bm != 0)
+      continue;
     for (int64_t bn = 16; bn <= 256; bn += 16) {
       GemmKernelOverrides o;
       o.blockM = bm;
@@ -194,14 +197,15 @@ bool better(const GemmKernelConfig &c, const GemmCost &x,
 } // namespace
 
 GemmChoice mlir::fp8::chooseGemmConfigByModel(int64_t m, int64_t n, int64_t k,
-                                              const ChipSpec &chip) {
+                                              const ChipSpec &chip,
+                                              int64_t blockMDivides) {
   GemmChoice best;
   bool have = false;
   GemmChoice bestWide; // the best that launches a CTA on every SM
   bool haveWide = false;
   int64_t mostTiles = 0;
   const int64_t wide = chip.smCount;
-  forEachCandidate(m, n, k, [&](const GemmKernelConfig &tiles) {
+  forEachCandidate(m, n, k, blockMDivides, [&](const GemmKernelConfig &tiles) {
     GemmKernelConfig c = tiles;
     c.groupM = chooseGroupM(c, chip);
     GemmCost cost = modelGemmCost(c, chip);

@@ -79,14 +79,17 @@ int64_t chooseGroupM(const GemmKernelConfig &c, const ChipSpec &chip);
 /// The configuration the model chooses for M x N x K on `chip` (M static,
 /// > 0), its cost, and, when it leaves SMs idle (fewer CTAs than SMs), why:
 /// the best configuration with a CTA on every SM and its modelled time, or
-/// that no legal tile gives that many.
+/// that no legal tile gives that many. `blockMDivides` (non-zero): only
+/// BLOCK_M that divide it (the contiguous grouped GEMM: one group per tile,
+/// groups aligned to m_alignment rows).
 struct GemmChoice {
   GemmKernelConfig config;
   GemmCost cost;
   std::string fewerCtasReason; // empty when ctas == SMs
 };
 GemmChoice chooseGemmConfigByModel(int64_t m, int64_t n, int64_t k,
-                                   const ChipSpec &chip);
+                                   const ChipSpec &chip,
+                                   int64_t blockMDivides = 0);
 
 } // namespace mlir::fp8
 

@@ -19,6 +19,14 @@
 //             fp8_scaled_matmul_256x512x384_e4m3_e4m3_bf16_t64x96s5;
 //             a grouped tile order of G tile rows adds g<G>
 //             (fp8_scaled_matmul_4096x7168x16384_e4m3_e4m3_bf16_t128x128s6g8)
+//   grouped GEMM (MoE, one launch for G GEMMs sharing N and K):
+//             fp8_grouped_matmul_<form>_<G>x<M>x<N>x<K>_<a>_<b>_<out>
+//             [_counts][_acc<c>][_t<BM>x<BN>s<S>]
+//             <form> masked (A [G, M, K], <M> the rows of one group;
+//             _counts: the kernel takes the per-group row counts) or
+//             contiguous (A [M, K] with a per-row group index; <M> may be
+//             `dyn`); the other parts as for the GEMM, the configuration
+//             suffix relative to the default of an M x N x K GEMM.
 //   quantize: fp8_quantize_<R>x<C>_<BR>x128_<in>_<fp8>[_pow2][_eps<bits>]
 //             (<R> is `dyn` for a kernel taking the row count at run time)
 //             <bits>: the f32 bit pattern of eps in lower-case hex, present
@@ -64,6 +72,54 @@ inline std::string getGemmKernelName(int64_t m, int64_t n, int64_t k,
   return "fp8_scaled_matmul_" + rows + "x" + std::to_string(n) + "x" +
          std::to_string(k) + "_" + getKernelElementTypeName(a) + "_" +
          getKernelElementTypeName(b) + "_" + getKernelElementTypeName(out);
+}
+
+/// The grouped GEMM kernel of G GEMMs M x N x K (`masked`) or of one M x K
+/// operand whose rows are split among G groups (contiguous); `m` < 0: M at
+/// run time. The "_counts", "_acc<c>" and configuration suffixes follow.
+inline std::string getGroupedGemmKernelName(bool masked, int64_t g, int64_t m,
+                                            int64_t n, int64_t k,
+                                            KernelElementType a,
+                                            KernelElementType b,
+                                            KernelElementType out) {
+  std::string rows = m < 0 ? std::string("dyn") : std::to_string(m);
+  return std::string("fp8_grouped_matmul_") +
+         (masked ? "masked_" : "contiguous_") + std::to_string(g) + "x" + rows +
+         "x" + std::to_string(n) + "x" + std::to_string(k) + "_" +
+         getKernelElementTypeName(a) + "_" + getKernelElementTypeName(b) + "_" +
+         getKernelElementTypeName(out);
+}
+
+/// The suffix of a masked grouped kernel that takes the per-group row
+/// counts (a tensor<Gxi32> operand).
+inline const char *getGroupedGemmKernelCountsSuffix() { return "_counts"; }
+
+/// Reads the form and shape of a grouped GEMM kernel name; false when
+/// `name` is not one. `m` is -1 for `dyn`.
+inline bool parseGroupedGemmKernelName(const std::string &name, bool *masked,
+                                       int64_t *g, int64_t *m, int64_t *n,
+                                       int64_t *k, bool *counts = nullptr) {
+  static const char kPrefix[] = "fp8_grouped_matmul_";
+  if (name.rfind(kPrefix, 0) != 0)
+    return false;
+  const char *p = name.c_str() + sizeof(kPrefix) - 1;
+  bool isMasked = std::strncmp(p, "masked_", 7) == 0;
+  if (!isMasked && std::strncmp(p, "contiguous_", 11) != 0)
+    return false;
+  p += isMasked ? 7 : 11;
+  long long gv = 0, mv = -1, nv = 0, kv = 0;
+  if (std::sscanf(p, "%lldxdynx%lldx%lld", &gv, &nv, &kv) != 3 &&
+      std::sscanf(p, "%lldx%lldx%lldx%lld", &gv, &mv, &nv, &kv) != 4)
+    return false;
+  *masked = isMasked;
+  *g = gv;
+  *m = mv;
+  *n = nv;
+  *k = kv;
+  if (counts)
+    *counts =
+        name.find(getGroupedGemmKernelCountsSuffix()) != std::string::npos;
+  return true;
 }
 
 /// The accumulator suffix of a GEMM kernel name: "_acc<c>", c the element
