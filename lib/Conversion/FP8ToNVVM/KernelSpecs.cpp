@@ -122,13 +122,15 @@ mlir::fp8::getGroupedGemmKernelSpec(GroupedScaledMatmulOp op,
            << align;
   GemmKernelOverrides o = overrides;
   if (model && !o.any() && m != GemmKernelConfig::kDynamicM && m > 0) {
-    // The model sees the problem as one GEMM: the masked form as G * M rows
-    // (its tiles are G times those of one group when BLOCK_M divides M),
-    // the contiguous form as its M rows with BLOCK_M dividing the
-    // alignment. Its HBM term counts B once, as for one weight; a grouped
-    // B is G weights (docs/gpu-kernel.md, "Grouped GEMM").
+    // The model sees the problem as one GEMM: the masked form as G *
+    // roundUp(M, BLOCK_M) rows (the tiles of every group), the contiguous
+    // form as its M rows with BLOCK_M dividing the alignment. Its HBM term
+    // counts B once, as for one weight; a grouped B is G weights
+    // (docs/gpu-kernel.md, "Grouped GEMM").
     GemmKernelConfig chosen =
-        chooseGemmConfigByModel(masked ? g * m : m, n, k, *model, align).config;
+        chooseGemmConfigByModel(m, n, k, *model, align, masked ? g : 1,
+                                /*grouped=*/true)
+            .config;
     o.blockM = chosen.blockM;
     o.blockN = chosen.blockN;
     o.stages = chosen.stages;
@@ -143,7 +145,7 @@ mlir::fp8::getGroupedGemmKernelSpec(GroupedScaledMatmulOp op,
     o.blockM = 64;
     c = makeGemmKernelConfig(m, n, k, o);
   }
-  StringRef why = checkGemmKernelConfig(c);
+  StringRef why = checkGroupedGemmKernelConfig(c);
   if (!why.empty())
     return op.emitOpError("GPU lowering: invalid kernel configuration "
                           "block-m=")

@@ -173,11 +173,13 @@ struct FP8LowerToNVVMPass
         continue; // one kernel per distinct shape and types
       b.setInsertionPoint(gpuModule.getBody()->getTerminator());
       LLVM::LLVMFuncOp fn = buildGemmKernel(b, loc, spec, kSmemSymbol);
-      // A masked grouped kernel is modelled as its G * M rows (one launch
-      // for every group's tiles), as its configuration was chosen.
+      // A masked grouped kernel is modelled as one GEMM of G * roundUp(M,
+      // BLOCK_M) rows: its tiles and CTAs are the launch's (every group's
+      // tiles), its FLOPs count the padding rows of each group's last tile.
       GemmKernelConfig modelled = spec.config;
       if (spec.grouping == GemmGrouping::masked)
-        modelled.m *= spec.groups;
+        modelled.m = spec.groups *
+                     GemmKernelConfig::roundUp(modelled.m, modelled.blockM);
       fn->setAttr(FP8Dialect::kKernelConfigAttrName,
                   getKernelConfigAttr(&getContext(), modelled, *modelChip));
     }

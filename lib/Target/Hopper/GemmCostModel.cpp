@@ -158,7 +158,7 @@ namespace {
 /// 16..256, as many stages as fit (at most 8, at least 2 for a pipeline).
 template <typename Fn>
 void forEachCandidate(int64_t m, int64_t n, int64_t k, int64_t blockMDivides,
-                      Fn fn) {
+                      bool grouped, Fn fn) {
   for (int64_t bm : {64, 128, 256}) {
     if (blockMDivides && blockMDivides % bm != 0)
       continue;
@@ -167,7 +167,8 @@ void forEachCandidate(int64_t m, int64_t n, int64_t k, int64_t blockMDivides,
       o.blockM = bm;
       o.blockN = bn;
       GemmKernelConfig c = makeGemmKernelConfig(m, n, k, o);
-      if (c.stages < 2 || *checkGemmKernelConfig(c) != '\0')
+      if (c.stages < 2 || *(grouped ? checkGroupedGemmKernelConfig(c)
+                                    : checkGemmKernelConfig(c)) != '\0')
         continue;
       fn(c);
     }
@@ -198,16 +199,22 @@ bool better(const GemmKernelConfig &c, const GemmCost &x,
 
 GemmChoice mlir::fp8::chooseGemmConfigByModel(int64_t m, int64_t n, int64_t k,
                                               const ChipSpec &chip,
-                                              int64_t blockMDivides) {
+                                              int64_t blockMDivides,
+                                              int64_t groups, bool grouped) {
   GemmChoice best;
   bool have = false;
   GemmChoice bestWide; // the best that launches a CTA on every SM
   bool haveWide = false;
   int64_t mostTiles = 0;
   const int64_t wide = chip.smCount;
-  forEachCandidate(m, n, k, blockMDivides, [&](const GemmKernelConfig &tiles) {
-    GemmKernelConfig c = tiles;
-    c.groupM = chooseGroupM(c, chip);
+  forEachCandidate(m, n, k, blockMDivides, grouped, [&](GemmKernelConfig c) {
+    // G masked groups of m rows: G * roundUp(m, BLOCK_M) rows, the tiles
+    // the launch computes (a group's last tile is padded on its own).
+    if (groups > 1)
+      c.m = groups * GemmKernelConfig::roundUp(m, c.blockM);
+    // A grouped (MoE) kernel keeps the row-major order inside its groups:
+    // a masked group's tiles are consecutive already (one B[g] per group).
+    c.groupM = grouped ? 1 : chooseGroupM(c, chip);
     GemmCost cost = modelGemmCost(c, chip);
     mostTiles = std::max(mostTiles, cost.tiles);
     if (!have || better(c, cost, best.config, best.cost)) {

@@ -81,7 +81,10 @@ int64_t chooseGroupM(const GemmKernelConfig &c, const ChipSpec &chip);
 /// the best configuration with a CTA on every SM and its modelled time, or
 /// that no legal tile gives that many. `blockMDivides` (non-zero): only
 /// BLOCK_M that divide it (the contiguous grouped GEMM: one group per tile,
-/// groups aligned to m_alignment rows).
+/// groups aligned to m_alignment rows). `groups` > 1: G masked groups of M
+/// rows each, modelled as one GEMM of G * roundUp(M, BLOCK_M) rows (every
+/// group's last tile padded); the returned config's m is that row count.
+/// `grouped`: only configurations checkGroupedGemmKernelConfig accepts.
 struct GemmChoice {
   GemmKernelConfig config;
   GemmCost cost;
@@ -89,7 +92,8 @@ struct GemmChoice {
 };
 GemmChoice chooseGemmConfigByModel(int64_t m, int64_t n, int64_t k,
                                    const ChipSpec &chip,
-                                   int64_t blockMDivides = 0);
+                                   int64_t blockMDivides = 0,
+                                   int64_t groups = 1, bool grouped = false);
 
 } // namespace mlir::fp8
 

@@ -63,6 +63,11 @@ struct GemmKernelConfig {
   /// registers, spills from 224 on; the configurations at the limit are in
   /// test/Conversion/FP8ToNVVM/gemm-ptx-configs.mlir.
   static constexpr int64_t kConsumerOverheadRegs = 16;
+  /// A grouped (MoE) kernel's consumers also hold the tile's group, its
+  /// row count or group test and the group's B-scale offset: measured with
+  /// ptxas -v (CUDA 12), BLOCK_N 208 spills with 232 registers, 200 does not
+  /// (test/Conversion/FP8ToNVVM/grouped-gemm-ptx.mlir).
+  static constexpr int64_t kGroupedConsumerOverheadRegs = 16;
   /// A CTA tile spans at most this many 128-column B-scale blocks
   /// (BLOCK_N <= 256 starting at a multiple of 8: ceil((120 + 256) / 128)).
   static constexpr int64_t kMaxScaleBlocksPerTile = 3;
@@ -168,6 +173,23 @@ struct GemmKernelConfig {
 /// limit); the ring must fit the 227 KB of opt-in shared memory per block
 /// (CUDA C++ Programming Guide, compute capability 9.0); the accumulators
 /// and the wgmma partial must fit the consumer registers.
+inline const char *checkGemmKernelConfig(const GemmKernelConfig &c);
+
+/// checkGemmKernelConfig for a grouped (MoE) kernel: the consumer registers
+/// keep kGroupedConsumerOverheadRegs more to spare.
+inline const char *checkGroupedGemmKernelConfig(const GemmKernelConfig &c) {
+  const char *why = checkGemmKernelConfig(c);
+  if (*why)
+    return why;
+  if (c.consumerN() + GemmKernelConfig::kConsumerOverheadRegs +
+          GemmKernelConfig::kGroupedConsumerOverheadRegs >
+      c.consumerRegs)
+    return "block-n is too wide for the consumer registers of a grouped "
+           "kernel (block-n / splits + 32 registers per thread: at most 200 "
+           "columns per consumer for 1-2 consumers, 120 for 3, 72 for 4)";
+  return "";
+}
+
 inline const char *checkGemmKernelConfig(const GemmKernelConfig &c) {
   if (c.blockM % 64 != 0 || c.blockM < 64 || c.blockM > 256)
     return "block-m must be 64, 128, 192 or 256 (64 rows per consumer "
