@@ -25,8 +25,13 @@
 // RUN: %clang -O1 %S/Inputs/host_check.c -o %t.check -ldl
 // RUN: fp8-opt %S/Inputs/grouped-contiguous-oracle.mlir --fp8-cpu-pipeline | mlir-translate --mlir-to-llvmir -o %t.cpu.ll
 // RUN: %clang %t.cpu.ll -o %t.cpu.so %cpu_host_link
+// The grouped op's own CPU lowering (fp8-lower-to-linalg) as a second oracle:
+// RUN: fp8-opt %s --fp8-cpu-pipeline | mlir-translate --mlir-to-llvmir -o %t.cpuop.ll
+// RUN: %clang %t.cpuop.ll -o %t.cpuop.so %cpu_host_link
 // RUN: fp8-opt %s --fp8-gpu-pipeline="chip=sm_90a host=llvm target=emulator" | mlir-translate --mlir-to-llvmir -o %t.auto.ll
 // RUN: %clang %t.auto.ll -o %t.auto.so %emu_host_link
+// RUN: %t.check %t.auto.so %t.cpuop.so contiguous_acc 3 bf16:640x200 f32:640x136 bf16:1600x136 f32:640x200 | FileCheck %s --check-prefix=OP-ACC
+// RUN: %t.check %t.auto.so %t.cpuop.so contiguous_g1 4 f32:256x128 f32:256x256 bf16:128x256 | FileCheck %s --check-prefix=OP-G1
 // RUN: env FP8_EMU_TRACE=1 %t.check %t.auto.so %t.cpu.so contiguous_acc 3 bf16:640x200 f32:640x136 bf16:1600x136 f32:640x200 2>&1 | FileCheck %s --check-prefix=AUTO-ACC
 // RUN: env FP8_EMU_TRACE=1 %t.check %t.auto.so %t.cpu.so contiguous_g1 4 f32:256x128 f32:256x256 bf16:128x256 2>&1 | FileCheck %s --check-prefix=AUTO-G1
 // RUN: fp8-opt %s --fp8-gpu-pipeline="chip=sm_90a host=llvm target=emulator config=fixed" | mlir-translate --mlir-to-llvmir -o %t.fix.ll
@@ -58,6 +63,9 @@
 // N256-ACC-NEXT: host-check: PASS contiguous_acc:
 // N256-G1: launch {{.*}}_f32_t64x256s5c2 grid 4 block 384
 // N256-G1-NEXT: host-check: PASS contiguous_g1:
+
+// OP-ACC: host-check: PASS contiguous_acc:
+// OP-G1: host-check: PASS contiguous_g1:
 
 func.func @contiguous_acc(%x: tensor<640x136xf32>, %w: tensor<1600x136xbf16>, %c: tensor<640x200xf32>) -> tensor<640x200xbf16> attributes {llvm.emit_c_interface} {
   %w3 = tensor.expand_shape %w [[0, 1], [2]] output_shape [8, 200, 136] : tensor<1600x136xbf16> into tensor<8x200x136xbf16>

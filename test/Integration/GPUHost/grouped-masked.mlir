@@ -25,8 +25,14 @@
 // RUN: %clang -O1 %S/Inputs/host_check.c -o %t.check -ldl
 // RUN: fp8-opt %S/Inputs/grouped-masked-oracle.mlir --fp8-cpu-pipeline | mlir-translate --mlir-to-llvmir -o %t.cpu.ll
 // RUN: %clang %t.cpu.ll -o %t.cpu.so %cpu_host_link
+// The grouped op's own CPU lowering (fp8-lower-to-linalg) as a second oracle:
+// RUN: fp8-opt %s --fp8-cpu-pipeline | mlir-translate --mlir-to-llvmir -o %t.cpuop.ll
+// RUN: %clang %t.cpuop.ll -o %t.cpuop.so %cpu_host_link
 // RUN: fp8-opt %s --fp8-gpu-pipeline="chip=sm_90a host=llvm target=emulator" 2>/dev/null | mlir-translate --mlir-to-llvmir -o %t.auto.ll
 // RUN: %clang %t.auto.ll -o %t.auto.so %emu_host_link
+// RUN: %t.check %t.auto.so %t.cpuop.so masked_acc 3 bf16:400x200 f32:400x136 bf16:800x136 f32:400x200 | FileCheck %s --check-prefix=OP-ACC
+// RUN: %t.check %t.auto.so %t.cpuop.so masked_g8 4 f32:512x256 f32:512x256 bf16:2048x256 | FileCheck %s --check-prefix=OP-G8
+// RUN: %t.check %t.auto.so %t.cpuop.so masked_g1 5 bf16:130x96 f32:130x384 bf16:96x384 bf16:130x96 | FileCheck %s --check-prefix=OP-G1
 // RUN: env FP8_EMU_TRACE=1 %t.check %t.auto.so %t.cpu.so masked_acc 3 bf16:400x200 f32:400x136 bf16:800x136 f32:400x200 2>&1 | FileCheck %s --check-prefix=ACC
 // RUN: env FP8_EMU_TRACE=1 %t.check %t.auto.so %t.cpu.so masked_g8 4 f32:512x256 f32:512x256 bf16:2048x256 2>&1 | FileCheck %s --check-prefix=G8
 // RUN: env FP8_EMU_TRACE=1 %t.check %t.auto.so %t.cpu.so masked_g1 5 bf16:130x96 f32:130x384 bf16:96x384 bf16:130x96 2>&1 | FileCheck %s --check-prefix=G1
@@ -95,6 +101,10 @@
 // M256-G1: launch {{.*}}_accbf16_t256x64s5 grid 2 block 640
 // M256-G1-NEXT: host-check: PASS masked_g1:
 
+
+// OP-ACC: host-check: PASS masked_acc:
+// OP-G8: host-check: PASS masked_g8:
+// OP-G1: host-check: PASS masked_g1:
 
 func.func @masked_acc(%x: tensor<400x136xf32>, %w: tensor<800x136xbf16>, %c: tensor<400x200xf32>) -> tensor<400x200xbf16> attributes {llvm.emit_c_interface} {
   %x3 = tensor.expand_shape %x [[0, 1], [2]] output_shape [4, 100, 136] : tensor<400x136xf32> into tensor<4x100x136xf32>
