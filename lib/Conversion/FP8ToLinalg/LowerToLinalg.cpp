@@ -578,16 +578,18 @@ struct ScaledMatmulLowering : OpConversionPattern<ScaledMatmulOp> {
     int64_t interval = op.getPromoteInterval();
     Type outElt = op.getResult().getType().getElementType();
 
-    if (vectorLanes && !accumulator) {
-      fp8::detail::TiledScaledMatmulOperands operands{a[0],
-                                                      a[1],
-                                                      bv[0],
-                                                      bv[1],
-                                                      aType.getBlockShape(),
-                                                      bType.getBlockShape(),
-                                                      interval,
-                                                      Value(),
-                                                      vectorLanes};
+    if (vectorLanes) {
+      fp8::detail::TiledScaledMatmulOperands operands;
+      operands.aCodes = a[0];
+      operands.aScales = a[1];
+      operands.bCodes = bv[0];
+      operands.bScales = bv[1];
+      operands.aBlock = aType.getBlockShape();
+      operands.bBlock = bType.getBlockShape();
+      operands.interval = interval;
+      operands.vectorLanes = vectorLanes;
+      operands.outElementType = outElt;
+      operands.accumulator = accumulator;
       if (ValueRange c = adaptor.getC(); !c.empty()) {
         operands.c = c.front();
         if (!cast<RankedTensorType>(operands.c.getType())
@@ -600,16 +602,9 @@ struct ScaledMatmulLowering : OpConversionPattern<ScaledMatmulOp> {
                 return toF32(nb, nl, args[0]);
               });
       }
-      Value result = fp8::detail::callTiledScaledMatmul(
-          b, loc, op->getParentOfType<ModuleOp>(), operands);
-      if (!outElt.isF32())
-        result = mapElementwise(
-            b, loc, result,
-            createEmpty(b, loc, getSizes(b, loc, result), outElt),
-            [&](OpBuilder &nb, Location nl, ValueRange args) {
-              return fromF32(nb, nl, args[0], outElt);
-            });
-      rewriter.replaceOp(op, result);
+      rewriter.replaceOp(op, fp8::detail::callTiledScaledMatmul(
+                                 b, loc, op->getParentOfType<ModuleOp>(),
+                                 operands));
       return success();
     }
 

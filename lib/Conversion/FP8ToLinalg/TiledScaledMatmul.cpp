@@ -44,8 +44,10 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
+namespace tensorcore = mlir::fp8::tensorcore;
 
 /// An f32 tensor of `sizes` whose element at indices `ivs` is `body(ivs)`.
 static Value
@@ -167,6 +169,144 @@ static Value packPanels(OpBuilder &b, Location loc, Value codes,
   return forall.getResult(0);
 }
 
+
+//===----------------------------------------------------------------------===//
+// The emulated tensor-core accumulator on vectors
+//===----------------------------------------------------------------------===//
+//
+// The arithmetic of the reference's emulatePartial (LowerToLinalg.cpp) and
+// of tensorcore::accumulateGroup, written once more for vectors of outputs:
+// every operation is element-wise (integer alignment, truncation toward
+// zero, the f32 sum kept for Inf/NaN), so each lane computes what the
+// reference computes for its output, in the same k order.
+
+namespace {
+/// Builds the element-wise operations on vectors of `lanes` f32 / i32.
+struct Lanes {
+  OpBuilder &b;
+  Location loc;
+  VectorType f, i;
+
+  Value c(int64_t x) const {
+    return arith::ConstantOp::create(
+        b, loc, i, DenseElementsAttr::get(i, APInt(32, x, /*isSigned=*/true)));
+  }
+  /// Biased exponent field of each f32 lane.
+  Value expField(Value v) const {
+    Value bits = arith::BitcastOp::create(b, loc, i, v);
+    return arith::AndIOp::create(
+        b, loc, arith::ShRUIOp::create(b, loc, bits, c(23)), c(0xFF));
+  }
+  /// 2^(field - 127) from biased exponent fields in [1, 254].
+  Value pow2(Value field) const {
+    return arith::BitcastOp::create(
+        b, loc, f, arith::ShLIOp::create(b, loc, field, c(23)));
+  }
+  /// The `bits` most significant bits of |v|, truncated toward 0.
+  Value truncateSignificant(Value v, unsigned bits) const {
+    Value neg = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, v, c(0));
+    Value mag = math::AbsIOp::create(b, loc, v);
+    Value width = arith::SubIOp::create(
+        b, loc, c(32), math::CountLeadingZerosOp::create(b, loc, mag));
+    Value drop = arith::MaxSIOp::create(
+        b, loc, arith::SubIOp::create(b, loc, width, c(bits)), c(0));
+    Value kept = arith::ShLIOp::create(
+        b, loc, arith::ShRUIOp::create(b, loc, mag, drop), drop);
+    return arith::SelectOp::create(b, loc, neg,
+                                   arith::SubIOp::create(b, loc, c(0), kept),
+                                   kept);
+  }
+  /// The alignment field of the products p = a * w (0 for a zero product).
+  Value alignmentField(Value a, Value w, Value p, Type aElt, Type bElt,
+                       tensorcore::Alignment alignment) const {
+    Value pe = expField(p);
+    if (alignment == tensorcore::Alignment::ProductExponent)
+      return pe;
+    auto clamped = [&](Value v, Type elt) -> Value {
+      auto format = isa<Float8E5M2Type>(elt) ? tensorcore::Fp8Format::E5M2
+                                             : tensorcore::Fp8Format::E4M3FN;
+      return arith::MaxUIOp::create(
+          b, loc, expField(v), c(127 + tensorcore::minNormalExponent(format)));
+    };
+    Value ea = clamped(a, aElt);
+    Value eb = clamped(w, bElt);
+    Value sum = arith::SubIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, ea, eb), c(127));
+    Value isZero =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, pe, c(0));
+    return arith::SelectOp::create(b, loc, isZero, c(0), sum);
+  }
+};
+} // namespace
+
+/// The emulated partial of the promotion interval [k0, k1) of a vector of
+/// outputs: `operands(k)` gives the decoded A and B lanes of step k.
+static Value emulateVectorPartial(
+    OpBuilder &b, Location loc,
+    function_ref<std::pair<Value, Value>(OpBuilder &, Location, Value)>
+        operands,
+    Value k0, Value k1, Type aElt, Type bElt,
+    const tensorcore::AccumulationModel &model, VectorType vecType) {
+  VectorType iType = VectorType::get(vecType.getShape(), b.getI32Type());
+  int64_t fracBits = model.fractionBits;
+  Value group = arith::ConstantIndexOp::create(b, loc, model.groupSize);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value zero = arith::ConstantOp::create(
+      b, loc, vecType, DenseElementsAttr::get(vecType, APFloat(0.0f)));
+  auto groups = scf::ForOp::create(
+      b, loc, k0, k1, group, ValueRange{zero},
+      [&](OpBuilder &gb, Location gl, Value g0, ValueRange acc) {
+        Lanes L{gb, gl, vecType, iType};
+        Value g1 = arith::MinSIOp::create(
+            gb, gl, arith::AddIOp::create(gb, gl, g0, group), k1);
+        // Largest alignment exponent among the running partial and the
+        // products of the group.
+        auto maxLoop = scf::ForOp::create(
+            gb, gl, g0, g1, one, ValueRange{L.expField(acc[0])},
+            [&](OpBuilder &lb, Location ll, Value k, ValueRange e) {
+              Lanes LL{lb, ll, vecType, iType};
+              auto [a, w] = operands(lb, ll, k);
+              Value p = arith::MulFOp::create(lb, ll, a, w); // exact
+              Value pe = LL.alignmentField(a, w, p, aElt, bElt, model.alignment);
+              scf::YieldOp::create(
+                  lb, ll, ValueRange{arith::MaxUIOp::create(lb, ll, e[0], pe)});
+            });
+        // Clamped as in the reference (scale factors stay normal f32).
+        Value e = arith::MaxUIOp::create(gb, gl, maxLoop.getResult(0), L.c(64));
+        Value inv = L.pow2(arith::SubIOp::create(gb, gl, L.c(254 + fracBits), e));
+        Value unit = L.pow2(arith::SubIOp::create(gb, gl, e, L.c(fracBits)));
+        auto toGrid = [&](OpBuilder &nb, Location nl, Value v) -> Value {
+          return arith::FPToSIOp::create(nb, nl, iType,
+                                         arith::MulFOp::create(nb, nl, v, inv));
+        };
+        auto sumLoop = scf::ForOp::create(
+            gb, gl, g0, g1, one, ValueRange{toGrid(gb, gl, acc[0]), acc[0]},
+            [&](OpBuilder &lb, Location ll, Value k, ValueRange s) {
+              auto [a, w] = operands(lb, ll, k);
+              Value p = arith::MulFOp::create(lb, ll, a, w);
+              Value t = toGrid(lb, ll, p);
+              scf::YieldOp::create(
+                  lb, ll,
+                  ValueRange{arith::AddIOp::create(lb, ll, s[0], t),
+                             arith::AddFOp::create(lb, ll, s[1], p)});
+            });
+        Value sum = L.truncateSignificant(sumLoop.getResult(0), model.resultBits);
+        Value res = arith::MulFOp::create(
+            gb, gl, arith::SIToFPOp::create(gb, gl, vecType, sum), unit);
+        // An Inf/NaN f32 sum is the result (NaN propagates as in the exact
+        // path).
+        Value plain = sumLoop.getResult(1);
+        Value plainBits = arith::BitcastOp::create(gb, gl, iType, plain);
+        Value special = arith::CmpIOp::create(
+            gb, gl, arith::CmpIPredicate::uge,
+            arith::AndIOp::create(gb, gl, plainBits, L.c(0x7F800000)),
+            L.c(0x7F800000));
+        res = arith::SelectOp::create(gb, gl, special, plain, res);
+        scf::YieldOp::create(gb, gl, ValueRange{res});
+      });
+  return groups.getResult(0);
+}
+
 Value fp8::detail::buildTiledScaledMatmul(OpBuilder &b, Location loc,
                                           const TiledScaledMatmulOperands &op) {
   // Register tile: MR rows x (NV vectors of VL f32 lanes). With 8 lanes,
@@ -178,6 +318,14 @@ Value fp8::detail::buildTiledScaledMatmul(OpBuilder &b, Location loc,
   const int64_t kMR = kVL >= 16 ? 8 : 4;
   const int64_t kNV = 3;
   const int64_t kNR = kVL * kNV;
+  // A thread's unit of work: a chunk of 128 rows x 96 columns (MC x NC
+  // register tiles), all intervals. Per interval its panels (128 x 128 and
+  // 96 x 128 f32) and accumulator (128 x 96 f32) take 160 KiB, in L2; the
+  // chunks are small enough that 2 threads get balanced shares of the
+  // DeepSeek-V3 shapes (static schedule, every chunk costs about the same).
+  const int64_t kMC = 128 / kMR;
+  const int64_t kNC = 96 / kNR;
+  const int64_t kRows = kMC * kMR, kCols = kNC * kNR;
   MLIRContext *ctx = b.getContext();
   Type f32 = b.getF32Type();
   auto vecType = VectorType::get({kVL}, f32);
@@ -194,12 +342,16 @@ Value fp8::detail::buildTiledScaledMatmul(OpBuilder &b, Location loc,
   OpFoldResult mPad = apply(s0.ceilDiv(kMR) * kMR, mSize);
   OpFoldResult nPad = apply(s0.ceilDiv(kNR) * kNR, nSize);
   OpFoldResult kBlocks = apply(s0.ceilDiv(op.interval), kSize);
+  OpFoldResult mChunks = apply(s0.ceilDiv(kRows), mSize);
+  OpFoldResult nChunks = apply(s0.ceilDiv(kCols), nSize);
   Value mV = getValueOrCreateConstantIndexOp(b, loc, mSize);
   Value nV = getValueOrCreateConstantIndexOp(b, loc, nSize);
   Value kV = getValueOrCreateConstantIndexOp(b, loc, kSize);
   Value kbV = getValueOrCreateConstantIndexOp(b, loc, kBlocks);
+  Value mTilesV = getValueOrCreateConstantIndexOp(b, loc, mTiles);
+  Value nTilesV = getValueOrCreateConstantIndexOp(b, loc, nTiles);
 
-  // Packed panels, decoded once: A as [M tiles, K, MR] and B as
+  // Packed panels, decoded once per call: A as [M tiles, K, MR] and B as
   // [N tiles, K, NR], so that one k step of a tile reads MR and NR
   // consecutive f32 and one tile's panel is contiguous.
   Value packA = packPanels(b, loc, op.aCodes, mTiles, kSize, kMR, mV);
@@ -226,124 +378,219 @@ Value fp8::detail::buildTiledScaledMatmul(OpBuilder &b, Location loc,
         return scaleAt(nb, nl, op.bScales, op.bBlock,
                        clampIndex(nb, nl, iv[1], nV), iv[0]);
       });
-  // The accumulator starts from C (f32) or 0.
-  Value accInit;
-  if (op.c) {
-    accInit = generate(b, loc, {mPad, nPad},
-                       [&](OpBuilder &nb, Location nl, ValueRange iv) {
-                         return tensor::ExtractOp::create(
-                             nb, nl, op.c,
-                             ValueRange{clampIndex(nb, nl, iv[0], mV),
-                                        clampIndex(nb, nl, iv[1], nV)});
-                       });
-  } else {
-    Value empty = tensor::EmptyOp::create(b, loc, {mPad, nPad}, f32);
-    Value zero = arith::ConstantOp::create(b, loc, f32, b.getF32FloatAttr(0));
-    accInit = linalg::FillOp::create(b, loc, zero, empty).getResult(0);
-  }
 
   Value zeroVec = arith::ConstantOp::create(
       b, loc, vecType, DenseElementsAttr::get(vecType, APFloat(0.0f)));
-  auto tileType = RankedTensorType::get({kMR, kNR}, f32);
   SmallVector<bool> inBounds = {true};
   auto read = [&](OpBuilder &nb, Location nl, Value src,
                   ValueRange ivs) -> Value {
-    Value pad = arith::ConstantOp::create(nb, nl, f32, nb.getF32FloatAttr(0));
-    return vector::TransferReadOp::create(nb, nl, vecType, src, ivs, pad,
+    auto type = VectorType::get(
+        {kVL}, cast<RankedTensorType>(src.getType()).getElementType());
+    Value pad = arith::ConstantOp::create(
+        nb, nl, type.getElementType(),
+        nb.getZeroAttr(type.getElementType()));
+    return vector::TransferReadOp::create(nb, nl, type, src, ivs, pad,
                                           ArrayRef<bool>(inBounds));
+  };
+  auto write = [&](OpBuilder &nb, Location nl, Value v, Value dst,
+                   ValueRange ivs) -> Value {
+    return vector::TransferWriteOp::create(nb, nl, v, dst, ivs,
+                                           ArrayRef<bool>(inBounds))
+        .getResult();
   };
   auto cst = [&](OpBuilder &nb, Location nl, int64_t v) -> Value {
     return arith::ConstantIndexOp::create(nb, nl, v);
   };
-  // Intervals outermost (in increasing order, as each output's promotions),
-  // output tiles inside: the interval's panels of A and B (128 x (M + N)
-  // f32) stay in cache while every tile uses them; N tiles outer, M tiles
-  // inner, so that consecutive tiles of a thread share their B chunk.
-  Value c0 = cst(b, loc, 0), c1 = cst(b, loc, 1);
-  auto intervals = scf::ForOp::create(
-      b, loc, c0, kbV, c1, ValueRange{accInit},
-      [&](OpBuilder &ib, Location il, Value kb, ValueRange iter) {
-        Value k0 = arith::MulIOp::create(ib, il, kb, cst(ib, il, op.interval));
-        Value k1 = arith::MinSIOp::create(
-            ib, il, arith::AddIOp::create(ib, il, k0, cst(ib, il, op.interval)),
-            kV);
-        auto forall = scf::ForallOp::create(
-            ib, il, ArrayRef<OpFoldResult>{nTiles, mTiles}, ValueRange{iter[0]},
-            /*mapping=*/std::nullopt,
-            [&](OpBuilder &fb, Location fl, ValueRange args) {
-              Value nt = args[0], mt = args[1], out = args[2];
-              Value m0 = arith::MulIOp::create(fb, fl, mt, cst(fb, fl, kMR));
-              Value n0 = arith::MulIOp::create(fb, fl, nt, cst(fb, fl, kNR));
-              SmallVector<OpFoldResult> offsets = {m0, n0};
-              SmallVector<OpFoldResult> sizes = {fb.getIndexAttr(kMR),
-                                                 fb.getIndexAttr(kNR)};
-              SmallVector<OpFoldResult> strides(2, fb.getIndexAttr(1));
-              Value t = tensor::ExtractSliceOp::create(fb, fl, tileType, out,
-                                                       offsets, sizes, strides);
-              // The interval's partials, from +0.0, in increasing k.
-              SmallVector<Value> zeros(kMR * kNV, zeroVec);
-              auto kLoop = scf::ForOp::create(
-                  fb, fl, k0, k1, c1, zeros,
-                  [&](OpBuilder &kb2, Location kl, Value k, ValueRange p) {
-                    SmallVector<Value> bv;
-                    for (int64_t v = 0; v < kNV; ++v)
-                      bv.push_back(
-                          read(kb2, kl, packB, {nt, k, cst(kb2, kl, v * kVL)}));
-                    SmallVector<Value> next;
-                    for (int64_t r = 0; r < kMR; ++r) {
-                      Value a = tensor::ExtractOp::create(
-                          kb2, kl, packA, ValueRange{mt, k, cst(kb2, kl, r)});
-                      Value av =
-                          vector::BroadcastOp::create(kb2, kl, vecType, a);
-                      for (int64_t v = 0; v < kNV; ++v)
-                        next.push_back(vector::FMAOp::create(kb2, kl, av, bv[v],
-                                                             p[r * kNV + v]));
-                    }
-                    scf::YieldOp::create(kb2, kl, next);
+  auto mul = [&](OpBuilder &nb, Location nl, Value x, int64_t c) -> Value {
+    return arith::MulIOp::create(nb, nl, x, cst(nb, nl, c));
+  };
+  auto add = [&](OpBuilder &nb, Location nl, Value x, Value y) -> Value {
+    return arith::AddIOp::create(nb, nl, x, y);
+  };
+  auto sub = [&](OpBuilder &nb, Location nl, Value x, Value y) -> Value {
+    return arith::SubIOp::create(nb, nl, x, y);
+  };
+  auto minIdx = [&](OpBuilder &nb, Location nl, Value x, Value y) -> Value {
+    return arith::MinSIOp::create(nb, nl, x, y);
+  };
+  Type outElt = op.outElementType;
+  auto chunkType = RankedTensorType::get({kRows, kCols}, f32);
+
+  // One parallel region per call: an scf.forall over the chunks; inside,
+  // the intervals in increasing order (each output's promotions in order),
+  // then the chunk's tiles (N outer, M inner: consecutive tiles share their
+  // B panel); the accumulator of the chunk stays in a private buffer until
+  // the last interval, then is rounded to the result type into the result.
+  Value result = tensor::EmptyOp::create(
+      b, loc, ArrayRef<OpFoldResult>{mSize, nSize}, outElt);
+  auto forall = scf::ForallOp::create(
+      b, loc, ArrayRef<OpFoldResult>{nChunks, mChunks}, ValueRange{result},
+      /*mapping=*/std::nullopt,
+      [&](OpBuilder &fb, Location fl, ValueRange args) {
+        Value cn = args[0], cm = args[1], out = args[2];
+        Value mt0 = mul(fb, fl, cm, kMC), nt0 = mul(fb, fl, cn, kNC);
+        Value mt1 = minIdx(fb, fl, add(fb, fl, mt0, cst(fb, fl, kMC)), mTilesV);
+        Value nt1 = minIdx(fb, fl, add(fb, fl, nt0, cst(fb, fl, kNC)), nTilesV);
+        Value r0 = mul(fb, fl, cm, kRows), c0 = mul(fb, fl, cn, kCols);
+        Value rows = minIdx(fb, fl, cst(fb, fl, kRows), sub(fb, fl, mV, r0));
+        Value cols = minIdx(fb, fl, cst(fb, fl, kCols), sub(fb, fl, nV, c0));
+        Value c0i = cst(fb, fl, 0), c1i = cst(fb, fl, 1);
+        // The chunk's accumulator starts from C (f32; padding rows and
+        // columns repeat the last real one) or, at the first interval, from
+        // +0.0 (no buffer to fill).
+        Value acc = tensor::EmptyOp::create(fb, fl, chunkType.getShape(), f32);
+        if (op.c)
+          acc = generate(fb, fl, {fb.getIndexAttr(kRows), fb.getIndexAttr(kCols)},
+                         [&](OpBuilder &nb, Location nl, ValueRange iv) {
+                           return tensor::ExtractOp::create(
+                               nb, nl, op.c,
+                               ValueRange{clampIndex(nb, nl, add(nb, nl, r0, iv[0]), mV),
+                                          clampIndex(nb, nl, add(nb, nl, c0, iv[1]), nV)});
+                         });
+        auto intervals = scf::ForOp::create(
+            fb, fl, c0i, kbV, c1i, ValueRange{acc},
+            [&](OpBuilder &ib, Location il, Value kb, ValueRange iter) {
+              Value k0 = mul(ib, il, kb, op.interval);
+              Value k1 = minIdx(ib, il, add(ib, il, k0, cst(ib, il, op.interval)), kV);
+              Value first = arith::CmpIOp::create(ib, il, arith::CmpIPredicate::eq,
+                                                  kb, cst(ib, il, 0));
+              auto nLoop = scf::ForOp::create(
+                  ib, il, nt0, nt1, c1i, ValueRange{iter[0]},
+                  [&](OpBuilder &nb0, Location nl0, Value nt, ValueRange nIter) {
+                    auto mLoop = scf::ForOp::create(
+                        nb0, nl0, mt0, mt1, c1i, ValueRange{nIter[0]},
+                        [&](OpBuilder &tb, Location tl, Value mt, ValueRange mIter) {
+                          Value lr = mul(tb, tl, sub(tb, tl, mt, mt0), kMR);
+                          Value lc = mul(tb, tl, sub(tb, tl, nt, nt0), kNR);
+                          Value m0 = mul(tb, tl, mt, kMR);
+                          Value n0 = mul(tb, tl, nt, kNR);
+                          // Promotes one vector of partials of the tile
+                          // (row r, vector v): acc = fma(partial, sa * sb,
+                          // acc), acc from +0.0 (or C) at the first
+                          // interval; math.fma (llvm.fma) is always fused,
+                          // as the reference's promotion.
+                          auto promote = [&](OpBuilder &pb, Location pl, Value t,
+                                             Value r, Value v, Value partial) {
+                            Value col = mul(pb, pl, v, kVL);
+                            Value sb = read(pb, pl, scaleB, {kb, add(pb, pl, n0, col)});
+                            Value sa = tensor::ExtractOp::create(
+                                pb, pl, scaleA, ValueRange{add(pb, pl, m0, r), kb});
+                            Value sav = vector::BroadcastOp::create(pb, pl, vecType, sa);
+                            Value s = arith::MulFOp::create(pb, pl, sav, sb);
+                            Value row = add(pb, pl, lr, r);
+                            Value lcol = add(pb, pl, lc, col);
+                            Value old = read(pb, pl, t, {row, lcol});
+                            if (!op.c)
+                              old = arith::SelectOp::create(pb, pl, first, zeroVec, old);
+                            Value accV = math::FmaOp::create(pb, pl, partial, s, old);
+                            return write(pb, pl, accV, t, {row, lcol});
+                          };
+                          Value t = mIter[0];
+                          if (!op.accumulator) {
+                            // The interval's partials, from +0.0, in
+                            // increasing k, in MR x NV registers.
+                            SmallVector<Value> zeros(kMR * kNV, zeroVec);
+                            auto kLoop = scf::ForOp::create(
+                                tb, tl, k0, k1, c1i, zeros,
+                                [&](OpBuilder &kb2, Location kl, Value k, ValueRange p) {
+                                  SmallVector<Value> bv;
+                                  for (int64_t v = 0; v < kNV; ++v)
+                                    bv.push_back(read(kb2, kl, packB,
+                                                      {nt, k, cst(kb2, kl, v * kVL)}));
+                                  SmallVector<Value> next;
+                                  for (int64_t r = 0; r < kMR; ++r) {
+                                    Value a = tensor::ExtractOp::create(
+                                        kb2, kl, packA, ValueRange{mt, k, cst(kb2, kl, r)});
+                                    Value av = vector::BroadcastOp::create(kb2, kl, vecType, a);
+                                    for (int64_t v = 0; v < kNV; ++v)
+                                      next.push_back(vector::FMAOp::create(
+                                          kb2, kl, av, bv[v], p[r * kNV + v]));
+                                  }
+                                  scf::YieldOp::create(kb2, kl, next);
+                                });
+                            for (int64_t r = 0; r < kMR; ++r)
+                              for (int64_t v = 0; v < kNV; ++v)
+                                t = promote(tb, tl, t, cst(tb, tl, r), cst(tb, tl, v),
+                                            kLoop.getResult(r * kNV + v));
+                          } else {
+                            // The emulated accumulator: one vector of
+                            // outputs at a time (its per-group state does
+                            // not fit MR x NV registers).
+                            auto rLoop = scf::ForOp::create(
+                                tb, tl, c0i, cst(tb, tl, kMR), c1i, ValueRange{t},
+                                [&](OpBuilder &rb, Location rl, Value r, ValueRange rIt) {
+                                  auto vLoop = scf::ForOp::create(
+                                      rb, rl, c0i, cst(rb, rl, kNV), c1i,
+                                      ValueRange{rIt[0]},
+                                      [&](OpBuilder &vb, Location vl, Value v,
+                                          ValueRange vIt) {
+                                        Value col = mul(vb, vl, v, kVL);
+                                        auto operands = [&](OpBuilder &ob, Location ol,
+                                                            Value k) -> std::pair<Value, Value> {
+                                          Value a = tensor::ExtractOp::create(
+                                              ob, ol, packA, ValueRange{mt, k, r});
+                                          return {vector::BroadcastOp::create(ob, ol, vecType, a),
+                                                  read(ob, ol, packB, {nt, k, col})};
+                                        };
+                                        Value partial = emulateVectorPartial(
+                                            vb, vl, operands, k0, k1, op.aElementType,
+                                            op.bElementType, *op.accumulator, vecType);
+                                        scf::YieldOp::create(
+                                            vb, vl,
+                                            promote(vb, vl, vIt[0], r, v, partial));
+                                      });
+                                  scf::YieldOp::create(rb, rl, vLoop.getResult(0));
+                                });
+                            t = rLoop.getResult(0);
+                          }
+                          scf::YieldOp::create(tb, tl, t);
+                        });
+                    scf::YieldOp::create(nb0, nl0, mLoop.getResult(0));
                   });
-              // Promotion: acc = fma(partial, sa * sb, acc).
-              SmallVector<Value> sbv;
-              for (int64_t v = 0; v < kNV; ++v)
-                sbv.push_back(
-                    read(fb, fl, scaleB,
-                         {kb, arith::AddIOp::create(fb, fl, n0,
-                                                    cst(fb, fl, v * kVL))}));
-              for (int64_t r = 0; r < kMR; ++r) {
-                Value sa = tensor::ExtractOp::create(
-                    fb, fl, scaleA,
-                    ValueRange{
-                        arith::AddIOp::create(fb, fl, m0, cst(fb, fl, r)), kb});
-                Value sav = vector::BroadcastOp::create(fb, fl, vecType, sa);
-                for (int64_t v = 0; v < kNV; ++v) {
-                  Value s = arith::MulFOp::create(fb, fl, sav, sbv[v]);
-                  Value row = cst(fb, fl, r);
-                  Value col = cst(fb, fl, v * kVL);
-                  Value acc = read(fb, fl, t, {row, col});
-                  // math.fma (llvm.fma): always fused, as the
-                  // reference's promotion.
-                  acc = math::FmaOp::create(
-                      fb, fl, kLoop.getResult(r * kNV + v), s, acc);
-                  t = vector::TransferWriteOp::create(fb, fl, acc, t,
-                                                      ValueRange{row, col},
-                                                      ArrayRef<bool>(inBounds))
-                          .getResult();
-                }
-              }
-              auto inParallel = scf::InParallelOp::create(fb, fl);
-              OpBuilder::InsertionGuard guard(fb);
-              fb.setInsertionPointToStart(inParallel.getBody());
-              tensor::ParallelInsertSliceOp::create(fb, fl, t, out, offsets,
-                                                    sizes, strides);
+              scf::YieldOp::create(ib, il, nLoop.getResult(0));
             });
-        scf::YieldOp::create(ib, il, forall.getResult(0));
-      });
-  // The real [M, N] elements, copied into a fresh tensor: a slice of the
-  // padded accumulator would reach function results as a strided view.
-  Value padded = intervals.getResult(0);
-  return generate(b, loc, {mSize, nSize},
-                  [&](OpBuilder &nb, Location nl, ValueRange iv) {
-                    return tensor::ExtractOp::create(nb, nl, padded, iv);
+        Value chunkAcc = intervals.getResult(0);
+        // The chunk's real outputs, rounded to the result type (the
+        // reference's element-wise arith.truncf, lane by lane): whole
+        // vectors, then the columns left one by one.
+        SmallVector<OpFoldResult> offsets = {r0, c0};
+        SmallVector<OpFoldResult> sizes = {rows, cols};
+        SmallVector<OpFoldResult> strides(2, fb.getIndexAttr(1));
+        Value slice = tensor::ExtractSliceOp::create(fb, fl, out, offsets, sizes,
+                                                     strides);
+        Value vecCols = mul(fb, fl, floorDivConst(fb, fl, cols, kVL), kVL);
+        auto outVecType = VectorType::get({kVL}, outElt);
+        auto rowLoop = scf::ForOp::create(
+            fb, fl, c0i, rows, c1i, ValueRange{slice},
+            [&](OpBuilder &rb, Location rl, Value i, ValueRange rIt) {
+              auto vecLoop = scf::ForOp::create(
+                  rb, rl, c0i, vecCols, cst(rb, rl, kVL), ValueRange{rIt[0]},
+                  [&](OpBuilder &vb, Location vl, Value j, ValueRange vIt) {
+                    Value v = read(vb, vl, chunkAcc, {i, j});
+                    if (!outElt.isF32())
+                      v = arith::TruncFOp::create(vb, vl, outVecType, v);
+                    scf::YieldOp::create(vb, vl, write(vb, vl, v, vIt[0], {i, j}));
                   });
+              auto tailLoop = scf::ForOp::create(
+                  rb, rl, vecCols, cols, c1i, ValueRange{vecLoop.getResult(0)},
+                  [&](OpBuilder &sb, Location sl, Value j, ValueRange sIt) {
+                    Value v = tensor::ExtractOp::create(sb, sl, chunkAcc, ValueRange{i, j});
+                    if (!outElt.isF32())
+                      v = arith::TruncFOp::create(sb, sl, outElt, v);
+                    scf::YieldOp::create(
+                        sb, sl,
+                        tensor::InsertOp::create(sb, sl, v, sIt[0], ValueRange{i, j})
+                            .getResult());
+                  });
+              scf::YieldOp::create(rb, rl, tailLoop.getResult(0));
+            });
+        auto inParallel = scf::InParallelOp::create(fb, fl);
+        OpBuilder::InsertionGuard guard(fb);
+        fb.setInsertionPointToStart(inParallel.getBody());
+        tensor::ParallelInsertSliceOp::create(fb, fl, rowLoop.getResult(0), out,
+                                              offsets, sizes, strides);
+      });
+  return forall.getResult(0);
 }
 
 /// Appends '_' and `t` printed with every character outside [A-Za-z0-9] as
@@ -376,6 +623,12 @@ Value fp8::detail::callTiledScaledMatmul(OpBuilder &b, Location loc,
       name += "_" + std::to_string(d);
   name += "_i" + std::to_string(op.interval) + "_l" +
           std::to_string(op.vectorLanes);
+  appendMangled(name, op.outElementType);
+  if (op.accumulator)
+    name += "_acc" + std::to_string(op.accumulator->groupSize) + "_" +
+            std::to_string(op.accumulator->fractionBits) + "_" +
+            std::to_string(op.accumulator->resultBits) + "_" +
+            std::to_string(static_cast<int>(op.accumulator->alignment));
 
   auto func = module.lookupSymbol<func::FuncOp>(name);
   if (!func) {
@@ -392,6 +645,8 @@ Value fp8::detail::callTiledScaledMatmul(OpBuilder &b, Location loc,
     inner.bCodes = entry->getArgument(2);
     inner.bScales = entry->getArgument(3);
     inner.c = op.c ? entry->getArgument(4) : Value();
+    inner.aElementType = getElementTypeOrSelf(inner.aCodes.getType());
+    inner.bElementType = getElementTypeOrSelf(inner.bCodes.getType());
     Value result = buildTiledScaledMatmul(b, loc, inner);
     func::ReturnOp::create(b, loc, result);
     func.setType(b.getFunctionType(argTypes, result.getType()));

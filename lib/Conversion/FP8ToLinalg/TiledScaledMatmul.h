@@ -2,6 +2,7 @@
 #ifndef FP8_LIB_CONVERSION_FP8TOLINALG_TILEDSCALEDMATMUL_H
 #define FP8_LIB_CONVERSION_FP8TOLINALG_TILEDSCALEDMATMUL_H
 
+#include "fp8/Target/Hopper/TensorCoreAccumulation.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 
@@ -15,6 +16,11 @@ struct TiledScaledMatmulOperands {
   int64_t interval;
   Value c;             // optional f32 [M, N] initial accumulator
   int64_t vectorLanes; // f32 lanes of the kernel's vectors: 8 or 16
+  Type outElementType; // of the [M, N] result: f32, or rounded (RNE)
+  /// The emulated tensor-core accumulation of each interval's partial;
+  /// none: exact f32 sums.
+  std::optional<tensorcore::AccumulationModel> accumulator;
+  Type aElementType, bElementType; // FP8 formats (set by callTiled...)
 };
 
 /// The f32 accumulator [M, N] of the exact path (partials of each promotion

@@ -121,6 +121,9 @@ void fp8::detail::buildHostLowering(OpPassManager &pm,
   if (gpuHost)
     pm.addPass(createConvertNVGPUToNVVMPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  // Helpers defined by every lowered module under the same name (the tiled
+  // kernel of a signature, dealloc_helper) stay local to their object.
+  pm.addPass(createFP8InternalizePrivatePass());
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());

@@ -260,6 +260,25 @@ def FP8SplitBlocksPass : Pass<"fp8-split-blocks"> {
   let dependentDialects = ["::mlir::cf::ControlFlowDialect"];
 }
 
+def FP8InternalizePrivatePass
+    : Pass<"fp8-internalize-private", "::mlir::ModuleOp"> {
+  let summary = "Give private func.func definitions internal linkage "
+                "(before convert-func-to-llvm)";
+  let description = [{
+    `convert-func-to-llvm` (MLIR 22) gives every function external linkage,
+    `sym_visibility = "private"` included, so two objects compiled by
+    `fp8-cpu-pipeline` that each hold a helper of the same name (the tiled
+    scaled_matmul kernel of one signature, `@__scaled_matmul_tiled_...`, or
+    the ownership-based deallocation's `@dealloc_helper`) fail to link
+    ("multiple definition"). This pass sets `llvm.linkage =
+    #llvm.linkage<internal>` on every private `func.func` with a body, which
+    `convert-func-to-llvm` carries to the `llvm.func`: the helpers stay
+    local to their object. Public functions and declarations are unchanged.
+    `fp8-cpu-pipeline` runs it right before `convert-func-to-llvm`.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def FP8SplitDeallocsPass : Pass<"fp8-split-deallocs"> {
   let summary = "Split a bufferization.dealloc of distinct allocations into "
                 "one per allocation (before buffer-deallocation-simplification)";
