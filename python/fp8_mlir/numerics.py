@@ -61,7 +61,7 @@ _cache: "collections.OrderedDict[str, JitModule]" = collections.OrderedDict()
 
 
 def _threads_option() -> str:
-    """The tiled scaled_matmul runs as an OpenMP loop over output tiles
+    """The tiled scaled_matmul runs as an OpenMP loop over output chunks
     (`threads=0`: OMP_NUM_THREADS, else every core) where the build found the
     OpenMP runtime; sequential code otherwise."""
     return "threads=0" if openmp_runtime() else ""

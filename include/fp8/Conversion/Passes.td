@@ -104,14 +104,17 @@ def FP8LowerToLinalgPass : Pass<"fp8-lower-to-linalg", "ModuleOp"> {
     of the same arithmetic is `include/fp8/Target/Hopper/
     TensorCoreAccumulation.h`.
 
-    Option `tiled` replaces the exact path's generics of
-    `fp8.scaled_matmul` (not the accumulator models) by a register-tiled
-    kernel with the same arithmetic per output: codes decoded once into
-    f32 panels, an `scf.forall` over 4 x 24 output tiles whose partials
-    live in `vector<8xf32>` values (8 x 48 and `vector<16xf32>` with
-    `vector-lanes=16`), `vector.fma` per k in increasing k
-    (exact products: the same sum as `partial + a * b`), the same
-    promotion FMA. With `tiled`, `fp8.quantize`, `fp8.dequantize` and
+    Option `tiled` replaces the generics of `fp8.scaled_matmul` (exact
+    sums and every accumulator model) by a register-tiled kernel with the
+    same arithmetic per output: codes decoded once per call into f32
+    panels, one `scf.forall` over chunks of 128 x 96 outputs (each chunk
+    runs every promotion interval in order over its 4 x 24 output tiles,
+    whose partials live in `vector<8xf32>` values; 8 x 48 and
+    `vector<16xf32>` with `vector-lanes=16`), `vector.fma` per k in
+    increasing k (exact products: the same sum as `partial + a * b`), or
+    the accumulator model's integer alignment and truncation lane by lane,
+    the same promotion FMA and the same rounding of the result. With
+    `tiled`, `fp8.quantize`, `fp8.dequantize` and
     `fp8.requantize` of rank 2 (rank 1, and higher ranks whose blocks are
     1 but in the last dimension, through a collapsed rank-2 view) run as
     an `scf.forall` over chunks of whole block
@@ -143,8 +146,8 @@ def FP8LowerToLinalgPass : Pass<"fp8-lower-to-linalg", "ModuleOp"> {
            "Generic model: significant bits kept by the emulated tensor-core "
            "accumulator (0 = not used; Hopper ~14)">,
     Option<"tiled", "tiled", "bool", /*default=*/"false",
-           "Exact scaled_matmul: the register-tiled, vectorised kernel "
-           "(scf.forall over output tiles); quantize / dequantize / "
+           "scaled_matmul: the register-tiled, vectorised kernel "
+           "(scf.forall over output chunks); quantize / dequantize / "
            "requantize: one vectorised pass per block (scf.forall over block "
            "rows); bit-identical to the reference generics">,
     Option<"vectorLanes", "vector-lanes", "unsigned", /*default=*/"8",

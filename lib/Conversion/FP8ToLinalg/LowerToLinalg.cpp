@@ -602,9 +602,9 @@ struct ScaledMatmulLowering : OpConversionPattern<ScaledMatmulOp> {
                 return toF32(nb, nl, args[0]);
               });
       }
-      rewriter.replaceOp(op, fp8::detail::callTiledScaledMatmul(
-                                 b, loc, op->getParentOfType<ModuleOp>(),
-                                 operands));
+      rewriter.replaceOp(
+          op, fp8::detail::callTiledScaledMatmul(
+                  b, loc, op->getParentOfType<ModuleOp>(), operands));
       return success();
     }
 

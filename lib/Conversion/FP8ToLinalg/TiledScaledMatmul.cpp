@@ -1,28 +1,37 @@
 //===- TiledScaledMatmul.cpp - register-tiled exact fp8.scaled_matmul -----===//
 //
-// The fast CPU form of the exact path of fp8.scaled_matmul (option `tiled` of
-// fp8-lower-to-linalg). It computes, bit for bit, what the reference generics
-// compute (docs/performance.md, "The tiled scaled_matmul kernel"):
+// The fast CPU form of fp8.scaled_matmul (option `tiled` of
+// fp8-lower-to-linalg). It computes, bit for bit, what the reference
+// generics compute (docs/performance.md, "The tiled scaled_matmul kernel"):
 //
-// - Each output's promotion-interval partial is a sum in increasing k
-//   starting from +0.0. The kernel forms it with `fma(a, b, partial)` where
-//   the reference has `partial + a * b`: the product of two FP8 values is
-//   exact in f32 (at most 4 x 4 significant bits, exponents within
-//   [-32, 32]), so both round once, the same sum (vector.fma becomes
-//   llvm.fmuladd: fused or not, the same value). Nothing is re-associated:
-//   the kernel is vectorised over N (one lane per output column) and the k
-//   loop stays sequential per lane.
+// - Exact sums: each output's promotion-interval partial is a sum in
+//   increasing k starting from +0.0. The kernel forms it with
+//   `fma(a, b, partial)` where the reference has `partial + a * b`: the
+//   product of two FP8 values is exact in f32 (at most 4 x 4 significant
+//   bits, exponents within [-32, 32]), so both round once, the same sum
+//   (vector.fma becomes llvm.fmuladd: fused or not, the same value).
+//   Nothing is re-associated: the kernel is vectorised over N (one lane per
+//   output column) and the k loop stays sequential per lane.
+// - An emulated tensor-core accumulator (accumulator-bits=N, sm90, sm89):
+//   the reference's per-group integer alignment and truncation, written
+//   on vectors: every operation is element-wise, so each lane computes its
+//   output's partial in the same k order.
 // - Promotion is `acc = fma(partial, sa * sb, acc)` per interval, in order,
-//   starting from C (or 0), as in the reference.
+//   starting from C (or 0), as in the reference; the result is rounded to
+//   its element type by the same arith.truncf, lane by lane.
 //
 // The codes are decoded once per call, through a 256-entry table of the
 // reference decode, into packed f32 panels (A as [M/MR, K, MR], B as
 // [N/NR, K, NR], one scf.forall iteration per panel), so that a k step of a
 // tile reads MR and NR consecutive f32; rows and columns are padded to the
 // register tile by repeating the last one, whose (discarded) outputs do not
-// touch the real ones. Then, per promotion interval in increasing order, an
-// scf.forall over the (N tile, M tile) pairs runs the register kernel and
-// promotes its tile (threads: fp8-cpu-pipeline{threads}).
+// touch the real ones. Then one scf.forall over chunks of 128 x 96 outputs
+// (threads: fp8-cpu-pipeline{threads}) runs, per chunk, every promotion
+// interval in increasing order over the chunk's register tiles, with the
+// chunk's accumulator in a private buffer, and writes the chunk's rounded
+// outputs: one parallel region for the product, whatever K (one per
+// interval cost small K shapes their time in fork/join and in passes over
+// the whole accumulator).
 // fp8-lower-to-linalg emits the kernel once per signature, as a private
 // function that every scaled_matmul with that signature calls
 // (callTiledScaledMatmul), so that the module does not grow by a kernel per
@@ -130,23 +139,20 @@ static Value packPanels(OpBuilder &b, Location loc, Value codes,
         Value slice = tensor::ExtractSliceOp::create(fb, fl, args[1], offsets,
                                                      sizes, strides);
         auto sliceType = cast<RankedTensorType>(slice.getType());
-        // Loops (0, j, k), k innermost: each code row is read in order and
-        // its row index is invariant in the inner loop.
-        MLIRContext *ctx = fb.getContext();
-        AffineMap transposed =
-            AffineMap::get(3, 0,
-                           {getAffineDimExpr(0, ctx), getAffineDimExpr(2, ctx),
-                            getAffineDimExpr(1, ctx)},
-                           ctx);
+        // Loops (0, k, j), j innermost: the panel is written in order (a
+        // k-innermost order would store with a stride of R f32, one cache
+        // line per store, and evict the panel from L1 between rows: 2.5 ns
+        // per element instead of under 1); the R code rows read in turn
+        // stay in L1 for 64 consecutive k.
         Value panel =
             linalg::GenericOp::create(
                 fb, fl, sliceType, ValueRange{}, slice,
-                ArrayRef<AffineMap>{transposed},
+                ArrayRef<AffineMap>{fb.getMultiDimIdentityMap(3)},
                 SmallVector<utils::IteratorType>(3,
                                                  utils::IteratorType::parallel),
                 [&](OpBuilder &nb, Location nl, ValueRange) {
-                  Value j = linalg::IndexOp::create(nb, nl, 1);
-                  Value k = linalg::IndexOp::create(nb, nl, 2);
+                  Value k = linalg::IndexOp::create(nb, nl, 1);
+                  Value j = linalg::IndexOp::create(nb, nl, 2);
                   Value row =
                       clampIndex(nb, nl, linearIndex(nb, nl, p, r, j), size);
                   Value code = tensor::ExtractOp::create(nb, nl, codes,
@@ -168,7 +174,6 @@ static Value packPanels(OpBuilder &b, Location loc, Value codes,
       });
   return forall.getResult(0);
 }
-
 
 //===----------------------------------------------------------------------===//
 // The emulated tensor-core accumulator on vectors
@@ -204,7 +209,8 @@ struct Lanes {
   }
   /// The `bits` most significant bits of |v|, truncated toward 0.
   Value truncateSignificant(Value v, unsigned bits) const {
-    Value neg = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, v, c(0));
+    Value neg =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, v, c(0));
     Value mag = math::AbsIOp::create(b, loc, v);
     Value width = arith::SubIOp::create(
         b, loc, c(32), math::CountLeadingZerosOp::create(b, loc, mag));
@@ -212,9 +218,8 @@ struct Lanes {
         b, loc, arith::SubIOp::create(b, loc, width, c(bits)), c(0));
     Value kept = arith::ShLIOp::create(
         b, loc, arith::ShRUIOp::create(b, loc, mag, drop), drop);
-    return arith::SelectOp::create(b, loc, neg,
-                                   arith::SubIOp::create(b, loc, c(0), kept),
-                                   kept);
+    return arith::SelectOp::create(
+        b, loc, neg, arith::SubIOp::create(b, loc, c(0), kept), kept);
   }
   /// The alignment field of the products p = a * w (0 for a zero product).
   Value alignmentField(Value a, Value w, Value p, Type aElt, Type bElt,
@@ -239,11 +244,14 @@ struct Lanes {
 };
 } // namespace
 
-/// The emulated partial of the promotion interval [k0, k1) of a vector of
-/// outputs: `operands(k)` gives the decoded A and B lanes of step k.
-static Value emulateVectorPartial(
-    OpBuilder &b, Location loc,
-    function_ref<std::pair<Value, Value>(OpBuilder &, Location, Value)>
+/// The emulated partials of the promotion interval [k0, k1) of several
+/// vectors of outputs ("streams", independent: their dependency chains
+/// interleave): `operands(k)` gives, per stream, the decoded A and B lanes
+/// of step k.
+static SmallVector<Value> emulateVectorPartials(
+    OpBuilder &b, Location loc, int64_t streams,
+    function_ref<SmallVector<std::pair<Value, Value>>(OpBuilder &, Location,
+                                                      Value)>
         operands,
     Value k0, Value k1, Type aElt, Type bElt,
     const tensorcore::AccumulationModel &model, VectorType vecType) {
@@ -254,57 +262,87 @@ static Value emulateVectorPartial(
   Value zero = arith::ConstantOp::create(
       b, loc, vecType, DenseElementsAttr::get(vecType, APFloat(0.0f)));
   auto groups = scf::ForOp::create(
-      b, loc, k0, k1, group, ValueRange{zero},
+      b, loc, k0, k1, group, SmallVector<Value>(streams, zero),
       [&](OpBuilder &gb, Location gl, Value g0, ValueRange acc) {
         Lanes L{gb, gl, vecType, iType};
         Value g1 = arith::MinSIOp::create(
             gb, gl, arith::AddIOp::create(gb, gl, g0, group), k1);
         // Largest alignment exponent among the running partial and the
         // products of the group.
+        SmallVector<Value> e0;
+        for (Value v : acc)
+          e0.push_back(L.expField(v));
         auto maxLoop = scf::ForOp::create(
-            gb, gl, g0, g1, one, ValueRange{L.expField(acc[0])},
+            gb, gl, g0, g1, one, e0,
             [&](OpBuilder &lb, Location ll, Value k, ValueRange e) {
               Lanes LL{lb, ll, vecType, iType};
-              auto [a, w] = operands(lb, ll, k);
-              Value p = arith::MulFOp::create(lb, ll, a, w); // exact
-              Value pe = LL.alignmentField(a, w, p, aElt, bElt, model.alignment);
-              scf::YieldOp::create(
-                  lb, ll, ValueRange{arith::MaxUIOp::create(lb, ll, e[0], pe)});
+              SmallVector<std::pair<Value, Value>> ops = operands(lb, ll, k);
+              SmallVector<Value> next;
+              for (int64_t i = 0; i < streams; ++i) {
+                auto [a, w] = ops[i];
+                Value p = arith::MulFOp::create(lb, ll, a, w); // exact
+                Value pe =
+                    LL.alignmentField(a, w, p, aElt, bElt, model.alignment);
+                next.push_back(arith::MaxUIOp::create(lb, ll, e[i], pe));
+              }
+              scf::YieldOp::create(lb, ll, next);
             });
-        // Clamped as in the reference (scale factors stay normal f32).
-        Value e = arith::MaxUIOp::create(gb, gl, maxLoop.getResult(0), L.c(64));
-        Value inv = L.pow2(arith::SubIOp::create(gb, gl, L.c(254 + fracBits), e));
-        Value unit = L.pow2(arith::SubIOp::create(gb, gl, e, L.c(fracBits)));
-        auto toGrid = [&](OpBuilder &nb, Location nl, Value v) -> Value {
-          return arith::FPToSIOp::create(nb, nl, iType,
-                                         arith::MulFOp::create(nb, nl, v, inv));
+        SmallVector<Value> inv, unit, sum0;
+        for (int64_t i = 0; i < streams; ++i) {
+          // Clamped as in the reference (scale factors stay normal f32).
+          Value e =
+              arith::MaxUIOp::create(gb, gl, maxLoop.getResult(i), L.c(64));
+          inv.push_back(
+              L.pow2(arith::SubIOp::create(gb, gl, L.c(254 + fracBits), e)));
+          unit.push_back(
+              L.pow2(arith::SubIOp::create(gb, gl, e, L.c(fracBits))));
+        }
+        auto toGrid = [&](OpBuilder &nb, Location nl, Value v,
+                          int64_t i) -> Value {
+          return arith::FPToSIOp::create(
+              nb, nl, iType, arith::MulFOp::create(nb, nl, v, inv[i]));
         };
+        for (int64_t i = 0; i < streams; ++i)
+          sum0.push_back(toGrid(gb, gl, acc[i], i));
+        for (int64_t i = 0; i < streams; ++i)
+          sum0.push_back(acc[i]);
+        // The grid sums (integers) and, alongside, the plain f32 sums.
         auto sumLoop = scf::ForOp::create(
-            gb, gl, g0, g1, one, ValueRange{toGrid(gb, gl, acc[0]), acc[0]},
+            gb, gl, g0, g1, one, sum0,
             [&](OpBuilder &lb, Location ll, Value k, ValueRange s) {
-              auto [a, w] = operands(lb, ll, k);
-              Value p = arith::MulFOp::create(lb, ll, a, w);
-              Value t = toGrid(lb, ll, p);
-              scf::YieldOp::create(
-                  lb, ll,
-                  ValueRange{arith::AddIOp::create(lb, ll, s[0], t),
-                             arith::AddFOp::create(lb, ll, s[1], p)});
+              SmallVector<std::pair<Value, Value>> ops = operands(lb, ll, k);
+              SmallVector<Value> grid, plain;
+              for (int64_t i = 0; i < streams; ++i) {
+                auto [a, w] = ops[i];
+                Value p = arith::MulFOp::create(lb, ll, a, w);
+                grid.push_back(
+                    arith::AddIOp::create(lb, ll, s[i], toGrid(lb, ll, p, i)));
+                plain.push_back(
+                    arith::AddFOp::create(lb, ll, s[streams + i], p));
+              }
+              grid.append(plain);
+              scf::YieldOp::create(lb, ll, grid);
             });
-        Value sum = L.truncateSignificant(sumLoop.getResult(0), model.resultBits);
-        Value res = arith::MulFOp::create(
-            gb, gl, arith::SIToFPOp::create(gb, gl, vecType, sum), unit);
-        // An Inf/NaN f32 sum is the result (NaN propagates as in the exact
-        // path).
-        Value plain = sumLoop.getResult(1);
-        Value plainBits = arith::BitcastOp::create(gb, gl, iType, plain);
-        Value special = arith::CmpIOp::create(
-            gb, gl, arith::CmpIPredicate::uge,
-            arith::AndIOp::create(gb, gl, plainBits, L.c(0x7F800000)),
-            L.c(0x7F800000));
-        res = arith::SelectOp::create(gb, gl, special, plain, res);
-        scf::YieldOp::create(gb, gl, ValueRange{res});
+        SmallVector<Value> results;
+        for (int64_t i = 0; i < streams; ++i) {
+          Value sum =
+              L.truncateSignificant(sumLoop.getResult(i), model.resultBits);
+          Value res = arith::MulFOp::create(
+              gb, gl, arith::SIToFPOp::create(gb, gl, vecType, sum), unit[i]);
+          // An Inf/NaN f32 sum is the result (NaN propagates as in the
+          // exact path).
+          Value plain = sumLoop.getResult(streams + i);
+          Value plainBits = arith::BitcastOp::create(gb, gl, iType, plain);
+          Value special = arith::CmpIOp::create(
+              gb, gl, arith::CmpIPredicate::uge,
+              arith::AndIOp::create(gb, gl, plainBits, L.c(0x7F800000)),
+              L.c(0x7F800000));
+          results.push_back(
+              arith::SelectOp::create(gb, gl, special, plain, res));
+        }
+        scf::YieldOp::create(gb, gl, results);
       });
-  return groups.getResult(0);
+  return SmallVector<Value>(groups.getResults());
 }
 
 Value fp8::detail::buildTiledScaledMatmul(OpBuilder &b, Location loc,
@@ -318,6 +356,10 @@ Value fp8::detail::buildTiledScaledMatmul(OpBuilder &b, Location loc,
   const int64_t kMR = kVL >= 16 ? 8 : 4;
   const int64_t kNV = 3;
   const int64_t kNR = kVL * kNV;
+  // Rows of the tile whose emulated accumulations run together: 2 x 3
+  // streams of 4 vectors of state fit the 32 zmm registers, 1 x 3 the 16
+  // ymm.
+  const int64_t kER = kVL >= 16 ? 2 : 1;
   // A thread's unit of work: a chunk of 128 rows x 96 columns (MC x NC
   // register tiles), all intervals. Per interval its panels (128 x 128 and
   // 96 x 128 f32) and accumulator (128 x 96 f32) take 160 KiB, in L2; the
@@ -387,8 +429,7 @@ Value fp8::detail::buildTiledScaledMatmul(OpBuilder &b, Location loc,
     auto type = VectorType::get(
         {kVL}, cast<RankedTensorType>(src.getType()).getElementType());
     Value pad = arith::ConstantOp::create(
-        nb, nl, type.getElementType(),
-        nb.getZeroAttr(type.getElementType()));
+        nb, nl, type.getElementType(), nb.getZeroAttr(type.getElementType()));
     return vector::TransferReadOp::create(nb, nl, type, src, ivs, pad,
                                           ArrayRef<bool>(inBounds));
   };
@@ -440,26 +481,30 @@ Value fp8::detail::buildTiledScaledMatmul(OpBuilder &b, Location loc,
         // +0.0 (no buffer to fill).
         Value acc = tensor::EmptyOp::create(fb, fl, chunkType.getShape(), f32);
         if (op.c)
-          acc = generate(fb, fl, {fb.getIndexAttr(kRows), fb.getIndexAttr(kCols)},
-                         [&](OpBuilder &nb, Location nl, ValueRange iv) {
-                           return tensor::ExtractOp::create(
-                               nb, nl, op.c,
-                               ValueRange{clampIndex(nb, nl, add(nb, nl, r0, iv[0]), mV),
-                                          clampIndex(nb, nl, add(nb, nl, c0, iv[1]), nV)});
-                         });
+          acc = generate(
+              fb, fl, {fb.getIndexAttr(kRows), fb.getIndexAttr(kCols)},
+              [&](OpBuilder &nb, Location nl, ValueRange iv) {
+                return tensor::ExtractOp::create(
+                    nb, nl, op.c,
+                    ValueRange{clampIndex(nb, nl, add(nb, nl, r0, iv[0]), mV),
+                               clampIndex(nb, nl, add(nb, nl, c0, iv[1]), nV)});
+              });
         auto intervals = scf::ForOp::create(
             fb, fl, c0i, kbV, c1i, ValueRange{acc},
             [&](OpBuilder &ib, Location il, Value kb, ValueRange iter) {
               Value k0 = mul(ib, il, kb, op.interval);
-              Value k1 = minIdx(ib, il, add(ib, il, k0, cst(ib, il, op.interval)), kV);
-              Value first = arith::CmpIOp::create(ib, il, arith::CmpIPredicate::eq,
-                                                  kb, cst(ib, il, 0));
+              Value k1 =
+                  minIdx(ib, il, add(ib, il, k0, cst(ib, il, op.interval)), kV);
+              Value first = arith::CmpIOp::create(
+                  ib, il, arith::CmpIPredicate::eq, kb, cst(ib, il, 0));
               auto nLoop = scf::ForOp::create(
                   ib, il, nt0, nt1, c1i, ValueRange{iter[0]},
-                  [&](OpBuilder &nb0, Location nl0, Value nt, ValueRange nIter) {
+                  [&](OpBuilder &nb0, Location nl0, Value nt,
+                      ValueRange nIter) {
                     auto mLoop = scf::ForOp::create(
                         nb0, nl0, mt0, mt1, c1i, ValueRange{nIter[0]},
-                        [&](OpBuilder &tb, Location tl, Value mt, ValueRange mIter) {
+                        [&](OpBuilder &tb, Location tl, Value mt,
+                            ValueRange mIter) {
                           Value lr = mul(tb, tl, sub(tb, tl, mt, mt0), kMR);
                           Value lc = mul(tb, tl, sub(tb, tl, nt, nt0), kNR);
                           Value m0 = mul(tb, tl, mt, kMR);
@@ -469,20 +514,26 @@ Value fp8::detail::buildTiledScaledMatmul(OpBuilder &b, Location loc,
                           // acc), acc from +0.0 (or C) at the first
                           // interval; math.fma (llvm.fma) is always fused,
                           // as the reference's promotion.
-                          auto promote = [&](OpBuilder &pb, Location pl, Value t,
-                                             Value r, Value v, Value partial) {
+                          auto promote = [&](OpBuilder &pb, Location pl,
+                                             Value t, Value r, Value v,
+                                             Value partial) {
                             Value col = mul(pb, pl, v, kVL);
-                            Value sb = read(pb, pl, scaleB, {kb, add(pb, pl, n0, col)});
+                            Value sb = read(pb, pl, scaleB,
+                                            {kb, add(pb, pl, n0, col)});
                             Value sa = tensor::ExtractOp::create(
-                                pb, pl, scaleA, ValueRange{add(pb, pl, m0, r), kb});
-                            Value sav = vector::BroadcastOp::create(pb, pl, vecType, sa);
+                                pb, pl, scaleA,
+                                ValueRange{add(pb, pl, m0, r), kb});
+                            Value sav = vector::BroadcastOp::create(
+                                pb, pl, vecType, sa);
                             Value s = arith::MulFOp::create(pb, pl, sav, sb);
                             Value row = add(pb, pl, lr, r);
                             Value lcol = add(pb, pl, lc, col);
                             Value old = read(pb, pl, t, {row, lcol});
                             if (!op.c)
-                              old = arith::SelectOp::create(pb, pl, first, zeroVec, old);
-                            Value accV = math::FmaOp::create(pb, pl, partial, s, old);
+                              old = arith::SelectOp::create(pb, pl, first,
+                                                            zeroVec, old);
+                            Value accV =
+                                math::FmaOp::create(pb, pl, partial, s, old);
                             return write(pb, pl, accV, t, {row, lcol});
                           };
                           Value t = mIter[0];
@@ -492,16 +543,20 @@ Value fp8::detail::buildTiledScaledMatmul(OpBuilder &b, Location loc,
                             SmallVector<Value> zeros(kMR * kNV, zeroVec);
                             auto kLoop = scf::ForOp::create(
                                 tb, tl, k0, k1, c1i, zeros,
-                                [&](OpBuilder &kb2, Location kl, Value k, ValueRange p) {
+                                [&](OpBuilder &kb2, Location kl, Value k,
+                                    ValueRange p) {
                                   SmallVector<Value> bv;
                                   for (int64_t v = 0; v < kNV; ++v)
-                                    bv.push_back(read(kb2, kl, packB,
-                                                      {nt, k, cst(kb2, kl, v * kVL)}));
+                                    bv.push_back(
+                                        read(kb2, kl, packB,
+                                             {nt, k, cst(kb2, kl, v * kVL)}));
                                   SmallVector<Value> next;
                                   for (int64_t r = 0; r < kMR; ++r) {
                                     Value a = tensor::ExtractOp::create(
-                                        kb2, kl, packA, ValueRange{mt, k, cst(kb2, kl, r)});
-                                    Value av = vector::BroadcastOp::create(kb2, kl, vecType, a);
+                                        kb2, kl, packA,
+                                        ValueRange{mt, k, cst(kb2, kl, r)});
+                                    Value av = vector::BroadcastOp::create(
+                                        kb2, kl, vecType, a);
                                     for (int64_t v = 0; v < kNV; ++v)
                                       next.push_back(vector::FMAOp::create(
                                           kb2, kl, av, bv[v], p[r * kNV + v]));
@@ -510,36 +565,54 @@ Value fp8::detail::buildTiledScaledMatmul(OpBuilder &b, Location loc,
                                 });
                             for (int64_t r = 0; r < kMR; ++r)
                               for (int64_t v = 0; v < kNV; ++v)
-                                t = promote(tb, tl, t, cst(tb, tl, r), cst(tb, tl, v),
+                                t = promote(tb, tl, t, cst(tb, tl, r),
+                                            cst(tb, tl, v),
                                             kLoop.getResult(r * kNV + v));
                           } else {
-                            // The emulated accumulator: one vector of
-                            // outputs at a time (its per-group state does
-                            // not fit MR x NV registers).
+                            // The emulated accumulator: its per-group
+                            // state (max exponent, grid and f32 sums) of
+                            // kER rows x NV vectors at a time, whose
+                            // dependency chains interleave.
                             auto rLoop = scf::ForOp::create(
-                                tb, tl, c0i, cst(tb, tl, kMR), c1i, ValueRange{t},
-                                [&](OpBuilder &rb, Location rl, Value r, ValueRange rIt) {
-                                  auto vLoop = scf::ForOp::create(
-                                      rb, rl, c0i, cst(rb, rl, kNV), c1i,
-                                      ValueRange{rIt[0]},
-                                      [&](OpBuilder &vb, Location vl, Value v,
-                                          ValueRange vIt) {
-                                        Value col = mul(vb, vl, v, kVL);
-                                        auto operands = [&](OpBuilder &ob, Location ol,
-                                                            Value k) -> std::pair<Value, Value> {
-                                          Value a = tensor::ExtractOp::create(
-                                              ob, ol, packA, ValueRange{mt, k, r});
-                                          return {vector::BroadcastOp::create(ob, ol, vecType, a),
-                                                  read(ob, ol, packB, {nt, k, col})};
-                                        };
-                                        Value partial = emulateVectorPartial(
-                                            vb, vl, operands, k0, k1, op.aElementType,
-                                            op.bElementType, *op.accumulator, vecType);
-                                        scf::YieldOp::create(
-                                            vb, vl,
-                                            promote(vb, vl, vIt[0], r, v, partial));
-                                      });
-                                  scf::YieldOp::create(rb, rl, vLoop.getResult(0));
+                                tb, tl, c0i, cst(tb, tl, kMR), cst(tb, tl, kER),
+                                ValueRange{t},
+                                [&](OpBuilder &rb, Location rl, Value r,
+                                    ValueRange rIt) {
+                                  auto operands = [&](OpBuilder &ob,
+                                                      Location ol, Value k) {
+                                    SmallVector<Value> bvs;
+                                    for (int64_t v = 0; v < kNV; ++v)
+                                      bvs.push_back(
+                                          read(ob, ol, packB,
+                                               {nt, k, cst(ob, ol, v * kVL)}));
+                                    SmallVector<std::pair<Value, Value>> ops;
+                                    for (int64_t i = 0; i < kER; ++i) {
+                                      Value a = tensor::ExtractOp::create(
+                                          ob, ol, packA,
+                                          ValueRange{
+                                              mt, k,
+                                              add(ob, ol, r, cst(ob, ol, i))});
+                                      Value av = vector::BroadcastOp::create(
+                                          ob, ol, vecType, a);
+                                      for (int64_t v = 0; v < kNV; ++v)
+                                        ops.push_back({av, bvs[v]});
+                                    }
+                                    return ops;
+                                  };
+                                  SmallVector<Value> partials =
+                                      emulateVectorPartials(
+                                          rb, rl, kER * kNV, operands, k0, k1,
+                                          op.aElementType, op.bElementType,
+                                          *op.accumulator, vecType);
+                                  Value rt = rIt[0];
+                                  for (int64_t i = 0; i < kER; ++i)
+                                    for (int64_t v = 0; v < kNV; ++v)
+                                      rt = promote(
+                                          rb, rl, rt,
+                                          add(rb, rl, r, cst(rb, rl, i)),
+                                          cst(rb, rl, v),
+                                          partials[i * kNV + v]);
+                                  scf::YieldOp::create(rb, rl, rt);
                                 });
                             t = rLoop.getResult(0);
                           }
@@ -556,8 +629,8 @@ Value fp8::detail::buildTiledScaledMatmul(OpBuilder &b, Location loc,
         SmallVector<OpFoldResult> offsets = {r0, c0};
         SmallVector<OpFoldResult> sizes = {rows, cols};
         SmallVector<OpFoldResult> strides(2, fb.getIndexAttr(1));
-        Value slice = tensor::ExtractSliceOp::create(fb, fl, out, offsets, sizes,
-                                                     strides);
+        Value slice = tensor::ExtractSliceOp::create(fb, fl, out, offsets,
+                                                     sizes, strides);
         Value vecCols = mul(fb, fl, floorDivConst(fb, fl, cols, kVL), kVL);
         auto outVecType = VectorType::get({kVL}, outElt);
         auto rowLoop = scf::ForOp::create(
@@ -569,17 +642,20 @@ Value fp8::detail::buildTiledScaledMatmul(OpBuilder &b, Location loc,
                     Value v = read(vb, vl, chunkAcc, {i, j});
                     if (!outElt.isF32())
                       v = arith::TruncFOp::create(vb, vl, outVecType, v);
-                    scf::YieldOp::create(vb, vl, write(vb, vl, v, vIt[0], {i, j}));
+                    scf::YieldOp::create(vb, vl,
+                                         write(vb, vl, v, vIt[0], {i, j}));
                   });
               auto tailLoop = scf::ForOp::create(
                   rb, rl, vecCols, cols, c1i, ValueRange{vecLoop.getResult(0)},
                   [&](OpBuilder &sb, Location sl, Value j, ValueRange sIt) {
-                    Value v = tensor::ExtractOp::create(sb, sl, chunkAcc, ValueRange{i, j});
+                    Value v = tensor::ExtractOp::create(sb, sl, chunkAcc,
+                                                        ValueRange{i, j});
                     if (!outElt.isF32())
                       v = arith::TruncFOp::create(sb, sl, outElt, v);
                     scf::YieldOp::create(
                         sb, sl,
-                        tensor::InsertOp::create(sb, sl, v, sIt[0], ValueRange{i, j})
+                        tensor::InsertOp::create(sb, sl, v, sIt[0],
+                                                 ValueRange{i, j})
                             .getResult());
                   });
               scf::YieldOp::create(rb, rl, tailLoop.getResult(0));

@@ -8,7 +8,7 @@
 
 namespace mlir::fp8::detail {
 
-/// The decomposed operands of one exact-path fp8.scaled_matmul (NT).
+/// The decomposed operands of one fp8.scaled_matmul (NT).
 struct TiledScaledMatmulOperands {
   Value aCodes, aScales; // [M, K] FP8 codes, ceil([M, K] / aBlock) scales
   Value bCodes, bScales; // [N, K] FP8 codes, ceil([N, K] / bBlock) scales
@@ -23,11 +23,12 @@ struct TiledScaledMatmulOperands {
   Type aElementType, bElementType; // FP8 formats (set by callTiled...)
 };
 
-/// The f32 accumulator [M, N] of the exact path (partials of each promotion
-/// interval in increasing k, promoted by fma(partial, sa * sb, acc)),
+/// The result [M, N] (outElementType) of the scaled_matmul (partials of
+/// each promotion interval in increasing k, exact or by the accumulator
+/// model, promoted by fma(partial, sa * sb, acc), then rounded),
 /// bit-identical to the reference generics, computed by a register-tiled,
-/// vectorised kernel over MR x NR output tiles (one scf.forall): 4 x 24 with
-/// 8 lanes, 8 x 48 with 16.
+/// vectorised kernel over MR x NR output tiles (4 x 24 with 8 lanes, 8 x 48
+/// with 16), one scf.forall over chunks of 128 x 96 outputs.
 Value buildTiledScaledMatmul(OpBuilder &b, Location loc,
                              const TiledScaledMatmulOperands &op);
 

@@ -23,8 +23,8 @@ class InternalizePrivatePass
     : public fp8::impl::FP8InternalizePrivatePassBase<InternalizePrivatePass> {
 public:
   void runOnOperation() override {
-    auto internal = LLVM::LinkageAttr::get(&getContext(),
-                                           LLVM::linkage::Linkage::Internal);
+    auto internal =
+        LLVM::LinkageAttr::get(&getContext(), LLVM::linkage::Linkage::Internal);
     for (auto func : getOperation().getOps<func::FuncOp>())
       if (func.isPrivate() && !func.isExternal())
         func->setAttr("llvm.linkage", internal);

@@ -35,7 +35,8 @@ def digest32():
 # (M, N, K, A block, B block, A format, B format, promote_interval): M, N and
 # K off the 4 x 24 register tile and the 128 interval; K < 128, K = 136 (one
 # full interval and a tail of 8), K = 1; E5M2 and mixed formats; blocks
-# narrower and wider than the tile; an interval of 256 and of 32.
+# narrower and wider than the tile; an interval of 256 and of 32; M and N
+# spanning several 128 x 96 chunks of the kernel's threads, with tails.
 CASES = [
     (37, 50, 100, (1, 128), (128, 128), "E4M3FN", "E4M3FN", 128),
     (5, 25, 136, (1, 128), (128, 128), "E4M3FN", "E4M3FN", 128),
@@ -44,6 +45,7 @@ CASES = [
     (13, 70, 520, (1, 256), (16, 256), "E4M3FN", "E5M2", 256),
     (6, 30, 96, (3, 32), (1, 32), "E5M2", "E5M2", 32),
     (130, 131, 264, (1, 128), (128, 128), "E4M3FN", "E4M3FN", 128),
+    (257, 200, 160, (1, 128), (128, 128), "E4M3FN", "E4M3FN", 128),
 ]
 
 CASE = string.Template(r"""

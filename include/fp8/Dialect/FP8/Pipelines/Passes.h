@@ -91,7 +91,7 @@ struct FP8CPUPipelineOptions
       llvm::cl::init(0)};
   PassOptions::Option<bool> tiled{
       *this, "tiled",
-      llvm::cl::desc("Exact scaled_matmul through the register-tiled kernel, "
+      llvm::cl::desc("scaled_matmul through the register-tiled kernel, "
                      "quantize / dequantize / requantize through the "
                      "vectorised ones (fp8-lower-to-linalg's option; "
                      "bit-identical results)"),
@@ -105,7 +105,7 @@ struct FP8CPUPipelineOptions
   PassOptions::Option<unsigned> threads{
       *this, "threads",
       llvm::cl::desc("Threads of the tiled kernels' loops (scaled_matmul: "
-                     "over output tiles; quantize / dequantize / requantize: "
+                     "over output chunks; quantize / dequantize / requantize: "
                      "over chunks of block rows): 1 = sequential code (the "
                      "default, no runtime "
                      "library); N > 1 = an OpenMP parallel loop of N "
