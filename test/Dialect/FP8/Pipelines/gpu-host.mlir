@@ -29,7 +29,7 @@
 // LLVM: llvm.func @forward(
 // LLVM: llvm.func @_mlir_ciface_forward(
 // LLVM: gpu.binary @fp8_kernels
-// LLVM: llvm.func @fp8_launch_fp8_scaled_matmul_200x256x384_e4m3_e4m3_f32(
+// LLVM: llvm.func internal @fp8_launch_fp8_scaled_matmul_200x256x384_e4m3_e4m3_f32(
 // LLVM-COUNT-3: llvm.call @mgpuTensorMapEncodeTiledMemref(
 // LLVM: gpu.launch_func <%{{.*}} : !llvm.ptr> @fp8_kernels::@fp8_scaled_matmul_200x256x384_e4m3_e4m3_f32 {{.*}} args(%{{.*}} : !llvm.ptr, %{{.*}} : !llvm.ptr, %{{.*}} : !llvm.ptr, %{{.*}} : !llvm.ptr, %{{.*}} : !llvm.ptr, %{{.*}} : i32)
 // LLVM-NOT: builtin.unrealized_conversion_cast
