@@ -8,7 +8,7 @@ scales, E4M3, bf16 out) with exact f32 sums and with
 and `fp8_mlir.quantize` (1x128 and 128x128 blocks; float32, float16 and
 bf16 input; on the default threads and, right after in a child process,
 with OMP_NUM_THREADS=1, also per CPU-second, which the machine's load does
-not inflate); prints a Markdown table with GFLOP/s, GB/s, the ratio to
+not inflate; scaled_matmul too with OMP_NUM_THREADS=1 in a child process); prints a Markdown table with GFLOP/s, GB/s, the ratio to
 NumPy, the BLAS library NumPy loaded, the thread settings and the machine's load (the machine may be shared: compare
 ratios measured side by side, not absolute numbers across runs).
 
@@ -109,20 +109,44 @@ def time_quantize(block, name, reps):
     return timeit(run, reps), timeit(run, reps, clock=time.process_time)
 
 
+def matmul_operands(m, n, k):
+    """Quantized A [m, k] (1x128) and B [n, k] (128x128) of standard normal
+    values, the same in every process."""
+    rng = np.random.default_rng((m, n, k))
+    a = rng.standard_normal((m, k)).astype(np.float32)
+    b = rng.standard_normal((n, k)).astype(np.float32)
+    return a, b, nx.quantize(a, (1, 128)), nx.quantize(b, (128, 128))
+
+
+def time_matmul(m, n, k, reps):
+    """Median wall seconds of scaled_matmul exact and with
+    emulate_accumulator_bits=14."""
+    _, _, qa, qb = matmul_operands(m, n, k)
+    return (timeit(lambda: nx.scaled_matmul(qa, qb), reps),
+            timeit(lambda: nx.scaled_matmul(qa, qb, emulate_accumulator_bits=14), reps))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer shapes and repetitions")
     parser.add_argument("--quantize-only", action="store_true", help="only the quantize table")
     parser.add_argument("--quantize-row", nargs=3, metavar=("BLOCK", "INPUT", "REPS"),
                         help="(internal) print the wall and CPU seconds of one quantize row")
+    parser.add_argument("--matmul-row", nargs=2, metavar=("MxNxK", "REPS"),
+                        help="(internal) print the wall seconds of scaled_matmul, exact and "
+                             "with accumulator-bits=14, of one shape")
     args = parser.parse_args()
+    if args.matmul_row:
+        m, n, k = (int(v) for v in args.matmul_row[0].split("x"))
+        t, t_acc = time_matmul(m, n, k, int(args.matmul_row[1]))
+        print(t, t_acc)
+        return
     if args.quantize_row:
         block, name, reps = args.quantize_row
         t, c = time_quantize(tuple(int(v) for v in block.split("x")), name, int(reps))
         print(t, c)
         return
     reps = 2 if args.quick else 3
-    rng = np.random.default_rng(0)
 
     shapes = [(512, 1024, 2048)]
     for m in (128, 512):
@@ -141,15 +165,15 @@ def main():
           f"OpenMP runtime: {_jit.openmp_runtime() or 'none (sequential)'}")
     print()
     print("| M x N x K | scaled_matmul GFLOP/s | NumPy f32 GFLOP/s | ratio | "
-          "accumulator-bits=14 GFLOP/s | ratio | 2nd call outside compiled code |")
-    print("|---|---|---|---|---|---|---|")
+          "accumulator-bits=14 GFLOP/s | ratio | 2nd call outside compiled code | "
+          "OMP_NUM_THREADS=1: ratio | OMP_NUM_THREADS=1: accumulator-bits=14 ratio |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for m, n, k in shapes:
-        a = rng.standard_normal((m, k)).astype(np.float32)
-        b = rng.standard_normal((n, k)).astype(np.float32)
-        qa, qb = nx.quantize(a, (1, 128)), nx.quantize(b, (128, 128))
+        a, b, qa, qb = matmul_operands(m, n, k)
         flop = 2.0 * m * n * k
         t_fp8 = timeit(lambda: nx.scaled_matmul(qa, qb), reps)
         t_np = timeit(lambda: a @ b.T, reps)
+        t_acc = timeit(lambda: nx.scaled_matmul(qa, qb, emulate_accumulator_bits=14), reps)
         # The share of repeated calls spent outside the compiled function.
         nx.scaled_matmul(qa, qb)
         with NativeTimer() as nt:
@@ -158,15 +182,17 @@ def main():
                 nx.scaled_matmul(qa, qb)
             total = time.perf_counter() - t0
         outside = (total - nt.total) / total
-        # The emulated accumulator is the scalar reference path: one run on
-        # the M = 128 shapes and 512 x 1024 x 2048 only.
-        if m == 128 or (m, n, k) == (512, 1024, 2048):
-            t_acc = timeit(lambda: nx.scaled_matmul(qa, qb, emulate_accumulator_bits=14), 1)
-            acc = f"{flop / t_acc / 1e9:.2f} | {t_np / t_acc:.4f}"
-        else:
-            acc = "- | -"
+        # The same on one OpenMP thread, in a child process right after (the
+        # OpenMP runtime fixes its thread count when it starts), against
+        # the NumPy time above (OpenBLAS on its default threads).
+        env = dict(os.environ, OMP_NUM_THREADS="1")
+        child = subprocess.run([sys.executable, os.path.abspath(__file__), "--matmul-row",
+                                f"{m}x{n}x{k}", str(reps)],
+                               env=env, check=True, capture_output=True, text=True)
+        t1, t1_acc = (float(v) for v in child.stdout.split())
         print(f"| {m} x {n} x {k} | {flop / t_fp8 / 1e9:.1f} | {flop / t_np / 1e9:.1f} | "
-              f"{t_np / t_fp8:.2f} | {acc} | {100 * outside:.1f}% |")
+              f"{t_np / t_fp8:.2f} | {flop / t_acc / 1e9:.2f} | {t_np / t_acc:.3f} | "
+              f"{100 * outside:.1f}% | {t_np / t1:.2f} | {t_np / t1_acc:.3f} |", flush=True)
 
     print()
     print("| quantize | elements | input | M elements/s | GB/s (in + codes + scales) | "
