@@ -58,39 +58,45 @@ def test_compile_moe_block_cpu():
 
 @require_passes(*GRAPH, "fp8-cpu-pipeline")
 def test_compile_moe_routed_experts_are_one_gemm_per_projection():
-    """The routed experts of an MoE layer lower to one GEMM per projection in
-    a loop over the experts, never one per expert: the compiled code of a
-    32-expert block is the size of an 8-expert one (it was about 4x, with 3
-    GEMMs per expert), and the report still counts every expert's FLOPs
-    (2 * capacity * N * K per expert)."""
+    """The routed experts of an MoE layer are one fp8.grouped_scaled_matmul
+    per projection, lowered on the CPU to one GEMM body in a loop over the
+    experts, never one per expert: the compiled code of a 32-expert block is
+    the size of an 8-expert one (it was about 4x, with 3 GEMMs per expert),
+    and the report counts every expert's FLOPs (2 * capacity * N * K per
+    expert) in one row per projection."""
     sizes = {}
     for experts in (8, 32):
         cfg = ModelConfig.small(num_experts=experts)
         res = fp8_mlir.compile(models.moe_block(cfg, 1))
         sizes[experts] = len(res.ir.splitlines())
-        assert res.fp8_ir.count("fp8.scaled_matmul") == 7 + 3
+        assert res.fp8_ir.count("= fp8.scaled_matmul") == 7
+        assert res.fp8_ir.count("= fp8.grouped_scaled_matmul masked") == 3
         routed = [o for o in res.report["ops"] if ".mlp.experts." in o["location"] and o["matmul"]]
         assert sorted(o["location"].rsplit(".", 1)[1] for o in routed) == ["down_proj", "gate_proj", "up_proj"]
         h, inter, c = cfg.hidden, cfg.moe_intermediate, cfg.capacity
         for o in routed:
-            assert o["op"] == "fp8.scaled_matmul" and o["precision"] == "fp8"
-            assert o["count"] == experts
+            assert o["op"] == "fp8.grouped_scaled_matmul" and o["precision"] == "fp8"
+            assert o["count"] == 1 and o["groups"] == experts
             assert o["flops"] == experts * 2 * c * h * inter
     assert abs(sizes[32] - sizes[8]) < 0.02 * sizes[8], sizes
 
 
 @require_passes(*GRAPH, "fp8-gpu-pipeline")
 def test_compile_moe_block_sm90a_one_kernel_per_shape():
-    """On the GPU the routed experts' loop runs one GEMM kernel per distinct
-    per-expert shape ([capacity, K] x [N, K]); the stacked activations are
-    quantized by one GPU quantize kernel ([experts * capacity, K]), so no
-    quantize is left on the host."""
+    """On the GPU each routed projection (an fp8.grouped_scaled_matmul in the
+    masked layout) is ONE grouped GEMM kernel for all experts, named for
+    [experts, capacity, N, K] (gate and up share the shape, hence the
+    kernel), and no per-expert 2-D GEMM kernel exists; the stacked
+    activations are quantized by one GPU quantize kernel
+    ([experts * capacity, K]), so no quantize is left on the host."""
     res = fp8_mlir.compile(models.moe_block(SMALL, 1), target="sm_90a")
     # config=auto (the default) may add the configuration suffix _t<BM>x<BN>s<S>[c<C>].
     entries = {re.sub(r"_t\d+x\d+s\d+(c\d+)?(g\d+)?$", "", e) for e in re.findall(r"\.entry\s+(fp8_\w+)", res.ptx)}
     c, h, inter, e = SMALL.capacity, SMALL.hidden, SMALL.moe_intermediate, SMALL.num_experts
-    assert fp8_mlir.gemm_kernel_name(c, inter, h, "e4m3", "e4m3", "f32") in entries
-    assert fp8_mlir.gemm_kernel_name(c, h, inter, "e4m3", "e4m3", "f32") in entries
+    assert f"fp8_grouped_matmul_masked_{e}x{c}x{inter}x{h}_e4m3_e4m3_f32" in entries, entries
+    assert f"fp8_grouped_matmul_masked_{e}x{c}x{h}x{inter}_e4m3_e4m3_f32" in entries, entries
+    assert fp8_mlir.gemm_kernel_name(c, inter, h, "e4m3", "e4m3", "f32") not in entries
+    assert fp8_mlir.gemm_kernel_name(c, h, inter, "e4m3", "e4m3", "f32") not in entries
     assert fp8_mlir.quantize_kernel_name(e * c, h, 1) in entries
     assert fp8_mlir.quantize_kernel_name(e * c, inter, 1) in entries
     assert not [d for d in res.diagnostics if "stays on the host" in str(d)]

@@ -310,13 +310,19 @@ def test_fp8_opt_pipeline_on_generated_graphs(fp8_opt):
     assert len(router) == 2 and all("#fp8.role<gating>" in l for l in router)
     attn = [l for l in out.splitlines() if "= linalg.batch_matmul" in l and 'self_attn")' in l]
     assert len(attn) == 4 and all("#fp8.role<attention>" in l for l in attn)
-    # q, k, v, o, the shared expert's gate, up, down, and the routed
-    # experts' gate, up, down: one GEMM each, the routed ones in a loop over
-    # the experts (never one GEMM per expert), per layer; no batch_matmul
+    # q, k, v, o and the shared expert's gate, up, down: one
+    # fp8.scaled_matmul each; the routed experts' gate, up, down: one
+    # fp8.grouped_scaled_matmul each (masked layout, one launch for all
+    # experts), per layer, with no loop over the experts; no batch_matmul
     # other than attention's is left.
-    assert count(out, "fp8.scaled_matmul") == (7 + 3) * 2
-    loops = re.findall(r"scf\.for %\w+ = %\w+ to %(\w+)", out)
-    assert len(loops) == 3 * 2
+    assert count(out, "fp8.scaled_matmul") == 7 * 2
+    for layer in (0, 1):
+        for proj in ("gate_proj", "up_proj", "down_proj"):
+            grouped = [l for l in out.splitlines() if "fp8.grouped_scaled_matmul masked" in l
+                       and f'loc("model.layers.{layer}.mlp.experts.{proj}")' in l]
+            assert len(grouped) == 1, (layer, proj, grouped)
+    assert count(out, "fp8.grouped_scaled_matmul") == 3 * 2
+    assert count(out, "scf.for") == 0
     assert count(out, "linalg.batch_matmul") == len(attn)
 
 
@@ -349,7 +355,8 @@ for _name in ("bert_base_linalg", "berttiny_mlm_backward_linalg", "qwen_block_to
 @pytest.mark.parametrize("name", sorted(REPORT_GRAPHS))
 def test_report_precision_matches_the_ir(fp8_opt, name, tmp_path):
     """The report never says FP8 for an op the pipeline did not rewrite: every
-    matmul row in FP8 is an fp8.scaled_matmul of the output IR, one for one,
+    matmul row in FP8 is an fp8.scaled_matmul (or, for MoE routed experts,
+    fp8.grouped_scaled_matmul) of the output IR, one for one,
     and no linalg contraction row says fp8 (generated models, and the real
     graphs beside the checkout when present)."""
     import json
@@ -359,6 +366,31 @@ def test_report_precision_matches_the_ir(fp8_opt, name, tmp_path):
     assert rc == 0, err
     rows = [o for o in json.loads(report.read_text())["ops"] if o["matmul"]]
     fp8_rows = [o for o in rows if o["precision"] == "fp8"]
-    assert all(o["op"] == "fp8.scaled_matmul" for o in fp8_rows), fp8_rows
+    fp8_ops = ("fp8.scaled_matmul", "fp8.grouped_scaled_matmul")
+    assert all(o["op"] in fp8_ops for o in fp8_rows), fp8_rows
     assert not [o for o in rows if o["op"].startswith("linalg.") and o["precision"] == "fp8"]
-    assert len(fp8_rows) == count(out, "fp8.scaled_matmul") > 0
+    assert len(fp8_rows) == sum(count(out, op) for op in fp8_ops) > 0
+
+
+@require_passes("fp8-pipeline")
+def test_moe_block_one_grouped_gemm_per_routed_projection(fp8_opt):
+    """A DeepSeek-V3-style MoE layer after fp8-pipeline: each routed
+    projection (gate, up, down) is exactly one fp8.grouped_scaled_matmul in
+    the masked layout over all experts ([E, C, K] x [E, N, K]), with no loop
+    over the experts and no per-expert fp8.scaled_matmul."""
+    cfg = ModelConfig.small()
+    rc, out, err = fp8_opt(models.moe_block(cfg, 1), "--fp8-pipeline=report=false",
+                           "--mlir-print-debuginfo", "--mlir-print-local-scope")
+    assert rc == 0, err
+    grouped = [l for l in out.splitlines() if "= fp8.grouped_scaled_matmul" in l]
+    assert len(grouped) == 3, grouped
+    for proj in ("gate_proj", "up_proj", "down_proj"):
+        ops = [l for l in grouped if f'loc("model.layers.0.mlp.experts.{proj}")' in l]
+        assert len(ops) == 1, (proj, grouped)
+        assert "grouped_scaled_matmul masked" in ops[0]
+        # B holds every expert: [E, N, K] with the expert count leading.
+        b_type = re.findall(r"!fp8\.scaled<(\d+)x\d+x\d+xf8E4M3FN", ops[0])
+        assert len(b_type) == 2 and int(b_type[1]) == cfg.num_experts, ops[0]
+    assert count(out, "scf.for") == 0 and "scf.for" not in out
+    # Per-expert products would be fp8.scaled_matmul at the experts' locations.
+    assert not [l for l in out.splitlines() if "= fp8.scaled_matmul" in l and ".mlp.experts." in l]

@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "GroupedScaledMatmul.h"
+#include "fp8/Conversion/FP8ToLinalg/FP8ToLinalg.h"
 #include "fp8/Dialect/FP8/IR/FP8.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -114,35 +115,35 @@ struct GroupedScaledMatmulLowering
     ValueRange a = adaptor.getA(), bParts = adaptor.getB();
     if (a.size() != 2 || bParts.size() != 2)
       return rewriter.notifyMatchFailure(op, "operands not decomposed");
-    OpBuilder &b = rewriter;
+    auto first = [](ValueRange r) { return r.empty() ? Value() : r.front(); };
+    rewriter.replaceOp(
+        op, expand(rewriter, op, a, bParts, first(adaptor.getCounts()),
+                   first(adaptor.getGroupIds()), first(adaptor.getC())));
+    return success();
+  }
+
+  /// The loop form of `op` on its decomposed operands (codes, scales).
+  static Value expand(OpBuilder &b, GroupedScaledMatmulOp op, ValueRange a,
+                      ValueRange bParts, Value counts, Value ids, Value c) {
     Location loc = op.getLoc();
     auto resType = cast<RankedTensorType>(op.getResult().getType());
     Type outElt = resType.getElementType();
-    Value c = adaptor.getC().empty() ? Value() : adaptor.getC().front();
-
-    // The result starts as +0.0 everywhere: rows that are not computed
-    // (masked rows past the count, padding rows) keep it.
+    bool masked = op.getLayout() == GroupLayout::masked;
     SmallVector<OpFoldResult> resSizes;
     for (int64_t i = 0; i < resType.getRank(); ++i)
       resSizes.push_back(i < resType.getRank() - 1
                              ? tensor::getMixedSize(b, loc, a[0], i)
                              : tensor::getMixedSize(b, loc, bParts[0], 1));
-    Value empty = tensor::EmptyOp::create(b, loc, resSizes, outElt);
-    Value zeroF = arith::ConstantOp::create(b, loc, outElt,
-                                            b.getFloatAttr(outElt, 0.0));
-    Value init = linalg::FillOp::create(b, loc, zeroF, empty).getResult(0);
-
-    Value result = op.getLayout() == GroupLayout::masked
-                       ? lowerMasked(b, loc, op, a, bParts,
-                                     adaptor.getCounts().empty()
-                                         ? Value()
-                                         : adaptor.getCounts().front(),
-                                     c, init)
-                       : lowerContiguous(b, loc, op, a, bParts,
-                                         adaptor.getGroupIds().front(), c,
-                                         init);
-    rewriter.replaceOp(op, result);
-    return success();
+    Value init = tensor::EmptyOp::create(b, loc, resSizes, outElt);
+    // Rows that are not computed (masked rows past the count, padding rows)
+    // are +0.0; masked without counts writes every row.
+    if (!masked || counts) {
+      Value zeroF = arith::ConstantOp::create(b, loc, outElt,
+                                              b.getFloatAttr(outElt, 0.0));
+      init = linalg::FillOp::create(b, loc, zeroF, init).getResult(0);
+    }
+    return masked ? lowerMasked(b, loc, op, a, bParts, counts, c, init)
+                  : lowerContiguous(b, loc, op, a, bParts, ids, c, init);
   }
 
   /// The 2-D product of rows [rowOffset, rowOffset + rows) of group `g`,
@@ -154,8 +155,8 @@ struct GroupedScaledMatmulLowering
                             Value acc, ArrayRef<OpFoldResult> resOffsets) {
     OpFoldResult zero = b.getIndexAttr(0), one = b.getIndexAttr(1);
     OpFoldResult n = tensor::getMixedSize(b, loc, bParts[0], 1);
-    Value qa = groupOperand(b, loc, op.getA().getType(), a, aLead, rowOffset,
-                            rows);
+    Value qa =
+        groupOperand(b, loc, op.getA().getType(), a, aLead, rowOffset, rows);
     Value qb = groupOperand(b, loc, op.getB().getType(), bParts, g, zero, n);
     bool masked = op.getLayout() == GroupLayout::masked;
     SmallVector<OpFoldResult> sizes =
@@ -191,8 +192,8 @@ struct GroupedScaledMatmulLowering
           SmallVector<OpFoldResult> offsets = {g, zero, zero};
           if (!counts) {
             scf::YieldOp::create(fb, fl,
-                                 groupProduct(fb, fl, op, a, bParts, g, g,
-                                              zero, m, c, iter[0], offsets));
+                                 groupProduct(fb, fl, op, a, bParts, g, g, zero,
+                                              m, c, iter[0], offsets));
             return;
           }
           // rows = clamp(counts[g], 0, M); an empty group computes nothing.
@@ -264,8 +265,8 @@ struct GroupedScaledMatmulLowering
                 auto same = scf::IfOp::create(
                     cb, cl, inside,
                     [&](OpBuilder &tb, Location tl) {
-                      Value next =
-                          tensor::ExtractOp::create(tb, tl, ids, ValueRange{e[0]});
+                      Value next = tensor::ExtractOp::create(tb, tl, ids,
+                                                             ValueRange{e[0]});
                       scf::YieldOp::create(
                           tb, tl,
                           ValueRange{arith::CmpIOp::create(
@@ -320,6 +321,16 @@ struct GroupedScaledMatmulLowering
 };
 
 } // namespace
+
+Value fp8::expandGroupedScaledMatmul(OpBuilder &b, GroupedScaledMatmulOp op) {
+  auto split = [&](Value v) {
+    auto parts = DisassembleOp::create(b, op.getLoc(), v);
+    return SmallVector<Value>{parts.getData(), parts.getScales()};
+  };
+  SmallVector<Value> a = split(op.getA()), bParts = split(op.getB());
+  return GroupedScaledMatmulLowering::expand(b, op, a, bParts, op.getCounts(),
+                                             op.getGroupIds(), op.getC());
+}
 
 void fp8::detail::populateGroupedScaledMatmulLowering(
     const TypeConverter &converter, RewritePatternSet &patterns) {

@@ -1,6 +1,6 @@
 // A grouped linear (MoE routed experts: linalg.batch_matmul over per-expert
-// weights), rewritten by fp8-insert-quant into one fp8.scaled_matmul in a
-// loop over the experts, against its definition: each expert quantized and
+// weights), rewritten by fp8-insert-quant into one fp8.grouped_scaled_matmul
+// (masked layout, every row valid) for all experts, against its definition: each expert quantized and
 // multiplied on its own (explicit fp8.quantize + fp8.scaled_matmul per
 // expert, the deepseek-v3 blocks written out). Run on the CPU, the two must
 // agree bit for bit; every reference element is non-zero, so the
@@ -13,10 +13,15 @@
 // RUN: fp8-opt %s --fp8-insert-quant | FileCheck %s --check-prefix=IR
 
 // IR-LABEL: func.func @grouped_f32
-// IR: scf.for
-// IR-COUNT-1: fp8.scaled_matmul
+// IR-NOT: scf.for
+// IR: fp8.grouped_scaled_matmul masked %{{.*}}, %{{.*}} {{{.*}}} : !fp8.scaled<3x8x256xf8E4M3FN, block = [1, 1, 128], scale = f32>, !fp8.scaled<3x192x256xf8E4M3FN, block = [1, 128, 128], scale = f32> -> tensor<3x8x192xf32>
 // IR-NOT: fp8.scaled_matmul
 // IR-LABEL: func.func @expert_f32
+// IR-LABEL: func.func @grouped_bf16
+// IR-NOT: scf.for
+// IR: fp8.grouped_scaled_matmul masked %{{.*}}, %{{.*}} acc(%{{.*}} : tensor<2x16x256xbf16>)
+// IR-NOT: fp8.scaled_matmul
+// IR-LABEL: func.func @expert_bf16
 
 #id3 = affine_map<(e, i, j) -> (e, i, j)>
 #red3 = affine_map<(e, i, j) -> ()>

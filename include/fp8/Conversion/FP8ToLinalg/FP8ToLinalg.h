@@ -16,10 +16,22 @@
 #include <optional>
 
 namespace mlir {
+class OpBuilder;
+class Value;
 class ConversionTarget;
 class RewritePatternSet;
 class TypeConverter;
 namespace fp8 {
+class GroupedScaledMatmulOp;
+
+/// The loop form of a grouped GEMM, built at `b`'s insertion point: a loop
+/// over the groups (masked) or over the runs of equal group index
+/// (contiguous) around ONE 2-D fp8.scaled_matmul on each group's slices
+/// (fp8.disassemble, tensor.extract_slice, fp8.assemble), its products
+/// inserted into the result. Returns the result; the caller replaces `op`.
+/// fp8-lower-to-linalg lowers the grouped op this way; a target without a
+/// grouped kernel can use it too (static slices for masked without counts).
+Value expandGroupedScaledMatmul(OpBuilder &b, GroupedScaledMatmulOp op);
 
 /// Option `accumulator` of fp8-lower-to-linalg and fp8-cpu-pipeline: how the
 /// partial sum of a promotion interval is formed.

@@ -11,7 +11,6 @@
 #include "fp8/Dialect/FP8/IR/FP8.h"
 #include "fp8/Dialect/FP8/Transforms/Passes.h"
 
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
@@ -60,21 +59,6 @@ bool isZeroInit(Value v) {
   return matchPattern(v, m_AnyZeroFloat());
 }
 
-/// A stacked [G, X, K] operand quantized once for all groups (one
-/// fp8.quantize, so a constant weight still folds at compile time), split
-/// into codes and scales from which each group's [X, K] operand is sliced.
-/// Blocks never straddle groups, so the codes and scales are those of G
-/// separate quantizations.
-struct StackedOperand {
-  Value data, scales;
-  /// The type of one group's operand (blocks resolved on [X, K]).
-  ScaledTensorType groupType;
-  /// Collapsed to [G * X, K] (when the row block divides X, the form the
-  /// GPU quantize kernels take); otherwise quantized as [G, X, K] with
-  /// block [1, b0, b1].
-  bool collapsed = false;
-};
-
 class Rewriter {
 public:
   Rewriter(PolicyAttr policy, bool strict) : policy(policy), strict(strict) {}
@@ -86,7 +70,7 @@ public:
   LogicalResult castHigh(IRRewriter &rw, Contraction &c);
   /// A grouped linear (one batch dim G, per-group weights: MoE routed
   /// experts [E, K, N]): both stacked operands quantized once, then one
-  /// fp8.scaled_matmul in an scf.for over the groups.
+  /// fp8.grouped_scaled_matmul in the masked layout (all rows valid).
   LogicalResult rewriteGrouped(IRRewriter &rw, Contraction &c);
 
   /// A weight gradient (fp8.gemm = wgrad): both operands K-major over the
@@ -139,9 +123,10 @@ private:
   Value get2DOperand(IRRewriter &rw, Location loc, Value v, unsigned numBatch);
   Value quantize(IRRewriter &rw, Location loc, Value v, ArrayRef<int64_t> block,
                  Type format = {});
-  /// A stacked [G, X, K] operand quantized with `block` per group.
-  StackedOperand quantizeStacked(IRRewriter &rw, Location loc, Value v,
-                                 ArrayRef<int64_t> block);
+  /// A stacked [G, X, K] operand quantized once for all groups with
+  /// `block` per group: an !fp8.scaled [G, X, K] with block [1, b0, b1].
+  Value quantizeGrouped(IRRewriter &rw, Location loc, Value v,
+                        ArrayRef<int64_t> block);
   /// fp8.scaled_matmul of quantized operands into [M, N] of `et`, with an
   /// optional high-precision accumulator [M, N] (f16 computed in f32).
   Value scaledMatmulQuantized(IRRewriter &rw, Operation *op, Value qa, Value qb,
@@ -556,57 +541,31 @@ Value Rewriter::scaledMatmulQuantized(IRRewriter &rw, Operation *op, Value qa,
   return result;
 }
 
-StackedOperand Rewriter::quantizeStacked(IRRewriter &rw, Location loc, Value v,
-                                         ArrayRef<int64_t> block) {
+Value Rewriter::quantizeGrouped(IRRewriter &rw, Location loc, Value v,
+                                ArrayRef<int64_t> block) {
   auto t = cast<RankedTensorType>(v.getType());
-  int64_t x = t.getDimSize(1), k = t.getDimSize(2);
+  int64_t g = t.getDimSize(0), x = t.getDimSize(1), k = t.getDimSize(2);
   int64_t b0 = resolveBlock(block[0], x), b1 = resolveBlock(block[1], k);
-  StackedOperand s;
-  s.groupType =
-      ScaledTensorType::get(rw.getContext(), {x, k}, policy.getFormat(),
-                            {b0, b1}, policy.getScaleType());
-  s.collapsed = x % b0 == 0;
-  Value q;
-  if (s.collapsed) {
-    Value flat = tensor::CollapseShapeOp::create(
-        rw, loc, v, SmallVector<ReassociationIndices>{{0, 1}, {2}});
-    q = quantize(rw, loc, flat, {b0, b1});
-  } else {
-    q = quantize(rw, loc, v, {1, b0, b1});
-  }
-  auto parts = DisassembleOp::create(rw, loc, q);
-  s.data = parts.getData();
-  s.scales = parts.getScales();
-  return s;
-}
-
-/// Group `g` (an index value) of a stacked operand: fp8.assemble of its
-/// codes and scales, sliced.
-static Value sliceStacked(OpBuilder &b, Location loc, const StackedOperand &s,
-                          Value g) {
-  auto slice = [&](Value v, RankedTensorType type) -> Value {
-    ArrayRef<int64_t> shape = type.getShape();
-    SmallVector<OpFoldResult> offsets, sizes, strides;
-    if (s.collapsed) {
-      // Rows [g * R, (g + 1) * R) of [G * R, C].
-      Value rows = arith::ConstantIndexOp::create(b, loc, shape[0]);
-      offsets = {arith::MulIOp::create(b, loc, g, rows).getResult(),
-                 b.getIndexAttr(0)};
-      sizes = {b.getIndexAttr(shape[0]), b.getIndexAttr(shape[1])};
-      strides.assign(2, b.getIndexAttr(1));
-    } else {
-      // [g, :, :] of [G, R, C], rank-reduced.
-      offsets = {g, b.getIndexAttr(0), b.getIndexAttr(0)};
-      sizes = {b.getIndexAttr(1), b.getIndexAttr(shape[0]),
-               b.getIndexAttr(shape[1])};
-      strides.assign(3, b.getIndexAttr(1));
-    }
-    return tensor::ExtractSliceOp::create(b, loc, type, v, offsets, sizes,
-                                          strides);
-  };
-  Value data = slice(s.data, s.groupType.getDataTensorType());
-  Value scales = slice(s.scales, s.groupType.getScaleTensorType());
-  return AssembleOp::create(b, loc, s.groupType, data, scales);
+  // One fp8.quantize for all groups, so a constant weight still folds at
+  // compile time. Blocks never straddle groups, so the codes and scales are
+  // those of G separate quantizations.
+  if (x % b0 != 0)
+    return quantize(rw, loc, v, {1, b0, b1});
+  // When b0 divides X the blocks of [G * X, K] are those of [1, b0, b1]:
+  // quantized in that rank-2 form (the one the tiled CPU and GPU quantize
+  // kernels take), then viewed as [G, X, K] (expand_shape, free).
+  auto type =
+      ScaledTensorType::get(rw.getContext(), {g, x, k}, policy.getFormat(),
+                            {1, b0, b1}, policy.getScaleType());
+  SmallVector<ReassociationIndices> reassoc{{0, 1}, {2}};
+  Value flat = tensor::CollapseShapeOp::create(rw, loc, v, reassoc);
+  auto parts =
+      DisassembleOp::create(rw, loc, quantize(rw, loc, flat, {b0, b1}));
+  Value data = tensor::ExpandShapeOp::create(rw, loc, type.getDataTensorType(),
+                                             parts.getData(), reassoc);
+  Value scales = tensor::ExpandShapeOp::create(
+      rw, loc, type.getScaleTensorType(), parts.getScales(), reassoc);
+  return AssembleOp::create(rw, loc, type, data, scales);
 }
 
 LogicalResult Rewriter::rewriteGrouped(IRRewriter &rw, Contraction &c) {
@@ -631,47 +590,29 @@ LogicalResult Rewriter::rewriteGrouped(IRRewriter &rw, Contraction &c) {
                                       ArrayRef<int64_t>{0, 2, 1})
               ->getResult(0);
   }
-  StackedOperand qa = quantizeStacked(rw, loc, a, policy.getActivationBlock());
-  StackedOperand qb = quantizeStacked(rw, loc, bNK, policy.getWeightBlock());
+  Value qa = quantizeGrouped(rw, loc, a, policy.getActivationBlock());
+  Value qb = quantizeGrouped(rw, loc, bNK, policy.getWeightBlock());
 
-  // One GEMM body in a loop over the groups, never G copies of it: the
-  // compile time and the size of the lowered code do not grow with the
-  // expert count (DeepSeek-V3 routes over 256). Each iteration reads its
-  // group's accumulator (a non-zero init) from the loop-carried result and
-  // writes the group's [M, N] product back into it.
-  bool zeroInit = isZeroInit(init);
-  Value out = zeroInit
-                  ? tensor::EmptyOp::create(rw, loc, resultType.getShape(), et)
-                        .getResult()
-                  : init;
-  Value zero = arith::ConstantIndexOp::create(rw, loc, 0);
-  Value count = arith::ConstantIndexOp::create(rw, loc, groups);
-  Value one = arith::ConstantIndexOp::create(rw, loc, 1);
-  auto loop = scf::ForOp::create(rw, loc, zero, count, one, ValueRange{out});
-  {
-    OpBuilder::InsertionGuard guard(rw);
-    rw.setInsertionPointToStart(loop.getBody());
-    Value g = loop.getInductionVar();
-    Value acc = loop.getRegionIterArgs()[0];
-    auto groupType = RankedTensorType::get({m, n}, et);
-    SmallVector<OpFoldResult> offsets{g, rw.getIndexAttr(0),
-                                      rw.getIndexAttr(0)};
-    SmallVector<OpFoldResult> sizes{rw.getIndexAttr(1), rw.getIndexAttr(m),
-                                    rw.getIndexAttr(n)};
-    SmallVector<OpFoldResult> strides(3, rw.getIndexAttr(1));
-    Value accG = zeroInit
-                     ? Value()
-                     : tensor::ExtractSliceOp::create(rw, loc, groupType, acc,
-                                                      offsets, sizes, strides)
-                           .getResult();
-    Value ag = sliceStacked(rw, loc, qa, g);
-    Value bg = sliceStacked(rw, loc, qb, g);
-    Value dg = scaledMatmulQuantized(rw, op, ag, bg, accG, et, m, n);
-    Value next = tensor::InsertSliceOp::create(rw, loc, dg, acc, offsets, sizes,
-                                               strides);
-    scf::YieldOp::create(rw, loc, next);
+  // One grouped GEMM for all groups (DeepGEMM's masked layout with every
+  // row valid): one kernel launch on the GPU, one GEMM body in a loop on the
+  // CPU, whatever the expert count (DeepSeek-V3 routes over 256). A
+  // non-zero init is the accumulator; f16 is computed in f32.
+  Type outEt = isa<Float16Type>(et) ? Type(rw.getF32Type()) : et;
+  auto outType = RankedTensorType::get({groups, m, n}, outEt);
+  Value acc;
+  if (!isZeroInit(init)) {
+    acc = init;
+    if (outEt != et)
+      acc = arith::ExtFOp::create(rw, loc, outType, acc);
   }
-  rw.replaceOp(op, loop.getResult(0));
+  auto gmm = GroupedScaledMatmulOp::create(
+      rw, loc, outType, GroupLayout::masked, qa, qb, /*counts=*/Value(),
+      /*group_ids=*/Value(), acc, policy.getPromoteInterval());
+  copyFP8Attrs(op, gmm);
+  Value result = gmm.getResult();
+  if (outEt != et)
+    result = arith::TruncFOp::create(rw, loc, resultType, result);
+  rw.replaceOp(op, result);
   return success();
 }
 

@@ -48,6 +48,9 @@ struct Row {
   /// counts of the loops around it: the experts of a grouped linear); the
   /// FLOPs and weight bytes above are totals over all of them.
   int64_t count = 1;
+  /// Groups of an fp8.grouped_scaled_matmul (one GEMM of G per-group
+  /// products; m, n, k are one group's), 1 otherwise.
+  int64_t groups = 1;
   /// The GEMM of a linear's training step (fp8.gemm), if any.
   std::optional<GemmKind> gemm;
   /// M x N x K of a contraction (M dynamic: ShapedType::kDynamic).
@@ -151,17 +154,26 @@ int64_t runsPerCall(Operation *op, Operation *func) {
   return n;
 }
 
-/// The stacked operand a group's FP8 operand is sliced from
-/// (fp8-insert-quant's grouped linears: fp8.assemble of slices of an
+/// The data a group's (or the groups') FP8 operand is viewed from: the
+/// source of a tensor.extract_slice (one group) or tensor.expand_shape
+/// ([G * X, K] viewed as [G, X, K]), or `data` itself.
+Value throughGroupView(Value data) {
+  if (auto slice = data.getDefiningOp<tensor::ExtractSliceOp>())
+    return slice.getSource();
+  if (auto expand = data.getDefiningOp<tensor::ExpandShapeOp>())
+    return expand.getSrc();
+  return data;
+}
+
+/// The stacked operand a grouped FP8 operand is viewed from
+/// (fp8-insert-quant's grouped linears: fp8.assemble of views of an
 /// fp8.disassemble), or `v` itself.
 Value throughGroupSlice(Value v) {
   auto assemble = v.getDefiningOp<AssembleOp>();
   if (!assemble)
     return v;
-  auto slice = assemble.getData().getDefiningOp<tensor::ExtractSliceOp>();
-  if (!slice)
-    return v;
-  if (auto parts = slice.getSource().getDefiningOp<DisassembleOp>())
+  Value data = throughGroupView(assemble.getData());
+  if (auto parts = data.getDefiningOp<DisassembleOp>())
     return parts.getInput();
   return v;
 }
@@ -190,9 +202,7 @@ bool isQuantizedWeight(Value v) {
   if (auto q = dyn_cast_or_null<QuantizeOp>(def))
     return getWeightSource(q.getInput()) != WeightSource::none;
   if (auto a = dyn_cast_or_null<AssembleOp>(def)) {
-    Value data = a.getData();
-    if (auto slice = data.getDefiningOp<tensor::ExtractSliceOp>())
-      data = slice.getSource();
+    Value data = throughGroupView(a.getData());
     return data.getDefiningOp() &&
            data.getDefiningOp()->hasTrait<OpTrait::ConstantLike>();
   }
@@ -296,6 +306,37 @@ void ReportPass::collect(FunctionOpInterface func, PolicyAttr policy,
         r.weightElements = b[0] * b[1];
         r.weightBytesAfter =
             fp8WeightBytes(b[0], b[1], bt.getBlockShape(), bt.getScaleType());
+      }
+      rows.push_back(r);
+      return WalkResult::advance();
+    }
+    if (auto gmm = dyn_cast<GroupedScaledMatmulOp>(op)) {
+      // One GEMM (one launch) of G per-group products: its FLOPs count
+      // every row as valid (counts are run-time values), its shape is one
+      // group's, its weight bytes are all G experts'.
+      ArrayRef<int64_t> a = gmm.getA().getType().getShape();
+      ArrayRef<int64_t> b = gmm.getB().getType().getShape();
+      bool masked = gmm.getLayout() == GroupLayout::masked;
+      r.isMatmul = true;
+      r.precision = Precision::fp8;
+      r.flops = gmm.getFlops();
+      r.groups = b[0];
+      r.m = masked ? a[1] : a[0];
+      r.n = b[1];
+      r.k = b[2];
+      r.shape =
+          std::to_string(b[0]) + " groups x " + shapeString({r.m, r.n, r.k});
+      if (r.gemm != GemmKind::wgrad && isQuantizedWeight(gmm.getB()) &&
+          !llvm::any_of(b, ShapedType::isDynamic)) {
+        Type src = sourceElementType(gmm.getB());
+        if (!src)
+          src = gmm.getResult().getType().getElementType();
+        ScaledTensorType bt = gmm.getB().getType();
+        r.weightElements = b[0] * b[1] * b[2];
+        r.weightBytesBefore = r.weightElements * bytesOf(src);
+        r.weightBytesAfter =
+            b[0] * fp8WeightBytes(b[1], b[2], bt.getBlockShape().drop_front(),
+                                  bt.getScaleType());
       }
       rows.push_back(r);
       return WalkResult::advance();
@@ -525,6 +566,7 @@ void ReportPass::runOnOperation() {
           {"shape", r.shape},
           {"matmul", r.isMatmul},
           {"count", r.count},
+          {"groups", r.groups},
           {"flops", r.flops},
           {"flops_per_token", r.flopsPerToken},
           {"weight_bytes_before", r.weightBytesBefore},

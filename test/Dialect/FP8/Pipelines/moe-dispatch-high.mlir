@@ -3,14 +3,16 @@
 // with the router's output, stays high precision (it follows the gating,
 // which DeepSeek-V3 §3.3.2 keeps in BF16/FP32) and only the two expert
 // projections (up and down, per-expert weights) become FP8 GEMMs: exactly
-// two fp8.scaled_matmul (moe-experts-arguments.mlir checks the roles).
+// two fp8.grouped_scaled_matmul, one per projection for all experts, and no
+// other FP8 GEMM (moe-experts-arguments.mlir checks the roles).
 // RUN: fp8-opt %s --fp8-pipeline="report=false" | FileCheck %s
 // RUN: fp8-opt %s --fp8-pipeline="report=false policy=rowwise" | FileCheck %s
 // RUN: fp8-opt %s --fp8-pipeline="report=false policy=per-tensor" | FileCheck %s
 
 // CHECK-LABEL: func.func @moe
-// CHECK-COUNT-2: fp8.scaled_matmul
 // CHECK-NOT: fp8.scaled_matmul
+// CHECK-COUNT-2: fp8.grouped_scaled_matmul masked
+// CHECK-NOT: fp8.{{(grouped_)?}}scaled_matmul
 // CHECK: return
 
 #x = affine_map<(d0, d1) -> (d0, d1)>

@@ -212,36 +212,29 @@ func.func @cannot(%x: tensor<256x?xf32>, %w: tensor<?x512xf32>, %c: tensor<256x5
 // stacks them, transposed to [E, K, N] for linalg.batch_matmul): the
 // stacked activations and the untransposed weights are each quantized once
 // (collapsed to [E * rows, K]: the row blocks, 1 and 128, divide each
-// expert's rows, so no block straddles two experts), then ONE
-// fp8.scaled_matmul in an scf.for over the experts takes each expert's
-// slice of the codes and scales and writes its [M, N] product into the
-// loop-carried result: never one GEMM per expert.
+// expert's rows, so no block straddles two experts, then viewed as
+// [E, rows, K] with blocks [1, b0, b1]), then ONE fp8.grouped_scaled_matmul
+// (masked layout, every row valid) for all experts: never one GEMM per
+// expert, and no loop (one launch on the GPU).
 #g_in = affine_map<(e, k, n) -> (e, n, k)>
 #g_out = affine_map<(e, k, n) -> (e, k, n)>
 // CHECK-LABEL: func.func @grouped_experts
 // CHECK-SAME: (%[[X:.*]]: tensor<2x16x256xf32>, %[[W:.*]]: tensor<2x512x256xf32>)
+// CHECK-NOT: scf.for
 // CHECK: %[[XF:.*]] = tensor.collapse_shape %[[X]] {{\[\[}}0, 1], [2]] : tensor<2x16x256xf32> into tensor<32x256xf32>
 // CHECK: %[[QX:.*]] = fp8.quantize %[[XF]] : tensor<32x256xf32> -> !fp8.scaled<32x256xf8E4M3FN, block = [1, 128], scale = f32>
 // CHECK: %[[XD:.*]], %[[XS:.*]] = fp8.disassemble %[[QX]]
+// CHECK: %[[XD3:.*]] = tensor.expand_shape %[[XD]] {{\[\[}}0, 1], [2]] output_shape [2, 16, 256] : tensor<32x256xf8E4M3FN> into tensor<2x16x256xf8E4M3FN>
+// CHECK: %[[XS3:.*]] = tensor.expand_shape %[[XS]] {{\[\[}}0, 1], [2]] output_shape [2, 16, 2] : tensor<32x2xf32> into tensor<2x16x2xf32>
+// CHECK: %[[QX3:.*]] = fp8.assemble %[[XD3]], %[[XS3]] : {{.*}} -> !fp8.scaled<2x16x256xf8E4M3FN, block = [1, 1, 128], scale = f32>
 // CHECK: %[[WF:.*]] = tensor.collapse_shape %[[W]] {{\[\[}}0, 1], [2]] : tensor<2x512x256xf32> into tensor<1024x256xf32>
 // CHECK: %[[QW:.*]] = fp8.quantize %[[WF]] : tensor<1024x256xf32> -> !fp8.scaled<1024x256xf8E4M3FN, block = [128, 128], scale = f32>
 // CHECK: %[[WD:.*]], %[[WS:.*]] = fp8.disassemble %[[QW]]
-// CHECK: %[[OUT:.*]] = tensor.empty() : tensor<2x16x512xf32>
-// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
-// CHECK-DAG: %[[C2:.*]] = arith.constant 2 : index
-// CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
-// CHECK: %[[R:.*]] = scf.for %[[E:.*]] = %[[C0]] to %[[C2]] step %[[C1]] iter_args(%[[ACC:.*]] = %[[OUT]]) -> (tensor<2x16x512xf32>) {
-// CHECK: %[[XR:.*]] = arith.muli %[[E]], %{{.*}} : index
-// CHECK: %[[XDE:.*]] = tensor.extract_slice %[[XD]][%[[XR]], 0] [16, 256] [1, 1] : tensor<32x256xf8E4M3FN> to tensor<16x256xf8E4M3FN>
-// CHECK: %[[XSE:.*]] = tensor.extract_slice %[[XS]][%{{.*}}, 0] [16, 2] [1, 1] : tensor<32x2xf32> to tensor<16x2xf32>
-// CHECK: %[[QXE:.*]] = fp8.assemble %[[XDE]], %[[XSE]] : {{.*}} -> !fp8.scaled<16x256xf8E4M3FN, block = [1, 128], scale = f32>
-// CHECK: %[[WDE:.*]] = tensor.extract_slice %[[WD]][%{{.*}}, 0] [512, 256] [1, 1] : tensor<1024x256xf8E4M3FN> to tensor<512x256xf8E4M3FN>
-// CHECK: %[[WSE:.*]] = tensor.extract_slice %[[WS]][%{{.*}}, 0] [4, 2] [1, 1] : tensor<8x2xf32> to tensor<4x2xf32>
-// CHECK: %[[QWE:.*]] = fp8.assemble %[[WDE]], %[[WSE]] : {{.*}} -> !fp8.scaled<512x256xf8E4M3FN, block = [128, 128], scale = f32>
-// CHECK: %[[D:.*]] = fp8.scaled_matmul %[[QXE]], %[[QWE]] {fp8.precision = #fp8.precision<fp8>, fp8.role = #fp8.role<linear>}
-// CHECK-SAME: -> tensor<16x512xf32>
-// CHECK: %[[NEXT:.*]] = tensor.insert_slice %[[D]] into %[[ACC]][%[[E]], 0, 0] [1, 16, 512] [1, 1, 1] : tensor<16x512xf32> into tensor<2x16x512xf32>
-// CHECK: scf.yield %[[NEXT]]
+// CHECK: tensor.expand_shape %[[WD]] {{.*}} into tensor<2x512x256xf8E4M3FN>
+// CHECK: tensor.expand_shape %[[WS]] {{.*}} : tensor<8x2xf32> into tensor<2x4x2xf32>
+// CHECK: %[[QW3:.*]] = fp8.assemble {{.*}} -> !fp8.scaled<2x512x256xf8E4M3FN, block = [1, 128, 128], scale = f32>
+// CHECK: %[[R:.*]] = fp8.grouped_scaled_matmul masked %[[QX3]], %[[QW3]] {fp8.precision = #fp8.precision<fp8>, fp8.role = #fp8.role<linear>}
+// CHECK-SAME: -> tensor<2x16x512xf32>
 // CHECK-NOT: fp8.scaled_matmul
 // CHECK-NOT: linalg.batch_matmul
 // CHECK: return %[[R]]
@@ -264,22 +257,14 @@ func.func @grouped_experts(%x: tensor<2x16x256xf32>, %w: tensor<2x512x256xf32>) 
 // stacked weights are transposed to NT [E, N, K] once. N = 64 is not a
 // multiple of the 128-row weight block, so the weights are quantized as
 // [E, N, K] with block [1, 128, 128] (each expert's partial block apart);
-// a non-zero init is the loop-carried result, and each expert's slice of
-// it is that expert's accumulator.
+// a non-zero init is the grouped op's accumulator.
 // CHECK-LABEL: func.func @grouped_kn
 // CHECK-SAME: (%[[X:.*]]: tensor<3x8x128xbf16>, %[[W:.*]]: tensor<3x128x64xbf16>, %[[C:.*]]: tensor<3x8x64xbf16>)
 // CHECK: %[[WT:.*]] = linalg.transpose ins(%[[W]] : tensor<3x128x64xbf16>) outs(%{{.*}} : tensor<3x64x128xbf16>) permutation = [0, 2, 1]
 // CHECK: fp8.quantize %{{.*}} : tensor<24x128xbf16> -> !fp8.scaled<24x128xf8E4M3FN, block = [1, 128], scale = f32>
 // CHECK: %[[QW:.*]] = fp8.quantize %[[WT]] : tensor<3x64x128xbf16> -> !fp8.scaled<3x64x128xf8E4M3FN, block = [1, 128, 128], scale = f32>
-// CHECK: %[[WD:.*]], %[[WS:.*]] = fp8.disassemble %[[QW]]
-// CHECK: scf.for %[[E:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[C]]) -> (tensor<3x8x64xbf16>) {
-// CHECK: %[[CE:.*]] = tensor.extract_slice %[[ACC]][%[[E]], 0, 0] [1, 8, 64] [1, 1, 1] : tensor<3x8x64xbf16> to tensor<8x64xbf16>
-// CHECK: tensor.extract_slice %[[WD]][%[[E]], 0, 0] [1, 64, 128] [1, 1, 1] : tensor<3x64x128xf8E4M3FN> to tensor<64x128xf8E4M3FN>
-// CHECK: tensor.extract_slice %[[WS]][%[[E]], 0, 0] [1, 1, 1] [1, 1, 1] : tensor<3x1x1xf32> to tensor<1x1xf32>
-// CHECK: fp8.assemble {{.*}} -> !fp8.scaled<64x128xf8E4M3FN, block = [128, 128], scale = f32>
-// CHECK: %[[D:.*]] = fp8.scaled_matmul {{.*}} acc(%[[CE]] : tensor<8x64xbf16>)
-// CHECK-SAME: -> tensor<8x64xbf16>
-// CHECK: tensor.insert_slice %[[D]] into %[[ACC]][%[[E]], 0, 0] [1, 8, 64]
+// CHECK: fp8.grouped_scaled_matmul masked %{{.*}}, %[[QW]] acc(%[[C]] : tensor<3x8x64xbf16>)
+// CHECK-SAME: -> tensor<3x8x64xbf16>
 // CHECK-NOT: fp8.scaled_matmul
 func.func @grouped_kn(%x: tensor<3x8x128xbf16>, %w: tensor<3x128x64xbf16>, %c: tensor<3x8x64xbf16>) -> tensor<3x8x64xbf16> {
   %y = linalg.batch_matmul {fp8.role = #fp8.role<linear>, fp8.precision = #fp8.precision<fp8>} ins(%x, %w : tensor<3x8x128xbf16>, tensor<3x128x64xbf16>) outs(%c : tensor<3x8x64xbf16>) -> tensor<3x8x64xbf16>
@@ -288,17 +273,14 @@ func.func @grouped_kn(%x: tensor<3x8x128xbf16>, %w: tensor<3x128x64xbf16>, %c: t
 
 // -----
 
-// A grouped linear in f16 with a non-zero init: each expert's accumulator
-// slice is extended to f32, the f32 product truncated back to f16 before it
-// is written into the loop-carried result.
+// A grouped linear in f16 with a non-zero init: the accumulator is extended
+// to f32, the f32 product truncated back to f16.
 // CHECK-LABEL: func.func @grouped_f16_acc
 // CHECK-SAME: %{{[^:]*}}: tensor<2x8x256xf16>, %{{[^:]*}}: tensor<2x128x256xf16>, %[[C:[^:]*]]: tensor<2x8x128xf16>
-// CHECK: scf.for %[[E:.*]] = {{.*}} iter_args(%[[ACC:.*]] = %[[C]]) -> (tensor<2x8x128xf16>) {
-// CHECK: %[[CE:.*]] = tensor.extract_slice %[[ACC]][%[[E]], 0, 0] [1, 8, 128] [1, 1, 1] : tensor<2x8x128xf16> to tensor<8x128xf16>
-// CHECK: %[[CF:.*]] = arith.extf %[[CE]] : tensor<8x128xf16> to tensor<8x128xf32>
-// CHECK: %[[D:.*]] = fp8.scaled_matmul {{.*}} acc(%[[CF]] : tensor<8x128xf32>) {{.*}} -> tensor<8x128xf32>
-// CHECK: %[[H:.*]] = arith.truncf %[[D]] : tensor<8x128xf32> to tensor<8x128xf16>
-// CHECK: tensor.insert_slice %[[H]] into %[[ACC]][%[[E]], 0, 0] [1, 8, 128]
+// CHECK: %[[CF:.*]] = arith.extf %[[C]] : tensor<2x8x128xf16> to tensor<2x8x128xf32>
+// CHECK: %[[D:.*]] = fp8.grouped_scaled_matmul masked {{.*}} acc(%[[CF]] : tensor<2x8x128xf32>) {{.*}} -> tensor<2x8x128xf32>
+// CHECK: %[[H:.*]] = arith.truncf %[[D]] : tensor<2x8x128xf32> to tensor<2x8x128xf16>
+// CHECK: return %[[H]]
 func.func @grouped_f16_acc(%x: tensor<2x8x256xf16>, %w: tensor<2x128x256xf16>, %c: tensor<2x8x128xf16>) -> tensor<2x8x128xf16> {
   %e = tensor.empty() : tensor<2x256x128xf16>
   %wt = linalg.transpose ins(%w : tensor<2x128x256xf16>) outs(%e : tensor<2x256x128xf16>) permutation = [0, 2, 1]
@@ -313,13 +295,12 @@ func.func @grouped_f16_acc(%x: tensor<2x8x256xf16>, %w: tensor<2x128x256xf16>, %
 // (never one scale for all experts); the collapsed operands keep them apart.
 // CHECK-LABEL: func.func @grouped_per_tensor
 // CHECK: fp8.quantize %{{.*}} : tensor<24x256xf32> -> !fp8.scaled<24x256xf8E4M3FN, block = [8, 256], scale = f32>
+// CHECK: tensor.expand_shape %{{.*}} : tensor<3x1xf32> into tensor<3x1x1xf32>
+// CHECK: fp8.assemble {{.*}} -> !fp8.scaled<3x8x256xf8E4M3FN, block = [1, 8, 256], scale = f32>
 // CHECK: fp8.quantize %{{.*}} : tensor<192x256xf32> -> !fp8.scaled<192x256xf8E4M3FN, block = [64, 256], scale = f32>
-// CHECK: scf.for
-// CHECK: tensor.extract_slice %{{.*}}[%{{.*}}, 0] [1, 1] [1, 1] : tensor<3x1xf32> to tensor<1x1xf32>
-// CHECK: fp8.assemble {{.*}} -> !fp8.scaled<8x256xf8E4M3FN, block = [8, 256], scale = f32>
-// CHECK: tensor.extract_slice %{{.*}}[%{{.*}}, 0] [1, 1] [1, 1] : tensor<3x1xf32> to tensor<1x1xf32>
-// CHECK: fp8.assemble {{.*}} -> !fp8.scaled<64x256xf8E4M3FN, block = [64, 256], scale = f32>
-// CHECK: fp8.scaled_matmul
+// CHECK: tensor.expand_shape %{{.*}} : tensor<3x1xf32> into tensor<3x1x1xf32>
+// CHECK: fp8.assemble {{.*}} -> !fp8.scaled<3x64x256xf8E4M3FN, block = [1, 64, 256], scale = f32>
+// CHECK: fp8.grouped_scaled_matmul masked
 module attributes {fp8.policy = #fp8.policy<"per-tensor">} {
   func.func @grouped_per_tensor(%x: tensor<3x8x256xf32>, %w: tensor<3x64x256xf32>) -> tensor<3x8x64xf32> {
     %e = tensor.empty() : tensor<3x256x64xf32>

@@ -1,29 +1,30 @@
 // The report of a grouped linear (MoE routed experts, 3 experts with
 // per-expert constant weights): after fp8-insert-quant it is ONE
-// fp8.scaled_matmul in a loop over the 3 experts, shown as the table row
-// "3 x 8x64x128" with the FLOPs of all three (3 * 2*8*64*128 = 393216 FLOP)
-// and listed once in JSON with "count": 3. Weight bytes count every
+// fp8.grouped_scaled_matmul (one GEMM, one launch), shown as the table row
+// "3 groups x 8x64x128" with the FLOPs of all three (3 * 2*8*64*128 =
+// 393216 FLOP) and listed once in JSON with "count": 1, "groups": 3. Weight bytes count every
 // expert: before 3 * 64*128 * 4 B (f32) = 98304 B; after 3 * (64*128 codes
 // + 1 f32 scale: one 128x128 block covers an expert's 64x128) = 24588 B.
 // The same after the whole fp8-pipeline, where the weights are folded into
-// constants that each iteration slices.
+// constants viewed per group.
 // RUN: fp8-opt %s -fp8-assign-precision -fp8-insert-quant -fp8-report -o /dev/null | FileCheck %s --check-prefix=TABLE
 // RUN: fp8-opt %s -fp8-assign-precision -fp8-insert-quant -fp8-report=format=json -o /dev/null | FileCheck %s --check-prefix=JSON
 // RUN: fp8-opt %s -fp8-pipeline=report=false -mlir-print-debuginfo | fp8-opt -fp8-report -o /dev/null | FileCheck %s --check-prefix=TABLE
 
 // TABLE: Matmuls (M x N x K)
 // TABLE-NEXT: #
-// TABLE-NEXT: 1 {{ *}}fp8.scaled_matmul {{ *}}experts {{ *}}linear {{ *}}fp8 {{ *}}3 x 8x64x128 {{ *}}393216 FLOP  heuristic: contraction with per-group weights (constant)
+// TABLE-NEXT: 1 {{ *}}fp8.grouped_scaled_matmul {{ *}}experts {{ *}}linear {{ *}}fp8 {{ *}}3 groups x 8x64x128 {{ *}}393216 FLOP  heuristic: contraction with per-group weights (constant)
 // TABLE-EMPTY:
 // TABLE: in FP8:              393216 FLOP (100.0%)
 // TABLE: linear weights:      96.00 KiB before, 24.01 KiB after
 
-// JSON: "count": 3,
+// JSON: "count": 1,
 // JSON-NEXT: "flops": 393216,
-// JSON: "op": "fp8.scaled_matmul",
+// JSON: "groups": 3,
+// JSON: "op": "fp8.grouped_scaled_matmul",
 // JSON: "weight_bytes_after": 24588,
 // JSON-NEXT: "weight_bytes_before": 98304
-// JSON-NOT: "op": "fp8.scaled_matmul"
+// JSON-NOT: "op": "fp8.{{(grouped_)?}}scaled_matmul"
 // JSON: "fp8_matmul_flops": 393216,
 // JSON: "weight_bytes_after": 24588,
 // JSON-NEXT: "weight_bytes_before": 98304

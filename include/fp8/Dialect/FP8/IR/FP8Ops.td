@@ -257,7 +257,7 @@ def FP8_GroupedScaledMatmulOp : FP8_Op<"grouped_scaled_matmul",
     DefaultValuedAttr<I64Attr, "128">:$m_alignment);
   let results = (outs RankedTensorOf<[F32, BF16]>:$result);
   let assemblyFormat = [{
-    $layout $a `,` $b
+    `` $layout $a `,` $b
     (`counts` `(` $counts^ `:` type($counts) `)`)?
     (`group_ids` `(` $group_ids^ `:` type($group_ids) `)`)?
     (`acc` `(` $c^ `:` type($c) `)`)? attr-dict

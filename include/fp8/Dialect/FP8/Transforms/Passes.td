@@ -106,13 +106,14 @@ def FP8InsertQuantPass : Pass<"fp8-insert-quant", "::mlir::ModuleOp"> {
     - a grouped linear (one batch dimension G with per-group weights
       `[G, K, N]` or `[G, N, K]`: MoE routed experts) quantizes its stacked
       activations and NT weights once each, collapsed to `[G * rows, K]`
-      when the row block divides the rows (else as `[G, rows, K]` with
-      block `[1, b0, b1]`; no block spans two groups either way), and runs
-      ONE `fp8.scaled_matmul` in an `scf.for` over the groups on each
-      group's slice of the codes and scales (`fp8.disassemble`,
-      `tensor.extract_slice`, `fp8.assemble`), writing its `[M, N]` product
-      into the loop-carried result: compile time and code size do not grow
-      with the expert count (DeepSeek-V3 routes over 256).
+      when the row block divides the rows and viewed back as
+      `[G, rows, K]` (`fp8.disassemble`, `tensor.expand_shape`,
+      `fp8.assemble`; else quantized as `[G, rows, K]`), with blocks
+      `[1, b0, b1]`: no block spans two groups. Then ONE
+      `fp8.grouped_scaled_matmul` in the masked layout (no counts: every
+      row valid; a non-zero init is its accumulator) for all groups: one
+      GEMM launch per projection on the GPU, one GEMM body in a loop on the
+      CPU, whatever the expert count (DeepSeek-V3 routes over 256).
 
     Contractions kept in `bf16` while their operands are f32 (attention,
     output head, gating in an f32 graph) get `arith.truncf` casts on their
@@ -142,9 +143,11 @@ def FP8ReportPass : Pass<"fp8-report", "::mlir::ModuleOp"> {
     output head, gating, normalization, attention) that carries `fp8.role`:
     role, precision, reason, shapes, FLOPs (2*M*N*K for a contraction, one
     per output element otherwise). An op inside loops with static trip
-    counts (the loop over the experts of a grouped linear) counts once per
-    iteration: its FLOPs and weight bytes are totals, the table shows
-    "<count> x MxNxK" and the JSON its `count`. A GEMM whose token dimension M is dynamic
+    counts counts once per iteration: its FLOPs and weight bytes are
+    totals, the table shows "<count> x MxNxK" and the JSON its `count`. An
+    `fp8.grouped_scaled_matmul` is one GEMM ("G groups x MxNxK" of one
+    group, JSON `groups`) whose FLOPs and weight bytes cover all G groups
+    (every row counted valid). A GEMM whose token dimension M is dynamic
     is reported per token (`2*N*K` FLOP per row of M, `?` in its shape),
     or at `tokens=T` rows when given. Totals: the share of matmul FLOPs in
     FP8 (for dynamic GEMMs without `tokens`, the per-token share),
