@@ -9,7 +9,7 @@
 // rows is clamped to them: gemm-grouped-order.mlir runs real groups).
 // fp8-emu exits with 1 if an output differs.
 // The list is the one config_table.py prints under 'distinct
-// configurations'; update both together.
+// configurations' (gemm-auto-configs-list.test fails when they differ).
 // RUN: fp8-opt %s --fp8-lower-to-nvvm="block-m=64 block-n=16 stages=8" > %t.t64x16s8.mlir
 // RUN: fp8-emu %t.t64x16s8.mlir --seed 1 --sm-count 2 | FileCheck %s --check-prefix=T64X16S8
 // RUN: fp8-opt %s --fp8-lower-to-nvvm="block-m=64 block-n=32 stages=8" > %t.t64x32s8.mlir
