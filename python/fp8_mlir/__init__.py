@@ -2,8 +2,9 @@
 
 - `run_pipeline(mlir_text, pipeline)`, `compile(mlir_text, policy, target)`:
   drive the compiler (fp8_mlir.compiler);
-- `quantize`, `dequantize`, `scaled_matmul`: the numerics contract executed
-  by the compiler's own CPU lowering, on NumPy arrays (fp8_mlir.numerics);
+- `quantize`, `dequantize`, `scaled_matmul`, `grouped_scaled_matmul`: the
+  numerics contract executed by the compiler's own CPU lowering, on NumPy
+  arrays (fp8_mlir.numerics);
 - `fp8_mlir.models`: generators of model graphs (linalg on tensors);
 - `jit(mlir_text, pipeline)`: the ExecutionEngine underneath (fp8_mlir.jit).
 
@@ -22,7 +23,7 @@ from .compiler import (
 )
 from ._fp8_mlir import gemm_kernel_name, quantize_kernel_name
 from .jit import JitModule, jit
-from .numerics import ScaledTensor, dequantize, quantize, requantize, scaled_matmul
+from .numerics import ScaledTensor, dequantize, grouped_scaled_matmul, quantize, requantize, scaled_matmul
 from . import models
 
 __all__ = [
@@ -40,6 +41,7 @@ __all__ = [
     "quantize",
     "dequantize",
     "scaled_matmul",
+    "grouped_scaled_matmul",
     "requantize",
     "ScaledTensor",
     "gemm_kernel_name",

@@ -78,3 +78,20 @@ def expand(scales, shape, block):
     for axis, b in enumerate(block):
         s = np.repeat(s, b, axis=axis)
     return s[tuple(slice(0, d) for d in shape)]
+
+
+def scaled_matmul(qa, sa, qb, sb, a_block, b_block, fmt="e4m3", b_fmt=None):
+    """FP64 D = sum_kb (sum_k qa qb) sa sb, from the decoded codes (NT:
+    A [M, K], B [N, K])."""
+    da = decode(qa, fmt) * expand(sa, qa.shape, a_block)
+    db = decode(qb, b_fmt or fmt) * expand(sb, qb.shape, b_block)
+    return da @ db.T
+
+
+def scaled_matmul_bound(qa, sa, qb, sb, a_block, b_block, fmt="e4m3", b_fmt=None):
+    """|f32 result - FP64 reference| allowed by f32 partial sums promoted
+    every 128 products: about K * 2^-24 * sum |terms| (K <= 128 terms per
+    interval plus the promotion adds)."""
+    da = np.abs(decode(qa, fmt) * expand(sa, qa.shape, a_block))
+    db = np.abs(decode(qb, b_fmt or fmt) * expand(sb, qb.shape, b_block))
+    return 130 * 2.0**-24 * (da @ db.T) + 1e-30
