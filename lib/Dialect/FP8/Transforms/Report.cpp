@@ -404,6 +404,49 @@ std::string humanBytes(int64_t b) {
   return llvm::formatv("{0} B", b).str();
 }
 
+/// A text table whose columns fit their widest cell: op names such as
+/// `fp8.grouped_scaled_matmul` and long locations would otherwise push the
+/// rest of their row out of line. A column is at least `minWidth` wide (the
+/// usual layout of short names), left-aligned unless `right`; the last
+/// column is not padded and is set off by two spaces.
+class Table {
+public:
+  struct Column {
+    unsigned minWidth;
+    bool right = false;
+  };
+  explicit Table(SmallVector<Column> columns) : columns(std::move(columns)) {}
+
+  void add(SmallVector<std::string> cells) {
+    assert(cells.size() == columns.size() && "one cell per column");
+    rows.push_back(std::move(cells));
+  }
+
+  void print(llvm::raw_ostream &os) const {
+    SmallVector<size_t> width;
+    for (const Column &c : columns)
+      width.push_back(c.minWidth);
+    for (const SmallVector<std::string> &row : rows)
+      for (size_t i = 0; i + 1 < row.size(); ++i)
+        width[i] = std::max(width[i], row[i].size());
+    for (const SmallVector<std::string> &row : rows) {
+      for (size_t i = 0; i + 1 < row.size(); ++i) {
+        size_t pad = width[i] - row[i].size();
+        if (columns[i].right)
+          os.indent(pad) << row[i];
+        else
+          os << row[i] << std::string(pad, ' ');
+        os << (i + 2 == row.size() ? "  " : " ");
+      }
+      os << row.back() << "\n";
+    }
+  }
+
+private:
+  SmallVector<Column> columns;
+  SmallVector<SmallVector<std::string>> rows;
+};
+
 /// The model's configuration of an FP8 GEMM (null for other rows): the keys
 /// of the fp8.kernel_config attribute of fp8-lower-to-nvvm config=auto, the
 /// problem it was modelled at, and why it leaves SMs idle, if it does.
@@ -617,9 +660,9 @@ void ReportPass::runOnOperation() {
      << ", weight block " << shapeString(policy.getWeightBlock()) << ", scales "
      << policy.getScaleType() << ", high " << policy.getHigh() << ")\n\n";
   os << "Matmuls (M x N x K)\n";
-  os << llvm::formatv(
-      "{0,-4} {1,-22} {2,-28} {3,-12} {4,-5} {5,-18} {6,12}  {7}\n", "#", "op",
-      "location", "role", "prec", "MxNxK", "FLOPs", "reason");
+  Table matmuls({{4}, {22}, {28}, {12}, {5}, {18}, {12, /*right=*/true}, {0}});
+  matmuls.add(
+      {"#", "op", "location", "role", "prec", "MxNxK", "FLOPs", "reason"});
   // A matmul that runs several times per call (one GEMM per expert in the
   // loop of a grouped linear), and consecutive matmuls that differ in
   // nothing shown, share a row: "<count> x MxNxK" and their summed FLOPs
@@ -643,18 +686,19 @@ void ReportPass::runOnOperation() {
     if (r.isMatmul) {
       std::string shape =
           count > 1 ? std::to_string(count) + " x " + r.shape : r.shape;
-      os << llvm::formatv(
-          "{0,-4} {1,-22} {2,-28} {3,-12} {4,-5} {5,-18} {6,12}  {7}\n", ++idx,
-          r.op, r.location.empty() ? r.func : r.location,
-          r.gemm
-              ? (stringifyRole(r.role) + "/" + stringifyGemmKind(*r.gemm)).str()
-              : stringifyRole(r.role).str(),
-          precisionName(r), shape,
-          perToken ? humanFlops(perToken) + "/tok" : humanFlops(flops),
-          r.reason);
+      matmuls.add(
+          {std::to_string(++idx), r.op,
+           r.location.empty() ? r.func : r.location,
+           r.gemm ? (stringifyRole(r.role) + "/" + stringifyGemmKind(*r.gemm))
+                        .str()
+                  : stringifyRole(r.role).str(),
+           precisionName(r).str(), shape,
+           perToken ? humanFlops(perToken) + "/tok" : humanFlops(flops),
+           r.reason});
     }
     i = j;
   }
+  matmuls.print(os);
 
   // Sensitive non-matmul ops, grouped (fp8-report{format=json} lists each).
   struct Group {
@@ -680,12 +724,13 @@ void ReportPass::runOnOperation() {
     it->flops += r.flops;
   }
   os << "\nSensitive non-matmul ops (grouped; format=json lists each)\n";
-  os << llvm::formatv("{0,-14} {1,-5} {2,5} {3,14}  {4}\n", "role", "prec",
-                      "ops", "FLOPs", "reason");
+  Table sensitive({{14}, {5}, {5, /*right=*/true}, {14, /*right=*/true}, {0}});
+  sensitive.add({"role", "prec", "ops", "FLOPs", "reason"});
   for (const Group &g : groups)
-    os << llvm::formatv("{0,-14} {1,-5} {2,5} {3,14}  {4}\n",
-                        stringifyRole(g.role), precisionName(g.precision),
-                        g.count, humanFlops(g.flops), g.reason);
+    sensitive.add({stringifyRole(g.role).str(),
+                   precisionName(g.precision).str(), std::to_string(g.count),
+                   humanFlops(g.flops), g.reason});
+  sensitive.print(os);
 
   os << "\nTotals\n";
   // "X + Y per token" when dynamic GEMMs are reported per token.
