@@ -59,6 +59,23 @@ bool isZeroInit(Value v) {
   return matchPattern(v, m_AnyZeroFloat());
 }
 
+/// The init of a contraction the pass replaced: the fp8 ops start from +0.0
+/// (or take a non-zero init as their accumulator), so a zero fill that fed
+/// only the replaced op is dead. Erased here, with its tensor.empty, rather
+/// than left to a later canonicalizer: fp8-insert-quant's own output (and
+/// fp8-report, which fp8-pipeline runs right after it) would otherwise
+/// still show it, one full-size fill per routed projection.
+void eraseDeadInit(RewriterBase &rw, Value init) {
+  auto fill = init.getDefiningOp<linalg::FillOp>();
+  if (!fill || !fill->use_empty())
+    return;
+  Value dest = fill.getOutputs()[0];
+  rw.eraseOp(fill);
+  if (auto empty = dest.getDefiningOp<tensor::EmptyOp>();
+      empty && empty->use_empty())
+    rw.eraseOp(empty);
+}
+
 class Rewriter {
 public:
   Rewriter(PolicyAttr policy, bool strict) : policy(policy), strict(strict) {}
@@ -703,11 +720,14 @@ public:
     Rewriter rewriter(policy, strict);
     IRRewriter rw(&getContext());
     bool failed = false;
-    for (Contraction &c : fp8Ops)
+    for (Contraction &c : fp8Ops) {
+      Value init = c.op.getDpsInitOperand(0)->get();
       failed |= ::mlir::failed(getGemm(c.op) == GemmKind::wgrad &&
                                        c.supported && c.numBatch == 0
                                    ? rewriter.rewriteWgrad(rw, c)
                                    : rewriter.rewriteLinear(rw, c));
+      eraseDeadInit(rw, init);
+    }
     for (Contraction &c : highOps)
       failed |= ::mlir::failed(rewriter.castHigh(rw, c));
     if (failed)

@@ -5,8 +5,12 @@
 
 // A weight stored [K, N] (linalg.matmul's B) is transposed to NT [N, K]
 // before quantization: FP8 wgmma has no transpose (docs/regression-cases.md case 16).
+// The zero-filled init the matmul no longer needs is erased with its
+// tensor.empty (the fp8 op starts from +0.0).
 // CHECK-LABEL: func.func @weight_kn
 // CHECK-SAME: (%[[X:.*]]: tensor<16x256xf32>, %[[W:.*]]: tensor<256x512xf32>)
+// CHECK-NOT: linalg.fill
+// CHECK-NOT: tensor.empty() : tensor<16x512xf32>
 // CHECK: %[[QA:.*]] = fp8.quantize %[[X]] : tensor<16x256xf32> -> !fp8.scaled<16x256xf8E4M3FN, block = [1, 128], scale = f32>
 // CHECK: %[[E:.*]] = tensor.empty() : tensor<512x256xf32>
 // CHECK: %[[T:.*]] = linalg.transpose ins(%[[W]] : tensor<256x512xf32>) outs(%[[E]] : tensor<512x256xf32>) permutation = [1, 0]
@@ -220,6 +224,8 @@ func.func @cannot(%x: tensor<256x?xf32>, %w: tensor<?x512xf32>, %c: tensor<256x5
 #g_out = affine_map<(e, k, n) -> (e, k, n)>
 // CHECK-LABEL: func.func @grouped_experts
 // CHECK-SAME: (%[[X:.*]]: tensor<2x16x256xf32>, %[[W:.*]]: tensor<2x512x256xf32>)
+// CHECK-NOT: linalg.fill
+// CHECK-NOT: tensor.empty() : tensor<2x16x512xf32>
 // CHECK-NOT: scf.for
 // CHECK: %[[XF:.*]] = tensor.collapse_shape %[[X]] {{\[\[}}0, 1], [2]] : tensor<2x16x256xf32> into tensor<32x256xf32>
 // CHECK: %[[QX:.*]] = fp8.quantize %[[XF]] : tensor<32x256xf32> -> !fp8.scaled<32x256xf8E4M3FN, block = [1, 128], scale = f32>
@@ -237,6 +243,7 @@ func.func @cannot(%x: tensor<256x?xf32>, %w: tensor<?x512xf32>, %c: tensor<256x5
 // CHECK-SAME: -> tensor<2x16x512xf32>
 // CHECK-NOT: fp8.scaled_matmul
 // CHECK-NOT: linalg.batch_matmul
+// CHECK-NOT: linalg.fill
 // CHECK: return %[[R]]
 func.func @grouped_experts(%x: tensor<2x16x256xf32>, %w: tensor<2x512x256xf32>) -> tensor<2x16x512xf32> {
   %e0 = tensor.empty() : tensor<2x256x512xf32>
@@ -249,6 +256,26 @@ func.func @grouped_experts(%x: tensor<2x16x256xf32>, %w: tensor<2x512x256xf32>) 
   %f = linalg.fill ins(%cst : f32) outs(%e : tensor<2x16x512xf32>) -> tensor<2x16x512xf32>
   %y = linalg.batch_matmul {fp8.role = #fp8.role<linear>, fp8.precision = #fp8.precision<fp8>} ins(%x, %wt : tensor<2x16x256xf32>, tensor<2x256x512xf32>) outs(%f : tensor<2x16x512xf32>) -> tensor<2x16x512xf32>
   return %y : tensor<2x16x512xf32>
+}
+
+// -----
+
+// One zero fill is the init of two grouped linears: it stays while the
+// second still reads it, and is erased once both are replaced.
+// CHECK-LABEL: func.func @grouped_shared_init
+// CHECK-NOT: linalg.fill
+// CHECK: fp8.grouped_scaled_matmul masked
+// CHECK-NOT: linalg.fill
+// CHECK: fp8.grouped_scaled_matmul masked
+// CHECK-NOT: linalg.fill
+// CHECK: return
+func.func @grouped_shared_init(%x: tensor<2x8x128xf32>, %w: tensor<2x128x64xf32>, %v: tensor<2x128x64xf32>) -> (tensor<2x8x64xf32>, tensor<2x8x64xf32>) {
+  %cst = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x8x64xf32>
+  %f = linalg.fill ins(%cst : f32) outs(%e : tensor<2x8x64xf32>) -> tensor<2x8x64xf32>
+  %y = linalg.batch_matmul {fp8.role = #fp8.role<linear>, fp8.precision = #fp8.precision<fp8>} ins(%x, %w : tensor<2x8x128xf32>, tensor<2x128x64xf32>) outs(%f : tensor<2x8x64xf32>) -> tensor<2x8x64xf32>
+  %z = linalg.batch_matmul {fp8.role = #fp8.role<linear>, fp8.precision = #fp8.precision<fp8>} ins(%x, %v : tensor<2x8x128xf32>, tensor<2x128x64xf32>) outs(%f : tensor<2x8x64xf32>) -> tensor<2x8x64xf32>
+  return %y, %z : tensor<2x8x64xf32>, tensor<2x8x64xf32>
 }
 
 // -----
