@@ -12,6 +12,7 @@
 #include "GroupedScaledMatmul.h"
 #include "TiledQuantize.h"
 #include "TiledScaledMatmul.h"
+#include "WideningUse.h"
 #include "fp8/Conversion/FP8ToLinalg/FP8ToLinalg.h"
 #include "fp8/Dialect/FP8/IR/FP8.h"
 #include "fp8/Dialect/FP8/Utils/FP8Arith.h"
@@ -602,9 +603,23 @@ struct ScaledMatmulLowering : OpConversionPattern<ScaledMatmulOp> {
                 return toF32(nb, nl, args[0]);
               });
       }
-      rewriter.replaceOp(
-          op, fp8::detail::callTiledScaledMatmul(
-                  b, loc, op->getParentOfType<ModuleOp>(), operands));
+      // A result only widened to f32 (e.g. for a caller that wants f32
+      // holding bf16 values): the kernel stores each rounded output widened
+      // and replaces the widening; no rounded intermediate, no second pass.
+      Operation *widening = fp8::detail::getWideningUse(op.getResult());
+      if (widening)
+        operands.storeElementType = f32;
+      Value result = fp8::detail::callTiledScaledMatmul(
+          b, loc, op->getParentOfType<ModuleOp>(), operands);
+      if (!widening) {
+        rewriter.replaceOp(op, result);
+        return success();
+      }
+      Type wideType = widening->getResult(0).getType();
+      if (result.getType() != wideType)
+        result = tensor::CastOp::create(b, loc, wideType, result);
+      rewriter.replaceOp(widening, result);
+      rewriter.eraseOp(op);
       return success();
     }
 

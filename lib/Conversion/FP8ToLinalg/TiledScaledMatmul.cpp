@@ -29,7 +29,9 @@
 // (threads: fp8-cpu-pipeline{threads}) runs, per chunk, every promotion
 // interval in increasing order over the chunk's register tiles, with the
 // chunk's accumulator in a private buffer, and writes the chunk's rounded
-// outputs: one parallel region for the product, whatever K (one per
+// outputs (with `storeElementType` f32, the fused form of an arith.extf of
+// the result: each rounded output widened, exactly, as it is stored into an
+// f32 result): one parallel region for the product, whatever K (one per
 // interval cost small K shapes their time in fork/join and in passes over
 // the whole accumulator).
 // fp8-lower-to-linalg emits the kernel once per signature, as a private
@@ -455,7 +457,26 @@ Value fp8::detail::buildTiledScaledMatmul(OpBuilder &b, Location loc,
     return arith::MinSIOp::create(nb, nl, x, y);
   };
   Type outElt = op.outElementType;
+  Type storeElt = op.storeElementType ? op.storeElementType : outElt;
   auto chunkType = RankedTensorType::get({kRows, kCols}, f32);
+  // An output (f32 scalar or vector) as the kernel stores it: rounded to the
+  // result type (the reference's element-wise arith.truncf) and, for a fused
+  // widening of the result, widened back (exact: every bf16/f16 value is an
+  // f32), so that the stored f32 holds the rounded value, as arith.extf of
+  // the rounded result would, without a rounded intermediate tensor and a
+  // second pass over it.
+  auto toStored = [&](OpBuilder &nb, Location nl, Value v) -> Value {
+    auto withElt = [&](Type elt) -> Type {
+      if (auto vt = dyn_cast<VectorType>(v.getType()))
+        return VectorType::get(vt.getShape(), elt);
+      return elt;
+    };
+    if (!outElt.isF32())
+      v = arith::TruncFOp::create(nb, nl, withElt(outElt), v);
+    if (storeElt != outElt)
+      v = arith::ExtFOp::create(nb, nl, withElt(storeElt), v);
+    return v;
+  };
 
   // One parallel region per call: an scf.forall over the chunks; inside,
   // the intervals in increasing order (each output's promotions in order),
@@ -463,7 +484,7 @@ Value fp8::detail::buildTiledScaledMatmul(OpBuilder &b, Location loc,
   // B panel); the accumulator of the chunk stays in a private buffer until
   // the last interval, then is rounded to the result type into the result.
   Value result = tensor::EmptyOp::create(
-      b, loc, ArrayRef<OpFoldResult>{mSize, nSize}, outElt);
+      b, loc, ArrayRef<OpFoldResult>{mSize, nSize}, storeElt);
   auto forall = scf::ForallOp::create(
       b, loc, ArrayRef<OpFoldResult>{nChunks, mChunks}, ValueRange{result},
       /*mapping=*/std::nullopt,
@@ -624,34 +645,30 @@ Value fp8::detail::buildTiledScaledMatmul(OpBuilder &b, Location loc,
             });
         Value chunkAcc = intervals.getResult(0);
         // The chunk's real outputs, rounded to the result type (the
-        // reference's element-wise arith.truncf, lane by lane): whole
-        // vectors, then the columns left one by one.
+        // reference's element-wise arith.truncf, lane by lane; toStored):
+        // whole vectors, then the columns left one by one.
         SmallVector<OpFoldResult> offsets = {r0, c0};
         SmallVector<OpFoldResult> sizes = {rows, cols};
         SmallVector<OpFoldResult> strides(2, fb.getIndexAttr(1));
         Value slice = tensor::ExtractSliceOp::create(fb, fl, out, offsets,
                                                      sizes, strides);
         Value vecCols = mul(fb, fl, floorDivConst(fb, fl, cols, kVL), kVL);
-        auto outVecType = VectorType::get({kVL}, outElt);
         auto rowLoop = scf::ForOp::create(
             fb, fl, c0i, rows, c1i, ValueRange{slice},
             [&](OpBuilder &rb, Location rl, Value i, ValueRange rIt) {
               auto vecLoop = scf::ForOp::create(
                   rb, rl, c0i, vecCols, cst(rb, rl, kVL), ValueRange{rIt[0]},
                   [&](OpBuilder &vb, Location vl, Value j, ValueRange vIt) {
-                    Value v = read(vb, vl, chunkAcc, {i, j});
-                    if (!outElt.isF32())
-                      v = arith::TruncFOp::create(vb, vl, outVecType, v);
+                    Value v = toStored(vb, vl, read(vb, vl, chunkAcc, {i, j}));
                     scf::YieldOp::create(vb, vl,
                                          write(vb, vl, v, vIt[0], {i, j}));
                   });
               auto tailLoop = scf::ForOp::create(
                   rb, rl, vecCols, cols, c1i, ValueRange{vecLoop.getResult(0)},
                   [&](OpBuilder &sb, Location sl, Value j, ValueRange sIt) {
-                    Value v = tensor::ExtractOp::create(sb, sl, chunkAcc,
-                                                        ValueRange{i, j});
-                    if (!outElt.isF32())
-                      v = arith::TruncFOp::create(sb, sl, outElt, v);
+                    Value v = toStored(sb, sl,
+                                       tensor::ExtractOp::create(
+                                           sb, sl, chunkAcc, ValueRange{i, j}));
                     scf::YieldOp::create(
                         sb, sl,
                         tensor::InsertOp::create(sb, sl, v, sIt[0],
@@ -690,7 +707,8 @@ Value fp8::detail::callTiledScaledMatmul(OpBuilder &b, Location loc,
       llvm::map_to_vector(args, [](Value v) { return v.getType(); });
   // Everything the body depends on is in the name: the operand types (shape
   // and formats; a dynamic dimension prints as '?', and the body reads it at
-  // run time), the block shapes, the interval and the vector width.
+  // run time), the block shapes, the interval, the vector width, the result
+  // and stored element types and the accumulator model.
   std::string name = "__scaled_matmul_tiled";
   for (Type t : argTypes)
     appendMangled(name, t);
@@ -700,6 +718,12 @@ Value fp8::detail::callTiledScaledMatmul(OpBuilder &b, Location loc,
   name += "_i" + std::to_string(op.interval) + "_l" +
           std::to_string(op.vectorLanes);
   appendMangled(name, op.outElementType);
+  // A kernel that widens its rounded result as it stores it returns another
+  // type: another function.
+  if (op.storeElementType && op.storeElementType != op.outElementType) {
+    name += "_store";
+    appendMangled(name, op.storeElementType);
+  }
   if (op.accumulator)
     name += "_acc" + std::to_string(op.accumulator->groupSize) + "_" +
             std::to_string(op.accumulator->fractionBits) + "_" +

@@ -17,15 +17,20 @@ struct TiledScaledMatmulOperands {
   Value c;             // optional f32 [M, N] initial accumulator
   int64_t vectorLanes; // f32 lanes of the kernel's vectors: 8 or 16
   Type outElementType; // of the [M, N] result: f32, or rounded (RNE)
+  /// The element type the kernel stores: null (outElementType), or f32 to
+  /// store each output rounded to outElementType and then widened (exact),
+  /// the fused form of `arith.extf` of the result.
+  Type storeElementType;
   /// The emulated tensor-core accumulation of each interval's partial;
   /// none: exact f32 sums.
   std::optional<tensorcore::AccumulationModel> accumulator;
   Type aElementType, bElementType; // FP8 formats (set by callTiled...)
 };
 
-/// The result [M, N] (outElementType) of the scaled_matmul (partials of
-/// each promotion interval in increasing k, exact or by the accumulator
-/// model, promoted by fma(partial, sa * sb, acc), then rounded),
+/// The result [M, N] (outElementType, or storeElementType when set) of the
+/// scaled_matmul (partials of each promotion interval in increasing k, exact
+/// or by the accumulator model, promoted by fma(partial, sa * sb, acc), then
+/// rounded, then widened for a storeElementType),
 /// bit-identical to the reference generics, computed by a register-tiled,
 /// vectorised kernel over MR x NR output tiles (4 x 24 with 8 lanes, 8 x 48
 /// with 16), one scf.forall over chunks of 128 x 96 outputs.
@@ -34,7 +39,8 @@ Value buildTiledScaledMatmul(OpBuilder &b, Location loc,
 
 /// The same result through a call of a private function of `module` holding
 /// the kernel, created on first use and shared by every scaled_matmul with
-/// the same operand types, blocks, interval and vector width. A model
+/// the same operand types, blocks, interval, vector width, result and store
+/// element types and accumulator model. A model
 /// repeats a few GEMM shapes over its layers: one body per shape keeps the
 /// module, and the time of every later pass over it, growing by one call
 /// per GEMM rather than by a whole kernel (tens of KB of LLVM IR) per GEMM.
