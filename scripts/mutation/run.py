@@ -57,7 +57,7 @@ AREAS = {
                      CPU + "quantize.mlir",
                      CPU + "scaled-matmul-accumulator.mlir", CPU + "hopper-accumulation.test",
                      CPU + "pipeline-case16.mlir", CPU + "tiled-scaled-matmul.mlir",
-                     CPU + "tiled-quantize.test"],
+                     CPU + "tiled-quantize.test", CPU + "scaled-matmul-tiled-widen.test"],
     "graph-passes": ["Dialect/FP8", "Models"],
     "constant-folding": ["Dialect/FP8", "Integration/CPU"],
     "gpu-kernel": [EMU + "gemm-shapes.mlir", EMU + "quantize-shapes.mlir", EMU + "host-program.mlir",

@@ -471,11 +471,12 @@ Value fp8::detail::buildTiledScaledMatmul(OpBuilder &b, Location loc,
         return VectorType::get(vt.getShape(), elt);
       return elt;
     };
+    Value rounded = v;
     if (!outElt.isF32())
-      v = arith::TruncFOp::create(nb, nl, withElt(outElt), v);
-    if (storeElt != outElt)
-      v = arith::ExtFOp::create(nb, nl, withElt(storeElt), v);
-    return v;
+      rounded = arith::TruncFOp::create(nb, nl, withElt(outElt), v);
+    if (storeElt == outElt)
+      return rounded;
+    return arith::ExtFOp::create(nb, nl, withElt(storeElt), rounded);
   };
 
   // One parallel region per call: an scf.forall over the chunks; inside,

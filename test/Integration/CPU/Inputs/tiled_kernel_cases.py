@@ -11,7 +11,14 @@ The same module runs through the reference generics
 threads; the test diffs the digests. Only input-generating and printing code
 is emitted here: the expected values come from the reference lowering.
 
-Usage: tiled_kernel_cases.py
+With --widen, each case instead prints the digests of its bf16 result
+widened to f32 (arith.extf), twice, without and with an f32 accumulator C:
+"fused", the result's only use being the widening (the tiled kernel stores
+it widened), and "unfused", the rounded result used by the widening and by
+a bf16 digest (the tiled kernel stores bf16, widened in a second pass); the
+two digests must be equal (scaled-matmul-tiled-widen.test).
+
+Usage: tiled_kernel_cases.py [--widen]
 """
 import os
 import string
@@ -72,15 +79,49 @@ CASE = string.Template(r"""
 """)
 
 
+# --widen: the inputs of CASE, then per accumulator (none, C) a widening
+# that is the bf16 result's only use and one that is not.
+WIDEN_INPUTS = CASE.template[:CASE.template.index("  %d${I} =")] + r"""
+  %ec${I} = tensor.empty() : tensor<${M}x${N}xf32>
+  %dc${I} = tensor.cast %ec${I} : tensor<${M}x${N}xf32> to tensor<?x?xf32>
+  %sc${I} = arith.constant ${SC} : i32
+  %xc0${I} = call @fill(%dc${I}, %sc${I}) : (tensor<?x?xf32>, i32) -> tensor<?x?xf32>
+  %c${I} = tensor.cast %xc0${I} : tensor<?x?xf32> to tensor<${M}x${N}xf32>
+"""
+WIDEN = r"""
+  %w${J} = fp8.scaled_matmul %qa${I}, %qb${I}${ACC} {promote_interval = ${P} : i64} : ${TA}, ${TB} -> tensor<${M}x${N}xbf16>
+  %we${J} = arith.extf %w${J} : tensor<${M}x${N}xbf16> to tensor<${M}x${N}xf32>
+  %wd${J} = tensor.cast %we${J} : tensor<${M}x${N}xf32> to tensor<?x?xf32>
+  vector.print str "case${J} m${M}_n${N}_k${K} fused\n"
+  call @digest32(%wd${J}) : (tensor<?x?xf32>) -> ()
+  %u${J} = fp8.scaled_matmul %qa${I}, %qb${I}${ACC} {promote_interval = ${P} : i64} : ${TA}, ${TB} -> tensor<${M}x${N}xbf16>
+  %ue${J} = arith.extf %u${J} : tensor<${M}x${N}xbf16> to tensor<${M}x${N}xf32>
+  %ud${J} = tensor.cast %ue${J} : tensor<${M}x${N}xf32> to tensor<?x?xf32>
+  vector.print str "unfused\n"
+  call @digest32(%ud${J}) : (tensor<?x?xf32>) -> ()
+  %uu${J} = tensor.cast %u${J} : tensor<${M}x${N}xbf16> to tensor<?x?xbf16>
+  vector.print str "bf16\n"
+  call @digest(%uu${J}) : (tensor<?x?xbf16>) -> ()
+"""
+
+
 def main():
+    widen = sys.argv[1:] == ["--widen"]
+    if sys.argv[1:] and not widen:
+        sys.exit("usage: tiled_kernel_cases.py [--widen]")
     sys.stdout.write(PRELUDE)
     sys.stdout.write(digest32())
     sys.stdout.write("func.func @main() {")
     for i, (m, n, k, ab, bb, fa, fb, p) in enumerate(CASES):
         ta = f"!fp8.scaled<{m}x{k}xf8{fa}, block = [{ab[0]}, {ab[1]}], scale = f32>"
         tb = f"!fp8.scaled<{n}x{k}xf8{fb}, block = [{bb[0]}, {bb[1]}], scale = f32>"
-        sys.stdout.write(CASE.substitute(I=i, M=m, N=n, K=k, TA=ta, TB=tb, P=p,
-                                         SA=1017 + 2 * i, SB=2031 + 2 * i))
+        subs = dict(I=i, M=m, N=n, K=k, TA=ta, TB=tb, P=p, SA=1017 + 2 * i, SB=2031 + 2 * i)
+        if not widen:
+            sys.stdout.write(CASE.substitute(subs))
+            continue
+        sys.stdout.write(string.Template(WIDEN_INPUTS).substitute(subs, SC=3041 + 2 * i))
+        for j, acc in ((f"{i}", ""), (f"{i}c", f" acc(%c{i} : tensor<{m}x{n}xf32>)")):
+            sys.stdout.write(string.Template(WIDEN).substitute(subs, J=j, ACC=acc))
     sys.stdout.write("  return\n}\n")
 
 
