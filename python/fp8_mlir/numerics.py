@@ -260,8 +260,10 @@ def _f32_attr(v: float) -> str:
 
 
 def _bf16_bits_to_f32(bits: np.ndarray) -> np.ndarray:
-    # One pass (the shift widens to uint32 as it writes): a bf16 result's
-    # decode is the only O(M N) work of scaled_matmul outside compiled code.
+    # One pass (the shift widens to uint32 as it writes). For bf16 data that
+    # does not come from the CPU lowering (an input to the gpu-emulator's
+    # quantize, the emulated GPU kernels' results): compiled CPU code returns
+    # its bf16 results already widened (arith.extf, fused into the store).
     return np.left_shift(bits, 16, dtype=np.uint32).view(np.float32)
 
 
@@ -483,20 +485,23 @@ def dequantize(
     blk = _blocks(block, codes.shape, "block")
     sshape = _scale_shape(codes.shape, blk)
     scales = _scales_array(scales, sshape, "scales")
-    result = np.zeros(codes.shape, np.float32 if out == "f32" else np.uint16)
+    # A bf16 result comes back as float32: the IR widens the rounded values
+    # (arith.extf), which the CPU kernel fuses into its store.
+    result = np.zeros(codes.shape, np.float32)
     if codes.size:
         cs, ss = _dynamic_rows(codes.shape, block), _dynamic_rows(sshape, block)
         st = _scaled(cs, et, blk, "f32")
-        ot = _ty("tensor", cs, out)
+        ot, wt = _ty("tensor", cs, out), _ty("tensor", cs, "f32")
+        widen = f"\n  %w = arith.extf %x : {ot} to {wt}" if out == "bf16" else ""
         ir = f"""
 func.func @dequantize(%codes: {_ty("memref", cs, et)}, %scales: {_ty("memref", ss, "f32")},
-                      %out: {_ty("memref", cs, out)}) {{
+                      %out: {_ty("memref", cs, "f32")}) {{
   %d = bufferization.to_tensor %codes restrict : {_ty("memref", cs, et)} to {_ty("tensor", cs, et)}
   %s = bufferization.to_tensor %scales restrict : {_ty("memref", ss, "f32")} to {_ty("tensor", ss, "f32")}
   %q = fp8.assemble %d, %s : {_ty("tensor", cs, et)}, {_ty("tensor", ss, "f32")} -> {st}
-  %x = fp8.dequantize %q : {st} -> {ot}
-  bufferization.materialize_in_destination %x in restrict writable %out
-      : ({ot}, {_ty("memref", cs, out)}) -> ()
+  %x = fp8.dequantize %q : {st} -> {ot}{widen}
+  bufferization.materialize_in_destination {"%w" if widen else "%x"} in restrict writable %out
+      : ({wt}, {_ty("memref", cs, "f32")}) -> ()
   return
 }}
 """
@@ -507,7 +512,7 @@ func.func @dequantize(%codes: {_ty("memref", cs, et)}, %scales: {_ty("memref", s
             _by_rows(codes.shape[0], blk[0], codes.size // codes.shape[0], _CHUNK_ELEMENTS,
                      lambda r0, r1, s0, s1: fn.call("dequantize", codes[r0:r1], scales[s0:s1],
                                                     result[r0:r1]))
-    return result if out == "f32" else _bf16_bits_to_f32(result)
+    return result
 
 
 def requantize(
@@ -700,8 +705,10 @@ def scaled_matmul(
     sa = _scales_array(a_scales, a_sshape, "a_scales")
     sb = _scales_array(b_scales, b_sshape, "b_scales")
     # With K > 0 the compiled code writes every element (no memset of
-    # M x N per call); an empty K contributes nothing: zeros.
-    result = (np.empty if k else np.zeros)((m, n), np.float32 if out == "f32" else np.uint16)
+    # M x N per call); an empty K contributes nothing: zeros. A bf16 result
+    # comes back as float32: the IR widens the rounded result (arith.extf),
+    # which the CPU kernel fuses into its store, so there is nothing to decode.
+    result = (np.empty if k else np.zeros)((m, n), np.float32)
     if backend == "gpu-emulator" and m and n and k:
         b_fmt = b_fmt if b_fmt is not None else fmt
         return _scaled_matmul_on_emulator(a, sa, b, sb, ab, bb, fmt, b_fmt, promote_interval, options, out)
@@ -709,19 +716,21 @@ def scaled_matmul(
         a_s, a_ss = _dynamic_rows(a.shape, a_block), _dynamic_rows(a_sshape, a_block)
         ms = -1 if a_s[0] < 0 else m
         at, bt = _scaled(a_s, a_et, ab, "f32"), _scaled(b.shape, b_et, bb, "f32")
-        ot = _ty("tensor", (ms, n), out)
+        ot, wt = _ty("tensor", (ms, n), out), _ty("tensor", (ms, n), "f32")
+        widen = f"\n  %w = arith.extf %d : {ot} to {wt}" if out == "bf16" else ""
         ir = f"""
 func.func @scaled_matmul(%ad: {_ty("memref", a_s, a_et)}, %as: {_ty("memref", a_ss, "f32")},
                          %bd: {_ty("memref", b.shape, b_et)}, %bs: {_ty("memref", b_sshape, "f32")},
-                         %out: {_ty("memref", (ms, n), out)}) {{
+                         %out: {_ty("memref", (ms, n), "f32")}) {{
   %a0 = bufferization.to_tensor %ad restrict : {_ty("memref", a_s, a_et)} to {_ty("tensor", a_s, a_et)}
   %a1 = bufferization.to_tensor %as restrict : {_ty("memref", a_ss, "f32")} to {_ty("tensor", a_ss, "f32")}
   %b0 = bufferization.to_tensor %bd restrict : {_ty("memref", b.shape, b_et)} to {_ty("tensor", b.shape, b_et)}
   %b1 = bufferization.to_tensor %bs restrict : {_ty("memref", b_sshape, "f32")} to {_ty("tensor", b_sshape, "f32")}
   %a = fp8.assemble %a0, %a1 : {_ty("tensor", a_s, a_et)}, {_ty("tensor", a_ss, "f32")} -> {at}
   %b = fp8.assemble %b0, %b1 : {_ty("tensor", b.shape, b_et)}, {_ty("tensor", b_sshape, "f32")} -> {bt}
-  %d = fp8.scaled_matmul %a, %b {{promote_interval = {int(promote_interval)} : i64}} : {at}, {bt} -> {ot}
-  bufferization.materialize_in_destination %d in restrict writable %out : ({ot}, {_ty("memref", (ms, n), out)}) -> ()
+  %d = fp8.scaled_matmul %a, %b {{promote_interval = {int(promote_interval)} : i64}} : {at}, {bt} -> {ot}{widen}
+  bufferization.materialize_in_destination {"%w" if widen else "%d"} in restrict writable %out
+      : ({wt}, {_ty("memref", (ms, n), "f32")}) -> ()
   return
 }}
 """
@@ -732,9 +741,7 @@ func.func @scaled_matmul(%ad: {_ty("memref", a_s, a_et)}, %as: {_ty("memref", a_
             _by_rows(m, ab[0], n * k, _CHUNK_MACS,
                      lambda r0, r1, s0, s1: fn.call("scaled_matmul", a[r0:r1], sa[s0:s1], b, sb,
                                                     result[r0:r1]))
-    elif out == "bf16":
-        pass  # an empty K contributes nothing: zeros
-    return result if out == "f32" else _bf16_bits_to_f32(result)
+    return result
 
 
 # ---------------------------------------------------------------------------

@@ -237,6 +237,21 @@ def test_dequantize_bf16_output():
     assert out[0, 0] == 1.125 and exact != 1.125
 
 
+@pytest.mark.parametrize("shape, block", [((130, 300), (1, 128)), ((37, 100), (128, 128)), ((1000,), (128,))])
+def test_dequantize_bf16_is_rne_of_f32(shape, block):
+    # out="bf16": the f32 values rounded to bf16 (RNE), returned widened to
+    # float32 by the compiled code (fused into the kernel's store): bit for
+    # bit the rounding of out="f32" written here on the integer bits.
+    x = RNG.standard_normal(shape).astype(np.float32)
+    q = quantize(x, block=block)
+    scales = q.scales * np.float32(1.0 + 2.0**-10)  # products off the bf16 grid
+    out = dequantize(q.codes, scales, block=block, out="bf16")
+    f32 = dequantize(q.codes, scales, block=block, out="f32")
+    assert out.dtype == np.float32 and out.shape == x.shape
+    np.testing.assert_array_equal(out.view(np.uint32), _to_bf16_bits(f32).astype(np.uint32) << 16)
+    assert (out != f32).any()
+
+
 def test_dequantize_roundtrip_of_quantize():
     x = RNG.standard_normal((8, 256)).astype(np.float32)
     codes, scales = quantize(x, block=(1, 128))
@@ -294,6 +309,23 @@ def test_scaled_matmul_bf16_output():
     # bf16 values: the low 16 bits are zero, and RNE from f32 is within 2^-9.
     assert not (out.view(np.uint32) & 0xFFFF).any()
     assert np.all(np.abs(out - f32) <= np.abs(f32) * 2.0**-8)
+
+
+@pytest.mark.parametrize("m, n, k, bits", [(37, 50, 100, None), (130, 131, 264, None), (5, 25, 136, 14),
+                                           (257, 200, 160, 14), (1, 1, 1, None)])
+def test_scaled_matmul_bf16_is_rne_of_f32(m, n, k, bits):
+    # out="bf16" is the f32 result rounded to bf16 (RNE), returned widened to
+    # float32 by the compiled code (the kernel's fused widening store): bit
+    # for bit the rounding of out="f32" written here on the integer bits.
+    # Tails of M, N, K off the kernel's tiles and chunks, K < 128, the
+    # emulated accumulator.
+    qa, sa, qb, sb = _operands(m, n, k)
+    out = scaled_matmul(qa, sa, qb, sb, out="bf16", emulate_accumulator_bits=bits)
+    f32 = scaled_matmul(qa, sa, qb, sb, out="f32", emulate_accumulator_bits=bits)
+    assert out.dtype == np.float32 and out.shape == (m, n) and out.flags.c_contiguous
+    expected = _to_bf16_bits(f32).astype(np.uint32) << 16
+    np.testing.assert_array_equal(out.view(np.uint32), expected)
+    assert (out != f32).any() or m * n == 1  # the rounding is visible
 
 
 def test_scaled_matmul_per_tensor_and_e5m2():

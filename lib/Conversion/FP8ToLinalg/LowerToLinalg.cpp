@@ -319,10 +319,23 @@ struct DequantizeLowering : OpConversionPattern<DequantizeOp> {
     ValueRange in = adaptor.getInput();
     if (in.size() != 2)
       return rewriter.notifyMatchFailure(op, "input not decomposed");
-    Value r =
-        dequantize(rewriter, op.getLoc(), in[0], in[1], op.getInput().getType(),
-                   op.getResult().getType().getElementType(), tiledLanes);
-    rewriter.replaceOp(op, r);
+    ScaledTensorType type = op.getInput().getType();
+    Type elt = op.getResult().getType().getElementType();
+    // A bf16/f16 result only widened to f32: the vectorised kernel stores
+    // each rounded value widened and replaces the widening (as the tiled
+    // scaled_matmul does).
+    Operation *widening = hasTiledQuantize(type, tiledLanes)
+                              ? fp8::detail::getWideningUse(op.getResult())
+                              : nullptr;
+    if (!widening) {
+      rewriter.replaceOp(op, dequantize(rewriter, op.getLoc(), in[0], in[1],
+                                        type, elt, tiledLanes));
+      return success();
+    }
+    fp8::detail::replaceWidened(rewriter, op, widening,
+                                fp8::detail::buildTiledDequantize(
+                                    rewriter, op.getLoc(), in[0], in[1], type,
+                                    elt, tiledLanes, rewriter.getF32Type()));
     return success();
   }
   unsigned tiledLanes; // 0: the reference generics
@@ -611,15 +624,10 @@ struct ScaledMatmulLowering : OpConversionPattern<ScaledMatmulOp> {
         operands.storeElementType = f32;
       Value result = fp8::detail::callTiledScaledMatmul(
           b, loc, op->getParentOfType<ModuleOp>(), operands);
-      if (!widening) {
+      if (widening)
+        fp8::detail::replaceWidened(rewriter, op, widening, result);
+      else
         rewriter.replaceOp(op, result);
-        return success();
-      }
-      Type wideType = widening->getResult(0).getType();
-      if (result.getType() != wideType)
-        result = tensor::CastOp::create(b, loc, wideType, result);
-      rewriter.replaceOp(widening, result);
-      rewriter.eraseOp(op);
       return success();
     }
 

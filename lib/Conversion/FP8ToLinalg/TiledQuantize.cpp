@@ -307,19 +307,27 @@ static std::pair<Value, Value> quantize2D(OpBuilder &b, Location loc, Value x,
   return {results[0], results[1]};
 }
 
-/// dequantize of the rank-2 (codes, scales) in blocks `block` (2 sizes).
+/// dequantize of the rank-2 (codes, scales) in blocks `block` (2 sizes),
+/// rounded to `elt` and stored as `storeElt` (buildTiledDequantize).
 static Value dequantize2D(OpBuilder &b, Location loc, Value codes, Value scales,
-                          ArrayRef<int64_t> block, Type elt, int64_t lanes) {
+                          ArrayRef<int64_t> block, Type elt, Type storeElt,
+                          int64_t lanes) {
   SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, codes);
-  Value init = tensor::EmptyOp::create(b, loc, sizes, elt);
-  // f32 -> the result type, as the reference (RNE for bf16/f16).
+  Value init = tensor::EmptyOp::create(b, loc, sizes, storeElt);
+  // f32 -> the result type, as the reference (RNE for bf16/f16), then, for a
+  // fused widening of the result, back to f32 (exact).
   auto roundTo = [&](OpBuilder &nb, Location nl, Value v) -> Value {
-    if (elt.isF32())
-      return v;
-    Type target = elt;
-    if (auto vt = dyn_cast<VectorType>(v.getType()))
-      target = VectorType::get(vt.getShape(), elt);
-    return arith::TruncFOp::create(nb, nl, target, v);
+    auto withElt = [&](Type t) -> Type {
+      if (auto vt = dyn_cast<VectorType>(v.getType()))
+        return VectorType::get(vt.getShape(), t);
+      return t;
+    };
+    Value rounded = v;
+    if (!elt.isF32())
+      rounded = arith::TruncFOp::create(nb, nl, withElt(elt), v);
+    if (storeElt == elt)
+      return rounded;
+    return arith::ExtFOp::create(nb, nl, withElt(storeElt), rounded);
   };
   auto dequantizeBlock = [&](Value cs, Value ss, OpBuilder &nb, Location nl,
                              const BlockBounds &blk, Value bi, Value bj,
@@ -450,12 +458,14 @@ std::pair<Value, Value> fp8::detail::buildTiledQuantize(OpBuilder &b,
 
 Value fp8::detail::buildTiledDequantize(OpBuilder &b, Location loc, Value codes,
                                         Value scales, ScaledTensorType type,
-                                        Type elt, int64_t lanes) {
+                                        Type elt, int64_t lanes,
+                                        Type storeElt) {
   ArrayRef<int64_t> block = type.getBlockShape();
   SmallVector<ReassociationIndices> grouping = *getRank2Grouping(block);
   SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, codes);
-  Value r = dequantize2D(b, loc, toRank2(b, loc, codes, grouping),
-                         toRank2(b, loc, scales, grouping),
-                         getRank2Block(block), elt, lanes);
+  Value r =
+      dequantize2D(b, loc, toRank2(b, loc, codes, grouping),
+                   toRank2(b, loc, scales, grouping), getRank2Block(block), elt,
+                   storeElt ? storeElt : elt, lanes);
   return fromRank2(b, loc, r, sizes, grouping);
 }

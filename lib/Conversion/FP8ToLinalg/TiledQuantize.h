@@ -35,10 +35,12 @@ std::pair<Value, Value> buildTiledQuantize(OpBuilder &b, Location loc, Value x,
 /// fp8.dequantize of (codes, scales) laid out as `type` (hasTiledQuantize)
 /// into a tensor of `elt` (f32, bf16 or f16), bit-identical to the
 /// reference generics: per block, the scale decoded once and the codes
-/// decoded on vectors.
+/// decoded on vectors. With `storeElt` f32 (a fused arith.extf of a bf16/f16
+/// result), each value rounded to `elt` is stored widened (exact) into a
+/// tensor of f32 instead.
 Value buildTiledDequantize(OpBuilder &b, Location loc, Value codes,
                            Value scales, ScaledTensorType type, Type elt,
-                           int64_t vectorLanes);
+                           int64_t vectorLanes, Type storeElt = {});
 
 } // namespace mlir::fp8::detail
 

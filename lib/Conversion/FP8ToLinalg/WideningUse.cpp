@@ -10,6 +10,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinTypes.h"
 
 using namespace mlir;
@@ -17,8 +18,8 @@ using namespace mlir;
 /// A body that yields `arith.extf` of its first argument (the input
 /// element), nothing else.
 static bool isExtFOfInput(Block &body) {
-  if (body.getNumArguments() == 0 || !llvm::hasSingleElement(
-                                         body.without_terminator()))
+  if (body.getNumArguments() == 0 ||
+      !llvm::hasSingleElement(body.without_terminator()))
     return false;
   auto ext = dyn_cast<arith::ExtFOp>(body.front());
   auto yield = dyn_cast<linalg::YieldOp>(body.getTerminator());
@@ -29,10 +30,18 @@ static bool isExtFOfInput(Block &body) {
 
 Operation *fp8::detail::getWideningUse(Value v) {
   auto type = dyn_cast<RankedTensorType>(v.getType());
-  if (!type || !v.hasOneUse() ||
-      !isa<BFloat16Type, Float16Type>(type.getElementType()))
+  if (!type || !isa<BFloat16Type, Float16Type>(type.getElementType()))
     return nullptr;
-  Operation *user = *v.getUsers().begin();
+  Operation *user = nullptr;
+  for (Operation *u : v.getUsers()) {
+    if (isa<tensor::DimOp>(u))
+      continue;
+    if (user)
+      return nullptr; // a second use that is not a size
+    user = u;
+  }
+  if (!user)
+    return nullptr;
   auto wide =
       RankedTensorType::get(type.getShape(), Float32Type::get(v.getContext()));
   if (user->getNumResults() != 1 || user->getResult(0).getType() != wide)
@@ -49,4 +58,26 @@ Operation *fp8::detail::getWideningUse(Value v) {
                     [](AffineMap m) { return m.isIdentity(); }))
     return nullptr;
   return isExtFOfInput(*linalgOp.getBlock()) ? user : nullptr;
+}
+
+void fp8::detail::replaceWidened(RewriterBase &rewriter, Operation *op,
+                                 Operation *widening, Value wide) {
+  Value narrow = op->getResult(0);
+  for (Operation *user : llvm::make_early_inc_range(narrow.getUsers())) {
+    if (auto dim = dyn_cast<tensor::DimOp>(user)) {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPoint(dim);
+      rewriter.replaceOp(dim, tensor::DimOp::create(rewriter, dim.getLoc(),
+                                                    wide, dim.getIndex())
+                                  .getResult());
+    }
+  }
+  Type wideType = widening->getResult(0).getType();
+  if (wide.getType() != wideType) {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointAfterValue(wide);
+    wide = tensor::CastOp::create(rewriter, op->getLoc(), wideType, wide);
+  }
+  rewriter.replaceOp(widening, wide);
+  rewriter.eraseOp(op);
 }

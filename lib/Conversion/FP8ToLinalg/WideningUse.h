@@ -3,6 +3,7 @@
 #define FP8_LIB_CONVERSION_FP8TOLINALG_WIDENINGUSE_H
 
 #include "mlir/IR/Operation.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/Value.h"
 
 namespace mlir::fp8::detail {
@@ -13,10 +14,20 @@ namespace mlir::fp8::detail {
 /// identity maps, one input `v`, a body of `arith.extf` of the input
 /// element yielded), as convert-elementwise-to-linalg writes it in
 /// fp8-cpu-pipeline before fp8-lower-to-linalg. Its one result is a tensor of
-/// f32 of `v`'s shape. Null when `v` has other uses or the use does anything
-/// else. A lowering that finds one stores its rounded result widened and
-/// replaces the use: one pass instead of a narrow tensor and a second pass.
+/// f32 of `v`'s shape. Other uses that are `tensor.dim` (the sizes of a
+/// dynamic shape, which convert-elementwise-to-linalg reads from `v` for the
+/// widening's init) are allowed. Null when `v` has any other use or the use
+/// does anything else. A lowering that finds one stores its rounded result
+/// widened (replaceWidened): one pass instead of a narrow tensor and a
+/// second pass.
 Operation *getWideningUse(Value v);
+
+/// Replaces `op`, whose one result has the widening use `widening`
+/// (getWideningUse), by `wide`, the same values stored widened to f32: the
+/// widening's result becomes `wide`, a tensor.dim of the result a tensor.dim
+/// of `wide`, and `op` is erased.
+void replaceWidened(RewriterBase &rewriter, Operation *op, Operation *widening,
+                    Value wide);
 
 } // namespace mlir::fp8::detail
 

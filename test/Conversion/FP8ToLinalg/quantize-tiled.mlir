@@ -71,6 +71,40 @@ func.func @dequantize(%q: !fp8.scaled<?x300xf8E4M3FN, block = [1, 128], scale = 
 
 // -----
 
+// A bf16 result only widened to f32 (here in the form
+// convert-elementwise-to-linalg gives an arith.extf of a dynamic shape: a
+// generic whose init takes its size from the result): each value rounded to
+// bf16 is stored widened, into an f32 result that replaces the widening;
+// the size comes from that result. Bit-identity with the unfused form and
+// the reference: test/Integration/CPU/tiled-quantize.test.
+// CHECK-LABEL: func.func @dequantize_widened
+// CHECK: %[[R:.*]] = scf.forall
+// CHECK: arith.mulf {{.*}} : vector<16xf32>
+// CHECK: %[[T:.*]] = arith.truncf {{.*}} : vector<16xf32> to vector<16xbf16>
+// CHECK-NEXT: %[[E:.*]] = arith.extf %[[T]] : vector<16xbf16> to vector<16xf32>
+// CHECK-NEXT: vector.transfer_write %[[E]], {{.*}} : vector<16xf32>, tensor<?x300xf32>
+// CHECK: arith.truncf {{.*}} : f32 to bf16
+// CHECK-NEXT: arith.extf {{.*}} : bf16 to f32
+// CHECK: %[[M:.*]] = tensor.dim %[[R]], %{{.*}} : tensor<?x300xf32>
+// CHECK-NOT: linalg.generic
+// CHECK: return %[[R]], %[[M]] : tensor<?x300xf32>, index
+func.func @dequantize_widened(%q: !fp8.scaled<?x300xf8E4M3FN, block = [1, 128], scale = f32>) -> (tensor<?x300xf32>, index) {
+  %d = fp8.dequantize %q : !fp8.scaled<?x300xf8E4M3FN, block = [1, 128], scale = f32> -> tensor<?x300xbf16>
+  %c0 = arith.constant 0 : index
+  %m = tensor.dim %d, %c0 : tensor<?x300xbf16>
+  %e = tensor.empty(%m) : tensor<?x300xf32>
+  %w = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%d : tensor<?x300xbf16>) outs(%e : tensor<?x300xf32>) {
+  ^bb0(%in: bf16, %out: f32):
+    %v = arith.extf %in : bf16 to f32
+    linalg.yield %v : f32
+  } -> tensor<?x300xf32>
+  return %w, %m : tensor<?x300xf32>, index
+}
+
+// -----
+
 // Rank 3 with leading blocks of 1: the rank-2 view (leading dimensions
 // collapsed, free on contiguous data), the kernel, the results expanded back.
 // CHECK-LABEL: func.func @rank3

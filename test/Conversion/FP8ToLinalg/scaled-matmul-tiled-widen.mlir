@@ -1,6 +1,7 @@
 // RUN: fp8-opt %s -split-input-file -fp8-lower-to-linalg="tiled=true vector-lanes=8" | FileCheck %s
 // RUN: fp8-opt %s -split-input-file -fp8-lower-to-linalg="tiled=true vector-lanes=8 accumulator-bits=14" | FileCheck %s --check-prefix=ACC
 // RUN: fp8-opt %s -split-input-file -fp8-lower-to-linalg | FileCheck %s --check-prefix=REF
+// RUN: fp8-opt %s -split-input-file -convert-elementwise-to-linalg -fp8-lower-to-linalg="tiled=true vector-lanes=8" | FileCheck %s --check-prefix=PIPE
 
 // The fused widening store of the tiled kernel (fp8-lower-to-linalg{tiled}):
 // a bf16 scaled_matmul result whose only use widens it to f32 (arith.extf on
@@ -143,10 +144,32 @@ func.func @not_fused(%x: !a, %w: !b, %e0: tensor<32x64xf32>, %e1: tensor<64x32xf
 
 // CHECK-LABEL: func.func @f64
 // CHECK: %[[D:.*]] = call @{{.*}}_i128_l8_bf16(
-// CHECK: arith.extf %[[D]] : tensor<32x64xbf16> to tensor<32x64xf64>
+// CHECK-NEXT: arith.extf %[[D]] : tensor<32x64xbf16> to tensor<32x64xf64>
 // CHECK-NOT: _store_
+// CHECK: func.func private @{{.*}}_i128_l8_bf16(
 func.func @f64(%x: !a, %w: !b) -> tensor<32x64xf64> {
   %d = fp8.scaled_matmul %x, %w : !a, !b -> tensor<32x64xbf16>
   %e = arith.extf %d : tensor<32x64xbf16> to tensor<32x64xf64>
   return %e : tensor<32x64xf64>
+}
+
+// -----
+
+// In fp8-cpu-pipeline, convert-elementwise-to-linalg makes the extf of a
+// dynamic shape a generic whose init reads the size of the rounded result
+// (tensor.dim): the size is then read from the widened result.
+
+!a = !fp8.scaled<?x256xf8E4M3FN, block = [1, 128], scale = f32>
+!b = !fp8.scaled<64x256xf8E4M3FN, block = [128, 128], scale = f32>
+
+// PIPE-LABEL: func.func @dynamic
+// PIPE-NEXT: %[[D:.*]] = call @{{.*}}_i128_l8_bf16_store_f32(
+// PIPE-NOT: linalg.generic
+// PIPE: tensor.dim %[[D]], %{{.*}} : tensor<?x64xf32>
+// PIPE-NOT: linalg.generic
+// PIPE: return %[[D]] : tensor<?x64xf32>
+func.func @dynamic(%x: !a, %w: !b) -> tensor<?x64xf32> {
+  %d = fp8.scaled_matmul %x, %w : !a, !b -> tensor<?x64xbf16>
+  %e = arith.extf %d : tensor<?x64xbf16> to tensor<?x64xf32>
+  return %e : tensor<?x64xf32>
 }

@@ -12,7 +12,8 @@ finite f32; of another row in seven: +Inf and -Inf. Cases: tails in rows and col
 off the 8/16 vector lanes, fewer columns than a vector), blocks 1x128,
 128x128, 3x32, 128x16 and a whole row; E4M3FN and E5M2; f32, pow2 and E8M0
 scales; eps 1e-4, 1e-30 and 0; saturating and not; f32, bf16 and f16 input
-and dequantized results;
+and dequantized results (bf16 and f16 ones also widened to f32, as their only
+use and not);
 static and dynamic shapes; requantize with and without a transpose; and
 rank 3 (blocks [1, 1, b]) and rank 1, which the kernels view as rank 2.
 
@@ -314,6 +315,19 @@ def rank_case(i, a, b, c, blk, it, rblk):
         DRS=digest("requantized scales", f"rs{i}", tensor_t((rows, rsc), "f32"), "f32"))
 
 
+def widened(i, qt, yt, ft):
+    """A bf16/f16 dequantized result widened to f32 twice: its only use (the
+    vectorised kernel fuses the widening into its store) and the widening
+    of %y{i}0, which has another use (its digest: not fused)."""
+    return "\n".join([
+        f"  %yw{i} = fp8.dequantize %q{i} : {qt} -> {yt}",
+        f"  %yw{i}0 = arith.extf %yw{i} : {yt} to {ft}",
+        digest("dequantized widened, fused", f"yw{i}", ft, "f32"),
+        f"  %yu{i}0 = arith.extf %y{i}0 : {yt} to {ft}",
+        digest("dequantized widened, unfused", f"yu{i}", ft, "f32"),
+    ])
+
+
 def tensor_t(shape, t):
     return "tensor<" + "x".join(str(d) for d in shape) + f"x{t}>"
 
@@ -346,6 +360,8 @@ def main():
             DY=digest("dequantized", f"y{i}", tensor_t(shape, yt), yt),
             DRC=digest("requantized codes", f"rc{i}", tensor_t(rshape, fmt), fmt),
             DRS=digest("requantized scales", f"rs{i}", tensor_t(rsshape, scale), scale)))
+        if yt != "f32":
+            out.append(widened(i, qt, tensor_t(shape, yt), tensor_t(shape, "f32")))
     for j, case in enumerate(RANK_CASES):
         out.append(rank_case(len(CASES) + j, *case))
     out.append("  return\n}\n")
