@@ -113,7 +113,15 @@ def FP8LowerToLinalgPass : Pass<"fp8-lower-to-linalg", "ModuleOp"> {
     `vector<16xf32>` with `vector-lanes=16`), `vector.fma` per k in
     increasing k (exact products: the same sum as `partial + a * b`), or
     the accumulator model's integer alignment and truncation lane by lane,
-    the same promotion FMA and the same rounding of the result. With
+    the same promotion FMA and the same rounding of the result. A bf16
+    result whose only use widens it to f32 (`arith.extf` of the tensor, or
+    a `linalg.generic` / `linalg.map` that is just that extf, as
+    `convert-elementwise-to-linalg` writes it; `tensor.dim` of a dynamic
+    size may read it too) is fused: the kernel rounds each output to bf16
+    by the same `arith.truncf` and stores it widened (`arith.extf`, exact)
+    into the f32 tensor that replaces the widening, with no bf16
+    intermediate and no second pass; the same f32 values, bit for bit
+    (test/Integration/CPU/scaled-matmul-tiled-widen.test). With
     `tiled`, `fp8.quantize`, `fp8.dequantize` and
     `fp8.requantize` of rank 2 (rank 1, and higher ranks whose blocks are
     1 but in the last dimension, through a collapsed rank-2 view) run as
@@ -124,7 +132,9 @@ def FP8LowerToLinalgPass : Pass<"fp8-lower-to-linalg", "ModuleOp"> {
     once, then x / s and the RNE + satfinite conversion on vectors (the
     builders above, element-wise); row tails (columns past the last whole
     vector) on scalars. The same codes, scales and values as the generics
-    (test/Integration/CPU/tiled-quantize.test). Other layouts: the
+    (test/Integration/CPU/tiled-quantize.test); a bf16/f16 dequantized
+    result only widened to f32 is stored widened, as for scaled_matmul
+    above. Other layouts: the
     generics, chunked by block rows for `fp8.quantize`. `fp8-cpu-pipeline` turns
     `tiled` on.
 
