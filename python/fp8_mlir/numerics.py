@@ -261,9 +261,12 @@ def _f32_attr(v: float) -> str:
 
 def _bf16_bits_to_f32(bits: np.ndarray) -> np.ndarray:
     # One pass (the shift widens to uint32 as it writes). For bf16 data that
-    # does not come from the CPU lowering (an input to the gpu-emulator's
-    # quantize, the emulated GPU kernels' results): compiled CPU code returns
-    # its bf16 results already widened (arith.extf, fused into the store).
+    # the compiled code does not widen itself: an input to the
+    # gpu-emulator's quantize, the emulated GPU kernels' results, and
+    # grouped_scaled_matmul's result (its lowering inserts each group's
+    # rounded 2-D result into the grouped one: no store to fuse a widening
+    # into). scaled_matmul and dequantize end their IR in an arith.extf that
+    # the CPU kernels fuse into their store.
     return np.left_shift(bits, 16, dtype=np.uint32).view(np.float32)
 
 
