@@ -5,6 +5,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/MLIRContext.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <regex>
@@ -101,19 +102,21 @@ bool mlir::fp8::emu::parseQuantizeKernelName(const std::string &name,
   return parseType(m[4], out.input) && parseType(m[5], out.fp8);
 }
 
-bool mlir::fp8::emu::getGemmKernelConfig(const KernelModule &module,
-                                         const std::string &kernel, int64_t m,
-                                         GemmKernelConfig &cfg) {
-  GemmKernelName spec;
-  if (!parseGemmKernelName(kernel, spec))
-    return false;
-  cfg = withRuntimeM(chooseGemmKernelConfig(spec.m, spec.n, spec.k), m);
+namespace {
+
+/// The configuration of a GEMM kernel (2-D or grouped) of `specM` x n x k
+/// rows as compiled, at `m` rows: the suffix's tiles, else what its code
+/// says (getGemmKernelConfig).
+void configOfKernel(const KernelModule &module, const std::string &kernel,
+                    int64_t specM, int64_t n, int64_t k, int64_t m,
+                    GemmKernelConfig &cfg) {
+  cfg = withRuntimeM(chooseGemmKernelConfig(specM, n, k), m);
   // A configuration suffix names the tiles (and column-split consumers).
   GemmKernelOverrides o;
   if (parseGemmKernelConfigSuffix(kernel, &o.blockM, &o.blockN, &o.stages,
                                   &o.consumers, &o.groupM)) {
-    cfg = withRuntimeM(makeGemmKernelConfig(spec.m, spec.n, spec.k, o), m);
-    return true;
+    cfg = withRuntimeM(makeGemmKernelConfig(specM, n, k, o), m);
+    return;
   }
   KernelInfo info = module.getKernelInfo(kernel);
   if (info.maxThreads >= 256 && info.maxThreads % 128 == 0) {
@@ -124,6 +127,50 @@ bool mlir::fp8::emu::getGemmKernelConfig(const KernelModule &module,
     cfg.blockN = info.wgmmaN;
   if (info.mbarrierInits >= 4 && info.mbarrierInits % 2 == 0)
     cfg.stages = info.mbarrierInits / 2;
+}
+
+} // namespace
+
+bool mlir::fp8::emu::getGemmKernelConfig(const KernelModule &module,
+                                         const std::string &kernel, int64_t m,
+                                         GemmKernelConfig &cfg) {
+  GemmKernelName spec;
+  if (!parseGemmKernelName(kernel, spec))
+    return false;
+  configOfKernel(module, kernel, spec.m, spec.n, spec.k, m, cfg);
+  return true;
+}
+
+bool mlir::fp8::emu::parseGroupedKernelName(const std::string &name,
+                                            GroupedGemmKernelName &out) {
+  static const std::regex re(
+      "fp8_grouped_matmul_(masked|contiguous)_([0-9]+)x(dyn|[0-9]+)x([0-9]+)"
+      "x([0-9]+)_([a-z0-9]+)_([a-z0-9]+)_([a-z0-9]+)(_counts)?"
+      "(_acc(bf16|f32))?(_t[0-9]+x[0-9]+s[0-9]+(c[0-9]+)?(g[0-9]+)?)?");
+  std::smatch m;
+  if (!std::regex_match(name, m, re))
+    return false;
+  out.masked = m[1] == "masked";
+  out.groups = std::stoll(m[2]);
+  out.m = m[3] == "dyn" ? GemmKernelConfig::kDynamicM : std::stoll(m[3]);
+  out.n = std::stoll(m[4]);
+  out.k = std::stoll(m[5]);
+  out.hasCounts = m[9].matched;
+  out.hasAcc = m[10].matched;
+  if (out.hasAcc && !parseType(m[11], out.acc))
+    return false;
+  return parseType(m[6], out.a) && parseType(m[7], out.b) &&
+         parseType(m[8], out.out);
+}
+
+bool mlir::fp8::emu::getGroupedGemmKernelConfig(const KernelModule &module,
+                                                const std::string &kernel,
+                                                int64_t m,
+                                                GemmKernelConfig &cfg) {
+  GroupedGemmKernelName spec;
+  if (!parseGroupedKernelName(kernel, spec))
+    return false;
+  configOfKernel(module, kernel, spec.m, spec.n, spec.k, m, cfg);
   return true;
 }
 
@@ -257,6 +304,176 @@ mlir::fp8::emu::referenceGemm(const GemmOperands &ops, KernelElementType at,
       res[i * N + j] =
           out == KernelElementType::bf16 ? toBF16(acc) : f32ToBits(acc);
     }
+  return res;
+}
+
+LaunchResult mlir::fp8::emu::runGroupedGemm(const KernelModule &module,
+                                            const std::string &kernel,
+                                            const GemmKernelConfig &c,
+                                            int smCount, KernelElementType out,
+                                            const GroupedGemmOperands &ops,
+                                            std::vector<uint32_t> &result,
+                                            const Options &options) {
+  LaunchResult fail;
+  fail.ok = false;
+  const int64_t G = ops.groups, M = ops.m, N = ops.n, K = ops.k,
+                KB = c.kBlocks(), NB = (N + 127) / 128;
+  if (c.m != M || c.n != N || c.k != K) {
+    fail.report = "fp8-emu: error: the configuration's shape differs from "
+                  "the operands'\n";
+    return fail;
+  }
+  const bool masked = ops.masked;
+  // Groups of rows in A, C and D: G slabs of M rows (masked) or one.
+  const int64_t slabs = masked ? G : 1;
+  Device dev;
+  auto upload = [&](const void *src, size_t bytes) {
+    uint64_t p = dev.alloc(bytes);
+    dev.write(p, src, bytes);
+    return p;
+  };
+  // Codes' rows padded to 16 bytes, as for the 2-D kernel; the groups are
+  // the outer dimension, so padding every row pads every group.
+  const int64_t KP = (K + 15) / 16 * 16;
+  auto padRows = [&](const std::vector<uint8_t> &codes, int64_t rows) {
+    std::vector<uint8_t> p(size_t(rows) * KP, 0);
+    for (int64_t i = 0; i < rows; ++i)
+      std::memcpy(&p[i * KP], &codes[i * K], K);
+    return p;
+  };
+  std::vector<uint8_t> aPad = padRows(ops.a, slabs * M),
+                       bPad = padRows(ops.b, G * N);
+  uint64_t a = upload(aPad.data(), aPad.size());
+  uint64_t b = upload(bPad.data(), bPad.size());
+  // A scales transposed per slab: [slabs, KB, Mpad].
+  const int64_t MP = c.mPadded();
+  std::vector<float> saT(size_t(slabs) * KB * MP, 0.0f);
+  for (int64_t g = 0; g < slabs; ++g)
+    for (int64_t i = 0; i < M; ++i)
+      for (int64_t kb = 0; kb < KB; ++kb)
+        saT[(g * KB + kb) * MP + i] = ops.sa[(g * M + i) * KB + kb];
+  uint64_t sa = upload(saT.data(), saT.size() * 4);
+  uint64_t sb = upload(ops.sb.data(), size_t(G) * NB * KB * 4);
+  const int outBytes = out == KernelElementType::bf16 ? 2 : 4;
+  const size_t outElems = size_t(slabs) * M * N;
+  uint64_t d = dev.alloc(outElems * outBytes);
+  uint64_t cBuf = 0;
+  if (!ops.c.empty()) {
+    const int cBytes = ops.cType == KernelElementType::bf16 ? 2 : 4;
+    std::vector<uint8_t> raw(outElems * cBytes);
+    for (size_t i = 0; i < outElems; ++i)
+      std::memcpy(&raw[i * cBytes], &ops.c[i], cBytes);
+    cBuf = upload(raw.data(), raw.size());
+  }
+  uint64_t rowsBuf = 0;
+  if (!ops.rows.empty())
+    rowsBuf = upload(ops.rows.data(), ops.rows.size() * 4);
+
+  // Tensor maps in fp8-launch-kernels' layout: innermost first, a grouped
+  // operand's group dimension outermost with box 1.
+  TensorMap maps[3];
+  auto encode = [&](TensorMap &map, uint32_t eb, uint64_t base,
+                    std::vector<uint64_t> dims, std::vector<uint32_t> box,
+                    TensorMapSwizzle sw, const char *what) {
+    std::vector<uint64_t> strides;
+    uint64_t stride = eb;
+    for (size_t i = 0; i + 1 < dims.size(); ++i)
+      strides.push_back(stride *= dims[i]);
+    std::vector<uint32_t> es(dims.size(), 1);
+    std::string err = encodeTensorMapTiled(
+        map, eb, static_cast<uint32_t>(dims.size()), base, dims.data(),
+        strides.data(), box.data(), es.data(), sw);
+    if (!err.empty())
+      fail.report += std::string("fp8-emu: error: tensor map of ") + what +
+                     ": " + err + "\n";
+    return err.empty();
+  };
+  uint32_t bk = static_cast<uint32_t>(c.blockK),
+           bm = static_cast<uint32_t>(c.blockM),
+           bn = static_cast<uint32_t>(c.blockN);
+  bool encoded =
+      (masked ? encode(maps[0], 1, a, {uint64_t(KP), uint64_t(M), uint64_t(G)},
+                       {bk, bm, 1}, TensorMapSwizzle::B128, "A")
+              : encode(maps[0], 1, a, {uint64_t(KP), uint64_t(M)}, {bk, bm},
+                       TensorMapSwizzle::B128, "A")) &&
+      encode(maps[1], 1, b, {uint64_t(KP), uint64_t(N), uint64_t(G)},
+             {bk, bn, 1}, TensorMapSwizzle::B128, "B") &&
+      (masked
+           ? encode(maps[2], 4, sa, {uint64_t(MP), uint64_t(KB), uint64_t(G)},
+                    {bm, 1, 1}, TensorMapSwizzle::None, "A scales")
+           : encode(maps[2], 4, sa, {uint64_t(MP), uint64_t(KB)}, {bm, 1},
+                    TensorMapSwizzle::None, "A scales"));
+  if (!encoded)
+    return fail;
+  uint64_t mapBase = dev.alloc(3 * 128); // 128 bytes per map, 64-aligned
+  for (int i = 0; i < 3; ++i)
+    dev.write(mapBase + 128 * i, &maps[i], sizeof(TensorMap));
+
+  // Persistent grid over every group's tiles (masked) or A's (contiguous).
+  LaunchDims dims;
+  dims.grid =
+      static_cast<uint32_t>(std::min<int64_t>(c.tiles() * slabs, smCount));
+  dims.block = static_cast<uint32_t>(c.threads());
+  dims.dynamicSharedBytes = static_cast<uint32_t>(c.sharedMemoryBytes());
+  std::vector<KernelArg> args = {
+      mapBase, mapBase + 128, mapBase + 256, sb, d, static_cast<uint32_t>(M)};
+  if (cBuf)
+    args.push_back(cBuf);
+  if (rowsBuf)
+    args.push_back(rowsBuf);
+  LaunchResult r = module.launch(kernel, dev, dims, args, options);
+  if (!r.ok)
+    return r;
+  result.assign(outElems, 0);
+  std::vector<uint8_t> raw(outElems * outBytes);
+  dev.read(d, raw.data(), raw.size());
+  for (size_t i = 0; i < result.size(); ++i)
+    std::memcpy(&result[i], &raw[i * outBytes], outBytes);
+  return r;
+}
+
+std::vector<uint32_t> mlir::fp8::emu::referenceGroupedGemm(
+    const GroupedGemmOperands &ops, KernelElementType at, KernelElementType bt,
+    KernelElementType out, WgmmaAccumulateFn accumulate) {
+  const int64_t M = ops.m, N = ops.n, K = ops.k, KB = (K + 127) / 128,
+                NB = (N + 127) / 128;
+  std::vector<uint32_t> res(size_t(ops.masked ? ops.groups : 1) * M * N, 0);
+  // Rows [r0, r0 + rows) of A (and C, D) times B[g], by referenceGemm.
+  auto product = [&](int64_t g, int64_t r0, int64_t rows) {
+    GemmOperands p;
+    p.m = rows;
+    p.n = N;
+    p.k = K;
+    p.a.assign(ops.a.begin() + r0 * K, ops.a.begin() + (r0 + rows) * K);
+    p.sa.assign(ops.sa.begin() + r0 * KB, ops.sa.begin() + (r0 + rows) * KB);
+    p.b.assign(ops.b.begin() + g * N * K, ops.b.begin() + (g + 1) * N * K);
+    p.sb.assign(ops.sb.begin() + g * NB * KB,
+                ops.sb.begin() + (g + 1) * NB * KB);
+    if (!ops.c.empty()) {
+      p.c.assign(ops.c.begin() + r0 * N, ops.c.begin() + (r0 + rows) * N);
+      p.cType = ops.cType;
+    }
+    std::vector<uint32_t> d = referenceGemm(p, at, bt, out, accumulate);
+    std::copy(d.begin(), d.end(), res.begin() + r0 * N);
+  };
+  if (ops.masked) {
+    for (int64_t g = 0; g < ops.groups; ++g) {
+      int64_t rows = ops.rows.empty() ? M
+                                      : std::clamp<int64_t>(ops.rows[g], 0,
+                                                            M); // the op clamps
+      if (rows)
+        product(g, g * M, rows);
+    }
+    return res;
+  }
+  for (int64_t r = 0; r < M;) {
+    int64_t e = r + 1;
+    while (e < M && ops.rows[e] == ops.rows[r])
+      ++e;
+    if (ops.rows[r] >= 0 && ops.rows[r] < ops.groups)
+      product(ops.rows[r], r, e - r);
+    r = e;
+  }
   return res;
 }
 

@@ -1,7 +1,9 @@
 //===- fp8-emu.cpp - run the generated sm_90a kernels on the CPU ----------===//
 //
 // Reads a module that contains the gpu.module of `fp8-opt --fp8-lower-to-nvvm`
-// (NVVM level), and for each selected GEMM or quantize kernel generates
+// (NVVM level), and for each selected GEMM (2-D or grouped: masked with row
+// counts including 0 and 1, contiguous with empty, single-row and padded
+// groups) or quantize kernel generates
 // seeded random inputs (GEMM operands quantized on the host with the
 // project's HostQuantizer), runs the kernel on the emulated device
 // (fp8/Emulator) as the CUDA runtime would launch it, and compares the
@@ -234,6 +236,133 @@ bool runGemmKernel(MLIRContext &ctx, const KernelModule &km,
   return true;
 }
 
+/// Row counts of a masked grouped GEMM: every case the kernel distinguishes
+/// in turn (all M rows, none, a single row, a random count, and counts the
+/// op clamps: negative, past M).
+std::vector<int32_t> randomCounts(std::mt19937_64 &rng, int64_t groups,
+                                  int64_t m) {
+  std::uniform_int_distribution<int64_t> any(0, m);
+  std::vector<int32_t> counts(groups);
+  for (int64_t g = 0; g < groups; ++g) {
+    int64_t cases[] = {m, 0, std::min<int64_t>(1, m), any(rng), -3, m + 7};
+    counts[g] = static_cast<int32_t>(cases[g % 6]);
+  }
+  return counts;
+}
+
+/// The group of each of the m rows of a contiguous grouped GEMM: groups in
+/// index order, each run starting at a multiple of `align` (the kernel's
+/// BLOCK_M, which divides the op's m_alignment) and followed by padding
+/// rows (-1) up to the next multiple; run lengths cycle through a full
+/// tile and more, an empty group, a single row and a random length. Rows
+/// past the last group are padding.
+std::vector<int32_t> randomGroupIds(std::mt19937_64 &rng, int64_t groups,
+                                    int64_t m, int64_t align) {
+  std::uniform_int_distribution<int64_t> any(1, 2 * align);
+  std::vector<int32_t> ids(m, -1);
+  int64_t r = 0;
+  for (int64_t g = 0; g < groups && r < m; ++g) {
+    int64_t cases[] = {align + 3, 0, 1, any(rng)};
+    int64_t len = std::min(cases[g % 4], m - r);
+    if (len == 0)
+      continue;
+    std::fill(ids.begin() + r, ids.begin() + r + len, static_cast<int32_t>(g));
+    r = (r + len + align - 1) / align * align;
+  }
+  return ids;
+}
+
+bool runGroupedGemmKernel(MLIRContext &ctx, const KernelModule &km,
+                          const std::string &name,
+                          const GroupedGemmKernelName &spec,
+                          const Options &opt) {
+  int64_t M = spec.m == GemmKernelConfig::kDynamicM ? runtimeM : spec.m;
+  GemmKernelConfig cfg;
+  getGroupedGemmKernelConfig(km, name, M, cfg);
+  if (blockM) {
+    cfg.blockM = blockM;
+    cfg.consumers = blockM / 64;
+  }
+  if (blockN)
+    cfg.blockN = blockN;
+  if (stages)
+    cfg.stages = stages;
+  const int64_t G = spec.groups, N = spec.n, K = spec.k;
+  const int64_t slabs = spec.masked ? G : 1;
+  std::mt19937_64 rng(seed);
+  GroupedGemmOperands ops;
+  ops.masked = spec.masked;
+  ops.groups = G;
+  ops.m = M;
+  ops.n = N;
+  ops.k = K;
+  // A: 1x128 tiles never cross a row, so the slabs quantize as one matrix;
+  // B: each expert's 128x128 blocks on its own (N need not be a multiple
+  // of 128).
+  std::vector<float> xa = randomMatrix(rng, slabs * M, K);
+  quantizeHost(ctx, fp8TypeOf(ctx, spec.a), xa, slabs * M, K, 1, ops.a, ops.sa);
+  for (int64_t g = 0; g < G; ++g) {
+    std::vector<float> xb = randomMatrix(rng, N, K);
+    std::vector<uint8_t> codes;
+    std::vector<float> scales;
+    quantizeHost(ctx, fp8TypeOf(ctx, spec.b), xb, N, K, 128, codes, scales);
+    ops.b.insert(ops.b.end(), codes.begin(), codes.end());
+    ops.sb.insert(ops.sb.end(), scales.begin(), scales.end());
+  }
+  if (spec.hasAcc) {
+    std::vector<float> xc = randomMatrix(rng, slabs * M, N);
+    ops.cType = spec.acc;
+    ops.c.resize(xc.size());
+    for (size_t i = 0; i < xc.size(); ++i) {
+      uint32_t bits = f32Bits(xc[i] * 64.0f);
+      ops.c[i] = spec.acc == KernelElementType::bf16
+                     ? (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16
+                     : bits;
+    }
+  }
+  if (spec.masked && spec.hasCounts)
+    ops.rows = randomCounts(rng, G, M);
+  else if (!spec.masked)
+    ops.rows = randomGroupIds(rng, G, M, cfg.blockM);
+  std::vector<uint32_t> got;
+  std::vector<uint32_t> want =
+      referenceGroupedGemm(ops, spec.a, spec.b, spec.out, opt.accumulate);
+  LaunchResult r;
+  Options o = opt;
+  for (unsigned i = 0; i < schedules; ++i, ++o.seed) {
+    r = runGroupedGemm(km, name, cfg, smCount, spec.out, ops, got, o);
+    if (!r.ok) {
+      llvm::errs() << r.report << "  with scheduler seed " << o.seed << "\n";
+      return false;
+    }
+    if (!compare(name, "outputs", got, want, N))
+      return false;
+  }
+  // What the run covered: the rows each group computed.
+  std::string rows;
+  if (spec.masked && spec.hasCounts) {
+    for (int32_t cnt : ops.rows)
+      rows += (rows.empty() ? "" : ",") + std::to_string(cnt);
+    rows = ", counts [" + rows + "]";
+  } else if (!spec.masked) {
+    std::vector<int64_t> perGroup(G, 0);
+    int64_t padding = 0;
+    for (int32_t id : ops.rows)
+      id < 0 ? ++padding : ++perGroup[id];
+    for (int64_t n : perGroup)
+      rows += (rows.empty() ? "" : ",") + std::to_string(n);
+    rows = ", rows per group [" + rows + "] + " + std::to_string(padding) +
+           " padding";
+  }
+  size_t nonzero = llvm::count_if(want, [](uint32_t v) { return v != 0; });
+  llvm::outs() << "fp8-emu: PASS " << name << ": " << G << " groups, " << M
+               << "x" << N << "x" << K << rows << ", " << got.size()
+               << " outputs bit-exact, " << nonzero << " non-zero (grid "
+               << std::min<int64_t>(cfg.tiles() * slabs, smCount) << ", "
+               << r.instructions << " instructions)\n";
+  return true;
+}
+
 bool runQuantizeKernel(MLIRContext &ctx, const KernelModule &km,
                        const std::string &name, const QuantizeKernelName &spec,
                        const Options &opt) {
@@ -333,14 +462,18 @@ int main(int argc, char **argv) {
       continue;
     }
     GemmKernelName g;
+    GroupedGemmKernelName gg;
     QuantizeKernelName q;
     if (parseGemmKernelName(name, g))
       ok &= runGemmKernel(ctx, *km, name, g, opt);
+    else if (parseGroupedKernelName(name, gg))
+      ok &= runGroupedGemmKernel(ctx, *km, name, gg, opt);
     else if (parseQuantizeKernelName(name, q))
       ok &= runQuantizeKernel(ctx, *km, name, q, opt);
     else {
       llvm::errs() << "fp8-emu: error: '" << name
-                   << "' is neither a GEMM nor a quantize kernel name "
+                   << "' is neither a GEMM (2-D or grouped) nor a quantize "
+                      "kernel name "
                       "(KernelNames.h)\n";
       ok = false;
     }

@@ -95,6 +95,60 @@ std::vector<uint32_t> referenceGemm(const GemmOperands &operands,
                                     KernelElementType out,
                                     WgmmaAccumulateFn accumulate = nullptr);
 
+/// A grouped (MoE) GEMM kernel's name taken apart (KernelNames.h): the
+/// layout, G, M (a group's rows when masked, all rows when contiguous;
+/// kDynamicM for `dyn`), N, K, the element types, whether it takes counts
+/// and an accumulator. False if `name` is not a grouped GEMM kernel name.
+struct GroupedGemmKernelName {
+  bool masked = true, hasCounts = false;
+  int64_t groups = 0, m = 0, n = 0, k = 0;
+  KernelElementType a, b, out;
+  bool hasAcc = false;
+  KernelElementType acc = KernelElementType::f32;
+};
+bool parseGroupedKernelName(const std::string &name,
+                            GroupedGemmKernelName &out);
+
+/// getGemmKernelConfig for a grouped GEMM kernel (M = `m` rows of a group
+/// when masked, of A when contiguous).
+bool getGroupedGemmKernelConfig(const KernelModule &module,
+                                const std::string &kernel, int64_t m,
+                                GemmKernelConfig &out);
+
+/// Operands of fp8.grouped_scaled_matmul in its layouts (GemmOperands'
+/// blocks): masked a [G, M, K], sa [G, M, KB], c [G, M, N]; contiguous
+/// a [M, K], sa [M, KB], c [M, N]; both b [G, N, K], sb [G, ceil(N/128),
+/// KB]. `rows`: masked, the valid rows of each group [G] (empty: all M;
+/// a count outside [0, M] clamped to it, as the op says); contiguous, the
+/// group of each row [M] (-1: padding).
+struct GroupedGemmOperands {
+  bool masked = true;
+  int64_t groups = 0, m = 0, n = 0, k = 0;
+  std::vector<uint8_t> a, b;
+  std::vector<float> sa, sb;
+  std::vector<int32_t> rows;
+  std::vector<uint32_t> c;
+  KernelElementType cType = KernelElementType::f32;
+};
+
+/// Runs grouped GEMM kernel `kernel` as fp8-launch-kernels launches it
+/// (rank-3 tensor maps with box 1 along G, A scales transposed per group,
+/// the counts or group index last, one launch for all groups) and returns
+/// the output [G, M, N] (masked) or [M, N], encoded as runGemm's.
+LaunchResult
+runGroupedGemm(const KernelModule &module, const std::string &kernel,
+               const GemmKernelConfig &config, int smCount,
+               KernelElementType out, const GroupedGemmOperands &operands,
+               std::vector<uint32_t> &result, const Options &options);
+
+/// The grouped GEMM of the numerics contract on the host: referenceGemm on
+/// each group's rows and weight; rows a group does not compute (past its
+/// count, padding) are +0.0, also with C.
+std::vector<uint32_t>
+referenceGroupedGemm(const GroupedGemmOperands &operands, KernelElementType a,
+                     KernelElementType b, KernelElementType out,
+                     WgmmaAccumulateFn accumulate = nullptr);
+
 /// Runs quantize kernel `kernel` on x [rows, cols] (f32 bits, or bf16 bits
 /// when `config` input is bf16) and returns the codes [rows, cols] and
 /// scales [ceil(rows / blockRows), ceil(cols / 128)] (f32 bits).
