@@ -33,6 +33,14 @@ def fp8_opt():
     return run
 
 
+def pytest_configure(config):
+    # Tests that need what a machine may lack; test/Python runs them in lit
+    # tests of their own that REQUIRE the matching lit feature, so that they
+    # report UNSUPPORTED there instead of passing with a skip inside.
+    config.addinivalue_line("markers", "models: needs the real model graphs (FP8_MODELS_DIR)")
+    config.addinivalue_line("markers", "ptxas: needs the CUDA toolkit's ptxas")
+
+
 def require_passes(*names):
     """Skip (visibly, with the reason) when this build lacks a pass."""
     missing = [n for n in names if not fp8_mlir.has_pass(n)]

@@ -120,7 +120,13 @@ def test_compile_llama_block_sm90a_ptx():
     assert gemms
     assert entries == {fp8_mlir.gemm_kernel_name(int(m), int(n), int(k), "e4m3", "e4m3", out)
                        for (m, k, n, out) in gemms}
+
+
+@pytest.mark.ptxas
+@require_passes(*GRAPH, "fp8-gpu-pipeline")
+def test_compile_llama_block_sm90a_ptx_assembles():
     # ptxas (CUDA toolkit, no GPU needed) assembles the kernels for sm_90a.
+    res = fp8_mlir.compile(models.llama_block(SMALL, 1), target="sm_90a")
     try:
         from fp8_mlir import _build_config
 
@@ -154,6 +160,7 @@ def test_compile_errors_carry_diagnostics():
     assert info.value.errors[0].location.startswith("broken.mlir:1:")
 
 
+@pytest.mark.models
 @require_passes(*GRAPH, "fp8-cpu-pipeline")
 def test_compile_real_mlp_graph():
     path = os.path.join(models_dir(), "mlp_fp32_3x1024.mlir")

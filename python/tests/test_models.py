@@ -352,7 +352,8 @@ for _name in ("bert_base_linalg", "berttiny_mlm_backward_linalg", "qwen_block_to
 
 
 @require_passes("fp8-pipeline")
-@pytest.mark.parametrize("name", sorted(REPORT_GRAPHS))
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.models) if n.startswith("shared:") else n
+                                  for n in sorted(REPORT_GRAPHS)])
 def test_report_precision_matches_the_ir(fp8_opt, name, tmp_path):
     """The report never says FP8 for an op the pipeline did not rewrite: every
     matmul row in FP8 is an fp8.scaled_matmul (or, for MoE routed experts,
