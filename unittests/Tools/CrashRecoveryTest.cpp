@@ -17,6 +17,7 @@
 
 #include "gtest/gtest.h"
 
+#include <atomic>
 #include <chrono>
 #include <csignal>
 #include <exception>
@@ -200,10 +201,15 @@ TEST(CrashReporterDeathTest, CrashOnAPassManagerWorkerThreadExitsWithOne) {
 
 TEST(CrashRecovery, CancellationStopsBeforeTheNextPass) {
   bool passesRan = false;
+  // The caller's loop polls every 50 ms and sets the cancel flag when a poll
+  // returns true; a second poll means the first one's flag is set. Waiting
+  // for it (not for a fixed time, which a loaded machine can outlast) makes
+  // the pass manager start after the request, whatever the scheduling.
+  std::atomic<int> polls{0};
   RecoveredFailure f = fp8::runRecoverable(
       [&] {
-        // The caller's poll (every 50 ms) has asked to stop by then.
-        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        while (polls.load() < 2)
+          std::this_thread::sleep_for(std::chrono::milliseconds(1));
         MLIRContext ctx(MLIRContext::Threading::DISABLED);
         OwningOpRef<ModuleOp> module = ModuleOp::create(UnknownLoc::get(&ctx));
         PassManager pm(&ctx);
@@ -213,7 +219,11 @@ TEST(CrashRecovery, CancellationStopsBeforeTheNextPass) {
         (void)pm.run(*module);
         passesRan = true;
       },
-      kStack, [] { return true; });
+      kStack,
+      [&] {
+        ++polls;
+        return true;
+      });
   EXPECT_EQ(f.kind, RecoveredFailure::Cancelled);
   EXPECT_EQ(f.message, "interrupted before pass 'canonicalize'");
   EXPECT_FALSE(passesRan);
