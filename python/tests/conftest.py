@@ -8,7 +8,9 @@ fp8-opt and the helper libraries these tests use.
 import os
 import subprocess
 import sys
+import zlib
 
+import numpy as np
 import pytest
 
 import fp8_mlir
@@ -39,6 +41,16 @@ def pytest_configure(config):
     # report UNSUPPORTED there instead of passing with a skip inside.
     config.addinivalue_line("markers", "models: needs the real model graphs (FP8_MODELS_DIR)")
     config.addinivalue_line("markers", "ptxas: needs the CUDA toolkit's ptxas")
+
+
+@pytest.fixture(autouse=True)
+def _rng_seeded_by_test_name(request):
+    """A module's shared generator `RNG` restarts for each test from a seed
+    of the test's own name (with its parameters): a test's inputs do not
+    depend on which tests ran before it (order, -k selection), so a failure
+    reproduces when the test runs alone."""
+    if isinstance(getattr(request.module, "RNG", None), np.random.Generator):
+        request.module.RNG = np.random.default_rng(zlib.crc32(request.node.name.encode()))
 
 
 def require_passes(*names):

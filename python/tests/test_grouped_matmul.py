@@ -15,6 +15,7 @@ from conftest import require_passes
 
 pytestmark = require_passes("fp8-cpu-pipeline")
 
+# Reseeded for each test from its name (conftest.py).
 RNG = np.random.default_rng(4321)
 
 
