@@ -68,7 +68,7 @@ bool mlir::fp8::emu::parseGemmKernelName(const std::string &name,
                                          GemmKernelName &out) {
   static const std::regex re("fp8_scaled_matmul_(dyn|[0-9]+)x([0-9]+)x([0-9]+)_"
                              "([a-z0-9]+)_([a-z0-9]+)_"
-                             "([a-z0-9]+)(_acc(bf16|f32))?"
+                             "([a-z0-9]+)(_acc(bf16|f32))?(_b1x128)?"
                              "(_t[0-9]+x[0-9]+s[0-9]+(c[0-9]+)?(g[0-9]+)?)?");
   std::smatch m;
   if (!std::regex_match(name, m, re))
@@ -77,6 +77,7 @@ bool mlir::fp8::emu::parseGemmKernelName(const std::string &name,
   out.n = std::stoll(m[2]);
   out.k = std::stoll(m[3]);
   out.hasAcc = m[7].matched;
+  out.bScalesPerColumn = m[9].matched;
   if (out.hasAcc && !parseType(m[8], out.acc))
     return false;
   return parseType(m[4], out.a) && parseType(m[5], out.b) &&
@@ -106,16 +107,18 @@ namespace {
 
 /// The configuration of a GEMM kernel (2-D or grouped) of `specM` x n x k
 /// rows as compiled, at `m` rows: the suffix's tiles, else what its code
-/// says (getGemmKernelConfig).
+/// says (getGemmKernelConfig). `bScalesPerColumn`: a `_b1x128` kernel.
 void configOfKernel(const KernelModule &module, const std::string &kernel,
                     int64_t specM, int64_t n, int64_t k, int64_t m,
-                    GemmKernelConfig &cfg) {
+                    GemmKernelConfig &cfg, bool bScalesPerColumn = false) {
   cfg = withRuntimeM(chooseGemmKernelConfig(specM, n, k), m);
+  cfg.bScalesPerColumn = bScalesPerColumn;
   // A configuration suffix names the tiles (and column-split consumers).
   GemmKernelOverrides o;
   if (parseGemmKernelConfigSuffix(kernel, &o.blockM, &o.blockN, &o.stages,
                                   &o.consumers, &o.groupM)) {
-    cfg = withRuntimeM(makeGemmKernelConfig(specM, n, k, o), m);
+    cfg = withRuntimeM(
+        makeGemmKernelConfig(specM, n, k, o, bScalesPerColumn), m);
     return;
   }
   KernelInfo info = module.getKernelInfo(kernel);
@@ -137,7 +140,8 @@ bool mlir::fp8::emu::getGemmKernelConfig(const KernelModule &module,
   GemmKernelName spec;
   if (!parseGemmKernelName(kernel, spec))
     return false;
-  configOfKernel(module, kernel, spec.m, spec.n, spec.k, m, cfg);
+  configOfKernel(module, kernel, spec.m, spec.n, spec.k, m, cfg,
+                 spec.bScalesPerColumn);
   return true;
 }
 
@@ -211,7 +215,26 @@ mlir::fp8::emu::runGemm(const KernelModule &module, const std::string &kernel,
     for (int64_t kb = 0; kb < KB; ++kb)
       saT[kb * c.mPadded() + i] = ops.sa[i * KB + kb];
   uint64_t sa = upload(saT.data(), saT.size() * 4);
-  uint64_t sb = upload(ops.sb.data(), ops.sb.size() * 4);
+  // Per-column B scales [N, KB] transposed and zero-padded: [KB, Np], Np
+  // the columns of all tiles (GemmKernelConfig::bScaleColumns).
+  std::vector<float> sbT;
+  if (c.bScalesPerColumn) {
+    if (ops.bBlockRows != 1 || ops.sb.size() != size_t(N) * KB) {
+      fail.report = "fp8-emu: error: a kernel with per-column B scales "
+                    "needs B scales [N, KB] (1x128 blocks)\n";
+      return fail;
+    }
+    sbT.assign(size_t(KB) * c.bScaleColumns(), 0.0f);
+    for (int64_t j = 0; j < N; ++j)
+      for (int64_t kb = 0; kb < KB; ++kb)
+        sbT[kb * c.bScaleColumns() + j] = ops.sb[j * KB + kb];
+  } else if (ops.bBlockRows != 128) {
+    fail.report = "fp8-emu: error: the kernel takes B scales of 128x128 "
+                  "blocks\n";
+    return fail;
+  }
+  const std::vector<float> &sbHost = c.bScalesPerColumn ? sbT : ops.sb;
+  uint64_t sb = upload(sbHost.data(), sbHost.size() * 4);
   const int outBytes = out == KernelElementType::bf16 ? 2 : 4;
   uint64_t d = dev.alloc(size_t(M) * N * outBytes);
   uint64_t cBuf = 0;
@@ -298,7 +321,7 @@ mlir::fp8::emu::referenceGemm(const GemmOperands &ops, KernelElementType at,
           for (int64_t k = kb * 128; k < k1; ++k)
             partial += fa[i * K + k] * fb[j * K + k];
         }
-        float s = ops.sa[i * KB + kb] * ops.sb[(j / 128) * KB + kb];
+        float s = ops.sa[i * KB + kb] * ops.sb[(j / ops.bBlockRows) * KB + kb];
         acc = std::fma(partial, s, acc);
       }
       res[i * N + j] =

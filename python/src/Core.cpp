@@ -697,7 +697,9 @@ std::string fp8py::emulateGemm(const std::string &kernelsIr,
   ops.a.assign(a, a + m * k);
   ops.b.assign(b, b + n * k);
   ops.sa.assign(sa, sa + m * kb);
-  ops.sb.assign(sb, sb + cfg.nScaleBlocks() * kb);
+  // B scales [ceil(N/128), KB], or [N, KB] for a per-column-scale kernel.
+  ops.bBlockRows = cfg.bScalesPerColumn ? 1 : 128;
+  ops.sb.assign(sb, sb + cfg.bScaleRows() * kb);
   Options opt;
   opt.seed = seed;
   if (!getAccumulator(accumulator, opt.accumulate))

@@ -194,8 +194,10 @@ bool runGemmKernel(MLIRContext &ctx, const KernelModule &km,
   std::vector<float> xa = randomMatrix(rng, M, spec.k),
                      xb = randomMatrix(rng, spec.n, spec.k);
   quantizeHost(ctx, fp8TypeOf(ctx, spec.a), xa, M, spec.k, 1, ops.a, ops.sa);
-  quantizeHost(ctx, fp8TypeOf(ctx, spec.b), xb, spec.n, spec.k, 128, ops.b,
-               ops.sb);
+  // B in [1, 128] blocks for a per-column-scale (Wgrad) kernel.
+  ops.bBlockRows = spec.bScalesPerColumn ? 1 : 128;
+  quantizeHost(ctx, fp8TypeOf(ctx, spec.b), xb, spec.n, spec.k, ops.bBlockRows,
+               ops.b, ops.sb);
   if (spec.hasAcc) {
     // C [M, N]: random values of the output's magnitude (bf16: rounded to
     // nearest even from them).

@@ -230,7 +230,11 @@ def FP8LowerToNVVMPass : Pass<"fp8-lower-to-nvvm", "ModuleOp"> {
 
     Requirements (diagnosed otherwise): static N and K (M may be dynamic);
     FP8 operands with f32 scales, `a` blocks [1, 128], `b` blocks
-    [128, 128], promote_interval 128 (the DeepSeek-V3 recipe). Any K: the
+    [128, 128] or [1, 128] (the Wgrad GEMM: a kernel named `..._b1x128`
+    with per-column B scales, passed as f32 [ceil(K/128), Np], Np the
+    columns of all tiles), promote_interval 128 (the DeepSeek-V3 recipe,
+    §3.3.2). `fp8.requantize` has no kernel: a remark says it stays a host
+    op. Any K: the
     host pads the codes' rows to a multiple of 16 bytes (TMA global
     strides). An `acc` operand C (bf16/f32) is the kernel's last parameter
     and the accumulators' initial value.

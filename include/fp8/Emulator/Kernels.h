@@ -37,6 +37,7 @@ struct GemmKernelName {
   KernelElementType a, b, out;
   bool hasAcc = false; // _acc<c>: an accumulator operand C
   KernelElementType acc = KernelElementType::f32;
+  bool bScalesPerColumn = false; // _b1x128: B scales per column
 };
 bool parseGemmKernelName(const std::string &name, GemmKernelName &out);
 
@@ -59,7 +60,11 @@ bool getGemmKernelConfig(const KernelModule &module, const std::string &kernel,
 
 /// Operands of an M x N x K GEMM in the layouts of fp8.scaled_matmul: codes
 /// a [M, K], b [N, K] (u8); scales sa [M, KB] (1x128 blocks), sb
-/// [ceil(N / 128), KB] (128x128 blocks), f32, KB = ceil(K / 128).
+/// [ceil(N / 128), KB] (128x128 blocks; `bBlockRows` 128) or [N, KB]
+/// (1x128 blocks, `bBlockRows` 1: per-column B scales, which runGemm
+/// uploads transposed and zero-padded to [KB, ceil(N / BLOCK_N) * BLOCK_N]
+/// as the kernel ABI says), f32,
+/// KB = ceil(K / 128).
 /// Optional accumulator C [M, N] (`c` empty: none): bf16 bits in the low 16
 /// bits of each element when `cType` is bf16, else f32 bits.
 /// K need not be a multiple of 16: runGemm pads the rows of the codes with
@@ -68,6 +73,7 @@ struct GemmOperands {
   int64_t m, n, k;
   std::vector<uint8_t> a, b;
   std::vector<float> sa, sb;
+  int64_t bBlockRows = 128; // rows of B per scale: 128 or 1
   std::vector<uint32_t> c;
   KernelElementType cType = KernelElementType::f32;
 };

@@ -59,6 +59,8 @@ std::string mlir::fp8::gemmKernelName(const GemmKernelSpec &spec) {
     name += getGroupedGemmKernelCountsSuffix();
   if (spec.accType)
     name += getGemmKernelAccSuffix(getKernelElementType(spec.accType));
+  if (c.bScalesPerColumn)
+    name += getGemmKernelColumnScalesSuffix();
   if (!isDefaultGemmKernelConfig(c))
     name += getGemmKernelConfigSuffix(c.blockM, c.blockN, c.stages, c.consumers,
                                       c.groupM);
@@ -130,6 +132,8 @@ LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
                              b, k.ptrGlobal, entry->getArguments().back()))
                        : Value();
 
+  assert((!cfg.bScalesPerColumn || !grouped) &&
+         "per-column B scales are implemented for the 2-D kernel only");
   const int64_t S = cfg.stages, C = cfg.consumers, KBlocks = cfg.kBlocks();
   const int64_t nTiles = cfg.nTiles();
   // M and the tile count: compile-time constants, or computed from the
@@ -436,7 +440,31 @@ LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
       // latency hides behind it; blocks past the last one (a tile at the N
       // edge) are clamped to it and feed only masked columns.
       SmallVector<Value> sbv;
-      for (int64_t i = 0; i < sbCount; ++i) {
+      // Per-column B scales (b blocks [1, 128]): the scales of this
+      // thread's columns colTile + 8j and + 1 of register group j are
+      // adjacent in the transposed [KB, Np] array: one 8-byte load per
+      // group (colTile even, Np a multiple of 8: aligned), consumerN / 8
+      // loads per K block at constant offsets 32j bytes from the first,
+      // issued before the wait as the block scales are. Np covers every
+      // column of every tile (zero-padded by the host), so no load needs a
+      // clamp: with a clamp per group ptxas kept the clamped indices live
+      // and spilled at BLOCK_N = 160.
+      SmallVector<Value> sbPairs;
+      if (cfg.bScalesPerColumn) {
+        Value sbBase = LLVM::GEPOp::create(
+            b, k.ptrGlobal, k.f32, sbPtr,
+            ValueRange{k.add(k.mul(kb, k.c32(cfg.bScaleColumns())), colTile)});
+        auto pairTy = VectorType::get({2}, k.f32);
+        for (int64_t j = 0; j < accRegs / 4; ++j)
+          sbPairs.push_back(LLVM::LoadOp::create(
+              b, pairTy,
+              j ? Value(LLVM::GEPOp::create(
+                      b, k.ptrGlobal, k.f32, sbBase,
+                      ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(8 * j)}))
+                : sbBase,
+              /*alignment=*/8));
+      }
+      for (int64_t i = 0; i < sbCount && !cfg.bScalesPerColumn; ++i) {
         Value blk = k.add(sbBlock0, k.c32(i));
         if (i > 0)
           blk = arith::MinUIOp::create(b, blk, k.c32(cfg.nScaleBlocks() - 1));
@@ -544,7 +572,18 @@ LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
       // acc += partial * (sa[row] * sb[block of the column]), the reference
       // lowering's order of operations.
       SmallVector<Value> yields{k.add(it, k.c32(1))};
-      for (int64_t r = 0; r < accRegs; r += 4) {
+      for (int64_t r = 0; r < accRegs && cfg.bScalesPerColumn; r += 4) {
+        // acc = fma(partial, sa[row] * sb[col], acc): one scale product per
+        // register (its row slot and column), in the reference's order.
+        for (int64_t q = r; q < r + 4 && q < accRegs; ++q) {
+          Value sbq =
+              LLVM::ExtractElementOp::create(b, sbPairs[r / 4], k.c32(q % 2));
+          Value p = LLVM::ExtractValueOp::create(b, partial, q);
+          yields.push_back(k.fma(p, k.fmul(sa[accumulatorRowSlot(q)], sbq),
+                                 kLoop.getRegionIterArg(1 + q)));
+        }
+      }
+      for (int64_t r = 0; r < accRegs && !cfg.bScalesPerColumn; r += 4) {
         int64_t staticIdx;
         Value sbj = sbOfGroup(r / 4, staticIdx);
         Value groupScale[2];

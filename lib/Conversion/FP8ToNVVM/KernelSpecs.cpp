@@ -33,9 +33,14 @@ mlir::fp8::getGemmKernelSpec(ScaledMatmulOp op,
     ArrayRef<int64_t> blk = t.getBlockShape();
     return blk.size() == 2 && blk[0] == b0 && blk[1] == b1;
   };
-  if (!isBlock(aTy, 1, 128) || !isBlock(bTy, 128, 128))
+  // b: [128, 128] is the weight of Fprop and Dgrad (DeepSeek-V3 §3.3.2);
+  // b: [1, 128], one scale per column and K block, the activation operand
+  // of the Wgrad GEMM (docs/training.md; DeepGEMM's "1D-1D" kernel).
+  const bool bPerColumn = isBlock(bTy, 1, 128);
+  if (!isBlock(aTy, 1, 128) || (!isBlock(bTy, 128, 128) && !bPerColumn))
     return op.emitOpError("GPU lowering implements the DeepSeek-V3 blocks "
-                          "(a: [1, 128], b: [128, 128]), got a: ")
+                          "(a: [1, 128], b: [128, 128] or, for the Wgrad "
+                          "GEMM, [1, 128]), got a: ")
            << aTy << ", b: " << bTy;
   if (!aTy.getScaleType().isF32() || !bTy.getScaleType().isF32())
     return op.emitOpError("GPU lowering needs f32 scales");
@@ -54,14 +59,17 @@ mlir::fp8::getGemmKernelSpec(ScaledMatmulOp op,
     // The model's tiles and stages, spelled as overrides so that the kernel
     // name carries them (`_t<BM>x<BN>s<S>` unless they are the default) and
     // the host runtime and the emulator read them back from it.
-    GemmKernelConfig chosen = chooseGemmConfigByModel(m, n, k, *model).config;
+    GemmKernelConfig chosen =
+        chooseGemmConfigByModel(m, n, k, *model, /*blockMDivides=*/0,
+                                /*groups=*/1, /*grouped=*/false, bPerColumn)
+            .config;
     o.blockM = chosen.blockM;
     o.blockN = chosen.blockN;
     o.stages = chosen.stages;
     if (!o.groupM)
       o.groupM = chosen.groupM;
   }
-  spec.config = makeGemmKernelConfig(m, n, k, o);
+  spec.config = makeGemmKernelConfig(m, n, k, o, bPerColumn);
   StringRef why = checkGemmKernelConfig(spec.config);
   if (!why.empty()) {
     const GemmKernelConfig &c = spec.config;
@@ -200,6 +208,11 @@ DictionaryAttr mlir::fp8::getKernelConfigAttr(MLIRContext *ctx,
   i64("consumers", c.consumers);
   i64("group_m", c.groupM);
   attrs.push_back(b.getNamedAttr("chip", b.getStringAttr(chip.name)));
+  // Only the per-column kernel says so (b blocks [1, 128]); a kernel
+  // without the key has [128, 128] B blocks.
+  if (c.bScalesPerColumn)
+    attrs.push_back(b.getNamedAttr(kKernelConfigBScalesKey,
+                                   b.getStringAttr(kBScalesPerColumn)));
   if (c.m != GemmKernelConfig::kDynamicM) {
     GemmCost cost = modelGemmCost(c, chip);
     i64("ctas", cost.ctas);
@@ -212,8 +225,10 @@ DictionaryAttr mlir::fp8::getKernelConfigAttr(MLIRContext *ctx,
 
 FailureOr<GemmKernelConfig>
 mlir::fp8::getKernelConfigFromAttr(DictionaryAttr dict, int64_t m, int64_t n,
-                                   int64_t k, std::string &why) {
+                                   int64_t k, bool bScalesPerColumn,
+                                   std::string &why) {
   GemmKernelConfig c;
+  c.bScalesPerColumn = bScalesPerColumn;
   c.m = m;
   c.n = n;
   c.k = k;
@@ -236,6 +251,18 @@ mlir::fp8::getKernelConfigFromAttr(DictionaryAttr dict, int64_t m, int64_t n,
   // row-major).
   if (auto g = dict.getAs<IntegerAttr>("group_m"))
     c.groupM = g.getInt();
+  // The B-scale layout is the op's (its b blocks): a kernel for the other
+  // form would read its B scales with the wrong indexing.
+  auto bScales = dict.getAs<StringAttr>(kKernelConfigBScalesKey);
+  if (bScalesPerColumn !=
+      (bScales && bScales.getValue() == kBScalesPerColumn)) {
+    why = bScalesPerColumn
+              ? "the op's b blocks are [1, 128], the kernel's are not "
+                "(b_scales = \"per_column\" missing)"
+              : "the kernel has per-column B scales (b_scales), the op's b "
+                "blocks are [128, 128]";
+    return failure();
+  }
   // The kernel's K block is the promotion interval (128) and it runs
   // without clusters: anything else is not a kernel this project generates.
   if (blockK != c.blockK) {

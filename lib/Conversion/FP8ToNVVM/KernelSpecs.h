@@ -18,6 +18,11 @@ namespace fp8 {
 /// launches from.
 constexpr llvm::StringLiteral kKernelModuleName = "fp8_kernels";
 
+/// The `fp8.kernel_config` key of a kernel with per-column B scales (b
+/// blocks [1, 128]) and its value; absent for [128, 128] B blocks.
+constexpr llvm::StringLiteral kKernelConfigBScalesKey = "b_scales";
+constexpr llvm::StringLiteral kBScalesPerColumn = "per_column";
+
 /// Checks that `op` is in the form the sm_90a GEMM kernel implements and
 /// returns its spec; emits an error naming what is wrong otherwise (also an
 /// invalid configuration, naming the options). The configuration: the
@@ -51,7 +56,7 @@ LogicalResult parseKernelConfigOptions(Location loc, StringRef pass,
 /// generator has no clusters), consumers, group_m (the tile order's group
 /// height, 1: row-major), ctas (the persistent grid on the
 /// chip's SMs), modelled_us and modelled_tflops (absent for a dynamic M),
-/// chip.
+/// chip; b_scales = "per_column" for per-column B scales.
 DictionaryAttr getKernelConfigAttr(MLIRContext *ctx, const GemmKernelConfig &c,
                                    const ChipSpec &chip);
 
@@ -62,11 +67,11 @@ DictionaryAttr getKernelConfigAttr(MLIRContext *ctx, const GemmKernelConfig &c,
 /// derived sizes (setmaxnreg share, ring layout) follow GemmKernelConfig.h.
 /// Fails with `why` set when a key is missing or the configuration is not
 /// one the kernel generator emits (block_k 128, cluster 1,
-/// checkGemmKernelConfig).
-FailureOr<GemmKernelConfig> getKernelConfigFromAttr(DictionaryAttr dict,
-                                                    int64_t m, int64_t n,
-                                                    int64_t k,
-                                                    std::string &why);
+/// checkGemmKernelConfig) or its b_scales differs from
+/// `bScalesPerColumn` (the op's B blocks).
+FailureOr<GemmKernelConfig>
+getKernelConfigFromAttr(DictionaryAttr dict, int64_t m, int64_t n, int64_t k,
+                        bool bScalesPerColumn, std::string &why);
 
 /// The quantize kernel's spec for `op`, or nullopt when the op stays a host
 /// (CPU) op; with `remark`, a remark says why.

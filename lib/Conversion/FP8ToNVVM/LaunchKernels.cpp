@@ -197,7 +197,9 @@ func::FuncOp getOrDeclareLauncher(ModuleOp module, StringRef kernel,
 }
 
 /// The GEMM launcher: (a codes [M, Kp], b codes [N, Kp], A scales
-/// transposed and padded [KB, roundUp(M, 4)], B scales [ceil(N/128), KB],
+/// transposed and padded [KB, roundUp(M, 4)], B scales [ceil(N/128), KB]
+/// (per-column kernels, `_b1x128`: [KB, ceil(N / BLOCK_N) * BLOCK_N],
+/// transposed),
 /// d [M, N][, c [M, N]]), all host memrefs; Kp = K rounded up to a multiple
 /// of 16, the codes' rows padded with zero codes (TMA global strides are
 /// multiples of 16 bytes); the kernel ABI of GemmKernelConfig.h.
@@ -368,8 +370,8 @@ LogicalResult defineLauncher(func::FuncOp fn, int64_t smCount) {
              << " (its kernel's configuration, copied when fp8-launch-kernels "
                 "declares it)";
     std::string why;
-    FailureOr<GemmKernelConfig> c =
-        getKernelConfigFromAttr(dict, m, n, kDim, why);
+    FailureOr<GemmKernelConfig> c = getKernelConfigFromAttr(
+        dict, m, n, kDim, isColumnScalesGemmKernelName(kernel.str()), why);
     if (failed(c))
       return fn.emitOpError("fp8-launch-kernels: invalid ")
              << FP8Dialect::kKernelConfigAttrName << " " << dict << ": " << why;
@@ -425,9 +427,11 @@ Value padCodes(ImplicitLocOpBuilder &b, Value codes) {
 /// K-block-major layout whose rows are 16-byte aligned, as the kernel's TMA
 /// reads it (a masked grouped GEMM's [G, M, KB] per group). Only the M of
 /// a rank-2 tensor may be dynamic: read from `aCodes` (the codes of the
-/// same operand); `mSizes` gets it, if any.
+/// same operand); `mSizes` gets it, if any. `staticPadRows` (a static M
+/// only): pad to that many instead (per-column B scales: [KB, Np]).
 Value transposeAScales(ImplicitLocOpBuilder &b, Value aScales, Value aCodes,
-                       SmallVectorImpl<Value> &mSizes) {
+                       SmallVectorImpl<Value> &mSizes,
+                       int64_t staticPadRows = 0) {
   auto saTy = cast<RankedTensorType>(aScales.getType());
   int64_t rank = saTy.getRank();
   int64_t kb = saTy.getDimSize(rank - 1), mStatic = saTy.getDimSize(rank - 2);
@@ -447,8 +451,9 @@ Value transposeAScales(ImplicitLocOpBuilder &b, Value aScales, Value aCodes,
     s.append({kb, rows});
     return s;
   };
-  int64_t mPad =
-      dynM ? ShapedType::kDynamic : GemmKernelConfig::roundUp(mStatic, 4);
+  int64_t mPad = dynM            ? ShapedType::kDynamic
+                 : staticPadRows ? staticPadRows
+                                 : GemmKernelConfig::roundUp(mStatic, 4);
   Value zero =
       arith::ConstantOp::create(b, b.getF32Type(), b.getF32FloatAttr(0.0f));
   Value padded =
@@ -616,6 +621,7 @@ struct FP8LaunchKernelsPass
     const GemmKernelConfig &shape = spec->config;
     GemmKernelSpec baseSpec = *spec;
     baseSpec.config = chooseGemmKernelConfig(shape.m, shape.n, shape.k);
+    baseSpec.config.bScalesPerColumn = shape.bScalesPerColumn;
     FailureOr<Operation *> kernel =
         findGemmKernel(kernels, gemm, gemmKernelName(baseSpec));
     if (failed(kernel))
@@ -629,8 +635,8 @@ struct FP8LaunchKernelsPass
              << " (the configuration fp8-lower-to-nvvm records on it, which "
                 "the launcher follows)";
     std::string why;
-    FailureOr<GemmKernelConfig> config =
-        getKernelConfigFromAttr(dict, shape.m, shape.n, shape.k, why);
+    FailureOr<GemmKernelConfig> config = getKernelConfigFromAttr(
+        dict, shape.m, shape.n, shape.k, shape.bScalesPerColumn, why);
     if (failed(config))
       return gemm->emitOpError("fp8-launch-kernels: kernel '")
              << name << "' has an invalid " << FP8Dialect::kKernelConfigAttrName
@@ -654,6 +660,15 @@ struct FP8LaunchKernelsPass
     Value aData = padCodes(b, aCodes), bData = padCodes(b, bCodes);
     SmallVector<Value> mSizes;
     Value saT = transposeAScales(b, aScales, aCodes, mSizes);
+    // Per-column B scales [N, KB] go to the kernel as [KB, Np], Np the
+    // columns of all tiles of the kernel's configuration (GemmKernelConfig.h:
+    // a thread's two adjacent columns are one aligned 8-byte load, never
+    // out of bounds), transposed and zero-padded as the A scales are.
+    if (shape.bScalesPerColumn) {
+      SmallVector<Value> nSizes; // N is static
+      bScales =
+          transposeAScales(b, bScales, bCodes, nSizes, config->bScaleColumns());
+    }
 
     auto resTy = cast<RankedTensorType>(result.getType());
     Value d = allocLike(b, resTy, mSizes);

@@ -125,10 +125,19 @@ struct FP8LowerToNVVMPass
     module.walk([&](Operation *op) {
       if (isa<ScaledMatmulOp, GroupedScaledMatmulOp>(op))
         ops.push_back(op);
-      else if (auto q = dyn_cast<QuantizeOp>(op))
+      else if (auto q = dyn_cast<QuantizeOp>(op)) {
         if (std::optional<QuantizeKernelSpec> spec =
                 getQuantizeSpec(q, /*remark=*/true))
           quantizeSpecs.push_back(*spec);
+      } else if (isa<RequantizeOp>(op)) {
+        // The Wgrad operands of a training graph (docs/training.md): no
+        // kernel yet; the host program runs the CPU lowering of the op
+        // between the launches (its codes and scales go to the device with
+        // the GEMM's operands).
+        op->emitRemark("fp8-lower-to-nvvm: no GPU requantize kernel; the op "
+                       "stays on the host (CPU lowering between the kernel "
+                       "launches)");
+      }
     });
     if (ops.empty() && quantizeSpecs.empty())
       return;

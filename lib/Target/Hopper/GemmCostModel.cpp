@@ -53,8 +53,10 @@ double mlir::fp8::gemmWaveOperandBytes(const GemmKernelConfig &c,
   const double kb = static_cast<double>(c.kBlocks());
   const double kPad = kb * c.blockK;
   // Bytes per row of A (codes and its f32 scale per K block) and per row of
-  // B (codes and a 128th of its scale row).
-  const double aRow = kPad + kb * 4, bRow = kPad + kb * 4 / 128.0;
+  // B (codes and a 128th of its scale row, or a whole scale row when B has
+  // per-column scales).
+  const double aRow = kPad + kb * 4,
+               bRow = kPad + kb * 4 / (c.bScalesPerColumn ? 1.0 : 128.0);
   double bytes = 0;
   for (int64_t w0 = 0; w0 < tiles; w0 += smCount) {
     const int64_t w1 = std::min(tiles, w0 + smCount);
@@ -85,7 +87,7 @@ int64_t mlir::fp8::chooseGroupM(const GemmKernelConfig &c,
   const double kb = static_cast<double>(c.kBlocks()), kPad = kb * c.blockK;
   const double operands = static_cast<double>(c.m) * (kPad + kb * 4) +
                           static_cast<double>(c.n) * kPad +
-                          static_cast<double>(c.nScaleBlocks()) * kb * 4;
+                          static_cast<double>(c.bScaleRows()) * kb * 4;
   if (operands <= chip.l2Bytes / 2)
     return 1;
   int64_t best = 1;
@@ -121,14 +123,20 @@ GemmCost mlir::fp8::modelGemmCost(const GemmKernelConfig &c,
   // Tensor cores compute whole tiles (padded rows and columns included);
   // the consumers promote in lock-step, so the FFMAs add to the wgmma time.
   double wgmmaS = 2.0 * bm * bn * c.blockK / peakPerSM;
-  double promoteS = bm * bn / kFfmaPerClkPerSM / clockHz;
+  // Per-column B scales: each element's scale product is its own FMUL
+  // (sa[row] * sb[col]) besides the FFMA; block scales share one product
+  // per row and block.
+  double promoteS =
+      (c.bScalesPerColumn ? 2.0 : 1.0) * bm * bn / kFfmaPerClkPerSM / clockHz;
   double tileComputeS = kb * (wgmmaS + promoteS);
   // L2 -> SM bytes of a tile: the in-bounds rows of A and B (TMA zero-fills
   // out-of-bounds boxes without reading), the A scales, and the output.
   double rowsA = static_cast<double>(std::min(c.blockM, c.m));
   double colsB = static_cast<double>(std::min(c.blockN, c.n));
-  double tileL2Bytes =
-      kb * (rowsA + colsB) * c.blockK + kb * bm * 4 + rowsA * colsB * kOutBytes;
+  // Per-column B scales add the tile's columns' scales per K block.
+  double tileL2Bytes = kb * (rowsA + colsB) * c.blockK + kb * bm * 4 +
+                       (c.bScalesPerColumn ? kb * bn * 4 : 0.0) +
+                       rowsA * colsB * kOutBytes;
   double tileL2S = tileL2Bytes / (chip.l2BytesPerClkPerSM * clockHz);
   r.computeUs = r.waves * tileComputeS * 1e6;
   r.l2Us = r.waves * tileL2S * 1e6;
@@ -139,7 +147,7 @@ GemmCost mlir::fp8::modelGemmCost(const GemmKernelConfig &c,
   const double m = static_cast<double>(c.m), n = static_cast<double>(c.n);
   const double kPad = kb * c.blockK;
   double aBytes = m * kPad + m * kb * 4;
-  double bBytes = n * kPad + c.nScaleBlocks() * kb * 4;
+  double bBytes = n * kPad + c.bScaleRows() * kb * 4;
   double operands = aBytes + bBytes;
   if (operands > chip.l2Bytes / 2)
     operands = gemmWaveOperandBytes(c, chip.smCount);
@@ -158,7 +166,7 @@ namespace {
 /// 16..256, as many stages as fit (at most 8, at least 2 for a pipeline).
 template <typename Fn>
 void forEachCandidate(int64_t m, int64_t n, int64_t k, int64_t blockMDivides,
-                      bool grouped, Fn fn) {
+                      bool grouped, bool bScalesPerColumn, Fn fn) {
   for (int64_t bm : {64, 128, 256}) {
     if (blockMDivides && blockMDivides % bm != 0)
       continue;
@@ -166,7 +174,7 @@ void forEachCandidate(int64_t m, int64_t n, int64_t k, int64_t blockMDivides,
       GemmKernelOverrides o;
       o.blockM = bm;
       o.blockN = bn;
-      GemmKernelConfig c = makeGemmKernelConfig(m, n, k, o);
+      GemmKernelConfig c = makeGemmKernelConfig(m, n, k, o, bScalesPerColumn);
       if (c.stages < 2 || *(grouped ? checkGroupedGemmKernelConfig(c)
                                     : checkGemmKernelConfig(c)) != '\0')
         continue;
@@ -200,37 +208,41 @@ bool better(const GemmKernelConfig &c, const GemmCost &x,
 GemmChoice mlir::fp8::chooseGemmConfigByModel(int64_t m, int64_t n, int64_t k,
                                               const ChipSpec &chip,
                                               int64_t blockMDivides,
-                                              int64_t groups, bool grouped) {
+                                              int64_t groups, bool grouped,
+                                              bool bScalesPerColumn) {
   GemmChoice best;
   bool have = false;
   GemmChoice bestWide; // the best that launches a CTA on every SM
   bool haveWide = false;
   int64_t mostTiles = 0;
   const int64_t wide = chip.smCount;
-  forEachCandidate(m, n, k, blockMDivides, grouped, [&](GemmKernelConfig c) {
-    // G masked groups of m rows: G * roundUp(m, BLOCK_M) rows, the tiles
-    // the launch computes (a group's last tile is padded on its own).
-    if (groups > 1)
-      c.m = groups * GemmKernelConfig::roundUp(m, c.blockM);
-    // A grouped (MoE) kernel keeps the row-major order inside its groups:
-    // a masked group's tiles are consecutive already (one B[g] per group).
-    c.groupM = grouped ? 1 : chooseGroupM(c, chip);
-    GemmCost cost = modelGemmCost(c, chip);
-    mostTiles = std::max(mostTiles, cost.tiles);
-    if (!have || better(c, cost, best.config, best.cost)) {
-      best.config = c;
-      best.cost = cost;
-      have = true;
-    }
-    if (cost.ctas >= wide &&
-        (!haveWide || better(c, cost, bestWide.config, bestWide.cost))) {
-      bestWide.config = c;
-      bestWide.cost = cost;
-      haveWide = true;
-    }
-  });
+  forEachCandidate(
+      m, n, k, blockMDivides, grouped, bScalesPerColumn,
+      [&](GemmKernelConfig c) {
+        // G masked groups of m rows: G * roundUp(m, BLOCK_M) rows, the tiles
+        // the launch computes (a group's last tile is padded on its own).
+        if (groups > 1)
+          c.m = groups * GemmKernelConfig::roundUp(m, c.blockM);
+        // A grouped (MoE) kernel keeps the row-major order inside its groups:
+        // a masked group's tiles are consecutive already (one B[g] per group).
+        c.groupM = grouped ? 1 : chooseGroupM(c, chip);
+        GemmCost cost = modelGemmCost(c, chip);
+        mostTiles = std::max(mostTiles, cost.tiles);
+        if (!have || better(c, cost, best.config, best.cost)) {
+          best.config = c;
+          best.cost = cost;
+          have = true;
+        }
+        if (cost.ctas >= wide &&
+            (!haveWide || better(c, cost, bestWide.config, bestWide.cost))) {
+          bestWide.config = c;
+          bestWide.cost = cost;
+          haveWide = true;
+        }
+      });
   if (!have) { // unreachable for m, n, k > 0: 64x16 with 2 stages fits
     best.config = chooseGemmKernelConfig(m, n, k);
+    best.config.bScalesPerColumn = bScalesPerColumn;
     best.cost = modelGemmCost(best.config, chip);
   }
   if (best.cost.ctas < wide) {

@@ -12,10 +12,11 @@ func.func @dynamic_k(%a: !fp8.scaled<128x?xf8E4M3FN, block = [1, 128], scale = f
 
 // -----
 
-func.func @rowwise_b(%a: !fp8.scaled<128x256xf8E4M3FN, block = [1, 128], scale = f32>,
-                     %b: !fp8.scaled<128x256xf8E4M3FN, block = [1, 128], scale = f32>) -> tensor<128x128xbf16> {
-  // expected-error @+1 {{GPU lowering implements the DeepSeek-V3 blocks (a: [1, 128], b: [128, 128])}}
-  %d = fp8.scaled_matmul %a, %b : !fp8.scaled<128x256xf8E4M3FN, block = [1, 128], scale = f32>, !fp8.scaled<128x256xf8E4M3FN, block = [1, 128], scale = f32> -> tensor<128x128xbf16>
+// b blocks other than [128, 128] (weights) and [1, 128] (Wgrad activations).
+func.func @tall_b(%a: !fp8.scaled<128x256xf8E4M3FN, block = [1, 128], scale = f32>,
+                  %b: !fp8.scaled<128x256xf8E4M3FN, block = [32, 128], scale = f32>) -> tensor<128x128xbf16> {
+  // expected-error @+1 {{GPU lowering implements the DeepSeek-V3 blocks (a: [1, 128], b: [128, 128] or, for the Wgrad GEMM, [1, 128])}}
+  %d = fp8.scaled_matmul %a, %b : !fp8.scaled<128x256xf8E4M3FN, block = [1, 128], scale = f32>, !fp8.scaled<128x256xf8E4M3FN, block = [32, 128], scale = f32> -> tensor<128x128xbf16>
   return %d : tensor<128x128xbf16>
 }
 

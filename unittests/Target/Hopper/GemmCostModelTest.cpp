@@ -185,3 +185,64 @@ TEST(GemmCostModelTest, TinyProblemSaysWhy) {
 }
 
 } // namespace
+
+namespace {
+
+// The Wgrad GEMM's kernel (b blocks [1, 128]): per-column B scales.
+GemmKernelConfig columnScales(int64_t m, int64_t n, int64_t k, int64_t bm,
+                              int64_t bn) {
+  GemmKernelOverrides o;
+  o.blockM = bm;
+  o.blockN = bn;
+  return makeGemmKernelConfig(m, n, k, o, /*bScalesPerColumn=*/true);
+}
+
+// 128x2112x7168 with 64x32 tiles: B's scales are 2112 x 56 x 4 bytes
+// instead of 17 x 56 x 4, so the HBM bytes grow by (2112 - 17) x 224 =
+// 469280 over the block-scale kernel's (DecodeCtaCounts above).
+TEST(GemmCostModelTest, ColumnScaleBytes) {
+  GemmCost block = modelGemmCost(tiles(128, 2112, 7168, 64, 32), h200());
+  GemmCost column =
+      modelGemmCost(columnScales(128, 2112, 7168, 64, 32), h200());
+  EXPECT_DOUBLE_EQ(column.hbmBytes - block.hbmBytes, 469280.0);
+  // The scale rows of the kernel ABI: ceil(2112 / 32) * 32 columns.
+  EXPECT_EQ(columnScales(128, 2112, 7168, 64, 32).bScaleColumns(), 2112);
+  EXPECT_EQ(columnScales(200, 300, 400, 128, 112).bScaleColumns(), 336);
+}
+
+// One 128x128 tile, K = 128: the promotion doubles (an FMUL per element
+// besides the FFMA: 2 x 0.069939 us), and the tile reads 128 x 4 more
+// L2 bytes per K block.
+TEST(GemmCostModelTest, ColumnScaleComputeTime) {
+  GemmCost c = modelGemmCost(columnScales(128, 128, 128, 128, 128), h200());
+  EXPECT_NEAR(c.computeUs, 0.27977 + 2 * 0.069939, 1e-4);
+  GemmCost b = modelGemmCost(tiles(128, 128, 128, 128, 128), h200());
+  EXPECT_GT(c.l2Us, b.l2Us);
+}
+
+// The register limit: consumerN + consumerN / 4 + 16 within the share (232
+// for 1-2 consumers, 152 for 3, 104 for 4): 168 + 42 + 16 = 226 fits, 176
+// + 44 + 16 = 236 does not; 104 + 26 + 16 = 146 <= 152; 64 + 16 + 16 = 96
+// <= 104, 72 + 18 + 16 = 106 > 104. The model never picks a wider tile.
+TEST(GemmCostModelTest, ColumnScaleRegisterLimit) {
+  EXPECT_STREQ(checkGemmKernelConfig(columnScales(256, 512, 512, 128, 168)),
+               "");
+  EXPECT_STRNE(checkGemmKernelConfig(columnScales(256, 512, 512, 128, 176)),
+               "");
+  EXPECT_STREQ(checkGemmKernelConfig(columnScales(256, 512, 512, 192, 104)),
+               "");
+  EXPECT_STREQ(checkGemmKernelConfig(columnScales(256, 512, 512, 256, 64)), "");
+  EXPECT_STRNE(checkGemmKernelConfig(columnScales(256, 512, 512, 256, 72)), "");
+  // 176 columns are fine for the block-scale kernel.
+  EXPECT_STREQ(checkGemmKernelConfig(tiles(256, 512, 512, 128, 176)), "");
+  for (int64_t m : {64, 512, 4096})
+    for (int64_t n : {512, 2112, 7168}) {
+      GemmChoice g = chooseGemmConfigByModel(m, n, 4096, h200(), 0, 1, false,
+                                             /*bScalesPerColumn=*/true);
+      EXPECT_TRUE(g.config.bScalesPerColumn);
+      EXPECT_LE(g.config.consumerN() * 5 / 4 + 16, g.config.consumerRegs)
+          << m << "x" << n;
+    }
+}
+
+} // namespace

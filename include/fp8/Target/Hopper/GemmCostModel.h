@@ -85,6 +85,8 @@ int64_t chooseGroupM(const GemmKernelConfig &c, const ChipSpec &chip);
 /// rows each, modelled as one GEMM of G * roundUp(M, BLOCK_M) rows (every
 /// group's last tile padded); the returned config's m is that row count.
 /// `grouped`: only configurations checkGroupedGemmKernelConfig accepts.
+/// `bScalesPerColumn`: the kernel of b blocks [1, 128] (its register limit;
+/// its B-scale bytes and scale products are counted).
 struct GemmChoice {
   GemmKernelConfig config;
   GemmCost cost;
@@ -93,7 +95,8 @@ struct GemmChoice {
 GemmChoice chooseGemmConfigByModel(int64_t m, int64_t n, int64_t k,
                                    const ChipSpec &chip,
                                    int64_t blockMDivides = 0,
-                                   int64_t groups = 1, bool grouped = false);
+                                   int64_t groups = 1, bool grouped = false,
+                                   bool bScalesPerColumn = false);
 
 } // namespace mlir::fp8
 

@@ -15,7 +15,13 @@
 //   2 tmapSA: CUtensorMap of A scales, transposed and padded: f32 [KB, Mpad]
 //             (K-block major, Mpad = roundUp(M, 4) so rows are 16-byte
 //             aligned as TMA requires), box {blockM, 1}, no swizzle
-//   3 sb:     f32 [ceil(N/128), KB] B scales, row-major (plain loads)
+//   3 sb:     f32 [ceil(N/128), KB] B scales, row-major (plain loads);
+//             for per-column B scales (b blocks [1, 128], the Wgrad GEMM,
+//             kernels named ..._b1x128: bScalesPerColumn) transposed and
+//             zero-padded, f32 [KB, Np], Np = ceil(N / blockN) * blockN
+//             (every column a tile covers: bScaleColumns), so a thread's
+//             two adjacent columns are one aligned 8-byte load at a
+//             constant offset from its first, with no clamp
 //   4 d:      [M, N] bf16 or f32 output, row-major
 //   5 m:      i32, the number of rows M at run time. A kernel compiled for
 //             a static M ignores it; a dynamic-M kernel (one per N, K and
@@ -53,6 +59,11 @@ struct GemmKernelConfig {
   /// its CTAs through L2 (GemmCostModel.h chooses the group).
   int64_t groupM = 1;
   int64_t producerRegs = 40, consumerRegs = 232; // setmaxnreg targets
+  /// B scales per column ([1, 128] blocks: one per column and K block, the
+  /// Wgrad GEMM of training, DeepGEMM's "1D-1D" kernel) instead of per
+  /// 128 x 128 block. Each consumer thread then holds the scales of its
+  /// consumerN / 4 fragment columns for a K block (kernel ABI above).
+  bool bScalesPerColumn = false;
 
   /// Registers per CTA (sm_90: 64K 32-bit registers per SM, one CTA per SM).
   static constexpr int64_t kRegisterFile = 65536;
@@ -68,6 +79,12 @@ struct GemmKernelConfig {
   /// ptxas -v (CUDA 12), BLOCK_N 208 spills with 232 registers, 200 does not
   /// (test/Conversion/FP8ToNVVM/grouped-gemm-ptx.mlir).
   static constexpr int64_t kGroupedConsumerOverheadRegs = 16;
+  /// Per-column B scales (bScalesPerColumn): a thread's fragment covers
+  /// consumerN / 4 columns (two of every 8, WgmmaFragment.h), whose scales
+  /// it holds in registers from their loads (before the full-barrier wait)
+  /// to the promotion: consumerN / 4 registers more. Measured with ptxas -v
+  /// (CUDA 12): test/Conversion/FP8ToNVVM/gemm-1d1d-ptx.mlir.
+  static constexpr int64_t kColumnScaleDivisor = 4;
   /// A CTA tile spans at most this many 128-column B-scale blocks
   /// (BLOCK_N <= 256 starting at a multiple of 8: ceil((120 + 256) / 128)).
   static constexpr int64_t kMaxScaleBlocksPerTile = 3;
@@ -101,6 +118,18 @@ struct GemmKernelConfig {
   int64_t tiles() const { return mTiles() * nTiles(); }
   int64_t kBlocks() const { return ceilDiv(k, blockK); }
   int64_t nScaleBlocks() const { return ceilDiv(n, 128); }
+  /// Rows of the B-scale array: ceil(N / 128) blocks, or N columns.
+  int64_t bScaleRows() const { return bScalesPerColumn ? n : nScaleBlocks(); }
+  /// Columns of the transposed per-column B scales [KB, bScaleColumns()]:
+  /// every column a tile covers (a multiple of 8), so no load needs a
+  /// clamp (an index clamp per register group costs ptxas registers).
+  int64_t bScaleColumns() const { return nTiles() * blockN; }
+  /// Registers per consumer thread the tile needs: the accumulators and
+  /// the wgmma partial (consumerN), the overhead, the per-column B scales.
+  int64_t consumerRegsNeeded() const {
+    return consumerN() + kConsumerOverheadRegs +
+           (bScalesPerColumn ? consumerN() / kColumnScaleDivisor : 0);
+  }
   int64_t mPadded() const { return roundUp(m, 4); }
   int64_t aStageBytes() const { return blockM * blockK; }
   int64_t bStageBytes() const { return blockN * blockK; }
@@ -213,6 +242,13 @@ inline const char *checkGemmKernelConfig(const GemmKernelConfig &c) {
     return "the shared-memory ring (stages x (block-m + block-n) x 128 bytes "
            "+ A scales + barriers) exceeds the 227 KB of shared memory per "
            "block of sm_90";
+  if (c.bScalesPerColumn && c.consumerRegsNeeded() > c.consumerRegs)
+    return "block-n is too wide for the consumer registers of a kernel with "
+           "per-column B scales (b blocks [1, 128]: accumulators, wgmma "
+           "partial and the column scales take 5/4 block-n / splits "
+           "registers per thread, plus 16, within 232 registers for 1-2 "
+           "consumers, 152 for 3, 104 for 4: block-n / splits <= 168, 104, "
+           "64)";
   if (c.consumerN() + GemmKernelConfig::kConsumerOverheadRegs > c.consumerRegs)
     return "block-n is too wide for the consumer registers (accumulators "
            "and wgmma partial take block-n / splits registers per thread, "
@@ -263,9 +299,13 @@ struct GemmKernelOverrides {
 /// for the consumer registers splits its columns across twice the
 /// consumers when the count was not given. The result may be
 /// invalid (checkGemmKernelConfig says why).
+/// `bScalesPerColumn`: the kernel of b blocks [1, 128] (its consumers hold
+/// the column scales too, GemmKernelConfig::consumerRegsNeeded).
 inline GemmKernelConfig makeGemmKernelConfig(int64_t m, int64_t n, int64_t k,
-                                             const GemmKernelOverrides &o) {
+                                             const GemmKernelOverrides &o,
+                                             bool bScalesPerColumn = false) {
   GemmKernelConfig c = chooseGemmKernelConfig(m, n, k);
+  c.bScalesPerColumn = bScalesPerColumn;
   if (o.groupM)
     c.groupM = o.groupM;
   if (!o.any())
@@ -283,14 +323,12 @@ inline GemmKernelConfig makeGemmKernelConfig(int64_t m, int64_t n, int64_t k,
   // A tile too wide for the registers of one consumer per 64 rows gets its
   // columns split across two (when the consumer count was not given).
   if (!o.consumers && c.consumers > 0 && c.consumers * 2 <= 4 &&
-      c.blockN + GemmKernelConfig::kConsumerOverheadRegs > c.consumerRegs &&
-      c.blockN % 16 == 0) {
+      c.consumerRegsNeeded() > c.consumerRegs && c.blockN % 16 == 0) {
     GemmKernelConfig split = c;
     split.consumers = 2 * c.consumers;
     split.consumerRegs =
         GemmKernelConfig::consumerRegsFor(split.consumers, split.producerRegs);
-    if (split.consumerN() + GemmKernelConfig::kConsumerOverheadRegs <=
-        split.consumerRegs)
+    if (split.consumerRegsNeeded() <= split.consumerRegs)
       c = split;
   }
   if (o.stages) {

@@ -6,11 +6,13 @@
 // its C ABI, so host programs and the GPU benchmark harness never spell a
 // name themselves) and the Python package. MLIR-free: standard C++ only.
 //
-//   GEMM:     fp8_scaled_matmul_<M>x<N>x<K>_<a>_<b>_<out>[_acc<c>]
+//   GEMM:     fp8_scaled_matmul_<M>x<N>x<K>_<a>_<b>_<out>[_acc<c>][_b1x128]
 //             [_t<BM>x<BN>s<S>]
 //             e.g. fp8_scaled_matmul_128x2112x7168_e4m3_e4m3_bf16;
 //             _acc<c> (bf16 or f32): the kernel adds an accumulator operand
-//             C [M, N] of that type (its last parameter);
+//             C [M, N] of that type (its last parameter); _b1x128: B
+//             scales per column (b blocks [1, 128], the Wgrad GEMM; without
+//             it b blocks are [128, 128]);
 //             <M> is `dyn` for a kernel taking M at run time
 //             (fp8_scaled_matmul_dynx2112x7168_e4m3_e4m3_bf16); the suffix
 //             names a configuration other than the shape's default
@@ -131,6 +133,16 @@ inline std::string getGemmKernelAccSuffix(KernelElementType c) {
 /// True for the name of a GEMM kernel that takes an accumulator operand C.
 inline bool isAccGemmKernelName(const std::string &name) {
   return name.find("_acc") != std::string::npos;
+}
+
+/// The suffix of a GEMM kernel whose B operand has [1, 128] blocks (one
+/// scale per column and K block: the Wgrad GEMM of training, DeepGEMM's
+/// "1D-1D" kernel); it follows "_acc<c>" and precedes the configuration.
+inline const char *getGemmKernelColumnScalesSuffix() { return "_b1x128"; }
+
+/// True for the name of a GEMM kernel with per-column B scales.
+inline bool isColumnScalesGemmKernelName(const std::string &name) {
+  return name.find(getGemmKernelColumnScalesSuffix()) != std::string::npos;
 }
 
 /// The configuration suffix of a GEMM kernel name: "_t<BM>x<BN>s<S>", plus

@@ -82,6 +82,16 @@ LogicalResult FP8Dialect::verifyOperationAttribute(Operation *op,
                << "' needs a positive integer 'group_m' when present, got "
                << value;
     }
+    // Optional: a kernel with per-column B scales (b blocks [1, 128]).
+    if (Attribute bs = dict.get("b_scales")) {
+      auto v = dyn_cast<StringAttr>(bs);
+      if (!v || v.getValue() != "per_column")
+        return mlir::emitError(op->getLoc())
+               << "attribute '" << name
+               << "' needs 'b_scales' = \"per_column\" when present (b "
+                  "blocks [1, 128]), got "
+               << value;
+    }
     if (!dict.getAs<StringAttr>("chip"))
       return mlir::emitError(op->getLoc())
              << "attribute '" << name << "' needs a string 'chip', got "

@@ -533,7 +533,11 @@ void ReportPass::runOnOperation() {
     int64_t m = ShapedType::isDynamic(r.m) ? int64_t(tokens) : r.m;
     if (r.isMatmul && r.precision == Precision::fp8 && m > 0 && r.n > 0 &&
         r.k > 0 && !ShapedType::isDynamic(r.n) && !ShapedType::isDynamic(r.k))
-      r.kernel = chooseGemmConfigByModel(m, r.n, r.k, *chipSpec);
+      // A Wgrad GEMM's B (an activation) has [1, 128] blocks: the
+      // per-column-scale kernel, with its own register limit and bytes.
+      r.kernel = chooseGemmConfigByModel(
+          m, r.n, r.k, *chipSpec, /*blockMDivides=*/0, /*groups=*/1,
+          /*grouped=*/false, /*bScalesPerColumn=*/r.gemm == GemmKind::wgrad);
   }
   // In a training graph a weight is read by its fprop and its dgrad: count
   // it once, at the fprop (at the dgrad in a backward function without

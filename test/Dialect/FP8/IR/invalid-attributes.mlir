@@ -92,6 +92,21 @@ func.func @kernel_config_group_not_int() attributes {fp8.kernel_config = {block_
 
 // -----
 
+// b_scales (the kernel with per-column B scales, b blocks [1, 128]) is
+// optional, "per_column" when present.
+// expected-error @+1 {{attribute 'fp8.kernel_config' needs 'b_scales' = "per_column" when present (b blocks [1, 128])}}
+func.func @kernel_config_bad_b_scales() attributes {fp8.kernel_config = {b_scales = "per_row", block_m = 64, block_n = 32, block_k = 128, stages = 8, cluster = 1, consumers = 1, chip = "h200"}} {
+  return
+}
+
+// -----
+
+func.func @kernel_config_ok_column_scales() attributes {fp8.kernel_config = {b_scales = "per_column", block_m = 128, block_n = 168, block_k = 128, stages = 6, cluster = 1, consumers = 2, chip = "h200"}} {
+  return
+}
+
+// -----
+
 func.func @kernel_config_ok_grouped() attributes {fp8.kernel_config = {block_m = 128, block_n = 176, block_k = 128, stages = 5, cluster = 1, consumers = 2, group_m = 16, chip = "h200"}} {
   return
 }

@@ -8,9 +8,12 @@
  *
  * Usage: host_check LIB ORACLE FUNC SEED RESULT INPUT...
  *   RESULT, INPUT: TYPE:ROWSxCOLS with TYPE f32 or bf16 (2-D, row-major;
- *   the result's shape is checked against the one given).
- * Prints "host-check: PASS FUNC ..." and exits 0 when every result element
- * has the oracle's bits, else prints the first mismatches and exits 1.
+ *   the result's shape is checked against the one given). A function with
+ *   several results (up to 4) takes them comma-separated: the C interface
+ *   then returns a struct of their memref descriptors.
+ * Prints "host-check: PASS FUNC ..." (FUNC#I for result I of several) and
+ * exits 0 when every result element has the oracle's bits, else prints the
+ * first mismatches and exits 1.
  *
  * Inputs: each row gets its own magnitude 2^e, e in [-4, 4], times uniform
  * values in (-1, 1), so per-row/per-block scales differ; about one element
@@ -99,6 +102,8 @@ typedef void (*Fn2)(Memref2D *, Memref2D *, Memref2D *);
 typedef void (*Fn3)(Memref2D *, Memref2D *, Memref2D *, Memref2D *);
 typedef void (*Fn4)(Memref2D *, Memref2D *, Memref2D *, Memref2D *, Memref2D *);
 
+/* `res`: room for 4 results (a struct of memref descriptors when the
+ * function has several: the same layout as an array). */
 static int call(const char *lib, const char *func, Memref2D *res, Memref2D *in,
                 int n) {
   /* RTLD_LOCAL: the two libraries export the same names; each call must
@@ -115,7 +120,7 @@ static int call(const char *lib, const char *func, Memref2D *res, Memref2D *in,
     fprintf(stderr, "host-check: %s has no %s\n", lib, name);
     return 0;
   }
-  memset(res, 0, sizeof(*res));
+  memset(res, 0, 4 * sizeof(*res));
   switch (n) {
   case 1:
     ((Fn1)f)(res, &in[0]);
@@ -136,15 +141,66 @@ static int call(const char *lib, const char *func, Memref2D *res, Memref2D *in,
   return 1;
 }
 
+/* Compares result `r` of the two calls against `out`; prints PASS or the
+ * mismatches. `tag` names the result. */
+static int compare(const char *tag, const Spec *out, Memref2D *got,
+                   Memref2D *want) {
+  for (int lib = 0; lib < 2; ++lib) {
+    Memref2D *m = lib ? want : got;
+    if (m->sizes[0] != out->rows || m->sizes[1] != out->cols ||
+        m->strides[0] != out->cols || m->strides[1] != 1) {
+      fprintf(stderr,
+              "host-check: %s %s result is %lldx%lld (strides %lld, %lld), "
+              "expected %lldx%lld row-major\n",
+              tag, lib ? "oracle" : "tested", (long long)m->sizes[0],
+              (long long)m->sizes[1], (long long)m->strides[0],
+              (long long)m->strides[1], (long long)out->rows,
+              (long long)out->cols);
+      return 0;
+    }
+  }
+  const uint8_t *g = (const uint8_t *)got->aligned + got->offset * out->bytes;
+  const uint8_t *w = (const uint8_t *)want->aligned + want->offset * out->bytes;
+  int64_t count = out->rows * out->cols, bad = 0, nonzero = 0;
+  for (int64_t i = 0; i < count; ++i) {
+    uint32_t a = 0, b = 0;
+    memcpy(&a, g + i * out->bytes, (size_t)out->bytes);
+    memcpy(&b, w + i * out->bytes, (size_t)out->bytes);
+    nonzero += (b << 1) != 0;
+    if (a != b && bad++ < 5)
+      fprintf(stderr, "host-check: %s [%lld, %lld]: 0x%0*x, oracle 0x%0*x\n",
+              tag, (long long)(i / out->cols), (long long)(i % out->cols),
+              2 * out->bytes, a, 2 * out->bytes, b);
+  }
+  if (bad) {
+    printf("host-check: FAIL %s: %lld of %lld outputs differ\n", tag,
+           (long long)bad, (long long)count);
+    return 0;
+  }
+  printf("host-check: PASS %s: %lldx%lld, %lld outputs bit-exact (%lld "
+         "non-zero)\n",
+         tag, (long long)out->rows, (long long)out->cols, (long long)count,
+         (long long)nonzero);
+  return 1;
+}
+
 int main(int argc, char **argv) {
   if (argc < 7) {
     fprintf(stderr, "usage: host_check LIB ORACLE FUNC SEED RESULT INPUT...\n");
     return 2;
   }
-  Spec out, specs[4];
-  int n = argc - 6;
-  if (n > 4 || !parseSpec(argv[5], &out)) {
-    fprintf(stderr, "host-check: bad result spec or too many inputs\n");
+  Spec out[4], specs[4];
+  int n = argc - 6, nres = 0;
+  const char *r = argv[5];
+  while (r && nres < 4 && parseSpec(r, &out[nres])) {
+    ++nres;
+    r = strchr(r, ',');
+    if (r)
+      ++r;
+  }
+  if (n > 4 || nres < 1 || r) {
+    fprintf(stderr, "host-check: bad result spec (1..4 comma-separated) or "
+                    "too many inputs\n");
     return 2;
   }
   state = strtoull(argv[4], NULL, 10) * 0x9E3779B97F4A7C15ull + 1;
@@ -156,45 +212,18 @@ int main(int argc, char **argv) {
     }
     in[i] = makeInput(&specs[i]);
   }
-  Memref2D got, want;
-  if (!call(argv[1], argv[3], &got, in, n) ||
-      !call(argv[2], argv[3], &want, in, n))
+  Memref2D got[4], want[4];
+  if (!call(argv[1], argv[3], got, in, n) ||
+      !call(argv[2], argv[3], want, in, n))
     return 1;
-  for (int lib = 0; lib < 2; ++lib) {
-    Memref2D *m = lib ? &want : &got;
-    if (m->sizes[0] != out.rows || m->sizes[1] != out.cols ||
-        m->strides[0] != out.cols || m->strides[1] != 1) {
-      fprintf(stderr,
-              "host-check: %s result is %lldx%lld (strides %lld, %lld), "
-              "expected %lldx%lld row-major\n",
-              lib ? "oracle" : "tested", (long long)m->sizes[0],
-              (long long)m->sizes[1], (long long)m->strides[0],
-              (long long)m->strides[1], (long long)out.rows,
-              (long long)out.cols);
-      return 1;
-    }
+  int ok = 1;
+  for (int r = 0; r < nres; ++r) {
+    char tag[280];
+    if (nres == 1)
+      snprintf(tag, sizeof(tag), "%s", argv[3]);
+    else
+      snprintf(tag, sizeof(tag), "%s#%d", argv[3], r);
+    ok &= compare(tag, &out[r], &got[r], &want[r]);
   }
-  const uint8_t *g = (const uint8_t *)got.aligned + got.offset * out.bytes;
-  const uint8_t *w = (const uint8_t *)want.aligned + want.offset * out.bytes;
-  int64_t count = out.rows * out.cols, bad = 0, nonzero = 0;
-  for (int64_t i = 0; i < count; ++i) {
-    uint32_t a = 0, b = 0;
-    memcpy(&a, g + i * out.bytes, (size_t)out.bytes);
-    memcpy(&b, w + i * out.bytes, (size_t)out.bytes);
-    nonzero += (b << 1) != 0;
-    if (a != b && bad++ < 5)
-      fprintf(stderr, "host-check: [%lld, %lld]: 0x%0*x, oracle 0x%0*x\n",
-              (long long)(i / out.cols), (long long)(i % out.cols),
-              2 * out.bytes, a, 2 * out.bytes, b);
-  }
-  if (bad) {
-    printf("host-check: FAIL %s: %lld of %lld outputs differ\n", argv[3],
-           (long long)bad, (long long)count);
-    return 1;
-  }
-  printf("host-check: PASS %s: %lldx%lld, %lld outputs bit-exact (%lld "
-         "non-zero)\n",
-         argv[3], (long long)out.rows, (long long)out.cols, (long long)count,
-         (long long)nonzero);
-  return 0;
+  return ok ? 0 : 1;
 }
