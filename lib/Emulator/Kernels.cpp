@@ -117,8 +117,8 @@ void configOfKernel(const KernelModule &module, const std::string &kernel,
   GemmKernelOverrides o;
   if (parseGemmKernelConfigSuffix(kernel, &o.blockM, &o.blockN, &o.stages,
                                   &o.consumers, &o.groupM)) {
-    cfg = withRuntimeM(
-        makeGemmKernelConfig(specM, n, k, o, bScalesPerColumn), m);
+    cfg =
+        withRuntimeM(makeGemmKernelConfig(specM, n, k, o, bScalesPerColumn), m);
     return;
   }
   KernelInfo info = module.getKernelInfo(kernel);
