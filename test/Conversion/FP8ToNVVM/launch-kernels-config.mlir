@@ -135,3 +135,62 @@ module attributes {gpu.container_module} {
     return %d : tensor<200x256xbf16>
   }
 }
+
+// -----
+
+// Per-column B scales (b blocks [1, 128], a `_b1x128` kernel): the launcher
+// passes them transposed and zero-padded to the columns of all tiles of the
+// kernel's configuration: [ceil(384/128), ceil(256/96) * 96] = [3, 288].
+// CHECK-LABEL: func.func @mm_column_scales(
+// CHECK: linalg.transpose ins(%{{.*}} : tensor<256x3xf32>) outs(%{{.*}} : tensor<3x256xf32>)
+// CHECK: tensor.insert_slice %{{.*}} into %{{.*}}[0, 0] [3, 256] [1, 1] : tensor<3x256xf32> into tensor<3x288xf32>
+// CHECK: call @fp8_launch_fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16_b1x128(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (memref<200x384xf8E4M3FN>, memref<256x384xf8E4M3FN>, memref<3x200xf32>, memref<3x288xf32>, memref<200x256xbf16>) -> ()
+module attributes {gpu.container_module} {
+  gpu.module @fp8_kernels {
+    llvm.func @fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16_b1x128(%a: !llvm.ptr, %b: !llvm.ptr, %sa: !llvm.ptr, %sb: !llvm.ptr, %d: !llvm.ptr, %m: i32) attributes {fp8.kernel_config = {b_scales = "per_column", block_k = 128 : i64, block_m = 64 : i64, block_n = 96 : i64, chip = "h200", cluster = 1 : i64, consumers = 1 : i64, stages = 3 : i64}, gpu.kernel} {
+      llvm.return
+    }
+  }
+  func.func @mm_column_scales(%a: !fp8.scaled<200x384xf8E4M3FN, block = [1, 128], scale = f32>,
+                %b: !fp8.scaled<256x384xf8E4M3FN, block = [1, 128], scale = f32>) -> tensor<200x256xbf16> {
+    %d = fp8.scaled_matmul %a, %b : !fp8.scaled<200x384xf8E4M3FN, block = [1, 128], scale = f32>,
+      !fp8.scaled<256x384xf8E4M3FN, block = [1, 128], scale = f32> -> tensor<200x256xbf16>
+    return %d : tensor<200x256xbf16>
+  }
+}
+
+// -----
+
+// A `_b1x128` kernel whose record does not say per-column B scales.
+module attributes {gpu.container_module} {
+  gpu.module @fp8_kernels {
+    llvm.func @fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16_b1x128(%a: !llvm.ptr, %b: !llvm.ptr, %sa: !llvm.ptr, %sb: !llvm.ptr, %d: !llvm.ptr, %m: i32) attributes {fp8.kernel_config = {block_k = 128 : i64, block_m = 64 : i64, block_n = 96 : i64, chip = "h200", cluster = 1 : i64, consumers = 1 : i64, stages = 3 : i64}, gpu.kernel} {
+      llvm.return
+    }
+  }
+  func.func @mm(%a: !fp8.scaled<200x384xf8E4M3FN, block = [1, 128], scale = f32>,
+                %b: !fp8.scaled<256x384xf8E4M3FN, block = [1, 128], scale = f32>) -> tensor<200x256xbf16> {
+    // expected-error @+1 {{has an invalid fp8.kernel_config}}
+    %d = fp8.scaled_matmul %a, %b : !fp8.scaled<200x384xf8E4M3FN, block = [1, 128], scale = f32>,
+      !fp8.scaled<256x384xf8E4M3FN, block = [1, 128], scale = f32> -> tensor<200x256xbf16>
+    return %d : tensor<200x256xbf16>
+  }
+}
+
+// -----
+
+// An op with [128, 128] B blocks never launches the per-column kernel.
+module attributes {gpu.container_module} {
+  gpu.module @fp8_kernels {
+    llvm.func @fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16_b1x128(%a: !llvm.ptr, %b: !llvm.ptr, %sa: !llvm.ptr, %sb: !llvm.ptr, %d: !llvm.ptr, %m: i32) attributes {fp8.kernel_config = {b_scales = "per_column", block_k = 128 : i64, block_m = 64 : i64, block_n = 96 : i64, chip = "h200", cluster = 1 : i64, consumers = 1 : i64, stages = 3 : i64}, gpu.kernel} {
+      llvm.return
+    }
+  }
+  func.func @mm(%a: !fp8.scaled<200x384xf8E4M3FN, block = [1, 128], scale = f32>,
+                %b: !fp8.scaled<256x384xf8E4M3FN, block = [128, 128], scale = f32>) -> tensor<200x256xbf16> {
+    // expected-error @+1 {{no kernel 'fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16' (in any configuration) in gpu.module @fp8_kernels}}
+    %d = fp8.scaled_matmul %a, %b : !fp8.scaled<200x384xf8E4M3FN, block = [1, 128], scale = f32>,
+      !fp8.scaled<256x384xf8E4M3FN, block = [128, 128], scale = f32> -> tensor<200x256xbf16>
+    return %d : tensor<200x256xbf16>
+  }
+}
