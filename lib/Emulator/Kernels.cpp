@@ -105,6 +105,28 @@ bool mlir::fp8::emu::parseQuantizeKernelName(const std::string &name,
 
 namespace {
 
+/// A fresh device allocation holding a copy of `bytes` host bytes.
+uint64_t uploadTo(Device &dev, const void *src, size_t bytes) {
+  uint64_t p = dev.alloc(bytes);
+  dev.write(p, src, bytes);
+  return p;
+}
+
+/// Bytes of a row of `k` FP8 codes padded to a multiple of 16 (TMA global
+/// strides), as fp8-launch-kernels pads them.
+int64_t paddedRowBytes(int64_t k) { return (k + 15) / 16 * 16; }
+
+/// `rows` rows of `k` FP8 codes padded with zero codes to
+/// paddedRowBytes(k).
+std::vector<uint8_t> padCodeRows(const std::vector<uint8_t> &codes,
+                                 int64_t rows, int64_t k) {
+  const int64_t kp = paddedRowBytes(k);
+  std::vector<uint8_t> p(size_t(rows) * kp, 0);
+  for (int64_t i = 0; i < rows; ++i)
+    std::memcpy(&p[i * kp], &codes[i * k], k);
+  return p;
+}
+
 /// The configuration of a GEMM kernel (2-D or grouped) of `specM` x n x k
 /// rows as compiled, at `m` rows: the suffix's tiles, else what its code
 /// says (getGemmKernelConfig). `bScalesPerColumn`: a `_b1x128` kernel.
@@ -193,20 +215,11 @@ mlir::fp8::emu::runGemm(const KernelModule &module, const std::string &kernel,
   }
   Device dev;
   auto upload = [&](const void *src, size_t bytes) {
-    uint64_t p = dev.alloc(bytes);
-    dev.write(p, src, bytes);
-    return p;
+    return uploadTo(dev, src, bytes);
   };
-  // Rows of the codes padded with zero codes to a multiple of 16 bytes (TMA
-  // global strides), as fp8-launch-kernels pads them.
-  const int64_t KP = (K + 15) / 16 * 16;
-  auto padRows = [&](const std::vector<uint8_t> &codes, int64_t rows) {
-    std::vector<uint8_t> p(size_t(rows) * KP, 0);
-    for (int64_t i = 0; i < rows; ++i)
-      std::memcpy(&p[i * KP], &codes[i * K], K);
-    return p;
-  };
-  std::vector<uint8_t> aPad = padRows(ops.a, M), bPad = padRows(ops.b, N);
+  const int64_t KP = paddedRowBytes(K);
+  std::vector<uint8_t> aPad = padCodeRows(ops.a, M, K),
+                       bPad = padCodeRows(ops.b, N, K);
   uint64_t a = upload(aPad.data(), aPad.size());
   uint64_t b = upload(bPad.data(), bPad.size());
   // A scales transposed and padded: [KB, Mpad] (GemmKernelConfig.h).
@@ -351,21 +364,13 @@ LaunchResult mlir::fp8::emu::runGroupedGemm(const KernelModule &module,
   const int64_t slabs = masked ? G : 1;
   Device dev;
   auto upload = [&](const void *src, size_t bytes) {
-    uint64_t p = dev.alloc(bytes);
-    dev.write(p, src, bytes);
-    return p;
+    return uploadTo(dev, src, bytes);
   };
-  // Codes' rows padded to 16 bytes, as for the 2-D kernel; the groups are
-  // the outer dimension, so padding every row pads every group.
-  const int64_t KP = (K + 15) / 16 * 16;
-  auto padRows = [&](const std::vector<uint8_t> &codes, int64_t rows) {
-    std::vector<uint8_t> p(size_t(rows) * KP, 0);
-    for (int64_t i = 0; i < rows; ++i)
-      std::memcpy(&p[i * KP], &codes[i * K], K);
-    return p;
-  };
-  std::vector<uint8_t> aPad = padRows(ops.a, slabs * M),
-                       bPad = padRows(ops.b, G * N);
+  // The groups are the outer dimension, so padding every row pads every
+  // group.
+  const int64_t KP = paddedRowBytes(K);
+  std::vector<uint8_t> aPad = padCodeRows(ops.a, slabs * M, K),
+                       bPad = padCodeRows(ops.b, G * N, K);
   uint64_t a = upload(aPad.data(), aPad.size());
   uint64_t b = upload(bPad.data(), bPad.size());
   // A scales transposed per slab: [slabs, KB, Mpad].

@@ -348,6 +348,26 @@ def _same_partition(a, b, shape) -> bool:
     return all(min(x, d) == min(y, d) for x, y, d in zip(a, b, shape))
 
 
+def _matmul_operands(fn: str, arrays, layout):
+    """The (a_codes, a_scales, b_codes, b_scales) and (a_block, b_block, fmt,
+    b_fmt) of a matmul called either as fn(qa, qb) with two ScaledTensors
+    (their blocks and formats unless given) or with the four arrays."""
+    a_codes, a_scales, b_codes, b_scales = arrays
+    a_block, b_block, fmt, b_fmt = layout
+    if isinstance(a_codes, ScaledTensor) or isinstance(a_scales, ScaledTensor):
+        qa, qb = a_codes, a_scales
+        if not (isinstance(qa, ScaledTensor) and isinstance(qb, ScaledTensor)):
+            raise ValueError(f"{fn}(qa, qb) needs two ScaledTensors")
+        if b_codes is not None or b_scales is not None:
+            raise ValueError("pass either two ScaledTensors or (a_codes, a_scales, b_codes, b_scales)")
+        a_block, fmt = _layout_of(qa, a_block, fmt, "a_block")
+        b_block, b_fmt = _layout_of(qb, b_block, b_fmt, "b_block")
+        (a_codes, a_scales), (b_codes, b_scales) = qa, qb
+    elif b_codes is None or b_scales is None:
+        raise ValueError(f"{fn} needs (a_codes, a_scales, b_codes, b_scales) or two ScaledTensors")
+    return (a_codes, a_scales, b_codes, b_scales), (a_block, b_block, fmt, b_fmt)
+
+
 def _layout_of(q, block, fmt, what: str):
     """The (block, fmt) to use for `q`: a ScaledTensor's own, unless the
     caller passes a different one (an error), else the given defaults."""
@@ -656,17 +676,8 @@ def scaled_matmul(
 
     Returns a float32 array [M, N].
     """
-    if isinstance(a_codes, ScaledTensor) or isinstance(a_scales, ScaledTensor):
-        qa, qb = a_codes, a_scales
-        if not (isinstance(qa, ScaledTensor) and isinstance(qb, ScaledTensor)):
-            raise ValueError("scaled_matmul(qa, qb) needs two ScaledTensors")
-        if b_codes is not None or b_scales is not None:
-            raise ValueError("pass either two ScaledTensors or (a_codes, a_scales, b_codes, b_scales)")
-        a_block, fmt = _layout_of(qa, a_block, fmt, "a_block")
-        b_block, b_fmt = _layout_of(qb, b_block, b_fmt, "b_block")
-        (a_codes, a_scales), (b_codes, b_scales) = qa, qb
-    elif b_codes is None or b_scales is None:
-        raise ValueError("scaled_matmul needs (a_codes, a_scales, b_codes, b_scales) or two ScaledTensors")
+    (a_codes, a_scales, b_codes, b_scales), (a_block, b_block, fmt, b_fmt) = _matmul_operands(
+        "scaled_matmul", (a_codes, a_scales, b_codes, b_scales), (a_block, b_block, fmt, b_fmt))
     a_block = (1, 128) if a_block is None else a_block
     b_block = (128, 128) if b_block is None else b_block
     fmt = "e4m3" if fmt is None else fmt
@@ -839,19 +850,8 @@ def grouped_scaled_matmul(
 
     Returns a float32 array (bf16 values with out="bf16").
     """
-    if isinstance(a_codes, ScaledTensor) or isinstance(a_scales, ScaledTensor):
-        qa, qb = a_codes, a_scales
-        if not (isinstance(qa, ScaledTensor) and isinstance(qb, ScaledTensor)):
-            raise ValueError("grouped_scaled_matmul(qa, qb) needs two ScaledTensors")
-        if b_codes is not None or b_scales is not None:
-            raise ValueError("pass either two ScaledTensors or (a_codes, a_scales, b_codes, b_scales)")
-        a_block, fmt = _layout_of(qa, a_block, fmt, "a_block")
-        b_block, b_fmt = _layout_of(qb, b_block, b_fmt, "b_block")
-        (a_codes, a_scales), (b_codes, b_scales) = qa, qb
-    elif b_codes is None or b_scales is None:
-        raise ValueError(
-            "grouped_scaled_matmul needs (a_codes, a_scales, b_codes, b_scales) or two ScaledTensors"
-        )
+    (a_codes, a_scales, b_codes, b_scales), (a_block, b_block, fmt, b_fmt) = _matmul_operands(
+        "grouped_scaled_matmul", (a_codes, a_scales, b_codes, b_scales), (a_block, b_block, fmt, b_fmt))
     a_et, _ = _format("e4m3" if fmt is None else fmt)
     b_et, _ = _format(b_fmt if b_fmt is not None else ("e4m3" if fmt is None else fmt), "b_fmt")
     if not isinstance(out, str) or out not in ("f32", "bf16"):

@@ -172,12 +172,10 @@ bool compare(const std::string &name, const char *what,
   return false;
 }
 
-bool runGemmKernel(MLIRContext &ctx, const KernelModule &km,
-                   const std::string &name, const GemmKernelName &spec,
-                   const Options &opt) {
-  int64_t M = spec.m == GemmKernelConfig::kDynamicM ? runtimeM : spec.m;
-  GemmKernelConfig cfg;
-  getGemmKernelConfig(km, name, M, cfg);
+/// The --block-m / --block-n / --stages overrides, where given, on the
+/// kernel's own configuration (BLOCK_M fixes the consumer warpgroups: one
+/// per 64 rows).
+void applyTileOptions(GemmKernelConfig &cfg) {
   if (blockM) {
     cfg.blockM = blockM;
     cfg.consumers = blockM / 64;
@@ -186,6 +184,15 @@ bool runGemmKernel(MLIRContext &ctx, const KernelModule &km,
     cfg.blockN = blockN;
   if (stages)
     cfg.stages = stages;
+}
+
+bool runGemmKernel(MLIRContext &ctx, const KernelModule &km,
+                   const std::string &name, const GemmKernelName &spec,
+                   const Options &opt) {
+  int64_t M = spec.m == GemmKernelConfig::kDynamicM ? runtimeM : spec.m;
+  GemmKernelConfig cfg;
+  getGemmKernelConfig(km, name, M, cfg);
+  applyTileOptions(cfg);
   std::mt19937_64 rng(seed);
   GemmOperands ops;
   ops.m = M;
@@ -281,14 +288,7 @@ bool runGroupedGemmKernel(MLIRContext &ctx, const KernelModule &km,
   int64_t M = spec.m == GemmKernelConfig::kDynamicM ? runtimeM : spec.m;
   GemmKernelConfig cfg;
   getGroupedGemmKernelConfig(km, name, M, cfg);
-  if (blockM) {
-    cfg.blockM = blockM;
-    cfg.consumers = blockM / 64;
-  }
-  if (blockN)
-    cfg.blockN = blockN;
-  if (stages)
-    cfg.stages = stages;
+  applyTileOptions(cfg);
   const int64_t G = spec.groups, N = spec.n, K = spec.k;
   const int64_t slabs = spec.masked ? G : 1;
   std::mt19937_64 rng(seed);
