@@ -172,6 +172,43 @@ bool compare(const std::string &name, const char *what,
   return false;
 }
 
+/// C [rows, cols] for a GEMM with an accumulator operand: random values of
+/// the output's magnitude, as f32 bits or (bf16) rounded to nearest even
+/// from them.
+std::vector<uint32_t> randomAccumulator(std::mt19937_64 &rng, int64_t rows,
+                                        int64_t cols, KernelElementType type) {
+  std::vector<float> xc = randomMatrix(rng, rows, cols);
+  std::vector<uint32_t> c(xc.size());
+  for (size_t i = 0; i < xc.size(); ++i) {
+    uint32_t bits = f32Bits(xc[i] * 64.0f);
+    c[i] = type == KernelElementType::bf16
+               ? (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16
+               : bits;
+  }
+  return c;
+}
+
+/// Runs `launch` under --schedules scheduler seeds from `opt`'s, comparing
+/// each run's outputs `got` ([rows, cols]) with `want`; false after the first
+/// failed launch (its report printed with the seed) or difference. `last`:
+/// the last launch's result.
+bool runSchedules(const std::string &name, const Options &opt,
+                  const std::vector<uint32_t> &want, int64_t cols,
+                  std::vector<uint32_t> &got, LaunchResult &last,
+                  llvm::function_ref<LaunchResult(const Options &)> launch) {
+  Options o = opt;
+  for (unsigned i = 0; i < schedules; ++i, ++o.seed) {
+    last = launch(o);
+    if (!last.ok) {
+      llvm::errs() << last.report << "  with scheduler seed " << o.seed << "\n";
+      return false;
+    }
+    if (!compare(name, "outputs", got, want, cols))
+      return false;
+  }
+  return true;
+}
+
 /// The --block-m / --block-n / --stages overrides, where given, on the
 /// kernel's own configuration (BLOCK_M fixes the consumer warpgroups: one
 /// per 64 rows).
@@ -206,33 +243,18 @@ bool runGemmKernel(MLIRContext &ctx, const KernelModule &km,
   quantizeHost(ctx, fp8TypeOf(ctx, spec.b), xb, spec.n, spec.k, ops.bBlockRows,
                ops.b, ops.sb);
   if (spec.hasAcc) {
-    // C [M, N]: random values of the output's magnitude (bf16: rounded to
-    // nearest even from them).
-    std::vector<float> xc = randomMatrix(rng, M, spec.n);
     ops.cType = spec.acc;
-    ops.c.resize(xc.size());
-    for (size_t i = 0; i < xc.size(); ++i) {
-      uint32_t bits = f32Bits(xc[i] * 64.0f);
-      ops.c[i] = spec.acc == KernelElementType::bf16
-                     ? (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16
-                     : bits;
-    }
+    ops.c = randomAccumulator(rng, M, spec.n, spec.acc);
   }
   std::vector<uint32_t> got;
   auto t0 = std::chrono::steady_clock::now();
   std::vector<uint32_t> want =
       referenceGemm(ops, spec.a, spec.b, spec.out, opt.accumulate);
   LaunchResult r;
-  Options o = opt;
-  for (unsigned i = 0; i < schedules; ++i, ++o.seed) {
-    r = runGemm(km, name, cfg, smCount, spec.out, ops, got, o);
-    if (!r.ok) {
-      llvm::errs() << r.report << "  with scheduler seed " << o.seed << "\n";
-      return false;
-    }
-    if (!compare(name, "outputs", got, want, spec.n))
-      return false;
-  }
+  if (!runSchedules(name, opt, want, spec.n, got, r, [&](const Options &o) {
+        return runGemm(km, name, cfg, smCount, spec.out, ops, got, o);
+      }))
+    return false;
   auto t1 = std::chrono::steady_clock::now();
   llvm::outs() << "fp8-emu: PASS " << name << ": " << M << "x" << spec.n << "x"
                << spec.k << ", " << got.size() << " outputs bit-exact (grid "
@@ -312,15 +334,8 @@ bool runGroupedGemmKernel(MLIRContext &ctx, const KernelModule &km,
     ops.sb.insert(ops.sb.end(), scales.begin(), scales.end());
   }
   if (spec.hasAcc) {
-    std::vector<float> xc = randomMatrix(rng, slabs * M, N);
     ops.cType = spec.acc;
-    ops.c.resize(xc.size());
-    for (size_t i = 0; i < xc.size(); ++i) {
-      uint32_t bits = f32Bits(xc[i] * 64.0f);
-      ops.c[i] = spec.acc == KernelElementType::bf16
-                     ? (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16
-                     : bits;
-    }
+    ops.c = randomAccumulator(rng, slabs * M, N, spec.acc);
   }
   if (spec.masked && spec.hasCounts)
     ops.rows = randomCounts(rng, G, M);
@@ -330,16 +345,10 @@ bool runGroupedGemmKernel(MLIRContext &ctx, const KernelModule &km,
   std::vector<uint32_t> want =
       referenceGroupedGemm(ops, spec.a, spec.b, spec.out, opt.accumulate);
   LaunchResult r;
-  Options o = opt;
-  for (unsigned i = 0; i < schedules; ++i, ++o.seed) {
-    r = runGroupedGemm(km, name, cfg, smCount, spec.out, ops, got, o);
-    if (!r.ok) {
-      llvm::errs() << r.report << "  with scheduler seed " << o.seed << "\n";
-      return false;
-    }
-    if (!compare(name, "outputs", got, want, N))
-      return false;
-  }
+  if (!runSchedules(name, opt, want, N, got, r, [&](const Options &o) {
+        return runGroupedGemm(km, name, cfg, smCount, spec.out, ops, got, o);
+      }))
+    return false;
   // What the run covered: the rows each group computed.
   std::string rows;
   if (spec.masked && spec.hasCounts) {

@@ -29,6 +29,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "TiledQuantize.h"
+#include "WideningUse.h"
 #include "fp8/Dialect/FP8/Utils/FP8Arith.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -314,21 +315,6 @@ static Value dequantize2D(OpBuilder &b, Location loc, Value codes, Value scales,
                           int64_t lanes) {
   SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, codes);
   Value init = tensor::EmptyOp::create(b, loc, sizes, storeElt);
-  // f32 -> the result type, as the reference (RNE for bf16/f16), then, for a
-  // fused widening of the result, back to f32 (exact).
-  auto roundTo = [&](OpBuilder &nb, Location nl, Value v) -> Value {
-    auto withElt = [&](Type t) -> Type {
-      if (auto vt = dyn_cast<VectorType>(v.getType()))
-        return VectorType::get(vt.getShape(), t);
-      return t;
-    };
-    Value rounded = v;
-    if (!elt.isF32())
-      rounded = arith::TruncFOp::create(nb, nl, withElt(elt), v);
-    if (storeElt == elt)
-      return rounded;
-    return arith::ExtFOp::create(nb, nl, withElt(storeElt), rounded);
-  };
   auto dequantizeBlock = [&](Value cs, Value ss, OpBuilder &nb, Location nl,
                              const BlockBounds &blk, Value bi, Value bj,
                              Value out) -> Value {
@@ -342,7 +328,10 @@ static Value dequantize2D(OpBuilder &b, Location loc, Value codes, Value scales,
         Value c = load(eb, el, cs, row, col, width);
         Value v =
             arith::MulFOp::create(eb, el, createFP8ToF32(eb, el, c), scale);
-        return {store(eb, el, roundTo(eb, el, v), it[0], row, col)};
+        return {store(
+            eb, el,
+            fp8::detail::createRoundedStoreValue(eb, el, v, elt, storeElt),
+            it[0], row, col)};
       };
     };
     out = forBlockElements(nb, nl, blk, cst(nb, nl, 0), blk.fullCols, lanes,

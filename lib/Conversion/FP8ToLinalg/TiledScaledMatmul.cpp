@@ -41,6 +41,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "TiledScaledMatmul.h"
+#include "WideningUse.h"
 #include "fp8/Dialect/FP8/Utils/FP8Arith.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -460,23 +461,10 @@ Value fp8::detail::buildTiledScaledMatmul(OpBuilder &b, Location loc,
   Type storeElt = op.storeElementType ? op.storeElementType : outElt;
   auto chunkType = RankedTensorType::get({kRows, kCols}, f32);
   // An output (f32 scalar or vector) as the kernel stores it: rounded to the
-  // result type (the reference's element-wise arith.truncf) and, for a fused
-  // widening of the result, widened back (exact: every bf16/f16 value is an
-  // f32), so that the stored f32 holds the rounded value, as arith.extf of
-  // the rounded result would, without a rounded intermediate tensor and a
-  // second pass over it.
+  // result type and, for a fused widening of the result, widened back, with
+  // no rounded intermediate tensor and no second pass over it.
   auto toStored = [&](OpBuilder &nb, Location nl, Value v) -> Value {
-    auto withElt = [&](Type elt) -> Type {
-      if (auto vt = dyn_cast<VectorType>(v.getType()))
-        return VectorType::get(vt.getShape(), elt);
-      return elt;
-    };
-    Value rounded = v;
-    if (!outElt.isF32())
-      rounded = arith::TruncFOp::create(nb, nl, withElt(outElt), v);
-    if (storeElt == outElt)
-      return rounded;
-    return arith::ExtFOp::create(nb, nl, withElt(storeElt), rounded);
+    return fp8::detail::createRoundedStoreValue(nb, nl, v, outElt, storeElt);
   };
 
   // One parallel region per call: an scf.forall over the chunks; inside,

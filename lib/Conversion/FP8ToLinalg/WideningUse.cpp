@@ -81,3 +81,18 @@ void fp8::detail::replaceWidened(RewriterBase &rewriter, Operation *op,
   rewriter.replaceOp(widening, wide);
   rewriter.eraseOp(op);
 }
+
+Value fp8::detail::createRoundedStoreValue(OpBuilder &b, Location loc, Value v,
+                                           Type elt, Type storeElt) {
+  auto withElt = [&](Type t) -> Type {
+    if (auto vt = dyn_cast<VectorType>(v.getType()))
+      return VectorType::get(vt.getShape(), t);
+    return t;
+  };
+  Value rounded = v;
+  if (!elt.isF32())
+    rounded = arith::TruncFOp::create(b, loc, withElt(elt), v);
+  if (storeElt == elt)
+    return rounded;
+  return arith::ExtFOp::create(b, loc, withElt(storeElt), rounded);
+}

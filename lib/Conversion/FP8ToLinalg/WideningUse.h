@@ -2,6 +2,7 @@
 #ifndef FP8_LIB_CONVERSION_FP8TOLINALG_WIDENINGUSE_H
 #define FP8_LIB_CONVERSION_FP8TOLINALG_WIDENINGUSE_H
 
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/Value.h"
@@ -28,6 +29,14 @@ Operation *getWideningUse(Value v);
 /// of `wide`, and `op` is erased.
 void replaceWidened(RewriterBase &rewriter, Operation *op, Operation *widening,
                     Value wide);
+
+/// `v` (f32, scalar or vector) as a lowering stores it: rounded to `elt` by
+/// arith.truncf (the reference's rounding; nothing for f32) and, when the
+/// result is stored widened (`storeElt` f32 for a bf16/f16 `elt`), extended
+/// back by arith.extf, which is exact: the stored f32 holds the rounded
+/// value, as arith.extf of the rounded result would.
+Value createRoundedStoreValue(OpBuilder &b, Location loc, Value v, Type elt,
+                              Type storeElt);
 
 } // namespace mlir::fp8::detail
 
