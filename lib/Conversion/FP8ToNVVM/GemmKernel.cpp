@@ -463,18 +463,19 @@ LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
                       ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(8 * j)}))
                 : sbBase,
               /*alignment=*/8));
-      }
-      for (int64_t i = 0; i < sbCount && !cfg.bScalesPerColumn; ++i) {
-        Value blk = k.add(sbBlock0, k.c32(i));
-        if (i > 0)
-          blk = arith::MinUIOp::create(b, blk, k.c32(cfg.nScaleBlocks() - 1));
-        Value sbIdx = k.add(k.mul(blk, k.c32(KBlocks)), kb);
-        if (sbGroup0)
-          sbIdx = k.add(sbGroup0, sbIdx);
-        sbv.push_back(LLVM::LoadOp::create(
-            b, k.f32,
-            LLVM::GEPOp::create(b, k.ptrGlobal, k.f32, sbPtr,
-                                ValueRange{sbIdx})));
+      } else {
+        for (int64_t i = 0; i < sbCount; ++i) {
+          Value blk = k.add(sbBlock0, k.c32(i));
+          if (i > 0)
+            blk = arith::MinUIOp::create(b, blk, k.c32(cfg.nScaleBlocks() - 1));
+          Value sbIdx = k.add(k.mul(blk, k.c32(KBlocks)), kb);
+          if (sbGroup0)
+            sbIdx = k.add(sbGroup0, sbIdx);
+          sbv.push_back(LLVM::LoadOp::create(
+              b, k.f32,
+              LLVM::GEPOp::create(b, k.ptrGlobal, k.f32, sbPtr,
+                                  ValueRange{sbIdx})));
+        }
       }
       NVVM::MBarrierTryWaitParityOp::create(b, barrier(s, true), ph, ticks);
 
@@ -572,35 +573,38 @@ LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
       // acc += partial * (sa[row] * sb[block of the column]), the reference
       // lowering's order of operations.
       SmallVector<Value> yields{k.add(it, k.c32(1))};
-      for (int64_t r = 0; r < accRegs && cfg.bScalesPerColumn; r += 4) {
-        // acc = fma(partial, sa[row] * sb[col], acc): one scale product per
-        // register (its row slot and column), in the reference's order.
-        for (int64_t q = r; q < r + 4 && q < accRegs; ++q) {
-          Value sbq =
-              LLVM::ExtractElementOp::create(b, sbPairs[r / 4], k.c32(q % 2));
-          Value p = LLVM::ExtractValueOp::create(b, partial, q);
-          yields.push_back(k.fma(p, k.fmul(sa[accumulatorRowSlot(q)], sbq),
-                                 kLoop.getRegionIterArg(1 + q)));
-        }
-      }
-      for (int64_t r = 0; r < accRegs && !cfg.bScalesPerColumn; r += 4) {
-        int64_t staticIdx;
-        Value sbj = sbOfGroup(r / 4, staticIdx);
-        Value groupScale[2];
-        for (int64_t slot = 0; slot < 2; ++slot) {
-          if (staticIdx >= 0) {
-            Value &memo = scale[slot][staticIdx];
-            if (!memo)
-              memo = k.fmul(sa[slot], sbj);
-            groupScale[slot] = memo;
-          } else {
-            groupScale[slot] = k.fmul(sa[slot], sbj);
+      if (cfg.bScalesPerColumn) {
+        for (int64_t r = 0; r < accRegs; r += 4) {
+          // acc = fma(partial, sa[row] * sb[col], acc): one scale product per
+          // register (its row slot and column), in the reference's order.
+          for (int64_t q = r; q < r + 4 && q < accRegs; ++q) {
+            Value sbq =
+                LLVM::ExtractElementOp::create(b, sbPairs[r / 4], k.c32(q % 2));
+            Value p = LLVM::ExtractValueOp::create(b, partial, q);
+            yields.push_back(k.fma(p, k.fmul(sa[accumulatorRowSlot(q)], sbq),
+                                   kLoop.getRegionIterArg(1 + q)));
           }
         }
-        for (int64_t q = r; q < r + 4 && q < accRegs; ++q) {
-          Value p = LLVM::ExtractValueOp::create(b, partial, q);
-          yields.push_back(k.fma(p, groupScale[accumulatorRowSlot(q)],
-                                 kLoop.getRegionIterArg(1 + q)));
+      } else {
+        for (int64_t r = 0; r < accRegs; r += 4) {
+          int64_t staticIdx;
+          Value sbj = sbOfGroup(r / 4, staticIdx);
+          Value groupScale[2];
+          for (int64_t slot = 0; slot < 2; ++slot) {
+            if (staticIdx >= 0) {
+              Value &memo = scale[slot][staticIdx];
+              if (!memo)
+                memo = k.fmul(sa[slot], sbj);
+              groupScale[slot] = memo;
+            } else {
+              groupScale[slot] = k.fmul(sa[slot], sbj);
+            }
+          }
+          for (int64_t q = r; q < r + 4 && q < accRegs; ++q) {
+            Value p = LLVM::ExtractValueOp::create(b, partial, q);
+            yields.push_back(k.fma(p, groupScale[accumulatorRowSlot(q)],
+                                   kLoop.getRegionIterArg(1 + q)));
+          }
         }
       }
       scf::YieldOp::create(b, yields);

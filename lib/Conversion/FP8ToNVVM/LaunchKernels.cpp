@@ -423,15 +423,16 @@ Value padCodes(ImplicitLocOpBuilder &b, Value codes) {
   return tensor::PadOp::create(b, padTy, codes, low, high, zero);
 }
 
-/// A scales [..., M, KB] -> [..., KB, roundUp(M, 4)], zero padded: the
-/// K-block-major layout whose rows are 16-byte aligned, as the kernel's TMA
-/// reads it (a masked grouped GEMM's [G, M, KB] per group). Only the M of
-/// a rank-2 tensor may be dynamic: read from `aCodes` (the codes of the
-/// same operand); `mSizes` gets it, if any. `staticPadRows` (a static M
-/// only): pad to that many instead (per-column B scales: [KB, Np]).
-Value transposeAScales(ImplicitLocOpBuilder &b, Value aScales, Value aCodes,
-                       SmallVectorImpl<Value> &mSizes,
-                       int64_t staticPadRows = 0) {
+/// Per-row scales (A's; B's when per column) [..., M, KB] -> [..., KB,
+/// roundUp(M, 4)], zero padded: the K-block-major layout whose rows are
+/// 16-byte aligned, as the kernel's TMA reads it (a masked grouped GEMM's
+/// [G, M, KB] per group). Only the M of a rank-2 tensor may be dynamic: read
+/// from `aCodes` (the codes of the same operand); `mSizes` gets it, if any.
+/// `staticPadRows` (a static M only): pad to that many instead (per-column
+/// B scales: [KB, Np]).
+Value transposeScales(ImplicitLocOpBuilder &b, Value aScales, Value aCodes,
+                      SmallVectorImpl<Value> &mSizes,
+                      int64_t staticPadRows = 0) {
   auto saTy = cast<RankedTensorType>(aScales.getType());
   int64_t rank = saTy.getRank();
   int64_t kb = saTy.getDimSize(rank - 1), mStatic = saTy.getDimSize(rank - 2);
@@ -659,7 +660,7 @@ struct FP8LaunchKernelsPass
     // out-of-bounds zero fill past it, and adds nothing to the sums.
     Value aData = padCodes(b, aCodes), bData = padCodes(b, bCodes);
     SmallVector<Value> mSizes;
-    Value saT = transposeAScales(b, aScales, aCodes, mSizes);
+    Value saT = transposeScales(b, aScales, aCodes, mSizes);
     // Per-column B scales [N, KB] go to the kernel as [KB, Np], Np the
     // columns of all tiles of the kernel's configuration (GemmKernelConfig.h:
     // a thread's two adjacent columns are one aligned 8-byte load, never
@@ -667,7 +668,7 @@ struct FP8LaunchKernelsPass
     if (shape.bScalesPerColumn) {
       SmallVector<Value> nSizes; // N is static
       bScales =
-          transposeAScales(b, bScales, bCodes, nSizes, config->bScaleColumns());
+          transposeScales(b, bScales, bCodes, nSizes, config->bScaleColumns());
     }
 
     auto resTy = cast<RankedTensorType>(result.getType());
