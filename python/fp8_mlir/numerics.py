@@ -368,6 +368,23 @@ def _matmul_operands(fn: str, arrays, layout):
     return (a_codes, a_scales, b_codes, b_scales), (a_block, b_block, fmt, b_fmt)
 
 
+def _matmul_options(fmt, b_fmt, out, promote_interval):
+    """Checks a matmul's formats (A's `fmt`, default "e4m3"; B's `b_fmt`,
+    default A's), `out` and `promote_interval`; returns (fmt, A's element
+    type, B's element type)."""
+    fmt = "e4m3" if fmt is None else fmt
+    a_et, _ = _format(fmt)
+    b_et, _ = _format(b_fmt if b_fmt is not None else fmt, "b_fmt")
+    if not isinstance(out, str) or out not in ("f32", "bf16"):
+        raise ValueError(f"out must be 'bf16' or 'f32', got {out!r}")
+    if not _is_int(promote_interval) or not 0 < promote_interval <= _I64_MAX or promote_interval % 32:
+        raise ValueError(
+            "promote_interval must be a positive multiple of 32 (the wgmma K) below 2**63, "
+            f"got {promote_interval!r}"
+        )
+    return fmt, a_et, b_et
+
+
 def _layout_of(q, block, fmt, what: str):
     """The (block, fmt) to use for `q`: a ScaledTensor's own, unless the
     caller passes a different one (an error), else the given defaults."""
@@ -680,22 +697,7 @@ def scaled_matmul(
         "scaled_matmul", (a_codes, a_scales, b_codes, b_scales), (a_block, b_block, fmt, b_fmt))
     a_block = (1, 128) if a_block is None else a_block
     b_block = (128, 128) if b_block is None else b_block
-    fmt = "e4m3" if fmt is None else fmt
-    a_et, _ = _format(fmt)
-    b_et, _ = _format(b_fmt if b_fmt is not None else fmt, "b_fmt")
-    if not isinstance(out, str) or out not in ("f32", "bf16"):
-        raise ValueError(f"out must be 'bf16' or 'f32', got {out!r}")
-    if (
-        not isinstance(promote_interval, (int, np.integer))
-        or isinstance(promote_interval, bool)
-        or promote_interval <= 0
-        or promote_interval > _I64_MAX
-        or promote_interval % 32
-    ):
-        raise ValueError(
-            "promote_interval must be a positive multiple of 32 (the wgmma K) below 2**63, "
-            f"got {promote_interval!r}"
-        )
+    fmt, a_et, b_et = _matmul_options(fmt, b_fmt, out, promote_interval)
     options = _accumulator_options(emulate_accumulator, emulate_accumulator_bits)
     if backend not in BACKENDS:
         raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
@@ -852,15 +854,7 @@ def grouped_scaled_matmul(
     """
     (a_codes, a_scales, b_codes, b_scales), (a_block, b_block, fmt, b_fmt) = _matmul_operands(
         "grouped_scaled_matmul", (a_codes, a_scales, b_codes, b_scales), (a_block, b_block, fmt, b_fmt))
-    a_et, _ = _format("e4m3" if fmt is None else fmt)
-    b_et, _ = _format(b_fmt if b_fmt is not None else ("e4m3" if fmt is None else fmt), "b_fmt")
-    if not isinstance(out, str) or out not in ("f32", "bf16"):
-        raise ValueError(f"out must be 'bf16' or 'f32', got {out!r}")
-    if not _is_int(promote_interval) or not 0 < promote_interval <= _I64_MAX or promote_interval % 32:
-        raise ValueError(
-            "promote_interval must be a positive multiple of 32 (the wgmma K) below 2**63, "
-            f"got {promote_interval!r}"
-        )
+    fmt, a_et, b_et = _matmul_options(fmt, b_fmt, out, promote_interval)
     options = _accumulator_options(emulate_accumulator, None)
     if backend != "cpu":
         raise ValueError(
