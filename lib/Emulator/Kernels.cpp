@@ -127,6 +127,21 @@ std::vector<uint8_t> padCodeRows(const std::vector<uint8_t> &codes,
   return p;
 }
 
+/// Per-row scales [slabs, rows, kb] transposed per slab and zero-padded to
+/// [slabs, kb, paddedRows]: the K-block-major layout the kernels read (A
+/// scales through TMA, per-column B scales by plain loads), as
+/// fp8-launch-kernels lays them out.
+std::vector<float> transposeScales(const std::vector<float> &s, int64_t slabs,
+                                   int64_t rows, int64_t kb,
+                                   int64_t paddedRows) {
+  std::vector<float> t(size_t(slabs) * kb * paddedRows, 0.0f);
+  for (int64_t g = 0; g < slabs; ++g)
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t j = 0; j < kb; ++j)
+        t[(g * kb + j) * paddedRows + i] = s[(g * rows + i) * kb + j];
+  return t;
+}
+
 /// The configuration of a GEMM kernel (2-D or grouped) of `specM` x n x k
 /// rows as compiled, at `m` rows: the suffix's tiles, else what its code
 /// says (getGemmKernelConfig). `bScalesPerColumn`: a `_b1x128` kernel.
@@ -223,10 +238,7 @@ mlir::fp8::emu::runGemm(const KernelModule &module, const std::string &kernel,
   uint64_t a = upload(aPad.data(), aPad.size());
   uint64_t b = upload(bPad.data(), bPad.size());
   // A scales transposed and padded: [KB, Mpad] (GemmKernelConfig.h).
-  std::vector<float> saT(size_t(KB) * c.mPadded(), 0.0f);
-  for (int64_t i = 0; i < M; ++i)
-    for (int64_t kb = 0; kb < KB; ++kb)
-      saT[kb * c.mPadded() + i] = ops.sa[i * KB + kb];
+  std::vector<float> saT = transposeScales(ops.sa, 1, M, KB, c.mPadded());
   uint64_t sa = upload(saT.data(), saT.size() * 4);
   // Per-column B scales [N, KB] transposed and zero-padded: [KB, Np], Np
   // the columns of all tiles (GemmKernelConfig::bScaleColumns).
@@ -237,10 +249,7 @@ mlir::fp8::emu::runGemm(const KernelModule &module, const std::string &kernel,
                     "needs B scales [N, KB] (1x128 blocks)\n";
       return fail;
     }
-    sbT.assign(size_t(KB) * c.bScaleColumns(), 0.0f);
-    for (int64_t j = 0; j < N; ++j)
-      for (int64_t kb = 0; kb < KB; ++kb)
-        sbT[kb * c.bScaleColumns() + j] = ops.sb[j * KB + kb];
+    sbT = transposeScales(ops.sb, 1, N, KB, c.bScaleColumns());
   } else if (ops.bBlockRows != 128) {
     fail.report = "fp8-emu: error: the kernel takes B scales of 128x128 "
                   "blocks\n";
@@ -375,11 +384,7 @@ LaunchResult mlir::fp8::emu::runGroupedGemm(const KernelModule &module,
   uint64_t b = upload(bPad.data(), bPad.size());
   // A scales transposed per slab: [slabs, KB, Mpad].
   const int64_t MP = c.mPadded();
-  std::vector<float> saT(size_t(slabs) * KB * MP, 0.0f);
-  for (int64_t g = 0; g < slabs; ++g)
-    for (int64_t i = 0; i < M; ++i)
-      for (int64_t kb = 0; kb < KB; ++kb)
-        saT[(g * KB + kb) * MP + i] = ops.sa[(g * M + i) * KB + kb];
+  std::vector<float> saT = transposeScales(ops.sa, slabs, M, KB, MP);
   uint64_t sa = upload(saT.data(), saT.size() * 4);
   uint64_t sb = upload(ops.sb.data(), size_t(G) * NB * KB * 4);
   const int outBytes = out == KernelElementType::bf16 ? 2 : 4;
