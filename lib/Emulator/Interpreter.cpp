@@ -3,8 +3,9 @@
 // Runs a Program (Program.h) on one CTA after another. Inside a CTA every
 // thread is a suspendable state (pc + register file); a seeded random
 // scheduler runs one runnable thread for a random number of instructions or
-// until it blocks, and completes pending TMA copies at random moments, so
-// that an ordering the kernel does not enforce can show up.
+// until it blocks, and lands pending TMA copies at random or adversarially
+// late moments (CopyLanding.h), so that an ordering the kernel does not
+// enforce can show up.
 //
 // Semantics (PTX ISA 8.x):
 // - mbarrier: pending arrival count, transaction count and phase. A phase
@@ -23,9 +24,10 @@
 // - shfl.sync is a warp collective, barrier0 a CTA collective.
 //
 //===----------------------------------------------------------------------===//
+#include "CopyLanding.h"
+#include "Numerics.h"
 #include "Program.h"
 #include "fp8/Emulator/Emulator.h"
-#include "fp8/Target/Hopper/TensorCoreAccumulation.h"
 
 #include <algorithm>
 #include <cmath>
@@ -37,225 +39,6 @@
 using namespace mlir::fp8::emu;
 
 namespace {
-
-//===----------------------------------------------------------------------===//
-// Numerics of single instructions
-//===----------------------------------------------------------------------===//
-
-inline float asF32(uint64_t v) {
-  uint32_t b = static_cast<uint32_t>(v);
-  float f;
-  std::memcpy(&f, &b, 4);
-  return f;
-}
-inline uint64_t fromF32(float f) {
-  uint32_t b;
-  std::memcpy(&b, &f, 4);
-  return b;
-}
-inline uint64_t maskBits(uint64_t v, unsigned bits) {
-  return bits >= 64 ? v : (v & ((1ull << bits) - 1));
-}
-inline int64_t sext(uint64_t v, unsigned bits) {
-  if (bits >= 64)
-    return static_cast<int64_t>(v);
-  uint64_t m = 1ull << (bits - 1);
-  v = maskBits(v, bits);
-  return static_cast<int64_t>((v ^ m) - m);
-}
-
-/// FP8 code -> value (exact), from the format definitions (OCP FP8: E4M3FN
-/// bias 7, no infinities, S.1111.111 NaN; E5M2 bias 15, IEEE-like).
-struct Fp8Tables {
-  float e4m3[256], e5m2[256];
-  Fp8Tables() {
-    for (int c = 0; c < 256; ++c) {
-      float sign = (c & 0x80) ? -1.0f : 1.0f;
-      int e = (c >> 3) & 0xF, m = c & 7;
-      if (e == 15 && m == 7)
-        e4m3[c] = std::nanf("");
-      else if (e == 0)
-        e4m3[c] = sign * std::ldexp(static_cast<float>(m), -9);
-      else
-        e4m3[c] = sign * std::ldexp(1.0f + m / 8.0f, e - 7);
-      e = (c >> 2) & 0x1F;
-      m = c & 3;
-      if (e == 31)
-        e5m2[c] = m ? std::nanf("") : sign * INFINITY;
-      else if (e == 0)
-        e5m2[c] = sign * std::ldexp(static_cast<float>(m), -16);
-      else
-        e5m2[c] = sign * std::ldexp(1.0f + m / 4.0f, e - 15);
-    }
-  }
-};
-const Fp8Tables &fp8Tables() {
-  static Fp8Tables t;
-  return t;
-}
-
-/// cvt.rn[.satfinite].{e4m3,e5m2}.f32 of one value (PTX ISA "cvt"): round
-/// to nearest even on the format's grid (subnormals included); NaN -> 0x7F;
-/// overflow -> +-max with satfinite, else NaN (E4M3) / +-Inf (E5M2).
-uint8_t cvtToFp8(float x, bool e5m2, bool satfinite) {
-  if (std::isnan(x))
-    return 0x7F;
-  const int M = e5m2 ? 2 : 3, bias = e5m2 ? 15 : 7;
-  const double maxFinite = e5m2 ? 57344.0 : 448.0;
-  uint8_t sign = std::signbit(x) ? 0x80 : 0;
-  double a = std::fabs(static_cast<double>(x));
-  uint8_t overflow = satfinite ? (e5m2 ? 0x7B : 0x7E) : (e5m2 ? 0x7C : 0x7F);
-  if (std::isinf(a))
-    return sign | overflow;
-  const int emin = 1 - bias;
-  int e;
-  std::frexp(a, &e); // a = f * 2^e, f in [0.5, 1)
-  int exp = e - 1;   // a in [2^exp, 2^(exp+1))
-  if (a == 0)
-    exp = emin;
-  int q = std::max(exp, emin) - M; // quantum 2^q
-  double r = std::ldexp(std::nearbyint(std::ldexp(a, -q)), q);
-  if (r > maxFinite)
-    return sign | overflow;
-  if (r == 0)
-    return sign;
-  std::frexp(r, &e);
-  exp = e - 1;
-  if (exp < emin) // subnormal
-    return sign | static_cast<uint8_t>(std::ldexp(r, M - emin));
-  uint8_t mant =
-      static_cast<uint8_t>(std::ldexp(r, -exp) * (1 << M) - (1 << M));
-  return sign | static_cast<uint8_t>((exp + bias) << M) | mant;
-}
-
-/// f32 -> bf16 (cvt.rn.bf16.f32 / arith.truncf): round to nearest even;
-/// NaN stays a quiet NaN with its sign.
-uint16_t truncToBF16(uint32_t b) {
-  if ((b & 0x7FFFFFFF) > 0x7F800000)
-    return static_cast<uint16_t>((b >> 16) | 0x40);
-  uint32_t rounding = 0x7FFF + ((b >> 16) & 1);
-  return static_cast<uint16_t>((b + rounding) >> 16);
-}
-
-float maximumF(float a, float b) {
-  if (std::isnan(a) || std::isnan(b))
-    return std::nanf("");
-  if (a == 0 && b == 0)
-    return std::signbit(a) ? b : a;
-  return a > b ? a : b;
-}
-float minimumF(float a, float b) {
-  if (std::isnan(a) || std::isnan(b))
-    return std::nanf("");
-  if (a == 0 && b == 0)
-    return std::signbit(a) ? a : b;
-  return a < b ? a : b;
-}
-
-bool cmpF(uint8_t pred, float a, float b) {
-  bool uno = std::isnan(a) || std::isnan(b);
-  switch (pred) {
-  case 0:
-    return false;
-  case 1:
-    return !uno && a == b;
-  case 2:
-    return !uno && a > b;
-  case 3:
-    return !uno && a >= b;
-  case 4:
-    return !uno && a < b;
-  case 5:
-    return !uno && a <= b;
-  case 6:
-    return !uno && a != b;
-  case 7:
-    return !uno;
-  case 8:
-    return uno || a == b;
-  case 9:
-    return uno || a > b;
-  case 10:
-    return uno || a >= b;
-  case 11:
-    return uno || a < b;
-  case 12:
-    return uno || a <= b;
-  case 13:
-    return uno || a != b;
-  case 14:
-    return uno;
-  default:
-    return true;
-  }
-}
-
-bool cmpI(uint8_t pred, uint64_t a, uint64_t b, unsigned bits) {
-  int64_t sa = sext(a, bits), sb = sext(b, bits);
-  a = maskBits(a, bits);
-  b = maskBits(b, bits);
-  switch (pred) {
-  case 0:
-    return a == b;
-  case 1:
-    return a != b;
-  case 2:
-    return sa < sb;
-  case 3:
-    return sa <= sb;
-  case 4:
-    return sa > sb;
-  case 5:
-    return sa >= sb;
-  case 6:
-    return a < b;
-  case 7:
-    return a <= b;
-  case 8:
-    return a > b;
-  default:
-    return a >= b;
-  }
-}
-
-float sm90Accumulate(float c, const uint8_t *a, bool aE5m2, const uint8_t *b,
-                     bool bE5m2, int k) {
-  using namespace mlir::fp8::tensorcore;
-  return accumulateGroup(sm90Model(), c, a,
-                         aE5m2 ? Fp8Format::E5M2 : Fp8Format::E4M3FN, b,
-                         bE5m2 ? Fp8Format::E5M2 : Fp8Format::E4M3FN, k);
-}
-float sm89Accumulate(float c, const uint8_t *a, bool aE5m2, const uint8_t *b,
-                     bool bE5m2, int k) {
-  // Ada's mma.sync sums 16-product groups: a k32 step is two of them.
-  using namespace mlir::fp8::tensorcore;
-  Fp8Format fa = aE5m2 ? Fp8Format::E5M2 : Fp8Format::E4M3FN,
-            fb = bE5m2 ? Fp8Format::E5M2 : Fp8Format::E4M3FN;
-  for (int i = 0; i < k; i += 16)
-    c = accumulateGroup(sm89Model(), c, a + i, fa, b + i, fb,
-                        std::min(16, k - i));
-  return c;
-}
-
-float defaultAccumulate(float c, const float *a, const float *b, int k) {
-  float s = c;
-  for (int i = 0; i < k; ++i)
-    s += a[i] * b[i]; // the product of two FP8 values is exact in f32
-  return s;
-}
-
-/// Swizzle of a shared address (PTX ISA "Shared Memory Matrix Layout" /
-/// CUDA TMA swizzle modes): the 16-byte chunk index (bits 4..6) is XORed
-/// with address bits 7.. (3 bits for 128B, 2 for 64B, 1 for 32B).
-/// `spanCode`: 0 none, 1 32B, 2 64B, 3 128B (TensorMapSwizzle).
-inline uint32_t swizzleAddr(uint32_t a, uint32_t spanCode) {
-  static const uint32_t mask[] = {0, 1, 3, 7};
-  return a ^ (((a >> 7) & mask[spanCode]) << 4);
-}
-const char *swizzleName(uint32_t spanCode) {
-  static const char *names[] = {"none", "32B", "64B", "128B"};
-  return names[spanCode & 3];
-}
 
 //===----------------------------------------------------------------------===//
 // CTA state
@@ -283,6 +66,7 @@ struct PendingTma {
   int32_t inst;
   TensorMap map;
   int64_t coords[3];
+  bool late; // lands only when no thread can run (CopyLanding.h)
 };
 
 struct Collective {
@@ -311,7 +95,7 @@ public:
          const std::vector<KernelArg> &args, const Options &opt, uint32_t cta,
          std::mt19937_64 &rng, uint64_t &instCount)
       : p(p), dev(dev), dims(dims), opt(opt), cta(cta), rng(rng),
-        instCount(instCount) {
+        instCount(instCount), landing(opt.copies, rng) {
     accumulate = opt.accumulate;
     smemEnd = p.dynamicSharedBase + dims.dynamicSharedBytes;
     smem.assign(smemEnd, 0);
@@ -350,6 +134,7 @@ private:
   uint32_t cta;
   std::mt19937_64 &rng;
   uint64_t &instCount;
+  CopyLandingPolicy landing;
   WgmmaAccumulateFn accumulate;
 
   uint32_t smemEnd;
@@ -680,6 +465,7 @@ void CtaRun::issueTma(Thread &t, const Inst &inst) {
   mb.inflight += bytes;
   tma.thread = t.tid;
   tma.inst = idx;
+  tma.late = landing.drawLate();
   tmas.push_back(tma);
 }
 
@@ -1236,8 +1022,8 @@ bool CtaRun::run(std::string &out) {
           break;
         deadlock();
       }
-      if (!tmas.empty() && (runnable.empty() || rng() % 4 == 0)) {
-        completeTma(rng() % tmas.size());
+      if (int c = landing.pick(tmas, !runnable.empty()); c >= 0) {
+        completeTma(c);
         continue;
       }
       size_t i = rng() % runnable.size();

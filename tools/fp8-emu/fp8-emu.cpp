@@ -93,8 +93,22 @@ static cl::opt<std::string> accumulator(
     cl::init("exact"));
 static cl::opt<bool> timing("time", cl::desc("Print the emulation time"),
                             cl::init(false));
+static cl::opt<std::string> copies(
+    "copies",
+    cl::desc("When TMA copies land: seeded (the scheduler seed chooses, per "
+             "CTA, every copy late or each by a coin flip; the default), "
+             "late (only when no thread can run), prompt (at random "
+             "moments)"),
+    cl::init("seeded"));
 
 namespace {
+
+/// Largest --m: the emulator generates the operands in host memory and
+/// runs one thread at a time, so rows beyond this are out of its reach
+/// (and TMA coordinates are signed 32-bit).
+constexpr int64_t kMaxRows = int64_t(1) << 20;
+/// Largest operand (elements) of one kernel run: 1 GiB of f32 inputs.
+constexpr int64_t kMaxOperandElements = int64_t(1) << 28;
 
 uint32_t f32Bits(float f) {
   uint32_t b;
@@ -209,27 +223,89 @@ bool runSchedules(const std::string &name, const Options &opt,
   return true;
 }
 
+bool optionError(const std::string &what) {
+  llvm::errs() << "fp8-emu: error: " << what << "\n";
+  return false;
+}
+
 /// The --block-m / --block-n / --stages overrides, where given, on the
 /// kernel's own configuration (BLOCK_M fixes the consumer warpgroups: one
-/// per 64 rows).
-void applyTileOptions(GemmKernelConfig &cfg) {
+/// per 64 rows). They must form a valid configuration that the kernel's
+/// code agrees with (its block of threads, wgmma N and mbarriers): tiles
+/// other than the kernel's would show up as a fault of the kernel.
+bool applyTileOptions(const KernelModule &km, const std::string &name,
+                      GemmKernelConfig &cfg, bool grouped) {
+  if (!blockM && !blockN && !stages)
+    return true;
+  std::string given;
   if (blockM) {
     cfg.blockM = blockM;
-    cfg.consumers = blockM / 64;
+    cfg.consumers = std::max<int64_t>(1, blockM / 64);
+    cfg.consumerRegs =
+        GemmKernelConfig::consumerRegsFor(cfg.consumers, cfg.producerRegs);
+    given += " --block-m " + std::to_string(blockM);
   }
-  if (blockN)
+  if (blockN) {
     cfg.blockN = blockN;
-  if (stages)
+    given += " --block-n " + std::to_string(blockN);
+  }
+  if (stages) {
     cfg.stages = stages;
+    given += " --stages " + std::to_string(stages);
+  }
+  given = given.substr(1) + " for kernel '" + name + "': ";
+  const char *why =
+      grouped ? checkGroupedGemmKernelConfig(cfg) : checkGemmKernelConfig(cfg);
+  if (*why)
+    return optionError(given + why);
+  KernelInfo info = km.getKernelInfo(name);
+  auto differs = [&](const std::string &ours, int64_t mine,
+                     const std::string &kernels, int64_t its) {
+    return optionError(given + ours + " " + std::to_string(mine) +
+                       ", the kernel's code " + kernels + " " +
+                       std::to_string(its));
+  };
+  if (info.maxThreads && info.maxThreads != cfg.threads())
+    return differs("the tiles take a block of", cfg.threads(),
+                   "(nvvm.maxntid) is for", info.maxThreads);
+  if (info.wgmmaN && info.wgmmaN != cfg.consumerN())
+    return differs("the tiles give each consumer a wgmma N of", cfg.consumerN(),
+                   "has wgmma N", info.wgmmaN);
+  if (info.mbarrierInits && info.mbarrierInits != 2 * cfg.stages)
+    return differs("two mbarriers per stage make", 2 * cfg.stages,
+                   "initialises", info.mbarrierInits);
+  return true;
+}
+
+/// Whether a GEMM run of `m` rows (per slab) is in the emulator's reach;
+/// `m` = 0 (a run-time M of no rows) has nothing to run: said, not failed.
+bool checkRows(const std::string &name, int64_t m, int64_t slabs, int64_t n,
+               int64_t k, bool &nothing) {
+  nothing = m == 0;
+  if (nothing) {
+    llvm::outs() << "fp8-emu: SKIP " << name
+                 << ": --m 0 gives no rows, nothing to run\n";
+    return true;
+  }
+  if (slabs * m * std::max(n, k) <= kMaxOperandElements)
+    return true;
+  return optionError("--m " + std::to_string(m) + " for kernel '" + name +
+                     "': an operand of " + std::to_string(slabs * m) + " x " +
+                     std::to_string(std::max(n, k)) +
+                     " elements exceeds the emulator's 2^28");
 }
 
 bool runGemmKernel(MLIRContext &ctx, const KernelModule &km,
                    const std::string &name, const GemmKernelName &spec,
                    const Options &opt) {
   int64_t M = spec.m == GemmKernelConfig::kDynamicM ? runtimeM : spec.m;
+  bool nothing;
+  if (!checkRows(name, M, 1, spec.n, spec.k, nothing) || nothing)
+    return nothing;
   GemmKernelConfig cfg;
   getGemmKernelConfig(km, name, M, cfg);
-  applyTileOptions(cfg);
+  if (!applyTileOptions(km, name, cfg, /*grouped=*/false))
+    return false;
   std::mt19937_64 rng(seed);
   GemmOperands ops;
   ops.m = M;
@@ -308,11 +384,15 @@ bool runGroupedGemmKernel(MLIRContext &ctx, const KernelModule &km,
                           const GroupedGemmKernelName &spec,
                           const Options &opt) {
   int64_t M = spec.m == GemmKernelConfig::kDynamicM ? runtimeM : spec.m;
-  GemmKernelConfig cfg;
-  getGroupedGemmKernelConfig(km, name, M, cfg);
-  applyTileOptions(cfg);
   const int64_t G = spec.groups, N = spec.n, K = spec.k;
   const int64_t slabs = spec.masked ? G : 1;
+  bool nothing;
+  if (!checkRows(name, M, slabs, N, K, nothing) || nothing)
+    return nothing;
+  GemmKernelConfig cfg;
+  getGroupedGemmKernelConfig(km, name, M, cfg);
+  if (!applyTileOptions(km, name, cfg, /*grouped=*/true))
+    return false;
   std::mt19937_64 rng(seed);
   GroupedGemmOperands ops;
   ops.masked = spec.masked;
@@ -379,6 +459,9 @@ bool runQuantizeKernel(MLIRContext &ctx, const KernelModule &km,
                        const Options &opt) {
   int64_t rows =
       spec.rows == QuantizeKernelConfig::kDynamicRows ? runtimeM : spec.rows;
+  bool nothing;
+  if (!checkRows(name, rows, 1, spec.cols, spec.cols, nothing) || nothing)
+    return nothing;
   QuantizeKernelConfig cfg =
       makeQuantizeKernelConfig(rows, spec.cols, spec.blockRows);
   std::mt19937_64 rng(seed);
@@ -420,6 +503,40 @@ bool runQuantizeKernel(MLIRContext &ctx, const KernelModule &km,
   return true;
 }
 
+/// The options that do not depend on a kernel, each checked against its
+/// range with an error naming it (a bad value would otherwise abort,
+/// hang or run nothing).
+bool validateOptions(Options &opt) {
+  auto range = [](const char *name, int64_t v, int64_t lo, int64_t hi,
+                  const char *why) {
+    if (v >= lo && v <= hi)
+      return true;
+    return optionError(std::string("--") + name + " must be in " +
+                       std::to_string(lo) + ".." + std::to_string(hi) + " (" +
+                       why + "), got " + std::to_string(v));
+  };
+  bool ok = range("m", runtimeM, 0, kMaxRows,
+                  "rows of a kernel compiled for a run-time M");
+  ok &= range("sm-count", smCount, 1, 1024,
+              "SMs of the emulated device: the persistent grid is "
+              "min(tiles, sm-count)");
+  ok &= range("max-quantum", quantum, 1, 1 << 20,
+              "instructions a thread runs before a switch");
+  ok &= range("schedules", schedules, 1, 1 << 20,
+              "scheduler seeds each kernel runs under");
+  ok &= range("block-m", blockM, 0, 256, "0: the kernel's own");
+  ok &= range("block-n", blockN, 0, 256, "0: the kernel's own");
+  ok &= range("stages", stages, 0, 64, "0: the kernel's own");
+  if (copies == "seeded" || copies == "late" || copies == "prompt")
+    opt.copies = copies == "late"     ? CopyLanding::Late
+                 : copies == "prompt" ? CopyLanding::Prompt
+                                      : CopyLanding::Seeded;
+  else
+    ok = optionError("--copies must be seeded, late or prompt, got '" + copies +
+                     "'");
+  return ok;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -428,6 +545,9 @@ int main(int argc, char **argv) {
       argc, argv,
       "fp8-emu: run the sm_90a kernels of fp8-lower-to-nvvm on a CPU "
       "emulator and compare with a host reference\n");
+  Options opt;
+  if (!validateOptions(opt))
+    return 1;
   DialectRegistry registry;
   registerAllDialects(registry);
   registerAllExtensions(registry);
@@ -454,7 +574,6 @@ int main(int argc, char **argv) {
   std::vector<std::string> names(kernels.begin(), kernels.end());
   if (names.empty())
     names = km->getKernelNames();
-  Options opt;
   opt.seed = seed;
   opt.maxQuantum = quantum;
   opt.checkUninitialisedShared = !noUninit;

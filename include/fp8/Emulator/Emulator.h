@@ -137,6 +137,22 @@ using WgmmaAccumulateFn = float (*)(float c, const uint8_t *a, bool aE5m2,
 /// name.
 bool getAccumulator(const std::string &name, WgmmaAccumulateFn &out);
 
+/// When the asynchronous copies (TMA, cp.async.bulk.tensor) of a CTA land.
+/// The hardware bounds nothing: a copy may complete long after the
+/// instructions that follow its issue, so only an mbarrier wait orders it.
+enum class CopyLanding : uint8_t {
+  /// Per CTA, the scheduler seed chooses: every copy late, or each copy
+  /// late or prompt by a coin flip.
+  Seeded,
+  /// Every copy lands only when no thread of the CTA can run (all live
+  /// threads blocked): after every instruction the threads can execute
+  /// without it.
+  Late,
+  /// Every copy lands at a random moment: each scheduler step lands one
+  /// of the pending copies with probability 1/4.
+  Prompt,
+};
+
 struct Options {
   /// Seed of the thread scheduler; a fixed seed reproduces a run.
   uint64_t seed = 1;
@@ -149,6 +165,8 @@ struct Options {
   WgmmaAccumulateFn accumulate = nullptr;
   /// Give up (a fault) after this many executed instructions (0: no limit).
   uint64_t maxInstructions = 0;
+  /// How late asynchronous copies land (CopyLanding).
+  CopyLanding copies = CopyLanding::Seeded;
 };
 
 struct LaunchDims {
