@@ -344,8 +344,8 @@ void CtaRun::executeWgmma(Warpgroup &wg, const std::vector<uint32_t> &members,
     if (base != 0)
       fault(&t0, instIdx,
             std::string("wgmma.mma_async: descriptor ") + which +
-                " has a non-zero base offset, which the emulator does not "
-                "model");
+                " has a non-zero base offset (" + std::to_string(base) +
+                " in bits 49-51), which the emulator does not model");
     const float *lut = e5m2 ? fp8Tables().e5m2 : fp8Tables().e4m3;
     uint32_t lo = ~0u, hi = 0;
     for (int r = 0; r < rows; ++r) {
