@@ -18,8 +18,12 @@ passes match name overrides against. Linear layers follow torch-mlir's
 lowering of `nn.Linear`: the weight is stored `[out, in]`, transposed by a
 `linalg.generic`, and multiplied with `linalg.matmul` (`linalg.batch_matmul`
 for the grouped experts). Weights are splat constants (`dense<...>`, small
-files; distinct values so CSE does not merge them) or, with
-`weights="args"`, function arguments located at their parameter names.
+files; distinct values so CSE does not merge them), with
+`weights="args"` function arguments located at their parameter names, or
+with `weights="flat"` slices of one flat parameter buffer (`%params:
+tensor<N x dtype>`, each weight a `tensor.extract_slice` + `expand_shape`
+of it, as exporters that flatten the parameters write them). `model`'s
+`tie_embeddings=True` makes `lm_head` read the embedding table.
 
 Activations are 2-D `[tokens, hidden]` (batch x sequence flattened, as
 `fp8-insert-quant` collapses them anyway). What is simplified: DeepSeek-V3's
@@ -194,6 +198,7 @@ class _Emitter:
         self.lines: List[str] = []
         self.n = 0
         self.weight_index = 0
+        self.flat_size = 0  # elements of the flat parameter buffer so far
         self.scalar_cache: Dict[Tuple[str, str], str] = {}
 
     def fresh(self) -> str:
@@ -220,12 +225,38 @@ class _Emitter:
             ssa = f"%w{len(self.args)}"
             self.args.append((ssa, ty, name))
             return ssa
+        if self.weights == "flat":
+            return self._flat_weight(shape, name)
         # Distinct splat values keep CSE from merging equal-shaped weights,
         # as it would merge the BERT export's identical splats.
         self.weight_index += 1
         value = 0.01 + 0.0001 * (self.weight_index % 997)
         ssa = f"%p{self.weight_index}"
         self.consts.append(f'    {ssa} = arith.constant dense<{_fmt(value)}> : {ty} loc("{name}")')
+        return ssa
+
+    #: Stands for the flat buffer's size until every weight is laid out.
+    FLAT_SIZE = "@FLAT_SIZE@"
+
+    def _flat_weight(self, shape: Sequence[int], name: str) -> str:
+        """The next `prod(shape)` elements of `%params`, viewed as `shape`."""
+        n = math.prod(shape)
+        flat = f"tensor<{self.FLAT_SIZE}x{self.et}>"
+        self.weight_index += 1
+        ssa = f"%p{self.weight_index}"
+        self.consts.append(
+            f"    {ssa}_flat = tensor.extract_slice %params[{self.flat_size}] [{n}] [1] : "
+            f'{flat} to {_ty([n], self.et)} loc("{name}")'
+        )
+        self.flat_size += n
+        if len(shape) == 1:
+            return f"{ssa}_flat"
+        group = ", ".join(str(i) for i in range(len(shape)))
+        self.consts.append(
+            f"    {ssa} = tensor.expand_shape {ssa}_flat [[{group}]] output_shape "
+            f"[{', '.join(str(d) for d in shape)}] : {_ty([n], self.et)} into "
+            f'{_ty(shape, self.et)} loc("{name}")'
+        )
         return ssa
 
     # -- ops ------------------------------------------------------------------
@@ -301,10 +332,11 @@ class _Emitter:
             lambda a: ([], a[0]), loc,
         )
 
-    def linear(self, x, tokens, k, n, name):
+    def linear(self, x, tokens, k, n, name, weight=None):
         """nn.Linear without bias: W [n, k] stored as torch does, transposed,
-        then linalg.matmul (torch-mlir's lowering of aten.linear)."""
-        w = self.weight([n, k], f"{name}.weight")
+        then linalg.matmul (torch-mlir's lowering of aten.linear); `weight`
+        an existing [n, k] weight (a tied head's table), else a new one."""
+        w = weight or self.weight([n, k], f"{name}.weight")
         wt = self.transpose(w, [n, k], [1, 0], name)
         acc = self.filled([tokens, n], 0.0, name)
         v = self.fresh()
@@ -743,6 +775,7 @@ def _embedding(e: _Emitter, tokens_arg, cfg: ModelConfig):
     name = "model.embed_tokens"
     t, h, et = cfg.tokens, cfg.hidden, e.et
     table = e.weight([cfg.vocab, h], f"{name}.weight")
+    e.table = table
     out = e.empty([t, h], name)
     v = e.fresh()
     a_in, a_out, idx, col, r = e.fresh(), e.fresh(), e.fresh(), e.fresh(), e.fresh()
@@ -771,6 +804,7 @@ def _build(
     embed: bool,
     lm_head: bool,
     first_dense_layers: int = 0,
+    tie_embeddings: bool = False,
 ) -> str:
     cfg = ModelConfig() if cfg is None else cfg
     if not isinstance(cfg, ModelConfig):
@@ -778,8 +812,10 @@ def _build(
     cfg.validate()
     if not isinstance(num_layers, int) or isinstance(num_layers, bool) or num_layers < 1:
         raise ValueError(f"num_layers must be a positive integer, got {num_layers!r}")
-    if not isinstance(weights, str) or weights not in ("constants", "args"):
-        raise ValueError(f"weights must be 'constants' or 'args', got {weights!r}")
+    if not isinstance(weights, str) or weights not in ("constants", "args", "flat"):
+        raise ValueError(f"weights must be 'constants', 'args' or 'flat', got {weights!r}")
+    if not isinstance(tie_embeddings, bool):
+        raise TypeError(f"tie_embeddings must be a bool, got {tie_embeddings!r}")
     if not isinstance(dtype, str) or dtype not in _ELEMENT_TYPES:
         raise ValueError(f"dtype must be one of {', '.join(_ELEMENT_TYPES)}, got {dtype!r}")
     # An MLIR bare identifier for the symbol (@forward).
@@ -808,10 +844,12 @@ def _build(
     out_ty = _ty([t, h], dtype)
     if lm_head:
         x = _rms_norm(e, x, t, h, cfg.rms_eps, "model.norm")
-        x = e.linear(x, t, h, cfg.vocab, "lm_head")
+        x = e.linear(x, t, h, cfg.vocab, "lm_head", weight=e.table if tie_embeddings else None)
         out_ty = _ty([t, cfg.vocab], dtype)
 
     args = [f"{x_in}: {in_ty}"] + [f'{ssa}: {ty} loc("{name}")' for (ssa, ty, name) in e.args]
+    if weights == "flat":
+        args.append(f'%params: tensor<{e.flat_size}x{dtype}> loc("params")')
     kind = "MoE" if mlp == "moe" else "Llama"
     header = [
         f"// Generated by fp8_mlir.models: {num_layers} {kind} decoder layer(s), {cfg}",
@@ -820,7 +858,7 @@ def _build(
         f"  func.func @{func_name}({', '.join(args)}) -> {out_ty} {{",
     ]
     body = e.consts + e.lines + [f"    return {x} : {out_ty}", "  }", "}", ""]
-    return "\n".join(header + body)
+    return "\n".join(header + body).replace(e.FLAT_SIZE, str(e.flat_size))
 
 
 def llama_block(
@@ -835,7 +873,7 @@ def llama_block(
     SwiGLU MLP of `config.intermediate`) as `func.func @forward(%hidden_states:
     tensor<tokens x hidden x dtype>) -> same`. `config` defaults to
     DeepSeek-V3's sizes (its dense layers); `dtype` is f32 or bf16;
-    `weights` is "constants" (splats) or "args"."""
+    `weights` is "constants" (splats), "args" or "flat" (slices of one buffer)."""
     return _build(config, num_layers, "dense", weights=weights, dtype=dtype, func_name=func_name,
                   embed=False, lm_head=False)
 
@@ -866,21 +904,24 @@ def model(
     dtype: str = "f32",
     func_name: str = "forward",
     first_dense_layers: int = 0,
+    tie_embeddings: bool = False,
 ) -> str:
     """A whole decoder model: `model.embed_tokens` (gather) on
     `%input_ids: tensor<tokens x i64>`, `num_layers` layers with a "moe" or
-    "dense" MLP, `model.norm` and `lm_head` to `tensor<tokens x vocab>`."""
+    "dense" MLP, `model.norm` and `lm_head` to `tensor<tokens x vocab>`
+    (reading the embedding table when `tie_embeddings`)."""
     if not isinstance(mlp, str) or mlp not in ("moe", "dense"):
         raise ValueError(f"mlp must be 'moe' or 'dense', got {mlp!r}")
     return _build(config, num_layers, mlp, weights=weights, dtype=dtype, func_name=func_name,
-                  embed=True, lm_head=True, first_dense_layers=first_dense_layers)
+                  embed=True, lm_head=True, first_dense_layers=first_dense_layers,
+                  tie_embeddings=tie_embeddings)
 
 
 # -- training graphs -----------------------------------------------------------
 
 
 def mlp_training_step(tokens: int, sizes: Sequence[int], split: bool = False,
-                      lr: Optional[float] = None) -> str:
+                      lr: Optional[float] = None, flat: bool = False) -> str:
     """One training step of an MLP (`nn.Linear` layers without bias, ReLU
     between them) with a mean-squared-error loss, in the form aot_autograd
     exports: weights `[out, in]` passed as arguments (`layers.<i>.weight`),
@@ -897,7 +938,14 @@ def mlp_training_step(tokens: int, sizes: Sequence[int], split: bool = False,
     `split=True`: `@forward(%x, %w0, ...) -> (y, x, h1, ...)` returning the
     activations saved for the backward, and `@backward(%x, %h1, ..., %w0,
     ..., %dy) -> (dw0, ...)` with the incoming gradient dY as the last
-    argument (a tangent)."""
+    argument (a tangent).
+
+    `flat=True`: the weights are slices of one flat argument `%params:
+    tensor<N x f32>` (`tensor.extract_slice` + `tensor.expand_shape` each,
+    in layer order) instead of one argument each; with `lr` the graph
+    returns the updated weights, as with separate arguments."""
+    if not isinstance(flat, bool):
+        raise TypeError(f"flat must be a bool, got {flat!r}")
     if not isinstance(tokens, int) or tokens <= 0:
         raise ValueError(f"tokens must be a positive int, got {tokens!r}")
     sizes = list(sizes)
@@ -975,8 +1023,25 @@ def mlp_training_step(tokens: int, sizes: Sequence[int], split: bool = False,
 
     wargs = [f"%w{i}: {ty(sizes[i + 1], sizes[i])} loc(\"layers.{i}.weight\")" for i in range(n)]
     ws = [f"%w{i}" for i in range(n)]
+    if flat:
+        total = sum(sizes[i + 1] * sizes[i] for i in range(n))
+        wargs = [f'%params: {ty(total)} loc("params")']
+
+    def flat_views():
+        """%w<i> as views of %params, at the top of a function body."""
+        offset = 0
+        for i in range(n):
+            size = sizes[i + 1] * sizes[i]
+            lines.append(f"    %w{i}_flat = tensor.extract_slice %params[{offset}] [{size}] [1] : "
+                         f'{ty(total)} to {ty(size)} loc("layers.{i}.weight")')
+            lines.append(f"    %w{i} = tensor.expand_shape %w{i}_flat [[0, 1]] output_shape "
+                         f"[{sizes[i + 1]}, {sizes[i]}] : {ty(size)} into {ty(sizes[i + 1], sizes[i])}")
+            offset += size
+
     out = ["module {"]
     if not split:
+        if flat:
+            flat_views()
         lines.append("    %zero = arith.constant 0.0 : f32")
         y, acts = forward("%x", ws)
         scale = 2.0 / (t * sizes[-1])
@@ -1000,6 +1065,8 @@ def mlp_training_step(tokens: int, sizes: Sequence[int], split: bool = False,
         out.append(f"    return {', '.join(results)} : {', '.join(rtys)}")
         out.append("  }")
     else:
+        if flat:
+            flat_views()
         lines.append("    %zero = arith.constant 0.0 : f32")
         y, acts = forward("%x", ws)
         saved_tys = [ty(t, sizes[i]) for i in range(n)]
@@ -1009,6 +1076,8 @@ def mlp_training_step(tokens: int, sizes: Sequence[int], split: bool = False,
         out.append(f"    return {', '.join([y] + acts)} : {', '.join(rtys)}")
         out.append("  }")
         lines.clear()
+        if flat:
+            flat_views()
         lines.append("    %zero = arith.constant 0.0 : f32")
         saved = [f"%s{i}" for i in range(n)]
         grads = backward(saved, ws, "%dy")

@@ -395,3 +395,63 @@ def test_moe_block_one_grouped_gemm_per_routed_projection(fp8_opt):
     assert count(out, "scf.for") == 0 and "scf.for" not in out
     # Per-expert products would be fp8.scaled_matmul at the experts' locations.
     assert not [l for l in out.splitlines() if "= fp8.scaled_matmul" in l and ".mlp.experts." in l]
+
+
+# -- parameters in one flat buffer (issue 29) -----------------------------------
+
+
+def _report_ops(fp8_opt, text, *options):
+    import json
+
+    rc, out, err = fp8_opt(text, "--fp8-pipeline=report-format=json " + " ".join(options), "-o", "/dev/null")
+    assert rc == 0, err
+    return json.loads(out)
+
+
+def _matmul_rows(report):
+    return [(o["location"], o["role"], o["precision"], o.get("gemm")) for o in report["ops"] if o["matmul"]]
+
+
+@require_passes("fp8-pipeline")
+@pytest.mark.parametrize("tie", [False, True], ids=["untied", "tied"])
+@pytest.mark.parametrize("mlp", ["dense", "moe"])
+def test_flat_parameter_buffer_decoder(fp8_opt, mlp, tie):
+    """Every weight a slice of one `%params` buffer: the same roles and
+    precisions as with one argument per weight, op by op; every projection in
+    FP8 (7 linears per dense layer), the head high precision, tied
+    (reading the embedding table's slice) only when `tie_embeddings`."""
+    text = models.model(SMALL, 2, mlp=mlp, weights="flat", tie_embeddings=tie)
+    # Per layer 2 norms + 4 attention projections + 3 MLP weights (dense) or
+    # router + 3 shared + 3 routed expert weights (MoE); table, final norm,
+    # and the head's own weight unless tied.
+    per_layer = 9 if mlp == "dense" else 13
+    assert text.count("tensor.extract_slice %params[") == 2 * per_layer + 2 + (0 if tie else 1)
+    flat = _report_ops(fp8_opt, text)
+    args = _report_ops(fp8_opt, models.model(SMALL, 2, mlp=mlp, weights="args", tie_embeddings=tie))
+    assert _matmul_rows(flat) == _matmul_rows(args)
+    rows = _matmul_rows(flat)
+    head = [r for r in rows if r[0] == "lm_head"]
+    assert [(r[1], r[2]) for r in head] == [("output_head", "bf16")], head
+    reason = [o["reason"] for o in flat["ops"] if o["location"] == "lm_head" and o["matmul"]][0]
+    assert ("tied output head" in reason) == tie, reason
+    # 4 attention projections + the dense MLP's or the shared expert's 3.
+    projections = [r for r in rows if r[0].endswith("_proj") and ".experts." not in r[0]]
+    assert len(projections) == 2 * 7, projections
+    assert all(r[1:3] == ("linear", "fp8") for r in projections), projections
+    assert flat["totals"]["fp8_matmul_flop_share"] == args["totals"]["fp8_matmul_flop_share"]
+
+
+@require_passes("fp8-pipeline")
+@pytest.mark.parametrize("split", [False, True], ids=["joint", "split"])
+def test_flat_parameter_buffer_training_step(fp8_opt, split):
+    """The MLP training step with its weights in one buffer: 3 fprops,
+    2 dgrads (the first layer's input needs none), 3 wgrads, all FP8,
+    exactly as with one argument per weight."""
+    sizes = [128, 256, 256, 128]
+    flat = _report_ops(fp8_opt, models.mlp_training_step(128, sizes, split=split, flat=True))
+    args = _report_ops(fp8_opt, models.mlp_training_step(128, sizes, split=split))
+    rows = _matmul_rows(flat)
+    assert rows == _matmul_rows(args)
+    kinds = sorted(r[3] for r in rows)
+    assert kinds == ["dgrad"] * 2 + ["fprop"] * 3 + ["wgrad"] * 3, rows
+    assert all(r[1:3] == ("linear", "fp8") for r in rows), rows

@@ -555,16 +555,6 @@ void RoleAnalysis::findAttentionRegion(Operation *att,
   }
 }
 
-std::optional<std::pair<Attribute, Type>> fp8::parameterKey(Value v) {
-  auto arg = dyn_cast<BlockArgument>(v);
-  if (!arg || !isa<FunctionOpInterface>(arg.getOwner()->getParentOp()))
-    return std::nullopt;
-  auto name = dyn_cast<NameLoc>(arg.getLoc());
-  if (!name)
-    return std::nullopt;
-  return std::make_pair(Attribute(name.getName()), arg.getType());
-}
-
 RoleAnalysis::RoleAnalysis(Operation *root) {
   root->walk([&](FunctionOpInterface func) {
     if (!func.isExternal())
@@ -649,12 +639,12 @@ void RoleAnalysis::classifyContractions(ArrayRef<Operation *> ops) {
   // Embedding tables first: their vocabulary sizes, and the parameters they
   // come from (an output head tied to the table shares its weight).
   DenseSet<int64_t> vocab;
-  DenseSet<Value> tableSources;
+  DenseSet<WeightView> tables;
   for (Operation *op : ops)
     if (std::optional<Gather> gather = matchGather(op)) {
       if (!ShapedType::isDynamic(gather->vocab))
         vocab.insert(gather->vocab);
-      tableSources.insert(traceSource(gather->table));
+      tables.insert(getWeightView(gather->table));
       std::string reason;
       llvm::raw_string_ostream os(reason);
       os << "heuristic: gather from a ";
@@ -755,8 +745,11 @@ void RoleAnalysis::classifyContractions(ArrayRef<Operation *> ops) {
       Role role = Role::linear;
       // Only the operand taken as the weight: an activation that is also
       // gathered from (hidden states passed as an argument) is not a head.
+      // The same elements of the same buffer as the table (WeightView.h):
+      // another slice of a flat parameter buffer is another weight.
       Value weight = bKind != WeightSource::none ? b : a;
-      bool tied = tableSources.contains(traceSource(weight));
+      WeightView weightView = getWeightView(weight);
+      bool tied = tables.contains(weightView);
       if (tied) {
         // The embedding table reused as the output projection (tied
         // embeddings): an output head whatever its size or rank.
@@ -785,7 +778,7 @@ void RoleAnalysis::classifyContractions(ArrayRef<Operation *> ops) {
       if (role == Role::gating) {
         gatingOps.insert(op);
         expertCounts.insert(c.n);
-        if (auto key = parameterKey(traceSource(weight)))
+        if (auto key = parameterKey(weightView))
           gatingParameters.insert(*key);
       }
       if (grouped)

@@ -174,7 +174,7 @@ void RoleAnalysis::classifyTrainingGemms(ArrayRef<Operation *> ops,
 
   // fprop or dgrad: what the weight gradient sharing the activation pairs
   // it with, else the order of the contractions with the same weight.
-  DenseMap<Value, Operation *> firstUse;
+  DenseMap<WeightView, Operation *> firstUse;
   DenseMap<Operation *, Value> activationSource;
   for (Operation *op : weightLinears) {
     auto [w, x] = weightOf(op);
@@ -189,10 +189,9 @@ void RoleAnalysis::classifyTrainingGemms(ArrayRef<Operation *> ops,
                                                          : GemmKind::fprop;
       break;
     }
-    Value wSrc = traceSource(w);
-    auto [it, inserted] = firstUse.try_emplace(wSrc, op);
+    auto [it, inserted] = firstUse.try_emplace(getWeightView(w), op);
     if (!kind && !inserted &&
-        getWeightSource(wSrc) == WeightSource::functionArgument) {
+        getWeightSource(w) == WeightSource::functionArgument) {
       // A later contraction with the same weight, contracting it along the
       // other dimension: the activation gradient of the first. Only for
       // parameters passed as arguments (as aot_autograd passes them):
@@ -219,35 +218,39 @@ void RoleAnalysis::classifyTrainingGemms(ArrayRef<Operation *> ops,
   // fprop's (the same weight in a joint graph), else output_head when it
   // contracts over a vocabulary; the gradients of sensitive linears stay
   // high precision with them.
-  DenseMap<Value, Operation *> fpropOfWeight;
+  DenseMap<WeightView, Operation *> fpropOfWeight;
   for (Operation *op : weightLinears)
     if (!gemmKinds.count(op) || gemmKinds[op] == GemmKind::fprop)
-      fpropOfWeight.try_emplace(traceSource(weightOf(op).first), op);
+      fpropOfWeight.try_emplace(getWeightView(weightOf(op).first), op);
   for (Operation *op : weightLinears) {
     auto kind = gemmKinds.find(op);
     if (kind == gemmKinds.end() || kind->second != GemmKind::dgrad)
       continue;
     const Contraction &c = contractions.find(op)->second;
-    Value wSrc = traceSource(weightOf(op).first);
-    std::string source = stringifyWeightSource(getWeightSource(wSrc)).str();
+    WeightView wView = getWeightView(weightOf(op).first);
+    std::string source =
+        stringifyWeightSource(getWeightSource(weightOf(op).first)).str();
     RoleDecision d{Role::linear,
                    "heuristic: activation gradient dX = dY * W of a linear "
                    "(weight: " +
                        source + ")"};
-    auto fp = fpropOfWeight.find(wSrc);
+    auto fp = fpropOfWeight.find(wView);
     if (fp != fpropOfWeight.end() && fp->second != op &&
         getDecision(fp->second).role != Role::linear) {
       d.role = getDecision(fp->second).role;
       d.reason = "heuristic: activation gradient of the " +
                  stringifyRole(d.role).str() + " linear sharing its weight";
-    } else if (auto key = parameterKey(wSrc);
-               key && gatingParameters.contains(*key)) {
+    } else if (auto key = parameterKey(wView);
+               key && gatingParameters.count(*key)) {
       // A split backward: the router's fprop, in the forward function,
       // reads the same parameter (by name and type).
       d.role = Role::gating;
       d.reason = "heuristic: activation gradient of the gating linear of "
                  "the same parameter (" +
-                 cast<StringAttr>(key->first).str() + ") in another function";
+                 cast<NameLoc>(cast<BlockArgument>(wView.base).getLoc())
+                     .getName()
+                     .str() +
+                 ") in another function";
     } else if (isVocab(c.k)) {
       d.role = Role::output_head;
       d.reason = "heuristic: activation gradient of a vocabulary-sized "

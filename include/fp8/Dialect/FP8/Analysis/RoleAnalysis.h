@@ -11,6 +11,7 @@
 #ifndef FP8_DIALECT_FP8_ANALYSIS_ROLEANALYSIS_H
 #define FP8_DIALECT_FP8_ANALYSIS_ROLEANALYSIS_H
 
+#include "fp8/Dialect/FP8/Analysis/WeightView.h"
 #include "fp8/Dialect/FP8/IR/FP8.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -20,6 +21,7 @@
 #include "llvm/ADT/SetVector.h"
 
 #include <optional>
+#include <set>
 
 namespace mlir::fp8 {
 
@@ -77,11 +79,6 @@ constexpr unsigned kMaxTraceSteps = 64;
 /// Follows `v` back through value-preserving ops (isValuePreserving), in any
 /// order, to where it was computed.
 Value traceSource(Value v, TraceInfo *info = nullptr);
-
-/// A function argument's parameter identity across functions: its loc
-/// name (`loc("mlp.gate.weight")`, as exporters name parameters) and its
-/// type; none for other values or unnamed arguments.
-std::optional<std::pair<Attribute, Type>> parameterKey(Value v);
 
 /// Where a weight comes from; `none` for an activation.
 enum class WeightSource { none, functionArgument, constant, global };
@@ -256,7 +253,7 @@ private:
   /// name and type), over the whole module: a split backward function gets
   /// the router's weight as its own argument, so the gating fprop that
   /// names it lives in the forward function.
-  llvm::DenseSet<std::pair<Attribute, Type>> gatingParameters;
+  std::set<ParameterKey> gatingParameters;
   /// Training GEMM kinds (fprop only where a pairing decided it; the
   /// other contractions with a weight are fprops in a training module).
   DenseMap<Operation *, GemmKind> gemmKinds;
