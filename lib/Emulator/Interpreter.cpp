@@ -982,6 +982,9 @@ void CtaRun::step(Thread &t, uint32_t budget) {
     ++t.pc;
     if (opt.maxInstructions && instCount > opt.maxInstructions)
       fault(&t, t.pc, "instruction limit reached");
+    if (opt.stop && (instCount & 4095) == 0 &&
+        opt.stop->load(std::memory_order_relaxed))
+      fault(&t, t.pc, "interrupted (the caller asked the launch to stop)");
   }
 }
 

@@ -91,11 +91,26 @@ def _diagnostics(result: Dict[str, Any]) -> List[Diagnostic]:
     ]
 
 
+def _utf8(text: str, what: str) -> str:
+    """`text` if it is valid Unicode for the native side (UTF-8); a lone
+    surrogate (from a bad decode, or "\\ud800" typed in) is a short
+    ValueError naming `what` and the position, not pybind11's echo of every
+    argument."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as err:
+        raise ValueError(
+            f"{what} holds a lone surrogate {text[err.start]!r} at character {err.start}, which is not "
+            "Unicode text (UTF-8 cannot encode it); decode the input with errors='strict' or 'replace'"
+        ) from None
+    return text
+
+
 def _normalize_pipeline(pipeline: Union[str, Sequence[str]]) -> str:
     if isinstance(pipeline, str):
-        return pipeline.strip()
+        return _utf8(pipeline, "the pass pipeline").strip()
     if isinstance(pipeline, (list, tuple)) and all(isinstance(p, str) for p in pipeline):
-        return ",".join(p.strip() for p in pipeline if p.strip())
+        return _utf8(",".join(p.strip() for p in pipeline if p.strip()), "the pass pipeline")
     raise TypeError("pipeline must be a string such as 'canonicalize,cse' or a list of pass strings")
 
 
@@ -107,7 +122,7 @@ def _text(mlir_text: Union[str, bytes]) -> str:
             raise ValueError(f"MLIR input bytes are not UTF-8 text ({err}); pass str or UTF-8 bytes") from None
     if not isinstance(mlir_text, str):
         raise TypeError(f"MLIR input must be str or bytes, got {type(mlir_text).__name__}")
-    return mlir_text
+    return _utf8(mlir_text, "the MLIR input")
 
 
 def _input_name(source_name: str) -> str:
@@ -148,6 +163,7 @@ def _run(mlir_text, pipeline, source_name, capture_output=False, generic=False, 
     pipe = _normalize_pipeline(pipeline)
     if not isinstance(source_name, str):
         raise TypeError(f"source_name must be a str, got {type(source_name).__name__}")
+    _utf8(source_name, "source_name")
     result = _native.run_pipeline(text, pipe, source_name, True, generic, locations)
     if not capture_output:
         _forward_output(result)
@@ -191,6 +207,7 @@ def has_pass(name: str) -> bool:
     """True if `name` is a registered pass or pipeline (`fp8-opt --<name>`)."""
     if not isinstance(name, str):
         raise TypeError(f"has_pass needs a pass name (str), got {type(name).__name__}")
+    _utf8(name, "the pass name")
     return bool(_native.is_registered_pass(name))
 
 
@@ -244,6 +261,7 @@ def _require(names: Sequence[str], feature: str) -> None:
 
 
 def _option_value(value: str, what: str) -> str:
+    _utf8(value, what)
     if any(c in value for c in " {}\n\"'"):
         raise ValueError(f"{what} {value!r} contains characters a pass option cannot hold")
     return value

@@ -14,6 +14,7 @@ write.
 
 from __future__ import annotations
 
+import os
 from typing import Any, Dict, List, Sequence, Union
 
 import numpy as np
@@ -93,7 +94,9 @@ def jit(
         raise ValueError(f"opt_level must be 0, 1, 2 or 3 (LLVM's -O levels), got {opt_level!r}")
     if isinstance(shared_libs, (str, bytes)) or not all(isinstance(p, str) for p in shared_libs):
         raise TypeError(f"shared_libs must be a list of library paths (str), got {shared_libs!r}")
-    libs = _runtime_libs() + list(shared_libs)
+    # File names as the OS has them (a name that is not UTF-8 comes back from
+    # os.listdir with lone surrogates): bytes for the native side.
+    libs = [os.fsencode(p) for p in _runtime_libs() + list(shared_libs)]
     pipe = _normalize_pipeline(pipeline)
     native, result = _native.jit(_text(mlir_text), pipe, libs, opt_level, True)
     _forward_output(result)

@@ -40,6 +40,8 @@ import math
 import re
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from . import _args
+
 __all__ = ["ModelConfig", "llama_block", "moe_block", "model", "mlp_training_step",
            "llama_training_step", "moe_training_step"]
 
@@ -110,31 +112,30 @@ class ModelConfig:
         c = math.ceil(self.capacity_factor * self.tokens * self.top_k / self.num_experts)
         return max(1, min(self.tokens, c))
 
-    #: Largest accepted size: every tensor of the graph (rank <= 3 in
-    #: sizes, or nh x t x hd) then has fewer than 2**63 elements, which MLIR's
-    #: shaped types count in int64.
-    MAX_SIZE = 1 << 20
+    #: Largest accepted size (fp8_mlir._args: every tensor of the graph, rank
+    #: <= 3 in sizes or nh x t x hd, has fewer than 2**63 elements).
+    MAX_SIZE = _args.MAX_SIZE
     #: Float parameters are emitted as f32 or bf16 constants: finite and
     #: within both ranges (bf16's max is 3.39e38).
-    MAX_FLOAT = 1e38
+    MAX_FLOAT = _args.MAX_FLOAT
 
     def validate(self) -> None:
         """Raises ValueError (naming the field and what is accepted) for any
         field that would make the generators emit IR that does not parse or
-        does not make sense; TypeError for a field of the wrong type."""
+        does not make sense; TypeError for a field of the wrong type. NumPy
+        integers and floats are accepted."""
+        self._checked()
+
+    def _checked(self) -> "ModelConfig":
+        """The validated configuration with plain Python ints and floats."""
         positive = [
             "hidden", "num_heads", "num_kv_heads", "head_dim", "intermediate",
             "moe_intermediate", "num_experts", "top_k", "tokens", "vocab",
         ]
+        values = {}
         for name in positive + ["num_shared_experts"]:
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool):
-                raise TypeError(f"ModelConfig.{name} must be an int, got {value!r}")
             low = 0 if name == "num_shared_experts" else 1
-            if not low <= value <= self.MAX_SIZE:
-                raise ValueError(
-                    f"ModelConfig.{name} must be an integer in [{low}, {self.MAX_SIZE}], got {value!r}"
-                )
+            values[name] = _args.size(f"ModelConfig.{name}", getattr(self, name), low, type_error=TypeError)
         floats = {
             "routed_scaling": "a finite number",
             "capacity_factor": "a finite number > 0",
@@ -142,18 +143,11 @@ class ModelConfig:
             "rope_theta": "a finite number > 0",
         }
         for name, expected in floats.items():
-            value = getattr(self, name)
-            if not isinstance(value, (int, float)) or isinstance(value, bool):
-                raise TypeError(f"ModelConfig.{name} must be a float, got {value!r}")
-            ok = math.isfinite(value) and abs(value) <= self.MAX_FLOAT
-            if ok and name != "routed_scaling":
-                # Positive and not flushed to 0 in f32/bf16 (normal range).
-                ok = value >= 1e-37
-            if not ok:
-                raise ValueError(
-                    f"ModelConfig.{name} must be {expected} within the f32/bf16 range "
-                    f"(magnitude in [1e-37, 1e38]), got {value!r}"
-                )
+            # Positive ones not flushed to 0 in f32/bf16 (normal range).
+            values[name] = _args.real(f"ModelConfig.{name}", getattr(self, name),
+                                      f"{expected} within the f32/bf16 range",
+                                      positive=name != "routed_scaling", type_error=TypeError)
+        self = dataclasses.replace(self, **values)
         if self.num_heads % self.num_kv_heads:
             raise ValueError(
                 f"num_heads ({self.num_heads}) must be a multiple of num_kv_heads ({self.num_kv_heads})"
@@ -167,9 +161,13 @@ class ModelConfig:
                 f"num_shared_experts x moe_intermediate ({self.num_shared_experts} x "
                 f"{self.moe_intermediate}) must be at most {self.MAX_SIZE} (the shared expert's width)"
             )
+        return self
 
 
 _ELEMENT_TYPES = ("f32", "bf16")
+#: Most layers a generator stacks (DeepSeek-V3 has 61): every layer is a few
+#: hundred lines of IR.
+_MAX_LAYERS = 4096
 
 
 def _fmt(value: float) -> str:
@@ -809,23 +807,17 @@ def _build(
     cfg = ModelConfig() if cfg is None else cfg
     if not isinstance(cfg, ModelConfig):
         raise TypeError(f"config must be a fp8_mlir.models.ModelConfig or None, got {type(cfg).__name__}")
-    cfg.validate()
-    if not isinstance(num_layers, int) or isinstance(num_layers, bool) or num_layers < 1:
-        raise ValueError(f"num_layers must be a positive integer, got {num_layers!r}")
-    if not isinstance(weights, str) or weights not in ("constants", "args", "flat"):
-        raise ValueError(f"weights must be 'constants', 'args' or 'flat', got {weights!r}")
-    if not isinstance(tie_embeddings, bool):
-        raise TypeError(f"tie_embeddings must be a bool, got {tie_embeddings!r}")
-    if not isinstance(dtype, str) or dtype not in _ELEMENT_TYPES:
-        raise ValueError(f"dtype must be one of {', '.join(_ELEMENT_TYPES)}, got {dtype!r}")
+    cfg = cfg._checked()
+    num_layers = _args.size("num_layers", num_layers, 1, _MAX_LAYERS)
+    _args.choice("weights", weights, ("constants", "args", "flat"))
+    tie_embeddings = _args.flag("tie_embeddings", tie_embeddings, type_error=TypeError)
+    _args.choice("dtype", dtype, _ELEMENT_TYPES)
     # An MLIR bare identifier for the symbol (@forward).
     if not isinstance(func_name, str) or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_$.]*", func_name):
         raise ValueError(
             f"func_name must be an identifier ([A-Za-z_][A-Za-z0-9_$.]*), got {func_name!r}"
         )
-    if (not isinstance(first_dense_layers, int) or isinstance(first_dense_layers, bool)
-            or first_dense_layers < 0):
-        raise ValueError(f"first_dense_layers must be a non-negative integer, got {first_dense_layers!r}")
+    first_dense_layers = _args.size("first_dense_layers", first_dense_layers, 0, _MAX_LAYERS)
 
     e = _Emitter(dtype, weights)
     t, h = cfg.tokens, cfg.hidden
@@ -910,8 +902,7 @@ def model(
     `%input_ids: tensor<tokens x i64>`, `num_layers` layers with a "moe" or
     "dense" MLP, `model.norm` and `lm_head` to `tensor<tokens x vocab>`
     (reading the embedding table when `tie_embeddings`)."""
-    if not isinstance(mlp, str) or mlp not in ("moe", "dense"):
-        raise ValueError(f"mlp must be 'moe' or 'dense', got {mlp!r}")
+    _args.choice("mlp", mlp, ("moe", "dense"))
     return _build(config, num_layers, mlp, weights=weights, dtype=dtype, func_name=func_name,
                   embed=True, lm_head=True, first_dense_layers=first_dense_layers,
                   tie_embeddings=tie_embeddings)
@@ -943,14 +934,20 @@ def mlp_training_step(tokens: int, sizes: Sequence[int], split: bool = False,
     `flat=True`: the weights are slices of one flat argument `%params:
     tensor<N x f32>` (`tensor.extract_slice` + `tensor.expand_shape` each,
     in layer order) instead of one argument each; with `lr` the graph
-    returns the updated weights, as with separate arguments."""
-    if not isinstance(flat, bool):
-        raise TypeError(f"flat must be a bool, got {flat!r}")
-    if not isinstance(tokens, int) or tokens <= 0:
-        raise ValueError(f"tokens must be a positive int, got {tokens!r}")
-    sizes = list(sizes)
-    if len(sizes) < 2 or not all(isinstance(s, int) and s > 0 for s in sizes):
-        raise ValueError(f"sizes must list at least 2 positive ints (in, ..., out), got {sizes!r}")
+    returns the updated weights, as with separate arguments.
+
+    Sizes are Python or NumPy integers in [1, 2**20] (at most 4097 of
+    them); `lr` a finite number in [1e-12, 1e3]; ValueError otherwise."""
+    flat = _args.flag("flat", flat, type_error=TypeError)
+    tokens = _args.size("tokens", tokens)
+    sizes = _args.sizes("sizes", sizes, 2, _MAX_LAYERS + 1)
+    split = _args.flag("split", split)
+    if lr is not None:
+        lr = _args.learning_rate(lr)
+    # Every GEMM's FLOPs, and the step's total, in the report's int64.
+    flops = sum(6 * tokens * a * b for a, b in zip(sizes, sizes[1:]))
+    if flops > _args.MAX_FLOPS:
+        raise ValueError(f"tokens x sizes: the step's {flops:.3g} FLOPs exceed 2**62 (the report counts in int64)")
     t, n = tokens, len(sizes) - 1
     ty = lambda *shape: "tensor<" + "x".join(str(d) for d in shape) + "xf32>"  # noqa: E731
     lines: List[str] = []
@@ -1046,7 +1043,7 @@ def mlp_training_step(tokens: int, sizes: Sequence[int], split: bool = False,
         y, acts = forward("%x", ws)
         scale = 2.0 / (t * sizes[-1])
         dy = elementwise([y, "%target"], (t, sizes[-1]),
-                         [f"%c = arith.constant {scale!r} : f32", "%d = arith.subf %a0, %a1 : f32",
+                         [f"%c = arith.constant {_args.f32_literal(scale)} : f32", "%d = arith.subf %a0, %a1 : f32",
                           "%g = arith.mulf %d, %c : f32", "linalg.yield %g : f32"], "loss.grad")
         grads = backward(acts, ws, dy)
         results = [y]
@@ -1055,7 +1052,7 @@ def mlp_training_step(tokens: int, sizes: Sequence[int], split: bool = False,
         else:
             for i in range(n):
                 results.append(elementwise([ws[i], grads[i]], (sizes[i + 1], sizes[i]),
-                                           [f"%c = arith.constant {float(lr)!r} : f32",
+                                           [f"%c = arith.constant {_args.f32_literal(lr)} : f32",
                                             "%u = arith.mulf %a1, %c : f32", "%r = arith.subf %a0, %u : f32",
                                             "linalg.yield %r : f32"], f"layers.{i}.sgd"))
         rtys = [ty(t, sizes[-1])] + [ty(sizes[i + 1], sizes[i]) for i in range(n)]

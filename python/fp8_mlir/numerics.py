@@ -117,36 +117,52 @@ _F32_MAX = float(np.finfo(np.float32).max)
 _I64_MAX = 2**63 - 1
 
 
+def _f32_rounding(values: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+    """Where float32 conversion (round to nearest even, as every f64 -> f32
+    conversion of the package and of the ops) turns a finite value into
+    +-Inf, and a nonzero one into 0: the two masks. The rule is the
+    conversion itself, so both boundaries are exact: 2**-150 rounds to 0 (a
+    tie, to even) while anything above it rounds to 2**-149; the largest
+    float32 plus half its ulp rounds to Inf while anything below it rounds to
+    the largest float32."""
+    with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+        f32 = values.astype(np.float32)
+    overflow = np.isfinite(values) & np.isinf(f32)
+    underflow = (values != 0) & (f32 == 0)
+    return overflow, underflow
+
+
 def _eps(eps) -> float:
-    """eps is an f32 attribute: a value that overflows f32, or a positive one
-    that rounds to 0 in f32, would be silently changed."""
+    """eps is an f32 attribute: a value that rounds to Inf in f32, or a
+    positive one that rounds to 0, would be silently changed."""
     if (not isinstance(eps, (int, float, np.floating, np.integer)) or isinstance(eps, bool)
             or not math.isfinite(eps) or eps < 0):
         raise ValueError(f"eps must be a finite number >= 0, got {eps!r}")
-    if eps > _F32_MAX:
+    overflow, underflow = _f32_rounding(np.array([eps], np.float64))
+    if overflow[0]:
         raise ValueError(f"eps={eps!r} does not fit float32 (the op's eps is f32): expected <= {_F32_MAX:.8g}")
-    if eps > 0 and np.float32(eps) == 0:
+    if underflow[0]:
         raise ValueError(f"eps={eps!r} rounds to 0 in float32 (the op's eps is f32): expected 0 or >= 1.4e-45")
     return float(eps)
 
 
 def _check_f32_range(arr: np.ndarray, what: str) -> None:
     """Values a conversion to float32 would turn into Inf or 0 are rejected,
-    not silently flushed (a float64 array beyond the f32 range)."""
+    not silently flushed (a float64 array beyond the f32 range); values it
+    rounds to the largest or the smallest float32 are accepted."""
     if arr.dtype.itemsize <= 4 or arr.size == 0:
         return
-    finite = np.isfinite(arr)
-    mag = np.abs(arr[finite])
-    if mag.size and mag.max() > _F32_MAX:
+    overflow, underflow = _f32_rounding(arr)
+    if overflow.any():
         raise ValueError(
-            f"{what} holds {mag.max():.6g}, beyond the float32 range (max {_F32_MAX:.8g}); "
+            f"{what} holds {np.abs(arr[overflow]).max():.6g}, beyond the float32 range (max {_F32_MAX:.8g}); "
             "the op computes in float32: rescale the input"
         )
-    tiny = float(np.finfo(np.float32).smallest_subnormal)
-    if mag.size and np.any((mag > 0) & (mag < tiny / 2)):
+    if underflow.any():
+        tiny = float(np.finfo(np.float32).smallest_subnormal)
         raise ValueError(
-            f"{what} holds nonzero values below the smallest float32 ({tiny:.3g}), "
-            "which would become 0: rescale the input"
+            f"{what} holds nonzero values that round to 0 in float32 (below half the smallest "
+            f"float32, {tiny:.3g}), which would become 0: rescale the input"
         )
 
 
@@ -765,27 +781,38 @@ func.func @scaled_matmul(%ad: {_ty("memref", a_s, a_et)}, %as: {_ty("memref", a_
 # ---------------------------------------------------------------------------
 
 
-def _row_indices(v, what: str, length: int, expected: str) -> np.ndarray:
-    """An integer array of shape [length], as int64 until the caller's range
-    check (then int32, the op's operand); other dtypes are rejected, not
-    cast."""
+def _row_indices(v, what: str, length: int, expected: str, low: int, high: int) -> np.ndarray:
+    """An integer array of shape [length] with every value in [low, high],
+    as int64 (then int32, the op's operand, in the caller); other dtypes are
+    rejected, not cast. The range is checked in the array's own dtype, so a
+    uint64 value above 2**63 is reported as it is, not wrapped. An empty
+    list (NumPy makes it float64) is an empty integer array."""
     arr = np.asarray(v)
+    if arr.size == 0 and not isinstance(v, np.ndarray):
+        arr = arr.astype(np.int64)
     if arr.dtype.kind not in "iu":
         raise ValueError(f"{what} must be an integer array, got dtype {arr.dtype}")
     if arr.shape != (length,):
         raise ValueError(f"{what} has shape {arr.shape}, expected {expected} = ({length},)")
+    below = np.zeros(arr.shape, bool) if arr.dtype.kind == "u" and low <= 0 else arr < low
+    bad = np.flatnonzero(below | (arr > high))
+    if bad.size:
+        i = int(bad[0])
+        raise ValueError(f"{what}[{i}] = {int(arr[i])} is outside {_range_text(what, low, high)}")
     return np.ascontiguousarray(arr, dtype=np.int64)
+
+
+def _range_text(what: str, low: int, high: int) -> str:
+    if what == "counts":
+        return f"[0, M] with M = {high}"
+    return f"[-1, G) with G = {high + 1} (-1 marks padding)"
 
 
 def _check_group_ids(ids: np.ndarray, groups: int, m_alignment: int) -> None:
     """The contiguous layout's contract on `group_ids` (the op asserts the
     first two at run time; checked here to name the row): indices in
-    [-1, G), rows of one group consecutive, each group's run starting at a
-    multiple of m_alignment."""
-    bad = np.flatnonzero((ids < -1) | (ids >= groups))
-    if bad.size:
-        r = int(bad[0])
-        raise ValueError(f"group_ids[{r}] = {int(ids[r])} is outside [-1, G) with G = {groups} (-1 marks padding)")
+    [-1, G) (checked by _row_indices), rows of one group consecutive, each
+    group's run starting at a multiple of m_alignment."""
     if not ids.size:
         return
     starts = np.flatnonzero(np.concatenate(([True], ids[1:] != ids[:-1])))
@@ -902,11 +929,7 @@ def grouped_scaled_matmul(
                 "group_ids belongs to the contiguous layout (2-D a_codes); the masked layout takes counts"
             )
         if counts is not None:
-            rows = _row_indices(counts, "counts", groups, "[G]")
-            bad = np.flatnonzero((rows < 0) | (rows > m))
-            if bad.size:
-                g = int(bad[0])
-                raise ValueError(f"counts[{g}] = {int(rows[g])} is outside [0, M] with M = {m}")
+            rows = _row_indices(counts, "counts", groups, "[G]", 0, m)
     else:
         if counts is not None:
             raise ValueError(
@@ -923,7 +946,7 @@ def grouped_scaled_matmul(
                 f"a_block M size {ab[0]} does not divide m_alignment ({m_alignment}): "
                 "a group would start inside a scale block"
             )
-        rows = _row_indices(group_ids, "group_ids", m, "[M]")
+        rows = _row_indices(group_ids, "group_ids", m, "[M]", -1, groups - 1)
         _check_group_ids(rows, groups, int(m_alignment))
     if rows is not None:
         rows = rows.astype(np.int32)

@@ -36,7 +36,9 @@ import math
 import re
 from typing import List, Sequence
 
-_MAX_SIZE = 1 << 20
+from . import _args
+
+_MAX_SIZE = _args.MAX_SIZE
 
 
 def _ty(*shape: int) -> str:
@@ -396,34 +398,26 @@ def _moe_backward(s: _Step, ctx, dm):
     return _add(g, dx, dxr, (t, h), f"{name}.grad")
 
 
-def _check_int(name, value, low=1):
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= _MAX_SIZE:
-        raise ValueError(f"{name} must be an integer in [{low}, {_MAX_SIZE}], got {value!r}")
-
-
 def _block_step(tokens, hidden, num_heads, mlp, rms_eps, mlp_args, split) -> str:
-    _check_int("tokens", tokens)
-    _check_int("hidden", hidden)
-    _check_int("num_heads", num_heads)
+    tokens = _args.size("tokens", tokens)
+    hidden = _args.size("hidden", hidden)
+    num_heads = _args.size("num_heads", num_heads)
     if hidden % num_heads:
         raise ValueError(f"hidden ({hidden}) must be a multiple of num_heads ({num_heads})")
     if tokens * tokens * num_heads > 1 << 40:
         raise ValueError(f"tokens^2 x num_heads ({tokens}^2 x {num_heads}) exceeds 2^40 elements")
-    if (not isinstance(rms_eps, (int, float)) or isinstance(rms_eps, bool) or not math.isfinite(rms_eps)
-            or not 1e-37 <= rms_eps <= 1e38):
-        raise ValueError(f"rms_eps must be a finite number in [1e-37, 1e38], got {rms_eps!r}")
-    if not isinstance(split, bool):
-        raise ValueError(f"split must be a bool, got {split!r}")
+    rms_eps = _args.real("rms_eps", rms_eps, "a finite number > 0")
+    split = _args.flag("split", split)
     s = _Step()
     g = s.g
     t, h = tokens, hidden
     pre = "model.layers.0"
     g1 = s.param((h,), f"{pre}.input_layernorm.weight")
-    n1, r1s = _rms_norm(g, "%x", g1, t, h, float(rms_eps), f"{pre}.input_layernorm")
+    n1, r1s = _rms_norm(g, "%x", g1, t, h, rms_eps, f"{pre}.input_layernorm")
     att, actx = _attention(s, n1, t, h, num_heads, f"{pre}.self_attn")
     r1 = _add(g, "%x", att, (t, h), pre)
     g2 = s.param((h,), f"{pre}.post_attention_layernorm.weight")
-    n2, r2s = _rms_norm(g, r1, g2, t, h, float(rms_eps), f"{pre}.post_attention_layernorm")
+    n2, r2s = _rms_norm(g, r1, g2, t, h, rms_eps, f"{pre}.post_attention_layernorm")
     if mlp == "dense":
         m, mctx = _swiglu(s, n2, t, h, mlp_args["intermediate"], f"{pre}.mlp")
     else:
@@ -487,7 +481,7 @@ def llama_training_step(tokens: int = 256, hidden: int = 256, num_heads: int = 2
     7 fprop, 7 dgrad, 7 wgrad `linalg.matmul`s; 6 `linalg.batch_matmul`s
     (scores and context, forward and backward). Raises ValueError for sizes
     that are not positive integers <= 2^20 or `hidden % num_heads != 0`."""
-    _check_int("intermediate", intermediate)
+    intermediate = _args.size("intermediate", intermediate)
     return _block_step(tokens, hidden, num_heads, "dense", rms_eps, {"intermediate": intermediate},
                        split)
 
@@ -504,10 +498,10 @@ def moe_training_step(tokens: int = 256, hidden: int = 256, num_heads: int = 2, 
     Linears: 4 attention + 3 per expert (routed and shared) + the router,
     each with its fprop, dgrad and wgrad `linalg.matmul`. Raises ValueError
     for out-of-range sizes or `top_k > num_experts`."""
-    _check_int("num_experts", num_experts)
-    _check_int("top_k", top_k)
-    _check_int("moe_intermediate", moe_intermediate)
-    _check_int("num_shared_experts", num_shared_experts, low=0)
+    num_experts = _args.size("num_experts", num_experts)
+    top_k = _args.size("top_k", top_k)
+    moe_intermediate = _args.size("moe_intermediate", moe_intermediate)
+    num_shared_experts = _args.size("num_shared_experts", num_shared_experts, low=0)
     if num_experts > 512:
         raise ValueError(f"num_experts must be at most 512 (one generic per expert), got {num_experts}")
     if top_k > num_experts:

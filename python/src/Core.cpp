@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Core.h"
+#include "JitSizes.h"
 
 #include "fp8/Emulator/Emulator.h"
 #include "fp8/Emulator/Kernels.h"
@@ -459,6 +460,8 @@ struct JitModule::Impl {
   std::unique_ptr<MLIRContext> ctx;
   std::unique_ptr<ExecutionEngine> engine;
   std::vector<FunctionInfo> functions;
+  /// What the dynamic sizes of each function's arguments must satisfy.
+  std::map<std::string, std::vector<SizeEquation>> sizes;
 };
 
 JitModule::JitModule() : impl(std::make_unique<Impl>()) {}
@@ -466,6 +469,15 @@ JitModule::~JitModule() = default;
 
 const std::vector<FunctionInfo> &JitModule::functions() const {
   return impl->functions;
+}
+
+std::string JitModule::checkSizes(const std::string &name,
+                                  const std::vector<CallArg> &args) const {
+  const FunctionInfo *info = lookupFunction(name);
+  auto it = impl->sizes.find(name);
+  if (!info || it == impl->sizes.end())
+    return "";
+  return checkSizeEquations(it->second, *info, args);
 }
 
 const FunctionInfo *JitModule::lookupFunction(const std::string &name) const {
@@ -526,14 +538,20 @@ JitModule::create(const std::string &text, const std::string &pipeline,
         registry, MLIRContext::Threading::DISABLED);
     llvm::SourceMgr sourceMgr;
     std::vector<FunctionInfo> &functions = jit->impl->functions;
-    OwningOpRef<ModuleOp> module =
-        parseAndRun(*jit->impl->ctx, sourceMgr, text, pipeline, "<jit>", r,
-                    [&](ModuleOp m) {
-                      m.walk([&](func::FuncOp f) {
-                        if (!f.isExternal())
-                          functions.push_back(describeFunction(f));
-                      });
-                    });
+    auto &sizes = jit->impl->sizes;
+    OwningOpRef<ModuleOp> module = parseAndRun(
+        *jit->impl->ctx, sourceMgr, text, pipeline, "<jit>", r,
+        [&](ModuleOp m) {
+          m.walk([&](func::FuncOp f) {
+            if (!f.isExternal())
+              functions.push_back(describeFunction(f));
+          });
+          // Solving the sizes inlines a copy of the module:
+          // what the inliner reports is not the user's error.
+          ScopedDiagnosticHandler quiet(m.getContext(),
+                                        [](Diagnostic &) { return success(); });
+          sizes = collectSizeEquations(m);
+        });
     if (!module)
       return;
 
@@ -672,7 +690,8 @@ std::string fp8py::emulateGemm(const std::string &kernelsIr,
                                int64_t k, const uint8_t *a, const float *sa,
                                const uint8_t *b, const float *sb, uint32_t *out,
                                uint64_t seed, int smCount,
-                               const std::string &accumulator) {
+                               const std::string &accumulator,
+                               const std::atomic<bool> *stop) {
   using namespace fp8::emu;
   fp8::emu::GemmKernelName spec;
   if (!parseGemmKernelName(kernel, spec))
@@ -702,6 +721,7 @@ std::string fp8py::emulateGemm(const std::string &kernelsIr,
   ops.sb.assign(sb, sb + cfg.bScaleRows() * kb);
   Options opt;
   opt.seed = seed;
+  opt.stop = stop;
   if (!getAccumulator(accumulator, opt.accumulate))
     return "fp8-emu: error: unknown accumulation model '" + accumulator + "'";
   std::vector<uint32_t> result;
@@ -717,7 +737,8 @@ std::string fp8py::emulateQuantize(const std::string &kernelsIr,
                                    const std::string &kernel, int64_t rows,
                                    int64_t cols, const uint32_t *x,
                                    uint8_t *codes, uint32_t *scales,
-                                   uint64_t seed) {
+                                   uint64_t seed,
+                                   const std::atomic<bool> *stop) {
   using namespace fp8::emu;
   QuantizeKernelName spec;
   if (!parseQuantizeKernelName(kernel, spec))
@@ -736,6 +757,7 @@ std::string fp8py::emulateQuantize(const std::string &kernelsIr,
       fp8::makeQuantizeKernelConfig(rows, cols, spec.blockRows);
   Options opt;
   opt.seed = seed;
+  opt.stop = stop;
   std::vector<uint32_t> in(x, x + rows * cols), sc;
   std::vector<uint8_t> q;
   LaunchResult r =

@@ -9,6 +9,7 @@
 #ifndef FP8_PYTHON_CORE_H
 #define FP8_PYTHON_CORE_H
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -114,6 +115,14 @@ public:
   const std::vector<FunctionInfo> &functions() const;
   const FunctionInfo *lookupFunction(const std::string &name) const;
 
+  struct CallArg;
+  /// "" when the sizes of `args` (checked against the signature's static
+  /// sizes already) agree with what the body of `name` implies for the
+  /// dynamic ones (JitSizes.h), else a message naming the argument and
+  /// dimension: a call that disagrees would read or write past an array.
+  std::string checkSizes(const std::string &name,
+                         const std::vector<CallArg> &args) const;
+
   /// One argument of a call: a buffer (data pointer, sizes, strides in
   /// elements) for a memref parameter, or the raw bits of a scalar.
   struct CallArg {
@@ -142,20 +151,25 @@ private:
 /// sb [ceil(n / 128), KB]; `out` receives m * n elements (bf16 bits in the
 /// low 16 bits, or f32 bits); `accumulator`: the wgmma accumulation model
 /// (exact, sm90, sm89). Returns an empty string on success, else the
-/// emulator's report (a fault, or what is wrong with the request).
+/// emulator's report (a fault, or what is wrong with the request). `stop`,
+/// when another thread sets it, ends the run early with an "interrupted"
+/// report (Ctrl-C).
 std::string emulateGemm(const std::string &kernelsIr, const std::string &kernel,
                         int64_t m, int64_t n, int64_t k, const uint8_t *a,
                         const float *sa, const uint8_t *b, const float *sb,
                         uint32_t *out, uint64_t seed, int smCount,
-                        const std::string &accumulator);
+                        const std::string &accumulator,
+                        const std::atomic<bool> *stop = nullptr);
 
 /// Runs quantize kernel `kernel` on x [rows, cols] (f32 bits, or bf16 bits
 /// in the low 16 bits for a bf16 kernel); codes [rows, cols], scales
-/// [ceil(rows / blockRows), ceil(cols / 128)] (f32 bits).
+/// [ceil(rows / blockRows), ceil(cols / 128)] (f32 bits); `stop` as in
+/// emulateGemm.
 std::string emulateQuantize(const std::string &kernelsIr,
                             const std::string &kernel, int64_t rows,
                             int64_t cols, const uint32_t *x, uint8_t *codes,
-                            uint32_t *scales, uint64_t seed);
+                            uint32_t *scales, uint64_t seed,
+                            const std::atomic<bool> *stop = nullptr);
 
 } // namespace fp8py
 

@@ -9,6 +9,7 @@
 #include "fp8/Target/Hopper/KernelNames.h"
 #include "fp8/Tools/CrashReport.h"
 
+#include <cmath>
 #include <functional>
 
 #include <pybind11/numpy.h>
@@ -141,7 +142,17 @@ public:
           throw wrongKind();
         try {
           if (a.elementType == "f32") {
-            float v = h.cast<float>();
+            // Rounded to f32 as C++ converts (to nearest even); a finite
+            // value that becomes Inf, or a nonzero one that becomes 0, is
+            // rejected, never changed silently (numerics.py's rule).
+            double d = h.cast<double>();
+            float v = static_cast<float>(d);
+            if ((std::isfinite(d) && std::isinf(v)) || (d != 0 && v == 0))
+              throw py::value_error(
+                  where + ": " + std::string(py::repr(h)) + " rounds to " +
+                  (v == 0 ? "0" : "infinity") +
+                  " in f32 (the parameter's type); expected a magnitude "
+                  "that f32 holds");
             uint32_t bits;
             std::memcpy(&bits, &v, 4);
             args[i].scalarBits = bits;
@@ -203,6 +214,9 @@ public:
       }
       keepAlive.push_back(arr);
     }
+    std::string sizeError = module->checkSizes(name, args);
+    if (!sizeError.empty())
+      throw py::value_error(sizeError);
     std::string error;
     bool ok, crashed;
     {
@@ -226,16 +240,32 @@ private:
 
 /// Runs the emulator on a recovering thread (mlir::fp8::runRecoverable): it
 /// parses and interprets the kernel IR it is given, and a crash there must fail
-/// the call with a message, not end the interpreter.
-static std::string runEmulator(const std::function<std::string()> &fn) {
+/// the call with a message, not end the interpreter. Called without the GIL.
+/// Ctrl-C is polled as in a pipeline run (every 50 ms) and stops the
+/// emulated launch within a few thousand instructions (`fn` gets the flag);
+/// the KeyboardInterrupt is then raised here, whatever the launch reported.
+static std::string
+runEmulator(const std::function<std::string(const std::atomic<bool> *)> &fn) {
   std::string report;
+  std::atomic<bool> stop{false};
+  Interruptible interrupt;
+  PollFn pollInterrupt = interrupt.poll();
   mlir::fp8::RecoveredFailure failure = mlir::fp8::runRecoverable(
       [&] {
         mlir::fp8::setCrashStage("the GPU kernel emulator", "");
-        report = fn();
+        report = fn(&stop);
         mlir::fp8::clearCrashStage();
       },
-      size_t(256) << 20);
+      size_t(256) << 20,
+      [&] {
+        if (pollInterrupt())
+          stop = true;
+        return stop.load();
+      });
+  if (stop) {
+    py::gil_scoped_acquire gil;
+    interrupt.raiseIfInterrupted();
+  }
   if (failure.kind != mlir::fp8::RecoveredFailure::None)
     return "fp8-emu: " + failure.message +
            " (a crash, recovered: the call failed, the process goes on)";
@@ -329,10 +359,10 @@ PYBIND11_MODULE(_fp8_mlir, m) {
         std::string report;
         {
           py::gil_scoped_release release;
-          report = runEmulator([&] {
+          report = runEmulator([&](const std::atomic<bool> *stop) {
             return emulateGemm(ir, kernel, m, n, k, a.data(), sa.data(),
                                b.data(), sb.data(), out.mutable_data(), seed,
-                               smCount, accumulator);
+                               smCount, accumulator, stop);
           });
         }
         if (!report.empty())
@@ -359,10 +389,10 @@ PYBIND11_MODULE(_fp8_mlir, m) {
         std::string report;
         {
           py::gil_scoped_release release;
-          report = runEmulator([&] {
+          report = runEmulator([&](const std::atomic<bool> *stop) {
             return emulateQuantize(ir, kernel, rows, cols, x.data(),
                                    codes.mutable_data(), scales.mutable_data(),
-                                   seed);
+                                   seed, stop);
           });
         }
         if (!report.empty())

@@ -147,6 +147,19 @@ def test_contiguous_default_alignment_bf16():
     _assert_zero_bits(out[100:128])
 
 
+def test_unsigned_counts_and_group_ids():
+    # uint64 / uint32 arrays in range: the same products as int64 ones.
+    qa, qb = _activations((2, 5, 128)), _weights(2, 16, 128)
+    want = grouped_scaled_matmul(qa, qb, counts=np.array([3, 5], np.int64), out="f32")
+    for dt in (np.uint64, np.uint32, np.uint8):
+        got = grouped_scaled_matmul(qa, qb, counts=np.array([3, 5], dt), out="f32")
+        np.testing.assert_array_equal(got, want)
+    _assert_zero_bits(want[0, 3:])
+    x = _activations((4, 128))
+    ids = grouped_scaled_matmul(x, qb, group_ids=np.array([0, 0, 1, 1], np.uint64), m_alignment=2, out="f32")
+    np.testing.assert_array_equal(ids, grouped_scaled_matmul(x, qb, group_ids=[0, 0, 1, 1], m_alignment=2, out="f32"))
+
+
 def test_chunked_calls_give_the_same_result(monkeypatch):
     # Long calls run in chunks (whole groups; m_alignment-aligned rows): a
     # run cut by a chunk boundary must still give the one-call result.
@@ -177,6 +190,13 @@ def test_empty_dimensions():
     assert out.shape == (2, 0, 8)
     out = grouped_scaled_matmul(np.zeros((0, 128), np.uint8), np.ones((0, 1), np.float32), qb.codes, qb.scales,
                                 group_ids=np.zeros(0, np.int32))
+    assert out.shape == (0, 8)
+    # Empty counts and group_ids as plain lists (NumPy makes them float64).
+    out = grouped_scaled_matmul(np.zeros((0, 3, 128), np.uint8), np.ones((0, 3, 1), np.float32),
+                                np.zeros((0, 8, 128), np.uint8), np.ones((0, 1, 1), np.float32), counts=[])
+    assert out.shape == (0, 3, 8)
+    out = grouped_scaled_matmul(np.zeros((0, 128), np.uint8), np.ones((0, 1), np.float32), qb.codes, qb.scales,
+                                group_ids=[])
     assert out.shape == (0, 8)
     # K = 0: every product is empty, +0.0.
     out = grouped_scaled_matmul(np.zeros((2, 3, 0), np.uint8), np.ones((2, 3, 0), np.float32),
@@ -219,6 +239,11 @@ def _contiguous_args():
         (_masked_args, dict(counts=[1.0, 2.0]), "counts must be an integer array"),
         (_masked_args, dict(counts=[1, 5]), r"counts\[1\] = 5 is outside \[0, M\]"),
         (_masked_args, dict(counts=[-1, 0]), r"counts\[0\] = -1"),
+        # Unsigned values are reported as they are, not wrapped to int64.
+        (_masked_args, dict(counts=np.array([2**64 - 1, 0], np.uint64)),
+         r"counts\[0\] = 18446744073709551615 is outside \[0, M\]"),
+        (_masked_args, dict(counts=np.array([1, 2**63], np.uint64)), r"counts\[1\] = 9223372036854775808 is"),
+        (_masked_args, dict(counts=[]), r"counts has shape \(0,\), expected \[G\]"),
         (_masked_args, dict(group_ids=[0, 0, 0, 0]), "group_ids belongs to the contiguous layout"),
         (_masked_args, dict(out="f16"), "out"),
         (_masked_args, dict(fmt="e4m3fnuz"), "fmt"),
@@ -232,6 +257,8 @@ def _contiguous_args():
         (_contiguous_args, dict(group_ids=np.zeros(4, np.float32)), "group_ids must be an integer array"),
         (_contiguous_args, dict(group_ids=[0, 0, 2, 2]), r"group_ids\[2\] = 2 is outside \[-1, G\)"),
         (_contiguous_args, dict(group_ids=[0, -2, 1, 1]), r"group_ids\[1\] = -2"),
+        (_contiguous_args, dict(group_ids=np.array([0, 0, 2**64 - 1, 1], np.uint64)),
+         r"group_ids\[2\] = 18446744073709551615 is outside \[-1, G\)"),
         (_contiguous_args, dict(group_ids=[0, 1, 1, -1]), "group 1 starts at row 1, not a multiple of m_alignment"),
         (_contiguous_args, dict(group_ids=[0, 0, 1, 1], m_alignment=4), "not a multiple of m_alignment"),
         (_contiguous_args, dict(group_ids=[0, 0, 1, 0], m_alignment=1), "rows of group 0 are not consecutive"),

@@ -555,3 +555,62 @@ def test_compiled_once_for_every_row_count():
     # One quantize, one dequantize (1x128) and one scaled_matmul for all M,
     # plus the weight's dequantize.
     assert len(numerics._cache) - compiled == 4, list(numerics._cache)
+
+
+# -- whole-block row chunks and block partitions, against the FP64 oracle -----
+
+
+@pytest.mark.parametrize("rows, block_rows, work", [(1, 1, 1), (7, 3, 2), (301, 5, 7), (1000, 128, 300),
+                                                     (129, 128, 10**9)])
+def test_row_chunks_are_whole_blocks(rows, block_rows, work):
+    # numerics._by_rows: contiguous ranges covering [0, rows), each starting
+    # on a block boundary, with the scale rows of exactly those blocks.
+    seen = []
+    numerics._by_rows(rows, block_rows, 1, work, lambda *r: seen.append(r))
+    assert seen[0][0] == 0 and min(seen[-1][1], rows) == rows
+    for (r0, r1, s0, s1), nxt in zip(seen, seen[1:] + [None]):
+        assert r0 % block_rows == 0 and r1 > r0 and (nxt is None or nxt[0] == r1)
+        assert (s0, s1) == (r0 // block_rows, -(-r1 // block_rows))
+        assert r1 - r0 >= block_rows and (r1 - r0) % block_rows == 0
+
+
+@pytest.mark.parametrize("block", [(3, 128), (5, 128), (128, 128), (7, 64)])
+def test_chunked_calls_match_the_reference(monkeypatch, block):
+    # With chunks of a few rows, quantize / dequantize / scaled_matmul still
+    # give what the FP64 oracle derives from the whole array: the scales of
+    # every block (a chunk cut inside a block would split its amax) and the
+    # decoded values.
+    monkeypatch.setattr(numerics, "_CHUNK_ELEMENTS", 700)
+    monkeypatch.setattr(numerics, "_CHUNK_MACS", 50000)
+    x = (RNG.standard_normal((301, 256)) * np.exp(RNG.uniform(-6, 6, (301, 1)))).astype(np.float32)
+    q = quantize(x, block=block)
+    np.testing.assert_array_equal(q.scales, fp8ref.expected_scales(x, block))
+    deq = np.float32(fp8ref.decode(q.codes, "e4m3")) * fp8ref.expand(q.scales, x.shape, block)
+    np.testing.assert_array_equal(dequantize(q), deq.astype(np.float32))
+    # Each code is x / scale rounded to E4M3: within half an E4M3 step of it.
+    err = np.abs(deq - x) / fp8ref.expand(q.scales, x.shape, block)
+    assert (err <= np.maximum(np.abs(x) / fp8ref.expand(q.scales, x.shape, block) * 2.0**-4, 2.0**-10)
+            * (1 + 1e-6)).all()
+    if block[1] == 128:
+        qb = quantize(RNG.standard_normal((96, 256)).astype(np.float32), block=(128, 128))
+        got = scaled_matmul(q, qb, out="f32")
+        args = (q.codes, q.scales, qb.codes, qb.scales, block, (128, 128))
+        assert (np.abs(got - fp8ref.scaled_matmul(*args)) <= fp8ref.scaled_matmul_bound(*args)).all()
+
+
+def test_block_partitions_compare_by_how_they_cut():
+    # A block at least as large as its dimension is the whole dimension:
+    # (1, None), (1, 256) and (1, 1000) cut a [4, 256] array alike, and so do
+    # (4, 128) and (8, 128); (2, 128) and (1, 128) do not.
+    x = (RNG.standard_normal((4, 256)) * [[1], [10], [100], [1000]]).astype(np.float32)
+    whole = [quantize(x, block=b) for b in ((1, None), (1, 256), (1, 1000))]
+    assert whole[0] == whole[1] == whole[2]
+    np.testing.assert_array_equal(whole[2].scales, fp8ref.expected_scales(x, (1, 256)))
+    deq = (np.float32(fp8ref.decode(whole[1].codes, "e4m3")) * whole[1].scales).astype(np.float32)
+    np.testing.assert_array_equal(dequantize(whole[1], block=(1, 4096)), deq)
+    with pytest.raises(ValueError, match=r"block \(1, 128\) differs from the ScaledTensor's block"):
+        dequantize(whole[1], block=(1, 128))
+    tall = quantize(x, block=(8, 128))
+    assert tall == quantize(x, block=(4, 128)) and tall != quantize(x, block=(2, 128))
+    np.testing.assert_array_equal(tall.scales, fp8ref.expected_scales(x, (4, 128)))
+    np.testing.assert_array_equal(dequantize(tall, block=(4, 128)), dequantize(quantize(x, block=(4, 128))))

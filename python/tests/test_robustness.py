@@ -260,6 +260,26 @@ def test_non_utf8_bytes_name_the_problem():
         fp8_mlir.has_pass(3)
 
 
+@pytest.mark.parametrize("call, what", [
+    (lambda bad: fp8_mlir.run_pipeline(MLP + bad), "the MLIR input"),
+    (lambda bad: fp8_mlir.compile(MLP + bad), "the MLIR input"),
+    (lambda bad: fp8_mlir.jit(MLP + bad, "fp8-cpu-pipeline"), "the MLIR input"),
+    (lambda bad: fp8_mlir.run_pipeline(MLP, "canonicalize" + bad), "the pass pipeline"),
+    (lambda bad: fp8_mlir.compile(MLP, source_name="model" + bad), "source_name"),
+    (lambda bad: fp8_mlir.compile(MLP, overrides=["lm_head" + bad + ":f32"]), "overrides: entry"),
+    (lambda bad: fp8_mlir.has_pass("cse" + bad), "the pass name"),
+])
+def test_lone_surrogate_is_a_short_error(call, what):
+    # A str that is not Unicode text (a lone surrogate from a bad decode):
+    # a short ValueError naming the argument, not the whole input echoed
+    # with compile()'s internal pipeline and its temporary paths.
+    with pytest.raises(ValueError) as err:
+        call("\udc80")
+    message = str(err.value)
+    assert message.startswith(what + " holds a lone surrogate '\\udc80' at character"), message
+    assert len(message) < 300 and "fp8_mlir_" not in message and "fp8-report" not in message, message
+
+
 @pytest.mark.parametrize("text", ["garbage", "func.func @f( {"])
 def test_compile_errors_do_not_show_the_internal_pipeline(text):
     with pytest.raises(MLIRError) as info:
@@ -322,8 +342,87 @@ def test_values_outside_f32_are_rejected_not_flushed():
     with pytest.raises(ValueError, match="scales holds 1e\\+300, beyond the float32 range"):
         fp8_mlir.dequantize(q.codes, scales)
     scales[0, 0] = 1e-300
-    with pytest.raises(ValueError, match="scales holds nonzero values below the smallest float32"):
+    with pytest.raises(ValueError, match="scales holds nonzero values that round to 0 in float32"):
         fp8_mlir.dequantize(q.codes, scales)
+
+
+# The f64 -> f32 boundaries of round to nearest even, written out: 2**-150 is
+# half the smallest subnormal (a tie: rounds to 0, the even neighbour);
+# anything above it rounds to 2**-149. The largest f32 plus half its ulp,
+# 2**128 - 2**103, is a tie between it (odd) and 2**128 (even, Inf); anything
+# below it rounds to the largest f32.
+TINY_TIE = 2.0**-150
+F32_MAX = (2 - 2.0**-23) * 2.0**127
+HUGE_TIE = F32_MAX + 2.0**103
+ROUNDS_TO_ZERO = [TINY_TIE, -TINY_TIE, 2.0**-151, 1e-300]
+ROUNDS_TO_INF = [HUGE_TIE, -HUGE_TIE, 2.0**128, 1e300]
+ROUNDS_TO_SMALLEST = [np.nextafter(TINY_TIE, 1.0), 1.5 * TINY_TIE, 2.0**-149]
+ROUNDS_TO_LARGEST = [np.nextafter(HUGE_TIE, 0.0), F32_MAX + 2.0**102]
+
+
+@pytest.mark.parametrize("value", ROUNDS_TO_ZERO)
+def test_f64_values_rounding_to_zero_are_rejected(value):
+    q = fp8_mlir.quantize(X)
+    scales = q.scales.astype(np.float64)
+    scales[0, 0] = value
+    with pytest.raises(ValueError, match="scales holds nonzero values that round to 0 in float32"):
+        fp8_mlir.dequantize(q.codes, scales)
+    x = X.astype(np.float64)
+    x[1, 3] = value
+    with pytest.raises(ValueError, match="x holds nonzero values that round to 0 in float32"):
+        fp8_mlir.quantize(x)
+    with pytest.raises(ValueError, match="rounds to 0 in float32"):
+        fp8_mlir.quantize(X, eps=abs(value))
+
+
+@pytest.mark.parametrize("value", ROUNDS_TO_INF)
+def test_f64_values_rounding_to_inf_are_rejected(value):
+    q = fp8_mlir.quantize(X)
+    scales = q.scales.astype(np.float64)
+    scales[0, 0] = value
+    with pytest.raises(ValueError, match="scales holds .*, beyond the float32 range"):
+        fp8_mlir.dequantize(q.codes, scales)
+    with pytest.raises(ValueError, match="does not fit float32"):
+        fp8_mlir.quantize(X, eps=abs(value))
+
+
+@pytest.mark.parametrize("value, f32", [(v, 2.0**-149) for v in ROUNDS_TO_SMALLEST]
+                         + [(v, F32_MAX) for v in ROUNDS_TO_LARGEST])
+def test_f64_values_rounding_to_a_finite_f32_are_accepted(value, f32):
+    # E4M3 code 0x38 is 1.0: dequantize gives the scale as float32 holds it.
+    codes = np.full((1, 128), 0x38, np.uint8)
+    out = fp8_mlir.dequantize(codes, np.array([[value]], np.float64), block=(1, 128))
+    assert out.dtype == np.float32 and (out == np.float32(f32)).all(), out[0, 0]
+    x = np.zeros((1, 128), np.float64)
+    x[0, 0] = value
+    q = fp8_mlir.quantize(x, eps=0.0)  # accepted as x too
+    if f32 == F32_MAX:
+        # The block's amax is the rounded value: its scale is amax / 448.
+        assert q.scales[0, 0] == np.float32(np.float32(F32_MAX) / np.float32(448.0)), q.scales
+    fp8_mlir.quantize(X, eps=value)  # the eps attribute takes it too
+
+
+JIT_STORE_F32 = """
+func.func @store(%v: f32, %o: memref<1xf32>) {
+  %c0 = arith.constant 0 : index
+  memref.store %v, %o[%c0] : memref<1xf32>
+  return
+}
+"""
+
+
+def test_jit_f32_scalars_follow_the_same_rule():
+    store = fp8_mlir.jit(JIT_STORE_F32, "convert-to-llvm,reconcile-unrealized-casts").store
+    o = np.zeros(1, np.float32)
+    for value in ROUNDS_TO_ZERO + ROUNDS_TO_INF:
+        with pytest.raises(ValueError, match=r"argument 0 of 'store': .* rounds to (0|infinity) in f32"):
+            store(value, o)
+    for value, f32 in [(v, 2.0**-149) for v in ROUNDS_TO_SMALLEST] + [(v, F32_MAX) for v in ROUNDS_TO_LARGEST]:
+        store(value, o)
+        assert o[0] == np.float32(f32), (value, o[0])
+    for value in (0.0, -0.0, float("inf"), -float("inf")):  # exact in f32
+        store(value, o)
+        assert o[0] == value
 
 
 def test_scaled_matmul_argument_errors_name_the_argument():
@@ -585,6 +684,60 @@ def test_ctrl_c_stops_a_pipeline_at_the_next_pass():
     assert proc.returncode == 0, proc.stderr
     assert "INTERRUPTED during the run" in proc.stdout, (proc.stdout, proc.stderr)
     assert "ALIVE True" in proc.stdout, (proc.stdout, proc.stderr)
+
+
+def test_ctrl_c_stops_the_gpu_emulator():
+    # Ctrl-C during backend="gpu-emulator" ends the call with
+    # KeyboardInterrupt while the emulated launch runs (it was honoured only
+    # when the launch ended). No timing, as in the pipeline test above: a
+    # thread of the child sends SIGINT once the main thread enters the native
+    # call (switch interval of 1000 s), and the GEMM, 4096 x 4096 x 16384 of
+    # E4M3 ones on the emulator, takes close to 20 minutes on a 2-core
+    # machine: only a launch that stops returns before the subprocess timeout
+    # of 300 s (a launch that ran to its end raised KeyboardInterrupt too,
+    # afterwards). The SIGINT handler records whether the emulator's thread
+    # (created and joined inside the call) was still running.
+    proc = run_python("""
+        import os, signal, sys, threading
+        import numpy as np, fp8_mlir
+        from fp8_mlir import numerics
+        m, n, k = 4096, 4096, 16384
+        one = np.uint8(0x38)  # E4M3 1.0
+        qa = fp8_mlir.ScaledTensor(np.full((m, k), one), np.ones((m, k // 128), np.float32), (1, 128))
+        qb = fp8_mlir.ScaledTensor(np.full((n, k), one), np.ones((n // 128, k // 128), np.float32), (128, 128))
+        def threads():
+            return set(os.listdir("/proc/self/task"))
+        before, during_run = set(), []
+        def on_sigint(signum, frame):
+            during_run.append(bool(threads() - before))
+            raise KeyboardInterrupt
+        signal.signal(signal.SIGINT, on_sigint)
+        sys.setswitchinterval(1000)
+        entering = threading.Event()
+        def interrupt():
+            entering.wait()
+            os.kill(os.getpid(), signal.SIGINT)
+        threading.Thread(target=interrupt, daemon=True).start()
+        native = numerics._native.emulate_gemm
+        def entering_native(*args, **kwargs):
+            before.update(threads())
+            entering.set()
+            return native(*args, **kwargs)
+        numerics._native.emulate_gemm = entering_native
+        try:
+            fp8_mlir.scaled_matmul(qa, qb, backend="gpu-emulator")
+            print("FINISHED", flush=True)
+        except KeyboardInterrupt:
+            print("INTERRUPTED", "during the run" if during_run == [True] else during_run, flush=True)
+        numerics._native.emulate_gemm = native
+        # The emulator goes on: 128 x 128 x 16384 after the interrupted one.
+        small = fp8_mlir.scaled_matmul(qa.codes[:128], qa.scales[:128], qb.codes[:128], qb.scales[:1],
+                                       backend="gpu-emulator", out="f32")
+        print("ALIVE", float(small.min()), float(small.max()), flush=True)
+    """)
+    assert proc.returncode == 0, proc.stderr
+    assert "INTERRUPTED during the run" in proc.stdout, (proc.stdout, proc.stderr)
+    assert "ALIVE 16384.0 16384.0" in proc.stdout, (proc.stdout, proc.stderr)  # K products 1 x 1
 
 
 # -- the model generators never emit IR that does not parse -------------------

@@ -68,6 +68,8 @@ AREAS = {
                  "Conversion/FP8ToNVVM", "Unit"],
     "runtime": [EMU + "host-program.mlir", EMU + "host-program-bf16.mlir", "Integration/GPUHost", "Unit",
                 "Emulator", "Dialect/FP8/Pipelines", "Python"],
+    "python": ["Python/generator_arguments.test", "Python/jit_sizes.test", "Python/numerics.test",
+               "Python/grouped_matmul.test", "Python/robustness.test"],
 }
 # The build targets the tests under a path need, by the longest matching
 # path prefix (fp8-opt unless listed). A subset rebuilds a path's targets

@@ -26,6 +26,7 @@
 #ifndef FP8_EMULATOR_EMULATOR_H
 #define FP8_EMULATOR_EMULATOR_H
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -167,6 +168,9 @@ struct Options {
   uint64_t maxInstructions = 0;
   /// How late asynchronous copies land (CopyLanding).
   CopyLanding copies = CopyLanding::Seeded;
+  /// Set by another thread to stop the launch (a fault "interrupted"), e.g.
+  /// on Ctrl-C in Python; polled every few thousand instructions.
+  const std::atomic<bool> *stop = nullptr;
 };
 
 struct LaunchDims {
