@@ -1,5 +1,6 @@
 # -*- Python -*-
 import os
+import sys
 
 import lit.formats
 import lit.util
@@ -41,9 +42,15 @@ llvm_config.with_environment("PATH", config.fp8_tools_dir, append_path=True)
 # reported UNSUPPORTED (never passed) where they are missing.
 if os.path.isdir(config.fp8_models_dir):
     config.available_features.add("models")
+# ptxas behind scripts/ptxas_guard.py: a warning, a spill or a coded
+# diagnostic (wgmma serialisation, C7515/C7517/C7519 `info` lines) fails the
+# RUN line, whatever the test's FileCheck lines say (test/Tools/ptxas-guard.test).
+# Before %ptxas: lit substitutes in order, and %ptxas is its prefix.
+ptxas_guard = f"{sys.executable} {config.fp8_src_root}/scripts/ptxas_guard.py"
+config.substitutions.append(("%ptxas_guard", ptxas_guard))
 if config.ptxas and os.path.exists(config.ptxas):
     config.available_features.add("ptxas")
-    config.substitutions.append(("%ptxas", config.ptxas))
+    config.substitutions.append(("%ptxas", f"{ptxas_guard} {config.ptxas}"))
 # The exhaustive FP8 conversion harness exists only where CMake found
 # cuda_fp8.h (NVIDIA's host reference, the oracle).
 if config.fp8_cvt_exhaustive and os.path.exists(config.fp8_cvt_exhaustive):

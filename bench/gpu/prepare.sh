@@ -9,7 +9,9 @@
 # _mlir_ciface_ entries), which run.sh/harness.py call on the device machine
 # (no MLIR there). Also left in <build>/bench-gpu:
 #   kernels.ptx, kernels.cubin, ptxas.log  the same kernels through ptxas
-#                                          (0 spills required)
+#                                          (0 spills, no warning, no
+#                                          wgmma serialisation:
+#                                          scripts/ptxas_guard.py)
 #   libfp8_bench_cpu.so                    the small GEMMs (M*N*K <= 2.5e9, a few
 #                                          CPU-seconds each) through fp8-cpu-pipeline with
 #                                          Hopper's accumulation model
@@ -63,13 +65,15 @@ done
 GEMM_CONFIG="${FP8_GEMM_CONFIG:-fixed}"
 "$BUILD/bin/fp8-opt" "$MLIR" --fp8-gpu-pipeline="chip=sm_90a host=none config=$GEMM_CONFIG" \
   | "$BUILD/bin/fp8-translate" --fp8-extract-gpu-object > "$OUTDIR/kernels.ptx"
-"$PTXAS" -arch=sm_90a -v "$OUTDIR/kernels.ptx" -o "$OUTDIR/kernels.cubin" \
-  2> "$OUTDIR/ptxas.log"
-grep -E "Compiling entry|spill|Used" "$OUTDIR/ptxas.log"
-if grep -qE "[1-9][0-9]* bytes spill" "$OUTDIR/ptxas.log"; then
-  echo "prepare.sh: ptxas reports spills" >&2
+# scripts/ptxas_guard.py: a warning, a spill or a wgmma serialisation
+# (C7515/C7517/C7519 info lines) fails, as in the test suite.
+if ! python3 "$ROOT/scripts/ptxas_guard.py" "$PTXAS" -arch=sm_90a -v \
+    "$OUTDIR/kernels.ptx" -o "$OUTDIR/kernels.cubin" 2> "$OUTDIR/ptxas.log"; then
+  grep -E "ptxas_guard|error" "$OUTDIR/ptxas.log" >&2
+  echo "prepare.sh: ptxas failed or reported spills, warnings or wgmma serialisation" >&2
   exit 1
 fi
+grep -E "Compiling entry|spill|Used" "$OUTDIR/ptxas.log"
 
 # The compiled host program: host functions that launch the kernels through
 # the mgpu* ABI (libfp8_mgpu_runtime.so, which run.sh builds on the device

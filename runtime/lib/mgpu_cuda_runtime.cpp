@@ -24,6 +24,8 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <thread>
+#include <vector>
 
 namespace {
 
@@ -67,32 +69,90 @@ bool makeContextCurrent() {
 
 /// Device copies of tensor maps, by content: the ABI has no call that frees
 /// one, and host functions encode the same maps on every call (same
-/// buffers), so identical maps share one device copy. Bounded: past the
-/// limit the device is synchronised and every copy freed.
+/// buffers), so identical maps share one device copy.
+///
+/// Lifetimes. A map handed out by mgpuTensorMapEncodeTiledMemref is
+/// *pending* until the same thread's next mgpuLaunchKernel (the launch the
+/// host code is preparing: it encodes the maps, then launches with them).
+/// That launch uploads a new map with cuMemcpyHtoDAsync on its own stream,
+/// from the cache's host copy (the key, alive until eviction), so the copy
+/// is ordered before the kernel on that stream; an event recorded after the
+/// copy orders later launches on other streams behind it. Bounded: past
+/// kLimit entries the context is synchronised (every launch issued so far
+/// has finished) and every map that no thread still holds pending is freed;
+/// a pending map stays, since the launch that will read it is not issued
+/// yet.
 struct TensorMapCache {
-  std::mutex mutex;
-  std::map<std::string, CUdeviceptr> maps;
+  struct Entry {
+    CUdeviceptr dev = 0;
+    CUevent uploaded = nullptr; // recorded after the upload, once issued
+    int pending = 0;            // hand-outs not yet followed by a launch
+  };
+  using Iterator = std::map<std::string, Entry>::iterator;
   static constexpr size_t kLimit = 4096;
+
+  std::mutex mutex;
+  std::map<std::string, Entry> maps; // node-based: iterators stay valid
+  std::map<std::thread::id, std::vector<Iterator>> pendingByThread;
 
   CUdeviceptr get(const CUtensorMap &map) {
     std::string key(reinterpret_cast<const char *>(&map), sizeof(map));
     std::lock_guard<std::mutex> lock(mutex);
     auto it = maps.find(key);
-    if (it != maps.end())
-      return it->second;
-    if (maps.size() >= kLimit) {
-      CU_REPORT(cuCtxSynchronize());
-      for (auto &entry : maps)
-        CU_REPORT(cuMemFree(entry.second));
-      maps.clear();
+    if (it == maps.end()) {
+      if (maps.size() >= kLimit)
+        evictUnheld();
+      CUdeviceptr dev = 0;
+      CU_REPORT(cuMemAlloc(&dev, sizeof(CUtensorMap)));
+      if (!dev)
+        return 0;
+      it = maps.emplace(std::move(key), Entry{dev, nullptr, 0}).first;
     }
-    CUdeviceptr dev = 0;
-    CU_REPORT(cuMemAlloc(&dev, sizeof(CUtensorMap)));
-    if (!dev)
-      return 0;
-    CU_REPORT(cuMemcpyHtoD(dev, &map, sizeof(CUtensorMap)));
-    maps.emplace(std::move(key), dev);
-    return dev;
+    ++it->second.pending;
+    pendingByThread[std::this_thread::get_id()].push_back(it);
+    return it->second.dev;
+  }
+
+  /// Called by mgpuLaunchKernel before it launches on `stream` (`launching`
+  /// false when it will not launch): the maps this thread holds pending are
+  /// uploaded on `stream` (new ones) or waited for there (uploaded by an
+  /// earlier launch, maybe on another stream), and no longer pending.
+  void beforeLaunch(CUstream stream, bool launching) {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto held = pendingByThread.find(std::this_thread::get_id());
+    if (held == pendingByThread.end())
+      return;
+    for (Iterator it : held->second) {
+      Entry &e = it->second;
+      if (launching && !e.uploaded) {
+        CU_REPORT(cuMemcpyHtoDAsync(e.dev, it->first.data(),
+                                    sizeof(CUtensorMap), stream));
+        CU_REPORT(cuEventCreate(&e.uploaded, CU_EVENT_DISABLE_TIMING));
+        if (e.uploaded)
+          CU_REPORT(cuEventRecord(e.uploaded, stream));
+      } else if (launching) {
+        CU_REPORT(cuStreamWaitEvent(stream, e.uploaded, 0));
+      }
+      --e.pending;
+    }
+    pendingByThread.erase(held);
+  }
+
+private:
+  /// Frees every map no thread holds pending, after every launch issued so
+  /// far finished (the only ones that may read them).
+  void evictUnheld() {
+    CU_REPORT(cuCtxSynchronize());
+    for (auto it = maps.begin(); it != maps.end();) {
+      if (it->second.pending > 0) {
+        ++it;
+        continue;
+      }
+      if (it->second.uploaded)
+        CU_REPORT(cuEventDestroy(it->second.uploaded));
+      CU_REPORT(cuMemFree(it->second.dev));
+      it = maps.erase(it);
+    }
   }
 };
 
@@ -159,7 +219,9 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
                       intptr_t gridZ, intptr_t blockX, intptr_t blockY,
                       intptr_t blockZ, int32_t smem, void *stream,
                       void **params, void **extra, size_t /*paramsCount*/) {
-  if (!function || !makeContextCurrent())
+  bool launching = function && makeContextCurrent();
+  tensorMaps().beforeLaunch(static_cast<CUstream>(stream), launching);
+  if (!launching)
     return;
   auto fn = static_cast<CUfunction>(function);
   if (smem > 48 * 1024)
@@ -236,6 +298,24 @@ void mgpuMemset16(void *dst, unsigned short value, size_t count, void *stream) {
 }
 void mgpuSetDefaultDevice(int32_t device) { defaultDevice = device; }
 
+// --- Device properties (project extension) --------------------------------
+/// The multiprocessor count of the current context's device: the width of
+/// the persistent GEMM grid that host code of fp8-launch-kernels{sm-count=0}
+/// (the default) computes at run time, min(tiles, this). At least 1 (a
+/// failed query is reported; one CTA still covers every tile).
+int32_t fp8_mgpu_sm_count(void) {
+  int count = 0;
+  if (makeContextCurrent()) {
+    CUdevice device;
+    CUresult r = cuCtxGetDevice(&device);
+    if (r == CUDA_SUCCESS)
+      r = cuDeviceGetAttribute(&count, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+                               device);
+    report(r, "fp8_mgpu_sm_count: cuDeviceGetAttribute(MULTIPROCESSOR_COUNT)");
+  }
+  return count > 0 ? count : 1;
+}
+
 // --- TMA descriptors (nvgpu.tma.create.descriptor) ------------------------
 /// `descriptor`: a ranked memref descriptor {allocated, aligned, offset,
 /// sizes[rank], strides[rank]} of a row-major device buffer; `boxDims`: the
@@ -256,6 +336,12 @@ void *mgpuTensorMapEncodeTiledMemref(int64_t rank, void *descriptor,
   }
   tma::TensorMapGeometry g =
       tma::decodeTiledMemref(rank, descriptor, dataType, boxDims);
+  if (g.innermostStride != 1) {
+    report(CUDA_ERROR_INVALID_VALUE,
+           "mgpuTensorMapEncodeTiledMemref: the innermost dimension must be "
+           "contiguous (stride 1)");
+    return nullptr;
+  }
   cuuint64_t globalDim[tma::kTensorMapMaxRank],
       globalStrides[tma::kTensorMapMaxRank];
   cuuint32_t box[tma::kTensorMapMaxRank],

@@ -66,7 +66,9 @@ AREAS = {
                    "Conversion/FP8ToNVVM", "Unit", "Emulator", "Python/gpu_emulator.test"],
     "emulator": [EMU + "gemm-mutations.mlir", EMU + "gemm-shapes.mlir", "Emulator",
                  "Conversion/FP8ToNVVM", "Unit"],
-    "runtime": [EMU + "host-program.mlir", EMU + "host-program-bf16.mlir", "Integration/GPUHost", "Unit",
+    "runtime": ["Tools/ptxas-guard.test", EMU + "host-program.mlir", EMU + "host-program-bf16.mlir",
+                "Conversion/FP8ToNVVM/launch-kernels-checks.mlir",
+                "Conversion/FP8ToNVVM/lower-to-nvvm-invalid.mlir", "Integration/GPUHost", "Unit",
                 "Emulator", "Dialect/FP8/Pipelines", "Python"],
     "python": ["Python/generator_arguments.test", "Python/jit_sizes.test", "Python/numerics.test",
                "Python/grouped_matmul.test", "Python/robustness.test"],
@@ -77,7 +79,7 @@ AREAS = {
 # links the rest; the full suite rebuilds everything.
 TARGETS = {
     "": ["fp8-opt"],
-    "Unit": ["FP8UnitTests"],
+    "Unit": ["FP8UnitTests", "FP8RuntimeStubTests"],
     "Python": ["FP8PythonPackage"],
     "Emulator": ["fp8-opt", "fp8-emu", "fp8_emu_mgpu"],
     "Integration/GPUHost": ["fp8-opt", "fp8_emu_mgpu"],

@@ -66,48 +66,90 @@ std::string lowerGemm(int64_t m, int64_t n, int64_t k) {
   return ir;
 }
 
-TEST(MgpuRuntime, GemmMatchesReference) {
-  setenv("FP8_EMU_CONTINUE_ON_FAULT", "1", 1);
-  const int64_t M = 130, N = 200, K = 384;
-  std::string ir = lowerGemm(M, N, K);
-  void *module = mgpuModuleLoad(ir.data(), ir.size());
-  ASSERT_NE(module, nullptr);
-  std::string name =
-      getGemmKernelName(M, N, K, KernelElementType::e4m3,
-                        KernelElementType::e4m3, KernelElementType::bf16);
-  void *fn = mgpuModuleGetFunction(module, name.c_str());
-  ASSERT_NE(fn, nullptr);
-
+/// A 130x200x384 GEMM's inputs on the emulated device, uploaded as host
+/// code uploads them: A and B codes, the A scales transposed and padded
+/// ([KB, roundUp(M, 4)], placed `saPad` floats into their buffer), the B
+/// scales; and the kernel of the shape.
+struct GemmOnDevice {
+  static constexpr int64_t M = 130, N = 200, K = 384;
   GemmKernelConfig c = chooseGemmKernelConfig(M, N, K);
-  const int64_t KB = c.kBlocks();
-  std::mt19937 rng(3);
   emu::GemmOperands ops{M, N, K, {}, {}, {}, {}};
-  std::uniform_int_distribution<int> code(0, 0x7E); // finite e4m3, >= 0
-  std::uniform_real_distribution<float> scale(0.001f, 0.01f);
-  for (int64_t i = 0; i < M * K; ++i)
-    ops.a.push_back(code(rng) | (i % 3 ? 0 : 0x80));
-  for (int64_t i = 0; i < N * K; ++i)
-    ops.b.push_back(code(rng) | (i % 5 ? 0 : 0x80));
-  for (int64_t i = 0; i < M * KB; ++i)
-    ops.sa.push_back(scale(rng));
-  for (int64_t i = 0; i < c.nScaleBlocks() * KB; ++i)
-    ops.sb.push_back(scale(rng));
-  std::vector<float> saT(KB * c.mPadded(), 0.0f);
-  for (int64_t i = 0; i < M; ++i)
-    for (int64_t kb = 0; kb < KB; ++kb)
-      saT[kb * c.mPadded() + i] = ops.sa[i * KB + kb];
+  void *module = nullptr, *fn = nullptr;
+  void *a = nullptr, *b = nullptr, *saBuf = nullptr, *sa = nullptr,
+       *sb = nullptr, *d = nullptr;
 
-  auto upload = [](const void *src, size_t bytes) {
+  static void *upload(const void *src, size_t bytes) {
     void *p = mgpuMemAlloc(bytes, nullptr, false);
     mgpuMemcpy(p, const_cast<void *>(src), bytes, nullptr);
     return p;
-  };
-  void *a = upload(ops.a.data(), ops.a.size());
-  void *b = upload(ops.b.data(), ops.b.size());
-  void *sa = upload(saT.data(), saT.size() * 4);
-  void *sb = upload(ops.sb.data(), ops.sb.size() * 4);
-  void *d = mgpuMemAlloc(M * N * 2, nullptr, false);
+  }
 
+  explicit GemmOnDevice(int64_t saPad = 0) {
+    std::string ir = lowerGemm(M, N, K);
+    module = mgpuModuleLoad(ir.data(), ir.size());
+    std::string name =
+        getGemmKernelName(M, N, K, KernelElementType::e4m3,
+                          KernelElementType::e4m3, KernelElementType::bf16);
+    fn = module ? mgpuModuleGetFunction(module, name.c_str()) : nullptr;
+    const int64_t KB = c.kBlocks();
+    std::mt19937 rng(3);
+    std::uniform_int_distribution<int> code(0, 0x7E); // finite e4m3, >= 0
+    std::uniform_real_distribution<float> scale(0.001f, 0.01f);
+    for (int64_t i = 0; i < M * K; ++i)
+      ops.a.push_back(code(rng) | (i % 3 ? 0 : 0x80));
+    for (int64_t i = 0; i < N * K; ++i)
+      ops.b.push_back(code(rng) | (i % 5 ? 0 : 0x80));
+    for (int64_t i = 0; i < M * KB; ++i)
+      ops.sa.push_back(scale(rng));
+    for (int64_t i = 0; i < c.nScaleBlocks() * KB; ++i)
+      ops.sb.push_back(scale(rng));
+    // Padding before the scales: a value no scale has.
+    std::vector<float> saT(saPad + KB * c.mPadded(), 1e30f);
+    std::fill(saT.begin() + saPad, saT.end(), 0.0f);
+    for (int64_t i = 0; i < M; ++i)
+      for (int64_t kb = 0; kb < KB; ++kb)
+        saT[saPad + kb * c.mPadded() + i] = ops.sa[i * KB + kb];
+    a = upload(ops.a.data(), ops.a.size());
+    b = upload(ops.b.data(), ops.b.size());
+    saBuf = upload(saT.data(), saT.size() * 4);
+    sa = static_cast<float *>(saBuf) + saPad;
+    sb = upload(ops.sb.data(), ops.sb.size() * 4);
+    d = mgpuMemAlloc(M * N * 2, nullptr, false);
+  }
+  ~GemmOnDevice() {
+    for (void *p : {a, b, saBuf, sb, d})
+      mgpuMemFree(p, nullptr);
+    mgpuModuleUnload(module);
+  }
+
+  /// Launches with the three map pointers; the sticky error, if any.
+  const char *launch(void *mapA, void *mapB, void *mapSA, int32_t smem = -1,
+                     size_t nParams = 6) {
+    int32_t m32 = M;
+    void *params[] = {&mapA, &mapB, &mapSA, &sb, &d, &m32};
+    mgpuLaunchKernel(fn, c.gridSize(132), 1, 1, c.threads(), 1, 1,
+                     smem < 0 ? c.sharedMemoryBytes() : smem,
+                     mgpuStreamCreate(), params, nullptr, nParams);
+    return fp8emuGetLastError();
+  }
+  /// D equals the emulator's independent host reference bit for bit.
+  void expectReference() {
+    std::vector<uint16_t> got(M * N);
+    mgpuMemcpy(got.data(), d, got.size() * 2, nullptr);
+    std::vector<uint32_t> want =
+        emu::referenceGemm(ops, KernelElementType::e4m3,
+                           KernelElementType::e4m3, KernelElementType::bf16);
+    for (int64_t i = 0; i < M * N; ++i)
+      ASSERT_EQ(got[i], want[i]) << "element " << i;
+  }
+};
+
+TEST(MgpuRuntime, GemmMatchesReference) {
+  setenv("FP8_EMU_CONTINUE_ON_FAULT", "1", 1);
+  GemmOnDevice g;
+  ASSERT_NE(g.fn, nullptr);
+  const GemmKernelConfig &c = g.c;
+  const int64_t M = g.M, N = g.N, K = g.K, KB = c.kBlocks();
   // CU_TENSOR_MAP_DATA_TYPE_UINT8 = 0, FLOAT32 = 7; SWIZZLE_128B = 3.
   alignas(64) uint8_t maps[3][128];
   auto encode = [&](uint8_t *map, int type, void *base, uint64_t inner,
@@ -118,46 +160,64 @@ TEST(MgpuRuntime, GemmMatchesReference) {
     mgpuTensorMapEncodeTiled(map, type, 2, base, dims, strides, box, es, 0,
                              swizzle, 0, 0);
   };
-  encode(maps[0], 0, a, K, M, K, c.blockK, c.blockM, 3);
-  encode(maps[1], 0, b, K, N, K, c.blockK, c.blockN, 3);
-  encode(maps[2], 7, sa, c.mPadded(), KB, c.mPadded() * 4, c.blockM, 1, 0);
+  encode(maps[0], 0, g.a, K, M, K, c.blockK, c.blockM, 3);
+  encode(maps[1], 0, g.b, K, N, K, c.blockK, c.blockN, 3);
+  encode(maps[2], 7, g.sa, c.mPadded(), KB, c.mPadded() * 4, c.blockM, 1, 0);
   ASSERT_EQ(fp8emuGetLastError(), nullptr);
-  void *mapsDev = upload(maps, sizeof(maps));
+  void *mapsDev = GemmOnDevice::upload(maps, sizeof(maps));
   void *mapA = mapsDev, *mapB = static_cast<uint8_t *>(mapsDev) + 128,
        *mapSA = static_cast<uint8_t *>(mapsDev) + 256;
-  int32_t m32 = M;
-  void *params[] = {&mapA, &mapB, &mapSA, &sb, &d, &m32};
-  mgpuLaunchKernel(fn, c.gridSize(132), 1, 1, c.threads(), 1, 1,
-                   c.sharedMemoryBytes(), mgpuStreamCreate(), params, nullptr,
-                   6);
-  const char *err = fp8emuGetLastError();
+  const char *err = g.launch(mapA, mapB, mapSA);
   ASSERT_EQ(err, nullptr) << err;
-  std::vector<uint16_t> got(M * N);
-  mgpuMemcpy(got.data(), d, got.size() * 2, nullptr);
-  std::vector<uint32_t> want =
-      emu::referenceGemm(ops, KernelElementType::e4m3, KernelElementType::e4m3,
-                         KernelElementType::bf16);
-  for (int64_t i = 0; i < M * N; ++i)
-    ASSERT_EQ(got[i], want[i]) << "element " << i;
+  g.expectReference();
 
   // Misuse is reported (sticky error), not a crash.
-  mgpuLaunchKernel(fn, 1, 1, 1, c.threads(), 1, 1, c.sharedMemoryBytes(),
-                   nullptr, params, nullptr, 5);
-  err = fp8emuGetLastError();
+  err = g.launch(mapA, mapB, mapSA, -1, 5);
   ASSERT_NE(err, nullptr);
   EXPECT_NE(std::string(err).find("takes 6 parameters, got 5"),
             std::string::npos);
   // A too-small shared memory: the barriers lie outside it.
-  mgpuLaunchKernel(fn, 1, 1, 1, c.threads(), 1, 1, 1024, nullptr, params,
-                   nullptr, 6);
-  err = fp8emuGetLastError();
+  err = g.launch(mapA, mapB, mapSA, 1024);
   ASSERT_NE(err, nullptr);
   EXPECT_NE(std::string(err).find("out-of-bounds shared-memory"),
             std::string::npos)
       << err;
-  for (void *p : {a, b, sa, sb, d, mapsDev})
-    mgpuMemFree(p, nullptr);
-  mgpuModuleUnload(module);
+  mgpuMemFree(mapsDev, nullptr);
+}
+
+/// A ranked memref descriptor of rank 2 (the C ABI of MLIR's memrefs).
+struct Memref2D {
+  void *allocated, *aligned;
+  int64_t offset, sizes[2], strides[2];
+};
+
+// The maps from memref descriptors (mgpuTensorMapEncodeTiledMemref, what
+// host code of fp8-launch-kernels calls), the A scales a view at a
+// non-zero offset into their buffer (a subview): the map starts at the
+// aligned pointer plus the offset in elements (16 f32 = 64 bytes), so the
+// kernel reads the scales and the result is the reference's. An offset
+// taken in bytes reads the padding (1e30) or misaligns the map.
+TEST(MgpuRuntime, TensorMapsFromOffsetMemrefViews) {
+  setenv("FP8_EMU_CONTINUE_ON_FAULT", "1", 1);
+  const int64_t pad = 16;
+  GemmOnDevice g(pad);
+  ASSERT_NE(g.fn, nullptr);
+  const GemmKernelConfig &c = g.c;
+  const int64_t KB = c.kBlocks();
+  Memref2D da{g.a, g.a, 0, {g.M, g.K}, {g.K, 1}};
+  Memref2D db{g.b, g.b, 0, {g.N, g.K}, {g.K, 1}};
+  Memref2D ds{g.saBuf, g.saBuf, pad, {KB, c.mPadded()}, {c.mPadded(), 1}};
+  int64_t boxA[2] = {c.blockM, c.blockK}, boxB[2] = {c.blockN, c.blockK},
+          boxS[2] = {1, c.blockM};
+  // CU_TENSOR_MAP_DATA_TYPE_UINT8 = 0, FLOAT32 = 7; SWIZZLE_128B = 3.
+  void *mapA = mgpuTensorMapEncodeTiledMemref(2, &da, 0, 0, 3, 0, 0, boxA);
+  void *mapB = mgpuTensorMapEncodeTiledMemref(2, &db, 0, 0, 3, 0, 0, boxB);
+  void *mapSA = mgpuTensorMapEncodeTiledMemref(2, &ds, 7, 0, 0, 0, 0, boxS);
+  const char *err = fp8emuGetLastError();
+  ASSERT_EQ(err, nullptr) << err;
+  err = g.launch(mapA, mapB, mapSA);
+  ASSERT_EQ(err, nullptr) << err;
+  g.expectReference();
 }
 
 } // namespace

@@ -313,7 +313,9 @@ def FP8LaunchKernelsPass : Pass<"fp8-launch-kernels", "ModuleOp"> {
       descriptors with `nvgpu.tma.create.descriptor` (A and B codes as u8,
       box {BLOCK_M or BLOCK_N, 128}, 128-byte swizzle; A scales f32, box
       {1, BLOCK_M}, no swizzle; zero fill), launches the kernel with the
-      persistent grid `min(ceil(M / BLOCK_M) * ceil(N / BLOCK_N), sm-count)`,
+      persistent grid `min(ceil(M / BLOCK_M) * ceil(N / BLOCK_N), SMs)`
+      (SMs: the device's, from `fp8_mgpu_sm_count()` at run time, or
+      `sm-count` when it is set),
       `128 * (consumers + 1)` threads and the configuration's dynamic shared
       memory, copies D back and frees the device buffers.
     - quantize: input to the device, grid of `QuantizeKernelConfig.h`
@@ -324,15 +326,22 @@ def FP8LaunchKernelsPass : Pass<"fp8-launch-kernels", "ModuleOp"> {
     `mgpu*` runtime ABI (docs/gpu-kernel.md, "Host ABI"). With
     `emit-c-interface`, every public function gets `llvm.emit_c_interface`.
 
+    Run-time checks (`cf.assert` before the launch, the CPU lowering's
+    messages): a dynamic M (or quantize rows) of 2^31 or more; a contiguous
+    grouped GEMM's group index outside [-1, G) or a group's run of rows not
+    starting at a multiple of `m_alignment`.
+
     Errors: a kernel missing from `@fp8_kernels`, or several kernels of one
     GEMM's shape and types (the module was lowered with two
     configurations); a GEMM kernel without a valid `fp8.kernel_config`; the
     GEMM forms `fp8-lower-to-nvvm` rejects.
   }];
   let options = [
-    Option<"smCount", "sm-count", "int64_t", /*default=*/"132",
-           "Streaming multiprocessors of the device: the persistent GEMM grid "
-           "is min(tiles, sm-count) (132 on H100 SXM and H200)">,
+    Option<"smCount", "sm-count", "int64_t", /*default=*/"0",
+           "Streaming multiprocessors for the persistent GEMM grid "
+           "min(tiles, SMs): 0 reads the device's count at run time "
+           "(fp8_mgpu_sm_count of the runtime), N > 0 compiles N in "
+           "(132 on H100 SXM and H200)">,
     Option<"emitCInterface", "emit-c-interface", "bool", /*default=*/"false",
            "Add llvm.emit_c_interface to every public function">,
     Option<"launchers", "launchers", "std::string", [{"all"}],
@@ -346,7 +355,8 @@ def FP8LaunchKernelsPass : Pass<"fp8-launch-kernels", "ModuleOp"> {
     "::mlir::memref::MemRefDialect", "::mlir::bufferization::BufferizationDialect",
     "::mlir::tensor::TensorDialect", "::mlir::linalg::LinalgDialect",
     "::mlir::func::FuncDialect", "::mlir::arith::ArithDialect",
-    "::mlir::LLVM::LLVMDialect"
+    "::mlir::LLVM::LLVMDialect", "::mlir::scf::SCFDialect",
+    "::mlir::cf::ControlFlowDialect"
   ];
 }
 

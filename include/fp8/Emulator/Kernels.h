@@ -2,7 +2,7 @@
 //-*-===//
 //
 // The host side of the sm_90a GEMM and quantize kernels on the emulated
-// device, as runtime/lib/fp8_cuda_runtime.cpp does it on CUDA: device
+// device, as a host program of fp8-launch-kernels does it on CUDA: device
 // buffers, the three tensor maps of the GEMM (GemmKernelConfig.h's ABI),
 // the persistent grid, the dynamic shared memory. Plus independent host
 // references of both kernels' results (the numerics contract), used by
@@ -81,7 +81,7 @@ struct GemmOperands {
 /// Runs GEMM kernel `kernel` of `module` with configuration `config` (its
 /// m set to the actual M) on `operands` and returns the output [M, N]
 /// (bf16 bits in the low 16 bits of each element when `out` is bf16, else
-/// f32 bits). The launch follows fp8rt_gemm_create/launch.
+/// f32 bits). The launch follows the kernel ABI of GemmKernelConfig.h.
 LaunchResult runGemm(const KernelModule &module, const std::string &kernel,
                      const GemmKernelConfig &config, int smCount,
                      KernelElementType out, const GemmOperands &operands,

@@ -17,6 +17,9 @@
  *   nvgpu.tma.create.descriptor) takes a ranked memref descriptor and
  *   returns a device pointer to the map (identical maps share one copy).
  * - Launches run synchronously; streams and events are placeholders.
+ * - fp8_mgpu_sm_count() (the project's extension of the ABI, which host code
+ *   of fp8-launch-kernels{sm-count=0} calls for the persistent grid): 132, or
+ *   FP8_EMU_SM_COUNT (1..1024; anything else is an error).
  * - A fault the emulator detects is printed to stderr and ends the process
  *   with status 1 (a device fault is fatal to a CUDA context too), unless
  *   FP8_EMU_CONTINUE_ON_FAULT is set: then it is kept as the sticky error
@@ -66,6 +69,9 @@ void *mgpuTensorMapEncodeTiledMemref(int64_t rank, void *memrefDescriptor,
                                      int64_t dataType, int64_t interleave,
                                      int64_t swizzle, int64_t l2Promotion,
                                      int64_t oobFill, int64_t *boxDims);
+
+/// The device's SM count (runtime/ reads the CUDA device's).
+int32_t fp8_mgpu_sm_count(void);
 
 /// The first error since the last call (a fault report or a misuse of the
 /// API), or NULL; clears it.

@@ -12,6 +12,22 @@
 using namespace mlir;
 using namespace mlir::fp8;
 
+/// Sizes a kernel indexes with signed 32-bit values: TMA coordinates, the
+/// i32 M parameter. A dynamic size is checked at run time instead
+/// (fp8-launch-kernels).
+static constexpr int64_t kMaxKernelExtent = int64_t(1) << 31;
+
+static LogicalResult checkKernelExtents(Operation *op,
+                                        ArrayRef<int64_t> sizes) {
+  for (int64_t s : sizes)
+    if (!ShapedType::isDynamic(s) && s >= kMaxKernelExtent)
+      return op->emitOpError("GPU lowering needs every size below 2^31 (the "
+                             "kernels' TMA coordinates and row counts are "
+                             "signed 32-bit), got ")
+             << s;
+  return success();
+}
+
 FailureOr<GemmKernelSpec>
 mlir::fp8::getGemmKernelSpec(ScaledMatmulOp op,
                              const GemmKernelOverrides &overrides,
@@ -49,6 +65,8 @@ mlir::fp8::getGemmKernelSpec(ScaledMatmulOp op,
                           "promotion per 4 wgmma k32), got ")
            << op.getPromoteInterval();
   int64_t m = aTy.getShape()[0], k = aTy.getShape()[1], n = bTy.getShape()[0];
+  if (failed(checkKernelExtents(op, {m, n, k})))
+    return failure();
   if (ShapedType::isDynamic(m))
     m = GemmKernelConfig::kDynamicM;
   // K need not be a multiple of 16 (TMA global strides are): the host pads
@@ -118,6 +136,8 @@ mlir::fp8::getGroupedGemmKernelSpec(GroupedScaledMatmulOp op,
            << op.getPromoteInterval();
   int64_t g = bTy.getShape()[0], n = bTy.getShape()[1], k = aShape.back();
   int64_t m = aShape[aShape.size() - 2];
+  if (failed(checkKernelExtents(op, {g, m, n, k})))
+    return failure();
   if (ShapedType::isDynamic(m))
     m = GemmKernelConfig::kDynamicM;
   // Contiguous: a tile holds one group's rows, so BLOCK_M divides the
@@ -306,6 +326,11 @@ std::optional<QuantizeKernelSpec> mlir::fp8::getQuantizeSpec(QuantizeOp op,
     os << "the hardware conversion cvt.rn.satfinite needs saturate = true";
   else if (!in.isF32() && !in.isBF16())
     os << "needs an f32 or bf16 input, got '" << in << "'";
+  else if (inTy.getDimSize(1) >= kMaxKernelExtent ||
+           (!inTy.isDynamicDim(0) && inTy.getDimSize(0) >= kMaxKernelExtent))
+    os << "needs fewer than 2^31 rows and columns (its coordinates and row "
+          "count are signed 32-bit), got '"
+       << inTy << "'";
   if (!why.empty()) {
     if (!remark)
       return std::nullopt;

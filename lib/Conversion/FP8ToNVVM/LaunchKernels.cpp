@@ -22,12 +22,14 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 
@@ -44,6 +46,11 @@ using namespace mlir;
 using namespace mlir::fp8;
 
 namespace {
+
+constexpr StringLiteral kSmCountFunction = "fp8_mgpu_sm_count";
+/// Sizes the kernels index with signed 32-bit values (TMA coordinates, the
+/// i32 row count parameter) stay below this.
+constexpr int64_t kMaxKernelExtent = int64_t(1) << 31;
 
 /// Index arithmetic and device-buffer helpers for a launcher body.
 struct HostBuilder {
@@ -118,6 +125,27 @@ struct HostBuilder {
     return UnrealizedConversionCastOp::create(
                b, LLVM::LLVMPointerType::get(b.getContext()), desc)
         .getResult(0);
+  }
+  /// The persistent grid's width: `fixed` (sm-count > 0) compiled in, or
+  /// (sm-count = 0) the device's SM count read at run time from the
+  /// runtime's `fp8_mgpu_sm_count()`, the one extension of the mgpu ABI
+  /// that runtime/ (cuDeviceGetAttribute) and the emulated runtime
+  /// implement.
+  Value smCount(int64_t fixed) {
+    if (fixed > 0)
+      return idx(fixed);
+    auto module =
+        b.getInsertionBlock()->getParentOp()->getParentOfType<ModuleOp>();
+    auto fn = module.lookupSymbol<func::FuncOp>(kSmCountFunction);
+    if (!fn) {
+      OpBuilder ob(module.getBodyRegion());
+      ob.setInsertionPointToEnd(module.getBody());
+      fn = func::FuncOp::create(ob, module.getLoc(), kSmCountFunction,
+                                ob.getFunctionType({}, {ob.getI32Type()}));
+      fn.setPrivate();
+    }
+    Value n = func::CallOp::create(b, fn, ValueRange{}).getResult(0);
+    return arith::IndexCastUIOp::create(b, b.getIndexType(), n);
   }
   void launch(StringRef kernel, Value grid, int64_t threads, int64_t smem,
               ValueRange args) {
@@ -273,11 +301,12 @@ void buildGemmLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
                            b.getF32Type(), box(saTy, {1, c.blockM}),
                            nvgpu::TensorMapSwizzleKind::SWIZZLE_NONE);
   // Persistent grid: min(tiles, SMs), tiles from the run-time M (times G
-  // for the masked form, whose grid covers every group's tiles).
+  // for the masked form, whose grid covers every group's tiles), the SMs
+  // of the device it runs on (sm-count = 0) or compiled in.
   Value tiles = h.mul(h.ceilDiv(m, c.blockM), h.idx(c.nTiles()));
   if (masked)
     tiles = h.mul(tiles, h.idx(groups));
-  Value grid = arith::MinUIOp::create(b, tiles, h.idx(smCount));
+  Value grid = arith::MinUIOp::create(b, tiles, h.smCount(smCount));
   SmallVector<Value> kernelArgs{tmA, tmB, tmSA, sbDev, dDev, h.i32(m)};
   if (accDev)
     kernelArgs.push_back(accDev);
@@ -501,17 +530,84 @@ Value toTensor(ImplicitLocOpBuilder &b, Value buffer, Type tensorType) {
                                            /*writable=*/true);
 }
 
+// Run-time checks of inputs the kernels cannot report: cf.assert in the host
+// program before the launcher call, so a bad input stops the program with a
+// message on every runtime (CUDA or emulated) instead of a kernel storing
+// +0.0 or wrapping a coordinate; the CPU lowering reports the same inputs.
+
+/// Rows (M of a GEMM, rows of a quantize input) known only at run time:
+/// below 2^31, as the kernels' TMA coordinates and i32 row counts need.
+/// (A static size of 2^31 or more is a compile-time error, KernelSpecs.cpp.)
+void assertRowsFitKernel(ImplicitLocOpBuilder &b, Value rows, Operation *op) {
+  Value limit = arith::ConstantIndexOp::create(b, kMaxKernelExtent);
+  Value fits = arith::CmpIOp::create(b, arith::CmpIPredicate::ult, rows, limit);
+  cf::AssertOp::create(
+      b, fits,
+      (op->getName().getStringRef() +
+       ": 2^31 rows or more (M) at run time; the GPU kernels' TMA "
+       "coordinates and row counts are signed 32-bit")
+          .str());
+}
+
+/// The contiguous layout's group_ids [M]: every index in [-1, G) and every
+/// run of a group (not of padding, -1) starting at a multiple of
+/// m_alignment, as the CPU lowering asserts (same messages,
+/// FP8ToLinalg/GroupedScaledMatmul.cpp). The kernel takes a tile's group
+/// from its first row, so a run starting inside a tile would be computed
+/// with the wrong group or stored as +0.0.
+void assertContiguousGroups(ImplicitLocOpBuilder &b, GroupedScaledMatmulOp op) {
+  Value ids = op.getGroupIds();
+  int64_t groups =
+      cast<ScaledTensorType>(op.getB().getType()).getShape().front();
+  Type i32 = b.getI32Type();
+  Value zero = arith::ConstantIndexOp::create(b, 0);
+  Value one = arith::ConstantIndexOp::create(b, 1);
+  Value rows = tensor::DimOp::create(b, ids, 0);
+  Value align = arith::ConstantIndexOp::create(b, op.getMAlignment());
+  Value none = arith::ConstantIntOp::create(b, i32, -1);
+  Value g = arith::ConstantIntOp::create(b, i32, groups);
+  Value noRow = arith::ConstantIntOp::create(b, i32, -2); // before row 0
+  Value yes = arith::ConstantIntOp::create(b, 1, 1);
+  scf::ForOp::create(
+      b, zero, rows, one, ValueRange{noRow},
+      [&](OpBuilder &fb, Location l, Value r, ValueRange prev) {
+        ImplicitLocOpBuilder lb(l, fb);
+        Value gid = tensor::ExtractOp::create(lb, ids, ValueRange{r});
+        Value inRange = arith::AndIOp::create(
+            lb, arith::CmpIOp::create(lb, arith::CmpIPredicate::sge, gid, none),
+            arith::CmpIOp::create(lb, arith::CmpIPredicate::slt, gid, g));
+        cf::AssertOp::create(lb, inRange,
+                             "fp8.grouped_scaled_matmul: a group index in "
+                             "group_ids is outside [-1, G)");
+        Value startsGroupRun = arith::AndIOp::create(
+            lb, arith::CmpIOp::create(lb, arith::CmpIPredicate::ne, gid, none),
+            arith::CmpIOp::create(lb, arith::CmpIPredicate::ne, gid,
+                                  prev.front()));
+        Value aligned =
+            arith::CmpIOp::create(lb, arith::CmpIPredicate::eq,
+                                  arith::RemUIOp::create(lb, r, align), zero);
+        cf::AssertOp::create(
+            lb,
+            arith::OrIOp::create(
+                lb, arith::XOrIOp::create(lb, startsGroupRun, yes), aligned),
+            "fp8.grouped_scaled_matmul: a group's rows in group_ids start "
+            "at a row that is not a multiple of m_alignment");
+        scf::YieldOp::create(lb, ValueRange{gid});
+      });
+}
+
 struct FP8LaunchKernelsPass
     : public fp8::impl::FP8LaunchKernelsPassBase<FP8LaunchKernelsPass> {
   using Base::Base;
 
   LogicalResult initialize(MLIRContext *ctx) override {
-    if (smCount < 1)
+    if (smCount < 0)
       return emitError(UnknownLoc::get(ctx))
              << "fp8-launch-kernels: option sm-count="
              << static_cast<int64_t>(smCount)
-             << " is invalid: expected the number of SMs of the device "
-                "(132 on an H100 SXM / H200), at least 1";
+             << " is invalid: expected 0 (the device's SM count, read at "
+                "run time) or the number of SMs of the device (132 on an "
+                "H100 SXM / H200)";
     if (StringRef(launchers) != "all" && StringRef(launchers) != "declare" &&
         StringRef(launchers) != "define-only")
       return emitError(UnknownLoc::get(ctx))
@@ -643,6 +739,8 @@ struct FP8LaunchKernelsPass
              << name << "' has an invalid " << FP8Dialect::kKernelConfigAttrName
              << " " << dict << ": " << why;
     ImplicitLocOpBuilder b(gemm->getLoc(), gemm);
+    if (grouped && grouped.getLayout() == GroupLayout::contiguous)
+      assertContiguousGroups(b, grouped);
     Value opA = grouped ? grouped.getA() : cast<ScaledMatmulOp>(gemm).getA();
     Value opB = grouped ? grouped.getB() : cast<ScaledMatmulOp>(gemm).getB();
     Value opC = grouped ? grouped.getC() : cast<ScaledMatmulOp>(gemm).getC();
@@ -654,6 +752,10 @@ struct FP8LaunchKernelsPass
     auto bDis = DisassembleOp::create(b, opB);
     Value aCodes = aDis.getData(), aScales = aDis.getScales();
     Value bCodes = bDis.getData(), bScales = bDis.getScales();
+    auto aCodesTy = cast<RankedTensorType>(aCodes.getType());
+    int64_t mDim = aCodesTy.getRank() - 2;
+    if (aCodesTy.isDynamicDim(mDim))
+      assertRowsFitKernel(b, tensor::DimOp::create(b, aCodes, mDim), gemm);
     // TMA global strides must be multiples of 16 bytes: rows of K codes
     // with K % 16 != 0 are padded with zero codes to a multiple of 16. The
     // kernel reads the padding as (exact) zero products, like the
@@ -704,6 +806,7 @@ struct FP8LaunchKernelsPass
     SmallVector<Value> rowSizes, blockSizes;
     if (qTy.isDynamicDim(0)) {
       Value rows = tensor::DimOp::create(b, op.getInput(), 0);
+      assertRowsFitKernel(b, rows, op);
       rowSizes.push_back(rows);
       blockSizes.push_back(arith::CeilDivUIOp::create(
           b, rows, arith::ConstantIndexOp::create(b, spec->config.blockRows)));

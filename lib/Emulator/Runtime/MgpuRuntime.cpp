@@ -62,6 +62,11 @@ Runtime &runtime() {
 
 uint64_t addr(const void *p) { return reinterpret_cast<uint64_t>(p); }
 
+/// The emulated device's SMs (fp8_mgpu_sm_count): an H100 SXM / H200, as
+/// fp8-emu's --sm-count default; FP8_EMU_SM_COUNT emulates another device.
+constexpr int32_t kDefaultSmCount = 132;
+constexpr long kMaxSmCount = 1024;
+
 } // namespace
 
 extern "C" {
@@ -256,6 +261,24 @@ void mgpuMemset16(void *dst, unsigned short value, size_t count, void *) {
 }
 
 void mgpuSetDefaultDevice(int32_t) {}
+
+int32_t fp8_mgpu_sm_count(void) {
+  Runtime &rt = runtime();
+  std::lock_guard<std::mutex> lock(rt.mu);
+  const char *text = std::getenv("FP8_EMU_SM_COUNT");
+  if (!text || !*text)
+    return kDefaultSmCount;
+  char *end = nullptr;
+  long n = std::strtol(text, &end, 10);
+  if (*end || n < 1 || n > kMaxSmCount) {
+    rt.error(
+        std::string("fp8_mgpu_sm_count (fp8 emulator): FP8_EMU_SM_COUNT='") +
+        text + "' is not a count of SMs (1.." + std::to_string(kMaxSmCount) +
+        ")");
+    return kDefaultSmCount;
+  }
+  return static_cast<int32_t>(n);
+}
 
 namespace {
 /// Encodes a map into `out` (128 bytes); the error text, empty on success.

@@ -7,13 +7,11 @@
 // RUN: fp8-opt %s -split-input-file -fp8-lower-to-nvvm='config=fixed block-n=96' -fp8-launch-kernels=sm-count=8 -canonicalize -cse | FileCheck %s --check-prefix=CFG
 // (With block-n=96 the launcher takes BLOCK_N = 96 from the kernel's
 // fp8.kernel_config, not from options of its own: launch-kernels-config.mlir.)
-// RUN: not fp8-opt %s -fp8-launch-kernels=sm-count=0 2>&1 | FileCheck %s --check-prefix=SMS
 // RUN: not fp8-opt %s -fp8-launch-kernels=launchers=some 2>&1 | FileCheck %s --check-prefix=MODE
 // Declared only (for bufferization and deallocation), then defined.
 // RUN: fp8-opt %s -split-input-file -fp8-lower-to-nvvm=config=fixed -fp8-launch-kernels=launchers=declare | FileCheck %s --check-prefix=DECL
 // RUN: fp8-opt %s -split-input-file -fp8-lower-to-nvvm=config=fixed -fp8-launch-kernels=launchers=declare -fp8-launch-kernels=launchers=define-only -canonicalize -cse | FileCheck %s
 
-// SMS: fp8-launch-kernels: option sm-count=0 is invalid: expected the number of SMs of the device (132 on an H100 SXM / H200), at least 1
 // MODE: fp8-launch-kernels: option launchers='some' is invalid (expected all, declare or define-only)
 
 // A whole FP8 linear: the two quantize kernels, then the GEMM on their
@@ -57,7 +55,9 @@
 
 // The GEMM: operands to the device, three TMA maps (A and B codes as u8,
 // box [128 rows, 128 bytes], 128-byte swizzle; A scales f32 box [1, 128]),
-// grid min(ceil(200/128) * ceil(256/128), 132) = 4 CTAs of 384 threads,
+// grid min(ceil(200/128) * ceil(256/128), SMs) = min(4, SMs) CTAs of 384
+// threads (SMs: the device's, fp8_mgpu_sm_count() at run time; sm-count
+// and the invalid option: launch-kernels-checks.mlir),
 // 6 stages x (16384 + 16384 + 512) + 1024 = 200704 bytes of shared memory.
 // CHECK-LABEL: func.func private @fp8_launch_fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16(
 // CHECK-SAME: %[[A:.*]]: memref<200x384xf8E4M3FN>, %[[B:.*]]: memref<256x384xf8E4M3FN>, %[[SA:.*]]: memref<3x200xf32>, %[[SB:.*]]: memref<2x3xf32>, %[[OUT:.*]]: memref<200x256xbf16>)
@@ -76,7 +76,10 @@
 // CHECK: %[[PA:.*]] = builtin.unrealized_conversion_cast %[[MA]] {{.*}} to !llvm.ptr
 // CHECK: nvgpu.tma.create.descriptor %{{.*}} box[%c128, %c128] : memref<*xui8>
 // CHECK: nvgpu.tma.create.descriptor %{{.*}} box[%c1, %c128] : memref<*xf32> -> <tensor = memref<1x128xf32, 3>, swizzle = none, l2promo = l2promo_256b, oob = zero, interleave = none>
-// CHECK: %[[L:.*]] = gpu.launch_func async [%{{.*}}] @fp8_kernels::@fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16 blocks in (%c4, %c1, %c1) threads in (%c384, %c1, %c1) dynamic_shared_memory_size %c200704_i32 args(%[[PA]] : !llvm.ptr, %{{.*}} : !llvm.ptr, %{{.*}} : !llvm.ptr, %[[VSB]] : memref<2x3xf32>, %[[VD]] : memref<200x256xbf16>, %c200_i32 : i32)
+// CHECK: %[[NSM:.*]] = call @fp8_mgpu_sm_count() : () -> i32
+// CHECK: %[[NSMI:.*]] = arith.index_castui %[[NSM]] : i32 to index
+// CHECK: %[[GRID:.*]] = arith.minui %[[NSMI]], %c4 : index
+// CHECK: %[[L:.*]] = gpu.launch_func async [%{{.*}}] @fp8_kernels::@fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16 blocks in (%[[GRID]], %c1, %c1) threads in (%c384, %c1, %c1) dynamic_shared_memory_size %c200704_i32 args(%[[PA]] : !llvm.ptr, %{{.*}} : !llvm.ptr, %{{.*}} : !llvm.ptr, %[[VSB]] : memref<2x3xf32>, %[[VD]] : memref<200x256xbf16>, %c200_i32 : i32)
 // CHECK: %[[C:.*]] = gpu.memcpy async [%[[L]]] %[[OUT]], %[[VD]]
 // CHECK-COUNT-5: gpu.dealloc async
 // CHECK: gpu.wait [%{{.*}}]

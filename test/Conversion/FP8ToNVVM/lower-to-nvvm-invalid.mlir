@@ -28,3 +28,23 @@ func.func @e8m0(%a: !fp8.scaled<128x256xf8E4M3FN, block = [1, 128], scale = f8E8
   %d = fp8.scaled_matmul %a, %b : !fp8.scaled<128x256xf8E4M3FN, block = [1, 128], scale = f8E8M0FNU>, !fp8.scaled<128x256xf8E4M3FN, block = [128, 128], scale = f32> -> tensor<128x128xbf16>
   return %d : tensor<128x128xbf16>
 }
+
+// -----
+
+// M of 2^31 rows: the kernel's M parameter and TMA coordinates are signed
+// 32-bit (a dynamic M is checked at run time, launch-kernels-checks.mlir).
+func.func @m_2p31(%a: !fp8.scaled<2147483648x256xf8E4M3FN, block = [1, 128], scale = f32>,
+                  %b: !fp8.scaled<128x256xf8E4M3FN, block = [128, 128], scale = f32>) -> tensor<2147483648x128xbf16> {
+  // expected-error @+1 {{GPU lowering needs every size below 2^31 (the kernels' TMA coordinates and row counts are signed 32-bit), got 2147483648}}
+  %d = fp8.scaled_matmul %a, %b : !fp8.scaled<2147483648x256xf8E4M3FN, block = [1, 128], scale = f32>, !fp8.scaled<128x256xf8E4M3FN, block = [128, 128], scale = f32> -> tensor<2147483648x128xbf16>
+  return %d : tensor<2147483648x128xbf16>
+}
+
+// -----
+
+// The same for the contiguous grouped GEMM's M (the routed token count).
+func.func @grouped_m_2p31(%a: !fp8.scaled<2147483648x256xf8E4M3FN, block = [1, 128], scale = f32>, %b: !fp8.scaled<2x128x256xf8E4M3FN, block = [1, 128, 128], scale = f32>, %ids: tensor<2147483648xi32>) -> tensor<2147483648x128xbf16> {
+  // expected-error @+1 {{GPU lowering needs every size below 2^31 (the kernels' TMA coordinates and row counts are signed 32-bit), got 2147483648}}
+  %d = fp8.grouped_scaled_matmul contiguous %a, %b group_ids(%ids : tensor<2147483648xi32>) : !fp8.scaled<2147483648x256xf8E4M3FN, block = [1, 128], scale = f32>, !fp8.scaled<2x128x256xf8E4M3FN, block = [1, 128, 128], scale = f32> -> tensor<2147483648x128xbf16>
+  return %d : tensor<2147483648x128xbf16>
+}

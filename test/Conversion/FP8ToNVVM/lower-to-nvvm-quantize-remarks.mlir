@@ -51,3 +51,14 @@ func.func @f16_input(%x: tensor<64x256xf16>) -> !fp8.scaled<64x256xf8E4M3FN, blo
   %q = fp8.quantize %x : tensor<64x256xf16> -> !fp8.scaled<64x256xf8E4M3FN, block = [1, 128], scale = f32>
   return %q : !fp8.scaled<64x256xf8E4M3FN, block = [1, 128], scale = f32>
 }
+
+// -----
+
+// 2^31 rows: the kernel's row count and coordinates are signed 32-bit.
+// CHECK-LABEL: func.func @rows_2p31
+// CHECK: fp8.quantize
+func.func @rows_2p31(%x: tensor<2147483648x128xf32>) -> !fp8.scaled<2147483648x128xf8E4M3FN, block = [1, 128], scale = f32> {
+  // expected-remark @+1 {{needs fewer than 2^31 rows and columns (its coordinates and row count are signed 32-bit), got 'tensor<2147483648x128xf32>'}}
+  %q = fp8.quantize %x : tensor<2147483648x128xf32> -> !fp8.scaled<2147483648x128xf8E4M3FN, block = [1, 128], scale = f32>
+  return %q : !fp8.scaled<2147483648x128xf8E4M3FN, block = [1, 128], scale = f32>
+}

@@ -19,6 +19,12 @@
 // RUN: %clang %t.cpu.ll -o %t.cpu.so %cpu_host_link
 // RUN: env FP8_EMU_TRACE=1 %t.check %t.gpu.so %t.cpu.so mlp 11 f32:130x136 bf16:130x272 bf16:256x272 bf16:136x256 2>&1 | FileCheck %s
 // RUN: env FP8_EMU_SEED=7 %t.check %t.gpu.so %t.cpu.so mlp 12 f32:130x136 bf16:130x272 bf16:256x272 bf16:136x256 | FileCheck %s --check-prefix=SEED7
+// The GEMM grid is min(tiles, SMs of the device the program runs on), read
+// at run time (fp8_mgpu_sm_count): an emulated device of 3 SMs (an H20 or a
+// MIG slice in small) gets 3 CTAs for the 4 tiles, the result still exact;
+// an invalid count is an error.
+// RUN: env FP8_EMU_SM_COUNT=3 FP8_EMU_TRACE=1 %t.check %t.gpu.so %t.cpu.so mlp 11 f32:130x136 bf16:130x272 bf16:256x272 bf16:136x256 2>&1 | FileCheck %s --check-prefix=SM3
+// RUN: env FP8_EMU_SM_COUNT=0 not %t.check %t.gpu.so %t.cpu.so mlp 11 f32:130x136 bf16:130x272 bf16:256x272 bf16:136x256 2>&1 | FileCheck %s --check-prefix=SM0
 
 // IR-LABEL: llvm.func @mlp(
 // IR-NOT: llvm.func
@@ -36,6 +42,10 @@
 // CHECK: launch fp8_scaled_matmul_130x136x256_e4m3_e4m3_f32 grid 4 block 384
 // CHECK: host-check: PASS mlp: 130x136, 17680 outputs bit-exact
 // SEED7: host-check: PASS mlp: 130x136, 17680 outputs bit-exact
+// SM3: launch fp8_scaled_matmul_130x256x272_e4m3_e4m3_bf16 grid 3 block 384
+// SM3: launch fp8_scaled_matmul_130x136x256_e4m3_e4m3_f32 grid 3 block 384
+// SM3: host-check: PASS mlp: 130x136, 17680 outputs bit-exact
+// SM0: fp8_mgpu_sm_count (fp8 emulator): FP8_EMU_SM_COUNT='0' is not a count of SMs (1..1024)
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 func.func @mlp(%x: tensor<130x272xbf16>, %w1: tensor<256x272xbf16>, %w2: tensor<136x256xbf16>) -> tensor<130x136xf32> attributes {llvm.emit_c_interface} {

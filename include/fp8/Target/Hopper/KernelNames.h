@@ -45,8 +45,7 @@
 
 namespace mlir::fp8 {
 
-/// Element types in kernel names. The values are part of the runtime's C ABI
-/// (fp8rt_type in runtime/include/fp8_cuda_runtime.h).
+/// Element types in kernel names.
 enum class KernelElementType : int { e4m3 = 0, e5m2 = 1, bf16 = 2, f32 = 3 };
 
 /// "e4m3", "e5m2", "bf16" or "f32".

@@ -159,9 +159,10 @@ struct FP8GPUPipelineOptions
       llvm::cl::init("launch")};
   PassOptions::Option<int64_t> smCount{
       *this, "sm-count",
-      llvm::cl::desc("SMs of the device: persistent GEMM grid = min(tiles, "
-                     "sm-count)"),
-      llvm::cl::init(132)};
+      llvm::cl::desc("SMs for the persistent GEMM grid min(tiles, SMs): 0 "
+                     "reads the device's count at run time, N > 0 compiles "
+                     "N in"),
+      llvm::cl::init(0)};
   // The GEMM kernel configuration (fp8-lower-to-nvvm; 0: as `config`).
   PassOptions::Option<std::string> config{
       *this, "config",

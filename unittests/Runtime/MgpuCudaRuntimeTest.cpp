@@ -1,0 +1,198 @@
+//===- MgpuCudaRuntimeTest.cpp - runtime/'s mgpu* ABI on a stub driver ----===//
+//
+// runtime/lib/mgpu_cuda_runtime.cpp, unchanged, built against the stub
+// driver of StubDriver.cpp (no GPU, driver or toolkit needed) and driven as
+// host code of fp8-launch-kernels drives it: encode the three tensor maps of
+// a GEMM launch (mgpuTensorMapEncodeTiledMemref on memref descriptors),
+// launch on a stream of mgpuStreamCreate, wait. The stub runs streams in the
+// least favourable order the driver API allows and records the maps each
+// kernel read, so a map uploaded out of order or freed before its launch
+// ran shows up as a fault, and every map read is checked against the
+// buffers and sizes the host code encoded.
+//
+//===----------------------------------------------------------------------===//
+#include "StubDriver.h"
+
+#include "fp8/Emulator/MgpuRuntime.h"
+
+#include "gtest/gtest.h"
+
+#include <cstdint>
+
+extern "C" {
+long fp8_mgpu_error_count(void);
+const char *fp8_mgpu_last_error(void);
+int32_t fp8_mgpu_sm_count(void);
+}
+
+namespace {
+
+std::string joined(const std::vector<std::string> &lines) {
+  std::string s;
+  for (const std::string &l : lines)
+    s += l + "\n";
+  return s;
+}
+
+/// A ranked memref descriptor of rank 2 (the C ABI of MLIR's memrefs).
+struct Memref2D {
+  void *allocated, *aligned;
+  int64_t offset, sizes[2], strides[2];
+};
+
+// CUtensorMapDataType UINT8 = 0, FLOAT32 = 7; CUtensorMapSwizzle 128B = 3.
+constexpr int64_t kU8 = 0, kF32 = 7, kSwizzle128 = 3;
+constexpr int64_t K = 256, N = 128, kMaxM = 12000;
+
+/// The device buffers of one GEMM: A [kMaxM, K] codes (a launch uses its
+/// first M rows), B [N, K] codes, the A scales [K / 128, kMaxM] f32.
+struct Gemm {
+  void *a = mgpuMemAlloc(kMaxM * K, nullptr, false);
+  void *b = mgpuMemAlloc(N * K, nullptr, false);
+  void *sa = mgpuMemAlloc(K / 128 * kMaxM * 4, nullptr, false);
+  void *module = mgpuModuleLoad(const_cast<char *>("stub"), 4);
+  void *fn = mgpuModuleGetFunction(module, "fp8_stub_gemm");
+
+  /// The maps of an M-row launch, as fp8-launch-kernels encodes them (A
+  /// and B codes with 128-byte swizzle and a {64, 128} box, the A scales
+  /// [K / 128, roundUp(M, 4)] with box {1, 64}).
+  void encode(int64_t m, void *maps[3]) {
+    int64_t mPad = (m + 3) / 4 * 4;
+    Memref2D da{a, a, 0, {m, K}, {K, 1}}, db{b, b, 0, {N, K}, {K, 1}},
+        ds{sa, sa, 0, {K / 128, mPad}, {mPad, 1}};
+    int64_t boxAB[2] = {64, 128}, boxS[2] = {1, 64};
+    maps[0] = mgpuTensorMapEncodeTiledMemref(2, &da, kU8, 0, kSwizzle128, 0, 0,
+                                             boxAB);
+    maps[1] = mgpuTensorMapEncodeTiledMemref(2, &db, kU8, 0, kSwizzle128, 0, 0,
+                                             boxAB);
+    maps[2] = mgpuTensorMapEncodeTiledMemref(2, &ds, kF32, 0, 0, 0, 0, boxS);
+  }
+  void launch(void *maps[3], void *stream) {
+    void *params[] = {&maps[0], &maps[1], &maps[2]};
+    mgpuLaunchKernel(fn, 1, 1, 1, 384, 1, 1, 0, stream, params, nullptr, 3);
+  }
+  /// Launches on `stream` and waits for it: the one kernel that ran, after
+  /// checking that the stub saw no fault.
+  fp8stub::KernelRun launchAndWait(void *maps[3], void *stream) {
+    launch(maps, stream);
+    mgpuStreamSynchronize(stream);
+    EXPECT_EQ(joined(fp8stub::takeFaults()), "");
+    std::vector<fp8stub::KernelRun> runs = fp8stub::takeRuns();
+    EXPECT_EQ(runs.size(), 1u);
+    return runs.empty() ? fp8stub::KernelRun() : runs.back();
+  }
+  /// The maps `run` read are those of an M-row launch on these buffers.
+  void expectMapsOf(const fp8stub::KernelRun &run, int64_t m) {
+    int64_t mPad = (m + 3) / 4 * 4;
+    EXPECT_EQ(run.maps[0].globalAddress, reinterpret_cast<uint64_t>(a));
+    EXPECT_EQ(run.maps[0].globalDim[0], uint64_t(K));
+    EXPECT_EQ(run.maps[0].globalDim[1], uint64_t(m));
+    EXPECT_EQ(run.maps[1].globalAddress, reinterpret_cast<uint64_t>(b));
+    EXPECT_EQ(run.maps[1].globalDim[1], uint64_t(N));
+    EXPECT_EQ(run.maps[2].globalAddress, reinterpret_cast<uint64_t>(sa));
+    EXPECT_EQ(run.maps[2].globalDim[0], uint64_t(mPad));
+    EXPECT_EQ(run.maps[2].globalStrides[0], uint64_t(mPad * 4));
+  }
+};
+
+// A new map must be on the device before the kernel that reads it runs,
+// whatever stream the kernel runs on: the upload is ordered before the
+// launch on the launch's (non-blocking) stream, and a later launch of the
+// same maps on another stream waits for that upload.
+TEST(MgpuCudaRuntime, MapUploadOrderedBeforeTheLaunch) {
+  Gemm g;
+  ASSERT_NE(g.fn, nullptr);
+  fp8stub::takeFaults();
+  fp8stub::takeRuns();
+  void *maps[3];
+  g.encode(100, maps);
+  void *s = mgpuStreamCreate();
+  g.expectMapsOf(g.launchAndWait(maps, s), 100);
+
+  // Fresh maps launched on s1 (not waited for), then again on s2: only s2
+  // is synchronised, and its kernel must still find them uploaded.
+  void *s1 = mgpuStreamCreate(), *s2 = mgpuStreamCreate();
+  g.encode(77, maps);
+  g.launch(maps, s1);
+  g.encode(77, maps);
+  g.launch(maps, s2);
+  mgpuStreamSynchronize(s2);
+  EXPECT_EQ(joined(fp8stub::takeFaults()), "");
+  std::vector<fp8stub::KernelRun> runs = fp8stub::takeRuns();
+  ASSERT_GE(runs.size(), 1u);
+  g.expectMapsOf(runs.back(), 77);
+  mgpuStreamSynchronize(s1);
+  for (void *st : {s, s1, s2})
+    mgpuStreamDestroy(st);
+  EXPECT_EQ(joined(fp8stub::takeFaults()), "");
+}
+
+// Serving with a changing token count: every call encodes two maps never
+// seen before (A's and the A scales', M a new multiple of 4), so the cache
+// passes its bound of 4096 again and again, each time while encoding the
+// A scales' map, after A's and B's were handed to the launch being
+// prepared: those must survive the eviction (the kernel reads them), and the
+// cache stays bounded.
+TEST(MgpuCudaRuntime, EvictionSparesMapsOfThePendingLaunch) {
+  Gemm g;
+  fp8stub::takeFaults();
+  fp8stub::takeRuns();
+  void *s = mgpuStreamCreate();
+  size_t evictedAt = 0, live = fp8stub::liveAllocations();
+  for (int i = 0; i < 9000; ++i) {
+    int64_t m = 4 * (1 + i % (kMaxM / 4));
+    void *maps[3];
+    g.encode(m, maps);
+    g.expectMapsOf(g.launchAndWait(maps, s), m);
+    ASSERT_FALSE(::testing::Test::HasFailure())
+        << "launch " << i << ", M = " << m;
+    size_t now = fp8stub::liveAllocations();
+    if (now < live && !evictedAt)
+      evictedAt = i;
+    live = now;
+    ASSERT_LE(now, 4096u + 16u) << "the cache is not bounded";
+  }
+  EXPECT_GT(evictedAt, 0u) << "the cache never evicted";
+  EXPECT_EQ(fp8_mgpu_error_count(), 0) << fp8_mgpu_last_error();
+  mgpuStreamDestroy(s);
+}
+
+// A memref with a non-zero offset (a subview): the map's global address is
+// the aligned pointer plus the offset in elements times the element size.
+// f32 elements, so an offset taken in bytes is another (misaligned) address.
+TEST(MgpuCudaRuntime, OffsetViewAddressInElements) {
+  Gemm g;
+  fp8stub::takeFaults();
+  fp8stub::takeRuns();
+  void *maps[3];
+  g.encode(64, maps);
+  // Rows 4.. of the A scales' [2, 64] f32 view: offset 4 * 16 elements.
+  Memref2D view{g.sa, g.sa, 64, {1, 64}, {64, 1}};
+  int64_t box[2] = {1, 64};
+  maps[2] = mgpuTensorMapEncodeTiledMemref(2, &view, kF32, 0, 0, 0, 0, box);
+  ASSERT_NE(maps[2], nullptr) << fp8_mgpu_last_error();
+  void *s = mgpuStreamCreate();
+  fp8stub::KernelRun run = g.launchAndWait(maps, s);
+  EXPECT_EQ(run.maps[2].globalAddress,
+            reinterpret_cast<uint64_t>(g.sa) + 64 * 4);
+  EXPECT_EQ(run.maps[2].globalDim[0], 64u);
+  EXPECT_EQ(run.maps[2].globalDim[1], 1u);
+  // A view whose innermost dimension is strided cannot be a tensor map:
+  // reported, no map.
+  long errors = fp8_mgpu_error_count();
+  Memref2D strided{g.sa, g.sa, 0, {2, 32}, {64, 2}};
+  EXPECT_EQ(mgpuTensorMapEncodeTiledMemref(2, &strided, kF32, 0, 0, 0, 0, box),
+            nullptr);
+  EXPECT_EQ(fp8_mgpu_error_count(), errors + 1);
+  mgpuStreamDestroy(s);
+}
+
+// The persistent grid's width comes from the device (an H20 has 78 SMs).
+TEST(MgpuCudaRuntime, SmCountFromTheDevice) {
+  fp8stub::setMultiprocessorCount(78);
+  EXPECT_EQ(fp8_mgpu_sm_count(), 78);
+  fp8stub::setMultiprocessorCount(132);
+  EXPECT_EQ(fp8_mgpu_sm_count(), 132);
+}
+
+} // namespace

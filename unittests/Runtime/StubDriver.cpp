@@ -1,0 +1,422 @@
+//===- StubDriver.cpp - the cu* functions of stub/cuda.h on the host ------===//
+//
+// See StubDriver.h. Single-threaded (the tests call the runtime from one
+// thread). Streams and events follow the CUDA driver API's documented
+// guarantees and nothing more: work on a stream runs in order; a stream
+// runs when something waits for it; cuStreamWaitEvent orders a stream after
+// the work recorded before the event; cuCtxSynchronize and cuMemFree (which
+// synchronises the device) run everything.
+//
+//===----------------------------------------------------------------------===//
+#include "StubDriver.h"
+
+#include <cuda.h>
+
+#include <cstring>
+#include <deque>
+#include <map>
+#include <memory>
+#include <utility>
+
+namespace {
+
+constexpr char kMapMagic[8] = {'S', 'T', 'U', 'B', 'T', 'M', 'A', 'P'};
+
+struct Allocation {
+  std::vector<uint8_t> bytes;
+  bool live = true;
+};
+
+struct Stream;
+struct CUevent_st_impl {
+  Stream *stream = nullptr; // where its last record is queued
+  bool signaled = true;     // never recorded: complete
+};
+
+struct Op {
+  enum Kind { Copy, Kernel, Record, Wait } kind;
+  explicit Op(Kind kind) : kind(kind) {}
+  CUdeviceptr dst = 0;
+  const void *src = nullptr;   // host bytes read when the op runs
+  std::vector<uint8_t> staged; // or bytes staged when it was issued
+  size_t bytes = 0;
+  CUdeviceptr deviceSrc = 0; // device-to-device
+  std::string kernel;
+  unsigned grid = 0;
+  CUdeviceptr maps[3] = {0, 0, 0};
+  CUevent_st_impl *event = nullptr;
+};
+
+struct Stream {
+  std::deque<Op> queue;
+};
+
+struct Driver {
+  std::map<CUdeviceptr, Allocation> memory; // by base address
+  CUdeviceptr next = 0x7e0000000000ull;     // above any host pointer here
+  Stream legacy;
+  std::vector<std::unique_ptr<Stream>> streams;
+  std::vector<std::string> faults;
+  std::vector<fp8stub::KernelRun> runs;
+  int smCount = 132;
+  size_t live = 0; // live allocations
+
+  Stream *stream(CUstream s) {
+    return s ? reinterpret_cast<Stream *>(s) : &legacy;
+  }
+  /// The live or freed allocation holding [p, p + n), with the offset.
+  Allocation *find(CUdeviceptr p, size_t n, size_t *offset) {
+    auto it = memory.upper_bound(p);
+    if (it == memory.begin())
+      return nullptr;
+    --it;
+    if (p + n > it->first + it->second.bytes.size())
+      return nullptr;
+    *offset = p - it->first;
+    return &it->second;
+  }
+  bool isDevice(CUdeviceptr p) { return p >= 0x7e0000000000ull; }
+
+  void fault(const std::string &what) { faults.push_back(what); }
+
+  void copy(const Op &op) {
+    size_t off = 0;
+    Allocation *a = find(op.dst, op.bytes, &off);
+    if (!a || !a->live) {
+      fault("a copy writes " + std::string(a ? "freed" : "no") +
+            " device memory");
+      return;
+    }
+    const uint8_t *from = op.staged.empty()
+                              ? static_cast<const uint8_t *>(op.src)
+                              : op.staged.data();
+    if (op.deviceSrc) {
+      size_t soff = 0;
+      Allocation *s = find(op.deviceSrc, op.bytes, &soff);
+      if (!s || !s->live) {
+        fault("a copy reads freed or no device memory");
+        return;
+      }
+      from = s->bytes.data() + soff;
+    }
+    std::memcpy(a->bytes.data() + off, from, op.bytes);
+  }
+
+  void kernel(const Op &op) {
+    fp8stub::KernelRun run;
+    run.name = op.kernel;
+    run.grid = op.grid;
+    for (int i = 0; i < 3; ++i) {
+      std::string what =
+          "kernel " + op.kernel + ": tensor map parameter " + std::to_string(i);
+      size_t off = 0;
+      Allocation *a = find(op.maps[i], sizeof(CUtensorMap), &off);
+      if (!a) {
+        fault(what + " is not device memory");
+      } else if (!a->live) {
+        fault(what + " was read after cuMemFree");
+      } else if (std::memcmp(a->bytes.data() + off, kMapMagic, 8) != 0) {
+        fault(what + " holds no encoded map (the upload had not landed)");
+      } else {
+        std::memcpy(&run.maps[i], a->bytes.data() + off + 8,
+                    sizeof(fp8stub::MapArgs));
+      }
+    }
+    runs.push_back(run);
+  }
+
+  /// Runs the first op of `s`.
+  void step(Stream *s) {
+    Op op = std::move(s->queue.front());
+    s->queue.pop_front();
+    switch (op.kind) {
+    case Op::Copy:
+      copy(op);
+      break;
+    case Op::Kernel:
+      kernel(op);
+      break;
+    case Op::Record:
+      op.event->signaled = true;
+      break;
+    case Op::Wait:
+      runUntil(op.event);
+      break;
+    }
+  }
+  void drain(Stream *s) {
+    while (!s->queue.empty())
+      step(s);
+  }
+  void runUntil(CUevent_st_impl *e) {
+    while (!e->signaled && e->stream && !e->stream->queue.empty())
+      step(e->stream);
+  }
+  /// Everything: the created streams first, the legacy stream last (the
+  /// order least favourable to work that relies on the legacy stream).
+  void drainAll() {
+    for (auto &s : streams)
+      drain(s.get());
+    drain(&legacy);
+  }
+};
+
+Driver &driver() {
+  static Driver d;
+  return d;
+}
+
+CUresult alloc(CUdeviceptr *ptr, size_t bytes) {
+  Driver &d = driver();
+  if (!ptr || bytes == 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  *ptr = d.next;
+  d.memory[d.next].bytes.assign(bytes, 0xCD);
+  ++d.live;
+  d.next += (bytes + 511) / 256 * 256; // a gap after each allocation
+  return CUDA_SUCCESS;
+}
+
+} // namespace
+
+namespace fp8stub {
+std::vector<std::string> takeFaults() {
+  return std::exchange(driver().faults, {});
+}
+std::vector<KernelRun> takeRuns() { return std::exchange(driver().runs, {}); }
+size_t liveAllocations() { return driver().live; }
+void setMultiprocessorCount(int count) { driver().smCount = count; }
+} // namespace fp8stub
+
+extern "C" {
+
+CUresult cuInit(unsigned int) { return CUDA_SUCCESS; }
+CUresult cuGetErrorName(CUresult error, const char **name) {
+  *name = error == CUDA_SUCCESS ? "CUDA_SUCCESS" : "CUDA_ERROR (stub)";
+  return CUDA_SUCCESS;
+}
+CUresult cuDeviceGet(CUdevice *device, int ordinal) {
+  if (ordinal != 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  *device = 0;
+  return CUDA_SUCCESS;
+}
+CUresult cuDeviceGetAttribute(int *value, CUdevice_attribute attrib,
+                              CUdevice device) {
+  if (device != 0 || attrib != CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
+    return CUDA_ERROR_INVALID_VALUE;
+  *value = driver().smCount;
+  return CUDA_SUCCESS;
+}
+CUresult cuDevicePrimaryCtxRetain(CUcontext *ctx, CUdevice) {
+  static int context;
+  *ctx = reinterpret_cast<CUcontext>(&context);
+  return CUDA_SUCCESS;
+}
+CUresult cuCtxSetCurrent(CUcontext) { return CUDA_SUCCESS; }
+CUresult cuCtxGetDevice(CUdevice *device) {
+  *device = 0;
+  return CUDA_SUCCESS;
+}
+CUresult cuCtxSynchronize(void) {
+  driver().drainAll();
+  return CUDA_SUCCESS;
+}
+
+CUresult cuModuleLoadData(CUmodule *module, const void *image) {
+  static int loaded;
+  if (!image)
+    return CUDA_ERROR_INVALID_VALUE;
+  *module = reinterpret_cast<CUmodule>(&loaded);
+  return CUDA_SUCCESS;
+}
+CUresult cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned int,
+                            CUjit_option *, void **) {
+  return cuModuleLoadData(module, image);
+}
+CUresult cuModuleUnload(CUmodule) { return CUDA_SUCCESS; }
+CUresult cuModuleGetFunction(CUfunction *function, CUmodule module,
+                             const char *name) {
+  if (!module || !name)
+    return CUDA_ERROR_INVALID_VALUE;
+  // A function handle is its name, kept for the process.
+  static std::map<std::string, std::unique_ptr<std::string>> names;
+  auto &slot = names[name];
+  if (!slot)
+    slot = std::make_unique<std::string>(name);
+  *function = reinterpret_cast<CUfunction>(slot.get());
+  return CUDA_SUCCESS;
+}
+CUresult cuFuncSetAttribute(CUfunction, CUfunction_attribute, int) {
+  return CUDA_SUCCESS;
+}
+CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int,
+                        unsigned int, unsigned int, unsigned int, unsigned int,
+                        unsigned int, CUstream stream, void **kernelParams,
+                        void **) {
+  if (!f || !kernelParams || gridDimX == 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  Op op(Op::Kernel);
+  op.kernel = *reinterpret_cast<std::string *>(f);
+  op.grid = gridDimX;
+  // The driver copies the parameter values at the launch.
+  for (int i = 0; i < 3; ++i)
+    std::memcpy(&op.maps[i], kernelParams[i], sizeof(CUdeviceptr));
+  driver().stream(stream)->queue.push_back(std::move(op));
+  return CUDA_SUCCESS;
+}
+
+CUresult cuStreamCreate(CUstream *stream, unsigned int) {
+  Driver &d = driver();
+  d.streams.push_back(std::make_unique<Stream>());
+  *stream = reinterpret_cast<CUstream>(d.streams.back().get());
+  return CUDA_SUCCESS;
+}
+// Work queued on a destroyed stream still completes (it runs when the
+// context is synchronised); the stub keeps the queue.
+CUresult cuStreamDestroy(CUstream) { return CUDA_SUCCESS; }
+CUresult cuStreamSynchronize(CUstream stream) {
+  driver().drain(driver().stream(stream));
+  return CUDA_SUCCESS;
+}
+CUresult cuStreamWaitEvent(CUstream stream, CUevent event, unsigned int) {
+  if (!event)
+    return CUDA_ERROR_INVALID_HANDLE;
+  Op op(Op::Wait);
+  op.event = reinterpret_cast<CUevent_st_impl *>(event);
+  driver().stream(stream)->queue.push_back(std::move(op));
+  return CUDA_SUCCESS;
+}
+CUresult cuEventCreate(CUevent *event, unsigned int) {
+  *event = reinterpret_cast<CUevent>(new CUevent_st_impl());
+  return CUDA_SUCCESS;
+}
+// Kept allocated: a queued wait may still name it (the driver defers the
+// release the same way).
+CUresult cuEventDestroy(CUevent event) {
+  return event ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+}
+CUresult cuEventSynchronize(CUevent event) {
+  driver().runUntil(reinterpret_cast<CUevent_st_impl *>(event));
+  return CUDA_SUCCESS;
+}
+CUresult cuEventRecord(CUevent event, CUstream stream) {
+  auto *e = reinterpret_cast<CUevent_st_impl *>(event);
+  if (!e)
+    return CUDA_ERROR_INVALID_HANDLE;
+  e->signaled = false;
+  e->stream = driver().stream(stream);
+  Op op(Op::Record);
+  op.event = e;
+  e->stream->queue.push_back(std::move(op));
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemAlloc(CUdeviceptr *ptr, size_t bytes) {
+  return alloc(ptr, bytes);
+}
+CUresult cuMemAllocManaged(CUdeviceptr *ptr, size_t bytes, unsigned int) {
+  return alloc(ptr, bytes);
+}
+CUresult cuMemFree(CUdeviceptr ptr) {
+  Driver &d = driver();
+  auto it = d.memory.find(ptr);
+  if (it == d.memory.end() || !it->second.live)
+    return CUDA_ERROR_INVALID_VALUE;
+  d.drainAll(); // cuMemFree synchronises the device
+  it->second.live = false;
+  --d.live;
+  std::memset(it->second.bytes.data(), 0xDD, it->second.bytes.size());
+  return CUDA_SUCCESS;
+}
+// Pageable host memory: the legacy stream's earlier work runs first, the
+// bytes are staged, and the copy lands when the legacy stream runs next
+// (the call may return before the DMA completes).
+CUresult cuMemcpyHtoD(CUdeviceptr dst, const void *src, size_t bytes) {
+  Driver &d = driver();
+  d.drain(&d.legacy);
+  Op op(Op::Copy);
+  op.dst = dst;
+  op.bytes = bytes;
+  op.staged.assign(static_cast<const uint8_t *>(src),
+                   static_cast<const uint8_t *>(src) + bytes);
+  d.legacy.queue.push_back(std::move(op));
+  return CUDA_SUCCESS;
+}
+CUresult cuMemcpyHtoDAsync(CUdeviceptr dst, const void *src, size_t bytes,
+                           CUstream stream) {
+  Op op(Op::Copy);
+  op.dst = dst;
+  op.src = src;
+  op.bytes = bytes;
+  driver().stream(stream)->queue.push_back(std::move(op));
+  return CUDA_SUCCESS;
+}
+// Unified addressing: either side may be host or device memory. The
+// runtime's tests copy host to device; other directions run at once.
+CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t bytes,
+                       CUstream stream) {
+  Driver &d = driver();
+  if (!d.isDevice(dst)) {
+    d.drain(d.stream(stream));
+    size_t off = 0;
+    Allocation *a = d.find(src, bytes, &off);
+    if (!a || !a->live)
+      return CUDA_ERROR_INVALID_VALUE;
+    std::memcpy(reinterpret_cast<void *>(dst), a->bytes.data() + off, bytes);
+    return CUDA_SUCCESS;
+  }
+  Op op(Op::Copy);
+  op.dst = dst;
+  op.bytes = bytes;
+  if (d.isDevice(src))
+    op.deviceSrc = src;
+  else
+    op.src = reinterpret_cast<const void *>(src);
+  d.stream(stream)->queue.push_back(std::move(op));
+  return CUDA_SUCCESS;
+}
+CUresult cuMemsetD32Async(CUdeviceptr, unsigned int, size_t, CUstream) {
+  return CUDA_SUCCESS;
+}
+CUresult cuMemsetD16Async(CUdeviceptr, unsigned short, size_t, CUstream) {
+  return CUDA_SUCCESS;
+}
+
+// The preconditions the driver API documents for cuTensorMapEncodeTiled
+// that the runtime's arguments could break: rank 1..5, a 16-byte aligned
+// global address, byte strides multiples of 16, box sizes 1..256.
+CUresult cuTensorMapEncodeTiled(
+    CUtensorMap *tensorMap, CUtensorMapDataType dataType, cuuint32_t rank,
+    void *globalAddress, const cuuint64_t *globalDim,
+    const cuuint64_t *globalStrides, const cuuint32_t *boxDim,
+    const cuuint32_t *, CUtensorMapInterleave, CUtensorMapSwizzle swizzle,
+    CUtensorMapL2promotion, CUtensorMapFloatOOBfill) {
+  auto address = reinterpret_cast<uint64_t>(globalAddress);
+  if (!tensorMap || rank < 1 || rank > 5 || address % 16 != 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  fp8stub::MapArgs args;
+  args.dataType = dataType;
+  args.rank = rank;
+  args.swizzle = swizzle;
+  args.globalAddress = address;
+  for (cuuint32_t i = 0; i < rank; ++i) {
+    if (boxDim[i] < 1 || boxDim[i] > 256 || globalDim[i] < 1)
+      return CUDA_ERROR_INVALID_VALUE;
+    args.globalDim[i] = globalDim[i];
+    args.box[i] = boxDim[i];
+  }
+  for (cuuint32_t i = 0; i + 1 < rank; ++i) {
+    if (globalStrides[i] % 16 != 0)
+      return CUDA_ERROR_INVALID_VALUE;
+    args.globalStrides[i] = globalStrides[i];
+  }
+  static_assert(8 + sizeof(args) <= sizeof(CUtensorMap), "map too small");
+  std::memset(tensorMap, 0, sizeof(*tensorMap));
+  auto *bytes = reinterpret_cast<uint8_t *>(tensorMap);
+  std::memcpy(bytes, kMapMagic, 8);
+  std::memcpy(bytes + 8, &args, sizeof(args));
+  return CUDA_SUCCESS;
+}
+
+} // extern "C"
