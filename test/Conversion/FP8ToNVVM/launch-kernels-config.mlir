@@ -4,11 +4,14 @@
 // stubs whose attribute disagrees with what the shape's default (and the
 // name, which has no configuration suffix) would say. Launch constants are
 // derived by hand from GemmKernelConfig.h.
-// RUN: fp8-opt %s -split-input-file -fp8-launch-kernels -verify-diagnostics -canonicalize -cse | FileCheck %s
+// The grid's SM count is compiled in (sm-count=132), so that the grid is a
+// constant; by default it is the device's, read at run time
+// (launch-kernels-checks.mlir).
+// RUN: fp8-opt %s -split-input-file -fp8-launch-kernels=sm-count=132 -verify-diagnostics -canonicalize -cse | FileCheck %s
 // The same through declare, then define-only (the attribute travels on the
 // launcher declaration: the gpu.module may be a binary by then).
 // RUN: fp8-opt %s -split-input-file -fp8-launch-kernels=launchers=declare -verify-diagnostics | FileCheck %s --check-prefix=DECL
-// RUN: fp8-opt %s -split-input-file -fp8-launch-kernels=launchers=declare -fp8-launch-kernels=launchers=define-only -verify-diagnostics -canonicalize -cse | FileCheck %s
+// RUN: fp8-opt %s -split-input-file -fp8-launch-kernels=launchers=declare -fp8-launch-kernels="launchers=define-only sm-count=132" -verify-diagnostics -canonicalize -cse | FileCheck %s
 
 // 200x256x384 under the shape's default would be 128x128 tiles, 6 stages,
 // 384 threads, 4 CTAs, 200704 bytes. The kernel says BLOCK_M 64, BLOCK_N 96,
