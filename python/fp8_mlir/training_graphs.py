@@ -41,8 +41,28 @@ from . import _args
 _MAX_SIZE = _args.MAX_SIZE
 
 
-def _ty(*shape: int) -> str:
-    return "tensor<" + "x".join(str(d) for d in shape) + "xf32>"
+def _ty(*shape: int, et: str = "f32") -> str:
+    return "tensor<" + "x".join(str(d) for d in shape) + f"x{et}>"
+
+
+#: -inf of each float type as MLIR's hexadecimal literal.
+_NEG_INF = {"f32": "0xFF800000", "f64": "0xFFF0000000000000"}
+#: Element types a generated training step can be retyped to.
+ELEMENT_TYPES = tuple(_NEG_INF)
+
+
+def retype(text: str, et: str) -> str:
+    """A step written in f32 (the emitters below) with every f32 value
+    retyped to `et` (f64: the graph a finite-difference oracle checks in
+    double precision). Integer tensors (token ids) are left alone."""
+    if et not in _NEG_INF:
+        raise ValueError(f"element type must be one of {', '.join(_NEG_INF)}, got {et!r}")
+    if et == "f32":
+        return text
+    text = text.replace(f"{_NEG_INF['f32']} : f32", f"{_NEG_INF[et]} : {et}")
+    # The two places f32 is spelled: tensor types and `: f32` (block
+    # arguments, scalar ops); SSA names such as %f32 stay.
+    return text.replace("xf32>", f"x{et}>").replace(": f32", f": {et}")
 
 
 def _map(nd: int, res: Sequence) -> str:
@@ -113,25 +133,50 @@ class _Graph:
         return r
 
     def generic(self, ins, out_shape, out_idx, iters, body, loc, init=None):
-        """`ins`: (value, shape, map results as strings); `body`: lines
-        using %b0.. (inputs), %bo (output), ending in linalg.yield."""
+        """`ins`: (value, shape, map results as strings[, element type,
+        default f32]); `body`: lines using %b0.. (inputs), %bo (output),
+        ending in linalg.yield."""
         nd = len(iters)
         if init is None:
             init = self.out(out_shape)
-        maps = [_map(nd, res) for (_, _, res) in ins] + [_map(nd, out_idx)]
+        ins = [i if len(i) == 4 else (*i, "f32") for i in ins]
+        maps = [_map(nd, res) for (_, _, res, _) in ins] + [_map(nd, out_idx)]
         r = self.fresh()
         self.types[r] = _ty(*out_shape)
         ins_clause = ""
         if ins:
-            ins_clause = (f"ins({', '.join(v for v, _, _ in ins)} : "
-                          f"{', '.join(_ty(*s) for _, s, _ in ins)}) ")
+            ins_clause = (f"ins({', '.join(i[0] for i in ins)} : "
+                          f"{', '.join(_ty(*s, et=et) for _, s, _, et in ins)}) ")
         its = ", ".join(f'"{i}"' for i in iters)
         self.lines.append(f"    {r} = linalg.generic {{indexing_maps = [{', '.join(maps)}], iterator_types = [{its}]}} "
                           f"{ins_clause}outs({init} : {_ty(*out_shape)}) {{")
-        args = ", ".join([f"%b{i}: f32" for i in range(len(ins))] + ["%bo: f32"])
+        args = ", ".join([f"%b{i}: {i_[3]}" for i, i_ in enumerate(ins)] + ["%bo: f32"])
         self.lines.append(f"    ^bb0({args}):")
         self.lines += ["      " + b for b in body]
         self.lines.append(f'    }} -> {_ty(*out_shape)} loc("{loc}")')
+        return r
+
+    def extract_slice(self, a, shape, offsets, sizes, loc):
+        r = self.fresh()
+        self.types[r] = _ty(*sizes)
+        self.lines.append(f"    {r} = tensor.extract_slice {a}[{', '.join(str(o) for o in offsets)}] "
+                          f"[{', '.join(str(d) for d in sizes)}] [{', '.join('1' for _ in sizes)}] : "
+                          f'{_ty(*shape)} to {_ty(*sizes)} loc("{loc}")')
+        return r
+
+    def concat_last(self, parts, shape, loc):
+        """torch.cat along the last dimension: `parts` (values with
+        `shape`'s leading sizes) inserted side by side into one tensor."""
+        full = list(shape[:-1]) + [shape[-1] * len(parts)]
+        r = self.out(full)
+        for i, p in enumerate(parts):
+            nxt = self.fresh()
+            offsets = [0] * (len(shape) - 1) + [i * shape[-1]]
+            self.lines.append(f"    {nxt} = tensor.insert_slice {p} into {r}[{', '.join(str(o) for o in offsets)}] "
+                              f"[{', '.join(str(d) for d in shape)}] [{', '.join('1' for _ in shape)}] : "
+                              f'{_ty(*shape)} into {_ty(*full)} loc("{loc}")')
+            r = nxt
+        self.types[r] = _ty(*full)
         return r
 
     def ew(self, ins, shape, body, loc):
@@ -142,8 +187,7 @@ class _Graph:
         spec = []
         for i in ins:
             if isinstance(i, tuple):
-                v, s, res = i
-                spec.append((v, s, res))
+                spec.append(i)
             else:
                 spec.append((i, shape, full))
         return self.generic(spec, shape, full, ["parallel"] * nd, body, loc)
@@ -261,78 +305,146 @@ def _swiglu_backward(s: _Step, ctx, dout):
     return _add(g, dx1, dx2, (ctx[5], cg[3]), f"{name}.grad")
 
 
-def _attention(s: _Step, x, t, h, nh, name):
+class _Heads:
+    """The head layout of attention: [t, nh * hd] activations viewed as
+    [batch * nh, seq, hd] (t = batch * seq tokens, HF's view + transpose(1,
+    2)); with one sequence, [t, nh, hd] transposed to [nh, t, hd]."""
+
+    def __init__(self, g: _Graph, t, nh, hd, batch, name):
+        self.g, self.t, self.nh, self.hd, self.b, self.name = g, t, nh, hd, batch, name
+        self.s = t // batch
+        self.shape = (batch * nh, self.s, hd)
+
+    def split(self, v, loc):
+        g, t, nh, hd, b, s = self.g, self.t, self.nh, self.hd, self.b, self.s
+        if b == 1:
+            return g.transpose(g.expand(v, t, nh, hd, loc), (t, nh, hd), (1, 0, 2), loc)
+        r = self.g.fresh()
+        g.lines.append(f"    {r} = tensor.expand_shape {v} [[0, 1], [2, 3]] output_shape [{b}, {s}, {nh}, {hd}] : "
+                       f'{_ty(t, nh * hd)} into {_ty(b, s, nh, hd)} loc("{loc}")')
+        tr = g.transpose(r, (b, s, nh, hd), (0, 2, 1, 3), loc)
+        c = g.fresh()
+        g.types[c] = _ty(*self.shape)
+        g.lines.append(f"    {c} = tensor.collapse_shape {tr} [[0, 1], [2], [3]] : {_ty(b, nh, s, hd)} into "
+                       f'{_ty(*self.shape)} loc("{loc}")')
+        return c
+
+    def merge(self, v, loc):
+        g, t, nh, hd, b, s = self.g, self.t, self.nh, self.hd, self.b, self.s
+        if b == 1:
+            return g.collapse(g.transpose(v, (nh, t, hd), (1, 0, 2), loc), t, nh, hd, loc)
+        r = g.fresh()
+        g.lines.append(f"    {r} = tensor.expand_shape {v} [[0, 1], [2], [3]] output_shape [{b}, {nh}, {s}, {hd}] : "
+                       f'{_ty(*self.shape)} into {_ty(b, nh, s, hd)} loc("{loc}")')
+        tr = g.transpose(r, (b, nh, s, hd), (0, 2, 1, 3), loc)
+        c = g.fresh()
+        g.types[c] = _ty(t, nh * hd)
+        g.lines.append(f"    {c} = tensor.collapse_shape {tr} [[0, 1], [2, 3]] : {_ty(b, s, nh, hd)} into "
+                       f'{_ty(t, nh * hd)} loc("{loc}")')
+        return c
+
+
+def _rope(g: _Graph, x, shape, cos, sin, loc, backward=False):
+    """HF apply_rotary_pos_emb on [heads, seq, hd]: x * cos +
+    rotate_half(x) * sin, rotate_half(x) = cat(-x2, x1) (the halves of the
+    head dimension), cos/sin [seq, hd]. The backward maps dy to dy * cos +
+    rotate_half^T(dy * sin), rotate_half^T(u) = cat(u2, -u1)."""
+    bh, sq, hd = shape
+    half = (bh, sq, hd // 2)
+    neg = ["%r = arith.negf %b0 : f32", "linalg.yield %r : f32"]
+    mul = ["%r = arith.mulf %b0, %b1 : f32", "linalg.yield %r : f32"]
+    table = ["d1", "d2"]
+    u = g.ew([x, (sin, (sq, hd), table)], shape, mul, loc) if backward else x
+    u1 = g.extract_slice(u, shape, (0, 0, 0), half, loc)
+    u2 = g.extract_slice(u, shape, (0, 0, hd // 2), half, loc)
+    if backward:
+        rot = g.concat_last([u2, g.ew([u1], half, neg, loc)], half, loc)
+        return g.ew([x, (cos, (sq, hd), table), rot], shape,
+                    ["%m = arith.mulf %b0, %b1 : f32", "%r = arith.addf %m, %b2 : f32", "linalg.yield %r : f32"], loc)
+    rot = g.concat_last([g.ew([u2], half, neg, loc), u1], half, loc)
+    return g.ew([x, (cos, (sq, hd), table), rot, (sin, (sq, hd), table)], shape,
+                ["%m = arith.mulf %b0, %b1 : f32", "%n = arith.mulf %b2, %b3 : f32", "%r = arith.addf %m, %n : f32",
+                 "linalg.yield %r : f32"], loc)
+
+
+def _attention(s: _Step, x, t, h, nh, name, batch=1, rope=None):
+    """Causal multi-head attention of `batch` sequences of t / batch tokens;
+    `rope`: (cos, sin) tables [seq, hd] applied to q and k, or None."""
     g = s.g
     hd = h // nh
+    heads = _Heads(g, t, nh, hd, batch, name)
+    bh, sq = heads.shape[0], heads.s
     q, cq = s.linear(x, t, h, h, f"{name}.q_proj")
     k, ck = s.linear(x, t, h, h, f"{name}.k_proj")
     v, cv = s.linear(x, t, h, h, f"{name}.v_proj")
-    qh = g.transpose(g.expand(q, t, nh, hd, name), (t, nh, hd), (1, 0, 2), name)
-    kh = g.transpose(g.expand(k, t, nh, hd, name), (t, nh, hd), (1, 0, 2), name)
-    vh = g.transpose(g.expand(v, t, nh, hd, name), (t, nh, hd), (1, 0, 2), name)
-    kt = g.transpose(kh, (nh, t, hd), (0, 2, 1), name)
-    sc = g.bmm(qh, kt, nh, t, hd, t, f"{name}.scores")
+    qh = heads.split(q, name)
+    kh = heads.split(k, name)
+    vh = heads.split(v, name)
+    if rope is not None:
+        qh = _rope(g, qh, heads.shape, *rope, f"{name}.rotary_emb")
+        kh = _rope(g, kh, heads.shape, *rope, f"{name}.rotary_emb")
+    kt = g.transpose(kh, heads.shape, (0, 2, 1), name)
+    sc = g.bmm(qh, kt, bh, sq, hd, sq, f"{name}.scores")
     scale = 1.0 / math.sqrt(hd)
     # Scaled, causal mask (key j > query i gets -inf before the softmax).
-    z = g.ew([sc], (nh, t, t), [f"%c = arith.constant {scale:.9e} : f32", "%ninf = arith.constant 0xFF800000 : f32",
-                                "%i = linalg.index 1 : index", "%j = linalg.index 2 : index",
-                                "%m = arith.cmpi ugt, %j, %i : index", "%s = arith.mulf %b0, %c : f32",
-                                "%r = arith.select %m, %ninf, %s : f32", "linalg.yield %r : f32"], f"{name}.mask")
-    mx = g.reduce_last([z], (nh, t, t), ["%r = arith.maximumf %bo, %b0 : f32", "linalg.yield %r : f32"],
-                       f"{name}.softmax", init="0xFF800000")
-    ex = g.ew([z, (mx, (nh, t), ["d0", "d1"])], (nh, t, t),
-              ["%d = arith.subf %b0, %b1 : f32", "%r = math.exp %d : f32", "linalg.yield %r : f32"], f"{name}.softmax")
-    sm = g.reduce_last([ex], (nh, t, t), ["%r = arith.addf %bo, %b0 : f32", "linalg.yield %r : f32"],
-                       f"{name}.softmax")
-    p = g.ew([ex, (sm, (nh, t), ["d0", "d1"])], (nh, t, t),
-             ["%r = arith.divf %b0, %b1 : f32", "linalg.yield %r : f32"], f"{name}.softmax")
-    ah = g.bmm(p, vh, nh, t, t, hd, f"{name}.context")
-    a = g.collapse(g.transpose(ah, (nh, t, hd), (1, 0, 2), name), t, nh, hd, name)
+    z = g.ew([sc], (bh, sq, sq), [f"%c = arith.constant {scale:.9e} : f32", "%ninf = arith.constant 0xFF800000 : f32",
+                                  "%i = linalg.index 1 : index", "%j = linalg.index 2 : index",
+                                  "%m = arith.cmpi ugt, %j, %i : index", "%s = arith.mulf %b0, %c : f32",
+                                  "%r = arith.select %m, %ninf, %s : f32", "linalg.yield %r : f32"], f"{name}.mask")
+    p = _softmax(g, z, (bh, sq, sq), f"{name}.softmax")
+    ah = g.bmm(p, vh, bh, sq, sq, hd, f"{name}.context")
+    a = heads.merge(ah, name)
     o, co = s.linear(a, t, h, h, f"{name}.o_proj")
-    return o, (cq, ck, cv, co, qh, kh, vh, p, t, h, nh, hd, scale, name)
+    return o, (cq, ck, cv, co, qh, kh, vh, p, heads, scale, rope, name)
+
+
+def _softmax(g: _Graph, z, shape, loc):
+    """Softmax over the last dimension as torch decomposes it: max, exp of
+    the difference, sum, divide."""
+    outer = ["d0", "d1", "d2"][:len(shape) - 1]
+    mx = g.reduce_last([z], shape, ["%r = arith.maximumf %bo, %b0 : f32", "linalg.yield %r : f32"], loc,
+                       init="0xFF800000")
+    ex = g.ew([z, (mx, shape[:-1], outer)], shape,
+              ["%d = arith.subf %b0, %b1 : f32", "%r = math.exp %d : f32", "linalg.yield %r : f32"], loc)
+    sm = g.reduce_last([ex], shape, ["%r = arith.addf %bo, %b0 : f32", "linalg.yield %r : f32"], loc)
+    return g.ew([ex, (sm, shape[:-1], outer)], shape, ["%r = arith.divf %b0, %b1 : f32", "linalg.yield %r : f32"],
+                loc)
 
 
 def _attention_backward(s: _Step, ctx, do):
-    cq, ck, cv, co, qh, kh, vh, p, t, h, nh, hd, scale, name = ctx
+    cq, ck, cv, co, qh, kh, vh, p, heads, scale, rope, name = ctx
     g = s.g
+    bh, sq, hd = heads.shape
     da = s.linear_backward(co, do)
-    dah = g.transpose(g.expand(da, t, nh, hd, f"{name}.grad"), (t, nh, hd), (1, 0, 2), f"{name}.grad")
-    vt = g.transpose(vh, (nh, t, hd), (0, 2, 1), f"{name}.grad")
-    dp = g.bmm(dah, vt, nh, t, hd, t, f"{name}.context.grad")
-    pt = g.transpose(p, (nh, t, t), (0, 2, 1), f"{name}.grad")
-    dvh = g.bmm(pt, dah, nh, t, t, hd, f"{name}.context.grad")
+    dah = heads.split(da, f"{name}.grad")
+    vt = g.transpose(vh, heads.shape, (0, 2, 1), f"{name}.grad")
+    dp = g.bmm(dah, vt, bh, sq, hd, sq, f"{name}.context.grad")
+    pt = g.transpose(p, (bh, sq, sq), (0, 2, 1), f"{name}.grad")
+    dvh = g.bmm(pt, dah, bh, sq, sq, hd, f"{name}.context.grad")
     # Softmax backward: dz = p * (dp - sum_j dp * p), times the scale.
-    rd = g.reduce_last([dp, p], (nh, t, t), ["%m = arith.mulf %b0, %b1 : f32", "%r = arith.addf %bo, %m : f32",
-                                             "linalg.yield %r : f32"], f"{name}.softmax.grad")
-    ds = g.ew([dp, p, (rd, (nh, t), ["d0", "d1"])], (nh, t, t),
+    rd = g.reduce_last([dp, p], (bh, sq, sq), ["%m = arith.mulf %b0, %b1 : f32", "%r = arith.addf %bo, %m : f32",
+                                               "linalg.yield %r : f32"], f"{name}.softmax.grad")
+    ds = g.ew([dp, p, (rd, (bh, sq), ["d0", "d1"])], (bh, sq, sq),
               [f"%c = arith.constant {scale:.9e} : f32", "%d = arith.subf %b0, %b2 : f32",
                "%m = arith.mulf %b1, %d : f32", "%r = arith.mulf %m, %c : f32", "linalg.yield %r : f32"],
               f"{name}.softmax.grad")
-    dqh = g.bmm(ds, kh, nh, t, t, hd, f"{name}.scores.grad")
-    dst = g.transpose(ds, (nh, t, t), (0, 2, 1), f"{name}.grad")
-    dkh = g.bmm(dst, qh, nh, t, t, hd, f"{name}.scores.grad")
-
-    def merge(v):
-        return g.collapse(g.transpose(v, (nh, t, hd), (1, 0, 2), f"{name}.grad"), t, nh, hd, f"{name}.grad")
-
-    dxq = s.linear_backward(cq, merge(dqh))
-    dxk = s.linear_backward(ck, merge(dkh))
-    dxv = s.linear_backward(cv, merge(dvh))
+    dqh = g.bmm(ds, kh, bh, sq, sq, hd, f"{name}.scores.grad")
+    dst = g.transpose(ds, (bh, sq, sq), (0, 2, 1), f"{name}.grad")
+    dkh = g.bmm(dst, qh, bh, sq, sq, hd, f"{name}.scores.grad")
+    if rope is not None:
+        dqh = _rope(g, dqh, heads.shape, *rope, f"{name}.rotary_emb.grad", backward=True)
+        dkh = _rope(g, dkh, heads.shape, *rope, f"{name}.rotary_emb.grad", backward=True)
+    dxq = s.linear_backward(cq, heads.merge(dqh, f"{name}.grad"))
+    dxk = s.linear_backward(ck, heads.merge(dkh, f"{name}.grad"))
+    dxv = s.linear_backward(cv, heads.merge(dvh, f"{name}.grad"))
+    t, h = heads.t, heads.nh * hd
     return _add(g, _add(g, dxq, dxk, (t, h), f"{name}.grad"), dxv, (t, h), f"{name}.grad")
 
 
 def _moe(s: _Step, x, t, h, experts, top_k, inter, shared, name):
     g = s.g
     logits, cr = s.linear(x, t, h, experts, f"{name}.gate")
-    mx = g.reduce_last([logits], (t, experts), ["%r = arith.maximumf %bo, %b0 : f32", "linalg.yield %r : f32"],
-                       f"{name}.gate.softmax", init="0xFF800000")
-    ex = g.ew([logits, (mx, (t,), ["d0"])], (t, experts),
-              ["%d = arith.subf %b0, %b1 : f32", "%r = math.exp %d : f32", "linalg.yield %r : f32"],
-              f"{name}.gate.softmax")
-    sm = g.reduce_last([ex], (t, experts), ["%r = arith.addf %bo, %b0 : f32", "linalg.yield %r : f32"],
-                       f"{name}.gate.softmax")
-    p = g.ew([ex, (sm, (t,), ["d0"])], (t, experts), ["%r = arith.divf %b0, %b1 : f32", "linalg.yield %r : f32"],
-             f"{name}.gate.softmax")
+    p = _softmax(g, logits, (t, experts), f"{name}.gate.softmax")
     # Top-k: how many experts score higher; selected when fewer than k.
     acc = g.out((t, experts), "0.0")
     higher = g.generic([(p, (t, experts), ["d0", "d2"]), (p, (t, experts), ["d0", "d1"])], (t, experts),
@@ -398,6 +510,41 @@ def _moe_backward(s: _Step, ctx, dm):
     return _add(g, dx, dxr, (t, h), f"{name}.grad")
 
 
+def _block(s: _Step, x, t, h, nh, rms_eps, mlp, mlp_args, pre, batch=1, rope=None):
+    """One pre-norm decoder block `x -> RMSNorm -> attention -> + x ->
+    RMSNorm -> MLP -> + residual` (parameters under `pre`); returns (y,
+    the context `_block_backward` reads)."""
+    g = s.g
+    g1 = s.param((h,), f"{pre}.input_layernorm.weight")
+    n1, r1s = _rms_norm(g, x, g1, t, h, rms_eps, f"{pre}.input_layernorm")
+    att, actx = _attention(s, n1, t, h, nh, f"{pre}.self_attn", batch, rope)
+    r1 = _add(g, x, att, (t, h), pre)
+    g2 = s.param((h,), f"{pre}.post_attention_layernorm.weight")
+    n2, r2s = _rms_norm(g, r1, g2, t, h, rms_eps, f"{pre}.post_attention_layernorm")
+    if mlp == "dense":
+        m, mctx = _swiglu(s, n2, t, h, mlp_args["intermediate"], f"{pre}.mlp")
+    else:
+        m, mctx = _moe(s, n2, t, h, mlp_args["experts"], mlp_args["top_k"], mlp_args["intermediate"],
+                       mlp_args["shared"], f"{pre}.mlp")
+    y = _add(g, r1, m, (t, h), pre)
+    return y, (x, g1, r1s, actx, r1, g2, r2s, mlp, mctx, t, h, pre)
+
+
+def _block_backward(s: _Step, ctx, dy):
+    """The gradient of the block's input; the norm weights' gradients go to
+    `s.grads` (the linears' already do)."""
+    x, g1, r1s, actx, r1, g2, r2s, mlp, mctx, t, h, pre = ctx
+    g = s.g
+    dn2 = _swiglu_backward(s, mctx, dy) if mlp == "dense" else _moe_backward(s, mctx, dy)
+    dr1n, dg2 = _rms_norm_backward(g, dn2, r1, r2s, g2, t, h, f"{pre}.post_attention_layernorm")
+    dr1 = _add(g, dy, dr1n, (t, h), f"{pre}.grad")
+    dn1 = _attention_backward(s, actx, dr1)
+    dxn, dg1 = _rms_norm_backward(g, dn1, x, r1s, g1, t, h, f"{pre}.input_layernorm")
+    dx = _add(g, dr1, dxn, (t, h), f"{pre}.grad")
+    s.grads[g1], s.grads[g2] = dg1, dg2
+    return dx
+
+
 def _block_step(tokens, hidden, num_heads, mlp, rms_eps, mlp_args, split) -> str:
     tokens = _args.size("tokens", tokens)
     hidden = _args.size("hidden", hidden)
@@ -411,19 +558,7 @@ def _block_step(tokens, hidden, num_heads, mlp, rms_eps, mlp_args, split) -> str
     s = _Step()
     g = s.g
     t, h = tokens, hidden
-    pre = "model.layers.0"
-    g1 = s.param((h,), f"{pre}.input_layernorm.weight")
-    n1, r1s = _rms_norm(g, "%x", g1, t, h, rms_eps, f"{pre}.input_layernorm")
-    att, actx = _attention(s, n1, t, h, num_heads, f"{pre}.self_attn")
-    r1 = _add(g, "%x", att, (t, h), pre)
-    g2 = s.param((h,), f"{pre}.post_attention_layernorm.weight")
-    n2, r2s = _rms_norm(g, r1, g2, t, h, rms_eps, f"{pre}.post_attention_layernorm")
-    if mlp == "dense":
-        m, mctx = _swiglu(s, n2, t, h, mlp_args["intermediate"], f"{pre}.mlp")
-    else:
-        m, mctx = _moe(s, n2, t, h, mlp_args["experts"], mlp_args["top_k"], mlp_args["intermediate"],
-                       mlp_args["shared"], f"{pre}.mlp")
-    y = _add(g, r1, m, (t, h), pre)
+    y, bctx = _block(s, "%x", t, h, num_heads, rms_eps, mlp, mlp_args, "model.layers.0")
     params = [f'{p}: {_ty(*shape)} loc("{name}")' for (p, shape, name) in s.params]
     if split:
         # The backward reads forward values by name: they become @backward's
@@ -436,13 +571,7 @@ def _block_step(tokens, hidden, num_heads, mlp, rms_eps, mlp_args, split) -> str
         dy = g.ew([y, "%target"], (t, h), [f"%c = arith.constant {scale:.9e} : f32",
                                            "%d = arith.subf %b0, %b1 : f32",
                                            "%r = arith.mulf %d, %c : f32", "linalg.yield %r : f32"], "loss.grad")
-    dn2 = _swiglu_backward(s, mctx, dy) if mlp == "dense" else _moe_backward(s, mctx, dy)
-    dr1n, dg2 = _rms_norm_backward(g, dn2, r1, r2s, g2, t, h, f"{pre}.post_attention_layernorm")
-    dr1 = _add(g, dy, dr1n, (t, h), f"{pre}.grad")
-    dn1 = _attention_backward(s, actx, dr1)
-    dxn, dg1 = _rms_norm_backward(g, dn1, "%x", r1s, g1, t, h, f"{pre}.input_layernorm")
-    dx = _add(g, dr1, dxn, (t, h), f"{pre}.grad")
-    s.grads[g1], s.grads[g2] = dg1, dg2
+    dx = _block_backward(s, bctx, dy)
     grads = [(dx, (t, h))] + [(s.grads[p], shape) for (p, shape, _) in s.params]
     g.types["%x"] = _ty(t, h)
     out = ["module {"]

@@ -1,0 +1,265 @@
+"""The language model of fp8_mlir.training: configuration, parameters, and
+one compiled training step (`lm_graph.lm_training_step`) per (config,
+policy, options, batch), cached in-process."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+import tempfile
+import json
+from typing import Any, Dict, Optional, Tuple
+
+import numpy as np
+
+from .. import compiler as _compiler
+from ..jit import jit as _jit
+from .lm_graph import lm_training_step
+
+#: Precision policies of `LanguageModel`: no FP8 (`f32`), BF16 operands with
+#: FP32 accumulation (`bf16`), and every FP8 preset of `fp8_mlir.POLICIES`.
+LM_POLICIES = ("f32", "bf16") + tuple(_compiler.POLICIES)
+_MAX_SIZE = 1 << 20
+
+
+@dataclasses.dataclass(frozen=True)
+class LanguageModelConfig:
+    """Sizes of a decoder-only Llama-style model: `vocab` tokens, `layers`
+    blocks of width `hidden` with `heads` attention heads (head_dim =
+    hidden / heads, even for RoPE) and a SwiGLU MLP of `intermediate`,
+    trained on sequences of `seq` tokens."""
+
+    vocab: int
+    layers: int
+    hidden: int
+    heads: int
+    intermediate: int
+    seq: int
+
+    def __post_init__(self):
+        for f in dataclasses.fields(self):
+            v = getattr(self, f.name)
+            if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= _MAX_SIZE:
+                raise ValueError(f"LanguageModelConfig.{f.name} must be an integer in [1, {_MAX_SIZE}], got {v!r}")
+        if self.hidden % self.heads or (self.hidden // self.heads) % 2:
+            raise ValueError(f"hidden ({self.hidden}) must be a multiple of heads ({self.heads}) with an even "
+                             f"head_dim (RoPE rotates halves)")
+
+    def parameter_shapes(self) -> Dict[str, Tuple[int, ...]]:
+        """Name -> shape of every parameter, in the order of the graph's
+        arguments (Hugging Face's Llama names, weights [out, in])."""
+        h, i = self.hidden, self.intermediate
+        shapes = {"model.embed_tokens.weight": (self.vocab, h)}
+        for layer in range(self.layers):
+            pre = f"model.layers.{layer}"
+            shapes[f"{pre}.input_layernorm.weight"] = (h,)
+            for p in ("q", "k", "v", "o"):
+                shapes[f"{pre}.self_attn.{p}_proj.weight"] = (h, h)
+            shapes[f"{pre}.post_attention_layernorm.weight"] = (h,)
+            shapes[f"{pre}.mlp.gate_proj.weight"] = (i, h)
+            shapes[f"{pre}.mlp.up_proj.weight"] = (i, h)
+            shapes[f"{pre}.mlp.down_proj.weight"] = (h, i)
+        shapes["model.norm.weight"] = (h,)
+        shapes["lm_head.weight"] = (self.vocab, h)
+        return shapes
+
+
+# (config, batch, policy, dtype, options) -> (JitModule, report)
+_CACHE: Dict[tuple, Tuple[Any, Optional[dict]]] = {}
+
+
+def _np_dtype(et):
+    return np.float64 if et == "f64" else np.float32
+
+
+def _with_run(text: str, config: LanguageModelConfig, batch: int, et: str) -> str:
+    """Appends a destination-passing `@run(tokens, targets, params...,
+    loss, grads...)` (memrefs) that calls @train_step, for the JIT."""
+    t = batch * config.seq
+    shapes = list(config.parameter_shapes().values())
+    ins = [(f"tok{i}", (t,), "i64") for i in range(2)] + [(f"p{i}", s, et) for i, s in enumerate(shapes)]
+    outs = [("loss", (1,), et)] + [(f"g{i}", s, et) for i, s in enumerate(shapes)]
+
+    def ty(kind, shape, e):
+        return f"{kind}<{'x'.join(str(d) for d in shape)}x{e}>"
+
+    lines = ["  func.func @run(" + ", ".join(f"%{a}: {ty('memref', s, e)}" for a, s, e in ins + outs) + ") {"]
+    for a, s, e in ins:
+        lines.append(f"    %t{a} = bufferization.to_tensor %{a} restrict : {ty('memref', s, e)} to "
+                     f"{ty('tensor', s, e)}")
+    lines.append(f"    %r:{len(outs)} = func.call @train_step(" + ", ".join(f"%t{a}" for a, _, _ in ins) + ") : ("
+                 + ", ".join(ty("tensor", s, e) for _, s, e in ins) + ") -> ("
+                 + ", ".join(ty("tensor", s, e) for _, s, e in outs) + ")")
+    for k, (a, s, e) in enumerate(outs):
+        lines.append(f"    bufferization.materialize_in_destination %r#{k} in restrict writable %{a} : "
+                     f"({ty('tensor', s, e)}, {ty('memref', s, e)}) -> ()")
+    lines += ["    return", "  }"]
+    return text.rstrip()[:-1] + "\n".join(lines) + "\n}\n"
+
+
+def _bf16_overrides(text: str):
+    """Every contraction of the step (the linears' three GEMMs, attention's
+    batch matmuls, the head) kept in bf16 by name: fp8-insert-quant casts
+    their f32 operands to bf16 and accumulates in f32."""
+    names = re.findall(r'linalg\.(?:batch_)?matmul .* loc\("([^"]+)"\)', text)
+    return sorted(set(names))
+
+
+def _cpu_options(opts):
+    parts = []
+    if opts.get("accumulator", "exact") != "exact":
+        parts.append(f"accumulator={opts['accumulator']}")
+    if opts.get("accumulator_bits", 0):
+        parts.append(f"accumulator-bits={int(opts['accumulator_bits'])}")
+    if opts.get("threads", 1) != 1:
+        parts.append(f"threads={int(opts['threads'])}")
+    return "fp8-cpu-pipeline" + ("{" + " ".join(parts) + "}" if parts else "")
+
+
+def _no_promotion(ir: str) -> str:
+    """Every fp8.scaled_matmul promotes once, at the end of K (its
+    promote_interval = its K): the tensor-core accumulator runs over the
+    whole sum. Only valid where the K-blocks span the whole K."""
+    out = []
+    for line in ir.splitlines():
+        if "fp8.scaled_matmul" in line:
+            m = re.search(r"!fp8\.scaled<\d+x(\d+)x", line)
+            if m:
+                k = m.group(1)
+                if "promote_interval" in line:
+                    line = re.sub(r"promote_interval = \d+", f"promote_interval = {k}", line)
+                else:
+                    line = re.sub(r"(fp8\.scaled_matmul [^:{]*?)(\s*:)", rf"\1 {{promote_interval = {k} : i64}}\2",
+                                  line, count=1)
+        out.append(line)
+    return "\n".join(out) + "\n"
+
+
+def _compile(config, batch, policy, et, opts):
+    text = _with_run(lm_training_step(config, batch, et), config, batch, et)
+    if policy == "f32":
+        return _jit(text, _cpu_options(opts)), None
+    options = [f"policy={'deepseek-v3' if policy == 'bf16' else policy}", "report=false"]
+    if policy == "bf16":
+        options.append("overrides=" + ",".join(f"{n}:bf16" for n in _bf16_overrides(text)))
+    with tempfile.TemporaryDirectory(prefix="fp8_mlir_lm_") as tmp:
+        path = os.path.join(tmp, "report.json")
+        ir = _compiler.run_pipeline(text, f"fp8-pipeline{{{' '.join(options)}}},"
+                                    f"fp8-report{{format=json output={path}}}")
+        with open(path, encoding="utf-8") as f:
+            report = json.load(f)
+    if opts.get("promote_interval") == "none":
+        ir = _no_promotion(ir)
+    return _jit(ir, _cpu_options(opts)), report
+
+
+class LanguageModel:
+    """The training step of `config` under `policy`, compiled once per
+    (config, policy, options, batch size) and cached in-process.
+
+    `policy`: "f32" (no FP8), "bf16" (every matmul with BF16 operands and
+    FP32 accumulation), or an FP8 preset of `fp8_mlir.POLICIES` (the
+    linears' three GEMMs in FP8; embedding, head, norms and attention kept
+    high as the policy says).
+
+    Accumulator options (FP8 policies): `accumulator` = "exact" (f32 sums,
+    the default), "sm90" or "sm89" (the tensor cores' bit-exact
+    accumulation); `accumulator_bits=N` (the generic N-bit tensor-core
+    accumulator inside each promotion interval, e.g. 14, DeepSeek-V3
+    §3.3.2); `promote_interval="none"`: no FP32 promotion, the accumulator
+    runs over the whole K (needs a policy whose scale blocks span the whole
+    K: per-tensor, rowwise); `threads=N` for the FP8 kernels.
+
+    `dtype`: the element type of the graph, "f32" or "f64" (f64 with
+    policy "f32" only: the oracle of the gradient checks)."""
+
+    _OPTIONS = ("accumulator", "accumulator_bits", "promote_interval", "threads")
+
+    def __init__(self, config: LanguageModelConfig, policy: str = "deepseek-v3", *, dtype: str = "f32",
+                 **accumulator_options):
+        if not isinstance(config, LanguageModelConfig):
+            raise TypeError(f"config must be a LanguageModelConfig, got {type(config).__name__}")
+        if policy not in LM_POLICIES:
+            raise ValueError(f"unknown policy {policy!r}; expected one of {', '.join(LM_POLICIES)}")
+        if dtype not in ("f32", "f64") or (dtype == "f64" and policy != "f32"):
+            raise ValueError(f"dtype must be 'f32', or 'f64' with policy 'f32'; got {dtype!r} with {policy!r}")
+        for k in accumulator_options:
+            if k not in self._OPTIONS:
+                raise ValueError(f"unknown option {k!r}; expected one of {', '.join(self._OPTIONS)}")
+        opts = dict(accumulator_options)
+        if opts and policy in ("f32", "bf16") and any(k != "threads" for k in opts):
+            raise ValueError(f"accumulator options apply to the FP8 policies, not {policy!r}")
+        if opts.get("accumulator", "exact") not in ("exact", "sm90", "sm89"):
+            raise ValueError(f"accumulator must be exact, sm90 or sm89, got {opts['accumulator']!r}")
+        bits = opts.get("accumulator_bits", 0)
+        if not isinstance(bits, int) or isinstance(bits, bool) or not 0 <= bits <= 24:
+            raise ValueError(f"accumulator_bits must be an integer in [0, 24] (0: not used), got {bits!r}")
+        if opts.get("promote_interval", None) not in (None, "none"):
+            raise ValueError("promote_interval must be None (the policy's) or 'none', got "
+                             f"{opts['promote_interval']!r}")
+        if opts.get("promote_interval") == "none" and policy not in ("per-tensor", "rowwise"):
+            raise ValueError(f"promote_interval='none' needs scale blocks that span the whole K (per-tensor, "
+                             f"rowwise); policy {policy!r} has K-blocks of 128 or 32, each promoted with its own "
+                             f"scales")
+        self.config = config
+        self.policy = policy
+        self.dtype = dtype
+        self.accumulator_options = opts
+        self.report: Optional[dict] = None
+
+    def init(self, seed: int) -> Dict[str, np.ndarray]:
+        """Parameters: norm weights 1, the others N(0, 0.02^2) (Llama's
+        initializer_range), float32, in `parameter_shapes()` order."""
+        rng = np.random.default_rng(seed)
+        params = {}
+        for name, shape in self.config.parameter_shapes().items():
+            if name.endswith("norm.weight"):
+                params[name] = np.ones(shape, np.float32)
+            else:
+                params[name] = (0.02 * rng.standard_normal(shape)).astype(np.float32)
+        return params
+
+    def compiled(self, batch: int):
+        """The JIT module of the step on `batch` sequences (compiled on
+        first use, then cached); sets `self.report` (FP8 policies: the
+        fp8-report JSON of the graph)."""
+        key = (self.config, batch, self.policy, self.dtype, tuple(sorted(self.accumulator_options.items())))
+        if key not in _CACHE:
+            _CACHE[key] = _compile(self.config, batch, self.policy, self.dtype, self.accumulator_options)
+        module, self.report = _CACHE[key]
+        return module
+
+    def _check(self, params, tokens):
+        shapes = self.config.parameter_shapes()
+        if not isinstance(params, dict) or set(params) != set(shapes):
+            missing = sorted(set(shapes) - set(params or {}))
+            extra = sorted(set(params or {}) - set(shapes))
+            raise ValueError(f"params must hold exactly the model's parameters (missing {missing}, extra {extra})")
+        for name, shape in shapes.items():
+            if np.shape(params[name]) != shape:
+                raise ValueError(f"params[{name!r}] has shape {np.shape(params[name])}, expected {shape}")
+        tokens = np.asarray(tokens)
+        if tokens.ndim != 2 or tokens.shape[1] != self.config.seq + 1 or tokens.shape[0] < 1:
+            raise ValueError(f"tokens must be [batch, seq + 1] = [*, {self.config.seq + 1}], got {tokens.shape}")
+        if not np.issubdtype(tokens.dtype, np.integer):
+            raise ValueError(f"tokens must be integers, got {tokens.dtype}")
+        if tokens.min() < 0 or tokens.max() >= self.config.vocab:
+            raise ValueError(f"token ids must be in [0, {self.config.vocab}), got [{tokens.min()}, {tokens.max()}]")
+        return tokens
+
+    def loss_and_grads(self, params: Dict[str, np.ndarray], tokens: np.ndarray) -> Tuple[float, Dict[str, np.ndarray]]:
+        """Mean cross-entropy of predicting tokens[:, 1:] from tokens[:, :-1]
+        (`tokens`: integers [batch, seq + 1]) and its gradient for every
+        parameter (arrays of the graph's dtype, float32 unless dtype="f64")."""
+        tokens = self._check(params, tokens)
+        module = self.compiled(tokens.shape[0])
+        dt = _np_dtype(self.dtype)
+        inputs = np.ascontiguousarray(tokens[:, :-1], dtype=np.int64).reshape(-1)
+        targets = np.ascontiguousarray(tokens[:, 1:], dtype=np.int64).reshape(-1)
+        names = list(self.config.parameter_shapes())
+        ps = [np.ascontiguousarray(params[n], dtype=dt) for n in names]
+        loss = np.zeros(1, dt)
+        grads = [np.zeros_like(p) for p in ps]
+        module.run(inputs, targets, *ps, loss, *grads)
+        return float(loss[0]), dict(zip(names, grads))

@@ -1,0 +1,191 @@
+"""The language model's compiled training step (fp8_mlir.training) against
+oracles independent of its hand-written backward:
+
+- the loss of the compiled forward equals a float64 NumPy forward written
+  apart from the generator (lm_reference.py);
+- the gradients of the graph compiled in float64 equal central finite
+  differences (Richardson-extrapolated) of that NumPy forward along a random
+  direction of every parameter tensor, embedding included;
+- the float32 graph's gradients equal the float64 graph's;
+- under an FP8 policy, the passes recognise the Fprop, Dgrad and Wgrad of
+  every linear of the blocks and keep the embedding, the head, the norms and
+  attention high.
+
+A wrong sign, a missing transpose or a dropped term in any op's backward
+moves a directional derivative far beyond the tolerance (the mutants T01..
+of scripts/mutation/mutants.txt plant such faults)."""
+
+import numpy as np
+import pytest
+
+from fp8_mlir.training import LanguageModel, LanguageModelConfig
+
+import lm_reference
+from conftest import require_passes
+
+pytestmark = require_passes("fp8-pipeline", "fp8-cpu-pipeline")
+
+RNG = np.random.default_rng(0)
+# Tiny: two layers (the residual stream between blocks), two heads of 16.
+CFG = LanguageModelConfig(vocab=64, layers=2, hidden=32, heads=2, intermediate=64, seq=8)
+BATCH = 2
+
+
+def _point(cfg=CFG, scale=0.3):
+    """A generic point: weights large enough that no term is negligible,
+    norm weights away from 1."""
+    params = {}
+    for name, shape in cfg.parameter_shapes().items():
+        if name.endswith("norm.weight"):
+            params[name] = 1.0 + 0.5 * RNG.standard_normal(shape)
+        else:
+            params[name] = scale * RNG.standard_normal(shape)
+    tokens = RNG.integers(0, cfg.vocab, size=(BATCH, cfg.seq + 1))
+    return params, tokens
+
+
+def _ref_loss(params, tokens, cfg=CFG):
+    return lm_reference.loss(params, tokens, cfg.layers, cfg.heads)
+
+
+def test_parameters_and_init():
+    model = LanguageModel(CFG, policy="f32")
+    params = model.init(0)
+    assert list(params)[:2] == ["model.embed_tokens.weight", "model.layers.0.input_layernorm.weight"]
+    assert list(params)[-2:] == ["model.norm.weight", "lm_head.weight"]
+    assert params["model.layers.1.mlp.down_proj.weight"].shape == (CFG.hidden, CFG.intermediate)
+    assert params["model.layers.0.mlp.gate_proj.weight"].shape == (CFG.intermediate, CFG.hidden)
+    assert all(p.dtype == np.float32 for p in params.values())
+    assert len(params) == 3 + 9 * CFG.layers
+    np.testing.assert_array_equal(model.init(0)["lm_head.weight"], params["lm_head.weight"])
+
+
+@pytest.mark.parametrize("dtype, tol", [("f64", 1e-12), ("f32", 1e-6)])
+def test_loss_matches_numpy_forward(dtype, tol):
+    params, tokens = _point()
+    loss, _ = LanguageModel(CFG, policy="f32", dtype=dtype).loss_and_grads(params, tokens)
+    ref = _ref_loss(params, tokens)
+    assert abs(loss - ref) <= tol * abs(ref), (loss, ref)
+
+
+def _directional_fd(params, tokens, name, direction, h=1e-4):
+    def f(step):
+        moved = dict(params)
+        moved[name] = params[name] + step * direction
+        return _ref_loss(moved, tokens)
+
+    d1 = (f(h) - f(-h)) / (2 * h)
+    d2 = (f(h / 2) - f(-h / 2)) / h
+    return (4 * d2 - d1) / 3  # Richardson: the h^2 term cancels
+
+
+def test_f64_gradients_match_finite_differences():
+    params, tokens = _point()
+    _, grads = LanguageModel(CFG, policy="f32", dtype="f64").loss_and_grads(params, tokens)
+    errors = {}
+    for name, g in grads.items():
+        direction = RNG.standard_normal(g.shape)
+        direction /= np.linalg.norm(direction)
+        fd = _directional_fd(params, tokens, name, direction)
+        analytic = float(np.sum(g * direction))
+        errors[name] = abs(analytic - fd) / max(abs(fd), 1e-300)
+    bad = {n: e for n, e in errors.items() if not e <= 1e-6}
+    assert not bad, f"directional derivatives off (relative error): {bad}"
+
+
+def test_f32_gradients_match_f64():
+    params, tokens = _point()
+    loss64, g64 = LanguageModel(CFG, policy="f32", dtype="f64").loss_and_grads(params, tokens)
+    loss32, g32 = LanguageModel(CFG, policy="f32").loss_and_grads(params, tokens)
+    assert abs(loss32 - loss64) <= 1e-6 * loss64
+    for name in g64:
+        err = np.linalg.norm(g32[name] - g64[name]) / np.linalg.norm(g64[name])
+        assert err <= 1e-4, (name, err)
+        assert g32[name].dtype == np.float32
+
+
+# FP8 needs K (hidden, intermediate and the tokens of a Wgrad) in 128-blocks.
+FP8_CFG = LanguageModelConfig(vocab=64, layers=1, hidden=128, heads=2, intermediate=256, seq=64)
+LINEARS = ("self_attn.q_proj", "self_attn.k_proj", "self_attn.v_proj", "self_attn.o_proj",
+           "mlp.gate_proj", "mlp.up_proj", "mlp.down_proj")
+
+
+def _fp8_point():
+    params = LanguageModel(FP8_CFG, policy="f32").init(1)
+    tokens = RNG.integers(0, FP8_CFG.vocab, size=(2, FP8_CFG.seq + 1))
+    return params, tokens
+
+
+def test_fp8_report_every_linear_gemm():
+    model = LanguageModel(FP8_CFG, policy="deepseek-v3")
+    params, tokens = _fp8_point()
+    loss, _ = model.loss_and_grads(params, tokens)
+    ops = [o for o in model.report["ops"] if o["matmul"]]
+    by_loc = {}
+    for o in ops:
+        by_loc.setdefault(o["location"], []).append(o)
+    for layer in range(FP8_CFG.layers):
+        for lin in LINEARS:
+            base = f"model.layers.{layer}.{lin}"
+            for loc, kind in ((base, "fprop"), (f"{base}.dgrad", "dgrad"), (f"{base}.wgrad", "wgrad")):
+                [o] = by_loc[loc]
+                assert (o["role"], o["precision"], o["gemm"]) == ("linear", "fp8", kind), o
+    # Everything else that multiplies stays high: the head's three GEMMs,
+    # attention's batch matmuls.
+    high = [o for o in ops if not any(f".{lin}" in o["location"] for lin in LINEARS)]
+    assert {o["location"] for o in high if o["role"] == "output_head"} == {"lm_head", "lm_head.dgrad",
+                                                                          "lm_head.wgrad"}
+    assert all(o["precision"] != "fp8" for o in high), high
+    assert {o["role"] for o in high} == {"output_head", "attention"}
+    roles = {o["location"]: o["role"] for o in model.report["ops"]}
+    assert roles["model.embed_tokens"] == "embedding"
+    assert roles["model.norm"] == "normalization"
+    assert model.report["training"]["gemms"]["wgrad"]["count"] == 7 * FP8_CFG.layers + 1
+    assert abs(loss - np.log(FP8_CFG.vocab)) < 0.1  # the init predicts nearly uniformly
+
+
+@pytest.mark.parametrize("policy, options", [
+    ("bf16", {}), ("deepseek-v3", {}), ("hybrid", {}), ("mxfp8", {}),
+    ("deepseek-v3", {"accumulator_bits": 14}),
+    ("per-tensor", {"accumulator_bits": 14, "promote_interval": "none"}),
+])
+def test_policies_track_f32(policy, options):
+    """Every policy computes the same step up to its rounding: the loss
+    within 1% and each gradient within 25% (relative norm) of f32's."""
+    params, tokens = _fp8_point()
+    ref_loss, ref = LanguageModel(FP8_CFG, policy="f32").loss_and_grads(params, tokens)
+    loss, grads = LanguageModel(FP8_CFG, policy=policy, **options).loss_and_grads(params, tokens)
+    assert abs(loss - ref_loss) <= 0.01 * ref_loss
+    for name, g in grads.items():
+        err = np.linalg.norm(g - ref[name]) / np.linalg.norm(ref[name])
+        assert err <= 0.25, (name, err)
+    if policy != "f32":
+        assert loss != ref_loss or any(not np.array_equal(g, ref[n]) for n, g in grads.items())
+
+
+@pytest.mark.parametrize("kwargs, what", [
+    ({"policy": "fp16"}, "unknown policy"),
+    ({"policy": "deepseek-v3", "dtype": "f64"}, "dtype"),
+    ({"policy": "deepseek-v3", "accumulator_bits": 30}, "accumulator_bits"),
+    ({"policy": "deepseek-v3", "promote_interval": "none"}, "whole K"),
+    ({"policy": "f32", "accumulator": "sm90"}, "FP8 policies"),
+    ({"policy": "deepseek-v3", "promotion": False}, "unknown option"),
+])
+def test_bad_options(kwargs, what):
+    with pytest.raises(ValueError, match=what):
+        LanguageModel(CFG, **kwargs)
+
+
+def test_bad_inputs():
+    model = LanguageModel(CFG, policy="f32")
+    params, tokens = _point()
+    with pytest.raises(ValueError, match="seq"):
+        model.loss_and_grads(params, tokens[:, :-1])
+    with pytest.raises(ValueError, match="token ids"):
+        model.loss_and_grads(params, np.full_like(tokens, CFG.vocab))
+    with pytest.raises(ValueError, match="missing"):
+        model.loss_and_grads({k: v for k, v in params.items() if k != "lm_head.weight"}, tokens)
+    with pytest.raises(ValueError, match="shape"):
+        model.loss_and_grads({**params, "model.norm.weight": np.ones(3)}, tokens)
+    with pytest.raises(ValueError, match="hidden"):
+        LanguageModelConfig(vocab=8, layers=1, hidden=30, heads=4, intermediate=8, seq=4)
