@@ -41,6 +41,9 @@ def _point(cfg=CFG, scale=0.3):
         else:
             params[name] = scale * RNG.standard_normal(shape)
     tokens = RNG.integers(0, cfg.vocab, size=(BATCH, cfg.seq + 1))
+    # A token repeated within a sequence and across the batch: its
+    # embedding gradient sums rows (the scatter-add accumulates).
+    tokens[0, 5] = tokens[1, 2] = tokens[0, 1]
     return params, tokens
 
 
@@ -130,6 +133,7 @@ def test_fp8_report_every_linear_gemm():
             for loc, kind in ((base, "fprop"), (f"{base}.dgrad", "dgrad"), (f"{base}.wgrad", "wgrad")):
                 [o] = by_loc[loc]
                 assert (o["role"], o["precision"], o["gemm"]) == ("linear", "fp8", kind), o
+                assert o["reason"].startswith("heuristic"), o  # recognised, not named
     # Everything else that multiplies stays high: the head's three GEMMs,
     # attention's batch matmuls.
     high = [o for o in ops if not any(f".{lin}" in o["location"] for lin in LINEARS)]
@@ -142,6 +146,21 @@ def test_fp8_report_every_linear_gemm():
     assert roles["model.norm"] == "normalization"
     assert model.report["training"]["gemms"]["wgrad"]["count"] == 7 * FP8_CFG.layers + 1
     assert abs(loss - np.log(FP8_CFG.vocab)) < 0.1  # the init predicts nearly uniformly
+
+
+def test_fp8_vocabulary_as_wide_as_a_linear():
+    """vocab == hidden: the heuristics would take the blocks' N = vocab
+    linears for output heads (their results reach the returned gradients);
+    the model names its linears, so all of them are FP8 and only lm_head
+    stays high."""
+    cfg = LanguageModelConfig(vocab=128, layers=1, hidden=128, heads=2, intermediate=256, seq=64)
+    model = LanguageModel(cfg, policy="deepseek-v3")
+    params = model.init(2)
+    model.loss_and_grads(params, RNG.integers(0, cfg.vocab, size=(2, cfg.seq + 1)))
+    ops = [o for o in model.report["ops"] if o["matmul"]]
+    assert sum(o["precision"] == "fp8" for o in ops) == 21
+    assert {o["location"] for o in ops if o["role"] == "output_head"} == {"lm_head", "lm_head.dgrad",
+                                                                          "lm_head.wgrad"}
 
 
 @pytest.mark.parametrize("policy, options", [

@@ -13,6 +13,7 @@ from typing import Any, Dict, Optional, Tuple
 
 import numpy as np
 
+from .. import _args
 from .. import compiler as _compiler
 from ..jit import jit as _jit
 from .lm_graph import lm_training_step
@@ -20,7 +21,6 @@ from .lm_graph import lm_training_step
 #: Precision policies of `LanguageModel`: no FP8 (`f32`), BF16 operands with
 #: FP32 accumulation (`bf16`), and every FP8 preset of `fp8_mlir.POLICIES`.
 LM_POLICIES = ("f32", "bf16") + tuple(_compiler.POLICIES)
-_MAX_SIZE = 1 << 20
 
 
 @dataclasses.dataclass(frozen=True)
@@ -39,9 +39,7 @@ class LanguageModelConfig:
 
     def __post_init__(self):
         for f in dataclasses.fields(self):
-            v = getattr(self, f.name)
-            if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= _MAX_SIZE:
-                raise ValueError(f"LanguageModelConfig.{f.name} must be an integer in [1, {_MAX_SIZE}], got {v!r}")
+            object.__setattr__(self, f.name, _args.size(f"LanguageModelConfig.{f.name}", getattr(self, f.name)))
         if self.hidden % self.heads or (self.hidden // self.heads) % 2:
             raise ValueError(f"hidden ({self.hidden}) must be a multiple of heads ({self.heads}) with an even "
                              f"head_dim (RoPE rotates halves)")
@@ -136,6 +134,10 @@ def _no_promotion(ir: str) -> str:
     return "\n".join(out) + "\n"
 
 
+#: The blocks' linears by loc name (Fprop, Dgrad, Wgrad), for `_compile`.
+_LINEAR_OVERRIDES = ("*_proj:linear", "*_proj.dgrad:linear", "*_proj.wgrad:linear")
+
+
 def _compile(config, batch, policy, et, opts):
     text = _with_run(lm_training_step(config, batch, et), config, batch, et)
     if policy == "f32":
@@ -143,6 +145,13 @@ def _compile(config, batch, policy, et, opts):
     options = [f"policy={'deepseek-v3' if policy == 'bf16' else policy}", "report=false"]
     if policy == "bf16":
         options.append("overrides=" + ",".join(f"{n}:bf16" for n in _bf16_overrides(text)))
+    elif config.vocab in (config.hidden, config.intermediate):
+        # fp8-assign-precision takes a linear as the output head when its N
+        # is the vocabulary and its result reaches a function result; in a
+        # training graph every activation does (through the norm weights'
+        # gradients), so a linear as wide as the vocabulary would stay high.
+        # The model names its linears instead.
+        options.append("overrides=" + ",".join(_LINEAR_OVERRIDES))
     with tempfile.TemporaryDirectory(prefix="fp8_mlir_lm_") as tmp:
         path = os.path.join(tmp, "report.json")
         ir = _compiler.run_pipeline(text, f"fp8-pipeline{{{' '.join(options)}}},"
