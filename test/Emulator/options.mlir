@@ -39,6 +39,14 @@
 // The kernel's own tiles given explicitly run.
 // RUN: fp8-emu %t.mlir --kernel fp8_scaled_matmul_dynx256x512_e4m3_e4m3_bf16 --block-m 128 --block-n 128 --stages 6 --m 70 | FileCheck %s --check-prefix=OWN
 // OWN: fp8-emu: PASS fp8_scaled_matmul_dynx256x512_e4m3_e4m3_bf16: 70x256x512
+// So do a column-split kernel's (BLOCK_M 64, BLOCK_N 256 over two
+// consumers: --block-m 64 keeps the split), and a wrong --block-n on it is
+// named.
+// RUN: fp8-opt %s --fp8-lower-to-nvvm="block-m=64 block-n=256" > %t.split.mlir
+// RUN: fp8-emu %t.split.mlir --kernel fp8_scaled_matmul_dynx256x512_e4m3_e4m3_bf16_t64x256s5c2 --block-m 64 --block-n 256 --stages 5 --m 65 | FileCheck %s --check-prefix=SPLIT
+// SPLIT: fp8-emu: PASS fp8_scaled_matmul_dynx256x512_e4m3_e4m3_bf16_t64x256s5c2: 65x256x512
+// RUN: not fp8-emu %t.split.mlir --kernel fp8_scaled_matmul_dynx256x512_e4m3_e4m3_bf16_t64x256s5c2 --block-n 128 2>&1 | FileCheck %s --check-prefix=SPLITN
+// SPLITN: fp8-emu: error: --block-n 128 for kernel 'fp8_scaled_matmul_dynx256x512_e4m3_e4m3_bf16_t64x256s5c2': the tiles give each consumer a wgmma N of 64, the kernel's code has wgmma N 128
 
 // --m 0: a run-time M of no rows has nothing to run (said, exit status 0);
 // static-M kernels ignore --m.

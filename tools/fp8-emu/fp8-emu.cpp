@@ -230,17 +230,19 @@ bool optionError(const std::string &what) {
 
 /// The --block-m / --block-n / --stages overrides, where given, on the
 /// kernel's own configuration (BLOCK_M fixes the consumer warpgroups: one
-/// per 64 rows). They must form a valid configuration that the kernel's
-/// code agrees with (its block of threads, wgmma N and mbarriers): tiles
-/// other than the kernel's would show up as a fault of the kernel.
+/// per 64 rows and column split). They must form a valid configuration that the
+/// kernel's code agrees with (its block of threads, wgmma N and mbarriers):
+/// tiles other than the kernel's would show up as a fault of the kernel.
 bool applyTileOptions(const KernelModule &km, const std::string &name,
                       GemmKernelConfig &cfg, bool grouped) {
   if (!blockM && !blockN && !stages)
     return true;
   std::string given;
   if (blockM) {
+    // The kernel's column splits stay (BLOCK_N 256 over two consumers).
+    int64_t splits = std::max<int64_t>(1, cfg.colSplits());
     cfg.blockM = blockM;
-    cfg.consumers = std::max<int64_t>(1, blockM / 64);
+    cfg.consumers = std::max<int64_t>(1, blockM / 64) * splits;
     cfg.consumerRegs =
         GemmKernelConfig::consumerRegsFor(cfg.consumers, cfg.producerRegs);
     given += " --block-m " + std::to_string(blockM);
