@@ -272,6 +272,36 @@ TEST(EmulatorFaults, TransactionCounts) {
   }
 }
 
+TEST(EmulatorFaults, CopiesLandLate) {
+  // A thread reads a copy's destination without waiting on the mbarrier,
+  // after a loop long enough for a promptly landing copy to be there
+  // (each scheduler step lands one with probability 1/4): only copies that
+  // land late, after everything the threads can do, expose the missing
+  // wait. Late: always a fault; prompt: the race is certified; seeded:
+  // some of the seeds make the copy late.
+  std::string body = initBarrier(1) + expectTx(64) + copyRow(128, 0) + R"(
+    %n = arith.constant 200 : i32
+    scf.for %i = %c0 to %n step %c1 : i32 {
+    }
+    %ql = llvm.getelementptr %s[128] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+    %v = llvm.load %ql : !llvm.ptr<3> -> i32
+)" + waitPhase0;
+  Launch l;
+  l.options.maxQuantum = 1;
+  l.options.copies = CopyLanding::Late;
+  EXPECT_REPORT(run(body, l), "read of uninitialised shared memory at 0x480");
+  l.options.copies = CopyLanding::Prompt;
+  EXPECT_EQ(run(body, l), "");
+  l.options.copies = CopyLanding::Seeded;
+  int faults = 0;
+  for (uint64_t seed = 1; seed <= 8; ++seed) {
+    l.options.seed = seed;
+    faults += !run(body, l).empty();
+  }
+  EXPECT_GT(faults, 0) << "no seed landed the copy late";
+  EXPECT_LT(faults, 8) << "every seed landed the copy late";
+}
+
 TEST(EmulatorFaults, Deadlock) {
   EXPECT_REPORT(run(initBarrier(1) + waitPhase0),
                 "deadlock: every live thread of the CTA is blocked and no "
