@@ -66,7 +66,7 @@ AREAS = {
                    "Conversion/FP8ToNVVM", "Unit", "Emulator", "Python/gpu_emulator.test"],
     "emulator": [EMU + "gemm-mutations.mlir", EMU + "gemm-shapes.mlir", "Emulator",
                  "Conversion/FP8ToNVVM", "Unit"],
-    "training": ["Python/training_lm.test"],
+    "training": ["Python/training_optim.test", "Python/training_data.test", "Python/training_lm.test"],
     "runtime": ["Tools/ptxas-guard.test", EMU + "host-program.mlir", EMU + "host-program-bf16.mlir",
                 "Conversion/FP8ToNVVM/launch-kernels-checks.mlir",
                 "Conversion/FP8ToNVVM/lower-to-nvvm-invalid.mlir", "Integration/GPUHost", "Unit",

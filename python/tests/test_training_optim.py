@@ -1,0 +1,165 @@
+"""fp8_mlir.training.optim against values derived by hand: BF16 rounding
+(round to nearest, ties to even) from bit patterns, the warmup + cosine
+schedule, global-norm clipping and two AdamW steps with FP32 and with BF16
+moments (DeepSeek-V3 §3.3.3)."""
+
+import math
+
+import numpy as np
+import pytest
+
+from fp8_mlir.training import optim
+
+
+def f32(bits):
+    return np.array(bits, np.uint32).view(np.float32)
+
+
+def bits(x):
+    return np.asarray(x, np.float32).view(np.uint32)
+
+
+# (input, BF16 result), each derived from the bit pattern: BF16 keeps the top
+# 16 bits; the dropped 16 decide (below 0x8000 down, above up, equal: to the
+# even kept pattern).
+ROUNDING = [
+    (1.0, 1.0),                                   # exact
+    (1 + 2**-8, 1.0),                             # half an ulp (2^-7) above 1: tie, 1 is even
+    (1 + 3 * 2**-8, 1 + 2**-6),                   # tie between 1+2^-7 (odd) and 1+2^-6 (even)
+    (1 + 2**-8 + 2**-20, 1 + 2**-7),              # just above the tie: up
+    (1 + 2**-8 - 2**-20, 1.0),                    # just below: down
+    (-(1 + 3 * 2**-8), -(1 + 2**-6)),             # the sign plays no part
+    (2 - 2**-8, 2.0),                             # tie above 2 - 2^-7 (odd): carries into the exponent
+    (0.25 + 2**-10, 0.25),                        # 0.25 (1 + 2^-8): tie, down to even
+    (1e-45, 0.0),                                 # 2^-149 (f32's least subnormal): below half of BF16's
+    (3 * 2**-134, 2**-132),                       # BF16 subnormal tie (0x00018000): up to 0x00020000
+    (-0.0, -0.0),
+]
+
+
+@pytest.mark.parametrize("x,want", ROUNDING)
+def test_round_bf16_hand_derived(x, want):
+    got = optim.round_bf16(np.array([x], np.float32))
+    assert bits(got)[0] == bits(np.float32(want)), (x, hex(bits(got)[0]), want)
+
+
+def test_round_bf16_overflow_nan_and_inf():
+    max_bf16 = f32([0x7F7F0000])[0]  # (2 - 2^-7) * 2^127
+    x = np.array([max_bf16, f32([0x7F7F8000])[0], np.finfo(np.float32).max, -np.inf, np.inf], np.float32)
+    got = optim.round_bf16(x)
+    # The largest BF16 stays; the tie above it rounds to even, the carry
+    # reaching the exponent of infinity; so does FP32's largest value.
+    assert bits(got).tolist() == [0x7F7F0000, 0x7F800000, 0x7F800000, 0xFF800000, 0x7F800000]
+    # A NaN whose payload lies only in the dropped bits stays NaN (not inf).
+    nans = optim.round_bf16(f32([0x7F800001, 0xFFC00000, 0x7FBFFFFF]))
+    assert np.isnan(nans).all()
+    assert (bits(nans) & 0xFFFF).tolist() == [0, 0, 0]  # BF16 patterns
+
+
+def test_round_bf16_keeps_shape_and_rejects_float64():
+    x = np.arange(12, dtype=np.float32).reshape(3, 4) / 7
+    assert optim.round_bf16(x).shape == (3, 4)
+    assert optim.round_bf16(x[:, ::2]).shape == (3, 2)  # a strided view
+    with pytest.raises(ValueError, match="float32"):
+        optim.round_bf16(np.ones(3))
+
+
+def test_schedule_warmup_and_cosine():
+    s = optim.Schedule(peak_lr=1e-3, warmup_steps=4, total_steps=12, min_lr=1e-4)
+    # Warmup: peak * (step + 1) / 4.
+    assert [s(i) for i in range(4)] == pytest.approx([2.5e-4, 5e-4, 7.5e-4, 1e-3], rel=1e-12)
+    # Cosine over steps 4..12: p = (step - 4) / 8.
+    assert s(4) == pytest.approx(1e-3, rel=1e-12)
+    assert s(6) == pytest.approx(1e-4 + 9e-4 * (1 + math.sqrt(0.5)) / 2, rel=1e-12)  # p = 1/4
+    assert s(8) == pytest.approx(5.5e-4, rel=1e-12)  # p = 1/2: halfway between peak and min
+    assert s(12) == s(100) == pytest.approx(1e-4, rel=1e-12)
+    assert optim.Schedule(2e-3, 0, 10)(0) == pytest.approx(2e-3, rel=1e-12)
+    for bad in (dict(peak_lr=0, warmup_steps=1, total_steps=2), dict(peak_lr=1, warmup_steps=3, total_steps=2),
+                dict(peak_lr=1, warmup_steps=0, total_steps=2, min_lr=2)):
+        with pytest.raises(ValueError, match="Schedule"):
+            optim.Schedule(**bad)
+    with pytest.raises(ValueError, match="step"):
+        s(-1)
+
+
+def test_clip_by_global_norm():
+    grads = {"a": np.array([3.0, 0.0], np.float32), "b": np.array([[4.0]], np.float32)}
+    assert optim.global_norm(grads) == 5.0
+    clipped, norm = optim.clip_by_global_norm(grads, 1.0)
+    assert norm == 5.0
+    assert clipped["a"] == pytest.approx([0.6, 0.0], rel=1e-6)
+    assert clipped["b"][0] == pytest.approx([0.8], rel=1e-6)
+    kept, _ = optim.clip_by_global_norm(grads, 10.0)  # under the limit: unchanged
+    assert kept["a"].tolist() == [3.0, 0.0] and kept["b"].tolist() == [[4.0]]
+    with pytest.raises(FloatingPointError, match="b"):
+        optim.clip_by_global_norm({"a": grads["a"], "b": np.array([np.inf], np.float32)}, 1.0)
+
+
+def test_adamw_two_steps_fp32_moments():
+    """lr 0.1, weight decay 0.1, betas (0.9, 0.95), no clipping.
+    Step 1: p * 0.99, then Adam's first step moves each weight by lr * sign(g).
+    Step 2: m = (0.095, 0.0025), v = (0.024375, 0.00609375); bias
+    corrections 0.19 and 0.0975 give m^ = (0.5, 0.25 / 19), sqrt(v^) = (0.5, 0.25)."""
+    p0 = {"w": np.array([1.0, -2.0], np.float32)}
+    opt = optim.AdamW(p0, 0.1, betas=(0.9, 0.95), eps=1e-8, weight_decay=0.1, clip_norm=None, moment_dtype="f32")
+    opt.step({"w": np.array([0.5, -0.25], np.float32)})
+    assert opt.params["w"] == pytest.approx([0.89, -1.88], rel=1e-6)
+    assert opt.m["w"] == pytest.approx([0.05, -0.025], rel=1e-6)
+    assert opt.v["w"] == pytest.approx([0.0125, 0.003125], rel=1e-6)
+    opt.step({"w": np.array([0.5, 0.25], np.float32)})
+    assert opt.m["w"] == pytest.approx([0.095, 0.0025], rel=1e-6)
+    assert opt.v["w"] == pytest.approx([0.024375, 0.00609375], rel=1e-6)
+    assert opt.params["w"] == pytest.approx([0.89 * 0.99 - 0.1, -1.88 * 0.99 - 0.1 * (0.25 / 19) / 0.25], rel=1e-6)
+    assert p0["w"].tolist() == [1.0, -2.0]  # the caller's arrays are not touched
+
+
+def test_adamw_bf16_moments_round_to_nearest_even():
+    """betas (0.5, 0.5), lr 1, no decay: g1 = 1, g2 = 2^-9. Then
+    m2 = 0.25 + 2^-10 (0.25 (1 + 2^-8): a BF16 tie, to 0.25) and
+    v2 = 0.25 + 2^-19 (below half an ulp: 0.25); the update reads the
+    stored moments: m^ = v^ = 0.25 / 0.75, a step of sqrt(1/3)."""
+    def run(moment_dtype):
+        opt = optim.AdamW({"w": np.array([4.0], np.float32)}, 1.0, betas=(0.5, 0.5), eps=1e-12,
+                          weight_decay=0.0, clip_norm=None, moment_dtype=moment_dtype)
+        opt.step({"w": np.array([1.0], np.float32)})
+        assert opt.params["w"] == pytest.approx([3.0], rel=1e-7)
+        opt.step({"w": np.array([2**-9], np.float32)})
+        return opt
+
+    bf = run("bf16")
+    assert bf.m["w"].tolist() == [0.25] and bf.v["w"].tolist() == [0.25]
+    assert bf.params["w"] == pytest.approx([3.0 - math.sqrt(1 / 3)], rel=1e-6)
+    fp = run("f32")
+    assert fp.m["w"].tolist() == [0.25 + 2**-10] and fp.v["w"].tolist() == [0.25 + 2**-19]
+    want = 3.0 - ((0.25 + 2**-10) / 0.75) / math.sqrt((0.25 + 2**-19) / 0.75)
+    assert fp.params["w"] == pytest.approx([want], rel=1e-6)
+    assert bf.state_bytes() == 4 and fp.state_bytes() == 8
+
+
+def test_adamw_clips_before_the_moments_and_skips_norm_decay():
+    params = {"w": np.zeros(2, np.float32), "model.norm.weight": np.ones(2, np.float32),
+              "v": np.ones(2, np.float32)}
+    sched = optim.Schedule(peak_lr=0.2, warmup_steps=2, total_steps=10)
+    opt = optim.AdamW(params, sched, betas=(0.9, 0.95), weight_decay=0.5, clip_norm=1.0, moment_dtype="f32")
+    grads = {"w": np.array([30.0, 40.0], np.float32), "model.norm.weight": np.zeros(2, np.float32),
+             "v": np.zeros(2, np.float32)}
+    opt.step(grads)
+    assert opt.last_lr == pytest.approx(0.1) and opt.last_grad_norm == pytest.approx(50.0)
+    # Clipped to norm 1 (0.6, 0.8) before entering the first moment.
+    assert opt.m["w"] == pytest.approx([0.06, 0.08], rel=1e-5)
+    # Zero gradients: the norm gain stays 1 (no decay), "v" decays by 1 - lr * wd.
+    assert opt.params["model.norm.weight"].tolist() == [1.0, 1.0]
+    assert opt.params["v"] == pytest.approx([0.95, 0.95], rel=1e-7)
+
+
+def test_adamw_rejects_bad_input():
+    p = {"w": np.zeros(2, np.float32)}
+    with pytest.raises(ValueError, match="moment_dtype"):
+        optim.AdamW(p, 1e-3, moment_dtype="fp16")
+    with pytest.raises(ValueError, match="float32"):
+        optim.AdamW({"w": np.zeros(2)}, 1e-3)
+    opt = optim.AdamW(p, 1e-3)
+    with pytest.raises(ValueError, match="missing"):
+        opt.step({})
+    with pytest.raises(ValueError, match="shape"):
+        opt.step({"w": np.zeros(3, np.float32)})
