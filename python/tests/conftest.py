@@ -5,6 +5,7 @@ test/Python); the build writes fp8_mlir/_build_config.py with the paths of
 fp8-opt and the helper libraries these tests use.
 """
 
+import importlib.util
 import os
 import subprocess
 import sys
@@ -64,3 +65,13 @@ def pytest_runtest_logreport(report):
     these runs into FileCheck and shows only stderr when a test fails."""
     if report.failed:
         sys.stderr.write(f"\nFAILED {report.nodeid} ({report.when})\n{report.longreprtext}\n")
+
+
+def load_example(name):
+    """examples/train/NAME.py as a module (the examples are scripts, not
+    part of the package)."""
+    path = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "train", name + ".py")
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

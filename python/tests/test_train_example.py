@@ -6,27 +6,15 @@ whose single scale pushes the ordinary channels into E4M3's subnormals, ends
 measurably worse (at least 3 % above deepseek-v3; measured: +1.1 % and
 +7.3 % over f32). The documented 300-step run is in docs/training.md."""
 
-import importlib.util
-import os
-
 import pytest
 
-from conftest import require_passes
+from conftest import load_example, require_passes
 
 pytestmark = require_passes("fp8-pipeline", "fp8-cpu-pipeline")
 
-EXAMPLE = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "train", "train_mlp.py")
-
-
-def load_example():
-    spec = importlib.util.spec_from_file_location("train_mlp", EXAMPLE)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
 
 def test_fp8_training_loss_holds():
-    ex = load_example()
+    ex = load_example("train_mlp")
     curves = ex.run_all(steps=40, tokens=128, sizes=(256, 128, 32), outlier=1e5)
     f32, ds, pt = (ex.final_loss(curves[k]) for k in ("f32", "deepseek-v3", "per-tensor"))
     # The loss went down in every run.

@@ -1,0 +1,633 @@
+#!/usr/bin/env python3
+"""Train a byte-level Llama-style language model on real text through the
+compiled training step (fp8_mlir.training), once per precision, and compare
+each run's loss with the `bf16` run's (DeepSeek-V3 §3.3's metric:
+|L - L_bf16| / L_bf16).
+
+Every run starts from the same initial weights (`--seed`) and sees the same
+batches (drawn from (seed, step)); only the policy of the compiled step
+differs:
+
+- `f32`: no FP8, FP32 matmuls;
+- `bf16`: matmuls with BF16 operands and FP32 accumulation (the baseline);
+- `deepseek-v3`: all three GEMMs of every linear in FP8 with 1x128 / 128x128
+  tiles, FP32 promotion every 128 K;
+- `deepseek-v3-acc14`: the same with a 14-bit tensor-core accumulator inside
+  each 128-element promotion interval (what Hopper's FP8 wgmma does,
+  DeepSeek-V3 §3.3.2);
+- `no-promotion`: 1xK row scales with that 14-bit accumulator over the whole
+  K, never promoted (the §3.3.2 experiment at training level; DeepSeek-V3's
+  1x128 tiles cannot skip promotion: each K block has its own scales);
+- `per-tensor`: one scale per tensor (E5M2 gradients);
+- `hybrid`: DeepSeek-V3's tiles with E5M2 gradients;
+- any other FP8 preset by name (`rowwise`, `mxfp8`).
+
+The optimizer is fp8_mlir.training.optim.AdamW (DeepSeek-V3 §3.3.3: FP32
+master weights, BF16 moments), with global-norm clipping and warmup +
+cosine. The text is `--corpus` (files or directories; docs/training.md uses
+the `fortunes` Debian package), split by documents into training and
+validation (fp8_mlir.training.data).
+
+    PYTHONPATH=build/python_packages python3 examples/train/train_lm.py \\
+        --corpus /usr/share/games/fortunes --steps 2000 --json lm.json --png lm.png
+
+Prints the table of docs/training.md; --json writes everything measured,
+--png the loss curves (needs matplotlib; skipped with a message without it).
+"""
+
+import argparse
+import json
+import os
+import platform
+import re
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+import fp8_mlir
+from fp8_mlir.training import LanguageModel, LanguageModelConfig
+from fp8_mlir.training import data as lm_data
+from fp8_mlir.training import lm_graph
+from fp8_mlir.training import optim
+
+#: Run name -> (policy, accumulator options of LanguageModel).
+RUN_SPECS = {
+    "f32": ("f32", {}),
+    "bf16": ("bf16", {}),
+    "deepseek-v3": ("deepseek-v3", {}),
+    "deepseek-v3-acc14": ("deepseek-v3", {"accumulator_bits": 14}),
+    "no-promotion": ("rowwise", {"accumulator_bits": 14, "promote_interval": "none"}),
+    "per-tensor": ("per-tensor", {}),
+    "hybrid": ("hybrid", {}),
+    "rowwise": ("rowwise", {}),
+    "mxfp8": ("mxfp8", {}),
+}
+DEFAULT_RUNS = "f32,bf16,deepseek-v3,deepseek-v3-acc14,no-promotion,per-tensor,hybrid"
+
+
+def parse_args(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--corpus", nargs="+", help="text files or directories (byte tokens)")
+    ap.add_argument("--from-json", nargs="+", help="no training: the table (and --png, --json) of --json files "
+                                                    "written before (complete or partial; several are merged)")
+    ap.add_argument("--steps", type=int, default=2000)
+    ap.add_argument("--seed", type=int, default=0, help="initial weights and batches")
+    ap.add_argument("--runs", default=DEFAULT_RUNS,
+                    help=f"comma-separated, of {', '.join(RUN_SPECS)}; the relative errors need bf16 (runs split "
+                         "over several processes are merged with --from-json A.json B.json)")
+    ap.add_argument("--layers", type=int, default=4)
+    ap.add_argument("--hidden", type=int, default=256)
+    ap.add_argument("--heads", type=int, default=4)
+    ap.add_argument("--intermediate", type=int, default=0, help="SwiGLU width (default: 8/3 hidden, a multiple of 128)")
+    ap.add_argument("--seq", type=int, default=128)
+    ap.add_argument("--batch", type=int, default=8)
+    ap.add_argument("--lr", type=float, default=2e-3, help="peak learning rate")
+    ap.add_argument("--min-lr", type=float, default=2e-4, help="learning rate at the end of the cosine")
+    ap.add_argument("--warmup", type=int, default=100, help="linear warmup steps")
+    ap.add_argument("--weight-decay", type=float, default=0.1)
+    ap.add_argument("--clip", type=float, default=1.0, help="global gradient norm limit")
+    ap.add_argument("--moments", choices=optim.MOMENT_DTYPES, default="bf16", help="AdamW moment precision")
+    ap.add_argument("--eval-every", type=int, default=250, help="validation loss every N steps (and at the end)")
+    ap.add_argument("--eval-batches", type=int, default=16, help="validation batches (spread over the split)")
+    ap.add_argument("--profile-repeats", type=int, default=3, help="timings per op for the time split (best of)")
+    ap.add_argument("--no-h200", action="store_true", help="leave out the modelled H200 table (DeepSeek-V3 sizes)")
+    ap.add_argument("--json", help="write everything measured here")
+    ap.add_argument("--png", help="write the loss curves here (matplotlib)")
+    args = ap.parse_args(argv)
+    if not args.corpus and not args.from_json:
+        ap.error("--corpus is required (or --from-json)")
+    args.runs = [r.strip() for r in args.runs.split(",") if r.strip()]
+    bad = [r for r in args.runs if r not in RUN_SPECS]
+    if bad:
+        ap.error(f"unknown run(s) {', '.join(bad)}; expected {', '.join(RUN_SPECS)}")
+    if not args.intermediate:
+        args.intermediate = max(128, int(round(args.hidden * 8 / 3 / 128)) * 128)
+    return args
+
+
+def model_config(args):
+    return LanguageModelConfig(vocab=lm_data.VOCAB, layers=args.layers, hidden=args.hidden, heads=args.heads,
+                               intermediate=args.intermediate, seq=args.seq)
+
+
+def validation_loss(model, params, val_batches):
+    """Mean loss over the validation batches (every batch has the same
+    token count, so the mean of means is the mean over tokens)."""
+    return float(np.mean([model.loss_and_grads(params, b)[0] for b in val_batches]))
+
+
+def train_run(model, init, corpus, val_batches, args, log=print):
+    """One run: AdamW from `init` over args.steps batches. Returns the
+    training losses, the validation losses [(step, loss)] (after every
+    args.eval_every steps and after the last), the final parameters and the
+    seconds of each compiled step and each optimizer update."""
+    sched = optim.Schedule(peak_lr=args.lr, warmup_steps=min(args.warmup, args.steps), total_steps=args.steps,
+                           min_lr=min(args.min_lr, args.lr))
+    opt = optim.AdamW(init, sched, weight_decay=args.weight_decay, clip_norm=args.clip, moment_dtype=args.moments)
+    losses, val, step_s, opt_s, norms = [], [], [], [], []
+    for step in range(args.steps):
+        tokens = corpus.batch(step, args.batch, args.seq, args.seed)
+        t0 = time.perf_counter()
+        loss, grads = model.loss_and_grads(opt.params, tokens)
+        t1 = time.perf_counter()
+        if not np.isfinite(loss):
+            raise FloatingPointError(f"step {step}: the loss is {loss}")
+        opt.step(grads)
+        t2 = time.perf_counter()
+        losses.append(float(loss))
+        norms.append(opt.last_grad_norm)
+        step_s.append(t1 - t0)
+        opt_s.append(t2 - t1)
+        done = step + 1
+        if done % args.eval_every == 0 or done == args.steps:
+            val.append((done, validation_loss(model, opt.params, val_batches)))
+            log(f"  step {done:5d}  train {np.mean(losses[-50:]):.4f}  val {val[-1][1]:.4f}  "
+                f"{args.batch * args.seq / np.median(step_s[1:] or step_s):.0f} tok/s")
+    return dict(losses=losses, val=val, params=opt.params, step_s=step_s, opt_s=opt_s, grad_norms=norms)
+
+
+# ---------------------------------------------------------------------------
+# The time split: the FP8 ops of the compiled step, each re-run alone
+# ---------------------------------------------------------------------------
+
+_SCALED = r"!fp8\.scaled<([\dx]+)x(f8E4M3FN|f8E5M2), block = \[([^\]]*)\], scale = (\w+)>"
+_FMT = {"f8E4M3FN": "e4m3", "f8E5M2": "e5m2"}
+
+
+def _shape(s):
+    return tuple(int(d) for d in s.split("x"))
+
+
+def _block(s):
+    return tuple(int(d) for d in s.split(","))
+
+
+def fp8_ops(fp8_ir):
+    """The fp8.quantize, fp8.requantize and fp8.scaled_matmul ops of an FP8
+    module (its text after fp8-pipeline): a dict kind -> {signature: count}."""
+    ops = {"quantize": {}, "requantize": {}, "scaled_matmul": {}}
+    for line in fp8_ir.splitlines():
+        pow2 = "pow2" in line
+        m = re.search(r"fp8\.quantize .*: tensor<([\dx]+)x(\w+)> -> " + _SCALED, line)
+        if m:
+            sig = (_shape(m.group(1)), _FMT[m.group(4)], _block(m.group(5)), pow2)
+            ops["quantize"][sig] = ops["quantize"].get(sig, 0) + 1
+            continue
+        m = re.search(r"fp8\.requantize .*: " + _SCALED + " -> " + _SCALED, line)
+        if m:
+            sig = (_shape(m.group(1)), _FMT[m.group(2)], _block(m.group(3)), _block(m.group(7)),
+                   "permutation" in line, pow2)
+            ops["requantize"][sig] = ops["requantize"].get(sig, 0) + 1
+            continue
+        m = re.search(r"fp8\.scaled_matmul .*: " + _SCALED + ", " + _SCALED + r" -> tensor<[\dx]+x(\w+)>", line)
+        if m:
+            pi = re.search(r"promote_interval = (\d+)", line)
+            sig = (_shape(m.group(1)), _FMT[m.group(2)], _block(m.group(3)), _shape(m.group(5)), _FMT[m.group(6)],
+                   _block(m.group(7)), m.group(9), int(pi.group(1)) if pi else 128)
+            ops["scaled_matmul"][sig] = ops["scaled_matmul"].get(sig, 0) + 1
+    return ops
+
+
+def _best_of(fn, repeats):
+    fn()  # compile (cached per shape) and warm up
+    best = float("inf")
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def fp8_op_seconds(fp8_ir, repeats=3, seed=0, emulate_accumulator=None, no_promotion=False):
+    """Seconds per step of the module's FP8 GEMMs and of its quantizations
+    (quantize + requantize): every distinct op signature run alone through
+    fp8_mlir.scaled_matmul / quantize / requantize (the same fp8-cpu-pipeline
+    lowering as the step) on random data of its shape, best of `repeats`,
+    less the time of the same call on one 1x128 tile (the Python call's
+    overhead), times the number of such ops in the step. An estimate: alone,
+    an op finds its operands in cache less often than inside the step.
+    `emulate_accumulator`: the step's accumulator-bits option, which the
+    FP8 IR does not carry (a lowering option); `no_promotion`: every GEMM
+    promotes once, at its K."""
+    rng = np.random.default_rng(seed)
+    ops = fp8_ops(fp8_ir)
+
+    def rand(shape):
+        return rng.standard_normal(shape).astype(np.float32)
+
+    def fix(block, shape):  # a block as large as the tensor: the whole dimension
+        return tuple(None if b >= d else b for b, d in zip(block, shape))
+
+    tile = fp8_mlir.quantize(rand((1, 128)))
+    over_q = _best_of(lambda: fp8_mlir.quantize(tile.codes.astype(np.float32)), repeats)
+    over_rq = _best_of(lambda: fp8_mlir.requantize(tile, (1, 1), transpose=True), repeats)
+    kw0 = dict(emulate_accumulator=emulate_accumulator) if emulate_accumulator else {}
+    over_mm = _best_of(lambda: fp8_mlir.scaled_matmul(tile, tile, b_block=(1, 128), **kw0), repeats)
+    quant = 0.0
+    for (shape, fmt, block, pow2), n in ops["quantize"].items():
+        x = rand(shape)
+        scale = "pow2" if pow2 else "f32"
+        t = _best_of(lambda: fp8_mlir.quantize(x, block=fix(block, shape), fmt=fmt, scale=scale), repeats)
+        quant += n * max(0.0, t - over_q)
+    for (shape, fmt, block, out_block, transpose, pow2), n in ops["requantize"].items():
+        q = fp8_mlir.quantize(rand(shape), block=fix(block, shape), fmt=fmt, scale="pow2" if pow2 else "f32")
+        oshape = tuple(reversed(shape)) if transpose else shape
+        t = _best_of(lambda: fp8_mlir.requantize(q, fix(out_block, oshape), transpose=transpose), repeats)
+        quant += n * max(0.0, t - over_rq)
+    gemm = 0.0
+    for (ashape, afmt, ablock, bshape, bfmt, bblock, out, pi), n in ops["scaled_matmul"].items():
+        qa = fp8_mlir.quantize(rand(ashape), block=fix(ablock, ashape), fmt=afmt)
+        qb = fp8_mlir.quantize(rand(bshape), block=fix(bblock, bshape), fmt=bfmt)
+        kw = dict(promote_interval=ashape[1] if no_promotion else pi, out="bf16" if out == "bf16" else "f32", **kw0)
+        t = _best_of(lambda: fp8_mlir.scaled_matmul(qa, qb, **kw), repeats)
+        gemm += n * max(0.0, t - over_mm)
+    counts = {k: sum(v.values()) for k, v in ops.items()}
+    return gemm, quant, counts
+
+
+def time_split(model, batch, step_s, repeats, options=None):
+    """The median step time split into FP8 GEMMs, quantize/requantize and
+    the rest (the step minus the two; see fp8_op_seconds)."""
+    med = float(np.median(step_s[1:] or step_s))
+    if model.policy in ("f32", "bf16"):
+        return dict(step_s=med, fp8_gemm_s=0.0, quantize_s=0.0, other_s=med, fp8_ops={})
+    text = lm_graph.lm_training_step(model.config, batch, "f32")
+    fp8_ir = fp8_mlir.run_pipeline(text, f"fp8-pipeline{{policy={model.policy} report=false}}")
+    options = options or {}
+    gemm, quant, counts = fp8_op_seconds(fp8_ir, repeats, emulate_accumulator=options.get("accumulator_bits"),
+                                         no_promotion=options.get("promote_interval") == "none")
+    return dict(step_s=med, fp8_gemm_s=gemm, quantize_s=quant, other_s=med - gemm - quant, fp8_ops=counts)
+
+
+# ---------------------------------------------------------------------------
+# Per-tensor scaling's failure mode, measured
+# ---------------------------------------------------------------------------
+
+
+def underflow_fraction(x, block, fmt="e4m3"):
+    """The fraction of x's nonzero elements that quantize to FP8 zero or to
+    a subnormal code (fewer than 3 significant bits for E4M3) with one
+    scale per `block` (None: per tensor)."""
+    q = fp8_mlir.quantize(np.ascontiguousarray(x, np.float32), block=block, fmt=fmt)
+    exp_bits = 0x78 if fmt == "e4m3" else 0x7C
+    nz = x != 0
+    low = (q.codes & exp_bits) == 0  # exponent field 0: zero or subnormal
+    return float(np.count_nonzero(low & nz) / max(1, np.count_nonzero(nz)))
+
+
+def rms_norm(x, gamma, eps=1e-5):
+    x = x.astype(np.float64)
+    return (x / np.sqrt(np.mean(x * x, axis=-1, keepdims=True) + eps) * gamma).astype(np.float32)
+
+
+def outlier_report(params, tokens):
+    """Underflow fractions of the tensors FP8 scaling sees, per tensor and
+    with DeepSeek-V3's tiles: every linear weight (128x128 blocks) and the
+    first block's attention input (RMSNorm of the embedded tokens, 1x128
+    tiles, computed here in NumPy), plus that input's largest |x| over its
+    median |x| and its underflow with one channel scaled 10-10^4x."""
+    out = {"weights": {}, "layer0_attention_input": {}}
+    for name, w in params.items():
+        if w.ndim == 2 and name != "model.embed_tokens.weight":
+            out["weights"][name] = {"per_tensor": underflow_fraction(w, (None, None)),
+                                    "tiles_128x128": underflow_fraction(w, (128, 128))}
+    x = params["model.embed_tokens.weight"][tokens[:, :-1].reshape(-1)]
+    x = rms_norm(x, params["model.layers.0.input_layernorm.weight"])
+    a = np.abs(x)
+    out["layer0_attention_input"] = {"per_tensor": underflow_fraction(x, (None, None)),
+                                     "tiles_1x128": underflow_fraction(x, (1, 128)),
+                                     "max_over_median": float(a.max() / max(np.median(a), 1e-30))}
+    # The same input with one channel scaled as LLMs' outlier features are
+    # (Dettmers et al. 2022: a few channels 10-1000x the rest, more in
+    # larger models): what one such channel does to each scaling.
+    sweep = []
+    for scale in (1e1, 1e2, 1e3, 1e4):
+        xo = x.copy()
+        xo[:, 0] *= np.float32(scale)
+        sweep.append({"outlier_scale": scale, "per_tensor": underflow_fraction(xo, (None, None)),
+                      "tiles_1x128": underflow_fraction(xo, (1, 128))})
+    out["layer0_attention_input"]["outlier_channel"] = sweep
+    w = out["weights"]
+    out["weights_mean"] = {k: float(np.mean([v[k] for v in w.values()])) for k in ("per_tensor", "tiles_128x128")}
+    return out
+
+
+# ---------------------------------------------------------------------------
+# What the 2x peak buys: the step's GEMMs at DeepSeek-V3's sizes on H200,
+# modelled
+# ---------------------------------------------------------------------------
+
+#: H200 SXM (NVIDIA datasheet): dense BF16 tensor-core peak, HBM3e bandwidth.
+#: The FP8 peak (1979 TFLOPS) is the GPU cost model's (GemmCostModel.cpp).
+H200_BF16_TFLOPS = 989.5
+H200_HBM_TBPS = 4.8
+#: The cost model's fixed launch + pipeline-fill latency per kernel (us).
+FIXED_US = 1.0
+
+
+def bf16_gemm_us(m, n, k):
+    """A BF16 GEMM on H200 as a roofline: the slower of 2 M N K at the dense
+    BF16 peak and its HBM traffic (A, B and D once, 2 bytes each), plus the
+    cost model's fixed latency. No wave quantization and no L2 term: this
+    flatters BF16 a little against the FP8 cost model."""
+    compute = 2.0 * m * n * k / (H200_BF16_TFLOPS * 1e12)
+    memory = 2.0 * (m * k + n * k + m * n) / (H200_HBM_TBPS * 1e12)
+    return max(compute, memory) * 1e6 + FIXED_US
+
+
+def quantize_traffic_us(ops):
+    """HBM time of the FP8 IR's quantize / requantize ops (fp8_ops), as
+    memory-bound kernels: a quantize reads its f32 input (4 bytes, the
+    graph's type) and writes codes (1 byte) and an f32 scale per block; a
+    requantize reads and writes codes and scales."""
+    total = 0.0
+    for (shape, _fmt, block, _pow2), n in ops["quantize"].items():
+        elems = float(np.prod(shape))
+        total += n * (5.0 * elems + 4.0 * elems / float(np.prod(block)))
+    for (shape, _fmt, block, out_block, _t, _pow2), n in ops["requantize"].items():
+        elems = float(np.prod(shape))
+        total += n * (2.0 * elems + 4.0 * elems / float(np.prod(block)) + 4.0 * elems / float(np.prod(out_block)))
+    return total / (H200_HBM_TBPS * 1e12) * 1e6
+
+
+def modelled_h200(tokens=4096, hidden=7168, heads=128, intermediate=18432, vocab=129280, layers=61):
+    """One decoder layer of this architecture at DeepSeek-V3's sizes (hidden
+    7168, 128 heads, the dense layers' SwiGLU width 18432, vocabulary
+    129280) and the LM head, 4096 tokens (one sequence): the training
+    step's GEMMs in FP8 (deepseek-v3: fp8-report's kernel_config.modelled_us
+    from the project's GPU cost model, chip h200) against the same GEMMs in
+    BF16 (bf16_gemm_us), plus the FP8 step's quantize/requantize traffic;
+    and `layers` such layers with one head (DeepSeek-V3 has 61; its MoE
+    layers are modelled here as the dense ones). Modelled, not measured."""
+    config = LanguageModelConfig(vocab=vocab, layers=1, hidden=hidden, heads=heads, intermediate=intermediate,
+                                 seq=tokens)
+    text = lm_graph.lm_training_step(config, 1, "f32")
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="train_lm_") as tmp:
+        path = os.path.join(tmp, "report.json")
+        ir = fp8_mlir.run_pipeline(text, "fp8-pipeline{policy=deepseek-v3 report=false},"
+                                   f"fp8-report{{format=json chip=h200 output={path}}}")
+        with open(path, encoding="utf-8") as f:
+            report = json.load(f)
+    kinds = {}
+    for op in report["ops"]:
+        if not op["matmul"]:
+            continue
+        m, n, k = (int(d) for d in op["shape"].split("x"))
+        group = "linear" if op["role"] == "linear" else op["role"]
+        row = kinds.setdefault((group, op["gemm"] or "-"), dict(count=0, flops=0, fp8_us=0.0, bf16_us=0.0))
+        row["count"] += 1
+        row["flops"] += op["flops"]
+        bf16 = bf16_gemm_us(m, n, k) if group != "attention" else \
+            2.0 * m * n * k / (H200_BF16_TFLOPS * 1e12) * 1e6 + FIXED_US
+        row["bf16_us"] += bf16
+        kc = op.get("kernel_config")
+        row["fp8_us"] += kc["modelled_us"] if op["precision"] == "fp8" and kc else bf16
+    quant_us = quantize_traffic_us(fp8_ops(ir))
+    rows = [dict(group=g, gemm=kind, **v) for (g, kind), v in sorted(kinds.items())]
+
+    def total(key, groups):
+        return sum(r[key] for r in rows if r["group"] in groups)
+
+    layer_fp8 = total("fp8_us", ("linear", "attention")) + quant_us
+    layer_bf16 = total("bf16_us", ("linear", "attention"))
+    head = total("bf16_us", ("output_head",))
+    return dict(modelled=True, chip="h200", tokens=tokens, hidden=hidden, heads=heads, intermediate=intermediate,
+                vocab=vocab, layers=layers, rows=rows, quantize_us=quant_us,
+                linear_fp8_us=total("fp8_us", ("linear",)), linear_bf16_us=total("bf16_us", ("linear",)),
+                layer_fp8_us=layer_fp8, layer_bf16_us=layer_bf16, head_us=head,
+                model_fp8_us=layers * layer_fp8 + head, model_bf16_us=layers * layer_bf16 + head,
+                method="FP8 GEMMs: fp8-report kernel_config.modelled_us (GemmCostModel, h200); BF16 GEMMs: roofline "
+                       f"at {H200_BF16_TFLOPS} TFLOPS / {H200_HBM_TBPS} TB/s + {FIXED_US} us; attention: compute "
+                       "only (a fused kernel writes no scores), bf16 in both; quantize/requantize: HBM bytes at "
+                       f"{H200_HBM_TBPS} TB/s")
+
+
+def modelled_table(m):
+    out = [f"Modelled (not measured): one decoder layer + LM head at DeepSeek-V3's sizes (hidden {m['hidden']}, "
+           f"{m['heads']} heads, SwiGLU {m['intermediate']}, vocabulary {m['vocab']}), {m['tokens']} tokens, "
+           f"{m['chip']}", "",
+           "| GEMMs | kind | count | GFLOP | deepseek-v3 (us) | bf16 (us) |", "|---|---|---|---|---|---|"]
+    for r in m["rows"]:
+        out.append(f"| {r['group']} | {r['gemm']} | {r['count']} | {r['flops'] / 1e9:.0f} | {r['fp8_us']:.0f} | "
+                   f"{r['bf16_us']:.0f} |")
+    out.append(f"| quantize + requantize | | | | {m['quantize_us']:.0f} | 0 |")
+    lin = m["linear_bf16_us"] / (m["linear_fp8_us"] + m["quantize_us"])
+    out += ["", f"Per layer: the 21 linear GEMMs {m['linear_fp8_us']:.0f} us in FP8 + {m['quantize_us']:.0f} us of "
+            f"quantization against {m['linear_bf16_us']:.0f} us in BF16 ({lin:.2f}x; the tensor cores' peak is 2x); "
+            f"with attention {m['layer_fp8_us']:.0f} against {m['layer_bf16_us']:.0f} us "
+            f"({m['layer_bf16_us'] / m['layer_fp8_us']:.2f}x). {m['layers']} layers and the head: "
+            f"{m['model_fp8_us'] / 1e3:.1f} against {m['model_bf16_us'] / 1e3:.1f} ms "
+            f"({m['model_bf16_us'] / m['model_fp8_us']:.2f}x)."]
+    return "\n".join(out) + "\n"
+
+
+# ---------------------------------------------------------------------------
+# The experiment
+# ---------------------------------------------------------------------------
+
+
+def relative_errors(runs):
+    """|L - L_bf16| / L_bf16 of each run's final and of each validation
+    loss, when the bf16 run is there."""
+    ref = runs.get("bf16")
+    for run in runs.values():
+        if ref is None:
+            run["rel_err_vs_bf16"], run["val_rel_err_vs_bf16"] = float("nan"), []
+            continue
+        run["rel_err_vs_bf16"] = abs(run["final_val_loss"] - ref["final_val_loss"]) / ref["final_val_loss"]
+        run["val_rel_err_vs_bf16"] = [abs(v - rv) / rv for (_, v), (_, rv) in zip(run["val_loss"], ref["val_loss"])]
+
+
+def merge(results):
+    """One result from the JSON of several processes that ran the same
+    experiment (same args but --runs): the runs of all, in order."""
+    out = dict(results[0])
+    out["runs"] = {}
+    keep = ("runs", "json", "png")
+    for r in results:
+        a = {k: v for k, v in r["args"].items() if k not in keep}
+        b = {k: v for k, v in results[0]["args"].items() if k not in keep}
+        if a != b:
+            raise SystemExit(f"--from-json: the files ran different experiments ({a} vs {b})")
+        out["runs"].update(r["runs"])
+        out.update({k: v for k, v in r.items() if k == "modelled_h200"})
+    order = [r for r in RUN_SPECS if r in out["runs"]]
+    out["runs"] = {r: out["runs"][r] for r in order}
+    out["args"] = dict(out["args"], runs=order)
+    relative_errors(out["runs"])
+    return out
+
+
+def final_train_loss(losses, window=50):
+    return float(np.mean(losses[-window:]))
+
+
+def run_all(args, log=print, measure=True, after_run=None):
+    """Every run of args.runs, `bf16` first; `measure=False` leaves out the
+    time split and the underflow report (the suite's short run);
+    `after_run(result)` is called with the runs so far after each one."""
+    corpus = lm_data.Corpus.from_files(args.corpus)
+    config = model_config(args)
+    val_batches = corpus.val_batches(args.batch, args.seq, args.eval_batches)
+    init = None
+    runs = {}
+    for name in sorted(args.runs, key=lambda r: r != "bf16"):
+        policy, options = RUN_SPECS[name]
+        log(f"== {name} (policy {policy}{''.join(f', {k}={v}' for k, v in options.items())})")
+        t0 = time.perf_counter()
+        model = LanguageModel(config, policy, **options)
+        model.compiled(args.batch)
+        compile_s = time.perf_counter() - t0
+        if init is None:
+            init = model.init(args.seed)
+        r = train_run(model, init, corpus, val_batches, args, log)
+        split = time_split(model, args.batch, r["step_s"], args.profile_repeats, options) if measure else None
+        step_and_opt = np.median(np.add(r["step_s"], r["opt_s"])[1:] if args.steps > 1 else r["step_s"])
+        runs[name] = dict(policy=policy, options=options, train_loss=r["losses"], val_loss=r["val"],
+                          grad_norms=r["grad_norms"], final_val_loss=r["val"][-1][1],
+                          final_train_loss=final_train_loss(r["losses"]), compile_s=compile_s,
+                          tokens_per_s=args.batch * args.seq / float(step_and_opt),
+                          optimizer_s=float(np.median(r["opt_s"])), time_split=split)
+        if measure:
+            runs[name]["outliers"] = outlier_report(r["params"], corpus.batch(0, args.batch, args.seq, args.seed))
+        relative_errors(runs)
+        result = dict(corpus=dict(paths=[str(p) for p in args.corpus], documents=corpus.documents,
+                                  train_tokens=int(len(corpus.train)), val_tokens=int(len(corpus.val)),
+                                  val_tokens_evaluated=len(val_batches) * args.batch * args.seq),
+                      config=dict(vars(config)), runs=runs)
+        if after_run:
+            after_run(result)
+    return result
+
+
+def table(result):
+    rows = ["| run | final val loss | rel. err. vs bf16 | final train loss (last 50) | tokens/s | step ms: FP8 GEMMs / quantize / other |",
+            "|---|---|---|---|---|---|"]
+    for name, r in result["runs"].items():
+        s = r["time_split"]
+        rows.append(f"| {name} | {r['final_val_loss']:.4f} | {100 * r['rel_err_vs_bf16']:.3f} % | "
+                    f"{r['final_train_loss']:.4f} | {r['tokens_per_s']:.0f} | "
+                    f"{1e3 * s['step_s']:.1f}: {1e3 * s['fp8_gemm_s']:.1f} / {1e3 * s['quantize_s']:.1f} / "
+                    f"{1e3 * s['other_s']:.1f} |")
+    return "\n".join(rows) + "\n"
+
+
+def outlier_table(result, run="deepseek-v3"):
+    """Underflow fractions (FP8 zero or subnormal codes among nonzero
+    elements) of `run`'s trained tensors, one scale per tensor against
+    DeepSeek-V3's tiles, and of its first attention input with one channel
+    scaled up."""
+    o = result["runs"].get(run, {}).get("outliers")
+    if not o:
+        return ""
+    x = o["layer0_attention_input"]
+    rows = [f"Underflow to E4M3 zero or subnormal, {run}'s trained tensors (per tensor / DeepSeek-V3 tiles):", "",
+            "| tensor | per tensor | tiles |", "|---|---|---|",
+            f"| linear weights (mean of {len(o['weights'])}) | {100 * o['weights_mean']['per_tensor']:.3f} % | "
+            f"{100 * o['weights_mean']['tiles_128x128']:.3f} % (128x128) |",
+            f"| layer-0 attention input (max/median {x['max_over_median']:.1f}) | {100 * x['per_tensor']:.3f} % | "
+            f"{100 * x['tiles_1x128']:.3f} % (1x128) |"]
+    for sw in x["outlier_channel"]:
+        rows.append(f"| the same, one channel x{sw['outlier_scale']:g} | {100 * sw['per_tensor']:.2f} % | "
+                    f"{100 * sw['tiles_1x128']:.2f} % |")
+    return "\n".join(rows) + "\n"
+
+
+def machine():
+    cpu = platform.processor()
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next((ln.split(":", 1)[1].strip() for ln in f if ln.startswith("model name")), cpu)
+    except OSError:
+        pass
+    return dict(cpu=cpu, cores=os.cpu_count(), system=platform.platform(), python=platform.python_version())
+
+
+def commit():
+    here = os.path.dirname(os.path.abspath(__file__))
+    try:
+        return subprocess.run(["git", "-C", here, "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                              check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def plot(result, path, args):
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print(f"--png: matplotlib is not installed (apt install python3-matplotlib); {path} not written")
+        return False
+    fig, (ax, ax2) = plt.subplots(1, 2, figsize=(11, 4))
+    w = max(1, min(50, args.steps // 20))
+    for name, r in result["runs"].items():
+        loss = np.convolve(r["train_loss"], np.ones(w) / w, mode="valid")
+        line, = ax.plot(np.arange(w, len(loss) + w), loss, label=name, linewidth=1.0)
+        steps, vals = zip(*r["val_loss"])
+        ax.plot(steps, vals, "o", color=line.get_color(), markersize=3)
+        if name != "bf16":
+            ax2.plot(steps, [100 * e for e in r["val_rel_err_vs_bf16"]], "o-", color=line.get_color(), label=name,
+                     markersize=3)
+    ax.set_xlabel("step")
+    ax.set_ylabel(f"cross-entropy (nats/byte): train (mean of {w}), val (dots)")
+    ax.set_title(f"{args.layers} layers, hidden {args.hidden}, {args.batch}x{args.seq} tokens/step")
+    ax.legend()
+    ax2.axhline(0.25, color="gray", linestyle="--", linewidth=0.8)
+    ax2.set_xlabel("step")
+    ax2.set_ylabel("|val loss - bf16| / bf16 (%)")
+    ax2.set_yscale("log")
+    ax2.set_title("relative error vs bf16 (dashed: 0.25 %)")
+    ax2.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    return True
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    if args.from_json:
+        results = []
+        for path in args.from_json:
+            with open(path, encoding="utf-8") as f:
+                results.append(json.load(f))
+        result = merge(results)
+        sys.stdout.write(table(result) + "\n" + outlier_table(result) + ("\n" + modelled_table(result["modelled_h200"])
+                                          if "modelled_h200" in result else ""))
+        if args.json:
+            with open(args.json, "w", encoding="utf-8") as f:
+                json.dump(result, f, indent=1)
+        if args.png:
+            plot(result, args.png, argparse.Namespace(**result["args"]))
+        return 0
+    info = dict(commit=commit(), machine=machine(), seed=args.seed, steps=args.steps,
+                args={k: v for k, v in vars(args).items() if k not in ("json", "png")})
+
+    def save(partial):  # after each run: a long experiment keeps what it has
+        partial.update(info)
+        if args.json:
+            with open(args.json, "w", encoding="utf-8") as f:
+                json.dump(partial, f, indent=1)
+
+    result = run_all(args, after_run=save)
+    text = table(result) + "\n" + outlier_table(result)
+    if not args.no_h200:
+        result["modelled_h200"] = modelled_h200()
+        text += "\n" + modelled_table(result["modelled_h200"])
+    sys.stdout.write(text)
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump(result, f, indent=1)
+    if args.png:
+        plot(result, args.png, args)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
