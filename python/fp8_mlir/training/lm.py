@@ -105,14 +105,16 @@ def _bf16_overrides(text: str):
 
 
 def _cpu_options(opts):
-    parts = []
+    # What stays high (attention, the head; every matmul of f32 and bf16) as
+    # vector register tiles rather than scalar loops.
+    parts = ["vectorize-contractions=true"]
     if opts.get("accumulator", "exact") != "exact":
         parts.append(f"accumulator={opts['accumulator']}")
     if opts.get("accumulator_bits", 0):
         parts.append(f"accumulator-bits={int(opts['accumulator_bits'])}")
     if opts.get("threads", 1) != 1:
         parts.append(f"threads={int(opts['threads'])}")
-    return "fp8-cpu-pipeline" + ("{" + " ".join(parts) + "}" if parts else "")
+    return "fp8-cpu-pipeline{" + " ".join(parts) + "}"
 
 
 def _no_promotion(ir: str) -> str:

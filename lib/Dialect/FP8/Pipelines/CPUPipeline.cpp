@@ -68,6 +68,9 @@ void fp8::detail::buildHostLowering(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 
+  if (options.vectorizeContractions)
+    pm.addPass(createFP8VectorizeContractionsPass());
+
   // CSE has merged the destinations of every layer into one tensor; one
   // per use keeps bufferization linear in the graph.
   pm.addPass(createFP8UnshareDestinationsPass());
@@ -112,6 +115,10 @@ void fp8::detail::buildHostLowering(OpPassManager &pm,
   arith::ArithExpandOpsPassOptions expandOptions;
   expandOptions.includeBf16 = true;
   pm.addPass(arith::createArithExpandOpsPass(expandOptions));
+  // The vectorised contractions' 2-D transfers, unrolled into 1-D ones.
+  if (options.vectorizeContractions)
+    pm.addPass(createConvertVectorToSCFPass(
+        VectorTransferToSCFOptions().enableFullUnroll()));
   // vector.print (tests) and any vector code in user functions.
   pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createConvertMathToLLVMPass());
@@ -139,6 +146,9 @@ void fp8::detail::buildHostLowering(OpPassManager &pm,
   }
   if (options.threads != 1)
     pm.addPass(createConvertOpenMPToLLVMPass());
+  // The poison the vector lowering builds the tiles' vectors from.
+  if (options.vectorizeContractions)
+    pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
   // The graph passes' annotations (fp8.policy on the module, fp8.role ...):

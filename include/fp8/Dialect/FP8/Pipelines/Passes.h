@@ -117,6 +117,12 @@ struct FP8CPUPipelineOptions
       *this, "deallocate",
       llvm::cl::desc("Run the upstream buffer deallocation pipeline"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> vectorizeContractions{
+      *this, "vectorize-contractions",
+      llvm::cl::desc("High-precision linalg.matmul / batch_matmul as "
+                     "register tiles of vector FMAs "
+                     "(fp8-vectorize-contractions) instead of scalar loops"),
+      llvm::cl::init(false)};
 };
 
 /// fp8-cpu-pipeline: value-level fp8 IR on tensors (func/linalg/tensor/arith

@@ -244,6 +244,31 @@ def FP8UnshareDestinationsPass : Pass<"fp8-unshare-destinations"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def FP8VectorizeContractionsPass : Pass<"fp8-vectorize-contractions"> {
+  let summary = "Tile and vectorise the high-precision linalg.matmul and "
+                "linalg.batch_matmul ops (CPU lowering, on tensors)";
+  let description = [{
+    What `fp8-insert-quant` leaves in high precision (attention's batch
+    matmuls, an output head, every linear of an f32 or bf16 graph) is
+    lowered by `convert-linalg-to-loops` to scalar loops, about 3 ns per
+    multiply-add on the JIT: in a training step these dominate once the
+    linears run in FP8. This pass tiles each static `linalg.matmul` /
+    `linalg.batch_matmul` with an f32 result into MR x NR x 1 tiles (MR
+    the largest of 16, 8, 4, 2, 1 dividing M, NR the largest of 32, 16, 8
+    dividing N; ops with no such NR stay as they are), vectorises each
+    tile (operands widened to f32 by the vectorizer, as the op's body
+    does) and lowers the contraction to outer products, i.e. one
+    `vector.fma` per row of the tile and k: the accumulation order over k
+    is the loops', each step fused (one rounding instead of two).
+    `fp8-cpu-pipeline{vectorize-contractions=true}` runs it before
+    bufferization (and lowers the remaining vector transfers and
+    `ub.poison` for it).
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def FP8SplitBlocksPass : Pass<"fp8-split-blocks"> {
   let summary = "Split the blocks of function bodies after each op with "
                 "regions (before convert-scf-to-cf)";
