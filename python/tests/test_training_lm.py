@@ -182,6 +182,24 @@ def test_policies_track_f32(policy, options):
         assert loss != ref_loss or any(not np.array_equal(g, ref[n]) for n, g in grads.items())
 
 
+def test_no_promotion_sets_each_gemms_k():
+    """promote_interval="none": every scaled_matmul of the per-tensor graph
+    promotes once, at its own K (hidden, intermediate or the tokens)."""
+    import re
+
+    import fp8_mlir
+    from fp8_mlir.training import lm, lm_graph
+
+    ir = fp8_mlir.run_pipeline(lm_graph.lm_training_step(FP8_CFG, 2, "f32"),
+                               "fp8-pipeline{policy=per-tensor report=false}")
+    lines = [ln for ln in lm._no_promotion(ir).splitlines() if "= fp8.scaled_matmul" in ln]
+    ks = [(int(re.search(r"promote_interval = (\d+)", ln).group(1)),
+           int(re.search(r": !fp8\.scaled<\d+x(\d+)x", ln).group(1))) for ln in lines]
+    assert len(ks) == 21 and all(p == k for p, k in ks), ks
+    assert {k for _, k in ks} == {128, 256}  # hidden = tokens = 128, intermediate 256
+    fp8_mlir.run_pipeline(lm._no_promotion(ir), "")  # still verifies
+
+
 @pytest.mark.parametrize("kwargs, what", [
     ({"policy": "fp16"}, "unknown policy"),
     ({"policy": "deepseek-v3", "dtype": "f64"}, "dtype"),

@@ -119,19 +119,18 @@ def _cpu_options(opts):
 
 def _no_promotion(ir: str) -> str:
     """Every fp8.scaled_matmul promotes once, at the end of K (its
-    promote_interval = its K): the tensor-core accumulator runs over the
-    whole sum. Only valid where the K-blocks span the whole K."""
+    promote_interval = its K, the first operand's second size): the
+    tensor-core accumulator runs over the whole sum. Only valid where the
+    K-blocks span the whole K."""
     out = []
+    op = re.compile(r"(\s*%\S+ = fp8\.scaled_matmul %\S+, %\S+(?: acc\([^)]*\))?)( \{)?(.*)$")
     for line in ir.splitlines():
-        if "fp8.scaled_matmul" in line:
-            m = re.search(r"!fp8\.scaled<\d+x(\d+)x", line)
-            if m:
-                k = m.group(1)
-                if "promote_interval" in line:
-                    line = re.sub(r"promote_interval = \d+", f"promote_interval = {k}", line)
-                else:
-                    line = re.sub(r"(fp8\.scaled_matmul [^:{]*?)(\s*:)", rf"\1 {{promote_interval = {k} : i64}}\2",
-                                  line, count=1)
+        m = op.match(line)
+        if m:
+            head, brace, rest = m.groups()
+            k = re.search(r": !fp8\.scaled<\d+x(\d+)x", line).group(1)
+            attr = f"promote_interval = {k} : i64"
+            line = f"{head} {{{attr}, {rest}" if brace else f"{head} {{{attr}}}{rest}"
         out.append(line)
     return "\n".join(out) + "\n"
 
