@@ -54,6 +54,13 @@ def _rng_seeded_by_test_name(request):
         request.module.RNG = np.random.default_rng(zlib.crc32(request.node.name.encode()))
 
 
+def models_dir():
+    """The real model graphs, an optional input: only where FP8_MODELS_DIR
+    says (check-fp8 and check-fp8-python set it from
+    -DFP8_SHARED_MODELS_DIR); "" otherwise, and their tests skip."""
+    return os.environ.get("FP8_MODELS_DIR", "")
+
+
 def require_passes(*names):
     """Skip (visibly, with the reason) when this build lacks a pass."""
     missing = [n for n in names if not fp8_mlir.has_pass(n)]

@@ -13,20 +13,10 @@ import fp8_mlir
 from fp8_mlir import MLIRError, models
 from fp8_mlir.models import ModelConfig
 
-from conftest import require_passes
+from conftest import models_dir, require_passes
 
 SMALL = ModelConfig.small()
 GRAPH = ("fp8-pipeline", "fp8-report")
-
-
-def models_dir():
-    try:
-        from fp8_mlir import _build_config
-
-        root = os.path.join(_build_config.SOURCE_DIR, "..", "shared", "models")
-    except ImportError:  # pragma: no cover
-        root = ""
-    return os.environ.get("FP8_MODELS_DIR", root)
 
 
 def test_compile_rejects_bad_overrides():

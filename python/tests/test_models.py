@@ -10,7 +10,7 @@ import fp8_mlir
 from fp8_mlir import models
 from fp8_mlir.models import ModelConfig
 
-from conftest import require_passes
+from conftest import models_dir, require_passes
 
 SMALL = ModelConfig.small()
 
@@ -336,12 +336,9 @@ REPORT_GRAPHS = {
 
 
 def _shared_model(name):
-    from fp8_mlir import _build_config
-
-    root = os.environ.get("FP8_MODELS_DIR", os.path.join(_build_config.SOURCE_DIR, "..", "shared", "models"))
-    path = os.path.join(root, name + ".mlir")
+    path = os.path.join(models_dir(), name + ".mlir")
     if not os.path.exists(path):
-        pytest.skip(f"{path} not found (the shared model graphs live beside the checkout)")
+        pytest.skip(f"{path} not found (FP8_MODELS_DIR: a directory of real model graphs, optional)")
     with open(path) as f:
         return f.read()
 
