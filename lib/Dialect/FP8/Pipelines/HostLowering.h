@@ -14,7 +14,8 @@ namespace detail {
 /// The passes of fp8-cpu-pipeline (value-level fp8 IR on tensors -> LLVM
 /// dialect). With `gpuHost`, also the host side of kernel launches
 /// (fp8-launch-kernels{launchers=declare} ran before): the launcher bodies
-/// after buffer deallocation (grid for `smCount` SMs),
+/// after buffer deallocation (grid for `smCount` SMs; 0: the device's,
+/// read at run time),
 /// convert-nvgpu-to-nvvm for the TMA descriptors and gpu-to-llvm
 /// (bare-pointer kernel arguments) for the gpu ops.
 void buildHostLowering(OpPassManager &pm, const FP8CPUPipelineOptions &options,
