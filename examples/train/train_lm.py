@@ -447,7 +447,7 @@ def merge(results):
     experiment (same args but --runs): the runs of all, in order."""
     out = dict(results[0])
     out["runs"] = {}
-    keep = ("runs", "json", "png")
+    keep = ("runs", "json", "png", "no_h200", "from_json")  # what may differ between the processes
     for r in results:
         a = {k: v for k, v in r["args"].items() if k not in keep}
         b = {k: v for k, v in results[0]["args"].items() if k not in keep}
