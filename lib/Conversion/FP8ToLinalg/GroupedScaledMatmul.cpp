@@ -88,7 +88,14 @@ Value groupOperand(OpBuilder &b, Location loc, ScaledTensorType type,
   OpFoldResult scaleRows = divBlock(b, loc, rows, block[0], true);
   OpFoldResult zero = b.getIndexAttr(0), one = b.getIndexAttr(1);
   Value data, sc;
-  if (lead) {
+  if (isZeroInteger(k)) {
+    // K = 0: nothing to slice (an offset into an empty dimension does not
+    // verify); the 2-D product of the group is then its C (EmptyShapes.cpp).
+    Type codeType = cast<RankedTensorType>(codes.getType()).getElementType();
+    data = tensor::EmptyOp::create(b, loc, {rows, zero}, codeType);
+    sc =
+        tensor::EmptyOp::create(b, loc, {scaleRows, zero}, type.getScaleType());
+  } else if (lead) {
     data = slice(b, loc, codes, {lead, rowOffset, zero}, {one, rows, k},
                  /*dropLeading=*/true);
     sc = slice(b, loc, scales, {lead, scaleRowOffset, zero},

@@ -9,6 +9,7 @@
 // dynamic.
 //
 //===----------------------------------------------------------------------===//
+#include "EmptyShapes.h"
 #include "GroupedScaledMatmul.h"
 #include "TiledQuantize.h"
 #include "TiledScaledMatmul.h"
@@ -293,7 +294,8 @@ struct QuantizeLowering : OpConversionPattern<QuantizeOp> {
                                               tiledLanes)
         : tiledLanes ? lowerQuantizeByRows(rewriter, loc, x, type, p)
                      : lowerQuantize(rewriter, loc, x, type, p);
-    rewriter.replaceOpWithMultiple(op, {{codes, scales}});
+    rewriter.replaceOpWithMultiple(
+        op, {fp8::detail::castToParts(rewriter, loc, {codes, scales}, type)});
     return success();
   }
   unsigned tiledLanes; // 0: the reference generics
@@ -371,7 +373,8 @@ struct RequantizeLowering : OpConversionPattern<RequantizeOp> {
                                ? fp8::detail::buildTiledQuantize(
                                      rewriter, loc, x, type, p, tiledLanes)
                                : lowerQuantize(rewriter, loc, x, type, p);
-    rewriter.replaceOpWithMultiple(op, {{codes, scales}});
+    rewriter.replaceOpWithMultiple(
+        op, {fp8::detail::castToParts(rewriter, loc, {codes, scales}, type)});
     return success();
   }
   unsigned tiledLanes; // 0: the reference generics
@@ -759,6 +762,7 @@ void fp8::populateFP8ToLinalgPatterns(
       converter, ctx, tiledLanes);
   patterns.add<ScaledMatmulLowering>(converter, ctx, accumulator, tiledLanes);
   fp8::detail::populateGroupedScaledMatmulLowering(converter, patterns);
+  fp8::detail::populateEmptyShapeLowering(converter, patterns);
 }
 
 static StringRef getAccumulatorName(AccumulatorModel model) {

@@ -28,6 +28,14 @@ static LogicalResult checkKernelExtents(Operation *op,
   return success();
 }
 
+std::string mlir::fp8::getEmptyProblemReason(Operation *op) {
+  if (hasEmptyResult(op))
+    return "the result is empty";
+  if (hasEmptyContraction(op))
+    return "K = 0: the result is C, or +0.0";
+  return "";
+}
+
 FailureOr<GemmKernelSpec>
 mlir::fp8::getGemmKernelSpec(ScaledMatmulOp op,
                              const GemmKernelOverrides &overrides,
@@ -310,9 +318,11 @@ std::optional<QuantizeKernelSpec> mlir::fp8::getQuantizeSpec(QuantizeOp op,
   auto resTy = cast<ScaledTensorType>(op.getResult().getType());
   ArrayRef<int64_t> blk = resTy.getBlockShape();
   Type in = inTy.getElementType();
-  std::string why;
+  std::string why = getEmptyProblemReason(op);
   llvm::raw_string_ostream os(why);
-  if (inTy.getRank() != 2 || inTy.isDynamicDim(1))
+  if (!why.empty()) {
+    // Nothing to compute: the host lowering builds the empty result.
+  } else if (inTy.getRank() != 2 || inTy.isDynamicDim(1))
     os << "needs a rank-2 input with static columns (rows may be dynamic), "
           "got '"
        << inTy << "'";

@@ -23,6 +23,12 @@ constexpr llvm::StringLiteral kKernelModuleName = "fp8_kernels";
 constexpr llvm::StringLiteral kKernelConfigBScalesKey = "b_scales";
 constexpr llvm::StringLiteral kBScalesPerColumn = "per_column";
 
+/// Why `op` (a GEMM or quantize) needs no kernel: its result is empty (a
+/// static dimension of 0) or its contraction is (static K = 0); empty when
+/// it does. Such an op stays on the host, whose lowering computes it
+/// without a launch (an empty result; C or +0.0).
+std::string getEmptyProblemReason(Operation *op);
+
 /// Checks that `op` is in the form the sm_90a GEMM kernel implements and
 /// returns its spec; emits an error naming what is wrong otherwise (also an
 /// invalid configuration, naming the options). The configuration: the

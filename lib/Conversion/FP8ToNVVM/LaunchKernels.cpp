@@ -638,8 +638,10 @@ struct FP8LaunchKernelsPass
       return success(); // no kernels: nothing launches
     SmallVector<Operation *> ops;
     module.walk([&](Operation *op) {
+      // An empty problem has no kernel (fp8-lower-to-nvvm remarked it).
       if (isa<ScaledMatmulOp, GroupedScaledMatmulOp, QuantizeOp>(op) &&
-          op->getParentOfType<func::FuncOp>())
+          op->getParentOfType<func::FuncOp>() &&
+          getEmptyProblemReason(op).empty())
         ops.push_back(op);
     });
     for (Operation *op : ops) {

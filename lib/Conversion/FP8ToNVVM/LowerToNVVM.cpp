@@ -123,9 +123,15 @@ struct FP8LowerToNVVMPass
     SmallVector<Operation *> ops;
     SmallVector<QuantizeKernelSpec> quantizeSpecs;
     module.walk([&](Operation *op) {
-      if (isa<ScaledMatmulOp, GroupedScaledMatmulOp>(op))
-        ops.push_back(op);
-      else if (auto q = dyn_cast<QuantizeOp>(op)) {
+      if (isa<ScaledMatmulOp, GroupedScaledMatmulOp>(op)) {
+        std::string empty = getEmptyProblemReason(op);
+        if (empty.empty())
+          ops.push_back(op);
+        else
+          emitRemark(op->getLoc(), "fp8-lower-to-nvvm: no kernel (")
+              << empty << "); the op stays on the host, which launches "
+              << "nothing for it";
+      } else if (auto q = dyn_cast<QuantizeOp>(op)) {
         if (std::optional<QuantizeKernelSpec> spec =
                 getQuantizeSpec(q, /*remark=*/true))
           quantizeSpecs.push_back(*spec);

@@ -51,6 +51,30 @@ static LogicalResult verifyScaling(Operation *op, ScaledTensorType result,
 }
 
 //===----------------------------------------------------------------------===//
+// Empty problems
+//===----------------------------------------------------------------------===//
+
+bool mlir::fp8::hasEmptyResult(Operation *op) {
+  return llvm::any_of(op->getResultTypes(), [](Type t) {
+    ArrayRef<int64_t> shape;
+    if (auto scaled = dyn_cast<ScaledTensorType>(t))
+      shape = scaled.getShape();
+    else if (auto ranked = dyn_cast<RankedTensorType>(t))
+      shape = ranked.getShape();
+    return llvm::is_contained(shape, 0);
+  });
+}
+
+bool mlir::fp8::hasEmptyContraction(Operation *op) {
+  ScaledTensorType a;
+  if (auto mm = dyn_cast<ScaledMatmulOp>(op))
+    a = mm.getA().getType();
+  else if (auto grouped = dyn_cast<GroupedScaledMatmulOp>(op))
+    a = grouped.getA().getType();
+  return a && a.getShape().back() == 0;
+}
+
+//===----------------------------------------------------------------------===//
 // QuantizeOp / DequantizeOp / RequantizeOp
 //===----------------------------------------------------------------------===//
 

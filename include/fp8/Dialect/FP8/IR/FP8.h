@@ -52,6 +52,16 @@ std::string getRoleNames();
 /// ceil(dim / block), keeping dynamic dimensions dynamic.
 int64_t getNumBlocks(int64_t dim, int64_t block);
 
+/// True when a result of `op` (any op) has a static dimension of size 0: an
+/// fp8 op with an empty result computes nothing, and the lowerings build no
+/// loop or kernel for it (slices of an empty dimension do not verify).
+bool hasEmptyResult(Operation *op);
+
+/// True for an fp8.scaled_matmul or fp8.grouped_scaled_matmul whose static K
+/// is 0: an empty sum, so every computed element is its element of C (or
+/// +0.0 without C) and no product is formed.
+bool hasEmptyContraction(Operation *op);
+
 } // namespace mlir::fp8
 
 #endif // FP8_DIALECT_FP8_IR_FP8_H
