@@ -114,7 +114,17 @@ std::string locationString(Location loc) {
   return "";
 }
 
+/// Bytes of one element of type `t`, for any element type a graph may hold
+/// (the passes leave unsupported ones in high precision, not out of the
+/// report): both parts of a complex number, 8 for `index`, 1 for a type
+/// without a width.
 int64_t bytesOf(Type t) {
+  if (auto c = dyn_cast<ComplexType>(t))
+    return 2 * bytesOf(c.getElementType());
+  if (t.isIndex())
+    return 8;
+  if (!t.isIntOrFloat())
+    return 1;
   return std::max<int64_t>(1, t.getIntOrFloatBitWidth() / 8);
 }
 
