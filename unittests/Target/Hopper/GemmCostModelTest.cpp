@@ -246,3 +246,34 @@ TEST(GemmCostModelTest, ColumnScaleRegisterLimit) {
 }
 
 } // namespace
+
+// A masked grouped GEMM computes every group's last tile whole: 8 groups of
+// 65 rows are 8 x roundUp(65, BLOCK_M) rows (8 x 128 for BLOCK_M 64 or 128,
+// 8 x 256 for 256), never 8 x 65 = 520, and the model's tiles and time are
+// those of that padded problem: 8 x ceil(65 / BLOCK_M) row tiles.
+TEST(GemmCostModelTest, MaskedGroupsCountPaddedRows) {
+  GemmChoice g = chooseGemmConfigByModel(65, 512, 1024, h200(),
+                                         /*blockMDivides=*/0, /*groups=*/8,
+                                         /*grouped=*/true);
+  const int64_t bm = g.config.blockM, bn = g.config.blockN;
+  const int64_t perGroup = bm == 256 ? 256 : 128;
+  EXPECT_EQ(g.config.m, 8 * perGroup);
+  EXPECT_EQ(g.cost.tiles, 8 * (perGroup / bm) * ((512 + bn - 1) / bn));
+  GemmKernelConfig padded = tiles(8 * perGroup, 512, 1024, bm, bn);
+  EXPECT_DOUBLE_EQ(g.cost.us, modelGemmCost(padded, h200()).us);
+}
+
+// The tile-order search tries one group of all tile rows: 512 x 16384 x
+// 7168 in 128x128 tiles has 4 tile rows and 128 columns (so a wave of 132
+// tiles spans rows). B (117 MB) dwarfs A (3.7 MB): a group of g rows reads
+// every B column tile 4 / g times, so one group of all 4 rows, which reads
+// B once, is the minimum (2 reads it twice, row-major 4 times).
+TEST(GemmCostModelTest, GroupOfAllTileRows) {
+  GemmKernelConfig c = tiles(512, 16384, 7168, 128, 128);
+  EXPECT_EQ(c.mTiles(), 4);
+  EXPECT_EQ(chooseGroupM(c, h200()), 4);
+  GemmKernelConfig all = c, two = c;
+  all.groupM = 4;
+  two.groupM = 2;
+  EXPECT_LT(gemmWaveOperandBytes(all, 132), gemmWaveOperandBytes(two, 132));
+}
