@@ -912,7 +912,8 @@ def model(
 
 
 def mlp_training_step(tokens: int, sizes: Sequence[int], split: bool = False,
-                      lr: Optional[float] = None, flat: bool = False) -> str:
+                      lr: Optional[float] = None, flat: bool = False, tangent: bool = False,
+                      relu: bool = True, input_grad: bool = False) -> str:
     """One training step of an MLP (`nn.Linear` layers without bias, ReLU
     between them) with a mean-squared-error loss, in the form aot_autograd
     exports: weights `[out, in]` passed as arguments (`layers.<i>.weight`),
@@ -936,12 +937,23 @@ def mlp_training_step(tokens: int, sizes: Sequence[int], split: bool = False,
     in layer order) instead of one argument each; with `lr` the graph
     returns the updated weights, as with separate arguments.
 
+    `tangent=True` (joint graph only): the loss gradient dY is the last
+    argument `%dy` (aot_autograd's tangent) instead of being computed from a
+    `%target`. `relu=False`: no ReLU between the layers (a plain chain of
+    linears). `input_grad=True`: the first layer's dgrad dX is computed
+    too and returned right after Y (joint) or first (split backward).
+
     Sizes are Python or NumPy integers in [1, 2**20] (at most 4097 of
     them); `lr` a finite number in [1e-12, 1e3]; ValueError otherwise."""
     flat = _args.flag("flat", flat, type_error=TypeError)
+    tangent = _args.flag("tangent", tangent, type_error=TypeError)
+    relu = _args.flag("relu", relu, type_error=TypeError)
+    input_grad = _args.flag("input_grad", input_grad, type_error=TypeError)
     tokens = _args.size("tokens", tokens)
     sizes = _args.sizes("sizes", sizes, 2, _MAX_LAYERS + 1)
     split = _args.flag("split", split)
+    if tangent and split:
+        raise ValueError("tangent=True is the joint graph's option (a split backward always takes dY)")
     if lr is not None:
         lr = _args.learning_rate(lr)
     # Every GEMM's FLOPs, and the step's total, in the report's int64.
@@ -995,28 +1007,34 @@ def mlp_training_step(tokens: int, sizes: Sequence[int], split: bool = False,
         for i in range(n):
             wt = transpose(ws[i], sizes[i + 1], sizes[i])
             h = matmul(h, wt, t, sizes[i], sizes[i + 1], f"layers.{i}")
-            if i + 1 < n:
+            if i + 1 < n and relu:
                 h = elementwise([h], (t, sizes[i + 1]),
                                 ["%c0 = arith.constant 0.0 : f32", "%m = arith.maximumf %a0, %c0 : f32",
                                  "linalg.yield %m : f32"], f"layers.{i}.relu")
+            if i + 1 < n:
                 acts.append(h)
         return h, acts
 
     def backward(acts, ws, dy):
+        """The weight gradients, preceded by the input's gradient with
+        `input_grad`."""
         grads = [None] * n
+        dx = None
         for i in reversed(range(n)):
-            if i > 0:  # dX of this layer feeds the layer below
+            if i > 0 or input_grad:  # dX of this layer feeds the layer below
                 dx = matmul(dy, ws[i], t, sizes[i + 1], sizes[i], f"layers.{i}.dgrad")
             dyt = transpose(dy, t, sizes[i + 1])
             grads[i] = matmul(dyt, acts[i], sizes[i + 1], t, sizes[i], f"layers.{i}.wgrad")
-            if i > 0:
+            if i > 0 and not relu:
+                dy = dx
+            elif i > 0:
                 # ReLU's gradient from its saved output (threshold_backward).
                 dy = elementwise([dx, acts[i]], (t, sizes[i]),
                                  ["%c0 = arith.constant 0.0 : f32",
                                   "%p = arith.cmpf ogt, %a1, %c0 : f32",
                                   "%s = arith.select %p, %a0, %c0 : f32", "linalg.yield %s : f32"],
                                  f"layers.{i - 1}.relu.grad")
-        return grads
+        return ([dx] if input_grad else []) + grads
 
     wargs = [f"%w{i}: {ty(sizes[i + 1], sizes[i])} loc(\"layers.{i}.weight\")" for i in range(n)]
     ws = [f"%w{i}" for i in range(n)]
@@ -1042,11 +1060,13 @@ def mlp_training_step(tokens: int, sizes: Sequence[int], split: bool = False,
         lines.append("    %zero = arith.constant 0.0 : f32")
         y, acts = forward("%x", ws)
         scale = 2.0 / (t * sizes[-1])
-        dy = elementwise([y, "%target"], (t, sizes[-1]),
-                         [f"%c = arith.constant {_args.f32_literal(scale)} : f32", "%d = arith.subf %a0, %a1 : f32",
-                          "%g = arith.mulf %d, %c : f32", "linalg.yield %g : f32"], "loss.grad")
+        dy = "%dy" if tangent else elementwise(
+            [y, "%target"], (t, sizes[-1]),
+            [f"%c = arith.constant {_args.f32_literal(scale)} : f32", "%d = arith.subf %a0, %a1 : f32",
+             "%g = arith.mulf %d, %c : f32", "linalg.yield %g : f32"], "loss.grad")
         grads = backward(acts, ws, dy)
-        results = [y]
+        results = [y] + grads[:1] * input_grad
+        grads = grads[1:] if input_grad else grads
         if lr is None:
             results += grads
         else:
@@ -1055,9 +1075,12 @@ def mlp_training_step(tokens: int, sizes: Sequence[int], split: bool = False,
                                            [f"%c = arith.constant {_args.f32_literal(lr)} : f32",
                                             "%u = arith.mulf %a1, %c : f32", "%r = arith.subf %a0, %u : f32",
                                             "linalg.yield %r : f32"], f"layers.{i}.sgd"))
-        rtys = [ty(t, sizes[-1])] + [ty(sizes[i + 1], sizes[i]) for i in range(n)]
-        out.append(f"  func.func @train_step(%x: {ty(t, sizes[0])}, %target: {ty(t, sizes[-1])}, "
-                   f"{', '.join(wargs)}) -> ({', '.join(rtys)}) {{")
+        rtys = [ty(t, sizes[-1])] + [ty(t, sizes[0])] * input_grad + \
+            [ty(sizes[i + 1], sizes[i]) for i in range(n)]
+        loss_args = [f"%dy: {ty(t, sizes[-1])}"] if tangent else []
+        target = [] if tangent else [f"%target: {ty(t, sizes[-1])}"]
+        out.append(f"  func.func @train_step({', '.join([f'%x: {ty(t, sizes[0])}'] + target + wargs + loss_args)}) "
+                   f"-> ({', '.join(rtys)}) {{")
         out += lines
         out.append(f"    return {', '.join(results)} : {', '.join(rtys)}")
         out.append("  }")
@@ -1078,7 +1101,7 @@ def mlp_training_step(tokens: int, sizes: Sequence[int], split: bool = False,
         lines.append("    %zero = arith.constant 0.0 : f32")
         saved = [f"%s{i}" for i in range(n)]
         grads = backward(saved, ws, "%dy")
-        gtys = [ty(sizes[i + 1], sizes[i]) for i in range(n)]
+        gtys = [ty(t, sizes[0])] * input_grad + [ty(sizes[i + 1], sizes[i]) for i in range(n)]
         sargs = [f"%s{i}: {saved_tys[i]}" for i in range(n)]
         out.append(f"  func.func @backward({', '.join(sargs)}, {', '.join(wargs)}, %dy: {ty(t, sizes[-1])}) "
                    f"-> ({', '.join(gtys)}) {{")

@@ -235,3 +235,71 @@ def test_generated_mlp_gradients_match_fp64_backprop():
     for name, bound in [("y", 0.08), ("dw1", 0.1), ("dw0", 0.2)]:
         rel = np.linalg.norm(got[name] - ref[name]) / np.linalg.norm(ref[name])
         assert rel < bound, (name, rel)
+
+
+# -- a vocabulary-sized Dgrad, by value (issue 29) ------------------------------
+
+V, H, TOK = 32000, 128, 16
+
+
+def head_backward_ir():
+    """The output head's backward in a split graph: dX = dY * W over the
+    32000-word vocabulary and dWᵀ = Xᵀ dY, with a destination-passing @run."""
+    return f"""
+func.func @head_backward(%h: tensor<{TOK}x{H}xf32>, %w: tensor<{V}x{H}xf32>, %dy: tensor<{TOK}x{V}xf32>)
+    -> (tensor<{TOK}x{H}xf32>, tensor<{H}x{V}xf32>) {{
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<{TOK}x{H}xf32>
+  %f0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<{TOK}x{H}xf32>) -> tensor<{TOK}x{H}xf32>
+  %dx = linalg.matmul ins(%dy, %w : tensor<{TOK}x{V}xf32>, tensor<{V}x{H}xf32>) outs(%f0 : tensor<{TOK}x{H}xf32>) -> tensor<{TOK}x{H}xf32>
+  %e1 = tensor.empty() : tensor<{H}x{TOK}xf32>
+  %ht = linalg.transpose ins(%h : tensor<{TOK}x{H}xf32>) outs(%e1 : tensor<{H}x{TOK}xf32>) permutation = [1, 0]
+  %e2 = tensor.empty() : tensor<{H}x{V}xf32>
+  %f2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<{H}x{V}xf32>) -> tensor<{H}x{V}xf32>
+  %dw = linalg.matmul ins(%ht, %dy : tensor<{H}x{TOK}xf32>, tensor<{TOK}x{V}xf32>) outs(%f2 : tensor<{H}x{V}xf32>) -> tensor<{H}x{V}xf32>
+  return %dx, %dw : tensor<{TOK}x{H}xf32>, tensor<{H}x{V}xf32>
+}}
+func.func @run(%h: memref<{TOK}x{H}xf32>, %w: memref<{V}x{H}xf32>, %dy: memref<{TOK}x{V}xf32>,
+               %dx: memref<{TOK}x{H}xf32>, %dw: memref<{H}x{V}xf32>) {{
+  %th = bufferization.to_tensor %h restrict : memref<{TOK}x{H}xf32> to tensor<{TOK}x{H}xf32>
+  %tw = bufferization.to_tensor %w restrict : memref<{V}x{H}xf32> to tensor<{V}x{H}xf32>
+  %tdy = bufferization.to_tensor %dy restrict : memref<{TOK}x{V}xf32> to tensor<{TOK}x{V}xf32>
+  %r:2 = func.call @head_backward(%th, %tw, %tdy)
+      : (tensor<{TOK}x{H}xf32>, tensor<{V}x{H}xf32>, tensor<{TOK}x{V}xf32>) -> (tensor<{TOK}x{H}xf32>, tensor<{H}x{V}xf32>)
+  bufferization.materialize_in_destination %r#0 in restrict writable %dx : (tensor<{TOK}x{H}xf32>, memref<{TOK}x{H}xf32>) -> ()
+  bufferization.materialize_in_destination %r#1 in restrict writable %dw : (tensor<{H}x{V}xf32>, memref<{H}x{V}xf32>) -> ()
+  return
+}}
+"""
+
+
+def bf16(x):
+    """f32 -> bf16 -> f32, round to nearest even (arith.truncf)."""
+    u = np.asarray(x, np.float32).view(np.uint32).astype(np.uint64)
+    u = (u + 0x7FFF + ((u >> 16) & 1)) & 0xFFFF0000
+    return u.astype(np.uint32).view(np.float32)
+
+
+@pytest.mark.parametrize("policy", ["deepseek-v3", "hybrid"])
+def test_vocabulary_sized_dgrad_computed_in_bf16(policy):
+    """The head's Dgrad (a contraction over the vocabulary) and its [H, V]
+    weight gradient stay in the policy's high precision: their values are
+    the bf16-rounded operands' products accumulated in f32 (an FP8 GEMM would
+    be off by percents), against an FP64 reference written here."""
+    rng = np.random.default_rng(29)
+    h = rng.standard_normal((TOK, H)).astype(np.float32)
+    w = (rng.standard_normal((V, H)) / np.sqrt(H)).astype(np.float32)
+    dy = (rng.standard_normal((TOK, V)) * 1e-3).astype(np.float32)
+    dy[:, 11] *= 50.0  # an outlier column: FP8 tiles along V would lose the rest
+    module = fp8_mlir.jit(head_backward_ir(), f"fp8-pipeline{{policy={policy} report=false}},fp8-cpu-pipeline")
+    dx, dw = np.zeros((TOK, H), np.float32), np.zeros((H, V), np.float32)
+    module.run(h, w, dy, dx, dw)
+    hb, wb, dyb = (bf16(a).astype(np.float64) for a in (h, w, dy))
+    for got, ref, bound in ((dx, dyb @ wb, np.abs(dyb) @ np.abs(wb)),
+                            (dw, hb.T @ dyb, np.abs(hb.T) @ np.abs(dyb))):
+        # f32 accumulation of exact bf16 x bf16 products: within a few f32
+        # ulps of the sum of magnitudes per term count.
+        assert np.all(np.abs(got - ref) <= 1e-5 * bound + 1e-30), np.max(np.abs(got - ref) / (bound + 1e-30))
+    # And not the f32 product of the unrounded operands (the casts happened).
+    exact = dy.astype(np.float64) @ w.astype(np.float64)
+    assert np.max(np.abs(dx - exact)) > 10 * np.max(np.abs(dx - dyb @ wb))

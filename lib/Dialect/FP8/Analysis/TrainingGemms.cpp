@@ -12,15 +12,19 @@
 //
 // The weight gradient is the one GEMM whose two operands are both contracted
 // along their leading (token) dimension. The other two are contractions
-// with a weight and are told apart by what the weight gradient pairs them
-// with: the fprop's activation X is defined before the gradient dY, the
-// dgrad's activation is dY itself, so the weight gradient's other operand
-// (dY for the fprop, X for the dgrad) comes later, respectively earlier, in
-// program order (entry-block arguments first, by index: aot_autograd passes
-// primals before tangents and saved activations before tangents). Without a
-// weight gradient (a frozen weight), the first contraction with a weight is
-// its fprop and a later one contracting the weight along its other
-// dimension is its dgrad. Overrides by loc name decide where this is wrong.
+// with a weight and are told apart by the weight gradient sharing their
+// activation: the dgrad's activation is the weight gradient's dY, the
+// fprop's its X. Which operand is dY follows the data flow
+// (gradientOperand): an operand computed from the other is dY (the forward
+// never reads a gradient); else the one whose first reader among the
+// contractions with a weight comes later (the backward follows the forward:
+// the plainest joint graph, whose dY is a tangent argument, is symmetric
+// under its data flow alone); else the one defined later (entry-block
+// arguments first, by index: aot_autograd passes saved activations before
+// tangents). Without a weight gradient (a frozen weight), the first
+// contraction with a weight is its fprop and a later one contracting the
+// same weight (WeightView) along its other dimension is its dgrad.
+// Overrides by loc name decide where this is wrong.
 //
 //===----------------------------------------------------------------------===//
 #include "fp8/Dialect/FP8/Analysis/RoleAnalysis.h"
@@ -113,12 +117,6 @@ std::optional<ScatterAdd> fp8::matchScatterAdd(Operation *op) {
   return std::nullopt;
 }
 
-int64_t RoleAnalysis::definitionOrder(Value v) const {
-  if (auto arg = dyn_cast<BlockArgument>(v))
-    return static_cast<int64_t>(arg.getArgNumber()) - (int64_t(1) << 32);
-  return position.lookup(v.getDefiningOp());
-}
-
 bool RoleAnalysis::isWeightGradient(
     const Contraction &c, const DenseSet<Value> &leftOperandSources) const {
   if (!c.supported || c.numBatch != 0 || c.mDims.size() != 1)
@@ -135,6 +133,63 @@ bool RoleAnalysis::isWeightGradient(
   // X of an fprop).
   return reachesReturn(c.op) || leftOperandSources.contains(traceSource(a)) ||
          leftOperandSources.contains(traceSource(b));
+}
+
+bool RoleAnalysis::descendsFrom(Value v, Value from) const {
+  SmallVector<Value> work{v};
+  DenseSet<Value> seen{v};
+  bool found = false;
+  auto visit = [&](Value in) {
+    found |= in == from;
+    if (seen.insert(in).second)
+      work.push_back(in);
+  };
+  while (!work.empty() && !found && seen.size() < kMaxDescentSearchValues) {
+    Operation *def = work.pop_back_val().getDefiningOp();
+    if (!def)
+      continue;
+    for (Value in : def->getOperands())
+      visit(in);
+    // Values a region captures from above (a gather's table) are read too.
+    def->walk([&](Operation *inner) {
+      for (Value in : inner->getOperands())
+        if (!def->isAncestor(in.getParentRegion()->getParentOp()))
+          visit(in);
+    });
+  }
+  return found;
+}
+
+Value RoleAnalysis::gradientOperand(
+    Value p, Value q, const DenseMap<Value, int64_t> &firstReader) const {
+  // 1. The forward never reads a gradient: an operand computed from the
+  //    other is dY (the loss gradient computed in the graph descends from
+  //    the forward's outputs, hence from X).
+  if (descendsFrom(q, p))
+    return q;
+  if (descendsFrom(p, q))
+    return p;
+  // 2. Both read by contractions with a weight (X by the fprop, dY by the
+  //    dgrad): the backward follows the forward, so dY's reader is the
+  //    later one. This decides a joint graph whose dY is a tangent argument,
+  //    where arguments say nothing about the order.
+  auto rp = firstReader.find(p), rq = firstReader.find(q);
+  if (rp != firstReader.end() && rq != firstReader.end() &&
+      rp->second != rq->second)
+    return rp->second < rq->second ? q : p;
+  // 3. Program order of the definitions (definedBefore: entry-block
+  //    arguments first, by index): aot_autograd passes saved activations
+  //    before tangents, and computes a gradient after the activation it is
+  //    paired with.
+  return definedBefore(p, q) ? q : p;
+}
+
+std::optional<unsigned>
+RoleAnalysis::getWgradGradientOperand(Operation *op) const {
+  auto it = wgradGradientIndex.find(op);
+  if (it == wgradGradientIndex.end())
+    return std::nullopt;
+  return it->second;
 }
 
 /// `n` as the report words it: "30522", or "?" when dynamic.
@@ -171,22 +226,36 @@ void RoleAnalysis::classifyTrainingGemms(ArrayRef<Operation *> ops,
     wgradSources.push_back({traceSource(lop.getDpsInputOperand(0)->get()),
                             traceSource(lop.getDpsInputOperand(1)->get())});
   }
+  // The activation of each contraction with a weight, and the first such
+  // contraction reading each activation (an fprop reads X, a dgrad dY).
+  DenseMap<Operation *, Value> activationSource;
+  DenseMap<Value, int64_t> firstReader;
+  for (Operation *op : weightLinears) {
+    Value s = traceSource(weightOf(op).second);
+    activationSource[op] = s;
+    firstReader.try_emplace(s, position.lookup(op));
+  }
+  // Which operand of each weight gradient is dY (the data flow; see
+  // gradientOperand).
+  SmallVector<Value> wgradGradients;
+  for (auto [op, srcs] : llvm::zip_equal(weightGradients, wgradSources)) {
+    Value g = gradientOperand(srcs.first, srcs.second, firstReader);
+    wgradGradients.push_back(g);
+    wgradGradientIndex[op] = g == srcs.first ? 0 : 1;
+  }
 
   // fprop or dgrad: what the weight gradient sharing the activation pairs
-  // it with, else the order of the contractions with the same weight.
+  // it with (its activation is that GEMM's dY: a dgrad), else the order of
+  // the contractions with the same weight.
   DenseMap<WeightView, Operation *> firstUse;
-  DenseMap<Operation *, Value> activationSource;
   for (Operation *op : weightLinears) {
     auto [w, x] = weightOf(op);
-    Value s = traceSource(x);
-    activationSource[op] = s;
+    Value s = activationSource[op];
     std::optional<GemmKind> kind;
-    for (auto [p, q] : wgradSources) {
-      if (p != s && q != s)
+    for (auto [srcs, g] : llvm::zip_equal(wgradSources, wgradGradients)) {
+      if (srcs.first != s && srcs.second != s)
         continue;
-      Value other = p == s ? q : p;
-      kind = definitionOrder(other) < definitionOrder(s) ? GemmKind::dgrad
-                                                         : GemmKind::fprop;
+      kind = g == s ? GemmKind::dgrad : GemmKind::fprop;
       break;
     }
     auto [it, inserted] = firstUse.try_emplace(getWeightView(w), op);

@@ -93,8 +93,11 @@ public:
   /// A weight gradient (fp8.gemm = wgrad): both operands K-major over the
   /// tokens with 1x128 tiles along them, requantized from the quantization
   /// its fprop gave X and its dgrad gave dY (DeepSeek-V3 §3.5.2), or
-  /// quantized once along the tokens when there is none.
-  LogicalResult rewriteWgrad(IRRewriter &rw, Contraction &c);
+  /// quantized once along the tokens when there is none. `gradOperand`:
+  /// which operand is dY, as the role analysis paired it (none for a Wgrad
+  /// only an override names: then the operand defined later).
+  LogicalResult rewriteWgrad(IRRewriter &rw, Contraction &c,
+                             std::optional<unsigned> gradOperand);
 
 private:
   /// What a cached quantization holds: an activation [rows, K] with the
@@ -348,7 +351,8 @@ Value Rewriter::tokenMajorOperand(IRRewriter &rw, Location loc, Value v,
                          quantizeShared(rw, loc, u, Layout::tokens, format));
 }
 
-LogicalResult Rewriter::rewriteWgrad(IRRewriter &rw, Contraction &c) {
+LogicalResult Rewriter::rewriteWgrad(IRRewriter &rw, Contraction &c,
+                                     std::optional<unsigned> gradOperand) {
   Operation *op = c.op;
   Location loc = op->getLoc();
   Value a = c.op.getDpsInputOperand(0)->get();
@@ -362,10 +366,10 @@ LogicalResult Rewriter::rewriteWgrad(IRRewriter &rw, Contraction &c) {
       return skip(op, "a weight gradient needs static f32, bf16 or f16 "
                       "operands");
   rw.setInsertionPoint(op);
-  // dY is the operand defined later (the incoming gradient follows the
-  // activations it is the gradient of): the policy's gradient format.
-  Value sa = traceSource(a), sb = traceSource(b);
-  bool aIsGrad = definedBefore(sb, sa);
+  // dY gets the policy's gradient format: the operand the analysis's
+  // pairing says (TrainingGemms.cpp), else the one defined later.
+  bool aIsGrad = gradOperand ? *gradOperand == 0
+                             : definedBefore(traceSource(b), traceSource(a));
   Type fmt = policy.getFormat(), gradFmt = policy.getGradFormat();
   Value qa = tokenMajorOperand(rw, loc, a, c.aKLast, aIsGrad ? gradFmt : fmt);
   Value qb = tokenMajorOperand(rw, loc, b, c.bNK, aIsGrad ? fmt : gradFmt);
@@ -722,10 +726,11 @@ public:
     bool failed = false;
     for (Contraction &c : fp8Ops) {
       Value init = c.op.getDpsInitOperand(0)->get();
-      failed |= ::mlir::failed(getGemm(c.op) == GemmKind::wgrad &&
-                                       c.supported && c.numBatch == 0
-                                   ? rewriter.rewriteWgrad(rw, c)
-                                   : rewriter.rewriteLinear(rw, c));
+      failed |= ::mlir::failed(
+          getGemm(c.op) == GemmKind::wgrad && c.supported && c.numBatch == 0
+              ? rewriter.rewriteWgrad(rw, c,
+                                      roles.getWgradGradientOperand(c.op))
+              : rewriter.rewriteLinear(rw, c));
       eraseDeadInit(rw, init);
     }
     for (Contraction &c : highOps)

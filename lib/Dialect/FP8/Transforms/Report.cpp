@@ -38,8 +38,8 @@ struct Row {
   std::optional<Precision> precision;
   bool isMatmul = false;
   int64_t flops = 0;
-  /// FLOPs per row of a dynamic token dimension M (2 * N * K); 0 when M is
-  /// static.
+  /// FLOPs per token of a GEMM with one dynamic (token) dimension: M of an
+  /// fprop or dgrad, K of a wgrad (2 * the other two); 0 when all static.
   int64_t flopsPerToken = 0;
   int64_t weightBytesBefore = 0, weightBytesAfter = 0;
   /// Elements of the weight counted in weightBytesBefore.
@@ -58,9 +58,15 @@ struct Row {
   /// The sm_90a kernel configuration the cost model chooses for an FP8 GEMM
   /// of static shape (at `tokens` rows for a dynamic M) on `chip`.
   std::optional<GemmChoice> kernel;
+  /// The high-precision values a training GEMM's A and B operands come
+  /// from (highPrecisionRoot); for a weight gradient kept in high precision,
+  /// which of them is dY as the role analysis paired it.
+  Value aRoot, bRoot;
+  std::optional<unsigned> gradOperand;
   /// A weight gradient's activation operand X (saved by the forward pass):
   /// its high-precision root, bytes in high precision and as FP8 codes +
-  /// 1x128 scales (FP8 activation caching, DeepSeek-V3 §3.3.3).
+  /// 1x128 scales (FP8 activation caching, DeepSeek-V3 §3.3.3), a dynamic
+  /// (token) dimension counted at `tokens` (resolveSavedActivations).
   Value savedRoot;
   int64_t savedBytesBefore = 0, savedBytesAfter = 0;
 };
@@ -88,6 +94,19 @@ Value highPrecisionRoot(Value v) {
     }
   }
   return {};
+}
+
+/// 2 * the static sizes of a GEMM with exactly one dynamic size (the tokens:
+/// M of an fprop or dgrad, K of a wgrad), else 0.
+int64_t flopsPerToken(int64_t m, int64_t n, int64_t k) {
+  int64_t flops = 2, dynamic = 0;
+  for (int64_t d : {m, n, k}) {
+    if (ShapedType::isDynamic(d))
+      ++dynamic;
+    else
+      flops *= d;
+  }
+  return dynamic == 1 ? flops : 0;
 }
 
 /// The precision column: the precision's name, or "" when it has none.
@@ -237,6 +256,49 @@ TrainingState getTrainingState(PolicyAttr policy) {
   return {"f32", "f32", "f32", 4, 4, 2 * 4};
 }
 
+/// X of each weight gradient, the operand that is not dY: as the role
+/// analysis paired a Wgrad kept in high precision; for an FP8 one, the
+/// operand an Fprop of the graph reads, or the partner of the operand a
+/// Dgrad reads (dY); else the operand defined first. Its bytes count a
+/// dynamic (token) dimension at `tokens` (none without it).
+void resolveSavedActivations(std::vector<Row> &rows, PolicyAttr policy,
+                             int64_t tokens) {
+  DenseSet<Value> fpropReads, dgradReads;
+  for (const Row &r : rows) {
+    if (r.gemm == GemmKind::fprop && r.aRoot)
+      fpropReads.insert(r.aRoot);
+    if (r.gemm == GemmKind::dgrad && r.aRoot)
+      dgradReads.insert(r.aRoot);
+  }
+  for (Row &r : rows) {
+    Value a = r.aRoot, b = r.bRoot, x;
+    if (r.gemm != GemmKind::wgrad || !a || !b)
+      continue;
+    if (r.gradOperand)
+      x = *r.gradOperand == 0 ? b : a;
+    else if (fpropReads.contains(a) != fpropReads.contains(b))
+      x = fpropReads.contains(a) ? a : b;
+    else if (dgradReads.contains(a) != dgradReads.contains(b))
+      x = dgradReads.contains(a) ? b : a;
+    else
+      x = definedBefore(a, b) ? a : b;
+    auto t = dyn_cast<RankedTensorType>(x.getType());
+    if (!t || t.getRank() < 1)
+      continue;
+    SmallVector<int64_t> shape;
+    for (int64_t d : t.getShape())
+      shape.push_back(ShapedType::isDynamic(d) ? tokens : d);
+    int64_t cols = shape.back(), elements = ShapedType::getNumElements(shape);
+    if (elements <= 0)
+      continue;
+    r.savedRoot = x;
+    r.savedBytesBefore = elements * bytesOf(t.getElementType());
+    r.savedBytesAfter =
+        fp8WeightBytes(elements / cols, cols, policy.getActivationBlock(),
+                       policy.getScaleType());
+  }
+}
+
 class ReportPass : public fp8::impl::FP8ReportPassBase<ReportPass> {
 public:
   using FP8ReportPassBase::FP8ReportPassBase;
@@ -277,21 +339,13 @@ void ReportPass::collect(FunctionOpInterface func, PolicyAttr policy,
       r.reason = s.getValue().str();
     if (auto g = op->getAttrOfType<GemmKindAttr>(FP8Dialect::kGemmAttrName))
       r.gemm = g.getValue();
-    // A weight gradient reads X, saved by the forward pass: the operand
-    // defined first (dY, the incoming gradient, follows it).
-    if (r.gemm == GemmKind::wgrad && op->getNumOperands() >= 2) {
-      Value a = highPrecisionRoot(op->getOperand(0));
-      Value b = highPrecisionRoot(op->getOperand(1));
-      Value x = a && b ? (definedBefore(a, b) ? a : b) : Value();
-      auto t = x ? dyn_cast<RankedTensorType>(x.getType()) : nullptr;
-      if (t && t.hasStaticShape() && t.getRank() >= 1) {
-        int64_t cols = t.getShape().back();
-        int64_t rows = t.getNumElements() / std::max<int64_t>(cols, 1);
-        r.savedRoot = x;
-        r.savedBytesBefore = t.getNumElements() * bytesOf(t.getElementType());
-        r.savedBytesAfter = fp8WeightBytes(
-            rows, cols, policy.getActivationBlock(), policy.getScaleType());
-      }
+    // A weight gradient reads X, saved by the forward pass: which operand
+    // it is is resolved once every row is known (resolveSavedActivations).
+    if (r.gemm && op->getNumOperands() >= 2) {
+      r.aRoot = highPrecisionRoot(op->getOperand(0));
+      r.bRoot = highPrecisionRoot(op->getOperand(1));
+      if (r.gemm == GemmKind::wgrad)
+        r.gradOperand = roles.getWgradGradientOperand(op);
     }
 
     if (auto mm = dyn_cast<ScaledMatmulOp>(op)) {
@@ -300,9 +354,7 @@ void ReportPass::collect(FunctionOpInterface func, PolicyAttr policy,
       r.isMatmul = true;
       r.precision = Precision::fp8;
       r.flops = mm.getFlops();
-      if (ShapedType::isDynamic(a[0]) && !ShapedType::isDynamic(a[1]) &&
-          !ShapedType::isDynamic(b[0]))
-        r.flopsPerToken = 2 * b[0] * a[1];
+      r.flopsPerToken = flopsPerToken(a[0], b[0], a[1]);
       r.shape = (shapeString({a[0], b[0], a[1]}));
       r.m = a[0];
       r.n = b[0];
@@ -354,9 +406,7 @@ void ReportPass::collect(FunctionOpInterface func, PolicyAttr policy,
     if (const Contraction *c = roles.getContraction(op)) {
       r.isMatmul = true;
       r.flops = c->flops();
-      if (ShapedType::isDynamic(c->m) && !ShapedType::isDynamic(c->n) &&
-          !ShapedType::isDynamic(c->k))
-        r.flopsPerToken = 2 * c->n * c->k;
+      r.flopsPerToken = flopsPerToken(c->m, c->n, c->k);
       r.shape = shapeString({c->m, c->n, c->k});
       r.m = c->m;
       r.n = c->n;
@@ -522,6 +572,7 @@ void ReportPass::runOnOperation() {
       collect(func, policy, roles, rows);
   });
 
+  resolveSavedActivations(rows, policy, tokens);
   // An op in loops counts once per iteration.
   for (Row &r : rows) {
     r.flops *= r.count;

@@ -183,6 +183,10 @@ public:
   /// other ops and in inference graphs. Every contraction with a weight of a
   /// training graph is an fprop unless recognised as a dgrad.
   std::optional<GemmKind> getGemmKind(Operation *op) const;
+  /// Which operand (0 or 1) of a weight gradient is the incoming gradient
+  /// dY, the other being the saved activation X, as the fprop/dgrad pairing
+  /// decided it (TrainingGemms.cpp); std::nullopt for other ops.
+  std::optional<unsigned> getWgradGradientOperand(Operation *op) const;
 
   /// Vocabulary sizes at or above this count as an output head even when no
   /// embedding table of that size is in the graph (LLaMA: 32000).
@@ -205,6 +209,9 @@ public:
   static constexpr unsigned kMaxNormRegionOps = 128;
   /// Ops on the paths into one attention contraction.
   static constexpr unsigned kMaxAttentionSliceOps = 512;
+  /// Values visited walking back from one weight-gradient operand looking
+  /// for the other (the fprop/dgrad pairing's data-flow test).
+  static constexpr unsigned kMaxDescentSearchValues = 4096;
   /// Ops visited walking back from an operand to the contractions that
   /// produce it (MoE dispatch and grouped-expert recognition).
   static constexpr unsigned kMaxProducerSearchOps = 64;
@@ -226,9 +233,15 @@ private:
                              ArrayRef<Operation *> weightLinears,
                              ArrayRef<Operation *> weightGradients,
                              const DenseSet<int64_t> &vocab);
-  /// Program order of `v`'s definition: entry-block arguments first, by
-  /// index.
-  int64_t definitionOrder(Value v) const;
+  /// True when `v` is computed from `from` (through any op's operands and
+  /// the values its regions capture), at most kMaxDescentSearchValues.
+  bool descendsFrom(Value v, Value from) const;
+  /// Which of a weight gradient's two operand sources is dY: the one
+  /// computed from the other; else the one whose first reader among the
+  /// contractions with a weight (`firstReader`: their activation sources'
+  /// positions) comes later; else the one defined later.
+  Value gradientOperand(Value p, Value q,
+                        const DenseMap<Value, int64_t> &firstReader) const;
   void findNormalization(Operation *rsqrtOp, llvm::SetVector<Operation *> &out);
   void findAttentionRegion(Operation *att, llvm::SetVector<Operation *> &out);
   bool reachesReturn(Operation *op) const;
@@ -257,6 +270,8 @@ private:
   /// Training GEMM kinds (fprop only where a pairing decided it; the
   /// other contractions with a weight are fprops in a training module).
   DenseMap<Operation *, GemmKind> gemmKinds;
+  /// The operand index of dY of each weight gradient.
+  DenseMap<Operation *, unsigned> wgradGradientIndex;
   /// Contractions with a weight operand (linear, output_head, gating).
   llvm::SetVector<Operation *> weightContractions;
   /// A weight or activation gradient was recognised in the module.
