@@ -133,3 +133,43 @@ func.func @tangent_first_wgrad_transposed(%dy: tensor<256x384xf32>, %w: tensor<3
   %dwt = linalg.matmul ins(%xt, %dy : tensor<256x256xf32>, tensor<256x384xf32>) outs(%zw : tensor<256x384xf32>) -> tensor<256x384xf32>
   return %y, %dx, %dwt : tensor<256x384xf32>, tensor<256x256xf32>, tensor<256x384xf32>
 }
+
+// -----
+
+// The weight gradient stored [in, out] (dWᵀ = Xᵀ dY) with the loss
+// gradient computed in the graph (dY = y - t): X comes first among the
+// wgrad's operands and dY descends from it, so the data-flow rule alone
+// makes dY the gradient (E5M2 under hybrid) and X the activation (E4M3).
+// ROLES-LABEL: func.func @wgrad_stored_in_out_loss_in_graph
+// ROLES: linalg.matmul {fp8.gemm = #fp8.gemm<fprop>{{.*}}-> tensor<256x384xf32>
+// ROLES: linalg.matmul {fp8.gemm = #fp8.gemm<dgrad>{{.*}}-> tensor<256x128xf32>
+// ROLES: linalg.matmul {fp8.gemm = #fp8.gemm<wgrad>{{.*}}-> tensor<128x384xf32>
+// HYBRID-LABEL: func.func @wgrad_stored_in_out_loss_in_graph
+// HYBRID-SAME: (%[[X:.*]]: tensor<256x128xf32>,
+// HYBRID-DAG: fp8.quantize %[[X]] : tensor<256x128xf32> -> !fp8.scaled<256x128xf8E4M3FN
+// HYBRID-DAG: fp8.quantize %{{.*}} : tensor<256x384xf32> -> !fp8.scaled<256x384xf8E5M2
+// HYBRID: fp8.scaled_matmul {{.*}}gemm<wgrad>{{.*}} : !fp8.scaled<128x256xf8E4M3FN, {{.*}}>, !fp8.scaled<384x256xf8E5M2, {{.*}}> -> tensor<128x384xf32>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @wgrad_stored_in_out_loss_in_graph(%x: tensor<256x128xf32>, %w: tensor<384x128xf32>, %t: tensor<256x384xf32>)
+    -> (tensor<256x128xf32>, tensor<128x384xf32>) {
+  %c0 = arith.constant 0.0 : f32
+  %ewt = tensor.empty() : tensor<128x384xf32>
+  %wt = linalg.transpose ins(%w : tensor<384x128xf32>) outs(%ewt : tensor<128x384xf32>) permutation = [1, 0]
+  %ey = tensor.empty() : tensor<256x384xf32>
+  %zy = linalg.fill ins(%c0 : f32) outs(%ey : tensor<256x384xf32>) -> tensor<256x384xf32>
+  %y = linalg.matmul ins(%x, %wt : tensor<256x128xf32>, tensor<128x384xf32>) outs(%zy : tensor<256x384xf32>) -> tensor<256x384xf32>
+  %dy = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%y, %t : tensor<256x384xf32>, tensor<256x384xf32>) outs(%ey : tensor<256x384xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %d = arith.subf %a, %b : f32
+    linalg.yield %d : f32
+  } -> tensor<256x384xf32>
+  %edx = tensor.empty() : tensor<256x128xf32>
+  %zdx = linalg.fill ins(%c0 : f32) outs(%edx : tensor<256x128xf32>) -> tensor<256x128xf32>
+  %dx = linalg.matmul ins(%dy, %w : tensor<256x384xf32>, tensor<384x128xf32>) outs(%zdx : tensor<256x128xf32>) -> tensor<256x128xf32>
+  %ext = tensor.empty() : tensor<128x256xf32>
+  %xt = linalg.transpose ins(%x : tensor<256x128xf32>) outs(%ext : tensor<128x256xf32>) permutation = [1, 0]
+  %zw = linalg.fill ins(%c0 : f32) outs(%ewt : tensor<128x384xf32>) -> tensor<128x384xf32>
+  %dw = linalg.matmul ins(%xt, %dy : tensor<128x256xf32>, tensor<256x384xf32>) outs(%zw : tensor<128x384xf32>) -> tensor<128x384xf32>
+  return %dx, %dw : tensor<256x128xf32>, tensor<128x384xf32>
+}
