@@ -60,6 +60,7 @@ for d in ("test/Conversion", "test/Emulator", "test/Integration", "test/Dialect"
                 if "fp8-lower-to-nvvm" not in run and "fp8-gpu-pipeline" not in run:
                     continue
                 args = re.split(r"\s[|>]|\s2>", run[len("fp8-opt %s"):])[0]
+                args = re.sub(r"\s-o\s+\S+", "", args)  # the dump is stdout
                 name = rel.replace("/", "_")[:-5] + f".{i}"
                 print(f"{name}\t{rel}\t{args.strip()}")
 EOF
