@@ -96,12 +96,13 @@ EOF
 # The attribute syntax of a kernel configuration and a launcher's reference
 # to its kernel, removed before comparing.
 normalize() {
-  sed -E \
-    -e 's/fp8\.kernel_config = \{[^}]*\}//g' \
-    -e 's/fp8\.kernel = #fp8\.(gemm|quantize)_kernel<[^>]*>//g' \
-    -e 's/fp8\.kernel_ref = @[A-Za-z0-9_:@]*//g' \
-    -e 's/attributes \{[ ,]*\}//g' -e 's/\{[ ,]*\}//g' \
-    -e 's/, *,/,/g' -e 's/\{ *, */{/g' -e 's/, *\}/}/g' "$1"
+  local args=() p
+  for p in 'fp8\.kernel_config = \{[^}]*\}' 'fp8\.kernel = #fp8\.[a-z_]+<[^>]*>' \
+    'fp8\.kernel_ref = @[A-Za-z0-9_:@]*'; do
+    args+=(-e "s/ attributes \{$p\}//g" -e "s/ \{$p\}//g" -e "s/, $p//g"
+      -e "s/$p, //g")
+  done
+  sed -E "${args[@]}" "$1"
 }
 
 compare() {
