@@ -20,6 +20,8 @@ void fp8::buildFP8Pipeline(OpPassManager &pm,
   FP8InsertQuantPassOptions insert;
   insert.strict = options.strict;
   pm.addPass(createFP8InsertQuantPass(insert));
+  if (options.cacheActivations)
+    pm.addPass(createFP8CacheActivationsPass());
   // The report describes the decisions on the graph as classified: the
   // cleanup below may fold ops away (a gather from a splat table becomes a
   // constant), which would hide them.

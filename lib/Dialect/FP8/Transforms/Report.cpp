@@ -299,6 +299,37 @@ void resolveSavedActivations(std::vector<Row> &rows, PolicyAttr policy,
   }
 }
 
+/// What the forwards of a split step return in place of the activations
+/// the weight gradients read, after fp8-cache-activations: each result
+/// whose attribute `fp8.cached` names the high-precision type it replaces
+/// (the codes) and the result after it (the scales). Measured from the
+/// result types, not modelled.
+struct CachedActivations {
+  int64_t tensors = 0, elements = 0, highBytes = 0, fp8Bytes = 0;
+};
+
+CachedActivations measureCachedActivations(ModuleOp module) {
+  CachedActivations c;
+  for (auto f : module.getOps<FunctionOpInterface>()) {
+    ArrayRef<Type> results = f.getResultTypes();
+    for (unsigned i = 0; i + 1 < results.size(); ++i) {
+      auto high = f.getResultAttrOfType<TypeAttr>(i, "fp8.cached");
+      auto codes = dyn_cast<RankedTensorType>(results[i]);
+      auto scales = dyn_cast<RankedTensorType>(results[i + 1]);
+      if (!high || !codes || !scales || !codes.hasStaticShape() ||
+          !scales.hasStaticShape())
+        continue;
+      ++c.tensors;
+      c.elements += codes.getNumElements();
+      c.highBytes += codes.getNumElements() *
+                     bytesOf(getElementTypeOrSelf(high.getValue()));
+      c.fp8Bytes += codes.getNumElements() * bytesOf(codes.getElementType()) +
+                    scales.getNumElements() * bytesOf(scales.getElementType());
+    }
+  }
+  return c;
+}
+
 class ReportPass : public fp8::impl::FP8ReportPassBase<ReportPass> {
 public:
   using FP8ReportPassBase::FP8ReportPassBase;
@@ -618,6 +649,9 @@ void ReportPass::runOnOperation() {
   bool training = false;
   int64_t savedBefore = 0, savedAfter = 0, weightElements = 0;
   DenseSet<Value> savedSeen;
+  // In a cached split step the X the forward still returns in high
+  // precision stays so; the cached ones are measured.
+  CachedActivations cached = measureCachedActivations(module);
   for (const Row &r : rows) {
     if (!r.isMatmul || !r.gemm)
       continue;
@@ -628,10 +662,13 @@ void ReportPass::runOnOperation() {
     if (r.savedRoot && savedSeen.insert(r.savedRoot).second) {
       savedBefore += r.savedBytesBefore;
       // A weight gradient kept high keeps its X high too.
-      savedAfter += r.precision == Precision::fp8 ? r.savedBytesAfter
-                                                  : r.savedBytesBefore;
+      savedAfter += r.precision == Precision::fp8 && !cached.tensors
+                        ? r.savedBytesAfter
+                        : r.savedBytesBefore;
     }
   }
+  savedBefore += cached.highBytes;
+  savedAfter += cached.fp8Bytes;
   int64_t mmFlops = 0, fp8Flops = 0, mmPerToken = 0, fp8PerToken = 0;
   int64_t before = 0, after = 0;
   for (const Row &r : rows) {
@@ -694,6 +731,12 @@ void ReportPass::runOnOperation() {
           {"gemms", std::move(perKind)},
           {"saved_activation_bytes_before", savedBefore},
           {"saved_activation_bytes_after", savedAfter},
+          {"cached_activations",
+           llvm::json::Object{{"tensors", cached.tensors},
+                              {"elements", cached.elements},
+                              {"high_bytes", cached.highBytes},
+                              {"bf16_bytes", 2 * cached.elements},
+                              {"fp8_bytes", cached.fp8Bytes}}},
           {"weight_elements", weightElements},
           {"master_weights", state.master},
           {"weight_gradients", state.grads},
@@ -831,6 +874,12 @@ void ReportPass::runOnOperation() {
                         "cached as FP8 (codes + scales; the weight "
                         "gradients' X)\n",
                         humanBytes(savedBefore), humanBytes(savedAfter));
+    if (cached.tensors)
+      os << llvm::formatv("  cached by the forward: {0} activations, {1} as "
+                          "bf16, {2} as FP8 (codes + scales; measured: the "
+                          "forward's results)\n",
+                          cached.tensors, humanBytes(2 * cached.elements),
+                          humanBytes(cached.fp8Bytes));
     os << llvm::formatv(
         "  master weights {0} ({1}), weight gradients {2} ({3}), optimizer "
         "moments {4} ({5}) for the {6} linear weight elements\n",

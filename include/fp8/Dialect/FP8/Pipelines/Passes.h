@@ -38,6 +38,12 @@ struct FP8PipelineOptions : public PassPipelineOptions<FP8PipelineOptions> {
       llvm::cl::desc("Fail instead of remarking on what the passes cannot "
                      "handle"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> cacheActivations{
+      *this, "cache-activations",
+      llvm::cl::desc("Run fp8-cache-activations after fp8-insert-quant: a "
+                     "split forward returns the weight gradients' "
+                     "activations as FP8 codes + scales"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> report{
       *this, "report", llvm::cl::desc("Run fp8-report"), llvm::cl::init(true)};
   PassOptions::Option<std::string> reportFormat{
@@ -63,7 +69,8 @@ struct FP8PipelineOptions : public PassPipelineOptions<FP8PipelineOptions> {
 
 /// Appends the graph pipeline to `pm` (a module pass manager), in this
 /// order: fp8-convert-tosa (TOSA to linalg; a no-op on linalg graphs),
-/// fp8-assign-precision, fp8-insert-quant, fp8-report (on the graph as
+/// fp8-assign-precision, fp8-insert-quant, fp8-cache-activations (with
+/// `cache-activations`), fp8-report (on the graph as
 /// classified, before the cleanup folds ops away), canonicalize + cse
 /// (shared quantizations merge, quantize(dequantize) folds),
 /// fp8-fold-constant-weights (constant weights quantized at compile time),

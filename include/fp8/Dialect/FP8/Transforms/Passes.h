@@ -1,7 +1,8 @@
 //===- Passes.h - fp8 dialect transforms ------------------------*- C++ -*-===//
 //
 // The passes on fp8 graphs: fp8-convert-tosa, fp8-assign-precision,
-// fp8-insert-quant, fp8-report, fp8-fold-constant-weights,
+// fp8-insert-quant, fp8-cache-activations, fp8-report,
+// fp8-fold-constant-weights,
 // fp8-expand-arith and fp8-strip-annotations (Passes.td). The pipelines that
 // chain them are in fp8/Dialect/FP8/Pipelines/Passes.h.
 //
@@ -14,6 +15,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"

@@ -136,6 +136,53 @@ def FP8InsertQuantPass : Pass<"fp8-insert-quant", "::mlir::ModuleOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def FP8CacheActivationsPass
+    : Pass<"fp8-cache-activations", "::mlir::ModuleOp"> {
+  let summary = "Return the FP8 codes and scales of the activations the "
+                "weight gradients read from a split forward (after "
+                "fp8-insert-quant)";
+  let description = [{
+    FP8 activation caching (DeepSeek-V3 §3.3.3) in the split form of a
+    training step: a forward function returns the activations X its
+    backward's weight gradients (Wgrads) read. After `fp8-insert-quant`
+    the forward quantizes X for its Fprop (1x128 tiles along the features)
+    and the backward quantizes the argument again for the Wgrad (128x1
+    tiles of the stored [T, F] layout). This pass makes the forward return
+    the Fprop's quantization instead, as two results (`fp8.disassemble`:
+    codes, then scales; the codes' result attribute `fp8.cached` holds the
+    high-precision type they replace), and the backward take the two tensors
+    (`fp8.assemble`) and requantize them for the Wgrad
+    (`fp8.requantize` into the layout the backward's quantization had, with
+    its eps, scale mode and saturation): the numbers of the joint graph,
+    which requantizes the Fprop's X (§3.5.2), bit for bit.
+
+    Which forward result feeds which backward argument (the linkage):
+
+    - the data flow through a caller in the module: `%r = func.call @fwd`
+      and `func.call @bwd(..., %r#i, ...)` link result i of @fwd to that
+      argument of @bwd;
+    - for modules without a caller, a string argument/result attribute
+      `fp8.saved = "NAME"`: the result of one function and the arguments
+      of others with the same NAME (error: a NAME on two results, an
+      argument whose NAME no result has, or of another type).
+
+    A linked activation is cached when every use of the backward argument
+    is an `fp8.quantize` (only Wgrads read it) and the forward quantizes
+    the value it returns in the block of its return. Otherwise, when a
+    backward quantizes it, it stays high with a remark naming why: the
+    backward also reads it in high precision (a ReLU mask; bit-exactness
+    needs the exact values), the forward does not quantize it, or a call
+    does not pass it straight from the forward to the backward. Arguments
+    no Wgrad reads (norm statistics, attention's probabilities) are left
+    alone. The calls of the rewritten functions are rebuilt with the new
+    signatures. `fp8-pipeline{cache-activations=true}` runs it right
+    after `fp8-insert-quant` (default off); `fp8-report` then measures
+    the cached bytes from the forward's results.
+  }];
+  let dependentDialects = ["::mlir::fp8::FP8Dialect",
+                           "::mlir::func::FuncDialect"];
+}
+
 def FP8ReportPass : Pass<"fp8-report", "::mlir::ModuleOp"> {
   let summary = "Print a table (or JSON) of the precision decisions and FLOP shares";
   let description = [{
