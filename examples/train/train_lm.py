@@ -47,7 +47,7 @@ import time
 import numpy as np
 
 import fp8_mlir
-from fp8_mlir.training import LanguageModel, LanguageModelConfig
+from fp8_mlir.training import LanguageModel, LanguageModelConfig, saved_activations
 from fp8_mlir.training import data as lm_data
 from fp8_mlir.training import lm_graph
 from fp8_mlir.training import optim
@@ -492,6 +492,10 @@ def run_all(args, log=print, measure=True, after_run=None):
                           final_train_loss=final_train_loss(r["losses"]), compile_s=compile_s,
                           tokens_per_s=args.batch * args.seq / float(step_and_opt),
                           optimizer_s=float(np.median(r["opt_s"])), time_split=split)
+        if policy in fp8_mlir.POLICIES:
+            # Measured on the split step with FP8 activation caching (what
+            # its forward returns for the weight gradients' X).
+            runs[name]["saved_activations"] = saved_activations(config, args.batch, policy)
         if measure:
             runs[name]["outliers"] = outlier_report(r["params"], corpus.batch(0, args.batch, args.seq, args.seed))
         relative_errors(runs)
@@ -514,6 +518,21 @@ def table(result):
                     f"{1e3 * s['step_s']:.1f}: {1e3 * s['fp8_gemm_s']:.1f} / {1e3 * s['quantize_s']:.1f} / "
                     f"{1e3 * s['other_s']:.1f} |")
     return "\n".join(rows) + "\n"
+
+
+def saved_table(result):
+    """Per FP8 run: the bytes one step saves for the weight gradients (their
+    activations X), in bf16 and cached as FP8 codes + scales, measured on
+    the split step (LanguageModel form="split")."""
+    rows = [(name, r["saved_activations"]) for name, r in result["runs"].items() if r.get("saved_activations")]
+    if not rows:
+        return ""
+    out = ["Saved activations per step (the weight gradients' X, measured on the split step with FP8 caching):", "",
+           "| run | tensors | bf16 | cached as FP8 (codes + scales) | FP8 / bf16 |", "|---|---|---|---|---|"]
+    for name, a in rows:
+        out.append(f"| {name} | {a['tensors']} | {a['bf16_bytes'] / 2**20:.2f} MiB | {a['fp8_bytes'] / 2**20:.2f} MiB | "
+                   f"{a['fp8_bytes'] / a['bf16_bytes']:.3f} |")
+    return "\n".join(out) + "\n"
 
 
 def outlier_table(result, run="deepseek-v3"):
@@ -598,7 +617,7 @@ def main(argv=None):
             with open(path, encoding="utf-8") as f:
                 results.append(json.load(f))
         result = merge(results)
-        sys.stdout.write(table(result) + "\n" + outlier_table(result) + ("\n" + modelled_table(result["modelled_h200"])
+        sys.stdout.write(table(result) + "\n" + saved_table(result) + "\n" + outlier_table(result) + ("\n" + modelled_table(result["modelled_h200"])
                                           if "modelled_h200" in result else ""))
         if args.json:
             with open(args.json, "w", encoding="utf-8") as f:
@@ -616,7 +635,7 @@ def main(argv=None):
                 json.dump(partial, f, indent=1)
 
     result = run_all(args, after_run=save)
-    text = table(result) + "\n" + outlier_table(result)
+    text = table(result) + "\n" + saved_table(result) + "\n" + outlier_table(result)
     if not args.no_h200:
         result["modelled_h200"] = modelled_h200()
         text += "\n" + modelled_table(result["modelled_h200"])

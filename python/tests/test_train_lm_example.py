@@ -57,6 +57,16 @@ def test_fp8_loss_stays_within_tolerance_of_bf16():
     table = ex.table({"runs": {k: dict(v, time_split=dict(step_s=0, fp8_gemm_s=0, quantize_s=0, other_s=0))
                                for k, v in result["runs"].items()}})
     assert table.count("\n") == 4 and "| deepseek-v3 |" in table
+    # The bytes one step saves for the weight gradients, measured on the
+    # split step with FP8 caching: the layer's four Wgrad inputs, 128 tokens
+    # x (3 x 128 + 256) features (attention input, context, MLP input,
+    # SwiGLU product), 1 B codes + one f32 scale per 128 elements.
+    elements = 128 * (3 * 128 + 256)
+    assert result["runs"]["deepseek-v3"]["saved_activations"] == dict(
+        tensors=4, elements=elements, high_bytes=4 * elements, bf16_bytes=2 * elements,
+        fp8_bytes=elements + elements // 128 * 4)
+    assert "saved_activations" not in result["runs"]["bf16"]
+    assert "| deepseek-v3 | 4 | 0.16 MiB | 0.08 MiB | 0.516 |" in ex.saved_table(result)
 
 
 def test_time_split_finds_the_fp8_ops_of_a_training_step():

@@ -2,13 +2,19 @@
 
 - `LanguageModelConfig(vocab, layers, hidden, heads, intermediate, seq)`:
   the model's sizes;
-- `LanguageModel(config, policy="deepseek-v3", **accumulator_options)`:
+- `LanguageModel(config, policy="deepseek-v3", form="joint",
+  **accumulator_options)`:
   `init(seed)` gives the parameters (float32 NumPy arrays under Hugging
   Face's Llama names, weights [out, in]); `loss_and_grads(params, tokens)`
   runs one compiled training step (forward, cross-entropy loss, backward)
-  and returns the mean loss and the gradient of every parameter.
+  and returns the mean loss and the gradient of every parameter;
+  `form="split"`: the forward/backward form with FP8 activation caching,
+  bit-identical to the joint form;
+- `saved_activations(config, batch, policy)`: the bytes the step saves for
+  the weight gradients, in bf16 and cached as FP8 (measured on the split
+  form's graph).
 """
 
-from .lm import LanguageModel, LanguageModelConfig
+from .lm import LanguageModel, LanguageModelConfig, saved_activations
 
-__all__ = ["LanguageModelConfig", "LanguageModel"]
+__all__ = ["LanguageModelConfig", "LanguageModel", "saved_activations"]

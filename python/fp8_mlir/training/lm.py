@@ -135,12 +135,29 @@ def _no_promotion(ir: str) -> str:
     return "\n".join(out) + "\n"
 
 
+def _split_options(options):
+    """fp8-pipeline options of the split step: FP8 activation caching, and
+    the head's Dgrad and Wgrad named as the output head (in @backward, apart
+    from the head's Fprop in @forward, the role analysis finds no
+    vocabulary-sized table: the embedding's gradient is an scf.for of
+    slices), kept high as in the joint step."""
+    head = "lm_head.dgrad:output_head,lm_head.wgrad:output_head"
+    for i, o in enumerate(options):
+        if o.startswith("overrides="):
+            options[i] = f"overrides={head},{o[len('overrides='):]}"
+            break
+    else:
+        options.append(f"overrides={head}")
+    return options + ["cache-activations=true"]
+
+
 #: The blocks' linears by loc name (Fprop, Dgrad, Wgrad), for `_compile`.
 _LINEAR_OVERRIDES = ("*_proj:linear", "*_proj.dgrad:linear", "*_proj.wgrad:linear")
 
 
 def _compile(config, batch, policy, et, opts):
-    text = _with_run(lm_training_step(config, batch, et), config, batch, et)
+    split = opts.get("form") == "split"
+    text = _with_run(lm_training_step(config, batch, et, split=split), config, batch, et)
     if policy == "f32":
         return _jit(text, _cpu_options(opts)), None
     options = [f"policy={'deepseek-v3' if policy == 'bf16' else policy}", "report=false"]
@@ -153,6 +170,8 @@ def _compile(config, batch, policy, et, opts):
         # gradients), so a linear as wide as the vocabulary would stay high.
         # The model names its linears instead.
         options.append("overrides=" + ",".join(_LINEAR_OVERRIDES))
+    if split and policy != "bf16":
+        options = _split_options(options)
     with tempfile.TemporaryDirectory(prefix="fp8_mlir_lm_") as tmp:
         path = os.path.join(tmp, "report.json")
         ir = _compiler.run_pipeline(text, f"fp8-pipeline{{{' '.join(options)}}},"
@@ -182,18 +201,27 @@ class LanguageModel:
     K: per-tensor, rowwise); `threads=N` for the FP8 kernels.
 
     `dtype`: the element type of the graph, "f32" or "f64" (f64 with
-    policy "f32" only: the oracle of the gradient checks)."""
+    policy "f32" only: the oracle of the gradient checks).
+
+    `form`: "joint" (one function, as aot_autograd exports the whole step)
+    or "split": @forward and @backward called one after the other, the
+    forward returning the FP8 codes and scales of the activations the
+    weight gradients read (fp8-cache-activations) instead of the
+    high-precision tensors; its loss and gradients equal the joint form's
+    bit for bit."""
 
     _OPTIONS = ("accumulator", "accumulator_bits", "promote_interval", "threads")
 
     def __init__(self, config: LanguageModelConfig, policy: str = "deepseek-v3", *, dtype: str = "f32",
-                 **accumulator_options):
+                 form: str = "joint", **accumulator_options):
         if not isinstance(config, LanguageModelConfig):
             raise TypeError(f"config must be a LanguageModelConfig, got {type(config).__name__}")
         if policy not in LM_POLICIES:
             raise ValueError(f"unknown policy {policy!r}; expected one of {', '.join(LM_POLICIES)}")
         if dtype not in ("f32", "f64") or (dtype == "f64" and policy != "f32"):
             raise ValueError(f"dtype must be 'f32', or 'f64' with policy 'f32'; got {dtype!r} with {policy!r}")
+        if form not in ("joint", "split"):
+            raise ValueError(f"form must be 'joint' or 'split', got {form!r}")
         for k in accumulator_options:
             if k not in self._OPTIONS:
                 raise ValueError(f"unknown option {k!r}; expected one of {', '.join(self._OPTIONS)}")
@@ -215,6 +243,7 @@ class LanguageModel:
         self.config = config
         self.policy = policy
         self.dtype = dtype
+        self.form = form
         self.accumulator_options = opts
         self.report: Optional[dict] = None
 
@@ -234,9 +263,10 @@ class LanguageModel:
         """The JIT module of the step on `batch` sequences (compiled on
         first use, then cached); sets `self.report` (FP8 policies: the
         fp8-report JSON of the graph)."""
-        key = (self.config, batch, self.policy, self.dtype, tuple(sorted(self.accumulator_options.items())))
+        opts = dict(self.accumulator_options, **({"form": "split"} if self.form == "split" else {}))
+        key = (self.config, batch, self.policy, self.dtype, tuple(sorted(opts.items())))
         if key not in _CACHE:
-            _CACHE[key] = _compile(self.config, batch, self.policy, self.dtype, self.accumulator_options)
+            _CACHE[key] = _compile(self.config, batch, self.policy, self.dtype, opts)
         module, self.report = _CACHE[key]
         return module
 
@@ -273,3 +303,25 @@ class LanguageModel:
         grads = [np.zeros_like(p) for p in ps]
         module.run(inputs, targets, *ps, loss, *grads)
         return float(loss[0]), dict(zip(names, grads))
+
+
+def saved_activations(config: LanguageModelConfig, batch: int, policy: str = "deepseek-v3") -> Dict[str, int]:
+    """The activations one training step on `batch` sequences saves for the
+    weight gradients, measured on the split step with FP8 activation
+    caching under the FP8 `policy` (fp8-report's `cached_activations`: what
+    the forward returns as codes + scales): `tensors`, `elements`,
+    `bf16_bytes` (the same elements in bf16), `fp8_bytes` (codes + scales),
+    `high_bytes` (as the graph stores them, f32). Compiles the graph only
+    (no JIT)."""
+    if policy not in _compiler.POLICIES:
+        raise ValueError(f"policy must be an FP8 preset ({', '.join(_compiler.POLICIES)}), got {policy!r}")
+    options = [f"policy={policy}", "report=false"]
+    if config.vocab in (config.hidden, config.intermediate):
+        options.append("overrides=" + ",".join(_LINEAR_OVERRIDES))  # as `_compile`
+    options = _split_options(options)
+    with tempfile.TemporaryDirectory(prefix="fp8_mlir_lm_") as tmp:
+        path = os.path.join(tmp, "report.json")
+        _compiler.run_pipeline(lm_training_step(config, _args.size("batch", batch), "f32", split=True),
+                               f"fp8-pipeline{{{' '.join(options)}}},fp8-report{{format=json output={path}}}")
+        with open(path, encoding="utf-8") as f:
+            return dict(json.load(f)["training"]["cached_activations"])

@@ -28,6 +28,8 @@ rotary_emb buffers: inv_freq_i = 10000^(-2i/hd), positions 0..seq-1).
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from ..training_graphs import _block, _block_backward, _rms_norm, _rms_norm_backward, _Step, _ty, retype
@@ -89,8 +91,16 @@ def _embedding_backward(s: _Step, table, dx, vocab, t, h):
     s.grads[table] = r
 
 
+def _onehot(arg):
+    """Body lines setting %hit: the column is the target token (block
+    argument `arg`)."""
+    return ["%v = linalg.index 1 : index", f"%ti = arith.index_cast {arg} : i64 to index",
+            "%hit = arith.cmpi eq, %v, %ti : index"]
+
+
 def _cross_entropy(s: _Step, logits, t, vocab):
-    """Returns (loss [1], dlogits [t, vocab]) of the mean cross-entropy."""
+    """Returns (loss [1], what `_cross_entropy_backward` reads) of the mean
+    cross-entropy."""
     g = s.g
     name = "loss"
     shape = (t, vocab)
@@ -100,14 +110,9 @@ def _cross_entropy(s: _Step, logits, t, vocab):
               ["%d = arith.subf %b0, %b1 : f32", "%r = math.exp %d : f32", "linalg.yield %r : f32"], name)
     se = g.reduce_last([ex], shape, ["%r = arith.addf %bo, %b0 : f32", "linalg.yield %r : f32"], name)
     tgt = ("%targets", (t,), ["d0"], "i64")
-
-    def onehot(arg):  # %hit: the column is the target token (block argument `arg`)
-        return ["%v = linalg.index 1 : index", f"%ti = arith.index_cast {arg} : i64 to index",
-                "%hit = arith.cmpi eq, %v, %ti : index"]
-
     acc = g.out((t,), "0.0")
     picked = g.generic([(logits, shape, ["d0", "d1"]), tgt], (t,), ["d0"], ["parallel", "reduction"],
-                       onehot("%b1") + ["%zero = arith.constant 0.0 : f32", "%p = arith.select %hit, %b0, %zero : f32",
+                       _onehot("%b1") + ["%zero = arith.constant 0.0 : f32", "%p = arith.select %hit, %b0, %zero : f32",
                                  "%r = arith.addf %bo, %p : f32", "linalg.yield %r : f32"], name, init=acc)
     inv_t = repr(1.0 / t)
     total = g.out((1,), "0.0")
@@ -115,17 +120,28 @@ def _cross_entropy(s: _Step, logits, t, vocab):
                      ["%l = math.log %b1 : f32", "%lse = arith.addf %b0, %l : f32", "%d = arith.subf %lse, %b2 : f32",
                       f"%c = arith.constant {inv_t} : f32", "%m = arith.mulf %d, %c : f32",
                       "%r = arith.addf %bo, %m : f32", "linalg.yield %r : f32"], name, init=total)
+    return loss, (ex, se, t, vocab)
+
+
+def _cross_entropy_backward(s: _Step, ctx):
+    """dlogits [t, vocab] = (softmax(logits) - onehot(targets)) / t."""
+    ex, se, t, vocab = ctx
+    g, name, shape = s.g, "loss", (t, vocab)
+    tgt = ("%targets", (t,), ["d0"], "i64")
+    inv_t = repr(1.0 / t)
     dlogits = g.ew([ex, (se, (t,), ["d0"]), tgt], shape,
-                   onehot("%b2") + ["%p = arith.divf %b0, %b1 : f32", "%one = arith.constant 1.0 : f32",
+                   _onehot("%b2") + ["%p = arith.divf %b0, %b1 : f32", "%one = arith.constant 1.0 : f32",
                              "%q = arith.subf %p, %one : f32", "%d = arith.select %hit, %q, %p : f32",
                              f"%c = arith.constant {inv_t} : f32", "%r = arith.mulf %d, %c : f32",
                              "linalg.yield %r : f32"], f"{name}.grad")
-    return loss, dlogits
+    return dlogits
 
 
-def lm_training_step(config, batch: int, dtype: str = "f32") -> str:
-    """The joint training step of `config` (a LanguageModelConfig) on
-    `batch` sequences, element type `dtype` ("f32" or "f64")."""
+def lm_training_step(config, batch: int, dtype: str = "f32", split: bool = False) -> str:
+    """The training step of `config` (a LanguageModelConfig) on `batch`
+    sequences, element type `dtype` ("f32" or "f64"): joint (one
+    @train_step), or with `split=True` @forward, @backward and the caller
+    @train_step of the same signature (`_split_step`)."""
     vocab, h, nh, seq = config.vocab, config.hidden, config.heads, config.seq
     t = batch * seq
     s = _Step()
@@ -141,7 +157,9 @@ def lm_training_step(config, batch: int, dtype: str = "f32") -> str:
     gn = s.param((h,), "model.norm.weight")
     nf, rstd = _rms_norm(g, x, gn, t, h, RMS_EPS, "model.norm")
     logits, head = s.linear(nf, t, h, vocab, "lm_head")
-    loss, dlogits = _cross_entropy(s, logits, t, vocab)
+    loss, ce = _cross_entropy(s, logits, t, vocab)
+    forward_lines = len(g.lines)
+    dlogits = _cross_entropy_backward(s, ce)
     dnf = s.linear_backward(head, dlogits)
     dx, s.grads[gn] = _rms_norm_backward(g, dnf, x, rstd, gn, t, h, "model.norm")
     for ctx in reversed(ctxs):
@@ -149,11 +167,64 @@ def lm_training_step(config, batch: int, dtype: str = "f32") -> str:
     _embedding_backward(s, table, dx, vocab, t, h)
     args = [f"%tokens: tensor<{t}xi64>", f"%targets: tensor<{t}xi64>"] + \
         [f'{p}: {_ty(*shape)} loc("{name}")' for (p, shape, name) in s.params]
-    results = [(loss, (1,))] + [(s.grads[p], shape) for (p, shape, _) in s.params]
-    rtys = ", ".join(_ty(*shape) for _, shape in results)
-    out = ["module {", f"  func.func @train_step({', '.join(args)}) -> ({rtys}) {{"] + g.lines
-    out += [f"    return {', '.join(v for v, _ in results)} : {rtys}", "  }", "}", ""]
-    return retype("\n".join(out), dtype)
+    results = [(loss, _ty(1))] + [(s.grads[p], _ty(*shape)) for (p, shape, _) in s.params]
+    if split:
+        body = _split_step(s, forward_lines, args, results)
+    else:
+        body = _func("train_step", args, results, g.lines)
+    return retype("\n".join(["module {"] + body + ["}", ""]), dtype)
+
+
+def _func(name, args, results, lines):
+    """A func.func of `args` (declarations) returning `results` (value,
+    type)."""
+    rtys = ", ".join(ty for _, ty in results)
+    return [f"  func.func @{name}({', '.join(args)}) -> ({rtys}) {{"] + lines + \
+        [f"    return {', '.join(v for v, _ in results)} : {rtys}", "  }"]
+
+
+def _split_step(s: _Step, forward_lines: int, args, results):
+    """The step as aot_autograd partitions it: @forward(tokens, targets,
+    params) -> (loss, saved...), where `saved` are the forward's values the
+    backward reads (the RoPE tables are constants, repeated in the
+    backward); @backward(saved..., tokens, targets, the parameters it
+    reads) -> (one gradient per parameter); and @train_step, the joint
+    step's signature, calling one after the other (the linkage
+    fp8-cache-activations follows)."""
+    g = s.g
+    fwd, bwd = g.lines[:forward_lines], g.lines[forward_lines:]
+    used = set(re.findall(r"%[a-z]+[0-9]+\b", "\n".join(bwd)))
+    consts, saved = [], []
+    for line in fwd:
+        m = re.match(r"\s*(%[a-z]+[0-9]+) = ", line)
+        if not m or m.group(1) not in used:
+            continue
+        if m.group(1) in g.types:
+            saved.append(m.group(1))
+        elif "arith.constant" in line:
+            consts.append(line)
+        else:
+            raise AssertionError(f"the backward reads {m.group(1)} of the forward, of unknown type")
+    params = [(p, shape, name) for (p, shape, name) in s.params if p in used]
+    inputs = ["%tokens", "%targets"]
+    itys = [a.split(": ")[1] for a in args[:2]]
+    out = _func("forward", args, [results[0]] + [(v, g.types[v]) for v in saved], fwd)
+    bargs = [f"{v}: {g.types[v]}" for v in saved] + args[:2] + \
+        [f'{p}: {_ty(*shape)} loc("{name}")' for (p, shape, name) in params]
+    out += _func("backward", bargs, results[1:], consts + bwd)
+    # The caller: @train_step(tokens, targets, params...) -> (loss, grads...).
+    ptys = [_ty(*shape) for (_, shape, _) in s.params]
+    ftys = [results[0][1]] + [g.types[v] for v in saved]
+    btys = [g.types[v] for v in saved] + itys + [_ty(*shape) for (_, shape, _) in params]
+    gtys = [ty for _, ty in results[1:]]
+    n = len(saved)
+    call = [f"    %fw:{1 + n} = func.call @forward({', '.join(inputs + [p for p, _, _ in s.params])}) : "
+            f"({', '.join(itys + ptys)}) -> ({', '.join(ftys)})",
+            f"    %bw:{len(gtys)} = func.call @backward("
+            f"{', '.join([f'%fw#{i + 1}' for i in range(n)] + inputs + [p for p, _, _ in params])}) : "
+            f"({', '.join(btys)}) -> ({', '.join(gtys)})"]
+    return out + _func("train_step", args, [("%fw#0", ftys[0])] + [(f"%bw#{i}", ty) for i, ty in enumerate(gtys)],
+                       call)
 
 
 __all__ = ["lm_training_step", "rope_tables", "RMS_EPS", "ROPE_BASE"]
