@@ -192,3 +192,23 @@ def test_moe_block_split_step():
     for kind in ("fprop", "dgrad", "wgrad"):
         assert r.report["training"]["gemms"][kind] == {"count": 20, "fp8_flops": 385875968,
                                                        "high_flops": 524288}, kind
+
+
+@pytest.mark.parametrize("split", [False, True])
+def test_vocabulary_wide_mlp_is_not_the_head(split):
+    # A SwiGLU width of 32768 (>= the 32000 words at which a linear counts as
+    # vocabulary-sized without an embedding in the graph): gate/up's results
+    # reach a function result (the joint step's norm-weight gradients; the
+    # split forward returns them as saved activations) but feed down_proj
+    # first, and their dgrads' dY comes through down_proj's dgrad (the split
+    # backward has no fprop to pair with). Every linear's three GEMMs stay
+    # FP8 linears; nothing is an output head.
+    text = models.llama_training_step(tokens=8, hidden=64, num_heads=2, intermediate=32768, split=split)
+    ir = fp8_mlir.run_pipeline(text, "fp8-assign-precision", locations=True)
+    assert "#fp8.role<output_head>" not in ir
+    for name in ATTN + _swiglu(f"{PRE}.mlp"):
+        for suffix, kind in (("", "fprop"), (".dgrad", "dgrad"), (".wgrad", "wgrad")):
+            ops = [line for line in ir.splitlines() if "= linalg.matmul" in line and f'loc("{name}{suffix}")' in line]
+            assert len(ops) == 1, (name, suffix)
+            assert "#fp8.role<linear>" in ops[0] and "#fp8.precision<fp8>" in ops[0], (name, suffix)
+            assert f"#fp8.gemm<{kind}>" in ops[0], (name, suffix)

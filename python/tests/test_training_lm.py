@@ -149,10 +149,10 @@ def test_fp8_report_every_linear_gemm():
 
 
 def test_fp8_vocabulary_as_wide_as_a_linear():
-    """vocab == hidden: the heuristics would take the blocks' N = vocab
-    linears for output heads (their results reach the returned gradients);
-    the model names its linears, so all of them are FP8 and only lm_head
-    stays high."""
+    """vocab == hidden: the blocks' N = vocab linears (o_proj, down_proj)
+    reach the returned norm-weight gradients, but feed the next layer
+    first; fp8-assign-precision keeps only lm_head's three GEMMs high (the
+    model names no linear)."""
     cfg = LanguageModelConfig(vocab=128, layers=1, hidden=128, heads=2, intermediate=256, seq=64)
     model = LanguageModel(cfg, policy="deepseek-v3")
     params = model.init(2)

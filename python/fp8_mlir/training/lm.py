@@ -151,10 +151,6 @@ def _split_options(options):
     return options + ["cache-activations=true"]
 
 
-#: The blocks' linears by loc name (Fprop, Dgrad, Wgrad), for `_compile`.
-_LINEAR_OVERRIDES = ("*_proj:linear", "*_proj.dgrad:linear", "*_proj.wgrad:linear")
-
-
 def _compile(config, batch, policy, et, opts):
     split = opts.get("form") == "split"
     text = _with_run(lm_training_step(config, batch, et, split=split), config, batch, et)
@@ -163,13 +159,6 @@ def _compile(config, batch, policy, et, opts):
     options = [f"policy={'deepseek-v3' if policy == 'bf16' else policy}", "report=false"]
     if policy == "bf16":
         options.append("overrides=" + ",".join(f"{n}:bf16" for n in _bf16_overrides(text)))
-    elif config.vocab in (config.hidden, config.intermediate):
-        # fp8-assign-precision takes a linear as the output head when its N
-        # is the vocabulary and its result reaches a function result; in a
-        # training graph every activation does (through the norm weights'
-        # gradients), so a linear as wide as the vocabulary would stay high.
-        # The model names its linears instead.
-        options.append("overrides=" + ",".join(_LINEAR_OVERRIDES))
     if split and policy != "bf16":
         options = _split_options(options)
     with tempfile.TemporaryDirectory(prefix="fp8_mlir_lm_") as tmp:
@@ -316,8 +305,6 @@ def saved_activations(config: LanguageModelConfig, batch: int, policy: str = "de
     if policy not in _compiler.POLICIES:
         raise ValueError(f"policy must be an FP8 preset ({', '.join(_compiler.POLICIES)}), got {policy!r}")
     options = [f"policy={policy}", "report=false"]
-    if config.vocab in (config.hidden, config.intermediate):
-        options.append("overrides=" + ",".join(_LINEAR_OVERRIDES))  # as `_compile`
     options = _split_options(options)
     with tempfile.TemporaryDirectory(prefix="fp8_mlir_lm_") as tmp:
         path = os.path.join(tmp, "report.json")

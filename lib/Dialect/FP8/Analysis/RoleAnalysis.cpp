@@ -371,6 +371,50 @@ bool RoleAnalysis::reachesReturn(Operation *op) const {
   return false;
 }
 
+bool RoleAnalysis::endsForward(Operation *op, const WeightView &weight,
+                               Value input) const {
+  Value inputSource = traceSource(input);
+  // The head's own gradients: its Dgrad reads the same weight, its Wgrad
+  // the same input and no weight.
+  auto ownGradient = [&](Operation *user) {
+    bool readsInput = false, readsWeight = false;
+    for (OpOperand *in : cast<linalg::LinalgOp>(user).getDpsInputOperands()) {
+      Value v = in->get();
+      bool isWeight = getWeightSource(v) != WeightSource::none;
+      if (isWeight && getWeightView(v) == weight)
+        return true;
+      readsWeight |= isWeight;
+      readsInput |= traceSource(v) == inputSource;
+    }
+    return readsInput && !readsWeight;
+  };
+  bool returned = false;
+  SmallVector<Operation *> work{op};
+  DenseSet<Operation *> seen{op};
+  while (!work.empty()) {
+    if (seen.size() >= kMaxReturnSearchOps)
+      return false;
+    Operation *cur = work.pop_back_val();
+    for (Operation *user : cur->getUsers()) {
+      if (user->hasTrait<OpTrait::ReturnLike>() &&
+          isa<FunctionOpInterface>(user->getParentOp())) {
+        returned = true;
+        continue;
+      }
+      if (!seen.insert(user).second)
+        continue;
+      if (isContraction(user)) {
+        // The next layer (or attention) reads it: not the last linear.
+        if (!ownGradient(user))
+          return false;
+        continue;
+      }
+      work.push_back(user);
+    }
+  }
+  return returned;
+}
+
 Operation *RoleAnalysis::feedsSoftmax(Operation *op) const {
   SmallVector<std::pair<Operation *, int>> work{{op, 0}};
   DenseSet<Operation *> seen{op};
@@ -759,7 +803,7 @@ void RoleAnalysis::classifyContractions(ArrayRef<Operation *> ops) {
               "(tied output head)";
       } else if (!ShapedType::isDynamic(c.n) &&
                  (vocab.contains(c.n) || c.n >= kMinVocab) &&
-                 reachesReturn(op)) {
+                 endsForward(op, weightView, weight == b ? a : b)) {
         role = Role::output_head;
         reason.clear();
         os << "heuristic: vocabulary-sized linear (N = " << c.n

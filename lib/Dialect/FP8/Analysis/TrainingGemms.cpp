@@ -184,6 +184,32 @@ Value RoleAnalysis::gradientOperand(
   return definedBefore(p, q) ? q : p;
 }
 
+bool RoleAnalysis::isLossGradient(Value dY) const {
+  SmallVector<Value> work{dY};
+  DenseSet<Value> seen{dY};
+  while (!work.empty()) {
+    if (seen.size() >= kMaxDescentSearchValues)
+      return false;
+    Operation *def = work.pop_back_val().getDefiningOp();
+    if (!def)
+      continue;
+    if (weightContractions.contains(def)) {
+      // A contraction with a weight ends the walk: a dgrad means dY came
+      // through a later layer; an fprop is where the loss begins (the
+      // logits of a joint graph).
+      auto kind = gemmKinds.find(def);
+      if (kind != gemmKinds.end() && kind->second == GemmKind::dgrad)
+        return false;
+      continue;
+    }
+    // Through everything else, attention's contractions included.
+    for (Value in : def->getOperands())
+      if (seen.insert(in).second)
+        work.push_back(in);
+  }
+  return true;
+}
+
 std::optional<unsigned>
 RoleAnalysis::getWgradGradientOperand(Operation *op) const {
   auto it = wgradGradientIndex.find(op);
@@ -304,11 +330,14 @@ void RoleAnalysis::classifyTrainingGemms(ArrayRef<Operation *> ops,
                    "(weight: " +
                        source + ")"};
     auto fp = fpropOfWeight.find(wView);
-    if (fp != fpropOfWeight.end() && fp->second != op &&
-        getDecision(fp->second).role != Role::linear) {
-      d.role = getDecision(fp->second).role;
-      d.reason = "heuristic: activation gradient of the " +
-                 stringifyRole(d.role).str() + " linear sharing its weight";
+    if (fp != fpropOfWeight.end() && fp->second != op) {
+      // The fprop of the same weight decided the layer (a vocabulary-sized
+      // linear that is not the head stays a linear).
+      if (getDecision(fp->second).role != Role::linear) {
+        d.role = getDecision(fp->second).role;
+        d.reason = "heuristic: activation gradient of the " +
+                   stringifyRole(d.role).str() + " linear sharing its weight";
+      }
     } else if (auto key = parameterKey(wView);
                key && gatingParameters.count(*key)) {
       // A split backward: the router's fprop, in the forward function,
@@ -320,7 +349,9 @@ void RoleAnalysis::classifyTrainingGemms(ArrayRef<Operation *> ops,
                      .getName()
                      .str() +
                  ") in another function";
-    } else if (isVocab(c.k)) {
+    } else if (isVocab(c.k) && isLossGradient(activationSource[op])) {
+      // No fprop here (a split backward): the head's Dgrad is the one
+      // whose dY is the loss gradient.
       d.role = Role::output_head;
       d.reason = "heuristic: activation gradient of a vocabulary-sized "
                  "linear (contraction over " +
@@ -329,7 +360,7 @@ void RoleAnalysis::classifyTrainingGemms(ArrayRef<Operation *> ops,
     decisions[op] = d;
     gatingOps.erase(op);
   }
-  for (auto [op, srcs] : llvm::zip_equal(weightGradients, wgradSources)) {
+  for (auto [op, g] : llvm::zip_equal(weightGradients, wgradGradients)) {
     gemmKinds[op] = GemmKind::wgrad;
     const Contraction &c = contractions.find(op)->second;
     RoleDecision d{Role::linear, "heuristic: weight gradient dW = dY^T * X "
@@ -340,17 +371,21 @@ void RoleAnalysis::classifyTrainingGemms(ArrayRef<Operation *> ops,
     for (Operation *l : weightLinears) {
       auto k = gemmKinds.find(l);
       if (k != gemmKinds.end() && k->second == GemmKind::dgrad &&
-          (activationSource[l] == srcs.first ||
-           activationSource[l] == srcs.second))
+          activationSource[l] == g)
         dgrad = l;
     }
-    if (isVocab(c.m) || isVocab(c.n)) {
+    // The layer of the dgrad sharing dY, else (no dgrad: a split backward,
+    // or a first layer) the head's when dY is the loss gradient: a
+    // vocabulary-sized linear that is not the head stays a linear.
+    Role dgradRole = dgrad ? getDecision(dgrad).role : Role::linear;
+    if ((isVocab(c.m) || isVocab(c.n)) &&
+        (dgrad ? dgradRole == Role::output_head : isLossGradient(g))) {
       d.role = Role::output_head;
       d.reason = "heuristic: weight gradient of a vocabulary-sized linear "
                  "(" +
                  dimString(c.m) + "x" + dimString(c.n) + ")";
-    } else if (dgrad && getDecision(dgrad).role != Role::linear) {
-      d.role = getDecision(dgrad).role;
+    } else if (dgradRole != Role::linear) {
+      d.role = dgradRole;
       d.reason = "heuristic: weight gradient of the " +
                  stringifyRole(d.role).str() + " linear whose dgrad shares dY";
     }

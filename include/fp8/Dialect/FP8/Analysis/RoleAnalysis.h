@@ -245,6 +245,18 @@ private:
   void findNormalization(Operation *rsqrtOp, llvm::SetVector<Operation *> &out);
   void findAttentionRegion(Operation *att, llvm::SetVector<Operation *> &out);
   bool reachesReturn(Operation *op) const;
+  /// The output head's data flow: `op`'s result reaches a function result
+  /// (the logits, or the loss through a softmax/cross-entropy) and flows
+  /// into no contraction but the head's own gradients (a Dgrad reading
+  /// `weight`, a Wgrad reading `input` and no weight). Every other linear's
+  /// result feeds the next layer or attention, even where it also reaches
+  /// a result (through the norm weights' gradients of a joint training
+  /// graph, or returned as a saved activation by a split forward).
+  bool endsForward(Operation *op, const WeightView &weight, Value input) const;
+  /// True when no activation gradient (a dgrad) lies upstream of `dY`: the
+  /// loss gradient, which the output head's backward reads first; every
+  /// other linear's dY comes through the dgrad of the layer after it.
+  bool isLossGradient(Value dY) const;
   Operation *feedsSoftmax(Operation *op) const;
   bool isContraction(Operation *op) const { return contractions.count(op); }
   /// The contractions `v` is computed from (walking back through any op,
