@@ -99,7 +99,11 @@ LogicalResult Linker::collect(SmallVector<Saved> &out) {
 
 LogicalResult Linker::collectNamed(SmallVector<Saved> &out) {
   llvm::StringMap<std::pair<func::FuncOp, unsigned>> results;
-  for (auto f : module.getOps<func::FuncOp>())
+  // Names on declarations are left alone: there is no body to rewrite.
+  auto funcs =
+      llvm::make_filter_range(module.getOps<func::FuncOp>(),
+                              [](func::FuncOp f) { return !f.isExternal(); });
+  for (auto f : funcs)
     for (unsigned i = 0, e = f.getNumResults(); i < e; ++i)
       if (auto name = f.getResultAttrOfType<StringAttr>(i, kSavedAttr)) {
         auto [it, fresh] = results.try_emplace(name.getValue(), f, i);
@@ -110,7 +114,7 @@ LogicalResult Linker::collectNamed(SmallVector<Saved> &out) {
                                << it->second.second << " and @"
                                << f.getSymName() << " result " << i;
       }
-  for (auto f : module.getOps<func::FuncOp>())
+  for (auto f : funcs)
     for (unsigned j = 0, e = f.getNumArguments(); j < e; ++j) {
       auto name = f.getArgAttrOfType<StringAttr>(j, kSavedAttr);
       if (!name)
@@ -120,7 +124,8 @@ LogicalResult Linker::collectNamed(SmallVector<Saved> &out) {
         return f.emitError()
                << "fp8-cache-activations: argument " << j << " of @"
                << f.getSymName() << " is the saved activation '"
-               << name.getValue() << "', which no function result names";
+               << name.getValue()
+               << "', which no result of a function with a body names";
       auto [fwd, i] = it->second;
       if (fwd == f || fwd.getResultTypes()[i] != f.getArgumentTypes()[j])
         return f.emitError()

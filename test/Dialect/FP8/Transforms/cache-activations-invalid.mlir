@@ -13,7 +13,7 @@ func.func @fwd_b(%x: tensor<4x4xf32>) -> (tensor<4x4xf32> {fp8.saved = "x"}) {
 
 // -----
 
-// expected-error @below {{fp8-cache-activations: argument 1 of @bwd is the saved activation 'h', which no function result names}}
+// expected-error @below {{fp8-cache-activations: argument 1 of @bwd is the saved activation 'h', which no result of a function with a body names}}
 func.func @bwd(%dy: tensor<4x4xf32>, %h: tensor<4x4xf32> {fp8.saved = "h"}) -> tensor<4x4xf32> {
   return %h : tensor<4x4xf32>
 }

@@ -149,3 +149,19 @@ func.func @step_escapes(%x: tensor<128x128xf32>) -> (tensor<128x128xf32>, tensor
   %g = call @bwd_escapes(%r) : (tensor<128x128xf32>) -> tensor<128x128xf32>
   return %r, %g : tensor<128x128xf32>, tensor<128x128xf32>
 }
+
+// -----
+
+// A backward without a body (a declaration) named by `fp8.saved`: nothing
+// to rewrite, both signatures stay.
+// CHECK-LABEL: func.func @fwd_to_decl
+// CHECK-SAME: -> (tensor<128x128xf32> {fp8.saved = "x"})
+// CHECK-NOT: fp8.disassemble
+// CHECK-LABEL: func.func private @bwd_decl
+// CHECK-SAME: (tensor<128x128xf32> {fp8.saved = "x"})
+func.func @fwd_to_decl(%x: tensor<128x128xf32>) -> (tensor<128x128xf32> {fp8.saved = "x"}) {
+  %qx = fp8.quantize %x : tensor<128x128xf32> -> !fp8.scaled<128x128xf8E4M3FN, block = [1, 128], scale = f32>
+  %y = fp8.dequantize %qx : !fp8.scaled<128x128xf8E4M3FN, block = [1, 128], scale = f32> -> tensor<128x128xf32>
+  return %x : tensor<128x128xf32>
+}
+func.func private @bwd_decl(tensor<128x128xf32> {fp8.saved = "x"}) -> tensor<128x128xf32>
