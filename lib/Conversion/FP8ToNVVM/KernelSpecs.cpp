@@ -15,7 +15,7 @@ using namespace mlir::fp8;
 /// Sizes a kernel indexes with signed 32-bit values: TMA coordinates, the
 /// i32 M parameter. A dynamic size is checked at run time instead
 /// (fp8-launch-kernels).
-static constexpr int64_t kMaxKernelExtent = int64_t(1) << 31;
+static constexpr int64_t kMaxKernelExtent = GemmKernelConfig::kMaxExtent;
 
 static LogicalResult checkKernelExtents(Operation *op,
                                         ArrayRef<int64_t> sizes) {

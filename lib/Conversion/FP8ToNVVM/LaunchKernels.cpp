@@ -50,7 +50,7 @@ namespace {
 constexpr StringLiteral kSmCountFunction = "fp8_mgpu_sm_count";
 /// Sizes the kernels index with signed 32-bit values (TMA coordinates, the
 /// i32 row count parameter) stay below this.
-constexpr int64_t kMaxKernelExtent = int64_t(1) << 31;
+constexpr int64_t kMaxKernelExtent = GemmKernelConfig::kMaxExtent;
 
 /// Index arithmetic and device-buffer helpers for a launcher body.
 struct HostBuilder {

@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <numeric>
 
 using namespace mlir::fp8;
 
@@ -57,8 +58,8 @@ double mlir::fp8::gemmWaveOperandBytes(const GemmKernelConfig &c,
   // per-column scales).
   const double aRow = kPad + kb * 4,
                bRow = kPad + kb * 4 / (c.bScalesPerColumn ? 1.0 : 128.0);
-  double bytes = 0;
-  for (int64_t w0 = 0; w0 < tiles; w0 += smCount) {
+  // The bytes of the wave of tiles [w0, min(tiles, w0 + smCount)).
+  auto waveBytes = [&](int64_t w0) {
     const int64_t w1 = std::min(tiles, w0 + smCount);
     int64_t rows = 0, cols = 0;
     // The wave's tiles, one segment per group it touches: inside a group
@@ -75,9 +76,30 @@ double mlir::fp8::gemmWaveOperandBytes(const GemmKernelConfig &c,
     }
     // Segments of different groups may share columns: at most all of them.
     cols = std::min(cols, nT);
-    bytes += static_cast<double>(std::min(rows * c.blockM, c.m)) * aRow +
-             static_cast<double>(std::min(cols * c.blockN, c.n)) * bRow;
+    return static_cast<double>(std::min(rows * c.blockM, c.m)) * aRow +
+           static_cast<double>(std::min(cols * c.blockN, c.n)) * bRow;
+  };
+  // A wave inside the whole groups (height g) touches what its start's
+  // place in its group decides: the waves' bytes repeat every
+  // perGroup / gcd(perGroup, smCount) waves. The model sums one period and
+  // multiplies, so its work does not grow with M (it was one step per
+  // wave: 27 s for one GEMM of 2^30 rows); the waves that reach the last,
+  // shorter group or the end are summed one by one.
+  const int64_t waves = GemmKernelConfig::ceilDiv(tiles, smCount);
+  const int64_t inWholeGroups = mT / g * perGroup / smCount;
+  const int64_t period = perGroup / std::gcd(perGroup, smCount);
+  double bytes = 0;
+  int64_t w = 0;
+  if (inWholeGroups >= 2 * period) {
+    double once = 0;
+    for (; w < period; ++w)
+      once += waveBytes(w * smCount);
+    const int64_t repeats = inWholeGroups / period;
+    bytes = once * static_cast<double>(repeats);
+    w = repeats * period;
   }
+  for (; w < waves; ++w)
+    bytes += waveBytes(w * smCount);
   return bytes;
 }
 

@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 using namespace mlir::fp8;
 
 namespace {
@@ -277,3 +279,74 @@ TEST(GemmCostModelTest, GroupOfAllTileRows) {
   two.groupM = 2;
   EXPECT_LT(gemmWaveOperandBytes(all, 132), gemmWaveOperandBytes(two, 132));
 }
+
+namespace {
+
+// The wave bytes by definition: every tile of every wave placed with
+// tileCoords, its distinct A row tiles and B column tiles counted (as the
+// model does, at most M rows and N columns in all).
+double waveBytesByTiles(const GemmKernelConfig &c, int64_t smCount) {
+  const double kb = static_cast<double>(c.kBlocks()), kPad = kb * c.blockK;
+  const double aRow = kPad + kb * 4,
+               bRow = kPad + kb * 4 / (c.bScalesPerColumn ? 1.0 : 128.0);
+  double bytes = 0;
+  for (int64_t w0 = 0; w0 < c.tiles(); w0 += smCount) {
+    std::set<int64_t> rows, cols;
+    for (int64_t t = w0; t < std::min(c.tiles(), w0 + smCount); ++t) {
+      int64_t mt, nt;
+      c.tileCoords(t, mt, nt);
+      rows.insert(mt);
+      cols.insert(nt);
+    }
+    auto extent = [](const std::set<int64_t> &s, int64_t b, int64_t size) {
+      return static_cast<double>(
+          std::min(static_cast<int64_t>(s.size()) * b, size));
+    };
+    bytes += extent(rows, c.blockM, c.m) * aRow +
+             extent(cols, c.blockN, c.n) * bRow;
+  }
+  return bytes;
+}
+
+// The model sums one period of the tile order's waves and multiplies (its
+// work does not grow with M): the same bytes as wave by wave, for many
+// tiles, group heights (short last groups included), SM counts (78 and
+// 114: H20 and H100 PCIe) and per-column B scales.
+TEST(GemmCostModelTest, PeriodicWavesEqualEveryWave) {
+  for (int64_t sms : {4, 78, 114, 132})
+    for (int64_t m : {64, 1000, 4160, 20000})
+      for (int64_t n : {16, 100, 1056, 2112, 7168})
+        for (int64_t g : {1, 2, 3, 8, 64}) {
+          GemmKernelConfig c = tiles(m, n, 256, 64, 16);
+          if (g > c.mTiles())
+            continue;
+          c.groupM = g;
+          c.bScalesPerColumn = n == 100;
+          EXPECT_DOUBLE_EQ(gemmWaveOperandBytes(c, sms),
+                           waveBytesByTiles(c, sms))
+              << m << "x" << n << " groupM " << g << " on " << sms;
+        }
+}
+
+// M = 2^30 (the report at tokens = 2^30 took 27 s per GEMM): in 64x16
+// tiles, N = 2112 is 132 column tiles, so in row-major order each wave of
+// 132 is one tile row, 64 A rows of 128 + 4 B and all 2112 B rows of
+// 128.03125 B: 2^24 waves of 278850 B. In groups of 2 rows with N = 1056
+// (66 columns) each wave is one group: 128 A rows and 1056 B rows, 152097
+// B, 2^23 times.
+TEST(GemmCostModelTest, HugeMInClosedForm) {
+  GemmKernelConfig c = tiles(int64_t(1) << 30, 2112, 128, 64, 16);
+  EXPECT_DOUBLE_EQ(gemmWaveOperandBytes(c, 132), 4678326681600.0);
+  c = tiles(int64_t(1) << 30, 1056, 128, 64, 16);
+  c.groupM = 2;
+  EXPECT_DOUBLE_EQ(gemmWaveOperandBytes(c, 132), 1275882110976.0);
+  // The choice at that M (every candidate and group height) is made:
+  // 2^30 rows in tiles of at most 256 x 256 are >= 2^22 x 9 tiles.
+  GemmChoice choice =
+      chooseGemmConfigByModel(int64_t(1) << 30, 2112, 7168, h200());
+  EXPECT_EQ(choice.cost.ctas, 132);
+  EXPECT_GE(choice.cost.tiles, (int64_t(1) << 22) * 9);
+  EXPECT_EQ(choice.cost.waves, (choice.cost.tiles + 131) / 132);
+}
+
+} // namespace

@@ -89,6 +89,9 @@ struct GemmKernelConfig {
   /// (BLOCK_N <= 256 starting at a multiple of 8: ceil((120 + 256) / 128)).
   static constexpr int64_t kMaxScaleBlocksPerTile = 3;
 
+  /// Sizes a kernel indexes with signed 32-bit values (TMA coordinates,
+  /// the i32 M parameter) stay below this.
+  static constexpr int64_t kMaxExtent = int64_t(1) << 31;
   static constexpr int64_t kSharedMemoryLimit = 227 * 1024; // sm_90 opt-in max
   static constexpr int64_t kBarrierBytes = 1024;            // mbarriers, padded
 

@@ -9,13 +9,6 @@
 using namespace mlir;
 using namespace mlir::fp8;
 
-int64_t Contraction::flops() const {
-  if (ShapedType::isDynamic(m) || ShapedType::isDynamic(n) ||
-      ShapedType::isDynamic(k))
-    return 0;
-  return 2 * m * n * k;
-}
-
 /// True when `map`'s results are exactly the loop dims `dims`, in order.
 static bool resultsAre(AffineMap map, ArrayRef<unsigned> dims) {
   if (map.getNumResults() != dims.size())

@@ -213,15 +213,6 @@ LogicalResult ScaledMatmulOp::verify() {
   return success();
 }
 
-int64_t ScaledMatmulOp::getFlops() {
-  ArrayRef<int64_t> a = getA().getType().getShape();
-  int64_t n = getB().getType().getShape()[0];
-  if (ShapedType::isDynamic(a[0]) || ShapedType::isDynamic(a[1]) ||
-      ShapedType::isDynamic(n))
-    return 0;
-  return 2 * a[0] * n * a[1];
-}
-
 //===----------------------------------------------------------------------===//
 // GroupedScaledMatmulOp
 //===----------------------------------------------------------------------===//
@@ -320,18 +311,6 @@ LogicalResult GroupedScaledMatmulOp::verify() {
     if (failed(verifyOperandShape(*this, c, "accumulator C", outDims, out)))
       return failure();
   return success();
-}
-
-int64_t GroupedScaledMatmulOp::getFlops() {
-  ArrayRef<int64_t> a = getA().getType().getShape();
-  ArrayRef<int64_t> b = getB().getType().getShape();
-  if (llvm::any_of(a, ShapedType::isDynamic) ||
-      llvm::any_of(b, ShapedType::isDynamic))
-    return 0;
-  // Masked: G slabs of M rows; contiguous: each of the M rows meets one
-  // group's N x K weight.
-  int64_t rows = getLayout() == GroupLayout::masked ? a[0] * a[1] : a[0];
-  return 2 * rows * b[1] * b[2];
 }
 
 //===----------------------------------------------------------------------===//

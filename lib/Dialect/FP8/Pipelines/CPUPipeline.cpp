@@ -78,6 +78,12 @@ void fp8::detail::buildHostLowering(OpPassManager &pm,
   bufOptions.bufferizeFunctionBoundaries = true;
   bufOptions.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
+  // A loop that carries an activation (scf.for iter_args) yields the
+  // result of its FP8 GEMM, a new buffer each iteration, not the one it
+  // was given: without this one-shot bufferization stops with "Yield
+  // operand #0 is not equivalent to the corresponding iter bbArg". The
+  // ownership-based deallocation below frees the buffers of each iteration.
+  bufOptions.allowReturnAllocsFromLoops = true;
   pm.addPass(bufferization::createOneShotBufferizePass(bufOptions));
   if (options.deallocate)
     buildDeallocationPipeline(pm);

@@ -6,6 +6,8 @@
 // bytes before/after).
 //
 //===----------------------------------------------------------------------===//
+#include "ReportCount.h"
+
 #include "fp8/Dialect/FP8/Analysis/RoleAnalysis.h"
 
 #include "fp8/Dialect/FP8/IR/FP8.h"
@@ -37,17 +39,17 @@ struct Row {
   /// None for an op the precision pass left without one (integer ops).
   std::optional<Precision> precision;
   bool isMatmul = false;
-  int64_t flops = 0;
+  Count flops = 0;
   /// FLOPs per token of a GEMM with one dynamic (token) dimension: M of an
   /// fprop or dgrad, K of a wgrad (2 * the other two); 0 when all static.
-  int64_t flopsPerToken = 0;
-  int64_t weightBytesBefore = 0, weightBytesAfter = 0;
+  Count flopsPerToken = 0;
+  Count weightBytesBefore = 0, weightBytesAfter = 0;
   /// Elements of the weight counted in weightBytesBefore.
-  int64_t weightElements = 0;
+  Count weightElements = 0;
   /// How many times the op runs per call of its function (the static trip
   /// counts of the loops around it: the experts of a grouped linear); the
   /// FLOPs and weight bytes above are totals over all of them.
-  int64_t count = 1;
+  Count count = 1;
   /// Groups of an fp8.grouped_scaled_matmul (one GEMM of G per-group
   /// products; m, n, k are one group's), 1 otherwise.
   int64_t groups = 1;
@@ -68,7 +70,7 @@ struct Row {
   /// 1x128 scales (FP8 activation caching, DeepSeek-V3 §3.3.3), a dynamic
   /// (token) dimension counted at `tokens` (resolveSavedActivations).
   Value savedRoot;
-  int64_t savedBytesBefore = 0, savedBytesAfter = 0;
+  Count savedBytesBefore = 0, savedBytesAfter = 0;
 };
 
 /// The high-precision value an operand of a weight gradient comes from:
@@ -96,17 +98,26 @@ Value highPrecisionRoot(Value v) {
   return {};
 }
 
+/// 2 * M * N * K of a GEMM of static sizes, else 0.
+Count gemmFlops(int64_t m, int64_t n, int64_t k) {
+  if (ShapedType::isDynamic(m) || ShapedType::isDynamic(n) ||
+      ShapedType::isDynamic(k))
+    return 0;
+  return Count(2) * m * n * k;
+}
+
 /// 2 * the static sizes of a GEMM with exactly one dynamic size (the tokens:
 /// M of an fprop or dgrad, K of a wgrad), else 0.
-int64_t flopsPerToken(int64_t m, int64_t n, int64_t k) {
-  int64_t flops = 2, dynamic = 0;
+Count flopsPerToken(int64_t m, int64_t n, int64_t k) {
+  Count flops = 2;
+  int64_t dynamic = 0;
   for (int64_t d : {m, n, k}) {
     if (ShapedType::isDynamic(d))
       ++dynamic;
     else
       flops *= d;
   }
-  return dynamic == 1 ? flops : 0;
+  return dynamic == 1 ? flops : Count(0);
 }
 
 /// The precision column: the precision's name, or "" when it has none.
@@ -163,23 +174,29 @@ std::string shapeString(ArrayRef<int64_t> shape) {
 }
 
 /// FP8 bytes of an [N, K] weight: one byte per code plus the scales.
-int64_t fp8WeightBytes(int64_t n, int64_t k, ArrayRef<int64_t> block,
-                       Type scaleType) {
-  int64_t bn = ShapedType::isDynamic(block[0]) ? n : block[0];
-  int64_t bk = ShapedType::isDynamic(block[1]) ? k : block[1];
-  return n * k + getNumBlocks(n, bn) * getNumBlocks(k, bk) * bytesOf(scaleType);
+/// (A dynamic block size is the whole dimension.) `n` may exceed int64: the
+/// rows of an activation at `tokens`.
+Count fp8WeightBytes(Count n, int64_t k, ArrayRef<int64_t> block,
+                     Type scaleType) {
+  if (n.isZero() || k == 0)
+    return 0;
+  Count nBlocks =
+      ShapedType::isDynamic(block[0]) ? Count(1) : n.ceilDiv(block[0]);
+  int64_t kBlocks =
+      ShapedType::isDynamic(block[1]) ? 1 : getNumBlocks(k, block[1]);
+  return n * k + nBlocks * kBlocks * bytesOf(scaleType);
 }
 
 /// The product of the static trip counts of the loops around `op` inside
 /// `func`: an fp8.scaled_matmul in fp8-insert-quant's loop over the experts
 /// of a grouped linear runs once per expert. A loop without a static trip
 /// count counts once.
-int64_t runsPerCall(Operation *op, Operation *func) {
-  int64_t n = 1;
+Count runsPerCall(Operation *op, Operation *func) {
+  Count n = 1;
   for (Operation *p = op->getParentOp(); p && p != func; p = p->getParentOp())
     if (auto loop = dyn_cast<LoopLikeOpInterface>(p))
       if (std::optional<APInt> trips = loop.getStaticTripCount())
-        n *= trips->getSExtValue();
+        n *= trips->getLimitedValue(INT64_MAX);
   return n;
 }
 
@@ -288,14 +305,17 @@ void resolveSavedActivations(std::vector<Row> &rows, PolicyAttr policy,
     SmallVector<int64_t> shape;
     for (int64_t d : t.getShape())
       shape.push_back(ShapedType::isDynamic(d) ? tokens : d);
-    int64_t cols = shape.back(), elements = ShapedType::getNumElements(shape);
-    if (elements <= 0)
+    // X viewed as rows x cols, its rows the product of the leading sizes.
+    Count rows = 1;
+    for (int64_t d : ArrayRef(shape).drop_back())
+      rows *= d;
+    int64_t cols = shape.back();
+    if (rows.isZero() || cols <= 0)
       continue;
     r.savedRoot = x;
-    r.savedBytesBefore = elements * bytesOf(t.getElementType());
-    r.savedBytesAfter =
-        fp8WeightBytes(elements / cols, cols, policy.getActivationBlock(),
-                       policy.getScaleType());
+    r.savedBytesBefore = rows * cols * bytesOf(t.getElementType());
+    r.savedBytesAfter = fp8WeightBytes(rows, cols, policy.getActivationBlock(),
+                                       policy.getScaleType());
   }
 }
 
@@ -305,8 +325,17 @@ void resolveSavedActivations(std::vector<Row> &rows, PolicyAttr policy,
 /// (the codes) and the result after it (the scales). Measured from the
 /// result types, not modelled.
 struct CachedActivations {
-  int64_t tensors = 0, elements = 0, highBytes = 0, fp8Bytes = 0;
+  int64_t tensors = 0;
+  Count elements = 0, highBytes = 0, fp8Bytes = 0;
 };
+
+/// The elements of a static shape (a Count: no int64 wrap).
+Count numElements(ArrayRef<int64_t> shape) {
+  Count n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  return n;
+}
 
 CachedActivations measureCachedActivations(ModuleOp module) {
   CachedActivations c;
@@ -320,11 +349,12 @@ CachedActivations measureCachedActivations(ModuleOp module) {
           !scales.hasStaticShape())
         continue;
       ++c.tensors;
-      c.elements += codes.getNumElements();
-      c.highBytes += codes.getNumElements() *
-                     bytesOf(getElementTypeOrSelf(high.getValue()));
-      c.fp8Bytes += codes.getNumElements() * bytesOf(codes.getElementType()) +
-                    scales.getNumElements() * bytesOf(scales.getElementType());
+      Count elements = numElements(codes.getShape());
+      c.elements += elements;
+      c.highBytes += elements * bytesOf(getElementTypeOrSelf(high.getValue()));
+      c.fp8Bytes +=
+          elements * bytesOf(codes.getElementType()) +
+          numElements(scales.getShape()) * bytesOf(scales.getElementType());
     }
   }
   return c;
@@ -384,7 +414,7 @@ void ReportPass::collect(FunctionOpInterface func, PolicyAttr policy,
       ArrayRef<int64_t> b = mm.getB().getType().getShape();
       r.isMatmul = true;
       r.precision = Precision::fp8;
-      r.flops = mm.getFlops();
+      r.flops = gemmFlops(a[0], b[0], a[1]);
       r.flopsPerToken = flopsPerToken(a[0], b[0], a[1]);
       r.shape = (shapeString({a[0], b[0], a[1]}));
       r.m = a[0];
@@ -395,8 +425,8 @@ void ReportPass::collect(FunctionOpInterface func, PolicyAttr policy,
         if (!src)
           src = mm.getResult().getType().getElementType();
         ScaledTensorType bt = mm.getB().getType();
-        r.weightBytesBefore = b[0] * b[1] * bytesOf(src);
-        r.weightElements = b[0] * b[1];
+        r.weightElements = Count(b[0]) * b[1];
+        r.weightBytesBefore = r.weightElements * bytesOf(src);
         r.weightBytesAfter =
             fp8WeightBytes(b[0], b[1], bt.getBlockShape(), bt.getScaleType());
       }
@@ -412,9 +442,13 @@ void ReportPass::collect(FunctionOpInterface func, PolicyAttr policy,
       bool masked = gmm.getLayout() == GroupLayout::masked;
       r.isMatmul = true;
       r.precision = Precision::fp8;
-      r.flops = gmm.getFlops();
       r.groups = b[0];
       r.m = masked ? a[1] : a[0];
+      // Masked: G slabs of M rows; contiguous: each of the M rows meets one
+      // group's N x K weight.
+      if (!llvm::any_of(a, ShapedType::isDynamic))
+        r.flops = masked ? gemmFlops(a[1], b[1], b[2]) * a[0]
+                         : gemmFlops(a[0], b[1], b[2]);
       r.n = b[1];
       r.k = b[2];
       r.shape =
@@ -425,18 +459,19 @@ void ReportPass::collect(FunctionOpInterface func, PolicyAttr policy,
         if (!src)
           src = gmm.getResult().getType().getElementType();
         ScaledTensorType bt = gmm.getB().getType();
-        r.weightElements = b[0] * b[1] * b[2];
+        r.weightElements = Count(b[0]) * b[1] * b[2];
         r.weightBytesBefore = r.weightElements * bytesOf(src);
         r.weightBytesAfter =
-            b[0] * fp8WeightBytes(b[1], b[2], bt.getBlockShape().drop_front(),
-                                  bt.getScaleType());
+            fp8WeightBytes(b[1], b[2], bt.getBlockShape().drop_front(),
+                           bt.getScaleType()) *
+            b[0];
       }
       rows.push_back(r);
       return WalkResult::advance();
     }
     if (const Contraction *c = roles.getContraction(op)) {
       r.isMatmul = true;
-      r.flops = c->flops();
+      r.flops = gemmFlops(c->m, c->n, c->k);
       r.flopsPerToken = flopsPerToken(c->m, c->n, c->k);
       r.shape = shapeString({c->m, c->n, c->k});
       r.m = c->m;
@@ -448,8 +483,8 @@ void ReportPass::collect(FunctionOpInterface func, PolicyAttr policy,
           r.role != Role::attention && !ShapedType::isDynamic(c->n) &&
           !ShapedType::isDynamic(c->k)) {
         int64_t bytes = bytesOf(getElementTypeOrSelf(b.getType()));
-        r.weightBytesBefore = c->n * c->k * bytes;
-        r.weightElements = c->n * c->k;
+        r.weightElements = Count(c->n) * c->k;
+        r.weightBytesBefore = r.weightElements * bytes;
         r.weightBytesAfter =
             r.precision == Precision::fp8
                 ? fp8WeightBytes(c->n, c->k, policy.getWeightBlock(),
@@ -465,9 +500,9 @@ void ReportPass::collect(FunctionOpInterface func, PolicyAttr policy,
       // One FLOP per loop iteration: the work of an elementwise/reduction
       // op, to compare with the matmuls.
       if (auto lop = dyn_cast<linalg::LinalgOp>(op)) {
-        int64_t n = 1;
+        Count n = 1;
         for (int64_t d : lop.getStaticLoopRanges())
-          n = ShapedType::isDynamic(d) ? 0 : n * d;
+          n = ShapedType::isDynamic(d) ? Count(0) : n * d;
         r.flops = n;
         if (op->getNumResults())
           if (auto t = dyn_cast<ShapedType>(op->getResult(0).getType()))
@@ -479,20 +514,27 @@ void ReportPass::collect(FunctionOpInterface func, PolicyAttr policy,
   });
 }
 
-std::string humanFlops(int64_t f) {
+/// Beyond 10^18 (a count near int64's limit or past it) with an exponent.
+std::string humanFlops(Count count) {
+  double f = count.value();
+  if (f >= 1e18)
+    return llvm::formatv("{0:e3} FLOP", f).str();
   if (f >= 1000000000)
     return llvm::formatv("{0:F2} GFLOP", f / 1e9).str();
   if (f >= 1000000)
     return llvm::formatv("{0:F2} MFLOP", f / 1e6).str();
-  return llvm::formatv("{0} FLOP", f).str();
+  return count.str() + " FLOP";
 }
 
-std::string humanBytes(int64_t b) {
+std::string humanBytes(Count count) {
+  double b = count.value();
+  if (b >= 1e18)
+    return llvm::formatv("{0:e3} B", b).str();
   if (b >= (1 << 20))
     return llvm::formatv("{0:F2} MiB", b / double(1 << 20)).str();
   if (b >= (1 << 10))
     return llvm::formatv("{0:F2} KiB", b / double(1 << 10)).str();
-  return llvm::formatv("{0} B", b).str();
+  return count.str() + " B";
 }
 
 /// A text table whose columns fit their widest cell: op names such as
@@ -616,15 +658,18 @@ void ReportPass::runOnOperation() {
   // per-token FLOPs are totalled apart.
   for (Row &r : rows)
     if (r.flopsPerToken && tokens > 0) {
-      r.flops = r.flopsPerToken * tokens;
+      r.flops = r.flopsPerToken * int64_t(tokens);
       r.flopsPerToken = 0;
     }
   // The kernel configuration of every FP8 GEMM the GPU lowering can build
-  // (static N and K; M static or given by `tokens`).
+  // (static N and K; M static or given by `tokens`; each below 2^31).
+  auto buildable = [](int64_t d) {
+    return d > 0 && d < GemmKernelConfig::kMaxExtent;
+  };
   for (Row &r : rows) {
     int64_t m = ShapedType::isDynamic(r.m) ? int64_t(tokens) : r.m;
-    if (r.isMatmul && r.precision == Precision::fp8 && m > 0 && r.n > 0 &&
-        r.k > 0 && !ShapedType::isDynamic(r.n) && !ShapedType::isDynamic(r.k))
+    if (r.isMatmul && r.precision == Precision::fp8 && buildable(m) &&
+        buildable(r.n) && buildable(r.k))
       // A Wgrad GEMM's B (an activation) has [1, 128] blocks: the
       // per-column-scale kernel, with its own register limit and bytes.
       r.kernel = chooseGemmConfigByModel(
@@ -643,11 +688,11 @@ void ReportPass::runOnOperation() {
       r.weightBytesBefore = r.weightBytesAfter = r.weightElements = 0;
   // Per GEMM kind: count, FLOPs in FP8 and in high precision.
   struct KindTotals {
-    int64_t count = 0, fp8 = 0, high = 0;
+    Count count = 0, fp8 = 0, high = 0;
   };
   KindTotals kinds[3];
   bool training = false;
-  int64_t savedBefore = 0, savedAfter = 0, weightElements = 0;
+  Count savedBefore = 0, savedAfter = 0, weightElements = 0;
   DenseSet<Value> savedSeen;
   // In a cached split step the X the forward still returns in high
   // precision stays so; the cached ones are measured.
@@ -669,8 +714,8 @@ void ReportPass::runOnOperation() {
   }
   savedBefore += cached.highBytes;
   savedAfter += cached.fp8Bytes;
-  int64_t mmFlops = 0, fp8Flops = 0, mmPerToken = 0, fp8PerToken = 0;
-  int64_t before = 0, after = 0;
+  Count mmFlops = 0, fp8Flops = 0, mmPerToken = 0, fp8PerToken = 0;
+  Count before = 0, after = 0;
   for (const Row &r : rows) {
     if (r.isMatmul) {
       mmFlops += r.flops;
@@ -686,8 +731,8 @@ void ReportPass::runOnOperation() {
   }
   TrainingState state = getTrainingState(policy);
   // The share at many tokens when dynamic GEMMs are left per token.
-  double share = mmPerToken ? 100.0 * fp8PerToken / mmPerToken
-                 : mmFlops  ? 100.0 * fp8Flops / mmFlops
+  double share = mmPerToken ? 100.0 * fp8PerToken.value() / mmPerToken.value()
+                 : mmFlops  ? 100.0 * fp8Flops.value() / mmFlops.value()
                             : 0.0;
 
   // The report is rendered into a string and written at the end, so that a
@@ -710,54 +755,60 @@ void ReportPass::runOnOperation() {
           {"reason", r.reason},
           {"shape", r.shape},
           {"matmul", r.isMatmul},
-          {"count", r.count},
+          {"count", r.count.toJson()},
           {"groups", r.groups},
-          {"flops", r.flops},
-          {"flops_per_token", r.flopsPerToken},
-          {"weight_bytes_before", r.weightBytesBefore},
-          {"weight_bytes_after", r.weightBytesAfter},
+          {"flops", r.flops.toJson()},
+          {"flops_per_token", r.flopsPerToken.toJson()},
+          {"weight_bytes_before", r.weightBytesBefore.toJson()},
+          {"weight_bytes_after", r.weightBytesAfter.toJson()},
           {"gemm", r.gemm ? llvm::json::Value(stringifyGemmKind(*r.gemm))
                           : llvm::json::Value(nullptr)},
           {"kernel_config", kernelConfigJson(r)}});
     llvm::json::Object perKind;
     for (GemmKind g : {GemmKind::fprop, GemmKind::dgrad, GemmKind::wgrad}) {
       const KindTotals &k = kinds[static_cast<unsigned>(g)];
-      perKind[stringifyGemmKind(g)] = llvm::json::Object{
-          {"count", k.count}, {"fp8_flops", k.fp8}, {"high_flops", k.high}};
+      perKind[stringifyGemmKind(g)] =
+          llvm::json::Object{{"count", k.count.toJson()},
+                             {"fp8_flops", k.fp8.toJson()},
+                             {"high_flops", k.high.toJson()}};
     }
     llvm::json::Value trainingJson = nullptr;
     if (training)
       trainingJson = llvm::json::Object{
           {"gemms", std::move(perKind)},
-          {"saved_activation_bytes_before", savedBefore},
-          {"saved_activation_bytes_after", savedAfter},
+          {"saved_activation_bytes_before", savedBefore.toJson()},
+          {"saved_activation_bytes_after", savedAfter.toJson()},
           {"cached_activations",
            llvm::json::Object{{"tensors", cached.tensors},
-                              {"elements", cached.elements},
-                              {"high_bytes", cached.highBytes},
-                              {"bf16_bytes", 2 * cached.elements},
-                              {"fp8_bytes", cached.fp8Bytes}}},
-          {"weight_elements", weightElements},
+                              {"elements", cached.elements.toJson()},
+                              {"high_bytes", cached.highBytes.toJson()},
+                              {"bf16_bytes", (cached.elements * 2).toJson()},
+                              {"fp8_bytes", cached.fp8Bytes.toJson()}}},
+          {"weight_elements", weightElements.toJson()},
           {"master_weights", state.master},
           {"weight_gradients", state.grads},
           {"optimizer_moments", state.moments},
-          {"master_weight_bytes", weightElements * state.masterBytes},
-          {"weight_gradient_bytes", weightElements * state.gradBytes},
-          {"optimizer_moment_bytes", weightElements * state.momentBytes}};
+          {"master_weight_bytes",
+           (weightElements * state.masterBytes).toJson()},
+          {"weight_gradient_bytes",
+           (weightElements * state.gradBytes).toJson()},
+          {"optimizer_moment_bytes",
+           (weightElements * state.momentBytes).toJson()}};
     llvm::json::Object root{
         {"policy", policyName},
         {"policy_from_module", hasPolicy},
         {"chip", chipSpec->name},
         {"ops", std::move(ops)},
         {"totals",
-         llvm::json::Object{{"matmul_flops", mmFlops},
-                            {"fp8_matmul_flops", fp8Flops},
-                            {"matmul_flops_per_token", mmPerToken},
-                            {"fp8_matmul_flops_per_token", fp8PerToken},
-                            {"tokens", static_cast<int64_t>(tokens)},
-                            {"fp8_matmul_flop_share", share / 100.0},
-                            {"weight_bytes_before", before},
-                            {"weight_bytes_after", after}}},
+         llvm::json::Object{
+             {"matmul_flops", mmFlops.toJson()},
+             {"fp8_matmul_flops", fp8Flops.toJson()},
+             {"matmul_flops_per_token", mmPerToken.toJson()},
+             {"fp8_matmul_flops_per_token", fp8PerToken.toJson()},
+             {"tokens", static_cast<int64_t>(tokens)},
+             {"fp8_matmul_flop_share", share / 100.0},
+             {"weight_bytes_before", before.toJson()},
+             {"weight_bytes_after", after.toJson()}}},
         {"training", std::move(trainingJson)}};
     os << llvm::formatv("{0:2}", llvm::json::Value(std::move(root))) << "\n";
     return write(text, module);
@@ -784,7 +835,7 @@ void ReportPass::runOnOperation() {
   for (size_t i = 0; i < rows.size();) {
     const Row &r = rows[i];
     size_t j = i + 1;
-    int64_t flops = r.flops, perToken = r.flopsPerToken, count = r.count;
+    Count flops = r.flops, perToken = r.flopsPerToken, count = r.count;
     if (r.isMatmul)
       for (; j < rows.size() && rows[j].isMatmul && same(r, rows[j]); ++j) {
         flops += rows[j].flops;
@@ -793,7 +844,7 @@ void ReportPass::runOnOperation() {
       }
     if (r.isMatmul) {
       std::string shape =
-          count > 1 ? std::to_string(count) + " x " + r.shape : r.shape;
+          count.value() > 1 ? count.str() + " x " + r.shape : r.shape;
       matmuls.add(
           {std::to_string(++idx), r.op,
            r.location.empty() ? r.func : r.location,
@@ -814,7 +865,7 @@ void ReportPass::runOnOperation() {
     std::optional<Precision> precision;
     std::string reason;
     unsigned count = 0;
-    int64_t flops = 0;
+    Count flops = 0;
   };
   std::vector<Group> groups;
   for (const Row &r : rows) {
@@ -842,7 +893,7 @@ void ReportPass::runOnOperation() {
 
   os << "\nTotals\n";
   // "X + Y per token" when dynamic GEMMs are reported per token.
-  auto total = [&](int64_t fixed, int64_t perToken) {
+  auto total = [&](Count fixed, Count perToken) {
     std::string s = humanFlops(fixed);
     if (mmPerToken)
       s += " + " + humanFlops(perToken) + " per token";
@@ -865,10 +916,11 @@ void ReportPass::runOnOperation() {
                         "FP8 FLOPs", "high FLOPs", "FP8 share");
     for (GemmKind g : {GemmKind::fprop, GemmKind::dgrad, GemmKind::wgrad}) {
       const KindTotals &k = kinds[static_cast<unsigned>(g)];
-      int64_t all = k.fp8 + k.high;
+      double all = (k.fp8 + k.high).value();
       os << llvm::formatv("  {0,-6} {1,6} {2,14} {3,14} {4,8:F1}%\n",
-                          stringifyGemmKind(g), k.count, humanFlops(k.fp8),
-                          humanFlops(k.high), all ? 100.0 * k.fp8 / all : 0.0);
+                          stringifyGemmKind(g), k.count.str(),
+                          humanFlops(k.fp8), humanFlops(k.high),
+                          all ? 100.0 * k.fp8.value() / all : 0.0);
     }
     os << llvm::formatv("  saved activations:   {0} in high precision, {1} "
                         "cached as FP8 (codes + scales; the weight "
@@ -878,7 +930,7 @@ void ReportPass::runOnOperation() {
       os << llvm::formatv("  cached by the forward: {0} activations, {1} as "
                           "bf16, {2} as FP8 (codes + scales; measured: the "
                           "forward's results)\n",
-                          cached.tensors, humanBytes(2 * cached.elements),
+                          cached.tensors, humanBytes(cached.elements * 2),
                           humanBytes(cached.fp8Bytes));
     os << llvm::formatv(
         "  master weights {0} ({1}), weight gradients {2} ({3}), optimizer "
@@ -886,7 +938,7 @@ void ReportPass::runOnOperation() {
         state.master, humanBytes(weightElements * state.masterBytes),
         state.grads, humanBytes(weightElements * state.gradBytes),
         state.moments, humanBytes(weightElements * state.momentBytes),
-        weightElements);
+        weightElements.str());
   }
   write(text, module);
 }

@@ -48,9 +48,6 @@ struct Contraction {
   bool supported = false;
   /// Why `supported` is false.
   std::string unsupportedReason;
-
-  /// 2 * M * N * K, or 0 when a size is dynamic.
-  int64_t flops() const;
 };
 
 /// Matches a matmul-like linalg contraction (linalg.matmul, batch_matmul,

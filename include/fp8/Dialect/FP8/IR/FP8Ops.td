@@ -176,10 +176,6 @@ def FP8_ScaledMatmulOp : FP8_Op<"scaled_matmul", [Pure]> {
     `:` qualified(type($a)) `,` qualified(type($b)) `->` type($result)
   }];
   let hasVerifier = 1;
-  let extraClassDeclaration = [{
-    /// FLOPs of the product (2 * M * N * K).
-    int64_t getFlops();
-  }];
 }
 
 //===----------------------------------------------------------------------===//
@@ -267,9 +263,6 @@ def FP8_GroupedScaledMatmulOp : FP8_Op<"grouped_scaled_matmul",
   let extraClassDeclaration = [{
     /// Number of groups G (B's leading dimension; dynamic if unknown).
     int64_t getNumGroups() { return getB().getType().getShape()[0]; }
-    /// FLOPs of the product, counting every row as valid: 2 * G * M * N * K
-    /// (masked) or 2 * M * N * K (contiguous); 0 if a size is dynamic.
-    int64_t getFlops();
   }];
 }
 
