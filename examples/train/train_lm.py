@@ -492,7 +492,7 @@ def run_all(args, log=print, measure=True, after_run=None):
                           final_train_loss=final_train_loss(r["losses"]), compile_s=compile_s,
                           tokens_per_s=args.batch * args.seq / float(step_and_opt),
                           optimizer_s=float(np.median(r["opt_s"])), time_split=split)
-        if policy in fp8_mlir.POLICIES:
+        if policy in fp8_mlir.FP8_POLICIES:
             # Measured on the split step with FP8 activation caching (what
             # its forward returns for the weight gradients' X).
             runs[name]["saved_activations"] = saved_activations(config, args.batch, policy)

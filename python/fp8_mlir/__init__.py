@@ -13,6 +13,7 @@ Import from the build tree with PYTHONPATH=<build>/python_packages.
 
 from .compiler import (
     POLICIES,
+    FP8_POLICIES,
     TARGETS,
     CompiledResult,
     Diagnostic,
@@ -34,6 +35,8 @@ __all__ = [
     "compile",
     "CompiledResult",
     "POLICIES",
+    "FP8_POLICIES",
+    "FP8_POLICIES",
     "TARGETS",
     "jit",
     "JitModule",

@@ -28,11 +28,16 @@ __all__ = [
     "compile",
     "CompiledResult",
     "POLICIES",
+    "FP8_POLICIES",
     "TARGETS",
 ]
 
-#: Policy presets of `#fp8.policy<...>` (docs/design.md §2.2).
-POLICIES = ("deepseek-v3", "hybrid", "per-tensor", "rowwise", "mxfp8")
+#: Policy presets of `#fp8.policy<...>` (docs/design.md §2.2), as the
+#: compiler defines them: the FP8 recipes, then `bf16` (every contraction
+#: with BF16 operands and FP32 accumulation, nothing FP8: the baseline).
+POLICIES = tuple(_native.policy_presets())
+#: The presets that put linears in FP8 (all but the `bf16` baseline).
+FP8_POLICIES = tuple(p for p in POLICIES if p != "bf16")
 #: Targets of `compile()`: the CPU lowering, or an NVIDIA chip (PTX).
 TARGETS = ("cpu", "sm_90a")
 
@@ -226,7 +231,7 @@ class CompiledResult:
     - `ir`: the module lowered for `target`: the LLVM dialect for "cpu"
       (`fp8-cpu-pipeline`); for a GPU chip, the FP8 graph plus a
       `gpu.binary` holding one GEMM kernel per distinct scaled_matmul shape
-      (`fp8-gpu-pipeline`);
+      (`fp8-gpu-pipeline`); with `lower=False`, the FP8 graph itself;
     - `report`: the `fp8-report` JSON as a dict (each contraction and
       sensitive op with role, precision, reason, shapes, FLOPs; totals);
     - `report_text`: the same report as the table `fp8-opt` prints;
@@ -273,6 +278,8 @@ def compile(
     target: str = "cpu",
     *,
     overrides: Sequence[str] = (),
+    cache_activations: bool = False,
+    lower: bool = True,
     source_name: str = "<input>",
 ) -> CompiledResult:
     """Compile a model graph (linalg on tensors, as torch-mlir exports it, or
@@ -288,8 +295,18 @@ def compile(
 
     `overrides`: "PATTERN:ROLE-or-PRECISION" pairs matched against loc names
     (e.g. "*.experts.*:linear", "lm_head:fp8"), as fp8-assign-precision's
-    option. Raises ValueError for an unknown policy or target, MLIRError
-    when the input does not parse or a pass fails (with the diagnostics),
+    option.
+
+    `cache_activations=True`: fp8-pipeline's `cache-activations` (a split
+    forward returns the FP8 codes and scales of the activations its Wgrads
+    read; docs/training.md).
+
+    `lower=False` stops after step 2: `ir` is the FP8 graph (`fp8_ir`), for
+    a caller that lowers it itself (e.g. `jit()` with its own
+    `fp8-cpu-pipeline{...}` options); `target` is then only validated.
+
+    Raises ValueError for an unknown policy or target, MLIRError when the
+    input does not parse or a pass fails (with the diagnostics),
     NotImplementedError when this build lacks one of the passes.
     """
     if not isinstance(policy, str) or policy not in POLICIES:
@@ -312,10 +329,15 @@ def compile(
                 "(e.g. 'lm_head:f32')"
             )
         _option_value(o, "overrides: entry")
+    for name, flag in (("cache_activations", cache_activations), ("lower", lower)):
+        if not isinstance(flag, bool):
+            raise TypeError(f"{name} must be a bool, got {type(flag).__name__}")
     lowering = CPU_PIPELINE if target == "cpu" else GPU_PIPELINE
-    _require([GRAPH_PIPELINE, REPORT_PASS, lowering], f"compile(target={target!r})")
+    _require([GRAPH_PIPELINE, REPORT_PASS] + ([lowering] if lower else []), f"compile(target={target!r})")
 
     options = [f"policy={policy}", "report=false"]
+    if cache_activations:
+        options.append("cache-activations=true")
     if overrides:
         options.append("overrides=" + ",".join(overrides))
     with tempfile.TemporaryDirectory(prefix="fp8_mlir_") as tmp:
@@ -341,6 +363,9 @@ def compile(
         report = json.loads(report_json)
     except json.JSONDecodeError as exc:
         raise MLIRError(f"fp8-report wrote malformed JSON: {exc}", [], report_json) from None
+    if not lower:
+        return CompiledResult(policy=policy, target=target, fp8_ir=fp8_ir, ir=fp8_ir, report=report,
+                              report_text=report_text, diagnostics=_diagnostics(graph))
     if target == "cpu":
         lowered = _run(fp8_ir, CPU_PIPELINE, source_name,
                        pipeline_label=f"the CPU lowering ({CPU_PIPELINE})")

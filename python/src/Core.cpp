@@ -8,6 +8,7 @@
 #include "Core.h"
 #include "JitSizes.h"
 
+#include "fp8/Dialect/FP8/IR/FP8.h"
 #include "fp8/Emulator/Emulator.h"
 #include "fp8/Emulator/Kernels.h"
 #include "fp8/InitAll.h"
@@ -450,6 +451,13 @@ PipelineResult runPipeline(const std::string &text, const std::string &pipeline,
 bool isRegisteredPass(const std::string &name) {
   (void)getRegistry();
   return PassInfo::lookup(name) || PassPipelineInfo::lookup(name);
+}
+
+std::vector<std::string> policyPresets() {
+  std::vector<std::string> names;
+  for (StringRef name : fp8::PolicyAttr::getPresetNames())
+    names.push_back(name.str());
+  return names;
 }
 
 //===----------------------------------------------------------------------===//

@@ -76,6 +76,9 @@ PipelineResult runPipeline(const std::string &text, const std::string &pipeline,
 /// True if `name` is a registered pass or pass pipeline (as `fp8-opt --name`).
 bool isRegisteredPass(const std::string &name);
 
+/// Names of the `#fp8.policy` presets (PolicyAttr::getPresetNames).
+std::vector<std::string> policyPresets();
+
 /// Signature of one function of a JIT module, recorded before lowering: every
 /// argument is a memref (element bit width, shape with -1 for dynamic) or a
 /// scalar (rank -1, bit width of the scalar).

@@ -406,6 +406,8 @@ PYBIND11_MODULE(_fp8_mlir, m) {
 
   m.def("is_registered_pass", &isRegisteredPass, py::arg("name"),
         "True if a pass or pass pipeline of this name is registered.");
+  m.def("policy_presets", &policyPresets,
+        "Names of the #fp8.policy presets, in documentation order.");
 
   py::class_<PyJit>(m, "JitModule")
       .def("functions", &PyJit::functions)

@@ -149,6 +149,47 @@ def test_compile_overrides_win():
     assert k and all(o["precision"] == "fp8" for o in k)
 
 
+def _mlp(k1=256, k2=128):
+    """x [16, k1] -> linear to k2 -> linear to 64, f32."""
+    def linear(name, x, w, m, k, n):
+        return (f"    %e{name} = tensor.empty() : tensor<{m}x{n}xf32>\n"
+                f"    %z{name} = linalg.fill ins(%c0 : f32) outs(%e{name} : tensor<{m}x{n}xf32>) -> tensor<{m}x{n}xf32>\n"
+                f"    %{name} = linalg.matmul ins(%{x}, %{w} : tensor<{m}x{k}xf32>, tensor<{k}x{n}xf32>) "
+                f"outs(%z{name} : tensor<{m}x{n}xf32>) -> tensor<{m}x{n}xf32>\n")
+    return (f"func.func @f(%x: tensor<16x{k1}xf32>, %w1: tensor<{k1}x{k2}xf32>, %w2: tensor<{k2}x64xf32>) "
+            f"-> tensor<16x64xf32> {{\n    %c0 = arith.constant 0.0 : f32\n"
+            + linear("h", "x", "w1", 16, k1, k2) + linear("y", "h", "w2", 16, k2, 64)
+            + "    return %y : tensor<16x64xf32>\n}\n")
+
+
+@require_passes(*GRAPH)
+def test_compile_without_lowering():
+    # lower=False: the FP8 graph and its report, as compile() makes them,
+    # for a caller that lowers with its own options; `ir` is that graph.
+    res = fp8_mlir.compile(_mlp(), lower=False)
+    assert res.ir == res.fp8_ir and res.ptx is None
+    assert res.fp8_ir.count("= fp8.scaled_matmul") == 2 and "llvm." not in res.ir
+    assert [o["precision"] for o in res.report["ops"] if o["matmul"]] == ["fp8", "fp8"]
+    if fp8_mlir.has_pass("fp8-cpu-pipeline"):
+        full = fp8_mlir.compile(_mlp())
+        assert full.fp8_ir == res.fp8_ir and full.report == res.report and "llvm.func" in full.ir
+    for flag in ("lower", "cache_activations"):
+        with pytest.raises(TypeError, match=flag):
+            fp8_mlir.compile(_mlp(), **{flag: "no"})
+
+
+@require_passes(*GRAPH)
+def test_compile_bf16_baseline():
+    # The bf16 preset, read from the compiler: both linears with BF16
+    # operands and FP32 accumulation, nothing quantized.
+    assert "bf16" in fp8_mlir.POLICIES and "bf16" not in fp8_mlir.FP8_POLICIES
+    assert set(fp8_mlir.FP8_POLICIES) == {"deepseek-v3", "hybrid", "per-tensor", "rowwise", "mxfp8"}
+    res = fp8_mlir.compile(_mlp(), "bf16", lower=False)
+    assert "fp8.quantize" not in res.fp8_ir and "fp8.scaled_matmul" not in res.fp8_ir
+    assert [o["precision"] for o in res.report["ops"] if o["matmul"]] == ["bf16", "bf16"]
+    assert res.fp8_ir.count("tensor<16x256xf32> to tensor<16x256xbf16>") == 1
+
+
 @require_passes(*GRAPH, "fp8-cpu-pipeline")
 def test_compile_errors_carry_diagnostics():
     with pytest.raises(MLIRError) as info:

@@ -5,10 +5,7 @@ policy, options, batch), cached in-process."""
 from __future__ import annotations
 
 import dataclasses
-import os
 import re
-import tempfile
-import json
 from typing import Any, Dict, Optional, Tuple
 
 import numpy as np
@@ -18,9 +15,10 @@ from .. import compiler as _compiler
 from ..jit import jit as _jit
 from .lm_graph import lm_training_step
 
-#: Precision policies of `LanguageModel`: no FP8 (`f32`), BF16 operands with
-#: FP32 accumulation (`bf16`), and every FP8 preset of `fp8_mlir.POLICIES`.
-LM_POLICIES = ("f32", "bf16") + tuple(_compiler.POLICIES)
+#: Precision policies of `LanguageModel`: no FP8 and no rounding (`f32`), and
+#: every preset of `fp8_mlir.POLICIES`: the FP8 recipes and `bf16` (BF16
+#: operands with FP32 accumulation, the baseline).
+LM_POLICIES = ("f32",) + tuple(_compiler.POLICIES)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -96,14 +94,6 @@ def _with_run(text: str, config: LanguageModelConfig, batch: int, et: str) -> st
     return text.rstrip()[:-1] + "\n".join(lines) + "\n}\n"
 
 
-def _bf16_overrides(text: str):
-    """Every contraction of the step (the linears' three GEMMs, attention's
-    batch matmuls, the head) kept in bf16 by name: fp8-insert-quant casts
-    their f32 operands to bf16 and accumulates in f32."""
-    names = re.findall(r'linalg\.(?:batch_)?matmul .* loc\("([^"]+)"\)', text)
-    return sorted(set(names))
-
-
 def _cpu_options(opts):
     # What stays high (attention, the head; every matmul of f32 and bf16) as
     # vector register tiles rather than scalar loops.
@@ -135,20 +125,20 @@ def _no_promotion(ir: str) -> str:
     return "\n".join(out) + "\n"
 
 
-def _split_options(options):
-    """fp8-pipeline options of the split step: FP8 activation caching, and
-    the head's Dgrad and Wgrad named as the output head (in @backward, apart
-    from the head's Fprop in @forward, the role analysis finds no
-    vocabulary-sized table: the embedding's gradient is an scf.for of
-    slices), kept high as in the joint step."""
-    head = "lm_head.dgrad:output_head,lm_head.wgrad:output_head"
-    for i, o in enumerate(options):
-        if o.startswith("overrides="):
-            options[i] = f"overrides={head},{o[len('overrides='):]}"
-            break
-    else:
-        options.append(f"overrides={head}")
-    return options + ["cache-activations=true"]
+#: The split step's overrides: the head's Dgrad and Wgrad named as the
+#: output head (in @backward, apart from the head's Fprop in @forward, the
+#: role analysis finds no vocabulary-sized table: the embedding's gradient is
+#: an scf.for of slices), kept high as in the joint step.
+_SPLIT_HEAD_OVERRIDES = ("lm_head.dgrad:output_head", "lm_head.wgrad:output_head")
+
+
+def _compile_graph(text, policy, split):
+    """compile() of the step up to the FP8 graph and its report (lowered by
+    the caller with the step's accumulator options): the split step (FP8
+    policies) with FP8 activation caching."""
+    cache = split and policy in _compiler.FP8_POLICIES
+    return _compiler.compile(text, policy, overrides=_SPLIT_HEAD_OVERRIDES if cache else (),
+                             cache_activations=cache, lower=False)
 
 
 def _compile(config, batch, policy, et, opts):
@@ -156,30 +146,21 @@ def _compile(config, batch, policy, et, opts):
     text = _with_run(lm_training_step(config, batch, et, split=split), config, batch, et)
     if policy == "f32":
         return _jit(text, _cpu_options(opts)), None
-    options = [f"policy={'deepseek-v3' if policy == 'bf16' else policy}", "report=false"]
-    if policy == "bf16":
-        options.append("overrides=" + ",".join(f"{n}:bf16" for n in _bf16_overrides(text)))
-    if split and policy != "bf16":
-        options = _split_options(options)
-    with tempfile.TemporaryDirectory(prefix="fp8_mlir_lm_") as tmp:
-        path = os.path.join(tmp, "report.json")
-        ir = _compiler.run_pipeline(text, f"fp8-pipeline{{{' '.join(options)}}},"
-                                    f"fp8-report{{format=json output={path}}}")
-        with open(path, encoding="utf-8") as f:
-            report = json.load(f)
+    result = _compile_graph(text, policy, split)
+    ir = result.fp8_ir
     if opts.get("promote_interval") == "none":
         ir = _no_promotion(ir)
-    return _jit(ir, _cpu_options(opts)), report
+    return _jit(ir, _cpu_options(opts)), result.report
 
 
 class LanguageModel:
     """The training step of `config` under `policy`, compiled once per
     (config, policy, options, batch size) and cached in-process.
 
-    `policy`: "f32" (no FP8), "bf16" (every matmul with BF16 operands and
-    FP32 accumulation), or an FP8 preset of `fp8_mlir.POLICIES` (the
-    linears' three GEMMs in FP8; embedding, head, norms and attention kept
-    high as the policy says).
+    `policy`: "f32" (no FP8), or a preset of `fp8_mlir.POLICIES`: "bf16"
+    (every matmul with BF16 operands and FP32 accumulation) or an FP8
+    recipe (the linears' three GEMMs in FP8; embedding, head, norms and
+    attention kept high as the policy says).
 
     Accumulator options (FP8 policies): `accumulator` = "exact" (f32 sums,
     the default), "sm90" or "sm89" (the tensor cores' bit-exact
@@ -302,13 +283,7 @@ def saved_activations(config: LanguageModelConfig, batch: int, policy: str = "de
     `bf16_bytes` (the same elements in bf16), `fp8_bytes` (codes + scales),
     `high_bytes` (as the graph stores them, f32). Compiles the graph only
     (no JIT)."""
-    if policy not in _compiler.POLICIES:
-        raise ValueError(f"policy must be an FP8 preset ({', '.join(_compiler.POLICIES)}), got {policy!r}")
-    options = [f"policy={policy}", "report=false"]
-    options = _split_options(options)
-    with tempfile.TemporaryDirectory(prefix="fp8_mlir_lm_") as tmp:
-        path = os.path.join(tmp, "report.json")
-        _compiler.run_pipeline(lm_training_step(config, _args.size("batch", batch), "f32", split=True),
-                               f"fp8-pipeline{{{' '.join(options)}}},fp8-report{{format=json output={path}}}")
-        with open(path, encoding="utf-8") as f:
-            return dict(json.load(f)["training"]["cached_activations"])
+    if policy not in _compiler.FP8_POLICIES:
+        raise ValueError(f"policy must be an FP8 preset ({', '.join(_compiler.FP8_POLICIES)}), got {policy!r}")
+    text = lm_training_step(config, _args.size("batch", batch), "f32", split=True)
+    return dict(_compile_graph(text, policy, True).report["training"]["cached_activations"])

@@ -82,7 +82,16 @@ TEST_F(PolicyAttrTest, OtherPresets) {
   EXPECT_TRUE(isa<Float8E5M2Type>(hybrid.getGradFormat()));
 
   EXPECT_FALSE(PolicyAttr::getPreset(&ctx, "deepseek-v4"));
-  EXPECT_EQ(PolicyAttr::getPresetNames().size(), 5u);
+  EXPECT_EQ(PolicyAttr::getPresetNames().size(), 6u);
+
+  // The BF16 baseline keeps every role high: nothing is FP8.
+  PolicyAttr bf16 = PolicyAttr::getPreset(&ctx, "bf16");
+  ASSERT_TRUE(bf16);
+  EXPECT_TRUE(isa<BFloat16Type>(bf16.getHigh()));
+  for (Role role :
+       {Role::linear, Role::embedding, Role::output_head, Role::gating,
+        Role::normalization, Role::attention, Role::other, Role::dispatch})
+    EXPECT_TRUE(bf16.keepsHigh(role)) << stringifyRole(role).str();
 }
 
 TEST_F(PolicyAttrTest, PresetParsesToThePrintedFullForm) {

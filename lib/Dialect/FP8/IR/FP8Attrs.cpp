@@ -37,9 +37,14 @@ static constexpr Role kSensitiveRoles[] = {Role::embedding, Role::output_head,
                                            Role::gating, Role::normalization,
                                            Role::attention};
 
+/// Every role: the `bf16` baseline keeps all of them high.
+static constexpr Role kAllRoles[] = {
+    Role::linear,        Role::embedding, Role::output_head, Role::gating,
+    Role::normalization, Role::attention, Role::other,       Role::dispatch};
+
 ArrayRef<StringRef> PolicyAttr::getPresetNames() {
   static const StringRef names[] = {"deepseek-v3", "hybrid", "per-tensor",
-                                    "rowwise", "mxfp8"};
+                                    "rowwise",     "mxfp8",  "bf16"};
   return names;
 }
 
@@ -57,6 +62,7 @@ PolicyAttr PolicyAttr::getPreset(MLIRContext *ctx, StringRef name) {
     int64_t interval;
   };
   std::optional<Fields> f;
+  ArrayRef<Role> keepHigh = kSensitiveRoles;
   if (name == "deepseek-v3") // DeepSeek-V3 §3.3.2: E4M3 everywhere.
     f = Fields{e4m3, e4m3, {1, 128}, {128, 128}, ScaleMode::f32, f32, 128};
   else if (name == "hybrid") // deepseek-v3's tiles, E5M2 gradients (the
@@ -75,11 +81,19 @@ PolicyAttr PolicyAttr::getPreset(MLIRContext *ctx, StringRef name) {
                ScaleMode::pow2,
                b.getType<Float8E8M0FNUType>(),
                32};
+  else if (name == "bf16") { // The baseline FP8 is measured against
+                             // (DeepSeek-V3 §3.3, Appendix B.1): every role
+                             // high, so every contraction has BF16 operands
+                             // and FP32 accumulation; the FP8 fields are
+                             // deepseek-v3's, unused.
+    f = Fields{e4m3, e4m3, {1, 128}, {128, 128}, ScaleMode::f32, f32, 128};
+    keepHigh = kAllRoles;
+  }
   if (!f)
     return {};
   return PolicyAttr::get(ctx, b.getStringAttr(name), f->format, f->gradFormat,
                          f->act, f->weight, f->mode, f->scaleType, eps,
-                         f->interval, b.getBF16Type(), kSensitiveRoles);
+                         f->interval, b.getBF16Type(), keepHigh);
 }
 
 bool PolicyAttr::keepsHigh(Role role) const {

@@ -1,6 +1,6 @@
 // RUN: fp8-opt %s -split-input-file -verify-diagnostics
 
-// expected-error @+1 {{unknown policy preset "deepseek-v4" (known: deepseek-v3, hybrid, per-tensor, rowwise, mxfp8)}}
+// expected-error @+1 {{unknown policy preset "deepseek-v4" (known: deepseek-v3, hybrid, per-tensor, rowwise, mxfp8, bf16)}}
 module attributes {fp8.policy = #fp8.policy<"deepseek-v4">} {}
 
 // -----

@@ -18,6 +18,11 @@ module @rowwise attributes {fp8.policy = #fp8.policy<"rowwise">} {}
 // CHECK-SAME: name = "mxfp8", {{.*}}activation_block = [1, 32], weight_block = [1, 32], scale_mode = pow2, scale_type = f8E8M0FNU, {{.*}}promote_interval = 32
 module @mxfp8 attributes {fp8.policy = #fp8.policy<"mxfp8">} {}
 
+// The BF16 baseline: every role high, linear included.
+// CHECK-LABEL: module @bf16
+// CHECK-SAME: name = "bf16", {{.*}}high = bf16, keep_high = [linear, embedding, output_head, gating, normalization, attention, other, dispatch]>
+module @bf16 attributes {fp8.policy = #fp8.policy<"bf16">} {}
+
 // Overrides on a preset.
 // CHECK-LABEL: module @override
 // CHECK-SAME: name = "deepseek-v3", {{.*}}eps = 9.99999996E-13, {{.*}}high = f32, keep_high = [attention, gating]>

@@ -6,7 +6,7 @@
 // RUN: not fp8-opt %s -fp8-assign-precision='overrides=[a:gating' 2>&1 | FileCheck %s --check-prefix=GLOB
 // RUN: not fp8-opt %s -fp8-assign-precision='strict=maybe' 2>&1 | FileCheck %s --check-prefix=BOOL
 
-// POLICY: fp8-assign-precision: unknown policy 'fp4' (known: deepseek-v3, hybrid, per-tensor, rowwise, mxfp8)
+// POLICY: fp8-assign-precision: unknown policy 'fp4' (known: deepseek-v3, hybrid, per-tensor, rowwise, mxfp8, bf16)
 // COLON: fp8-assign-precision: malformed override 'lm_head': missing ':'
 // VALUE: fp8-assign-precision: malformed override 'lm_head:head': unknown value 'head'
 // EMPTY: fp8-assign-precision: malformed override ':gating': empty pattern
