@@ -146,6 +146,12 @@ void writeAll(const char *text) {
   }
 }
 
+/// Set by the first thread that reports a crash. Worker threads of a pass
+/// manager can crash at the same time: the first one writes its report and
+/// exits the process; the others wait for that exit instead of
+/// interleaving their reports with it (a lock-free atomic: signal-safe).
+std::atomic<bool> crashReported{false};
+
 /// Runs on the crashing thread.
 void onCrashSignal(int sig, siginfo_t *info, void *) {
   bool overflow = isStackOverflow(sig, info);
@@ -154,6 +160,9 @@ void onCrashSignal(int sig, siginfo_t *info, void *) {
             overflow ? "stack overflow (the input is nested too deeply)"
                      : describeSignal(sig));
   if (stageText[0] != '\0' || recoveryPoint) {
+    if (crashReported.exchange(true))
+      for (;;)
+        ::pause();
     writeAll(toolName);
     writeAll(": internal error in ");
     writeAll(stageText[0] ? stageText : "fp8-mlir");
