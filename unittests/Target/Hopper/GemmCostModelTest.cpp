@@ -302,8 +302,8 @@ double waveBytesByTiles(const GemmKernelConfig &c, int64_t smCount) {
       return static_cast<double>(
           std::min(static_cast<int64_t>(s.size()) * b, size));
     };
-    bytes += extent(rows, c.blockM, c.m) * aRow +
-             extent(cols, c.blockN, c.n) * bRow;
+    bytes +=
+        extent(rows, c.blockM, c.m) * aRow + extent(cols, c.blockN, c.n) * bRow;
   }
   return bytes;
 }
