@@ -1,5 +1,6 @@
 //===- Kernels.cpp - host side of the GEMM/quantize kernels ---------------===//
 #include "fp8/Emulator/Kernels.h"
+#include "fp8/Dialect/FP8/IR/FP8.h"
 #include "fp8/Dialect/FP8/Utils/FP8Arith.h"
 
 #include "mlir/IR/BuiltinTypes.h"
@@ -8,23 +9,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <regex>
 
 using namespace mlir;
 using namespace mlir::fp8;
 using namespace mlir::fp8::emu;
 
 namespace {
-
-bool parseType(const std::string &s, KernelElementType &t) {
-  for (KernelElementType k : {KernelElementType::e4m3, KernelElementType::e5m2,
-                              KernelElementType::bf16, KernelElementType::f32})
-    if (s == getKernelElementTypeName(k)) {
-      t = k;
-      return true;
-    }
-  return false;
-}
 
 float bitsToF32(uint32_t b) {
   float f;
@@ -64,43 +54,57 @@ uint32_t toBF16(float f) {
 
 } // namespace
 
-bool mlir::fp8::emu::parseGemmKernelName(const std::string &name,
-                                         GemmKernelName &out) {
-  static const std::regex re("fp8_scaled_matmul_(dyn|[0-9]+)x([0-9]+)x([0-9]+)_"
-                             "([a-z0-9]+)_([a-z0-9]+)_"
-                             "([a-z0-9]+)(_acc(bf16|f32))?(_b1x128)?"
-                             "(_t[0-9]+x[0-9]+s[0-9]+(c[0-9]+)?(g[0-9]+)?)?");
-  std::smatch m;
-  if (!std::regex_match(name, m, re))
-    return false;
-  out.m = m[1] == "dyn" ? GemmKernelConfig::kDynamicM : std::stoll(m[1]);
-  out.n = std::stoll(m[2]);
-  out.k = std::stoll(m[3]);
-  out.hasAcc = m[7].matched;
-  out.bScalesPerColumn = m[9].matched;
-  if (out.hasAcc && !parseType(m[8], out.acc))
-    return false;
-  return parseType(m[4], out.a) && parseType(m[5], out.b) &&
-         parseType(m[6], out.out);
+namespace {
+
+/// The #fp8.gemm_kernel of `kernel` (null if it carries none).
+GemmKernelAttr getGemmKernelAttr(const KernelModule &module,
+                                 const std::string &kernel) {
+  return dyn_cast_or_null<GemmKernelAttr>(module.getKernelAttribute(kernel));
 }
 
-bool mlir::fp8::emu::parseQuantizeKernelName(const std::string &name,
-                                             QuantizeKernelName &out) {
-  static const std::regex re(
-      "fp8_quantize_(dyn|[0-9]+)x([0-9]+)_([0-9]+)x128_"
-      "([a-z0-9]+)_([a-z0-9]+)(_pow2)?(_eps([0-9a-f]+))?");
-  std::smatch m;
-  if (!std::regex_match(name, m, re))
+/// The problem and element types of `attr` into a GemmKernelDesc or a
+/// GroupedGemmKernelDesc (m = kDynamicM for a run-time M).
+template <typename Desc> void readProblem(GemmKernelAttr attr, Desc &out) {
+  out.m = attr.getConfig().m;
+  out.n = attr.getN();
+  out.k = attr.getK();
+  out.a = getKernelElementType(attr.getA());
+  out.b = getKernelElementType(attr.getB());
+  out.out = getKernelElementType(attr.getD());
+  out.hasAcc = attr.getC() != nullptr;
+  if (out.hasAcc)
+    out.acc = getKernelElementType(attr.getC());
+}
+
+} // namespace
+
+bool mlir::fp8::emu::getGemmKernelDesc(const KernelModule &module,
+                                       const std::string &kernel,
+                                       GemmKernelDesc &out) {
+  GemmKernelAttr attr = getGemmKernelAttr(module, kernel);
+  if (!attr || attr.isGrouped())
     return false;
-  out.rows =
-      m[1] == "dyn" ? QuantizeKernelConfig::kDynamicRows : std::stoll(m[1]);
-  out.cols = std::stoll(m[2]);
-  out.blockRows = std::stoll(m[3]);
-  out.pow2 = m[6].matched;
-  out.eps = 1e-4f;
-  if (m[8].matched)
-    out.eps = bitsToF32(static_cast<uint32_t>(std::stoul(m[8], nullptr, 16)));
-  return parseType(m[4], out.input) && parseType(m[5], out.fp8);
+  readProblem(attr, out);
+  out.bScalesPerColumn = attr.hasBScalesPerColumn();
+  return true;
+}
+
+bool mlir::fp8::emu::getQuantizeKernelDesc(const KernelModule &module,
+                                           const std::string &kernel,
+                                           QuantizeKernelDesc &out) {
+  auto attr =
+      dyn_cast_or_null<QuantizeKernelAttr>(module.getKernelAttribute(kernel));
+  if (!attr)
+    return false;
+  QuantizeKernelConfig c = attr.getConfig();
+  out.rows = c.rows;
+  out.cols = c.cols;
+  out.blockRows = c.blockRows;
+  out.input = getKernelElementType(attr.getInput());
+  out.fp8 = getKernelElementType(attr.getFp8());
+  out.pow2 = attr.getScaleMode() == ScaleMode::pow2;
+  out.eps = static_cast<float>(attr.getEps().getValueAsDouble());
+  return true;
 }
 
 namespace {
@@ -142,76 +146,28 @@ std::vector<float> transposeScales(const std::vector<float> &s, int64_t slabs,
   return t;
 }
 
-/// The configuration of a GEMM kernel (2-D or grouped) of `specM` x n x k
-/// rows as compiled, at `m` rows: the suffix's tiles, else what its code
-/// says (getGemmKernelConfig). `bScalesPerColumn`: a `_b1x128` kernel.
-void configOfKernel(const KernelModule &module, const std::string &kernel,
-                    int64_t specM, int64_t n, int64_t k, int64_t m,
-                    GemmKernelConfig &cfg, bool bScalesPerColumn = false) {
-  cfg = withRuntimeM(chooseGemmKernelConfig(specM, n, k), m);
-  cfg.bScalesPerColumn = bScalesPerColumn;
-  // A configuration suffix names the tiles (and column-split consumers).
-  GemmKernelOverrides o;
-  if (parseGemmKernelConfigSuffix(kernel, &o.blockM, &o.blockN, &o.stages,
-                                  &o.consumers, &o.groupM)) {
-    cfg =
-        withRuntimeM(makeGemmKernelConfig(specM, n, k, o, bScalesPerColumn), m);
-    return;
-  }
-  KernelInfo info = module.getKernelInfo(kernel);
-  if (info.maxThreads >= 256 && info.maxThreads % 128 == 0) {
-    cfg.consumers = info.maxThreads / 128 - 1;
-    cfg.blockM = 64 * cfg.consumers;
-  }
-  if (info.wgmmaN)
-    cfg.blockN = info.wgmmaN;
-  if (info.mbarrierInits >= 4 && info.mbarrierInits % 2 == 0)
-    cfg.stages = info.mbarrierInits / 2;
-}
-
 } // namespace
 
 bool mlir::fp8::emu::getGemmKernelConfig(const KernelModule &module,
                                          const std::string &kernel, int64_t m,
                                          GemmKernelConfig &cfg) {
-  GemmKernelName spec;
-  if (!parseGemmKernelName(kernel, spec))
+  GemmKernelAttr attr = getGemmKernelAttr(module, kernel);
+  if (!attr)
     return false;
-  configOfKernel(module, kernel, spec.m, spec.n, spec.k, m, cfg,
-                 spec.bScalesPerColumn);
+  cfg = withRuntimeM(attr.getConfig(), m);
   return true;
 }
 
-bool mlir::fp8::emu::parseGroupedKernelName(const std::string &name,
-                                            GroupedGemmKernelName &out) {
-  static const std::regex re(
-      "fp8_grouped_matmul_(masked|contiguous)_([0-9]+)x(dyn|[0-9]+)x([0-9]+)"
-      "x([0-9]+)_([a-z0-9]+)_([a-z0-9]+)_([a-z0-9]+)(_counts)?"
-      "(_acc(bf16|f32))?(_t[0-9]+x[0-9]+s[0-9]+(c[0-9]+)?(g[0-9]+)?)?");
-  std::smatch m;
-  if (!std::regex_match(name, m, re))
+bool mlir::fp8::emu::getGroupedGemmKernelDesc(const KernelModule &module,
+                                              const std::string &kernel,
+                                              GroupedGemmKernelDesc &out) {
+  GemmKernelAttr attr = getGemmKernelAttr(module, kernel);
+  if (!attr || !attr.isGrouped())
     return false;
-  out.masked = m[1] == "masked";
-  out.groups = std::stoll(m[2]);
-  out.m = m[3] == "dyn" ? GemmKernelConfig::kDynamicM : std::stoll(m[3]);
-  out.n = std::stoll(m[4]);
-  out.k = std::stoll(m[5]);
-  out.hasCounts = m[9].matched;
-  out.hasAcc = m[10].matched;
-  if (out.hasAcc && !parseType(m[11], out.acc))
-    return false;
-  return parseType(m[6], out.a) && parseType(m[7], out.b) &&
-         parseType(m[8], out.out);
-}
-
-bool mlir::fp8::emu::getGroupedGemmKernelConfig(const KernelModule &module,
-                                                const std::string &kernel,
-                                                int64_t m,
-                                                GemmKernelConfig &cfg) {
-  GroupedGemmKernelName spec;
-  if (!parseGroupedKernelName(kernel, spec))
-    return false;
-  configOfKernel(module, kernel, spec.m, spec.n, spec.k, m, cfg);
+  out.masked = attr.isMasked();
+  out.groups = attr.getGroups();
+  out.hasCounts = attr.hasCounts();
+  readProblem(attr, out);
   return true;
 }
 
@@ -541,7 +497,7 @@ LaunchResult mlir::fp8::emu::runQuantize(
 }
 
 void mlir::fp8::emu::referenceQuantize(MLIRContext &ctx,
-                                       const QuantizeKernelName &spec,
+                                       const QuantizeKernelDesc &spec,
                                        int64_t rows,
                                        const std::vector<uint32_t> &x,
                                        std::vector<uint8_t> &codes,

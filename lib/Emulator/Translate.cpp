@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Program.h"
+#include "fp8/Dialect/FP8/IR/FP8.h"
 #include "fp8/Emulator/Emulator.h"
 
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
@@ -776,6 +777,7 @@ std::unique_ptr<KernelModule> KernelModule::create(Operation *op,
       error = "kernel '" + fn.getName().str() + "': " + t.error;
       return nullptr;
     }
+    km->kernelAttributes[prog->name] = fn->getAttr(FP8Dialect::kKernelAttrName);
     km->programs[prog->name] = std::move(prog);
   }
   if (km->programs.empty()) {
@@ -813,6 +815,11 @@ KernelInfo KernelModule::getKernelInfo(const std::string &kernel) const {
   for (const Inst &in : p.insts)
     info.mbarrierInits += in.op == Opcode::MbarInit;
   return info;
+}
+
+Attribute KernelModule::getKernelAttribute(const std::string &kernel) const {
+  auto it = kernelAttributes.find(kernel);
+  return it == kernelAttributes.end() ? Attribute() : it->second;
 }
 
 std::vector<int> KernelModule::getParamBytes(const std::string &kernel) const {

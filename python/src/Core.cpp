@@ -701,19 +701,20 @@ std::string fp8py::emulateGemm(const std::string &kernelsIr,
                                const std::string &accumulator,
                                const std::atomic<bool> *stop) {
   using namespace fp8::emu;
-  fp8::emu::GemmKernelName spec;
-  if (!parseGemmKernelName(kernel, spec))
-    return "fp8-emu: error: '" + kernel + "' is not a GEMM kernel name";
-  if ((spec.m != fp8::GemmKernelConfig::kDynamicM && spec.m != m) ||
-      spec.n != n || spec.k != k)
-    return "fp8-emu: error: kernel '" + kernel + "' is not compiled for " +
-           std::to_string(m) + "x" + std::to_string(n) + "x" +
-           std::to_string(k);
   MLIRContext ctx(getRegistry());
   std::string error;
   auto km = loadKernels(ctx, kernelsIr, error);
   if (!km)
     return error;
+  fp8::emu::GemmKernelDesc spec;
+  if (!getGemmKernelDesc(*km, kernel, spec))
+    return "fp8-emu: error: '" + kernel +
+           "' is not a GEMM kernel (no #fp8.gemm_kernel)";
+  if ((spec.m != fp8::GemmKernelConfig::kDynamicM && spec.m != m) ||
+      spec.n != n || spec.k != k)
+    return "fp8-emu: error: kernel '" + kernel + "' is not compiled for " +
+           std::to_string(m) + "x" + std::to_string(n) + "x" +
+           std::to_string(k);
   fp8::GemmKernelConfig cfg;
   getGemmKernelConfig(*km, kernel, m, cfg);
   GemmOperands ops;
@@ -748,19 +749,20 @@ std::string fp8py::emulateQuantize(const std::string &kernelsIr,
                                    uint64_t seed,
                                    const std::atomic<bool> *stop) {
   using namespace fp8::emu;
-  QuantizeKernelName spec;
-  if (!parseQuantizeKernelName(kernel, spec))
-    return "fp8-emu: error: '" + kernel + "' is not a quantize kernel name";
-  if ((spec.rows != fp8::QuantizeKernelConfig::kDynamicRows &&
-       spec.rows != rows) ||
-      spec.cols != cols)
-    return "fp8-emu: error: kernel '" + kernel + "' is not compiled for " +
-           std::to_string(rows) + "x" + std::to_string(cols);
   MLIRContext ctx(getRegistry());
   std::string error;
   auto km = loadKernels(ctx, kernelsIr, error);
   if (!km)
     return error;
+  QuantizeKernelDesc spec;
+  if (!getQuantizeKernelDesc(*km, kernel, spec))
+    return "fp8-emu: error: '" + kernel +
+           "' is not a quantize kernel (no #fp8.quantize_kernel)";
+  if ((spec.rows != fp8::QuantizeKernelConfig::kDynamicRows &&
+       spec.rows != rows) ||
+      spec.cols != cols)
+    return "fp8-emu: error: kernel '" + kernel + "' is not compiled for " +
+           std::to_string(rows) + "x" + std::to_string(cols);
   fp8::QuantizeKernelConfig cfg =
       fp8::makeQuantizeKernelConfig(rows, cols, spec.blockRows);
   Options opt;

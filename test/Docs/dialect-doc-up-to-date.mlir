@@ -5,5 +5,7 @@
 // RUN: FileCheck %s < %fp8_obj_root/docs/Dialects/FP8Dialect.md
 // CHECK: fp8.quantize
 // CHECK: fp8.scaled_matmul
+// CHECK: GemmKernelAttr
 // CHECK: PolicyAttr
+// CHECK: QuantizeKernelAttr
 // CHECK: ScaledTensorType

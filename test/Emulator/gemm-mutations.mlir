@@ -58,7 +58,7 @@
 // stages it refills slots and completes phases the consumers never see:
 // a deadlock when the copies land promptly (late-copies.mlir lands them
 // late: a second arrival on an open full phase).
-// RUN: awk 'index($0, "@fp8_scaled_matmul_300x400x1024") { k = 1 } k && /nvvm.mbarrier.try_wait.parity/ && !done { done = 1; next } { print }' %t.mlir | not fp8-emu --kernel fp8_scaled_matmul_300x400x1024_e4m3_e4m3_bf16 --copies prompt 2>&1 | FileCheck %s --check-prefix=NOEMPTY
+// RUN: awk 'index($0, "llvm.func @fp8_scaled_matmul_300x400x1024") { k = 1 } k && /nvvm.mbarrier.try_wait.parity/ && !done { done = 1; next } { print }' %t.mlir | not fp8-emu --kernel fp8_scaled_matmul_300x400x1024_e4m3_e4m3_bf16 --copies prompt 2>&1 | FileCheck %s --check-prefix=NOEMPTY
 // NOEMPTY: fp8-emu: error: deadlock
 // NOEMPTY: in kernel 'fp8_scaled_matmul_300x400x1024_e4m3_e4m3_bf16', CTA 0
 

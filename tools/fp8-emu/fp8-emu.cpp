@@ -298,7 +298,7 @@ bool checkRows(const std::string &name, int64_t m, int64_t slabs, int64_t n,
 }
 
 bool runGemmKernel(MLIRContext &ctx, const KernelModule &km,
-                   const std::string &name, const GemmKernelName &spec,
+                   const std::string &name, const GemmKernelDesc &spec,
                    const Options &opt) {
   int64_t M = spec.m == GemmKernelConfig::kDynamicM ? runtimeM : spec.m;
   bool nothing;
@@ -383,7 +383,7 @@ std::vector<int32_t> randomGroupIds(std::mt19937_64 &rng, int64_t groups,
 
 bool runGroupedGemmKernel(MLIRContext &ctx, const KernelModule &km,
                           const std::string &name,
-                          const GroupedGemmKernelName &spec,
+                          const GroupedGemmKernelDesc &spec,
                           const Options &opt) {
   int64_t M = spec.m == GemmKernelConfig::kDynamicM ? runtimeM : spec.m;
   const int64_t G = spec.groups, N = spec.n, K = spec.k;
@@ -392,7 +392,7 @@ bool runGroupedGemmKernel(MLIRContext &ctx, const KernelModule &km,
   if (!checkRows(name, M, slabs, N, K, nothing) || nothing)
     return nothing;
   GemmKernelConfig cfg;
-  getGroupedGemmKernelConfig(km, name, M, cfg);
+  getGemmKernelConfig(km, name, M, cfg);
   if (!applyTileOptions(km, name, cfg, /*grouped=*/true))
     return false;
   std::mt19937_64 rng(seed);
@@ -457,7 +457,7 @@ bool runGroupedGemmKernel(MLIRContext &ctx, const KernelModule &km,
 }
 
 bool runQuantizeKernel(MLIRContext &ctx, const KernelModule &km,
-                       const std::string &name, const QuantizeKernelName &spec,
+                       const std::string &name, const QuantizeKernelDesc &spec,
                        const Options &opt) {
   int64_t rows =
       spec.rows == QuantizeKernelConfig::kDynamicRows ? runtimeM : spec.rows;
@@ -593,20 +593,20 @@ int main(int argc, char **argv) {
       ok = false;
       continue;
     }
-    GemmKernelName g;
-    GroupedGemmKernelName gg;
-    QuantizeKernelName q;
-    if (parseGemmKernelName(name, g))
+    GemmKernelDesc g;
+    GroupedGemmKernelDesc gg;
+    QuantizeKernelDesc q;
+    if (getGemmKernelDesc(*km, name, g))
       ok &= runGemmKernel(ctx, *km, name, g, opt);
-    else if (parseGroupedKernelName(name, gg))
+    else if (getGroupedGemmKernelDesc(*km, name, gg))
       ok &= runGroupedGemmKernel(ctx, *km, name, gg, opt);
-    else if (parseQuantizeKernelName(name, q))
+    else if (getQuantizeKernelDesc(*km, name, q))
       ok &= runQuantizeKernel(ctx, *km, name, q, opt);
     else {
-      llvm::errs() << "fp8-emu: error: '" << name
-                   << "' is neither a GEMM (2-D or grouped) nor a quantize "
-                      "kernel name "
-                      "(KernelNames.h)\n";
+      llvm::errs() << "fp8-emu: error: kernel '" << name
+                   << "' has no fp8.kernel attribute (#fp8.gemm_kernel or "
+                      "#fp8.quantize_kernel, which fp8-lower-to-nvvm "
+                      "records): nothing says what it computes\n";
       ok = false;
     }
   }

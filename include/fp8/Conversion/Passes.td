@@ -185,9 +185,14 @@ def FP8LowerToNVVMPass : Pass<"fp8-lower-to-nvvm", "ModuleOp"> {
   let description = [{
     For every `fp8.scaled_matmul` with static shapes, adds a kernel to the
     `gpu.module @fp8_kernels` (created with an `#nvvm.target` for `chip`):
-    an `llvm.func` in the NVVM dialect named
-    `fp8_scaled_matmul_<M>x<N>x<K>_<a>_<b>_<out>`. The host op is left in
-    place; the kernel ABI and launch configuration are those of
+    an `llvm.func` in the NVVM dialect carrying its typed configuration
+    `fp8.kernel = #fp8.gemm_kernel<...>` (problem, element types, scales,
+    grouping, tile, stages, consumers, tile order, modelled time), named
+    from that attribute for humans
+    (`fp8_scaled_matmul_<M>x<N>x<K>_<a>_<b>_<out>[...]`; nothing parses
+    the name). The host op is left in place and names its kernel with
+    `fp8.kernel_ref = @fp8_kernels::@<name>`, which `fp8-launch-kernels`
+    follows; the kernel ABI and launch configuration are those of
     `include/fp8/Target/Hopper/GemmKernelConfig.h` (shared with `runtime/`).
 
     Kernel structure (DeepSeek-V3 §3.3.2; DeepGEMM's public SM90 FP8 GEMM
@@ -242,7 +247,8 @@ def FP8LowerToNVVMPass : Pass<"fp8-lower-to-nvvm", "ModuleOp"> {
     For every `fp8.quantize` of a static rank-2 f32/bf16 tensor into
     [1, 128] tiles or [128, 128] blocks with f32 scales and `saturate`, adds
     a quantize kernel `fp8_quantize_<R>x<C>_<b>x128_<in>_<fp8>[_pow2]
-    [_eps<f32 bits>]` (launch and ABI: `QuantizeKernelConfig.h`; 256
+    [_eps<f32 bits>]` with its `#fp8.quantize_kernel` (and the op its
+    `fp8.kernel_ref`; launch and ABI: `QuantizeKernelConfig.h`; 256
     threads): per block, amax by `max.NaN` across lanes (`shfl.sync.bfly`)
     and, for 128x128, across the 8 warps through shared memory; the scale
     with the CPU reference's arithmetic (eps, pow2, "not a normal f32 -> 1",
@@ -264,7 +270,7 @@ def FP8LowerToNVVMPass : Pass<"fp8-lower-to-nvvm", "ModuleOp"> {
            "stages as fit)">,
     Option<"device", "device", "std::string", [{"h200"}],
            "The chip the GEMM cost model describes: h200 or h100-sxm (132 "
-           "SMs; the kernels' fp8.kernel_config records it)">,
+           "SMs; the kernels' #fp8.gemm_kernel records it)">,
     Option<"blockM", "block-m", "int64_t", /*default=*/"0",
            "GEMM CTA tile rows: 64, 128, 192 or 256, 64 per consumer "
            "warpgroup (0: the shape's default, 64 for M <= 64 else 128)">,
@@ -298,12 +304,14 @@ def FP8LaunchKernelsPass : Pass<"fp8-launch-kernels", "ModuleOp"> {
     `fp8.quantize` with a kernel in `gpu.module @fp8_kernels` becomes a call
     of a private launcher `@fp8_launch_<kernel>` on host memrefs (handed
     over with `bufferization.to_buffer`, results through
-    `bufferization.to_tensor` of a `memref.alloc`). A GEMM launches the
-    kernel of its shape and types in whatever configuration
-    `fp8-lower-to-nvvm` gave it: BLOCK_M, BLOCK_N, stages and consumers come
-    from the kernel's `fp8.kernel_config` attribute (copied onto the
-    launcher declaration), never from options of this pass, so the grid,
-    block and shared-memory size always match the compiled kernel.
+    `bufferization.to_tensor` of a `memref.alloc`). Each op launches the
+    kernel it names (`fp8.kernel_ref`, a symbol reference that
+    `fp8-lower-to-nvvm` sets; no kernel is searched by name) in whatever
+    configuration `fp8-lower-to-nvvm` gave it: BLOCK_M, BLOCK_N, stages and
+    consumers come from the kernel's `fp8.kernel` attribute
+    (`#fp8.gemm_kernel`, copied onto the launcher declaration with the
+    reference), never from options of this pass, so the grid, block and
+    shared-memory size always match the compiled kernel.
 
     - GEMM: `fp8.disassemble` of both operands; the A scales transposed into
       the K-block-major, 4-row-padded `[KB, roundUp(M, 4)]` layout of the
@@ -331,10 +339,11 @@ def FP8LaunchKernelsPass : Pass<"fp8-launch-kernels", "ModuleOp"> {
     grouped GEMM's group index outside [-1, G) or a group's run of rows not
     starting at a multiple of `m_alignment`.
 
-    Errors: a kernel missing from `@fp8_kernels`, or several kernels of one
-    GEMM's shape and types (the module was lowered with two
-    configurations); a GEMM kernel without a valid `fp8.kernel_config`; the
-    GEMM forms `fp8-lower-to-nvvm` rejects.
+    Errors: an op without `fp8.kernel_ref`, or naming a kernel missing from
+    `@fp8_kernels`; a kernel without its `fp8.kernel`, or whose attribute
+    describes another problem than the op's (shape, element types, B-scale
+    layout, grouping) or a cluster, multicast or swapped operands (not
+    launched yet); the GEMM forms `fp8-lower-to-nvvm` rejects.
   }];
   let options = [
     Option<"smCount", "sm-count", "int64_t", /*default=*/"0",

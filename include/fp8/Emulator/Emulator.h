@@ -26,6 +26,8 @@
 #ifndef FP8_EMULATOR_EMULATOR_H
 #define FP8_EMULATOR_EMULATOR_H
 
+#include "mlir/IR/Attributes.h"
+
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -217,6 +219,10 @@ public:
   int getNumParams(const std::string &kernel) const;
   /// The launch-relevant facts of `kernel` (all zero if there is none).
   KernelInfo getKernelInfo(const std::string &kernel) const;
+  /// The `fp8.kernel` attribute of `kernel` (its #fp8.gemm_kernel or
+  /// #fp8.quantize_kernel: what it computes and its configuration), null
+  /// if it has none. Owned by the context of the translated module.
+  Attribute getKernelAttribute(const std::string &kernel) const;
   /// Size in bytes of each parameter of `kernel` (pointers 8, i32 4, ...),
   /// as a launch's `void **params` holds them.
   std::vector<int> getParamBytes(const std::string &kernel) const;
@@ -232,6 +238,7 @@ public:
 private:
   KernelModule();
   std::map<std::string, std::unique_ptr<Program>> programs;
+  std::map<std::string, Attribute> kernelAttributes;
   // Shared-memory layout of the module: the static addr_space 3 globals from
   // kSharedBase on, then the dynamic shared memory (the external zero-sized
   // array) at the next 1024-byte boundary.

@@ -30,31 +30,33 @@ namespace mlir::fp8::emu {
 /// when the device reports this count.
 constexpr int kDefaultSmCount = 132;
 
-/// A GEMM kernel's name taken apart (KernelNames.h); m = kDynamicM for a
-/// `dyn` kernel. False if `name` is not a GEMM kernel name.
-struct GemmKernelName {
+/// A 2-D GEMM kernel's problem as its #fp8.gemm_kernel (the `fp8.kernel`
+/// attribute of its llvm.func) says; m = kDynamicM for a run-time M.
+struct GemmKernelDesc {
   int64_t m, n, k;
   KernelElementType a, b, out;
   bool hasAcc = false; // _acc<c>: an accumulator operand C
   KernelElementType acc = KernelElementType::f32;
   bool bScalesPerColumn = false; // _b1x128: B scales per column
 };
-bool parseGemmKernelName(const std::string &name, GemmKernelName &out);
+/// False if `kernel` of `module` carries no 2-D #fp8.gemm_kernel.
+bool getGemmKernelDesc(const KernelModule &module, const std::string &kernel,
+                       GemmKernelDesc &out);
 
-struct QuantizeKernelName {
+struct QuantizeKernelDesc {
   int64_t rows, cols, blockRows;
   KernelElementType input, fp8;
   bool pow2;
   float eps;
 };
-bool parseQuantizeKernelName(const std::string &name, QuantizeKernelName &out);
+/// The quantize kernel `kernel` of `module` as its #fp8.quantize_kernel
+/// says; false if it carries none.
+bool getQuantizeKernelDesc(const KernelModule &module,
+                           const std::string &kernel, QuantizeKernelDesc &out);
 
-/// The launch configuration of GEMM kernel `kernel` of `module` for M = `m`
-/// rows: N and K from its name, and the tiles from its code (KernelInfo):
-/// consumer warpgroups from its thread count (BLOCK_M = 64 per consumer),
-/// BLOCK_N from its wgmma N, stages from its mbarriers (a full and an empty
-/// one per stage); chooseGemmKernelConfig's where the code says nothing.
-/// False if `kernel` is not a GEMM kernel name.
+/// The launch configuration of GEMM kernel `kernel` of `module` (2-D or
+/// grouped) for M = `m` rows: its #fp8.gemm_kernel's. False if it carries
+/// none.
 bool getGemmKernelConfig(const KernelModule &module, const std::string &kernel,
                          int64_t m, GemmKernelConfig &out);
 
@@ -101,25 +103,20 @@ std::vector<uint32_t> referenceGemm(const GemmOperands &operands,
                                     KernelElementType out,
                                     WgmmaAccumulateFn accumulate = nullptr);
 
-/// A grouped (MoE) GEMM kernel's name taken apart (KernelNames.h): the
-/// layout, G, M (a group's rows when masked, all rows when contiguous;
-/// kDynamicM for `dyn`), N, K, the element types, whether it takes counts
-/// and an accumulator. False if `name` is not a grouped GEMM kernel name.
-struct GroupedGemmKernelName {
+/// A grouped (MoE) GEMM kernel as its #fp8.gemm_kernel says: the layout, G,
+/// M (a group's rows when masked, all rows when contiguous; kDynamicM for a
+/// run-time M), N, K, the element types, whether it takes counts and an
+/// accumulator. False if `kernel` carries no grouped #fp8.gemm_kernel.
+struct GroupedGemmKernelDesc {
   bool masked = true, hasCounts = false;
   int64_t groups = 0, m = 0, n = 0, k = 0;
   KernelElementType a, b, out;
   bool hasAcc = false;
   KernelElementType acc = KernelElementType::f32;
 };
-bool parseGroupedKernelName(const std::string &name,
-                            GroupedGemmKernelName &out);
-
-/// getGemmKernelConfig for a grouped GEMM kernel (M = `m` rows of a group
-/// when masked, of A when contiguous).
-bool getGroupedGemmKernelConfig(const KernelModule &module,
-                                const std::string &kernel, int64_t m,
-                                GemmKernelConfig &out);
+bool getGroupedGemmKernelDesc(const KernelModule &module,
+                              const std::string &kernel,
+                              GroupedGemmKernelDesc &out);
 
 /// Operands of fp8.grouped_scaled_matmul in its layouts (GemmOperands'
 /// blocks): masked a [G, M, K], sa [G, M, KB], c [G, M, N]; contiguous
@@ -167,7 +164,7 @@ LaunchResult runQuantize(const KernelModule &module, const std::string &kernel,
 /// The quantization of the numerics contract on the host (HostQuantizer,
 /// the host evaluation of the CPU lowering's operation sequence): per
 /// block amax from +0, the stored f32 scale, then each element's code.
-void referenceQuantize(MLIRContext &context, const QuantizeKernelName &spec,
+void referenceQuantize(MLIRContext &context, const QuantizeKernelDesc &spec,
                        int64_t rows, const std::vector<uint32_t> &x,
                        std::vector<uint8_t> &codes,
                        std::vector<uint32_t> &scales);

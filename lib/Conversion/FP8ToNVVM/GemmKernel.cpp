@@ -45,28 +45,6 @@ NVVM::WGMMATypes wgmmaType(Type t) {
 
 } // namespace
 
-std::string mlir::fp8::gemmKernelName(const GemmKernelSpec &spec) {
-  const GemmKernelConfig &c = spec.config;
-  KernelElementType a = getKernelElementType(spec.aType),
-                    bt = getKernelElementType(spec.bType),
-                    out = getKernelElementType(spec.resultType);
-  std::string name =
-      spec.grouping == GemmGrouping::none
-          ? getGemmKernelName(c.m, c.n, c.k, a, bt, out)
-          : getGroupedGemmKernelName(spec.grouping == GemmGrouping::masked,
-                                     spec.groups, c.m, c.n, c.k, a, bt, out);
-  if (spec.hasCounts)
-    name += getGroupedGemmKernelCountsSuffix();
-  if (spec.accType)
-    name += getGemmKernelAccSuffix(getKernelElementType(spec.accType));
-  if (c.bScalesPerColumn)
-    name += getGemmKernelColumnScalesSuffix();
-  if (!isDefaultGemmKernelConfig(c))
-    name += getGemmKernelConfigSuffix(c.blockM, c.blockN, c.stages, c.consumers,
-                                      c.groupM);
-  return name;
-}
-
 namespace {
 
 /// How many consecutive 128-column B-scale blocks one tile can touch: the
@@ -81,6 +59,7 @@ int64_t scaleBlocksPerTile(int64_t blockN) {
 
 LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
                                             const GemmKernelSpec &spec,
+                                            StringRef name,
                                             StringRef smemSymbol) {
   using namespace wgmma;
   const GemmKernelConfig &cfg = spec.config;
@@ -105,7 +84,7 @@ LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
     argTypes.push_back(k.ptr);
   auto fnType =
       LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), argTypes);
-  auto fn = LLVM::LLVMFuncOp::create(b, gemmKernelName(spec), fnType);
+  auto fn = LLVM::LLVMFuncOp::create(b, name, fnType);
   fn->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(), b.getUnitAttr());
   // gpu.kernel: the entry point of gpu.launch_func (fp8-launch-kernels).
   fn->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());

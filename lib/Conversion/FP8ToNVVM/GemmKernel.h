@@ -34,16 +34,11 @@ struct GemmKernelSpec {
   bool hasCounts = false; // masked: takes the per-group row counts
 };
 
-/// The kernel's symbol name (KernelNames.h):
-/// fp8_scaled_matmul_<M>x<N>x<K>_<a>_<b>_<out>[_acc<c>][_t<BM>x<BN>s<S>],
-/// fp8_grouped_matmul_{masked,contiguous}_<G>x<M>x<N>x<K>_<a>_<b>_<out>
-/// [_counts][_acc<c>][_t<BM>x<BN>s<S>].
-std::string gemmKernelName(const GemmKernelSpec &spec);
-
-/// Builds the kernel at the builder's insertion point (inside a gpu.module
-/// that holds the external shared-memory array `smemSymbol`).
+/// Builds the kernel `name` (its #fp8.gemm_kernel's symbol) at the
+/// builder's insertion point (inside a gpu.module that holds the external
+/// shared-memory array `smemSymbol`).
 LLVM::LLVMFuncOp buildGemmKernel(OpBuilder &builder, Location loc,
-                                 const GemmKernelSpec &spec,
+                                 const GemmKernelSpec &spec, StringRef name,
                                  StringRef smemSymbol);
 
 } // namespace fp8

@@ -8,6 +8,7 @@
 #ifndef FP8_LIB_CONVERSION_FP8TONVVM_KERNELBUILDER_H
 #define FP8_LIB_CONVERSION_FP8TONVVM_KERNELBUILDER_H
 
+#include "fp8/Dialect/FP8/IR/FP8.h"
 #include "fp8/Target/Hopper/KernelNames.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -18,16 +19,6 @@
 
 namespace mlir {
 namespace fp8 {
-
-/// The element type of a kernel name (fp8/Target/Hopper/KernelNames.h):
-/// e4m3, e5m2, bf16, else f32.
-inline KernelElementType getKernelElementType(Type t) {
-  if (isa<Float8E5M2Type>(t))
-    return KernelElementType::e5m2;
-  if (isa<Float8E4M3FNType>(t))
-    return KernelElementType::e4m3;
-  return t.isBF16() ? KernelElementType::bf16 : KernelElementType::f32;
-}
 
 /// Small helpers over an ImplicitLocOpBuilder for i32/i64/f32 arithmetic.
 struct KernelBuilder {

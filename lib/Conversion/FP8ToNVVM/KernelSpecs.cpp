@@ -220,94 +220,50 @@ LogicalResult mlir::fp8::parseKernelConfigOptions(Location loc, StringRef pass,
   return success();
 }
 
-DictionaryAttr mlir::fp8::getKernelConfigAttr(MLIRContext *ctx,
-                                              const GemmKernelConfig &c,
-                                              const ChipSpec &chip) {
+GemmKernelAttr mlir::fp8::getGemmKernelAttr(MLIRContext *ctx,
+                                            const GemmKernelSpec &spec,
+                                            const ChipSpec &chip) {
   Builder b(ctx);
-  SmallVector<NamedAttribute> attrs;
-  auto i64 = [&](StringRef name, int64_t v) {
-    attrs.push_back(b.getNamedAttr(name, b.getI64IntegerAttr(v)));
-  };
-  i64("block_m", c.blockM);
-  i64("block_n", c.blockN);
-  i64("block_k", c.blockK);
-  i64("stages", c.stages);
-  i64("cluster", 1);
-  i64("consumers", c.consumers);
-  i64("group_m", c.groupM);
-  attrs.push_back(b.getNamedAttr("chip", b.getStringAttr(chip.name)));
-  // Only the per-column kernel says so (b blocks [1, 128]); a kernel
-  // without the key has [128, 128] B blocks.
-  if (c.bScalesPerColumn)
-    attrs.push_back(b.getNamedAttr(kKernelConfigBScalesKey,
-                                   b.getStringAttr(kBScalesPerColumn)));
+  const GemmKernelConfig &c = spec.config;
+  std::optional<GroupLayout> layout;
+  if (spec.grouping != GemmGrouping::none)
+    layout = spec.grouping == GemmGrouping::masked ? GroupLayout::masked
+                                                   : GroupLayout::contiguous;
+  int64_t ctas = 0;
+  FloatAttr us, tflops;
   if (c.m != GemmKernelConfig::kDynamicM) {
-    GemmCost cost = modelGemmCost(c, chip);
-    i64("ctas", cost.ctas);
-    attrs.push_back(b.getNamedAttr("modelled_us", b.getF64FloatAttr(cost.us)));
-    attrs.push_back(
-        b.getNamedAttr("modelled_tflops", b.getF64FloatAttr(cost.tflops)));
+    GemmKernelConfig modelled = c;
+    if (spec.grouping == GemmGrouping::masked)
+      modelled.m =
+          spec.groups * GemmKernelConfig::roundUp(modelled.m, modelled.blockM);
+    GemmCost cost = modelGemmCost(modelled, chip);
+    ctas = cost.ctas;
+    us = b.getF64FloatAttr(cost.us);
+    tflops = b.getF64FloatAttr(cost.tflops);
   }
-  return b.getDictionaryAttr(attrs);
+  Type f32 = b.getF32Type();
+  return GemmKernelAttr::get(
+      ctx, c.m == GemmKernelConfig::kDynamicM ? ShapedType::kDynamic : c.m, c.n,
+      c.k, spec.aType, spec.bType, spec.resultType, spec.accType, f32, f32,
+      c.bScalesPerColumn ? 1 : 128, layout, spec.groups,
+      spec.hasCounts ? b.getBoolAttr(true) : BoolAttr(), c.blockM, c.blockN,
+      c.blockK, c.stages, c.consumers, /*cluster=*/1, /*multicast=*/1, c.groupM,
+      /*swapAB=*/BoolAttr(), KernelEpilogue::store, b.getStringAttr(chip.name),
+      ctas, us, tflops);
 }
 
-FailureOr<GemmKernelConfig>
-mlir::fp8::getKernelConfigFromAttr(DictionaryAttr dict, int64_t m, int64_t n,
-                                   int64_t k, bool bScalesPerColumn,
-                                   std::string &why) {
-  GemmKernelConfig c;
-  c.bScalesPerColumn = bScalesPerColumn;
-  c.m = m;
-  c.n = n;
-  c.k = k;
-  int64_t blockK = 0, cluster = 0;
-  for (auto [key, field] :
-       {std::pair<StringRef, int64_t *>{"block_m", &c.blockM},
-        {"block_n", &c.blockN},
-        {"block_k", &blockK},
-        {"stages", &c.stages},
-        {"consumers", &c.consumers},
-        {"cluster", &cluster}}) {
-    auto v = dict ? dict.getAs<IntegerAttr>(key) : IntegerAttr();
-    if (!v) {
-      why = ("needs an integer '" + key + "'").str();
-      return failure();
-    }
-    *field = v.getInt();
-  }
-  // The tile order (optional: kernels before the grouped order are
-  // row-major).
-  if (auto g = dict.getAs<IntegerAttr>("group_m"))
-    c.groupM = g.getInt();
-  // The B-scale layout is the op's (its b blocks): a kernel for the other
-  // form would read its B scales with the wrong indexing.
-  auto bScales = dict.getAs<StringAttr>(kKernelConfigBScalesKey);
-  if (bScalesPerColumn !=
-      (bScales && bScales.getValue() == kBScalesPerColumn)) {
-    why = bScalesPerColumn
-              ? "the op's b blocks are [1, 128], the kernel's are not "
-                "(b_scales = \"per_column\" missing)"
-              : "the kernel has per-column B scales (b_scales), the op's b "
-                "blocks are [128, 128]";
-    return failure();
-  }
-  // The kernel's K block is the promotion interval (128) and it runs
-  // without clusters: anything else is not a kernel this project generates.
-  if (blockK != c.blockK) {
-    why = "block_k must be 128 (one promotion interval per stage)";
-    return failure();
-  }
-  if (cluster != 1) {
-    why = "cluster must be 1 (the generator emits no clusters)";
-    return failure();
-  }
-  if (c.consumers >= 1 && c.consumers <= 4)
-    c.consumerRegs =
-        GemmKernelConfig::consumerRegsFor(c.consumers, c.producerRegs);
-  why = checkGemmKernelConfig(c);
-  if (!why.empty())
-    return failure();
-  return c;
+QuantizeKernelAttr
+mlir::fp8::getQuantizeKernelAttr(MLIRContext *ctx,
+                                 const QuantizeKernelSpec &spec) {
+  Builder b(ctx);
+  const QuantizeKernelConfig &c = spec.config;
+  return QuantizeKernelAttr::get(
+      ctx,
+      c.rows == QuantizeKernelConfig::kDynamicRows ? ShapedType::kDynamic
+                                                   : c.rows,
+      c.cols, c.blockRows, spec.inputType, spec.fp8Type, b.getF32Type(),
+      spec.pow2 ? ScaleMode::pow2 : ScaleMode::f32,
+      b.getF32FloatAttr(static_cast<float>(spec.eps)));
 }
 
 // Quantizing is cheap next to the GEMM, so an unsupported form is not an

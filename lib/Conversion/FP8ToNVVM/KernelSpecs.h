@@ -18,11 +18,6 @@ namespace fp8 {
 /// launches from.
 constexpr llvm::StringLiteral kKernelModuleName = "fp8_kernels";
 
-/// The `fp8.kernel_config` key of a kernel with per-column B scales (b
-/// blocks [1, 128]) and its value; absent for [128, 128] B blocks.
-constexpr llvm::StringLiteral kKernelConfigBScalesKey = "b_scales";
-constexpr llvm::StringLiteral kBScalesPerColumn = "per_column";
-
 /// Why `op` (a GEMM or quantize) needs no kernel: its result is empty (a
 /// static dimension of 0) or its contraction is (static K = 0); empty when
 /// it does. Such an op stays on the host, whose lowering computes it
@@ -57,27 +52,18 @@ LogicalResult parseKernelConfigOptions(Location loc, StringRef pass,
                                        StringRef config, StringRef device,
                                        const ChipSpec *&chip, bool &autoConfig);
 
-/// The `fp8.kernel_config` dictionary of a GEMM kernel of configuration `c`
-/// modelled on `chip`: block_m, block_n, block_k, stages, cluster (1: the
-/// generator has no clusters), consumers, group_m (the tile order's group
-/// height, 1: row-major), ctas (the persistent grid on the
-/// chip's SMs), modelled_us and modelled_tflops (absent for a dynamic M),
-/// chip; b_scales = "per_column" for per-column B scales.
-DictionaryAttr getKernelConfigAttr(MLIRContext *ctx, const GemmKernelConfig &c,
-                                   const ChipSpec &chip);
+/// The #fp8.gemm_kernel of the kernel of `spec` modelled on `chip`: the
+/// problem, element types, grouping and tile of the spec, the chip, and
+/// (for a static M) the persistent grid and modelled time and TFLOPS. A
+/// masked grouped kernel is modelled as one GEMM of G * roundUp(M,
+/// BLOCK_M) rows: its tiles and CTAs are the launch's (every group's
+/// tiles), its FLOPs count the padding rows of each group's last tile.
+GemmKernelAttr getGemmKernelAttr(MLIRContext *ctx, const GemmKernelSpec &spec,
+                                 const ChipSpec &chip);
 
-/// The configuration recorded in the `fp8.kernel_config` dictionary `dict`
-/// of a GEMM kernel for an M x N x K problem (`m` may be
-/// GemmKernelConfig::kDynamicM): block_m, block_n, stages, consumers,
-/// group_m (optional, default 1); the
-/// derived sizes (setmaxnreg share, ring layout) follow GemmKernelConfig.h.
-/// Fails with `why` set when a key is missing or the configuration is not
-/// one the kernel generator emits (block_k 128, cluster 1,
-/// checkGemmKernelConfig) or its b_scales differs from
-/// `bScalesPerColumn` (the op's B blocks).
-FailureOr<GemmKernelConfig>
-getKernelConfigFromAttr(DictionaryAttr dict, int64_t m, int64_t n, int64_t k,
-                        bool bScalesPerColumn, std::string &why);
+/// The #fp8.quantize_kernel of the kernel of `spec`.
+QuantizeKernelAttr getQuantizeKernelAttr(MLIRContext *ctx,
+                                         const QuantizeKernelSpec &spec);
 
 /// The quantize kernel's spec for `op`, or nullopt when the op stays a host
 /// (CPU) op; with `remark`, a remark says why.

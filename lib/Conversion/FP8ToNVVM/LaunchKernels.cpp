@@ -18,7 +18,6 @@
 
 #include "KernelSpecs.h"
 #include "fp8/Dialect/FP8/IR/FP8.h"
-#include "fp8/Target/Hopper/KernelNames.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -32,8 +31,6 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
-
-#include <cstdio>
 
 namespace mlir {
 namespace fp8 {
@@ -147,14 +144,11 @@ struct HostBuilder {
     Value n = func::CallOp::create(b, fn, ValueRange{}).getResult(0);
     return arith::IndexCastUIOp::create(b, b.getIndexType(), n);
   }
-  void launch(StringRef kernel, Value grid, int64_t threads, int64_t smem,
+  void launch(SymbolRefAttr kernel, Value grid, int64_t threads, int64_t smem,
               ValueRange args) {
-    auto sym =
-        SymbolRefAttr::get(b.getStringAttr(kKernelModuleName),
-                           {FlatSymbolRefAttr::get(b.getContext(), kernel)});
     Value one = idx(1);
     chain = gpu::LaunchFuncOp::create(
-                b, sym, gpu::KernelDim3{grid, one, one},
+                b, kernel, gpu::KernelDim3{grid, one, one},
                 gpu::KernelDim3{idx(threads), one, one},
                 arith::ConstantIntOp::create(b, b.getI32Type(), smem), args,
                 token, ValueRange{chain})
@@ -206,12 +200,13 @@ constexpr StringLiteral kLauncherPrefix = "fp8_launch_";
 
 /// The declaration `func.func private @fp8_launch_<kernel>(args...)` at the
 /// end of `module` (once per kernel); its body comes from defineLauncher.
-/// A GEMM launcher carries its kernel's `fp8.kernel_config` (`config`), so
-/// the body can be defined after the gpu.module became a binary.
-func::FuncOp getOrDeclareLauncher(ModuleOp module, StringRef kernel,
-                                  TypeRange args,
-                                  DictionaryAttr config = nullptr) {
-  std::string name = (kLauncherPrefix + kernel).str();
+/// It carries its kernel's reference (`fp8.kernel_ref`) and typed
+/// configuration (`fp8.kernel`, copied), so the body can be defined after
+/// the gpu.module became a binary.
+func::FuncOp getOrDeclareLauncher(ModuleOp module, SymbolRefAttr kernel,
+                                  Attribute config, TypeRange args) {
+  std::string name =
+      (kLauncherPrefix + kernel.getLeafReference().getValue()).str();
   if (auto f = module.lookupSymbol<func::FuncOp>(name))
     return f;
   OpBuilder ob(module.getBodyRegion());
@@ -219,8 +214,8 @@ func::FuncOp getOrDeclareLauncher(ModuleOp module, StringRef kernel,
   auto fn = func::FuncOp::create(ob, module.getLoc(), name,
                                  ob.getFunctionType(args, {}));
   fn.setPrivate();
-  if (config)
-    fn->setAttr(FP8Dialect::kKernelConfigAttrName, config);
+  fn->setAttr(FP8Dialect::kKernelAttrName, config);
+  fn->setAttr(FP8Dialect::kKernelRefAttrName, kernel);
   return fn;
 }
 
@@ -237,7 +232,7 @@ func::FuncOp getOrDeclareLauncher(ModuleOp module, StringRef kernel,
 /// tensor (masked counts [G], contiguous group index [M]) when the kernel
 /// takes one. One launch for all groups.
 void buildGemmLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
-                           const GemmKernelConfig &c, StringRef kernel,
+                           const GemmKernelConfig &c, SymbolRefAttr kernel,
                            int64_t smCount,
                            GemmGrouping grouping = GemmGrouping::none,
                            int64_t groups = 1, bool hasGroupArg = false) {
@@ -321,7 +316,7 @@ void buildGemmLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
 /// kernel ABI of QuantizeKernelConfig.h.
 void buildQuantizeLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
                                const QuantizeKernelConfig &c,
-                               StringRef kernel) {
+                               SymbolRefAttr kernel) {
   HostBuilder h(b);
   Value x = args[0], q = args[1], s = args[2];
   Value rows = memref::DimOp::create(b, x, 0);
@@ -347,88 +342,47 @@ void buildQuantizeLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
   h.finish();
 }
 
-/// Gives the declaration `fn` of a launcher its body. Everything it needs
-/// follows from the declaration: a GEMM kernel's configuration from the
-/// `fp8.kernel_config` copied from the kernel, its K and the quantize block
-/// rows from the kernel name (KernelNames.h), the shapes from the argument
-/// types; so the bodies can be added after the host program was bufferized
-/// and its buffers deallocated (the ownership-based deallocation rejects
-/// the gpu ops) and the kernels compiled.
+/// Gives the declaration `fn` of a launcher its body (and drops the two
+/// attributes below). Everything it needs follows from the declaration:
+/// the kernel's configuration from the `fp8.kernel` copied from the
+/// kernel, the kernel from `fp8.kernel_ref`,
+/// the shapes from the argument types; so the bodies can be added after
+/// the host program was bufferized and its buffers deallocated (the
+/// ownership-based deallocation rejects the gpu ops) and the kernels
+/// compiled.
 LogicalResult defineLauncher(func::FuncOp fn, int64_t smCount) {
-  StringRef kernel = fn.getName().drop_front(kLauncherPrefix.size());
-  SmallVector<int64_t> shape0 =
-      llvm::to_vector(cast<MemRefType>(fn.getArgumentTypes()[0]).getShape());
+  Attribute config = fn->getAttr(FP8Dialect::kKernelAttrName);
+  auto kernel =
+      fn->getAttrOfType<SymbolRefAttr>(FP8Dialect::kKernelRefAttrName);
+  if (!isa_and_nonnull<GemmKernelAttr, QuantizeKernelAttr>(config) || !kernel)
+    return fn.emitOpError("fp8-launch-kernels: the launcher declaration "
+                          "needs its kernel's ")
+           << FP8Dialect::kKernelAttrName << " (#fp8.gemm_kernel or "
+           << "#fp8.quantize_kernel) and " << FP8Dialect::kKernelRefAttrName
+           << " (copied when fp8-launch-kernels declares it)";
   Block *entry = fn.addEntryBlock();
   ImplicitLocOpBuilder b(fn.getLoc(), fn.getContext());
   b.setInsertionPointToStart(entry);
   ValueRange args = entry->getArguments();
-  bool masked = false, counts = false;
-  int64_t groups = 0, gm = 0, gn = 0, gk = 0;
-  bool grouped = parseGroupedGemmKernelName(kernel.str(), &masked, &groups, &gm,
-                                            &gn, &gk, &counts);
-  if (grouped || kernel.starts_with("fp8_scaled_matmul_")) {
-    auto bTy = cast<MemRefType>(fn.getArgumentTypes()[1]);
-    int64_t m = 0, n = 0, kDim = 0;
-    if (grouped) {
-      // M of one group (masked) or of A (contiguous; `dyn` when dynamic),
-      // N and K from the name.
-      m = gm < 0 ? GemmKernelConfig::kDynamicM : gm;
-      n = gn;
-      kDim = gk;
-    } else {
-      m = ShapedType::isDynamic(shape0[0]) ? GemmKernelConfig::kDynamicM
-                                           : shape0[0];
-      n = bTy.getDimSize(0);
-      // The kernel's K from its name: the codes' rows may be padded past it.
-      long long nName = 0, kName = 0;
-      size_t x = kernel.find('x');
-      if (x == StringRef::npos ||
-          std::sscanf(kernel.data() + x, "x%lldx%lld", &nName, &kName) != 2)
-        return fn.emitOpError("fp8-launch-kernels: cannot read N and K from "
-                              "the kernel name");
-      kDim = kName;
-    }
+  if (auto gemm = dyn_cast<GemmKernelAttr>(config)) {
     // The kernel's own record of its configuration: the one source of the
     // grid, block and shared-memory size (never recomputed from options).
-    auto dict =
-        fn->getAttrOfType<DictionaryAttr>(FP8Dialect::kKernelConfigAttrName);
-    if (!dict)
-      return fn.emitOpError("fp8-launch-kernels: the launcher declaration "
-                            "has no ")
-             << FP8Dialect::kKernelConfigAttrName
-             << " (its kernel's configuration, copied when fp8-launch-kernels "
-                "declares it)";
-    std::string why;
-    FailureOr<GemmKernelConfig> c = getKernelConfigFromAttr(
-        dict, m, n, kDim, isColumnScalesGemmKernelName(kernel.str()), why);
-    if (failed(c))
-      return fn.emitOpError("fp8-launch-kernels: invalid ")
-             << FP8Dialect::kKernelConfigAttrName << " " << dict << ": " << why;
-    if (grouped)
-      buildGemmLauncherBody(
-          b, args, *c, kernel, smCount,
-          masked ? GemmGrouping::masked : GemmGrouping::contiguous, groups,
-          /*hasGroupArg=*/!masked || counts);
-    else
-      buildGemmLauncherBody(b, args, *c, kernel, smCount);
+    GemmGrouping grouping = !gemm.isGrouped() ? GemmGrouping::none
+                            : gemm.isMasked() ? GemmGrouping::masked
+                                              : GemmGrouping::contiguous;
+    buildGemmLauncherBody(
+        b, args, gemm.getConfig(), kernel, smCount, grouping, gemm.getGroups(),
+        /*hasGroupArg=*/grouping == GemmGrouping::contiguous ||
+            gemm.hasCounts());
   } else {
-    // fp8_quantize_<R>x<C>_<BR>x128_...: the block rows are the 4th field.
-    SmallVector<StringRef> fields;
-    kernel.split(fields, '_');
-    int64_t blockRows = 0;
-    if (fields.size() < 4 ||
-        fields[3].split('x').first.getAsInteger(10, blockRows))
-      return fn.emitOpError("fp8-launch-kernels: cannot read the kernel "
-                            "configuration from the launcher name");
     buildQuantizeLauncherBody(
-        b, args,
-        makeQuantizeKernelConfig(ShapedType::isDynamic(shape0[0])
-                                     ? QuantizeKernelConfig::kDynamicRows
-                                     : shape0[0],
-                                 shape0[1], blockRows),
-        kernel);
+        b, args, cast<QuantizeKernelAttr>(config).getConfig(), kernel);
   }
   func::ReturnOp::create(b);
+  // Consumed: the host program lowers to LLVM for upstream tools
+  // (mlir-translate) that do not know the fp8 dialect's attributes.
+  fn->removeAttr(FP8Dialect::kKernelAttrName);
+  fn->removeAttr(FP8Dialect::kKernelRefAttrName);
   return success();
 }
 
@@ -627,7 +581,7 @@ struct FP8LaunchKernelsPass
     if (mode == "declare")
       return;
     for (auto fn : llvm::to_vector(module.getOps<func::FuncOp>()))
-      if (fn.isExternal() && fn.getName().starts_with(kLauncherPrefix))
+      if (fn.isExternal() && fn->hasAttr(FP8Dialect::kKernelRefAttrName))
         if (failed(defineLauncher(fn, smCount)))
           return signalPassFailure();
   }
@@ -646,10 +600,10 @@ struct FP8LaunchKernelsPass
     });
     for (Operation *op : ops) {
       if (isa<ScaledMatmulOp, GroupedScaledMatmulOp>(op)) {
-        if (failed(rewriteGemm(module, kernels, op)))
+        if (failed(rewriteGemm(module, op)))
           return failure();
       } else if (auto q = dyn_cast<QuantizeOp>(op)) {
-        if (failed(rewriteQuantize(module, kernels, q)))
+        if (failed(rewriteQuantize(module, q)))
           return failure();
       }
     }
@@ -661,54 +615,34 @@ struct FP8LaunchKernelsPass
     return success();
   }
 
-  LogicalResult checkKernel(gpu::GPUModuleOp kernels, Operation *op,
-                            StringRef name) {
-    if (kernels.lookupSymbol(name))
-      return success();
-    return op->emitOpError("fp8-launch-kernels: no kernel '")
-           << name << "' in gpu.module @" << kKernelModuleName
-           << " (run fp8-lower-to-nvvm first)";
-  }
-
-  /// The kernel fp8-lower-to-nvvm generated for `op`: the one GEMM kernel of
-  /// its shape and types (`base`, the name without a configuration suffix)
-  /// in any configuration, `base` or `base_t<BM>x<BN>s<S>[c<C>]`. The
-  /// kernel, not this pass, decides the configuration.
-  FailureOr<Operation *> findGemmKernel(gpu::GPUModuleOp kernels, Operation *op,
-                                        StringRef base) {
-    SmallVector<Operation *> found;
-    for (Operation &k : kernels.getBody()->getOperations()) {
-      auto sym = k.getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName());
-      if (!sym || !sym.getValue().starts_with(base))
-        continue;
-      std::string rest = sym.getValue().drop_front(base.size()).str();
-      int64_t bm, bn, st;
-      if (rest.empty() || (rest.rfind("_t", 0) == 0 &&
-                           parseGemmKernelConfigSuffix(rest, &bm, &bn, &st)))
-        found.push_back(&k);
-    }
-    if (found.empty())
-      return op->emitOpError("fp8-launch-kernels: no kernel '")
-             << base << "' (in any configuration) in gpu.module @"
-             << kKernelModuleName << " (run fp8-lower-to-nvvm first)";
-    if (found.size() > 1) {
-      InFlightDiagnostic diag = op->emitOpError(
-          "fp8-launch-kernels: several kernels of this shape in gpu.module @");
-      diag << kKernelModuleName << " (";
-      llvm::interleaveComma(found, diag, [&](Operation *k) {
-        diag << SymbolTable::getSymbolName(k).getValue();
-      });
-      return diag << "): lower the module with one configuration";
-    }
-    return found.front();
+  /// The kernel `op` names (its fp8.kernel_ref, set by fp8-lower-to-nvvm)
+  /// and the kernel's typed configuration (its fp8.kernel).
+  template <typename KernelAttrT>
+  FailureOr<std::pair<SymbolRefAttr, KernelAttrT>>
+  getKernel(ModuleOp module, Operation *op, StringRef what) {
+    auto ref = op->getAttrOfType<SymbolRefAttr>(FP8Dialect::kKernelRefAttrName);
+    if (!ref)
+      return op->emitOpError("fp8-launch-kernels: no ")
+             << FP8Dialect::kKernelRefAttrName
+             << " naming the op's kernel (run fp8-lower-to-nvvm first)";
+    Operation *kernel = SymbolTable::lookupSymbolIn(module, ref);
+    if (!kernel)
+      return op->emitOpError("fp8-launch-kernels: no kernel ")
+             << ref << " (run fp8-lower-to-nvvm first)";
+    auto attr = kernel->getAttrOfType<KernelAttrT>(FP8Dialect::kKernelAttrName);
+    if (!attr)
+      return op->emitOpError("fp8-launch-kernels: kernel ")
+             << ref << " has no " << FP8Dialect::kKernelAttrName << " = #fp8."
+             << what
+             << "<...> (the configuration fp8-lower-to-nvvm records on it, "
+                "which the launcher follows)";
+    return std::make_pair(ref, attr);
   }
 
   /// fp8.scaled_matmul or fp8.grouped_scaled_matmul: one launcher call
   /// (one kernel launch, also for all the groups of a grouped op).
-  LogicalResult rewriteGemm(ModuleOp module, gpu::GPUModuleOp kernels,
-                            Operation *gemm) {
-    // The op's form (diagnosed as fp8-lower-to-nvvm does) and the kernel
-    // name without a configuration (the shape's fixed default has none).
+  LogicalResult rewriteGemm(ModuleOp module, Operation *gemm) {
+    // The op's form (diagnosed as fp8-lower-to-nvvm does).
     auto grouped = dyn_cast<GroupedScaledMatmulOp>(gemm);
     FailureOr<GemmKernelSpec> spec =
         grouped ? getGroupedGemmKernelSpec(grouped, GemmKernelOverrides(),
@@ -718,28 +652,34 @@ struct FP8LaunchKernelsPass
     if (failed(spec))
       return failure();
     const GemmKernelConfig &shape = spec->config;
-    GemmKernelSpec baseSpec = *spec;
-    baseSpec.config = chooseGemmKernelConfig(shape.m, shape.n, shape.k);
-    baseSpec.config.bScalesPerColumn = shape.bScalesPerColumn;
-    FailureOr<Operation *> kernel =
-        findGemmKernel(kernels, gemm, gemmKernelName(baseSpec));
+    auto kernel = getKernel<GemmKernelAttr>(module, gemm, "gemm_kernel");
     if (failed(kernel))
       return failure();
-    StringRef name = SymbolTable::getSymbolName(*kernel).getValue();
-    auto dict = (*kernel)->getAttrOfType<DictionaryAttr>(
-        FP8Dialect::kKernelConfigAttrName);
-    if (!dict)
-      return gemm->emitOpError("fp8-launch-kernels: kernel '")
-             << name << "' has no " << FP8Dialect::kKernelConfigAttrName
-             << " (the configuration fp8-lower-to-nvvm records on it, which "
-                "the launcher follows)";
-    std::string why;
-    FailureOr<GemmKernelConfig> config = getKernelConfigFromAttr(
-        dict, shape.m, shape.n, shape.k, shape.bScalesPerColumn, why);
-    if (failed(config))
-      return gemm->emitOpError("fp8-launch-kernels: kernel '")
-             << name << "' has an invalid " << FP8Dialect::kKernelConfigAttrName
-             << " " << dict << ": " << why;
+    auto [ref, attr] = *kernel;
+    // The kernel must compute this op: its problem, B-scale layout (a
+    // kernel of the other layout would index the B scales wrongly) and
+    // grouping.
+    GemmKernelConfig c = attr.getConfig();
+    std::optional<GroupLayout> layout;
+    if (grouped)
+      layout = grouped.getLayout();
+    if (c.m != shape.m || c.n != shape.n || c.k != shape.k ||
+        c.bScalesPerColumn != shape.bScalesPerColumn ||
+        attr.getLayout() != layout || attr.getGroups() != spec->groups ||
+        attr.hasCounts() != spec->hasCounts || attr.getA() != spec->aType ||
+        attr.getB() != spec->bType || attr.getD() != spec->resultType ||
+        attr.getC() != spec->accType)
+      return gemm->emitOpError("fp8-launch-kernels: kernel ")
+             << ref << " (" << attr << ") does not compute this op";
+    // Room in the attribute for the next variants; launching them needs
+    // more than this launcher does (cluster dims, swapped operands).
+    bool swapAB = attr.getSwapAb() && attr.getSwapAb().getValue();
+    if (attr.getCluster() != 1 || attr.getMulticast() != 1 || swapAB)
+      return gemm->emitOpError("fp8-launch-kernels: kernel ")
+             << ref << " needs a cluster of " << attr.getCluster()
+             << " CTAs, multicast " << attr.getMulticast()
+             << ", swap_ab = " << (swapAB ? "true" : "false")
+             << ": this launcher launches single-CTA kernels of A B^T";
     ImplicitLocOpBuilder b(gemm->getLoc(), gemm);
     if (grouped && grouped.getLayout() == GroupLayout::contiguous)
       assertContiguousGroups(b, grouped);
@@ -771,8 +711,7 @@ struct FP8LaunchKernelsPass
     // out of bounds), transposed and zero-padded as the A scales are.
     if (shape.bScalesPerColumn) {
       SmallVector<Value> nSizes; // N is static
-      bScales =
-          transposeScales(b, bScales, bCodes, nSizes, config->bScaleColumns());
+      bScales = transposeScales(b, bScales, bCodes, nSizes, c.bScaleColumns());
     }
 
     auto resTy = cast<RankedTensorType>(result.getType());
@@ -785,21 +724,20 @@ struct FP8LaunchKernelsPass
     if (group)
       args.push_back(toBuffer(b, group));
     func::FuncOp fn =
-        getOrDeclareLauncher(module, name, ValueRange(args).getTypes(), dict);
+        getOrDeclareLauncher(module, ref, attr, ValueRange(args).getTypes());
     func::CallOp::create(b, fn, args);
     result.replaceAllUsesWith(toTensor(b, d, resTy));
     gemm->erase();
     return success();
   }
 
-  LogicalResult rewriteQuantize(ModuleOp module, gpu::GPUModuleOp kernels,
-                                QuantizeOp op) {
+  LogicalResult rewriteQuantize(ModuleOp module, QuantizeOp op) {
     std::optional<QuantizeKernelSpec> spec =
         getQuantizeSpec(op, /*remark=*/false);
     if (!spec)
       return success(); // a host op (fp8-lower-to-nvvm remarked why)
-    std::string name = quantizeKernelName(*spec);
-    if (failed(checkKernel(kernels, op, name)))
+    auto kernel = getKernel<QuantizeKernelAttr>(module, op, "quantize_kernel");
+    if (failed(kernel))
       return failure();
     ImplicitLocOpBuilder b(op.getLoc(), op);
     auto resTy = cast<ScaledTensorType>(op.getResult().getType());
@@ -816,8 +754,8 @@ struct FP8LaunchKernelsPass
     Value q = allocLike(b, qTy, rowSizes);
     Value s = allocLike(b, sTy, blockSizes);
     SmallVector<Value> args{toBuffer(b, op.getInput()), q, s};
-    func::FuncOp fn =
-        getOrDeclareLauncher(module, name, ValueRange(args).getTypes());
+    func::FuncOp fn = getOrDeclareLauncher(
+        module, kernel->first, kernel->second, ValueRange(args).getTypes());
     func::CallOp::create(b, fn, args);
     Value result =
         AssembleOp::create(b, resTy, toTensor(b, q, qTy), toTensor(b, s, sTy));

@@ -116,12 +116,22 @@ struct FP8LowerToNVVMPass
 
   GemmKernelOverrides overrides;
   const ChipSpec *modelChip = nullptr;
+
+  /// `op` names its kernel `name` in the kernel module: fp8-launch-kernels
+  /// follows the reference (it never searches by name).
+  static void setKernelRef(Operation *op, StringRef name) {
+    MLIRContext *ctx = op->getContext();
+    op->setAttr(FP8Dialect::kKernelRefAttrName,
+                SymbolRefAttr::get(StringAttr::get(ctx, kKernelModuleName),
+                                   {FlatSymbolRefAttr::get(ctx, name)}));
+  }
   bool autoConfig = true;
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SmallVector<Operation *> ops;
     SmallVector<QuantizeKernelSpec> quantizeSpecs;
+    SmallVector<Operation *> quantizeOps;
     module.walk([&](Operation *op) {
       if (isa<ScaledMatmulOp, GroupedScaledMatmulOp>(op)) {
         std::string empty = getEmptyProblemReason(op);
@@ -133,8 +143,10 @@ struct FP8LowerToNVVMPass
               << "nothing for it";
       } else if (auto q = dyn_cast<QuantizeOp>(op)) {
         if (std::optional<QuantizeKernelSpec> spec =
-                getQuantizeSpec(q, /*remark=*/true))
+                getQuantizeSpec(q, /*remark=*/true)) {
           quantizeSpecs.push_back(*spec);
+          quantizeOps.push_back(op);
+        }
       } else if (isa<RequantizeOp>(op)) {
         // The Wgrad operands of a training graph (docs/training.md): no
         // kernel yet; the host program runs the CPU lowering of the op
@@ -182,21 +194,17 @@ struct FP8LowerToNVVMPass
                              LLVM::Linkage::External, kSmemSymbol, Attribute(),
                              /*alignment=*/1024, /*addrSpace=*/3);
     }
-    for (const GemmKernelSpec &spec : specs) {
-      std::string name = gemmKernelName(spec);
+    // Each kernel carries its typed configuration (fp8.kernel), from which
+    // its symbol is derived; the op it computes names it (fp8.kernel_ref).
+    for (auto [op, spec] : llvm::zip_equal(ops, specs)) {
+      GemmKernelAttr attr = getGemmKernelAttr(&getContext(), spec, *modelChip);
+      std::string name = attr.getSymbolName();
+      setKernelRef(op, name);
       if (gpuModule.lookupSymbol(name))
         continue; // one kernel per distinct shape and types
       b.setInsertionPoint(gpuModule.getBody()->getTerminator());
-      LLVM::LLVMFuncOp fn = buildGemmKernel(b, loc, spec, kSmemSymbol);
-      // A masked grouped kernel is modelled as one GEMM of G * roundUp(M,
-      // BLOCK_M) rows: its tiles and CTAs are the launch's (every group's
-      // tiles), its FLOPs count the padding rows of each group's last tile.
-      GemmKernelConfig modelled = spec.config;
-      if (spec.grouping == GemmGrouping::masked)
-        modelled.m = spec.groups *
-                     GemmKernelConfig::roundUp(modelled.m, modelled.blockM);
-      fn->setAttr(FP8Dialect::kKernelConfigAttrName,
-                  getKernelConfigAttr(&getContext(), modelled, *modelChip));
+      LLVM::LLVMFuncOp fn = buildGemmKernel(b, loc, spec, name, kSmemSymbol);
+      fn->setAttr(FP8Dialect::kKernelAttrName, attr);
     }
     if (!quantizeSpecs.empty() && !gpuModule.lookupSymbol(kAmaxSymbol)) {
       b.setInsertionPointToStart(gpuModule.getBody());
@@ -207,11 +215,16 @@ struct FP8LowerToNVVMPass
                              kAmaxSymbol, Attribute(), /*alignment=*/16,
                              /*addrSpace=*/3);
     }
-    for (const QuantizeKernelSpec &spec : quantizeSpecs) {
-      if (gpuModule.lookupSymbol(quantizeKernelName(spec)))
+    for (auto [op, spec] : llvm::zip_equal(quantizeOps, quantizeSpecs)) {
+      QuantizeKernelAttr attr = getQuantizeKernelAttr(&getContext(), spec);
+      std::string name = attr.getSymbolName();
+      setKernelRef(op, name);
+      if (gpuModule.lookupSymbol(name))
         continue;
       b.setInsertionPoint(gpuModule.getBody()->getTerminator());
-      buildQuantizeKernel(b, loc, spec, kAmaxSymbol);
+      LLVM::LLVMFuncOp fn =
+          buildQuantizeKernel(b, loc, spec, name, kAmaxSymbol);
+      fn->setAttr(FP8Dialect::kKernelAttrName, attr);
     }
   }
 };

@@ -28,17 +28,10 @@
 using namespace mlir;
 using namespace mlir::fp8;
 
-std::string mlir::fp8::quantizeKernelName(const QuantizeKernelSpec &spec) {
-  const QuantizeKernelConfig &c = spec.config;
-  return getQuantizeKernelName(c.rows, c.cols, c.blockRows,
-                               getKernelElementType(spec.inputType),
-                               getKernelElementType(spec.fp8Type), spec.pow2,
-                               static_cast<float>(spec.eps));
-}
-
 LLVM::LLVMFuncOp mlir::fp8::buildQuantizeKernel(OpBuilder &builder,
                                                 Location loc,
                                                 const QuantizeKernelSpec &spec,
+                                                StringRef name,
                                                 StringRef amaxSymbol) {
   using Cfg = QuantizeKernelConfig;
   const Cfg &cfg = spec.config;
@@ -56,7 +49,7 @@ LLVM::LLVMFuncOp mlir::fp8::buildQuantizeKernel(OpBuilder &builder,
   // x, q, scales (pointers), rows (i32, used by a dynamic-rows kernel).
   auto fnType = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx),
                                             {k.ptr, k.ptr, k.ptr, k.i32});
-  auto fn = LLVM::LLVMFuncOp::create(b, quantizeKernelName(spec), fnType);
+  auto fn = LLVM::LLVMFuncOp::create(b, name, fnType);
   fn->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(), b.getUnitAttr());
   // gpu.kernel: the entry point of gpu.launch_func (fp8-launch-kernels).
   fn->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());

@@ -20,16 +20,12 @@ struct QuantizeKernelSpec {
   bool pow2 = false;
 };
 
-/// fp8_quantize_<R>x<C>_<blockRows>x128_<in>_<fp8>[_pow2][_eps<hex f32 bits>]
-/// (the eps suffix only when eps is not the default 1e-4).
-std::string quantizeKernelName(const QuantizeKernelSpec &spec);
-
-/// Builds the kernel at the builder's insertion point, inside a gpu.module
-/// that holds the [8 x f32] shared array `amaxSymbol` (the per-warp amax of
-/// a 128x128 block).
+/// Builds the kernel `name` (its #fp8.quantize_kernel's symbol) at the
+/// builder's insertion point, inside a gpu.module that holds the [8 x f32]
+/// shared array `amaxSymbol` (the per-warp amax of a 128x128 block).
 LLVM::LLVMFuncOp buildQuantizeKernel(OpBuilder &builder, Location loc,
                                      const QuantizeKernelSpec &spec,
-                                     StringRef amaxSymbol);
+                                     StringRef name, StringRef amaxSymbol);
 
 } // namespace fp8
 } // namespace mlir

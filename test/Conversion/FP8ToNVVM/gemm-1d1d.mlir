@@ -1,6 +1,6 @@
 // The GEMM kernel with per-column B scales (b blocks [1, 128]: the Wgrad
 // GEMM, DeepGEMM's "1D-1D" form) at the NVVM level: its name and
-// fp8.kernel_config say so; per K block each consumer thread loads the
+// fp8.kernel (b_scale_rows = 1) say so; per K block each consumer thread loads the
 // scales of its fragment columns (WgmmaFragment.h: columns colTile + 8j and
 // + 1 of register group j) from the transposed [KB, Np] array, Np the
 // columns of all tiles (300 columns in 128-wide tiles: 3 * 128 = 384), as
@@ -14,7 +14,7 @@
 // RUN: not fp8-opt %s --fp8-lower-to-nvvm="block-n=176" 2>&1 | FileCheck %s --check-prefix=WIDE
 
 // CHECK-LABEL: llvm.func @fp8_scaled_matmul_200x300x400_e4m3_e4m3_bf16_b1x128(
-// CHECK-SAME: fp8.kernel_config = {b_scales = "per_column", block_k = 128 : i64, block_m = 128 : i64, block_n = 128 : i64
+// CHECK-SAME: fp8.kernel = #fp8.gemm_kernel<m = 200, n = 300, k = 400, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 1, block_m = 128, block_n = 128, block_k = 128
 // CHECK: %[[SB:.*]] = llvm.addrspacecast %arg3 : !llvm.ptr to !llvm.ptr<1>
 // The consumers' K loop (4 K blocks).
 // CHECK: scf.for %[[KB:.*]] = %{{.*}} to %c4_i32{{.*}} step

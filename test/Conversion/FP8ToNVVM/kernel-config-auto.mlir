@@ -2,9 +2,9 @@
 // docs/gpu-kernel.md) chooses each kernel's tiles and stages for its shape
 // on `device`; explicit block-m / block-n / stages / consumers override it;
 // config=fixed keeps the shape's default. Every GEMM kernel records its
-// configuration in `fp8.kernel_config`; a non-default one is also in the
-// kernel name (`_t<BM>x<BN>s<S>`), which the host runtime and the emulator
-// read back; fp8-launch-kernels reads the attribute.
+// configuration in `fp8.kernel` (#fp8.gemm_kernel); a non-default one is
+// also in the kernel name (`_t<BM>x<BN>s<S>`, for humans: nothing parses
+// it); fp8-launch-kernels and the emulator read the attribute.
 // RUN: fp8-opt %s --fp8-lower-to-nvvm | FileCheck %s --check-prefix=AUTO
 // RUN: fp8-opt %s --fp8-lower-to-nvvm=config=fixed | FileCheck %s --check-prefix=FIXED
 // RUN: fp8-opt %s --fp8-lower-to-nvvm="block-n=64" | FileCheck %s --check-prefix=OVERRIDE
@@ -20,19 +20,19 @@
 // 128x2112x7168 (DeepSeek-V3 decode): 64x32 tiles, 2 x ceil(2112 / 32) =
 // 132 CTAs (one per SM), 8 stages (the cap; 8 x 12544 B fit in 227 KB).
 // AUTO-LABEL: llvm.func @fp8_scaled_matmul_128x2112x7168_e4m3_e4m3_bf16_t64x32s8(
-// AUTO-SAME: fp8.kernel_config = {block_k = 128 : i64, block_m = 64 : i64, block_n = 32 : i64, chip = "h200", cluster = 1 : i64, consumers = 1 : i64, ctas = 132 : i64, group_m = 1 : i64, modelled_tflops = {{[0-9.e+]+}} : f64, modelled_us = {{[0-9.e+]+}} : f64, stages = 8 : i64}
+// AUTO-SAME: fp8.kernel = #fp8.gemm_kernel<m = 128, n = 2112, k = 7168, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 64, block_n = 32, block_k = 128, stages = 8, consumers = 1, chip = "h200", ctas = 132, modelled_us = {{[0-9.e+-]+}} : f64, modelled_tflops = {{[0-9.e+-]+}} : f64>
 // A dynamic M keeps the default (M is unknown to the model): no time.
 // AUTO-LABEL: llvm.func @fp8_scaled_matmul_dynx2112x7168_e4m3_e4m3_bf16(
-// AUTO-SAME: fp8.kernel_config = {block_k = 128 : i64, block_m = 128 : i64, block_n = 128 : i64, chip = "h200", cluster = 1 : i64, consumers = 2 : i64, group_m = 1 : i64, stages = 6 : i64}
+// AUTO-SAME: fp8.kernel = #fp8.gemm_kernel<m = ?, n = 2112, k = 7168, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2, chip = "h200">
 
 // 128x128 tiles: ceil(2112 / 128) = 17 CTAs.
 // FIXED-LABEL: llvm.func @fp8_scaled_matmul_128x2112x7168_e4m3_e4m3_bf16(
-// FIXED-SAME: block_m = 128 : i64, block_n = 128 : i64, {{.*}} ctas = 17 : i64, {{.*}} stages = 6 : i64}
+// FIXED-SAME: block_m = 128, block_n = 128, block_k = 128, stages = 6, {{.*}} ctas = 17,
 
 // 128x64 tiles: ceil(2112 / 64) = 33 CTAs; 8 stages (the cap: 9 of
 // 16384 + 8192 + 512 = 25088 B would fit in 227 KB - 1 KB).
 // OVERRIDE-LABEL: llvm.func @fp8_scaled_matmul_128x2112x7168_e4m3_e4m3_bf16_t128x64s8(
-// OVERRIDE-SAME: block_m = 128 : i64, block_n = 64 : i64, {{.*}} ctas = 33 : i64,
+// OVERRIDE-SAME: block_m = 128, block_n = 64, {{.*}} ctas = 33,
 
 // H100-LABEL: llvm.func @fp8_scaled_matmul_128x2112x7168_e4m3_e4m3_bf16_t64x32s8(
 // H100-SAME: chip = "h100-sxm"
@@ -62,7 +62,7 @@ func.func @any_tokens(%a: !fp8.scaled<?x7168xf8E4M3FN, block = [1, 128], scale =
 // tile rows; row-major, every wave would stream all of B from HBM
 // (GemmCostModelTest.cpp derives the bytes).
 // AUTO-LABEL: llvm.func @fp8_scaled_matmul_4096x7168x16384_e4m3_e4m3_bf16_t128x176s5g16(
-// AUTO-SAME: consumers = 2 : i64, ctas = 132 : i64, group_m = 16 : i64,
+// AUTO-SAME: consumers = 2, group_m = 16, chip = "h200", ctas = 132,
 // The grouped order computes the group of tile t (t / (16 x 41) with 41
 // column tiles), the group's height min(16, 32 - first row) and the tile's
 // row and column inside it.
@@ -71,16 +71,19 @@ func.func @any_tokens(%a: !fp8.scaled<?x7168xf8E4M3FN, block = [1, 128], scale =
 // AUTO: arith.minui %{{.*}}, %{{.*}} : i32
 // The default (config=fixed) and explicit tiles keep the row-major order.
 // FIXED-LABEL: llvm.func @fp8_scaled_matmul_4096x7168x16384_e4m3_e4m3_bf16(
-// FIXED-SAME: group_m = 1 : i64
+// FIXED-SAME: consumers = 2, chip = "h200"
 // OVERRIDE-LABEL: llvm.func @fp8_scaled_matmul_4096x7168x16384_e4m3_e4m3_bf16_t128x64s8(
-// OVERRIDE-SAME: group_m = 1 : i64
+// OVERRIDE-SAME: consumers = 2, chip = "h200"
 // ROWMAJOR-LABEL: llvm.func @fp8_scaled_matmul_4096x7168x16384_e4m3_e4m3_bf16_t128x176s5(
-// ROWMAJOR-SAME: group_m = 1 : i64
+// ROWMAJOR-SAME: consumers = 2, chip = "h200"
 // GROUP3-LABEL: llvm.func @fp8_scaled_matmul_4096x7168x16384_e4m3_e4m3_bf16_t128x128s6g3(
-// GROUP3-SAME: group_m = 3 : i64
-// The launcher follows the kernel (fp8.kernel_config): grid min(1312, 132).
+// GROUP3-SAME: consumers = 2, group_m = 3, chip = "h200"
+// The launcher follows the kernel (fp8.kernel): grid min(32 x 41, SMs)
+// (ceil(7168 / 176) = 41 column tiles), shared memory 5 x (128 x 128 +
+// 176 x 128 + 512) + 1024 = 198144 bytes.
 // LAUNCH: func.func private @fp8_launch_fp8_scaled_matmul_4096x7168x16384_e4m3_e4m3_bf16_t128x176s5g16(
-// LAUNCH-SAME: group_m = 16 : i64
+// LAUNCH: arith.constant 41 : index
+// LAUNCH: arith.constant 198144 : i32
 // BADGROUP: fp8-lower-to-nvvm: option group-m=-1 is invalid: expected 0 (the cost model's choice under config=auto, else 1) or 1..4096 rows of tiles per group (1: row-major)
 
 func.func @prefill(%a: !fp8.scaled<4096x16384xf8E4M3FN, block = [1, 128], scale = f32>,

@@ -1,9 +1,10 @@
-// fp8-launch-kernels launches each GEMM with the configuration its kernel
-// records in `fp8.kernel_config` (one source of truth), not one recomputed
-// from options or from the kernel name. The kernels here are hand-written
-// stubs whose attribute disagrees with what the shape's default (and the
-// name, which has no configuration suffix) would say. Launch constants are
-// derived by hand from GemmKernelConfig.h.
+// fp8-launch-kernels launches each GEMM with the kernel its op names
+// (`fp8.kernel_ref`, set by fp8-lower-to-nvvm) and the configuration that
+// kernel records in `fp8.kernel` (one source of truth), not one recomputed
+// from options or read from the kernel name. The kernels here are
+// hand-written stubs whose attribute disagrees with what the shape's
+// default (and the name, which has no configuration suffix) would say.
+// Launch constants are derived by hand from GemmKernelConfig.h.
 // The grid's SM count is compiled in (sm-count=132), so that the grid is a
 // constant; by default it is the device's, read at run time
 // (launch-kernels-checks.mlir).
@@ -19,22 +20,24 @@
 // 4 * 3 = 12 CTAs of 256 threads; shared memory
 // 3 x (64*128 + 96*128 + roundUp(64*4, 128)) + 1024 = 3 x 20736 + 1024 =
 // 63232 bytes; A box [64, 128], B box [96, 128], A-scale box [1, 64].
+// The definition consumes the declaration's attributes (the lowered host
+// program goes to upstream tools that do not know the fp8 dialect).
 // CHECK-LABEL: func.func private @fp8_launch_fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16(
-// CHECK-SAME: fp8.kernel_config = {block_k = 128 : i64, block_m = 64 : i64, block_n = 96 : i64
+// CHECK-NOT: fp8.kernel
 // CHECK: nvgpu.tma.create.descriptor %{{.*}} box[%c64, %c128] : memref<*xui8> -> <tensor = memref<64x128xui8, 3>
 // CHECK: nvgpu.tma.create.descriptor %{{.*}} box[%c96, %c128] : memref<*xui8> -> <tensor = memref<96x128xui8, 3>
 // CHECK: nvgpu.tma.create.descriptor %{{.*}} box[%c1, %c64] : memref<*xf32> -> <tensor = memref<1x64xf32, 3>
 // CHECK: gpu.launch_func {{.*}}@fp8_kernels::@fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16 blocks in (%c12, %c1, %c1) threads in (%c256, %c1, %c1) dynamic_shared_memory_size %c63232_i32 args(
-// DECL: func.func private @fp8_launch_fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16({{.*}}) attributes {fp8.kernel_config = {block_k = 128 : i64, block_m = 64 : i64, block_n = 96 : i64, chip = "h200", cluster = 1 : i64, consumers = 1 : i64, stages = 3 : i64}}
+// DECL: func.func private @fp8_launch_fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16({{.*}}) attributes {fp8.kernel = #fp8.gemm_kernel<m = 200, n = 256, k = 384, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 64, block_n = 96, block_k = 128, stages = 3, consumers = 1, chip = "h200">, fp8.kernel_ref = @fp8_kernels::@fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16}
 module attributes {gpu.container_module} {
   gpu.module @fp8_kernels {
-    llvm.func @fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16(%a: !llvm.ptr, %b: !llvm.ptr, %sa: !llvm.ptr, %sb: !llvm.ptr, %d: !llvm.ptr, %m: i32) attributes {fp8.kernel_config = {block_k = 128 : i64, block_m = 64 : i64, block_n = 96 : i64, chip = "h200", cluster = 1 : i64, consumers = 1 : i64, stages = 3 : i64}, gpu.kernel} {
+    llvm.func @fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16(%a: !llvm.ptr, %b: !llvm.ptr, %sa: !llvm.ptr, %sb: !llvm.ptr, %d: !llvm.ptr, %m: i32) attributes {fp8.kernel = #fp8.gemm_kernel<m = 200, n = 256, k = 384, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 64, block_n = 96, block_k = 128, stages = 3, consumers = 1, chip = "h200">, gpu.kernel} {
       llvm.return
     }
   }
   func.func @mm(%a: !fp8.scaled<200x384xf8E4M3FN, block = [1, 128], scale = f32>,
                 %b: !fp8.scaled<256x384xf8E4M3FN, block = [128, 128], scale = f32>) -> tensor<200x256xbf16> {
-    %d = fp8.scaled_matmul %a, %b : !fp8.scaled<200x384xf8E4M3FN, block = [1, 128], scale = f32>,
+    %d = fp8.scaled_matmul %a, %b {fp8.kernel_ref = @fp8_kernels::@fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16} : !fp8.scaled<200x384xf8E4M3FN, block = [1, 128], scale = f32>,
       !fp8.scaled<256x384xf8E4M3FN, block = [128, 128], scale = f32> -> tensor<200x256xbf16>
     return %d : tensor<200x256xbf16>
   }
@@ -51,8 +54,8 @@ module attributes {gpu.container_module} {
   }
   func.func @mm(%a: !fp8.scaled<200x384xf8E4M3FN, block = [1, 128], scale = f32>,
                 %b: !fp8.scaled<256x384xf8E4M3FN, block = [128, 128], scale = f32>) -> tensor<200x256xbf16> {
-    // expected-error @+1 {{fp8-launch-kernels: kernel 'fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16' has no fp8.kernel_config}}
-    %d = fp8.scaled_matmul %a, %b : !fp8.scaled<200x384xf8E4M3FN, block = [1, 128], scale = f32>,
+    // expected-error @+1 {{fp8-launch-kernels: kernel @fp8_kernels::@fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16 has no fp8.kernel = #fp8.gemm_kernel<...>}}
+    %d = fp8.scaled_matmul %a, %b {fp8.kernel_ref = @fp8_kernels::@fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16} : !fp8.scaled<200x384xf8E4M3FN, block = [1, 128], scale = f32>,
       !fp8.scaled<256x384xf8E4M3FN, block = [128, 128], scale = f32> -> tensor<200x256xbf16>
     return %d : tensor<200x256xbf16>
   }
@@ -63,14 +66,14 @@ module attributes {gpu.container_module} {
 // A configuration the generator never emits (a 2-CTA cluster).
 module attributes {gpu.container_module} {
   gpu.module @fp8_kernels {
-    llvm.func @fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16_t64x96s3(%a: !llvm.ptr, %b: !llvm.ptr, %sa: !llvm.ptr, %sb: !llvm.ptr, %d: !llvm.ptr, %m: i32) attributes {fp8.kernel_config = {block_k = 128 : i64, block_m = 64 : i64, block_n = 96 : i64, chip = "h200", cluster = 2 : i64, consumers = 1 : i64, stages = 3 : i64}, gpu.kernel} {
+    llvm.func @fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16_t64x96s3(%a: !llvm.ptr, %b: !llvm.ptr, %sa: !llvm.ptr, %sb: !llvm.ptr, %d: !llvm.ptr, %m: i32) attributes {fp8.kernel = #fp8.gemm_kernel<m = 200, n = 256, k = 384, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 64, block_n = 96, block_k = 128, stages = 3, consumers = 1, cluster = 2, chip = "h200">, gpu.kernel} {
       llvm.return
     }
   }
   func.func @mm(%a: !fp8.scaled<200x384xf8E4M3FN, block = [1, 128], scale = f32>,
                 %b: !fp8.scaled<256x384xf8E4M3FN, block = [128, 128], scale = f32>) -> tensor<200x256xbf16> {
-    // expected-error @+1 {{has an invalid fp8.kernel_config}}
-    %d = fp8.scaled_matmul %a, %b : !fp8.scaled<200x384xf8E4M3FN, block = [1, 128], scale = f32>,
+    // expected-error @+1 {{needs a cluster of 2 CTAs, multicast 1, swap_ab = false: this launcher launches single-CTA kernels of A B^T}}
+    %d = fp8.scaled_matmul %a, %b {fp8.kernel_ref = @fp8_kernels::@fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16_t64x96s3} : !fp8.scaled<200x384xf8E4M3FN, block = [1, 128], scale = f32>,
       !fp8.scaled<256x384xf8E4M3FN, block = [128, 128], scale = f32> -> tensor<200x256xbf16>
     return %d : tensor<200x256xbf16>
   }
@@ -78,17 +81,35 @@ module attributes {gpu.container_module} {
 
 // -----
 
-// A ring that does not fit the 227 KB of shared memory.
+// A ring that does not fit the 227 KB of shared memory: the attribute's
+// verifier rejects it.
 module attributes {gpu.container_module} {
   gpu.module @fp8_kernels {
-    llvm.func @fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16(%a: !llvm.ptr, %b: !llvm.ptr, %sa: !llvm.ptr, %sb: !llvm.ptr, %d: !llvm.ptr, %m: i32) attributes {fp8.kernel_config = {block_k = 128 : i64, block_m = 128 : i64, block_n = 128 : i64, chip = "h200", cluster = 1 : i64, consumers = 2 : i64, stages = 9 : i64}, gpu.kernel} {
-      llvm.return
-    }
-  }
-  func.func @mm(%a: !fp8.scaled<200x384xf8E4M3FN, block = [1, 128], scale = f32>,
-                %b: !fp8.scaled<256x384xf8E4M3FN, block = [128, 128], scale = f32>) -> tensor<200x256xbf16> {
     // expected-error @+1 {{exceeds the 227 KB of shared memory}}
-    %d = fp8.scaled_matmul %a, %b : !fp8.scaled<200x384xf8E4M3FN, block = [1, 128], scale = f32>,
+    llvm.func @fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16(%a: !llvm.ptr, %b: !llvm.ptr, %sa: !llvm.ptr, %sb: !llvm.ptr, %d: !llvm.ptr, %m: i32) attributes {fp8.kernel = #fp8.gemm_kernel<m = 200, n = 256, k = 384, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 128, block_k = 128, stages = 9, consumers = 2, chip = "h200">, gpu.kernel} {
+      llvm.return
+    }
+  }
+}
+
+// -----
+
+// Two configurations of one shape (the module was lowered twice): the op's
+// reference decides, never a search by name.
+// CHECK-LABEL: func.func private @fp8_launch_fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16_t64x96s3(
+// CHECK: gpu.launch_func {{.*}}@fp8_kernels::@fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16_t64x96s3 blocks in (%c12, %c1, %c1) threads in (%c256, %c1, %c1) dynamic_shared_memory_size %c63232_i32 args(
+module attributes {gpu.container_module} {
+  gpu.module @fp8_kernels {
+    llvm.func @fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16(%a: !llvm.ptr, %b: !llvm.ptr, %sa: !llvm.ptr, %sb: !llvm.ptr, %d: !llvm.ptr, %m: i32) attributes {fp8.kernel = #fp8.gemm_kernel<m = 200, n = 256, k = 384, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2, chip = "h200">, gpu.kernel} {
+      llvm.return
+    }
+    llvm.func @fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16_t64x96s3(%a: !llvm.ptr, %b: !llvm.ptr, %sa: !llvm.ptr, %sb: !llvm.ptr, %d: !llvm.ptr, %m: i32) attributes {fp8.kernel = #fp8.gemm_kernel<m = 200, n = 256, k = 384, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 64, block_n = 96, block_k = 128, stages = 3, consumers = 1, chip = "h200">, gpu.kernel} {
+      llvm.return
+    }
+  }
+  func.func @mm_two(%a: !fp8.scaled<200x384xf8E4M3FN, block = [1, 128], scale = f32>,
+                %b: !fp8.scaled<256x384xf8E4M3FN, block = [128, 128], scale = f32>) -> tensor<200x256xbf16> {
+    %d = fp8.scaled_matmul %a, %b {fp8.kernel_ref = @fp8_kernels::@fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16_t64x96s3} : !fp8.scaled<200x384xf8E4M3FN, block = [1, 128], scale = f32>,
       !fp8.scaled<256x384xf8E4M3FN, block = [128, 128], scale = f32> -> tensor<200x256xbf16>
     return %d : tensor<200x256xbf16>
   }
@@ -96,25 +117,16 @@ module attributes {gpu.container_module} {
 
 // -----
 
-// Two configurations of one shape (the module was lowered twice): which one
-// the host should launch is not this pass's guess.
+// An op that names no kernel (fp8-lower-to-nvvm did not run on it).
 module attributes {gpu.container_module} {
   gpu.module @fp8_kernels {
-    llvm.func @fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16(%a: !llvm.ptr, %b: !llvm.ptr, %sa: !llvm.ptr, %sb: !llvm.ptr, %d: !llvm.ptr, %m: i32) attributes {fp8.kernel_config = {block_k = 128 : i64, block_m = 128 : i64, block_n = 128 : i64, chip = "h200", cluster = 1 : i64, consumers = 2 : i64, stages = 6 : i64}, gpu.kernel} {
-      llvm.return
-    }
-    llvm.func @fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16_t64x96s3(%a: !llvm.ptr, %b: !llvm.ptr, %sa: !llvm.ptr, %sb: !llvm.ptr, %d: !llvm.ptr, %m: i32) attributes {fp8.kernel_config = {block_k = 128 : i64, block_m = 64 : i64, block_n = 96 : i64, chip = "h200", cluster = 1 : i64, consumers = 1 : i64, stages = 3 : i64}, gpu.kernel} {
-      llvm.return
-    }
-    // Another shape's and an accumulating kernel's names share the prefix:
-    // not candidates.
-    llvm.func @fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16_accf32(%a: !llvm.ptr, %b: !llvm.ptr, %sa: !llvm.ptr, %sb: !llvm.ptr, %d: !llvm.ptr, %m: i32, %c: !llvm.ptr) attributes {gpu.kernel} {
+    llvm.func @fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16(%a: !llvm.ptr, %b: !llvm.ptr, %sa: !llvm.ptr, %sb: !llvm.ptr, %d: !llvm.ptr, %m: i32) attributes {fp8.kernel = #fp8.gemm_kernel<m = 200, n = 256, k = 384, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 64, block_n = 96, block_k = 128, stages = 3, consumers = 1, chip = "h200">, gpu.kernel} {
       llvm.return
     }
   }
   func.func @mm(%a: !fp8.scaled<200x384xf8E4M3FN, block = [1, 128], scale = f32>,
                 %b: !fp8.scaled<256x384xf8E4M3FN, block = [128, 128], scale = f32>) -> tensor<200x256xbf16> {
-    // expected-error @+1 {{several kernels of this shape in gpu.module @fp8_kernels (fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16, fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16_t64x96s3)}}
+    // expected-error @+1 {{fp8-launch-kernels: no fp8.kernel_ref naming the op's kernel (run fp8-lower-to-nvvm first)}}
     %d = fp8.scaled_matmul %a, %b : !fp8.scaled<200x384xf8E4M3FN, block = [1, 128], scale = f32>,
       !fp8.scaled<256x384xf8E4M3FN, block = [128, 128], scale = f32> -> tensor<200x256xbf16>
     return %d : tensor<200x256xbf16>
@@ -123,17 +135,17 @@ module attributes {gpu.container_module} {
 
 // -----
 
-// Only another configuration-less name with a longer shape: no kernel.
+// A reference to a kernel that is not there.
 module attributes {gpu.container_module} {
   gpu.module @fp8_kernels {
-    llvm.func @fp8_scaled_matmul_200x256x3840_e4m3_e4m3_bf16(%a: !llvm.ptr, %b: !llvm.ptr, %sa: !llvm.ptr, %sb: !llvm.ptr, %d: !llvm.ptr, %m: i32) attributes {gpu.kernel} {
+    llvm.func @fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16_t64x96s3(%a: !llvm.ptr, %b: !llvm.ptr, %sa: !llvm.ptr, %sb: !llvm.ptr, %d: !llvm.ptr, %m: i32) attributes {fp8.kernel = #fp8.gemm_kernel<m = 200, n = 256, k = 384, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 64, block_n = 96, block_k = 128, stages = 3, consumers = 1, chip = "h200">, gpu.kernel} {
       llvm.return
     }
   }
   func.func @mm(%a: !fp8.scaled<200x384xf8E4M3FN, block = [1, 128], scale = f32>,
                 %b: !fp8.scaled<256x384xf8E4M3FN, block = [128, 128], scale = f32>) -> tensor<200x256xbf16> {
-    // expected-error @+1 {{no kernel 'fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16' (in any configuration) in gpu.module @fp8_kernels}}
-    %d = fp8.scaled_matmul %a, %b : !fp8.scaled<200x384xf8E4M3FN, block = [1, 128], scale = f32>,
+    // expected-error @+1 {{fp8-launch-kernels: no kernel @fp8_kernels::@fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16 (run fp8-lower-to-nvvm first)}}
+    %d = fp8.scaled_matmul %a, %b {fp8.kernel_ref = @fp8_kernels::@fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16} : !fp8.scaled<200x384xf8E4M3FN, block = [1, 128], scale = f32>,
       !fp8.scaled<256x384xf8E4M3FN, block = [128, 128], scale = f32> -> tensor<200x256xbf16>
     return %d : tensor<200x256xbf16>
   }
@@ -141,7 +153,7 @@ module attributes {gpu.container_module} {
 
 // -----
 
-// Per-column B scales (b blocks [1, 128], a `_b1x128` kernel): the launcher
+// Per-column B scales (b blocks [1, 128], b_scale_rows = 1): the launcher
 // passes them transposed and zero-padded to the columns of all tiles of the
 // kernel's configuration: [ceil(384/128), ceil(256/96) * 96] = [3, 288].
 // CHECK-LABEL: func.func @mm_column_scales(
@@ -150,13 +162,13 @@ module attributes {gpu.container_module} {
 // CHECK: call @fp8_launch_fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16_b1x128(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (memref<200x384xf8E4M3FN>, memref<256x384xf8E4M3FN>, memref<3x200xf32>, memref<3x288xf32>, memref<200x256xbf16>) -> ()
 module attributes {gpu.container_module} {
   gpu.module @fp8_kernels {
-    llvm.func @fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16_b1x128(%a: !llvm.ptr, %b: !llvm.ptr, %sa: !llvm.ptr, %sb: !llvm.ptr, %d: !llvm.ptr, %m: i32) attributes {fp8.kernel_config = {b_scales = "per_column", block_k = 128 : i64, block_m = 64 : i64, block_n = 96 : i64, chip = "h200", cluster = 1 : i64, consumers = 1 : i64, stages = 3 : i64}, gpu.kernel} {
+    llvm.func @fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16_b1x128(%a: !llvm.ptr, %b: !llvm.ptr, %sa: !llvm.ptr, %sb: !llvm.ptr, %d: !llvm.ptr, %m: i32) attributes {fp8.kernel = #fp8.gemm_kernel<m = 200, n = 256, k = 384, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 1, block_m = 64, block_n = 96, block_k = 128, stages = 3, consumers = 1, chip = "h200">, gpu.kernel} {
       llvm.return
     }
   }
   func.func @mm_column_scales(%a: !fp8.scaled<200x384xf8E4M3FN, block = [1, 128], scale = f32>,
                 %b: !fp8.scaled<256x384xf8E4M3FN, block = [1, 128], scale = f32>) -> tensor<200x256xbf16> {
-    %d = fp8.scaled_matmul %a, %b : !fp8.scaled<200x384xf8E4M3FN, block = [1, 128], scale = f32>,
+    %d = fp8.scaled_matmul %a, %b {fp8.kernel_ref = @fp8_kernels::@fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16_b1x128} : !fp8.scaled<200x384xf8E4M3FN, block = [1, 128], scale = f32>,
       !fp8.scaled<256x384xf8E4M3FN, block = [1, 128], scale = f32> -> tensor<200x256xbf16>
     return %d : tensor<200x256xbf16>
   }
@@ -164,17 +176,18 @@ module attributes {gpu.container_module} {
 
 // -----
 
-// A `_b1x128` kernel whose record does not say per-column B scales.
+// A kernel named `_b1x128` whose record says [128, 128] B blocks: the record
+// decides, and it does not compute this op.
 module attributes {gpu.container_module} {
   gpu.module @fp8_kernels {
-    llvm.func @fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16_b1x128(%a: !llvm.ptr, %b: !llvm.ptr, %sa: !llvm.ptr, %sb: !llvm.ptr, %d: !llvm.ptr, %m: i32) attributes {fp8.kernel_config = {block_k = 128 : i64, block_m = 64 : i64, block_n = 96 : i64, chip = "h200", cluster = 1 : i64, consumers = 1 : i64, stages = 3 : i64}, gpu.kernel} {
+    llvm.func @fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16_b1x128(%a: !llvm.ptr, %b: !llvm.ptr, %sa: !llvm.ptr, %sb: !llvm.ptr, %d: !llvm.ptr, %m: i32) attributes {fp8.kernel = #fp8.gemm_kernel<m = 200, n = 256, k = 384, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 64, block_n = 96, block_k = 128, stages = 3, consumers = 1, chip = "h200">, gpu.kernel} {
       llvm.return
     }
   }
   func.func @mm(%a: !fp8.scaled<200x384xf8E4M3FN, block = [1, 128], scale = f32>,
                 %b: !fp8.scaled<256x384xf8E4M3FN, block = [1, 128], scale = f32>) -> tensor<200x256xbf16> {
-    // expected-error @+1 {{has an invalid fp8.kernel_config}}
-    %d = fp8.scaled_matmul %a, %b : !fp8.scaled<200x384xf8E4M3FN, block = [1, 128], scale = f32>,
+    // expected-error @+1 {{does not compute this op}}
+    %d = fp8.scaled_matmul %a, %b {fp8.kernel_ref = @fp8_kernels::@fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16_b1x128} : !fp8.scaled<200x384xf8E4M3FN, block = [1, 128], scale = f32>,
       !fp8.scaled<256x384xf8E4M3FN, block = [1, 128], scale = f32> -> tensor<200x256xbf16>
     return %d : tensor<200x256xbf16>
   }
@@ -185,14 +198,14 @@ module attributes {gpu.container_module} {
 // An op with [128, 128] B blocks never launches the per-column kernel.
 module attributes {gpu.container_module} {
   gpu.module @fp8_kernels {
-    llvm.func @fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16_b1x128(%a: !llvm.ptr, %b: !llvm.ptr, %sa: !llvm.ptr, %sb: !llvm.ptr, %d: !llvm.ptr, %m: i32) attributes {fp8.kernel_config = {b_scales = "per_column", block_k = 128 : i64, block_m = 64 : i64, block_n = 96 : i64, chip = "h200", cluster = 1 : i64, consumers = 1 : i64, stages = 3 : i64}, gpu.kernel} {
+    llvm.func @fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16_b1x128(%a: !llvm.ptr, %b: !llvm.ptr, %sa: !llvm.ptr, %sb: !llvm.ptr, %d: !llvm.ptr, %m: i32) attributes {fp8.kernel = #fp8.gemm_kernel<m = 200, n = 256, k = 384, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 1, block_m = 64, block_n = 96, block_k = 128, stages = 3, consumers = 1, chip = "h200">, gpu.kernel} {
       llvm.return
     }
   }
   func.func @mm(%a: !fp8.scaled<200x384xf8E4M3FN, block = [1, 128], scale = f32>,
                 %b: !fp8.scaled<256x384xf8E4M3FN, block = [128, 128], scale = f32>) -> tensor<200x256xbf16> {
-    // expected-error @+1 {{no kernel 'fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16' (in any configuration) in gpu.module @fp8_kernels}}
-    %d = fp8.scaled_matmul %a, %b : !fp8.scaled<200x384xf8E4M3FN, block = [1, 128], scale = f32>,
+    // expected-error @+1 {{does not compute this op}}
+    %d = fp8.scaled_matmul %a, %b {fp8.kernel_ref = @fp8_kernels::@fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16_b1x128} : !fp8.scaled<200x384xf8E4M3FN, block = [1, 128], scale = f32>,
       !fp8.scaled<256x384xf8E4M3FN, block = [128, 128], scale = f32> -> tensor<200x256xbf16>
     return %d : tensor<200x256xbf16>
   }

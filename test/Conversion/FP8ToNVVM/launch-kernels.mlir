@@ -6,7 +6,7 @@
 // RUN: fp8-opt %s -split-input-file -fp8-lower-to-nvvm=config=fixed -fp8-launch-kernels -canonicalize -cse | FileCheck %s
 // RUN: fp8-opt %s -split-input-file -fp8-lower-to-nvvm='config=fixed block-n=96' -fp8-launch-kernels=sm-count=8 -canonicalize -cse | FileCheck %s --check-prefix=CFG
 // (With block-n=96 the launcher takes BLOCK_N = 96 from the kernel's
-// fp8.kernel_config, not from options of its own: launch-kernels-config.mlir.)
+// fp8.kernel, not from options of its own: launch-kernels-config.mlir.)
 // RUN: not fp8-opt %s -fp8-launch-kernels=launchers=some 2>&1 | FileCheck %s --check-prefix=MODE
 // Declared only (for bufferization and deallocation), then defined.
 // RUN: fp8-opt %s -split-input-file -fp8-lower-to-nvvm=config=fixed -fp8-launch-kernels=launchers=declare | FileCheck %s --check-prefix=DECL
@@ -35,8 +35,8 @@
 // CHECK: call @fp8_launch_fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16(%[[QA]], %[[QB]], %[[TB]], %[[SB]], %[[D]]) : (memref<200x384xf8E4M3FN>, memref<256x384xf8E4M3FN>, memref<3x200xf32>, memref<2x3xf32>, memref<200x256xbf16>) -> ()
 // CHECK: %[[R:.*]] = bufferization.to_tensor %[[D]] restrict writable
 // CHECK: return %[[R]]
-// CHECK-NOT: fp8.quantize
-// CHECK-NOT: fp8.scaled_matmul
+// CHECK-NOT: = fp8.quantize
+// CHECK-NOT: = fp8.scaled_matmul
 
 // Quantize 200 x 384 in 1x128 tiles: 600 tiles, 8 per CTA (one per warp):
 // 75 CTAs of 256 threads, no dynamic shared memory.

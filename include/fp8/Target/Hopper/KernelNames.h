@@ -1,10 +1,12 @@
 //===- KernelNames.h - names of the generated sm_90a kernels ----*- C++ -*-===//
 //
-// The symbol names of the kernels fp8-lower-to-nvvm generates, in one place
-// for everything that has to find them: the generator (lib/Conversion/
-// FP8ToNVVM), the CUDA host runtime (runtime/, which exports them through
-// its C ABI, so host programs and the GPU benchmark harness never spell a
-// name themselves) and the Python package. MLIR-free: standard C++ only.
+// The symbol names of the kernels fp8-lower-to-nvvm generates, derived from
+// a kernel's #fp8.gemm_kernel / #fp8.quantize_kernel (getSymbolName) and
+// by the Python package (gemm_kernel_name) to pick a kernel: names are for
+// humans and unique per configuration; nothing parses them (host ops and
+// launchers refer to their kernel by symbol reference, and everything that
+// needs a kernel's configuration reads its attribute). MLIR-free: standard
+// C++ only.
 //
 //   GEMM:     fp8_scaled_matmul_<M>x<N>x<K>_<a>_<b>_<out>[_acc<c>][_b1x128]
 //             [_t<BM>x<BN>s<S>]
@@ -95,54 +97,16 @@ inline std::string getGroupedGemmKernelName(bool masked, int64_t g, int64_t m,
 /// counts (a tensor<Gxi32> operand).
 inline const char *getGroupedGemmKernelCountsSuffix() { return "_counts"; }
 
-/// Reads the form and shape of a grouped GEMM kernel name; false when
-/// `name` is not one. `m` is -1 for `dyn`.
-inline bool parseGroupedGemmKernelName(const std::string &name, bool *masked,
-                                       int64_t *g, int64_t *m, int64_t *n,
-                                       int64_t *k, bool *counts = nullptr) {
-  static const char kPrefix[] = "fp8_grouped_matmul_";
-  if (name.rfind(kPrefix, 0) != 0)
-    return false;
-  const char *p = name.c_str() + sizeof(kPrefix) - 1;
-  bool isMasked = std::strncmp(p, "masked_", 7) == 0;
-  if (!isMasked && std::strncmp(p, "contiguous_", 11) != 0)
-    return false;
-  p += isMasked ? 7 : 11;
-  long long gv = 0, mv = -1, nv = 0, kv = 0;
-  if (std::sscanf(p, "%lldxdynx%lldx%lld", &gv, &nv, &kv) != 3 &&
-      std::sscanf(p, "%lldx%lldx%lldx%lld", &gv, &mv, &nv, &kv) != 4)
-    return false;
-  *masked = isMasked;
-  *g = gv;
-  *m = mv;
-  *n = nv;
-  *k = kv;
-  if (counts)
-    *counts =
-        name.find(getGroupedGemmKernelCountsSuffix()) != std::string::npos;
-  return true;
-}
-
 /// The accumulator suffix of a GEMM kernel name: "_acc<c>", c the element
 /// type of the C operand (bf16 or f32).
 inline std::string getGemmKernelAccSuffix(KernelElementType c) {
   return std::string("_acc") + getKernelElementTypeName(c);
 }
 
-/// True for the name of a GEMM kernel that takes an accumulator operand C.
-inline bool isAccGemmKernelName(const std::string &name) {
-  return name.find("_acc") != std::string::npos;
-}
-
 /// The suffix of a GEMM kernel whose B operand has [1, 128] blocks (one
 /// scale per column and K block: the Wgrad GEMM of training, DeepGEMM's
 /// "1D-1D" kernel); it follows "_acc<c>" and precedes the configuration.
 inline const char *getGemmKernelColumnScalesSuffix() { return "_b1x128"; }
-
-/// True for the name of a GEMM kernel with per-column B scales.
-inline bool isColumnScalesGemmKernelName(const std::string &name) {
-  return name.find(getGemmKernelColumnScalesSuffix()) != std::string::npos;
-}
 
 /// The configuration suffix of a GEMM kernel name: "_t<BM>x<BN>s<S>", plus
 /// "c<C>" when the consumer warpgroups are not BM / 64 (columns split
@@ -159,52 +123,6 @@ inline std::string getGemmKernelConfigSuffix(int64_t blockM, int64_t blockN,
   if (groupM > 1)
     s += "g" + std::to_string(groupM);
   return s;
-}
-
-/// Reads the configuration suffix of a GEMM kernel name; false (outputs
-/// untouched) when the name has none, i.e. it uses the shape's default.
-/// `consumers` (optional) gets C of a "c<C>" part, else BM / 64; `groupM`
-/// (optional) G of a "g<G>" part, else 1.
-inline bool parseGemmKernelConfigSuffix(const std::string &name,
-                                        int64_t *blockM, int64_t *blockN,
-                                        int64_t *stages,
-                                        int64_t *consumers = nullptr,
-                                        int64_t *groupM = nullptr) {
-  size_t t = name.rfind("_t");
-  if (t == std::string::npos)
-    return false;
-  long long bm = 0, bn = 0, st = 0, cs = 0, gm = 0;
-  int used = 0, usedPart = 0;
-  if (std::sscanf(name.c_str() + t, "_t%lldx%llds%lld%n", &bm, &bn, &st,
-                  &used) != 3)
-    return false;
-  size_t end = t + static_cast<size_t>(used);
-  // Optional parts, in this order: c<C>, g<G>.
-  if (end < name.size() && name[end] == 'c') {
-    if (std::sscanf(name.c_str() + end, "c%lld%n", &cs, &usedPart) != 1)
-      return false;
-    end += static_cast<size_t>(usedPart);
-  }
-  if (end < name.size() && name[end] == 'g') {
-    if (std::sscanf(name.c_str() + end, "g%lld%n", &gm, &usedPart) != 1)
-      return false;
-    end += static_cast<size_t>(usedPart);
-  }
-  if (end != name.size())
-    return false;
-  *blockM = bm;
-  *blockN = bn;
-  *stages = st;
-  if (consumers)
-    *consumers = cs ? cs : bm / 64;
-  if (groupM)
-    *groupM = gm ? gm : 1;
-  return true;
-}
-
-/// True for the name of a GEMM kernel that takes M at run time.
-inline bool isDynamicMGemmKernelName(const std::string &name) {
-  return name.rfind("fp8_scaled_matmul_dynx", 0) == 0;
 }
 
 /// The quantize kernel of a rows x cols input into blockRows x 128 blocks.

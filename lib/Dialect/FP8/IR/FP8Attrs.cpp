@@ -10,6 +10,25 @@
 using namespace mlir;
 using namespace mlir::fp8;
 
+namespace mlir::fp8::detail {
+/// A kernel attribute's size: an integer, or `?` (ShapedType::kDynamic) for
+/// one known at run time only.
+FailureOr<int64_t> parseKernelSize(AsmParser &parser) {
+  if (succeeded(parser.parseOptionalQuestion()))
+    return ShapedType::kDynamic;
+  int64_t v = 0;
+  if (parser.parseInteger(v))
+    return failure();
+  return v;
+}
+void printKernelSize(AsmPrinter &printer, int64_t v) {
+  if (ShapedType::isDynamic(v))
+    printer << "?";
+  else
+    printer << v;
+}
+} // namespace mlir::fp8::detail
+
 #define GET_ATTRDEF_CLASSES
 #include "fp8/Dialect/FP8/IR/FP8Attrs.cpp.inc"
 
@@ -286,5 +305,166 @@ LogicalResult PolicyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                          << " is not a multiple of promote_interval "
                          << promoteInterval;
   }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Generated kernels
+//===----------------------------------------------------------------------===//
+
+KernelElementType mlir::fp8::getKernelElementType(Type t) {
+  if (isa<Float8E5M2Type>(t))
+    return KernelElementType::e5m2;
+  if (isa<Float8E4M3FNType>(t))
+    return KernelElementType::e4m3;
+  return t.isBF16() ? KernelElementType::bf16 : KernelElementType::f32;
+}
+
+static bool isBF16OrF32(Type t) { return t && (t.isBF16() || t.isF32()); }
+
+/// The launch configuration of a #fp8.gemm_kernel's fields.
+static GemmKernelConfig makeConfig(int64_t m, int64_t n, int64_t k,
+                                   int64_t blockM, int64_t blockN,
+                                   int64_t blockK, int64_t stages,
+                                   int64_t consumers, int64_t groupM,
+                                   int64_t bScaleRows) {
+  GemmKernelConfig c;
+  c.m = ShapedType::isDynamic(m) ? GemmKernelConfig::kDynamicM : m;
+  c.n = n;
+  c.k = k;
+  c.blockM = blockM;
+  c.blockN = blockN;
+  c.blockK = blockK;
+  c.stages = stages;
+  c.consumers = consumers;
+  c.groupM = groupM;
+  c.bScalesPerColumn = bScaleRows == 1;
+  // The consumers share what the producer's setmaxnreg gives up.
+  if (c.consumers >= 1 && c.consumers <= 4)
+    c.consumerRegs =
+        GemmKernelConfig::consumerRegsFor(c.consumers, c.producerRegs);
+  return c;
+}
+
+GemmKernelConfig GemmKernelAttr::getConfig() const {
+  return makeConfig(getM(), getN(), getK(), getBlockM(), getBlockN(),
+                    getBlockK(), getStages(), getConsumers(), getGroupM(),
+                    getBScaleRows());
+}
+
+std::string GemmKernelAttr::getSymbolName() const {
+  GemmKernelConfig c = getConfig();
+  KernelElementType a = getKernelElementType(getA()),
+                    b = getKernelElementType(getB()),
+                    d = getKernelElementType(getD());
+  std::string name = isGrouped()
+                         ? getGroupedGemmKernelName(isMasked(), getGroups(),
+                                                    c.m, c.n, c.k, a, b, d)
+                         : getGemmKernelName(c.m, c.n, c.k, a, b, d);
+  if (hasCounts())
+    name += getGroupedGemmKernelCountsSuffix();
+  if (getC())
+    name += getGemmKernelAccSuffix(getKernelElementType(getC()));
+  if (c.bScalesPerColumn)
+    name += getGemmKernelColumnScalesSuffix();
+  if (!isDefaultGemmKernelConfig(c))
+    name += getGemmKernelConfigSuffix(c.blockM, c.blockN, c.stages, c.consumers,
+                                      c.groupM);
+  return name;
+}
+
+/// The problem and element types of a GEMM kernel.
+static LogicalResult
+verifyGemmKernelProblem(function_ref<InFlightDiagnostic()> emitError, int64_t m,
+                        int64_t n, int64_t k, Type a, Type b, Type d, Type c,
+                        Type aScale, Type bScale, int64_t bScaleRows) {
+  if ((!ShapedType::isDynamic(m) && m < 1) || n < 1 || k < 1)
+    return emitError() << "needs m, n and k >= 1 (m may be ?), got " << m << "x"
+                       << n << "x" << k;
+  if (!isSupportedFP8Type(a) || !isSupportedFP8Type(b))
+    return emitError() << "needs FP8 operands a and b (f8E4M3FN or f8E5M2), "
+                          "got "
+                       << a << " and " << b;
+  if (!isBF16OrF32(d) || (c && !isBF16OrF32(c)))
+    return emitError() << "needs a bf16 or f32 result d and accumulator c";
+  if (!aScale.isF32() || !bScale.isF32())
+    return emitError() << "needs f32 scales, got " << aScale << " and "
+                       << bScale;
+  if (bScaleRows != 128 && bScaleRows != 1)
+    return emitError() << "needs b_scale_rows 128 (128 x 128 B blocks) or 1 "
+                          "(per-column B scales), got "
+                       << bScaleRows;
+  return success();
+}
+
+LogicalResult GemmKernelAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, int64_t m, int64_t n,
+    int64_t k, Type a, Type b, Type d, Type c, Type aScale, Type bScale,
+    int64_t bScaleRows, std::optional<GroupLayout> layout, int64_t groups,
+    BoolAttr counts, int64_t blockM, int64_t blockN, int64_t blockK,
+    int64_t stages, int64_t consumers, int64_t cluster, int64_t multicast,
+    int64_t groupM, BoolAttr swapAB, KernelEpilogue epilogue, StringAttr chip,
+    int64_t ctas, FloatAttr modelledUs, FloatAttr modelledTflops) {
+  if (failed(verifyGemmKernelProblem(emitError, m, n, k, a, b, d, c, aScale,
+                                     bScale, bScaleRows)))
+    return failure();
+  if (groups < 1 || (!layout && groups != 1))
+    return emitError() << "needs groups >= 1, and 1 without a layout, got "
+                       << groups;
+  if (counts && counts.getValue() && layout != GroupLayout::masked)
+    return emitError() << "counts needs the masked layout";
+  if (layout && bScaleRows != 128)
+    return emitError() << "a grouped kernel needs b_scale_rows 128";
+  if (blockK != 128)
+    return emitError() << "needs block_k 128 (one promotion interval per "
+                          "stage), got "
+                       << blockK;
+  if (cluster < 1 || multicast < 1 || multicast > cluster)
+    return emitError() << "needs 1 <= multicast <= cluster, got cluster "
+                       << cluster << ", multicast " << multicast;
+  if (ctas < 0 || (modelledUs && modelledUs.getValueAsDouble() < 0) ||
+      (modelledTflops && modelledTflops.getValueAsDouble() < 0))
+    return emitError() << "needs non-negative modelled ctas, time and TFLOPS";
+  GemmKernelConfig cfg = makeConfig(m, n, k, blockM, blockN, blockK, stages,
+                                    consumers, groupM, bScaleRows);
+  StringRef why =
+      layout ? checkGroupedGemmKernelConfig(cfg) : checkGemmKernelConfig(cfg);
+  if (!why.empty())
+    return emitError() << "invalid tile configuration block_m = " << blockM
+                       << ", block_n = " << blockN << ", stages = " << stages
+                       << ", consumers = " << consumers << ": " << why;
+  return success();
+}
+
+QuantizeKernelConfig QuantizeKernelAttr::getConfig() const {
+  return makeQuantizeKernelConfig(ShapedType::isDynamic(getRows())
+                                      ? QuantizeKernelConfig::kDynamicRows
+                                      : getRows(),
+                                  getCols(), getBlockRows());
+}
+
+std::string QuantizeKernelAttr::getSymbolName() const {
+  QuantizeKernelConfig c = getConfig();
+  return getQuantizeKernelName(
+      c.rows, c.cols, c.blockRows, getKernelElementType(getInput()),
+      getKernelElementType(getFp8()), getScaleMode() == ScaleMode::pow2,
+      static_cast<float>(getEps().getValueAsDouble()));
+}
+
+LogicalResult
+QuantizeKernelAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                           int64_t rows, int64_t cols, int64_t blockRows,
+                           Type input, Type fp8, Type scale,
+                           ScaleMode scaleMode, FloatAttr eps) {
+  if ((!ShapedType::isDynamic(rows) && rows < 1) || cols < 1)
+    return emitError() << "needs rows and cols >= 1 (rows may be ?), got "
+                       << rows << "x" << cols;
+  if (blockRows != 1 && blockRows != 128)
+    return emitError() << "needs block_rows 1 or 128, got " << blockRows;
+  if (!isBF16OrF32(input) || !isSupportedFP8Type(fp8) || !scale.isF32())
+    return emitError() << "needs a bf16 or f32 input, FP8 codes (f8E4M3FN or "
+                          "f8E5M2) and f32 scales";
+  if (!eps.getType().isF32() || !(eps.getValueAsDouble() >= 0))
+    return emitError() << "needs a non-negative f32 eps, got " << eps;
   return success();
 }

@@ -60,48 +60,19 @@ LogicalResult FP8Dialect::verifyOperationAttribute(Operation *op,
   }
   if (name == kPolicyAttrName)
     return expect(isa<PolicyAttr>(value), "an #fp8.policy<...> attribute");
-  if (name == kKernelConfigAttrName) {
-    auto dict = dyn_cast<DictionaryAttr>(value);
-    if (failed(expect(dict != nullptr, "a dictionary")))
-      return failure();
-    // The keys fp8-lower-to-nvvm writes; the integers are positive.
-    for (StringRef key :
-         {"block_m", "block_n", "block_k", "stages", "cluster", "consumers"}) {
-      auto v = dict.getAs<IntegerAttr>(key);
-      if (!v || v.getInt() <= 0)
-        return mlir::emitError(op->getLoc())
-               << "attribute '" << name << "' needs a positive integer '" << key
-               << "', got " << value;
-    }
-    // Optional (kernels of the row-major order may omit it).
-    if (Attribute g = dict.get("group_m")) {
-      auto v = dyn_cast<IntegerAttr>(g);
-      if (!v || v.getInt() <= 0)
-        return mlir::emitError(op->getLoc())
-               << "attribute '" << name
-               << "' needs a positive integer 'group_m' when present, got "
-               << value;
-    }
-    // Optional: a kernel with per-column B scales (b blocks [1, 128]).
-    if (Attribute bs = dict.get("b_scales")) {
-      auto v = dyn_cast<StringAttr>(bs);
-      if (!v || v.getValue() != "per_column")
-        return mlir::emitError(op->getLoc())
-               << "attribute '" << name
-               << "' needs 'b_scales' = \"per_column\" when present (b "
-                  "blocks [1, 128]), got "
-               << value;
-    }
-    if (!dict.getAs<StringAttr>("chip"))
-      return mlir::emitError(op->getLoc())
-             << "attribute '" << name << "' needs a string 'chip', got "
-             << value;
-    return success();
-  }
+  // A generated kernel and its launcher: the typed configuration (whose
+  // own verifier checks the fields).
+  if (name == kKernelAttrName)
+    return expect(isa<GemmKernelAttr, QuantizeKernelAttr>(value),
+                  "a #fp8.gemm_kernel<...> or #fp8.quantize_kernel<...> "
+                  "attribute");
+  if (name == kKernelRefAttrName)
+    return expect(isa<SymbolRefAttr>(value),
+                  "a symbol reference to a kernel (@fp8_kernels::@name)");
   return mlir::emitError(op->getLoc())
          << "unknown fp8 attribute '" << name
          << "' (known: fp8.role, fp8.precision, fp8.reason, fp8.gemm, "
-            "fp8.policy, fp8.kernel_config)";
+            "fp8.policy, fp8.kernel, fp8.kernel_ref)";
 }
 
 namespace mlir::fp8 {

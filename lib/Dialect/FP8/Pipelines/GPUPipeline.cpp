@@ -17,7 +17,7 @@ void fp8::buildFP8GPUPipeline(OpPassManager &pm,
   lowerOpts.chip = opts.chip;
   lowerOpts.features = opts.features;
   // The GEMM configuration options go to fp8-lower-to-nvvm only: the
-  // launchers read each kernel's fp8.kernel_config.
+  // launchers read each kernel's fp8.kernel (#fp8.gemm_kernel).
   lowerOpts.config = opts.config;
   lowerOpts.device = opts.device;
   lowerOpts.blockM = opts.blockM;

@@ -580,8 +580,8 @@ private:
   SmallVector<SmallVector<std::string>> rows;
 };
 
-/// The model's configuration of an FP8 GEMM (null for other rows): the keys
-/// of the fp8.kernel_config attribute of fp8-lower-to-nvvm config=auto, the
+/// The model's configuration of an FP8 GEMM (null for other rows): the
+/// fields of the #fp8.gemm_kernel of fp8-lower-to-nvvm config=auto, the
 /// problem it was modelled at, and why it leaves SMs idle, if it does.
 llvm::json::Value kernelConfigJson(const Row &r) {
   if (!r.kernel)

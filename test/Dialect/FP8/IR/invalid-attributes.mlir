@@ -30,7 +30,7 @@ module attributes {fp8.policy = "deepseek-v3"} {}
 
 // -----
 
-// expected-error @+1 {{unknown fp8 attribute 'fp8.recipe' (known: fp8.role, fp8.precision, fp8.reason, fp8.gemm, fp8.policy, fp8.kernel_config)}}
+// expected-error @+1 {{unknown fp8 attribute 'fp8.recipe' (known: fp8.role, fp8.precision, fp8.reason, fp8.gemm, fp8.policy, fp8.kernel, fp8.kernel_ref)}}
 module attributes {fp8.recipe = 1} {}
 
 // -----
@@ -53,66 +53,23 @@ func.func @bad_precision_name(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
-// fp8.kernel_config (fp8-lower-to-nvvm) is a dictionary with positive tile
-// sizes and a chip name.
-// expected-error @+1 {{attribute 'fp8.kernel_config' must be a dictionary, got 128}}
-func.func @kernel_config_not_dict() attributes {fp8.kernel_config = 128} {
+// fp8.kernel (fp8-lower-to-nvvm, on a kernel and its launcher) is a typed
+// kernel configuration; the untyped dictionary it replaced is rejected.
+// expected-error @+1 {{attribute 'fp8.kernel' must be a #fp8.gemm_kernel<...> or #fp8.quantize_kernel<...> attribute, got {block_m = 64 : i64}}}
+func.func @kernel_dict() attributes {fp8.kernel = {block_m = 64}} {
   return
 }
 
 // -----
 
-// expected-error @+1 {{attribute 'fp8.kernel_config' needs a positive integer 'block_n'}}
-func.func @kernel_config_zero_block_n() attributes {fp8.kernel_config = {block_m = 64, block_n = 0, block_k = 128, stages = 8, cluster = 1, consumers = 1, chip = "h200"}} {
+// expected-error @+1 {{attribute 'fp8.kernel_ref' must be a symbol reference to a kernel (@fp8_kernels::@name), got "fp8_scaled_matmul_64x32x128_e4m3_e4m3_bf16"}}
+func.func @kernel_ref_string() attributes {fp8.kernel_ref = "fp8_scaled_matmul_64x32x128_e4m3_e4m3_bf16"} {
   return
 }
 
 // -----
 
-// expected-error @+1 {{attribute 'fp8.kernel_config' needs a string 'chip'}}
-func.func @kernel_config_no_chip() attributes {fp8.kernel_config = {block_m = 64, block_n = 32, block_k = 128, stages = 8, cluster = 1, consumers = 1}} {
-  return
-}
-
-// -----
-
-// group_m (the tile order's group of tile rows) is optional, positive when
-// present.
-// expected-error @+1 {{attribute 'fp8.kernel_config' needs a positive integer 'group_m' when present}}
-func.func @kernel_config_zero_group() attributes {fp8.kernel_config = {block_m = 64, block_n = 32, block_k = 128, stages = 8, cluster = 1, consumers = 1, group_m = 0, chip = "h200"}} {
-  return
-}
-
-// -----
-
-// expected-error @+1 {{attribute 'fp8.kernel_config' needs a positive integer 'group_m' when present}}
-func.func @kernel_config_group_not_int() attributes {fp8.kernel_config = {block_m = 64, block_n = 32, block_k = 128, stages = 8, cluster = 1, consumers = 1, group_m = "8", chip = "h200"}} {
-  return
-}
-
-// -----
-
-// b_scales (the kernel with per-column B scales, b blocks [1, 128]) is
-// optional, "per_column" when present.
-// expected-error @+1 {{attribute 'fp8.kernel_config' needs 'b_scales' = "per_column" when present (b blocks [1, 128])}}
-func.func @kernel_config_bad_b_scales() attributes {fp8.kernel_config = {b_scales = "per_row", block_m = 64, block_n = 32, block_k = 128, stages = 8, cluster = 1, consumers = 1, chip = "h200"}} {
-  return
-}
-
-// -----
-
-func.func @kernel_config_ok_column_scales() attributes {fp8.kernel_config = {b_scales = "per_column", block_m = 128, block_n = 168, block_k = 128, stages = 6, cluster = 1, consumers = 2, chip = "h200"}} {
-  return
-}
-
-// -----
-
-func.func @kernel_config_ok_grouped() attributes {fp8.kernel_config = {block_m = 128, block_n = 176, block_k = 128, stages = 5, cluster = 1, consumers = 2, group_m = 16, chip = "h200"}} {
-  return
-}
-
-// -----
-
-func.func @kernel_config_ok() attributes {fp8.kernel_config = {block_m = 64, block_n = 32, block_k = 128, stages = 8, cluster = 1, consumers = 1, chip = "h200", ctas = 132, modelled_us = 7.0, modelled_tflops = 551.0}} {
+// expected-error @+1 {{unknown fp8 attribute 'fp8.kernel_config'}}
+func.func @kernel_config_gone() attributes {fp8.kernel_config = {block_m = 64}} {
   return
 }

@@ -57,6 +57,13 @@ def FP8_GroupLayout : I32EnumAttr<"GroupLayout", "how a grouped GEMM assigns row
   let genSpecializedAttr = 0;
 }
 
+def FP8_KernelEpilogue : I32EnumAttr<"KernelEpilogue", "what a GEMM kernel does with its accumulators", [
+    // Scale-promoted FP32 accumulators (plus C) converted and stored to D.
+    I32EnumAttrCase<"store", 0>]> {
+  let cppNamespace = "::mlir::fp8";
+  let genSpecializedAttr = 0;
+}
+
 def FP8_RoleAttr : EnumAttr<FP8_Dialect, FP8_Role, "role"> {
   let summary = "Role of an op in a model graph";
   let description = [{
@@ -199,6 +206,141 @@ def FP8_PolicyAttr : AttrDef<FP8_Dialect, "Policy"> {
     bool keepsHigh(::mlir::fp8::Role role) const;
     /// `eps` as a float.
     float getEpsValue() const;
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Generated sm_90a kernels
+//===----------------------------------------------------------------------===//
+
+def FP8_KernelSizeParameter
+    : AttrOrTypeParameter<"int64_t", "a size; `?` when known at run time only"> {
+  let parser = "::mlir::fp8::detail::parseKernelSize($_parser)";
+  let printer = "::mlir::fp8::detail::printKernelSize($_printer, $_self)";
+}
+
+def FP8_GemmKernelAttr : AttrDef<FP8_Dialect, "GemmKernel"> {
+  let mnemonic = "gemm_kernel";
+  let summary = "The configuration of a generated sm_90a block-scaled GEMM kernel";
+  let description = [{
+    Carried by every GEMM kernel `fp8-lower-to-nvvm` generates (the
+    `fp8.kernel` attribute of its `llvm.func`) and by its launcher
+    (`fp8-launch-kernels`): the one record of what the kernel computes and
+    how, which the launcher, the host runtime, the emulator (`fp8-emu`) and
+    Python read. The kernel's symbol name is derived from it for humans
+    (`getSymbolName`) and parsed by nobody; host ops and launchers name
+    their kernel with `fp8.kernel_ref` (a symbol reference).
+
+    | field | meaning |
+    |---|---|
+    | `m`, `n`, `k` | the problem (`m = ?`: M at run time, the kernel's last i32 parameter); for a grouped kernel `m` is a group's rows (masked) or all rows (contiguous) |
+    | `a`, `b` | FP8 element types of the operands (`f8E4M3FN`, `f8E5M2`) |
+    | `d` | element type of the result (`bf16`, `f32`) |
+    | `c` | element type of the accumulator operand C (absent: none) |
+    | `a_scale`, `b_scale` | scale element types (`f32`) |
+    | `b_scale_rows` | B scales per 128 x 128 block (128) or per column and K block (1, the Wgrad GEMM); A scales are per row and K block |
+    | `layout`, `groups`, `counts` | a grouped (MoE) kernel: `masked` or `contiguous`, G, whether a masked kernel takes per-group row counts |
+    | `block_m`, `block_n`, `block_k` | the CTA tile (`block_k` = 128, one promotion interval per stage) |
+    | `stages` | depth of the shared-memory ring |
+    | `consumers` | consumer warpgroups (`block_m` / 64 times the column splits) |
+    | `cluster`, `multicast` | CTAs per cluster and TMA multicast width (1: the generator has no clusters yet) |
+    | `group_m` | tile order: rows of tiles per group (1: row-major) |
+    | `swap_ab` | whether the kernel computes D^T = B A^T (not generated yet) |
+    | `epilogue` | what happens to the accumulators (`store`) |
+    | `chip`, `ctas`, `modelled_us`, `modelled_tflops` | the cost model's chip, persistent grid and modelled time (absent for a run-time M) |
+
+    Fields at their default (`c`, `layout`, `groups = 1`, `counts`,
+    `cluster = 1`, `multicast = 1`, `group_m = 1`, `swap_ab = false`,
+    `epilogue = store`, the modelled fields) are not printed. The verifier
+    checks the tile as the generator does (wgmma shapes, shared memory,
+    consumer registers).
+
+    Example:
+    `#fp8.gemm_kernel<m = ?, n = 2112, k = 7168, a = f8E4M3FN, b = f8E4M3FN,
+    d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128,
+    block_n = 128, block_k = 128, stages = 6, consumers = 2, chip = "h200">`
+  }];
+  let parameters = (ins
+    FP8_KernelSizeParameter:$m,
+    "int64_t":$n,
+    "int64_t":$k,
+    "::mlir::Type":$a,
+    "::mlir::Type":$b,
+    "::mlir::Type":$d,
+    OptionalParameter<"::mlir::Type">:$c,
+    "::mlir::Type":$a_scale,
+    "::mlir::Type":$b_scale,
+    "int64_t":$b_scale_rows,
+    OptionalParameter<"std::optional<::mlir::fp8::GroupLayout>">:$layout,
+    DefaultValuedParameter<"int64_t", "1">:$groups,
+    OptionalParameter<"::mlir::BoolAttr">:$counts,
+    "int64_t":$block_m,
+    "int64_t":$block_n,
+    "int64_t":$block_k,
+    "int64_t":$stages,
+    "int64_t":$consumers,
+    DefaultValuedParameter<"int64_t", "1">:$cluster,
+    DefaultValuedParameter<"int64_t", "1">:$multicast,
+    DefaultValuedParameter<"int64_t", "1">:$group_m,
+    OptionalParameter<"::mlir::BoolAttr">:$swap_ab,
+    DefaultValuedParameter<"::mlir::fp8::KernelEpilogue",
+                           "::mlir::fp8::KernelEpilogue::store">:$epilogue,
+    OptionalParameter<"::mlir::StringAttr">:$chip,
+    DefaultValuedParameter<"int64_t", "0">:$ctas,
+    OptionalParameter<"::mlir::FloatAttr">:$modelled_us,
+    OptionalParameter<"::mlir::FloatAttr">:$modelled_tflops
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The launch configuration (GemmKernelConfig.h) of the kernel, its `m`
+    /// kDynamicM for a run-time M: tiles, ring and consumer registers.
+    ::mlir::fp8::GemmKernelConfig getConfig() const;
+    bool isGrouped() const { return getLayout().has_value(); }
+    bool isMasked() const {
+      return getLayout() == ::mlir::fp8::GroupLayout::masked;
+    }
+    bool hasCounts() const { return getCounts() && getCounts().getValue(); }
+    bool hasBScalesPerColumn() const { return getBScaleRows() == 1; }
+    /// The kernel's symbol (KernelNames.h), for humans: nothing parses it.
+    std::string getSymbolName() const;
+  }];
+}
+
+def FP8_QuantizeKernelAttr : AttrDef<FP8_Dialect, "QuantizeKernel"> {
+  let mnemonic = "quantize_kernel";
+  let summary = "The configuration of a generated sm_90a quantize kernel";
+  let description = [{
+    Carried by every quantize kernel `fp8-lower-to-nvvm` generates (the
+    `fp8.kernel` attribute of its `llvm.func`) and by its launcher: a
+    `rows` x `cols` input (`rows = ?`: at run time) of `input` (`f32`,
+    `bf16`) quantized to `fp8` codes (`f8E4M3FN`, `f8E5M2`) in
+    `block_rows` x 128 blocks (1 or 128), scales of type `scale` (`f32`)
+    derived as `scale_mode` says with the amax clamped below by `eps`
+    (an f32). The symbol name is derived from it for humans.
+
+    Example: `#fp8.quantize_kernel<rows = ?, cols = 7168, block_rows = 1,
+    input = bf16, fp8 = f8E4M3FN, scale = f32, eps = 9.99999974E-5 : f32>`
+  }];
+  let parameters = (ins
+    FP8_KernelSizeParameter:$rows,
+    "int64_t":$cols,
+    "int64_t":$block_rows,
+    "::mlir::Type":$input,
+    "::mlir::Type":$fp8,
+    "::mlir::Type":$scale,
+    DefaultValuedParameter<"::mlir::fp8::ScaleMode",
+                           "::mlir::fp8::ScaleMode::f32">:$scale_mode,
+    "::mlir::FloatAttr":$eps
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The launch configuration (QuantizeKernelConfig.h), `rows`
+    /// kDynamicRows for a run-time row count.
+    ::mlir::fp8::QuantizeKernelConfig getConfig() const;
+    /// The kernel's symbol (KernelNames.h), for humans: nothing parses it.
+    std::string getSymbolName() const;
   }];
 }
 

@@ -42,11 +42,15 @@ def FP8_Dialect : Dialect {
     /// Name of the discardable attribute saying which GEMM of a linear's
     /// training step (fprop, dgrad, wgrad) a contraction is.
     static constexpr ::llvm::StringLiteral kGemmAttrName = "fp8.gemm";
-    /// Name of the discardable attribute of a generated GEMM kernel
-    /// (llvm.func in the gpu.module) recording its configuration and
-    /// modelled time (fp8-lower-to-nvvm, docs/gpu-kernel.md).
-    static constexpr ::llvm::StringLiteral kKernelConfigAttrName =
-        "fp8.kernel_config";
+    /// Name of the discardable attribute of a generated kernel (llvm.func
+    /// in the gpu.module) and of its launcher: its #fp8.gemm_kernel or
+    /// #fp8.quantize_kernel (fp8-lower-to-nvvm, docs/gpu-kernel.md).
+    static constexpr ::llvm::StringLiteral kKernelAttrName = "fp8.kernel";
+    /// Name of the discardable attribute of a host op and of a launcher
+    /// naming the kernel that computes it (a symbol reference
+    /// @fp8_kernels::@name).
+    static constexpr ::llvm::StringLiteral kKernelRefAttrName =
+        "fp8.kernel_ref";
     /// Name of the module attribute holding the precision policy.
     static constexpr ::llvm::StringLiteral kPolicyAttrName = "fp8.policy";
   }];

@@ -1,0 +1,95 @@
+// RUN: fp8-opt %s -split-input-file -verify-diagnostics
+
+// The verifiers of #fp8.gemm_kernel and #fp8.quantize_kernel: what the
+// generator emits, checked as it checks its options.
+
+// expected-error @+1 {{invalid tile configuration block_m = 128, block_n = 100, stages = 6, consumers = 2: block-n must be a multiple of 8 in 16..256}}
+func.func private @block_n() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = 256, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 100, block_k = 128, stages = 6, consumers = 2>}
+
+// -----
+
+// expected-error @+1 {{block-m must be 64, 128, 192 or 256}}
+func.func private @block_m() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = 256, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 96, block_n = 128, block_k = 128, stages = 6, consumers = 2>}
+
+// -----
+
+// expected-error @+1 {{the shared-memory ring}}
+func.func private @smem() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = 256, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 128, block_k = 128, stages = 8, consumers = 2>}
+
+// -----
+
+// The consumer registers of a grouped kernel hold 16 more per thread: block_n
+// 208 fits a 2-D kernel, not a grouped one.
+func.func private @wide_2d() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = 256, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 208, block_k = 128, stages = 4, consumers = 2>}
+// expected-error @+1 {{block-n is too wide for the consumer registers of a grouped kernel}}
+func.func private @wide_grouped() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = 256, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, layout = contiguous, groups = 4, block_m = 128, block_n = 208, block_k = 128, stages = 4, consumers = 2>}
+
+// -----
+
+// expected-error @+1 {{needs block_k 128 (one promotion interval per stage), got 64}}
+func.func private @block_k() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = 256, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 128, block_k = 64, stages = 6, consumers = 2>}
+
+// -----
+
+// expected-error @+1 {{needs FP8 operands a and b (f8E4M3FN or f8E5M2), got 'bf16' and 'f8E4M3FN'}}
+func.func private @operand_type() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = 256, a = bf16, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2>}
+
+// -----
+
+// expected-error @+1 {{needs a bf16 or f32 result d and accumulator c}}
+func.func private @acc_type() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = 256, a = f8E4M3FN, b = f8E4M3FN, d = bf16, c = f16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2>}
+
+// -----
+
+// expected-error @+1 {{needs f32 scales, got 'f8E8M0FNU' and 'f32'}}
+func.func private @scale_type() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = 256, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f8E8M0FNU, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2>}
+
+// -----
+
+// expected-error @+1 {{needs b_scale_rows 128 (128 x 128 B blocks) or 1 (per-column B scales), got 32}}
+func.func private @b_scale_rows() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = 256, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 32, block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2>}
+
+// -----
+
+// expected-error @+1 {{needs m, n and k >= 1 (m may be ?), got 0x256x256}}
+func.func private @empty() attributes {fp8.kernel = #fp8.gemm_kernel<m = 0, n = 256, k = 256, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2>}
+
+// -----
+
+// expected-error @+1 {{needs groups >= 1, and 1 without a layout, got 4}}
+func.func private @groups() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = 256, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, groups = 4, block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2>}
+
+// -----
+
+// expected-error @+1 {{counts needs the masked layout}}
+func.func private @counts() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = 256, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, layout = contiguous, groups = 4, counts = true, block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2>}
+
+// -----
+
+// expected-error @+1 {{needs 1 <= multicast <= cluster, got cluster 1, multicast 2}}
+func.func private @multicast() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = 256, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2, multicast = 2>}
+
+// -----
+
+// expected-error @+1 {{needs non-negative modelled ctas, time and TFLOPS}}
+func.func private @modelled() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = 256, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2, modelled_us = -1.0 : f64>}
+
+// -----
+
+// expected-error @+1 {{needs block_rows 1 or 128, got 64}}
+func.func private @block_rows() attributes {fp8.kernel = #fp8.quantize_kernel<rows = ?, cols = 256, block_rows = 64, input = f32, fp8 = f8E4M3FN, scale = f32, eps = 1.0e-4 : f32>}
+
+// -----
+
+// expected-error @+1 {{needs a bf16 or f32 input, FP8 codes (f8E4M3FN or f8E5M2) and f32 scales}}
+func.func private @quantize_types() attributes {fp8.kernel = #fp8.quantize_kernel<rows = 4, cols = 256, block_rows = 1, input = f16, fp8 = f8E4M3FN, scale = f32, eps = 1.0e-4 : f32>}
+
+// -----
+
+// expected-error @+1 {{needs a non-negative f32 eps, got -1.000000e+00 : f32}}
+func.func private @eps() attributes {fp8.kernel = #fp8.quantize_kernel<rows = 4, cols = 256, block_rows = 1, input = f32, fp8 = f8E4M3FN, scale = f32, eps = -1.0 : f32>}
+
+// -----
+
+// expected-error @+1 {{needs rows and cols >= 1 (rows may be ?), got 4x0}}
+func.func private @quantize_empty() attributes {fp8.kernel = #fp8.quantize_kernel<rows = 4, cols = 0, block_rows = 1, input = f32, fp8 = f8E4M3FN, scale = f32, eps = 1.0e-4 : f32>}

@@ -1,0 +1,36 @@
+// RUN: fp8-opt %s -split-input-file | FileCheck %s
+// RUN: fp8-opt %s -split-input-file | fp8-opt -split-input-file | FileCheck %s
+
+// The typed configuration of a generated kernel prints its fields by name;
+// fields at their default (no accumulator, not grouped, cluster 1, row-major
+// tile order, the store epilogue, no model) are left out.
+
+// CHECK-LABEL: func.func private @dynamic_m()
+// CHECK-SAME: fp8.kernel = #fp8.gemm_kernel<m = ?, n = 2112, k = 7168, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2, chip = "h200">
+// CHECK-SAME: fp8.kernel_ref = @fp8_kernels::@fp8_scaled_matmul_dynx2112x7168_e4m3_e4m3_bf16
+func.func private @dynamic_m() attributes {fp8.kernel = #fp8.gemm_kernel<m = ?, n = 2112, k = 7168, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2, chip = "h200">, fp8.kernel_ref = @fp8_kernels::@fp8_scaled_matmul_dynx2112x7168_e4m3_e4m3_bf16}
+
+// -----
+
+// Every field given: a masked grouped kernel with counts, an f32
+// accumulator, the grouped tile order and the modelled time.
+// CHECK-LABEL: func.func private @all_fields()
+// CHECK-SAME: #fp8.gemm_kernel<m = 256, n = 4096, k = 7168, a = f8E4M3FN, b = f8E5M2, d = f32, c = f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, layout = masked, groups = 8, counts = true, block_m = 128, block_n = 128, block_k = 128, stages = 5, consumers = 2, group_m = 4, swap_ab = false, chip = "h100-sxm", ctas = 132, modelled_us = 1.250000e+01 : f64, modelled_tflops = 5.500000e+02 : f64>
+func.func private @all_fields() attributes {fp8.kernel = #fp8.gemm_kernel<m = 256, n = 4096, k = 7168, a = f8E4M3FN, b = f8E5M2, d = f32, c = f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, layout = masked, groups = 8, counts = true, block_m = 128, block_n = 128, block_k = 128, stages = 5, consumers = 2, cluster = 1, multicast = 1, group_m = 4, swap_ab = false, epilogue = store, chip = "h100-sxm", ctas = 132, modelled_us = 12.5 : f64, modelled_tflops = 550.0 : f64>}
+
+// -----
+
+// The Wgrad kernel: B scales per column (b_scale_rows = 1), columns split
+// over two consumers of a 64-row tile.
+// CHECK-LABEL: func.func private @column_scales()
+// CHECK-SAME: #fp8.gemm_kernel<m = 7168, n = 2048, k = 4096, a = f8E4M3FN, b = f8E4M3FN, d = f32, a_scale = f32, b_scale = f32, b_scale_rows = 1, block_m = 64, block_n = 256, block_k = 128, stages = 5, consumers = 2>
+func.func private @column_scales() attributes {fp8.kernel = #fp8.gemm_kernel<m = 7168, n = 2048, k = 4096, a = f8E4M3FN, b = f8E4M3FN, d = f32, a_scale = f32, b_scale = f32, b_scale_rows = 1, block_m = 64, block_n = 256, block_k = 128, stages = 5, consumers = 2>}
+
+// -----
+
+// CHECK-LABEL: func.func private @quantize()
+// CHECK-SAME: #fp8.quantize_kernel<rows = ?, cols = 7168, block_rows = 1, input = bf16, fp8 = f8E4M3FN, scale = f32, eps = 9.99999974E-5 : f32>
+// CHECK-LABEL: func.func private @quantize_pow2()
+// CHECK-SAME: #fp8.quantize_kernel<rows = 512, cols = 384, block_rows = 128, input = f32, fp8 = f8E5M2, scale = f32, scale_mode = pow2, eps = 0.000000e+00 : f32>
+func.func private @quantize() attributes {fp8.kernel = #fp8.quantize_kernel<rows = ?, cols = 7168, block_rows = 1, input = bf16, fp8 = f8E4M3FN, scale = f32, eps = 1.0e-4 : f32>}
+func.func private @quantize_pow2() attributes {fp8.kernel = #fp8.quantize_kernel<rows = 512, cols = 384, block_rows = 128, input = f32, fp8 = f8E5M2, scale = f32, scale_mode = pow2, eps = 0.0 : f32>}
