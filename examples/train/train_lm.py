@@ -71,7 +71,9 @@ def parse_args(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--corpus", nargs="+", help="text files or directories (byte tokens)")
     ap.add_argument("--from-json", nargs="+", help="no training: the table (and --png, --json) of --json files "
-                                                    "written before (complete or partial; several are merged)")
+                                                    "written before (complete or partial; several are merged; files of "
+                                                    "several --seed values add a table over the seeds, and the "
+                                                    "curves and other tables are the smallest seed's)")
     ap.add_argument("--steps", type=int, default=2000)
     ap.add_argument("--seed", type=int, default=0, help="initial weights and batches")
     ap.add_argument("--runs", default=DEFAULT_RUNS,
@@ -462,6 +464,71 @@ def merge(results):
     return out
 
 
+def merge_seeds(results):
+    """One result from the JSON of an experiment repeated with several
+    `--seed` values (each file one process of one seed): the merged result
+    of the smallest seed (its curves and tables), plus `seeds`, each seed's
+    final validation loss per run, when there is more than one seed. The
+    files must agree on everything but the seed and the runs."""
+    by_seed = {}
+    for r in results:
+        by_seed.setdefault(r.get("seed", r["args"].get("seed")), []).append(r)
+    merged = {s: merge(group) for s, group in sorted(by_seed.items())}
+    first = merged[min(merged)]
+    ignore = ("runs", "json", "png", "no_h200", "from_json", "seed")
+    for s, m in merged.items():
+        a = {k: v for k, v in m["args"].items() if k not in ignore}
+        b = {k: v for k, v in first["args"].items() if k not in ignore}
+        if a != b:
+            raise SystemExit(f"--from-json: seed {s} ran a different experiment ({a} vs {b})")
+    if len(merged) > 1:
+        first["seeds"] = {str(s): {name: r["final_val_loss"] for name, r in m["runs"].items()}
+                          for s, m in merged.items()}
+    return first
+
+
+def seed_statistics(seeds):
+    """Per run present beside bf16 in every seed: the final validation
+    losses, their mean and sample standard deviation, and the signed
+    relative difference to the same seed's bf16 run, d = (L - L_bf16) /
+    L_bf16 (paired: the same initial weights and batches), with its mean
+    and the standard error of that mean (sd / sqrt(seeds))."""
+    names = [n for n in RUN_SPECS if all(n in v for v in seeds.values())]
+    if "bf16" not in names:
+        return {}
+    stats = {}
+    for n in names:
+        loss = np.array([v[n] for v in seeds.values()])
+        d = np.array([(v[n] - v["bf16"]) / v["bf16"] for v in seeds.values()])
+        stats[n] = dict(loss=loss.tolist(), mean=float(loss.mean()), sd=_sample_sd(loss), d=d.tolist(),
+                        d_mean=float(d.mean()), d_se=_sample_sd(d) / np.sqrt(len(d)))
+    return stats
+
+
+def _sample_sd(x):
+    return float(np.std(x, ddof=1)) if len(x) > 1 else float("nan")
+
+
+def seed_table(result):
+    """The final validation loss of each run over several seeds (empty with
+    one seed)."""
+    seeds = result.get("seeds")
+    stats = seed_statistics(seeds) if seeds else {}
+    if not stats:
+        return ""
+    head = " | ".join(f"seed {s}" for s in seeds)
+    rows = [f"Final validation loss over {len(seeds)} seeds (d: (L - L_bf16) / L_bf16 of the same seed; "
+            "its mean +- standard error):", "",
+            f"| run | {head} | mean | sd | d per seed | mean d |",
+            "|---|" + "---|" * len(seeds) + "---|---|---|---|"]
+    for n, st in stats.items():
+        losses = " | ".join(f"{x:.4f}" for x in st["loss"])
+        ds = ", ".join(f"{100 * x:+.2f}" for x in st["d"])
+        rows.append(f"| {n} | {losses} | {st['mean']:.4f} | {st['sd']:.4f} | {ds} % | "
+                    f"{100 * st['d_mean']:+.3f} +- {100 * st['d_se']:.3f} % |")
+    return "\n".join(rows) + "\n"
+
+
 def final_train_loss(losses, window=50):
     return float(np.mean(losses[-window:]))
 
@@ -616,9 +683,10 @@ def main(argv=None):
         for path in args.from_json:
             with open(path, encoding="utf-8") as f:
                 results.append(json.load(f))
-        result = merge(results)
-        sys.stdout.write(table(result) + "\n" + saved_table(result) + "\n" + outlier_table(result) + ("\n" + modelled_table(result["modelled_h200"])
-                                          if "modelled_h200" in result else ""))
+        result = merge_seeds(results)
+        sys.stdout.write(table(result) + "\n" + seed_table(result) + "\n" + saved_table(result) + "\n" +
+                         outlier_table(result) +
+                         ("\n" + modelled_table(result["modelled_h200"]) if "modelled_h200" in result else ""))
         if args.json:
             with open(args.json, "w", encoding="utf-8") as f:
                 json.dump(result, f, indent=1)

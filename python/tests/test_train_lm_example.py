@@ -100,3 +100,39 @@ def test_underflow_fraction_of_an_outlier_channel():
     per_tensor, tiles = ex.underflow_fraction(x, (None, None)), ex.underflow_fraction(x, (1, 128))
     assert per_tensor > 0.95, per_tensor
     assert 0.3 < tiles < 0.55, tiles
+
+
+def _seed_file(seed, runs, losses):
+    """A --json file of one process of one seed, as train_lm.py writes it
+    (only what merging reads)."""
+    args = dict(steps=2000, layers=4, hidden=256, runs=runs, seed=seed, json="x.json")
+    return dict(seed=seed, args=args, runs={n: dict(final_val_loss=v, val_loss=[(2000, v)])
+                                             for n, v in zip(runs, losses)})
+
+
+def test_seeds_table_pairs_each_run_with_its_seeds_bf16():
+    ex = load_example("train_lm")
+    files = [_seed_file(0, ["bf16"], [2.0]), _seed_file(0, ["deepseek-v3"], [2.002]),
+             _seed_file(1, ["bf16", "deepseek-v3"], [1.9, 1.8981]),
+             _seed_file(2, ["deepseek-v3", "bf16", "f32"], [2.104, 2.1, 2.0])]
+    result = ex.merge_seeds(files)
+    assert list(result["seeds"]) == ["0", "1", "2"]
+    assert result["runs"]["deepseek-v3"]["final_val_loss"] == 2.002  # the smallest seed's runs
+    stats = ex.seed_statistics(result["seeds"])
+    assert list(stats) == ["bf16", "deepseek-v3"]  # f32 ran with one seed only
+    # Hand-derived: d = +0.1 %, -0.1 %, +0.19047... %; mean 0.063492 %;
+    # sample sd of d 0.14864 %, standard error 0.14864 / sqrt(3) = 0.085817 %.
+    ds = stats["deepseek-v3"]
+    np.testing.assert_allclose(ds["d"], [0.001, -0.001, 0.004 / 2.1], rtol=1e-9)
+    np.testing.assert_allclose(ds["d_mean"], 0.00063492, rtol=1e-4)
+    np.testing.assert_allclose(ds["d_se"], 0.00085817, rtol=1e-4)
+    np.testing.assert_allclose(ds["mean"], (2.002 + 1.8981 + 2.104) / 3, rtol=1e-12)
+    assert stats["bf16"]["d"] == [0.0, 0.0, 0.0]
+    text = ex.seed_table(result)
+    assert "| deepseek-v3 | 2.0020 | 1.8981 | 2.1040 |" in text and "+0.063 +- 0.086 %" in text
+    # Seeds that ran different experiments are not merged.
+    other = _seed_file(3, ["bf16"], [2.0])
+    other["args"]["hidden"] = 512
+    with pytest.raises(SystemExit, match="seed 3 ran a different experiment"):
+        ex.merge_seeds(files + [other])
+    assert ex.seed_table(ex.merge_seeds(files[:2])) == ""  # one seed: no table
