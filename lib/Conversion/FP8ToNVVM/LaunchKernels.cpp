@@ -364,6 +364,16 @@ LogicalResult defineLauncher(func::FuncOp fn, int64_t smCount) {
   ImplicitLocOpBuilder b(fn.getLoc(), fn.getContext());
   b.setInsertionPointToStart(entry);
   ValueRange args = entry->getArguments();
+  // A problem that is empty at run time (a dynamic M of 0) has nothing to
+  // compute and an empty result: the launcher returns before any device
+  // work, as a grid of 0 CTAs and a tensor map over an empty extent are
+  // invalid (cuLaunchKernel, cuTensorMapEncodeTiled).
+  Value result = args[isa<GemmKernelAttr>(config) ? 4 : 1];
+  HostBuilder h(b);
+  Value nonEmpty = arith::CmpIOp::create(b, arith::CmpIPredicate::ne,
+                                         numElements(h, result), h.idx(0));
+  auto ifNonEmpty = scf::IfOp::create(b, nonEmpty, /*withElseRegion=*/false);
+  b.setInsertionPointToStart(ifNonEmpty.thenBlock());
   if (auto gemm = dyn_cast<GemmKernelAttr>(config)) {
     // The kernel's own record of its configuration: the one source of the
     // grid, block and shared-memory size (never recomputed from options).
@@ -378,6 +388,7 @@ LogicalResult defineLauncher(func::FuncOp fn, int64_t smCount) {
     buildQuantizeLauncherBody(
         b, args, cast<QuantizeKernelAttr>(config).getConfig(), kernel);
   }
+  b.setInsertionPointAfter(ifNonEmpty);
   func::ReturnOp::create(b);
   // Consumed: the host program lowers to LLVM for upstream tools
   // (mlir-translate) that do not know the fp8 dialect's attributes.

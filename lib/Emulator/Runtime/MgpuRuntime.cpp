@@ -132,8 +132,15 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
     rt.error("mgpuLaunchKernel (fp8 emulator): null function");
     return;
   }
-  if (gridY != 1 || gridZ != 1 || blockY != 1 || blockZ != 1 || gridX <= 0 ||
-      blockX <= 0 || smem < 0) {
+  // An empty grid is invalid in CUDA (CUDA_ERROR_INVALID_VALUE): a host
+  // program launches nothing for an empty problem (fp8-launch-kernels).
+  if (gridX == 0 || blockX == 0) {
+    rt.error("mgpuLaunchKernel (fp8 emulator): a grid or block of 0 (CUDA "
+             "rejects an empty launch)");
+    return;
+  }
+  if (gridY != 1 || gridZ != 1 || blockY != 1 || blockZ != 1 || gridX < 0 ||
+      blockX < 0 || smem < 0) {
     rt.error("mgpuLaunchKernel (fp8 emulator): only 1-D grids and blocks "
              "are modelled");
     return;

@@ -11,7 +11,9 @@
 
 // A dynamic M: below 2^31 at run time (the M parameter and the TMA row
 // coordinates are i32), for the quantize kernel's rows and the GEMM's M;
-// the grid min(ceil(M / 128) * 2, SMs) with SMs from the runtime.
+// the grid min(ceil(M / 128) * 2, SMs) with SMs from the runtime. A result
+// that is empty at run time (M = 0) returns before any device work: a grid
+// of 0 CTAs and a tensor map over an empty extent are invalid in CUDA.
 // CHECK-LABEL: func.func @dyn(
 // CHECK: %[[R:.*]] = tensor.dim %{{.*}}, %c0 : tensor<?x256xbf16>
 // CHECK: %[[OK:.*]] = arith.cmpi ult, %[[R]], %c2147483648 : index
@@ -19,13 +21,35 @@
 // (The GEMM's M is the quantize's rows: CSE shares the comparison.)
 // CHECK: cf.assert %[[OK]], "fp8.scaled_matmul: 2^31 rows or more (M) at run time; the GPU kernels' TMA coordinates and row counts are signed 32-bit"
 // CHECK: call @fp8_launch_fp8_scaled_matmul_dynx256x256_e4m3_e4m3_bf16(
+// CHECK-LABEL: func.func private @fp8_launch_fp8_quantize_dynx256_1x128_bf16_e4m3(
+// CHECK-SAME: %{{.*}}: memref<?x256xbf16>, %[[Q:.*]]: memref<?x256xf8E4M3FN>,
+// CHECK-NEXT: constant
+// CHECK-NOT: gpu.
+// CHECK: %[[QR:.*]] = memref.dim %[[Q]], %c0 : memref<?x256xf8E4M3FN>
+// CHECK: %[[QN:.*]] = arith.muli %[[QR]], %c256 : index
+// CHECK: %[[QNE:.*]] = arith.cmpi ne, %[[QN]], %c0 : index
+// CHECK: scf.if %[[QNE]] {
+// CHECK: gpu.launch_func
+// CHECK: gpu.wait [
+// CHECK-NEXT: }
+// CHECK-NEXT: return
 // CHECK-LABEL: func.func private @fp8_launch_fp8_scaled_matmul_dynx256x256_e4m3_e4m3_bf16(
+// CHECK-SAME: %[[D:[^:]*]]: memref<?x256xbf16>) {
+// CHECK-NOT: gpu.
+// CHECK: %[[DR:.*]] = memref.dim %[[D]], %c0 : memref<?x256xbf16>
+// CHECK: %[[DN:.*]] = arith.muli %[[DR]], %c256 : index
+// CHECK: %[[NE:.*]] = arith.cmpi ne, %[[DN]], %c0 : index
+// CHECK: scf.if %[[NE]] {
+// CHECK: gpu.wait async
 // CHECK: %[[T:.*]] = arith.ceildivui %{{.*}}, %c128 : index
 // CHECK: %[[TILES:.*]] = arith.muli %[[T]], %c2 : index
-// CHECK: %[[N:.*]] = call @fp8_mgpu_sm_count() : () -> i32
+// CHECK: %[[N:.*]] = func.call @fp8_mgpu_sm_count() : () -> i32
 // CHECK: %[[W:.*]] = arith.index_castui %[[N]] : i32 to index
 // CHECK: %[[G:.*]] = arith.minui %[[TILES]], %[[W]] : index
 // CHECK: gpu.launch_func {{.*}} blocks in (%[[G]], %c1, %c1)
+// CHECK: gpu.wait [
+// CHECK-NEXT: }
+// CHECK-NEXT: return
 // CHECK: func.func private @fp8_mgpu_sm_count() -> i32
 // FIXED-LABEL: func.func private @fp8_launch_fp8_scaled_matmul_dynx256x256_e4m3_e4m3_bf16(
 // FIXED: %[[T:.*]] = arith.ceildivui %{{.*}}, %c128 : index

@@ -8,9 +8,12 @@
  *
  * Usage: host_check LIB ORACLE FUNC SEED RESULT INPUT...
  *   RESULT, INPUT: TYPE:ROWSxCOLS with TYPE f32 or bf16 (2-D, row-major;
- *   the result's shape is checked against the one given). A function with
- *   several results (up to 4) takes them comma-separated: the C interface
- *   then returns a struct of their memref descriptors.
+ *   the result's shape is checked against the one given; sizes may be 0).
+ *   A function with several results (up to 4) takes them comma-separated:
+ *   the C interface then returns a struct of their memref descriptors.
+ *   A result may add a hand-derived expectation that both libraries must
+ *   meet besides agreeing: `=zero` (every element +0.0) or `=inN` (the bits
+ *   of input N, 1-based, of the same type and shape).
  * Prints "host-check: PASS FUNC ..." (FUNC#I for result I of several) and
  * exits 0 when every result element has the oracle's bits, else prints the
  * first mismatches and exits 1.
@@ -38,6 +41,8 @@ typedef struct {
 typedef struct {
   int bytes; /* 4 (f32) or 2 (bf16) */
   int64_t rows, cols;
+  int expect; /* results: -1 none, 0 every element +0.0, N the bits of input N
+               */
 } Spec;
 
 static int parseSpec(const char *s, Spec *out) {
@@ -48,10 +53,18 @@ static int parseSpec(const char *s, Spec *out) {
     out->bytes = 2;
   else
     return 0;
-  if (sscanf(strchr(s, ':') + 1, "%lldx%lld", &r, &c) != 2 || r < 1 || c < 1)
+  int used = 0;
+  if (sscanf(strchr(s, ':') + 1, "%lldx%lld%n", &r, &c, &used) != 2 || r < 0 ||
+      c < 0)
     return 0;
   out->rows = r;
   out->cols = c;
+  out->expect = -1;
+  const char *rest = strchr(s, ':') + 1 + used;
+  if (!strncmp(rest, "=zero", 5))
+    out->expect = 0;
+  else if (!strncmp(rest, "=in", 3) && (out->expect = atoi(rest + 3)) < 1)
+    return 0;
   return 1;
 }
 
@@ -74,7 +87,8 @@ static uint16_t bf16Bits(float f) { /* round to nearest even (finite) */
 
 static Memref2D makeInput(const Spec *s) {
   Memref2D m;
-  void *p = calloc((size_t)(s->rows * s->cols), (size_t)s->bytes);
+  /* At least one element, so an empty input still has an address. */
+  void *p = calloc((size_t)(s->rows * s->cols) + 1, (size_t)s->bytes);
   for (int64_t r = 0; r < s->rows; ++r) {
     double scale = (double)(1u << 4) / (double)(1u << (next() % 9));
     for (int64_t c = 0; c < s->cols; ++c) {
@@ -184,6 +198,46 @@ static int compare(const char *tag, const Spec *out, Memref2D *got,
   return 1;
 }
 
+/* Checks result `m` (already of `out`'s shape) against `out->expect`:
+ * +0.0 everywhere (0) or the bits of input `out->expect` (1-based), a value
+ * derived by hand, not by either library. `who` names the library. */
+static int meetsExpectation(const char *tag, const char *who, const Spec *out,
+                            const Memref2D *m, const Memref2D *in,
+                            const Spec *specs, int n) {
+  const uint8_t *src = NULL;
+  if (out->expect > 0) {
+    const Spec *s = &specs[out->expect - 1];
+    if (out->expect > n || s->bytes != out->bytes || s->rows != out->rows ||
+        s->cols != out->cols) {
+      fprintf(stderr,
+              "host-check: %s: input %d is not of the result's type "
+              "and shape\n",
+              tag, out->expect);
+      return 0;
+    }
+    src = (const uint8_t *)in[out->expect - 1].aligned;
+  }
+  const uint8_t *p = (const uint8_t *)m->aligned + m->offset * out->bytes;
+  for (int64_t i = 0; i < out->rows * out->cols; ++i) {
+    uint32_t a = 0, e = 0;
+    memcpy(&a, p + i * out->bytes, (size_t)out->bytes);
+    if (src)
+      memcpy(&e, src + i * out->bytes, (size_t)out->bytes);
+    if (a != e) {
+      printf("host-check: FAIL %s: %s [%lld, %lld] is 0x%0*x, expected "
+             "0x%0*x\n",
+             tag, who, (long long)(i / out->cols), (long long)(i % out->cols),
+             2 * out->bytes, a, 2 * out->bytes, e);
+      return 0;
+    }
+  }
+  if (out->expect > 0)
+    printf("host-check: %s %s: the bits of input %d\n", tag, who, out->expect);
+  else
+    printf("host-check: %s %s: every element +0.0\n", tag, who);
+  return 1;
+}
+
 int main(int argc, char **argv) {
   if (argc < 7) {
     fprintf(stderr, "usage: host_check LIB ORACLE FUNC SEED RESULT INPUT...\n");
@@ -223,7 +277,13 @@ int main(int argc, char **argv) {
       snprintf(tag, sizeof(tag), "%s", argv[3]);
     else
       snprintf(tag, sizeof(tag), "%s#%d", argv[3], r);
-    ok &= compare(tag, &out[r], &got[r], &want[r]);
+    if (!compare(tag, &out[r], &got[r], &want[r])) {
+      ok = 0;
+      continue;
+    }
+    if (out[r].expect >= 0)
+      ok &= meetsExpectation(tag, "tested", &out[r], &got[r], in, specs, n) &
+            meetsExpectation(tag, "oracle", &out[r], &want[r], in, specs, n);
   }
   return ok ? 0 : 1;
 }
