@@ -220,4 +220,67 @@ TEST(MgpuRuntime, TensorMapsFromOffsetMemrefViews) {
   g.expectReference();
 }
 
+// The unsigned predicates through a launch, by the values a kernel stores:
+// each of 8 threads compares idx = tid - 2 with 4 (ult, uge) and 3 (ule,
+// ugt) as i32 and stores the four bits. Hand-derived: -2 and -1 are
+// 2^32 - 2 and 2^32 - 1 unsigned, so threads 0 and 1 compare as threads 6
+// and 7 (above 4), threads 2-5 below: the `idx ult n` bounds check of a
+// kernel skips a negative index. (A signed compare stores 1, 1, 0, 0 for
+// threads 0 and 1.)
+TEST(MgpuRuntime, UnsignedComparesStoreHandDerivedValues) {
+  const std::string ir = R"(module attributes {gpu.container_module} {
+gpu.module @cmp {
+  llvm.func @k(%out: !llvm.ptr) attributes {nvvm.kernel, nvvm.maxntid = array<i32: 8, 1, 1>} {
+    %tid = nvvm.read.ptx.sreg.tid.x : i32
+    %c2 = arith.constant 2 : i32
+    %c3 = arith.constant 3 : i32
+    %c4 = arith.constant 4 : i32
+    %idx = arith.subi %tid, %c2 : i32
+    %r0 = arith.cmpi ult, %idx, %c4 : i32
+    %r1 = arith.cmpi ule, %idx, %c3 : i32
+    %r2 = arith.cmpi ugt, %idx, %c3 : i32
+    %r3 = arith.cmpi uge, %idx, %c4 : i32
+    %base = arith.muli %tid, %c4 : i32
+    %i1 = arith.constant 1 : i32
+    %b1 = arith.addi %base, %i1 : i32
+    %b2 = arith.addi %base, %c2 : i32
+    %b3 = arith.addi %base, %c3 : i32
+    %v0 = arith.extui %r0 : i1 to i32
+    %v1 = arith.extui %r1 : i1 to i32
+    %v2 = arith.extui %r2 : i1 to i32
+    %v3 = arith.extui %r3 : i1 to i32
+    %p0 = llvm.getelementptr %out[%base] : (!llvm.ptr, i32) -> !llvm.ptr, i32
+    %p1 = llvm.getelementptr %out[%b1] : (!llvm.ptr, i32) -> !llvm.ptr, i32
+    %p2 = llvm.getelementptr %out[%b2] : (!llvm.ptr, i32) -> !llvm.ptr, i32
+    %p3 = llvm.getelementptr %out[%b3] : (!llvm.ptr, i32) -> !llvm.ptr, i32
+    llvm.store %v0, %p0 : i32, !llvm.ptr
+    llvm.store %v1, %p1 : i32, !llvm.ptr
+    llvm.store %v2, %p2 : i32, !llvm.ptr
+    llvm.store %v3, %p3 : i32, !llvm.ptr
+    llvm.return
+  }
+}
+})";
+  void *module = mgpuModuleLoad(const_cast<char *>(ir.data()), ir.size());
+  ASSERT_NE(module, nullptr) << fp8emuGetLastError();
+  void *fn = mgpuModuleGetFunction(module, "k");
+  ASSERT_NE(fn, nullptr) << fp8emuGetLastError();
+  std::vector<int32_t> got(32, -7);
+  void *out = mgpuMemAlloc(got.size() * 4, nullptr, false);
+  mgpuMemcpy(out, got.data(), got.size() * 4, nullptr);
+  void *params[] = {&out};
+  mgpuLaunchKernel(fn, 1, 1, 1, 8, 1, 1, 0, mgpuStreamCreate(), params, nullptr,
+                   1);
+  const char *err = fp8emuGetLastError();
+  ASSERT_EQ(err, nullptr) << err;
+  mgpuMemcpy(got.data(), out, got.size() * 4, nullptr);
+  const int32_t below[4] = {1, 1, 0, 0}, above[4] = {0, 0, 1, 1};
+  for (int tid = 0; tid < 8; ++tid)
+    for (int p = 0; p < 4; ++p)
+      EXPECT_EQ(got[tid * 4 + p], (tid >= 2 && tid < 6 ? below : above)[p])
+          << "thread " << tid << ", predicate " << p << " (ult, ule, ugt, uge)";
+  mgpuMemFree(out, nullptr);
+  mgpuModuleUnload(module);
+}
+
 } // namespace
