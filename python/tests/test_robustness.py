@@ -629,7 +629,13 @@ def test_row_chunks_give_the_same_result(monkeypatch, block):
 # enters it (a thread waiting for that, switch interval of 1000 s: the main
 # thread keeps the GIL until the native call releases it); the SIGINT
 # handler records in `during_run` whether a thread created inside the call
-# (a thread id absent when it began; Linux /proc) was still running.
+# (a thread id absent when it began; Linux /proc) was still running. A call
+# that is still running STOP_WITHIN_S seconds after the signal ignores it:
+# the child prints NOT STOPPED and exits 3 then, so such a fault fails in
+# seconds, not at the subprocess timeout (a call that honours Ctrl-C stops
+# at its next check, within milliseconds; the work it was given takes many
+# minutes).
+STOP_WITHIN_S = 30
 SIGINT_ON_ENTRY = """
 import os, signal, sys, threading
 def threads():
@@ -641,18 +647,24 @@ def on_sigint(signum, frame):
 # Python leaves SIGINT alone when it starts ignored (as under lit).
 signal.signal(signal.SIGINT, on_sigint)
 sys.setswitchinterval(1000)
-entering = threading.Event()
+entering, returned = threading.Event(), threading.Event()
 def interrupt():
     entering.wait()
     os.kill(os.getpid(), signal.SIGINT)
+    if not returned.wait(%d):
+        os.write(1, b"NOT STOPPED within %d s of SIGINT\\n")
+        os._exit(3)
 threading.Thread(target=interrupt, daemon=True).start()
 def interrupted_on_entry(native):
     def entering_native(*args, **kwargs):
         before.update(threads())
         entering.set()
-        return native(*args, **kwargs)
+        try:
+            return native(*args, **kwargs)
+        finally:
+            returned.set()
     return entering_native
-"""
+""" % (STOP_WITHIN_S, STOP_WITHIN_S)
 
 
 def test_ctrl_c_stops_a_pipeline_at_the_next_pass():
@@ -684,7 +696,7 @@ def test_ctrl_c_stops_a_pipeline_at_the_next_pass():
         # The interpreter and the compiler go on.
         print("ALIVE", "func.func" in fp8_mlir.run_pipeline("func.func @f() { return }"), flush=True)
     """))
-    assert proc.returncode == 0, proc.stderr
+    assert proc.returncode == 0, (proc.stdout, proc.stderr)
     assert "INTERRUPTED during the run" in proc.stdout, (proc.stdout, proc.stderr)
     assert "ALIVE True" in proc.stdout, (proc.stdout, proc.stderr)
 
@@ -720,7 +732,7 @@ def test_ctrl_c_stops_the_gpu_emulator():
                                        backend="gpu-emulator", out="f32")
         print("ALIVE", float(small.min()), float(small.max()), flush=True)
     """))
-    assert proc.returncode == 0, proc.stderr
+    assert proc.returncode == 0, (proc.stdout, proc.stderr)
     assert "INTERRUPTED during the run" in proc.stdout, (proc.stdout, proc.stderr)
     assert "ALIVE 16384.0 16384.0" in proc.stdout, (proc.stdout, proc.stderr)  # K products 1 x 1
 
