@@ -145,6 +145,60 @@ def test_one_linear_step_matches_fp64_reference(policy, grad_fmt):
         assert rel < (0.12 if grad_fmt == "e5m2" and name != "y" else 0.07), (name, rel)
 
 
+# -- an activation carried through scf.for iterations -----------------------------
+
+LOOP_T, LOOP_H, LOOP_STEPS = 4, 256, 3
+LOOP_IR = f"""
+func.func @steps(%x: tensor<{LOOP_T}x{LOOP_H}xf32>, %w: tensor<{LOOP_H}x{LOOP_H}xf32>) -> tensor<{LOOP_T}x{LOOP_H}xf32> {{
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = arith.constant {LOOP_STEPS} : index
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<{LOOP_H}x{LOOP_H}xf32>
+  %wt = linalg.transpose ins(%w : tensor<{LOOP_H}x{LOOP_H}xf32>) outs(%e0 : tensor<{LOOP_H}x{LOOP_H}xf32>) permutation = [1, 0]
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %x) -> tensor<{LOOP_T}x{LOOP_H}xf32> {{
+    %e = tensor.empty() : tensor<{LOOP_T}x{LOOP_H}xf32>
+    %z = linalg.fill ins(%zero : f32) outs(%e : tensor<{LOOP_T}x{LOOP_H}xf32>) -> tensor<{LOOP_T}x{LOOP_H}xf32>
+    %y = linalg.matmul ins(%acc, %wt : tensor<{LOOP_T}x{LOOP_H}xf32>, tensor<{LOOP_H}x{LOOP_H}xf32>)
+                       outs(%z : tensor<{LOOP_T}x{LOOP_H}xf32>) -> tensor<{LOOP_T}x{LOOP_H}xf32>
+    scf.yield %y : tensor<{LOOP_T}x{LOOP_H}xf32>
+  }}
+  return %r : tensor<{LOOP_T}x{LOOP_H}xf32>
+}}
+func.func @run(%x: memref<{LOOP_T}x{LOOP_H}xf32>, %w: memref<{LOOP_H}x{LOOP_H}xf32>, %o: memref<{LOOP_T}x{LOOP_H}xf32>) {{
+  %tx = bufferization.to_tensor %x restrict : memref<{LOOP_T}x{LOOP_H}xf32> to tensor<{LOOP_T}x{LOOP_H}xf32>
+  %tw = bufferization.to_tensor %w restrict : memref<{LOOP_H}x{LOOP_H}xf32> to tensor<{LOOP_H}x{LOOP_H}xf32>
+  %r = func.call @steps(%tx, %tw) : (tensor<{LOOP_T}x{LOOP_H}xf32>, tensor<{LOOP_H}x{LOOP_H}xf32>) -> tensor<{LOOP_T}x{LOOP_H}xf32>
+  bufferization.materialize_in_destination %r in restrict writable %o : (tensor<{LOOP_T}x{LOOP_H}xf32>, memref<{LOOP_T}x{LOOP_H}xf32>) -> ()
+  return
+}}
+"""
+
+
+def test_activation_carried_through_scf_for_matches_numpy():
+    # Each iteration an FP8 linear of the previous one's result (the loop
+    # yields a new buffer: fp8-cpu-pipeline's bufferization stopped on it
+    # with an internal message). Oracle: per iteration, the FP64 product of
+    # the quantized activation (1x128 tiles) and weight (128x128 blocks),
+    # rounded to f32 as the result is, then quantized again.
+    rng = np.random.default_rng(29)
+    x = rng.standard_normal((LOOP_T, LOOP_H)).astype(np.float32)
+    w = (rng.standard_normal((LOOP_H, LOOP_H)) * 2.0 / np.sqrt(LOOP_H)).astype(np.float32)
+    assert fp8_mlir.compile(LOOP_IR).fp8_ir.count("= fp8.scaled_matmul") == 1
+    module = fp8_mlir.jit(LOOP_IR, "fp8-pipeline{report=false},fp8-cpu-pipeline")
+    got = np.zeros((LOOP_T, LOOP_H), np.float32)
+    module.run(x, w, got)
+    wq = ref_quantize(w, (128, 128), "e4m3")
+    ref, exact = x, x.astype(np.float64)
+    for _ in range(LOOP_STEPS):
+        ref = (ref_quantize(ref, (1, 128), "e4m3") @ wq.T).astype(np.float32)
+        exact = exact @ w.T.astype(np.float64)
+    np.testing.assert_allclose(got, ref, rtol=1e-4, atol=1e-5 * np.abs(ref).max())
+    # Quantized in every iteration: not the f32 product.
+    assert not np.allclose(got, exact, rtol=1e-3, atol=1e-3 * np.abs(exact).max())
+    assert np.linalg.norm(got - exact) / np.linalg.norm(exact) < 0.1
+
+
 # -- generated MLP training graphs (fp8_mlir.models.mlp_training_step) -----------
 
 
