@@ -29,6 +29,7 @@ __all__ = [
     "CompiledResult",
     "POLICIES",
     "FP8_POLICIES",
+    "PROMOTIONS",
     "TARGETS",
 ]
 
@@ -38,6 +39,9 @@ __all__ = [
 POLICIES = tuple(_native.policy_presets())
 #: The presets that put linears in FP8 (all but the `bf16` baseline).
 FP8_POLICIES = tuple(p for p in POLICIES if p != "bf16")
+#: Values of `compile(promotion=...)` (fp8-pipeline's `promotion`): the
+#: policy's promote_interval, or one promotion per GEMM at the end of K.
+PROMOTIONS = ("policy", "none")
 #: Targets of `compile()`: the CPU lowering, or an NVIDIA chip (PTX).
 TARGETS = ("cpu", "sm_90a")
 
@@ -279,6 +283,7 @@ def compile(
     *,
     overrides: Sequence[str] = (),
     cache_activations: bool = False,
+    promotion: str = "policy",
     lower: bool = True,
     source_name: str = "<input>",
 ) -> CompiledResult:
@@ -300,6 +305,13 @@ def compile(
     `cache_activations=True`: fp8-pipeline's `cache-activations` (a split
     forward returns the FP8 codes and scales of the activations its Wgrads
     read; docs/training.md).
+
+    `promotion`: fp8-pipeline's `promotion` option: "policy" (the
+    default: the policy's promote_interval, 128 for deepseek-v3) or "none"
+    (every FP8 GEMM promotes its tensor-core partial sum into FP32 once, at
+    the end of its K: DeepSeek-V3 §3.3.2's experiment without promotion;
+    needs a policy whose scale blocks span the whole K, per-tensor or
+    rowwise, else MLIRError).
 
     `lower=False` stops after step 2: `ir` is the FP8 graph (`fp8_ir`), for
     a caller that lowers it itself (e.g. `jit()` with its own
@@ -329,6 +341,8 @@ def compile(
                 "(e.g. 'lm_head:f32')"
             )
         _option_value(o, "overrides: entry")
+    if promotion not in PROMOTIONS:
+        raise ValueError(f"promotion must be one of {', '.join(PROMOTIONS)}, got {promotion!r}")
     for name, flag in (("cache_activations", cache_activations), ("lower", lower)):
         if not isinstance(flag, bool):
             raise TypeError(f"{name} must be a bool, got {type(flag).__name__}")
@@ -338,6 +352,8 @@ def compile(
     options = [f"policy={policy}", "report=false"]
     if cache_activations:
         options.append("cache-activations=true")
+    if promotion != "policy":
+        options.append(f"promotion={promotion}")
     if overrides:
         options.append("overrides=" + ",".join(overrides))
     with tempfile.TemporaryDirectory(prefix="fp8_mlir_") as tmp:

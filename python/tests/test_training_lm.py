@@ -183,21 +183,39 @@ def test_policies_track_f32(policy, options):
 
 
 def test_no_promotion_sets_each_gemms_k():
-    """promote_interval="none": every scaled_matmul of the per-tensor graph
-    promotes once, at its own K (hidden, intermediate or the tokens)."""
+    """compile(promotion="none") (LanguageModel's promote_interval="none"):
+    every scaled_matmul of the per-tensor graph promotes once, at its own
+    K: an Fprop's K is the linear's input width, a Dgrad's its output
+    width, a Wgrad's the tokens (3 x 64 = 192), hand-derived from the
+    config (hidden 128, intermediate 256)."""
     import re
 
     import fp8_mlir
-    from fp8_mlir.training import lm, lm_graph
+    from fp8_mlir.training import lm_graph
 
-    ir = fp8_mlir.run_pipeline(lm_graph.lm_training_step(FP8_CFG, 2, "f32"),
-                               "fp8-pipeline{policy=per-tensor report=false}")
-    lines = [ln for ln in lm._no_promotion(ir).splitlines() if "= fp8.scaled_matmul" in ln]
-    ks = [(int(re.search(r"promote_interval = (\d+)", ln).group(1)),
-           int(re.search(r": !fp8\.scaled<\d+x(\d+)x", ln).group(1))) for ln in lines]
-    assert len(ks) == 21 and all(p == k for p, k in ks), ks
-    assert {k for _, k in ks} == {128, 256}  # hidden = tokens = 128, intermediate 256
-    fp8_mlir.run_pipeline(lm._no_promotion(ir), "")  # still verifies
+    h, i, t = FP8_CFG.hidden, FP8_CFG.intermediate, 3 * FP8_CFG.seq
+    widths = {"q_proj": (h, h), "k_proj": (h, h), "v_proj": (h, h), "o_proj": (h, h),
+              "gate_proj": (h, i), "up_proj": (h, i), "down_proj": (i, h)}  # (in, out)
+    expected = {}
+    for name, (n_in, n_out) in widths.items():
+        base = f"model.layers.0.{'self_attn' if name.endswith(('q_proj', 'k_proj', 'v_proj', 'o_proj')) else 'mlp'}.{name}"
+        expected.update({base: n_in, f"{base}.dgrad": n_out, f"{base}.wgrad": t})
+    text = lm_graph.lm_training_step(FP8_CFG, 3, "f32")
+    ir = fp8_mlir.compile(text, "per-tensor", promotion="none", lower=False).fp8_ir
+    found = {}
+    for line in ir.splitlines():
+        if "= fp8.scaled_matmul" in line:
+            loc = re.search(r'loc\("([^"]+)"\)', line).group(1)
+            pi = re.search(r"promote_interval = (\d+) : i64", line)
+            found[loc] = int(pi.group(1)) if pi else 128  # the attribute's default is not printed
+    assert found == expected
+    # The policy's own interval without the option.
+    ir = fp8_mlir.compile(text, "per-tensor", lower=False).fp8_ir
+    assert "promote_interval = ?" not in ir and not re.search(r"promote_interval = (?!128\b)\d+", ir)
+    with pytest.raises(ValueError, match="promotion"):
+        fp8_mlir.compile(text, "per-tensor", promotion="never", lower=False)
+    with pytest.raises(fp8_mlir.MLIRError, match="whole K"):
+        fp8_mlir.compile(text, "deepseek-v3", promotion="none", lower=False)
 
 
 @pytest.mark.parametrize("kwargs, what", [

@@ -5,7 +5,6 @@ policy, options, batch), cached in-process."""
 from __future__ import annotations
 
 import dataclasses
-import re
 from typing import Any, Dict, Optional, Tuple
 
 import numpy as np
@@ -107,24 +106,6 @@ def _cpu_options(opts):
     return "fp8-cpu-pipeline{" + " ".join(parts) + "}"
 
 
-def _no_promotion(ir: str) -> str:
-    """Every fp8.scaled_matmul promotes once, at the end of K (its
-    promote_interval = its K, the first operand's second size): the
-    tensor-core accumulator runs over the whole sum. Only valid where the
-    K-blocks span the whole K."""
-    out = []
-    op = re.compile(r"(\s*%\S+ = fp8\.scaled_matmul %\S+, %\S+(?: acc\([^)]*\))?)( \{)?(.*)$")
-    for line in ir.splitlines():
-        m = op.match(line)
-        if m:
-            head, brace, rest = m.groups()
-            k = re.search(r": !fp8\.scaled<\d+x(\d+)x", line).group(1)
-            attr = f"promote_interval = {k} : i64"
-            line = f"{head} {{{attr}, {rest}" if brace else f"{head} {{{attr}}}{rest}"
-        out.append(line)
-    return "\n".join(out) + "\n"
-
-
 #: The split step's overrides: the head's Dgrad and Wgrad named as the
 #: output head (in @backward, apart from the head's Fprop in @forward, the
 #: role analysis finds no vocabulary-sized table: the embedding's gradient is
@@ -132,13 +113,18 @@ def _no_promotion(ir: str) -> str:
 _SPLIT_HEAD_OVERRIDES = ("lm_head.dgrad:output_head", "lm_head.wgrad:output_head")
 
 
-def _compile_graph(text, policy, split):
+def _promotion(opts):
+    """compile()'s `promotion` for the accumulator options."""
+    return "none" if opts.get("promote_interval") == "none" else "policy"
+
+
+def _compile_graph(text, policy, split, promotion="policy"):
     """compile() of the step up to the FP8 graph and its report (lowered by
     the caller with the step's accumulator options): the split step (FP8
     policies) with FP8 activation caching."""
     cache = split and policy in _compiler.FP8_POLICIES
     return _compiler.compile(text, policy, overrides=_SPLIT_HEAD_OVERRIDES if cache else (),
-                             cache_activations=cache, lower=False)
+                             cache_activations=cache, promotion=promotion, lower=False)
 
 
 def _compile(config, batch, policy, et, opts):
@@ -146,11 +132,20 @@ def _compile(config, batch, policy, et, opts):
     text = _with_run(lm_training_step(config, batch, et, split=split), config, batch, et)
     if policy == "f32":
         return _jit(text, _cpu_options(opts)), None
-    result = _compile_graph(text, policy, split)
-    ir = result.fp8_ir
-    if opts.get("promote_interval") == "none":
-        ir = _no_promotion(ir)
-    return _jit(ir, _cpu_options(opts)), result.report
+    result = _compile_graph(text, policy, split, _promotion(opts))
+    return _jit(result.fp8_ir, _cpu_options(opts)), result.report
+
+
+def _check_promotion(policy):
+    """ValueError now, rather than at the first step, when `policy` cannot
+    go without promotion: the compiler's own check (the policy verifier:
+    K-blocks with scales of their own need a promotion per block), on an
+    empty module."""
+    try:
+        _compiler.run_pipeline("module {}", f"fp8-assign-precision{{policy={policy} promotion=none}}")
+    except _compiler.MLIRError as err:
+        raise ValueError(f"promote_interval='none' with policy {policy!r}: "
+                         + "; ".join(d.message for d in err.errors)) from None
 
 
 class LanguageModel:
@@ -167,8 +162,9 @@ class LanguageModel:
     accumulation); `accumulator_bits=N` (the generic N-bit tensor-core
     accumulator inside each promotion interval, e.g. 14, DeepSeek-V3
     §3.3.2); `promote_interval="none"`: no FP32 promotion, the accumulator
-    runs over the whole K (needs a policy whose scale blocks span the whole
-    K: per-tensor, rowwise); `threads=N` for the FP8 kernels.
+    runs over the whole K (fp8-pipeline's `promotion=none`: each GEMM's
+    promote_interval is its own K; needs a policy whose scale blocks span
+    the whole K: per-tensor, rowwise); `threads=N` for the FP8 kernels.
 
     `dtype`: the element type of the graph, "f32" or "f64" (f64 with
     policy "f32" only: the oracle of the gradient checks).
@@ -206,10 +202,8 @@ class LanguageModel:
         if opts.get("promote_interval", None) not in (None, "none"):
             raise ValueError("promote_interval must be None (the policy's) or 'none', got "
                              f"{opts['promote_interval']!r}")
-        if opts.get("promote_interval") == "none" and policy not in ("per-tensor", "rowwise"):
-            raise ValueError(f"promote_interval='none' needs scale blocks that span the whole K (per-tensor, "
-                             f"rowwise); policy {policy!r} has K-blocks of 128 or 32, each promoted with its own "
-                             f"scales")
+        if opts.get("promote_interval") == "none":
+            _check_promotion(policy)
         self.config = config
         self.policy = policy
         self.dtype = dtype

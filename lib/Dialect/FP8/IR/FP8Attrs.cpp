@@ -184,8 +184,12 @@ Attribute PolicyAttr::parse(AsmParser &parser, Type) {
       return parser.parseType(scaleType);
     if (key == "high")
       return parser.parseType(high);
-    if (key == "promote_interval")
+    if (key == "promote_interval") {
+      // `?`: one promotion at the end of each GEMM's K (no promotion).
+      if (succeeded(parser.parseOptionalQuestion()))
+        return interval = ShapedType::kDynamic, success();
       return parser.parseInteger(interval);
+    }
     if (key == "eps")
       return parser.parseFloat(APFloat::IEEEsingle(), eps);
     if (key == "scale_mode") {
@@ -252,8 +256,13 @@ void PolicyAttr::print(AsmPrinter &printer) const {
   printer << ", scale_mode = " << stringifyScaleMode(getScaleMode())
           << ", scale_type = " << getScaleType() << ", eps = ";
   printer.printFloat(getEps());
-  printer << ", promote_interval = " << getPromoteInterval()
-          << ", high = " << getHigh() << ", keep_high = [";
+  printer << ", promote_interval = ";
+  // `?`: one promotion per GEMM, at the end of its K.
+  if (ShapedType::isDynamic(getPromoteInterval()))
+    printer << "?";
+  else
+    printer << getPromoteInterval();
+  printer << ", high = " << getHigh() << ", keep_high = [";
   llvm::interleaveComma(getKeepHigh(), printer,
                         [&](Role r) { printer << stringifyRole(r); });
   printer << "]>";
@@ -282,10 +291,11 @@ LogicalResult PolicyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "policy high must be bf16, f16 or f32, got " << high;
   if (eps.isNaN() || eps.isInfinity() || eps.isNegative())
     return emitError() << "policy eps must be finite and >= 0";
-  if (promoteInterval <= 0 || promoteInterval % 32 != 0)
+  bool oncePerK = ShapedType::isDynamic(promoteInterval);
+  if (!oncePerK && (promoteInterval <= 0 || promoteInterval % 32 != 0))
     return emitError()
            << "policy promote_interval must be a positive multiple of 32 "
-              "(the FP8 wgmma K), got "
+              "(the FP8 wgmma K) or ? (once per GEMM, at the end of K), got "
            << promoteInterval;
   for (auto [what, block] : {std::pair{"activation_block", activationBlock},
                              std::pair{"weight_block", weightBlock}}) {
@@ -300,7 +310,17 @@ LogicalResult PolicyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                               "dimension), got "
                            << b;
     int64_t kBlock = block[1];
-    if (!ShapedType::isDynamic(kBlock) && kBlock % promoteInterval != 0)
+    // Scales are multiplied in at each promotion, so an interval spans one
+    // scale per row: promoting once per K needs K-blocks of the whole K.
+    if (oncePerK && !ShapedType::isDynamic(kBlock))
+      return emitError() << "policy promote_interval = ? (one promotion per "
+                            "GEMM, at the end of K) needs K-blocks that span "
+                            "the whole K (?), but the "
+                         << what << " K-block is " << kBlock
+                         << ", each with its own scale (per-tensor and "
+                            "rowwise scaling have whole-K blocks)";
+    if (!oncePerK && !ShapedType::isDynamic(kBlock) &&
+        kBlock % promoteInterval != 0)
       return emitError() << "policy " << what << " K-block " << kBlock
                          << " is not a multiple of promote_interval "
                          << promoteInterval;

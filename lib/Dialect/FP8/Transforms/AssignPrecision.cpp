@@ -70,6 +70,23 @@ LogicalResult AssignPrecisionPass::initialize(MLIRContext *ctx) {
            << "fp8-assign-precision: unknown policy '" << policy
            << "' (known: " << known << ")";
   }
+  if (promotion == Promotion::none) {
+    // The policy records it (promote_interval = ?); its verifier rejects a
+    // preset whose K-blocks have their own scales.
+    PolicyAttr p = policyAttr;
+    policyAttr = PolicyAttr::getChecked(
+        [&] {
+          return emitError(UnknownLoc::get(ctx))
+                 << "fp8-assign-precision: promotion=none with policy '"
+                 << policy << "': ";
+        },
+        ctx, p.getName(), p.getFormat(), p.getGradFormat(),
+        p.getActivationBlock(), p.getWeightBlock(), p.getScaleMode(),
+        p.getScaleType(), p.getEps(), ShapedType::kDynamic, p.getHigh(),
+        p.getKeepHigh());
+    if (!policyAttr)
+      return failure();
+  }
   nameOverrides.clear();
   for (const std::string &entry : overrides) {
     StringRef e(entry);

@@ -16,6 +16,7 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/Support/MathExtras.h"
 
 namespace mlir::fp8 {
 #define GEN_PASS_DEF_FP8INSERTQUANTPASS
@@ -74,6 +75,15 @@ void eraseDeadInit(RewriterBase &rw, Value init) {
   if (auto empty = dest.getDefiningOp<tensor::EmptyOp>();
       empty && empty->use_empty())
     rw.eraseOp(empty);
+}
+
+/// The promote_interval of an FP8 GEMM over `k` (static) elements: the
+/// policy's, or with `promote_interval = ?` (promotion=none) one interval
+/// covering K: K rounded up to the wgmma K of 32 (an interval longer than K
+/// still promotes once, at the end).
+static int64_t promoteInterval(PolicyAttr policy, int64_t k) {
+  int64_t interval = policy.getPromoteInterval();
+  return ShapedType::isDynamic(interval) ? llvm::alignTo(k, 32) : interval;
 }
 
 class Rewriter {
@@ -551,9 +561,10 @@ Value Rewriter::scaledMatmulQuantized(IRRewriter &rw, Operation *op, Value qa,
   if (acc && isa<Float16Type>(et))
     acc = arith::ExtFOp::create(rw, loc, RankedTensorType::get({m, n}, outEt),
                                 acc);
+  int64_t k = cast<ScaledTensorType>(qa.getType()).getShape()[1];
   auto mm =
       ScaledMatmulOp::create(rw, loc, RankedTensorType::get({m, n}, outEt), qa,
-                             qb, acc, policy.getPromoteInterval());
+                             qb, acc, promoteInterval(policy, k));
   copyFP8Attrs(op, mm);
   Value result = mm.getResult();
   if (outEt != et)
@@ -628,7 +639,7 @@ LogicalResult Rewriter::rewriteGrouped(IRRewriter &rw, Contraction &c) {
   }
   auto gmm = GroupedScaledMatmulOp::create(
       rw, loc, outType, GroupLayout::masked, qa, qb, /*counts=*/Value(),
-      /*group_ids=*/Value(), acc, policy.getPromoteInterval());
+      /*group_ids=*/Value(), acc, promoteInterval(policy, c.k));
   copyFP8Attrs(op, gmm);
   Value result = gmm.getResult();
   if (outEt != et)

@@ -5,13 +5,25 @@ module attributes {fp8.policy = #fp8.policy<"deepseek-v4">} {}
 
 // -----
 
-// expected-error @+1 {{policy promote_interval must be a positive multiple of 32 (the FP8 wgmma K), got 100}}
+// expected-error @+1 {{policy promote_interval must be a positive multiple of 32 (the FP8 wgmma K) or ? (once per GEMM, at the end of K), got 100}}
 module attributes {fp8.policy = #fp8.policy<"deepseek-v3", promote_interval = 100>} {}
 
 // -----
 
-// expected-error @+1 {{policy promote_interval must be a positive multiple of 32 (the FP8 wgmma K), got 0}}
+// expected-error @+1 {{policy promote_interval must be a positive multiple of 32 (the FP8 wgmma K) or ? (once per GEMM, at the end of K), got 0}}
 module attributes {fp8.policy = #fp8.policy<"per-tensor", promote_interval = 0>} {}
+
+// -----
+
+// One promotion per K (`?`) multiplies in one scale per row and column:
+// K-blocks with scales of their own (1x128, 128x128) cannot be promoted once.
+// expected-error @+1 {{policy promote_interval = ? (one promotion per GEMM, at the end of K) needs K-blocks that span the whole K (?), but the activation_block K-block is 128, each with its own scale (per-tensor and rowwise scaling have whole-K blocks)}}
+module attributes {fp8.policy = #fp8.policy<"deepseek-v3", promote_interval = ?>} {}
+
+// -----
+
+// expected-error @+1 {{policy promote_interval = ? (one promotion per GEMM, at the end of K) needs K-blocks that span the whole K (?), but the weight_block K-block is 256}}
+module attributes {fp8.policy = #fp8.policy<"rowwise", weight_block = [1, 256], promote_interval = ?>} {}
 
 // -----
 

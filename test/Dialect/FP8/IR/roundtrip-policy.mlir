@@ -28,6 +28,11 @@ module @bf16 attributes {fp8.policy = #fp8.policy<"bf16">} {}
 // CHECK-SAME: name = "deepseek-v3", {{.*}}eps = 9.99999996E-13, {{.*}}high = f32, keep_high = [attention, gating]>
 module @override attributes {fp8.policy = #fp8.policy<"deepseek-v3", eps = 1.0e-12, high = f32, keep_high = [attention, gating]>} {}
 
+// No promotion within a GEMM: `?`, once at the end of each GEMM's K.
+// CHECK-LABEL: module @once_per_k
+// CHECK-SAME: name = "rowwise", {{.*}}activation_block = [1, ?], weight_block = [1, ?], {{.*}}promote_interval = ?, high = bf16
+module @once_per_k attributes {fp8.policy = #fp8.policy<"rowwise", promote_interval = ?>} {}
+
 // The full form, as printed, with a user name.
 // CHECK-LABEL: module @full
 // CHECK-SAME: name = "my recipe", format = f8E5M2, grad_format = f8E5M2, activation_block = [1, 256], weight_block = [256, 256], scale_mode = pow2, scale_type = f32, eps = 0.000000e+00, promote_interval = 256, high = f32, keep_high = []>

@@ -10,6 +10,16 @@
 // RUN: not fp8-opt %s -fp8-assign-precision='overrides=a:fp8,,b:bf16' 2>&1 | FileCheck %s --check-prefix=EMPTYENTRY
 // EMPTYENTRY: fp8-assign-precision: malformed override '': missing ':'
 
+// fp8-assign-precision / fp8-pipeline: promotion, not one of policy, none;
+// none with a policy whose K-blocks carry their own scales.
+// RUN: not fp8-opt %s -fp8-assign-precision='promotion=never' 2>&1 | FileCheck %s --check-prefix=PROMO
+// RUN: not fp8-opt %s -fp8-pipeline='promotion=never' 2>&1 | FileCheck %s --check-prefix=PROMO
+// PROMO: for the --promotion option: Cannot find option named 'never'!
+// RUN: not fp8-opt %s -fp8-pipeline='policy=deepseek-v3 promotion=none' 2>&1 | FileCheck %s --check-prefix=PROMO-BLOCKS
+// RUN: not fp8-opt %s -fp8-assign-precision='policy=mxfp8 promotion=none' 2>&1 | FileCheck %s --check-prefix=PROMO-MX
+// PROMO-BLOCKS: fp8-assign-precision: promotion=none with policy 'deepseek-v3': policy promote_interval = ? (one promotion per GEMM, at the end of K) needs K-blocks that span the whole K (?), but the activation_block K-block is 128, each with its own scale
+// PROMO-MX: fp8-assign-precision: promotion=none with policy 'mxfp8': {{.*}}the activation_block K-block is 32
+
 // fp8-insert-quant
 // RUN: not fp8-opt %s -fp8-insert-quant='strict=maybe' 2>&1 | FileCheck %s --check-prefix=IQ-STRICT
 // IQ-STRICT: for the --strict option: 'maybe' is invalid value for boolean argument

@@ -13,6 +13,7 @@
 #define FP8_DIALECT_FP8_PIPELINES_PASSES_H
 
 #include "fp8/Conversion/FP8ToLinalg/FP8ToLinalg.h"
+#include "fp8/Dialect/FP8/Transforms/Promotion.h"
 
 #include "mlir/Pass/PassOptions.h"
 
@@ -29,6 +30,16 @@ struct FP8PipelineOptions : public PassPipelineOptions<FP8PipelineOptions> {
       llvm::cl::desc("Precision policy preset: deepseek-v3, hybrid, "
                      "per-tensor, rowwise, mxfp8"),
       llvm::cl::init("deepseek-v3")};
+  PassOptions::Option<Promotion> promotion{
+      *this, "promotion",
+      llvm::cl::desc("Where FP8 GEMMs promote into FP32 (see "
+                     "fp8-assign-precision)"),
+      llvm::cl::init(Promotion::policy),
+      llvm::cl::values(
+          clEnumValN(Promotion::policy, "policy",
+                     "every promote_interval K elements of the policy"),
+          clEnumValN(Promotion::none, "none",
+                     "once per GEMM, at the end of its K"))};
   PassOptions::ListOption<std::string> overrides{
       *this, "overrides",
       llvm::cl::desc("PATTERN:ROLE-or-PRECISION pairs matched against loc "

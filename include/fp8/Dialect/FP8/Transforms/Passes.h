@@ -11,6 +11,7 @@
 #define FP8_DIALECT_FP8_TRANSFORMS_PASSES_H
 
 #include "fp8/Dialect/FP8/IR/FP8.h"
+#include "fp8/Dialect/FP8/Transforms/Promotion.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"

@@ -51,6 +51,14 @@ def FP8AssignPrecisionPass : Pass<"fp8-assign-precision", "::mlir::ModuleOp"> {
     (LayerNorm, RMSNorm) and the elementwise ops around them are
     `normalization`.
 
+    Option `promotion` sets the policy's `promote_interval`: `policy` (the
+    default) keeps the preset's (128 for deepseek-v3); `none` makes it `?`,
+    one promotion per GEMM at the end of its K (DeepSeek-V3 §3.3.2's
+    experiment without promotion; fp8-insert-quant gives each
+    `fp8.scaled_matmul` its own K). `none` needs a preset whose scale blocks
+    span the whole K (per-tensor, rowwise); with another the pass fails
+    with the policy verifier's error.
+
     Overrides always win over heuristics, in this order: `fp8.role` /
     `fp8.precision` attributes already present on an op, then the
     `overrides` option (first matching pattern wins).
@@ -68,6 +76,16 @@ def FP8AssignPrecisionPass : Pass<"fp8-assign-precision", "::mlir::ModuleOp"> {
     Option<"policy", "policy", "std::string", /*default=*/"\"deepseek-v3\"",
            "Precision policy preset: deepseek-v3, hybrid, per-tensor, rowwise, "
            "mxfp8">,
+    Option<"promotion", "promotion", "::mlir::fp8::Promotion",
+           /*default=*/"::mlir::fp8::Promotion::policy",
+           "Where FP8 GEMMs promote their partial sums into FP32: policy "
+           "(every promote_interval K elements of the preset) or none (once "
+           "per GEMM, at the end of its K)",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::fp8::Promotion::policy, "policy",
+                        "every promote_interval K elements of the policy"),
+             clEnumValN(::mlir::fp8::Promotion::none, "none",
+                        "once per GEMM, at the end of its K"))}]>,
     ListOption<"overrides", "overrides", "std::string",
            "Comma-separated PATTERN:VALUE pairs; PATTERN is a glob (* and ?) "
            "matched against an op's loc names (whole name or a dot-separated "
