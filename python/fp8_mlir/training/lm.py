@@ -106,13 +106,6 @@ def _cpu_options(opts):
     return "fp8-cpu-pipeline{" + " ".join(parts) + "}"
 
 
-#: The split step's overrides: the head's Dgrad and Wgrad named as the
-#: output head (in @backward, apart from the head's Fprop in @forward, the
-#: role analysis finds no vocabulary-sized table: the embedding's gradient is
-#: an scf.for of slices), kept high as in the joint step.
-_SPLIT_HEAD_OVERRIDES = ("lm_head.dgrad:output_head", "lm_head.wgrad:output_head")
-
-
 def _promotion(opts):
     """compile()'s `promotion` for the accumulator options."""
     return "none" if opts.get("promote_interval") == "none" else "policy"
@@ -123,8 +116,7 @@ def _compile_graph(text, policy, split, promotion="policy"):
     the caller with the step's accumulator options): the split step (FP8
     policies) with FP8 activation caching."""
     cache = split and policy in _compiler.FP8_POLICIES
-    return _compiler.compile(text, policy, overrides=_SPLIT_HEAD_OVERRIDES if cache else (),
-                             cache_activations=cache, promotion=promotion, lower=False)
+    return _compiler.compile(text, policy, cache_activations=cache, promotion=promotion, lower=False)
 
 
 def _compile(config, batch, policy, et, opts):

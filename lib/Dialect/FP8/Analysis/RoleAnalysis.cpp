@@ -5,6 +5,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 
 using namespace mlir;
 using namespace mlir::fp8;
@@ -632,10 +633,13 @@ void RoleAnalysis::decide(Operation *op, Role role, std::string reason) {
 
 void RoleAnalysis::analyzeFunction(FunctionOpInterface func) {
   SmallVector<Operation *> &ops = linalgOps[func.getOperation()];
+  SmallVector<Operation *> loops;
   func->walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (op == func.getOperation())
       return WalkResult::advance();
     position[op] = position.size();
+    if (isa<LoopLikeOpInterface>(op))
+      loops.push_back(op);
     if (!isa<linalg::LinalgOp>(op))
       return WalkResult::advance();
     ops.push_back(op);
@@ -649,7 +653,7 @@ void RoleAnalysis::analyzeFunction(FunctionOpInterface func) {
   if (!hasContraction(func))
     return;
 
-  classifyContractions(ops);
+  classifyContractions(ops, loops);
   // Normalizations: around each rsqrt.
   for (Operation *op : ops) {
     if (isContraction(op) ||
@@ -672,11 +676,23 @@ void RoleAnalysis::analyzeFunction(FunctionOpInterface func) {
   }
 }
 
-void RoleAnalysis::classifyContractions(ArrayRef<Operation *> ops) {
-  // Embedding tables first: their vocabulary sizes, and the parameters they
-  // come from (an output head tied to the table shares its weight).
-  DenseSet<int64_t> vocab;
-  DenseSet<WeightView> tables;
+void RoleAnalysis::classifyEmbeddings(ArrayRef<Operation *> ops,
+                                      ArrayRef<Operation *> loops,
+                                      DenseSet<int64_t> &vocab,
+                                      DenseSet<WeightView> &tables) {
+  // An embedding gradient written as a loop of row updates over the tokens
+  // (the split backward has no gather: this is its vocabulary); the ops of
+  // its body are the embedding's.
+  for (Operation *loop : loops)
+    if (std::optional<ScatterAdd> scatter = matchScatterAddLoop(loop)) {
+      if (!ShapedType::isDynamic(scatter->vocab))
+        vocab.insert(scatter->vocab);
+      for (Operation *op : ops)
+        if (loop->isProperAncestor(op))
+          decide(op, Role::embedding,
+                 "heuristic: row update of a loop scatter-adding into a "
+                 "table at token ids (embedding gradient)");
+    }
   for (Operation *op : ops)
     if (std::optional<Gather> gather = matchGather(op)) {
       if (!ShapedType::isDynamic(gather->vocab))
@@ -705,6 +721,15 @@ void RoleAnalysis::classifyContractions(ArrayRef<Operation *> ops) {
              "heuristic: scatter-add into a table at token ids (embedding "
              "gradient)");
     }
+}
+
+void RoleAnalysis::classifyContractions(ArrayRef<Operation *> ops,
+                                        ArrayRef<Operation *> loops) {
+  // Embedding tables first: their vocabulary sizes, and the parameters they
+  // come from (an output head tied to the table shares its weight).
+  DenseSet<int64_t> vocab;
+  DenseSet<WeightView> tables;
+  classifyEmbeddings(ops, loops, vocab, tables);
   // Left operands of contractions (activations stored [M, K]): what a
   // weight gradient's operands are also used as.
   DenseSet<Value> leftOperandSources;

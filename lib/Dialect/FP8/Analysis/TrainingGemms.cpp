@@ -31,7 +31,9 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 
 using namespace mlir;
 using namespace mlir::fp8;
@@ -114,6 +116,93 @@ std::optional<ScatterAdd> fp8::matchScatterAdd(Operation *op) {
   for (auto [i, e] : llvm::enumerate(out.getResults()))
     if (auto d = dyn_cast<AffineDimExpr>(e); d && d.getPosition() == *row)
       return ScatterAdd{outType.getDimSize(i)};
+  return std::nullopt;
+}
+
+/// True when `v` is an element read from an integer tensor (a token id),
+/// possibly through index casts.
+static bool isTokenId(Value v) {
+  while (isa_and_nonnull<arith::IndexCastOp, arith::IndexCastUIOp>(
+      v.getDefiningOp()))
+    v = v.getDefiningOp()->getOperand(0);
+  auto ex = v.getDefiningOp<tensor::ExtractOp>();
+  return ex && isa<IntegerType>(ex.getTensor().getType().getElementType());
+}
+
+/// The destination, the written value and the per-dimension offsets of a
+/// tensor.insert_slice or tensor.insert; false for other ops.
+static bool getWrite(Operation *op, Value &dest, Value &value,
+                     SmallVector<OpFoldResult> &offsets) {
+  if (auto ins = dyn_cast_or_null<tensor::InsertSliceOp>(op)) {
+    dest = ins.getDest(), value = ins.getSource();
+    offsets = ins.getMixedOffsets();
+    return true;
+  }
+  if (auto ins = dyn_cast_or_null<tensor::InsertOp>(op)) {
+    dest = ins.getDest(), value = ins.getScalar();
+    offsets = getAsOpFoldResult(ins.getIndices());
+    return true;
+  }
+  return false;
+}
+
+/// True when `row` is computed inside `loop` by an addition (arith.addf, or
+/// a linalg op whose body adds) from the slice or element of `table` at
+/// offset `id` in dimension `dim`: the row is accumulated into, not
+/// overwritten.
+static bool accumulatesRow(Operation *loop, Value row, Value table,
+                           unsigned dim, Value id) {
+  bool adds = false, readsRow = false;
+  SmallVector<Value> work{row};
+  DenseSet<Operation *> seen;
+  while (!work.empty() && seen.size() < kMaxScatterRowOps) {
+    Operation *def = work.pop_back_val().getDefiningOp();
+    if (!def || !loop->isProperAncestor(def) || !seen.insert(def).second)
+      continue;
+    Value src, offset;
+    if (auto ex = dyn_cast<tensor::ExtractSliceOp>(def)) {
+      src = ex.getSource();
+      if (dim < ex.getMixedOffsets().size())
+        offset = dyn_cast<Value>(ex.getMixedOffsets()[dim]);
+    } else if (auto ex = dyn_cast<tensor::ExtractOp>(def)) {
+      src = ex.getTensor();
+      if (dim < ex.getIndices().size())
+        offset = ex.getIndices()[dim];
+    }
+    if (src == table && offset == id) {
+      readsRow = true;
+      continue;
+    }
+    if (isa<arith::AddFOp>(def))
+      adds = true;
+    else if (isa<linalg::LinalgOp>(def))
+      def->walk([&](arith::AddFOp) { adds = true; });
+    llvm::append_range(work, def->getOperands());
+  }
+  return adds && readsRow;
+}
+
+std::optional<ScatterAdd> fp8::matchScatterAddLoop(Operation *op) {
+  auto loop = dyn_cast<LoopLikeOpInterface>(op);
+  if (!loop)
+    return std::nullopt;
+  auto iterArgs = loop.getRegionIterArgs();
+  auto yielded = loop.getYieldedValues();
+  if (iterArgs.size() != yielded.size())
+    return std::nullopt;
+  for (auto [table, next] : llvm::zip_equal(iterArgs, yielded)) {
+    auto type = dyn_cast<RankedTensorType>(table.getType());
+    Value dest, value;
+    SmallVector<OpFoldResult> offsets;
+    if (!type || !getWrite(next.getDefiningOp(), dest, value, offsets) ||
+        dest != table)
+      continue;
+    for (auto [dim, offset] : llvm::enumerate(offsets)) {
+      auto id = dyn_cast<Value>(offset);
+      if (id && isTokenId(id) && accumulatesRow(op, value, table, dim, id))
+        return ScatterAdd{type.getDimSize(dim)};
+    }
+  }
   return std::nullopt;
 }
 

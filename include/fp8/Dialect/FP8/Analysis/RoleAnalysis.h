@@ -118,6 +118,20 @@ struct ScatterAdd {
 };
 std::optional<ScatterAdd> matchScatterAdd(Operation *op);
 
+/// Ops searched back from the row a scatter-add loop writes for the read of
+/// the same row and the addition (matchScatterAddLoop).
+constexpr unsigned kMaxScatterRowOps = 16;
+
+/// An embedding gradient written as a loop over the tokens (index_put with
+/// accumulate, as the split backward of fp8_mlir.training exports
+/// embedding_dense_backward): a loop (LoopLikeOpInterface: scf.for, ...)
+/// carrying the table, whose body writes the table back
+/// (tensor.insert_slice / tensor.insert of the carried value, yielded) at
+/// an index read from an integer tensor (the token id), with a value that
+/// adds to the row read from the carried table at that same index. The
+/// vocabulary is the size of the table dimension the token id indexes.
+std::optional<ScatterAdd> matchScatterAddLoop(Operation *op);
+
 /// True when contraction operand `v`, whose contraction dimension is its
 /// last (`kLast`) or first dimension, is contracted along the leading
 /// dimension of the tensor it is a view of: the walk goes back through
@@ -152,7 +166,10 @@ struct RoleDecision {
 ///     expert-count linear feeding softmax/sigmoid/top-k; a contraction of
 ///     two activations is `dispatch` when one is computed from a router's
 ///     output (MoE token dispatch/combine), else `attention`;
-///   - `embedding`: gathers from a table;
+///   - `embedding`: gathers from a table, and embedding gradients
+///     (scatter-adds into a table at token ids, as a linalg op or a loop
+///     over the tokens; their table's rows are the vocabulary in a
+///     backward graph without the gather);
 ///   - `normalization`: the region around each rsqrt (LayerNorm, RMSNorm);
 ///   - `attention`: the ops on paths between contractions that feed an
 ///     attention contraction.
@@ -216,7 +233,16 @@ public:
 private:
   void analyzeFunction(FunctionOpInterface func);
   void decide(Operation *op, Role role, std::string reason);
-  void classifyContractions(ArrayRef<Operation *> ops);
+  /// Decides the embedding lookups and gradients of one function (linalg
+  /// `ops`, loop-like `loops`): the vocabulary sizes their tables give, and
+  /// the tables' parameters.
+  void classifyEmbeddings(ArrayRef<Operation *> ops,
+                          ArrayRef<Operation *> loops, DenseSet<int64_t> &vocab,
+                          DenseSet<WeightView> &tables);
+  /// `loops`: the loop-like ops of the function (embedding gradients
+  /// written as loops over the tokens).
+  void classifyContractions(ArrayRef<Operation *> ops,
+                            ArrayRef<Operation *> loops);
   /// A weight gradient (lib/Dialect/FP8/Analysis/TrainingGemms.cpp):
   /// no batch loops, both operands contracted along their leading (token)
   /// dimension, and the product reaches a function result or one operand
