@@ -39,7 +39,6 @@ import argparse
 import json
 import os
 import platform
-import re
 import subprocess
 import sys
 import time
@@ -154,41 +153,33 @@ def train_run(model, init, corpus, val_batches, args, log=print):
 # The time split: the FP8 ops of the compiled step, each re-run alone
 # ---------------------------------------------------------------------------
 
-_SCALED = r"!fp8\.scaled<([\dx]+)x(f8E4M3FN|f8E5M2), block = \[([^\]]*)\], scale = (\w+)>"
 _FMT = {"f8E4M3FN": "e4m3", "f8E5M2": "e5m2"}
 
 
-def _shape(s):
-    return tuple(int(d) for d in s.split("x"))
-
-
-def _block(s):
-    return tuple(int(d) for d in s.split(","))
-
-
-def fp8_ops(fp8_ir):
+def fp8_ops(report):
     """The fp8.quantize, fp8.requantize and fp8.scaled_matmul ops of an FP8
-    module (its text after fp8-pipeline): a dict kind -> {signature: count}."""
+    module, from its fp8-report JSON (`report["fp8_ops"]`: each op's types
+    and attributes as data): a dict kind -> {signature: count}. Blocks are
+    the resolved sizes fp8-insert-quant writes (a whole dimension is its
+    size)."""
     ops = {"quantize": {}, "requantize": {}, "scaled_matmul": {}}
-    for line in fp8_ir.splitlines():
-        pow2 = "pow2" in line
-        m = re.search(r"fp8\.quantize .*: tensor<([\dx]+)x(\w+)> -> " + _SCALED, line)
-        if m:
-            sig = (_shape(m.group(1)), _FMT[m.group(4)], _block(m.group(5)), pow2)
-            ops["quantize"][sig] = ops["quantize"].get(sig, 0) + 1
-            continue
-        m = re.search(r"fp8\.requantize .*: " + _SCALED + " -> " + _SCALED, line)
-        if m:
-            sig = (_shape(m.group(1)), _FMT[m.group(2)], _block(m.group(3)), _block(m.group(7)),
-                   "permutation" in line, pow2)
-            ops["requantize"][sig] = ops["requantize"].get(sig, 0) + 1
-            continue
-        m = re.search(r"fp8\.scaled_matmul .*: " + _SCALED + ", " + _SCALED + r" -> tensor<[\dx]+x(\w+)>", line)
-        if m:
-            pi = re.search(r"promote_interval = (\d+)", line)
-            sig = (_shape(m.group(1)), _FMT[m.group(2)], _block(m.group(3)), _shape(m.group(5)), _FMT[m.group(6)],
-                   _block(m.group(7)), m.group(9), int(pi.group(1)) if pi else 128)
-            ops["scaled_matmul"][sig] = ops["scaled_matmul"].get(sig, 0) + 1
+    for op in report["fp8_ops"]:
+        kind = op["op"].removeprefix("fp8.")
+        if kind not in ops:
+            continue  # grouped GEMMs: not in a dense model's step
+        pow2 = op.get("scale_mode") == "pow2"
+        out = op["result"]
+        if kind == "quantize":
+            sig = (tuple(out["shape"]), _FMT[out["element_type"]], tuple(out["block"]), pow2)
+        elif kind == "requantize":
+            src = op["input"]
+            sig = (tuple(src["shape"]), _FMT[src["element_type"]], tuple(src["block"]), tuple(out["block"]),
+                   op["permutation"] is not None, pow2)
+        else:
+            a, b = op["a"], op["b"]
+            sig = (tuple(a["shape"]), _FMT[a["element_type"]], tuple(a["block"]), tuple(b["shape"]),
+                   _FMT[b["element_type"]], tuple(b["block"]), out["element_type"], op["promote_interval"])
+        ops[kind][sig] = ops[kind].get(sig, 0) + op["count"]
     return ops
 
 
@@ -202,7 +193,7 @@ def _best_of(fn, repeats):
     return best
 
 
-def fp8_op_seconds(fp8_ir, repeats=3, seed=0, emulate_accumulator=None, no_promotion=False):
+def fp8_op_seconds(report, repeats=3, seed=0, emulate_accumulator=None):
     """Seconds per step of the module's FP8 GEMMs and of its quantizations
     (quantize + requantize): every distinct op signature run alone through
     fp8_mlir.scaled_matmul / quantize / requantize (the same fp8-cpu-pipeline
@@ -210,11 +201,12 @@ def fp8_op_seconds(fp8_ir, repeats=3, seed=0, emulate_accumulator=None, no_promo
     less the time of the same call on one 1x128 tile (the Python call's
     overhead), times the number of such ops in the step. An estimate: alone,
     an op finds its operands in cache less often than inside the step.
+    `report`: the step's fp8-report JSON (fp8_ops; each GEMM's
+    promote_interval is its own, K with promotion=none);
     `emulate_accumulator`: the step's accumulator-bits option, which the
-    FP8 IR does not carry (a lowering option); `no_promotion`: every GEMM
-    promotes once, at its K."""
+    FP8 IR does not carry (a lowering option)."""
     rng = np.random.default_rng(seed)
-    ops = fp8_ops(fp8_ir)
+    ops = fp8_ops(report)
 
     def rand(shape):
         return rng.standard_normal(shape).astype(np.float32)
@@ -242,7 +234,7 @@ def fp8_op_seconds(fp8_ir, repeats=3, seed=0, emulate_accumulator=None, no_promo
     for (ashape, afmt, ablock, bshape, bfmt, bblock, out, pi), n in ops["scaled_matmul"].items():
         qa = fp8_mlir.quantize(rand(ashape), block=fix(ablock, ashape), fmt=afmt)
         qb = fp8_mlir.quantize(rand(bshape), block=fix(bblock, bshape), fmt=bfmt)
-        kw = dict(promote_interval=ashape[1] if no_promotion else pi, out="bf16" if out == "bf16" else "f32", **kw0)
+        kw = dict(promote_interval=pi, out="bf16" if out == "bf16" else "f32", **kw0)
         t = _best_of(lambda: fp8_mlir.scaled_matmul(qa, qb, **kw), repeats)
         gemm += n * max(0.0, t - over_mm)
     counts = {k: sum(v.values()) for k, v in ops.items()}
@@ -255,11 +247,9 @@ def time_split(model, batch, step_s, repeats, options=None):
     med = float(np.median(step_s[1:] or step_s))
     if model.policy in ("f32", "bf16"):
         return dict(step_s=med, fp8_gemm_s=0.0, quantize_s=0.0, other_s=med, fp8_ops={})
-    text = lm_graph.lm_training_step(model.config, batch, "f32")
-    fp8_ir = fp8_mlir.run_pipeline(text, f"fp8-pipeline{{policy={model.policy} report=false}}")
+    model.compiled(batch)  # the step that ran (cached): sets model.report
     options = options or {}
-    gemm, quant, counts = fp8_op_seconds(fp8_ir, repeats, emulate_accumulator=options.get("accumulator_bits"),
-                                         no_promotion=options.get("promote_interval") == "none")
+    gemm, quant, counts = fp8_op_seconds(model.report, repeats, emulate_accumulator=options.get("accumulator_bits"))
     return dict(step_s=med, fp8_gemm_s=gemm, quantize_s=quant, other_s=med - gemm - quant, fp8_ops=counts)
 
 
@@ -340,7 +330,7 @@ def bf16_gemm_us(m, n, k):
 
 
 def quantize_traffic_us(ops):
-    """HBM time of the FP8 IR's quantize / requantize ops (fp8_ops), as
+    """HBM time of the FP8 graph's quantize / requantize ops (fp8_ops), as
     memory-bound kernels: a quantize reads its f32 input (4 bytes, the
     graph's type) and writes codes (1 byte) and an f32 scale per block; a
     requantize reads and writes codes and scales."""
@@ -370,8 +360,8 @@ def modelled_h200(tokens=4096, hidden=7168, heads=128, intermediate=18432, vocab
 
     with tempfile.TemporaryDirectory(prefix="train_lm_") as tmp:
         path = os.path.join(tmp, "report.json")
-        ir = fp8_mlir.run_pipeline(text, "fp8-pipeline{policy=deepseek-v3 report=false},"
-                                   f"fp8-report{{format=json chip=h200 output={path}}}")
+        fp8_mlir.run_pipeline(text, "fp8-pipeline{policy=deepseek-v3 report=false},"
+                              f"fp8-report{{format=json chip=h200 output={path}}}")
         with open(path, encoding="utf-8") as f:
             report = json.load(f)
     kinds = {}
@@ -388,7 +378,7 @@ def modelled_h200(tokens=4096, hidden=7168, heads=128, intermediate=18432, vocab
         row["bf16_us"] += bf16
         kc = op.get("kernel_config")
         row["fp8_us"] += kc["modelled_us"] if op["precision"] == "fp8" and kc else bf16
-    quant_us = quantize_traffic_us(fp8_ops(ir))
+    quant_us = quantize_traffic_us(fp8_ops(report))
     rows = [dict(group=g, gemm=kind, **v) for (g, kind), v in sorted(kinds.items())]
 
     def total(key, groups):

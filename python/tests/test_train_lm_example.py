@@ -70,17 +70,19 @@ def test_fp8_loss_stays_within_tolerance_of_bf16():
 
 
 def test_time_split_finds_the_fp8_ops_of_a_training_step():
-    """fp8_ops on the joint 512-1024-256 MLP step, whose counts
+    """fp8_ops (from fp8-report's JSON) on the joint 512-1024-256 MLP step, whose counts
     docs/training.md derives by hand: 5 FP8 GEMMs (2 fprop, 1 dgrad, 2
     wgrad), 6 quantizations, 3 requantizations."""
     ex = load_example("train_lm")
-    ir = fp8_mlir.run_pipeline(models.mlp_training_step(256, [512, 1024, 256]),
-                               "fp8-pipeline{policy=deepseek-v3 report=false}")
-    ops = ex.fp8_ops(ir)
+    report = fp8_mlir.compile(models.mlp_training_step(256, [512, 1024, 256]), "deepseek-v3", lower=False).report
+    ops = ex.fp8_ops(report)
     assert {k: sum(v.values()) for k, v in ops.items()} == {"quantize": 6, "requantize": 3, "scaled_matmul": 5}
     # The first layer's Fprop: X [256, 512] in 1x128 tiles times W [1024, 512] in 128x128 blocks.
     assert ((256, 512), "e4m3", (1, 128), (1024, 512), "e4m3", (128, 128), "f32", 128) in ops["scaled_matmul"]
-    gemm, quant, counts = ex.fp8_op_seconds(ir, repeats=1)
+    # The requantizations: the Wgrads' X and dY, 1x128 tiles along the 256
+    # tokens of their transposes.
+    assert ((256, 1024), "e4m3", (1, 128), (1, 128), True, False) in ops["requantize"]
+    gemm, quant, counts = ex.fp8_op_seconds(report, repeats=1)
     # Timings less the call overhead: non-negative (zero when an op is as fast as the overhead).
     assert gemm >= 0 and quant >= 0 and counts["scaled_matmul"] == 5
 

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ReportCount.h"
+#include "ReportFP8Ops.h"
 
 #include "fp8/Dialect/FP8/Analysis/RoleAnalysis.h"
 
@@ -809,7 +810,15 @@ void ReportPass::runOnOperation() {
              {"fp8_matmul_flop_share", share / 100.0},
              {"weight_bytes_before", before.toJson()},
              {"weight_bytes_after", after.toJson()}}},
-        {"training", std::move(trainingJson)}};
+        {"training", std::move(trainingJson)},
+        {"fp8_ops",
+         fp8OpsJson(module, [](Operation *op, llvm::json::Object &o) {
+           auto func = op->getParentOfType<FunctionOpInterface>();
+           o["function"] =
+               cast<SymbolOpInterface>(func.getOperation()).getName().str();
+           o["location"] = locationString(op->getLoc());
+           o["count"] = runsPerCall(op, func.getOperation()).toJson();
+         })}};
     os << llvm::formatv("{0:2}", llvm::json::Value(std::move(root))) << "\n";
     return write(text, module);
   }

@@ -8,7 +8,7 @@
 // The same after the whole fp8-pipeline, where the weights are folded into
 // constants viewed per group.
 // RUN: fp8-opt %s -fp8-assign-precision -fp8-insert-quant -fp8-report -o /dev/null | FileCheck %s --check-prefix=TABLE
-// RUN: fp8-opt %s -fp8-assign-precision -fp8-insert-quant -fp8-report=format=json -o /dev/null | FileCheck %s --check-prefix=JSON
+// RUN: fp8-opt %s -fp8-assign-precision -fp8-insert-quant -fp8-report=format=json -o /dev/null | FileCheck %s --check-prefixes=FP8OPS,JSON
 // RUN: fp8-opt %s -fp8-pipeline=report=false -mlir-print-debuginfo | fp8-opt -fp8-report -o /dev/null | FileCheck %s --check-prefix=TABLE
 
 // TABLE: Matmuls (M x N x K)
@@ -18,6 +18,29 @@
 // TABLE: in FP8:              393216 FLOP (100.0%)
 // TABLE: linear weights:      96.00 KiB before, 24.01 KiB after
 
+// "fp8_ops" lists the FP8 ops with their types as data: the stacked
+// activations [3 x 8 rows, 128] quantized in 1x128 tiles (viewed [3, 8, 128]
+// with blocks [1, 1, 128]), the weights, and the grouped GEMM promoting every
+// 128 K.
+// FP8OPS: "fp8_ops": [
+// FP8OPS: "op": "fp8.quantize",
+// FP8OPS: "op": "fp8.quantize",
+// FP8OPS: "a": {
+// FP8OPS-NEXT: "block": [
+// FP8OPS-NEXT: 1,
+// FP8OPS-NEXT: 1,
+// FP8OPS-NEXT: 128
+// FP8OPS-NEXT: ],
+// FP8OPS-NEXT: "element_type": "f8E4M3FN",
+// FP8OPS-NEXT: "scale_type": "f32",
+// FP8OPS-NEXT: "shape": [
+// FP8OPS-NEXT: 3,
+// FP8OPS-NEXT: 8,
+// FP8OPS-NEXT: 128
+// FP8OPS: "accumulator": false,
+// FP8OPS: "op": "fp8.grouped_scaled_matmul",
+// FP8OPS-NEXT: "promote_interval": 128,
+// JSON: "ops": [
 // JSON: "count": 1,
 // JSON-NEXT: "flops": 393216,
 // JSON: "groups": 3,
