@@ -30,7 +30,7 @@ struct GemmKernelSpec {
   Type resultType;   // bf16 or f32
   Type accType;      // element type of the C operand (bf16/f32), or null
   GemmGrouping grouping = GemmGrouping::none;
-  int64_t groups = 1;     // G of a grouped kernel
+  int64_t numGroups = 1;  // the group count of a grouped kernel
   bool hasCounts = false; // masked: takes the per-group row counts
 };
 

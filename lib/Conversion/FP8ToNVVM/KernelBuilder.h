@@ -12,7 +12,9 @@
 #include "fp8/Target/Hopper/KernelNames.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 
 #include <string>
@@ -31,6 +33,25 @@ struct KernelBuilder {
         f32(b.getF32Type()), ptr(LLVM::LLVMPointerType::get(b.getContext())),
         ptrShared(LLVM::LLVMPointerType::get(b.getContext(), 3)),
         ptrGlobal(LLVM::LLVMPointerType::get(b.getContext(), 1)) {}
+
+  /// A kernel entry point `name` with `argTypes`, at the insertion point:
+  /// nvvm.kernel, gpu.kernel (the entry point of gpu.launch_func,
+  /// fp8-launch-kernels) and .maxntid `threads`.
+  LLVM::LLVMFuncOp createKernelFunction(StringRef name, ArrayRef<Type> argTypes,
+                                        int64_t threads) {
+    auto fnType = LLVM::LLVMFunctionType::get(
+        LLVM::LLVMVoidType::get(b.getContext()), argTypes);
+    auto fn = LLVM::LLVMFuncOp::create(b, name, fnType);
+    fn->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(), b.getUnitAttr());
+    fn->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+    fn->setAttr(NVVM::NVVMDialect::getMaxntidAttrName(),
+                b.getDenseI32ArrayAttr({static_cast<int32_t>(threads), 1, 1}));
+    return fn;
+  }
+  /// A kernel's pointer parameter as a global-memory pointer.
+  Value toGlobal(Value pointer) {
+    return LLVM::AddrSpaceCastOp::create(b, ptrGlobal, pointer);
+  }
 
   Value c32(int64_t v) { return arith::ConstantIntOp::create(b, i32, v); }
   Value c64(int64_t v) { return arith::ConstantIntOp::create(b, i64, v); }

@@ -196,7 +196,7 @@ mlir::fp8::getGroupedGemmKernelSpec(GroupedScaledMatmulOp op,
   if (Value acc = op.getC())
     spec.accType = cast<RankedTensorType>(acc.getType()).getElementType();
   spec.grouping = masked ? GemmGrouping::masked : GemmGrouping::contiguous;
-  spec.groups = g;
+  spec.numGroups = g;
   spec.hasCounts = masked && op.getCounts();
   return spec;
 }
@@ -234,8 +234,8 @@ GemmKernelAttr mlir::fp8::getGemmKernelAttr(MLIRContext *ctx,
   if (c.m != GemmKernelConfig::kDynamicM) {
     GemmKernelConfig modelled = c;
     if (spec.grouping == GemmGrouping::masked)
-      modelled.m =
-          spec.groups * GemmKernelConfig::roundUp(modelled.m, modelled.blockM);
+      modelled.m = spec.numGroups *
+                   GemmKernelConfig::roundUp(modelled.m, modelled.blockM);
     GemmCost cost = modelGemmCost(modelled, chip);
     ctas = cost.ctas;
     us = b.getF64FloatAttr(cost.us);
@@ -245,7 +245,7 @@ GemmKernelAttr mlir::fp8::getGemmKernelAttr(MLIRContext *ctx,
   return GemmKernelAttr::get(
       ctx, c.m == GemmKernelConfig::kDynamicM ? ShapedType::kDynamic : c.m, c.n,
       c.k, spec.aType, spec.bType, spec.resultType, spec.accType, f32, f32,
-      c.bScalesPerColumn ? 1 : 128, layout, spec.groups,
+      c.bScalesPerColumn ? 1 : 128, layout, spec.numGroups,
       spec.hasCounts ? b.getBoolAttr(true) : BoolAttr(), c.blockM, c.blockN,
       c.blockK, c.stages, c.consumers, /*cluster=*/1, /*multicast=*/1, c.groupM,
       /*swapAB=*/BoolAttr(), KernelEpilogue::store, b.getStringAttr(chip.name),

@@ -1,0 +1,194 @@
+//===- GemmConsumer.cpp - the GEMM kernel's consumer warpgroups -----------===//
+//
+// Each consumer warpgroup computes 64 rows x consumerN columns of a tile:
+// per K block it waits for the slot's full barrier, runs the wgmma chain
+// over the slot's A and B, reads the slot's A scales, hands the slot back
+// and promotes the partial sums into its FP32 accumulator
+// (GemmPromotion.cpp); after the last K block the epilogue stores the tile
+// (GemmEpilogue.cpp).
+//
+//===----------------------------------------------------------------------===//
+#include "GemmEmitter.h"
+
+#include "fp8/Target/Hopper/WgmmaFragment.h"
+
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+#include <numeric>
+
+using namespace mlir;
+using namespace mlir::fp8;
+using namespace mlir::fp8::gemm;
+using namespace mlir::fp8::wgmma;
+
+namespace {
+
+NVVM::WGMMATypes wgmmaType(Type t) {
+  return isa<Float8E5M2Type>(t) ? NVVM::WGMMATypes::e5m2
+                                : NVVM::WGMMATypes::e4m3;
+}
+
+/// How many consecutive 128-column B-scale blocks one tile can touch: the
+/// tile starts at a multiple of gcd(blockN, 128) inside its first block, so
+/// at most 128 - gcd columns in.
+int64_t scaleBlocksPerTile(int64_t blockN) {
+  int64_t maxStart = 128 - std::gcd(blockN, int64_t(128));
+  return GemmKernelConfig::ceilDiv(maxStart + blockN, 128);
+}
+
+} // namespace
+
+void GemmEmitter::emitConsumers(scf::IfOp roleIf) {
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&roleIf.getElseRegion().front());
+  emitSetMaxRegisters(cfg.consumerRegs, /*increase=*/true);
+  ConsumerThread thr = emitConsumerThread();
+  scf::ForOp tileLoop = emitTileLoop();
+  ConsumerTile ct = emitConsumerTile(thr, tileLoop.getInductionVar());
+  SmallVector<Value> init{tileLoop.getRegionIterArg(0)};
+  emitAccumulatorInit(ct, init);
+  auto kLoop =
+      scf::ForOp::create(b, ir.c32(0), kBlocksOf(ct.tile), ir.c32(1), init);
+  emitConsumerKBlock(thr, ct, kLoop);
+  emitEpilogue(ct, kLoop);
+  scf::YieldOp::create(b, ValueRange{kLoop.getResult(0)});
+}
+
+ConsumerThread GemmEmitter::emitConsumerThread() {
+  ConsumerThread thr;
+  // Fragment map, per-thread part (WgmmaFragment.h): this thread's rows are
+  // rowBase and rowBase + 8 of its warpgroup's 64-row slice; its columns
+  // colBase + accumulatorColOffset(r).
+  thr.warp = ir.divu(wgThread, ir.c32(32));
+  thr.lane = ir.remu(wgThread, ir.c32(32));
+  thr.rowBase =
+      ir.add(ir.mul(thr.warp, ir.c32(16)), ir.divu(thr.lane, ir.c32(4)));
+  thr.colBase = ir.mul(ir.remu(thr.lane, ir.c32(4)), ir.c32(2));
+  // This warpgroup's rows and columns in the tile: row group
+  // wg % rowGroups, column group wg / rowGroups (without a column split,
+  // the row group is wg and the columns start at the tile's).
+  thr.colSplit = cfg.colSplits() > 1;
+  thr.wgRowGroup = thr.colSplit ? ir.remu(wg, ir.c32(cfg.rowGroups())) : wg;
+  thr.wgRow = ir.mul(thr.wgRowGroup, ir.c32(kTileM));
+  thr.wgCol = thr.colSplit ? ir.mul(ir.divu(wg, ir.c32(cfg.rowGroups())),
+                                    ir.c32(consumerN))
+                           : Value();
+  return thr;
+}
+
+ConsumerTile GemmEmitter::emitConsumerTile(const ConsumerThread &thr,
+                                           Value tileIndex) {
+  ConsumerTile ct;
+  ct.tile = tileOf(tileIndex);
+  // B scales: one per 128 columns and K block. Columns 8j..8j+7 of the
+  // tile (register group j of the fragment map, WgmmaFragment.h) lie in
+  // one 128-column block, since tiles start at multiples of 8: block
+  // (col0 + 8j) / 128. The tile touches up to `sbCount` blocks from
+  // col0 / 128 on; which group falls in which is static when BLOCK_N
+  // divides 128 or is a multiple of it, else it depends on col0 % 128.
+  // (This warpgroup's columns: consumerN from col0, a multiple of
+  // consumerN.)
+  ct.sbCount = scaleBlocksPerTile(consumerN);
+  ct.sbStatic = (cfg.scaleBlocksAligned() && consumerN % 128 == 0) ||
+                128 % cfg.blockN == 0;
+  ct.col0 = ct.tile.col0;
+  if (thr.colSplit)
+    ct.col0 = ir.add(ct.col0, thr.wgCol);
+  ct.sbBlock0 = ir.divu(ct.col0, ir.c32(128));
+  // A column group of the last tile may start past N (all its columns
+  // masked): its scale loads stay in the B-scale array.
+  if (thr.colSplit)
+    ct.sbBlock0 =
+        arith::MinUIOp::create(b, ct.sbBlock0, ir.c32(cfg.nScaleBlocks() - 1));
+  ct.sbRel = ct.sbStatic ? Value() : ir.remu(ct.col0, ir.c32(128));
+  // This thread's output positions (fragment map): rows rowTile and
+  // rowTile + 8, columns colTile + accumulatorColOffset(r).
+  ct.rowTile = ir.add(ct.tile.row0, ir.add(thr.wgRow, thr.rowBase));
+  ct.colTile = ir.add(ct.col0, thr.colBase);
+  // C and D of a masked kernel are [G, M, N]: group g's rows start at g*M.
+  ct.groupRow0 = masked ? ir.mul(ct.tile.group, mRows) : Value();
+  // The B scales of a grouped kernel are [G, ceil(N/128), KB].
+  ct.sbGroup0 =
+      grouped ? ir.mul(ct.tile.group, ir.c32(cfg.nScaleBlocks() * kBlocks))
+              : Value();
+  return ct;
+}
+
+void GemmEmitter::emitConsumerKBlock(const ConsumerThread &thr,
+                                     const ConsumerTile &ct, scf::ForOp kLoop) {
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(kLoop.getBody());
+  Value kBlock = kLoop.getInductionVar(), it = kLoop.getRegionIterArg(0);
+  auto [stage, phase] = stagePhase(it);
+  // The B scales, loaded before the wait so their latency hides behind it.
+  BScales sb = emitBScaleLoads(ct, kBlock);
+  NVVM::MBarrierTryWaitParityOp::create(b, barrier(stage, true), phase, ticks);
+  Value partial = emitWgmma(thr, stage);
+  Value aScales[2];
+  emitAScaleLoads(thr, stage, aScales);
+  emitReleaseStage(thr, stage);
+  SmallVector<Value> yields{ir.add(it, ir.c32(1))};
+  emitPromotion(ct, sb, aScales, partial, kLoop, yields);
+  scf::YieldOp::create(b, yields);
+}
+
+Value GemmEmitter::emitWgmma(const ConsumerThread &thr, Value stage) {
+  // Descriptors: K-major, 128B swizzle, SBO 1024 (WgmmaFragment.h).
+  Value aAddr = ir.add(
+      smemAddr, ir.add(ir.mul(stage, ir.c32(cfg.aStageBytes())),
+                       ir.mul(thr.wgRowGroup, ir.c32(kTileM * cfg.blockK))));
+  // B rows (N) are 128-byte lines; a column group starts consumerN lines in
+  // (a multiple of 8: whole 1024-byte swizzle atoms).
+  Value bStage = ir.add(ir.c32(cfg.bRingOffset()),
+                        ir.mul(stage, ir.c32(cfg.bStageBytes())));
+  if (thr.colSplit)
+    bStage = ir.add(bStage, ir.mul(thr.wgCol, ir.c32(cfg.blockK)));
+  Value bAddr = ir.add(smemAddr, bStage);
+  auto desc = [&](Value addr) {
+    Value field = ir.shru(ir.andi(addr, ir.c32(0x3FFFF)), ir.c32(4));
+    return ir.ori(ir.zext64(field),
+                  ir.c64(static_cast<int64_t>(kKMajorSw128ConstBits)));
+  };
+  Value descA = desc(aAddr), descB = desc(bAddr);
+  auto scaleIn = NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one);
+
+  auto structTy =
+      LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(accRegs, ir.f32));
+  Value partial = LLVM::UndefOp::create(b, structTy);
+  NVVM::WgmmaFenceAlignedOp::create(b);
+  for (int64_t kStep = 0; kStep < cfg.blockK / kFp8K; ++kStep) {
+    Value step = ir.c64(static_cast<int64_t>(kmajorSw128KStep(kStep)));
+    partial = NVVM::WgmmaMmaAsyncOp::create(
+        b, structTy, partial,
+        kStep ? b.createOrFold<arith::AddIOp>(descA, step) : descA,
+        kStep ? b.createOrFold<arith::AddIOp>(descB, step) : descB,
+        NVVM::MMAShapeAttr::get(ctx, kTileM, consumerN, kFp8K),
+        NVVM::WGMMATypesAttr::get(ctx, wgmmaType(spec.aType)),
+        NVVM::WGMMATypesAttr::get(ctx, wgmmaType(spec.bType)),
+        NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::f32),
+        NVVM::WGMMAScaleOutAttr::get(ctx, kStep ? NVVM::WGMMAScaleOut::one
+                                                : NVVM::WGMMAScaleOut::zero),
+        scaleIn, scaleIn, NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row),
+        NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::col),
+        NVVM::MMAIntOverflowAttr());
+  }
+  NVVM::WgmmaGroupSyncAlignedOp::create(b);
+  NVVM::WgmmaWaitGroupSyncOp::create(b, b.getI64IntegerAttr(0));
+  return partial;
+}
+
+void GemmEmitter::emitReleaseStage(const ConsumerThread &thr, Value stage) {
+  // Release the slot, once per warp: wgmma has read A/B (wait_group 0) and
+  // every lane has its A scales in registers. bar.warp.sync orders the
+  // other lanes' scale loads before lane 0's arrive (its release covers
+  // only its own accesses; PTX ISA, bar.warp.sync and the memory
+  // consistency model), so the producer cannot refill the slot under a
+  // lagging lane.
+  NVVM::SyncWarpOp::create(b, ir.c32(-1));
+  auto laneIf = scf::IfOp::create(b, ir.eq(thr.lane, ir.c32(0)), false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&laneIf.getThenRegion().front());
+  NVVM::MBarrierArriveOp::create(
+      b, Type(), barrier(stage, false), Value(),
+      NVVM::MemScopeKindAttr::get(ctx, NVVM::MemScopeKind::CTA));
+}

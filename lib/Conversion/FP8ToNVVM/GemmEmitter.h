@@ -1,0 +1,174 @@
+//===- GemmEmitter.h - the pieces of the sm_90a FP8 GEMM kernel -*- C++ -*-===//
+//
+// The GEMM kernel generator (buildGemmKernel, GemmKernel.cpp) is a driver
+// over pieces, one concern per file:
+//
+//   GemmKernel.cpp         signature, kernel-wide values, the two roles
+//   GemmTileScheduler.cpp  persistent tile loop: tile -> (group, rows, cols)
+//   GemmProducer.cpp       mbarrier ring and the producer's TMA loads
+//   GemmConsumer.cpp       consumer warpgroups: fragment map, K loop, wgmma
+//   GemmScales.cpp         A-scale (shared memory) and B-scale (global) loads
+//   GemmPromotion.cpp      FP32 accumulator: start from C, per-K-block
+//                          promotion acc += partial * (sa * sb)
+//   GemmEpilogue.cpp       masked, converted stores of D
+//
+// The generated IR must not depend on how the pieces are cut: each piece
+// creates its ops in the order the kernel runs them, one statement at a
+// time, and the driver calls them in that order (scripts/
+// kernel-corpus-diff.sh compares the generated kernels of the test corpus
+// before and after a change here).
+//
+//===----------------------------------------------------------------------===//
+#ifndef FP8_LIB_CONVERSION_FP8TONVVM_GEMMEMITTER_H
+#define FP8_LIB_CONVERSION_FP8TONVVM_GEMMEMITTER_H
+
+#include "GemmKernel.h"
+#include "KernelBuilder.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include <utility>
+
+namespace mlir {
+namespace fp8 {
+namespace gemm {
+
+/// A tile of the grid: its group (grouped kernels), its first row in the
+/// group's rows (masked) or the operand's (contiguous), its first column,
+/// and, for a grouped kernel whose rows can be empty, whether it has rows to
+/// compute (else the K loop runs no block and the tile stores +0.0).
+/// Producer and consumers derive the same values, so they agree on the ring
+/// slots a skipped tile does not use.
+struct Tile {
+  Value group, row0, col0, active, rowsValid;
+};
+
+/// A consumer thread's place in the tile (the fragment map of
+/// WgmmaFragment.h): its rows rowBase and rowBase + 8 of its warpgroup's
+/// 64-row slice, its columns colBase + accumulatorColOffset(r); the
+/// warpgroup's row group and, with a column split, its first column.
+struct ConsumerThread {
+  Value warp, lane, rowBase, colBase;
+  Value wgRowGroup, wgRow, wgCol;
+  bool colSplit = false;
+};
+
+/// A consumer warpgroup's part of one tile: its first column, the B-scale
+/// blocks it reads, this thread's first output row and column, and the
+/// offsets of a grouped kernel's group in C/D and in the B scales.
+struct ConsumerTile {
+  Tile tile;
+  /// The tile touches up to `sbCount` 128-column B-scale blocks from
+  /// sbBlock0 on; which register group falls in which is static
+  /// (`sbStatic`) or depends on sbRel = col0 % 128.
+  int64_t sbCount = 0;
+  bool sbStatic = false;
+  Value col0, sbBlock0, sbRel;
+  Value rowTile, colTile;
+  Value groupRow0, sbGroup0;
+};
+
+/// The B scales of one K block, loaded before the full-barrier wait: one
+/// per 128-column block (`blocks`), or, with per-column B scales, one
+/// 2 x f32 vector per register group (`pairs`).
+struct BScales {
+  SmallVector<Value> blocks, pairs;
+};
+
+/// The kernel-wide state the pieces share: the configuration, the builders,
+/// the kernel's parameters and the values computed once at entry.
+struct GemmEmitter {
+  GemmEmitter(ImplicitLocOpBuilder &b, KernelBuilder &ir,
+              const GemmKernelSpec &spec);
+
+  const GemmKernelSpec &spec;
+  const GemmKernelConfig &cfg;
+  MLIRContext *ctx;
+  ImplicitLocOpBuilder &b;
+  KernelBuilder &ir;
+
+  // What the configuration selects.
+  bool hasAcc, masked, contiguous, grouped, hasGroupArg, dynamicM;
+  int64_t kBlocks, nTiles, consumerN, accRegs;
+
+  // The kernel's parameters (global pointers cast to address space 1).
+  Value tmapA, tmapB, tmapSA, sbPtr, dPtr, cPtr, groupPtr;
+  // Rows, tiles: constants, or computed from the run-time M.
+  Value mRows, tiles, groupTiles, mTiles;
+  // Thread, CTA and shared memory.
+  Value tid, ctaId, ctaCount, wg, wgThread, smem, smemAddr, ticks;
+
+  /// setmaxnreg: the role's register budget (GemmKernel.cpp).
+  void emitSetMaxRegisters(int64_t regs, bool increase);
+
+  // --- GemmTileScheduler.cpp ------------------------------------------------
+  /// M, the tile count of the grid and, masked, of one group.
+  void emitTileCount(Value runtimeM);
+  /// The tile rows of the grouped tile order (groupM > 1).
+  void emitTileOrder();
+  /// Tile -> (tile row, tile column), row-major or grouped order.
+  std::pair<Value, Value> tileCoords(Value tile);
+  Tile tileOf(Value tile);
+  /// The K blocks a tile runs: none for an empty tile of a grouped kernel.
+  Value kBlocksOf(const Tile &t);
+  /// An i32 of the group argument (counts or group indices).
+  Value loadGroupI32(Value index);
+  /// The persistent loop over the tiles of this CTA, one iter_arg (the ring
+  /// iteration), its body the insertion point.
+  scf::ForOp emitTileLoop();
+
+  // --- GemmProducer.cpp -----------------------------------------------------
+  /// The full (or empty) mbarrier of ring slot `stage`.
+  Value barrier(Value stage, bool full);
+  /// Ring slot and phase parity of ring iteration `it`.
+  std::pair<Value, Value> stagePhase(Value it);
+  /// Thread 0 initialises the barriers; the CTA synchronises.
+  void emitBarrierInit();
+  /// The producer warpgroup (the then-region of `roleIf`).
+  void emitProducer(scf::IfOp roleIf);
+  void emitProducerKBlock(const Tile &tile, scf::ForOp kLoop);
+
+  // --- GemmConsumer.cpp -----------------------------------------------------
+  /// The consumer warpgroups (the else-region of `roleIf`).
+  void emitConsumers(scf::IfOp roleIf);
+  ConsumerThread emitConsumerThread();
+  ConsumerTile emitConsumerTile(const ConsumerThread &thr, Value tileIndex);
+  void emitConsumerKBlock(const ConsumerThread &thr, const ConsumerTile &ct,
+                          scf::ForOp kLoop);
+  /// The wgmma.mma_async chain of one K block on ring slot `stage`: the
+  /// partial sums (a struct of accRegs f32).
+  Value emitWgmma(const ConsumerThread &thr, Value stage);
+  /// Once per warp, the slot is handed back to the producer.
+  void emitReleaseStage(const ConsumerThread &thr, Value stage);
+
+  // --- GemmScales.cpp -------------------------------------------------------
+  BScales emitBScaleLoads(const ConsumerTile &ct, Value kBlock);
+  /// The A scales of this thread's two rows, from the slot's scale area.
+  void emitAScaleLoads(const ConsumerThread &thr, Value stage,
+                       Value aScales[2]);
+  /// The B scale of register group j: a block of `sb` (static index
+  /// `staticIdx`) or a select between the loaded blocks (staticIdx = -1).
+  Value bScaleOfGroup(const ConsumerTile &ct, const BScales &sb, int64_t j,
+                      int64_t &staticIdx);
+
+  // --- GemmPromotion.cpp ----------------------------------------------------
+  /// The accumulator's start: C (converted to f32) or +0.0, appended to
+  /// `init`.
+  void emitAccumulatorInit(const ConsumerTile &ct, SmallVector<Value> &init);
+  /// acc += partial * (sa[row] * sb[column]) per register, appended to
+  /// `yields`.
+  void emitPromotion(const ConsumerTile &ct, const BScales &sb,
+                     const Value aScales[2], Value partial, scf::ForOp kLoop,
+                     SmallVector<Value> &yields);
+
+  // --- GemmEpilogue.cpp -----------------------------------------------------
+  /// D's row `row` in the operand (a masked kernel's group offset added).
+  Value globalRow(const ConsumerTile &ct, Value row);
+  void emitEpilogue(const ConsumerTile &ct, scf::ForOp kLoop);
+};
+
+} // namespace gemm
+} // namespace fp8
+} // namespace mlir
+
+#endif // FP8_LIB_CONVERSION_FP8TONVVM_GEMMEMITTER_H

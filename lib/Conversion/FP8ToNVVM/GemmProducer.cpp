@@ -1,0 +1,122 @@
+//===- GemmProducer.cpp - the GEMM kernel's TMA ring and its producer -----===//
+//
+// The shared-memory ring: `stages` slots of A, B and A-scale tiles, each
+// with a full barrier (the producer's arrive.expect_tx plus the TMA bytes)
+// and an empty barrier (one arrival per consumer warp once it is done with
+// the slot). One elected thread of the producer warpgroup loads each K
+// block of each tile into the next slot.
+//
+//===----------------------------------------------------------------------===//
+#include "GemmEmitter.h"
+
+#include "fp8/Target/Hopper/WgmmaFragment.h"
+
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+using namespace mlir;
+using namespace mlir::fp8;
+using namespace mlir::fp8::gemm;
+
+/// Warps per warpgroup: the empty barriers count one arrival per warp.
+constexpr int64_t kWarpsPerWarpgroup = wgmma::kWarpgroupThreads / 32;
+
+Value GemmEmitter::barrier(Value stage, bool full) {
+  Value idx = full ? stage : ir.add(stage, ir.c32(cfg.stages));
+  return ir.gep(smem,
+                ir.add(ir.c32(cfg.barrierOffset()), ir.mul(idx, ir.c32(8))));
+}
+
+std::pair<Value, Value> GemmEmitter::stagePhase(Value it) {
+  return std::make_pair(ir.remu(it, ir.c32(cfg.stages)),
+                        ir.andi(ir.divu(it, ir.c32(cfg.stages)), ir.c32(1)));
+}
+
+void GemmEmitter::emitBarrierInit() {
+  {
+    auto ifOp = scf::IfOp::create(b, ir.eq(tid, ir.c32(0)), false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    for (int64_t stage = 0; stage < cfg.stages; ++stage) {
+      // full[stage]: one arrival (the producer's arrive.expect_tx) + TMA
+      // bytes.
+      NVVM::MBarrierInitOp::create(b, barrier(ir.c32(stage), true), ir.c32(1),
+                                   Value());
+      // empty[stage]: one arrival per consumer warp once the warp is done
+      // with the slot (DeepGEMM's count: 4 per warpgroup, not 128
+      // per-thread arrivals on one shared-memory word).
+      NVVM::MBarrierInitOp::create(b, barrier(ir.c32(stage), false),
+                                   ir.c32(cfg.consumers * kWarpsPerWarpgroup),
+                                   Value());
+    }
+    // Make the initialised barriers visible to the async (TMA) proxy.
+    NVVM::FenceMbarrierInitOp::create(b);
+    // The three tensor maps stay in global memory (the upstream mgpu ABI
+    // hands the kernel pointers); prefetch.tensormap brings them into the
+    // SM's descriptor cache while the CTA synchronises, so the producer's
+    // first TMA does not wait for them (PTX ISA, prefetch.tensormap, sm_90).
+    for (Value map : {tmapA, tmapB, tmapSA})
+      NVVM::PrefetchOp::create(b, NVVM::PrefetchCacheLevelAttr(),
+                               NVVM::CacheEvictionPriorityAttr(), map,
+                               /*predicate=*/Value(), b.getUnitAttr());
+  }
+  NVVM::Barrier0Op::create(b);
+}
+
+void GemmEmitter::emitProducer(scf::IfOp roleIf) {
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&roleIf.getThenRegion().front());
+  emitSetMaxRegisters(cfg.producerRegs, /*increase=*/false);
+  auto electIf = scf::IfOp::create(b, ir.eq(wgThread, ir.c32(0)), false);
+  b.setInsertionPointToStart(&electIf.getThenRegion().front());
+  scf::ForOp tileLoop = emitTileLoop();
+  Tile tile = tileOf(tileLoop.getInductionVar());
+  auto kLoop = scf::ForOp::create(b, ir.c32(0), kBlocksOf(tile), ir.c32(1),
+                                  ValueRange{tileLoop.getRegionIterArg(0)});
+  emitProducerKBlock(tile, kLoop);
+  scf::YieldOp::create(b, kLoop.getResults());
+}
+
+void GemmEmitter::emitProducerKBlock(const Tile &tile, scf::ForOp kLoop) {
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(kLoop.getBody());
+  Value kBlock = kLoop.getInductionVar(), it = kLoop.getRegionIterArg(0);
+  auto [stage, phase] = stagePhase(it);
+  // Wait until the consumers released this slot (the first pass through
+  // the ring waits on the already-complete phase before phase 0).
+  NVVM::MBarrierTryWaitParityOp::create(b, barrier(stage, false),
+                                        ir.xori(phase, ir.c32(1)), ticks);
+  Value full = barrier(stage, true);
+  NVVM::MBarrierArriveExpectTxOp::create(
+      b, Type(), full, ir.c32(cfg.stageTxBytes()),
+      NVVM::MemScopeKindAttr::get(ctx, NVVM::MemScopeKind::CTA),
+      b.getBoolAttr(false), Value());
+  Value kCoord = ir.mul(kBlock, ir.c32(cfg.blockK));
+  auto tma = [&](Value dstOffset, Value map, ValueRange coords) {
+    // The classic sm_90 form: a shared::cluster destination (a CTA's own
+    // shared::cta address is a valid shared::cluster address).
+    Value dst = LLVM::AddrSpaceCastOp::create(
+        b, LLVM::LLVMPointerType::get(ctx, 7), ir.gep(smem, dstOffset));
+    NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+        b, dst, map, coords, full, ValueRange{}, Value(), Value(),
+        NVVM::TMALoadModeAttr::get(ctx, NVVM::TMALoadMode::TILE),
+        b.getBoolAttr(false), NVVM::CTAGroupKindAttr(), Value());
+  };
+  // Grouped operands are 3-D maps with the group outermost ([G, N, K] B,
+  // masked [G, M, K] A and [G, KB, M] A scales): a box never crosses into
+  // another group, and the rows past a group's end are zero fill.
+  auto coords = [&](Value inner, Value outer, bool byGroup) {
+    SmallVector<Value, 3> c{inner, outer};
+    if (byGroup)
+      c.push_back(tile.group);
+    return c;
+  };
+  tma(ir.mul(stage, ir.c32(cfg.aStageBytes())), tmapA,
+      coords(kCoord, tile.row0, masked));
+  tma(ir.add(ir.c32(cfg.bRingOffset()),
+             ir.mul(stage, ir.c32(cfg.bStageBytes()))),
+      tmapB, coords(kCoord, tile.col0, grouped));
+  tma(ir.add(ir.c32(cfg.saRingOffset()),
+             ir.mul(stage, ir.c32(cfg.saStageBytes()))),
+      tmapSA, coords(tile.row0, kBlock, masked));
+  scf::YieldOp::create(b, ValueRange{ir.add(it, ir.c32(1))});
+}

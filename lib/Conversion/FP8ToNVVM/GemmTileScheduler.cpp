@@ -1,0 +1,102 @@
+//===- GemmTileScheduler.cpp - the GEMM kernel's persistent tile loop -----===//
+//
+// The grid is persistent: CTA c computes tiles c, c + gridDim, ... of the
+// tile order. Producer and consumers run the same loop and derive the same
+// tile values (GemmEmitter.h, Tile).
+//
+//===----------------------------------------------------------------------===//
+#include "GemmEmitter.h"
+
+using namespace mlir;
+using namespace mlir::fp8;
+using namespace mlir::fp8::gemm;
+
+void GemmEmitter::emitTileCount(Value runtimeM) {
+  // M and the tile count: compile-time constants, or computed from the
+  // run-time M by a dynamic-M kernel.
+  mRows = dynamicM ? runtimeM : ir.c32(cfg.m);
+  tiles = dynamicM ? ir.ceilDivTimes(mRows, cfg.blockM, nTiles)
+                   : ir.c32(cfg.tiles());
+  // Masked: the grid covers the tiles of one group times the group count
+  // (group-major).
+  groupTiles = tiles;
+  if (masked)
+    tiles = ir.mul(groupTiles, ir.c32(spec.numGroups));
+}
+
+void GemmEmitter::emitTileOrder() {
+  if (cfg.groupM > 1)
+    mTiles =
+        dynamicM ? ir.ceilDivTimes(mRows, cfg.blockM, 1) : ir.c32(cfg.mTiles());
+}
+
+// Tile t covers rows [mt*BM, +BM) and columns [nt*BN, +BN). Row-major
+// (groupM = 1): mt = t / nTiles, nt = t % nTiles. Grouped order
+// (GemmKernelConfig::groupedTileCoords): groups of groupM tile rows, each
+// swept column by column, so a wave of CTAs shares A and B panels in L2
+// (issue 17: row-major re-streams all of B every wave). One op per
+// statement: the IR order is fixed.
+std::pair<Value, Value> GemmEmitter::tileCoords(Value tile) {
+  const int64_t groupM = cfg.groupM;
+  if (groupM == 1)
+    return std::make_pair(ir.divu(tile, ir.c32(nTiles)),
+                          ir.remu(tile, ir.c32(nTiles)));
+  Value perGroup = ir.c32(groupM * nTiles);
+  Value orderGroup = ir.divu(tile, perGroup);
+  Value groupRows = ir.c32(groupM);
+  Value first = ir.mul(orderGroup, groupRows);
+  Value left = ir.sub(mTiles, first);
+  Value height = arith::MinUIOp::create(b, left, groupRows);
+  Value groupStart = ir.mul(orderGroup, perGroup);
+  Value r = ir.sub(tile, groupStart);
+  Value rowInGroup = ir.remu(r, height);
+  Value mt = ir.add(first, rowInGroup);
+  Value nt = ir.divu(r, height);
+  return std::make_pair(mt, nt);
+}
+
+Value GemmEmitter::loadGroupI32(Value index) {
+  return LLVM::LoadOp::create(
+      b, ir.i32,
+      LLVM::GEPOp::create(b, ir.ptrGlobal, ir.i32, groupPtr,
+                          ValueRange{ir.zext64(index)}));
+}
+
+Tile GemmEmitter::tileOf(Value tile) {
+  Tile t;
+  Value local = tile;
+  if (masked) {
+    t.group = ir.divu(tile, groupTiles);
+    local = ir.remu(tile, groupTiles);
+  }
+  auto [mt, nt] = tileCoords(local);
+  t.row0 = ir.mul(mt, ir.c32(cfg.blockM));
+  t.col0 = ir.mul(nt, ir.c32(cfg.blockN));
+  if (masked && spec.hasCounts) {
+    // counts[g] (signed: a negative count is an empty group; a count
+    // above M keeps all M rows, the row bound of the epilogue).
+    t.rowsValid = loadGroupI32(t.group);
+    t.active = arith::CmpIOp::create(b, arith::CmpIPredicate::slt, t.row0,
+                                     t.rowsValid);
+  } else if (contiguous) {
+    // Groups start at multiples of m_alignment, a multiple of BLOCK_M, so
+    // the tile's rows belong to the group of its first row or are padding;
+    // an index outside [0, numGroups) (padding, -1) leaves the tile empty.
+    t.group = loadGroupI32(t.row0);
+    t.active = ir.ult(t.group, ir.c32(spec.numGroups));
+  }
+  return t;
+}
+
+Value GemmEmitter::kBlocksOf(const Tile &t) {
+  if (!t.active)
+    return ir.c32(kBlocks);
+  return arith::SelectOp::create(b, t.active, ir.c32(kBlocks), ir.c32(0));
+}
+
+scf::ForOp GemmEmitter::emitTileLoop() {
+  auto tileLoop =
+      scf::ForOp::create(b, ctaId, tiles, ctaCount, ValueRange{ir.c32(0)});
+  b.setInsertionPointToStart(tileLoop.getBody());
+  return tileLoop;
+}

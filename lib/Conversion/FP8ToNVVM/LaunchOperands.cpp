@@ -1,0 +1,183 @@
+//===- LaunchOperands.cpp - operands as the kernels read them -------------===//
+//
+// At the call site the tensors are handed over with bufferization.to_buffer
+// (read-only) and the result comes back through bufferization.to_tensor of
+// a fresh memref.alloc, so one-shot bufferization of the host program needs
+// nothing special.
+//
+//===----------------------------------------------------------------------===//
+#include "LaunchOperands.h"
+
+#include "fp8/Target/Hopper/GemmKernelConfig.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace mlir::fp8;
+
+namespace {
+
+/// Sizes the kernels index with signed 32-bit values (TMA coordinates, the
+/// i32 row count parameter) stay below this.
+constexpr int64_t kMaxKernelExtent = GemmKernelConfig::kMaxExtent;
+
+MemRefType memrefOf(Type tensorType) {
+  auto t = cast<RankedTensorType>(tensorType);
+  return MemRefType::get(t.getShape(), t.getElementType());
+}
+
+} // namespace
+
+Value mlir::fp8::padCodes(ImplicitLocOpBuilder &b, Value codes) {
+  auto ty = cast<RankedTensorType>(codes.getType());
+  int64_t rank = ty.getRank();
+  int64_t k = ty.getDimSize(rank - 1),
+          kPad = GemmKernelConfig::ceilDiv(k, 16) * 16;
+  if (k == kPad)
+    return codes;
+  SmallVector<int64_t> shape(ty.getShape());
+  shape.back() = kPad;
+  auto padTy = RankedTensorType::get(shape, ty.getElementType());
+  Value zero = arith::ConstantOp::create(
+      b, ty.getElementType(), b.getFloatAttr(ty.getElementType(), 0.0));
+  SmallVector<OpFoldResult> low(rank, b.getIndexAttr(0)),
+      high(rank, b.getIndexAttr(0));
+  high.back() = b.getIndexAttr(kPad - k);
+  return tensor::PadOp::create(b, padTy, codes, low, high, zero);
+}
+
+Value mlir::fp8::transposeScales(ImplicitLocOpBuilder &b, Value aScales,
+                                 Value aCodes, SmallVectorImpl<Value> &mSizes,
+                                 int64_t staticPadRows) {
+  auto saTy = cast<RankedTensorType>(aScales.getType());
+  int64_t rank = saTy.getRank();
+  int64_t kb = saTy.getDimSize(rank - 1), mStatic = saTy.getDimSize(rank - 2);
+  SmallVector<int64_t> lead(saTy.getShape().drop_back(2));
+  bool dynM = ShapedType::isDynamic(mStatic);
+  SmallVector<Value> padSizes;
+  Value m;
+  if (dynM) {
+    m = tensor::DimOp::create(b, aCodes, rank - 2);
+    Value four = arith::ConstantIndexOp::create(b, 4);
+    padSizes.push_back(
+        arith::MulIOp::create(b, arith::CeilDivUIOp::create(b, m, four), four));
+    mSizes.push_back(m);
+  }
+  auto shapeOf = [&](int64_t rows) {
+    SmallVector<int64_t> s = lead;
+    s.append({kb, rows});
+    return s;
+  };
+  int64_t mPad = dynM            ? ShapedType::kDynamic
+                 : staticPadRows ? staticPadRows
+                                 : GemmKernelConfig::roundUp(mStatic, 4);
+  Value zero =
+      arith::ConstantOp::create(b, b.getF32Type(), b.getF32FloatAttr(0.0f));
+  Value padded =
+      linalg::FillOp::create(
+          b, zero,
+          tensor::EmptyOp::create(b, shapeOf(mPad), b.getF32Type(), padSizes)
+              .getResult())
+          .getResult(0);
+  SmallVector<int64_t> perm;
+  for (int64_t i = 0; i < rank - 2; ++i)
+    perm.push_back(i);
+  perm.append({rank - 1, rank - 2});
+  Value transposedInit = tensor::EmptyOp::create(
+      b, shapeOf(mStatic), b.getF32Type(), dynM ? ValueRange{m} : ValueRange{});
+  Value transposed =
+      linalg::TransposeOp::create(b, aScales, transposedInit, perm)
+          .getResult()
+          .front();
+  SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0)),
+      strides(rank, b.getIndexAttr(1)), sizes;
+  for (int64_t d : lead)
+    sizes.push_back(b.getIndexAttr(d));
+  sizes.push_back(b.getIndexAttr(kb));
+  sizes.push_back(dynM ? OpFoldResult(m)
+                       : OpFoldResult(b.getIndexAttr(mStatic)));
+  return tensor::InsertSliceOp::create(b, transposed, padded, offsets, sizes,
+                                       strides);
+}
+
+Value mlir::fp8::toBuffer(ImplicitLocOpBuilder &b, Value tensor) {
+  return bufferization::ToBufferOp::create(b, memrefOf(tensor.getType()),
+                                           tensor, /*readOnly=*/true);
+}
+
+Value mlir::fp8::allocLike(ImplicitLocOpBuilder &b, RankedTensorType type,
+                           ValueRange dynSizes) {
+  return memref::AllocOp::create(b, memrefOf(type), dynSizes);
+}
+
+Value mlir::fp8::toTensor(ImplicitLocOpBuilder &b, Value buffer,
+                          Type tensorType) {
+  return bufferization::ToTensorOp::create(b, tensorType, buffer,
+                                           /*restrict=*/true,
+                                           /*writable=*/true);
+}
+
+// Run-time checks of inputs the kernels cannot report: cf.assert in the host
+// program before the launcher call, so a bad input stops the program with a
+// message on every runtime (CUDA or emulated) instead of a kernel storing
+// +0.0 or wrapping a coordinate; the CPU lowering reports the same inputs.
+
+void mlir::fp8::assertRowsFitKernel(ImplicitLocOpBuilder &b, Value rows,
+                                    Operation *op) {
+  Value limit = arith::ConstantIndexOp::create(b, kMaxKernelExtent);
+  Value fits = arith::CmpIOp::create(b, arith::CmpIPredicate::ult, rows, limit);
+  cf::AssertOp::create(
+      b, fits,
+      (op->getName().getStringRef() +
+       ": 2^31 rows or more (M) at run time; the GPU kernels' TMA "
+       "coordinates and row counts are signed 32-bit")
+          .str());
+}
+
+void mlir::fp8::assertContiguousGroups(ImplicitLocOpBuilder &b,
+                                       GroupedScaledMatmulOp op) {
+  Value ids = op.getGroupIds();
+  int64_t groups =
+      cast<ScaledTensorType>(op.getB().getType()).getShape().front();
+  Type i32 = b.getI32Type();
+  Value zero = arith::ConstantIndexOp::create(b, 0);
+  Value one = arith::ConstantIndexOp::create(b, 1);
+  Value rows = tensor::DimOp::create(b, ids, 0);
+  Value align = arith::ConstantIndexOp::create(b, op.getMAlignment());
+  Value none = arith::ConstantIntOp::create(b, i32, -1);
+  Value g = arith::ConstantIntOp::create(b, i32, groups);
+  Value noRow = arith::ConstantIntOp::create(b, i32, -2); // before row 0
+  Value yes = arith::ConstantIntOp::create(b, 1, 1);
+  scf::ForOp::create(
+      b, zero, rows, one, ValueRange{noRow},
+      [&](OpBuilder &fb, Location l, Value r, ValueRange prev) {
+        ImplicitLocOpBuilder lb(l, fb);
+        Value gid = tensor::ExtractOp::create(lb, ids, ValueRange{r});
+        Value inRange = arith::AndIOp::create(
+            lb, arith::CmpIOp::create(lb, arith::CmpIPredicate::sge, gid, none),
+            arith::CmpIOp::create(lb, arith::CmpIPredicate::slt, gid, g));
+        cf::AssertOp::create(lb, inRange,
+                             "fp8.grouped_scaled_matmul: a group index in "
+                             "group_ids is outside [-1, G)");
+        Value startsGroupRun = arith::AndIOp::create(
+            lb, arith::CmpIOp::create(lb, arith::CmpIPredicate::ne, gid, none),
+            arith::CmpIOp::create(lb, arith::CmpIPredicate::ne, gid,
+                                  prev.front()));
+        Value aligned =
+            arith::CmpIOp::create(lb, arith::CmpIPredicate::eq,
+                                  arith::RemUIOp::create(lb, r, align), zero);
+        cf::AssertOp::create(
+            lb,
+            arith::OrIOp::create(
+                lb, arith::XOrIOp::create(lb, startsGroupRun, yes), aligned),
+            "fp8.grouped_scaled_matmul: a group's rows in group_ids start "
+            "at a row that is not a multiple of m_alignment");
+        scf::YieldOp::create(lb, ValueRange{gid});
+      });
+}

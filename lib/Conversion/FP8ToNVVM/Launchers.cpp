@@ -1,0 +1,362 @@
+//===- Launchers.cpp - fp8-launch-kernels' launcher functions -------------===//
+//
+// A launcher moves the operands to the device, builds the TMA descriptors
+// on the host, launches the kernel with the grid of its configuration and
+// copies the result back. Launchers use upstream ops only (gpu.alloc/
+// memcpy/launch_func, nvgpu.tma.create.descriptor), so gpu-to-llvm and
+// convert-nvgpu-to-nvvm lower them to the upstream `mgpu*` runtime ABI.
+//
+//===----------------------------------------------------------------------===//
+#include "Launchers.h"
+
+#include "GemmKernel.h"
+#include "fp8/Dialect/FP8/IR/FP8.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+
+using namespace mlir;
+using namespace mlir::fp8;
+
+namespace {
+
+constexpr StringLiteral kSmCountFunction = "fp8_mgpu_sm_count";
+
+/// Index arithmetic and device-buffer helpers for a launcher body.
+struct HostBuilder {
+  ImplicitLocOpBuilder &b;
+  Type token;
+  SmallVector<Value> deviceBuffers; // raw i8 allocations, freed at the end
+  Value chain;                      // the last async token (one stream)
+
+  explicit HostBuilder(ImplicitLocOpBuilder &b)
+      : b(b), token(gpu::AsyncTokenType::get(b.getContext())) {}
+
+  Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, v); }
+  Value mul(Value x, Value y) { return arith::MulIOp::create(b, x, y); }
+  Value ceilDiv(Value x, int64_t d) {
+    return arith::CeilDivUIOp::create(b, x, idx(d));
+  }
+  Value i32(Value x) {
+    return arith::IndexCastOp::create(b, b.getI32Type(), x);
+  }
+
+  /// A device allocation of `bytes` bytes, viewed as `type` (whose dynamic
+  /// sizes are `sizes`): the raw i8 buffer and the typed view.
+  std::pair<Value, Value> alloc(Value bytes, MemRefType type,
+                                ValueRange sizes) {
+    auto rawTy = MemRefType::get({ShapedType::kDynamic}, b.getI8Type());
+    auto op = gpu::AllocOp::create(b, rawTy, token, ValueRange{chain},
+                                   ValueRange{bytes}, ValueRange{},
+                                   /*hostShared=*/false);
+    chain = op.getAsyncToken();
+    deviceBuffers.push_back(op.getMemref());
+    return {op.getMemref(), view(op.getMemref(), type, sizes)};
+  }
+  Value view(Value raw, MemRefType type, ValueRange sizes) {
+    return memref::ViewOp::create(b, type, raw, idx(0), sizes);
+  }
+  void copy(Value dst, Value src) {
+    chain = gpu::MemcpyOp::create(b, token, ValueRange{chain}, dst, src)
+                .getAsyncToken();
+  }
+  /// The host buffer `host` copied to a fresh device buffer.
+  std::pair<Value, Value> upload(Value host, Value bytes, ValueRange sizes) {
+    auto [raw, dev] = alloc(bytes, cast<MemRefType>(host.getType()), sizes);
+    copy(dev, host);
+    return {raw, dev};
+  }
+  /// A TMA descriptor over the device buffer `raw` viewed as `shape`
+  /// elements of `elem` (sizes: the dynamic ones), box `box` (outermost
+  /// first; a grouped operand's group dimension has box 1), zero fill out of
+  /// bounds (the kernel's M/N/K tails).
+  Value tensorMap(Value raw, ArrayRef<int64_t> shape, ValueRange sizes,
+                  Type elem, ArrayRef<int64_t> box,
+                  nvgpu::TensorMapSwizzleKind swizzle) {
+    Value typed = view(raw, MemRefType::get(shape, elem), sizes);
+    Value unranked = memref::CastOp::create(
+        b, UnrankedMemRefType::get(elem, Attribute()), typed);
+    auto boxTy = MemRefType::get(box, elem, AffineMap(),
+                                 /*memorySpace=*/3);
+    auto descTy = nvgpu::TensorMapDescriptorType::get(
+        b.getContext(), boxTy, swizzle,
+        nvgpu::TensorMapL2PromoKind::L2PROMO_256B,
+        nvgpu::TensorMapOOBKind::OOB_ZERO,
+        nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
+    SmallVector<Value> boxSizes;
+    for (int64_t d : box)
+      boxSizes.push_back(idx(d));
+    Value desc =
+        nvgpu::TmaCreateDescriptorOp::create(b, descTy, unranked, boxSizes);
+    // The kernel takes the map as a generic pointer (its ABI); gpu-to-llvm
+    // cannot convert the nvgpu type of a launch operand, so the launch gets
+    // the pointer the descriptor lowers to (mgpuTensorMapEncodeTiledMemref's
+    // result; the casts fold in reconcile-unrealized-casts).
+    return UnrealizedConversionCastOp::create(
+               b, LLVM::LLVMPointerType::get(b.getContext()), desc)
+        .getResult(0);
+  }
+  /// The persistent grid's width: `fixed` (sm-count > 0) compiled in, or
+  /// (sm-count = 0) the device's SM count read at run time from the
+  /// runtime's `fp8_mgpu_sm_count()`, the one extension of the mgpu ABI
+  /// that runtime/ (cuDeviceGetAttribute) and the emulated runtime
+  /// implement.
+  Value smCount(int64_t fixed) {
+    if (fixed > 0)
+      return idx(fixed);
+    auto module =
+        b.getInsertionBlock()->getParentOp()->getParentOfType<ModuleOp>();
+    auto fn = module.lookupSymbol<func::FuncOp>(kSmCountFunction);
+    if (!fn) {
+      OpBuilder ob(module.getBodyRegion());
+      ob.setInsertionPointToEnd(module.getBody());
+      fn = func::FuncOp::create(ob, module.getLoc(), kSmCountFunction,
+                                ob.getFunctionType({}, {ob.getI32Type()}));
+      fn.setPrivate();
+    }
+    Value n = func::CallOp::create(b, fn, ValueRange{}).getResult(0);
+    return arith::IndexCastUIOp::create(b, b.getIndexType(), n);
+  }
+  void launch(SymbolRefAttr kernel, Value grid, int64_t threads, int64_t smem,
+              ValueRange args) {
+    Value one = idx(1);
+    chain = gpu::LaunchFuncOp::create(
+                b, kernel, gpu::KernelDim3{grid, one, one},
+                gpu::KernelDim3{idx(threads), one, one},
+                arith::ConstantIntOp::create(b, b.getI32Type(), smem), args,
+                token, ValueRange{chain})
+                .getAsyncToken();
+  }
+  /// Frees every device buffer and waits for the stream: the launcher
+  /// returns with the results on the host.
+  void finish() {
+    for (Value raw : deviceBuffers)
+      chain = gpu::DeallocOp::create(b, token, ValueRange{chain}, raw)
+                  .getAsyncToken();
+    gpu::WaitOp::create(b, Type(), ValueRange{chain});
+  }
+};
+
+Value bytesOf(HostBuilder &h, Value elements, Type elem) {
+  return h.mul(elements, h.idx(elem.getIntOrFloatBitWidth() / 8));
+}
+
+/// Dynamic sizes of a shaped value (memref or tensor) as index values.
+SmallVector<Value> dynamicSizes(ImplicitLocOpBuilder &b, Value v) {
+  SmallVector<Value> sizes;
+  auto ty = cast<ShapedType>(v.getType());
+  for (int64_t d = 0; d < ty.getRank(); ++d)
+    if (ty.isDynamicDim(d)) {
+      if (isa<MemRefType>(ty))
+        sizes.push_back(memref::DimOp::create(b, v, d));
+      else
+        sizes.push_back(tensor::DimOp::create(b, v, d));
+    }
+  return sizes;
+}
+
+Value numElements(HostBuilder &h, Value v) {
+  auto ty = cast<ShapedType>(v.getType());
+  Value n = h.idx(1);
+  for (int64_t d = 0; d < ty.getRank(); ++d)
+    n = h.mul(n, ty.isDynamicDim(d) ? Value(memref::DimOp::create(h.b, v, d))
+                                    : h.idx(ty.getDimSize(d)));
+  return n;
+}
+
+/// The GEMM launcher: (a codes [M, Kp], b codes [N, Kp], A scales
+/// transposed and padded [KB, roundUp(M, 4)], B scales [ceil(N/128), KB]
+/// (per-column kernels, `_b1x128`: [KB, ceil(N / BLOCK_N) * BLOCK_N],
+/// transposed),
+/// d [M, N][, c [M, N]]), all host memrefs; Kp = K rounded up to a multiple
+/// of 16, the codes' rows padded with zero codes (TMA global strides are
+/// multiples of 16 bytes); the kernel ABI of GemmKernelConfig.h.
+/// Grouped kernels (`grouping`, G groups): B codes [G, N, Kp] and scales
+/// [G, ceil(N/128), KB]; masked also a [G, M, Kp], A scales [G, KB,
+/// roundUp(M, 4)], d (and c) [G, M, N]; the last argument is the i32 group
+/// tensor (masked counts [G], contiguous group index [M]) when the kernel
+/// takes one. One launch for all groups.
+void buildGemmLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
+                           const GemmKernelConfig &c, SymbolRefAttr kernel,
+                           int64_t smCount,
+                           GemmGrouping grouping = GemmGrouping::none,
+                           int64_t groups = 1, bool hasGroupArg = false) {
+  HostBuilder h(b);
+  Value a = args[0], bw = args[1], saT = args[2], sb = args[3], d = args[4];
+  Value group = hasGroupArg ? args.back() : Value();
+  size_t nFixed = hasGroupArg ? args.size() - 1 : args.size();
+  Value acc = nFixed > 5 ? args[5] : Value();
+  const bool masked = grouping == GemmGrouping::masked;
+  Value m = memref::DimOp::create(b, a, masked ? 1 : 0);
+  h.chain = gpu::WaitOp::create(b, h.token, ValueRange{}).getAsyncToken();
+  auto u8 = IntegerType::get(b.getContext(), 8, IntegerType::Unsigned);
+  // The codes and A scales are read by TMA (through descriptors of the raw
+  // buffers), the B scales and D by plain loads and stores.
+  Value aRaw = h.upload(a, numElements(h, a), dynamicSizes(b, a)).first;
+  Value bRaw = h.upload(bw, numElements(h, bw), ValueRange{}).first;
+  Value saRaw = h.upload(saT, bytesOf(h, numElements(h, saT), b.getF32Type()),
+                         dynamicSizes(b, saT))
+                    .first;
+  Value sbDev =
+      h.upload(sb, bytesOf(h, numElements(h, sb), b.getF32Type()), ValueRange{})
+          .second;
+  auto dTy = cast<MemRefType>(d.getType());
+  Value dDev = h.alloc(bytesOf(h, numElements(h, d), dTy.getElementType()), dTy,
+                       dynamicSizes(b, d))
+                   .second;
+  Value groupDev;
+  if (group)
+    groupDev =
+        h.upload(group, bytesOf(h, numElements(h, group), b.getI32Type()),
+                 dynamicSizes(b, group))
+            .second;
+  Value accDev;
+  if (acc) {
+    auto accTy = cast<MemRefType>(acc.getType());
+    accDev =
+        h.upload(acc, bytesOf(h, numElements(h, acc), accTy.getElementType()),
+                 dynamicSizes(b, acc))
+            .second;
+  }
+  // TMA descriptors (the kernel ABI, GemmKernelConfig.h) over the device
+  // buffers: codes as u8 with 128-byte swizzle and a 128-byte inner box;
+  // the A scales f32, unswizzled. Boxes in memref order (outer first).
+  auto aTy = cast<MemRefType>(a.getType()),
+       bTy = cast<MemRefType>(bw.getType());
+  auto saTy = cast<MemRefType>(saT.getType());
+  // A grouped operand's leading group dimension gets box 1: a box never
+  // spans two groups.
+  auto box = [](MemRefType t, ArrayRef<int64_t> inner) {
+    SmallVector<int64_t> bx(t.getRank() - inner.size(), 1);
+    bx.append(inner.begin(), inner.end());
+    return bx;
+  };
+  Value tmA = h.tensorMap(aRaw, aTy.getShape(), dynamicSizes(b, a), u8,
+                          box(aTy, {c.blockM, c.blockK}),
+                          nvgpu::TensorMapSwizzleKind::SWIZZLE_128B);
+  Value tmB = h.tensorMap(bRaw, bTy.getShape(), ValueRange{}, u8,
+                          box(bTy, {c.blockN, c.blockK}),
+                          nvgpu::TensorMapSwizzleKind::SWIZZLE_128B);
+  Value tmSA = h.tensorMap(saRaw, saTy.getShape(), dynamicSizes(b, saT),
+                           b.getF32Type(), box(saTy, {1, c.blockM}),
+                           nvgpu::TensorMapSwizzleKind::SWIZZLE_NONE);
+  // Persistent grid: min(tiles, SMs), tiles from the run-time M (times G
+  // for the masked form, whose grid covers every group's tiles), the SMs
+  // of the device it runs on (sm-count = 0) or compiled in.
+  Value tiles = h.mul(h.ceilDiv(m, c.blockM), h.idx(c.nTiles()));
+  if (masked)
+    tiles = h.mul(tiles, h.idx(groups));
+  Value grid = arith::MinUIOp::create(b, tiles, h.smCount(smCount));
+  SmallVector<Value> kernelArgs{tmA, tmB, tmSA, sbDev, dDev, h.i32(m)};
+  if (accDev)
+    kernelArgs.push_back(accDev);
+  if (groupDev)
+    kernelArgs.push_back(groupDev);
+  h.launch(kernel, grid, c.threads(), c.sharedMemoryBytes(), kernelArgs);
+  h.copy(d, dDev);
+  h.finish();
+}
+
+/// The quantize launcher: (x [rows, cols], q [rows, cols], scales), the
+/// kernel ABI of QuantizeKernelConfig.h.
+void buildQuantizeLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
+                               const QuantizeKernelConfig &c,
+                               SymbolRefAttr kernel) {
+  HostBuilder h(b);
+  Value x = args[0], q = args[1], s = args[2];
+  Value rows = memref::DimOp::create(b, x, 0);
+  h.chain = gpu::WaitOp::create(b, h.token, ValueRange{}).getAsyncToken();
+  auto xTy = cast<MemRefType>(x.getType());
+  Value xDev = h.upload(x, bytesOf(h, numElements(h, x), xTy.getElementType()),
+                        dynamicSizes(b, x))
+                   .second;
+  Value qDev = h.alloc(numElements(h, q), cast<MemRefType>(q.getType()),
+                       dynamicSizes(b, q))
+                   .second;
+  Value sDev = h.alloc(bytesOf(h, numElements(h, s), b.getF32Type()),
+                       cast<MemRefType>(s.getType()), dynamicSizes(b, s))
+                   .second;
+  // Grid: the kernel's blocks over the run-time rows (QuantizeKernelConfig).
+  Value rowBlocks = h.ceilDiv(rows, c.blockRows);
+  Value blocks = h.mul(rowBlocks, h.idx(c.colBlocks()));
+  Value grid = h.ceilDiv(blocks, c.blocksPerCta());
+  h.launch(kernel, grid, QuantizeKernelConfig::kThreads, 0,
+           ValueRange{xDev, qDev, sDev, h.i32(rows)});
+  h.copy(q, qDev);
+  h.copy(s, sDev);
+  h.finish();
+}
+
+} // namespace
+
+constexpr StringLiteral kLauncherPrefix = "fp8_launch_";
+
+func::FuncOp mlir::fp8::getOrDeclareLauncher(ModuleOp module,
+                                             SymbolRefAttr kernel,
+                                             Attribute config, TypeRange args) {
+  std::string name =
+      (kLauncherPrefix + kernel.getLeafReference().getValue()).str();
+  if (auto f = module.lookupSymbol<func::FuncOp>(name))
+    return f;
+  OpBuilder ob(module.getBodyRegion());
+  ob.setInsertionPointToEnd(module.getBody());
+  auto fn = func::FuncOp::create(ob, module.getLoc(), name,
+                                 ob.getFunctionType(args, {}));
+  fn.setPrivate();
+  fn->setAttr(FP8Dialect::kKernelAttrName, config);
+  fn->setAttr(FP8Dialect::kKernelRefAttrName, kernel);
+  return fn;
+}
+
+LogicalResult mlir::fp8::defineLauncher(func::FuncOp fn, int64_t smCount) {
+  Attribute config = fn->getAttr(FP8Dialect::kKernelAttrName);
+  auto kernel =
+      fn->getAttrOfType<SymbolRefAttr>(FP8Dialect::kKernelRefAttrName);
+  if (!isa_and_nonnull<GemmKernelAttr, QuantizeKernelAttr>(config) || !kernel)
+    return fn.emitOpError("fp8-launch-kernels: the launcher declaration "
+                          "needs its kernel's ")
+           << FP8Dialect::kKernelAttrName << " (#fp8.gemm_kernel or "
+           << "#fp8.quantize_kernel) and " << FP8Dialect::kKernelRefAttrName
+           << " (copied when fp8-launch-kernels declares it)";
+  Block *entry = fn.addEntryBlock();
+  ImplicitLocOpBuilder b(fn.getLoc(), fn.getContext());
+  b.setInsertionPointToStart(entry);
+  ValueRange args = entry->getArguments();
+  // A problem that is empty at run time (a dynamic M of 0) has nothing to
+  // compute and an empty result: the launcher returns before any device
+  // work, as a grid of 0 CTAs and a tensor map over an empty extent are
+  // invalid (cuLaunchKernel, cuTensorMapEncodeTiled).
+  Value result = args[isa<GemmKernelAttr>(config) ? 4 : 1];
+  HostBuilder h(b);
+  Value nonEmpty = arith::CmpIOp::create(b, arith::CmpIPredicate::ne,
+                                         numElements(h, result), h.idx(0));
+  auto ifNonEmpty = scf::IfOp::create(b, nonEmpty, /*withElseRegion=*/false);
+  b.setInsertionPointToStart(ifNonEmpty.thenBlock());
+  if (auto gemm = dyn_cast<GemmKernelAttr>(config)) {
+    // The kernel's own record of its configuration: the one source of the
+    // grid, block and shared-memory size (never recomputed from options).
+    GemmGrouping grouping = !gemm.isGrouped() ? GemmGrouping::none
+                            : gemm.isMasked() ? GemmGrouping::masked
+                                              : GemmGrouping::contiguous;
+    buildGemmLauncherBody(
+        b, args, gemm.getConfig(), kernel, smCount, grouping, gemm.getGroups(),
+        /*hasGroupArg=*/grouping == GemmGrouping::contiguous ||
+            gemm.hasCounts());
+  } else {
+    buildQuantizeLauncherBody(
+        b, args, cast<QuantizeKernelAttr>(config).getConfig(), kernel);
+  }
+  b.setInsertionPointAfter(ifNonEmpty);
+  func::ReturnOp::create(b);
+  // Consumed: the host program lowers to LLVM for upstream tools
+  // (mlir-translate) that do not know the fp8 dialect's attributes.
+  fn->removeAttr(FP8Dialect::kKernelAttrName);
+  fn->removeAttr(FP8Dialect::kKernelRefAttrName);
+  return success();
+}

@@ -1,0 +1,77 @@
+//===- QuantizeEmitter.h - the pieces of the quantize kernel ----*- C++ -*-===//
+//
+// The quantize kernel generator (buildQuantizeKernel, QuantizeKernel.cpp)
+// is a driver over pieces, one concern per file:
+//
+//   QuantizeKernel.cpp  signature, the thread's block and place in it
+//   QuantizeAmax.cpp    the lane's loads and the block's amax (lanes by
+//                       shfl.sync.bfly, warps through shared memory)
+//   QuantizeCodes.cpp   the block's scale and the codes' stores
+//
+// As for the GEMM kernel (GemmEmitter.h), each piece creates its ops in the
+// order the kernel runs them; scripts/kernel-corpus-diff.sh checks that a
+// change here leaves the generated kernels as they were.
+//
+//===----------------------------------------------------------------------===//
+#ifndef FP8_LIB_CONVERSION_FP8TONVVM_QUANTIZEEMITTER_H
+#define FP8_LIB_CONVERSION_FP8TONVVM_QUANTIZEEMITTER_H
+
+#include "KernelBuilder.h"
+#include "QuantizeKernel.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+namespace mlir {
+namespace fp8 {
+namespace quantize {
+
+/// The state the pieces share: the configuration, the builders, the
+/// kernel's parameters, the thread's block and its loaded values.
+struct QuantizeEmitter {
+  QuantizeEmitter(ImplicitLocOpBuilder &b, KernelBuilder &ir,
+                  const QuantizeKernelSpec &spec);
+
+  const QuantizeKernelSpec &spec;
+  const QuantizeKernelConfig &cfg;
+  MLIRContext *ctx;
+  ImplicitLocOpBuilder &b;
+  KernelBuilder &ir;
+
+  bool bf16In;
+  int64_t inBytes;
+  /// Warps per block, rows per warp; each lane holds colsPerLane
+  /// consecutive columns of each of its rows.
+  int64_t warpsPerBlock, rowsPerWarp, colsPerLane;
+  /// Whole 4-column groups are in or out of range together when
+  /// cols % 4 == 0, and then 16/8-byte vector loads and 4-byte code stores
+  /// are aligned.
+  bool vectorized;
+
+  Value xPtr, qPtr, sPtr, rows, blocks;
+  Value lane, blk, warpInBlock, rowBlock, colBlock, col0, zero;
+  /// The thread's rows, whether each is below `rows`, and its values
+  /// (rowsPerWarp x colsPerLane, f32).
+  SmallVector<Value> rowIdx, rowOk, x;
+
+  // --- QuantizeKernel.cpp ---------------------------------------------------
+  /// The block of this thread's warp and the warp's place in it; the
+  /// blocks' range check, its then-region the insertion point.
+  scf::IfOp emitBlockCoords();
+
+  // --- QuantizeAmax.cpp -----------------------------------------------------
+  void emitLoads();
+  /// max |x| over the block (NaN propagates).
+  Value emitAmax(StringRef amaxSymbol);
+
+  // --- QuantizeCodes.cpp ----------------------------------------------------
+  /// The block's scale (the CPU reference's arithmetic), stored once.
+  Value emitScale(Value amax);
+  /// cvt.rn.satfinite of x / s, stored as codes.
+  void emitCodes(Value scale);
+};
+
+} // namespace quantize
+} // namespace fp8
+} // namespace mlir
+
+#endif // FP8_LIB_CONVERSION_FP8TONVVM_QUANTIZEEMITTER_H
