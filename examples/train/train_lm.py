@@ -477,19 +477,19 @@ def merge_seeds(results):
     return first
 
 
-def seed_statistics(seeds):
-    """Per run present beside bf16 in every seed: the final validation
-    losses, their mean and sample standard deviation, and the signed
-    relative difference to the same seed's bf16 run, d = (L - L_bf16) /
-    L_bf16 (paired: the same initial weights and batches), with its mean
-    and the standard error of that mean (sd / sqrt(seeds))."""
+def seed_statistics(seeds, reference="bf16"):
+    """Per run present beside `reference` in every seed: the final
+    validation losses, their mean and sample standard deviation, and the
+    signed relative difference to the same seed's reference run, d = (L -
+    L_ref) / L_ref (paired: the same initial weights and batches), with its
+    mean and the standard error of that mean (sd / sqrt(seeds))."""
     names = [n for n in RUN_SPECS if all(n in v for v in seeds.values())]
-    if "bf16" not in names:
+    if reference not in names:
         return {}
     stats = {}
     for n in names:
         loss = np.array([v[n] for v in seeds.values()])
-        d = np.array([(v[n] - v["bf16"]) / v["bf16"] for v in seeds.values()])
+        d = np.array([(v[n] - v[reference]) / v[reference] for v in seeds.values()])
         stats[n] = dict(loss=loss.tolist(), mean=float(loss.mean()), sd=_sample_sd(loss), d=d.tolist(),
                         d_mean=float(d.mean()), d_se=_sample_sd(d) / np.sqrt(len(d)))
     return stats
@@ -506,16 +506,19 @@ def seed_table(result):
     stats = seed_statistics(seeds) if seeds else {}
     if not stats:
         return ""
+    vs_f32 = seed_statistics(seeds, reference="f32")
     head = " | ".join(f"seed {s}" for s in seeds)
-    rows = [f"Final validation loss over {len(seeds)} seeds (d: (L - L_bf16) / L_bf16 of the same seed; "
-            "its mean +- standard error):", "",
-            f"| run | {head} | mean | sd | d per seed | mean d |",
-            "|---|" + "---|" * len(seeds) + "---|---|---|---|"]
+    rows = [f"Final validation loss over {len(seeds)} seeds (d: (L - L_ref) / L_ref against the same seed's "
+            "bf16 (or f32) run; its mean +- standard error):", "",
+            f"| run | {head} | mean | sd | d vs bf16 per seed | mean d vs bf16 | mean d vs f32 |",
+            "|---|" + "---|" * len(seeds) + "---|---|---|---|---|"]
     for n, st in stats.items():
         losses = " | ".join(f"{x:.4f}" for x in st["loss"])
         ds = ", ".join(f"{100 * x:+.2f}" for x in st["d"])
+        f32 = vs_f32.get(n)
         rows.append(f"| {n} | {losses} | {st['mean']:.4f} | {st['sd']:.4f} | {ds} % | "
-                    f"{100 * st['d_mean']:+.3f} +- {100 * st['d_se']:.3f} % |")
+                    f"{100 * st['d_mean']:+.3f} +- {100 * st['d_se']:.3f} % | " +
+                    (f"{100 * f32['d_mean']:+.3f} +- {100 * f32['d_se']:.3f} % |" if f32 else "- |"))
     return "\n".join(rows) + "\n"
 
 

@@ -131,7 +131,13 @@ def test_seeds_table_pairs_each_run_with_its_seeds_bf16():
     np.testing.assert_allclose(ds["mean"], (2.002 + 1.8981 + 2.104) / 3, rtol=1e-12)
     assert stats["bf16"]["d"] == [0.0, 0.0, 0.0]
     text = ex.seed_table(result)
-    assert "| deepseek-v3 | 2.0020 | 1.8981 | 2.1040 |" in text and "+0.063 +- 0.086 %" in text
+    assert "| deepseek-v3 | 2.0020 | 1.8981 | 2.1040 |" in text and "+0.063 +- 0.086 % | - |" in text
+    # Against f32 where every seed ran it: d = (2.2 - 2.0) / 2.0 and (1.9 - 2.0) / 2.0.
+    two = ex.merge_seeds([_seed_file(0, ["bf16", "f32", "deepseek-v3"], [2.0, 2.0, 2.2]),
+                          _seed_file(1, ["bf16", "f32", "deepseek-v3"], [2.1, 2.0, 1.9])])
+    np.testing.assert_allclose(ex.seed_statistics(two["seeds"], reference="f32")["deepseek-v3"]["d"], [0.1, -0.05])
+    assert "| deepseek-v3 | 2.2000 | 1.9000 | 2.0500 | 0.2121 | +10.00, -9.52 % | +0.238 +- 9.762 % | " \
+           "+2.500 +- 7.500 % |" in ex.seed_table(two)
     # Seeds that ran different experiments are not merged.
     other = _seed_file(3, ["bf16"], [2.0])
     other["args"]["hidden"] = 512
