@@ -162,7 +162,7 @@ def FP8_PolicyAttr : AttrDef<FP8_Dialect, "Policy"> {
     | `scale_mode` | `f32` or `pow2` |
     | `scale_type` | storage of the scales: `f32` or `f8E8M0FNU` |
     | `eps` | lower clamp of the block amax (f32) |
-    | `promote_interval` | K elements per FP32 promotion, multiple of 32 |
+    | `promote_interval` | K elements per FP32 promotion, multiple of 32; `?`: one promotion per GEMM, at the end of its K (DeepSeek-V3 §3.3.2's experiment without promotion, `fp8-pipeline{promotion=none}`; only when both K-blocks span K) |
     | `high` | the type sensitive ops keep (`bf16` or `f32`) |
     | `keep_high` | the roles that stay in `high` precision |
 
