@@ -434,15 +434,20 @@ def relative_errors(runs):
         run["val_rel_err_vs_bf16"] = [abs(v - rv) / rv for (_, v), (_, rv) in zip(run["val_loss"], ref["val_loss"])]
 
 
+def _experiment(result, also=()):
+    """A result's arguments less what may differ between the processes of
+    one experiment (the runs, the output files) and `also`."""
+    differ = ("runs", "json", "png", "no_h200", "from_json") + also
+    return {k: v for k, v in result["args"].items() if k not in differ}
+
+
 def merge(results):
     """One result from the JSON of several processes that ran the same
     experiment (same args but --runs): the runs of all, in order."""
     out = dict(results[0])
     out["runs"] = {}
-    keep = ("runs", "json", "png", "no_h200", "from_json")  # what may differ between the processes
     for r in results:
-        a = {k: v for k, v in r["args"].items() if k not in keep}
-        b = {k: v for k, v in results[0]["args"].items() if k not in keep}
+        a, b = _experiment(r), _experiment(results[0])
         if a != b:
             raise SystemExit(f"--from-json: the files ran different experiments ({a} vs {b})")
         out["runs"].update(r["runs"])
@@ -465,10 +470,8 @@ def merge_seeds(results):
         by_seed.setdefault(r.get("seed", r["args"].get("seed")), []).append(r)
     merged = {s: merge(group) for s, group in sorted(by_seed.items())}
     first = merged[min(merged)]
-    ignore = ("runs", "json", "png", "no_h200", "from_json", "seed")
     for s, m in merged.items():
-        a = {k: v for k, v in m["args"].items() if k not in ignore}
-        b = {k: v for k, v in first["args"].items() if k not in ignore}
+        a, b = _experiment(m, also=("seed",)), _experiment(first, also=("seed",))
         if a != b:
             raise SystemExit(f"--from-json: seed {s} ran a different experiment ({a} vs {b})")
     if len(merged) > 1:
