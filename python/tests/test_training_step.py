@@ -145,6 +145,64 @@ def test_one_linear_step_matches_fp64_reference(policy, grad_fmt):
         assert rel < (0.12 if grad_fmt == "e5m2" and name != "y" else 0.07), (name, rel)
 
 
+def test_zero_tokens_step_returns_empty_results_and_zero_weight_gradient():
+    """T = 0 (a static token count of 0): Y and dX are empty arrays and dW,
+    a sum over no tokens, is +0.0 in every element (bits, not just == 0),
+    through compile() for both targets and the JIT. On sm_90a no GEMM gets
+    a kernel (M = 0 for Y and dX, K = 0 for dW): only the weight's quantize
+    kernel is in the PTX."""
+    text = step_ir(0, IN, OUT)
+    res = fp8_mlir.compile(text)
+    assert res.fp8_ir.count("= fp8.scaled_matmul") == 3
+    gpu = fp8_mlir.compile(text, target="sm_90a")
+    assert gpu.ptx is not None and "fp8_quantize_" in gpu.ptx
+    assert "fp8_scaled_matmul" not in gpu.ptx
+    module = fp8_mlir.jit(text, "fp8-pipeline{report=false},fp8-cpu-pipeline")
+    x, w, dy = np.zeros((0, IN), np.float32), np.ones((OUT, IN), np.float32), np.zeros((0, OUT), np.float32)
+    y, dx = np.zeros((0, OUT), np.float32), np.zeros((0, IN), np.float32)
+    dw = np.full((OUT, IN), 7.0, np.float32)  # the call must overwrite every element
+    module.run(x, w, dy, y, dx, dw)
+    assert y.shape == (0, OUT) and dx.shape == (0, IN)
+    assert not dw.view(np.uint32).any(), "dW over zero tokens must be +0.0"
+
+
+DYN_LINEAR = """
+func.func @linear(%x: tensor<?x256xf32>, %w: tensor<128x256xf32>) -> tensor<?x128xf32> {
+  %c0 = arith.constant 0 : index
+  %m = tensor.dim %x, %c0 : tensor<?x256xf32>
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<256x128xf32>
+  %wt = linalg.transpose ins(%w : tensor<128x256xf32>) outs(%e0 : tensor<256x128xf32>) permutation = [1, 0]
+  %e1 = tensor.empty(%m) : tensor<?x128xf32>
+  %f1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<?x128xf32>) -> tensor<?x128xf32>
+  %y = linalg.matmul ins(%x, %wt : tensor<?x256xf32>, tensor<256x128xf32>) outs(%f1 : tensor<?x128xf32>) -> tensor<?x128xf32>
+  return %y : tensor<?x128xf32>
+}
+func.func @run(%a: memref<?x256xf32>, %b: memref<128x256xf32>, %o: memref<?x128xf32>) {
+  %ta = bufferization.to_tensor %a restrict : memref<?x256xf32> to tensor<?x256xf32>
+  %tb = bufferization.to_tensor %b restrict : memref<128x256xf32> to tensor<128x256xf32>
+  %r = func.call @linear(%ta, %tb) : (tensor<?x256xf32>, tensor<128x256xf32>) -> tensor<?x128xf32>
+  bufferization.materialize_in_destination %r in restrict writable %o : (tensor<?x128xf32>, memref<?x128xf32>) -> ()
+  return
+}
+"""
+
+
+def test_dynamic_tokens_zero_rows_at_run_time():
+    """One compiled dynamic-M FP8 linear called with M = 3 and then M = 0:
+    the empty call returns an empty array and the next call still computes
+    (x and w all ones: every output is the K = 256 products of 1 * 1 summed
+    exactly, 256.0, hand-derived; the quantize scales are 1/448 rounded, so
+    the value is 256 within the scales' rounding)."""
+    module = fp8_mlir.jit(DYN_LINEAR, "fp8-pipeline{report=false},fp8-cpu-pipeline")
+    w = np.ones((128, 256), np.float32)
+    for m in (3, 0, 2):
+        out = np.full((m, 128), np.nan, np.float32)
+        module.run(np.ones((m, 256), np.float32), w, out)
+        assert out.shape == (m, 128)
+        np.testing.assert_allclose(out, 256.0, rtol=1e-6)
+
+
 # -- an activation carried through scf.for iterations -----------------------------
 
 LOOP_T, LOOP_H, LOOP_STEPS = 4, 256, 3
