@@ -1,0 +1,135 @@
+//===- TranslateMemory.cpp - addresses, loads, stores, aggregates ---------===//
+//
+// The memory family of the translation (Translator.h): llvm.getelementptr
+// as base + constant + scaled index terms, loads and stores with their
+// element size, count and address space (the interpreter checks bounds,
+// alignment and initialisation), and struct/vector element access as slot
+// copies.
+//
+//===----------------------------------------------------------------------===//
+#include "Translator.h"
+
+using namespace mlir;
+using namespace mlir::fp8::emu;
+
+static bool translateGep(Translator &t, LLVM::GEPOp g) {
+  std::vector<GepTerm> terms;
+  int64_t offset = 0;
+  Type type = g.getElemType();
+  auto dynamic = g.getDynamicIndices();
+  unsigned dynIdx = 0;
+  bool first = true;
+  for (int32_t raw : g.getRawConstantIndices()) {
+    int64_t scale;
+    Type next = type;
+    if (first) {
+      scale = byteSize(type);
+    } else if (auto a = dyn_cast<LLVM::LLVMArrayType>(type)) {
+      next = a.getElementType();
+      scale = byteSize(next);
+    } else if (auto v = dyn_cast<VectorType>(type)) {
+      next = v.getElementType();
+      scale = byteSize(next);
+    } else {
+      return t.fail(g, "GEP into a struct is not modelled");
+    }
+    if (raw == LLVM::GEPOp::kDynamicIndex) {
+      Value idx = dynamic[dynIdx++];
+      terms.push_back(
+          {t.slot(idx), static_cast<uint8_t>(intBits(idx.getType())), scale});
+    } else {
+      offset += raw * scale;
+    }
+    type = next;
+    first = false;
+  }
+  Inst &inst = t.emit(g, Opcode::Gep);
+  inst.a = t.slot(g.getBase());
+  inst.imm = offset;
+  inst.x = t.p.geps.size();
+  t.p.geps.push_back(std::move(terms));
+  inst.d = t.newSlot(g.getResult());
+  return true;
+}
+
+/// The side-table entry of a load or store of `valueType` through a pointer
+/// of `ptrType`.
+static int32_t memAccess(Translator &t, Type valueType, Type ptrType) {
+  MemAccess m;
+  Type elem = getElementTypeOrSelf(valueType);
+  m.elementBytes = byteSize(elem);
+  m.count = slotWidth(valueType);
+  m.addressSpace = cast<LLVM::LLVMPointerType>(ptrType).getAddressSpace();
+  t.p.mems.push_back(m);
+  return static_cast<int32_t>(t.p.mems.size() - 1);
+}
+
+static bool translateLoad(Translator &t, LLVM::LoadOp l) {
+  Inst &inst = t.emit(l, Opcode::Load);
+  inst.a = t.slot(l.getAddr());
+  inst.x = memAccess(t, l.getType(), l.getAddr().getType());
+  inst.d = t.newSlot(l.getResult());
+  return true;
+}
+
+static bool translateStore(Translator &t, LLVM::StoreOp s) {
+  Inst &inst = t.emit(s, Opcode::Store);
+  inst.a = t.slot(s.getAddr());
+  inst.b = t.slot(s.getValue());
+  inst.x = memAccess(t, s.getValue().getType(), s.getAddr().getType());
+  return true;
+}
+
+static bool translateExtractValue(Translator &t, LLVM::ExtractValueOp e) {
+  if (e.getPosition().size() != 1)
+    return t.fail(e, "nested extractvalue is not modelled");
+  Inst &inst = t.emit(e, Opcode::CopyN);
+  inst.a = t.slot(e.getContainer()) + e.getPosition()[0];
+  inst.imm = slotWidth(e.getType());
+  inst.d = t.newSlot(e.getResult());
+  return true;
+}
+
+static bool translateInsertValue(Translator &t, LLVM::InsertValueOp ins) {
+  if (ins.getPosition().size() != 1)
+    return t.fail(ins, "nested insertvalue is not modelled");
+  int32_t d = t.newSlot(ins.getResult());
+  Inst &copy = t.emit(ins, Opcode::CopyN);
+  copy.a = t.slot(ins.getContainer());
+  copy.imm = slotWidth(ins.getType());
+  copy.d = d;
+  Inst &set = t.emit(ins, Opcode::CopyN);
+  set.a = t.slot(ins.getValue());
+  set.imm = 1;
+  set.d = d + ins.getPosition()[0];
+  return true;
+}
+
+static bool translateInsertElement(Translator &t, LLVM::InsertElementOp ins) {
+  Inst &inst = t.emit(ins, Opcode::InsertElement);
+  inst.a = t.slot(ins.getVector());
+  inst.b = t.slot(ins.getValue());
+  inst.c = t.slot(ins.getPosition());
+  inst.imm = slotWidth(ins.getType());
+  inst.d = t.newSlot(ins.getResult());
+  return true;
+}
+
+static bool translateExtractElement(Translator &t, LLVM::ExtractElementOp ex) {
+  Inst &inst = t.emit(ex, Opcode::ExtractElement);
+  inst.a = t.slot(ex.getVector());
+  inst.c = t.slot(ex.getPosition());
+  inst.imm = slotWidth(ex.getVector().getType());
+  inst.d = t.newSlot(ex.getResult());
+  return true;
+}
+
+void mlir::fp8::emu::addMemoryOps(OpTable &table) {
+  table.add(translateGep);
+  table.add(translateLoad);
+  table.add(translateStore);
+  table.add(translateExtractValue);
+  table.add(translateInsertValue);
+  table.add(translateInsertElement);
+  table.add(translateExtractElement);
+}

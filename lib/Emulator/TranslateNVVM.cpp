@@ -1,0 +1,90 @@
+//===- TranslateNVVM.cpp - special registers, warps, conversions ----------===//
+//
+// The synchronous NVVM families of the translation (Translator.h): the
+// special registers (x only; y and z are 0 in the 1-D launches the kernels
+// use), the CTA barrier, the warp collectives (shfl.sync, bar.warp.sync),
+// setmaxnreg and cvt f32x2 -> f8x2.
+//
+//===----------------------------------------------------------------------===//
+#include "Translator.h"
+
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+using namespace mlir;
+using namespace mlir::fp8::emu;
+
+/// `Op` reads a special register into its result.
+template <typename Op>
+static void addSpecialRegister(OpTable &table, Opcode code) {
+  table.add<Op>([code](Translator &t, Operation *op) {
+    Inst &inst = t.emit(op, code);
+    inst.d = t.newSlot(op->getResult(0));
+    return true;
+  });
+}
+
+static void addSpecialRegisterOps(OpTable &table) {
+  addSpecialRegister<NVVM::ThreadIdXOp>(table, Opcode::Tid);
+  addSpecialRegister<NVVM::BlockIdXOp>(table, Opcode::CtaId);
+  addSpecialRegister<NVVM::GridDimXOp>(table, Opcode::NCtaId);
+  addSpecialRegister<NVVM::BlockDimXOp>(table, Opcode::NTid);
+  table.add<NVVM::ThreadIdYOp, NVVM::ThreadIdZOp, NVVM::BlockIdYOp,
+            NVVM::BlockIdZOp>([](Translator &t, Operation *op) {
+    t.p.initialRegisters[t.newSlot(op->getResult(0))] = 0;
+    return true;
+  });
+}
+
+static bool translateShfl(Translator &t, NVVM::ShflOp s) {
+  if (s.getReturnValueAndIsValid())
+    return t.fail(s, "shfl.sync with a validity result is not modelled");
+  if (slotWidth(s.getType()) != 1 || intBits(s.getType()) != 32)
+    return t.fail(s, "only 32-bit shuffles are modelled");
+  Inst &inst = t.emit(s, Opcode::Shfl);
+  inst.sub = static_cast<uint8_t>(s.getKind());
+  inst.a = t.slot(s.getThreadMask());
+  inst.b = t.slot(s.getVal());
+  inst.c = t.slot(s.getOffset());
+  inst.imm = t.slot(s.getMaskAndClamp());
+  inst.d = t.newSlot(s.getRes());
+  return true;
+}
+
+static bool translateSyncWarp(Translator &t, NVVM::SyncWarpOp s) {
+  Inst &inst = t.emit(s, Opcode::WarpSync);
+  inst.a = t.slot(s.getMask());
+  return true;
+}
+
+static bool translateSetMaxReg(Translator &t, NVVM::SetMaxRegisterOp s) {
+  Inst &inst = t.emit(s, Opcode::SetMaxReg);
+  inst.imm = s.getRegCount();
+  inst.sub = s.getAction() == NVVM::SetMaxRegisterAction::increase;
+  return true;
+}
+
+static bool translateCvtF8x2(Translator &t, NVVM::ConvertF32x2ToF8x2Op cvt) {
+  bool e5m2 = isa<Float8E5M2Type>(cvt.getDstTy());
+  if (!e5m2 && !isa<Float8E4M3FNType>(cvt.getDstTy()))
+    return t.fail(cvt, "only e4m3 and e5m2 destinations are modelled");
+  if (cvt.getRnd() != NVVM::FPRoundingMode::RN || cvt.getRelu() ||
+      !cvt.getType().isInteger(16))
+    return t.fail(cvt, "only cvt.rn{.satfinite}.{e4m3x2,e5m2x2}.f32 to i16 "
+                       "is modelled");
+  Inst &inst = t.emit(cvt, Opcode::CvtF8x2);
+  inst.a = t.slot(cvt.getA());
+  inst.b = t.slot(cvt.getB());
+  inst.sub = (e5m2 ? 1 : 0) |
+             (cvt.getSat() == NVVM::SaturationMode::SATFINITE ? 2 : 0);
+  inst.d = t.newSlot(cvt.getDst());
+  return true;
+}
+
+void mlir::fp8::emu::addNVVMOps(OpTable &table) {
+  addSpecialRegisterOps(table);
+  table.addBare<NVVM::Barrier0Op>(Opcode::Barrier0);
+  table.add(translateShfl);
+  table.add(translateSyncWarp);
+  table.add(translateSetMaxReg);
+  table.add(translateCvtF8x2);
+}
