@@ -36,7 +36,6 @@ __all__ = [
     "CompiledResult",
     "POLICIES",
     "FP8_POLICIES",
-    "FP8_POLICIES",
     "TARGETS",
     "jit",
     "JitModule",

@@ -37,8 +37,9 @@ __all__ = [
 #: compiler defines them: the FP8 recipes, then `bf16` (every contraction
 #: with BF16 operands and FP32 accumulation, nothing FP8: the baseline).
 POLICIES = tuple(_native.policy_presets())
-#: The presets that put linears in FP8 (all but the `bf16` baseline).
-FP8_POLICIES = tuple(p for p in POLICIES if p != "bf16")
+#: The presets that put linears in FP8 (all but the `bf16` baseline, which
+#: keeps every role in high precision), as the compiler defines them.
+FP8_POLICIES = tuple(p.name for p in _native.policy_preset_info() if p.fp8)
 #: Values of `compile(promotion=...)` (fp8-pipeline's `promotion`): the
 #: policy's promote_interval, or one promotion per GEMM at the end of K.
 PROMOTIONS = ("policy", "none")

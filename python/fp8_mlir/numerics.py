@@ -34,10 +34,14 @@ from .compiler import MLIRError, has_pass, run_pipeline
 from .jit import JitModule, jit, openmp_runtime
 
 __all__ = ["ScaledTensor", "quantize", "dequantize", "requantize", "scaled_matmul", "grouped_scaled_matmul",
-           "FORMATS", "SCALES"]
+           "FORMATS", "FORMAT_LIMITS", "SCALES"]
 
+#: FP8 formats as the compiler defines them: name -> FormatLimits (`mlir_type`,
+#: `max`, `min_normal`, `min_subnormal`, `exponent_bits`, `mantissa_bits`,
+#: `bias`, `has_inf`, `has_nan`; read from the C++, docs/design.md §1).
+FORMAT_LIMITS = {f.name: f for f in _native.fp8_formats()}
 #: FP8 formats: name -> (MLIR element type, largest finite value).
-FORMATS = {"e4m3": ("f8E4M3FN", 448.0), "e5m2": ("f8E5M2", 57344.0)}
+FORMATS = {name: (f.mlir_type, f.max) for name, f in FORMAT_LIMITS.items()}
 #: Scale modes: name -> (scale_mode attribute, scale element type).
 SCALES = {"f32": ("f32", "f32"), "pow2": ("pow2", "f32"), "e8m0": ("pow2", "f8E8M0FNU")}
 

@@ -453,13 +453,6 @@ bool isRegisteredPass(const std::string &name) {
   return PassInfo::lookup(name) || PassPipelineInfo::lookup(name);
 }
 
-std::vector<std::string> policyPresets() {
-  std::vector<std::string> names;
-  for (StringRef name : fp8::PolicyAttr::getPresetNames())
-    names.push_back(name.str());
-  return names;
-}
-
 //===----------------------------------------------------------------------===//
 // JitModule
 //===----------------------------------------------------------------------===//

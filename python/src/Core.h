@@ -79,6 +79,33 @@ bool isRegisteredPass(const std::string &name);
 /// Names of the `#fp8.policy` presets (PolicyAttr::getPresetNames).
 std::vector<std::string> policyPresets();
 
+/// An FP8 format as the compiler defines it: its name in the package
+/// ("e4m3", "e5m2"), the MLIR element type ("f8E4M3FN"), the largest finite
+/// value the quantizer saturates to, the smallest normal and subnormal
+/// magnitudes, the exponent and mantissa widths, the exponent bias, and
+/// whether it has infinities and NaNs (the element type's semantics).
+struct FormatLimits {
+  std::string name, mlirType;
+  double max = 0, minNormal = 0, minSubnormal = 0;
+  int exponentBits = 0, mantissaBits = 0, bias = 0;
+  bool hasInf = false, hasNaN = false;
+};
+
+/// The supported FP8 formats, E4M3FN first.
+std::vector<FormatLimits> formatLimits();
+
+/// A #fp8.policy preset: its name, whether it puts linears in FP8 (every
+/// preset but the `bf16` baseline, which keeps them high), and the formats
+/// of its forward and gradient operands (FormatLimits::name).
+struct PolicyPreset {
+  std::string name;
+  bool fp8 = false;
+  std::string format, gradFormat;
+};
+
+/// The presets in documentation order (the order of policyPresets()).
+std::vector<PolicyPreset> policyPresetInfo();
+
 /// Signature of one function of a JIT module, recorded before lowering: every
 /// argument is a memref (element bit width, shape with -1 for dynamic) or a
 /// scalar (rank -1, bit width of the scalar).

@@ -236,6 +236,33 @@ private:
   std::unique_ptr<JitModule> module;
 };
 
+/// The compiler's constants as read-only objects (fields as attributes).
+void bindPresets(py::module_ &m) {
+  py::class_<FormatLimits>(m, "FormatLimits")
+      .def_readonly("name", &FormatLimits::name)
+      .def_readonly("mlir_type", &FormatLimits::mlirType)
+      .def_readonly("max", &FormatLimits::max)
+      .def_readonly("min_normal", &FormatLimits::minNormal)
+      .def_readonly("min_subnormal", &FormatLimits::minSubnormal)
+      .def_readonly("exponent_bits", &FormatLimits::exponentBits)
+      .def_readonly("mantissa_bits", &FormatLimits::mantissaBits)
+      .def_readonly("bias", &FormatLimits::bias)
+      .def_readonly("has_inf", &FormatLimits::hasInf)
+      .def_readonly("has_nan", &FormatLimits::hasNaN)
+      .def("__repr__", [](const FormatLimits &f) {
+        return "FormatLimits(" + f.name + ", " + f.mlirType +
+               ", max=" + py::repr(py::float_(f.max)).cast<std::string>() + ")";
+      });
+  py::class_<PolicyPreset>(m, "PolicyPreset")
+      .def_readonly("name", &PolicyPreset::name)
+      .def_readonly("fp8", &PolicyPreset::fp8)
+      .def_readonly("format", &PolicyPreset::format)
+      .def_readonly("grad_format", &PolicyPreset::gradFormat)
+      .def("__repr__", [](const PolicyPreset &p) {
+        return "PolicyPreset(" + p.name + ")";
+      });
+}
+
 } // namespace
 
 /// Runs the emulator on a recovering thread (mlir::fp8::runRecoverable): it
@@ -408,6 +435,13 @@ PYBIND11_MODULE(_fp8_mlir, m) {
         "True if a pass or pass pipeline of this name is registered.");
   m.def("policy_presets", &policyPresets,
         "Names of the #fp8.policy presets, in documentation order.");
+  m.def("policy_preset_info", &policyPresetInfo,
+        "The #fp8.policy presets in documentation order (PolicyPreset).");
+  m.def("fp8_formats", &formatLimits,
+        "The supported FP8 formats as the compiler defines them "
+        "(FormatLimits), E4M3FN first.");
+
+  bindPresets(m);
 
   py::class_<PyJit>(m, "JitModule")
       .def("functions", &PyJit::functions)
