@@ -1,0 +1,47 @@
+"""Compiling the small functions around one fp8 op: fp8-cpu-pipeline
+through the JIT, cached per IR and options."""
+
+from __future__ import annotations
+
+import collections
+
+from ..compiler import MLIRError, has_pass
+from ..jit import JitModule, jit, openmp_runtime
+
+
+PIPELINE = "fp8-cpu-pipeline"
+_CACHE_SIZE = 64
+_cache: "collections.OrderedDict[str, JitModule]" = collections.OrderedDict()
+
+
+def _threads_option() -> str:
+    """The tiled scaled_matmul runs as an OpenMP loop over output chunks
+    (`threads=0`: OMP_NUM_THREADS, else every core) where the build found the
+    OpenMP runtime; sequential code otherwise."""
+    return "threads=0" if openmp_runtime() else ""
+
+
+def _compile(ir: str, options: str = "") -> JitModule:
+    options = " ".join(o for o in (options, _threads_option()) if o)
+    pipeline = f"{PIPELINE}{{{options}}}" if options else PIPELINE
+    key = pipeline + "\n" + ir
+    module = _cache.get(key)
+    if module is not None:
+        _cache.move_to_end(key)
+        return module
+    if not has_pass(PIPELINE):
+        raise NotImplementedError(
+            f"the numerics functions run the compiler's CPU lowering ({PIPELINE}), "
+            "which this build of fp8-mlir does not register"
+        )
+    try:
+        module = jit(ir, pipeline)
+    except MLIRError as err:
+        # The op verifiers are the final judges of shapes, blocks and
+        # intervals: what they reject is a bad argument.
+        errors = "; ".join(d.message for d in err.errors) or str(err)
+        raise ValueError(f"invalid arguments: {errors}") from None
+    _cache[key] = module
+    if len(_cache) > _CACHE_SIZE:
+        _cache.popitem(last=False)
+    return module
