@@ -3,7 +3,7 @@
 // The emulator's fault checks are what certifies a kernel: a check that
 // never fires on a faulty kernel (weakened alignment, a flipped sign, a
 // field read from the wrong bits) leaves every GEMM test green. So each
-// check of lib/Emulator (Interpreter.cpp, Memory.cpp, the launch) gets a
+// check of lib/Emulator (the interpreter, Memory.cpp, the launch) gets a
 // small hand-written NVVM/LLVM-dialect kernel that trips it, with the
 // report asserted, and, where a boundary decides, a kernel just inside it
 // that passes. The list of checks is in docs/gpu-kernel.md ("Fault checks").

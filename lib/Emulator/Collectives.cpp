@@ -1,0 +1,120 @@
+//===- Collectives.cpp - warp and CTA collectives -------------------------===//
+//
+// The .sync.aligned collectives of a CTA (CtaRun.h): every participating
+// thread must arrive at the same instruction (a divergent arrival is a
+// fault); the last arrival executes the collective and releases the others
+// past it. barrier0 waits for the CTA's live threads (a barrier waiting only
+// for exited threads completes at their exit, Scheduler.cpp), shfl.sync and
+// bar.warp.sync for the warp's 32 lanes (full member masks only). The
+// warpgroup collectives are in Wgmma.cpp.
+//
+//===----------------------------------------------------------------------===//
+#include "CtaRun.h"
+
+#include <sstream>
+
+using namespace mlir::fp8::emu;
+
+bool CtaRun::arrive(Collective &c, Thread &t, uint32_t expected,
+                    const char *what) {
+  if (c.inst == -1)
+    c.inst = t.pc;
+  else if (c.inst != t.pc) {
+    std::ostringstream os;
+    os << what << ": threads arrive at different instructions (divergent "
+       << ".sync.aligned collective); thread " << c.threads.front()
+       << " waits at " << p.locs[c.inst];
+    fault(&t, t.pc, os.str());
+  }
+  c.threads.push_back(t.tid);
+  return c.threads.size() == expected;
+}
+
+void CtaRun::release(Collective &c, uint32_t self) {
+  for (uint32_t u : c.threads) {
+    threads[u].pc++;
+    if (u != self)
+      wake(u);
+  }
+  c.inst = -1;
+  c.threads.clear();
+}
+
+Flow CtaRun::barrier0(Thread &t) {
+  if (arrive(ctaBarrier, t, live, "barrier0")) {
+    release(ctaBarrier, t.tid);
+    return Flow::Jump;
+  }
+  t.state = State::Blocked;
+  return Flow::Yield;
+}
+
+/// The source lane of shfl.sync kind `kind` (0 bfly, 1 up, 2 down, 3 idx)
+/// for `lane` with operand `b` and the clamp/segment mask `cval`; its own
+/// lane when out of range (PTX ISA shfl.sync).
+static uint32_t shuffleSource(uint8_t kind, uint32_t lane, uint32_t b,
+                              uint64_t cval) {
+  uint32_t c = cval & 0x1F, seg = (cval >> 8) & 0x1F;
+  uint32_t maxLane = (lane & seg) | (c & ~seg), minLane = lane & seg;
+  int64_t j;
+  bool ok;
+  switch (kind) {
+  case 0:
+    j = lane ^ b;
+    ok = j <= maxLane;
+    break; // bfly
+  case 1:
+    j = int64_t(lane) - b;
+    ok = j >= maxLane;
+    break; // up
+  case 2:
+    j = lane + b;
+    ok = j <= maxLane;
+    break; // down
+  default:
+    j = minLane | (b & ~seg);
+    ok = j <= maxLane;
+    break; // idx
+  }
+  return ok ? static_cast<uint32_t>(j) : lane;
+}
+
+Collective *CtaRun::arriveWarp(Thread &t, const Inst &in, const char *what) {
+  Collective &w = warps[t.tid / 32];
+  if (static_cast<uint32_t>(t.regs[in.a]) != 0xFFFFFFFFu)
+    fault(&t, t.pc,
+          std::string(what) + " with a partial member mask is not modelled");
+  if (!arrive(w, t, 32, what)) {
+    t.state = State::Blocked;
+    return nullptr;
+  }
+  return &w;
+}
+
+Flow CtaRun::shuffle(Thread &t, const Inst &in) {
+  Collective *w = arriveWarp(t, in, "shfl.sync");
+  if (!w)
+    return Flow::Yield;
+  uint64_t in32[32], out[32];
+  for (uint32_t u : w->threads)
+    in32[u % 32] = threads[u].regs[in.b];
+  for (uint32_t u : w->threads) {
+    uint64_t *r = threads[u].regs;
+    uint32_t lane = u % 32;
+    out[lane] = in32[shuffleSource(in.sub, lane, r[in.c] & 0x1F, r[in.imm])];
+  }
+  for (uint32_t u : w->threads)
+    threads[u].regs[in.d] = out[u % 32];
+  release(*w, t.tid);
+  return Flow::Jump;
+}
+
+Flow CtaRun::warpSync(Thread &t, const Inst &in) {
+  // bar.warp.sync: the warp's 32 lanes meet at the same instruction
+  // (a warp collective like shfl.sync; partial masks not modelled).
+  Collective *w = arriveWarp(t, in, "bar.warp.sync");
+  if (!w)
+    return Flow::Yield;
+  release(*w, t.tid);
+  return Flow::Jump;
+}

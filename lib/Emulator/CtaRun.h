@@ -1,0 +1,227 @@
+//===- CtaRun.h - one CTA of a launch on the interpreter --------*- C++ -*-===//
+//
+// Runs a Program (Program.h) on one CTA. Every thread is a suspendable
+// state (pc + register file); a seeded random scheduler runs one runnable
+// thread for a random number of instructions or until it blocks, and lands
+// pending TMA copies at random or adversarially late moments
+// (CopyLanding.h), so that an ordering the kernel does not enforce can show
+// up. Internal to lib/Emulator.
+//
+// The hardware semantics are split by concern, one file each:
+//   Scheduler.cpp    the CTA's threads, the scheduler loop, deadlock and
+//                    fault reports, thread exit; KernelModule::launch
+//   Execute.cpp      the interpreter loop (step) and the instructions on
+//                    registers: integer, f32, aggregates, branches, special
+//                    registers, cvt to FP8
+//   SharedMemory.cpp bounds, initialisation and wgmma-race checks of shared
+//                    memory; loads and stores (global and shared)
+//   Mbarrier.cpp     mbarrier init/arrive/expect_tx/try_wait.parity, phases
+//                    and transaction counts
+//   Tma.cpp          cp.async.bulk.tensor issue and completion (zero fill,
+//                    swizzle, complete_tx), prefetch.tensormap
+//   Wgmma.cpp        wgmma fence/commit/wait/mma_async and setmaxnreg (the
+//                    warpgroup collectives), operand decoding, fragments
+//   Collectives.cpp  arrival/release of .sync.aligned collectives, barrier0,
+//                    shfl.sync, bar.warp.sync
+//
+// Semantics (PTX ISA 8.x):
+// - mbarrier: pending arrival count, transaction count and phase. A phase
+//   completes when both counts reach zero; try_wait.parity P succeeds once
+//   the phase with parity P has completed (the current phase's parity
+//   differs from P).
+// - cp.async.bulk.tensor (tile): reads the box at completion time, zero
+//   fills out-of-bounds elements, writes shared memory through the tensor
+//   map's swizzle (a function of the shared address bits, as the hardware's)
+//   and performs complete_tx of the box bytes on the mbarrier.
+// - wgmma.*.sync.aligned and setmaxnreg are warpgroup collectives: they
+//   execute when the 128 threads of the warpgroup arrive at the same
+//   instruction. mma_async reads its operands from shared memory through
+//   the matrix descriptors at that moment; its results become readable only
+//   after a wgmma.wait_group that covers their commit group.
+// - shfl.sync is a warp collective, barrier0 a CTA collective.
+//
+//===----------------------------------------------------------------------===//
+#ifndef FP8_LIB_EMULATOR_CTARUN_H
+#define FP8_LIB_EMULATOR_CTARUN_H
+
+#include "CopyLanding.h"
+#include "Program.h"
+#include "fp8/Emulator/Emulator.h"
+
+#include <random>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace mlir::fp8::emu {
+
+//===----------------------------------------------------------------------===//
+// CTA state
+//===----------------------------------------------------------------------===//
+
+enum class State : uint8_t { Runnable, Blocked, Done };
+
+struct Thread {
+  int32_t pc = 0;
+  uint32_t tid = 0;
+  State state = State::Runnable;
+  uint64_t *regs = nullptr;
+  int64_t *wgTag = nullptr; // per wgmma value: commit group at issue, or -1
+};
+
+struct MBarrier {
+  uint32_t expected = 0, pending = 0, phase = 0;
+  int64_t tx = 0, inflight = 0;
+  int32_t initInst = -1;
+  std::vector<uint32_t> waiters; // (thread << 1) | parity
+};
+
+struct PendingTma {
+  uint32_t dst, mbar, thread;
+  int32_t inst;
+  TensorMap map;
+  int64_t coords[3];
+  bool late; // lands only when no thread can run (CopyLanding.h)
+};
+
+struct Collective {
+  int32_t inst = -1;
+  std::vector<uint32_t> threads;
+};
+
+struct OutstandingRead {
+  uint32_t lo, hi;
+  int64_t group;
+  int32_t inst;
+};
+
+struct Warpgroup {
+  int64_t commits = 0, completed = 0;
+  Collective coll;
+  std::vector<OutstandingRead> reads;
+  uint32_t live = 0;
+};
+
+/// Thrown by CtaRun::fault, caught by CtaRun::run: a detected fault ends the
+/// CTA's run from anywhere inside an instruction.
+struct FaultStop {};
+
+/// What the interpreter loop does after an instruction.
+enum class Flow : uint8_t {
+  Next,  // go on with the next instruction (pc + 1)
+  Jump,  // the pc is already set (a branch, a released collective)
+  Yield, // the thread blocked or exited: its step ends
+};
+
+class CtaRun {
+public:
+  CtaRun(const Program &p, Device &dev, const LaunchDims &dims,
+         const std::vector<KernelArg> &args, const Options &opt, uint32_t cta,
+         std::mt19937_64 &rng, uint64_t &instCount);
+
+  /// Runs the CTA to completion; false with `report` set on a fault.
+  bool run(std::string &report);
+
+private:
+  const Program &p;
+  Device &dev;
+  const LaunchDims &dims;
+  const Options &opt;
+  uint32_t cta;
+  std::mt19937_64 &rng;
+  uint64_t &instCount;
+  CopyLandingPolicy landing;
+  WgmmaAccumulateFn accumulate;
+
+  uint32_t smemEnd;
+  std::vector<uint8_t> smem, initialised, lineTag; // tag: 1 + swizzle code
+  std::vector<uint64_t> regArena;
+  std::vector<int64_t> tagArena;
+  std::vector<Thread> threads;
+  std::vector<uint32_t> runnable;
+  std::unordered_map<uint32_t, MBarrier> mbars;
+  std::vector<PendingTma> tmas;
+  std::vector<Warpgroup> wgs;
+  std::vector<Collective> warps;
+  Collective ctaBarrier;
+  uint32_t live;
+  std::string report;
+
+  // --- scheduler (Scheduler.cpp) ---------------------------------------------
+  /// Ends the run with a report naming `what`, the instruction and thread.
+  [[noreturn]] void fault(const Thread *t, int32_t inst,
+                          const std::string &what);
+  [[noreturn]] void deadlock();
+  void wake(uint32_t t);
+  /// llvm.return: the thread exits.
+  Flow exit(Thread &t);
+
+  // --- the interpreter loop (Execute.cpp) ------------------------------------
+  void step(Thread &t, uint32_t budget);
+  /// A read of wgmma results (`in.check`) before their wgmma.wait_group.
+  void checkWgmmaReads(Thread &t, const Inst &in);
+  Flow execute(Thread &t, const Inst &in);
+  bool executeInteger(Thread &t, const Inst &in);
+  bool executeFloat(Thread &t, const Inst &in);
+  bool executeAggregate(Thread &t, const Inst &in);
+  void branch(Thread &t, const Inst &in);
+
+  // --- shared and global memory (SharedMemory.cpp) ---------------------------
+  void checkShared(const Thread *t, int32_t inst, uint64_t addr, uint64_t bytes,
+                   const char *what);
+  void checkInitialised(const Thread *t, int32_t inst, uint32_t addr,
+                        uint32_t bytes);
+  /// A write to [lo, hi) must not hit shared memory that a wgmma of this
+  /// CTA still reads (issued, not yet covered by a wgmma.wait_group).
+  void checkNoPendingWgmma(const Thread *t, int32_t inst, uint32_t lo,
+                           uint32_t hi, const char *writer);
+  void loadStore(Thread &t, const Inst &in);
+
+  // --- mbarrier (Mbarrier.cpp) -----------------------------------------------
+  MBarrier &mbarrier(const Thread *t, int32_t inst, uint64_t addr);
+  std::string describe(uint32_t addr, const MBarrier &mb);
+  void maybeCompletePhase(const Thread *t, int32_t inst, uint32_t addr,
+                          MBarrier &mb);
+  void wakeAfterWait(uint32_t t);
+  void addTx(const Thread *t, int32_t inst, uint32_t addr, MBarrier &mb,
+             int64_t delta);
+  void mbarrierInit(Thread &t, const Inst &in);
+  void mbarrierArrive(Thread &t, const Inst &in);
+  Flow mbarrierTryWait(Thread &t, const Inst &in);
+
+  // --- TMA (Tma.cpp) ---------------------------------------------------------
+  void issueTma(Thread &t, const Inst &inst);
+  void completeTma(size_t index);
+  /// The box of `tma` read from global memory (out-of-bounds elements 0).
+  std::vector<uint8_t> readBox(const PendingTma &tma, const Thread *t,
+                               uint64_t bytes);
+  void prefetchTensorMap(Thread &t, const Inst &in);
+
+  // --- wgmma (Wgmma.cpp) -----------------------------------------------------
+  Flow warpgroupCollective(Thread &t, const Inst &in);
+  void executeWgmma(Warpgroup &wg, const std::vector<uint32_t> &members,
+                    const Inst &inst, int32_t instIdx);
+  /// Reads `rows` x 32 FP8 codes of a wgmma operand through its matrix
+  /// descriptor into `out` (values) and `codes`; records the read.
+  void readWgmmaOperand(Warpgroup &wg, const Thread &t0, int32_t instIdx,
+                        uint64_t desc, int rows, bool e5m2, float *out,
+                        uint8_t *codes, const char *which);
+
+  // --- collectives (Collectives.cpp) -----------------------------------------
+  /// Registers the arrival of `t` at collective `c` (of `expected` threads).
+  /// Returns true when it is the last arrival (the caller executes the
+  /// collective and releases everybody with release()).
+  bool arrive(Collective &c, Thread &t, uint32_t expected, const char *what);
+  void release(Collective &c, uint32_t self);
+  /// The arrival of `t` at the warp collective `what` (full member mask
+  /// `in.a` only): its warp's collective when `t` is the last lane to
+  /// arrive, else null (`t` blocks).
+  Collective *arriveWarp(Thread &t, const Inst &in, const char *what);
+  Flow barrier0(Thread &t);
+  Flow shuffle(Thread &t, const Inst &in);
+  Flow warpSync(Thread &t, const Inst &in);
+};
+
+} // namespace mlir::fp8::emu
+
+#endif // FP8_LIB_EMULATOR_CTARUN_H

@@ -1,0 +1,354 @@
+//===- Execute.cpp - the interpreter loop and register instructions -------===//
+//
+// The interpreter loop of a CTA's thread (CtaRun.h): each step runs up to a
+// budget of instructions, checking every read of a wgmma result against
+// its covering wgmma.wait_group, and dispatches the instructions that touch
+// more than the thread's registers to their concern (SharedMemory.cpp,
+// Mbarrier.cpp, Tma.cpp, Wgmma.cpp, Collectives.cpp). The instructions on
+// registers only (integer and f32 arithmetic, aggregates, branches, special
+// registers, cvt to FP8) are here, in one file so the loop inlines them.
+//
+//===----------------------------------------------------------------------===//
+#include "CtaRun.h"
+#include "Numerics.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+using namespace mlir::fp8::emu;
+
+void CtaRun::step(Thread &t, uint32_t budget) {
+  const Inst *insts = p.insts.data();
+  for (; budget; --budget) {
+    const Inst &in = insts[t.pc];
+    ++instCount;
+    if (in.check >= 0)
+      checkWgmmaReads(t, in);
+    Flow flow = execute(t, in);
+    if (flow == Flow::Yield)
+      return;
+    if (flow == Flow::Jump)
+      continue;
+    ++t.pc;
+    if (opt.maxInstructions && instCount > opt.maxInstructions)
+      fault(&t, t.pc, "instruction limit reached");
+    if (opt.stop && (instCount & 4095) == 0 &&
+        opt.stop->load(std::memory_order_relaxed))
+      fault(&t, t.pc, "interrupted (the caller asked the launch to stop)");
+  }
+}
+
+void CtaRun::checkWgmmaReads(Thread &t, const Inst &in) {
+  Warpgroup &wg = wgs[t.tid / 128];
+  for (auto [wi, slot] : p.wgmmaChecks[in.check].operands) {
+    int64_t tag = t.wgTag[wi];
+    if (tag >= 0 && tag >= wg.completed)
+      fault(&t, t.pc,
+            "reads the result of a wgmma.mma_async before a "
+            "wgmma.wait_group covering it (commit group " +
+                std::to_string(tag) + " of the warpgroup; groups below " +
+                std::to_string(wg.completed) + " are complete)");
+  }
+}
+
+Flow CtaRun::execute(Thread &t, const Inst &in) {
+  if (executeInteger(t, in) || executeFloat(t, in) || executeAggregate(t, in))
+    return Flow::Next;
+  uint64_t *R = t.regs;
+  switch (in.op) {
+  case Opcode::Load:
+  case Opcode::Store:
+    loadStore(t, in);
+    return Flow::Next;
+  case Opcode::Br:
+  case Opcode::CondBr:
+    branch(t, in);
+    return Flow::Jump;
+  case Opcode::Return:
+    return exit(t);
+  case Opcode::Tid:
+    R[in.d] = t.tid;
+    return Flow::Next;
+  case Opcode::CtaId:
+    R[in.d] = cta;
+    return Flow::Next;
+  case Opcode::NCtaId:
+    R[in.d] = dims.grid;
+    return Flow::Next;
+  case Opcode::NTid:
+    R[in.d] = dims.block;
+    return Flow::Next;
+  case Opcode::Barrier0:
+    return barrier0(t);
+  case Opcode::MbarInit:
+    mbarrierInit(t, in);
+    return Flow::Next;
+  case Opcode::MbarArrive:
+  case Opcode::MbarArriveTx:
+    mbarrierArrive(t, in);
+    return Flow::Next;
+  case Opcode::MbarTryWait:
+    return mbarrierTryWait(t, in);
+  case Opcode::Tma:
+    issueTma(t, in);
+    return Flow::Next;
+  case Opcode::PrefetchTensorMap:
+    prefetchTensorMap(t, in);
+    return Flow::Next;
+  case Opcode::WgFence:
+  case Opcode::WgMma:
+  case Opcode::WgCommit:
+  case Opcode::WgWait:
+  case Opcode::SetMaxReg:
+    return warpgroupCollective(t, in);
+  case Opcode::Shfl:
+    return shuffle(t, in);
+  case Opcode::WarpSync:
+    return warpSync(t, in);
+  case Opcode::CvtF8x2: {
+    bool e5m2 = in.sub & 1, sat = in.sub & 2;
+    uint8_t hi = cvtToFp8(asF32(R[in.a]), e5m2, sat);
+    uint8_t lo = cvtToFp8(asF32(R[in.b]), e5m2, sat);
+    R[in.d] = (uint64_t(hi) << 8) | lo;
+    return Flow::Next;
+  }
+  case Opcode::Nop:
+    return Flow::Next;
+  default: // a new opcode without its case here
+    fault(&t, t.pc,
+          "the emulator's interpreter has no case for this "
+          "instruction");
+  }
+}
+
+/// Integer arithmetic, comparisons and casts; false for another opcode.
+bool CtaRun::executeInteger(Thread &t, const Inst &in) {
+  uint64_t *R = t.regs;
+  const unsigned bits = in.bits;
+  switch (in.op) {
+  case Opcode::AddI:
+    R[in.d] = maskBits(R[in.a] + R[in.b], bits);
+    break;
+  case Opcode::SubI:
+    R[in.d] = maskBits(R[in.a] - R[in.b], bits);
+    break;
+  case Opcode::MulI:
+    R[in.d] = maskBits(R[in.a] * R[in.b], bits);
+    break;
+  case Opcode::DivUI:
+  case Opcode::RemUI: {
+    uint64_t a = maskBits(R[in.a], bits), b = maskBits(R[in.b], bits);
+    if (b == 0)
+      fault(&t, t.pc, "integer division by zero");
+    R[in.d] = in.op == Opcode::DivUI ? a / b : a % b;
+    break;
+  }
+  case Opcode::DivSI:
+  case Opcode::RemSI: {
+    int64_t a = sext(R[in.a], bits), b = sext(R[in.b], bits);
+    if (b == 0)
+      fault(&t, t.pc, "integer division by zero");
+    R[in.d] = maskBits(in.op == Opcode::DivSI ? a / b : a % b, bits);
+    break;
+  }
+  case Opcode::AndI:
+    R[in.d] = R[in.a] & R[in.b];
+    break;
+  case Opcode::OrI:
+    R[in.d] = R[in.a] | R[in.b];
+    break;
+  case Opcode::XOrI:
+    R[in.d] = R[in.a] ^ R[in.b];
+    break;
+  case Opcode::ShLI: {
+    uint64_t s = R[in.b];
+    R[in.d] = s >= bits ? 0 : maskBits(R[in.a] << s, bits);
+    break;
+  }
+  case Opcode::ShRUI: {
+    uint64_t s = R[in.b];
+    R[in.d] = s >= bits ? 0 : maskBits(R[in.a], bits) >> s;
+    break;
+  }
+  case Opcode::ShRSI: {
+    uint64_t s = std::min<uint64_t>(R[in.b], bits - 1);
+    R[in.d] = maskBits(sext(R[in.a], bits) >> s, bits);
+    break;
+  }
+  case Opcode::MinSI:
+    R[in.d] = sext(R[in.a], bits) < sext(R[in.b], bits) ? R[in.a] : R[in.b];
+    break;
+  case Opcode::MaxSI:
+    R[in.d] = sext(R[in.a], bits) > sext(R[in.b], bits) ? R[in.a] : R[in.b];
+    break;
+  case Opcode::MinUI:
+    R[in.d] = std::min(R[in.a], R[in.b]);
+    break;
+  case Opcode::MaxUI:
+    R[in.d] = std::max(R[in.a], R[in.b]);
+    break;
+  case Opcode::CmpI:
+    R[in.d] = cmpI(in.sub, R[in.a], R[in.b], bits);
+    break;
+  case Opcode::Select:
+    R[in.d] = (R[in.a] & 1) ? R[in.b] : R[in.c];
+    break;
+  case Opcode::ExtUI:
+    R[in.d] = maskBits(R[in.a], bits);
+    break;
+  case Opcode::ExtSI:
+    R[in.d] = maskBits(sext(R[in.a], bits), static_cast<unsigned>(in.imm));
+    break;
+  case Opcode::TruncI:
+    R[in.d] = maskBits(R[in.a], in.imm ? static_cast<unsigned>(in.imm) : 64);
+    break;
+  case Opcode::Copy:
+    R[in.d] = R[in.a];
+    break;
+  default:
+    return false;
+  }
+  return true;
+}
+
+/// f32 arithmetic, comparisons and conversions; false for another opcode.
+bool CtaRun::executeFloat(Thread &t, const Inst &in) {
+  uint64_t *R = t.regs;
+  const unsigned bits = in.bits;
+  switch (in.op) {
+  case Opcode::AddF:
+    R[in.d] = fromF32(asF32(R[in.a]) + asF32(R[in.b]));
+    break;
+  case Opcode::SubF:
+    R[in.d] = fromF32(asF32(R[in.a]) - asF32(R[in.b]));
+    break;
+  case Opcode::MulF:
+    R[in.d] = fromF32(asF32(R[in.a]) * asF32(R[in.b]));
+    break;
+  case Opcode::DivF:
+    R[in.d] = fromF32(asF32(R[in.a]) / asF32(R[in.b]));
+    break;
+  case Opcode::MaximumF:
+    R[in.d] = fromF32(maximumF(asF32(R[in.a]), asF32(R[in.b])));
+    break;
+  case Opcode::MinimumF:
+    R[in.d] = fromF32(minimumF(asF32(R[in.a]), asF32(R[in.b])));
+    break;
+  case Opcode::MaxNumF:
+    R[in.d] = fromF32(std::fmax(asF32(R[in.a]), asF32(R[in.b])));
+    break;
+  case Opcode::MinNumF:
+    R[in.d] = fromF32(std::fmin(asF32(R[in.a]), asF32(R[in.b])));
+    break;
+  case Opcode::NegF:
+    R[in.d] = R[in.a] ^ 0x80000000u;
+    break;
+  case Opcode::AbsF:
+    R[in.d] = R[in.a] & 0x7FFFFFFFu;
+    break;
+  case Opcode::CmpF:
+    R[in.d] = cmpF(in.sub, asF32(R[in.a]), asF32(R[in.b]));
+    break;
+  case Opcode::Fma:
+    R[in.d] =
+        fromF32(std::fmaf(asF32(R[in.a]), asF32(R[in.b]), asF32(R[in.c])));
+    break;
+  case Opcode::ExtBF16:
+    R[in.d] = (R[in.a] & 0xFFFF) << 16;
+    break;
+  case Opcode::TruncBF16:
+    R[in.d] = truncToBF16(static_cast<uint32_t>(R[in.a]));
+    break;
+  case Opcode::SIToFP:
+    R[in.d] = fromF32(static_cast<float>(sext(R[in.a], bits)));
+    break;
+  case Opcode::UIToFP:
+    R[in.d] = fromF32(static_cast<float>(maskBits(R[in.a], bits)));
+    break;
+  case Opcode::FPToSI:
+  case Opcode::FPToUI: {
+    float f = asF32(R[in.a]);
+    double lim = std::ldexp(1.0, static_cast<int>(in.imm) -
+                                     (in.op == Opcode::FPToSI ? 1 : 0));
+    double lo = in.op == Opcode::FPToSI ? -lim : 0;
+    if (!(f >= lo && f < lim)) // poison in MLIR: flag it
+      fault(&t, t.pc, "float-to-integer conversion out of range");
+    R[in.d] = maskBits(static_cast<uint64_t>(static_cast<int64_t>(f)),
+                       static_cast<unsigned>(in.imm));
+    break;
+  }
+  default:
+    return false;
+  }
+  return true;
+}
+
+/// Address arithmetic and struct/vector element access; false for another
+/// opcode.
+bool CtaRun::executeAggregate(Thread &t, const Inst &in) {
+  uint64_t *R = t.regs;
+  switch (in.op) {
+  case Opcode::Gep: {
+    uint64_t addr = R[in.a] + in.imm;
+    for (const GepTerm &g : p.geps[in.x])
+      addr += sext(R[g.slot], g.bits) * g.scale;
+    R[in.d] = addr;
+    break;
+  }
+  case Opcode::InsertElement: {
+    uint64_t pos = R[in.c];
+    if (pos >= uint64_t(in.imm))
+      fault(&t, t.pc, "insertelement position out of range");
+    std::memmove(&R[in.d], &R[in.a], in.imm * 8);
+    R[in.d + pos] = R[in.b];
+    break;
+  }
+  case Opcode::ExtractElement: {
+    uint64_t pos = R[in.c];
+    if (pos >= uint64_t(in.imm))
+      fault(&t, t.pc, "extractelement position out of range");
+    R[in.d] = R[in.a + pos];
+    break;
+  }
+  case Opcode::CopyN:
+    std::memmove(&R[in.d], &R[in.a], in.imm * 8);
+    break;
+  default:
+    return false;
+  }
+  return true;
+}
+
+/// cf.br / cf.cond_br: the parallel copy of the branch arguments, then the
+/// jump.
+void CtaRun::branch(Thread &t, const Inst &in) {
+  uint64_t *R = t.regs;
+  int32_t set = in.op == Opcode::Br || (R[in.a] & 1)
+                    ? in.x
+                    : static_cast<int32_t>(in.imm);
+  const CopySet &cs = p.copySets[set];
+  if (cs.copies.size() == 1) {
+    const Copy &c = cs.copies[0];
+    std::memmove(&R[c.dst], &R[c.src], c.count * 8);
+  } else if (!cs.copies.empty()) {
+    uint64_t tmp[512];
+    std::vector<uint64_t> big;
+    uint64_t *buf = tmp;
+    if (cs.total > 512) {
+      big.resize(cs.total);
+      buf = big.data();
+    }
+    uint32_t o = 0;
+    for (const Copy &c : cs.copies) {
+      std::memcpy(buf + o, &R[c.src], c.count * 8);
+      o += c.count;
+    }
+    o = 0;
+    for (const Copy &c : cs.copies) {
+      std::memcpy(&R[c.dst], buf + o, c.count * 8);
+      o += c.count;
+    }
+  }
+  t.pc = cs.target;
+}

@@ -1,0 +1,195 @@
+//===- Scheduler.cpp - a CTA's threads and the seeded scheduler -----------===//
+//
+// The threads of one CTA (CtaRun.h), the scheduler loop that runs them and
+// lands TMA copies (CopyLanding.h), thread exit, the deadlock and fault
+// reports, and KernelModule::launch (CTAs one after another).
+//
+//===----------------------------------------------------------------------===//
+#include "CtaRun.h"
+#include "Numerics.h"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <sstream>
+
+using namespace mlir::fp8::emu;
+
+CtaRun::CtaRun(const Program &p, Device &dev, const LaunchDims &dims,
+               const std::vector<KernelArg> &args, const Options &opt,
+               uint32_t cta, std::mt19937_64 &rng, uint64_t &instCount)
+    : p(p), dev(dev), dims(dims), opt(opt), cta(cta), rng(rng),
+      instCount(instCount), landing(opt.copies, rng) {
+  accumulate = opt.accumulate;
+  smemEnd = p.dynamicSharedBase + dims.dynamicSharedBytes;
+  smem.assign(smemEnd, 0);
+  initialised.assign(smemEnd, 0);
+  lineTag.assign((smemEnd + 127) / 128, 0);
+  uint32_t n = dims.block;
+  size_t nregs = p.initialRegisters.size();
+  regArena.resize(nregs * n);
+  tagArena.assign(size_t(p.numWgmmaValues) * n, -1);
+  threads.resize(n);
+  for (uint32_t t = 0; t < n; ++t) {
+    Thread &th = threads[t];
+    th.tid = t;
+    th.regs = regArena.data() + nregs * t;
+    std::memcpy(th.regs, p.initialRegisters.data(), nregs * 8);
+    for (int i = 0; i < p.numParams; ++i)
+      th.regs[p.paramSlots[i]] = args[i];
+    th.wgTag = tagArena.data() + size_t(p.numWgmmaValues) * t;
+    runnable.push_back(t);
+  }
+  wgs.resize((n + 127) / 128);
+  for (uint32_t w = 0; w < wgs.size(); ++w)
+    wgs[w].live = std::min<uint32_t>(128, n - 128 * w);
+  warps.resize((n + 31) / 32);
+  live = n;
+}
+
+void CtaRun::fault(const Thread *t, int32_t inst, const std::string &what) {
+  std::ostringstream os;
+  os << "fp8-emu: error: " << what << "\n";
+  if (inst >= 0)
+    os << "  at " << p.locs[inst] << "\n";
+  os << "  in kernel '" << p.name << "', CTA " << cta;
+  if (t)
+    os << ", thread " << t->tid << " (warpgroup " << t->tid / 128 << ", warp "
+       << t->tid / 32 << ", lane " << t->tid % 32 << ")";
+  os << "\n";
+  report = os.str();
+  throw FaultStop();
+}
+
+void CtaRun::wake(uint32_t t) {
+  threads[t].state = State::Runnable;
+  runnable.push_back(t);
+}
+
+Flow CtaRun::exit(Thread &t) {
+  t.state = State::Done;
+  --live;
+  --wgs[t.tid / 128].live;
+  // A CTA barrier waiting only for exited threads completes now.
+  if (!ctaBarrier.threads.empty() && ctaBarrier.threads.size() == live)
+    release(ctaBarrier, ~0u);
+  return Flow::Yield;
+}
+
+void CtaRun::deadlock() {
+  std::ostringstream os;
+  os << "fp8-emu: error: deadlock: every live thread of the CTA is blocked "
+        "and no TMA copy is in flight\n";
+  // Group the blocked threads by instruction.
+  std::map<int32_t, std::vector<uint32_t>> byInst;
+  for (const Thread &t : threads)
+    if (t.state == State::Blocked)
+      byInst[t.pc].push_back(t.tid);
+  for (auto &[inst, tids] : byInst) {
+    os << "  " << tids.size() << " thread(s) (first: thread " << tids.front()
+       << ") blocked at " << p.locs[inst] << "\n";
+    const Inst &in = p.insts[inst];
+    if (in.op == Opcode::MbarTryWait) {
+      const Thread &t = threads[tids.front()];
+      uint32_t addr = static_cast<uint32_t>(t.regs[in.a]);
+      const MBarrier &mb = mbars[addr];
+      os << "    waiting for parity " << (t.regs[in.b] & 1) << " of "
+         << describe(addr, mb) << "\n";
+      if (mb.pending == 0 && mb.tx > 0)
+        os << "    expect_tx: " << mb.tx
+           << " announced bytes never arrived (no TMA copy in flight)\n";
+    }
+  }
+  os << "  in kernel '" << p.name << "', CTA " << cta << "\n";
+  report = os.str();
+  throw FaultStop();
+}
+
+bool CtaRun::run(std::string &out) {
+  try {
+    while (true) {
+      if (runnable.empty() && tmas.empty()) {
+        if (live == 0)
+          break;
+        deadlock();
+      }
+      if (int c = landing.pick(tmas, !runnable.empty()); c >= 0) {
+        completeTma(c);
+        continue;
+      }
+      size_t i = rng() % runnable.size();
+      uint32_t tid = runnable[i];
+      Thread &t = threads[tid];
+      step(t, 1 + rng() % opt.maxQuantum);
+      if (t.state != State::Runnable) {
+        // It may have been moved by wake() during its own step: find it.
+        if (runnable[i] != tid)
+          i = std::find(runnable.begin(), runnable.end(), tid) -
+              runnable.begin();
+        runnable[i] = runnable.back();
+        runnable.pop_back();
+      }
+    }
+  } catch (FaultStop &) {
+    out = report;
+    return false;
+  }
+  return true;
+}
+
+bool mlir::fp8::emu::getAccumulator(const std::string &name,
+                                    WgmmaAccumulateFn &out) {
+  if (name == "exact")
+    out = nullptr;
+  else if (name == "sm90")
+    out = sm90Accumulate;
+  else if (name == "sm89")
+    out = sm89Accumulate;
+  else
+    return false;
+  return true;
+}
+
+LaunchResult KernelModule::launch(const std::string &kernel, Device &device,
+                                  const LaunchDims &dims,
+                                  const std::vector<KernelArg> &args,
+                                  const Options &options) const {
+  LaunchResult result;
+  auto fail = [&](const std::string &what) {
+    result.ok = false;
+    result.report =
+        "fp8-emu: error: launch of '" + kernel + "': " + what + "\n";
+    return result;
+  };
+  auto it = programs.find(kernel);
+  if (it == programs.end())
+    return fail("no such kernel in the module");
+  const Program &p = *it->second;
+  if (static_cast<int>(args.size()) != p.numParams)
+    return fail("expected " + std::to_string(p.numParams) + " arguments, got " +
+                std::to_string(args.size()));
+  if (dims.block == 0 || dims.block > 1024 || dims.grid == 0)
+    return fail("grid and block must be positive, block at most 1024");
+  if (p.maxThreads && dims.block > p.maxThreads)
+    return fail("block of " + std::to_string(dims.block) +
+                " threads exceeds the kernel's maxntid " +
+                std::to_string(p.maxThreads));
+  uint64_t shared =
+      uint64_t(p.dynamicSharedBase - kSharedBase) + dims.dynamicSharedBytes;
+  if (shared > kSharedLimit)
+    return fail("shared memory of " + std::to_string(shared) +
+                " bytes exceeds the sm_90 limit of " +
+                std::to_string(kSharedLimit));
+  Options opt = options;
+  if (opt.maxQuantum == 0)
+    opt.maxQuantum = 1;
+  std::mt19937_64 rng(opt.seed);
+  for (uint32_t cta = 0; cta < dims.grid; ++cta) {
+    CtaRun run(p, device, dims, args, opt, cta, rng, result.instructions);
+    if (!run.run(result.report)) {
+      result.ok = false;
+      return result;
+    }
+  }
+  return result;
+}

@@ -1,0 +1,150 @@
+//===- Tma.cpp - TMA tiled loads (cp.async.bulk.tensor) -------------------===//
+//
+// A TMA load of a CTA (CtaRun.h): at issue the tensor map, coordinates,
+// destination alignment and mbarrier are checked and the bytes announced
+// in flight on the mbarrier; the copy lands later (CopyLanding.h) and only
+// then reads global memory (out-of-bounds elements zero), writes shared
+// memory through the map's swizzle, tags the 128-byte lines with the
+// swizzle (wgmma checks it reads them the same way) and performs
+// complete_tx on the mbarrier. prefetch.tensormap checks its operand is a
+// tensor map.
+//
+//===----------------------------------------------------------------------===//
+#include "CtaRun.h"
+#include "Numerics.h"
+
+#include <algorithm>
+#include <cstring>
+#include <sstream>
+
+using namespace mlir::fp8::emu;
+
+/// Bytes of one box of `m`.
+static uint64_t boxBytes(const TensorMap &m) {
+  return uint64_t(m.elementBytes) * m.boxDim[0] *
+         (m.rank > 1 ? m.boxDim[1] : 1) * (m.rank > 2 ? m.boxDim[2] : 1);
+}
+
+void CtaRun::issueTma(Thread &t, const Inst &inst) {
+  int32_t idx = t.pc;
+  uint64_t mapAddr = t.regs[inst.b];
+  PendingTma tma;
+  if (mapAddr % 64)
+    fault(&t, idx, "TMA: the tensor map address is not 64-byte aligned");
+  if (!dev.read(mapAddr, &tma.map, sizeof(TensorMap)))
+    fault(&t, idx,
+          "TMA: the tensor map pointer " + dev.describe(mapAddr) +
+              " is not inside a device allocation");
+  const TensorMap &m = tma.map;
+  if (m.magic != TensorMap::kMagic)
+    fault(&t, idx,
+          "TMA: the tensor map pointer " + dev.describe(mapAddr) +
+              " does not point to an encoded tensor map");
+  const std::vector<GepTerm> &coords = p.geps[inst.x];
+  if (coords.size() != m.rank)
+    fault(&t, idx,
+          "TMA: " + std::to_string(coords.size()) +
+              " coordinates for a tensor map of rank " +
+              std::to_string(m.rank));
+  for (size_t i = 0; i < 3; ++i)
+    tma.coords[i] = i < coords.size() ? sext(t.regs[coords[i].slot], 32) : 0;
+  tma.dst = static_cast<uint32_t>(t.regs[inst.a]);
+  uint64_t bytes = boxBytes(m);
+  uint32_t align = m.swizzle ? 1024 : 128;
+  if (tma.dst % align) {
+    std::ostringstream os;
+    os << "TMA: shared-memory destination 0x" << std::hex << tma.dst << std::dec
+       << " is not " << align << "-byte aligned"
+       << (m.swizzle ? " (swizzled boxes start on a swizzle-pattern "
+                       "boundary)"
+                     : "");
+    fault(&t, idx, os.str());
+  }
+  checkShared(&t, idx, tma.dst, bytes, "TMA destination");
+  tma.mbar = static_cast<uint32_t>(t.regs[inst.c]);
+  MBarrier &mb = mbarrier(&t, idx, tma.mbar);
+  mb.inflight += bytes;
+  tma.thread = t.tid;
+  tma.inst = idx;
+  tma.late = landing.drawLate();
+  tmas.push_back(tma);
+}
+
+std::vector<uint8_t> CtaRun::readBox(const PendingTma &tma, const Thread *t,
+                                     uint64_t bytes) {
+  const TensorMap &m = tma.map;
+  uint32_t eb = m.elementBytes;
+  uint32_t box[3] = {m.boxDim[0], m.rank > 1 ? m.boxDim[1] : 1,
+                     m.rank > 2 ? m.boxDim[2] : 1};
+  uint64_t rowBytes = uint64_t(box[0]) * eb;
+  std::vector<uint8_t> buf(bytes, 0); // out-of-bounds elements: zero
+  for (uint32_t i2 = 0; i2 < box[2]; ++i2)
+    for (uint32_t i1 = 0; i1 < box[1]; ++i1) {
+      int64_t g2 = tma.coords[2] + i2, g1 = tma.coords[1] + i1;
+      if (m.rank > 2 && (g2 < 0 || g2 >= int64_t(m.globalDim[2])))
+        continue;
+      if (m.rank > 1 && (g1 < 0 || g1 >= int64_t(m.globalDim[1])))
+        continue;
+      int64_t c0 = tma.coords[0];
+      int64_t first = std::max<int64_t>(0, -c0);
+      int64_t last =
+          std::min<int64_t>(box[0], int64_t(m.globalDim[0]) - c0); // excl.
+      if (first >= last)
+        continue;
+      uint64_t src = m.globalAddress + uint64_t(c0 + first) * eb +
+                     (m.rank > 1 ? uint64_t(g1) * m.globalStride[1] : 0) +
+                     (m.rank > 2 ? uint64_t(g2) * m.globalStride[2] : 0);
+      uint64_t n = uint64_t(last - first) * eb;
+      uint8_t *from = dev.resolve(src, n);
+      if (!from)
+        fault(t, tma.inst,
+              "TMA: the tensor map's global memory " + dev.describe(src) +
+                  " (" + std::to_string(n) +
+                  " bytes) is not inside a device allocation");
+      std::memcpy(&buf[(uint64_t(i2) * box[1] + i1) * rowBytes + first * eb],
+                  from, n);
+    }
+  return buf;
+}
+
+void CtaRun::completeTma(size_t index) {
+  PendingTma tma = tmas[index];
+  tmas[index] = tmas.back();
+  tmas.pop_back();
+  const TensorMap &m = tma.map;
+  const Thread *t = &threads[tma.thread];
+  uint64_t bytes = boxBytes(m);
+  checkNoPendingWgmma(t, tma.inst, tma.dst, tma.dst + bytes,
+                      "a TMA copy (cp.async.bulk.tensor) completing now");
+  std::vector<uint8_t> buf = readBox(tma, t, bytes);
+  // Write through the swizzle in 16-byte chunks (the swizzle permutes
+  // 16-byte chunks inside each 128-byte line).
+  for (uint64_t off = 0; off < bytes; off += 16) {
+    uint32_t logical = tma.dst + static_cast<uint32_t>(off);
+    uint32_t addr = swizzleAddr(logical, m.swizzle);
+    uint64_t n = std::min<uint64_t>(16, bytes - off);
+    std::memcpy(&smem[addr], &buf[off], n);
+    std::memset(&initialised[addr], 1, n);
+    lineTag[addr / 128] = static_cast<uint8_t>(1 + m.swizzle);
+  }
+  auto it = mbars.find(tma.mbar);
+  if (it == mbars.end())
+    fault(t, tma.inst, "TMA completes on an mbarrier that no longer exists");
+  MBarrier &mb = it->second;
+  mb.inflight -= bytes;
+  addTx(t, tma.inst, tma.mbar, mb, -static_cast<int64_t>(bytes));
+  maybeCompletePhase(t, tma.inst, tma.mbar, mb);
+}
+
+void CtaRun::prefetchTensorMap(Thread &t, const Inst &in) {
+  // A cache hint without effect on the results, but its operand must be
+  // what TMA will read: an encoded, 64-byte aligned tensor map.
+  uint64_t mapAddr = t.regs[in.a];
+  TensorMap m;
+  if (mapAddr % 64)
+    fault(&t, t.pc, "prefetch.tensormap: the address is not 64-byte aligned");
+  if (!dev.read(mapAddr, &m, sizeof(TensorMap)) || m.magic != TensorMap::kMagic)
+    fault(&t, t.pc,
+          "prefetch.tensormap: " + dev.describe(mapAddr) +
+              " does not point to an encoded tensor map");
+}

@@ -1,0 +1,154 @@
+//===- Wgmma.cpp - the warpgroup collectives: wgmma and setmaxnreg --------===//
+//
+// wgmma fence/commit/wait/mma_async and setmaxnreg of a CTA (CtaRun.h)
+// execute when the warpgroup's live threads all arrive at the same
+// instruction. mma_async reads its FP8 operands from shared memory through
+// the matrix descriptors at that moment (checking the swizzle against the
+// one TMA wrote with, bounds and initialisation), records the ranges it
+// reads until a wgmma.wait_group covers its commit group (a write there
+// before is a fault), and tags its results with the commit group (a read
+// before the covering wait is a fault, Execute.cpp).
+//
+//===----------------------------------------------------------------------===//
+#include "CtaRun.h"
+#include "Numerics.h"
+
+#include <algorithm>
+#include <cstring>
+#include <sstream>
+
+using namespace mlir::fp8::emu;
+
+Flow CtaRun::warpgroupCollective(Thread &t, const Inst &in) {
+  Warpgroup &wg = wgs[t.tid / 128];
+  if (wg.live != std::min<uint32_t>(128, dims.block - 128 * (t.tid / 128)))
+    fault(&t, t.pc,
+          "warpgroup collective (.sync.aligned) reached after threads of "
+          "the warpgroup exited");
+  if (!arrive(wg.coll, t, wg.live, "warpgroup collective")) {
+    t.state = State::Blocked;
+    return Flow::Yield;
+  }
+  if (in.op == Opcode::WgMma)
+    executeWgmma(wg, wg.coll.threads, in, t.pc);
+  else if (in.op == Opcode::WgCommit)
+    ++wg.commits;
+  else if (in.op == Opcode::WgWait) {
+    wg.completed = std::max<int64_t>(wg.completed, wg.commits - in.imm);
+    std::vector<OutstandingRead> keep;
+    for (const OutstandingRead &r : wg.reads)
+      if (r.group >= wg.completed)
+        keep.push_back(r);
+    wg.reads.swap(keep);
+  }
+  release(wg.coll, t.tid);
+  return Flow::Jump;
+}
+
+// Operands, decoded through the descriptors (PTX ISA "Matrix Descriptor
+// Format": start address bits 0-13, LBO 16-29, SBO 32-45 (all >> 4), base
+// offset 49-51, swizzle 62-63: 0 none, 1 128B, 2 64B, 3 32B).
+void CtaRun::readWgmmaOperand(Warpgroup &wg, const Thread &t0, int32_t instIdx,
+                              uint64_t desc, int rows, bool e5m2, float *out,
+                              uint8_t *codes, const char *which) {
+  uint32_t start = (desc & 0x3FFF) << 4;
+  uint32_t lbo = ((desc >> 16) & 0x3FFF) << 4;
+  uint32_t sbo = ((desc >> 32) & 0x3FFF) << 4;
+  uint32_t base = (desc >> 49) & 7;
+  uint32_t mode = desc >> 62;
+  static const uint32_t spanCode[] = {0, 3, 2, 1}; // desc mode -> TMA code
+  static const uint32_t rowBytes[] = {16, 128, 64, 32};
+  uint32_t sc = spanCode[mode];
+  if (base != 0)
+    fault(&t0, instIdx,
+          std::string("wgmma.mma_async: descriptor ") + which +
+              " has a non-zero base offset (" + std::to_string(base) +
+              " in bits 49-51), which the emulator does not model");
+  const float *lut = e5m2 ? fp8Tables().e5m2 : fp8Tables().e4m3;
+  uint32_t lo = ~0u, hi = 0;
+  for (int r = 0; r < rows; ++r) {
+    for (int kc = 0; kc < 2; ++kc) { // two 16-byte chunks of k
+      uint32_t logical;
+      if (mode == 0)
+        logical = start + (r / 8) * sbo + kc * lbo + (r % 8) * 16;
+      else
+        logical = start + (r / 8) * sbo + (r % 8) * rowBytes[mode] + kc * 16;
+      uint32_t addr = swizzleAddr(logical, sc);
+      if (addr < kSharedBase || addr + 16 > smemEnd) {
+        std::ostringstream os;
+        os << "wgmma.mma_async: operand " << which << " (descriptor 0x"
+           << std::hex << desc << ") reads outside shared memory at 0x" << addr
+           << std::dec;
+        fault(&t0, instIdx, os.str());
+      }
+      uint8_t tag = lineTag[addr / 128];
+      if (tag && uint32_t(tag - 1) != sc) {
+        std::ostringstream os;
+        os << "wgmma.mma_async: descriptor " << which << " (0x" << std::hex
+           << desc << std::dec << ") reads with swizzle " << swizzleName(sc)
+           << " shared memory at 0x" << std::hex << addr << std::dec
+           << " that TMA wrote with swizzle " << swizzleName(tag - 1);
+        fault(&t0, instIdx, os.str());
+      }
+      checkInitialised(&t0, instIdx, addr, 16);
+      for (int i = 0; i < 16; ++i)
+        out[r * 32 + kc * 16 + i] = lut[smem[addr + i]];
+      std::memcpy(&codes[r * 32 + kc * 16], &smem[addr], 16);
+      lo = std::min(lo, addr);
+      hi = std::max(hi, addr + 16);
+    }
+  }
+  wg.reads.push_back({lo, hi, wg.commits, instIdx});
+}
+
+// Fragment map of the f32 accumulator (PTX ISA, "Matrix Fragments for
+// wgmma .m64nNk32", accumulator D): thread t, register r hold row
+// 16 (t / 32) + (t % 32) / 4 + 8 ((r / 2) % 2), column
+// 8 (r / 4) + 2 (t % 4) + r % 2.
+static int fragmentRow(uint32_t t, int r) {
+  return 16 * (t / 32) + (t % 32) / 4 + 8 * ((r / 2) % 2);
+}
+static int fragmentCol(uint32_t t, int r) {
+  return 8 * (r / 4) + 2 * (t % 4) + r % 2;
+}
+
+void CtaRun::executeWgmma(Warpgroup &wg, const std::vector<uint32_t> &members,
+                          const Inst &inst, int32_t instIdx) {
+  const WgmmaInfo &info = p.wgmmas[inst.x];
+  const Thread &t0 = threads[members.front()];
+  uint64_t descA = t0.regs[inst.a], descB = t0.regs[inst.b];
+  for (uint32_t u : members)
+    if (threads[u].regs[inst.a] != descA || threads[u].regs[inst.b] != descB)
+      fault(&threads[u], instIdx,
+            "wgmma.mma_async: the matrix descriptors differ between the "
+            "threads of the warpgroup (they must be uniform)");
+  const int N = info.n;
+  std::vector<float> A(64 * 32), B(size_t(N) * 32);
+  std::vector<uint8_t> Ac(64 * 32), Bc(size_t(N) * 32);
+  readWgmmaOperand(wg, t0, instIdx, descA, 64, info.e5m2A, A.data(), Ac.data(),
+                   "A");
+  readWgmmaOperand(wg, t0, instIdx, descB, N, info.e5m2B, B.data(), Bc.data(),
+                   "B");
+  std::vector<float> D(size_t(64) * N, 0.0f);
+  if (info.scaleD)
+    for (uint32_t u : members) {
+      uint32_t lt = u % 128;
+      for (int r = 0; r < N / 2; ++r)
+        D[fragmentRow(lt, r) * N + fragmentCol(lt, r)] =
+            asF32(threads[u].regs[info.inout + r]);
+    }
+  for (int m = 0; m < 64; ++m)
+    for (int n = 0; n < N; ++n)
+      D[m * N + n] =
+          accumulate
+              ? accumulate(D[m * N + n], &Ac[m * 32], info.e5m2A, &Bc[n * 32],
+                           info.e5m2B, 32)
+              : defaultAccumulate(D[m * N + n], &A[m * 32], &B[n * 32], 32);
+  for (uint32_t u : members) {
+    uint32_t lt = u % 128;
+    for (int r = 0; r < N / 2; ++r)
+      threads[u].regs[info.result + r] =
+          fromF32(D[fragmentRow(lt, r) * N + fragmentCol(lt, r)]);
+    threads[u].wgTag[info.wgmmaIndex] = wg.commits;
+  }
+}
