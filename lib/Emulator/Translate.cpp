@@ -13,12 +13,17 @@
 #include "fp8/Emulator/Emulator.h"
 
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectRegistry.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVM/NVVM/Target.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -276,6 +281,14 @@ bool Translator::translateFunction(LLVM::LLVMFuncOp fn) {
 //===----------------------------------------------------------------------===//
 // KernelModule
 //===----------------------------------------------------------------------===//
+
+void mlir::fp8::emu::registerKernelDialects(DialectRegistry &registry) {
+  registry.insert<arith::ArithDialect, cf::ControlFlowDialect, gpu::GPUDialect,
+                  LLVM::LLVMDialect, math::MathDialect, NVVM::NVVMDialect,
+                  scf::SCFDialect, FP8Dialect>();
+  // gpu.module verifies that its targets implement the interface.
+  NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+}
 
 KernelModule::KernelModule() = default;
 KernelModule::~KernelModule() = default;

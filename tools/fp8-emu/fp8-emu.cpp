@@ -47,7 +47,7 @@ static cl::list<std::string>
 static cl::opt<int64_t>
     runtimeM("m",
              cl::desc("M (GEMM) or rows (quantize) for kernels compiled for a "
-                      "run-time M ('dyn' in the name)"),
+                      "run-time M (m = ? in their #fp8.gemm_kernel)"),
              cl::init(200));
 static cl::opt<uint64_t>
     seed("seed", cl::desc("Seed of the inputs and the scheduler"), cl::init(1));
@@ -62,14 +62,14 @@ static cl::opt<unsigned>
 static cl::opt<int64_t>
     blockM("block-m",
            cl::desc("GEMM BLOCK_M the kernel was compiled with (default: "
-                    "64 rows per consumer warpgroup of the kernel)"),
+                    "its #fp8.gemm_kernel's)"),
            cl::init(0));
 static cl::opt<int64_t>
-    blockN("block-n", cl::desc("GEMM BLOCK_N (default: the kernel's wgmma N)"),
+    blockN("block-n",
+           cl::desc("GEMM BLOCK_N (default: its #fp8.gemm_kernel's)"),
            cl::init(0));
 static cl::opt<int64_t>
-    stages("stages",
-           cl::desc("GEMM stages (default: half the kernel's mbarriers)"),
+    stages("stages", cl::desc("GEMM stages (default: its #fp8.gemm_kernel's)"),
            cl::init(0));
 static cl::opt<bool>
     noUninit("no-uninitialised-check",

@@ -37,6 +37,7 @@
 #include <vector>
 
 namespace mlir {
+class DialectRegistry;
 class Operation;
 namespace fp8 {
 namespace emu {
@@ -194,14 +195,22 @@ struct LaunchResult {
 
 class Program;
 
-/// What a translated kernel says about its own launch configuration, so a
-/// host can launch a kernel compiled with a non-default configuration
-/// without being told it.
+/// Facts of a translated kernel's code that a launch configuration must
+/// agree with: fp8-emu checks its tile overrides (--block-m/-n, --stages)
+/// against them. The configuration itself is read from the kernel's
+/// #fp8.gemm_kernel (Kernels.h), never inferred from these.
 struct KernelInfo {
   uint32_t maxThreads = 0; // nvvm.maxntid x (0: none)
   int wgmmaN = 0;          // largest N of its wgmma.mma_async (0: none)
   int mbarrierInits = 0;   // mbarrier.init instructions in its code
 };
+
+/// Registers what parsing and verifying the NVVM-level gpu.module of
+/// fp8-lower-to-nvvm takes, and no more: the gpu, llvm, nvvm, arith, cf,
+/// scf, math and fp8 dialects and the NVVM target attribute's
+/// gpu::TargetAttrInterface. A host that only loads kernels (the emulated
+/// mgpu runtime) registers these instead of every dialect.
+void registerKernelDialects(DialectRegistry &registry);
 
 /// The kernels of one `gpu.module`, each translated once.
 class KernelModule {

@@ -6,8 +6,11 @@
  * unchanged against an emulated device (docs/gpu-kernel.md):
  *
  * - mgpuModuleLoad(data, size): `data` is the MLIR text (size bytes, or
- *   NUL-terminated when size is 0) of a module holding the NVVM-level
- *   gpu.module that fp8-lower-to-nvvm produces (not PTX/cubin).
+ *   NUL-terminated when size is 0) of the NVVM-level gpu.module that
+ *   fp8-lower-to-nvvm produces (not PTX/cubin), as fp8-gpu-module-to-text
+ *   embeds it, or of a builtin module holding it. Only the kernels'
+ *   dialects are registered (emu::registerKernelDialects), so the text holds
+ *   nothing else (no host code).
  * - Device memory lives at addresses no host pointer has; mgpuMemcpy tells
  *   host from device pointers by the allocation table.
  * - mgpuTensorMapEncodeTiled fills the emulator's 128-byte tensor map

@@ -6,13 +6,11 @@
 //===----------------------------------------------------------------------===//
 #include "fp8/Emulator/MgpuRuntime.h"
 #include "fp8/Emulator/Emulator.h"
-#include "fp8/InitAll.h"
 #include "fp8/Target/Hopper/TensorMapABI.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
 #include "mlir/Parser/Parser.h"
 
 #include <cstdio>
@@ -74,10 +72,10 @@ extern "C" {
 void *mgpuModuleLoad(void *data, size_t size) {
   Runtime &rt = runtime();
   std::lock_guard<std::mutex> lock(rt.mu);
+  // The blob is the NVVM-level gpu.module: its dialects only, so the
+  // runtime links the emulator and not the compiler.
   DialectRegistry registry;
-  registerAllDialects(registry);
-  registerAllExtensions(registry);
-  fp8::registerFP8Dialect(registry);
+  emu::registerKernelDialects(registry);
   auto m = std::make_unique<EmuModule>();
   // No worker threads: host code calls mgpuModuleLoad from a global
   // constructor, i.e. inside dlopen with the loader lock held, and MLIR's
