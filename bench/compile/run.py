@@ -13,6 +13,10 @@
    times the FP8 graph of a B-layer DeepSeek-V3 model: one graph of K*B
    layers; K copies of the B-layer function in one module; K separate
    modules in one process (`--split-input-file`, one MLIRContext).
+4. Chains of N same-shape linears in one function (gen_chain.py, flat and
+   N execute_regions deep): `fp8-pipeline` + `fp8-cpu-pipeline` (one
+   thread), and the same with --baseline-fp8-opt (e.g. the build before a
+   change) in the same run.
 
 Times are CPU seconds (user + system) of the process, the best of --repeat
 runs: the machine is shared, and CPU time is what a run costs whatever else
@@ -24,6 +28,8 @@ Markdown tables; Python 3 stdlib only (compile() needs the built package).
                          [--moe-layers 2 4 8 32 61] [--deepseek-layers 1 2 4 8]
                          [--compile-layers 1 2 4 8] [--python-packages DIR]
                          [--layout-copies 1 2 4 8] [--layout-layers 4]
+                         [--chain-linears 100 200 400] [--chain-forms flat nested]
+                         [--baseline-fp8-opt OTHER] [--only-chains]
 """
 import argparse
 import importlib.util
@@ -191,6 +197,33 @@ def layout_table(a, models, tmp):
         print("| " + " | ".join(str(c) for c in row) + " |", flush=True)
 
 
+def chain_table(a, tmp):
+    """fp8-pipeline + fp8-cpu-pipeline (one thread, as compile() runs) of
+    chains of same-shape linears, flat and nested; CPU s per 100 linears
+    stays flat when the lowering is linear."""
+    tools = [("", a.fp8_opt)] + ([("baseline ", a.baseline_fp8_opt)] if a.baseline_fp8_opt else [])
+    head = "| input | linears |"
+    for label, _ in tools:
+        head += f" {label}CPU s | {label}s/100 linears | {label}peak MiB |"
+    print(head)
+    print("|---|---:|" + "---:|---:|---:|" * len(tools))
+    gen = os.path.join(HERE, "gen_chain.py")
+    for nested in [form == "nested" for form in a.chain_forms]:
+        for n in a.chain_linears:
+            src = os.path.join(tmp, f"chain_{n}_{int(nested)}.mlir")
+            with open(src, "w") as f:
+                subprocess.run([sys.executable, gen, "--linears", str(n)] + (["--nested"] if nested else []),
+                               check=True, stdout=f)
+            row = ["nested" if nested else "flat", str(n)]
+            for label, tool in tools:
+                fp8 = os.path.join(tmp, f"chain_{n}_{int(nested)}_fp8.mlir")
+                graph, _, peak1, _ = measure([tool, "--fp8-pipeline=report=false", src, "-o", fp8], a.repeat)
+                lower, _, peak2, _ = measure([tool, "--mlir-disable-threading", "--fp8-cpu-pipeline", fp8,
+                                              "-o", os.devnull], a.repeat)
+                row += [f"{graph + lower:.2f}", f"{100 * (graph + lower) / n:.2f}", f"{max(peak1, peak2):.0f}"]
+            print("| " + " | ".join(row) + " |", flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--fp8-opt", required=True)
@@ -210,6 +243,13 @@ def main():
                     help="K of the layout table (empty: no table)")
     ap.add_argument("--layout-layers", type=int, default=4,
                     help="B: layers of the DeepSeek-V3 graph the layout table repeats")
+    ap.add_argument("--chain-linears", type=int, nargs="*", default=[100, 200, 400],
+                    help="lengths of the chains of same-shape linears (empty: no table)")
+    ap.add_argument("--chain-forms", nargs="*", choices=["flat", "nested"], default=["flat", "nested"],
+                    help="the chains' forms: one block, or each linear in an scf.execute_region")
+    ap.add_argument("--baseline-fp8-opt", default=None,
+                    help="a second fp8-opt measured beside --fp8-opt in the chain table")
+    ap.add_argument("--only-chains", action="store_true", help="only the chain table")
     a = ap.parse_args()
     if a.python_packages is None:
         a.python_packages = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(a.fp8_opt))),
@@ -243,6 +283,10 @@ def main():
         path = write(os.path.join(tmp, f"moe_deepseek_{n}.mlir"), models.model(models.ModelConfig(), n))
         inputs.append((f"MoE DeepSeek-V3, {n} layer{'s' if n > 1 else ''}", path, "MoE DeepSeek-V3", n))
 
+    if a.only_chains:
+        chain_table(a, tmp)
+        shutil.rmtree(tmp)
+        return
     pipeline_table(a, inputs)
     if a.compile_layers:
         print()
@@ -250,6 +294,9 @@ def main():
     if a.layout_copies:
         print()
         layout_table(a, models, tmp)
+    if a.chain_linears:
+        print()
+        chain_table(a, tmp)
     shutil.rmtree(tmp)
 
 

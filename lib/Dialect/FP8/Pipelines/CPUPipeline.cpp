@@ -19,7 +19,8 @@ using namespace mlir;
 
 /// MLIR's buffer-deallocation-pipeline (its default options), with
 /// fp8-split-deallocs before the simplification: the one dealloc of all the
-/// buffers of a function body would cost the simplification time quadratic
+/// buffers of a function body (its allocations and the results of its calls
+/// of the shared GEMM kernels) would cost the simplification time quadratic
 /// in the number of layers.
 static void buildDeallocationPipeline(OpPassManager &pm) {
   memref::ExpandReallocPassOptions realloc;
@@ -29,7 +30,9 @@ static void buildDeallocationPipeline(OpPassManager &pm) {
   pm.addNestedPass<func::FuncOp>(
       bufferization::createOwnershipBasedBufferDeallocationPass());
   pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
-  pm.addNestedPass<func::FuncOp>(fp8::createFP8SplitDeallocsPass());
+  // On the module: a function's buffers include the results of its calls,
+  // which the pass knows fresh only by reading the callees.
+  pm.addPass(fp8::createFP8SplitDeallocsPass());
   pm.addNestedPass<func::FuncOp>(
       bufferization::createBufferDeallocationSimplificationPass());
   pm.addPass(bufferization::createLowerDeallocationsPass());
@@ -65,14 +68,20 @@ void fp8::detail::buildHostLowering(OpPassManager &pm,
   FP8ExpandArithPassOptions expandArithOptions;
   expandArithOptions.strict = true;
   pm.addPass(createFP8ExpandArithPass(expandArithOptions));
+  // No CSE before bufferization: the lowered loop nests of same-shape ops
+  // differ only in the values their bodies read from above, CSE would merge
+  // their destinations (tensor.empty) and so give them equal operands, and
+  // as it hashes an op without its regions, it would compare each loop
+  // nest, region by region, with every earlier one: time quadratic in the
+  // number of layers. After bufferization the loop nests write memory and
+  // CSE leaves them alone.
   pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
 
   if (options.vectorizeContractions)
     pm.addPass(createFP8VectorizeContractionsPass());
 
-  // CSE has merged the destinations of every layer into one tensor; one
-  // per use keeps bufferization linear in the graph.
+  // fp8-pipeline's CSE has merged the destinations of every layer into one
+  // tensor; one per use keeps bufferization linear in the graph.
   pm.addPass(createFP8UnshareDestinationsPass());
   bufferization::OneShotBufferizePassOptions bufOptions;
   bufOptions.bufferizeFunctionBoundaries = true;
@@ -85,6 +94,7 @@ void fp8::detail::buildHostLowering(OpPassManager &pm,
   // ownership-based deallocation below frees the buffers of each iteration.
   bufOptions.allowReturnAllocsFromLoops = true;
   pm.addPass(bufferization::createOneShotBufferizePass(bufOptions));
+  pm.addNestedPass<func::FuncOp>(createCSEPass());
   if (options.deallocate)
     buildDeallocationPipeline(pm);
   // Deallocation clones buffers whose ownership is only known at run time

@@ -380,13 +380,20 @@ def FP8SplitDeallocsPass : Pass<"fp8-split-deallocs"> {
     function body in one `bufferization.dealloc` at its end: one operand
     per buffer of every layer. `buffer-deallocation-simplification` then
     asks its alias analysis about every pair of them, time quadratic in the
-    number of layers. When every operand is the result of its own
-    `memref.alloc`, no two of them alias (distinct allocations), so this
-    pass does what that simplification would: one `bufferization.dealloc`
-    per operand with the same condition and retained values, the updated
-    conditions of the retained values or-ed together. Linear in the
-    operands. Other deallocs are left to the simplification.
-    `fp8-cpu-pipeline` runs it right before that simplification.
+    number of layers. When every operand is a fresh allocation of its own,
+    no two of them alias, so this pass does what that simplification
+    would: one `bufferization.dealloc` per operand with the same condition
+    and retained values, the updated conditions of the retained values
+    or-ed together. Linear in the operands. Fresh allocations are the
+    results of `memref.alloc`s and of calls of a function (defined inside
+    the pass's operation) each of whose `func.return`s returns there a
+    `memref.alloc` of its own body, as the shared GEMM kernels of
+    `fp8-lower-to-linalg` do once bufferized; through the base buffer of
+    `memref.extract_strided_metadata`; each buffer listed once. Other
+    deallocs are left to the simplification. Nested on `func.func` the
+    pass does not read other functions (another thread may be rewriting
+    them): `fp8-cpu-pipeline` runs it on the module, right before that
+    simplification.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::bufferization::BufferizationDialect"];
