@@ -94,11 +94,9 @@ class MLIRError(Exception):
         return [d for d in self.diagnostics if d.severity == "error"]
 
 
-def _diagnostics(result: Dict[str, Any]) -> List[Diagnostic]:
-    return [
-        Diagnostic(d["severity"], d["location"], d["message"], tuple(d["notes"]))
-        for d in result["diagnostics"]
-    ]
+def _diagnostics(result) -> List[Diagnostic]:
+    """The diagnostics of a native PipelineResult."""
+    return [Diagnostic(d.severity, d.location, d.message, tuple(d.notes)) for d in result.diagnostics]
 
 
 def _utf8(text: str, what: str) -> str:
@@ -152,12 +150,11 @@ def _summary(stage: str, pipeline_label: str, source_name: str) -> str:
     }.get(stage, f"{pipeline_label} failed on {src}")
 
 
-def _forward_output(result: Dict[str, Any]) -> None:
+def _forward_output(result) -> None:
     """What the passes printed (reports on stdout, upstream passes' output
     on stderr) goes through Python's sys.stdout / sys.stderr, so that
     redirections and notebooks see it."""
-    for key, stream in (("stdout", sys.stdout), ("stderr", sys.stderr)):
-        data = result.get(key) or b""
+    for data, stream in ((result.stdout, sys.stdout), (result.stderr, sys.stderr)):
         if data and stream is not None:
             stream.write(data.decode("utf-8", "replace"))
             stream.flush()
@@ -166,7 +163,7 @@ def _forward_output(result: Dict[str, Any]) -> None:
 def _run(mlir_text, pipeline, source_name, capture_output=False, generic=False, locations=False,
          pipeline_label=None):
     """Runs the native pipeline. The output of the passes is always captured
-    natively; it is returned in result["stdout"/"stderr"] with
+    natively; it is returned in the result's `stdout`/`stderr` with
     `capture_output`, else written to sys.stdout / sys.stderr. `pipeline_label`
     names the pipeline in error summaries (default: the pipeline text)."""
     text = _text(mlir_text)
@@ -177,11 +174,10 @@ def _run(mlir_text, pipeline, source_name, capture_output=False, generic=False, 
     result = _native.run_pipeline(text, pipe, source_name, True, generic, locations)
     if not capture_output:
         _forward_output(result)
-    if not result["ok"]:
+    if not result.ok:
         label = pipeline_label or f"pass pipeline {pipe!r}"
-        stage = result.get("stage", "")
-        raise MLIRError(_summary(stage, label, source_name), _diagnostics(result),
-                        result["rendered"], stage)
+        raise MLIRError(_summary(result.stage, label, source_name), _diagnostics(result),
+                        result.rendered, result.stage)
     return result
 
 
@@ -210,7 +206,7 @@ def run_pipeline(
     not parse or verify, the pipeline does not parse (an invalid option value
     carries its reason), a pass fails, or MLIR crashes (recovered).
     """
-    return _run(mlir_text, pipeline, source_name, generic=generic, locations=locations)["ir"]
+    return _run(mlir_text, pipeline, source_name, generic=generic, locations=locations).ir
 
 
 def has_pass(name: str) -> bool:
@@ -375,7 +371,7 @@ def compile(
             report_json = f.read()
         with open(table_path, encoding="utf-8") as f:
             report_text = f.read()
-    fp8_ir = graph["ir"]
+    fp8_ir = graph.ir
     try:
         report = json.loads(report_json)
     except json.JSONDecodeError as exc:
@@ -390,14 +386,14 @@ def compile(
     else:
         lowered = _run(fp8_ir, f"{GPU_PIPELINE}{{chip={target}}}", source_name,
                        pipeline_label=f"the GPU lowering ({GPU_PIPELINE}, chip {target})")
-        kernels = [o for o in lowered["gpu_objects"] if o["format"] == "isa"]
-        ptx = "\n".join(o["data"].decode("utf-8", "replace") for o in kernels) or None
+        kernels = [o for o in lowered.gpu_objects if o.format == "isa"]
+        ptx = "\n".join(o.data.decode("utf-8", "replace") for o in kernels) or None
     diags = [d for r in (graph, lowered) for d in _diagnostics(r)]
     return CompiledResult(
         policy=policy,
         target=target,
         fp8_ir=fp8_ir,
-        ir=lowered["ir"],
+        ir=lowered.ir,
         report=report,
         report_text=report_text,
         ptx=ptx,

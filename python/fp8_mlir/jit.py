@@ -101,7 +101,6 @@ def jit(
     native, result = _native.jit(_text(mlir_text), pipe, libs, opt_level, True)
     _forward_output(result)
     if native is None:
-        stage = result.get("stage", "")
-        raise MLIRError(_summary(stage, f"pass pipeline {pipe!r}", "<input>"), _diagnostics(result),
-                        result["rendered"], stage)
+        raise MLIRError(_summary(result.stage, f"pass pipeline {pipe!r}", "<input>"), _diagnostics(result),
+                        result.rendered, result.stage)
     return JitModule(native)

@@ -21,35 +21,44 @@ using namespace fp8py;
 
 namespace {
 
-py::dict toDict(const PipelineResult &r) {
-  py::dict d;
-  d["ok"] = r.ok;
-  d["stage"] = r.stage;
-  d["ir"] = r.ir;
-  d["rendered"] = r.rendered;
-  py::list diags;
-  for (const DiagnosticInfo &diag : r.diagnostics) {
-    py::dict item;
-    item["severity"] = diag.severity;
-    item["location"] = diag.location;
-    item["message"] = diag.message;
-    item["notes"] = diag.notes;
-    diags.append(item);
-  }
-  d["diagnostics"] = diags;
-  d["stdout"] = py::bytes(r.capturedStdout);
-  d["stderr"] = py::bytes(r.capturedStderr);
-  py::list objects;
-  for (const GpuObject &o : r.gpuObjects) {
-    py::dict item;
-    item["binary"] = o.binary;
-    item["target"] = o.target;
-    item["format"] = o.format;
-    item["data"] = py::bytes(o.data);
-    objects.append(item);
-  }
-  d["gpu_objects"] = objects;
-  return d;
+/// A pipeline run's result as Python sees it: the C++ structs themselves,
+/// their fields read-only attributes (bytes for the captured output and the
+/// GPU objects' data, which need not be text).
+void bindResults(py::module_ &m) {
+  py::class_<DiagnosticInfo>(m, "DiagnosticInfo")
+      .def_readonly("severity", &DiagnosticInfo::severity)
+      .def_readonly("location", &DiagnosticInfo::location)
+      .def_readonly("message", &DiagnosticInfo::message)
+      .def_readonly("notes", &DiagnosticInfo::notes);
+  py::class_<GpuObject>(m, "GpuObject")
+      .def_readonly("binary", &GpuObject::binary)
+      .def_readonly("target", &GpuObject::target)
+      .def_readonly("format", &GpuObject::format)
+      .def_property_readonly(
+          "data", [](const GpuObject &o) { return py::bytes(o.data); });
+  py::class_<PipelineResult>(m, "PipelineResult")
+      .def_readonly("ok", &PipelineResult::ok)
+      .def_readonly("stage", &PipelineResult::stage)
+      .def_readonly("ir", &PipelineResult::ir)
+      .def_readonly("rendered", &PipelineResult::rendered)
+      .def_readonly("diagnostics", &PipelineResult::diagnostics)
+      .def_property_readonly(
+          "stdout",
+          [](const PipelineResult &r) { return py::bytes(r.capturedStdout); })
+      .def_property_readonly(
+          "stderr",
+          [](const PipelineResult &r) { return py::bytes(r.capturedStderr); })
+      .def_readonly("gpu_objects", &PipelineResult::gpuObjects)
+      // Read by name too (result["ir"]), as the dict it replaces was.
+      .def("__getitem__", [](py::object self, const std::string &key) {
+        static const char *const fields[] = {
+            "ok",          "stage",  "ir",     "rendered",
+            "diagnostics", "stdout", "stderr", "gpu_objects"};
+        for (const char *field : fields)
+          if (key == field)
+            return py::object(self.attr(field));
+        throw py::key_error(key);
+      });
 }
 
 py::dict describe(const FunctionInfo &f) {
@@ -316,15 +325,15 @@ PYBIND11_MODULE(_fp8_mlir, m) {
                           locations, interrupt.poll());
         }
         interrupt.raiseIfInterrupted();
-        return toDict(r);
+        return r;
       },
       py::arg("text"), py::arg("pipeline"), py::arg("source_name") = "<input>",
       py::arg("capture_output") = false, py::arg("generic") = false,
       py::arg("locations") = false,
-      "Parse, verify, run a textual pass pipeline; returns a dict with 'ok', "
-      "'stage' (what failed), 'ir', 'diagnostics', 'rendered', 'stdout', "
-      "'stderr', 'gpu_objects'. Ctrl-C stops the run at the next pass and "
-      "raises KeyboardInterrupt.");
+      "Parse, verify, run a textual pass pipeline; returns a PipelineResult "
+      "(ok, stage: what failed, ir, diagnostics, rendered, stdout, stderr, "
+      "gpu_objects). Ctrl-C stops the run at the next pass and raises "
+      "KeyboardInterrupt.");
 
   // Kernel symbols from the generator's own definition
   // (fp8/Target/Hopper/KernelNames.h), so no caller re-derives them.
@@ -442,6 +451,7 @@ PYBIND11_MODULE(_fp8_mlir, m) {
         "(FormatLimits), E4M3FN first.");
 
   bindPresets(m);
+  bindResults(m);
 
   py::class_<PyJit>(m, "JitModule")
       .def("functions", &PyJit::functions)
@@ -465,10 +475,10 @@ PYBIND11_MODULE(_fp8_mlir, m) {
         if (module)
           jit = py::cast(new PyJit(std::move(module)),
                          py::return_value_policy::take_ownership);
-        return py::make_tuple(jit, toDict(r));
+        return py::make_tuple(jit, py::cast(std::move(r)));
       },
       py::arg("text"), py::arg("pipeline"), py::arg("shared_libs"),
       py::arg("opt_level") = 2, py::arg("capture_output") = false,
       "JIT-compile a module after lowering it with `pipeline`; returns "
-      "(JitModule or None, result dict with the diagnostics).");
+      "(JitModule or None, PipelineResult with the diagnostics).");
 }
