@@ -348,59 +348,180 @@ static SmallVector<Value> emulateVectorPartials(
   return SmallVector<Value>(groups.getResults());
 }
 
-Value fp8::detail::buildTiledScaledMatmul(OpBuilder &b, Location loc,
-                                          const TiledScaledMatmulOperands &op) {
-  // Register tile: MR rows x (NV vectors of VL f32 lanes). With 8 lanes,
-  // 4 x 24 keeps the 12 partial vectors, 3 B vectors and one broadcast in
-  // the 16 ymm registers of AVX2 (7 loads per 12 FMAs per k step); with 16
-  // lanes, 8 x 48 uses 28 of the 32 zmm registers of AVX-512 (11 loads per
-  // 24 FMAs).
-  const int64_t kVL = op.vectorLanes;
-  const int64_t kMR = kVL >= 16 ? 8 : 4;
-  const int64_t kNV = 3;
-  const int64_t kNR = kVL * kNV;
-  // Rows of the tile whose emulated accumulations run together: 2 x 3
-  // streams of 4 vectors of state fit the 32 zmm registers, 1 x 3 the 16
-  // ymm.
-  const int64_t kER = kVL >= 16 ? 2 : 1;
-  // A thread's unit of work: a chunk of 128 rows x 96 columns (MC x NC
-  // register tiles), all intervals. Per interval its panels (128 x 128 and
-  // 96 x 128 f32) and accumulator (128 x 96 f32) take 160 KiB, in L2; the
-  // chunks are small enough that 2 threads get balanced shares of the
-  // DeepSeek-V3 shapes (static schedule, every chunk costs about the same).
-  const int64_t kMC = 128 / kMR;
-  const int64_t kNC = 96 / kNR;
-  const int64_t kRows = kMC * kMR, kCols = kNC * kNR;
-  MLIRContext *ctx = b.getContext();
-  Type f32 = b.getF32Type();
-  auto vecType = VectorType::get({kVL}, f32);
-  AffineExpr s0 = getAffineSymbolExpr(0, ctx);
+using fp8::detail::TiledScaledMatmulOperands;
+
+namespace {
+/// The register tile and the chunk of the kernel, fixed by the vector width.
+struct TileGeometry {
+  explicit TileGeometry(int64_t lanes)
+      : lanes(lanes), tileRows(lanes >= 16 ? 8 : 4),
+        tileCols(lanes * kTileVectors), emulatedRows(lanes >= 16 ? 2 : 1),
+        chunkTilesM(128 / tileRows), chunkTilesN(96 / tileCols),
+        chunkRows(chunkTilesM * tileRows), chunkCols(chunkTilesN * tileCols) {}
+
+  /// Vectors of `lanes` f32 per row of the register tile. The register tile
+  /// is tileRows x (kTileVectors vectors of `lanes` f32). With 8 lanes, 4 x
+  /// 24 keeps the 12 partial vectors, 3 B vectors and one broadcast in the 16
+  /// ymm registers of AVX2 (7 loads per 12 FMAs per k step); with 16 lanes,
+  /// 8 x 48 uses 28 of the 32 zmm registers of AVX-512 (11 loads per 24
+  /// FMAs).
+  static constexpr int64_t kTileVectors = 3;
+  int64_t lanes;    // f32 lanes of a vector
+  int64_t tileRows; // rows of the register tile
+  int64_t tileCols; // columns of the register tile
+  /// Rows of the tile whose emulated accumulations run together: 2 x 3
+  /// streams of 4 vectors of state fit the 32 zmm registers, 1 x 3 the 16
+  /// ymm.
+  int64_t emulatedRows;
+  /// A thread's unit of work: a chunk of 128 rows x 96 columns (chunkTilesM
+  /// x chunkTilesN register tiles), all intervals. Per interval its panels
+  /// (128 x 128 and 96 x 128 f32) and accumulator (128 x 96 f32) take 160
+  /// KiB, in L2; the chunks are small enough that 2 threads get balanced
+  /// shares of the DeepSeek-V3 shapes (static schedule, every chunk costs
+  /// about the same).
+  int64_t chunkTilesM, chunkTilesN;
+  int64_t chunkRows, chunkCols;
+};
+
+/// The output chunk of one scf.forall iteration: its register tiles
+/// [tileM0, tileM1) x [tileN0, tileN1), its first output row0 x col0 and its
+/// real rows x cols (fewer at the edges).
+struct Chunk {
+  Value tileM0, tileN0, tileM1, tileN1;
+  Value row0, col0, rows, cols;
+  Value zero, one; // index constants of the chunk's loops
+};
+
+/// One promotion interval [k0, k1) of a chunk: block kBlock of K.
+struct Interval {
+  Value kBlock, k0, k1;
+  Value first; // i1: kBlock == 0 (the accumulator starts from +0.0)
+};
+
+/// One register tile (tileM, tileN) of a chunk: its first row and column in
+/// the chunk (chunkRow, chunkCol) and in the result (row0, col0).
+struct Tile {
+  Value tileM, tileN;
+  Value chunkRow, chunkCol, row0, col0;
+};
+
+/// Builds the kernel of one signature: the operands' sizes, packed panels
+/// and scales, then one scf.forall over the chunks; inside, the intervals in
+/// increasing order, then the chunk's tiles, then the rounded outputs. The
+/// ops are created in the order of the text below.
+class TiledKernelBuilder {
+public:
+  TiledKernelBuilder(OpBuilder &b, Location loc,
+                     const TiledScaledMatmulOperands &op)
+      : b(b), loc(loc), op(op), g(op.vectorLanes),
+        vecType(VectorType::get({g.lanes}, b.getF32Type())),
+        outElt(op.outElementType),
+        storeElt(op.storeElementType ? op.storeElementType : outElt),
+        chunkType(RankedTensorType::get({g.chunkRows, g.chunkCols},
+                                        b.getF32Type())) {}
+
+  Value build();
+
+private:
+  void prepareOperands();
+  void buildChunk(OpBuilder &fb, Location fl, ValueRange args);
+  Value initialAccumulator(OpBuilder &fb, Location fl, const Chunk &ch);
+  Value buildInterval(OpBuilder &ib, Location il, const Chunk &ch, Value kb,
+                      Value acc);
+  Value buildTile(OpBuilder &tb, Location tl, const Chunk &ch,
+                  const Interval &iv, Value mt, Value nt, Value acc);
+  Value promote(OpBuilder &pb, Location pl, const Interval &iv,
+                const Tile &tile, Value acc, Value r, Value v, Value partial);
+  Value exactTile(OpBuilder &tb, Location tl, const Chunk &ch,
+                  const Interval &iv, const Tile &tile, Value acc);
+  Value emulatedTile(OpBuilder &tb, Location tl, const Chunk &ch,
+                     const Interval &iv, const Tile &tile, Value acc);
+  Value storeChunk(OpBuilder &fb, Location fl, const Chunk &ch, Value chunkAcc,
+                   Value out);
+
+  // Index arithmetic and whole-vector transfers (in bounds: the panels, the
+  // scales and the chunk's accumulator are padded to whole tiles).
+  Value cst(OpBuilder &nb, Location nl, int64_t v) const {
+    return arith::ConstantIndexOp::create(nb, nl, v);
+  }
+  Value mul(OpBuilder &nb, Location nl, Value x, int64_t c) const {
+    return arith::MulIOp::create(nb, nl, x, cst(nb, nl, c));
+  }
+  Value add(OpBuilder &nb, Location nl, Value x, Value y) const {
+    return arith::AddIOp::create(nb, nl, x, y);
+  }
+  Value sub(OpBuilder &nb, Location nl, Value x, Value y) const {
+    return arith::SubIOp::create(nb, nl, x, y);
+  }
+  Value minIdx(OpBuilder &nb, Location nl, Value x, Value y) const {
+    return arith::MinSIOp::create(nb, nl, x, y);
+  }
+  Value read(OpBuilder &nb, Location nl, Value src, ValueRange ivs) const {
+    auto type = VectorType::get(
+        {g.lanes}, cast<RankedTensorType>(src.getType()).getElementType());
+    Value pad = arith::ConstantOp::create(
+        nb, nl, type.getElementType(), nb.getZeroAttr(type.getElementType()));
+    return vector::TransferReadOp::create(nb, nl, type, src, ivs, pad,
+                                          ArrayRef<bool>(inBounds));
+  }
+  Value write(OpBuilder &nb, Location nl, Value v, Value dst,
+              ValueRange ivs) const {
+    return vector::TransferWriteOp::create(nb, nl, v, dst, ivs,
+                                           ArrayRef<bool>(inBounds))
+        .getResult();
+  }
+  /// An output (f32 scalar or vector) as the kernel stores it: rounded to
+  /// the result type and, for a fused widening of the result, widened back,
+  /// with no rounded intermediate tensor and no second pass over it.
+  Value toStored(OpBuilder &nb, Location nl, Value v) const {
+    return fp8::detail::createRoundedStoreValue(nb, nl, v, outElt, storeElt);
+  }
+
+  OpBuilder &b;
+  Location loc;
+  const TiledScaledMatmulOperands &op;
+  const TileGeometry g;
+  const VectorType vecType; // one vector of `g.lanes` f32
+  const Type outElt, storeElt;
+  const RankedTensorType chunkType; // the chunk's f32 accumulator
+  const SmallVector<bool> inBounds = {true};
+
+  // Built by prepareOperands.
+  OpFoldResult mSize, kSize, nSize, kBlocks, mChunks, nChunks;
+  Value mV, nV, kV, kBlocksV, mTilesV, nTilesV;
+  Value packA, packB;   // [M tiles, K, tileRows], [N tiles, K, tileCols]
+  Value scaleA, scaleB; // f32 [M padded, K blocks], [K blocks, N padded]
+  Value zeroVec;
+};
+} // namespace
+
+void TiledKernelBuilder::prepareOperands() {
+  AffineExpr s0 = getAffineSymbolExpr(0, b.getContext());
   auto apply = [&](AffineExpr e, OpFoldResult v) {
     return affine::makeComposedFoldedAffineApply(b, loc, e, {v});
   };
+  mSize = tensor::getMixedSize(b, loc, op.aCodes, 0);
+  kSize = tensor::getMixedSize(b, loc, op.aCodes, 1);
+  nSize = tensor::getMixedSize(b, loc, op.bCodes, 0);
+  OpFoldResult mTiles = apply(s0.ceilDiv(g.tileRows), mSize);
+  OpFoldResult nTiles = apply(s0.ceilDiv(g.tileCols), nSize);
+  OpFoldResult mPad = apply(s0.ceilDiv(g.tileRows) * g.tileRows, mSize);
+  OpFoldResult nPad = apply(s0.ceilDiv(g.tileCols) * g.tileCols, nSize);
+  kBlocks = apply(s0.ceilDiv(op.interval), kSize);
+  mChunks = apply(s0.ceilDiv(g.chunkRows), mSize);
+  nChunks = apply(s0.ceilDiv(g.chunkCols), nSize);
+  mV = getValueOrCreateConstantIndexOp(b, loc, mSize);
+  nV = getValueOrCreateConstantIndexOp(b, loc, nSize);
+  kV = getValueOrCreateConstantIndexOp(b, loc, kSize);
+  kBlocksV = getValueOrCreateConstantIndexOp(b, loc, kBlocks);
+  mTilesV = getValueOrCreateConstantIndexOp(b, loc, mTiles);
+  nTilesV = getValueOrCreateConstantIndexOp(b, loc, nTiles);
 
-  OpFoldResult mSize = tensor::getMixedSize(b, loc, op.aCodes, 0);
-  OpFoldResult kSize = tensor::getMixedSize(b, loc, op.aCodes, 1);
-  OpFoldResult nSize = tensor::getMixedSize(b, loc, op.bCodes, 0);
-  OpFoldResult mTiles = apply(s0.ceilDiv(kMR), mSize);
-  OpFoldResult nTiles = apply(s0.ceilDiv(kNR), nSize);
-  OpFoldResult mPad = apply(s0.ceilDiv(kMR) * kMR, mSize);
-  OpFoldResult nPad = apply(s0.ceilDiv(kNR) * kNR, nSize);
-  OpFoldResult kBlocks = apply(s0.ceilDiv(op.interval), kSize);
-  OpFoldResult mChunks = apply(s0.ceilDiv(kRows), mSize);
-  OpFoldResult nChunks = apply(s0.ceilDiv(kCols), nSize);
-  Value mV = getValueOrCreateConstantIndexOp(b, loc, mSize);
-  Value nV = getValueOrCreateConstantIndexOp(b, loc, nSize);
-  Value kV = getValueOrCreateConstantIndexOp(b, loc, kSize);
-  Value kbV = getValueOrCreateConstantIndexOp(b, loc, kBlocks);
-  Value mTilesV = getValueOrCreateConstantIndexOp(b, loc, mTiles);
-  Value nTilesV = getValueOrCreateConstantIndexOp(b, loc, nTiles);
-
-  // Packed panels, decoded once per call: A as [M tiles, K, MR] and B as
-  // [N tiles, K, NR], so that one k step of a tile reads MR and NR
-  // consecutive f32 and one tile's panel is contiguous.
-  Value packA = packPanels(b, loc, op.aCodes, mTiles, kSize, kMR, mV);
-  Value packB = packPanels(b, loc, op.bCodes, nTiles, kSize, kNR, nV);
+  // Packed panels, decoded once per call: A as [M tiles, K, tileRows] and B
+  // as [N tiles, K, tileCols], so that one k step of a tile reads tileRows
+  // and tileCols consecutive f32 and one tile's panel is contiguous.
+  packA = packPanels(b, loc, op.aCodes, mTiles, kSize, g.tileRows, mV);
+  packB = packPanels(b, loc, op.bCodes, nTiles, kSize, g.tileCols, nV);
   // The f32 scale of each (row, interval) and (interval, column): the block
   // holding the interval's first k, as the reference's scale maps.
   auto scaleAt = [&](OpBuilder &nb, Location nl, Value scales,
@@ -413,60 +534,22 @@ Value fp8::detail::buildTiledScaledMatmul(OpBuilder &b, Location loc,
                    floorDivConst(nb, nl, k0, block[1])});
     return fp8::createScaleToF32(nb, nl, s);
   };
-  Value scaleA = generate(
-      b, loc, {mPad, kBlocks}, [&](OpBuilder &nb, Location nl, ValueRange iv) {
-        return scaleAt(nb, nl, op.aScales, op.aBlock,
-                       clampIndex(nb, nl, iv[0], mV), iv[1]);
-      });
-  Value scaleB = generate(
-      b, loc, {kBlocks, nPad}, [&](OpBuilder &nb, Location nl, ValueRange iv) {
-        return scaleAt(nb, nl, op.bScales, op.bBlock,
-                       clampIndex(nb, nl, iv[1], nV), iv[0]);
-      });
-
-  Value zeroVec = arith::ConstantOp::create(
+  scaleA = generate(b, loc, {mPad, kBlocks},
+                    [&](OpBuilder &nb, Location nl, ValueRange iv) {
+                      return scaleAt(nb, nl, op.aScales, op.aBlock,
+                                     clampIndex(nb, nl, iv[0], mV), iv[1]);
+                    });
+  scaleB = generate(b, loc, {kBlocks, nPad},
+                    [&](OpBuilder &nb, Location nl, ValueRange iv) {
+                      return scaleAt(nb, nl, op.bScales, op.bBlock,
+                                     clampIndex(nb, nl, iv[1], nV), iv[0]);
+                    });
+  zeroVec = arith::ConstantOp::create(
       b, loc, vecType, DenseElementsAttr::get(vecType, APFloat(0.0f)));
-  SmallVector<bool> inBounds = {true};
-  auto read = [&](OpBuilder &nb, Location nl, Value src,
-                  ValueRange ivs) -> Value {
-    auto type = VectorType::get(
-        {kVL}, cast<RankedTensorType>(src.getType()).getElementType());
-    Value pad = arith::ConstantOp::create(
-        nb, nl, type.getElementType(), nb.getZeroAttr(type.getElementType()));
-    return vector::TransferReadOp::create(nb, nl, type, src, ivs, pad,
-                                          ArrayRef<bool>(inBounds));
-  };
-  auto write = [&](OpBuilder &nb, Location nl, Value v, Value dst,
-                   ValueRange ivs) -> Value {
-    return vector::TransferWriteOp::create(nb, nl, v, dst, ivs,
-                                           ArrayRef<bool>(inBounds))
-        .getResult();
-  };
-  auto cst = [&](OpBuilder &nb, Location nl, int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(nb, nl, v);
-  };
-  auto mul = [&](OpBuilder &nb, Location nl, Value x, int64_t c) -> Value {
-    return arith::MulIOp::create(nb, nl, x, cst(nb, nl, c));
-  };
-  auto add = [&](OpBuilder &nb, Location nl, Value x, Value y) -> Value {
-    return arith::AddIOp::create(nb, nl, x, y);
-  };
-  auto sub = [&](OpBuilder &nb, Location nl, Value x, Value y) -> Value {
-    return arith::SubIOp::create(nb, nl, x, y);
-  };
-  auto minIdx = [&](OpBuilder &nb, Location nl, Value x, Value y) -> Value {
-    return arith::MinSIOp::create(nb, nl, x, y);
-  };
-  Type outElt = op.outElementType;
-  Type storeElt = op.storeElementType ? op.storeElementType : outElt;
-  auto chunkType = RankedTensorType::get({kRows, kCols}, f32);
-  // An output (f32 scalar or vector) as the kernel stores it: rounded to the
-  // result type and, for a fused widening of the result, widened back, with
-  // no rounded intermediate tensor and no second pass over it.
-  auto toStored = [&](OpBuilder &nb, Location nl, Value v) -> Value {
-    return fp8::detail::createRoundedStoreValue(nb, nl, v, outElt, storeElt);
-  };
+}
 
+Value TiledKernelBuilder::build() {
+  prepareOperands();
   // One parallel region per call: an scf.forall over the chunks; inside,
   // the intervals in increasing order (each output's promotions in order),
   // then the chunk's tiles (N outer, M inner: consecutive tiles share their
@@ -478,201 +561,234 @@ Value fp8::detail::buildTiledScaledMatmul(OpBuilder &b, Location loc,
       b, loc, ArrayRef<OpFoldResult>{nChunks, mChunks}, ValueRange{result},
       /*mapping=*/std::nullopt,
       [&](OpBuilder &fb, Location fl, ValueRange args) {
-        Value cn = args[0], cm = args[1], out = args[2];
-        Value mt0 = mul(fb, fl, cm, kMC), nt0 = mul(fb, fl, cn, kNC);
-        Value mt1 = minIdx(fb, fl, add(fb, fl, mt0, cst(fb, fl, kMC)), mTilesV);
-        Value nt1 = minIdx(fb, fl, add(fb, fl, nt0, cst(fb, fl, kNC)), nTilesV);
-        Value r0 = mul(fb, fl, cm, kRows), c0 = mul(fb, fl, cn, kCols);
-        Value rows = minIdx(fb, fl, cst(fb, fl, kRows), sub(fb, fl, mV, r0));
-        Value cols = minIdx(fb, fl, cst(fb, fl, kCols), sub(fb, fl, nV, c0));
-        Value c0i = cst(fb, fl, 0), c1i = cst(fb, fl, 1);
-        // The chunk's accumulator starts from C (f32; padding rows and
-        // columns repeat the last real one) or, at the first interval, from
-        // +0.0 (no buffer to fill).
-        Value acc = tensor::EmptyOp::create(fb, fl, chunkType.getShape(), f32);
-        if (op.c)
-          acc = generate(
-              fb, fl, {fb.getIndexAttr(kRows), fb.getIndexAttr(kCols)},
-              [&](OpBuilder &nb, Location nl, ValueRange iv) {
-                return tensor::ExtractOp::create(
-                    nb, nl, op.c,
-                    ValueRange{clampIndex(nb, nl, add(nb, nl, r0, iv[0]), mV),
-                               clampIndex(nb, nl, add(nb, nl, c0, iv[1]), nV)});
-              });
-        auto intervals = scf::ForOp::create(
-            fb, fl, c0i, kbV, c1i, ValueRange{acc},
-            [&](OpBuilder &ib, Location il, Value kb, ValueRange iter) {
-              Value k0 = mul(ib, il, kb, op.interval);
-              Value k1 =
-                  minIdx(ib, il, add(ib, il, k0, cst(ib, il, op.interval)), kV);
-              Value first = arith::CmpIOp::create(
-                  ib, il, arith::CmpIPredicate::eq, kb, cst(ib, il, 0));
-              auto nLoop = scf::ForOp::create(
-                  ib, il, nt0, nt1, c1i, ValueRange{iter[0]},
-                  [&](OpBuilder &nb0, Location nl0, Value nt,
-                      ValueRange nIter) {
-                    auto mLoop = scf::ForOp::create(
-                        nb0, nl0, mt0, mt1, c1i, ValueRange{nIter[0]},
-                        [&](OpBuilder &tb, Location tl, Value mt,
-                            ValueRange mIter) {
-                          Value lr = mul(tb, tl, sub(tb, tl, mt, mt0), kMR);
-                          Value lc = mul(tb, tl, sub(tb, tl, nt, nt0), kNR);
-                          Value m0 = mul(tb, tl, mt, kMR);
-                          Value n0 = mul(tb, tl, nt, kNR);
-                          // Promotes one vector of partials of the tile
-                          // (row r, vector v): acc = fma(partial, sa * sb,
-                          // acc), acc from +0.0 (or C) at the first
-                          // interval; math.fma (llvm.fma) is always fused,
-                          // as the reference's promotion.
-                          auto promote = [&](OpBuilder &pb, Location pl,
-                                             Value t, Value r, Value v,
-                                             Value partial) {
-                            Value col = mul(pb, pl, v, kVL);
-                            Value sb = read(pb, pl, scaleB,
-                                            {kb, add(pb, pl, n0, col)});
-                            Value sa = tensor::ExtractOp::create(
-                                pb, pl, scaleA,
-                                ValueRange{add(pb, pl, m0, r), kb});
-                            Value sav = vector::BroadcastOp::create(
-                                pb, pl, vecType, sa);
-                            Value s = arith::MulFOp::create(pb, pl, sav, sb);
-                            Value row = add(pb, pl, lr, r);
-                            Value lcol = add(pb, pl, lc, col);
-                            Value old = read(pb, pl, t, {row, lcol});
-                            if (!op.c)
-                              old = arith::SelectOp::create(pb, pl, first,
-                                                            zeroVec, old);
-                            Value accV =
-                                math::FmaOp::create(pb, pl, partial, s, old);
-                            return write(pb, pl, accV, t, {row, lcol});
-                          };
-                          Value t = mIter[0];
-                          if (!op.accumulator) {
-                            // The interval's partials, from +0.0, in
-                            // increasing k, in MR x NV registers.
-                            SmallVector<Value> zeros(kMR * kNV, zeroVec);
-                            auto kLoop = scf::ForOp::create(
-                                tb, tl, k0, k1, c1i, zeros,
-                                [&](OpBuilder &kb2, Location kl, Value k,
-                                    ValueRange p) {
-                                  SmallVector<Value> bv;
-                                  for (int64_t v = 0; v < kNV; ++v)
-                                    bv.push_back(
-                                        read(kb2, kl, packB,
-                                             {nt, k, cst(kb2, kl, v * kVL)}));
-                                  SmallVector<Value> next;
-                                  for (int64_t r = 0; r < kMR; ++r) {
-                                    Value a = tensor::ExtractOp::create(
-                                        kb2, kl, packA,
-                                        ValueRange{mt, k, cst(kb2, kl, r)});
-                                    Value av = vector::BroadcastOp::create(
-                                        kb2, kl, vecType, a);
-                                    for (int64_t v = 0; v < kNV; ++v)
-                                      next.push_back(vector::FMAOp::create(
-                                          kb2, kl, av, bv[v], p[r * kNV + v]));
-                                  }
-                                  scf::YieldOp::create(kb2, kl, next);
-                                });
-                            for (int64_t r = 0; r < kMR; ++r)
-                              for (int64_t v = 0; v < kNV; ++v)
-                                t = promote(tb, tl, t, cst(tb, tl, r),
-                                            cst(tb, tl, v),
-                                            kLoop.getResult(r * kNV + v));
-                          } else {
-                            // The emulated accumulator: its per-group
-                            // state (max exponent, grid and f32 sums) of
-                            // kER rows x NV vectors at a time, whose
-                            // dependency chains interleave.
-                            auto rLoop = scf::ForOp::create(
-                                tb, tl, c0i, cst(tb, tl, kMR), cst(tb, tl, kER),
-                                ValueRange{t},
-                                [&](OpBuilder &rb, Location rl, Value r,
-                                    ValueRange rIt) {
-                                  auto operands = [&](OpBuilder &ob,
-                                                      Location ol, Value k) {
-                                    SmallVector<Value> bvs;
-                                    for (int64_t v = 0; v < kNV; ++v)
-                                      bvs.push_back(
-                                          read(ob, ol, packB,
-                                               {nt, k, cst(ob, ol, v * kVL)}));
-                                    SmallVector<std::pair<Value, Value>> ops;
-                                    for (int64_t i = 0; i < kER; ++i) {
-                                      Value a = tensor::ExtractOp::create(
-                                          ob, ol, packA,
-                                          ValueRange{
-                                              mt, k,
-                                              add(ob, ol, r, cst(ob, ol, i))});
-                                      Value av = vector::BroadcastOp::create(
-                                          ob, ol, vecType, a);
-                                      for (int64_t v = 0; v < kNV; ++v)
-                                        ops.push_back({av, bvs[v]});
-                                    }
-                                    return ops;
-                                  };
-                                  SmallVector<Value> partials =
-                                      emulateVectorPartials(
-                                          rb, rl, kER * kNV, operands, k0, k1,
-                                          op.aElementType, op.bElementType,
-                                          *op.accumulator, vecType);
-                                  Value rt = rIt[0];
-                                  for (int64_t i = 0; i < kER; ++i)
-                                    for (int64_t v = 0; v < kNV; ++v)
-                                      rt = promote(
-                                          rb, rl, rt,
-                                          add(rb, rl, r, cst(rb, rl, i)),
-                                          cst(rb, rl, v),
-                                          partials[i * kNV + v]);
-                                  scf::YieldOp::create(rb, rl, rt);
-                                });
-                            t = rLoop.getResult(0);
-                          }
-                          scf::YieldOp::create(tb, tl, t);
-                        });
-                    scf::YieldOp::create(nb0, nl0, mLoop.getResult(0));
-                  });
-              scf::YieldOp::create(ib, il, nLoop.getResult(0));
-            });
-        Value chunkAcc = intervals.getResult(0);
-        // The chunk's real outputs, rounded to the result type (the
-        // reference's element-wise arith.truncf, lane by lane; toStored):
-        // whole vectors, then the columns left one by one.
-        SmallVector<OpFoldResult> offsets = {r0, c0};
-        SmallVector<OpFoldResult> sizes = {rows, cols};
-        SmallVector<OpFoldResult> strides(2, fb.getIndexAttr(1));
-        Value slice = tensor::ExtractSliceOp::create(fb, fl, out, offsets,
-                                                     sizes, strides);
-        Value vecCols = mul(fb, fl, floorDivConst(fb, fl, cols, kVL), kVL);
-        auto rowLoop = scf::ForOp::create(
-            fb, fl, c0i, rows, c1i, ValueRange{slice},
-            [&](OpBuilder &rb, Location rl, Value i, ValueRange rIt) {
-              auto vecLoop = scf::ForOp::create(
-                  rb, rl, c0i, vecCols, cst(rb, rl, kVL), ValueRange{rIt[0]},
-                  [&](OpBuilder &vb, Location vl, Value j, ValueRange vIt) {
-                    Value v = toStored(vb, vl, read(vb, vl, chunkAcc, {i, j}));
-                    scf::YieldOp::create(vb, vl,
-                                         write(vb, vl, v, vIt[0], {i, j}));
-                  });
-              auto tailLoop = scf::ForOp::create(
-                  rb, rl, vecCols, cols, c1i, ValueRange{vecLoop.getResult(0)},
-                  [&](OpBuilder &sb, Location sl, Value j, ValueRange sIt) {
-                    Value v = toStored(sb, sl,
-                                       tensor::ExtractOp::create(
-                                           sb, sl, chunkAcc, ValueRange{i, j}));
-                    scf::YieldOp::create(
-                        sb, sl,
-                        tensor::InsertOp::create(sb, sl, v, sIt[0],
-                                                 ValueRange{i, j})
-                            .getResult());
-                  });
-              scf::YieldOp::create(rb, rl, tailLoop.getResult(0));
-            });
-        auto inParallel = scf::InParallelOp::create(fb, fl);
-        OpBuilder::InsertionGuard guard(fb);
-        fb.setInsertionPointToStart(inParallel.getBody());
-        tensor::ParallelInsertSliceOp::create(fb, fl, rowLoop.getResult(0), out,
-                                              offsets, sizes, strides);
+        buildChunk(fb, fl, args);
       });
   return forall.getResult(0);
+}
+
+void TiledKernelBuilder::buildChunk(OpBuilder &fb, Location fl,
+                                    ValueRange args) {
+  Value cn = args[0], cm = args[1], out = args[2];
+  Chunk ch;
+  ch.tileM0 = mul(fb, fl, cm, g.chunkTilesM);
+  ch.tileN0 = mul(fb, fl, cn, g.chunkTilesN);
+  ch.tileM1 = minIdx(fb, fl, add(fb, fl, ch.tileM0, cst(fb, fl, g.chunkTilesM)),
+                     mTilesV);
+  ch.tileN1 = minIdx(fb, fl, add(fb, fl, ch.tileN0, cst(fb, fl, g.chunkTilesN)),
+                     nTilesV);
+  ch.row0 = mul(fb, fl, cm, g.chunkRows);
+  ch.col0 = mul(fb, fl, cn, g.chunkCols);
+  ch.rows = minIdx(fb, fl, cst(fb, fl, g.chunkRows), sub(fb, fl, mV, ch.row0));
+  ch.cols = minIdx(fb, fl, cst(fb, fl, g.chunkCols), sub(fb, fl, nV, ch.col0));
+  ch.zero = cst(fb, fl, 0);
+  ch.one = cst(fb, fl, 1);
+  Value acc = initialAccumulator(fb, fl, ch);
+  auto intervals = scf::ForOp::create(
+      fb, fl, ch.zero, kBlocksV, ch.one, ValueRange{acc},
+      [&](OpBuilder &ib, Location il, Value kb, ValueRange iter) {
+        scf::YieldOp::create(ib, il, buildInterval(ib, il, ch, kb, iter[0]));
+      });
+  Value stored = storeChunk(fb, fl, ch, intervals.getResult(0), out);
+  auto inParallel = scf::InParallelOp::create(fb, fl);
+  OpBuilder::InsertionGuard guard(fb);
+  fb.setInsertionPointToStart(inParallel.getBody());
+  SmallVector<OpFoldResult> offsets = {ch.row0, ch.col0};
+  SmallVector<OpFoldResult> sizes = {ch.rows, ch.cols};
+  SmallVector<OpFoldResult> strides(2, fb.getIndexAttr(1));
+  tensor::ParallelInsertSliceOp::create(fb, fl, stored, out, offsets, sizes,
+                                        strides);
+}
+
+/// The chunk's accumulator starts from C (f32; padding rows and columns
+/// repeat the last real one) or, at the first interval, from +0.0 (no buffer
+/// to fill).
+Value TiledKernelBuilder::initialAccumulator(OpBuilder &fb, Location fl,
+                                             const Chunk &ch) {
+  Value acc =
+      tensor::EmptyOp::create(fb, fl, chunkType.getShape(), b.getF32Type());
+  if (!op.c)
+    return acc;
+  return generate(
+      fb, fl, {fb.getIndexAttr(g.chunkRows), fb.getIndexAttr(g.chunkCols)},
+      [&](OpBuilder &nb, Location nl, ValueRange iv) {
+        return tensor::ExtractOp::create(
+            nb, nl, op.c,
+            ValueRange{clampIndex(nb, nl, add(nb, nl, ch.row0, iv[0]), mV),
+                       clampIndex(nb, nl, add(nb, nl, ch.col0, iv[1]), nV)});
+      });
+}
+
+/// One promotion interval over the chunk's tiles, N outer and M inner.
+Value TiledKernelBuilder::buildInterval(OpBuilder &ib, Location il,
+                                        const Chunk &ch, Value kb, Value acc) {
+  Interval iv;
+  iv.kBlock = kb;
+  iv.k0 = mul(ib, il, kb, op.interval);
+  iv.k1 = minIdx(ib, il, add(ib, il, iv.k0, cst(ib, il, op.interval)), kV);
+  iv.first = arith::CmpIOp::create(ib, il, arith::CmpIPredicate::eq, kb,
+                                   cst(ib, il, 0));
+  auto nLoop = scf::ForOp::create(
+      ib, il, ch.tileN0, ch.tileN1, ch.one, ValueRange{acc},
+      [&](OpBuilder &nb, Location nl, Value nt, ValueRange nIter) {
+        auto mLoop = scf::ForOp::create(
+            nb, nl, ch.tileM0, ch.tileM1, ch.one, ValueRange{nIter[0]},
+            [&](OpBuilder &tb, Location tl, Value mt, ValueRange mIter) {
+              scf::YieldOp::create(tb, tl,
+                                   buildTile(tb, tl, ch, iv, mt, nt, mIter[0]));
+            });
+        scf::YieldOp::create(nb, nl, mLoop.getResult(0));
+      });
+  return nLoop.getResult(0);
+}
+
+Value TiledKernelBuilder::buildTile(OpBuilder &tb, Location tl, const Chunk &ch,
+                                    const Interval &iv, Value mt, Value nt,
+                                    Value acc) {
+  Tile tile;
+  tile.tileM = mt;
+  tile.tileN = nt;
+  tile.chunkRow = mul(tb, tl, sub(tb, tl, mt, ch.tileM0), g.tileRows);
+  tile.chunkCol = mul(tb, tl, sub(tb, tl, nt, ch.tileN0), g.tileCols);
+  tile.row0 = mul(tb, tl, mt, g.tileRows);
+  tile.col0 = mul(tb, tl, nt, g.tileCols);
+  if (!op.accumulator)
+    return exactTile(tb, tl, ch, iv, tile, acc);
+  return emulatedTile(tb, tl, ch, iv, tile, acc);
+}
+
+/// Promotes one vector of partials of the tile (row r, vector v): acc =
+/// fma(partial, sa * sb, acc), acc from +0.0 (or C) at the first interval;
+/// math.fma (llvm.fma) is always fused, as the reference's promotion.
+Value TiledKernelBuilder::promote(OpBuilder &pb, Location pl,
+                                  const Interval &iv, const Tile &tile,
+                                  Value acc, Value r, Value v, Value partial) {
+  Value col = mul(pb, pl, v, g.lanes);
+  Value sb = read(pb, pl, scaleB, {iv.kBlock, add(pb, pl, tile.col0, col)});
+  Value sa = tensor::ExtractOp::create(
+      pb, pl, scaleA, ValueRange{add(pb, pl, tile.row0, r), iv.kBlock});
+  Value sav = vector::BroadcastOp::create(pb, pl, vecType, sa);
+  Value s = arith::MulFOp::create(pb, pl, sav, sb);
+  Value row = add(pb, pl, tile.chunkRow, r);
+  Value lcol = add(pb, pl, tile.chunkCol, col);
+  Value old = read(pb, pl, acc, {row, lcol});
+  if (!op.c)
+    old = arith::SelectOp::create(pb, pl, iv.first, zeroVec, old);
+  Value accV = math::FmaOp::create(pb, pl, partial, s, old);
+  return write(pb, pl, accV, acc, {row, lcol});
+}
+
+/// The interval's exact partials, from +0.0, in increasing k, in tileRows x
+/// kTileVectors registers, then their promotion.
+Value TiledKernelBuilder::exactTile(OpBuilder &tb, Location tl, const Chunk &ch,
+                                    const Interval &iv, const Tile &tile,
+                                    Value acc) {
+  const int64_t rowsN = g.tileRows, vectorsN = TileGeometry::kTileVectors;
+  SmallVector<Value> zeros(rowsN * vectorsN, zeroVec);
+  auto kLoop = scf::ForOp::create(
+      tb, tl, iv.k0, iv.k1, ch.one, zeros,
+      [&](OpBuilder &lb, Location ll, Value k, ValueRange p) {
+        SmallVector<Value> bv;
+        for (int64_t v = 0; v < vectorsN; ++v)
+          bv.push_back(
+              read(lb, ll, packB, {tile.tileN, k, cst(lb, ll, v * g.lanes)}));
+        SmallVector<Value> next;
+        for (int64_t r = 0; r < rowsN; ++r) {
+          Value a = tensor::ExtractOp::create(
+              lb, ll, packA, ValueRange{tile.tileM, k, cst(lb, ll, r)});
+          Value av = vector::BroadcastOp::create(lb, ll, vecType, a);
+          for (int64_t v = 0; v < vectorsN; ++v)
+            next.push_back(
+                vector::FMAOp::create(lb, ll, av, bv[v], p[r * vectorsN + v]));
+        }
+        scf::YieldOp::create(lb, ll, next);
+      });
+  for (int64_t r = 0; r < rowsN; ++r)
+    for (int64_t v = 0; v < vectorsN; ++v)
+      acc = promote(tb, tl, iv, tile, acc, cst(tb, tl, r), cst(tb, tl, v),
+                    kLoop.getResult(r * vectorsN + v));
+  return acc;
+}
+
+/// The emulated accumulator: its per-group state (max exponent, grid and f32
+/// sums) of emulatedRows rows x kTileVectors vectors at a time, whose
+/// dependency chains interleave, then their promotion.
+Value TiledKernelBuilder::emulatedTile(OpBuilder &tb, Location tl,
+                                       const Chunk &ch, const Interval &iv,
+                                       const Tile &tile, Value acc) {
+  const int64_t rowsN = g.emulatedRows, vectorsN = TileGeometry::kTileVectors;
+  auto rLoop = scf::ForOp::create(
+      tb, tl, ch.zero, cst(tb, tl, g.tileRows), cst(tb, tl, rowsN),
+      ValueRange{acc},
+      [&](OpBuilder &rb, Location rl, Value r, ValueRange rIt) {
+        auto operands = [&](OpBuilder &ob, Location ol, Value k) {
+          SmallVector<Value> bvs;
+          for (int64_t v = 0; v < vectorsN; ++v)
+            bvs.push_back(
+                read(ob, ol, packB, {tile.tileN, k, cst(ob, ol, v * g.lanes)}));
+          SmallVector<std::pair<Value, Value>> ops;
+          for (int64_t i = 0; i < rowsN; ++i) {
+            Value a = tensor::ExtractOp::create(
+                ob, ol, packA,
+                ValueRange{tile.tileM, k, add(ob, ol, r, cst(ob, ol, i))});
+            Value av = vector::BroadcastOp::create(ob, ol, vecType, a);
+            for (int64_t v = 0; v < vectorsN; ++v)
+              ops.push_back({av, bvs[v]});
+          }
+          return ops;
+        };
+        SmallVector<Value> partials = emulateVectorPartials(
+            rb, rl, rowsN * vectorsN, operands, iv.k0, iv.k1, op.aElementType,
+            op.bElementType, *op.accumulator, vecType);
+        Value rt = rIt[0];
+        for (int64_t i = 0; i < rowsN; ++i)
+          for (int64_t v = 0; v < vectorsN; ++v)
+            rt = promote(rb, rl, iv, tile, rt, add(rb, rl, r, cst(rb, rl, i)),
+                         cst(rb, rl, v), partials[i * vectorsN + v]);
+        scf::YieldOp::create(rb, rl, rt);
+      });
+  return rLoop.getResult(0);
+}
+
+/// The chunk's real outputs, rounded to the result type (the reference's
+/// element-wise arith.truncf, lane by lane; toStored): whole vectors, then
+/// the columns left one by one.
+Value TiledKernelBuilder::storeChunk(OpBuilder &fb, Location fl,
+                                     const Chunk &ch, Value chunkAcc,
+                                     Value out) {
+  SmallVector<OpFoldResult> offsets = {ch.row0, ch.col0};
+  SmallVector<OpFoldResult> sizes = {ch.rows, ch.cols};
+  SmallVector<OpFoldResult> strides(2, fb.getIndexAttr(1));
+  Value slice =
+      tensor::ExtractSliceOp::create(fb, fl, out, offsets, sizes, strides);
+  Value vecCols = mul(fb, fl, floorDivConst(fb, fl, ch.cols, g.lanes), g.lanes);
+  auto rowLoop = scf::ForOp::create(
+      fb, fl, ch.zero, ch.rows, ch.one, ValueRange{slice},
+      [&](OpBuilder &rb, Location rl, Value i, ValueRange rIt) {
+        auto vecLoop = scf::ForOp::create(
+            rb, rl, ch.zero, vecCols, cst(rb, rl, g.lanes), ValueRange{rIt[0]},
+            [&](OpBuilder &vb, Location vl, Value j, ValueRange vIt) {
+              Value v = toStored(vb, vl, read(vb, vl, chunkAcc, {i, j}));
+              scf::YieldOp::create(vb, vl, write(vb, vl, v, vIt[0], {i, j}));
+            });
+        auto tailLoop = scf::ForOp::create(
+            rb, rl, vecCols, ch.cols, ch.one, ValueRange{vecLoop.getResult(0)},
+            [&](OpBuilder &sb, Location sl, Value j, ValueRange sIt) {
+              Value v = toStored(sb, sl,
+                                 tensor::ExtractOp::create(sb, sl, chunkAcc,
+                                                           ValueRange{i, j}));
+              scf::YieldOp::create(
+                  sb, sl,
+                  tensor::InsertOp::create(sb, sl, v, sIt[0], ValueRange{i, j})
+                      .getResult());
+            });
+        scf::YieldOp::create(rb, rl, tailLoop.getResult(0));
+      });
+  return rowLoop.getResult(0);
+}
+
+Value fp8::detail::buildTiledScaledMatmul(OpBuilder &b, Location loc,
+                                          const TiledScaledMatmulOperands &op) {
+  return TiledKernelBuilder(b, loc, op).build();
 }
 
 /// Appends '_' and `t` printed with every character outside [A-Za-z0-9] as
