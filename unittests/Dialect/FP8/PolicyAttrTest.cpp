@@ -138,3 +138,26 @@ TEST_F(PolicyAttrTest, RejectsBadPolicies) {
   EXPECT_NE(lastError.find("unknown policy field 'colour'"), std::string::npos)
       << lastError;
 }
+
+TEST_F(PolicyAttrTest, WithPromoteIntervalChangesThatFieldOnly) {
+  PolicyAttr perTensor = PolicyAttr::getPreset(&ctx, "per-tensor");
+  ScopedDiagnosticHandler handler(&ctx, [&](Diagnostic &d) {
+    lastError = d.str();
+    return success();
+  });
+  auto emitError = [&] { return mlir::emitError(UnknownLoc::get(&ctx)); };
+  PolicyAttr once = perTensor.withPromoteInterval(kWhole, emitError);
+  ASSERT_TRUE(once) << lastError;
+  EXPECT_TRUE(ShapedType::isDynamic(once.getPromoteInterval()));
+  // Every other field as the preset has it: the same attribute as the
+  // preset written with that one override.
+  EXPECT_EQ(once, parse("#fp8.policy<\"per-tensor\", promote_interval = ?>"));
+  EXPECT_EQ(once.withPromoteInterval(128, emitError), perTensor);
+  // deepseek-v3's 1x128 K-blocks carry their own scales: one promotion per
+  // K is not a valid policy, and the verifier says why.
+  PolicyAttr deepseek = PolicyAttr::getPreset(&ctx, "deepseek-v3");
+  EXPECT_FALSE(deepseek.withPromoteInterval(kWhole, emitError));
+  EXPECT_NE(lastError.find("needs K-blocks that span the whole K"),
+            std::string::npos)
+      << lastError;
+}

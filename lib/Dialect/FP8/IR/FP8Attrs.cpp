@@ -121,6 +121,34 @@ bool PolicyAttr::keepsHigh(Role role) const {
 
 float PolicyAttr::getEpsValue() const { return getEps().convertToFloat(); }
 
+PolicyAttr::Fields PolicyAttr::getFields() const {
+  return Fields{getName(),
+                getFormat(),
+                getGradFormat(),
+                SmallVector<int64_t, 2>(getActivationBlock()),
+                SmallVector<int64_t, 2>(getWeightBlock()),
+                getScaleMode(),
+                getScaleType(),
+                getEps(),
+                getPromoteInterval(),
+                getHigh(),
+                SmallVector<Role>(getKeepHigh())};
+}
+
+PolicyAttr PolicyAttr::getChecked(function_ref<InFlightDiagnostic()> emitError,
+                                  MLIRContext *ctx, const Fields &f) {
+  return getChecked(emitError, ctx, f.name, f.format, f.gradFormat,
+                    f.activationBlock, f.weightBlock, f.scaleMode, f.scaleType,
+                    f.eps, f.promoteInterval, f.high, f.keepHigh);
+}
+
+PolicyAttr PolicyAttr::withPromoteInterval(
+    int64_t interval, function_ref<InFlightDiagnostic()> emitError) const {
+  Fields fields = getFields();
+  fields.promoteInterval = interval;
+  return getChecked(emitError, getContext(), fields);
+}
+
 //===----------------------------------------------------------------------===//
 // Syntax
 //===----------------------------------------------------------------------===//
@@ -149,16 +177,7 @@ Attribute PolicyAttr::parse(AsmParser &parser, Type) {
                           << "\" (known: " << known << ")";
     return {};
   }
-  StringAttr name = base.getName();
-  Type format = base.getFormat(), gradFormat = base.getGradFormat();
-  SmallVector<int64_t> act(base.getActivationBlock());
-  SmallVector<int64_t> weight(base.getWeightBlock());
-  ScaleMode mode = base.getScaleMode();
-  Type scaleType = base.getScaleType();
-  APFloat eps = base.getEps();
-  int64_t interval = base.getPromoteInterval();
-  Type high = base.getHigh();
-  SmallVector<Role> keepHigh(base.getKeepHigh());
+  Fields f = base.getFields();
 
   auto parseField = [&]() -> ParseResult {
     std::string key;
@@ -169,29 +188,31 @@ Attribute PolicyAttr::parse(AsmParser &parser, Type) {
       std::string s;
       if (parser.parseString(&s))
         return failure();
-      name = StringAttr::get(ctx, s);
+      f.name = StringAttr::get(ctx, s);
       return success();
     }
     if (key == "format")
-      return parser.parseType(format);
+      return parser.parseType(f.format);
     if (key == "grad_format")
-      return parser.parseType(gradFormat);
+      return parser.parseType(f.gradFormat);
     if (key == "activation_block")
-      return act.clear(), detail::parseBlockList(parser, act, true);
+      return f.activationBlock.clear(),
+             detail::parseBlockList(parser, f.activationBlock, true);
     if (key == "weight_block")
-      return weight.clear(), detail::parseBlockList(parser, weight, true);
+      return f.weightBlock.clear(),
+             detail::parseBlockList(parser, f.weightBlock, true);
     if (key == "scale_type")
-      return parser.parseType(scaleType);
+      return parser.parseType(f.scaleType);
     if (key == "high")
-      return parser.parseType(high);
+      return parser.parseType(f.high);
     if (key == "promote_interval") {
       // `?`: one promotion at the end of each GEMM's K (no promotion).
       if (succeeded(parser.parseOptionalQuestion()))
-        return interval = ShapedType::kDynamic, success();
-      return parser.parseInteger(interval);
+        return f.promoteInterval = ShapedType::kDynamic, success();
+      return parser.parseInteger(f.promoteInterval);
     }
     if (key == "eps")
-      return parser.parseFloat(APFloat::IEEEsingle(), eps);
+      return parser.parseFloat(APFloat::IEEEsingle(), f.eps);
     if (key == "scale_mode") {
       std::string m;
       SMLoc mLoc = parser.getCurrentLocation();
@@ -201,11 +222,11 @@ Attribute PolicyAttr::parse(AsmParser &parser, Type) {
       if (!sm)
         return parser.emitError(mLoc)
                << "unknown scale_mode '" << m << "' (known: f32, pow2)";
-      mode = *sm;
+      f.scaleMode = *sm;
       return success();
     }
     if (key == "keep_high") {
-      keepHigh.clear();
+      f.keepHigh.clear();
       return parser.parseCommaSeparatedList(
           AsmParser::Delimiter::Square, [&]() -> ParseResult {
             std::string r;
@@ -217,7 +238,7 @@ Attribute PolicyAttr::parse(AsmParser &parser, Type) {
               return parser.emitError(rLoc)
                      << "unknown role '" << r << "' (known: " << getRoleNames()
                      << ")";
-            keepHigh.push_back(*role);
+            f.keepHigh.push_back(*role);
             return success();
           });
     }
@@ -234,15 +255,13 @@ Attribute PolicyAttr::parse(AsmParser &parser, Type) {
       if (parseField())
         return {};
   } else {
-    name = StringAttr::get(ctx, "custom");
+    f.name = StringAttr::get(ctx, "custom");
     if (parser.parseCommaSeparatedList(parseField))
       return {};
   }
   if (parser.parseGreater())
     return {};
-  return getChecked([&] { return parser.emitError(loc); }, ctx, name, format,
-                    gradFormat, act, weight, mode, scaleType, eps, interval,
-                    high, keepHigh);
+  return getChecked([&] { return parser.emitError(loc); }, ctx, f);
 }
 
 void PolicyAttr::print(AsmPrinter &printer) const {

@@ -73,17 +73,11 @@ LogicalResult AssignPrecisionPass::initialize(MLIRContext *ctx) {
   if (promotion == Promotion::none) {
     // The policy records it (promote_interval = ?); its verifier rejects a
     // preset whose K-blocks have their own scales.
-    PolicyAttr p = policyAttr;
-    policyAttr = PolicyAttr::getChecked(
-        [&] {
-          return emitError(UnknownLoc::get(ctx))
-                 << "fp8-assign-precision: promotion=none with policy '"
-                 << policy << "': ";
-        },
-        ctx, p.getName(), p.getFormat(), p.getGradFormat(),
-        p.getActivationBlock(), p.getWeightBlock(), p.getScaleMode(),
-        p.getScaleType(), p.getEps(), ShapedType::kDynamic, p.getHigh(),
-        p.getKeepHigh());
+    policyAttr = policyAttr.withPromoteInterval(ShapedType::kDynamic, [&] {
+      return emitError(UnknownLoc::get(ctx))
+             << "fp8-assign-precision: promotion=none with policy '" << policy
+             << "': ";
+    });
     if (!policyAttr)
       return failure();
   }

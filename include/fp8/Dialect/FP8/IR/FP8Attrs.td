@@ -206,6 +206,32 @@ def FP8_PolicyAttr : AttrDef<FP8_Dialect, "Policy"> {
     bool keepsHigh(::mlir::fp8::Role role) const;
     /// `eps` as a float.
     float getEpsValue() const;
+
+    /// Every field of a policy as values, to change before building another
+    /// one: getFields(), set what differs, getChecked(emitError, ctx, fields).
+    struct Fields {
+      ::mlir::StringAttr name;
+      ::mlir::Type format, gradFormat;
+      ::llvm::SmallVector<int64_t, 2> activationBlock, weightBlock;
+      ::mlir::fp8::ScaleMode scaleMode;
+      ::mlir::Type scaleType;
+      ::llvm::APFloat eps;
+      int64_t promoteInterval;
+      ::mlir::Type high;
+      ::llvm::SmallVector<::mlir::fp8::Role> keepHigh;
+    };
+    Fields getFields() const;
+    /// The policy of `fields`, or null after a diagnostic (through
+    /// `emitError`) naming what the verifier rejects.
+    static PolicyAttr
+    getChecked(::llvm::function_ref<::mlir::InFlightDiagnostic()> emitError,
+               ::mlir::MLIRContext *ctx, const Fields &fields);
+    /// This policy with `promote_interval` replaced (ShapedType::kDynamic:
+    /// one promotion per GEMM, at the end of its K), every other field
+    /// kept; null after a diagnostic where the result is not a valid policy.
+    PolicyAttr withPromoteInterval(
+        int64_t interval,
+        ::llvm::function_ref<::mlir::InFlightDiagnostic()> emitError) const;
   }];
 }
 
