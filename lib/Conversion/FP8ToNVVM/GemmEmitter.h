@@ -75,17 +75,11 @@ struct BScales {
   SmallVector<Value> blocks, pairs;
 };
 
-/// The kernel-wide state the pieces share: the configuration, the builders,
-/// the kernel's parameters and the values computed once at entry.
-struct GemmEmitter {
-  GemmEmitter(ImplicitLocOpBuilder &b, KernelBuilder &ir,
-              const GemmKernelSpec &spec);
-
-  const GemmKernelSpec &spec;
-  const GemmKernelConfig &cfg;
-  MLIRContext *ctx;
-  ImplicitLocOpBuilder &b;
-  KernelBuilder &ir;
+/// The kernel-wide state the pieces share: besides the configuration and
+/// the builders (KernelEmitter), the kernel's parameters and the values
+/// computed once at entry.
+struct GemmEmitter : KernelEmitter<GemmKernelSpec> {
+  GemmEmitter(OpBuilder &builder, Location loc, const GemmKernelSpec &spec);
 
   // What the configuration selects.
   bool hasAcc, masked, contiguous, grouped, hasGroupArg, dynamicM;

@@ -29,9 +29,9 @@ using namespace mlir;
 using namespace mlir::fp8;
 using namespace mlir::fp8::gemm;
 
-GemmEmitter::GemmEmitter(ImplicitLocOpBuilder &b, KernelBuilder &ir,
+GemmEmitter::GemmEmitter(OpBuilder &builder, Location loc,
                          const GemmKernelSpec &spec)
-    : spec(spec), cfg(spec.config), ctx(b.getContext()), b(b), ir(ir) {
+    : KernelEmitter(builder, loc, spec) {
   hasAcc = static_cast<bool>(spec.accType);
   masked = spec.grouping == GemmGrouping::masked;
   contiguous = spec.grouping == GemmGrouping::contiguous;
@@ -110,9 +110,9 @@ LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
                                             const GemmKernelSpec &spec,
                                             StringRef name,
                                             StringRef smemSymbol) {
-  ImplicitLocOpBuilder b(loc, builder);
-  KernelBuilder ir(b);
-  GemmEmitter e(b, ir, spec);
+  GemmEmitter e(builder, loc, spec);
+  ImplicitLocOpBuilder &b = e.b;
+  KernelBuilder &ir = e.ir;
   assert((!spec.config.bScalesPerColumn || !e.grouped) &&
          "per-column B scales are implemented for the 2-D kernel only");
 

@@ -95,6 +95,27 @@ struct KernelBuilder {
   }
 };
 
+/// What the pieces of every kernel generator share (GemmEmitter.h,
+/// QuantizeEmitter.h): the kernel's spec and configuration, the builder at
+/// the kernel's location and its arithmetic helpers. A generator's emitter
+/// derives from it and adds the values its pieces pass to each other.
+template <typename Spec> struct KernelEmitter {
+  using Config = decltype(Spec::config);
+
+  KernelEmitter(OpBuilder &builder, Location loc, const Spec &spec)
+      : spec(spec), cfg(spec.config), ctx(builder.getContext()),
+        b(loc, builder), ir(b) {}
+  // `ir` refers to `b`: a copy would build through the original's builder.
+  KernelEmitter(const KernelEmitter &) = delete;
+  KernelEmitter &operator=(const KernelEmitter &) = delete;
+
+  const Spec &spec;
+  const Config &cfg;
+  MLIRContext *ctx;
+  ImplicitLocOpBuilder b;
+  KernelBuilder ir;
+};
+
 } // namespace fp8
 } // namespace mlir
 

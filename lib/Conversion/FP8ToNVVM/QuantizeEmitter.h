@@ -25,17 +25,12 @@ namespace mlir {
 namespace fp8 {
 namespace quantize {
 
-/// The state the pieces share: the configuration, the builders, the
-/// kernel's parameters, the thread's block and its loaded values.
-struct QuantizeEmitter {
-  QuantizeEmitter(ImplicitLocOpBuilder &b, KernelBuilder &ir,
+/// The state the pieces share: besides the configuration and the builders
+/// (KernelEmitter), the kernel's parameters, the thread's block and its
+/// loaded values.
+struct QuantizeEmitter : KernelEmitter<QuantizeKernelSpec> {
+  QuantizeEmitter(OpBuilder &builder, Location loc,
                   const QuantizeKernelSpec &spec);
-
-  const QuantizeKernelSpec &spec;
-  const QuantizeKernelConfig &cfg;
-  MLIRContext *ctx;
-  ImplicitLocOpBuilder &b;
-  KernelBuilder &ir;
 
   bool bf16In;
   int64_t inBytes;

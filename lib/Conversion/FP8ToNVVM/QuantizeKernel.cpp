@@ -24,9 +24,9 @@ using namespace mlir;
 using namespace mlir::fp8;
 using namespace mlir::fp8::quantize;
 
-QuantizeEmitter::QuantizeEmitter(ImplicitLocOpBuilder &b, KernelBuilder &ir,
+QuantizeEmitter::QuantizeEmitter(OpBuilder &builder, Location loc,
                                  const QuantizeKernelSpec &spec)
-    : spec(spec), cfg(spec.config), ctx(b.getContext()), b(b), ir(ir) {
+    : KernelEmitter(builder, loc, spec) {
   bf16In = spec.inputType.isBF16();
   inBytes = bf16In ? 2 : 4;
   warpsPerBlock = cfg.warpsPerBlock();
@@ -63,9 +63,9 @@ LLVM::LLVMFuncOp mlir::fp8::buildQuantizeKernel(OpBuilder &builder,
                                                 StringRef amaxSymbol) {
   using Cfg = QuantizeKernelConfig;
   const Cfg &cfg = spec.config;
-  ImplicitLocOpBuilder b(loc, builder);
-  KernelBuilder ir(b);
-  QuantizeEmitter e(b, ir, spec);
+  QuantizeEmitter e(builder, loc, spec);
+  ImplicitLocOpBuilder &b = e.b;
+  KernelBuilder &ir = e.ir;
 
   // x, q, scales (pointers), rows (i32, used by a dynamic-rows kernel).
   LLVM::LLVMFuncOp fn = ir.createKernelFunction(
