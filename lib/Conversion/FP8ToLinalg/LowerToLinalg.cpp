@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "EmptyShapes.h"
 #include "GroupedScaledMatmul.h"
+#include "SignificantBits.h"
 #include "TiledQuantize.h"
 #include "TiledScaledMatmul.h"
 #include "WideningUse.h"
@@ -434,25 +435,6 @@ static Value pow2FromField(OpBuilder &b, Location loc, Value field) {
   return arith::BitcastOp::create(b, loc, b.getF32Type(), bits);
 }
 
-/// Keeps the `bits` most significant bits of |v| (i32), truncating toward 0.
-static Value truncateSignificant(OpBuilder &b, Location loc, Value v,
-                                 unsigned bits) {
-  auto c = [&](int64_t x) {
-    return arith::ConstantIntOp::create(b, loc, x, 32);
-  };
-  Value neg = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, v, c(0));
-  Value mag = math::AbsIOp::create(b, loc, v);
-  // msb + 1 = 32 - ctlz(mag); drop = max(msb + 1 - bits, 0).
-  Value width = arith::SubIOp::create(
-      b, loc, c(32), math::CountLeadingZerosOp::create(b, loc, mag));
-  Value drop = arith::MaxSIOp::create(
-      b, loc, arith::SubIOp::create(b, loc, width, c(bits)), c(0));
-  Value kept = arith::ShLIOp::create(
-      b, loc, arith::ShRUIOp::create(b, loc, mag, drop), drop);
-  return arith::SelectOp::create(
-      b, loc, neg, arith::SubIOp::create(b, loc, c(0), kept), kept);
-}
-
 /// The alignment field of one product p = a * b (biased like an f32
 /// exponent field; 0 for a zero product, which takes no part in the max).
 /// `a`, `b` are the decoded FP8 inputs (f32; FP8 subnormals are normal f32).
@@ -556,8 +538,8 @@ static Value emulatePartial(OpBuilder &b, Location loc, Value fa, Value fb,
                   ValueRange{arith::AddIOp::create(lb, ll, s[0], t),
                              arith::AddFOp::create(lb, ll, s[1], p)});
             });
-        Value sum =
-            truncateSignificant(gb, gl, sumLoop.getResult(0), model.resultBits);
+        Value sum = fp8::detail::truncateSignificant(
+            gb, gl, sumLoop.getResult(0), model.resultBits);
         Value res = arith::MulFOp::create(
             gb, gl, arith::SIToFPOp::create(gb, gl, gb.getF32Type(), sum),
             unit);

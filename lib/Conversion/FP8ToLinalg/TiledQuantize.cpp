@@ -72,6 +72,18 @@ static Value minIdx(OpBuilder &b, Location loc, Value x, Value y) {
   return arith::MinSIOp::create(b, loc, x, y);
 }
 
+/// The block count ceil(size / block) of each dimension.
+static SmallVector<OpFoldResult> blockCounts(OpBuilder &b, Location loc,
+                                             ArrayRef<OpFoldResult> sizes,
+                                             ArrayRef<int64_t> block) {
+  AffineExpr s0 = getAffineSymbolExpr(0, b.getContext());
+  SmallVector<OpFoldResult> counts;
+  for (auto [size, blk] : llvm::zip_equal(sizes, block))
+    counts.push_back(
+        affine::makeComposedFoldedAffineApply(b, loc, s0.ceilDiv(blk), {size}));
+  return counts;
+}
+
 /// ceil(x / d) for a non-negative index x.
 static Value ceilDivIdx(OpBuilder &b, Location loc, Value x, int64_t d) {
   Value t = arith::AddIOp::create(b, loc, x, cst(b, loc, d - 1));
@@ -220,11 +232,7 @@ static std::pair<Value, Value> quantize2D(OpBuilder &b, Location loc, Value x,
                                           int64_t lanes) {
   Type f32 = b.getF32Type();
   SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, x);
-  AffineExpr s0 = getAffineSymbolExpr(0, b.getContext());
-  SmallVector<OpFoldResult> counts;
-  for (auto [size, blk] : llvm::zip_equal(sizes, block))
-    counts.push_back(
-        affine::makeComposedFoldedAffineApply(b, loc, s0.ceilDiv(blk), {size}));
+  SmallVector<OpFoldResult> counts = blockCounts(b, loc, sizes, block);
   Value codesInit = tensor::EmptyOp::create(b, loc, sizes, fp8Type);
   Value scalesInit = tensor::EmptyOp::create(b, loc, counts, scaleType);
   auto vecOf = [&](Type elt) { return VectorType::get({lanes}, elt); };
@@ -433,11 +441,7 @@ std::pair<Value, Value> fp8::detail::buildTiledQuantize(OpBuilder &b,
   ArrayRef<int64_t> block = type.getBlockShape();
   SmallVector<ReassociationIndices> grouping = *getRank2Grouping(block);
   SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, x);
-  AffineExpr s0 = getAffineSymbolExpr(0, b.getContext());
-  SmallVector<OpFoldResult> counts;
-  for (auto [size, blk] : llvm::zip_equal(sizes, block))
-    counts.push_back(
-        affine::makeComposedFoldedAffineApply(b, loc, s0.ceilDiv(blk), {size}));
+  SmallVector<OpFoldResult> counts = blockCounts(b, loc, sizes, block);
   auto [codes, scales] =
       quantize2D(b, loc, toRank2(b, loc, x, grouping), getRank2Block(block),
                  type.getElementType(), type.getScaleType(), p, lanes);

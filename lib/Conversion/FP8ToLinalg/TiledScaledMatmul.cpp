@@ -41,6 +41,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "TiledScaledMatmul.h"
+#include "SignificantBits.h"
 #include "WideningUse.h"
 #include "fp8/Dialect/FP8/Utils/FP8Arith.h"
 
@@ -210,20 +211,6 @@ struct Lanes {
     return arith::BitcastOp::create(
         b, loc, f, arith::ShLIOp::create(b, loc, field, c(23)));
   }
-  /// The `bits` most significant bits of |v|, truncated toward 0.
-  Value truncateSignificant(Value v, unsigned bits) const {
-    Value neg =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, v, c(0));
-    Value mag = math::AbsIOp::create(b, loc, v);
-    Value width = arith::SubIOp::create(
-        b, loc, c(32), math::CountLeadingZerosOp::create(b, loc, mag));
-    Value drop = arith::MaxSIOp::create(
-        b, loc, arith::SubIOp::create(b, loc, width, c(bits)), c(0));
-    Value kept = arith::ShLIOp::create(
-        b, loc, arith::ShRUIOp::create(b, loc, mag, drop), drop);
-    return arith::SelectOp::create(
-        b, loc, neg, arith::SubIOp::create(b, loc, c(0), kept), kept);
-  }
   /// The alignment field of the products p = a * w (0 for a zero product).
   Value alignmentField(Value a, Value w, Value p, Type aElt, Type bElt,
                        tensorcore::Alignment alignment) const {
@@ -328,8 +315,8 @@ static SmallVector<Value> emulateVectorPartials(
             });
         SmallVector<Value> results;
         for (int64_t i = 0; i < streams; ++i) {
-          Value sum =
-              L.truncateSignificant(sumLoop.getResult(i), model.resultBits);
+          Value sum = fp8::detail::truncateSignificant(
+              gb, gl, sumLoop.getResult(i), model.resultBits);
           Value res = arith::MulFOp::create(
               gb, gl, arith::SIToFPOp::create(gb, gl, vecType, sum), unit[i]);
           // An Inf/NaN f32 sum is the result (NaN propagates as in the

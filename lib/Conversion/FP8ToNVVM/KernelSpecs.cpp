@@ -28,6 +28,20 @@ static LogicalResult checkKernelExtents(Operation *op,
   return success();
 }
 
+/// What every generated GEMM kernel needs of its scales and promotion: f32
+/// scales and one promotion per 128 K elements.
+static LogicalResult checkScalesAndInterval(Operation *op, ScaledTensorType aTy,
+                                            ScaledTensorType bTy,
+                                            int64_t promoteInterval) {
+  if (!aTy.getScaleType().isF32() || !bTy.getScaleType().isF32())
+    return op->emitOpError("GPU lowering needs f32 scales");
+  if (promoteInterval != 128)
+    return op->emitOpError("GPU lowering needs promote_interval = 128 (one "
+                           "promotion per 4 wgmma k32), got ")
+           << promoteInterval;
+  return success();
+}
+
 std::string mlir::fp8::getEmptyProblemReason(Operation *op) {
   if (hasEmptyResult(op))
     return "the result is empty";
@@ -66,12 +80,8 @@ mlir::fp8::getGemmKernelSpec(ScaledMatmulOp op,
                           "(a: [1, 128], b: [128, 128] or, for the Wgrad "
                           "GEMM, [1, 128]), got a: ")
            << aTy << ", b: " << bTy;
-  if (!aTy.getScaleType().isF32() || !bTy.getScaleType().isF32())
-    return op.emitOpError("GPU lowering needs f32 scales");
-  if (op.getPromoteInterval() != 128)
-    return op.emitOpError("GPU lowering needs promote_interval = 128 (one "
-                          "promotion per 4 wgmma k32), got ")
-           << op.getPromoteInterval();
+  if (failed(checkScalesAndInterval(op, aTy, bTy, op.getPromoteInterval())))
+    return failure();
   int64_t m = aTy.getShape()[0], k = aTy.getShape()[1], n = bTy.getShape()[0];
   if (failed(checkKernelExtents(op, {m, n, k})))
     return failure();
@@ -136,12 +146,8 @@ mlir::fp8::getGroupedGemmKernelSpec(GroupedScaledMatmulOp op,
     return op.emitOpError("GPU lowering implements the DeepSeek-V3 blocks "
                           "(a: [1, 128] per row, b: [1, 128, 128]), got a: ")
            << aTy << ", b: " << bTy;
-  if (!aTy.getScaleType().isF32() || !bTy.getScaleType().isF32())
-    return op.emitOpError("GPU lowering needs f32 scales");
-  if (op.getPromoteInterval() != 128)
-    return op.emitOpError("GPU lowering needs promote_interval = 128 (one "
-                          "promotion per 4 wgmma k32), got ")
-           << op.getPromoteInterval();
+  if (failed(checkScalesAndInterval(op, aTy, bTy, op.getPromoteInterval())))
+    return failure();
   int64_t g = bTy.getShape()[0], n = bTy.getShape()[1], k = aShape.back();
   int64_t m = aShape[aShape.size() - 2];
   if (failed(checkKernelExtents(op, {g, m, n, k})))

@@ -153,6 +153,11 @@ private:
   Value get2DOperand(IRRewriter &rw, Location loc, Value v, unsigned numBatch);
   Value quantize(IRRewriter &rw, Location loc, Value v, ArrayRef<int64_t> block,
                  Type format = {});
+  /// The quantized [C, R] `q` requantized transposed to [R, C] (`rows` x
+  /// `cols`) in `format`, with the activation block: tiles along the
+  /// contraction of an operand stored [K, R] (DeepSeek-V3 §3.5.2).
+  Value requantizeTransposed(IRRewriter &rw, Location loc, Value q,
+                             int64_t rows, int64_t cols, Type format);
   /// A stacked [G, X, K] operand quantized once for all groups with
   /// `block` per group: an !fp8.scaled [G, X, K] with block [1, b0, b1].
   Value quantizeGrouped(IRRewriter &rw, Location loc, Value v,
@@ -263,6 +268,20 @@ Value Rewriter::get2DOperand(IRRewriter &rw, Location loc, Value v,
   return tensor::CollapseShapeOp::create(rw, loc, v, re);
 }
 
+Value Rewriter::requantizeTransposed(IRRewriter &rw, Location loc, Value q,
+                                     int64_t rows, int64_t cols, Type format) {
+  ArrayRef<int64_t> act = policy.getActivationBlock();
+  auto to = ScaledTensorType::get(
+      rw.getContext(), {rows, cols}, format,
+      {resolveBlock(act[0], rows), resolveBlock(act[1], cols)},
+      policy.getScaleType());
+  return RequantizeOp::create(
+      rw, loc, to, q, rw.getDenseI64ArrayAttr({1, 0}),
+      rw.getF32FloatAttr(policy.getEpsValue()),
+      ScaleModeAttr::get(rw.getContext(), policy.getScaleMode()),
+      rw.getBoolAttr(true));
+}
+
 Value Rewriter::quantize(IRRewriter &rw, Location loc, Value v,
                          ArrayRef<int64_t> block, Type format) {
   auto t = cast<RankedTensorType>(v.getType());
@@ -339,21 +358,12 @@ Value Rewriter::tokenMajorOperand(IRRewriter &rw, Location loc, Value v,
     return quantizeShared(rw, loc, v, Layout::activation, format);
   auto ut = cast<RankedTensorType>(u.getType());
   int64_t t = ut.getDimSize(0), f = ut.getDimSize(1);
-  ArrayRef<int64_t> act = policy.getActivationBlock();
   // Quantized for its fprop (X) or dgrad (dY) with tiles along F: requantize
   // to tiles along T, transposed (DeepSeek-V3 §3.5.2).
   if (Value q = shared.lookup(
           std::make_pair(u, static_cast<unsigned>(Layout::activation)))) {
     auto qt = cast<ScaledTensorType>(q.getType());
-    auto to = ScaledTensorType::get(
-        rw.getContext(), {f, t}, qt.getElementType(),
-        {resolveBlock(act[0], f), resolveBlock(act[1], t)},
-        policy.getScaleType());
-    return RequantizeOp::create(
-        rw, loc, to, q, rw.getDenseI64ArrayAttr({1, 0}),
-        rw.getF32FloatAttr(policy.getEpsValue()),
-        ScaleModeAttr::get(rw.getContext(), policy.getScaleMode()),
-        rw.getBoolAttr(true));
+    return requantizeTransposed(rw, loc, q, f, t, qt.getElementType());
   }
   // Only this GEMM reads it (a saved activation of a split backward graph):
   // one quantization along the tokens, then its codes and scales transposed.
@@ -438,6 +448,13 @@ LogicalResult Rewriter::rewriteLinear(IRRewriter &rw, Contraction &c) {
   int64_t m = c.m, n = c.n, k = c.k;
   // A 128x1 tile of a [K, X] operand: the activation block transposed.
   SmallVector<int64_t> tokenBlock{actBlock[1], actBlock[0]};
+  // An operand stored [K, R] (a contraction over tokens): 128x1 tiles of the
+  // stored layout, then requantized transposed to [R, K], so that the matmul
+  // stays NT.
+  auto quantizeTransposed = [&](Value kr, int64_t r) -> Value {
+    Value q = quantize(rw, loc, kr, tokenBlock);
+    return requantizeTransposed(rw, loc, q, r, k, policy.getFormat());
+  };
 
   // In a training graph the GEMMs of a linear share their quantizations:
   // X between fprop and wgrad, dY between dgrad and wgrad, W between fprop
@@ -453,19 +470,7 @@ LogicalResult Rewriter::rewriteLinear(IRRewriter &rw, Contraction &c) {
   } else if (c.aKLast) {
     qa = quantize(rw, loc, collapseToMatrix(rw, loc, a), actBlock, aFormat);
   } else {
-    // Stored [K, M] (a contraction over tokens): 128x1 tiles of the stored
-    // layout, then requantize transposed so the matmul stays NT
-    // (DeepSeek-V3 §3.5.2).
-    Value q = quantize(rw, loc, a, tokenBlock);
-    auto to = ScaledTensorType::get(
-        rw.getContext(), {m, k}, policy.getFormat(),
-        {resolveBlock(actBlock[0], m), resolveBlock(actBlock[1], k)},
-        policy.getScaleType());
-    qa = RequantizeOp::create(
-        rw, loc, to, q, rw.getDenseI64ArrayAttr({1, 0}),
-        rw.getF32FloatAttr(policy.getEpsValue()),
-        ScaleModeAttr::get(rw.getContext(), policy.getScaleMode()),
-        rw.getBoolAttr(true));
+    qa = quantizeTransposed(a, m); // stored [K, M]
   }
 
   // Weight -> NT [N, K].
@@ -520,18 +525,8 @@ LogicalResult Rewriter::rewriteLinear(IRRewriter &rw, Contraction &c) {
     }
     qb = quantizeWeight(nk);
   } else {
-    // An activation stored [K, N] (a weight gradient's dY): 128x1 tiles,
-    // then requantize transposed to [N, K] with 1x128 tiles.
-    Value q = quantize(rw, loc, b2, tokenBlock);
-    auto to = ScaledTensorType::get(
-        rw.getContext(), {n, k}, policy.getFormat(),
-        {resolveBlock(actBlock[0], n), resolveBlock(actBlock[1], k)},
-        policy.getScaleType());
-    qb = RequantizeOp::create(
-        rw, loc, to, q, rw.getDenseI64ArrayAttr({1, 0}),
-        rw.getF32FloatAttr(policy.getEpsValue()),
-        ScaleModeAttr::get(rw.getContext(), policy.getScaleMode()),
-        rw.getBoolAttr(true));
+    // An activation stored [K, N] (a weight gradient's dY).
+    qb = quantizeTransposed(b2, n);
   }
 
   // D = [init +] A . B^T, in the original result type (f16 via f32).
