@@ -25,9 +25,10 @@ namespace {
 
 /// Whether every `func.return` of the function `callee` (defined inside
 /// the pass's operation) returns at `index` the result of a memref.alloc of
-/// its own body: each call then returns a buffer of its own, allocated in
-/// that call. Memoised per (callee, index): a graph calls one kernel per
-/// GEMM signature from every layer.
+/// its own body, returned at no other index: each call then returns a
+/// buffer of its own, allocated in that call, that none of the call's other
+/// results aliases. Memoised per (callee, index): a graph calls one kernel
+/// per GEMM signature from every layer.
 class FreshCallResults {
 public:
   explicit FreshCallResults(Operation *scope) : scope(scope) {}
@@ -43,12 +44,18 @@ public:
     if (inserted)
       for (Block &block : callee.getBody())
         if (auto ret = dyn_cast<func::ReturnOp>(block.getTerminator()))
-          if (!ret.getOperand(index).getDefiningOp<memref::AllocOp>())
+          if (!isOwnAllocation(ret, index))
             it->second = false;
     return it->second;
   }
 
 private:
+  static bool isOwnAllocation(func::ReturnOp ret, unsigned index) {
+    Value v = ret.getOperand(index);
+    return v.getDefiningOp<memref::AllocOp>() &&
+           llvm::count(ret.getOperands(), v) == 1;
+  }
+
   Operation *scope;
   SymbolTableCollection symbols;
   DenseMap<std::pair<Operation *, unsigned>, bool> known;

@@ -113,3 +113,22 @@ func.func private @fresh() -> memref<4xf32> {
   %b = memref.alloc() : memref<4xf32>
   return %b : memref<4xf32>
 }
+
+// -----
+
+// A function that returns one allocation at two indices: each result is a
+// memref.alloc of its body, but the two results of one call are the same
+// buffer. Splitting would free it twice: left to the simplification.
+// CHECK-LABEL: func.func @kept_twice_returned
+// CHECK: bufferization.dealloc (%{{.*}}, %{{.*}} : memref<4xf32>, memref<4xf32>) if
+// CHECK-NOT: bufferization.dealloc
+func.func @kept_twice_returned(%c: i1) {
+  %x, %y = call @twice() : () -> (memref<4xf32>, memref<4xf32>)
+  %true = arith.constant true
+  bufferization.dealloc (%x, %y : memref<4xf32>, memref<4xf32>) if (%true, %c)
+  return
+}
+func.func private @twice() -> (memref<4xf32>, memref<4xf32>) {
+  %b = memref.alloc() : memref<4xf32>
+  return %b, %b : memref<4xf32>, memref<4xf32>
+}
