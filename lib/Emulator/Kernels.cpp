@@ -27,6 +27,12 @@ uint32_t f32ToBits(float f) {
   return b;
 }
 
+/// The MLIR type of an FP8 kernel element type (e4m3 unless e5m2).
+Type getFP8Type(MLIRContext &ctx, KernelElementType t) {
+  return t == KernelElementType::e5m2 ? Type(Float8E5M2Type::get(&ctx))
+                                      : Type(Float8E4M3FNType::get(&ctx));
+}
+
 /// FP8 code -> f32 from the format definition (OCP FP8).
 float decodeFp8(uint8_t c, bool e5m2) {
   float sign = (c & 0x80) ? -1.0f : 1.0f;
@@ -104,6 +110,7 @@ bool mlir::fp8::emu::getQuantizeKernelDesc(const KernelModule &module,
   out.fp8 = getKernelElementType(attr.getFp8());
   out.pow2 = attr.getScaleMode() == ScaleMode::pow2;
   out.eps = static_cast<float>(attr.getEps().getValueAsDouble());
+  out.transpose = attr.isTranspose();
   return true;
 }
 
@@ -470,9 +477,10 @@ LaunchResult mlir::fp8::emu::runQuantize(
     const KernelModule &module, const std::string &kernel,
     const QuantizeKernelConfig &c, bool bf16Input,
     const std::vector<uint32_t> &x, std::vector<uint8_t> &codes,
-    std::vector<uint32_t> &scales, const Options &options) {
+    std::vector<uint32_t> &scales, const Options &options,
+    const std::vector<uint32_t> *inScales) {
   Device dev;
-  const int inBytes = bf16Input ? 2 : 4;
+  const int inBytes = inScales ? 1 : bf16Input ? 2 : 4;
   size_t n = size_t(c.rows) * c.cols;
   std::vector<uint8_t> raw(n * inBytes);
   for (size_t i = 0; i < n; ++i)
@@ -486,6 +494,11 @@ LaunchResult mlir::fp8::emu::runQuantize(
   dims.grid = static_cast<uint32_t>(c.gridSize());
   dims.block = QuantizeKernelConfig::kThreads;
   std::vector<KernelArg> args = {px, pq, ps, static_cast<uint32_t>(c.rows)};
+  if (inScales) {
+    uint64_t pis = dev.alloc(inScales->size() * 4);
+    dev.write(pis, inScales->data(), inScales->size() * 4);
+    args.push_back(pis);
+  }
   LaunchResult r = module.launch(kernel, dev, dims, args, options);
   if (!r.ok)
     return r;
@@ -502,9 +515,7 @@ void mlir::fp8::emu::referenceQuantize(MLIRContext &ctx,
                                        const std::vector<uint32_t> &x,
                                        std::vector<uint8_t> &codes,
                                        std::vector<uint32_t> &scales) {
-  Type fp8 = spec.fp8 == KernelElementType::e5m2
-                 ? Type(Float8E5M2Type::get(&ctx))
-                 : Type(Float8E4M3FNType::get(&ctx));
+  Type fp8 = getFP8Type(ctx, spec.fp8);
   HostQuantizer q(fp8, Float32Type::get(&ctx), spec.eps, spec.pow2,
                   /*saturate=*/true);
   const int64_t cols = spec.cols, br = spec.blockRows;
@@ -530,4 +541,28 @@ void mlir::fp8::emu::referenceQuantize(MLIRContext &ctx,
         for (int64_t j = bj * 128; j < j1; ++j)
           codes[i * cols + j] = q.quantize(value(i, j), s);
     }
+}
+
+void mlir::fp8::emu::referenceRequantize(MLIRContext &ctx,
+                                         const QuantizeKernelDesc &spec,
+                                         const std::vector<uint32_t> &inCodes,
+                                         const std::vector<uint32_t> &inScales,
+                                         std::vector<uint8_t> &codes,
+                                         std::vector<uint32_t> &scales) {
+  Type inType = getFP8Type(ctx, spec.input);
+  const int64_t rows = spec.rows, cols = spec.cols;
+  const int64_t inScaleCols = (rows + 127) / 128;
+  // x [rows, cols] (f32 bits): x[f, t] = decode(in[t, f]) * s_in[t, f/128].
+  std::vector<uint32_t> x(size_t(rows) * cols);
+  for (int64_t t = 0; t < cols; ++t)
+    for (int64_t f = 0; f < rows; ++f) {
+      float v =
+          hostFP8ToF32(static_cast<uint8_t>(inCodes[t * rows + f]), inType) *
+          bitsToF32(inScales[t * inScaleCols + f / 128]);
+      x[f * cols + t] = f32ToBits(v);
+    }
+  QuantizeKernelDesc values = spec;
+  values.input = KernelElementType::f32;
+  values.transpose = false;
+  referenceQuantize(ctx, values, rows, x, codes, scales);
 }

@@ -65,7 +65,7 @@ AREAS = {
                      "Dialect/FP8/Transforms/split-deallocs.mlir"],
     "graph-passes": ["Dialect/FP8", "Models"],
     "constant-folding": ["Dialect/FP8", "Integration/CPU"],
-    "gpu-kernel": ["Dialect/FP8/IR/invalid-kernel-attributes.mlir",
+    "gpu-kernel": ["Dialect/FP8/IR/invalid-kernel-attributes.mlir", "Integration/GPUHost/requantize.mlir",
                    EMU + "gemm-shapes.mlir", EMU + "quantize-shapes.mlir", EMU + "host-program.mlir",
                    "Conversion/FP8ToNVVM", "Unit", "Emulator", "Python/gpu_emulator.test"],
     "emulator": [EMU + "gemm-mutations.mlir", EMU + "gemm-shapes.mlir", "Emulator",

@@ -456,9 +456,71 @@ bool runGroupedGemmKernel(MLIRContext &ctx, const KernelModule &km,
   return true;
 }
 
+/// Runs a quantize (or, with `inScales`, requantize) kernel under
+/// `schedules` scheduler seeds and compares each run's codes and scales
+/// with the reference's; false, reported, on a fault or a mismatch.
+bool runAndCompare(const KernelModule &km, const std::string &name,
+                   const QuantizeKernelConfig &cfg, bool bf16,
+                   const std::vector<uint32_t> &x,
+                   const std::vector<uint32_t> *inScales,
+                   const std::vector<uint8_t> &wantCodes,
+                   const std::vector<uint32_t> &wantScales, const Options &opt,
+                   LaunchResult &r) {
+  std::vector<uint32_t> w32(wantCodes.begin(), wantCodes.end());
+  std::vector<uint8_t> codes;
+  std::vector<uint32_t> scales;
+  Options o = opt;
+  for (unsigned i = 0; i < schedules; ++i, ++o.seed) {
+    r = runQuantize(km, name, cfg, bf16, x, codes, scales, o, inScales);
+    if (!r.ok) {
+      llvm::errs() << r.report << "  with scheduler seed " << o.seed << "\n";
+      return false;
+    }
+    std::vector<uint32_t> c32(codes.begin(), codes.end());
+    if (!compare(name, "scales", scales, wantScales, cfg.colBlocks()) ||
+        !compare(name, "codes", c32, w32, cfg.cols))
+      return false;
+  }
+  return true;
+}
+
+/// A requantize kernel ([T, F] FP8 codes in 1x128 tiles -> [F, T]): the
+/// input quantized on the host from seeded random values, the output
+/// against referenceRequantize, under `schedules` seeds.
+bool runRequantizeKernel(MLIRContext &ctx, const KernelModule &km,
+                         const std::string &name,
+                         const QuantizeKernelDesc &spec, const Options &opt) {
+  const int64_t tokens = spec.cols, features = spec.rows;
+  QuantizeKernelConfig cfg = makeQuantizeKernelConfig(features, tokens, 1);
+  std::mt19937_64 rng(seed);
+  std::vector<float> xf = randomMatrix(rng, tokens, features);
+  std::vector<uint8_t> inCodes8;
+  std::vector<float> inScalesF;
+  quantizeHost(ctx, fp8TypeOf(ctx, spec.input), xf, tokens, features, 1,
+               inCodes8, inScalesF);
+  std::vector<uint32_t> inCodes(inCodes8.begin(), inCodes8.end()),
+      inScales(inScalesF.size());
+  for (size_t i = 0; i < inScalesF.size(); ++i)
+    inScales[i] = f32Bits(inScalesF[i]);
+  std::vector<uint8_t> wantCodes;
+  std::vector<uint32_t> wantScales;
+  referenceRequantize(ctx, spec, inCodes, inScales, wantCodes, wantScales);
+  LaunchResult r;
+  if (!runAndCompare(km, name, cfg, false, inCodes, &inScales, wantCodes,
+                     wantScales, opt, r))
+    return false;
+  llvm::outs() << "fp8-emu: PASS " << name << ": " << tokens << "x" << features
+               << " -> " << features << "x" << tokens << ", "
+               << wantCodes.size() << " codes and " << wantScales.size()
+               << " scales bit-exact (" << r.instructions << " instructions)\n";
+  return true;
+}
+
 bool runQuantizeKernel(MLIRContext &ctx, const KernelModule &km,
                        const std::string &name, const QuantizeKernelDesc &spec,
                        const Options &opt) {
+  if (spec.transpose)
+    return runRequantizeKernel(ctx, km, name, spec, opt);
   int64_t rows =
       spec.rows == QuantizeKernelConfig::kDynamicRows ? runtimeM : spec.rows;
   bool nothing;
@@ -482,25 +544,15 @@ bool runQuantizeKernel(MLIRContext &ctx, const KernelModule &km,
     uint32_t b = f32Bits(xf[i]);
     x[i] = bf16 ? b >> 16 : b; // bf16 inputs: truncated (any bf16 will do)
   }
-  std::vector<uint8_t> codes, wantCodes;
-  std::vector<uint32_t> scales, wantScales;
+  std::vector<uint8_t> wantCodes;
+  std::vector<uint32_t> wantScales;
   referenceQuantize(ctx, spec, rows, x, wantCodes, wantScales);
-  std::vector<uint32_t> w32(wantCodes.begin(), wantCodes.end());
   LaunchResult r;
-  Options o = opt;
-  for (unsigned i = 0; i < schedules; ++i, ++o.seed) {
-    r = runQuantize(km, name, cfg, bf16, x, codes, scales, o);
-    if (!r.ok) {
-      llvm::errs() << r.report << "  with scheduler seed " << o.seed << "\n";
-      return false;
-    }
-    std::vector<uint32_t> c32(codes.begin(), codes.end());
-    if (!compare(name, "scales", scales, wantScales, cfg.colBlocks()) ||
-        !compare(name, "codes", c32, w32, spec.cols))
-      return false;
-  }
+  if (!runAndCompare(km, name, cfg, bf16, x, nullptr, wantCodes, wantScales,
+                     opt, r))
+    return false;
   llvm::outs() << "fp8-emu: PASS " << name << ": " << rows << "x" << spec.cols
-               << ", " << codes.size() << " codes and " << scales.size()
+               << ", " << wantCodes.size() << " codes and " << wantScales.size()
                << " scales bit-exact (" << r.instructions << " instructions)\n";
   return true;
 }

@@ -48,6 +48,9 @@ struct QuantizeKernelDesc {
   KernelElementType input, fp8;
   bool pow2;
   float eps;
+  /// The transpose-requantize kernel: `input` is FP8, the input is
+  /// [cols, rows] codes with 1x128 f32 scales.
+  bool transpose = false;
 };
 /// The quantize kernel `kernel` of `module` as its #fp8.quantize_kernel
 /// says; false if it carries none.
@@ -154,12 +157,15 @@ referenceGroupedGemm(const GroupedGemmOperands &operands, KernelElementType a,
 
 /// Runs quantize kernel `kernel` on x [rows, cols] (f32 bits, or bf16 bits
 /// when `config` input is bf16) and returns the codes [rows, cols] and
-/// scales [ceil(rows / blockRows), ceil(cols / 128)] (f32 bits).
+/// scales [ceil(rows / blockRows), ceil(cols / 128)] (f32 bits). With
+/// `inScales`, a requantize kernel: x is the [cols, rows] FP8 input codes
+/// and `inScales` their [cols, ceil(rows / 128)] scales (f32 bits).
 LaunchResult runQuantize(const KernelModule &module, const std::string &kernel,
                          const QuantizeKernelConfig &config, bool bf16Input,
                          const std::vector<uint32_t> &x,
                          std::vector<uint8_t> &codes,
-                         std::vector<uint32_t> &scales, const Options &options);
+                         std::vector<uint32_t> &scales, const Options &options,
+                         const std::vector<uint32_t> *inScales = nullptr);
 
 /// The quantization of the numerics contract on the host (HostQuantizer,
 /// the host evaluation of the CPU lowering's operation sequence): per
@@ -168,6 +174,15 @@ void referenceQuantize(MLIRContext &context, const QuantizeKernelDesc &spec,
                        int64_t rows, const std::vector<uint32_t> &x,
                        std::vector<uint8_t> &codes,
                        std::vector<uint32_t> &scales);
+
+/// fp8.requantize [cols, rows] -> [rows, cols] on the host: each input code
+/// decoded (hostFP8ToF32) times its 1x128 scale, transposed, then
+/// referenceQuantize in 1x128 tiles.
+void referenceRequantize(MLIRContext &context, const QuantizeKernelDesc &spec,
+                         const std::vector<uint32_t> &inCodes,
+                         const std::vector<uint32_t> &inScales,
+                         std::vector<uint8_t> &codes,
+                         std::vector<uint32_t> &scales);
 
 } // namespace mlir::fp8::emu
 

@@ -269,7 +269,31 @@ mlir::fp8::getQuantizeKernelAttr(MLIRContext *ctx,
                                                    : c.rows,
       c.cols, c.blockRows, spec.inputType, spec.fp8Type, b.getF32Type(),
       spec.pow2 ? ScaleMode::pow2 : ScaleMode::f32,
-      b.getF32FloatAttr(static_cast<float>(spec.eps)));
+      b.getF32FloatAttr(static_cast<float>(spec.eps)),
+      spec.transpose ? b.getBoolAttr(true) : BoolAttr());
+}
+
+/// Whether no kernel quantizes into `resTy` (f32 scales, satfinite); then
+/// `os` says why.
+static bool explainNoQuantizeKernel(llvm::raw_ostream &os,
+                                    ScaledTensorType resTy, bool saturate) {
+  if (!resTy.getScaleType().isF32())
+    os << "needs f32 scales, got '" << resTy.getScaleType() << "'";
+  else if (!saturate)
+    os << "the hardware conversion cvt.rn.satfinite needs saturate = true";
+  else
+    return false;
+  return true;
+}
+
+/// The remark of an op that stays on the host; nullopt.
+static std::optional<QuantizeKernelSpec>
+remarkNoKernel(Operation *op, StringRef what, StringRef why, bool remark) {
+  if (remark)
+    ::mlir::emitRemark(op->getLoc())
+        << "fp8-lower-to-nvvm: no GPU " << what << " kernel (" << why
+        << "); the op stays on the host";
+  return std::nullopt;
 }
 
 // Quantizing is cheap next to the GEMM, so an unsupported form is not an
@@ -292,25 +316,17 @@ std::optional<QuantizeKernelSpec> mlir::fp8::getQuantizeSpec(QuantizeOp op,
     os << "implements blocks [1, 128] and [128, 128], got [";
     llvm::interleaveComma(blk, os);
     os << "]";
-  } else if (!resTy.getScaleType().isF32())
-    os << "needs f32 scales, got '" << resTy.getScaleType() << "'";
-  else if (!op.getSaturate())
-    os << "the hardware conversion cvt.rn.satfinite needs saturate = true";
-  else if (!in.isF32() && !in.isBF16())
+  } else if (explainNoQuantizeKernel(os, resTy, op.getSaturate())) {
+    // `why` says it.
+  } else if (!in.isF32() && !in.isBF16())
     os << "needs an f32 or bf16 input, got '" << in << "'";
   else if (inTy.getDimSize(1) >= kMaxKernelExtent ||
            (!inTy.isDynamicDim(0) && inTy.getDimSize(0) >= kMaxKernelExtent))
     os << "needs fewer than 2^31 rows and columns (its coordinates and row "
           "count are signed 32-bit), got '"
        << inTy << "'";
-  if (!why.empty()) {
-    if (!remark)
-      return std::nullopt;
-    ::mlir::emitRemark(op.getLoc())
-        << "fp8-lower-to-nvvm: no GPU quantize kernel (" << why
-        << "); the op stays on the host";
-    return std::nullopt;
-  }
+  if (!why.empty())
+    return remarkNoKernel(op, "quantize", why, remark);
   QuantizeKernelSpec spec;
   spec.config = makeQuantizeKernelConfig(
       inTy.isDynamicDim(0) ? QuantizeKernelConfig::kDynamicRows
@@ -320,5 +336,48 @@ std::optional<QuantizeKernelSpec> mlir::fp8::getQuantizeSpec(QuantizeOp op,
   spec.fp8Type = resTy.getElementType();
   spec.eps = op.getEps().convertToDouble();
   spec.pow2 = op.getScaleMode() == ScaleMode::pow2;
+  return spec;
+}
+
+// The transpose-requantize of a training graph's Wgrad operands
+// (docs/training.md): [T, F] codes in 1x128 tiles along F -> [F, T] in 1x128
+// tiles along T. Other forms stay host ops, as for fp8.quantize.
+std::optional<QuantizeKernelSpec> mlir::fp8::getRequantizeSpec(RequantizeOp op,
+                                                               bool remark) {
+  auto inTy = cast<ScaledTensorType>(op.getInput().getType());
+  auto resTy = cast<ScaledTensorType>(op.getResult().getType());
+  std::optional<ArrayRef<int64_t>> perm = op.getPermutation();
+  ArrayRef<int64_t> shape = inTy.getShape();
+  auto isTile = [](ScaledTensorType t) {
+    ArrayRef<int64_t> blk = t.getBlockShape();
+    return blk.size() == 2 && blk[0] == 1 && blk[1] == 128;
+  };
+  std::string why = getEmptyProblemReason(op);
+  llvm::raw_string_ostream os(why);
+  if (!why.empty()) {
+    // Nothing to compute: the host lowering builds the empty result.
+  } else if (shape.size() != 2 || ShapedType::isDynamicShape(shape))
+    os << "needs a static rank-2 input, got " << inTy;
+  else if (!perm || *perm != ArrayRef<int64_t>{1, 0})
+    os << "implements the transpose (permutation [1, 0]) only";
+  else if (!isTile(inTy) || !isTile(resTy))
+    os << "implements [1, 128] tiles in and out, got " << inTy << " -> "
+       << resTy;
+  else if (!inTy.getScaleType().isF32())
+    os << "needs f32 input scales, got '" << inTy.getScaleType() << "'";
+  else if (explainNoQuantizeKernel(os, resTy, op.getSaturate())) {
+    // `why` says it.
+  } else if (shape[0] >= kMaxKernelExtent || shape[1] >= kMaxKernelExtent)
+    os << "needs fewer than 2^31 rows and columns, got " << inTy;
+  if (!why.empty())
+    return remarkNoKernel(op, "requantize", why, remark);
+  QuantizeKernelSpec spec;
+  // The output [F, T]: rows are the input's columns.
+  spec.config = makeQuantizeKernelConfig(shape[1], shape[0], /*blockRows=*/1);
+  spec.inputType = inTy.getElementType();
+  spec.fp8Type = resTy.getElementType();
+  spec.eps = op.getEps().convertToDouble();
+  spec.pow2 = op.getScaleMode() == ScaleMode::pow2;
+  spec.transpose = true;
   return spec;
 }

@@ -69,6 +69,12 @@ QuantizeKernelAttr getQuantizeKernelAttr(MLIRContext *ctx,
 /// (CPU) op; with `remark`, a remark says why.
 std::optional<QuantizeKernelSpec> getQuantizeSpec(QuantizeOp op, bool remark);
 
+/// The transpose-requantize kernel's spec for `op` ([T, F] -> [F, T], 1x128
+/// tiles in and out), or nullopt when the op stays a host op; with
+/// `remark`, a remark says why.
+std::optional<QuantizeKernelSpec> getRequantizeSpec(RequantizeOp op,
+                                                    bool remark);
+
 } // namespace fp8
 } // namespace mlir
 

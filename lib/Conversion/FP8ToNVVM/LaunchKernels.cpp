@@ -87,7 +87,8 @@ struct FP8LaunchKernelsPass
     SmallVector<Operation *> ops;
     module.walk([&](Operation *op) {
       // An empty problem has no kernel (fp8-lower-to-nvvm remarked it).
-      if (isa<ScaledMatmulOp, GroupedScaledMatmulOp, QuantizeOp>(op) &&
+      if (isa<ScaledMatmulOp, GroupedScaledMatmulOp, QuantizeOp, RequantizeOp>(
+              op) &&
           op->getParentOfType<func::FuncOp>() &&
           getEmptyProblemReason(op).empty())
         ops.push_back(op);
@@ -98,6 +99,9 @@ struct FP8LaunchKernelsPass
           return failure();
       } else if (auto q = dyn_cast<QuantizeOp>(op)) {
         if (failed(rewriteQuantize(module, q)))
+          return failure();
+      } else if (auto rq = dyn_cast<RequantizeOp>(op)) {
+        if (failed(rewriteRequantize(module, rq)))
           return failure();
       }
     }
@@ -233,6 +237,10 @@ struct FP8LaunchKernelsPass
     auto kernel = getKernel<QuantizeKernelAttr>(module, op, "quantize_kernel");
     if (failed(kernel))
       return failure();
+    if (kernel->second.isTranspose())
+      return op.emitOpError("fp8-launch-kernels: kernel ")
+             << kernel->first << " (" << kernel->second
+             << ") is a requantize kernel, not this op's";
     ImplicitLocOpBuilder b(op.getLoc(), op);
     auto resTy = cast<ScaledTensorType>(op.getResult().getType());
     auto qTy = resTy.getDataTensorType();
@@ -245,16 +253,57 @@ struct FP8LaunchKernelsPass
       blockSizes.push_back(arith::CeilDivUIOp::create(
           b, rows, arith::ConstantIndexOp::create(b, spec->config.blockRows)));
     }
+    replaceByLaunch(module, b, op, *kernel, {op.getInput()}, rowSizes,
+                    blockSizes);
+    return success();
+  }
+
+  /// The launcher call of a quantize or requantize kernel: (the first of
+  /// `inputs`, q, s, the other inputs) as buffers -> fp8.assemble of the new
+  /// codes and scales, which replaces `op`.
+  void replaceByLaunch(ModuleOp module, ImplicitLocOpBuilder &b, Operation *op,
+                       std::pair<SymbolRefAttr, QuantizeKernelAttr> kernel,
+                       ArrayRef<Value> inputs, ValueRange rowSizes,
+                       ValueRange blockSizes) {
+    auto resTy = cast<ScaledTensorType>(op->getResult(0).getType());
+    auto qTy = resTy.getDataTensorType();
+    auto sTy = resTy.getScaleTensorType();
     Value q = allocLike(b, qTy, rowSizes);
     Value s = allocLike(b, sTy, blockSizes);
-    SmallVector<Value> args{toBuffer(b, op.getInput()), q, s};
-    func::FuncOp fn = getOrDeclareLauncher(
-        module, kernel->first, kernel->second, ValueRange(args).getTypes());
+    SmallVector<Value> args{toBuffer(b, inputs.front()), q, s};
+    for (Value in : inputs.drop_front())
+      args.push_back(toBuffer(b, in));
+    func::FuncOp fn = getOrDeclareLauncher(module, kernel.first, kernel.second,
+                                           ValueRange(args).getTypes());
     func::CallOp::create(b, fn, args);
     Value result =
         AssembleOp::create(b, resTy, toTensor(b, q, qTy), toTensor(b, s, sTy));
-    op.replaceAllUsesWith(result);
-    op.erase();
+    op->getResult(0).replaceAllUsesWith(result);
+    op->erase();
+  }
+
+  /// fp8.requantize [T, F] -> [F, T]: the launcher takes the input's codes
+  /// and, last, its scales (QuantizeKernelConfig.h).
+  LogicalResult rewriteRequantize(ModuleOp module, RequantizeOp op) {
+    std::optional<QuantizeKernelSpec> spec =
+        getRequantizeSpec(op, /*remark=*/false);
+    if (!spec)
+      return success(); // a host op (fp8-lower-to-nvvm remarked why)
+    auto kernel = getKernel<QuantizeKernelAttr>(module, op, "quantize_kernel");
+    if (failed(kernel))
+      return failure();
+    QuantizeKernelConfig c = kernel->second.getConfig();
+    if (!kernel->second.isTranspose() || c.rows != spec->config.rows ||
+        c.cols != spec->config.cols ||
+        kernel->second.getInput() != spec->inputType ||
+        kernel->second.getFp8() != spec->fp8Type)
+      return op.emitOpError("fp8-launch-kernels: kernel ")
+             << kernel->first << " (" << kernel->second
+             << ") does not compute this op";
+    ImplicitLocOpBuilder b(op.getLoc(), op);
+    auto in = DisassembleOp::create(b, op.getInput());
+    replaceByLaunch(module, b, op, *kernel, {in.getData(), in.getScales()}, {},
+                    {});
     return success();
   }
 };

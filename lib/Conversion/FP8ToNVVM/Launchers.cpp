@@ -264,13 +264,14 @@ void buildGemmLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
 }
 
 /// The quantize launcher: (x [rows, cols], q [rows, cols], scales), the
-/// kernel ABI of QuantizeKernelConfig.h.
+/// kernel ABI of QuantizeKernelConfig.h; the requantize launcher
+/// (`transpose`): (x codes [cols, rows], q, scales, x scales).
 void buildQuantizeLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
-                               const QuantizeKernelConfig &c,
+                               const QuantizeKernelConfig &c, bool transpose,
                                SymbolRefAttr kernel) {
   HostBuilder h(b);
   Value x = args[0], q = args[1], s = args[2];
-  Value rows = memref::DimOp::create(b, x, 0);
+  Value rows = transpose ? h.idx(c.rows) : memref::DimOp::create(b, x, 0);
   h.chain = gpu::WaitOp::create(b, h.token, ValueRange{}).getAsyncToken();
   auto xTy = cast<MemRefType>(x.getType());
   Value xDev = h.upload(x, bytesOf(h, numElements(h, x), xTy.getElementType()),
@@ -286,8 +287,14 @@ void buildQuantizeLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
   Value rowBlocks = h.ceilDiv(rows, c.blockRows);
   Value blocks = h.mul(rowBlocks, h.idx(c.colBlocks()));
   Value grid = h.ceilDiv(blocks, c.blocksPerCta());
-  h.launch(kernel, grid, QuantizeKernelConfig::kThreads, 0,
-           ValueRange{xDev, qDev, sDev, h.i32(rows)});
+  SmallVector<Value> kernelArgs{xDev, qDev, sDev, h.i32(rows)};
+  if (transpose) {
+    Value xs = args[3];
+    kernelArgs.push_back(
+        h.upload(xs, bytesOf(h, numElements(h, xs), b.getF32Type()), {})
+            .second);
+  }
+  h.launch(kernel, grid, QuantizeKernelConfig::kThreads, 0, kernelArgs);
   h.copy(q, qDev);
   h.copy(s, sDev);
   h.finish();
@@ -349,8 +356,9 @@ LogicalResult mlir::fp8::defineLauncher(func::FuncOp fn, int64_t smCount) {
         /*hasGroupArg=*/grouping == GemmGrouping::contiguous ||
             gemm.hasCounts());
   } else {
-    buildQuantizeLauncherBody(
-        b, args, cast<QuantizeKernelAttr>(config).getConfig(), kernel);
+    auto quantize = cast<QuantizeKernelAttr>(config);
+    buildQuantizeLauncherBody(b, args, quantize.getConfig(),
+                              quantize.isTranspose(), kernel);
   }
   b.setInsertionPointAfter(ifNonEmpty);
   func::ReturnOp::create(b);

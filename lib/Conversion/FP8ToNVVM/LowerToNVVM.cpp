@@ -147,14 +147,14 @@ struct FP8LowerToNVVMPass
           quantizeSpecs.push_back(*spec);
           quantizeOps.push_back(op);
         }
-      } else if (isa<RequantizeOp>(op)) {
-        // The Wgrad operands of a training graph (docs/training.md): no
-        // kernel yet; the host program runs the CPU lowering of the op
-        // between the launches (its codes and scales go to the device with
-        // the GEMM's operands).
-        op->emitRemark("fp8-lower-to-nvvm: no GPU requantize kernel; the op "
-                       "stays on the host (CPU lowering between the kernel "
-                       "launches)");
+      } else if (auto rq = dyn_cast<RequantizeOp>(op)) {
+        // The Wgrad operands of a training graph (docs/training.md): the
+        // transpose-requantize kernel, a variant of the quantize kernel.
+        if (std::optional<QuantizeKernelSpec> spec =
+                getRequantizeSpec(rq, /*remark=*/true)) {
+          quantizeSpecs.push_back(*spec);
+          quantizeOps.push_back(op);
+        }
       }
     });
     if (ops.empty() && quantizeSpecs.empty())

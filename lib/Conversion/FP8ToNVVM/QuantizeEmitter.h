@@ -7,6 +7,8 @@
 //   QuantizeAmax.cpp    the lane's loads and the block's amax (lanes by
 //                       shfl.sync.bfly, warps through shared memory)
 //   QuantizeCodes.cpp   the block's scale and the codes' stores
+//   QuantizeTranspose.cpp  the requantize kernel's loads (dequantized FP8
+//                       input, transposed) in place of QuantizeAmax's
 //
 // As for the GEMM kernel (GemmEmitter.h), each piece creates its ops in the
 // order the kernel runs them; scripts/kernel-corpus-diff.sh checks that a
@@ -43,6 +45,8 @@ struct QuantizeEmitter : KernelEmitter<QuantizeKernelSpec> {
   bool vectorized;
 
   Value xPtr, qPtr, sPtr, rows, blocks;
+  /// The requantize kernel's input scales (spec.transpose).
+  Value inScalesPtr;
   Value lane, blk, warpInBlock, rowBlock, colBlock, col0, zero;
   /// The thread's rows, whether each is below `rows`, and its values
   /// (rowsPerWarp x colsPerLane, f32).
@@ -57,6 +61,13 @@ struct QuantizeEmitter : KernelEmitter<QuantizeKernelSpec> {
   void emitLoads();
   /// max |x| over the block (NaN propagates).
   Value emitAmax(StringRef amaxSymbol);
+
+  // --- QuantizeTranspose.cpp ------------------------------------------------
+  /// emitLoads of the requantize kernel: x[f, t] dequantized from the
+  /// input's codes [t, f] and their 1x128 scales.
+  void emitTransposedLoads();
+  /// The dequantized input element (col, row) when `ok`, else 0.
+  Value emitDequantizedInput(Value row, Value col, Value ok);
 
   // --- QuantizeCodes.cpp ----------------------------------------------------
   /// The block's scale (the CPU reference's arithmetic), stored once.

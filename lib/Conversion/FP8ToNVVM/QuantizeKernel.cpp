@@ -67,14 +67,19 @@ LLVM::LLVMFuncOp mlir::fp8::buildQuantizeKernel(OpBuilder &builder,
   ImplicitLocOpBuilder &b = e.b;
   KernelBuilder &ir = e.ir;
 
-  // x, q, scales (pointers), rows (i32, used by a dynamic-rows kernel).
-  LLVM::LLVMFuncOp fn = ir.createKernelFunction(
-      name, {ir.ptr, ir.ptr, ir.ptr, ir.i32}, Cfg::kThreads);
+  // x, q, scales (pointers), rows (i32, used by a dynamic-rows kernel);
+  // the requantize kernel's input scales last.
+  SmallVector<Type> params{ir.ptr, ir.ptr, ir.ptr, ir.i32};
+  if (spec.transpose)
+    params.push_back(ir.ptr);
+  LLVM::LLVMFuncOp fn = ir.createKernelFunction(name, params, Cfg::kThreads);
   Block *entry = fn.addEntryBlock(b);
   b.setInsertionPointToStart(entry);
   e.xPtr = ir.toGlobal(entry->getArgument(0));
   e.qPtr = ir.toGlobal(entry->getArgument(1));
   e.sPtr = ir.toGlobal(entry->getArgument(2));
+  if (spec.transpose)
+    e.inScalesPtr = ir.toGlobal(entry->getArgument(4));
   // The row count and the number of blocks: compile-time constants, or
   // computed from the run-time rows by a dynamic-rows kernel.
   const bool dynamicRows = cfg.rows == Cfg::kDynamicRows;
@@ -84,7 +89,10 @@ LLVM::LLVMFuncOp mlir::fp8::buildQuantizeKernel(OpBuilder &builder,
                  : ir.c32(cfg.blocks());
 
   scf::IfOp inRange = e.emitBlockCoords();
-  e.emitLoads();
+  if (spec.transpose)
+    e.emitTransposedLoads();
+  else
+    e.emitLoads();
   Value amax = e.emitAmax(amaxSymbol);
   Value scale = e.emitScale(amax);
   e.emitCodes(scale);

@@ -18,6 +18,10 @@ struct QuantizeKernelSpec {
   Type fp8Type;   // f8E4M3FN or f8E5M2
   double eps = 1e-4;
   bool pow2 = false;
+  /// The transpose-requantize kernel of fp8.requantize: inputType is FP8,
+  /// the input [cols, rows] codes with 1x128 f32 scales (one more
+  /// parameter, QuantizeKernelConfig.h).
+  bool transpose = false;
 };
 
 /// Builds the kernel `name` (its #fp8.quantize_kernel's symbol) at the

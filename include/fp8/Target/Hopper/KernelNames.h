@@ -130,10 +130,13 @@ inline std::string getQuantizeKernelName(int64_t rows, int64_t cols,
                                          int64_t blockRows,
                                          KernelElementType input,
                                          KernelElementType fp8, bool pow2,
-                                         float eps) {
+                                         float eps, bool transpose = false) {
+  // The transpose-requantize kernel (FP8 input [cols, rows]) is
+  // fp8_requantize_t_<rows>x<cols>_1x128_<input>_<fp8>.
   std::string name =
-      "fp8_quantize_" + (rows < 0 ? std::string("dyn") : std::to_string(rows)) +
-      "x" + std::to_string(cols) + "_" + std::to_string(blockRows) + "x128_" +
+      std::string(transpose ? "fp8_requantize_t_" : "fp8_quantize_") +
+      (rows < 0 ? std::string("dyn") : std::to_string(rows)) + "x" +
+      std::to_string(cols) + "_" + std::to_string(blockRows) + "x128_" +
       getKernelElementTypeName(input) + "_" + getKernelElementTypeName(fp8);
   if (pow2)
     name += "_pow2";

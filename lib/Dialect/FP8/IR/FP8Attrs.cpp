@@ -487,20 +487,27 @@ std::string QuantizeKernelAttr::getSymbolName() const {
   return getQuantizeKernelName(
       c.rows, c.cols, c.blockRows, getKernelElementType(getInput()),
       getKernelElementType(getFp8()), getScaleMode() == ScaleMode::pow2,
-      static_cast<float>(getEps().getValueAsDouble()));
+      static_cast<float>(getEps().getValueAsDouble()), isTranspose());
 }
 
-LogicalResult
-QuantizeKernelAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                           int64_t rows, int64_t cols, int64_t blockRows,
-                           Type input, Type fp8, Type scale,
-                           ScaleMode scaleMode, FloatAttr eps) {
+LogicalResult QuantizeKernelAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, int64_t rows, int64_t cols,
+    int64_t blockRows, Type input, Type fp8, Type scale, ScaleMode scaleMode,
+    FloatAttr eps, BoolAttr transpose) {
   if ((!ShapedType::isDynamic(rows) && rows < 1) || cols < 1)
     return emitError() << "needs rows and cols >= 1 (rows may be ?), got "
                        << rows << "x" << cols;
   if (blockRows != 1 && blockRows != 128)
     return emitError() << "needs block_rows 1 or 128, got " << blockRows;
-  if (!isBF16OrF32(input) || !isSupportedFP8Type(fp8) || !scale.isF32())
+  if (transpose && transpose.getValue()) {
+    // The requantize kernel: one warp per 1x128 output tile, whose 128
+    // values come from 128 input rows (QuantizeTranspose.cpp).
+    if (!isSupportedFP8Type(input) || !isSupportedFP8Type(fp8) ||
+        !scale.isF32() || blockRows != 1 || ShapedType::isDynamic(rows))
+      return emitError() << "with transpose = true needs an FP8 input "
+                            "(f8E4M3FN or f8E5M2), FP8 codes, f32 scales, "
+                            "block_rows = 1 and a static rows";
+  } else if (!isBF16OrF32(input) || !isSupportedFP8Type(fp8) || !scale.isF32())
     return emitError() << "needs a bf16 or f32 input, FP8 codes (f8E4M3FN or "
                           "f8E5M2) and f32 scales";
   if (!eps.getType().isF32() || !(eps.getValueAsDouble() >= 0))

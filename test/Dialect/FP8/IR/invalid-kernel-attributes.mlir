@@ -93,3 +93,25 @@ func.func private @eps() attributes {fp8.kernel = #fp8.quantize_kernel<rows = 4,
 
 // expected-error @+1 {{needs rows and cols >= 1 (rows may be ?), got 4x0}}
 func.func private @quantize_empty() attributes {fp8.kernel = #fp8.quantize_kernel<rows = 4, cols = 0, block_rows = 1, input = f32, fp8 = f8E4M3FN, scale = f32, eps = 1.0e-4 : f32>}
+
+// -----
+
+// The requantize kernel (transpose = true) reads FP8 codes.
+// expected-error @+1 {{with transpose = true needs an FP8 input (f8E4M3FN or f8E5M2), FP8 codes, f32 scales, block_rows = 1 and a static rows}}
+func.func private @requantize_input() attributes {fp8.kernel = #fp8.quantize_kernel<rows = 4, cols = 256, block_rows = 1, input = f32, fp8 = f8E4M3FN, scale = f32, eps = 1.0e-4 : f32, transpose = true>}
+
+// -----
+
+// expected-error @+1 {{with transpose = true needs an FP8 input (f8E4M3FN or f8E5M2), FP8 codes, f32 scales, block_rows = 1 and a static rows}}
+func.func private @requantize_blocks() attributes {fp8.kernel = #fp8.quantize_kernel<rows = 256, cols = 256, block_rows = 128, input = f8E4M3FN, fp8 = f8E4M3FN, scale = f32, eps = 1.0e-4 : f32, transpose = true>}
+
+// -----
+
+// expected-error @+1 {{with transpose = true needs an FP8 input (f8E4M3FN or f8E5M2), FP8 codes, f32 scales, block_rows = 1 and a static rows}}
+func.func private @requantize_dynamic() attributes {fp8.kernel = #fp8.quantize_kernel<rows = ?, cols = 256, block_rows = 1, input = f8E5M2, fp8 = f8E4M3FN, scale = f32, eps = 1.0e-4 : f32, transpose = true>}
+
+// -----
+
+// An FP8 input without transpose = true is not a quantize kernel's.
+// expected-error @+1 {{needs a bf16 or f32 input, FP8 codes (f8E4M3FN or f8E5M2) and f32 scales}}
+func.func private @fp8_input() attributes {fp8.kernel = #fp8.quantize_kernel<rows = 4, cols = 256, block_rows = 1, input = f8E4M3FN, fp8 = f8E4M3FN, scale = f32, eps = 1.0e-4 : f32>}

@@ -345,6 +345,13 @@ def FP8_QuantizeKernelAttr : AttrDef<FP8_Dialect, "QuantizeKernel"> {
     derived as `scale_mode` says with the amax clamped below by `eps`
     (an f32). The symbol name is derived from it for humans.
 
+    `transpose = true` is the transpose-requantize kernel of
+    `fp8.requantize` (DeepSeek-V3 §3.5.2, the Wgrad operands): `input` is
+    then FP8 (`f8E4M3FN`, `f8E5M2`), the `cols` x `rows` codes of the
+    forward in 1x128 tiles with their f32 scales, dequantized, transposed
+    and requantized into `rows` x `cols` 1x128 tiles (`block_rows = 1`,
+    static `rows`).
+
     Example: `#fp8.quantize_kernel<rows = ?, cols = 7168, block_rows = 1,
     input = bf16, fp8 = f8E4M3FN, scale = f32, eps = 9.99999974E-5 : f32>`
   }];
@@ -357,11 +364,16 @@ def FP8_QuantizeKernelAttr : AttrDef<FP8_Dialect, "QuantizeKernel"> {
     "::mlir::Type":$scale,
     DefaultValuedParameter<"::mlir::fp8::ScaleMode",
                            "::mlir::fp8::ScaleMode::f32">:$scale_mode,
-    "::mlir::FloatAttr":$eps
+    "::mlir::FloatAttr":$eps,
+    OptionalParameter<"::mlir::BoolAttr">:$transpose
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
+    /// Whether this is the transpose-requantize kernel (FP8 input).
+    bool isTranspose() const {
+      return getTranspose() && getTranspose().getValue();
+    }
     /// The launch configuration (QuantizeKernelConfig.h), `rows`
     /// kDynamicRows for a run-time row count.
     ::mlir::fp8::QuantizeKernelConfig getConfig() const;
