@@ -48,6 +48,8 @@ void fp8::buildFP8CPUPipeline(OpPassManager &pm,
 void fp8::detail::buildHostLowering(OpPassManager &pm,
                                     const FP8CPUPipelineOptions &options,
                                     bool gpuHost, int64_t smCount) {
+  // Functions in a nested module would not be bufferized: an error first.
+  pm.addPass(createFP8CheckNestedModulesPass());
   // Element-wise arith/math on tensors in user code (e.g. a bitcast of the
   // codes for printing) becomes linalg, which bufferizes.
   pm.addPass(createConvertElementwiseToLinalgPass());

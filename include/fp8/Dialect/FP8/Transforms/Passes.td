@@ -353,6 +353,25 @@ def FP8SplitBlocksPass : Pass<"fp8-split-blocks"> {
   let dependentDialects = ["::mlir::cf::ControlFlowDialect"];
 }
 
+def FP8CheckNestedModulesPass
+    : Pass<"fp8-check-nested-modules", "::mlir::ModuleOp"> {
+  let summary = "Reject functions in nested modules (first pass of the "
+                "lowering pipelines)";
+  let description = [{
+    `fp8-cpu-pipeline` and `fp8-gpu-pipeline` lower the functions of the
+    module they run on: upstream's one-shot bufferization (MLIR 22) does not
+    descend into a nested `builtin.module`, so the functions of one would
+    reach the LLVM conversion half lowered (tensors in a memref program,
+    an internal error). This pass, the pipelines' first, fails with an error
+    on each nested `builtin.module` that holds a `func.func`, naming it and
+    how to lower it on its own (anchor the pipeline on it, e.g.
+    `--pass-pipeline='builtin.module(builtin.module(fp8-cpu-pipeline))'`).
+    Nested modules without functions (e.g. a `gpu.module`'s are not builtin
+    modules) are left alone. The graph passes (`fp8-pipeline`) rewrite
+    nested functions like top-level ones.
+  }];
+}
+
 def FP8InternalizePrivatePass
     : Pass<"fp8-internalize-private", "::mlir::ModuleOp"> {
   let summary = "Give private func.func definitions internal linkage "
