@@ -24,19 +24,20 @@ public:
   void runOnOperation() override {
     ModuleOp root = getOperation();
     bool failed = false;
-    root.walk([&](ModuleOp nested) {
-      if (nested == root || nested.getOps<func::FuncOp>().empty())
-        return;
-      std::string name =
-          nested.getSymName() ? ("@" + *nested.getSymName()).str() : "";
-      nested.emitError()
-          << "nested module " << name
-          << " holds functions; the fp8 lowering pipelines lower the "
-             "functions of the module they run on: lower it on its own, "
-             "e.g. --pass-pipeline='builtin.module(builtin.module("
-             "fp8-cpu-pipeline))'";
-      failed = true;
-    });
+    root.walk(
+        [&](ModuleOp nested) {
+          if (nested == root || nested.getOps<func::FuncOp>().empty())
+            return;
+          std::string name =
+              nested.getSymName() ? ("@" + *nested.getSymName()).str() : "";
+          nested.emitError()
+              << "nested module " << name
+              << " holds functions; the fp8 lowering pipelines lower the "
+                 "functions of the module they run on: lower it on its own, "
+                 "e.g. --pass-pipeline='builtin.module(builtin.module("
+                 "fp8-cpu-pipeline))'";
+          failed = true;
+        });
     if (failed)
       signalPassFailure();
   }
