@@ -17,29 +17,125 @@ using namespace mlir::fp8;
 /// (fp8-launch-kernels).
 static constexpr int64_t kMaxKernelExtent = GemmKernelConfig::kMaxExtent;
 
-static LogicalResult checkKernelExtents(Operation *op,
-                                        ArrayRef<int64_t> sizes) {
+/// Whether a static size of `sizes` is too large for the kernels (TMA
+/// coordinates, the i32 M parameter); then `os` says which.
+static bool explainKernelExtents(llvm::raw_ostream &os,
+                                 ArrayRef<int64_t> sizes) {
   for (int64_t s : sizes)
-    if (!ShapedType::isDynamic(s) && s >= kMaxKernelExtent)
-      return op->emitOpError("GPU lowering needs every size below 2^31 (the "
-                             "kernels' TMA coordinates and row counts are "
-                             "signed 32-bit), got ")
-             << s;
-  return success();
+    if (!ShapedType::isDynamic(s) && s >= kMaxKernelExtent) {
+      os << "needs every size below 2^31 (the kernels' TMA coordinates and "
+            "row counts are signed 32-bit), got "
+         << s;
+      return true;
+    }
+  return false;
 }
 
 /// What every generated GEMM kernel needs of its scales and promotion: f32
-/// scales and one promotion per 128 K elements.
-static LogicalResult checkScalesAndInterval(Operation *op, ScaledTensorType aTy,
-                                            ScaledTensorType bTy,
-                                            int64_t promoteInterval) {
-  if (!aTy.getScaleType().isF32() || !bTy.getScaleType().isF32())
-    return op->emitOpError("GPU lowering needs f32 scales");
-  if (promoteInterval != 128)
-    return op->emitOpError("GPU lowering needs promote_interval = 128 (one "
-                           "promotion per 4 wgmma k32), got ")
-           << promoteInterval;
-  return success();
+/// scales and one promotion per 128 K elements. Whether they are missing;
+/// then `os` says what.
+static bool explainScalesAndInterval(llvm::raw_ostream &os,
+                                     ScaledTensorType aTy, ScaledTensorType bTy,
+                                     int64_t promoteInterval) {
+  if (!aTy.getScaleType().isF32() || !bTy.getScaleType().isF32()) {
+    os << "needs f32 scales, got '" << aTy.getScaleType() << "' (a) and '"
+       << bTy.getScaleType() << "' (b)";
+    return true;
+  }
+  if (promoteInterval != 128) {
+    os << "needs promote_interval = 128 (one promotion per 4 wgmma k32), got "
+       << promoteInterval;
+    return true;
+  }
+  return false;
+}
+
+static bool isBlock(ScaledTensorType t, int64_t b0, int64_t b1) {
+  ArrayRef<int64_t> blk = t.getBlockShape();
+  return blk.size() == 2 && blk[0] == b0 && blk[1] == b1;
+}
+
+/// The forms of fp8.scaled_matmul no GEMM kernel implements.
+static std::string explainNoKernel(ScaledMatmulOp op) {
+  auto aTy = cast<ScaledTensorType>(op.getA().getType());
+  auto bTy = cast<ScaledTensorType>(op.getB().getType());
+  auto resTy = cast<RankedTensorType>(op.getResult().getType());
+  auto isStatic = [](ArrayRef<int64_t> shape) {
+    return llvm::none_of(shape, ShapedType::isDynamic);
+  };
+  std::string why;
+  llvm::raw_string_ostream os(why);
+  // M (the token dimension) may be dynamic: one kernel for every M, which
+  // takes M at run time. N and K are compiled in.
+  if (!isStatic(aTy.getShape().drop_front()) || !isStatic(bTy.getShape()) ||
+      !isStatic(resTy.getShape().drop_front())) {
+    os << "needs static N and K (only M may be dynamic), got " << aTy << ", "
+       << bTy << " -> " << resTy;
+    return why;
+  }
+  // b: [128, 128] is the weight of Fprop and Dgrad (DeepSeek-V3 §3.3.2);
+  // b: [1, 128], one scale per column and K block, the activation operand
+  // of the Wgrad GEMM (docs/training.md; DeepGEMM's "1D-1D" kernel).
+  if (!isBlock(aTy, 1, 128) ||
+      (!isBlock(bTy, 128, 128) && !isBlock(bTy, 1, 128))) {
+    os << "implements the DeepSeek-V3 blocks (a: [1, 128], b: [128, 128] or, "
+          "for the Wgrad GEMM, [1, 128]), got a: "
+       << aTy << ", b: " << bTy;
+    return why;
+  }
+  if (explainScalesAndInterval(os, aTy, bTy, op.getPromoteInterval()))
+    return why;
+  explainKernelExtents(
+      os, {aTy.getShape()[0], bTy.getShape()[0], aTy.getShape()[1]});
+  return why;
+}
+
+/// The forms of fp8.grouped_scaled_matmul no grouped GEMM kernel
+/// implements.
+static std::string explainNoKernel(GroupedScaledMatmulOp op) {
+  auto aTy = cast<ScaledTensorType>(op.getA().getType());
+  auto bTy = cast<ScaledTensorType>(op.getB().getType());
+  auto resTy = cast<RankedTensorType>(op.getResult().getType());
+  const bool masked = op.getLayout() == GroupLayout::masked;
+  std::string why;
+  llvm::raw_string_ostream os(why);
+  // Static G, N, K (and the masked M, a per-group capacity); the
+  // contiguous M (the routed token count) may be dynamic.
+  ArrayRef<int64_t> aShape = aTy.getShape();
+  ArrayRef<int64_t> aFixed = masked ? aShape : aShape.drop_front();
+  if (llvm::any_of(aFixed, ShapedType::isDynamic) ||
+      llvm::any_of(bTy.getShape(), ShapedType::isDynamic)) {
+    os << "needs static G, N and K"
+       << (masked ? " and M (masked layout)" : " (only M may be dynamic)")
+       << ", got " << aTy << ", " << bTy << " -> " << resTy;
+    return why;
+  }
+  ArrayRef<int64_t> aBlk = aTy.getBlockShape(), bBlk = bTy.getBlockShape();
+  if (aBlk.back() != 128 || aBlk[aBlk.size() - 2] != 1 || bBlk[1] != 128 ||
+      bBlk[2] != 128) {
+    os << "implements the DeepSeek-V3 blocks (a: [1, 128] per row, b: [1, "
+          "128, 128]), got a: "
+       << aTy << ", b: " << bTy;
+    return why;
+  }
+  if (explainScalesAndInterval(os, aTy, bTy, op.getPromoteInterval()))
+    return why;
+  if (explainKernelExtents(os, {bTy.getShape()[0], aShape[aShape.size() - 2],
+                                bTy.getShape()[1], aShape.back()}))
+    return why;
+  // Contiguous: a tile holds one group's rows, so BLOCK_M divides the
+  // alignment of the groups (64, 128 or 256 rows).
+  if (!masked && op.getMAlignment() % 64 != 0)
+    os << "the contiguous layout needs m_alignment a multiple of 64 (BLOCK_M "
+          "is 64, 128 or 256 and must divide it), got "
+       << op.getMAlignment();
+  return why;
+}
+
+std::string mlir::fp8::explainNoGemmKernel(Operation *op) {
+  if (auto mm = dyn_cast<ScaledMatmulOp>(op))
+    return explainNoKernel(mm);
+  return explainNoKernel(cast<GroupedScaledMatmulOp>(op));
 }
 
 std::string mlir::fp8::getEmptyProblemReason(Operation *op) {
@@ -57,34 +153,11 @@ mlir::fp8::getGemmKernelSpec(ScaledMatmulOp op,
   auto aTy = cast<ScaledTensorType>(op.getA().getType());
   auto bTy = cast<ScaledTensorType>(op.getB().getType());
   auto resTy = cast<RankedTensorType>(op.getResult().getType());
-  auto isStatic = [](ArrayRef<int64_t> shape) {
-    return llvm::none_of(shape, ShapedType::isDynamic);
-  };
-  // M (the token dimension) may be dynamic: one kernel for every M, which
-  // takes M at run time. N and K are compiled in.
-  if (!isStatic(aTy.getShape().drop_front()) || !isStatic(bTy.getShape()) ||
-      !isStatic(resTy.getShape().drop_front()))
-    return op.emitOpError("GPU lowering needs static N and K (only M may be "
-                          "dynamic), got ")
-           << aTy << ", " << bTy << " -> " << resTy;
-  auto isBlock = [](ScaledTensorType t, int64_t b0, int64_t b1) {
-    ArrayRef<int64_t> blk = t.getBlockShape();
-    return blk.size() == 2 && blk[0] == b0 && blk[1] == b1;
-  };
-  // b: [128, 128] is the weight of Fprop and Dgrad (DeepSeek-V3 §3.3.2);
-  // b: [1, 128], one scale per column and K block, the activation operand
-  // of the Wgrad GEMM (docs/training.md; DeepGEMM's "1D-1D" kernel).
+  std::string noKernel = explainNoKernel(op);
+  if (!noKernel.empty())
+    return op.emitOpError("GPU lowering: no kernel: ") << noKernel;
   const bool bPerColumn = isBlock(bTy, 1, 128);
-  if (!isBlock(aTy, 1, 128) || (!isBlock(bTy, 128, 128) && !bPerColumn))
-    return op.emitOpError("GPU lowering implements the DeepSeek-V3 blocks "
-                          "(a: [1, 128], b: [128, 128] or, for the Wgrad "
-                          "GEMM, [1, 128]), got a: ")
-           << aTy << ", b: " << bTy;
-  if (failed(checkScalesAndInterval(op, aTy, bTy, op.getPromoteInterval())))
-    return failure();
   int64_t m = aTy.getShape()[0], k = aTy.getShape()[1], n = bTy.getShape()[0];
-  if (failed(checkKernelExtents(op, {m, n, k})))
-    return failure();
   if (ShapedType::isDynamic(m))
     m = GemmKernelConfig::kDynamicM;
   // K need not be a multiple of 16 (TMA global strides are): the host pads
@@ -131,37 +204,15 @@ mlir::fp8::getGroupedGemmKernelSpec(GroupedScaledMatmulOp op,
   auto bTy = cast<ScaledTensorType>(op.getB().getType());
   auto resTy = cast<RankedTensorType>(op.getResult().getType());
   const bool masked = op.getLayout() == GroupLayout::masked;
-  // Static G, N, K (and the masked M, a per-group capacity); the
-  // contiguous M (the routed token count) may be dynamic.
+  std::string noKernel = explainNoKernel(op);
+  if (!noKernel.empty())
+    return op.emitOpError("GPU lowering: no kernel: ") << noKernel;
   ArrayRef<int64_t> aShape = aTy.getShape();
-  ArrayRef<int64_t> aFixed = masked ? aShape : aShape.drop_front();
-  if (llvm::any_of(aFixed, ShapedType::isDynamic) ||
-      llvm::any_of(bTy.getShape(), ShapedType::isDynamic))
-    return op.emitOpError("GPU lowering needs static G, N and K")
-           << (masked ? " and M (masked layout)" : " (only M may be dynamic)")
-           << ", got " << aTy << ", " << bTy << " -> " << resTy;
-  ArrayRef<int64_t> aBlk = aTy.getBlockShape(), bBlk = bTy.getBlockShape();
-  if (aBlk.back() != 128 || aBlk[aBlk.size() - 2] != 1 || bBlk[1] != 128 ||
-      bBlk[2] != 128)
-    return op.emitOpError("GPU lowering implements the DeepSeek-V3 blocks "
-                          "(a: [1, 128] per row, b: [1, 128, 128]), got a: ")
-           << aTy << ", b: " << bTy;
-  if (failed(checkScalesAndInterval(op, aTy, bTy, op.getPromoteInterval())))
-    return failure();
   int64_t g = bTy.getShape()[0], n = bTy.getShape()[1], k = aShape.back();
   int64_t m = aShape[aShape.size() - 2];
-  if (failed(checkKernelExtents(op, {g, m, n, k})))
-    return failure();
   if (ShapedType::isDynamic(m))
     m = GemmKernelConfig::kDynamicM;
-  // Contiguous: a tile holds one group's rows, so BLOCK_M divides the
-  // alignment of the groups (64, 128 or 256 rows).
   int64_t align = masked ? 0 : op.getMAlignment();
-  if (!masked && align % 64 != 0)
-    return op.emitOpError("GPU lowering of the contiguous layout needs "
-                          "m_alignment a multiple of 64 (BLOCK_M is 64, 128 "
-                          "or 256 and must divide it), got ")
-           << align;
   GemmKernelOverrides o = overrides;
   if (model && !o.any() && m != GemmKernelConfig::kDynamicM && m > 0) {
     // The model sees the problem as one GEMM: the masked form as G *
@@ -289,10 +340,13 @@ static bool explainNoQuantizeKernel(llvm::raw_ostream &os,
 /// The remark of an op that stays on the host; nullopt.
 static std::optional<QuantizeKernelSpec>
 remarkNoKernel(Operation *op, StringRef what, StringRef why, bool remark) {
+  // The op and its input name it among the ops of one source line (a
+  // linear's two quantizations).
   if (remark)
     ::mlir::emitRemark(op->getLoc())
         << "fp8-lower-to-nvvm: no GPU " << what << " kernel (" << why
-        << "); the op stays on the host";
+        << "); the op stays on the host ('" << op->getName() << "' of "
+        << op->getOperand(0).getType() << ")";
   return std::nullopt;
 }
 

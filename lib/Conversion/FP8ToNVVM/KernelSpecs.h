@@ -24,6 +24,15 @@ constexpr llvm::StringLiteral kKernelModuleName = "fp8_kernels";
 /// without a launch (an empty result; C or +0.0).
 std::string getEmptyProblemReason(Operation *op);
 
+/// Why no sm_90a GEMM kernel implements `op` (an fp8.scaled_matmul or
+/// fp8.grouped_scaled_matmul): a form the generator has no variant for
+/// (blocks, scale types, promotion interval, dynamic N or K, sizes of 2^31),
+/// phrased after "no GPU GEMM kernel (...)"; empty when a kernel does. Such
+/// an op stays on the host, whose lowering (the CPU reference) computes it:
+/// fp8-lower-to-nvvm decides this for every op before it lowers any and
+/// remarks it, fp8-launch-kernels leaves the op alone.
+std::string explainNoGemmKernel(Operation *op);
+
 /// Checks that `op` is in the form the sm_90a GEMM kernel implements and
 /// returns its spec; emits an error naming what is wrong otherwise (also an
 /// invalid configuration, naming the options). The configuration: the

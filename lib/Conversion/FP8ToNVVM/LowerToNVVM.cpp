@@ -135,12 +135,23 @@ struct FP8LowerToNVVMPass
     module.walk([&](Operation *op) {
       if (isa<ScaledMatmulOp, GroupedScaledMatmulOp>(op)) {
         std::string empty = getEmptyProblemReason(op);
-        if (empty.empty())
-          ops.push_back(op);
-        else
+        std::string noKernel;
+        if (!empty.empty())
           emitRemark(op->getLoc(), "fp8-lower-to-nvvm: no kernel (")
               << empty << "); the op stays on the host, which launches "
               << "nothing for it";
+        else if (!(noKernel = explainNoGemmKernel(op)).empty())
+          // A form no kernel implements (another preset's blocks or scale
+          // type, a promotion interval other than 128, a dynamic N or K):
+          // the host lowering, the CPU reference, computes it. Decided here
+          // for every op before anything is lowered, so the rest of the
+          // graph still gets its kernels.
+          emitRemark(op->getLoc(), "fp8-lower-to-nvvm: no GPU GEMM kernel "
+                                   "for '")
+              << op->getName() << "' (" << noKernel
+              << "); the op stays on the host, whose lowering computes it";
+        else
+          ops.push_back(op);
       } else if (auto q = dyn_cast<QuantizeOp>(op)) {
         if (std::optional<QuantizeKernelSpec> spec =
                 getQuantizeSpec(q, /*remark=*/true)) {

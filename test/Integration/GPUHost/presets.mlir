@@ -1,0 +1,67 @@
+// A linear under each preset through fp8-gpu-pipeline{host=llvm
+// target=emulator}, bit-exact against the same graph through
+// fp8-cpu-pipeline (the reference lowering), on three scheduler seeds
+// (FP8_EMU_SEED) each: the compiled host program runs the ops a kernel
+// implements on the emulated device and the others on the host (a remark
+// each, test/Dialect/FP8/Pipelines/gpu-pipeline-preset-*.mlir). M = 200,
+// N = 300, K = 400: M, N and K tails for every block size.
+//
+// REQUIRES: clang
+// RUN: %clang -O1 %S/Inputs/host_check.c -o %t.check -ldl
+// RUN: fp8-opt %s --fp8-pipeline="policy=per-tensor report=false" --fp8-gpu-pipeline="config=fixed chip=sm_90a host=llvm target=emulator" 2> %t.tensor.remarks | mlir-translate --mlir-to-llvmir -o %t.tensor.gpu.ll
+// RUN: FileCheck %s --check-prefix=TENSOR-REMARKS < %t.tensor.remarks
+// RUN: %clang %t.tensor.gpu.ll -o %t.tensor.gpu.so %emu_host_link
+// RUN: fp8-opt %s --fp8-pipeline="policy=per-tensor report=false" --fp8-cpu-pipeline | mlir-translate --mlir-to-llvmir -o %t.tensor.cpu.ll
+// RUN: %clang %t.tensor.cpu.ll -o %t.tensor.cpu.so %cpu_host_link
+// RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=1 %t.check %t.tensor.gpu.so %t.tensor.cpu.so linear 1 bf16:200x300 f32:200x400 f32:300x400 2>&1 | FileCheck %s --check-prefix=TENSOR
+// RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=2 %t.check %t.tensor.gpu.so %t.tensor.cpu.so linear 2 bf16:200x300 f32:200x400 f32:300x400 2>&1 | FileCheck %s --check-prefix=TENSOR
+// RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=3 %t.check %t.tensor.gpu.so %t.tensor.cpu.so linear 3 bf16:200x300 f32:200x400 f32:300x400 2>&1 | FileCheck %s --check-prefix=TENSOR
+// RUN: fp8-opt %s --fp8-pipeline="policy=rowwise report=false" --fp8-gpu-pipeline="config=fixed chip=sm_90a host=llvm target=emulator" 2> %t.row.remarks | mlir-translate --mlir-to-llvmir -o %t.row.gpu.ll
+// RUN: FileCheck %s --check-prefix=ROW-REMARKS < %t.row.remarks
+// RUN: %clang %t.row.gpu.ll -o %t.row.gpu.so %emu_host_link
+// RUN: fp8-opt %s --fp8-pipeline="policy=rowwise report=false" --fp8-cpu-pipeline | mlir-translate --mlir-to-llvmir -o %t.row.cpu.ll
+// RUN: %clang %t.row.cpu.ll -o %t.row.cpu.so %cpu_host_link
+// RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=1 %t.check %t.row.gpu.so %t.row.cpu.so linear 4 bf16:200x300 f32:200x400 f32:300x400 2>&1 | FileCheck %s --check-prefix=ROW
+// RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=2 %t.check %t.row.gpu.so %t.row.cpu.so linear 5 bf16:200x300 f32:200x400 f32:300x400 2>&1 | FileCheck %s --check-prefix=ROW
+// RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=3 %t.check %t.row.gpu.so %t.row.cpu.so linear 6 bf16:200x300 f32:200x400 f32:300x400 2>&1 | FileCheck %s --check-prefix=ROW
+// RUN: fp8-opt %s --fp8-pipeline="policy=mxfp8 report=false" --fp8-gpu-pipeline="config=fixed chip=sm_90a host=llvm target=emulator" 2> %t.mx.remarks | mlir-translate --mlir-to-llvmir -o %t.mx.gpu.ll
+// RUN: FileCheck %s --check-prefix=MX-REMARKS < %t.mx.remarks
+// RUN: %clang %t.mx.gpu.ll -o %t.mx.gpu.so %emu_host_link
+// RUN: fp8-opt %s --fp8-pipeline="policy=mxfp8 report=false" --fp8-cpu-pipeline | mlir-translate --mlir-to-llvmir -o %t.mx.cpu.ll
+// RUN: %clang %t.mx.cpu.ll -o %t.mx.cpu.so %cpu_host_link
+// RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=1 %t.check %t.mx.gpu.so %t.mx.cpu.so linear 7 bf16:200x300 f32:200x400 f32:300x400 2>&1 | FileCheck %s --check-prefix=MX
+// RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=2 %t.check %t.mx.gpu.so %t.mx.cpu.so linear 8 bf16:200x300 f32:200x400 f32:300x400 2>&1 | FileCheck %s --check-prefix=MX
+// The comparison can fail: deepseek-v3's GPU program (1x128 and 128x128
+// blocks) against the per-tensor CPU program.
+// RUN: fp8-opt %s --fp8-pipeline="policy=deepseek-v3 report=false" --fp8-gpu-pipeline="config=fixed chip=sm_90a host=llvm target=emulator" | mlir-translate --mlir-to-llvmir -o %t.dsv3.gpu.ll
+// RUN: %clang %t.dsv3.gpu.ll -o %t.dsv3.gpu.so %emu_host_link
+// RUN: not %t.check %t.dsv3.gpu.so %t.tensor.cpu.so linear 1 bf16:200x300 f32:200x400 f32:300x400 2>&1 | FileCheck %s --check-prefix=DIFF
+
+// TENSOR-REMARKS-COUNT-2: remark: fp8-lower-to-nvvm: no GPU quantize kernel
+// TENSOR-REMARKS: remark: fp8-lower-to-nvvm: no GPU GEMM kernel for 'fp8.scaled_matmul'
+// TENSOR-REMARKS-NOT: error
+// TENSOR-NOT: fp8-emu-mgpu: launch
+// TENSOR: host-check: PASS linear: 200x300, 60000 outputs bit-exact
+
+// ROW-REMARKS-COUNT-2: remark: fp8-lower-to-nvvm: no GPU quantize kernel
+// ROW-REMARKS: remark: fp8-lower-to-nvvm: no GPU GEMM kernel for 'fp8.scaled_matmul'
+// ROW-REMARKS-NOT: error
+// ROW-NOT: fp8-emu-mgpu: launch
+// ROW: host-check: PASS linear: 200x300, 60000 outputs bit-exact
+
+// MX-REMARKS-COUNT-2: remark: fp8-lower-to-nvvm: no GPU quantize kernel
+// MX-REMARKS: remark: fp8-lower-to-nvvm: no GPU GEMM kernel for 'fp8.scaled_matmul'
+// MX-REMARKS-NOT: error
+// MX-NOT: fp8-emu-mgpu: launch
+// MX: host-check: PASS linear: 200x300, 60000 outputs bit-exact
+
+// DIFF: host-check: FAIL linear: {{[0-9]+}} of 60000 outputs differ
+
+func.func @linear(%x: tensor<200x400xf32>, %w: tensor<300x400xf32>) -> tensor<200x300xbf16> attributes {llvm.emit_c_interface} {
+  %zero = arith.constant 0.0 : bf16
+  %e = tensor.empty() : tensor<200x300xbf16>
+  %z = linalg.fill ins(%zero : bf16) outs(%e : tensor<200x300xbf16>) -> tensor<200x300xbf16>
+  %y = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%x, %w : tensor<200x400xf32>, tensor<300x400xf32>) outs(%z : tensor<200x300xbf16>) -> tensor<200x300xbf16>
+  return %y : tensor<200x300xbf16>
+}
