@@ -28,6 +28,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "fp8/Dialect/FP8/Analysis/RoleAnalysis.h"
+#include "fp8/Dialect/FP8/IR/ShapeString.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -308,10 +309,6 @@ RoleAnalysis::getWgradGradientOperand(Operation *op) const {
 }
 
 /// `n` as the report words it: "30522", or "?" when dynamic.
-static std::string dimString(int64_t n) {
-  return ShapedType::isDynamic(n) ? "?" : std::to_string(n);
-}
-
 void RoleAnalysis::classifyTrainingGemms(ArrayRef<Operation *> ops,
                                          ArrayRef<Operation *> weightLinears,
                                          ArrayRef<Operation *> weightGradients,
@@ -444,7 +441,7 @@ void RoleAnalysis::classifyTrainingGemms(ArrayRef<Operation *> ops,
       d.role = Role::output_head;
       d.reason = "heuristic: activation gradient of a vocabulary-sized "
                  "linear (contraction over " +
-                 dimString(c.k) + ")";
+                 shapeString(c.k) + ")";
     }
     decisions[op] = d;
     gatingOps.erase(op);
@@ -454,7 +451,7 @@ void RoleAnalysis::classifyTrainingGemms(ArrayRef<Operation *> ops,
     const Contraction &c = contractions.find(op)->second;
     RoleDecision d{Role::linear, "heuristic: weight gradient dW = dY^T * X "
                                  "(contraction over the " +
-                                     dimString(c.k) + " tokens)"};
+                                     shapeString(c.k) + " tokens)"};
     // The dgrad sharing dY names the layer.
     Operation *dgrad = nullptr;
     for (Operation *l : weightLinears) {
@@ -472,7 +469,7 @@ void RoleAnalysis::classifyTrainingGemms(ArrayRef<Operation *> ops,
       d.role = Role::output_head;
       d.reason = "heuristic: weight gradient of a vocabulary-sized linear "
                  "(" +
-                 dimString(c.m) + "x" + dimString(c.n) + ")";
+                 shapeString({c.m, c.n}) + ")";
     } else if (dgradRole != Role::linear) {
       d.role = dgradRole;
       d.reason = "heuristic: weight gradient of the " +

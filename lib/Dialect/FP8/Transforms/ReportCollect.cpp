@@ -524,21 +524,6 @@ std::string mlir::fp8::locationString(Location loc) {
   return "";
 }
 
-std::string mlir::fp8::shapeString(ArrayRef<int64_t> shape) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  llvm::interleave(
-      shape, os,
-      [&](int64_t d) {
-        if (ShapedType::isDynamic(d))
-          os << '?';
-        else
-          os << d;
-      },
-      "x");
-  return s;
-}
-
 /// The product of the static trip counts of the loops around `op` inside
 /// `func`: an fp8.scaled_matmul in fp8-insert-quant's loop over the experts
 /// of a grouped linear runs once per expert. A loop without a static trip
