@@ -32,6 +32,11 @@ struct GemmKernelSpec {
   GemmGrouping grouping = GemmGrouping::none;
   int64_t numGroups = 1;  // the group count of a grouped kernel
   bool hasCounts = false; // masked: takes the per-group row counts
+  /// A per-tensor scale of A or B (the `per-tensor` preset: one block over
+  /// the whole operand): the kernel reads one per row (config.scaleK = k,
+  /// per-column B scales), so the launcher broadcasts it to every row of
+  /// A or column of the output (fp8-launch-kernels).
+  bool aScaleWhole = false, bScaleWhole = false;
 };
 
 /// Builds the kernel `name` (its #fp8.gemm_kernel's symbol) at the

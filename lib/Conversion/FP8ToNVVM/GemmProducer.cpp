@@ -115,8 +115,11 @@ void GemmEmitter::emitProducerKBlock(const Tile &tile, scf::ForOp kLoop) {
   tma(ir.add(ir.c32(cfg.bRingOffset()),
              ir.mul(stage, ir.c32(cfg.bStageBytes()))),
       tmapB, coords(kCoord, tile.col0, grouped));
+  // Whole-K scales (scale_k = k: rowwise, per-tensor) are one row [1,
+  // Mpad]: every K block loads row 0 into its slot.
+  Value saBlock = cfg.hasWholeKScales() ? ir.c32(0) : kBlock;
   tma(ir.add(ir.c32(cfg.saRingOffset()),
              ir.mul(stage, ir.c32(cfg.saStageBytes()))),
-      tmapSA, coords(tile.row0, kBlock, masked));
+      tmapSA, coords(tile.row0, saBlock, masked));
   scf::YieldOp::create(b, ValueRange{ir.add(it, ir.c32(1))});
 }

@@ -5,7 +5,8 @@
 // B scales: one per 128 x 128 block of B ([N/128, KB], a grouped kernel's
 // [G, N/128, KB]) or, for the Wgrad kernel, one per column (the host's
 // transposed, zero-padded [KB, Np]); read from global memory before the
-// wait.
+// wait. Whole-K scales (scale_k = k, the rowwise and per-tensor presets):
+// [1, Mpad] and [1, Np], K block 0's at every K block.
 //
 //===----------------------------------------------------------------------===//
 #include "GemmEmitter.h"
@@ -25,10 +26,14 @@ BScales GemmEmitter::emitBScaleLoads(const ConsumerTile &ct, Value kBlock) {
   // host), so no load needs a clamp: with a clamp per group ptxas kept the
   // clamped indices live and spilled at BLOCK_N = 160.
   if (cfg.bScalesPerColumn) {
+    // Whole-K scales (scale_k = k): one row [1, Np], the same at every K
+    // block.
     Value sbBase = LLVM::GEPOp::create(
         b, ir.ptrGlobal, ir.f32, sbPtr,
-        ValueRange{
-            ir.add(ir.mul(kBlock, ir.c32(cfg.bScaleColumns())), ct.colTile)});
+        ValueRange{cfg.hasWholeKScales()
+                       ? ct.colTile
+                       : ir.add(ir.mul(kBlock, ir.c32(cfg.bScaleColumns())),
+                                ct.colTile)});
     auto pairTy = VectorType::get({2}, ir.f32);
     for (int64_t j = 0; j < accRegs / 4; ++j)
       sb.pairs.push_back(LLVM::LoadOp::create(

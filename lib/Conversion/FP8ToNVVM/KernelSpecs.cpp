@@ -8,7 +8,6 @@
 #include "KernelSpecs.h"
 
 #include "fp8/Dialect/FP8/IR/FP8.h"
-#include "fp8/Dialect/FP8/IR/ShapeString.h"
 
 using namespace mlir;
 using namespace mlir::fp8;
@@ -56,6 +55,29 @@ static bool isBlock(ScaledTensorType t, int64_t b0, int64_t b1) {
   return blk.size() == 2 && blk[0] == b0 && blk[1] == b1;
 }
 
+/// The scales of an operand of `rows` rows (static or not) whose blocks
+/// span the whole K: one per row (`[1, >= K]`, the rowwise preset) or one
+/// for the tensor (`[>= rows, >= K]`, a static `rows`: per-tensor), which
+/// the whole-K kernel (scale_k = k) reads as one per row; nullopt for other
+/// blocks. The value says whether the scale is per-tensor.
+static std::optional<bool> getWholeKScales(ScaledTensorType t) {
+  ArrayRef<int64_t> blk = t.getBlockShape(), shape = t.getShape();
+  if (blk.size() != 2 || ShapedType::isDynamic(shape[1]) || blk[1] < shape[1])
+    return std::nullopt;
+  if (blk[0] == 1)
+    return false;
+  if (!ShapedType::isDynamic(shape[0]) && blk[0] >= shape[0])
+    return true;
+  return std::nullopt;
+}
+
+/// Whether `op` is in the whole-K form: both operands' scales span the
+/// whole K, one per row or one per tensor (rowwise, per-tensor).
+static bool isWholeKForm(ScaledMatmulOp op) {
+  return getWholeKScales(cast<ScaledTensorType>(op.getA().getType())) &&
+         getWholeKScales(cast<ScaledTensorType>(op.getB().getType()));
+}
+
 /// The forms of fp8.scaled_matmul no GEMM kernel implements.
 static std::string explainNoKernel(ScaledMatmulOp op) {
   auto aTy = cast<ScaledTensorType>(op.getA().getType());
@@ -77,10 +99,14 @@ static std::string explainNoKernel(ScaledMatmulOp op) {
   // b: [128, 128] is the weight of Fprop and Dgrad (DeepSeek-V3 §3.3.2);
   // b: [1, 128], one scale per column and K block, the activation operand
   // of the Wgrad GEMM (docs/training.md; DeepGEMM's "1D-1D" kernel).
-  if (!isBlock(aTy, 1, 128) ||
-      (!isBlock(bTy, 128, 128) && !isBlock(bTy, 1, 128))) {
+  // Or scales along the whole K: one per row or per tensor of each operand
+  // (the rowwise and per-tensor presets).
+  if ((!isBlock(aTy, 1, 128) ||
+       (!isBlock(bTy, 128, 128) && !isBlock(bTy, 1, 128))) &&
+      !isWholeKForm(op)) {
     os << "implements the DeepSeek-V3 blocks (a: [1, 128], b: [128, 128] or, "
-          "for the Wgrad GEMM, [1, 128]), got a: "
+          "for the Wgrad GEMM, [1, 128]) and scales along the whole K (one "
+          "per row or per tensor of each operand), got a: "
        << aTy << ", b: " << bTy;
     return why;
   }
@@ -157,7 +183,12 @@ mlir::fp8::getGemmKernelSpec(ScaledMatmulOp op,
   std::string noKernel = explainNoKernel(op);
   if (!noKernel.empty())
     return op.emitOpError("GPU lowering: no kernel: ") << noKernel;
-  const bool bPerColumn = isBlock(bTy, 1, 128);
+  // The DeepSeek-V3 blocks, else scales along the whole K (the rowwise and
+  // per-tensor presets): one per row of A and per column of the output,
+  // a per-tensor scale broadcast by the launcher.
+  const bool deepSeek =
+      isBlock(aTy, 1, 128) && (isBlock(bTy, 128, 128) || isBlock(bTy, 1, 128));
+  const bool bPerColumn = !deepSeek || isBlock(bTy, 1, 128);
   int64_t m = aTy.getShape()[0], k = aTy.getShape()[1], n = bTy.getShape()[0];
   if (ShapedType::isDynamic(m))
     m = GemmKernelConfig::kDynamicM;
@@ -180,6 +211,12 @@ mlir::fp8::getGemmKernelSpec(ScaledMatmulOp op,
       o.groupM = chosen.groupM;
   }
   spec.config = makeGemmKernelConfig(m, n, k, o, bPerColumn);
+  if (!deepSeek) {
+    // One scale along K: a K of one block is the per-block kernel.
+    spec.config.scaleK = k > spec.config.blockK ? k : spec.config.blockK;
+    spec.aScaleWhole = *getWholeKScales(aTy);
+    spec.bScaleWhole = *getWholeKScales(bTy);
+  }
   StringRef why = checkGemmKernelConfig(spec.config);
   if (!why.empty()) {
     const GemmKernelConfig &c = spec.config;
@@ -303,7 +340,7 @@ GemmKernelAttr mlir::fp8::getGemmKernelAttr(MLIRContext *ctx,
   return GemmKernelAttr::get(
       ctx, c.m == GemmKernelConfig::kDynamicM ? ShapedType::kDynamic : c.m, c.n,
       c.k, spec.aType, spec.bType, spec.resultType, spec.accType, f32, f32,
-      c.bScalesPerColumn ? 1 : 128, layout, spec.numGroups,
+      c.bScalesPerColumn ? 1 : 128, c.scaleK, layout, spec.numGroups,
       spec.hasCounts ? b.getBoolAttr(true) : BoolAttr(), c.blockM, c.blockN,
       c.blockK, c.stages, c.consumers, /*cluster=*/1, /*multicast=*/1, c.groupM,
       /*swapAB=*/BoolAttr(), KernelEpilogue::store, b.getStringAttr(chip.name),
@@ -368,8 +405,9 @@ std::optional<QuantizeKernelSpec> mlir::fp8::getQuantizeSpec(QuantizeOp op,
           "got '"
        << inTy << "'";
   else if (blk.size() != 2 || blk[1] != 128 || (blk[0] != 1 && blk[0] != 128)) {
-    os << "implements blocks [1, 128] and [128, 128], got ["
-       << shapeString(blk, ", ") << "]";
+    os << "implements blocks [1, 128] and [128, 128], got [";
+    llvm::interleaveComma(blk, os);
+    os << "]";
   } else if (explainNoQuantizeKernel(os, resTy, op.getSaturate())) {
     // `why` says it.
   } else if (!in.isF32() && !in.isBF16())

@@ -167,7 +167,8 @@ struct FP8LaunchKernelsPass
       layout = grouped.getLayout();
     if (c.m != shape.m || c.n != shape.n || c.k != shape.k ||
         c.bScalesPerColumn != shape.bScalesPerColumn ||
-        attr.getLayout() != layout || attr.getGroups() != spec->numGroups ||
+        c.scaleK != shape.scaleK || attr.getLayout() != layout ||
+        attr.getGroups() != spec->numGroups ||
         attr.hasCounts() != spec->hasCounts || attr.getA() != spec->aType ||
         attr.getB() != spec->bType || attr.getD() != spec->resultType ||
         attr.getC() != spec->accType)
@@ -205,6 +206,12 @@ struct FP8LaunchKernelsPass
     // kernel reads the padding as (exact) zero products, like the
     // out-of-bounds zero fill past it, and adds nothing to the sums.
     Value aData = padCodes(b, aCodes), bData = padCodes(b, bCodes);
+    // A per-tensor scale reaches the whole-K kernel as one per row of A
+    // and column of the output.
+    if (spec->aScaleWhole)
+      aScales = broadcastTensorScale(b, aScales, aCodes);
+    if (spec->bScaleWhole)
+      bScales = broadcastTensorScale(b, bScales, bCodes);
     SmallVector<Value> mSizes;
     Value saT = transposeScales(b, aScales, aCodes, mSizes);
     // Per-column B scales [N, KB] go to the kernel as [KB, Np], Np the

@@ -106,6 +106,19 @@ Value mlir::fp8::transposeScales(ImplicitLocOpBuilder &b, Value aScales,
                                        strides);
 }
 
+Value mlir::fp8::broadcastTensorScale(ImplicitLocOpBuilder &b, Value scales,
+                                      Value codes) {
+  auto codesTy = cast<RankedTensorType>(codes.getType());
+  SmallVector<Value> dyn;
+  if (codesTy.isDynamicDim(0))
+    dyn.push_back(tensor::DimOp::create(b, codes, 0));
+  Value zero = arith::ConstantIndexOp::create(b, 0);
+  Value s = tensor::ExtractOp::create(b, scales, ValueRange{zero, zero});
+  Value init = tensor::EmptyOp::create(b, {codesTy.getDimSize(0), 1},
+                                       b.getF32Type(), dyn);
+  return linalg::FillOp::create(b, s, init).getResult(0);
+}
+
 Value mlir::fp8::toBuffer(ImplicitLocOpBuilder &b, Value tensor) {
   return bufferization::ToBufferOp::create(b, memrefOf(tensor.getType()),
                                            tensor, /*readOnly=*/true);

@@ -31,6 +31,11 @@ Value transposeScales(ImplicitLocOpBuilder &b, Value aScales, Value aCodes,
                       SmallVectorImpl<Value> &mSizes,
                       int64_t staticPadRows = 0);
 
+/// A per-tensor scale `scales` [1, 1] as one scale per row of `codes` [R,
+/// K]: [R, 1], every element the scale (the whole-K GEMM kernel reads one
+/// per row of A and column of the output).
+Value broadcastTensorScale(ImplicitLocOpBuilder &b, Value scales, Value codes);
+
 /// A tensor handed to a launcher: its read-only buffer.
 Value toBuffer(ImplicitLocOpBuilder &b, Value tensor);
 /// A fresh host buffer of `type`'s shape, dynamic sizes `dynSizes`.

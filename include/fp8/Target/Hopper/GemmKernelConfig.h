@@ -64,6 +64,12 @@ struct GemmKernelConfig {
   /// 128 x 128 block. Each consumer thread then holds the scales of its
   /// consumerN / 4 fragment columns for a K block (kernel ABI above).
   bool bScalesPerColumn = false;
+  /// The K elements one scale covers: blockK (a scale per K block), or K
+  /// (`scaleK == k`, one scale along the whole K: the rowwise and
+  /// per-tensor presets, with per-column B scales). Then the A scales are
+  /// [1, Mpad] and the per-column B scales [1, Np] (kernel ABI above, KB =
+  /// 1), and the kernel reads K block 0's scales at every K block.
+  int64_t scaleK = 128;
 
   /// Registers per CTA (sm_90: 64K 32-bit registers per SM, one CTA per SM).
   static constexpr int64_t kRegisterFile = 65536;
@@ -121,6 +127,11 @@ struct GemmKernelConfig {
   int64_t tiles() const { return mTiles() * nTiles(); }
   int64_t kBlocks() const { return ceilDiv(k, blockK); }
   int64_t nScaleBlocks() const { return ceilDiv(n, 128); }
+  /// One scale along the whole K (a K longer than one block: with K <= 128
+  /// the two forms are the same kernel).
+  bool hasWholeKScales() const { return scaleK != blockK && k > blockK; }
+  /// K blocks of the scale arrays: KB, or 1 for whole-K scales.
+  int64_t scaleKBlocks() const { return hasWholeKScales() ? 1 : kBlocks(); }
   /// Rows of the B-scale array: ceil(N / 128) blocks, or N columns.
   int64_t bScaleRows() const { return bScalesPerColumn ? n : nScaleBlocks(); }
   /// Columns of the transposed per-column B scales [KB, bScaleColumns()]:

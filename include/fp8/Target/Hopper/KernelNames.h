@@ -8,13 +8,15 @@
 // needs a kernel's configuration reads its attribute). MLIR-free: standard
 // C++ only.
 //
-//   GEMM:     fp8_scaled_matmul_<M>x<N>x<K>_<a>_<b>_<out>[_acc<c>][_b1x128]
+//   GEMM: fp8_scaled_matmul_<M>x<N>x<K>_<a>_<b>_<out>[_acc<c>][_b1x128][_sk]
 //             [_t<BM>x<BN>s<S>]
 //             e.g. fp8_scaled_matmul_128x2112x7168_e4m3_e4m3_bf16;
 //             _acc<c> (bf16 or f32): the kernel adds an accumulator operand
 //             C [M, N] of that type (its last parameter); _b1x128: B
 //             scales per column (b blocks [1, 128], the Wgrad GEMM; without
-//             it b blocks are [128, 128]);
+//             it b blocks are [128, 128]); _sk: one scale per row of A
+//             and column of B along the whole K (scale_k = k, the rowwise
+//             and per-tensor presets);
 //             <M> is `dyn` for a kernel taking M at run time
 //             (fp8_scaled_matmul_dynx2112x7168_e4m3_e4m3_bf16); the suffix
 //             names a configuration other than the shape's default
@@ -107,6 +109,9 @@ inline std::string getGemmKernelAccSuffix(KernelElementType c) {
 /// scale per column and K block: the Wgrad GEMM of training, DeepGEMM's
 /// "1D-1D" kernel); it follows "_acc<c>" and precedes the configuration.
 inline const char *getGemmKernelColumnScalesSuffix() { return "_b1x128"; }
+/// One scale per row of A and column of the output along the whole K
+/// (scale_k = k: the rowwise and per-tensor presets).
+inline const char *getGemmKernelWholeKScalesSuffix() { return "_sk"; }
 
 /// The configuration suffix of a GEMM kernel name: "_t<BM>x<BN>s<S>", plus
 /// "c<C>" when the consumer warpgroups are not BM / 64 (columns split

@@ -1,6 +1,5 @@
 //===- FP8Attrs.cpp - #fp8.policy and the enum attributes -----------------===//
 #include "fp8/Dialect/FP8/IR/FP8.h"
-#include "fp8/Dialect/FP8/IR/ShapeString.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -367,7 +366,7 @@ static GemmKernelConfig makeConfig(int64_t m, int64_t n, int64_t k,
                                    int64_t blockM, int64_t blockN,
                                    int64_t blockK, int64_t stages,
                                    int64_t consumers, int64_t groupM,
-                                   int64_t bScaleRows) {
+                                   int64_t bScaleRows, int64_t scaleK) {
   GemmKernelConfig c;
   c.m = ShapedType::isDynamic(m) ? GemmKernelConfig::kDynamicM : m;
   c.n = n;
@@ -379,6 +378,7 @@ static GemmKernelConfig makeConfig(int64_t m, int64_t n, int64_t k,
   c.consumers = consumers;
   c.groupM = groupM;
   c.bScalesPerColumn = bScaleRows == 1;
+  c.scaleK = scaleK;
   // The consumers share what the producer's setmaxnreg gives up.
   if (c.consumers >= 1 && c.consumers <= 4)
     c.consumerRegs =
@@ -389,7 +389,7 @@ static GemmKernelConfig makeConfig(int64_t m, int64_t n, int64_t k,
 GemmKernelConfig GemmKernelAttr::getConfig() const {
   return makeConfig(getM(), getN(), getK(), getBlockM(), getBlockN(),
                     getBlockK(), getStages(), getConsumers(), getGroupM(),
-                    getBScaleRows());
+                    getBScaleRows(), getScaleK());
 }
 
 std::string GemmKernelAttr::getSymbolName() const {
@@ -407,6 +407,8 @@ std::string GemmKernelAttr::getSymbolName() const {
     name += getGemmKernelAccSuffix(getKernelElementType(getC()));
   if (c.bScalesPerColumn)
     name += getGemmKernelColumnScalesSuffix();
+  if (c.hasWholeKScales())
+    name += getGemmKernelWholeKScalesSuffix();
   if (!isDefaultGemmKernelConfig(c))
     name += getGemmKernelConfigSuffix(c.blockM, c.blockN, c.stages, c.consumers,
                                       c.groupM);
@@ -419,8 +421,8 @@ verifyGemmKernelProblem(function_ref<InFlightDiagnostic()> emitError, int64_t m,
                         int64_t n, int64_t k, Type a, Type b, Type d, Type c,
                         Type aScale, Type bScale, int64_t bScaleRows) {
   if ((!ShapedType::isDynamic(m) && m < 1) || n < 1 || k < 1)
-    return emitError() << "needs m, n and k >= 1 (m may be ?), got "
-                       << shapeString({m, n, k});
+    return emitError() << "needs m, n and k >= 1 (m may be ?), got " << m << "x"
+                       << n << "x" << k;
   if (!isSupportedFP8Type(a) || !isSupportedFP8Type(b))
     return emitError() << "needs FP8 operands a and b (f8E4M3FN or f8E5M2), "
                           "got "
@@ -440,11 +442,12 @@ verifyGemmKernelProblem(function_ref<InFlightDiagnostic()> emitError, int64_t m,
 LogicalResult GemmKernelAttr::verify(
     function_ref<InFlightDiagnostic()> emitError, int64_t m, int64_t n,
     int64_t k, Type a, Type b, Type d, Type c, Type aScale, Type bScale,
-    int64_t bScaleRows, std::optional<GroupLayout> layout, int64_t groups,
-    BoolAttr counts, int64_t blockM, int64_t blockN, int64_t blockK,
-    int64_t stages, int64_t consumers, int64_t cluster, int64_t multicast,
-    int64_t groupM, BoolAttr swapAB, KernelEpilogue epilogue, StringAttr chip,
-    int64_t ctas, FloatAttr modelledUs, FloatAttr modelledTflops) {
+    int64_t bScaleRows, int64_t scaleK, std::optional<GroupLayout> layout,
+    int64_t groups, BoolAttr counts, int64_t blockM, int64_t blockN,
+    int64_t blockK, int64_t stages, int64_t consumers, int64_t cluster,
+    int64_t multicast, int64_t groupM, BoolAttr swapAB, KernelEpilogue epilogue,
+    StringAttr chip, int64_t ctas, FloatAttr modelledUs,
+    FloatAttr modelledTflops) {
   if (failed(verifyGemmKernelProblem(emitError, m, n, k, a, b, d, c, aScale,
                                      bScale, bScaleRows)))
     return failure();
@@ -455,6 +458,13 @@ LogicalResult GemmKernelAttr::verify(
     return emitError() << "counts needs the masked layout";
   if (layout && bScaleRows != 128)
     return emitError() << "a grouped kernel needs b_scale_rows 128";
+  // One scale per K block, or one along the whole K (rowwise, per-tensor:
+  // then B's are per column, and the kernel reads K block 0's scales).
+  if (scaleK != 128 && (scaleK != k || bScaleRows != 1 || layout))
+    return emitError() << "needs scale_k 128 (a scale per K block) or k = " << k
+                       << " with b_scale_rows 1 and no layout (one scale "
+                          "along the whole K), got scale_k "
+                       << scaleK << ", b_scale_rows " << bScaleRows;
   if (blockK != 128)
     return emitError() << "needs block_k 128 (one promotion interval per "
                           "stage), got "
@@ -466,7 +476,7 @@ LogicalResult GemmKernelAttr::verify(
       (modelledTflops && modelledTflops.getValueAsDouble() < 0))
     return emitError() << "needs non-negative modelled ctas, time and TFLOPS";
   GemmKernelConfig cfg = makeConfig(m, n, k, blockM, blockN, blockK, stages,
-                                    consumers, groupM, bScaleRows);
+                                    consumers, groupM, bScaleRows, scaleK);
   StringRef why =
       layout ? checkGroupedGemmKernelConfig(cfg) : checkGemmKernelConfig(cfg);
   if (!why.empty())
@@ -497,7 +507,7 @@ LogicalResult QuantizeKernelAttr::verify(
     FloatAttr eps, BoolAttr transpose) {
   if ((!ShapedType::isDynamic(rows) && rows < 1) || cols < 1)
     return emitError() << "needs rows and cols >= 1 (rows may be ?), got "
-                       << shapeString({rows, cols});
+                       << rows << "x" << cols;
   if (blockRows != 1 && blockRows != 128)
     return emitError() << "needs block_rows 1 or 128, got " << blockRows;
   if (transpose && transpose.getValue()) {

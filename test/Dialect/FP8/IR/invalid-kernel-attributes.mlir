@@ -46,6 +46,17 @@ func.func private @scale_type() attributes {fp8.kernel = #fp8.gemm_kernel<m = 12
 
 // -----
 
+// scale_k: 128 or k with per-column B scales (the whole-K kernel).
+// expected-error @+1 {{needs scale_k 128 (a scale per K block) or k = 256 with b_scale_rows 1 and no layout (one scale along the whole K), got scale_k 256, b_scale_rows 128}}
+func.func private @scale_k_blocks() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = 256, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, scale_k = 256, block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2>}
+
+// -----
+
+// expected-error @+1 {{needs scale_k 128 (a scale per K block) or k = 256 with b_scale_rows 1 and no layout (one scale along the whole K), got scale_k 200, b_scale_rows 1}}
+func.func private @scale_k_other() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = 256, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 1, scale_k = 200, block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2>}
+
+// -----
+
 // expected-error @+1 {{needs b_scale_rows 128 (128 x 128 B blocks) or 1 (per-column B scales), got 32}}
 func.func private @b_scale_rows() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = 256, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 32, block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2>}
 

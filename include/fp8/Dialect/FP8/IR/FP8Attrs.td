@@ -265,6 +265,7 @@ def FP8_GemmKernelAttr : AttrDef<FP8_Dialect, "GemmKernel"> {
     | `c` | element type of the accumulator operand C (absent: none) |
     | `a_scale`, `b_scale` | scale element types (`f32`) |
     | `b_scale_rows` | B scales per 128 x 128 block (128) or per column and K block (1, the Wgrad GEMM); A scales are per row and K block |
+    | `scale_k` | the K elements one scale covers: 128 (a scale per K block, the default) or `k` (one scale along the whole K: the `rowwise` and `per-tensor` presets, with `b_scale_rows = 1`; a per-tensor scale reaches the kernel broadcast to every row and column) |
     | `layout`, `groups`, `counts` | a grouped (MoE) kernel: `masked` or `contiguous`, G, whether a masked kernel takes per-group row counts |
     | `block_m`, `block_n`, `block_k` | the CTA tile (`block_k` = 128, one promotion interval per stage) |
     | `stages` | depth of the shared-memory ring |
@@ -275,7 +276,7 @@ def FP8_GemmKernelAttr : AttrDef<FP8_Dialect, "GemmKernel"> {
     | `epilogue` | what happens to the accumulators (`store`) |
     | `chip`, `ctas`, `modelled_us`, `modelled_tflops` | the cost model's chip, persistent grid and modelled time (absent for a run-time M) |
 
-    Fields at their default (`c`, `layout`, `groups = 1`, `counts`,
+    Fields at their default (`c`, `scale_k = 128`, `layout`, `groups = 1`, `counts`,
     `cluster = 1`, `multicast = 1`, `group_m = 1`, `swap_ab = false`,
     `epilogue = store`, the modelled fields) are not printed. The verifier
     checks the tile as the generator does (wgmma shapes, shared memory,
@@ -297,6 +298,7 @@ def FP8_GemmKernelAttr : AttrDef<FP8_Dialect, "GemmKernel"> {
     "::mlir::Type":$a_scale,
     "::mlir::Type":$b_scale,
     "int64_t":$b_scale_rows,
+    DefaultValuedParameter<"int64_t", "128">:$scale_k,
     OptionalParameter<"std::optional<::mlir::fp8::GroupLayout>">:$layout,
     DefaultValuedParameter<"int64_t", "1">:$groups,
     OptionalParameter<"::mlir::BoolAttr">:$counts,
