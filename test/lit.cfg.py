@@ -33,7 +33,7 @@ llvm_config.use_default_substitutions()
 # Our tools first, then LLVM's (FileCheck, not, mlir-runner, ...).
 config.fp8_tools_dir = os.path.join(config.fp8_obj_root, "bin")
 tool_dirs = [config.fp8_tools_dir, config.llvm_tools_dir]
-tools = ["fp8-opt", "fp8-translate", "fp8-emu", "mlir-opt", "mlir-runner", "mlir-translate", "llc"]
+tools = ["fp8-opt", "fp8-translate", "fp8-emu", "fp8-emu-run", "mlir-opt", "mlir-runner", "mlir-translate", "llc"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.fp8_tools_dir, append_path=True)
@@ -56,6 +56,14 @@ if config.ptxas and os.path.exists(config.ptxas):
 if config.fp8_cvt_exhaustive and os.path.exists(config.fp8_cvt_exhaustive):
     config.available_features.add("cuda-fp8")
     config.substitutions.append(("%fp8_cvt_exhaustive", config.fp8_cvt_exhaustive))
+# Upstream MLIR's sm90 integration tests (their CHECK lines printed by H100s)
+# run on the emulator only when pointed at an llvm-project checkout:
+# `lit --param llvm_src=PATH build/test/Emulator/upstream-sm90` (the
+# repository holds no copy; test/Emulator/upstream-sm90/lit.local.cfg).
+llvm_src = lit_config.params.get("llvm_src")
+if llvm_src and os.path.isdir(os.path.join(llvm_src, "mlir/test/Integration/GPU/CUDA/sm90")):
+    config.available_features.add("llvm-src")
+    config.substitutions.append(("%llvm_sm90", os.path.join(os.path.abspath(llvm_src), "mlir/test/Integration/GPU/CUDA/sm90")))
 # Tests of CPU-hours (the tiled schedule on DeepSeek-V3's M = 4096 GEMMs) run
 # only when asked: `lit --param long_tests=1 build/test/...`.
 if lit_config.params.get("long_tests"):

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "CtaRun.h"
 
+#include <algorithm>
 #include <sstream>
 
 using namespace mlir::fp8::emu;
@@ -81,10 +82,14 @@ static uint32_t shuffleSource(uint8_t kind, uint32_t lane, uint32_t b,
 
 Collective *CtaRun::arriveWarp(Thread &t, const Inst &in, const char *what) {
   Collective &w = warps[t.tid / 32];
-  if (static_cast<uint32_t>(t.regs[in.a]) != 0xFFFFFFFFu)
+  // A warp of a block that is not a multiple of 32 threads has fewer lanes.
+  uint32_t lanes = std::min<uint32_t>(32, nthreads - t.tid / 32 * 32);
+  uint32_t full = lanes == 32 ? 0xFFFFFFFFu : (1u << lanes) - 1;
+  uint32_t mask = in.a >= 0 ? static_cast<uint32_t>(t.regs[in.a]) : 0xFFFFFFFFu;
+  if ((mask & full) != full)
     fault(&t, t.pc,
           std::string(what) + " with a partial member mask is not modelled");
-  if (!arrive(w, t, 32, what)) {
+  if (!arrive(w, t, lanes, what)) {
     t.state = State::Blocked;
     return nullptr;
   }
@@ -115,6 +120,20 @@ Flow CtaRun::warpSync(Thread &t, const Inst &in) {
   Collective *w = arriveWarp(t, in, "bar.warp.sync");
   if (!w)
     return Flow::Yield;
+  release(*w, t.tid);
+  return Flow::Jump;
+}
+
+Flow CtaRun::electSync(Thread &t, const Inst &in) {
+  // elect.sync (full member mask): the lowest lane of the warp is the
+  // leader (PTX ISA: a deterministic choice; the hardware elects the lowest
+  // active lane).
+  Collective *w = arriveWarp(t, in, "elect.sync");
+  if (!w)
+    return Flow::Yield;
+  uint32_t leader = *std::min_element(w->threads.begin(), w->threads.end());
+  for (uint32_t u : w->threads)
+    threads[u].regs[in.d] = u == leader;
   release(*w, t.tid);
   return Flow::Jump;
 }

@@ -22,7 +22,8 @@
 //   Wgmma.cpp        wgmma fence/commit/wait/mma_async and setmaxnreg (the
 //                    warpgroup collectives), operand decoding, fragments
 //   Collectives.cpp  arrival/release of .sync.aligned collectives, barrier0,
-//                    shfl.sync, bar.warp.sync
+//                    shfl.sync, bar.warp.sync, elect.sync
+//   Printf.cpp       device printf (vprintf)
 //
 // Semantics (PTX ISA 8.x):
 // - mbarrier: pending arrival count, transaction count and phase. A phase
@@ -80,7 +81,7 @@ struct PendingTma {
   uint32_t dst, mbar, thread;
   int32_t inst;
   TensorMap map;
-  int64_t coords[3];
+  int64_t coords[TensorMap::kMaxRank];
   bool late; // lands only when no thread can run (CopyLanding.h)
 };
 
@@ -117,10 +118,12 @@ class CtaRun {
 public:
   CtaRun(const Program &p, Device &dev, const LaunchDims &dims,
          const std::vector<KernelArg> &args, const Options &opt, uint32_t cta,
-         std::mt19937_64 &rng, uint64_t &instCount);
+         std::mt19937_64 &rng, uint64_t &instCount, std::string &output);
 
   /// Runs the CTA to completion; false with `report` set on a fault.
   bool run(std::string &report);
+  /// The faults reported and continued past (Options::continueOnFault).
+  const std::string &continuedFaults() const { return continued; }
 
 private:
   const Program &p;
@@ -130,12 +133,15 @@ private:
   uint32_t cta;
   std::mt19937_64 &rng;
   uint64_t &instCount;
+  std::string &output; // device printf
+  uint32_t ctaXYZ[3], nthreads;
   CopyLandingPolicy landing;
   WgmmaAccumulateFn accumulate;
 
   uint32_t smemEnd;
   std::vector<uint8_t> smem, initialised, lineTag; // tag: 1 + swizzle code
   std::vector<uint64_t> regArena;
+  std::vector<uint8_t> localArena, localInit; // threads' local frames
   std::vector<int64_t> tagArena;
   std::vector<Thread> threads;
   std::vector<uint32_t> runnable;
@@ -145,11 +151,18 @@ private:
   std::vector<Collective> warps;
   Collective ctaBarrier;
   uint32_t live;
-  std::string report;
+  std::string report, continued;
+  std::vector<bool> continuedAt; // per instruction: reported once
 
   // --- scheduler (Scheduler.cpp) ---------------------------------------------
   /// Ends the run with a report naming `what`, the instruction and thread.
   [[noreturn]] void fault(const Thread *t, int32_t inst,
+                          const std::string &what);
+  /// A fault after which the run can go on with a defined result (the
+  /// caller says which): with Options::continueOnFault it is reported (once
+  /// per instruction) and returns, else it is fault().
+  void softFault(const Thread *t, int32_t inst, const std::string &what);
+  std::string faultReport(const Thread *t, int32_t inst,
                           const std::string &what);
   [[noreturn]] void deadlock();
   void wake(uint32_t t);
@@ -176,6 +189,12 @@ private:
   void checkNoPendingWgmma(const Thread *t, int32_t inst, uint32_t lo,
                            uint32_t hi, const char *writer);
   void loadStore(Thread &t, const Inst &in);
+  /// Host pointer to `bytes` at the generic address `addr` of local memory
+  /// (of `t`), the module's constants (reads only) or the device's global
+  /// memory; a fault if it is none of them.
+  uint8_t *genericMemory(Thread &t, uint64_t addr, uint64_t bytes, bool isLoad);
+  /// vprintf(format, arguments): CUDA's device printf (Printf.cpp).
+  void printf(Thread &t, const Inst &in);
 
   // --- mbarrier (Mbarrier.cpp) -----------------------------------------------
   MBarrier &mbarrier(const Thread *t, int32_t inst, uint64_t addr);
@@ -220,6 +239,7 @@ private:
   Flow barrier0(Thread &t);
   Flow shuffle(Thread &t, const Inst &in);
   Flow warpSync(Thread &t, const Inst &in);
+  Flow electSync(Thread &t, const Inst &in);
 };
 
 } // namespace mlir::fp8::emu

@@ -17,9 +17,16 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 
 using namespace mlir::fp8::emu;
+
+static std::string toHex(uint64_t v) {
+  char buf[24];
+  std::snprintf(buf, sizeof(buf), "%llx", static_cast<unsigned long long>(v));
+  return buf;
+}
 
 void CtaRun::step(Thread &t, uint32_t budget) {
   const Inst *insts = p.insts.data();
@@ -71,16 +78,46 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE Flow CtaRun::execute(Thread &t, const Inst &in) {
   case Opcode::Return:
     return exit(t);
   case Opcode::Tid:
-    R[in.d] = t.tid;
+    R[in.d] = in.sub == 0   ? t.tid % dims.block
+              : in.sub == 1 ? t.tid / dims.block % dims.blockY
+                            : t.tid / dims.block / dims.blockY;
     return Flow::Next;
   case Opcode::CtaId:
-    R[in.d] = cta;
+    R[in.d] = ctaXYZ[in.sub];
     return Flow::Next;
   case Opcode::NCtaId:
-    R[in.d] = dims.grid;
+    R[in.d] = in.sub == 0 ? dims.grid : in.sub == 1 ? dims.gridY : dims.gridZ;
     return Flow::Next;
   case Opcode::NTid:
-    R[in.d] = dims.block;
+    R[in.d] = in.sub == 0   ? dims.block
+              : in.sub == 1 ? dims.blockY
+                            : dims.blockZ;
+    return Flow::Next;
+  case Opcode::LaneId:
+    R[in.d] = t.tid % 32;
+    return Flow::Next;
+  case Opcode::ElectSync:
+    return electSync(t, in);
+  case Opcode::SkipUnless:
+    if (R[in.a] & 1)
+      return Flow::Next;
+    t.pc += 2;
+    return Flow::Jump;
+  case Opcode::Assume:
+    if (!(R[in.a] & 1))
+      fault(&t, t.pc,
+            "llvm.intr.assume of a false condition (undefined behaviour)");
+    if (in.b >= 0 && R[in.c] && R[in.b] % R[in.c])
+      fault(&t, t.pc,
+            "llvm.intr.assume: pointer 0x" + toHex(R[in.b]) +
+                " is not aligned to its assumed " + std::to_string(R[in.c]) +
+                " bytes (undefined behaviour)");
+    return Flow::Next;
+  case Opcode::Printf:
+    printf(t, in);
+    return Flow::Next;
+  case Opcode::Alloca:
+    R[in.d] = kLocalBase + in.imm;
     return Flow::Next;
   case Opcode::Barrier0:
     return barrier0(t);
@@ -262,6 +299,23 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE bool CtaRun::executeFloat(Thread &t,
   case Opcode::ExtBF16:
     R[in.d] = (R[in.a] & 0xFFFF) << 16;
     break;
+  case Opcode::ExtF16:
+    R[in.d] = fromF32(f16ToF32(static_cast<uint16_t>(R[in.a])));
+    break;
+  case Opcode::TruncF16:
+    R[in.d] = f32ToF16(asF32(R[in.a]));
+    break;
+  case Opcode::ExtF64: {
+    double d = asF32(R[in.a]);
+    std::memcpy(&R[in.d], &d, 8);
+    break;
+  }
+  case Opcode::TruncF64: {
+    double d;
+    std::memcpy(&d, &R[in.a], 8);
+    R[in.d] = fromF32(static_cast<float>(d));
+    break;
+  }
   case Opcode::TruncBF16:
     R[in.d] = truncToBF16(static_cast<uint32_t>(R[in.a]));
     break;

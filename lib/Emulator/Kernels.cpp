@@ -153,6 +153,81 @@ std::vector<float> transposeScales(const std::vector<float> &s, int64_t slabs,
   return t;
 }
 
+/// The low `bytes` bytes of each of the first `n` elements of `v`, packed:
+/// bf16 (2) or f32 (4) bits, or FP8 codes (1), as a kernel reads them.
+std::vector<uint8_t> packLowBytes(const std::vector<uint32_t> &v, size_t n,
+                                  int bytes) {
+  std::vector<uint8_t> raw(n * bytes);
+  for (size_t i = 0; i < n; ++i)
+    std::memcpy(&raw[i * bytes], &v[i], bytes);
+  return raw;
+}
+
+/// The GEMM operand C (bf16 or f32 bits, `n` elements) on the device; 0
+/// when there is none.
+uint64_t uploadC(Device &dev, const std::vector<uint32_t> &c,
+                 KernelElementType cType, size_t n) {
+  if (c.empty())
+    return 0;
+  std::vector<uint8_t> raw =
+      packLowBytes(c, n, cType == KernelElementType::bf16 ? 2 : 4);
+  return uploadTo(dev, raw.data(), raw.size());
+}
+
+/// Fills `map` for a tiled tensor of `dims` (innermost first, rows packed:
+/// each stride the product of the inner dimensions) of `eb`-byte elements
+/// at `base`; on failure appends what is wrong with the tensor map of
+/// `what` to `report`.
+bool encodeMap(TensorMap &map, uint32_t eb, uint64_t base,
+               ArrayRef<uint64_t> dims, ArrayRef<uint32_t> box,
+               TensorMapSwizzle sw, const char *what, std::string &report) {
+  std::vector<uint64_t> strides;
+  uint64_t stride = eb;
+  for (size_t i = 0; i + 1 < dims.size(); ++i)
+    strides.push_back(stride *= dims[i]);
+  std::vector<uint32_t> es(dims.size(), 1);
+  std::string err = encodeTensorMapTiled(
+      map, eb, static_cast<uint32_t>(dims.size()), base, dims.data(),
+      strides.data(), box.data(), es.data(), sw);
+  if (!err.empty())
+    report += std::string("fp8-emu: error: tensor map of ") + what + ": " +
+              err + "\n";
+  return err.empty();
+}
+
+/// What runGemm and runGroupedGemm launch alike: the kernel on a `grid` of
+/// CTAs with the tensor maps of A, B and A's scales, B's scales `sb`, the
+/// output `d` and M, then the nonzero `extra` buffers (C, the group rows);
+/// `result` the `outElems` outputs of `outBytes` bytes read back.
+LaunchResult launchGemm(const KernelModule &module, const std::string &kernel,
+                        Device &dev, const GemmKernelConfig &c, uint32_t grid,
+                        const TensorMap (&maps)[3], uint64_t sb, uint64_t d,
+                        int64_t m, ArrayRef<uint64_t> extra, size_t outElems,
+                        int outBytes, std::vector<uint32_t> &result,
+                        const Options &options) {
+  uint64_t mapBase = dev.alloc(3 * 128); // 128 bytes per map, 64-aligned
+  for (int i = 0; i < 3; ++i)
+    dev.write(mapBase + 128 * i, &maps[i], sizeof(TensorMap));
+  LaunchDims dims;
+  dims.grid = grid;
+  dims.block = static_cast<uint32_t>(c.threads());
+  dims.dynamicSharedBytes = static_cast<uint32_t>(c.sharedMemoryBytes());
+  std::vector<KernelArg> args = {
+      mapBase, mapBase + 128, mapBase + 256, sb, d, static_cast<uint32_t>(m)};
+  for (uint64_t buffer : extra)
+    if (buffer)
+      args.push_back(buffer);
+  LaunchResult r = module.launch(kernel, dev, dims, args, options);
+  if (!r.ok)
+    return r;
+  result.assign(outElems, 0);
+  std::vector<uint8_t> raw(outElems * outBytes);
+  dev.read(d, raw.data(), raw.size());
+  for (size_t i = 0; i < result.size(); ++i)
+    std::memcpy(&result[i], &raw[i * outBytes], outBytes);
+  return r;
+}
+
 } // namespace
 
 bool mlir::fp8::emu::getGemmKernelConfig(const KernelModule &module,
@@ -230,57 +305,23 @@ mlir::fp8::emu::runGemm(const KernelModule &module, const std::string &kernel,
   uint64_t sb = upload(sbHost.data(), sbHost.size() * 4);
   const int outBytes = out == KernelElementType::bf16 ? 2 : 4;
   uint64_t d = dev.alloc(size_t(M) * N * outBytes);
-  uint64_t cBuf = 0;
-  if (!ops.c.empty()) {
-    const int cBytes = ops.cType == KernelElementType::bf16 ? 2 : 4;
-    std::vector<uint8_t> raw(size_t(M) * N * cBytes);
-    for (size_t i = 0; i < size_t(M) * N; ++i)
-      std::memcpy(&raw[i * cBytes], &ops.c[i], cBytes);
-    cBuf = upload(raw.data(), raw.size());
-  }
+  uint64_t cBuf = uploadC(dev, ops.c, ops.cType, size_t(M) * N);
 
   TensorMap maps[3];
-  auto encode2d = [&](TensorMap &map, uint32_t eb, uint64_t base,
-                      uint64_t inner, uint64_t outer, uint64_t rowBytes,
-                      uint32_t boxInner, uint32_t boxOuter, TensorMapSwizzle sw,
-                      const char *what) {
-    uint64_t dims[2] = {inner, outer}, strides[1] = {rowBytes};
-    uint32_t box[2] = {boxInner, boxOuter}, es[2] = {1, 1};
-    std::string err =
-        encodeTensorMapTiled(map, eb, 2, base, dims, strides, box, es, sw);
-    if (!err.empty())
-      fail.report += std::string("fp8-emu: error: tensor map of ") + what +
-                     ": " + err + "\n";
-    return err.empty();
-  };
-  if (!encode2d(maps[0], 1, a, KP, M, KP, c.blockK, c.blockM,
-                TensorMapSwizzle::B128, "A") ||
-      !encode2d(maps[1], 1, b, KP, N, KP, c.blockK, c.blockN,
-                TensorMapSwizzle::B128, "B") ||
-      !encode2d(maps[2], 4, sa, c.mPadded(), KB, c.mPadded() * 4, c.blockM, 1,
-                TensorMapSwizzle::None, "A scales"))
+  uint32_t bk = static_cast<uint32_t>(c.blockK),
+           bm = static_cast<uint32_t>(c.blockM),
+           bn = static_cast<uint32_t>(c.blockN);
+  std::string &report = fail.report;
+  if (!encodeMap(maps[0], 1, a, {uint64_t(KP), uint64_t(M)}, {bk, bm},
+                 TensorMapSwizzle::B128, "A", report) ||
+      !encodeMap(maps[1], 1, b, {uint64_t(KP), uint64_t(N)}, {bk, bn},
+                 TensorMapSwizzle::B128, "B", report) ||
+      !encodeMap(maps[2], 4, sa, {uint64_t(c.mPadded()), uint64_t(KB)}, {bm, 1},
+                 TensorMapSwizzle::None, "A scales", report))
     return fail;
-  uint64_t mapBase = dev.alloc(3 * 128); // 128 bytes per map, 64-aligned
-  for (int i = 0; i < 3; ++i)
-    dev.write(mapBase + 128 * i, &maps[i], sizeof(TensorMap));
-
-  LaunchDims dims;
-  dims.grid = static_cast<uint32_t>(c.gridSize(smCount));
-  dims.block = static_cast<uint32_t>(c.threads());
-  dims.dynamicSharedBytes = static_cast<uint32_t>(c.sharedMemoryBytes());
-  std::vector<KernelArg> args = {
-      mapBase, mapBase + 128, mapBase + 256, sb, d, static_cast<uint32_t>(M)};
-  if (cBuf)
-    args.push_back(cBuf);
-  LaunchResult r = module.launch(kernel, dev, dims, args, options);
-  if (!r.ok)
-    return r;
-  result.assign(size_t(M) * N, 0);
-  std::vector<uint8_t> raw(size_t(M) * N * outBytes);
-  dev.read(d, raw.data(), raw.size());
-  for (size_t i = 0; i < result.size(); ++i)
-    std::memcpy(&result[i], &raw[i * outBytes], outBytes);
-  return r;
+  return launchGemm(module, kernel, dev, c,
+                    static_cast<uint32_t>(c.gridSize(smCount)), maps, sb, d, M,
+                    {cBuf}, size_t(M) * N, outBytes, result, options);
 }
 
 std::vector<uint32_t>
@@ -361,14 +402,7 @@ LaunchResult mlir::fp8::emu::runGroupedGemm(const KernelModule &module,
   const int outBytes = out == KernelElementType::bf16 ? 2 : 4;
   const size_t outElems = size_t(slabs) * M * N;
   uint64_t d = dev.alloc(outElems * outBytes);
-  uint64_t cBuf = 0;
-  if (!ops.c.empty()) {
-    const int cBytes = ops.cType == KernelElementType::bf16 ? 2 : 4;
-    std::vector<uint8_t> raw(outElems * cBytes);
-    for (size_t i = 0; i < outElems; ++i)
-      std::memcpy(&raw[i * cBytes], &ops.c[i], cBytes);
-    cBuf = upload(raw.data(), raw.size());
-  }
+  uint64_t cBuf = uploadC(dev, ops.c, ops.cType, outElems);
   uint64_t rowsBuf = 0;
   if (!ops.rows.empty())
     rowsBuf = upload(ops.rows.data(), ops.rows.size() * 4);
@@ -377,20 +411,9 @@ LaunchResult mlir::fp8::emu::runGroupedGemm(const KernelModule &module,
   // operand's group dimension outermost with box 1.
   TensorMap maps[3];
   auto encode = [&](TensorMap &map, uint32_t eb, uint64_t base,
-                    std::vector<uint64_t> dims, std::vector<uint32_t> box,
+                    ArrayRef<uint64_t> dims, ArrayRef<uint32_t> box,
                     TensorMapSwizzle sw, const char *what) {
-    std::vector<uint64_t> strides;
-    uint64_t stride = eb;
-    for (size_t i = 0; i + 1 < dims.size(); ++i)
-      strides.push_back(stride *= dims[i]);
-    std::vector<uint32_t> es(dims.size(), 1);
-    std::string err = encodeTensorMapTiled(
-        map, eb, static_cast<uint32_t>(dims.size()), base, dims.data(),
-        strides.data(), box.data(), es.data(), sw);
-    if (!err.empty())
-      fail.report += std::string("fp8-emu: error: tensor map of ") + what +
-                     ": " + err + "\n";
-    return err.empty();
+    return encodeMap(map, eb, base, dims, box, sw, what, fail.report);
   };
   uint32_t bk = static_cast<uint32_t>(c.blockK),
            bm = static_cast<uint32_t>(c.blockM),
@@ -409,31 +432,11 @@ LaunchResult mlir::fp8::emu::runGroupedGemm(const KernelModule &module,
                     TensorMapSwizzle::None, "A scales"));
   if (!encoded)
     return fail;
-  uint64_t mapBase = dev.alloc(3 * 128); // 128 bytes per map, 64-aligned
-  for (int i = 0; i < 3; ++i)
-    dev.write(mapBase + 128 * i, &maps[i], sizeof(TensorMap));
-
   // Persistent grid over every group's tiles (masked) or A's (contiguous).
-  LaunchDims dims;
-  dims.grid =
-      static_cast<uint32_t>(std::min<int64_t>(c.tiles() * slabs, smCount));
-  dims.block = static_cast<uint32_t>(c.threads());
-  dims.dynamicSharedBytes = static_cast<uint32_t>(c.sharedMemoryBytes());
-  std::vector<KernelArg> args = {
-      mapBase, mapBase + 128, mapBase + 256, sb, d, static_cast<uint32_t>(M)};
-  if (cBuf)
-    args.push_back(cBuf);
-  if (rowsBuf)
-    args.push_back(rowsBuf);
-  LaunchResult r = module.launch(kernel, dev, dims, args, options);
-  if (!r.ok)
-    return r;
-  result.assign(outElems, 0);
-  std::vector<uint8_t> raw(outElems * outBytes);
-  dev.read(d, raw.data(), raw.size());
-  for (size_t i = 0; i < result.size(); ++i)
-    std::memcpy(&result[i], &raw[i * outBytes], outBytes);
-  return r;
+  return launchGemm(
+      module, kernel, dev, c,
+      static_cast<uint32_t>(std::min<int64_t>(c.tiles() * slabs, smCount)),
+      maps, sb, d, M, {cBuf, rowsBuf}, outElems, outBytes, result, options);
 }
 
 std::vector<uint32_t> mlir::fp8::emu::referenceGroupedGemm(
@@ -490,11 +493,8 @@ LaunchResult mlir::fp8::emu::runQuantize(
   Device dev;
   const int inBytes = inScales ? 1 : bf16Input ? 2 : 4;
   size_t n = size_t(c.rows) * c.cols;
-  std::vector<uint8_t> raw(n * inBytes);
-  for (size_t i = 0; i < n; ++i)
-    std::memcpy(&raw[i * inBytes], &x[i], inBytes);
-  uint64_t px = dev.alloc(raw.size());
-  dev.write(px, raw.data(), raw.size());
+  std::vector<uint8_t> raw = packLowBytes(x, n, inBytes);
+  uint64_t px = uploadTo(dev, raw.data(), raw.size());
   uint64_t pq = dev.alloc(n);
   size_t nScales = size_t(c.rowBlocks()) * c.colBlocks();
   uint64_t ps = dev.alloc(nScales * 4);
@@ -503,9 +503,7 @@ LaunchResult mlir::fp8::emu::runQuantize(
   dims.block = QuantizeKernelConfig::kThreads;
   std::vector<KernelArg> args = {px, pq, ps, static_cast<uint32_t>(c.rows)};
   if (inScales) {
-    uint64_t pis = dev.alloc(inScales->size() * 4);
-    dev.write(pis, inScales->data(), inScales->size() * 4);
-    args.push_back(pis);
+    args.push_back(uploadTo(dev, inScales->data(), inScales->size() * 4));
   }
   LaunchResult r = module.launch(kernel, dev, dims, args, options);
   if (!r.ok)

@@ -42,12 +42,17 @@ void CtaRun::maybeCompletePhase(const Thread *t, int32_t inst, uint32_t addr,
                                 MBarrier &mb) {
   if (mb.pending != 0 || mb.tx != 0)
     return;
-  if (mb.inflight > 0)
-    fault(t, inst,
-          "mbarrier phase completed while " + std::to_string(mb.inflight) +
-              " bytes of TMA copies signalling it are still in flight: "
-              "expect_tx announced fewer bytes than the copies deliver (" +
-              describe(addr, mb) + ")");
+  if (mb.inflight > 0) {
+    softFault(t, inst,
+              "mbarrier phase completed while " + std::to_string(mb.inflight) +
+                  " bytes of TMA copies signalling it are still in flight: "
+                  "expect_tx announced fewer bytes than the copies deliver "
+                  "(" +
+                  describe(addr, mb) + ")");
+    // Continued: the phase completes when the copies have landed (their
+    // complete_tx), as if expect_tx had announced them.
+    return;
+  }
   ++mb.phase;
   mb.pending = mb.expected;
   std::vector<uint32_t> still;
@@ -72,12 +77,15 @@ void CtaRun::addTx(const Thread *t, int32_t inst, uint32_t addr, MBarrier &mb,
     fault(t, inst,
           "mbarrier transaction count out of range (+-(2^20-1)): " +
               describe(addr, mb));
-  if (mb.tx < 0 && mb.pending == 0)
-    fault(t, inst,
-          "TMA copies delivered " + std::to_string(-mb.tx) +
-              " bytes more than expect_tx announced for the current phase "
-              "(transaction count overflow): " +
-              describe(addr, mb));
+  if (mb.tx < 0 && mb.pending == 0) {
+    softFault(t, inst,
+              "TMA copies delivered " + std::to_string(-mb.tx) +
+                  " bytes more than expect_tx announced for the current "
+                  "phase (transaction count overflow): " +
+                  describe(addr, mb));
+    // Continued: the surplus completes the phase.
+    mb.tx = 0;
+  }
 }
 
 void CtaRun::mbarrierInit(Thread &t, const Inst &in) {
@@ -89,8 +97,19 @@ void CtaRun::mbarrierInit(Thread &t, const Inst &in) {
   if (count == 0 || count > (1u << 20) - 1)
     fault(&t, t.pc, "mbarrier.init count must be in 1..2^20-1");
   MBarrier &mb = mbars[static_cast<uint32_t>(addr)];
-  if (!mb.waiters.empty() || mb.inflight)
-    fault(&t, t.pc, "mbarrier.init of an mbarrier in use");
+  if (!mb.waiters.empty() || mb.inflight) {
+    softFault(&t, t.pc, "mbarrier.init of an mbarrier in use");
+    return; // continued: the init is dropped
+  }
+  if (mb.initInst >= 0 &&
+      (mb.pending != mb.expected || mb.tx != 0 || mb.phase != 0)) {
+    softFault(&t, t.pc,
+              "mbarrier.init of an initialised mbarrier whose current phase "
+              "has arrivals or transactions (the init races with their "
+              "arrive: a missing barrier between init and use?): " +
+                  describe(static_cast<uint32_t>(addr), mb));
+    return; // continued: the init is dropped, the arrivals are kept
+  }
   mb = MBarrier();
   mb.expected = mb.pending = count;
   mb.initInst = t.pc;

@@ -84,8 +84,8 @@ std::string mlir::fp8::emu::encodeTensorMapTiled(
   if (elementBytes != 1 && elementBytes != 2 && elementBytes != 4 &&
       elementBytes != 8)
     return "element size must be 1, 2, 4 or 8 bytes";
-  if (rank < 1 || rank > 3)
-    return "rank must be 1..3 (the emulator's tensor maps)";
+  if (rank < 1 || rank > TensorMap::kMaxRank)
+    return "rank must be 1..5";
   if (globalAddress % 16)
     return "globalAddress must be 16-byte aligned";
   for (uint32_t i = 0; i < rank; ++i) {

@@ -9,6 +9,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <limits>
 
 namespace mlir::fp8::emu {
 
@@ -195,3 +197,47 @@ const char *swizzleName(uint32_t spanCode) {
 }
 
 } // namespace mlir::fp8::emu
+
+float mlir::fp8::emu::f16ToF32(uint16_t h) {
+  uint32_t sign = (h >> 15) & 1, exp = (h >> 10) & 0x1F, man = h & 0x3FF;
+  float mag;
+  if (exp == 0)
+    mag = std::ldexp(static_cast<float>(man), -24); // subnormal or zero
+  else if (exp == 31)
+    mag = man ? std::numeric_limits<float>::quiet_NaN()
+              : std::numeric_limits<float>::infinity();
+  else
+    mag = std::ldexp(static_cast<float>(man | 0x400), int(exp) - 25);
+  return sign ? -mag : mag;
+}
+
+uint16_t mlir::fp8::emu::f32ToF16(float f) {
+  uint32_t b;
+  std::memcpy(&b, &f, 4);
+  uint16_t sign = static_cast<uint16_t>((b >> 16) & 0x8000);
+  float a = std::fabs(f);
+  if (std::isnan(f))
+    return sign | 0x7E00;
+  // 65520 = the largest half (65504) plus half an ulp: rounds to infinity.
+  if (a >= 65520.0f)
+    return sign | 0x7C00;
+  if (a < std::ldexp(1.0f, -14)) {
+    // Subnormal: a multiple of 2^-24, rounded to nearest even.
+    float q = a * std::ldexp(1.0f, 24); // exact (a power-of-two scaling)
+    float r = std::nearbyint(q);        // default mode: nearest even
+    return sign | static_cast<uint16_t>(r);
+  }
+  int e;
+  std::frexp(a, &e); // a = m * 2^e, m in [0.5, 1)
+  // 11 significant bits: scale to [1024, 2048), round to nearest even.
+  float q = std::nearbyint(std::ldexp(a, 11 - e));
+  if (q >= 2048.0f) {
+    q /= 2;
+    ++e;
+  }
+  uint32_t exp = static_cast<uint32_t>(e - 1 + 15);
+  if (exp >= 31)
+    return sign | 0x7C00;
+  return sign | static_cast<uint16_t>((exp << 10) |
+                                      (static_cast<uint32_t>(q) & 0x3FF));
+}

@@ -48,6 +48,10 @@ const Fp8Tables &fp8Tables();
 uint8_t cvtToFp8(float x, bool e5m2, bool satfinite);
 /// f32 -> bf16, round to nearest even, NaN kept quiet with its sign.
 uint16_t truncToBF16(uint32_t b);
+/// IEEE binary16 <-> binary32 (exact; round to nearest even, overflow to
+/// infinity, NaN kept quiet with its sign).
+float f16ToF32(uint16_t h);
+uint16_t f32ToF16(float f);
 /// llvm.intr.maximum / minimum (NaN-propagating, -0 < +0).
 float maximumF(float a, float b);
 float minimumF(float a, float b);

@@ -21,6 +21,12 @@ namespace mlir::fp8::emu {
 constexpr uint32_t kSharedBase = 0x400;
 /// Shared memory a CTA may use on sm_90 (opt-in maximum, bytes).
 constexpr uint32_t kSharedLimit = 227 * 1024;
+/// Where a thread's local memory (llvm.alloca) and the module's constant
+/// globals (printf format strings) live in the generic address space: above
+/// the device's allocations (Device), each tagged by its top byte.
+constexpr uint64_t kLocalBase = 0xFE00000000000000ull;
+constexpr uint64_t kConstantBase = 0xFD00000000000000ull;
+constexpr uint64_t kRegionMask = 0xFF00000000000000ull;
 
 enum class Opcode : uint16_t {
   // Integers (bits = result width; operands are zero-extended in slots).
@@ -66,6 +72,10 @@ enum class Opcode : uint16_t {
   UIToFP,
   FPToSI,
   FPToUI,
+  ExtF16,   // f16 -> f32
+  TruncF16, // f32 -> f16 (round to nearest even)
+  ExtF64,   // f32 -> f64
+  TruncF64, // f64 -> f32
   // Memory and aggregates.
   Gep,
   Load,
@@ -73,15 +83,20 @@ enum class Opcode : uint16_t {
   InsertElement,
   ExtractElement,
   CopyN,
+  Alloca, // d = the thread's local frame address + imm
   // Control flow.
   Br,
   CondBr,
   Return,
-  // NVVM.
+  SkipUnless, // a false: skip the next instruction (a predicated op)
+  Assume,     // llvm.intr.assume: a false operand is a fault
+  Printf,     // vprintf(a = format, b = argument buffer)
+  // NVVM (special registers: sub = dimension 0/1/2).
   Tid,
   CtaId,
   NCtaId,
   NTid,
+  LaneId,
   Barrier0,
   MbarInit,
   MbarArrive,
@@ -96,6 +111,7 @@ enum class Opcode : uint16_t {
   SetMaxReg,
   Shfl,
   WarpSync,
+  ElectSync,
   CvtF8x2,
   Nop,
 };
@@ -165,6 +181,10 @@ struct Program {
   };
   std::vector<PendingCheck> wgmmaChecks;
   uint32_t dynamicSharedBase = 0, staticSharedEnd = kSharedBase;
+  /// Bytes of each thread's local frame (the allocas, each at a fixed
+  /// offset) and the module's constant globals (at kConstantBase).
+  uint32_t localBytes = 0;
+  std::vector<uint8_t> constants;
 };
 
 } // namespace mlir::fp8::emu

@@ -17,15 +17,22 @@ using namespace mlir::fp8::emu;
 
 CtaRun::CtaRun(const Program &p, Device &dev, const LaunchDims &dims,
                const std::vector<KernelArg> &args, const Options &opt,
-               uint32_t cta, std::mt19937_64 &rng, uint64_t &instCount)
+               uint32_t cta, std::mt19937_64 &rng, uint64_t &instCount,
+               std::string &output)
     : p(p), dev(dev), dims(dims), opt(opt), cta(cta), rng(rng),
-      instCount(instCount), landing(opt.copies, rng) {
+      instCount(instCount), output(output), landing(opt.copies, rng) {
+  ctaXYZ[0] = cta % dims.grid;
+  ctaXYZ[1] = cta / dims.grid % dims.gridY;
+  ctaXYZ[2] = cta / dims.grid / dims.gridY;
+  nthreads = static_cast<uint32_t>(dims.threads());
   accumulate = opt.accumulate;
   smemEnd = p.dynamicSharedBase + dims.dynamicSharedBytes;
   smem.assign(smemEnd, 0);
   initialised.assign(smemEnd, 0);
   lineTag.assign((smemEnd + 127) / 128, 0);
-  uint32_t n = dims.block;
+  uint32_t n = nthreads;
+  localArena.assign(size_t(p.localBytes) * n, 0);
+  localInit.assign(size_t(p.localBytes) * n, 0);
   size_t nregs = p.initialRegisters.size();
   regArena.resize(nregs * n);
   tagArena.assign(size_t(p.numWgmmaValues) * n, -1);
@@ -48,6 +55,25 @@ CtaRun::CtaRun(const Program &p, Device &dev, const LaunchDims &dims,
 }
 
 void CtaRun::fault(const Thread *t, int32_t inst, const std::string &what) {
+  report = faultReport(t, inst, what);
+  throw FaultStop();
+}
+
+void CtaRun::softFault(const Thread *t, int32_t inst, const std::string &what) {
+  if (!opt.continueOnFault)
+    fault(t, inst, what);
+  if (inst >= 0) {
+    if (continuedAt.empty())
+      continuedAt.assign(p.insts.size(), false);
+    if (continuedAt[inst])
+      return;
+    continuedAt[inst] = true;
+  }
+  continued += faultReport(t, inst, what + " (continued past it)");
+}
+
+std::string CtaRun::faultReport(const Thread *t, int32_t inst,
+                                const std::string &what) {
   std::ostringstream os;
   os << "fp8-emu: error: " << what << "\n";
   if (inst >= 0)
@@ -57,8 +83,7 @@ void CtaRun::fault(const Thread *t, int32_t inst, const std::string &what) {
     os << ", thread " << t->tid << " (warpgroup " << t->tid / 128 << ", warp "
        << t->tid / 32 << ", lane " << t->tid % 32 << ")";
   os << "\n";
-  report = os.str();
-  throw FaultStop();
+  return os.str();
 }
 
 void CtaRun::wake(uint32_t t) {
@@ -168,10 +193,13 @@ LaunchResult KernelModule::launch(const std::string &kernel, Device &device,
   if (static_cast<int>(args.size()) != p.numParams)
     return fail("expected " + std::to_string(p.numParams) + " arguments, got " +
                 std::to_string(args.size()));
-  if (dims.block == 0 || dims.block > 1024 || dims.grid == 0)
-    return fail("grid and block must be positive, block at most 1024");
-  if (p.maxThreads && dims.block > p.maxThreads)
-    return fail("block of " + std::to_string(dims.block) +
+  if (dims.threads() == 0 || dims.threads() > 1024 || dims.ctas() == 0 ||
+      dims.blockZ > 64 || dims.gridY > 65535 || dims.gridZ > 65535 ||
+      dims.ctas() > (1ull << 32) - 1)
+    return fail("grid and block must be positive, block at most 1024 "
+                "threads (z at most 64), grid y and z at most 65535");
+  if (p.maxThreads && dims.threads() > p.maxThreads)
+    return fail("block of " + std::to_string(dims.threads()) +
                 " threads exceeds the kernel's maxntid " +
                 std::to_string(p.maxThreads));
   uint64_t shared =
@@ -184,9 +212,15 @@ LaunchResult KernelModule::launch(const std::string &kernel, Device &device,
   if (opt.maxQuantum == 0)
     opt.maxQuantum = 1;
   std::mt19937_64 rng(opt.seed);
-  for (uint32_t cta = 0; cta < dims.grid; ++cta) {
-    CtaRun run(p, device, dims, args, opt, cta, rng, result.instructions);
-    if (!run.run(result.report)) {
+  for (uint32_t cta = 0; cta < dims.ctas(); ++cta) {
+    CtaRun run(p, device, dims, args, opt, cta, rng, result.instructions,
+               result.output);
+    bool ok = run.run(result.report);
+    if (!run.continuedFaults().empty()) {
+      result.ok = false;
+      result.report = run.continuedFaults() + result.report;
+    }
+    if (!ok) {
       result.ok = false;
       return result;
     }

@@ -3,8 +3,10 @@
 // A CTA's shared memory (CtaRun.h): every access is checked against the
 // launch's shared window, reads against what was stored or copied there
 // (initialisation), and writes against the ranges that issued wgmma still
-// read. Loads and stores go to shared memory (address spaces 3 and 7) or to
-// the device's global allocations (Device::resolve, bounds-checked).
+// read. Loads and stores go to shared memory (address spaces 3 and 7), or
+// through generic addresses to the thread's local frame (allocas), the
+// module's constant globals or the device's global allocations
+// (Device::resolve), each bounds-checked.
 //
 //===----------------------------------------------------------------------===//
 #include "CtaRun.h"
@@ -37,7 +39,9 @@ void CtaRun::checkInitialised(const Thread *t, int32_t inst, uint32_t addr,
       os << "read of uninitialised shared memory at 0x" << std::hex << addr + i
          << std::dec << " (nothing stored or copied there "
          << "before this read)";
-      fault(t, inst, os.str());
+      // Continued: the emulated shared memory starts as zeros.
+      softFault(t, inst, os.str());
+      return;
     }
 }
 
@@ -55,6 +59,50 @@ void CtaRun::checkNoPendingWgmma(const Thread *t, int32_t inst, uint32_t lo,
            << p.locs[r.inst];
         fault(t, inst, os.str());
       }
+}
+
+uint8_t *CtaRun::genericMemory(Thread &t, uint64_t addr, uint64_t bytes,
+                               bool isLoad) {
+  const char *what = isLoad ? "load" : "store";
+  uint64_t region = addr & kRegionMask;
+  if (region == kLocalBase) {
+    uint64_t off = addr - kLocalBase;
+    if (off + bytes > p.localBytes || off + bytes < off)
+      fault(&t, t.pc,
+            std::string("out-of-bounds local-memory ") + what + " of " +
+                std::to_string(bytes) + " bytes at offset " +
+                std::to_string(off) + " of a " + std::to_string(p.localBytes) +
+                "-byte frame");
+    size_t base = size_t(p.localBytes) * t.tid + off;
+    if (isLoad) {
+      for (uint64_t i = 0; i < bytes; ++i)
+        if (!localInit[base + i]) {
+          softFault(&t, t.pc,
+                    "read of uninitialised local memory (an "
+                    "alloca nothing was stored to)");
+          break;
+        }
+    } else {
+      std::memset(&localInit[base], 1, bytes);
+    }
+    return &localArena[base];
+  }
+  if (region == kConstantBase) {
+    uint64_t off = addr - kConstantBase;
+    if (!isLoad)
+      fault(&t, t.pc, "store into a constant global");
+    if (off + bytes > p.constants.size() || off + bytes < off)
+      fault(&t, t.pc,
+            "out-of-bounds load of " + std::to_string(bytes) +
+                " bytes of the module's constant globals");
+    return const_cast<uint8_t *>(&p.constants[off]);
+  }
+  uint8_t *mem = dev.resolve(addr, bytes);
+  if (!mem)
+    fault(&t, t.pc,
+          std::string("out-of-bounds global-memory ") + what + " of " +
+              std::to_string(bytes) + " bytes at " + dev.describe(addr));
+  return mem;
 }
 
 void CtaRun::loadStore(Thread &t, const Inst &in) {
@@ -81,12 +129,7 @@ void CtaRun::loadStore(Thread &t, const Inst &in) {
       lineTag[addr / 128] = 0;
     }
   } else {
-    mem = dev.resolve(addr, bytes);
-    if (!mem)
-      fault(&t, t.pc,
-            std::string("out-of-bounds global-memory ") +
-                (isLoad ? "load" : "store") + " of " + std::to_string(bytes) +
-                " bytes at " + dev.describe(addr));
+    mem = genericMemory(t, addr, bytes, isLoad);
   }
   for (uint32_t e = 0; e < m.count; ++e) {
     uint8_t *q = mem + e * m.elementBytes;

@@ -21,8 +21,10 @@ using namespace mlir::fp8::emu;
 
 /// Bytes of one box of `m`.
 static uint64_t boxBytes(const TensorMap &m) {
-  return uint64_t(m.elementBytes) * m.boxDim[0] *
-         (m.rank > 1 ? m.boxDim[1] : 1) * (m.rank > 2 ? m.boxDim[2] : 1);
+  uint64_t bytes = m.elementBytes;
+  for (uint32_t i = 0; i < m.rank && i < TensorMap::kMaxRank; ++i)
+    bytes *= m.boxDim[i];
+  return bytes;
 }
 
 void CtaRun::issueTma(Thread &t, const Inst &inst) {
@@ -46,7 +48,7 @@ void CtaRun::issueTma(Thread &t, const Inst &inst) {
           "TMA: " + std::to_string(coords.size()) +
               " coordinates for a tensor map of rank " +
               std::to_string(m.rank));
-  for (size_t i = 0; i < 3; ++i)
+  for (size_t i = 0; i < TensorMap::kMaxRank; ++i)
     tma.coords[i] = i < coords.size() ? sext(t.regs[coords[i].slot], 32) : 0;
   tma.dst = static_cast<uint32_t>(t.regs[inst.a]);
   uint64_t bytes = boxBytes(m);
@@ -74,36 +76,45 @@ std::vector<uint8_t> CtaRun::readBox(const PendingTma &tma, const Thread *t,
                                      uint64_t bytes) {
   const TensorMap &m = tma.map;
   uint32_t eb = m.elementBytes;
-  uint32_t box[3] = {m.boxDim[0], m.rank > 1 ? m.boxDim[1] : 1,
-                     m.rank > 2 ? m.boxDim[2] : 1};
+  constexpr uint32_t R = TensorMap::kMaxRank;
+  uint32_t box[R];
+  for (uint32_t i = 0; i < R; ++i)
+    box[i] = i < m.rank ? m.boxDim[i] : 1;
   uint64_t rowBytes = uint64_t(box[0]) * eb;
+  uint64_t rows = bytes / rowBytes;
   std::vector<uint8_t> buf(bytes, 0); // out-of-bounds elements: zero
-  for (uint32_t i2 = 0; i2 < box[2]; ++i2)
-    for (uint32_t i1 = 0; i1 < box[1]; ++i1) {
-      int64_t g2 = tma.coords[2] + i2, g1 = tma.coords[1] + i1;
-      if (m.rank > 2 && (g2 < 0 || g2 >= int64_t(m.globalDim[2])))
-        continue;
-      if (m.rank > 1 && (g1 < 0 || g1 >= int64_t(m.globalDim[1])))
-        continue;
-      int64_t c0 = tma.coords[0];
-      int64_t first = std::max<int64_t>(0, -c0);
-      int64_t last =
-          std::min<int64_t>(box[0], int64_t(m.globalDim[0]) - c0); // excl.
-      if (first >= last)
-        continue;
-      uint64_t src = m.globalAddress + uint64_t(c0 + first) * eb +
-                     (m.rank > 1 ? uint64_t(g1) * m.globalStride[1] : 0) +
-                     (m.rank > 2 ? uint64_t(g2) * m.globalStride[2] : 0);
-      uint64_t n = uint64_t(last - first) * eb;
-      uint8_t *from = dev.resolve(src, n);
-      if (!from)
-        fault(t, tma.inst,
-              "TMA: the tensor map's global memory " + dev.describe(src) +
-                  " (" + std::to_string(n) +
-                  " bytes) is not inside a device allocation");
-      std::memcpy(&buf[(uint64_t(i2) * box[1] + i1) * rowBytes + first * eb],
-                  from, n);
+  // Each row of the box (dimension 0), its outer indices in the box's
+  // row-major order (dimension 1 fastest).
+  for (uint64_t row = 0; row < rows; ++row) {
+    uint64_t src = m.globalAddress, rest = row;
+    bool inBounds = true;
+    for (uint32_t d = 1; d < m.rank; ++d) {
+      int64_t g = tma.coords[d] + int64_t(rest % box[d]);
+      rest /= box[d];
+      if (g < 0 || g >= int64_t(m.globalDim[d])) {
+        inBounds = false;
+        break;
+      }
+      src += uint64_t(g) * m.globalStride[d];
     }
+    if (!inBounds)
+      continue;
+    int64_t c0 = tma.coords[0];
+    int64_t first = std::max<int64_t>(0, -c0);
+    int64_t last =
+        std::min<int64_t>(box[0], int64_t(m.globalDim[0]) - c0); // excl.
+    if (first >= last)
+      continue;
+    src += uint64_t(c0 + first) * eb;
+    uint64_t n = uint64_t(last - first) * eb;
+    uint8_t *from = dev.resolve(src, n);
+    if (!from)
+      fault(t, tma.inst,
+            "TMA: the tensor map's global memory " + dev.describe(src) + " (" +
+                std::to_string(n) +
+                " bytes) is not inside a device allocation");
+    std::memcpy(&buf[row * rowBytes + first * eb], from, n);
+  }
   return buf;
 }
 

@@ -64,11 +64,46 @@ unsigned mlir::fp8::emu::intBits(Type t) {
   return 0;
 }
 
+int64_t mlir::fp8::emu::byteAlign(Type t) {
+  if (auto v = dyn_cast<VectorType>(t))
+    return byteSize(v);
+  if (auto a = dyn_cast<LLVM::LLVMArrayType>(t))
+    return byteAlign(a.getElementType());
+  if (auto s = dyn_cast<LLVM::LLVMStructType>(t)) {
+    int64_t align = 1;
+    if (!s.isPacked())
+      for (Type m : s.getBody())
+        align = std::max(align, byteAlign(m));
+    return align;
+  }
+  return byteSize(t);
+}
+
+int64_t mlir::fp8::emu::structOffset(LLVM::LLVMStructType s, unsigned index) {
+  int64_t off = 0;
+  for (unsigned i = 0; i <= index && i < s.getBody().size(); ++i) {
+    Type m = s.getBody()[i];
+    int64_t align = s.isPacked() ? 1 : byteAlign(m);
+    off = (off + align - 1) / align * align;
+    if (i < index)
+      off += byteSize(m);
+  }
+  return off;
+}
+
 int64_t mlir::fp8::emu::byteSize(Type t) {
   if (auto v = dyn_cast<VectorType>(t))
     return v.getNumElements() * byteSize(v.getElementType());
   if (auto a = dyn_cast<LLVM::LLVMArrayType>(t))
     return a.getNumElements() * byteSize(a.getElementType());
+  if (auto s = dyn_cast<LLVM::LLVMStructType>(t)) {
+    unsigned n = s.getBody().size();
+    if (n == 0)
+      return 0;
+    int64_t end = structOffset(s, n - 1) + byteSize(s.getBody()[n - 1]);
+    int64_t align = byteAlign(s);
+    return (end + align - 1) / align * align;
+  }
   if (isa<LLVM::LLVMPointerType>(t) || t.isIndex())
     return 8;
   unsigned bits = intBits(t);
@@ -118,6 +153,13 @@ Inst &Translator::emit(Operation *op, Opcode code) {
     }
   }
   return inst;
+}
+
+void Translator::predicate(Operation *op, Value pred) {
+  if (!pred)
+    return;
+  Inst &skip = emit(op, Opcode::SkipUnless);
+  skip.a = slot(pred);
 }
 
 bool Translator::constant(Operation *op, Value result, Attribute attr) {
@@ -220,6 +262,7 @@ static const OpTable &opTable() {
     addFloatOps(t);
     addMemoryOps(t);
     addControlFlowOps(t);
+    addCallOps(t);
     addNVVMOps(t);
     addAsyncOps(t);
     return t;
@@ -237,8 +280,12 @@ bool Translator::translateFunction(LLVM::LLVMFuncOp fn) {
   p.name = fn.getName().str();
   if (auto maxntid = fn->getAttrOfType<DenseI32ArrayAttr>(
           NVVM::NVVMDialect::getMaxntidAttrName()))
-    if (!maxntid.empty())
-      p.maxThreads = maxntid[0];
+    if (!maxntid.empty()) {
+      // The block's x * y * z.
+      p.maxThreads = 1;
+      for (int32_t n : maxntid.asArrayRef())
+        p.maxThreads *= static_cast<uint32_t>(n);
+    }
   Block &entry = fn.getBody().front();
   p.numParams = entry.getNumArguments();
   for (BlockArgument a : entry.getArguments()) {
@@ -271,6 +318,11 @@ bool Translator::translateFunction(LLVM::LLVMFuncOp fn) {
       if (auto br = dyn_cast<cf::BranchOp>(op)) {
         p.copySets[cs++].target = start[br.getDest()];
       } else if (auto br = dyn_cast<cf::CondBranchOp>(op)) {
+        p.copySets[cs++].target = start[br.getTrueDest()];
+        p.copySets[cs++].target = start[br.getFalseDest()];
+      } else if (auto br = dyn_cast<LLVM::BrOp>(op)) {
+        p.copySets[cs++].target = start[br.getDest()];
+      } else if (auto br = dyn_cast<LLVM::CondBrOp>(op)) {
         p.copySets[cs++].target = start[br.getTrueDest()];
         p.copySets[cs++].target = start[br.getFalseDest()];
       }
@@ -359,6 +411,41 @@ static SharedLayout layOutShared(ModuleOp scratch) {
   return layout;
 }
 
+namespace {
+/// The module's constant globals (outside shared memory, with an
+/// initializer: device printf's format strings), at kConstantBase on.
+struct ConstantLayout {
+  std::map<std::string, uint64_t> address;
+  std::vector<uint8_t> bytes;
+};
+} // namespace
+
+static ConstantLayout layOutConstants(ModuleOp scratch) {
+  ConstantLayout layout;
+  for (auto g : scratch.getOps<LLVM::GlobalOp>()) {
+    if (g.getAddrSpace() == 3 || !g.getValueOrNull())
+      continue;
+    std::vector<uint8_t> data;
+    Attribute value = g.getValueOrNull();
+    if (auto str = dyn_cast<StringAttr>(value)) {
+      data.assign(str.getValue().begin(), str.getValue().end());
+    } else if (auto dense = dyn_cast<DenseElementsAttr>(value)) {
+      ArrayRef<char> raw = dense.getRawData();
+      if (dense.isSplat() || dense.getElementType().isInteger(1))
+        continue; // not laid out (no kernel reads one)
+      data.assign(raw.begin(), raw.end());
+    } else {
+      continue;
+    }
+    uint64_t align = g.getAlignment() ? *g.getAlignment() : 16;
+    size_t off = (layout.bytes.size() + align - 1) / align * align;
+    layout.bytes.resize(off);
+    layout.bytes.insert(layout.bytes.end(), data.begin(), data.end());
+    layout.address[g.getSymName().str()] = kConstantBase + off;
+  }
+  return layout;
+}
+
 std::unique_ptr<KernelModule> KernelModule::create(Operation *op,
                                                    std::string &error) {
   OwningOpRef<ModuleOp> scratch = cloneKernels(op, error);
@@ -366,6 +453,7 @@ std::unique_ptr<KernelModule> KernelModule::create(Operation *op,
     return nullptr;
   std::unique_ptr<KernelModule> km(new KernelModule());
   SharedLayout shared = layOutShared(*scratch);
+  ConstantLayout constants = layOutConstants(*scratch);
   km->dynamicSharedBase = shared.dynamicBase;
   for (auto fn : scratch->getOps<LLVM::LLVMFuncOp>()) {
     if (!(fn->hasAttr(NVVM::NVVMDialect::getKernelFuncAttrName()) ||
@@ -376,6 +464,8 @@ std::unique_ptr<KernelModule> KernelModule::create(Operation *op,
     prog->dynamicSharedBase = km->dynamicSharedBase;
     prog->staticSharedEnd = shared.staticEnd;
     Translator t(*prog, shared.address);
+    t.constantAddress = constants.address;
+    prog->constants = constants.bytes;
     if (!t.translateFunction(fn)) {
       error = "kernel '" + fn.getName().str() + "': " + t.error;
       return nullptr;

@@ -2,9 +2,10 @@
 //
 // The asynchronous families of the translation (Translator.h): mbarriers
 // (init, arrive, arrive.expect_tx, try_wait.parity), TMA tiled loads and
-// prefetch.tensormap, and the wgmma fence/commit/wait/mma_async. Only the
-// forms the generated kernels use are modelled; any other form (predicated,
-// multicast, other shapes or types) is an error naming what is not.
+// prefetch.tensormap, and the wgmma fence/commit/wait/mma_async. A PTX
+// predicate operand becomes a SkipUnless before the op's instruction. Only
+// the forms the kernels use are modelled; any other form (multicast, other
+// shapes or types) is an error naming what is not.
 //
 //===----------------------------------------------------------------------===//
 #include "Translator.h"
@@ -19,8 +20,7 @@ using namespace mlir::fp8::emu;
 //===----------------------------------------------------------------------===//
 
 static bool translateMbarInit(Translator &t, NVVM::MBarrierInitOp init) {
-  if (init.getPredicate())
-    return t.fail(init, "predicated mbarrier.init is not modelled");
+  t.predicate(init, init.getPredicate());
   Inst &inst = t.emit(init, Opcode::MbarInit);
   inst.a = t.slot(init.getAddr());
   inst.b = t.slot(init.getCount());
@@ -38,9 +38,10 @@ static bool translateMbarArrive(Translator &t, NVVM::MBarrierArriveOp arrive) {
 
 static bool translateMbarArriveTx(Translator &t,
                                   NVVM::MBarrierArriveExpectTxOp arrive) {
-  if (arrive.getPredicate() || !arrive->getResults().empty())
-    return t.fail(arrive, "predicated mbarrier.arrive.expect_tx or one with a "
-                          "result is not modelled");
+  if (!arrive->getResults().empty())
+    return t.fail(arrive, "mbarrier.arrive.expect_tx with a result is not "
+                          "modelled");
+  t.predicate(arrive, arrive.getPredicate());
   Inst &inst = t.emit(arrive, Opcode::MbarArriveTx);
   inst.a = t.slot(arrive.getAddr());
   inst.b = t.slot(arrive.getTxcount());
@@ -62,10 +63,11 @@ static bool translateMbarTryWait(Translator &t,
 static bool translateTma(Translator &t,
                          NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp tma) {
   if (tma.getMode() != NVVM::TMALoadMode::TILE || tma.getMulticastMask() ||
-      tma.getPredicate() || tma.getL2CacheHint() ||
-      tma.getCoordinates().size() > 3 || tma.getCoordinates().empty())
-    return t.fail(tma, "only unpredicated, non-multicast tiled TMA loads of "
-                       "rank 1..3 are modelled");
+      tma.getL2CacheHint() || tma.getCoordinates().size() > 5 ||
+      tma.getCoordinates().empty())
+    return t.fail(tma, "only non-multicast tiled TMA loads of rank 1..5 "
+                       "are modelled");
+  t.predicate(tma, tma.getPredicate());
   Inst &inst = t.emit(tma, Opcode::Tma);
   inst.a = t.slot(tma.getDstMem());
   inst.b = t.slot(tma.getTmaDescriptor());
@@ -80,10 +82,11 @@ static bool translateTma(Translator &t,
 }
 
 static bool translatePrefetch(Translator &t, NVVM::PrefetchOp pf) {
-  if (!pf.getTensormap() || pf.getPredicate() || pf.getInParamSpace() ||
-      pf.getUniform() || pf.getCacheLevel() || pf.getEvictPriority())
+  if (!pf.getTensormap() || pf.getInParamSpace() || pf.getUniform() ||
+      pf.getCacheLevel() || pf.getEvictPriority())
     return t.fail(pf, "only prefetch.tensormap of a generic address is "
                       "modelled");
+  t.predicate(pf, pf.getPredicate());
   Inst &inst = t.emit(pf, Opcode::PrefetchTensorMap);
   inst.a = t.slot(pf.getAddr());
   return true;

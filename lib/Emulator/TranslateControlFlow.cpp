@@ -29,13 +29,17 @@ static int32_t copySet(Translator &t, Block *dest, OperandRange args) {
   return static_cast<int32_t>(t.p.copySets.size() - 1);
 }
 
-static bool translateBranch(Translator &t, cf::BranchOp br) {
+/// cf.br and llvm.br.
+template <typename BranchOp>
+static bool translateBranch(Translator &t, BranchOp br) {
   Inst &inst = t.emit(br, Opcode::Br);
   inst.x = copySet(t, br.getDest(), br.getDestOperands());
   return true;
 }
 
-static bool translateCondBranch(Translator &t, cf::CondBranchOp br) {
+/// cf.cond_br and llvm.cond_br (branch weights are hints: ignored).
+template <typename CondBranchOp>
+static bool translateCondBranch(Translator &t, CondBranchOp br) {
   Inst &inst = t.emit(br, Opcode::CondBr);
   inst.a = t.slot(br.getCondition());
   inst.x = copySet(t, br.getTrueDest(), br.getTrueDestOperands());
@@ -44,7 +48,9 @@ static bool translateCondBranch(Translator &t, cf::CondBranchOp br) {
 }
 
 void mlir::fp8::emu::addControlFlowOps(OpTable &table) {
-  table.add(translateBranch);
-  table.add(translateCondBranch);
+  table.add(translateBranch<cf::BranchOp>);
+  table.add(translateCondBranch<cf::CondBranchOp>);
+  table.add(translateBranch<LLVM::BrOp>);
+  table.add(translateCondBranch<LLVM::CondBrOp>);
   table.addBare<LLVM::ReturnOp>(Opcode::Return);
 }

@@ -30,8 +30,18 @@ static bool translateGep(Translator &t, LLVM::GEPOp g) {
     } else if (auto v = dyn_cast<VectorType>(type)) {
       next = v.getElementType();
       scale = byteSize(next);
+    } else if (auto st = dyn_cast<LLVM::LLVMStructType>(type)) {
+      // A struct member: a constant index only (LLVM requires it).
+      if (raw == LLVM::GEPOp::kDynamicIndex || raw < 0 ||
+          raw >= static_cast<int32_t>(st.getBody().size()))
+        return t.fail(g, "GEP into a struct with a non-constant or "
+                         "out-of-range member index");
+      offset += structOffset(st, raw);
+      type = st.getBody()[raw];
+      first = false;
+      continue;
     } else {
-      return t.fail(g, "GEP into a struct is not modelled");
+      return t.fail(g, "GEP into this type is not modelled");
     }
     if (raw == LLVM::GEPOp::kDynamicIndex) {
       Value idx = dynamic[dynIdx++];
@@ -56,7 +66,11 @@ static bool translateGep(Translator &t, LLVM::GEPOp g) {
 /// of `ptrType`.
 static int32_t memAccess(Translator &t, Type valueType, Type ptrType) {
   MemAccess m;
-  Type elem = getElementTypeOrSelf(valueType);
+  Type elem = valueType;
+  if (auto v = dyn_cast<VectorType>(valueType))
+    elem = v.getElementType();
+  else if (auto a = dyn_cast<LLVM::LLVMArrayType>(valueType))
+    elem = a.getElementType();
   m.elementBytes = byteSize(elem);
   m.count = slotWidth(valueType);
   m.addressSpace = cast<LLVM::LLVMPointerType>(ptrType).getAddressSpace();
@@ -124,8 +138,33 @@ static bool translateExtractElement(Translator &t, LLVM::ExtractElementOp ex) {
   return true;
 }
 
+/// llvm.alloca of a constant count: a fixed offset in each thread's local
+/// frame, as if hoisted to the entry block (what LLVM does with constant
+/// allocas; device printf allocates its argument buffer at the call, in
+/// loops too).
+static bool translateAlloca(Translator &t, LLVM::AllocaOp a) {
+  Operation *def = a.getArraySize().getDefiningOp();
+  auto c = dyn_cast_or_null<LLVM::ConstantOp>(def);
+  auto count = c ? dyn_cast<IntegerAttr>(c.getValue()) : IntegerAttr();
+  if (!count || count.getInt() < 1)
+    return t.fail(a, "llvm.alloca of a non-constant count");
+  Type elem = a.getElemType();
+  int64_t align = std::max<int64_t>(
+      {byteAlign(elem), static_cast<int64_t>(a.getAlignment().value_or(1)), 1});
+  int64_t off = (t.p.localBytes + align - 1) / align * align;
+  int64_t bytes = byteSize(elem) * count.getInt();
+  if (off + bytes > (1 << 20))
+    return t.fail(a, "local memory above 1 MB per thread");
+  t.p.localBytes = static_cast<uint32_t>(off + bytes);
+  Inst &inst = t.emit(a, Opcode::Alloca);
+  inst.imm = off;
+  inst.d = t.newSlot(a.getResult());
+  return true;
+}
+
 void mlir::fp8::emu::addMemoryOps(OpTable &table) {
   table.add(translateGep);
+  table.add(translateAlloca);
   table.add(translateLoad);
   table.add(translateStore);
   table.add(translateExtractValue);

@@ -1,8 +1,8 @@
 //===- TranslateNVVM.cpp - special registers, warps, conversions ----------===//
 //
 // The synchronous NVVM families of the translation (Translator.h): the
-// special registers (x only; y and z are 0 in the 1-D launches the kernels
-// use), the CTA barrier, the warp collectives (shfl.sync, bar.warp.sync),
+// special registers (x, y and z of tid, ntid, ctaid, nctaid; laneid), the
+// CTA barrier, the warp collectives (shfl.sync, bar.warp.sync, elect.sync),
 // setmaxnreg and cvt f32x2 -> f8x2.
 //
 //===----------------------------------------------------------------------===//
@@ -13,26 +13,40 @@
 using namespace mlir;
 using namespace mlir::fp8::emu;
 
-/// `Op` reads a special register into its result.
+/// `Op` reads a special register (dimension `dim`) into its result.
 template <typename Op>
-static void addSpecialRegister(OpTable &table, Opcode code) {
-  table.add<Op>([code](Translator &t, Operation *op) {
+static void addSpecialRegister(OpTable &table, Opcode code, uint8_t dim) {
+  table.add<Op>([code, dim](Translator &t, Operation *op) {
     Inst &inst = t.emit(op, code);
+    inst.sub = dim;
     inst.d = t.newSlot(op->getResult(0));
     return true;
   });
 }
 
 static void addSpecialRegisterOps(OpTable &table) {
-  addSpecialRegister<NVVM::ThreadIdXOp>(table, Opcode::Tid);
-  addSpecialRegister<NVVM::BlockIdXOp>(table, Opcode::CtaId);
-  addSpecialRegister<NVVM::GridDimXOp>(table, Opcode::NCtaId);
-  addSpecialRegister<NVVM::BlockDimXOp>(table, Opcode::NTid);
-  table.add<NVVM::ThreadIdYOp, NVVM::ThreadIdZOp, NVVM::BlockIdYOp,
-            NVVM::BlockIdZOp>([](Translator &t, Operation *op) {
-    t.p.initialRegisters[t.newSlot(op->getResult(0))] = 0;
-    return true;
-  });
+  addSpecialRegister<NVVM::ThreadIdXOp>(table, Opcode::Tid, 0);
+  addSpecialRegister<NVVM::ThreadIdYOp>(table, Opcode::Tid, 1);
+  addSpecialRegister<NVVM::ThreadIdZOp>(table, Opcode::Tid, 2);
+  addSpecialRegister<NVVM::BlockIdXOp>(table, Opcode::CtaId, 0);
+  addSpecialRegister<NVVM::BlockIdYOp>(table, Opcode::CtaId, 1);
+  addSpecialRegister<NVVM::BlockIdZOp>(table, Opcode::CtaId, 2);
+  addSpecialRegister<NVVM::GridDimXOp>(table, Opcode::NCtaId, 0);
+  addSpecialRegister<NVVM::GridDimYOp>(table, Opcode::NCtaId, 1);
+  addSpecialRegister<NVVM::GridDimZOp>(table, Opcode::NCtaId, 2);
+  addSpecialRegister<NVVM::BlockDimXOp>(table, Opcode::NTid, 0);
+  addSpecialRegister<NVVM::BlockDimYOp>(table, Opcode::NTid, 1);
+  addSpecialRegister<NVVM::BlockDimZOp>(table, Opcode::NTid, 2);
+  addSpecialRegister<NVVM::LaneIdOp>(table, Opcode::LaneId, 0);
+}
+
+/// elect.sync: a warp collective (full member mask only) that elects the
+/// lowest lane.
+static bool translateElectSync(Translator &t, NVVM::ElectSyncOp e) {
+  Inst &inst = t.emit(e, Opcode::ElectSync);
+  inst.a = e.getMembermask() ? t.slot(e.getMembermask()) : -1;
+  inst.d = t.newSlot(e.getPred());
+  return true;
 }
 
 static bool translateShfl(Translator &t, NVVM::ShflOp s) {
@@ -87,4 +101,5 @@ void mlir::fp8::emu::addNVVMOps(OpTable &table) {
   table.add(translateSyncWarp);
   table.add(translateSetMaxReg);
   table.add(translateCvtF8x2);
+  table.add(translateElectSync);
 }

@@ -31,6 +31,11 @@ int64_t slotWidth(Type t);
 unsigned intBits(Type t);
 /// Size in bytes (natural alignment) of a type stored in memory.
 int64_t byteSize(Type t);
+/// Alignment in bytes of a type stored in memory (its natural alignment).
+int64_t byteAlign(Type t);
+/// Offset in bytes of member `index` of `s` (natural alignment unless
+/// packed), as LLVM's data layout for NVPTX lays it out.
+int64_t structOffset(LLVM::LLVMStructType s, unsigned index);
 /// Whether `t` (or its vector element) is f32.
 bool isF32(Type t);
 
@@ -39,6 +44,8 @@ struct Translator {
   llvm::DenseMap<Value, int32_t> slots;
   llvm::DenseMap<Value, int32_t> wgmmaValue; // wgmma result -> index
   const std::map<std::string, uint32_t> &sharedAddress;
+  /// Constant globals (printf formats) in Program::constants.
+  std::map<std::string, uint64_t> constantAddress;
   std::string error;
   int32_t nextSlot = 0;
 
@@ -54,6 +61,9 @@ struct Translator {
   /// Appends an instruction for `op` (its location recorded for faults);
   /// operands that are wgmma results get their pending-read check.
   Inst &emit(Operation *op, Opcode code);
+  /// For an op with a PTX predicate `pred` (null: none): the instruction
+  /// that skips the op's one instruction, emitted next, when it is false.
+  void predicate(Operation *op, Value pred);
   /// Presets the slot(s) of a constant.
   bool constant(Operation *op, Value result, Attribute attr);
   /// Elementwise op over scalars or vectors: one instruction per element.
@@ -120,8 +130,12 @@ void addIntegerOps(OpTable &table);
 void addFloatOps(OpTable &table);
 /// GEP, load, store, struct and vector element access (TranslateMemory.cpp).
 void addMemoryOps(OpTable &table);
-/// cf.br, cf.cond_br, llvm.return (TranslateControlFlow.cpp).
+/// cf.br, cf.cond_br, llvm.br, llvm.cond_br, llvm.return
+/// (TranslateControlFlow.cpp).
 void addControlFlowOps(OpTable &table);
+/// Calls and intrinsics without a family of their own: vprintf (device
+/// printf), llvm.intr.assume (TranslateCalls.cpp).
+void addCallOps(OpTable &table);
 /// Special registers, barrier0, warp shuffles and sync, setmaxnreg,
 /// cvt f32x2 -> f8x2 (TranslateNVVM.cpp).
 void addNVVMOps(OpTable &table);

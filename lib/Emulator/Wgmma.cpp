@@ -21,7 +21,7 @@ using namespace mlir::fp8::emu;
 
 Flow CtaRun::warpgroupCollective(Thread &t, const Inst &in) {
   Warpgroup &wg = wgs[t.tid / 128];
-  if (wg.live != std::min<uint32_t>(128, dims.block - 128 * (t.tid / 128)))
+  if (wg.live != std::min<uint32_t>(128, nthreads - 128 * (t.tid / 128)))
     fault(&t, t.pc,
           "warpgroup collective (.sync.aligned) reached after threads of "
           "the warpgroup exited");

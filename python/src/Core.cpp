@@ -9,6 +9,7 @@
 #include "JitSizes.h"
 
 #include "fp8/Dialect/FP8/IR/FP8.h"
+#include "fp8/Dialect/FP8/IR/ShapeString.h"
 #include "fp8/Emulator/Emulator.h"
 #include "fp8/Emulator/Kernels.h"
 #include "fp8/InitAll.h"
@@ -684,6 +685,34 @@ loadKernels(MLIRContext &ctx, const std::string &text, std::string &error) {
   return km;
 }
 
+/// loadKernels, then `kernel`'s description read by `getDesc` into `desc`;
+/// a null module and `error` naming `what` it is not when it has none.
+template <typename Desc>
+std::unique_ptr<fp8::emu::KernelModule>
+loadKernel(MLIRContext &ctx, const std::string &text, const std::string &kernel,
+           bool (*getDesc)(const fp8::emu::KernelModule &, const std::string &,
+                           Desc &),
+           const char *what, Desc &desc, std::string &error) {
+  auto km = loadKernels(ctx, text, error);
+  if (km && !getDesc(*km, kernel, desc)) {
+    error = "fp8-emu: error: '" + kernel + "' is not a " + what;
+    return nullptr;
+  }
+  return km;
+}
+
+/// The error of a kernel compiled for sizes `compiled` (the first one
+/// `dynamicFirst`: any size) run on `shape`; "" when they agree.
+std::string checkCompiledFor(const std::string &kernel,
+                             ArrayRef<int64_t> compiled,
+                             ArrayRef<int64_t> shape, int64_t dynamicFirst) {
+  for (auto [i, c] : llvm::enumerate(compiled))
+    if (c != shape[i] && !(i == 0 && c == dynamicFirst))
+      return "fp8-emu: error: kernel '" + kernel + "' is not compiled for " +
+             fp8::shapeString(shape);
+  return "";
+}
+
 } // namespace
 
 std::string fp8py::emulateGemm(const std::string &kernelsIr,
@@ -696,18 +725,15 @@ std::string fp8py::emulateGemm(const std::string &kernelsIr,
   using namespace fp8::emu;
   MLIRContext ctx(getRegistry());
   std::string error;
-  auto km = loadKernels(ctx, kernelsIr, error);
+  fp8::emu::GemmKernelDesc spec;
+  auto km = loadKernel(ctx, kernelsIr, kernel, getGemmKernelDesc,
+                       "GEMM kernel (no #fp8.gemm_kernel)", spec, error);
   if (!km)
     return error;
-  fp8::emu::GemmKernelDesc spec;
-  if (!getGemmKernelDesc(*km, kernel, spec))
-    return "fp8-emu: error: '" + kernel +
-           "' is not a GEMM kernel (no #fp8.gemm_kernel)";
-  if ((spec.m != fp8::GemmKernelConfig::kDynamicM && spec.m != m) ||
-      spec.n != n || spec.k != k)
-    return "fp8-emu: error: kernel '" + kernel + "' is not compiled for " +
-           std::to_string(m) + "x" + std::to_string(n) + "x" +
-           std::to_string(k);
+  error = checkCompiledFor(kernel, {spec.m, spec.n, spec.k}, {m, n, k},
+                           fp8::GemmKernelConfig::kDynamicM);
+  if (!error.empty())
+    return error;
   fp8::GemmKernelConfig cfg;
   getGemmKernelConfig(*km, kernel, m, cfg);
   GemmOperands ops;
@@ -744,18 +770,16 @@ std::string fp8py::emulateQuantize(const std::string &kernelsIr,
   using namespace fp8::emu;
   MLIRContext ctx(getRegistry());
   std::string error;
-  auto km = loadKernels(ctx, kernelsIr, error);
+  QuantizeKernelDesc spec;
+  auto km =
+      loadKernel(ctx, kernelsIr, kernel, getQuantizeKernelDesc,
+                 "quantize kernel (no #fp8.quantize_kernel)", spec, error);
   if (!km)
     return error;
-  QuantizeKernelDesc spec;
-  if (!getQuantizeKernelDesc(*km, kernel, spec))
-    return "fp8-emu: error: '" + kernel +
-           "' is not a quantize kernel (no #fp8.quantize_kernel)";
-  if ((spec.rows != fp8::QuantizeKernelConfig::kDynamicRows &&
-       spec.rows != rows) ||
-      spec.cols != cols)
-    return "fp8-emu: error: kernel '" + kernel + "' is not compiled for " +
-           std::to_string(rows) + "x" + std::to_string(cols);
+  error = checkCompiledFor(kernel, {spec.rows, spec.cols}, {rows, cols},
+                           fp8::QuantizeKernelConfig::kDynamicRows);
+  if (!error.empty())
+    return error;
   fp8::QuantizeKernelConfig cfg =
       fp8::makeQuantizeKernelConfig(rows, cols, spec.blockRows);
   Options opt;

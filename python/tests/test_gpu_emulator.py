@@ -103,3 +103,30 @@ def test_scaled_matmul_accumulation_models(model, m, n, k, fa, fb):
     np.testing.assert_array_equal(emu.view(np.uint32), cpu.view(np.uint32))
     exact = fp8_mlir.scaled_matmul(qa, qb, out="f32", backend="gpu-emulator")
     assert np.any(exact != emu)
+
+
+def test_kernel_lookup_errors():
+    # The emulator entry points name a kernel that is of the other kind, or
+    # compiled for another shape, instead of running it.
+    from fp8_mlir import _fp8_mlir as native
+    from fp8_mlir._numerics.emulator import _lower_to_nvvm
+
+    at = "!fp8.scaled<64x256xf8E4M3FN, block = [1, 128], scale = f32>"
+    bt = "!fp8.scaled<128x256xf8E4M3FN, block = [128, 128], scale = f32>"
+    ir = _lower_to_nvvm(f"""
+func.func @gemm(%a: {at}, %b: {bt}) -> tensor<64x128xf32> {{
+  %d = fp8.scaled_matmul %a, %b : {at}, {bt} -> tensor<64x128xf32>
+  return %d : tensor<64x128xf32>
+}}
+""")
+    kernel = native.gemm_kernel_name(64, 128, 256, "e4m3", "e4m3", "f32")
+    codes = np.full((32, 256), 0x38, np.uint8)
+    with pytest.raises(RuntimeError, match=f"^fp8-emu: error: kernel '{kernel}' is not compiled for 32x128x256$"):
+        native.emulate_gemm(
+            ir, kernel, codes, np.ones((32, 2), np.float32), np.full((128, 256), 0x38, np.uint8), np.ones((1, 2), np.float32)
+        )
+    x = np.zeros((64, 256), np.float32).view(np.uint32)
+    with pytest.raises(
+        RuntimeError, match=f"^fp8-emu: error: '{kernel}' is not a quantize kernel \\(no #fp8.quantize_kernel\\)$"
+    ):
+        native.emulate_quantize(ir, kernel, x, 1)

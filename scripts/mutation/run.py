@@ -89,7 +89,7 @@ TARGETS = {
     "": ["fp8-opt"],
     "Unit": ["FP8UnitTests", "FP8RuntimeStubTests"],
     "Python": ["FP8PythonPackage"],
-    "Emulator": ["fp8-opt", "fp8-emu", "fp8_emu_mgpu"],
+    "Emulator": ["fp8-opt", "fp8-emu", "fp8_emu_mgpu", "fp8-emu-run"],
     "Integration/GPUHost": ["fp8-opt", "fp8_emu_mgpu"],
     CPU + "conversion-exhaustive.test": ["fp8-opt", "fp8-cvt-exhaustive"],
     "Conversion/FP8ToNVVM": ["fp8-opt", "fp8-translate", "fp8-emu"],

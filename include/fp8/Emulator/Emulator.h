@@ -90,20 +90,22 @@ enum class TensorMapSwizzle : uint32_t { None = 0, B32 = 1, B64 = 2, B128 = 3 };
 /// The emulated device's tensor map: 128 bytes, 64-byte aligned, like the
 /// opaque CUtensorMap, with a documented layout (docs/gpu-kernel.md) so
 /// host code, the emulated mgpu runtime and the kernels agree. A kernel
-/// receives a pointer to it in global memory. Rank 1..3; dimension 0 is the
-/// innermost (contiguous) one, as in cuTensorMapEncodeTiled.
+/// receives a pointer to it in global memory. Rank 1..5 (as CUDA's tiled
+/// maps); dimension 0 is the innermost (contiguous) one, as in
+/// cuTensorMapEncodeTiled.
 struct TensorMap {
   static constexpr uint32_t kMagic = 0x38504d54; // "TMP8"
+  static constexpr uint32_t kMaxRank = 5;
   uint32_t magic;
   uint32_t elementBytes; // 1, 2, 4 or 8
   uint32_t rank;
   uint32_t swizzle; // TensorMapSwizzle
   uint64_t globalAddress;
-  uint64_t globalDim[3];
-  uint64_t globalStride[3]; // bytes; [0] = elementBytes
-  uint32_t boxDim[3];
-  uint32_t elementStrides[3];
-  uint32_t reserved[4];
+  uint64_t globalDim[kMaxRank];
+  uint64_t globalStride[kMaxRank]; // bytes; [0] = elementBytes
+  uint16_t boxDim[kMaxRank];       // 1..256
+  uint8_t elementStrides[kMaxRank];
+  uint8_t reserved[9];
 };
 static_assert(sizeof(TensorMap) <= 128, "a tensor map is 128 bytes");
 
@@ -171,15 +173,29 @@ struct Options {
   uint64_t maxInstructions = 0;
   /// How late asynchronous copies land (CopyLanding).
   CopyLanding copies = CopyLanding::Seeded;
+  /// Report the faults that leave a defined way to go on (a read of
+  /// uninitialised shared or local memory reads zeros, an mbarrier init that
+  /// would drop arrivals is ignored, expect_tx that announced fewer bytes
+  /// than the copies deliver completes the phase when they land) and go on:
+  /// the launch still fails (LaunchResult::ok false, every report in
+  /// LaunchResult::report), but runs to its end. FP8_EMU_CONTINUE_ON_FAULT
+  /// sets it in libfp8_emu_mgpu.
+  bool continueOnFault = false;
   /// Set by another thread to stop the launch (a fault "interrupted"), e.g.
   /// on Ctrl-C in Python; polled every few thousand instructions.
   const std::atomic<bool> *stop = nullptr;
 };
 
 struct LaunchDims {
-  uint32_t grid = 1;  // CTAs (x only: the generated kernels use 1-D grids)
-  uint32_t block = 1; // threads per CTA (x only)
+  uint32_t grid = 1;  // CTAs along x (the generated kernels use 1-D grids)
+  uint32_t block = 1; // threads per CTA along x
   uint32_t dynamicSharedBytes = 0;
+  // y and z of the grid and the block (upstream's kernels launch 2-D and
+  // 3-D ones): a thread's linear id is x + ntid.x * (y + ntid.y * z), and
+  // warps and warpgroups are consecutive linear ids, as on the hardware.
+  uint32_t gridY = 1, gridZ = 1, blockY = 1, blockZ = 1;
+  uint64_t ctas() const { return uint64_t(grid) * gridY * gridZ; }
+  uint64_t threads() const { return uint64_t(block) * blockY * blockZ; }
 };
 
 /// The value of one kernel parameter: pointers are device addresses,
@@ -190,6 +206,9 @@ struct LaunchResult {
   bool ok = true;
   /// The fault report (empty when ok).
   std::string report;
+  /// What the kernel's device printf (vprintf) printed, in the order the
+  /// emulated threads executed it (up to a fault).
+  std::string output;
   uint64_t instructions = 0;
 };
 
@@ -200,7 +219,7 @@ class Program;
 /// against them. The configuration itself is read from the kernel's
 /// #fp8.gemm_kernel (Kernels.h), never inferred from these.
 struct KernelInfo {
-  uint32_t maxThreads = 0; // nvvm.maxntid x (0: none)
+  uint32_t maxThreads = 0; // nvvm.maxntid x * y * z (0: none)
   int wgmmaN = 0;          // largest N of its wgmma.mma_async (0: none)
   int mbarrierInits = 0;   // mbarrier.init instructions in its code
 };

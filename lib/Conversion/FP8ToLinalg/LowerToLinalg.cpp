@@ -569,113 +569,21 @@ struct ScaledMatmulLowering : OpConversionPattern<ScaledMatmulOp> {
     ValueRange a = adaptor.getA(), bv = adaptor.getB();
     if (a.size() != 2 || bv.size() != 2)
       return rewriter.notifyMatchFailure(op, "operands not decomposed");
+    if (vectorLanes)
+      return rewriteTiled(op, a, bv, adaptor.getC(), rewriter);
+
     OpBuilder &b = rewriter;
     Location loc = op.getLoc();
-    MLIRContext *ctx = b.getContext();
     Type f32 = b.getF32Type();
-    ScaledTensorType aType = op.getA().getType(), bType = op.getB().getType();
-    int64_t interval = op.getPromoteInterval();
     Type outElt = op.getResult().getType().getElementType();
-
-    if (vectorLanes) {
-      fp8::detail::TiledScaledMatmulOperands operands;
-      operands.aCodes = a[0];
-      operands.aScales = a[1];
-      operands.bCodes = bv[0];
-      operands.bScales = bv[1];
-      operands.aBlock = aType.getBlockShape();
-      operands.bBlock = bType.getBlockShape();
-      operands.interval = interval;
-      operands.vectorLanes = vectorLanes;
-      operands.outElementType = outElt;
-      operands.accumulator = accumulator;
-      if (ValueRange c = adaptor.getC(); !c.empty()) {
-        operands.c = c.front();
-        if (!cast<RankedTensorType>(operands.c.getType())
-                 .getElementType()
-                 .isF32())
-          operands.c = mapElementwise(
-              b, loc, operands.c,
-              createEmpty(b, loc, getSizes(b, loc, operands.c), f32),
-              [](OpBuilder &nb, Location nl, ValueRange args) {
-                return toF32(nb, nl, args[0]);
-              });
-      }
-      // A result only widened to f32 (e.g. for a caller that wants f32
-      // holding bf16 values): the kernel stores each rounded output widened
-      // and replaces the widening; no rounded intermediate, no second pass.
-      Operation *widening = fp8::detail::getWideningUse(op.getResult());
-      if (widening)
-        operands.storeElementType = f32;
-      Value result = fp8::detail::callTiledScaledMatmul(
-          b, loc, op->getParentOfType<ModuleOp>(), operands);
-      if (widening)
-        fp8::detail::replaceWidened(rewriter, op, widening, result);
-      else
-        rewriter.replaceOp(op, result);
-      return success();
-    }
-
     Value fa = decodeCodes(b, loc, a[0]);  // [M, K]
     Value fb = decodeCodes(b, loc, bv[0]); // [N, K]
     OpFoldResult mSize = tensor::getMixedSize(b, loc, fa, 0);
     OpFoldResult kSize = tensor::getMixedSize(b, loc, fa, 1);
     OpFoldResult nSize = tensor::getMixedSize(b, loc, fb, 0);
-    AffineExpr s0 = getAffineSymbolExpr(0, ctx);
-    OpFoldResult kbSize = affine::makeComposedFoldedAffineApply(
-        b, loc, s0.ceilDiv(interval), {kSize});
-    SmallVector<OpFoldResult> partialSizes = {mSize, nSize, kbSize};
+    Value partials = buildPartials(b, loc, op, fa, fb, mSize, nSize, kSize);
 
-    AffineExpr d0 = b.getAffineDimExpr(0), d1 = b.getAffineDimExpr(1),
-               d2 = b.getAffineDimExpr(2);
-    using utils::IteratorType;
-    Value partials;
-    if (!accumulator) {
-      // Exact FP32 partials: loops (m, n, k), k innermost and increasing;
-      // output element (m, n, k floordiv interval).
-      Value init = createFilled(b, loc, partialSizes, f32, 0.0);
-      partials =
-          linalg::GenericOp::create(
-              b, loc, init.getType(), ValueRange{fa, fb}, init,
-              ArrayRef<AffineMap>{
-                  AffineMap::get(3, 0, {d0, d2}, ctx),
-                  AffineMap::get(3, 0, {d1, d2}, ctx),
-                  AffineMap::get(3, 0, {d0, d1, d2.floorDiv(interval)}, ctx)},
-              {IteratorType::parallel, IteratorType::parallel,
-               IteratorType::reduction},
-              [&](OpBuilder &nb, Location nl, ValueRange args) {
-                Value p = arith::MulFOp::create(nb, nl, args[0], args[1]);
-                linalg::YieldOp::create(
-                    nb, nl,
-                    ValueRange{arith::AddFOp::create(nb, nl, args[2], p)});
-              })
-              .getResult(0);
-    } else {
-      Value init = createEmpty(b, loc, partialSizes, f32);
-      Value kDim = getValueOrCreateConstantIndexOp(b, loc, kSize);
-      partials =
-          linalg::GenericOp::create(
-              b, loc, init.getType(), ValueRange{}, init,
-              ArrayRef<AffineMap>{b.getMultiDimIdentityMap(3)},
-              parallelIters(3),
-              [&](OpBuilder &nb, Location nl, ValueRange) {
-                Value m = linalg::IndexOp::create(nb, nl, 0);
-                Value n = linalg::IndexOp::create(nb, nl, 1);
-                Value kb = linalg::IndexOp::create(nb, nl, 2);
-                Value iv = arith::ConstantIndexOp::create(nb, nl, interval);
-                Value k0 = arith::MulIOp::create(nb, nl, kb, iv);
-                Value k1 = arith::MinSIOp::create(
-                    nb, nl, arith::AddIOp::create(nb, nl, k0, iv), kDim);
-                linalg::YieldOp::create(
-                    nb, nl,
-                    ValueRange{emulatePartial(
-                        nb, nl, fa, fb, m, n, k0, k1, aType.getElementType(),
-                        bType.getElementType(), *accumulator)});
-              })
-              .getResult(0);
-    }
-
-    // Promotion: acc = fma(partial, sa * sb, acc), intervals in order.
+    // The accumulator the promotion starts from: C in f32, else zeros.
     Value acc;
     if (ValueRange c = adaptor.getC(); !c.empty()) {
       acc = c.front();
@@ -689,31 +597,7 @@ struct ScaledMatmulLowering : OpConversionPattern<ScaledMatmulOp> {
     } else {
       acc = createFilled(b, loc, {mSize, nSize}, f32, 0.0);
     }
-    ArrayRef<int64_t> ba = aType.getBlockShape(), bb = bType.getBlockShape();
-    AffineExpr kStart = d2 * interval;
-    auto rowBlock = [&](AffineExpr d, int64_t blk) {
-      return blk == 1 ? d : d.floorDiv(blk);
-    };
-    AffineMap saMap = AffineMap::get(
-        3, 0, {rowBlock(d0, ba[0]), kStart.floorDiv(ba[1])}, ctx);
-    AffineMap sbMap = AffineMap::get(
-        3, 0, {rowBlock(d1, bb[0]), kStart.floorDiv(bb[1])}, ctx);
-    Value result =
-        linalg::GenericOp::create(
-            b, loc, acc.getType(), ValueRange{partials, a[1], bv[1]}, acc,
-            ArrayRef<AffineMap>{b.getMultiDimIdentityMap(3), saMap, sbMap,
-                                AffineMap::get(3, 0, {d0, d1}, ctx)},
-            {IteratorType::parallel, IteratorType::parallel,
-             IteratorType::reduction},
-            [&](OpBuilder &nb, Location nl, ValueRange args) {
-              Value s = arith::MulFOp::create(
-                  nb, nl, createScaleToF32(nb, nl, args[1]),
-                  createScaleToF32(nb, nl, args[2]));
-              linalg::YieldOp::create(
-                  nb, nl,
-                  ValueRange{math::FmaOp::create(nb, nl, args[0], s, args[3])});
-            })
-            .getResult(0);
+    Value result = buildPromotion(b, loc, op, partials, a[1], bv[1], acc);
 
     if (!outElt.isF32())
       result = mapElementwise(b, loc, result,
@@ -723,6 +607,152 @@ struct ScaledMatmulLowering : OpConversionPattern<ScaledMatmulOp> {
                               });
     rewriter.replaceOp(op, result);
     return success();
+  }
+
+  /// vectorLanes > 0: one call of the tiled kernel (TiledScaledMatmul.cpp)
+  /// on the codes and scales, C widened to f32.
+  LogicalResult rewriteTiled(ScaledMatmulOp op, ValueRange a, ValueRange bv,
+                             ValueRange c,
+                             ConversionPatternRewriter &rewriter) const {
+    OpBuilder &b = rewriter;
+    Location loc = op.getLoc();
+    Type f32 = b.getF32Type();
+    fp8::detail::TiledScaledMatmulOperands operands;
+    operands.aCodes = a[0];
+    operands.aScales = a[1];
+    operands.bCodes = bv[0];
+    operands.bScales = bv[1];
+    operands.aBlock = op.getA().getType().getBlockShape();
+    operands.bBlock = op.getB().getType().getBlockShape();
+    operands.interval = op.getPromoteInterval();
+    operands.vectorLanes = vectorLanes;
+    operands.outElementType = op.getResult().getType().getElementType();
+    operands.accumulator = accumulator;
+    if (!c.empty()) {
+      operands.c = c.front();
+      if (!cast<RankedTensorType>(operands.c.getType())
+               .getElementType()
+               .isF32())
+        operands.c = mapElementwise(
+            b, loc, operands.c,
+            createEmpty(b, loc, getSizes(b, loc, operands.c), f32),
+            [](OpBuilder &nb, Location nl, ValueRange args) {
+              return toF32(nb, nl, args[0]);
+            });
+    }
+    // A result only widened to f32 (e.g. for a caller that wants f32
+    // holding bf16 values): the kernel stores each rounded output widened
+    // and replaces the widening; no rounded intermediate, no second pass.
+    Operation *widening = fp8::detail::getWideningUse(op.getResult());
+    if (widening)
+      operands.storeElementType = f32;
+    Value result = fp8::detail::callTiledScaledMatmul(
+        b, loc, op->getParentOfType<ModuleOp>(), operands);
+    if (widening)
+      fp8::detail::replaceWidened(rewriter, op, widening, result);
+    else
+      rewriter.replaceOp(op, result);
+    return success();
+  }
+
+  /// The FP32 partial sums of each promotion interval, [M, N,
+  /// ceil(K / interval)], of the decoded codes `fa` [M, K] and `fb` [N, K]:
+  /// exact (k innermost and increasing), or each interval through the
+  /// accumulator model.
+  Value buildPartials(OpBuilder &b, Location loc, ScaledMatmulOp op, Value fa,
+                      Value fb, OpFoldResult mSize, OpFoldResult nSize,
+                      OpFoldResult kSize) const {
+    MLIRContext *ctx = b.getContext();
+    Type f32 = b.getF32Type();
+    int64_t interval = op.getPromoteInterval();
+    AffineExpr s0 = getAffineSymbolExpr(0, ctx);
+    OpFoldResult kbSize = affine::makeComposedFoldedAffineApply(
+        b, loc, s0.ceilDiv(interval), {kSize});
+    SmallVector<OpFoldResult> partialSizes = {mSize, nSize, kbSize};
+    AffineExpr d0 = b.getAffineDimExpr(0), d1 = b.getAffineDimExpr(1),
+               d2 = b.getAffineDimExpr(2);
+    using utils::IteratorType;
+    if (!accumulator) {
+      // Exact FP32 partials: loops (m, n, k), k innermost and increasing;
+      // output element (m, n, k floordiv interval).
+      Value init = createFilled(b, loc, partialSizes, f32, 0.0);
+      return linalg::GenericOp::create(
+                 b, loc, init.getType(), ValueRange{fa, fb}, init,
+                 ArrayRef<AffineMap>{
+                     AffineMap::get(3, 0, {d0, d2}, ctx),
+                     AffineMap::get(3, 0, {d1, d2}, ctx),
+                     AffineMap::get(3, 0, {d0, d1, d2.floorDiv(interval)},
+                                    ctx)},
+                 {IteratorType::parallel, IteratorType::parallel,
+                  IteratorType::reduction},
+                 [&](OpBuilder &nb, Location nl, ValueRange args) {
+                   Value p = arith::MulFOp::create(nb, nl, args[0], args[1]);
+                   linalg::YieldOp::create(
+                       nb, nl,
+                       ValueRange{arith::AddFOp::create(nb, nl, args[2], p)});
+                 })
+          .getResult(0);
+    }
+    Value init = createEmpty(b, loc, partialSizes, f32);
+    Value kDim = getValueOrCreateConstantIndexOp(b, loc, kSize);
+    Type aElt = op.getA().getType().getElementType();
+    Type bElt = op.getB().getType().getElementType();
+    return linalg::GenericOp::create(
+               b, loc, init.getType(), ValueRange{}, init,
+               ArrayRef<AffineMap>{b.getMultiDimIdentityMap(3)},
+               parallelIters(3),
+               [&](OpBuilder &nb, Location nl, ValueRange) {
+                 Value m = linalg::IndexOp::create(nb, nl, 0);
+                 Value n = linalg::IndexOp::create(nb, nl, 1);
+                 Value kb = linalg::IndexOp::create(nb, nl, 2);
+                 Value iv = arith::ConstantIndexOp::create(nb, nl, interval);
+                 Value k0 = arith::MulIOp::create(nb, nl, kb, iv);
+                 Value k1 = arith::MinSIOp::create(
+                     nb, nl, arith::AddIOp::create(nb, nl, k0, iv), kDim);
+                 linalg::YieldOp::create(
+                     nb, nl,
+                     ValueRange{emulatePartial(nb, nl, fa, fb, m, n, k0, k1,
+                                               aElt, bElt, *accumulator)});
+               })
+        .getResult(0);
+  }
+
+  /// Promotion: acc = fma(partial, sa * sb, acc) over the intervals in
+  /// order, each with the scales of its blocks.
+  static Value buildPromotion(OpBuilder &b, Location loc, ScaledMatmulOp op,
+                              Value partials, Value aScales, Value bScales,
+                              Value acc) {
+    MLIRContext *ctx = b.getContext();
+    int64_t interval = op.getPromoteInterval();
+    ArrayRef<int64_t> ba = op.getA().getType().getBlockShape();
+    ArrayRef<int64_t> bb = op.getB().getType().getBlockShape();
+    AffineExpr d0 = b.getAffineDimExpr(0), d1 = b.getAffineDimExpr(1),
+               d2 = b.getAffineDimExpr(2);
+    AffineExpr kStart = d2 * interval;
+    auto rowBlock = [&](AffineExpr d, int64_t blk) {
+      return blk == 1 ? d : d.floorDiv(blk);
+    };
+    AffineMap saMap = AffineMap::get(
+        3, 0, {rowBlock(d0, ba[0]), kStart.floorDiv(ba[1])}, ctx);
+    AffineMap sbMap = AffineMap::get(
+        3, 0, {rowBlock(d1, bb[0]), kStart.floorDiv(bb[1])}, ctx);
+    using utils::IteratorType;
+    return linalg::GenericOp::create(
+               b, loc, acc.getType(), ValueRange{partials, aScales, bScales},
+               acc,
+               ArrayRef<AffineMap>{b.getMultiDimIdentityMap(3), saMap, sbMap,
+                                   AffineMap::get(3, 0, {d0, d1}, ctx)},
+               {IteratorType::parallel, IteratorType::parallel,
+                IteratorType::reduction},
+               [&](OpBuilder &nb, Location nl, ValueRange args) {
+                 Value s = arith::MulFOp::create(
+                     nb, nl, createScaleToF32(nb, nl, args[1]),
+                     createScaleToF32(nb, nl, args[2]));
+                 linalg::YieldOp::create(nb, nl,
+                                         ValueRange{math::FmaOp::create(
+                                             nb, nl, args[0], s, args[3])});
+               })
+        .getResult(0);
   }
 
   std::optional<tensorcore::AccumulationModel> accumulator;

@@ -8,6 +8,7 @@
 #include "KernelSpecs.h"
 
 #include "fp8/Dialect/FP8/IR/FP8.h"
+#include "fp8/Dialect/FP8/IR/ShapeString.h"
 
 using namespace mlir;
 using namespace mlir::fp8;
@@ -405,9 +406,8 @@ std::optional<QuantizeKernelSpec> mlir::fp8::getQuantizeSpec(QuantizeOp op,
           "got '"
        << inTy << "'";
   else if (blk.size() != 2 || blk[1] != 128 || (blk[0] != 1 && blk[0] != 128)) {
-    os << "implements blocks [1, 128] and [128, 128], got [";
-    llvm::interleaveComma(blk, os);
-    os << "]";
+    os << "implements blocks [1, 128] and [128, 128], got ["
+       << shapeString(blk, ", ") << "]";
   } else if (explainNoQuantizeKernel(os, resTy, op.getSaturate())) {
     // `why` says it.
   } else if (!in.isF32() && !in.isBF16())

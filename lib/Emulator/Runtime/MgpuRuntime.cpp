@@ -132,15 +132,16 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
   }
   // An empty grid is invalid in CUDA (CUDA_ERROR_INVALID_VALUE): a host
   // program launches nothing for an empty problem (fp8-launch-kernels).
-  if (gridX == 0 || blockX == 0) {
+  if (gridX == 0 || blockX == 0 || gridY == 0 || gridZ == 0 || blockY == 0 ||
+      blockZ == 0) {
     rt.error("mgpuLaunchKernel (fp8 emulator): a grid or block of 0 (CUDA "
              "rejects an empty launch)");
     return;
   }
-  if (gridY != 1 || gridZ != 1 || blockY != 1 || blockZ != 1 || gridX < 0 ||
-      blockX < 0 || smem < 0) {
-    rt.error("mgpuLaunchKernel (fp8 emulator): only 1-D grids and blocks "
-             "are modelled");
+  if (gridX < 0 || gridY < 0 || gridZ < 0 || blockX < 0 || blockY < 0 ||
+      blockZ < 0 || smem < 0 || gridX > UINT32_MAX || gridY > 65535 ||
+      gridZ > 65535 || blockX * blockY * blockZ > 1024) {
+    rt.error("mgpuLaunchKernel (fp8 emulator): grid or block out of range");
     return;
   }
   if (extra) {
@@ -164,6 +165,10 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
   emu::LaunchDims dims;
   dims.grid = static_cast<uint32_t>(gridX);
   dims.block = static_cast<uint32_t>(blockX);
+  dims.gridY = static_cast<uint32_t>(gridY);
+  dims.gridZ = static_cast<uint32_t>(gridZ);
+  dims.blockY = static_cast<uint32_t>(blockY);
+  dims.blockZ = static_cast<uint32_t>(blockZ);
   dims.dynamicSharedBytes = static_cast<uint32_t>(smem);
   // FP8_EMU_TRACE: one line per launch, so tests can check the grid, block
   // and shared memory that the host code computed.
@@ -171,13 +176,22 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
     std::fprintf(stderr,
                  "fp8-emu-mgpu: launch %s grid %lld block %lld smem %d "
                  "params %zu\n",
-                 f->name.c_str(), static_cast<long long>(gridX),
-                 static_cast<long long>(blockX), smem, bytes.size());
+                 f->name.c_str(), static_cast<long long>(gridX * gridY * gridZ),
+                 static_cast<long long>(blockX * blockY * blockZ), smem,
+                 bytes.size());
   emu::Options opt;
   if (const char *seed = std::getenv("FP8_EMU_SEED"))
     opt.seed = std::strtoull(seed, nullptr, 10);
+  opt.continueOnFault = std::getenv("FP8_EMU_CONTINUE_ON_FAULT") != nullptr;
   emu::LaunchResult r =
       f->module->kernels->launch(f->name, rt.device, dims, args, opt);
+  // Device printf goes to stdout when the launch ends (CUDA flushes its
+  // printf buffer at synchronisation points; launches here are
+  // synchronous), before a fault's report.
+  if (!r.output.empty()) {
+    std::fwrite(r.output.data(), 1, r.output.size(), stdout);
+    std::fflush(stdout);
+  }
   if (!r.ok)
     rt.error(r.report);
 }
@@ -332,9 +346,9 @@ void *mgpuTensorMapEncodeTiledMemref(int64_t rank, void *memrefDescriptor,
   Runtime &rt = runtime();
   std::lock_guard<std::mutex> lock(rt.mu);
   (void)l2Promotion;
-  if (rank < 1 || rank > 3 || dataType < 0 ||
+  if (rank < 1 || rank > emu::TensorMap::kMaxRank || dataType < 0 ||
       dataType >= tma::kTensorMapDataTypes || !boxDims || !memrefDescriptor) {
-    rt.error("mgpuTensorMapEncodeTiledMemref (fp8 emulator): rank (1..3), "
+    rt.error("mgpuTensorMapEncodeTiledMemref (fp8 emulator): rank (1..5), "
              "data type or arguments out of range");
     return nullptr;
   }

@@ -1,5 +1,6 @@
 //===- RoleAnalysis.cpp - roles of the ops of a model graph ---------------===//
 #include "fp8/Dialect/FP8/Analysis/RoleAnalysis.h"
+#include "fp8/Dialect/FP8/IR/ShapeString.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -698,20 +699,12 @@ void RoleAnalysis::classifyEmbeddings(ArrayRef<Operation *> ops,
       if (!ShapedType::isDynamic(gather->vocab))
         vocab.insert(gather->vocab);
       tables.insert(getWeightView(gather->table));
-      std::string reason;
-      llvm::raw_string_ostream os(reason);
-      os << "heuristic: gather from a ";
-      llvm::interleave(
-          cast<RankedTensorType>(gather->table.getType()).getShape(), os,
-          [&](int64_t d) {
-            if (ShapedType::isDynamic(d))
-              os << "?";
-            else
-              os << d;
-          },
-          "x");
-      os << " table";
-      decide(op, Role::embedding, reason);
+      decide(
+          op, Role::embedding,
+          "heuristic: gather from a " +
+              shapeString(
+                  cast<RankedTensorType>(gather->table.getType()).getShape()) +
+              " table");
     } else if (std::optional<ScatterAdd> scatter = matchScatterAdd(op)) {
       // The embedding's gradient in a backward graph: its rows are the
       // vocabulary of the output head's gradients too.

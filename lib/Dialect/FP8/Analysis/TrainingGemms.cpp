@@ -28,6 +28,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "fp8/Dialect/FP8/Analysis/RoleAnalysis.h"
+#include "fp8/Dialect/FP8/IR/ShapeString.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -307,67 +308,72 @@ RoleAnalysis::getWgradGradientOperand(Operation *op) const {
   return it->second;
 }
 
-/// `n` as the report words it: "30522", or "?" when dynamic.
-static std::string dimString(int64_t n) {
-  return ShapedType::isDynamic(n) ? "?" : std::to_string(n);
+/// The operands of a contraction with a weight: the weight (the right one
+/// unless only the left one is a parameter, as classified) and the
+/// activation.
+static std::pair<Value, Value> splitWeightOperands(Operation *op) {
+  auto lop = cast<linalg::LinalgOp>(op);
+  Value a = lop.getDpsInputOperand(0)->get();
+  Value b = lop.getDpsInputOperand(1)->get();
+  return getWeightSource(b) != WeightSource::none ? std::make_pair(b, a)
+                                                  : std::make_pair(a, b);
 }
 
-void RoleAnalysis::classifyTrainingGemms(ArrayRef<Operation *> ops,
-                                         ArrayRef<Operation *> weightLinears,
-                                         ArrayRef<Operation *> weightGradients,
-                                         const DenseSet<int64_t> &vocab) {
-  // Only the largest table is the vocabulary: position and token-type
-  // tables (BERT: 512 and 2 rows) have the sizes of hidden dimensions.
-  int64_t largest = 0;
-  for (int64_t v : vocab)
-    largest = std::max(largest, v);
-  auto isVocab = [&](int64_t n) {
-    return !ShapedType::isDynamic(n) && (n == largest || n >= kMinVocab);
-  };
-  // The operand of a contraction with a weight that is the weight (the
-  // right one unless only the left one is a parameter, as classified).
-  auto weightOf = [](Operation *op) {
-    auto lop = cast<linalg::LinalgOp>(op);
-    Value a = lop.getDpsInputOperand(0)->get();
-    Value b = lop.getDpsInputOperand(1)->get();
-    return getWeightSource(b) != WeightSource::none ? std::make_pair(b, a)
-                                                    : std::make_pair(a, b);
-  };
-
-  // The two operand sources of each weight gradient.
+/// What the steps of classifyTrainingGemms share: the data flow of one
+/// function's contractions with a weight and weight gradients.
+struct RoleAnalysis::TrainingPairing {
+  /// The two operand sources of each weight gradient.
   SmallVector<std::pair<Value, Value>> wgradSources;
+  /// The source of dY of each weight gradient (one of its two sources).
+  SmallVector<Value> wgradGradients;
+  /// The activation source of each contraction with a weight.
+  DenseMap<Operation *, Value> activationSource;
+  /// The largest embedding table's rows: the vocabulary (position and
+  /// token-type tables, BERT: 512 and 2 rows, have the sizes of hidden
+  /// dimensions).
+  int64_t largestVocab = 0;
+
+  bool isVocab(int64_t n) const {
+    return !ShapedType::isDynamic(n) && (n == largestVocab || n >= kMinVocab);
+  }
+};
+
+void RoleAnalysis::pairTrainingOperands(ArrayRef<Operation *> weightLinears,
+                                        ArrayRef<Operation *> weightGradients,
+                                        TrainingPairing &p) {
   for (Operation *op : weightGradients) {
     auto lop = cast<linalg::LinalgOp>(op);
-    wgradSources.push_back({traceSource(lop.getDpsInputOperand(0)->get()),
-                            traceSource(lop.getDpsInputOperand(1)->get())});
+    p.wgradSources.push_back({traceSource(lop.getDpsInputOperand(0)->get()),
+                              traceSource(lop.getDpsInputOperand(1)->get())});
   }
-  // The activation of each contraction with a weight, and the first such
-  // contraction reading each activation (an fprop reads X, a dgrad dY).
-  DenseMap<Operation *, Value> activationSource;
+  // The first contraction with a weight reading each activation (an fprop
+  // reads X, a dgrad dY).
   DenseMap<Value, int64_t> firstReader;
   for (Operation *op : weightLinears) {
-    Value s = traceSource(weightOf(op).second);
-    activationSource[op] = s;
+    Value s = traceSource(splitWeightOperands(op).second);
+    p.activationSource[op] = s;
     firstReader.try_emplace(s, position.lookup(op));
   }
   // Which operand of each weight gradient is dY (the data flow; see
   // gradientOperand).
-  SmallVector<Value> wgradGradients;
-  for (auto [op, srcs] : llvm::zip_equal(weightGradients, wgradSources)) {
+  for (auto [op, srcs] : llvm::zip_equal(weightGradients, p.wgradSources)) {
     Value g = gradientOperand(srcs.first, srcs.second, firstReader);
-    wgradGradients.push_back(g);
+    p.wgradGradients.push_back(g);
     wgradGradientIndex[op] = g == srcs.first ? 0 : 1;
   }
+}
 
+void RoleAnalysis::classifyFpropsAndDgrads(ArrayRef<Operation *> weightLinears,
+                                           const TrainingPairing &p) {
   // fprop or dgrad: what the weight gradient sharing the activation pairs
   // it with (its activation is that GEMM's dY: a dgrad), else the order of
   // the contractions with the same weight.
   DenseMap<WeightView, Operation *> firstUse;
   for (Operation *op : weightLinears) {
-    auto [w, x] = weightOf(op);
-    Value s = activationSource[op];
+    Value w = splitWeightOperands(op).first;
+    Value s = p.activationSource.lookup(op);
     std::optional<GemmKind> kind;
-    for (auto [srcs, g] : llvm::zip_equal(wgradSources, wgradGradients)) {
+    for (auto [srcs, g] : llvm::zip_equal(p.wgradSources, p.wgradGradients)) {
       if (srcs.first != s && srcs.second != s)
         continue;
       kind = g == s ? GemmKind::dgrad : GemmKind::fprop;
@@ -375,45 +381,48 @@ void RoleAnalysis::classifyTrainingGemms(ArrayRef<Operation *> ops,
     }
     auto [it, inserted] = firstUse.try_emplace(getWeightView(w), op);
     if (!kind && !inserted &&
-        getWeightSource(w) == WeightSource::functionArgument) {
-      // A later contraction with the same weight, contracting it along the
-      // other dimension: the activation gradient of the first. Only for
-      // parameters passed as arguments (as aot_autograd passes them):
-      // exporters merge identical splat constants (CSE), so one constant
-      // may be the weight of unrelated layers.
-      const Contraction &first = contractions.find(it->second)->second;
-      const Contraction &me = contractions.find(op)->second;
-      auto [fw, fx] = weightOf(it->second);
-      auto rightOf = [](Operation *o) {
-        return cast<linalg::LinalgOp>(o).getDpsInputOperand(1)->get();
-      };
-      bool firstLeading = contractsLeadingDim(
-          fw, fw == rightOf(it->second) ? first.bNK : first.aKLast);
-      bool meLeading =
-          contractsLeadingDim(w, w == rightOf(op) ? me.bNK : me.aKLast);
-      if (firstLeading != meLeading)
-        kind = GemmKind::dgrad;
-    }
+        getWeightSource(w) == WeightSource::functionArgument &&
+        contractsAlongOtherDim(it->second, op))
+      kind = GemmKind::dgrad;
     if (kind)
       gemmKinds[op] = *kind;
   }
+}
 
-  // The role of each gradient GEMM is its layer's: a dgrad takes its
-  // fprop's (the same weight in a joint graph), else output_head when it
-  // contracts over a vocabulary; the gradients of sensitive linears stay
-  // high precision with them.
+/// A later contraction with the same weight, contracting it along the
+/// other dimension: the activation gradient of the first. Only for
+/// parameters passed as arguments (as aot_autograd passes them): exporters
+/// merge identical splat constants (CSE), so one constant may be the weight
+/// of unrelated layers.
+bool RoleAnalysis::contractsAlongOtherDim(Operation *first,
+                                          Operation *later) const {
+  auto contractsLeading = [&](Operation *op) {
+    const Contraction &c = contractions.find(op)->second;
+    Value w = splitWeightOperands(op).first;
+    Value right = cast<linalg::LinalgOp>(op).getDpsInputOperand(1)->get();
+    return contractsLeadingDim(w, w == right ? c.bNK : c.aKLast);
+  };
+  return contractsLeading(first) != contractsLeading(later);
+}
+
+void RoleAnalysis::decideDgradRoles(ArrayRef<Operation *> weightLinears,
+                                    const TrainingPairing &p) {
+  // A dgrad takes its fprop's role (the same weight in a joint graph), else
+  // gating or output_head from a split forward's parameter or the
+  // vocabulary.
   DenseMap<WeightView, Operation *> fpropOfWeight;
   for (Operation *op : weightLinears)
     if (!gemmKinds.count(op) || gemmKinds[op] == GemmKind::fprop)
-      fpropOfWeight.try_emplace(getWeightView(weightOf(op).first), op);
+      fpropOfWeight.try_emplace(getWeightView(splitWeightOperands(op).first),
+                                op);
   for (Operation *op : weightLinears) {
     auto kind = gemmKinds.find(op);
     if (kind == gemmKinds.end() || kind->second != GemmKind::dgrad)
       continue;
     const Contraction &c = contractions.find(op)->second;
-    WeightView wView = getWeightView(weightOf(op).first);
-    std::string source =
-        stringifyWeightSource(getWeightSource(weightOf(op).first)).str();
+    Value w = splitWeightOperands(op).first;
+    WeightView wView = getWeightView(w);
+    std::string source = stringifyWeightSource(getWeightSource(w)).str();
     RoleDecision d{Role::linear,
                    "heuristic: activation gradient dX = dY * W of a linear "
                    "(weight: " +
@@ -438,41 +447,47 @@ void RoleAnalysis::classifyTrainingGemms(ArrayRef<Operation *> ops,
                      .getName()
                      .str() +
                  ") in another function";
-    } else if (isVocab(c.k) && isLossGradient(activationSource[op])) {
+    } else if (p.isVocab(c.k) &&
+               isLossGradient(p.activationSource.lookup(op))) {
       // No fprop here (a split backward): the head's Dgrad is the one
       // whose dY is the loss gradient.
       d.role = Role::output_head;
       d.reason = "heuristic: activation gradient of a vocabulary-sized "
                  "linear (contraction over " +
-                 dimString(c.k) + ")";
+                 shapeString(c.k) + ")";
     }
     decisions[op] = d;
     gatingOps.erase(op);
   }
-  for (auto [op, g] : llvm::zip_equal(weightGradients, wgradGradients)) {
+}
+
+void RoleAnalysis::decideWgradRoles(ArrayRef<Operation *> weightLinears,
+                                    ArrayRef<Operation *> weightGradients,
+                                    const TrainingPairing &p) {
+  for (auto [op, g] : llvm::zip_equal(weightGradients, p.wgradGradients)) {
     gemmKinds[op] = GemmKind::wgrad;
     const Contraction &c = contractions.find(op)->second;
     RoleDecision d{Role::linear, "heuristic: weight gradient dW = dY^T * X "
                                  "(contraction over the " +
-                                     dimString(c.k) + " tokens)"};
+                                     shapeString(c.k) + " tokens)"};
     // The dgrad sharing dY names the layer.
     Operation *dgrad = nullptr;
     for (Operation *l : weightLinears) {
       auto k = gemmKinds.find(l);
       if (k != gemmKinds.end() && k->second == GemmKind::dgrad &&
-          activationSource[l] == g)
+          p.activationSource.lookup(l) == g)
         dgrad = l;
     }
     // The layer of the dgrad sharing dY, else (no dgrad: a split backward,
     // or a first layer) the head's when dY is the loss gradient: a
     // vocabulary-sized linear that is not the head stays a linear.
     Role dgradRole = dgrad ? getDecision(dgrad).role : Role::linear;
-    if ((isVocab(c.m) || isVocab(c.n)) &&
+    if ((p.isVocab(c.m) || p.isVocab(c.n)) &&
         (dgrad ? dgradRole == Role::output_head : isLossGradient(g))) {
       d.role = Role::output_head;
       d.reason = "heuristic: weight gradient of a vocabulary-sized linear "
                  "(" +
-                 dimString(c.m) + "x" + dimString(c.n) + ")";
+                 shapeString({c.m, c.n}) + ")";
     } else if (dgradRole != Role::linear) {
       d.role = dgradRole;
       d.reason = "heuristic: weight gradient of the " +
@@ -480,7 +495,22 @@ void RoleAnalysis::classifyTrainingGemms(ArrayRef<Operation *> ops,
     }
     decisions[op] = d;
   }
+}
+
+void RoleAnalysis::classifyTrainingGemms(ArrayRef<Operation *> ops,
+                                         ArrayRef<Operation *> weightLinears,
+                                         ArrayRef<Operation *> weightGradients,
+                                         const DenseSet<int64_t> &vocab) {
   (void)ops;
+  TrainingPairing p;
+  for (int64_t v : vocab)
+    p.largestVocab = std::max(p.largestVocab, v);
+  pairTrainingOperands(weightLinears, weightGradients, p);
+  classifyFpropsAndDgrads(weightLinears, p);
+  // The role of each gradient GEMM is its layer's; the gradients of
+  // sensitive linears (output head, gating) stay high precision with them.
+  decideDgradRoles(weightLinears, p);
+  decideWgradRoles(weightLinears, weightGradients, p);
   training |= !weightGradients.empty() || llvm::any_of(gemmKinds, [](auto &kv) {
     return kv.second == GemmKind::dgrad;
   });

@@ -1,5 +1,6 @@
 //===- FP8Attrs.cpp - #fp8.policy and the enum attributes -----------------===//
 #include "fp8/Dialect/FP8/IR/FP8.h"
+#include "fp8/Dialect/FP8/IR/ShapeString.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -421,8 +422,8 @@ verifyGemmKernelProblem(function_ref<InFlightDiagnostic()> emitError, int64_t m,
                         int64_t n, int64_t k, Type a, Type b, Type d, Type c,
                         Type aScale, Type bScale, int64_t bScaleRows) {
   if ((!ShapedType::isDynamic(m) && m < 1) || n < 1 || k < 1)
-    return emitError() << "needs m, n and k >= 1 (m may be ?), got " << m << "x"
-                       << n << "x" << k;
+    return emitError() << "needs m, n and k >= 1 (m may be ?), got "
+                       << shapeString({m, n, k});
   if (!isSupportedFP8Type(a) || !isSupportedFP8Type(b))
     return emitError() << "needs FP8 operands a and b (f8E4M3FN or f8E5M2), "
                           "got "
@@ -507,7 +508,7 @@ LogicalResult QuantizeKernelAttr::verify(
     FloatAttr eps, BoolAttr transpose) {
   if ((!ShapedType::isDynamic(rows) && rows < 1) || cols < 1)
     return emitError() << "needs rows and cols >= 1 (rows may be ?), got "
-                       << rows << "x" << cols;
+                       << shapeString({rows, cols});
   if (blockRows != 1 && blockRows != 128)
     return emitError() << "needs block_rows 1 or 128, got " << blockRows;
   if (transpose && transpose.getValue()) {

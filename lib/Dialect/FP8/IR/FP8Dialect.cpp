@@ -1,5 +1,6 @@
 //===- FP8Dialect.cpp - fp8 dialect registration and attribute checks -----===//
 #include "fp8/Dialect/FP8/IR/FP8.h"
+#include "fp8/Dialect/FP8/IR/ShapeString.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -104,6 +105,21 @@ int64_t getNumBlocks(int64_t dim, int64_t block) {
 Precision getHighPrecisionOf(Type floatType) {
   return floatType.isF32() || floatType.isF64() ? Precision::f32
                                                 : Precision::bf16;
+}
+
+std::string shapeString(ArrayRef<int64_t> shape, StringRef separator) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  llvm::interleave(
+      shape, os,
+      [&](int64_t d) {
+        if (ShapedType::isDynamic(d))
+          os << '?';
+        else
+          os << d;
+      },
+      separator);
+  return s;
 }
 
 std::string getRoleNames() {

@@ -1,5 +1,6 @@
 //===- FP8Ops.cpp - fp8 op verifiers and folders --------------------------===//
 #include "fp8/Dialect/FP8/IR/FP8.h"
+#include "fp8/Dialect/FP8/IR/ShapeString.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -13,16 +14,7 @@ using namespace mlir::fp8;
 
 /// Prints a shape as `[32, ?, 4096]` for diagnostics.
 static std::string formatShape(ArrayRef<int64_t> shape) {
-  std::string s = "[";
-  llvm::raw_string_ostream os(s);
-  llvm::interleaveComma(shape, os, [&](int64_t d) {
-    if (ShapedType::isDynamic(d))
-      os << '?';
-    else
-      os << d;
-  });
-  os << ']';
-  return s;
+  return "[" + shapeString(shape, ", ") + "]";
 }
 
 /// Checks that `actual` could hold the same shape as `expected` (a dynamic

@@ -1,5 +1,6 @@
 //===- FP8Types.cpp - !fp8.scaled -----------------------------------------===//
 #include "fp8/Dialect/FP8/IR/FP8.h"
+#include "fp8/Dialect/FP8/IR/ShapeString.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -39,14 +40,7 @@ ParseResult parseBlockList(AsmParser &parser, SmallVectorImpl<int64_t> &out,
 }
 
 void printBlockList(AsmPrinter &printer, ArrayRef<int64_t> block) {
-  printer << '[';
-  llvm::interleaveComma(block, printer, [&](int64_t v) {
-    if (ShapedType::isDynamic(v))
-      printer << '?';
-    else
-      printer << v;
-  });
-  printer << ']';
+  printer << '[' << shapeString(block, ", ") << ']';
 }
 } // namespace mlir::fp8::detail
 

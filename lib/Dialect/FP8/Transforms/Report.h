@@ -12,6 +12,7 @@
 #include "ReportCount.h"
 
 #include "fp8/Dialect/FP8/IR/FP8.h"
+#include "fp8/Dialect/FP8/IR/ShapeString.h"
 #include "fp8/Target/Hopper/GemmCostModel.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -140,8 +141,6 @@ inline StringRef precisionName(std::optional<Precision> precision) {
   return precision ? stringifyPrecision(*precision) : StringRef();
 }
 
-/// "MxNxK" of sizes, "?" for a dynamic one.
-std::string shapeString(ArrayRef<int64_t> shape);
 /// A row's location: the name of a NameLoc, "file:line" of a
 /// FileLineColLoc, the first such inside a fused or call-site location.
 std::string locationString(Location loc);

@@ -151,13 +151,25 @@ bool isQuantizedWeight(Value v) {
   return false;
 }
 
+/// True for DeepSeek-V3's recipe, read from the fields: the linears' GEMMs
+/// in FP8 (linear not kept high) with its fine-grained scaling, 1xB tiles
+/// of activations and gradients and BxB blocks of weights (§3.3.2). The
+/// presets deepseek-v3 and hybrid; not bf16 (every GEMM high), per-tensor,
+/// rowwise or mxfp8 (no square weight blocks).
+bool isFineGrainedFP8Training(PolicyAttr policy) {
+  ArrayRef<int64_t> act = policy.getActivationBlock();
+  ArrayRef<int64_t> weight = policy.getWeightBlock();
+  return !policy.keepsHigh(Role::linear) && act.size() == 2 &&
+         weight.size() == 2 && act[0] == 1 && !ShapedType::isDynamic(act[1]) &&
+         act[1] > 1 && weight[0] == act[1] && weight[1] == act[1];
+}
+
 TrainingState getTrainingState(PolicyAttr policy) {
-  StringRef name = policy.getName().getValue();
   // DeepSeek-V3 §3.3.3 (low-precision storage): FP32 master weights and
-  // weight gradients (accumulated in FP32), BF16 AdamW moments. The other
-  // presets follow the usual mixed-precision AdamW (TransformerEngine,
+  // weight gradients (accumulated in FP32), BF16 AdamW moments. Other
+  // policies follow the usual mixed-precision AdamW (TransformerEngine,
   // torchao): everything in FP32.
-  if (name == "deepseek-v3" || name == "hybrid")
+  if (isFineGrainedFP8Training(policy))
     return {"f32", "f32", "bf16", 4, 4, 2 * 2};
   return {"f32", "f32", "f32", 4, 4, 2 * 4};
 }
@@ -522,21 +534,6 @@ std::string mlir::fp8::locationString(Location loc) {
   if (auto c = dyn_cast<CallSiteLoc>(loc))
     return locationString(c.getCallee());
   return "";
-}
-
-std::string mlir::fp8::shapeString(ArrayRef<int64_t> shape) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  llvm::interleave(
-      shape, os,
-      [&](int64_t d) {
-        if (ShapedType::isDynamic(d))
-          os << '?';
-        else
-          os << d;
-      },
-      "x");
-  return s;
 }
 
 /// The product of the static trip counts of the loops around `op` inside

@@ -256,6 +256,21 @@ private:
                              ArrayRef<Operation *> weightLinears,
                              ArrayRef<Operation *> weightGradients,
                              const DenseSet<int64_t> &vocab);
+  /// Its steps (TrainingGemms.cpp), in order: which operand source of each
+  /// weight gradient is dY; fprop or dgrad for each contraction with a
+  /// weight; the roles of the dgrads, then of the wgrads.
+  struct TrainingPairing;
+  void pairTrainingOperands(ArrayRef<Operation *> weightLinears,
+                            ArrayRef<Operation *> weightGradients,
+                            TrainingPairing &p);
+  void classifyFpropsAndDgrads(ArrayRef<Operation *> weightLinears,
+                               const TrainingPairing &p);
+  bool contractsAlongOtherDim(Operation *first, Operation *later) const;
+  void decideDgradRoles(ArrayRef<Operation *> weightLinears,
+                        const TrainingPairing &p);
+  void decideWgradRoles(ArrayRef<Operation *> weightLinears,
+                        ArrayRef<Operation *> weightGradients,
+                        const TrainingPairing &p);
   /// True when `v` is computed from `from` (through any op's operands and
   /// the values its regions capture), at most kMaxDescentSearchValues.
   bool descendsFrom(Value v, Value from) const;

@@ -1,0 +1,180 @@
+//===- fp8-emu-run.cpp - run an MLIR GPU program on the CPU emulator ------===//
+//
+// fp8-emu-run FILE.mlir [--pre=PASSES] [--entry=main]: lowers a host + device
+// program as upstream's gpu-lower-to-nvvm-pipeline does, except that the
+// gpu.module stays at the NVVM level (fp8-gpu-module-to-text in place of
+// gpu-module-to-binary and no convert-nvvm-to-llvm, whose inline PTX the
+// emulator does not read), JIT-compiles the host code in this process and
+// runs its entry point against libfp8_emu_mgpu (the mgpu* runtime on the
+// emulated device). What the program prints (host printf, vector.print,
+// printMemref*, device printf) goes to stdout; a fault the emulator
+// detects goes to stderr with exit status 1 (FP8_EMU_CONTINUE_ON_FAULT=1:
+// the run goes on past it, and the exit status is still 1).
+// docs/gpu-kernel.md, "Running MLIR GPU programs: fp8-emu-run".
+//
+//===----------------------------------------------------------------------===//
+#include "fp8/Emulator/MgpuRuntime.h"
+#include "fp8/InitAll.h"
+
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+using namespace mlir;
+namespace cl = llvm::cl;
+
+static cl::opt<std::string> inputFile(cl::Positional,
+                                      cl::desc("<input .mlir, - for stdin>"),
+                                      cl::init("-"));
+static cl::opt<std::string>
+    prePasses("pre",
+              cl::desc("Passes to run before the GPU lowering, as in a RUN "
+                       "line (a textual pipeline on the module, e.g. "
+                       "convert-linalg-to-loops)"),
+              cl::init(""));
+static cl::opt<std::string> entry("entry",
+                                  cl::desc("The function to run (no "
+                                           "arguments, no results)"),
+                                  cl::init("main"));
+static cl::opt<std::string>
+    chip("chip", cl::desc("The nvvm.target chip of the kernels"),
+         cl::init("sm_90a"));
+static cl::list<std::string>
+    sharedLibs("shared-libs",
+               cl::desc("More libraries for the host code (the runner "
+                        "utils are loaded already)"),
+               cl::CommaSeparated);
+static cl::opt<bool>
+    printLowered("print-lowered",
+                 cl::desc("Print the lowered module instead of running it"),
+                 cl::init(false));
+
+/// The lowering: upstream's gpu-lower-to-nvvm-pipeline
+/// (GPUToNVVMPipeline.cpp), the gpu.module kept at the NVVM level.
+static std::string pipeline() {
+  return // The common part.
+      "convert-nvgpu-to-nvvm,gpu-kernel-outlining,"
+      // The host's shared-memory globals, copied into the kernels by the
+      // outlining, are dead on the host (a memref.global in address
+      // space 3 has no host lowering).
+      "symbol-dce,convert-vector-to-scf,"
+      "convert-scf-to-cf,convert-func-to-llvm,expand-strided-metadata,"
+      "nvvm-attach-target{chip=" +
+      chip +
+      " features=+ptx80 O=3},lower-affine,convert-arith-to-llvm,"
+      "convert-index-to-llvm,canonicalize,cse,"
+      // The gpu.module (upstream strips its debug info first;
+      // fp8-gpu-module-to-text prints it without locations anyway).
+      "gpu.module(convert-gpu-to-nvvm,llvm-optimize-for-nvvm-target,"
+      "canonicalize,cse,reconcile-unrealized-casts),"
+      // The kernels embedded as MLIR text, before gpu-to-llvm (which
+      // would turn NVVM ops into inline PTX in a gpu.module), then the
+      // host.
+      "fp8-gpu-module-to-text,gpu-to-llvm,convert-math-to-llvm,"
+      "canonicalize,cse,reconcile-unrealized-casts";
+}
+
+static std::string libraryPath(StringRef dir, StringRef name) {
+  llvm::SmallString<256> p(dir);
+  llvm::sys::path::append(p, "lib" + name + FP8_SHLIB_EXT);
+  return std::string(p);
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
+  registerAllPasses();
+  fp8::registerFP8Passes();
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registerAllToLLVMIRTranslations(registry);
+  fp8::registerFP8Dialect(registry);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "fp8-emu-run: an MLIR GPU program (host + gpu.launch) run on the "
+      "fp8-mlir CPU emulator of sm_90a\n");
+
+  MLIRContext ctx(registry);
+  std::string err;
+  std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(inputFile, &err);
+  if (!file) {
+    llvm::errs() << "fp8-emu-run: " << err << "\n";
+    return 2;
+  }
+  llvm::SourceMgr sm;
+  sm.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  SourceMgrDiagnosticHandler diag(sm, &ctx);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sm, &ctx);
+  if (!module)
+    return 2;
+
+  PassManager pm(&ctx);
+  if (!prePasses.empty() &&
+      failed(parsePassPipeline(prePasses, pm, llvm::errs()))) {
+    llvm::errs() << "fp8-emu-run: cannot parse --pre='" << prePasses << "'\n";
+    return 2;
+  }
+  if (failed(parsePassPipeline(pipeline(), pm, llvm::errs())))
+    return 2;
+  if (failed(pm.run(*module))) {
+    llvm::errs() << "fp8-emu-run: the lowering failed\n";
+    return 2;
+  }
+  if (printLowered) {
+    module->print(llvm::outs());
+    return 0;
+  }
+
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  std::vector<std::string> libs = {
+      libraryPath(FP8_MLIR_RUNNER_LIB_DIR, "mlir_runner_utils"),
+      libraryPath(FP8_MLIR_RUNNER_LIB_DIR, "mlir_c_runner_utils")};
+  for (const std::string &l : sharedLibs)
+    libs.push_back(l);
+  std::vector<StringRef> libRefs(libs.begin(), libs.end());
+  ExecutionEngineOptions options;
+  options.sharedLibPaths = libRefs;
+  options.transformer = makeOptimizingTransformer(/*optLevel=*/0,
+                                                  /*sizeLevel=*/0,
+                                                  /*targetMachine=*/nullptr);
+  auto engine = ExecutionEngine::create(*module, options);
+  if (!engine) {
+    llvm::errs() << "fp8-emu-run: JIT compilation of the host code failed: "
+                 << llvm::toString(engine.takeError()) << "\n";
+    return 2;
+  }
+  if (llvm::Error e = (*engine)->invokePacked(entry)) {
+    llvm::errs() << "fp8-emu-run: cannot run '" << entry
+                 << "': " << llvm::toString(std::move(e)) << "\n";
+    return 2;
+  }
+  std::fflush(stdout);
+  // With FP8_EMU_CONTINUE_ON_FAULT the run went on past a fault (reported
+  // on stderr when it happened): the status still says so.
+  if (fp8emuGetLastError())
+    return 1;
+  return 0;
+}
