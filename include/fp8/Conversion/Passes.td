@@ -332,6 +332,9 @@ def FP8LaunchKernelsPass : Pass<"fp8-launch-kernels", "ModuleOp"> {
     After bufferization, `convert-nvgpu-to-nvvm` and `gpu-to-llvm` (bare
     pointers for kernel arguments) lower the launchers to the upstream
     `mgpu*` runtime ABI (docs/gpu-kernel.md, "Host ABI"). With
+    `launchers=define-only` and `resident` (the default), the launchers
+    take device buffers and the host functions keep tensors on the device
+    between launches (docs/gpu-kernel.md, "Device-resident tensors"). With
     `emit-c-interface`, every public function gets `llvm.emit_c_interface`.
 
     Run-time checks (`cf.assert` before the launch, the CPU lowering's
@@ -358,6 +361,13 @@ def FP8LaunchKernelsPass : Pass<"fp8-launch-kernels", "ModuleOp"> {
            "the ops, launchers only declared (so buffer deallocation, which "
            "rejects the gpu ops, can run on the host program); define-only: "
            "give declared launchers their bodies (after deallocation)">,
+    Option<"resident", "resident", "bool", /*default=*/"true",
+           "define-only: the host functions keep the tensors a launch "
+           "writes on the device for the launches that read them; only "
+           "the functions' arguments and results, and buffers host ops "
+           "read, cross (gpu.alloc/memcpy/dealloc at the call sites, the "
+           "launchers take device buffers). false (and launchers=all): "
+           "every launcher copies its inputs in and its result out">,
   ];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::nvgpu::NVGPUDialect",

@@ -29,6 +29,8 @@
  *   that fp8emuGetLastError returns. FP8_EMU_SEED sets the scheduler seed;
  *   FP8_EMU_TRACE prints one line per launch (kernel, grid, block, dynamic
  *   shared memory, parameter count) to stderr.
+ * - fp8_mgpu_transfer_bytes(direction) counts the host<->device bytes of
+ *   mgpuMemcpy (the project's extension, emulator only).
  *
 \*===----------------------------------------------------------------------===*/
 #ifndef FP8_EMULATOR_MGPURUNTIME_H
@@ -79,6 +81,13 @@ int32_t fp8_mgpu_sm_count(void);
 /// The first error since the last call (a fault report or a misuse of the
 /// API), or NULL; clears it.
 const char *fp8emuGetLastError(void);
+
+/// The bytes mgpuMemcpy copied from host to device memory (direction 0) or
+/// from device to host memory (direction 1) since the last call for that
+/// direction (or the start of the process); clears that count. Device to
+/// device copies are not counted. Tests read the host<->device traffic of
+/// one call of a host program with it (test/Integration/GPUHost).
+uint64_t fp8_mgpu_transfer_bytes(int32_t direction);
 
 #ifdef __cplusplus
 }

@@ -74,6 +74,12 @@ struct FP8LaunchKernelsPass
     }
     if (mode == "declare")
       return;
+    // Device-resident tensors: the call sites move the operands (bufferized
+    // host functions only: launchers=define-only).
+    if (mode == "define-only" && resident)
+      for (auto fn : module.getOps<func::FuncOp>())
+        if (!fn.isExternal())
+          makeLaunchesResident(fn);
     for (auto fn : llvm::to_vector(module.getOps<func::FuncOp>()))
       if (fn.isExternal() && fn->hasAttr(FP8Dialect::kKernelRefAttrName))
         if (failed(defineLauncher(fn, smCount)))

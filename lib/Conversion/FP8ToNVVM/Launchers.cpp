@@ -32,11 +32,16 @@ constexpr StringLiteral kSmCountFunction = "fp8_mgpu_sm_count";
 struct HostBuilder {
   ImplicitLocOpBuilder &b;
   Type token;
+  // The launcher's memrefs are device buffers (the caller's residency,
+  // Residency.cpp): nothing to copy, allocate or free here.
+  bool resident;
   SmallVector<Value> deviceBuffers; // raw i8 allocations, freed at the end
-  Value chain;                      // the last async token (one stream)
+  SmallVector<std::pair<Value, Value>> results; // (host, device), copied back
+  Value chain; // the last async token (one stream)
 
-  explicit HostBuilder(ImplicitLocOpBuilder &b)
-      : b(b), token(gpu::AsyncTokenType::get(b.getContext())) {}
+  explicit HostBuilder(ImplicitLocOpBuilder &b, bool resident = false)
+      : b(b), token(gpu::AsyncTokenType::get(b.getContext())),
+        resident(resident) {}
 
   Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, v); }
   Value mul(Value x, Value y) { return arith::MulIOp::create(b, x, y); }
@@ -72,14 +77,34 @@ struct HostBuilder {
     copy(dev, host);
     return {raw, dev};
   }
-  /// A TMA descriptor over the device buffer `raw` viewed as `shape`
-  /// elements of `elem` (sizes: the dynamic ones), box `box` (outermost
-  /// first; a grouped operand's group dimension has box 1), zero fill out of
-  /// bounds (the kernel's M/N/K tails).
-  Value tensorMap(Value raw, ArrayRef<int64_t> shape, ValueRange sizes,
-                  Type elem, ArrayRef<int64_t> box,
+  /// The device buffer of the launcher's operand `arg` (`bytes` long, the
+  /// dynamic sizes `sizes`): `arg` itself when resident, else a copy.
+  Value input(Value arg, Value bytes, ValueRange sizes) {
+    return resident ? arg : upload(arg, bytes, sizes).second;
+  }
+  /// The device buffer the kernel writes the operand `arg` into: `arg`
+  /// itself when resident, else a fresh one copied back in finish().
+  Value output(Value arg, Value bytes, ValueRange sizes) {
+    if (resident)
+      return arg;
+    Value dev = alloc(bytes, cast<MemRefType>(arg.getType()), sizes).second;
+    results.push_back({arg, dev});
+    return dev;
+  }
+  /// A TMA descriptor over the device buffer `dev` read as elements of
+  /// `elem` (FP8 codes as u8: the same bytes, the type TMA knows), box
+  /// `box` (outermost first; a grouped operand's group dimension has box
+  /// 1), zero fill out of bounds (the kernel's M/N/K tails).
+  Value tensorMap(Value dev, Type elem, ArrayRef<int64_t> box,
                   nvgpu::TensorMapSwizzleKind swizzle) {
-    Value typed = view(raw, MemRefType::get(shape, elem), sizes);
+    auto devTy = cast<MemRefType>(dev.getType());
+    Value typed = dev;
+    // The codes reinterpreted as u8 (both are i8 in LLVM: the casts fold in
+    // reconcile-unrealized-casts).
+    if (devTy.getElementType() != elem)
+      typed = UnrealizedConversionCastOp::create(
+                  b, MemRefType::get(devTy.getShape(), elem), dev)
+                  .getResult(0);
     Value unranked = memref::CastOp::create(
         b, UnrankedMemRefType::get(elem, Attribute()), typed);
     auto boxTy = MemRefType::get(box, elem, AffineMap(),
@@ -133,9 +158,12 @@ struct HostBuilder {
                 token, ValueRange{chain})
                 .getAsyncToken();
   }
-  /// Frees every device buffer and waits for the stream: the launcher
-  /// returns with the results on the host.
+  /// Copies the results back, frees every device buffer and waits for the
+  /// stream: the launcher returns with the results on the host (resident:
+  /// on the device, where its caller keeps them).
   void finish() {
+    for (auto [host, dev] : results)
+      copy(host, dev);
     for (Value raw : deviceBuffers)
       chain = gpu::DeallocOp::create(b, token, ValueRange{chain}, raw)
                   .getAsyncToken();
@@ -186,8 +214,9 @@ void buildGemmLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
                            const GemmKernelConfig &c, SymbolRefAttr kernel,
                            int64_t smCount,
                            GemmGrouping grouping = GemmGrouping::none,
-                           int64_t groups = 1, bool hasGroupArg = false) {
-  HostBuilder h(b);
+                           int64_t groups = 1, bool hasGroupArg = false,
+                           bool resident = false) {
+  HostBuilder h(b, resident);
   Value a = args[0], bw = args[1], saT = args[2], sb = args[3], d = args[4];
   Value group = hasGroupArg ? args.back() : Value();
   size_t nFixed = hasGroupArg ? args.size() - 1 : args.size();
@@ -198,31 +227,25 @@ void buildGemmLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
   auto u8 = IntegerType::get(b.getContext(), 8, IntegerType::Unsigned);
   // The codes and A scales are read by TMA (through descriptors of the raw
   // buffers), the B scales and D by plain loads and stores.
-  Value aRaw = h.upload(a, numElements(h, a), dynamicSizes(b, a)).first;
-  Value bRaw = h.upload(bw, numElements(h, bw), ValueRange{}).first;
-  Value saRaw = h.upload(saT, bytesOf(h, numElements(h, saT), b.getF32Type()),
-                         dynamicSizes(b, saT))
-                    .first;
+  Value aDev = h.input(a, numElements(h, a), dynamicSizes(b, a));
+  Value bDev = h.input(bw, numElements(h, bw), ValueRange{});
+  Value saDev = h.input(saT, bytesOf(h, numElements(h, saT), b.getF32Type()),
+                        dynamicSizes(b, saT));
   Value sbDev =
-      h.upload(sb, bytesOf(h, numElements(h, sb), b.getF32Type()), ValueRange{})
-          .second;
+      h.input(sb, bytesOf(h, numElements(h, sb), b.getF32Type()), ValueRange{});
   auto dTy = cast<MemRefType>(d.getType());
-  Value dDev = h.alloc(bytesOf(h, numElements(h, d), dTy.getElementType()), dTy,
-                       dynamicSizes(b, d))
-                   .second;
+  Value dDev = h.output(d, bytesOf(h, numElements(h, d), dTy.getElementType()),
+                        dynamicSizes(b, d));
   Value groupDev;
   if (group)
-    groupDev =
-        h.upload(group, bytesOf(h, numElements(h, group), b.getI32Type()),
-                 dynamicSizes(b, group))
-            .second;
+    groupDev = h.input(group, bytesOf(h, numElements(h, group), b.getI32Type()),
+                       dynamicSizes(b, group));
   Value accDev;
   if (acc) {
     auto accTy = cast<MemRefType>(acc.getType());
     accDev =
-        h.upload(acc, bytesOf(h, numElements(h, acc), accTy.getElementType()),
-                 dynamicSizes(b, acc))
-            .second;
+        h.input(acc, bytesOf(h, numElements(h, acc), accTy.getElementType()),
+                dynamicSizes(b, acc));
   }
   // TMA descriptors (the kernel ABI, GemmKernelConfig.h) over the device
   // buffers: codes as u8 with 128-byte swizzle and a 128-byte inner box;
@@ -237,14 +260,11 @@ void buildGemmLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
     bx.append(inner.begin(), inner.end());
     return bx;
   };
-  Value tmA = h.tensorMap(aRaw, aTy.getShape(), dynamicSizes(b, a), u8,
-                          box(aTy, {c.blockM, c.blockK}),
+  Value tmA = h.tensorMap(aDev, u8, box(aTy, {c.blockM, c.blockK}),
                           nvgpu::TensorMapSwizzleKind::SWIZZLE_128B);
-  Value tmB = h.tensorMap(bRaw, bTy.getShape(), ValueRange{}, u8,
-                          box(bTy, {c.blockN, c.blockK}),
+  Value tmB = h.tensorMap(bDev, u8, box(bTy, {c.blockN, c.blockK}),
                           nvgpu::TensorMapSwizzleKind::SWIZZLE_128B);
-  Value tmSA = h.tensorMap(saRaw, saTy.getShape(), dynamicSizes(b, saT),
-                           b.getF32Type(), box(saTy, {1, c.blockM}),
+  Value tmSA = h.tensorMap(saDev, b.getF32Type(), box(saTy, {1, c.blockM}),
                            nvgpu::TensorMapSwizzleKind::SWIZZLE_NONE);
   // Persistent grid: min(tiles, SMs), tiles from the run-time M (times G
   // for the masked form, whose grid covers every group's tiles), the SMs
@@ -259,7 +279,6 @@ void buildGemmLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
   if (groupDev)
     kernelArgs.push_back(groupDev);
   h.launch(kernel, grid, c.threads(), c.sharedMemoryBytes(), kernelArgs);
-  h.copy(d, dDev);
   h.finish();
 }
 
@@ -268,21 +287,17 @@ void buildGemmLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
 /// (`transpose`): (x codes [cols, rows], q, scales, x scales).
 void buildQuantizeLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
                                const QuantizeKernelConfig &c, bool transpose,
-                               SymbolRefAttr kernel) {
-  HostBuilder h(b);
+                               SymbolRefAttr kernel, bool resident) {
+  HostBuilder h(b, resident);
   Value x = args[0], q = args[1], s = args[2];
   Value rows = transpose ? h.idx(c.rows) : memref::DimOp::create(b, x, 0);
   h.chain = gpu::WaitOp::create(b, h.token, ValueRange{}).getAsyncToken();
   auto xTy = cast<MemRefType>(x.getType());
-  Value xDev = h.upload(x, bytesOf(h, numElements(h, x), xTy.getElementType()),
-                        dynamicSizes(b, x))
-                   .second;
-  Value qDev = h.alloc(numElements(h, q), cast<MemRefType>(q.getType()),
-                       dynamicSizes(b, q))
-                   .second;
-  Value sDev = h.alloc(bytesOf(h, numElements(h, s), b.getF32Type()),
-                       cast<MemRefType>(s.getType()), dynamicSizes(b, s))
-                   .second;
+  Value xDev = h.input(x, bytesOf(h, numElements(h, x), xTy.getElementType()),
+                       dynamicSizes(b, x));
+  Value qDev = h.output(q, numElements(h, q), dynamicSizes(b, q));
+  Value sDev = h.output(s, bytesOf(h, numElements(h, s), b.getF32Type()),
+                        dynamicSizes(b, s));
   // Grid: the kernel's blocks over the run-time rows (QuantizeKernelConfig).
   Value rowBlocks = h.ceilDiv(rows, c.blockRows);
   Value blocks = h.mul(rowBlocks, h.idx(c.colBlocks()));
@@ -291,12 +306,9 @@ void buildQuantizeLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
   if (transpose) {
     Value xs = args[3];
     kernelArgs.push_back(
-        h.upload(xs, bytesOf(h, numElements(h, xs), b.getF32Type()), {})
-            .second);
+        h.input(xs, bytesOf(h, numElements(h, xs), b.getF32Type()), {}));
   }
   h.launch(kernel, grid, QuantizeKernelConfig::kThreads, 0, kernelArgs);
-  h.copy(q, qDev);
-  h.copy(s, sDev);
   h.finish();
 }
 
@@ -321,6 +333,12 @@ func::FuncOp mlir::fp8::getOrDeclareLauncher(ModuleOp module,
   return fn;
 }
 
+SmallVector<unsigned> mlir::fp8::getLauncherResults(Attribute config) {
+  if (isa<GemmKernelAttr>(config))
+    return {4};
+  return {1, 2};
+}
+
 LogicalResult mlir::fp8::defineLauncher(func::FuncOp fn, int64_t smCount) {
   Attribute config = fn->getAttr(FP8Dialect::kKernelAttrName);
   auto kernel =
@@ -331,6 +349,9 @@ LogicalResult mlir::fp8::defineLauncher(func::FuncOp fn, int64_t smCount) {
            << FP8Dialect::kKernelAttrName << " (#fp8.gemm_kernel or "
            << "#fp8.quantize_kernel) and " << FP8Dialect::kKernelRefAttrName
            << " (copied when fp8-launch-kernels declares it)";
+  // Set by the residency of its callers (makeLaunchesResident): the
+  // operands are device buffers.
+  bool resident = fn->hasAttr(kResidentOperandsAttrName);
   Block *entry = fn.addEntryBlock();
   ImplicitLocOpBuilder b(fn.getLoc(), fn.getContext());
   b.setInsertionPointToStart(entry);
@@ -340,7 +361,7 @@ LogicalResult mlir::fp8::defineLauncher(func::FuncOp fn, int64_t smCount) {
   // work, as a grid of 0 CTAs and a tensor map over an empty extent are
   // invalid (cuLaunchKernel, cuTensorMapEncodeTiled).
   Value result = args[isa<GemmKernelAttr>(config) ? 4 : 1];
-  HostBuilder h(b);
+  HostBuilder h(b, resident);
   Value nonEmpty = arith::CmpIOp::create(b, arith::CmpIPredicate::ne,
                                          numElements(h, result), h.idx(0));
   auto ifNonEmpty = scf::IfOp::create(b, nonEmpty, /*withElseRegion=*/false);
@@ -354,11 +375,12 @@ LogicalResult mlir::fp8::defineLauncher(func::FuncOp fn, int64_t smCount) {
     buildGemmLauncherBody(
         b, args, gemm.getConfig(), kernel, smCount, grouping, gemm.getGroups(),
         /*hasGroupArg=*/grouping == GemmGrouping::contiguous ||
-            gemm.hasCounts());
+            gemm.hasCounts(),
+        resident);
   } else {
     auto quantize = cast<QuantizeKernelAttr>(config);
     buildQuantizeLauncherBody(b, args, quantize.getConfig(),
-                              quantize.isTranspose(), kernel);
+                              quantize.isTranspose(), kernel, resident);
   }
   b.setInsertionPointAfter(ifNonEmpty);
   func::ReturnOp::create(b);
@@ -366,5 +388,6 @@ LogicalResult mlir::fp8::defineLauncher(func::FuncOp fn, int64_t smCount) {
   // (mlir-translate) that do not know the fp8 dialect's attributes.
   fn->removeAttr(FP8Dialect::kKernelAttrName);
   fn->removeAttr(FP8Dialect::kKernelRefAttrName);
+  fn->removeAttr(kResidentOperandsAttrName);
   return success();
 }

@@ -33,6 +33,29 @@ func::FuncOp getOrDeclareLauncher(ModuleOp module, SymbolRefAttr kernel,
 /// width (0: the device's SM count at run time).
 LogicalResult defineLauncher(func::FuncOp fn, int64_t smCount);
 
+/// A unit attribute on a launcher declaration: its memref operands are
+/// device buffers (its callers keep the tensors on the device,
+/// makeLaunchesResident), so its body neither copies nor allocates.
+/// Without it the launcher copies its inputs to the device and its results
+/// back on every call.
+constexpr llvm::StringLiteral kResidentOperandsAttrName =
+    "fp8.resident_operands";
+
+/// The operands a launcher of the kernel configuration `config` (its
+/// fp8.kernel) writes: D of a GEMM, the codes and scales of a quantize or
+/// requantize. It reads the others.
+SmallVector<unsigned> getLauncherResults(Attribute config);
+
+/// Device-resident tensors (Residency.cpp): every call of a launcher
+/// declaration in `fn` (after bufferization and deallocation) gets device
+/// buffers for its operands, and the launcher kResidentOperandsAttrName. A
+/// host buffer is copied to the device before its first launcher use and
+/// the copy reused by later launches while no host op writes the buffer; a
+/// launch's result stays on the device and is copied to its host buffer
+/// only before a host op reads it (or at the end of its block: a result the
+/// function returns). Buffers passed from kernel to kernel never cross.
+void makeLaunchesResident(func::FuncOp fn);
+
 } // namespace fp8
 } // namespace mlir
 

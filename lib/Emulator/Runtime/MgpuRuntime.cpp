@@ -42,6 +42,9 @@ struct Runtime {
   // returned, by content: the ABI never frees one, and a host function
   // encodes the same maps on every call over the same buffers.
   std::map<std::string, uint64_t> tensorMaps;
+  // Bytes mgpuMemcpy moved between host and device memory
+  // (fp8_mgpu_transfer_bytes).
+  uint64_t toDevice = 0, toHost = 0;
 
   void error(const std::string &what) {
     std::fprintf(stderr, "%s%s", what.c_str(),
@@ -253,6 +256,21 @@ void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *) {
   }
   std::memmove(d ? d : static_cast<uint8_t *>(dst),
                s ? s : static_cast<uint8_t *>(src), sizeBytes);
+  if (d && !s)
+    rt.toDevice += sizeBytes;
+  else if (s && !d)
+    rt.toHost += sizeBytes;
+}
+
+uint64_t fp8_mgpu_transfer_bytes(int32_t direction) {
+  Runtime &rt = runtime();
+  std::lock_guard<std::mutex> lock(rt.mu);
+  uint64_t bytes = direction == 0 ? rt.toDevice : rt.toHost;
+  if (direction == 0)
+    rt.toDevice = 0;
+  else
+    rt.toHost = 0;
+  return bytes;
 }
 
 void mgpuMemset32(void *dst, unsigned int value, size_t count, void *) {

@@ -71,8 +71,9 @@
 // CHECK: %[[VSB:.*]] = memref.view %[[RSB]]
 // CHECK: %[[RD:.*]], %{{.*}} = gpu.alloc async [%{{.*}}] (%c102400) : memref<?xi8>
 // CHECK: %[[VD:.*]] = memref.view %[[RD]][%c0][] : memref<?xi8> to memref<200x256xbf16>
-// CHECK: memref.view %[[RA]][%c0][] : memref<?xi8> to memref<200x384xui8>
-// CHECK: %[[MA:.*]] = nvgpu.tma.create.descriptor %{{.*}} box[%c128, %c128] : memref<*xui8> -> <tensor = memref<128x128xui8, 3>, swizzle = swizzle_128b, l2promo = l2promo_256b, oob = zero, interleave = none>
+// CHECK: %[[UA:.*]] = builtin.unrealized_conversion_cast %[[VA]] : memref<200x384xf8E4M3FN> to memref<200x384xui8>
+// CHECK: %[[CA:.*]] = memref.cast %[[UA]] : memref<200x384xui8> to memref<*xui8>
+// CHECK: %[[MA:.*]] = nvgpu.tma.create.descriptor %[[CA]] box[%c128, %c128] : memref<*xui8> -> <tensor = memref<128x128xui8, 3>, swizzle = swizzle_128b, l2promo = l2promo_256b, oob = zero, interleave = none>
 // CHECK: %[[PA:.*]] = builtin.unrealized_conversion_cast %[[MA]] {{.*}} to !llvm.ptr
 // CHECK: nvgpu.tma.create.descriptor %{{.*}} box[%c128, %c128] : memref<*xui8>
 // CHECK: nvgpu.tma.create.descriptor %{{.*}} box[%c1, %c128] : memref<*xf32> -> <tensor = memref<1x128xf32, 3>, swizzle = none, l2promo = l2promo_256b, oob = zero, interleave = none>

@@ -47,7 +47,8 @@ void fp8::buildFP8CPUPipeline(OpPassManager &pm,
 
 void fp8::detail::buildHostLowering(OpPassManager &pm,
                                     const FP8CPUPipelineOptions &options,
-                                    bool gpuHost, int64_t smCount) {
+                                    bool gpuHost, int64_t smCount,
+                                    bool resident) {
   // Functions in a nested module would not be bufferized: an error first.
   pm.addPass(createFP8CheckNestedModulesPass());
   // Element-wise arith/math on tensors in user code (e.g. a bitcast of the
@@ -106,6 +107,7 @@ void fp8::detail::buildHostLowering(OpPassManager &pm,
     FP8LaunchKernelsPassOptions launchOpts;
     launchOpts.launchers = "define-only";
     launchOpts.smCount = smCount;
+    launchOpts.resident = resident;
     pm.addPass(createFP8LaunchKernelsPass(launchOpts));
   }
 

@@ -55,5 +55,6 @@ void fp8::buildFP8GPUPipeline(OpPassManager &pm,
   }
   if (host == "llvm")
     fp8::detail::buildHostLowering(pm, FP8CPUPipelineOptions(),
-                                   /*gpuHost=*/true, opts.smCount);
+                                   /*gpuHost=*/true, opts.smCount,
+                                   opts.resident);
 }

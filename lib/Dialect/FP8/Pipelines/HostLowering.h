@@ -15,11 +15,11 @@ namespace detail {
 /// dialect). With `gpuHost`, also the host side of kernel launches
 /// (fp8-launch-kernels{launchers=declare} ran before): the launcher bodies
 /// after buffer deallocation (grid for `smCount` SMs; 0: the device's,
-/// read at run time),
+/// read at run time; `resident`: fp8-launch-kernels' option),
 /// convert-nvgpu-to-nvvm for the TMA descriptors and gpu-to-llvm
 /// (bare-pointer kernel arguments) for the gpu ops.
 void buildHostLowering(OpPassManager &pm, const FP8CPUPipelineOptions &options,
-                       bool gpuHost, int64_t smCount = 0);
+                       bool gpuHost, int64_t smCount = 0, bool resident = true);
 
 } // namespace detail
 } // namespace fp8

@@ -14,7 +14,10 @@
  *   A result may add a hand-derived expectation that both libraries must
  *   meet besides agreeing: `=zero` (every element +0.0) or `=inN` (the bits
  *   of input N, 1-based, of the same type and shape).
- * Prints "host-check: PASS FUNC ..." (FUNC#I for result I of several) and
+ * Prints "host-check: transfers FUNC: N bytes to the device, M to the host"
+ * after the call of LIB when FP8_EMU_TRANSFERS is set and LIB runs on the
+ * emulated runtime (its fp8_mgpu_transfer_bytes counters), and
+ * "host-check: PASS FUNC ..." (FUNC#I for result I of several), and
  * exits 0 when every result element has the oracle's bits, else prints the
  * first mismatches and exits 1.
  *
@@ -135,6 +138,17 @@ static int call(const char *lib, const char *func, Memref2D *res, Memref2D *in,
     return 0;
   }
   memset(res, 0, 4 * sizeof(*res));
+  /* The emulated runtime's host<->device byte counters (libfp8_emu_mgpu,
+   * a dependency of the library under test; the oracle has none): read
+   * and cleared before the call, printed after it. */
+  typedef uint64_t (*Counter)(int32_t);
+  Counter bytes = getenv("FP8_EMU_TRANSFERS")
+                      ? (Counter)dlsym(h, "fp8_mgpu_transfer_bytes")
+                      : NULL;
+  if (bytes) {
+    bytes(0);
+    bytes(1);
+  }
   switch (n) {
   case 1:
     ((Fn1)f)(res, &in[0]);
@@ -151,6 +165,12 @@ static int call(const char *lib, const char *func, Memref2D *res, Memref2D *in,
   default:
     fprintf(stderr, "host-check: 1..4 inputs\n");
     return 0;
+  }
+  if (bytes) {
+    unsigned long long in = bytes(0), out = bytes(1);
+    printf("host-check: transfers %s: %llu bytes to the device, %llu to the "
+           "host\n",
+           func, in, out);
   }
   return 1;
 }

@@ -187,6 +187,14 @@ struct FP8GPUPipelineOptions
                      "reads the device's count at run time, N > 0 compiles "
                      "N in"),
       llvm::cl::init(0)};
+  PassOptions::Option<bool> resident{
+      *this, "resident",
+      llvm::cl::desc("host=llvm: tensors passed from kernel to kernel stay "
+                     "on the device; only the host program's arguments and "
+                     "results (and what a host op reads) cross "
+                     "(fp8-launch-kernels' `resident`); false: every launch "
+                     "copies its operands in and its result out"),
+      llvm::cl::init(true)};
   // The GEMM kernel configuration (fp8-lower-to-nvvm; 0: as `config`).
   PassOptions::Option<std::string> config{
       *this, "config",

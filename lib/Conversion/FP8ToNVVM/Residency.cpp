@@ -1,0 +1,314 @@
+//===- Residency.cpp - device-resident tensors between launches -----------===//
+//
+// makeLaunchesResident (Launchers.h): in a bufferized host function, the
+// launcher calls of fp8-launch-kernels get device buffers, so a tensor that
+// one kernel writes and another reads stays on the device. Block by block,
+// in program order, each host buffer has at most one device copy (upstream
+// gpu.alloc / gpu.memcpy / gpu.dealloc, which gpu-to-llvm lowers to the
+// mgpu* runtime), current or newer than the host buffer ("stale" host):
+//
+// - a launcher input without a device copy is copied to the device (the
+//   function's arguments: on their first device use); one with a copy is
+//   read there;
+// - a launcher result gets a fresh device buffer; the host buffer is stale;
+// - a host op that reads a buffer (or a view of it) whose host copy is
+//   stale gets it copied back first; one that may write it drops the
+//   device copy; memref.dealloc frees the device copy too, without a copy;
+// - at the end of the block every stale host buffer is copied back (the
+//   results a function returns) and every device copy freed.
+//
+// Ops in nested regions are host ops of the op that holds them (their own
+// blocks get their own residency), so the analysis is linear and needs no
+// dominance or liveness.
+//
+//===----------------------------------------------------------------------===//
+#include "Launchers.h"
+
+#include "fp8/Dialect/FP8/IR/FP8.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+using namespace mlir;
+using namespace mlir::fp8;
+
+namespace {
+
+/// A host buffer's device copy.
+struct DeviceCopy {
+  Value host, root; // the launcher operand and the allocation it views
+  Value raw, dev;   // the gpu.alloc'ed bytes and their typed view
+  bool stale;       // the device copy is newer than the host buffer
+};
+
+/// How a host op uses a buffer.
+enum Access : unsigned { kNone = 0, kRead = 1, kWrite = 2, kFree = 4 };
+
+/// The allocation (or function argument) a memref views.
+Value rootOf(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (auto view = dyn_cast<ViewLikeOpInterface>(def)) {
+      v = view.getViewSource();
+      continue;
+    }
+    if (auto meta = dyn_cast<memref::ExtractStridedMetadataOp>(def)) {
+      v = meta.getSource();
+      continue;
+    }
+    break;
+  }
+  return v;
+}
+
+bool isAlias(Operation *op) {
+  return isa<ViewLikeOpInterface, memref::ExtractStridedMetadataOp>(op);
+}
+
+/// The access of `user` (`top`: the op in the analysed block, or one nested
+/// in it) to its memref operand `v`.
+unsigned accessOf(Operation *user, Value v, bool top) {
+  if (isa<memref::DeallocOp>(user))
+    // A conditional free (the ownership-based deallocation's scf.if) may
+    // leave the buffer alive: current on the host first.
+    return top ? kFree : kRead | kFree;
+  // Forwarded to values this analysis does not follow (yields, calls):
+  // may be read and written anywhere. So is an op with regions that does
+  // not say what it does (scf.for's iter_args); linalg ops say.
+  if (user->hasTrait<OpTrait::IsTerminator>() || isa<CallOpInterface>(user))
+    return kRead | kWrite;
+  if (isAlias(user))
+    return top ? kNone : kRead | kWrite;
+  auto iface = dyn_cast<MemoryEffectOpInterface>(user);
+  if (!iface)
+    return kRead | kWrite;
+  SmallVector<MemoryEffects::EffectInstance> effects;
+  iface.getEffects(effects);
+  unsigned access = kNone;
+  for (const MemoryEffects::EffectInstance &e : effects) {
+    if (e.getValue() && e.getValue() != v)
+      continue;
+    if (isa<MemoryEffects::Read>(e.getEffect()))
+      access |= kRead;
+    else if (isa<MemoryEffects::Write>(e.getEffect()))
+      access |= kWrite;
+    else if (isa<MemoryEffects::Free>(e.getEffect()))
+      access |= kFree;
+  }
+  return access;
+}
+
+class BlockResidency {
+public:
+  explicit BlockResidency(Block &block)
+      : block(block),
+        token(gpu::AsyncTokenType::get(block.getParentOp()->getContext())) {}
+
+  void run() {
+    for (Operation &op : llvm::make_early_inc_range(block)) {
+      if (op.hasTrait<OpTrait::IsTerminator>()) {
+        ImplicitLocOpBuilder b(op.getLoc(), &op);
+        flush(b);
+        return;
+      }
+      if (auto call = dyn_cast<func::CallOp>(op))
+        if (func::FuncOp callee = launcherOf(call)) {
+          launch(call, callee);
+          continue;
+        }
+      if (!isAlias(&op))
+        hostOp(op);
+    }
+  }
+
+private:
+  Block &block;
+  Type token;
+  SmallVector<DeviceCopy> copies;
+
+  static func::FuncOp launcherOf(func::CallOp call) {
+    auto callee = dyn_cast_or_null<func::FuncOp>(
+        SymbolTable::lookupNearestSymbolFrom(call, call.getCalleeAttr()));
+    if (!callee || !callee.isExternal() ||
+        !callee->hasAttr(FP8Dialect::kKernelRefAttrName) ||
+        !callee->hasAttr(FP8Dialect::kKernelAttrName))
+      return nullptr;
+    return callee;
+  }
+
+  /// Runs `body` on one stream, synchronously: gpu-to-llvm lowers the
+  /// async forms of gpu.alloc/memcpy/dealloc.
+  template <typename F> void onStream(ImplicitLocOpBuilder &b, F body) {
+    Value t = gpu::WaitOp::create(b, token, ValueRange{}).getAsyncToken();
+    t = body(t);
+    gpu::WaitOp::create(b, Type(), ValueRange{t});
+  }
+
+  Value bytesOf(ImplicitLocOpBuilder &b, Value host) {
+    auto ty = cast<MemRefType>(host.getType());
+    Value n =
+        arith::ConstantIndexOp::create(b, ty.getElementTypeBitWidth() / 8);
+    for (int64_t d = 0; d < ty.getRank(); ++d)
+      n = arith::MulIOp::create(
+          b, n,
+          ty.isDynamicDim(d)
+              ? Value(memref::DimOp::create(b, host, d))
+              : Value(arith::ConstantIndexOp::create(b, ty.getDimSize(d))));
+    return n;
+  }
+
+  /// A device buffer shaped like `host` (allocated on the stream `t`).
+  DeviceCopy allocate(ImplicitLocOpBuilder &b, Value host, Value &t) {
+    auto ty = cast<MemRefType>(host.getType());
+    auto rawTy = MemRefType::get({ShapedType::kDynamic}, b.getI8Type());
+    auto alloc = gpu::AllocOp::create(b, rawTy, token, ValueRange{t},
+                                      ValueRange{bytesOf(b, host)},
+                                      ValueRange{}, /*hostShared=*/false);
+    t = alloc.getAsyncToken();
+    SmallVector<Value> sizes;
+    for (int64_t d = 0; d < ty.getRank(); ++d)
+      if (ty.isDynamicDim(d))
+        sizes.push_back(memref::DimOp::create(b, host, d));
+    Value dev = memref::ViewOp::create(
+        b, ty, alloc.getMemref(), arith::ConstantIndexOp::create(b, 0), sizes);
+    return {host, rootOf(host), alloc.getMemref(), dev, false};
+  }
+
+  /// Copies the stale host buffers of `root` (every one when null) back.
+  void copyBack(ImplicitLocOpBuilder &b, Value root) {
+    SmallVector<DeviceCopy *> stale;
+    for (DeviceCopy &c : copies)
+      if (c.stale && (!root || c.root == root))
+        stale.push_back(&c);
+    if (stale.empty())
+      return;
+    onStream(b, [&](Value t) {
+      for (DeviceCopy *c : stale) {
+        t = gpu::MemcpyOp::create(b, token, ValueRange{t}, c->host, c->dev)
+                .getAsyncToken();
+        c->stale = false;
+      }
+      return t;
+    });
+  }
+
+  /// Frees the device copies of `root` (every one when null).
+  void drop(ImplicitLocOpBuilder &b, Value root) {
+    SmallVector<Value> raws;
+    llvm::erase_if(copies, [&](const DeviceCopy &c) {
+      if (root && c.root != root)
+        return false;
+      raws.push_back(c.raw);
+      return true;
+    });
+    if (raws.empty())
+      return;
+    onStream(b, [&](Value t) {
+      for (Value raw : raws)
+        t = gpu::DeallocOp::create(b, token, ValueRange{t}, raw)
+                .getAsyncToken();
+      return t;
+    });
+  }
+
+  void flush(ImplicitLocOpBuilder &b) {
+    copyBack(b, Value());
+    drop(b, Value());
+  }
+
+  /// A host op: the buffers it reads current on the host, the device
+  /// copies of those it writes or frees dropped.
+  void hostOp(Operation &op) {
+    if (copies.empty())
+      return;
+    llvm::MapVector<Value, unsigned> access; // root -> Access
+    op.walk([&](Operation *user) {
+      for (Value v : user->getOperands()) {
+        if (!isa<BaseMemRefType>(v.getType()))
+          continue;
+        Value root = rootOf(v);
+        if (llvm::any_of(copies,
+                         [&](const DeviceCopy &c) { return c.root == root; }))
+          access[root] |= accessOf(user, v, user == &op);
+      }
+    });
+    ImplicitLocOpBuilder b(op.getLoc(), &op);
+    for (auto [root, a] : access) {
+      if (a & kRead)
+        copyBack(b, root);
+      if (a & (kWrite | kFree))
+        drop(b, root);
+    }
+  }
+
+  DeviceCopy *find(Value host) {
+    for (DeviceCopy &c : copies)
+      if (c.host == host)
+        return &c;
+    return nullptr;
+  }
+
+  void launch(func::CallOp call, func::FuncOp callee) {
+    SmallVector<unsigned> results =
+        getLauncherResults(callee->getAttr(FP8Dialect::kKernelAttrName));
+    ImplicitLocOpBuilder b(call.getLoc(), call);
+    auto isResult = [&](unsigned i) { return llvm::is_contained(results, i); };
+    // The host buffers the launch reads current where they have no device
+    // copy of their own (a view of a kernel's result), and the buffers it
+    // writes without a device copy (the kernel writes all of them).
+    for (auto [i, v] : llvm::enumerate(call.getOperands())) {
+      if (isResult(i)) {
+        copyBack(b, rootOf(v));
+        drop(b, rootOf(v));
+      } else if (!find(v)) {
+        copyBack(b, rootOf(v));
+      }
+    }
+    SmallVector<Value> operands;
+    onStream(b, [&](Value t) {
+      for (auto [i, v] : llvm::enumerate(call.getOperands())) {
+        if (DeviceCopy *c = find(v)) {
+          operands.push_back(c->dev);
+          continue;
+        }
+        DeviceCopy c = allocate(b, v, t);
+        if (isResult(i)) {
+          c.stale = true;
+        } else {
+          t = gpu::MemcpyOp::create(b, token, ValueRange{t}, c.dev, v)
+                  .getAsyncToken();
+        }
+        copies.push_back(c);
+        operands.push_back(c.dev);
+      }
+      return t;
+    });
+    call->setOperands(operands);
+    callee->setAttr(kResidentOperandsAttrName, b.getUnitAttr());
+  }
+};
+
+} // namespace
+
+void mlir::fp8::makeLaunchesResident(func::FuncOp fn) {
+  // Bufferized functions only: the buffers of a function still on tensors
+  // (bufferization.to_buffer at the call sites) are not yet the ones its
+  // host ops read, so its launchers keep their own copies.
+  bool onTensors =
+      fn.walk([](Operation *op) {
+          auto isTensor = [](Type t) { return isa<TensorType>(t); };
+          return llvm::any_of(op->getOperandTypes(), isTensor) ||
+                         llvm::any_of(op->getResultTypes(), isTensor)
+                     ? WalkResult::interrupt()
+                     : WalkResult::advance();
+        }).wasInterrupted();
+  if (onTensors)
+    return;
+  SmallVector<Block *> blocks;
+  fn.walk<WalkOrder::PreOrder>([&](Block *block) { blocks.push_back(block); });
+  for (Block *block : blocks)
+    BlockResidency(*block).run();
+}
