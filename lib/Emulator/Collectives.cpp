@@ -12,6 +12,7 @@
 #include "CtaRun.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <sstream>
 
 using namespace mlir::fp8::emu;
@@ -32,6 +33,7 @@ bool CtaRun::arrive(Collective &c, Thread &t, uint32_t expected,
 }
 
 void CtaRun::release(Collective &c, uint32_t self) {
+  ++syncEpoch; // a barrier orders the shared-memory accesses around it
   for (uint32_t u : c.threads) {
     threads[u].pc++;
     if (u != self)
@@ -86,9 +88,22 @@ Collective *CtaRun::arriveWarp(Thread &t, const Inst &in, const char *what) {
   uint32_t lanes = std::min<uint32_t>(32, nthreads - t.tid / 32 * 32);
   uint32_t full = lanes == 32 ? 0xFFFFFFFFu : (1u << lanes) - 1;
   uint32_t mask = in.a >= 0 ? static_cast<uint32_t>(t.regs[in.a]) : 0xFFFFFFFFu;
-  if ((mask & full) != full)
-    fault(&t, t.pc,
-          std::string(what) + " with a partial member mask is not modelled");
+  if (!(mask >> (t.tid % 32) & 1)) {
+    char hex[16];
+    std::snprintf(hex, sizeof(hex), "0x%x", mask);
+    // Continued as the whole warp's collective (what a converged warp
+    // executes).
+    softFault(&t, t.pc,
+              std::string(what) + " with member mask " + hex +
+                  ", which does not include the executing lane " +
+                  std::to_string(t.tid % 32) + " (undefined behaviour)");
+  } else if ((mask & full) != full) {
+    // Continued as the whole warp's collective: right when every lane
+    // executes it converged (upstream's tests), not modelled otherwise.
+    softFault(&t, t.pc,
+              std::string(what) + " with a partial member mask is not "
+                                  "modelled");
+  }
   if (!arrive(w, t, lanes, what)) {
     t.state = State::Blocked;
     return nullptr;

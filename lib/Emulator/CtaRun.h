@@ -124,6 +124,7 @@ public:
   bool run(std::string &report);
   /// The faults reported and continued past (Options::continueOnFault).
   const std::string &continuedFaults() const { return continued; }
+  uint64_t continuedFaultCount() const { return continuedCount; }
 
 private:
   const Program &p;
@@ -142,16 +143,28 @@ private:
   std::vector<uint8_t> smem, initialised, lineTag; // tag: 1 + swizzle code
   std::vector<uint64_t> regArena;
   std::vector<uint8_t> localArena, localInit; // threads' local frames
+  // Shared-memory races between threads: per byte, the last thread (+1; 0:
+  // none, or a TMA copy) that stored / loaded it and the synchronisation
+  // epoch it did so in. The epoch advances at every barrier0, bar.warp.sync
+  // and mbarrier phase completion (conservative: any of them may order the
+  // accesses), so an access racing one of another thread in the same epoch
+  // is reported (SharedMemory.cpp).
+  std::vector<uint16_t> storer, loader;
+  std::vector<uint32_t> storeEpoch, loadEpoch;
+  uint32_t syncEpoch = 1;
   std::vector<int64_t> tagArena;
   std::vector<Thread> threads;
   std::vector<uint32_t> runnable;
   std::unordered_map<uint32_t, MBarrier> mbars;
+  // Threads whose try_wait found no mbarrier yet (continueOnFault only).
+  std::unordered_map<uint32_t, std::vector<uint32_t>> initWaiters;
   std::vector<PendingTma> tmas;
   std::vector<Warpgroup> wgs;
   std::vector<Collective> warps;
   Collective ctaBarrier;
   uint32_t live;
   std::string report, continued;
+  uint64_t continuedCount = 0;
   std::vector<bool> continuedAt; // per instruction: reported once
 
   // --- scheduler (Scheduler.cpp) ---------------------------------------------
@@ -184,6 +197,10 @@ private:
                    const char *what);
   void checkInitialised(const Thread *t, int32_t inst, uint32_t addr,
                         uint32_t bytes);
+  /// A thread's load or store of [addr, addr + bytes) against the other
+  /// threads' accesses since the last synchronisation (a race is a fault).
+  void checkSharedRace(const Thread &t, uint32_t addr, uint32_t bytes,
+                       bool isLoad);
   /// A write to [lo, hi) must not hit shared memory that a wgmma of this
   /// CTA still reads (issued, not yet covered by a wgmma.wait_group).
   void checkNoPendingWgmma(const Thread *t, int32_t inst, uint32_t lo,
@@ -220,11 +237,13 @@ private:
   Flow warpgroupCollective(Thread &t, const Inst &in);
   void executeWgmma(Warpgroup &wg, const std::vector<uint32_t> &members,
                     const Inst &inst, int32_t instIdx);
-  /// Reads `rows` x 32 FP8 codes of a wgmma operand through its matrix
-  /// descriptor into `out` (values) and `codes`; records the read.
+  /// Reads `rows` x `k` elements of type `type` of a wgmma operand (K- or
+  /// MN-major) through its matrix descriptor into `out` (values, row-major)
+  /// and, for FP8, `codes` (rows x 32); records the read.
   void readWgmmaOperand(Warpgroup &wg, const Thread &t0, int32_t instIdx,
-                        uint64_t desc, int rows, bool e5m2, float *out,
-                        uint8_t *codes, const char *which);
+                        uint64_t desc, int rows, int k, WgmmaInput type,
+                        bool mnMajor, float *out, uint8_t *codes,
+                        const char *which);
 
   // --- collectives (Collectives.cpp) -----------------------------------------
   /// Registers the arrival of `t` at collective `c` (of `expected` threads).

@@ -54,6 +54,7 @@ void CtaRun::maybeCompletePhase(const Thread *t, int32_t inst, uint32_t addr,
     return;
   }
   ++mb.phase;
+  ++syncEpoch; // waiters of the phase are ordered after its arrivals
   mb.pending = mb.expected;
   std::vector<uint32_t> still;
   for (uint32_t w : mb.waiters) {
@@ -114,6 +115,12 @@ void CtaRun::mbarrierInit(Thread &t, const Inst &in) {
   mb.expected = mb.pending = count;
   mb.initInst = t.pc;
   std::memset(&initialised[addr], 1, 8);
+  if (auto it = initWaiters.find(static_cast<uint32_t>(addr));
+      it != initWaiters.end()) {
+    for (uint32_t w : it->second)
+      wake(w); // their try_wait runs again
+    initWaiters.erase(it);
+  }
 }
 
 /// mbarrier.arrive and mbarrier.arrive.expect_tx.
@@ -135,6 +142,17 @@ void CtaRun::mbarrierArrive(Thread &t, const Inst &in) {
 
 Flow CtaRun::mbarrierTryWait(Thread &t, const Inst &in) {
   uint32_t addr = static_cast<uint32_t>(t.regs[in.a]);
+  if (opt.continueOnFault && addr % 8 == 0 && !mbars.count(addr)) {
+    std::ostringstream os;
+    os << "mbarrier at 0x" << std::hex << addr << std::dec
+       << " used before mbarrier.init (a wait racing the init: a missing "
+          "barrier between them?)";
+    softFault(&t, t.pc, os.str());
+    // Continued: the wait blocks until the init (then waits as usual).
+    initWaiters[addr].push_back(t.tid);
+    t.state = State::Blocked;
+    return Flow::Yield;
+  }
   MBarrier &mb = mbarrier(&t, t.pc, addr);
   uint32_t parity = t.regs[in.b] & 1;
   if ((mb.phase & 1) != parity)

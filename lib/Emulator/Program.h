@@ -151,10 +151,16 @@ struct MemAccess {
   uint8_t elementBytes, count, addressSpace; // 0/1 generic/global, 3 shared
 };
 
+/// The input types of wgmma the emulator models.
+enum class WgmmaInput : uint8_t { E4M3, E5M2, F16, BF16, TF32 };
+
 struct WgmmaInfo {
-  int32_t n;          // wgmma N
-  bool e5m2A, e5m2B;  // input types
-  bool scaleD;        // accumulate into the incoming D
+  int32_t n;         // wgmma N
+  int32_t k = 32;    // wgmma K: 32 (FP8), 16 (f16, bf16), 8 (tf32)
+  bool e5m2A, e5m2B; // input types (FP8)
+  WgmmaInput typeA = WgmmaInput::E4M3, typeB = WgmmaInput::E4M3;
+  bool mnMajorA = false, mnMajorB = false; // transposed (f16, bf16 only)
+  bool scaleD;                             // accumulate into the incoming D
   int32_t inout;      // slot of the incoming accumulator struct
   int32_t result;     // slot of the result struct
   int32_t wgmmaIndex; // index among the kernel's wgmma result values

@@ -32,6 +32,10 @@ CtaRun::CtaRun(const Program &p, Device &dev, const LaunchDims &dims,
   lineTag.assign((smemEnd + 127) / 128, 0);
   uint32_t n = nthreads;
   localArena.assign(size_t(p.localBytes) * n, 0);
+  storer.assign(smemEnd, 0);
+  loader.assign(smemEnd, 0);
+  storeEpoch.assign(smemEnd, 0);
+  loadEpoch.assign(smemEnd, 0);
   localInit.assign(size_t(p.localBytes) * n, 0);
   size_t nregs = p.initialRegisters.size();
   regArena.resize(nregs * n);
@@ -69,7 +73,9 @@ void CtaRun::softFault(const Thread *t, int32_t inst, const std::string &what) {
       return;
     continuedAt[inst] = true;
   }
-  continued += faultReport(t, inst, what + " (continued past it)");
+  // At most 16 reports per CTA; the rest are counted.
+  if (++continuedCount <= 16)
+    continued += faultReport(t, inst, what + " (continued past it)");
 }
 
 std::string CtaRun::faultReport(const Thread *t, int32_t inst,
@@ -220,6 +226,11 @@ LaunchResult KernelModule::launch(const std::string &kernel, Device &device,
       result.ok = false;
       result.report = run.continuedFaults() + result.report;
     }
+    if (run.continuedFaultCount() > 16)
+      result.report +=
+          "fp8-emu: error: " + std::to_string(run.continuedFaultCount() - 16) +
+          " more faults of CTA " + std::to_string(cta) +
+          " continued past (not shown)\n";
     if (!ok) {
       result.ok = false;
       return result;

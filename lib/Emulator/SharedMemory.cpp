@@ -45,6 +45,33 @@ void CtaRun::checkInitialised(const Thread *t, int32_t inst, uint32_t addr,
     }
 }
 
+void CtaRun::checkSharedRace(const Thread &t, uint32_t addr, uint32_t bytes,
+                             bool isLoad) {
+  const uint16_t me = static_cast<uint16_t>(t.tid + 1);
+  for (uint32_t b = addr; b < addr + bytes; ++b) {
+    uint16_t other = isLoad ? storer[b] : loader[b];
+    uint32_t when = isLoad ? storeEpoch[b] : loadEpoch[b];
+    if (other && other != me && when == syncEpoch) {
+      std::ostringstream os;
+      os << "shared-memory race: thread " << t.tid
+         << (isLoad ? " loads" : " stores") << " 0x" << std::hex << b
+         << std::dec << ", which thread " << other - 1
+         << (isLoad ? " stored" : " loaded")
+         << " with no barrier or mbarrier phase between the two";
+      // Continued: the access happens in the order the scheduler chose.
+      softFault(&t, t.pc, os.str());
+      break;
+    }
+  }
+  if (isLoad) {
+    std::fill(&loader[addr], &loader[addr] + bytes, me);
+    std::fill(&loadEpoch[addr], &loadEpoch[addr] + bytes, syncEpoch);
+  } else {
+    std::fill(&storer[addr], &storer[addr] + bytes, me);
+    std::fill(&storeEpoch[addr], &storeEpoch[addr] + bytes, syncEpoch);
+  }
+}
+
 void CtaRun::checkNoPendingWgmma(const Thread *t, int32_t inst, uint32_t lo,
                                  uint32_t hi, const char *writer) {
   for (uint32_t w = 0; w < wgs.size(); ++w)
@@ -121,6 +148,7 @@ void CtaRun::loadStore(Thread &t, const Inst &in) {
   if (m.addressSpace == 3 || m.addressSpace == 7) {
     checkShared(&t, t.pc, addr, bytes, isLoad ? "load" : "store");
     mem = &smem[addr];
+    checkSharedRace(t, static_cast<uint32_t>(addr), bytes, isLoad);
     if (isLoad) {
       checkInitialised(&t, t.pc, addr, bytes);
     } else {

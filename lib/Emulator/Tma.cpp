@@ -136,6 +136,7 @@ void CtaRun::completeTma(size_t index) {
     uint64_t n = std::min<uint64_t>(16, bytes - off);
     std::memcpy(&smem[addr], &buf[off], n);
     std::memset(&initialised[addr], 1, n);
+    std::fill(&storer[addr], &storer[addr] + n, 0); // the async proxy's
     lineTag[addr / 128] = static_cast<uint8_t>(1 + m.swizzle);
   }
   auto it = mbars.find(tma.mbar);

@@ -45,11 +45,44 @@ static std::string locString(Operation *op) {
 int64_t mlir::fp8::emu::slotWidth(Type t) {
   if (auto v = dyn_cast<VectorType>(t))
     return v.getNumElements();
-  if (auto s = dyn_cast<LLVM::LLVMStructType>(t))
-    return s.getBody().size();
+  if (auto s = dyn_cast<LLVM::LLVMStructType>(t)) {
+    int64_t n = 0; // nested aggregates flattened, members in order
+    for (Type m : s.getBody())
+      n += slotWidth(m);
+    return n;
+  }
   if (auto a = dyn_cast<LLVM::LLVMArrayType>(t))
-    return a.getNumElements();
+    return a.getNumElements() * slotWidth(a.getElementType());
   return 1;
+}
+
+int64_t mlir::fp8::emu::slotOffset(Type t, ArrayRef<int64_t> position,
+                                   Type *member) {
+  int64_t off = 0;
+  for (int64_t i : position) {
+    if (auto s = dyn_cast<LLVM::LLVMStructType>(t)) {
+      if (i < 0 || i >= static_cast<int64_t>(s.getBody().size()))
+        return -1;
+      for (int64_t j = 0; j < i; ++j)
+        off += slotWidth(s.getBody()[j]);
+      t = s.getBody()[i];
+    } else if (auto a = dyn_cast<LLVM::LLVMArrayType>(t)) {
+      if (i < 0 || i >= static_cast<int64_t>(a.getNumElements()))
+        return -1;
+      off += i * slotWidth(a.getElementType());
+      t = a.getElementType();
+    } else if (auto v = dyn_cast<VectorType>(t)) {
+      if (i < 0 || i >= v.getNumElements())
+        return -1;
+      off += i;
+      t = v.getElementType();
+    } else {
+      return -1;
+    }
+  }
+  if (member)
+    *member = t;
+  return off;
 }
 
 unsigned mlir::fp8::emu::intBits(Type t) {
@@ -137,16 +170,74 @@ int32_t Translator::slot(Value v) {
   return it == slots.end() ? -1 : it->second;
 }
 
+/// Ops that move values without reading them.
+static bool isWgmmaMove(Operation *op) {
+  return isa<LLVM::InsertValueOp, LLVM::ExtractValueOp, cf::BranchOp,
+             cf::CondBranchOp, LLVM::BrOp, LLVM::CondBrOp>(op);
+}
+
+void Translator::markWgmmaValues(LLVM::LLVMFuncOp fn) {
+  fn.walk([&](NVVM::WgmmaMmaAsyncOp mma) {
+    int32_t wi = p.numWgmmaValues++;
+    wgmmaIndex[mma] = wi;
+    wgmmaValue[mma.getResult()] = {wi};
+  });
+  auto merge = [&](Value to, Value from) {
+    auto it = wgmmaValue.find(from);
+    if (it == wgmmaValue.end())
+      return false;
+    llvm::SmallVector<int32_t, 2> add = it->second;
+    auto &set = wgmmaValue[to];
+    bool changed = false;
+    for (int32_t wi : add)
+      if (!llvm::is_contained(set, wi)) {
+        set.push_back(wi);
+        changed = true;
+      }
+    return changed;
+  };
+  auto moveInto = [&](Block *dest, OperandRange args) {
+    bool changed = false;
+    for (auto [arg, v] : llvm::zip(dest->getArguments(), args))
+      changed |= merge(arg, v);
+    return changed;
+  };
+  for (bool changed = true; changed;) {
+    changed = false;
+    fn.walk([&](Operation *op) {
+      if (auto ins = dyn_cast<LLVM::InsertValueOp>(op)) {
+        changed |= merge(ins.getResult(), ins.getContainer());
+        changed |= merge(ins.getResult(), ins.getValue());
+      } else if (auto ex = dyn_cast<LLVM::ExtractValueOp>(op)) {
+        changed |= merge(ex.getResult(), ex.getContainer());
+      } else if (auto br = dyn_cast<cf::BranchOp>(op)) {
+        changed |= moveInto(br.getDest(), br.getDestOperands());
+      } else if (auto br = dyn_cast<LLVM::BrOp>(op)) {
+        changed |= moveInto(br.getDest(), br.getDestOperands());
+      } else if (auto br = dyn_cast<cf::CondBranchOp>(op)) {
+        changed |= moveInto(br.getTrueDest(), br.getTrueDestOperands());
+        changed |= moveInto(br.getFalseDest(), br.getFalseDestOperands());
+      } else if (auto br = dyn_cast<LLVM::CondBrOp>(op)) {
+        changed |= moveInto(br.getTrueDest(), br.getTrueDestOperands());
+        changed |= moveInto(br.getFalseDest(), br.getFalseDestOperands());
+      }
+    });
+  }
+}
+
 Inst &Translator::emit(Operation *op, Opcode code) {
   p.insts.push_back(Inst{code});
   p.locs.push_back(locString(op));
   Inst &inst = p.insts.back();
-  // Reads of wgmma results by anything but the next wgmma are checked.
-  if (!isa<NVVM::WgmmaMmaAsyncOp>(op)) {
+  // Reads of wgmma results by anything but the next wgmma are checked;
+  // moving them (into or out of aggregates, through branch arguments) is
+  // no read: the registers are only renamed.
+  if (!isa<NVVM::WgmmaMmaAsyncOp>(op) && !isWgmmaMove(op)) {
     Program::PendingCheck check;
     for (Value v : op->getOperands())
       if (auto it = wgmmaValue.find(v); it != wgmmaValue.end())
-        check.operands.push_back({it->second, slot(v)});
+        for (int32_t wi : it->second)
+          check.operands.push_back({wi, slot(v)});
     if (!check.operands.empty()) {
       inst.check = p.wgmmaChecks.size();
       p.wgmmaChecks.push_back(std::move(check));
@@ -295,6 +386,7 @@ bool Translator::translateFunction(LLVM::LLVMFuncOp fn) {
                       "floats");
     p.paramBytes.push_back(byteSize(a.getType()));
   }
+  markWgmmaValues(fn);
   // Every value gets its slot before any instruction is emitted, so a use
   // in a block laid out before its definition's block resolves too.
   for (Block &b : fn.getBody()) {

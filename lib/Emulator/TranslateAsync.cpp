@@ -96,22 +96,59 @@ static bool translatePrefetch(Translator &t, NVVM::PrefetchOp pf) {
 // wgmma
 //===----------------------------------------------------------------------===//
 
-/// Why the emulator cannot run `mma` (empty: it can): FP8 m64nNk32 with
-/// f32 accumulators, K-major operands, no negation.
-static const char *unmodelledWgmma(NVVM::WgmmaMmaAsyncOp mma) {
-  auto isFp8 = [](NVVM::WGMMATypes t) {
-    return t == NVVM::WGMMATypes::e4m3 || t == NVVM::WGMMATypes::e5m2;
-  };
+/// The emulator's input type of a wgmma operand type (false: not modelled).
+static bool wgmmaInput(NVVM::WGMMATypes t, WgmmaInput &out) {
+  switch (t) {
+  case NVVM::WGMMATypes::e4m3:
+    out = WgmmaInput::E4M3;
+    return true;
+  case NVVM::WGMMATypes::e5m2:
+    out = WgmmaInput::E5M2;
+    return true;
+  case NVVM::WGMMATypes::f16:
+    out = WgmmaInput::F16;
+    return true;
+  case NVVM::WGMMATypes::bf16:
+    out = WgmmaInput::BF16;
+    return true;
+  case NVVM::WGMMATypes::tf32:
+    out = WgmmaInput::TF32;
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// Why the emulator cannot run `mma` (empty: it can): m64nN with f32
+/// accumulators and FP8 (k32), f16 or bf16 (k16) or tf32 (k8) inputs of one
+/// kind; FP8 and tf32 K-major, f16 and bf16 either K- or MN-major (PTX ISA:
+/// the transpose flags exist for .f16/.bf16 only); no negation.
+static const char *unmodelledWgmma(NVVM::WgmmaMmaAsyncOp mma, WgmmaInfo &info) {
   NVVM::MMAShapeAttr shape = mma.getShape();
-  if (!isFp8(mma.getTypeA()) || !isFp8(mma.getTypeB()) ||
-      mma.getTypeD() != NVVM::WGMMATypes::f32 || shape.getM() != 64 ||
-      shape.getK() != 32)
-    return "only m64nNk32 wgmma with FP8 inputs and f32 accumulators is "
-           "modelled";
-  if (mma.getLayoutA() != NVVM::MMALayout::row ||
-      mma.getLayoutB() != NVVM::MMALayout::col)
-    return "FP8 wgmma needs K-major operands (layoutA = row, layoutB = col; "
-           "PTX ISA: no transpose for FP8)";
+  if (!wgmmaInput(mma.getTypeA(), info.typeA) ||
+      !wgmmaInput(mma.getTypeB(), info.typeB) ||
+      mma.getTypeD() != NVVM::WGMMATypes::f32 || shape.getM() != 64)
+    return "only m64nNkK wgmma with e4m3/e5m2, f16, bf16 or tf32 inputs and "
+           "f32 accumulators is modelled";
+  auto isFp8 = [](WgmmaInput t) {
+    return t == WgmmaInput::E4M3 || t == WgmmaInput::E5M2;
+  };
+  int k = isFp8(info.typeA) ? 32 : info.typeA == WgmmaInput::TF32 ? 8 : 16;
+  if (isFp8(info.typeA) != isFp8(info.typeB) ||
+      (!isFp8(info.typeA) && info.typeA != info.typeB))
+    return "wgmma inputs of different kinds (FP8 with FP8, else one type)";
+  if (shape.getK() != k)
+    return "wgmma K must be 32 for FP8, 16 for f16/bf16, 8 for tf32";
+  if (info.typeA == WgmmaInput::TF32)
+    return "tf32 wgmma is not modelled yet (no test of it)";
+  info.k = k;
+  info.mnMajorA = mma.getLayoutA() != NVVM::MMALayout::row;
+  info.mnMajorB = mma.getLayoutB() != NVVM::MMALayout::col;
+  bool transposable =
+      info.typeA == WgmmaInput::F16 || info.typeA == WgmmaInput::BF16;
+  if ((info.mnMajorA || info.mnMajorB) && !transposable)
+    return "FP8 and tf32 wgmma need K-major operands (layoutA = row, "
+           "layoutB = col; PTX ISA: no transpose for them)";
   if (mma.getScaleA() != NVVM::WGMMAScaleIn::one ||
       mma.getScaleB() != NVVM::WGMMAScaleIn::one)
     return "negated wgmma inputs are not modelled";
@@ -121,12 +158,12 @@ static const char *unmodelledWgmma(NVVM::WgmmaMmaAsyncOp mma) {
 }
 
 static bool translateWgmma(Translator &t, NVVM::WgmmaMmaAsyncOp mma) {
-  if (const char *why = unmodelledWgmma(mma); *why)
-    return t.fail(mma, why);
   WgmmaInfo info;
+  if (const char *why = unmodelledWgmma(mma, info); *why)
+    return t.fail(mma, why);
   info.n = mma.getShape().getN();
-  info.e5m2A = mma.getTypeA() == NVVM::WGMMATypes::e5m2;
-  info.e5m2B = mma.getTypeB() == NVVM::WGMMATypes::e5m2;
+  info.e5m2A = info.typeA == WgmmaInput::E5M2;
+  info.e5m2B = info.typeB == WgmmaInput::E5M2;
   info.scaleD = mma.getScaleD() == NVVM::WGMMAScaleOut::one;
   info.inout = t.slot(mma.getInouts());
   Inst &inst = t.emit(mma, Opcode::WgMma);
@@ -134,8 +171,7 @@ static bool translateWgmma(Translator &t, NVVM::WgmmaMmaAsyncOp mma) {
   inst.b = t.slot(mma.getDescriptorB());
   inst.x = t.p.wgmmas.size();
   info.result = t.newSlot(mma.getResult());
-  info.wgmmaIndex = t.p.numWgmmaValues++;
-  t.wgmmaValue[mma.getResult()] = info.wgmmaIndex;
+  info.wgmmaIndex = t.wgmmaIndex.lookup(mma);
   inst.d = info.result;
   t.p.wgmmas.push_back(info);
   return true;

@@ -95,18 +95,23 @@ static bool translateStore(Translator &t, LLVM::StoreOp s) {
 }
 
 static bool translateExtractValue(Translator &t, LLVM::ExtractValueOp e) {
-  if (e.getPosition().size() != 1)
-    return t.fail(e, "nested extractvalue is not modelled");
+  Type member;
+  int64_t off =
+      slotOffset(e.getContainer().getType(), e.getPosition(), &member);
+  if (off < 0)
+    return t.fail(e, "extractvalue position not in the aggregate");
   Inst &inst = t.emit(e, Opcode::CopyN);
-  inst.a = t.slot(e.getContainer()) + e.getPosition()[0];
+  inst.a = t.slot(e.getContainer()) + off;
   inst.imm = slotWidth(e.getType());
   inst.d = t.newSlot(e.getResult());
   return true;
 }
 
 static bool translateInsertValue(Translator &t, LLVM::InsertValueOp ins) {
-  if (ins.getPosition().size() != 1)
-    return t.fail(ins, "nested insertvalue is not modelled");
+  Type member;
+  int64_t off = slotOffset(ins.getType(), ins.getPosition(), &member);
+  if (off < 0)
+    return t.fail(ins, "insertvalue position not in the aggregate");
   int32_t d = t.newSlot(ins.getResult());
   Inst &copy = t.emit(ins, Opcode::CopyN);
   copy.a = t.slot(ins.getContainer());
@@ -114,8 +119,8 @@ static bool translateInsertValue(Translator &t, LLVM::InsertValueOp ins) {
   copy.d = d;
   Inst &set = t.emit(ins, Opcode::CopyN);
   set.a = t.slot(ins.getValue());
-  set.imm = 1;
-  set.d = d + ins.getPosition()[0];
+  set.imm = slotWidth(ins.getValue().getType());
+  set.d = d + off;
   return true;
 }
 

@@ -25,8 +25,13 @@
 
 namespace mlir::fp8::emu {
 
-/// Number of 64-bit slots a value of type `t` occupies.
+/// Number of 64-bit slots a value of type `t` occupies (aggregates
+/// flattened, nested ones too).
 int64_t slotWidth(Type t);
+/// The first slot, relative to the aggregate's, of the member of `t` at
+/// `position` (extractvalue/insertvalue), and its type in `member`; -1 if
+/// the position is not in `t`.
+int64_t slotOffset(Type t, ArrayRef<int64_t> position, Type *member);
 /// Bit width of a scalar integer-like type (index and pointers: 64).
 unsigned intBits(Type t);
 /// Size in bytes (natural alignment) of a type stored in memory.
@@ -42,7 +47,14 @@ bool isF32(Type t);
 struct Translator {
   Program &p;
   llvm::DenseMap<Value, int32_t> slots;
-  llvm::DenseMap<Value, int32_t> wgmmaValue; // wgmma result -> index
+  /// The wgmma results each value holds (a wgmma's own result, or an
+  /// aggregate or block argument that moves them: insertvalue,
+  /// extractvalue, branch arguments), by their index among the kernel's
+  /// wgmma results (markWgmmaValues).
+  llvm::DenseMap<Value, llvm::SmallVector<int32_t, 2>> wgmmaValue;
+  llvm::DenseMap<Operation *, int32_t> wgmmaIndex; // wgmma op -> index
+  /// Fills wgmmaValue and wgmmaIndex for `fn` (a fixpoint over the moves).
+  void markWgmmaValues(LLVM::LLVMFuncOp fn);
   const std::map<std::string, uint32_t> &sharedAddress;
   /// Constant globals (printf formats) in Program::constants.
   std::map<std::string, uint64_t> constantAddress;

@@ -2,12 +2,12 @@
 //
 // wgmma fence/commit/wait/mma_async and setmaxnreg of a CTA (CtaRun.h)
 // execute when the warpgroup's live threads all arrive at the same
-// instruction. mma_async reads its FP8 operands from shared memory through
-// the matrix descriptors at that moment (checking the swizzle against the
-// one TMA wrote with, bounds and initialisation), records the ranges it
-// reads until a wgmma.wait_group covers its commit group (a write there
-// before is a fault), and tags its results with the commit group (a read
-// before the covering wait is a fault, Execute.cpp).
+// instruction. mma_async reads its operands (FP8, f16, bf16, tf32; K- or
+// MN-major) from shared memory through the matrix descriptors at that moment
+// (checking the swizzle against the one TMA wrote with, bounds and
+// initialisation), records the ranges it reads until a wgmma.wait_group covers
+// its commit group (a write there before is a fault), and tags its results with
+// the commit group (a read before the covering wait is a fault, Execute.cpp).
 //
 //===----------------------------------------------------------------------===//
 #include "CtaRun.h"
@@ -47,10 +47,58 @@ Flow CtaRun::warpgroupCollective(Thread &t, const Inst &in) {
 
 // Operands, decoded through the descriptors (PTX ISA "Matrix Descriptor
 // Format": start address bits 0-13, LBO 16-29, SBO 32-45 (all >> 4), base
-// offset 49-51, swizzle 62-63: 0 none, 1 128B, 2 64B, 3 32B).
+// offset 49-51, swizzle 62-63: 0 none, 1 128B, 2 64B, 3 32B), in the
+// canonical layouts of the PTX ISA ("Shared Memory Matrix Layout"), with
+// T = 16 bytes / element size and S the swizzle span in bytes:
+// - K-major: a row (of M or N) holds its 32 bytes of K contiguously, in two
+//   16-byte chunks; rows r % 8 of a core matrix 16 bytes apart without a
+//   swizzle (the second chunk LBO further), S bytes apart with one (the
+//   second chunk 16 bytes further); groups of 8 rows SBO apart.
+// - MN-major (transposed, f16/bf16): a k row holds MN elements
+//   contiguously; without a swizzle T elements of MN in 16 bytes, k % 8
+//   16 bytes apart, the next T of MN SBO further, the next 8 of k LBO
+//   further; with one S / size elements of MN in an S-byte row, k % 8 S
+//   bytes apart, the next S / size of MN LBO further, the next 8 of k SBO
+//   further.
+// The swizzle then permutes the 16-byte chunks by the shared address bits.
+static uint32_t elementBytes(WgmmaInput t) {
+  return t == WgmmaInput::TF32                           ? 4
+         : t == WgmmaInput::F16 || t == WgmmaInput::BF16 ? 2
+                                                         : 1;
+}
+
+/// The value of one operand element of type `t` (its bytes at `p`): FP8
+/// decoded exactly, f16 and bf16 widened, tf32 with the low 13 mantissa
+/// bits of its 32 ignored (as the tensor core reads it).
+static float decodeElement(WgmmaInput t, const uint8_t *p) {
+  switch (t) {
+  case WgmmaInput::E4M3:
+    return fp8Tables().e4m3[*p];
+  case WgmmaInput::E5M2:
+    return fp8Tables().e5m2[*p];
+  case WgmmaInput::F16: {
+    uint16_t h;
+    std::memcpy(&h, p, 2);
+    return f16ToF32(h);
+  }
+  case WgmmaInput::BF16: {
+    uint16_t h;
+    std::memcpy(&h, p, 2);
+    return asF32(uint64_t(h) << 16);
+  }
+  case WgmmaInput::TF32: {
+    uint32_t b;
+    std::memcpy(&b, p, 4);
+    return asF32(b & ~0x1FFFu);
+  }
+  }
+  return 0;
+}
+
 void CtaRun::readWgmmaOperand(Warpgroup &wg, const Thread &t0, int32_t instIdx,
-                              uint64_t desc, int rows, bool e5m2, float *out,
-                              uint8_t *codes, const char *which) {
+                              uint64_t desc, int rows, int k, WgmmaInput type,
+                              bool mnMajor, float *out, uint8_t *codes,
+                              const char *which) {
   uint32_t start = (desc & 0x3FFF) << 4;
   uint32_t lbo = ((desc >> 16) & 0x3FFF) << 4;
   uint32_t sbo = ((desc >> 32) & 0x3FFF) << 4;
@@ -64,39 +112,65 @@ void CtaRun::readWgmmaOperand(Warpgroup &wg, const Thread &t0, int32_t instIdx,
           std::string("wgmma.mma_async: descriptor ") + which +
               " has a non-zero base offset (" + std::to_string(base) +
               " in bits 49-51), which the emulator does not model");
-  const float *lut = e5m2 ? fp8Tables().e5m2 : fp8Tables().e4m3;
+  const uint32_t es = elementBytes(type);
   uint32_t lo = ~0u, hi = 0;
-  for (int r = 0; r < rows; ++r) {
-    for (int kc = 0; kc < 2; ++kc) { // two 16-byte chunks of k
-      uint32_t logical;
-      if (mode == 0)
-        logical = start + (r / 8) * sbo + kc * lbo + (r % 8) * 16;
-      else
-        logical = start + (r / 8) * sbo + (r % 8) * rowBytes[mode] + kc * 16;
-      uint32_t addr = swizzleAddr(logical, sc);
-      if (addr < kSharedBase || addr + 16 > smemEnd) {
-        std::ostringstream os;
-        os << "wgmma.mma_async: operand " << which << " (descriptor 0x"
-           << std::hex << desc << ") reads outside shared memory at 0x" << addr
-           << std::dec;
-        fault(&t0, instIdx, os.str());
-      }
-      uint8_t tag = lineTag[addr / 128];
-      if (tag && uint32_t(tag - 1) != sc) {
-        std::ostringstream os;
-        os << "wgmma.mma_async: descriptor " << which << " (0x" << std::hex
-           << desc << std::dec << ") reads with swizzle " << swizzleName(sc)
-           << " shared memory at 0x" << std::hex << addr << std::dec
-           << " that TMA wrote with swizzle " << swizzleName(tag - 1);
-        fault(&t0, instIdx, os.str());
-      }
-      checkInitialised(&t0, instIdx, addr, 16);
-      for (int i = 0; i < 16; ++i)
-        out[r * 32 + kc * 16 + i] = lut[smem[addr + i]];
-      std::memcpy(&codes[r * 32 + kc * 16], &smem[addr], 16);
-      lo = std::min(lo, addr);
-      hi = std::max(hi, addr + 16);
+  // Checks `n` bytes at the physical address `addr` (inside one 16-byte
+  // chunk): bounds, the swizzle TMA wrote the line with, initialisation.
+  auto check = [&](uint32_t addr, uint32_t n) {
+    if (addr < kSharedBase || addr + n > smemEnd) {
+      std::ostringstream os;
+      os << "wgmma.mma_async: operand " << which << " (descriptor 0x"
+         << std::hex << desc << ") reads outside shared memory at 0x" << addr
+         << std::dec;
+      fault(&t0, instIdx, os.str());
     }
+    uint8_t tag = lineTag[addr / 128];
+    if (tag && uint32_t(tag - 1) != sc) {
+      std::ostringstream os;
+      os << "wgmma.mma_async: descriptor " << which << " (0x" << std::hex
+         << desc << std::dec << ") reads with swizzle " << swizzleName(sc)
+         << " shared memory at 0x" << std::hex << addr << std::dec
+         << " that TMA wrote with swizzle " << swizzleName(tag - 1);
+      fault(&t0, instIdx, os.str());
+    }
+    checkInitialised(&t0, instIdx, addr, n);
+    lo = std::min(lo, addr);
+    hi = std::max(hi, addr + n);
+  };
+  if (!mnMajor) {
+    const uint32_t perChunk = 16 / es;
+    for (int r = 0; r < rows; ++r) {
+      for (int kc = 0; kc < 2; ++kc) { // two 16-byte chunks of k
+        uint32_t logical;
+        if (mode == 0)
+          logical = start + (r / 8) * sbo + kc * lbo + (r % 8) * 16;
+        else
+          logical = start + (r / 8) * sbo + (r % 8) * rowBytes[mode] + kc * 16;
+        uint32_t addr = swizzleAddr(logical, sc);
+        check(addr, 16);
+        for (uint32_t i = 0; i < perChunk; ++i)
+          out[r * k + kc * perChunk + i] =
+              decodeElement(type, &smem[addr + i * es]);
+        if (codes)
+          std::memcpy(&codes[r * 32 + kc * 16], &smem[addr], 16);
+      }
+    }
+  } else {
+    // Elements of MN per 16-byte chunk (no swizzle) or per swizzle row.
+    const uint32_t atom = (mode == 0 ? 16 : rowBytes[mode]) / es;
+    for (int r = 0; r < rows; ++r)
+      for (int kk = 0; kk < k; ++kk) {
+        uint32_t logical;
+        if (mode == 0)
+          logical = start + (r / atom) * sbo + (kk / 8) * lbo + (kk % 8) * 16 +
+                    (r % atom) * es;
+        else
+          logical = start + (r / atom) * lbo + (kk / 8) * sbo +
+                    (kk % 8) * rowBytes[mode] + (r % atom) * es;
+        uint32_t addr = swizzleAddr(logical, sc);
+        check(addr, es);
+        out[r * k + kk] = decodeElement(type, &smem[addr]);
+      }
   }
   wg.reads.push_back({lo, hi, wg.commits, instIdx});
 }
@@ -122,13 +196,14 @@ void CtaRun::executeWgmma(Warpgroup &wg, const std::vector<uint32_t> &members,
       fault(&threads[u], instIdx,
             "wgmma.mma_async: the matrix descriptors differ between the "
             "threads of the warpgroup (they must be uniform)");
-  const int N = info.n;
-  std::vector<float> A(64 * 32), B(size_t(N) * 32);
-  std::vector<uint8_t> Ac(64 * 32), Bc(size_t(N) * 32);
-  readWgmmaOperand(wg, t0, instIdx, descA, 64, info.e5m2A, A.data(), Ac.data(),
-                   "A");
-  readWgmmaOperand(wg, t0, instIdx, descB, N, info.e5m2B, B.data(), Bc.data(),
-                   "B");
+  const int N = info.n, K = info.k;
+  const bool fp8 = K == 32;
+  std::vector<float> A(64 * K), B(size_t(N) * K);
+  std::vector<uint8_t> Ac(fp8 ? 64 * 32 : 0), Bc(fp8 ? size_t(N) * 32 : 0);
+  readWgmmaOperand(wg, t0, instIdx, descA, 64, K, info.typeA, info.mnMajorA,
+                   A.data(), fp8 ? Ac.data() : nullptr, "A");
+  readWgmmaOperand(wg, t0, instIdx, descB, N, K, info.typeB, info.mnMajorB,
+                   B.data(), fp8 ? Bc.data() : nullptr, "B");
   std::vector<float> D(size_t(64) * N, 0.0f);
   if (info.scaleD)
     for (uint32_t u : members) {
@@ -137,13 +212,16 @@ void CtaRun::executeWgmma(Warpgroup &wg, const std::vector<uint32_t> &members,
         D[fragmentRow(lt, r) * N + fragmentCol(lt, r)] =
             asF32(threads[u].regs[info.inout + r]);
     }
+  // A model of the tensor core's accumulation (Options::accumulate) is one
+  // of FP8 k32 steps; other inputs sum in k order (their products are
+  // exact in f32 too).
   for (int m = 0; m < 64; ++m)
     for (int n = 0; n < N; ++n)
       D[m * N + n] =
-          accumulate
+          accumulate && fp8
               ? accumulate(D[m * N + n], &Ac[m * 32], info.e5m2A, &Bc[n * 32],
                            info.e5m2B, 32)
-              : defaultAccumulate(D[m * N + n], &A[m * 32], &B[n * 32], 32);
+              : defaultAccumulate(D[m * N + n], &A[m * K], &B[n * K], K);
   for (uint32_t u : members) {
     uint32_t lt = u % 128;
     for (int r = 0; r < N / 2; ++r)

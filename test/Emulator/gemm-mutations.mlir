@@ -19,12 +19,13 @@
 // PARITY-DAG: waiting for parity 0 of mbarrier 0x{{[0-9a-f]+}}: phase 0 (parity 0), 8 of 8 arrivals pending
 
 // A missing wgmma.wait_group: the promotion reads the accumulators of an
-// uncompleted commit group.
+// uncompleted commit group (at the fma: extracting them from the result
+// struct only moves registers).
 // RUN: sed '/nvvm.wgmma.wait.group.sync.aligned/d' %t.mlir | not fp8-emu --kernel fp8_scaled_matmul_100x200x272_e4m3_e4m3_bf16 2>&1 | FileCheck %s --check-prefix=NOWAIT
 // wait_group 1 leaves the only group pending: the same fault.
 // RUN: sed 's/nvvm.wgmma.wait.group.sync.aligned 0/nvvm.wgmma.wait.group.sync.aligned 1/' %t.mlir | not fp8-emu --kernel fp8_scaled_matmul_100x200x272_e4m3_e4m3_bf16 2>&1 | FileCheck %s --check-prefix=NOWAIT
 // NOWAIT: fp8-emu: error: reads the result of a wgmma.mma_async before a wgmma.wait_group covering it (commit group 0 of the warpgroup; groups below 0 are complete)
-// NOWAIT-NEXT: at loc("<stdin>":{{[0-9]+}}:{{[0-9]+}}): 'llvm.extractvalue'
+// NOWAIT-NEXT: at loc("<stdin>":{{[0-9]+}}:{{[0-9]+}}): 'llvm.intr.fma'
 // NOWAIT-NEXT: in kernel 'fp8_scaled_matmul_100x200x272_e4m3_e4m3_bf16', CTA 0, thread {{[0-9]+}} (warpgroup {{[01]}}, warp
 
 // A wrong descriptor swizzle: 64B (mode 2) or none instead of 128B (mode 1)

@@ -15,6 +15,11 @@
 // RUN: FileCheck %s --check-prefix=CONT < %t.err
 // RUN: not fp8-emu-run %s --entry=misaligned 2>&1 | FileCheck %s --check-prefix=ALIGN
 // RUN: fp8-emu-run %s --entry=aligned | FileCheck %s --check-prefix=ALIGNED
+// Thread 1 stores a shared word thread 0 loads (after a barrier behind
+// thread 0's own store): a race without a barrier between the two
+// (reported whichever runs first), none with one.
+// RUN: not fp8-emu-run %s --entry=race 2>&1 | FileCheck %s --check-prefix=RACE
+// RUN: fp8-emu-run %s --entry=norace | FileCheck %s --check-prefix=NORACE
 
 // STOP: before
 // STOP-NOT: read
@@ -28,6 +33,8 @@
 // CONT: read of uninitialised shared memory {{.*}} (continued past it)
 // ALIGN: llvm.intr.assume: pointer 0x{{[0-9a-f]+}}4 is not aligned to its assumed 16 bytes
 // ALIGNED: aligned ok
+// RACE: fp8-emu: error: shared-memory race: thread {{[01]}} {{loads|stores}} 0x{{[0-9a-f]+}}, which thread {{[01]}} {{stored|loaded}} with no barrier or mbarrier phase between the two
+// NORACE: read 5.000000
 
 module {
   memref.global "private" @buf : memref<4xf32, 3>
@@ -74,6 +81,55 @@ module {
       %z = arith.constant 0.0 : f32
       memref.store %z, %a[%k0] : memref<4xf32, strided<[1], offset: 4>>
       gpu.printf "aligned ok\n"
+      gpu.terminator
+    }
+    return
+  }
+  func.func @race() {
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+               threads(%tx, %ty, %tz) in (%sx = %c2, %sy = %c1, %sz = %c1) {
+      %k0 = arith.constant 0 : index
+      %k1 = arith.constant 1 : index
+      %five = arith.constant 5.0 : f32
+      %s = memref.get_global @buf : memref<4xf32, 3>
+      %t0i = arith.cmpi eq, %tx, %k0 : index
+      scf.if %t0i {
+        %one = arith.constant 1.0 : f32
+        memref.store %one, %s[%k0] : memref<4xf32, 3>
+      }
+      gpu.barrier
+      %t1 = arith.cmpi eq, %tx, %k1 : index
+      scf.if %t1 {
+        memref.store %five, %s[%k0] : memref<4xf32, 3>
+      } else {
+        %v = memref.load %s[%k0] : memref<4xf32, 3>
+        gpu.printf "read %f\n", %v : f32
+      }
+      gpu.terminator
+    }
+    return
+  }
+  func.func @norace() {
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+               threads(%tx, %ty, %tz) in (%sx = %c2, %sy = %c1, %sz = %c1) {
+      %k0 = arith.constant 0 : index
+      %k1 = arith.constant 1 : index
+      %five = arith.constant 5.0 : f32
+      %s = memref.get_global @buf : memref<4xf32, 3>
+      %t1 = arith.cmpi eq, %tx, %k1 : index
+      scf.if %t1 {
+        memref.store %five, %s[%k0] : memref<4xf32, 3>
+      }
+      gpu.barrier
+      %t0 = arith.cmpi eq, %tx, %k0 : index
+      scf.if %t0 {
+        %v = memref.load %s[%k0] : memref<4xf32, 3>
+        gpu.printf "read %f\n", %v : f32
+      }
       gpu.terminator
     }
     return

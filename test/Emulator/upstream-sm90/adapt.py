@@ -24,6 +24,12 @@ ADAPTATIONS = [
      r"\1[%c0]\2"),
     ("nvgpu.tma.async.load: the barrier indexed [%c0]",
      re.compile(r"(nvgpu\.tma\.async\.load %[\w.]+\[[^\]]*\], %[\w.]+)( to )"), r"\1[%c0]\2"),
+    # The transpose flags of nvgpu.warpgroup.mma are attributes.
+    ("nvgpu.warpgroup.mma: transposeA/B in the attribute dictionary",
+     re.compile(r"(nvgpu\.warpgroup\.mma [^:\n]*?) (transpose[AB])\s*:"), r"\1 {\2} :"),
+    # memref.assume_alignment returns the aligned view (its result unused).
+    ("memref.assume_alignment: a result",
+     re.compile(r"^(\s*)(memref\.assume_alignment )", re.M), r"\1%adapt_aligned = \2"),
     # Typed LLVM pointers are gone.
     ("!llvm.ptr<i8> -> !llvm.ptr", re.compile(r"!llvm\.ptr<i8>"), "!llvm.ptr"),
     # A subview that runs out of its source's bounds (rows 32..95 of 64) is
