@@ -43,6 +43,9 @@ FP8_POLICIES = tuple(p.name for p in _native.policy_preset_info() if p.fp8)
 #: Values of `compile(promotion=...)` (fp8-pipeline's `promotion`): the
 #: policy's promote_interval, or one promotion per GEMM at the end of K.
 PROMOTIONS = ("policy", "none")
+#: Values of `compile(wgrad_operands=...)` (fp8-pipeline's `wgrad-operands`):
+#: how a weight gradient's dY and X are made (docs/policies.md).
+WGRAD_OPERANDS = ("requantize", "fresh")
 #: Targets of `compile()`: the CPU lowering, or an NVIDIA chip (PTX).
 TARGETS = ("cpu", "sm_90a")
 
@@ -281,6 +284,7 @@ def compile(
     overrides: Sequence[str] = (),
     cache_activations: bool = False,
     promotion: str = "policy",
+    wgrad_operands: str = "requantize",
     lower: bool = True,
     source_name: str = "<input>",
 ) -> CompiledResult:
@@ -309,6 +313,12 @@ def compile(
     the end of its K: DeepSeek-V3 §3.3.2's experiment without promotion;
     needs a policy whose scale blocks span the whole K, per-tensor or
     rowwise, else MLIRError).
+
+    `wgrad_operands`: fp8-pipeline's `wgrad-operands` option: how each
+    weight gradient's dY and X (1x128 tiles along the tokens) are made:
+    "requantize" (the default, DeepSeek-V3 §3.5.2: from the forward's FP8
+    codes and scales) or "fresh" (quantized along the tokens from the
+    high-precision tensor, as TransformerEngine and torchao do).
 
     `lower=False` stops after step 2: `ir` is the FP8 graph (`fp8_ir`), for
     a caller that lowers it itself (e.g. `jit()` with its own
@@ -340,6 +350,8 @@ def compile(
         _option_value(o, "overrides: entry")
     if promotion not in PROMOTIONS:
         raise ValueError(f"promotion must be one of {', '.join(PROMOTIONS)}, got {promotion!r}")
+    if wgrad_operands not in WGRAD_OPERANDS:
+        raise ValueError(f"wgrad_operands must be one of {', '.join(WGRAD_OPERANDS)}, got {wgrad_operands!r}")
     for name, flag in (("cache_activations", cache_activations), ("lower", lower)):
         if not isinstance(flag, bool):
             raise TypeError(f"{name} must be a bool, got {type(flag).__name__}")
@@ -351,6 +363,8 @@ def compile(
         options.append("cache-activations=true")
     if promotion != "policy":
         options.append(f"promotion={promotion}")
+    if wgrad_operands != "requantize":
+        options.append(f"wgrad-operands={wgrad_operands}")
     if overrides:
         options.append("overrides=" + ",".join(overrides))
     with tempfile.TemporaryDirectory(prefix="fp8_mlir_") as tmp:

@@ -415,3 +415,42 @@ def test_vocabulary_sized_dgrad_computed_in_bf16(policy):
     # And not the f32 product of the unrounded operands (the casts happened).
     exact = dy.astype(np.float64) @ w.astype(np.float64)
     assert np.max(np.abs(dx - exact)) > 10 * np.max(np.abs(dx - dyb @ wb))
+
+
+def test_fresh_wgrad_operands_compile_to_four_quantizations():
+    ir = fp8_mlir.compile(step_ir(T, IN, OUT), wgrad_operands="fresh", lower=False).fp8_ir
+    # X and dY each quantized twice from f32: 1x128 along F (fprop, dgrad)
+    # and 128x1 (1x128 along the tokens, transposed: the wgrad); no
+    # requantize.
+    assert ir.count("= fp8.quantize") == 5
+    assert ir.count("block = [128, 1]") >= 2
+    assert "fp8.requantize" not in ir
+    assert "wgrad_operands = fresh" in ir
+    with pytest.raises(ValueError, match="wgrad_operands must be one of requantize, fresh"):
+        fp8_mlir.compile(step_ir(T, IN, OUT), wgrad_operands="both")
+
+
+@pytest.mark.parametrize("policy, grad_fmt", [("deepseek-v3", "e4m3"), ("hybrid", "e5m2")])
+def test_fresh_wgrad_operands_match_fp64_reference(policy, grad_fmt):
+    """wgrad-operands=fresh: dW = Q(dYᵀ) · Q(Xᵀ)ᵀ, each 1x128 along the
+    tokens quantized from the f32 tensor; the fprop and dgrad unchanged."""
+    x, w, dy = inputs(1)
+    text = step_ir(T, IN, OUT)
+    module = fp8_mlir.jit(text, f"fp8-pipeline{{policy={policy} wgrad-operands=fresh report=false}},fp8-cpu-pipeline")
+    y, dx, dw = np.zeros((T, OUT), np.float32), np.zeros((T, IN), np.float32), np.zeros((OUT, IN), np.float32)
+    module.run(x, w, dy, y, dx, dw)
+    xq = ref_quantize(x, (1, 128), "e4m3")
+    wq = ref_quantize(w, (128, 128), "e4m3")
+    dyq = ref_quantize(dy, (1, 128), grad_fmt)
+    fresh = ref_quantize(dy.T, (1, 128), grad_fmt) @ ref_quantize(x.T, (1, 128), "e4m3").T
+    requant = ref_requantize_t(dyq, grad_fmt) @ ref_requantize_t(xq, "e4m3").T
+    tol = dict(rtol=1e-4, atol=1e-5 * np.abs(fresh).max())
+    np.testing.assert_allclose(y, xq @ wq.T, rtol=1e-4, atol=1e-5 * np.abs(y).max())
+    np.testing.assert_allclose(dx, dyq @ wq, rtol=1e-4, atol=1e-5 * np.abs(dx).max())
+    np.testing.assert_allclose(dw, fresh, **tol)
+    # The two recipes give different dW (the test fails if the option is
+    # ignored), and fresh is the closer one to the unquantized product.
+    assert not np.allclose(dw, requant, **tol)
+    exact = dy.T.astype(np.float64) @ x
+    err = lambda d: np.linalg.norm(d - exact) / np.linalg.norm(exact)
+    assert err(dw) < err(requant)

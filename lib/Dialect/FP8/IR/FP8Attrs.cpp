@@ -113,7 +113,8 @@ PolicyAttr PolicyAttr::getPreset(MLIRContext *ctx, StringRef name) {
     return {};
   return PolicyAttr::get(ctx, b.getStringAttr(name), f->format, f->gradFormat,
                          f->act, f->weight, f->mode, f->scaleType, eps,
-                         f->interval, b.getBF16Type(), keepHigh);
+                         f->interval, b.getBF16Type(), keepHigh,
+                         WgradOperands::requantize);
 }
 
 bool PolicyAttr::keepsHigh(Role role) const {
@@ -133,14 +134,16 @@ PolicyAttr::Fields PolicyAttr::getFields() const {
                 getEps(),
                 getPromoteInterval(),
                 getHigh(),
-                SmallVector<Role>(getKeepHigh())};
+                SmallVector<Role>(getKeepHigh()),
+                getWgradOperands()};
 }
 
 PolicyAttr PolicyAttr::getChecked(function_ref<InFlightDiagnostic()> emitError,
                                   MLIRContext *ctx, const Fields &f) {
   return getChecked(emitError, ctx, f.name, f.format, f.gradFormat,
                     f.activationBlock, f.weightBlock, f.scaleMode, f.scaleType,
-                    f.eps, f.promoteInterval, f.high, f.keepHigh);
+                    f.eps, f.promoteInterval, f.high, f.keepHigh,
+                    f.wgradOperands);
 }
 
 PolicyAttr PolicyAttr::withPromoteInterval(
@@ -226,6 +229,18 @@ Attribute PolicyAttr::parse(AsmParser &parser, Type) {
       f.scaleMode = *sm;
       return success();
     }
+    if (key == "wgrad_operands") {
+      std::string m;
+      SMLoc mLoc = parser.getCurrentLocation();
+      if (parser.parseKeywordOrString(&m))
+        return failure();
+      std::optional<WgradOperands> w = symbolizeWgradOperands(m);
+      if (!w)
+        return parser.emitError(mLoc) << "unknown wgrad_operands '" << m
+                                      << "' (known: requantize, fresh)";
+      f.wgradOperands = *w;
+      return success();
+    }
     if (key == "keep_high") {
       f.keepHigh.clear();
       return parser.parseCommaSeparatedList(
@@ -247,7 +262,7 @@ Attribute PolicyAttr::parse(AsmParser &parser, Type) {
            << "unknown policy field '" << key
            << "' (known: name, format, grad_format, activation_block, "
               "weight_block, scale_mode, scale_type, eps, promote_interval, "
-              "high, keep_high)";
+              "high, keep_high, wgrad_operands)";
   };
 
   // After a preset the fields are optional and follow a comma.
@@ -285,7 +300,13 @@ void PolicyAttr::print(AsmPrinter &printer) const {
   printer << ", high = " << getHigh() << ", keep_high = [";
   llvm::interleaveComma(getKeepHigh(), printer,
                         [&](Role r) { printer << stringifyRole(r); });
-  printer << "]>";
+  printer << "]";
+  // The default (every preset's) is not printed: policies printed before
+  // the field existed read the same.
+  if (getWgradOperands() != WgradOperands::requantize)
+    printer << ", wgrad_operands = "
+            << stringifyWgradOperands(getWgradOperands());
+  printer << ">";
 }
 
 LogicalResult PolicyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
@@ -294,7 +315,8 @@ LogicalResult PolicyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  ArrayRef<int64_t> weightBlock,
                                  ScaleMode scaleMode, Type scaleType,
                                  APFloat eps, int64_t promoteInterval,
-                                 Type high, ArrayRef<Role> keepHigh) {
+                                 Type high, ArrayRef<Role> keepHigh,
+                                 WgradOperands wgradOperands) {
   if (!isSupportedFP8Type(format))
     return emitError() << "policy format must be f8E4M3FN or f8E5M2, got "
                        << format;

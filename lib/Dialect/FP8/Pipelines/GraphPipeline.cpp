@@ -15,6 +15,7 @@ void fp8::buildFP8Pipeline(OpPassManager &pm,
   FP8AssignPrecisionPassOptions assign;
   assign.policy = options.policy;
   assign.promotion = options.promotion;
+  assign.wgradOperands = options.wgradOperands;
   assign.overrides.assign(options.overrides.begin(), options.overrides.end());
   assign.strict = options.strict;
   pm.addPass(createFP8AssignPrecisionPass(assign));

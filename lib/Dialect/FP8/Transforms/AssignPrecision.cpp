@@ -81,6 +81,15 @@ LogicalResult AssignPrecisionPass::initialize(MLIRContext *ctx) {
     if (!policyAttr)
       return failure();
   }
+  if (wgradOperands != policyAttr.getWgradOperands()) {
+    // The policy records it (wgrad_operands): fp8-insert-quant reads it.
+    PolicyAttr::Fields fields = policyAttr.getFields();
+    fields.wgradOperands = wgradOperands;
+    policyAttr = PolicyAttr::getChecked(
+        [&] { return emitError(UnknownLoc::get(ctx)); }, ctx, fields);
+    if (!policyAttr)
+      return failure();
+  }
   nameOverrides.clear();
   for (const std::string &entry : overrides) {
     StringRef e(entry);

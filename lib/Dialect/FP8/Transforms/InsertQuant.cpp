@@ -103,7 +103,8 @@ public:
   /// A weight gradient (fp8.gemm = wgrad): both operands K-major over the
   /// tokens with 1x128 tiles along them, requantized from the quantization
   /// its fprop gave X and its dgrad gave dY (DeepSeek-V3 §3.5.2), or
-  /// quantized once along the tokens when there is none. `gradOperand`:
+  /// quantized once along the tokens when there is none or the policy says
+  /// `wgrad_operands = fresh`. `gradOperand`:
   /// which operand is dY, as the role analysis paired it (none for a Wgrad
   /// only an override names: then the operand defined later).
   LogicalResult rewriteWgrad(IRRewriter &rw, Contraction &c,
@@ -359,14 +360,17 @@ Value Rewriter::tokenMajorOperand(IRRewriter &rw, Location loc, Value v,
   auto ut = cast<RankedTensorType>(u.getType());
   int64_t t = ut.getDimSize(0), f = ut.getDimSize(1);
   // Quantized for its fprop (X) or dgrad (dY) with tiles along F: requantize
-  // to tiles along T, transposed (DeepSeek-V3 §3.5.2).
+  // to tiles along T, transposed (DeepSeek-V3 §3.5.2), unless the policy
+  // says `wgrad_operands = fresh`.
   if (Value q = shared.lookup(
-          std::make_pair(u, static_cast<unsigned>(Layout::activation)))) {
+          std::make_pair(u, static_cast<unsigned>(Layout::activation)));
+      q && policy.getWgradOperands() == WgradOperands::requantize) {
     auto qt = cast<ScaledTensorType>(q.getType());
     return requantizeTransposed(rw, loc, q, f, t, qt.getElementType());
   }
-  // Only this GEMM reads it (a saved activation of a split backward graph):
-  // one quantization along the tokens, then its codes and scales transposed.
+  // `fresh`, or only this GEMM reads it (a saved activation of a split
+  // backward graph): one quantization of the high-precision tensor along the
+  // tokens, then its codes and scales transposed.
   return transposeScaled(rw, loc,
                          quantizeShared(rw, loc, u, Layout::tokens, format));
 }

@@ -88,10 +88,15 @@ module attributes {fp8.policy = #fp8.policy<"deepseek-v3", keep_high = [router]>
 
 // -----
 
-// expected-error @+1 {{unknown policy field 'block' (known: name, format, grad_format, activation_block, weight_block, scale_mode, scale_type, eps, promote_interval, high, keep_high)}}
+// expected-error @+1 {{unknown policy field 'block' (known: name, format, grad_format, activation_block, weight_block, scale_mode, scale_type, eps, promote_interval, high, keep_high, wgrad_operands)}}
 module attributes {fp8.policy = #fp8.policy<"deepseek-v3", block = [1, 128]>} {}
 
 // -----
 
 // expected-error @+1 {{expected '>'}}
 module attributes {fp8.policy = #fp8.policy<"deepseek-v3" eps = 1.0>} {}
+
+// -----
+
+// expected-error @+1 {{unknown wgrad_operands 'transpose' (known: requantize, fresh)}}
+module attributes {fp8.policy = #fp8.policy<"deepseek-v3", wgrad_operands = transpose>} {}

@@ -33,6 +33,19 @@ module @override attributes {fp8.policy = #fp8.policy<"deepseek-v3", eps = 1.0e-
 // CHECK-SAME: name = "rowwise", {{.*}}activation_block = [1, ?], weight_block = [1, ?], {{.*}}promote_interval = ?, high = bf16
 module @once_per_k attributes {fp8.policy = #fp8.policy<"rowwise", promote_interval = ?>} {}
 
+// How the Wgrad operands are made: `fresh` is printed after keep_high; the
+// default (`requantize`, every preset's) is not printed (module @deepseek's
+// line ends at keep_high), so policies printed before the field read the same.
+// CHECK-LABEL: module @fresh
+// CHECK-SAME: name = "deepseek-v3", {{.*}}keep_high = [embedding, output_head, gating, normalization, attention], wgrad_operands = fresh>
+module @fresh attributes {fp8.policy = #fp8.policy<"deepseek-v3", wgrad_operands = fresh>} {}
+// CHECK-LABEL: module @requantize_explicit
+// CHECK-SAME: keep_high = [embedding, output_head, gating, normalization, attention]>}
+module @requantize_explicit attributes {fp8.policy = #fp8.policy<"deepseek-v3", wgrad_operands = requantize>} {}
+// CHECK-LABEL: module @full_fresh
+// CHECK-SAME: name = "mine", {{.*}}keep_high = [], wgrad_operands = fresh>
+module @full_fresh attributes {fp8.policy = #fp8.policy<name = "mine", format = f8E4M3FN, grad_format = f8E4M3FN, activation_block = [1, 128], weight_block = [128, 128], scale_mode = f32, scale_type = f32, eps = 0.0, promote_interval = 128, high = bf16, keep_high = [], wgrad_operands = fresh>} {}
+
 // The full form, as printed, with a user name.
 // CHECK-LABEL: module @full
 // CHECK-SAME: name = "my recipe", format = f8E5M2, grad_format = f8E5M2, activation_block = [1, 256], weight_block = [256, 256], scale_mode = pow2, scale_type = f32, eps = 0.000000e+00, promote_interval = 256, high = f32, keep_high = []>

@@ -48,6 +48,17 @@ def FP8_ScaleMode : I32EnumAttr<"ScaleMode", "how a block's scale is derived fro
   let genSpecializedAttr = 0;
 }
 
+def FP8_WgradOperands : I32EnumAttr<"WgradOperands", "how a weight gradient's operands are quantized", [
+    // From the forward's FP8 codes and scales: dequantized, transposed and
+    // quantized again along the tokens (DeepSeek-V3 §3.5.2).
+    I32EnumAttrCase<"requantize", 0>,
+    // Quantized along the tokens from the high-precision tensor, next to its
+    // row quantization (TransformerEngine, torchao).
+    I32EnumAttrCase<"fresh", 1>]> {
+  let cppNamespace = "::mlir::fp8";
+  let genSpecializedAttr = 0;
+}
+
 def FP8_GroupLayout : I32EnumAttr<"GroupLayout", "how a grouped GEMM assigns rows to groups", [
     // A is [G, M, K]: one M x K slab per group, optional per-group row counts.
     I32EnumAttrCase<"masked", 0>,
@@ -165,6 +176,7 @@ def FP8_PolicyAttr : AttrDef<FP8_Dialect, "Policy"> {
     | `promote_interval` | K elements per FP32 promotion, multiple of 32; `?`: one promotion per GEMM, at the end of its K (DeepSeek-V3 §3.3.2's experiment without promotion, `fp8-pipeline{promotion=none}`; only when both K-blocks span K) |
     | `high` | the type sensitive ops keep (`bf16` or `f32`) |
     | `keep_high` | the roles that stay in `high` precision |
+    | `wgrad_operands` | how a weight gradient's dY and X (1x128 tiles along the tokens) are made: `requantize` (from the forward's FP8 codes and scales, DeepSeek-V3 §3.5.2; every preset's) or `fresh` (quantized along the tokens from the high-precision tensor); printed only when `fresh` |
 
     A block size of `?` means "the whole dimension" (per-tensor and rowwise
     scaling). Presets, parsed by name:
@@ -192,7 +204,8 @@ def FP8_PolicyAttr : AttrDef<FP8_Dialect, "Policy"> {
     "::llvm::APFloat":$eps,
     "int64_t":$promoteInterval,
     "::mlir::Type":$high,
-    ArrayRefParameter<"::mlir::fp8::Role">:$keepHigh
+    ArrayRefParameter<"::mlir::fp8::Role">:$keepHigh,
+    "::mlir::fp8::WgradOperands":$wgradOperands
   );
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
@@ -219,6 +232,7 @@ def FP8_PolicyAttr : AttrDef<FP8_Dialect, "Policy"> {
       int64_t promoteInterval;
       ::mlir::Type high;
       ::llvm::SmallVector<::mlir::fp8::Role> keepHigh;
+      ::mlir::fp8::WgradOperands wgradOperands;
     };
     Fields getFields() const;
     /// The policy of `fields`, or null after a diagnostic (through

@@ -13,6 +13,7 @@
 #define FP8_DIALECT_FP8_PIPELINES_PASSES_H
 
 #include "fp8/Conversion/FP8ToLinalg/FP8ToLinalg.h"
+#include "fp8/Dialect/FP8/IR/FP8.h"
 #include "fp8/Dialect/FP8/Transforms/Promotion.h"
 
 #include "mlir/Pass/PassOptions.h"
@@ -40,6 +41,15 @@ struct FP8PipelineOptions : public PassPipelineOptions<FP8PipelineOptions> {
                      "every promote_interval K elements of the policy"),
           clEnumValN(Promotion::none, "none",
                      "once per GEMM, at the end of its K"))};
+  PassOptions::Option<WgradOperands> wgradOperands{
+      *this, "wgrad-operands",
+      llvm::cl::desc("How a weight gradient's operands are made (see "
+                     "fp8-assign-precision)"),
+      llvm::cl::init(WgradOperands::requantize),
+      llvm::cl::values(clEnumValN(WgradOperands::requantize, "requantize",
+                                  "from the forward's FP8 codes and scales"),
+                       clEnumValN(WgradOperands::fresh, "fresh",
+                                  "from the high-precision tensor"))};
   PassOptions::ListOption<std::string> overrides{
       *this, "overrides",
       llvm::cl::desc("PATTERN:ROLE-or-PRECISION pairs matched against loc "

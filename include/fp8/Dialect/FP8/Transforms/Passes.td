@@ -86,6 +86,17 @@ def FP8AssignPrecisionPass : Pass<"fp8-assign-precision", "::mlir::ModuleOp"> {
                         "every promote_interval K elements of the policy"),
              clEnumValN(::mlir::fp8::Promotion::none, "none",
                         "once per GEMM, at the end of its K"))}]>,
+    Option<"wgradOperands", "wgrad-operands", "::mlir::fp8::WgradOperands",
+           /*default=*/"::mlir::fp8::WgradOperands::requantize",
+           "How a weight gradient's dY and X (1x128 tiles along the tokens) "
+           "are made: requantize (from the forward's FP8 codes and scales, "
+           "DeepSeek-V3 §3.5.2) or fresh (quantized along the tokens from the "
+           "high-precision tensor); recorded as the policy's wgrad_operands",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::fp8::WgradOperands::requantize, "requantize",
+                        "from the forward's FP8 codes and scales"),
+             clEnumValN(::mlir::fp8::WgradOperands::fresh, "fresh",
+                        "from the high-precision tensor"))}]>,
     ListOption<"overrides", "overrides", "std::string",
            "Comma-separated PATTERN:VALUE pairs; PATTERN is a glob (* and ?) "
            "matched against an op's loc names (whole name or a dot-separated "
