@@ -212,6 +212,10 @@ struct FP8LaunchKernelsPass
     // kernel reads the padding as (exact) zero products, like the
     // out-of-bounds zero fill past it, and adds nothing to the sums.
     Value aData = padCodes(b, aCodes), bData = padCodes(b, bCodes);
+    // E8M0 scales (UE8M0, DeepSeek-V3.1's checkpoints): the kernels read
+    // f32, the exact widening of the contract.
+    aScales = widenE8M0Scales(b, aScales);
+    bScales = widenE8M0Scales(b, bScales);
     // A per-tensor scale reaches the whole-K kernel as one per row of A
     // and column of the output.
     if (spec->aScaleWhole)

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "LaunchOperands.h"
 
+#include "fp8/Dialect/FP8/Utils/FP8Arith.h"
 #include "fp8/Target/Hopper/GemmKernelConfig.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -117,6 +118,28 @@ Value mlir::fp8::broadcastTensorScale(ImplicitLocOpBuilder &b, Value scales,
   Value init = tensor::EmptyOp::create(b, {codesTy.getDimSize(0), 1},
                                        b.getF32Type(), dyn);
   return linalg::FillOp::create(b, s, init).getResult(0);
+}
+
+Value mlir::fp8::widenE8M0Scales(ImplicitLocOpBuilder &b, Value scales) {
+  auto ty = cast<RankedTensorType>(scales.getType());
+  if (!isa<Float8E8M0FNUType>(ty.getElementType()))
+    return scales;
+  SmallVector<Value> dyn;
+  for (int64_t d = 0; d < ty.getRank(); ++d)
+    if (ty.isDynamicDim(d))
+      dyn.push_back(tensor::DimOp::create(b, scales, d));
+  Value init = tensor::EmptyOp::create(b, ty.getShape(), b.getF32Type(), dyn);
+  SmallVector<AffineMap> maps(2, b.getMultiDimIdentityMap(ty.getRank()));
+  SmallVector<utils::IteratorType> iters(ty.getRank(),
+                                         utils::IteratorType::parallel);
+  return linalg::GenericOp::create(
+             b, TypeRange{init.getType()}, ValueRange{scales}, ValueRange{init},
+             maps, iters,
+             [](OpBuilder &nb, Location loc, ValueRange args) {
+               linalg::YieldOp::create(nb, loc,
+                                       createF32FromE8M0(nb, loc, args[0]));
+             })
+      .getResult(0);
 }
 
 Value mlir::fp8::toBuffer(ImplicitLocOpBuilder &b, Value tensor) {

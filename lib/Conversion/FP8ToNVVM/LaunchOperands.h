@@ -36,6 +36,11 @@ Value transposeScales(ImplicitLocOpBuilder &b, Value aScales, Value aCodes,
 /// per row of A and column of the output).
 Value broadcastTensorScale(ImplicitLocOpBuilder &b, Value scales, Value codes);
 
+/// E8M0 (f8E8M0FNU) scales widened to f32 (2^(code - 127), the numerics
+/// contract's createF32FromE8M0: exact), elementwise, the shape kept; f32
+/// scales are returned as they are. The GEMM kernels read f32 scales.
+Value widenE8M0Scales(ImplicitLocOpBuilder &b, Value scales);
+
 /// A tensor handed to a launcher: its read-only buffer.
 Value toBuffer(ImplicitLocOpBuilder &b, Value tensor);
 /// A fresh host buffer of `type`'s shape, dynamic sizes `dynSizes`.

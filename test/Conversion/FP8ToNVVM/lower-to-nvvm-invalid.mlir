@@ -28,15 +28,6 @@ func.func @tall_b(%a: !fp8.scaled<128x256xf8E4M3FN, block = [1, 128], scale = f3
 
 // -----
 
-func.func @e8m0(%a: !fp8.scaled<128x256xf8E4M3FN, block = [1, 128], scale = f8E8M0FNU>,
-                %b: !fp8.scaled<128x256xf8E4M3FN, block = [128, 128], scale = f32>) -> tensor<128x128xbf16> {
-  // expected-remark @+1 {{no GPU GEMM kernel for 'fp8.scaled_matmul' (needs f32 scales, got 'f8E8M0FNU' (a) and 'f32' (b)); the op stays on the host, whose lowering computes it}}
-  %d = fp8.scaled_matmul %a, %b : !fp8.scaled<128x256xf8E4M3FN, block = [1, 128], scale = f8E8M0FNU>, !fp8.scaled<128x256xf8E4M3FN, block = [128, 128], scale = f32> -> tensor<128x128xbf16>
-  return %d : tensor<128x128xbf16>
-}
-
-// -----
-
 // M of 2^31 rows: the kernel's M parameter and TMA coordinates are signed
 // 32-bit (a dynamic M is checked at run time, launch-kernels-checks.mlir).
 func.func @m_2p31(%a: !fp8.scaled<2147483648x256xf8E4M3FN, block = [1, 128], scale = f32>,
