@@ -191,6 +191,8 @@ private:
   bool executeFloat(Thread &t, const Inst &in);
   bool executeAggregate(Thread &t, const Inst &in);
   void branch(Thread &t, const Inst &in);
+  /// The cluster special register `which` (Opcode::ClusterReg) of this CTA.
+  uint32_t clusterRegister(uint8_t which) const;
 
   // --- shared and global memory (SharedMemory.cpp) ---------------------------
   void checkShared(const Thread *t, int32_t inst, uint64_t addr, uint64_t bytes,

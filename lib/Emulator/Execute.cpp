@@ -96,6 +96,9 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE Flow CtaRun::execute(Thread &t, const Inst &in) {
   case Opcode::LaneId:
     R[in.d] = t.tid % 32;
     return Flow::Next;
+  case Opcode::ClusterReg:
+    R[in.d] = clusterRegister(in.sub);
+    return Flow::Next;
   case Opcode::ElectSync:
     return electSync(t, in);
   case Opcode::SkipUnless:
@@ -411,4 +414,25 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE void CtaRun::branch(Thread &t, const Inst &in) {
     }
   }
   t.pc = cs.target;
+}
+
+uint32_t CtaRun::clusterRegister(uint8_t which) const {
+  const uint32_t cl[3] = {dims.clusterX, dims.clusterY, dims.clusterZ};
+  const uint32_t grid[3] = {dims.grid, dims.gridY, dims.gridZ};
+  uint32_t d = which % 3;
+  switch (which / 3) {
+  case 0: // %clusterid: the cluster's index in the grid of clusters
+    return ctaXYZ[d] / cl[d];
+  case 1: // %nclusterid
+    return grid[d] / cl[d];
+  case 2: // %cluster_ctaid: the CTA's index in its cluster
+    return ctaXYZ[d] % cl[d];
+  case 3: // %cluster_nctaid
+    return cl[d];
+  default:
+    if (which == 12) // %cluster_ctarank: x fastest
+      return ctaXYZ[0] % cl[0] +
+             cl[0] * (ctaXYZ[1] % cl[1] + cl[1] * (ctaXYZ[2] % cl[2]));
+    return cl[0] * cl[1] * cl[2]; // %cluster_nctarank
+  }
 }

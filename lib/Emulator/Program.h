@@ -97,6 +97,8 @@ enum class Opcode : uint16_t {
   NCtaId,
   NTid,
   LaneId,
+  ClusterReg, // sub: 0-2 clusterid, 3-5 nclusterid, 6-8 cluster_ctaid,
+              // 9-11 cluster_nctaid (x, y, z), 12 ctarank, 13 nctarank
   Barrier0,
   MbarInit,
   MbarArrive,

@@ -204,6 +204,11 @@ LaunchResult KernelModule::launch(const std::string &kernel, Device &device,
       dims.ctas() > (1ull << 32) - 1)
     return fail("grid and block must be positive, block at most 1024 "
                 "threads (z at most 64), grid y and z at most 65535");
+  if (dims.clusterX * dims.clusterY * dims.clusterZ > 16 ||
+      dims.grid % dims.clusterX || dims.gridY % dims.clusterY ||
+      dims.gridZ % dims.clusterZ || !dims.clusterX || !dims.clusterY ||
+      !dims.clusterZ)
+    return fail("a cluster must divide the grid and hold at most 16 CTAs");
   if (p.maxThreads && dims.threads() > p.maxThreads)
     return fail("block of " + std::to_string(dims.threads()) +
                 " threads exceeds the kernel's maxntid " +

@@ -1,7 +1,9 @@
 //===- TranslateNVVM.cpp - special registers, warps, conversions ----------===//
 //
 // The synchronous NVVM families of the translation (Translator.h): the
-// special registers (x, y and z of tid, ntid, ctaid, nctaid; laneid), the
+// special registers (x, y and z of tid, ntid, ctaid, nctaid and of the
+// cluster's: clusterid, nclusterid, cluster_ctaid, cluster_nctaid; laneid,
+// cluster_ctarank, cluster_nctarank), the
 // CTA barrier, the warp collectives (shfl.sync, bar.warp.sync, elect.sync),
 // setmaxnreg and cvt f32x2 -> f8x2.
 //
@@ -38,6 +40,20 @@ static void addSpecialRegisterOps(OpTable &table) {
   addSpecialRegister<NVVM::BlockDimYOp>(table, Opcode::NTid, 1);
   addSpecialRegister<NVVM::BlockDimZOp>(table, Opcode::NTid, 2);
   addSpecialRegister<NVVM::LaneIdOp>(table, Opcode::LaneId, 0);
+  addSpecialRegister<NVVM::ClusterIdXOp>(table, Opcode::ClusterReg, 0);
+  addSpecialRegister<NVVM::ClusterIdYOp>(table, Opcode::ClusterReg, 1);
+  addSpecialRegister<NVVM::ClusterIdZOp>(table, Opcode::ClusterReg, 2);
+  addSpecialRegister<NVVM::ClusterDimXOp>(table, Opcode::ClusterReg, 3);
+  addSpecialRegister<NVVM::ClusterDimYOp>(table, Opcode::ClusterReg, 4);
+  addSpecialRegister<NVVM::ClusterDimZOp>(table, Opcode::ClusterReg, 5);
+  addSpecialRegister<NVVM::BlockInClusterIdXOp>(table, Opcode::ClusterReg, 6);
+  addSpecialRegister<NVVM::BlockInClusterIdYOp>(table, Opcode::ClusterReg, 7);
+  addSpecialRegister<NVVM::BlockInClusterIdZOp>(table, Opcode::ClusterReg, 8);
+  addSpecialRegister<NVVM::ClusterDimBlocksXOp>(table, Opcode::ClusterReg, 9);
+  addSpecialRegister<NVVM::ClusterDimBlocksYOp>(table, Opcode::ClusterReg, 10);
+  addSpecialRegister<NVVM::ClusterDimBlocksZOp>(table, Opcode::ClusterReg, 11);
+  addSpecialRegister<NVVM::ClusterId>(table, Opcode::ClusterReg, 12);
+  addSpecialRegister<NVVM::ClusterDim>(table, Opcode::ClusterReg, 13);
 }
 
 /// elect.sync: a warp collective (full member mask only) that elects the

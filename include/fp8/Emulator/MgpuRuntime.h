@@ -50,6 +50,17 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
                       intptr_t gridZ, intptr_t blockX, intptr_t blockY,
                       intptr_t blockZ, int32_t smem, void *stream,
                       void **params, void **extra, size_t paramsCount);
+/* A launch in clusters of clusterX x clusterY x clusterZ CTAs (each at most
+ * 16, dividing the grid): the cluster special registers (%clusterid,
+ * %nclusterid, %cluster_ctaid, %cluster_nctaid, %cluster_ctarank,
+ * %cluster_nctarank) follow; the CTAs still run one after another (no
+ * distributed shared memory, barrier.cluster or multicast yet). */
+void mgpuLaunchClusterKernel(void *function, intptr_t clusterX,
+                             intptr_t clusterY, intptr_t clusterZ,
+                             intptr_t gridX, intptr_t gridY, intptr_t gridZ,
+                             intptr_t blockX, intptr_t blockY, intptr_t blockZ,
+                             int32_t smem, void *stream, void **params,
+                             void **extra, size_t paramsCount);
 void *mgpuStreamCreate(void);
 void mgpuStreamDestroy(void *stream);
 void mgpuStreamSynchronize(void *stream);

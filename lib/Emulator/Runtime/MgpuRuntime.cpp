@@ -122,10 +122,15 @@ void *mgpuModuleGetFunction(void *module, const char *name) {
   return rt.functions.back().get();
 }
 
-void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
-                      intptr_t gridZ, intptr_t blockX, intptr_t blockY,
-                      intptr_t blockZ, int32_t smem, void *stream,
-                      void **params, void **extra, size_t paramsCount) {
+} // extern "C"
+
+namespace {
+/// mgpuLaunchKernel and mgpuLaunchClusterKernel (clusters of 1 CTA for the
+/// former).
+void launch(void *function, intptr_t clusterX, intptr_t clusterY,
+            intptr_t clusterZ, intptr_t gridX, intptr_t gridY, intptr_t gridZ,
+            intptr_t blockX, intptr_t blockY, intptr_t blockZ, int32_t smem,
+            void **params, void **extra, size_t paramsCount) {
   Runtime &rt = runtime();
   std::lock_guard<std::mutex> lock(rt.mu);
   auto *f = static_cast<EmuFunction *>(function);
@@ -173,6 +178,15 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
   dims.blockY = static_cast<uint32_t>(blockY);
   dims.blockZ = static_cast<uint32_t>(blockZ);
   dims.dynamicSharedBytes = static_cast<uint32_t>(smem);
+  if (clusterX < 1 || clusterY < 1 || clusterZ < 1 || clusterX > 16 ||
+      clusterY > 16 || clusterZ > 16) {
+    rt.error("mgpuLaunchClusterKernel (fp8 emulator): cluster dimensions out "
+             "of range");
+    return;
+  }
+  dims.clusterX = static_cast<uint32_t>(clusterX);
+  dims.clusterY = static_cast<uint32_t>(clusterY);
+  dims.clusterZ = static_cast<uint32_t>(clusterZ);
   // FP8_EMU_TRACE: one line per launch, so tests can check the grid, block
   // and shared memory that the host code computed.
   if (std::getenv("FP8_EMU_TRACE"))
@@ -197,6 +211,33 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
   }
   if (!r.ok)
     rt.error(r.report);
+}
+
+} // namespace
+
+extern "C" {
+
+void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
+                      intptr_t gridZ, intptr_t blockX, intptr_t blockY,
+                      intptr_t blockZ, int32_t smem, void *stream,
+                      void **params, void **extra, size_t paramsCount) {
+  (void)stream;
+  launch(function, 1, 1, 1, gridX, gridY, gridZ, blockX, blockY, blockZ, smem,
+         params, extra, paramsCount);
+}
+
+void mgpuLaunchClusterKernel(void *function, intptr_t clusterX,
+                             intptr_t clusterY, intptr_t clusterZ,
+                             intptr_t gridX, intptr_t gridY, intptr_t gridZ,
+                             intptr_t blockX, intptr_t blockY, intptr_t blockZ,
+                             int32_t smem, void *stream, void **params,
+                             void **extra, size_t paramsCount) {
+  // gpu-to-llvm's call passes no parameter count (upstream's wrapper
+  // ignores it): the register holds garbage, so it is not checked.
+  (void)stream;
+  (void)paramsCount;
+  launch(function, clusterX, clusterY, clusterZ, gridX, gridY, gridZ, blockX,
+         blockY, blockZ, smem, params, extra, /*paramsCount=*/0);
 }
 
 void *mgpuStreamCreate(void) {

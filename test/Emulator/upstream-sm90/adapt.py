@@ -14,7 +14,8 @@ import sys
 ADAPTATIONS = [
     # gpu.printf takes a comma between the format and its arguments.
     ("gpu.printf: a comma before the arguments",
-     re.compile(r'(gpu\.printf "(?:[^"\\]|\\.)*")([ \t]+%)'), r"\1,\2"),
+     # (arguments are followed by "," or ":", a next op's result by "=").
+     re.compile(r'(gpu\.printf "(?:[^"\\]|\\.)*")(\s+%[\w.$-]+\s*[,:])'), r"\1,\2"),
     # The mbarrier type was renamed (one barrier is a group of one).
     ("!nvgpu.mbarrier.barrier -> !nvgpu.mbarrier.group",
      re.compile(r"!nvgpu\.mbarrier\.barrier<"), "!nvgpu.mbarrier.group<"),
