@@ -1,7 +1,8 @@
 """fp8_mlir: the fp8-mlir compiler from Python.
 
 - `run_pipeline(mlir_text, pipeline)`, `compile(mlir_text, policy, target)`:
-  drive the compiler (fp8_mlir.compiler);
+  drive the compiler (fp8_mlir.compiler); `gpu_kernels(ir)`: the GPU
+  kernels of a lowered module as their typed attributes say;
 - `quantize`, `dequantize`, `scaled_matmul`, `grouped_scaled_matmul`: the
   numerics contract executed by the compiler's own CPU lowering, on NumPy
   arrays (fp8_mlir.numerics);
@@ -17,12 +18,14 @@ from .compiler import (
     TARGETS,
     CompiledResult,
     Diagnostic,
+    GemmKernel,
     MLIRError,
+    QuantizeKernel,
     compile,
+    gpu_kernels,
     has_pass,
     run_pipeline,
 )
-from ._fp8_mlir import gemm_kernel_name, quantize_kernel_name
 from .jit import JitModule, jit
 from .numerics import ScaledTensor, dequantize, grouped_scaled_matmul, quantize, requantize, scaled_matmul
 from . import models
@@ -46,6 +49,7 @@ __all__ = [
     "grouped_scaled_matmul",
     "requantize",
     "ScaledTensor",
-    "gemm_kernel_name",
-    "quantize_kernel_name",
+    "gpu_kernels",
+    "GemmKernel",
+    "QuantizeKernel",
 ]

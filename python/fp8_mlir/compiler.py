@@ -212,6 +212,53 @@ def run_pipeline(
     return _run(mlir_text, pipeline, source_name, generic=generic, locations=locations).ir
 
 
+#: A generated GEMM kernel as its `#fp8.gemm_kernel` says (a read-only
+#: object of the native module; fields in `gpu_kernels`).
+GemmKernel = _native.GemmKernel
+#: A generated quantize kernel as its `#fp8.quantize_kernel` says.
+QuantizeKernel = _native.QuantizeKernel
+
+
+def gpu_kernels(ir: Union[str, bytes]) -> List[Union[GemmKernel, QuantizeKernel]]:
+    """The sm_90a kernels of a lowered module, read from their typed
+    attributes (never from a symbol name), in module order, each once.
+
+    `ir`: a module after `fp8-lower-to-nvvm`, or after `fp8-gpu-pipeline`
+    (`compile(..., target="sm_90a").ir`; the launchers keep each kernel's
+    attribute once the kernels are serialized). Returns a `GemmKernel` per
+    `#fp8.gemm_kernel` and a `QuantizeKernel` per `#fp8.quantize_kernel`,
+    read-only objects whose fields are the attribute's (docs in
+    include/fp8/Dialect/FP8/IR/FP8Attrs.td):
+
+    - both: `kind` ("gemm" or "quantize"), `symbol` (the kernel's name, for
+      humans and to pass back to the emulator: parse nothing out of it),
+      `attribute` (the attribute as MLIR prints it);
+    - GemmKernel: `m` (None for a run-time M; a group's rows for a masked
+      grouped kernel), `n`, `k`; element types as MLIR prints them: `a`,
+      `b` ("f8E4M3FN", "f8E5M2"), `d` ("bf16", "f32"), `c` (the
+      accumulator operand's, or None), `a_scale`, `b_scale`;
+      `b_scale_rows` (128, or 1 for per-column B scales); `scale_k` (the K
+      elements one scale covers: 128, or `k`); `layout` (None,
+      "masked", "contiguous"), `groups`, `counts`; the tile configuration
+      `block_m`, `block_n`, `block_k`, `stages`, `consumers`, `cluster`,
+      `multicast`, `group_m`, `swap_ab`, `epilogue`; the cost model's
+      `chip` (or None), `ctas`, `modelled_us`, `modelled_tflops` (None for
+      a run-time M);
+    - QuantizeKernel: `rows` (None for a run-time row count), `cols`,
+      `block_rows` (1 or 128), `input` ("f32", "bf16", or FP8 for the
+      transpose-requantize kernel), `fp8`, `scale`, `scale_mode` ("f32",
+      "pow2"), `eps` (float), `transpose` (bool).
+
+    Raises TypeError when `ir` is not text, ValueError when it does not
+    parse.
+    """
+    if isinstance(ir, bytes):
+        ir = ir.decode("utf-8")
+    if not isinstance(ir, str):
+        raise TypeError(f"gpu_kernels needs the IR text (str), got {type(ir).__name__}")
+    return list(_native.gpu_kernels(_utf8(ir, "the IR")))
+
+
 def has_pass(name: str) -> bool:
     """True if `name` is a registered pass or pipeline (`fp8-opt --<name>`)."""
     if not isinstance(name, str):
@@ -240,6 +287,9 @@ class CompiledResult:
       sensitive op with role, precision, reason, shapes, FLOPs; totals);
     - `report_text`: the same report as the table `fp8-opt` prints;
     - `ptx`: the PTX of the GPU kernels (GPU targets), else None;
+    - `kernels`: those kernels as their typed attributes say (GemmKernel,
+      QuantizeKernel; fields in `gpu_kernels`), in module order; empty for
+      "cpu" and `lower=False`;
     - `diagnostics`: the remarks and warnings the passes emitted.
     """
 
@@ -251,6 +301,8 @@ class CompiledResult:
     report_text: str = ""
     ptx: Optional[str] = None
     diagnostics: List[Diagnostic] = dataclasses.field(default_factory=list)
+
+    kernels: List[Union[GemmKernel, QuantizeKernel]] = dataclasses.field(default_factory=list)
 
 
 # Pass names of the pipelines compile() runs (fp8-opt --help lists them).
@@ -396,12 +448,13 @@ def compile(
     if target == "cpu":
         lowered = _run(fp8_ir, CPU_PIPELINE, source_name,
                        pipeline_label=f"the CPU lowering ({CPU_PIPELINE})")
-        ptx = None
+        ptx, kernels = None, []
     else:
         lowered = _run(fp8_ir, f"{GPU_PIPELINE}{{chip={target}}}", source_name,
                        pipeline_label=f"the GPU lowering ({GPU_PIPELINE}, chip {target})")
-        kernels = [o for o in lowered.gpu_objects if o.format == "isa"]
-        ptx = "\n".join(o.data.decode("utf-8", "replace") for o in kernels) or None
+        isa = [o for o in lowered.gpu_objects if o.format == "isa"]
+        ptx = "\n".join(o.data.decode("utf-8", "replace") for o in isa) or None
+        kernels = list(lowered.kernels)
     diags = [d for r in (graph, lowered) for d in _diagnostics(r)]
     return CompiledResult(
         policy=policy,
@@ -412,4 +465,5 @@ def compile(
         report_text=report_text,
         ptx=ptx,
         diagnostics=diags,
+        kernels=kernels,
     )

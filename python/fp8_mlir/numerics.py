@@ -29,7 +29,6 @@ at each call.
 from __future__ import annotations
 
 from . import _fp8_mlir as _native  # noqa: F401  (the native half, as before)
-from ._fp8_mlir import gemm_kernel_name, quantize_kernel_name  # noqa: F401
 from .compiler import MLIRError, has_pass, run_pipeline  # noqa: F401
 from .jit import JitModule, jit, openmp_runtime  # noqa: F401
 

@@ -6,12 +6,10 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Core.h"
+#include "CoreInternal.h"
 #include "JitSizes.h"
 
 #include "fp8/Dialect/FP8/IR/FP8.h"
-#include "fp8/Dialect/FP8/IR/ShapeString.h"
-#include "fp8/Emulator/Emulator.h"
-#include "fp8/Emulator/Kernels.h"
 #include "fp8/InitAll.h"
 #include "fp8/Tools/CrashReport.h"
 
@@ -45,7 +43,6 @@
 using namespace mlir;
 
 namespace fp8py {
-namespace {
 
 /// Registers passes once per process (the pass registry is global, as in
 /// fp8-opt's main) and builds the dialect registry shared by every context.
@@ -67,6 +64,8 @@ const DialectRegistry &getRegistry() {
   }();
   return *registry;
 }
+
+namespace {
 
 std::string locationToString(Location loc) {
   if (auto fileLoc = dyn_cast<FileLineColLoc>(loc))
@@ -357,6 +356,28 @@ void collectGpuObjects(ModuleOp module, PipelineResult &result) {
   });
 }
 
+/// Records the generated kernels (readKernels) after each pass on the top
+/// module, while they are still in a gpu.module: serialization
+/// (gpu-module-to-binary) drops them with their attributes.
+class KernelRecorder : public PassInstrumentation {
+public:
+  explicit KernelRecorder(std::vector<KernelInfo> &kernels)
+      : kernels(kernels) {}
+  void record(ModuleOp module) {
+    std::vector<KernelInfo> found = readKernels(module, /*launchers=*/false);
+    if (!found.empty())
+      kernels = std::move(found);
+  }
+  void runAfterPass(Pass *, Operation *op) override {
+    auto module = dyn_cast<ModuleOp>(op);
+    if (module && !module->getParentOp())
+      record(module);
+  }
+
+private:
+  std::vector<KernelInfo> &kernels;
+};
+
 /// Parses and runs the pipeline on a fresh context. On success `module` holds
 /// the transformed module (owned by `ctx`); on failure `result.stage` says
 /// what failed.
@@ -389,6 +410,9 @@ parseAndRun(MLIRContext &ctx, llvm::SourceMgr &sourceMgr,
 
   result.stage.clear();
   pm.addInstrumentation(std::make_unique<fp8::CrashStageInstrumentation>());
+  auto recorder = std::make_unique<KernelRecorder>(result.kernels);
+  KernelRecorder &kernels = *recorder;
+  pm.addInstrumentation(std::move(recorder));
   fp8::setCrashStage("the MLIR parser", sourceName);
   // Verified separately, so that "does not parse" and "does not verify"
   // are told apart.
@@ -405,6 +429,7 @@ parseAndRun(MLIRContext &ctx, llvm::SourceMgr &sourceMgr,
   }
   if (beforePasses)
     beforePasses(*module);
+  kernels.record(*module);
 
   if (failed(pm.run(*module))) {
     result.stage = "pass";
@@ -668,131 +693,3 @@ bool JitModule::invoke(const std::string &name, std::vector<CallArg> &args,
 }
 
 } // namespace fp8py
-
-namespace {
-
-/// Parses `text` and translates its kernels for the emulator.
-std::unique_ptr<fp8::emu::KernelModule>
-loadKernels(MLIRContext &ctx, const std::string &text, std::string &error) {
-  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, &ctx);
-  if (!module) {
-    error = "fp8-emu: error: the kernel module does not parse";
-    return nullptr;
-  }
-  auto km = fp8::emu::KernelModule::create(*module, error);
-  if (!km)
-    error = "fp8-emu: error: " + error;
-  return km;
-}
-
-/// loadKernels, then `kernel`'s description read by `getDesc` into `desc`;
-/// a null module and `error` naming `what` it is not when it has none.
-template <typename Desc>
-std::unique_ptr<fp8::emu::KernelModule>
-loadKernel(MLIRContext &ctx, const std::string &text, const std::string &kernel,
-           bool (*getDesc)(const fp8::emu::KernelModule &, const std::string &,
-                           Desc &),
-           const char *what, Desc &desc, std::string &error) {
-  auto km = loadKernels(ctx, text, error);
-  if (km && !getDesc(*km, kernel, desc)) {
-    error = "fp8-emu: error: '" + kernel + "' is not a " + what;
-    return nullptr;
-  }
-  return km;
-}
-
-/// The error of a kernel compiled for sizes `compiled` (the first one
-/// `dynamicFirst`: any size) run on `shape`; "" when they agree.
-std::string checkCompiledFor(const std::string &kernel,
-                             ArrayRef<int64_t> compiled,
-                             ArrayRef<int64_t> shape, int64_t dynamicFirst) {
-  for (auto [i, c] : llvm::enumerate(compiled))
-    if (c != shape[i] && !(i == 0 && c == dynamicFirst))
-      return "fp8-emu: error: kernel '" + kernel + "' is not compiled for " +
-             fp8::shapeString(shape);
-  return "";
-}
-
-} // namespace
-
-std::string fp8py::emulateGemm(const std::string &kernelsIr,
-                               const std::string &kernel, int64_t m, int64_t n,
-                               int64_t k, const uint8_t *a, const float *sa,
-                               const uint8_t *b, const float *sb, uint32_t *out,
-                               uint64_t seed, int smCount,
-                               const std::string &accumulator,
-                               const std::atomic<bool> *stop) {
-  using namespace fp8::emu;
-  MLIRContext ctx(getRegistry());
-  std::string error;
-  fp8::emu::GemmKernelDesc spec;
-  auto km = loadKernel(ctx, kernelsIr, kernel, getGemmKernelDesc,
-                       "GEMM kernel (no #fp8.gemm_kernel)", spec, error);
-  if (!km)
-    return error;
-  error = checkCompiledFor(kernel, {spec.m, spec.n, spec.k}, {m, n, k},
-                           fp8::GemmKernelConfig::kDynamicM);
-  if (!error.empty())
-    return error;
-  fp8::GemmKernelConfig cfg;
-  getGemmKernelConfig(*km, kernel, m, cfg);
-  GemmOperands ops;
-  ops.m = m;
-  ops.n = n;
-  ops.k = k;
-  int64_t kb = cfg.kBlocks();
-  ops.a.assign(a, a + m * k);
-  ops.b.assign(b, b + n * k);
-  ops.sa.assign(sa, sa + m * kb);
-  // B scales [ceil(N/128), KB], or [N, KB] for a per-column-scale kernel.
-  ops.bBlockRows = cfg.bScalesPerColumn ? 1 : 128;
-  ops.sb.assign(sb, sb + cfg.bScaleRows() * kb);
-  Options opt;
-  opt.seed = seed;
-  opt.stop = stop;
-  if (!getAccumulator(accumulator, opt.accumulate))
-    return "fp8-emu: error: unknown accumulation model '" + accumulator + "'";
-  std::vector<uint32_t> result;
-  LaunchResult r =
-      runGemm(*km, kernel, cfg, smCount, spec.out, ops, result, opt);
-  if (!r.ok)
-    return r.report;
-  std::copy(result.begin(), result.end(), out);
-  return "";
-}
-
-std::string fp8py::emulateQuantize(const std::string &kernelsIr,
-                                   const std::string &kernel, int64_t rows,
-                                   int64_t cols, const uint32_t *x,
-                                   uint8_t *codes, uint32_t *scales,
-                                   uint64_t seed,
-                                   const std::atomic<bool> *stop) {
-  using namespace fp8::emu;
-  MLIRContext ctx(getRegistry());
-  std::string error;
-  QuantizeKernelDesc spec;
-  auto km =
-      loadKernel(ctx, kernelsIr, kernel, getQuantizeKernelDesc,
-                 "quantize kernel (no #fp8.quantize_kernel)", spec, error);
-  if (!km)
-    return error;
-  error = checkCompiledFor(kernel, {spec.rows, spec.cols}, {rows, cols},
-                           fp8::QuantizeKernelConfig::kDynamicRows);
-  if (!error.empty())
-    return error;
-  fp8::QuantizeKernelConfig cfg =
-      fp8::makeQuantizeKernelConfig(rows, cols, spec.blockRows);
-  Options opt;
-  opt.seed = seed;
-  opt.stop = stop;
-  std::vector<uint32_t> in(x, x + rows * cols), sc;
-  std::vector<uint8_t> q;
-  LaunchResult r =
-      runQuantize(*km, kernel, cfg, spec.input == fp8::KernelElementType::bf16,
-                  in, q, sc, opt);
-  if (!r.ok)
-    return r.report;
-  std::copy(q.begin(), q.end(), codes);
-  std::copy(sc.begin(), sc.end(), scales);
-  return "";
-}

@@ -13,7 +13,9 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace fp8py {
@@ -36,6 +38,44 @@ struct GpuObject {
   std::string data;   // the object bytes (text for isa)
 };
 
+/// A GEMM kernel of a lowered module as its #fp8.gemm_kernel says (the
+/// attribute's fields, docs in FP8Attrs.td): `symbol` names the kernel's
+/// llvm.func (a reference, derived from the attribute for humans and
+/// parsed by nobody); element types are MLIR types as printed ("f8E4M3FN",
+/// "bf16", "" for an absent accumulator C); `m` empty for a run-time M;
+/// `layout` "" (a 2-D GEMM), "masked" or "contiguous"; the modelled fields
+/// empty when the attribute has none.
+struct GemmKernelInfo {
+  std::string symbol, attribute;
+  std::optional<int64_t> m;
+  int64_t n = 0, k = 0;
+  std::string a, b, d, c, aScale, bScale;
+  int64_t bScaleRows = 0, scaleK = 128;
+  std::string layout;
+  int64_t groups = 1;
+  bool counts = false;
+  int64_t blockM = 0, blockN = 0, blockK = 0, stages = 0, consumers = 0;
+  int64_t cluster = 1, multicast = 1, groupM = 1;
+  bool swapAB = false;
+  std::string epilogue, chip;
+  int64_t ctas = 0;
+  std::optional<double> modelledUs, modelledTflops;
+};
+
+/// A quantize kernel as its #fp8.quantize_kernel says (fields as
+/// GemmKernelInfo's): `rows` empty for a run-time row count; `scaleMode`
+/// "f32" or "pow2"; `eps` the f32 clamp of the amax.
+struct QuantizeKernelInfo {
+  std::string symbol, attribute;
+  std::optional<int64_t> rows;
+  int64_t cols = 0, blockRows = 0;
+  std::string input, fp8, scale, scaleMode;
+  double eps = 0;
+  bool transpose = false;
+};
+
+using KernelInfo = std::variant<GemmKernelInfo, QuantizeKernelInfo>;
+
 /// Everything a pipeline run produced.
 struct PipelineResult {
   bool ok = false;
@@ -51,6 +91,10 @@ struct PipelineResult {
   std::string capturedStdout; // what passes printed to stdout (reports)
   std::string capturedStderr; // what passes printed to stderr
   std::vector<GpuObject> gpuObjects;
+  /// The generated kernels as the pipeline last had them in a top-level
+  /// gpu.module (after fp8-gpu-pipeline: the kernels its gpu.binary holds,
+  /// whose attributes serialization drops), in module order.
+  std::vector<KernelInfo> kernels;
 };
 
 /// Called about every 50 ms by the waiting caller of a long run; returning
@@ -174,6 +218,13 @@ private:
   struct Impl;
   std::unique_ptr<Impl> impl;
 };
+
+/// The generated kernels of `ir` (a module after fp8-lower-to-nvvm, or after
+/// fp8-gpu-pipeline, whose launchers keep the attribute and a reference to
+/// their kernel once the kernels are serialized), in module order, each
+/// once. False with `error` set when `ir` does not parse.
+bool gpuKernels(const std::string &ir, std::vector<KernelInfo> &out,
+                std::string &error);
 
 /// Runs the GEMM kernel `kernel` of `kernelsIr` (a module holding the
 /// gpu.module of fp8-lower-to-nvvm) on the CPU emulator (fp8/Emulator) as

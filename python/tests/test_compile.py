@@ -75,21 +75,25 @@ def test_compile_moe_routed_experts_are_one_gemm_per_projection():
 @require_passes(*GRAPH, "fp8-gpu-pipeline")
 def test_compile_moe_block_sm90a_one_kernel_per_shape():
     """On the GPU each routed projection (an fp8.grouped_scaled_matmul in the
-    masked layout) is ONE grouped GEMM kernel for all experts, named for
+    masked layout) is ONE grouped GEMM kernel for all experts, of
     [experts, capacity, N, K] (gate and up share the shape, hence the
     kernel), and no per-expert 2-D GEMM kernel exists; the stacked
     activations are quantized by one GPU quantize kernel
-    ([experts * capacity, K]), so no quantize is left on the host."""
+    ([experts * capacity, K]), so no quantize is left on the host. The
+    kernels are read from their attributes (res.kernels), never from names."""
     res = fp8_mlir.compile(models.moe_block(SMALL, 1), target="sm_90a")
-    # config=auto (the default) may add the configuration suffix _t<BM>x<BN>s<S>[c<C>].
-    entries = {re.sub(r"_t\d+x\d+s\d+(c\d+)?(g\d+)?$", "", e) for e in re.findall(r"\.entry\s+(fp8_\w+)", res.ptx)}
     c, h, inter, e = SMALL.capacity, SMALL.hidden, SMALL.moe_intermediate, SMALL.num_experts
-    assert f"fp8_grouped_matmul_masked_{e}x{c}x{inter}x{h}_e4m3_e4m3_f32" in entries, entries
-    assert f"fp8_grouped_matmul_masked_{e}x{c}x{h}x{inter}_e4m3_e4m3_f32" in entries, entries
-    assert fp8_mlir.gemm_kernel_name(c, inter, h, "e4m3", "e4m3", "f32") not in entries
-    assert fp8_mlir.gemm_kernel_name(c, h, inter, "e4m3", "e4m3", "f32") not in entries
-    assert fp8_mlir.quantize_kernel_name(e * c, h, 1) in entries
-    assert fp8_mlir.quantize_kernel_name(e * c, inter, 1) in entries
+    # Every PTX entry is one of the listed kernels (their symbols as given).
+    assert set(re.findall(r"\.entry\s+(\w+)", res.ptx)) == {k.symbol for k in res.kernels}
+    gemms = {(k.layout, k.groups, k.m, k.n, k.k, k.a, k.b, k.d) for k in res.kernels if k.kind == "gemm"}
+    e4m3 = "f8E4M3FN"
+    assert ("masked", e, c, inter, h, e4m3, e4m3, "f32") in gemms, gemms
+    assert ("masked", e, c, h, inter, e4m3, e4m3, "f32") in gemms, gemms
+    # No 2-D kernel of one expert's GEMM.
+    assert not {g for g in gemms if g[0] is None and g[2:5] in ((c, inter, h), (c, h, inter))}, gemms
+    quantizes = {(k.rows, k.cols, k.block_rows, k.input, k.fp8) for k in res.kernels if k.kind == "quantize"}
+    assert (e * c, h, 1, "f32", e4m3) in quantizes, quantizes
+    assert (e * c, inter, 1, "f32", e4m3) in quantizes, quantizes
     assert not [d for d in res.diagnostics if "stays on the host" in str(d)]
 
 
@@ -100,17 +104,17 @@ def test_compile_llama_block_sm90a_ptx():
     assert ".target sm_90a" in res.ptx
     assert "wgmma.mma_async" in res.ptx and ".e4m3.e4m3" in res.ptx
     assert "gpu.binary" in res.ir
-    # The PTX entries are the kernels gemm_kernel_name() names for the
-    # GEMMs the host launches (fp8-launch-kernels: one launcher call per
-    # scaled_matmul, on the operands' memrefs): one per distinct shape.
-    # config=auto (the default) may add the configuration suffix _t<BM>x<BN>s<S>.
-    entries = {re.sub(r"_t\d+x\d+s\d+(c\d+)?(g\d+)?$", "", e)
-               for e in re.findall(r"\.entry\s+(fp8_scaled_matmul_\w+)", res.ptx)}
-    gemms = re.findall(r"call @fp8_launch_fp8_scaled_matmul_\w+\(.*\) : \(memref<(\d+)x(\d+)xf8E4M3FN>, "
+    # The PTX entries are the kernels res.kernels lists; its GEMM kernels
+    # (read from their #fp8.gemm_kernel) are those of the GEMMs the host
+    # launches (fp8-launch-kernels: one launcher call per scaled_matmul, on
+    # the operands' memrefs): one per distinct shape.
+    assert set(re.findall(r"\.entry\s+(\w+)", res.ptx)) == {k.symbol for k in res.kernels}
+    gemms = re.findall(r"call @fp8_launch_\w+\(.*\) : \(memref<(\d+)x(\d+)xf8E4M3FN>, "
                        r"memref<(\d+)x\d+xf8E4M3FN>, .*, memref<\d+x\d+x(bf16|f32)>\) -> \(\)", res.ir)
     assert gemms
-    assert entries == {fp8_mlir.gemm_kernel_name(int(m), int(n), int(k), "e4m3", "e4m3", out)
-                       for (m, k, n, out) in gemms}
+    kernels = [k for k in res.kernels if k.kind == "gemm"]
+    assert all((k.a, k.b, k.layout, k.c) == ("f8E4M3FN", "f8E4M3FN", None, None) for k in kernels), kernels
+    assert {(k.m, k.n, k.k, k.d) for k in kernels} == {(int(m), int(n), int(k), out) for (m, k, n, out) in gemms}
 
 
 @pytest.mark.ptxas
@@ -210,14 +214,50 @@ def test_compile_real_mlp_graph():
     assert res.report["totals"]["fp8_matmul_flop_share"] == pytest.approx(1.0)
 
 
-def test_kernel_names():
-    # Hand-written expectations of the documented naming scheme.
-    assert fp8_mlir.gemm_kernel_name(128, 2112, 7168) == "fp8_scaled_matmul_128x2112x7168_e4m3_e4m3_bf16"
-    assert fp8_mlir.gemm_kernel_name(64, 256, 384, "e5m2", "e4m3", "f32") == \
-        "fp8_scaled_matmul_64x256x384_e5m2_e4m3_f32"
-    assert fp8_mlir.quantize_kernel_name(128, 7168, 1, "bf16") == "fp8_quantize_128x7168_1x128_bf16_e4m3"
-    # eps = 0: its f32 bits (0) in hex; pow2 scales.
-    assert fp8_mlir.quantize_kernel_name(256, 256, 128, "f32", "e5m2", True, 0.0) == \
-        "fp8_quantize_256x256_128x128_f32_e5m2_pow2_eps0"
-    with pytest.raises(ValueError, match="fp16"):
-        fp8_mlir.gemm_kernel_name(1, 2, 3, "fp16")
+_GEMM_GRAPH = """
+func.func @gemm(%a: !fp8.scaled<{m}x256xf8E5M2, block = [1, 128], scale = f32>,
+                %b: !fp8.scaled<128x256xf8E4M3FN, block = [128, 128], scale = f32>) -> tensor<{m}x128xf32> {{
+  %d = fp8.scaled_matmul %a, %b : !fp8.scaled<{m}x256xf8E5M2, block = [1, 128], scale = f32>,
+       !fp8.scaled<128x256xf8E4M3FN, block = [128, 128], scale = f32> -> tensor<{m}x128xf32>
+  return %d : tensor<{m}x128xf32>
+}}
+"""
+
+_QUANTIZE_GRAPH = """
+func.func @quantize(%x: tensor<256x384xf32>) -> !fp8.scaled<256x384xf8E5M2, block = [128, 128], scale = f32> {
+  %q = fp8.quantize %x {eps = 0.0 : f32, scale_mode = #fp8.scale_mode<pow2>}
+       : tensor<256x384xf32> -> !fp8.scaled<256x384xf8E5M2, block = [128, 128], scale = f32>
+  return %q : !fp8.scaled<256x384xf8E5M2, block = [128, 128], scale = f32>
+}
+"""
+
+
+@require_passes("fp8-lower-to-nvvm")
+def test_gpu_kernels_attributes():
+    # The kernels of a lowered module as their attributes say, against the
+    # hand-written ops they implement: shapes, element types, blocks.
+    ir = fp8_mlir.run_pipeline(_GEMM_GRAPH.format(m=64) + _QUANTIZE_GRAPH, "fp8-lower-to-nvvm{config=fixed}")
+    gemm, quantize = sorted(fp8_mlir.gpu_kernels(ir), key=lambda k: k.kind)
+    assert isinstance(gemm, fp8_mlir.GemmKernel) and gemm.kind == "gemm"
+    assert (gemm.m, gemm.n, gemm.k) == (64, 128, 256)
+    assert (gemm.a, gemm.b, gemm.d, gemm.c) == ("f8E5M2", "f8E4M3FN", "f32", None)
+    assert (gemm.a_scale, gemm.b_scale, gemm.b_scale_rows, gemm.scale_k) == ("f32", "f32", 128, 128)
+    assert (gemm.layout, gemm.groups, gemm.counts, gemm.block_k, gemm.epilogue) == (None, 1, False, 128, "store")
+    # A CTA tile of whole wgmma shapes, consumers warpgroups of 64 rows.
+    assert gemm.block_m % 64 == 0 and gemm.block_n % 8 == 0 and gemm.stages >= 1
+    assert gemm.modelled_us is not None and gemm.modelled_us > 0
+    assert repr(gemm).startswith("GemmKernel(#fp8.gemm_kernel<m = 64, n = 128, k = 256,")
+    assert gemm.symbol in ir and gemm.attribute in ir
+    assert isinstance(quantize, fp8_mlir.QuantizeKernel) and quantize.kind == "quantize"
+    assert (quantize.rows, quantize.cols, quantize.block_rows) == (256, 384, 128)
+    assert (quantize.input, quantize.fp8, quantize.scale) == ("f32", "f8E5M2", "f32")
+    assert (quantize.scale_mode, quantize.eps, quantize.transpose) == ("pow2", 0.0, False)
+    # A run-time M is None; the kernel has no modelled time.
+    dyn, = fp8_mlir.gpu_kernels(fp8_mlir.run_pipeline(_GEMM_GRAPH.format(m="?"), "fp8-lower-to-nvvm"))
+    assert (dyn.m, dyn.n, dyn.k, dyn.modelled_us) == (None, 128, 256, None)
+    # A module without kernels has none; text only; it must parse.
+    assert fp8_mlir.gpu_kernels("module {}") == []
+    with pytest.raises(TypeError, match="IR text"):
+        fp8_mlir.gpu_kernels(1)
+    with pytest.raises(ValueError, match="does not parse"):
+        fp8_mlir.gpu_kernels("junk")

@@ -119,14 +119,29 @@ func.func @gemm(%a: {at}, %b: {bt}) -> tensor<64x128xf32> {{
   return %d : tensor<64x128xf32>
 }}
 """)
-    kernel = native.gemm_kernel_name(64, 128, 256, "e4m3", "e4m3", "f32")
+    kernel, = fp8_mlir.gpu_kernels(ir)
     codes = np.full((32, 256), 0x38, np.uint8)
-    with pytest.raises(RuntimeError, match=f"^fp8-emu: error: kernel '{kernel}' is not compiled for 32x128x256$"):
-        native.emulate_gemm(
-            ir, kernel, codes, np.ones((32, 2), np.float32), np.full((128, 256), 0x38, np.uint8), np.ones((1, 2), np.float32)
-        )
+    operands = (codes, np.ones((32, 2), np.float32), np.full((128, 256), 0x38, np.uint8), np.ones((1, 2), np.float32))
+    for which in (kernel, None):  # passed, or the module's one GEMM kernel
+        with pytest.raises(
+            RuntimeError, match=f"^fp8-emu: error: kernel '{kernel.symbol}' is not compiled for 32x128x256$"
+        ):
+            native.emulate_gemm(ir, which, *operands)
     x = np.zeros((64, 256), np.float32).view(np.uint32)
-    with pytest.raises(
-        RuntimeError, match=f"^fp8-emu: error: '{kernel}' is not a quantize kernel \\(no #fp8.quantize_kernel\\)$"
-    ):
+    # A GEMM kernel is no quantize kernel (the types tell), and the module
+    # has none to pick.
+    with pytest.raises(TypeError):
         native.emulate_quantize(ir, kernel, x, 1)
+    with pytest.raises(ValueError, match="^the module has 0 quantize kernels; pass the one to run"):
+        native.emulate_quantize(ir, None, x, 1)
+    # A quantize kernel of another module is not one of this module's.
+    other, = fp8_mlir.gpu_kernels(_lower_to_nvvm("""
+func.func @quantize(%x: tensor<64x256xf32>) -> !fp8.scaled<64x256xf8E4M3FN, block = [1, 128], scale = f32> {
+  %q = fp8.quantize %x : tensor<64x256xf32> -> !fp8.scaled<64x256xf8E4M3FN, block = [1, 128], scale = f32>
+  return %q : !fp8.scaled<64x256xf8E4M3FN, block = [1, 128], scale = f32>
+}
+"""))
+    with pytest.raises(
+        RuntimeError, match=f"^fp8-emu: error: '{other.symbol}' is not a quantize kernel \\(no #fp8.quantize_kernel\\)$"
+    ):
+        native.emulate_quantize(ir, other, x, 1)

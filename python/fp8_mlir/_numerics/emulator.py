@@ -5,8 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _fp8_mlir as _native
-from .._fp8_mlir import gemm_kernel_name, quantize_kernel_name
-from ..compiler import run_pipeline
+from ..compiler import gpu_kernels, run_pipeline
 from .checks import _scale_shape
 from .formats import SCALES, _bf16_bits_to_f32, _format
 from .ir_text import _f32_attr, _scaled, _ty
@@ -17,9 +16,18 @@ BACKENDS = ("cpu", "gpu-emulator")
 
 
 def _lower_to_nvvm(graph: str) -> str:
-    # The shape's fixed configuration: the kernel is then found by the name
-    # gemm_kernel_name() gives (config=auto would add a `_t...` suffix).
+    # The shape's fixed configuration (the tiles the kernel tests pin), not
+    # the cost model's choice.
     return run_pipeline(graph, "fp8-lower-to-nvvm{config=fixed}")
+
+
+def _only_kernel(ir: str, kind: str):
+    """The one `kind` kernel ("gemm", "quantize") of the lowered graph `ir`,
+    found by its attribute (gpu_kernels), not by its name."""
+    found = [k for k in gpu_kernels(ir) if k.kind == kind]
+    if len(found) != 1:
+        raise RuntimeError(f"backend 'gpu-emulator': the lowered graph has {len(found)} {kind} kernels, expected one")
+    return found[0]
 
 
 def _scaled_matmul_on_emulator(a, sa, b, sb, ab, bb, fmt, b_fmt, promote_interval, accumulator_options, out):
@@ -47,10 +55,10 @@ func.func @gemm(%a: {at}, %b: {bt}) -> {ot} {{
   return %d : {ot}
 }}
 """
-    kernel = gemm_kernel_name(m, n, k, fmt, b_fmt, out)
+    ir = _lower_to_nvvm(graph)
     bits_out = _native.emulate_gemm(
-        _lower_to_nvvm(graph),
-        kernel,
+        ir,
+        _only_kernel(ir, "gemm"),
         np.ascontiguousarray(a),
         np.ascontiguousarray(sa, np.float32),
         np.ascontiguousarray(b),
@@ -89,8 +97,8 @@ func.func @quantize(%x: {xt}) -> {st} {{
   return %q : {st}
 }}
 """
-    kernel = quantize_kernel_name(rows, cols, blk[0], "f32", fmt, scale == "pow2", float(eps))
+    ir = _lower_to_nvvm(graph)
     codes, scale_bits = _native.emulate_quantize(
-        _lower_to_nvvm(graph), kernel, np.ascontiguousarray(x, np.float32).view(np.uint32), blk[0]
+        ir, _only_kernel(ir, "quantize"), np.ascontiguousarray(x, np.float32).view(np.uint32), blk[0]
     )
     return ScaledTensor(codes, scale_bits.view(np.float32).copy(), blk, fmt, scale)

@@ -1,12 +1,12 @@
 //===- KernelNames.h - names of the generated sm_90a kernels ----*- C++ -*-===//
 //
 // The symbol names of the kernels fp8-lower-to-nvvm generates, derived from
-// a kernel's #fp8.gemm_kernel / #fp8.quantize_kernel (getSymbolName) and
-// by the Python package (gemm_kernel_name) to pick a kernel: names are for
-// humans and unique per configuration; nothing parses them (host ops and
-// launchers refer to their kernel by symbol reference, and everything that
-// needs a kernel's configuration reads its attribute). MLIR-free: standard
-// C++ only.
+// a kernel's #fp8.gemm_kernel / #fp8.quantize_kernel (getSymbolName):
+// names are for humans and unique per configuration; nothing parses them
+// (host ops and launchers refer to their kernel by symbol reference, and
+// everything that needs a kernel's configuration, Python included, reads
+// its attribute: fp8_mlir.gpu_kernels lists a module's kernels by it).
+// MLIR-free: standard C++ only.
 //
 //   GEMM: fp8_scaled_matmul_<M>x<N>x<K>_<a>_<b>_<out>[_acc<c>][_b1x128][_sk]
 //             [_t<BM>x<BN>s<S>]
