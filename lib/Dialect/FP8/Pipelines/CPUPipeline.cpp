@@ -96,6 +96,11 @@ void fp8::detail::buildHostLowering(OpPassManager &pm,
   // operand #0 is not equivalent to the corresponding iter bbArg". The
   // ownership-based deallocation below frees the buffers of each iteration.
   bufOptions.allowReturnAllocsFromLoops = true;
+  // The globals of the tensor constants in module order: bufferization
+  // would create them in an order that changes from run to run.
+  FP8ConstantGlobalsPassOptions globalsOptions;
+  globalsOptions.alignment = bufOptions.bufferAlignment;
+  pm.addPass(createFP8ConstantGlobalsPass(globalsOptions));
   pm.addPass(bufferization::createOneShotBufferizePass(bufOptions));
   pm.addNestedPass<func::FuncOp>(createCSEPass());
   if (options.deallocate)

@@ -320,6 +320,29 @@ def FP8UnshareDestinationsPass : Pass<"fp8-unshare-destinations"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def FP8ConstantGlobalsPass : Pass<"fp8-constant-globals", "::mlir::ModuleOp"> {
+  let summary = "Create the memref.global of each tensor constant in module "
+                "order (before one-shot bufferization)";
+  let description = [{
+    One-shot bufferization (MLIR 22) replaces each tensor `arith.constant`
+    by a `memref.get_global` of a `memref.global` it creates on first use
+    (`bufferization::getGlobalFor`: named `__constant_<shape>`, `_0`, `_1`,
+    ... on a clash, reused for an equal value), in the order it visits the
+    functions, which comes from a map keyed by pointers: the globals' order
+    and names changed from run to run. This pass creates them first, with
+    the same function, in the order the constants appear in the module,
+    after any globals already at the module's start; bufferization then
+    finds and reuses them, so the output is the same on every run.
+    `alignment` must be one-shot bufferization's `buffer-alignment` (64
+    unless set). `fp8-cpu-pipeline` runs it right before bufferization.
+  }];
+  let options = [
+    Option<"alignment", "alignment", "uint64_t", /*default=*/"64",
+           "Alignment of the globals (one-shot-bufferize's buffer-alignment)">,
+  ];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def FP8VectorizeContractionsPass : Pass<"fp8-vectorize-contractions"> {
   let summary = "Tile and vectorise the high-precision linalg.matmul and "
                 "linalg.batch_matmul ops (CPU lowering, on tensors)";
