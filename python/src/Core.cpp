@@ -388,7 +388,7 @@ parseAndRun(MLIRContext &ctx, llvm::SourceMgr &sourceMgr,
             llvm::function_ref<void(ModuleOp)> beforePasses = nullptr) {
   // A crash inside libMLIR during the parse or a pass is reported as an
   // internal error in that stage (fp8/Tools/CrashReport.h).
-  auto leaveStage = llvm::make_scope_exit([] { fp8::clearCrashStage(); });
+  llvm::scope_exit leaveStage([] { fp8::clearCrashStage(); });
   sourceMgr.AddNewSourceBuffer(
       llvm::MemoryBuffer::getMemBufferCopy(text, sourceName), llvm::SMLoc());
   DiagnosticCapture capture(sourceMgr, &ctx, result);

@@ -265,7 +265,6 @@ struct FP8LaunchKernelsPass
     ImplicitLocOpBuilder b(op.getLoc(), op);
     auto resTy = cast<ScaledTensorType>(op.getResult().getType());
     auto qTy = resTy.getDataTensorType();
-    auto sTy = resTy.getScaleTensorType();
     SmallVector<Value> rowSizes, blockSizes;
     if (qTy.isDynamicDim(0)) {
       Value rows = tensor::DimOp::create(b, op.getInput(), 0);
