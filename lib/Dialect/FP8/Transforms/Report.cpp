@@ -5,8 +5,7 @@
 // writes it.
 //
 //===----------------------------------------------------------------------===//
-#include "Report.h"
-
+#include "fp8/Dialect/FP8/Transforms/Report.h"
 #include "fp8/Dialect/FP8/Analysis/RoleAnalysis.h"
 #include "fp8/Dialect/FP8/Transforms/Passes.h"
 
@@ -64,24 +63,13 @@ LogicalResult ReportPass::initialize(MLIRContext *ctx) {
 void ReportPass::runOnOperation() {
   markAllAnalysesPreserved();
   ModuleOp module = getOperation();
-  auto policy = module->getAttrOfType<PolicyAttr>(FP8Dialect::kPolicyAttrName);
-  bool hasPolicy = static_cast<bool>(policy);
-  if (!policy)
-    policy = PolicyAttr::getPreset(&getContext(), "deepseek-v3");
-  Report report = collectReport(module, policy, hasPolicy,
-                                getAnalysis<RoleAnalysis>(), *chipSpec, tokens);
-
+  Report report =
+      collectReport(module, getAnalysis<RoleAnalysis>(), *chipSpec, tokens);
   // The report is rendered into a string and written at the end, so that a
   // write error (a full disk, a closed stdout) becomes a diagnostic here
   // instead of LLVM's "IO failure on output stream" abort when the stream
   // is destroyed.
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  if (fmt == "json")
-    printReportJson(report, module, os);
-  else
-    printReportTable(report, os);
-  write(text, module);
+  write(fmt == "json" ? reportJson(report) : reportTable(report), module);
 }
 
 void ReportPass::write(StringRef text, ModuleOp module) {

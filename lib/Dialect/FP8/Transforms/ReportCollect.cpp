@@ -7,9 +7,12 @@
 // ReportTable.cpp's and ReportJson.cpp's.
 //
 //===----------------------------------------------------------------------===//
-#include "Report.h"
+#include "ReportCollect.h"
 
 #include "fp8/Dialect/FP8/Analysis/RoleAnalysis.h"
+#include "fp8/Dialect/FP8/IR/FP8.h"
+#include "fp8/Dialect/FP8/IR/ShapeString.h"
+#include "fp8/Dialect/FP8/Transforms/Report.h"
 
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
@@ -20,6 +23,34 @@ using namespace mlir;
 using namespace mlir::fp8;
 
 namespace {
+
+/// A row while it is collected: the plain row, the decisions it shows as
+/// text, and the collection's own links to the IR, read by no printer: the
+/// high-precision values a training GEMM's A and B operands come from
+/// (highPrecisionRoot); for a weight gradient kept in high precision,
+/// which of them is dY as the role analysis paired it; its activation
+/// operand X (saved by the forward pass): its high-precision root, bytes in
+/// high precision and as FP8 codes + 1x128 scales (FP8 activation caching,
+/// DeepSeek-V3 §3.3.3), a dynamic (token) dimension counted at `tokens`
+/// (resolveSavedActivations).
+struct Row : ReportRow {
+  Role roleKind = Role::other;
+  std::optional<Precision> precisionKind;
+  std::optional<GemmKind> gemmKind;
+  Value aRoot, bRoot;
+  std::optional<unsigned> gradOperand;
+  Value savedRoot;
+  Count savedBytesBefore = 0, savedBytesAfter = 0;
+
+  bool isFP8() const { return precisionKind == Precision::fp8; }
+};
+
+/// What a training recipe keeps in high precision besides the GEMMs: the
+/// master weights, the weight gradients and the optimizer (AdamW) moments.
+struct TrainingState {
+  StringRef master, grads, moments;
+  int64_t masterBytes, gradBytes, momentBytes; // per parameter
+};
 
 /// The high-precision value an operand of a weight gradient comes from:
 /// back through fp8.requantize / fp8.assemble of transposed codes /
@@ -179,18 +210,18 @@ TrainingState getTrainingState(PolicyAttr policy) {
 /// operand an Fprop of the graph reads, or the partner of the operand a
 /// Dgrad reads (dY); else the operand defined first. Its bytes count a
 /// dynamic (token) dimension at `tokens` (none without it).
-void resolveSavedActivations(std::vector<ReportRow> &rows, PolicyAttr policy,
+void resolveSavedActivations(std::vector<Row> &rows, PolicyAttr policy,
                              int64_t tokens) {
   DenseSet<Value> fpropReads, dgradReads;
-  for (const ReportRow &r : rows) {
-    if (r.gemm == GemmKind::fprop && r.aRoot)
+  for (const Row &r : rows) {
+    if (r.gemmKind == GemmKind::fprop && r.aRoot)
       fpropReads.insert(r.aRoot);
-    if (r.gemm == GemmKind::dgrad && r.aRoot)
+    if (r.gemmKind == GemmKind::dgrad && r.aRoot)
       dgradReads.insert(r.aRoot);
   }
-  for (ReportRow &r : rows) {
+  for (Row &r : rows) {
     Value a = r.aRoot, b = r.bRoot, x;
-    if (r.gemm != GemmKind::wgrad || !a || !b)
+    if (r.gemmKind != GemmKind::wgrad || !a || !b)
       continue;
     if (r.gradOperand)
       x = *r.gradOperand == 0 ? b : a;
@@ -228,6 +259,8 @@ Count numElements(ArrayRef<int64_t> shape) {
   return n;
 }
 
+/// The cached activations, bf16Bytes their size in bf16 (what an unscaled
+/// cache would hold).
 CachedActivations measureCachedActivations(ModuleOp module) {
   CachedActivations c;
   for (auto f : module.getOps<FunctionOpInterface>()) {
@@ -248,48 +281,49 @@ CachedActivations measureCachedActivations(ModuleOp module) {
           numElements(scales.getShape()) * bytesOf(scales.getElementType());
     }
   }
+  c.bf16Bytes = c.elements * 2;
   return c;
 }
 
 /// The fields every reported op has: where it is, how often it runs, what
 /// the precision pass decided, and the operands a training GEMM reads.
-ReportRow baseRow(Operation *op, RoleAttr role, StringRef fname,
-                  FunctionOpInterface func, const RoleAnalysis &roles) {
-  ReportRow r;
-  r.func = fname.str();
+Row baseRow(Operation *op, RoleAttr role, StringRef fname,
+            FunctionOpInterface func, const RoleAnalysis &roles) {
+  Row r;
+  r.function = fname.str();
   r.count = runsPerCall(op, func.getOperation());
   r.op = op->getName().getStringRef().str();
   r.location = locationString(op->getLoc());
-  r.role = role.getValue();
+  r.roleKind = role.getValue();
   if (auto p = op->getAttrOfType<PrecisionAttr>(FP8Dialect::kPrecisionAttrName))
-    r.precision = p.getValue();
+    r.precisionKind = p.getValue();
   if (auto s = op->getAttrOfType<StringAttr>(FP8Dialect::kReasonAttrName))
     r.reason = s.getValue().str();
   if (auto g = op->getAttrOfType<GemmKindAttr>(FP8Dialect::kGemmAttrName))
-    r.gemm = g.getValue();
+    r.gemmKind = g.getValue();
   // A weight gradient reads X, saved by the forward pass: which operand
   // it is is resolved once every row is known (resolveSavedActivations).
-  if (r.gemm && op->getNumOperands() >= 2) {
+  if (r.gemmKind && op->getNumOperands() >= 2) {
     r.aRoot = highPrecisionRoot(op->getOperand(0));
     r.bRoot = highPrecisionRoot(op->getOperand(1));
-    if (r.gemm == GemmKind::wgrad)
+    if (r.gemmKind == GemmKind::wgrad)
       r.gradOperand = roles.getWgradGradientOperand(op);
   }
   return r;
 }
 
-void fillScaledMatmul(ScaledMatmulOp mm, ReportRow &r) {
+void fillScaledMatmul(ScaledMatmulOp mm, Row &r) {
   ArrayRef<int64_t> a = mm.getA().getType().getShape();
   ArrayRef<int64_t> b = mm.getB().getType().getShape();
-  r.isMatmul = true;
-  r.precision = Precision::fp8;
+  r.matmul = true;
+  r.precisionKind = Precision::fp8;
   r.flops = gemmFlops(a[0], b[0], a[1]);
   r.flopsPerToken = flopsPerToken(a[0], b[0], a[1]);
   r.shape = (shapeString({a[0], b[0], a[1]}));
   r.m = a[0];
   r.n = b[0];
   r.k = a[1];
-  if (r.gemm != GemmKind::wgrad && isQuantizedWeight(mm.getB())) {
+  if (r.gemmKind != GemmKind::wgrad && isQuantizedWeight(mm.getB())) {
     Type src = sourceElementType(mm.getB());
     if (!src)
       src = mm.getResult().getType().getElementType();
@@ -304,12 +338,12 @@ void fillScaledMatmul(ScaledMatmulOp mm, ReportRow &r) {
 /// One GEMM (one launch) of G per-group products: its FLOPs count every
 /// row as valid (counts are run-time values), its shape is one group's, its
 /// weight bytes are all G experts'.
-void fillGroupedMatmul(GroupedScaledMatmulOp gmm, ReportRow &r) {
+void fillGroupedMatmul(GroupedScaledMatmulOp gmm, Row &r) {
   ArrayRef<int64_t> a = gmm.getA().getType().getShape();
   ArrayRef<int64_t> b = gmm.getB().getType().getShape();
   bool masked = gmm.getLayout() == GroupLayout::masked;
-  r.isMatmul = true;
-  r.precision = Precision::fp8;
+  r.matmul = true;
+  r.precisionKind = Precision::fp8;
   r.groups = b[0];
   r.m = masked ? a[1] : a[0];
   // Masked: G slabs of M rows; contiguous: each of the M rows meets one
@@ -320,7 +354,7 @@ void fillGroupedMatmul(GroupedScaledMatmulOp gmm, ReportRow &r) {
   r.n = b[1];
   r.k = b[2];
   r.shape = std::to_string(b[0]) + " groups x " + shapeString({r.m, r.n, r.k});
-  if (r.gemm != GemmKind::wgrad && isQuantizedWeight(gmm.getB()) &&
+  if (r.gemmKind != GemmKind::wgrad && isQuantizedWeight(gmm.getB()) &&
       !llvm::any_of(b, ShapedType::isDynamic)) {
     Type src = sourceElementType(gmm.getB());
     if (!src)
@@ -338,8 +372,8 @@ void fillGroupedMatmul(GroupedScaledMatmulOp gmm, ReportRow &r) {
 /// A high-precision contraction before fp8-insert-quant (or one it left):
 /// its weight bytes after are the policy's FP8 codes + scales when the
 /// precision pass chose FP8.
-void fillContraction(const Contraction &c, PolicyAttr policy, ReportRow &r) {
-  r.isMatmul = true;
+void fillContraction(const Contraction &c, PolicyAttr policy, Row &r) {
+  r.matmul = true;
   r.flops = gemmFlops(c.m, c.n, c.k);
   r.flopsPerToken = flopsPerToken(c.m, c.n, c.k);
   r.shape = shapeString({c.m, c.n, c.k});
@@ -347,13 +381,14 @@ void fillContraction(const Contraction &c, PolicyAttr policy, ReportRow &r) {
   r.n = c.n;
   r.k = c.k;
   Value b = c.op->getOperand(1);
-  if (r.gemm != GemmKind::wgrad && getWeightSource(b) != WeightSource::none &&
-      r.role != Role::attention && !ShapedType::isDynamic(c.n) &&
+  if (r.gemmKind != GemmKind::wgrad &&
+      getWeightSource(b) != WeightSource::none &&
+      r.roleKind != Role::attention && !ShapedType::isDynamic(c.n) &&
       !ShapedType::isDynamic(c.k)) {
     int64_t bytes = bytesOf(getElementTypeOrSelf(b.getType()));
     r.weightElements = Count(c.n) * c.k;
     r.weightBytesBefore = r.weightElements * bytes;
-    r.weightBytesAfter = r.precision == Precision::fp8
+    r.weightBytesAfter = r.isFP8()
                              ? fp8WeightBytes(c.n, c.k, policy.getWeightBlock(),
                                               policy.getScaleType())
                              : r.weightBytesBefore;
@@ -362,7 +397,7 @@ void fillContraction(const Contraction &c, PolicyAttr policy, ReportRow &r) {
 
 /// One FLOP per loop iteration: the work of an elementwise/reduction op,
 /// to compare with the matmuls.
-void fillSensitive(Operation *op, ReportRow &r) {
+void fillSensitive(Operation *op, Row &r) {
   auto lop = dyn_cast<linalg::LinalgOp>(op);
   if (!lop)
     return;
@@ -379,7 +414,7 @@ void fillSensitive(Operation *op, ReportRow &r) {
 /// FP8 GEMMs, the contractions (not their bodies), the ops of a sensitive
 /// role that do more than move data.
 void collectFunction(FunctionOpInterface func, PolicyAttr policy,
-                     const RoleAnalysis &roles, std::vector<ReportRow> &rows) {
+                     const RoleAnalysis &roles, std::vector<Row> &rows) {
   std::string fname =
       cast<SymbolOpInterface>(func.getOperation()).getName().str();
   func->walk<WalkOrder::PreOrder>([&](Operation *op) {
@@ -389,7 +424,7 @@ void collectFunction(FunctionOpInterface func, PolicyAttr policy,
     bool isLinalg = isa<linalg::LinalgOp>(op);
     if (!role)
       return isLinalg ? WalkResult::skip() : WalkResult::advance();
-    ReportRow r = baseRow(op, role, fname, func, roles);
+    Row r = baseRow(op, role, fname, func, roles);
     if (auto mm = dyn_cast<ScaledMatmulOp>(op)) {
       fillScaledMatmul(mm, r);
       rows.push_back(r);
@@ -418,15 +453,15 @@ void collectFunction(FunctionOpInterface func, PolicyAttr policy,
 /// An op in loops counts once per iteration; a dynamic GEMM counts `tokens`
 /// rows when the option is given, else its per-token FLOPs are totalled
 /// apart.
-void applyCounts(std::vector<ReportRow> &rows, int64_t tokens) {
-  for (ReportRow &r : rows) {
+void applyCounts(std::vector<Row> &rows, int64_t tokens) {
+  for (Row &r : rows) {
     r.flops *= r.count;
     r.flopsPerToken *= r.count;
     r.weightBytesBefore *= r.count;
     r.weightBytesAfter *= r.count;
     r.weightElements *= r.count;
   }
-  for (ReportRow &r : rows)
+  for (Row &r : rows)
     if (r.flopsPerToken && tokens > 0) {
       r.flops = r.flopsPerToken * int64_t(tokens);
       r.flopsPerToken = 0;
@@ -435,85 +470,145 @@ void applyCounts(std::vector<ReportRow> &rows, int64_t tokens) {
 
 /// The kernel configuration of every FP8 GEMM the GPU lowering can build
 /// (static N and K; M static or given by `tokens`; each below 2^31).
-void chooseKernels(std::vector<ReportRow> &rows, int64_t tokens,
+void chooseKernels(std::vector<Row> &rows, int64_t tokens,
                    const ChipSpec &chip) {
   auto buildable = [](int64_t d) {
     return d > 0 && d < GemmKernelConfig::kMaxExtent;
   };
-  for (ReportRow &r : rows) {
+  for (Row &r : rows) {
     int64_t m = ShapedType::isDynamic(r.m) ? int64_t(tokens) : r.m;
-    if (r.isMatmul && r.precision == Precision::fp8 && buildable(m) &&
-        buildable(r.n) && buildable(r.k))
+    if (r.matmul && r.isFP8() && buildable(m) && buildable(r.n) &&
+        buildable(r.k))
       // A Wgrad GEMM's B (an activation) has [1, 128] blocks: the
       // per-column-scale kernel, with its own register limit and bytes.
       r.kernel = chooseGemmConfigByModel(
           m, r.n, r.k, chip, /*blockMDivides=*/0, /*groups=*/1,
-          /*grouped=*/false, /*bScalesPerColumn=*/r.gemm == GemmKind::wgrad);
+          /*grouped=*/false,
+          /*bScalesPerColumn=*/r.gemmKind == GemmKind::wgrad);
   }
 }
 
 /// In a training graph a weight is read by its fprop and its dgrad: count
 /// it once, at the fprop (at the dgrad in a backward function without
 /// fprops).
-void countWeightsOnce(std::vector<ReportRow> &rows) {
+void countWeightsOnce(std::vector<Row> &rows) {
   llvm::StringSet<> funcsWithFprop;
-  for (const ReportRow &r : rows)
-    if (r.gemm == GemmKind::fprop)
-      funcsWithFprop.insert(r.func);
-  for (ReportRow &r : rows)
-    if (r.gemm == GemmKind::dgrad && funcsWithFprop.contains(r.func))
+  for (const Row &r : rows)
+    if (r.gemmKind == GemmKind::fprop)
+      funcsWithFprop.insert(r.function);
+  for (Row &r : rows)
+    if (r.gemmKind == GemmKind::dgrad && funcsWithFprop.contains(r.function))
       r.weightBytesBefore = r.weightBytesAfter = r.weightElements = 0;
 }
 
+GemmKindTotals &kindTotals(ReportGemms &gemms, GemmKind g) {
+  switch (g) {
+  case GemmKind::fprop:
+    return gemms.fprop;
+  case GemmKind::dgrad:
+    return gemms.dgrad;
+  case GemmKind::wgrad:
+    break;
+  }
+  return gemms.wgrad;
+}
+
 /// Per GEMM kind: count, FLOPs in FP8 and in high precision; the saved
-/// activations (each X once).
-void totalTraining(Report &report, ModuleOp module) {
+/// activations (each X once); the state the recipe keeps besides, for
+/// `weightElements` linear weight elements. None without a training GEMM.
+std::optional<ReportTraining> totalTraining(ArrayRef<Row> rows, ModuleOp module,
+                                            PolicyAttr policy,
+                                            Count weightElements) {
+  if (llvm::none_of(rows, [](const Row &r) { return r.matmul && r.gemmKind; }))
+    return std::nullopt;
+  ReportTraining t;
   DenseSet<Value> savedSeen;
   // In a cached split step the X the forward still returns in high
   // precision stays so; the cached ones are measured.
-  report.cached = measureCachedActivations(module);
-  for (const ReportRow &r : report.rows) {
-    if (!r.isMatmul || !r.gemm)
+  t.cachedActivations = measureCachedActivations(module);
+  const CachedActivations &cached = t.cachedActivations;
+  for (const Row &r : rows) {
+    if (!r.matmul || !r.gemmKind)
       continue;
-    report.training = true;
-    GemmKindTotals &k = report.gemmKinds[static_cast<unsigned>(*r.gemm)];
+    GemmKindTotals &k = kindTotals(t.gemms, *r.gemmKind);
     k.count += r.count;
-    (r.precision == Precision::fp8 ? k.fp8 : k.high) += r.flops;
+    (r.isFP8() ? k.fp8Flops : k.highFlops) += r.flops;
     if (r.savedRoot && savedSeen.insert(r.savedRoot).second) {
-      report.savedBytesBefore += r.savedBytesBefore;
+      t.savedActivationBytesBefore += r.savedBytesBefore;
       // A weight gradient kept high keeps its X high too.
-      report.savedBytesAfter +=
-          r.precision == Precision::fp8 && !report.cached.tensors
-              ? r.savedBytesAfter
-              : r.savedBytesBefore;
+      t.savedActivationBytesAfter +=
+          r.isFP8() && !cached.tensors ? r.savedBytesAfter : r.savedBytesBefore;
     }
   }
-  report.savedBytesBefore += report.cached.highBytes;
-  report.savedBytesAfter += report.cached.fp8Bytes;
+  t.savedActivationBytesBefore += cached.highBytes;
+  t.savedActivationBytesAfter += cached.fp8Bytes;
+  TrainingState state = getTrainingState(policy);
+  t.weightElements = weightElements;
+  t.masterWeights = state.master.str();
+  t.weightGradients = state.grads.str();
+  t.optimizerMoments = state.moments.str();
+  t.masterWeightBytes = weightElements * state.masterBytes;
+  t.weightGradientBytes = weightElements * state.gradBytes;
+  t.optimizerMomentBytes = weightElements * state.momentBytes;
+  return t;
 }
 
 /// The matmul FLOPs (all, in FP8; fixed and per token) and weight bytes.
-void totalMatmuls(Report &report) {
-  for (const ReportRow &r : report.rows) {
-    if (r.isMatmul) {
-      report.matmulFlops += r.flops;
-      report.matmulFlopsPerToken += r.flopsPerToken;
-      if (r.precision == Precision::fp8) {
-        report.fp8Flops += r.flops;
-        report.fp8FlopsPerToken += r.flopsPerToken;
+ReportTotals totalMatmuls(ArrayRef<Row> rows, int64_t tokens) {
+  ReportTotals t;
+  t.tokens = tokens;
+  for (const Row &r : rows) {
+    if (r.matmul) {
+      t.matmulFlops += r.flops;
+      t.matmulFlopsPerToken += r.flopsPerToken;
+      if (r.isFP8()) {
+        t.fp8MatmulFlops += r.flops;
+        t.fp8MatmulFlopsPerToken += r.flopsPerToken;
       }
     }
-    report.weightBytesBefore += r.weightBytesBefore;
-    report.weightBytesAfter += r.weightBytesAfter;
-    report.weightElements += r.weightElements;
+    t.weightBytesBefore += r.weightBytesBefore;
+    t.weightBytesAfter += r.weightBytesAfter;
   }
   // The share at many tokens when dynamic GEMMs are left per token.
-  Count mm = report.matmulFlops, fp8 = report.fp8Flops;
-  Count mmPerToken = report.matmulFlopsPerToken;
-  report.fp8Share =
-      mmPerToken ? 100.0 * report.fp8FlopsPerToken.value() / mmPerToken.value()
+  Count mm = t.matmulFlops, fp8 = t.fp8MatmulFlops;
+  Count mmPerToken = t.matmulFlopsPerToken;
+  t.fp8SharePercent =
+      mmPerToken ? 100.0 * t.fp8MatmulFlopsPerToken.value() / mmPerToken.value()
       : mm       ? 100.0 * fp8.value() / mm.value()
                  : 0.0;
+  t.fp8MatmulFlopShare = t.fp8SharePercent / 100.0;
+  return t;
+}
+
+/// The policy as the table shows it.
+ReportPolicy describePolicy(PolicyAttr policy, bool fromModule) {
+  auto text = [](auto value) {
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    os << value;
+    return s;
+  };
+  return {policy.getName().getValue().str(),
+          fromModule,
+          text(policy.getFormat()),
+          shapeString(policy.getActivationBlock()),
+          shapeString(policy.getWeightBlock()),
+          text(policy.getScaleType()),
+          text(policy.getHigh())};
+}
+
+/// The plain rows: the decisions as the report names them.
+std::vector<ReportRow> finishRows(std::vector<Row> &rows) {
+  std::vector<ReportRow> out;
+  for (Row &r : rows) {
+    r.role = stringifyRole(r.roleKind).str();
+    if (r.precisionKind)
+      r.precision = stringifyPrecision(*r.precisionKind).str();
+    if (r.gemmKind)
+      r.gemm = stringifyGemmKind(*r.gemmKind).str();
+    out.push_back(std::move(static_cast<ReportRow &>(r)));
+  }
+  return out;
 }
 
 } // namespace
@@ -549,25 +644,31 @@ Count mlir::fp8::runsPerCall(Operation *op, Operation *func) {
   return n;
 }
 
-Report mlir::fp8::collectReport(ModuleOp module, PolicyAttr policy,
-                                bool policyFromModule,
-                                const RoleAnalysis &roles, const ChipSpec &chip,
-                                int64_t tokens) {
-  Report report;
-  report.policy = policy;
-  report.policyFromModule = policyFromModule;
-  report.chip = chip.name;
-  report.tokens = tokens;
+Report mlir::fp8::collectReport(ModuleOp module, const RoleAnalysis &roles,
+                                const ChipSpec &chip, int64_t tokens) {
+  auto policy = module->getAttrOfType<PolicyAttr>(FP8Dialect::kPolicyAttrName);
+  bool fromModule = static_cast<bool>(policy);
+  if (!policy)
+    policy = PolicyAttr::getPreset(module.getContext(), "deepseek-v3");
+  std::vector<Row> rows;
   module.walk([&](FunctionOpInterface func) {
     if (!func.isExternal())
-      collectFunction(func, policy, roles, report.rows);
+      collectFunction(func, policy, roles, rows);
   });
-  resolveSavedActivations(report.rows, policy, tokens);
-  applyCounts(report.rows, tokens);
-  chooseKernels(report.rows, tokens, chip);
-  countWeightsOnce(report.rows);
-  totalTraining(report, module);
-  totalMatmuls(report);
-  report.state = getTrainingState(policy);
+  resolveSavedActivations(rows, policy, tokens);
+  applyCounts(rows, tokens);
+  chooseKernels(rows, tokens, chip);
+  countWeightsOnce(rows);
+  Count weightElements = 0;
+  for (const Row &r : rows)
+    weightElements += r.weightElements;
+
+  Report report;
+  report.policy = describePolicy(policy, fromModule);
+  report.chip = chip.name;
+  report.totals = totalMatmuls(rows, tokens);
+  report.training = totalTraining(rows, module, policy, weightElements);
+  report.rows = finishRows(rows);
+  report.fp8Ops = collectFP8Ops(module);
   return report;
 }

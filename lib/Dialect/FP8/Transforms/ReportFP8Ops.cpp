@@ -1,20 +1,21 @@
 //===- ReportFP8Ops.cpp - fp8-report's list of FP8 ops --------------------===//
-#include "ReportFP8Ops.h"
+#include "ReportCollect.h"
 
 #include "fp8/Dialect/FP8/IR/FP8.h"
 
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 using namespace mlir::fp8;
 
-/// A size list with `?` (dynamic, or a whole-dimension block) as null.
-static llvm::json::Array sizes(ArrayRef<int64_t> dims) {
-  llvm::json::Array a;
+/// A size list with `?` (dynamic, or a whole-dimension block) as nullopt.
+static std::vector<std::optional<int64_t>> sizes(ArrayRef<int64_t> dims) {
+  std::vector<std::optional<int64_t>> out;
   for (int64_t d : dims)
-    a.push_back(ShapedType::isDynamic(d) ? llvm::json::Value(nullptr)
-                                         : llvm::json::Value(d));
-  return a;
+    out.push_back(ShapedType::isDynamic(d) ? std::nullopt
+                                           : std::optional<int64_t>(d));
+  return out;
 }
 
 static std::string typeName(Type t) {
@@ -25,54 +26,58 @@ static std::string typeName(Type t) {
 }
 
 /// A tensor type; an !fp8.scaled one with its block and scale type.
-static llvm::json::Object typeJson(Type type) {
-  llvm::json::Object o;
+static ReportTensorType tensorType(Type type) {
+  ReportTensorType t;
   if (auto st = dyn_cast<ScaledTensorType>(type)) {
-    o["shape"] = sizes(st.getShape());
-    o["element_type"] = typeName(st.getElementType());
-    o["block"] = sizes(st.getBlockShape());
-    o["scale_type"] = typeName(st.getScaleType());
-  } else if (auto t = dyn_cast<ShapedType>(type)) {
-    o["shape"] = sizes(t.getShape());
-    o["element_type"] = typeName(t.getElementType());
+    t.shape = sizes(st.getShape());
+    t.elementType = typeName(st.getElementType());
+    t.scaled = true;
+    t.block = sizes(st.getBlockShape());
+    t.scaleType = typeName(st.getScaleType());
+  } else if (auto st = dyn_cast<ShapedType>(type)) {
+    t.shape = sizes(st.getShape());
+    t.elementType = typeName(st.getElementType());
   }
-  return o;
+  return t;
 }
 
-llvm::json::Array mlir::fp8::fp8OpsJson(
-    ModuleOp module,
-    function_ref<void(Operation *, llvm::json::Object &)> common) {
-  llvm::json::Array out;
+/// The fields of `op`'s kind; false for an op that is not an FP8 op.
+static bool fillFP8Op(Operation *op, ReportFP8Op &o) {
+  return llvm::TypeSwitch<Operation *, bool>(op)
+      .Case([&](QuantizeOp q) {
+        o.input = tensorType(q.getInput().getType());
+        o.scaleMode = stringifyScaleMode(q.getScaleMode()).str();
+        return true;
+      })
+      .Case([&](RequantizeOp q) {
+        o.input = tensorType(q.getInput().getType());
+        o.scaleMode = stringifyScaleMode(q.getScaleMode()).str();
+        if (std::optional<ArrayRef<int64_t>> perm = q.getPermutation())
+          o.permutation = sizes(*perm);
+        return true;
+      })
+      .Case<ScaledMatmulOp, GroupedScaledMatmulOp>([&](auto mm) {
+        o.a = tensorType(mm.getA().getType());
+        o.b = tensorType(mm.getB().getType());
+        o.promoteInterval = mm.getPromoteInterval();
+        o.accumulator = static_cast<bool>(mm.getC());
+        return true;
+      })
+      .Default([](Operation *) { return false; });
+}
+
+std::vector<ReportFP8Op> mlir::fp8::collectFP8Ops(ModuleOp module) {
+  std::vector<ReportFP8Op> out;
   module.walk([&](Operation *op) {
-    llvm::json::Object o;
-    bool fp8 =
-        llvm::TypeSwitch<Operation *, bool>(op)
-            .Case([&](QuantizeOp q) {
-              o["input"] = typeJson(q.getInput().getType());
-              o["scale_mode"] = stringifyScaleMode(q.getScaleMode()).str();
-              return true;
-            })
-            .Case([&](RequantizeOp q) {
-              o["input"] = typeJson(q.getInput().getType());
-              o["scale_mode"] = stringifyScaleMode(q.getScaleMode()).str();
-              std::optional<ArrayRef<int64_t>> perm = q.getPermutation();
-              o["permutation"] = perm ? llvm::json::Value(sizes(*perm))
-                                      : llvm::json::Value(nullptr);
-              return true;
-            })
-            .Case<ScaledMatmulOp, GroupedScaledMatmulOp>([&](auto mm) {
-              o["a"] = typeJson(mm.getA().getType());
-              o["b"] = typeJson(mm.getB().getType());
-              o["promote_interval"] = mm.getPromoteInterval();
-              o["accumulator"] = static_cast<bool>(mm.getC());
-              return true;
-            })
-            .Default([](Operation *) { return false; });
-    if (!fp8)
+    ReportFP8Op o;
+    if (!fillFP8Op(op, o))
       return;
-    o["op"] = op->getName().getStringRef().str();
-    o["result"] = typeJson(op->getResult(0).getType());
-    common(op, o);
+    auto func = op->getParentOfType<FunctionOpInterface>();
+    o.op = op->getName().getStringRef().str();
+    o.result = tensorType(op->getResult(0).getType());
+    o.function = cast<SymbolOpInterface>(func.getOperation()).getName().str();
+    o.location = locationString(op->getLoc());
+    o.count = runsPerCall(op, func.getOperation());
     out.push_back(std::move(o));
   });
   return out;

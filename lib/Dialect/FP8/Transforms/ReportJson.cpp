@@ -2,13 +2,12 @@
 //
 // fp8-report{format=json}: every reported op one by one (the table groups
 // them), its modelled kernel, the totals, the training step, and the FP8
-// ops with their types (ReportFP8Ops.h). Renders a Report (Report.h).
+// ops with their types. Formats a Report (ReportData.h) and nothing else:
+// each key prints one field.
 //
 //===----------------------------------------------------------------------===//
-#include "Report.h"
-#include "ReportFP8Ops.h"
+#include "fp8/Dialect/FP8/Transforms/ReportData.h"
 
-#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 
@@ -16,6 +15,16 @@ using namespace mlir;
 using namespace mlir::fp8;
 
 namespace {
+
+/// An integer while exact, else a number with an exponent.
+llvm::json::Value json(Count c) {
+  return c.isExact() ? llvm::json::Value(c.exactValue())
+                     : llvm::json::Value(c.value());
+}
+
+template <typename T> llvm::json::Value orNull(const std::optional<T> &v) {
+  return v ? llvm::json::Value(*v) : llvm::json::Value(nullptr);
+}
 
 /// The model's configuration of an FP8 GEMM (null for other rows): the
 /// fields of the #fp8.gemm_kernel of fp8-lower-to-nvvm config=auto, the
@@ -43,92 +52,127 @@ llvm::json::Value kernelConfigJson(const ReportRow &r) {
                             {"why_fewer_ctas", r.kernel->fewerCtasReason}};
 }
 
-llvm::json::Array opsJson(ArrayRef<ReportRow> rows) {
+llvm::json::Array opsJson(const std::vector<ReportRow> &rows) {
   llvm::json::Array ops;
   for (const ReportRow &r : rows)
-    ops.push_back(llvm::json::Object{
-        {"function", r.func},
-        {"op", r.op},
-        {"location", r.location},
-        {"role", stringifyRole(r.role)},
-        {"precision", precisionName(r.precision)},
-        {"reason", r.reason},
-        {"shape", r.shape},
-        {"matmul", r.isMatmul},
-        {"count", r.count.toJson()},
-        {"groups", r.groups},
-        {"flops", r.flops.toJson()},
-        {"flops_per_token", r.flopsPerToken.toJson()},
-        {"weight_bytes_before", r.weightBytesBefore.toJson()},
-        {"weight_bytes_after", r.weightBytesAfter.toJson()},
-        {"gemm", r.gemm ? llvm::json::Value(stringifyGemmKind(*r.gemm))
-                        : llvm::json::Value(nullptr)},
-        {"kernel_config", kernelConfigJson(r)}});
+    ops.push_back(
+        llvm::json::Object{{"function", r.function},
+                           {"op", r.op},
+                           {"location", r.location},
+                           {"role", r.role},
+                           {"precision", r.precision},
+                           {"reason", r.reason},
+                           {"shape", r.shape},
+                           {"matmul", r.matmul},
+                           {"count", json(r.count)},
+                           {"groups", r.groups},
+                           {"flops", json(r.flops)},
+                           {"flops_per_token", json(r.flopsPerToken)},
+                           {"weight_bytes_before", json(r.weightBytesBefore)},
+                           {"weight_bytes_after", json(r.weightBytesAfter)},
+                           {"gemm", orNull(r.gemm)},
+                           {"kernel_config", kernelConfigJson(r)}});
   return ops;
 }
 
-llvm::json::Value trainingJson(const Report &report) {
-  if (!report.training)
-    return nullptr;
-  llvm::json::Object perKind;
-  for (GemmKind g : {GemmKind::fprop, GemmKind::dgrad, GemmKind::wgrad}) {
-    const GemmKindTotals &k = report.kindTotals(g);
-    perKind[stringifyGemmKind(g)] =
-        llvm::json::Object{{"count", k.count.toJson()},
-                           {"fp8_flops", k.fp8.toJson()},
-                           {"high_flops", k.high.toJson()}};
-  }
-  const CachedActivations &cached = report.cached;
-  const TrainingState &state = report.state;
-  Count elements = report.weightElements;
-  return llvm::json::Object{
-      {"gemms", std::move(perKind)},
-      {"saved_activation_bytes_before", report.savedBytesBefore.toJson()},
-      {"saved_activation_bytes_after", report.savedBytesAfter.toJson()},
-      {"cached_activations",
-       llvm::json::Object{{"tensors", cached.tensors},
-                          {"elements", cached.elements.toJson()},
-                          {"high_bytes", cached.highBytes.toJson()},
-                          {"bf16_bytes", (cached.elements * 2).toJson()},
-                          {"fp8_bytes", cached.fp8Bytes.toJson()}}},
-      {"weight_elements", elements.toJson()},
-      {"master_weights", state.master},
-      {"weight_gradients", state.grads},
-      {"optimizer_moments", state.moments},
-      {"master_weight_bytes", (elements * state.masterBytes).toJson()},
-      {"weight_gradient_bytes", (elements * state.gradBytes).toJson()},
-      {"optimizer_moment_bytes", (elements * state.momentBytes).toJson()}};
+llvm::json::Object kindJson(const GemmKindTotals &k) {
+  return llvm::json::Object{{"count", json(k.count)},
+                            {"fp8_flops", json(k.fp8Flops)},
+                            {"high_flops", json(k.highFlops)}};
 }
 
-llvm::json::Object totalsJson(const Report &report) {
+llvm::json::Value trainingJson(const std::optional<ReportTraining> &training) {
+  if (!training)
+    return nullptr;
+  const ReportTraining &t = *training;
+  const CachedActivations &cached = t.cachedActivations;
   return llvm::json::Object{
-      {"matmul_flops", report.matmulFlops.toJson()},
-      {"fp8_matmul_flops", report.fp8Flops.toJson()},
-      {"matmul_flops_per_token", report.matmulFlopsPerToken.toJson()},
-      {"fp8_matmul_flops_per_token", report.fp8FlopsPerToken.toJson()},
-      {"tokens", report.tokens},
-      {"fp8_matmul_flop_share", report.fp8Share / 100.0},
-      {"weight_bytes_before", report.weightBytesBefore.toJson()},
-      {"weight_bytes_after", report.weightBytesAfter.toJson()}};
+      {"gemms", llvm::json::Object{{"fprop", kindJson(t.gemms.fprop)},
+                                   {"dgrad", kindJson(t.gemms.dgrad)},
+                                   {"wgrad", kindJson(t.gemms.wgrad)}}},
+      {"saved_activation_bytes_before", json(t.savedActivationBytesBefore)},
+      {"saved_activation_bytes_after", json(t.savedActivationBytesAfter)},
+      {"cached_activations",
+       llvm::json::Object{{"tensors", cached.tensors},
+                          {"elements", json(cached.elements)},
+                          {"high_bytes", json(cached.highBytes)},
+                          {"bf16_bytes", json(cached.bf16Bytes)},
+                          {"fp8_bytes", json(cached.fp8Bytes)}}},
+      {"weight_elements", json(t.weightElements)},
+      {"master_weights", t.masterWeights},
+      {"weight_gradients", t.weightGradients},
+      {"optimizer_moments", t.optimizerMoments},
+      {"master_weight_bytes", json(t.masterWeightBytes)},
+      {"weight_gradient_bytes", json(t.weightGradientBytes)},
+      {"optimizer_moment_bytes", json(t.optimizerMomentBytes)}};
+}
+
+llvm::json::Object totalsJson(const ReportTotals &t) {
+  return llvm::json::Object{
+      {"matmul_flops", json(t.matmulFlops)},
+      {"fp8_matmul_flops", json(t.fp8MatmulFlops)},
+      {"matmul_flops_per_token", json(t.matmulFlopsPerToken)},
+      {"fp8_matmul_flops_per_token", json(t.fp8MatmulFlopsPerToken)},
+      {"tokens", t.tokens},
+      {"fp8_matmul_flop_share", t.fp8MatmulFlopShare},
+      {"weight_bytes_before", json(t.weightBytesBefore)},
+      {"weight_bytes_after", json(t.weightBytesAfter)}};
+}
+
+/// A size list with `?` as null.
+llvm::json::Array sizesJson(const std::vector<std::optional<int64_t>> &dims) {
+  llvm::json::Array a;
+  for (std::optional<int64_t> d : dims)
+    a.push_back(orNull(d));
+  return a;
+}
+
+llvm::json::Object typeJson(const ReportTensorType &t) {
+  llvm::json::Object o{{"shape", sizesJson(t.shape)},
+                       {"element_type", t.elementType}};
+  if (t.scaled) {
+    o["block"] = sizesJson(t.block);
+    o["scale_type"] = t.scaleType;
+  }
+  return o;
+}
+
+llvm::json::Object fp8OpJson(const ReportFP8Op &op) {
+  llvm::json::Object o{{"op", op.op},
+                       {"function", op.function},
+                       {"location", op.location},
+                       {"count", json(op.count)},
+                       {"result", typeJson(op.result)}};
+  if (op.input)
+    o["input"] = typeJson(*op.input);
+  if (op.scaleMode)
+    o["scale_mode"] = *op.scaleMode;
+  if (op.op == "fp8.requantize")
+    o["permutation"] = op.permutation
+                           ? llvm::json::Value(sizesJson(*op.permutation))
+                           : llvm::json::Value(nullptr);
+  if (op.a) {
+    o["a"] = typeJson(*op.a);
+    o["b"] = typeJson(*op.b);
+    o["promote_interval"] = op.promoteInterval;
+    o["accumulator"] = op.accumulator;
+  }
+  return o;
 }
 
 } // namespace
 
-void mlir::fp8::printReportJson(const Report &report, ModuleOp module,
-                                llvm::raw_ostream &os) {
-  llvm::json::Object root{
-      {"policy", report.policy.getName().getValue().str()},
-      {"policy_from_module", report.policyFromModule},
-      {"chip", report.chip},
-      {"ops", opsJson(report.rows)},
-      {"totals", totalsJson(report)},
-      {"training", trainingJson(report)},
-      {"fp8_ops", fp8OpsJson(module, [](Operation *op, llvm::json::Object &o) {
-         auto func = op->getParentOfType<FunctionOpInterface>();
-         o["function"] =
-             cast<SymbolOpInterface>(func.getOperation()).getName().str();
-         o["location"] = locationString(op->getLoc());
-         o["count"] = runsPerCall(op, func.getOperation()).toJson();
-       })}};
-  os << llvm::formatv("{0:2}", llvm::json::Value(std::move(root))) << "\n";
+std::string mlir::fp8::reportJson(const Report &report) {
+  llvm::json::Array fp8Ops;
+  for (const ReportFP8Op &op : report.fp8Ops)
+    fp8Ops.push_back(fp8OpJson(op));
+  llvm::json::Object root{{"policy", report.policy.name},
+                          {"policy_from_module", report.policy.fromModule},
+                          {"chip", report.chip},
+                          {"ops", opsJson(report.rows)},
+                          {"totals", totalsJson(report.totals)},
+                          {"training", trainingJson(report.training)},
+                          {"fp8_ops", std::move(fp8Ops)}};
+  return llvm::formatv("{0:2}", llvm::json::Value(std::move(root))).str() +
+         "\n";
 }

@@ -3,15 +3,23 @@
 // What a user looks at first: the policy, every matmul with its role,
 // precision, shape, FLOPs and reason; the sensitive non-matmul ops grouped
 // by role, precision and reason; the totals; a training step's GEMMs and
-// saved state. Renders a Report (Report.h) and nothing else.
+// saved state. Formats a Report (ReportData.h) and nothing else.
 //
 //===----------------------------------------------------------------------===//
-#include "Report.h"
+#include "fp8/Dialect/FP8/Transforms/ReportData.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
-using namespace mlir;
 using namespace mlir::fp8;
+using llvm::ArrayRef;
+using llvm::SmallVector;
+using llvm::StringRef;
 
 namespace {
 
@@ -81,12 +89,11 @@ private:
   SmallVector<SmallVector<std::string>> rows;
 };
 
-void printPolicy(PolicyAttr policy, llvm::raw_ostream &os) {
-  os << "fp8-report: policy " << policy.getName().getValue() << " ("
-     << policy.getFormat() << ", activation block "
-     << shapeString(policy.getActivationBlock()) << ", weight block "
-     << shapeString(policy.getWeightBlock()) << ", scales "
-     << policy.getScaleType() << ", high " << policy.getHigh() << ")\n\n";
+void printPolicy(const ReportPolicy &policy, llvm::raw_ostream &os) {
+  os << "fp8-report: policy " << policy.name << " (" << policy.format
+     << ", activation block " << policy.activationBlock << ", weight block "
+     << policy.weightBlock << ", scales " << policy.scaleType << ", high "
+     << policy.high << ")\n\n";
 }
 
 /// A matmul that runs several times per call (one GEMM per expert in the
@@ -100,32 +107,29 @@ void printMatmuls(ArrayRef<ReportRow> rows, llvm::raw_ostream &os) {
       {"#", "op", "location", "role", "prec", "MxNxK", "FLOPs", "reason"});
   unsigned idx = 0;
   auto same = [](const ReportRow &x, const ReportRow &y) {
-    return x.op == y.op && x.location == y.location && x.func == y.func &&
-           x.role == y.role && x.precision == y.precision &&
-           x.shape == y.shape && x.reason == y.reason;
+    return x.op == y.op && x.location == y.location &&
+           x.function == y.function && x.role == y.role &&
+           x.precision == y.precision && x.shape == y.shape &&
+           x.reason == y.reason;
   };
   for (size_t i = 0; i < rows.size();) {
     const ReportRow &r = rows[i];
     size_t j = i + 1;
     Count flops = r.flops, perToken = r.flopsPerToken, count = r.count;
-    if (r.isMatmul)
-      for (; j < rows.size() && rows[j].isMatmul && same(r, rows[j]); ++j) {
+    if (r.matmul)
+      for (; j < rows.size() && rows[j].matmul && same(r, rows[j]); ++j) {
         flops += rows[j].flops;
         perToken += rows[j].flopsPerToken;
         count += rows[j].count;
       }
-    if (r.isMatmul) {
+    if (r.matmul) {
       std::string shape =
           count.value() > 1 ? count.str() + " x " + r.shape : r.shape;
-      matmuls.add(
-          {std::to_string(++idx), r.op,
-           r.location.empty() ? r.func : r.location,
-           r.gemm ? (stringifyRole(r.role) + "/" + stringifyGemmKind(*r.gemm))
-                        .str()
-                  : stringifyRole(r.role).str(),
-           precisionName(r.precision).str(), shape,
-           perToken ? humanFlops(perToken) + "/tok" : humanFlops(flops),
-           r.reason});
+      matmuls.add({std::to_string(++idx), r.op,
+                   r.location.empty() ? r.function : r.location,
+                   r.gemm ? r.role + "/" + *r.gemm : r.role, r.precision, shape,
+                   perToken ? humanFlops(perToken) + "/tok" : humanFlops(flops),
+                   r.reason});
     }
     i = j;
   }
@@ -135,15 +139,13 @@ void printMatmuls(ArrayRef<ReportRow> rows, llvm::raw_ostream &os) {
 /// Sensitive non-matmul ops, grouped (fp8-report{format=json} lists each).
 void printSensitive(ArrayRef<ReportRow> rows, llvm::raw_ostream &os) {
   struct Group {
-    Role role;
-    std::optional<Precision> precision;
-    std::string reason;
+    std::string role, precision, reason;
     unsigned count = 0;
     Count flops = 0;
   };
   std::vector<Group> groups;
   for (const ReportRow &r : rows) {
-    if (r.isMatmul)
+    if (r.matmul)
       continue;
     auto it = llvm::find_if(groups, [&](const Group &g) {
       return g.role == r.role && g.precision == r.precision &&
@@ -160,18 +162,17 @@ void printSensitive(ArrayRef<ReportRow> rows, llvm::raw_ostream &os) {
   Table sensitive({{14}, {5}, {5, /*right=*/true}, {14, /*right=*/true}, {0}});
   sensitive.add({"role", "prec", "ops", "FLOPs", "reason"});
   for (const Group &g : groups)
-    sensitive.add({stringifyRole(g.role).str(),
-                   precisionName(g.precision).str(), std::to_string(g.count),
+    sensitive.add({g.role, g.precision, std::to_string(g.count),
                    humanFlops(g.flops), g.reason});
   sensitive.print(os);
 }
 
-void printTotals(const Report &report, llvm::raw_ostream &os) {
+void printTotals(const ReportTotals &totals, llvm::raw_ostream &os) {
   os << "\nTotals\n";
-  Count mmFlops = report.matmulFlops, fp8Flops = report.fp8Flops;
-  Count mmPerToken = report.matmulFlopsPerToken;
-  Count fp8PerToken = report.fp8FlopsPerToken;
-  double share = report.fp8Share;
+  Count mmFlops = totals.matmulFlops, fp8Flops = totals.fp8MatmulFlops;
+  Count mmPerToken = totals.matmulFlopsPerToken;
+  Count fp8PerToken = totals.fp8MatmulFlopsPerToken;
+  double share = totals.fp8SharePercent;
   // "X + Y per token" when dynamic GEMMs are reported per token.
   auto total = [&](Count fixed, Count perToken) {
     std::string s = humanFlops(fixed);
@@ -189,51 +190,58 @@ void printTotals(const Report &report, llvm::raw_ostream &os) {
                       mmFlops || mmPerToken ? 100.0 - share : 0.0, shareOf);
   os << llvm::formatv("  linear weights:      {0} before, {1} after "
                       "(FP8 codes + scales; one weight per linear)\n",
-                      humanBytes(report.weightBytesBefore),
-                      humanBytes(report.weightBytesAfter));
+                      humanBytes(totals.weightBytesBefore),
+                      humanBytes(totals.weightBytesAfter));
 }
 
-void printTraining(const Report &report, llvm::raw_ostream &os) {
+void printTraining(const ReportTraining &training, llvm::raw_ostream &os) {
   os << "\nTraining (fp8.gemm: the three GEMMs of each linear)\n";
   os << llvm::formatv("  {0,-6} {1,6} {2,14} {3,14} {4,9}\n", "gemm", "count",
                       "FP8 FLOPs", "high FLOPs", "FP8 share");
-  for (GemmKind g : {GemmKind::fprop, GemmKind::dgrad, GemmKind::wgrad}) {
-    const GemmKindTotals &k = report.kindTotals(g);
-    double all = (k.fp8 + k.high).value();
-    os << llvm::formatv("  {0,-6} {1,6} {2,14} {3,14} {4,8:F1}%\n",
-                        stringifyGemmKind(g), k.count.str(), humanFlops(k.fp8),
-                        humanFlops(k.high),
-                        all ? 100.0 * k.fp8.value() / all : 0.0);
+  const ReportGemms &gemms = training.gemms;
+  const std::pair<StringRef, const GemmKindTotals *> kinds[] = {
+      {"fprop", &gemms.fprop},
+      {"dgrad", &gemms.dgrad},
+      {"wgrad", &gemms.wgrad}};
+  for (auto [name, kind] : kinds) {
+    const GemmKindTotals &k = *kind;
+    double all = (k.fp8Flops + k.highFlops).value();
+    os << llvm::formatv("  {0,-6} {1,6} {2,14} {3,14} {4,8:F1}%\n", name,
+                        k.count.str(), humanFlops(k.fp8Flops),
+                        humanFlops(k.highFlops),
+                        all ? 100.0 * k.fp8Flops.value() / all : 0.0);
   }
   os << llvm::formatv("  saved activations:   {0} in high precision, {1} "
                       "cached as FP8 (codes + scales; the weight "
                       "gradients' X)\n",
-                      humanBytes(report.savedBytesBefore),
-                      humanBytes(report.savedBytesAfter));
-  const CachedActivations &cached = report.cached;
+                      humanBytes(training.savedActivationBytesBefore),
+                      humanBytes(training.savedActivationBytesAfter));
+  const CachedActivations &cached = training.cachedActivations;
   if (cached.tensors)
     os << llvm::formatv("  cached by the forward: {0} activations, {1} as "
                         "bf16, {2} as FP8 (codes + scales; measured: the "
                         "forward's results)\n",
-                        cached.tensors, humanBytes(cached.elements * 2),
+                        cached.tensors, humanBytes(cached.bf16Bytes),
                         humanBytes(cached.fp8Bytes));
-  const TrainingState &state = report.state;
-  Count elements = report.weightElements;
   os << llvm::formatv(
       "  master weights {0} ({1}), weight gradients {2} ({3}), optimizer "
       "moments {4} ({5}) for the {6} linear weight elements\n",
-      state.master, humanBytes(elements * state.masterBytes), state.grads,
-      humanBytes(elements * state.gradBytes), state.moments,
-      humanBytes(elements * state.momentBytes), elements.str());
+      training.masterWeights, humanBytes(training.masterWeightBytes),
+      training.weightGradients, humanBytes(training.weightGradientBytes),
+      training.optimizerMoments, humanBytes(training.optimizerMomentBytes),
+      training.weightElements.str());
 }
 
 } // namespace
 
-void mlir::fp8::printReportTable(const Report &report, llvm::raw_ostream &os) {
+std::string mlir::fp8::reportTable(const Report &report) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
   printPolicy(report.policy, os);
   printMatmuls(report.rows, os);
   printSensitive(report.rows, os);
-  printTotals(report, os);
+  printTotals(report.totals, os);
   if (report.training)
-    printTraining(report, os);
+    printTraining(*report.training, os);
+  return text;
 }

@@ -4,13 +4,13 @@
 // sizes near 2^62, or a per-token count at tokens = 2^62, does not fit in
 // int64 (the report printed 0 FLOP for them). A Count stays exact while
 // its value fits in int64 and is the nearest double beyond, never wrapped.
+// No MLIR: part of the plain report (ReportData.h).
 //
 //===----------------------------------------------------------------------===//
-#ifndef FP8_LIB_DIALECT_FP8_TRANSFORMS_REPORTCOUNT_H
-#define FP8_LIB_DIALECT_FP8_TRANSFORMS_REPORTCOUNT_H
+#ifndef FP8_DIALECT_FP8_TRANSFORMS_REPORTCOUNT_H
+#define FP8_DIALECT_FP8_TRANSFORMS_REPORTCOUNT_H
 
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/JSON.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <cmath>
@@ -38,6 +38,8 @@ public:
 
   /// True when the exact value is known (it fits in int64).
   bool isExact() const { return fits; }
+  /// The exact value; meaningful only when isExact().
+  int64_t exactValue() const { return exact; }
   bool isZero() const { return fits ? exact == 0 : approx == 0; }
   explicit operator bool() const { return !isZero(); }
   double value() const { return fits ? static_cast<double>(exact) : approx; }
@@ -52,10 +54,6 @@ public:
     return exact / d + (exact % d != 0);
   }
 
-  /// An integer while exact, else a number with an exponent.
-  llvm::json::Value toJson() const {
-    return fits ? llvm::json::Value(exact) : llvm::json::Value(approx);
-  }
   /// The digits while exact (or an approximation within int64's range:
   /// the difference of two large counts), else four significant ones
   /// ("1.329e+56").
@@ -84,4 +82,4 @@ private:
 
 } // namespace mlir::fp8
 
-#endif // FP8_LIB_DIALECT_FP8_TRANSFORMS_REPORTCOUNT_H
+#endif // FP8_DIALECT_FP8_TRANSFORMS_REPORTCOUNT_H
