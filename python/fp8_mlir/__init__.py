@@ -21,6 +21,7 @@ from .compiler import (
     GemmKernel,
     MLIRError,
     QuantizeKernel,
+    Report,
     compile,
     gpu_kernels,
     has_pass,
@@ -52,4 +53,5 @@ __all__ = [
     "gpu_kernels",
     "GemmKernel",
     "QuantizeKernel",
+    "Report",
 ]

@@ -12,11 +12,8 @@ run at the next pass boundary and raises KeyboardInterrupt.
 from __future__ import annotations
 
 import dataclasses
-import json
-import os
 import sys
-import tempfile
-from typing import Any, Dict, List, Optional, Sequence, Union
+from typing import List, Optional, Sequence, Union
 
 from . import _fp8_mlir as _native
 
@@ -164,17 +161,19 @@ def _forward_output(result) -> None:
 
 
 def _run(mlir_text, pipeline, source_name, capture_output=False, generic=False, locations=False,
-         pipeline_label=None):
+         pipeline_label=None, report=False):
     """Runs the native pipeline. The output of the passes is always captured
     natively; it is returned in the result's `stdout`/`stderr` with
     `capture_output`, else written to sys.stdout / sys.stderr. `pipeline_label`
-    names the pipeline in error summaries (default: the pipeline text)."""
+    names the pipeline in error summaries (default: the pipeline text).
+    `report=True`: the result's `report` is fp8-report's `Report` of the
+    resulting module (default options: chip h200, dynamic GEMMs per token)."""
     text = _text(mlir_text)
     pipe = _normalize_pipeline(pipeline)
     if not isinstance(source_name, str):
         raise TypeError(f"source_name must be a str, got {type(source_name).__name__}")
     _utf8(source_name, "source_name")
-    result = _native.run_pipeline(text, pipe, source_name, True, generic, locations)
+    result = _native.run_pipeline(text, pipe, source_name, True, generic, locations, report)
     if not capture_output:
         _forward_output(result)
     if not result.ok:
@@ -217,6 +216,9 @@ def run_pipeline(
 GemmKernel = _native.GemmKernel
 #: A generated quantize kernel as its `#fp8.quantize_kernel` says.
 QuantizeKernel = _native.QuantizeKernel
+#: fp8-report's report of a module (`CompiledResult.report`): the C++ struct
+#: itself, read-only, and a mapping on the keys of fp8-report's JSON.
+Report = _native.Report
 
 
 def gpu_kernels(ir: Union[str, bytes]) -> List[Union[GemmKernel, QuantizeKernel]]:
@@ -283,8 +285,13 @@ class CompiledResult:
       (`fp8-cpu-pipeline`); for a GPU chip, the FP8 graph plus a
       `gpu.binary` holding one GEMM kernel per distinct scaled_matmul shape
       (`fp8-gpu-pipeline`); with `lower=False`, the FP8 graph itself;
-    - `report`: the `fp8-report` JSON as a dict (each contraction and
-      sensitive op with role, precision, reason, shapes, FLOPs; totals);
+    - `report`: the `fp8-report` of the FP8 graph, a `Report` (each
+      contraction and sensitive op with role, precision, reason, shapes,
+      FLOPs; totals; the training step; the FP8 ops): the compiler's struct
+      bound read-only, its fields as attributes (`report.ops[0].flops`) and
+      also read by the keys of `fp8-report{format=json}`
+      (`report["ops"][0]["flops"]`, `keys()`, `get()`, `in`, iteration;
+      `to_dict()`, `json()`);
     - `report_text`: the same report as the table `fp8-opt` prints;
     - `ptx`: the PTX of the GPU kernels (GPU targets), else None;
     - `kernels`: those kernels as their typed attributes say (GemmKernel,
@@ -297,7 +304,7 @@ class CompiledResult:
     target: str
     fp8_ir: str
     ir: str
-    report: Dict[str, Any]
+    report: Report
     report_text: str = ""
     ptx: Optional[str] = None
     diagnostics: List[Diagnostic] = dataclasses.field(default_factory=list)
@@ -307,7 +314,6 @@ class CompiledResult:
 
 # Pass names of the pipelines compile() runs (fp8-opt --help lists them).
 GRAPH_PIPELINE = "fp8-pipeline"
-REPORT_PASS = "fp8-report"
 CPU_PIPELINE = "fp8-cpu-pipeline"
 GPU_PIPELINE = "fp8-gpu-pipeline"
 
@@ -346,7 +352,8 @@ def compile(
     1. `fp8-pipeline{policy=...}`: classify every op's role, keep the
        sensitive ones high, turn the linears into quantize +
        `fp8.scaled_matmul`, optimize;
-    2. `fp8-report` (JSON, parsed into `.report`, and the text table);
+    2. `fp8-report` of the FP8 graph, collected in-process (`.report`, and
+       the text table `.report_text`);
     3. the lowering for `target`: "cpu" (`fp8-cpu-pipeline`, LLVM dialect) or
        a chip such as "sm_90a" (`fp8-gpu-pipeline{chip=...}`; the kernels'
        PTX in `.ptx`).
@@ -408,7 +415,7 @@ def compile(
         if not isinstance(flag, bool):
             raise TypeError(f"{name} must be a bool, got {type(flag).__name__}")
     lowering = CPU_PIPELINE if target == "cpu" else GPU_PIPELINE
-    _require([GRAPH_PIPELINE, REPORT_PASS] + ([lowering] if lower else []), f"compile(target={target!r})")
+    _require([GRAPH_PIPELINE] + ([lowering] if lower else []), f"compile(target={target!r})")
 
     options = [f"policy={policy}", "report=false"]
     if cache_activations:
@@ -419,29 +426,14 @@ def compile(
         options.append(f"wgrad-operands={wgrad_operands}")
     if overrides:
         options.append("overrides=" + ",".join(overrides))
-    with tempfile.TemporaryDirectory(prefix="fp8_mlir_") as tmp:
-        # One run: the graph pipeline, then both report formats written to
-        # files (fp8-report leaves the IR unchanged). The FP8 graph is printed
-        # with its locations so the lowering and the user keep the loc names.
-        json_path, table_path = os.path.join(tmp, "report.json"), os.path.join(tmp, "report.txt")
-        pipeline = (
-            f"{GRAPH_PIPELINE}{{{' '.join(options)}}},"
-            f"{REPORT_PASS}{{format=json output={json_path}}},"
-            f"{REPORT_PASS}{{format=table output={table_path}}}"
-        )
-        # Errors name the stage, not this pipeline text with its temporary
-        # paths.
-        graph = _run(mlir_text, pipeline, source_name, locations=True,
-                     pipeline_label=f"the FP8 graph pipeline ({GRAPH_PIPELINE}, policy {policy!r})")
-        with open(json_path, encoding="utf-8") as f:
-            report_json = f.read()
-        with open(table_path, encoding="utf-8") as f:
-            report_text = f.read()
-    fp8_ir = graph.ir
-    try:
-        report = json.loads(report_json)
-    except json.JSONDecodeError as exc:
-        raise MLIRError(f"fp8-report wrote malformed JSON: {exc}", [], report_json) from None
+    # One run: the graph pipeline, then fp8-report's collection on its
+    # result. The FP8 graph is printed with its locations so the lowering
+    # and the user keep the loc names.
+    graph = _run(mlir_text, f"{GRAPH_PIPELINE}{{{' '.join(options)}}}", source_name, locations=True,
+                 pipeline_label=f"the FP8 graph pipeline ({GRAPH_PIPELINE}, policy {policy!r})",
+                 report=True)
+    fp8_ir, report = graph.ir, graph.report
+    report_text = report.table()
     if not lower:
         return CompiledResult(policy=policy, target=target, fp8_ir=fp8_ir, ir=fp8_ir, report=report,
                               report_text=report_text, diagnostics=_diagnostics(graph))

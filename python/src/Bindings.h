@@ -3,7 +3,7 @@
 // The native module fp8_mlir._fp8_mlir is bound by concern, one function
 // each, called by PYBIND11_MODULE (Module.cpp): the pipeline runs and their
 // results, the compiler's constants, the JIT, the generated kernels and
-// their emulator.
+// their emulator, the report.
 //
 //===----------------------------------------------------------------------===//
 #ifndef FP8_PYTHON_BINDINGS_H
@@ -25,6 +25,8 @@ void bindJit(pybind11::module_ &m);
 /// gpu_kernels() (GemmKernel, QuantizeKernel), emulate_gemm and
 /// emulate_quantize.
 void bindKernels(pybind11::module_ &m);
+/// fp8-report's Report and its parts (BindReport.cpp).
+void bindReport(pybind11::module_ &m);
 
 /// Ctrl-C while a long run waits without the GIL: checks Python's pending
 /// signals (the handlers run on the main thread only) and asks the run to

@@ -9,7 +9,9 @@
 #include "CoreInternal.h"
 #include "JitSizes.h"
 
+#include "fp8/Dialect/FP8/Analysis/RoleAnalysis.h"
 #include "fp8/Dialect/FP8/IR/FP8.h"
+#include "fp8/Dialect/FP8/Transforms/Report.h"
 #include "fp8/InitAll.h"
 #include "fp8/Tools/CrashReport.h"
 
@@ -441,12 +443,31 @@ parseAndRun(MLIRContext &ctx, llvm::SourceMgr &sourceMgr,
   return module;
 }
 
+/// The chip of `options`, or null with the error in `result` (stage
+/// "report"): an unknown chip or a negative token count.
+const fp8::ChipSpec *reportChip(const ReportOptions &options,
+                                PipelineResult &result) {
+  const fp8::ChipSpec *chip = fp8::lookupChip(options.chip);
+  std::string error;
+  if (!chip)
+    error = "unknown chip '" + options.chip + "' (expected one of " +
+            fp8::knownChipNames() + ")";
+  else if (options.tokens < 0)
+    error = "tokens=" + std::to_string(options.tokens) +
+            " is negative (expected a token count, or 0 for per-token FLOPs)";
+  if (error.empty())
+    return chip;
+  result.stage = "report";
+  addError(result, "<report>", "fp8-report: " + error);
+  return nullptr;
+}
+
 } // namespace
 
 PipelineResult runPipeline(const std::string &text, const std::string &pipeline,
                            const std::string &sourceName, bool captureOutput,
-                           bool genericForm, bool locations,
-                           const PollFn &poll) {
+                           bool genericForm, bool locations, const PollFn &poll,
+                           const std::optional<ReportOptions> &report) {
   const DialectRegistry &registry = getRegistry();
   PipelineResult result;
   runGuarded(result, sourceName, captureOutput, poll, [&](PipelineResult &r) {
@@ -454,10 +475,18 @@ PipelineResult runPipeline(const std::string &text, const std::string &pipeline,
     // too (a worker thread of the context's pool has no recovery point).
     MLIRContext ctx(registry, MLIRContext::Threading::DISABLED);
     llvm::SourceMgr sourceMgr;
+    const fp8::ChipSpec *chip = report ? reportChip(*report, r) : nullptr;
+    if (report && !chip)
+      return;
     OwningOpRef<ModuleOp> module =
         parseAndRun(ctx, sourceMgr, text, pipeline, sourceName, r);
     if (!module)
       return;
+    if (chip) {
+      fp8::setCrashStage("fp8-report", sourceName);
+      r.report = fp8::collectReport(*module, fp8::RoleAnalysis(*module), *chip,
+                                    report->tokens);
+    }
     fp8::setCrashStage("the IR printer", sourceName);
     collectGpuObjects(*module, r);
     llvm::raw_string_ostream os(r.ir);

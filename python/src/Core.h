@@ -1,13 +1,17 @@
 //===- Core.h - compiler entry points of the Python module ------*- C++ -*-===//
 //
-// Plain C++ (std types only) between MLIR and pybind11: the binding file never
-// touches an MLIR type, and nothing here throws. Every failure comes back as
-// `ok = false` with the MLIR diagnostics that explain it, so a bad input or a
-// failing pass raises a Python exception instead of aborting the interpreter.
+// Plain C++ (std types and the compiler's plain data: the report of
+// fp8/Dialect/FP8/Transforms/ReportData.h) between MLIR and pybind11: the
+// binding file never touches an MLIR type, and nothing here throws. Every
+// failure comes back as `ok = false` with the MLIR diagnostics that explain it,
+// so a bad input or a failing pass raises a Python exception instead of
+// aborting the interpreter.
 //
 //===----------------------------------------------------------------------===//
 #ifndef FP8_PYTHON_CORE_H
 #define FP8_PYTHON_CORE_H
+
+#include "fp8/Dialect/FP8/Transforms/ReportData.h"
 
 #include <atomic>
 #include <cstdint>
@@ -82,8 +86,9 @@ struct PipelineResult {
   /// On failure, what failed: "pipeline" (the pass pipeline text), "parse"
   /// (the input does not parse), "verify" (it parses but does not verify),
   /// "pass" (a pass failed), "jit" (the translation to LLVM or the JIT),
-  /// "crash" (MLIR crashed or raised a fatal error; recovered), or
-  /// "interrupted" (`poll` asked to stop; the run stopped between passes).
+  /// "crash" (MLIR crashed or raised a fatal error; recovered),
+  /// "interrupted" (`poll` asked to stop; the run stopped between passes),
+  /// or "report" (the ReportOptions are invalid).
   std::string stage;
   std::string ir;       // the module after the pipeline (when ok)
   std::string rendered; // diagnostics as mlir-opt prints them
@@ -95,6 +100,17 @@ struct PipelineResult {
   /// gpu.module (after fp8-gpu-pipeline: the kernels its gpu.binary holds,
   /// whose attributes serialization drops), in module order.
   std::vector<KernelInfo> kernels;
+  /// fp8-report's Report of the module after the pipeline, when asked for
+  /// (ReportOptions).
+  std::optional<mlir::fp8::Report> report;
+};
+
+/// Asks runPipeline for fp8-report's Report of the resulting module, as
+/// the pass collects it with options `chip` (the cost model's, e.g. "h200")
+/// and `tokens` (0: dynamic GEMMs per token).
+struct ReportOptions {
+  std::string chip = "h200";
+  int64_t tokens = 0;
 };
 
 /// Called about every 50 ms by the waiting caller of a long run; returning
@@ -111,11 +127,13 @@ using PollFn = std::function<bool()>;
 /// op's location inline. The work runs on a thread of its own with a large
 /// stack and crash recovery (fp8/Tools/CrashReport.h): a crash, stack
 /// overflow or fatal error inside MLIR is a failed result (stage "crash"),
-/// never the end of the process.
+/// never the end of the process. With `report`, the result also holds the
+/// module's Report (collected in-process, not printed and parsed back).
 PipelineResult runPipeline(const std::string &text, const std::string &pipeline,
                            const std::string &sourceName, bool captureOutput,
                            bool genericForm, bool locations,
-                           const PollFn &poll = nullptr);
+                           const PollFn &poll = nullptr,
+                           const std::optional<ReportOptions> &report = {});
 
 /// True if `name` is a registered pass or pass pipeline (as `fp8-opt --name`).
 bool isRegisteredPass(const std::string &name);

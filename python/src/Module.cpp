@@ -5,7 +5,7 @@
 // checking, IR generation) is written in Python on top of it. Bound by
 // concern (Bindings.h): this file the pipeline runs and the compiler's
 // constants, BindJit.cpp the JIT, BindKernels.cpp the generated kernels and
-// their emulator.
+// their emulator, BindReport.cpp the report.
 //
 //===----------------------------------------------------------------------===//
 #include "Bindings.h"
@@ -47,6 +47,8 @@ void bindResults(py::module_ &m) {
       .def_readonly("gpu_objects", &PipelineResult::gpuObjects)
       // GemmKernel / QuantizeKernel (BindKernels.cpp).
       .def_readonly("kernels", &PipelineResult::kernels)
+      // fp8_mlir.Report, or None (BindReport.cpp).
+      .def_readonly("report", &PipelineResult::report)
       // Read by name too (result["ir"]), as the dict it replaces was.
       .def("__getitem__", [](py::object self, const std::string &key) {
         static const char *const fields[] = {
@@ -67,26 +69,32 @@ void fp8py::bindPipeline(py::module_ &m) {
       "run_pipeline",
       [](const std::string &text, const std::string &pipeline,
          const std::string &sourceName, bool captureOutput, bool generic,
-         bool locations) {
+         bool locations, bool report, const std::string &reportChip,
+         int64_t reportTokens) {
         PipelineResult r;
         Interruptible interrupt;
+        std::optional<ReportOptions> options;
+        if (report)
+          options = ReportOptions{reportChip, reportTokens};
         {
           py::gil_scoped_release release;
           r = runPipeline(text, pipeline, sourceName, captureOutput, generic,
-                          locations, interrupt.poll());
+                          locations, interrupt.poll(), options);
         }
         interrupt.raiseIfInterrupted();
         return r;
       },
       py::arg("text"), py::arg("pipeline"), py::arg("source_name") = "<input>",
       py::arg("capture_output") = false, py::arg("generic") = false,
-      py::arg("locations") = false,
+      py::arg("locations") = false, py::arg("report") = false,
+      py::arg("report_chip") = "h200", py::arg("report_tokens") = 0,
       "Parse, verify, run a textual pass pipeline; returns a PipelineResult "
       "(ok, stage: what failed, ir, diagnostics, rendered, stdout, stderr, "
       "gpu_objects, kernels: the generated kernels as gpu_kernels() lists "
-      "them, as the pipeline last had them before serialization). Ctrl-C stops "
-      "the run at the next pass and raises "
-      "KeyboardInterrupt.");
+      "them, as the pipeline last had them before serialization; with "
+      "report=True, report: fp8-report's Report of the resulting module with "
+      "the options chip and tokens, else None). Ctrl-C stops the run at the "
+      "next pass and raises KeyboardInterrupt.");
 
   m.def("is_registered_pass", &isRegisteredPass, py::arg("name"),
         "True if a pass or pass pipeline of this name is registered.");
@@ -133,4 +141,5 @@ PYBIND11_MODULE(_fp8_mlir, m) {
   bindPresets(m);
   bindJit(m);
   bindKernels(m);
+  bindReport(m);
 }

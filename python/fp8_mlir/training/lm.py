@@ -201,7 +201,7 @@ class LanguageModel:
         self.dtype = dtype
         self.form = form
         self.accumulator_options = opts
-        self.report: Optional[dict] = None
+        self.report: Optional[_compiler.Report] = None
 
     def init(self, seed: int) -> Dict[str, np.ndarray]:
         """Parameters: norm weights 1, the others N(0, 0.02^2) (Llama's
@@ -218,7 +218,7 @@ class LanguageModel:
     def compiled(self, batch: int):
         """The JIT module of the step on `batch` sequences (compiled on
         first use, then cached); sets `self.report` (FP8 policies: the
-        fp8-report JSON of the graph)."""
+        fp8-report of the graph, a Report)."""
         opts = dict(self.accumulator_options, **({"form": "split"} if self.form == "split" else {}))
         key = (self.config, batch, self.policy, self.dtype, tuple(sorted(opts.items())))
         if key not in _CACHE:

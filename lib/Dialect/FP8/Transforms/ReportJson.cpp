@@ -147,7 +147,7 @@ llvm::json::Object fp8OpJson(const ReportFP8Op &op) {
     o["input"] = typeJson(*op.input);
   if (op.scaleMode)
     o["scale_mode"] = *op.scaleMode;
-  if (op.op == "fp8.requantize")
+  if (op.isRequantize())
     o["permutation"] = op.permutation
                            ? llvm::json::Value(sizesJson(*op.permutation))
                            : llvm::json::Value(nullptr);

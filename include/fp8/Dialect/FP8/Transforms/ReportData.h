@@ -138,6 +138,9 @@ struct ReportFP8Op {
   std::optional<std::vector<std::optional<int64_t>>> permutation;
   int64_t promoteInterval = 0;
   bool accumulator = false; // whether a C operand is added
+
+  /// Whether the op has a "permutation" (null or not).
+  bool isRequantize() const { return op == "fp8.requantize"; }
 };
 
 /// Everything fp8-report prints.
