@@ -79,17 +79,36 @@ Info pickKernel(const std::string &ir, const std::optional<Info> &kernel,
   return found.front();
 }
 
+/// GemmKernelConfig as it is (read-only): what the emitter, the launchers
+/// and the emulator read of a GEMM kernel.
+void bindGemmKernelConfig(py::module_ &m) {
+  using C = mlir::fp8::GemmKernelConfig;
+  py::class_<C> cls(m, "GemmKernelConfig",
+                    "The launch configuration of a GEMM kernel "
+                    "(GemmKernelConfig.h; read-only; m None for a run-time "
+                    "M).");
+  defGemmConfigFields(cls, [](const C &c) -> const C & { return c; });
+  cls.def_readonly("producer_regs", &C::producerRegs)
+      .def_readonly("consumer_regs", &C::consumerRegs)
+      .def_readonly("b_scales_per_column", &C::bScalesPerColumn)
+      .def_property_readonly("threads", &C::threads)
+      .def_property_readonly("tiles", &C::tiles);
+}
+
 void bindKernelClasses(py::module_ &m) {
+  bindGemmKernelConfig(m);
   using G = GemmKernelInfo;
-  py::class_<G>(m, "GemmKernel",
-                "A GEMM kernel of a lowered module as its #fp8.gemm_kernel "
-                "says (read-only; gpu_kernels()).")
-      .def_property_readonly("kind", [](const G &) { return "gemm"; })
+  py::class_<G> gemm(m, "GemmKernel",
+                     "A GEMM kernel of a lowered module as its "
+                     "#fp8.gemm_kernel says (read-only; gpu_kernels()); "
+                     "config: its GemmKernelConfig, whose fields are also "
+                     "attributes here.");
+  defGemmConfigFields(gemm,
+                      [](const G &g) -> const auto & { return g.config; });
+  gemm.def_property_readonly("kind", [](const G &) { return "gemm"; })
       .def_readonly("symbol", &G::symbol)
       .def_readonly("attribute", &G::attribute)
-      .def_readonly("m", &G::m)
-      .def_readonly("n", &G::n)
-      .def_readonly("k", &G::k)
+      .def_readonly("config", &G::config)
       .def_readonly("a", &G::a)
       .def_readonly("b", &G::b)
       .def_readonly("d", &G::d)
@@ -102,7 +121,6 @@ void bindKernelClasses(py::module_ &m) {
       .def_readonly("a_scale", &G::aScale)
       .def_readonly("b_scale", &G::bScale)
       .def_readonly("b_scale_rows", &G::bScaleRows)
-      .def_readonly("scale_k", &G::scaleK)
       .def_property_readonly("layout",
                              [](const G &g) -> std::optional<std::string> {
                                if (g.layout.empty())
@@ -111,14 +129,8 @@ void bindKernelClasses(py::module_ &m) {
                              })
       .def_readonly("groups", &G::groups)
       .def_readonly("counts", &G::counts)
-      .def_readonly("block_m", &G::blockM)
-      .def_readonly("block_n", &G::blockN)
-      .def_readonly("block_k", &G::blockK)
-      .def_readonly("stages", &G::stages)
-      .def_readonly("consumers", &G::consumers)
       .def_readonly("cluster", &G::cluster)
       .def_readonly("multicast", &G::multicast)
-      .def_readonly("group_m", &G::groupM)
       .def_readonly("swap_ab", &G::swapAB)
       .def_readonly("epilogue", &G::epilogue)
       .def_property_readonly("chip",

@@ -170,23 +170,10 @@ void bindKernel(py::module_ &m) {
   py::class_<K> cls(m, "ReportKernel",
                     "The sm_90a kernel the cost model chooses for an FP8 "
                     "GEMM of a report (read-only; a mapping on the JSON's "
-                    "kernel_config keys).");
-  cls.def_property_readonly("m", [](const K &k) { return k.config.m; })
-      .def_property_readonly("n", [](const K &k) { return k.config.n; })
-      .def_property_readonly("k", [](const K &k) { return k.config.k; })
-      .def_property_readonly("block_m",
-                             [](const K &k) { return k.config.blockM; })
-      .def_property_readonly("block_n",
-                             [](const K &k) { return k.config.blockN; })
-      .def_property_readonly("block_k",
-                             [](const K &k) { return k.config.blockK; })
-      .def_property_readonly("stages",
-                             [](const K &k) { return k.config.stages; })
+                    "kernel_config keys; config: its GemmKernelConfig).");
+  defGemmConfigFields(cls, [](const K &k) -> const auto & { return k.config; });
+  cls.def_readonly("config", &K::config)
       .def_property_readonly("cluster", [](const K &) { return 1; })
-      .def_property_readonly("consumers",
-                             [](const K &k) { return k.config.consumers; })
-      .def_property_readonly("group_m",
-                             [](const K &k) { return k.config.groupM; })
       .def_property_readonly("ctas", [](const K &k) { return k.cost.ctas; })
       .def_property_readonly("waves", [](const K &k) { return k.cost.waves; })
       .def_property_readonly("modelled_us",

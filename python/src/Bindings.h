@@ -12,6 +12,7 @@
 #include "Core.h"
 
 #include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
 
 namespace fp8py {
 
@@ -27,6 +28,33 @@ void bindJit(pybind11::module_ &m);
 void bindKernels(pybind11::module_ &m);
 /// fp8-report's Report and its parts (BindReport.cpp).
 void bindReport(pybind11::module_ &m);
+
+/// The fields of a GEMM kernel's GemmKernelConfig as read-only attributes
+/// of `cls` (`m` None for a run-time M; n, k, block_m, block_n, block_k,
+/// stages, consumers, group_m, scale_k), read through `config` (T -> const
+/// GemmKernelConfig &): the bound GemmKernelConfig itself, GemmKernel and
+/// ReportKernel.
+template <typename T, typename Config>
+void defGemmConfigFields(pybind11::class_<T> &cls, Config config) {
+  using C = mlir::fp8::GemmKernelConfig;
+  cls.def_property_readonly("m", [config](const T &t) {
+    int64_t m = config(t).m;
+    return m == C::kDynamicM ? std::nullopt : std::optional<int64_t>(m);
+  });
+  auto field = [&](const char *name, int64_t C::*member) {
+    cls.def_property_readonly(
+        name, [config, member](const T &t) { return config(t).*member; });
+  };
+  field("n", &C::n);
+  field("k", &C::k);
+  field("block_m", &C::blockM);
+  field("block_n", &C::blockN);
+  field("block_k", &C::blockK);
+  field("stages", &C::stages);
+  field("consumers", &C::consumers);
+  field("group_m", &C::groupM);
+  field("scale_k", &C::scaleK);
+}
 
 /// Ctrl-C while a long run waits without the GIL: checks Python's pending
 /// signals (the handlers run on the main thread only) and asks the run to

@@ -1,7 +1,8 @@
 //===- Core.h - compiler entry points of the Python module ------*- C++ -*-===//
 //
 // Plain C++ (std types and the compiler's plain data: the report of
-// fp8/Dialect/FP8/Transforms/ReportData.h) between MLIR and pybind11: the
+// fp8/Dialect/FP8/Transforms/ReportData.h, GemmKernelConfig) between MLIR
+// and pybind11: the
 // binding file never touches an MLIR type, and nothing here throws. Every
 // failure comes back as `ok = false` with the MLIR diagnostics that explain it,
 // so a bad input or a failing pass raises a Python exception instead of
@@ -12,6 +13,7 @@
 #define FP8_PYTHON_CORE_H
 
 #include "fp8/Dialect/FP8/Transforms/ReportData.h"
+#include "fp8/Target/Hopper/GemmKernelConfig.h"
 
 #include <atomic>
 #include <cstdint>
@@ -46,20 +48,20 @@ struct GpuObject {
 /// attribute's fields, docs in FP8Attrs.td): `symbol` names the kernel's
 /// llvm.func (a reference, derived from the attribute for humans and
 /// parsed by nobody); element types are MLIR types as printed ("f8E4M3FN",
-/// "bf16", "" for an absent accumulator C); `m` empty for a run-time M;
-/// `layout` "" (a 2-D GEMM), "masked" or "contiguous"; the modelled fields
-/// empty when the attribute has none.
+/// "bf16", "" for an absent accumulator C); `config` the attribute's
+/// GemmKernelConfig (GemmKernelAttr::getConfig: the problem, the tiles,
+/// the scale layout, as the emitter, the launchers and the emulator read
+/// it); `layout` "" (a 2-D GEMM), "masked" or "contiguous"; the modelled
+/// fields empty when the attribute has none.
 struct GemmKernelInfo {
   std::string symbol, attribute;
-  std::optional<int64_t> m;
-  int64_t n = 0, k = 0;
+  mlir::fp8::GemmKernelConfig config;
   std::string a, b, d, c, aScale, bScale;
-  int64_t bScaleRows = 0, scaleK = 128;
+  int64_t bScaleRows = 0;
   std::string layout;
   int64_t groups = 1;
   bool counts = false;
-  int64_t blockM = 0, blockN = 0, blockK = 0, stages = 0, consumers = 0;
-  int64_t cluster = 1, multicast = 1, groupM = 1;
+  int64_t cluster = 1, multicast = 1;
   bool swapAB = false;
   std::string epilogue, chip;
   int64_t ctas = 0;

@@ -60,9 +60,7 @@ fp8py::GemmKernelInfo describe(fp8::GemmKernelAttr attr, std::string symbol) {
   fp8py::GemmKernelInfo g;
   g.symbol = std::move(symbol);
   g.attribute = attrString(attr);
-  g.m = sizeValue(attr.getM());
-  g.n = attr.getN();
-  g.k = attr.getK();
+  g.config = attr.getConfig();
   g.a = typeString(attr.getA());
   g.b = typeString(attr.getB());
   g.d = typeString(attr.getD());
@@ -70,19 +68,12 @@ fp8py::GemmKernelInfo describe(fp8::GemmKernelAttr attr, std::string symbol) {
   g.aScale = typeString(attr.getAScale());
   g.bScale = typeString(attr.getBScale());
   g.bScaleRows = attr.getBScaleRows();
-  g.scaleK = attr.getScaleK();
   if (attr.getLayout())
     g.layout = fp8::stringifyGroupLayout(*attr.getLayout()).str();
   g.groups = attr.getGroups();
   g.counts = attr.hasCounts();
-  g.blockM = attr.getBlockM();
-  g.blockN = attr.getBlockN();
-  g.blockK = attr.getBlockK();
-  g.stages = attr.getStages();
-  g.consumers = attr.getConsumers();
   g.cluster = attr.getCluster();
   g.multicast = attr.getMulticast();
-  g.groupM = attr.getGroupM();
   g.swapAB = attr.getSwapAb() && attr.getSwapAb().getValue();
   g.epilogue = fp8::stringifyKernelEpilogue(attr.getEpilogue()).str();
   if (attr.getChip())

@@ -248,13 +248,19 @@ def test_gpu_kernels_attributes():
     assert gemm.modelled_us is not None and gemm.modelled_us > 0
     assert repr(gemm).startswith("GemmKernel(#fp8.gemm_kernel<m = 64, n = 128, k = 256,")
     assert gemm.symbol in ir and gemm.attribute in ir
+    # The attribute's GemmKernelConfig, bound as it is: the same tile; a
+    # producer warpgroup and `consumers` consumer warpgroups of 128 threads.
+    config = gemm.config
+    assert (config.m, config.n, config.k, config.scale_k) == (64, 128, 256, 128)
+    assert (config.block_m, config.block_n, config.stages) == (gemm.block_m, gemm.block_n, gemm.stages)
+    assert config.threads == 128 * (gemm.consumers + 1) and not config.b_scales_per_column
     assert isinstance(quantize, fp8_mlir.QuantizeKernel) and quantize.kind == "quantize"
     assert (quantize.rows, quantize.cols, quantize.block_rows) == (256, 384, 128)
     assert (quantize.input, quantize.fp8, quantize.scale) == ("f32", "f8E5M2", "f32")
     assert (quantize.scale_mode, quantize.eps, quantize.transpose) == ("pow2", 0.0, False)
     # A run-time M is None; the kernel has no modelled time.
     dyn, = fp8_mlir.gpu_kernels(fp8_mlir.run_pipeline(_GEMM_GRAPH.format(m="?"), "fp8-lower-to-nvvm"))
-    assert (dyn.m, dyn.n, dyn.k, dyn.modelled_us) == (None, 128, 256, None)
+    assert (dyn.m, dyn.n, dyn.k, dyn.modelled_us) == (None, 128, 256, None) and dyn.config.m is None
     # A module without kernels has none; text only; it must parse.
     assert fp8_mlir.gpu_kernels("module {}") == []
     with pytest.raises(TypeError, match="IR text"):

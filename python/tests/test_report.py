@@ -50,6 +50,7 @@ def test_fields_derived_by_hand(step):
     assert (fprop[0].weight_bytes_before, fprop[0].weight_bytes_after) == (2097152, 524288 + 32 * 4)
     kernel = fprop[0].kernel_config
     assert (kernel.m, kernel.n, kernel.k, kernel.cluster) == (256, 1024, 512, 1)
+    assert (kernel.config.m, kernel.config.block_n) == (256, kernel.block_n) and "config" not in kernel
     assert len(_rows(report, "dgrad")) == 1 and len(_rows(report, "wgrad")) == 2
 
     totals = report.totals
