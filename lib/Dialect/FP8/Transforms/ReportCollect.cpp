@@ -22,6 +22,9 @@
 using namespace mlir;
 using namespace mlir::fp8;
 
+static_assert(kReportDynamic == ShapedType::kDynamic,
+              "a plain row's dynamic size is MLIR's");
+
 namespace {
 
 /// A row while it is collected: the plain row, the decisions it shows as
