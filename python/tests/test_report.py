@@ -131,6 +131,27 @@ def test_mapping_of_quantize_ops(step):
         assert ("block" in bound["result"]) == bound.result.scaled
 
 
+@require_passes("fp8-pipeline", "fp8-report")
+@pytest.mark.parametrize("graph, cache", [
+    (lambda: models.moe_block(models.ModelConfig.small(), 1), False),
+    (lambda: models.mlp_training_step(TOKENS, SIZES, split=True), True),
+])
+def test_in_process_report_is_the_pipeline_pass_report(graph, cache):
+    """compile() collects on the pipeline's result with a fresh role
+    analysis; the pass at the end of the same pass pipeline prints the same
+    document, byte for byte."""
+    text = graph()
+    options = "policy=deepseek-v3 report=false" + (" cache-activations=true" if cache else "")
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "report.json")
+        fp8_mlir.run_pipeline(text, f"fp8-pipeline{{{options}}},fp8-report{{format=json output={path}}}")
+        with open(path, encoding="utf-8") as f:
+            printed = f.read()
+    report = fp8_mlir.compile(text, cache_activations=cache, lower=False).report
+    assert report.json() == printed
+    assert (report.training is not None) == cache
+
+
 HUGE_AND_DYNAMIC = """
 func.func @huge(%x: tensor<4611686018427387904x4611686018427387904xf32>, %w: tensor<4611686018427387904x4096xf32>) -> tensor<4611686018427387904x4096xf32> {
   %e = tensor.empty() : tensor<4611686018427387904x4096xf32>
