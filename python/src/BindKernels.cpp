@@ -145,16 +145,27 @@ void bindKernelClasses(py::module_ &m) {
       .def("__repr__",
            [](const G &g) { return "GemmKernel(" + g.attribute + ")"; });
 
+  using QC = mlir::fp8::QuantizeKernelConfig;
+  py::class_<QC> quantizeConfig(m, "QuantizeKernelConfig",
+                                "The launch configuration of a quantize "
+                                "kernel (QuantizeKernelConfig.h; read-only; "
+                                "rows None for a run-time row count).");
+  defQuantizeConfigFields(quantizeConfig,
+                          [](const QC &c) -> const QC & { return c; });
+  quantizeConfig.def_property_readonly("grid_size", &QC::gridSize);
+
   using Q = QuantizeKernelInfo;
-  py::class_<Q>(m, "QuantizeKernel",
-                "A quantize kernel of a lowered module as its "
-                "#fp8.quantize_kernel says (read-only; gpu_kernels()).")
-      .def_property_readonly("kind", [](const Q &) { return "quantize"; })
+  py::class_<Q> quantize(m, "QuantizeKernel",
+                         "A quantize kernel of a lowered module as its "
+                         "#fp8.quantize_kernel says (read-only; "
+                         "gpu_kernels()); config: its QuantizeKernelConfig, "
+                         "whose fields are also attributes here.");
+  defQuantizeConfigFields(quantize,
+                          [](const Q &q) -> const auto & { return q.config; });
+  quantize.def_property_readonly("kind", [](const Q &) { return "quantize"; })
       .def_readonly("symbol", &Q::symbol)
       .def_readonly("attribute", &Q::attribute)
-      .def_readonly("rows", &Q::rows)
-      .def_readonly("cols", &Q::cols)
-      .def_readonly("block_rows", &Q::blockRows)
+      .def_readonly("config", &Q::config)
       .def_readonly("input", &Q::input)
       .def_readonly("fp8", &Q::fp8)
       .def_readonly("scale", &Q::scale)

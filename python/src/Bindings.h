@@ -56,6 +56,25 @@ void defGemmConfigFields(pybind11::class_<T> &cls, Config config) {
   field("scale_k", &C::scaleK);
 }
 
+/// The fields of a quantize kernel's QuantizeKernelConfig as read-only
+/// attributes of `cls` (`rows` None for a run-time row count, cols,
+/// block_rows), read through `config` as in defGemmConfigFields.
+template <typename T, typename Config>
+void defQuantizeConfigFields(pybind11::class_<T> &cls, Config config) {
+  using C = mlir::fp8::QuantizeKernelConfig;
+  cls.def_property_readonly("rows",
+                            [config](const T &t) {
+                              int64_t rows = config(t).rows;
+                              return rows == C::kDynamicRows
+                                         ? std::nullopt
+                                         : std::optional<int64_t>(rows);
+                            })
+      .def_property_readonly("cols",
+                             [config](const T &t) { return config(t).cols; })
+      .def_property_readonly(
+          "block_rows", [config](const T &t) { return config(t).blockRows; });
+}
+
 /// Ctrl-C while a long run waits without the GIL: checks Python's pending
 /// signals (the handlers run on the main thread only) and asks the run to
 /// stop at the next pass; the exception (KeyboardInterrupt) stays set and

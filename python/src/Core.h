@@ -1,12 +1,11 @@
 //===- Core.h - compiler entry points of the Python module ------*- C++ -*-===//
 //
 // Plain C++ (std types and the compiler's plain data: the report of
-// fp8/Dialect/FP8/Transforms/ReportData.h, GemmKernelConfig) between MLIR
-// and pybind11: the
-// binding file never touches an MLIR type, and nothing here throws. Every
-// failure comes back as `ok = false` with the MLIR diagnostics that explain it,
-// so a bad input or a failing pass raises a Python exception instead of
-// aborting the interpreter.
+// fp8/Dialect/FP8/Transforms/ReportData.h, the kernel configurations) between
+// MLIR and pybind11: the binding file never touches an MLIR type, and nothing
+// here throws. Every failure comes back as `ok = false` with the MLIR
+// diagnostics that explain it, so a bad input or a failing pass raises a Python
+// exception instead of aborting the interpreter.
 //
 //===----------------------------------------------------------------------===//
 #ifndef FP8_PYTHON_CORE_H
@@ -14,6 +13,7 @@
 
 #include "fp8/Dialect/FP8/Transforms/ReportData.h"
 #include "fp8/Target/Hopper/GemmKernelConfig.h"
+#include "fp8/Target/Hopper/QuantizeKernelConfig.h"
 
 #include <atomic>
 #include <cstdint>
@@ -69,12 +69,12 @@ struct GemmKernelInfo {
 };
 
 /// A quantize kernel as its #fp8.quantize_kernel says (fields as
-/// GemmKernelInfo's): `rows` empty for a run-time row count; `scaleMode`
-/// "f32" or "pow2"; `eps` the f32 clamp of the amax.
+/// GemmKernelInfo's): `config` the attribute's QuantizeKernelConfig (rows,
+/// cols, block rows); `scaleMode` "f32" or "pow2"; `eps` the f32 clamp of
+/// the amax.
 struct QuantizeKernelInfo {
   std::string symbol, attribute;
-  std::optional<int64_t> rows;
-  int64_t cols = 0, blockRows = 0;
+  mlir::fp8::QuantizeKernelConfig config;
   std::string input, fp8, scale, scaleMode;
   double eps = 0;
   bool transpose = false;

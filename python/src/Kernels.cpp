@@ -49,13 +49,6 @@ std::optional<double> floatValue(FloatAttr attr) {
   return attr.getValueAsDouble();
 }
 
-/// The size field of a kernel attribute: empty for a run-time size.
-std::optional<int64_t> sizeValue(int64_t size) {
-  if (ShapedType::isDynamic(size))
-    return std::nullopt;
-  return size;
-}
-
 fp8py::GemmKernelInfo describe(fp8::GemmKernelAttr attr, std::string symbol) {
   fp8py::GemmKernelInfo g;
   g.symbol = std::move(symbol);
@@ -89,9 +82,7 @@ fp8py::QuantizeKernelInfo describe(fp8::QuantizeKernelAttr attr,
   fp8py::QuantizeKernelInfo q;
   q.symbol = std::move(symbol);
   q.attribute = attrString(attr);
-  q.rows = sizeValue(attr.getRows());
-  q.cols = attr.getCols();
-  q.blockRows = attr.getBlockRows();
+  q.config = attr.getConfig();
   q.input = typeString(attr.getInput());
   q.fp8 = typeString(attr.getFp8());
   q.scale = typeString(attr.getScale());

@@ -256,6 +256,8 @@ def test_gpu_kernels_attributes():
     assert config.threads == 128 * (gemm.consumers + 1) and not config.b_scales_per_column
     assert isinstance(quantize, fp8_mlir.QuantizeKernel) and quantize.kind == "quantize"
     assert (quantize.rows, quantize.cols, quantize.block_rows) == (256, 384, 128)
+    # Its QuantizeKernelConfig: 2 x 3 blocks of 128x128, each one CTA's 8 warps.
+    assert (quantize.config.rows, quantize.config.block_rows, quantize.config.grid_size) == (256, 128, 6)
     assert (quantize.input, quantize.fp8, quantize.scale) == ("f32", "f8E5M2", "f32")
     assert (quantize.scale_mode, quantize.eps, quantize.transpose) == ("pow2", 0.0, False)
     # A run-time M is None; the kernel has no modelled time.
