@@ -100,7 +100,9 @@ bool mlir::fp8::emu::getQuantizeKernelDesc(const KernelModule &module,
                                            QuantizeKernelDesc &out) {
   auto attr =
       dyn_cast_or_null<QuantizeKernelAttr>(module.getKernelAttribute(kernel));
-  if (!attr)
+  // fp8-emu's host side reads f32 scales; an E8M0-scale kernel runs
+  // through its compiled host program (libfp8_emu_mgpu) only.
+  if (!attr || !attr.getScale().isF32())
     return false;
   QuantizeKernelConfig c = attr.getConfig();
   out.rows = c.rows;

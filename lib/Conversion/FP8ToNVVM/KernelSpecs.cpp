@@ -352,18 +352,23 @@ mlir::fp8::getQuantizeKernelAttr(MLIRContext *ctx,
       ctx,
       c.rows == QuantizeKernelConfig::kDynamicRows ? ShapedType::kDynamic
                                                    : c.rows,
-      c.cols, c.blockRows, spec.inputType, spec.fp8Type, b.getF32Type(),
+      c.cols, c.blockRows, spec.inputType, spec.fp8Type,
+      spec.e8m0Scale ? Type(b.getType<Float8E8M0FNUType>()) : b.getF32Type(),
       spec.pow2 ? ScaleMode::pow2 : ScaleMode::f32,
       b.getF32FloatAttr(static_cast<float>(spec.eps)),
       spec.transpose ? b.getBoolAttr(true) : BoolAttr());
 }
 
-/// Whether no kernel quantizes into `resTy` (f32 scales, satfinite); then
-/// `os` says why.
+/// Whether no kernel quantizes into `resTy` (f32 scales, or E8M0 scales of
+/// pow2 mode when `e8m0Ok`; satfinite); then `os` says why.
 static bool explainNoQuantizeKernel(llvm::raw_ostream &os,
-                                    ScaledTensorType resTy, bool saturate) {
-  if (!resTy.getScaleType().isF32())
-    os << "needs f32 scales, got '" << resTy.getScaleType() << "'";
+                                    ScaledTensorType resTy, bool saturate,
+                                    bool e8m0Ok = false) {
+  if (!resTy.getScaleType().isF32() &&
+      !(e8m0Ok && isa<Float8E8M0FNUType>(resTy.getScaleType())))
+    os << "needs f32 scales"
+       << (e8m0Ok ? " (or E8M0 with scale_mode pow2)" : "") << ", got '"
+       << resTy.getScaleType() << "'";
   else if (!saturate)
     os << "the hardware conversion cvt.rn.satfinite needs saturate = true";
   else
@@ -403,7 +408,9 @@ std::optional<QuantizeKernelSpec> mlir::fp8::getQuantizeSpec(QuantizeOp op,
   else if (blk.size() != 2 || blk[1] != 128 || (blk[0] != 1 && blk[0] != 128)) {
     os << "implements blocks [1, 128] and [128, 128], got ["
        << shapeString(blk, ", ") << "]";
-  } else if (explainNoQuantizeKernel(os, resTy, op.getSaturate())) {
+  } else if (explainNoQuantizeKernel(os, resTy, op.getSaturate(),
+                                     /*e8m0Ok=*/op.getScaleMode() ==
+                                         ScaleMode::pow2)) {
     // `why` says it.
   } else if (!in.isF32() && !in.isBF16())
     os << "needs an f32 or bf16 input, got '" << in << "'";
@@ -423,6 +430,7 @@ std::optional<QuantizeKernelSpec> mlir::fp8::getQuantizeSpec(QuantizeOp op,
   spec.fp8Type = resTy.getElementType();
   spec.eps = op.getEps().convertToDouble();
   spec.pow2 = op.getScaleMode() == ScaleMode::pow2;
+  spec.e8m0Scale = isa<Float8E8M0FNUType>(resTy.getScaleType());
   return spec;
 }
 

@@ -296,7 +296,10 @@ void buildQuantizeLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
   Value xDev = h.input(x, bytesOf(h, numElements(h, x), xTy.getElementType()),
                        dynamicSizes(b, x));
   Value qDev = h.output(q, numElements(h, q), dynamicSizes(b, q));
-  Value sDev = h.output(s, bytesOf(h, numElements(h, s), b.getF32Type()),
+  // f32 scales, or E8M0 (one byte each).
+  Value sDev = h.output(s,
+                        bytesOf(h, numElements(h, s),
+                                cast<MemRefType>(s.getType()).getElementType()),
                         dynamicSizes(b, s));
   // Grid: the kernel's blocks over the run-time rows (QuantizeKernelConfig).
   Value rowBlocks = h.ceilDiv(rows, c.blockRows);

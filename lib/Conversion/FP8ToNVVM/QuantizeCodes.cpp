@@ -26,6 +26,18 @@ Value QuantizeEmitter::emitScale(Value amax) {
   auto ifOp = scf::IfOp::create(b, first, false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  if (spec.e8m0Scale) {
+    // E8M0: the code of the pow2 scale, its biased exponent (s is a
+    // positive normal power of two: createDequantScale's pow2 rule), as
+    // the contract's createE8M0FromPow2 stores it.
+    Value code = arith::TruncIOp::create(
+        b, b.getI8Type(),
+        ir.shru(arith::BitcastOp::create(b, ir.i32, s), ir.c32(23)));
+    Value p = LLVM::GEPOp::create(b, ir.ptrGlobal, b.getI8Type(), sPtr,
+                                  ValueRange{ir.zext64(blk)});
+    LLVM::StoreOp::create(b, code, p, 1);
+    return s;
+  }
   Value p = LLVM::GEPOp::create(b, ir.ptrGlobal, ir.f32, sPtr,
                                 ValueRange{ir.zext64(blk)});
   LLVM::StoreOp::create(b, s, p, 4);

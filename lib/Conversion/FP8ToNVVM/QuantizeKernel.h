@@ -22,6 +22,9 @@ struct QuantizeKernelSpec {
   /// the input [cols, rows] codes with 1x128 f32 scales (one more
   /// parameter, QuantizeKernelConfig.h).
   bool transpose = false;
+  /// E8M0 scales (f8E8M0FNU, pow2 only): the kernel stores each block's
+  /// scale as its one-byte code, the biased exponent of the pow2 scale.
+  bool e8m0Scale = false;
 };
 
 /// Builds the kernel `name` (its #fp8.quantize_kernel's symbol) at the

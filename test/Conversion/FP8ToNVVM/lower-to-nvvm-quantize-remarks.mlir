@@ -14,8 +14,11 @@ func.func @mx_blocks(%x: tensor<64x256xf32>) -> !fp8.scaled<64x256xf8E4M3FN, blo
 
 // -----
 
+// E8M0 scales (scale_mode pow2, as the op requires) have a kernel: no remark.
+// CHECK-LABEL: func.func @e8m0
+// CHECK: fp8.quantize {{.*}}fp8.kernel_ref = @fp8_kernels::@fp8_quantize_64x256_1x128_f32_e4m3_pow2_ue8m0
+// CHECK: llvm.func @fp8_quantize_64x256_1x128_f32_e4m3_pow2_ue8m0(
 func.func @e8m0(%x: tensor<64x256xf32>) -> !fp8.scaled<64x256xf8E4M3FN, block = [1, 128], scale = f8E8M0FNU> {
-  // expected-remark @+1 {{needs f32 scales, got 'f8E8M0FNU'}}
   %q = fp8.quantize %x {scale_mode = #fp8.scale_mode<pow2>} : tensor<64x256xf32> -> !fp8.scaled<64x256xf8E4M3FN, block = [1, 128], scale = f8E8M0FNU>
   return %q : !fp8.scaled<64x256xf8E4M3FN, block = [1, 128], scale = f8E8M0FNU>
 }

@@ -4,8 +4,10 @@
 // and the kernel runs as with f32 scales, so the compiled host program on
 // the emulated mgpu* runtime is bit-exact against the same functions
 // through fp8-cpu-pipeline (the reference lowering), under three scheduler
-// seeds (FP8_EMU_SEED). The E8M0 quantize ops stay on the host (no E8M0
-// quantize kernel yet). host_check gives each input row its own magnitude
+// seeds (FP8_EMU_SEED). The E8M0 quantize ops of 1x128 and 128x128 blocks
+// run on the quantize kernel, which stores each scale as one byte (the
+// biased exponent of the pow2 scale); rowwise ([1, K]) ones stay on the
+// host. host_check gives each input row its own magnitude
 // 2^e, so the blocks' scales differ: a scale code taken as a value, or the
 // wrong block's, is a mismatch.
 //   dsv3: DeepSeek-V3 blocks ([1, 128] activations, [128, 128] weights),
@@ -28,15 +30,20 @@
 // RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=1 %t.check %t.gpu.so %t.cpu.so rowwise 6 bf16:130x300 f32:130x400 f32:300x400 2>&1 | FileCheck %s --check-prefix=ROW
 // RUN: env FP8_EMU_SEED=3 %t.check %t.gpu.so %t.cpu.so rowwise 7 bf16:130x300 f32:130x400 f32:300x400 2>&1 | FileCheck %s --check-prefix=ROW
 
-// Every GEMM is a kernel; the E8M0 quantize ops stay on the host.
-// REMARKS-NOT: no GPU GEMM kernel
-// REMARKS: no GPU quantize kernel (needs f32 scales, got 'f8E8M0FNU')
-// REMARKS-NOT: no GPU GEMM kernel
+// Every GEMM and every 1x128 / 128x128 quantize is a kernel; only the
+// rowwise quantize ops stay on the host.
+// REMARKS-NOT: no GPU
+// REMARKS-COUNT-2: no GPU quantize kernel (implements blocks [1, 128] and [128, 128], got [1, 400])
+// REMARKS-NOT: no GPU
 
+// DSV3: fp8-emu-mgpu: launch fp8_quantize_dynx400_1x128_f32_e4m3{{.*}}_ue8m0 grid 100 block 256
+// DSV3: fp8-emu-mgpu: launch fp8_quantize_300x400_128x128_f32_e4m3{{.*}}_ue8m0 grid 12 block 256
 // DSV3: fp8-emu-mgpu: launch fp8_scaled_matmul_dynx300x400_e4m3_e4m3_bf16 grid 6 block 384
 // DSV3: host-check: PASS dsv3: 200x300, 60000 outputs bit-exact (60000 non-zero)
 // DSV3-65: host-check: PASS dsv3: 65x300, 19500 outputs bit-exact
 // DSV3-200: host-check: PASS dsv3: 200x300, 60000 outputs bit-exact
+// WGRAD: fp8-emu-mgpu: launch fp8_quantize_200x400_1x128_f32_e5m2{{.*}}_ue8m0 grid 100 block 256
+// WGRAD: fp8-emu-mgpu: launch fp8_quantize_300x400_1x128_f32_e4m3{{.*}}_ue8m0 grid 150 block 256
 // WGRAD: fp8-emu-mgpu: launch fp8_scaled_matmul_200x300x400_e5m2_e4m3_f32_b1x128 grid 6 block 384
 // WGRAD: host-check: PASS wgrad: 200x300, 60000 outputs bit-exact
 // ROW: host-check: PASS rowwise: 130x300, 39000 outputs bit-exact

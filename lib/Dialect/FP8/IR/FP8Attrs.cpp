@@ -519,9 +519,10 @@ QuantizeKernelConfig QuantizeKernelAttr::getConfig() const {
 std::string QuantizeKernelAttr::getSymbolName() const {
   QuantizeKernelConfig c = getConfig();
   return getQuantizeKernelName(
-      c.rows, c.cols, c.blockRows, getKernelElementType(getInput()),
-      getKernelElementType(getFp8()), getScaleMode() == ScaleMode::pow2,
-      static_cast<float>(getEps().getValueAsDouble()), isTranspose());
+             c.rows, c.cols, c.blockRows, getKernelElementType(getInput()),
+             getKernelElementType(getFp8()), getScaleMode() == ScaleMode::pow2,
+             static_cast<float>(getEps().getValueAsDouble()), isTranspose()) +
+         (isa<Float8E8M0FNUType>(getScale()) ? "_ue8m0" : "");
 }
 
 LogicalResult QuantizeKernelAttr::verify(
@@ -541,9 +542,12 @@ LogicalResult QuantizeKernelAttr::verify(
       return emitError() << "with transpose = true needs an FP8 input "
                             "(f8E4M3FN or f8E5M2), FP8 codes, f32 scales, "
                             "block_rows = 1 and a static rows";
-  } else if (!isBF16OrF32(input) || !isSupportedFP8Type(fp8) || !scale.isF32())
+  } else if (!isBF16OrF32(input) || !isSupportedFP8Type(fp8) ||
+             !(scale.isF32() ||
+               (isa<Float8E8M0FNUType>(scale) && scaleMode == ScaleMode::pow2)))
     return emitError() << "needs a bf16 or f32 input, FP8 codes (f8E4M3FN or "
-                          "f8E5M2) and f32 scales";
+                          "f8E5M2) and f32 scales (or f8E8M0FNU with "
+                          "scale_mode pow2)";
   if (!eps.getType().isF32() || !(eps.getValueAsDouble() >= 0))
     return emitError() << "needs a non-negative f32 eps, got " << eps;
   return success();

@@ -92,8 +92,14 @@ func.func private @block_rows() attributes {fp8.kernel = #fp8.quantize_kernel<ro
 
 // -----
 
-// expected-error @+1 {{needs a bf16 or f32 input, FP8 codes (f8E4M3FN or f8E5M2) and f32 scales}}
+// expected-error @+1 {{needs a bf16 or f32 input, FP8 codes (f8E4M3FN or f8E5M2) and f32 scales (or f8E8M0FNU with scale_mode pow2)}}
 func.func private @quantize_types() attributes {fp8.kernel = #fp8.quantize_kernel<rows = 4, cols = 256, block_rows = 1, input = f16, fp8 = f8E4M3FN, scale = f32, eps = 1.0e-4 : f32>}
+
+// -----
+
+// E8M0 scales hold powers of two only: scale_mode pow2.
+// expected-error @+1 {{needs a bf16 or f32 input, FP8 codes (f8E4M3FN or f8E5M2) and f32 scales (or f8E8M0FNU with scale_mode pow2)}}
+func.func private @quantize_e8m0_f32_mode() attributes {fp8.kernel = #fp8.quantize_kernel<rows = 4, cols = 256, block_rows = 1, input = f32, fp8 = f8E4M3FN, scale = f8E8M0FNU, eps = 1.0e-4 : f32>}
 
 // -----
 
@@ -124,5 +130,5 @@ func.func private @requantize_dynamic() attributes {fp8.kernel = #fp8.quantize_k
 // -----
 
 // An FP8 input without transpose = true is not a quantize kernel's.
-// expected-error @+1 {{needs a bf16 or f32 input, FP8 codes (f8E4M3FN or f8E5M2) and f32 scales}}
+// expected-error @+1 {{needs a bf16 or f32 input, FP8 codes (f8E4M3FN or f8E5M2) and f32 scales (or f8E8M0FNU with scale_mode pow2)}}
 func.func private @fp8_input() attributes {fp8.kernel = #fp8.quantize_kernel<rows = 4, cols = 256, block_rows = 1, input = f8E4M3FN, fp8 = f8E4M3FN, scale = f32, eps = 1.0e-4 : f32>}
