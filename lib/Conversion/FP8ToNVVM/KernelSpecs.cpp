@@ -458,9 +458,12 @@ std::optional<QuantizeKernelSpec> mlir::fp8::getRequantizeSpec(RequantizeOp op,
   else if (!isTile(inTy) || !isTile(resTy))
     os << "implements [1, 128] tiles in and out, got " << inTy << " -> "
        << resTy;
-  else if (!inTy.getScaleType().isF32())
-    os << "needs f32 input scales, got '" << inTy.getScaleType() << "'";
-  else if (explainNoQuantizeKernel(os, resTy, op.getSaturate())) {
+  else if (!inTy.getScaleType().isF32() &&
+           !isa<Float8E8M0FNUType>(inTy.getScaleType()))
+    os << "needs f32 or E8M0 input scales, got '" << inTy.getScaleType() << "'";
+  else if (explainNoQuantizeKernel(os, resTy, op.getSaturate(),
+                                   /*e8m0Ok=*/op.getScaleMode() ==
+                                       ScaleMode::pow2)) {
     // `why` says it.
   } else if (shape[0] >= kMaxKernelExtent || shape[1] >= kMaxKernelExtent)
     os << "needs fewer than 2^31 rows and columns, got " << inTy;
@@ -474,5 +477,8 @@ std::optional<QuantizeKernelSpec> mlir::fp8::getRequantizeSpec(RequantizeOp op,
   spec.eps = op.getEps().convertToDouble();
   spec.pow2 = op.getScaleMode() == ScaleMode::pow2;
   spec.transpose = true;
+  // E8M0 input scales reach the kernel widened to f32 (the launcher);
+  // E8M0 output scales are stored as bytes, as by the quantize kernel.
+  spec.e8m0Scale = isa<Float8E8M0FNUType>(resTy.getScaleType());
   return spec;
 }

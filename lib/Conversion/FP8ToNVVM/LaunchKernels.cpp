@@ -316,14 +316,16 @@ struct FP8LaunchKernelsPass
     if (!kernel->second.isTranspose() || c.rows != spec->config.rows ||
         c.cols != spec->config.cols ||
         kernel->second.getInput() != spec->inputType ||
-        kernel->second.getFp8() != spec->fp8Type)
+        kernel->second.getFp8() != spec->fp8Type ||
+        isa<Float8E8M0FNUType>(kernel->second.getScale()) != spec->e8m0Scale)
       return op.emitOpError("fp8-launch-kernels: kernel ")
              << kernel->first << " (" << kernel->second
              << ") does not compute this op";
     ImplicitLocOpBuilder b(op.getLoc(), op);
     auto in = DisassembleOp::create(b, op.getInput());
-    replaceByLaunch(module, b, op, *kernel, {in.getData(), in.getScales()}, {},
-                    {});
+    // The kernel reads f32 input scales: E8M0 ones are widened (exact).
+    replaceByLaunch(module, b, op, *kernel,
+                    {in.getData(), widenE8M0Scales(b, in.getScales())}, {}, {});
     return success();
   }
 };

@@ -534,17 +534,19 @@ LogicalResult QuantizeKernelAttr::verify(
                        << shapeString({rows, cols});
   if (blockRows != 1 && blockRows != 128)
     return emitError() << "needs block_rows 1 or 128, got " << blockRows;
+  // E8M0 scales hold powers of two only.
+  const bool scaleOk = scale.isF32() || (isa<Float8E8M0FNUType>(scale) &&
+                                         scaleMode == ScaleMode::pow2);
   if (transpose && transpose.getValue()) {
     // The requantize kernel: one warp per 1x128 output tile, whose 128
     // values come from 128 input rows (QuantizeTranspose.cpp).
-    if (!isSupportedFP8Type(input) || !isSupportedFP8Type(fp8) ||
-        !scale.isF32() || blockRows != 1 || ShapedType::isDynamic(rows))
+    if (!isSupportedFP8Type(input) || !isSupportedFP8Type(fp8) || !scaleOk ||
+        blockRows != 1 || ShapedType::isDynamic(rows))
       return emitError() << "with transpose = true needs an FP8 input "
-                            "(f8E4M3FN or f8E5M2), FP8 codes, f32 scales, "
+                            "(f8E4M3FN or f8E5M2), FP8 codes, f32 scales "
+                            "(or f8E8M0FNU with scale_mode pow2), "
                             "block_rows = 1 and a static rows";
-  } else if (!isBF16OrF32(input) || !isSupportedFP8Type(fp8) ||
-             !(scale.isF32() ||
-               (isa<Float8E8M0FNUType>(scale) && scaleMode == ScaleMode::pow2)))
+  } else if (!isBF16OrF32(input) || !isSupportedFP8Type(fp8) || !scaleOk)
     return emitError() << "needs a bf16 or f32 input, FP8 codes (f8E4M3FN or "
                           "f8E5M2) and f32 scales (or f8E8M0FNU with "
                           "scale_mode pow2)";

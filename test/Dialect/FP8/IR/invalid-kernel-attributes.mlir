@@ -114,17 +114,17 @@ func.func private @quantize_empty() attributes {fp8.kernel = #fp8.quantize_kerne
 // -----
 
 // The requantize kernel (transpose = true) reads FP8 codes.
-// expected-error @+1 {{with transpose = true needs an FP8 input (f8E4M3FN or f8E5M2), FP8 codes, f32 scales, block_rows = 1 and a static rows}}
+// expected-error @+1 {{with transpose = true needs an FP8 input (f8E4M3FN or f8E5M2), FP8 codes, f32 scales (or f8E8M0FNU with scale_mode pow2), block_rows = 1 and a static rows}}
 func.func private @requantize_input() attributes {fp8.kernel = #fp8.quantize_kernel<rows = 4, cols = 256, block_rows = 1, input = f32, fp8 = f8E4M3FN, scale = f32, eps = 1.0e-4 : f32, transpose = true>}
 
 // -----
 
-// expected-error @+1 {{with transpose = true needs an FP8 input (f8E4M3FN or f8E5M2), FP8 codes, f32 scales, block_rows = 1 and a static rows}}
+// expected-error @+1 {{with transpose = true needs an FP8 input (f8E4M3FN or f8E5M2), FP8 codes, f32 scales (or f8E8M0FNU with scale_mode pow2), block_rows = 1 and a static rows}}
 func.func private @requantize_blocks() attributes {fp8.kernel = #fp8.quantize_kernel<rows = 256, cols = 256, block_rows = 128, input = f8E4M3FN, fp8 = f8E4M3FN, scale = f32, eps = 1.0e-4 : f32, transpose = true>}
 
 // -----
 
-// expected-error @+1 {{with transpose = true needs an FP8 input (f8E4M3FN or f8E5M2), FP8 codes, f32 scales, block_rows = 1 and a static rows}}
+// expected-error @+1 {{with transpose = true needs an FP8 input (f8E4M3FN or f8E5M2), FP8 codes, f32 scales (or f8E8M0FNU with scale_mode pow2), block_rows = 1 and a static rows}}
 func.func private @requantize_dynamic() attributes {fp8.kernel = #fp8.quantize_kernel<rows = ?, cols = 256, block_rows = 1, input = f8E5M2, fp8 = f8E4M3FN, scale = f32, eps = 1.0e-4 : f32, transpose = true>}
 
 // -----
