@@ -100,9 +100,10 @@ bool mlir::fp8::emu::getQuantizeKernelDesc(const KernelModule &module,
                                            QuantizeKernelDesc &out) {
   auto attr =
       dyn_cast_or_null<QuantizeKernelAttr>(module.getKernelAttribute(kernel));
-  // fp8-emu's host side reads f32 scales; an E8M0-scale kernel runs
-  // through its compiled host program (libfp8_emu_mgpu) only.
-  if (!attr || !attr.getScale().isF32())
+  // fp8-emu's host side reads f32 scales of 128-column blocks; an
+  // E8M0-scale or rowwise kernel runs through its compiled host program
+  // (libfp8_emu_mgpu) only.
+  if (!attr || !attr.getScale().isF32() || attr.getConfig().wholeRow())
     return false;
   QuantizeKernelConfig c = attr.getConfig();
   out.rows = c.rows;

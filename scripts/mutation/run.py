@@ -67,6 +67,7 @@ AREAS = {
     "graph-passes": ["Dialect/FP8", "Models"],
     "constant-folding": ["Dialect/FP8", "Integration/CPU"],
     "gpu-kernel": ["Dialect/FP8/IR/invalid-kernel-attributes.mlir", "Integration/GPUHost/requantize.mlir",
+                   "Integration/GPUHost/rowwise-quantize.mlir", "Integration/GPUHost/e8m0-scales.mlir",
                    EMU + "gemm-shapes.mlir", EMU + "quantize-shapes.mlir", EMU + "host-program.mlir",
                    "Conversion/FP8ToNVVM", "Unit", "Emulator", "Python/gpu_emulator.test"],
     "emulator": [EMU + "gemm-mutations.mlir", EMU + "gemm-shapes.mlir", "Emulator",

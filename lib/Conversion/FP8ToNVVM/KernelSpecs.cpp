@@ -352,7 +352,7 @@ mlir::fp8::getQuantizeKernelAttr(MLIRContext *ctx,
       ctx,
       c.rows == QuantizeKernelConfig::kDynamicRows ? ShapedType::kDynamic
                                                    : c.rows,
-      c.cols, c.blockRows, spec.inputType, spec.fp8Type,
+      c.cols, c.blockRows, c.blockCols, spec.inputType, spec.fp8Type,
       spec.e8m0Scale ? Type(b.getType<Float8E8M0FNUType>()) : b.getF32Type(),
       spec.pow2 ? ScaleMode::pow2 : ScaleMode::f32,
       b.getF32FloatAttr(static_cast<float>(spec.eps)),
@@ -399,14 +399,21 @@ std::optional<QuantizeKernelSpec> mlir::fp8::getQuantizeSpec(QuantizeOp op,
   Type in = inTy.getElementType();
   std::string why = getEmptyProblemReason(op);
   llvm::raw_string_ostream os(why);
+  // Rowwise blocks [1, >= cols] (one scale per row): the 1x128 kernel when
+  // the row fits one tile, else the whole-row kernel (block_cols = cols).
+  const bool rowwise = inTy.getRank() == 2 && !inTy.isDynamicDim(1) &&
+                       blk.size() == 2 && blk[0] == 1 &&
+                       blk[1] >= inTy.getDimSize(1);
   if (!why.empty()) {
     // Nothing to compute: the host lowering builds the empty result.
   } else if (inTy.getRank() != 2 || inTy.isDynamicDim(1))
     os << "needs a rank-2 input with static columns (rows may be dynamic), "
           "got '"
        << inTy << "'";
-  else if (blk.size() != 2 || blk[1] != 128 || (blk[0] != 1 && blk[0] != 128)) {
-    os << "implements blocks [1, 128] and [128, 128], got ["
+  else if (!rowwise && (blk.size() != 2 || blk[1] != 128 ||
+                        (blk[0] != 1 && blk[0] != 128))) {
+    os << "implements blocks [1, 128], [128, 128] and [1, cols] (rowwise), "
+          "got ["
        << shapeString(blk, ", ") << "]";
   } else if (explainNoQuantizeKernel(os, resTy, op.getSaturate(),
                                      /*e8m0Ok=*/op.getScaleMode() ==
@@ -425,7 +432,10 @@ std::optional<QuantizeKernelSpec> mlir::fp8::getQuantizeSpec(QuantizeOp op,
   spec.config = makeQuantizeKernelConfig(
       inTy.isDynamicDim(0) ? QuantizeKernelConfig::kDynamicRows
                            : inTy.getDimSize(0),
-      inTy.getDimSize(1), blk[0]);
+      inTy.getDimSize(1), blk[0],
+      rowwise && inTy.getDimSize(1) > QuantizeKernelConfig::kBlockCols
+          ? inTy.getDimSize(1)
+          : QuantizeKernelConfig::kBlockCols);
   spec.inputType = in;
   spec.fp8Type = resTy.getElementType();
   spec.eps = op.getEps().convertToDouble();

@@ -68,9 +68,10 @@ void QuantizeEmitter::emitLoads() {
 }
 
 Value QuantizeEmitter::emitAmax(StringRef amaxSymbol) {
-  auto maxNaN = [&](Value p, Value q) -> Value {
-    return arith::MaximumFOp::create(b, p, q); // max.NaN.f32
-  };
+  return emitBlockAmax(emitLaneAmax(), amaxSymbol);
+}
+
+Value QuantizeEmitter::emitLaneAmax() {
   // |x| by clearing the sign bit (exact, NaN stays NaN; llvm.fabs would
   // become a libdevice call in convert-gpu-to-nvvm).
   auto abs = [&](Value v) -> Value {
@@ -80,7 +81,14 @@ Value QuantizeEmitter::emitAmax(StringRef amaxSymbol) {
   };
   Value amax = zero;
   for (Value v : x)
-    amax = maxNaN(amax, abs(v));
+    amax = arith::MaximumFOp::create(b, amax, abs(v)); // max.NaN.f32
+  return amax;
+}
+
+Value QuantizeEmitter::emitBlockAmax(Value amax, StringRef amaxSymbol) {
+  auto maxNaN = [&](Value p, Value q) -> Value {
+    return arith::MaximumFOp::create(b, p, q); // max.NaN.f32
+  };
   Value fullMask = ir.c32(-1), clamp = ir.c32(0x1f);
   for (int64_t off = 16; off >= 1; off /= 2)
     amax = maxNaN(amax, NVVM::ShflOp::create(

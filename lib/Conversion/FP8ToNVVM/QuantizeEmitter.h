@@ -9,6 +9,8 @@
 //   QuantizeCodes.cpp   the block's scale and the codes' stores
 //   QuantizeTranspose.cpp  the requantize kernel's loads (dequantized FP8
 //                       input, transposed) in place of QuantizeAmax's
+//   QuantizeRowwise.cpp the rowwise kernel's loops over a row's chunks
+//                       (the loads, amax and codes pieces inside)
 //
 // As for the GEMM kernel (GemmEmitter.h), each piece creates its ops in the
 // order the kernel runs them; scripts/kernel-corpus-diff.sh checks that a
@@ -61,6 +63,15 @@ struct QuantizeEmitter : KernelEmitter<QuantizeKernelSpec> {
   void emitLoads();
   /// max |x| over the block (NaN propagates).
   Value emitAmax(StringRef amaxSymbol);
+  /// max |x| over this lane's loaded values, from 0.
+  Value emitLaneAmax();
+  /// The block's amax from each lane's: across the warp, then the warps.
+  Value emitBlockAmax(Value laneAmax, StringRef amaxSymbol);
+
+  // --- QuantizeRowwise.cpp --------------------------------------------------
+  /// The whole-row kernel (cfg.wholeRow()): the warp's row in 128-column
+  /// chunks, once for the amax and once for the codes.
+  void emitWholeRow(StringRef amaxSymbol);
 
   // --- QuantizeTranspose.cpp ------------------------------------------------
   /// emitLoads of the requantize kernel: x[f, t] dequantized from the

@@ -89,6 +89,12 @@ LLVM::LLVMFuncOp mlir::fp8::buildQuantizeKernel(OpBuilder &builder,
                  : ir.c32(cfg.blocks());
 
   scf::IfOp inRange = e.emitBlockCoords();
+  if (cfg.wholeRow()) {
+    e.emitWholeRow(amaxSymbol);
+    b.setInsertionPointAfter(inRange);
+    LLVM::ReturnOp::create(b, ValueRange{});
+    return fn;
+  }
   if (spec.transpose)
     e.emitTransposedLoads();
   else

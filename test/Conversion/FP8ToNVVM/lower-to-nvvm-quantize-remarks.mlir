@@ -7,7 +7,7 @@
 // CHECK: fp8.quantize
 // CHECK-NOT: llvm.func @fp8_quantize
 func.func @mx_blocks(%x: tensor<64x256xf32>) -> !fp8.scaled<64x256xf8E4M3FN, block = [1, 32], scale = f32> {
-  // expected-remark @+1 {{fp8-lower-to-nvvm: no GPU quantize kernel (implements blocks [1, 128] and [128, 128], got [1, 32]); the op stays on the host}}
+  // expected-remark @+1 {{fp8-lower-to-nvvm: no GPU quantize kernel (implements blocks [1, 128], [128, 128] and [1, cols] (rowwise), got [1, 32]); the op stays on the host}}
   %q = fp8.quantize %x : tensor<64x256xf32> -> !fp8.scaled<64x256xf8E4M3FN, block = [1, 32], scale = f32>
   return %q : !fp8.scaled<64x256xf8E4M3FN, block = [1, 32], scale = f32>
 }

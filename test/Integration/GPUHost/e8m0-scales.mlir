@@ -6,14 +6,15 @@
 // through fp8-cpu-pipeline (the reference lowering), under three scheduler
 // seeds (FP8_EMU_SEED). The E8M0 quantize ops of 1x128 and 128x128 blocks
 // run on the quantize kernel, which stores each scale as one byte (the
-// biased exponent of the pow2 scale); rowwise ([1, K]) ones stay on the
-// host. host_check gives each input row its own magnitude
+// biased exponent of the pow2 scale), rowwise ([1, K]) ones on the rowwise
+// kernel. host_check gives each input row its own magnitude
 // 2^e, so the blocks' scales differ: a scale code taken as a value, or the
 // wrong block's, is a mismatch.
 //   dsv3: DeepSeek-V3 blocks ([1, 128] activations, [128, 128] weights),
 //     run-time M (200, 65), N = 300, K = 400 (tails);
 //   wgrad: [1, 128] blocks on both (the per-column B-scale kernel), e5m2 A;
-//   rowwise: [1, K] E8M0 blocks (the whole-K-scales kernel, scale_k = k);
+//   rowwise: [1, K] E8M0 blocks (the rowwise quantize kernel, the
+//     whole-K-scales GEMM kernel, scale_k = k), run-time M = 130;
 //   grouped: a masked grouped GEMM (G = 2, M = 130, N = 200, K = 272) with
 //     E8M0 scales on both operands (its 3-D quantize ops stay on the host);
 //   rq_e8m0: fp8.requantize (the Wgrad operand: transpose, 1x128 tiles
@@ -36,7 +37,7 @@
 // RUN: env FP8_EMU_SEED=3 %t.check %t.gpu.so %t.cpu.so dsv3 3 bf16:200x300 f32:200x400 f32:300x400 2>&1 | FileCheck %s --check-prefix=DSV3-200
 // RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=1 %t.check %t.gpu.so %t.cpu.so wgrad 4 f32:200x300 f32:200x400 f32:300x400 2>&1 | FileCheck %s --check-prefix=WGRAD
 // RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=2 %t.check %t.gpu.so %t.cpu.so wgrad 5 f32:200x300 f32:200x400 f32:300x400 2>&1 | FileCheck %s --check-prefix=WGRAD
-// RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=1 %t.check %t.gpu.so %t.cpu.so rowwise 6 bf16:130x300 f32:130x400 f32:300x400 2>&1 | FileCheck %s --check-prefix=ROW
+// RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=1 %t.check %t.gpu.so %t.cpu.so rowwise 6 bf16:130x300 f32:130x400 f32:300x400 2>&1 | FileCheck %s --check-prefixes=ROW,ROW-TRACE
 // RUN: env FP8_EMU_SEED=3 %t.check %t.gpu.so %t.cpu.so rowwise 7 bf16:130x300 f32:130x400 f32:300x400 2>&1 | FileCheck %s --check-prefix=ROW
 // RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=1 %t.check %t.gpu.so %t.cpu.so grouped 8 bf16:260x200 f32:260x272 bf16:400x272 2>&1 | FileCheck %s --check-prefix=GROUPED
 // RUN: env FP8_EMU_SEED=2 %t.check %t.gpu.so %t.cpu.so grouped 9 bf16:260x200 f32:260x272 bf16:400x272 2>&1 | FileCheck %s --check-prefix=GROUPED
@@ -48,10 +49,9 @@
 // RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=2 %t.check %t.gpu.so %t.cpu.so rq_from_e8m0 15 f32:256x384 f32:384x256 2>&1 | FileCheck %s --check-prefixes=RQ-FROM,RQ-FROM-TRACE
 // RUN: env FP8_EMU_SEED=3 %t.check %t.gpu.so %t.cpu.so rq_from_e8m0 16 f32:256x384 f32:384x256 2>&1 | FileCheck %s --check-prefix=RQ-FROM
 
-// Every GEMM, requantize and 1x128 / 128x128 quantize is a kernel; only the
-// rowwise quantize ops and the grouped GEMM's 3-D ones stay on the host.
+// Every GEMM, requantize and rank-2 quantize (1x128, 128x128, rowwise) is a
+// kernel; only the grouped GEMM's 3-D quantize ops stay on the host.
 // REMARKS-NOT: no GPU
-// REMARKS-COUNT-2: no GPU quantize kernel (implements blocks [1, 128] and [128, 128], got [1, 400])
 // REMARKS-COUNT-2: no GPU quantize kernel (needs a rank-2 input
 // REMARKS-NOT: no GPU
 
@@ -65,6 +65,8 @@
 // WGRAD: fp8-emu-mgpu: launch fp8_quantize_300x400_1x128_f32_e4m3{{.*}}_ue8m0 grid 150 block 256
 // WGRAD: fp8-emu-mgpu: launch fp8_scaled_matmul_200x300x400_e5m2_e4m3_f32_b1x128 grid 6 block 384
 // WGRAD: host-check: PASS wgrad: 200x300, 60000 outputs bit-exact
+// ROW-TRACE: fp8-emu-mgpu: launch fp8_quantize_dynx400_1x400_f32_e4m3_pow2_ue8m0 grid 17 block 256
+// ROW-TRACE: fp8-emu-mgpu: launch fp8_quantize_300x400_1x400_f32_e4m3_pow2_ue8m0 grid 38 block 256
 // ROW: host-check: PASS rowwise: 130x300, 39000 outputs bit-exact
 // GROUPED: host-check: PASS grouped: 260x200, 52000 outputs bit-exact
 // Grids by hand, 8 tiles per CTA: the quantize 272 * ceil(300 / 128) = 816

@@ -3,7 +3,8 @@
 // presets) in the compiled host program on the emulated mgpu* runtime,
 // bit-exact against the same functions through fp8-cpu-pipeline (the
 // reference lowering) under three scheduler seeds (FP8_EMU_SEED). The
-// quantize ops stay on the host (no quantize kernel for these blocks yet).
+// rowwise quantize ops run on the rowwise quantize kernel (a warp per row),
+// the per-tensor ones stay on the host (no whole-tensor quantize kernel).
 // host_check gives each input row its own magnitude 2^e and about one
 // element in 97 an outlier, so the rows' scales differ: a scale of another
 // row, column or K block, or a per-tensor scale not broadcast, is a
@@ -32,7 +33,8 @@
 // RUN: env FP8_EMU_SEED=2 %t.check %t.gpu.so %t.cpu.so mixed 8 f32:130x520 f32:130x272 f32:520x272 f32:130x520 2>&1 | FileCheck %s --check-prefix=MIXED
 // RUN: env FP8_EMU_SEED=3 %t.check %t.gpu.so %t.cpu.so mixed 9 f32:130x520 f32:130x272 f32:520x272 f32:130x520 2>&1 | FileCheck %s --check-prefix=MIXED
 
-// Every GEMM is a kernel; only the quantize ops stay on the host.
+// Every GEMM is a kernel; only the per-tensor quantize ops stay on the host.
+// REMARKS-NOT: no GPU quantize kernel (implements blocks [1, 128], [128, 128] and [1, cols] (rowwise), got [1,
 // REMARKS-NOT: no GPU GEMM kernel
 // REMARKS: no GPU quantize kernel
 // REMARKS-NOT: no GPU GEMM kernel
@@ -40,6 +42,9 @@
 // Grids by hand (BLOCK_M 128, BLOCK_N 128, 384 threads): ceil(M / 128) *
 // ceil(N / 128) tiles: 2 * 3 = 6 (M = 200), 1 * 3 = 3 (M = 65, 1), 2 * 5 =
 // 10 (M = 130, N = 520).
+// The rowwise quantize kernels: a warp per row, 8 rows per CTA.
+// ROW200: fp8-emu-mgpu: launch fp8_quantize_dynx400_1x400_f32_e4m3_pow2 grid 25 block 256
+// ROW200: fp8-emu-mgpu: launch fp8_quantize_300x400_1x400_f32_e4m3_pow2 grid 38 block 256
 // ROW200: fp8-emu-mgpu: launch fp8_scaled_matmul_dynx300x400_e4m3_e4m3_bf16_b1x128_sk grid 6 block 384
 // ROW200: host-check: PASS rowwise: 200x300, 60000 outputs bit-exact (60000 non-zero)
 // ROW65: host-check: PASS rowwise: 65x300, 19500 outputs bit-exact

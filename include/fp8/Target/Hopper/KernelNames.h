@@ -33,8 +33,9 @@
 //             contiguous (A [M, K] with a per-row group index; <M> may be
 //             `dyn`); the other parts as for the GEMM, the configuration
 //             suffix relative to the default of an M x N x K GEMM.
-//   quantize: fp8_quantize_<R>x<C>_<BR>x128_<in>_<fp8>[_pow2][_eps<bits>]
-//             (<R> is `dyn` for a kernel taking the row count at run time)
+//   quantize: fp8_quantize_<R>x<C>_<BR>x<BC>_<in>_<fp8>[_pow2][_eps<bits>]
+//             (<R> is `dyn` for a kernel taking the row count at run time;
+//             <BC> 128, or <C> for rowwise blocks [1, C])
 //             <bits>: the f32 bit pattern of eps in lower-case hex, present
 //             when eps is not the default 1e-4.
 //
@@ -135,14 +136,16 @@ inline std::string getQuantizeKernelName(int64_t rows, int64_t cols,
                                          int64_t blockRows,
                                          KernelElementType input,
                                          KernelElementType fp8, bool pow2,
-                                         float eps, bool transpose = false) {
+                                         float eps, bool transpose = false,
+                                         int64_t blockCols = 128) {
   // The transpose-requantize kernel (FP8 input [cols, rows]) is
   // fp8_requantize_t_<rows>x<cols>_1x128_<input>_<fp8>.
   std::string name =
       std::string(transpose ? "fp8_requantize_t_" : "fp8_quantize_") +
       (rows < 0 ? std::string("dyn") : std::to_string(rows)) + "x" +
-      std::to_string(cols) + "_" + std::to_string(blockRows) + "x128_" +
-      getKernelElementTypeName(input) + "_" + getKernelElementTypeName(fp8);
+      std::to_string(cols) + "_" + std::to_string(blockRows) + "x" +
+      std::to_string(blockCols) + "_" + getKernelElementTypeName(input) + "_" +
+      getKernelElementTypeName(fp8);
   if (pow2)
     name += "_pow2";
   if (eps != 1e-4f) {

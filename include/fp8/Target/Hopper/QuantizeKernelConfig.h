@@ -9,12 +9,16 @@
 // Kernel ABI (parameters in order, 64-bit generic pointers to global memory):
 //   0 x      : [rows, cols] f32 or bf16, row-major, 16-byte aligned
 //   1 q      : [rows, cols] FP8 codes (u8), row-major
-//   2 scales : [ceil(rows / blockRows), ceil(cols / 128)] f32, row-major
+//   2 scales : [ceil(rows / blockRows), ceil(cols / blockCols)] f32 (or
+//              E8M0 bytes), row-major
 //   3 rows   : i32, the row count at run time (read by a dynamic-rows
 //              kernel, rows == kDynamicRows in its configuration)
 // No dynamic shared memory. Block `blk` (row-major over the scale grid) is
 // handled by warpsPerBlock() warps: lane l holds columns 4l .. 4l+3 of the
 // block's 128, warp w of the block holds rows w, w + warpsPerBlock(), ...
+// Rowwise blocks (blockRows 1, blockCols = cols > 128, wholeRow()): block
+// `blk` is row `blk`, one warp, whose lanes loop over the row's chunks() of
+// 128 columns twice (the amax, then the codes: the row is read twice).
 //
 //===----------------------------------------------------------------------===//
 #ifndef FP8_CONVERSION_QUANTIZEKERNELCONFIG_H
@@ -32,6 +36,8 @@ struct QuantizeKernelConfig {
 
   int64_t rows = 0, cols = 0;
   int64_t blockRows = 1; // 1 (1x128 tiles) or 128 (128x128 blocks)
+  /// 128, or cols (> 128) for rowwise blocks [1, cols] (blockRows 1).
+  int64_t blockCols = kBlockCols;
 
   static constexpr int64_t kBlockCols = 128; // along the reduced (K) dimension
   static constexpr int64_t kThreads = 256;   // 8 warps per CTA
@@ -43,7 +49,11 @@ struct QuantizeKernelConfig {
   }
 
   int64_t rowBlocks() const { return ceilDiv(rows, blockRows); }
-  int64_t colBlocks() const { return ceilDiv(cols, kBlockCols); }
+  int64_t colBlocks() const { return ceilDiv(cols, blockCols); }
+  /// Rowwise blocks: one scale per row, the warp looping over its chunks.
+  bool wholeRow() const { return blockCols > kBlockCols; }
+  /// 128-column chunks of a block row a warp loops over (1 unless wholeRow).
+  int64_t chunks() const { return ceilDiv(blockCols, kBlockCols); }
   int64_t blocks() const { return rowBlocks() * colBlocks(); }
   /// Warps that share one block: all 8 for a 128x128 block (16 rows each),
   /// one for a 1x128 tile (8 tiles per CTA).
@@ -55,12 +65,14 @@ struct QuantizeKernelConfig {
   int64_t gridSize() const { return ceilDiv(blocks(), blocksPerCta()); }
 };
 
-inline QuantizeKernelConfig makeQuantizeKernelConfig(int64_t rows, int64_t cols,
-                                                     int64_t blockRows) {
+inline QuantizeKernelConfig
+makeQuantizeKernelConfig(int64_t rows, int64_t cols, int64_t blockRows,
+                         int64_t blockCols = QuantizeKernelConfig::kBlockCols) {
   QuantizeKernelConfig c;
   c.rows = rows;
   c.cols = cols;
   c.blockRows = blockRows;
+  c.blockCols = blockCols;
   return c;
 }
 

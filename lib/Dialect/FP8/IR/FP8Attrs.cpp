@@ -513,7 +513,7 @@ QuantizeKernelConfig QuantizeKernelAttr::getConfig() const {
   return makeQuantizeKernelConfig(ShapedType::isDynamic(getRows())
                                       ? QuantizeKernelConfig::kDynamicRows
                                       : getRows(),
-                                  getCols(), getBlockRows());
+                                  getCols(), getBlockRows(), getBlockCols());
 }
 
 std::string QuantizeKernelAttr::getSymbolName() const {
@@ -521,19 +521,26 @@ std::string QuantizeKernelAttr::getSymbolName() const {
   return getQuantizeKernelName(
              c.rows, c.cols, c.blockRows, getKernelElementType(getInput()),
              getKernelElementType(getFp8()), getScaleMode() == ScaleMode::pow2,
-             static_cast<float>(getEps().getValueAsDouble()), isTranspose()) +
+             static_cast<float>(getEps().getValueAsDouble()), isTranspose(),
+             c.blockCols) +
          (isa<Float8E8M0FNUType>(getScale()) ? "_ue8m0" : "");
 }
 
 LogicalResult QuantizeKernelAttr::verify(
     function_ref<InFlightDiagnostic()> emitError, int64_t rows, int64_t cols,
-    int64_t blockRows, Type input, Type fp8, Type scale, ScaleMode scaleMode,
-    FloatAttr eps, BoolAttr transpose) {
+    int64_t blockRows, int64_t blockCols, Type input, Type fp8, Type scale,
+    ScaleMode scaleMode, FloatAttr eps, BoolAttr transpose) {
   if ((!ShapedType::isDynamic(rows) && rows < 1) || cols < 1)
     return emitError() << "needs rows and cols >= 1 (rows may be ?), got "
                        << shapeString({rows, cols});
   if (blockRows != 1 && blockRows != 128)
     return emitError() << "needs block_rows 1 or 128, got " << blockRows;
+  // Rowwise blocks span the whole row (a warp per row).
+  if (blockCols != 128 && (blockCols != cols || cols <= 128 || blockRows != 1))
+    return emitError() << "needs block_cols 128, or block_cols = cols > 128 "
+                          "with block_rows = 1 (rowwise), got "
+                       << blockRows << "x" << blockCols << " blocks of " << cols
+                       << " columns";
   // E8M0 scales hold powers of two only.
   const bool scaleOk = scale.isF32() || (isa<Float8E8M0FNUType>(scale) &&
                                          scaleMode == ScaleMode::pow2);
@@ -541,7 +548,7 @@ LogicalResult QuantizeKernelAttr::verify(
     // The requantize kernel: one warp per 1x128 output tile, whose 128
     // values come from 128 input rows (QuantizeTranspose.cpp).
     if (!isSupportedFP8Type(input) || !isSupportedFP8Type(fp8) || !scaleOk ||
-        blockRows != 1 || ShapedType::isDynamic(rows))
+        blockRows != 1 || blockCols != 128 || ShapedType::isDynamic(rows))
       return emitError() << "with transpose = true needs an FP8 input "
                             "(f8E4M3FN or f8E5M2), FP8 codes, f32 scales "
                             "(or f8E8M0FNU with scale_mode pow2), "

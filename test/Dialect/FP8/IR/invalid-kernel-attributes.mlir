@@ -97,6 +97,17 @@ func.func private @quantize_types() attributes {fp8.kernel = #fp8.quantize_kerne
 
 // -----
 
+// Rowwise blocks span the whole row: block_cols = cols.
+// expected-error @+1 {{needs block_cols 128, or block_cols = cols > 128 with block_rows = 1 (rowwise), got 1x256 blocks of 400 columns}}
+func.func private @block_cols() attributes {fp8.kernel = #fp8.quantize_kernel<rows = ?, cols = 400, block_rows = 1, block_cols = 256, input = f32, fp8 = f8E4M3FN, scale = f32, eps = 1.0e-4 : f32>}
+
+// -----
+
+// expected-error @+1 {{needs block_cols 128, or block_cols = cols > 128 with block_rows = 1 (rowwise), got 128x400 blocks of 400 columns}}
+func.func private @block_cols_rows() attributes {fp8.kernel = #fp8.quantize_kernel<rows = 256, cols = 400, block_rows = 128, block_cols = 400, input = f32, fp8 = f8E4M3FN, scale = f32, eps = 1.0e-4 : f32>}
+
+// -----
+
 // E8M0 scales hold powers of two only: scale_mode pow2.
 // expected-error @+1 {{needs a bf16 or f32 input, FP8 codes (f8E4M3FN or f8E5M2) and f32 scales (or f8E8M0FNU with scale_mode pow2)}}
 func.func private @quantize_e8m0_f32_mode() attributes {fp8.kernel = #fp8.quantize_kernel<rows = 4, cols = 256, block_rows = 1, input = f32, fp8 = f8E4M3FN, scale = f8E8M0FNU, eps = 1.0e-4 : f32>}

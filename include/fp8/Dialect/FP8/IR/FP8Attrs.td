@@ -357,7 +357,11 @@ def FP8_QuantizeKernelAttr : AttrDef<FP8_Dialect, "QuantizeKernel"> {
     `fp8.kernel` attribute of its `llvm.func`) and by its launcher: a
     `rows` x `cols` input (`rows = ?`: at run time) of `input` (`f32`,
     `bf16`) quantized to `fp8` codes (`f8E4M3FN`, `f8E5M2`) in
-    `block_rows` x 128 blocks (1 or 128), scales of type `scale` (`f32`,
+    `block_rows` x `block_cols` blocks: `block_rows` 1 or 128 by 128
+    columns (the default `block_cols`), or `block_rows = 1` by `block_cols
+    = cols` (> 128; rowwise: one scale per row, a warp per row looping over
+    its 128-column chunks, symbol `..._1x<cols>_...`), scales of type
+    `scale` (`f32`,
     or `f8E8M0FNU` with `scale_mode = pow2`: one byte per block, the
     biased exponent of the power-of-two scale; symbol suffix `_ue8m0`)
     derived as `scale_mode` says with the amax clamped below by `eps`
@@ -377,6 +381,7 @@ def FP8_QuantizeKernelAttr : AttrDef<FP8_Dialect, "QuantizeKernel"> {
     FP8_KernelSizeParameter:$rows,
     "int64_t":$cols,
     "int64_t":$block_rows,
+    DefaultValuedParameter<"int64_t", "128">:$block_cols,
     "::mlir::Type":$input,
     "::mlir::Type":$fp8,
     "::mlir::Type":$scale,
