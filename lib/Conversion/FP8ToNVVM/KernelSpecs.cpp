@@ -404,16 +404,19 @@ std::optional<QuantizeKernelSpec> mlir::fp8::getQuantizeSpec(QuantizeOp op,
   const bool rowwise = inTy.getRank() == 2 && !inTy.isDynamicDim(1) &&
                        blk.size() == 2 && blk[0] == 1 &&
                        blk[1] >= inTy.getDimSize(1);
+  // MX blocks [1, 32] (mxfp8: E8M0 scales): a warp per block.
+  const bool mx = !rowwise && blk.size() == 2 && blk[0] == 1 && blk[1] == 32;
   if (!why.empty()) {
     // Nothing to compute: the host lowering builds the empty result.
   } else if (inTy.getRank() != 2 || inTy.isDynamicDim(1))
     os << "needs a rank-2 input with static columns (rows may be dynamic), "
           "got '"
        << inTy << "'";
-  else if (!rowwise && (blk.size() != 2 || blk[1] != 128 ||
-                        (blk[0] != 1 && blk[0] != 128))) {
-    os << "implements blocks [1, 128], [128, 128] and [1, cols] (rowwise), "
-          "got ["
+  else if (!rowwise && !mx &&
+           (blk.size() != 2 || blk[1] != 128 ||
+            (blk[0] != 1 && blk[0] != 128))) {
+    os << "implements blocks [1, 128], [128, 128], [1, 32] (MX) and [1, "
+          "cols] (rowwise), got ["
        << shapeString(blk, ", ") << "]";
   } else if (explainNoQuantizeKernel(os, resTy, op.getSaturate(),
                                      /*e8m0Ok=*/op.getScaleMode() ==
@@ -433,7 +436,8 @@ std::optional<QuantizeKernelSpec> mlir::fp8::getQuantizeSpec(QuantizeOp op,
       inTy.isDynamicDim(0) ? QuantizeKernelConfig::kDynamicRows
                            : inTy.getDimSize(0),
       inTy.getDimSize(1), blk[0],
-      rowwise && inTy.getDimSize(1) > QuantizeKernelConfig::kBlockCols
+      mx ? 32
+      : rowwise && inTy.getDimSize(1) > QuantizeKernelConfig::kBlockCols
           ? inTy.getDimSize(1)
           : QuantizeKernelConfig::kBlockCols);
   spec.inputType = in;

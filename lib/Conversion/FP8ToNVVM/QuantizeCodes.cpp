@@ -57,8 +57,12 @@ void QuantizeEmitter::emitCodes(Value s) {
   for (int64_t r = 0; r < rowsPerWarp; ++r) {
     Value base =
         ir.add(ir.mul(ir.zext64(rowIdx[r]), ir.c64(cfg.cols)), ir.zext64(col0));
-    Value lo = cvt2(x[r * colsPerLane], x[r * colsPerLane + 1]),
-          hi = cvt2(x[r * colsPerLane + 2], x[r * colsPerLane + 3]);
+    // One column per lane (MX blocks): its code is the low byte of `lo`.
+    Value lo = cvt2(x[r * colsPerLane],
+                    x[r * colsPerLane + (colsPerLane > 1 ? 1 : 0)]),
+          hi = colsPerLane > 2
+                   ? cvt2(x[r * colsPerLane + 2], x[r * colsPerLane + 3])
+                   : lo;
     if (vectorized) {
       Value ok =
           arith::AndIOp::create(b, rowOk[r], ir.ult(col0, ir.c32(cfg.cols)));

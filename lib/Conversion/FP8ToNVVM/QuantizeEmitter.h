@@ -33,6 +33,10 @@ namespace quantize {
 /// (KernelEmitter), the kernel's parameters, the thread's block and its
 /// loaded values.
 struct QuantizeEmitter : KernelEmitter<QuantizeKernelSpec> {
+  /// The columns of an MX block (mxfp8: 1x32, E8M0 scales): one warp per
+  /// block, one column per lane.
+  static constexpr int64_t kMxBlockCols = 32;
+
   QuantizeEmitter(OpBuilder &builder, Location loc,
                   const QuantizeKernelSpec &spec);
 

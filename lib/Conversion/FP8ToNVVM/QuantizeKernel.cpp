@@ -31,8 +31,10 @@ QuantizeEmitter::QuantizeEmitter(OpBuilder &builder, Location loc,
   inBytes = bf16In ? 2 : 4;
   warpsPerBlock = cfg.warpsPerBlock();
   rowsPerWarp = cfg.rowsPerWarp();
-  colsPerLane = QuantizeKernelConfig::kColsPerLane; // 4 consecutive columns
-  vectorized = cfg.cols % colsPerLane == 0;
+  // 4 consecutive columns; 1 for MX blocks (1x32: a warp per block).
+  colsPerLane =
+      cfg.blockCols == kMxBlockCols ? 1 : QuantizeKernelConfig::kColsPerLane;
+  vectorized = colsPerLane > 1 && cfg.cols % colsPerLane == 0;
 }
 
 scf::IfOp QuantizeEmitter::emitBlockCoords() {
@@ -50,8 +52,11 @@ scf::IfOp QuantizeEmitter::emitBlockCoords() {
   b.setInsertionPointToStart(&inRange.getThenRegion().front());
   rowBlock = ir.divu(blk, ir.c32(cfg.colBlocks()));
   colBlock = ir.remu(blk, ir.c32(cfg.colBlocks()));
-  col0 = ir.add(ir.mul(colBlock, ir.c32(QuantizeKernelConfig::kBlockCols)),
-                ir.mul(lane, ir.c32(colsPerLane)));
+  col0 =
+      ir.add(ir.mul(colBlock, ir.c32(cfg.blockCols == kMxBlockCols
+                                         ? kMxBlockCols
+                                         : QuantizeKernelConfig::kBlockCols)),
+             ir.mul(lane, ir.c32(colsPerLane)));
   zero = ir.cf32(0.0f);
   return inRange;
 }

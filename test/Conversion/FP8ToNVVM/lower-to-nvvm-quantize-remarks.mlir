@@ -3,13 +3,13 @@
 // module is still lowered.
 // RUN: fp8-opt %s --fp8-lower-to-nvvm=config=fixed -split-input-file -verify-diagnostics | FileCheck %s
 
-// CHECK-LABEL: func.func @mx_blocks
+// CHECK-LABEL: func.func @other_blocks
 // CHECK: fp8.quantize
 // CHECK-NOT: llvm.func @fp8_quantize
-func.func @mx_blocks(%x: tensor<64x256xf32>) -> !fp8.scaled<64x256xf8E4M3FN, block = [1, 32], scale = f32> {
-  // expected-remark @+1 {{fp8-lower-to-nvvm: no GPU quantize kernel (implements blocks [1, 128], [128, 128] and [1, cols] (rowwise), got [1, 32]); the op stays on the host}}
-  %q = fp8.quantize %x : tensor<64x256xf32> -> !fp8.scaled<64x256xf8E4M3FN, block = [1, 32], scale = f32>
-  return %q : !fp8.scaled<64x256xf8E4M3FN, block = [1, 32], scale = f32>
+func.func @other_blocks(%x: tensor<64x256xf32>) -> !fp8.scaled<64x256xf8E4M3FN, block = [1, 64], scale = f32> {
+  // expected-remark @+1 {{fp8-lower-to-nvvm: no GPU quantize kernel (implements blocks [1, 128], [128, 128], [1, 32] (MX) and [1, cols] (rowwise), got [1, 64]); the op stays on the host}}
+  %q = fp8.quantize %x : tensor<64x256xf32> -> !fp8.scaled<64x256xf8E4M3FN, block = [1, 64], scale = f32>
+  return %q : !fp8.scaled<64x256xf8E4M3FN, block = [1, 64], scale = f32>
 }
 
 // -----

@@ -52,9 +52,15 @@
 // ROW: fp8-emu-mgpu: launch fp8_scaled_matmul_200x300x400_e4m3_e4m3_bf16_b1x128_sk grid 6 block 384
 // ROW: host-check: PASS linear: 200x300, 60000 outputs bit-exact
 
-// MX-REMARKS-COUNT-2: remark: fp8-lower-to-nvvm: no GPU quantize kernel
+// mxfp8: the quantize ops on the MX kernel (a warp per 1x32 block, 8 per
+// CTA: 200 * ceil(400 / 32) = 2600 blocks -> 325 CTAs, 300 * 13 = 3900 ->
+// 488), the GEMM (promotion every 32 K) on the host.
+// MX-REMARKS-NOT: no GPU quantize kernel
 // MX-REMARKS: remark: fp8-lower-to-nvvm: no GPU GEMM kernel for 'fp8.scaled_matmul'
+// MX-REMARKS-NOT: no GPU quantize kernel
 // MX-REMARKS-NOT: error
+// MX: fp8-emu-mgpu: launch fp8_quantize_200x400_1x32_f32_e4m3_pow2_ue8m0 grid 325 block 256
+// MX: fp8-emu-mgpu: launch fp8_quantize_300x400_1x32_f32_e4m3_pow2_ue8m0 grid 488 block 256
 // MX-NOT: fp8-emu-mgpu: launch
 // MX: host-check: PASS linear: 200x300, 60000 outputs bit-exact
 

@@ -34,7 +34,7 @@
 // RUN: env FP8_EMU_SEED=3 %t.check %t.gpu.so %t.cpu.so mixed 9 f32:130x520 f32:130x272 f32:520x272 f32:130x520 2>&1 | FileCheck %s --check-prefix=MIXED
 
 // Every GEMM is a kernel; only the per-tensor quantize ops stay on the host.
-// REMARKS-NOT: no GPU quantize kernel (implements blocks [1, 128], [128, 128] and [1, cols] (rowwise), got [1,
+// REMARKS-NOT: no GPU quantize kernel (implements blocks [1, 128], [128, 128], [1, 32] (MX) and [1, cols] (rowwise), got [1,
 // REMARKS-NOT: no GPU GEMM kernel
 // REMARKS: no GPU quantize kernel
 // REMARKS-NOT: no GPU GEMM kernel

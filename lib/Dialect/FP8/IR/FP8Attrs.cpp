@@ -535,10 +535,13 @@ LogicalResult QuantizeKernelAttr::verify(
                        << shapeString({rows, cols});
   if (blockRows != 1 && blockRows != 128)
     return emitError() << "needs block_rows 1 or 128, got " << blockRows;
-  // Rowwise blocks span the whole row (a warp per row).
-  if (blockCols != 128 && (blockCols != cols || cols <= 128 || blockRows != 1))
-    return emitError() << "needs block_cols 128, or block_cols = cols > 128 "
-                          "with block_rows = 1 (rowwise), got "
+  // Rowwise blocks span the whole row (a warp per row); MX blocks are 1x32
+  // (a warp per block).
+  if (blockCols != 128 &&
+      (blockRows != 1 ||
+       (blockCols != 32 && (blockCols != cols || cols <= 128))))
+    return emitError() << "needs block_cols 128, or with block_rows = 1 32 "
+                          "(MX) or cols > 128 (rowwise), got "
                        << blockRows << "x" << blockCols << " blocks of " << cols
                        << " columns";
   // E8M0 scales hold powers of two only.

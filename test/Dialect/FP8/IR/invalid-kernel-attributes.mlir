@@ -98,12 +98,12 @@ func.func private @quantize_types() attributes {fp8.kernel = #fp8.quantize_kerne
 // -----
 
 // Rowwise blocks span the whole row: block_cols = cols.
-// expected-error @+1 {{needs block_cols 128, or block_cols = cols > 128 with block_rows = 1 (rowwise), got 1x256 blocks of 400 columns}}
+// expected-error @+1 {{needs block_cols 128, or with block_rows = 1 32 (MX) or cols > 128 (rowwise), got 1x256 blocks of 400 columns}}
 func.func private @block_cols() attributes {fp8.kernel = #fp8.quantize_kernel<rows = ?, cols = 400, block_rows = 1, block_cols = 256, input = f32, fp8 = f8E4M3FN, scale = f32, eps = 1.0e-4 : f32>}
 
 // -----
 
-// expected-error @+1 {{needs block_cols 128, or block_cols = cols > 128 with block_rows = 1 (rowwise), got 128x400 blocks of 400 columns}}
+// expected-error @+1 {{needs block_cols 128, or with block_rows = 1 32 (MX) or cols > 128 (rowwise), got 128x400 blocks of 400 columns}}
 func.func private @block_cols_rows() attributes {fp8.kernel = #fp8.quantize_kernel<rows = 256, cols = 400, block_rows = 128, block_cols = 400, input = f32, fp8 = f8E4M3FN, scale = f32, eps = 1.0e-4 : f32>}
 
 // -----

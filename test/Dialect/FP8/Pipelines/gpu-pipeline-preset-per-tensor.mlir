@@ -11,8 +11,8 @@ func.func @linear(%x: tensor<200x400xf32>, %w: tensor<300x400xf32>) -> tensor<20
   %zero = arith.constant 0.0 : bf16
   %e = tensor.empty() : tensor<200x300xbf16>
   %z = linalg.fill ins(%zero : bf16) outs(%e : tensor<200x300xbf16>) -> tensor<200x300xbf16>
-  // expected-remark @+2 {{fp8-lower-to-nvvm: no GPU quantize kernel (implements blocks [1, 128], [128, 128] and [1, cols] (rowwise), got [200, 400]); the op stays on the host ('fp8.quantize' of 'tensor<200x400xf32>')}}
-  // expected-remark @+1 {{fp8-lower-to-nvvm: no GPU quantize kernel (implements blocks [1, 128], [128, 128] and [1, cols] (rowwise), got [300, 400]); the op stays on the host ('fp8.quantize' of 'tensor<300x400xf32>')}}
+  // expected-remark @+2 {{fp8-lower-to-nvvm: no GPU quantize kernel (implements blocks [1, 128], [128, 128], [1, 32] (MX) and [1, cols] (rowwise), got [200, 400]); the op stays on the host ('fp8.quantize' of 'tensor<200x400xf32>')}}
+  // expected-remark @+1 {{fp8-lower-to-nvvm: no GPU quantize kernel (implements blocks [1, 128], [128, 128], [1, 32] (MX) and [1, cols] (rowwise), got [300, 400]); the op stays on the host ('fp8.quantize' of 'tensor<300x400xf32>')}}
   %y = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
       ins(%x, %w : tensor<200x400xf32>, tensor<300x400xf32>) outs(%z : tensor<200x300xbf16>) -> tensor<200x300xbf16>
   return %y : tensor<200x300xbf16>

@@ -360,7 +360,9 @@ def FP8_QuantizeKernelAttr : AttrDef<FP8_Dialect, "QuantizeKernel"> {
     `block_rows` x `block_cols` blocks: `block_rows` 1 or 128 by 128
     columns (the default `block_cols`), or `block_rows = 1` by `block_cols
     = cols` (> 128; rowwise: one scale per row, a warp per row looping over
-    its 128-column chunks, symbol `..._1x<cols>_...`), scales of type
+    its 128-column chunks, symbol `..._1x<cols>_...`) or by `block_cols =
+    32` (MX blocks, mxfp8: a warp per block, one column per lane, symbol
+    `..._1x32_...`), scales of type
     `scale` (`f32`,
     or `f8E8M0FNU` with `scale_mode = pow2`: one byte per block, the
     biased exponent of the power-of-two scale; symbol suffix `_ue8m0`)
