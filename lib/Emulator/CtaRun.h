@@ -24,6 +24,8 @@
 //   Collectives.cpp  arrival/release of .sync.aligned collectives, barrier0,
 //                    shfl.sync, bar.warp.sync, elect.sync
 //   Printf.cpp       device printf (vprintf)
+//   Cluster.cpp      barrier.cluster, mapa and shared::cluster addresses
+//                    (the CTAs of a cluster share one scheduler: runCluster)
 //
 // Semantics (PTX ISA 8.x):
 // - mbarrier: pending arrival count, transaction count and phase. A phase
@@ -39,7 +41,8 @@
 //   instruction. mma_async reads its operands from shared memory through
 //   the matrix descriptors at that moment; its results become readable only
 //   after a wgmma.wait_group that covers their commit group.
-// - shfl.sync is a warp collective, barrier0 a CTA collective.
+// - shfl.sync is a warp collective, barrier0 a CTA collective,
+//   barrier.cluster a split arrive/wait barrier of the cluster's threads.
 //
 //===----------------------------------------------------------------------===//
 #ifndef FP8_LIB_EMULATOR_CTARUN_H
@@ -65,7 +68,12 @@ enum class State : uint8_t { Runnable, Blocked, Done };
 struct Thread {
   int32_t pc = 0;
   uint32_t tid = 0;
+  uint32_t cta = 0; // the CTA's linear index in the grid (fault reports)
   State state = State::Runnable;
+  // barrier.cluster: arrived and not yet waited, and the cluster barrier's
+  // phase at that arrival.
+  bool clusterArrived = false;
+  uint64_t clusterPhase = 0;
   uint64_t *regs = nullptr;
   int64_t *wgTag = nullptr; // per wgmma value: commit group at issue, or -1
 };
@@ -77,8 +85,13 @@ struct MBarrier {
   std::vector<uint32_t> waiters; // (thread << 1) | parity
 };
 
+class CtaRun;
+
 struct PendingTma {
-  uint32_t dst, mbar, thread;
+  uint32_t dst, mbar, thread; // dst, mbar: CTA-relative shared offsets
+  // The CTAs written (and whose mbarrier at `mbar` completes the bytes):
+  // the multicast's ctaMask, else the one CTA dst names.
+  std::vector<CtaRun *> dests;
   int32_t inst;
   TensorMap map;
   int64_t coords[TensorMap::kMaxRank];
@@ -103,6 +116,17 @@ struct Warpgroup {
   uint32_t live = 0;
 };
 
+/// The CTAs of one cluster (launches with clusters of more than one CTA):
+/// their threads are scheduled together (CtaRun::runCluster), and they share
+/// the cluster barrier (barrier.cluster.arrive / wait).
+struct Cluster {
+  std::vector<CtaRun *> ctas; // by %cluster_ctarank
+  uint64_t phase = 0;         // completed barrier.cluster phases
+  uint32_t arrived = 0;       // arrivals of live threads in this phase
+  uint32_t live = 0;          // live threads of the cluster
+  std::vector<std::pair<CtaRun *, uint32_t>> waiters; // (CTA, thread)
+};
+
 /// Thrown by CtaRun::fault, caught by CtaRun::run: a detected fault ends the
 /// CTA's run from anywhere inside an instruction.
 struct FaultStop {};
@@ -122,6 +146,18 @@ public:
 
   /// Runs the CTA to completion; false with `report` set on a fault.
   bool run(std::string &report);
+  /// Runs the CTAs of `cluster` (each constructed with it) to completion
+  /// under one scheduler: each step picks a random CTA that can make
+  /// progress, then lands one of its copies or runs one of its threads
+  /// (as run() does for one CTA); false with `report` set on a fault.
+  static bool runCluster(Cluster &cluster, std::mt19937_64 &rng,
+                         std::string &report);
+  /// Joins `cluster` as rank `rank` (before running; every CTA joins one,
+  /// of one CTA when the launch has no clusters).
+  void join(Cluster &c, uint32_t r) {
+    cluster = &c;
+    rank = r;
+  }
   /// The faults reported and continued past (Options::continueOnFault).
   const std::string &continuedFaults() const { return continued; }
   uint64_t continuedFaultCount() const { return continuedCount; }
@@ -164,6 +200,13 @@ private:
   Collective ctaBarrier;
   uint32_t live;
   std::string report, continued;
+  // The cluster (of one CTA when the launch has no clusters) and this CTA's
+  // %cluster_ctarank; clusterStarted: a thread of this CTA completed a
+  // barrier.cluster.wait, so every CTA of the cluster has started (their
+  // shared memory may be accessed).
+  Cluster *cluster = nullptr;
+  uint32_t rank = 0;
+  bool clusterStarted = false;
   uint64_t continuedCount = 0;
   std::vector<bool> continuedAt; // per instruction: reported once
 
@@ -178,6 +221,11 @@ private:
   std::string faultReport(const Thread *t, int32_t inst,
                           const std::string &what);
   [[noreturn]] void deadlock();
+  /// The blocked threads of this CTA, grouped by instruction.
+  std::string blockedThreads();
+  /// One scheduler step (a copy lands or a thread runs); false when the CTA
+  /// has nothing to do (no runnable thread, no copy in flight).
+  bool schedule();
   void wake(uint32_t t);
   /// llvm.return: the thread exits.
   Flow exit(Thread &t);
@@ -193,6 +241,21 @@ private:
   void branch(Thread &t, const Inst &in);
   /// The cluster special register `which` (Opcode::ClusterReg) of this CTA.
   uint32_t clusterRegister(uint8_t which) const;
+
+  // --- clusters (Cluster.cpp) ------------------------------------------------
+  /// The CTA whose shared memory the shared::cluster address `addr` names
+  /// (its offset written back to `addr`): a shared::cta address (below
+  /// kClusterWindow) names this CTA, one returned by mapa names the CTA of
+  /// its rank. Faults: a rank outside the cluster, a peer before any
+  /// barrier.cluster.wait of this CTA (it may not have started), an exited
+  /// peer.
+  CtaRun &sharedOwner(const Thread *t, int32_t inst, uint64_t &addr,
+                      const char *what);
+  Flow clusterArrive(Thread &t);
+  Flow clusterWait(Thread &t);
+  void mapa(Thread &t, const Inst &in);
+  /// barrier.cluster completes when every live thread has arrived.
+  void maybeCompleteClusterBarrier();
 
   // --- shared and global memory (SharedMemory.cpp) ---------------------------
   void checkShared(const Thread *t, int32_t inst, uint64_t addr, uint64_t bytes,

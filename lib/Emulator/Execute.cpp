@@ -124,6 +124,13 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE Flow CtaRun::execute(Thread &t, const Inst &in) {
     return Flow::Next;
   case Opcode::Barrier0:
     return barrier0(t);
+  case Opcode::ClusterArrive:
+    return clusterArrive(t);
+  case Opcode::ClusterWait:
+    return clusterWait(t);
+  case Opcode::Mapa:
+    mapa(t, in);
+    return Flow::Next;
   case Opcode::MbarInit:
     mbarrierInit(t, in);
     return Flow::Next;

@@ -123,21 +123,27 @@ void CtaRun::mbarrierInit(Thread &t, const Inst &in) {
   }
 }
 
-/// mbarrier.arrive and mbarrier.arrive.expect_tx.
+/// mbarrier.arrive and mbarrier.arrive.expect_tx, on this CTA's mbarrier or
+/// (a shared::cluster address) a peer's: PTX ISA, mbarrier.arrive with
+/// .shared::cluster has no state result, and its phase completion wakes the
+/// owner's waiters.
 void CtaRun::mbarrierArrive(Thread &t, const Inst &in) {
-  uint32_t addr = static_cast<uint32_t>(t.regs[in.a]);
-  MBarrier &mb = mbarrier(&t, t.pc, addr);
+  uint64_t where = t.regs[in.a];
+  CtaRun &o = sharedOwner(&t, t.pc, where, "mbarrier arrive");
+  uint32_t addr = static_cast<uint32_t>(where);
+  MBarrier &mb = o.mbarrier(&t, t.pc, addr);
   if (mb.pending == 0)
     fault(&t, t.pc,
           "arrival on an mbarrier whose current phase has no pending "
           "arrivals left (more arrivals than its init count): " +
-              describe(addr, mb));
+              o.describe(addr, mb));
   if (in.op == Opcode::MbarArriveTx)
-    addTx(&t, t.pc, addr, mb, static_cast<int64_t>(t.regs[in.b] & 0xFFFFFFFF));
+    o.addTx(&t, t.pc, addr, mb,
+            static_cast<int64_t>(t.regs[in.b] & 0xFFFFFFFF));
   --mb.pending;
   if (mb.tx < 0 && mb.pending == 0)
-    addTx(&t, t.pc, addr, mb, 0); // reports the overflow
-  maybeCompletePhase(&t, t.pc, addr, mb);
+    o.addTx(&t, t.pc, addr, mb, 0); // reports the overflow
+  o.maybeCompletePhase(&t, t.pc, addr, mb);
 }
 
 Flow CtaRun::mbarrierTryWait(Thread &t, const Inst &in) {

@@ -27,6 +27,11 @@ constexpr uint32_t kSharedLimit = 227 * 1024;
 constexpr uint64_t kLocalBase = 0xFE00000000000000ull;
 constexpr uint64_t kConstantBase = 0xFD00000000000000ull;
 constexpr uint64_t kRegionMask = 0xFF00000000000000ull;
+/// shared::cluster addresses (mapa's results): (rank + 1) * kClusterWindow
+/// + the CTA-relative offset; an address below kClusterWindow is a
+/// shared::cta address, naming the executing CTA (the PTX ISA's shared::cta
+/// window inside the shared::cluster window).
+constexpr uint64_t kClusterWindow = 1ull << 24;
 
 enum class Opcode : uint16_t {
   // Integers (bits = result width; operands are zero-extended in slots).
@@ -100,6 +105,9 @@ enum class Opcode : uint16_t {
   ClusterReg, // sub: 0-2 clusterid, 3-5 nclusterid, 6-8 cluster_ctaid,
               // 9-11 cluster_nctaid (x, y, z), 12 ctarank, 13 nctarank
   Barrier0,
+  ClusterArrive, // barrier.cluster.arrive (sub 1: .relaxed)
+  ClusterWait,   // barrier.cluster.wait
+  Mapa,          // d = the shared::cluster address of a in rank b
   MbarInit,
   MbarArrive,
   MbarArriveTx,

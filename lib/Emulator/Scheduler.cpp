@@ -2,7 +2,8 @@
 //
 // The threads of one CTA (CtaRun.h), the scheduler loop that runs them and
 // lands TMA copies (CopyLanding.h), thread exit, the deadlock and fault
-// reports, and KernelModule::launch (CTAs one after another).
+// reports, and KernelModule::launch (CTAs one after another; the CTAs of a
+// cluster interleaved under one scheduler, CtaRun::runCluster).
 //
 //===----------------------------------------------------------------------===//
 #include "CtaRun.h"
@@ -11,6 +12,7 @@
 #include <algorithm>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <sstream>
 
 using namespace mlir::fp8::emu;
@@ -44,6 +46,7 @@ CtaRun::CtaRun(const Program &p, Device &dev, const LaunchDims &dims,
   for (uint32_t t = 0; t < n; ++t) {
     Thread &th = threads[t];
     th.tid = t;
+    th.cta = cta;
     th.regs = regArena.data() + nregs * t;
     std::memcpy(th.regs, p.initialRegisters.data(), nregs * 8);
     for (int i = 0; i < p.numParams; ++i)
@@ -84,7 +87,7 @@ std::string CtaRun::faultReport(const Thread *t, int32_t inst,
   os << "fp8-emu: error: " << what << "\n";
   if (inst >= 0)
     os << "  at " << p.locs[inst] << "\n";
-  os << "  in kernel '" << p.name << "', CTA " << cta;
+  os << "  in kernel '" << p.name << "', CTA " << (t ? t->cta : cta);
   if (t)
     os << ", thread " << t->tid << " (warpgroup " << t->tid / 128 << ", warp "
        << t->tid / 32 << ", lane " << t->tid % 32 << ")";
@@ -101,6 +104,12 @@ Flow CtaRun::exit(Thread &t) {
   t.state = State::Done;
   --live;
   --wgs[t.tid / 128].live;
+  // An exited thread no longer counts for barrier.cluster (nor does its
+  // arrival in the current phase).
+  if (t.clusterArrived && t.clusterPhase == cluster->phase)
+    --cluster->arrived;
+  --cluster->live;
+  maybeCompleteClusterBarrier();
   // A CTA barrier waiting only for exited threads completes now.
   if (!ctaBarrier.threads.empty() && ctaBarrier.threads.size() == live)
     release(ctaBarrier, ~0u);
@@ -110,7 +119,15 @@ Flow CtaRun::exit(Thread &t) {
 void CtaRun::deadlock() {
   std::ostringstream os;
   os << "fp8-emu: error: deadlock: every live thread of the CTA is blocked "
-        "and no TMA copy is in flight\n";
+        "and no TMA copy is in flight\n"
+     << blockedThreads() << "  in kernel '" << p.name << "', CTA " << cta
+     << "\n";
+  report = os.str();
+  throw FaultStop();
+}
+
+std::string CtaRun::blockedThreads() {
+  std::ostringstream os;
   // Group the blocked threads by instruction.
   std::map<int32_t, std::vector<uint32_t>> byInst;
   for (const Thread &t : threads)
@@ -129,40 +146,81 @@ void CtaRun::deadlock() {
       if (mb.pending == 0 && mb.tx > 0)
         os << "    expect_tx: " << mb.tx
            << " announced bytes never arrived (no TMA copy in flight)\n";
+    } else if (in.op == Opcode::ClusterWait) {
+      os << "    waiting for barrier.cluster: " << cluster->arrived << " of "
+         << cluster->live << " live threads of the cluster arrived\n";
     }
   }
-  os << "  in kernel '" << p.name << "', CTA " << cta << "\n";
-  report = os.str();
-  throw FaultStop();
+  return os.str();
+}
+
+bool CtaRun::schedule() {
+  if (runnable.empty() && tmas.empty())
+    return false;
+  if (int c = landing.pick(tmas, !runnable.empty()); c >= 0) {
+    completeTma(c);
+    return true;
+  }
+  size_t i = rng() % runnable.size();
+  uint32_t tid = runnable[i];
+  Thread &t = threads[tid];
+  step(t, 1 + rng() % opt.maxQuantum);
+  if (t.state != State::Runnable) {
+    // It may have been moved by wake() during its own step: find it.
+    if (runnable[i] != tid)
+      i = std::find(runnable.begin(), runnable.end(), tid) - runnable.begin();
+    runnable[i] = runnable.back();
+    runnable.pop_back();
+  }
+  return true;
 }
 
 bool CtaRun::run(std::string &out) {
   try {
-    while (true) {
-      if (runnable.empty() && tmas.empty()) {
-        if (live == 0)
-          break;
-        deadlock();
-      }
-      if (int c = landing.pick(tmas, !runnable.empty()); c >= 0) {
-        completeTma(c);
-        continue;
-      }
-      size_t i = rng() % runnable.size();
-      uint32_t tid = runnable[i];
-      Thread &t = threads[tid];
-      step(t, 1 + rng() % opt.maxQuantum);
-      if (t.state != State::Runnable) {
-        // It may have been moved by wake() during its own step: find it.
-        if (runnable[i] != tid)
-          i = std::find(runnable.begin(), runnable.end(), tid) -
-              runnable.begin();
-        runnable[i] = runnable.back();
-        runnable.pop_back();
-      }
-    }
+    while (schedule())
+      ;
+    if (live != 0)
+      deadlock();
   } catch (FaultStop &) {
     out = report;
+    return false;
+  }
+  return true;
+}
+
+bool CtaRun::runCluster(Cluster &c, std::mt19937_64 &rng, std::string &out) {
+  std::vector<CtaRun *> busy;
+  try {
+    while (true) {
+      busy.clear();
+      for (CtaRun *cta : c.ctas)
+        if (!cta->runnable.empty() || !cta->tmas.empty())
+          busy.push_back(cta);
+      if (busy.empty())
+        break;
+      busy[rng() % busy.size()]->schedule();
+    }
+    if (c.live != 0) {
+      std::ostringstream os;
+      os << "fp8-emu: error: deadlock: every live thread of the cluster is "
+            "blocked and no TMA copy is in flight\n";
+      for (CtaRun *cta : c.ctas) {
+        std::string blocked = cta->blockedThreads();
+        if (!blocked.empty())
+          os << "  CTA " << cta->cta << " (rank " << cta->rank << "):\n"
+             << blocked;
+      }
+      os << "  in kernel '" << c.ctas.front()->p.name
+         << "', the cluster of CTA " << c.ctas.front()->cta << "\n";
+      out = os.str();
+      return false;
+    }
+  } catch (FaultStop &) {
+    // The report is the one of the CTA that faulted (a thread's operation
+    // on a peer's shared memory may fault in the peer's CtaRun).
+    for (CtaRun *cta : c.ctas)
+      if (!cta->report.empty())
+        out = cta->report;
     return false;
   }
   return true;
@@ -223,10 +281,7 @@ LaunchResult KernelModule::launch(const std::string &kernel, Device &device,
   if (opt.maxQuantum == 0)
     opt.maxQuantum = 1;
   std::mt19937_64 rng(opt.seed);
-  for (uint32_t cta = 0; cta < dims.ctas(); ++cta) {
-    CtaRun run(p, device, dims, args, opt, cta, rng, result.instructions,
-               result.output);
-    bool ok = run.run(result.report);
+  auto collect = [&](CtaRun &run) {
     if (!run.continuedFaults().empty()) {
       result.ok = false;
       result.report = run.continuedFaults() + result.report;
@@ -234,12 +289,54 @@ LaunchResult KernelModule::launch(const std::string &kernel, Device &device,
     if (run.continuedFaultCount() > 16)
       result.report +=
           "fp8-emu: error: " + std::to_string(run.continuedFaultCount() - 16) +
-          " more faults of CTA " + std::to_string(cta) +
-          " continued past (not shown)\n";
-    if (!ok) {
-      result.ok = false;
-      return result;
+          " more faults of a CTA continued past (not shown)\n";
+  };
+  uint32_t clusterSize = dims.clusterX * dims.clusterY * dims.clusterZ;
+  if (clusterSize == 1) {
+    for (uint32_t cta = 0; cta < dims.ctas(); ++cta) {
+      CtaRun run(p, device, dims, args, opt, cta, rng, result.instructions,
+                 result.output);
+      Cluster solo;
+      solo.ctas = {&run};
+      solo.live = static_cast<uint32_t>(dims.threads());
+      run.join(solo, 0);
+      bool ok = run.run(result.report);
+      collect(run);
+      if (!ok) {
+        result.ok = false;
+        return result;
+      }
     }
+    return result;
   }
+  // Clusters one after another, the CTAs of each interleaved. A CTA's
+  // linear index: x fastest; its rank: x fastest inside the cluster.
+  uint32_t ncl[3] = {dims.grid / dims.clusterX, dims.gridY / dims.clusterY,
+                     dims.gridZ / dims.clusterZ};
+  for (uint32_t cz = 0; cz < ncl[2]; ++cz)
+    for (uint32_t cy = 0; cy < ncl[1]; ++cy)
+      for (uint32_t cx = 0; cx < ncl[0]; ++cx) {
+        std::vector<std::unique_ptr<CtaRun>> runs;
+        Cluster cluster;
+        for (uint32_t r = 0; r < clusterSize; ++r) {
+          uint32_t x = cx * dims.clusterX + r % dims.clusterX;
+          uint32_t y = cy * dims.clusterY + r / dims.clusterX % dims.clusterY;
+          uint32_t z = cz * dims.clusterZ + r / dims.clusterX / dims.clusterY;
+          uint32_t cta = x + dims.grid * (y + dims.gridY * z);
+          runs.push_back(std::make_unique<CtaRun>(p, device, dims, args, opt,
+                                                  cta, rng, result.instructions,
+                                                  result.output));
+          runs.back()->join(cluster, r);
+          cluster.ctas.push_back(runs.back().get());
+        }
+        cluster.live = static_cast<uint32_t>(dims.threads()) * clusterSize;
+        bool ok = CtaRun::runCluster(cluster, rng, result.report);
+        for (auto &run : runs)
+          collect(*run);
+        if (!ok) {
+          result.ok = false;
+          return result;
+        }
+      }
   return result;
 }

@@ -3,7 +3,8 @@
 // A CTA's shared memory (CtaRun.h): every access is checked against the
 // launch's shared window, reads against what was stored or copied there
 // (initialisation), and writes against the ranges that issued wgmma still
-// read. Loads and stores go to shared memory (address spaces 3 and 7), or
+// read. Loads and stores go to shared memory (address spaces 3 and 7: a
+// shared::cluster address may name a peer CTA's, Cluster.cpp), or
 // through generic addresses to the thread's local frame (allocas), the
 // module's constant globals or the device's global allocations
 // (Device::resolve), each bounds-checked.
@@ -146,15 +147,24 @@ void CtaRun::loadStore(Thread &t, const Inst &in) {
   }
   uint8_t *mem;
   if (m.addressSpace == 3 || m.addressSpace == 7) {
-    checkShared(&t, t.pc, addr, bytes, isLoad ? "load" : "store");
-    mem = &smem[addr];
-    checkSharedRace(t, static_cast<uint32_t>(addr), bytes, isLoad);
+    // shared::cluster addresses (mapa's) may name a peer CTA's shared
+    // memory (distributed shared memory); its accesses are checked for
+    // bounds, initialisation and pending wgmma reads in the owner, not for
+    // races with the owner's threads (the race check follows threads of one
+    // CTA).
+    CtaRun &o = sharedOwner(&t, t.pc, addr, isLoad ? "load" : "store");
+    o.checkShared(&t, t.pc, addr, bytes, isLoad ? "load" : "store");
+    mem = &o.smem[addr];
+    if (&o == this)
+      checkSharedRace(t, static_cast<uint32_t>(addr), bytes, isLoad);
+    else if (!isLoad)
+      std::fill(&o.storer[addr], &o.storer[addr] + bytes, 0);
     if (isLoad) {
-      checkInitialised(&t, t.pc, addr, bytes);
+      o.checkInitialised(&t, t.pc, addr, bytes);
     } else {
-      checkNoPendingWgmma(&t, t.pc, addr, addr + bytes, "a store");
-      std::memset(&initialised[addr], 1, bytes);
-      lineTag[addr / 128] = 0;
+      o.checkNoPendingWgmma(&t, t.pc, addr, addr + bytes, "a store");
+      std::memset(&o.initialised[addr], 1, bytes);
+      o.lineTag[addr / 128] = 0;
     }
   } else {
     mem = genericMemory(t, addr, bytes, isLoad);

@@ -50,22 +50,62 @@ void CtaRun::issueTma(Thread &t, const Inst &inst) {
               std::to_string(m.rank));
   for (size_t i = 0; i < TensorMap::kMaxRank; ++i)
     tma.coords[i] = i < coords.size() ? sext(t.regs[coords[i].slot], 32) : 0;
-  tma.dst = static_cast<uint32_t>(t.regs[inst.a]);
+  uint64_t dstAddr = t.regs[inst.a], mbarAddr = t.regs[inst.c];
   uint64_t bytes = boxBytes(m);
   uint32_t align = m.swizzle ? 1024 : 128;
-  if (tma.dst % align) {
+  if (dstAddr % align) {
     std::ostringstream os;
-    os << "TMA: shared-memory destination 0x" << std::hex << tma.dst << std::dec
+    os << "TMA: shared-memory destination 0x" << std::hex << dstAddr << std::dec
        << " is not " << align << "-byte aligned"
        << (m.swizzle ? " (swizzled boxes start on a swizzle-pattern "
                        "boundary)"
                      : "");
     fault(&t, idx, os.str());
   }
-  checkShared(&t, idx, tma.dst, bytes, "TMA destination");
-  tma.mbar = static_cast<uint32_t>(t.regs[inst.c]);
-  MBarrier &mb = mbarrier(&t, idx, tma.mbar);
-  mb.inflight += bytes;
+  if (inst.imm) {
+    // .multicast::cluster (PTX ISA, cp.async.bulk.tensor): the box is
+    // written at the same CTA-relative offset as dstMem into every CTA
+    // whose bit is set in ctaMask (bit i: %cluster_ctarank i), and each
+    // destination's mbarrier at mbar's CTA-relative offset gets the
+    // complete_tx of the box bytes.
+    uint32_t mask = static_cast<uint32_t>(t.regs[inst.imm - 1] & 0xFFFF);
+    uint32_t size = static_cast<uint32_t>(cluster->ctas.size());
+    if (mask == 0)
+      fault(&t, idx, "TMA multicast with an empty ctaMask");
+    if (mask >> size) {
+      std::ostringstream os;
+      os << "TMA multicast: ctaMask 0x" << std::hex << mask << std::dec
+         << " names CTA rank " << (31 - __builtin_clz(mask))
+         << ", outside the cluster of " << size << " CTA"
+         << (size == 1 ? "" : "s");
+      fault(&t, idx, os.str());
+    }
+    tma.dst = static_cast<uint32_t>(dstAddr % kClusterWindow);
+    tma.mbar = static_cast<uint32_t>(mbarAddr % kClusterWindow);
+    for (uint32_t r = 0; r < size; ++r) {
+      if (!(mask >> r & 1))
+        continue;
+      uint64_t a = (uint64_t(r) + 1) * kClusterWindow + tma.dst;
+      CtaRun &d = sharedOwner(&t, idx, a, "TMA multicast destination");
+      tma.dests.push_back(&d);
+    }
+  } else {
+    CtaRun &d = sharedOwner(&t, idx, dstAddr, "TMA destination");
+    CtaRun &b = sharedOwner(&t, idx, mbarAddr, "TMA mbarrier");
+    if (&b != &d)
+      fault(&t, idx,
+            "TMA: the mbarrier is in CTA rank " + std::to_string(b.rank) +
+                ", the destination in CTA rank " + std::to_string(d.rank) +
+                " (PTX ISA: the same CTA)");
+    tma.dst = static_cast<uint32_t>(dstAddr);
+    tma.mbar = static_cast<uint32_t>(mbarAddr);
+    tma.dests.push_back(&d);
+  }
+  for (CtaRun *d : tma.dests) {
+    d->checkShared(&t, idx, tma.dst, bytes, "TMA destination");
+    MBarrier &mb = d->mbarrier(&t, idx, tma.mbar);
+    mb.inflight += bytes;
+  }
   tma.thread = t.tid;
   tma.inst = idx;
   tma.late = landing.drawLate();
@@ -125,27 +165,29 @@ void CtaRun::completeTma(size_t index) {
   const TensorMap &m = tma.map;
   const Thread *t = &threads[tma.thread];
   uint64_t bytes = boxBytes(m);
-  checkNoPendingWgmma(t, tma.inst, tma.dst, tma.dst + bytes,
-                      "a TMA copy (cp.async.bulk.tensor) completing now");
   std::vector<uint8_t> buf = readBox(tma, t, bytes);
-  // Write through the swizzle in 16-byte chunks (the swizzle permutes
-  // 16-byte chunks inside each 128-byte line).
-  for (uint64_t off = 0; off < bytes; off += 16) {
-    uint32_t logical = tma.dst + static_cast<uint32_t>(off);
-    uint32_t addr = swizzleAddr(logical, m.swizzle);
-    uint64_t n = std::min<uint64_t>(16, bytes - off);
-    std::memcpy(&smem[addr], &buf[off], n);
-    std::memset(&initialised[addr], 1, n);
-    std::fill(&storer[addr], &storer[addr] + n, 0); // the async proxy's
-    lineTag[addr / 128] = static_cast<uint8_t>(1 + m.swizzle);
+  for (CtaRun *d : tma.dests) {
+    d->checkNoPendingWgmma(t, tma.inst, tma.dst, tma.dst + bytes,
+                           "a TMA copy (cp.async.bulk.tensor) completing now");
+    // Write through the swizzle in 16-byte chunks (the swizzle permutes
+    // 16-byte chunks inside each 128-byte line).
+    for (uint64_t off = 0; off < bytes; off += 16) {
+      uint32_t logical = tma.dst + static_cast<uint32_t>(off);
+      uint32_t addr = swizzleAddr(logical, m.swizzle);
+      uint64_t n = std::min<uint64_t>(16, bytes - off);
+      std::memcpy(&d->smem[addr], &buf[off], n);
+      std::memset(&d->initialised[addr], 1, n);
+      std::fill(&d->storer[addr], &d->storer[addr] + n, 0); // async proxy's
+      d->lineTag[addr / 128] = static_cast<uint8_t>(1 + m.swizzle);
+    }
+    auto it = d->mbars.find(tma.mbar);
+    if (it == d->mbars.end())
+      fault(t, tma.inst, "TMA completes on an mbarrier that no longer exists");
+    MBarrier &mb = it->second;
+    mb.inflight -= bytes;
+    d->addTx(t, tma.inst, tma.mbar, mb, -static_cast<int64_t>(bytes));
+    d->maybeCompletePhase(t, tma.inst, tma.mbar, mb);
   }
-  auto it = mbars.find(tma.mbar);
-  if (it == mbars.end())
-    fault(t, tma.inst, "TMA completes on an mbarrier that no longer exists");
-  MBarrier &mb = it->second;
-  mb.inflight -= bytes;
-  addTx(t, tma.inst, tma.mbar, mb, -static_cast<int64_t>(bytes));
-  maybeCompletePhase(t, tma.inst, tma.mbar, mb);
 }
 
 void CtaRun::prefetchTensorMap(Thread &t, const Inst &in) {

@@ -4,8 +4,9 @@
 // (init, arrive, arrive.expect_tx, try_wait.parity), TMA tiled loads and
 // prefetch.tensormap, and the wgmma fence/commit/wait/mma_async. A PTX
 // predicate operand becomes a SkipUnless before the op's instruction. Only
-// the forms the kernels use are modelled; any other form (multicast, other
-// shapes or types) is an error naming what is not.
+// the forms the kernels use are modelled (TMA also with .multicast::cluster,
+// Tma.cpp); any other form (other shapes or types) is an error naming what
+// is not.
 //
 //===----------------------------------------------------------------------===//
 #include "Translator.h"
@@ -62,16 +63,19 @@ static bool translateMbarTryWait(Translator &t,
 
 static bool translateTma(Translator &t,
                          NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp tma) {
-  if (tma.getMode() != NVVM::TMALoadMode::TILE || tma.getMulticastMask() ||
-      tma.getL2CacheHint() || tma.getCoordinates().size() > 5 ||
-      tma.getCoordinates().empty())
-    return t.fail(tma, "only non-multicast tiled TMA loads of rank 1..5 "
-                       "are modelled");
+  if (tma.getMode() != NVVM::TMALoadMode::TILE || tma.getL2CacheHint() ||
+      tma.getCoordinates().size() > 5 || tma.getCoordinates().empty() ||
+      tma.getIsCTAOnly() || tma.getGroup())
+    return t.fail(tma, "only tiled TMA loads of rank 1..5 (multicast or "
+                       "not) are modelled");
   t.predicate(tma, tma.getPredicate());
   Inst &inst = t.emit(tma, Opcode::Tma);
   inst.a = t.slot(tma.getDstMem());
   inst.b = t.slot(tma.getTmaDescriptor());
   inst.c = t.slot(tma.getMbar());
+  // .multicast::cluster: imm = the ctaMask's slot + 1 (0: none).
+  if (Value mask = tma.getMulticastMask())
+    inst.imm = t.slot(mask) + 1;
   // Coordinates: consecutive slots of a side "GEP" entry.
   std::vector<GepTerm> coords;
   for (Value c : tma.getCoordinates())

@@ -110,9 +110,29 @@ static bool translateCvtF8x2(Translator &t, NVVM::ConvertF32x2ToF8x2Op cvt) {
   return true;
 }
 
+/// mapa of a shared::cta address (to a shared::cluster one); generic
+/// addresses of shared memory are not modelled.
+static bool translateMapa(Translator &t, NVVM::MapaOp mapa) {
+  if (cast<LLVM::LLVMPointerType>(mapa.getA().getType()).getAddressSpace() != 3)
+    return t.fail(mapa, "only mapa.shared::cluster (of a shared::cta "
+                        "pointer) is modelled");
+  Inst &inst = t.emit(mapa, Opcode::Mapa);
+  inst.a = t.slot(mapa.getA());
+  inst.b = t.slot(mapa.getB());
+  inst.d = t.newSlot(mapa.getRes());
+  return true;
+}
+
 void mlir::fp8::emu::addNVVMOps(OpTable &table) {
   addSpecialRegisterOps(table);
   table.addBare<NVVM::Barrier0Op>(Opcode::Barrier0);
+  // barrier.cluster.arrive{.relaxed}{.aligned} and barrier.cluster.wait
+  // {.aligned}: .aligned only promises that the warp executes the same
+  // instruction, so both forms are modelled alike.
+  table.addBare<NVVM::ClusterArriveOp>(Opcode::ClusterArrive);
+  table.addBare<NVVM::ClusterArriveRelaxedOp>(Opcode::ClusterArrive);
+  table.addBare<NVVM::ClusterWaitOp>(Opcode::ClusterWait);
+  table.add(translateMapa);
   table.add(translateShfl);
   table.add(translateSyncWarp);
   table.add(translateSetMaxReg);

@@ -194,8 +194,10 @@ struct LaunchDims {
   // 3-D ones): a thread's linear id is x + ntid.x * (y + ntid.y * z), and
   // warps and warpgroups are consecutive linear ids, as on the hardware.
   uint32_t gridY = 1, gridZ = 1, blockY = 1, blockZ = 1;
-  // CTAs per cluster along x, y, z (each dividing the grid's); the CTAs of
-  // a cluster still run one after another (no distributed shared memory).
+  // CTAs per cluster along x, y, z (each dividing the grid's, at most 16 in
+  // all); the CTAs of a cluster run interleaved under one scheduler, with
+  // barrier.cluster, mapa, distributed shared memory, peer mbarrier
+  // arrivals and TMA multicast (docs/gpu-kernel.md).
   uint32_t clusterX = 1, clusterY = 1, clusterZ = 1;
   uint64_t ctas() const { return uint64_t(grid) * gridY * gridZ; }
   uint64_t threads() const { return uint64_t(block) * blockY * blockZ; }

@@ -10,8 +10,8 @@
 //   (1, 0): ctarank 1: 402110      (2, 0): clusterid.x 1: 412100
 //   (0, 1): ctarank 2, cluster_ctaid.y 1: 402121
 //   (3, 1): clusterid.x 1, ctarank 3, cluster_ctaid.y 1: 412131
-// The CTAs of a cluster run one after another (no distributed shared
-// memory yet).
+// (Distributed shared memory, barrier.cluster and TMA multicast:
+// cluster-dsmem.mlir, cluster-mbarrier-multicast.mlir.)
 //
 // RUN: fp8-emu-run %s | FileCheck %s
 
