@@ -72,7 +72,9 @@ void defQuantizeConfigFields(pybind11::class_<T> &cls, Config config) {
       .def_property_readonly("cols",
                              [config](const T &t) { return config(t).cols; })
       .def_property_readonly(
-          "block_rows", [config](const T &t) { return config(t).blockRows; });
+          "block_rows", [config](const T &t) { return config(t).blockRows; })
+      .def_property_readonly(
+          "block_cols", [config](const T &t) { return config(t).blockCols; });
 }
 
 /// Ctrl-C while a long run waits without the GIL: checks Python's pending

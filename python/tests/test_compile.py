@@ -231,6 +231,18 @@ func.func @quantize(%x: tensor<256x384xf32>) -> !fp8.scaled<256x384xf8E5M2, bloc
 }
 """
 
+_ROW_MX_GRAPH = """
+func.func @row(%x: tensor<200x400xf32>) -> !fp8.scaled<200x400xf8E4M3FN, block = [1, 400], scale = f32> {
+  %q = fp8.quantize %x : tensor<200x400xf32> -> !fp8.scaled<200x400xf8E4M3FN, block = [1, 400], scale = f32>
+  return %q : !fp8.scaled<200x400xf8E4M3FN, block = [1, 400], scale = f32>
+}
+func.func @mx(%x: tensor<200x400xf32>) -> !fp8.scaled<200x400xf8E4M3FN, block = [1, 32], scale = f8E8M0FNU> {
+  %q = fp8.quantize %x {scale_mode = #fp8.scale_mode<pow2>}
+       : tensor<200x400xf32> -> !fp8.scaled<200x400xf8E4M3FN, block = [1, 32], scale = f8E8M0FNU>
+  return %q : !fp8.scaled<200x400xf8E4M3FN, block = [1, 32], scale = f8E8M0FNU>
+}
+"""
+
 
 @require_passes("fp8-lower-to-nvvm")
 def test_gpu_kernels_attributes():
@@ -255,7 +267,7 @@ def test_gpu_kernels_attributes():
     assert (config.block_m, config.block_n, config.stages) == (gemm.block_m, gemm.block_n, gemm.stages)
     assert config.threads == 128 * (gemm.consumers + 1) and not config.b_scales_per_column
     assert isinstance(quantize, fp8_mlir.QuantizeKernel) and quantize.kind == "quantize"
-    assert (quantize.rows, quantize.cols, quantize.block_rows) == (256, 384, 128)
+    assert (quantize.rows, quantize.cols, quantize.block_rows, quantize.block_cols) == (256, 384, 128, 128)
     # Its QuantizeKernelConfig: 2 x 3 blocks of 128x128, each one CTA's 8 warps.
     assert (quantize.config.rows, quantize.config.block_rows, quantize.config.grid_size) == (256, 128, 6)
     assert (quantize.input, quantize.fp8, quantize.scale) == ("f32", "f8E5M2", "f32")
@@ -263,6 +275,11 @@ def test_gpu_kernels_attributes():
     # A run-time M is None; the kernel has no modelled time.
     dyn, = fp8_mlir.gpu_kernels(fp8_mlir.run_pipeline(_GEMM_GRAPH.format(m="?"), "fp8-lower-to-nvvm"))
     assert (dyn.m, dyn.n, dyn.k, dyn.modelled_us) == (None, 128, 256, None) and dyn.config.m is None
+    # Rowwise blocks [1, 400] (a warp per row: 200 rows / 8 per CTA) and MX
+    # blocks [1, 32] (a warp per block: 200 * 13 / 8) record their columns.
+    rowwise, mx = fp8_mlir.gpu_kernels(fp8_mlir.run_pipeline(_ROW_MX_GRAPH, "fp8-lower-to-nvvm"))
+    assert (rowwise.block_rows, rowwise.block_cols, rowwise.config.grid_size) == (1, 400, 25)
+    assert (mx.block_rows, mx.block_cols, mx.config.grid_size, mx.scale) == (1, 32, 325, "f8E8M0FNU")
     # A module without kernels has none; text only; it must parse.
     assert fp8_mlir.gpu_kernels("module {}") == []
     with pytest.raises(TypeError, match="IR text"):
