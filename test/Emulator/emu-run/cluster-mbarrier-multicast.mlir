@@ -28,6 +28,8 @@
 // RUN: fp8-emu-run %s --entry=multicast | FileCheck %s --check-prefix=MC
 // RUN: env FP8_EMU_SEED=5 fp8-emu-run %s --entry=multicast | FileCheck %s --check-prefix=MC
 // RUN: env FP8_EMU_SEED=99 fp8-emu-run %s --entry=multicast | FileCheck %s --check-prefix=MC
+// RUN: fp8-emu-run %s --entry=peertx | FileCheck %s --check-prefix=MC
+// RUN: env FP8_EMU_SEED=8 fp8-emu-run %s --entry=peertx | FileCheck %s --check-prefix=MC
 // RUN: not fp8-emu-run %s --entry=shifted 2>&1 | FileCheck %s --check-prefix=SHIFTED
 // RUN: not fp8-emu-run %s --entry=outside 2>&1 | FileCheck %s --check-prefix=OUTSIDE
 
@@ -188,6 +190,80 @@ module {
     %m0 = arith.constant 6 : i16
     %m1 = arith.constant 3 : i16
     call @rows(%m0, %m1) : (i16, i16) -> ()
+    return
+  }
+
+  // @peertx: as @multicast (both masks 0b11), with raw NVVM ops: rank 0
+  // makes the arrive.expect_tx of 256 bytes on both CTAs' mbarriers
+  // (mbarrier.arrive.expect_tx on the mapa'd !llvm.ptr<7> addresses of ranks
+  // 0 and 1), rank 1 none; the bytes come from the two multicast copies: by
+  // hand 5 and 39 in each CTA.
+  func.func @peertx() {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c32 = arith.constant 32 : index
+    %n = arith.constant 64 : index
+    %h = memref.alloc() : memref<64xf32>
+    scf.for %i = %c0 to %n step %c1 {
+      %ii = arith.index_cast %i : index to i32
+      %f = arith.sitofp %ii : i32 to f32
+      memref.store %f, %h[%i] : memref<64xf32>
+    }
+    %t0 = gpu.wait async
+    %d, %t1 = gpu.alloc async [%t0] () : memref<64xf32>
+    %t2 = gpu.memcpy async [%t1] %d, %h : memref<64xf32>, memref<64xf32>
+    gpu.wait [%t2]
+    %d2 = memref.reinterpret_cast %d to offset: [0], sizes: [2, 32], strides: [32, 1] : memref<64xf32> to memref<2x32xf32>
+    %u = memref.cast %d2 : memref<2x32xf32> to memref<*xf32>
+    %map = nvgpu.tma.create.descriptor %u box[%c1, %c32] : memref<*xf32> -> !map
+    %mapp = builtin.unrealized_conversion_cast %map : !map to !llvm.ptr
+    gpu.launch clusters(%cx, %cy, %cz) in (%sx0 = %c2, %sy0 = %c1, %sz0 = %c1)
+               blocks(%bx, %by, %bz) in (%gx = %c2, %gy = %c1, %gz = %c1)
+               threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+      %k0 = arith.constant 0 : index
+      %k5 = arith.constant 5 : index
+      %k7 = arith.constant 7 : index
+      %z = arith.constant 0 : i32
+      %one = arith.constant 1 : i32
+      %tx256 = arith.constant 256 : i32
+      %ticks = arith.constant 1000000 : i32
+      %mask = arith.constant 3 : i16
+      %r0 = memref.get_global @row0 : memref<1x32xf32, 3>
+      %r1 = memref.get_global @row1 : memref<1x32xf32, 3>
+      %m = memref.get_global @mb : memref<1xi64, 3>
+      %mi = memref.extract_aligned_pointer_as_index %m : memref<1xi64, 3> -> index
+      %ml = arith.index_cast %mi : index to i64
+      %mp = llvm.inttoptr %ml : i64 to !llvm.ptr<3>
+      %r0i = memref.extract_aligned_pointer_as_index %r0 : memref<1x32xf32, 3> -> index
+      %r0l = arith.index_cast %r0i : index to i64
+      %r0p = llvm.inttoptr %r0l : i64 to !llvm.ptr<3>
+      %r1i = memref.extract_aligned_pointer_as_index %r1 : memref<1x32xf32, 3> -> index
+      %r1l = arith.index_cast %r1i : index to i64
+      %r1p = llvm.inttoptr %r1l : i64 to !llvm.ptr<3>
+      nvvm.mbarrier.init %mp, %one : !llvm.ptr<3>, i32
+      nvvm.cluster.arrive
+      nvvm.cluster.wait
+      %rank = nvvm.read.ptx.sreg.cluster.ctarank : i32
+      %is0 = arith.cmpi eq, %rank, %z : i32
+      scf.if %is0 {
+        %m0 = nvvm.mapa %mp, %z : !llvm.ptr<3> -> !llvm.ptr<7>
+        nvvm.mbarrier.arrive.expect_tx %m0, %tx256 : !llvm.ptr<7>, i32
+        %m1 = nvvm.mapa %mp, %one : !llvm.ptr<3> -> !llvm.ptr<7>
+        nvvm.mbarrier.arrive.expect_tx %m1, %tx256 : !llvm.ptr<7>, i32
+      }
+      %dst = llvm.select %is0, %r0p, %r1p : i1, !llvm.ptr<3>
+      %dstc = llvm.addrspacecast %dst : !llvm.ptr<3> to !llvm.ptr<7>
+      %row = arith.select %is0, %z, %one : i32
+      nvvm.cp.async.bulk.tensor.shared.cluster.global %dstc, %mapp, %mp, box[%z, %row] multicast_mask = %mask : !llvm.ptr<7>, !llvm.ptr
+      nvvm.mbarrier.try_wait.parity %mp, %z, %ticks : !llvm.ptr<3>, i32, i32
+      %a = memref.load %r0[%k0, %k5] : memref<1x32xf32, 3>
+      %b = memref.load %r1[%k0, %k7] : memref<1x32xf32, 3>
+      gpu.printf "rank %d: %.0f %.0f\n", %rank, %a, %b : i32, f32, f32
+      nvvm.cluster.arrive
+      nvvm.cluster.wait
+      gpu.terminator
+    }
     return
   }
 }
