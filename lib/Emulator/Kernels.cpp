@@ -73,7 +73,7 @@ GemmKernelAttr getGemmKernelAttr(const KernelModule &module,
 template <typename Desc> void readProblem(GemmKernelAttr attr, Desc &out) {
   out.m = attr.getConfig().m;
   out.n = attr.getN();
-  out.k = attr.getK();
+  out.k = attr.getConfig().k;
   out.a = getKernelElementType(attr.getA());
   out.b = getKernelElementType(attr.getB());
   out.out = getKernelElementType(attr.getD());

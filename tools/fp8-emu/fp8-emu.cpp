@@ -300,6 +300,11 @@ bool checkRows(const std::string &name, int64_t m, int64_t slabs, int64_t n,
 bool runGemmKernel(MLIRContext &ctx, const KernelModule &km,
                    const std::string &name, const GemmKernelDesc &spec,
                    const Options &opt) {
+  if (spec.k == GemmKernelConfig::kDynamicK)
+    return optionError("kernel '" + name +
+                       "' takes K at run time (k = ?): run it through the "
+                       "compiled host program (fp8-gpu-pipeline{host=llvm "
+                       "target=emulator}), which passes K");
   int64_t M = spec.m == GemmKernelConfig::kDynamicM ? runtimeM : spec.m;
   bool nothing;
   if (!checkRows(name, M, 1, spec.n, spec.k, nothing) || nothing)

@@ -588,11 +588,19 @@ void TiledKernelBuilder::buildChunk(OpBuilder &fb, Location fl,
 
 /// The chunk's accumulator starts from C (f32; padding rows and columns
 /// repeat the last real one) or, at the first interval, from +0.0 (no buffer
-/// to fill).
+/// to fill; with a run-time K, which may be 0, filled with +0.0).
 Value TiledKernelBuilder::initialAccumulator(OpBuilder &fb, Location fl,
                                              const Chunk &ch) {
   Value acc =
       tensor::EmptyOp::create(fb, fl, chunkType.getShape(), b.getF32Type());
+  // A K known only at run time may be 0: no interval then writes the
+  // accumulator, so it starts as +0.0 (a static K = 0 never gets here).
+  if (!op.c && !getConstantIntValue(kSize))
+    return linalg::FillOp::create(fb, fl,
+                                  ValueRange{arith::ConstantOp::create(
+                                      fb, fl, fb.getF32FloatAttr(0.0f))},
+                                  ValueRange{acc})
+        .getResult(0);
   if (!op.c)
     return acc;
   return generate(

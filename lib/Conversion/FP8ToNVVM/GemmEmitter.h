@@ -82,13 +82,17 @@ struct GemmEmitter : KernelEmitter<GemmKernelSpec> {
   GemmEmitter(OpBuilder &builder, Location loc, const GemmKernelSpec &spec);
 
   // What the configuration selects.
-  bool hasAcc, masked, contiguous, grouped, hasGroupArg, dynamicM;
+  bool hasAcc, masked, contiguous, grouped, hasGroupArg, dynamicM, dynamicK;
+  /// K blocks of a static K (cfg.kBlocks()); a dynamic-K kernel's are the
+  /// run-time kBlockCount.
   int64_t kBlocks, nTiles, consumerN, accRegs;
 
   // The kernel's parameters (global pointers cast to address space 1).
   Value tmapA, tmapB, tmapSA, sbPtr, dPtr, cPtr, groupPtr;
   // Rows, tiles: constants, or computed from the run-time M.
   Value mRows, tiles, groupTiles, mTiles;
+  // A dynamic-K kernel's K blocks, ceil(k / 128) of its last parameter.
+  Value kBlockCount;
   // Thread, CTA and shared memory.
   Value tid, ctaId, ctaCount, wg, wgThread, smem, smemAddr, ticks;
 
@@ -98,6 +102,10 @@ struct GemmEmitter : KernelEmitter<GemmKernelSpec> {
   // --- GemmTileScheduler.cpp ------------------------------------------------
   /// M, the tile count of the grid and, masked, of one group.
   void emitTileCount(Value runtimeM);
+  /// A dynamic-K kernel's K-block count from the run-time K.
+  void emitKBlockCount(Value runtimeK);
+  /// The K blocks of the problem: a constant, or the run-time count.
+  Value kBlocksValue();
   /// The tile rows of the grouped tile order (groupM > 1).
   void emitTileOrder();
   /// Tile -> (tile row, tile column), row-major or grouped order.

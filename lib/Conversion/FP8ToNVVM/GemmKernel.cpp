@@ -38,6 +38,7 @@ GemmEmitter::GemmEmitter(OpBuilder &builder, Location loc,
   grouped = masked || contiguous;
   hasGroupArg = contiguous || (masked && spec.hasCounts);
   dynamicM = cfg.m == GemmKernelConfig::kDynamicM;
+  dynamicK = cfg.hasDynamicK();
   kBlocks = cfg.kBlocks();
   nTiles = cfg.nTiles();
   // Each consumer warpgroup computes 64 rows x consumerN columns of the
@@ -59,7 +60,8 @@ namespace {
 /// The kernel function and its launch attributes. Parameters: tmapA, tmapB,
 /// tmapSA, sb, d (pointers), m (i32)[, c (pointer)] (GemmKernelConfig.h);
 /// grouped kernels end with the pointer to the group counts (masked) or the
-/// per-row group index (contiguous), both i32.
+/// per-row group index (contiguous), both i32; dynamic-K kernels with k
+/// (i32).
 LLVM::LLVMFuncOp createKernelFunction(GemmEmitter &e, StringRef name) {
   ImplicitLocOpBuilder &b = e.b;
   SmallVector<Type> argTypes(5, e.ir.ptr);
@@ -68,6 +70,8 @@ LLVM::LLVMFuncOp createKernelFunction(GemmEmitter &e, StringRef name) {
     argTypes.push_back(e.ir.ptr);
   if (e.hasGroupArg)
     argTypes.push_back(e.ir.ptr);
+  if (e.dynamicK)
+    argTypes.push_back(e.ir.i32);
   // .maxntid + .minnctapersm 1 give ptxas the register cap at entry that
   // setmaxnreg needs (otherwise it ignores setmaxnreg, warning C7508).
   auto fn = e.ir.createKernelFunction(name, argTypes, e.cfg.threads());
@@ -84,8 +88,8 @@ void bindParameters(GemmEmitter &e, Block *entry) {
   e.sbPtr = ir.toGlobal(entry->getArgument(3));
   e.dPtr = ir.toGlobal(entry->getArgument(4));
   e.cPtr = e.hasAcc ? ir.toGlobal(entry->getArgument(6)) : Value();
-  e.groupPtr =
-      e.hasGroupArg ? ir.toGlobal(entry->getArguments().back()) : Value();
+  e.groupPtr = e.hasGroupArg ? ir.toGlobal(entry->getArgument(e.hasAcc ? 7 : 6))
+                             : Value();
 }
 
 /// The thread's warpgroup and place in it, the CTA's place in the grid and
@@ -115,6 +119,8 @@ LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
   KernelBuilder &ir = e.ir;
   assert((!spec.config.bScalesPerColumn || !e.grouped) &&
          "per-column B scales are implemented for the 2-D kernel only");
+  assert((!e.dynamicK || !e.grouped) &&
+         "a run-time K is implemented for the 2-D kernel only");
 
   LLVM::LLVMFuncOp fn = createKernelFunction(e, name);
   Block *entry = fn.addEntryBlock(b);
@@ -122,6 +128,9 @@ LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
   bindParameters(e, entry);
   // M is the last i32 parameter of a dynamic-M kernel.
   e.emitTileCount(entry->getArgument(5));
+  // K is the last i32 parameter of a dynamic-K kernel.
+  if (e.dynamicK)
+    e.emitKBlockCount(entry->getArguments().back());
   emitThreadValues(e, smemSymbol);
   e.emitBarrierInit();
   e.emitTileOrder();

@@ -51,7 +51,7 @@ BScales GemmEmitter::emitBScaleLoads(const ConsumerTile &ct, Value kBlock) {
     Value blk = ir.add(ct.sbBlock0, ir.c32(i));
     if (i > 0)
       blk = arith::MinUIOp::create(b, blk, ir.c32(cfg.nScaleBlocks() - 1));
-    Value sbIdx = ir.add(ir.mul(blk, ir.c32(kBlocks)), kBlock);
+    Value sbIdx = ir.add(ir.mul(blk, kBlocksValue()), kBlock);
     if (ct.sbGroup0)
       sbIdx = ir.add(ct.sbGroup0, sbIdx);
     sb.blocks.push_back(

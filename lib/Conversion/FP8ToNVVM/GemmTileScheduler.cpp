@@ -24,6 +24,17 @@ void GemmEmitter::emitTileCount(Value runtimeM) {
     tiles = ir.mul(groupTiles, ir.c32(spec.numGroups));
 }
 
+void GemmEmitter::emitKBlockCount(Value runtimeK) {
+  // ceil(k / 128): the last block may be partial (its codes past K are the
+  // TMA's zero fill, its scales the op's last K block's), and k = 0 runs
+  // no block (the accumulators stay C or +0.0).
+  kBlockCount = ir.ceilDivTimes(runtimeK, cfg.blockK, 1);
+}
+
+Value GemmEmitter::kBlocksValue() {
+  return dynamicK ? kBlockCount : ir.c32(kBlocks);
+}
+
 void GemmEmitter::emitTileOrder() {
   if (cfg.groupM > 1)
     mTiles =
@@ -90,7 +101,7 @@ Tile GemmEmitter::tileOf(Value tile) {
 
 Value GemmEmitter::kBlocksOf(const Tile &t) {
   if (!t.active)
-    return ir.c32(kBlocks);
+    return kBlocksValue();
   return arith::SelectOp::create(b, t.active, ir.c32(kBlocks), ir.c32(0));
 }
 

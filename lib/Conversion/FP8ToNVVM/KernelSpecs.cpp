@@ -18,6 +18,12 @@ using namespace mlir::fp8;
 /// (fp8-launch-kernels).
 static constexpr int64_t kMaxKernelExtent = GemmKernelConfig::kMaxExtent;
 
+/// The K at which the cost model chooses the tiles of a kernel taking K at
+/// run time (the Wgrad GEMM over a run-time token count): a training
+/// step's tokens per GPU (e.g. 4 sequences of 1024). The modelled time of
+/// such a kernel depends on K and is not recorded.
+static constexpr int64_t kModelledDynamicK = 4096;
+
 /// Whether a static size of `sizes` is too large for the kernels (TMA
 /// coordinates, the i32 M parameter); then `os` says which.
 static bool explainKernelExtents(llvm::raw_ostream &os,
@@ -84,12 +90,37 @@ static std::string explainNoKernel(ScaledMatmulOp op) {
   };
   std::string why;
   llvm::raw_string_ostream os(why);
-  // M (the token dimension) may be dynamic: one kernel for every M, which
-  // takes M at run time. N and K are compiled in.
-  if (!isStatic(aTy.getShape().drop_front()) || !isStatic(bTy.getShape()) ||
+  // M (the token dimension of Fprop and Dgrad) may be dynamic: one kernel
+  // for every M, which takes M at run time. So may K (the token dimension
+  // of the Wgrad, dW = dY^T X) with a scale per K block: the kernel takes
+  // it at run time too. N is compiled in.
+  if (ShapedType::isDynamic(bTy.getShape()[0]) ||
       !isStatic(resTy.getShape().drop_front())) {
-    os << "needs static N and K (only M may be dynamic), got " << aTy << ", "
+    os << "needs a static N (M and K may be dynamic), got " << aTy << ", "
        << bTy << " -> " << resTy;
+    return why;
+  }
+  const bool dynamicK = ShapedType::isDynamic(aTy.getShape()[1]);
+  if (dynamicK != ShapedType::isDynamic(bTy.getShape()[1])) {
+    os << "needs K static in both operands or dynamic in both, got " << aTy
+       << ", " << bTy;
+    return why;
+  }
+  if (dynamicK && (!isBlock(aTy, 1, 128) ||
+                   (!isBlock(bTy, 128, 128) && !isBlock(bTy, 1, 128)))) {
+    os << "a dynamic K needs a scale per 128 K (a: [1, 128], b: [128, 128] "
+          "or [1, 128]), got a: "
+       << aTy << ", b: " << bTy;
+    return why;
+  }
+  // A run-time K of 0 gives D = C without a launch (a device copy: the
+  // launcher), so C must have D's element type.
+  if (dynamicK && op.getC() &&
+      cast<RankedTensorType>(op.getC().getType()).getElementType() !=
+          resTy.getElementType()) {
+    os << "a dynamic K needs an accumulator C of the result's element type "
+          "(K = 0 copies C to the result), got "
+       << op.getC().getType() << " -> " << resTy;
     return why;
   }
   // b: [128, 128] is the weight of Fprop and Dgrad (DeepSeek-V3 §3.3.2);
@@ -188,6 +219,8 @@ mlir::fp8::getGemmKernelSpec(ScaledMatmulOp op,
   int64_t m = aTy.getShape()[0], k = aTy.getShape()[1], n = bTy.getShape()[0];
   if (ShapedType::isDynamic(m))
     m = GemmKernelConfig::kDynamicM;
+  if (ShapedType::isDynamic(k))
+    k = GemmKernelConfig::kDynamicK;
   // K need not be a multiple of 16 (TMA global strides are): the host pads
   // the codes' rows to one with zero codes (fp8-launch-kernels).
   GemmKernelSpec spec;
@@ -195,10 +228,13 @@ mlir::fp8::getGemmKernelSpec(ScaledMatmulOp op,
   if (model && !o.any() && m != GemmKernelConfig::kDynamicM && m > 0) {
     // The model's tiles and stages, spelled as overrides so that the kernel
     // name carries them (`_t<BM>x<BN>s<S>` unless they are the default) and
-    // the host runtime and the emulator read them back from it.
+    // the host runtime and the emulator read them back from it. A run-time
+    // K (the Wgrad's tokens) is modelled at kModelledDynamicK.
     GemmKernelConfig chosen =
-        chooseGemmConfigByModel(m, n, k, *model, /*blockMDivides=*/0,
-                                /*groups=*/1, /*grouped=*/false, bPerColumn)
+        chooseGemmConfigByModel(
+            m, n, k == GemmKernelConfig::kDynamicK ? kModelledDynamicK : k,
+            *model, /*blockMDivides=*/0,
+            /*groups=*/1, /*grouped=*/false, bPerColumn)
             .config;
     o.blockM = chosen.blockM;
     o.blockN = chosen.blockN;
@@ -322,7 +358,7 @@ GemmKernelAttr mlir::fp8::getGemmKernelAttr(MLIRContext *ctx,
                                                    : GroupLayout::contiguous;
   int64_t ctas = 0;
   FloatAttr us, tflops;
-  if (c.m != GemmKernelConfig::kDynamicM) {
+  if (c.m != GemmKernelConfig::kDynamicM && !c.hasDynamicK()) {
     GemmKernelConfig modelled = c;
     if (spec.grouping == GemmGrouping::masked)
       modelled.m = spec.numGroups *
@@ -335,8 +371,9 @@ GemmKernelAttr mlir::fp8::getGemmKernelAttr(MLIRContext *ctx,
   Type f32 = b.getF32Type();
   return GemmKernelAttr::get(
       ctx, c.m == GemmKernelConfig::kDynamicM ? ShapedType::kDynamic : c.m, c.n,
-      c.k, spec.aType, spec.bType, spec.resultType, spec.accType, f32, f32,
-      c.bScalesPerColumn ? 1 : 128, c.scaleK, layout, spec.numGroups,
+      c.hasDynamicK() ? ShapedType::kDynamic : c.k, spec.aType, spec.bType,
+      spec.resultType, spec.accType, f32, f32, c.bScalesPerColumn ? 1 : 128,
+      c.scaleK, layout, spec.numGroups,
       spec.hasCounts ? b.getBoolAttr(true) : BoolAttr(), c.blockM, c.blockN,
       c.blockK, c.stages, c.consumers, /*cluster=*/1, /*multicast=*/1, c.groupM,
       /*swapAB=*/BoolAttr(), KernelEpilogue::store, b.getStringAttr(chip.name),

@@ -207,6 +207,10 @@ struct FP8LaunchKernelsPass
     int64_t mDim = aCodesTy.getRank() - 2;
     if (aCodesTy.isDynamicDim(mDim))
       assertRowsFitKernel(b, tensor::DimOp::create(b, aCodes, mDim), gemm);
+    // A run-time K (the Wgrad over a run-time token count).
+    if (aCodesTy.isDynamicDim(mDim + 1))
+      assertDepthFitsKernel(b, tensor::DimOp::create(b, aCodes, mDim + 1),
+                            gemm);
     // TMA global strides must be multiples of 16 bytes: rows of K codes
     // with K % 16 != 0 are padded with zero codes to a multiple of 16. The
     // kernel reads the padding as (exact) zero products, like the

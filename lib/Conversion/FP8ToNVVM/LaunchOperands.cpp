@@ -38,8 +38,22 @@ MemRefType memrefOf(Type tensorType) {
 Value mlir::fp8::padCodes(ImplicitLocOpBuilder &b, Value codes) {
   auto ty = cast<RankedTensorType>(codes.getType());
   int64_t rank = ty.getRank();
-  int64_t k = ty.getDimSize(rank - 1),
-          kPad = GemmKernelConfig::ceilDiv(k, 16) * 16;
+  int64_t k = ty.getDimSize(rank - 1);
+  if (ShapedType::isDynamic(k)) {
+    // A run-time K (the Wgrad's tokens): padded to roundUp(K, 16) at run
+    // time (a copy of the codes also when K is a multiple of 16).
+    Value kv = tensor::DimOp::create(b, codes, rank - 1);
+    Value sixteen = arith::ConstantIndexOp::create(b, 16);
+    Value kPadV = arith::MulIOp::create(
+        b, arith::CeilDivUIOp::create(b, kv, sixteen), sixteen);
+    Value zero = arith::ConstantOp::create(
+        b, ty.getElementType(), b.getFloatAttr(ty.getElementType(), 0.0));
+    SmallVector<OpFoldResult> low(rank, b.getIndexAttr(0)),
+        high(rank, b.getIndexAttr(0));
+    high.back() = OpFoldResult(arith::SubIOp::create(b, kPadV, kv).getResult());
+    return tensor::PadOp::create(b, ty, codes, low, high, zero);
+  }
+  int64_t kPad = GemmKernelConfig::ceilDiv(k, 16) * 16;
   if (k == kPad)
     return codes;
   SmallVector<int64_t> shape(ty.getShape());
@@ -61,13 +75,22 @@ Value mlir::fp8::transposeScales(ImplicitLocOpBuilder &b, Value aScales,
   int64_t kb = saTy.getDimSize(rank - 1), mStatic = saTy.getDimSize(rank - 2);
   SmallVector<int64_t> lead(saTy.getShape().drop_back(2));
   bool dynM = ShapedType::isDynamic(mStatic);
-  SmallVector<Value> padSizes;
+  // A run-time K (rank 2 only): KB rows at run time.
+  bool dynKB = ShapedType::isDynamic(kb);
+  Value kbV =
+      dynKB ? Value(tensor::DimOp::create(b, aScales, rank - 1)) : Value();
+  SmallVector<Value> padSizes, transposedSizes;
+  if (dynKB) {
+    padSizes.push_back(kbV);
+    transposedSizes.push_back(kbV);
+  }
   Value m;
   if (dynM) {
     m = tensor::DimOp::create(b, aCodes, rank - 2);
     Value four = arith::ConstantIndexOp::create(b, 4);
     padSizes.push_back(
         arith::MulIOp::create(b, arith::CeilDivUIOp::create(b, m, four), four));
+    transposedSizes.push_back(m);
     mSizes.push_back(m);
   }
   auto shapeOf = [&](int64_t rows) {
@@ -91,7 +114,7 @@ Value mlir::fp8::transposeScales(ImplicitLocOpBuilder &b, Value aScales,
     perm.push_back(i);
   perm.append({rank - 1, rank - 2});
   Value transposedInit = tensor::EmptyOp::create(
-      b, shapeOf(mStatic), b.getF32Type(), dynM ? ValueRange{m} : ValueRange{});
+      b, shapeOf(mStatic), b.getF32Type(), transposedSizes);
   Value transposed =
       linalg::TransposeOp::create(b, aScales, transposedInit, perm)
           .getResult()
@@ -100,7 +123,7 @@ Value mlir::fp8::transposeScales(ImplicitLocOpBuilder &b, Value aScales,
       strides(rank, b.getIndexAttr(1)), sizes;
   for (int64_t d : lead)
     sizes.push_back(b.getIndexAttr(d));
-  sizes.push_back(b.getIndexAttr(kb));
+  sizes.push_back(dynKB ? OpFoldResult(kbV) : OpFoldResult(b.getIndexAttr(kb)));
   sizes.push_back(dynM ? OpFoldResult(m)
                        : OpFoldResult(b.getIndexAttr(mStatic)));
   return tensor::InsertSliceOp::create(b, transposed, padded, offsets, sizes,
@@ -173,6 +196,18 @@ void mlir::fp8::assertRowsFitKernel(ImplicitLocOpBuilder &b, Value rows,
       (op->getName().getStringRef() +
        ": 2^31 rows or more (M) at run time; the GPU kernels' TMA "
        "coordinates and row counts are signed 32-bit")
+          .str());
+}
+
+void mlir::fp8::assertDepthFitsKernel(ImplicitLocOpBuilder &b, Value k,
+                                      Operation *op) {
+  Value limit = arith::ConstantIndexOp::create(b, kMaxKernelExtent);
+  Value fits = arith::CmpIOp::create(b, arith::CmpIPredicate::ult, k, limit);
+  cf::AssertOp::create(
+      b, fits,
+      (op->getName().getStringRef() +
+       ": a K of 2^31 or more at run time; the GPU kernels' TMA "
+       "coordinates and K are signed 32-bit")
           .str());
 }
 

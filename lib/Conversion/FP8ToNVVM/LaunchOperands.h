@@ -25,6 +25,7 @@ Value padCodes(ImplicitLocOpBuilder &b, Value codes);
 /// 16-byte aligned, as the kernel's TMA reads it (a masked grouped GEMM's
 /// [G, M, KB] per group). Only the M of a rank-2 tensor may be dynamic: read
 /// from `aCodes` (the codes of the same operand); `mSizes` gets it, if any.
+/// KB may be dynamic too (a run-time K, rank 2): read from `aScales`.
 /// `staticPadRows` (a static M only): pad to that many instead (per-column
 /// B scales: [KB, Np]).
 Value transposeScales(ImplicitLocOpBuilder &b, Value aScales, Value aCodes,
@@ -53,6 +54,10 @@ Value toTensor(ImplicitLocOpBuilder &b, Value buffer, Type tensorType);
 /// below 2^31, as the kernels' TMA coordinates and i32 row counts need.
 /// (A static size of 2^31 or more is a compile-time error, KernelSpecs.cpp.)
 void assertRowsFitKernel(ImplicitLocOpBuilder &b, Value rows, Operation *op);
+
+/// A K (the contraction size) known only at run time: below 2^31, as the
+/// kernels' TMA coordinates and i32 K need.
+void assertDepthFitsKernel(ImplicitLocOpBuilder &b, Value k, Operation *op);
 
 /// The contiguous layout's group_ids [M]: every index in [-1, G) and every
 /// run of a group (not of padding, -1) starting at a multiple of

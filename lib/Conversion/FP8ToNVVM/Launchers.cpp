@@ -228,11 +228,11 @@ void buildGemmLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
   // The codes and A scales are read by TMA (through descriptors of the raw
   // buffers), the B scales and D by plain loads and stores.
   Value aDev = h.input(a, numElements(h, a), dynamicSizes(b, a));
-  Value bDev = h.input(bw, numElements(h, bw), ValueRange{});
+  Value bDev = h.input(bw, numElements(h, bw), dynamicSizes(b, bw));
   Value saDev = h.input(saT, bytesOf(h, numElements(h, saT), b.getF32Type()),
                         dynamicSizes(b, saT));
-  Value sbDev =
-      h.input(sb, bytesOf(h, numElements(h, sb), b.getF32Type()), ValueRange{});
+  Value sbDev = h.input(sb, bytesOf(h, numElements(h, sb), b.getF32Type()),
+                        dynamicSizes(b, sb));
   auto dTy = cast<MemRefType>(d.getType());
   Value dDev = h.output(d, bytesOf(h, numElements(h, d), dTy.getElementType()),
                         dynamicSizes(b, d));
@@ -246,6 +246,37 @@ void buildGemmLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
     accDev =
         h.input(acc, bytesOf(h, numElements(h, acc), accTy.getElementType()),
                 dynamicSizes(b, acc));
+  }
+  // A run-time K (the Wgrad over a run-time token count): the kernel takes
+  // the codes' row length Kp last (its K blocks are ceil(Kp / 128) =
+  // ceil(K / 128)). K = 0 has no K block to run and its tensor maps would
+  // describe an empty extent (invalid): D is C (of D's type: KernelSpecs.cpp)
+  // or +0.0, written on the device without a launch. The stream is
+  // synchronised around the two branches (a token does not leave them).
+  Value kRun;
+  scf::IfOp kIf;
+  if (c.hasDynamicK()) {
+    kRun = memref::DimOp::create(b, a,
+                                 cast<MemRefType>(a.getType()).getRank() - 1);
+    gpu::WaitOp::create(b, Type(), ValueRange{h.chain});
+    kIf = scf::IfOp::create(
+        b, arith::CmpIOp::create(b, arith::CmpIPredicate::eq, kRun, h.idx(0)),
+        /*withElseRegion=*/true);
+    b.setInsertionPointToStart(kIf.thenBlock());
+    h.chain = gpu::WaitOp::create(b, h.token, ValueRange{}).getAsyncToken();
+    if (accDev) {
+      h.copy(dDev, accDev);
+    } else {
+      Type dElem = dTy.getElementType();
+      Value zero =
+          arith::ConstantOp::create(b, dElem, b.getFloatAttr(dElem, 0.0));
+      h.chain =
+          gpu::MemsetOp::create(b, h.token, ValueRange{h.chain}, dDev, zero)
+              .getAsyncToken();
+    }
+    gpu::WaitOp::create(b, Type(), ValueRange{h.chain});
+    b.setInsertionPointToStart(kIf.elseBlock());
+    h.chain = gpu::WaitOp::create(b, h.token, ValueRange{}).getAsyncToken();
   }
   // TMA descriptors (the kernel ABI, GemmKernelConfig.h) over the device
   // buffers: codes as u8 with 128-byte swizzle and a 128-byte inner box;
@@ -278,7 +309,14 @@ void buildGemmLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
     kernelArgs.push_back(accDev);
   if (groupDev)
     kernelArgs.push_back(groupDev);
+  if (kRun)
+    kernelArgs.push_back(h.i32(kRun));
   h.launch(kernel, grid, c.threads(), c.sharedMemoryBytes(), kernelArgs);
+  if (kIf) {
+    gpu::WaitOp::create(b, Type(), ValueRange{h.chain});
+    b.setInsertionPointAfter(kIf);
+    h.chain = gpu::WaitOp::create(b, h.token, ValueRange{}).getAsyncToken();
+  }
   h.finish();
 }
 

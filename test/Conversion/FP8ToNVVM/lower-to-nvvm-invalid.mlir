@@ -8,11 +8,24 @@
 // CHECK-NOT: llvm.func @fp8_scaled_matmul
 // CHECK-NOT: fp8_launch
 
-// A dynamic K (or N): only M may be dynamic.
-func.func @dynamic_k(%a: !fp8.scaled<128x?xf8E4M3FN, block = [1, 128], scale = f32>,
-                     %b: !fp8.scaled<128x?xf8E4M3FN, block = [128, 128], scale = f32>) -> tensor<128x128xbf16> {
-  // expected-remark @+1 {{fp8-lower-to-nvvm: no GPU GEMM kernel for 'fp8.scaled_matmul' (needs static N and K (only M may be dynamic)}}
-  %d = fp8.scaled_matmul %a, %b : !fp8.scaled<128x?xf8E4M3FN, block = [1, 128], scale = f32>, !fp8.scaled<128x?xf8E4M3FN, block = [128, 128], scale = f32> -> tensor<128x128xbf16>
+// A dynamic N: M and K may be dynamic (a dynamic K: the Wgrad over a
+// run-time token count, test/Integration/GPUHost/dynamic-k-wgrad.mlir).
+func.func @dynamic_n(%a: !fp8.scaled<128x256xf8E4M3FN, block = [1, 128], scale = f32>,
+                     %b: !fp8.scaled<?x256xf8E4M3FN, block = [128, 128], scale = f32>) -> tensor<128x?xbf16> {
+  // expected-remark @+1 {{fp8-lower-to-nvvm: no GPU GEMM kernel for 'fp8.scaled_matmul' (needs a static N (M and K may be dynamic)}}
+  %d = fp8.scaled_matmul %a, %b : !fp8.scaled<128x256xf8E4M3FN, block = [1, 128], scale = f32>, !fp8.scaled<?x256xf8E4M3FN, block = [128, 128], scale = f32> -> tensor<128x?xbf16>
+  return %d : tensor<128x?xbf16>
+}
+
+// -----
+
+// A dynamic K with an accumulator C of another type than the result: a
+// run-time K of 0 copies C to the result on the device (no conversion).
+func.func @dynamic_k_acc_type(%a: !fp8.scaled<128x?xf8E4M3FN, block = [1, 128], scale = f32>,
+                              %b: !fp8.scaled<128x?xf8E4M3FN, block = [1, 128], scale = f32>,
+                              %c: tensor<128x128xf32>) -> tensor<128x128xbf16> {
+  // expected-remark @+1 {{no GPU GEMM kernel for 'fp8.scaled_matmul' (a dynamic K needs an accumulator C of the result's element type}}
+  %d = fp8.scaled_matmul %a, %b acc(%c : tensor<128x128xf32>) : !fp8.scaled<128x?xf8E4M3FN, block = [1, 128], scale = f32>, !fp8.scaled<128x?xf8E4M3FN, block = [1, 128], scale = f32> -> tensor<128x128xbf16>
   return %d : tensor<128x128xbf16>
 }
 

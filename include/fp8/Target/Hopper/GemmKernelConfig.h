@@ -29,6 +29,11 @@
 //             computes its tile count and row masks from it.
 //   6 c:      (kernels named ..._acc<c> only) [M, N] bf16 or f32 accumulator
 //             operand C, row-major: the accumulators' initial value.
+//   last k:   (dynamic-K kernels only, `k == kDynamicK`: the Wgrad GEMM
+//             over a run-time token count) i32, the codes' row length at
+//             run time (K, or K padded to 16); the kernel runs ceil(k / 128)
+//             K blocks, so k = 0 runs none (the launcher does not launch
+//             then: a tensor map cannot describe an empty extent).
 // Out-of-bounds TMA elements are zero-filled (K, M and N tails). The host
 // pads the rows of the codes to a multiple of 16 bytes with zero codes when
 // K is not one (TMA global strides), so the A/B maps describe [*, Kp].
@@ -45,6 +50,8 @@ namespace fp8 {
 struct GemmKernelConfig {
   /// The `m` of a kernel compiled for a run-time M.
   static constexpr int64_t kDynamicM = -1;
+  /// The `k` of a kernel compiled for a run-time K (its last parameter).
+  static constexpr int64_t kDynamicK = -1;
 
   int64_t m = 0, n = 0, k = 0;
   int64_t blockM = 128;  // rows per CTA tile: 64 per consumer row group
@@ -125,7 +132,10 @@ struct GemmKernelConfig {
   int64_t mTiles() const { return ceilDiv(m, blockM); }
   int64_t nTiles() const { return ceilDiv(n, blockN); }
   int64_t tiles() const { return mTiles() * nTiles(); }
-  int64_t kBlocks() const { return ceilDiv(k, blockK); }
+  /// K blocks of a static K (0 for a run-time K: the kernel computes
+  /// them from its k parameter).
+  int64_t kBlocks() const { return hasDynamicK() ? 0 : ceilDiv(k, blockK); }
+  bool hasDynamicK() const { return k == kDynamicK; }
   int64_t nScaleBlocks() const { return ceilDiv(n, 128); }
   /// One scale along the whole K (a K longer than one block: with K <= 128
   /// the two forms are the same kernel).

@@ -18,7 +18,10 @@
 //             and column of B along the whole K (scale_k = k, the rowwise
 //             and per-tensor presets);
 //             <M> is `dyn` for a kernel taking M at run time
-//             (fp8_scaled_matmul_dynx2112x7168_e4m3_e4m3_bf16); the suffix
+//             (fp8_scaled_matmul_dynx2112x7168_e4m3_e4m3_bf16), <K> `dyn`
+//             for one taking K at run time (the Wgrad GEMM over a run-time
+//             token count: fp8_scaled_matmul_300x400xdyn_e4m3_e4m3_f32_b1x128);
+//             the suffix
 //             names a configuration other than the shape's default
 //             (BLOCK_M x BLOCK_N tiles, S stages; consumers = BM / 64), so
 //             two configurations of one shape never share a name:
@@ -70,14 +73,16 @@ inline const char *getKernelElementTypeName(KernelElementType t) {
 
 /// The GEMM kernel of an M x N x K block-scaled matmul with FP8 operands `a`,
 /// `b` and result element type `out` (bf16 or f32); `m` < 0: a kernel for
-/// any M (the run-time M is its last parameter).
+/// any M (the run-time M is its parameter 5); `k` < 0: for any K (its last
+/// parameter).
 inline std::string getGemmKernelName(int64_t m, int64_t n, int64_t k,
                                      KernelElementType a, KernelElementType b,
                                      KernelElementType out) {
   std::string rows = m < 0 ? std::string("dyn") : std::to_string(m);
-  return "fp8_scaled_matmul_" + rows + "x" + std::to_string(n) + "x" +
-         std::to_string(k) + "_" + getKernelElementTypeName(a) + "_" +
-         getKernelElementTypeName(b) + "_" + getKernelElementTypeName(out);
+  std::string depth = k < 0 ? std::string("dyn") : std::to_string(k);
+  return "fp8_scaled_matmul_" + rows + "x" + std::to_string(n) + "x" + depth +
+         "_" + getKernelElementTypeName(a) + "_" + getKernelElementTypeName(b) +
+         "_" + getKernelElementTypeName(out);
 }
 
 /// The grouped GEMM kernel of G GEMMs M x N x K (`masked`) or of one M x K

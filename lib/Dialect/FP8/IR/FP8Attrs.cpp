@@ -393,7 +393,7 @@ static GemmKernelConfig makeConfig(int64_t m, int64_t n, int64_t k,
   GemmKernelConfig c;
   c.m = ShapedType::isDynamic(m) ? GemmKernelConfig::kDynamicM : m;
   c.n = n;
-  c.k = k;
+  c.k = ShapedType::isDynamic(k) ? GemmKernelConfig::kDynamicK : k;
   c.blockM = blockM;
   c.blockN = blockN;
   c.blockK = blockK;
@@ -443,8 +443,9 @@ static LogicalResult
 verifyGemmKernelProblem(function_ref<InFlightDiagnostic()> emitError, int64_t m,
                         int64_t n, int64_t k, Type a, Type b, Type d, Type c,
                         Type aScale, Type bScale, int64_t bScaleRows) {
-  if ((!ShapedType::isDynamic(m) && m < 1) || n < 1 || k < 1)
-    return emitError() << "needs m, n and k >= 1 (m may be ?), got "
+  if ((!ShapedType::isDynamic(m) && m < 1) || n < 1 ||
+      (!ShapedType::isDynamic(k) && k < 1))
+    return emitError() << "needs m, n and k >= 1 (m and k may be ?), got "
                        << shapeString({m, n, k});
   if (!isSupportedFP8Type(a) || !isSupportedFP8Type(b))
     return emitError() << "needs FP8 operands a and b (f8E4M3FN or f8E5M2), "
@@ -481,6 +482,11 @@ LogicalResult GemmKernelAttr::verify(
     return emitError() << "counts needs the masked layout";
   if (layout && bScaleRows != 128)
     return emitError() << "a grouped kernel needs b_scale_rows 128";
+  // A run-time K: the 2-D kernel with a scale per K block (the Wgrad GEMM
+  // over a run-time token count).
+  if (ShapedType::isDynamic(k) && (layout || scaleK != 128))
+    return emitError() << "k = ? needs a 2-D kernel (no layout) with a scale "
+                          "per K block (scale_k 128)";
   // One scale per K block, or one along the whole K (rowwise, per-tensor:
   // then B's are per column, and the kernel reads K block 0's scales).
   if (scaleK != 128 && (scaleK != k || bScaleRows != 1 || layout))

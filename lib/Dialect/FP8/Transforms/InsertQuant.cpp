@@ -335,9 +335,13 @@ Value Rewriter::transposeScaled(IRRewriter &rw, Location loc, Value q) {
   auto parts = DisassembleOp::create(rw, loc, q);
   auto transpose = [&](Value v) -> Value {
     auto vt = cast<RankedTensorType>(v.getType());
+    SmallVector<Value> dyn; // a dynamic token count
+    for (int64_t d : {1, 0})
+      if (vt.isDynamicDim(d))
+        dyn.push_back(tensor::DimOp::create(rw, loc, v, d));
     Value empty = tensor::EmptyOp::create(
         rw, loc, ArrayRef<int64_t>{vt.getDimSize(1), vt.getDimSize(0)},
-        vt.getElementType());
+        vt.getElementType(), dyn);
     return linalg::TransposeOp::create(rw, loc, v, empty,
                                        ArrayRef<int64_t>{1, 0})
         ->getResult(0);
@@ -384,11 +388,19 @@ LogicalResult Rewriter::rewriteWgrad(IRRewriter &rw, Contraction &c,
   Value init = c.op.getDpsInitOperand(0)->get();
   auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
   for (Value v : {a, b, init})
-    if (!cast<RankedTensorType>(v.getType()).hasStaticShape() ||
-        !isa<Float32Type, BFloat16Type, Float16Type>(
+    if (!isa<Float32Type, BFloat16Type, Float16Type>(
             getElementTypeOrSelf(v.getType())))
-      return skip(op, "a weight gradient needs static f32, bf16 or f16 "
-                      "operands");
+      return skip(op, "a weight gradient needs f32, bf16 or f16 operands");
+  // The token count (the contraction, K) may be dynamic: a training step
+  // over a run-time batch. The weight's shape (the result) is static.
+  if (!cast<RankedTensorType>(init.getType()).hasStaticShape() ||
+      ShapedType::isDynamic(c.m) || ShapedType::isDynamic(c.n))
+    return skip(op, "a weight gradient needs a static weight shape (only "
+                    "the token count may be dynamic)");
+  if (ShapedType::isDynamic(c.k) &&
+      llvm::any_of(policy.getActivationBlock(), ShapedType::isDynamic))
+    return skip(op, "a weight gradient over a dynamic token count needs a "
+                    "policy with a static activation block");
   rw.setInsertionPoint(op);
   // dY gets the policy's gradient format: the operand the analysis's
   // pairing says (TrainingGemms.cpp), else the one defined later.

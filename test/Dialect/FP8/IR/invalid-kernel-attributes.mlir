@@ -62,7 +62,7 @@ func.func private @b_scale_rows() attributes {fp8.kernel = #fp8.gemm_kernel<m = 
 
 // -----
 
-// expected-error @+1 {{needs m, n and k >= 1 (m may be ?), got 0x256x256}}
+// expected-error @+1 {{needs m, n and k >= 1 (m and k may be ?), got 0x256x256}}
 func.func private @empty() attributes {fp8.kernel = #fp8.gemm_kernel<m = 0, n = 256, k = 256, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2>}
 
 // -----
@@ -143,3 +143,9 @@ func.func private @requantize_dynamic() attributes {fp8.kernel = #fp8.quantize_k
 // An FP8 input without transpose = true is not a quantize kernel's.
 // expected-error @+1 {{needs a bf16 or f32 input, FP8 codes (f8E4M3FN or f8E5M2) and f32 scales (or f8E8M0FNU with scale_mode pow2)}}
 func.func private @fp8_input() attributes {fp8.kernel = #fp8.quantize_kernel<rows = 4, cols = 256, block_rows = 1, input = f8E4M3FN, fp8 = f8E4M3FN, scale = f32, eps = 1.0e-4 : f32>}
+
+// -----
+
+// A run-time K: the 2-D kernel with a scale per K block only.
+// expected-error @+1 {{k = ? needs a 2-D kernel (no layout) with a scale per K block (scale_k 128)}}
+func.func private @grouped_dynamic_k() attributes {fp8.kernel = #fp8.gemm_kernel<m = 256, n = 256, k = ?, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, layout = masked, groups = 4, block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2>}

@@ -40,3 +40,11 @@ func.func private @quantize_rowwise() attributes {fp8.kernel = #fp8.quantize_ker
 // CHECK-LABEL: func.func private @quantize_e8m0()
 // CHECK-SAME: #fp8.quantize_kernel<rows = 64, cols = 256, block_rows = 128, input = f32, fp8 = f8E4M3FN, scale = f8E8M0FNU, scale_mode = pow2, eps = 9.99999974E-5 : f32>
 func.func private @quantize_e8m0() attributes {fp8.kernel = #fp8.quantize_kernel<rows = 64, cols = 256, block_rows = 128, input = f32, fp8 = f8E4M3FN, scale = f8E8M0FNU, scale_mode = pow2, eps = 1.0e-4 : f32>}
+
+
+// -----
+
+// The Wgrad kernel over a run-time token count: k = ?.
+// CHECK-LABEL: func.func private @dynamic_k()
+// CHECK-SAME: fp8.kernel = #fp8.gemm_kernel<m = 300, n = 400, k = ?, a = f8E4M3FN, b = f8E4M3FN, d = f32, a_scale = f32, b_scale = f32, b_scale_rows = 1, block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2>
+func.func private @dynamic_k() attributes {fp8.kernel = #fp8.gemm_kernel<m = 300, n = 400, k = ?, a = f8E4M3FN, b = f8E4M3FN, d = f32, a_scale = f32, b_scale = f32, b_scale_rows = 1, block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2>}

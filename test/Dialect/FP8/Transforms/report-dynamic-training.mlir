@@ -2,23 +2,24 @@
 // RUN: fp8-opt %s -fp8-assign-precision -fp8-insert-quant -fp8-report -o /dev/null 2>/dev/null | FileCheck %s --check-prefix=PERTOKEN
 
 // One linear's joint training step over a dynamic token count T: the fprop
-// and the dgrad (M = T) are FP8, the weight gradient (a contraction over
-// T, K dynamic) stays f32 (docs/training.md). Every contraction counts at
-// tokens=130 whatever its precision: 2 * 130 * 384 * 512 = 51.12 MFLOP
-// each, so FP8 is 2 of 3 equal GEMMs (66.7%), and X [130, 512] f32, saved
-// for the f32 weight gradient, is 260.00 KiB in high precision and stays so.
+// and the dgrad (M = T) and the weight gradient (a contraction over T, K
+// dynamic: the GPU kernel takes K at run time, docs/gpu-kernel.md) are FP8.
+// Every contraction counts at tokens=130: 2 * 130 * 384 * 512 = 51.12 MFLOP
+// each, so FP8 is all three (100%); the weight gradient's X is cached as
+// FP8 codes and scales along the tokens: 130 * 512 codes + 130 * 4 * 4
+// bytes of scales (the forward's 1x128 tiles) = 68640 bytes = 67.03 KiB.
 
-// CHECK: linalg.matmul {{.*}}linear/wgrad f32 384x512x? 51.12 MFLOP
+// CHECK: fp8.scaled_matmul {{.*}}linear/wgrad fp8 384x512x? 51.12 MFLOP
 // CHECK: matmul FLOPs: 153.35 MFLOP
-// CHECK-NEXT: in FP8: 102.24 MFLOP (66.7%)
-// CHECK: wgrad 1 0 FLOP 51.12 MFLOP 0.0%
-// CHECK-NEXT: saved activations: 260.00 KiB in high precision, 260.00 KiB cached as FP8
+// CHECK-NEXT: in FP8: 153.35 MFLOP (100.0%)
+// CHECK: wgrad 1 51.12 MFLOP 0 FLOP 100.0%
+// CHECK-NEXT: saved activations: 260.00 KiB in high precision, 67.03 KiB cached as FP8
 
 // Without tokens, every GEMM is counted per token (2 * 384 * 512 = 393216
 // FLOP each).
-// PERTOKEN: linalg.matmul {{.*}}linear/wgrad f32 384x512x? 393216 FLOP/tok
+// PERTOKEN: fp8.scaled_matmul {{.*}}linear/wgrad fp8 384x512x? 393216 FLOP/tok
 // PERTOKEN: matmul FLOPs: 0 FLOP + 1.18 MFLOP per token
-// PERTOKEN-NEXT: in FP8: 0 FLOP + 786432 FLOP per token (66.7% of the per-token FLOPs)
+// PERTOKEN-NEXT: in FP8: 0 FLOP + 1.18 MFLOP per token (100.0% of the per-token FLOPs)
 func.func @train_step(%x: tensor<?x512xf32>, %w: tensor<384x512xf32>, %dy: tensor<?x384xf32>)
     -> (tensor<?x384xf32>, tensor<?x512xf32>, tensor<384x512xf32>) {
   %c0 = arith.constant 0.0 : f32

@@ -273,7 +273,7 @@ def FP8_GemmKernelAttr : AttrDef<FP8_Dialect, "GemmKernel"> {
 
     | field | meaning |
     |---|---|
-    | `m`, `n`, `k` | the problem (`m = ?`: M at run time, the kernel's last i32 parameter); for a grouped kernel `m` is a group's rows (masked) or all rows (contiguous) |
+    | `m`, `n`, `k` | the problem (`m = ?`: M at run time, the kernel's i32 parameter 5; `k = ?`: K at run time, the kernel's last i32 parameter, a 2-D kernel with a scale per K block: the Wgrad GEMM over a run-time token count); for a grouped kernel `m` is a group's rows (masked) or all rows (contiguous) |
     | `a`, `b` | FP8 element types of the operands (`f8E4M3FN`, `f8E5M2`) |
     | `d` | element type of the result (`bf16`, `f32`) |
     | `c` | element type of the accumulator operand C (absent: none) |
@@ -304,7 +304,7 @@ def FP8_GemmKernelAttr : AttrDef<FP8_Dialect, "GemmKernel"> {
   let parameters = (ins
     FP8_KernelSizeParameter:$m,
     "int64_t":$n,
-    "int64_t":$k,
+    FP8_KernelSizeParameter:$k,
     "::mlir::Type":$a,
     "::mlir::Type":$b,
     "::mlir::Type":$d,
