@@ -85,8 +85,8 @@ void bindGemmKernelConfig(py::module_ &m) {
   using C = mlir::fp8::GemmKernelConfig;
   py::class_<C> cls(m, "GemmKernelConfig",
                     "The launch configuration of a GEMM kernel "
-                    "(GemmKernelConfig.h; read-only; m None for a run-time "
-                    "M).");
+                    "(GemmKernelConfig.h; read-only; m, k None for a "
+                    "run-time M, K).");
   defGemmConfigFields(cls, [](const C &c) -> const C & { return c; });
   cls.def_readonly("producer_regs", &C::producerRegs)
       .def_readonly("consumer_regs", &C::consumerRegs)

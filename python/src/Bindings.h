@@ -30,23 +30,27 @@ void bindKernels(pybind11::module_ &m);
 void bindReport(pybind11::module_ &m);
 
 /// The fields of a GEMM kernel's GemmKernelConfig as read-only attributes
-/// of `cls` (`m` None for a run-time M; n, k, block_m, block_n, block_k,
+/// of `cls` (`m`, `k` None for a run-time M, K; n, block_m, block_n, block_k,
 /// stages, consumers, group_m, scale_k), read through `config` (T -> const
 /// GemmKernelConfig &): the bound GemmKernelConfig itself, GemmKernel and
 /// ReportKernel.
 template <typename T, typename Config>
 void defGemmConfigFields(pybind11::class_<T> &cls, Config config) {
   using C = mlir::fp8::GemmKernelConfig;
-  cls.def_property_readonly("m", [config](const T &t) {
-    int64_t m = config(t).m;
-    return m == C::kDynamicM ? std::nullopt : std::optional<int64_t>(m);
-  });
+  // A run-time M or K (kDynamicM, kDynamicK) reads None.
+  auto size = [&](const char *name, int64_t C::*member, int64_t dynamic) {
+    cls.def_property_readonly(name, [config, member, dynamic](const T &t) {
+      int64_t v = config(t).*member;
+      return v == dynamic ? std::nullopt : std::optional<int64_t>(v);
+    });
+  };
+  size("m", &C::m, C::kDynamicM);
+  size("k", &C::k, C::kDynamicK);
   auto field = [&](const char *name, int64_t C::*member) {
     cls.def_property_readonly(
         name, [config, member](const T &t) { return config(t).*member; });
   };
   field("n", &C::n);
-  field("k", &C::k);
   field("block_m", &C::blockM);
   field("block_n", &C::blockN);
   field("block_k", &C::blockK);

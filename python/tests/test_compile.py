@@ -231,6 +231,15 @@ func.func @quantize(%x: tensor<256x384xf32>) -> !fp8.scaled<256x384xf8E5M2, bloc
 }
 """
 
+_DYNAMIC_K_GRAPH = """
+func.func @wgrad(%a: !fp8.scaled<300x?xf8E5M2, block = [1, 128], scale = f32>,
+                 %b: !fp8.scaled<400x?xf8E4M3FN, block = [1, 128], scale = f32>) -> tensor<300x400xf32> {
+  %d = fp8.scaled_matmul %a, %b : !fp8.scaled<300x?xf8E5M2, block = [1, 128], scale = f32>,
+       !fp8.scaled<400x?xf8E4M3FN, block = [1, 128], scale = f32> -> tensor<300x400xf32>
+  return %d : tensor<300x400xf32>
+}
+"""
+
 _ROW_MX_GRAPH = """
 func.func @row(%x: tensor<200x400xf32>) -> !fp8.scaled<200x400xf8E4M3FN, block = [1, 400], scale = f32> {
   %q = fp8.quantize %x : tensor<200x400xf32> -> !fp8.scaled<200x400xf8E4M3FN, block = [1, 400], scale = f32>
@@ -275,6 +284,11 @@ def test_gpu_kernels_attributes():
     # A run-time M is None; the kernel has no modelled time.
     dyn, = fp8_mlir.gpu_kernels(fp8_mlir.run_pipeline(_GEMM_GRAPH.format(m="?"), "fp8-lower-to-nvvm"))
     assert (dyn.m, dyn.n, dyn.k, dyn.modelled_us) == (None, 128, 256, None) and dyn.config.m is None
+    # A run-time K (the Wgrad over a dynamic token count) is None too, on the
+    # kernel and its config; its per-column B scales are recorded.
+    wgrad, = fp8_mlir.gpu_kernels(fp8_mlir.run_pipeline(_DYNAMIC_K_GRAPH, "fp8-lower-to-nvvm"))
+    assert (wgrad.m, wgrad.n, wgrad.k, wgrad.config.k) == (300, 400, None, None)
+    assert wgrad.b_scale_rows == 1 and wgrad.config.b_scales_per_column
     # Rowwise blocks [1, 400] (a warp per row: 200 rows / 8 per CTA) and MX
     # blocks [1, 32] (a warp per block: 200 * 13 / 8) record their columns.
     rowwise, mx = fp8_mlir.gpu_kernels(fp8_mlir.run_pipeline(_ROW_MX_GRAPH, "fp8-lower-to-nvvm"))
