@@ -6,7 +6,9 @@
 // past it. barrier0 waits for the CTA's live threads (a barrier waiting only
 // for exited threads completes at their exit, Scheduler.cpp), shfl.sync and
 // bar.warp.sync for the warp's 32 lanes (full member masks only). The
-// warpgroup collectives are in Wgmma.cpp.
+// named barriers (bar.sync / bar.arrive with an id and a thread count) are
+// not .aligned across the CTA: they count arrivals, from any instruction,
+// up to their thread count. The warpgroup collectives are in Wgmma.cpp.
 //
 //===----------------------------------------------------------------------===//
 #include "CtaRun.h"
@@ -50,6 +52,57 @@ Flow CtaRun::barrier0(Thread &t) {
   }
   t.state = State::Blocked;
   return Flow::Yield;
+}
+
+Flow CtaRun::namedBarrier(Thread &t, const Inst &in) {
+  const char *what = in.sub ? "bar.arrive" : "bar.sync";
+  uint64_t id = in.a >= 0 ? static_cast<uint32_t>(t.regs[in.a]) : 0;
+  bool wholeCta = in.b < 0;
+  uint64_t count = wholeCta ? live : static_cast<uint32_t>(t.regs[in.b]);
+  std::ostringstream os;
+  if (id >= kNamedBarriers)
+    os << what << ": barrier id " << id << " outside 0..15";
+  else if (!wholeCta && (count == 0 || count % 32 || count > nthreads))
+    os << what << ": thread count " << count
+       << " is not a positive multiple of the warp size (32) up to the "
+          "CTA's "
+       << nthreads << " threads";
+  if (!os.str().empty())
+    fault(&t, t.pc, os.str());
+  NamedBarrier &b = named[id];
+  bool mismatch = b.wholeCta || wholeCta ? b.wholeCta != wholeCta
+                                         : b.expected != count;
+  if (b.arrived && mismatch) {
+    os << what << ": threads arrive at barrier " << id << " with thread "
+       << "counts " << (b.wholeCta ? "all" : std::to_string(b.expected))
+       << " and " << (wholeCta ? "all" : std::to_string(count));
+    fault(&t, t.pc, os.str());
+  }
+  b.expected = static_cast<uint32_t>(count);
+  b.wholeCta = wholeCta;
+  ++b.arrived;
+  if (in.sub) { // bar.arrive: counted, never waits
+    maybeCompleteNamed(b, ~0u);
+    return Flow::Next;
+  }
+  b.waiting.push_back(t.tid);
+  if (maybeCompleteNamed(b, t.tid))
+    return Flow::Jump; // the last arrival: its pc already advanced
+  t.state = State::Blocked;
+  return Flow::Yield;
+}
+
+bool CtaRun::maybeCompleteNamed(NamedBarrier &b, uint32_t self) {
+  if (!b.arrived || b.arrived < (b.wholeCta ? live : b.expected))
+    return false;
+  ++syncEpoch; // the waiters are ordered after every arrival
+  for (uint32_t u : b.waiting) {
+    threads[u].pc++;
+    if (u != self) // the running thread is already runnable
+      wake(u);
+  }
+  b = NamedBarrier();
+  return true;
 }
 
 /// The source lane of shfl.sync kind `kind` (0 bfly, 1 up, 2 down, 3 idx)

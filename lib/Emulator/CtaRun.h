@@ -103,6 +103,15 @@ struct Collective {
   std::vector<uint32_t> threads;
 };
 
+/// One of a CTA's 16 named barriers (bar.sync / bar.arrive with an id and
+/// a thread count; PTX ISA, bar{.cta}): the threads that arrived in the
+/// current phase and those of them that wait.
+struct NamedBarrier {
+  uint32_t expected = 0, arrived = 0;
+  bool wholeCta = false; // no thread count: every live thread
+  std::vector<uint32_t> waiting;
+};
+
 struct OutstandingRead {
   uint32_t lo, hi;
   int64_t group;
@@ -181,8 +190,8 @@ private:
   std::vector<uint8_t> localArena, localInit; // threads' local frames
   // Shared-memory races between threads: per byte, the last thread (+1; 0:
   // none, or a TMA copy) that stored / loaded it and the synchronisation
-  // epoch it did so in. The epoch advances at every barrier0, bar.warp.sync
-  // and mbarrier phase completion (conservative: any of them may order the
+  // epoch it did so in. The epoch advances at every barrier0, named
+  // barrier, bar.warp.sync and mbarrier phase completion (conservative: any of them may order the
   // accesses), so an access racing one of another thread in the same epoch
   // is reported (SharedMemory.cpp).
   std::vector<uint16_t> storer, loader;
@@ -198,6 +207,8 @@ private:
   std::vector<Warpgroup> wgs;
   std::vector<Collective> warps;
   Collective ctaBarrier;
+  static constexpr uint32_t kNamedBarriers = 16;
+  NamedBarrier named[kNamedBarriers];
   uint32_t live;
   std::string report, continued;
   // The cluster (of one CTA when the launch has no clusters) and this CTA's
@@ -321,6 +332,13 @@ private:
   /// arrive, else null (`t` blocks).
   Collective *arriveWarp(Thread &t, const Inst &in, const char *what);
   Flow barrier0(Thread &t);
+  /// bar.sync (in.sub 0) or bar.arrive (1) on the named barrier `in.a`
+  /// (-1: 0) of `in.b` threads (-1: every live thread of the CTA).
+  Flow namedBarrier(Thread &t, const Inst &in);
+  /// Completes named barrier `b` when its arrivals reach its count,
+  /// releasing its waiters (`self`, the running thread, is not woken: it
+  /// is runnable); true if it completed.
+  bool maybeCompleteNamed(NamedBarrier &b, uint32_t self);
   Flow shuffle(Thread &t, const Inst &in);
   Flow warpSync(Thread &t, const Inst &in);
   Flow electSync(Thread &t, const Inst &in);

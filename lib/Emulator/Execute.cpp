@@ -124,6 +124,8 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE Flow CtaRun::execute(Thread &t, const Inst &in) {
     return Flow::Next;
   case Opcode::Barrier0:
     return barrier0(t);
+  case Opcode::NamedBarrier:
+    return namedBarrier(t, in);
   case Opcode::ClusterArrive:
     return clusterArrive(t);
   case Opcode::ClusterWait:

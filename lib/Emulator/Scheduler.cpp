@@ -113,6 +113,9 @@ Flow CtaRun::exit(Thread &t) {
   // A CTA barrier waiting only for exited threads completes now.
   if (!ctaBarrier.threads.empty() && ctaBarrier.threads.size() == live)
     release(ctaBarrier, ~0u);
+  for (NamedBarrier &b : named)
+    if (b.wholeCta)
+      maybeCompleteNamed(b, ~0u);
   return Flow::Yield;
 }
 
@@ -146,6 +149,13 @@ std::string CtaRun::blockedThreads() {
       if (mb.pending == 0 && mb.tx > 0)
         os << "    expect_tx: " << mb.tx
            << " announced bytes never arrived (no TMA copy in flight)\n";
+    } else if (in.op == Opcode::NamedBarrier) {
+      const Thread &t = threads[tids.front()];
+      uint32_t id = in.a >= 0 ? static_cast<uint32_t>(t.regs[in.a]) : 0;
+      const NamedBarrier &b = named[id];
+      os << "    waiting at named barrier " << id << ": " << b.arrived
+         << " of " << (b.wholeCta ? live : b.expected)
+         << " threads arrived\n";
     } else if (in.op == Opcode::ClusterWait) {
       os << "    waiting for barrier.cluster: " << cluster->arrived << " of "
          << cluster->live << " live threads of the cluster arrived\n";

@@ -4,7 +4,7 @@
 // special registers (x, y and z of tid, ntid, ctaid, nctaid and of the
 // cluster's: clusterid, nclusterid, cluster_ctaid, cluster_nctaid; laneid,
 // cluster_ctarank, cluster_nctarank), the
-// CTA barrier, the warp collectives (shfl.sync, bar.warp.sync, elect.sync),
+// CTA barrier and the named barriers, the warp collectives (shfl.sync, bar.warp.sync, elect.sync),
 // setmaxnreg and cvt f32x2 -> f8x2.
 //
 //===----------------------------------------------------------------------===//
@@ -110,6 +110,30 @@ static bool translateCvtF8x2(Translator &t, NVVM::ConvertF32x2ToF8x2Op cvt) {
   return true;
 }
 
+/// bar.sync id, count (nvvm.barrier; without an id and a count it is
+/// barrier0) and bar.arrive id, count (nvvm.barrier.arrive): the CTA's
+/// named barriers (PTX ISA, bar{.cta}; CtaRun::namedBarrier).
+static bool translateBarrier(Translator &t, NVVM::BarrierOp b) {
+  if (b.getReductionOp())
+    return t.fail(b, "bar.red (a barrier with a reduction) is not modelled");
+  if (!b.getBarrierId() && !b.getNumberOfThreads()) {
+    t.emit(b, Opcode::Barrier0);
+    return true;
+  }
+  Inst &inst = t.emit(b, Opcode::NamedBarrier);
+  inst.a = b.getBarrierId() ? t.slot(b.getBarrierId()) : -1;
+  inst.b = b.getNumberOfThreads() ? t.slot(b.getNumberOfThreads()) : -1;
+  return true;
+}
+
+static bool translateBarrierArrive(Translator &t, NVVM::BarrierArriveOp b) {
+  Inst &inst = t.emit(b, Opcode::NamedBarrier);
+  inst.sub = 1;
+  inst.a = b.getBarrierId() ? t.slot(b.getBarrierId()) : -1;
+  inst.b = t.slot(b.getNumberOfThreads());
+  return true;
+}
+
 /// mapa of a shared::cta address (to a shared::cluster one); generic
 /// addresses of shared memory are not modelled.
 static bool translateMapa(Translator &t, NVVM::MapaOp mapa) {
@@ -126,6 +150,8 @@ static bool translateMapa(Translator &t, NVVM::MapaOp mapa) {
 void mlir::fp8::emu::addNVVMOps(OpTable &table) {
   addSpecialRegisterOps(table);
   table.addBare<NVVM::Barrier0Op>(Opcode::Barrier0);
+  table.add(translateBarrier);
+  table.add(translateBarrierArrive);
   // barrier.cluster.arrive{.relaxed}{.aligned} and barrier.cluster.wait
   // {.aligned}: .aligned only promises that the warp executes the same
   // instruction, so both forms are modelled alike.
