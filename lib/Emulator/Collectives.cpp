@@ -70,8 +70,8 @@ Flow CtaRun::namedBarrier(Thread &t, const Inst &in) {
   if (!os.str().empty())
     fault(&t, t.pc, os.str());
   NamedBarrier &b = named[id];
-  bool mismatch = b.wholeCta || wholeCta ? b.wholeCta != wholeCta
-                                         : b.expected != count;
+  bool mismatch =
+      b.wholeCta || wholeCta ? b.wholeCta != wholeCta : b.expected != count;
   if (b.arrived && mismatch) {
     os << what << ": threads arrive at barrier " << id << " with thread "
        << "counts " << (b.wholeCta ? "all" : std::to_string(b.expected))

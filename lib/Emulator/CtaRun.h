@@ -191,9 +191,9 @@ private:
   // Shared-memory races between threads: per byte, the last thread (+1; 0:
   // none, or a TMA copy) that stored / loaded it and the synchronisation
   // epoch it did so in. The epoch advances at every barrier0, named
-  // barrier, bar.warp.sync and mbarrier phase completion (conservative: any of them may order the
-  // accesses), so an access racing one of another thread in the same epoch
-  // is reported (SharedMemory.cpp).
+  // barrier, bar.warp.sync and mbarrier phase completion (conservative: any of
+  // them may order the accesses), so an access racing one of another thread in
+  // the same epoch is reported (SharedMemory.cpp).
   std::vector<uint16_t> storer, loader;
   std::vector<uint32_t> storeEpoch, loadEpoch;
   uint32_t syncEpoch = 1;

@@ -105,7 +105,7 @@ enum class Opcode : uint16_t {
   ClusterReg, // sub: 0-2 clusterid, 3-5 nclusterid, 6-8 cluster_ctaid,
               // 9-11 cluster_nctaid (x, y, z), 12 ctarank, 13 nctarank
   Barrier0,
-  NamedBarrier, // bar.sync / bar.arrive id, count (sub 1: arrive)
+  NamedBarrier,  // bar.sync / bar.arrive id, count (sub 1: arrive)
   ClusterArrive, // barrier.cluster.arrive (sub 1: .relaxed)
   ClusterWait,   // barrier.cluster.wait
   Mapa,          // d = the shared::cluster address of a in rank b

@@ -153,9 +153,8 @@ std::string CtaRun::blockedThreads() {
       const Thread &t = threads[tids.front()];
       uint32_t id = in.a >= 0 ? static_cast<uint32_t>(t.regs[in.a]) : 0;
       const NamedBarrier &b = named[id];
-      os << "    waiting at named barrier " << id << ": " << b.arrived
-         << " of " << (b.wholeCta ? live : b.expected)
-         << " threads arrived\n";
+      os << "    waiting at named barrier " << id << ": " << b.arrived << " of "
+         << (b.wholeCta ? live : b.expected) << " threads arrived\n";
     } else if (in.op == Opcode::ClusterWait) {
       os << "    waiting for barrier.cluster: " << cluster->arrived << " of "
          << cluster->live << " live threads of the cluster arrived\n";

@@ -4,8 +4,8 @@
 // special registers (x, y and z of tid, ntid, ctaid, nctaid and of the
 // cluster's: clusterid, nclusterid, cluster_ctaid, cluster_nctaid; laneid,
 // cluster_ctarank, cluster_nctarank), the
-// CTA barrier and the named barriers, the warp collectives (shfl.sync, bar.warp.sync, elect.sync),
-// setmaxnreg and cvt f32x2 -> f8x2.
+// CTA barrier and the named barriers, the warp collectives (shfl.sync,
+// bar.warp.sync, elect.sync), setmaxnreg and cvt f32x2 -> f8x2.
 //
 //===----------------------------------------------------------------------===//
 #include "Translator.h"
