@@ -281,7 +281,17 @@ private:
   /// CTA still reads (issued, not yet covered by a wgmma.wait_group).
   void checkNoPendingWgmma(const Thread *t, int32_t inst, uint32_t lo,
                            uint32_t hi, const char *writer);
+  enum class Access : uint8_t { Load, Store, Atomic };
+  /// Host pointer to the `bytes` of a `kind` access of `m` at `addr`:
+  /// shared memory (this CTA's or a peer's) after its checks (bounds,
+  /// alignment, initialisation, races, pending wgmma reads), or generic
+  /// memory (genericMemory).
+  uint8_t *dataMemory(Thread &t, const MemAccess &m, uint64_t addr,
+                      uint32_t bytes, Access kind);
   void loadStore(Thread &t, const Inst &in);
+  /// llvm.atomicrmw and llvm.cmpxchg (Atomics.cpp).
+  void atomicRMW(Thread &t, const Inst &in);
+  void cmpXchg(Thread &t, const Inst &in);
   /// Host pointer to `bytes` at the generic address `addr` of local memory
   /// (of `t`), the module's constants (reads only) or the device's global
   /// memory; a fault if it is none of them.

@@ -71,6 +71,12 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE Flow CtaRun::execute(Thread &t, const Inst &in) {
   case Opcode::Store:
     loadStore(t, in);
     return Flow::Next;
+  case Opcode::AtomicRMW:
+    atomicRMW(t, in);
+    return Flow::Next;
+  case Opcode::CmpXchg:
+    cmpXchg(t, in);
+    return Flow::Next;
   case Opcode::Br:
   case Opcode::CondBr:
     branch(t, in);

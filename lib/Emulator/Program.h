@@ -85,6 +85,8 @@ enum class Opcode : uint16_t {
   Gep,
   Load,
   Store,
+  AtomicRMW, // d = old *a; *a = old (sub: AtomicKind) b; x: MemAccess
+  CmpXchg,   // d = old *a, d+1 = old == b; *a = c if equal; x: MemAccess
   InsertElement,
   ExtractElement,
   CopyN,
@@ -158,6 +160,31 @@ struct GepTerm {
 };
 
 /// A load or store: element bytes and count (vectors: one slot each).
+/// The read-modify-write of an llvm.atomicrmw (LLVM LangRef; PTX ISA atom):
+/// integer kinds on the element's bits (Max/Min signed), float kinds on f32
+/// or f64 values (FMax/FMin: maxnum/minnum, a NaN operand loses;
+/// FMaximum/FMinimum: IEEE 754-2019 maximum/minimum, a NaN wins and
+/// -0 < +0).
+enum class AtomicKind : uint8_t {
+  Xchg,
+  Add,
+  Sub,
+  And,
+  Nand,
+  Or,
+  Xor,
+  Max,
+  Min,
+  UMax,
+  UMin,
+  FAdd,
+  FSub,
+  FMax,
+  FMin,
+  FMaximum,
+  FMinimum
+};
+
 struct MemAccess {
   uint8_t elementBytes, count, addressSpace; // 0/1 generic/global, 3 shared
 };

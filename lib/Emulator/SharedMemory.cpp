@@ -133,42 +133,54 @@ uint8_t *CtaRun::genericMemory(Thread &t, uint64_t addr, uint64_t bytes,
   return mem;
 }
 
+uint8_t *CtaRun::dataMemory(Thread &t, const MemAccess &m, uint64_t addr,
+                            uint32_t bytes, Access kind) {
+  bool isLoad = kind == Access::Load, reads = kind != Access::Store;
+  const char *what = isLoad                  ? "load"
+                     : kind == Access::Store ? "store"
+                                             : "atomic";
+  // Atomics need natural alignment, vector accesses their size up to 16.
+  uint32_t align =
+      kind == Access::Atomic ? bytes : std::min<uint32_t>(bytes, 16);
+  if (addr % align) {
+    std::ostringstream os;
+    os << "misaligned " << what << " of " << bytes << " bytes at 0x" << std::hex
+       << addr;
+    fault(&t, t.pc, os.str());
+  }
+  if (m.addressSpace != 3 && m.addressSpace != 7) {
+    if (kind == Access::Atomic && (addr & kRegionMask) == kLocalBase)
+      fault(&t, t.pc, "atomic on local memory (undefined: PTX ISA atom)");
+    return genericMemory(t, addr, bytes, isLoad);
+  }
+  // shared::cluster addresses (mapa's) may name a peer CTA's shared memory
+  // (distributed shared memory); its accesses are checked for bounds,
+  // initialisation and pending wgmma reads in the owner, not for races with
+  // the owner's threads (the race check follows threads of one CTA). An
+  // atomic is no race with another atomic: it is not in the race check.
+  CtaRun &o = sharedOwner(&t, t.pc, addr, what);
+  o.checkShared(&t, t.pc, addr, bytes, what);
+  if (&o == this && kind != Access::Atomic)
+    checkSharedRace(t, static_cast<uint32_t>(addr), bytes, isLoad);
+  else if (!isLoad)
+    std::fill(&o.storer[addr], &o.storer[addr] + bytes, 0);
+  if (reads)
+    o.checkInitialised(&t, t.pc, addr, bytes);
+  if (!isLoad) {
+    o.checkNoPendingWgmma(&t, t.pc, addr, addr + bytes, "a store");
+    std::memset(&o.initialised[addr], 1, bytes);
+    o.lineTag[addr / 128] = 0;
+  }
+  return &o.smem[addr];
+}
+
 void CtaRun::loadStore(Thread &t, const Inst &in) {
   uint64_t *R = t.regs;
   const MemAccess &m = p.mems[in.x];
-  uint64_t addr = R[in.a];
   uint32_t bytes = uint32_t(m.elementBytes) * m.count;
   bool isLoad = in.op == Opcode::Load;
-  if (addr % std::min<uint32_t>(bytes, 16)) {
-    std::ostringstream os;
-    os << "misaligned " << (isLoad ? "load" : "store") << " of " << bytes
-       << " bytes at 0x" << std::hex << addr;
-    fault(&t, t.pc, os.str());
-  }
-  uint8_t *mem;
-  if (m.addressSpace == 3 || m.addressSpace == 7) {
-    // shared::cluster addresses (mapa's) may name a peer CTA's shared
-    // memory (distributed shared memory); its accesses are checked for
-    // bounds, initialisation and pending wgmma reads in the owner, not for
-    // races with the owner's threads (the race check follows threads of one
-    // CTA).
-    CtaRun &o = sharedOwner(&t, t.pc, addr, isLoad ? "load" : "store");
-    o.checkShared(&t, t.pc, addr, bytes, isLoad ? "load" : "store");
-    mem = &o.smem[addr];
-    if (&o == this)
-      checkSharedRace(t, static_cast<uint32_t>(addr), bytes, isLoad);
-    else if (!isLoad)
-      std::fill(&o.storer[addr], &o.storer[addr] + bytes, 0);
-    if (isLoad) {
-      o.checkInitialised(&t, t.pc, addr, bytes);
-    } else {
-      o.checkNoPendingWgmma(&t, t.pc, addr, addr + bytes, "a store");
-      std::memset(&o.initialised[addr], 1, bytes);
-      o.lineTag[addr / 128] = 0;
-    }
-  } else {
-    mem = genericMemory(t, addr, bytes, isLoad);
-  }
+  uint8_t *mem =
+      dataMemory(t, m, R[in.a], bytes, isLoad ? Access::Load : Access::Store);
   for (uint32_t e = 0; e < m.count; ++e) {
     uint8_t *q = mem + e * m.elementBytes;
     if (isLoad) {

@@ -3,7 +3,8 @@
 // The memory family of the translation (Translator.h): llvm.getelementptr
 // as base + constant + scaled index terms, loads and stores with their
 // element size, count and address space (the interpreter checks bounds,
-// alignment and initialisation), and struct/vector element access as slot
+// alignment and initialisation), atomics (llvm.atomicrmw, llvm.cmpxchg),
+// and struct/vector element access as slot
 // copies.
 //
 //===----------------------------------------------------------------------===//
@@ -94,6 +95,88 @@ static bool translateStore(Translator &t, LLVM::StoreOp s) {
   return true;
 }
 
+/// The AtomicKind of `op`, none for the kinds the emulator does not model.
+static std::optional<AtomicKind> atomicKind(LLVM::AtomicBinOp op) {
+  using B = LLVM::AtomicBinOp;
+  switch (op) {
+  case B::xchg:
+    return AtomicKind::Xchg;
+  case B::add:
+    return AtomicKind::Add;
+  case B::sub:
+    return AtomicKind::Sub;
+  case B::_and:
+    return AtomicKind::And;
+  case B::nand:
+    return AtomicKind::Nand;
+  case B::_or:
+    return AtomicKind::Or;
+  case B::_xor:
+    return AtomicKind::Xor;
+  case B::max:
+    return AtomicKind::Max;
+  case B::min:
+    return AtomicKind::Min;
+  case B::umax:
+    return AtomicKind::UMax;
+  case B::umin:
+    return AtomicKind::UMin;
+  case B::fadd:
+    return AtomicKind::FAdd;
+  case B::fsub:
+    return AtomicKind::FSub;
+  case B::fmax:
+    return AtomicKind::FMax;
+  case B::fmin:
+    return AtomicKind::FMin;
+  case B::fmaximum:
+    return AtomicKind::FMaximum;
+  case B::fminimum:
+    return AtomicKind::FMinimum;
+  default:
+    return std::nullopt;
+  }
+}
+
+/// llvm.atomicrmw on a scalar of 4 or 8 bytes in shared or global memory
+/// (the memory order and sync scope do not matter to an interpreter that
+/// runs one thread at a time).
+static bool translateAtomicRMW(Translator &t, LLVM::AtomicRMWOp a) {
+  std::optional<AtomicKind> kind = atomicKind(a.getBinOp());
+  Type type = a.getVal().getType();
+  if (!kind)
+    return t.fail(a, "llvm.atomicrmw " +
+                         LLVM::stringifyAtomicBinOp(a.getBinOp()).str() +
+                         " is not modelled");
+  bool isFloat = *kind >= AtomicKind::FAdd;
+  if (isFloat ? !(type.isF32() || type.isF64())
+              : !(type.isInteger(32) || type.isInteger(64)))
+    return t.fail(a, "llvm.atomicrmw is modelled on i32, i64 (integer "
+                     "kinds) and f32, f64 (fadd, fsub, fmax, fmin, fmaximum, "
+                     "fminimum) only");
+  Inst &inst = t.emit(a, Opcode::AtomicRMW);
+  inst.sub = static_cast<uint8_t>(*kind);
+  inst.a = t.slot(a.getPtr());
+  inst.b = t.slot(a.getVal());
+  inst.x = memAccess(t, type, a.getPtr().getType());
+  inst.d = t.newSlot(a.getResult());
+  return true;
+}
+
+/// llvm.cmpxchg of an i32 or i64: its result {old, old == cmp} is two slots.
+static bool translateCmpXchg(Translator &t, LLVM::AtomicCmpXchgOp c) {
+  Type type = c.getVal().getType();
+  if (!type.isInteger(32) && !type.isInteger(64))
+    return t.fail(c, "llvm.cmpxchg is modelled on i32 and i64 only");
+  Inst &inst = t.emit(c, Opcode::CmpXchg);
+  inst.a = t.slot(c.getPtr());
+  inst.b = t.slot(c.getCmp());
+  inst.c = t.slot(c.getVal());
+  inst.x = memAccess(t, type, c.getPtr().getType());
+  inst.d = t.newSlot(c.getResult());
+  return true;
+}
+
 static bool translateExtractValue(Translator &t, LLVM::ExtractValueOp e) {
   Type member;
   int64_t off =
@@ -172,6 +255,8 @@ void mlir::fp8::emu::addMemoryOps(OpTable &table) {
   table.add(translateAlloca);
   table.add(translateLoad);
   table.add(translateStore);
+  table.add(translateAtomicRMW);
+  table.add(translateCmpXchg);
   table.add(translateExtractValue);
   table.add(translateInsertValue);
   table.add(translateInsertElement);
