@@ -22,6 +22,7 @@ from .compiler import (
     MLIRError,
     QuantizeKernel,
     Report,
+    TransposeKernel,
     compile,
     gpu_kernels,
     has_pass,
@@ -53,5 +54,6 @@ __all__ = [
     "gpu_kernels",
     "GemmKernel",
     "QuantizeKernel",
+    "TransposeKernel",
     "Report",
 ]

@@ -216,23 +216,27 @@ def run_pipeline(
 GemmKernel = _native.GemmKernel
 #: A generated quantize kernel as its `#fp8.quantize_kernel` says.
 QuantizeKernel = _native.QuantizeKernel
+#: The transpose kernel (a layout change between kernels) as its
+#: `#fp8.transpose_kernel` says.
+TransposeKernel = _native.TransposeKernel
 #: fp8-report's report of a module (`CompiledResult.report`): the C++ struct
 #: itself, read-only, and a mapping on the keys of fp8-report's JSON.
 Report = _native.Report
 
 
-def gpu_kernels(ir: Union[str, bytes]) -> List[Union[GemmKernel, QuantizeKernel]]:
+def gpu_kernels(ir: Union[str, bytes]) -> List[Union[GemmKernel, QuantizeKernel, TransposeKernel]]:
     """The sm_90a kernels of a lowered module, read from their typed
     attributes (never from a symbol name), in module order, each once.
 
     `ir`: a module after `fp8-lower-to-nvvm`, or after `fp8-gpu-pipeline`
     (`compile(..., target="sm_90a").ir`; the launchers keep each kernel's
     attribute once the kernels are serialized). Returns a `GemmKernel` per
-    `#fp8.gemm_kernel` and a `QuantizeKernel` per `#fp8.quantize_kernel`,
-    read-only objects whose fields are the attribute's (docs in
-    include/fp8/Dialect/FP8/IR/FP8Attrs.td):
+    `#fp8.gemm_kernel`, a `QuantizeKernel` per `#fp8.quantize_kernel` and a
+    `TransposeKernel` per `#fp8.transpose_kernel` (after
+    `fp8-launch-kernels`), read-only objects whose fields are the
+    attribute's (docs in include/fp8/Dialect/FP8/IR/FP8Attrs.td):
 
-    - both: `kind` ("gemm" or "quantize"), `symbol` (the kernel's name, for
+    - all: `kind` ("gemm", "quantize" or "transpose"), `symbol` (the kernel's name, for
       humans and to pass back to the emulator: parse nothing out of it),
       `attribute` (the attribute as MLIR prints it);
     - GemmKernel: `m` (None for a run-time M; a group's rows for a masked
@@ -249,7 +253,10 @@ def gpu_kernels(ir: Union[str, bytes]) -> List[Union[GemmKernel, QuantizeKernel]
     - QuantizeKernel: `rows` (None for a run-time row count), `cols`,
       `block_rows` (1 or 128), `input` ("f32", "bf16", or FP8 for the
       transpose-requantize kernel), `fp8`, `scale`, `scale_mode` ("f32",
-      "pow2"), `eps` (float), `transpose` (bool).
+      "pow2"), `eps` (float), `transpose` (bool);
+    - TransposeKernel: `bits` (8, 16, 32: the element width it moves),
+      `repeat_rows` (each input row written that many times: 1, or 128 for
+      a swap-AB GEMM's block scales).
 
     Raises TypeError when `ir` is not text, ValueError when it does not
     parse.
@@ -295,8 +302,8 @@ class CompiledResult:
     - `report_text`: the same report as the table `fp8-opt` prints;
     - `ptx`: the PTX of the GPU kernels (GPU targets), else None;
     - `kernels`: those kernels as their typed attributes say (GemmKernel,
-      QuantizeKernel; fields in `gpu_kernels`), in module order; empty for
-      "cpu" and `lower=False`;
+      QuantizeKernel, TransposeKernel; fields in `gpu_kernels`), in module
+      order; empty for "cpu" and `lower=False`;
     - `diagnostics`: the remarks and warnings the passes emitted.
     """
 
@@ -309,7 +316,8 @@ class CompiledResult:
     ptx: Optional[str] = None
     diagnostics: List[Diagnostic] = dataclasses.field(default_factory=list)
 
-    kernels: List[Union[GemmKernel, QuantizeKernel]] = dataclasses.field(default_factory=list)
+    kernels: List[Union[GemmKernel, QuantizeKernel, TransposeKernel]] = dataclasses.field(
+        default_factory=list)
 
 
 # Pass names of the pipelines compile() runs (fp8-opt --help lists them).

@@ -174,6 +174,19 @@ void bindKernelClasses(py::module_ &m) {
       .def_readonly("transpose", &Q::transpose)
       .def("__repr__",
            [](const Q &q) { return "QuantizeKernel(" + q.attribute + ")"; });
+
+  using T = TransposeKernelInfo;
+  py::class_<T>(m, "TransposeKernel",
+                "The transpose kernel of a lowered module as its "
+                "#fp8.transpose_kernel says (read-only; gpu_kernels()): a "
+                "layout change between two kernels, sizes at run time.")
+      .def_property_readonly("kind", [](const T &) { return "transpose"; })
+      .def_readonly("symbol", &T::symbol)
+      .def_readonly("attribute", &T::attribute)
+      .def_readonly("bits", &T::bits)
+      .def_readonly("repeat_rows", &T::repeatRows)
+      .def("__repr__",
+           [](const T &t) { return "TransposeKernel(" + t.attribute + ")"; });
 }
 
 void bindEmulateGemm(py::module_ &m) {

@@ -80,7 +80,16 @@ struct QuantizeKernelInfo {
   bool transpose = false;
 };
 
-using KernelInfo = std::variant<GemmKernelInfo, QuantizeKernelInfo>;
+/// The transpose kernel as its #fp8.transpose_kernel says: the element
+/// width `bits` (8, 16, 32) and `repeatRows` (each input row written that
+/// many times); its sizes are run-time parameters.
+struct TransposeKernelInfo {
+  std::string symbol, attribute;
+  int64_t bits = 0, repeatRows = 1;
+};
+
+using KernelInfo =
+    std::variant<GemmKernelInfo, QuantizeKernelInfo, TransposeKernelInfo>;
 
 /// Everything a pipeline run produced.
 struct PipelineResult {

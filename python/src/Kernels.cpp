@@ -1,7 +1,8 @@
 //===- Kernels.cpp - the generated kernels behind the Python module -------===//
 //
 // What the Python module reads of the sm_90a kernels of a lowered module:
-// their #fp8.gemm_kernel / #fp8.quantize_kernel attributes (gpuKernels), and
+// their #fp8.gemm_kernel / #fp8.quantize_kernel / #fp8.transpose_kernel
+// attributes (gpuKernels), and
 // runs of them on the CPU emulator (emulateGemm, emulateQuantize).
 //
 //===----------------------------------------------------------------------===//
@@ -92,6 +93,16 @@ fp8py::QuantizeKernelInfo describe(fp8::QuantizeKernelAttr attr,
   return q;
 }
 
+fp8py::TransposeKernelInfo describe(fp8::TransposeKernelAttr attr,
+                                    std::string symbol) {
+  fp8py::TransposeKernelInfo t;
+  t.symbol = std::move(symbol);
+  t.attribute = attrString(attr);
+  t.bits = attr.getBits();
+  t.repeatRows = attr.getRepeatRows();
+  return t;
+}
+
 /// The kernel `op` describes: a kernel itself (its symbol) or a launcher
 /// (the kernel its fp8.kernel_ref names); "" for another op.
 std::string kernelSymbol(Operation *op) {
@@ -115,6 +126,8 @@ void addKernel(Operation *op, llvm::StringSet<> &seen,
     out.push_back(describe(g, symbol));
   else if (auto q = dyn_cast<fp8::QuantizeKernelAttr>(attr))
     out.push_back(describe(q, symbol));
+  else if (auto t = dyn_cast<fp8::TransposeKernelAttr>(attr))
+    out.push_back(describe(t, symbol));
   else
     return;
   seen.insert(symbol);

@@ -109,6 +109,10 @@ def test_compile_llama_block_sm90a_ptx():
     # launches (fp8-launch-kernels: one launcher call per scaled_matmul, on
     # the operands' memrefs): one per distinct shape.
     assert set(re.findall(r"\.entry\s+(\w+)", res.ptx)) == {k.symbol for k in res.kernels}
+    # The A scales reach each GEMM in its [KB, roundUp(M, 4)] layout through
+    # the transpose kernel of f32 elements (#fp8.transpose_kernel).
+    assert ("fp8_transpose_b32", 32, 1) in {
+        (k.symbol, k.bits, k.repeat_rows) for k in res.kernels if k.kind == "transpose"}
     gemms = re.findall(r"call @fp8_launch_\w+\(.*\) : \(memref<(\d+)x(\d+)xf8E4M3FN>, "
                        r"memref<(\d+)x\d+xf8E4M3FN>, .*, memref<\d+x\d+x(bf16|f32)>\) -> \(\)", res.ir)
     assert gemms

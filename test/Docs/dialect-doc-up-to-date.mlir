@@ -8,4 +8,5 @@
 // CHECK: GemmKernelAttr
 // CHECK: PolicyAttr
 // CHECK: QuantizeKernelAttr
+// CHECK: TransposeKernelAttr
 // CHECK: ScaledTensorType

@@ -238,8 +238,10 @@ def FP8LowerToNVVMPass : Pass<"fp8-lower-to-nvvm", "ModuleOp"> {
     [128, 128] or [1, 128] (the Wgrad GEMM: a kernel named `..._b1x128`
     with per-column B scales, passed as f32 [ceil(K/128), Np], Np the
     columns of all tiles), promote_interval 128 (the DeepSeek-V3 recipe,
-    §3.3.2). `fp8.requantize` has no kernel: a remark says it stays a host
-    op. Any K: the
+    §3.3.2). Swap-AB (`swap-ab`, a kernel named `..._swapab`): a small M
+    computed as D^T = B A^T, so N fills the wgmma's 64 rows; the launcher
+    hands it B as A (its block scales one per row) and A as B (per-column
+    scales) and transposes D^T back. Any K: the
     host pads the codes' rows to a multiple of 16 bytes (TMA global
     strides). An `acc` operand C (bf16/f32) is the kernel's last parameter
     and the accumulators' initial value.
@@ -287,6 +289,11 @@ def FP8LowerToNVVMPass : Pass<"fp8-lower-to-nvvm", "ModuleOp"> {
            "GEMM tile order: rows of tiles per group of the grouped "
            "(swizzled) order, 1..4096, 1 = row-major (0: the cost model's "
            "choice when it chooses the tiles, else row-major)">,
+    Option<"swapAB", "swap-ab", "std::string", [{"auto"}],
+           "Swap-AB (D^T = B A^T) for a static M <= 64 in the DeepSeek-V3 "
+           "blocks with f32 scales: auto (the cost model decides under "
+           "config=auto without tile options; never under config=fixed), "
+           "always, never">,
   ];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::LLVM::LLVMDialect",
@@ -315,8 +322,9 @@ def FP8LaunchKernelsPass : Pass<"fp8-launch-kernels", "ModuleOp"> {
 
     - GEMM: `fp8.disassemble` of both operands; the A scales transposed into
       the K-block-major, 4-row-padded `[KB, roundUp(M, 4)]` layout of the
-      kernel ABI (`linalg.transpose` into a zero `linalg.fill`); the
-      launcher copies codes and scales to the device (`gpu.alloc`,
+      kernel ABI on the device, by a launch of the transpose kernel
+      (`#fp8.transpose_kernel`, added to `@fp8_kernels` on first use; also
+      per-column B scales into `[KB, Np]`); the launcher copies codes and scales to the device (`gpu.alloc`,
       `gpu.memcpy`, one stream of async tokens), builds the three TMA
       descriptors with `nvgpu.tma.create.descriptor` (A and B codes as u8,
       box {BLOCK_M or BLOCK_N, 128}, 128-byte swizzle; A scales f32, box
@@ -328,6 +336,9 @@ def FP8LaunchKernelsPass : Pass<"fp8-launch-kernels", "ModuleOp"> {
       memory, copies D back and frees the device buffers.
     - quantize: input to the device, grid of `QuantizeKernelConfig.h`
       (256 threads), codes and scales back, `fp8.assemble`d into the result.
+    - a 2-D `linalg.transpose` of an `fp8.disassemble`'s codes or scales
+      (the Dgrad's `W^T`, `fp8-insert-quant`): a launch of the transpose
+      kernel, so W's codes stay on the device.
 
     After bufferization, `convert-nvgpu-to-nvvm` and `gpu-to-llvm` (bare
     pointers for kernel arguments) lower the launchers to the upstream
@@ -375,7 +386,7 @@ def FP8LaunchKernelsPass : Pass<"fp8-launch-kernels", "ModuleOp"> {
     "::mlir::tensor::TensorDialect", "::mlir::linalg::LinalgDialect",
     "::mlir::func::FuncDialect", "::mlir::arith::ArithDialect",
     "::mlir::LLVM::LLVMDialect", "::mlir::scf::SCFDialect",
-    "::mlir::cf::ControlFlowDialect"
+    "::mlir::cf::ControlFlowDialect", "::mlir::NVVM::NVVMDialect"
   ];
 }
 

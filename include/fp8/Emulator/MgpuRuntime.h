@@ -53,8 +53,10 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
 /* A launch in clusters of clusterX x clusterY x clusterZ CTAs (each at most
  * 16, dividing the grid): the cluster special registers (%clusterid,
  * %nclusterid, %cluster_ctaid, %cluster_nctaid, %cluster_ctarank,
- * %cluster_nctarank) follow; the CTAs still run one after another (no
- * distributed shared memory, barrier.cluster or multicast yet). */
+ * %cluster_nctarank) follow, and the CTAs of one cluster run interleaved
+ * (the scheduler's seed picks the order), so distributed shared memory
+ * (mapa), barrier.cluster, mbarrier arrivals on a peer and TMA multicast
+ * work between them (docs/gpu-kernel.md, "Running MLIR GPU programs"). */
 void mgpuLaunchClusterKernel(void *function, intptr_t clusterX,
                              intptr_t clusterY, intptr_t clusterZ,
                              intptr_t gridX, intptr_t gridY, intptr_t gridZ,

@@ -37,6 +37,11 @@ struct GemmKernelSpec {
   /// per-column B scales), so the launcher broadcasts it to every row of
   /// A or column of the output (fp8-launch-kernels).
   bool aScaleWhole = false, bScaleWhole = false;
+  /// Swap-AB: the kernel computes D^T = B A^T (config.m is the op's N,
+  /// config.n its M, aType B's and bType A's element type; per-column B
+  /// scales: A's per-row scales). fp8-launch-kernels hands it B as A (its
+  /// 128x128 block scales one per row), A as B, and transposes D^T.
+  bool swapAB = false;
 };
 
 /// Builds the kernel `name` (its #fp8.gemm_kernel's symbol) at the

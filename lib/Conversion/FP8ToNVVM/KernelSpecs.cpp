@@ -200,6 +200,70 @@ std::string mlir::fp8::getEmptyProblemReason(Operation *op) {
   return "";
 }
 
+/// Swap-AB (issue 28 item 6): a GEMM of small M in the DeepSeek-V3 blocks
+/// (A 1x128 tiles, B 128x128 blocks, static M and K) computed as D^T = B
+/// A^T, so N fills the wgmma's 64 rows and M the tile's columns (BLOCK_N
+/// down to 16). The products and their promotion are the same (a * b and
+/// sa * sb commute), so D is bit for bit the unswapped kernel's.
+static bool canSwapAB(ScaledMatmulOp op) {
+  auto aTy = cast<ScaledTensorType>(op.getA().getType());
+  auto bTy = cast<ScaledTensorType>(op.getB().getType());
+  return isBlock(aTy, 1, 128) && isBlock(bTy, 128, 128) &&
+         aTy.getScaleType().isF32() && bTy.getScaleType().isF32() &&
+         !ShapedType::isDynamic(aTy.getShape()[0]) &&
+         !ShapedType::isDynamic(aTy.getShape()[1]);
+}
+
+/// Whether the cost model prefers D^T = B A^T for M x N x K on `chip`: the
+/// swapped problem N x M x K (per-column B scales) modelled faster.
+static bool swapABPays(int64_t m, int64_t n, int64_t k, const ChipSpec &chip) {
+  if (m > GemmKernelConfig::kSwapABMaxM)
+    return false;
+  double plain = chooseGemmConfigByModel(m, n, k, chip).cost.us;
+  double swapped = chooseGemmConfigByModel(n, m, k, chip, 0, 1, false,
+                                           /*bScalesPerColumn=*/true)
+                       .cost.us;
+  return swapped < plain;
+}
+
+/// The swapped spec of `op` (canSwapAB): an N x M x K GEMM of B and A with
+/// per-column B scales, the model's tile under `model`.
+static FailureOr<GemmKernelSpec>
+getSwappedGemmKernelSpec(ScaledMatmulOp op, const GemmKernelOverrides &o,
+                         const ChipSpec *model) {
+  auto aTy = cast<ScaledTensorType>(op.getA().getType());
+  auto bTy = cast<ScaledTensorType>(op.getB().getType());
+  int64_t m = aTy.getShape()[0], k = aTy.getShape()[1], n = bTy.getShape()[0];
+  GemmKernelOverrides swapped = o;
+  if (model && !o.any()) {
+    GemmKernelConfig chosen =
+        chooseGemmConfigByModel(n, m, k, *model, 0, 1, false,
+                                /*bScalesPerColumn=*/true)
+            .config;
+    swapped.blockM = chosen.blockM;
+    swapped.blockN = chosen.blockN;
+    swapped.stages = chosen.stages;
+    if (!swapped.groupM)
+      swapped.groupM = chosen.groupM;
+  }
+  GemmKernelSpec spec;
+  spec.swapAB = true;
+  spec.config =
+      makeGemmKernelConfig(n, m, k, swapped, /*bScalesPerColumn=*/true);
+  StringRef why = checkGemmKernelConfig(spec.config);
+  if (!why.empty())
+    return op.emitOpError("GPU lowering: invalid swap-AB kernel "
+                          "configuration (")
+           << n << " x " << m << " x " << k << "): " << why;
+  spec.aType = bTy.getElementType();
+  spec.bType = aTy.getElementType();
+  spec.resultType =
+      cast<RankedTensorType>(op.getResult().getType()).getElementType();
+  if (Value c = op.getC())
+    spec.accType = cast<RankedTensorType>(c.getType()).getElementType();
+  return spec;
+}
+
 FailureOr<GemmKernelSpec>
 mlir::fp8::getGemmKernelSpec(ScaledMatmulOp op,
                              const GemmKernelOverrides &overrides,
@@ -221,6 +285,12 @@ mlir::fp8::getGemmKernelSpec(ScaledMatmulOp op,
     m = GemmKernelConfig::kDynamicM;
   if (ShapedType::isDynamic(k))
     k = GemmKernelConfig::kDynamicK;
+  using SwapAB = GemmKernelOverrides::SwapAB;
+  if (canSwapAB(op) && m > 0 &&
+      (overrides.swapAB == SwapAB::always ||
+       (overrides.swapAB == SwapAB::model && model && !overrides.any() &&
+        swapABPays(m, n, k, *model))))
+    return getSwappedGemmKernelSpec(op, overrides, model);
   // K need not be a multiple of 16 (TMA global strides are): the host pads
   // the codes' rows to one with zero codes (fp8-launch-kernels).
   GemmKernelSpec spec;
@@ -376,8 +446,8 @@ GemmKernelAttr mlir::fp8::getGemmKernelAttr(MLIRContext *ctx,
       c.scaleK, layout, spec.numGroups,
       spec.hasCounts ? b.getBoolAttr(true) : BoolAttr(), c.blockM, c.blockN,
       c.blockK, c.stages, c.consumers, /*cluster=*/1, /*multicast=*/1, c.groupM,
-      /*swapAB=*/BoolAttr(), KernelEpilogue::store, b.getStringAttr(chip.name),
-      ctas, us, tflops);
+      spec.swapAB ? b.getBoolAttr(true) : BoolAttr(), KernelEpilogue::store,
+      b.getStringAttr(chip.name), ctas, us, tflops);
 }
 
 QuantizeKernelAttr

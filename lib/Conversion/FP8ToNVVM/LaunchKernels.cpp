@@ -25,6 +25,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
@@ -43,6 +44,20 @@ using namespace mlir;
 using namespace mlir::fp8;
 
 namespace {
+
+/// A 2-D transpose of the codes or f32 scales of an fp8.disassemble, on
+/// tensors, in a function.
+bool isScaledTensorTranspose(linalg::TransposeOp t) {
+  Value in = t.getInput();
+  auto ty = dyn_cast<RankedTensorType>(in.getType());
+  if (!ty || t->getNumResults() != 1 || ty.getRank() != 2 ||
+      !llvm::equal(t.getPermutation(), ArrayRef<int64_t>{1, 0}) ||
+      !in.getDefiningOp<DisassembleOp>() || !t->getParentOfType<func::FuncOp>())
+    return false;
+  Type elem = ty.getElementType();
+  return elem.isF32() ||
+         isa<Float8E4M3FNType, Float8E5M2Type, Float8E8M0FNUType>(elem);
+}
 
 struct FP8LaunchKernelsPass
     : public fp8::impl::FP8LaunchKernelsPassBase<FP8LaunchKernelsPass> {
@@ -99,6 +114,23 @@ struct FP8LaunchKernelsPass
           getEmptyProblemReason(op).empty())
         ops.push_back(op);
     });
+    // Transposes of a scaled tensor's codes or scales (the Dgrad's W^T,
+    // InsertQuant.cpp): on the device, where the codes were quantized and
+    // where the GEMM reads them.
+    SmallVector<linalg::TransposeOp> transposes;
+    module.walk([&](linalg::TransposeOp t) {
+      if (isScaledTensorTranspose(t))
+        transposes.push_back(t);
+    });
+    for (linalg::TransposeOp t : transposes) {
+      ImplicitLocOpBuilder b(t.getLoc(), t);
+      FailureOr<Value> moved =
+          transposeOnDevice(b, module, t, t.getInput(), /*rowMultiple=*/1);
+      if (failed(moved))
+        return failure();
+      t->getResult(0).replaceAllUsesWith(*moved);
+      t->erase();
+    }
     for (Operation *op : ops) {
       if (isa<ScaledMatmulOp, GroupedScaledMatmulOp>(op)) {
         // A host op (fp8-lower-to-nvvm remarked why): no kernel implements
@@ -150,20 +182,24 @@ struct FP8LaunchKernelsPass
   /// fp8.scaled_matmul or fp8.grouped_scaled_matmul: one launcher call
   /// (one kernel launch, also for all the groups of a grouped op).
   LogicalResult rewriteGemm(ModuleOp module, Operation *gemm) {
-    // The op's form (diagnosed as fp8-lower-to-nvvm does).
-    auto grouped = dyn_cast<GroupedScaledMatmulOp>(gemm);
-    FailureOr<GemmKernelSpec> spec =
-        grouped ? getGroupedGemmKernelSpec(grouped, GemmKernelOverrides(),
-                                           /*model=*/nullptr)
-                : getGemmKernelSpec(cast<ScaledMatmulOp>(gemm),
-                                    GemmKernelOverrides(), /*model=*/nullptr);
-    if (failed(spec))
-      return failure();
-    const GemmKernelConfig &shape = spec->config;
     auto kernel = getKernel<GemmKernelAttr>(module, gemm, "gemm_kernel");
     if (failed(kernel))
       return failure();
     auto [ref, attr] = *kernel;
+    // The op's form (diagnosed as fp8-lower-to-nvvm does), swapped as the
+    // kernel says (D^T = B A^T).
+    const bool swapAB = attr.getSwapAb() && attr.getSwapAb().getValue();
+    GemmKernelOverrides o;
+    o.swapAB = swapAB ? GemmKernelOverrides::SwapAB::always
+                      : GemmKernelOverrides::SwapAB::never;
+    auto grouped = dyn_cast<GroupedScaledMatmulOp>(gemm);
+    FailureOr<GemmKernelSpec> spec =
+        grouped ? getGroupedGemmKernelSpec(grouped, o, /*model=*/nullptr)
+                : getGemmKernelSpec(cast<ScaledMatmulOp>(gemm), o,
+                                    /*model=*/nullptr);
+    if (failed(spec))
+      return failure();
+    const GemmKernelConfig &shape = spec->config;
     // The kernel must compute this op: its problem, B-scale layout (a
     // kernel of the other layout would index the B scales wrongly) and
     // grouping.
@@ -177,19 +213,20 @@ struct FP8LaunchKernelsPass
         attr.getGroups() != spec->numGroups ||
         attr.hasCounts() != spec->hasCounts || attr.getA() != spec->aType ||
         attr.getB() != spec->bType || attr.getD() != spec->resultType ||
-        attr.getC() != spec->accType)
+        attr.getC() != spec->accType || spec->swapAB != swapAB)
       return gemm->emitOpError("fp8-launch-kernels: kernel ")
              << ref << " (" << attr << ") does not compute this op";
     // Room in the attribute for the next variants; launching them needs
-    // more than this launcher does (cluster dims, swapped operands).
-    bool swapAB = attr.getSwapAb() && attr.getSwapAb().getValue();
-    if (attr.getCluster() != 1 || attr.getMulticast() != 1 || swapAB)
+    // more than this launcher does (cluster dims).
+    if (attr.getCluster() != 1 || attr.getMulticast() != 1)
       return gemm->emitOpError("fp8-launch-kernels: kernel ")
              << ref << " needs a cluster of " << attr.getCluster()
              << " CTAs, multicast " << attr.getMulticast()
-             << ", swap_ab = " << (swapAB ? "true" : "false")
-             << ": this launcher launches single-CTA kernels of A B^T";
+             << ": this launcher launches single-CTA kernels";
     ImplicitLocOpBuilder b(gemm->getLoc(), gemm);
+    if (swapAB)
+      return launchSwappedGemm(module, b, cast<ScaledMatmulOp>(gemm), ref,
+                               attr);
     if (grouped && grouped.getLayout() == GroupLayout::contiguous)
       assertContiguousGroups(b, grouped);
     Value opA = grouped ? grouped.getA() : cast<ScaledMatmulOp>(gemm).getA();
@@ -226,21 +263,31 @@ struct FP8LaunchKernelsPass
       aScales = broadcastTensorScale(b, aScales, aCodes);
     if (spec->bScaleWhole)
       bScales = broadcastTensorScale(b, bScales, bCodes);
-    SmallVector<Value> mSizes;
-    Value saT = transposeScales(b, aScales, aCodes, mSizes);
+    SmallVector<Value> mSizes; // a run-time M: D's rows
+    if (aCodesTy.isDynamicDim(mDim))
+      mSizes.push_back(tensor::DimOp::create(b, aCodes, mDim));
+    // The A scales [..., M, KB] as the kernel's TMA reads them: [..., KB,
+    // roundUp(M, 4)], transposed on the device.
+    FailureOr<Value> saT =
+        transposeOnDevice(b, module, gemm, aScales, /*rowMultiple=*/4);
+    if (failed(saT))
+      return failure();
     // Per-column B scales [N, KB] go to the kernel as [KB, Np], Np the
     // columns of all tiles of the kernel's configuration (GemmKernelConfig.h:
     // a thread's two adjacent columns are one aligned 8-byte load, never
     // out of bounds), transposed and zero-padded as the A scales are.
     if (shape.bScalesPerColumn) {
-      SmallVector<Value> nSizes; // N is static
-      bScales = transposeScales(b, bScales, bCodes, nSizes, c.bScaleColumns());
+      FailureOr<Value> sbT = transposeOnDevice(
+          b, module, gemm, bScales, /*rowMultiple=*/1, c.bScaleColumns());
+      if (failed(sbT))
+        return failure();
+      bScales = *sbT;
     }
 
     auto resTy = cast<RankedTensorType>(result.getType());
     Value d = allocLike(b, resTy, mSizes);
     SmallVector<Value> args{toBuffer(b, aData), toBuffer(b, bData),
-                            toBuffer(b, saT), toBuffer(b, bScales), d};
+                            toBuffer(b, *saT), toBuffer(b, bScales), d};
     if (opC)
       args.push_back(toBuffer(b, opC));
     // Grouped: the counts (masked) or per-row group index (contiguous) last.
@@ -251,6 +298,48 @@ struct FP8LaunchKernelsPass
     func::CallOp::create(b, fn, args);
     result.replaceAllUsesWith(toTensor(b, d, resTy));
     gemm->erase();
+    return success();
+  }
+
+  /// A swap-AB kernel (D^T = B A^T, `c` its N x M x K configuration): B's
+  /// codes as A, its 128x128 block scales one per row ([KB, roundUp(N,
+  /// 4)]); A's codes as B, its per-row scales per column ([KB, Np]); C^T;
+  /// D^T back to D. Every layout change is a transpose-kernel launch.
+  LogicalResult launchSwappedGemm(ModuleOp module, ImplicitLocOpBuilder &b,
+                                  ScaledMatmulOp op, SymbolRefAttr ref,
+                                  GemmKernelAttr attr) {
+    GemmKernelConfig c = attr.getConfig();
+    auto aDis = DisassembleOp::create(b, op.getA());
+    auto bDis = DisassembleOp::create(b, op.getB());
+    FailureOr<Value> saT = transposeOnDevice(
+        b, module, op, bDis.getScales(), /*rowMultiple=*/1,
+        GemmKernelConfig::roundUp(c.m, 4), /*repeatRows=*/128);
+    FailureOr<Value> sbT = transposeOnDevice(
+        b, module, op, aDis.getScales(), /*rowMultiple=*/1, c.bScaleColumns());
+    if (failed(saT) || failed(sbT))
+      return failure();
+    auto resTy = cast<RankedTensorType>(op.getResult().getType());
+    auto dTTy = RankedTensorType::get({c.m, c.n}, resTy.getElementType());
+    Value dT = allocLike(b, dTTy, {});
+    SmallVector<Value> args{toBuffer(b, padCodes(b, bDis.getData())),
+                            toBuffer(b, padCodes(b, aDis.getData())),
+                            toBuffer(b, *saT), toBuffer(b, *sbT), dT};
+    if (Value acc = op.getC()) {
+      FailureOr<Value> accT =
+          transposeOnDevice(b, module, op, acc, /*rowMultiple=*/1);
+      if (failed(accT))
+        return failure();
+      args.push_back(toBuffer(b, *accT));
+    }
+    func::FuncOp fn =
+        getOrDeclareLauncher(module, ref, attr, ValueRange(args).getTypes());
+    func::CallOp::create(b, fn, args);
+    FailureOr<Value> d = transposeOnDevice(b, module, op, toTensor(b, dT, dTTy),
+                                           /*rowMultiple=*/1);
+    if (failed(d))
+      return failure();
+    op.getResult().replaceAllUsesWith(*d);
+    op->erase();
     return success();
   }
 

@@ -8,12 +8,17 @@
 //===----------------------------------------------------------------------===//
 #include "LaunchOperands.h"
 
+#include "Launchers.h"
+#include "TransposeKernel.h"
+
 #include "fp8/Dialect/FP8/Utils/FP8Arith.h"
 #include "fp8/Target/Hopper/GemmKernelConfig.h"
+#include "fp8/Target/Hopper/TransposeKernelConfig.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -67,67 +72,83 @@ Value mlir::fp8::padCodes(ImplicitLocOpBuilder &b, Value codes) {
   return tensor::PadOp::create(b, padTy, codes, low, high, zero);
 }
 
-Value mlir::fp8::transposeScales(ImplicitLocOpBuilder &b, Value aScales,
-                                 Value aCodes, SmallVectorImpl<Value> &mSizes,
-                                 int64_t staticPadRows) {
-  auto saTy = cast<RankedTensorType>(aScales.getType());
-  int64_t rank = saTy.getRank();
-  int64_t kb = saTy.getDimSize(rank - 1), mStatic = saTy.getDimSize(rank - 2);
-  SmallVector<int64_t> lead(saTy.getShape().drop_back(2));
-  bool dynM = ShapedType::isDynamic(mStatic);
-  // A run-time K (rank 2 only): KB rows at run time.
-  bool dynKB = ShapedType::isDynamic(kb);
-  Value kbV =
-      dynKB ? Value(tensor::DimOp::create(b, aScales, rank - 1)) : Value();
-  SmallVector<Value> padSizes, transposedSizes;
-  if (dynKB) {
-    padSizes.push_back(kbV);
-    transposedSizes.push_back(kbV);
-  }
-  Value m;
-  if (dynM) {
-    m = tensor::DimOp::create(b, aCodes, rank - 2);
-    Value four = arith::ConstantIndexOp::create(b, 4);
-    padSizes.push_back(
-        arith::MulIOp::create(b, arith::CeilDivUIOp::create(b, m, four), four));
-    transposedSizes.push_back(m);
-    mSizes.push_back(m);
-  }
-  auto shapeOf = [&](int64_t rows) {
-    SmallVector<int64_t> s = lead;
-    s.append({kb, rows});
-    return s;
+namespace {
+
+/// "_<in>_to_<out>" of two shapes ("dyn" for a run-time size): the suffix
+/// of a transpose launcher's name, for humans.
+std::string shapeSuffix(RankedTensorType in, RankedTensorType out) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  auto print = [&](RankedTensorType t) {
+    llvm::interleave(
+        t.getShape(), os,
+        [&](int64_t d) {
+          if (ShapedType::isDynamic(d))
+            os << "dyn";
+          else
+            os << d;
+        },
+        "x");
   };
-  int64_t mPad = dynM            ? ShapedType::kDynamic
-                 : staticPadRows ? staticPadRows
-                                 : GemmKernelConfig::roundUp(mStatic, 4);
-  Value zero =
-      arith::ConstantOp::create(b, b.getF32Type(), b.getF32FloatAttr(0.0f));
-  Value padded =
-      linalg::FillOp::create(
-          b, zero,
-          tensor::EmptyOp::create(b, shapeOf(mPad), b.getF32Type(), padSizes)
-              .getResult())
-          .getResult(0);
-  SmallVector<int64_t> perm;
-  for (int64_t i = 0; i < rank - 2; ++i)
-    perm.push_back(i);
-  perm.append({rank - 1, rank - 2});
-  Value transposedInit = tensor::EmptyOp::create(
-      b, shapeOf(mStatic), b.getF32Type(), transposedSizes);
-  Value transposed =
-      linalg::TransposeOp::create(b, aScales, transposedInit, perm)
-          .getResult()
-          .front();
-  SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0)),
-      strides(rank, b.getIndexAttr(1)), sizes;
-  for (int64_t d : lead)
-    sizes.push_back(b.getIndexAttr(d));
-  sizes.push_back(dynKB ? OpFoldResult(kbV) : OpFoldResult(b.getIndexAttr(kb)));
-  sizes.push_back(dynM ? OpFoldResult(m)
-                       : OpFoldResult(b.getIndexAttr(mStatic)));
-  return tensor::InsertSliceOp::create(b, transposed, padded, offsets, sizes,
-                                       strides);
+  os << "_";
+  print(in);
+  os << "_to_";
+  print(out);
+  return s;
+}
+
+} // namespace
+
+FailureOr<Value> mlir::fp8::transposeOnDevice(ImplicitLocOpBuilder &b,
+                                              ModuleOp module, Operation *user,
+                                              Value v, int64_t rowMultiple,
+                                              int64_t staticRows,
+                                              int64_t repeatRows) {
+  auto ty = cast<RankedTensorType>(v.getType());
+  int64_t rank = ty.getRank();
+  int64_t rows = ty.getDimSize(rank - 2), cols = ty.getDimSize(rank - 1);
+  SmallVector<int64_t> shape(ty.getShape().drop_back(2));
+  SmallVector<Value> sizes; // the result's dynamic sizes, in order
+  if (ShapedType::isDynamic(cols))
+    sizes.push_back(tensor::DimOp::create(b, v, rank - 1));
+  int64_t padRows = staticRows;
+  if (!ShapedType::isDynamic(rows) && !staticRows)
+    padRows = GemmKernelConfig::roundUp(rows, rowMultiple);
+  if (ShapedType::isDynamic(rows)) {
+    Value r = tensor::DimOp::create(b, v, rank - 2);
+    Value mult = arith::ConstantIndexOp::create(b, rowMultiple);
+    sizes.push_back(
+        arith::MulIOp::create(b, arith::CeilDivUIOp::create(b, r, mult), mult));
+    padRows = ShapedType::kDynamic;
+  }
+  shape.append({cols, padRows});
+  auto outTy = RankedTensorType::get(shape, ty.getElementType());
+  auto kernel = getOrBuildTransposeKernel(
+      module, ty.getElementType().getIntOrFloatBitWidth(), repeatRows, user);
+  if (failed(kernel))
+    return failure();
+  Value in = toBuffer(b, v);
+  Value out = allocLike(b, outTy, sizes);
+  // The kernel's element index is a signed 32-bit value.
+  if (!outTy.hasStaticShape()) {
+    Value n = arith::ConstantIndexOp::create(b, 1);
+    for (int64_t d = 0; d < rank; ++d)
+      n = arith::MulIOp::create(b, n, memref::DimOp::create(b, out, d));
+    Value limit =
+        arith::ConstantIndexOp::create(b, TransposeKernelConfig::kMaxElements);
+    cf::AssertOp::create(
+        b, arith::CmpIOp::create(b, arith::CmpIPredicate::ule, n, limit),
+        (user->getName().getStringRef() +
+         ": an operand transposed on the device has 2^31 elements or more "
+         "at run time; the transpose kernel's element index is signed "
+         "32-bit")
+            .str());
+  }
+  func::FuncOp fn = getOrDeclareLauncher(module, kernel->first, kernel->second,
+                                         TypeRange{in.getType(), out.getType()},
+                                         shapeSuffix(ty, outTy));
+  func::CallOp::create(b, fn, ValueRange{in, out});
+  return toTensor(b, out, outTy);
 }
 
 Value mlir::fp8::broadcastTensorScale(ImplicitLocOpBuilder &b, Value scales,

@@ -11,6 +11,7 @@
 
 #include "fp8/Dialect/FP8/IR/FP8.h"
 
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 
 namespace mlir {
@@ -20,17 +21,28 @@ namespace fp8 {
 /// roundUp(K, 16)] (`codes` itself when K is a multiple of 16).
 Value padCodes(ImplicitLocOpBuilder &b, Value codes);
 
-/// Per-row scales (A's; B's when per column) [..., M, KB] -> [..., KB,
-/// roundUp(M, 4)], zero padded: the K-block-major layout whose rows are
-/// 16-byte aligned, as the kernel's TMA reads it (a masked grouped GEMM's
-/// [G, M, KB] per group). Only the M of a rank-2 tensor may be dynamic: read
-/// from `aCodes` (the codes of the same operand); `mSizes` gets it, if any.
-/// KB may be dynamic too (a run-time K, rank 2): read from `aScales`.
-/// `staticPadRows` (a static M only): pad to that many instead (per-column
-/// B scales: [KB, Np]).
-Value transposeScales(ImplicitLocOpBuilder &b, Value aScales, Value aCodes,
-                      SmallVectorImpl<Value> &mSizes,
-                      int64_t staticPadRows = 0);
+/// `v` [..., R, C] (FP8 codes or f32 scales; the leading dimensions
+/// static) transposed on the device into [..., C, Rp], Rp = roundUp(R,
+/// `rowMultiple`) or `staticRows` when given (>= R, a static R), the
+/// padding zero: a call of the transpose kernel's launcher (declared in
+/// `module`, the kernel built in its kernel module on first use) writing a
+/// fresh buffer, so a tensor one kernel writes and another reads in the
+/// other layout never visits the host (Residency.cpp). The uses:
+/// - per-row scales (A's; B's when per column) [..., M, KB] -> [..., KB,
+///   roundUp(M, 4)], the K-block-major layout with 16-byte aligned rows the
+///   GEMM kernel's TMA reads (a masked grouped GEMM's [G, M, KB] per
+///   group); per-column B scales padded to [KB, Np];
+/// - FP8 codes and block scales of a scaled tensor (the Dgrad's W^T);
+/// - a swap-AB GEMM's result D^T [N, M] back to D, and B's 128x128 block
+///   scales [NB, KB] as the swapped kernel's per-row A scales [KB,
+///   roundUp(N, 4)]: `repeatRows` = 128 writes each input row 128 times
+///   (`staticRows` then gives the output rows).
+/// R and C may be dynamic (a run-time M or K). Fails (an error on `user`)
+/// without a kernel module.
+FailureOr<Value> transposeOnDevice(ImplicitLocOpBuilder &b, ModuleOp module,
+                                   Operation *user, Value v,
+                                   int64_t rowMultiple, int64_t staticRows = 0,
+                                   int64_t repeatRows = 1);
 
 /// A per-tensor scale `scales` [1, 1] as one scale per row of `codes` [R,
 /// K]: [R, 1], every element the scale (the whole-K GEMM kernel reads one

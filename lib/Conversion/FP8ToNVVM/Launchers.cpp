@@ -11,6 +11,7 @@
 
 #include "GemmKernel.h"
 #include "fp8/Dialect/FP8/IR/FP8.h"
+#include "fp8/Target/Hopper/TransposeKernelConfig.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -353,15 +354,44 @@ void buildQuantizeLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
   h.finish();
 }
 
+/// The transpose launcher: (in [..., rows, cols], out [..., cols,
+/// outRows]) of one element type, the leading dimensions a batch; the
+/// kernel ABI of TransposeKernelConfig.h.
+void buildTransposeLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
+                                SymbolRefAttr kernel, bool resident) {
+  HostBuilder h(b, resident);
+  Value in = args[0], out = args[1];
+  auto inTy = cast<MemRefType>(in.getType());
+  int64_t rank = inTy.getRank();
+  Value batch = h.idx(1);
+  for (int64_t d = 0; d + 2 < rank; ++d)
+    batch = h.mul(batch, memref::DimOp::create(b, in, d));
+  Value rows = memref::DimOp::create(b, in, rank - 2);
+  Value cols = memref::DimOp::create(b, in, rank - 1);
+  Value outRows = memref::DimOp::create(b, out, rank - 1);
+  h.chain = gpu::WaitOp::create(b, h.token, ValueRange{}).getAsyncToken();
+  Type elem = inTy.getElementType();
+  Value inDev =
+      h.input(in, bytesOf(h, numElements(h, in), elem), dynamicSizes(b, in));
+  Value outDev = h.output(out, bytesOf(h, numElements(h, out), elem),
+                          dynamicSizes(b, out));
+  Value grid = h.ceilDiv(numElements(h, out), TransposeKernelConfig::kThreads);
+  h.launch(
+      kernel, grid, TransposeKernelConfig::kThreads, 0,
+      {inDev, outDev, h.i32(batch), h.i32(rows), h.i32(cols), h.i32(outRows)});
+  h.finish();
+}
+
 } // namespace
 
 constexpr StringLiteral kLauncherPrefix = "fp8_launch_";
 
 func::FuncOp mlir::fp8::getOrDeclareLauncher(ModuleOp module,
                                              SymbolRefAttr kernel,
-                                             Attribute config, TypeRange args) {
+                                             Attribute config, TypeRange args,
+                                             StringRef suffix) {
   std::string name =
-      (kLauncherPrefix + kernel.getLeafReference().getValue()).str();
+      (kLauncherPrefix + kernel.getLeafReference().getValue() + suffix).str();
   if (auto f = module.lookupSymbol<func::FuncOp>(name))
     return f;
   OpBuilder ob(module.getBodyRegion());
@@ -377,6 +407,8 @@ func::FuncOp mlir::fp8::getOrDeclareLauncher(ModuleOp module,
 SmallVector<unsigned> mlir::fp8::getLauncherResults(Attribute config) {
   if (isa<GemmKernelAttr>(config))
     return {4};
+  if (isa<TransposeKernelAttr>(config))
+    return {1};
   return {1, 2};
 }
 
@@ -384,11 +416,14 @@ LogicalResult mlir::fp8::defineLauncher(func::FuncOp fn, int64_t smCount) {
   Attribute config = fn->getAttr(FP8Dialect::kKernelAttrName);
   auto kernel =
       fn->getAttrOfType<SymbolRefAttr>(FP8Dialect::kKernelRefAttrName);
-  if (!isa_and_nonnull<GemmKernelAttr, QuantizeKernelAttr>(config) || !kernel)
+  if (!isa_and_nonnull<GemmKernelAttr, QuantizeKernelAttr, TransposeKernelAttr>(
+          config) ||
+      !kernel)
     return fn.emitOpError("fp8-launch-kernels: the launcher declaration "
                           "needs its kernel's ")
-           << FP8Dialect::kKernelAttrName << " (#fp8.gemm_kernel or "
-           << "#fp8.quantize_kernel) and " << FP8Dialect::kKernelRefAttrName
+           << FP8Dialect::kKernelAttrName << " (#fp8.gemm_kernel, "
+           << "#fp8.quantize_kernel or #fp8.transpose_kernel) and "
+           << FP8Dialect::kKernelRefAttrName
            << " (copied when fp8-launch-kernels declares it)";
   // Set by the residency of its callers (makeLaunchesResident): the
   // operands are device buffers.
@@ -418,6 +453,8 @@ LogicalResult mlir::fp8::defineLauncher(func::FuncOp fn, int64_t smCount) {
         /*hasGroupArg=*/grouping == GemmGrouping::contiguous ||
             gemm.hasCounts(),
         resident);
+  } else if (isa<TransposeKernelAttr>(config)) {
+    buildTransposeLauncherBody(b, args, kernel, resident);
   } else {
     auto quantize = cast<QuantizeKernelAttr>(config);
     buildQuantizeLauncherBody(b, args, quantize.getConfig(),

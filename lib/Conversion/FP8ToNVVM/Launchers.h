@@ -19,9 +19,12 @@ namespace fp8 {
 /// end of `module` (once per kernel); its body comes from defineLauncher.
 /// It carries its kernel's reference (`fp8.kernel_ref`) and typed
 /// configuration (`fp8.kernel`, copied), so the body can be defined after
-/// the gpu.module became a binary.
+/// the gpu.module became a binary. A kernel that takes its sizes at run
+/// time (the transpose kernel) gets a launcher per operand shape, named
+/// with `suffix` (for humans; unique per shape).
 func::FuncOp getOrDeclareLauncher(ModuleOp module, SymbolRefAttr kernel,
-                                  Attribute config, TypeRange args);
+                                  Attribute config, TypeRange args,
+                                  StringRef suffix = "");
 
 /// Gives the declaration `fn` of a launcher its body (and drops the two
 /// attributes above). Everything it needs follows from the declaration:

@@ -110,6 +110,17 @@ struct FP8LowerToNVVMPass
                 "1..4096 rows of tiles per group (1: row-major)";
     overrides.consumers = consumers;
     overrides.groupM = groupM;
+    using SwapAB = GemmKernelOverrides::SwapAB;
+    StringRef swap = swapAB;
+    if (swap == "auto")
+      overrides.swapAB = SwapAB::model;
+    else if (swap == "always")
+      overrides.swapAB = SwapAB::always;
+    else if (swap == "never")
+      overrides.swapAB = SwapAB::never;
+    else
+      return emitError(loc) << "fp8-lower-to-nvvm: option swap-ab='" << swap
+                            << "' is invalid (expected auto, always or never)";
     return parseKernelConfigOptions(loc, "fp8-lower-to-nvvm", config, device,
                                     modelChip, autoConfig);
   }

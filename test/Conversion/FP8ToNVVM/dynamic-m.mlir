@@ -35,7 +35,10 @@
 // PTXAS-NOT: {{warning|[1-9][0-9]* bytes spill}}
 // PTXAS-DAG: Compiling entry function 'fp8_quantize_dynx7168_1x128_bf16_e4m3' for 'sm_90a'
 // PTXAS-DAG: Compiling entry function 'fp8_scaled_matmul_dynx2112x7168_e4m3_e4m3_bf16' for 'sm_90a'
-// SPILLS-COUNT-2: 0 bytes spill stores, 0 bytes spill loads
+// The A scales' transpose into the GEMM's [56, roundUp(M, 4)] (launched by
+// the host code: transpose-kernel.mlir).
+// PTXAS-DAG: Compiling entry function 'fp8_transpose_b32' for 'sm_90a'
+// SPILLS-COUNT-3: 0 bytes spill stores, 0 bytes spill loads
 // SPILLS-NOT: bytes spill
 
 func.func @linear(%x: tensor<?x7168xbf16>, %b: !fp8.scaled<2112x7168xf8E4M3FN, block = [128, 128], scale = f32>) -> tensor<?x2112xbf16> {

@@ -3,8 +3,9 @@
 // gets no kernel and no launch; it stays on the host with a remark, and the
 // host lowering computes it (an empty result; C or +0.0 for K = 0), so the
 // whole pipeline compiles and the host program launches nothing.
-// RUN: fp8-opt %s -split-input-file -verify-diagnostics --fp8-lower-to-nvvm --fp8-launch-kernels | FileCheck %s
-// RUN: fp8-opt %s -split-input-file --fp8-gpu-pipeline="host=llvm target=emulator" 2>/dev/null | FileCheck %s --check-prefix=HOST
+// (swap-ab=never: the launches below are the plain GEMM's.)
+// RUN: fp8-opt %s -split-input-file -verify-diagnostics --fp8-lower-to-nvvm=swap-ab=never --fp8-launch-kernels | FileCheck %s
+// RUN: fp8-opt %s -split-input-file --fp8-gpu-pipeline="host=llvm target=emulator swap-ab=never" 2>/dev/null | FileCheck %s --check-prefix=HOST
 
 // CHECK-LABEL: func.func @m0
 // CHECK-NOT: gpu.module
@@ -66,15 +67,17 @@ func.func @grouped(%a: !fp8.scaled<4x0x256xf8E4M3FN, block = [1, 1, 128], scale 
 // -----
 
 // Beside a GEMM that has a kernel: that one is launched, the empty one is
-// not (no launcher for a kernel that was never built).
+// not (no launcher for a kernel that was never built). The launched one's A
+// scales go to its layout first (the transpose kernel).
 // CHECK-LABEL: func.func @mixed
-// CHECK: call @fp8_launch_
+// CHECK: call @fp8_launch_fp8_transpose_b32_64x2_to_2x64(
+// CHECK: call @fp8_launch_fp8_scaled_matmul_64x40x256_
 // CHECK-NOT: call @fp8_launch_
 // CHECK: fp8.scaled_matmul {{.*}} -> tensor<0x40xf32>
 // CHECK-NOT: call @fp8_launch_
 // CHECK: return
 // HOST-LABEL: llvm.func @mixed
-// HOST-COUNT-1: llvm.call @fp8_launch_
+// HOST-COUNT-2: llvm.call @fp8_launch_
 // HOST-NOT: llvm.call @fp8_launch_
 // HOST: llvm.return
 func.func @mixed(%a: !fp8.scaled<64x256xf8E4M3FN, block = [1, 128], scale = f32>,

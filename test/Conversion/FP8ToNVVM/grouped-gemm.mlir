@@ -82,7 +82,7 @@ func.func @masked_all(%a: !fp8.scaled<2x64x128xf8E4M3FN, block = [1, 1, 128], sc
 // HOST: nvgpu.tma.create.descriptor %{{.*}} box[%c1, %c128] : memref<*xf32> -> <tensor = memref<1x128xf32, 3>
 // Grid: min(4 * 2 tiles, 8) = 8.
 // HOST-COUNT-1: gpu.launch_func async [%{{.*}}] @fp8_kernels::@fp8_grouped_matmul_contiguous_4x512x200x256_e4m3_e4m3_bf16_accf32 blocks in (%c8, %c1, %c1) threads in (%c384, %c1, %c1)
-// HOST-NOT: gpu.launch_func
+// HOST-NOT: gpu.launch_func {{.*}}@fp8_grouped_matmul_contiguous_4x512x200x256
 
 // The model chooses among BLOCK_M dividing m_alignment 128 only.
 // AUTO-LABEL: llvm.func @fp8_grouped_matmul_contiguous_4x512x200x256_e4m3_e4m3_bf16_accf32_t64x16s8(

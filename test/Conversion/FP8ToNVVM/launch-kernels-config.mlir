@@ -72,7 +72,7 @@ module attributes {gpu.container_module} {
   }
   func.func @mm(%a: !fp8.scaled<200x384xf8E4M3FN, block = [1, 128], scale = f32>,
                 %b: !fp8.scaled<256x384xf8E4M3FN, block = [128, 128], scale = f32>) -> tensor<200x256xbf16> {
-    // expected-error @+1 {{needs a cluster of 2 CTAs, multicast 1, swap_ab = false: this launcher launches single-CTA kernels of A B^T}}
+    // expected-error @+1 {{needs a cluster of 2 CTAs, multicast 1: this launcher launches single-CTA kernels}}
     %d = fp8.scaled_matmul %a, %b {fp8.kernel_ref = @fp8_kernels::@fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16_t64x96s3} : !fp8.scaled<200x384xf8E4M3FN, block = [1, 128], scale = f32>,
       !fp8.scaled<256x384xf8E4M3FN, block = [128, 128], scale = f32> -> tensor<200x256xbf16>
     return %d : tensor<200x256xbf16>
@@ -155,11 +155,12 @@ module attributes {gpu.container_module} {
 
 // Per-column B scales (b blocks [1, 128], b_scale_rows = 1): the launcher
 // passes them transposed and zero-padded to the columns of all tiles of the
-// kernel's configuration: [ceil(384/128), ceil(256/96) * 96] = [3, 288].
+// kernel's configuration: [ceil(384/128), ceil(256/96) * 96] = [3, 288],
+// by the transpose kernel on the device (its padding rows zero).
 // CHECK-LABEL: func.func @mm_column_scales(
-// CHECK: linalg.transpose ins(%{{.*}} : tensor<256x3xf32>) outs(%{{.*}} : tensor<3x256xf32>)
-// CHECK: tensor.insert_slice %{{.*}} into %{{.*}}[0, 0] [3, 256] [1, 1] : tensor<3x256xf32> into tensor<3x288xf32>
-// CHECK: call @fp8_launch_fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16_b1x128(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (memref<200x384xf8E4M3FN>, memref<256x384xf8E4M3FN>, memref<3x200xf32>, memref<3x288xf32>, memref<200x256xbf16>) -> ()
+// CHECK: %[[SBT:.*]] = memref.alloc() : memref<3x288xf32>
+// CHECK: call @fp8_launch_fp8_transpose_b32_256x3_to_3x288(%{{.*}}, %[[SBT]]) : (memref<256x3xf32>, memref<3x288xf32>) -> ()
+// CHECK: call @fp8_launch_fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16_b1x128(%{{.*}}, %{{.*}}, %{{.*}}, %[[SBT]], %{{.*}}) : (memref<200x384xf8E4M3FN>, memref<256x384xf8E4M3FN>, memref<3x200xf32>, memref<3x288xf32>, memref<200x256xbf16>) -> ()
 module attributes {gpu.container_module} {
   gpu.module @fp8_kernels {
     llvm.func @fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16_b1x128(%a: !llvm.ptr, %b: !llvm.ptr, %sa: !llvm.ptr, %sb: !llvm.ptr, %d: !llvm.ptr, %m: i32) attributes {fp8.kernel = #fp8.gemm_kernel<m = 200, n = 256, k = 384, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 1, block_m = 64, block_n = 96, block_k = 128, stages = 3, consumers = 1, chip = "h200">, gpu.kernel} {

@@ -22,18 +22,14 @@
 
 // The one-linear training step (Y = X W^T, dX = dY W, dW = dY^T X; 256
 // tokens, 384 inputs, 128 outputs; every operand quantized by a kernel, the
-// Wgrad operands requantized by the transpose kernel). Arguments X
+// Wgrad operands by the transpose-requantize kernel). Arguments X
 // 256x384, W 128x384, dY 256x128 f32: (98304 + 49152 + 32768) * 4 =
 // 720896 bytes; results Y 256x128, dX 256x384, dW 128x384 f32: 720896
-// bytes. Besides, host ops still transpose kernel outputs for the next
-// GEMM (the A scales into the kernel's [KB, M] layout and, for dX, W's
-// codes into B = W^T), each read back and its transpose copied in:
-// X scales 256x3 f32 (3072), W scales 1x3 (12), W codes 128x384 e4m3
-// (49152), dY scales 256x1 (1024), dY^T scales 128x2 (1024), X^T scales
-// 384x2 (3072): 57356 bytes each way. 720896 + 57356 = 778252. Every other
-// intermediate (the FP8 codes of X and dY, the requantized dY^T and X^T)
-// stays on the device.
-// STEP: host-check: transfers joint: 778252 bytes to the device, 778252 to the host
+// bytes. Nothing else crosses: the FP8 codes of X and dY, the requantized
+// dY^T and X^T, and the layouts the GEMMs read (the A scales as [KB, M],
+// X^T's per-column scales as [KB, Np], W^T's codes and scales for dX) are
+// made on the device (the transpose kernel).
+// STEP: host-check: transfers joint: 720896 bytes to the device, 720896 to the host
 // STEP: host-check: PASS joint#0: 256x128, 32768 outputs bit-exact
 // STEP: host-check: PASS joint#1: 256x384, 98304 outputs bit-exact
 // STEP: host-check: PASS joint#2: 128x384, 49152 outputs bit-exact
@@ -41,23 +37,28 @@
 // 1024), W (196608; 49152 + 12), X (393216; 98304 + 3072); GEMM Y (98304 +
 // 49152 + 3072 + 12; 131072); GEMM dX (32768 + 49152 + 1024 + 12; 393216);
 // requantize dY^T (32768 + 1024; 32768 + 1024), X^T (98304 + 3072; 98304 +
-// 3072); GEMM dW (32768 + 98304 + 1024 + 3072; 196608).
-// STEPCOPY: host-check: transfers joint: 1224728 bytes to the device, 1040396 to the host
+// 3072); GEMM dW (32768 + 98304 + 1024 + 3072; 196608): 1224728 in,
+// 1040396 out; and each transpose launch its input in and result out: X's
+// A scales 256x3 f32 (3072), W's codes 128x384 e4m3 (49152) and scales 1x3
+// (12), dY's A scales 256x1 (1024), dY^T's A scales 128x2 (1024), X^T's
+// per-column scales 384x2 (3072): 57356 each way more.
+// STEPCOPY: host-check: transfers joint: 1282084 bytes to the device, 1097752 to the host
 // STEPCOPY: host-check: PASS joint#2: 128x384, 49152 outputs bit-exact
 
 // Two linears in a chain, Y = (X W1^T) W2^T: arguments X, W1 256x384 and
 // W2 128x256 f32, (98304 + 98304 + 32768) * 4 = 917504 bytes, result Y
-// 256x128 f32, 131072 bytes; the A scales of X (256x3) and of H (256x2)
-// go to the host for their transposes and back: 5120 bytes each way.
-// H = X W1^T (256x256 f32, 262144 bytes) is quantized on the device and
-// never crosses.
-// CHAIN: host-check: transfers chain: 922624 bytes to the device, 136192 to the host
+// 256x128 f32, 131072 bytes, and nothing else: H = X W1^T (256x256 f32,
+// 262144 bytes) is quantized on the device and never crosses, nor do the
+// A scales of X (256x3) and H (256x2), transposed there.
+// CHAIN: host-check: transfers chain: 917504 bytes to the device, 131072 to the host
 // CHAIN: host-check: PASS chain: 256x128, 32768 outputs bit-exact
 // resident=false, launch by launch (in; out): quantize X (393216;
 // 98304 + 3072), quantize W1 (393216; 98304 + 24), GEMM 1 (98304 + 98304 +
 // 3072 + 24; H 262144), quantize H (262144; 65536 + 2048), quantize W2
-// (131072; 32768 + 8), GEMM 2 (65536 + 32768 + 2048 + 8; Y 131072).
-// COPY: host-check: transfers chain: 1479712 bytes to the device, 693280 to the host
+// (131072; 32768 + 8), GEMM 2 (65536 + 32768 + 2048 + 8; Y 131072):
+// 1479712 in, 693280 out; and the two A-scale transposes, X's 3072 and H's
+// 2048 bytes each way: 5120 more.
+// COPY: host-check: transfers chain: 1484832 bytes to the device, 698400 to the host
 // COPY: host-check: PASS chain: 256x128, 32768 outputs bit-exact
 
 func.func @joint(%x: tensor<256x384xf32>, %w: tensor<128x384xf32>, %dy: tensor<256x128xf32>) -> (tensor<256x128xf32>, tensor<256x384xf32>, tensor<128x384xf32>) attributes {llvm.emit_c_interface} {

@@ -105,6 +105,9 @@ struct GemmKernelConfig {
   /// Sizes a kernel indexes with signed 32-bit values (TMA coordinates,
   /// the i32 M parameter) stay below this.
   static constexpr int64_t kMaxExtent = int64_t(1) << 31;
+  /// The largest M for which swap-AB (D^T = B A^T) is considered: one
+  /// wgmma M of 64 rows; above it the plain kernel's rows are full.
+  static constexpr int64_t kSwapABMaxM = 64;
   static constexpr int64_t kSharedMemoryLimit = 227 * 1024; // sm_90 opt-in max
   static constexpr int64_t kBarrierBytes = 1024;            // mbarriers, padded
 
@@ -314,6 +317,9 @@ inline GemmKernelConfig chooseGemmKernelConfig(int64_t m, int64_t n,
 struct GemmKernelOverrides {
   int64_t blockM = 0, blockN = 0, stages = 0, consumers = 0;
   int64_t groupM = 0; // 0: row-major (the cost model chooses under auto)
+  /// Swap-AB (D^T = B A^T) for a GEMM that can run so: the cost model
+  /// decides (config=auto; never under config=fixed), or always, or never.
+  enum class SwapAB { model, always, never } swapAB = SwapAB::model;
   bool any() const { return blockM || blockN || stages || consumers; }
 };
 

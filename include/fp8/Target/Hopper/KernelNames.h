@@ -16,7 +16,8 @@
 //             scales per column (b blocks [1, 128], the Wgrad GEMM; without
 //             it b blocks are [128, 128]); _sk: one scale per row of A
 //             and column of B along the whole K (scale_k = k, the rowwise
-//             and per-tensor presets);
+//             and per-tensor presets); _swapab: D^T = B A^T (the op's
+//             N x M x K, A and B swapped: a small-M GEMM);
 //             <M> is `dyn` for a kernel taking M at run time
 //             (fp8_scaled_matmul_dynx2112x7168_e4m3_e4m3_bf16), <K> `dyn`
 //             for one taking K at run time (the Wgrad GEMM over a run-time
@@ -41,6 +42,9 @@
 //             <BC> 128, or <C> for rowwise blocks [1, C])
 //             <bits>: the f32 bit pattern of eps in lower-case hex, present
 //             when eps is not the default 1e-4.
+//   transpose: fp8_transpose_b<bits>[_r<R>] (8: FP8 codes, 16: bf16, 32:
+//             f32; every size at run time; _r<R>: each input row written R
+//             times, a swap-AB GEMM's block scales as one per row).
 //
 //===----------------------------------------------------------------------===//
 #ifndef FP8_TARGET_HOPPER_KERNELNAMES_H
@@ -119,6 +123,9 @@ inline const char *getGemmKernelColumnScalesSuffix() { return "_b1x128"; }
 /// (scale_k = k: the rowwise and per-tensor presets).
 inline const char *getGemmKernelWholeKScalesSuffix() { return "_sk"; }
 
+/// A swap-AB kernel (D^T = B A^T; its <M>x<N> are the op's N x M).
+inline const char *getGemmKernelSwapABSuffix() { return "_swapab"; }
+
 /// The configuration suffix of a GEMM kernel name: "_t<BM>x<BN>s<S>", plus
 /// "c<C>" when the consumer warpgroups are not BM / 64 (columns split
 /// across them, GemmKernelConfig::colSplits), plus "g<G>" for a grouped
@@ -161,6 +168,15 @@ inline std::string getQuantizeKernelName(int64_t rows, int64_t cols,
     std::snprintf(hex, sizeof(hex), "%x", bits);
     name += std::string("_eps") + hex;
   }
+  return name;
+}
+
+/// The transpose kernel of `bits`-bit elements, each input row repeated
+/// `repeatRows` times (TransposeKernelConfig.h).
+inline std::string getTransposeKernelName(int64_t bits, int64_t repeatRows) {
+  std::string name = "fp8_transpose_b" + std::to_string(bits);
+  if (repeatRows != 1)
+    name += "_r" + std::to_string(repeatRows);
   return name;
 }
 

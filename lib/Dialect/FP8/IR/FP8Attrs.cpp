@@ -432,6 +432,8 @@ std::string GemmKernelAttr::getSymbolName() const {
     name += getGemmKernelColumnScalesSuffix();
   if (c.hasWholeKScales())
     name += getGemmKernelWholeKScalesSuffix();
+  if (getSwapAb() && getSwapAb().getValue())
+    name += getGemmKernelSwapABSuffix();
   if (!isDefaultGemmKernelConfig(c))
     name += getGemmKernelConfigSuffix(c.blockM, c.blockN, c.stages, c.consumers,
                                       c.groupM);
@@ -482,6 +484,14 @@ LogicalResult GemmKernelAttr::verify(
     return emitError() << "counts needs the masked layout";
   if (layout && bScaleRows != 128)
     return emitError() << "a grouped kernel needs b_scale_rows 128";
+  // Swap-AB: the 2-D kernel of B A^T, A's per-row scales as per-column B
+  // scales, B's blocks as per-row A scales, both per K block, M and K
+  // static.
+  if (swapAB && swapAB.getValue() &&
+      (layout || bScaleRows != 1 || scaleK != 128 || ShapedType::isDynamic(m) ||
+       ShapedType::isDynamic(k)))
+    return emitError() << "swap_ab needs a 2-D kernel (no layout) with "
+                          "b_scale_rows 1, scale_k 128 and static m and k";
   // A run-time K: the 2-D kernel with a scale per K block (the Wgrad GEMM
   // over a run-time token count).
   if (ShapedType::isDynamic(k) && (layout || scaleK != 128))
@@ -530,6 +540,24 @@ std::string QuantizeKernelAttr::getSymbolName() const {
              static_cast<float>(getEps().getValueAsDouble()), isTranspose(),
              c.blockCols) +
          (isa<Float8E8M0FNUType>(getScale()) ? "_ue8m0" : "");
+}
+
+std::string TransposeKernelAttr::getSymbolName() const {
+  return getTransposeKernelName(getBits(), getRepeatRows());
+}
+
+LogicalResult
+TransposeKernelAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                            int64_t bits, int64_t repeatRows) {
+  // The kernel moves FP8 codes (one byte), bf16 results (two) or f32
+  // scales and results (four).
+  if (bits != 8 && bits != 16 && bits != 32)
+    return emitError() << "needs bits 8 (FP8 codes), 16 (bf16) or 32 (f32), "
+                          "got "
+                       << bits;
+  if (repeatRows < 1)
+    return emitError() << "needs repeat_rows >= 1, got " << repeatRows;
+  return success();
 }
 
 LogicalResult QuantizeKernelAttr::verify(

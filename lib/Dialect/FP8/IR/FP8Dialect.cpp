@@ -64,9 +64,10 @@ LogicalResult FP8Dialect::verifyOperationAttribute(Operation *op,
   // A generated kernel and its launcher: the typed configuration (whose
   // own verifier checks the fields).
   if (name == kKernelAttrName)
-    return expect(isa<GemmKernelAttr, QuantizeKernelAttr>(value),
-                  "a #fp8.gemm_kernel<...> or #fp8.quantize_kernel<...> "
-                  "attribute");
+    return expect(
+        isa<GemmKernelAttr, QuantizeKernelAttr, TransposeKernelAttr>(value),
+        "a #fp8.gemm_kernel<...>, #fp8.quantize_kernel<...> or "
+        "#fp8.transpose_kernel<...> attribute");
   if (name == kKernelRefAttrName)
     return expect(isa<SymbolRefAttr>(value),
                   "a symbol reference to a kernel (@fp8_kernels::@name)");

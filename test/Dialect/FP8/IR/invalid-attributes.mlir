@@ -55,7 +55,7 @@ func.func @bad_precision_name(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // fp8.kernel (fp8-lower-to-nvvm, on a kernel and its launcher) is a typed
 // kernel configuration; the untyped dictionary it replaced is rejected.
-// expected-error @+1 {{attribute 'fp8.kernel' must be a #fp8.gemm_kernel<...> or #fp8.quantize_kernel<...> attribute, got {block_m = 64 : i64}}}
+// expected-error @+1 {{attribute 'fp8.kernel' must be a #fp8.gemm_kernel<...>, #fp8.quantize_kernel<...> or #fp8.transpose_kernel<...> attribute, got {block_m = 64 : i64}}}
 func.func @kernel_dict() attributes {fp8.kernel = {block_m = 64}} {
   return
 }

@@ -1,7 +1,8 @@
 // RUN: fp8-opt %s -split-input-file -verify-diagnostics
 
-// The verifiers of #fp8.gemm_kernel and #fp8.quantize_kernel: what the
-// generator emits, checked as it checks its options.
+// The verifiers of #fp8.gemm_kernel, #fp8.quantize_kernel and
+// #fp8.transpose_kernel: what the generator emits, checked as it checks its
+// options.
 
 // expected-error @+1 {{invalid tile configuration block_m = 128, block_n = 100, stages = 6, consumers = 2: block-n must be a multiple of 8 in 16..256}}
 func.func private @block_n() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = 256, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 100, block_k = 128, stages = 6, consumers = 2>}
@@ -149,3 +150,20 @@ func.func private @fp8_input() attributes {fp8.kernel = #fp8.quantize_kernel<row
 // A run-time K: the 2-D kernel with a scale per K block only.
 // expected-error @+1 {{k = ? needs a 2-D kernel (no layout) with a scale per K block (scale_k 128)}}
 func.func private @grouped_dynamic_k() attributes {fp8.kernel = #fp8.gemm_kernel<m = 256, n = 256, k = ?, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, layout = masked, groups = 4, block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2>}
+
+// -----
+
+// The transpose kernel moves FP8 codes (8 bits), bf16 (16) or f32 (32).
+// expected-error @+1 {{needs bits 8 (FP8 codes), 16 (bf16) or 32 (f32), got 64}}
+func.func private @transpose_bits() attributes {fp8.kernel = #fp8.transpose_kernel<bits = 64>}
+
+// -----
+
+// expected-error @+1 {{needs repeat_rows >= 1, got 0}}
+func.func private @transpose_repeat() attributes {fp8.kernel = #fp8.transpose_kernel<bits = 32, repeat_rows = 0>}
+
+// -----
+
+// Swap-AB: A's per-row scales reach the kernel as per-column B scales.
+// expected-error @+1 {{swap_ab needs a 2-D kernel (no layout) with b_scale_rows 1, scale_k 128 and static m and k}}
+func.func private @swap_ab_block_scales() attributes {fp8.kernel = #fp8.gemm_kernel<m = 300, n = 16, k = 400, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2, swap_ab = true>}

@@ -48,3 +48,12 @@ func.func private @quantize_e8m0() attributes {fp8.kernel = #fp8.quantize_kernel
 // CHECK-LABEL: func.func private @dynamic_k()
 // CHECK-SAME: fp8.kernel = #fp8.gemm_kernel<m = 300, n = 400, k = ?, a = f8E4M3FN, b = f8E4M3FN, d = f32, a_scale = f32, b_scale = f32, b_scale_rows = 1, block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2>
 func.func private @dynamic_k() attributes {fp8.kernel = #fp8.gemm_kernel<m = 300, n = 400, k = ?, a = f8E4M3FN, b = f8E4M3FN, d = f32, a_scale = f32, b_scale = f32, b_scale_rows = 1, block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2>}
+
+// The transpose kernel (fp8-launch-kernels): sizes at run time, the element
+// width its one field.
+// CHECK-LABEL: func.func private @transpose()
+// CHECK-SAME: fp8.kernel = #fp8.transpose_kernel<bits = 8>
+// CHECK-LABEL: func.func private @transpose_repeat()
+// CHECK-SAME: fp8.kernel = #fp8.transpose_kernel<bits = 32, repeat_rows = 128>
+func.func private @transpose() attributes {fp8.kernel = #fp8.transpose_kernel<bits = 8, repeat_rows = 1>}
+func.func private @transpose_repeat() attributes {fp8.kernel = #fp8.transpose_kernel<bits = 32, repeat_rows = 128>}

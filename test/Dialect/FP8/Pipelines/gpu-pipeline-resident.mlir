@@ -6,21 +6,22 @@
 // RUN: fp8-opt %s --fp8-pipeline=report=false --fp8-gpu-pipeline="chip=sm_90a host=llvm target=emulator resident=false" | FileCheck %s --check-prefix=COPY
 
 // Resident: the host function copies X, W1 and W2 in (each on its first
-// launch), X's and H's A scales back for their host transposes and the two
-// transposes in, and Y back: 8 copies; the launchers copy nothing, and H
-// (the first GEMM's result, the second's quantize input) none.
+// launch) and Y back: 4 copies; the launchers copy nothing, and H (the
+// first GEMM's result, the second's quantize input) and the A scales of X
+// and H (transposed into the GEMMs' layout by the transpose kernel) none.
 // CHECK-NOT: llvm.call @mgpuMemcpy(
 // CHECK-LABEL: llvm.func @chain(
-// CHECK-COUNT-8: llvm.call @mgpuMemcpy(
+// CHECK-COUNT-4: llvm.call @mgpuMemcpy(
 // CHECK-NOT: llvm.call @mgpuMemcpy(
 
 // resident=false: each launcher copies its operands: 4 quantize launches of
-// 1 input and 2 results, 2 GEMM launches of 4 inputs and 1 result:
-// 4 * 3 + 2 * 5 = 22 copies, none in the host function.
+// 1 input and 2 results, 2 transpose launches of 1 input and 1 result, 2
+// GEMM launches of 4 inputs and 1 result: 4 * 3 + 2 * 2 + 2 * 5 = 26
+// copies, none in the host function.
 // COPY-LABEL: llvm.func @chain(
 // COPY-NOT: llvm.call @mgpuMemcpy(
 // COPY: llvm.func @_mlir_ciface_chain(
-// COPY-COUNT-22: llvm.call @mgpuMemcpy(
+// COPY-COUNT-26: llvm.call @mgpuMemcpy(
 // COPY-NOT: llvm.call @mgpuMemcpy(
 
 func.func @chain(%x: tensor<256x384xf32>, %w1: tensor<256x384xf32>, %w2: tensor<128x256xf32>) -> tensor<256x128xf32> attributes {llvm.emit_c_interface} {

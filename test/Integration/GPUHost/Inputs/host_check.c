@@ -7,10 +7,11 @@
  * same seeded random inputs and compares the results bit for bit.
  *
  * Usage: host_check LIB ORACLE FUNC SEED RESULT INPUT...
- *   RESULT, INPUT: TYPE:ROWSxCOLS with TYPE f32 or bf16 (2-D, row-major;
- *   the result's shape is checked against the one given; sizes may be 0).
- *   A function with several results (up to 4) takes them comma-separated:
- *   the C interface then returns a struct of their memref descriptors.
+ *   RESULT, INPUT: TYPE:ROWSxCOLS or TYPE:SIZE with TYPE f32 or bf16 (2-D
+ *   or 1-D, row-major; the result's shape is checked against the one
+ *   given; sizes may be 0); up to 16 inputs. A function with several
+ *   results (up to 16) takes them comma-separated: the C interface then
+ *   returns a struct of their memref descriptors.
  *   A result may add a hand-derived expectation that both libraries must
  *   meet besides agreeing: `=zero` (every element +0.0) or `=inN` (the bits
  *   of input N, 1-based, of the same type and shape).
@@ -33,6 +34,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A memref descriptor of rank 1 or 2 as the C interface lays it out:
+ * allocated, aligned, offset, sizes[rank], strides[rank] (8-byte words; a
+ * struct of several is their concatenation). Rank 1 reads as 1 x size. */
 typedef struct {
   void *allocated;
   void *aligned;
@@ -41,8 +45,11 @@ typedef struct {
   int64_t strides[2];
 } Memref2D;
 
+enum { kMaxOperands = 16 };
+
 typedef struct {
   int bytes; /* 4 (f32) or 2 (bf16) */
+  int rank;  /* 1 (SIZE: rows 1, cols SIZE) or 2 */
   int64_t rows, cols;
   int expect; /* results: -1 none, 0 every element +0.0, N the bits of input N
                */
@@ -57,13 +64,21 @@ static int parseSpec(const char *s, Spec *out) {
   else
     return 0;
   int used = 0;
-  if (sscanf(strchr(s, ':') + 1, "%lldx%lld%n", &r, &c, &used) != 2 || r < 0 ||
-      c < 0)
+  const char *dims = strchr(s, ':') + 1;
+  if (sscanf(dims, "%lldx%lld%n", &r, &c, &used) == 2) {
+    out->rank = 2;
+  } else if (sscanf(dims, "%lld%n", &c, &used) == 1) {
+    out->rank = 1;
+    r = 1;
+  } else {
+    return 0;
+  }
+  if (r < 0 || c < 0)
     return 0;
   out->rows = r;
   out->cols = c;
   out->expect = -1;
-  const char *rest = strchr(s, ':') + 1 + used;
+  const char *rest = dims + used;
   if (!strncmp(rest, "=zero", 5))
     out->expect = 0;
   else if (!strncmp(rest, "=in", 3) && (out->expect = atoi(rest + 3)) < 1)
@@ -107,21 +122,42 @@ static Memref2D makeInput(const Spec *s) {
   }
   m.allocated = m.aligned = p;
   m.offset = 0;
-  m.sizes[0] = s->rows;
-  m.sizes[1] = s->cols;
-  m.strides[0] = s->cols;
-  m.strides[1] = 1;
+  if (s->rank == 1) { /* words 3, 4: size (sizes[0]) and stride 1 */
+    m.sizes[0] = s->cols;
+    m.sizes[1] = 1;
+  } else {
+    m.sizes[0] = s->rows;
+    m.sizes[1] = s->cols;
+    m.strides[0] = s->cols;
+    m.strides[1] = 1;
+  }
   return m;
 }
 
-typedef void (*Fn1)(Memref2D *, Memref2D *);
-typedef void (*Fn2)(Memref2D *, Memref2D *, Memref2D *);
-typedef void (*Fn3)(Memref2D *, Memref2D *, Memref2D *, Memref2D *);
-typedef void (*Fn4)(Memref2D *, Memref2D *, Memref2D *, Memref2D *, Memref2D *);
+/* The words of descriptor `m` of rank `rank` (packed: rank 1 has 5). */
+static void unpack(const int64_t *w, int rank, Memref2D *m) {
+  memcpy(&m->allocated, &w[0], 8);
+  memcpy(&m->aligned, &w[1], 8);
+  m->offset = w[2];
+  if (rank == 1) {
+    m->sizes[0] = 1;
+    m->sizes[1] = w[3];
+    m->strides[0] = w[3];
+    m->strides[1] = w[4];
+  } else {
+    memcpy(m->sizes, &w[3], 16);
+    memcpy(m->strides, &w[5], 16);
+  }
+}
 
-/* `res`: room for 4 results (a struct of memref descriptors when the
- * function has several: the same layout as an array). */
-static int call(const char *lib, const char *func, Memref2D *res, Memref2D *in,
+/* A C interface is called with its exact parameters: the result pointer
+ * and one descriptor pointer per input. */
+typedef void *V;
+#define P(i) ((V) & in[i])
+
+/* `res`: the result words (a struct of memref descriptors when the
+ * function has several). */
+static int call(const char *lib, const char *func, int64_t *res, Memref2D *in,
                 int n) {
   /* RTLD_LOCAL: the two libraries export the same names; each call must
    * bind to its own library. */
@@ -137,7 +173,7 @@ static int call(const char *lib, const char *func, Memref2D *res, Memref2D *in,
     fprintf(stderr, "host-check: %s has no %s\n", lib, name);
     return 0;
   }
-  memset(res, 0, 4 * sizeof(*res));
+  memset(res, 0, 7 * kMaxOperands * sizeof(*res));
   /* The emulated runtime's host<->device byte counters (libfp8_emu_mgpu,
    * a dependency of the library under test; the oracle has none): read
    * and cleared before the call, printed after it. */
@@ -151,19 +187,70 @@ static int call(const char *lib, const char *func, Memref2D *res, Memref2D *in,
   }
   switch (n) {
   case 1:
-    ((Fn1)f)(res, &in[0]);
+    ((void (*)(V, V))f)(res, P(0));
     break;
   case 2:
-    ((Fn2)f)(res, &in[0], &in[1]);
+    ((void (*)(V, V, V))f)(res, P(0), P(1));
     break;
   case 3:
-    ((Fn3)f)(res, &in[0], &in[1], &in[2]);
+    ((void (*)(V, V, V, V))f)(res, P(0), P(1), P(2));
     break;
   case 4:
-    ((Fn4)f)(res, &in[0], &in[1], &in[2], &in[3]);
+    ((void (*)(V, V, V, V, V))f)(res, P(0), P(1), P(2), P(3));
+    break;
+  case 5:
+    ((void (*)(V, V, V, V, V, V))f)(res, P(0), P(1), P(2), P(3), P(4));
+    break;
+  case 6:
+    ((void (*)(V, V, V, V, V, V, V))f)(res, P(0), P(1), P(2), P(3), P(4), P(5));
+    break;
+  case 7:
+    ((void (*)(V, V, V, V, V, V, V, V))f)(res, P(0), P(1), P(2), P(3), P(4),
+                                          P(5), P(6));
+    break;
+  case 8:
+    ((void (*)(V, V, V, V, V, V, V, V, V))f)(res, P(0), P(1), P(2), P(3), P(4),
+                                             P(5), P(6), P(7));
+    break;
+  case 9:
+    ((void (*)(V, V, V, V, V, V, V, V, V, V))f)(res, P(0), P(1), P(2), P(3),
+                                                P(4), P(5), P(6), P(7), P(8));
+    break;
+  case 10:
+    ((void (*)(V, V, V, V, V, V, V, V, V, V, V))f)(
+        res, P(0), P(1), P(2), P(3), P(4), P(5), P(6), P(7), P(8), P(9));
+    break;
+  case 11:
+    ((void (*)(V, V, V, V, V, V, V, V, V, V, V, V))f)(
+        res, P(0), P(1), P(2), P(3), P(4), P(5), P(6), P(7), P(8), P(9), P(10));
+    break;
+  case 12:
+    ((void (*)(V, V, V, V, V, V, V, V, V, V, V, V, V))f)(
+        res, P(0), P(1), P(2), P(3), P(4), P(5), P(6), P(7), P(8), P(9), P(10),
+        P(11));
+    break;
+  case 13:
+    ((void (*)(V, V, V, V, V, V, V, V, V, V, V, V, V, V))f)(
+        res, P(0), P(1), P(2), P(3), P(4), P(5), P(6), P(7), P(8), P(9), P(10),
+        P(11), P(12));
+    break;
+  case 14:
+    ((void (*)(V, V, V, V, V, V, V, V, V, V, V, V, V, V, V))f)(
+        res, P(0), P(1), P(2), P(3), P(4), P(5), P(6), P(7), P(8), P(9), P(10),
+        P(11), P(12), P(13));
+    break;
+  case 15:
+    ((void (*)(V, V, V, V, V, V, V, V, V, V, V, V, V, V, V, V))f)(
+        res, P(0), P(1), P(2), P(3), P(4), P(5), P(6), P(7), P(8), P(9), P(10),
+        P(11), P(12), P(13), P(14));
+    break;
+  case 16:
+    ((void (*)(V, V, V, V, V, V, V, V, V, V, V, V, V, V, V, V, V))f)(
+        res, P(0), P(1), P(2), P(3), P(4), P(5), P(6), P(7), P(8), P(9), P(10),
+        P(11), P(12), P(13), P(14), P(15));
     break;
   default:
-    fprintf(stderr, "host-check: 1..4 inputs\n");
+    fprintf(stderr, "host-check: 1..16 inputs\n");
     return 0;
   }
   if (bytes) {
@@ -263,22 +350,22 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: host_check LIB ORACLE FUNC SEED RESULT INPUT...\n");
     return 2;
   }
-  Spec out[4], specs[4];
+  Spec out[kMaxOperands], specs[kMaxOperands];
   int n = argc - 6, nres = 0;
   const char *r = argv[5];
-  while (r && nres < 4 && parseSpec(r, &out[nres])) {
+  while (r && nres < kMaxOperands && parseSpec(r, &out[nres])) {
     ++nres;
     r = strchr(r, ',');
     if (r)
       ++r;
   }
-  if (n > 4 || nres < 1 || r) {
-    fprintf(stderr, "host-check: bad result spec (1..4 comma-separated) or "
+  if (n > kMaxOperands || nres < 1 || r) {
+    fprintf(stderr, "host-check: bad result spec (1..16 comma-separated) or "
                     "too many inputs\n");
     return 2;
   }
   state = strtoull(argv[4], NULL, 10) * 0x9E3779B97F4A7C15ull + 1;
-  Memref2D in[4];
+  Memref2D in[kMaxOperands];
   for (int i = 0; i < n; ++i) {
     if (!parseSpec(argv[6 + i], &specs[i])) {
       fprintf(stderr, "host-check: bad input spec '%s'\n", argv[6 + i]);
@@ -286,24 +373,29 @@ int main(int argc, char **argv) {
     }
     in[i] = makeInput(&specs[i]);
   }
-  Memref2D got[4], want[4];
-  if (!call(argv[1], argv[3], got, in, n) ||
-      !call(argv[2], argv[3], want, in, n))
+  /* A struct of descriptors: each 7 words at most. */
+  int64_t gotWords[7 * kMaxOperands], wantWords[7 * kMaxOperands];
+  if (!call(argv[1], argv[3], gotWords, in, n) ||
+      !call(argv[2], argv[3], wantWords, in, n))
     return 1;
-  int ok = 1;
+  int ok = 1, word = 0;
   for (int r = 0; r < nres; ++r) {
+    Memref2D got, want;
+    unpack(&gotWords[word], out[r].rank, &got);
+    unpack(&wantWords[word], out[r].rank, &want);
+    word += 3 + 2 * out[r].rank;
     char tag[280];
     if (nres == 1)
       snprintf(tag, sizeof(tag), "%s", argv[3]);
     else
       snprintf(tag, sizeof(tag), "%s#%d", argv[3], r);
-    if (!compare(tag, &out[r], &got[r], &want[r])) {
+    if (!compare(tag, &out[r], &got, &want)) {
       ok = 0;
       continue;
     }
     if (out[r].expect >= 0)
-      ok &= meetsExpectation(tag, "tested", &out[r], &got[r], in, specs, n) &
-            meetsExpectation(tag, "oracle", &out[r], &want[r], in, specs, n);
+      ok &= meetsExpectation(tag, "tested", &out[r], &got, in, specs, n) &
+            meetsExpectation(tag, "oracle", &out[r], &want, in, specs, n);
   }
   return ok ? 0 : 1;
 }

@@ -286,7 +286,7 @@ def FP8_GemmKernelAttr : AttrDef<FP8_Dialect, "GemmKernel"> {
     | `consumers` | consumer warpgroups (`block_m` / 64 times the column splits) |
     | `cluster`, `multicast` | CTAs per cluster and TMA multicast width (1: the generator has no clusters yet) |
     | `group_m` | tile order: rows of tiles per group (1: row-major) |
-    | `swap_ab` | whether the kernel computes D^T = B A^T (not generated yet) |
+    | `swap_ab` | whether the kernel computes D^T = B A^T (swap-AB, for a small M: its `m` x `n` are the op's N x M, `a` B's and `b` A's codes, `b_scale_rows = 1` A's per-row scales; B's 128x128 block scales reach it as one per row; `fp8-launch-kernels` transposes D^T into D) |
     | `epilogue` | what happens to the accumulators (`store`) |
     | `chip`, `ctas`, `modelled_us`, `modelled_tflops` | the cost model's chip, persistent grid and modelled time (absent for a run-time M) |
 
@@ -402,6 +402,40 @@ def FP8_QuantizeKernelAttr : AttrDef<FP8_Dialect, "QuantizeKernel"> {
     /// The launch configuration (QuantizeKernelConfig.h), `rows`
     /// kDynamicRows for a run-time row count.
     ::mlir::fp8::QuantizeKernelConfig getConfig() const;
+    /// The kernel's symbol (KernelNames.h), for humans: nothing parses it.
+    std::string getSymbolName() const;
+  }];
+}
+
+def FP8_TransposeKernelAttr : AttrDef<FP8_Dialect, "TransposeKernel"> {
+  let mnemonic = "transpose_kernel";
+  let summary = "The configuration of a generated transpose kernel";
+  let description = [{
+    Carried by the transpose kernel `fp8-launch-kernels` generates (the
+    `fp8.kernel` attribute of its `llvm.func`) and by its launcher: it
+    moves elements of `bits` bits (8: FP8 codes of any format; 16: a bf16
+    result; 32: f32 scales or results) from a row-major input `[B, R, C]`
+    to a row-major output `[B, C, Rp]` with `out[b, c, r] = in[b, r /
+    repeat_rows, c]` for `r / repeat_rows < R` and zero bits (+0.0, the
+    zero code) for the other rows; every size is a run-time parameter
+    (kernel ABI in TransposeKernelConfig.h). It keeps the operands that one
+    kernel writes and another reads in a different layout on the device: a
+    GEMM's A scales `[M, KB]` as the kernel's `[KB, roundUp(M, 4)]`
+    (16-byte TMA strides), per-column B scales `[N, KB]` as `[KB, Np]`, the
+    Dgrad's `W^T` (codes and 128x128 block scales) from the forward's
+    quantized `W`, and the operands and result of a swap-AB GEMM (`D^T = B
+    A^T`: B's 128x128 block scales as one per row, `repeat_rows = 128`, and
+    `D^T` back to `D`). An exact permutation: no arithmetic on the
+    elements. The symbol name `fp8_transpose_b<bits>[_r<repeat_rows>]` is
+    derived from it for humans.
+
+    Example: `#fp8.transpose_kernel<bits = 32, repeat_rows = 128>`
+  }];
+  let parameters = (ins "int64_t":$bits,
+                        DefaultValuedParameter<"int64_t", "1">:$repeat_rows);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
     /// The kernel's symbol (KernelNames.h), for humans: nothing parses it.
     std::string getSymbolName() const;
   }];

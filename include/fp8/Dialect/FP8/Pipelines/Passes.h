@@ -236,6 +236,11 @@ struct FP8GPUPipelineOptions
       llvm::cl::desc("GEMM tile order: tile rows per group, 1 = row-major "
                      "(0: the cost model's choice, else 1)"),
       llvm::cl::init(0)};
+  PassOptions::Option<std::string> swapAB{
+      *this, "swap-ab",
+      llvm::cl::desc("Swap-AB (D^T = B A^T) for a small M: auto (the cost "
+                     "model decides), always, never"),
+      llvm::cl::init("auto")};
 };
 
 /// fp8-gpu-pipeline: fp8-lower-to-nvvm, fp8-launch-kernels (host=launch or
