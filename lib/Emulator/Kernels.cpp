@@ -269,12 +269,13 @@ mlir::fp8::emu::runGemm(const KernelModule &module, const std::string &kernel,
                   "the operands'\n";
     return fail;
   }
-  if (c.hasWholeKScales()) {
-    // The operands here carry a scale per K block; a whole-K kernel runs in
-    // the compiled host program (libfp8_emu_mgpu), whose launcher builds
-    // its [1, Mpad] and [1, Np] scales.
+  if (c.hasWholeKScales() || c.promotionsPerBlock() > 1) {
+    // The operands here carry a scale per 128-K block; a whole-K or mxfp8
+    // kernel runs in the compiled host program (libfp8_emu_mgpu), whose
+    // launcher builds its [1, Mpad] / [K / 32, Mpad] scales.
     fail.report = "fp8-emu: error: a kernel with scales along the whole K "
-                  "(scale_k = k) runs through its host program only\n";
+                  "(scale_k = k) or per 32 K (mxfp8) runs through its host "
+                  "program only\n";
     return fail;
   }
   Device dev;

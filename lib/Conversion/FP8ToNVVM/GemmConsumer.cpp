@@ -120,6 +120,17 @@ void GemmEmitter::emitConsumerKBlock(const ConsumerThread &thr,
   b.setInsertionPointToStart(kLoop.getBody());
   Value kBlock = kLoop.getInductionVar(), it = kLoop.getRegionIterArg(0);
   auto [stage, phase] = stagePhase(it);
+  ValueRange acc = kLoop.getRegionIterArgs().drop_front();
+  if (cfg.promotionsPerBlock() > 1) {
+    NVVM::MBarrierTryWaitParityOp::create(b, barrier(stage, true), phase,
+                                          ticks);
+    SmallVector<Value> mxAcc(acc);
+    emitMxKBlock(thr, ct, kBlock, stage, mxAcc);
+    SmallVector<Value> yields{ir.add(it, ir.c32(1))};
+    llvm::append_range(yields, mxAcc);
+    scf::YieldOp::create(b, yields);
+    return;
+  }
   // The B scales, loaded before the wait so their latency hides behind it.
   BScales sb = emitBScaleLoads(ct, kBlock);
   NVVM::MBarrierTryWaitParityOp::create(b, barrier(stage, true), phase, ticks);
@@ -128,11 +139,37 @@ void GemmEmitter::emitConsumerKBlock(const ConsumerThread &thr,
   emitAScaleLoads(thr, stage, aScales);
   emitReleaseStage(thr, stage);
   SmallVector<Value> yields{ir.add(it, ir.c32(1))};
-  emitPromotion(ct, sb, aScales, partial, kLoop, yields);
+  emitPromotion(ct, sb, aScales, partial, acc, yields);
   scf::YieldOp::create(b, yields);
 }
 
-Value GemmEmitter::emitWgmma(const ConsumerThread &thr, Value stage) {
+void GemmEmitter::emitMxKBlock(const ConsumerThread &thr,
+                               const ConsumerTile &ct, Value kBlock,
+                               Value stage, SmallVector<Value> &acc) {
+  // mxfp8 (OCP MX: a scale per 32 K): each k32 step is its own partial,
+  // promoted with its step's scales before the next (the reference's
+  // promotion every 32 K), so the ring slot is read four times and handed
+  // back after the last step. Its B scales are loaded per step: four
+  // steps' worth would not fit the registers.
+  const int64_t steps = cfg.promotionsPerBlock();
+  for (int64_t s = 0; s < steps; ++s) {
+    Value scaleRow = ir.add(ir.mul(kBlock, ir.c32(steps)), ir.c32(s));
+    BScales sb = emitBScaleLoads(ct, scaleRow);
+    Value partial = emitWgmma(thr, stage, s, s + 1);
+    Value aScales[2];
+    emitAScaleLoads(thr, stage, aScales, s);
+    if (s + 1 == steps)
+      emitReleaseStage(thr, stage);
+    SmallVector<Value> next;
+    emitPromotion(ct, sb, aScales, partial, acc, next);
+    acc = std::move(next);
+  }
+}
+
+Value GemmEmitter::emitWgmma(const ConsumerThread &thr, Value stage,
+                             int64_t firstStep, int64_t endStep) {
+  if (!endStep)
+    endStep = cfg.blockK / kFp8K;
   // Descriptors: K-major, 128B swizzle, SBO 1024 (WgmmaFragment.h).
   Value aAddr = ir.add(
       smemAddr, ir.add(ir.mul(stage, ir.c32(cfg.aStageBytes())),
@@ -156,7 +193,7 @@ Value GemmEmitter::emitWgmma(const ConsumerThread &thr, Value stage) {
       LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(accRegs, ir.f32));
   Value partial = LLVM::UndefOp::create(b, structTy);
   NVVM::WgmmaFenceAlignedOp::create(b);
-  for (int64_t kStep = 0; kStep < cfg.blockK / kFp8K; ++kStep) {
+  for (int64_t kStep = firstStep; kStep < endStep; ++kStep) {
     Value step = ir.c64(static_cast<int64_t>(kmajorSw128KStep(kStep)));
     partial = NVVM::WgmmaMmaAsyncOp::create(
         b, structTy, partial,
@@ -166,8 +203,9 @@ Value GemmEmitter::emitWgmma(const ConsumerThread &thr, Value stage) {
         NVVM::WGMMATypesAttr::get(ctx, wgmmaType(spec.aType)),
         NVVM::WGMMATypesAttr::get(ctx, wgmmaType(spec.bType)),
         NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::f32),
-        NVVM::WGMMAScaleOutAttr::get(ctx, kStep ? NVVM::WGMMAScaleOut::one
-                                                : NVVM::WGMMAScaleOut::zero),
+        NVVM::WGMMAScaleOutAttr::get(ctx, kStep != firstStep
+                                              ? NVVM::WGMMAScaleOut::one
+                                              : NVVM::WGMMAScaleOut::zero),
         scaleIn, scaleIn, NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row),
         NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::col),
         NVVM::MMAIntOverflowAttr());

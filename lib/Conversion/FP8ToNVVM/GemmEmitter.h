@@ -137,17 +137,24 @@ struct GemmEmitter : KernelEmitter<GemmKernelSpec> {
   ConsumerTile emitConsumerTile(const ConsumerThread &thr, Value tileIndex);
   void emitConsumerKBlock(const ConsumerThread &thr, const ConsumerTile &ct,
                           scf::ForOp kLoop);
-  /// The wgmma.mma_async chain of one K block on ring slot `stage`: the
-  /// partial sums (a struct of accRegs f32).
-  Value emitWgmma(const ConsumerThread &thr, Value stage);
+  /// The mxfp8 K block (scaleK = 32): per k32 step its wgmma, its scales
+  /// and a promotion, `acc` carried through.
+  void emitMxKBlock(const ConsumerThread &thr, const ConsumerTile &ct,
+                    Value kBlock, Value stage, SmallVector<Value> &acc);
+  /// The wgmma.mma_async chain of k32 steps [firstStep, endStep) (default:
+  /// the whole K block) on ring slot `stage`: the partial sums (a struct of
+  /// accRegs f32).
+  Value emitWgmma(const ConsumerThread &thr, Value stage, int64_t firstStep = 0,
+                  int64_t endStep = 0);
   /// Once per warp, the slot is handed back to the producer.
   void emitReleaseStage(const ConsumerThread &thr, Value stage);
 
   // --- GemmScales.cpp -------------------------------------------------------
   BScales emitBScaleLoads(const ConsumerTile &ct, Value kBlock);
-  /// The A scales of this thread's two rows, from the slot's scale area.
-  void emitAScaleLoads(const ConsumerThread &thr, Value stage,
-                       Value aScales[2]);
+  /// The A scales of this thread's two rows, from the slot's scale area
+  /// (of promotion `sub` of the K block: mxfp8).
+  void emitAScaleLoads(const ConsumerThread &thr, Value stage, Value aScales[2],
+                       int64_t sub = 0);
   /// The B scale of register group j: a block of `sb` (static index
   /// `staticIdx`) or a select between the loaded blocks (staticIdx = -1).
   Value bScaleOfGroup(const ConsumerTile &ct, const BScales &sb, int64_t j,
@@ -157,10 +164,10 @@ struct GemmEmitter : KernelEmitter<GemmKernelSpec> {
   /// The accumulator's start: C (converted to f32) or +0.0, appended to
   /// `init`.
   void emitAccumulatorInit(const ConsumerTile &ct, SmallVector<Value> &init);
-  /// acc += partial * (sa[row] * sb[column]) per register, appended to
-  /// `yields`.
+  /// acc += partial * (sa[row] * sb[column]) per register (`acc`: the
+  /// accumulators before), appended to `yields`.
   void emitPromotion(const ConsumerTile &ct, const BScales &sb,
-                     const Value aScales[2], Value partial, scf::ForOp kLoop,
+                     const Value aScales[2], Value partial, ValueRange acc,
                      SmallVector<Value> &yields);
 
   // --- GemmEpilogue.cpp -----------------------------------------------------

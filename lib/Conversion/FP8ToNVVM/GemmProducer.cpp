@@ -116,8 +116,11 @@ void GemmEmitter::emitProducerKBlock(const Tile &tile, scf::ForOp kLoop) {
              ir.mul(stage, ir.c32(cfg.bStageBytes()))),
       tmapB, coords(kCoord, tile.col0, grouped));
   // Whole-K scales (scale_k = k: rowwise, per-tensor) are one row [1,
-  // Mpad]: every K block loads row 0 into its slot.
+  // Mpad]: every K block loads row 0 into its slot. mxfp8's [K / 32, Mpad]:
+  // a K block's promotionsPerBlock rows (one box).
   Value saBlock = cfg.hasWholeKScales() ? ir.c32(0) : kBlock;
+  if (cfg.promotionsPerBlock() > 1)
+    saBlock = ir.mul(kBlock, ir.c32(cfg.promotionsPerBlock()));
   tma(ir.add(ir.c32(cfg.saRingOffset()),
              ir.mul(stage, ir.c32(cfg.saStageBytes()))),
       tmapSA, coords(tile.row0, saBlock, masked));

@@ -50,7 +50,7 @@ void GemmEmitter::emitAccumulatorInit(const ConsumerTile &ct,
 
 void GemmEmitter::emitPromotion(const ConsumerTile &ct, const BScales &sb,
                                 const Value aScales[2], Value partial,
-                                scf::ForOp kLoop, SmallVector<Value> &yields) {
+                                ValueRange acc, SmallVector<Value> &yields) {
   if (cfg.bScalesPerColumn) {
     for (int64_t r = 0; r < accRegs; r += 4) {
       // acc = fma(partial, sa[row] * sb[col], acc): one scale product per
@@ -59,8 +59,8 @@ void GemmEmitter::emitPromotion(const ConsumerTile &ct, const BScales &sb,
         Value sbq =
             LLVM::ExtractElementOp::create(b, sb.pairs[r / 4], ir.c32(q % 2));
         Value p = LLVM::ExtractValueOp::create(b, partial, q);
-        yields.push_back(ir.fma(p, ir.fmul(aScales[accumulatorRowSlot(q)], sbq),
-                                kLoop.getRegionIterArg(1 + q)));
+        yields.push_back(
+            ir.fma(p, ir.fmul(aScales[accumulatorRowSlot(q)], sbq), acc[q]));
       }
     }
     return;
@@ -83,8 +83,7 @@ void GemmEmitter::emitPromotion(const ConsumerTile &ct, const BScales &sb,
     }
     for (int64_t q = r; q < r + 4 && q < accRegs; ++q) {
       Value p = LLVM::ExtractValueOp::create(b, partial, q);
-      yields.push_back(ir.fma(p, groupScale[accumulatorRowSlot(q)],
-                              kLoop.getRegionIterArg(1 + q)));
+      yields.push_back(ir.fma(p, groupScale[accumulatorRowSlot(q)], acc[q]));
     }
   }
 }

@@ -63,11 +63,14 @@ BScales GemmEmitter::emitBScaleLoads(const ConsumerTile &ct, Value kBlock) {
 }
 
 void GemmEmitter::emitAScaleLoads(const ConsumerThread &thr, Value stage,
-                                  Value aScales[2]) {
+                                  Value aScales[2], int64_t sub) {
   Value saBase =
       ir.gep(smem, ir.add(ir.c32(cfg.saRingOffset()),
                           ir.mul(stage, ir.c32(cfg.saStageBytes()))));
   Value saRow = ir.add(thr.wgRow, thr.rowBase);
+  // mxfp8: the slot holds [promotionsPerBlock, BLOCK_M] scales (one TMA box).
+  if (sub)
+    saRow = ir.add(saRow, ir.c32(sub * cfg.blockM));
   aScales[0] = LLVM::LoadOp::create(
       b, ir.f32,
       LLVM::GEPOp::create(b, ir.ptrShared, ir.f32, saBase, ValueRange{saRow}));

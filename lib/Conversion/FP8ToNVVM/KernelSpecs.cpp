@@ -80,6 +80,33 @@ static bool isWholeKForm(ScaledMatmulOp op) {
          getWholeKScales(cast<ScaledTensorType>(op.getB().getType()));
 }
 
+/// Whether `op` is in mxfp8's form: both operands in 1x32 blocks (a scale
+/// per row and 32 K, OCP MX), promoted every 32 K.
+static bool isMxForm(ScaledMatmulOp op) {
+  return isBlock(cast<ScaledTensorType>(op.getA().getType()), 1,
+                 GemmKernelConfig::kMxScaleK) &&
+         isBlock(cast<ScaledTensorType>(op.getB().getType()), 1,
+                 GemmKernelConfig::kMxScaleK);
+}
+
+/// Why the mxfp8 kernel (scale_k = 32) does not implement the MX-form `op`,
+/// or false: it promotes after each k32 step of whole 128-K blocks, so K
+/// is static and a multiple of 128 (a tail would promote zero partials the
+/// reference never adds), and the interval is the block's 32.
+static bool explainNoMxKernel(llvm::raw_ostream &os, ScaledMatmulOp op) {
+  int64_t k = cast<ScaledTensorType>(op.getA().getType()).getShape()[1];
+  if (op.getPromoteInterval() != GemmKernelConfig::kMxScaleK)
+    os << "the mxfp8 kernel needs promote_interval = 32 (a promotion per "
+          "scale block), got "
+       << op.getPromoteInterval();
+  else if (ShapedType::isDynamic(k) || k % 128 != 0)
+    os << "the mxfp8 kernel needs a static K that is a multiple of 128, got "
+       << (ShapedType::isDynamic(k) ? std::string("?") : std::to_string(k));
+  else
+    return false;
+  return true;
+}
+
 /// The forms of fp8.scaled_matmul no GEMM kernel implements.
 static std::string explainNoKernel(ScaledMatmulOp op) {
   auto aTy = cast<ScaledTensorType>(op.getA().getType());
@@ -128,17 +155,22 @@ static std::string explainNoKernel(ScaledMatmulOp op) {
   // of the Wgrad GEMM (docs/training.md; DeepGEMM's "1D-1D" kernel).
   // Or scales along the whole K: one per row or per tensor of each operand
   // (the rowwise and per-tensor presets).
-  if ((!isBlock(aTy, 1, 128) ||
-       (!isBlock(bTy, 128, 128) && !isBlock(bTy, 1, 128))) &&
-      !isWholeKForm(op)) {
+  // Or mxfp8's 1x32 blocks on both operands (a scale per row and 32 K).
+  if (isMxForm(op)) {
+    if (explainNoMxKernel(os, op))
+      return why;
+  } else if ((!isBlock(aTy, 1, 128) ||
+              (!isBlock(bTy, 128, 128) && !isBlock(bTy, 1, 128))) &&
+             !isWholeKForm(op)) {
     os << "implements the DeepSeek-V3 blocks (a: [1, 128], b: [128, 128] or, "
-          "for the Wgrad GEMM, [1, 128]) and scales along the whole K (one "
-          "per row or per tensor of each operand), got a: "
+          "for the Wgrad GEMM, [1, 128]), scales along the whole K (one "
+          "per row or per tensor of each operand) and mxfp8's [1, 32] "
+          "blocks, got a: "
        << aTy << ", b: " << bTy;
     return why;
-  }
-  if (explainScalesAndInterval(os, aTy, bTy, op.getPromoteInterval()))
+  } else if (explainScalesAndInterval(os, aTy, bTy, op.getPromoteInterval())) {
     return why;
+  }
   explainKernelExtents(
       os, {aTy.getShape()[0], bTy.getShape()[0], aTy.getShape()[1]});
   return why;
@@ -279,6 +311,7 @@ mlir::fp8::getGemmKernelSpec(ScaledMatmulOp op,
   // a per-tensor scale broadcast by the launcher.
   const bool deepSeek =
       isBlock(aTy, 1, 128) && (isBlock(bTy, 128, 128) || isBlock(bTy, 1, 128));
+  const bool mx = isMxForm(op);
   const bool bPerColumn = !deepSeek || isBlock(bTy, 1, 128);
   int64_t m = aTy.getShape()[0], k = aTy.getShape()[1], n = bTy.getShape()[0];
   if (ShapedType::isDynamic(m))
@@ -304,7 +337,8 @@ mlir::fp8::getGemmKernelSpec(ScaledMatmulOp op,
         chooseGemmConfigByModel(
             m, n, k == GemmKernelConfig::kDynamicK ? kModelledDynamicK : k,
             *model, /*blockMDivides=*/0,
-            /*groups=*/1, /*grouped=*/false, bPerColumn)
+            /*groups=*/1, /*grouped=*/false, bPerColumn,
+            mx ? GemmKernelConfig::kMxScaleK : 128)
             .config;
     o.blockM = chosen.blockM;
     o.blockN = chosen.blockN;
@@ -312,8 +346,18 @@ mlir::fp8::getGemmKernelSpec(ScaledMatmulOp op,
     if (!o.groupM)
       o.groupM = chosen.groupM;
   }
+  // mxfp8's fixed default tile: 64 columns (its per-step promotions fit
+  // 80 per consumer, GemmKernelConfig::consumerRegsNeeded).
+  if (mx && !o.blockN && !o.consumers)
+    o.blockN = 64;
   spec.config = makeGemmKernelConfig(m, n, k, o, bPerColumn);
-  if (!deepSeek) {
+  if (mx) {
+    // A scale per 32 K of each row of A and B (B's: per column of D); the
+    // stages that fit its larger A-scale slots.
+    spec.config.scaleK = GemmKernelConfig::kMxScaleK;
+    if (!o.stages)
+      fitStages(spec.config);
+  } else if (!deepSeek) {
     // One scale along K: a K of one block is the per-block kernel.
     spec.config.scaleK = k > spec.config.blockK ? k : spec.config.blockK;
     spec.aScaleWhole = *getWholeKScales(aTy);

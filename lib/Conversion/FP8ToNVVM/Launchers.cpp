@@ -296,7 +296,8 @@ void buildGemmLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
                           nvgpu::TensorMapSwizzleKind::SWIZZLE_128B);
   Value tmB = h.tensorMap(bDev, u8, box(bTy, {c.blockN, c.blockK}),
                           nvgpu::TensorMapSwizzleKind::SWIZZLE_128B);
-  Value tmSA = h.tensorMap(saDev, b.getF32Type(), box(saTy, {1, c.blockM}),
+  Value tmSA = h.tensorMap(saDev, b.getF32Type(),
+                           box(saTy, {c.promotionsPerBlock(), c.blockM}),
                            nvgpu::TensorMapSwizzleKind::SWIZZLE_NONE);
   // Persistent grid: min(tiles, SMs), tiles from the run-time M (times G
   // for the masked form, whose grid covers every group's tiles), the SMs

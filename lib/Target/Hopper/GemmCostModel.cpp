@@ -148,16 +148,20 @@ GemmCost mlir::fp8::modelGemmCost(const GemmKernelConfig &c,
   // Per-column B scales: each element's scale product is its own FMUL
   // (sa[row] * sb[col]) besides the FFMA; block scales share one product
   // per row and block.
-  double promoteS =
-      (c.bScalesPerColumn ? 2.0 : 1.0) * bm * bn / kFfmaPerClkPerSM / clockHz;
+  // mxfp8 (scale_k = 32) promotes after every k32 step: four times the
+  // FFMAs and scale products per K block.
+  const double promotions = static_cast<double>(c.promotionsPerBlock());
+  double promoteS = promotions * (c.bScalesPerColumn ? 2.0 : 1.0) * bm * bn /
+                    kFfmaPerClkPerSM / clockHz;
   double tileComputeS = kb * (wgmmaS + promoteS);
   // L2 -> SM bytes of a tile: the in-bounds rows of A and B (TMA zero-fills
   // out-of-bounds boxes without reading), the A scales, and the output.
   double rowsA = static_cast<double>(std::min(c.blockM, c.m));
   double colsB = static_cast<double>(std::min(c.blockN, c.n));
   // Per-column B scales add the tile's columns' scales per K block.
-  double tileL2Bytes = kb * (rowsA + colsB) * c.blockK + kb * bm * 4 +
-                       (c.bScalesPerColumn ? kb * bn * 4 : 0.0) +
+  double tileL2Bytes = kb * (rowsA + colsB) * c.blockK +
+                       promotions * kb * bm * 4 +
+                       (c.bScalesPerColumn ? promotions * kb * bn * 4 : 0.0) +
                        rowsA * colsB * kOutBytes;
   double tileL2S = tileL2Bytes / (chip.l2BytesPerClkPerSM * clockHz);
   r.computeUs = r.waves * tileComputeS * 1e6;
@@ -168,8 +172,9 @@ GemmCost mlir::fp8::modelGemmCost(const GemmKernelConfig &c,
   // decides how many A rows and B columns a wave touches.
   const double m = static_cast<double>(c.m), n = static_cast<double>(c.n);
   const double kPad = kb * c.blockK;
-  double aBytes = m * kPad + m * kb * 4;
-  double bBytes = n * kPad + c.bScaleRows() * kb * 4;
+  const double scaleRows = kb * static_cast<double>(c.promotionsPerBlock());
+  double aBytes = m * kPad + m * scaleRows * 4;
+  double bBytes = n * kPad + c.bScaleRows() * scaleRows * 4;
   double operands = aBytes + bBytes;
   if (operands > chip.l2Bytes / 2)
     operands = gemmWaveOperandBytes(c, chip.smCount);
@@ -231,7 +236,8 @@ GemmChoice mlir::fp8::chooseGemmConfigByModel(int64_t m, int64_t n, int64_t k,
                                               const ChipSpec &chip,
                                               int64_t blockMDivides,
                                               int64_t groups, bool grouped,
-                                              bool bScalesPerColumn) {
+                                              bool bScalesPerColumn,
+                                              int64_t scaleK) {
   GemmChoice best;
   bool have = false;
   GemmChoice bestWide; // the best that launches a CTA on every SM
@@ -248,6 +254,12 @@ GemmChoice mlir::fp8::chooseGemmConfigByModel(int64_t m, int64_t n, int64_t k,
         // A grouped (MoE) kernel keeps the row-major order inside its groups:
         // a masked group's tiles are consecutive already (one B[g] per group).
         c.groupM = grouped ? 1 : chooseGroupM(c, chip);
+        // mxfp8's A scales take promotionsPerBlock() times the slot's scale
+        // area: the stages that still fit.
+        c.scaleK = scaleK;
+        fitStages(c);
+        if (*checkGemmKernelConfig(c)) // mxfp8's registers and ring
+          return;
         GemmCost cost = modelGemmCost(c, chip);
         mostTiles = std::max(mostTiles, cost.tiles);
         if (!have || better(c, cost, best.config, best.cost)) {
@@ -265,6 +277,8 @@ GemmChoice mlir::fp8::chooseGemmConfigByModel(int64_t m, int64_t n, int64_t k,
   if (!have) { // unreachable for m, n, k > 0: 64x16 with 2 stages fits
     best.config = chooseGemmKernelConfig(m, n, k);
     best.config.bScalesPerColumn = bScalesPerColumn;
+    best.config.scaleK = scaleK;
+    fitStages(best.config);
     best.cost = modelGemmCost(best.config, chip);
   }
   if (best.cost.ctas < wide) {

@@ -1,5 +1,6 @@
 // One module with a GEMM a kernel implements (DeepSeek-V3 blocks) and one no
-// kernel implements (mxfp8's 1x32 E8M0 blocks): the first is launched, the
+// kernel implements (mxfp8's 1x32 E8M0 blocks over a K of 200: the mxfp8
+// kernel runs whole 128-K blocks): the first is launched, the
 // second stays an fp8.scaled_matmul on the host (a remark), and
 // fp8-launch-kernels leaves it alone instead of stopping at it.
 // RUN: fp8-opt %s --fp8-lower-to-nvvm=config=fixed -verify-diagnostics -o /dev/null
@@ -12,10 +13,10 @@
 // CHECK: return
 func.func @mixed(%a: !fp8.scaled<128x256xf8E4M3FN, block = [1, 128], scale = f32>,
                  %b: !fp8.scaled<256x256xf8E4M3FN, block = [128, 128], scale = f32>,
-                 %c: !fp8.scaled<128x256xf8E4M3FN, block = [1, 32], scale = f8E8M0FNU>,
-                 %d: !fp8.scaled<256x256xf8E4M3FN, block = [1, 32], scale = f8E8M0FNU>) -> (tensor<128x256xbf16>, tensor<128x256xbf16>) {
+                 %c: !fp8.scaled<128x200xf8E4M3FN, block = [1, 32], scale = f8E8M0FNU>,
+                 %d: !fp8.scaled<256x200xf8E4M3FN, block = [1, 32], scale = f8E8M0FNU>) -> (tensor<128x256xbf16>, tensor<128x256xbf16>) {
   %0 = fp8.scaled_matmul %a, %b : !fp8.scaled<128x256xf8E4M3FN, block = [1, 128], scale = f32>, !fp8.scaled<256x256xf8E4M3FN, block = [128, 128], scale = f32> -> tensor<128x256xbf16>
-  // expected-remark @+1 {{fp8-lower-to-nvvm: no GPU GEMM kernel for 'fp8.scaled_matmul' (implements the DeepSeek-V3 blocks}}
-  %1 = fp8.scaled_matmul %c, %d {promote_interval = 32 : i64} : !fp8.scaled<128x256xf8E4M3FN, block = [1, 32], scale = f8E8M0FNU>, !fp8.scaled<256x256xf8E4M3FN, block = [1, 32], scale = f8E8M0FNU> -> tensor<128x256xbf16>
+  // expected-remark @+1 {{fp8-lower-to-nvvm: no GPU GEMM kernel for 'fp8.scaled_matmul' (the mxfp8 kernel needs a static K that is a multiple of 128, got 200)}}
+  %1 = fp8.scaled_matmul %c, %d {promote_interval = 32 : i64} : !fp8.scaled<128x200xf8E4M3FN, block = [1, 32], scale = f8E8M0FNU>, !fp8.scaled<256x200xf8E4M3FN, block = [1, 32], scale = f8E8M0FNU> -> tensor<128x256xbf16>
   return %0, %1 : tensor<128x256xbf16>, tensor<128x256xbf16>
 }

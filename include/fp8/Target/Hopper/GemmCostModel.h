@@ -86,7 +86,9 @@ int64_t chooseGroupM(const GemmKernelConfig &c, const ChipSpec &chip);
 /// group's last tile padded); the returned config's m is that row count.
 /// `grouped`: only configurations checkGroupedGemmKernelConfig accepts.
 /// `bScalesPerColumn`: the kernel of b blocks [1, 128] (its register limit;
-/// its B-scale bytes and scale products are counted).
+/// its B-scale bytes and scale products are counted). `scaleK` 32: the
+/// mxfp8 kernel (a promotion per k32 step, four times the scales per K
+/// block; the stages that fit its larger scale slots).
 struct GemmChoice {
   GemmKernelConfig config;
   GemmCost cost;
@@ -96,7 +98,8 @@ GemmChoice chooseGemmConfigByModel(int64_t m, int64_t n, int64_t k,
                                    const ChipSpec &chip,
                                    int64_t blockMDivides = 0,
                                    int64_t groups = 1, bool grouped = false,
-                                   bool bScalesPerColumn = false);
+                                   bool bScalesPerColumn = false,
+                                   int64_t scaleK = 128);
 
 } // namespace mlir::fp8
 

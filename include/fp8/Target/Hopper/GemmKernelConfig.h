@@ -75,8 +75,13 @@ struct GemmKernelConfig {
   /// (`scaleK == k`, one scale along the whole K: the rowwise and
   /// per-tensor presets, with per-column B scales). Then the A scales are
   /// [1, Mpad] and the per-column B scales [1, Np] (kernel ABI above, KB =
-  /// 1), and the kernel reads K block 0's scales at every K block.
+  /// 1), and the kernel reads K block 0's scales at every K block. Or
+  /// kMxScaleK (mxfp8's 1x32 blocks, per-column B scales): the A scales
+  /// are [K / 32, Mpad], the B scales [K / 32, Np], and the consumers
+  /// promote after every wgmma k32 step (promotionsPerBlock() per K block).
   int64_t scaleK = 128;
+  /// mxfp8's scale block along K (OCP MX: 32 elements per E8M0 scale).
+  static constexpr int64_t kMxScaleK = 32;
 
   /// Registers per CTA (sm_90: 64K 32-bit registers per SM, one CTA per SM).
   static constexpr int64_t kRegisterFile = 65536;
@@ -142,9 +147,16 @@ struct GemmKernelConfig {
   int64_t nScaleBlocks() const { return ceilDiv(n, 128); }
   /// One scale along the whole K (a K longer than one block: with K <= 128
   /// the two forms are the same kernel).
-  bool hasWholeKScales() const { return scaleK != blockK && k > blockK; }
-  /// K blocks of the scale arrays: KB, or 1 for whole-K scales.
-  int64_t scaleKBlocks() const { return hasWholeKScales() ? 1 : kBlocks(); }
+  bool hasWholeKScales() const { return scaleK > blockK && k > blockK; }
+  /// Promotions per K block: 1, or blockK / 32 for mxfp8 (scaleK = 32).
+  int64_t promotionsPerBlock() const {
+    return scaleK < blockK ? blockK / scaleK : 1;
+  }
+  /// Rows of the scale arrays: KB (KB * 4 for mxfp8), or 1 for whole-K
+  /// scales.
+  int64_t scaleKBlocks() const {
+    return hasWholeKScales() ? 1 : kBlocks() * promotionsPerBlock();
+  }
   /// Rows of the B-scale array: ceil(N / 128) blocks, or N columns.
   int64_t bScaleRows() const { return bScalesPerColumn ? n : nScaleBlocks(); }
   /// Columns of the transposed per-column B scales [KB, bScaleColumns()]:
@@ -155,18 +167,28 @@ struct GemmKernelConfig {
   /// the wgmma partial (consumerN), the overhead, the per-column B scales.
   int64_t consumerRegsNeeded() const {
     return consumerN() + kConsumerOverheadRegs +
-           (bScalesPerColumn ? consumerN() / kColumnScaleDivisor : 0);
+           (bScalesPerColumn ? consumerN() / kColumnScaleDivisor : 0) +
+           (promotionsPerBlock() > 1 ? consumerN() * kMxStepRegsPer8Columns / 8
+                                     : 0);
   }
+  /// mxfp8 (a promotion per k32 step) keeps more of the step's partial and
+  /// scales live across the four steps of a K block: measured with ptxas -v
+  /// (CUDA 13), 0 spills at 80 columns per consumer with 232 registers,
+  /// spills at 88 and 96; counted as 11 registers per 8 columns more.
+  static constexpr int64_t kMxStepRegsPer8Columns = 11;
   int64_t mPadded() const { return roundUp(m, 4); }
   int64_t aStageBytes() const { return blockM * blockK; }
   int64_t bStageBytes() const { return blockN * blockK; }
-  int64_t saStageBytes() const { return roundUp(blockM * 4, 128); }
+  /// A scales of one stage: BLOCK_M per promotion.
+  int64_t saStageBytes() const {
+    return roundUp(blockM * 4 * promotionsPerBlock(), 128);
+  }
   int64_t stageBytes() const {
     return aStageBytes() + bStageBytes() + saStageBytes();
   }
   /// Bytes one stage's TMA loads deliver (expect_tx): full boxes, OOB included.
   int64_t stageTxBytes() const {
-    return aStageBytes() + bStageBytes() + blockM * 4;
+    return aStageBytes() + bStageBytes() + blockM * 4 * promotionsPerBlock();
   }
   // Shared-memory layout: A ring, B ring, A-scale ring, then the barriers.
   int64_t bRingOffset() const { return stages * aStageBytes(); }
@@ -269,6 +291,12 @@ inline const char *checkGemmKernelConfig(const GemmKernelConfig &c) {
     return "the shared-memory ring (stages x (block-m + block-n) x 128 bytes "
            "+ A scales + barriers) exceeds the 227 KB of shared memory per "
            "block of sm_90";
+  if (c.promotionsPerBlock() > 1 && c.consumerRegsNeeded() > c.consumerRegs)
+    return "block-n is too wide for the consumer registers of the mxfp8 "
+           "kernel (a promotion per k32 step: 21/8 block-n / splits "
+           "registers per thread, plus 16, within 232 registers for 1-2 "
+           "consumers, 152 for 3, 104 for 4: block-n / splits <= 80, 48, "
+           "32)";
   if (c.bScalesPerColumn && c.consumerRegsNeeded() > c.consumerRegs)
     return "block-n is too wide for the consumer registers of a kernel with "
            "per-column B scales (b blocks [1, 128]: accumulators, wgmma "
@@ -310,6 +338,14 @@ inline GemmKernelConfig chooseGemmKernelConfig(int64_t m, int64_t n,
   if (c.stages < 2)
     c.stages = 2;
   return c;
+}
+
+/// Fewer stages while the ring does not fit the shared memory (mxfp8's
+/// larger A-scale slots), at least 1.
+inline void fitStages(GemmKernelConfig &c) {
+  while (c.stages > 1 &&
+         c.sharedMemoryBytes() > GemmKernelConfig::kSharedMemoryLimit)
+    --c.stages;
 }
 
 /// The configuration options of fp8-lower-to-nvvm / fp8-gpu-pipeline; 0

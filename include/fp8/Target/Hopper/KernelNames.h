@@ -17,7 +17,8 @@
 //             it b blocks are [128, 128]); _sk: one scale per row of A
 //             and column of B along the whole K (scale_k = k, the rowwise
 //             and per-tensor presets); _swapab: D^T = B A^T (the op's
-//             N x M x K, A and B swapped: a small-M GEMM);
+//             N x M x K, A and B swapped: a small-M GEMM); _mx32: a scale
+//             per 32 K of each row of A and B (mxfp8);
 //             <M> is `dyn` for a kernel taking M at run time
 //             (fp8_scaled_matmul_dynx2112x7168_e4m3_e4m3_bf16), <K> `dyn`
 //             for one taking K at run time (the Wgrad GEMM over a run-time
@@ -122,6 +123,9 @@ inline const char *getGemmKernelColumnScalesSuffix() { return "_b1x128"; }
 /// One scale per row of A and column of the output along the whole K
 /// (scale_k = k: the rowwise and per-tensor presets).
 inline const char *getGemmKernelWholeKScalesSuffix() { return "_sk"; }
+
+/// A scale per 32 K of each row of A and B (scale_k = 32, mxfp8).
+inline const char *getGemmKernelMxScalesSuffix() { return "_mx32"; }
 
 /// A swap-AB kernel (D^T = B A^T; its <M>x<N> are the op's N x M).
 inline const char *getGemmKernelSwapABSuffix() { return "_swapab"; }
