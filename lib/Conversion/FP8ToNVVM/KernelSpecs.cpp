@@ -232,6 +232,18 @@ std::string mlir::fp8::getEmptyProblemReason(Operation *op) {
   return "";
 }
 
+/// The cost model's tile as overrides, so that the kernel name carries it
+/// (`_t<BM>x<BN>s<S>` unless it is the default) and everything that reads
+/// the kernel's attribute gets it; a tile order given as an option stays.
+static void applyModelTile(GemmKernelOverrides &o,
+                           const GemmKernelConfig &chosen) {
+  o.blockM = chosen.blockM;
+  o.blockN = chosen.blockN;
+  o.stages = chosen.stages;
+  if (!o.groupM)
+    o.groupM = chosen.groupM;
+}
+
 /// Swap-AB (issue 28 item 6): a GEMM of small M in the DeepSeek-V3 blocks
 /// (A 1x128 tiles, B 128x128 blocks, static M and K) computed as D^T = B
 /// A^T, so N fills the wgmma's 64 rows and M the tile's columns (BLOCK_N
@@ -268,15 +280,10 @@ getSwappedGemmKernelSpec(ScaledMatmulOp op, const GemmKernelOverrides &o,
   int64_t m = aTy.getShape()[0], k = aTy.getShape()[1], n = bTy.getShape()[0];
   GemmKernelOverrides swapped = o;
   if (model && !o.any()) {
-    GemmKernelConfig chosen =
-        chooseGemmConfigByModel(n, m, k, *model, 0, 1, false,
-                                /*bScalesPerColumn=*/true)
-            .config;
-    swapped.blockM = chosen.blockM;
-    swapped.blockN = chosen.blockN;
-    swapped.stages = chosen.stages;
-    if (!swapped.groupM)
-      swapped.groupM = chosen.groupM;
+    applyModelTile(swapped,
+                   chooseGemmConfigByModel(n, m, k, *model, 0, 1, false,
+                                           /*bScalesPerColumn=*/true)
+                       .config);
   }
   GemmKernelSpec spec;
   spec.swapAB = true;
@@ -333,18 +340,13 @@ mlir::fp8::getGemmKernelSpec(ScaledMatmulOp op,
     // name carries them (`_t<BM>x<BN>s<S>` unless they are the default) and
     // the host runtime and the emulator read them back from it. A run-time
     // K (the Wgrad's tokens) is modelled at kModelledDynamicK.
-    GemmKernelConfig chosen =
-        chooseGemmConfigByModel(
-            m, n, k == GemmKernelConfig::kDynamicK ? kModelledDynamicK : k,
-            *model, /*blockMDivides=*/0,
-            /*groups=*/1, /*grouped=*/false, bPerColumn,
-            mx ? GemmKernelConfig::kMxScaleK : 128)
-            .config;
-    o.blockM = chosen.blockM;
-    o.blockN = chosen.blockN;
-    o.stages = chosen.stages;
-    if (!o.groupM)
-      o.groupM = chosen.groupM;
+    applyModelTile(
+        o, chooseGemmConfigByModel(
+               m, n, k == GemmKernelConfig::kDynamicK ? kModelledDynamicK : k,
+               *model, /*blockMDivides=*/0,
+               /*groups=*/1, /*grouped=*/false, bPerColumn,
+               mx ? GemmKernelConfig::kMxScaleK : 128)
+               .config);
   }
   // mxfp8's fixed default tile: 64 columns (its per-step promotions fit
   // 80 per consumer, GemmKernelConfig::consumerRegsNeeded).
