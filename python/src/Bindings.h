@@ -62,7 +62,8 @@ void defGemmConfigFields(pybind11::class_<T> &cls, Config config) {
 
 /// The fields of a quantize kernel's QuantizeKernelConfig as read-only
 /// attributes of `cls` (`rows` None for a run-time row count, cols,
-/// block_rows), read through `config` as in defGemmConfigFields.
+/// block_rows, block_cols, per_tensor), read through `config` as in
+/// defGemmConfigFields.
 template <typename T, typename Config>
 void defQuantizeConfigFields(pybind11::class_<T> &cls, Config config) {
   using C = mlir::fp8::QuantizeKernelConfig;
@@ -78,7 +79,9 @@ void defQuantizeConfigFields(pybind11::class_<T> &cls, Config config) {
       .def_property_readonly(
           "block_rows", [config](const T &t) { return config(t).blockRows; })
       .def_property_readonly(
-          "block_cols", [config](const T &t) { return config(t).blockCols; });
+          "block_cols", [config](const T &t) { return config(t).blockCols; })
+      .def_property_readonly(
+          "per_tensor", [config](const T &t) { return config(t).perTensor; });
 }
 
 /// Ctrl-C while a long run waits without the GIL: checks Python's pending

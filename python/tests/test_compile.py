@@ -254,6 +254,10 @@ func.func @mx(%x: tensor<200x400xf32>) -> !fp8.scaled<200x400xf8E4M3FN, block = 
        : tensor<200x400xf32> -> !fp8.scaled<200x400xf8E4M3FN, block = [1, 32], scale = f8E8M0FNU>
   return %q : !fp8.scaled<200x400xf8E4M3FN, block = [1, 32], scale = f8E8M0FNU>
 }
+func.func @tensor(%x: tensor<200x400xf32>) -> !fp8.scaled<200x400xf8E4M3FN, block = [200, 400], scale = f32> {
+  %q = fp8.quantize %x : tensor<200x400xf32> -> !fp8.scaled<200x400xf8E4M3FN, block = [200, 400], scale = f32>
+  return %q : !fp8.scaled<200x400xf8E4M3FN, block = [200, 400], scale = f32>
+}
 """
 
 
@@ -294,10 +298,15 @@ def test_gpu_kernels_attributes():
     assert (wgrad.m, wgrad.n, wgrad.k, wgrad.config.k) == (300, 400, None, None)
     assert wgrad.b_scale_rows == 1 and wgrad.config.b_scales_per_column
     # Rowwise blocks [1, 400] (a warp per row: 200 rows / 8 per CTA) and MX
-    # blocks [1, 32] (a warp per block: 200 * 13 / 8) record their columns.
-    rowwise, mx = fp8_mlir.gpu_kernels(fp8_mlir.run_pipeline(_ROW_MX_GRAPH, "fp8-lower-to-nvvm"))
+    # blocks [1, 32] (a warp per block: 200 * 13 / 8) record their columns;
+    # the per-tensor kernel (one block [200, 400]) walks 1x128 tiles, 8 per
+    # CTA: 200 * 4 / 8.
+    rowwise, mx, tensor = fp8_mlir.gpu_kernels(fp8_mlir.run_pipeline(_ROW_MX_GRAPH, "fp8-lower-to-nvvm"))
     assert (rowwise.block_rows, rowwise.block_cols, rowwise.config.grid_size) == (1, 400, 25)
     assert (mx.block_rows, mx.block_cols, mx.config.grid_size, mx.scale) == (1, 32, 325, "f8E8M0FNU")
+    assert not rowwise.per_tensor and not mx.per_tensor
+    assert (tensor.per_tensor, tensor.config.per_tensor, tensor.block_rows, tensor.block_cols) == (True, True, 1, 128)
+    assert tensor.config.grid_size == 100 and "per_tensor = true" in tensor.attribute
     # A module without kernels has none; text only; it must parse.
     assert fp8_mlir.gpu_kernels("module {}") == []
     with pytest.raises(TypeError, match="IR text"):

@@ -501,15 +501,19 @@ mlir::fp8::getQuantizeKernelAttr(MLIRContext *ctx,
                                  const QuantizeKernelSpec &spec) {
   Builder b(ctx);
   const QuantizeKernelConfig &c = spec.config;
+  // A per-tensor kernel's block is the whole tensor (its config's blocks
+  // are the tiles its warps walk).
   return QuantizeKernelAttr::get(
       ctx,
       c.rows == QuantizeKernelConfig::kDynamicRows ? ShapedType::kDynamic
                                                    : c.rows,
-      c.cols, c.blockRows, c.blockCols, spec.inputType, spec.fp8Type,
+      c.cols, c.perTensor ? c.rows : c.blockRows,
+      c.perTensor ? c.cols : c.blockCols, spec.inputType, spec.fp8Type,
       spec.e8m0Scale ? Type(b.getType<Float8E8M0FNUType>()) : b.getF32Type(),
       spec.pow2 ? ScaleMode::pow2 : ScaleMode::f32,
       b.getF32FloatAttr(static_cast<float>(spec.eps)),
-      spec.transpose ? b.getBoolAttr(true) : BoolAttr());
+      spec.transpose ? b.getBoolAttr(true) : BoolAttr(),
+      c.perTensor ? b.getBoolAttr(true) : BoolAttr());
 }
 
 /// Whether no kernel quantizes into `resTy` (f32 scales, or E8M0 scales of
@@ -559,17 +563,25 @@ std::optional<QuantizeKernelSpec> mlir::fp8::getQuantizeSpec(QuantizeOp op,
                        blk[1] >= inTy.getDimSize(1);
   // MX blocks [1, 32] (mxfp8: E8M0 scales): a warp per block.
   const bool mx = !rowwise && blk.size() == 2 && blk[0] == 1 && blk[1] == 32;
+  // One block over the whole tensor (the per-tensor preset): the two-pass
+  // per-tensor kernel, for a static row count (its block's); at most
+  // 128 x 128 in a [128, 128] block is that kernel's one block.
+  const bool perTensor =
+      !rowwise && inTy.getRank() == 2 && inTy.hasStaticShape() &&
+      blk.size() == 2 && blk[0] >= inTy.getDimSize(0) &&
+      blk[1] >= inTy.getDimSize(1) && !(blk[0] == 128 && blk[1] == 128);
   if (!why.empty()) {
     // Nothing to compute: the host lowering builds the empty result.
   } else if (inTy.getRank() != 2 || inTy.isDynamicDim(1))
     os << "needs a rank-2 input with static columns (rows may be dynamic), "
           "got '"
        << inTy << "'";
-  else if (!rowwise && !mx &&
+  else if (!rowwise && !mx && !perTensor &&
            (blk.size() != 2 || blk[1] != 128 ||
             (blk[0] != 1 && blk[0] != 128))) {
-    os << "implements blocks [1, 128], [128, 128], [1, 32] (MX) and [1, "
-          "cols] (rowwise), got ["
+    os << "implements blocks [1, 128], [128, 128], [1, 32] (MX), [1, "
+          "cols] (rowwise) and the whole tensor (per-tensor, static rows), "
+          "got ["
        << shapeString(blk, ", ") << "]";
   } else if (explainNoQuantizeKernel(os, resTy, op.getSaturate(),
                                      /*e8m0Ok=*/op.getScaleMode() ==
@@ -593,6 +605,9 @@ std::optional<QuantizeKernelSpec> mlir::fp8::getQuantizeSpec(QuantizeOp op,
       : rowwise && inTy.getDimSize(1) > QuantizeKernelConfig::kBlockCols
           ? inTy.getDimSize(1)
           : QuantizeKernelConfig::kBlockCols);
+  if (perTensor)
+    spec.config = makePerTensorQuantizeKernelConfig(inTy.getDimSize(0),
+                                                    inTy.getDimSize(1));
   spec.inputType = in;
   spec.fp8Type = resTy.getElementType();
   spec.eps = op.getEps().convertToDouble();

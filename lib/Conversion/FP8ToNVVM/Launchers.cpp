@@ -322,6 +322,25 @@ void buildGemmLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
   h.finish();
 }
 
+/// The per-tensor quantize kernel's two launches with `args` (its first
+/// four parameters; QuantizeKernelConfig.h): one f32 amax on the device,
+/// set to +0.0, then pass 0 (the amax) and pass 1 (the scale and codes).
+void launchPerTensorQuantize(HostBuilder &h, SymbolRefAttr kernel, Value grid,
+                             ValueRange args) {
+  ImplicitLocOpBuilder &b = h.b;
+  Value amax =
+      h.alloc(h.idx(4), MemRefType::get({1}, b.getF32Type()), {}).second;
+  Value zero = arith::ConstantOp::create(b, b.getF32FloatAttr(0.0f));
+  h.chain = gpu::MemsetOp::create(b, h.token, ValueRange{h.chain}, amax, zero)
+                .getAsyncToken();
+  for (int64_t pass : {0, 1}) {
+    SmallVector<Value> passArgs(args);
+    passArgs.push_back(amax);
+    passArgs.push_back(arith::ConstantIntOp::create(b, b.getI32Type(), pass));
+    h.launch(kernel, grid, QuantizeKernelConfig::kThreads, 0, passArgs);
+  }
+}
+
 /// The quantize launcher: (x [rows, cols], q [rows, cols], scales), the
 /// kernel ABI of QuantizeKernelConfig.h; the requantize launcher
 /// (`transpose`): (x codes [cols, rows], q, scales, x scales).
@@ -351,7 +370,10 @@ void buildQuantizeLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
     kernelArgs.push_back(
         h.input(xs, bytesOf(h, numElements(h, xs), b.getF32Type()), {}));
   }
-  h.launch(kernel, grid, QuantizeKernelConfig::kThreads, 0, kernelArgs);
+  if (c.perTensor)
+    launchPerTensorQuantize(h, kernel, grid, kernelArgs);
+  else
+    h.launch(kernel, grid, QuantizeKernelConfig::kThreads, 0, kernelArgs);
   h.finish();
 }
 

@@ -86,17 +86,28 @@ Value QuantizeEmitter::emitLaneAmax() {
 }
 
 Value QuantizeEmitter::emitBlockAmax(Value amax, StringRef amaxSymbol) {
+  amax = emitWarpAmax(amax);
+  if (warpsPerBlock == 1)
+    return amax;
+  return emitWarpsAmax(amax, amaxSymbol, warpInBlock, warpsPerBlock);
+}
+
+Value QuantizeEmitter::emitWarpAmax(Value amax) {
+  Value fullMask = ir.c32(-1), clamp = ir.c32(0x1f);
+  for (int64_t off = 16; off >= 1; off /= 2)
+    amax = arith::MaximumFOp::create( // max.NaN.f32
+        b, amax,
+        NVVM::ShflOp::create(b, ir.f32, fullMask, amax, ir.c32(off), clamp,
+                             NVVM::ShflKindAttr::get(ctx, NVVM::ShflKind::bfly),
+                             UnitAttr()));
+  return amax;
+}
+
+Value QuantizeEmitter::emitWarpsAmax(Value amax, StringRef amaxSymbol,
+                                     Value warpIdx, int64_t warps) {
   auto maxNaN = [&](Value p, Value q) -> Value {
     return arith::MaximumFOp::create(b, p, q); // max.NaN.f32
   };
-  Value fullMask = ir.c32(-1), clamp = ir.c32(0x1f);
-  for (int64_t off = 16; off >= 1; off /= 2)
-    amax = maxNaN(amax, NVVM::ShflOp::create(
-                            b, ir.f32, fullMask, amax, ir.c32(off), clamp,
-                            NVVM::ShflKindAttr::get(ctx, NVVM::ShflKind::bfly),
-                            UnitAttr()));
-  if (warpsPerBlock == 1)
-    return amax;
   Value smem = LLVM::AddressOfOp::create(b, ir.ptrShared, amaxSymbol);
   auto slot = [&](Value i) {
     return LLVM::GEPOp::create(b, ir.ptrShared, ir.f32, smem, ValueRange{i});
@@ -105,10 +116,10 @@ Value QuantizeEmitter::emitBlockAmax(Value amax, StringRef amaxSymbol) {
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&laneZero.getThenRegion().front());
-    LLVM::StoreOp::create(b, amax, slot(warpInBlock), 4);
+    LLVM::StoreOp::create(b, amax, slot(warpIdx), 4);
   }
   NVVM::Barrier0Op::create(b);
-  for (int64_t w = 0; w < warpsPerBlock; ++w)
+  for (int64_t w = 0; w < warps; ++w)
     amax = maxNaN(amax, LLVM::LoadOp::create(b, ir.f32, slot(ir.c32(w)), 4));
   return amax;
 }

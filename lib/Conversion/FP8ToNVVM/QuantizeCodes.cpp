@@ -23,6 +23,9 @@ Value QuantizeEmitter::emitScale(Value amax) {
                                spec.pow2);
   Value first = arith::AndIOp::create(b, ir.eq(lane, ir.c32(0)),
                                       ir.eq(warpInBlock, ir.c32(0)));
+  // One scale per tensor: at 0, by block 0 (blk indexes the scales).
+  if (cfg.perTensor)
+    first = arith::AndIOp::create(b, first, ir.eq(blk, ir.c32(0)));
   auto ifOp = scf::IfOp::create(b, first, false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&ifOp.getThenRegion().front());

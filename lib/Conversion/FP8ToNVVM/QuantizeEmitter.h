@@ -11,6 +11,8 @@
 //                       input, transposed) in place of QuantizeAmax's
 //   QuantizeRowwise.cpp the rowwise kernel's loops over a row's chunks
 //                       (the loads, amax and codes pieces inside)
+//   QuantizeTensor.cpp  the per-tensor kernel's two passes (the tensor's
+//                       amax by a global atomic max; the scale and codes)
 //
 // As for the GEMM kernel (GemmEmitter.h), each piece creates its ops in the
 // order the kernel runs them; scripts/kernel-corpus-diff.sh checks that a
@@ -53,7 +55,7 @@ struct QuantizeEmitter : KernelEmitter<QuantizeKernelSpec> {
   Value xPtr, qPtr, sPtr, rows, blocks;
   /// The requantize kernel's input scales (spec.transpose).
   Value inScalesPtr;
-  Value lane, blk, warpInBlock, rowBlock, colBlock, col0, zero;
+  Value warp, lane, blk, warpInBlock, rowBlock, colBlock, col0, zero;
   /// The thread's rows, whether each is below `rows`, and its values
   /// (rowsPerWarp x colsPerLane, f32).
   SmallVector<Value> rowIdx, rowOk, x;
@@ -62,6 +64,10 @@ struct QuantizeEmitter : KernelEmitter<QuantizeKernelSpec> {
   /// The block of this thread's warp and the warp's place in it; the
   /// blocks' range check, its then-region the insertion point.
   scf::IfOp emitBlockCoords();
+  /// The thread's warp and lane, its warp's block and place in it.
+  void emitWarpCoords();
+  /// The block's row and column block and the lane's first column.
+  void emitBlockPlace();
 
   // --- QuantizeAmax.cpp -----------------------------------------------------
   void emitLoads();
@@ -71,6 +77,13 @@ struct QuantizeEmitter : KernelEmitter<QuantizeKernelSpec> {
   Value emitLaneAmax();
   /// The block's amax from each lane's: across the warp, then the warps.
   Value emitBlockAmax(Value laneAmax, StringRef amaxSymbol);
+  /// The warp's amax from each lane's (shfl.sync.bfly).
+  Value emitWarpAmax(Value laneAmax);
+  /// The amax of `warps` warps from each warp's (warp `warpIdx`'s in every
+  /// lane), through the shared array `amaxSymbol` and a bar.sync that
+  /// every thread of the CTA reaches.
+  Value emitWarpsAmax(Value warpAmax, StringRef amaxSymbol, Value warpIdx,
+                      int64_t warps);
 
   // --- QuantizeRowwise.cpp --------------------------------------------------
   /// The whole-row kernel (cfg.wholeRow()): the warp's row in 128-column
@@ -84,8 +97,19 @@ struct QuantizeEmitter : KernelEmitter<QuantizeKernelSpec> {
   /// The dequantized input element (col, row) when `ok`, else 0.
   Value emitDequantizedInput(Value row, Value col, Value ok);
 
+  // --- QuantizeTensor.cpp --------------------------------------------------
+  /// The per-tensor kernel (cfg.perTensor): pass 0 (`pass`, i32) the
+  /// tensor's amax into `amaxPtr` (global, +0.0 before), pass 1 the scale
+  /// and codes.
+  void emitPerTensor(Value amaxPtr, Value pass, StringRef amaxSymbol);
+  /// Pass 0: the CTA's amax over its tiles, by an atomic max into amaxPtr.
+  void emitTensorAmaxPass(Value amaxPtr, StringRef amaxSymbol);
+  /// Pass 1: the scale from amaxPtr's value, the codes of the warp's tile.
+  void emitTensorCodesPass(Value amaxPtr);
+
   // --- QuantizeCodes.cpp ----------------------------------------------------
-  /// The block's scale (the CPU reference's arithmetic), stored once.
+  /// The block's scale (the CPU reference's arithmetic), stored once (per
+  /// tensor: by the first block only).
   Value emitScale(Value amax);
   /// cvt.rn.satfinite of x / s, stored as codes.
   void emitCodes(Value scale);

@@ -38,18 +38,27 @@ QuantizeEmitter::QuantizeEmitter(OpBuilder &builder, Location loc,
 }
 
 scf::IfOp QuantizeEmitter::emitBlockCoords() {
-  Value tid = NVVM::ThreadIdXOp::create(b, ir.i32);
-  Value warp = ir.divu(tid, ir.c32(32));
-  lane = ir.remu(tid, ir.c32(32));
-  blk = ir.add(
-      ir.mul(NVVM::BlockIdXOp::create(b, ir.i32), ir.c32(cfg.blocksPerCta())),
-      ir.divu(warp, ir.c32(warpsPerBlock)));
-  warpInBlock = ir.remu(warp, ir.c32(warpsPerBlock));
+  emitWarpCoords();
   // For 128x128 blocks the CTA is one block (blocksPerCta = 1) and the grid
   // has exactly blocks() CTAs, so this guard is uniform across the CTA and
   // the barrier inside it is reached by all threads or none.
   auto inRange = scf::IfOp::create(b, ir.ult(blk, blocks), false);
   b.setInsertionPointToStart(&inRange.getThenRegion().front());
+  emitBlockPlace();
+  return inRange;
+}
+
+void QuantizeEmitter::emitWarpCoords() {
+  Value tid = NVVM::ThreadIdXOp::create(b, ir.i32);
+  warp = ir.divu(tid, ir.c32(32));
+  lane = ir.remu(tid, ir.c32(32));
+  blk = ir.add(
+      ir.mul(NVVM::BlockIdXOp::create(b, ir.i32), ir.c32(cfg.blocksPerCta())),
+      ir.divu(warp, ir.c32(warpsPerBlock)));
+  warpInBlock = ir.remu(warp, ir.c32(warpsPerBlock));
+}
+
+void QuantizeEmitter::emitBlockPlace() {
   rowBlock = ir.divu(blk, ir.c32(cfg.colBlocks()));
   colBlock = ir.remu(blk, ir.c32(cfg.colBlocks()));
   col0 =
@@ -58,7 +67,6 @@ scf::IfOp QuantizeEmitter::emitBlockCoords() {
                                          : QuantizeKernelConfig::kBlockCols)),
              ir.mul(lane, ir.c32(colsPerLane)));
   zero = ir.cf32(0.0f);
-  return inRange;
 }
 
 LLVM::LLVMFuncOp mlir::fp8::buildQuantizeKernel(OpBuilder &builder,
@@ -73,10 +81,13 @@ LLVM::LLVMFuncOp mlir::fp8::buildQuantizeKernel(OpBuilder &builder,
   KernelBuilder &ir = e.ir;
 
   // x, q, scales (pointers), rows (i32, used by a dynamic-rows kernel);
-  // the requantize kernel's input scales last.
+  // the requantize kernel's input scales last; the per-tensor kernel's
+  // amax (a pointer) and pass (i32) last.
   SmallVector<Type> params{ir.ptr, ir.ptr, ir.ptr, ir.i32};
   if (spec.transpose)
     params.push_back(ir.ptr);
+  if (cfg.perTensor)
+    params.append({ir.ptr, ir.i32});
   LLVM::LLVMFuncOp fn = ir.createKernelFunction(name, params, Cfg::kThreads);
   Block *entry = fn.addEntryBlock(b);
   b.setInsertionPointToStart(entry);
@@ -93,6 +104,12 @@ LLVM::LLVMFuncOp mlir::fp8::buildQuantizeKernel(OpBuilder &builder,
                  ? ir.ceilDivTimes(e.rows, cfg.blockRows, cfg.colBlocks())
                  : ir.c32(cfg.blocks());
 
+  if (cfg.perTensor) {
+    e.emitPerTensor(ir.toGlobal(entry->getArgument(4)), entry->getArgument(5),
+                    amaxSymbol);
+    LLVM::ReturnOp::create(b, ValueRange{});
+    return fn;
+  }
   scf::IfOp inRange = e.emitBlockCoords();
   if (cfg.wholeRow()) {
     e.emitWholeRow(amaxSymbol);

@@ -25,8 +25,8 @@
 // RUN: %clang %t.req.ll -o %t.req.so %cpu_host_link
 // RUN: not %t.check %t.gpu.so %t.req.so joint 1 f32:272x300,f32:272x400,f32:300x400 f32:272x400 f32:300x400 f32:272x300 2>&1 | FileCheck %s --check-prefix=DIFF
 
-// REMARK-DAG: no GPU quantize kernel (implements blocks [1, 128], [128, 128], [1, 32] (MX) and [1, cols] (rowwise), got [128, 1]); the op stays on the host ('fp8.quantize' of 'tensor<272x300xf32>')
-// REMARK-DAG: no GPU quantize kernel (implements blocks [1, 128], [128, 128], [1, 32] (MX) and [1, cols] (rowwise), got [128, 1]); the op stays on the host ('fp8.quantize' of 'tensor<272x400xf32>')
+// REMARK-DAG: no GPU quantize kernel (implements blocks [1, 128], [128, 128], [1, 32] (MX), [1, cols] (rowwise) and the whole tensor (per-tensor, static rows), got [128, 1]); the op stays on the host ('fp8.quantize' of 'tensor<272x300xf32>')
+// REMARK-DAG: no GPU quantize kernel (implements blocks [1, 128], [128, 128], [1, 32] (MX), [1, cols] (rowwise) and the whole tensor (per-tensor, static rows), got [128, 1]); the op stays on the host ('fp8.quantize' of 'tensor<272x400xf32>')
 // REMARK-NOT: requantize
 // REMARK-NOT: error
 

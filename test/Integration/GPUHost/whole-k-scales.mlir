@@ -4,7 +4,8 @@
 // bit-exact against the same functions through fp8-cpu-pipeline (the
 // reference lowering) under three scheduler seeds (FP8_EMU_SEED). The
 // rowwise quantize ops run on the rowwise quantize kernel (a warp per row),
-// the per-tensor ones stay on the host (no whole-tensor quantize kernel).
+// the per-tensor ones on the per-tensor kernel (two launches: the amax, a
+// global atomic max, then the scale and codes).
 // host_check gives each input row its own magnitude 2^e and about one
 // element in 97 an outlier, so the rows' scales differ: a scale of another
 // row, column or K block, or a per-tensor scale not broadcast, is a
@@ -19,25 +20,22 @@
 // REQUIRES: clang
 // RUN: %clang -O1 %S/Inputs/host_check.c -o %t.check -ldl
 // RUN: fp8-opt %s --fp8-gpu-pipeline="config=fixed chip=sm_90a host=llvm target=emulator" 2> %t.remarks | mlir-translate --mlir-to-llvmir -o %t.gpu.ll
-// RUN: FileCheck %s --check-prefix=REMARKS < %t.remarks
+// RUN: FileCheck %s --check-prefix=REMARKS --allow-empty < %t.remarks
 // RUN: %clang %t.gpu.ll -o %t.gpu.so %emu_host_link
 // RUN: fp8-opt %s --fp8-cpu-pipeline | mlir-translate --mlir-to-llvmir -o %t.cpu.ll
 // RUN: %clang %t.cpu.ll -o %t.cpu.so %cpu_host_link
 // RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=1 %t.check %t.gpu.so %t.cpu.so rowwise 1 bf16:200x300 f32:200x400 f32:300x400 2>&1 | FileCheck %s --check-prefix=ROW200
 // RUN: env FP8_EMU_SEED=2 %t.check %t.gpu.so %t.cpu.so rowwise 2 bf16:65x300 f32:65x400 f32:300x400 2>&1 | FileCheck %s --check-prefix=ROW65
 // RUN: env FP8_EMU_SEED=3 %t.check %t.gpu.so %t.cpu.so rowwise 3 bf16:1x300 f32:1x400 f32:300x400 2>&1 | FileCheck %s --check-prefix=ROW1
-// RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=1 %t.check %t.gpu.so %t.cpu.so pertensor 4 bf16:200x300 f32:200x1000 f32:300x1000 2>&1 | FileCheck %s --check-prefix=TENSOR
+// RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=1 %t.check %t.gpu.so %t.cpu.so pertensor 4 bf16:200x300 f32:200x1000 f32:300x1000 2>&1 | FileCheck %s --check-prefixes=TENSOR-LAUNCH,TENSOR
 // RUN: env FP8_EMU_SEED=2 %t.check %t.gpu.so %t.cpu.so pertensor 5 bf16:200x300 f32:200x1000 f32:300x1000 2>&1 | FileCheck %s --check-prefix=TENSOR
 // RUN: env FP8_EMU_SEED=3 %t.check %t.gpu.so %t.cpu.so pertensor 6 bf16:200x300 f32:200x1000 f32:300x1000 2>&1 | FileCheck %s --check-prefix=TENSOR
-// RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=1 %t.check %t.gpu.so %t.cpu.so mixed 7 f32:130x520 f32:130x272 f32:520x272 f32:130x520 2>&1 | FileCheck %s --check-prefix=MIXED
+// RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=1 %t.check %t.gpu.so %t.cpu.so mixed 7 f32:130x520 f32:130x272 f32:520x272 f32:130x520 2>&1 | FileCheck %s --check-prefixes=MIXED-LAUNCH,MIXED
 // RUN: env FP8_EMU_SEED=2 %t.check %t.gpu.so %t.cpu.so mixed 8 f32:130x520 f32:130x272 f32:520x272 f32:130x520 2>&1 | FileCheck %s --check-prefix=MIXED
 // RUN: env FP8_EMU_SEED=3 %t.check %t.gpu.so %t.cpu.so mixed 9 f32:130x520 f32:130x272 f32:520x272 f32:130x520 2>&1 | FileCheck %s --check-prefix=MIXED
 
-// Every GEMM is a kernel; only the per-tensor quantize ops stay on the host.
-// REMARKS-NOT: no GPU quantize kernel (implements blocks [1, 128], [128, 128], [1, 32] (MX) and [1, cols] (rowwise), got [1,
-// REMARKS-NOT: no GPU GEMM kernel
-// REMARKS: no GPU quantize kernel
-// REMARKS-NOT: no GPU GEMM kernel
+// Every GEMM and quantize op is a kernel.
+// REMARKS-NOT: no GPU
 
 // Grids by hand (BLOCK_M 128, BLOCK_N 128, 384 threads): ceil(M / 128) *
 // ceil(N / 128) tiles: 2 * 3 = 6 (M = 200), 1 * 3 = 3 (M = 65, 1), 2 * 5 =
@@ -49,7 +47,16 @@
 // ROW200: host-check: PASS rowwise: 200x300, 60000 outputs bit-exact (60000 non-zero)
 // ROW65: host-check: PASS rowwise: 65x300, 19500 outputs bit-exact
 // ROW1: host-check: PASS rowwise: 1x300, 300 outputs bit-exact
+// The per-tensor quantize kernels, two launches each, 8 1x128 tiles per
+// CTA: 200 * ceil(1000 / 128) = 1600 tiles -> 200 CTAs, 300 * 8 = 2400 ->
+// 300; mixed's W: 520 * ceil(272 / 128) = 1560 -> 195.
+// TENSOR-LAUNCH: fp8-emu-mgpu: launch fp8_quantize_200x1000_tensor_f32_e4m3 grid 200 block 256
+// TENSOR-LAUNCH-NEXT: fp8-emu-mgpu: launch fp8_quantize_200x1000_tensor_f32_e4m3 grid 200 block 256
+// TENSOR-LAUNCH-NEXT: fp8-emu-mgpu: launch fp8_quantize_300x1000_tensor_f32_e4m3 grid 300 block 256
+// TENSOR-LAUNCH-NEXT: fp8-emu-mgpu: launch fp8_quantize_300x1000_tensor_f32_e4m3 grid 300 block 256
 // TENSOR: host-check: PASS pertensor: 200x300, 60000 outputs bit-exact
+// MIXED-LAUNCH: fp8-emu-mgpu: launch fp8_quantize_520x272_tensor_f32_e4m3 grid 195 block 256
+// MIXED-LAUNCH-NEXT: fp8-emu-mgpu: launch fp8_quantize_520x272_tensor_f32_e4m3 grid 195 block 256
 // MIXED: host-check: PASS mixed: 130x520, 67600 outputs bit-exact
 
 func.func @rowwise(%x: tensor<?x400xf32>, %w: tensor<300x400xf32>) -> tensor<?x300xbf16> attributes {llvm.emit_c_interface} {

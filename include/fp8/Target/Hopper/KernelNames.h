@@ -40,7 +40,9 @@
 //             suffix relative to the default of an M x N x K GEMM.
 //   quantize: fp8_quantize_<R>x<C>_<BR>x<BC>_<in>_<fp8>[_pow2][_eps<bits>]
 //             (<R> is `dyn` for a kernel taking the row count at run time;
-//             <BC> 128, or <C> for rowwise blocks [1, C])
+//             <BC> 128, or <C> for rowwise blocks [1, C]; `tensor` in
+//             place of <BR>x<BC> for one scale per tensor:
+//             fp8_quantize_200x400_tensor_f32_e4m3)
 //             <bits>: the f32 bit pattern of eps in lower-case hex, present
 //             when eps is not the default 1e-4.
 //   transpose: fp8_transpose_b<bits>[_r<R>] (8: FP8 codes, 16: bf16, 32:
@@ -148,19 +150,21 @@ inline std::string getGemmKernelConfigSuffix(int64_t blockM, int64_t blockN,
 }
 
 /// The quantize kernel of a rows x cols input into blockRows x 128 blocks.
-inline std::string getQuantizeKernelName(int64_t rows, int64_t cols,
-                                         int64_t blockRows,
-                                         KernelElementType input,
-                                         KernelElementType fp8, bool pow2,
-                                         float eps, bool transpose = false,
-                                         int64_t blockCols = 128) {
+inline std::string
+getQuantizeKernelName(int64_t rows, int64_t cols, int64_t blockRows,
+                      KernelElementType input, KernelElementType fp8, bool pow2,
+                      float eps, bool transpose = false,
+                      int64_t blockCols = 128, bool perTensor = false) {
   // The transpose-requantize kernel (FP8 input [cols, rows]) is
   // fp8_requantize_t_<rows>x<cols>_1x128_<input>_<fp8>.
   std::string name =
       std::string(transpose ? "fp8_requantize_t_" : "fp8_quantize_") +
       (rows < 0 ? std::string("dyn") : std::to_string(rows)) + "x" +
-      std::to_string(cols) + "_" + std::to_string(blockRows) + "x" +
-      std::to_string(blockCols) + "_" + getKernelElementTypeName(input) + "_" +
+      std::to_string(cols) + "_" +
+      (perTensor
+           ? std::string("tensor")
+           : std::to_string(blockRows) + "x" + std::to_string(blockCols)) +
+      "_" + getKernelElementTypeName(input) + "_" +
       getKernelElementTypeName(fp8);
   if (pow2)
     name += "_pow2";

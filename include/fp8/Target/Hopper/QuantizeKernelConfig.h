@@ -19,6 +19,18 @@
 // Rowwise blocks (blockRows 1, blockCols = cols > 128, wholeRow()): block
 // `blk` is row `blk`, one warp, whose lanes loop over the row's chunks() of
 // 128 columns twice (the amax, then the codes: the row is read twice).
+// Per-tensor (perTensor: one scale for the whole tensor, the `per-tensor`
+// preset): the warps walk the tensor in 1x128 tiles as the 1x128 kernel
+// (blockRows 1, blockCols 128, the same grid), and the launcher launches
+// the kernel twice on one stream, with two more parameters:
+//   4 amax   : one f32 in global memory, set to +0.0 by the launcher
+//   5 pass   : i32, 0 then 1
+// Pass 0 reduces each CTA's max |x| (lanes by shfl.sync.bfly, warps through
+// shared memory; tiles past the tensor read as 0) and combines it into
+// amax by one atomic unsigned max on its bit pattern (llvm.atomicrmw umax:
+// for |x| the f32 order is the bits' order, any NaN above +Inf; exact and
+// independent of the order of the CTAs); pass 1 derives the one scale from
+// amax, writes it (scales [1, 1]) and the codes.
 //
 //===----------------------------------------------------------------------===//
 #ifndef FP8_CONVERSION_QUANTIZEKERNELCONFIG_H
@@ -38,6 +50,9 @@ struct QuantizeKernelConfig {
   int64_t blockRows = 1; // 1 (1x128 tiles) or 128 (128x128 blocks)
   /// 128, or cols (> 128) for rowwise blocks [1, cols] (blockRows 1).
   int64_t blockCols = kBlockCols;
+  /// One scale for the whole tensor, two passes (above); then blockRows 1
+  /// and blockCols 128 are the tiles the warps walk, not a scale's block.
+  bool perTensor = false;
 
   static constexpr int64_t kBlockCols = 128; // along the reduced (K) dimension
   static constexpr int64_t kThreads = 256;   // 8 warps per CTA
@@ -73,6 +88,14 @@ makeQuantizeKernelConfig(int64_t rows, int64_t cols, int64_t blockRows,
   c.cols = cols;
   c.blockRows = blockRows;
   c.blockCols = blockCols;
+  return c;
+}
+
+/// The per-tensor kernel of a rows x cols input (static rows).
+inline QuantizeKernelConfig makePerTensorQuantizeKernelConfig(int64_t rows,
+                                                              int64_t cols) {
+  QuantizeKernelConfig c = makeQuantizeKernelConfig(rows, cols, 1);
+  c.perTensor = true;
   return c;
 }
 

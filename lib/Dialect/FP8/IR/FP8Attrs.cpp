@@ -533,6 +533,8 @@ LogicalResult GemmKernelAttr::verify(
 }
 
 QuantizeKernelConfig QuantizeKernelAttr::getConfig() const {
+  if (isPerTensor())
+    return makePerTensorQuantizeKernelConfig(getRows(), getCols());
   return makeQuantizeKernelConfig(ShapedType::isDynamic(getRows())
                                       ? QuantizeKernelConfig::kDynamicRows
                                       : getRows(),
@@ -545,7 +547,7 @@ std::string QuantizeKernelAttr::getSymbolName() const {
              c.rows, c.cols, c.blockRows, getKernelElementType(getInput()),
              getKernelElementType(getFp8()), getScaleMode() == ScaleMode::pow2,
              static_cast<float>(getEps().getValueAsDouble()), isTranspose(),
-             c.blockCols) +
+             c.blockCols, isPerTensor()) +
          (isa<Float8E8M0FNUType>(getScale()) ? "_ue8m0" : "");
 }
 
@@ -567,20 +569,33 @@ TransposeKernelAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
-LogicalResult QuantizeKernelAttr::verify(
-    function_ref<InFlightDiagnostic()> emitError, int64_t rows, int64_t cols,
-    int64_t blockRows, int64_t blockCols, Type input, Type fp8, Type scale,
-    ScaleMode scaleMode, FloatAttr eps, BoolAttr transpose) {
+LogicalResult
+QuantizeKernelAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                           int64_t rows, int64_t cols, int64_t blockRows,
+                           int64_t blockCols, Type input, Type fp8, Type scale,
+                           ScaleMode scaleMode, FloatAttr eps,
+                           BoolAttr transpose, BoolAttr perTensor) {
   if ((!ShapedType::isDynamic(rows) && rows < 1) || cols < 1)
     return emitError() << "needs rows and cols >= 1 (rows may be ?), got "
                        << shapeString({rows, cols});
-  if (blockRows != 1 && blockRows != 128)
+  const bool isTranspose = transpose && transpose.getValue();
+  if (perTensor && perTensor.getValue()) {
+    // One block, the whole tensor, walked in 1x128 tiles: a static row
+    // count (the block's), a bf16/f32 input.
+    if (isTranspose || ShapedType::isDynamic(rows) || blockRows != rows ||
+        blockCols != cols)
+      return emitError() << "with per_tensor = true needs a static rows, "
+                            "block_rows = rows, block_cols = cols and no "
+                            "transpose, got "
+                         << blockRows << "x" << blockCols << " blocks of "
+                         << shapeString({rows, cols});
+  } else if (blockRows != 1 && blockRows != 128)
     return emitError() << "needs block_rows 1 or 128, got " << blockRows;
   // Rowwise blocks span the whole row (a warp per row); MX blocks are 1x32
   // (a warp per block).
-  if (blockCols != 128 &&
-      (blockRows != 1 ||
-       (blockCols != 32 && (blockCols != cols || cols <= 128))))
+  else if (blockCols != 128 &&
+           (blockRows != 1 ||
+            (blockCols != 32 && (blockCols != cols || cols <= 128))))
     return emitError() << "needs block_cols 128, or with block_rows = 1 32 "
                           "(MX) or cols > 128 (rowwise), got "
                        << blockRows << "x" << blockCols << " blocks of " << cols
@@ -588,7 +603,7 @@ LogicalResult QuantizeKernelAttr::verify(
   // E8M0 scales hold powers of two only.
   const bool scaleOk = scale.isF32() || (isa<Float8E8M0FNUType>(scale) &&
                                          scaleMode == ScaleMode::pow2);
-  if (transpose && transpose.getValue()) {
+  if (isTranspose) {
     // The requantize kernel: one warp per 1x128 output tile, whose 128
     // values come from 128 input rows (QuantizeTranspose.cpp).
     if (!isSupportedFP8Type(input) || !isSupportedFP8Type(fp8) || !scaleOk ||

@@ -173,3 +173,38 @@ func.func private @swap_ab_block_scales() attributes {fp8.kernel = #fp8.gemm_ker
 // mxfp8's scale per 32 K runs whole 128-K blocks.
 // expected-error @+1 {{needs scale_k 128 (a scale per K block), k = 200 with b_scale_rows 1 and no layout (one scale along the whole K) or 32 with b_scale_rows 1, no layout and K a multiple of 128 (mxfp8), got scale_k 32, b_scale_rows 1}}
 func.func private @mx_k_tail() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = 200, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 1, scale_k = 32, block_m = 128, block_n = 64, block_k = 128, stages = 6, consumers = 2>}
+
+// -----
+
+// The per-tensor kernel's block is the whole tensor: block_rows = rows,
+// block_cols = cols.
+// expected-error @+1 {{with per_tensor = true needs a static rows, block_rows = rows, block_cols = cols and no transpose, got 1x128 blocks of 200x400}}
+func.func private @per_tensor_blocks() attributes {fp8.kernel = #fp8.quantize_kernel<rows = 200, cols = 400, block_rows = 1, input = f32, fp8 = f8E4M3FN, scale = f32, eps = 1.0e-4 : f32, per_tensor = true>}
+
+// -----
+
+// expected-error @+1 {{with per_tensor = true needs a static rows, block_rows = rows, block_cols = cols and no transpose, got 200x256 blocks of 200x400}}
+func.func private @per_tensor_cols() attributes {fp8.kernel = #fp8.quantize_kernel<rows = 200, cols = 400, block_rows = 200, block_cols = 256, input = f32, fp8 = f8E4M3FN, scale = f32, eps = 1.0e-4 : f32, per_tensor = true>}
+
+// -----
+
+// A per-tensor kernel's row count is its block's: static.
+// expected-error @+1 {{with per_tensor = true needs a static rows, block_rows = rows, block_cols = cols and no transpose, got 128x400 blocks of ?x400}}
+func.func private @per_tensor_dynamic() attributes {fp8.kernel = #fp8.quantize_kernel<rows = ?, cols = 400, block_rows = 128, block_cols = 400, input = f32, fp8 = f8E4M3FN, scale = f32, eps = 1.0e-4 : f32, per_tensor = true>}
+
+// -----
+
+// expected-error @+1 {{with per_tensor = true needs a static rows, block_rows = rows, block_cols = cols and no transpose, got 256x256 blocks of 256x256}}
+func.func private @per_tensor_transpose() attributes {fp8.kernel = #fp8.quantize_kernel<rows = 256, cols = 256, block_rows = 256, block_cols = 256, input = f8E4M3FN, fp8 = f8E4M3FN, scale = f32, eps = 1.0e-4 : f32, transpose = true, per_tensor = true>}
+
+// -----
+
+// per_tensor = false is the blocked kernel, whose blocks are checked as usual.
+// expected-error @+1 {{needs block_rows 1 or 128, got 200}}
+func.func private @per_tensor_false() attributes {fp8.kernel = #fp8.quantize_kernel<rows = 200, cols = 400, block_rows = 200, block_cols = 400, input = f32, fp8 = f8E4M3FN, scale = f32, eps = 1.0e-4 : f32, per_tensor = false>}
+
+// -----
+
+// The per-tensor kernel's input is bf16 or f32, as the blocked kernel's.
+// expected-error @+1 {{needs a bf16 or f32 input, FP8 codes (f8E4M3FN or f8E5M2) and f32 scales (or f8E8M0FNU with scale_mode pow2)}}
+func.func private @per_tensor_input() attributes {fp8.kernel = #fp8.quantize_kernel<rows = 200, cols = 400, block_rows = 200, block_cols = 400, input = f16, fp8 = f8E4M3FN, scale = f32, eps = 1.0e-4 : f32, per_tensor = true>}

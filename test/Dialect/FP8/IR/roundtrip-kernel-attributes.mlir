@@ -40,6 +40,10 @@ func.func private @quantize_rowwise() attributes {fp8.kernel = #fp8.quantize_ker
 // CHECK-LABEL: func.func private @quantize_e8m0()
 // CHECK-SAME: #fp8.quantize_kernel<rows = 64, cols = 256, block_rows = 128, input = f32, fp8 = f8E4M3FN, scale = f8E8M0FNU, scale_mode = pow2, eps = 9.99999974E-5 : f32>
 func.func private @quantize_e8m0() attributes {fp8.kernel = #fp8.quantize_kernel<rows = 64, cols = 256, block_rows = 128, input = f32, fp8 = f8E4M3FN, scale = f8E8M0FNU, scale_mode = pow2, eps = 1.0e-4 : f32>}
+// The per-tensor kernel: one block, the whole tensor.
+// CHECK-LABEL: func.func private @quantize_per_tensor()
+// CHECK-SAME: #fp8.quantize_kernel<rows = 200, cols = 400, block_rows = 200, block_cols = 400, input = f32, fp8 = f8E4M3FN, scale = f32, eps = 9.99999974E-5 : f32, per_tensor = true>
+func.func private @quantize_per_tensor() attributes {fp8.kernel = #fp8.quantize_kernel<rows = 200, cols = 400, block_rows = 200, block_cols = 400, input = f32, fp8 = f8E4M3FN, scale = f32, eps = 1.0e-4 : f32, per_tensor = true>}
 
 
 // -----

@@ -376,6 +376,14 @@ def FP8_QuantizeKernelAttr : AttrDef<FP8_Dialect, "QuantizeKernel"> {
     and requantized into `rows` x `cols` 1x128 tiles (`block_rows = 1`,
     static `rows`).
 
+    `per_tensor = true` is the per-tensor kernel (the `per-tensor` preset,
+    TransformerEngine current scaling): one block, the whole tensor
+    (`block_rows = rows`, `block_cols = cols`, a static `rows`), one scale;
+    the warps walk the tensor in 1x128 tiles, and the launcher launches
+    the kernel twice, a pass of the tensor's amax (a global atomic max)
+    and one of the scale and codes (QuantizeKernelConfig.h). Symbol
+    `..._<R>x<C>_tensor_...`.
+
     Example: `#fp8.quantize_kernel<rows = ?, cols = 7168, block_rows = 1,
     input = bf16, fp8 = f8E4M3FN, scale = f32, eps = 9.99999974E-5 : f32>`
   }];
@@ -390,7 +398,8 @@ def FP8_QuantizeKernelAttr : AttrDef<FP8_Dialect, "QuantizeKernel"> {
     DefaultValuedParameter<"::mlir::fp8::ScaleMode",
                            "::mlir::fp8::ScaleMode::f32">:$scale_mode,
     "::mlir::FloatAttr":$eps,
-    OptionalParameter<"::mlir::BoolAttr">:$transpose
+    OptionalParameter<"::mlir::BoolAttr">:$transpose,
+    OptionalParameter<"::mlir::BoolAttr">:$per_tensor
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
@@ -398,6 +407,10 @@ def FP8_QuantizeKernelAttr : AttrDef<FP8_Dialect, "QuantizeKernel"> {
     /// Whether this is the transpose-requantize kernel (FP8 input).
     bool isTranspose() const {
       return getTranspose() && getTranspose().getValue();
+    }
+    /// Whether this is the per-tensor kernel (one scale, two passes).
+    bool isPerTensor() const {
+      return getPerTensor() && getPerTensor().getValue();
     }
     /// The launch configuration (QuantizeKernelConfig.h), `rows`
     /// kDynamicRows for a run-time row count.
