@@ -33,10 +33,6 @@ struct TransposeKernelConfig {
   static constexpr int64_t kThreads = 256;
   /// The largest element count (batch * cols * outRows) one launch writes.
   static constexpr int64_t kMaxElements = (int64_t(1) << 31) - 1;
-
-  static constexpr int64_t gridSize(int64_t elements) {
-    return (elements + kThreads - 1) / kThreads;
-  }
 };
 
 } // namespace fp8
