@@ -11,6 +11,7 @@
 
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/ToolOutputFile.h"
+#include <unistd.h>
 
 namespace mlir::fp8 {
 #define GEN_PASS_DEF_FP8REPORTPASS
@@ -83,11 +84,17 @@ void ReportPass::write(StringRef text, ModuleOp module) {
     signalPassFailure();
   };
   if (output == "-") {
-    llvm::raw_fd_ostream &out = llvm::outs();
+    // An unbuffered stream of this call's own on file descriptor 1, not
+    // llvm::outs(): pipelines running at the same time (threads of one
+    // process, as the Python package's) would otherwise write into one shared
+    // buffer, a data race that corrupts the text. Each report is one write(2)
+    // per chunk, and what the tool printed before it is flushed first.
+    llvm::outs().flush();
+    llvm::raw_fd_ostream out(STDOUT_FILENO, /*shouldClose=*/false,
+                             /*unbuffered=*/true);
     out << text;
-    out.flush();
     if (std::error_code ec = out.error()) {
-      // Cleared so that the stream's destructor at exit does not abort.
+      // Cleared so that the stream's destructor does not abort.
       out.clear_error();
       return fail("write", ec.message());
     }
