@@ -152,17 +152,47 @@ void GemmEmitter::emitMxKBlock(const ConsumerThread &thr,
   // back after the last step. Its B scales are loaded per step: four
   // steps' worth would not fit the registers.
   const int64_t steps = cfg.promotionsPerBlock();
+  // K (static) not a multiple of 128: the last K block holds only
+  // tailSteps scale groups. Its other steps are skipped, not promoted as
+  // zeros: acc + 0 * s is not acc for acc = -0.0 or s = Inf/NaN, and the
+  // reference adds no such term.
+  const int64_t tailK = cfg.k % cfg.blockK;
+  const int64_t tailSteps =
+      tailK ? GemmKernelConfig::ceilDiv(tailK, GemmKernelConfig::kMxScaleK)
+            : steps;
+  Value notLastBlock =
+      tailSteps < steps ? ir.ult(kBlock, ir.c32(cfg.kBlocks() - 1)) : Value();
   for (int64_t s = 0; s < steps; ++s) {
-    Value scaleRow = ir.add(ir.mul(kBlock, ir.c32(steps)), ir.c32(s));
-    BScales sb = emitBScaleLoads(ct, scaleRow);
-    Value partial = emitWgmma(thr, stage, s, s + 1);
-    Value aScales[2];
-    emitAScaleLoads(thr, stage, aScales, s);
+    auto emitStep = [&](bool release) {
+      Value scaleRow = ir.add(ir.mul(kBlock, ir.c32(steps)), ir.c32(s));
+      BScales sb = emitBScaleLoads(ct, scaleRow);
+      Value partial = emitWgmma(thr, stage, s, s + 1);
+      Value aScales[2];
+      emitAScaleLoads(thr, stage, aScales, s);
+      if (release)
+        emitReleaseStage(thr, stage);
+      SmallVector<Value> next;
+      emitPromotion(ct, sb, aScales, partial, acc, next);
+      return next;
+    };
+    if (s < tailSteps) {
+      acc = emitStep(/*release=*/s + 1 == steps);
+      continue;
+    }
+    // A step past the tail: taken in every K block but the last (a
+    // warpgroup-uniform branch, so its wgmma stays convergent).
+    auto stepIf = scf::IfOp::create(b, ValueRange(acc).getTypes(), notLastBlock,
+                                    /*withElseRegion=*/true);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(&stepIf.getThenRegion().front());
+      scf::YieldOp::create(b, emitStep(/*release=*/false));
+      b.setInsertionPointToStart(&stepIf.getElseRegion().front());
+      scf::YieldOp::create(b, acc);
+    }
+    acc.assign(stepIf.getResults().begin(), stepIf.getResults().end());
     if (s + 1 == steps)
       emitReleaseStage(thr, stage);
-    SmallVector<Value> next;
-    emitPromotion(ct, sb, aScales, partial, acc, next);
-    acc = std::move(next);
   }
 }
 

@@ -89,24 +89,6 @@ static bool isMxForm(ScaledMatmulOp op) {
                  GemmKernelConfig::kMxScaleK);
 }
 
-/// Why the mxfp8 kernel (scale_k = 32) does not implement the MX-form `op`,
-/// or false: it promotes after each k32 step of whole 128-K blocks, so K
-/// is static and a multiple of 128 (a tail would promote zero partials the
-/// reference never adds), and the interval is the block's 32.
-static bool explainNoMxKernel(llvm::raw_ostream &os, ScaledMatmulOp op) {
-  int64_t k = cast<ScaledTensorType>(op.getA().getType()).getShape()[1];
-  if (op.getPromoteInterval() != GemmKernelConfig::kMxScaleK)
-    os << "the mxfp8 kernel needs promote_interval = 32 (a promotion per "
-          "scale block), got "
-       << op.getPromoteInterval();
-  else if (ShapedType::isDynamic(k) || k % 128 != 0)
-    os << "the mxfp8 kernel needs a static K that is a multiple of 128, got "
-       << (ShapedType::isDynamic(k) ? std::string("?") : std::to_string(k));
-  else
-    return false;
-  return true;
-}
-
 /// The forms of fp8.scaled_matmul no GEMM kernel implements.
 static std::string explainNoKernel(ScaledMatmulOp op) {
   auto aTy = cast<ScaledTensorType>(op.getA().getType());
@@ -155,21 +137,22 @@ static std::string explainNoKernel(ScaledMatmulOp op) {
   // of the Wgrad GEMM (docs/training.md; DeepGEMM's "1D-1D" kernel).
   // Or scales along the whole K: one per row or per tensor of each operand
   // (the rowwise and per-tensor presets).
-  // Or mxfp8's 1x32 blocks on both operands (a scale per row and 32 K).
-  if (isMxForm(op)) {
-    if (explainNoMxKernel(os, op))
+  // Or mxfp8's 1x32 blocks on both operands (a scale per row and 32 K),
+  // which the op's verifier promotes every 32 K: the mxfp8 kernel takes any
+  // static K (it skips a K tail's steps at compile time).
+  if (!isMxForm(op)) {
+    if ((!isBlock(aTy, 1, 128) ||
+         (!isBlock(bTy, 128, 128) && !isBlock(bTy, 1, 128))) &&
+        !isWholeKForm(op)) {
+      os << "implements the DeepSeek-V3 blocks (a: [1, 128], b: [128, 128] "
+            "or, for the Wgrad GEMM, [1, 128]), scales along the whole K "
+            "(one per row or per tensor of each operand) and mxfp8's [1, 32] "
+            "blocks, got a: "
+         << aTy << ", b: " << bTy;
       return why;
-  } else if ((!isBlock(aTy, 1, 128) ||
-              (!isBlock(bTy, 128, 128) && !isBlock(bTy, 1, 128))) &&
-             !isWholeKForm(op)) {
-    os << "implements the DeepSeek-V3 blocks (a: [1, 128], b: [128, 128] or, "
-          "for the Wgrad GEMM, [1, 128]), scales along the whole K (one "
-          "per row or per tensor of each operand) and mxfp8's [1, 32] "
-          "blocks, got a: "
-       << aTy << ", b: " << bTy;
-    return why;
-  } else if (explainScalesAndInterval(os, aTy, bTy, op.getPromoteInterval())) {
-    return why;
+    }
+    if (explainScalesAndInterval(os, aTy, bTy, op.getPromoteInterval()))
+      return why;
   }
   explainKernelExtents(
       os, {aTy.getShape()[0], bTy.getShape()[0], aTy.getShape()[1]});

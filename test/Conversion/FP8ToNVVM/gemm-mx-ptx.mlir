@@ -4,8 +4,9 @@
 // partial) and followed by a wait and a promotion: four waits, four
 // promotions; the A scales TMA-loaded as one box of the K block's four
 // scale rows ([K / 32, Mpad], coordinate 4 kb), each step's B scales loaded
-// from row 4 kb + s of [K / 32, Np]. The default tile and a dynamic M with an
-// accumulator assemble for sm_90a with 0 spills.
+// from row 4 kb + s of [K / 32, Np]; a K tail's steps past K skipped. The
+// default tile, a dynamic M with an accumulator and a K tail assemble for
+// sm_90a with 0 spills.
 // RUN: fp8-opt %s --fp8-lower-to-nvvm=config=fixed | FileCheck %s --check-prefix=ATTR
 // RUN: fp8-opt %s --fp8-lower-to-nvvm=config=fixed | FileCheck %s --check-prefix=NVVM
 // RUN: fp8-opt %s --fp8-lower-to-nvvm=config=fixed --fp8-launch-kernels | FileCheck %s --check-prefix=HOST
@@ -39,10 +40,23 @@
 // NVVM-NOT: nvvm.wgmma.wait.group.sync.aligned
 // NVVM: llvm.return
 
+// A K tail (K = 224 = 128 + 96: two K blocks, the last with three k32
+// steps): the fourth step in an scf.if on "K block < 1" (not the last),
+// the accumulators its results, its wait inside.
+// NVVM-LABEL: llvm.func @fp8_scaled_matmul_200x300x224_e4m3_e4m3_bf16_b1x128_mx32_t128x64s8(
+// NVVM: %[[NOTLAST:.*]] = arith.cmpi ult, %{{.*}}, %c1_i32{{.*}} : i32
+// NVVM-COUNT-3: nvvm.wgmma.wait.group.sync.aligned 0
+// NVVM: scf.if %[[NOTLAST]] -> (f32, f32, {{.*}}, f32) {
+// NVVM: nvvm.wgmma.wait.group.sync.aligned 0
+// NVVM-NOT: nvvm.wgmma.wait.group.sync.aligned
+// NVVM: llvm.return
+
 // The launcher's A-scale map: box {4, 128} over [12, 200] (K / 32 = 12).
 // HOST-LABEL: func.func private @fp8_launch_fp8_scaled_matmul_200x300x384_e4m3_e4m3_bf16_b1x128_mx32_t128x64s8(
 // HOST: nvgpu.tma.create.descriptor %{{.*}} box[%c4{{.*}}, %c128{{.*}}] : memref<*xf32> -> <tensor = memref<4x128xf32, 3>
 
+// PTXAS-NOT: {{warning|[1-9][0-9]* bytes spill}}
+// PTXAS: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // PTXAS-NOT: {{warning|[1-9][0-9]* bytes spill}}
 // PTXAS: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // PTXAS-NOT: {{warning|[1-9][0-9]* bytes spill}}
@@ -61,4 +75,11 @@ func.func @mx_dyn_acc(%a: !fp8.scaled<?x256xf8E4M3FN, block = [1, 32], scale = f
   %d = fp8.scaled_matmul %a, %b acc(%c : tensor<?x136xf32>) {promote_interval = 32 : i64} : !fp8.scaled<?x256xf8E4M3FN, block = [1, 32], scale = f32>,
     !fp8.scaled<136x256xf8E4M3FN, block = [1, 32], scale = f32> -> tensor<?x136xf32>
   return %d : tensor<?x136xf32>
+}
+
+func.func @mx_tail(%a: !fp8.scaled<200x224xf8E4M3FN, block = [1, 32], scale = f32>,
+                   %b: !fp8.scaled<300x224xf8E4M3FN, block = [1, 32], scale = f32>) -> tensor<200x300xbf16> {
+  %d = fp8.scaled_matmul %a, %b {promote_interval = 32 : i64} : !fp8.scaled<200x224xf8E4M3FN, block = [1, 32], scale = f32>,
+    !fp8.scaled<300x224xf8E4M3FN, block = [1, 32], scale = f32> -> tensor<200x300xbf16>
+  return %d : tensor<200x300xbf16>
 }

@@ -4,8 +4,9 @@
 // step's scales (acc = fma(partial, sa * sb, acc), the reference's
 // promotion every 32 K), the A scales TMA-loaded as a K block's four rows
 // of [K / 32, roundUp(M, 4)]. Bit-exact against fp8-cpu-pipeline under
-// three scheduler seeds: a linear under the `mxfp8` preset (K = 384) and
-// direct ops with f32 scales and an accumulator (K = 256).
+// two or three scheduler seeds: a linear under the `mxfp8` preset (K =
+// 384), direct ops with f32 scales and an accumulator (K = 256), a long K
+// and a K tail (K = 224).
 //
 // REQUIRES: clang
 // RUN: %clang -O1 %S/Inputs/host_check.c -o %t.check -ldl
@@ -24,6 +25,11 @@
 // overwritten under it).
 // RUN: env FP8_EMU_SEED=1 %t.check %t.gpu.so %t.cpu.so mx_long_k 6 f32:64x72 f32:64x1280 f32:72x1280 | FileCheck %s --check-prefix=LONGK
 // RUN: env FP8_EMU_SEED=2 %t.check %t.gpu.so %t.cpu.so mx_long_k 7 f32:64x72 f32:64x1280 f32:72x1280 | FileCheck %s --check-prefix=LONGK
+// A K tail: K = 224 = 128 + 96, so the last K block runs three k32 steps
+// and skips the fourth (which would read B-scale row 7 of 7 and promote a
+// zero partial), with an f32 accumulator.
+// RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=1 %t.check %t.gpu.so %t.cpu.so mx_tail 8 f32:70x72 f32:70x224 f32:72x224 f32:70x72 2>&1 | FileCheck %s --check-prefix=TAIL
+// RUN: env FP8_EMU_SEED=3 %t.check %t.gpu.so %t.cpu.so mx_tail 9 f32:70x72 f32:70x224 f32:72x224 f32:70x72 | FileCheck %s --check-prefix=TAIL-PASS
 // The comparison can fail: the same graph's DeepSeek-V3 form (a promotion
 // every 128 K) on the CPU.
 // RUN: fp8-opt %s --fp8-pipeline="policy=deepseek-v3 report=false" --fp8-cpu-pipeline | mlir-translate --mlir-to-llvmir -o %t.dsv3.ll
@@ -47,6 +53,9 @@
 // ACC: host-check: PASS mx_acc: 130x136, 17680 outputs bit-exact
 // ACC-PASS: host-check: PASS mx_acc: 130x136, 17680 outputs bit-exact
 // LONGK: host-check: PASS mx_long_k: 64x72, 4608 outputs bit-exact
+// TAIL: launch fp8_scaled_matmul_70x72x224_e4m3_e4m3_f32_accf32_b1x128_mx32
+// TAIL: host-check: PASS mx_tail: 70x72, 5040 outputs bit-exact
+// TAIL-PASS: host-check: PASS mx_tail: 70x72, 5040 outputs bit-exact
 // DIFF: host-check: FAIL linear: {{[0-9]+}} of 60000 outputs differ
 
 func.func @linear(%x: tensor<200x384xf32>, %w: tensor<300x384xf32>) -> tensor<200x300xbf16> attributes {llvm.emit_c_interface} {
@@ -72,4 +81,12 @@ func.func @mx_long_k(%x: tensor<64x1280xf32>, %w: tensor<72x1280xf32>) -> tensor
   %d = fp8.scaled_matmul %a, %b {promote_interval = 32 : i64} : !fp8.scaled<64x1280xf8E4M3FN, block = [1, 32], scale = f32>,
     !fp8.scaled<72x1280xf8E4M3FN, block = [1, 32], scale = f32> -> tensor<64x72xf32>
   return %d : tensor<64x72xf32>
+}
+
+func.func @mx_tail(%x: tensor<70x224xf32>, %w: tensor<72x224xf32>, %c: tensor<70x72xf32>) -> tensor<70x72xf32> attributes {llvm.emit_c_interface} {
+  %a = fp8.quantize %x : tensor<70x224xf32> -> !fp8.scaled<70x224xf8E4M3FN, block = [1, 32], scale = f32>
+  %b = fp8.quantize %w : tensor<72x224xf32> -> !fp8.scaled<72x224xf8E4M3FN, block = [1, 32], scale = f32>
+  %d = fp8.scaled_matmul %a, %b acc(%c : tensor<70x72xf32>) {promote_interval = 32 : i64} : !fp8.scaled<70x224xf8E4M3FN, block = [1, 32], scale = f32>,
+    !fp8.scaled<72x224xf8E4M3FN, block = [1, 32], scale = f32> -> tensor<70x72xf32>
+  return %d : tensor<70x72xf32>
 }

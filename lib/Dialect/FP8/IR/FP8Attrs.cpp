@@ -501,15 +501,14 @@ LogicalResult GemmKernelAttr::verify(
                           "per K block (scale_k 128)";
   // One scale per K block, or one along the whole K (rowwise, per-tensor:
   // then B's are per column, and the kernel reads K block 0's scales).
-  // Or mxfp8's a scale per 32 K (b per column), over whole 128-K blocks.
-  const bool mx = scaleK == GemmKernelConfig::kMxScaleK && bScaleRows == 1 &&
-                  !layout && !ShapedType::isDynamic(k) && k % 128 == 0;
+  // Or mxfp8's a scale per 32 K (b per column; K static, checked above).
+  const bool mx =
+      scaleK == GemmKernelConfig::kMxScaleK && bScaleRows == 1 && !layout;
   if (scaleK != 128 && !mx && (scaleK != k || bScaleRows != 1 || layout))
     return emitError() << "needs scale_k 128 (a scale per K block), k = " << k
                        << " with b_scale_rows 1 and no layout (one scale "
-                          "along the whole K) or 32 with b_scale_rows 1, no "
-                          "layout and K a multiple of 128 (mxfp8), got "
-                          "scale_k "
+                          "along the whole K) or 32 with b_scale_rows 1 and "
+                          "no layout (mxfp8), got scale_k "
                        << scaleK << ", b_scale_rows " << bScaleRows;
   if (blockK != 128)
     return emitError() << "needs block_k 128 (one promotion interval per "

@@ -48,12 +48,12 @@ func.func private @scale_type() attributes {fp8.kernel = #fp8.gemm_kernel<m = 12
 // -----
 
 // scale_k: 128 or k with per-column B scales (the whole-K kernel).
-// expected-error @+1 {{needs scale_k 128 (a scale per K block), k = 256 with b_scale_rows 1 and no layout (one scale along the whole K) or 32 with b_scale_rows 1, no layout and K a multiple of 128 (mxfp8), got scale_k 256, b_scale_rows 128}}
+// expected-error @+1 {{needs scale_k 128 (a scale per K block), k = 256 with b_scale_rows 1 and no layout (one scale along the whole K) or 32 with b_scale_rows 1 and no layout (mxfp8), got scale_k 256, b_scale_rows 128}}
 func.func private @scale_k_blocks() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = 256, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, scale_k = 256, block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2>}
 
 // -----
 
-// expected-error @+1 {{needs scale_k 128 (a scale per K block), k = 256 with b_scale_rows 1 and no layout (one scale along the whole K) or 32 with b_scale_rows 1, no layout and K a multiple of 128 (mxfp8), got scale_k 200, b_scale_rows 1}}
+// expected-error @+1 {{needs scale_k 128 (a scale per K block), k = 256 with b_scale_rows 1 and no layout (one scale along the whole K) or 32 with b_scale_rows 1 and no layout (mxfp8), got scale_k 200, b_scale_rows 1}}
 func.func private @scale_k_other() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = 256, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 1, scale_k = 200, block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2>}
 
 // -----
@@ -170,9 +170,9 @@ func.func private @swap_ab_block_scales() attributes {fp8.kernel = #fp8.gemm_ker
 
 // -----
 
-// mxfp8's scale per 32 K runs whole 128-K blocks.
-// expected-error @+1 {{needs scale_k 128 (a scale per K block), k = 200 with b_scale_rows 1 and no layout (one scale along the whole K) or 32 with b_scale_rows 1, no layout and K a multiple of 128 (mxfp8), got scale_k 32, b_scale_rows 1}}
-func.func private @mx_k_tail() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = 200, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 1, scale_k = 32, block_m = 128, block_n = 64, block_k = 128, stages = 6, consumers = 2>}
+// mxfp8's scale per 32 K holds for both operands: B's per column.
+// expected-error @+1 {{needs scale_k 128 (a scale per K block), k = 200 with b_scale_rows 1 and no layout (one scale along the whole K) or 32 with b_scale_rows 1 and no layout (mxfp8), got scale_k 32, b_scale_rows 128}}
+func.func private @mx_block_b() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = 200, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, scale_k = 32, block_m = 128, block_n = 64, block_k = 128, stages = 6, consumers = 2>}
 
 // -----
 

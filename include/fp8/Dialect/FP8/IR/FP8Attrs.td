@@ -279,7 +279,7 @@ def FP8_GemmKernelAttr : AttrDef<FP8_Dialect, "GemmKernel"> {
     | `c` | element type of the accumulator operand C (absent: none) |
     | `a_scale`, `b_scale` | scale element types (`f32`) |
     | `b_scale_rows` | B scales per 128 x 128 block (128) or per column and K block (1, the Wgrad GEMM); A scales are per row and K block |
-    | `scale_k` | the K elements one scale covers: 128 (a scale per K block, the default), `k` (one scale along the whole K: the `rowwise` and `per-tensor` presets, with `b_scale_rows = 1`; a per-tensor scale reaches the kernel broadcast to every row and column) or 32 (`mxfp8`'s 1x32 blocks, with `b_scale_rows = 1` and K a multiple of 128: a promotion after every wgmma k32 step; E8M0 scales reach the kernel widened to f32) |
+    | `scale_k` | the K elements one scale covers: 128 (a scale per K block, the default), `k` (one scale along the whole K: the `rowwise` and `per-tensor` presets, with `b_scale_rows = 1`; a per-tensor scale reaches the kernel broadcast to every row and column) or 32 (`mxfp8`'s 1x32 blocks, with `b_scale_rows = 1` and a static K: a promotion after every wgmma k32 step, the last K block's steps past K skipped; E8M0 scales reach the kernel widened to f32) |
     | `layout`, `groups`, `counts` | a grouped (MoE) kernel: `masked` or `contiguous`, G, whether a masked kernel takes per-group row counts |
     | `block_m`, `block_n`, `block_k` | the CTA tile (`block_k` = 128, one promotion interval per stage) |
     | `stages` | depth of the shared-memory ring |
