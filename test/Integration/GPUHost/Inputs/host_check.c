@@ -27,6 +27,9 @@
  * in 97 is an outlier (x 2^6), which dominates its block's amax. The range
  * stays within what a 128x128 e4m3 weight block keeps non-zero, so the
  * outputs are rarely zero (the count of non-zero outputs is printed).
+ * With HOST_CHECK_SPECIALS=N about one element in N is a special value
+ * (NaN, Inf, -0.0, a subnormal, f32 max: kSpecials); NaN outputs compare
+ * by their bits like every other value.
 \*===----------------------------------------------------------------------===*/
 #include <dlfcn.h>
 #include <stdint.h>
@@ -103,6 +106,16 @@ static uint16_t bf16Bits(float f) { /* round to nearest even (finite) */
   return (uint16_t)((u + 0x7fff + ((u >> 16) & 1)) >> 16);
 }
 
+/* HOST_CHECK_SPECIALS=N (N > 0): about one element in N is replaced by one
+ * of these f32 bit patterns (bf16 inputs take their upper half, exact for
+ * each): quiet NaN of either sign, +-Inf, -0.0, the smallest f32
+ * subnormal, bf16 max and -1.75 * 2^100 (finite, it flushes the rest of its
+ * block to zero). */
+static const uint32_t kSpecials[] = {0x7FC00000u, 0xFFC00000u, 0x7F800000u,
+                                     0xFF800000u, 0x80000000u, 0x00000001u,
+                                     0x7F7F0000u, 0xF1E00000u};
+static unsigned specialsEvery;
+
 static Memref2D makeInput(const Spec *s) {
   Memref2D m;
   /* At least one element, so an empty input still has an address. */
@@ -113,10 +126,16 @@ static Memref2D makeInput(const Spec *s) {
       float v = (float)(uniform() * scale);
       if (next() % 97 == 0)
         v *= 64.0f;
+      uint32_t bits;
+      memcpy(&bits, &v, 4);
+      int special = specialsEvery && next() % specialsEvery == 0;
+      if (special)
+        bits = kSpecials[next() % (sizeof(kSpecials) / sizeof(kSpecials[0]))];
       if (s->bytes == 4) {
-        ((float *)p)[r * s->cols + c] = v;
+        ((uint32_t *)p)[r * s->cols + c] = bits;
       } else {
-        ((uint16_t *)p)[r * s->cols + c] = bf16Bits(v);
+        ((uint16_t *)p)[r * s->cols + c] =
+            special ? (uint16_t)(bits >> 16) : bf16Bits(v);
       }
     }
   }
@@ -282,12 +301,19 @@ static int compare(const char *tag, const Spec *out, Memref2D *got,
   }
   const uint8_t *g = (const uint8_t *)got->aligned + got->offset * out->bytes;
   const uint8_t *w = (const uint8_t *)want->aligned + want->offset * out->bytes;
-  int64_t count = out->rows * out->cols, bad = 0, nonzero = 0;
+  int64_t count = out->rows * out->cols, bad = 0, nonzero = 0, nan = 0, inf = 0;
+  /* The exponent field of f32 or bf16 (all ones: Inf or NaN). */
+  const uint32_t expMask = out->bytes == 4 ? 0x7F800000u : 0x7F80u;
   for (int64_t i = 0; i < count; ++i) {
     uint32_t a = 0, b = 0;
     memcpy(&a, g + i * out->bytes, (size_t)out->bytes);
     memcpy(&b, w + i * out->bytes, (size_t)out->bytes);
     nonzero += (b << 1) != 0;
+    if ((b & expMask) == expMask) {
+      uint32_t mantissa = b & (out->bytes == 4 ? 0x7FFFFFu : 0x7Fu);
+      nan += mantissa != 0;
+      inf += mantissa == 0;
+    }
     if (a != b && bad++ < 5)
       fprintf(stderr, "host-check: %s [%lld, %lld]: 0x%0*x, oracle 0x%0*x\n",
               tag, (long long)(i / out->cols), (long long)(i % out->cols),
@@ -299,9 +325,12 @@ static int compare(const char *tag, const Spec *out, Memref2D *got,
     return 0;
   }
   printf("host-check: PASS %s: %lldx%lld, %lld outputs bit-exact (%lld "
-         "non-zero)\n",
+         "non-zero",
          tag, (long long)out->rows, (long long)out->cols, (long long)count,
          (long long)nonzero);
+  if (specialsEvery)
+    printf(", %lld NaN, %lld Inf", (long long)nan, (long long)inf);
+  printf(")\n");
   return 1;
 }
 
@@ -365,6 +394,8 @@ int main(int argc, char **argv) {
     return 2;
   }
   state = strtoull(argv[4], NULL, 10) * 0x9E3779B97F4A7C15ull + 1;
+  if (getenv("HOST_CHECK_SPECIALS"))
+    specialsEvery = (unsigned)strtoul(getenv("HOST_CHECK_SPECIALS"), NULL, 10);
   Memref2D in[kMaxOperands];
   for (int i = 0; i < n; ++i) {
     if (!parseSpec(argv[6 + i], &specs[i])) {
