@@ -214,6 +214,7 @@ LaunchResult launchGemm(const KernelModule &module, const std::string &kernel,
     dev.write(mapBase + 128 * i, &maps[i], sizeof(TensorMap));
   LaunchDims dims;
   dims.grid = grid;
+  dims.clusterX = static_cast<uint32_t>(c.cluster);
   dims.block = static_cast<uint32_t>(c.threads());
   dims.dynamicSharedBytes = static_cast<uint32_t>(c.sharedMemoryBytes());
   std::vector<KernelArg> args = {
@@ -315,7 +316,7 @@ mlir::fp8::emu::runGemm(const KernelModule &module, const std::string &kernel,
   TensorMap maps[3];
   uint32_t bk = static_cast<uint32_t>(c.blockK),
            bm = static_cast<uint32_t>(c.blockM),
-           bn = static_cast<uint32_t>(c.blockN);
+           bn = static_cast<uint32_t>(c.bBoxRows());
   std::string &report = fail.report;
   if (!encodeMap(maps[0], 1, a, {uint64_t(KP), uint64_t(M)}, {bk, bm},
                  TensorMapSwizzle::B128, "A", report) ||

@@ -129,7 +129,6 @@ void bindKernelClasses(py::module_ &m) {
                              })
       .def_readonly("groups", &G::groups)
       .def_readonly("counts", &G::counts)
-      .def_readonly("cluster", &G::cluster)
       .def_readonly("multicast", &G::multicast)
       .def_readonly("swap_ab", &G::swapAB)
       .def_readonly("epilogue", &G::epilogue)

@@ -173,7 +173,6 @@ void bindKernel(py::module_ &m) {
                     "kernel_config keys; config: its GemmKernelConfig).");
   defGemmConfigFields(cls, [](const K &k) -> const auto & { return k.config; });
   cls.def_readonly("config", &K::config)
-      .def_property_readonly("cluster", [](const K &) { return 1; })
       .def_property_readonly("ctas", [](const K &k) { return k.cost.ctas; })
       .def_property_readonly("waves", [](const K &k) { return k.cost.waves; })
       .def_property_readonly("modelled_us",

@@ -31,8 +31,8 @@ void bindReport(pybind11::module_ &m);
 
 /// The fields of a GEMM kernel's GemmKernelConfig as read-only attributes
 /// of `cls` (`m`, `k` None for a run-time M, K; n, block_m, block_n, block_k,
-/// stages, consumers, group_m, scale_k), read through `config` (T -> const
-/// GemmKernelConfig &): the bound GemmKernelConfig itself, GemmKernel and
+/// stages, consumers, group_m, cluster, scale_k), read through `config` (T ->
+/// const GemmKernelConfig &): the bound GemmKernelConfig itself, GemmKernel and
 /// ReportKernel.
 template <typename T, typename Config>
 void defGemmConfigFields(pybind11::class_<T> &cls, Config config) {
@@ -57,6 +57,7 @@ void defGemmConfigFields(pybind11::class_<T> &cls, Config config) {
   field("stages", &C::stages);
   field("consumers", &C::consumers);
   field("group_m", &C::groupM);
+  field("cluster", &C::cluster);
   field("scale_k", &C::scaleK);
 }
 

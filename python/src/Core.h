@@ -61,7 +61,7 @@ struct GemmKernelInfo {
   std::string layout;
   int64_t groups = 1;
   bool counts = false;
-  int64_t cluster = 1, multicast = 1;
+  int64_t multicast = 1; // the cluster: config.cluster
   bool swapAB = false;
   std::string epilogue, chip;
   int64_t ctas = 0;

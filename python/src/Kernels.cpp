@@ -66,7 +66,6 @@ fp8py::GemmKernelInfo describe(fp8::GemmKernelAttr attr, std::string symbol) {
     g.layout = fp8::stringifyGroupLayout(*attr.getLayout()).str();
   g.groups = attr.getGroups();
   g.counts = attr.hasCounts();
-  g.cluster = attr.getCluster();
   g.multicast = attr.getMulticast();
   g.swapAB = attr.getSwapAb() && attr.getSwapAb().getValue();
   g.epilogue = fp8::stringifyKernelEpilogue(attr.getEpilogue()).str();

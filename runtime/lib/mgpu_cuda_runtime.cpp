@@ -231,6 +231,43 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
                            smem, static_cast<CUstream>(stream), params, extra));
 }
 
+/// gpu.launch_func with clusters (gpu-to-llvm): the kernel in clusters of
+/// clusterX x clusterY x clusterZ CTAs (cuLaunchKernelEx with the cluster
+/// dimension attribute; the GEMM kernel's 2-CTA clusters share their B tile
+/// by TMA multicast).
+void mgpuLaunchClusterKernel(void *function, intptr_t clusterX,
+                             intptr_t clusterY, intptr_t clusterZ,
+                             intptr_t gridX, intptr_t gridY, intptr_t gridZ,
+                             intptr_t blockX, intptr_t blockY, intptr_t blockZ,
+                             int32_t smem, void *stream, void **params,
+                             void **extra, size_t /*paramsCount*/) {
+  bool launching = function && makeContextCurrent();
+  tensorMaps().beforeLaunch(static_cast<CUstream>(stream), launching);
+  if (!launching)
+    return;
+  auto fn = static_cast<CUfunction>(function);
+  if (smem > 48 * 1024)
+    CU_REPORT(cuFuncSetAttribute(
+        fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, smem));
+  CUlaunchAttribute attr;
+  attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+  attr.value.clusterDim.x = static_cast<unsigned>(clusterX);
+  attr.value.clusterDim.y = static_cast<unsigned>(clusterY);
+  attr.value.clusterDim.z = static_cast<unsigned>(clusterZ);
+  CUlaunchConfig config = {};
+  config.gridDimX = static_cast<unsigned>(gridX);
+  config.gridDimY = static_cast<unsigned>(gridY);
+  config.gridDimZ = static_cast<unsigned>(gridZ);
+  config.blockDimX = static_cast<unsigned>(blockX);
+  config.blockDimY = static_cast<unsigned>(blockY);
+  config.blockDimZ = static_cast<unsigned>(blockZ);
+  config.sharedMemBytes = static_cast<unsigned>(smem);
+  config.hStream = static_cast<CUstream>(stream);
+  config.attrs = &attr;
+  config.numAttrs = 1;
+  CU_REPORT(cuLaunchKernelEx(&config, fn, params, extra));
+}
+
 // --- Streams and events (gpu-to-llvm: gpu.wait, async tokens) -------------
 void *mgpuStreamCreate(void) {
   CUstream stream = nullptr;

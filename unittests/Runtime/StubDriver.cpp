@@ -265,6 +265,17 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int,
   driver().stream(stream)->queue.push_back(std::move(op));
   return CUDA_SUCCESS;
 }
+// A cluster launch is recorded as a launch of its grid (the stub runs no
+// kernel; what the runtime passes is what the tests check).
+CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f,
+                          void **kernelParams, void **extra) {
+  if (!config)
+    return CUDA_ERROR_INVALID_VALUE;
+  return cuLaunchKernel(f, config->gridDimX, config->gridDimY, config->gridDimZ,
+                        config->blockDimX, config->blockDimY, config->blockDimZ,
+                        config->sharedMemBytes, config->hStream, kernelParams,
+                        extra);
+}
 
 CUresult cuStreamCreate(CUstream *stream, unsigned int) {
   Driver &d = driver();

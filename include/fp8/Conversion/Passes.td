@@ -214,9 +214,16 @@ def FP8LowerToNVVMPass : Pass<"fp8-lower-to-nvvm", "ModuleOp"> {
     BLOCK_M 64 for M <= 64 else 128, BLOCK_N 128, as many stages as fit the
     227 KB of shared memory up to 8) unless the options `block-m`,
     `block-n`, `stages`, `consumers` say otherwise; a kernel with a
-    non-default configuration has the suffix `_t<BM>x<BN>s<S>[c<C>][g<G>]`
-    in its name (`c<C>` when the C consumers split the tile's columns,
-    `g<G>` for a grouped tile order). Tile order: with `group-m` G > 1 the
+    non-default configuration has the suffix
+    `_t<BM>x<BN>s<S>[c<C>][g<G>][cl<N>]` in its name (`c<C>` when the C
+    consumers split the tile's columns, `g<G>` for a grouped tile order,
+    `cl<N>` for clusters of N CTAs). Clusters (`cluster` 2, 2-D kernels):
+    the two CTAs of a cluster compute vertically adjacent tiles and share
+    their B tile, each loading half of it with TMA multicast into both
+    (DeepGEMM's SM90 scheme); their empty barriers count both CTAs'
+    consumer warps. Under `config=auto` the cost model chooses the cluster
+    (its L2 term counts half of B's reads; at an equal modelled time it
+    prefers fewer L2 bytes). Tile order: with `group-m` G > 1 the
     persistent CTAs take the tiles in groups of G tile rows, each group
     swept column by column, so a wave of CTAs shares its A and B panels
     through L2 (row-major, G = 1, re-reads all of B every wave); under
@@ -289,6 +296,11 @@ def FP8LowerToNVVMPass : Pass<"fp8-lower-to-nvvm", "ModuleOp"> {
            "GEMM tile order: rows of tiles per group of the grouped "
            "(swizzled) order, 1..4096, 1 = row-major (0: the cost model's "
            "choice when it chooses the tiles, else row-major)">,
+    Option<"cluster", "cluster", "int64_t", /*default=*/"0",
+           "GEMM clusters: 1 or 2 CTAs per cluster, the CTAs of a cluster "
+           "computing vertically adjacent tiles and sharing the B tile by "
+           "TMA multicast, 2-D kernels only (0: the cost model's choice "
+           "when it chooses the tiles, else 1)">,
     Option<"swapAB", "swap-ab", "std::string", [{"auto"}],
            "Swap-AB (D^T = B A^T) for a static M <= 64 in the DeepSeek-V3 "
            "blocks with f32 scales: auto (the cost model decides under "

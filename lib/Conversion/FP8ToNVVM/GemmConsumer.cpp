@@ -259,4 +259,15 @@ void GemmEmitter::emitReleaseStage(const ConsumerThread &thr, Value stage) {
   NVVM::MBarrierArriveOp::create(
       b, Type(), barrier(stage, false), Value(),
       NVVM::MemScopeKindAttr::get(ctx, NVVM::MemScopeKind::CTA));
+  // In a cluster, the peers' producers multicast into this slot too: the
+  // same arrival on each peer's empty barrier (mapa: the peer's address of
+  // this shared-memory word; release at cluster scope).
+  for (int64_t d = 1; d < cfg.cluster; ++d) {
+    Value peer = ir.remu(ir.add(clusterRank, ir.c32(d)), ir.c32(cfg.cluster));
+    Value remote = NVVM::MapaOp::create(b, LLVM::LLVMPointerType::get(ctx, 7),
+                                        barrier(stage, false), peer);
+    NVVM::MBarrierArriveOp::create(
+        b, Type(), remote, Value(),
+        NVVM::MemScopeKindAttr::get(ctx, NVVM::MemScopeKind::CLUSTER));
+  }
 }

@@ -95,6 +95,11 @@ struct GemmEmitter : KernelEmitter<GemmKernelSpec> {
   Value kBlockCount;
   // Thread, CTA and shared memory.
   Value tid, ctaId, ctaCount, wg, wgThread, smem, smemAddr, ticks;
+  // The CTA's cluster (cfg.cluster > 1; else unset): its rank in the
+  // cluster, the cluster's index in the grid and the cluster count. The
+  // clusters of the 1-D grid are consecutive CTAs (cluster dims
+  // (cluster, 1, 1)): rank = ctaId % cluster, PTX ISA %cluster_ctarank.
+  Value clusterRank, clusterId, clusterCount;
 
   /// setmaxnreg: the role's register budget (GemmKernel.cpp).
   void emitSetMaxRegisters(int64_t regs, bool increase);
@@ -124,8 +129,13 @@ struct GemmEmitter : KernelEmitter<GemmKernelSpec> {
   Value barrier(Value stage, bool full);
   /// Ring slot and phase parity of ring iteration `it`.
   std::pair<Value, Value> stagePhase(Value it);
-  /// Thread 0 initialises the barriers; the CTA synchronises.
+  /// Thread 0 initialises the barriers; the CTA (the cluster) synchronises.
   void emitBarrierInit();
+  /// cfg.cluster > 1: barrier.cluster.arrive + wait, every thread of the
+  /// cluster (after the barrier init: a peer's barriers exist before a
+  /// multicast or remote arrive reaches them; at exit: no CTA leaves while
+  /// a peer may still write its shared memory or arrive on its barriers).
+  void emitClusterSync();
   /// The producer warpgroup (the then-region of `roleIf`).
   void emitProducer(scf::IfOp roleIf);
   void emitProducerKBlock(const Tile &tile, scf::ForOp kLoop);

@@ -101,6 +101,12 @@ void emitThreadValues(GemmEmitter &e, StringRef smemSymbol) {
   e.tid = NVVM::ThreadIdXOp::create(b, ir.i32);
   e.ctaId = NVVM::BlockIdXOp::create(b, ir.i32);
   e.ctaCount = NVVM::GridDimXOp::create(b, ir.i32);
+  if (e.cfg.cluster > 1) {
+    Value size = ir.c32(e.cfg.cluster);
+    e.clusterRank = ir.remu(e.ctaId, size);
+    e.clusterId = ir.divu(e.ctaId, size);
+    e.clusterCount = ir.divu(e.ctaCount, size);
+  }
   e.wg = ir.divu(e.tid, ir.c32(kWarpgroupThreads));
   e.wgThread = ir.remu(e.tid, ir.c32(kWarpgroupThreads));
   e.smem = LLVM::AddressOfOp::create(b, ir.ptrShared, smemSymbol);
@@ -142,6 +148,7 @@ LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
                                   /*withElseRegion=*/true);
   e.emitProducer(roleIf);
   e.emitConsumers(roleIf);
+  e.emitClusterSync();
   LLVM::ReturnOp::create(b, ValueRange{});
   return fn;
 }

@@ -4,7 +4,12 @@
 // with a full barrier (the producer's arrive.expect_tx plus the TMA bytes)
 // and an empty barrier (one arrival per consumer warp once it is done with
 // the slot). One elected thread of the producer warpgroup loads each K
-// block of each tile into the next slot.
+// block of each tile into the next slot. In a cluster (cfg.cluster > 1)
+// each producer loads its rank's BLOCK_N / cluster rows of the shared B
+// tile with TMA multicast into the same slot of every CTA (whose full
+// barriers count those bytes too), so a slot is refilled only after the
+// consumer warps of every CTA of the cluster released it: the empty
+// barriers count cluster times the arrivals, the peers' remote.
 //
 //===----------------------------------------------------------------------===//
 #include "GemmEmitter.h"
@@ -44,9 +49,9 @@ void GemmEmitter::emitBarrierInit() {
       // empty[stage]: one arrival per consumer warp once the warp is done
       // with the slot (DeepGEMM's count: 4 per warpgroup, not 128
       // per-thread arrivals on one shared-memory word).
-      NVVM::MBarrierInitOp::create(b, barrier(ir.c32(stage), false),
-                                   ir.c32(cfg.consumers * kWarpsPerWarpgroup),
-                                   Value());
+      NVVM::MBarrierInitOp::create(
+          b, barrier(ir.c32(stage), false),
+          ir.c32(cfg.cluster * cfg.consumers * kWarpsPerWarpgroup), Value());
     }
     // Make the initialised barriers visible to the async (TMA) proxy.
     NVVM::FenceMbarrierInitOp::create(b);
@@ -60,6 +65,14 @@ void GemmEmitter::emitBarrierInit() {
                                /*predicate=*/Value(), b.getUnitAttr());
   }
   NVVM::Barrier0Op::create(b);
+  emitClusterSync();
+}
+
+void GemmEmitter::emitClusterSync() {
+  if (cfg.cluster == 1)
+    return;
+  NVVM::ClusterArriveOp::create(b, /*aligned=*/UnitAttr());
+  NVVM::ClusterWaitOp::create(b, /*aligned=*/UnitAttr());
 }
 
 void GemmEmitter::emitProducer(scf::IfOp roleIf) {
@@ -91,13 +104,15 @@ void GemmEmitter::emitProducerKBlock(const Tile &tile, scf::ForOp kLoop) {
       NVVM::MemScopeKindAttr::get(ctx, NVVM::MemScopeKind::CTA),
       b.getBoolAttr(false), Value());
   Value kCoord = ir.mul(kBlock, ir.c32(cfg.blockK));
-  auto tma = [&](Value dstOffset, Value map, ValueRange coords) {
+  auto tma = [&](Value dstOffset, Value map, ValueRange coords,
+                 Value multicastMask = Value()) {
     // The classic sm_90 form: a shared::cluster destination (a CTA's own
-    // shared::cta address is a valid shared::cluster address).
+    // shared::cta address is a valid shared::cluster address; with a
+    // multicast mask, the same CTA-relative address in every CTA named).
     Value dst = LLVM::AddrSpaceCastOp::create(
         b, LLVM::LLVMPointerType::get(ctx, 7), ir.gep(smem, dstOffset));
     NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-        b, dst, map, coords, full, ValueRange{}, Value(), Value(),
+        b, dst, map, coords, full, ValueRange{}, multicastMask, Value(),
         NVVM::TMALoadModeAttr::get(ctx, NVVM::TMALoadMode::TILE),
         b.getBoolAttr(false), NVVM::CTAGroupKindAttr(), Value());
   };
@@ -112,9 +127,20 @@ void GemmEmitter::emitProducerKBlock(const Tile &tile, scf::ForOp kLoop) {
   };
   tma(ir.mul(stage, ir.c32(cfg.aStageBytes())), tmapA,
       coords(kCoord, tile.row0, masked));
-  tma(ir.add(ir.c32(cfg.bRingOffset()),
-             ir.mul(stage, ir.c32(cfg.bStageBytes()))),
-      tmapB, coords(kCoord, tile.col0, grouped));
+  Value bSlot = ir.add(ir.c32(cfg.bRingOffset()),
+                       ir.mul(stage, ir.c32(cfg.bStageBytes())));
+  if (cfg.cluster == 1) {
+    tma(bSlot, tmapB, coords(kCoord, tile.col0, grouped));
+  } else {
+    // This rank's rows [rank * BLOCK_N / cluster, +BLOCK_N / cluster) of
+    // the B tile (128-byte rows, whole 1024-byte swizzle atoms), to every
+    // CTA of the cluster (ctaMask: all ranks).
+    Value share = ir.mul(clusterRank, ir.c32(cfg.bBoxRows()));
+    Value mask =
+        arith::ConstantIntOp::create(b, b.getI16Type(), (1 << cfg.cluster) - 1);
+    tma(ir.add(bSlot, ir.mul(share, ir.c32(cfg.blockK))), tmapB,
+        coords(kCoord, ir.add(tile.col0, share), grouped), mask);
+  }
   // Whole-K scales (scale_k = k: rowwise, per-tensor) are one row [1,
   // Mpad]: every K block loads row 0 into its slot. mxfp8's [K / 32, Mpad]:
   // a K block's promotionsPerBlock rows (one box).

@@ -2,7 +2,11 @@
 //
 // The grid is persistent: CTA c computes tiles c, c + gridDim, ... of the
 // tile order. Producer and consumers run the same loop and derive the same
-// tile values (GemmEmitter.h, Tile).
+// tile values (GemmEmitter.h, Tile). With clusters (cfg.cluster > 1) the
+// loop walks cluster tiles: cluster q computes cluster tiles q, q + the
+// cluster count, ...; cluster tile (mt', nt) of the tile order (over
+// clusterMTiles() rows) is tile (cluster * mt' + rank, nt) for the CTA of
+// rank `rank`, so the CTAs of a cluster share their B tile.
 //
 //===----------------------------------------------------------------------===//
 #include "GemmEmitter.h"
@@ -15,8 +19,10 @@ void GemmEmitter::emitTileCount(Value runtimeM) {
   // M and the tile count: compile-time constants, or computed from the
   // run-time M by a dynamic-M kernel.
   mRows = dynamicM ? runtimeM : ir.c32(cfg.m);
-  tiles = dynamicM ? ir.ceilDivTimes(mRows, cfg.blockM, nTiles)
-                   : ir.c32(cfg.tiles());
+  // Rows of the schedule's tiles: BLOCK_M, or a cluster's cluster * BLOCK_M.
+  const int64_t rowsPerTile = cfg.blockM * cfg.cluster;
+  tiles = dynamicM ? ir.ceilDivTimes(mRows, rowsPerTile, nTiles)
+                   : ir.c32(cfg.clusterTiles());
   // Masked: the grid covers the tiles of one group times the group count
   // (group-major).
   groupTiles = tiles;
@@ -37,8 +43,8 @@ Value GemmEmitter::kBlocksValue() {
 
 void GemmEmitter::emitTileOrder() {
   if (cfg.groupM > 1)
-    mTiles =
-        dynamicM ? ir.ceilDivTimes(mRows, cfg.blockM, 1) : ir.c32(cfg.mTiles());
+    mTiles = dynamicM ? ir.ceilDivTimes(mRows, cfg.blockM * cfg.cluster, 1)
+                      : ir.c32(cfg.clusterMTiles());
 }
 
 // Tile t covers rows [mt*BM, +BM) and columns [nt*BN, +BN). Row-major
@@ -81,6 +87,8 @@ Tile GemmEmitter::tileOf(Value tile) {
     local = ir.remu(tile, groupTiles);
   }
   auto [mt, nt] = tileCoords(local);
+  if (cfg.cluster > 1)
+    mt = ir.add(ir.mul(mt, ir.c32(cfg.cluster)), clusterRank);
   t.row0 = ir.mul(mt, ir.c32(cfg.blockM));
   t.col0 = ir.mul(nt, ir.c32(cfg.blockN));
   if (masked && spec.hasCounts) {
@@ -106,8 +114,10 @@ Value GemmEmitter::kBlocksOf(const Tile &t) {
 }
 
 scf::ForOp GemmEmitter::emitTileLoop() {
-  auto tileLoop =
-      scf::ForOp::create(b, ctaId, tiles, ctaCount, ValueRange{ir.c32(0)});
+  const bool clustered = cfg.cluster > 1;
+  auto tileLoop = scf::ForOp::create(b, clustered ? clusterId : ctaId, tiles,
+                                     clustered ? clusterCount : ctaCount,
+                                     ValueRange{ir.c32(0)});
   b.setInsertionPointToStart(tileLoop.getBody());
   return tileLoop;
 }

@@ -225,6 +225,8 @@ static void applyModelTile(GemmKernelOverrides &o,
   o.stages = chosen.stages;
   if (!o.groupM)
     o.groupM = chosen.groupM;
+  if (!o.cluster)
+    o.cluster = chosen.cluster;
 }
 
 /// Swap-AB (issue 28 item 6): a GEMM of small M in the DeepSeek-V3 blocks
@@ -268,6 +270,9 @@ getSwappedGemmKernelSpec(ScaledMatmulOp op, const GemmKernelOverrides &o,
                                            /*bScalesPerColumn=*/true)
                        .config);
   }
+  // No cluster: the swapped kernel's B is the activation (the verifier of
+  // #fp8.gemm_kernel).
+  swapped.cluster = 1;
   GemmKernelSpec spec;
   spec.swapAB = true;
   spec.config =
@@ -397,6 +402,9 @@ mlir::fp8::getGroupedGemmKernelSpec(GroupedScaledMatmulOp op,
     o.blockN = chosen.blockN;
     o.stages = chosen.stages;
   }
+  // Clusters (B multicast) are a 2-D kernel's: a tile pair of a grouped
+  // kernel could straddle two groups.
+  o.cluster = 1;
   GemmKernelConfig c = makeGemmKernelConfig(m, n, k, o);
   if (align && align % c.blockM != 0) {
     if (overrides.blockM || overrides.consumers)
@@ -474,9 +482,9 @@ GemmKernelAttr mlir::fp8::getGemmKernelAttr(MLIRContext *ctx,
       spec.resultType, spec.accType, f32, f32, c.bScalesPerColumn ? 1 : 128,
       c.scaleK, layout, spec.numGroups,
       spec.hasCounts ? b.getBoolAttr(true) : BoolAttr(), c.blockM, c.blockN,
-      c.blockK, c.stages, c.consumers, /*cluster=*/1, /*multicast=*/1, c.groupM,
-      spec.swapAB ? b.getBoolAttr(true) : BoolAttr(), KernelEpilogue::store,
-      b.getStringAttr(chip.name), ctas, us, tflops);
+      c.blockK, c.stages, c.consumers, c.cluster, /*multicast=*/c.cluster,
+      c.groupM, spec.swapAB ? b.getBoolAttr(true) : BoolAttr(),
+      KernelEpilogue::store, b.getStringAttr(chip.name), ctas, us, tflops);
 }
 
 QuantizeKernelAttr

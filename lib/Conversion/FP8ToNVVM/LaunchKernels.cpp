@@ -216,13 +216,6 @@ struct FP8LaunchKernelsPass
         attr.getC() != spec->accType || spec->swapAB != swapAB)
       return gemm->emitOpError("fp8-launch-kernels: kernel ")
              << ref << " (" << attr << ") does not compute this op";
-    // Room in the attribute for the next variants; launching them needs
-    // more than this launcher does (cluster dims).
-    if (attr.getCluster() != 1 || attr.getMulticast() != 1)
-      return gemm->emitOpError("fp8-launch-kernels: kernel ")
-             << ref << " needs a cluster of " << attr.getCluster()
-             << " CTAs, multicast " << attr.getMulticast()
-             << ": this launcher launches single-CTA kernels";
     ImplicitLocOpBuilder b(gemm->getLoc(), gemm);
     if (swapAB)
       return launchSwappedGemm(module, b, cast<ScaledMatmulOp>(gemm), ref,

@@ -149,14 +149,19 @@ struct HostBuilder {
     Value n = func::CallOp::create(b, fn, ValueRange{}).getResult(0);
     return arith::IndexCastUIOp::create(b, b.getIndexType(), n);
   }
+  /// `cluster` > 1: clusters of that many consecutive CTAs (cluster dims
+  /// (cluster, 1, 1); `grid` a multiple of it).
   void launch(SymbolRefAttr kernel, Value grid, int64_t threads, int64_t smem,
-              ValueRange args) {
+              ValueRange args, int64_t cluster = 1) {
     Value one = idx(1);
+    std::optional<gpu::KernelDim3> clusterSize;
+    if (cluster > 1)
+      clusterSize = gpu::KernelDim3{idx(cluster), one, one};
     chain = gpu::LaunchFuncOp::create(
                 b, kernel, gpu::KernelDim3{grid, one, one},
                 gpu::KernelDim3{idx(threads), one, one},
                 arith::ConstantIntOp::create(b, b.getI32Type(), smem), args,
-                token, ValueRange{chain})
+                token, ValueRange{chain}, clusterSize)
                 .getAsyncToken();
   }
   /// Copies the results back, frees every device buffer and waits for the
@@ -294,18 +299,27 @@ void buildGemmLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
   };
   Value tmA = h.tensorMap(aDev, u8, box(aTy, {c.blockM, c.blockK}),
                           nvgpu::TensorMapSwizzleKind::SWIZZLE_128B);
-  Value tmB = h.tensorMap(bDev, u8, box(bTy, {c.blockN, c.blockK}),
+  // B's box: one CTA's share of the B tile (all of it without a cluster).
+  Value tmB = h.tensorMap(bDev, u8, box(bTy, {c.bBoxRows(), c.blockK}),
                           nvgpu::TensorMapSwizzleKind::SWIZZLE_128B);
   Value tmSA = h.tensorMap(saDev, b.getF32Type(),
                            box(saTy, {c.promotionsPerBlock(), c.blockM}),
                            nvgpu::TensorMapSwizzleKind::SWIZZLE_NONE);
   // Persistent grid: min(tiles, SMs), tiles from the run-time M (times G
   // for the masked form, whose grid covers every group's tiles), the SMs
-  // of the device it runs on (sm-count = 0) or compiled in.
-  Value tiles = h.mul(h.ceilDiv(m, c.blockM), h.idx(c.nTiles()));
+  // of the device it runs on (sm-count = 0) or compiled in. With clusters:
+  // min(cluster tiles, SMs / cluster) whole clusters.
+  Value tiles = h.mul(h.ceilDiv(m, c.blockM * c.cluster), h.idx(c.nTiles()));
   if (masked)
     tiles = h.mul(tiles, h.idx(groups));
-  Value grid = arith::MinUIOp::create(b, tiles, h.smCount(smCount));
+  Value sms = h.smCount(smCount);
+  Value grid;
+  if (c.cluster == 1) {
+    grid = arith::MinUIOp::create(b, tiles, sms);
+  } else {
+    Value clusters = arith::DivUIOp::create(b, sms, h.idx(c.cluster));
+    grid = h.mul(arith::MinUIOp::create(b, tiles, clusters), h.idx(c.cluster));
+  }
   SmallVector<Value> kernelArgs{tmA, tmB, tmSA, sbDev, dDev, h.i32(m)};
   if (accDev)
     kernelArgs.push_back(accDev);
@@ -313,7 +327,8 @@ void buildGemmLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
     kernelArgs.push_back(groupDev);
   if (kRun)
     kernelArgs.push_back(h.i32(kRun));
-  h.launch(kernel, grid, c.threads(), c.sharedMemoryBytes(), kernelArgs);
+  h.launch(kernel, grid, c.threads(), c.sharedMemoryBytes(), kernelArgs,
+           c.cluster);
   if (kIf) {
     gpu::WaitOp::create(b, Type(), ValueRange{h.chain});
     b.setInsertionPointAfter(kIf);

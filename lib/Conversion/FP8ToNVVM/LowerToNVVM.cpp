@@ -110,6 +110,11 @@ struct FP8LowerToNVVMPass
                 "1..4096 rows of tiles per group (1: row-major)";
     overrides.consumers = consumers;
     overrides.groupM = groupM;
+    if (cluster < 0 || cluster > 2)
+      return bad("cluster", cluster)
+             << "0 (the cost model's choice under config=auto, else 1), 1 or "
+                "2 CTAs per cluster sharing the B tile by TMA multicast";
+    overrides.cluster = cluster;
     using SwapAB = GemmKernelOverrides::SwapAB;
     StringRef swap = swapAB;
     if (swap == "auto")

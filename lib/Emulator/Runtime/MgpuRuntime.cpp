@@ -188,14 +188,20 @@ void launch(void *function, intptr_t clusterX, intptr_t clusterY,
   dims.clusterY = static_cast<uint32_t>(clusterY);
   dims.clusterZ = static_cast<uint32_t>(clusterZ);
   // FP8_EMU_TRACE: one line per launch, so tests can check the grid, block
-  // and shared memory that the host code computed.
-  if (std::getenv("FP8_EMU_TRACE"))
+  // and shared memory that the host code computed (and the CTAs per
+  // cluster, when more than one).
+  if (std::getenv("FP8_EMU_TRACE")) {
     std::fprintf(stderr,
                  "fp8-emu-mgpu: launch %s grid %lld block %lld smem %d "
-                 "params %zu\n",
+                 "params %zu",
                  f->name.c_str(), static_cast<long long>(gridX * gridY * gridZ),
                  static_cast<long long>(blockX * blockY * blockZ), smem,
                  bytes.size());
+    const long long clusterCtas = clusterX * clusterY * clusterZ;
+    if (clusterCtas > 1)
+      std::fprintf(stderr, " cluster %lld", clusterCtas);
+    std::fprintf(stderr, "\n");
+  }
   emu::Options opt;
   if (const char *seed = std::getenv("FP8_EMU_SEED"))
     opt.seed = std::strtoull(seed, nullptr, 10);

@@ -131,11 +131,14 @@ GemmCost mlir::fp8::modelGemmCost(const GemmKernelConfig &c,
                                   const ChipSpec &chip) {
   GemmCost r;
   const double sms = static_cast<double>(chip.smCount);
-  r.tiles = c.tiles();
-  r.ctas = std::min(r.tiles, chip.smCount);
-  r.waves = GemmKernelConfig::ceilDiv(r.tiles, chip.smCount);
-  int64_t last = r.tiles % chip.smCount;
-  r.lastWaveUtil = (last == 0 ? sms : static_cast<double>(last)) / sms;
+  // Clusters run whole: smCount / cluster of them at a time, each on a
+  // cluster tile (the last one's trailing CTAs idle past M).
+  const int64_t slots = chip.smCount / c.cluster;
+  r.tiles = c.clusterTiles() * c.cluster;
+  r.ctas = c.gridSize(chip.smCount);
+  r.waves = GemmKernelConfig::ceilDiv(c.clusterTiles(), slots);
+  int64_t last = c.clusterTiles() % slots;
+  r.lastWaveUtil = (last == 0 ? slots : last) * c.cluster / sms;
 
   const double peakPerSM = chip.denseFp8Tflops * 1e12 / sms; // FLOP/s
   const double clockHz = peakPerSM / kFp8FlopPerClkPerSM;
@@ -155,15 +158,18 @@ GemmCost mlir::fp8::modelGemmCost(const GemmKernelConfig &c,
                     kFfmaPerClkPerSM / clockHz;
   double tileComputeS = kb * (wgmmaS + promoteS);
   // L2 -> SM bytes of a tile: the in-bounds rows of A and B (TMA zero-fills
-  // out-of-bounds boxes without reading), the A scales, and the output.
+  // out-of-bounds boxes without reading), the A scales, and the output. A
+  // cluster's CTAs each read 1 / cluster of the B tile from L2 (multicast).
   double rowsA = static_cast<double>(std::min(c.blockM, c.m));
   double colsB = static_cast<double>(std::min(c.blockN, c.n));
+  double colsBRead = colsB / static_cast<double>(c.cluster);
   // Per-column B scales add the tile's columns' scales per K block.
-  double tileL2Bytes = kb * (rowsA + colsB) * c.blockK +
+  double tileL2Bytes = kb * (rowsA + colsBRead) * c.blockK +
                        promotions * kb * bm * 4 +
                        (c.bScalesPerColumn ? promotions * kb * bn * 4 : 0.0) +
                        rowsA * colsB * kOutBytes;
   double tileL2S = tileL2Bytes / (chip.l2BytesPerClkPerSM * clockHz);
+  r.l2Bytes = tileL2Bytes * static_cast<double>(r.tiles);
   r.computeUs = r.waves * tileComputeS * 1e6;
   r.l2Us = r.waves * tileL2S * 1e6;
 
@@ -190,7 +196,9 @@ namespace {
 
 /// Every configuration the generator accepts for the shape: BLOCK_M 64, 128
 /// or 256 (one consumer warpgroup per 64 rows), BLOCK_N a multiple of 16 in
-/// 16..256, as many stages as fit (at most 8, at least 2 for a pipeline).
+/// 16..256, as many stages as fit (at most 8, at least 2 for a pipeline);
+/// for a 2-D kernel of two or more tile rows, each also in clusters of 2
+/// (B shared by multicast).
 template <typename Fn>
 void forEachCandidate(int64_t m, int64_t n, int64_t k, int64_t blockMDivides,
                       bool grouped, bool bScalesPerColumn, Fn fn) {
@@ -206,6 +214,9 @@ void forEachCandidate(int64_t m, int64_t n, int64_t k, int64_t blockMDivides,
                                     : checkGemmKernelConfig(c)) != '\0')
         continue;
       fn(c);
+      c.cluster = 2;
+      if (!grouped && c.mTiles() >= 2 && !*checkGemmKernelConfig(c))
+        fn(c);
     }
   }
 }
@@ -213,7 +224,10 @@ void forEachCandidate(int64_t m, int64_t n, int64_t k, int64_t blockMDivides,
 /// Strictly better: faster; at equal modelled time (an HBM-bound kernel),
 /// more CTAs (more SMs issuing loads hide more latency than the bandwidth
 /// term assumes), then fewer HBM bytes, then fewer tiles, then the smaller
-/// BLOCK_M. Deterministic.
+/// BLOCK_M, then fewer L2 -> SM bytes (of one tile in clusters of 2 and
+/// alone, the multicast: the L2 term counts bandwidth only, not the L2
+/// contention and energy halving B's reads saves; DeepGEMM multicasts the
+/// large-M shapes). Deterministic.
 bool better(const GemmKernelConfig &c, const GemmCost &x,
             const GemmKernelConfig &bc, const GemmCost &y) {
   const double eps = 1e-9 * std::max(x.us, y.us);
@@ -227,7 +241,9 @@ bool better(const GemmKernelConfig &c, const GemmCost &x,
     return x.hbmBytes < y.hbmBytes;
   if (x.tiles != y.tiles)
     return x.tiles < y.tiles;
-  return c.blockM < bc.blockM;
+  if (c.blockM != bc.blockM)
+    return c.blockM < bc.blockM;
+  return x.l2Bytes < y.l2Bytes;
 }
 
 } // namespace

@@ -63,24 +63,6 @@ module attributes {gpu.container_module} {
 
 // -----
 
-// A configuration the generator never emits (a 2-CTA cluster).
-module attributes {gpu.container_module} {
-  gpu.module @fp8_kernels {
-    llvm.func @fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16_t64x96s3(%a: !llvm.ptr, %b: !llvm.ptr, %sa: !llvm.ptr, %sb: !llvm.ptr, %d: !llvm.ptr, %m: i32) attributes {fp8.kernel = #fp8.gemm_kernel<m = 200, n = 256, k = 384, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 64, block_n = 96, block_k = 128, stages = 3, consumers = 1, cluster = 2, chip = "h200">, gpu.kernel} {
-      llvm.return
-    }
-  }
-  func.func @mm(%a: !fp8.scaled<200x384xf8E4M3FN, block = [1, 128], scale = f32>,
-                %b: !fp8.scaled<256x384xf8E4M3FN, block = [128, 128], scale = f32>) -> tensor<200x256xbf16> {
-    // expected-error @+1 {{needs a cluster of 2 CTAs, multicast 1: this launcher launches single-CTA kernels}}
-    %d = fp8.scaled_matmul %a, %b {fp8.kernel_ref = @fp8_kernels::@fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16_t64x96s3} : !fp8.scaled<200x384xf8E4M3FN, block = [1, 128], scale = f32>,
-      !fp8.scaled<256x384xf8E4M3FN, block = [128, 128], scale = f32> -> tensor<200x256xbf16>
-    return %d : tensor<200x256xbf16>
-  }
-}
-
-// -----
-
 // A ring that does not fit the 227 KB of shared memory: the attribute's
 // verifier rejects it.
 module attributes {gpu.container_module} {

@@ -84,6 +84,28 @@ typedef struct CUtensorMap_st {
   alignas(64) cuuint64_t opaque[16];
 } CUtensorMap;
 
+typedef enum CUlaunchAttributeID_enum {
+  CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4
+} CUlaunchAttributeID;
+typedef union CUlaunchAttributeValue_union {
+  struct {
+    unsigned int x, y, z;
+  } clusterDim;
+  char pad[64];
+} CUlaunchAttributeValue;
+typedef struct CUlaunchAttribute_st {
+  CUlaunchAttributeID id;
+  CUlaunchAttributeValue value;
+} CUlaunchAttribute;
+typedef struct CUlaunchConfig_st {
+  unsigned int gridDimX, gridDimY, gridDimZ;
+  unsigned int blockDimX, blockDimY, blockDimZ;
+  unsigned int sharedMemBytes;
+  CUstream hStream;
+  CUlaunchAttribute *attrs;
+  unsigned int numAttrs;
+} CUlaunchConfig;
+
 CUresult cuInit(unsigned int flags);
 CUresult cuGetErrorName(CUresult error, const char **name);
 CUresult cuDeviceGet(CUdevice *device, int ordinal);
@@ -107,6 +129,8 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX,
                         unsigned int blockDimX, unsigned int blockDimY,
                         unsigned int blockDimZ, unsigned int sharedMemBytes,
                         CUstream stream, void **kernelParams, void **extra);
+CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f,
+                          void **kernelParams, void **extra);
 CUresult cuStreamCreate(CUstream *stream, unsigned int flags);
 CUresult cuStreamDestroy(CUstream stream);
 CUresult cuStreamSynchronize(CUstream stream);

@@ -68,15 +68,40 @@ TEST(GemmCostModelTest, ComputeTimeOfOneTile) {
 
 // 896 x 2432 = 7 x 19 = 133 tiles of 128x128: two waves, the second with one
 // CTA (last-wave utilisation 1/132). The model must not pay for a nearly
-// empty wave: one wave exists (e.g. 128x160: 7 x 16 = 112 tiles).
+// empty wave: one wave exists (e.g. 128x160: 7 x 16 = 112 tiles), or a
+// busy second one.
 TEST(GemmCostModelTest, NearlyEmptyLastWave) {
   GemmCost def = modelGemmCost(tiles(896, 2432, 4096, 128, 128), h200());
   EXPECT_EQ(def.tiles, 133);
   EXPECT_EQ(def.waves, 2);
   EXPECT_NEAR(def.lastWaveUtil, 1.0 / 132, 1e-12);
+  // The model's choice keeps its last wave busy (one wave, or, in clusters
+  // of 2 whose B multicast halves the L2 reads, 64x144 tiles: 7 x 17 = 119
+  // cluster tiles on 66 clusters, the second wave 53 of them).
   GemmChoice g = chooseGemmConfigByModel(896, 2432, 4096, h200());
-  EXPECT_EQ(g.cost.waves, 1);
+  EXPECT_GT(g.cost.lastWaveUtil, 0.5);
   EXPECT_LT(g.cost.us, def.us);
+}
+
+// Clusters of 2 (B by multicast): each CTA reads half of the B tile from
+// L2. 256 x 128 x 128 in 128x128 tiles: per tile, A 128 x 128 codes, B 128
+// (64 in a cluster) x 128, the A scales 128 x 4 and the bf16 output
+// 128 x 128 x 2 bytes; 2 tiles, in one cluster. M = 384: 3 tile rows make
+// 2 cluster tiles, whose 4 CTAs' work counts (the last rank past M).
+TEST(GemmCostModelTest, ClusterHalvesTheBReads) {
+  GemmKernelConfig c = tiles(256, 128, 128, 128, 128);
+  GemmCost one = modelGemmCost(c, h200());
+  c.cluster = 2;
+  GemmCost two = modelGemmCost(c, h200());
+  EXPECT_DOUBLE_EQ(one.l2Bytes, 2 * ((128 + 128) * 128 + 512 + 32768.0));
+  EXPECT_DOUBLE_EQ(two.l2Bytes, 2 * ((128 + 64) * 128 + 512 + 32768.0));
+  EXPECT_EQ(two.tiles, 2);
+  EXPECT_EQ(two.ctas, 2);
+  EXPECT_EQ(two.waves, 1);
+  c.m = 384;
+  GemmCost odd = modelGemmCost(c, h200());
+  EXPECT_EQ(odd.tiles, 4);
+  EXPECT_EQ(odd.ctas, 4);
 }
 
 // Every decode shape of the DeepSeek-V3 table: a configuration the generator

@@ -46,16 +46,17 @@ const char *knownChipNames();
 
 /// The modelled cost of one configuration (all times in microseconds).
 struct GemmCost {
-  int64_t tiles = 0;       // BLOCK_M x BLOCK_N output tiles
-  int64_t ctas = 0;        // persistent grid: min(tiles, SMs)
+  int64_t tiles = 0;       // BLOCK_M x BLOCK_N output tiles (a cluster's whole)
+  int64_t ctas = 0;        // persistent grid: min(tiles, SMs), whole clusters
   int64_t waves = 0;       // tiles per busiest CTA: ceil(tiles / SMs)
   double lastWaveUtil = 0; // busy SMs in the last wave / SMs
   double computeUs = 0;    // tensor cores incl. lock-step promotion, per CTA
   double l2Us = 0;         // L2 -> SM operand traffic, per CTA
   double hbmUs = 0;        // HBM traffic of the whole kernel
   double hbmBytes = 0;
-  double us = 0;     // modelled kernel time
-  double tflops = 0; // 2 M N K / us (useful FLOPs only)
+  double l2Bytes = 0; // L2 -> SM bytes (a multicast B share read once)
+  double us = 0;      // modelled kernel time
+  double tflops = 0;  // 2 M N K / us (useful FLOPs only)
 };
 
 /// The modelled cost of configuration `c` (its m, n, k the problem; m static)

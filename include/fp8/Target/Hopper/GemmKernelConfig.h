@@ -65,6 +65,17 @@ struct GemmKernelConfig {
   /// tiles, so the operand panels it reads from HBM are shared by more of
   /// its CTAs through L2 (GemmCostModel.h chooses the group).
   int64_t groupM = 1;
+  /// CTAs per cluster (1 or 2): the CTAs of a cluster compute vertically
+  /// adjacent tiles (rows [(cluster * mt' + rank) * BLOCK_M, +BLOCK_M), the
+  /// same columns), so they need the same B tile: each CTA's producer loads
+  /// BLOCK_N / cluster of its rows with TMA multicast into every CTA of the
+  /// cluster (`.multicast::cluster`, ctaMask all ranks), halving B's L2
+  /// reads. The persistent loop then walks cluster tiles (clusterMTiles()
+  /// rows of them), and a slot is refilled only after the consumers of
+  /// every CTA released it (the empty barriers count the peers' remote
+  /// arrivals). DeepGEMM's SM90 kernels multicast the same way (a public
+  /// design; no code taken).
+  int64_t cluster = 1;
   int64_t producerRegs = 40, consumerRegs = 232; // setmaxnreg targets
   /// B scales per column ([1, 128] blocks: one per column and K block, the
   /// Wgrad GEMM of training, DeepGEMM's "1D-1D" kernel) instead of per
@@ -140,6 +151,14 @@ struct GemmKernelConfig {
   int64_t mTiles() const { return ceilDiv(m, blockM); }
   int64_t nTiles() const { return ceilDiv(n, blockN); }
   int64_t tiles() const { return mTiles() * nTiles(); }
+  /// Rows of cluster tiles: ceil(mTiles() / cluster); the last one's
+  /// trailing ranks may compute rows past M (zero fill, no store) to take
+  /// part in the multicast.
+  int64_t clusterMTiles() const { return ceilDiv(mTiles(), cluster); }
+  int64_t clusterTiles() const { return clusterMTiles() * nTiles(); }
+  /// B rows one CTA's producer loads per K block (its share of the
+  /// multicast B tile).
+  int64_t bBoxRows() const { return blockN / cluster; }
   /// K blocks of a static K (0 for a run-time K: the kernel computes
   /// them from its k parameter).
   int64_t kBlocks() const { return hasDynamicK() ? 0 : ceilDiv(k, blockK); }
@@ -151,11 +170,6 @@ struct GemmKernelConfig {
   /// Promotions per K block: 1, or blockK / 32 for mxfp8 (scaleK = 32).
   int64_t promotionsPerBlock() const {
     return scaleK < blockK ? blockK / scaleK : 1;
-  }
-  /// Rows of the scale arrays: KB (KB * 4 for mxfp8), or 1 for whole-K
-  /// scales.
-  int64_t scaleKBlocks() const {
-    return hasWholeKScales() ? 1 : kBlocks() * promotionsPerBlock();
   }
   /// Rows of the B-scale array: ceil(N / 128) blocks, or N columns.
   int64_t bScaleRows() const { return bScalesPerColumn ? n : nScaleBlocks(); }
@@ -218,9 +232,11 @@ struct GemmKernelConfig {
   void tileCoords(int64_t t, int64_t &mt, int64_t &nt) const {
     groupedTileCoords(t, mTiles(), nTiles(), groupM, mt, nt);
   }
-  /// Persistent grid: one CTA per SM at most (one CTA fits per SM).
+  /// Persistent grid: one CTA per SM at most (one CTA fits per SM), whole
+  /// clusters (a cluster per cluster tile at most).
   int64_t gridSize(int64_t smCount) const {
-    return tiles() < smCount ? tiles() : smCount;
+    int64_t clusters = smCount / cluster;
+    return (clusterTiles() < clusters ? clusterTiles() : clusters) * cluster;
   }
 
   /// setmaxnreg target of the consumers for `c` consumer warpgroups. The
@@ -287,6 +303,13 @@ inline const char *checkGemmKernelConfig(const GemmKernelConfig &c) {
   if (c.groupM < 1 || c.groupM > 4096)
     return "group-m must be in 1..4096 (rows of tiles per group of the "
            "tile order; 1: row-major)";
+  if (c.cluster != 1 && c.cluster != 2)
+    return "cluster must be 1 or 2 (CTAs sharing the B tile by TMA "
+           "multicast)";
+  if (c.bBoxRows() % 8 != 0)
+    return "block-n / cluster must be a multiple of 8 (each CTA's share of "
+           "the multicast B tile starts on a 1024-byte 128B-swizzle atom of 8 "
+           "rows)";
   if (c.sharedMemoryBytes() > GemmKernelConfig::kSharedMemoryLimit)
     return "the shared-memory ring (stages x (block-m + block-n) x 128 bytes "
            "+ A scales + barriers) exceeds the 227 KB of shared memory per "
@@ -353,6 +376,9 @@ inline void fitStages(GemmKernelConfig &c) {
 struct GemmKernelOverrides {
   int64_t blockM = 0, blockN = 0, stages = 0, consumers = 0;
   int64_t groupM = 0; // 0: row-major (the cost model chooses under auto)
+  /// CTAs per cluster sharing B by multicast (GemmKernelConfig::cluster),
+  /// 2-D kernels only; 0: 1 (the cost model chooses under auto).
+  int64_t cluster = 0;
   /// Swap-AB (D^T = B A^T) for a GEMM that can run so: the cost model
   /// decides (config=auto; never under config=fixed), or always, or never.
   enum class SwapAB { model, always, never } swapAB = SwapAB::model;
@@ -374,6 +400,8 @@ inline GemmKernelConfig makeGemmKernelConfig(int64_t m, int64_t n, int64_t k,
   c.bScalesPerColumn = bScalesPerColumn;
   if (o.groupM)
     c.groupM = o.groupM;
+  if (o.cluster)
+    c.cluster = o.cluster;
   if (!o.any())
     return c;
   if (o.blockM)
@@ -414,7 +442,8 @@ inline GemmKernelConfig makeGemmKernelConfig(int64_t m, int64_t n, int64_t k,
 inline bool isDefaultGemmKernelConfig(const GemmKernelConfig &c) {
   GemmKernelConfig d = chooseGemmKernelConfig(c.m, c.n, c.k);
   return c.blockM == d.blockM && c.blockN == d.blockN && c.stages == d.stages &&
-         c.consumers == d.consumers && c.groupM == d.groupM;
+         c.consumers == d.consumers && c.groupM == d.groupM &&
+         c.cluster == d.cluster;
 }
 
 /// The launch configuration of a dynamic-M kernel for `m` rows at run time:

@@ -135,17 +135,22 @@ inline const char *getGemmKernelSwapABSuffix() { return "_swapab"; }
 /// The configuration suffix of a GEMM kernel name: "_t<BM>x<BN>s<S>", plus
 /// "c<C>" when the consumer warpgroups are not BM / 64 (columns split
 /// across them, GemmKernelConfig::colSplits), plus "g<G>" for a grouped
-/// tile order of G rows of tiles (GemmKernelConfig::groupM > 1).
+/// tile order of G rows of tiles (GemmKernelConfig::groupM > 1), plus
+/// "cl<N>" for clusters of N CTAs sharing B by TMA multicast
+/// (GemmKernelConfig::cluster > 1).
 inline std::string getGemmKernelConfigSuffix(int64_t blockM, int64_t blockN,
                                              int64_t stages,
                                              int64_t consumers = 0,
-                                             int64_t groupM = 1) {
+                                             int64_t groupM = 1,
+                                             int64_t cluster = 1) {
   std::string s = "_t" + std::to_string(blockM) + "x" + std::to_string(blockN) +
                   "s" + std::to_string(stages);
   if (consumers && consumers * 64 != blockM)
     s += "c" + std::to_string(consumers);
   if (groupM > 1)
     s += "g" + std::to_string(groupM);
+  if (cluster > 1)
+    s += "cl" + std::to_string(cluster);
   return s;
 }
 

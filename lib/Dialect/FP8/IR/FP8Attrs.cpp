@@ -385,11 +385,10 @@ KernelElementType mlir::fp8::getKernelElementType(Type t) {
 static bool isBF16OrF32(Type t) { return t && (t.isBF16() || t.isF32()); }
 
 /// The launch configuration of a #fp8.gemm_kernel's fields.
-static GemmKernelConfig makeConfig(int64_t m, int64_t n, int64_t k,
-                                   int64_t blockM, int64_t blockN,
-                                   int64_t blockK, int64_t stages,
-                                   int64_t consumers, int64_t groupM,
-                                   int64_t bScaleRows, int64_t scaleK) {
+static GemmKernelConfig
+makeConfig(int64_t m, int64_t n, int64_t k, int64_t blockM, int64_t blockN,
+           int64_t blockK, int64_t stages, int64_t consumers, int64_t groupM,
+           int64_t bScaleRows, int64_t scaleK, int64_t cluster) {
   GemmKernelConfig c;
   c.m = ShapedType::isDynamic(m) ? GemmKernelConfig::kDynamicM : m;
   c.n = n;
@@ -400,6 +399,7 @@ static GemmKernelConfig makeConfig(int64_t m, int64_t n, int64_t k,
   c.stages = stages;
   c.consumers = consumers;
   c.groupM = groupM;
+  c.cluster = cluster;
   c.bScalesPerColumn = bScaleRows == 1;
   c.scaleK = scaleK;
   // The consumers share what the producer's setmaxnreg gives up.
@@ -412,7 +412,7 @@ static GemmKernelConfig makeConfig(int64_t m, int64_t n, int64_t k,
 GemmKernelConfig GemmKernelAttr::getConfig() const {
   return makeConfig(getM(), getN(), getK(), getBlockM(), getBlockN(),
                     getBlockK(), getStages(), getConsumers(), getGroupM(),
-                    getBScaleRows(), getScaleK());
+                    getBScaleRows(), getScaleK(), getCluster());
 }
 
 std::string GemmKernelAttr::getSymbolName() const {
@@ -438,7 +438,7 @@ std::string GemmKernelAttr::getSymbolName() const {
     name += getGemmKernelSwapABSuffix();
   if (!isDefaultGemmKernelConfig(c))
     name += getGemmKernelConfigSuffix(c.blockM, c.blockN, c.stages, c.consumers,
-                                      c.groupM);
+                                      c.groupM, c.cluster);
   return name;
 }
 
@@ -514,14 +514,22 @@ LogicalResult GemmKernelAttr::verify(
     return emitError() << "needs block_k 128 (one promotion interval per "
                           "stage), got "
                        << blockK;
-  if (cluster < 1 || multicast < 1 || multicast > cluster)
-    return emitError() << "needs 1 <= multicast <= cluster, got cluster "
+  // A cluster's CTAs share their B tile: each B load multicasts to all of
+  // them. The 2-D kernel only (a grouped tile pair could straddle two
+  // groups; swap-AB's B is the activation).
+  if (cluster < 1 || multicast != cluster)
+    return emitError() << "needs multicast = cluster >= 1 (every CTA of a "
+                          "cluster receives the B tile), got cluster "
                        << cluster << ", multicast " << multicast;
+  if (cluster > 1 && (layout || (swapAB && swapAB.getValue())))
+    return emitError() << "cluster " << cluster
+                       << " needs the 2-D kernel (no layout, no swap_ab)";
   if (ctas < 0 || (modelledUs && modelledUs.getValueAsDouble() < 0) ||
       (modelledTflops && modelledTflops.getValueAsDouble() < 0))
     return emitError() << "needs non-negative modelled ctas, time and TFLOPS";
-  GemmKernelConfig cfg = makeConfig(m, n, k, blockM, blockN, blockK, stages,
-                                    consumers, groupM, bScaleRows, scaleK);
+  GemmKernelConfig cfg =
+      makeConfig(m, n, k, blockM, blockN, blockK, stages, consumers, groupM,
+                 bScaleRows, scaleK, cluster);
   StringRef why =
       layout ? checkGroupedGemmKernelConfig(cfg) : checkGemmKernelConfig(cfg);
   if (!why.empty())

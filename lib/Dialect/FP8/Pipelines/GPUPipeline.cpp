@@ -25,6 +25,7 @@ void fp8::buildFP8GPUPipeline(OpPassManager &pm,
   lowerOpts.stages = opts.stages;
   lowerOpts.consumers = opts.consumers;
   lowerOpts.groupM = opts.groupM;
+  lowerOpts.cluster = opts.cluster;
   lowerOpts.swapAB = opts.swapAB;
   pm.addPass(createFP8LowerToNVVMPass(lowerOpts));
   StringRef host = opts.host;

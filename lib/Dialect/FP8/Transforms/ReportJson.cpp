@@ -41,7 +41,7 @@ llvm::json::Value kernelConfigJson(const ReportRow &r) {
                             {"block_n", c.blockN},
                             {"block_k", c.blockK},
                             {"stages", c.stages},
-                            {"cluster", 1},
+                            {"cluster", c.cluster},
                             {"consumers", c.consumers},
                             {"group_m", c.groupM},
                             {"ctas", cost.ctas},

@@ -78,8 +78,25 @@ func.func private @counts() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n
 
 // -----
 
-// expected-error @+1 {{needs 1 <= multicast <= cluster, got cluster 1, multicast 2}}
+// expected-error @+1 {{needs multicast = cluster >= 1 (every CTA of a cluster receives the B tile), got cluster 1, multicast 2}}
 func.func private @multicast() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = 256, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2, multicast = 2>}
+
+// -----
+
+// expected-error @+1 {{needs multicast = cluster >= 1 (every CTA of a cluster receives the B tile), got cluster 2, multicast 1}}
+func.func private @cluster_no_multicast() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = 256, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2, cluster = 2>}
+
+// -----
+
+// A grouped kernel's tile pair could straddle two groups.
+// expected-error @+1 {{cluster 2 needs the 2-D kernel (no layout, no swap_ab)}}
+func.func private @cluster_grouped() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = 256, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, layout = masked, groups = 4, block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2, cluster = 2, multicast = 2>}
+
+// -----
+
+// Clusters of 1 or 2 CTAs.
+// expected-error @+1 {{cluster must be 1 or 2 (CTAs sharing the B tile by TMA multicast)}}
+func.func private @cluster_four() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = 256, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2, cluster = 4, multicast = 4>}
 
 // -----
 

@@ -284,7 +284,7 @@ def FP8_GemmKernelAttr : AttrDef<FP8_Dialect, "GemmKernel"> {
     | `block_m`, `block_n`, `block_k` | the CTA tile (`block_k` = 128, one promotion interval per stage) |
     | `stages` | depth of the shared-memory ring |
     | `consumers` | consumer warpgroups (`block_m` / 64 times the column splits) |
-    | `cluster`, `multicast` | CTAs per cluster and TMA multicast width (1: the generator has no clusters yet) |
+    | `cluster`, `multicast` | CTAs per cluster (1 or 2) and the CTAs each B load reaches by TMA multicast (= `cluster`): in a cluster of 2 (a 2-D kernel: no `layout`, no `swap_ab`) the CTAs compute vertically adjacent tiles and each loads half of their common B tile into both (`block_n` / 2 a multiple of 8) |
     | `group_m` | tile order: rows of tiles per group (1: row-major) |
     | `swap_ab` | whether the kernel computes D^T = B A^T (swap-AB, for a small M: its `m` x `n` are the op's N x M, `a` B's and `b` A's codes, `b_scale_rows = 1` A's per-row scales; B's 128x128 block scales reach it as one per row; `fp8-launch-kernels` transposes D^T into D) |
     | `epilogue` | what happens to the accumulators (`store`) |

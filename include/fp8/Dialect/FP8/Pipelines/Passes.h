@@ -236,6 +236,11 @@ struct FP8GPUPipelineOptions
       llvm::cl::desc("GEMM tile order: tile rows per group, 1 = row-major "
                      "(0: the cost model's choice, else 1)"),
       llvm::cl::init(0)};
+  PassOptions::Option<int64_t> cluster{
+      *this, "cluster",
+      llvm::cl::desc("GEMM CTAs per cluster sharing B by TMA multicast, 1 "
+                     "or 2 (0: the cost model's choice, else 1)"),
+      llvm::cl::init(0)};
   PassOptions::Option<std::string> swapAB{
       *this, "swap-ab",
       llvm::cl::desc("Swap-AB (D^T = B A^T) for a small M: auto (the cost "
