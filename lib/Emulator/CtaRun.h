@@ -178,6 +178,7 @@ private:
   const Options &opt;
   uint32_t cta;
   std::mt19937_64 &rng;
+  size_t lockstepNext = 0; // Options::lockstep: the next runnable slot
   uint64_t &instCount;
   std::string &output; // device printf
   uint32_t ctaXYZ[3], nthreads;

@@ -170,16 +170,27 @@ bool CtaRun::schedule() {
     completeTma(c);
     return true;
   }
-  size_t i = rng() % runnable.size();
+  size_t i;
+  if (opt.lockstep) {
+    // Round robin, one instruction each: a thread removed from `runnable`
+    // (blocked, exited) is replaced in its slot by the last one, which then
+    // runs next; woken threads join at the end.
+    i = lockstepNext < runnable.size() ? lockstepNext : 0;
+    lockstepNext = i + 1;
+  } else {
+    i = rng() % runnable.size();
+  }
   uint32_t tid = runnable[i];
   Thread &t = threads[tid];
-  step(t, 1 + rng() % opt.maxQuantum);
+  step(t, opt.lockstep ? 1 : 1 + rng() % opt.maxQuantum);
   if (t.state != State::Runnable) {
     // It may have been moved by wake() during its own step: find it.
     if (runnable[i] != tid)
       i = std::find(runnable.begin(), runnable.end(), tid) - runnable.begin();
     runnable[i] = runnable.back();
     runnable.pop_back();
+    if (opt.lockstep)
+      lockstepNext = i; // the moved thread's turn
   }
   return true;
 }
@@ -199,6 +210,9 @@ bool CtaRun::run(std::string &out) {
 
 bool CtaRun::runCluster(Cluster &c, std::mt19937_64 &rng, std::string &out) {
   std::vector<CtaRun *> busy;
+  // Lockstep: the CTAs of the cluster take turns too.
+  const bool lockstep = !c.ctas.empty() && c.ctas.front()->opt.lockstep;
+  size_t turn = 0;
   try {
     while (true) {
       busy.clear();
@@ -207,7 +221,7 @@ bool CtaRun::runCluster(Cluster &c, std::mt19937_64 &rng, std::string &out) {
           busy.push_back(cta);
       if (busy.empty())
         break;
-      busy[rng() % busy.size()]->schedule();
+      busy[lockstep ? turn++ % busy.size() : rng() % busy.size()]->schedule();
     }
     if (c.live != 0) {
       std::ostringstream os;

@@ -165,6 +165,15 @@ struct Options {
   /// A running thread is switched after 1..maxQuantum instructions (random)
   /// when it does not block earlier.
   uint32_t maxQuantum = 64;
+  /// Lockstep instead: the runnable threads of a CTA take one instruction
+  /// each in turn (round robin), the schedule closest to warps issuing in
+  /// step. A race stays a race (the race check does not depend on the
+  /// schedule); with continueOnFault, a racy read then sees what the
+  /// hardware most likely saw, e.g. stores that the other warps issued at
+  /// the same point of the same straight-line code (upstream's sm90 GEMM
+  /// tests, docs/gpu-kernel.md). FP8_EMU_SCHEDULE=lockstep sets it in
+  /// libfp8_emu_mgpu.
+  bool lockstep = false;
   /// Report reads of shared memory that nothing wrote.
   bool checkUninitialisedShared = true;
   /// nullptr: the k-order f32 sum described at WgmmaAccumulateFn.

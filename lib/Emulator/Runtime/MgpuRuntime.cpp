@@ -206,6 +206,17 @@ void launch(void *function, intptr_t clusterX, intptr_t clusterY,
   if (const char *seed = std::getenv("FP8_EMU_SEED"))
     opt.seed = std::strtoull(seed, nullptr, 10);
   opt.continueOnFault = std::getenv("FP8_EMU_CONTINUE_ON_FAULT") != nullptr;
+  if (const char *schedule = std::getenv("FP8_EMU_SCHEDULE")) {
+    opt.lockstep = std::string(schedule) == "lockstep";
+    if (!opt.lockstep && std::string(schedule) != "random") {
+      rt.error(std::string("mgpuLaunchKernel (fp8 emulator): "
+                           "FP8_EMU_SCHEDULE='") +
+               schedule +
+               "' is invalid: expected random (the default) or "
+               "lockstep");
+      return;
+    }
+  }
   emu::LaunchResult r =
       f->module->kernels->launch(f->name, rt.device, dims, args, opt);
   // Device printf goes to stdout when the launch ends (CUDA flushes its

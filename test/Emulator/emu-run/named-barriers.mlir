@@ -38,6 +38,15 @@
 // RUN: not fp8-emu-run %s --entry=badid 2>&1 | FileCheck %s --check-prefix=ID
 // RUN: not fp8-emu-run %s --entry=mismatch 2>&1 | FileCheck %s --check-prefix=MISMATCH
 // RUN: not fp8-emu-run %s --entry=short 2>&1 | FileCheck %s --check-prefix=SHORT
+//
+// The lockstep schedule (FP8_EMU_SCHEDULE=lockstep: the runnable threads
+// take one instruction each in turn): @race_print, the race above with its
+// result printed, still reports the race and, continued past it
+// (FP8_EMU_CONTINUE_ON_FAULT), reads what every thread stored in step
+// before: the values of @groups, by hand. An unknown schedule is an error.
+// RUN: env FP8_EMU_SCHEDULE=lockstep FP8_EMU_CONTINUE_ON_FAULT=1 not fp8-emu-run %s --entry=race_print 2> %t.lockstep.err | FileCheck %s --check-prefix=GROUPS
+// RUN: FileCheck %s --check-prefix=LOCKSTEP < %t.lockstep.err
+// RUN: env FP8_EMU_SCHEDULE=steady not fp8-emu-run %s --entry=groups 2>&1 | FileCheck %s --check-prefix=SCHEDULE
 
 // GROUPS: 1
 // GROUPS-NEXT: 0
@@ -57,6 +66,8 @@
 // MISMATCH: fp8-emu: error: bar.sync: threads arrive at barrier 1 with thread counts {{128 and 64|64 and 128}}
 // SHORT: fp8-emu: error: deadlock: every live thread of the CTA is blocked
 // SHORT: waiting at named barrier 1: 128 of 256 threads arrived
+// LOCKSTEP: fp8-emu: error: shared-memory race: thread {{[0-9]+}} loads 0x{{[0-9a-f]+}}, which thread {{[0-9]+}} stored with no barrier or mbarrier phase between the two (continued past it)
+// SCHEDULE: FP8_EMU_SCHEDULE='steady' is invalid: expected random (the default) or lockstep
 
 module {
   memref.global "private" @words : memref<256xi32, 3> {alignment = 128 : i64}
@@ -137,6 +148,20 @@ module {
     %false = arith.constant false
     %h = call @run(%c256, %i1, %i1, %n, %n, %false, %false)
         : (index, i32, i32, i32, i32, i1, i1) -> memref<256xi32>
+    return
+  }
+
+  // @race with its result printed.
+  func.func @race_print() {
+    %c256 = arith.constant 256 : index
+    %i1 = arith.constant 1 : i32
+    %n = arith.constant 128 : i32
+    %false = arith.constant false
+    %h = call @run(%c256, %i1, %i1, %n, %n, %false, %false)
+        : (index, i32, i32, i32, i32, i1, i1) -> memref<256xi32>
+    %idx = memref.get_global @groups_idx : memref<5xindex>
+    %idx_dyn = memref.cast %idx : memref<5xindex> to memref<?xindex>
+    call @print(%h, %idx_dyn) : (memref<256xi32>, memref<?xindex>) -> ()
     return
   }
 
