@@ -213,22 +213,31 @@ void *mgpuModuleGetFunction(void *module, const char *name) {
   return function;
 }
 
-/// Dynamic shared memory above the default 48 KB needs the opt-in attribute
-/// (CUDA C++ Programming Guide, "Shared Memory", compute capability 9.0).
-void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
-                      intptr_t gridZ, intptr_t blockX, intptr_t blockY,
-                      intptr_t blockZ, int32_t smem, void *stream,
-                      void **params, void **extra, size_t /*paramsCount*/) {
+/// What every launch does first: the tensor maps this thread holds pending
+/// uploaded on `stream` (or released, when nothing launches), and dynamic
+/// shared memory above the default 48 KB opted in (CUDA C++ Programming
+/// Guide, "Shared Memory", compute capability 9.0). Null when nothing
+/// launches (no function, no context).
+static CUfunction prepareLaunch(void *function, void *stream, int32_t smem) {
   bool launching = function && makeContextCurrent();
   tensorMaps().beforeLaunch(static_cast<CUstream>(stream), launching);
   if (!launching)
-    return;
+    return nullptr;
   auto fn = static_cast<CUfunction>(function);
   if (smem > 48 * 1024)
     CU_REPORT(cuFuncSetAttribute(
         fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, smem));
-  CU_REPORT(cuLaunchKernel(fn, gridX, gridY, gridZ, blockX, blockY, blockZ,
-                           smem, static_cast<CUstream>(stream), params, extra));
+  return fn;
+}
+
+void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
+                      intptr_t gridZ, intptr_t blockX, intptr_t blockY,
+                      intptr_t blockZ, int32_t smem, void *stream,
+                      void **params, void **extra, size_t /*paramsCount*/) {
+  if (CUfunction fn = prepareLaunch(function, stream, smem))
+    CU_REPORT(cuLaunchKernel(fn, gridX, gridY, gridZ, blockX, blockY, blockZ,
+                             smem, static_cast<CUstream>(stream), params,
+                             extra));
 }
 
 /// gpu.launch_func with clusters (gpu-to-llvm): the kernel in clusters of
@@ -241,14 +250,9 @@ void mgpuLaunchClusterKernel(void *function, intptr_t clusterX,
                              intptr_t blockX, intptr_t blockY, intptr_t blockZ,
                              int32_t smem, void *stream, void **params,
                              void **extra, size_t /*paramsCount*/) {
-  bool launching = function && makeContextCurrent();
-  tensorMaps().beforeLaunch(static_cast<CUstream>(stream), launching);
-  if (!launching)
+  CUfunction fn = prepareLaunch(function, stream, smem);
+  if (!fn)
     return;
-  auto fn = static_cast<CUfunction>(function);
-  if (smem > 48 * 1024)
-    CU_REPORT(cuFuncSetAttribute(
-        fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, smem));
   CUlaunchAttribute attr;
   attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
   attr.value.clusterDim.x = static_cast<unsigned>(clusterX);

@@ -127,6 +127,29 @@ TEST(MgpuCudaRuntime, MapUploadOrderedBeforeTheLaunch) {
   EXPECT_EQ(joined(fp8stub::takeFaults()), "");
 }
 
+// A cluster launch (the GEMM kernel in 2-CTA clusters) uploads its maps and
+// launches as a plain one does: the kernel runs once with the launch's grid
+// and reads the maps the host code encoded.
+TEST(MgpuCudaRuntime, ClusterLaunchUploadsItsMaps) {
+  Gemm g;
+  ASSERT_NE(g.fn, nullptr);
+  fp8stub::takeFaults();
+  fp8stub::takeRuns();
+  void *maps[3];
+  g.encode(100, maps);
+  void *s = mgpuStreamCreate();
+  void *params[] = {&maps[0], &maps[1], &maps[2]};
+  mgpuLaunchClusterKernel(g.fn, 2, 1, 1, 4, 1, 1, 384, 1, 1, 0, s, params,
+                          nullptr, 3);
+  mgpuStreamSynchronize(s);
+  EXPECT_EQ(joined(fp8stub::takeFaults()), "");
+  std::vector<fp8stub::KernelRun> runs = fp8stub::takeRuns();
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_EQ(runs.back().grid, 4u);
+  g.expectMapsOf(runs.back(), 100);
+  mgpuStreamDestroy(s);
+}
+
 // Serving with a changing token count: every call encodes two maps never
 // seen before (A's and the A scales', M a new multiple of 4), so the cache
 // passes its bound of 4096 again and again, each time while encoding the
