@@ -101,10 +101,11 @@ bool mlir::fp8::emu::getQuantizeKernelDesc(const KernelModule &module,
   auto attr =
       dyn_cast_or_null<QuantizeKernelAttr>(module.getKernelAttribute(kernel));
   // fp8-emu's host side reads f32 scales of 128-column blocks in one
-  // launch; an E8M0-scale, rowwise or per-tensor (two launches) kernel runs
-  // through its compiled host program (libfp8_emu_mgpu) only.
+  // launch; an E8M0-scale, rowwise, per-column ([128, 1]) or per-tensor
+  // (two launches) kernel runs through its compiled host program
+  // (libfp8_emu_mgpu) only.
   if (!attr || !attr.getScale().isF32() || attr.getConfig().wholeRow() ||
-      attr.isPerTensor())
+      attr.getConfig().perColumn() || attr.isPerTensor())
     return false;
   QuantizeKernelConfig c = attr.getConfig();
   out.rows = c.rows;

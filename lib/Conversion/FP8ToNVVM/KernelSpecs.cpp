@@ -554,11 +554,15 @@ std::optional<QuantizeKernelSpec> mlir::fp8::getQuantizeSpec(QuantizeOp op,
                        blk[1] >= inTy.getDimSize(1);
   // MX blocks [1, 32] (mxfp8: E8M0 scales): a warp per block.
   const bool mx = !rowwise && blk.size() == 2 && blk[0] == 1 && blk[1] == 32;
+  // Column blocks [128, 1] (Wgrad operands quantized along the tokens):
+  // a CTA per 128 x 128 region, a scale per column.
+  const bool perColumn = blk.size() == 2 && blk[0] == 128 && blk[1] == 1;
   // One block over the whole tensor (the per-tensor preset): the two-pass
   // per-tensor kernel, for a static row count (its block's); at most
-  // 128 x 128 in a [128, 128] block is that kernel's one block.
+  // 128 x 128 in a [128, 128] block, or at most 128 x 1 in a [128, 1]
+  // block, is that kernel's one block.
   const bool perTensor =
-      !rowwise && inTy.getRank() == 2 && inTy.hasStaticShape() &&
+      !rowwise && !perColumn && inTy.getRank() == 2 && inTy.hasStaticShape() &&
       blk.size() == 2 && blk[0] >= inTy.getDimSize(0) &&
       blk[1] >= inTy.getDimSize(1) && !(blk[0] == 128 && blk[1] == 128);
   if (!why.empty()) {
@@ -567,12 +571,12 @@ std::optional<QuantizeKernelSpec> mlir::fp8::getQuantizeSpec(QuantizeOp op,
     os << "needs a rank-2 input with static columns (rows may be dynamic), "
           "got '"
        << inTy << "'";
-  else if (!rowwise && !mx && !perTensor &&
+  else if (!rowwise && !mx && !perColumn && !perTensor &&
            (blk.size() != 2 || blk[1] != 128 ||
             (blk[0] != 1 && blk[0] != 128))) {
-    os << "implements blocks [1, 128], [128, 128], [1, 32] (MX), [1, "
-          "cols] (rowwise) and the whole tensor (per-tensor, static rows), "
-          "got ["
+    os << "implements blocks [1, 128], [128, 128], [1, 32] (MX), [128, 1] "
+          "(per column), [1, cols] (rowwise) and the whole tensor "
+          "(per-tensor, static rows), got ["
        << shapeString(blk, ", ") << "]";
   } else if (explainNoQuantizeKernel(os, resTy, op.getSaturate(),
                                      /*e8m0Ok=*/op.getScaleMode() ==
@@ -592,7 +596,8 @@ std::optional<QuantizeKernelSpec> mlir::fp8::getQuantizeSpec(QuantizeOp op,
       inTy.isDynamicDim(0) ? QuantizeKernelConfig::kDynamicRows
                            : inTy.getDimSize(0),
       inTy.getDimSize(1), blk[0],
-      mx ? 32
+      mx          ? 32
+      : perColumn ? 1
       : rowwise && inTy.getDimSize(1) > QuantizeKernelConfig::kBlockCols
           ? inTy.getDimSize(1)
           : QuantizeKernelConfig::kBlockCols);

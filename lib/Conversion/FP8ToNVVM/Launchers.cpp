@@ -377,7 +377,7 @@ void buildQuantizeLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
                         dynamicSizes(b, s));
   // Grid: the kernel's blocks over the run-time rows (QuantizeKernelConfig).
   Value rowBlocks = h.ceilDiv(rows, c.blockRows);
-  Value blocks = h.mul(rowBlocks, h.idx(c.colBlocks()));
+  Value blocks = h.mul(rowBlocks, h.idx(c.colTiles()));
   Value grid = h.ceilDiv(blocks, c.blocksPerCta());
   SmallVector<Value> kernelArgs{xDev, qDev, sDev, h.i32(rows)};
   if (transpose) {

@@ -28,6 +28,7 @@ namespace {
 
 constexpr StringLiteral kSmemSymbol = "fp8_dynamic_smem";
 constexpr StringLiteral kAmaxSymbol = "fp8_quantize_amax";
+constexpr StringLiteral kColAmaxSymbol = "fp8_quantize_col_amax";
 
 /// The kernel uses wgmma and setmaxnreg, which exist only on the
 /// architecture-specific sm_90a target, and needs PTX ISA >= 8.0 for them
@@ -242,6 +243,21 @@ struct FP8LowerToNVVMPass
                              kAmaxSymbol, Attribute(), /*alignment=*/16,
                              /*addrSpace=*/3);
     }
+    if (llvm::any_of(
+            quantizeSpecs,
+            [](const QuantizeKernelSpec &s) { return s.config.perColumn(); }) &&
+        !gpuModule.lookupSymbol(kColAmaxSymbol)) {
+      b.setInsertionPointToStart(gpuModule.getBody());
+      // Column blocks [128, 1]: each warp's amax of the region's 128
+      // columns (8 x 128), reduced by all.
+      LLVM::GlobalOp::create(
+          b, loc,
+          LLVM::LLVMArrayType::get(b.getF32Type(),
+                                   QuantizeKernelConfig::kWarps *
+                                       QuantizeKernelConfig::kBlockCols),
+          /*isConstant=*/false, LLVM::Linkage::Internal, kColAmaxSymbol,
+          Attribute(), /*alignment=*/16, /*addrSpace=*/3);
+    }
     for (auto [op, spec] : llvm::zip_equal(quantizeOps, quantizeSpecs)) {
       QuantizeKernelAttr attr = getQuantizeKernelAttr(&getContext(), spec);
       std::string name = attr.getSymbolName();
@@ -250,7 +266,7 @@ struct FP8LowerToNVVMPass
         continue;
       b.setInsertionPoint(gpuModule.getBody()->getTerminator());
       LLVM::LLVMFuncOp fn =
-          buildQuantizeKernel(b, loc, spec, name, kAmaxSymbol);
+          buildQuantizeKernel(b, loc, spec, name, kAmaxSymbol, kColAmaxSymbol);
       fn->setAttr(FP8Dialect::kKernelAttrName, attr);
     }
   }

@@ -47,13 +47,17 @@ Value QuantizeEmitter::emitScale(Value amax) {
   return s;
 }
 
-void QuantizeEmitter::emitCodes(Value s) {
+void QuantizeEmitter::emitCodes(Value s) { emitCodes(ArrayRef<Value>{s}); }
+
+void QuantizeEmitter::emitCodes(ArrayRef<Value> scales) {
+  // Column j's scale: the one scale, or the lane's column j's.
+  auto scaleOf = [&](int64_t j) { return scales[scales.size() > 1 ? j : 0]; };
   // The op packs its first operand into the high byte: (x1, x0) puts x0 at
-  // the lower address once stored little-endian.
-  auto cvt2 = [&](Value lo, Value hi) -> Value {
+  // the lower address once stored little-endian; lo/hi in columns j, j + 1.
+  auto cvt2 = [&](Value lo, Value hi, int64_t j) -> Value {
     Value packed = NVVM::ConvertF32x2ToF8x2Op::create(
-        b, b.getI16Type(), arith::DivFOp::create(b, hi, s),
-        arith::DivFOp::create(b, lo, s), NVVM::FPRoundingMode::RN,
+        b, b.getI16Type(), arith::DivFOp::create(b, hi, scaleOf(j + 1)),
+        arith::DivFOp::create(b, lo, scaleOf(j)), NVVM::FPRoundingMode::RN,
         NVVM::SaturationMode::SATFINITE, /*relu=*/false, spec.fp8Type);
     return arith::ExtUIOp::create(b, ir.i32, packed);
   };
@@ -62,9 +66,9 @@ void QuantizeEmitter::emitCodes(Value s) {
         ir.add(ir.mul(ir.zext64(rowIdx[r]), ir.c64(cfg.cols)), ir.zext64(col0));
     // One column per lane (MX blocks): its code is the low byte of `lo`.
     Value lo = cvt2(x[r * colsPerLane],
-                    x[r * colsPerLane + (colsPerLane > 1 ? 1 : 0)]),
+                    x[r * colsPerLane + (colsPerLane > 1 ? 1 : 0)], 0),
           hi = colsPerLane > 2
-                   ? cvt2(x[r * colsPerLane + 2], x[r * colsPerLane + 3])
+                   ? cvt2(x[r * colsPerLane + 2], x[r * colsPerLane + 3], 2)
                    : lo;
     if (vectorized) {
       Value ok =

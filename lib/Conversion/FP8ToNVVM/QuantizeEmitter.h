@@ -13,6 +13,8 @@
 //                       (the loads, amax and codes pieces inside)
 //   QuantizeTensor.cpp  the per-tensor kernel's two passes (the tensor's
 //                       amax by a global atomic max; the scale and codes)
+//   QuantizeColumns.cpp the column-block kernel's ([128, 1]) amax and
+//                       scale per column
 //
 // As for the GEMM kernel (GemmEmitter.h), each piece creates its ops in the
 // order the kernel runs them; scripts/kernel-corpus-diff.sh checks that a
@@ -113,6 +115,18 @@ struct QuantizeEmitter : KernelEmitter<QuantizeKernelSpec> {
   Value emitScale(Value amax);
   /// cvt.rn.satfinite of x / s, stored as codes.
   void emitCodes(Value scale);
+  /// emitCodes with one scale per column of the lane (colsPerLane), or one
+  /// for all.
+  void emitCodes(ArrayRef<Value> scales);
+
+  // --- QuantizeColumns.cpp --------------------------------------------------
+  /// Column blocks: the amax of each of the lane's columns over the CTA's
+  /// 128 rows (the lane's rows, then the warps through the shared
+  /// [8 x 128] f32 array `colAmaxSymbol` and a bar.sync).
+  SmallVector<Value> emitColumnAmax(StringRef colAmaxSymbol);
+  /// The scale of each of the lane's columns (createDequantScale), stored
+  /// by warp 0 at scales[rowBlock, col] for the columns below cols.
+  SmallVector<Value> emitColumnScales(ArrayRef<Value> amax);
 };
 
 } // namespace quantize

@@ -59,8 +59,8 @@ void QuantizeEmitter::emitWarpCoords() {
 }
 
 void QuantizeEmitter::emitBlockPlace() {
-  rowBlock = ir.divu(blk, ir.c32(cfg.colBlocks()));
-  colBlock = ir.remu(blk, ir.c32(cfg.colBlocks()));
+  rowBlock = ir.divu(blk, ir.c32(cfg.colTiles()));
+  colBlock = ir.remu(blk, ir.c32(cfg.colTiles()));
   col0 =
       ir.add(ir.mul(colBlock, ir.c32(cfg.blockCols == kMxBlockCols
                                          ? kMxBlockCols
@@ -69,11 +69,10 @@ void QuantizeEmitter::emitBlockPlace() {
   zero = ir.cf32(0.0f);
 }
 
-LLVM::LLVMFuncOp mlir::fp8::buildQuantizeKernel(OpBuilder &builder,
-                                                Location loc,
-                                                const QuantizeKernelSpec &spec,
-                                                StringRef name,
-                                                StringRef amaxSymbol) {
+LLVM::LLVMFuncOp
+mlir::fp8::buildQuantizeKernel(OpBuilder &builder, Location loc,
+                               const QuantizeKernelSpec &spec, StringRef name,
+                               StringRef amaxSymbol, StringRef colAmaxSymbol) {
   using Cfg = QuantizeKernelConfig;
   const Cfg &cfg = spec.config;
   QuantizeEmitter e(builder, loc, spec);
@@ -101,8 +100,8 @@ LLVM::LLVMFuncOp mlir::fp8::buildQuantizeKernel(OpBuilder &builder,
   const bool dynamicRows = cfg.rows == Cfg::kDynamicRows;
   e.rows = dynamicRows ? entry->getArgument(3) : ir.c32(cfg.rows);
   e.blocks = dynamicRows
-                 ? ir.ceilDivTimes(e.rows, cfg.blockRows, cfg.colBlocks())
-                 : ir.c32(cfg.blocks());
+                 ? ir.ceilDivTimes(e.rows, cfg.blockRows, cfg.colTiles())
+                 : ir.c32(cfg.tiles());
 
   if (cfg.perTensor) {
     e.emitPerTensor(ir.toGlobal(entry->getArgument(4)), entry->getArgument(5),
@@ -121,6 +120,13 @@ LLVM::LLVMFuncOp mlir::fp8::buildQuantizeKernel(OpBuilder &builder,
     e.emitTransposedLoads();
   else
     e.emitLoads();
+  if (cfg.perColumn()) {
+    // Column blocks: a scale per column of the CTA's 128 x 128 region.
+    e.emitCodes(e.emitColumnScales(e.emitColumnAmax(colAmaxSymbol)));
+    b.setInsertionPointAfter(inRange);
+    LLVM::ReturnOp::create(b, ValueRange{});
+    return fn;
+  }
   Value amax = e.emitAmax(amaxSymbol);
   Value scale = e.emitScale(amax);
   e.emitCodes(scale);

@@ -29,10 +29,13 @@ struct QuantizeKernelSpec {
 
 /// Builds the kernel `name` (its #fp8.quantize_kernel's symbol) at the
 /// builder's insertion point, inside a gpu.module that holds the [8 x f32]
-/// shared array `amaxSymbol` (the per-warp amax of a 128x128 block).
+/// shared array `amaxSymbol` (the per-warp amax of a 128x128 block) and,
+/// for column blocks (config.perColumn()), the [1024 x f32] shared array
+/// `colAmaxSymbol` (each warp's 128 column amaxes).
 LLVM::LLVMFuncOp buildQuantizeKernel(OpBuilder &builder, Location loc,
                                      const QuantizeKernelSpec &spec,
-                                     StringRef name, StringRef amaxSymbol);
+                                     StringRef name, StringRef amaxSymbol,
+                                     StringRef colAmaxSymbol = {});
 
 } // namespace fp8
 } // namespace mlir

@@ -7,7 +7,7 @@
 // CHECK: fp8.quantize
 // CHECK-NOT: llvm.func @fp8_quantize
 func.func @other_blocks(%x: tensor<64x256xf32>) -> !fp8.scaled<64x256xf8E4M3FN, block = [1, 64], scale = f32> {
-  // expected-remark @+1 {{fp8-lower-to-nvvm: no GPU quantize kernel (implements blocks [1, 128], [128, 128], [1, 32] (MX), [1, cols] (rowwise) and the whole tensor (per-tensor, static rows), got [1, 64]); the op stays on the host}}
+  // expected-remark @+1 {{fp8-lower-to-nvvm: no GPU quantize kernel (implements blocks [1, 128], [128, 128], [1, 32] (MX), [128, 1] (per column), [1, cols] (rowwise) and the whole tensor (per-tensor, static rows), got [1, 64]); the op stays on the host}}
   %q = fp8.quantize %x : tensor<64x256xf32> -> !fp8.scaled<64x256xf8E4M3FN, block = [1, 64], scale = f32>
   return %q : !fp8.scaled<64x256xf8E4M3FN, block = [1, 64], scale = f32>
 }
@@ -18,7 +18,7 @@ func.func @other_blocks(%x: tensor<64x256xf32>) -> !fp8.scaled<64x256xf8E4M3FN, 
 // static rows of its block (a [4096, 400] block covers a tensor of up to
 // 4096 rows only).
 func.func @per_tensor_dynamic_rows(%x: tensor<?x400xf32>) -> !fp8.scaled<?x400xf8E4M3FN, block = [4096, 400], scale = f32> {
-  // expected-remark @+1 {{fp8-lower-to-nvvm: no GPU quantize kernel (implements blocks [1, 128], [128, 128], [1, 32] (MX), [1, cols] (rowwise) and the whole tensor (per-tensor, static rows), got [4096, 400]); the op stays on the host}}
+  // expected-remark @+1 {{fp8-lower-to-nvvm: no GPU quantize kernel (implements blocks [1, 128], [128, 128], [1, 32] (MX), [128, 1] (per column), [1, cols] (rowwise) and the whole tensor (per-tensor, static rows), got [4096, 400]); the op stays on the host}}
   %q = fp8.quantize %x : tensor<?x400xf32> -> !fp8.scaled<?x400xf8E4M3FN, block = [4096, 400], scale = f32>
   return %q : !fp8.scaled<?x400xf8E4M3FN, block = [4096, 400], scale = f32>
 }

@@ -19,6 +19,12 @@
 // Rowwise blocks (blockRows 1, blockCols = cols > 128, wholeRow()): block
 // `blk` is row `blk`, one warp, whose lanes loop over the row's chunks() of
 // 128 columns twice (the amax, then the codes: the row is read twice).
+// Column blocks (blockRows 128, blockCols 1, perColumn(): one scale per
+// column and 128 rows, scales [rowBlocks(), cols]): the CTA's 8 warps hold a
+// region of 128 rows x 128 columns as for a 128x128 block (tiles() regions,
+// colTiles() per block row); each lane reduces its 4 columns over its 16
+// rows, the warps combine through a shared [8 x 128] f32 array, warp 0
+// stores the region's 128 scales, every thread its codes with its column's.
 // Per-tensor (perTensor: one scale for the whole tensor, the `per-tensor`
 // preset): the warps walk the tensor in 1x128 tiles as the 1x128 kernel
 // (blockRows 1, blockCols 128, the same grid), and the launcher launches
@@ -48,7 +54,8 @@ struct QuantizeKernelConfig {
 
   int64_t rows = 0, cols = 0;
   int64_t blockRows = 1; // 1 (1x128 tiles) or 128 (128x128 blocks)
-  /// 128, or cols (> 128) for rowwise blocks [1, cols] (blockRows 1).
+  /// 128, or cols (> 128) for rowwise blocks [1, cols] (blockRows 1), or 1
+  /// for column blocks [128, 1].
   int64_t blockCols = kBlockCols;
   /// One scale for the whole tensor, two passes (above); then blockRows 1
   /// and blockCols 128 are the tiles the warps walk, not a scale's block.
@@ -70,6 +77,14 @@ struct QuantizeKernelConfig {
   /// 128-column chunks of a block row a warp loops over (1 unless wholeRow).
   int64_t chunks() const { return ceilDiv(blockCols, kBlockCols); }
   int64_t blocks() const { return rowBlocks() * colBlocks(); }
+  /// Column blocks [128, 1]: a CTA per region of 128 rows x 128 columns.
+  bool perColumn() const { return blockCols == 1; }
+  /// What the kernel's block index walks in a block row: the scale blocks,
+  /// or the 128-column regions of column blocks.
+  int64_t colTiles() const {
+    return perColumn() ? ceilDiv(cols, kBlockCols) : colBlocks();
+  }
+  int64_t tiles() const { return rowBlocks() * colTiles(); }
   /// Warps that share one block: all 8 for a 128x128 block (16 rows each),
   /// one for a 1x128 tile (8 tiles per CTA).
   int64_t warpsPerBlock() const {
@@ -77,7 +92,7 @@ struct QuantizeKernelConfig {
   }
   int64_t rowsPerWarp() const { return blockRows / warpsPerBlock(); }
   int64_t blocksPerCta() const { return kWarps / warpsPerBlock(); }
-  int64_t gridSize() const { return ceilDiv(blocks(), blocksPerCta()); }
+  int64_t gridSize() const { return ceilDiv(tiles(), blocksPerCta()); }
 };
 
 inline QuantizeKernelConfig

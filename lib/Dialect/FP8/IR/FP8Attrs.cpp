@@ -599,12 +599,14 @@ QuantizeKernelAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   } else if (blockRows != 1 && blockRows != 128)
     return emitError() << "needs block_rows 1 or 128, got " << blockRows;
   // Rowwise blocks span the whole row (a warp per row); MX blocks are 1x32
-  // (a warp per block).
-  else if (blockCols != 128 &&
+  // (a warp per block); column blocks are 128x1 (a CTA per 128 x 128
+  // region).
+  else if (blockCols != 128 && !(blockRows == 128 && blockCols == 1) &&
            (blockRows != 1 ||
             (blockCols != 32 && (blockCols != cols || cols <= 128))))
     return emitError() << "needs block_cols 128, or with block_rows = 1 32 "
-                          "(MX) or cols > 128 (rowwise), got "
+                          "(MX) or cols > 128 (rowwise), or with block_rows "
+                          "= 128 1 (per column), got "
                        << blockRows << "x" << blockCols << " blocks of " << cols
                        << " columns";
   // E8M0 scales hold powers of two only.

@@ -116,13 +116,25 @@ func.func private @quantize_types() attributes {fp8.kernel = #fp8.quantize_kerne
 // -----
 
 // Rowwise blocks span the whole row: block_cols = cols.
-// expected-error @+1 {{needs block_cols 128, or with block_rows = 1 32 (MX) or cols > 128 (rowwise), got 1x256 blocks of 400 columns}}
+// expected-error @+1 {{needs block_cols 128, or with block_rows = 1 32 (MX) or cols > 128 (rowwise), or with block_rows = 128 1 (per column), got 1x256 blocks of 400 columns}}
 func.func private @block_cols() attributes {fp8.kernel = #fp8.quantize_kernel<rows = ?, cols = 400, block_rows = 1, block_cols = 256, input = f32, fp8 = f8E4M3FN, scale = f32, eps = 1.0e-4 : f32>}
 
 // -----
 
-// expected-error @+1 {{needs block_cols 128, or with block_rows = 1 32 (MX) or cols > 128 (rowwise), got 128x400 blocks of 400 columns}}
+// expected-error @+1 {{needs block_cols 128, or with block_rows = 1 32 (MX) or cols > 128 (rowwise), or with block_rows = 128 1 (per column), got 128x400 blocks of 400 columns}}
 func.func private @block_cols_rows() attributes {fp8.kernel = #fp8.quantize_kernel<rows = 256, cols = 400, block_rows = 128, block_cols = 400, input = f32, fp8 = f8E4M3FN, scale = f32, eps = 1.0e-4 : f32>}
+
+// -----
+
+// Column blocks are 128x1: one column needs 128 rows per block.
+// expected-error @+1 {{needs block_cols 128, or with block_rows = 1 32 (MX) or cols > 128 (rowwise), or with block_rows = 128 1 (per column), got 1x1 blocks of 400 columns}}
+func.func private @block_cols_one() attributes {fp8.kernel = #fp8.quantize_kernel<rows = ?, cols = 400, block_rows = 1, block_cols = 1, input = f32, fp8 = f8E4M3FN, scale = f32, eps = 1.0e-4 : f32>}
+
+// -----
+
+// The requantize kernel writes 1x128 tiles, not column blocks.
+// expected-error @+1 {{with transpose = true needs an FP8 input (f8E4M3FN or f8E5M2), FP8 codes, f32 scales (or f8E8M0FNU with scale_mode pow2), block_rows = 1 and a static rows}}
+func.func private @block_cols_one_transpose() attributes {fp8.kernel = #fp8.quantize_kernel<rows = 256, cols = 400, block_rows = 128, block_cols = 1, input = f8E4M3FN, fp8 = f8E4M3FN, scale = f32, eps = 1.0e-4 : f32, transpose = true>}
 
 // -----
 

@@ -37,6 +37,9 @@ func.func private @quantize_pow2() attributes {fp8.kernel = #fp8.quantize_kernel
 // CHECK-LABEL: func.func private @quantize_rowwise()
 // CHECK-SAME: #fp8.quantize_kernel<rows = ?, cols = 7168, block_rows = 1, block_cols = 7168, input = bf16, fp8 = f8E4M3FN, scale = f32, scale_mode = pow2, eps = 9.99999974E-5 : f32>
 func.func private @quantize_rowwise() attributes {fp8.kernel = #fp8.quantize_kernel<rows = ?, cols = 7168, block_rows = 1, block_cols = 7168, input = bf16, fp8 = f8E4M3FN, scale = f32, scale_mode = pow2, eps = 1.0e-4 : f32>}
+// CHECK-LABEL: func.func private @quantize_columns()
+// CHECK-SAME: #fp8.quantize_kernel<rows = ?, cols = 300, block_rows = 128, block_cols = 1, input = bf16, fp8 = f8E4M3FN, scale = f32, eps = 9.99999974E-5 : f32>
+func.func private @quantize_columns() attributes {fp8.kernel = #fp8.quantize_kernel<rows = ?, cols = 300, block_rows = 128, block_cols = 1, input = bf16, fp8 = f8E4M3FN, scale = f32, eps = 1.0e-4 : f32>}
 // CHECK-LABEL: func.func private @quantize_e8m0()
 // CHECK-SAME: #fp8.quantize_kernel<rows = 64, cols = 256, block_rows = 128, input = f32, fp8 = f8E4M3FN, scale = f8E8M0FNU, scale_mode = pow2, eps = 9.99999974E-5 : f32>
 func.func private @quantize_e8m0() attributes {fp8.kernel = #fp8.quantize_kernel<rows = 64, cols = 256, block_rows = 128, input = f32, fp8 = f8E4M3FN, scale = f8E8M0FNU, scale_mode = pow2, eps = 1.0e-4 : f32>}

@@ -362,7 +362,10 @@ def FP8_QuantizeKernelAttr : AttrDef<FP8_Dialect, "QuantizeKernel"> {
     = cols` (> 128; rowwise: one scale per row, a warp per row looping over
     its 128-column chunks, symbol `..._1x<cols>_...`) or by `block_cols =
     32` (MX blocks, mxfp8: a warp per block, one column per lane, symbol
-    `..._1x32_...`), scales of type
+    `..._1x32_...`), or `block_rows = 128` by `block_cols = 1` (column
+    blocks, the `wgrad_operands = fresh` Wgrad operands: a CTA per 128 x
+    128 region, one scale per column, scales `[ceil(rows / 128), cols]`,
+    symbol `..._128x1_...`), scales of type
     `scale` (`f32`,
     or `f8E8M0FNU` with `scale_mode = pow2`: one byte per block, the
     biased exponent of the power-of-two scale; symbol suffix `_ue8m0`)
