@@ -100,12 +100,7 @@ bool mlir::fp8::emu::getQuantizeKernelDesc(const KernelModule &module,
                                            QuantizeKernelDesc &out) {
   auto attr =
       dyn_cast_or_null<QuantizeKernelAttr>(module.getKernelAttribute(kernel));
-  // fp8-emu's host side reads f32 scales of 128-column blocks in one
-  // launch; an E8M0-scale, rowwise, per-column ([128, 1]) or per-tensor
-  // (two launches) kernel runs through its compiled host program
-  // (libfp8_emu_mgpu) only.
-  if (!attr || !attr.getScale().isF32() || attr.getConfig().wholeRow() ||
-      attr.getConfig().perColumn() || attr.isPerTensor())
+  if (!attr || !quantizeRunnerRefusal(module, kernel).empty())
     return false;
   QuantizeKernelConfig c = attr.getConfig();
   out.rows = c.rows;
@@ -117,6 +112,28 @@ bool mlir::fp8::emu::getQuantizeKernelDesc(const KernelModule &module,
   out.eps = static_cast<float>(attr.getEps().getValueAsDouble());
   out.transpose = attr.isTranspose();
   return true;
+}
+
+std::string mlir::fp8::emu::quantizeRunnerRefusal(const KernelModule &module,
+                                                  const std::string &kernel) {
+  auto attr =
+      dyn_cast_or_null<QuantizeKernelAttr>(module.getKernelAttribute(kernel));
+  if (!attr)
+    return "";
+  // The single-launch runner reads f32 scales of 128-column blocks.
+  const char *what = !attr.getScale().isF32()       ? "E8M0 scales"
+                     : attr.isPerTensor()           ? "one scale per tensor "
+                                                      "(two launches)"
+                     : attr.getConfig().wholeRow()  ? "a block per whole row"
+                     : attr.getConfig().perColumn() ? "[128, 1] blocks (a "
+                                                      "scale per column)"
+                                                    : nullptr;
+  if (!what)
+    return "";
+  return "quantize kernel '" + kernel + "' has " + what +
+         ": it runs through its compiled host program (fp8-gpu-pipeline "
+         "host=llvm target=emulator, libfp8_emu_mgpu), not this "
+         "single-launch runner";
 }
 
 namespace {

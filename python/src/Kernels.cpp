@@ -24,6 +24,8 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <type_traits>
+
 using namespace mlir;
 
 namespace {
@@ -201,7 +203,12 @@ loadKernel(MLIRContext &ctx, const std::string &text, const std::string &kernel,
            const char *what, Desc &desc, std::string &error) {
   auto km = loadKernels(ctx, text, error);
   if (km && !getDesc(*km, kernel, desc)) {
-    error = "fp8-emu: error: '" + kernel + "' is not a " + what;
+    // A quantize kernel the single-launch runner does not run says why.
+    std::string why;
+    if constexpr (std::is_same_v<Desc, fp8::emu::QuantizeKernelDesc>)
+      why = fp8::emu::quantizeRunnerRefusal(*km, kernel);
+    error = "fp8-emu: error: " +
+            (why.empty() ? "'" + kernel + "' is not a " + what : why);
     return nullptr;
   }
   return km;

@@ -145,3 +145,20 @@ func.func @quantize(%x: tensor<64x256xf32>) -> !fp8.scaled<64x256xf8E4M3FN, bloc
         RuntimeError, match=f"^fp8-emu: error: '{other.symbol}' is not a quantize kernel \\(no #fp8.quantize_kernel\\)$"
     ):
         native.emulate_quantize(ir, other, x, 1)
+    # A quantize kernel this single-launch runner does not run says why:
+    # the per-tensor kernel (two launches), E8M0 scales.
+    for block, scale, why in (("[64, 256]", "f32", "one scale per tensor \\(two launches\\)"),
+                              ("[1, 128]", "f8E8M0FNU", "E8M0 scales")):
+        ty = f"!fp8.scaled<64x256xf8E4M3FN, block = {block}, scale = {scale}>"
+        module = _lower_to_nvvm(f"""
+func.func @quantize(%x: tensor<64x256xf32>) -> {ty} {{
+  %q = fp8.quantize %x {{scale_mode = #fp8.scale_mode<pow2>}} : tensor<64x256xf32> -> {ty}
+  return %q : {ty}
+}}
+""")
+        refused, = fp8_mlir.gpu_kernels(module)
+        with pytest.raises(
+            RuntimeError, match=f"^fp8-emu: error: quantize kernel '{refused.symbol}' has {why}: it runs through "
+            "its compiled host program"
+        ):
+            native.emulate_quantize(module, refused, x, 1)

@@ -659,7 +659,10 @@ int main(int argc, char **argv) {
       ok &= runGroupedGemmKernel(ctx, *km, name, gg, opt);
     else if (getQuantizeKernelDesc(*km, name, q))
       ok &= runQuantizeKernel(ctx, *km, name, q, opt);
-    else {
+    else if (std::string why = quantizeRunnerRefusal(*km, name); !why.empty()) {
+      llvm::errs() << "fp8-emu: error: " << why << "\n";
+      ok = false;
+    } else {
       llvm::errs() << "fp8-emu: error: kernel '" << name
                    << "' has no fp8.kernel attribute (#fp8.gemm_kernel or "
                       "#fp8.quantize_kernel, which fp8-lower-to-nvvm "

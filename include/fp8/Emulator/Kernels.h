@@ -53,9 +53,17 @@ struct QuantizeKernelDesc {
   bool transpose = false;
 };
 /// The quantize kernel `kernel` of `module` as its #fp8.quantize_kernel
-/// says; false if it carries none.
+/// says; false if it carries none or one this single-launch runner does not
+/// run (quantizeRunnerRefusal says why).
 bool getQuantizeKernelDesc(const KernelModule &module,
                            const std::string &kernel, QuantizeKernelDesc &out);
+/// Why the single-launch quantize runner (fp8-emu, Python's
+/// emulate_quantize) does not run the quantize kernel `kernel`: its scales
+/// are E8M0, its blocks whole rows or [128, 1] columns, or it is the
+/// per-tensor kernel (two launches); such a kernel runs through its compiled host program
+/// (libfp8_emu_mgpu). "" when it runs it or `kernel` is no quantize kernel.
+std::string quantizeRunnerRefusal(const KernelModule &module,
+                                  const std::string &kernel);
 
 /// The launch configuration of GEMM kernel `kernel` of `module` (2-D or
 /// grouped) for M = `m` rows: its #fp8.gemm_kernel's. False if it carries
