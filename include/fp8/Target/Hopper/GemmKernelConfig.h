@@ -10,8 +10,9 @@
 // memory):
 //   0 tmapA:  CUtensorMap of A codes [M, K] u8, box {128 (K), blockM},
 //             128B swizzle
-//   1 tmapB:  CUtensorMap of B codes [N, K] u8, box {128 (K), blockN},
-//             128B swizzle
+//   1 tmapB:  CUtensorMap of B codes [N, K] u8, box {128 (K), blockN /
+//             cluster} (in a cluster each CTA loads its share of the B
+//             tile for all: bBoxRows), 128B swizzle
 //   2 tmapSA: CUtensorMap of A scales, transposed and padded: f32 [KB, Mpad]
 //             (K-block major, Mpad = roundUp(M, 4) so rows are 16-byte
 //             aligned as TMA requires), box {blockM, 1}, no swizzle
