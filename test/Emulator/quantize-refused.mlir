@@ -1,11 +1,10 @@
 // fp8-emu's own runner launches a quantize kernel once with f32 scales of
 // 1x128 or 128x128 blocks; the per-tensor kernel (two launches: the amax,
 // then the codes), a block per whole row, [128, 1] blocks and E8M0 scales
-// run through their
-// compiled host program instead (fp8-gpu-pipeline host=llvm
-// target=emulator: test/Integration/GPUHost/tensor-quantize.mlir,
-// rowwise-quantize.mlir, e8m0-scales.mlir). fp8-emu says so per kernel,
-// not that the kernel has no attribute.
+// run through their compiled host program instead (fp8-gpu-pipeline
+// host=llvm target=emulator: test/Integration/GPUHost/tensor-quantize.mlir,
+// rowwise-quantize.mlir, column-quantize.mlir, e8m0-scales.mlir). fp8-emu
+// says so per kernel, not that the kernel has no attribute.
 // RUN: fp8-opt %s --fp8-lower-to-nvvm > %t.mlir
 // RUN: not fp8-emu %t.mlir 2>&1 | FileCheck %s
 
