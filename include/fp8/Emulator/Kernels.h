@@ -60,8 +60,9 @@ bool getQuantizeKernelDesc(const KernelModule &module,
 /// Why the single-launch quantize runner (fp8-emu, Python's
 /// emulate_quantize) does not run the quantize kernel `kernel`: its scales
 /// are E8M0, its blocks whole rows or [128, 1] columns, or it is the
-/// per-tensor kernel (two launches); such a kernel runs through its compiled host program
-/// (libfp8_emu_mgpu). "" when it runs it or `kernel` is no quantize kernel.
+/// per-tensor kernel (two launches); such a kernel runs through its compiled
+/// host program (libfp8_emu_mgpu). "" when it runs it or `kernel` is no
+/// quantize kernel.
 std::string quantizeRunnerRefusal(const KernelModule &module,
                                   const std::string &kernel);
 
