@@ -89,7 +89,9 @@ struct GemmEmitter : KernelEmitter<GemmKernelSpec> {
 
   // The kernel's parameters (global pointers cast to address space 1).
   Value tmapA, tmapB, tmapSA, sbPtr, dPtr, cPtr, groupPtr;
-  // Rows, tiles: constants, or computed from the run-time M.
+  // Rows, and the tiles the persistent loop walks (cluster tiles in a
+  // cluster) and the tile rows of their order: constants, or computed from
+  // the run-time M.
   Value mRows, tiles, groupTiles, mTiles;
   // A dynamic-K kernel's K blocks, ceil(k / 128) of its last parameter.
   Value kBlockCount;
