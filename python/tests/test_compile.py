@@ -258,6 +258,10 @@ func.func @tensor(%x: tensor<200x400xf32>) -> !fp8.scaled<200x400xf8E4M3FN, bloc
   %q = fp8.quantize %x : tensor<200x400xf32> -> !fp8.scaled<200x400xf8E4M3FN, block = [200, 400], scale = f32>
   return %q : !fp8.scaled<200x400xf8E4M3FN, block = [200, 400], scale = f32>
 }
+func.func @columns(%x: tensor<300x200xf32>) -> !fp8.scaled<300x200xf8E4M3FN, block = [128, 1], scale = f32> {
+  %q = fp8.quantize %x : tensor<300x200xf32> -> !fp8.scaled<300x200xf8E4M3FN, block = [128, 1], scale = f32>
+  return %q : !fp8.scaled<300x200xf8E4M3FN, block = [128, 1], scale = f32>
+}
 """
 
 
@@ -300,13 +304,16 @@ def test_gpu_kernels_attributes():
     # Rowwise blocks [1, 400] (a warp per row: 200 rows / 8 per CTA) and MX
     # blocks [1, 32] (a warp per block: 200 * 13 / 8) record their columns;
     # the per-tensor kernel (one block [200, 400]) walks 1x128 tiles, 8 per
-    # CTA: 200 * 4 / 8.
-    rowwise, mx, tensor = fp8_mlir.gpu_kernels(fp8_mlir.run_pipeline(_ROW_MX_GRAPH, "fp8-lower-to-nvvm"))
+    # CTA: 200 * 4 / 8; the per-column kernel ([128, 1] blocks) one CTA per
+    # 128 x 128 region: ceil(300 / 128) * ceil(200 / 128) = 3 * 2.
+    rowwise, mx, tensor, columns = fp8_mlir.gpu_kernels(fp8_mlir.run_pipeline(_ROW_MX_GRAPH, "fp8-lower-to-nvvm"))
     assert (rowwise.block_rows, rowwise.block_cols, rowwise.config.grid_size) == (1, 400, 25)
     assert (mx.block_rows, mx.block_cols, mx.config.grid_size, mx.scale) == (1, 32, 325, "f8E8M0FNU")
     assert not rowwise.per_tensor and not mx.per_tensor
     assert (tensor.per_tensor, tensor.config.per_tensor, tensor.block_rows, tensor.block_cols) == (True, True, 1, 128)
     assert tensor.config.grid_size == 100 and "per_tensor = true" in tensor.attribute
+    assert (columns.rows, columns.cols, columns.block_rows, columns.block_cols) == (300, 200, 128, 1)
+    assert columns.config.grid_size == 6 and not columns.per_tensor
     # A module without kernels has none; text only; it must parse.
     assert fp8_mlir.gpu_kernels("module {}") == []
     with pytest.raises(TypeError, match="IR text"):
