@@ -67,14 +67,21 @@ struct Gemm {
                                              boxAB);
     maps[2] = mgpuTensorMapEncodeTiledMemref(2, &ds, kF32, 0, 0, 0, 0, boxS);
   }
-  void launch(void *maps[3], void *stream) {
+  /// One CTA, or (`cluster` > 1) one cluster of that many CTAs
+  /// (mgpuLaunchClusterKernel).
+  void launch(void *maps[3], void *stream, int64_t cluster = 1) {
     void *params[] = {&maps[0], &maps[1], &maps[2]};
-    mgpuLaunchKernel(fn, 1, 1, 1, 384, 1, 1, 0, stream, params, nullptr, 3);
+    if (cluster == 1)
+      mgpuLaunchKernel(fn, 1, 1, 1, 384, 1, 1, 0, stream, params, nullptr, 3);
+    else
+      mgpuLaunchClusterKernel(fn, cluster, 1, 1, cluster, 1, 1, 384, 1, 1, 0,
+                              stream, params, nullptr, 3);
   }
   /// Launches on `stream` and waits for it: the one kernel that ran, after
   /// checking that the stub saw no fault.
-  fp8stub::KernelRun launchAndWait(void *maps[3], void *stream) {
-    launch(maps, stream);
+  fp8stub::KernelRun launchAndWait(void *maps[3], void *stream,
+                                   int64_t cluster = 1) {
+    launch(maps, stream, cluster);
     mgpuStreamSynchronize(stream);
     EXPECT_EQ(joined(fp8stub::takeFaults()), "");
     std::vector<fp8stub::KernelRun> runs = fp8stub::takeRuns();
@@ -129,7 +136,7 @@ TEST(MgpuCudaRuntime, MapUploadOrderedBeforeTheLaunch) {
 
 // A cluster launch (the GEMM kernel in 2-CTA clusters) uploads its maps and
 // launches as a plain one does: the kernel runs once with the launch's grid
-// and reads the maps the host code encoded.
+// (one cluster of 2 CTAs) and reads the maps the host code encoded.
 TEST(MgpuCudaRuntime, ClusterLaunchUploadsItsMaps) {
   Gemm g;
   ASSERT_NE(g.fn, nullptr);
@@ -138,15 +145,9 @@ TEST(MgpuCudaRuntime, ClusterLaunchUploadsItsMaps) {
   void *maps[3];
   g.encode(100, maps);
   void *s = mgpuStreamCreate();
-  void *params[] = {&maps[0], &maps[1], &maps[2]};
-  mgpuLaunchClusterKernel(g.fn, 2, 1, 1, 4, 1, 1, 384, 1, 1, 0, s, params,
-                          nullptr, 3);
-  mgpuStreamSynchronize(s);
-  EXPECT_EQ(joined(fp8stub::takeFaults()), "");
-  std::vector<fp8stub::KernelRun> runs = fp8stub::takeRuns();
-  ASSERT_EQ(runs.size(), 1u);
-  EXPECT_EQ(runs.back().grid, 4u);
-  g.expectMapsOf(runs.back(), 100);
+  fp8stub::KernelRun run = g.launchAndWait(maps, s, /*cluster=*/2);
+  EXPECT_EQ(run.grid, 2u);
+  g.expectMapsOf(run, 100);
   mgpuStreamDestroy(s);
 }
 
