@@ -50,8 +50,14 @@ SmallVector<OpFoldResult> resultSizes(OpBuilder &b, Location loc, Operation *op,
       permuted.push_back(in[d]);
     return permuted;
   }
-  // Matmuls: A's rows (and groups, masked), B's columns.
+  // Matmuls: A's rows (and groups, masked), B's columns; k_grouped: the
+  // static G, A's and B's rows.
   Value aCodes = operands[0].front(), bCodes = operands[1].front();
+  auto grouped = dyn_cast<GroupedScaledMatmulOp>(op);
+  if (grouped && grouped.isKGrouped())
+    return {b.getIndexAttr(grouped.getNumGroups()),
+            tensor::getMixedSize(b, loc, aCodes, 0),
+            tensor::getMixedSize(b, loc, bCodes, 0)};
   SmallVector<OpFoldResult> res = sizes(aCodes);
   res.pop_back();
   res.push_back(
@@ -74,36 +80,6 @@ SmallVector<Value> emptyParts(OpBuilder &b, Location loc, Type type,
         affine::makeComposedFoldedAffineApply(b, loc, s0.ceilDiv(blk), {size}));
   return {tensor::EmptyOp::create(b, loc, sizes, scaled.getElementType()),
           tensor::EmptyOp::create(b, loc, blocks, scaled.getScaleType())};
-}
-
-/// D = C with K = 0: C widened to f32 and rounded to the result type (the
-/// promotion's arithmetic with no interval), or +0.0 without C.
-Value emptySum(OpBuilder &b, Location loc, ValueRange c,
-               ArrayRef<OpFoldResult> sizes, Type outElt) {
-  Value init = tensor::EmptyOp::create(b, loc, sizes, outElt);
-  if (c.empty()) {
-    Value zero =
-        arith::ConstantOp::create(b, loc, outElt, b.getFloatAttr(outElt, 0.0));
-    return linalg::FillOp::create(b, loc, zero, init).getResult(0);
-  }
-  Value acc = c.front();
-  Type cElt = cast<RankedTensorType>(acc.getType()).getElementType();
-  if (cElt == outElt)
-    return acc;
-  auto map = b.getMultiDimIdentityMap(sizes.size());
-  return linalg::GenericOp::create(
-             b, loc, init.getType(), acc, init, {map, map},
-             SmallVector<utils::IteratorType>(sizes.size(),
-                                              utils::IteratorType::parallel),
-             [&](OpBuilder &nb, Location nl, ValueRange args) {
-               Value v = args[0];
-               if (!cElt.isF32())
-                 v = arith::ExtFOp::create(nb, nl, nb.getF32Type(), v);
-               if (!outElt.isF32())
-                 v = arith::TruncFOp::create(nb, nl, outElt, v);
-               linalg::YieldOp::create(nb, nl, v);
-             })
-      .getResult(0);
 }
 
 struct EmptyShapeLowering : ConversionPattern {
@@ -133,8 +109,9 @@ struct EmptyShapeLowering : ConversionPattern {
     }
     auto mm = cast<ScaledMatmulOp>(op);
     ValueRange c = mm.getC() ? operands[2] : ValueRange();
-    Value sum = emptySum(rewriter, loc, c, sizes,
-                         cast<RankedTensorType>(resType).getElementType());
+    Value sum =
+        fp8::detail::emptySum(rewriter, loc, c, sizes,
+                              cast<RankedTensorType>(resType).getElementType());
     rewriter.replaceOp(op,
                        fp8::detail::castToParts(rewriter, loc, sum, resType));
     return success();
@@ -142,6 +119,34 @@ struct EmptyShapeLowering : ConversionPattern {
 };
 
 } // namespace
+
+Value fp8::detail::emptySum(OpBuilder &b, Location loc, ValueRange c,
+                            ArrayRef<OpFoldResult> sizes, Type outElt) {
+  Value init = tensor::EmptyOp::create(b, loc, sizes, outElt);
+  if (c.empty()) {
+    Value zero =
+        arith::ConstantOp::create(b, loc, outElt, b.getFloatAttr(outElt, 0.0));
+    return linalg::FillOp::create(b, loc, zero, init).getResult(0);
+  }
+  Value acc = c.front();
+  Type cElt = cast<RankedTensorType>(acc.getType()).getElementType();
+  if (cElt == outElt)
+    return acc;
+  auto map = b.getMultiDimIdentityMap(sizes.size());
+  return linalg::GenericOp::create(
+             b, loc, init.getType(), acc, init, {map, map},
+             SmallVector<utils::IteratorType>(sizes.size(),
+                                              utils::IteratorType::parallel),
+             [&](OpBuilder &nb, Location nl, ValueRange args) {
+               Value v = args[0];
+               if (!cElt.isF32())
+                 v = arith::ExtFOp::create(nb, nl, nb.getF32Type(), v);
+               if (!outElt.isF32())
+                 v = arith::TruncFOp::create(nb, nl, outElt, v);
+               linalg::YieldOp::create(nb, nl, v);
+             })
+      .getResult(0);
+}
 
 SmallVector<Value> fp8::detail::castToParts(OpBuilder &b, Location loc,
                                             ValueRange parts, Type type) {

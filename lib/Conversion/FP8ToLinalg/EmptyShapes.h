@@ -13,6 +13,12 @@ namespace mlir::fp8::detail {
 void populateEmptyShapeLowering(const TypeConverter &converter,
                                 RewritePatternSet &patterns);
 
+/// D = C with K = 0: C (of `sizes`) widened to f32 and rounded to `outElt`
+/// (the promotion's arithmetic with no interval), or +0.0 without C (`c`
+/// empty).
+Value emptySum(OpBuilder &b, Location loc, ValueRange c,
+               ArrayRef<OpFoldResult> sizes, Type outElt);
+
 /// The parts of a lowered value of `type` (one tensor, or the codes and
 /// scales of a !fp8.scaled), each cast to the part's type where it differs:
 /// a size the lowering folded to a constant (tensor.dim of a tensor.cast of

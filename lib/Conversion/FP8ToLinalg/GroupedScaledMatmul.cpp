@@ -12,10 +12,16 @@
 // - contiguous: scf.while over the maximal runs of equal group index; a run
 //   of group -1 (padding) keeps +0.0, an index outside [-1, G) or a run
 //   starting off m_alignment fails a cf.assert naming the op.
+// - k_grouped: the same scf.while over the runs of equal token index; the
+//   run [r, e) of group g gives D[g] = scaled_matmul(A[:, r:e], B[:, r:e],
+//   c[g]); a group without tokens keeps c[g] (converted) or +0.0. A run
+//   starting off m_alignment or ending inside a 128-token K block, and a
+//   group in two runs, fail a cf.assert.
 //
 //===----------------------------------------------------------------------===//
 
 #include "GroupedScaledMatmul.h"
+#include "EmptyShapes.h"
 #include "fp8/Conversion/FP8ToLinalg/FP8ToLinalg.h"
 #include "fp8/Dialect/FP8/IR/FP8.h"
 
@@ -112,6 +118,123 @@ Value groupOperand(OpBuilder &b, Location loc, ScaledTensorType type,
   return AssembleOp::create(b, loc, scaled, data, sc);
 }
 
+/// The tokens [start, start + len) of a k_grouped operand [rows, T] in
+/// [1, 128] blocks (start a multiple of 128), as a 2-D scaled operand.
+Value tokenOperand(OpBuilder &b, Location loc, ScaledTensorType type,
+                   ValueRange parts, Value start, OpFoldResult len) {
+  OpFoldResult zero = b.getIndexAttr(0);
+  OpFoldResult rows = tensor::getMixedSize(b, loc, parts[0], 0);
+  Value data = slice(b, loc, parts[0], {zero, start}, {rows, len}, false);
+  Value sc =
+      slice(b, loc, parts[1], {zero, divBlock(b, loc, start, 128, false)},
+            {rows, divBlock(b, loc, len, 128, true)}, false);
+  auto dataType = cast<RankedTensorType>(data.getType());
+  auto scaled = ScaledTensorType::get(
+      b.getContext(), dataType.getShape(), type.getElementType(),
+      type.getBlockShape(), type.getScaleType());
+  return AssembleOp::create(b, loc, scaled, data, sc);
+}
+
+/// A maximal run [start, end) of equal index `gid` in group_ids; `isGroup`
+/// is gid != -1.
+struct Run {
+  Value start, end, gid, isGroup;
+};
+
+/// cf.assert(!when || value % align == 0, msg).
+void assertAligned(OpBuilder &b, Location loc, Value value, Value align,
+                   Value when, StringRef msg) {
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value aligned =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                            arith::RemUIOp::create(b, loc, value, align), zero);
+  Value notWhen = arith::XOrIOp::create(
+      b, loc, when, arith::ConstantIntOp::create(b, loc, 1, 1));
+  cf::AssertOp::create(b, loc, arith::OrIOp::create(b, loc, notWhen, aligned),
+                       msg);
+}
+
+/// The first index after `r` whose group index differs from `gid` (or the
+/// length of `ids`).
+Value runEnd(OpBuilder &b, Location loc, Value ids, Value r, Value gid,
+             Value len) {
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  auto scan = scf::WhileOp::create(
+      b, loc, TypeRange{b.getIndexType()},
+      ValueRange{arith::AddIOp::create(b, loc, r, one)},
+      [&](OpBuilder &cb, Location cl, ValueRange e) {
+        Value inside =
+            arith::CmpIOp::create(cb, cl, arith::CmpIPredicate::slt, e[0], len);
+        auto same = scf::IfOp::create(
+            cb, cl, inside,
+            [&](OpBuilder &tb, Location tl) {
+              Value next =
+                  tensor::ExtractOp::create(tb, tl, ids, ValueRange{e[0]});
+              scf::YieldOp::create(
+                  tb, tl,
+                  ValueRange{arith::CmpIOp::create(
+                      tb, tl, arith::CmpIPredicate::eq, next, gid)});
+            },
+            [&](OpBuilder &eb, Location el) {
+              Value no = arith::ConstantIntOp::create(eb, el, 0, 1);
+              scf::YieldOp::create(eb, el, ValueRange{no});
+            });
+        scf::ConditionOp::create(cb, cl, same.getResult(0), e);
+      },
+      [&](OpBuilder &ab, Location al, ValueRange e) {
+        scf::YieldOp::create(
+            ab, al, ValueRange{arith::AddIOp::create(ab, al, e[0], one)});
+      });
+  return scan.getResult(0);
+}
+
+using RunBody = function_ref<SmallVector<Value>(OpBuilder &, Location,
+                                                const Run &, ValueRange)>;
+
+/// An scf.while with one iteration per maximal run of equal index in `ids`
+/// (asserted inside [-1, groups)), carrying `inits` through `body`.
+ValueRange forEachRun(OpBuilder &b, Location loc, Value ids, Value groups,
+                      ValueRange inits, RunBody body) {
+  Type index = b.getIndexType();
+  Value len = tensor::DimOp::create(b, loc, ids, 0);
+  Value groups32 = arith::IndexCastOp::create(b, loc, b.getI32Type(), groups);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value minusOne = arith::ConstantIntOp::create(b, loc, -1, 32);
+  SmallVector<Type> types = {index};
+  llvm::append_range(types, inits.getTypes());
+  SmallVector<Value> args = {zero};
+  llvm::append_range(args, inits);
+  auto runs = scf::WhileOp::create(
+      b, loc, types, args,
+      [&](OpBuilder &cb, Location cl, ValueRange args) {
+        Value more = arith::CmpIOp::create(cb, cl, arith::CmpIPredicate::slt,
+                                           args[0], len);
+        scf::ConditionOp::create(cb, cl, more, args);
+      },
+      [&](OpBuilder &rb, Location rl, ValueRange args) {
+        Run run;
+        run.start = args[0];
+        run.gid = tensor::ExtractOp::create(rb, rl, ids, ValueRange{run.start});
+        Value inRange = arith::AndIOp::create(
+            rb, rl,
+            arith::CmpIOp::create(rb, rl, arith::CmpIPredicate::sge, run.gid,
+                                  minusOne),
+            arith::CmpIOp::create(rb, rl, arith::CmpIPredicate::slt, run.gid,
+                                  groups32));
+        cf::AssertOp::create(
+            rb, rl, inRange,
+            "fp8.grouped_scaled_matmul: a group index in group_ids is "
+            "outside [-1, G)");
+        run.end = runEnd(rb, rl, ids, run.start, run.gid, len);
+        run.isGroup = arith::CmpIOp::create(rb, rl, arith::CmpIPredicate::ne,
+                                            run.gid, minusOne);
+        SmallVector<Value> next = {run.end};
+        llvm::append_range(next, body(rb, rl, run, args.drop_front()));
+        scf::YieldOp::create(rb, rl, next);
+      });
+  return runs.getResults().drop_front();
+}
+
 struct GroupedScaledMatmulLowering
     : OpConversionPattern<GroupedScaledMatmulOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -136,6 +259,17 @@ struct GroupedScaledMatmulLowering
     auto resType = cast<RankedTensorType>(op.getResult().getType());
     Type outElt = resType.getElementType();
     bool masked = op.getLayout() == GroupLayout::masked;
+    if (op.isKGrouped()) {
+      SmallVector<OpFoldResult> sizes = {
+          b.getIndexAttr(op.getNumGroups()),
+          tensor::getMixedSize(b, loc, a[0], 0),
+          tensor::getMixedSize(b, loc, bParts[0], 0)};
+      Value init = fp8::detail::emptySum(
+          b, loc, c ? ValueRange{c} : ValueRange(), sizes, outElt);
+      if (init.getType() != resType)
+        init = tensor::CastOp::create(b, loc, resType, init);
+      return lowerKGrouped(b, loc, op, a, bParts, ids, c, init);
+    }
     SmallVector<OpFoldResult> resSizes;
     for (int64_t i = 0; i < resType.getRank(); ++i)
       resSizes.push_back(i < resType.getRank() - 1
@@ -149,8 +283,9 @@ struct GroupedScaledMatmulLowering
                                               b.getFloatAttr(outElt, 0.0));
       init = linalg::FillOp::create(b, loc, zeroF, init).getResult(0);
     }
-    return masked ? lowerMasked(b, loc, op, a, bParts, counts, c, init)
-                  : lowerContiguous(b, loc, op, a, bParts, ids, c, init);
+    if (masked)
+      return lowerMasked(b, loc, op, a, bParts, counts, c, init);
+    return lowerContiguous(b, loc, op, a, bParts, ids, c, init);
   }
 
   /// The 2-D product of rows [rowOffset, rowOffset + rows) of group `g`,
@@ -233,97 +368,116 @@ struct GroupedScaledMatmulLowering
                                GroupedScaledMatmulOp op, ValueRange a,
                                ValueRange bParts, Value ids, Value c,
                                Value init) {
-    Type index = b.getIndexType();
-    Value m = tensor::DimOp::create(b, loc, a[0], 0);
-    Value groups = arith::IndexCastOp::create(
-        b, loc, b.getI32Type(), tensor::DimOp::create(b, loc, bParts[0], 0));
-    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-    Value oneIdx = arith::ConstantIndexOp::create(b, loc, 1);
     Value align = arith::ConstantIndexOp::create(b, loc, op.getMAlignment());
-    Value minusOne = arith::ConstantIntOp::create(b, loc, -1, 32);
-    // One iteration per maximal run [r, e) of equal group index.
-    auto runs = scf::WhileOp::create(
-        b, loc, TypeRange{index, init.getType()}, ValueRange{zero, init},
-        [&](OpBuilder &cb, Location cl, ValueRange args) {
-          Value more = arith::CmpIOp::create(cb, cl, arith::CmpIPredicate::slt,
-                                             args[0], m);
-          scf::ConditionOp::create(cb, cl, more, args);
-        },
-        [&](OpBuilder &rb, Location rl, ValueRange args) {
-          Value r = args[0], acc = args[1];
-          Value gid = tensor::ExtractOp::create(rb, rl, ids, ValueRange{r});
-          Value inRange = arith::AndIOp::create(
-              rb, rl,
-              arith::CmpIOp::create(rb, rl, arith::CmpIPredicate::sge, gid,
-                                    minusOne),
-              arith::CmpIOp::create(rb, rl, arith::CmpIPredicate::slt, gid,
-                                    groups));
-          cf::AssertOp::create(
-              rb, rl, inRange,
-              "fp8.grouped_scaled_matmul: a group index in group_ids is "
-              "outside [-1, G)");
-          // e = first row after r with another group index.
-          auto scan = scf::WhileOp::create(
-              rb, rl, TypeRange{index},
-              ValueRange{arith::AddIOp::create(rb, rl, r, oneIdx)},
-              [&](OpBuilder &cb, Location cl, ValueRange e) {
-                Value inside = arith::CmpIOp::create(
-                    cb, cl, arith::CmpIPredicate::slt, e[0], m);
-                auto same = scf::IfOp::create(
-                    cb, cl, inside,
-                    [&](OpBuilder &tb, Location tl) {
-                      Value next = tensor::ExtractOp::create(tb, tl, ids,
-                                                             ValueRange{e[0]});
-                      scf::YieldOp::create(
-                          tb, tl,
-                          ValueRange{arith::CmpIOp::create(
-                              tb, tl, arith::CmpIPredicate::eq, next, gid)});
-                    },
-                    [&](OpBuilder &eb, Location el) {
-                      Value no = arith::ConstantIntOp::create(eb, el, 0, 1);
-                      scf::YieldOp::create(eb, el, ValueRange{no});
-                    });
-                scf::ConditionOp::create(cb, cl, same.getResult(0), e);
-              },
-              [&](OpBuilder &ab, Location al, ValueRange e) {
-                scf::YieldOp::create(
-                    ab, al,
-                    ValueRange{arith::AddIOp::create(ab, al, e[0], oneIdx)});
-              });
-          Value end = scan.getResult(0);
-          Value isGroup = arith::CmpIOp::create(
-              rb, rl, arith::CmpIPredicate::ne, gid, minusOne);
-          // A group's run starts on m_alignment (padding runs may not).
-          Value aligned = arith::CmpIOp::create(
-              rb, rl, arith::CmpIPredicate::eq,
-              arith::RemUIOp::create(rb, rl, r, align), zero);
-          cf::AssertOp::create(
-              rb, rl,
-              arith::OrIOp::create(
-                  rb, rl,
-                  arith::XOrIOp::create(
-                      rb, rl, isGroup,
-                      arith::ConstantIntOp::create(rb, rl, 1, 1)),
-                  aligned),
-              "fp8.grouped_scaled_matmul: a group's rows in group_ids start "
-              "at a row that is not a multiple of m_alignment");
-          auto ifOp = scf::IfOp::create(
-              rb, rl, isGroup,
-              [&](OpBuilder &tb, Location tl) {
-                Value g = arith::IndexCastOp::create(tb, tl, index, gid);
-                Value rows = arith::SubIOp::create(tb, tl, end, r);
-                SmallVector<OpFoldResult> offsets = {r, tb.getIndexAttr(0)};
-                scf::YieldOp::create(tb, tl,
-                                     groupProduct(tb, tl, op, a, bParts,
-                                                  Value(), g, r, rows, c, acc,
-                                                  offsets));
-              },
-              [&](OpBuilder &eb, Location el) {
-                scf::YieldOp::create(eb, el, acc);
-              });
-          scf::YieldOp::create(rb, rl, ValueRange{end, ifOp.getResult(0)});
-        });
-    return runs.getResult(1);
+    Value groups = tensor::DimOp::create(b, loc, bParts[0], 0);
+    auto body = [&](OpBuilder &rb, Location rl, const Run &run,
+                    ValueRange iter) -> SmallVector<Value> {
+      // A group's run starts on m_alignment (padding runs may not).
+      assertAligned(rb, rl, run.start, align, run.isGroup,
+                    "fp8.grouped_scaled_matmul: a group's rows in group_ids "
+                    "start at a row that is not a multiple of m_alignment");
+      Value acc = iter[0];
+      auto ifOp = scf::IfOp::create(
+          rb, rl, run.isGroup,
+          [&](OpBuilder &tb, Location tl) {
+            Value g =
+                arith::IndexCastOp::create(tb, tl, tb.getIndexType(), run.gid);
+            Value rows = arith::SubIOp::create(tb, tl, run.end, run.start);
+            SmallVector<OpFoldResult> offsets = {run.start, tb.getIndexAttr(0)};
+            scf::YieldOp::create(tb, tl,
+                                 groupProduct(tb, tl, op, a, bParts, Value(), g,
+                                              run.start, rows, c, acc,
+                                              offsets));
+          },
+          [&](OpBuilder &eb, Location el) {
+            scf::YieldOp::create(eb, el, acc);
+          });
+      return {ifOp.getResult(0)};
+    };
+    return forEachRun(b, loc, ids, groups, ValueRange{init}, body)[0];
+  }
+
+  /// k_grouped: D[g] starts as c[g] (converted) or +0.0, the value of a
+  /// group without tokens; each run [r, e) of group g gives D[g] =
+  /// scaled_matmul(A[:, r:e], B[:, r:e], c[g]). A `done` flag per group
+  /// catches a group in two runs (its D[g] would be the last run's only).
+  static Value lowerKGrouped(OpBuilder &b, Location loc,
+                             GroupedScaledMatmulOp op, ValueRange a,
+                             ValueRange bParts, Value ids, Value c,
+                             Value init) {
+    int64_t g = op.getNumGroups();
+    Value align = arith::ConstantIndexOp::create(b, loc, op.getMAlignment());
+    Value t = tensor::DimOp::create(b, loc, ids, 0);
+    Value done = arith::ConstantOp::create(
+        b, loc,
+        DenseElementsAttr::get(RankedTensorType::get({g}, b.getI1Type()),
+                               false));
+    auto body = [&](OpBuilder &rb, Location rl, const Run &run,
+                    ValueRange iter) -> SmallVector<Value> {
+      Value yes = arith::ConstantIntOp::create(rb, rl, 1, 1);
+      assertAligned(rb, rl, run.start, align, yes,
+                    "fp8.grouped_scaled_matmul: a run of group_ids (k_grouped) "
+                    "starts at a token that is not a multiple of m_alignment");
+      Value k128 = arith::ConstantIndexOp::create(rb, rl, 128);
+      Value atT =
+          arith::CmpIOp::create(rb, rl, arith::CmpIPredicate::eq, run.end, t);
+      assertAligned(rb, rl, run.end, k128,
+                    arith::XOrIOp::create(rb, rl, atT, yes),
+                    "fp8.grouped_scaled_matmul: a run of group_ids (k_grouped) "
+                    "ends inside a 128-token K block");
+      auto ifOp = scf::IfOp::create(
+          rb, rl, run.isGroup,
+          [&](OpBuilder &tb, Location tl) {
+            scf::YieldOp::create(
+                tb, tl,
+                kGroupProduct(tb, tl, op, a, bParts, run, c, iter[0], iter[1]));
+          },
+          [&](OpBuilder &eb, Location el) {
+            scf::YieldOp::create(eb, el, iter);
+          });
+      return ifOp.getResults();
+    };
+    Value groups = arith::ConstantIndexOp::create(b, loc, g);
+    return forEachRun(b, loc, ids, groups, ValueRange{init, done}, body)[0];
+  }
+
+  /// One run of the k_grouped layout: D[g] = scaled_matmul(A[:, r:e],
+  /// B[:, r:e], c[g]) inserted into `acc`, and group g marked in `done`
+  /// (asserted unmarked).
+  static SmallVector<Value> kGroupProduct(OpBuilder &b, Location loc,
+                                          GroupedScaledMatmulOp op,
+                                          ValueRange a, ValueRange bParts,
+                                          const Run &run, Value c, Value acc,
+                                          Value done) {
+    Value g = arith::IndexCastOp::create(b, loc, b.getIndexType(), run.gid);
+    Value seen = tensor::ExtractOp::create(b, loc, done, ValueRange{g});
+    cf::AssertOp::create(
+        b, loc,
+        arith::XOrIOp::create(b, loc, seen,
+                              arith::ConstantIntOp::create(b, loc, 1, 1)),
+        "fp8.grouped_scaled_matmul: a group's tokens in group_ids (k_grouped) "
+        "are not consecutive");
+    done = tensor::InsertOp::create(b, loc,
+                                    arith::ConstantIntOp::create(b, loc, 1, 1),
+                                    done, ValueRange{g});
+    OpFoldResult len =
+        arith::SubIOp::create(b, loc, run.end, run.start).getResult();
+    Value qa = tokenOperand(b, loc, op.getA().getType(), a, run.start, len);
+    Value qb =
+        tokenOperand(b, loc, op.getB().getType(), bParts, run.start, len);
+    OpFoldResult zero = b.getIndexAttr(0), one = b.getIndexAttr(1);
+    OpFoldResult m = tensor::getMixedSize(b, loc, a[0], 0);
+    OpFoldResult n = tensor::getMixedSize(b, loc, bParts[0], 0);
+    SmallVector<OpFoldResult> offsets = {g, zero, zero}, sizes = {one, m, n};
+    Value cSlice = c ? slice(b, loc, c, offsets, sizes, true) : Value();
+    auto accType = cast<RankedTensorType>(acc.getType());
+    auto dType = RankedTensorType::get(accType.getShape().drop_front(),
+                                       accType.getElementType());
+    auto mm = ScaledMatmulOp::create(b, loc, dType, qa, qb, cSlice,
+                                     op.getPromoteInterval());
+    for (NamedAttribute attr : op->getDiscardableAttrs())
+      mm->setAttr(attr.getName(), attr.getValue());
+    return {insert(b, loc, mm.getResult(), acc, offsets, sizes), done};
   }
 };
 

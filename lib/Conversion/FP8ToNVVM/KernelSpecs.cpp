@@ -162,6 +162,8 @@ static std::string explainNoKernel(ScaledMatmulOp op) {
 /// The forms of fp8.grouped_scaled_matmul no grouped GEMM kernel
 /// implements.
 static std::string explainNoKernel(GroupedScaledMatmulOp op) {
+  if (op.isKGrouped())
+    return "the k_grouped layout has no GPU kernel yet";
   auto aTy = cast<ScaledTensorType>(op.getA().getType());
   auto bTy = cast<ScaledTensorType>(op.getB().getType());
   auto resTy = cast<RankedTensorType>(op.getResult().getType());

@@ -42,3 +42,15 @@ func.func @align_option(%a: !fp8.scaled<256x256xf8E4M3FN, block = [1, 128], scal
   %d = fp8.grouped_scaled_matmul contiguous %a, %b group_ids(%ids : tensor<256xi32>) : !fp8.scaled<256x256xf8E4M3FN, block = [1, 128], scale = f32>, !fp8.scaled<2x128x256xf8E4M3FN, block = [1, 128, 128], scale = f32> -> tensor<256x128xbf16>
   return %d : tensor<256x128xbf16>
 }
+
+// -----
+
+// The k_grouped layout (the MoE Wgrad) has no kernel yet: the host lowering
+// computes it.
+!ka = !fp8.scaled<64x512xf8E4M3FN, block = [1, 128], scale = f32>
+!kb = !fp8.scaled<96x512xf8E4M3FN, block = [1, 128], scale = f32>
+func.func @k_grouped(%a: !ka, %b: !kb, %ids: tensor<512xi32>) -> tensor<3x64x96xf32> {
+  // expected-remark @+1 {{no GPU GEMM kernel for 'fp8.grouped_scaled_matmul' (the k_grouped layout has no GPU kernel yet); the op stays on the host, whose lowering computes it}}
+  %d = fp8.grouped_scaled_matmul k_grouped %a, %b group_ids(%ids : tensor<512xi32>) : !ka, !kb -> tensor<3x64x96xf32>
+  return %d : tensor<3x64x96xf32>
+}

@@ -482,6 +482,8 @@ LogicalResult GemmKernelAttr::verify(
   if (groups < 1 || (!layout && groups != 1))
     return emitError() << "needs groups >= 1, and 1 without a layout, got "
                        << groups;
+  if (layout == GroupLayout::k_grouped)
+    return emitError() << "the k_grouped layout has no GEMM kernel yet";
   if (counts && counts.getValue() && layout != GroupLayout::masked)
     return emitError() << "counts needs the masked layout";
   if (layout && bScaleRows != 128)

@@ -221,7 +221,65 @@ static LogicalResult verifyOperandShape(Operation *op, Value v, StringRef what,
                            << formatShape(shape);
 }
 
+/// The k_grouped layout (the MoE Wgrad): a [M, T] and b [N, T] in [1, 128]
+/// blocks, group_ids [T], the result (and c) [G, M, N] with a static G.
+static LogicalResult verifyKGrouped(GroupedScaledMatmulOp op) {
+  if (op.getCounts())
+    return op.emitOpError() << "counts belongs to the masked layout; the "
+                               "k_grouped layout takes per-token group_ids";
+  for (auto [v, name, dims] : {std::tuple(op.getA(), "A", "[M, T]"),
+                               std::tuple(op.getB(), "B", "[N, T]")}) {
+    ScaledTensorType t = v.getType();
+    if (t.getRank() != 2)
+      return op.emitOpError() << "operand " << name << " must be rank 2 "
+                              << dims << " in the k_grouped layout, got shape "
+                              << formatShape(t.getShape());
+    if (t.getBlockShape() != ArrayRef<int64_t>{1, 128})
+      return op.emitOpError()
+             << "block " << formatShape(t.getBlockShape()) << " of " << name
+             << " must be [1, 128] in the k_grouped layout (each 128-token K "
+                "block belongs to one group)";
+  }
+  ArrayRef<int64_t> a = op.getA().getType().getShape();
+  ArrayRef<int64_t> b = op.getB().getType().getShape();
+  if (!isCompatibleShape({a[1]}, {b[1]}))
+    return op.emitOpError() << "T of A is " << a[1] << ", T of B is " << b[1]
+                            << " (A is [M, T], B is [N, T])";
+  int64_t interval = op.getPromoteInterval();
+  if (failed(verifyPromoteInterval(op, interval)) ||
+      failed(
+          verifyOperandBlocks(op, op.getA().getType(), "A", "M", interval)) ||
+      failed(verifyOperandBlocks(op, op.getB().getType(), "B", "N", interval)))
+    return failure();
+  Value ids = op.getGroupIds();
+  if (!ids)
+    return op.emitOpError() << "the k_grouped layout needs group_ids "
+                               "(tensor<Txi32>, the group of every token)";
+  if (failed(verifyOperandShape(op, ids, "group_ids", "[T]", {a[1]})))
+    return failure();
+  int64_t align = op.getMAlignment();
+  if (align <= 0 || align % 128 != 0)
+    return op.emitOpError() << "m_alignment must be a positive multiple of "
+                               "128 (the K block) in the k_grouped layout, "
+                               "got "
+                            << align;
+  ArrayRef<int64_t> res = op.getResult().getType().getShape();
+  if (res.size() != 3 || ShapedType::isDynamic(res[0]))
+    return op.emitOpError() << "result must be [G, M, N] with a static G in "
+                               "the k_grouped layout, got "
+                            << formatShape(res);
+  SmallVector<int64_t> out = {res[0], a[0], b[0]};
+  if (failed(
+          verifyOperandShape(op, op.getResult(), "result", "[G, M, N]", out)))
+    return failure();
+  if (Value c = op.getC())
+    return verifyOperandShape(op, c, "accumulator C", "[G, M, N]", out);
+  return success();
+}
+
 LogicalResult GroupedScaledMatmulOp::verify() {
+  if (isKGrouped())
+    return verifyKGrouped(*this);
   bool masked = getLayout() == GroupLayout::masked;
   StringRef layout = masked ? "masked" : "contiguous";
   ScaledTensorType aType = getA().getType(), bType = getB().getType();

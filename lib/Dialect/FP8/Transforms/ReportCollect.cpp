@@ -341,7 +341,27 @@ void fillScaledMatmul(ScaledMatmulOp mm, Row &r) {
 /// One GEMM (one launch) of G per-group products: its FLOPs count every
 /// row as valid (counts are run-time values), its shape is one group's, its
 /// weight bytes are all G experts'.
+/// A k_grouped op (the experts' Wgrads, [G, M, N] over T tokens): every
+/// token meets one group, so the FLOPs are one M x N x T GEMM's; its
+/// operands are activations, no weight.
+void fillKGroupedMatmul(GroupedScaledMatmulOp gmm, Row &r) {
+  ArrayRef<int64_t> a = gmm.getA().getType().getShape();
+  ArrayRef<int64_t> b = gmm.getB().getType().getShape();
+  r.matmul = true;
+  r.precisionKind = Precision::fp8;
+  r.groups = gmm.getNumGroups();
+  r.m = a[0];
+  r.n = b[0];
+  r.k = a[1];
+  if (!llvm::any_of(a, ShapedType::isDynamic) && !ShapedType::isDynamic(b[0]))
+    r.flops = gemmFlops(a[0], b[0], a[1]);
+  r.shape = std::to_string(r.groups) + " groups x " +
+            shapeString({r.m, r.n, r.k}) + " (K grouped)";
+}
+
 void fillGroupedMatmul(GroupedScaledMatmulOp gmm, Row &r) {
+  if (gmm.isKGrouped())
+    return fillKGroupedMatmul(gmm, r);
   ArrayRef<int64_t> a = gmm.getA().getType().getShape();
   ArrayRef<int64_t> b = gmm.getB().getType().getShape();
   bool masked = gmm.getLayout() == GroupLayout::masked;

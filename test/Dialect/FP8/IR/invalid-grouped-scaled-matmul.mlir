@@ -193,3 +193,147 @@ func.func @bad_layout(%a: !fp8.scaled<512x256xf8E4M3FN, block = [1, 128], scale 
   %d = fp8.grouped_scaled_matmul sorted %a, %b : !fp8.scaled<512x256xf8E4M3FN, block = [1, 128], scale = f32>, !fp8.scaled<4x96x256xf8E4M3FN, block = [1, 128, 128], scale = f32> -> tensor<512x96xbf16>
   return
 }
+
+// -----
+
+!kb = !fp8.scaled<96x512xf8E4M3FN, block = [1, 128], scale = f32>
+
+func.func @k_grouped_a_rank3(%a: !fp8.scaled<2x64x512xf8E4M3FN, block = [1, 1, 128], scale = f32>, %b: !kb, %ids: tensor<512xi32>) {
+  // expected-error @+1 {{'fp8.grouped_scaled_matmul' op operand A must be rank 2 [M, T] in the k_grouped layout, got shape [2, 64, 512]}}
+  %d = fp8.grouped_scaled_matmul k_grouped %a, %b group_ids(%ids : tensor<512xi32>) : !fp8.scaled<2x64x512xf8E4M3FN, block = [1, 1, 128], scale = f32>, !kb -> tensor<2x64x96xf32>
+  return
+}
+
+// -----
+
+!ka = !fp8.scaled<64x512xf8E4M3FN, block = [1, 128], scale = f32>
+
+func.func @k_grouped_b_rank3(%a: !ka, %b: !fp8.scaled<2x96x512xf8E4M3FN, block = [1, 128, 128], scale = f32>, %ids: tensor<512xi32>) {
+  // expected-error @+1 {{'fp8.grouped_scaled_matmul' op operand B must be rank 2 [N, T] in the k_grouped layout, got shape [2, 96, 512]}}
+  %d = fp8.grouped_scaled_matmul k_grouped %a, %b group_ids(%ids : tensor<512xi32>) : !ka, !fp8.scaled<2x96x512xf8E4M3FN, block = [1, 128, 128], scale = f32> -> tensor<2x64x96xf32>
+  return
+}
+
+// -----
+
+// B's weight-style 128 x 128 blocks: a K block of B would hold 128 rows'
+// scales, not one per row; k_grouped needs one scale per row of b.
+!ka = !fp8.scaled<64x512xf8E4M3FN, block = [1, 128], scale = f32>
+
+func.func @k_grouped_b_blocks(%a: !ka, %b: !fp8.scaled<96x512xf8E4M3FN, block = [128, 128], scale = f32>, %ids: tensor<512xi32>) {
+  // expected-error @+1 {{'fp8.grouped_scaled_matmul' op block [128, 128] of B must be [1, 128] in the k_grouped layout (each 128-token K block belongs to one group)}}
+  %d = fp8.grouped_scaled_matmul k_grouped %a, %b group_ids(%ids : tensor<512xi32>) : !ka, !fp8.scaled<96x512xf8E4M3FN, block = [128, 128], scale = f32> -> tensor<2x64x96xf32>
+  return
+}
+
+// -----
+
+!kb = !fp8.scaled<96x512xf8E4M3FN, block = [1, 128], scale = f32>
+
+// A K block of 256 tokens could span two groups.
+func.func @k_grouped_a_blocks(%a: !fp8.scaled<64x512xf8E4M3FN, block = [1, 256], scale = f32>, %b: !kb, %ids: tensor<512xi32>) {
+  // expected-error @+1 {{'fp8.grouped_scaled_matmul' op block [1, 256] of A must be [1, 128] in the k_grouped layout}}
+  %d = fp8.grouped_scaled_matmul k_grouped %a, %b group_ids(%ids : tensor<512xi32>) : !fp8.scaled<64x512xf8E4M3FN, block = [1, 256], scale = f32>, !kb -> tensor<2x64x96xf32>
+  return
+}
+
+// -----
+
+!ka = !fp8.scaled<64x512xf8E4M3FN, block = [1, 128], scale = f32>
+
+func.func @k_grouped_t_mismatch(%a: !ka, %b: !fp8.scaled<96x384xf8E4M3FN, block = [1, 128], scale = f32>, %ids: tensor<512xi32>) {
+  // expected-error @+1 {{'fp8.grouped_scaled_matmul' op T of A is 512, T of B is 384 (A is [M, T], B is [N, T])}}
+  %d = fp8.grouped_scaled_matmul k_grouped %a, %b group_ids(%ids : tensor<512xi32>) : !ka, !fp8.scaled<96x384xf8E4M3FN, block = [1, 128], scale = f32> -> tensor<2x64x96xf32>
+  return
+}
+
+// -----
+
+!ka = !fp8.scaled<64x512xf8E4M3FN, block = [1, 128], scale = f32>
+!kb = !fp8.scaled<96x512xf8E4M3FN, block = [1, 128], scale = f32>
+
+func.func @k_grouped_no_ids(%a: !ka, %b: !kb) {
+  // expected-error @+1 {{'fp8.grouped_scaled_matmul' op the k_grouped layout needs group_ids (tensor<Txi32>, the group of every token)}}
+  %d = fp8.grouped_scaled_matmul k_grouped %a, %b : !ka, !kb -> tensor<2x64x96xf32>
+  return
+}
+
+// -----
+
+!ka = !fp8.scaled<64x512xf8E4M3FN, block = [1, 128], scale = f32>
+!kb = !fp8.scaled<96x512xf8E4M3FN, block = [1, 128], scale = f32>
+
+// One id per row of A (the contiguous layout's) instead of per token.
+func.func @k_grouped_ids_shape(%a: !ka, %b: !kb, %ids: tensor<64xi32>) {
+  // expected-error @+1 {{'fp8.grouped_scaled_matmul' op group_ids must be [T] = [512], got [64]}}
+  %d = fp8.grouped_scaled_matmul k_grouped %a, %b group_ids(%ids : tensor<64xi32>) : !ka, !kb -> tensor<2x64x96xf32>
+  return
+}
+
+// -----
+
+!ka = !fp8.scaled<64x512xf8E4M3FN, block = [1, 128], scale = f32>
+!kb = !fp8.scaled<96x512xf8E4M3FN, block = [1, 128], scale = f32>
+
+func.func @k_grouped_counts(%a: !ka, %b: !kb, %n: tensor<2xi32>, %ids: tensor<512xi32>) {
+  // expected-error @+1 {{'fp8.grouped_scaled_matmul' op counts belongs to the masked layout; the k_grouped layout takes per-token group_ids}}
+  %d = fp8.grouped_scaled_matmul k_grouped %a, %b counts(%n : tensor<2xi32>) group_ids(%ids : tensor<512xi32>) : !ka, !kb -> tensor<2x64x96xf32>
+  return
+}
+
+// -----
+
+!ka = !fp8.scaled<64x512xf8E4M3FN, block = [1, 128], scale = f32>
+!kb = !fp8.scaled<96x512xf8E4M3FN, block = [1, 128], scale = f32>
+
+// A run of 64 tokens could start inside a K block.
+func.func @k_grouped_alignment(%a: !ka, %b: !kb, %ids: tensor<512xi32>) {
+  // expected-error @+1 {{'fp8.grouped_scaled_matmul' op m_alignment must be a positive multiple of 128 (the K block) in the k_grouped layout, got 64}}
+  %d = fp8.grouped_scaled_matmul k_grouped %a, %b group_ids(%ids : tensor<512xi32>) {m_alignment = 64} : !ka, !kb -> tensor<2x64x96xf32>
+  return
+}
+
+// -----
+
+!ka = !fp8.scaled<64x512xf8E4M3FN, block = [1, 128], scale = f32>
+!kb = !fp8.scaled<96x512xf8E4M3FN, block = [1, 128], scale = f32>
+
+// The contiguous layout's [M, N] result: no G.
+func.func @k_grouped_result_rank2(%a: !ka, %b: !kb, %ids: tensor<512xi32>) {
+  // expected-error @+1 {{'fp8.grouped_scaled_matmul' op result must be [G, M, N] with a static G in the k_grouped layout, got [64, 96]}}
+  %d = fp8.grouped_scaled_matmul k_grouped %a, %b group_ids(%ids : tensor<512xi32>) : !ka, !kb -> tensor<64x96xf32>
+  return
+}
+
+// -----
+
+!ka = !fp8.scaled<64x512xf8E4M3FN, block = [1, 128], scale = f32>
+!kb = !fp8.scaled<96x512xf8E4M3FN, block = [1, 128], scale = f32>
+
+func.func @k_grouped_dynamic_g(%a: !ka, %b: !kb, %ids: tensor<512xi32>) {
+  // expected-error @+1 {{'fp8.grouped_scaled_matmul' op result must be [G, M, N] with a static G in the k_grouped layout, got [?, 64, 96]}}
+  %d = fp8.grouped_scaled_matmul k_grouped %a, %b group_ids(%ids : tensor<512xi32>) : !ka, !kb -> tensor<?x64x96xf32>
+  return
+}
+
+// -----
+
+!ka = !fp8.scaled<64x512xf8E4M3FN, block = [1, 128], scale = f32>
+!kb = !fp8.scaled<96x512xf8E4M3FN, block = [1, 128], scale = f32>
+
+func.func @k_grouped_result_shape(%a: !ka, %b: !kb, %ids: tensor<512xi32>) {
+  // expected-error @+1 {{'fp8.grouped_scaled_matmul' op result must be [G, M, N] = [2, 64, 96], got [2, 96, 64]}}
+  %d = fp8.grouped_scaled_matmul k_grouped %a, %b group_ids(%ids : tensor<512xi32>) : !ka, !kb -> tensor<2x96x64xf32>
+  return
+}
+
+// -----
+
+!ka = !fp8.scaled<64x512xf8E4M3FN, block = [1, 128], scale = f32>
+!kb = !fp8.scaled<96x512xf8E4M3FN, block = [1, 128], scale = f32>
+
+func.func @k_grouped_c_shape(%a: !ka, %b: !kb, %ids: tensor<512xi32>, %c: tensor<3x64x96xf32>) {
+  // expected-error @+1 {{'fp8.grouped_scaled_matmul' op accumulator C must be [G, M, N] = [2, 64, 96], got [3, 64, 96]}}
+  %d = fp8.grouped_scaled_matmul k_grouped %a, %b group_ids(%ids : tensor<512xi32>) acc(%c : tensor<3x64x96xf32>) : !ka, !kb -> tensor<2x64x96xf32>
+  return
+}

@@ -73,6 +73,12 @@ func.func private @groups() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n
 
 // -----
 
+// The k_grouped layout (the MoE Wgrad) has no kernel: the op runs on the host.
+// expected-error @+1 {{the k_grouped layout has no GEMM kernel yet}}
+func.func private @k_grouped() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = 256, a = f8E4M3FN, b = f8E4M3FN, d = f32, a_scale = f32, b_scale = f32, b_scale_rows = 1, layout = k_grouped, groups = 4, block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2>}
+
+// -----
+
 // expected-error @+1 {{counts needs the masked layout}}
 func.func private @counts() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = 256, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, layout = contiguous, groups = 4, counts = true, block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2>}
 

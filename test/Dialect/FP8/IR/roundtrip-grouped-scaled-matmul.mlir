@@ -50,3 +50,23 @@ func.func @gemm_kind(%a: !fp8.scaled<2x4x128xf8E4M3FN, block = [1, 1, 128], scal
   %d = fp8.grouped_scaled_matmul masked %a, %b {fp8.gemm = #fp8.gemm<fprop>} : !fp8.scaled<2x4x128xf8E4M3FN, block = [1, 1, 128], scale = f32>, !fp8.scaled<2x8x128xf8E4M3FN, block = [1, 128, 128], scale = f32> -> tensor<2x4x8xf32>
   return %d : tensor<2x4x8xf32>
 }
+
+// -----
+
+// K-grouped layout (the MoE Wgrad): a [M, T], b [N, T] in [1, 128] blocks,
+// the result and C [G, M, N]; a run-time T, m_alignment 256, a bf16 C.
+// CHECK-LABEL: func.func @k_grouped
+// CHECK: fp8.grouped_scaled_matmul k_grouped %{{.*}}, %{{.*}} group_ids(%{{.*}} : tensor<512xi32>) {fp8.gemm = #fp8.gemm<wgrad>} : !fp8.scaled<64x512xf8E5M2, block = [1, 128], scale = f32>, !fp8.scaled<96x512xf8E4M3FN, block = [1, 128], scale = f32> -> tensor<3x64x96xf32>
+// CHECK: fp8.grouped_scaled_matmul k_grouped %{{.*}}, %{{.*}} group_ids(%{{.*}} : tensor<?xi32>) acc(%{{.*}} : tensor<3x64x96xbf16>) {m_alignment = 256 : i64} : !fp8.scaled<64x?xf8E4M3FN, block = [1, 128], scale = f32>, !fp8.scaled<96x?xf8E4M3FN, block = [1, 128], scale = f32> -> tensor<3x64x96xbf16>
+// GENERIC-LABEL: sym_name = "k_grouped"
+// GENERIC: "fp8.grouped_scaled_matmul"(%{{.*}}, %{{.*}}, %{{.*}}) <{layout = #fp8<group_layout k_grouped>, m_alignment = 128 : i64, operandSegmentSizes = array<i32: 1, 1, 0, 1, 0>, promote_interval = 128 : i64}>
+func.func @k_grouped(%a: !fp8.scaled<64x512xf8E5M2, block = [1, 128], scale = f32>,
+                     %b: !fp8.scaled<96x512xf8E4M3FN, block = [1, 128], scale = f32>,
+                     %ids: tensor<512xi32>,
+                     %da: !fp8.scaled<64x?xf8E4M3FN, block = [1, 128], scale = f32>,
+                     %db: !fp8.scaled<96x?xf8E4M3FN, block = [1, 128], scale = f32>,
+                     %dids: tensor<?xi32>, %c: tensor<3x64x96xbf16>) {
+  %d = fp8.grouped_scaled_matmul k_grouped %a, %b group_ids(%ids : tensor<512xi32>) {fp8.gemm = #fp8.gemm<wgrad>} : !fp8.scaled<64x512xf8E5M2, block = [1, 128], scale = f32>, !fp8.scaled<96x512xf8E4M3FN, block = [1, 128], scale = f32> -> tensor<3x64x96xf32>
+  %e = fp8.grouped_scaled_matmul k_grouped %da, %db group_ids(%dids : tensor<?xi32>) acc(%c : tensor<3x64x96xbf16>) {m_alignment = 256} : !fp8.scaled<64x?xf8E4M3FN, block = [1, 128], scale = f32>, !fp8.scaled<96x?xf8E4M3FN, block = [1, 128], scale = f32> -> tensor<3x64x96xbf16>
+  return
+}

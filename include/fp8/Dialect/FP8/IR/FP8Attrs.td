@@ -63,7 +63,10 @@ def FP8_GroupLayout : I32EnumAttr<"GroupLayout", "how a grouped GEMM assigns row
     // A is [G, M, K]: one M x K slab per group, optional per-group row counts.
     I32EnumAttrCase<"masked", 0>,
     // A is [M, K]: rows sorted by group, a per-row group index.
-    I32EnumAttrCase<"contiguous", 1>]> {
+    I32EnumAttrCase<"contiguous", 1>,
+    // A is [M, T], B is [N, T], D is [G, M, N]: the tokens (K) sorted by
+    // group, a per-token group index (the MoE Wgrad).
+    I32EnumAttrCase<"k_grouped", 2>]> {
   let cppNamespace = "::mlir::fp8";
   let genSpecializedAttr = 0;
 }

@@ -209,12 +209,34 @@ def FP8_GroupedScaledMatmulOp : FP8_Op<"grouped_scaled_matmul",
       `[-1, G)` is an error at run time (the CPU lowering asserts, naming the
       op); so is a run of a group that starts off the alignment.
 
+    - `k_grouped` (training, the routed experts' weight gradients, DeepSeek-V3
+      §3.3: Wgrad `dW[g] = dY_g^T X_g` of every expert in one op): `a` is
+      `!fp8.scaled<M x T x E, block = [1, 128]>` (e.g. dY^T: M output
+      features, K = T tokens), `b` is `!fp8.scaled<N x T x E, block = [1,
+      128]>` (e.g. X^T, one scale per row of `b` and 128 tokens), the result
+      and the optional `c` are `tensor<G x M x N x f32|bf16>` with a static G
+      (the result's leading dimension), and `group_ids` (`tensor<T x i32>`,
+      required) names the group of every token: tokens of one group are
+      consecutive, a token with index -1 is padding and contributes nothing.
+      Every maximal run of one index (-1 included) starts at a token that is
+      a multiple of `m_alignment` (default 128; a multiple of 128 here) and
+      ends at a multiple of 128 or at T, so every 128-token K block belongs
+      to one group or is padding (a contiguous forward's ids, -1 in a
+      group's last block, become Wgrad ids by giving those tokens the
+      group's index: their rows are zero). A group without tokens gives
+      +0.0 (or `c[g]`). An index outside `[-1, G)`, a run off the alignment
+      or ending inside a K block, and a group in two runs are errors at
+      run time (the CPU lowering asserts, naming the op; the GPU kernel
+      traps on a K block whose first and last token indices differ).
+
     Every computed element is bit-identical to `fp8.scaled_matmul` on the
     group's 2-D slices (the same K order, promotion every
     `promote_interval` K elements, scales multiplied in at promotion,
     `c` added, bf16 rounded RNE from f32):
     `D[g, m, :] = scaled_matmul(A[g, m, :], B[g])` (masked),
-    `D[m, :] = scaled_matmul(A[m, :], B[group_ids[m]])` (contiguous).
+    `D[m, :] = scaled_matmul(A[m, :], B[group_ids[m]])` (contiguous),
+    `D[g] = scaled_matmul(A[:, Tg], B[:, Tg])` with Tg the tokens of group
+    g (k_grouped).
 
     Scales: A keeps its own blocks (1x128 activation tiles, DeepSeek-V3
     §3.3.2); B's block along G must be 1 (each expert has its own 128x128
@@ -240,7 +262,17 @@ def FP8_GroupedScaledMatmulOp : FP8_Op<"grouped_scaled_matmul",
     `group_ids` on the masked one or a missing `group_ids`; a block along G
     other than 1; the K-block and `promote_interval` errors of
     `fp8.scaled_matmul`; an `m_alignment` that is not positive, that is set
-    on the masked layout, or that A's M-block does not divide.
+    on the masked layout, or that A's M-block does not divide. In the
+    k_grouped layout: `a` or `b` not rank 2 or not in `[1, 128]` blocks, a
+    result or `c` not rank 3 or with a dynamic G, an `m_alignment` that is
+    not a positive multiple of 128.
+
+    ```mlir
+    %dw = fp8.grouped_scaled_matmul k_grouped %dyt, %xt group_ids(%ids : tensor<4096xi32>)
+           : !fp8.scaled<2048x4096xf8E4M3FN, block = [1, 128], scale = f32>,
+             !fp8.scaled<7168x4096xf8E4M3FN, block = [1, 128], scale = f32>
+          -> tensor<8x2048x7168xf32>
+    ```
   }];
   let arguments = (ins
     FP8_GroupLayoutAttr:$layout,
@@ -261,8 +293,14 @@ def FP8_GroupedScaledMatmulOp : FP8_Op<"grouped_scaled_matmul",
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
-    /// Number of groups G (B's leading dimension; dynamic if unknown).
-    int64_t getNumGroups() { return getB().getType().getShape()[0]; }
+    /// Number of groups G (B's leading dimension, the result's in the
+    /// k_grouped layout; dynamic if unknown).
+    int64_t getNumGroups() {
+      return isKGrouped() ? getResult().getType().getShape()[0]
+                          : getB().getType().getShape()[0];
+    }
+    /// The k_grouped layout: the groups are ranges of K (tokens).
+    bool isKGrouped() { return getLayout() == GroupLayout::k_grouped; }
   }];
 }
 
