@@ -298,6 +298,13 @@ mlir::fp8::emu::runGemm(const KernelModule &module, const std::string &kernel,
                   "program only\n";
     return fail;
   }
+  if (c.quantizeEpilogue) {
+    // This runner reads D back; such a kernel writes codes and scales.
+    fail.report = "fp8-emu: error: a kernel with the quantize epilogue (D "
+                  "stored as FP8 codes and 1x128 scales) runs through its "
+                  "host program only\n";
+    return fail;
+  }
   Device dev;
   auto upload = [&](const void *src, size_t bytes) {
     return uploadTo(dev, src, bytes);

@@ -247,7 +247,9 @@ def gpu_kernels(ir: Union[str, bytes]) -> List[Union[GemmKernel, QuantizeKernel,
       elements one scale covers: 128, or `k`); `layout` (None,
       "masked", "contiguous"), `groups`, `counts`; the tile configuration
       `block_m`, `block_n`, `block_k`, `stages`, `consumers`, `cluster`,
-      `multicast`, `group_m`, `swap_ab`, `epilogue`; the cost model's
+      `multicast`, `group_m`, `swap_ab`, `epilogue` ("store", or
+      "quantize": D stored as 1x128-tile FP8 codes and scales, with `q`
+      the code type or None, `q_eps`, `q_pow2`); the cost model's
       `chip` (or None), `ctas`, `modelled_us`, `modelled_tflops` (None for
       a run-time M);
     - QuantizeKernel: `rows` (None for a run-time row count), `cols`,

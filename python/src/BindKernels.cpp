@@ -91,6 +91,7 @@ void bindGemmKernelConfig(py::module_ &m) {
   cls.def_readonly("producer_regs", &C::producerRegs)
       .def_readonly("consumer_regs", &C::consumerRegs)
       .def_readonly("b_scales_per_column", &C::bScalesPerColumn)
+      .def_readonly("quantize_epilogue", &C::quantizeEpilogue)
       .def_property_readonly("threads", &C::threads)
       .def_property_readonly("tiles", &C::tiles);
 }
@@ -132,6 +133,14 @@ void bindKernelClasses(py::module_ &m) {
       .def_readonly("multicast", &G::multicast)
       .def_readonly("swap_ab", &G::swapAB)
       .def_readonly("epilogue", &G::epilogue)
+      .def_property_readonly("q",
+                             [](const G &g) -> std::optional<std::string> {
+                               if (g.q.empty())
+                                 return std::nullopt;
+                               return g.q;
+                             })
+      .def_readonly("q_eps", &G::qEps)
+      .def_readonly("q_pow2", &G::qPow2)
       .def_property_readonly("chip",
                              [](const G &g) -> std::optional<std::string> {
                                if (g.chip.empty())

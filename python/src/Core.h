@@ -64,6 +64,10 @@ struct GemmKernelInfo {
   int64_t multicast = 1; // the cluster: config.cluster
   bool swapAB = false;
   std::string epilogue, chip;
+  /// The quantize epilogue's code type ("" without it), eps and pow2.
+  std::string q;
+  std::optional<double> qEps;
+  bool qPow2 = false;
   int64_t ctas = 0;
   std::optional<double> modelledUs, modelledTflops;
 };

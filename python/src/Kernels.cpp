@@ -71,6 +71,9 @@ fp8py::GemmKernelInfo describe(fp8::GemmKernelAttr attr, std::string symbol) {
   g.multicast = attr.getMulticast();
   g.swapAB = attr.getSwapAb() && attr.getSwapAb().getValue();
   g.epilogue = fp8::stringifyKernelEpilogue(attr.getEpilogue()).str();
+  g.q = typeString(attr.getQ());
+  g.qEps = floatValue(attr.getQEps());
+  g.qPow2 = attr.getQPow2() && attr.getQPow2().getValue();
   if (attr.getChip())
     g.chip = attr.getChip().getValue().str();
   g.ctas = attr.getCtas();

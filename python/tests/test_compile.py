@@ -264,6 +264,18 @@ func.func @columns(%x: tensor<300x200xf32>) -> !fp8.scaled<300x200xf8E4M3FN, blo
 }
 """
 
+_FUSED_GRAPH = """
+func.func @fused(%a: !fp8.scaled<130x256xf8E4M3FN, block = [1, 128], scale = f32>,
+                 %b: !fp8.scaled<200x256xf8E4M3FN, block = [128, 128], scale = f32>)
+    -> !fp8.scaled<130x200xf8E5M2, block = [1, 128], scale = f32> {
+  %d = fp8.scaled_matmul %a, %b : !fp8.scaled<130x256xf8E4M3FN, block = [1, 128], scale = f32>,
+       !fp8.scaled<200x256xf8E4M3FN, block = [128, 128], scale = f32> -> tensor<130x200xbf16>
+  %q = fp8.quantize %d {eps = 1.0e-3 : f32, scale_mode = #fp8.scale_mode<pow2>}
+       : tensor<130x200xbf16> -> !fp8.scaled<130x200xf8E5M2, block = [1, 128], scale = f32>
+  return %q : !fp8.scaled<130x200xf8E5M2, block = [1, 128], scale = f32>
+}
+"""
+
 
 @require_passes("fp8-lower-to-nvvm")
 def test_gpu_kernels_attributes():
@@ -287,6 +299,7 @@ def test_gpu_kernels_attributes():
     assert (config.m, config.n, config.k, config.scale_k) == (64, 128, 256, 128)
     assert (config.block_m, config.block_n, config.stages) == (gemm.block_m, gemm.block_n, gemm.stages)
     assert config.threads == 128 * (gemm.consumers + 1) and not config.b_scales_per_column
+    assert (gemm.q, gemm.q_eps, gemm.q_pow2, config.quantize_epilogue) == (None, None, False, False)
     assert isinstance(quantize, fp8_mlir.QuantizeKernel) and quantize.kind == "quantize"
     assert (quantize.rows, quantize.cols, quantize.block_rows, quantize.block_cols) == (256, 384, 128, 128)
     # Its QuantizeKernelConfig: 2 x 3 blocks of 128x128, each one CTA's 8 warps.
@@ -314,6 +327,14 @@ def test_gpu_kernels_attributes():
     assert tensor.config.grid_size == 100 and "per_tensor = true" in tensor.attribute
     assert (columns.rows, columns.cols, columns.block_rows, columns.block_cols) == (300, 200, 128, 1)
     assert columns.config.grid_size == 6 and not columns.per_tensor
+    # A GEMM whose result only a 1x128 quantize reads: one kernel with the
+    # quantize epilogue and the quantize's code type, eps (0.001 as f32) and
+    # pow2 scales; no quantize kernel.
+    fused, = fp8_mlir.gpu_kernels(fp8_mlir.run_pipeline(_FUSED_GRAPH, "fp8-lower-to-nvvm{config=fixed}"))
+    assert (fused.m, fused.n, fused.k, fused.d, fused.epilogue) == (130, 200, 256, "bf16", "quantize")
+    assert (fused.q, fused.q_pow2, fused.config.quantize_epilogue) == ("f8E5M2", True, True)
+    assert fused.q_eps == pytest.approx(0.001, rel=1e-7) and fused.q_eps != 0.001
+    assert "_qe5m2_pow2_eps3a83126f" in fused.symbol
     # A module without kernels has none; text only; it must parse.
     assert fp8_mlir.gpu_kernels("module {}") == []
     with pytest.raises(TypeError, match="IR text"):

@@ -253,6 +253,20 @@ def FP8LowerToNVVMPass : Pass<"fp8-lower-to-nvvm", "ModuleOp"> {
     strides). An `acc` operand C (bf16/f32) is the kernel's last parameter
     and the accumulators' initial value.
 
+    Quantize epilogue (`quantize-epilogue`, a kernel named `..._q<fp8>`):
+    when the only user of a 2-D GEMM's result (static K) is an
+    `fp8.quantize` into [1, 128] tiles with f32 scales that saturates (the
+    next FP8 linear's input, DeepSeek-V3 §3.3.2), the kernel computes both:
+    each consumer rounds its tile to the result type, reduces every row's
+    amax over each 1x128 tile (its 32 values per thread, then the four
+    lanes of the fragment quad by `shfl.sync.bfly`) and stores the codes and
+    scales with the quantize kernel's arithmetic, bit-identical to the
+    two-op graph, without D in global memory. It needs BLOCK_N / splits a
+    multiple of 128: a chosen tile that is not is replaced by the fastest
+    one that is (the cost model's choice) when no option fixes the tile,
+    else the two ops stay separate kernels.
+    Swap-AB is not chosen for such a GEMM (unless `swap-ab=always`).
+
     For every `fp8.quantize` of a static rank-2 f32/bf16 tensor into
     [1, 128] tiles or [128, 128] blocks with f32 scales and `saturate`, adds
     a quantize kernel `fp8_quantize_<R>x<C>_<b>x128_<in>_<fp8>[_pow2]
@@ -306,6 +320,11 @@ def FP8LowerToNVVMPass : Pass<"fp8-lower-to-nvvm", "ModuleOp"> {
            "blocks with f32 scales: auto (the cost model decides under "
            "config=auto without tile options; never under config=fixed), "
            "always, never">,
+    Option<"quantizeEpilogue", "quantize-epilogue", "bool",
+           /*default=*/"true",
+           "Fuse the fp8.quantize into [1, 128] tiles (f32 scales, "
+           "saturating) that is a GEMM result's only user into the GEMM "
+           "kernel's epilogue, where the tile allows one">,
   ];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::LLVM::LLVMDialect",

@@ -50,7 +50,10 @@ void GemmEmitter::emitConsumers(scf::IfOp roleIf) {
   auto kLoop =
       scf::ForOp::create(b, ir.c32(0), kBlocksOf(ct.tile), ir.c32(1), init);
   emitConsumerKBlock(thr, ct, kLoop);
-  emitEpilogue(ct, kLoop);
+  if (cfg.quantizeEpilogue)
+    emitQuantizeEpilogue(thr, ct, kLoop);
+  else
+    emitEpilogue(ct, kLoop);
   scf::YieldOp::create(b, ValueRange{kLoop.getResult(0)});
 }
 

@@ -11,6 +11,8 @@
 //   GemmPromotion.cpp      FP32 accumulator: start from C, per-K-block
 //                          promotion acc += partial * (sa * sb)
 //   GemmEpilogue.cpp       masked, converted stores of D
+//   GemmQuantizeEpilogue.cpp  or D quantized in 1x128 tiles: the codes and
+//                          scales
 //
 // The generated IR must not depend on how the pieces are cut: each piece
 // creates its ops in the order the kernel runs them, one statement at a
@@ -88,7 +90,8 @@ struct GemmEmitter : KernelEmitter<GemmKernelSpec> {
   int64_t kBlocks, nTiles, consumerN, accRegs;
 
   // The kernel's parameters (global pointers cast to address space 1).
-  Value tmapA, tmapB, tmapSA, sbPtr, dPtr, cPtr, groupPtr;
+  // dPtr: D, or the quantize epilogue's codes (qsPtr: its scales).
+  Value tmapA, tmapB, tmapSA, sbPtr, dPtr, cPtr, groupPtr, qsPtr;
   // Rows, and the tiles the persistent loop walks (cluster tiles in a
   // cluster) and the tile rows of their order: constants, or computed from
   // the run-time M.
@@ -186,6 +189,19 @@ struct GemmEmitter : KernelEmitter<GemmKernelSpec> {
   /// D's row `row` in the operand (a masked kernel's group offset added).
   Value globalRow(const ConsumerTile &ct, Value row);
   void emitEpilogue(const ConsumerTile &ct, scf::ForOp kLoop);
+
+  // --- GemmQuantizeEpilogue.cpp ---------------------------------------------
+  /// D rounded to its element type, quantized in 1x128 tiles along N: the
+  /// codes and scales stored in place of D.
+  void emitQuantizeEpilogue(const ConsumerThread &thr, const ConsumerTile &ct,
+                            scf::ForOp kLoop);
+  /// The amax of row slot `slot` over 128-column tile `t` of the
+  /// warpgroup's columns: this thread's 32 values `v`, then the quad's.
+  Value emitTileAmax(const ConsumerTile &ct, ArrayRef<Value> v, int64_t slot,
+                     int64_t t);
+  /// The codes of tile `t` of row slot `slot` (scale `s`), stored.
+  void emitTileCodes(const ConsumerTile &ct, ArrayRef<Value> v, int64_t slot,
+                     int64_t t, Value s, Value rowOffset, Value rowOk);
 };
 
 } // namespace gemm

@@ -61,7 +61,7 @@ namespace {
 /// tmapSA, sb, d (pointers), m (i32)[, c (pointer)] (GemmKernelConfig.h);
 /// grouped kernels end with the pointer to the group counts (masked) or the
 /// per-row group index (contiguous), both i32; dynamic-K kernels with k
-/// (i32).
+/// (i32); quantize-epilogue kernels with the scales pointer (d: the codes).
 LLVM::LLVMFuncOp createKernelFunction(GemmEmitter &e, StringRef name) {
   ImplicitLocOpBuilder &b = e.b;
   SmallVector<Type> argTypes(5, e.ir.ptr);
@@ -72,6 +72,8 @@ LLVM::LLVMFuncOp createKernelFunction(GemmEmitter &e, StringRef name) {
     argTypes.push_back(e.ir.ptr);
   if (e.dynamicK)
     argTypes.push_back(e.ir.i32);
+  if (e.cfg.quantizeEpilogue)
+    argTypes.push_back(e.ir.ptr);
   // .maxntid + .minnctapersm 1 give ptxas the register cap at entry that
   // setmaxnreg needs (otherwise it ignores setmaxnreg, warning C7508).
   auto fn = e.ir.createKernelFunction(name, argTypes, e.cfg.threads());
@@ -90,6 +92,8 @@ void bindParameters(GemmEmitter &e, Block *entry) {
   e.cPtr = e.hasAcc ? ir.toGlobal(entry->getArgument(6)) : Value();
   e.groupPtr = e.hasGroupArg ? ir.toGlobal(entry->getArgument(e.hasAcc ? 7 : 6))
                              : Value();
+  e.qsPtr = e.cfg.quantizeEpilogue ? ir.toGlobal(entry->getArguments().back())
+                                   : Value();
 }
 
 /// The thread's warpgroup and place in it, the CTA's place in the grid and

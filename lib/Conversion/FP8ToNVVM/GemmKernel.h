@@ -42,6 +42,11 @@ struct GemmKernelSpec {
   /// scales: A's per-row scales). fp8-launch-kernels hands it B as A (its
   /// 128x128 block scales one per row), A as B, and transposes D^T.
   bool swapAB = false;
+  /// The quantize epilogue (config.quantizeEpilogue): the FP8 type of the
+  /// codes and the fp8.quantize parameters (eps, pow2 scales) it follows.
+  Type quantizeType;
+  double quantizeEps = 1e-4;
+  bool quantizePow2 = false;
 };
 
 /// Builds the kernel `name` (its #fp8.gemm_kernel's symbol) at the

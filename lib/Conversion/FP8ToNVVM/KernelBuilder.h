@@ -88,6 +88,22 @@ struct KernelBuilder {
   Value fma(Value x, Value y, Value z) {
     return LLVM::FMAOp::create(b, x, y, z);
   }
+  /// |x| of an f32 by clearing the sign bit (exact, NaN stays NaN;
+  /// llvm.fabs would become a libdevice call in convert-gpu-to-nvvm).
+  Value absf(Value x) {
+    Value bits = arith::BitcastOp::create(b, i32, x);
+    return arith::BitcastOp::create(b, f32, andi(bits, c32(0x7FFFFFFF)));
+  }
+  /// max.NaN.f32 of `v` and the `v` of lane (lane ^ offset) of the warp
+  /// (shfl.sync.bfly; every lane of the warp takes part).
+  Value maxNaNBfly(Value v, int64_t offset) {
+    Value fullMask = c32(-1), clamp = c32(0x1f);
+    Value other = NVVM::ShflOp::create(
+        b, f32, fullMask, v, c32(offset), clamp,
+        NVVM::ShflKindAttr::get(b.getContext(), NVVM::ShflKind::bfly),
+        UnitAttr());
+    return arith::MaximumFOp::create(b, v, other); // max.NaN.f32
+  }
   /// Byte-offset GEP on an i8 base pointer.
   Value gep(Value base, Value byteOffset) {
     return LLVM::GEPOp::create(b, base.getType(), b.getI8Type(), base,

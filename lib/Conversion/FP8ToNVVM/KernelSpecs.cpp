@@ -293,6 +293,85 @@ getSwappedGemmKernelSpec(ScaledMatmulOp op, const GemmKernelOverrides &o,
   return spec;
 }
 
+QuantizeOp mlir::fp8::getEpilogueQuantize(ScaledMatmulOp op) {
+  Value d = op.getResult();
+  if (!d.hasOneUse())
+    return {};
+  auto q = dyn_cast<QuantizeOp>(*d.getUsers().begin());
+  auto aTy = cast<ScaledTensorType>(op.getA().getType());
+  if (!q || ShapedType::isDynamic(aTy.getShape()[1]))
+    return {};
+  auto qTy = cast<ScaledTensorType>(q.getResult().getType());
+  if (!isBlock(qTy, 1, 128) || !qTy.getScaleType().isF32() ||
+      !isSupportedFP8Type(qTy.getElementType()) || !q.getSaturate())
+    return {};
+  return q;
+}
+
+/// The tile of `c` made fit for the quantize epilogue (a 1x128 tile of D
+/// in one consumer's columns), or nullopt: the chosen tile when it fits;
+/// else, when no option fixed BLOCK_N or the consumers, the candidates
+/// BLOCK_M (the chosen one, 128, 64) x BLOCK_N (256 split over two
+/// consumers when 256 was chosen, 128) with the chosen tile order and
+/// cluster and as many stages as fit: the fastest under `model` (when the
+/// model chose the tile), else the first valid one.
+static std::optional<GemmKernelConfig>
+fitQuantizeEpilogue(GemmKernelConfig c, const GemmKernelOverrides &options,
+                    bool bPerColumn, const ChipSpec *model) {
+  c.quantizeEpilogue = true;
+  if (!*checkGemmKernelConfig(c))
+    return c;
+  if (options.blockN || options.consumers)
+    return std::nullopt;
+  SmallVector<int64_t, 3> heights{c.blockM};
+  for (int64_t h : {int64_t(128), int64_t(64)})
+    if (h != c.blockM)
+      heights.push_back(h);
+  SmallVector<int64_t, 2> widths{128};
+  if (c.blockN >= 256)
+    widths.insert(widths.begin(), 256);
+  std::optional<GemmKernelConfig> best;
+  double bestUs = 0;
+  for (int64_t blockM : heights)
+    for (int64_t blockN : widths) {
+      GemmKernelOverrides o;
+      o.blockM = blockM;
+      o.blockN = blockN;
+      o.groupM = c.groupM;
+      o.cluster = c.cluster;
+      GemmKernelConfig fit = makeGemmKernelConfig(c.m, c.n, c.k, o, bPerColumn);
+      fit.scaleK = c.scaleK;
+      fit.quantizeEpilogue = true;
+      fitStages(fit);
+      if (*checkGemmKernelConfig(fit))
+        continue;
+      if (!model || c.m == GemmKernelConfig::kDynamicM)
+        return fit;
+      double us = modelGemmCost(fit, *model).us;
+      if (!best || us < bestUs) {
+        best = fit;
+        bestUs = us;
+      }
+    }
+  return best;
+}
+
+/// The quantize epilogue computing `q` (getEpilogueQuantize) for `spec`
+/// when a tile fits (the options allowing).
+static void applyQuantizeEpilogue(QuantizeOp q, GemmKernelSpec &spec,
+                                  const GemmKernelOverrides &options,
+                                  bool bPerColumn, const ChipSpec *model) {
+  std::optional<GemmKernelConfig> fit =
+      fitQuantizeEpilogue(spec.config, options, bPerColumn, model);
+  if (!fit)
+    return;
+  spec.config = *fit;
+  spec.quantizeType =
+      cast<ScaledTensorType>(q.getResult().getType()).getElementType();
+  spec.quantizeEps = q.getEps().convertToDouble();
+  spec.quantizePow2 = q.getScaleMode() == ScaleMode::pow2;
+}
+
 FailureOr<GemmKernelSpec>
 mlir::fp8::getGemmKernelSpec(ScaledMatmulOp op,
                              const GemmKernelOverrides &overrides,
@@ -316,10 +395,15 @@ mlir::fp8::getGemmKernelSpec(ScaledMatmulOp op,
   if (ShapedType::isDynamic(k))
     k = GemmKernelConfig::kDynamicK;
   using SwapAB = GemmKernelOverrides::SwapAB;
+  // A quantized result takes the quantize epilogue of the 2-D kernel
+  // rather than swap-AB (unless forced): one launch and no D in HBM.
+  QuantizeOp quantize = overrides.quantizeEpilogue && m != 0
+                            ? getEpilogueQuantize(op)
+                            : QuantizeOp();
   if (canSwapAB(op) && m > 0 &&
       (overrides.swapAB == SwapAB::always ||
-       (overrides.swapAB == SwapAB::model && model && !overrides.any() &&
-        swapABPays(m, n, k, *model))))
+       (!quantize && overrides.swapAB == SwapAB::model && model &&
+        !overrides.any() && swapABPays(m, n, k, *model))))
     return getSwappedGemmKernelSpec(op, overrides, model);
   // K need not be a multiple of 16 (TMA global strides are): the host pads
   // the codes' rows to one with zero codes (fp8-launch-kernels).
@@ -355,6 +439,9 @@ mlir::fp8::getGemmKernelSpec(ScaledMatmulOp op,
     spec.aScaleWhole = *getWholeKScales(aTy);
     spec.bScaleWhole = *getWholeKScales(bTy);
   }
+  if (quantize)
+    applyQuantizeEpilogue(quantize, spec, overrides, bPerColumn,
+                          overrides.any() ? nullptr : model);
   StringRef why = checkGemmKernelConfig(spec.config);
   if (!why.empty()) {
     const GemmKernelConfig &c = spec.config;
@@ -486,7 +573,11 @@ GemmKernelAttr mlir::fp8::getGemmKernelAttr(MLIRContext *ctx,
       spec.hasCounts ? b.getBoolAttr(true) : BoolAttr(), c.blockM, c.blockN,
       c.blockK, c.stages, c.consumers, c.cluster, /*multicast=*/c.cluster,
       c.groupM, spec.swapAB ? b.getBoolAttr(true) : BoolAttr(),
-      KernelEpilogue::store, b.getStringAttr(chip.name), ctas, us, tflops);
+      c.quantizeEpilogue ? KernelEpilogue::quantize : KernelEpilogue::store,
+      spec.quantizeType,
+      c.quantizeEpilogue ? b.getF32FloatAttr(spec.quantizeEps) : FloatAttr(),
+      spec.quantizePow2 ? b.getBoolAttr(true) : BoolAttr(),
+      b.getStringAttr(chip.name), ctas, us, tflops);
 }
 
 QuantizeKernelAttr

@@ -44,6 +44,13 @@ FailureOr<GemmKernelSpec>
 getGemmKernelSpec(ScaledMatmulOp op, const GemmKernelOverrides &overrides,
                   const ChipSpec *model);
 
+/// The fp8.quantize the quantize epilogue of `op`'s kernel can compute:
+/// the only user of `op`'s result, quantizing it in 1x128 tiles along N
+/// ([1, 128] blocks, f32 scales, E4M3FN or E5M2, saturating), for a static
+/// K; null otherwise. getGemmKernelSpec fuses it when the tile allows
+/// (GemmKernelConfig::quantizeEpilogue) and records it in the spec.
+QuantizeOp getEpilogueQuantize(ScaledMatmulOp op);
+
 /// The same for fp8.grouped_scaled_matmul (GemmGrouping): its spec's
 /// config.m is M of one group (masked) or of A (contiguous); the model
 /// (config=auto) chooses for G * M x N x K (masked) or M x N x K with

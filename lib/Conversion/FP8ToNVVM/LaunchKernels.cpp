@@ -107,11 +107,12 @@ struct FP8LaunchKernelsPass
       return success(); // no kernels: nothing launches
     SmallVector<Operation *> ops;
     module.walk([&](Operation *op) {
-      // An empty problem has no kernel (fp8-lower-to-nvvm remarked it).
+      // An empty problem has no kernel (fp8-lower-to-nvvm remarked it); a
+      // quantize the GEMM kernel's epilogue computes goes with the GEMM.
       if (isa<ScaledMatmulOp, GroupedScaledMatmulOp, QuantizeOp, RequantizeOp>(
               op) &&
           op->getParentOfType<func::FuncOp>() &&
-          getEmptyProblemReason(op).empty())
+          getEmptyProblemReason(op).empty() && !isEpilogueQuantize(module, op))
         ops.push_back(op);
     });
     // Transposes of a scaled tensor's codes or scales (the Dgrad's W^T,
@@ -179,6 +180,46 @@ struct FP8LaunchKernelsPass
     return std::make_pair(ref, attr);
   }
 
+  /// Whether `op` is an fp8.quantize whose GEMM's kernel (the one its
+  /// input's fp8.scaled_matmul names) has the quantize epilogue.
+  static bool isEpilogueQuantize(ModuleOp module, Operation *op) {
+    auto q = dyn_cast<QuantizeOp>(op);
+    auto gemm = q ? q.getInput().getDefiningOp<ScaledMatmulOp>() : nullptr;
+    auto ref =
+        gemm
+            ? gemm->getAttrOfType<SymbolRefAttr>(FP8Dialect::kKernelRefAttrName)
+            : nullptr;
+    Operation *kernel =
+        ref ? SymbolTable::lookupSymbolIn(module, ref) : nullptr;
+    auto attr =
+        kernel
+            ? kernel->getAttrOfType<GemmKernelAttr>(FP8Dialect::kKernelAttrName)
+            : nullptr;
+    return attr && attr.hasQuantizeEpilogue();
+  }
+
+  /// The fp8.quantize of `gemm`'s result that its kernel (`attr`, with the
+  /// quantize epilogue) computes; an error when the IR no longer matches.
+  static FailureOr<QuantizeOp> getFusedQuantize(Operation *gemm,
+                                                GemmKernelAttr attr) {
+    auto mm = dyn_cast<ScaledMatmulOp>(gemm);
+    QuantizeOp q = mm ? getEpilogueQuantize(mm) : nullptr;
+    if (!q)
+      return gemm->emitOpError("fp8-launch-kernels: kernel (")
+             << attr
+             << ") has the quantize epilogue, but the op's result is not "
+                "the input of one fp8.quantize into 1x128 tiles";
+    auto qTy = cast<ScaledTensorType>(q.getResult().getType());
+    bool pow2 = q.getScaleMode() == ScaleMode::pow2;
+    if (qTy.getElementType() != attr.getQ() ||
+        !q.getEps().bitwiseIsEqual(attr.getQEps().getValue()) ||
+        pow2 != (attr.getQPow2() && attr.getQPow2().getValue()))
+      return q.emitOpError("fp8-launch-kernels: the quantize epilogue of "
+                           "kernel (")
+             << attr << ") does not compute this op";
+    return q;
+  }
+
   /// fp8.scaled_matmul or fp8.grouped_scaled_matmul: one launcher call
   /// (one kernel launch, also for all the groups of a grouped op).
   LogicalResult rewriteGemm(ModuleOp module, Operation *gemm) {
@@ -213,7 +254,8 @@ struct FP8LaunchKernelsPass
         attr.getGroups() != spec->numGroups ||
         attr.hasCounts() != spec->hasCounts || attr.getA() != spec->aType ||
         attr.getB() != spec->bType || attr.getD() != spec->resultType ||
-        attr.getC() != spec->accType || spec->swapAB != swapAB)
+        attr.getC() != spec->accType || spec->swapAB != swapAB ||
+        c.quantizeEpilogue != attr.hasQuantizeEpilogue())
       return gemm->emitOpError("fp8-launch-kernels: kernel ")
              << ref << " (" << attr << ") does not compute this op";
     ImplicitLocOpBuilder b(gemm->getLoc(), gemm);
@@ -247,9 +289,20 @@ struct FP8LaunchKernelsPass
     // out-of-bounds zero fill past it, and adds nothing to the sums.
     Value aData = padCodes(b, aCodes), bData = padCodes(b, bCodes);
     // E8M0 scales (UE8M0, DeepSeek-V3.1's checkpoints): the kernels read
-    // f32, the exact widening of the contract.
-    aScales = widenE8M0Scales(b, aScales);
-    bScales = widenE8M0Scales(b, bScales);
+    // f32, the exact widening of the contract, done on the device by the
+    // transpose kernel that changes the scales' layout (A's, per-column
+    // B's), else in place (LaunchOperands.h).
+    const bool bTransposed = shape.bScalesPerColumn && !spec->bScaleWhole;
+    FailureOr<Value> aWide = spec->aScaleWhole
+                                 ? widenE8M0OnDevice(b, module, gemm, aScales)
+                                 : FailureOr<Value>(aScales);
+    FailureOr<Value> bWide = bTransposed
+                                 ? FailureOr<Value>(bScales)
+                                 : widenE8M0OnDevice(b, module, gemm, bScales);
+    if (failed(aWide) || failed(bWide))
+      return failure();
+    aScales = *aWide;
+    bScales = *bWide;
     // A per-tensor scale reaches the whole-K kernel as one per row of A
     // and column of the output.
     if (spec->aScaleWhole)
@@ -278,9 +331,25 @@ struct FP8LaunchKernelsPass
     }
 
     auto resTy = cast<RankedTensorType>(result.getType());
-    Value d = allocLike(b, resTy, mSizes);
+    // The quantize epilogue writes the quantized result's codes and 1x128
+    // scales in place of D (GemmKernelConfig.h).
+    QuantizeOp fused;
+    if (c.quantizeEpilogue) {
+      FailureOr<QuantizeOp> q = getFusedQuantize(gemm, attr);
+      if (failed(q))
+        return failure();
+      fused = *q;
+    }
+    auto qTy = fused ? cast<ScaledTensorType>(fused.getResult().getType())
+                     : ScaledTensorType();
+    Value d = fused ? allocLike(b, qTy.getDataTensorType(), mSizes)
+                    : allocLike(b, resTy, mSizes);
+    // Its scales [M, ceil(N / 128)] have D's rows.
+    Value s = fused ? allocLike(b, qTy.getScaleTensorType(), mSizes) : Value();
     SmallVector<Value> args{toBuffer(b, aData), toBuffer(b, bData),
                             toBuffer(b, *saT), toBuffer(b, bScales), d};
+    if (s)
+      args.push_back(s);
     if (opC)
       args.push_back(toBuffer(b, opC));
     // Grouped: the counts (masked) or per-row group index (contiguous) last.
@@ -289,7 +358,14 @@ struct FP8LaunchKernelsPass
     func::FuncOp fn =
         getOrDeclareLauncher(module, ref, attr, ValueRange(args).getTypes());
     func::CallOp::create(b, fn, args);
-    result.replaceAllUsesWith(toTensor(b, d, resTy));
+    if (fused) {
+      fused.getResult().replaceAllUsesWith(
+          AssembleOp::create(b, qTy, toTensor(b, d, qTy.getDataTensorType()),
+                             toTensor(b, s, qTy.getScaleTensorType())));
+      fused->erase();
+    } else {
+      result.replaceAllUsesWith(toTensor(b, d, resTy));
+    }
     gemm->erase();
     return success();
   }
@@ -409,9 +485,12 @@ struct FP8LaunchKernelsPass
              << ") does not compute this op";
     ImplicitLocOpBuilder b(op.getLoc(), op);
     auto in = DisassembleOp::create(b, op.getInput());
-    // The kernel reads f32 input scales: E8M0 ones are widened (exact).
-    replaceByLaunch(module, b, op, *kernel,
-                    {in.getData(), widenE8M0Scales(b, in.getScales())}, {}, {});
+    // The kernel reads f32 input scales: E8M0 ones are widened (exact), on
+    // the device.
+    FailureOr<Value> scales = widenE8M0OnDevice(b, module, op, in.getScales());
+    if (failed(scales))
+      return failure();
+    replaceByLaunch(module, b, op, *kernel, {in.getData(), *scales}, {}, {});
     return success();
   }
 };

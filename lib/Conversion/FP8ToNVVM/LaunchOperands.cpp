@@ -11,7 +11,6 @@
 #include "Launchers.h"
 #include "TransposeKernel.h"
 
-#include "fp8/Dialect/FP8/Utils/FP8Arith.h"
 #include "fp8/Target/Hopper/GemmKernelConfig.h"
 #include "fp8/Target/Hopper/TransposeKernelConfig.h"
 
@@ -109,6 +108,9 @@ FailureOr<Value> mlir::fp8::transposeOnDevice(ImplicitLocOpBuilder &b,
   int64_t rows = ty.getDimSize(rank - 2), cols = ty.getDimSize(rank - 1);
   SmallVector<int64_t> shape(ty.getShape().drop_back(2));
   SmallVector<Value> sizes; // the result's dynamic sizes, in order
+  for (int64_t d = 0; d + 2 < rank; ++d)
+    if (ty.isDynamicDim(d))
+      sizes.push_back(tensor::DimOp::create(b, v, d));
   if (ShapedType::isDynamic(cols))
     sizes.push_back(tensor::DimOp::create(b, v, rank - 1));
   int64_t padRows = staticRows;
@@ -122,9 +124,13 @@ FailureOr<Value> mlir::fp8::transposeOnDevice(ImplicitLocOpBuilder &b,
     padRows = ShapedType::kDynamic;
   }
   shape.append({cols, padRows});
-  auto outTy = RankedTensorType::get(shape, ty.getElementType());
+  // E8M0 scales are widened to the f32 the kernels read on the way.
+  const bool widen = isa<Float8E8M0FNUType>(ty.getElementType());
+  auto outTy = RankedTensorType::get(shape, widen ? b.getF32Type()
+                                                  : ty.getElementType());
   auto kernel = getOrBuildTransposeKernel(
-      module, ty.getElementType().getIntOrFloatBitWidth(), repeatRows, user);
+      module, ty.getElementType().getIntOrFloatBitWidth(), repeatRows, user,
+      widen);
   if (failed(kernel))
     return failure();
   Value in = toBuffer(b, v);
@@ -164,26 +170,36 @@ Value mlir::fp8::broadcastTensorScale(ImplicitLocOpBuilder &b, Value scales,
   return linalg::FillOp::create(b, s, init).getResult(0);
 }
 
-Value mlir::fp8::widenE8M0Scales(ImplicitLocOpBuilder &b, Value scales) {
+FailureOr<Value> mlir::fp8::widenE8M0OnDevice(ImplicitLocOpBuilder &b,
+                                              ModuleOp module, Operation *user,
+                                              Value scales) {
   auto ty = cast<RankedTensorType>(scales.getType());
   if (!isa<Float8E8M0FNUType>(ty.getElementType()))
     return scales;
-  SmallVector<Value> dyn;
-  for (int64_t d = 0; d < ty.getRank(); ++d)
-    if (ty.isDynamicDim(d))
-      dyn.push_back(tensor::DimOp::create(b, scales, d));
-  Value init = tensor::EmptyOp::create(b, ty.getShape(), b.getF32Type(), dyn);
-  SmallVector<AffineMap> maps(2, b.getMultiDimIdentityMap(ty.getRank()));
-  SmallVector<utils::IteratorType> iters(ty.getRank(),
-                                         utils::IteratorType::parallel);
-  return linalg::GenericOp::create(
-             b, TypeRange{init.getType()}, ValueRange{scales}, ValueRange{init},
-             maps, iters,
-             [](OpBuilder &nb, Location loc, ValueRange args) {
-               linalg::YieldOp::create(nb, loc,
-                                       createF32FromE8M0(nb, loc, args[0]));
-             })
-      .getResult(0);
+  // [..., R, C] -> [..., R, 1, C] -> (transposed) [..., R, C, 1] -> [..., R,
+  // C]: each one-row transpose keeps its elements in place.
+  int64_t rank = ty.getRank();
+  SmallVector<ReassociationIndices> rowOne;
+  for (int64_t d = 0; d < rank; ++d)
+    rowOne.push_back(d < rank - 2    ? ReassociationIndices{d}
+                     : d == rank - 2 ? ReassociationIndices{d, d + 1}
+                                     : ReassociationIndices{d + 1});
+  SmallVector<int64_t> shape(ty.getShape());
+  shape.insert(shape.end() - 1, 1);
+  Value rows = tensor::ExpandShapeOp::create(
+      b, RankedTensorType::get(shape, ty.getElementType()), scales, rowOne);
+  FailureOr<Value> wide =
+      transposeOnDevice(b, module, user, rows, /*rowMultiple=*/1);
+  if (failed(wide))
+    return failure();
+  SmallVector<ReassociationIndices> colOne;
+  for (int64_t d = 0; d < rank; ++d)
+    colOne.push_back(d < rank - 1 ? ReassociationIndices{d}
+                                  : ReassociationIndices{d, d + 1});
+  return tensor::CollapseShapeOp::create(
+             b, RankedTensorType::get(ty.getShape(), b.getF32Type()), *wide,
+             colOne)
+      .getResult();
 }
 
 Value mlir::fp8::toBuffer(ImplicitLocOpBuilder &b, Value tensor) {

@@ -21,13 +21,12 @@ namespace fp8 {
 /// roundUp(K, 16)] (`codes` itself when K is a multiple of 16).
 Value padCodes(ImplicitLocOpBuilder &b, Value codes);
 
-/// `v` [..., R, C] (FP8 codes or f32 scales; the leading dimensions
-/// static) transposed on the device into [..., C, Rp], Rp = roundUp(R,
-/// `rowMultiple`) or `staticRows` when given (>= R, a static R), the
-/// padding zero: a call of the transpose kernel's launcher (declared in
-/// `module`, the kernel built in its kernel module on first use) writing a
-/// fresh buffer, so a tensor one kernel writes and another reads in the
-/// other layout never visits the host (Residency.cpp). The uses:
+/// `v` [..., R, C] (FP8 codes, f32 or E8M0 scales) transposed on the device
+/// into [..., C, Rp], Rp = roundUp(R, `rowMultiple`) or `staticRows` when given
+/// (>= R, a static R), the padding zero: a call of the transpose kernel's
+/// launcher (declared in `module`, the kernel built in its kernel module on
+/// first use) writing a fresh buffer, so a tensor one kernel writes and another
+/// reads in the other layout never visits the host (Residency.cpp). The uses:
 /// - per-row scales (A's; B's when per column) [..., M, KB] -> [..., KB,
 ///   roundUp(M, 4)], the K-block-major layout with 16-byte aligned rows the
 ///   GEMM kernel's TMA reads (a masked grouped GEMM's [G, M, KB] per
@@ -37,8 +36,9 @@ Value padCodes(ImplicitLocOpBuilder &b, Value codes);
 ///   scales [NB, KB] as the swapped kernel's per-row A scales [KB,
 ///   roundUp(N, 4)]: `repeatRows` = 128 writes each input row 128 times
 ///   (`staticRows` then gives the output rows).
-/// R and C may be dynamic (a run-time M or K). Fails (an error on `user`)
-/// without a kernel module.
+/// E8M0 scales come out as f32 (widened exactly on the way). Any size may
+/// be dynamic (a run-time M or K). Fails (an error on `user`) without a
+/// kernel module.
 FailureOr<Value> transposeOnDevice(ImplicitLocOpBuilder &b, ModuleOp module,
                                    Operation *user, Value v,
                                    int64_t rowMultiple, int64_t staticRows = 0,
@@ -50,9 +50,13 @@ FailureOr<Value> transposeOnDevice(ImplicitLocOpBuilder &b, ModuleOp module,
 Value broadcastTensorScale(ImplicitLocOpBuilder &b, Value scales, Value codes);
 
 /// E8M0 (f8E8M0FNU) scales widened to f32 (2^(code - 127), the numerics
-/// contract's createF32FromE8M0: exact), elementwise, the shape kept; f32
-/// scales are returned as they are. The GEMM kernels read f32 scales.
-Value widenE8M0Scales(ImplicitLocOpBuilder &b, Value scales);
+/// contract's createF32FromE8M0: exact) on the device, the shape kept: the
+/// transpose kernel's widening variant over [..., R, 1, C], whose one-row
+/// transposes leave every element in place. f32 scales are returned as
+/// they are. The GEMM and requantize kernels read f32 scales; E8M0 scales
+/// that change layout on the way are widened by transposeOnDevice.
+FailureOr<Value> widenE8M0OnDevice(ImplicitLocOpBuilder &b, ModuleOp module,
+                                   Operation *user, Value scales);
 
 /// A tensor handed to a launcher: its read-only buffer.
 Value toBuffer(ImplicitLocOpBuilder &b, Value tensor);

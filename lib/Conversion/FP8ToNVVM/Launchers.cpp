@@ -208,9 +208,10 @@ Value numElements(HostBuilder &h, Value v) {
 /// transposed and padded [KB, roundUp(M, 4)], B scales [ceil(N/128), KB]
 /// (per-column kernels, `_b1x128`: [KB, ceil(N / BLOCK_N) * BLOCK_N],
 /// transposed),
-/// d [M, N][, c [M, N]]), all host memrefs; Kp = K rounded up to a multiple
-/// of 16, the codes' rows padded with zero codes (TMA global strides are
-/// multiples of 16 bytes); the kernel ABI of GemmKernelConfig.h.
+/// d [M, N][, c [M, N]]), all host memrefs (the quantize epilogue: q
+/// codes [M, N] and scales [M, ceil(N / 128)] in d's place); Kp = K rounded up
+/// to a multiple of 16, the codes' rows padded with zero codes (TMA global
+/// strides are multiples of 16 bytes); the kernel ABI of GemmKernelConfig.h.
 /// Grouped kernels (`grouping`, G groups): B codes [G, N, Kp] and scales
 /// [G, ceil(N/128), KB]; masked also a [G, M, Kp], A scales [G, KB,
 /// roundUp(M, 4)], d (and c) [G, M, N]; the last argument is the i32 group
@@ -224,9 +225,12 @@ void buildGemmLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
                            bool resident = false) {
   HostBuilder h(b, resident);
   Value a = args[0], bw = args[1], saT = args[2], sb = args[3], d = args[4];
+  // The quantize epilogue's scales follow its codes (in d's place).
+  Value qs = c.quantizeEpilogue ? args[5] : Value();
+  size_t nOut = c.quantizeEpilogue ? 6 : 5;
   Value group = hasGroupArg ? args.back() : Value();
   size_t nFixed = hasGroupArg ? args.size() - 1 : args.size();
-  Value acc = nFixed > 5 ? args[5] : Value();
+  Value acc = nFixed > nOut ? args[nOut] : Value();
   const bool masked = grouping == GemmGrouping::masked;
   Value m = memref::DimOp::create(b, a, masked ? 1 : 0);
   h.chain = gpu::WaitOp::create(b, h.token, ValueRange{}).getAsyncToken();
@@ -242,6 +246,10 @@ void buildGemmLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
   auto dTy = cast<MemRefType>(d.getType());
   Value dDev = h.output(d, bytesOf(h, numElements(h, d), dTy.getElementType()),
                         dynamicSizes(b, d));
+  Value qsDev;
+  if (qs)
+    qsDev = h.output(qs, bytesOf(h, numElements(h, qs), b.getF32Type()),
+                     dynamicSizes(b, qs));
   Value groupDev;
   if (group)
     groupDev = h.input(group, bytesOf(h, numElements(h, group), b.getI32Type()),
@@ -327,6 +335,8 @@ void buildGemmLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
     kernelArgs.push_back(groupDev);
   if (kRun)
     kernelArgs.push_back(h.i32(kRun));
+  if (qsDev)
+    kernelArgs.push_back(qsDev);
   h.launch(kernel, grid, c.threads(), c.sharedMemoryBytes(), kernelArgs,
            c.cluster);
   if (kIf) {
@@ -408,10 +418,12 @@ void buildTransposeLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
   Value cols = memref::DimOp::create(b, in, rank - 1);
   Value outRows = memref::DimOp::create(b, out, rank - 1);
   h.chain = gpu::WaitOp::create(b, h.token, ValueRange{}).getAsyncToken();
+  // The widening kernel's output is f32, its input E8M0 codes.
   Type elem = inTy.getElementType();
+  Type outElem = cast<MemRefType>(out.getType()).getElementType();
   Value inDev =
       h.input(in, bytesOf(h, numElements(h, in), elem), dynamicSizes(b, in));
-  Value outDev = h.output(out, bytesOf(h, numElements(h, out), elem),
+  Value outDev = h.output(out, bytesOf(h, numElements(h, out), outElem),
                           dynamicSizes(b, out));
   Value grid = h.ceilDiv(numElements(h, out), TransposeKernelConfig::kThreads);
   h.launch(
@@ -443,8 +455,10 @@ func::FuncOp mlir::fp8::getOrDeclareLauncher(ModuleOp module,
 }
 
 SmallVector<unsigned> mlir::fp8::getLauncherResults(Attribute config) {
-  if (isa<GemmKernelAttr>(config))
-    return {4};
+  // A GEMM's D, or its quantize epilogue's codes and scales.
+  if (auto gemm = dyn_cast<GemmKernelAttr>(config))
+    return gemm.hasQuantizeEpilogue() ? SmallVector<unsigned>{4, 5}
+                                      : SmallVector<unsigned>{4};
   if (isa<TransposeKernelAttr>(config))
     return {1};
   return {1, 2};

@@ -116,6 +116,7 @@ struct FP8LowerToNVVMPass
              << "0 (the cost model's choice under config=auto, else 1), 1 or "
                 "2 CTAs per cluster sharing the B tile by TMA multicast";
     overrides.cluster = cluster;
+    overrides.quantizeEpilogue = quantizeEpilogue;
     using SwapAB = GemmKernelOverrides::SwapAB;
     StringRef swap = swapAB;
     if (swap == "auto")
@@ -143,6 +144,30 @@ struct FP8LowerToNVVMPass
                                    {FlatSymbolRefAttr::get(ctx, name)}));
   }
   bool autoConfig = true;
+
+  /// The quantize ops a GEMM kernel's quantize epilogue computes get no
+  /// kernel of their own; a remark names the fusion.
+  static void dropEpilogueQuantizes(ArrayRef<Operation *> gemms,
+                                    ArrayRef<GemmKernelSpec> specs,
+                                    SmallVectorImpl<Operation *> &quantizeOps,
+                                    SmallVectorImpl<QuantizeKernelSpec> &qs) {
+    llvm::SmallPtrSet<Operation *, 8> fused;
+    for (auto [op, spec] : llvm::zip_equal(gemms, specs)) {
+      if (!spec.config.quantizeEpilogue)
+        continue;
+      QuantizeOp q = getEpilogueQuantize(cast<ScaledMatmulOp>(op));
+      fused.insert(q);
+      emitRemark(op->getLoc(), "fp8-lower-to-nvvm: the GEMM kernel's "
+                               "epilogue computes the fp8.quantize of its "
+                               "result (1x128 tiles): one launch, no result "
+                               "in global memory");
+    }
+    for (size_t i = quantizeOps.size(); i-- > 0;)
+      if (fused.contains(quantizeOps[i])) {
+        quantizeOps.erase(quantizeOps.begin() + i);
+        qs.erase(qs.begin() + i);
+      }
+  }
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -200,6 +225,7 @@ struct FP8LowerToNVVMPass
         return signalPassFailure();
       specs.push_back(*spec);
     }
+    dropEpilogueQuantizes(ops, specs, quantizeOps, quantizeSpecs);
 
     OpBuilder b(module.getBodyRegion());
     b.setInsertionPointToEnd(module.getBody());

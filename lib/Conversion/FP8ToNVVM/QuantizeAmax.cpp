@@ -72,16 +72,9 @@ Value QuantizeEmitter::emitAmax(StringRef amaxSymbol) {
 }
 
 Value QuantizeEmitter::emitLaneAmax() {
-  // |x| by clearing the sign bit (exact, NaN stays NaN; llvm.fabs would
-  // become a libdevice call in convert-gpu-to-nvvm).
-  auto abs = [&](Value v) -> Value {
-    Value bits = arith::BitcastOp::create(b, ir.i32, v);
-    return arith::BitcastOp::create(b, ir.f32,
-                                    ir.andi(bits, ir.c32(0x7FFFFFFF)));
-  };
   Value amax = zero;
   for (Value v : x)
-    amax = arith::MaximumFOp::create(b, amax, abs(v)); // max.NaN.f32
+    amax = arith::MaximumFOp::create(b, amax, ir.absf(v)); // max.NaN.f32
   return amax;
 }
 
@@ -93,13 +86,8 @@ Value QuantizeEmitter::emitBlockAmax(Value amax, StringRef amaxSymbol) {
 }
 
 Value QuantizeEmitter::emitWarpAmax(Value amax) {
-  Value fullMask = ir.c32(-1), clamp = ir.c32(0x1f);
   for (int64_t off = 16; off >= 1; off /= 2)
-    amax = arith::MaximumFOp::create( // max.NaN.f32
-        b, amax,
-        NVVM::ShflOp::create(b, ir.f32, fullMask, amax, ir.c32(off), clamp,
-                             NVVM::ShflKindAttr::get(ctx, NVVM::ShflKind::bfly),
-                             UnitAttr()));
+    amax = ir.maxNaNBfly(amax, off);
   return amax;
 }
 

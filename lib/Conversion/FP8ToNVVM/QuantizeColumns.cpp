@@ -25,17 +25,11 @@ using namespace mlir::fp8;
 using namespace mlir::fp8::quantize;
 
 SmallVector<Value> QuantizeEmitter::emitColumnAmax(StringRef colAmaxSymbol) {
-  // |x| by clearing the sign bit (exact; NaN stays NaN), as emitLaneAmax.
-  auto abs = [&](Value v) -> Value {
-    Value bits = arith::BitcastOp::create(b, ir.i32, v);
-    return arith::BitcastOp::create(b, ir.f32,
-                                    ir.andi(bits, ir.c32(0x7FFFFFFF)));
-  };
   SmallVector<Value> amax(colsPerLane, zero);
   for (int64_t r = 0; r < rowsPerWarp; ++r)
     for (int64_t j = 0; j < colsPerLane; ++j)
       amax[j] = arith::MaximumFOp::create(b, amax[j], // max.NaN.f32
-                                          abs(x[r * colsPerLane + j]));
+                                          ir.absf(x[r * colsPerLane + j]));
   // slot(w, j): warp w's amax of the lane's column j, at [w][4 lane + j].
   Value smem = LLVM::AddressOfOp::create(b, ir.ptrShared, colAmaxSymbol);
   Value laneCol = ir.mul(lane, ir.c32(colsPerLane));

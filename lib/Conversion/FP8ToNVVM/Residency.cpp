@@ -9,7 +9,8 @@
 //
 // - a launcher input without a device copy is copied to the device (the
 //   function's arguments: on their first device use); one with a copy is
-//   read there;
+//   read there, and so is a view of one (a reshaped kernel result: the
+//   same view op applied to the device copy);
 // - a launcher result gets a fresh device buffer; the host buffer is stale;
 // - a host op that reads a buffer (or a view of it) whose host copy is
 //   stale gets it copied back first; one that may write it drops the
@@ -29,6 +30,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
@@ -251,25 +253,52 @@ private:
     return nullptr;
   }
 
+  /// Whether `v` is a buffer with a device copy or a view (a chain of
+  /// ViewLikeOpInterface ops) of one.
+  bool onDevice(Value v) {
+    if (find(v))
+      return true;
+    auto view = v.getDefiningOp<ViewLikeOpInterface>();
+    return view && view->getNumResults() == 1 && onDevice(view.getViewSource());
+  }
+
+  /// The device buffer of `v` (onDevice): its copy, or the same view of the
+  /// copy of what it views (a view only relabels the elements of a buffer,
+  /// and a device copy has its host buffer's type and layout).
+  Value deviceOf(ImplicitLocOpBuilder &b, Value v) {
+    if (DeviceCopy *c = find(v))
+      return c->dev;
+    auto view = v.getDefiningOp<ViewLikeOpInterface>();
+    IRMapping map;
+    map.map(view.getViewSource(), deviceOf(b, view.getViewSource()));
+    return b.clone(*view, map)->getResult(0);
+  }
+
   void launch(func::CallOp call, func::FuncOp callee) {
     SmallVector<unsigned> results =
         getLauncherResults(callee->getAttr(FP8Dialect::kKernelAttrName));
     ImplicitLocOpBuilder b(call.getLoc(), call);
     auto isResult = [&](unsigned i) { return llvm::is_contained(results, i); };
-    // The host buffers the launch reads current where they have no device
-    // copy of their own (a view of a kernel's result), and the buffers it
-    // writes without a device copy (the kernel writes all of them).
+    // The host buffers the launch reads current where neither they nor
+    // what they view have a device copy, and the buffers it writes without
+    // a device copy (the kernel writes all of them). An input that views a
+    // buffer on the device (a kernel's result reshaped) is read there,
+    // through the same view of the device copy.
     for (auto [i, v] : llvm::enumerate(call.getOperands())) {
       if (isResult(i)) {
         copyBack(b, rootOf(v));
         drop(b, rootOf(v));
-      } else if (!find(v)) {
+      } else if (!onDevice(v)) {
         copyBack(b, rootOf(v));
       }
     }
     SmallVector<Value> operands;
     onStream(b, [&](Value t) {
       for (auto [i, v] : llvm::enumerate(call.getOperands())) {
+        if (!isResult(i) && onDevice(v)) {
+          operands.push_back(deviceOf(b, v));
+          continue;
+        }
         if (DeviceCopy *c = find(v)) {
           operands.push_back(c->dev);
           continue;

@@ -4,7 +4,9 @@
 // `bits`-bit elements, one thread per output element
 // (TransposeKernelConfig.h). The elements are moved as integers of their
 // width: FP8 codes, bf16 and f32 values are copied bit for bit, and the
-// padding is zero bits (+0.0, the zero code).
+// padding is zero bits (+0.0, the zero code). The widening variant reads
+// E8M0 codes and writes their f32 values with the CPU reference's own
+// builder (createF32FromE8M0).
 //
 //===----------------------------------------------------------------------===//
 #include "TransposeKernel.h"
@@ -12,6 +14,8 @@
 #include "KernelBuilder.h"
 #include "KernelSpecs.h"
 #include "fp8/Target/Hopper/TransposeKernelConfig.h"
+
+#include "fp8/Dialect/FP8/Utils/FP8Arith.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -23,9 +27,13 @@ namespace {
 
 /// in, out, batch, rows, cols, outRows: the kernel ABI.
 void buildTransposeBody(ImplicitLocOpBuilder &b, KernelBuilder &ir,
-                        Block *entry, int64_t bits, int64_t repeatRows) {
+                        Block *entry, int64_t bits, int64_t repeatRows,
+                        bool widenE8M0) {
   Type elem = b.getIntegerType(bits);
   int64_t bytes = bits / 8;
+  // What is stored: the element, or an E8M0 code's f32 value.
+  Type outElem = widenE8M0 ? ir.f32 : elem;
+  int64_t outBytes = widenE8M0 ? 4 : bytes;
   Value in = ir.toGlobal(entry->getArgument(0));
   Value out = ir.toGlobal(entry->getArgument(1));
   Value batch = entry->getArgument(2), rows = entry->getArgument(3);
@@ -46,7 +54,7 @@ void buildTransposeBody(ImplicitLocOpBuilder &b, KernelBuilder &ir,
   // The input row this output row repeats.
   if (repeatRows != 1)
     r = ir.divu(r, ir.c32(repeatRows));
-  auto valid = scf::IfOp::create(b, TypeRange{elem}, ir.ult(r, rows), true);
+  auto valid = scf::IfOp::create(b, TypeRange{outElem}, ir.ult(r, rows), true);
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&valid.getThenRegion().front());
@@ -55,15 +63,18 @@ void buildTransposeBody(ImplicitLocOpBuilder &b, KernelBuilder &ir,
     Value src = ir.add(ir.mul(ir.add(ir.mul(bi, rows), r), cols), c);
     Value p = LLVM::GEPOp::create(b, ir.ptrGlobal, elem, in,
                                   ValueRange{ir.zext64(src)});
-    scf::YieldOp::create(b,
-                         LLVM::LoadOp::create(b, elem, p, bytes).getResult());
+    Value v = LLVM::LoadOp::create(b, elem, p, bytes);
+    if (widenE8M0)
+      v = createF32FromE8M0(b, b.getLoc(), v);
+    scf::YieldOp::create(b, v);
     b.setInsertionPointToStart(&valid.getElseRegion().front());
-    scf::YieldOp::create(b,
-                         arith::ConstantIntOp::create(b, elem, 0).getResult());
+    scf::YieldOp::create(
+        b, widenE8M0 ? ir.cf32(0.0f)
+                     : arith::ConstantIntOp::create(b, elem, 0).getResult());
   }
-  Value p =
-      LLVM::GEPOp::create(b, ir.ptrGlobal, elem, out, ValueRange{ir.zext64(t)});
-  LLVM::StoreOp::create(b, valid.getResult(0), p, bytes);
+  Value p = LLVM::GEPOp::create(b, ir.ptrGlobal, outElem, out,
+                                ValueRange{ir.zext64(t)});
+  LLVM::StoreOp::create(b, valid.getResult(0), p, outBytes);
   b.setInsertionPointAfter(inRange);
   LLVM::ReturnOp::create(b, ValueRange{});
 }
@@ -72,14 +83,15 @@ void buildTransposeBody(ImplicitLocOpBuilder &b, KernelBuilder &ir,
 
 FailureOr<std::pair<SymbolRefAttr, TransposeKernelAttr>>
 mlir::fp8::getOrBuildTransposeKernel(ModuleOp module, int64_t bits,
-                                     int64_t repeatRows, Operation *user) {
+                                     int64_t repeatRows, Operation *user,
+                                     bool widenE8M0) {
   auto kernels = module.lookupSymbol<gpu::GPUModuleOp>(kKernelModuleName);
   if (!kernels)
     return user->emitOpError("fp8-launch-kernels: no kernel module @")
            << kKernelModuleName
            << " to hold the transpose kernel (run fp8-lower-to-nvvm first)";
   MLIRContext *ctx = module.getContext();
-  auto attr = TransposeKernelAttr::get(ctx, bits, repeatRows);
+  auto attr = TransposeKernelAttr::get(ctx, bits, repeatRows, widenE8M0);
   std::string name = attr.getSymbolName();
   auto ref = SymbolRefAttr::get(StringAttr::get(ctx, kKernelModuleName),
                                 {FlatSymbolRefAttr::get(ctx, name)});
@@ -95,6 +107,6 @@ mlir::fp8::getOrBuildTransposeKernel(ModuleOp module, int64_t bits,
   fn->setAttr(FP8Dialect::kKernelAttrName, attr);
   Block *entry = fn.addEntryBlock(b);
   b.setInsertionPointToStart(entry);
-  buildTransposeBody(b, ir, entry, bits, repeatRows);
+  buildTransposeBody(b, ir, entry, bits, repeatRows, widenE8M0);
   return std::make_pair(ref, attr);
 }

@@ -10,14 +10,15 @@ namespace mlir {
 namespace fp8 {
 
 /// The transpose kernel of `bits`-bit elements, each input row written
-/// `repeatRows` times (#fp8.transpose_kernel, ABI in
+/// `repeatRows` times, E8M0 codes (bits = 8) written as their f32 values
+/// with `widenE8M0` (#fp8.transpose_kernel, ABI in
 /// TransposeKernelConfig.h) in the kernel module of `module`, built at
 /// its end on first use (fp8-launch-kernels runs while the kernel module is
 /// still NVVM-level IR, right after fp8-lower-to-nvvm); its reference.
 /// Fails (with an error on `user`) when `module` has no kernel module.
 FailureOr<std::pair<SymbolRefAttr, TransposeKernelAttr>>
 getOrBuildTransposeKernel(ModuleOp module, int64_t bits, int64_t repeatRows,
-                          Operation *user);
+                          Operation *user, bool widenE8M0 = false);
 
 } // namespace fp8
 } // namespace mlir

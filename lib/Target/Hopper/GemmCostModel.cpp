@@ -28,8 +28,12 @@ constexpr double kFp8FlopPerClkPerSM = 8192;
 // FFMA lanes per SM per clock (4 SM sub-partitions x 32 lanes): the
 // promotion acc += partial * (sa * sb) is one FFMA per accumulator element.
 constexpr double kFfmaPerClkPerSM = 128;
-// The generated kernel writes bf16 or f32; the model charges bf16.
+// The generated kernel writes bf16 or f32; the model charges bf16, or,
+// with the quantize epilogue, a code and 1/128 of an f32 scale.
 constexpr double kOutBytes = 2;
+double outBytes(const GemmKernelConfig &c) {
+  return c.quantizeEpilogue ? 1.0 + 4.0 / 128 : kOutBytes;
+}
 
 const ChipSpec kChips[] = {
     {"h100-sxm", 132, 228 * 1024, 1979.0, 3.35, 50e6, 64.0, 1.0},
@@ -167,7 +171,7 @@ GemmCost mlir::fp8::modelGemmCost(const GemmKernelConfig &c,
   double tileL2Bytes = kb * (rowsA + colsBRead) * c.blockK +
                        promotions * kb * bm * 4 +
                        (c.bScalesPerColumn ? promotions * kb * bn * 4 : 0.0) +
-                       rowsA * colsB * kOutBytes;
+                       rowsA * colsB * outBytes(c);
   double tileL2S = tileL2Bytes / (chip.l2BytesPerClkPerSM * clockHz);
   r.l2Bytes = tileL2Bytes * static_cast<double>(r.tiles);
   r.computeUs = r.waves * tileComputeS * 1e6;
@@ -184,7 +188,7 @@ GemmCost mlir::fp8::modelGemmCost(const GemmKernelConfig &c,
   double operands = aBytes + bBytes;
   if (operands > chip.l2Bytes / 2)
     operands = gemmWaveOperandBytes(c, chip.smCount);
-  r.hbmBytes = operands + m * n * kOutBytes;
+  r.hbmBytes = operands + m * n * outBytes(c);
   r.hbmUs = r.hbmBytes / (chip.hbmTBps * 1e12) * 1e6;
 
   r.us = std::max({r.computeUs, r.l2Us, r.hbmUs}) + chip.fixedUs;

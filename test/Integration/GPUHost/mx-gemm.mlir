@@ -41,11 +41,11 @@
 
 // MX quantize kernels (a warp per 1x32 block, 8 per CTA: 200 * 12 / 8 =
 // 300 and 300 * 12 / 8 = 450 CTAs), the A scales [12, 200] and B scales
-// [12, Np] transposed on the device, the mxfp8 GEMM.
+// [12, Np] transposed and widened from E8M0 on the device, the mxfp8 GEMM.
 // LINEAR: launch fp8_quantize_200x384_1x32_f32_e4m3_pow2_ue8m0 grid 300 block 256
 // LINEAR: launch fp8_quantize_300x384_1x32_f32_e4m3_pow2_ue8m0 grid 450 block 256
-// LINEAR: launch fp8_transpose_b32
-// LINEAR: launch fp8_transpose_b32
+// LINEAR: launch fp8_transpose_b8_e8m0f32
+// LINEAR: launch fp8_transpose_b8_e8m0f32
 // LINEAR: launch fp8_scaled_matmul_200x300x384_e4m3_e4m3_bf16_b1x128_mx32
 // LINEAR: host-check: PASS linear: 200x300, 60000 outputs bit-exact
 // LINEAR-PASS: host-check: PASS linear: 200x300, 60000 outputs bit-exact

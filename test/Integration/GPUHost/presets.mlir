@@ -62,7 +62,8 @@
 
 // mxfp8: the quantize ops on the MX kernel (a warp per 1x32 block, 8 per
 // CTA: 200 * ceil(400 / 32) = 2600 blocks -> 325 CTAs, 300 * 13 = 3900 ->
-// 488), the scales transposed on the device (A's [200, 13] -> [13, 200]:
+// 488), the scales transposed and widened from E8M0 on the device (A's
+// [200, 13] -> [13, 200]:
 // 2600 elements, 256 per CTA -> 11 CTAs; B's [300, 13] -> [13, 5 * 64]:
 // 4160 -> 17), the mxfp8 GEMM (promotion every 32 K) with the fixed
 // 128 x 64 tile: 2 * 5 = 10 CTAs; K = 400 = 3 * 128 + 16, so its last K
@@ -73,8 +74,8 @@
 // MX-REMARKS-NOT: error
 // MX: fp8-emu-mgpu: launch fp8_quantize_200x400_1x32_f32_e4m3_pow2_ue8m0 grid 325 block 256
 // MX-NEXT: fp8-emu-mgpu: launch fp8_quantize_300x400_1x32_f32_e4m3_pow2_ue8m0 grid 488 block 256
-// MX-NEXT: fp8-emu-mgpu: launch fp8_transpose_b32 grid 11 block 256
-// MX-NEXT: fp8-emu-mgpu: launch fp8_transpose_b32 grid 17 block 256
+// MX-NEXT: fp8-emu-mgpu: launch fp8_transpose_b8_e8m0f32 grid 11 block 256
+// MX-NEXT: fp8-emu-mgpu: launch fp8_transpose_b8_e8m0f32 grid 17 block 256
 // MX-NEXT: fp8-emu-mgpu: launch fp8_scaled_matmul_200x300x400_e4m3_e4m3_bf16_b1x128_mx32_t128x64s8 grid 10 block 384 smem 214016
 // MX-NOT: fp8-emu-mgpu: launch
 // MX: host-check: PASS linear: 200x300, 60000 outputs bit-exact

@@ -48,17 +48,18 @@
 // Two linears in a chain, Y = (X W1^T) W2^T: arguments X, W1 256x384 and
 // W2 128x256 f32, (98304 + 98304 + 32768) * 4 = 917504 bytes, result Y
 // 256x128 f32, 131072 bytes, and nothing else: H = X W1^T (256x256 f32,
-// 262144 bytes) is quantized on the device and never crosses, nor do the
-// A scales of X (256x3) and H (256x2), transposed there.
+// 262144 bytes) is quantized by the first GEMM's quantize epilogue and
+// never stored, nor do the A scales of X (256x3) and H (256x2), transposed
+// on the device, cross.
 // CHAIN: host-check: transfers chain: 917504 bytes to the device, 131072 to the host
 // CHAIN: host-check: PASS chain: 256x128, 32768 outputs bit-exact
 // resident=false, launch by launch (in; out): quantize X (393216;
-// 98304 + 3072), quantize W1 (393216; 98304 + 24), GEMM 1 (98304 + 98304 +
-// 3072 + 24; H 262144), quantize H (262144; 65536 + 2048), quantize W2
-// (131072; 32768 + 8), GEMM 2 (65536 + 32768 + 2048 + 8; Y 131072):
-// 1479712 in, 693280 out; and the two A-scale transposes, X's 3072 and H's
-// 2048 bytes each way: 5120 more.
-// COPY: host-check: transfers chain: 1484832 bytes to the device, 698400 to the host
+// 98304 + 3072), quantize W1 (393216; 98304 + 24), GEMM 1 with the
+// quantize epilogue (98304 + 98304 + 3072 + 24; H's codes 65536 and scales
+// 2048), quantize W2 (131072; 32768 + 8), GEMM 2 (65536 + 32768 + 2048 +
+// 8; Y 131072): 1217568 in, 431136 out; and the two A-scale transposes,
+// X's 3072 and H's 2048 bytes each way: 5120 more.
+// COPY: host-check: transfers chain: 1222688 bytes to the device, 436256 to the host
 // COPY: host-check: PASS chain: 256x128, 32768 outputs bit-exact
 
 func.func @joint(%x: tensor<256x384xf32>, %w: tensor<128x384xf32>, %dy: tensor<256x128xf32>) -> (tensor<256x128xf32>, tensor<256x384xf32>, tensor<128x384xf32>) attributes {llvm.emit_c_interface} {

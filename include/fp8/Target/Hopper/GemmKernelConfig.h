@@ -23,7 +23,9 @@
 //             (every column a tile covers: bScaleColumns), so a thread's
 //             two adjacent columns are one aligned 8-byte load at a
 //             constant offset from its first, with no clamp
-//   4 d:      [M, N] bf16 or f32 output, row-major
+//   4 d:      [M, N] bf16 or f32 output, row-major; with the quantize
+//             epilogue (quantizeEpilogue) q: [M, N] FP8 codes (one byte
+//             each) of D quantized in 1x128 tiles along N
 //   5 m:      i32, the number of rows M at run time. A kernel compiled for
 //             a static M ignores it; a dynamic-M kernel (one per N, K and
 //             types, taking any M: `m == kDynamicM` in its configuration)
@@ -35,6 +37,8 @@
 //             run time (K, or K padded to 16); the kernel runs ceil(k / 128)
 //             K blocks, so k = 0 runs none (the launcher does not launch
 //             then: a tensor map cannot describe an empty extent).
+//   last s:   (quantize-epilogue kernels only) f32 [M, ceil(N / 128)],
+//             the dequantization scale of each 1x128 tile of D (after k).
 // Out-of-bounds TMA elements are zero-filled (K, M and N tails). The host
 // pads the rows of the codes to a multiple of 16 bytes with zero codes when
 // K is not one (TMA global strides), so the A/B maps describe [*, Kp].
@@ -92,6 +96,14 @@ struct GemmKernelConfig {
   /// are [K / 32, Mpad], the B scales [K / 32, Np], and the consumers
   /// promote after every wgmma k32 step (promotionsPerBlock() per K block).
   int64_t scaleK = 128;
+  /// The quantize epilogue: instead of storing D, the consumers round it to
+  /// D's element type, reduce each row's amax over every 1x128 tile along N
+  /// (the four lanes of a fragment quad, WgmmaFragment.h) and store its
+  /// FP8 codes and f32 scale, as fp8.quantize with [1, 128] blocks would
+  /// from the stored D (DeepSeek-V3 §3.3.2 activation tiles): one HBM round
+  /// trip of D fewer when the GEMM feeds only the next FP8 linear. A tile
+  /// lies in one consumer's columns (consumerN() a multiple of 128).
+  bool quantizeEpilogue = false;
   /// mxfp8's scale block along K (OCP MX: 32 elements per E8M0 scale).
   static constexpr int64_t kMxScaleK = 32;
 
@@ -299,6 +311,10 @@ inline const char *checkGemmKernelConfig(const GemmKernelConfig &c) {
   if (c.blockN % (8 * c.colSplits()) != 0)
     return "block-n must split into equal multiples of 8 columns per "
            "consumer (wgmma .m64nNk32: N a multiple of 8)";
+  if (c.quantizeEpilogue && c.consumerN() % 128 != 0)
+    return "the quantize epilogue needs block-n / splits a multiple of 128 "
+           "(each 1x128 tile of D lies in one consumer warpgroup's columns, "
+           "its amax reduced within the warpgroup)";
   if (c.stages < 1 || 2 * c.stages * 8 > GemmKernelConfig::kBarrierBytes)
     return "stages must be in 1..64";
   if (c.groupM < 1 || c.groupM > 4096)
@@ -383,6 +399,10 @@ struct GemmKernelOverrides {
   /// Swap-AB (D^T = B A^T) for a GEMM that can run so: the cost model
   /// decides (config=auto; never under config=fixed), or always, or never.
   enum class SwapAB { model, always, never } swapAB = SwapAB::model;
+  /// Whether a GEMM whose result only an fp8.quantize into 1x128 tiles reads
+  /// gets the quantize epilogue (GemmKernelConfig::quantizeEpilogue) where
+  /// its tile allows one.
+  bool quantizeEpilogue = true;
   bool any() const { return blockM || blockN || stages || consumers; }
 };
 

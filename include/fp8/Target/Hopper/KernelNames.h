@@ -18,7 +18,9 @@
 //             and column of B along the whole K (scale_k = k, the rowwise
 //             and per-tensor presets); _swapab: D^T = B A^T (the op's
 //             N x M x K, A and B swapped: a small-M GEMM); _mx32: a scale
-//             per 32 K of each row of A and B (mxfp8);
+//             per 32 K of each row of A and B (mxfp8); _q<fp8>[_pow2]
+//             [_eps<bits>]: the quantize epilogue (D stored as 1x128-tile
+//             FP8 codes and scales, the quantize suffixes below);
 //             <M> is `dyn` for a kernel taking M at run time
 //             (fp8_scaled_matmul_dynx2112x7168_e4m3_e4m3_bf16), <K> `dyn`
 //             for one taking K at run time (the Wgrad GEMM over a run-time
@@ -45,9 +47,10 @@
 //             fp8_quantize_200x400_tensor_f32_e4m3)
 //             <bits>: the f32 bit pattern of eps in lower-case hex, present
 //             when eps is not the default 1e-4.
-//   transpose: fp8_transpose_b<bits>[_r<R>] (8: FP8 codes, 16: bf16, 32:
-//             f32; every size at run time; _r<R>: each input row written R
-//             times, a swap-AB GEMM's block scales as one per row).
+//   transpose: fp8_transpose_b<bits>[_r<R>][_e8m0f32] (8: FP8 codes, 16:
+//             bf16, 32: f32; every size at run time; _r<R>: each input row
+//             written R times, a swap-AB GEMM's block scales as one per row;
+//             _e8m0f32: E8M0 scale codes in, their f32 values out).
 //
 //===----------------------------------------------------------------------===//
 #ifndef FP8_TARGET_HOPPER_KERNELNAMES_H
@@ -154,6 +157,20 @@ inline std::string getGemmKernelConfigSuffix(int64_t blockM, int64_t blockN,
   return s;
 }
 
+/// `_pow2` and `_eps<bits>` (eps other than the default 1e-4): kernels that
+/// differ only in their quantization parameters get their own names.
+inline std::string getQuantizeParamsSuffix(bool pow2, float eps) {
+  std::string s = pow2 ? "_pow2" : "";
+  if (eps != 1e-4f) {
+    uint32_t bits;
+    std::memcpy(&bits, &eps, sizeof(bits));
+    char hex[9];
+    std::snprintf(hex, sizeof(hex), "%x", bits);
+    s += std::string("_eps") + hex;
+  }
+  return s;
+}
+
 /// The quantize kernel of a rows x cols input into blockRows x 128 blocks.
 inline std::string
 getQuantizeKernelName(int64_t rows, int64_t cols, int64_t blockRows,
@@ -171,25 +188,26 @@ getQuantizeKernelName(int64_t rows, int64_t cols, int64_t blockRows,
            : std::to_string(blockRows) + "x" + std::to_string(blockCols)) +
       "_" + getKernelElementTypeName(input) + "_" +
       getKernelElementTypeName(fp8);
-  if (pow2)
-    name += "_pow2";
-  if (eps != 1e-4f) {
-    // Kernels that differ only in eps get their own name.
-    uint32_t bits;
-    std::memcpy(&bits, &eps, sizeof(bits));
-    char hex[9];
-    std::snprintf(hex, sizeof(hex), "%x", bits);
-    name += std::string("_eps") + hex;
-  }
-  return name;
+  return name + getQuantizeParamsSuffix(pow2, eps);
+}
+
+/// A GEMM kernel with the quantize epilogue (1x128 tiles of `fp8` codes).
+inline std::string getGemmKernelQuantizeSuffix(KernelElementType fp8, bool pow2,
+                                               float eps) {
+  return std::string("_q") + getKernelElementTypeName(fp8) +
+         getQuantizeParamsSuffix(pow2, eps);
 }
 
 /// The transpose kernel of `bits`-bit elements, each input row repeated
-/// `repeatRows` times (TransposeKernelConfig.h).
-inline std::string getTransposeKernelName(int64_t bits, int64_t repeatRows) {
+/// `repeatRows` times, E8M0 codes widened to f32 with `widenE8M0`
+/// (TransposeKernelConfig.h).
+inline std::string getTransposeKernelName(int64_t bits, int64_t repeatRows,
+                                          bool widenE8M0 = false) {
   std::string name = "fp8_transpose_b" + std::to_string(bits);
   if (repeatRows != 1)
     name += "_r" + std::to_string(repeatRows);
+  if (widenE8M0)
+    name += "_e8m0f32";
   return name;
 }
 

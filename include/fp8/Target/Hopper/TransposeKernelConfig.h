@@ -10,7 +10,8 @@
 // Kernel ABI (parameters in order; pointers are 64-bit generic pointers to
 // global memory, sizes i32):
 //   0 in      : [batch, rows, cols] elements of `bits` bits, row-major
-//   1 out     : [batch, cols, outRows] elements, row-major
+//   1 out     : [batch, cols, outRows] elements, row-major (f32 for a
+//               kernel widening E8M0 codes: widen_e8m0)
 //   2 batch, 3 rows, 4 cols, 5 outRows
 // No shared memory. One thread per output element, kThreads per CTA, a 1-D
 // grid of ceil(batch * cols * outRows / kThreads) CTAs: thread t writes

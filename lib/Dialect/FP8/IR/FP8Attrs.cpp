@@ -8,6 +8,8 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::fp8;
 
@@ -385,10 +387,12 @@ KernelElementType mlir::fp8::getKernelElementType(Type t) {
 static bool isBF16OrF32(Type t) { return t && (t.isBF16() || t.isF32()); }
 
 /// The launch configuration of a #fp8.gemm_kernel's fields.
-static GemmKernelConfig
-makeConfig(int64_t m, int64_t n, int64_t k, int64_t blockM, int64_t blockN,
-           int64_t blockK, int64_t stages, int64_t consumers, int64_t groupM,
-           int64_t bScaleRows, int64_t scaleK, int64_t cluster) {
+static GemmKernelConfig makeConfig(int64_t m, int64_t n, int64_t k,
+                                   int64_t blockM, int64_t blockN,
+                                   int64_t blockK, int64_t stages,
+                                   int64_t consumers, int64_t groupM,
+                                   int64_t bScaleRows, int64_t scaleK,
+                                   int64_t cluster, KernelEpilogue epilogue) {
   GemmKernelConfig c;
   c.m = ShapedType::isDynamic(m) ? GemmKernelConfig::kDynamicM : m;
   c.n = n;
@@ -402,6 +406,7 @@ makeConfig(int64_t m, int64_t n, int64_t k, int64_t blockM, int64_t blockN,
   c.cluster = cluster;
   c.bScalesPerColumn = bScaleRows == 1;
   c.scaleK = scaleK;
+  c.quantizeEpilogue = epilogue == KernelEpilogue::quantize;
   // The consumers share what the producer's setmaxnreg gives up.
   if (c.consumers >= 1 && c.consumers <= 4)
     c.consumerRegs =
@@ -412,7 +417,7 @@ makeConfig(int64_t m, int64_t n, int64_t k, int64_t blockM, int64_t blockN,
 GemmKernelConfig GemmKernelAttr::getConfig() const {
   return makeConfig(getM(), getN(), getK(), getBlockM(), getBlockN(),
                     getBlockK(), getStages(), getConsumers(), getGroupM(),
-                    getBScaleRows(), getScaleK(), getCluster());
+                    getBScaleRows(), getScaleK(), getCluster(), getEpilogue());
 }
 
 std::string GemmKernelAttr::getSymbolName() const {
@@ -436,6 +441,10 @@ std::string GemmKernelAttr::getSymbolName() const {
     name += getGemmKernelMxScalesSuffix();
   if (getSwapAb() && getSwapAb().getValue())
     name += getGemmKernelSwapABSuffix();
+  if (hasQuantizeEpilogue())
+    name += getGemmKernelQuantizeSuffix(
+        getKernelElementType(getQ()), getQPow2() && getQPow2().getValue(),
+        static_cast<float>(getQEps().getValueAsDouble()));
   if (!isDefaultGemmKernelConfig(c))
     name += getGemmKernelConfigSuffix(c.blockM, c.blockN, c.stages, c.consumers,
                                       c.groupM, c.cluster);
@@ -467,6 +476,30 @@ verifyGemmKernelProblem(function_ref<InFlightDiagnostic()> emitError, int64_t m,
   return success();
 }
 
+/// The quantize epilogue's fields: present with it only; FP8 codes, a
+/// finite non-negative eps; a 2-D kernel with a static K (a run-time K of 0
+/// has no launch to write the codes).
+static LogicalResult
+verifyQuantizeEpilogue(function_ref<InFlightDiagnostic()> emitError,
+                       KernelEpilogue epilogue, Type q, FloatAttr qEps,
+                       BoolAttr qPow2, bool groupedOrSwapped, bool dynamicK) {
+  if (epilogue != KernelEpilogue::quantize) {
+    if (q || qEps || qPow2)
+      return emitError() << "q, q_eps and q_pow2 need epilogue = quantize";
+    return success();
+  }
+  if (!q || !isSupportedFP8Type(q) || !qEps)
+    return emitError() << "epilogue = quantize needs q (f8E4M3FN or f8E5M2) "
+                          "and q_eps";
+  double eps = qEps.getValueAsDouble();
+  if (!(eps >= 0.0) || std::isinf(eps))
+    return emitError() << "needs a finite q_eps >= 0, got " << eps;
+  if (groupedOrSwapped || dynamicK)
+    return emitError() << "epilogue = quantize needs the 2-D kernel (no "
+                          "layout, no swap_ab) with a static k";
+  return success();
+}
+
 LogicalResult GemmKernelAttr::verify(
     function_ref<InFlightDiagnostic()> emitError, int64_t m, int64_t n,
     int64_t k, Type a, Type b, Type d, Type c, Type aScale, Type bScale,
@@ -474,10 +507,15 @@ LogicalResult GemmKernelAttr::verify(
     int64_t groups, BoolAttr counts, int64_t blockM, int64_t blockN,
     int64_t blockK, int64_t stages, int64_t consumers, int64_t cluster,
     int64_t multicast, int64_t groupM, BoolAttr swapAB, KernelEpilogue epilogue,
-    StringAttr chip, int64_t ctas, FloatAttr modelledUs,
-    FloatAttr modelledTflops) {
+    Type q, FloatAttr qEps, BoolAttr qPow2, StringAttr chip, int64_t ctas,
+    FloatAttr modelledUs, FloatAttr modelledTflops) {
   if (failed(verifyGemmKernelProblem(emitError, m, n, k, a, b, d, c, aScale,
                                      bScale, bScaleRows)))
+    return failure();
+  if (failed(verifyQuantizeEpilogue(emitError, epilogue, q, qEps, qPow2,
+                                    layout.has_value() ||
+                                        (swapAB && swapAB.getValue()),
+                                    ShapedType::isDynamic(k))))
     return failure();
   if (groups < 1 || (!layout && groups != 1))
     return emitError() << "needs groups >= 1, and 1 without a layout, got "
@@ -531,7 +569,7 @@ LogicalResult GemmKernelAttr::verify(
     return emitError() << "needs non-negative modelled ctas, time and TFLOPS";
   GemmKernelConfig cfg =
       makeConfig(m, n, k, blockM, blockN, blockK, stages, consumers, groupM,
-                 bScaleRows, scaleK, cluster);
+                 bScaleRows, scaleK, cluster, epilogue);
   StringRef why =
       layout ? checkGroupedGemmKernelConfig(cfg) : checkGemmKernelConfig(cfg);
   if (!why.empty())
@@ -561,12 +599,15 @@ std::string QuantizeKernelAttr::getSymbolName() const {
 }
 
 std::string TransposeKernelAttr::getSymbolName() const {
-  return getTransposeKernelName(getBits(), getRepeatRows());
+  return getTransposeKernelName(getBits(), getRepeatRows(), getWidenE8m0());
 }
 
 LogicalResult
 TransposeKernelAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                            int64_t bits, int64_t repeatRows) {
+                            int64_t bits, int64_t repeatRows, bool widenE8M0) {
+  if (widenE8M0 && bits != 8)
+    return emitError() << "widen_e8m0 needs bits 8 (E8M0 codes in), got "
+                       << bits;
   // The kernel moves FP8 codes (one byte), bf16 results (two) or f32
   // scales and results (four).
   if (bits != 8 && bits != 16 && bits != 32)

@@ -27,6 +27,7 @@ void fp8::buildFP8GPUPipeline(OpPassManager &pm,
   lowerOpts.groupM = opts.groupM;
   lowerOpts.cluster = opts.cluster;
   lowerOpts.swapAB = opts.swapAB;
+  lowerOpts.quantizeEpilogue = opts.quantizeEpilogue;
   pm.addPass(createFP8LowerToNVVMPass(lowerOpts));
   StringRef host = opts.host;
   if (host != "none") {

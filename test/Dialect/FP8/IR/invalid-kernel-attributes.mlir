@@ -243,3 +243,30 @@ func.func private @per_tensor_false() attributes {fp8.kernel = #fp8.quantize_ker
 // The per-tensor kernel's input is bf16 or f32, as the blocked kernel's.
 // expected-error @+1 {{needs a bf16 or f32 input, FP8 codes (f8E4M3FN or f8E5M2) and f32 scales (or f8E8M0FNU with scale_mode pow2)}}
 func.func private @per_tensor_input() attributes {fp8.kernel = #fp8.quantize_kernel<rows = 200, cols = 400, block_rows = 200, block_cols = 400, input = f16, fp8 = f8E4M3FN, scale = f32, eps = 1.0e-4 : f32, per_tensor = true>}
+
+// -----
+
+// The quantize epilogue: its fields come with it, and it needs a 1x128 tile
+// of D within one consumer's columns, a 2-D kernel and a static K.
+// expected-error @+1 {{q, q_eps and q_pow2 need epilogue = quantize}}
+func.func private @q_without_epilogue() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = 256, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2, q = f8E4M3FN>}
+
+// -----
+
+// expected-error @+1 {{epilogue = quantize needs q (f8E4M3FN or f8E5M2) and q_eps}}
+func.func private @q_bf16() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = 256, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2, epilogue = quantize, q = bf16, q_eps = 1.0e-4 : f32>}
+
+// -----
+
+// expected-error @+1 {{needs a finite q_eps >= 0, got -1}}
+func.func private @q_eps_negative() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = 256, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2, epilogue = quantize, q = f8E4M3FN, q_eps = -1.0 : f32>}
+
+// -----
+
+// expected-error @+1 {{epilogue = quantize needs the 2-D kernel (no layout, no swap_ab) with a static k}}
+func.func private @q_grouped() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = 256, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, layout = contiguous, groups = 4, block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2, epilogue = quantize, q = f8E4M3FN, q_eps = 1.0e-4 : f32>}
+
+// -----
+
+// expected-error @+1 {{the quantize epilogue needs block-n / splits a multiple of 128}}
+func.func private @q_narrow() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = 256, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 112, block_k = 128, stages = 6, consumers = 2, epilogue = quantize, q = f8E4M3FN, q_eps = 1.0e-4 : f32>}

@@ -28,6 +28,15 @@ func.func private @column_scales() attributes {fp8.kernel = #fp8.gemm_kernel<m =
 
 // -----
 
+// The quantize epilogue: its code type, eps and pow2 scales print by name
+// (q_pow2 only when given).
+// CHECK-LABEL: func.func private @quantize_epilogue()
+// CHECK-SAME: #fp8.gemm_kernel<m = 4096, n = 7168, k = 2048, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2, epilogue = quantize, q = f8E5M2, q_eps = 1.000000e-03 : f32, q_pow2 = true>
+// CHECK-SAME: fp8.kernel_ref = @fp8_kernels::@fp8_scaled_matmul_4096x7168x2048_e4m3_e4m3_bf16_qe5m2_pow2_eps3a83126f
+func.func private @quantize_epilogue() attributes {fp8.kernel = #fp8.gemm_kernel<m = 4096, n = 7168, k = 2048, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2, epilogue = quantize, q = f8E5M2, q_eps = 1.0e-3 : f32, q_pow2 = true>, fp8.kernel_ref = @fp8_kernels::@fp8_scaled_matmul_4096x7168x2048_e4m3_e4m3_bf16_qe5m2_pow2_eps3a83126f}
+
+// -----
+
 // CHECK-LABEL: func.func private @quantize()
 // CHECK-SAME: #fp8.quantize_kernel<rows = ?, cols = 7168, block_rows = 1, input = bf16, fp8 = f8E4M3FN, scale = f32, eps = 9.99999974E-5 : f32>
 // CHECK-LABEL: func.func private @quantize_pow2()

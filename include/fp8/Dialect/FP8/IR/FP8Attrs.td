@@ -73,7 +73,10 @@ def FP8_GroupLayout : I32EnumAttr<"GroupLayout", "how a grouped GEMM assigns row
 
 def FP8_KernelEpilogue : I32EnumAttr<"KernelEpilogue", "what a GEMM kernel does with its accumulators", [
     // Scale-promoted FP32 accumulators (plus C) converted and stored to D.
-    I32EnumAttrCase<"store", 0>]> {
+    I32EnumAttrCase<"store", 0>,
+    // D rounded to its element type and stored as FP8 codes with a scale
+    // per 1x128 tile along N (what fp8.quantize makes of the stored D).
+    I32EnumAttrCase<"quantize", 1>]> {
   let cppNamespace = "::mlir::fp8";
   let genSpecializedAttr = 0;
 }
@@ -290,7 +293,8 @@ def FP8_GemmKernelAttr : AttrDef<FP8_Dialect, "GemmKernel"> {
     | `cluster`, `multicast` | CTAs per cluster (1 or 2) and the CTAs each B load reaches by TMA multicast (= `cluster`): in a cluster of 2 (a 2-D kernel: no `layout`, no `swap_ab`) the CTAs compute vertically adjacent tiles and each loads half of their common B tile into both (`block_n` / 2 a multiple of 8) |
     | `group_m` | tile order: rows of tiles per group (1: row-major) |
     | `swap_ab` | whether the kernel computes D^T = B A^T (swap-AB, for a small M: its `m` x `n` are the op's N x M, `a` B's and `b` A's codes, `b_scale_rows = 1` A's per-row scales; B's 128x128 block scales reach it as one per row; `fp8-launch-kernels` transposes D^T into D) |
-    | `epilogue` | what happens to the accumulators (`store`) |
+    | `epilogue` | what happens to the accumulators: `store` D, or `quantize` it (a 2-D kernel, `block_n` / splits a multiple of 128): D rounded to `d` and stored as `q` codes (`f8E4M3FN`, `f8E5M2`) with an f32 scale per 1x128 tile along N, computed as `fp8.quantize` with `eps = q_eps` and `scale_mode = pow2` when `q_pow2` (saturating): the GEMM and the quantize of the next linear's input in one kernel |
+    | `q`, `q_eps`, `q_pow2` | the quantize epilogue's code type, amax floor and power-of-two scales (present with `epilogue = quantize` only) |
     | `chip`, `ctas`, `modelled_us`, `modelled_tflops` | the cost model's chip, persistent grid and modelled time (absent for a run-time M) |
 
     Fields at their default (`c`, `scale_k = 128`, `layout`, `groups = 1`, `counts`,
@@ -330,6 +334,9 @@ def FP8_GemmKernelAttr : AttrDef<FP8_Dialect, "GemmKernel"> {
     OptionalParameter<"::mlir::BoolAttr">:$swap_ab,
     DefaultValuedParameter<"::mlir::fp8::KernelEpilogue",
                            "::mlir::fp8::KernelEpilogue::store">:$epilogue,
+    OptionalParameter<"::mlir::Type">:$q,
+    OptionalParameter<"::mlir::FloatAttr">:$q_eps,
+    OptionalParameter<"::mlir::BoolAttr">:$q_pow2,
     OptionalParameter<"::mlir::StringAttr">:$chip,
     DefaultValuedParameter<"int64_t", "0">:$ctas,
     OptionalParameter<"::mlir::FloatAttr">:$modelled_us,
@@ -347,6 +354,9 @@ def FP8_GemmKernelAttr : AttrDef<FP8_Dialect, "GemmKernel"> {
     }
     bool hasCounts() const { return getCounts() && getCounts().getValue(); }
     bool hasBScalesPerColumn() const { return getBScaleRows() == 1; }
+    bool hasQuantizeEpilogue() const {
+      return getEpilogue() == ::mlir::fp8::KernelEpilogue::quantize;
+    }
     /// The kernel's symbol (KernelNames.h), for humans: nothing parses it.
     std::string getSymbolName() const;
   }];
@@ -445,13 +455,19 @@ def FP8_TransposeKernelAttr : AttrDef<FP8_Dialect, "TransposeKernel"> {
     quantized `W`, and the operands and result of a swap-AB GEMM (`D^T = B
     A^T`: B's 128x128 block scales as one per row, `repeat_rows = 128`, and
     `D^T` back to `D`). An exact permutation: no arithmetic on the
-    elements. The symbol name `fp8_transpose_b<bits>[_r<repeat_rows>]` is
-    derived from it for humans.
+    elements, except with `widen_e8m0 = true` (`bits = 8`): the input is
+    E8M0 (UE8M0) scale codes and the output their f32 values, 32 bits each
+    (`2^(code - 127)`, code 0 is 2^-127, 0xFF NaN: the numerics contract's
+    exact widening), so E8M0 scales reach the GEMM and requantize kernels,
+    which read f32, without visiting the host. The symbol name
+    `fp8_transpose_b<bits>[_r<repeat_rows>][_e8m0f32]` is derived from it
+    for humans.
 
     Example: `#fp8.transpose_kernel<bits = 32, repeat_rows = 128>`
   }];
   let parameters = (ins "int64_t":$bits,
-                        DefaultValuedParameter<"int64_t", "1">:$repeat_rows);
+                        DefaultValuedParameter<"int64_t", "1">:$repeat_rows,
+                        DefaultValuedParameter<"bool", "false">:$widen_e8m0);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{

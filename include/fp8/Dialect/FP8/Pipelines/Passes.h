@@ -246,6 +246,11 @@ struct FP8GPUPipelineOptions
       llvm::cl::desc("Swap-AB (D^T = B A^T) for a small M: auto (the cost "
                      "model decides), always, never"),
       llvm::cl::init("auto")};
+  PassOptions::Option<bool> quantizeEpilogue{
+      *this, "quantize-epilogue",
+      llvm::cl::desc("Fuse an fp8.quantize into 1x128 tiles of a GEMM's "
+                     "result into the GEMM kernel's epilogue"),
+      llvm::cl::init(true)};
 };
 
 /// fp8-gpu-pipeline: fp8-lower-to-nvvm, fp8-launch-kernels (host=launch or

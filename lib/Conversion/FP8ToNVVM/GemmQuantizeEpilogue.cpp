@@ -1,0 +1,142 @@
+//===- GemmQuantizeEpilogue.cpp - D quantized in 1x128 tiles
+//---------------===//
+//
+// The quantize epilogue (GemmKernelConfig::quantizeEpilogue): in place of
+// D, the consumers store what fp8.quantize with [1, 128] blocks makes of
+// the stored D, so the next FP8 linear's input never goes through global
+// memory in high precision.
+//
+// A thread's fragment (WgmmaFragment.h) holds two rows of its warpgroup's
+// columns, two of every 8: for each 128-column tile of those columns, 32
+// values per row, the other 96 in the three other lanes of its quad (lanes
+// 4q..4q+3 share the rows). So a (row, tile) amax is the thread's max |v|
+// over its 32 values, then the quad's (shfl.sync.bfly 1 and 2). The values
+// are first rounded to D's element type (bf16: RNE) and back, as the
+// quantize would read the stored D; columns at or past N count as +0.0
+// (with C, their accumulators start from C's last column, read clamped:
+// GemmPromotion.cpp) and are not stored. Scale and codes use the quantize
+// kernel's arithmetic (createDequantScale; cvt.rn.satfinite of v / s), so the
+// result is bit-identical to the GEMM kernel followed by the quantize kernel.
+//
+//===----------------------------------------------------------------------===//
+#include "GemmEmitter.h"
+
+#include "fp8/Dialect/FP8/Utils/FP8Arith.h"
+#include "fp8/Target/Hopper/WgmmaFragment.h"
+
+using namespace mlir;
+using namespace mlir::fp8;
+using namespace mlir::fp8::gemm;
+using namespace mlir::fp8::wgmma;
+
+namespace {
+
+/// Register groups of 8 columns (4 registers: 2 columns x 2 rows) per
+/// 128-column tile.
+constexpr int64_t kGroupsPerTile = 128 / 8;
+
+/// The accumulator register of row slot `slot`, group `j`, column `e` of
+/// the pair (WgmmaFragment.h: reg = 4j + 2 slot + e).
+constexpr int64_t accumulatorReg(int64_t j, int64_t slot, int64_t e) {
+  return 4 * j + 2 * slot + e;
+}
+
+} // namespace
+
+Value GemmEmitter::emitTileAmax(const ConsumerTile &ct, ArrayRef<Value> v,
+                                int64_t slot, int64_t t) {
+  const bool colTail = cfg.n % cfg.blockN != 0;
+  Value amax = ir.cf32(0.0f);
+  for (int64_t j = kGroupsPerTile * t; j < kGroupsPerTile * (t + 1); ++j)
+    for (int64_t e = 0; e < 2; ++e) {
+      int64_t r = accumulatorReg(j, slot, e);
+      Value a = ir.absf(v[r]);
+      if (colTail) {
+        Value col = ir.add(ct.colTile, ir.c32(accumulatorColOffset(r)));
+        a = arith::SelectOp::create(b, ir.ult(col, ir.c32(cfg.n)), a,
+                                    ir.cf32(0.0f));
+      }
+      amax = arith::MaximumFOp::create(b, amax, a); // max.NaN.f32
+    }
+  // The row's other 96 columns of the tile: the quad's other lanes.
+  return ir.maxNaNBfly(ir.maxNaNBfly(amax, 1), 2);
+}
+
+void GemmEmitter::emitTileCodes(const ConsumerTile &ct, ArrayRef<Value> v,
+                                int64_t slot, int64_t t, Value s,
+                                Value rowOffset, Value rowOk) {
+  for (int64_t j = kGroupsPerTile * t; j < kGroupsPerTile * (t + 1); ++j) {
+    int64_t r = accumulatorReg(j, slot, 0);
+    Value col = ir.add(ct.colTile, ir.c32(accumulatorColOffset(r)));
+    // Columns col, col + 1; the op packs its first operand into the high
+    // byte, so the 2-byte little-endian store puts col's code first.
+    Value packed = NVVM::ConvertF32x2ToF8x2Op::create(
+        b, b.getI16Type(), arith::DivFOp::create(b, v[r + 1], s),
+        arith::DivFOp::create(b, v[r], s), NVVM::FPRoundingMode::RN,
+        NVVM::SaturationMode::SATFINITE, /*relu=*/false, spec.quantizeType);
+    Value idx = ir.add(rowOffset, ir.zext64(col));
+    // An even N: the pair is in range together and 2-byte aligned.
+    const int64_t stores = cfg.n % 2 == 0 ? 1 : 2;
+    for (int64_t e = 0; e < stores; ++e) {
+      Value ok = arith::AndIOp::create(
+          b, rowOk, ir.ult(ir.add(col, ir.c32(e)), ir.c32(cfg.n)));
+      auto ifOp = scf::IfOp::create(b, ok, false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+      Value value =
+          stores == 1
+              ? packed
+              : Value(arith::TruncIOp::create(
+                    b, b.getI8Type(),
+                    arith::ShRUIOp::create(b, packed,
+                                           arith::ConstantIntOp::create(
+                                               b, b.getI16Type(), 8 * e))));
+      Value p = LLVM::GEPOp::create(b, ir.ptrGlobal, b.getI8Type(), dPtr,
+                                    ValueRange{ir.add(idx, ir.c64(e))});
+      LLVM::StoreOp::create(b, value, p, stores == 1 ? 2 : 1);
+    }
+  }
+}
+
+void GemmEmitter::emitQuantizeEpilogue(const ConsumerThread &thr,
+                                       const ConsumerTile &ct,
+                                       scf::ForOp kLoop) {
+  // D as the quantize reads it back: rounded to D's element type.
+  SmallVector<Value> v;
+  for (int64_t r = 0; r < accRegs; ++r) {
+    Value x = kLoop.getResult(1 + r);
+    if (spec.resultType.isBF16())
+      x = arith::ExtFOp::create(
+          b, ir.f32,
+          arith::TruncFOp::create(b, b.getBF16Type(), x).getResult());
+    v.push_back(x);
+  }
+  // The scale of a (row, tile): stored by the quad's first lane (column
+  // base 0) for rows below M and tiles that start below N.
+  Value firstLane = ir.eq(thr.colBase, ir.c32(0));
+  for (int64_t slot = 0; slot < 2; ++slot) {
+    Value row = slot ? ir.add(ct.rowTile, ir.c32(8)) : ct.rowTile;
+    Value rowOk = ir.ult(row, mRows);
+    Value rowOffset = ir.mul(ir.zext64(row), ir.c64(cfg.n));
+    Value scaleRow = ir.mul(ir.zext64(row), ir.c64(cfg.nScaleBlocks()));
+    for (int64_t t = 0; t < consumerN / 128; ++t) {
+      Value amax = emitTileAmax(ct, v, slot, t);
+      Value s = createDequantScale(b, b.getLoc(), amax, spec.quantizeEps,
+                                   spec.quantizeType, spec.quantizePow2);
+      Value tileCol = ir.add(ct.col0, ir.c32(128 * t));
+      Value store =
+          arith::AndIOp::create(b, arith::AndIOp::create(b, rowOk, firstLane),
+                                ir.ult(tileCol, ir.c32(cfg.n)));
+      {
+        auto ifOp = scf::IfOp::create(b, store, false);
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+        Value idx = ir.add(scaleRow, ir.zext64(ir.divu(tileCol, ir.c32(128))));
+        Value p = LLVM::GEPOp::create(b, ir.ptrGlobal, ir.f32, qsPtr,
+                                      ValueRange{idx});
+        LLVM::StoreOp::create(b, s, p, 4);
+      }
+      emitTileCodes(ct, v, slot, t, s, rowOffset, rowOk);
+    }
+  }
+}
