@@ -258,7 +258,8 @@ def gpu_kernels(ir: Union[str, bytes]) -> List[Union[GemmKernel, QuantizeKernel,
       "pow2"), `eps` (float), `transpose` (bool);
     - TransposeKernel: `bits` (8, 16, 32: the element width it moves),
       `repeat_rows` (each input row written that many times: 1, or 128 for
-      a swap-AB GEMM's block scales).
+      a swap-AB GEMM's block scales), `widen_e8m0` (bool: E8M0 scale codes
+      in, their f32 values out, `bits` 8).
 
     Raises TypeError when `ir` is not text, ValueError when it does not
     parse.

@@ -193,6 +193,7 @@ void bindKernelClasses(py::module_ &m) {
       .def_readonly("attribute", &T::attribute)
       .def_readonly("bits", &T::bits)
       .def_readonly("repeat_rows", &T::repeatRows)
+      .def_readonly("widen_e8m0", &T::widenE8M0)
       .def("__repr__",
            [](const T &t) { return "TransposeKernel(" + t.attribute + ")"; });
 }

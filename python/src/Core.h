@@ -85,11 +85,13 @@ struct QuantizeKernelInfo {
 };
 
 /// The transpose kernel as its #fp8.transpose_kernel says: the element
-/// width `bits` (8, 16, 32) and `repeatRows` (each input row written that
-/// many times); its sizes are run-time parameters.
+/// width `bits` (8, 16, 32), `repeatRows` (each input row written that
+/// many times) and `widenE8M0` (E8M0 codes in, their f32 values out); its
+/// sizes are run-time parameters.
 struct TransposeKernelInfo {
   std::string symbol, attribute;
   int64_t bits = 0, repeatRows = 1;
+  bool widenE8M0 = false;
 };
 
 using KernelInfo =

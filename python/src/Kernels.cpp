@@ -104,6 +104,7 @@ fp8py::TransposeKernelInfo describe(fp8::TransposeKernelAttr attr,
   t.attribute = attrString(attr);
   t.bits = attr.getBits();
   t.repeatRows = attr.getRepeatRows();
+  t.widenE8M0 = attr.getWidenE8m0();
   return t;
 }
 

@@ -276,6 +276,15 @@ func.func @fused(%a: !fp8.scaled<130x256xf8E4M3FN, block = [1, 128], scale = f32
 }
 """
 
+_E8M0_GRAPH = """
+func.func @e8m0(%a: !fp8.scaled<200x256xf8E4M3FN, block = [1, 128], scale = f8E8M0FNU>,
+                %b: !fp8.scaled<300x256xf8E4M3FN, block = [128, 128], scale = f8E8M0FNU>) -> tensor<200x300xbf16> {
+  %d = fp8.scaled_matmul %a, %b : !fp8.scaled<200x256xf8E4M3FN, block = [1, 128], scale = f8E8M0FNU>,
+       !fp8.scaled<300x256xf8E4M3FN, block = [128, 128], scale = f8E8M0FNU> -> tensor<200x300xbf16>
+  return %d : tensor<200x300xbf16>
+}
+"""
+
 
 @require_passes("fp8-lower-to-nvvm")
 def test_gpu_kernels_attributes():
@@ -335,6 +344,13 @@ def test_gpu_kernels_attributes():
     assert (fused.q, fused.q_pow2, fused.config.quantize_epilogue) == ("f8E5M2", True, True)
     assert fused.q_eps == pytest.approx(0.001, rel=1e-7) and fused.q_eps != 0.001
     assert "_qe5m2_pow2_eps3a83126f" in fused.symbol
+    # E8M0 scales reach the GEMM as f32 through the transpose kernel's
+    # widening variant (fp8-launch-kernels builds it): the A scales on their
+    # way to [KB, Mpad], the B block scales in place; one kernel for both.
+    ir = fp8_mlir.run_pipeline(_E8M0_GRAPH, "fp8-lower-to-nvvm{config=fixed},fp8-launch-kernels")
+    transposes = [k for k in fp8_mlir.gpu_kernels(ir) if k.kind == "transpose"]
+    assert [(k.symbol, k.bits, k.repeat_rows, k.widen_e8m0) for k in transposes] == [
+        ("fp8_transpose_b8_e8m0f32", 8, 1, True)]
     # A module without kernels has none; text only; it must parse.
     assert fp8_mlir.gpu_kernels("module {}") == []
     with pytest.raises(TypeError, match="IR text"):

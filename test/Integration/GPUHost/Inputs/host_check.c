@@ -3,8 +3,10 @@
  * Loads two shared libraries built from the same graph -- the library under
  * test (fp8-gpu-pipeline{host=llvm}, linked against an mgpu* runtime) and
  * the oracle (fp8-cpu-pipeline: the reference lowering, fp8-lower-to-linalg)
- * -- calls the exported C interface `_mlir_ciface_<func>` of each on the
- * same seeded random inputs and compares the results bit for bit.
+ * -- calls the exported C interface `_mlir_ciface_<func>` of each on its
+ * own copy of the same seeded random inputs (a compiled function may write
+ * into its arguments: one-shot bufferization treats them as writable) and
+ * compares the results bit for bit.
  *
  * Usage: host_check LIB ORACLE FUNC SEED RESULT INPUT...
  *   RESULT, INPUT: TYPE:ROWSxCOLS or TYPE:SIZE with TYPE f32 or bf16 (2-D
@@ -176,6 +178,15 @@ typedef void *V;
 
 /* `res`: the result words (a struct of memref descriptors when the
  * function has several). */
+/* `m` (an input made for `s`) in a buffer of its own. */
+static Memref2D copyInput(const Memref2D *m, const Spec *s) {
+  Memref2D c = *m;
+  size_t bytes = ((size_t)(s->rows * s->cols) + 1) * (size_t)s->bytes;
+  c.allocated = c.aligned = malloc(bytes);
+  memcpy(c.aligned, m->aligned, bytes);
+  return c;
+}
+
 static int call(const char *lib, const char *func, int64_t *res, Memref2D *in,
                 int n) {
   /* RTLD_LOCAL: the two libraries export the same names; each call must
@@ -404,10 +415,17 @@ int main(int argc, char **argv) {
     }
     in[i] = makeInput(&specs[i]);
   }
+  /* Each library gets its own copy of the inputs; `in` stays as made, for
+   * the =inN expectations. */
+  Memref2D gotIn[kMaxOperands], wantIn[kMaxOperands];
+  for (int i = 0; i < n; ++i) {
+    gotIn[i] = copyInput(&in[i], &specs[i]);
+    wantIn[i] = copyInput(&in[i], &specs[i]);
+  }
   /* A struct of descriptors: each 7 words at most. */
   int64_t gotWords[7 * kMaxOperands], wantWords[7 * kMaxOperands];
-  if (!call(argv[1], argv[3], gotWords, in, n) ||
-      !call(argv[2], argv[3], wantWords, in, n))
+  if (!call(argv[1], argv[3], gotWords, gotIn, n) ||
+      !call(argv[2], argv[3], wantWords, wantIn, n))
     return 1;
   int ok = 1, word = 0;
   for (int r = 0; r < nres; ++r) {
