@@ -29,35 +29,27 @@ using namespace mlir::fp8;
 using namespace mlir::fp8::gemm;
 using namespace mlir::fp8::wgmma;
 
-namespace {
-
-/// Register groups of 8 columns (4 registers: 2 columns x 2 rows) per
-/// 128-column tile.
-constexpr int64_t kGroupsPerTile = 128 / 8;
-
-/// The accumulator register of row slot `slot`, group `j`, column `e` of
-/// the pair (WgmmaFragment.h: reg = 4j + 2 slot + e).
-constexpr int64_t accumulatorReg(int64_t j, int64_t slot, int64_t e) {
-  return 4 * j + 2 * slot + e;
+/// Whether accumulator register `r` holds row slot `slot` of the
+/// warpgroup's 128-column tile `t` (the fragment map of WgmmaFragment.h).
+static bool inTile(int64_t r, int64_t slot, int64_t t) {
+  return accumulatorRowSlot(r) == slot && accumulatorColOffset(r) / 128 == t;
 }
-
-} // namespace
 
 Value GemmEmitter::emitTileAmax(const ConsumerTile &ct, ArrayRef<Value> v,
                                 int64_t slot, int64_t t) {
   const bool colTail = cfg.n % cfg.blockN != 0;
   Value amax = ir.cf32(0.0f);
-  for (int64_t j = kGroupsPerTile * t; j < kGroupsPerTile * (t + 1); ++j)
-    for (int64_t e = 0; e < 2; ++e) {
-      int64_t r = accumulatorReg(j, slot, e);
-      Value a = ir.absf(v[r]);
-      if (colTail) {
-        Value col = ir.add(ct.colTile, ir.c32(accumulatorColOffset(r)));
-        a = arith::SelectOp::create(b, ir.ult(col, ir.c32(cfg.n)), a,
-                                    ir.cf32(0.0f));
-      }
-      amax = arith::MaximumFOp::create(b, amax, a); // max.NaN.f32
+  for (int64_t r = 0; r < accRegs; ++r) {
+    if (!inTile(r, slot, t))
+      continue;
+    Value a = ir.absf(v[r]);
+    if (colTail) {
+      Value col = ir.add(ct.colTile, ir.c32(accumulatorColOffset(r)));
+      a = arith::SelectOp::create(b, ir.ult(col, ir.c32(cfg.n)), a,
+                                  ir.cf32(0.0f));
     }
+    amax = arith::MaximumFOp::create(b, amax, a); // max.NaN.f32
+  }
   // The row's other 96 columns of the tile: the quad's other lanes.
   return ir.maxNaNBfly(ir.maxNaNBfly(amax, 1), 2);
 }
@@ -65,8 +57,10 @@ Value GemmEmitter::emitTileAmax(const ConsumerTile &ct, ArrayRef<Value> v,
 void GemmEmitter::emitTileCodes(const ConsumerTile &ct, ArrayRef<Value> v,
                                 int64_t slot, int64_t t, Value s,
                                 Value rowOffset, Value rowOk) {
-  for (int64_t j = kGroupsPerTile * t; j < kGroupsPerTile * (t + 1); ++j) {
-    int64_t r = accumulatorReg(j, slot, 0);
+  // Register pairs (r, r + 1): two adjacent columns of one row.
+  for (int64_t r = 0; r < accRegs; r += 2) {
+    if (!inTile(r, slot, t))
+      continue;
     Value col = ir.add(ct.colTile, ir.c32(accumulatorColOffset(r)));
     // Columns col, col + 1; the op packs its first operand into the high
     // byte, so the 2-byte little-endian store puts col's code first.
