@@ -53,6 +53,13 @@ struct Gemm {
   void *module = mgpuModuleLoad(const_cast<char *>("stub"), 4);
   void *fn = mgpuModuleGetFunction(module, "fp8_stub_gemm");
 
+  /// The stub's records start empty: those of earlier tests and of the
+  /// set-up above are dropped.
+  Gemm() {
+    fp8stub::takeFaults();
+    fp8stub::takeRuns();
+  }
+
   /// The maps of an M-row launch, as fp8-launch-kernels encodes them (A
   /// and B codes with 128-byte swizzle and a {64, 128} box, the A scales
   /// [K / 128, roundUp(M, 4)] with box {1, 64}).
@@ -109,8 +116,6 @@ struct Gemm {
 TEST(MgpuCudaRuntime, MapUploadOrderedBeforeTheLaunch) {
   Gemm g;
   ASSERT_NE(g.fn, nullptr);
-  fp8stub::takeFaults();
-  fp8stub::takeRuns();
   void *maps[3];
   g.encode(100, maps);
   void *s = mgpuStreamCreate();
@@ -140,8 +145,6 @@ TEST(MgpuCudaRuntime, MapUploadOrderedBeforeTheLaunch) {
 TEST(MgpuCudaRuntime, ClusterLaunchUploadsItsMaps) {
   Gemm g;
   ASSERT_NE(g.fn, nullptr);
-  fp8stub::takeFaults();
-  fp8stub::takeRuns();
   void *maps[3];
   g.encode(100, maps);
   void *s = mgpuStreamCreate();
@@ -159,8 +162,6 @@ TEST(MgpuCudaRuntime, ClusterLaunchUploadsItsMaps) {
 // cache stays bounded.
 TEST(MgpuCudaRuntime, EvictionSparesMapsOfThePendingLaunch) {
   Gemm g;
-  fp8stub::takeFaults();
-  fp8stub::takeRuns();
   void *s = mgpuStreamCreate();
   size_t evictedAt = 0, live = fp8stub::liveAllocations();
   for (int i = 0; i < 9000; ++i) {
@@ -186,8 +187,6 @@ TEST(MgpuCudaRuntime, EvictionSparesMapsOfThePendingLaunch) {
 // f32 elements, so an offset taken in bytes is another (misaligned) address.
 TEST(MgpuCudaRuntime, OffsetViewAddressInElements) {
   Gemm g;
-  fp8stub::takeFaults();
-  fp8stub::takeRuns();
   void *maps[3];
   g.encode(64, maps);
   // Rows 4.. of the A scales' [2, 64] f32 view: offset 4 * 16 elements.
