@@ -38,7 +38,8 @@ MLIR=$OUTDIR/gemm-shapes.mlir
 CPU_MLIR=$OUTDIR/gemm-cpu-check.mlir
 : > "$MLIR"
 : > "$CPU_MLIR"
-grep -v '^#' "$HERE/shapes.txt" | while read -r M N K; do
+SHAPES=${FP8_BENCH_SHAPES:-$HERE/shapes.txt}
+grep -v '^#' "$SHAPES" | while read -r M N K; do
   [ -z "$M" ] && continue
   A="!fp8.scaled<${M}x${K}xf8E4M3FN, block = [1, 128], scale = f32>"
   B="!fp8.scaled<${N}x${K}xf8E4M3FN, block = [128, 128], scale = f32>"
@@ -63,7 +64,11 @@ done
 # with) unless FP8_GEMM_CONFIG=auto (the cost model's choice per shape,
 # docs/gpu-kernel.md; not yet timed on a GPU).
 GEMM_CONFIG="${FP8_GEMM_CONFIG:-fixed}"
-"$BUILD/bin/fp8-opt" "$MLIR" --fp8-gpu-pipeline="chip=sm_90a host=none config=$GEMM_CONFIG" \
+# FP8_GEMM_OPTIONS: more fp8-gpu-pipeline options for every GEMM of the
+# library, e.g. "block-n=176 cluster=2" (a configuration sweep: one library
+# per setting, each timed by run.sh against the same cuBLASLt baseline).
+GEMM_OPTIONS="config=$GEMM_CONFIG ${FP8_GEMM_OPTIONS:-}"
+"$BUILD/bin/fp8-opt" "$MLIR" --fp8-gpu-pipeline="chip=sm_90a host=none $GEMM_OPTIONS" \
   | "$BUILD/bin/fp8-translate" --fp8-extract-gpu-object > "$OUTDIR/kernels.ptx"
 # scripts/ptxas_guard.py: a warning, a spill or a wgmma serialisation
 # (C7515/C7517/C7519 info lines) fails, as in the test suite.
@@ -79,7 +84,7 @@ grep -E "Compiling entry|spill|Used" "$OUTDIR/ptxas.log"
 # the mgpu* ABI (libfp8_mgpu_runtime.so, which run.sh builds on the device
 # machine from runtime/); the kernels embedded as PTX (JIT-compiled by the
 # driver at load, the same PTX ptxas assembled above without spills).
-"$BUILD/bin/fp8-opt" "$MLIR" --fp8-gpu-pipeline="chip=sm_90a host=llvm config=$GEMM_CONFIG" \
+"$BUILD/bin/fp8-opt" "$MLIR" --fp8-gpu-pipeline="chip=sm_90a host=llvm $GEMM_OPTIONS" \
   | "$LLVM_BIN/mlir-translate" --mlir-to-llvmir > "$OUTDIR/host.ll"
 "$LLVM_BIN/clang" -Wno-override-module -O2 -shared -fPIC "$OUTDIR/host.ll" \
   -o "$OUTDIR/libfp8_bench_host.so" -lm
@@ -88,7 +93,7 @@ grep -E "Compiling entry|spill|Used" "$OUTDIR/ptxas.log"
   | "$LLVM_BIN/mlir-translate" --mlir-to-llvmir > "$OUTDIR/cpu.ll"
 "$LLVM_BIN/clang" -Wno-override-module -O2 -shared -fPIC "$OUTDIR/cpu.ll" \
   -o "$OUTDIR/libfp8_bench_cpu.so" -lm -Wl,--no-undefined
-cp "$HERE/shapes.txt" "$OUTDIR/shapes.txt"
+cp "$SHAPES" "$OUTDIR/shapes.txt"
 rm -f "$OUTDIR/host.ll" "$OUTDIR/cpu.ll"
 du -sh "$OUTDIR"
 echo "prepared $OUTDIR (carry it to the device machine; run bench/gpu/run.sh there)"
