@@ -122,6 +122,8 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE Flow CtaRun::execute(Thread &t, const Inst &in) {
                 " is not aligned to its assumed " + std::to_string(R[in.c]) +
                 " bytes (undefined behaviour)");
     return Flow::Next;
+  case Opcode::Trap:
+    fault(&t, t.pc, "llvm.intr.trap: the kernel trapped");
   case Opcode::Printf:
     printf(t, in);
     return Flow::Next;

@@ -270,6 +270,7 @@ bool mlir::fp8::emu::getGroupedGemmKernelDesc(const KernelModule &module,
   if (!attr || !attr.isGrouped())
     return false;
   out.masked = attr.isMasked();
+  out.kGrouped = attr.getLayout() == GroupLayout::k_grouped;
   out.groups = attr.getGroups();
   out.hasCounts = attr.hasCounts();
   readProblem(attr, out);
@@ -409,6 +410,15 @@ LaunchResult mlir::fp8::emu::runGroupedGemm(const KernelModule &module,
   if (c.m != M || c.n != N || c.k != K) {
     fail.report = "fp8-emu: error: the configuration's shape differs from "
                   "the operands'\n";
+    return fail;
+  }
+  if (c.bScalesPerColumn) {
+    // The operands here are the masked or contiguous layout's; the
+    // k-grouped kernel (per-column B scales, groups along K) runs in the
+    // compiled host program (libfp8_emu_mgpu), whose launcher builds its
+    // operands.
+    fail.report = "fp8-emu: error: the k-grouped kernel (layout = "
+                  "k_grouped) runs through its host program only\n";
     return fail;
   }
   const bool masked = ops.masked;

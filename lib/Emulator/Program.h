@@ -97,6 +97,7 @@ enum class Opcode : uint16_t {
   Return,
   SkipUnless, // a false: skip the next instruction (a predicated op)
   Assume,     // llvm.intr.assume: a false operand is a fault
+  Trap,       // llvm.intr.trap (PTX trap): a fault
   Printf,     // vprintf(a = format, b = argument buffer)
   // NVVM (special registers: sub = dimension 0/1/2).
   Tid,

@@ -7,7 +7,7 @@
 // libdevice calls of a few f32 math ops (fabsf, fmaf, fminf, fmaxf) are
 // their instructions; any other call is an error naming the callee.
 // `llvm.intr.assume` checks its operand (an assumption that does not hold is
-// undefined behaviour).
+// undefined behaviour); `llvm.intr.trap` (PTX trap) is a fault.
 //
 //===----------------------------------------------------------------------===//
 #include "Translator.h"
@@ -67,7 +67,14 @@ static bool translateAssume(Translator &t, LLVM::AssumeOp assume) {
   return true;
 }
 
+/// llvm.intr.trap (PTX `trap`: the kernel aborts, the launch fails).
+static bool translateTrap(Translator &t, LLVM::Trap trap) {
+  t.emit(trap, Opcode::Trap);
+  return true;
+}
+
 void mlir::fp8::emu::addCallOps(OpTable &table) {
   table.add(translateCall);
   table.add(translateAssume);
+  table.add(translateTrap);
 }

@@ -390,6 +390,13 @@ bool runGroupedGemmKernel(MLIRContext &ctx, const KernelModule &km,
                           const std::string &name,
                           const GroupedGemmKernelDesc &spec,
                           const Options &opt) {
+  if (spec.kGrouped) {
+    llvm::errs() << "fp8-emu: error: kernel '" << name
+                 << "' is k-grouped (the MoE Wgrad, layout = k_grouped): it "
+                    "runs through its compiled host program only "
+                    "(fp8-gpu-pipeline target=emulator)\n";
+    return false;
+  }
   int64_t M = spec.m == GemmKernelConfig::kDynamicM ? runtimeM : spec.m;
   const int64_t G = spec.groups, N = spec.n, K = spec.k;
   const int64_t slabs = spec.masked ? G : 1;

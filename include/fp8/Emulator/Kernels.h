@@ -120,7 +120,9 @@ std::vector<uint32_t> referenceGemm(const GemmOperands &operands,
 /// run-time M), N, K, the element types, whether it takes counts and an
 /// accumulator. False if `kernel` carries no grouped #fp8.gemm_kernel.
 struct GroupedGemmKernelDesc {
-  bool masked = true, hasCounts = false;
+  /// kGrouped: the k_grouped layout (the MoE Wgrad), which the single-launch
+  /// runner refuses (its host program runs it).
+  bool masked = true, hasCounts = false, kGrouped = false;
   int64_t groups = 0, m = 0, n = 0, k = 0;
   KernelElementType a, b, out;
   bool hasAcc = false;

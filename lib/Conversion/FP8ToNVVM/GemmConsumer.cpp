@@ -108,8 +108,9 @@ ConsumerTile GemmEmitter::emitConsumerTile(const ConsumerThread &thr,
   // rowTile + 8, columns colTile + accumulatorColOffset(r).
   ct.rowTile = ir.add(ct.tile.row0, ir.add(thr.wgRow, thr.rowBase));
   ct.colTile = ir.add(ct.col0, thr.colBase);
-  // C and D of a masked kernel are [G, M, N]: group g's rows start at g*M.
-  ct.groupRow0 = masked ? ir.mul(ct.tile.group, mRows) : Value();
+  // C and D of a masked or k-grouped kernel are [G, M, N]: group g's rows
+  // start at g*M.
+  ct.groupRow0 = masked || kGrouped ? ir.mul(ct.tile.group, mRows) : Value();
   // The B scales of a grouped kernel are [G, ceil(N/128), KB].
   ct.sbGroup0 =
       grouped ? ir.mul(ct.tile.group, ir.c32(cfg.nScaleBlocks() * kBlocks))
@@ -134,8 +135,10 @@ void GemmEmitter::emitConsumerKBlock(const ConsumerThread &thr,
     scf::YieldOp::create(b, yields);
     return;
   }
-  // The B scales, loaded before the wait so their latency hides behind it.
-  BScales sb = emitBScaleLoads(ct, kBlock);
+  // The B scales, loaded before the wait so their latency hides behind it
+  // (of the K block in the operand: a k-grouped tile's run starts at
+  // kFirst).
+  BScales sb = emitBScaleLoads(ct, kBlockOf(ct.tile, kBlock));
   NVVM::MBarrierTryWaitParityOp::create(b, barrier(stage, true), phase, ticks);
   Value partial = emitWgmma(thr, stage);
   Value aScales[2];

@@ -36,13 +36,14 @@ namespace fp8 {
 namespace gemm {
 
 /// A tile of the grid: its group (grouped kernels), its first row in the
-/// group's rows (masked) or the operand's (contiguous), its first column,
-/// and, for a grouped kernel whose rows can be empty, whether it has rows to
-/// compute (else the K loop runs no block and the tile stores +0.0).
-/// Producer and consumers derive the same values, so they agree on the ring
-/// slots a skipped tile does not use.
+/// group's rows (masked, k_grouped) or the operand's (contiguous), its
+/// first column, and, for a grouped kernel whose rows can be empty, whether
+/// it has rows to compute (else the K loop runs no block and the tile
+/// stores +0.0); a k-grouped tile's K blocks are its group's run [kFirst,
+/// kFirst + kCount). Producer and consumers derive the same values, so they
+/// agree on the ring slots a skipped tile does not use.
 struct Tile {
-  Value group, row0, col0, active, rowsValid;
+  Value group, row0, col0, active, rowsValid, kFirst, kCount;
 };
 
 /// A consumer thread's place in the tile (the fragment map of
@@ -84,7 +85,10 @@ struct GemmEmitter : KernelEmitter<GemmKernelSpec> {
   GemmEmitter(OpBuilder &builder, Location loc, const GemmKernelSpec &spec);
 
   // What the configuration selects.
-  bool hasAcc, masked, contiguous, grouped, hasGroupArg, dynamicM, dynamicK;
+  /// grouped: masked or contiguous (B [G, N, K], its scales per group);
+  /// kGrouped: the MoE Wgrad (2-D A and B, groups along K).
+  bool hasAcc, masked, contiguous, grouped, kGrouped, hasGroupArg, dynamicM,
+      dynamicK;
   /// K blocks of a static K (cfg.kBlocks()); a dynamic-K kernel's are the
   /// run-time kBlockCount.
   int64_t kBlocks, nTiles, consumerN, accRegs;
@@ -121,8 +125,16 @@ struct GemmEmitter : KernelEmitter<GemmKernelSpec> {
   /// Tile -> (tile row, tile column), row-major or grouped order.
   std::pair<Value, Value> tileCoords(Value tile);
   Tile tileOf(Value tile);
-  /// The K blocks a tile runs: none for an empty tile of a grouped kernel.
+  /// The K blocks a tile runs: none for an empty tile of a grouped kernel,
+  /// its group's run for a k-grouped one.
   Value kBlocksOf(const Tile &t);
+  /// The K block of iteration `kBlock` of the tile's K loop: a k-grouped
+  /// tile's run starts at kFirst.
+  Value kBlockOf(const Tile &t, Value kBlock);
+  /// k_grouped: the group's run of K blocks (kFirst, kCount) from a scan of
+  /// every K block's first and last token id; traps on a block whose ids
+  /// differ or a group whose blocks are not consecutive.
+  void emitGroupKBlocks(Tile &t);
   /// An i32 of the group argument (counts or group indices).
   Value loadGroupI32(Value index);
   /// The persistent loop over the tiles of this CTA, one iter_arg (the ring

@@ -36,7 +36,8 @@ GemmEmitter::GemmEmitter(OpBuilder &builder, Location loc,
   masked = spec.grouping == GemmGrouping::masked;
   contiguous = spec.grouping == GemmGrouping::contiguous;
   grouped = masked || contiguous;
-  hasGroupArg = contiguous || (masked && spec.hasCounts);
+  kGrouped = spec.grouping == GemmGrouping::kGrouped;
+  hasGroupArg = contiguous || kGrouped || (masked && spec.hasCounts);
   dynamicM = cfg.m == GemmKernelConfig::kDynamicM;
   dynamicK = cfg.hasDynamicK();
   kBlocks = cfg.kBlocks();
@@ -59,8 +60,9 @@ namespace {
 
 /// The kernel function and its launch attributes. Parameters: tmapA, tmapB,
 /// tmapSA, sb, d (pointers), m (i32)[, c (pointer)] (GemmKernelConfig.h);
-/// grouped kernels end with the pointer to the group counts (masked) or the
-/// per-row group index (contiguous), both i32; dynamic-K kernels with k
+/// grouped kernels end with the pointer to the group counts (masked), the
+/// per-row group index (contiguous) or the per-token group ids (k_grouped),
+/// all i32; dynamic-K kernels with k
 /// (i32); quantize-epilogue kernels with the scales pointer (d: the codes).
 LLVM::LLVMFuncOp createKernelFunction(GemmEmitter &e, StringRef name) {
   ImplicitLocOpBuilder &b = e.b;
@@ -128,8 +130,11 @@ LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
   ImplicitLocOpBuilder &b = e.b;
   KernelBuilder &ir = e.ir;
   assert((!spec.config.bScalesPerColumn || !e.grouped) &&
-         "per-column B scales are implemented for the 2-D kernel only");
-  assert((!e.dynamicK || !e.grouped) &&
+         "per-column B scales are implemented for the 2-D and k-grouped "
+         "kernels only");
+  assert((spec.config.bScalesPerColumn || !e.kGrouped) &&
+         "the k-grouped kernel takes per-column B scales");
+  assert((!e.dynamicK || (!e.grouped && !e.kGrouped)) &&
          "a run-time K is implemented for the 2-D kernel only");
 
   LLVM::LLVMFuncOp fn = createKernelFunction(e, name);

@@ -20,11 +20,15 @@ enum class GemmGrouping {
               // (when the counts operand is present) are +0.0
   contiguous, // A [M, K], B [G, N, K], D [M, N]; row r uses B[groupIdx[r]],
               // groupIdx[r] outside [0, G) (padding, -1) gives +0.0
+  kGrouped,   // the MoE Wgrad: A [M, T], B [N, T] (per-column B scales),
+              // D [G, M, N]; group g's tokens are one run of K blocks
+              // (groupIds[t], -1 padding), an empty group gives C[g] or +0.0
 };
 
 struct GemmKernelSpec {
-  /// For a grouped kernel, config.m is the rows of one group (masked) or of
-  /// the whole [M, K] operand (contiguous).
+  /// For a grouped kernel, config.m is the rows of one group (masked,
+  /// k_grouped) or of the whole [M, K] operand (contiguous); k_grouped's
+  /// config.k is the token count T.
   GemmKernelConfig config;
   Type aType, bType; // f8E4M3FN or f8E5M2
   Type resultType;   // bf16 or f32

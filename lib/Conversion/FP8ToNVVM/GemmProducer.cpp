@@ -103,7 +103,9 @@ void GemmEmitter::emitProducerKBlock(const Tile &tile, scf::ForOp kLoop) {
       b, Type(), full, ir.c32(cfg.stageTxBytes()),
       NVVM::MemScopeKindAttr::get(ctx, NVVM::MemScopeKind::CTA),
       b.getBoolAttr(false), Value());
-  Value kCoord = ir.mul(kBlock, ir.c32(cfg.blockK));
+  // A k-grouped tile's K blocks are its group's run.
+  Value kAbs = kBlockOf(tile, kBlock);
+  Value kCoord = ir.mul(kAbs, ir.c32(cfg.blockK));
   auto tma = [&](Value dstOffset, Value map, ValueRange coords,
                  Value multicastMask = Value()) {
     // The classic sm_90 form: a shared::cluster destination (a CTA's own
@@ -144,7 +146,7 @@ void GemmEmitter::emitProducerKBlock(const Tile &tile, scf::ForOp kLoop) {
   // Whole-K scales (scale_k = k: rowwise, per-tensor) are one row [1,
   // Mpad]: every K block loads row 0 into its slot. mxfp8's [K / 32, Mpad]:
   // a K block's promotionsPerBlock rows (one box).
-  Value saBlock = cfg.hasWholeKScales() ? ir.c32(0) : kBlock;
+  Value saBlock = cfg.hasWholeKScales() ? ir.c32(0) : kAbs;
   if (cfg.promotionsPerBlock() > 1)
     saBlock = ir.mul(kBlock, ir.c32(cfg.promotionsPerBlock()));
   tma(ir.add(ir.c32(cfg.saRingOffset()),

@@ -23,10 +23,10 @@ void GemmEmitter::emitTileCount(Value runtimeM) {
   const int64_t rowsPerTile = cfg.blockM * cfg.cluster;
   tiles = dynamicM ? ir.ceilDivTimes(mRows, rowsPerTile, nTiles)
                    : ir.c32(cfg.clusterTiles());
-  // Masked: the grid covers the tiles of one group times the group count
-  // (group-major).
+  // Masked and k-grouped: the grid covers the tiles of one group times the
+  // group count (group-major).
   groupTiles = tiles;
-  if (masked)
+  if (masked || kGrouped)
     tiles = ir.mul(groupTiles, ir.c32(spec.numGroups));
 }
 
@@ -82,7 +82,7 @@ Value GemmEmitter::loadGroupI32(Value index) {
 Tile GemmEmitter::tileOf(Value tile) {
   Tile t;
   Value local = tile;
-  if (masked) {
+  if (masked || kGrouped) {
     t.group = ir.divu(tile, groupTiles);
     local = ir.remu(tile, groupTiles);
   }
@@ -103,11 +103,67 @@ Tile GemmEmitter::tileOf(Value tile) {
     // an index outside [0, numGroups) (padding, -1) leaves the tile empty.
     t.group = loadGroupI32(t.row0);
     t.active = ir.ult(t.group, ir.c32(spec.numGroups));
+  } else if (kGrouped) {
+    emitGroupKBlocks(t);
   }
   return t;
 }
 
+void GemmEmitter::emitGroupKBlocks(Tile &t) {
+  // Block kb holds tokens [128 kb, min(128 kb + 128, T)); a group's run
+  // starts at a multiple of m_alignment (a multiple of 128) and ends at a
+  // multiple of 128 or at T, so a block's first token names its group (-1
+  // or an index outside [0, G): padding, no group's). The op's contract,
+  // checked where it is cheap: a block whose first and last ids differ,
+  // or a block of the group after a gap in its run, traps (the CPU
+  // lowering asserts the same).
+  Value zero = ir.c32(0), one = ir.c32(1);
+  auto scan =
+      scf::ForOp::create(b, zero, ir.c32(kBlocks), one, ValueRange{zero, zero});
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(scan.getBody());
+    Value kb = scan.getInductionVar();
+    Value first = scan.getRegionIterArg(0), count = scan.getRegionIterArg(1);
+    Value token0 = ir.mul(kb, ir.c32(cfg.blockK));
+    Value idFirst = loadGroupI32(token0);
+    Value tokenLast = arith::MinUIOp::create(
+        b, ir.add(token0, ir.c32(cfg.blockK - 1)), ir.c32(cfg.k - 1));
+    Value idLast = loadGroupI32(tokenLast);
+    Value inGroup = ir.eq(idFirst, t.group);
+    Value started =
+        arith::CmpIOp::create(b, arith::CmpIPredicate::ne, count, zero);
+    Value next = ir.add(first, count);
+    Value gap = arith::AndIOp::create(
+        b, arith::AndIOp::create(b, inGroup, started),
+        arith::CmpIOp::create(b, arith::CmpIPredicate::ne, kb, next));
+    Value mixed =
+        arith::CmpIOp::create(b, arith::CmpIPredicate::ne, idFirst, idLast);
+    auto trapIf = scf::IfOp::create(b, arith::OrIOp::create(b, mixed, gap),
+                                    /*withElseRegion=*/false);
+    {
+      OpBuilder::InsertionGuard trapGuard(b);
+      b.setInsertionPointToStart(&trapIf.getThenRegion().front());
+      LLVM::Trap::create(b);
+    }
+    Value opens = arith::AndIOp::create(b, inGroup, ir.eq(count, zero));
+    Value newFirst = arith::SelectOp::create(b, opens, kb, first);
+    Value newCount =
+        arith::SelectOp::create(b, inGroup, ir.add(count, one), count);
+    scf::YieldOp::create(b, ValueRange{newFirst, newCount});
+  }
+  t.kFirst = scan.getResult(0);
+  t.kCount = scan.getResult(1);
+}
+
+Value GemmEmitter::kBlockOf(const Tile &t, Value kBlock) {
+  return t.kFirst ? ir.add(t.kFirst, kBlock) : kBlock;
+}
+
 Value GemmEmitter::kBlocksOf(const Tile &t) {
+  // k_grouped: the group's run; an empty group runs none (C or +0.0).
+  if (t.kCount)
+    return t.kCount;
   if (!t.active)
     return kBlocksValue();
   return arith::SelectOp::create(b, t.active, ir.c32(kBlocks), ir.c32(0));

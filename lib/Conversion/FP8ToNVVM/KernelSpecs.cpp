@@ -159,11 +159,34 @@ static std::string explainNoKernel(ScaledMatmulOp op) {
   return why;
 }
 
+/// The forms of the k_grouped layout (the MoE Wgrad) the k-grouped kernel
+/// does not implement: the op's verifier already fixed the blocks ([1, 128]
+/// on both operands), the ranks and G.
+static std::string explainNoKGroupedKernel(GroupedScaledMatmulOp op) {
+  auto aTy = cast<ScaledTensorType>(op.getA().getType());
+  auto bTy = cast<ScaledTensorType>(op.getB().getType());
+  std::string why;
+  llvm::raw_string_ostream os(why);
+  // M, N and the token count T static (a run-time T: not yet).
+  if (llvm::any_of(aTy.getShape(), ShapedType::isDynamic) ||
+      llvm::any_of(bTy.getShape(), ShapedType::isDynamic)) {
+    os << "the k_grouped layout needs static M, N and T, got " << aTy << ", "
+       << bTy;
+    return why;
+  }
+  if (explainScalesAndInterval(os, aTy, bTy, op.getPromoteInterval()))
+    return why;
+  explainKernelExtents(os,
+                       {aTy.getShape()[0], bTy.getShape()[0], aTy.getShape()[1],
+                        op.getNumGroups() * aTy.getShape()[0]});
+  return why;
+}
+
 /// The forms of fp8.grouped_scaled_matmul no grouped GEMM kernel
 /// implements.
 static std::string explainNoKernel(GroupedScaledMatmulOp op) {
   if (op.isKGrouped())
-    return "the k_grouped layout has no GPU kernel yet";
+    return explainNoKGroupedKernel(op);
   auto aTy = cast<ScaledTensorType>(op.getA().getType());
   auto bTy = cast<ScaledTensorType>(op.getB().getType());
   auto resTy = cast<RankedTensorType>(op.getResult().getType());
@@ -471,21 +494,28 @@ mlir::fp8::getGroupedGemmKernelSpec(GroupedScaledMatmulOp op,
   if (!noKernel.empty())
     return op.emitOpError("GPU lowering: no kernel: ") << noKernel;
   ArrayRef<int64_t> aShape = aTy.getShape();
-  int64_t g = bTy.getShape()[0], n = bTy.getShape()[1], k = aShape.back();
+  // k_grouped: A [M, T], B [N, T], G groups of K (the result's).
+  const bool kGrouped = op.isKGrouped();
+  int64_t g = kGrouped ? op.getNumGroups() : bTy.getShape()[0];
+  int64_t n = bTy.getShape()[kGrouped ? 0 : 1], k = aShape.back();
   int64_t m = aShape[aShape.size() - 2];
   if (ShapedType::isDynamic(m))
     m = GemmKernelConfig::kDynamicM;
-  int64_t align = masked ? 0 : op.getMAlignment();
+  int64_t align = masked || kGrouped ? 0 : op.getMAlignment();
   GemmKernelOverrides o = overrides;
   if (model && !o.any() && m != GemmKernelConfig::kDynamicM && m > 0) {
     // The model sees the problem as one GEMM: the masked form as G *
     // roundUp(M, BLOCK_M) rows (the tiles of every group), the contiguous
     // form as its M rows with BLOCK_M dividing the alignment. Its HBM term
     // counts B once, as for one weight; a grouped B is G weights
-    // (docs/gpu-kernel.md, "Grouped GEMM").
+    // (docs/gpu-kernel.md, "Grouped GEMM"). The k-grouped form as the
+    // masked one of G groups with the tokens shared evenly (ceil(T / G)
+    // each: the group sizes are run-time data).
     GemmKernelConfig chosen =
-        chooseGemmConfigByModel(m, n, k, *model, align, masked ? g : 1,
-                                /*grouped=*/true)
+        chooseGemmConfigByModel(m, n,
+                                kGrouped ? GemmKernelConfig::ceilDiv(k, g) : k,
+                                *model, align, masked || kGrouped ? g : 1,
+                                /*grouped=*/true, /*bScalesPerColumn=*/kGrouped)
             .config;
     o.blockM = chosen.blockM;
     o.blockN = chosen.blockN;
@@ -494,7 +524,7 @@ mlir::fp8::getGroupedGemmKernelSpec(GroupedScaledMatmulOp op,
   // Clusters (B multicast) are a 2-D kernel's: a tile pair of a grouped
   // kernel could straddle two groups.
   o.cluster = 1;
-  GemmKernelConfig c = makeGemmKernelConfig(m, n, k, o);
+  GemmKernelConfig c = makeGemmKernelConfig(m, n, k, o, kGrouped);
   if (align && align % c.blockM != 0) {
     if (overrides.blockM || overrides.consumers)
       return op.emitOpError("GPU lowering: block-m=")
@@ -502,7 +532,7 @@ mlir::fp8::getGroupedGemmKernelSpec(GroupedScaledMatmulOp op,
              << " (a tile of the contiguous layout must hold one group)";
     // The fixed default (128 rows) for an alignment of 64.
     o.blockM = 64;
-    c = makeGemmKernelConfig(m, n, k, o);
+    c = makeGemmKernelConfig(m, n, k, o, kGrouped);
   }
   StringRef why = checkGroupedGemmKernelConfig(c);
   if (!why.empty())
@@ -518,7 +548,9 @@ mlir::fp8::getGroupedGemmKernelSpec(GroupedScaledMatmulOp op,
   spec.resultType = resTy.getElementType();
   if (Value acc = op.getC())
     spec.accType = cast<RankedTensorType>(acc.getType()).getElementType();
-  spec.grouping = masked ? GemmGrouping::masked : GemmGrouping::contiguous;
+  spec.grouping = kGrouped ? GemmGrouping::kGrouped
+                  : masked ? GemmGrouping::masked
+                           : GemmGrouping::contiguous;
   spec.numGroups = g;
   spec.hasCounts = masked && op.getCounts();
   return spec;
@@ -549,16 +581,25 @@ GemmKernelAttr mlir::fp8::getGemmKernelAttr(MLIRContext *ctx,
   Builder b(ctx);
   const GemmKernelConfig &c = spec.config;
   std::optional<GroupLayout> layout;
-  if (spec.grouping != GemmGrouping::none)
-    layout = spec.grouping == GemmGrouping::masked ? GroupLayout::masked
-                                                   : GroupLayout::contiguous;
+  if (spec.grouping == GemmGrouping::masked)
+    layout = GroupLayout::masked;
+  else if (spec.grouping == GemmGrouping::contiguous)
+    layout = GroupLayout::contiguous;
+  else if (spec.grouping == GemmGrouping::kGrouped)
+    layout = GroupLayout::k_grouped;
   int64_t ctas = 0;
   FloatAttr us, tflops;
   if (c.m != GemmKernelConfig::kDynamicM && !c.hasDynamicK()) {
     GemmKernelConfig modelled = c;
-    if (spec.grouping == GemmGrouping::masked)
+    // The masked and k-grouped grids: every group's tiles; k-grouped with
+    // the tokens shared evenly among the groups (as getGroupedGemmKernelSpec
+    // chose).
+    if (spec.grouping == GemmGrouping::masked ||
+        spec.grouping == GemmGrouping::kGrouped)
       modelled.m = spec.numGroups *
                    GemmKernelConfig::roundUp(modelled.m, modelled.blockM);
+    if (spec.grouping == GemmGrouping::kGrouped)
+      modelled.k = GemmKernelConfig::ceilDiv(modelled.k, spec.numGroups);
     GemmCost cost = modelGemmCost(modelled, chip);
     ctas = cost.ctas;
     us = b.getF64FloatAttr(cost.us);

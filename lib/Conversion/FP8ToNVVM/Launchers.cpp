@@ -216,7 +216,9 @@ Value numElements(HostBuilder &h, Value v) {
 /// [G, ceil(N/128), KB]; masked also a [G, M, Kp], A scales [G, KB,
 /// roundUp(M, 4)], d (and c) [G, M, N]; the last argument is the i32 group
 /// tensor (masked counts [G], contiguous group index [M]) when the kernel
-/// takes one. One launch for all groups.
+/// takes one. k_grouped: the 2-D operands of the Wgrad kernel (a [M, Tp], b
+/// [N, Tp], A scales [KB, roundUp(M, 4)], per-column B scales [KB, Np]), d
+/// (and c) [G, M, N], the group ids [T] last. One launch for all groups.
 void buildGemmLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
                            const GemmKernelConfig &c, SymbolRefAttr kernel,
                            int64_t smCount,
@@ -232,6 +234,8 @@ void buildGemmLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
   size_t nFixed = hasGroupArg ? args.size() - 1 : args.size();
   Value acc = nFixed > nOut ? args[nOut] : Value();
   const bool masked = grouping == GemmGrouping::masked;
+  // The grid of the masked and k-grouped kernels covers G groups' tiles.
+  const bool perGroupTiles = masked || grouping == GemmGrouping::kGrouped;
   Value m = memref::DimOp::create(b, a, masked ? 1 : 0);
   h.chain = gpu::WaitOp::create(b, h.token, ValueRange{}).getAsyncToken();
   auto u8 = IntegerType::get(b.getContext(), 8, IntegerType::Unsigned);
@@ -314,11 +318,12 @@ void buildGemmLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
                            box(saTy, {c.promotionsPerBlock(), c.blockM}),
                            nvgpu::TensorMapSwizzleKind::SWIZZLE_NONE);
   // Persistent grid: min(tiles, SMs), tiles from the run-time M (times G
-  // for the masked form, whose grid covers every group's tiles), the SMs
+  // for the masked and k-grouped forms, whose grid covers every group's
+  // tiles), the SMs
   // of the device it runs on (sm-count = 0) or compiled in. With clusters:
   // min(cluster tiles, SMs / cluster) whole clusters.
   Value tiles = h.mul(h.ceilDiv(m, c.blockM * c.cluster), h.idx(c.nTiles()));
-  if (masked)
+  if (perGroupTiles)
     tiles = h.mul(tiles, h.idx(groups));
   Value sms = h.smCount(smCount);
   Value grid;
@@ -497,13 +502,15 @@ LogicalResult mlir::fp8::defineLauncher(func::FuncOp fn, int64_t smCount) {
   if (auto gemm = dyn_cast<GemmKernelAttr>(config)) {
     // The kernel's own record of its configuration: the one source of the
     // grid, block and shared-memory size (never recomputed from options).
-    GemmGrouping grouping = !gemm.isGrouped() ? GemmGrouping::none
-                            : gemm.isMasked() ? GemmGrouping::masked
-                                              : GemmGrouping::contiguous;
+    GemmGrouping grouping = GemmGrouping::none;
+    if (std::optional<GroupLayout> layout = gemm.getLayout())
+      grouping = *layout == GroupLayout::masked       ? GemmGrouping::masked
+                 : *layout == GroupLayout::contiguous ? GemmGrouping::contiguous
+                                                      : GemmGrouping::kGrouped;
     buildGemmLauncherBody(
         b, args, gemm.getConfig(), kernel, smCount, grouping, gemm.getGroups(),
         /*hasGroupArg=*/grouping == GemmGrouping::contiguous ||
-            gemm.hasCounts(),
+            grouping == GemmGrouping::kGrouped || gemm.hasCounts(),
         resident);
   } else if (isa<TransposeKernelAttr>(config)) {
     buildTransposeLauncherBody(b, args, kernel, resident);

@@ -32,6 +32,11 @@
 //             computes its tile count and row masks from it.
 //   6 c:      (kernels named ..._acc<c> only) [M, N] bf16 or f32 accumulator
 //             operand C, row-major: the accumulators' initial value.
+//   next ids: (grouped kernels) i32: masked counts [G], contiguous group
+//             index [M], k_grouped group_ids [T] (K = T tokens; group g's
+//             tokens one run of whole K blocks, -1 padding; A [M, T] and B
+//             [N, T] 2-D maps, per-column B scales [KB, Np], d and c
+//             [G, M, N]).
 //   last k:   (dynamic-K kernels only, `k == kDynamicK`: the Wgrad GEMM
 //             over a run-time token count) i32, the codes' row length at
 //             run time (K, or K padded to 16); the kernel runs ceil(k / 128)
@@ -283,17 +288,23 @@ struct GemmKernelConfig {
 inline const char *checkGemmKernelConfig(const GemmKernelConfig &c);
 
 /// checkGemmKernelConfig for a grouped (MoE) kernel: the consumer registers
-/// keep kGroupedConsumerOverheadRegs more to spare.
+/// keep kGroupedConsumerOverheadRegs more to spare (the k-grouped kernel's
+/// per-column B scales counted too).
 inline const char *checkGroupedGemmKernelConfig(const GemmKernelConfig &c) {
   const char *why = checkGemmKernelConfig(c);
   if (*why)
     return why;
-  if (c.consumerN() + GemmKernelConfig::kConsumerOverheadRegs +
-          GemmKernelConfig::kGroupedConsumerOverheadRegs >
+  if (c.consumerRegsNeeded() + GemmKernelConfig::kGroupedConsumerOverheadRegs >
       c.consumerRegs)
-    return "block-n is too wide for the consumer registers of a grouped "
-           "kernel (block-n / splits + 32 registers per thread: at most 200 "
-           "columns per consumer for 1-2 consumers, 120 for 3, 72 for 4)";
+    return c.bScalesPerColumn
+               ? "block-n is too wide for the consumer registers of a "
+                 "k-grouped kernel (per-column B scales: 5/4 block-n / "
+                 "splits + 32 registers per thread: at most 160 columns per "
+                 "consumer for 1-2 consumers, 96 for 3, 56 for 4)"
+               : "block-n is too wide for the consumer registers of a "
+                 "grouped kernel (block-n / splits + 32 registers per "
+                 "thread: at most 200 columns per consumer for 1-2 "
+                 "consumers, 120 for 3, 72 for 4)";
   return "";
 }
 

@@ -95,18 +95,18 @@ inline std::string getGemmKernelName(int64_t m, int64_t n, int64_t k,
          "_" + getKernelElementTypeName(out);
 }
 
-/// The grouped GEMM kernel of G GEMMs M x N x K (`masked`) or of one M x K
-/// operand whose rows are split among G groups (contiguous); `m` < 0: M at
+/// The grouped GEMM kernel of G GEMMs M x N x K (`layout` "masked"), of one
+/// M x K operand whose rows are split among G groups ("contiguous") or of G
+/// GEMMs M x N over runs of the K = T tokens ("k_grouped"); `m` < 0: M at
 /// run time. The "_counts", "_acc<c>" and configuration suffixes follow.
-inline std::string getGroupedGemmKernelName(bool masked, int64_t g, int64_t m,
-                                            int64_t n, int64_t k,
+inline std::string getGroupedGemmKernelName(const char *layout, int64_t g,
+                                            int64_t m, int64_t n, int64_t k,
                                             KernelElementType a,
                                             KernelElementType b,
                                             KernelElementType out) {
   std::string rows = m < 0 ? std::string("dyn") : std::to_string(m);
-  return std::string("fp8_grouped_matmul_") +
-         (masked ? "masked_" : "contiguous_") + std::to_string(g) + "x" + rows +
-         "x" + std::to_string(n) + "x" + std::to_string(k) + "_" +
+  return std::string("fp8_grouped_matmul_") + layout + "_" + std::to_string(g) +
+         "x" + rows + "x" + std::to_string(n) + "x" + std::to_string(k) + "_" +
          getKernelElementTypeName(a) + "_" + getKernelElementTypeName(b) + "_" +
          getKernelElementTypeName(out);
 }

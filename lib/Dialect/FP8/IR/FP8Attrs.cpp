@@ -425,10 +425,11 @@ std::string GemmKernelAttr::getSymbolName() const {
   KernelElementType a = getKernelElementType(getA()),
                     b = getKernelElementType(getB()),
                     d = getKernelElementType(getD());
-  std::string name = isGrouped()
-                         ? getGroupedGemmKernelName(isMasked(), getGroups(),
-                                                    c.m, c.n, c.k, a, b, d)
-                         : getGemmKernelName(c.m, c.n, c.k, a, b, d);
+  std::string name =
+      isGrouped()
+          ? getGroupedGemmKernelName(stringifyGroupLayout(*getLayout()).data(),
+                                     getGroups(), c.m, c.n, c.k, a, b, d)
+          : getGemmKernelName(c.m, c.n, c.k, a, b, d);
   if (hasCounts())
     name += getGroupedGemmKernelCountsSuffix();
   if (getC())
@@ -520,12 +521,18 @@ LogicalResult GemmKernelAttr::verify(
   if (groups < 1 || (!layout && groups != 1))
     return emitError() << "needs groups >= 1, and 1 without a layout, got "
                        << groups;
-  if (layout == GroupLayout::k_grouped)
-    return emitError() << "the k_grouped layout has no GEMM kernel yet";
   if (counts && counts.getValue() && layout != GroupLayout::masked)
     return emitError() << "counts needs the masked layout";
-  if (layout && bScaleRows != 128)
-    return emitError() << "a grouped kernel needs b_scale_rows 128";
+  // k_grouped (the MoE Wgrad): B's [1, 128] blocks, one scale per column
+  // and K block, as the 2-D Wgrad kernel's; the other layouts' B is an
+  // expert's weight in 128 x 128 blocks.
+  if (layout == GroupLayout::k_grouped && bScaleRows != 1)
+    return emitError() << "the k_grouped layout needs b_scale_rows 1 "
+                          "(per-column B scales), got "
+                       << bScaleRows;
+  if (layout && layout != GroupLayout::k_grouped && bScaleRows != 128)
+    return emitError() << "a masked or contiguous grouped kernel needs "
+                          "b_scale_rows 128";
   // Swap-AB: the 2-D kernel of B A^T, A's per-row scales as per-column B
   // scales, B's blocks as per-row A scales, both per K block, M and K
   // static.

@@ -73,9 +73,30 @@ func.func private @groups() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n
 
 // -----
 
-// The k_grouped layout (the MoE Wgrad) has no kernel: the op runs on the host.
-// expected-error @+1 {{the k_grouped layout has no GEMM kernel yet}}
-func.func private @k_grouped() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = 256, a = f8E4M3FN, b = f8E4M3FN, d = f32, a_scale = f32, b_scale = f32, b_scale_rows = 1, layout = k_grouped, groups = 4, block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2>}
+// The k-grouped kernel (the MoE Wgrad) takes per-column B scales; the
+// masked and contiguous ones 128 x 128 blocks.
+// expected-error @+1 {{the k_grouped layout needs b_scale_rows 1 (per-column B scales), got 128}}
+func.func private @k_grouped() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = 256, a = f8E4M3FN, b = f8E4M3FN, d = f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, layout = k_grouped, groups = 4, block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2>}
+
+// -----
+
+// expected-error @+1 {{a masked or contiguous grouped kernel needs b_scale_rows 128}}
+func.func private @masked_columns() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = 256, a = f8E4M3FN, b = f8E4M3FN, d = f32, a_scale = f32, b_scale = f32, b_scale_rows = 1, layout = masked, groups = 4, block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2>}
+
+// -----
+
+// A run-time K is the 2-D kernel's (the k-grouped kernel's T is static).
+// expected-error @+1 {{k = ? needs a 2-D kernel (no layout) with a scale per K block (scale_k 128)}}
+func.func private @k_grouped_dynamic_k() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = ?, a = f8E4M3FN, b = f8E4M3FN, d = f32, a_scale = f32, b_scale = f32, b_scale_rows = 1, layout = k_grouped, groups = 4, block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2>}
+
+// -----
+
+// 168 columns fit the 2-D per-column kernel, not the k-grouped one (its
+// group and K run take registers too): at most 160.
+func.func private @k_grouped_160() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = 256, a = f8E4M3FN, b = f8E4M3FN, d = f32, a_scale = f32, b_scale = f32, b_scale_rows = 1, layout = k_grouped, groups = 4, block_m = 128, block_n = 160, block_k = 128, stages = 6, consumers = 2>}
+func.func private @column_168() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = 256, a = f8E4M3FN, b = f8E4M3FN, d = f32, a_scale = f32, b_scale = f32, b_scale_rows = 1, block_m = 128, block_n = 168, block_k = 128, stages = 6, consumers = 2>}
+// expected-error @+1 {{block-n is too wide for the consumer registers of a k-grouped kernel}}
+func.func private @k_grouped_168() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = 256, a = f8E4M3FN, b = f8E4M3FN, d = f32, a_scale = f32, b_scale = f32, b_scale_rows = 1, layout = k_grouped, groups = 4, block_m = 128, block_n = 168, block_k = 128, stages = 6, consumers = 2>}
 
 // -----
 

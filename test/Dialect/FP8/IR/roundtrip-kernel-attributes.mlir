@@ -28,6 +28,15 @@ func.func private @column_scales() attributes {fp8.kernel = #fp8.gemm_kernel<m =
 
 // -----
 
+// The k-grouped kernel (the MoE Wgrad, layout = k_grouped): per-column B
+// scales, G groups of K, C of the groups' [G, M, N].
+// CHECK-LABEL: func.func private @k_grouped()
+// CHECK-SAME: #fp8.gemm_kernel<m = 7168, n = 2048, k = 4096, a = f8E4M3FN, b = f8E4M3FN, d = f32, c = f32, a_scale = f32, b_scale = f32, b_scale_rows = 1, layout = k_grouped, groups = 8, block_m = 128, block_n = 160, block_k = 128, stages = 6, consumers = 2>
+// CHECK-SAME: fp8.kernel_ref = @fp8_kernels::@fp8_grouped_matmul_k_grouped_8x7168x2048x4096_e4m3_e4m3_f32_accf32_b1x128_t128x160s6
+func.func private @k_grouped() attributes {fp8.kernel = #fp8.gemm_kernel<m = 7168, n = 2048, k = 4096, a = f8E4M3FN, b = f8E4M3FN, d = f32, c = f32, a_scale = f32, b_scale = f32, b_scale_rows = 1, layout = k_grouped, groups = 8, block_m = 128, block_n = 160, block_k = 128, stages = 6, consumers = 2>, fp8.kernel_ref = @fp8_kernels::@fp8_grouped_matmul_k_grouped_8x7168x2048x4096_e4m3_e4m3_f32_accf32_b1x128_t128x160s6}
+
+// -----
+
 // The quantize epilogue: its code type, eps and pow2 scales print by name
 // (q_pow2 only when given).
 // CHECK-LABEL: func.func private @quantize_epilogue()
