@@ -39,7 +39,10 @@ void report(CUresult r, const char *what) {
   const char *name = nullptr;
   cuGetErrorName(r, &name);
   std::lock_guard<std::mutex> lock(errorMutex);
-  lastErrorText = std::string(what) + ": " + (name ? name : "unknown error");
+  // The number too: at process exit the driver may be torn down and name
+  // nothing (seen once as "unknown error" from a module unload).
+  lastErrorText = std::string(what) + ": " + (name ? name : "unnamed error") +
+                  " (CUresult " + std::to_string(static_cast<int>(r)) + ")";
   ++errorCount;
   std::fprintf(stderr, "fp8 mgpu runtime: %s\n", lastErrorText.c_str());
 }

@@ -25,6 +25,9 @@
 // The cost model's choice (config=auto, the default) for each static shape.
 // RUN: fp8-opt %s --fp8-lower-to-nvvm > %t.auto.mlir
 // RUN: fp8-emu %t.auto.mlir --seed 8 --m 3 | FileCheck %s --check-prefix=AUTO
+// Clusters of 2 (an explicit option: the cost model does not choose them).
+// RUN: fp8-opt %s --fp8-lower-to-nvvm="block-m=64 block-n=16 cluster=2" > %t.cl2.mlir
+// RUN: fp8-emu %t.cl2.mlir --seed 9 --m 3 | FileCheck %s --check-prefix=CL2
 
 // A wrong B-scale column: the odd column of each fragment pair takes the even
 // column's scale (each extractelement of lane 1 of a loaded pair reads lane 0).
@@ -78,11 +81,17 @@
 // M256-DAG: fp8-emu: PASS fp8_scaled_matmul_65x520x272_e4m3_e4m3_f32_b1x128_t256x64s5: 65x520x272, 33800 outputs bit-exact
 // M256-DAG: fp8-emu: PASS fp8_scaled_matmul_dynx200x40_e5m2_e4m3_f32_accbf16_b1x128_t256x64s5: 257x200x40, 51400 outputs bit-exact
 
-// AUTO-DAG: fp8-emu: PASS fp8_scaled_matmul_127x65x136_e5m2_e5m2_bf16_b1x128_t64x16s8cl2: 127x65x136, 8255 outputs bit-exact
-// AUTO-DAG: fp8-emu: PASS fp8_scaled_matmul_130x129x136_e4m3_e4m3_bf16_accf32_b1x128_t64x16s8cl2: 130x129x136, 16770 outputs bit-exact
-// AUTO-DAG: fp8-emu: PASS fp8_scaled_matmul_200x300x400_e4m3_e4m3_bf16_b1x128_t64x16s8cl2: 200x300x400, 60000 outputs bit-exact
-// AUTO-DAG: fp8-emu: PASS fp8_scaled_matmul_65x520x272_e4m3_e4m3_f32_b1x128_t64x16s8cl2: 65x520x272, 33800 outputs bit-exact
+// AUTO-DAG: fp8-emu: PASS fp8_scaled_matmul_127x65x136_e5m2_e5m2_bf16_b1x128_t64x16s8: 127x65x136, 8255 outputs bit-exact
+// AUTO-DAG: fp8-emu: PASS fp8_scaled_matmul_130x129x136_e4m3_e4m3_bf16_accf32_b1x128_t64x16s8: 130x129x136, 16770 outputs bit-exact
+// AUTO-DAG: fp8-emu: PASS fp8_scaled_matmul_200x300x400_e4m3_e4m3_bf16_b1x128_t64x16s8: 200x300x400, 60000 outputs bit-exact
+// AUTO-DAG: fp8-emu: PASS fp8_scaled_matmul_65x520x272_e4m3_e4m3_f32_b1x128_t64x16s8: 65x520x272, 33800 outputs bit-exact
 // AUTO-DAG: fp8-emu: PASS fp8_scaled_matmul_dynx200x40_e5m2_e4m3_f32_accbf16_b1x128: 3x200x40, 600 outputs bit-exact
+
+// CL2-DAG: fp8-emu: PASS fp8_scaled_matmul_127x65x136_e5m2_e5m2_bf16_b1x128_t64x16s8cl2: 127x65x136, 8255 outputs bit-exact
+// CL2-DAG: fp8-emu: PASS fp8_scaled_matmul_130x129x136_e4m3_e4m3_bf16_accf32_b1x128_t64x16s8cl2: 130x129x136, 16770 outputs bit-exact
+// CL2-DAG: fp8-emu: PASS fp8_scaled_matmul_200x300x400_e4m3_e4m3_bf16_b1x128_t64x16s8cl2: 200x300x400, 60000 outputs bit-exact
+// CL2-DAG: fp8-emu: PASS fp8_scaled_matmul_65x520x272_e4m3_e4m3_f32_b1x128_t64x16s8cl2: 65x520x272, 33800 outputs bit-exact
+// CL2-DAG: fp8-emu: PASS fp8_scaled_matmul_dynx200x40_e5m2_e4m3_f32_accbf16_b1x128_t64x16s8cl2: 3x200x40, 600 outputs bit-exact
 
 func.func @n300(%a: !fp8.scaled<200x400xf8E4M3FN, block = [1, 128], scale = f32>,
                 %b: !fp8.scaled<300x400xf8E4M3FN, block = [1, 128], scale = f32>) -> tensor<200x300xbf16> {

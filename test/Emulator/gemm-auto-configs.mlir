@@ -14,75 +14,43 @@
 // RUN: fp8-emu %t.t64x16s8.mlir --seed 1 --sm-count 2 | FileCheck %s --check-prefix=T64X16S8
 // RUN: fp8-opt %s --fp8-lower-to-nvvm="block-m=64 block-n=32 stages=8" > %t.t64x32s8.mlir
 // RUN: fp8-emu %t.t64x32s8.mlir --seed 2 --sm-count 2 | FileCheck %s --check-prefix=T64X32S8
-// RUN: fp8-opt %s --fp8-lower-to-nvvm="block-m=64 block-n=32 stages=8 cluster=2" > %t.t64x32s8cl2.mlir
-// RUN: fp8-emu %t.t64x32s8cl2.mlir --seed 3 --sm-count 2 | FileCheck %s --check-prefix=T64X32S8CL2
-// RUN: fp8-opt %s --fp8-lower-to-nvvm="block-m=64 block-n=48 stages=8" > %t.t64x48s8.mlir
-// RUN: fp8-emu %t.t64x48s8.mlir --seed 4 --sm-count 2 | FileCheck %s --check-prefix=T64X48S8
 // RUN: fp8-opt %s --fp8-lower-to-nvvm="block-m=64 block-n=64 stages=8" > %t.t64x64s8.mlir
-// RUN: fp8-emu %t.t64x64s8.mlir --seed 5 --sm-count 2 | FileCheck %s --check-prefix=T64X64S8
-// RUN: fp8-opt %s --fp8-lower-to-nvvm="block-m=64 block-n=64 stages=8 cluster=2" > %t.t64x64s8cl2.mlir
-// RUN: fp8-emu %t.t64x64s8cl2.mlir --seed 6 --sm-count 2 | FileCheck %s --check-prefix=T64X64S8CL2
-// RUN: fp8-opt %s --fp8-lower-to-nvvm="block-m=64 block-n=96 stages=8 cluster=2" > %t.t64x96s8cl2.mlir
-// RUN: fp8-emu %t.t64x96s8cl2.mlir --seed 7 --sm-count 2 | FileCheck %s --check-prefix=T64X96S8CL2
-// RUN: fp8-opt %s --fp8-lower-to-nvvm="block-m=64 block-n=112 stages=8 cluster=2" > %t.t64x112s8cl2.mlir
-// RUN: fp8-emu %t.t64x112s8cl2.mlir --seed 8 --sm-count 2 | FileCheck %s --check-prefix=T64X112S8CL2
-// RUN: fp8-opt %s --fp8-lower-to-nvvm="block-m=64 block-n=144 stages=8 group-m=16 cluster=2" > %t.t64x144s8g16cl2.mlir
-// RUN: fp8-emu %t.t64x144s8g16cl2.mlir --seed 9 --sm-count 2 | FileCheck %s --check-prefix=T64X144S8G16CL2
+// RUN: fp8-emu %t.t64x64s8.mlir --seed 3 --sm-count 2 | FileCheck %s --check-prefix=T64X64S8
+// RUN: fp8-opt %s --fp8-lower-to-nvvm="block-m=64 block-n=128 stages=8" > %t.t64x128s8.mlir
+// RUN: fp8-emu %t.t64x128s8.mlir --seed 4 --sm-count 2 | FileCheck %s --check-prefix=T64X128S8
 // RUN: fp8-opt %s --fp8-lower-to-nvvm="block-m=64 block-n=192 stages=7" > %t.t64x192s7.mlir
-// RUN: fp8-emu %t.t64x192s7.mlir --seed 10 --sm-count 2 | FileCheck %s --check-prefix=T64X192S7
-// RUN: fp8-opt %s --fp8-lower-to-nvvm="block-m=64 block-n=192 stages=7 cluster=2" > %t.t64x192s7cl2.mlir
-// RUN: fp8-emu %t.t64x192s7cl2.mlir --seed 11 --sm-count 2 | FileCheck %s --check-prefix=T64X192S7CL2
-// RUN: fp8-opt %s --fp8-lower-to-nvvm="block-m=64 block-n=240 stages=5" > %t.t64x240s5c2.mlir
-// RUN: fp8-emu %t.t64x240s5c2.mlir --seed 12 --sm-count 2 | FileCheck %s --check-prefix=T64X240S5C2
-// RUN: fp8-opt %s --fp8-lower-to-nvvm="block-m=128 block-n=112 stages=7 group-m=8 cluster=2" > %t.t128x112s7g8cl2.mlir
-// RUN: fp8-emu %t.t128x112s7g8cl2.mlir --seed 13 --sm-count 2 | FileCheck %s --check-prefix=T128X112S7G8CL2
-// RUN: fp8-opt %s --fp8-lower-to-nvvm="block-m=128 block-n=176 stages=5 cluster=2" > %t.t128x176s5cl2.mlir
-// RUN: fp8-emu %t.t128x176s5cl2.mlir --seed 14 --sm-count 2 | FileCheck %s --check-prefix=T128X176S5CL2
-// RUN: fp8-opt %s --fp8-lower-to-nvvm="block-m=128 block-n=176 stages=5 group-m=16 cluster=2" > %t.t128x176s5g16cl2.mlir
-// RUN: fp8-emu %t.t128x176s5g16cl2.mlir --seed 15 --sm-count 2 | FileCheck %s --check-prefix=T128X176S5G16CL2
+// RUN: fp8-emu %t.t64x192s7.mlir --seed 5 --sm-count 2 | FileCheck %s --check-prefix=T64X192S7
+// RUN: fp8-opt %s --fp8-lower-to-nvvm="block-m=64 block-n=256 stages=5" > %t.t64x256s5c2.mlir
+// RUN: fp8-emu %t.t64x256s5c2.mlir --seed 6 --sm-count 2 | FileCheck %s --check-prefix=T64X256S5C2
+// RUN: fp8-opt %s --fp8-lower-to-nvvm="block-m=128 block-n=128 stages=6" > %t.t128x128s6.mlir
+// RUN: fp8-emu %t.t128x128s6.mlir --seed 7 --sm-count 2 | FileCheck %s --check-prefix=T128X128S6
+// RUN: fp8-opt %s --fp8-lower-to-nvvm="block-m=128 block-n=128 stages=6 group-m=16" > %t.t128x128s6g16.mlir
+// RUN: fp8-emu %t.t128x128s6g16.mlir --seed 8 --sm-count 2 | FileCheck %s --check-prefix=T128X128S6G16
 // RUN: fp8-opt %s --fp8-lower-to-nvvm="block-m=128 block-n=192 stages=5" > %t.t128x192s5.mlir
-// RUN: fp8-emu %t.t128x192s5.mlir --seed 16 --sm-count 2 | FileCheck %s --check-prefix=T128X192S5
-// RUN: fp8-opt %s --fp8-lower-to-nvvm="block-m=128 block-n=208 stages=5" > %t.t128x208s5.mlir
-// RUN: fp8-emu %t.t128x208s5.mlir --seed 17 --sm-count 2 | FileCheck %s --check-prefix=T128X208S5
-// RUN: fp8-opt %s --fp8-lower-to-nvvm="block-m=256 block-n=64 stages=5 cluster=2" > %t.t256x64s5cl2.mlir
-// RUN: fp8-emu %t.t256x64s5cl2.mlir --seed 18 --sm-count 2 | FileCheck %s --check-prefix=T256X64S5CL2
+// RUN: fp8-emu %t.t128x192s5.mlir --seed 9 --sm-count 2 | FileCheck %s --check-prefix=T128X192S5
+// RUN: fp8-opt %s --fp8-lower-to-nvvm="block-m=128 block-n=192 stages=5 group-m=16" > %t.t128x192s5g16.mlir
+// RUN: fp8-emu %t.t128x192s5g16.mlir --seed 10 --sm-count 2 | FileCheck %s --check-prefix=T128X192S5G16
 
 // T64X16S8-DAG: fp8-emu: PASS fp8_scaled_matmul_200x300x400_e4m3_e4m3_bf16_t64x16s8: 200x300x400, 60000 outputs bit-exact
 // T64X16S8-DAG: fp8-emu: PASS fp8_scaled_matmul_65x520x272_e4m3_e4m3_f32_t64x16s8: 65x520x272, 33800 outputs bit-exact
 // T64X32S8-DAG: fp8-emu: PASS fp8_scaled_matmul_200x300x400_e4m3_e4m3_bf16_t64x32s8: 200x300x400, 60000 outputs bit-exact
 // T64X32S8-DAG: fp8-emu: PASS fp8_scaled_matmul_65x520x272_e4m3_e4m3_f32_t64x32s8: 65x520x272, 33800 outputs bit-exact
-// T64X32S8CL2-DAG: fp8-emu: PASS fp8_scaled_matmul_200x300x400_e4m3_e4m3_bf16_t64x32s8cl2: 200x300x400, 60000 outputs bit-exact
-// T64X32S8CL2-DAG: fp8-emu: PASS fp8_scaled_matmul_65x520x272_e4m3_e4m3_f32_t64x32s8cl2: 65x520x272, 33800 outputs bit-exact
-// T64X48S8-DAG: fp8-emu: PASS fp8_scaled_matmul_200x300x400_e4m3_e4m3_bf16_t64x48s8: 200x300x400, 60000 outputs bit-exact
-// T64X48S8-DAG: fp8-emu: PASS fp8_scaled_matmul_65x520x272_e4m3_e4m3_f32_t64x48s8: 65x520x272, 33800 outputs bit-exact
 // T64X64S8-DAG: fp8-emu: PASS fp8_scaled_matmul_200x300x400_e4m3_e4m3_bf16_t64x64s8: 200x300x400, 60000 outputs bit-exact
 // T64X64S8-DAG: fp8-emu: PASS fp8_scaled_matmul_65x520x272_e4m3_e4m3_f32_t64x64s8: 65x520x272, 33800 outputs bit-exact
-// T64X64S8CL2-DAG: fp8-emu: PASS fp8_scaled_matmul_200x300x400_e4m3_e4m3_bf16_t64x64s8cl2: 200x300x400, 60000 outputs bit-exact
-// T64X64S8CL2-DAG: fp8-emu: PASS fp8_scaled_matmul_65x520x272_e4m3_e4m3_f32_t64x64s8cl2: 65x520x272, 33800 outputs bit-exact
-// T64X96S8CL2-DAG: fp8-emu: PASS fp8_scaled_matmul_200x300x400_e4m3_e4m3_bf16_t64x96s8cl2: 200x300x400, 60000 outputs bit-exact
-// T64X96S8CL2-DAG: fp8-emu: PASS fp8_scaled_matmul_65x520x272_e4m3_e4m3_f32_t64x96s8cl2: 65x520x272, 33800 outputs bit-exact
-// T64X112S8CL2-DAG: fp8-emu: PASS fp8_scaled_matmul_200x300x400_e4m3_e4m3_bf16_t64x112s8cl2: 200x300x400, 60000 outputs bit-exact
-// T64X112S8CL2-DAG: fp8-emu: PASS fp8_scaled_matmul_65x520x272_e4m3_e4m3_f32_t64x112s8cl2: 65x520x272, 33800 outputs bit-exact
-// T64X144S8G16CL2-DAG: fp8-emu: PASS fp8_scaled_matmul_200x300x400_e4m3_e4m3_bf16_t64x144s8g16cl2: 200x300x400, 60000 outputs bit-exact
-// T64X144S8G16CL2-DAG: fp8-emu: PASS fp8_scaled_matmul_65x520x272_e4m3_e4m3_f32_t64x144s8g16cl2: 65x520x272, 33800 outputs bit-exact
+// T64X128S8-DAG: fp8-emu: PASS fp8_scaled_matmul_200x300x400_e4m3_e4m3_bf16_t64x128s8: 200x300x400, 60000 outputs bit-exact
+// T64X128S8-DAG: fp8-emu: PASS fp8_scaled_matmul_65x520x272_e4m3_e4m3_f32_t64x128s8: 65x520x272, 33800 outputs bit-exact
 // T64X192S7-DAG: fp8-emu: PASS fp8_scaled_matmul_200x300x400_e4m3_e4m3_bf16_t64x192s7: 200x300x400, 60000 outputs bit-exact
 // T64X192S7-DAG: fp8-emu: PASS fp8_scaled_matmul_65x520x272_e4m3_e4m3_f32_t64x192s7: 65x520x272, 33800 outputs bit-exact
-// T64X192S7CL2-DAG: fp8-emu: PASS fp8_scaled_matmul_200x300x400_e4m3_e4m3_bf16_t64x192s7cl2: 200x300x400, 60000 outputs bit-exact
-// T64X192S7CL2-DAG: fp8-emu: PASS fp8_scaled_matmul_65x520x272_e4m3_e4m3_f32_t64x192s7cl2: 65x520x272, 33800 outputs bit-exact
-// T64X240S5C2-DAG: fp8-emu: PASS fp8_scaled_matmul_200x300x400_e4m3_e4m3_bf16_t64x240s5c2: 200x300x400, 60000 outputs bit-exact
-// T64X240S5C2-DAG: fp8-emu: PASS fp8_scaled_matmul_65x520x272_e4m3_e4m3_f32_t64x240s5c2: 65x520x272, 33800 outputs bit-exact
-// T128X112S7G8CL2-DAG: fp8-emu: PASS fp8_scaled_matmul_200x300x400_e4m3_e4m3_bf16_t128x112s7g8cl2: 200x300x400, 60000 outputs bit-exact
-// T128X112S7G8CL2-DAG: fp8-emu: PASS fp8_scaled_matmul_65x520x272_e4m3_e4m3_f32_t128x112s7g8cl2: 65x520x272, 33800 outputs bit-exact
-// T128X176S5CL2-DAG: fp8-emu: PASS fp8_scaled_matmul_200x300x400_e4m3_e4m3_bf16_t128x176s5cl2: 200x300x400, 60000 outputs bit-exact
-// T128X176S5CL2-DAG: fp8-emu: PASS fp8_scaled_matmul_65x520x272_e4m3_e4m3_f32_t128x176s5cl2: 65x520x272, 33800 outputs bit-exact
-// T128X176S5G16CL2-DAG: fp8-emu: PASS fp8_scaled_matmul_200x300x400_e4m3_e4m3_bf16_t128x176s5g16cl2: 200x300x400, 60000 outputs bit-exact
-// T128X176S5G16CL2-DAG: fp8-emu: PASS fp8_scaled_matmul_65x520x272_e4m3_e4m3_f32_t128x176s5g16cl2: 65x520x272, 33800 outputs bit-exact
+// T64X256S5C2-DAG: fp8-emu: PASS fp8_scaled_matmul_200x300x400_e4m3_e4m3_bf16_t64x256s5c2: 200x300x400, 60000 outputs bit-exact
+// T64X256S5C2-DAG: fp8-emu: PASS fp8_scaled_matmul_65x520x272_e4m3_e4m3_f32_t64x256s5c2: 65x520x272, 33800 outputs bit-exact
+// T128X128S6-DAG: fp8-emu: PASS fp8_scaled_matmul_200x300x400_e4m3_e4m3_bf16: 200x300x400, 60000 outputs bit-exact
+// T128X128S6-DAG: fp8-emu: PASS fp8_scaled_matmul_65x520x272_e4m3_e4m3_f32: 65x520x272, 33800 outputs bit-exact
+// T128X128S6G16-DAG: fp8-emu: PASS fp8_scaled_matmul_200x300x400_e4m3_e4m3_bf16_t128x128s6g16: 200x300x400, 60000 outputs bit-exact
+// T128X128S6G16-DAG: fp8-emu: PASS fp8_scaled_matmul_65x520x272_e4m3_e4m3_f32_t128x128s6g16: 65x520x272, 33800 outputs bit-exact
 // T128X192S5-DAG: fp8-emu: PASS fp8_scaled_matmul_200x300x400_e4m3_e4m3_bf16_t128x192s5: 200x300x400, 60000 outputs bit-exact
 // T128X192S5-DAG: fp8-emu: PASS fp8_scaled_matmul_65x520x272_e4m3_e4m3_f32_t128x192s5: 65x520x272, 33800 outputs bit-exact
-// T128X208S5-DAG: fp8-emu: PASS fp8_scaled_matmul_200x300x400_e4m3_e4m3_bf16_t128x208s5: 200x300x400, 60000 outputs bit-exact
-// T128X208S5-DAG: fp8-emu: PASS fp8_scaled_matmul_65x520x272_e4m3_e4m3_f32_t128x208s5: 65x520x272, 33800 outputs bit-exact
-// T256X64S5CL2-DAG: fp8-emu: PASS fp8_scaled_matmul_200x300x400_e4m3_e4m3_bf16_t256x64s5cl2: 200x300x400, 60000 outputs bit-exact
-// T256X64S5CL2-DAG: fp8-emu: PASS fp8_scaled_matmul_65x520x272_e4m3_e4m3_f32_t256x64s5cl2: 65x520x272, 33800 outputs bit-exact
+// T128X192S5G16-DAG: fp8-emu: PASS fp8_scaled_matmul_200x300x400_e4m3_e4m3_bf16_t128x192s5g16: 200x300x400, 60000 outputs bit-exact
+// T128X192S5G16-DAG: fp8-emu: PASS fp8_scaled_matmul_65x520x272_e4m3_e4m3_f32_t128x192s5g16: 65x520x272, 33800 outputs bit-exact
 
 func.func @gemm_200x300x400(%a: !fp8.scaled<200x400xf8E4M3FN, block = [1, 128], scale = f32>,
     %b: !fp8.scaled<300x400xf8E4M3FN, block = [128, 128], scale = f32>) -> tensor<200x300xbf16> {

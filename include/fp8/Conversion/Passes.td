@@ -228,9 +228,8 @@ def FP8LowerToNVVMPass : Pass<"fp8-lower-to-nvvm", "ModuleOp"> {
     the two CTAs of a cluster compute vertically adjacent tiles and share
     their B tile, each loading half of it with TMA multicast into both
     (DeepGEMM's SM90 scheme); their empty barriers count both CTAs'
-    consumer warps. Under `config=auto` the cost model chooses the cluster
-    (its L2 term counts half of B's reads; at an equal modelled time it
-    prefers fewer L2 bytes). Tile order: with `group-m` G > 1 the
+    consumer warps. The cost model does not choose clusters: on an H200
+    they ran at about half the speed of the same tiles alone. Tile order: with `group-m` G > 1 the
     persistent CTAs take the tiles in groups of G tile rows, each group
     swept column by column, so a wave of CTAs shares its A and B panels
     through L2 (row-major, G = 1, re-reads all of B every wave); under
@@ -320,8 +319,8 @@ def FP8LowerToNVVMPass : Pass<"fp8-lower-to-nvvm", "ModuleOp"> {
     Option<"cluster", "cluster", "int64_t", /*default=*/"0",
            "GEMM clusters: 1 or 2 CTAs per cluster, the CTAs of a cluster "
            "computing vertically adjacent tiles and sharing the B tile by "
-           "TMA multicast, 2-D kernels only (0: the cost model's choice "
-           "when it chooses the tiles, else 1)">,
+           "TMA multicast, 2-D kernels only (0: 1; the cost model does not "
+           "choose clusters)">,
     Option<"swapAB", "swap-ab", "std::string", [{"auto"}],
            "Swap-AB (D^T = B A^T) for a static M <= 64 in the DeepSeek-V3 "
            "blocks with f32 scales: auto (the cost model decides under "

@@ -113,7 +113,7 @@ struct FP8LowerToNVVMPass
     overrides.groupM = groupM;
     if (cluster < 0 || cluster > 2)
       return bad("cluster", cluster)
-             << "0 (the cost model's choice under config=auto, else 1), 1 or "
+             << "0 (no clusters: the cost model does not choose them), 1 or "
                 "2 CTAs per cluster sharing the B tile by TMA multicast";
     overrides.cluster = cluster;
     overrides.quantizeEpilogue = quantizeEpilogue;

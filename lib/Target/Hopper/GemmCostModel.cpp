@@ -35,9 +35,15 @@ double outBytes(const GemmKernelConfig &c) {
   return c.quantizeEpilogue ? 1.0 + 4.0 / 128 : kOutBytes;
 }
 
+// The measured terms (ChipSpec): least squares on the logarithm of the
+// times of the 2026-12-04 H200 sweep (docs/performance.md); clusterFactor
+// is that sweep's ratio of 128x128 tiles with and without clusters (0.41 to
+// 0.55 of the speed: the cause is not known yet).
 const ChipSpec kChips[] = {
-    {"h100-sxm", 132, 228 * 1024, 1979.0, 3.35, 50e6, 64.0, 1.0},
-    {"h200", 132, 228 * 1024, 1979.0, 4.8, 50e6, 64.0, 1.0},
+    {"h100-sxm", 132, 228 * 1024, 1979.0, 3.35, 50e6, 64.0, 1.0, 0.12, 1.5,
+     1.12, 1.12, 1.28, 2.0},
+    {"h200", 132, 228 * 1024, 1979.0, 4.8, 50e6, 64.0, 1.0, 0.12, 1.5, 1.12,
+     1.12, 1.28, 2.0},
 };
 
 } // namespace
@@ -160,7 +166,20 @@ GemmCost mlir::fp8::modelGemmCost(const GemmKernelConfig &c,
   const double promotions = static_cast<double>(c.promotionsPerBlock());
   double promoteS = promotions * (c.bScalesPerColumn ? 2.0 : 1.0) * bm * bn /
                     kFfmaPerClkPerSM / clockHz;
-  double tileComputeS = kb * (wgmmaS + promoteS);
+  // Measured on silicon (ChipSpec): each promotion's exposed latency, and
+  // the slower forms (a consumer's columns off the 64 granule, consumers
+  // splitting columns, 3 or 4 row groups, clusters).
+  double blockS =
+      wgmmaS + promoteS + promotions * chip.promotionLatencyUs * 1e-6;
+  if (c.consumerN() % 64 != 0)
+    blockS *= chip.offGranuleFactor;
+  if (c.colSplits() > 1)
+    blockS *= chip.columnSplitFactor;
+  if (c.rowGroups() > 2)
+    blockS *= chip.manyRowsFactor;
+  if (c.cluster > 1)
+    blockS *= chip.clusterFactor;
+  double tileComputeS = kb * blockS + chip.tileOverheadUs * 1e-6;
   // L2 -> SM bytes of a tile: the in-bounds rows of A and B (TMA zero-fills
   // out-of-bounds boxes without reading), the A scales, and the output. A
   // cluster's CTAs each read 1 / cluster of the B tile from L2 (multicast).
@@ -200,9 +219,10 @@ namespace {
 
 /// Every configuration the generator accepts for the shape: BLOCK_M 64, 128
 /// or 256 (one consumer warpgroup per 64 rows), BLOCK_N a multiple of 16 in
-/// 16..256, as many stages as fit (at most 8, at least 2 for a pipeline);
-/// for a 2-D kernel of two or more tile rows, each also in clusters of 2
-/// (B shared by multicast).
+/// 16..256, as many stages as fit (at most 8, at least 2 for a pipeline).
+/// Not clusters: on an H200 the cluster kernels ran at about half the speed
+/// of the same tiles alone (docs/performance.md); `cluster = 2` stays an
+/// explicit option.
 template <typename Fn>
 void forEachCandidate(int64_t m, int64_t n, int64_t k, int64_t blockMDivides,
                       bool grouped, bool bScalesPerColumn, Fn fn) {
@@ -218,9 +238,6 @@ void forEachCandidate(int64_t m, int64_t n, int64_t k, int64_t blockMDivides,
                                     : checkGemmKernelConfig(c)) != '\0')
         continue;
       fn(c);
-      c.cluster = 2;
-      if (!grouped && c.mTiles() >= 2 && !*checkGemmKernelConfig(c))
-        fn(c);
     }
   }
 }
@@ -228,10 +245,7 @@ void forEachCandidate(int64_t m, int64_t n, int64_t k, int64_t blockMDivides,
 /// Strictly better: faster; at equal modelled time (an HBM-bound kernel),
 /// more CTAs (more SMs issuing loads hide more latency than the bandwidth
 /// term assumes), then fewer HBM bytes, then fewer tiles, then the smaller
-/// BLOCK_M, then fewer L2 -> SM bytes (of one tile in clusters of 2 and
-/// alone, the multicast: the L2 term counts bandwidth only, not the L2
-/// contention and energy halving B's reads saves; DeepGEMM multicasts the
-/// large-M shapes). Deterministic.
+/// BLOCK_M, then fewer L2 -> SM bytes. Deterministic.
 bool better(const GemmKernelConfig &c, const GemmCost &x,
             const GemmKernelConfig &bc, const GemmCost &y) {
   const double eps = 1e-9 * std::max(x.us, y.us);

@@ -4,9 +4,11 @@
 // fp8-lower-to-nvvm generates, and the configuration it chooses per problem
 // shape and chip: BLOCK_M, BLOCK_N, stages, consumer warpgroups and the
 // grouped tile order's group height. Only what the generator can emit is
-// considered: no clusters (cluster = 1, no TMA multicast), lock-step
-// promotion. The model and its sources are in docs/gpu-kernel.md
-// ("Choosing the configuration").
+// considered, and of that not clusters (measured at about half the speed of
+// the same tiles without them on an H200). The datasheet terms (tensor-core
+// peak, HBM, L2) are corrected by terms fitted to a configuration sweep on
+// an H200 (docs/performance.md). The model and its sources are in
+// docs/gpu-kernel.md ("Choosing the configuration").
 //
 // MLIR-free (standard C++ only), like GemmKernelConfig.h, so tools and the
 // benchmark harness can evaluate it without the compiler.
@@ -27,7 +29,12 @@ namespace mlir::fp8 {
 /// L2), NVIDIA H200 datasheet (same SMs and peak, 4.8 TB/s HBM3e), CUDA C++
 /// Programming Guide, compute capability 9.0 (228 KB shared memory per SM,
 /// 227 KB per block). The L2-to-SM bandwidth and the fixed latency are model
-/// assumptions (docs/gpu-kernel.md), not datasheet figures.
+/// assumptions (docs/gpu-kernel.md), not datasheet figures; the last six
+/// are fitted to the generated kernels' times on an H200 (the 2026-12-04
+/// sweep of docs/performance.md: 52 timings of 10 tiles on 8 shapes; of
+/// the tiles timed on a shape, the model's fastest is the measured
+/// fastest on every shape), used for the H100 too (same SMs and tensor
+/// cores).
 struct ChipSpec {
   const char *name;          // "h100-sxm", "h200"
   int64_t smCount;           // streaming multiprocessors
@@ -37,6 +44,15 @@ struct ChipSpec {
   double l2Bytes;            // L2 capacity, bytes
   double l2BytesPerClkPerSM; // assumed L2 -> SM bytes per clock per SM
   double fixedUs;            // assumed launch + pipeline-fill latency, us
+  // Per tile and promotion: what the lock-step promotion exposes besides
+  // its FFMAs (the wgmma drain, the scale loads, the barrier round trip), us.
+  double promotionLatencyUs;
+  double tileOverheadUs;    // per tile: epilogue and pipeline refill, us
+  double offGranuleFactor;  // compute time when a consumer's columns are
+                            // not a multiple of 64
+  double columnSplitFactor; // compute time when consumers split columns
+  double manyRowsFactor;    // compute time with 3 or 4 consumer row groups
+  double clusterFactor;     // compute time of a kernel in clusters of 2
 };
 
 /// The chip named `name` ("h100-sxm" or "h200"), or nullptr.

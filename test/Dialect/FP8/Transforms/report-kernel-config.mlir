@@ -7,14 +7,14 @@
 // RUN: not fp8-opt %s -fp8-report="chip=b200" 2>&1 | FileCheck %s --check-prefix=BAD
 
 // 128x2112x7168: 64x32 tiles give 2 x ceil(2112 / 32) = 132 CTAs, one per
-// SM (1 wave), in clusters of 2 (the two tile rows of a column share B by
-// multicast); the 8-stage ring takes 8 x (64 + 32 + 2) x 128 B = 100352 B.
+// SM (1 wave), no clusters (the model does not choose them); the 8-stage
+// ring takes 8 x (64 + 32 + 2) x 128 B = 100352 B.
 // CHECK: "chip": "h200"
 // CHECK: "kernel_config": {
 // CHECK-NEXT: "block_k": 128,
 // CHECK-NEXT: "block_m": 64,
 // CHECK-NEXT: "block_n": 32,
-// CHECK-NEXT: "cluster": 2,
+// CHECK-NEXT: "cluster": 1,
 // CHECK-NEXT: "consumers": 1,
 // CHECK-NEXT: "ctas": 132,
 // A and B (16 MB) fit in half of L2: read once, row-major order (group 1).
