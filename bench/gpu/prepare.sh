@@ -28,7 +28,7 @@ ROOT=$(cd "$HERE/../.." && pwd)
 BUILD=${1:-$ROOT/build}
 OUTDIR=$BUILD/bench-gpu
 PTXAS=${PTXAS:-$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)}
-LLVM_BIN=${LLVM_BIN:-/usr/lib/llvm-22/bin}
+source "$HERE/common.sh"
 # Largest M*N*K checked bit for bit against the CPU library (its run on the
 # device machine's CPU must fit the 8-minute budget).
 CPU_CHECK_MAX=${CPU_CHECK_MAX:-2500000000}
@@ -84,16 +84,11 @@ grep -E "Compiling entry|spill|Used" "$OUTDIR/ptxas.log"
 # the mgpu* ABI (libfp8_mgpu_runtime.so, which run.sh builds on the device
 # machine from runtime/); the kernels embedded as PTX (JIT-compiled by the
 # driver at load, the same PTX ptxas assembled above without spills).
-"$BUILD/bin/fp8-opt" "$MLIR" --fp8-gpu-pipeline="chip=sm_90a host=llvm $GEMM_OPTIONS" \
-  | "$LLVM_BIN/mlir-translate" --mlir-to-llvmir > "$OUTDIR/host.ll"
-"$LLVM_BIN/clang" -Wno-override-module -O2 -shared -fPIC "$OUTDIR/host.ll" \
-  -o "$OUTDIR/libfp8_bench_host.so" -lm
+fp8_host_so "$BUILD" "$MLIR" "$OUTDIR/libfp8_bench_host.so" "" \
+  --fp8-gpu-pipeline="chip=sm_90a host=llvm $GEMM_OPTIONS"
 # The CPU oracle of the small GEMMs (Hopper's accumulation, bit-exact model).
-"$BUILD/bin/fp8-opt" "$CPU_MLIR" --fp8-cpu-pipeline="accumulator=sm90" \
-  | "$LLVM_BIN/mlir-translate" --mlir-to-llvmir > "$OUTDIR/cpu.ll"
-"$LLVM_BIN/clang" -Wno-override-module -O2 -shared -fPIC "$OUTDIR/cpu.ll" \
-  -o "$OUTDIR/libfp8_bench_cpu.so" -lm -Wl,--no-undefined
+fp8_host_so "$BUILD" "$CPU_MLIR" "$OUTDIR/libfp8_bench_cpu.so" -Wl,--no-undefined \
+  --fp8-cpu-pipeline="accumulator=sm90"
 cp "$SHAPES" "$OUTDIR/shapes.txt"
-rm -f "$OUTDIR/host.ll" "$OUTDIR/cpu.ll"
 du -sh "$OUTDIR"
 echo "prepared $OUTDIR (carry it to the device machine; run bench/gpu/run.sh there)"

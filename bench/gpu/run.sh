@@ -19,7 +19,9 @@ PREPARED=${1:-$ROOT/build/bench-gpu}
 RESULTS=${OUT:-$PREPARED/out}
 RTBUILD=${FP8_RT_BUILD:-/tmp/fp8-rt-build}
 
-if ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L >/dev/null 2>&1; then
+source "$HERE/common.sh"
+
+if ! fp8_have_gpu; then
   echo "run.sh: SKIP: no NVIDIA GPU here (nvidia-smi finds none); this check runs on the device machine" >&2
   exit 77
 fi
@@ -32,9 +34,7 @@ done
 mkdir -p "$RESULTS"
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,memory.total --format=csv \
   | tee "$RESULTS/machine.txt"
-GEN=Ninja; command -v ninja >/dev/null || GEN="Unix Makefiles"
-cmake -S "$ROOT/runtime" -B "$RTBUILD" -G "$GEN" -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build "$RTBUILD" --target fp8_mgpu_runtime >/dev/null
+fp8_build_runtime "$RTBUILD"
 timeout 470 python3 "$HERE/harness.py" \
   --runtime "$RTBUILD/libfp8_mgpu_runtime.so" --host "$PREPARED/libfp8_bench_host.so" \
   --cpu "$PREPARED/libfp8_bench_cpu.so" --shapes "$PREPARED/shapes.txt" \

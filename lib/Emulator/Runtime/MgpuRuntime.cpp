@@ -217,6 +217,17 @@ void launch(void *function, intptr_t clusterX, intptr_t clusterY,
       return;
     }
   }
+  // FP8_EMU_ACCUMULATOR: the wgmma accumulation model (emu::getAccumulator:
+  // exact, the default; sm90, Hopper's, so that results compare with
+  // fp8-cpu-pipeline{accumulator=sm90}, the oracle of a run on silicon).
+  if (const char *model = std::getenv("FP8_EMU_ACCUMULATOR")) {
+    if (!emu::getAccumulator(model, opt.accumulate)) {
+      rt.error(std::string("mgpuLaunchKernel (fp8 emulator): "
+                           "FP8_EMU_ACCUMULATOR='") +
+               model + "' is invalid: expected exact, sm90 or sm89");
+      return;
+    }
+  }
   emu::LaunchResult r =
       f->module->kernels->launch(f->name, rt.device, dims, args, opt);
   // Device printf goes to stdout when the launch ends (CUDA flushes its

@@ -24,6 +24,12 @@
 // RUN: fp8-opt %s --fp8-pipeline=report=false --fp8-cpu-pipeline=accumulator=sm90 | mlir-translate --mlir-to-llvmir -o %t.sm90.ll
 // RUN: %clang %t.sm90.ll -o %t.sm90.so %cpu_host_link
 // RUN: not %t.check %t.gpu.so %t.sm90.so linear 1 bf16:200x300 f32:200x400 f32:300x400 2>&1 | FileCheck %s --check-prefix=DIFF
+// The emulated runtime under Hopper's accumulation model
+// (FP8_EMU_ACCUMULATOR=sm90) meets that oracle, as a run on silicon must
+// (bench/gpu/silicon.sh); a model it does not know is an error.
+// RUN: env FP8_EMU_ACCUMULATOR=sm90 %t.check %t.gpu.so %t.sm90.so linear 1 bf16:200x300 f32:200x400 f32:300x400 | FileCheck %s --check-prefix=SM90
+// RUN: env FP8_EMU_ACCUMULATOR=sm90 not %t.check %t.gpu.so %t.cpu.so linear 4 bf16:65x300 f32:65x400 f32:300x400 2>&1 | FileCheck %s --check-prefix=SM90-DIFF
+// RUN: env FP8_EMU_ACCUMULATOR=sm91 not %t.check %t.gpu.so %t.cpu.so linear 1 bf16:1x300 f32:1x400 f32:300x400 2>&1 | FileCheck %s --check-prefix=BADMODEL
 
 // Grids by hand: quantize 1x128 tiles, 8 per CTA: ceil(M * 4 / 8); 128x128
 // weight blocks, one per CTA: ceil(300/128) * ceil(400/128) = 3 * 4; GEMM
@@ -38,6 +44,9 @@
 // M1: fp8-emu-mgpu: launch fp8_scaled_matmul_dynx300x400_e4m3_e4m3_bf16 grid 3 block 384
 // M1: host-check: PASS linear: 1x300, 300 outputs bit-exact
 // DIFF: host-check: FAIL linear: {{[0-9]+}} of 60000 outputs differ
+// SM90: host-check: PASS linear: 200x300, 60000 outputs bit-exact
+// SM90-DIFF: host-check: FAIL linear: {{[0-9]+}} of 19500 outputs differ
+// BADMODEL: FP8_EMU_ACCUMULATOR='sm91' is invalid: expected exact, sm90 or sm89
 
 func.func @linear(%x: tensor<?x400xf32>, %w: tensor<300x400xf32>) -> tensor<?x300xbf16> attributes {llvm.emit_c_interface} {
   %c0 = arith.constant 0 : index
