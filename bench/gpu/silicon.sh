@@ -10,13 +10,13 @@
 #       (fp8-cpu-pipeline{accumulator=sm90}: Hopper's accumulation), each
 #       with memref_copy.c linked in (no MLIR on the device), host_check.c
 #       and the list of calls (cases.txt), under BUILD/gpu-silicon (a few
-#       MiB). FP8_SILICON_TARGET=emulator builds the libraries under test
-#       for the emulated runtime instead (target=emulator), to check the
-#       whole flow on this machine.
+#       MiB; FP8_SILICON_DIR names another). FP8_SILICON_TARGET=emulator
+#       builds the libraries under test for the emulated runtime instead
+#       (target=emulator), to check the whole flow on this machine.
 #   bench/gpu/silicon.sh run [DIR]       ON THE DEVICE MACHINE: builds
-#       runtime/'s libfp8_mgpu_runtime.so, compiles host_check.c with cc and
-#       runs every call (the runtime preloaded, so that the library under
-#       test binds to it), FP8_SILICON_TIMEOUT seconds each (default 120),
+#       runtime/'s libfp8_mgpu_runtime.so, compiles host_check.c with cc
+#       ($CC) and runs every call (the runtime preloaded, so that the library
+#       under test binds to it), FP8_SILICON_TIMEOUT seconds each (default 120),
 #       none started after FP8_SILICON_BUDGET seconds (default 420; 0: no
 #       limit). One summary, $OUT/silicon.md (or DIR/silicon.md): PASS, FAIL
 #       or timeout per call with host_check's lines; exit 0 when every call
@@ -33,7 +33,8 @@ MODE=${1:?usage: silicon.sh prepare [BUILD] | run [DIR]}
 
 prepare() {
   local build=$1 target=${FP8_SILICON_TARGET:-cuda} emu=""
-  local dir=$build/gpu-silicon work=$build/gpu-silicon-work
+  local dir=${FP8_SILICON_DIR:-$build/gpu-silicon}
+  local work=$dir-work
   local line head pipe gpu name src args in opts key
   local -A cpulib=()
   # The build's Python (the one its package was built for).
@@ -101,7 +102,7 @@ run() {
   fi
   [ "$target" = emulator ] && extra=(FP8_EMU_ACCUMULATOR=sm90)
   work=$(mktemp -d)
-  cc -O1 "$dir/host_check.c" -o "$work/host_check" -ldl || return 1
+  "${CC:-cc}" -O1 "$dir/host_check.c" -o "$work/host_check" -ldl || return 1
   mkdir -p "$(dirname "$summary")"
   printf '# bench/gpu/silicon.sh run, %s\n\n%s; libraries for %s; oracle fp8-cpu-pipeline{accumulator=sm90}\n\n' \
     "$(date -u '+%F %T UTC')" "$machine" "$target" > "$summary"
