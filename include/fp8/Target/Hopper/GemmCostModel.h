@@ -30,11 +30,11 @@ namespace mlir::fp8 {
 /// Programming Guide, compute capability 9.0 (228 KB shared memory per SM,
 /// 227 KB per block). The L2-to-SM bandwidth and the fixed latency are model
 /// assumptions (docs/gpu-kernel.md), not datasheet figures; the last six
-/// are fitted to the generated kernels' times on an H200 (the 2026-12-04
-/// sweep of docs/performance.md: 52 timings of 10 tiles on 8 shapes; of
-/// the tiles timed on a shape, the model's fastest is the measured
-/// fastest on every shape), used for the H100 too (same SMs and tensor
-/// cores).
+/// are measured: fitted to the generated kernels' times on an H200 (the
+/// 2026-12-04 runs of docs/performance.md, 10 tiles on 8 shapes; of the
+/// tiles timed on each sweep shape the model's fastest is within 5% of the
+/// measured fastest, GemmCostModelTest), used for the H100 too (same SMs
+/// and tensor cores, not measured there).
 struct ChipSpec {
   const char *name;          // "h100-sxm", "h200"
   int64_t smCount;           // streaming multiprocessors
