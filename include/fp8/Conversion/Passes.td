@@ -213,9 +213,10 @@ def FP8LowerToNVVMPass : Pass<"fp8-lower-to-nvvm", "ModuleOp"> {
     `fp8.grouped_scaled_matmul` gets one grouped kernel for all its groups
     (`fp8_grouped_matmul_<layout>_<G>x<M>x<N>x<K>_...`, docs/gpu-kernel.md,
     "Grouped GEMM"): masked and contiguous (per-expert B in 128 x 128
-    blocks), and k_grouped (the MoE Wgrad, a static T: 2-D A and B with
-    per-column B scales, each tile's K blocks its group's run of tokens,
-    found by a scan of the group ids that traps on a malformed run).
+    blocks), and k_grouped (the MoE Wgrad, T static or run-time: 2-D A
+    and B with per-column B scales, each tile's K blocks its group's run of
+    tokens, found by a scan of the group ids that traps on a malformed
+    run).
 
     The tile configuration is the shape's default (GemmKernelConfig.h:
     BLOCK_M 64 for M <= 64 else 128, BLOCK_N 128, as many stages as fit the

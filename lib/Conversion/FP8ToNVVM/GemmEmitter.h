@@ -100,8 +100,9 @@ struct GemmEmitter : KernelEmitter<GemmKernelSpec> {
   // cluster) and the tile rows of their order: constants, or computed from
   // the run-time M.
   Value mRows, tiles, groupTiles, mTiles;
-  // A dynamic-K kernel's K blocks, ceil(k / 128) of its last parameter.
-  Value kBlockCount;
+  // A dynamic-K kernel's K blocks, ceil(k / 128) of its last parameter k
+  // (kRuntime; a k-grouped kernel's is T).
+  Value kBlockCount, kRuntime;
   // Thread, CTA and shared memory.
   Value tid, ctaId, ctaCount, wg, wgThread, smem, smemAddr, ticks;
   // The CTA's cluster (cfg.cluster > 1; else unset): its rank in the

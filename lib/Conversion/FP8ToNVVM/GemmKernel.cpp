@@ -134,8 +134,9 @@ LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
          "kernels only");
   assert((spec.config.bScalesPerColumn || !e.kGrouped) &&
          "the k-grouped kernel takes per-column B scales");
-  assert((!e.dynamicK || (!e.grouped && !e.kGrouped)) &&
-         "a run-time K is implemented for the 2-D kernel only");
+  assert((!e.dynamicK || !e.grouped) &&
+         "a run-time K is implemented for the 2-D and k-grouped kernels "
+         "only");
 
   LLVM::LLVMFuncOp fn = createKernelFunction(e, name);
   Block *entry = fn.addEntryBlock(b);

@@ -34,6 +34,7 @@ void GemmEmitter::emitKBlockCount(Value runtimeK) {
   // ceil(k / 128): the last block may be partial (its codes past K are the
   // TMA's zero fill, its scales the op's last K block's), and k = 0 runs
   // no block (the accumulators stay C or +0.0).
+  kRuntime = runtimeK;
   kBlockCount = ir.ceilDivTimes(runtimeK, cfg.blockK, 1);
 }
 
@@ -118,8 +119,12 @@ void GemmEmitter::emitGroupKBlocks(Tile &t) {
   // or a block of the group after a gap in its run, traps (the CPU
   // lowering asserts the same).
   Value zero = ir.c32(0), one = ir.c32(1);
+  // T's last token: a constant, or the run-time T's (a k-grouped kernel
+  // over a run-time T takes T as its k; the launcher does not launch for
+  // T = 0).
+  Value lastToken = dynamicK ? ir.add(kRuntime, ir.c32(-1)) : ir.c32(cfg.k - 1);
   auto scan =
-      scf::ForOp::create(b, zero, ir.c32(kBlocks), one, ValueRange{zero, zero});
+      scf::ForOp::create(b, zero, kBlocksValue(), one, ValueRange{zero, zero});
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(scan.getBody());
@@ -128,7 +133,7 @@ void GemmEmitter::emitGroupKBlocks(Tile &t) {
     Value token0 = ir.mul(kb, ir.c32(cfg.blockK));
     Value idFirst = loadGroupI32(token0);
     Value tokenLast = arith::MinUIOp::create(
-        b, ir.add(token0, ir.c32(cfg.blockK - 1)), ir.c32(cfg.k - 1));
+        b, ir.add(token0, ir.c32(cfg.blockK - 1)), lastToken);
     Value idLast = loadGroupI32(tokenLast);
     Value inGroup = ir.eq(idFirst, t.group);
     Value started =

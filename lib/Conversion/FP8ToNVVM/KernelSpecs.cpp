@@ -167,11 +167,27 @@ static std::string explainNoKGroupedKernel(GroupedScaledMatmulOp op) {
   auto bTy = cast<ScaledTensorType>(op.getB().getType());
   std::string why;
   llvm::raw_string_ostream os(why);
-  // M, N and the token count T static (a run-time T: not yet).
-  if (llvm::any_of(aTy.getShape(), ShapedType::isDynamic) ||
-      llvm::any_of(bTy.getShape(), ShapedType::isDynamic)) {
-    os << "the k_grouped layout needs static M, N and T, got " << aTy << ", "
-       << bTy;
+  // M and N static; the token count T static in both operands or dynamic
+  // in both (the kernel takes it at run time, as the 2-D Wgrad kernel its
+  // K).
+  const bool dynamicT = ShapedType::isDynamic(aTy.getShape()[1]);
+  if (ShapedType::isDynamic(aTy.getShape()[0]) ||
+      ShapedType::isDynamic(bTy.getShape()[0]) ||
+      dynamicT != ShapedType::isDynamic(bTy.getShape()[1])) {
+    os << "the k_grouped layout needs static M and N and T static in both "
+          "operands or dynamic in both, got "
+       << aTy << ", " << bTy;
+    return why;
+  }
+  // A run-time T of 0 gives D = C without a launch (a device copy: the
+  // launcher), so C must have D's element type.
+  auto resTy = cast<RankedTensorType>(op.getResult().getType());
+  if (dynamicT && op.getC() &&
+      cast<RankedTensorType>(op.getC().getType()).getElementType() !=
+          resTy.getElementType()) {
+    os << "a run-time T needs an accumulator C of the result's element type "
+          "(T = 0 copies C to the result), got "
+       << op.getC().getType() << " -> " << resTy;
     return why;
   }
   if (explainScalesAndInterval(os, aTy, bTy, op.getPromoteInterval()))
@@ -501,6 +517,12 @@ mlir::fp8::getGroupedGemmKernelSpec(GroupedScaledMatmulOp op,
   int64_t m = aShape[aShape.size() - 2];
   if (ShapedType::isDynamic(m))
     m = GemmKernelConfig::kDynamicM;
+  // k_grouped over a run-time token count T: the kernel takes T last.
+  if (ShapedType::isDynamic(k))
+    k = GemmKernelConfig::kDynamicK;
+  // The K the model sees: a run-time T at kModelledDynamicK tokens.
+  const int64_t kModel =
+      k == GemmKernelConfig::kDynamicK ? kModelledDynamicK : k;
   int64_t align = masked || kGrouped ? 0 : op.getMAlignment();
   GemmKernelOverrides o = overrides;
   if (model && !o.any() && m != GemmKernelConfig::kDynamicM && m > 0) {
@@ -512,10 +534,10 @@ mlir::fp8::getGroupedGemmKernelSpec(GroupedScaledMatmulOp op,
     // masked one of G groups with the tokens shared evenly (ceil(T / G)
     // each: the group sizes are run-time data).
     GemmKernelConfig chosen =
-        chooseGemmConfigByModel(m, n,
-                                kGrouped ? GemmKernelConfig::ceilDiv(k, g) : k,
-                                *model, align, masked || kGrouped ? g : 1,
-                                /*grouped=*/true, /*bScalesPerColumn=*/kGrouped)
+        chooseGemmConfigByModel(
+            m, n, kGrouped ? GemmKernelConfig::ceilDiv(kModel, g) : k, *model,
+            align, masked || kGrouped ? g : 1,
+            /*grouped=*/true, /*bScalesPerColumn=*/kGrouped)
             .config;
     o.blockM = chosen.blockM;
     o.blockN = chosen.blockN;

@@ -274,8 +274,12 @@ void buildGemmLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
   Value kRun;
   scf::IfOp kIf;
   if (c.hasDynamicK()) {
-    kRun = memref::DimOp::create(b, a,
-                                 cast<MemRefType>(a.getType()).getRank() - 1);
+    // The k-grouped kernel takes T itself (its scan of the group ids stops
+    // at T's last token), the ids' length: ceil(T / 128) = ceil(Kp / 128).
+    kRun = grouping == GemmGrouping::kGrouped
+               ? Value(memref::DimOp::create(b, group, 0))
+               : Value(memref::DimOp::create(
+                     b, a, cast<MemRefType>(a.getType()).getRank() - 1));
     gpu::WaitOp::create(b, Type(), ValueRange{h.chain});
     kIf = scf::IfOp::create(
         b, arith::CmpIOp::create(b, arith::CmpIPredicate::eq, kRun, h.idx(0)),

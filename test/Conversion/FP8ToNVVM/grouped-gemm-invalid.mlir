@@ -45,13 +45,13 @@ func.func @align_option(%a: !fp8.scaled<256x256xf8E4M3FN, block = [1, 128], scal
 
 // -----
 
-// The k_grouped layout (the MoE Wgrad) over a run-time token count has no
-// kernel yet (the k-grouped kernel's T is static): the host lowering
-// computes it.
+// The k_grouped layout (the MoE Wgrad) over a run-time token count with a C
+// of another element type than the result's has no kernel (T = 0 copies C
+// to the result): the host lowering computes it.
 !ka = !fp8.scaled<64x?xf8E4M3FN, block = [1, 128], scale = f32>
 !kb = !fp8.scaled<96x?xf8E4M3FN, block = [1, 128], scale = f32>
-func.func @k_grouped_dynamic_t(%a: !ka, %b: !kb, %ids: tensor<?xi32>) -> tensor<3x64x96xf32> {
-  // expected-remark @+1 {{no GPU GEMM kernel for 'fp8.grouped_scaled_matmul' (the k_grouped layout needs static M, N and T, got !fp8.scaled<64x?xf8E4M3FN, block = [1, 128], scale = f32>, !fp8.scaled<96x?xf8E4M3FN, block = [1, 128], scale = f32>); the op stays on the host, whose lowering computes it}}
-  %d = fp8.grouped_scaled_matmul k_grouped %a, %b group_ids(%ids : tensor<?xi32>) : !ka, !kb -> tensor<3x64x96xf32>
+func.func @k_grouped_dynamic_t(%a: !ka, %b: !kb, %ids: tensor<?xi32>, %c: tensor<3x64x96xbf16>) -> tensor<3x64x96xf32> {
+  // expected-remark @+1 {{no GPU GEMM kernel for 'fp8.grouped_scaled_matmul' (a run-time T needs an accumulator C of the result's element type (T = 0 copies C to the result), got tensor<3x64x96xbf16> -> tensor<3x64x96xf32>); the op stays on the host, whose lowering computes it}}
+  %d = fp8.grouped_scaled_matmul k_grouped %a, %b group_ids(%ids : tensor<?xi32>) acc(%c : tensor<3x64x96xbf16>) : !ka, !kb -> tensor<3x64x96xf32>
   return %d : tensor<3x64x96xf32>
 }

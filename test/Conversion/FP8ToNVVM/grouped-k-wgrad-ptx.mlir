@@ -3,7 +3,8 @@
 // DeepSeek-V3's routed expert shapes (hidden 7168, expert intermediate
 // 2048: the gate/up weights' gradient [4096, 7168], the down weight's
 // [7168, 2048]), 8 experts, 4096 tokens: bf16 out without C, f32 out with
-// an f32 C. Each configuration assembles for sm_90a with 0 spills: the cost
+// an f32 C; and the down weight's over a run-time token count (T the
+// kernel's last parameter). Each configuration assembles for sm_90a with 0 spills: the cost
 // model's, the fixed default, BLOCK_N 160 (the widest one consumer per 64
 // rows holds with the per-column B scales and the group's K run:
 // checkGroupedGemmKernelConfig), 64x256 (two consumers splitting the
@@ -28,9 +29,9 @@
 // One wider than the register budget allows is refused:
 // RUN: not fp8-opt %s --fp8-gpu-pipeline="chip=sm_90a host=none block-n=168" 2>&1 | FileCheck %s --check-prefix=WIDE
 
-// Two kernels per PTX, each without stack, spills or warnings.
+// Three kernels per PTX, each without stack, spills or warnings.
 // PTXAS-NOT: {{warning|[1-9][0-9]* bytes spill}}
-// PTXAS-COUNT-2: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// PTXAS-COUNT-3: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // PTXAS-NOT: {{warning|[1-9][0-9]* bytes spill}}
 
 // PTX-LABEL: .entry fp8_grouped_matmul_k_grouped_8x4096x7168x4096_e4m3_e4m3_bf16_b1x128(
@@ -40,6 +41,7 @@
 // The scan's trap, in the producer's and the consumers' copy:
 // PTX-COUNT-2: trap;
 // PTX-LABEL: .entry fp8_grouped_matmul_k_grouped_8x7168x2048x4096_e4m3_e4m3_f32_accf32_b1x128(
+// PTX-LABEL: .entry fp8_grouped_matmul_k_grouped_8x7168x2048xdyn_e4m3_e4m3_f32_b1x128(
 
 // WIDE: block-n is too wide for the consumer registers of a k-grouped kernel
 
@@ -47,9 +49,13 @@ func.func @wgrad(%dyu: !fp8.scaled<4096x4096xf8E4M3FN, block = [1, 128], scale =
                  %x: !fp8.scaled<7168x4096xf8E4M3FN, block = [1, 128], scale = f32>,
                  %dyd: !fp8.scaled<7168x4096xf8E4M3FN, block = [1, 128], scale = f32>,
                  %h: !fp8.scaled<2048x4096xf8E4M3FN, block = [1, 128], scale = f32>,
-                 %ids: tensor<4096xi32>, %c: tensor<8x7168x2048xf32>)
-    -> (tensor<8x4096x7168xbf16>, tensor<8x7168x2048xf32>) {
+                 %ids: tensor<4096xi32>, %c: tensor<8x7168x2048xf32>,
+                 %dyt: !fp8.scaled<7168x?xf8E4M3FN, block = [1, 128], scale = f32>,
+                 %ht: !fp8.scaled<2048x?xf8E4M3FN, block = [1, 128], scale = f32>,
+                 %tids: tensor<?xi32>)
+    -> (tensor<8x4096x7168xbf16>, tensor<8x7168x2048xf32>, tensor<8x7168x2048xf32>) {
   %up = fp8.grouped_scaled_matmul k_grouped %dyu, %x group_ids(%ids : tensor<4096xi32>) : !fp8.scaled<4096x4096xf8E4M3FN, block = [1, 128], scale = f32>, !fp8.scaled<7168x4096xf8E4M3FN, block = [1, 128], scale = f32> -> tensor<8x4096x7168xbf16>
   %down = fp8.grouped_scaled_matmul k_grouped %dyd, %h group_ids(%ids : tensor<4096xi32>) acc(%c : tensor<8x7168x2048xf32>) : !fp8.scaled<7168x4096xf8E4M3FN, block = [1, 128], scale = f32>, !fp8.scaled<2048x4096xf8E4M3FN, block = [1, 128], scale = f32> -> tensor<8x7168x2048xf32>
-  return %up, %down : tensor<8x4096x7168xbf16>, tensor<8x7168x2048xf32>
+  %dyn = fp8.grouped_scaled_matmul k_grouped %dyt, %ht group_ids(%tids : tensor<?xi32>) : !fp8.scaled<7168x?xf8E4M3FN, block = [1, 128], scale = f32>, !fp8.scaled<2048x?xf8E4M3FN, block = [1, 128], scale = f32> -> tensor<8x7168x2048xf32>
+  return %up, %down, %dyn : tensor<8x4096x7168xbf16>, tensor<8x7168x2048xf32>, tensor<8x7168x2048xf32>
 }

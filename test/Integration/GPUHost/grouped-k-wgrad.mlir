@@ -15,6 +15,8 @@
 //     through the f32 accumulator), two padding blocks, C f32, bf16 out.
 //   kg_bf16c: G = 2, M = 64, N = 256, T = 256 (no tail), block ids [1, 1]:
 //     group 0 empty, C bf16, f32 out.
+//   kg_dyn: a run-time T (700, 300, 100 and 0 tokens), G = 3, M = 96, N =
+//     64, block ids [2, 2, -1, 0, ...], C f32, f32 out.
 // Schedules: the cost model's tiles, config=fixed (128x128), BLOCK_N 48
 // with 2 stages (the ring wraps inside a group's run and across tiles),
 // 64x256 (two consumers splitting the columns), with scheduler seeds. The
@@ -46,6 +48,13 @@
 // RUN: %clang %t.n256.ll -o %t.n256.so %emu_host_link
 // RUN: env FP8_EMU_TRACE=1 %t.check %t.n256.so %t.cpu.so kg_f32 9 f32:800x160 f32:200x700 f32:160x700 2>&1 | FileCheck %s --check-prefix=N256-F32
 // RUN: env FP8_EMU_SEED=1 %t.check %t.n256.so %t.cpu.so kg_bf16c 10 f32:128x256 f32:64x256 f32:256x256 bf16:128x256 | FileCheck %s --check-prefix=BF16C
+// A run-time T (kg_dyn: the kernel takes T as its last parameter, after C
+// and the ids: 9 parameters): tails,
+// fewer blocks than groups, and T = 0 (no launch: D is C, bit for bit).
+// RUN: env FP8_EMU_TRACE=1 %t.check %t.auto.so %t.cpu.so kg_dyn 13 f32:288x64 f32:96x700 f32:64x700 f32:288x64 2>&1 | FileCheck %s --check-prefix=DYN
+// RUN: env FP8_EMU_SEED=2 %t.check %t.fix.so %t.cpu.so kg_dyn 14 f32:288x64 f32:96x300 f32:64x300 f32:288x64 | FileCheck %s --check-prefix=DYN-PASS
+// RUN: %t.check %t.n48.so %t.cpu.so kg_dyn 15 f32:288x64 f32:96x100 f32:64x100 f32:288x64 | FileCheck %s --check-prefix=DYN-PASS
+// RUN: env FP8_EMU_TRACE=1 %t.check %t.fix.so %t.cpu.so kg_dyn 16 f32:288x64=in3 f32:96x0 f32:64x0 f32:288x64 2>&1 | FileCheck %s --check-prefix=DYN0
 // A group in two runs, a run ending inside a K block: the kernel traps.
 // RUN: not %t.check %t.fix.so %t.cpu.so kg_gap 11 f32:256x64 f32:128x512 f32:64x512 2>&1 | FileCheck %s --check-prefix=GAP
 // RUN: not %t.check %t.fix.so %t.cpu.so kg_mixed 12 f32:128x64 f32:64x256 f32:64x256 2>&1 | FileCheck %s --check-prefix=GAP
@@ -73,6 +82,12 @@
 // N256-F32: fp8-emu-mgpu: launch fp8_grouped_matmul_k_grouped_4x200x160x700_e4m3_e4m3_f32_b1x128_t64x256{{s[0-9]+}}c2 grid 16 block 384
 // N256-F32-NEXT: host-check: PASS kg_f32: 800x160, 128000 outputs bit-exact (96000 non-zero)
 // GAP: llvm.intr.trap: the kernel trapped
+// DYN: fp8-emu-mgpu: launch fp8_grouped_matmul_k_grouped_3x96x64xdyn_e4m3_e4m3_f32_accf32_b1x128{{.*}} params 9
+// DYN-NEXT: host-check: PASS kg_dyn: 288x64, 18432 outputs bit-exact
+// DYN-PASS: host-check: PASS kg_dyn: 288x64, 18432 outputs bit-exact
+// DYN0-NOT: launch fp8_grouped_matmul
+// DYN0: host-check: PASS kg_dyn: 288x64, 18432 outputs bit-exact
+// DYN0: host-check: kg_dyn tested: the bits of input 3
 
 // The group ids of T tokens from one id per 128-token K block.
 #ids = affine_map<(t) -> (t)>
@@ -162,4 +177,33 @@ func.func @kg_mixed(%dyt: tensor<64x256xf32>, %xt: tensor<64x256xf32>) -> tensor
   %d = fp8.grouped_scaled_matmul k_grouped %a, %b group_ids(%ids : tensor<256xi32>) : !fp8.scaled<64x256xf8E4M3FN, block = [1, 128], scale = f32>, !fp8.scaled<64x256xf8E4M3FN, block = [1, 128], scale = f32> -> tensor<2x64x64xf32>
   %r = tensor.collapse_shape %d [[0, 1], [2]] : tensor<2x64x64xf32> into tensor<128x64xf32>
   return %r : tensor<128x64xf32>
+}
+
+// A run-time T: K blocks 0 and 1 group 2, block 2 padding, blocks 3 on
+// group 0; group 1 empty (its D is C). C f32, f32 out.
+func.func @kg_dyn(%dyt: tensor<96x?xf32>, %xt: tensor<64x?xf32>, %c2: tensor<288x64xf32>) -> tensor<288x64xf32> attributes {llvm.emit_c_interface} {
+  %a = fp8.quantize %dyt : tensor<96x?xf32> -> !fp8.scaled<96x?xf8E4M3FN, block = [1, 128], scale = f32>
+  %b = fp8.quantize %xt : tensor<64x?xf32> -> !fp8.scaled<64x?xf8E4M3FN, block = [1, 128], scale = f32>
+  %c1 = arith.constant 1 : index
+  %t = tensor.dim %dyt, %c1 : tensor<96x?xf32>
+  %e = tensor.empty(%t) : tensor<?xi32>
+  %ids = linalg.generic {indexing_maps = [#ids], iterator_types = ["parallel"]} outs(%e : tensor<?xi32>) {
+  ^bb0(%o: i32):
+    %i = linalg.index 0 : index
+    %c128 = arith.constant 128 : index
+    %kb = arith.divui %i, %c128 : index
+    %c2i = arith.constant 2 : index
+    %lt2 = arith.cmpi ult, %kb, %c2i : index
+    %eq2 = arith.cmpi eq, %kb, %c2i : index
+    %g2 = arith.constant 2 : i32
+    %gpad = arith.constant -1 : i32
+    %g0 = arith.constant 0 : i32
+    %late = arith.select %eq2, %gpad, %g0 : i32
+    %g = arith.select %lt2, %g2, %late : i32
+    linalg.yield %g : i32
+  } -> tensor<?xi32>
+  %c = tensor.expand_shape %c2 [[0, 1], [2]] output_shape [3, 96, 64] : tensor<288x64xf32> into tensor<3x96x64xf32>
+  %d = fp8.grouped_scaled_matmul k_grouped %a, %b group_ids(%ids : tensor<?xi32>) acc(%c : tensor<3x96x64xf32>) : !fp8.scaled<96x?xf8E4M3FN, block = [1, 128], scale = f32>, !fp8.scaled<64x?xf8E4M3FN, block = [1, 128], scale = f32> -> tensor<3x96x64xf32>
+  %r = tensor.collapse_shape %d [[0, 1], [2]] : tensor<3x96x64xf32> into tensor<288x64xf32>
+  return %r : tensor<288x64xf32>
 }

@@ -98,15 +98,17 @@ inline std::string getGemmKernelName(int64_t m, int64_t n, int64_t k,
 /// The grouped GEMM kernel of G GEMMs M x N x K (`layout` "masked"), of one
 /// M x K operand whose rows are split among G groups ("contiguous") or of G
 /// GEMMs M x N over runs of the K = T tokens ("k_grouped"); `m` < 0: M at
-/// run time. The "_counts", "_acc<c>" and configuration suffixes follow.
+/// run time, `k` < 0: K (k_grouped: T) at run time. The "_counts",
+/// "_acc<c>" and configuration suffixes follow.
 inline std::string getGroupedGemmKernelName(const char *layout, int64_t g,
                                             int64_t m, int64_t n, int64_t k,
                                             KernelElementType a,
                                             KernelElementType b,
                                             KernelElementType out) {
   std::string rows = m < 0 ? std::string("dyn") : std::to_string(m);
+  std::string depth = k < 0 ? std::string("dyn") : std::to_string(k);
   return std::string("fp8_grouped_matmul_") + layout + "_" + std::to_string(g) +
-         "x" + rows + "x" + std::to_string(n) + "x" + std::to_string(k) + "_" +
+         "x" + rows + "x" + std::to_string(n) + "x" + depth + "_" +
          getKernelElementTypeName(a) + "_" + getKernelElementTypeName(b) + "_" +
          getKernelElementTypeName(out);
 }

@@ -541,11 +541,12 @@ LogicalResult GemmKernelAttr::verify(
        ShapedType::isDynamic(k)))
     return emitError() << "swap_ab needs a 2-D kernel (no layout) with "
                           "b_scale_rows 1, scale_k 128 and static m and k";
-  // A run-time K: the 2-D kernel with a scale per K block (the Wgrad GEMM
-  // over a run-time token count).
-  if (ShapedType::isDynamic(k) && (layout || scaleK != 128))
-    return emitError() << "k = ? needs a 2-D kernel (no layout) with a scale "
-                          "per K block (scale_k 128)";
+  // A run-time K: the 2-D or k-grouped kernel with a scale per K block (the
+  // Wgrad GEMM over a run-time token count).
+  if (ShapedType::isDynamic(k) &&
+      ((layout && layout != GroupLayout::k_grouped) || scaleK != 128))
+    return emitError() << "k = ? needs a 2-D or k_grouped kernel with a "
+                          "scale per K block (scale_k 128)";
   // One scale per K block, or one along the whole K (rowwise, per-tensor:
   // then B's are per column, and the kernel reads K block 0's scales).
   // Or mxfp8's a scale per 32 K (b per column; K static, checked above).

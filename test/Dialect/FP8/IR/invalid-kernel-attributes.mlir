@@ -85,8 +85,8 @@ func.func private @masked_columns() attributes {fp8.kernel = #fp8.gemm_kernel<m 
 
 // -----
 
-// A run-time K is the 2-D kernel's (the k-grouped kernel's T is static).
-// expected-error @+1 {{k = ? needs a 2-D kernel (no layout) with a scale per K block (scale_k 128)}}
+// A run-time K: the 2-D kernel's and the k-grouped kernel's (a run-time
+// T).
 func.func private @k_grouped_dynamic_k() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = ?, a = f8E4M3FN, b = f8E4M3FN, d = f32, a_scale = f32, b_scale = f32, b_scale_rows = 1, layout = k_grouped, groups = 4, block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2>}
 
 // -----
@@ -204,7 +204,7 @@ func.func private @fp8_input() attributes {fp8.kernel = #fp8.quantize_kernel<row
 // -----
 
 // A run-time K: the 2-D kernel with a scale per K block only.
-// expected-error @+1 {{k = ? needs a 2-D kernel (no layout) with a scale per K block (scale_k 128)}}
+// expected-error @+1 {{k = ? needs a 2-D or k_grouped kernel with a scale per K block (scale_k 128)}}
 func.func private @grouped_dynamic_k() attributes {fp8.kernel = #fp8.gemm_kernel<m = 256, n = 256, k = ?, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, layout = masked, groups = 4, block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2>}
 
 // -----

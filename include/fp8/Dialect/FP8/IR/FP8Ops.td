@@ -227,8 +227,8 @@ def FP8_GroupedScaledMatmulOp : FP8_Op<"grouped_scaled_matmul",
       +0.0 (or `c[g]`). An index outside `[-1, G)`, a run off the alignment
       or ending inside a K block, and a group in two runs are errors at
       run time (the CPU lowering asserts, naming the op; the k-grouped GPU
-      kernel, for a static T, traps on a K block whose first and last token
-      indices differ and on a group whose K blocks are not consecutive).
+      kernel traps on a K block whose first and last token indices differ
+      and on a group whose K blocks are not consecutive).
 
     Every computed element is bit-identical to `fp8.scaled_matmul` on the
     group's 2-D slices (the same K order, promotion every
