@@ -62,7 +62,7 @@ done
 
 # The GEMM configuration: fixed (128x128, what the harness was validated
 # with) unless FP8_GEMM_CONFIG=auto (the cost model's choice per shape,
-# docs/gpu-kernel.md; not yet timed on a GPU).
+# docs/gpu-kernel.md; calibrated on the H200 runs of docs/performance.md).
 GEMM_CONFIG="${FP8_GEMM_CONFIG:-fixed}"
 # FP8_GEMM_OPTIONS: more fp8-gpu-pipeline options for every GEMM of the
 # library, e.g. "block-n=176 cluster=2" (a configuration sweep: one library

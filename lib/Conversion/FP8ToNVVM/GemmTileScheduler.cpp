@@ -139,19 +139,19 @@ void GemmEmitter::emitGroupKBlocks(Tile &t) {
     Value started =
         arith::CmpIOp::create(b, arith::CmpIPredicate::ne, count, zero);
     Value next = ir.add(first, count);
-    Value gap = arith::AndIOp::create(
-        b, arith::AndIOp::create(b, inGroup, started),
-        arith::CmpIOp::create(b, arith::CmpIPredicate::ne, kb, next));
+    Value offRun = arith::CmpIOp::create(b, arith::CmpIPredicate::ne, kb, next);
+    Value continuing = ir.andi(inGroup, started);
+    Value gap = ir.andi(continuing, offRun);
     Value mixed =
         arith::CmpIOp::create(b, arith::CmpIPredicate::ne, idFirst, idLast);
-    auto trapIf = scf::IfOp::create(b, arith::OrIOp::create(b, mixed, gap),
+    auto trapIf = scf::IfOp::create(b, ir.ori(mixed, gap),
                                     /*withElseRegion=*/false);
     {
       OpBuilder::InsertionGuard trapGuard(b);
       b.setInsertionPointToStart(&trapIf.getThenRegion().front());
       LLVM::Trap::create(b);
     }
-    Value opens = arith::AndIOp::create(b, inGroup, ir.eq(count, zero));
+    Value opens = ir.andi(inGroup, ir.eq(count, zero));
     Value newFirst = arith::SelectOp::create(b, opens, kb, first);
     Value newCount =
         arith::SelectOp::create(b, inGroup, ir.add(count, one), count);

@@ -89,6 +89,20 @@ static bool isMxForm(ScaledMatmulOp op) {
                  GemmKernelConfig::kMxScaleK);
 }
 
+/// A run-time K (T) of 0 gives D = C without a launch (a device copy: the
+/// launcher), so an accumulator `c` must have the result's element type;
+/// writes why not to `os` and returns true when it does not.
+static bool explainCopiedC(raw_ostream &os, Value c, RankedTensorType resTy,
+                           StringRef dynamicK, StringRef k) {
+  if (!c || cast<RankedTensorType>(c.getType()).getElementType() ==
+                resTy.getElementType())
+    return false;
+  os << dynamicK << " needs an accumulator C of the result's element type ("
+     << k << " = 0 copies C to the result), got " << c.getType() << " -> "
+     << resTy;
+  return true;
+}
+
 /// The forms of fp8.scaled_matmul no GEMM kernel implements.
 static std::string explainNoKernel(ScaledMatmulOp op) {
   auto aTy = cast<ScaledTensorType>(op.getA().getType());
@@ -122,16 +136,8 @@ static std::string explainNoKernel(ScaledMatmulOp op) {
        << aTy << ", b: " << bTy;
     return why;
   }
-  // A run-time K of 0 gives D = C without a launch (a device copy: the
-  // launcher), so C must have D's element type.
-  if (dynamicK && op.getC() &&
-      cast<RankedTensorType>(op.getC().getType()).getElementType() !=
-          resTy.getElementType()) {
-    os << "a dynamic K needs an accumulator C of the result's element type "
-          "(K = 0 copies C to the result), got "
-       << op.getC().getType() << " -> " << resTy;
+  if (dynamicK && explainCopiedC(os, op.getC(), resTy, "a dynamic K", "K"))
     return why;
-  }
   // b: [128, 128] is the weight of Fprop and Dgrad (DeepSeek-V3 §3.3.2);
   // b: [1, 128], one scale per column and K block, the activation operand
   // of the Wgrad GEMM (docs/training.md; DeepGEMM's "1D-1D" kernel).
@@ -179,17 +185,9 @@ static std::string explainNoKGroupedKernel(GroupedScaledMatmulOp op) {
        << aTy << ", " << bTy;
     return why;
   }
-  // A run-time T of 0 gives D = C without a launch (a device copy: the
-  // launcher), so C must have D's element type.
   auto resTy = cast<RankedTensorType>(op.getResult().getType());
-  if (dynamicT && op.getC() &&
-      cast<RankedTensorType>(op.getC().getType()).getElementType() !=
-          resTy.getElementType()) {
-    os << "a run-time T needs an accumulator C of the result's element type "
-          "(T = 0 copies C to the result), got "
-       << op.getC().getType() << " -> " << resTy;
+  if (dynamicT && explainCopiedC(os, op.getC(), resTy, "a run-time T", "T"))
     return why;
-  }
   if (explainScalesAndInterval(os, aTy, bTy, op.getPromoteInterval()))
     return why;
   explainKernelExtents(os,
@@ -597,18 +595,40 @@ LogicalResult mlir::fp8::parseKernelConfigOptions(Location loc, StringRef pass,
   return success();
 }
 
+std::optional<GroupLayout> mlir::fp8::getGroupLayout(GemmGrouping grouping) {
+  switch (grouping) {
+  case GemmGrouping::none:
+    return std::nullopt;
+  case GemmGrouping::masked:
+    return GroupLayout::masked;
+  case GemmGrouping::contiguous:
+    return GroupLayout::contiguous;
+  case GemmGrouping::kGrouped:
+    return GroupLayout::k_grouped;
+  }
+  llvm_unreachable("unknown GemmGrouping");
+}
+
+GemmGrouping mlir::fp8::getGemmGrouping(std::optional<GroupLayout> layout) {
+  if (!layout)
+    return GemmGrouping::none;
+  switch (*layout) {
+  case GroupLayout::masked:
+    return GemmGrouping::masked;
+  case GroupLayout::contiguous:
+    return GemmGrouping::contiguous;
+  case GroupLayout::k_grouped:
+    return GemmGrouping::kGrouped;
+  }
+  llvm_unreachable("unknown GroupLayout");
+}
+
 GemmKernelAttr mlir::fp8::getGemmKernelAttr(MLIRContext *ctx,
                                             const GemmKernelSpec &spec,
                                             const ChipSpec &chip) {
   Builder b(ctx);
   const GemmKernelConfig &c = spec.config;
-  std::optional<GroupLayout> layout;
-  if (spec.grouping == GemmGrouping::masked)
-    layout = GroupLayout::masked;
-  else if (spec.grouping == GemmGrouping::contiguous)
-    layout = GroupLayout::contiguous;
-  else if (spec.grouping == GemmGrouping::kGrouped)
-    layout = GroupLayout::k_grouped;
+  std::optional<GroupLayout> layout = getGroupLayout(spec.grouping);
   int64_t ctas = 0;
   FloatAttr us, tflops;
   if (c.m != GemmKernelConfig::kDynamicM && !c.hasDynamicK()) {

@@ -68,6 +68,11 @@ LogicalResult parseKernelConfigOptions(Location loc, StringRef pass,
                                        StringRef config, StringRef device,
                                        const ChipSpec *&chip, bool &autoConfig);
 
+/// The #fp8.gemm_kernel layout of a kernel's grouping (none: no layout),
+/// and the grouping of a layout: the one map between the two.
+std::optional<GroupLayout> getGroupLayout(GemmGrouping grouping);
+GemmGrouping getGemmGrouping(std::optional<GroupLayout> layout);
+
 /// The #fp8.gemm_kernel of the kernel of `spec` modelled on `chip`: the
 /// problem, element types, grouping and tile of the spec, the chip, and
 /// (for a static M) the persistent grid and modelled time and TFLOPS. A

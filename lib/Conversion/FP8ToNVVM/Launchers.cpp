@@ -10,6 +10,7 @@
 #include "Launchers.h"
 
 #include "GemmKernel.h"
+#include "KernelSpecs.h"
 #include "fp8/Dialect/FP8/IR/FP8.h"
 #include "fp8/Target/Hopper/TransposeKernelConfig.h"
 
@@ -506,11 +507,7 @@ LogicalResult mlir::fp8::defineLauncher(func::FuncOp fn, int64_t smCount) {
   if (auto gemm = dyn_cast<GemmKernelAttr>(config)) {
     // The kernel's own record of its configuration: the one source of the
     // grid, block and shared-memory size (never recomputed from options).
-    GemmGrouping grouping = GemmGrouping::none;
-    if (std::optional<GroupLayout> layout = gemm.getLayout())
-      grouping = *layout == GroupLayout::masked       ? GemmGrouping::masked
-                 : *layout == GroupLayout::contiguous ? GemmGrouping::contiguous
-                                                      : GemmGrouping::kGrouped;
+    GemmGrouping grouping = getGemmGrouping(gemm.getLayout());
     buildGemmLauncherBody(
         b, args, gemm.getConfig(), kernel, smCount, grouping, gemm.getGroups(),
         /*hasGroupArg=*/grouping == GemmGrouping::contiguous ||
