@@ -267,13 +267,18 @@ void GemmEmitter::emitReleaseStage(const ConsumerThread &thr, Value stage) {
       NVVM::MemScopeKindAttr::get(ctx, NVVM::MemScopeKind::CTA));
   // In a cluster, the peers' producers multicast into this slot too: the
   // same arrival on each peer's empty barrier (mapa: the peer's address of
-  // this shared-memory word; release at cluster scope).
+  // this shared-memory word). Release at CTA scope, the default that
+  // CUTLASS's ClusterBarrier::arrive uses too: the hazard is a write after
+  // our reads, which have completed (wgmma.wait_group 0, the scales in
+  // registers). At cluster scope the arrive costs a cluster-wide fence per
+  // consumer warp and stage: on an H200, 33% of the cluster kernel's warp
+  // samples stalled on it ("membar"; docs/performance.md).
   for (int64_t d = 1; d < cfg.cluster; ++d) {
     Value peer = ir.remu(ir.add(clusterRank, ir.c32(d)), ir.c32(cfg.cluster));
     Value remote = NVVM::MapaOp::create(b, LLVM::LLVMPointerType::get(ctx, 7),
                                         barrier(stage, false), peer);
     NVVM::MBarrierArriveOp::create(
         b, Type(), remote, Value(),
-        NVVM::MemScopeKindAttr::get(ctx, NVVM::MemScopeKind::CLUSTER));
+        NVVM::MemScopeKindAttr::get(ctx, NVVM::MemScopeKind::CTA));
   }
 }

@@ -38,7 +38,10 @@ double outBytes(const GemmKernelConfig &c) {
 // The measured terms (ChipSpec): least squares on the logarithm of the
 // times of the 2026-12-04 H200 sweep (docs/performance.md); clusterFactor
 // is that sweep's ratio of 128x128 tiles with and without clusters (0.41 to
-// 0.55 of the speed: the cause is not known yet).
+// 0.55 of the speed), measured before the cause was found and fixed (a
+// cluster-scope release per consumer warp and stage; since then 1.01x on
+// the one shape timed). The model offers no cluster candidates, so the
+// factor only prices an explicit cluster=2 until a sweep re-fits it.
 const ChipSpec kChips[] = {
     {"h100-sxm", 132, 228 * 1024, 1979.0, 3.35, 50e6, 64.0, 1.0, 0.12, 1.5,
      1.12, 1.12, 1.28, 2.0},
