@@ -71,6 +71,9 @@ void fp8::detail::buildHostLowering(OpPassManager &pm,
   FP8ExpandArithPassOptions expandArithOptions;
   expandArithOptions.strict = true;
   pm.addPass(createFP8ExpandArithPass(expandArithOptions));
+  // exp, rsqrt, log, tanh, erf ... as arith + math.fma/sqrt: the same bits
+  // here and in a GPU kernel (libm's expf and the GPU's differ).
+  pm.addPass(createFP8ExpandMathPass());
   // No CSE before bufferization: the lowered loop nests of same-shape ops
   // differ only in the values their bodies read from above, CSE would merge
   // their destinations (tensor.empty) and so give them equal operands, and

@@ -64,7 +64,8 @@ void fp8::registerFP8CPUPipeline() {
   registerPassPipeline(
       "fp8-cpu-pipeline",
       "Lower value-level fp8 IR on tensors to the LLVM dialect for "
-      "mlir-runner: fp8-lower-to-linalg, fp8-expand-arith, one-shot "
+      "mlir-runner: fp8-lower-to-linalg, fp8-expand-arith, fp8-expand-math, "
+      "one-shot "
       "bufferization (function boundaries, identity layouts), buffer "
       "deallocation, linalg to loops, conversions to LLVM",
       [](OpPassManager &pm, StringRef optionsStr,

@@ -155,7 +155,9 @@ struct FP8CPUPipelineOptions
 
 /// fp8-cpu-pipeline: value-level fp8 IR on tensors (func/linalg/tensor/arith
 /// around it) -> LLVM dialect runnable by mlir-runner or the
-/// ExecutionEngine: fp8-lower-to-linalg, fp8-expand-arith, one-shot
+/// ExecutionEngine: fp8-lower-to-linalg, fp8-expand-arith, fp8-expand-math
+/// (transcendental math ops as arith + math.fma/sqrt, as in
+/// fp8-gpu-pipeline{host=llvm}), one-shot
 /// bufferization with function boundaries (identity layouts), buffer
 /// deallocation, linalg -> loops, the upstream conversions to LLVM,
 /// fp8-strip-annotations. Functions with `llvm.emit_c_interface` get

@@ -487,4 +487,49 @@ def FP8ExpandArithPass : Pass<"fp8-expand-arith"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def FP8ExpandMathPass : Pass<"fp8-expand-math"> {
+  let summary = "Expand transcendental math ops into arith, math.fma and "
+                "math.sqrt (the same bits on the CPU and the GPU)";
+  let description = [{
+    The high-precision ops of a training step (softmax, SiLU/sigmoid, the
+    loss, RMSNorm, GELU) call `math.exp`, `math.rsqrt`, `math.log`,
+    `math.tanh`, `math.erf`. Lowered as they are, the CPU calls libm
+    (`expf`, ...) and a GPU kernel libdevice or `ex2.approx`: different
+    bits. This pass rewrites them into `arith` ops, `math.fma` and
+    `math.sqrt` only, each of which is correctly rounded (or exact) on both
+    targets, so that `fp8-cpu-pipeline` and `fp8-gpu-pipeline` (whose host
+    lowering runs it at the same place, before bufferization) compute the
+    same bits wherever the op runs.
+
+    - `math.exp`, `math.exp2` (f32): the project's own expansion, Cephes'
+      `expf` scheme: `n = round(x·log2 e)` by the 1.5·2^23 trick (no
+      float-to-int conversion), Cody-Waite reduction `r = x - n·ln2` (two
+      `math.fma`), Cephes' degree-5 polynomial for `e^r` on
+      [-ln2/2, ln2/2], and a scaling by `2^n` in two exact powers of two so
+      that subnormal results are rounded once and overflow gives +Inf. The
+      argument is clamped to [-104, 89] (exp) or [-151, 129] (exp2): -Inf
+      gives +0, +Inf gives +Inf, and a NaN is returned as it came.
+      (MLIR's own exp approximation flushes results below 2^-126 to zero.)
+    - `math.rsqrt`: `1 / math.sqrt(x)` (two correctly rounded ops; what
+      `convert-math-to-llvm` does too, while the GPU math library's rsqrt
+      is an approximation).
+    - `math.log`, `math.log2`, `math.log1p`, `math.expm1`, `math.tanh`,
+      `math.erf`: MLIR's polynomial approximations
+      (`populateMathPolynomialApproximationPatterns`; Cephes-style range
+      reduction: `frexp` for the logarithms, Eigen's rational tanh, a
+      piecewise rational erf); `log1p`, `expm1` are built on log and exp.
+    bf16 and f16 operands are extended to f32, computed there and truncated
+    (`populateMathF32ExpansionPatterns`). f64 ops and the other math ops
+    (`sin`, `cos`, `tan`, `atan`, `atan2`, `asin`, `acos`, `sinh`, `cosh`,
+    `powf`, `cbrt`, `erfc`, ...) are left as they are: they still lower to
+    a library call whose bits depend on the target (none of them is in the
+    training step's ops).
+
+    The measured error of each expansion against an FP64 oracle, and its
+    special values, are in docs/numerics.md (test/Integration/CPU/math-ulp.test).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect"];
+}
+
 #endif // FP8_DIALECT_FP8_DIALECT_FP8_TRANSFORMS_PASSES_TD

@@ -1,0 +1,236 @@
+//===- ExpandMath.cpp - transcendental math ops as arith + fma ------------===//
+//
+// fp8-expand-math (Passes.td): one expansion of exp, exp2, rsqrt, log, log2,
+// log1p, expm1, tanh and erf into ops that are correctly rounded on the CPU
+// and the GPU alike, so both pipelines compute the same bits.
+//
+//===----------------------------------------------------------------------===//
+#include "fp8/Dialect/FP8/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/STLExtras.h"
+
+namespace mlir::fp8 {
+#define GEN_PASS_DEF_FP8EXPANDMATHPASS
+#include "fp8/Dialect/FP8/Transforms/Passes.h.inc"
+} // namespace mlir::fp8
+
+using namespace mlir;
+using namespace mlir::fp8;
+
+namespace {
+/// Builds f32 (scalar or vector) arithmetic at one location.
+struct F32Builder {
+  PatternRewriter &b;
+  Location loc;
+  Type f32, i32, i1;
+
+  F32Builder(PatternRewriter &b, Location loc, Type like)
+      : b(b), loc(loc), f32(like), i32(withElement(like, b.getI32Type())),
+        i1(withElement(like, b.getI1Type())) {}
+
+  static Type withElement(Type t, Type elt) {
+    if (auto v = dyn_cast<VectorType>(t))
+      return v.clone(elt);
+    return elt;
+  }
+  Value constant(Type t, TypedAttr scalar) {
+    if (auto v = dyn_cast<VectorType>(t))
+      return arith::ConstantOp::create(b, loc,
+                                       DenseElementsAttr::get(v, scalar));
+    return arith::ConstantOp::create(b, loc, scalar);
+  }
+  Value f(float v) { return constant(f32, b.getF32FloatAttr(v)); }
+  Value i(int32_t v) { return constant(i32, b.getI32IntegerAttr(v)); }
+  Value fma(Value x, Value y, Value z) {
+    return math::FmaOp::create(b, loc, x, y, z);
+  }
+  Value add(Value x, Value y) { return arith::AddFOp::create(b, loc, x, y); }
+  Value sub(Value x, Value y) { return arith::SubFOp::create(b, loc, x, y); }
+  Value mul(Value x, Value y) { return arith::MulFOp::create(b, loc, x, y); }
+  Value cmp(arith::CmpFPredicate p, Value x, Value y) {
+    return arith::CmpFOp::create(b, loc, p, x, y);
+  }
+  Value select(Value c, Value x, Value y) {
+    return arith::SelectOp::create(b, loc, c, x, y);
+  }
+  Value toBits(Value x) { return arith::BitcastOp::create(b, loc, i32, x); }
+  Value fromBits(Value x) { return arith::BitcastOp::create(b, loc, f32, x); }
+  /// x clamped to [lo, hi]; a NaN stays NaN.
+  Value clamp(Value x, float lo, float hi) {
+    x = select(cmp(arith::CmpFPredicate::OLT, x, f(lo)), f(lo), x);
+    return select(cmp(arith::CmpFPredicate::OGT, x, f(hi)), f(hi), x);
+  }
+  /// 2^n for an i32 n in [-126, 127] (a normal power of two).
+  Value pow2(Value n) {
+    Value biased = arith::AddIOp::create(b, loc, n, i(127));
+    return fromBits(arith::ShLIOp::create(b, loc, biased, i(23)));
+  }
+};
+
+/// 1.5 * 2^23: x + kRound (|x| < 2^22) is x rounded to an integer (RNE),
+/// held in the significand's low bits.
+constexpr float kRound = 12582912.0f;
+constexpr int32_t kRoundBits = 0x4B400000;
+// ln 2 = kLn2Hi + kLn2Lo (kLn2Hi = ln 2 rounded to f32; Cody-Waite).
+constexpr float kLn2Hi = 0x1.62e430p-1f;
+constexpr float kLn2Lo = -0x1.05c610p-29f;
+constexpr float kLog2E = 0x1.715476p+0f;
+
+/// e^r * 2^k for |r| <= ln2/2 (a little more at the clamp) and k (i32) in
+/// [-152, 130]: Cephes' expf polynomial, then the scaling by two normal
+/// powers of two 2^(k>>1) and 2^(k - (k>>1)): the first product is exact, the
+/// second rounds once (subnormal results included; +Inf on overflow).
+static Value expKernel(F32Builder &fb, Value r, Value k) {
+  // Cephes expf: e^r ~ 1 + r + r^2 (P5 + r (P4 + ... + r P0)).
+  static const float kP[] = {1.9875691500E-4f, 1.3981999507E-3f,
+                             8.3334519073E-3f, 4.1665795894E-2f,
+                             1.6666665459E-1f, 5.0000001201E-1f};
+  Value p = fb.f(kP[0]);
+  for (float c : llvm::drop_begin(kP))
+    p = fb.fma(p, r, fb.f(c));
+  Value y = fb.add(fb.f(1.0f), fb.fma(p, fb.mul(r, r), r));
+  Value k1 = arith::ShRSIOp::create(fb.b, fb.loc, k, fb.i(1));
+  Value k2 = arith::SubIOp::create(fb.b, fb.loc, k, k1);
+  return fb.mul(fb.mul(y, fb.pow2(k1)), fb.pow2(k2));
+}
+
+/// The result for a NaN operand is the operand (its bits on every target).
+static Value keepNaN(F32Builder &fb, Value x, Value result) {
+  return fb.select(fb.cmp(arith::CmpFPredicate::UNO, x, x), x, result);
+}
+
+/// k = round(v) as an i32 and as an f32, |v| < 2^22 (or NaN: then k is
+/// some integer and kf NaN, no poison).
+static std::pair<Value, Value> roundToInt(F32Builder &fb, Value biased) {
+  Value kf = fb.sub(biased, fb.f(kRound));
+  Value k =
+      arith::SubIOp::create(fb.b, fb.loc, fb.toBits(biased), fb.i(kRoundBits));
+  return {kf, k};
+}
+
+struct ExpandExp : OpRewritePattern<math::ExpOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(math::ExpOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!getElementTypeOrSelf(op.getType()).isF32())
+      return rewriter.notifyMatchFailure(op, "f32 only (others extend)");
+    F32Builder fb(rewriter, op.getLoc(), op.getType());
+    Value x = op.getOperand();
+    // e^-104 < 2^-150 (rounds to +0); e^89 > FLT_MAX (+Inf).
+    Value xc = fb.clamp(x, -104.0f, 89.0f);
+    auto [kf, k] = roundToInt(fb, fb.fma(xc, fb.f(kLog2E), fb.f(kRound)));
+    Value r = fb.fma(kf, fb.f(-kLn2Hi), xc); // exact
+    r = fb.fma(kf, fb.f(-kLn2Lo), r);
+    rewriter.replaceOp(op, keepNaN(fb, x, expKernel(fb, r, k)));
+    return success();
+  }
+};
+
+struct ExpandExp2 : OpRewritePattern<math::Exp2Op> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(math::Exp2Op op,
+                                PatternRewriter &rewriter) const override {
+    if (!getElementTypeOrSelf(op.getType()).isF32())
+      return rewriter.notifyMatchFailure(op, "f32 only (others extend)");
+    F32Builder fb(rewriter, op.getLoc(), op.getType());
+    Value x = op.getOperand();
+    // 2^-151 rounds to +0; 2^129 is +Inf.
+    Value xc = fb.clamp(x, -151.0f, 129.0f);
+    auto [kf, k] = roundToInt(fb, fb.add(xc, fb.f(kRound)));
+    Value f = fb.sub(xc, kf); // exact, |f| <= 1/2
+    // f ln 2, with ln 2 in two parts: one rounding.
+    Value r = fb.fma(f, fb.f(kLn2Hi), fb.mul(f, fb.f(kLn2Lo)));
+    rewriter.replaceOp(op, keepNaN(fb, x, expKernel(fb, r, k)));
+    return success();
+  }
+};
+
+/// rsqrt(x) = 1 / sqrt(x): two correctly rounded ops on every target.
+struct ExpandRsqrt : OpRewritePattern<math::RsqrtOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(math::RsqrtOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!getElementTypeOrSelf(op.getType()).isF32())
+      return rewriter.notifyMatchFailure(op, "f32 only (others extend)");
+    F32Builder fb(rewriter, op.getLoc(), op.getType());
+    Value sqrt = math::SqrtOp::create(rewriter, op.getLoc(), op.getOperand());
+    rewriter.replaceOpWithNewOp<arith::DivFOp>(op, fb.f(1.0f), sqrt);
+    return success();
+  }
+};
+
+/// log/log2 of a subnormal x: MLIR's approximation reads the exponent field
+/// (0 for every subnormal), so x is scaled by 2^23 into the normal range
+/// first and 23 ln 2 (23) subtracted. The inner op, marked, is left to the
+/// upstream pattern.
+template <typename LogOp, bool base2>
+struct ScaleSubnormalLog : OpRewritePattern<LogOp> {
+  ScaleSubnormalLog(MLIRContext *ctx)
+      : OpRewritePattern<LogOp>(ctx, /*benefit=*/2) {}
+  static constexpr StringLiteral kScaled = "fp8.subnormal_scaled";
+  LogicalResult matchAndRewrite(LogOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!getElementTypeOrSelf(op.getType()).isF32() || op->hasAttr(kScaled))
+      return failure();
+    F32Builder fb(rewriter, op.getLoc(), op.getType());
+    Value x = op.getOperand();
+    Value sub = arith::AndIOp::create(
+        rewriter, op.getLoc(), fb.cmp(arith::CmpFPredicate::OGT, x, fb.f(0.0f)),
+        fb.cmp(arith::CmpFPredicate::OLT, x, fb.f(0x1p-126f)));
+    Value xs = fb.select(sub, fb.mul(x, fb.f(0x1p23f)), x);
+    auto inner = LogOp::create(rewriter, op.getLoc(), xs);
+    inner->setAttr(kScaled, rewriter.getUnitAttr());
+    // 23 ln 2 in two parts (the small one first), or 23 for log2.
+    Value logs = inner;
+    Value shifted = base2 ? fb.sub(logs, fb.f(23.0f))
+                          : fb.fma(fb.f(-23.0f), fb.f(kLn2Hi),
+                                   fb.fma(fb.f(-23.0f), fb.f(kLn2Lo), logs));
+    rewriter.replaceOp(op, fb.select(sub, shifted, logs));
+    return success();
+  }
+};
+
+/// The ops this pass expands, by name (the predicate of the upstream
+/// populate functions).
+static bool isExpanded(StringRef name) {
+  return llvm::is_contained(
+      {math::ExpOp::getOperationName(), math::Exp2Op::getOperationName(),
+       math::RsqrtOp::getOperationName(), math::LogOp::getOperationName(),
+       math::Log2Op::getOperationName(), math::Log1pOp::getOperationName(),
+       math::ExpM1Op::getOperationName(), math::TanhOp::getOperationName(),
+       math::ErfOp::getOperationName()},
+      name);
+}
+
+/// Of those, the ones MLIR's polynomial approximations expand.
+static bool isUpstreamApproximated(StringRef name) {
+  return llvm::is_contained(
+      {math::LogOp::getOperationName(), math::Log2Op::getOperationName(),
+       math::Log1pOp::getOperationName(), math::ExpM1Op::getOperationName(),
+       math::TanhOp::getOperationName(), math::ErfOp::getOperationName()},
+      name);
+}
+
+struct FP8ExpandMathPass : fp8::impl::FP8ExpandMathPassBase<FP8ExpandMathPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    MLIRContext *ctx = &getContext();
+    RewritePatternSet patterns(ctx);
+    // bf16/f16: extf to f32, the f32 expansion, truncf.
+    populateMathF32ExpansionPatterns(patterns, isExpanded);
+    populateMathPolynomialApproximationPatterns(patterns,
+                                                isUpstreamApproximated);
+    patterns.add<ExpandExp, ExpandExp2, ExpandRsqrt,
+                 ScaleSubnormalLog<math::LogOp, false>,
+                 ScaleSubnormalLog<math::Log2Op, true>>(ctx);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+  }
+};
+} // namespace
