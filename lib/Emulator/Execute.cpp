@@ -274,22 +274,27 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE bool CtaRun::executeInteger(Thread &t,
 }
 
 /// f32 arithmetic, comparisons and conversions; false for another opcode.
+/// Arithmetic results that are NaN are the canonical 0x7FFFFFFF
+/// (fromF32Arith, Numerics.h); fneg / fabs flip or clear the sign bit of
+/// whatever NaN they get (the PTX ISA leaves neg.f32 / abs.f32 of a NaN
+/// unspecified; no kernel output depends on it), moves, selects, loads and
+/// stores keep every bit.
 LLVM_ATTRIBUTE_ALWAYS_INLINE bool CtaRun::executeFloat(Thread &t,
                                                        const Inst &in) {
   uint64_t *R = t.regs;
   const unsigned bits = in.bits;
   switch (in.op) {
   case Opcode::AddF:
-    R[in.d] = fromF32(asF32(R[in.a]) + asF32(R[in.b]));
+    R[in.d] = fromF32Arith(asF32(R[in.a]) + asF32(R[in.b]));
     break;
   case Opcode::SubF:
-    R[in.d] = fromF32(asF32(R[in.a]) - asF32(R[in.b]));
+    R[in.d] = fromF32Arith(asF32(R[in.a]) - asF32(R[in.b]));
     break;
   case Opcode::MulF:
-    R[in.d] = fromF32(asF32(R[in.a]) * asF32(R[in.b]));
+    R[in.d] = fromF32Arith(asF32(R[in.a]) * asF32(R[in.b]));
     break;
   case Opcode::DivF:
-    R[in.d] = fromF32(asF32(R[in.a]) / asF32(R[in.b]));
+    R[in.d] = fromF32Arith(asF32(R[in.a]) / asF32(R[in.b]));
     break;
   case Opcode::MaximumF:
     R[in.d] = fromF32(maximumF(asF32(R[in.a]), asF32(R[in.b])));
@@ -297,11 +302,11 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE bool CtaRun::executeFloat(Thread &t,
   case Opcode::MinimumF:
     R[in.d] = fromF32(minimumF(asF32(R[in.a]), asF32(R[in.b])));
     break;
-  case Opcode::MaxNumF:
-    R[in.d] = fromF32(std::fmax(asF32(R[in.a]), asF32(R[in.b])));
+  case Opcode::MaxNumF: // max.f32: a NaN only when both are
+    R[in.d] = fromF32Arith(std::fmax(asF32(R[in.a]), asF32(R[in.b])));
     break;
   case Opcode::MinNumF:
-    R[in.d] = fromF32(std::fmin(asF32(R[in.a]), asF32(R[in.b])));
+    R[in.d] = fromF32Arith(std::fmin(asF32(R[in.a]), asF32(R[in.b])));
     break;
   case Opcode::NegF:
     R[in.d] = R[in.a] ^ 0x80000000u;
@@ -314,7 +319,7 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE bool CtaRun::executeFloat(Thread &t,
     break;
   case Opcode::Fma:
     R[in.d] =
-        fromF32(std::fmaf(asF32(R[in.a]), asF32(R[in.b]), asF32(R[in.c])));
+        fromF32Arith(std::fmaf(asF32(R[in.a]), asF32(R[in.b]), asF32(R[in.c])));
     break;
   case Opcode::ExtBF16:
     R[in.d] = (R[in.a] & 0xFFFF) << 16;

@@ -50,11 +50,12 @@ float decodeFp8(uint8_t c, bool e5m2) {
            : sign * std::ldexp(float(m), -9);
 }
 
-/// f32 -> bf16 bits, round to nearest even (NaN stays a quiet NaN).
+/// f32 -> bf16 bits, round to nearest even; any NaN -> 0x7FFF, the GPU's
+/// canonical NaN (cvt.rn.bf16.f32).
 uint32_t toBF16(float f) {
   uint32_t b = f32ToBits(f);
   if ((b & 0x7FFFFFFF) > 0x7F800000)
-    return (b >> 16) | 0x40;
+    return 0x7FFF;
   return (b + 0x7FFF + ((b >> 16) & 1)) >> 16;
 }
 
@@ -389,6 +390,8 @@ mlir::fp8::emu::referenceGemm(const GemmOperands &ops, KernelElementType at,
         }
         float s = ops.sa[i * KB + kb] * ops.sb[(j / ops.bBlockRows) * KB + kb];
         acc = std::fma(partial, s, acc);
+        if (std::isnan(acc)) // the GPU's FFMA: the canonical NaN
+          acc = bitsToF32(0x7FFFFFFF);
       }
       res[i * N + j] =
           out == KernelElementType::bf16 ? toBF16(acc) : f32ToBits(acc);

@@ -76,24 +76,24 @@ uint8_t cvtToFp8(float x, bool e5m2, bool satfinite) {
 }
 
 /// f32 -> bf16 (cvt.rn.bf16.f32 / arith.truncf): round to nearest even;
-/// NaN stays a quiet NaN with its sign.
+/// any NaN gives the canonical 0x7FFF (cuda_bf16.hpp's host conversion).
 uint16_t truncToBF16(uint32_t b) {
-  if ((b & 0x7FFFFFFF) > 0x7F800000)
-    return static_cast<uint16_t>((b >> 16) | 0x40);
+  if (isNaNBits(b))
+    return kCanonicalNaN16;
   uint32_t rounding = 0x7FFF + ((b >> 16) & 1);
   return static_cast<uint16_t>((b + rounding) >> 16);
 }
 
 float maximumF(float a, float b) {
   if (std::isnan(a) || std::isnan(b))
-    return std::nanf("");
+    return canonicalNaNF32();
   if (a == 0 && b == 0)
     return std::signbit(a) ? b : a;
   return a > b ? a : b;
 }
 float minimumF(float a, float b) {
   if (std::isnan(a) || std::isnan(b))
-    return std::nanf("");
+    return canonicalNaNF32();
   if (a == 0 && b == 0)
     return std::signbit(a) ? a : b;
   return a < b ? a : b;
@@ -203,9 +203,10 @@ float mlir::fp8::emu::f16ToF32(uint16_t h) {
   float mag;
   if (exp == 0)
     mag = std::ldexp(static_cast<float>(man), -24); // subnormal or zero
+  else if (exp == 31 && man)
+    return canonicalNaNF32(); // sign dropped, as cuda_fp16.hpp
   else if (exp == 31)
-    mag = man ? std::numeric_limits<float>::quiet_NaN()
-              : std::numeric_limits<float>::infinity();
+    mag = std::numeric_limits<float>::infinity();
   else
     mag = std::ldexp(static_cast<float>(man | 0x400), int(exp) - 25);
   return sign ? -mag : mag;
@@ -217,7 +218,7 @@ uint16_t mlir::fp8::emu::f32ToF16(float f) {
   uint16_t sign = static_cast<uint16_t>((b >> 16) & 0x8000);
   float a = std::fabs(f);
   if (std::isnan(f))
-    return sign | 0x7E00;
+    return kCanonicalNaN16; // sign dropped, as cuda_fp16.hpp
   // 65520 = the largest half (65504) plus half an ulp: rounds to infinity.
   if (a >= 65520.0f)
     return sign | 0x7C00;

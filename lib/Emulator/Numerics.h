@@ -26,6 +26,23 @@ inline uint64_t fromF32(float f) {
   std::memcpy(&b, &f, 4);
   return b;
 }
+/// NVIDIA's canonical NaNs (docs/numerics.md, "NaN encodings"): what the
+/// GPU's f32 arithmetic instructions (add, sub, mul, div, fma, min/max of
+/// two NaNs or with .NaN, the wgmma accumulator) return for any NaN result,
+/// and cvt.rn.{bf16,f16}.f32 for any NaN input (sign dropped). The host's
+/// float arithmetic propagates payloads instead (x86: 0x7FC00000 | sign, or
+/// 0xFFC00000 for Inf - Inf), so the interpreter passes every f32
+/// arithmetic result through fromF32Arith.
+constexpr uint32_t kCanonicalNaNF32 = 0x7FFFFFFFu;
+constexpr uint16_t kCanonicalNaN16 = 0x7FFFu;
+inline bool isNaNBits(uint32_t b) { return (b & 0x7FFFFFFFu) > 0x7F800000u; }
+/// The register value of an f32 arithmetic result: its bits, or the
+/// canonical NaN.
+inline uint64_t fromF32Arith(float f) {
+  uint64_t b = fromF32(f);
+  return isNaNBits(static_cast<uint32_t>(b)) ? kCanonicalNaNF32 : b;
+}
+inline float canonicalNaNF32() { return asF32(kCanonicalNaNF32); }
 inline uint64_t maskBits(uint64_t v, unsigned bits) {
   return bits >= 64 ? v : (v & ((1ull << bits) - 1));
 }
@@ -46,13 +63,15 @@ const Fp8Tables &fp8Tables();
 
 /// cvt.rn[.satfinite].{e4m3,e5m2}.f32 of one value.
 uint8_t cvtToFp8(float x, bool e5m2, bool satfinite);
-/// f32 -> bf16, round to nearest even, NaN kept quiet with its sign.
+/// f32 -> bf16 (cvt.rn.bf16.f32), round to nearest even; any NaN -> 0x7FFF.
 uint16_t truncToBF16(uint32_t b);
-/// IEEE binary16 <-> binary32 (exact; round to nearest even, overflow to
-/// infinity, NaN kept quiet with its sign).
+/// IEEE binary16 <-> binary32 (cvt.f32.f16 exact, any NaN -> 0x7FFFFFFF;
+/// cvt.rn.f16.f32 round to nearest even, overflow to infinity, any NaN ->
+/// 0x7FFF), as NVIDIA's host conversions of cuda_fp16.hpp.
 float f16ToF32(uint16_t h);
 uint16_t f32ToF16(float f);
-/// llvm.intr.maximum / minimum (NaN-propagating, -0 < +0).
+/// llvm.intr.maximum / minimum (max.NaN / min.NaN: a NaN input gives the
+/// canonical NaN; -0 < +0).
 float maximumF(float a, float b);
 float minimumF(float a, float b);
 /// arith.cmpf / arith.cmpi of predicate `pred` (their enum values).

@@ -214,7 +214,9 @@ void CtaRun::executeWgmma(Warpgroup &wg, const std::vector<uint32_t> &members,
     }
   // A model of the tensor core's accumulation (Options::accumulate) is one
   // of FP8 k32 steps; other inputs sum in k order (their products are
-  // exact in f32 too).
+  // exact in f32 too). A NaN result is the canonical 0x7FFFFFFF, as every
+  // f32 result of the GPU (not measured for wgmma alone: the kernels'
+  // promotion FMA canonicalises it anyway).
   for (int m = 0; m < 64; ++m)
     for (int n = 0; n < N; ++n)
       D[m * N + n] =
@@ -226,7 +228,7 @@ void CtaRun::executeWgmma(Warpgroup &wg, const std::vector<uint32_t> &members,
     uint32_t lt = u % 128;
     for (int r = 0; r < N / 2; ++r)
       threads[u].regs[info.result + r] =
-          fromF32(D[fragmentRow(lt, r) * N + fragmentCol(lt, r)]);
+          fromF32Arith(D[fragmentRow(lt, r) * N + fragmentCol(lt, r)]);
     threads[u].wgTag[info.wgmmaIndex] = wg.commits;
   }
 }

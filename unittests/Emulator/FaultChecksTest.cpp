@@ -649,6 +649,76 @@ TEST(EmulatorSemantics, IntegerMinMaxShifts) {
   EXPECT_REPORT(run(body), "integer division by zero");
 }
 
+TEST(EmulatorSemantics, NaNEncodings) {
+  // NVIDIA's canonical NaNs (docs/numerics.md, "NaN encodings"): every f32
+  // arithmetic result that is NaN is 0x7FFFFFFF, whatever NaN (payload,
+  // sign) went in or none did (Inf - Inf, Inf * 0, 0 / 0); cvt.rn.bf16.f32
+  // and cvt.rn.f16.f32 give 0x7FFF and cvt.f32.f16 0x7FFFFFFF for any NaN
+  // (cuda_bf16.hpp / cuda_fp16.hpp); moves and selects keep every bit, and
+  // bf16 -> f32 is a shift. x86 would give 0x7FC00001 | sign (the first
+  // NaN operand, quieted) or 0xFFC00000. Values written as bit patterns.
+  int n = 200;
+  std::string body;
+  // `op` on operands of `type` (bits a, b, c; "" for an absent one), its
+  // result of `resType` bitcast to `intType` and compared with `want`.
+  auto check = [&](const std::string &op, const std::string &type,
+                   const std::string &resType, const std::string &intType,
+                   std::vector<std::string> in, const std::string &want) {
+    std::string i = std::to_string(n++), args;
+    for (size_t j = 0; j < in.size(); ++j) {
+      std::string v = "%x" + i + "_" + std::to_string(j);
+      body += "    " + v + " = arith.constant " + in[j] + " : " + type + "\n";
+      args += (j ? ", " : "") + v;
+    }
+    std::string sig = op.find("truncf") != std::string::npos ||
+                              op.find("extf") != std::string::npos
+                          ? " : " + type + " to " + resType
+                          : " : " + resType;
+    body += "    %v" + i + " = " + op + " " + args + sig + "\n    %b" + i +
+            " = arith.bitcast %v" + i + " : " + resType + " to " + intType +
+            "\n    %e" + i + " = arith.constant " + want + " : " + intType +
+            "\n    %k" + i + " = arith.cmpi eq, %b" + i + ", %e" + i + " : " +
+            intType + "\n    %u" + i + " = arith.extui %k" + i +
+            " : i1 to i32\n    %q" + i + " = arith.divui %c1, %u" + i +
+            " : i32\n";
+  };
+  auto f32op = [&](const std::string &op, std::vector<std::string> in,
+                   const std::string &want) {
+    check(op, "f32", "f32", "i32", std::move(in), want);
+  };
+  const std::string one = "0x3F800000", inf = "0x7F800000", ninf = "0xFF800000",
+                    nan1 = "0x7FC00001", nnan = "0xFFC00000",
+                    canon = "0x7FFFFFFF";
+  f32op("arith.addf", {nan1, one}, canon);
+  f32op("arith.addf", {inf, ninf}, canon);
+  f32op("arith.addf", {one, one}, "0x40000000"); // 2.0: non-NaN unchanged
+  f32op("arith.subf", {nnan, one}, canon);
+  f32op("arith.mulf", {inf, "0x00000000"}, canon);
+  f32op("arith.mulf", {one, nan1}, canon);
+  f32op("arith.divf", {"0x00000000", "0x00000000"}, canon);
+  f32op("math.fma", {nan1, one, one}, canon);
+  f32op("math.fma", {inf, "0x00000000", one}, canon);
+  f32op("math.fma", {one, one, nnan}, canon);
+  f32op("arith.maximumf", {one, nnan}, canon);
+  f32op("arith.minimumf", {nan1, one}, canon);
+  f32op("arith.maxnumf", {nan1, one}, one); // max.f32: the number
+  f32op("arith.maxnumf", {nnan, nan1}, canon);
+  f32op("arith.minnumf", {nan1, nnan}, canon);
+  check("arith.truncf", "f32", "bf16", "i16", {nnan}, "0x7FFF");
+  check("arith.truncf", "f32", "bf16", "i16", {nan1}, "0x7FFF");
+  check("arith.truncf", "f32", "bf16", "i16", {"0x3F818000"}, "0x3F82");
+  check("arith.truncf", "f32", "f16", "i16", {nnan}, "0x7FFF");
+  check("arith.truncf", "f32", "f16", "i16", {one}, "0x3C00");
+  check("arith.extf", "f16", "f32", "i32", {"0xFE01"}, canon);
+  check("arith.extf", "bf16", "f32", "i32", {"0xFFC1"}, "0xFFC10000");
+  body += "    %t = arith.constant true\n";
+  f32op("arith.select %t,", {nan1, one}, nan1);
+  EXPECT_EQ(run(body), "");
+  // The check can fail: an x86 result expected.
+  f32op("arith.addf", {nnan, one}, nnan);
+  EXPECT_REPORT(run(body), "integer division by zero");
+}
+
 //===----------------------------------------------------------------------===//
 // The launch and the tensor map encoding
 //===----------------------------------------------------------------------===//

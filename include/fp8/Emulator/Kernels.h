@@ -105,7 +105,9 @@ LaunchResult runGemm(const KernelModule &module, const std::string &kernel,
 /// independently of any lowering: per 128-wide K interval an f32 partial
 /// summing the exact products in k order from +0, then
 /// acc = fma(partial, sa * sb, acc) in interval order; bf16 output rounded
-/// to nearest even. Same element encoding as runGemm. With C, acc starts at
+/// to nearest even; a NaN result is the GPU's canonical NaN (f32
+/// 0x7FFFFFFF, bf16 0x7FFF, docs/numerics.md). Same element encoding as
+/// runGemm. With C, acc starts at
 /// C (converted to f32) instead of +0, as fp8-lower-to-linalg's promotion.
 /// With `accumulate` (a tensor-core model, getAccumulator), each partial
 /// is instead the chain of the model's k32 steps from +0 over the

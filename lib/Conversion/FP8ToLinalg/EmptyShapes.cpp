@@ -22,6 +22,7 @@
 
 #include "EmptyShapes.h"
 #include "fp8/Dialect/FP8/IR/FP8.h"
+#include "fp8/Dialect/FP8/Utils/FP8Arith.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -130,7 +131,11 @@ Value fp8::detail::emptySum(OpBuilder &b, Location loc, ValueRange c,
   }
   Value acc = c.front();
   Type cElt = cast<RankedTensorType>(acc.getType()).getElementType();
-  if (cElt == outElt)
+  // C passes through an f32 result unchanged (the GPU kernel moves it); a
+  // bf16/f16 result is C rounded as the kernel's cvt.rn, whose NaN is 0x7FFF
+  // whatever C's NaN was (createTruncFCanonicalNaN), even from a C of the
+  // result's own type.
+  if (cElt == outElt && outElt.isF32())
     return acc;
   auto map = b.getMultiDimIdentityMap(sizes.size());
   return linalg::GenericOp::create(
@@ -141,8 +146,7 @@ Value fp8::detail::emptySum(OpBuilder &b, Location loc, ValueRange c,
                Value v = args[0];
                if (!cElt.isF32())
                  v = arith::ExtFOp::create(nb, nl, nb.getF32Type(), v);
-               if (!outElt.isF32())
-                 v = arith::TruncFOp::create(nb, nl, outElt, v);
+               v = createTruncFCanonicalNaN(nb, nl, v, outElt);
                linalg::YieldOp::create(nb, nl, v);
              })
       .getResult(0);

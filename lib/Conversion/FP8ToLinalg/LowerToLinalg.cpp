@@ -600,11 +600,11 @@ struct ScaledMatmulLowering : OpConversionPattern<ScaledMatmulOp> {
     Value result = buildPromotion(b, loc, op, partials, a[1], bv[1], acc);
 
     if (!outElt.isF32())
-      result = mapElementwise(b, loc, result,
-                              createEmpty(b, loc, {mSize, nSize}, outElt),
-                              [&](OpBuilder &nb, Location nl, ValueRange args) {
-                                return fromF32(nb, nl, args[0], outElt);
-                              });
+      result = mapElementwise(
+          b, loc, result, createEmpty(b, loc, {mSize, nSize}, outElt),
+          [&](OpBuilder &nb, Location nl, ValueRange args) {
+            return createTruncFCanonicalNaN(nb, nl, args[0], outElt);
+          });
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -718,7 +718,8 @@ struct ScaledMatmulLowering : OpConversionPattern<ScaledMatmulOp> {
   }
 
   /// Promotion: acc = fma(partial, sa * sb, acc) over the intervals in
-  /// order, each with the scales of its blocks.
+  /// order, each with the scales of its blocks; a NaN acc is the GPU's
+  /// canonical NaN (createCanonicalNaNF32).
   static Value buildPromotion(OpBuilder &b, Location loc, ScaledMatmulOp op,
                               Value partials, Value aScales, Value bScales,
                               Value acc) {
@@ -748,9 +749,10 @@ struct ScaledMatmulLowering : OpConversionPattern<ScaledMatmulOp> {
                  Value s = arith::MulFOp::create(
                      nb, nl, createScaleToF32(nb, nl, args[1]),
                      createScaleToF32(nb, nl, args[2]));
-                 linalg::YieldOp::create(nb, nl,
-                                         ValueRange{math::FmaOp::create(
-                                             nb, nl, args[0], s, args[3])});
+                 // The GPU's FFMA returns the canonical NaN 0x7FFFFFFF.
+                 Value acc = createCanonicalNaNF32(
+                     nb, nl, math::FmaOp::create(nb, nl, args[0], s, args[3]));
+                 linalg::YieldOp::create(nb, nl, ValueRange{acc});
                })
         .getResult(0);
   }

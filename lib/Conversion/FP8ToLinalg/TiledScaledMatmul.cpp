@@ -459,9 +459,11 @@ private:
   }
   /// An output (f32 scalar or vector) as the kernel stores it: rounded to
   /// the result type and, for a fused widening of the result, widened back,
-  /// with no rounded intermediate tensor and no second pass over it.
+  /// with no rounded intermediate tensor and no second pass over it; a NaN
+  /// rounds to the GPU's 0x7FFF.
   Value toStored(OpBuilder &nb, Location nl, Value v) const {
-    return fp8::detail::createRoundedStoreValue(nb, nl, v, outElt, storeElt);
+    return fp8::detail::createRoundedStoreValue(nb, nl, v, outElt, storeElt,
+                                                /*canonicalNaN=*/true);
   }
 
   OpBuilder &b;
@@ -653,7 +655,8 @@ Value TiledKernelBuilder::buildTile(OpBuilder &tb, Location tl, const Chunk &ch,
 
 /// Promotes one vector of partials of the tile (row r, vector v): acc =
 /// fma(partial, sa * sb, acc), acc from +0.0 (or C) at the first interval;
-/// math.fma (llvm.fma) is always fused, as the reference's promotion.
+/// math.fma (llvm.fma) is always fused, as the reference's promotion, and a
+/// NaN result is the GPU's canonical NaN, as there.
 Value TiledKernelBuilder::promote(OpBuilder &pb, Location pl,
                                   const Interval &iv, const Tile &tile,
                                   Value acc, Value r, Value v, Value partial) {
@@ -668,7 +671,8 @@ Value TiledKernelBuilder::promote(OpBuilder &pb, Location pl,
   Value old = read(pb, pl, acc, {row, lcol});
   if (!op.c)
     old = arith::SelectOp::create(pb, pl, iv.first, zeroVec, old);
-  Value accV = math::FmaOp::create(pb, pl, partial, s, old);
+  Value accV = fp8::createCanonicalNaNF32(
+      pb, pl, math::FmaOp::create(pb, pl, partial, s, old));
   return write(pb, pl, accV, acc, {row, lcol});
 }
 

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "WideningUse.h"
+#include "fp8/Dialect/FP8/Utils/FP8Arith.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -83,7 +84,8 @@ void fp8::detail::replaceWidened(RewriterBase &rewriter, Operation *op,
 }
 
 Value fp8::detail::createRoundedStoreValue(OpBuilder &b, Location loc, Value v,
-                                           Type elt, Type storeElt) {
+                                           Type elt, Type storeElt,
+                                           bool canonicalNaN) {
   auto withElt = [&](Type t) -> Type {
     if (auto vt = dyn_cast<VectorType>(v.getType()))
       return VectorType::get(vt.getShape(), t);
@@ -91,7 +93,9 @@ Value fp8::detail::createRoundedStoreValue(OpBuilder &b, Location loc, Value v,
   };
   Value rounded = v;
   if (!elt.isF32())
-    rounded = arith::TruncFOp::create(b, loc, withElt(elt), v);
+    rounded = canonicalNaN
+                  ? createTruncFCanonicalNaN(b, loc, v, elt)
+                  : Value(arith::TruncFOp::create(b, loc, withElt(elt), v));
   if (storeElt == elt)
     return rounded;
   return arith::ExtFOp::create(b, loc, withElt(storeElt), rounded);

@@ -34,9 +34,11 @@ void replaceWidened(RewriterBase &rewriter, Operation *op, Operation *widening,
 /// arith.truncf (the reference's rounding; nothing for f32) and, when the
 /// result is stored widened (`storeElt` f32 for a bf16/f16 `elt`), extended
 /// back by arith.extf, which is exact: the stored f32 holds the rounded
-/// value, as arith.extf of the rounded result would.
+/// value, as arith.extf of the rounded result would. `canonicalNaN`: a NaN
+/// rounds to 0x7FFF, as the GPU's cvt.rn.bf16.f32 (createTruncFCanonicalNaN;
+/// the GEMM results).
 Value createRoundedStoreValue(OpBuilder &b, Location loc, Value v, Type elt,
-                              Type storeElt);
+                              Type storeElt, bool canonicalNaN = false);
 
 } // namespace mlir::fp8::detail
 

@@ -39,6 +39,8 @@
 // RUN: env HOST_CHECK_SPECIALS=50 FP8_EMU_SEED=2 %t.check %t.gpu.so %t.cpu.so columns 16 f32:300x260 f32:300x260 | FileCheck %s --check-prefix=COL-PASS
 // RUN: env HOST_CHECK_SPECIALS=500 FP8_EMU_TRACE=1 FP8_EMU_SEED=1 %t.check %t.gpu.so %t.cpu.so linear 13 f32:130x300 f32:130x400 f32:300x400 2>&1 | FileCheck %s --check-prefix=LINEAR
 // RUN: env HOST_CHECK_SPECIALS=500 FP8_EMU_SEED=2 %t.check %t.gpu.so %t.cpu.so linear 14 f32:130x300 f32:130x400 f32:300x400 | FileCheck %s --check-prefix=LINEAR-PASS
+// RUN: env HOST_CHECK_SPECIALS=500 FP8_EMU_TRACE=1 FP8_EMU_SEED=1 %t.check %t.gpu.so %t.cpu.so linear_bf16 17 bf16:130x300 f32:130x400 f32:300x400 bf16:130x300 2>&1 | FileCheck %s --check-prefix=LINBF
+// RUN: env HOST_CHECK_SPECIALS=500 FP8_EMU_SEED=2 %t.check %t.gpu.so %t.cpu.so linear_bf16 18 bf16:130x300 f32:130x400 f32:300x400 bf16:130x300 | FileCheck %s --check-prefix=LINBF-PASS
 
 // REMARKS-NOT: no GPU
 // REMARKS-NOT: error
@@ -72,6 +74,15 @@
 // LINEAR: launch fp8_scaled_matmul_130x300x400_e4m3_e4m3_f32
 // LINEAR: host-check: PASS linear: 130x300, 39000 outputs bit-exact (39000 non-zero, {{[1-9][0-9]*}} NaN,
 // LINEAR-PASS: host-check: PASS linear: 130x300, 39000 outputs bit-exact (39000 non-zero, {{[1-9][0-9]*}} NaN,
+// NaN GEMM results are the GPU's canonical NaNs (docs/numerics.md, "NaN
+// encodings"): f32 0x7FFFFFFF from the promotion FMA (measured on an H200),
+// bf16 0x7FFF from cvt.rn.bf16x2.f32, on the emulator and in the CPU
+// reference alike (the bits themselves: Integration/CPU/nan-encodings.mlir).
+// linear_bf16 adds a bf16 C with specials (NaN 0x7FC0 / 0xFFC0, +-Inf)
+// and a bf16 result.
+// LINBF: launch fp8_scaled_matmul_130x300x400_e4m3_e4m3_bf16
+// LINBF: host-check: PASS linear_bf16: 130x300, 39000 outputs bit-exact ({{[0-9]+}} non-zero, {{[1-9][0-9]*}} NaN,
+// LINBF-PASS: host-check: PASS linear_bf16: 130x300, 39000 outputs bit-exact ({{[0-9]+}} non-zero, {{[1-9][0-9]*}} NaN,
 
 func.func @act(%x: tensor<130x300xf32>) -> tensor<130x300xf32> attributes {llvm.emit_c_interface} {
   %q = fp8.quantize %x : tensor<130x300xf32> -> !fp8.scaled<130x300xf8E4M3FN, block = [1, 128], scale = f32>
@@ -120,4 +131,11 @@ func.func @linear(%x: tensor<130x400xf32>, %w: tensor<300x400xf32>) -> tensor<13
   %b = fp8.quantize %w : tensor<300x400xf32> -> !fp8.scaled<300x400xf8E4M3FN, block = [128, 128], scale = f32>
   %d = fp8.scaled_matmul %a, %b : !fp8.scaled<130x400xf8E4M3FN, block = [1, 128], scale = f32>, !fp8.scaled<300x400xf8E4M3FN, block = [128, 128], scale = f32> -> tensor<130x300xf32>
   return %d : tensor<130x300xf32>
+}
+
+func.func @linear_bf16(%x: tensor<130x400xf32>, %w: tensor<300x400xf32>, %c: tensor<130x300xbf16>) -> tensor<130x300xbf16> attributes {llvm.emit_c_interface} {
+  %a = fp8.quantize %x : tensor<130x400xf32> -> !fp8.scaled<130x400xf8E4M3FN, block = [1, 128], scale = f32>
+  %b = fp8.quantize %w : tensor<300x400xf32> -> !fp8.scaled<300x400xf8E4M3FN, block = [128, 128], scale = f32>
+  %d = fp8.scaled_matmul %a, %b acc(%c : tensor<130x300xbf16>) : !fp8.scaled<130x400xf8E4M3FN, block = [1, 128], scale = f32>, !fp8.scaled<300x400xf8E4M3FN, block = [128, 128], scale = f32> -> tensor<130x300xbf16>
+  return %d : tensor<130x300xbf16>
 }

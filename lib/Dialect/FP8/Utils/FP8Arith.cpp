@@ -452,6 +452,41 @@ Value fp8::createScaleFromF32(OpBuilder &b, Location loc, Value scale,
   return scale;
 }
 
+/// A splat of the NaN with bits `bits` of float type `elt`, shaped as `like`.
+static Value nanConstant(OpBuilder &b, Location loc, Type like, Type elt,
+                         uint64_t bits) {
+  auto fltTy = cast<FloatType>(elt);
+  APFloat nan(fltTy.getFloatSemantics(), APInt(fltTy.getWidth(), bits));
+  TypedAttr a = FloatAttr::get(elt, nan);
+  Type t = elt;
+  if (auto vt = dyn_cast<VectorType>(like)) {
+    t = vt.clone(elt);
+    a = DenseElementsAttr::get(cast<VectorType>(t), a);
+  }
+  return arith::ConstantOp::create(b, loc, t, a);
+}
+
+Value fp8::createCanonicalNaNF32(OpBuilder &b, Location loc, Value x) {
+  assert(elementOf(x.getType()).isF32() && "expected f32");
+  Value isNaN = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
+  Value nan = nanConstant(b, loc, x.getType(), b.getF32Type(), 0x7FFFFFFF);
+  return arith::SelectOp::create(b, loc, isNaN, nan, x);
+}
+
+Value fp8::createTruncFCanonicalNaN(OpBuilder &b, Location loc, Value x,
+                                    Type elt) {
+  if (elt.isF32())
+    return x;
+  assert((elt.isBF16() || elt.isF16()) && "expected bf16 or f16");
+  Type t = elt;
+  if (auto vt = dyn_cast<VectorType>(x.getType()))
+    t = vt.clone(elt);
+  Value rounded = arith::TruncFOp::create(b, loc, t, x);
+  Value isNaN = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
+  return arith::SelectOp::create(
+      b, loc, isNaN, nanConstant(b, loc, x.getType(), elt, 0x7FFF), rounded);
+}
+
 /// Extends a bf16/f16 value to f32 (exact); f32 passes through.
 static Value extendToF32(OpBuilder &b, Location loc, Value x) {
   if (getElementTypeOrSelf(x.getType()).isF32())

@@ -88,6 +88,21 @@ Value createAmaxUpdate(OpBuilder &b, Location loc, Value amax, Value x);
 Value createQuantizeElement(OpBuilder &b, Location loc, Value x,
                             Value storedScale, Type fp8Type, bool saturate);
 
+/// NVIDIA's canonical NaNs (docs/numerics.md, "NaN encodings"): every f32
+/// arithmetic instruction of the GPU (add, mul, fma, the tensor core's
+/// accumulation) returns the NaN 0x7FFFFFFF whatever NaN went in, and
+/// cvt.rn.{bf16,f16}.f32 returns 0x7FFF for any NaN input. The CPU's f32
+/// arithmetic propagates payloads instead (x86: 0x7FC00000 | sign, or the
+/// "default NaN" 0xFFC00000), so a lowering that must give the GPU's bits
+/// calls these on its results.
+///
+/// `x` (f32, scalar or vector) with any NaN replaced by 0x7FFFFFFF.
+Value createCanonicalNaNF32(OpBuilder &b, Location loc, Value x);
+/// f32 `x` (scalar or vector) -> `elt` (bf16 or f16; f32 returns `x`),
+/// round to nearest even as arith.truncf, any NaN -> 0x7FFF (sign dropped),
+/// as cvt.rn.bf16.f32 / cvt.rn.f16.f32.
+Value createTruncFCanonicalNaN(OpBuilder &b, Location loc, Value x, Type elt);
+
 /// The quantization of createAmaxUpdate, createDequantScale +
 /// createScaleFromF32 and createQuantizeElement, evaluated on the host by
 /// the same operation sequence (not a second implementation), so constants
