@@ -18,10 +18,13 @@ func.func @m0(%a: !fp8.scaled<0x256xf8E4M3FN, block = [1, 128], scale = f32>, %w
 // CHECK-LABEL: func.func @k0
 // CHECK-SAME: %[[C:[a-z0-9]+]]: tensor<?x40xf32>) -> tensor<?x40xbf16>
 // CHECK-NOT: call
+// CHECK: %[[N:.*]] = arith.constant 0x7FFF : bf16
 // CHECK: linalg.generic {{.*}} ins(%[[C]] : tensor<?x40xf32>) outs(%{{.*}} : tensor<?x40xbf16>)
 // CHECK-NEXT: ^bb0(%[[IN:.*]]: f32, %{{.*}}: bf16):
 // CHECK-NEXT: %[[R:.*]] = arith.truncf %[[IN]] : f32 to bf16
-// CHECK-NEXT: linalg.yield %[[R]]
+// CHECK-NEXT: %[[U:.*]] = arith.cmpf uno, %[[IN]], %[[IN]] : f32
+// CHECK-NEXT: %[[S:.*]] = arith.select %[[U]], %[[N]], %[[R]] : bf16
+// CHECK-NEXT: linalg.yield %[[S]]
 func.func @k0(%a: !fp8.scaled<?x0xf8E4M3FN, block = [1, 128], scale = f32>, %w: !fp8.scaled<40x0xf8E4M3FN, block = [128, 128], scale = f32>, %c: tensor<?x40xf32>) -> tensor<?x40xbf16> {
   %d = fp8.scaled_matmul %a, %w acc(%c : tensor<?x40xf32>) : !fp8.scaled<?x0xf8E4M3FN, block = [1, 128], scale = f32>, !fp8.scaled<40x0xf8E4M3FN, block = [128, 128], scale = f32> -> tensor<?x40xbf16>
   return %d : tensor<?x40xbf16>

@@ -27,10 +27,16 @@
 // CHECK: func.func private @[[W]](
 // CHECK-SAME: -> tensor<32x64xf32>
 // CHECK: vector.fma
-// CHECK: %[[R:.*]] = arith.truncf %{{.*}} : vector<8xf32> to vector<8xbf16>
+// CHECK: %[[R0:.*]] = arith.truncf %[[V:.*]] : vector<8xf32> to vector<8xbf16>
+// CHECK-NEXT: %[[U:.*]] = arith.cmpf uno, %[[V]], %[[V]] : vector<8xf32>
+// CHECK-NEXT: %[[N:.*]] = arith.constant dense<0x7FFF> : vector<8xbf16>
+// CHECK-NEXT: %[[R:.*]] = arith.select %[[U]], %[[N]], %[[R0]] : vector<8xi1>, vector<8xbf16>
 // CHECK-NEXT: %[[E:.*]] = arith.extf %[[R]] : vector<8xbf16> to vector<8xf32>
 // CHECK-NEXT: vector.transfer_write %[[E]], %{{.*}} : vector<8xf32>, tensor<?x?xf32>
-// CHECK: %[[RS:.*]] = arith.truncf %{{.*}} : f32 to bf16
+// CHECK: %[[RS0:.*]] = arith.truncf %[[VS:.*]] : f32 to bf16
+// CHECK-NEXT: %[[US:.*]] = arith.cmpf uno, %[[VS]], %[[VS]] : f32
+// CHECK-NEXT: %[[NS:.*]] = arith.constant 0x7FFF : bf16
+// CHECK-NEXT: %[[RS:.*]] = arith.select %[[US]], %[[NS]], %[[RS0]] : bf16
 // CHECK-NEXT: %[[ES:.*]] = arith.extf %[[RS]] : bf16 to f32
 // CHECK-NEXT: tensor.insert %[[ES]]
 // CHECK: return
@@ -39,6 +45,7 @@
 // ACC: func.func private @[[W]](
 // ACC: math.ctlz
 // ACC: arith.truncf %{{.*}} : vector<8xf32> to vector<8xbf16>
+// ACC: arith.select %{{.*}}, %{{.*}}, %{{.*}} : vector<8xi1>, vector<8xbf16>
 // ACC-NEXT: arith.extf %{{.*}} : vector<8xbf16> to vector<8xf32>
 // REF-LABEL: func.func @extf
 // REF: %[[R:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<32x64xbf16>)

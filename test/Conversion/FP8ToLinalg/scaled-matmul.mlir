@@ -17,7 +17,9 @@
 //      order, from C (extended to f32 when bf16) or from 0, the scales read
 //      at row block (m floordiv ba_m / n floordiv bb_n) and K block
 //      (kb * promote_interval) floordiv ba_k;
-//   4. a bf16 result is rounded RNE (arith.truncf) from the f32 accumulator.
+//   4. a bf16 result is rounded RNE (arith.truncf) from the f32 accumulator;
+//      a NaN is the GPU's canonical NaN: 0x7FFFFFFF after each promotion
+//      FMA, 0x7FFF after the rounding (docs/numerics.md, "NaN encodings").
 // accumulator-bits = N replaces (2) by the emulated Hopper accumulator: per
 // interval [k0, min(k0 + interval, K)), groups of 32 products; per group
 // the running partial and the products are put on the grid of the largest
@@ -72,7 +74,10 @@
 // CHECK-NEXT:    ^bb0([[PV:%[^:]+]]: f32, [[SAV:%[^:]+]]: f32, [[SBV:%[^:]+]]: f32, [[OUT:%[^:]+]]: f32):
 // CHECK-NEXT:      [[S:%.+]] = arith.mulf [[SAV]], [[SBV]] : f32
 // CHECK-NEXT:      [[F:%.+]] = math.fma [[PV]], [[S]], [[OUT]] : f32
-// CHECK-NEXT:      linalg.yield [[F]] : f32
+// CHECK-NEXT:      [[U:%.+]] = arith.cmpf uno, [[F]], [[F]] : f32
+// CHECK-NEXT:      [[CN:%.+]] = arith.constant 0x7FFFFFFF : f32
+// CHECK-NEXT:      [[G:%.+]] = arith.select [[U]], [[CN]], [[F]] : f32
+// CHECK-NEXT:      linalg.yield [[G]] : f32
 // CHECK-NEXT:    } -> tensor<4x200xf32>
 // bf16: one RNE rounding of the f32 accumulator.
 // CHECK-NEXT:    [[RE:%.+]] = tensor.empty() : tensor<4x200xbf16>
@@ -80,7 +85,10 @@
 // CHECK-SAME:        ins([[ACC]] : tensor<4x200xf32>) outs([[RE]] : tensor<4x200xbf16>)
 // CHECK-NEXT:    ^bb0([[V:%[^:]+]]: f32, %{{[^:]+}}: bf16):
 // CHECK-NEXT:      [[T:%.+]] = arith.truncf [[V]] : f32 to bf16
-// CHECK-NEXT:      linalg.yield [[T]] : bf16
+// CHECK-NEXT:      [[UT:%.+]] = arith.cmpf uno, [[V]], [[V]] : f32
+// CHECK-NEXT:      [[CT:%.+]] = arith.constant 0x7FFF : bf16
+// CHECK-NEXT:      [[ST:%.+]] = arith.select [[UT]], [[CT]], [[T]] : bf16
+// CHECK-NEXT:      linalg.yield [[ST]] : bf16
 // CHECK-NEXT:    } -> tensor<4x200xbf16>
 // CHECK-NEXT:    return [[R]] : tensor<4x200xbf16>
 //
@@ -231,7 +239,10 @@ func.func @k_tail_f32(%a: !fp8.scaled<8x300xf8E4M3FN, block = [1, 128], scale = 
 // CHECK-DAG:       arith.bitcast [[SBV]] : f8E8M0FNU to i8
 // CHECK:           [[S:%.+]] = arith.mulf [[SAF:%.+]], [[SBF:%.+]] : f32
 // CHECK-NEXT:      [[F:%.+]] = math.fma [[PV]], [[S]], [[OUT]] : f32
-// CHECK-NEXT:      linalg.yield [[F]] : f32
+// CHECK-NEXT:      [[U:%.+]] = arith.cmpf uno, [[F]], [[F]] : f32
+// CHECK-NEXT:      [[CN:%.+]] = arith.constant 0x7FFFFFFF : f32
+// CHECK-NEXT:      [[G:%.+]] = arith.select [[U]], [[CN]], [[F]] : f32
+// CHECK-NEXT:      linalg.yield [[G]] : f32
 // CHECK-NEXT:    } -> tensor<64x96xf32>
 // CHECK-NEXT:    return [[ACC]] : tensor<64x96xf32>
 // ACC14-LABEL: func.func @mx_e8m0_acc_f32
