@@ -3,7 +3,8 @@
 // the smallest f32 subnormal, bf16 max or -1.75 * 2^100
 // (HOST_CHECK_SPECIALS, Inputs/host_check.c), through every quantize kernel
 // (1x128 e4m3 and e5m2, 128x128, per-tensor, rowwise, 1x32 E8M0, 128x1
-// column blocks) and a DeepSeek-V3 linear (quantize + GEMM), each compiled
+// column blocks) and a DeepSeek-V3 linear (quantize + GEMM; f32, and bf16
+// with a bf16 C: linear_bf16), each compiled
 // with fp8-gpu-pipeline{host=llvm target=emulator} and compared bit for bit,
 // NaN outputs included, against fp8-cpu-pipeline (the reference lowering,
 // whose conversions match cuda_fp8.h) under two scheduler seeds. The numerics
