@@ -159,8 +159,31 @@ struct ExpandRsqrt : OpRewritePattern<math::RsqrtOp> {
     if (!getElementTypeOrSelf(op.getType()).isF32())
       return rewriter.notifyMatchFailure(op, "f32 only (others extend)");
     F32Builder fb(rewriter, op.getLoc(), op.getType());
-    Value sqrt = math::SqrtOp::create(rewriter, op.getLoc(), op.getOperand());
-    rewriter.replaceOpWithNewOp<arith::DivFOp>(op, fb.f(1.0f), sqrt);
+    Value x = op.getOperand();
+    Value sqrt = math::SqrtOp::create(rewriter, op.getLoc(), x);
+    Value div = arith::DivFOp::create(rewriter, op.getLoc(), fb.f(1.0f), sqrt);
+    rewriter.replaceOp(op, keepNaN(fb, x, div));
+    return success();
+  }
+};
+
+/// MLIR's approximations pass a NaN operand through their arithmetic, whose
+/// NaN bits are the target's (x86 keeps the payload, NVIDIA's f32 ops give
+/// 0x7FFFFFFF): the op is wrapped in the select of keepNaN first, and the
+/// inner op, marked, left to the other patterns.
+template <typename OpTy> struct KeepNaNOperand : OpRewritePattern<OpTy> {
+  KeepNaNOperand(MLIRContext *ctx)
+      : OpRewritePattern<OpTy>(ctx, /*benefit=*/3) {}
+  static constexpr StringLiteral kKept = "fp8.nan_kept";
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    if (!getElementTypeOrSelf(op.getType()).isF32() || op->hasAttr(kKept))
+      return failure();
+    F32Builder fb(rewriter, op.getLoc(), op.getType());
+    auto inner = OpTy::create(rewriter, op.getLoc(), op.getOperand());
+    inner->setAttrs(op->getAttrs());
+    inner->setAttr(kKept, rewriter.getUnitAttr());
+    rewriter.replaceOp(op, keepNaN(fb, op.getOperand(), inner));
     return success();
   }
 };
@@ -185,6 +208,7 @@ struct ScaleSubnormalLog : OpRewritePattern<LogOp> {
         fb.cmp(arith::CmpFPredicate::OLT, x, fb.f(0x1p-126f)));
     Value xs = fb.select(sub, fb.mul(x, fb.f(0x1p23f)), x);
     auto inner = LogOp::create(rewriter, op.getLoc(), xs);
+    inner->setAttrs(op->getAttrs());
     inner->setAttr(kScaled, rewriter.getUnitAttr());
     // 23 ln 2 in two parts (the small one first), or 23 for log2.
     Value logs = inner;
@@ -228,7 +252,11 @@ struct FP8ExpandMathPass : fp8::impl::FP8ExpandMathPassBase<FP8ExpandMathPass> {
                                                 isUpstreamApproximated);
     patterns.add<ExpandExp, ExpandExp2, ExpandRsqrt,
                  ScaleSubnormalLog<math::LogOp, false>,
-                 ScaleSubnormalLog<math::Log2Op, true>>(ctx);
+                 ScaleSubnormalLog<math::Log2Op, true>,
+                 KeepNaNOperand<math::LogOp>, KeepNaNOperand<math::Log2Op>,
+                 KeepNaNOperand<math::Log1pOp>, KeepNaNOperand<math::ExpM1Op>,
+                 KeepNaNOperand<math::TanhOp>, KeepNaNOperand<math::ErfOp>>(
+        ctx);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }

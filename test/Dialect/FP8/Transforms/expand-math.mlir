@@ -69,7 +69,9 @@ func.func @exp2_f16(%x: f16) -> f16 {
 // CHECK-SAME: %[[X:.*]]: f32)
 // CHECK: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
 // CHECK: %[[S:.*]] = math.sqrt %[[X]] : f32
-// CHECK: %[[R:.*]] = arith.divf %[[ONE]], %[[S]] : f32
+// CHECK: %[[D:.*]] = arith.divf %[[ONE]], %[[S]] : f32
+// CHECK: %[[NAN:.*]] = arith.cmpf uno, %[[X]], %[[X]]
+// CHECK: %[[R:.*]] = arith.select %[[NAN]], %[[X]], %[[D]] : f32
 // CHECK: return %[[R]]
 func.func @rsqrt(%x: f32) -> f32 {
   %y = math.rsqrt %x : f32
@@ -77,21 +79,28 @@ func.func @rsqrt(%x: f32) -> f32 {
 }
 
 // log: subnormal x scaled by 2^23 first (MLIR's approximation reads the
-// exponent field), 23 ln 2 subtracted after; no math.log left.
+// exponent field), 23 ln 2 subtracted after; no math.log left; a NaN
+// operand returned as it came (not through the approximation's arithmetic).
 // CHECK-LABEL: func.func @log(
+// CHECK-SAME: %[[X:.*]]: f32)
 // CHECK-DAG: arith.constant 1.17549435E-38 : f32
 // CHECK-DAG: arith.constant 0x4B000000 : f32
 // CHECK-DAG: arith.constant -2.300000e+01 : f32
 // CHECK-NOT: math.log
-// CHECK-NOT: fp8.subnormal_scaled
-// CHECK: return
+// CHECK-NOT: fp8.
+// CHECK: %[[NAN:.*]] = arith.cmpf uno, %[[X]], %[[X]]
+// CHECK: %[[R:.*]] = arith.select %[[NAN]], %[[X]], %{{.*}} : f32
+// CHECK: return %[[R]]
 func.func @log(%x: f32) -> f32 {
   %y = math.log %x : f32
   return %y : f32
 }
 
-// log1p, expm1, tanh, erf (MLIR's approximations) and log2: none left.
+// log1p, expm1, tanh, erf (MLIR's approximations) and log2: none left,
+// each result a select keeping a NaN operand.
 // CHECK-LABEL: func.func @others(
+// CHECK-SAME: %[[X:.*]]: f32)
+// CHECK-COUNT-5: arith.select %{{.*}}, %[[X]], %{{.*}} : f32
 // CHECK-NOT: math.log2
 // CHECK-NOT: math.log1p
 // CHECK-NOT: math.expm1

@@ -518,6 +518,9 @@ def FP8ExpandMathPass : Pass<"fp8-expand-math"> {
       (`populateMathPolynomialApproximationPatterns`; Cephes-style range
       reduction: `frexp` for the logarithms, Eigen's rational tanh, a
       piecewise rational erf); `log1p`, `expm1` are built on log and exp.
+    Every expanded op returns a NaN operand as it came (a select), so that
+    its bits do not depend on the target's NaN propagation.
+
     bf16 and f16 operands are extended to f32, computed there and truncated
     (`populateMathF32ExpansionPatterns`). f64 ops and the other math ops
     (`sin`, `cos`, `tan`, `atan`, `atan2`, `asin`, `acos`, `sinh`, `cosh`,
