@@ -314,6 +314,9 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE bool CtaRun::executeFloat(Thread &t,
   case Opcode::AbsF:
     R[in.d] = R[in.a] & 0x7FFFFFFFu;
     break;
+  case Opcode::SqrtF: // IEEE sqrt is correctly rounded, as sqrt.rn.f32
+    R[in.d] = fromF32Arith(std::sqrt(asF32(R[in.a])));
+    break;
   case Opcode::CmpF:
     R[in.d] = cmpF(in.sub, asF32(R[in.a]), asF32(R[in.b]));
     break;

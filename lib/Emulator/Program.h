@@ -69,6 +69,7 @@ enum class Opcode : uint16_t {
   MinNumF,
   NegF,
   AbsF,
+  SqrtF, // llvm.intr.sqrt (sqrt.rn.f32: correctly rounded)
   CmpF,
   Fma,
   ExtBF16,

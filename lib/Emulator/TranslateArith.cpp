@@ -234,6 +234,7 @@ void mlir::fp8::emu::addFloatOps(OpTable &table) {
   table.addFloat<LLVM::FDivOp>(Opcode::DivF);
   table.addFloat<LLVM::FNegOp>(Opcode::NegF);
   table.addFloat<LLVM::FAbsOp>(Opcode::AbsF);
+  table.addFloat<LLVM::SqrtOp>(Opcode::SqrtF);
   table.addFloat<LLVM::MaximumOp>(Opcode::MaximumF);
   table.addFloat<LLVM::MinimumOp>(Opcode::MinimumF);
   table.addFloat<LLVM::MaxNumOp>(Opcode::MaxNumF);

@@ -449,6 +449,90 @@ def FP8GPUModuleToTextPass : Pass<"fp8-gpu-module-to-text", "ModuleOp"> {
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
 
+def FP8OutlineHostKernelsPass : Pass<"fp8-outline-host-kernels", "ModuleOp"> {
+  let summary = "Outline the linalg ops of a bufferized host program into "
+                "GPU kernels computing the host loop nests' bits";
+  let description = [{
+    Runs in `fp8-gpu-pipeline{host=llvm}` (option `host-kernels`) after
+    bufferization and buffer deallocation, before
+    `fp8-launch-kernels{launchers=define-only}`, whose residency then keeps
+    the buffers these kernels read and write on the device
+    (docs/gpu-kernel.md, "Host kernels").
+
+    Every linalg op of a `func.func` (named ops generalized; a `memref.copy`
+    of a static shape as `linalg.copy`) whose operands are memrefs with
+    static shapes and static strides and offsets (the kernels take bare
+    pointers) of i8/i16/i32/i64/f16/bf16/f32 elements, or scalars, whose
+    outputs index by a projected permutation of the iterators naming every
+    parallel iterator (each output element has one thread; inputs may read
+    through any affine map) and whose iterators are parallel or reductions,
+    becomes a `gpu.launch_func` of a `gpu.func` in
+    `gpu.module @fp8_host_kernels` (created with `#nvvm.target<chip,
+    features>`; the module gets `gpu.container_module`), named
+    `<function>_<op>[_<n>]` for humans:
+
+    - the iterators are interchanged so the parallel ones come first, the
+      reductions keeping their relative order: each output element then
+      accumulates its terms in the order of the host's loop nest
+      (`convert-linalg-to-loops`);
+    - upstream `linalgOpToParallelLoops` lowers it inside a `gpu.launch` of
+      `ceil(P / 256)` blocks of `min(P, 256)` threads (P the product of the
+      parallel extents): thread `i < P` computes the parallel iteration of
+      row-major linear index `i`, its reductions as sequential `scf.for`
+      loops (an op without parallel iterators: one thread);
+    - constants are sunk into the launch, which upstream
+      `outlineKernelFunc` outlines (buffers and other scalars become the
+      kernel's parameters).
+
+    The body must only hold ops whose GPU lowering (the same
+    `arith-expand-ops{include-bf16}` and `convert-math-to-llvm` as the
+    host, then `convert-gpu-to-nvvm`) computes the host's bits: arith ops on
+    f32 and integers (bf16/f16 only as `arith.extf`/`arith.truncf`/
+    `arith.bitcast`; no `arith.remf`, no fast-math flags), `math.sqrt`,
+    `math.rsqrt`, `math.absf`, `math.fma` on f32, `linalg.index`
+    (docs/numerics.md, "Host kernels"). Any other op (e.g. `linalg.generic`
+    with `math.exp`, a dynamic shape) stays on the host with a remark
+    `runs on the host (fp8-outline-host-kernels): <why>`. An op with an
+    empty parallel domain is erased (it computes nothing).
+
+    Errors: none for valid IR; the upstream transformations failing on an
+    op that passed the checks is an error naming the step.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", [{"sm_90a"}],
+           "Target chip of the kernel module's #nvvm.target">,
+    Option<"features", "features", "std::string", [{"+ptx80"}],
+           "PTX features of the kernel module's #nvvm.target">,
+  ];
+  let dependentDialects = [
+    "::mlir::gpu::GPUDialect", "::mlir::NVVM::NVVMDialect",
+    "::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect", "::mlir::memref::MemRefDialect"
+  ];
+}
+
+def FP8HostKernelsToNVVMPass
+    : Pass<"fp8-host-kernels-to-nvvm", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Lower the host kernels of fp8-outline-host-kernels to the "
+                "LLVM/NVVM dialects with the host's math lowering";
+  let description = [{
+    `convert-gpu-to-nvvm` for the kernels of `fp8-outline-host-kernels`
+    (after `lower-affine`, `convert-scf-to-cf` and
+    `arith-expand-ops{include-bf16}`, as on the host): the same GPU, arith,
+    cf and memref patterns and type conversion (bare-pointer kernel
+    parameters), but math ops lowered by `convert-math-to-llvm`'s patterns
+    (`math.sqrt` -> `llvm.intr.sqrt`, `math.rsqrt` -> `1 / llvm.intr.sqrt`,
+    the host's code) instead of libdevice calls, and `llvm.intr.sqrt` /
+    `llvm.intr.fabs` left legal (upstream turns them into `__nv_sqrtf` /
+    `__nv_fabsf`): NVPTX lowers them to `sqrt.rn.f32` / `abs.f32`
+    (docs/numerics.md, "Host kernels"). Errors: an op of the gpu, arith,
+    math, memref or cf dialects left unconverted.
+  }];
+  let dependentDialects = [
+    "::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect"
+  ];
+}
+
 def FP8TileScaledMatmulPass : Pass<"fp8-tile-scaled-matmul", "ModuleOp"> {
   let summary = "Express fp8.scaled_matmul as the GPU kernel's tiled schedule "
                 "in scf loops over tensors (runs on the CPU)";

@@ -86,6 +86,13 @@ struct FP8LaunchKernelsPass
     if (mode != "define-only") {
       if (failed(rewriteOps(module)))
         return signalPassFailure();
+      // Also without FP8 kernels: the host kernels of
+      // fp8-outline-host-kernels may run the program on the device.
+      if (emitCInterface)
+        for (auto fn : module.getOps<func::FuncOp>())
+          if (fn.isPublic() && !fn.isExternal())
+            fn->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
+                        UnitAttr::get(&getContext()));
     }
     if (mode == "declare")
       return;
@@ -148,11 +155,6 @@ struct FP8LaunchKernelsPass
           return failure();
       }
     }
-    if (emitCInterface)
-      for (auto fn : module.getOps<func::FuncOp>())
-        if (fn.isPublic() && !fn.isExternal())
-          fn->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
-                      UnitAttr::get(&getContext()));
     return success();
   }
 

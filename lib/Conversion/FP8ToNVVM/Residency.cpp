@@ -121,6 +121,12 @@ public:
           launch(call, callee);
           continue;
         }
+      if (auto lf = dyn_cast<gpu::LaunchFuncOp>(op))
+        if (auto kernel = SymbolTable::lookupNearestSymbolFrom<gpu::GPUFuncOp>(
+                lf, lf.getKernel())) {
+          launchKernel(lf, kernel);
+          continue;
+        }
       if (!isAlias(&op))
         hostOp(op);
     }
@@ -317,6 +323,74 @@ private:
     });
     call->setOperands(operands);
     callee->setAttr(kResidentOperandsAttrName, b.getUnitAttr());
+  }
+
+  /// A gpu.launch_func of a gpu.func (fp8-outline-host-kernels): what it
+  /// reads and writes of each memref operand is what the kernel's body does
+  /// with the parameter (kernelAccess). The buffers it reads are on the
+  /// device first (a view's whole buffer, copied once, then the same view
+  /// of the copy); a buffer it only writes gets a fresh device buffer (the
+  /// kernels write every element of their outputs); a view it writes needs
+  /// the rest of its buffer current on the device. The buffers it writes
+  /// are then newer on the device.
+  void launchKernel(gpu::LaunchFuncOp lf, gpu::GPUFuncOp kernel) {
+    ImplicitLocOpBuilder b(lf.getLoc(), lf);
+    ValueRange args = lf.getKernelOperands();
+    SmallVector<unsigned> access;
+    for (auto [i, v] : llvm::enumerate(args))
+      access.push_back(isa<MemRefType>(v.getType())
+                           ? kernelAccess(kernel.getArgument(i))
+                           : kNone);
+    auto freshOutput = [&](unsigned i) {
+      return access[i] == kWrite && rootOf(args[i]) == args[i];
+    };
+    for (auto [i, v] : llvm::enumerate(args)) {
+      if (access[i] == kNone || onDevice(v))
+        continue;
+      copyBack(b, rootOf(v));
+      if (freshOutput(i))
+        drop(b, rootOf(v));
+    }
+    SmallVector<Value> operands(args);
+    onStream(b, [&](Value t) {
+      for (auto [i, v] : llvm::enumerate(args)) {
+        if (access[i] == kNone)
+          continue;
+        if (!onDevice(v)) {
+          Value root = freshOutput(i) ? v : rootOf(v);
+          DeviceCopy c = allocate(b, root, t);
+          if (!freshOutput(i))
+            t = gpu::MemcpyOp::create(b, token, ValueRange{t}, c.dev, root)
+                    .getAsyncToken();
+          copies.push_back(c);
+        }
+        operands[i] = deviceOf(b, v);
+      }
+      return t;
+    });
+    for (auto [i, v] : llvm::enumerate(args))
+      if (access[i] & kWrite)
+        for (DeviceCopy &c : copies)
+          if (c.root == rootOf(v))
+            c.stale = true;
+    lf.getKernelOperandsMutable().assign(operands);
+  }
+
+  /// What a kernel's body does with its memref parameter `arg`: the memory
+  /// effects of its users, through views; anything else (a call, an op
+  /// without effects) may read and write it.
+  static unsigned kernelAccess(Value arg) {
+    unsigned access = kNone;
+    for (Operation *user : arg.getUsers()) {
+      if (auto view = dyn_cast<ViewLikeOpInterface>(user);
+          view && view.getViewSource() == arg) {
+        for (Value r : user->getResults())
+          access |= kernelAccess(r);
+        continue;
+      }
+      access |= accessOf(user, arg, /*top=*/true) & (kRead | kWrite);
+    }
+    return access;
   }
 };
 

@@ -6,7 +6,9 @@
 //   map over an empty extent are invalid in CUDA; the emulated runtime
 //   stops the process on either), so only the weight's quantize kernel
 //   runs and the result is 0 x N;
-// - K = 0 (static): no kernel; the result is C, bit for bit, or +0.0.
+// - K = 0 (static): no FP8 kernel; the result is C, bit for bit, or +0.0
+//   (that +0.0 is a linalg.fill: a host kernel, docs/gpu-kernel.md "Host
+//   kernels").
 //
 // REQUIRES: clang
 // RUN: %clang -O1 %S/Inputs/host_check.c -o %t.check -ldl
@@ -42,7 +44,9 @@
 // K0ACC: host-check: k0_acc oracle: the bits of input 3
 // K0M0-NOT: launch
 // K0M0: host-check: PASS k0_acc: 0x40, 0 outputs bit-exact
-// K0-NOT: launch
+// K0-NOT: launch fp8_
+// K0: launch k0_fill grid 2 block 256
+// K0-NOT: launch fp8_
 // K0: host-check: PASS k0: 7x40, 280 outputs bit-exact (0 non-zero)
 // K0: host-check: k0 tested: every element +0.0
 // K0: host-check: k0 oracle: every element +0.0

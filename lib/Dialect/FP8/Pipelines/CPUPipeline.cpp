@@ -8,6 +8,8 @@
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
@@ -42,13 +44,38 @@ static void buildDeallocationPipeline(OpPassManager &pm) {
 
 void fp8::buildFP8CPUPipeline(OpPassManager &pm,
                               const FP8CPUPipelineOptions &options) {
-  fp8::detail::buildHostLowering(pm, options, /*gpuHost=*/false);
+  fp8::detail::buildHostLowering(pm, options);
+}
+
+/// The host kernels' gpu.module (fp8-outline-host-kernels) to the NVVM
+/// level and serialized: their bodies get the host's arith and math
+/// lowering (below: bf16 casts as integer RNE code; math.sqrt as
+/// llvm.intr.sqrt, not libdevice: fp8-host-kernels-to-nvvm), so the
+/// kernels compute the host's bits
+/// (docs/numerics.md, "Host kernels").
+static void buildHostKernelLowering(OpPassManager &pm,
+                                    const fp8::FP8GPUPipelineOptions &gpu) {
+  OpPassManager &gpm = pm.nest<gpu::GPUModuleOp>();
+  gpm.addPass(createLowerAffinePass());
+  gpm.addPass(createSCFToControlFlowPass());
+  arith::ArithExpandOpsPassOptions expandOptions;
+  expandOptions.includeBf16 = true;
+  gpm.addPass(arith::createArithExpandOpsPass(expandOptions));
+  gpm.addPass(fp8::createFP8HostKernelsToNVVMPass());
+  gpm.addPass(createReconcileUnrealizedCastsPass());
+  if (StringRef(gpu.target) == "emulator") {
+    pm.addPass(fp8::createFP8GPUModuleToTextPass());
+  } else {
+    GpuModuleToBinaryPassOptions binOpts;
+    binOpts.compilationTarget = gpu.format;
+    pm.addPass(createGpuModuleToBinaryPass(binOpts));
+  }
 }
 
 void fp8::detail::buildHostLowering(OpPassManager &pm,
                                     const FP8CPUPipelineOptions &options,
-                                    bool gpuHost, int64_t smCount,
-                                    bool resident) {
+                                    const FP8GPUPipelineOptions *gpu) {
+  bool gpuHost = gpu;
   // Functions in a nested module would not be bufferized: an error first.
   pm.addPass(createFP8CheckNestedModulesPass());
   // Element-wise arith/math on tensors in user code (e.g. a bitcast of the
@@ -111,13 +138,24 @@ void fp8::detail::buildHostLowering(OpPassManager &pm,
   // Deallocation clones buffers whose ownership is only known at run time
   // (dynamic shapes returned from a function): memref.alloc + copy.
   pm.addPass(createConvertBufferizationToMemRefPass());
+  // The host kernels need the residency: their launches take device
+  // buffers only.
+  bool hostKernels = gpuHost && gpu->hostKernels && gpu->resident;
+  if (hostKernels) {
+    FP8OutlineHostKernelsPassOptions outlineOpts;
+    outlineOpts.chip = gpu->chip;
+    outlineOpts.features = gpu->features;
+    pm.addPass(createFP8OutlineHostKernelsPass(outlineOpts));
+  }
   if (gpuHost) {
     FP8LaunchKernelsPassOptions launchOpts;
     launchOpts.launchers = "define-only";
-    launchOpts.smCount = smCount;
-    launchOpts.resident = resident;
+    launchOpts.smCount = gpu->smCount;
+    launchOpts.resident = gpu->resident;
     pm.addPass(createFP8LaunchKernelsPass(launchOpts));
   }
+  if (hostKernels)
+    buildHostKernelLowering(pm, *gpu);
 
   // The tiled scaled_matmul's loop over output tiles: sequential, or an
   // OpenMP worksharing loop (static schedule: the tiles cost the same).

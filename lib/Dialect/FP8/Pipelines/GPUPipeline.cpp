@@ -57,7 +57,5 @@ void fp8::buildFP8GPUPipeline(OpPassManager &pm,
     pm.addPass(createGpuModuleToBinaryPass(binOpts));
   }
   if (host == "llvm")
-    fp8::detail::buildHostLowering(pm, FP8CPUPipelineOptions(),
-                                   /*gpuHost=*/true, opts.smCount,
-                                   opts.resident);
+    fp8::detail::buildHostLowering(pm, FP8CPUPipelineOptions(), &opts);
 }

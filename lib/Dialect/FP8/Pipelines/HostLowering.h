@@ -9,17 +9,20 @@ namespace mlir {
 class OpPassManager;
 namespace fp8 {
 struct FP8CPUPipelineOptions;
+struct FP8GPUPipelineOptions;
 namespace detail {
 
 /// The passes of fp8-cpu-pipeline (value-level fp8 IR on tensors -> LLVM
-/// dialect). With `gpuHost`, also the host side of kernel launches
-/// (fp8-launch-kernels{launchers=declare} ran before): the launcher bodies
-/// after buffer deallocation (grid for `smCount` SMs; 0: the device's,
-/// read at run time; `resident`: fp8-launch-kernels' option),
+/// dialect). With `gpu` (fp8-gpu-pipeline's options), also the host side of
+/// kernel launches (fp8-launch-kernels{launchers=declare} ran before): the
+/// host kernels (`host-kernels`: fp8-outline-host-kernels, their
+/// gpu.module lowered with the host's arith/math lowering and serialized
+/// for `target`), the launcher bodies after buffer deallocation (grid for
+/// `sm-count` SMs; `resident`: fp8-launch-kernels' option),
 /// convert-nvgpu-to-nvvm for the TMA descriptors and gpu-to-llvm
 /// (bare-pointer kernel arguments) for the gpu ops.
 void buildHostLowering(OpPassManager &pm, const FP8CPUPipelineOptions &options,
-                       bool gpuHost, int64_t smCount = 0, bool resident = true);
+                       const FP8GPUPipelineOptions *gpu = nullptr);
 
 } // namespace detail
 } // namespace fp8

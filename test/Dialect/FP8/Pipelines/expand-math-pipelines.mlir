@@ -4,7 +4,9 @@
 // host code calls no libm function and no LLVM exp/log intrinsic (each
 // would give the target's own bits), only llvm.intr.fma and sqrt.
 // RUN: fp8-opt %s --fp8-cpu-pipeline | FileCheck %s --implicit-check-not=math. --implicit-check-not=llvm.intr.exp --implicit-check-not=llvm.intr.log --implicit-check-not=expf --implicit-check-not=logf --implicit-check-not=tanhf
-// RUN: fp8-opt %s --fp8-gpu-pipeline="chip=sm_90a host=llvm" | FileCheck %s --implicit-check-not=math. --implicit-check-not=llvm.intr.exp --implicit-check-not=llvm.intr.log --implicit-check-not=expf --implicit-check-not=logf --implicit-check-not=tanhf
+// The GPU pipeline's host lowering without host kernels (with them, these
+// ops are kernels: test/Integration/GPUHost/host-kernels.mlir).
+// RUN: fp8-opt %s --fp8-gpu-pipeline="chip=sm_90a host=llvm host-kernels=false" | FileCheck %s --implicit-check-not=math. --implicit-check-not=llvm.intr.exp --implicit-check-not=llvm.intr.log --implicit-check-not=expf --implicit-check-not=logf --implicit-check-not=tanhf
 
 // CHECK-LABEL: llvm.func @high_precision(
 // CHECK: llvm.intr.fma

@@ -207,6 +207,14 @@ struct FP8GPUPipelineOptions
                      "(fp8-launch-kernels' `resident`); false: every launch "
                      "copies its operands in and its result out"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> hostKernels{
+      *this, "host-kernels",
+      llvm::cl::desc("host=llvm with resident: the host program's linalg "
+                     "ops on static buffers (RMSNorm, softmax, SwiGLU, the "
+                     "loss) become GPU kernels computing the CPU "
+                     "pipeline's bits (fp8-outline-host-kernels); false: "
+                     "they run on the host"),
+      llvm::cl::init(true)};
   // The GEMM kernel configuration (fp8-lower-to-nvvm; 0: as `config`).
   PassOptions::Option<std::string> config{
       *this, "config",

@@ -1,0 +1,384 @@
+//===- OutlineHostKernels.cpp - fp8-outline-host-kernels ------------------===//
+//
+// The high-precision ops of a bufferized host program (RMSNorm, softmax,
+// SwiGLU, the loss: linalg ops on static memrefs with arith/math bodies) as
+// GPU kernels, so that with fp8-launch-kernels' residency only the
+// program's arguments and results cross between host and device.
+//
+// Each op becomes one kernel whose threads compute its output elements
+// exactly as the host's loop nest (convert-linalg-to-loops) does: the op is
+// generalized, its parallel iterators moved outermost with the reduction
+// iterators kept in their relative order (so every output element
+// accumulates its terms in the host's order), and lowered by upstream
+// linalg-to-parallel-loops; the scf.parallel over the parallel iterators is
+// linearized over a 1-D grid of 256-thread blocks (a reduction loop nest
+// stays sequential inside each thread), and upstream outlining moves the
+// gpu.launch into `gpu.module @fp8_host_kernels`. Correctness and the
+// transfers first: no tiling, no shared memory, no parallel reductions.
+//
+// Bit-exactness also needs the kernel bodies lowered with the host's
+// arith/math lowering (the pipeline does that, docs/numerics.md): an op
+// whose body has an op without such a lowering (math.exp, f64, fastmath
+// flags, ...) stays a host loop nest with a remark saying why.
+//
+//===----------------------------------------------------------------------===//
+#include "fp8/Conversion/FP8ToNVVM/FP8ToNVVM.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Utils/GPUUtils.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+namespace mlir {
+namespace fp8 {
+#define GEN_PASS_DEF_FP8OUTLINEHOSTKERNELSPASS
+#include "fp8/Conversion/Passes.h.inc"
+} // namespace fp8
+} // namespace mlir
+
+using namespace mlir;
+
+namespace {
+
+constexpr StringLiteral kHostKernelModule = "fp8_host_kernels";
+constexpr int64_t kThreads = 256;
+
+/// Element types a kernel may load and store (bare pointers of them).
+bool isMemoryType(Type t) {
+  if (auto i = dyn_cast<IntegerType>(t))
+    return llvm::is_contained({8u, 16u, 32u, 64u}, i.getWidth());
+  return t.isF32() || t.isBF16() || t.isF16();
+}
+
+/// Whether `ty`'s strides and offset are static (a bare pointer and the
+/// type describe the buffer).
+bool hasStaticLayout(MemRefType ty) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(ty.getStridesAndOffset(strides, offset)))
+    return false;
+  return !ShapedType::isDynamic(offset) &&
+         llvm::none_of(strides, ShapedType::isDynamic);
+}
+
+/// Why a body op has no GPU lowering computing the host's bits (empty when
+/// it has one). Float arithmetic is f32 only: bf16/f16 arithmetic would be
+/// native on the GPU and widened on the host; f64 is not emulated.
+std::string unsupportedBodyOp(Operation *op) {
+  if (isa<linalg::YieldOp, linalg::IndexOp>(op))
+    return "";
+  if (auto fm = dyn_cast<arith::ArithFastMathInterface>(op))
+    if (fm.getFastMathFlagsAttr() &&
+        fm.getFastMathFlagsAttr().getValue() != arith::FastMathFlags::none)
+      return "fast-math flags may be applied differently by the host's "
+             "and the GPU's code generators";
+  auto floatOk = [&](Type t, bool narrowOk) {
+    Type e = getElementTypeOrSelf(t);
+    return !isa<FloatType>(e) || e.isF32() ||
+           (narrowOk && (e.isBF16() || e.isF16()));
+  };
+  bool isCast = isa<arith::ExtFOp, arith::TruncFOp, arith::BitcastOp>(op);
+  if (isa<arith::ArithDialect>(op->getDialect())) {
+    if (isa<arith::RemFOp>(op))
+      return "arith.remf becomes a libm call on the host and a libdevice "
+             "call on the GPU";
+    for (Type t : llvm::concat<Type>(llvm::to_vector(op->getOperandTypes()),
+                                     llvm::to_vector(op->getResultTypes())))
+      if (!floatOk(t, isCast) || isa<VectorType>(t))
+        return "only f32 arithmetic (bf16/f16 as casts) is lowered alike";
+    return "";
+  }
+  // convert-math-to-llvm: llvm.intr.sqrt, fdiv of 1 by it, fabs, fma, all
+  // correctly rounded on both sides (docs/numerics.md). The other math ops
+  // become libm calls on the host and libdevice or approximate
+  // instructions on the GPU.
+  if (isa<math::SqrtOp, math::RsqrtOp, math::AbsFOp, math::FmaOp>(op)) {
+    if (!llvm::all_of(op->getOperandTypes(), [](Type t) { return t.isF32(); }))
+      return "only f32 math ops are lowered alike";
+    return "";
+  }
+  return "has no GPU lowering with the host's bits";
+}
+
+/// The buffer a memref views (the residency copies it to the device).
+Value rootOf(Value v) {
+  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
+    v = view.getViewSource();
+  return v;
+}
+
+/// Why `op` cannot become a kernel (empty when it can).
+std::string whyHost(linalg::LinalgOp op) {
+  if (!op.hasPureBufferSemantics())
+    return "it is not on buffers";
+  // A host-parallel loop (the tiled CPU kernels' scf.forall, OpenMP with
+  // threads > 1) would launch from several threads, one tiny kernel per
+  // chunk.
+  if (op->getParentOfType<scf::ForallOp>() ||
+      op->getParentOfType<scf::ParallelOp>())
+    return "it is inside a host-parallel loop";
+  for (Value v : op->getOperands()) {
+    auto ty = dyn_cast<MemRefType>(v.getType());
+    if (!ty) {
+      if (!isa<IntegerType, FloatType, IndexType>(v.getType()))
+        return "an operand is neither a memref nor a scalar";
+      continue;
+    }
+    // Kernels take bare pointers: the shape and layout are the kernel's.
+    if (!ty.hasStaticShape() || !hasStaticLayout(ty))
+      return "an operand has a dynamic shape or layout (kernels take bare "
+             "pointers: static shapes only)";
+    if (!isMemoryType(ty.getElementType()))
+      return "an operand's element type is not i8/i16/i32/i64/f16/bf16/f32";
+    if (ty.getMemorySpace())
+      return "an operand is not in the default memory space";
+    // The device copy of the buffer it views is allocated in its type.
+    auto rootTy = dyn_cast<MemRefType>(rootOf(v).getType());
+    if (!rootTy || !rootTy.getLayout().isIdentity())
+      return "an operand views a buffer without an identity layout";
+  }
+  // Every output element written by exactly one thread: the outputs index
+  // by every parallel iterator, each in one position (inputs may read
+  // through any affine map: a column of a wider buffer, (d0, 1)).
+  SmallVector<unsigned> parallel;
+  op.getParallelDims(parallel);
+  for (OpOperand &init : op.getDpsInitsMutable()) {
+    AffineMap map = op.getMatchingIndexingMap(&init);
+    if (!map.isProjectedPermutation(/*allowZeroInResults=*/true))
+      return "an output's indexing map is not a projected permutation";
+    for (unsigned d : parallel)
+      if (!map.isFunctionOfDim(d))
+        return "an output does not index by every parallel iterator";
+  }
+  for (utils::IteratorType it : op.getIteratorTypesArray())
+    if (it != utils::IteratorType::parallel &&
+        it != utils::IteratorType::reduction)
+      return "an iterator is neither parallel nor a reduction";
+  for (Operation &inner : op.getBlock()->getOperations()) {
+    std::string why;
+    inner.walk([&](Operation *nested) {
+      if (why.empty()) {
+        std::string w = unsupportedBodyOp(nested);
+        if (!w.empty())
+          why =
+              "its body's " + nested->getName().getStringRef().str() + " " + w;
+      }
+    });
+    if (!why.empty())
+      return why;
+  }
+  for (BlockArgument arg : op.getBlock()->getArguments())
+    if (isa<FloatType>(arg.getType()) && !isMemoryType(arg.getType()))
+      return "an element type is not i8/i16/i32/i64/f16/bf16/f32";
+  return "";
+}
+
+struct FP8OutlineHostKernelsPass
+    : public fp8::impl::FP8OutlineHostKernelsPassBase<
+          FP8OutlineHostKernelsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<Operation *> candidates;
+    module.walk([&](Operation *op) {
+      if (isa<gpu::GPUModuleOp>(op))
+        return WalkResult::skip();
+      if (isa<linalg::LinalgOp>(op) || isa<memref::CopyOp>(op))
+        candidates.push_back(op);
+      return WalkResult::advance();
+    });
+    IRRewriter rewriter(&getContext());
+    for (Operation *op : candidates) {
+      if (!op->getParentOfType<func::FuncOp>())
+        continue;
+      if (failed(outline(rewriter, module, op)))
+        return signalPassFailure();
+    }
+  }
+
+  /// The kernel module, created on first use.
+  gpu::GPUModuleOp kernelModule(ModuleOp module) {
+    if (auto m = module.lookupSymbol<gpu::GPUModuleOp>(kHostKernelModule))
+      return m;
+    OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+    auto target = NVVM::NVVMTargetAttr::get(
+        &getContext(), /*optLevel=*/3, "nvptx64-nvidia-cuda", chip, features);
+    auto m = gpu::GPUModuleOp::create(b, module.getLoc(), kHostKernelModule,
+                                      b.getArrayAttr({target}));
+    module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                    b.getUnitAttr());
+    return m;
+  }
+
+  LogicalResult outline(IRRewriter &rewriter, ModuleOp module, Operation *op) {
+    rewriter.setInsertionPoint(op);
+    // memref.copy between static buffers: the same element-wise copy.
+    if (auto copy = dyn_cast<memref::CopyOp>(op)) {
+      auto srcTy = dyn_cast<MemRefType>(copy.getSource().getType());
+      if (!srcTy || !srcTy.hasStaticShape())
+        return remark(op, "an operand has a dynamic shape (kernels take bare "
+                          "pointers: static shapes only)"),
+               success();
+      op = linalg::CopyOp::create(rewriter, op->getLoc(), copy.getSource(),
+                                  copy.getTarget());
+      rewriter.eraseOp(copy);
+    }
+    auto linalgOp = cast<linalg::LinalgOp>(op);
+    // The kernel's name, for humans (outlining makes it unique).
+    std::string name = (op->getParentOfType<func::FuncOp>().getSymName() + "_" +
+                        op->getName().stripDialect())
+                           .str();
+    std::string why = whyHost(linalgOp);
+    if (!why.empty())
+      return remark(op, why), success();
+
+    linalg::GenericOp generic = dyn_cast<linalg::GenericOp>(op);
+    if (!generic) {
+      FailureOr<linalg::GenericOp> g =
+          linalg::generalizeNamedOp(rewriter, linalgOp);
+      if (failed(g))
+        return op->emitOpError("fp8-outline-host-kernels: cannot generalize "
+                               "the op"),
+               failure();
+      generic = *g;
+    }
+    // Parallel iterators outermost, the reductions after them in their
+    // order: each output element accumulates as on the host.
+    SmallVector<unsigned> order;
+    SmallVector<utils::IteratorType> iters = generic.getIteratorTypesArray();
+    for (auto [i, it] : llvm::enumerate(iters))
+      if (it == utils::IteratorType::parallel)
+        order.push_back(i);
+    int64_t numParallel = order.size();
+    for (auto [i, it] : llvm::enumerate(iters))
+      if (it != utils::IteratorType::parallel)
+        order.push_back(i);
+    if (!llvm::equal(order, llvm::seq<unsigned>(0, iters.size()))) {
+      FailureOr<linalg::GenericOp> g =
+          linalg::interchangeGenericOp(rewriter, generic, order);
+      if (failed(g))
+        return generic.emitOpError("fp8-outline-host-kernels: cannot "
+                                   "interchange the iterators"),
+               failure();
+      generic = *g;
+    }
+    int64_t total = 1;
+    SmallVector<int64_t> ranges = generic.getStaticLoopRanges();
+    for (int64_t i = 0; i < numParallel; ++i)
+      total *= ranges[i];
+    if (total == 0) { // nothing to compute: no launch (CUDA rejects it)
+      rewriter.eraseOp(generic);
+      return success();
+    }
+
+    // The launch: ceil(total / 256) blocks of min(total, 256) threads, the
+    // op inside it, then lowered to loops there.
+    Location loc = generic.getLoc();
+    rewriter.setInsertionPoint(generic);
+    auto cst = [&](int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(rewriter, loc, v);
+    };
+    int64_t threads = std::min(total, kThreads);
+    Value one = cst(1);
+    auto launch = gpu::LaunchOp::create(rewriter, loc,
+                                        cst((total + threads - 1) / threads),
+                                        one, one, cst(threads), one, one);
+    Block &body = launch.getBody().front();
+    rewriter.setInsertionPointToEnd(&body);
+    auto term = gpu::TerminatorOp::create(rewriter, loc);
+    rewriter.moveOpBefore(generic, term);
+    rewriter.setInsertionPoint(generic);
+    FailureOr<linalg::LinalgLoops> loops =
+        linalg::linalgOpToParallelLoops(rewriter, generic);
+    if (failed(loops))
+      return generic.emitOpError("fp8-outline-host-kernels: cannot lower "
+                                 "the op to loops"),
+             failure();
+    rewriter.eraseOp(generic);
+    if (!loops->empty())
+      if (auto par = dyn_cast<scf::ParallelOp>(loops->front()))
+        linearize(rewriter, launch, par, total);
+
+    // Constants into the kernel; the buffers and other scalars become its
+    // parameters.
+    if (failed(sinkOperationsIntoLaunchOp(launch, [](Operation *o) {
+          return o->hasTrait<OpTrait::ConstantLike>();
+        })))
+      return launch.emitOpError("fp8-outline-host-kernels: cannot sink "
+                                "constants into the kernel"),
+             failure();
+    for (char &c : name)
+      if (!llvm::isAlnum(c))
+        c = '_';
+    SmallVector<Value> operands;
+    gpu::GPUFuncOp kernel = outlineKernelFunc(launch, name, operands);
+    // The host's loop nest drops the loads whose values the body does not
+    // use (an output only written): so does the kernel, whose loads tell
+    // the residency what it reads.
+    SmallVector<Operation *> ops;
+    kernel.walk([&](Operation *o) { ops.push_back(o); });
+    for (Operation *o : llvm::reverse(ops))
+      if (o != kernel && isOpTriviallyDead(o))
+        o->erase();
+    gpu::GPUModuleOp gpuModule = kernelModule(module);
+    SymbolTable(gpuModule).insert(kernel);
+    rewriter.setInsertionPoint(launch);
+    gpu::LaunchFuncOp::create(
+        rewriter, loc, kernel, launch.getGridSizeOperandValues(),
+        launch.getBlockSizeOperandValues(), Value(), operands);
+    rewriter.eraseOp(launch);
+    return success();
+  }
+
+  /// The scf.parallel `par` (zero lower bounds, unit steps) over the grid:
+  /// thread i < total computes the iteration of linear index i.
+  void linearize(IRRewriter &rewriter, gpu::LaunchOp launch,
+                 scf::ParallelOp par, int64_t total) {
+    Location loc = par.getLoc();
+    rewriter.setInsertionPoint(par);
+    auto cst = [&](int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(rewriter, loc, v);
+    };
+    Value id = arith::AddIOp::create(
+        rewriter, loc,
+        arith::MulIOp::create(rewriter, loc, launch.getBlockIds().x,
+                              launch.getBlockSize().x),
+        launch.getThreadIds().x);
+    Value inRange = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::ult, id, cst(total));
+    auto ifOp = scf::IfOp::create(rewriter, loc, inRange);
+    rewriter.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    // Row-major: the last parallel iterator varies fastest (coalesced
+    // accesses of the usual row-major outputs).
+    SmallVector<Value> ivs(par.getNumLoops());
+    Value rest = id;
+    for (int64_t d = par.getNumLoops() - 1; d >= 0; --d) {
+      std::optional<int64_t> ub = getConstantIntValue(par.getUpperBound()[d]);
+      Value ext = cst(*ub);
+      ivs[d] = d == 0 ? rest : arith::RemUIOp::create(rewriter, loc, rest, ext);
+      if (d > 0)
+        rest = arith::DivUIOp::create(rewriter, loc, rest, ext);
+    }
+    Block *parBody = par.getBody();
+    rewriter.eraseOp(parBody->getTerminator());
+    rewriter.inlineBlockBefore(parBody, ifOp.thenBlock()->getTerminator(), ivs);
+    rewriter.eraseOp(par);
+  }
+
+  static void remark(Operation *op, StringRef why) {
+    op->emitRemark() << "runs on the host (fp8-outline-host-kernels): " << why;
+  }
+};
+
+} // namespace

@@ -1,0 +1,138 @@
+// fp8-outline-host-kernels: linalg ops on static buffers become kernels in
+// gpu.module @fp8_host_kernels whose threads compute the host loop nest's
+// output elements, each accumulating in the host's order; the others stay
+// with a remark naming why.
+// RUN: fp8-opt %s --split-input-file --fp8-outline-host-kernels 2>/dev/null | FileCheck %s
+// RUN: fp8-opt %s --split-input-file --fp8-outline-host-kernels 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
+
+// A column sum ([reduction, parallel]): the parallel iterator becomes the
+// thread's, the reduction a sequential loop inside it. The fill only writes
+// its output: its kernel loads nothing.
+func.func @colsum(%a: memref<4x8xf32>, %out: memref<8xf32>) {
+  %c0 = arith.constant 0.0 : f32
+  linalg.fill ins(%c0 : f32) outs(%out : memref<8xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>], iterator_types = ["reduction", "parallel"]}
+      ins(%a : memref<4x8xf32>) outs(%out : memref<8xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.addf %acc, %x : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// CHECK-LABEL: func.func @colsum(
+// CHECK: gpu.launch_func @fp8_host_kernels::@colsum_fill blocks in (%{{.*}}) threads in (%{{.*}}) args(%arg1 : memref<8xf32>)
+// CHECK: gpu.launch_func @fp8_host_kernels::@colsum_generic blocks in ({{.*}}) threads in ({{.*}}) args(%arg0 : memref<4x8xf32>, %arg1 : memref<8xf32>)
+// CHECK: gpu.module @fp8_host_kernels [#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx80">]
+// CHECK: gpu.func @colsum_fill(%[[OUT:.*]]: memref<8xf32>) kernel attributes {known_block_size = array<i32: 8, 1, 1>, known_grid_size = array<i32: 1, 1, 1>}
+// CHECK: %[[ID:.*]] = arith.addi
+// CHECK: %[[IN:.*]] = arith.cmpi ult, %[[ID]], %c8
+// CHECK: scf.if %[[IN]]
+// CHECK-NOT: memref.load
+// CHECK: memref.store %{{.*}}, %[[OUT]]
+// CHECK: gpu.func @colsum_generic(%[[A:.*]]: memref<4x8xf32>, %[[S:.*]]: memref<8xf32>)
+// CHECK: scf.if
+// CHECK-NEXT: scf.for %[[K:.*]] = %c0 to %c4
+// CHECK: memref.load %[[A]][%{{.*}}, %{{.*}}]
+// CHECK: memref.load %[[S]]
+// CHECK: arith.addf
+// CHECK: memref.store %{{.*}}, %[[S]]
+
+// -----
+
+// Two reductions around a parallel iterator: d1 outermost, then d0 (3
+// iterations) and d2 (5) in their order.
+func.func @order(%a: memref<3x600x5xf32>, %out: memref<600xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d1)>], iterator_types = ["reduction", "parallel", "reduction"]}
+      ins(%a : memref<3x600x5xf32>) outs(%out : memref<600xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.addf %acc, %x : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// CHECK-LABEL: func.func @order(
+// CHECK: gpu.launch_func @fp8_host_kernels::@order_generic blocks in (%c3, %c1, %c1) threads in (%c256, %c1, %c1)
+// CHECK: gpu.func @order_generic
+// CHECK: scf.if
+// CHECK-NEXT: scf.for %[[D0:.*]] = %c0 to %c3
+// CHECK-NEXT: scf.for %[[D2:.*]] = %c0_0 to %c5
+
+// -----
+
+// No parallel iterator (a loss sum): one thread.
+func.func @total(%a: memref<16xf32>, %out: memref<f32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = ["reduction"]}
+      ins(%a : memref<16xf32>) outs(%out : memref<f32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.addf %acc, %x : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// CHECK-LABEL: func.func @total(
+// CHECK: gpu.launch_func @fp8_host_kernels::@total_generic blocks in (%c1{{.*}}, %c1, %c1) threads in (%c1{{.*}}, %c1, %c1)
+// CHECK: gpu.func @total_generic
+// CHECK-NOT: scf.if
+// CHECK: scf.for
+
+// -----
+
+// memref.copy of a static shape into a view: linalg.copy's kernel.
+func.func @copy(%a: memref<4x8xbf16>, %b: memref<8x8xbf16>) {
+  %v = memref.subview %b[4, 0] [4, 8] [1, 1] : memref<8x8xbf16> to memref<4x8xbf16, strided<[8, 1], offset: 32>>
+  memref.copy %a, %v : memref<4x8xbf16> to memref<4x8xbf16, strided<[8, 1], offset: 32>>
+  return
+}
+
+// CHECK-LABEL: func.func @copy(
+// CHECK: %[[V:.*]] = memref.subview
+// CHECK-NOT: memref.copy
+// CHECK: gpu.launch_func @fp8_host_kernels::@copy_copy {{.*}} args(%arg0 : memref<4x8xbf16>, %[[V]] : memref<4x8xbf16, strided<[8, 1], offset: 32>>)
+// CHECK: gpu.func @copy_copy(
+// CHECK: arith.remui %{{.*}}, %c8
+// CHECK: arith.divui %{{.*}}, %c8
+
+// -----
+
+// What stays on the host, and why.
+func.func @host(%a: memref<?xf32>, %b: memref<?xf32>, %c: memref<8xf32>, %d: memref<8xf32>, %e: memref<8xf64>) {
+  linalg.copy ins(%a : memref<?xf32>) outs(%b : memref<?xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%c : memref<8xf32>) outs(%d : memref<8xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    %r = math.exp %x : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%c : memref<8xf32>) outs(%d : memref<8xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    %r = arith.mulf %x, %x fastmath<contract> : f32
+    linalg.yield %r : f32
+  }
+  %cst = arith.constant 1.0 : f64
+  linalg.fill ins(%cst : f64) outs(%e : memref<8xf64>)
+  scf.forall (%i) in (2) {
+    %z = arith.constant 0.0 : f32
+    %s = memref.subview %c[%i] [4] [1] : memref<8xf32> to memref<4xf32, strided<[1], offset: ?>>
+    linalg.fill ins(%z : f32) outs(%s : memref<4xf32, strided<[1], offset: ?>>)
+  }
+  return
+}
+
+// REMARK: remark: runs on the host (fp8-outline-host-kernels): an operand has a dynamic shape or layout (kernels take bare pointers: static shapes only)
+// REMARK: remark: runs on the host (fp8-outline-host-kernels): its body's math.exp has no GPU lowering with the host's bits
+// REMARK: remark: runs on the host (fp8-outline-host-kernels): its body's arith.mulf fast-math flags may be applied differently
+// REMARK: remark: runs on the host (fp8-outline-host-kernels): an operand's element type is not i8/i16/i32/i64/f16/bf16/f32
+// REMARK: remark: runs on the host (fp8-outline-host-kernels): it is inside a host-parallel loop
+// CHECK-LABEL: func.func @host(
+// CHECK-NOT: gpu.launch_func
+// CHECK: linalg.copy
+// CHECK: math.exp
+// CHECK: fastmath<contract>
+// CHECK: linalg.fill
+// CHECK: scf.forall
+// CHECK: linalg.fill
+// CHECK-NOT: gpu.module

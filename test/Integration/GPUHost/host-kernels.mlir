@@ -1,0 +1,153 @@
+// Host kernels (issue 28): the high-precision linalg ops of a host program
+// (a softmax-like row normalisation, RMSNorm with a bf16 result, a column
+// reduction of bf16 input with a sqrt, a batch_matmul between reshapes and
+// a transpose) run as GPU kernels of fp8-outline-host-kernels on the
+// emulated device, bit-exact against fp8-cpu-pipeline, and only each
+// function's arguments and results cross (the intermediate row statistics,
+// the reshaped operands, the batch_matmul's result stay on the device).
+// With host-kernels=false they run on the host: no byte crosses. The same
+// kernels in PTX have separate multiplies and adds (`mul.rn`, `add.rn`: no
+// contraction into fma, which ptxas may not fuse either), and correctly
+// rounded `div.rn`, `rcp.rn` (math.rsqrt as 1 / sqrt) and `sqrt.rn`, as the
+// host's divss/sqrtss (docs/numerics.md, "Host kernels").
+//
+// REQUIRES: clang
+// RUN: %clang -O1 %S/Inputs/host_check.c -o %t.check -ldl
+// RUN: fp8-opt %s --fp8-pipeline=report=false --fp8-gpu-pipeline="chip=sm_90a host=llvm target=emulator" 2> %t.remarks | mlir-translate --mlir-to-llvmir -o %t.gpu.ll
+// RUN: FileCheck %s --check-prefix=REMARK --allow-empty < %t.remarks
+// RUN: %clang %t.gpu.ll -o %t.gpu.so %emu_host_link
+// RUN: fp8-opt %s --fp8-pipeline=report=false --fp8-gpu-pipeline="chip=sm_90a host=llvm target=emulator host-kernels=false" | mlir-translate --mlir-to-llvmir -o %t.host.ll
+// RUN: %clang %t.host.ll -o %t.host.so %emu_host_link
+// RUN: fp8-opt %s --fp8-pipeline=report=false --fp8-cpu-pipeline | mlir-translate --mlir-to-llvmir -o %t.cpu.ll
+// RUN: %clang %t.cpu.ll -o %t.cpu.so %cpu_host_link
+// RUN: env FP8_EMU_TRANSFERS=1 %t.check %t.gpu.so %t.cpu.so softmaxish 1 f32:16x40 f32:16x40 | FileCheck %s --check-prefix=SOFTMAX
+// RUN: env FP8_EMU_TRANSFERS=1 FP8_EMU_SEED=2 %t.check %t.gpu.so %t.cpu.so rmsnorm 2 bf16:16x40 f32:16x40 f32:40 | FileCheck %s --check-prefix=RMS
+// RUN: env FP8_EMU_TRANSFERS=1 %t.check %t.gpu.so %t.cpu.so colnorm 3 f32:40 bf16:24x40 | FileCheck %s --check-prefix=COL
+// RUN: env FP8_EMU_TRANSFERS=1 %t.check %t.gpu.so %t.cpu.so bmm 4 f32:12x48 f32:48x16 f32:32x12 | FileCheck %s --check-prefix=BMM
+// RUN: env FP8_EMU_TRANSFERS=1 %t.check %t.host.so %t.cpu.so softmaxish 1 f32:16x40 f32:16x40 | FileCheck %s --check-prefix=OFF
+// RUN: fp8-opt %s --fp8-pipeline=report=false --fp8-gpu-pipeline="chip=sm_90a host=llvm format=isa" | fp8-translate --fp8-extract-gpu-object > %t.ptx
+// RUN: FileCheck %s --check-prefix=PTX < %t.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.ptx -o %t.cubin %}
+
+// Every op became a kernel.
+// REMARK-NOT: runs on the host
+
+// softmaxish: x 16x40 f32 in (2560 bytes), the result 16x40 f32 out.
+// SOFTMAX: host-check: transfers softmaxish: 2560 bytes to the device, 2560 to the host
+// SOFTMAX: host-check: PASS softmaxish: 16x40, 640 outputs bit-exact
+// rmsnorm: x 16x40 f32 and w 40 f32 in (2560 + 160), the result 16x40
+// bf16 out (1280).
+// RMS: host-check: transfers rmsnorm: 2720 bytes to the device, 1280 to the host
+// RMS: host-check: PASS rmsnorm: 16x40, 640 outputs bit-exact
+// colnorm: x 24x40 bf16 in (1920), the 40 f32 norms out (160).
+// COL: host-check: transfers colnorm: 1920 bytes to the device, 160 to the host
+// COL: host-check: PASS colnorm: 1x40, 40 outputs bit-exact
+// bmm: a 48x16 and b 32x12 f32 in ((768 + 384) * 4), the 12x48 f32
+// transpose out (2304).
+// BMM: host-check: transfers bmm: 4608 bytes to the device, 2304 to the host
+// BMM: host-check: PASS bmm: 12x48, 576 outputs bit-exact
+// OFF: host-check: transfers softmaxish: 0 bytes to the device, 0 to the host
+// OFF: host-check: PASS softmaxish: 16x40, 640 outputs bit-exact
+
+// PTX-NOT: fma
+// PTX-DAG: mul.rn.f32
+// PTX-DAG: add.rn.f32
+// PTX-DAG: sub.rn.f32
+// PTX-DAG: div.rn.f32
+// PTX-DAG: rcp.rn.f32
+// PTX-DAG: sqrt.rn.f32
+// PTX-NOT: fma
+
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+#col = affine_map<(d0, d1) -> (d1)>
+func.func @softmaxish(%x: tensor<16x40xf32>) -> tensor<16x40xf32> attributes {llvm.emit_c_interface} {
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<16xf32>
+  %m0 = linalg.fill ins(%ninf : f32) outs(%e0 : tensor<16xf32>) -> tensor<16xf32>
+  %m = linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<16x40xf32>) outs(%m0 : tensor<16xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.maximumf %acc, %a : f32
+    linalg.yield %r : f32
+  } -> tensor<16xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<16xf32>) -> tensor<16xf32>
+  %s = linalg.generic {indexing_maps = [#id2, #row, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x, %m : tensor<16x40xf32>, tensor<16xf32>) outs(%s0 : tensor<16xf32>) {
+  ^bb0(%a: f32, %mx: f32, %acc: f32):
+    %d = arith.subf %a, %mx : f32
+    %q = arith.mulf %d, %d : f32
+    %r = arith.addf %acc, %q : f32
+    linalg.yield %r : f32
+  } -> tensor<16xf32>
+  %e1 = tensor.empty() : tensor<16x40xf32>
+  %y = linalg.generic {indexing_maps = [#id2, #row, #row, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %m, %s : tensor<16x40xf32>, tensor<16xf32>, tensor<16xf32>) outs(%e1 : tensor<16x40xf32>) {
+  ^bb0(%a: f32, %mx: f32, %sum: f32, %o: f32):
+    %d = arith.subf %a, %mx : f32
+    %r = arith.divf %d, %sum : f32
+    linalg.yield %r : f32
+  } -> tensor<16x40xf32>
+  return %y : tensor<16x40xf32>
+}
+func.func @rmsnorm(%x: tensor<16x40xf32>, %w: tensor<40xf32>) -> tensor<16x40xbf16> attributes {llvm.emit_c_interface} {
+  %zero = arith.constant 0.0 : f32
+  %n = arith.constant 40.0 : f32
+  %eps = arith.constant 1.0e-6 : f32
+  %e0 = tensor.empty() : tensor<16xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<16xf32>) -> tensor<16xf32>
+  %s = linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<16x40xf32>) outs(%s0 : tensor<16xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %q = arith.mulf %a, %a : f32
+    %r = arith.addf %acc, %q : f32
+    linalg.yield %r : f32
+  } -> tensor<16xf32>
+  %e1 = tensor.empty() : tensor<16x40xbf16>
+  %y = linalg.generic {indexing_maps = [#id2, #row, #col, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %s, %w : tensor<16x40xf32>, tensor<16xf32>, tensor<40xf32>) outs(%e1 : tensor<16x40xbf16>) {
+  ^bb0(%a: f32, %sum: f32, %wt: f32, %o: bf16):
+    %mean = arith.divf %sum, %n : f32
+    %v = arith.addf %mean, %eps : f32
+    %r = math.rsqrt %v : f32
+    %t = arith.mulf %a, %r : f32
+    %u = arith.mulf %t, %wt : f32
+    %b = arith.truncf %u : f32 to bf16
+    linalg.yield %b : bf16
+  } -> tensor<16x40xbf16>
+  return %y : tensor<16x40xbf16>
+}
+func.func @colnorm(%x: tensor<24x40xbf16>) -> tensor<40xf32> attributes {llvm.emit_c_interface} {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<40xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<40xf32>) -> tensor<40xf32>
+  %s = linalg.generic {indexing_maps = [#id2, #col], iterator_types = ["reduction", "parallel"]}
+      ins(%x : tensor<24x40xbf16>) outs(%s0 : tensor<40xf32>) {
+  ^bb0(%a: bf16, %acc: f32):
+    %f = arith.extf %a : bf16 to f32
+    %q = arith.mulf %f, %f : f32
+    %r = arith.addf %acc, %q : f32
+    linalg.yield %r : f32
+  } -> tensor<40xf32>
+  %e1 = tensor.empty() : tensor<40xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%s : tensor<40xf32>) outs(%e1 : tensor<40xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = math.sqrt %a : f32
+    linalg.yield %r : f32
+  } -> tensor<40xf32>
+  return %y : tensor<40xf32>
+}
+func.func @bmm(%a: tensor<48x16xf32>, %b: tensor<32x12xf32>) -> tensor<12x48xf32> attributes {llvm.emit_c_interface} {
+  %zero = arith.constant 0.0 : f32
+  %a3 = tensor.expand_shape %a [[0, 1], [2]] output_shape [2, 24, 16] : tensor<48x16xf32> into tensor<2x24x16xf32>
+  %b3 = tensor.expand_shape %b [[0, 1], [2]] output_shape [2, 16, 12] : tensor<32x12xf32> into tensor<2x16x12xf32>
+  %e = tensor.empty() : tensor<2x24x12xf32>
+  %c0 = linalg.fill ins(%zero : f32) outs(%e : tensor<2x24x12xf32>) -> tensor<2x24x12xf32>
+  %c = linalg.batch_matmul ins(%a3, %b3 : tensor<2x24x16xf32>, tensor<2x16x12xf32>) outs(%c0 : tensor<2x24x12xf32>) -> tensor<2x24x12xf32>
+  %c2 = tensor.collapse_shape %c [[0, 1], [2]] : tensor<2x24x12xf32> into tensor<48x12xf32>
+  %et = tensor.empty() : tensor<12x48xf32>
+  %t = linalg.transpose ins(%c2 : tensor<48x12xf32>) outs(%et : tensor<12x48xf32>) permutation = [1, 0]
+  return %t : tensor<12x48xf32>
+}
