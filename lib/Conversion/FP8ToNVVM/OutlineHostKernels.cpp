@@ -39,6 +39,8 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
+#include <optional>
+
 namespace mlir {
 namespace fp8 {
 #define GEN_PASS_DEF_FP8OUTLINEHOSTKERNELSPASS
@@ -190,6 +192,7 @@ struct FP8OutlineHostKernelsPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    kernels.reset();
     SmallVector<Operation *> candidates;
     module.walk([&](Operation *op) {
       if (isa<gpu::GPUModuleOp>(op))
@@ -207,8 +210,16 @@ struct FP8OutlineHostKernelsPass
     }
   }
 
-  /// The kernel module, created on first use.
-  gpu::GPUModuleOp kernelModule(ModuleOp module) {
+  /// The kernel module's symbol table, the module created on first use
+  /// (one table for the pass: building it per kernel would make the pass
+  /// quadratic in the number of ops).
+  std::optional<SymbolTable> kernels;
+  SymbolTable &kernelModule(ModuleOp module) {
+    if (!kernels)
+      kernels.emplace(getOrCreateKernelModule(module));
+    return *kernels;
+  }
+  gpu::GPUModuleOp getOrCreateKernelModule(ModuleOp module) {
     if (auto m = module.lookupSymbol<gpu::GPUModuleOp>(kHostKernelModule))
       return m;
     OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
@@ -331,8 +342,7 @@ struct FP8OutlineHostKernelsPass
     for (Operation *o : llvm::reverse(ops))
       if (o != kernel && isOpTriviallyDead(o))
         o->erase();
-    gpu::GPUModuleOp gpuModule = kernelModule(module);
-    SymbolTable(gpuModule).insert(kernel);
+    kernelModule(module).insert(kernel);
     rewriter.setInsertionPoint(launch);
     gpu::LaunchFuncOp::create(
         rewriter, loc, kernel, launch.getGridSizeOperandValues(),
