@@ -33,11 +33,16 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/RegionUtils.h"
+
+#include "llvm/ADT/SetVector.h"
 
 #include <optional>
 
@@ -119,6 +124,43 @@ Value rootOf(Value v) {
   return v;
 }
 
+/// Why the buffer `v` cannot be a kernel parameter (empty when it can):
+/// kernels take bare pointers, so its type must describe it.
+std::string whyNotParameter(Value v) {
+  auto ty = cast<MemRefType>(v.getType());
+  if (!ty.hasStaticShape() || !hasStaticLayout(ty))
+    return "has a dynamic shape or layout (kernels take bare pointers: "
+           "static shapes only)";
+  if (!isMemoryType(ty.getElementType()))
+    return "has an element type that is not i8/i16/i32/i64/f16/bf16/f32";
+  if (ty.getMemorySpace())
+    return "is not in the default memory space";
+  // The device copy of the buffer it views is allocated in its type.
+  auto rootTy = dyn_cast<MemRefType>(rootOf(v).getType());
+  if (!rootTy || !rootTy.getLayout().isIdentity())
+    return "views a buffer without an identity layout";
+  return "";
+}
+
+/// Why the load `load` in the body of `op` does not read the same bits in a
+/// kernel (empty when it does): a gather (the embedding's table at the
+/// token ids). A buffer defined outside the op becomes a kernel parameter
+/// (the residency sees the kernel's load of it); one the op also writes
+/// would be read while other threads write it.
+std::string whyNotCapturedLoad(memref::LoadOp load, linalg::LinalgOp op) {
+  Value buf = load.getMemRef();
+  if (op->getRegion(0).isAncestor(buf.getParentRegion()))
+    return "reads a buffer defined in the body";
+  std::string why = whyNotParameter(buf);
+  if (!why.empty())
+    return "reads a buffer that " + why;
+  for (Value init : op.getDpsInits())
+    if (rootOf(init) == rootOf(buf))
+      return "reads a buffer the op writes (threads would race with the "
+             "host's order)";
+  return "";
+}
+
 /// Why `op` cannot become a kernel (empty when it can).
 std::string whyHost(linalg::LinalgOp op) {
   if (!op.hasPureBufferSemantics())
@@ -130,24 +172,14 @@ std::string whyHost(linalg::LinalgOp op) {
       op->getParentOfType<scf::ParallelOp>())
     return "it is inside a host-parallel loop";
   for (Value v : op->getOperands()) {
-    auto ty = dyn_cast<MemRefType>(v.getType());
-    if (!ty) {
+    if (!isa<MemRefType>(v.getType())) {
       if (!isa<IntegerType, FloatType, IndexType>(v.getType()))
         return "an operand is neither a memref nor a scalar";
       continue;
     }
-    // Kernels take bare pointers: the shape and layout are the kernel's.
-    if (!ty.hasStaticShape() || !hasStaticLayout(ty))
-      return "an operand has a dynamic shape or layout (kernels take bare "
-             "pointers: static shapes only)";
-    if (!isMemoryType(ty.getElementType()))
-      return "an operand's element type is not i8/i16/i32/i64/f16/bf16/f32";
-    if (ty.getMemorySpace())
-      return "an operand is not in the default memory space";
-    // The device copy of the buffer it views is allocated in its type.
-    auto rootTy = dyn_cast<MemRefType>(rootOf(v).getType());
-    if (!rootTy || !rootTy.getLayout().isIdentity())
-      return "an operand views a buffer without an identity layout";
+    std::string why = whyNotParameter(v);
+    if (!why.empty())
+      return "an operand " + why;
   }
   // Every output element written by exactly one thread: the outputs index
   // by every parallel iterator, each in one position (inputs may read
@@ -170,7 +202,9 @@ std::string whyHost(linalg::LinalgOp op) {
     std::string why;
     inner.walk([&](Operation *nested) {
       if (why.empty()) {
-        std::string w = unsupportedBodyOp(nested);
+        std::string w = isa<memref::LoadOp>(nested)
+                            ? whyNotCapturedLoad(cast<memref::LoadOp>(nested), op)
+                            : unsupportedBodyOp(nested);
         if (!w.empty())
           why =
               "its body's " + nested->getName().getStringRef().str() + " " + w;
@@ -185,6 +219,100 @@ std::string whyHost(linalg::LinalgOp op) {
   return "";
 }
 
+/// Whether the host loop `loop` views its buffers at its own indices: a
+/// memref.subview, load or store directly in its body (not in a linalg op
+/// or a nested loop). The linalg ops on such views have dynamic offsets and
+/// cannot be kernels one by one (the embedding gradient's scatter-add of
+/// each token's row into the table row of its id).
+bool viewsPerIteration(scf::ForOp loop) {
+  return loop.getBody()
+      ->walk([&](Operation *op) {
+        if (isa<memref::SubViewOp, memref::LoadOp, memref::StoreOp>(op) &&
+            op->getParentOfType<scf::ForOp>() == loop &&
+            !op->getParentOfType<linalg::LinalgOp>())
+          return WalkResult::interrupt();
+        return WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+/// Why the host loop `loop` cannot become one kernel whose single thread
+/// runs the loop nest (empty when it can): the host's order for every
+/// element, so the host's bits. Accepted: loops without results whose
+/// bodies hold nested scf.for, memref.subview/load/store, linalg ops on
+/// buffers with parallel/reduction iterators, and the arith/math ops the
+/// op kernels accept; the values they use from above are scalars or
+/// buffers a kernel can take (static shapes and layouts).
+std::string whyHostLoop(scf::ForOp loop) {
+  if (loop->getParentOfType<scf::ForallOp>() ||
+      loop->getParentOfType<scf::ParallelOp>())
+    return "it is inside a host-parallel loop";
+  if (loop.getNumResults())
+    return "it has results (a kernel returns none)";
+  llvm::SetVector<Value> captured;
+  getUsedValuesDefinedAbove(loop.getRegion(), captured);
+  for (Value v : captured) {
+    if (isa<MemRefType>(v.getType())) {
+      std::string why = whyNotParameter(v);
+      if (!why.empty())
+        return "a buffer it uses " + why;
+    } else if (!isa<IntegerType, FloatType, IndexType>(v.getType())) {
+      return "it uses a value that is neither a memref nor a scalar";
+    }
+  }
+  enum : unsigned { kRead = 1, kWrite = 2 };
+  llvm::DenseMap<Value, unsigned> access;
+  std::string why;
+  loop.getBody()->walk([&](Operation *op) {
+    auto refuse = [&](StringRef w) {
+      why = "its body's " + op->getName().getStringRef().str() + " " + w.str();
+      return WalkResult::interrupt();
+    };
+    if (isa<scf::ForOp, scf::YieldOp, memref::SubViewOp>(op))
+      return WalkResult::advance();
+    if (auto load = dyn_cast<memref::LoadOp>(op)) {
+      access[rootOf(load.getMemRef())] |= kRead;
+      return WalkResult::advance();
+    }
+    if (auto store = dyn_cast<memref::StoreOp>(op)) {
+      access[rootOf(store.getMemRef())] |= kWrite;
+      return WalkResult::advance();
+    }
+    if (auto l = dyn_cast<linalg::LinalgOp>(op)) {
+      if (!l.hasPureBufferSemantics())
+        return refuse("is not on buffers");
+      for (utils::IteratorType it : l.getIteratorTypesArray())
+        if (it != utils::IteratorType::parallel &&
+            it != utils::IteratorType::reduction)
+          return refuse("has an iterator neither parallel nor a reduction");
+      for (OpOperand *in : l.getDpsInputOperands())
+        if (isa<MemRefType>(in->get().getType()))
+          access[rootOf(in->get())] |= kRead;
+      for (OpOperand &init : l.getDpsInitsMutable())
+        access[rootOf(init.get())] |=
+            kWrite | (l.payloadUsesValueFromOperand(&init) ? kRead : 0);
+      for (BlockArgument arg : l.getBlock()->getArguments())
+        if (!isMemoryType(arg.getType()))
+          return refuse("has an element type that is not "
+                        "i8/i16/i32/i64/f16/bf16/f32");
+      return WalkResult::advance();
+    }
+    std::string w = unsupportedBodyOp(op);
+    if (!w.empty())
+      return refuse(w);
+    return WalkResult::advance();
+  });
+  if (!why.empty())
+    return why;
+  // The residency gives a kernel's write-only buffer a fresh device buffer
+  // (an op kernel writes all of its output); a loop may write part of one.
+  for (Value v : captured)
+    if (isa<MemRefType>(v.getType()) && access.lookup(rootOf(v)) == kWrite)
+      return "it writes a buffer it does not read (a kernel's write-only "
+             "buffers are taken as wholly written)";
+  return "";
+}
+
 struct FP8OutlineHostKernelsPass
     : public fp8::impl::FP8OutlineHostKernelsPassBase<
           FP8OutlineHostKernelsPass> {
@@ -193,10 +321,20 @@ struct FP8OutlineHostKernelsPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     kernels.reset();
+    loopWhy.clear();
     SmallVector<Operation *> candidates;
-    module.walk([&](Operation *op) {
+    module.walk<WalkOrder::PreOrder>([&](Operation *op) {
       if (isa<gpu::GPUModuleOp>(op))
         return WalkResult::skip();
+      if (auto loop = dyn_cast<scf::ForOp>(op);
+          loop && viewsPerIteration(loop)) {
+        std::string why = whyHostLoop(loop);
+        if (why.empty()) {
+          candidates.push_back(op);
+          return WalkResult::skip();
+        }
+        loopWhy[op] = why;
+      }
       if (isa<linalg::LinalgOp>(op) || isa<memref::CopyOp>(op))
         candidates.push_back(op);
       return WalkResult::advance();
@@ -232,7 +370,48 @@ struct FP8OutlineHostKernelsPass
     return m;
   }
 
+  /// Why the host loops that view their buffers per iteration are not
+  /// kernels (their ops' remarks say it).
+  llvm::DenseMap<Operation *, std::string> loopWhy;
+
+  /// The host loop `loop` (whyHostLoop) as one kernel of one thread running
+  /// the loop nest: its linalg ops become the host's loops, its views fold
+  /// into the loads and stores of the buffers they view.
+  LogicalResult outlineLoop(IRRewriter &rewriter, ModuleOp module,
+                            scf::ForOp loop) {
+    Location loc = loop.getLoc();
+    rewriter.setInsertionPoint(loop);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    auto launch =
+        gpu::LaunchOp::create(rewriter, loc, one, one, one, one, one, one);
+    Block &body = launch.getBody().front();
+    rewriter.setInsertionPointToEnd(&body);
+    auto term = gpu::TerminatorOp::create(rewriter, loc);
+    rewriter.moveOpBefore(loop, term);
+    SmallVector<linalg::LinalgOp> inner;
+    loop.walk([&](linalg::LinalgOp l) { inner.push_back(l); });
+    for (linalg::LinalgOp l : inner) {
+      rewriter.setInsertionPoint(l);
+      if (failed(linalg::linalgOpToLoops(rewriter, l)))
+        return l.emitOpError("fp8-outline-host-kernels: cannot lower the op "
+                             "to loops"),
+               failure();
+      rewriter.eraseOp(l);
+    }
+    RewritePatternSet patterns(&getContext());
+    memref::populateFoldMemRefAliasOpPatterns(patterns);
+    if (failed(applyPatternsGreedily(launch, std::move(patterns))))
+      return launch.emitOpError("fp8-outline-host-kernels: cannot fold the "
+                                "loop's views"),
+             failure();
+    std::string name =
+        (loop->getParentOfType<func::FuncOp>().getSymName() + "_loop").str();
+    return finish(rewriter, module, launch, name);
+  }
+
   LogicalResult outline(IRRewriter &rewriter, ModuleOp module, Operation *op) {
+    if (auto loop = dyn_cast<scf::ForOp>(op))
+      return outlineLoop(rewriter, module, loop);
     rewriter.setInsertionPoint(op);
     // memref.copy between static buffers: the same element-wise copy.
     if (auto copy = dyn_cast<memref::CopyOp>(op)) {
@@ -251,8 +430,14 @@ struct FP8OutlineHostKernelsPass
                         op->getName().stripDialect())
                            .str();
     std::string why = whyHost(linalgOp);
-    if (!why.empty())
+    if (!why.empty()) {
+      for (Operation *p = op->getParentOp(); p; p = p->getParentOp())
+        if (auto it = loopWhy.find(p); it != loopWhy.end()) {
+          why += "; its scf.for is not a kernel: " + it->second;
+          break;
+        }
       return remark(op, why), success();
+    }
 
     linalg::GenericOp generic = dyn_cast<linalg::GenericOp>(op);
     if (!generic) {
@@ -321,6 +506,14 @@ struct FP8OutlineHostKernelsPass
       if (auto par = dyn_cast<scf::ParallelOp>(loops->front()))
         linearize(rewriter, launch, par, total);
 
+    return finish(rewriter, module, launch, name);
+  }
+
+  /// The gpu.launch `launch` as a gpu.func of the kernel module named
+  /// after `name` and its gpu.launch_func.
+  LogicalResult finish(IRRewriter &rewriter, ModuleOp module,
+                       gpu::LaunchOp launch, std::string name) {
+    Location loc = launch.getLoc();
     // Constants into the kernel; the buffers and other scalars become its
     // parameters.
     if (failed(sinkOperationsIntoLaunchOp(launch, [](Operation *o) {

@@ -331,7 +331,9 @@ private:
   /// device first (a view's whole buffer, copied once, then the same view
   /// of the copy); a buffer it only writes gets a fresh device buffer (the
   /// kernels write every element of their outputs); a view it writes needs
-  /// the rest of its buffer current on the device. The buffers it writes
+  /// the rest of its buffer current on the device, unless nothing has
+  /// written that buffer yet (unwritten: a fresh device buffer too). The
+  /// buffers it writes
   /// are then newer on the device.
   void launchKernel(gpu::LaunchFuncOp lf, gpu::GPUFuncOp kernel) {
     ImplicitLocOpBuilder b(lf.getLoc(), lf);
@@ -342,7 +344,8 @@ private:
                            ? kernelAccess(kernel.getArgument(i))
                            : kNone);
     auto freshOutput = [&](unsigned i) {
-      return access[i] == kWrite && rootOf(args[i]) == args[i];
+      return access[i] == kWrite &&
+             (rootOf(args[i]) == args[i] || unwritten(rootOf(args[i]), lf));
     };
     for (auto [i, v] : llvm::enumerate(args)) {
       if (access[i] == kNone || onDevice(v))
@@ -357,7 +360,7 @@ private:
         if (access[i] == kNone)
           continue;
         if (!onDevice(v)) {
-          Value root = freshOutput(i) ? v : rootOf(v);
+          Value root = rootOf(v);
           DeviceCopy c = allocate(b, root, t);
           if (!freshOutput(i))
             t = gpu::MemcpyOp::create(b, token, ValueRange{t}, c.dev, root)
@@ -374,6 +377,32 @@ private:
           if (c.root == rootOf(v))
             c.stale = true;
     lf.getKernelOperandsMutable().assign(operands);
+  }
+
+  /// Whether `root` is a memref.alloc of `op`'s block that nothing before
+  /// `op` uses but views: its contents are undefined, a kernel writing part
+  /// of it needs no copy of the rest (RoPE's rotate-half writes the two
+  /// halves of a fresh buffer with two kernels).
+  static bool unwritten(Value root, Operation *op) {
+    auto alloc = root.getDefiningOp<memref::AllocOp>();
+    if (!alloc || alloc->getBlock() != op->getBlock())
+      return false;
+    SmallVector<Value> values{root};
+    while (!values.empty()) {
+      Value v = values.pop_back_val();
+      for (Operation *user : v.getUsers()) {
+        Operation *at = op->getBlock()->findAncestorOpInBlock(*user);
+        if (!at)
+          return false;
+        if (at == op || op->isBeforeInBlock(at))
+          continue;
+        auto view = dyn_cast<ViewLikeOpInterface>(user);
+        if (!view || view.getViewSource() != v)
+          return false;
+        llvm::append_range(values, user->getResults());
+      }
+    }
+    return true;
   }
 
   /// What a kernel's body does with its memref parameter `arg`: the memory

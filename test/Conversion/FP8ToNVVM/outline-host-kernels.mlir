@@ -1,7 +1,9 @@
 // fp8-outline-host-kernels: linalg ops on static buffers become kernels in
 // gpu.module @fp8_host_kernels whose threads compute the host loop nest's
-// output elements, each accumulating in the host's order; the others stay
-// with a remark naming why.
+// output elements, each accumulating in the host's order; a host loop that
+// views its buffers at its own indices (the embedding gradient's
+// scatter-add) becomes one kernel of one thread running the loop nest; the
+// others stay with a remark naming why.
 // RUN: fp8-opt %s --split-input-file --fp8-outline-host-kernels 2>/dev/null | FileCheck %s
 // RUN: fp8-opt %s --split-input-file --fp8-outline-host-kernels 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
 
@@ -125,7 +127,7 @@ func.func @host(%a: memref<?xf32>, %b: memref<?xf32>, %c: memref<8xf32>, %d: mem
 // REMARK: remark: runs on the host (fp8-outline-host-kernels): an operand has a dynamic shape or layout (kernels take bare pointers: static shapes only)
 // REMARK: remark: runs on the host (fp8-outline-host-kernels): its body's math.exp has no GPU lowering with the host's bits
 // REMARK: remark: runs on the host (fp8-outline-host-kernels): its body's arith.mulf fast-math flags may be applied differently
-// REMARK: remark: runs on the host (fp8-outline-host-kernels): an operand's element type is not i8/i16/i32/i64/f16/bf16/f32
+// REMARK: remark: runs on the host (fp8-outline-host-kernels): an operand has an element type that is not i8/i16/i32/i64/f16/bf16/f32
 // REMARK: remark: runs on the host (fp8-outline-host-kernels): it is inside a host-parallel loop
 // CHECK-LABEL: func.func @host(
 // CHECK-NOT: gpu.launch_func
@@ -136,3 +138,167 @@ func.func @host(%a: memref<?xf32>, %b: memref<?xf32>, %c: memref<8xf32>, %d: mem
 // CHECK: scf.forall
 // CHECK: linalg.fill
 // CHECK-NOT: gpu.module
+
+// -----
+
+// The embedding's gather: the body loads the table (a buffer defined
+// outside the op) at the token ids. The table becomes a kernel parameter,
+// loaded by the kernel at the index_cast id and the thread's column.
+func.func @gather(%ids: memref<16xi64>, %table: memref<32x8xf32>, %out: memref<16x8xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%ids : memref<16xi64>) outs(%out : memref<16x8xf32>) {
+  ^bb0(%id: i64, %o: f32):
+    %row = arith.index_cast %id : i64 to index
+    %col = linalg.index 1 : index
+    %v = memref.load %table[%row, %col] : memref<32x8xf32>
+    linalg.yield %v : f32
+  }
+  return
+}
+
+// CHECK-LABEL: func.func @gather(
+// CHECK: gpu.launch_func @fp8_host_kernels::@gather_generic blocks in (%{{.*}}) threads in (%{{.*}}) args(%arg0 : memref<16xi64>, %arg2 : memref<16x8xf32>, %arg1 : memref<32x8xf32>)
+// CHECK: gpu.func @gather_generic(%[[IDS:.*]]: memref<16xi64>, %[[OUT:.*]]: memref<16x8xf32>, %[[T:.*]]: memref<32x8xf32>)
+// CHECK: %[[COL:.*]] = arith.remui %{{.*}}, %c8
+// CHECK: %[[ID:.*]] = memref.load %[[IDS]][%{{.*}}]
+// CHECK: %[[R:.*]] = arith.index_cast %[[ID]] : i64 to index
+// CHECK: %[[V:.*]] = memref.load %[[T]][%[[R]], %[[COL]]]
+// CHECK: memref.store %[[V]], %[[OUT]][
+
+// -----
+
+// The embedding's backward: the host loop over the tokens adds each
+// token's gradient row into the table row of its id (duplicate ids in
+// token order). One kernel of one thread runs the loop nest: the views
+// fold into the loads and stores of the table, the row update is the
+// host's loop.
+func.func @scatter_add(%ids: memref<16xi64>, %grad: memref<16x8xf32>, %table: memref<32x8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  scf.for %t = %c0 to %c16 step %c1 {
+    %id = memref.load %ids[%t] : memref<16xi64>
+    %row = arith.index_cast %id : i64 to index
+    %dst = memref.subview %table[%row, 0] [1, 8] [1, 1] : memref<32x8xf32> to memref<8xf32, strided<[1], offset: ?>>
+    %src = memref.subview %grad[%t, 0] [1, 8] [1, 1] : memref<16x8xf32> to memref<8xf32, strided<[1], offset: ?>>
+    linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+        ins(%src : memref<8xf32, strided<[1], offset: ?>>) outs(%dst : memref<8xf32, strided<[1], offset: ?>>) {
+    ^bb0(%g: f32, %acc: f32):
+      %s = arith.addf %acc, %g : f32
+      linalg.yield %s : f32
+    }
+  }
+  return
+}
+
+// CHECK-LABEL: func.func @scatter_add(
+// CHECK-NOT: scf.for
+// CHECK: gpu.launch_func @fp8_host_kernels::@scatter_add_loop blocks in (%[[ONE:.*]], %[[ONE]], %[[ONE]]) threads in (%[[ONE]], %[[ONE]], %[[ONE]]) args(%arg0 : memref<16xi64>, %arg1 : memref<16x8xf32>, %arg2 : memref<32x8xf32>)
+// CHECK-NOT: scf.for
+// CHECK: return
+// CHECK: gpu.func @scatter_add_loop(%[[IDS:.*]]: memref<16xi64>, %[[G:.*]]: memref<16x8xf32>, %[[T:.*]]: memref<32x8xf32>) kernel attributes {known_block_size = array<i32: 1, 1, 1>, known_grid_size = array<i32: 1, 1, 1>}
+// CHECK-NOT: memref.subview
+// CHECK: scf.for %[[TOK:.*]] = %{{.*}} to %c16
+// CHECK: %[[ID:.*]] = memref.load %[[IDS]][%[[TOK]]]
+// CHECK: %[[R:.*]] = arith.index_cast %[[ID]] : i64 to index
+// CHECK: scf.for %[[J:.*]] = %{{.*}} to %c8
+// CHECK-DAG: %[[A:.*]] = memref.load %[[T]][%[[R]], %[[J]]]
+// CHECK-DAG: %[[B:.*]] = memref.load %[[G]][%[[TOK]], %[[J]]]
+// CHECK: %[[S:.*]] = arith.addf %[[A]], %[[B]]
+// CHECK: memref.store %[[S]], %[[T]][%[[R]], %[[J]]]
+// CHECK-NOT: memref.subview
+// CHECK: gpu.return
+
+// -----
+
+// A loop without views at its indices stays a host loop; its static ops
+// are kernels one by one (one launch per iteration).
+func.func @per_op(%a: memref<8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %z = arith.constant 0.0 : f32
+  scf.for %t = %c0 to %c4 step %c1 {
+    linalg.fill ins(%z : f32) outs(%a : memref<8xf32>)
+  }
+  return
+}
+
+// CHECK-LABEL: func.func @per_op(
+// CHECK: scf.for
+// CHECK: gpu.launch_func @fp8_host_kernels::@per_op_fill
+// CHECK-NEXT: }
+
+// -----
+
+// Host loops that stay on the host: the op in the loop says why, and why
+// its loop is not a kernel.
+func.func @loop_host(%ids: memref<16xi64>, %grad: memref<16x8xf32>, %table: memref<32x8xf32>, %dyn: memref<?x8xf32>, %e: memref<16x8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  // Rows copied into a table it does not read: the residency would take
+  // the kernel's write-only table as wholly written.
+  scf.for %t = %c0 to %c16 step %c1 {
+    %id = memref.load %ids[%t] : memref<16xi64>
+    %row = arith.index_cast %id : i64 to index
+    %dst = memref.subview %table[%row, 0] [1, 8] [1, 1] : memref<32x8xf32> to memref<8xf32, strided<[1], offset: ?>>
+    %src = memref.subview %grad[%t, 0] [1, 8] [1, 1] : memref<16x8xf32> to memref<8xf32, strided<[1], offset: ?>>
+    linalg.copy ins(%src : memref<8xf32, strided<[1], offset: ?>>) outs(%dst : memref<8xf32, strided<[1], offset: ?>>)
+  }
+  // A buffer of a dynamic shape.
+  scf.for %t = %c0 to %c16 step %c1 {
+    %id = memref.load %ids[%t] : memref<16xi64>
+    %row = arith.index_cast %id : i64 to index
+    %dst = memref.subview %dyn[%row, 0] [1, 8] [1, 1] : memref<?x8xf32> to memref<8xf32, strided<[1], offset: ?>>
+    %src = memref.subview %grad[%t, 0] [1, 8] [1, 1] : memref<16x8xf32> to memref<8xf32, strided<[1], offset: ?>>
+    linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+        ins(%src : memref<8xf32, strided<[1], offset: ?>>) outs(%dst : memref<8xf32, strided<[1], offset: ?>>) {
+    ^bb0(%g: f32, %acc: f32):
+      %s = arith.addf %acc, %g : f32
+      linalg.yield %s : f32
+    }
+  }
+  // A body op without the host's bits on the GPU.
+  scf.for %t = %c0 to %c16 step %c1 {
+    %id = memref.load %ids[%t] : memref<16xi64>
+    %row = arith.index_cast %id : i64 to index
+    %dst = memref.subview %table[%row, 0] [1, 8] [1, 1] : memref<32x8xf32> to memref<8xf32, strided<[1], offset: ?>>
+    %src = memref.subview %grad[%t, 0] [1, 8] [1, 1] : memref<16x8xf32> to memref<8xf32, strided<[1], offset: ?>>
+    linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+        ins(%src : memref<8xf32, strided<[1], offset: ?>>) outs(%dst : memref<8xf32, strided<[1], offset: ?>>) {
+    ^bb0(%g: f32, %acc: f32):
+      %x = math.exp %g : f32
+      %s = arith.addf %acc, %x : f32
+      linalg.yield %s : f32
+    }
+  }
+  // A gather from the op's own output (a thread would read what another
+  // writes), and from a buffer of a dynamic shape.
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%ids : memref<16xi64>) outs(%e : memref<16x8xf32>) {
+  ^bb0(%id: i64, %o: f32):
+    %row = arith.index_cast %id : i64 to index
+    %col = linalg.index 1 : index
+    %v = memref.load %e[%row, %col] : memref<16x8xf32>
+    linalg.yield %v : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%ids : memref<16xi64>) outs(%e : memref<16x8xf32>) {
+  ^bb0(%id: i64, %o: f32):
+    %row = arith.index_cast %id : i64 to index
+    %col = linalg.index 1 : index
+    %v = memref.load %dyn[%row, %col] : memref<?x8xf32>
+    linalg.yield %v : f32
+  }
+  return
+}
+
+// REMARK: remark: runs on the host (fp8-outline-host-kernels): an operand has a dynamic shape or layout (kernels take bare pointers: static shapes only); its scf.for is not a kernel: it writes a buffer it does not read (a kernel's write-only buffers are taken as wholly written)
+// REMARK: remark: runs on the host (fp8-outline-host-kernels): an operand has a dynamic shape or layout (kernels take bare pointers: static shapes only); its scf.for is not a kernel: a buffer it uses has a dynamic shape or layout
+// REMARK: remark: runs on the host (fp8-outline-host-kernels): an operand has a dynamic shape or layout (kernels take bare pointers: static shapes only); its scf.for is not a kernel: its body's math.exp has no GPU lowering with the host's bits
+// REMARK: remark: runs on the host (fp8-outline-host-kernels): its body's memref.load reads a buffer the op writes (threads would race with the host's order)
+// REMARK: remark: runs on the host (fp8-outline-host-kernels): its body's memref.load reads a buffer that has a dynamic shape or layout
+// CHECK-LABEL: func.func @loop_host(
+// CHECK-NOT: gpu.launch_func
+// CHECK: return

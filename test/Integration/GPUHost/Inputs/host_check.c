@@ -11,7 +11,9 @@
  * Usage: host_check LIB ORACLE FUNC SEED RESULT INPUT...
  *   RESULT, INPUT: TYPE:ROWSxCOLS or TYPE:SIZE with TYPE f32 or bf16 (2-D
  *   or 1-D, row-major; the result's shape is checked against the one
- *   given; sizes may be 0); up to 16 inputs. A function with several
+ *   given; sizes may be 0); up to 16 inputs. An input may also be an index
+ *   buffer `i64<MAX>:SIZE` (or ROWSxCOLS): i64 values uniform in [0, MAX),
+ *   e.g. token ids for a [MAX, hidden] embedding table (inputs only). A function with several
  *   results (up to 16) takes them comma-separated: the C interface then
  *   returns a struct of their memref descriptors.
  *   A result may add a hand-derived expectation that both libraries must
@@ -58,14 +60,20 @@ typedef struct {
   int64_t rows, cols;
   int expect; /* results: -1 none, 0 every element +0.0, N the bits of input N
                */
+  int64_t indexMax; /* i64<MAX> (8 bytes): values in [0, MAX); 0 for floats */
 } Spec;
 
 static int parseSpec(const char *s, Spec *out) {
-  long long r, c;
+  long long r, c, max = 0;
+  int prefix = 0;
+  out->indexMax = 0;
   if (!strncmp(s, "f32:", 4))
     out->bytes = 4;
   else if (!strncmp(s, "bf16:", 5))
     out->bytes = 2;
+  else if (sscanf(s, "i64<%lld>:%n", &max, &prefix) == 1 && prefix > 0 &&
+           max > 0)
+    out->bytes = 8, out->indexMax = max;
   else
     return 0;
   int used = 0;
@@ -122,7 +130,9 @@ static Memref2D makeInput(const Spec *s) {
   Memref2D m;
   /* At least one element, so an empty input still has an address. */
   void *p = calloc((size_t)(s->rows * s->cols) + 1, (size_t)s->bytes);
-  for (int64_t r = 0; r < s->rows; ++r) {
+  for (int64_t i = 0; s->indexMax && i < s->rows * s->cols; ++i)
+    ((int64_t *)p)[i] = (int64_t)(next() % (uint64_t)s->indexMax);
+  for (int64_t r = 0; !s->indexMax && r < s->rows; ++r) {
     double scale = (double)(1u << 4) / (double)(1u << (next() % 9));
     for (int64_t c = 0; c < s->cols; ++c) {
       float v = (float)(uniform() * scale);
@@ -399,6 +409,9 @@ int main(int argc, char **argv) {
     if (r)
       ++r;
   }
+  for (int i = 0; i < nres; ++i)
+    if (out[i].indexMax)
+      r = argv[5]; /* i64 results are not compared: a bad spec */
   if (n > kMaxOperands || nres < 1 || r) {
     fprintf(stderr, "host-check: bad result spec (1..16 comma-separated) or "
                     "too many inputs\n");

@@ -1,5 +1,6 @@
 """Prints a small joint training step of fp8_mlir.models (`llama` or `moe`)
-whose @train_step exports a C interface (llvm.emit_c_interface), so that
+or of the language model fp8_mlir.training.LanguageModel (`lm`: vocab 256,
+one layer, hidden 128, one head, intermediate 256, 128 tokens) whose @train_step exports a C interface (llvm.emit_c_interface), so that
 host_check.c can call its compiled host program."""
 import sys
 
@@ -7,6 +8,12 @@ from fp8_mlir import models
 
 if sys.argv[1] == "llama":
     text = models.llama_training_step(tokens=128, hidden=128, num_heads=1, intermediate=256)
+elif sys.argv[1] == "lm":
+    from fp8_mlir.training.lm import LanguageModelConfig
+    from fp8_mlir.training.lm_graph import lm_training_step
+    config = LanguageModelConfig(vocab=256, layers=1, hidden=128, heads=1, intermediate=256,
+                                 seq=128)
+    text = lm_training_step(config, batch=1)
 else:
     text = models.moe_training_step(tokens=128, hidden=128, num_heads=1, num_experts=2, top_k=1,
                                     moe_intermediate=128, num_shared_experts=0)
