@@ -202,9 +202,10 @@ std::string whyHost(linalg::LinalgOp op) {
     std::string why;
     inner.walk([&](Operation *nested) {
       if (why.empty()) {
-        std::string w = isa<memref::LoadOp>(nested)
-                            ? whyNotCapturedLoad(cast<memref::LoadOp>(nested), op)
-                            : unsupportedBodyOp(nested);
+        std::string w =
+            isa<memref::LoadOp>(nested)
+                ? whyNotCapturedLoad(cast<memref::LoadOp>(nested), op)
+                : unsupportedBodyOp(nested);
         if (!w.empty())
           why =
               "its body's " + nested->getName().getStringRef().str() + " " + w;

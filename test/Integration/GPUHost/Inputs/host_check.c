@@ -13,9 +13,9 @@
  *   or 1-D, row-major; the result's shape is checked against the one
  *   given; sizes may be 0); up to 16 inputs. An input may also be an index
  *   buffer `i64<MAX>:SIZE` (or ROWSxCOLS): i64 values uniform in [0, MAX),
- *   e.g. token ids for a [MAX, hidden] embedding table (inputs only). A function with several
- *   results (up to 16) takes them comma-separated: the C interface then
- *   returns a struct of their memref descriptors.
+ *   e.g. token ids for a [MAX, hidden] embedding table (inputs only). A
+ *   function with several results (up to 16) takes them comma-separated:
+ *   the C interface then returns a struct of their memref descriptors.
  *   A result may add a hand-derived expectation that both libraries must
  *   meet besides agreeing: `=zero` (every element +0.0) or `=inN` (the bits
  *   of input N, 1-based, of the same type and shape).
