@@ -291,7 +291,7 @@ std::string whyHostLoop(scf::ForOp loop) {
           access[rootOf(in->get())] |= kRead;
       for (OpOperand &init : l.getDpsInitsMutable())
         access[rootOf(init.get())] |=
-            kWrite | (l.payloadUsesValueFromOperand(&init) ? kRead : 0);
+            kWrite | (l.payloadUsesValueFromOperand(&init) ? kRead : 0u);
       for (BlockArgument arg : l.getBlock()->getArguments())
         if (!isMemoryType(arg.getType()))
           return refuse("has an element type that is not "
