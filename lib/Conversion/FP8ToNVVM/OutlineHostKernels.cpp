@@ -237,10 +237,10 @@ bool viewsPerIteration(scf::ForOp loop) {
       .wasInterrupted();
 }
 
-/// Why the host loop `loop` cannot become one kernel whose single thread
-/// runs the loop nest (empty when it can): the host's order for every
-/// element, so the host's bits. Accepted: loops without results whose
-/// bodies hold nested scf.for, memref.subview/load/store, linalg ops on
+/// Why the host loop `loop` cannot become one kernel running the loop nest
+/// (empty when it can; threadOp says whether threads split it): the host's
+/// order for every element, so the host's bits. Accepted: loops without results
+/// whose bodies hold nested scf.for, memref.subview/load/store, linalg ops on
 /// buffers with parallel/reduction iterators, and the arith/math ops the
 /// op kernels accept; the values they use from above are scalars or
 /// buffers a kernel can take (static shapes and layouts).
@@ -314,6 +314,56 @@ std::string whyHostLoop(scf::ForOp loop) {
   return "";
 }
 
+/// The linalg op of the host loop `loop` (whyHostLoop) whose iterations the
+/// loop kernel's threads split, each thread running the whole loop for its
+/// own element (null: one thread runs the loop). Every element then
+/// accumulates in the loop's order, as on the host: the embedding
+/// backward's threads over the hidden columns each add the tokens' rows in
+/// token order. It must be the loop body's only op with a region or a
+/// write, all its iterators parallel (static ranges, `total` of them), its
+/// one output indexed by a permutation (each element one thread's), and no
+/// buffer the loop reads outside that output element the output's.
+linalg::LinalgOp threadOp(scf::ForOp loop, int64_t &total) {
+  linalg::LinalgOp split;
+  for (Operation &op : loop.getBody()->without_terminator()) {
+    if (auto l = dyn_cast<linalg::LinalgOp>(&op)) {
+      if (split)
+        return {};
+      split = l;
+      continue;
+    }
+    if (op.getNumRegions() || isa<memref::StoreOp>(op))
+      return {};
+  }
+  if (!split || split.getNumDpsInits() != 1 ||
+      split.getNumReductionLoops() != 0 ||
+      !split.getMatchingIndexingMap(split.getDpsInitOperand(0)).isPermutation())
+    return {};
+  Value out = rootOf(split.getDpsInitOperand(0)->get());
+  for (OpOperand *in : split.getDpsInputOperands())
+    if (rootOf(in->get()) == out)
+      return {};
+  bool readsOut = loop.getBody()
+                      ->walk([&](memref::LoadOp load) {
+                        return rootOf(load.getMemRef()) == out
+                                   ? WalkResult::interrupt()
+                                   : WalkResult::advance();
+                      })
+                      .wasInterrupted();
+  if (readsOut)
+    return {};
+  int64_t n = 1;
+  for (int64_t r : split.getStaticLoopRanges()) {
+    if (ShapedType::isDynamic(r))
+      return {};
+    n *= r;
+  }
+  if (n <= 1)
+    return {};
+  total = n;
+  return split;
+}
+
 struct FP8OutlineHostKernelsPass
     : public fp8::impl::FP8OutlineHostKernelsPassBase<
           FP8OutlineHostKernelsPass> {
@@ -375,16 +425,24 @@ struct FP8OutlineHostKernelsPass
   /// kernels (their ops' remarks say it).
   llvm::DenseMap<Operation *, std::string> loopWhy;
 
-  /// The host loop `loop` (whyHostLoop) as one kernel of one thread running
-  /// the loop nest: its linalg ops become the host's loops, its views fold
-  /// into the loads and stores of the buffers they view.
+  /// The host loop `loop` (whyHostLoop) as one kernel running the loop
+  /// nest, its threads over threadOp's iterations or a single thread: its
+  /// other linalg ops become the host's loops, its views fold into the
+  /// loads and stores of the buffers they view.
   LogicalResult outlineLoop(IRRewriter &rewriter, ModuleOp module,
                             scf::ForOp loop) {
     Location loc = loop.getLoc();
     rewriter.setInsertionPoint(loop);
-    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-    auto launch =
-        gpu::LaunchOp::create(rewriter, loc, one, one, one, one, one, one);
+    auto cst = [&](int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(rewriter, loc, v);
+    };
+    int64_t total = 1;
+    linalg::LinalgOp split = threadOp(loop, total);
+    int64_t threads = std::min(total, kThreads);
+    Value one = cst(1);
+    auto launch = gpu::LaunchOp::create(rewriter, loc,
+                                        cst((total + threads - 1) / threads),
+                                        one, one, cst(threads), one, one);
     Block &body = launch.getBody().front();
     rewriter.setInsertionPointToEnd(&body);
     auto term = gpu::TerminatorOp::create(rewriter, loc);
@@ -393,6 +451,19 @@ struct FP8OutlineHostKernelsPass
     loop.walk([&](linalg::LinalgOp l) { inner.push_back(l); });
     for (linalg::LinalgOp l : inner) {
       rewriter.setInsertionPoint(l);
+      if (l == split) {
+        FailureOr<linalg::LinalgLoops> loops =
+            linalg::linalgOpToParallelLoops(rewriter, l);
+        if (failed(loops))
+          return l.emitOpError("fp8-outline-host-kernels: cannot lower the "
+                               "op to loops"),
+                 failure();
+        rewriter.eraseOp(l);
+        if (!loops->empty())
+          if (auto par = dyn_cast<scf::ParallelOp>(loops->front()))
+            linearize(rewriter, launch, par, total);
+        continue;
+      }
       if (failed(linalg::linalgOpToLoops(rewriter, l)))
         return l.emitOpError("fp8-outline-host-kernels: cannot lower the op "
                              "to loops"),

@@ -169,9 +169,10 @@ func.func @gather(%ids: memref<16xi64>, %table: memref<32x8xf32>, %out: memref<1
 
 // The embedding's backward: the host loop over the tokens adds each
 // token's gradient row into the table row of its id (duplicate ids in
-// token order). One kernel of one thread runs the loop nest: the views
-// fold into the loads and stores of the table, the row update is the
-// host's loop.
+// token order). One kernel runs the loop nest, its threads over the row
+// update's columns: each thread runs the token loop for its column (the
+// host's order for every element); the views fold into the loads and
+// stores of the table.
 func.func @scatter_add(%ids: memref<16xi64>, %grad: memref<16x8xf32>, %table: memref<32x8xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -193,20 +194,58 @@ func.func @scatter_add(%ids: memref<16xi64>, %grad: memref<16x8xf32>, %table: me
 
 // CHECK-LABEL: func.func @scatter_add(
 // CHECK-NOT: scf.for
-// CHECK: gpu.launch_func @fp8_host_kernels::@scatter_add_loop blocks in (%[[ONE:.*]], %[[ONE]], %[[ONE]]) threads in (%[[ONE]], %[[ONE]], %[[ONE]]) args(%arg0 : memref<16xi64>, %arg1 : memref<16x8xf32>, %arg2 : memref<32x8xf32>)
+// CHECK: gpu.launch_func @fp8_host_kernels::@scatter_add_loop blocks in (%c1{{[_0-9]*}}, %c1{{[_0-9]*}}, %c1{{[_0-9]*}}) threads in (%c8{{[_0-9]*}}, %c1{{[_0-9]*}}, %c1{{[_0-9]*}}) args(%arg0 : memref<16xi64>, %arg1 : memref<16x8xf32>, %arg2 : memref<32x8xf32>)
 // CHECK-NOT: scf.for
 // CHECK: return
-// CHECK: gpu.func @scatter_add_loop(%[[IDS:.*]]: memref<16xi64>, %[[G:.*]]: memref<16x8xf32>, %[[T:.*]]: memref<32x8xf32>) kernel attributes {known_block_size = array<i32: 1, 1, 1>, known_grid_size = array<i32: 1, 1, 1>}
+// CHECK: gpu.func @scatter_add_loop(%[[IDS:.*]]: memref<16xi64>, %[[G:.*]]: memref<16x8xf32>, %[[T:.*]]: memref<32x8xf32>) kernel attributes {known_block_size = array<i32: 8, 1, 1>, known_grid_size = array<i32: 1, 1, 1>}
 // CHECK-NOT: memref.subview
 // CHECK: scf.for %[[TOK:.*]] = %{{.*}} to %c16
 // CHECK: %[[ID:.*]] = memref.load %[[IDS]][%[[TOK]]]
 // CHECK: %[[R:.*]] = arith.index_cast %[[ID]] : i64 to index
-// CHECK: scf.for %[[J:.*]] = %{{.*}} to %c8
+// CHECK: %[[J:.*]] = arith.addi %{{.*}}, %thread_id_x
+// CHECK: %[[IN:.*]] = arith.cmpi ult, %[[J]], %c8
+// CHECK: scf.if %[[IN]]
 // CHECK-DAG: %[[A:.*]] = memref.load %[[T]][%[[R]], %[[J]]]
 // CHECK-DAG: %[[B:.*]] = memref.load %[[G]][%[[TOK]], %[[J]]]
 // CHECK: %[[S:.*]] = arith.addf %[[A]], %[[B]]
 // CHECK: memref.store %[[S]], %[[T]][%[[R]], %[[J]]]
 // CHECK-NOT: memref.subview
+// CHECK: gpu.return
+
+// -----
+
+// A loop whose row update is scaled by an element of the table it writes
+// (another thread's column): one thread runs the loop nest, in the host's
+// order.
+func.func @one_thread(%ids: memref<16xi64>, %grad: memref<16x8xf32>, %table: memref<32x8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  scf.for %t = %c0 to %c16 step %c1 {
+    %id = memref.load %ids[%t] : memref<16xi64>
+    %row = arith.index_cast %id : i64 to index
+    %scale = memref.load %table[%row, %c0] : memref<32x8xf32>
+    %dst = memref.subview %table[%row, 0] [1, 8] [1, 1] : memref<32x8xf32> to memref<8xf32, strided<[1], offset: ?>>
+    %src = memref.subview %grad[%t, 0] [1, 8] [1, 1] : memref<16x8xf32> to memref<8xf32, strided<[1], offset: ?>>
+    linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+        ins(%src : memref<8xf32, strided<[1], offset: ?>>) outs(%dst : memref<8xf32, strided<[1], offset: ?>>) {
+    ^bb0(%g: f32, %acc: f32):
+      %m = arith.mulf %g, %scale : f32
+      %s = arith.addf %acc, %m : f32
+      linalg.yield %s : f32
+    }
+  }
+  return
+}
+
+// CHECK-LABEL: func.func @one_thread(
+// CHECK: gpu.launch_func @fp8_host_kernels::@one_thread_loop blocks in (%c1{{[_0-9]*}}, %c1{{[_0-9]*}}, %c1{{[_0-9]*}}) threads in (%c1{{[_0-9]*}}, %c1{{[_0-9]*}}, %c1{{[_0-9]*}})
+// CHECK: gpu.func @one_thread_loop(
+// CHECK-SAME: known_block_size = array<i32: 1, 1, 1>
+// CHECK-NOT: scf.if
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: arith.mulf
 // CHECK: gpu.return
 
 // -----
