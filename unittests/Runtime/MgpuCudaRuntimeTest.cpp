@@ -15,6 +15,8 @@
 
 #include "fp8/Emulator/MgpuRuntime.h"
 
+#include <cuda.h> // the stub driver's (CUresult values)
+
 #include "gtest/gtest.h"
 
 #include <cstdint>
@@ -208,6 +210,20 @@ TEST(MgpuCudaRuntime, OffsetViewAddressInElements) {
             nullptr);
   EXPECT_EQ(fp8_mgpu_error_count(), errors + 1);
   mgpuStreamDestroy(s);
+}
+
+// A module unloaded after the driver shut down (a host program's global
+// destructor at process exit) is no error; any other failure is one.
+TEST(MgpuCudaRuntime, UnloadAfterDriverShutdownIsNoError) {
+  int dummy = 0;
+  long errors = fp8_mgpu_error_count();
+  fp8stub::setModuleUnloadResult(CUDA_ERROR_DEINITIALIZED);
+  mgpuModuleUnload(&dummy);
+  EXPECT_EQ(fp8_mgpu_error_count(), errors);
+  fp8stub::setModuleUnloadResult(CUDA_ERROR_INVALID_HANDLE);
+  mgpuModuleUnload(&dummy);
+  EXPECT_EQ(fp8_mgpu_error_count(), errors + 1);
+  fp8stub::setModuleUnloadResult(CUDA_SUCCESS);
 }
 
 // The persistent grid's width comes from the device (an H20 has 78 SMs).

@@ -59,6 +59,7 @@ struct Driver {
   std::vector<std::string> faults;
   std::vector<fp8stub::KernelRun> runs;
   int smCount = 132;
+  CUresult moduleUnloadResult = CUDA_SUCCESS;
   size_t live = 0; // live allocations
 
   Stream *stream(CUstream s) {
@@ -186,6 +187,9 @@ std::vector<std::string> takeFaults() {
 std::vector<KernelRun> takeRuns() { return std::exchange(driver().runs, {}); }
 size_t liveAllocations() { return driver().live; }
 void setMultiprocessorCount(int count) { driver().smCount = count; }
+void setModuleUnloadResult(int result) {
+  driver().moduleUnloadResult = static_cast<CUresult>(result);
+}
 } // namespace fp8stub
 
 extern "C" {
@@ -234,7 +238,7 @@ CUresult cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned int,
                             CUjit_option *, void **) {
   return cuModuleLoadData(module, image);
 }
-CUresult cuModuleUnload(CUmodule) { return CUDA_SUCCESS; }
+CUresult cuModuleUnload(CUmodule) { return driver().moduleUnloadResult; }
 CUresult cuModuleGetFunction(CUfunction *function, CUmodule module,
                              const char *name) {
   if (!module || !name)

@@ -49,6 +49,9 @@ std::vector<KernelRun> takeRuns();
 size_t liveAllocations();
 /// CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT of device 0 (default 132).
 void setMultiprocessorCount(int count);
+/// What cuModuleUnload returns (default CUDA_SUCCESS; CUDA_ERROR_DEINITIALIZED
+/// as at process exit after the driver shut down).
+void setModuleUnloadResult(int result);
 
 } // namespace fp8stub
 
