@@ -505,7 +505,8 @@ static SharedLayout layOutShared(ModuleOp scratch) {
 
 namespace {
 /// The module's constant globals (outside shared memory, with an
-/// initializer: device printf's format strings), at kConstantBase on.
+/// initializer: device printf's format strings, the host kernels' copies
+/// of the host's constant tables), at kConstantBase on.
 struct ConstantLayout {
   std::map<std::string, uint64_t> address;
   std::vector<uint8_t> bytes;
@@ -523,9 +524,13 @@ static ConstantLayout layOutConstants(ModuleOp scratch) {
       data.assign(str.getValue().begin(), str.getValue().end());
     } else if (auto dense = dyn_cast<DenseElementsAttr>(value)) {
       ArrayRef<char> raw = dense.getRawData();
-      if (dense.isSplat() || dense.getElementType().isInteger(1))
+      if (dense.getElementType().isInteger(1))
         continue; // not laid out (no kernel reads one)
-      data.assign(raw.begin(), raw.end());
+      // A splat (a host constant table the kernels read,
+      // fp8-outline-host-kernels) holds one element: repeated.
+      for (int64_t i = 0, n = dense.isSplat() ? dense.getNumElements() : 1;
+           i < n; ++i)
+        data.insert(data.end(), raw.begin(), raw.end());
     } else {
       continue;
     }

@@ -13,7 +13,9 @@
 // linalg-to-parallel-loops; the scf.parallel over the parallel iterators is
 // linearized over a 1-D grid of 256-thread blocks (a reduction loop nest
 // stays sequential inside each thread), and upstream outlining moves the
-// gpu.launch into `gpu.module @fp8_host_kernels`. Correctness and the
+// gpu.launch into `gpu.module @fp8_host_kernels`. The program's constant
+// tables (`constant` memref.globals) the kernels read are copied into that
+// module: they never cross between host and device. Correctness and the
 // transfers first: no tiling, no shared memory, no parallel reductions.
 //
 // Bit-exactness also needs the kernel bodies lowered with the host's
@@ -122,6 +124,24 @@ Value rootOf(Value v) {
   while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
     v = view.getViewSource();
   return v;
+}
+
+/// The constant global `v` reads (a memref.get_global of a `constant`
+/// memref.global with an initializer and a static shape: never written),
+/// or null. A kernel reads its own copy of it in the kernel module, so it
+/// never crosses between host and device.
+memref::GlobalOp constantGlobal(Value v) {
+  auto get = v.getDefiningOp<memref::GetGlobalOp>();
+  if (!get)
+    return {};
+  auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
+      get, get.getNameAttr());
+  if (!global || !global.getConstant() || !global.getInitialValue() ||
+      !global.getType().hasStaticShape() ||
+      !global.getType().getLayout().isIdentity() ||
+      global.getType().getMemorySpace())
+    return {};
+  return global;
 }
 
 /// Why the buffer `v` cannot be a kernel parameter (empty when it can):
@@ -373,6 +393,7 @@ struct FP8OutlineHostKernelsPass
     ModuleOp module = getOperation();
     kernels.reset();
     loopWhy.clear();
+    copies.clear();
     SmallVector<Operation *> candidates;
     module.walk<WalkOrder::PreOrder>([&](Operation *op) {
       if (isa<gpu::GPUModuleOp>(op))
@@ -588,12 +609,38 @@ struct FP8OutlineHostKernelsPass
     Location loc = launch.getLoc();
     // Constants into the kernel; the buffers and other scalars become its
     // parameters.
-    if (failed(sinkOperationsIntoLaunchOp(launch, [](Operation *o) {
-          return o->hasTrait<OpTrait::ConstantLike>();
-        })))
+    // So do the constant globals' memref.get_global (and views of them):
+    // the kernel reads the kernel module's copy of the global.
+    auto sink = [&] {
+      return sinkOperationsIntoLaunchOp(launch, [](Operation *o) {
+        if (o->hasTrait<OpTrait::ConstantLike>())
+          return true;
+        if (o->getNumResults() == 1 &&
+            isa<memref::GetGlobalOp, ViewLikeOpInterface>(o))
+          return bool(constantGlobal(rootOf(o->getResult(0))));
+        return false;
+      });
+    };
+    if (failed(sink()))
       return launch.emitOpError("fp8-outline-host-kernels: cannot sink "
                                 "constants into the kernel"),
              failure();
+    // The sunk views of constant globals fold into their loads (the kernel
+    // lowering has no memref.subview); the folding hoists the constants
+    // out of the launch: sunk again.
+    bool sunkViews =
+        launch.getBody()
+            .walk([](ViewLikeOpInterface) { return WalkResult::interrupt(); })
+            .wasInterrupted();
+    if (sunkViews) {
+      RewritePatternSet patterns(&getContext());
+      memref::populateFoldMemRefAliasOpPatterns(patterns);
+      if (failed(applyPatternsGreedily(launch, std::move(patterns))) ||
+          failed(sink()))
+        return launch.emitOpError("fp8-outline-host-kernels: cannot fold "
+                                  "the views of constant globals"),
+               failure();
+    }
     for (char &c : name)
       if (!llvm::isAlnum(c))
         c = '_';
@@ -608,6 +655,8 @@ struct FP8OutlineHostKernelsPass
       if (o != kernel && isOpTriviallyDead(o))
         o->erase();
     kernelModule(module).insert(kernel);
+    if (failed(copyConstantGlobals(module, kernel)))
+      return failure();
     rewriter.setInsertionPoint(launch);
     gpu::LaunchFuncOp::create(
         rewriter, loc, kernel, launch.getGridSizeOperandValues(),
@@ -615,6 +664,32 @@ struct FP8OutlineHostKernelsPass
     rewriter.eraseOp(launch);
     return success();
   }
+
+  /// The constant globals `kernel` reads (sunk into it by finish) as
+  /// copies in the kernel module: one per global, shared by its kernels.
+  LogicalResult copyConstantGlobals(ModuleOp module, gpu::GPUFuncOp kernel) {
+    SymbolTable &table = kernelModule(module);
+    WalkResult r = kernel.walk([&](memref::GetGlobalOp get) {
+      auto global = module.lookupSymbol<memref::GlobalOp>(get.getNameAttr());
+      if (!global || !global.getConstant() || !global.getInitialValue()) {
+        get.emitOpError("fp8-outline-host-kernels: a kernel reads a global "
+                        "that is not a constant with an initializer");
+        return WalkResult::interrupt();
+      }
+      auto it = copies.find(global);
+      if (it == copies.end()) {
+        auto copy = cast<memref::GlobalOp>(global->clone());
+        copy.setPrivate();
+        table.insert(copy, table.getOp()->getRegion(0).front().begin());
+        it = copies.try_emplace(global, copy.getSymName().str()).first;
+      }
+      get.setNameAttr(FlatSymbolRefAttr::get(get.getContext(), it->second));
+      return WalkResult::advance();
+    });
+    return failure(r.wasInterrupted());
+  }
+  /// The kernel module's copy (its name) of each host constant global.
+  llvm::DenseMap<Operation *, std::string> copies;
 
   /// The scf.parallel `par` (zero lower bounds, unit steps) over the grid:
   /// thread i < total computes the iteration of linear index i.

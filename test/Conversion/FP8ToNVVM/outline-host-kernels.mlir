@@ -341,3 +341,54 @@ func.func @loop_host(%ids: memref<16xi64>, %grad: memref<16x8xf32>, %table: memr
 // CHECK-LABEL: func.func @loop_host(
 // CHECK-NOT: gpu.launch_func
 // CHECK: return
+
+// -----
+
+// A program constant (the RoPE cos/sin tables: a `constant` memref.global
+// after bufferization) read by kernels is no kernel argument: the kernel
+// module holds one copy of the global, shared by the kernels reading it
+// (whole or through a view, folded into the loads), so the residency
+// never copies it in. An op
+// staying on the host (fast-math flags) keeps reading the host's global;
+// a global that is not constant stays a kernel argument.
+memref.global "private" constant @table : memref<4x8xf32> = dense<[[0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0], [-1.0, -2.0, -3.0, -4.0, -5.0, -6.0, -7.0, -8.0], [0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 1.75, 2.0]]> {alignment = 64 : i64}
+memref.global "private" @state : memref<8xf32> = dense<0.0>
+func.func @const_table(%a: memref<4x8xf32>, %b: memref<8xf32>, %out: memref<4x8xf32>, %row: memref<8xf32>, %h: memref<8xf32>, %s: memref<8xf32>) {
+  %t = memref.get_global @table : memref<4x8xf32>
+  linalg.add ins(%a, %t : memref<4x8xf32>, memref<4x8xf32>) outs(%out : memref<4x8xf32>)
+  %r1 = memref.subview %t[1, 0] [1, 8] [1, 1] : memref<4x8xf32> to memref<8xf32, strided<[1], offset: 8>>
+  linalg.mul ins(%b, %r1 : memref<8xf32>, memref<8xf32, strided<[1], offset: 8>>) outs(%row : memref<8xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%r1 : memref<8xf32, strided<[1], offset: 8>>) outs(%h : memref<8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = arith.addf %x, %x fastmath<fast> : f32
+    linalg.yield %y : f32
+  }
+  %g = memref.get_global @state : memref<8xf32>
+  linalg.add ins(%b, %g : memref<8xf32>, memref<8xf32>) outs(%s : memref<8xf32>)
+  return
+}
+
+// CHECK-LABEL: func.func @const_table(
+// CHECK-SAME: %[[A:[^:]*]]: memref<4x8xf32>, %[[B:[^:]*]]: memref<8xf32>, %[[OUT:[^:]*]]: memref<4x8xf32>, %[[ROW:[^:]*]]: memref<8xf32>, %[[H:[^:]*]]: memref<8xf32>, %[[S:[^:]*]]: memref<8xf32>)
+// CHECK: %[[T:.*]] = memref.get_global @table : memref<4x8xf32>
+// CHECK: gpu.launch_func @fp8_host_kernels::@const_table_add blocks in (%{{.*}}) threads in (%{{.*}}) args(%[[A]] : memref<4x8xf32>, %[[OUT]] : memref<4x8xf32>){{$}}
+// CHECK: %[[R1:.*]] = memref.subview %[[T]][1, 0] [1, 8] [1, 1]
+// CHECK: gpu.launch_func @fp8_host_kernels::@const_table_mul blocks in (%{{.*}}) threads in (%{{.*}}) args(%[[B]] : memref<8xf32>, %[[ROW]] : memref<8xf32>){{$}}
+// CHECK: linalg.generic {{.*}} ins(%[[R1]] : memref<8xf32, strided<[1], offset: 8>>) outs(%[[H]] : memref<8xf32>)
+// CHECK: %[[G:.*]] = memref.get_global @state : memref<8xf32>
+// CHECK: gpu.launch_func @fp8_host_kernels::@const_table_add_0 blocks in (%{{.*}}) threads in (%{{.*}}) args(%[[B]] : memref<8xf32>, %[[G]] : memref<8xf32>, %[[S]] : memref<8xf32>)
+// CHECK: gpu.module @fp8_host_kernels
+// CHECK-NEXT: memref.global "private" constant @table : memref<4x8xf32> = dense<{{\[\[}}5.000000e-01, 1.000000e+00, {{.*}}]]> {alignment = 64 : i64}
+// CHECK-NOT: memref.global
+// CHECK: gpu.func @const_table_add(%{{.*}}: memref<4x8xf32>, %{{.*}}: memref<4x8xf32>) kernel
+// CHECK: %[[KT:.*]] = memref.get_global @table : memref<4x8xf32>
+// CHECK: memref.load %[[KT]]
+// CHECK: gpu.func @const_table_mul(%{{.*}}: memref<8xf32>, %{{.*}}: memref<8xf32>) kernel
+// CHECK: %[[KT2:.*]] = memref.get_global @table : memref<4x8xf32>
+// CHECK-NOT: memref.subview
+// CHECK: memref.load %[[KT2]][%c1, %{{.*}}] : memref<4x8xf32>
+// CHECK: gpu.func @const_table_add_0(%{{.*}}: memref<8xf32>, %{{.*}}: memref<8xf32>, %{{.*}}: memref<8xf32>) kernel
+// CHECK-NOT: memref.get_global
+// CHECK: gpu.return
+// REMARK: remark: runs on the host (fp8-outline-host-kernels): its body's arith.addf fast-math flags

@@ -1,8 +1,9 @@
 // Host kernels (issue 28): the high-precision linalg ops of a host program
 // (a softmax-like row normalisation, RMSNorm with a bf16 result, a column
 // reduction of bf16 input with a sqrt, a batch_matmul between reshapes and
-// a transpose) run as GPU kernels of fp8-outline-host-kernels on the
-// emulated device, bit-exact against fp8-cpu-pipeline, and only each
+// a transpose, arithmetic with program constants: tables of the kernel
+// module) run as GPU kernels of fp8-outline-host-kernels on the emulated
+// device, bit-exact against fp8-cpu-pipeline, and only each
 // function's arguments and results cross (the intermediate row statistics,
 // the reshaped operands, the batch_matmul's result stay on the device).
 // With host-kernels=false they run on the host: no byte crosses. The same
@@ -24,6 +25,7 @@
 // RUN: env FP8_EMU_TRANSFERS=1 FP8_EMU_SEED=2 %t.check %t.gpu.so %t.cpu.so rmsnorm 2 bf16:16x40 f32:16x40 f32:40 | FileCheck %s --check-prefix=RMS
 // RUN: env FP8_EMU_TRANSFERS=1 %t.check %t.gpu.so %t.cpu.so colnorm 3 f32:40 bf16:24x40 | FileCheck %s --check-prefix=COL
 // RUN: env FP8_EMU_TRANSFERS=1 %t.check %t.gpu.so %t.cpu.so bmm 4 f32:12x48 f32:48x16 f32:32x12 | FileCheck %s --check-prefix=BMM
+// RUN: env FP8_EMU_TRANSFERS=1 FP8_EMU_SEED=3 %t.check %t.gpu.so %t.cpu.so table 5 f32:4x16 f32:4x16 | FileCheck %s --check-prefix=TABLE
 // RUN: env FP8_EMU_TRANSFERS=1 %t.check %t.host.so %t.cpu.so softmaxish 1 f32:16x40 f32:16x40 | FileCheck %s --check-prefix=OFF
 // RUN: fp8-opt %s --fp8-pipeline=report=false --fp8-gpu-pipeline="chip=sm_90a host=llvm format=isa" | fp8-translate --fp8-extract-gpu-object > %t.ptx
 // RUN: FileCheck %s --check-prefix=PTX < %t.ptx
@@ -46,9 +48,19 @@
 // transpose out (2304).
 // BMM: host-check: transfers bmm: 4608 bytes to the device, 2304 to the host
 // BMM: host-check: PASS bmm: 12x48, 576 outputs bit-exact
+// table: x 4x16 f32 in (256 bytes), the result 4x16 f32 out; its two
+// constant tables (one of them a splat) are read by its kernel from the
+// kernel module's copies: they do not cross.
+// TABLE: host-check: transfers table: 256 bytes to the device, 256 to the host
+// TABLE: host-check: PASS table: 4x16, 64 outputs bit-exact
 // OFF: host-check: transfers softmaxish: 0 bytes to the device, 0 to the host
 // OFF: host-check: PASS softmaxish: 16x40, 640 outputs bit-exact
 
+// The table's kernel reads the kernel module's copy of the constant table:
+// a global-space array with its data (its first two elements, -3.5 and
+// 1.125: 0xC0600000, 0x3F900000, little-endian bytes; LLVM folds the
+// splat's loads into the constant 0.75).
+// PTX-DAG: .global .align 64 .b8 __constant_4x16xf32[256] = {0, 0, 96, 192, 0, 0, 144, 63,
 // PTX-NOT: fma
 // PTX-DAG: mul.rn.f32
 // PTX-DAG: add.rn.f32
@@ -150,4 +162,19 @@ func.func @bmm(%a: tensor<48x16xf32>, %b: tensor<32x12xf32>) -> tensor<12x48xf32
   %et = tensor.empty() : tensor<12x48xf32>
   %t = linalg.transpose ins(%c2 : tensor<48x12xf32>) outs(%et : tensor<12x48xf32>) permutation = [1, 0]
   return %t : tensor<12x48xf32>
+}
+func.func @table(%x: tensor<4x16xf32>) -> tensor<4x16xf32> attributes {llvm.emit_c_interface} {
+  %c = arith.constant dense<[[-3.5, 1.125, -1.875, 2.75, -0.25, -3.25, 1.375, -1.625, 3.0, 0.0, -3.0, 1.625, -1.375, 3.25, 0.25, -2.75], [1.875, -1.125, 3.5, 0.5, -2.5, 2.125, -0.875, 3.75, 0.75, -2.25, 2.375, -0.625, 4.0, 1.0, -2.0, 2.625], [-0.375, -3.375, 1.25, -1.75, 2.875, -0.125, -3.125, 1.5, -1.5, 3.125, 0.125, -2.875, 1.75, -1.25, 3.375, 0.375], [-2.625, 2.0, -1.0, 3.625, 0.625, -2.375, 2.25, -0.75, 3.875, 0.875, -2.125, 2.5, -0.5, -3.5, 1.125, -1.875]]> : tensor<4x16xf32>
+  %s = arith.constant dense<0.75> : tensor<4x16xf32>
+  %r = tensor.extract_slice %c[2, 0] [1, 16] [1, 1] : tensor<4x16xf32> to tensor<16xf32>
+  %e = tensor.empty() : tensor<4x16xf32>
+  %y = linalg.generic {indexing_maps = [#id2, #id2, #id2, #col, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %c, %s, %r : tensor<4x16xf32>, tensor<4x16xf32>, tensor<4x16xf32>, tensor<16xf32>) outs(%e : tensor<4x16xf32>) {
+  ^bb0(%a: f32, %t: f32, %u: f32, %v: f32, %o: f32):
+    %m = arith.mulf %a, %t : f32
+    %p = arith.addf %m, %u : f32
+    %q = arith.subf %p, %v : f32
+    linalg.yield %q : f32
+  } -> tensor<4x16xf32>
+  return %y : tensor<4x16xf32>
 }
