@@ -452,39 +452,18 @@ struct FP8OutlineHostKernelsPass
   /// loads and stores of the buffers they view.
   LogicalResult outlineLoop(IRRewriter &rewriter, ModuleOp module,
                             scf::ForOp loop) {
-    Location loc = loop.getLoc();
-    rewriter.setInsertionPoint(loop);
-    auto cst = [&](int64_t v) -> Value {
-      return arith::ConstantIndexOp::create(rewriter, loc, v);
-    };
     int64_t total = 1;
     linalg::LinalgOp split = threadOp(loop, total);
-    int64_t threads = std::min(total, kThreads);
-    Value one = cst(1);
-    auto launch = gpu::LaunchOp::create(rewriter, loc,
-                                        cst((total + threads - 1) / threads),
-                                        one, one, cst(threads), one, one);
-    Block &body = launch.getBody().front();
-    rewriter.setInsertionPointToEnd(&body);
-    auto term = gpu::TerminatorOp::create(rewriter, loc);
-    rewriter.moveOpBefore(loop, term);
+    gpu::LaunchOp launch = launchAround(rewriter, loop, total);
     SmallVector<linalg::LinalgOp> inner;
     loop.walk([&](linalg::LinalgOp l) { inner.push_back(l); });
     for (linalg::LinalgOp l : inner) {
-      rewriter.setInsertionPoint(l);
       if (l == split) {
-        FailureOr<linalg::LinalgLoops> loops =
-            linalg::linalgOpToParallelLoops(rewriter, l);
-        if (failed(loops))
-          return l.emitOpError("fp8-outline-host-kernels: cannot lower the "
-                               "op to loops"),
-                 failure();
-        rewriter.eraseOp(l);
-        if (!loops->empty())
-          if (auto par = dyn_cast<scf::ParallelOp>(loops->front()))
-            linearize(rewriter, launch, par, total);
+        if (failed(lowerOverThreads(rewriter, launch, l, total)))
+          return failure();
         continue;
       }
+      rewriter.setInsertionPoint(l);
       if (failed(linalg::linalgOpToLoops(rewriter, l)))
         return l.emitOpError("fp8-outline-host-kernels: cannot lower the op "
                              "to loops"),
@@ -571,10 +550,20 @@ struct FP8OutlineHostKernelsPass
       return success();
     }
 
-    // The launch: ceil(total / 256) blocks of min(total, 256) threads, the
-    // op inside it, then lowered to loops there.
-    Location loc = generic.getLoc();
-    rewriter.setInsertionPoint(generic);
+    // The launch with the op inside it, then lowered to loops there.
+    gpu::LaunchOp launch = launchAround(rewriter, generic, total);
+    if (failed(lowerOverThreads(rewriter, launch, generic, total)))
+      return failure();
+
+    return finish(rewriter, module, launch, name);
+  }
+
+  /// A gpu.launch of ceil(total / 256) blocks of min(total, 256) threads
+  /// before `op`, with `op` moved into it.
+  gpu::LaunchOp launchAround(IRRewriter &rewriter, Operation *op,
+                             int64_t total) {
+    Location loc = op->getLoc();
+    rewriter.setInsertionPoint(op);
     auto cst = [&](int64_t v) -> Value {
       return arith::ConstantIndexOp::create(rewriter, loc, v);
     };
@@ -586,20 +575,26 @@ struct FP8OutlineHostKernelsPass
     Block &body = launch.getBody().front();
     rewriter.setInsertionPointToEnd(&body);
     auto term = gpu::TerminatorOp::create(rewriter, loc);
-    rewriter.moveOpBefore(generic, term);
-    rewriter.setInsertionPoint(generic);
+    rewriter.moveOpBefore(op, term);
+    return launch;
+  }
+
+  /// `op` (inside `launch`) as loops, its outer parallel loop linearized
+  /// over the launch's `total` threads (linearize).
+  LogicalResult lowerOverThreads(IRRewriter &rewriter, gpu::LaunchOp launch,
+                                 linalg::LinalgOp op, int64_t total) {
+    rewriter.setInsertionPoint(op);
     FailureOr<linalg::LinalgLoops> loops =
-        linalg::linalgOpToParallelLoops(rewriter, generic);
+        linalg::linalgOpToParallelLoops(rewriter, op);
     if (failed(loops))
-      return generic.emitOpError("fp8-outline-host-kernels: cannot lower "
-                                 "the op to loops"),
+      return op.emitOpError("fp8-outline-host-kernels: cannot lower the op "
+                            "to loops"),
              failure();
-    rewriter.eraseOp(generic);
+    rewriter.eraseOp(op);
     if (!loops->empty())
       if (auto par = dyn_cast<scf::ParallelOp>(loops->front()))
         linearize(rewriter, launch, par, total);
-
-    return finish(rewriter, module, launch, name);
+    return success();
   }
 
   /// The gpu.launch `launch` as a gpu.func of the kernel module named
