@@ -9,7 +9,6 @@
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
@@ -63,13 +62,7 @@ static void buildHostKernelLowering(OpPassManager &pm,
   gpm.addPass(arith::createArithExpandOpsPass(expandOptions));
   gpm.addPass(fp8::createFP8HostKernelsToNVVMPass());
   gpm.addPass(createReconcileUnrealizedCastsPass());
-  if (StringRef(gpu.target) == "emulator") {
-    pm.addPass(fp8::createFP8GPUModuleToTextPass());
-  } else {
-    GpuModuleToBinaryPassOptions binOpts;
-    binOpts.compilationTarget = gpu.format;
-    pm.addPass(createGpuModuleToBinaryPass(binOpts));
-  }
+  fp8::detail::buildGPUModuleSerialization(pm, gpu);
 }
 
 void fp8::detail::buildHostLowering(OpPassManager &pm,

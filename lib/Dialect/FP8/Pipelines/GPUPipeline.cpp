@@ -11,6 +11,18 @@
 
 using namespace mlir;
 
+void fp8::detail::buildGPUModuleSerialization(
+    OpPassManager &pm, const FP8GPUPipelineOptions &opts) {
+  if (StringRef(opts.target) == "emulator") {
+    // MLIR text in a gpu.binary, loaded by the emulator's mgpuModuleLoad.
+    pm.addPass(createFP8GPUModuleToTextPass());
+    return;
+  }
+  GpuModuleToBinaryPassOptions binOpts;
+  binOpts.compilationTarget = opts.format;
+  pm.addPass(createGpuModuleToBinaryPass(binOpts));
+}
+
 void fp8::buildFP8GPUPipeline(OpPassManager &pm,
                               const FP8GPUPipelineOptions &opts) {
   FP8LowerToNVVMPassOptions lowerOpts;
@@ -38,13 +50,10 @@ void fp8::buildFP8GPUPipeline(OpPassManager &pm,
     launchOpts.launchers = host == "llvm" ? "declare" : "all";
     pm.addPass(createFP8LaunchKernelsPass(launchOpts));
   }
-  if (StringRef(opts.target) == "emulator") {
-    // The kernels as MLIR text, loaded by the emulator's mgpuModuleLoad, at
-    // the level fp8-lower-to-nvvm produces and fp8-emu executes (NVVM and
-    // LLVM ops with arith/scf control flow): the later lowering turns the
-    // mbarrier waits into inline PTX, which the emulator does not read.
-    pm.addPass(createFP8GPUModuleToTextPass());
-  } else {
+  // The emulator reads the kernels at the level fp8-lower-to-nvvm produces
+  // (NVVM and LLVM ops with arith/scf control flow): the later lowering
+  // turns the mbarrier waits into inline PTX, which it does not read.
+  if (StringRef(opts.target) != "emulator") {
     OpPassManager &gpm = pm.nest<gpu::GPUModuleOp>();
     gpm.addPass(createSCFToControlFlowPass());
     gpm.addPass(createConvertNVVMToLLVMPass());
@@ -52,10 +61,8 @@ void fp8::buildFP8GPUPipeline(OpPassManager &pm,
     // arith and cf ops (convert-cf-to-llvm anchors on builtin.module only).
     gpm.addPass(createConvertGpuOpsToNVVMOps());
     gpm.addPass(createReconcileUnrealizedCastsPass());
-    GpuModuleToBinaryPassOptions binOpts;
-    binOpts.compilationTarget = opts.format;
-    pm.addPass(createGpuModuleToBinaryPass(binOpts));
   }
+  fp8::detail::buildGPUModuleSerialization(pm, opts);
   if (host == "llvm")
     fp8::detail::buildHostLowering(pm, FP8CPUPipelineOptions(), &opts);
 }

@@ -24,6 +24,12 @@ namespace detail {
 void buildHostLowering(OpPassManager &pm, const FP8CPUPipelineOptions &options,
                        const FP8GPUPipelineOptions *gpu = nullptr);
 
+/// The gpu.modules, lowered to the NVVM level, serialized as `opts.target`
+/// loads them: MLIR text for the emulator (fp8-gpu-module-to-text), else
+/// gpu-module-to-binary with `opts.format`.
+void buildGPUModuleSerialization(OpPassManager &pm,
+                                 const FP8GPUPipelineOptions &opts);
+
 } // namespace detail
 } // namespace fp8
 } // namespace mlir
