@@ -24,6 +24,8 @@
 // flags, ...) stays a host loop nest with a remark saying why.
 //
 //===----------------------------------------------------------------------===//
+#include "Launchers.h"
+
 #include "fp8/Conversion/FP8ToNVVM/FP8ToNVVM.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -119,13 +121,6 @@ std::string unsupportedBodyOp(Operation *op) {
   return "has no GPU lowering with the host's bits";
 }
 
-/// The buffer a memref views (the residency copies it to the device).
-Value rootOf(Value v) {
-  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
-    v = view.getViewSource();
-  return v;
-}
-
 /// The constant global `v` reads (a memref.get_global of a `constant`
 /// memref.global with an initializer and a static shape: never written),
 /// or null. A kernel reads its own copy of it in the kernel module, so it
@@ -156,7 +151,7 @@ std::string whyNotParameter(Value v) {
   if (ty.getMemorySpace())
     return "is not in the default memory space";
   // The device copy of the buffer it views is allocated in its type.
-  auto rootTy = dyn_cast<MemRefType>(rootOf(v).getType());
+  auto rootTy = dyn_cast<MemRefType>(fp8::getRootBuffer(v).getType());
   if (!rootTy || !rootTy.getLayout().isIdentity())
     return "views a buffer without an identity layout";
   return "";
@@ -175,7 +170,7 @@ std::string whyNotCapturedLoad(memref::LoadOp load, linalg::LinalgOp op) {
   if (!why.empty())
     return "reads a buffer that " + why;
   for (Value init : op.getDpsInits())
-    if (rootOf(init) == rootOf(buf))
+    if (fp8::getRootBuffer(init) == fp8::getRootBuffer(buf))
       return "reads a buffer the op writes (threads would race with the "
              "host's order)";
   return "";
@@ -292,11 +287,11 @@ std::string whyHostLoop(scf::ForOp loop) {
     if (isa<scf::ForOp, scf::YieldOp, memref::SubViewOp>(op))
       return WalkResult::advance();
     if (auto load = dyn_cast<memref::LoadOp>(op)) {
-      access[rootOf(load.getMemRef())] |= kRead;
+      access[fp8::getRootBuffer(load.getMemRef())] |= kRead;
       return WalkResult::advance();
     }
     if (auto store = dyn_cast<memref::StoreOp>(op)) {
-      access[rootOf(store.getMemRef())] |= kWrite;
+      access[fp8::getRootBuffer(store.getMemRef())] |= kWrite;
       return WalkResult::advance();
     }
     if (auto l = dyn_cast<linalg::LinalgOp>(op)) {
@@ -308,9 +303,9 @@ std::string whyHostLoop(scf::ForOp loop) {
           return refuse("has an iterator neither parallel nor a reduction");
       for (OpOperand *in : l.getDpsInputOperands())
         if (isa<MemRefType>(in->get().getType()))
-          access[rootOf(in->get())] |= kRead;
+          access[fp8::getRootBuffer(in->get())] |= kRead;
       for (OpOperand &init : l.getDpsInitsMutable())
-        access[rootOf(init.get())] |=
+        access[fp8::getRootBuffer(init.get())] |=
             kWrite | (l.payloadUsesValueFromOperand(&init) ? kRead : 0u);
       for (BlockArgument arg : l.getBlock()->getArguments())
         if (!isMemoryType(arg.getType()))
@@ -328,7 +323,8 @@ std::string whyHostLoop(scf::ForOp loop) {
   // The residency gives a kernel's write-only buffer a fresh device buffer
   // (an op kernel writes all of its output); a loop may write part of one.
   for (Value v : captured)
-    if (isa<MemRefType>(v.getType()) && access.lookup(rootOf(v)) == kWrite)
+    if (isa<MemRefType>(v.getType()) &&
+        access.lookup(fp8::getRootBuffer(v)) == kWrite)
       return "it writes a buffer it does not read (a kernel's write-only "
              "buffers are taken as wholly written)";
   return "";
@@ -359,13 +355,13 @@ linalg::LinalgOp threadOp(scf::ForOp loop, int64_t &total) {
       split.getNumReductionLoops() != 0 ||
       !split.getMatchingIndexingMap(split.getDpsInitOperand(0)).isPermutation())
     return {};
-  Value out = rootOf(split.getDpsInitOperand(0)->get());
+  Value out = fp8::getRootBuffer(split.getDpsInitOperand(0)->get());
   for (OpOperand *in : split.getDpsInputOperands())
-    if (rootOf(in->get()) == out)
+    if (fp8::getRootBuffer(in->get()) == out)
       return {};
   bool readsOut = loop.getBody()
                       ->walk([&](memref::LoadOp load) {
-                        return rootOf(load.getMemRef()) == out
+                        return fp8::getRootBuffer(load.getMemRef()) == out
                                    ? WalkResult::interrupt()
                                    : WalkResult::advance();
                       })
@@ -612,7 +608,7 @@ struct FP8OutlineHostKernelsPass
           return true;
         if (o->getNumResults() == 1 &&
             isa<memref::GetGlobalOp, ViewLikeOpInterface>(o))
-          return bool(constantGlobal(rootOf(o->getResult(0))));
+          return bool(constantGlobal(fp8::getRootBuffer(o->getResult(0))));
         return false;
       });
     };

@@ -50,8 +50,10 @@ struct DeviceCopy {
 /// How a host op uses a buffer.
 enum Access : unsigned { kNone = 0, kRead = 1, kWrite = 2, kFree = 4 };
 
+} // namespace
+
 /// The allocation (or function argument) a memref views.
-Value rootOf(Value v) {
+Value mlir::fp8::getRootBuffer(Value v) {
   while (Operation *def = v.getDefiningOp()) {
     if (auto view = dyn_cast<ViewLikeOpInterface>(def)) {
       v = view.getViewSource();
@@ -65,6 +67,8 @@ Value rootOf(Value v) {
   }
   return v;
 }
+
+namespace {
 
 bool isAlias(Operation *op) {
   return isa<ViewLikeOpInterface, memref::ExtractStridedMetadataOp>(op);
@@ -182,7 +186,7 @@ private:
         sizes.push_back(memref::DimOp::create(b, host, d));
     Value dev = memref::ViewOp::create(
         b, ty, alloc.getMemref(), arith::ConstantIndexOp::create(b, 0), sizes);
-    return {host, rootOf(host), alloc.getMemref(), dev, false};
+    return {host, getRootBuffer(host), alloc.getMemref(), dev, false};
   }
 
   /// Copies the stale host buffers of `root` (every one when null) back.
@@ -237,7 +241,7 @@ private:
       for (Value v : user->getOperands()) {
         if (!isa<BaseMemRefType>(v.getType()))
           continue;
-        Value root = rootOf(v);
+        Value root = getRootBuffer(v);
         if (llvm::any_of(copies,
                          [&](const DeviceCopy &c) { return c.root == root; }))
           access[root] |= accessOf(user, v, user == &op);
@@ -292,10 +296,10 @@ private:
     // through the same view of the device copy.
     for (auto [i, v] : llvm::enumerate(call.getOperands())) {
       if (isResult(i)) {
-        copyBack(b, rootOf(v));
-        drop(b, rootOf(v));
+        copyBack(b, getRootBuffer(v));
+        drop(b, getRootBuffer(v));
       } else if (!onDevice(v)) {
-        copyBack(b, rootOf(v));
+        copyBack(b, getRootBuffer(v));
       }
     }
     SmallVector<Value> operands;
@@ -344,15 +348,15 @@ private:
                            ? kernelAccess(kernel.getArgument(i))
                            : kNone);
     auto freshOutput = [&](unsigned i) {
-      return access[i] == kWrite &&
-             (rootOf(args[i]) == args[i] || unwritten(rootOf(args[i]), lf));
+      return access[i] == kWrite && (getRootBuffer(args[i]) == args[i] ||
+                                     unwritten(getRootBuffer(args[i]), lf));
     };
     for (auto [i, v] : llvm::enumerate(args)) {
       if (access[i] == kNone || onDevice(v))
         continue;
-      copyBack(b, rootOf(v));
+      copyBack(b, getRootBuffer(v));
       if (freshOutput(i))
-        drop(b, rootOf(v));
+        drop(b, getRootBuffer(v));
     }
     SmallVector<Value> operands(args);
     onStream(b, [&](Value t) {
@@ -360,7 +364,7 @@ private:
         if (access[i] == kNone)
           continue;
         if (!onDevice(v)) {
-          Value root = rootOf(v);
+          Value root = getRootBuffer(v);
           DeviceCopy c = allocate(b, root, t);
           if (!freshOutput(i))
             t = gpu::MemcpyOp::create(b, token, ValueRange{t}, c.dev, root)
@@ -374,7 +378,7 @@ private:
     for (auto [i, v] : llvm::enumerate(args))
       if (access[i] & kWrite)
         for (DeviceCopy &c : copies)
-          if (c.root == rootOf(v))
+          if (c.root == getRootBuffer(v))
             c.stale = true;
     lf.getKernelOperandsMutable().assign(operands);
   }
