@@ -176,15 +176,28 @@ std::string whyNotCapturedLoad(memref::LoadOp load, linalg::LinalgOp op) {
   return "";
 }
 
+/// Whether `op` is inside a host-parallel loop (the tiled CPU kernels'
+/// scf.forall, OpenMP with threads > 1), which would launch from several
+/// threads, one tiny kernel per chunk.
+bool inHostParallelLoop(Operation *op) {
+  return op->getParentOfType<scf::ForallOp>() ||
+         op->getParentOfType<scf::ParallelOp>();
+}
+
+/// Whether every iterator of `op` is parallel or a reduction (the loop
+/// nests a kernel runs).
+bool hasParallelOrReductionIterators(linalg::LinalgOp op) {
+  return llvm::all_of(op.getIteratorTypesArray(), [](utils::IteratorType it) {
+    return it == utils::IteratorType::parallel ||
+           it == utils::IteratorType::reduction;
+  });
+}
+
 /// Why `op` cannot become a kernel (empty when it can).
 std::string whyHost(linalg::LinalgOp op) {
   if (!op.hasPureBufferSemantics())
     return "it is not on buffers";
-  // A host-parallel loop (the tiled CPU kernels' scf.forall, OpenMP with
-  // threads > 1) would launch from several threads, one tiny kernel per
-  // chunk.
-  if (op->getParentOfType<scf::ForallOp>() ||
-      op->getParentOfType<scf::ParallelOp>())
+  if (inHostParallelLoop(op))
     return "it is inside a host-parallel loop";
   for (Value v : op->getOperands()) {
     if (!isa<MemRefType>(v.getType())) {
@@ -209,10 +222,8 @@ std::string whyHost(linalg::LinalgOp op) {
       if (!map.isFunctionOfDim(d))
         return "an output does not index by every parallel iterator";
   }
-  for (utils::IteratorType it : op.getIteratorTypesArray())
-    if (it != utils::IteratorType::parallel &&
-        it != utils::IteratorType::reduction)
-      return "an iterator is neither parallel nor a reduction";
+  if (!hasParallelOrReductionIterators(op))
+    return "an iterator is neither parallel nor a reduction";
   for (Operation &inner : op.getBlock()->getOperations()) {
     std::string why;
     inner.walk([&](Operation *nested) {
@@ -260,8 +271,7 @@ bool viewsPerIteration(scf::ForOp loop) {
 /// op kernels accept; the values they use from above are scalars or
 /// buffers a kernel can take (static shapes and layouts).
 std::string whyHostLoop(scf::ForOp loop) {
-  if (loop->getParentOfType<scf::ForallOp>() ||
-      loop->getParentOfType<scf::ParallelOp>())
+  if (inHostParallelLoop(loop))
     return "it is inside a host-parallel loop";
   if (loop.getNumResults())
     return "it has results (a kernel returns none)";
@@ -297,10 +307,8 @@ std::string whyHostLoop(scf::ForOp loop) {
     if (auto l = dyn_cast<linalg::LinalgOp>(op)) {
       if (!l.hasPureBufferSemantics())
         return refuse("is not on buffers");
-      for (utils::IteratorType it : l.getIteratorTypesArray())
-        if (it != utils::IteratorType::parallel &&
-            it != utils::IteratorType::reduction)
-          return refuse("has an iterator neither parallel nor a reduction");
+      if (!hasParallelOrReductionIterators(l))
+        return refuse("has an iterator neither parallel nor a reduction");
       for (OpOperand *in : l.getDpsInputOperands())
         if (isa<MemRefType>(in->get().getType()))
           access[fp8::getRootBuffer(in->get())] |= kRead;
