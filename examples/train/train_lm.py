@@ -119,6 +119,50 @@ def validation_loss(model, params, val_batches):
     return float(np.mean([model.loss_and_grads(params, b)[0] for b in val_batches]))
 
 
+def _duration(seconds):
+    """12m34s, 1h02m, 45s."""
+    s = int(round(seconds))
+    if s >= 3600:
+        return f"{s // 3600}h{s % 3600 // 60:02d}m"
+    return f"{s // 60}m{s % 60:02d}s" if s >= 60 else f"{s}s"
+
+
+class Progress:
+    """Where a run is between its evaluations: steps done, tokens/s (the
+    tokens trained over the wall time since the start, evaluations
+    included) and the time left at that rate, on `stream` (stderr): one line
+    rewritten in place every second on a terminal, else a line every
+    `every_s` seconds (a log file or a pipe keeps each), and always after
+    the last step."""
+
+    def __init__(self, steps, tokens_per_step, stream=None, every_s=30.0, clock=time.monotonic):
+        self.steps, self.tokens_per_step, self.clock = steps, tokens_per_step, clock
+        self.stream = sys.stderr if stream is None else stream
+        self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
+        self.every_s = 1.0 if self.tty else every_s
+        self.start = self.last = clock()
+        self.shown = False
+
+    def update(self, done, loss):
+        now = self.clock()
+        if now - self.last < self.every_s and done < self.steps:
+            return
+        self.last = now
+        elapsed = max(now - self.start, 1e-9)
+        line = (f"  step {done}/{self.steps}  train {loss:.4f}  {done * self.tokens_per_step / elapsed:.0f} tok/s  "
+                f"{_duration((self.steps - done) * elapsed / done)} left")
+        self.stream.write(f"\r{line}\x1b[K" if self.tty else line + "\n")
+        self.stream.flush()
+        self.shown = self.tty
+
+    def clear(self):
+        """Before other output: a terminal's progress line is erased."""
+        if self.shown:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+            self.shown = False
+
+
 def train_run(model, init, corpus, val_batches, args, log=print):
     """One run: AdamW from `init` over args.steps batches. Returns the
     training losses, the validation losses [(step, loss)] (after every
@@ -128,6 +172,7 @@ def train_run(model, init, corpus, val_batches, args, log=print):
                            min_lr=min(args.min_lr, args.lr))
     opt = optim.AdamW(init, sched, weight_decay=args.weight_decay, clip_norm=args.clip, moment_dtype=args.moments)
     losses, val, step_s, opt_s, norms = [], [], [], [], []
+    progress = Progress(args.steps, args.batch * args.seq)
     for step in range(args.steps):
         tokens = corpus.batch(step, args.batch, args.seq, args.seed)
         t0 = time.perf_counter()
@@ -142,8 +187,10 @@ def train_run(model, init, corpus, val_batches, args, log=print):
         step_s.append(t1 - t0)
         opt_s.append(t2 - t1)
         done = step + 1
+        progress.update(done, np.mean(losses[-50:]))
         if done % args.eval_every == 0 or done == args.steps:
             val.append((done, validation_loss(model, opt.params, val_batches)))
+            progress.clear()
             log(f"  step {done:5d}  train {np.mean(losses[-50:]):.4f}  val {val[-1][1]:.4f}  "
                 f"{args.batch * args.seq / np.median(step_s[1:] or step_s):.0f} tok/s")
     return dict(losses=losses, val=val, params=opt.params, step_s=step_s, opt_s=opt_s, grad_norms=norms)

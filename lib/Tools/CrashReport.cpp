@@ -64,6 +64,10 @@ thread_local fp8::RecoveredFailure::Kind failureKind =
 thread_local char failureText[3 * kTextSize] = "";
 thread_local char causeText[kTextSize] = "";
 thread_local const std::atomic<bool> *cancelRequested = nullptr;
+/// Where the calling thread's fatal reports go, and the capture of its
+/// standard error to copy there first (redirectCrashReports).
+thread_local int reportFd = STDERR_FILENO;
+thread_local int capturedErrFd = -1;
 /// The lowest address of the recovering thread's stack: a fault just below
 /// it is a stack overflow.
 thread_local uintptr_t stackLow = 0;
@@ -135,15 +139,28 @@ void copyTo(char *dst, size_t size, llvm::StringRef src) {
   dst[n] = '\0';
 }
 
-void writeAll(const char *text) {
-  size_t len = std::strlen(text);
+void writeAll(const char *text, size_t len) {
   while (len > 0) {
-    ssize_t n = ::write(STDERR_FILENO, text, len);
+    ssize_t n = ::write(reportFd, text, len);
     if (n <= 0)
       return;
     text += n;
     len -= n;
   }
+}
+
+void writeAll(const char *text) { writeAll(text, std::strlen(text)); }
+
+/// Copies the calling thread's captured standard error to its report
+/// descriptor (async-signal-safe: pread and write only).
+void replayCapturedErr() {
+  if (capturedErrFd < 0)
+    return;
+  char buf[4096];
+  off_t at = 0;
+  for (ssize_t n; (n = ::pread(capturedErrFd, buf, sizeof(buf), at)) > 0;
+       at += n)
+    writeAll(buf, n);
 }
 
 /// Set by the first thread that reports a crash. Worker threads of a pass
@@ -163,6 +180,7 @@ void onCrashSignal(int sig, siginfo_t *info, void *) {
     if (crashReported.exchange(true))
       for (;;)
         ::pause();
+    replayCapturedErr();
     writeAll(toolName);
     writeAll(": internal error in ");
     writeAll(stageText[0] ? stageText : "fp8-mlir");
@@ -442,4 +460,21 @@ void fp8::CrashStageInstrumentation::runAfterPass(Pass *pass, Operation *) {
 void fp8::CrashStageInstrumentation::runAfterPassFailed(Pass *pass,
                                                         Operation *op) {
   runAfterPass(pass, op);
+}
+
+bool fp8::isCancellationRequested() {
+  return recoveryPoint && cancelRequested && cancelRequested->load();
+}
+
+void fp8::stopCancelledRun(llvm::StringRef what) {
+  if (!isCancellationRequested())
+    std::abort(); // A caller's bug: there is nowhere to jump.
+  copyTo(failureText, sizeof(failureText), what);
+  failureKind = RecoveredFailure::Cancelled;
+  siglongjmp(*recoveryPoint, 1);
+}
+
+void fp8::redirectCrashReports(int fd, int captured) {
+  reportFd = fd;
+  capturedErrFd = captured;
 }

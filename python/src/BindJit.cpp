@@ -172,10 +172,13 @@ public:
       throw py::value_error(sizeError);
     std::string error;
     bool ok, crashed;
+    // Ctrl-C stops the compiled code at its next allocation.
+    Interruptible interrupt;
     {
       py::gil_scoped_release release;
-      ok = module->invoke(name, args, error, crashed);
+      ok = module->invoke(name, args, error, crashed, interrupt.poll());
     }
+    interrupt.raiseIfInterrupted();
     // A recovered crash of the compiled code: its message, raised as
     // MLIRError (stage "crash") by fp8_mlir.jit.
     if (crashed)

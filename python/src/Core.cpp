@@ -31,15 +31,21 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 
+#include "llvm/ExecutionEngine/JITEventListener.h"
+
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <dlfcn.h>
+#include <fcntl.h>
 #include <mutex>
+#include <sched.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 using namespace mlir;
@@ -62,6 +68,10 @@ const DialectRegistry &getRegistry() {
     // gpu-module-to-binary and the ExecutionEngine translate to LLVM IR.
     registerAllToLLVMIRTranslations(*r);
     fp8::registerFP8Dialect(*r);
+    // Each write reaches the descriptor of the thread that makes it (the
+    // calls' own captures, ThreadOutputCapture): nothing of one call waits
+    // in the shared buffer for another call, or Python, to flush it.
+    llvm::outs().SetUnbuffered();
     return r;
   }();
   return *registry;
@@ -129,102 +139,70 @@ private:
   ScopedDiagnosticHandler collector;
 };
 
-/// Redirects file descriptors 1 and 2 into temporary files while a call runs
-/// (report passes print to stdout through llvm::outs(), the pass option
-/// parser to stderr; the Python caller wants that text, not the terminal to
-/// receive it). The redirection is process-wide, so calls running at the
-/// same time (Python threads) share it: the first one redirects, the last one
-/// restores, and each returns what was written between its start and its
-/// end (output of concurrent calls may appear in both).
-class OutputCapture {
+/// Captures what one call writes to file descriptors 1 and 2 (report passes
+/// print on stdout, llvm::cl's option errors and upstream passes such as
+/// print-op-stats on stderr, a tool the pipeline starts inherits both) and
+/// nothing else. The call's work thread takes a private copy of the
+/// process's descriptor table (unshare(CLONE_FILES), Linux) and points its
+/// own 1 and 2 at two memory files: Python's output and other threads'
+/// (other calls running at the same time) keep using the process's
+/// descriptors, so they are never captured, lost or duplicated. Where the
+/// system refuses a private table (a seccomp filter), nothing is
+/// redirected: the call's output reaches the process's stdout and stderr
+/// as it is written. So the work must not open a descriptor that outlives
+/// the call (it would exist in the private table only).
+class ThreadOutputCapture {
 public:
-  explicit OutputCapture(bool enabled) {
+  /// Creates the memory files here, on the calling thread: they stay
+  /// readable after the work thread, and its private table, are gone.
+  explicit ThreadOutputCapture(bool enabled) {
     if (!enabled)
       return;
-    std::lock_guard<std::mutex> lock(sharedMutex());
-    Shared &s = shared();
-    flushAll();
-    if (s.users == 0) {
-      for (int i = 0; i < 2; ++i) {
-        s.files[i] = std::tmpfile();
-        if (!s.files[i])
-          continue;
-        s.saved[i] = dup(i + 1);
-        if (s.saved[i] < 0 || dup2(fileno(s.files[i]), i + 1) < 0) {
-          if (s.saved[i] >= 0)
-            close(s.saved[i]);
-          std::fclose(s.files[i]);
-          s.files[i] = nullptr;
-        }
-      }
-    }
-    ++s.users;
-    active = true;
-    for (int i = 0; i < 2; ++i)
-      start[i] = s.files[i] ? lseek(fileno(s.files[i]), 0, SEEK_END) : 0;
+    for (int &file : files)
+      file = memfd_create("fp8_mlir-output", MFD_CLOEXEC);
+    if (files[0] < 0 || files[1] < 0)
+      closeFiles();
   }
-  /// Returns what was written since the start; the last user restores the
-  /// descriptors.
-  void finish(std::string &out, std::string &err) {
-    if (!active)
+  ThreadOutputCapture(const ThreadOutputCapture &) = delete;
+  ThreadOutputCapture &operator=(const ThreadOutputCapture &) = delete;
+  ~ThreadOutputCapture() { closeFiles(); }
+
+  /// Called first on the work thread: its descriptors 1 and 2 become the
+  /// memory files, in its own table only; its fatal crash reports go to
+  /// the real stderr.
+  void redirectThisThread() {
+    if (files[0] < 0 || unshare(CLONE_FILES) != 0)
       return;
-    active = false;
-    std::lock_guard<std::mutex> lock(sharedMutex());
-    Shared &s = shared();
-    flushAll();
+    // A duplicate in the private table (closed with it when the thread
+    // ends) for the crash reporter.
+    int realErr = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
+    if (dup2(files[0], STDOUT_FILENO) < 0 || dup2(files[1], STDERR_FILENO) < 0)
+      return;
+    fp8::redirectCrashReports(realErr < 0 ? STDERR_FILENO : realErr, files[1]);
+  }
+
+  /// What the work thread wrote; called after it ended.
+  void read(std::string &out, std::string &err) const {
     std::string *targets[2] = {&out, &err};
     for (int i = 0; i < 2; ++i) {
-      if (!s.files[i])
+      if (files[i] < 0)
         continue;
-      int fd = fileno(s.files[i]);
-      off_t end = lseek(fd, 0, SEEK_END);
       char buf[4096];
-      for (off_t at = start[i]; at < end;) {
-        ssize_t n = pread(fd, buf, std::min<off_t>(sizeof(buf), end - at), at);
-        if (n <= 0)
-          break;
+      off_t at = 0;
+      for (ssize_t n; (n = pread(files[i], buf, sizeof(buf), at)) > 0; at += n)
         targets[i]->append(buf, n);
-        at += n;
-      }
     }
-    if (--s.users > 0)
-      return;
-    for (int i = 0; i < 2; ++i) {
-      if (!s.files[i])
-        continue;
-      dup2(s.saved[i], i + 1);
-      close(s.saved[i]);
-      std::fclose(s.files[i]);
-      s.files[i] = nullptr;
-    }
-  }
-  ~OutputCapture() {
-    std::string ignoredOut, ignoredErr;
-    finish(ignoredOut, ignoredErr);
   }
 
 private:
-  struct Shared {
-    int users = 0;
-    std::FILE *files[2] = {nullptr, nullptr};
-    int saved[2] = {-1, -1};
-  };
-  static Shared &shared() {
-    static Shared s;
-    return s;
+  void closeFiles() {
+    for (int &file : files) {
+      if (file >= 0)
+        close(file);
+      file = -1;
+    }
   }
-  static std::mutex &sharedMutex() {
-    static std::mutex m;
-    return m;
-  }
-  static void flushAll() {
-    llvm::outs().flush();
-    llvm::errs().flush();
-    std::fflush(stdout);
-    std::fflush(stderr);
-  }
-  bool active = false;
-  off_t start[2] = {0, 0};
+  int files[2] = {-1, -1};
 };
 
 /// The stack of the thread that parses and runs passes: deeply nested input
@@ -253,15 +231,17 @@ void runGuarded(PipelineResult &result, const std::string &sourceName,
                 llvm::function_ref<void(PipelineResult &)> work) {
   auto *scratch = new PipelineResult();
   std::string out, err;
-  fp8::RecoveredFailure failure;
-  {
-    OutputCapture output(captureOutput);
-    std::function<bool()> pollFn = poll;
-    failure = fp8::runRecoverable([&] { work(*scratch); }, kStackBytes,
-                                  pollFn ? llvm::function_ref<bool()>(pollFn)
-                                         : llvm::function_ref<bool()>());
-    output.finish(out, err);
-  }
+  ThreadOutputCapture output(captureOutput);
+  std::function<bool()> pollFn = poll;
+  fp8::RecoveredFailure failure = fp8::runRecoverable(
+      [&] {
+        output.redirectThisThread();
+        work(*scratch);
+      },
+      kStackBytes,
+      pollFn ? llvm::function_ref<bool()>(pollFn)
+             : llvm::function_ref<bool()>());
+  output.read(out, err);
   if (failure.kind == fp8::RecoveredFailure::None) {
     result = std::move(*scratch);
     delete scratch;
@@ -543,6 +523,26 @@ const FunctionInfo *JitModule::lookupFunction(const std::string &name) const {
   return nullptr;
 }
 
+/// True inside an OpenMP parallel region (code lowered with
+/// fp8-cpu-pipeline{threads != 1}; the runtime is loaded with the module,
+/// found by name: no OpenMP runtime loaded, no region).
+static bool inOpenMPParallelRegion() {
+  using InParallel = int (*)();
+  auto inParallel =
+      reinterpret_cast<InParallel>(dlsym(RTLD_DEFAULT, "omp_in_parallel"));
+  return inParallel && inParallel() != 0;
+}
+
+/// What JIT-compiled code calls as malloc (memref.alloc): std::malloc, and
+/// the point where a call asked to stop (Ctrl-C) ends, between two of its
+/// operations. Outside a parallel region only: the other threads of the
+/// OpenMP team would wait for this one for ever.
+static void *jitMalloc(size_t size) {
+  if (fp8::isCancellationRequested() && !inOpenMPParallelRegion())
+    fp8::stopCancelledRun("interrupted (Ctrl-C) in the JIT-compiled code");
+  return std::malloc(size);
+}
+
 static FunctionInfo describeFunction(func::FuncOp func) {
   FunctionInfo info;
   info.name = func.getSymName().str();
@@ -582,6 +582,10 @@ JitModule::create(const std::string &text, const std::string &pipeline,
   std::call_once(nativeTargetOnce, [] {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
+    // The ExecutionEngine's perf listener (one per process) opens its dump
+    // file on first use and keeps it: here, in the process's descriptor
+    // table, not in the private one of a call's thread (ThreadOutputCapture).
+    (void)llvm::JITEventListener::createPerfJITEventListener();
   });
   const DialectRegistry &registry = getRegistry();
 
@@ -631,11 +635,14 @@ JitModule::create(const std::string &text, const std::string &pipeline,
     // abort() of the compiled code (a failed cf.assert lowers to a call of
     // it) fails the call instead of ending the interpreter; registered
     // before initialize() resolves the module's symbols.
+    // Its allocations are where Ctrl-C stops it (jitMalloc).
     jit->impl->engine->registerSymbols([](llvm::orc::MangleAndInterner mangle) {
       llvm::orc::SymbolMap symbols;
       symbols[mangle("abort")] = {
           llvm::orc::ExecutorAddr::fromPtr(&fp8::recoverableAbort),
           llvm::JITSymbolFlags::Exported};
+      symbols[mangle("malloc")] = {llvm::orc::ExecutorAddr::fromPtr(&jitMalloc),
+                                   llvm::JITSymbolFlags::Exported};
       return symbols;
     });
     jit->impl->engine->initialize();
@@ -649,7 +656,7 @@ JitModule::create(const std::string &text, const std::string &pipeline,
 }
 
 bool JitModule::invoke(const std::string &name, std::vector<CallArg> &args,
-                       std::string &error, bool &crashed) {
+                       std::string &error, bool &crashed, const PollFn &poll) {
   crashed = false;
   const FunctionInfo *info = lookupFunction(name);
   if (!info || info->args.size() != args.size()) {
@@ -697,6 +704,7 @@ bool JitModule::invoke(const std::string &name, std::vector<CallArg> &args,
   // this call, not end the interpreter. It runs on a recovering thread
   // (its stack as large as the compiler's).
   std::string lookupError;
+  std::function<bool()> pollFn = poll;
   fp8::RecoveredFailure failure = fp8::runRecoverable(
       [&] {
         fp8::setCrashStage("the JIT-compiled function '" + name + "'", "");
@@ -704,7 +712,13 @@ bool JitModule::invoke(const std::string &name, std::vector<CallArg> &args,
           lookupError = llvm::toString(std::move(err));
         fp8::clearCrashStage();
       },
-      kStackBytes);
+      kStackBytes,
+      pollFn ? llvm::function_ref<bool()>(pollFn)
+             : llvm::function_ref<bool()>());
+  if (failure.kind == fp8::RecoveredFailure::Cancelled) {
+    error = "the JIT-compiled function '" + name + "' was " + failure.message;
+    return false;
+  }
   if (failure.kind != fp8::RecoveredFailure::None) {
     crashed = true;
     error = "the JIT-compiled function '" + name +

@@ -137,15 +137,17 @@ using PollFn = std::function<bool()>;
 
 /// Parses `text` (named `sourceName` in locations), verifies it, runs the
 /// textual `pipeline` (`"canonicalize,cse"` or `"builtin.module(...)"`; empty =
-/// parse and verify only) and prints the result. With `captureOutput`, the
-/// process's stdout/stderr are redirected while it runs (report passes print
-/// there, the pass option parser prints its reasons there) and returned in
-/// the result. `genericForm` prints generic ops, `locations` prints every
-/// op's location inline. The work runs on a thread of its own with a large
-/// stack and crash recovery (fp8/Tools/CrashReport.h): a crash, stack
-/// overflow or fatal error inside MLIR is a failed result (stage "crash"),
-/// never the end of the process. With `report`, the result also holds the
-/// module's Report (collected in-process, not printed and parsed back).
+/// parse and verify only) and prints the result. With `captureOutput`, what
+/// the call writes on stdout/stderr (report passes print there, the pass
+/// option parser prints its reasons there) is returned in the result, and
+/// only that: the call's thread has descriptors 1 and 2 of its own
+/// (Core.cpp, ThreadOutputCapture), the process's are left alone. `genericForm`
+/// prints generic ops, `locations` prints every op's location inline. The work
+/// runs on a thread of its own with a large stack and crash recovery
+/// (fp8/Tools/CrashReport.h): a crash, stack overflow or fatal error inside
+/// MLIR is a failed result (stage "crash"), never the end of the process. With
+/// `report`, the result also holds the module's Report (collected in-process,
+/// not printed and parsed back).
 PipelineResult runPipeline(const std::string &text, const std::string &pipeline,
                            const std::string &sourceName, bool captureOutput,
                            bool genericForm, bool locations,
@@ -244,9 +246,12 @@ public:
   /// recorded signature. Returns false and sets `error` if the engine could
   /// not find the function, or if the compiled code crashed (`crashed` set:
   /// a crash signal, a stack overflow or abort(), e.g. a failed cf.assert,
-  /// recovered as in runPipeline; the call runs on its own thread).
+  /// recovered as in runPipeline; the call runs on its own thread). When
+  /// `poll` (called every 50 ms) returns true, the compiled code stops at
+  /// its next allocation (a false result, `error` saying so; its outputs
+  /// are undefined, what it allocated is leaked) or runs to its end.
   bool invoke(const std::string &name, std::vector<CallArg> &args,
-              std::string &error, bool &crashed);
+              std::string &error, bool &crashed, const PollFn &poll = nullptr);
 
 private:
   JitModule();

@@ -6,7 +6,9 @@ Everything that could end the process runs in a subprocess, so that a
 regression fails this test instead of killing pytest.
 """
 
+import collections
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -484,28 +486,59 @@ def test_reports_go_through_sys_stdout(capsys):
     assert "fp8-report: policy deepseek-v3" in out
 
 
-def test_concurrent_calls_share_the_output_capture():
-    # The captures of calls running at the same time (Python threads) share
-    # one redirection: every report comes back, and file descriptor 1 is the
-    # terminal's again afterwards.
-    proc = run_python("""
-        import os, threading
+def test_output_of_threads_is_never_lost_or_duplicated(tmp_path):
+    # Four threads run five pipelines each while the main thread writes
+    # numbered lines to stdout (through sys.stdout) and stderr (os.write):
+    # each call's report reaches stdout once (20 in all, and each call
+    # captured exactly its own one), each main-thread line appears exactly
+    # once, and an invalid option's reason is in each call's exception and
+    # never on stderr. A capture that redirects the process's descriptors
+    # loses and repeats the main thread's lines and the reports (other
+    # calls' output re-captured and re-emitted). The child's stdout and
+    # stderr are files opened for appending (each write lands whole).
+    code = textwrap.dedent("""
+        import os, sys, threading, time
         import fp8_mlir
-        from fp8_mlir import models
+        from fp8_mlir import compiler, models
         mlp = models.llama_block(models.ModelConfig.small(), 1)
-        outs = []
+        own, reasons = [], []
         def work():
-            r = fp8_mlir.compiler._run(mlp, "fp8-pipeline", "<input>", capture_output=True)
-            outs.append(r["stdout"].decode())
+            for _ in range(5):
+                r = compiler._run(mlp, "fp8-pipeline", "<input>", capture_output=True)
+                own.append(r.stdout.count(b"fp8-report: policy deepseek-v3") == 1 and b"MAIN" not in r.stdout)
+                sys.stdout.write(r.stdout.decode())
+                sys.stdout.flush()
+                try:
+                    fp8_mlir.run_pipeline(mlp, "fp8-pipeline{strict=maybe}")
+                except fp8_mlir.MLIRError as e:
+                    reasons.append("'maybe' is invalid value for boolean argument" in str(e))
         threads = [threading.Thread(target=work) for _ in range(4)]
-        for t in threads: t.start()
-        for t in threads: t.join()
-        print("REPORTS", sum("fp8-report: policy deepseek-v3" in o for o in outs), flush=True)
-        os.write(1, b"FD1 OK\\n")
+        for t in threads:
+            t.start()
+        lines = 0
+        while any(t.is_alive() for t in threads) or lines < 20:
+            sys.stdout.write(f"MAIN-OUT {lines}\\n")
+            sys.stdout.flush()
+            os.write(2, f"MAIN-ERR {lines}\\n".encode())
+            lines += 1
+            time.sleep(0.005)
+        for t in threads:
+            t.join()
+        sys.stdout.write(f"LINES {lines} OWN {own.count(True)} REASONS {reasons.count(True)}\\n")
     """)
-    assert proc.returncode == 0, proc.stderr
-    assert "REPORTS 4" in proc.stdout
-    assert "FD1 OK" in proc.stdout
+    out_path, err_path = tmp_path / "out", tmp_path / "err"
+    with open(out_path, "ab") as out, open(err_path, "ab") as err:
+        proc = subprocess.run([sys.executable, "-c", code], stdout=out, stderr=err, timeout=300)
+    out, err = out_path.read_text(), err_path.read_text()
+    assert proc.returncode == 0, err[-2000:]
+    lines = int(out.split("LINES ")[1].split()[0])
+    assert out.endswith(f"LINES {lines} OWN 20 REASONS 20\n"), out[-300:]
+    for stream, name in ((out, "MAIN-OUT"), (err, "MAIN-ERR")):
+        seen = collections.Counter(re.findall(name + r" (\d+)\n", stream))
+        assert seen == collections.Counter(str(i) for i in range(lines)), (name, lines, seen.most_common(3))
+    assert out.count("fp8-report: policy deepseek-v3") == 20
+    assert "maybe" not in err
+    assert len(err) == sum(len(f"MAIN-ERR {i}\n") for i in range(lines)), err[:2000]
 
 
 WAIT_FOR_FLAG = """
@@ -735,6 +768,48 @@ def test_ctrl_c_stops_the_gpu_emulator():
     assert proc.returncode == 0, (proc.stdout, proc.stderr)
     assert "INTERRUPTED during the run" in proc.stdout, (proc.stdout, proc.stderr)
     assert "ALIVE 16384.0 16384.0" in proc.stdout, (proc.stdout, proc.stderr)  # K products 1 x 1
+
+
+# A training step of about 100 s on a 2-core machine (1.3 GB), compiled in
+# 2 s; its matmuls, the longest stretches without an allocation, take
+# about 5 s each.
+STEP_CONFIG = dict(vocab=256, layers=1, hidden=1024, heads=8, intermediate=4096, seq=256)
+STEP_BATCH = 8
+
+
+def test_ctrl_c_stops_a_training_step():
+    # Ctrl-C during LanguageModel.loss_and_grads ends it with
+    # KeyboardInterrupt while the compiled step runs (it was honoured only
+    # when the step ended). No timing, as in the tests above: SIGINT is sent
+    # once the main thread enters the JIT call, and the f32 step of STEP_CONFIG
+    # takes several minutes on a 2-core machine: only a step that stops at its
+    # next allocation returns within STOP_WITHIN_S of the signal. The handler
+    # records whether the call's thread was still running; the JIT goes on
+    # afterwards (a quantize, which runs compiled code too).
+    proc = run_python(SIGINT_ON_ENTRY + textwrap.dedent("""
+        import numpy as np, fp8_mlir
+        from fp8_mlir.training import LanguageModel, LanguageModelConfig
+        config = LanguageModelConfig(**STEP_CONFIG)
+        model = LanguageModel(config, "f32")
+        params = model.init(0)
+        tokens = np.random.default_rng(0).integers(0, config.vocab, (STEP_BATCH, config.seq + 1))
+        module = model.compiled(STEP_BATCH)
+        native = module._native
+        class Entering:
+            call = staticmethod(interrupted_on_entry(native.call))
+        module._native = Entering
+        try:
+            model.loss_and_grads(params, tokens)
+            print("FINISHED", flush=True)
+        except KeyboardInterrupt:
+            print("INTERRUPTED", "during the run" if during_run == [True] else during_run, flush=True)
+        module._native = native
+        q = fp8_mlir.quantize(np.ones((4, 128), np.float32))
+        print("ALIVE", float(fp8_mlir.dequantize(q).sum()), flush=True)
+    """).replace("STEP_CONFIG", repr(STEP_CONFIG)).replace("STEP_BATCH", str(STEP_BATCH)))
+    assert proc.returncode == 0, (proc.stdout, proc.stderr)
+    assert "INTERRUPTED during the run" in proc.stdout, (proc.stdout, proc.stderr)
+    assert "ALIVE 512.0" in proc.stdout, (proc.stdout, proc.stderr)
 
 
 # -- the model generators never emit IR that does not parse -------------------

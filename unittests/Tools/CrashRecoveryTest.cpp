@@ -22,7 +22,9 @@
 #include <csignal>
 #include <exception>
 #include <pthread.h>
+#include <sys/mman.h>
 #include <thread>
+#include <unistd.h>
 
 using namespace mlir;
 using fp8::RecoveredFailure;
@@ -244,5 +246,54 @@ TEST(CrashRecovery, NoPollNoCancellation) {
       kStack, [] { return false; });
   EXPECT_EQ(f.kind, RecoveredFailure::None);
   EXPECT_TRUE(passesRan);
+}
+
+TEST(CrashRecovery, StopCancelledRunEndsTheRunWhereItIsCalled) {
+  // What JIT-compiled code does at an allocation once Ctrl-C asked it to
+  // stop: the run ends there, the rest of `fn` never runs.
+  std::atomic<int> polls{0};
+  bool before = false, after = false;
+  RecoveredFailure f = fp8::runRecoverable(
+      [&] {
+        before = fp8::isCancellationRequested();
+        while (polls.load() < 2)
+          std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        if (fp8::isCancellationRequested())
+          fp8::stopCancelledRun("interrupted in the compiled code");
+        after = true;
+      },
+      kStack,
+      [&] {
+        ++polls;
+        return true;
+      });
+  EXPECT_EQ(f.kind, RecoveredFailure::Cancelled);
+  EXPECT_EQ(f.message, "interrupted in the compiled code");
+  EXPECT_FALSE(before);
+  EXPECT_FALSE(after);
+  // Outside a recovering thread nothing is requested.
+  EXPECT_FALSE(fp8::isCancellationRequested());
+}
+
+TEST(CrashRecoveryDeathTest, RedirectedFatalReportKeepsTheCapturedStderr) {
+  // A thread whose stderr is a capture (the Python module's calls): the
+  // fatal report goes to the real stderr, after what the capture held.
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(fp8::runRecoverable(
+                  [] {
+                    int capture = memfd_create("capture", 0);
+                    const char text[] = "written before the abort\n";
+                    ASSERT_EQ(::write(capture, text, sizeof(text) - 1),
+                              ssize_t(sizeof(text) - 1));
+                    int realErr = dup(STDERR_FILENO);
+                    dup2(capture, STDERR_FILENO);
+                    fp8::redirectCrashReports(realErr, capture);
+                    fp8::setCrashStage("pass 'canonicalize'", "m.mlir");
+                    raise(SIGABRT);
+                  },
+                  kStack),
+              testing::ExitedWithCode(1),
+              "written before the abort.*internal error in pass "
+              "'canonicalize' while processing m.mlir: abort");
 }
 } // namespace

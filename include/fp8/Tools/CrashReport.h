@@ -81,6 +81,27 @@ RecoveredFailure runRecoverable(llvm::function_ref<void()> fn,
 /// heap is intact); elsewhere std::abort().
 [[noreturn]] void recoverableAbort();
 
+/// True on a thread inside runRecoverable whose caller asked it to stop
+/// (its `poll` returned true).
+bool isCancellationRequested();
+
+/// Ends the run of the calling thread now, as a cancellation at a pass
+/// boundary does: jumps back to runRecoverable, which returns
+/// Kind::Cancelled with `what` as the message. Only on a thread where
+/// isCancellationRequested() is true, and only where nothing the process
+/// still uses is half-done (JIT-compiled code calling into the runtime:
+/// what it allocated is leaked, its outputs are undefined).
+[[noreturn]] void stopCancelledRun(llvm::StringRef what);
+
+/// Sends the fatal reports of the calling thread (a SIGABRT on a
+/// recovering thread) to descriptor `fd` instead of standard error, after
+/// copying there what `captured` holds (a file read from its start; -1:
+/// none). For a thread whose descriptors 1 and 2 are redirected into
+/// captures (the Python module's calls): a report that ends the process
+/// must reach the real stderr, with the messages written before it (the C
+/// library's own, for a SIGABRT). A thread's setting ends with it.
+void redirectCrashReports(int fd, int captured);
+
 /// Records each pass as the stage of the thread that runs it, with the
 /// location of the op it runs on; restores the previous stage afterwards.
 class CrashStageInstrumentation : public PassInstrumentation {
