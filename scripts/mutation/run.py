@@ -75,6 +75,7 @@ AREAS = {
                    "Integration/GPUHost/presets.mlir", "Integration/GPUHost/mx-gemm.mlir",
                    "Integration/GPUHost/special-values.mlir",
                    "Integration/GPUHost/grouped-k-wgrad.mlir",
+                   "Integration/GPUHost/swap-ab.mlir", "Integration/GPUHost/quantize-epilogue.mlir",
                    EMU + "gemm-shapes.mlir", EMU + "quantize-shapes.mlir", EMU + "host-program.mlir",
                    "Conversion/FP8ToNVVM", "Unit", "Emulator", "Python/gpu_emulator.test"],
     "emulator": [EMU + "gemm-mutations.mlir", EMU + "gemm-shapes.mlir", "Emulator",

@@ -31,6 +31,10 @@
 // RUN: fp8-opt %s --fp8-gpu-pipeline="block-m=64 block-n=256 chip=sm_90a host=llvm target=emulator" | mlir-translate --mlir-to-llvmir -o %t.split.ll
 // RUN: %clang %t.split.ll -o %t.split.so %emu_host_link
 // RUN: env FP8_EMU_TRACE=1 %t.check %t.split.so %t.cpu.so chain_bf16 5 f32:130x136,f32:130x200 f32:130x272 f32:200x272 f32:136x200 2>&1 | FileCheck %s --check-prefix=SPLIT
+// N = 300: the second consumer of the last tile (columns 384..511) starts
+// past N, so it stores no scale (index 300 / 128 = 3 of a row of 3 would be
+// the next row's first scale, or past the buffer for the last row).
+// RUN: env FP8_EMU_TRACE=1 %t.check %t.split.so %t.cpu.so split_n300 8 f32:130x300 f32:130x272 f32:300x272 2>&1 | FileCheck %s --check-prefix=SPLIT300
 // RUN: fp8-opt %s --fp8-gpu-pipeline="block-n=112 chip=sm_90a host=llvm target=emulator" | mlir-translate --mlir-to-llvmir -o %t.narrow.ll
 // RUN: %clang %t.narrow.ll -o %t.narrow.so %emu_host_link
 // RUN: env FP8_EMU_TRACE=1 %t.check %t.narrow.so %t.cpu.so chain_bf16 6 f32:130x136,f32:130x200 f32:130x272 f32:200x272 f32:136x200 2>&1 | FileCheck %s --check-prefix=NARROW
@@ -65,6 +69,9 @@
 // SPLIT: launch fp8_scaled_matmul_130x200x272_e4m3_e4m3_bf16_qe4m3_pow2_t64x256s{{[0-9]+}}c2 grid 3 block 384
 // SPLIT-NOT: launch fp8_quantize_130x200
 // SPLIT-COUNT-2: host-check: PASS chain_bf16#{{[01]}}
+// SPLIT300: launch fp8_scaled_matmul_130x300x272_e4m3_e4m3_bf16_qe4m3_t64x256s{{[0-9]+}}c2 grid 6 block 384
+// SPLIT300-NOT: launch fp8_quantize_130x300
+// SPLIT300: host-check: PASS split_n300: 130x300, 39000 outputs bit-exact
 
 // NARROW: launch fp8_scaled_matmul_130x200x272_e4m3_e4m3_bf16{{(_t[0-9x]+s[0-9]+)?}} grid
 // NARROW: launch fp8_quantize_130x200_1x128_bf16_e4m3_pow2 grid
@@ -102,4 +109,14 @@ func.func @chain_f32(%x: tensor<?x272xf32>, %w1: tensor<129x272xf32>, %w2: tenso
   %y = fp8.scaled_matmul %qh, %qw2 : !fp8.scaled<?x129xf8E5M2, block = [1, 128], scale = f32>, !fp8.scaled<136x129xf8E5M2, block = [128, 128], scale = f32> -> tensor<?x136xbf16>
   %hd = fp8.dequantize %qh : !fp8.scaled<?x129xf8E5M2, block = [1, 128], scale = f32> -> tensor<?x129xf32>
   return %y, %hd : tensor<?x136xbf16>, tensor<?x129xf32>
+}
+
+// The dequantized result of a quantize-epilogue GEMM with N = 300.
+func.func @split_n300(%x: tensor<130x272xf32>, %w: tensor<300x272xf32>) -> tensor<130x300xf32> attributes {llvm.emit_c_interface} {
+  %qx = fp8.quantize %x : tensor<130x272xf32> -> !fp8.scaled<130x272xf8E4M3FN, block = [1, 128], scale = f32>
+  %qw = fp8.quantize %w : tensor<300x272xf32> -> !fp8.scaled<300x272xf8E4M3FN, block = [128, 128], scale = f32>
+  %h = fp8.scaled_matmul %qx, %qw : !fp8.scaled<130x272xf8E4M3FN, block = [1, 128], scale = f32>, !fp8.scaled<300x272xf8E4M3FN, block = [128, 128], scale = f32> -> tensor<130x300xbf16>
+  %qh = fp8.quantize %h : tensor<130x300xbf16> -> !fp8.scaled<130x300xf8E4M3FN, block = [1, 128], scale = f32>
+  %hd = fp8.dequantize %qh : !fp8.scaled<130x300xf8E4M3FN, block = [1, 128], scale = f32> -> tensor<130x300xf32>
+  return %hd : tensor<130x300xf32>
 }

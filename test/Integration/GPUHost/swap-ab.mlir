@@ -19,6 +19,9 @@
 // RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=3 %t.check %t.gpu.so %t.cpu.so rows3_acc 3 bf16:3x200 f32:3x136 bf16:200x136 f32:3x200 2>&1 | FileCheck %s --check-prefix=ACC
 // RUN: env FP8_EMU_SEED=1 %t.check %t.gpu.so %t.cpu.so rows64 4 f32:64x520 f32:64x256 f32:520x256 | FileCheck %s --check-prefix=ROWS64
 // RUN: env FP8_EMU_SEED=3 %t.check %t.gpu.so %t.cpu.so rows64 5 f32:64x520 f32:64x256 f32:520x256 | FileCheck %s --check-prefix=ROWS64
+// N % 4 != 0: the kernel's A scales (B's block scales, one per row) are
+// [KB, roundUp(N, 4)] so that TMA's row pitch is a multiple of 16 bytes.
+// RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=2 %t.check %t.gpu.so %t.cpu.so odd_n 6 bf16:5x131 f32:5x136 f32:131x136 2>&1 | FileCheck %s --check-prefix=ODDN
 // The comparison can fail: the plain kernel against the CPU pipeline under
 // Hopper's accumulation model (accumulator=sm90), which rounds differently.
 // RUN: fp8-opt %s --fp8-cpu-pipeline=accumulator=sm90 | mlir-translate --mlir-to-llvmir -o %t.sm90.ll
@@ -44,6 +47,9 @@
 // ACC: launch fp8_transpose_b16
 // ACC: host-check: PASS rows3_acc: 3x200, 600 outputs bit-exact
 // ROWS64: host-check: PASS rows64: 64x520, 33280 outputs bit-exact
+// ODDN: launch fp8_transpose_b32_r128
+// ODDN: launch fp8_scaled_matmul_131x5x136_e4m3_e4m3_bf16_b1x128_swapab
+// ODDN: host-check: PASS odd_n: 5x131, 655 outputs bit-exact
 // DIFF: host-check: FAIL small: {{[0-9]+}} of 4800 outputs differ
 
 func.func @small(%x: tensor<16x400xf32>, %w: tensor<300x400xf32>) -> tensor<16x300xbf16> attributes {llvm.emit_c_interface} {
@@ -68,4 +74,12 @@ func.func @rows64(%x: tensor<64x256xf32>, %w: tensor<520x256xf32>) -> tensor<64x
   %d = fp8.scaled_matmul %a, %b : !fp8.scaled<64x256xf8E4M3FN, block = [1, 128], scale = f32>,
     !fp8.scaled<520x256xf8E4M3FN, block = [128, 128], scale = f32> -> tensor<64x520xf32>
   return %d : tensor<64x520xf32>
+}
+
+func.func @odd_n(%x: tensor<5x136xf32>, %w: tensor<131x136xf32>) -> tensor<5x131xbf16> attributes {llvm.emit_c_interface} {
+  %a = fp8.quantize %x : tensor<5x136xf32> -> !fp8.scaled<5x136xf8E4M3FN, block = [1, 128], scale = f32>
+  %b = fp8.quantize %w : tensor<131x136xf32> -> !fp8.scaled<131x136xf8E4M3FN, block = [128, 128], scale = f32>
+  %d = fp8.scaled_matmul %a, %b : !fp8.scaled<5x136xf8E4M3FN, block = [1, 128], scale = f32>,
+    !fp8.scaled<131x136xf8E4M3FN, block = [128, 128], scale = f32> -> tensor<5x131xbf16>
+  return %d : tensor<5x131xbf16>
 }

@@ -211,6 +211,33 @@ TEST(GemmCostModelTest, ClusterHalvesTheBReads) {
   EXPECT_EQ(odd.ctas, 4);
 }
 
+// The waves of a cluster kernel, by hand (H200: 132 SMs): clusters of 2
+// run on floor(132 / 2) = 66 cluster slots, each wave one cluster tile
+// (2 x 128 rows x 128 columns) per slot: waves = ceil(cluster tiles / 66),
+// the same as the CTA waves ceil(tiles / 132) of the unclustered kernel.
+// - 512 x 4096: 2 x 32 = 64 cluster tiles (128 CTA tiles): one wave, 128
+//   CTAs, 128 / 132 SMs busy.
+// - 4096 x 4096: 16 x 32 = 512 cluster tiles: ceil(512 / 66) = 8 waves,
+//   the last with 512 - 7 x 66 = 50 clusters (100 / 132 SMs busy).
+// - 4608 x 4096: 18 x 32 = 576 cluster tiles: ceil(576 / 66) = 9 waves,
+//   the last with 576 - 8 x 66 = 48 clusters (96 / 132).
+TEST(GemmCostModelTest, ClusterWaves) {
+  struct Case {
+    int64_t m, waves, ctas, busyLast;
+  } cases[] = {{512, 1, 128, 128}, {4096, 8, 132, 100}, {4608, 9, 132, 96}};
+  for (const Case &w : cases) {
+    GemmKernelConfig c = tiles(w.m, 4096, 7168, 128, 128);
+    c.cluster = 2;
+    GemmCost cost = modelGemmCost(c, h200());
+    EXPECT_EQ(cost.tiles, w.m / 128 * 32) << w.m;
+    EXPECT_EQ(cost.waves, w.waves) << w.m;
+    EXPECT_EQ(cost.ctas, w.ctas) << w.m;
+    EXPECT_NEAR(cost.lastWaveUtil, w.busyLast / 132.0, 1e-12) << w.m;
+    c.cluster = 1;
+    EXPECT_EQ(modelGemmCost(c, h200()).waves, w.waves) << w.m;
+  }
+}
+
 // Every decode shape of the DeepSeek-V3 table: a configuration the generator
 // accepts, shared memory filled (8 stages or one more would not fit), and a
 // CTA on every SM or a reason.
