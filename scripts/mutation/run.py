@@ -65,6 +65,8 @@ AREAS = {
                      "Dialect/FP8/Transforms/split-deallocs.mlir",
                      "Dialect/FP8/Pipelines/cpu-pipeline-nested-modules.mlir",
                      "Dialect/FP8/Transforms/expand-math.mlir",
+                     "Dialect/FP8/Transforms/expand-math-shapes.mlir",
+                     "Dialect/FP8/Transforms/expand-math-invalid.mlir",
                      "Dialect/FP8/Pipelines/expand-math-pipelines.mlir", CPU + "math-ulp.test"],
     "graph-passes": ["Dialect/FP8", "Models"],
     "constant-folding": ["Dialect/FP8", "Integration/CPU"],

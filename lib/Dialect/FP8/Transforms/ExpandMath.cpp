@@ -24,6 +24,19 @@ using namespace mlir;
 using namespace mlir::fp8;
 
 namespace {
+/// Whether `t` is a float type the pass expands (f32, or with f32Only false
+/// any float of at most 32 bits: bf16, f16, ... go through f32), or a vector
+/// of one. Tensors are not: MLIR's approximations build scalar constants for
+/// them (IR that does not verify); the pass refuses them (checkNoTensors).
+static bool isScalarOrVectorOf(Type t, bool f32Only) {
+  if (isa<ShapedType>(t) && !isa<VectorType>(t))
+    return false;
+  auto elt = dyn_cast<FloatType>(getElementTypeOrSelf(t));
+  if (!elt)
+    return false;
+  return f32Only ? elt.isF32() : elt.getWidth() <= 32;
+}
+
 /// Builds f32 (scalar or vector) arithmetic at one location.
 struct F32Builder {
   PatternRewriter &b;
@@ -118,7 +131,7 @@ struct ExpandExp : OpRewritePattern<math::ExpOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(math::ExpOp op,
                                 PatternRewriter &rewriter) const override {
-    if (!getElementTypeOrSelf(op.getType()).isF32())
+    if (!isScalarOrVectorOf(op.getType(), /*f32Only=*/true))
       return rewriter.notifyMatchFailure(op, "f32 only (others extend)");
     F32Builder fb(rewriter, op.getLoc(), op.getType());
     Value x = op.getOperand();
@@ -136,7 +149,7 @@ struct ExpandExp2 : OpRewritePattern<math::Exp2Op> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(math::Exp2Op op,
                                 PatternRewriter &rewriter) const override {
-    if (!getElementTypeOrSelf(op.getType()).isF32())
+    if (!isScalarOrVectorOf(op.getType(), /*f32Only=*/true))
       return rewriter.notifyMatchFailure(op, "f32 only (others extend)");
     F32Builder fb(rewriter, op.getLoc(), op.getType());
     Value x = op.getOperand();
@@ -156,7 +169,7 @@ struct ExpandRsqrt : OpRewritePattern<math::RsqrtOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(math::RsqrtOp op,
                                 PatternRewriter &rewriter) const override {
-    if (!getElementTypeOrSelf(op.getType()).isF32())
+    if (!isScalarOrVectorOf(op.getType(), /*f32Only=*/true))
       return rewriter.notifyMatchFailure(op, "f32 only (others extend)");
     F32Builder fb(rewriter, op.getLoc(), op.getType());
     Value x = op.getOperand();
@@ -167,23 +180,35 @@ struct ExpandRsqrt : OpRewritePattern<math::RsqrtOp> {
   }
 };
 
+/// The result for a NaN or a zero operand is the operand: for the ops with
+/// f(+-0) = +-0 (log1p, expm1, tanh, erf), whose approximations may lose the
+/// sign of zero (MLIR's erf gives erf(-0) = +0). `ueq` is true for both.
+static Value keepNaNAndZero(F32Builder &fb, Value x, Value result) {
+  return fb.select(fb.cmp(arith::CmpFPredicate::UEQ, x, fb.f(0.0f)), x, result);
+}
+
 /// MLIR's approximations pass a NaN operand through their arithmetic, whose
 /// NaN bits are the target's (x86 keeps the payload, NVIDIA's f32 ops give
-/// 0x7FFFFFFF): the op is wrapped in the select of keepNaN first, and the
-/// inner op, marked, left to the other patterns.
-template <typename OpTy> struct KeepNaNOperand : OpRewritePattern<OpTy> {
+/// 0x7FFFFFFF): the op is wrapped in the select of keepNaN (keepNaNAndZero
+/// where f(+-0) = +-0) first, and the inner op, marked, left to the other
+/// patterns.
+template <typename OpTy, bool keepsZero>
+struct KeepNaNOperand : OpRewritePattern<OpTy> {
   KeepNaNOperand(MLIRContext *ctx)
       : OpRewritePattern<OpTy>(ctx, /*benefit=*/3) {}
   static constexpr StringLiteral kKept = "fp8.nan_kept";
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
-    if (!getElementTypeOrSelf(op.getType()).isF32() || op->hasAttr(kKept))
+    if (!isScalarOrVectorOf(op.getType(), /*f32Only=*/true) ||
+        op->hasAttr(kKept))
       return failure();
     F32Builder fb(rewriter, op.getLoc(), op.getType());
     auto inner = OpTy::create(rewriter, op.getLoc(), op.getOperand());
     inner->setAttrs(op->getAttrs());
     inner->setAttr(kKept, rewriter.getUnitAttr());
-    rewriter.replaceOp(op, keepNaN(fb, op.getOperand(), inner));
+    Value x = op.getOperand();
+    rewriter.replaceOp(op, keepsZero ? keepNaNAndZero(fb, x, inner)
+                                     : keepNaN(fb, x, inner));
     return success();
   }
 };
@@ -199,7 +224,8 @@ struct ScaleSubnormalLog : OpRewritePattern<LogOp> {
   static constexpr StringLiteral kScaled = "fp8.subnormal_scaled";
   LogicalResult matchAndRewrite(LogOp op,
                                 PatternRewriter &rewriter) const override {
-    if (!getElementTypeOrSelf(op.getType()).isF32() || op->hasAttr(kScaled))
+    if (!isScalarOrVectorOf(op.getType(), /*f32Only=*/true) ||
+        op->hasAttr(kScaled))
       return failure();
     F32Builder fb(rewriter, op.getLoc(), op.getType());
     Value x = op.getOperand();
@@ -241,9 +267,37 @@ static bool isUpstreamApproximated(StringRef name) {
       name);
 }
 
+/// An op of the expanded set on a tensor of a type it would expand is an
+/// error (before any rewrite): MLIR's approximations work on scalars and
+/// vectors only, and an op left as it is would lower to a library call with
+/// the target's bits. Element-wise math on tensors becomes linalg (scalars)
+/// with convert-elementwise-to-linalg, as fp8-cpu-pipeline does first.
+static LogicalResult checkNoTensors(Operation *root) {
+  bool found = false;
+  root->walk([&](Operation *op) {
+    if (!isExpanded(op->getName().getStringRef()) || op->getNumResults() != 1)
+      return;
+    Type t = op->getResult(0).getType();
+    auto shaped = dyn_cast<ShapedType>(t);
+    if (!shaped || isa<VectorType>(t) ||
+        !isScalarOrVectorOf(shaped.getElementType(), /*f32Only=*/false))
+      return;
+    op->emitOpError() << "on " << t
+                      << " is not expanded: fp8-expand-math takes scalars and "
+                         "vectors (f32; bf16, f16 through f32); convert "
+                         "element-wise math on tensors to linalg first "
+                         "(convert-elementwise-to-linalg, as fp8-cpu-pipeline "
+                         "does)";
+    found = true;
+  });
+  return failure(found);
+}
+
 struct FP8ExpandMathPass : fp8::impl::FP8ExpandMathPassBase<FP8ExpandMathPass> {
   using Base::Base;
   void runOnOperation() override {
+    if (failed(checkNoTensors(getOperation())))
+      return signalPassFailure();
     MLIRContext *ctx = &getContext();
     RewritePatternSet patterns(ctx);
     // bf16/f16: extf to f32, the f32 expansion, truncf.
@@ -252,11 +306,14 @@ struct FP8ExpandMathPass : fp8::impl::FP8ExpandMathPassBase<FP8ExpandMathPass> {
                                                 isUpstreamApproximated);
     patterns.add<ExpandExp, ExpandExp2, ExpandRsqrt,
                  ScaleSubnormalLog<math::LogOp, false>,
-                 ScaleSubnormalLog<math::Log2Op, true>,
-                 KeepNaNOperand<math::LogOp>, KeepNaNOperand<math::Log2Op>,
-                 KeepNaNOperand<math::Log1pOp>, KeepNaNOperand<math::ExpM1Op>,
-                 KeepNaNOperand<math::TanhOp>, KeepNaNOperand<math::ErfOp>>(
-        ctx);
+                 ScaleSubnormalLog<math::Log2Op, true>>(ctx);
+    // A NaN operand returned as it came; a zero too where f(+-0) = +-0.
+    patterns.add<KeepNaNOperand<math::LogOp, false>,
+                 KeepNaNOperand<math::Log2Op, false>>(ctx);
+    patterns.add<KeepNaNOperand<math::Log1pOp, true>,
+                 KeepNaNOperand<math::ExpM1Op, true>,
+                 KeepNaNOperand<math::TanhOp, true>,
+                 KeepNaNOperand<math::ErfOp, true>>(ctx);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }

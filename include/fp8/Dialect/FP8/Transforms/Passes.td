@@ -519,10 +519,16 @@ def FP8ExpandMathPass : Pass<"fp8-expand-math"> {
       reduction: `frexp` for the logarithms, Eigen's rational tanh, a
       piecewise rational erf); `log1p`, `expm1` are built on log and exp.
     Every expanded op returns a NaN operand as it came (a select), so that
-    its bits do not depend on the target's NaN propagation.
+    its bits do not depend on the target's NaN propagation; `log1p`,
+    `expm1`, `tanh` and `erf` return a zero operand as it came too (the
+    sign of zero: MLIR's erf gives erf(-0) = +0).
 
     bf16 and f16 operands are extended to f32, computed there and truncated
-    (`populateMathF32ExpansionPatterns`). f64 ops and the other math ops
+    (`populateMathF32ExpansionPatterns`). Scalars and vectors are expanded;
+    one of these ops on a tensor (of a type it would expand) is an error,
+    as MLIR's approximations build scalar-only IR for tensors: element-wise
+    math on tensors becomes linalg first (`convert-elementwise-to-linalg`,
+    as `fp8-cpu-pipeline` does). f64 ops and the other math ops
     (`sin`, `cos`, `tan`, `atan`, `atan2`, `asin`, `acos`, `sinh`, `cosh`,
     `powf`, `cbrt`, `erfc`, ...) are left as they are: they still lower to
     a library call whose bits depend on the target (none of them is in the
@@ -531,8 +537,11 @@ def FP8ExpandMathPass : Pass<"fp8-expand-math"> {
     The measured error of each expansion against an FP64 oracle, and its
     special values, are in docs/numerics.md (test/Integration/CPU/math-ulp.test).
   }];
+  // vector: MLIR's approximations broadcast their constants for vector
+  // operands (vector.broadcast).
   let dependentDialects = ["::mlir::arith::ArithDialect",
-                           "::mlir::math::MathDialect"];
+                           "::mlir::math::MathDialect",
+                           "::mlir::vector::VectorDialect"];
 }
 
 #endif // FP8_DIALECT_FP8_DIALECT_FP8_TRANSFORMS_PASSES_TD
