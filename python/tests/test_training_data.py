@@ -89,3 +89,41 @@ def test_read_corpus_skips_indexes_and_links(tmp_path):
     assert data.read_corpus([str(tmp_path / "b"), str(tmp_path / "a")]) == b"bee\n\nay\n"
     with pytest.raises(FileNotFoundError, match="missing"):
         data.read_corpus(str(tmp_path / "missing"))
+
+
+def test_batch_when_exactly_one_window_fits():
+    """A training split of exactly seq + 1 tokens holds one window (start
+    0): every row of the batch is the whole split."""
+    c = data.Corpus(fortunes(30), val_every=10)
+    seq = len(c.train) - 1
+    b = c.batch(step=3, batch=2, seq=seq, seed=0)
+    assert b.shape == (2, seq + 1)
+    for row in b:
+        assert np.array_equal(row, c.train)
+    with pytest.raises(ValueError, match="fewer than seq"):
+        c.batch(step=3, batch=2, seq=seq + 1, seed=0)
+
+
+@pytest.mark.parametrize("kwargs, what", [
+    (dict(seq=-5), "seq"), (dict(seq=0), "seq"), (dict(batch=0), "batch"), (dict(batch=-1), "batch"),
+    (dict(step=-1), "step"), (dict(seed=-1), "seed"), (dict(seq=8.0), "seq"), (dict(batch=True), "batch"),
+])
+def test_batch_rejects_bad_arguments(kwargs, what):
+    """A negative seq once read windows past the end of the split (of
+    negative length), a zero batch returned an empty array."""
+    c = data.Corpus(fortunes(30), val_every=10)
+    args = dict(step=0, batch=2, seq=8, seed=0)
+    args.update(kwargs)
+    with pytest.raises(ValueError, match=f"Corpus.batch: {what} must be an integer >="):
+        c.batch(**args)
+
+
+@pytest.mark.parametrize("args, what", [
+    ((0, 16), "batch"), ((2, 0), "seq"), ((2, -3), "seq"), ((2, 8, 0), "max_batches"), ((2, 8, -1), "max_batches"),
+])
+def test_val_batches_rejects_bad_arguments(args, what):
+    """val_batches(0, 16) divided by zero; max_batches=0 returned no batch,
+    whose mean loss is NaN."""
+    c = data.Corpus(fortunes(200), val_every=10)
+    with pytest.raises(ValueError, match=f"Corpus.val_batches: {what} must be an integer >= 1"):
+        c.val_batches(*args)

@@ -231,6 +231,15 @@ def test_bad_options(kwargs, what):
         LanguageModel(CFG, **kwargs)
 
 
+@pytest.mark.parametrize("threads", [-1, 2.5, True, "4", None, 10**6])
+def test_bad_threads(threads):
+    """threads is fp8-cpu-pipeline's option: an integer in [0, 1024] (0:
+    OpenMP's default). -1 failed only when the first step compiled, 2.5
+    became 2, True became 1, 10**6 asked OpenMP for a million threads."""
+    with pytest.raises(ValueError, match="threads must be an integer in"):
+        LanguageModel(CFG, policy="deepseek-v3", threads=threads)
+
+
 def test_bad_inputs():
     model = LanguageModel(CFG, policy="f32")
     params, tokens = _point()
@@ -244,3 +253,77 @@ def test_bad_inputs():
         model.loss_and_grads({**params, "model.norm.weight": np.ones(3)}, tokens)
     with pytest.raises(ValueError, match="hidden"):
         LanguageModelConfig(vocab=8, layers=1, hidden=30, heads=4, intermediate=8, seq=4)
+    with pytest.raises(ValueError, match="batch must be an integer"):
+        model.compiled(0)
+
+
+def test_parameters_must_be_real_float_arrays():
+    """A complex parameter lost its imaginary part in the conversion to the
+    graph's type, silently; a nested list or a list of arrays for `params`
+    is refused by name, as AdamW's master weights (float32 arrays) are."""
+    model = LanguageModel(CFG, policy="f32")
+    params, tokens = _point()
+    name = "lm_head.weight"
+    with pytest.raises(ValueError, match=r"params\['lm_head.weight'\] must hold real floats.*complex128"):
+        model.loss_and_grads({**params, name: params[name] + 1j}, tokens)
+    with pytest.raises(TypeError, match=r"params\['lm_head.weight'\] must be a NumPy array.*list"):
+        model.loss_and_grads({**params, name: params[name].tolist()}, tokens)
+    with pytest.raises(ValueError, match="real floats.*int64"):
+        model.loss_and_grads({**params, name: np.zeros(params[name].shape, np.int64)}, tokens)
+    with pytest.raises(TypeError, match="params must be a dict"):
+        model.loss_and_grads(list(params.values()), tokens)
+
+
+def test_compiled_step_cache_is_keyed_on_the_batch_size():
+    """One model, three batch sizes one after the other (the cache holds a
+    compiled step per shape): each loss equals the float64 NumPy forward of
+    its own tokens; a cache that keyed the step on the config alone would
+    run the first batch size's step on the others."""
+    model = LanguageModel(CFG, policy="f32")
+    params, _ = _point()
+    rng = np.random.default_rng(11)
+    for batch in (2, 3, 2, 1):
+        tokens = rng.integers(0, CFG.vocab, size=(batch, CFG.seq + 1))
+        loss, grads = model.loss_and_grads(params, tokens)
+        ref = _ref_loss(params, tokens)
+        assert abs(loss - ref) <= 1e-6 * abs(ref), (batch, loss, ref)
+        assert grads["lm_head.weight"].shape == (CFG.vocab, CFG.hidden)
+
+
+def test_cross_entropy_on_logits_far_below_zero():
+    """Every logit between -400 and -300, far below -87 (where f32's exp
+    underflows; a row maximum that started at a finite value such as -87
+    instead of -inf would take exp of every logit minus that value, all 0,
+    and a log of 0): the loss equals the float64 NumPy forward's and the
+    head's gradient equals (softmax - onehot)^T x / T computed in NumPy.
+
+    The point makes the logits known: every block's output projections are
+    zero (the blocks add nothing to the residual stream), so the final
+    RMSNorm sees the token's embedding row; the head's rows are negative
+    multiples of the normalised rows' sum."""
+    cfg = CFG
+    rng = np.random.default_rng(7)
+    params = {}
+    for name, shape in cfg.parameter_shapes().items():
+        params[name] = np.ones(shape) if name.endswith("norm.weight") else np.zeros(shape)
+    params["model.embed_tokens.weight"] = 1.0 + 0.2 * rng.random((cfg.vocab, cfg.hidden))
+    tokens = rng.integers(0, cfg.vocab, size=(BATCH, cfg.seq + 1))
+    x = params["model.embed_tokens.weight"][tokens[:, :-1].reshape(-1)]
+    nf = x / np.sqrt(np.mean(x * x, axis=-1, keepdims=True) + 1e-5)  # the final RMSNorm, gain 1
+    # Rows of lm_head: -c_v / sum(nf) per element, so logit[t, v] is about
+    # -c_v with c_v in [300, 400] (nf's row sums differ a little per token).
+    c = 300.0 + 100.0 * rng.random(cfg.vocab)
+    params["lm_head.weight"] = -np.outer(c, np.ones(cfg.hidden)) / np.mean(nf.sum(axis=1))
+    logits = nf @ params["lm_head.weight"].T
+    assert logits.max() < -250 and logits.min() > -450
+    loss, grads = LanguageModel(cfg, policy="f32").loss_and_grads(params, tokens)
+    ref = _ref_loss(params, tokens)
+    assert np.isfinite(loss) and abs(loss - ref) <= 1e-5 * abs(ref), (loss, ref)
+    targets = tokens[:, 1:].reshape(-1)
+    p = np.exp(logits - logits.max(axis=1, keepdims=True))
+    p /= p.sum(axis=1, keepdims=True)
+    p[np.arange(len(targets)), targets] -= 1.0
+    want = p.T @ nf / len(targets)
+    got = grads["lm_head.weight"]
+    assert np.all(np.isfinite(got))
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-4 * np.abs(want).max())

@@ -163,3 +163,92 @@ def test_adamw_rejects_bad_input():
         opt.step({})
     with pytest.raises(ValueError, match="shape"):
         opt.step({"w": np.zeros(3, np.float32)})
+
+
+def _numpy_adamw(p, grads, lr, betas, eps, weight_decay):
+    """AdamW as DeepSeek-V3 §3.3.3 and Loshchilov & Hutter write it, in
+    float64, moments unrounded, no clipping: decay, then the moments, then
+    p -= lr * m^ / (sqrt(v^) + eps), eps outside the square root."""
+    b1, b2 = betas
+    p = p.astype(np.float64)
+    m, v = np.zeros_like(p), np.zeros_like(p)
+    for t, g in enumerate(grads, start=1):
+        g = g.astype(np.float64)
+        p = p * (1 - lr * weight_decay)
+        m = b1 * m + (1 - b1) * g
+        v = b2 * v + (1 - b2) * g * g
+        p = p - lr * (m / (1 - b1**t)) / (np.sqrt(v / (1 - b2**t)) + eps)
+    return p
+
+
+def test_adamw_matches_numpy_reference_with_tiny_second_moments():
+    """A parameter whose gradients are about 1e-7 (sqrt(v^) comparable to
+    eps = 1e-8, where eps inside the square root would give sqrt(1e-14 +
+    1e-8) = 1e-4 and steps a thousand times too small) and one with
+    ordinary gradients, three steps with FP32 moments against the float64
+    reference."""
+    rng = np.random.default_rng(5)
+    shapes = {"tiny": (64,), "usual": (8, 8)}
+    params = {k: rng.standard_normal(s).astype(np.float32) for k, s in shapes.items()}
+    scale = {"tiny": 1e-7, "usual": 1.0}
+    grads = [{k: (scale[k] * rng.standard_normal(s)).astype(np.float32) for k, s in shapes.items()}
+             for _ in range(3)]
+    lr, betas, eps, wd = 1e-2, (0.9, 0.95), 1e-8, 0.1
+    opt = optim.AdamW(params, lr, betas=betas, eps=eps, weight_decay=wd, clip_norm=None, moment_dtype="f32")
+    for g in grads:
+        opt.step(g)
+    for k in shapes:
+        want = _numpy_adamw(params[k], [g[k] for g in grads], lr, betas, eps, wd)
+        moved = np.abs(want - params[k].astype(np.float64) * (1 - lr * wd) ** 3)
+        assert np.median(moved) > 5e-3, k  # the weights moved by the update itself, not only the decay
+        # float32 arithmetic against float64: within a few f32 ulps of the weights.
+        np.testing.assert_allclose(opt.params[k], want, rtol=0, atol=4e-7 * np.abs(want).max(), err_msg=k)
+
+
+@pytest.mark.parametrize("kwargs, what", [
+    (dict(eps=float("nan")), "eps"), (dict(eps=0.0), "eps"), (dict(eps=float("inf")), "eps"),
+    (dict(weight_decay=float("nan")), "weight_decay"), (dict(weight_decay=-0.1), "weight_decay"),
+    (dict(weight_decay=float("inf")), "weight_decay"),
+    (dict(clip_norm=float("nan")), "clip_norm"), (dict(clip_norm=-1.0), "clip_norm"),
+    (dict(clip_norm=float("inf")), "clip_norm"),
+    (dict(betas=(float("nan"), 0.95)), "betas"), (dict(betas=(0.9,)), "betas"),
+    (dict(schedule=float("nan")), "lr"), (dict(schedule=-1e-3), "lr"), (dict(schedule=0.0), "lr"),
+])
+def test_adamw_rejects_non_finite_or_negative_hyperparameters(kwargs, what):
+    """NaN passes a plain `eps <= 0` test, and a NaN weight decay, eps or
+    learning rate makes every weight NaN; a NaN clip_norm silently turns
+    clipping off (min(1, nan) is 1); a negative learning rate climbs the
+    loss. Each is refused when the optimizer is made, naming the value."""
+    kwargs = dict(kwargs)
+    schedule = kwargs.pop("schedule", 1e-3)
+    with pytest.raises(ValueError, match=what):
+        optim.AdamW({"w": np.zeros(2, np.float32)}, schedule, **kwargs)
+
+
+@pytest.mark.parametrize("rate", [float("nan"), -1e-3, float("inf"), "0.1"])
+def test_adamw_rejects_a_bad_rate_from_the_schedule(rate):
+    opt = optim.AdamW({"w": np.ones(2, np.float32)}, lambda step: rate, clip_norm=None)
+    with pytest.raises(ValueError, match="learning rate"):
+        opt.step({"w": np.ones(2, np.float32)})
+    assert opt.params["w"].tolist() == [1.0, 1.0]  # nothing moved
+
+
+def test_adamw_rejects_weights_and_gradients_it_would_convert_silently():
+    with pytest.raises(ValueError, match="w must be a float32 NumPy array, got list"):
+        optim.AdamW({"w": [1.0, 2.0]}, 1e-3)
+    with pytest.raises(TypeError, match="dict"):
+        optim.AdamW([np.zeros(2, np.float32)], 1e-3)
+    opt = optim.AdamW({"w": np.ones(2, np.float32)}, 1e-3, clip_norm=None)
+    with pytest.raises(ValueError, match="gradient w must hold real numbers"):
+        opt.step({"w": np.array([1 + 1j, 2], np.complex64)})  # the imaginary part would be dropped
+    with pytest.raises(FloatingPointError, match="w"):  # no clipping: NaN would reach every weight
+        opt.step({"w": np.array([np.nan, 1], np.float32)})
+    assert opt.params["w"].tolist() == [1.0, 1.0] and opt.t == 0
+
+
+@pytest.mark.parametrize("max_norm", [-1.0, 0.0, float("nan"), float("inf"), True])
+def test_clip_by_global_norm_rejects_a_bad_limit(max_norm):
+    """A negative limit flips every gradient (gradient ascent); NaN or
+    infinity never clips."""
+    with pytest.raises(ValueError, match="max_norm"):
+        optim.clip_by_global_norm({"a": np.array([3.0, 4.0], np.float32)}, max_norm)

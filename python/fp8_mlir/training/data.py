@@ -12,6 +12,7 @@ validation document is ever trained on.
 
 from __future__ import annotations
 
+import numbers
 import os
 import re
 
@@ -58,6 +59,13 @@ def split_documents(text: bytes) -> list:
     return [d if d.endswith(b"\n") else d + b"\n" for d in (d.strip(b"\n") for d in docs) if d.strip()]
 
 
+def _count(name: str, value, low: int) -> int:
+    """An integer >= low (Python or NumPy; not a bool or a float)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral) or value < low:
+        raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
+    return int(value)
+
+
 class Corpus:
     """Byte tokens of a text, split into training and validation streams.
 
@@ -86,13 +94,16 @@ class Corpus:
         (inputs and shifted targets) at offsets drawn uniformly from the
         training stream by a generator seeded with (seed, step). A batch
         depends only on (seed, step, batch, seq), not on which batches were
-        drawn before, so every run of an experiment sees the same ones."""
-        n = len(self.train) - seq - 1
-        if n < 1:
+        drawn before, so every run of an experiment sees the same ones.
+        `step`, `seed` >= 0; `batch`, `seq` >= 1."""
+        step, seed = _count("Corpus.batch: step", step, 0), _count("Corpus.batch: seed", seed, 0)
+        batch, seq = _count("Corpus.batch: batch", batch, 1), _count("Corpus.batch: seq", seq, 1)
+        last = len(self.train) - (seq + 1)  # the last window's start: 0 when exactly one fits
+        if last < 0:
             raise ValueError(f"Corpus.batch: the training split has {len(self.train)} tokens, "
-                             f"fewer than seq + 2 = {seq + 2}")
+                             f"fewer than seq + 1 = {seq + 1}")
         rng = np.random.default_rng([seed, step])
-        starts = rng.integers(0, n + 1, size=batch)
+        starts = rng.integers(0, last + 1, size=batch)
         return np.stack([self.train[s:s + seq + 1] for s in starts]).astype(np.int32)
 
     def val_batches(self, batch: int, seq: int, max_batches: int | None = None) -> list:
@@ -100,7 +111,11 @@ class Corpus:
         seq + 1 tokens (a window's last token is the next one's first),
         grouped in batches of `batch`; the windows of an incomplete last
         batch are dropped. With `max_batches`, that many batches of windows
-        spread evenly over the split. Fixed: no randomness."""
+        spread evenly over the split. Fixed: no randomness. `batch`, `seq`
+        and `max_batches` (None: all) >= 1."""
+        batch, seq = _count("Corpus.val_batches: batch", batch, 1), _count("Corpus.val_batches: seq", seq, 1)
+        if max_batches is not None:
+            max_batches = _count("Corpus.val_batches: max_batches", max_batches, 1)
         windows = (len(self.val) - 1) // seq
         total = windows // batch
         if total < 1:

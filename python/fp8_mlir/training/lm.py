@@ -12,6 +12,7 @@ import numpy as np
 from .. import _args
 from .. import compiler as _compiler
 from ..jit import jit as _jit
+from ..jit import openmp_runtime as _openmp_runtime
 from .lm_graph import lm_training_step
 
 #: Precision policies of `LanguageModel`: no FP8 and no rounding (`f32`), and
@@ -140,6 +141,20 @@ def _check_promotion(policy):
                          + "; ".join(d.message for d in err.errors)) from None
 
 
+#: Most threads `LanguageModel(threads=N)` takes (a larger count is a typo).
+MAX_THREADS = 1024
+
+
+def _check_threads(threads) -> int:
+    """fp8-cpu-pipeline's `threads`: 1 = sequential, N > 1 = an OpenMP loop
+    of N threads, 0 = OpenMP's default; N != 1 needs the OpenMP runtime."""
+    n = _args.size("threads", threads, low=0, high=MAX_THREADS)
+    if n != 1 and not _openmp_runtime():
+        raise ValueError(f"threads={n} needs the LLVM OpenMP runtime (libomp), which this build did not find; "
+                         "use threads=1")
+    return n
+
+
 class LanguageModel:
     """The training step of `config` under `policy`, compiled once per
     (config, policy, options, batch size) and cached in-process.
@@ -196,6 +211,8 @@ class LanguageModel:
                              f"{opts['promote_interval']!r}")
         if opts.get("promote_interval") == "none":
             _check_promotion(policy)
+        if "threads" in opts:
+            opts["threads"] = _check_threads(opts["threads"])
         self.config = config
         self.policy = policy
         self.dtype = dtype
@@ -219,6 +236,7 @@ class LanguageModel:
         """The JIT module of the step on `batch` sequences (compiled on
         first use, then cached); sets `self.report` (FP8 policies: the
         fp8-report of the graph, a Report)."""
+        batch = _args.size("batch", batch)
         opts = dict(self.accumulator_options, **({"form": "split"} if self.form == "split" else {}))
         key = (self.config, batch, self.policy, self.dtype, tuple(sorted(opts.items())))
         if key not in _CACHE:
@@ -228,13 +246,15 @@ class LanguageModel:
 
     def _check(self, params, tokens):
         shapes = self.config.parameter_shapes()
-        if not isinstance(params, dict) or set(params) != set(shapes):
-            missing = sorted(set(shapes) - set(params or {}))
-            extra = sorted(set(params or {}) - set(shapes))
+        if not isinstance(params, dict):
+            raise TypeError(f"params must be a dict of name -> NumPy array (as init() returns), got "
+                            f"{type(params).__name__}")
+        if set(params) != set(shapes):
+            missing = sorted(set(shapes) - set(params))
+            extra = sorted(set(params) - set(shapes), key=str)
             raise ValueError(f"params must hold exactly the model's parameters (missing {missing}, extra {extra})")
         for name, shape in shapes.items():
-            if np.shape(params[name]) != shape:
-                raise ValueError(f"params[{name!r}] has shape {np.shape(params[name])}, expected {shape}")
+            _check_parameter(name, params[name], shape)
         tokens = np.asarray(tokens)
         if tokens.ndim != 2 or tokens.shape[1] != self.config.seq + 1 or tokens.shape[0] < 1:
             raise ValueError(f"tokens must be [batch, seq + 1] = [*, {self.config.seq + 1}], got {tokens.shape}")
@@ -259,6 +279,20 @@ class LanguageModel:
         grads = [np.zeros_like(p) for p in ps]
         module.run(inputs, targets, *ps, loss, *grads)
         return float(loss[0]), dict(zip(names, grads))
+
+
+def _check_parameter(name, value, shape):
+    """A parameter: a NumPy array of real floats (any width; converted to
+    the graph's type) of `shape`. Anything the conversion would change
+    silently is refused: complex values (the imaginary part dropped),
+    integers, objects; a nested list is refused too, as AdamW's master
+    weights (float32 arrays) would refuse it."""
+    if not isinstance(value, np.ndarray):
+        raise TypeError(f"params[{name!r}] must be a NumPy array of real floats, got {type(value).__name__}")
+    if value.dtype.kind != "f":
+        raise ValueError(f"params[{name!r}] must hold real floats (float16/32/64), got dtype {value.dtype}")
+    if value.shape != shape:
+        raise ValueError(f"params[{name!r}] has shape {value.shape}, expected {shape}")
 
 
 def saved_activations(config: LanguageModelConfig, batch: int, policy: str = "deepseek-v3") -> Dict[str, int]:

@@ -15,8 +15,11 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import numbers
 
 import numpy as np
+
+from .. import _args
 
 MOMENT_DTYPES = ("bf16", "f32")
 
@@ -90,15 +93,35 @@ def global_norm(grads: dict) -> float:
                          for g in grads.values()))
 
 
+def _is_real(x) -> bool:
+    return isinstance(x, numbers.Real) and not isinstance(x, (bool, np.bool_))
+
+
+def _positive(x) -> bool:
+    """A finite real > 0 (not NaN, inf or a bool)."""
+    return _is_real(x) and math.isfinite(x) and x > 0
+
+
+def _finite_norm(grads: dict, who: str) -> float:
+    """global_norm(grads); a non-finite norm raises, naming the gradients
+    that hold an inf or NaN (one would spread into every weight)."""
+    norm = global_norm(grads)
+    if not math.isfinite(norm):
+        bad = [k for k, g in grads.items() if not np.all(np.isfinite(g))]
+        raise FloatingPointError(f"{who}: non-finite gradients in {', '.join(bad) or '(overflow of the norm)'}")
+    return norm
+
+
 def clip_by_global_norm(grads: dict, max_norm: float):
     """Scales every gradient by min(1, max_norm / (norm + 1e-6)) (PyTorch's
     clip_grad_norm_; the 1e-6 keeps a zero norm finite). Returns the clipped
     gradients (new float32 arrays) and the norm before clipping. A
-    non-finite norm raises: one inf or NaN would spread into every weight."""
-    norm = global_norm(grads)
-    if not math.isfinite(norm):
-        bad = [k for k, g in grads.items() if not np.all(np.isfinite(g))]
-        raise FloatingPointError(f"clip_by_global_norm: non-finite gradients in {', '.join(bad)}")
+    non-finite norm raises: one inf or NaN would spread into every weight.
+    `max_norm`: a finite number > 0 (a negative one would turn every step
+    into gradient ascent)."""
+    if not _positive(max_norm):
+        raise ValueError(f"clip_by_global_norm: max_norm must be a finite number > 0, got {max_norm!r}")
+    norm = _finite_norm(grads, "clip_by_global_norm")
     coef = min(1.0, max_norm / (norm + 1e-6))
     return {k: (g * np.float32(coef)).astype(np.float32) for k, g in grads.items()}, norm
 
@@ -108,6 +131,29 @@ def default_no_decay(name: str) -> bool:
     shrinking towards 0 would only rescale activations). Embeddings and the
     LM head decay, as in most LLaMA-style recipes."""
     return name.endswith("norm.weight")
+
+
+def _check_hyperparameters(betas, eps, weight_decay, clip_norm):
+    """ValueError naming the first of AdamW's hyperparameters out of range:
+    NaN or infinity pass a plain `eps <= 0` test and then turn every weight
+    into NaN (or, for clip_norm, silently disable clipping)."""
+    if not (isinstance(betas, (tuple, list)) and len(betas) == 2 and all(_is_real(b) and 0 <= b < 1 for b in betas)):
+        raise ValueError(f"AdamW: betas must be two numbers in [0, 1), got {betas!r}")
+    if not _positive(eps):
+        raise ValueError(f"AdamW: eps must be a finite number > 0, got {eps!r}")
+    if not (_is_real(weight_decay) and math.isfinite(weight_decay) and weight_decay >= 0):
+        raise ValueError(f"AdamW: weight_decay must be a finite number >= 0, got {weight_decay!r}")
+    if clip_norm is not None and not _positive(clip_norm):
+        raise ValueError(f"AdamW: clip_norm must be a finite number > 0, or None (no clipping), got {clip_norm!r}")
+
+
+def _real_array(what: str, value) -> np.ndarray:
+    """`value` as float32, refusing what the conversion would silently
+    change: complex values (the imaginary part dropped), objects, strings."""
+    a = np.asarray(value)
+    if a.dtype.kind not in "fiu":
+        raise ValueError(f"{what} must hold real numbers, got dtype {a.dtype}")
+    return a.astype(np.float32, copy=False)
 
 
 class AdamW:
@@ -131,16 +177,18 @@ class AdamW:
                  clip_norm=1.0, moment_dtype="bf16", no_decay=default_no_decay):
         if moment_dtype not in MOMENT_DTYPES:
             raise ValueError(f"AdamW: moment_dtype must be one of {', '.join(MOMENT_DTYPES)}, got {moment_dtype!r}")
+        _check_hyperparameters(betas, eps, weight_decay, clip_norm)
         b1, b2 = betas
-        if not (0 <= b1 < 1 and 0 <= b2 < 1):
-            raise ValueError(f"AdamW: betas must be in [0, 1), got {betas}")
-        if eps <= 0 or weight_decay < 0 or (clip_norm is not None and clip_norm <= 0):
-            raise ValueError(f"AdamW: need eps > 0, weight_decay >= 0, clip_norm > 0 or None; got "
-                             f"eps={eps}, weight_decay={weight_decay}, clip_norm={clip_norm}")
+        if not isinstance(params, dict):
+            raise TypeError(f"AdamW: params must be a dict of name -> float32 array, got {type(params).__name__}")
         for k, p in params.items():
-            if p.dtype != np.float32:
-                raise ValueError(f"AdamW: master weight {k} must be float32, got {p.dtype}")
-        self.schedule = schedule if callable(schedule) else (lambda step, lr=float(schedule): lr)
+            if not isinstance(p, np.ndarray) or p.dtype != np.float32:
+                got = p.dtype if isinstance(p, np.ndarray) else type(p).__name__
+                raise ValueError(f"AdamW: master weight {k} must be a float32 NumPy array, got {got}")
+        if callable(schedule):
+            self.schedule = schedule
+        else:
+            self.schedule = (lambda step, lr=_args.learning_rate(schedule): lr)
         self.beta1, self.beta2 = np.float32(b1), np.float32(b2)
         self.eps, self.weight_decay, self.clip_norm = np.float32(eps), float(weight_decay), clip_norm
         self.moment_dtype = moment_dtype
@@ -151,6 +199,15 @@ class AdamW:
         self.t = 0
         self.last_lr = None
         self.last_grad_norm = None
+
+    def _learning_rate(self) -> float:
+        """The schedule's rate for this step: a finite number >= 0 (a NaN
+        turns every weight into NaN, a negative rate ascends the loss)."""
+        lr = self.schedule(self.t)
+        if not _is_real(lr) or not (math.isfinite(lr) and lr >= 0):
+            raise ValueError(f"AdamW.step: the schedule gave learning rate {lr!r} at step {self.t}; "
+                             "expected a finite number >= 0")
+        return float(lr)
 
     def _round(self, x):
         return round_bf16(x) if self.moment_dtype == "bf16" else x
@@ -165,12 +222,12 @@ class AdamW:
         for k, g in grads.items():
             if g.shape != self.params[k].shape:
                 raise ValueError(f"AdamW.step: gradient {k} has shape {g.shape}, the weight {self.params[k].shape}")
-        grads = {k: np.asarray(g, dtype=np.float32) for k, g in grads.items()}
+        grads = {k: _real_array(f"AdamW.step: gradient {k}", g) for k, g in grads.items()}
         if self.clip_norm is not None:
             grads, self.last_grad_norm = clip_by_global_norm(grads, self.clip_norm)
         else:
-            self.last_grad_norm = global_norm(grads)
-        lr = float(self.schedule(self.t))
+            self.last_grad_norm = _finite_norm(grads, "AdamW.step")
+        lr = self._learning_rate()
         self.t += 1
         self.last_lr = lr
         b1, b2 = self.beta1, self.beta2
