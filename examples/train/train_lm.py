@@ -37,6 +37,7 @@ Prints the table of docs/training.md; --json writes everything measured,
 
 import argparse
 import json
+import math
 import os
 import platform
 import subprocess
@@ -99,13 +100,69 @@ def parse_args(argv=None):
     args = ap.parse_args(argv)
     if not args.corpus and not args.from_json:
         ap.error("--corpus is required (or --from-json)")
-    args.runs = [r.strip() for r in args.runs.split(",") if r.strip()]
-    bad = [r for r in args.runs if r not in RUN_SPECS]
-    if bad:
-        ap.error(f"unknown run(s) {', '.join(bad)}; expected {', '.join(RUN_SPECS)}")
+    args.runs = _parse_runs(ap, args.runs)
+    _check_numbers(ap, args)
     if not args.intermediate:
         args.intermediate = max(128, int(round(args.hidden * 8 / 3 / 128)) * 128)
+    try:
+        model_config(args)
+    except ValueError as err:
+        ap.error(f"the model's sizes (--layers, --hidden, --heads, --intermediate, --seq): {err}")
+    for option, path in (("--json", args.json), ("--png", args.png)):
+        problem = _unwritable(path)
+        if problem:  # checked now: a run can train for hours before its first write
+            ap.error(f"{option} {path}: {problem}")
     return args
+
+
+def _parse_runs(ap, text):
+    """--runs as a list: known names, each once, at least one."""
+    runs = [r.strip() for r in text.split(",") if r.strip()]
+    if not runs:
+        ap.error(f"--runs names no run ({text!r}); expected a comma-separated list of {', '.join(RUN_SPECS)}")
+    bad = [r for r in runs if r not in RUN_SPECS]
+    if bad:
+        ap.error(f"unknown run(s) {', '.join(bad)}; expected {', '.join(RUN_SPECS)}")
+    twice = sorted({r for r in runs if runs.count(r) > 1})
+    if twice:
+        ap.error(f"--runs names {', '.join(twice)} more than once")
+    return runs
+
+
+#: Integer options -> the least value each takes (--intermediate 0: 8/3 hidden).
+MIN_INT = {"steps": 1, "seed": 0, "layers": 1, "hidden": 1, "heads": 1, "intermediate": 0, "seq": 1, "batch": 1,
+           "warmup": 0, "eval_every": 1, "eval_batches": 1, "profile_repeats": 1}
+#: Float options -> (the least value, whether it is excluded), all finite.
+MIN_FLOAT = {"lr": (0.0, True), "min_lr": (0.0, False), "weight_decay": (0.0, False), "clip": (0.0, True)}
+
+
+def _check_numbers(ap, args):
+    """Every numeric option within its range (argparse checks only the
+    type): a zero batch or evaluation interval divides by zero, zero
+    validation batches average nothing (NaN), zero timing repeats time
+    nothing, and a NaN or negative rate poisons or reverses every update."""
+    for name, low in MIN_INT.items():
+        if getattr(args, name) < low:
+            ap.error(f"--{name.replace('_', '-')} must be an integer >= {low}, got {getattr(args, name)}")
+    for name, (low, open_) in MIN_FLOAT.items():
+        v = getattr(args, name)
+        if not math.isfinite(v) or v < low or (open_ and v == low):
+            ap.error(f"--{name.replace('_', '-')} must be a finite number {'>' if open_ else '>='} {low:g}, got {v}")
+
+
+def _unwritable(path):
+    """Why `path` cannot be written, or None (also None without a path):
+    its folder is missing or not writable, or it is a folder itself."""
+    if not path:
+        return None
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        return "is a directory"
+    if not os.path.isdir(folder):
+        return f"the directory {folder} does not exist"
+    if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+        return "is not writable"
+    return None
 
 
 def model_config(args):
@@ -231,6 +288,8 @@ def fp8_ops(report):
 
 
 def _best_of(fn, repeats):
+    if repeats < 1:
+        raise ValueError(f"repeats must be >= 1 (timings of which the best is taken), got {repeats}")
     fn()  # compile (cached per shape) and warm up
     best = float("inf")
     for _ in range(repeats):
@@ -290,14 +349,25 @@ def fp8_op_seconds(report, repeats=3, seed=0, emulate_accumulator=None):
 
 def time_split(model, batch, step_s, repeats, options=None):
     """The median step time split into FP8 GEMMs, quantize/requantize and
-    the rest (the step minus the two; see fp8_op_seconds)."""
+    the rest (the step minus the two; see fp8_op_seconds). On a loaded
+    machine the ops timed alone can add up to more than the median step:
+    then `other_s` is 0, not negative, and `ops_exceed_step` is set."""
     med = float(np.median(step_s[1:] or step_s))
     if model.policy in ("f32", "bf16"):
         return dict(step_s=med, fp8_gemm_s=0.0, quantize_s=0.0, other_s=med, fp8_ops={})
     model.compiled(batch)  # the step that ran (cached): sets model.report
     options = options or {}
     gemm, quant, counts = fp8_op_seconds(model.report, repeats, emulate_accumulator=options.get("accumulator_bits"))
-    return dict(step_s=med, fp8_gemm_s=gemm, quantize_s=quant, other_s=med - gemm - quant, fp8_ops=counts)
+    return split_step(med, gemm, quant, counts)
+
+
+def split_step(step_s, gemm_s, quantize_s, counts):
+    """The time split of a step of `step_s` seconds whose FP8 GEMMs and
+    quantizations took `gemm_s` and `quantize_s` timed alone: "other" is
+    what remains, at least 0 (flagged when the ops exceed the step)."""
+    other = step_s - gemm_s - quantize_s
+    return dict(step_s=step_s, fp8_gemm_s=gemm_s, quantize_s=quantize_s, other_s=max(0.0, other),
+                ops_exceed_step=other < 0, fp8_ops=counts)
 
 
 # ---------------------------------------------------------------------------
@@ -463,6 +533,86 @@ def modelled_table(m):
 # ---------------------------------------------------------------------------
 
 
+#: What --from-json reads of each run of a --json file, and its kind.
+RUN_FIELDS = {"final_val_loss": "number", "final_train_loss": "number", "tokens_per_s": "number",
+              "val_loss": "list of [step, loss]", "train_loss": "list of numbers", "time_split": "object"}
+#: The arguments of the run that the merge and the plot read.
+ARGS_READ = ("steps", "layers", "hidden", "batch", "seq")
+TIME_SPLIT_FIELDS = ("step_s", "fp8_gemm_s", "quantize_s", "other_s")
+#: What the table of the modelled H200 step reads.
+MODELLED_FIELDS = ("hidden", "heads", "intermediate", "vocab", "tokens", "chip", "rows", "quantize_us",
+                   "linear_fp8_us", "linear_bf16_us", "layer_fp8_us", "layer_bf16_us", "layers", "model_fp8_us",
+                   "model_bf16_us")
+
+
+def _is_number(x):
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+def _field_problem(value, kind):
+    """Why `value` is not of `kind` (RUN_FIELDS), or None."""
+    if kind == "number":
+        ok = _is_number(value)
+    elif kind == "list of numbers":
+        ok = isinstance(value, list) and all(_is_number(x) for x in value)
+    elif kind == "list of [step, loss]":
+        ok = isinstance(value, list) and len(value) > 0 and all(
+            isinstance(x, list) and len(x) == 2 and all(_is_number(y) for y in x) for x in value)
+    else:
+        ok = isinstance(value, dict) and all(_is_number(value.get(k)) for k in TIME_SPLIT_FIELDS)
+    return None if ok else f"is not a {kind}" + (f" with {', '.join(TIME_SPLIT_FIELDS)}" if kind == "object" else "")
+
+
+def _result_problem(result):
+    """Why `result` (a parsed --json file) is not what train_lm.py --json
+    writes, or None."""
+    if not isinstance(result, dict):
+        return f"holds a JSON {type(result).__name__}, not an object"
+    for key in ("args", "runs"):
+        if not isinstance(result.get(key), dict):
+            return f"has no object {key!r}"
+    if not result["runs"]:
+        return "has no runs"
+    seed = result.get("seed", result["args"].get("seed"))
+    if not (isinstance(seed, int) and not isinstance(seed, bool)):
+        return "has no integer 'seed'"
+    for key in ARGS_READ:
+        if not (isinstance(result["args"].get(key), int) and not isinstance(result["args"][key], bool)):
+            return f"has no integer 'args.{key}'"
+    for name, run in result["runs"].items():
+        if name not in RUN_SPECS:
+            return f"has a run {name!r} this script does not know (expected {', '.join(RUN_SPECS)})"
+        if not isinstance(run, dict):
+            return f"run {name!r} is not an object"
+        for field, kind in RUN_FIELDS.items():
+            if field not in run:
+                return f"run {name!r} has no {field!r}"
+            problem = _field_problem(run[field], kind)
+            if problem:
+                return f"run {name!r}: {field!r} {problem}"
+    modelled = result.get("modelled_h200")
+    if modelled is not None and not (isinstance(modelled, dict) and all(k in modelled for k in MODELLED_FIELDS)):
+        return "'modelled_h200' lacks some of " + ", ".join(MODELLED_FIELDS)
+    return None
+
+
+def load_result(path):
+    """One --json file for --from-json; SystemExit naming the file when it
+    cannot be read, is not JSON, or is not what train_lm.py --json
+    writes."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            result = json.load(f)
+    except OSError as err:
+        raise SystemExit(f"--from-json {path}: cannot read it ({err.strerror or err})") from None
+    except (UnicodeDecodeError, ValueError) as err:
+        raise SystemExit(f"--from-json {path}: not a JSON file ({err})") from None
+    problem = _result_problem(result)
+    if problem:
+        raise SystemExit(f"--from-json {path}: not a file train_lm.py --json writes: it {problem}")
+    return result
+
+
 def relative_errors(runs):
     """|L - L_bf16| / L_bf16 of each run's final and of each validation
     loss, when the bf16 run is there."""
@@ -615,12 +765,18 @@ def run_all(args, log=print, measure=True, after_run=None):
 def table(result):
     rows = ["| run | final val loss | rel. err. vs bf16 | final train loss (last 50) | tokens/s | step ms: FP8 GEMMs / quantize / other |",
             "|---|---|---|---|---|---|"]
+    exceeded = False
     for name, r in result["runs"].items():
         s = r["time_split"]
+        mark = "*" if s.get("ops_exceed_step") else ""
+        exceeded = exceeded or bool(mark)
         rows.append(f"| {name} | {r['final_val_loss']:.4f} | {100 * r['rel_err_vs_bf16']:.3f} % | "
                     f"{r['final_train_loss']:.4f} | {r['tokens_per_s']:.0f} | "
                     f"{1e3 * s['step_s']:.1f}: {1e3 * s['fp8_gemm_s']:.1f} / {1e3 * s['quantize_s']:.1f} / "
-                    f"{1e3 * s['other_s']:.1f} |")
+                    f"{1e3 * max(0.0, s['other_s']):.1f}{mark} |")
+    if exceeded:
+        rows += ["", "*: the FP8 ops timed alone took longer than the median step (a loaded machine): other is "
+                 "shown as 0."]
     return "\n".join(rows) + "\n"
 
 
@@ -716,11 +872,7 @@ def plot(result, path, args):
 def main(argv=None):
     args = parse_args(argv)
     if args.from_json:
-        results = []
-        for path in args.from_json:
-            with open(path, encoding="utf-8") as f:
-                results.append(json.load(f))
-        result = merge_seeds(results)
+        result = merge_seeds([load_result(path) for path in args.from_json])
         sys.stdout.write(table(result) + "\n" + seed_table(result) + "\n" + saved_table(result) + "\n" +
                          outlier_table(result) +
                          ("\n" + modelled_table(result["modelled_h200"]) if "modelled_h200" in result else ""))

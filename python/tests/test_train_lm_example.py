@@ -144,3 +144,40 @@ def test_seeds_table_pairs_each_run_with_its_seeds_bf16():
     with pytest.raises(SystemExit, match="seed 3 ran a different experiment"):
         ex.merge_seeds(files + [other])
     assert ex.seed_table(ex.merge_seeds(files[:2])) == ""  # one seed: no table
+
+
+def test_docs_modelled_table_is_what_the_script_prints():
+    """docs/training.md's "What the 2x peak buys" table and its per-layer
+    ratio are train_lm.py's modelled_table as the code prints it today (the
+    doc once kept a table of an older cost model: 1.32x where the code
+    printed 0.99x)."""
+    import os
+
+    ex = load_example("train_lm")
+    m = ex.modelled_h200()
+    printed = ex.modelled_table(m).splitlines()
+    rows = [ln for ln in printed if ln.startswith("|")]
+    doc_path = os.path.join(os.path.dirname(__file__), "..", "..", "docs", "training.md")
+    with open(doc_path, encoding="utf-8") as f:
+        doc = f.read()
+    section = doc[doc.index("### What the 2x peak buys"):doc.index("## The three GEMMs of a linear")]
+    assert [ln for ln in section.splitlines() if ln.startswith("|")] == rows
+    lin = m["linear_bf16_us"] / (m["linear_fp8_us"] + m["quantize_us"])
+    assert f"**{lin:.2f}x**" in section
+    words = " ".join(section.split())
+    assert f"({m['model_fp8_us'] / 1e3:.1f} against {m['model_bf16_us'] / 1e3:.1f} ms" in words
+
+
+def test_json_written_is_read_back_by_from_json(tmp_path, capsys):
+    """What main writes with --json passes --from-json's checks (which
+    refuse files lacking what the tables read) and prints the same run
+    table."""
+    ex = load_example("train_lm")
+    path = str(tmp_path / "run.json")
+    assert ex.main(["--corpus", argparse.__file__, "--steps", "2", "--runs", "bf16", "--layers", "1",
+                    "--hidden", "128", "--heads", "2", "--intermediate", "256", "--seq", "32", "--batch", "4",
+                    "--eval-batches", "1", "--profile-repeats", "1", "--no-h200", "--json", path]) == 0
+    trained = capsys.readouterr().out
+    assert ex.main(["--from-json", path]) == 0
+    table = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("| bf16 |")]
+    assert len(table) == 1 and table[0] in trained.splitlines()
