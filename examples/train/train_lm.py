@@ -100,6 +100,9 @@ def parse_args(argv=None):
     args = ap.parse_args(argv)
     if not args.corpus and not args.from_json:
         ap.error("--corpus is required (or --from-json)")
+    missing = [p for p in args.corpus or () if not os.path.exists(p)]
+    if missing:
+        ap.error(f"--corpus: no such file or directory: {', '.join(missing)}")
     args.runs = _parse_runs(ap, args.runs)
     _check_numbers(ap, args)
     if not args.intermediate:

@@ -58,6 +58,11 @@ def test_bad_option_values(capsys, argv, message):
     assert message in _error(capsys, CORPUS + argv)
 
 
+def test_missing_corpus(capsys, tmp_path):
+    missing = str(tmp_path / "absent")
+    assert f"--corpus: no such file or directory: {missing}" in _error(capsys, ["--corpus", missing])
+
+
 def test_json_into_a_missing_directory_fails_before_training(capsys, tmp_path, monkeypatch):
     """--json (and --png) into a directory that does not exist: an error
     when the arguments are parsed, not when the first run has trained."""

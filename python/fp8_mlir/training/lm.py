@@ -171,7 +171,8 @@ class LanguageModel:
     §3.3.2); `promote_interval="none"`: no FP32 promotion, the accumulator
     runs over the whole K (fp8-pipeline's `promotion=none`: each GEMM's
     promote_interval is its own K; needs a policy whose scale blocks span
-    the whole K: per-tensor, rowwise); `threads=N` for the FP8 kernels.
+    the whole K: per-tensor, rowwise); `threads=N` for the FP8 kernels (an
+    integer in [0, MAX_THREADS]: 1 sequential, 0 OpenMP's default).
 
     `dtype`: the element type of the graph, "f32" or "f64" (f64 with
     policy "f32" only: the oracle of the gradient checks).
