@@ -241,6 +241,8 @@ def test_adamw_rejects_weights_and_gradients_it_would_convert_silently():
     opt = optim.AdamW({"w": np.ones(2, np.float32)}, 1e-3, clip_norm=None)
     with pytest.raises(ValueError, match="gradient w must hold real numbers"):
         opt.step({"w": np.array([1 + 1j, 2], np.complex64)})  # the imaginary part would be dropped
+    with pytest.raises(ValueError, match="gradient w has shape"):
+        opt.step({"w": [1.0, 2.0, 3.0]})  # a list: checked as an array (was AttributeError: no .shape)
     with pytest.raises(FloatingPointError, match="w"):  # no clipping: NaN would reach every weight
         opt.step({"w": np.array([np.nan, 1], np.float32)})
     assert opt.params["w"].tolist() == [1.0, 1.0] and opt.t == 0

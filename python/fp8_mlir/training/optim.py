@@ -219,10 +219,10 @@ class AdamW:
             missing, extra = set(self.params) - set(grads), set(grads) - set(self.params)
             raise ValueError(f"AdamW.step: gradients do not match the parameters (missing: "
                              f"{sorted(missing)}, unexpected: {sorted(extra)})")
+        grads = {k: _real_array(f"AdamW.step: gradient {k}", g) for k, g in grads.items()}
         for k, g in grads.items():
             if g.shape != self.params[k].shape:
                 raise ValueError(f"AdamW.step: gradient {k} has shape {g.shape}, the weight {self.params[k].shape}")
-        grads = {k: _real_array(f"AdamW.step: gradient {k}", g) for k, g in grads.items()}
         if self.clip_norm is not None:
             grads, self.last_grad_norm = clip_by_global_norm(grads, self.clip_norm)
         else:
