@@ -158,7 +158,9 @@ public:
   /// Runs the CTAs of `cluster` (each constructed with it) to completion
   /// under one scheduler: each step picks a random CTA that can make
   /// progress, then lands one of its copies or runs one of its threads
-  /// (as run() does for one CTA); false with `report` set on a fault.
+  /// (as run() does for one CTA); under lockstep the CTAs that can make
+  /// progress run a round each (lockstepRound) in rank order. False with
+  /// `report` set on a fault.
   static bool runCluster(Cluster &cluster, std::mt19937_64 &rng,
                          std::string &report);
   /// Joins `cluster` as rank `rank` (before running; every CTA joins one,
