@@ -158,7 +158,9 @@ public:
   /// Runs the CTAs of `cluster` (each constructed with it) to completion
   /// under one scheduler: each step picks a random CTA that can make
   /// progress, then lands one of its copies or runs one of its threads
-  /// (as run() does for one CTA); false with `report` set on a fault.
+  /// (as run() does for one CTA); under lockstep the CTAs that can make
+  /// progress run a round each (lockstepRound) in rank order. False with
+  /// `report` set on a fault.
   static bool runCluster(Cluster &cluster, std::mt19937_64 &rng,
                          std::string &report);
   /// Joins `cluster` as rank `rank` (before running; every CTA joins one,
@@ -191,11 +193,14 @@ private:
   std::vector<uint8_t> localArena, localInit; // threads' local frames
   // Shared-memory races between threads: per byte, the last thread (+1; 0:
   // none, or a TMA copy) that stored / loaded it and the synchronisation
-  // epoch it did so in. The epoch advances at every barrier0, named
+  // epoch it did so in, and another thread that loaded it in that epoch
+  // (otherLoader, 0: none). The epoch advances at every barrier0, named
   // barrier, bar.warp.sync and mbarrier phase completion (conservative: any of
   // them may order the accesses), so an access racing one of another thread in
-  // the same epoch is reported (SharedMemory.cpp).
-  std::vector<uint16_t> storer, loader;
+  // the same epoch is reported (SharedMemory.cpp): a load after another
+  // thread's store, a store after another thread's store or load, whatever
+  // the order of the accesses inside the epoch.
+  std::vector<uint16_t> storer, loader, otherLoader;
   std::vector<uint32_t> storeEpoch, loadEpoch;
   uint32_t syncEpoch = 1;
   std::vector<int64_t> tagArena;
@@ -238,6 +243,10 @@ private:
   /// One scheduler step (a copy lands or a thread runs); false when the CTA
   /// has nothing to do (no runnable thread, no copy in flight).
   bool schedule();
+  /// Options::lockstep in a cluster: this CTA's turn, one round (each
+  /// runnable thread one instruction, the woken ones included, copies that
+  /// land in between).
+  void lockstepRound();
   void wake(uint32_t t);
   /// llvm.return: the thread exits.
   Flow exit(Thread &t);
@@ -278,6 +287,11 @@ private:
   /// threads' accesses since the last synchronisation (a race is a fault).
   void checkSharedRace(const Thread &t, uint32_t addr, uint32_t bytes,
                        bool isLoad);
+  /// The thread (+1) whose access of byte `b` in this epoch a load or store
+  /// (`isLoad`) of thread `me` (+1) races with, 0 if none; `loaded`: that
+  /// access was a load.
+  uint16_t racingThread(uint32_t b, uint16_t me, bool isLoad,
+                        bool &loaded) const;
   /// A write to [lo, hi) must not hit shared memory that a wgmma of this
   /// CTA still reads (issued, not yet covered by a wgmma.wait_group).
   void checkNoPendingWgmma(const Thread *t, int32_t inst, uint32_t lo,

@@ -36,6 +36,7 @@ CtaRun::CtaRun(const Program &p, Device &dev, const LaunchDims &dims,
   localArena.assign(size_t(p.localBytes) * n, 0);
   storer.assign(smemEnd, 0);
   loader.assign(smemEnd, 0);
+  otherLoader.assign(smemEnd, 0);
   storeEpoch.assign(smemEnd, 0);
   loadEpoch.assign(smemEnd, 0);
   localInit.assign(size_t(p.localBytes) * n, 0);
@@ -195,6 +196,18 @@ bool CtaRun::schedule() {
   return true;
 }
 
+void CtaRun::lockstepRound() {
+  // A round starts at slot 0 (a copy landing first leaves it there) and
+  // ends when the last slot ran. Bounded: threads that wake each other
+  // could extend a round for ever and starve the cluster's other CTAs.
+  if (lockstepNext >= runnable.size())
+    lockstepNext = 0;
+  for (uint64_t steps = 0; steps < 4 * uint64_t(nthreads) + tmas.size();
+       ++steps)
+    if (!schedule() || lockstepNext >= runnable.size())
+      return;
+}
+
 bool CtaRun::run(std::string &out) {
   try {
     while (schedule())
@@ -210,9 +223,10 @@ bool CtaRun::run(std::string &out) {
 
 bool CtaRun::runCluster(Cluster &c, std::mt19937_64 &rng, std::string &out) {
   std::vector<CtaRun *> busy;
-  // Lockstep: the CTAs of the cluster take turns too.
+  // Lockstep: the CTAs of the cluster take turns too, a whole round each
+  // (one step per CTA would run the threads of a CTA with fewer runnable
+  // threads, e.g. after one exited, ahead of the others').
   const bool lockstep = !c.ctas.empty() && c.ctas.front()->opt.lockstep;
-  size_t turn = 0;
   try {
     while (true) {
       busy.clear();
@@ -221,7 +235,12 @@ bool CtaRun::runCluster(Cluster &c, std::mt19937_64 &rng, std::string &out) {
           busy.push_back(cta);
       if (busy.empty())
         break;
-      busy[lockstep ? turn++ % busy.size() : rng() % busy.size()]->schedule();
+      if (!lockstep) {
+        busy[rng() % busy.size()]->schedule();
+        continue;
+      }
+      for (CtaRun *cta : busy)
+        cta->lockstepRound();
     }
     if (c.live != 0) {
       std::ostringstream os;

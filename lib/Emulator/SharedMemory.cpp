@@ -46,30 +46,53 @@ void CtaRun::checkInitialised(const Thread *t, int32_t inst, uint32_t addr,
     }
 }
 
+uint16_t CtaRun::racingThread(uint32_t b, uint16_t me, bool isLoad,
+                              bool &loaded) const {
+  auto now = [&](uint32_t epoch) { return epoch == syncEpoch; };
+  // A store or a load races with another thread's store of this epoch.
+  loaded = false;
+  if (storer[b] && storer[b] != me && now(storeEpoch[b]))
+    return storer[b];
+  if (isLoad || !now(loadEpoch[b]))
+    return 0;
+  // A store races with another thread's load of this epoch: the last loader,
+  // or when that is this thread, the other one recorded (whichever order the
+  // loads ran in).
+  loaded = true;
+  return loader[b] != me ? loader[b] : otherLoader[b];
+}
+
 void CtaRun::checkSharedRace(const Thread &t, uint32_t addr, uint32_t bytes,
                              bool isLoad) {
   const uint16_t me = static_cast<uint16_t>(t.tid + 1);
   for (uint32_t b = addr; b < addr + bytes; ++b) {
-    uint16_t other = isLoad ? storer[b] : loader[b];
-    uint32_t when = isLoad ? storeEpoch[b] : loadEpoch[b];
-    if (other && other != me && when == syncEpoch) {
+    bool loaded;
+    if (uint16_t other = racingThread(b, me, isLoad, loaded)) {
       std::ostringstream os;
       os << "shared-memory race: thread " << t.tid
          << (isLoad ? " loads" : " stores") << " 0x" << std::hex << b
          << std::dec << ", which thread " << other - 1
-         << (isLoad ? " stored" : " loaded")
+         << (loaded ? " loaded" : " stored")
          << " with no barrier or mbarrier phase between the two";
       // Continued: the access happens in the order the scheduler chose.
       softFault(&t, t.pc, os.str());
       break;
     }
   }
-  if (isLoad) {
-    std::fill(&loader[addr], &loader[addr] + bytes, me);
-    std::fill(&loadEpoch[addr], &loadEpoch[addr] + bytes, syncEpoch);
-  } else {
+  if (!isLoad) {
     std::fill(&storer[addr], &storer[addr] + bytes, me);
     std::fill(&storeEpoch[addr], &storeEpoch[addr] + bytes, syncEpoch);
+    return;
+  }
+  for (uint32_t b = addr; b < addr + bytes; ++b) {
+    // Keep a second loader of the epoch: a later store by either thread
+    // races with the other's load.
+    if (loadEpoch[b] != syncEpoch)
+      otherLoader[b] = 0;
+    else if (loader[b] != me)
+      otherLoader[b] = loader[b];
+    loader[b] = me;
+    loadEpoch[b] = syncEpoch;
   }
 }
 

@@ -166,9 +166,11 @@ struct Options {
   /// when it does not block earlier.
   uint32_t maxQuantum = 64;
   /// Lockstep instead: the runnable threads of a CTA take one instruction
-  /// each in turn (round robin), the schedule closest to warps issuing in
-  /// step. A race stays a race (the race check does not depend on the
-  /// schedule); with continueOnFault, a racy read then sees what the
+  /// each in turn (round robin; one that blocks or exits leaves the others
+  /// in step; the CTAs of a cluster take whole rounds in turn), the
+  /// schedule closest to warps issuing in step. A race stays a race (inside
+  /// a synchronisation epoch the race check does not depend on the order of
+  /// the accesses); with continueOnFault, a racy read then sees what the
   /// hardware most likely saw, e.g. stores that the other warps issued at
   /// the same point of the same straight-line code (upstream's sm90 GEMM
   /// tests, docs/gpu-kernel.md). FP8_EMU_SCHEDULE=lockstep sets it in
