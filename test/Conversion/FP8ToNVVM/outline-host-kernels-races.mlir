@@ -29,7 +29,7 @@ func.func @sliding(%src: memref<16x8xf32>, %acc: memref<24xf32>) {
 }
 
 // CHECK-LABEL: func.func @sliding(
-// CHECK: gpu.launch_func @fp8_host_kernels::@sliding_loop blocks in (%c1{{[_0-9]*}}, %c1{{[_0-9]*}}, %c1{{[_0-9]*}}) threads in (%c1{{[_0-9]*}}, %c1{{[_0-9]*}}, %c1{{[_0-9]*}})
+// CHECK: gpu.launch_func @fp8_host_kernels::@sliding_loop blocks in (%c1{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}) threads in (%c1{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}})
 // CHECK: gpu.func @sliding_loop(
 // CHECK-SAME: known_block_size = array<i32: 1, 1, 1>
 // CHECK-NOT: scf.if
@@ -60,7 +60,7 @@ func.func @sliding_outer(%src: memref<16x8xf32>, %acc: memref<32xf32>) {
 }
 
 // CHECK-LABEL: func.func @sliding_outer(
-// CHECK: gpu.launch_func @fp8_host_kernels::@sliding_outer_loop blocks in (%c1{{[_0-9]*}}, %c1{{[_0-9]*}}, %c1{{[_0-9]*}}) threads in (%c1{{[_0-9]*}}, %c1{{[_0-9]*}}, %c1{{[_0-9]*}})
+// CHECK: gpu.launch_func @fp8_host_kernels::@sliding_outer_loop blocks in (%c1{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}) threads in (%c1{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}})
 
 // -----
 
@@ -91,7 +91,7 @@ func.func @fixed_columns(%ids: memref<16xi64>, %src: memref<16x8xf32>, %table: m
 }
 
 // CHECK-LABEL: func.func @fixed_columns(
-// CHECK: gpu.launch_func @fp8_host_kernels::@fixed_columns_loop blocks in (%c1{{[_0-9]*}}, %c1{{[_0-9]*}}, %c1{{[_0-9]*}}) threads in (%c8{{[_0-9]*}}, %c1{{[_0-9]*}}, %c1{{[_0-9]*}})
+// CHECK: gpu.launch_func @fp8_host_kernels::@fixed_columns_loop blocks in (%c1{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}) threads in (%c8{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}})
 
 // -----
 
@@ -115,7 +115,7 @@ func.func @projected(%src: memref<4x2x8xf32>, %acc: memref<2xf32>) {
 }
 
 // CHECK-LABEL: func.func @projected(
-// CHECK: gpu.launch_func @fp8_host_kernels::@projected_loop blocks in (%c1{{[_0-9]*}}, %c1{{[_0-9]*}}, %c1{{[_0-9]*}}) threads in (%c1{{[_0-9]*}}, %c1{{[_0-9]*}}, %c1{{[_0-9]*}})
+// CHECK: gpu.launch_func @fp8_host_kernels::@projected_loop blocks in (%c1{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}) threads in (%c1{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}})
 
 // -----
 
@@ -142,4 +142,4 @@ func.func @aliased(%a: memref<8xf32>, %b: memref<16xf32>, %c: memref<8xf32>) {
 // CHECK-LABEL: func.func @aliased(
 // CHECK: linalg.generic
 // CHECK: linalg.add ins(%{{.*}}, %{{.*}} : memref<8xf32, strided<[1]>>, memref<8xf32>)
-// CHECK: gpu.launch_func @fp8_host_kernels::@aliased_add blocks in (%c1{{[_0-9]*}}, %c1{{[_0-9]*}}, %c1{{[_0-9]*}}) threads in (%c8{{[_0-9]*}}, %c1{{[_0-9]*}}, %c1{{[_0-9]*}}) args(%{{.*}} : memref<8xf32>, %{{.*}} : memref<8xf32>)
+// CHECK: gpu.launch_func @fp8_host_kernels::@aliased_add blocks in (%c1{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}) threads in (%c8{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}) args(%{{.*}} : memref<8xf32>, %{{.*}} : memref<8xf32>)
