@@ -128,6 +128,17 @@ struct FP8LowerToNVVMPass
     else
       return emitError(loc) << "fp8-lower-to-nvvm: option swap-ab='" << swap
                             << "' is invalid (expected auto, always or never)";
+    // The swapped kernel's B is the activation, which no cluster shares
+    // (#fp8.gemm_kernel's verifier): a cluster would be dropped silently.
+    if (cluster > 1 && overrides.swapAB == SwapAB::always)
+      return emitError(loc)
+             << "fp8-lower-to-nvvm: options cluster="
+             << static_cast<int64_t>(cluster)
+             << " and swap-ab=always contradict: a swap-AB kernel has no "
+                "cluster (the CTAs of a cluster share the B tile, and the "
+                "swapped kernel's B is the activation); give cluster=0 or 1 "
+                "with swap-ab=always, or swap-ab=auto or never with cluster="
+             << static_cast<int64_t>(cluster);
     return parseKernelConfigOptions(loc, "fp8-lower-to-nvvm", config, device,
                                     modelChip, autoConfig);
   }

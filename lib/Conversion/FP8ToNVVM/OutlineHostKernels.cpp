@@ -39,6 +39,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -47,6 +48,7 @@
 #include "mlir/Transforms/RegionUtils.h"
 
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallBitVector.h"
 
 #include <optional>
 
@@ -193,6 +195,28 @@ bool hasParallelOrReductionIterators(linalg::LinalgOp op) {
   });
 }
 
+/// Why an input of `op` would race with its outputs in a kernel (empty
+/// when none does): an input of an output's buffer must be that output,
+/// read through its indexing map, so that each thread reads only the
+/// element it writes (an in-place update). Under another map or view
+/// (`ins(%a : (d0) -> (7 - d0)) outs(%a)`) a thread would read an element
+/// another thread writes, in no order; the host reads it in its loop's.
+std::string whyAliasedInput(linalg::LinalgOp op) {
+  for (OpOperand *in : op.getDpsInputOperands()) {
+    if (!isa<MemRefType>(in->get().getType()))
+      continue;
+    Value root = fp8::getRootBuffer(in->get());
+    for (OpOperand &init : op.getDpsInitsMutable())
+      if (fp8::getRootBuffer(init.get()) == root &&
+          (in->get() != init.get() ||
+           op.getMatchingIndexingMap(in) != op.getMatchingIndexingMap(&init)))
+        return "an input reads a buffer an output writes, not element for "
+               "element (another view or indexing map: threads would race "
+               "with the host's order)";
+  }
+  return "";
+}
+
 /// Why `op` cannot become a kernel (empty when it can).
 std::string whyHost(linalg::LinalgOp op) {
   if (!op.hasPureBufferSemantics())
@@ -224,6 +248,9 @@ std::string whyHost(linalg::LinalgOp op) {
   }
   if (!hasParallelOrReductionIterators(op))
     return "an iterator is neither parallel nor a reduction";
+  std::string aliased = whyAliasedInput(op);
+  if (!aliased.empty())
+    return aliased;
   for (Operation &inner : op.getBlock()->getOperations()) {
     std::string why;
     inner.walk([&](Operation *nested) {
@@ -338,6 +365,49 @@ std::string whyHostLoop(scf::ForOp loop) {
   return "";
 }
 
+/// Whether the view `out` of a buffer, written in each iteration of `loop`
+/// by threads that each own one of its elements, gives every thread the
+/// same elements of the buffer in every iteration, so that no two threads
+/// ever touch one element: along each dimension of more than one element
+/// (the ones that tell threads apart) every memref.subview between `out`
+/// and the buffer has an offset the iterations share and a nonzero stride.
+/// A view sliding along such a dimension (`subview %acc[%i] [8] [1]`) would
+/// hand a thread's element to its neighbour in the next iteration: an
+/// unsynchronized read-add-write. Along the others the offset may vary per
+/// iteration (the embedding gradient's row at each token's id).
+bool keepsThreadElements(Value out, scf::ForOp loop) {
+  auto outTy = cast<MemRefType>(out.getType());
+  // Per dimension of the current view: whether threads differ along it.
+  SmallVector<bool> threaded;
+  for (int64_t size : outTy.getShape())
+    threaded.push_back(size != 1);
+  for (Value v = out;;) {
+    auto sub = v.getDefiningOp<memref::SubViewOp>();
+    if (!sub)
+      // A buffer, or a view the iterations share: fixed from here on.
+      return loop.isDefinedOutsideOfLoop(v);
+    llvm::SmallBitVector dropped = sub.getDroppedDims();
+    SmallVector<OpFoldResult> offsets = sub.getMixedOffsets();
+    SmallVector<OpFoldResult> strides = sub.getMixedStrides();
+    SmallVector<bool> source;
+    unsigned resultDim = 0;
+    for (unsigned d = 0, e = offsets.size(); d < e; ++d) {
+      bool differs = !dropped.test(d) && threaded[resultDim++];
+      source.push_back(differs);
+      if (!differs)
+        continue;
+      std::optional<int64_t> stride = getConstantIntValue(strides[d]);
+      auto offset = dyn_cast<Value>(offsets[d]);
+      if (!stride || *stride == 0 ||
+          (offset && !loop.isDefinedOutsideOfLoop(offset) &&
+           !getConstantIntValue(offset)))
+        return false;
+    }
+    threaded = std::move(source);
+    v = sub.getSource();
+  }
+}
+
 /// The linalg op of the host loop `loop` (whyHostLoop) whose iterations the
 /// loop kernel's threads split, each thread running the whole loop for its
 /// own element (null: one thread runs the loop). Every element then
@@ -345,8 +415,10 @@ std::string whyHostLoop(scf::ForOp loop) {
 /// backward's threads over the hidden columns each add the tokens' rows in
 /// token order. It must be the loop body's only op with a region or a
 /// write, all its iterators parallel (static ranges, `total` of them), its
-/// one output indexed by a permutation (each element one thread's), and no
-/// buffer the loop reads outside that output element the output's.
+/// one output indexed by a permutation (each element one thread's) through
+/// views that keep each thread's elements across iterations
+/// (keepsThreadElements), and no buffer the loop reads outside that output
+/// element the output's.
 linalg::LinalgOp threadOp(scf::ForOp loop, int64_t &total) {
   linalg::LinalgOp split;
   for (Operation &op : loop.getBody()->without_terminator()) {
@@ -362,6 +434,8 @@ linalg::LinalgOp threadOp(scf::ForOp loop, int64_t &total) {
   if (!split || split.getNumDpsInits() != 1 ||
       split.getNumReductionLoops() != 0 ||
       !split.getMatchingIndexingMap(split.getDpsInitOperand(0)).isPermutation())
+    return {};
+  if (!keepsThreadElements(split.getDpsInitOperand(0)->get(), loop))
     return {};
   Value out = fp8::getRootBuffer(split.getDpsInitOperand(0)->get());
   for (OpOperand *in : split.getDpsInputOperands())

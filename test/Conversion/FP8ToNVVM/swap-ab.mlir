@@ -13,6 +13,11 @@
 // RUN: %if ptxas %{ FileCheck %s --check-prefix=PTXAS < %t.ptxas %}
 
 // OPTION: fp8-lower-to-nvvm: option swap-ab='sometimes' is invalid (expected auto, always or never)
+// A swapped kernel has no cluster: cluster=2 with swap-ab=always is an error
+// naming both (the cluster was dropped silently); cluster=1 is no cluster.
+// RUN: not fp8-opt %s -split-input-file -fp8-lower-to-nvvm="cluster=2 swap-ab=always" 2>&1 | FileCheck %s --check-prefix=CLUSTER
+// RUN: fp8-opt %s -split-input-file -fp8-lower-to-nvvm="config=fixed cluster=1 swap-ab=always" -o /dev/null
+// CLUSTER: fp8-lower-to-nvvm: options cluster=2 and swap-ab=always contradict: a swap-AB kernel has no cluster (the CTAs of a cluster share the B tile, and the swapped kernel's B is the activation); give cluster=0 or 1 with swap-ab=always, or swap-ab=auto or never with cluster=2
 
 // 16 x 300 x 400: the kernel is 300 x 16 x 400 with per-column B scales
 // (config=fixed: 128 x 128 tiles, so the B scales' columns are padded to

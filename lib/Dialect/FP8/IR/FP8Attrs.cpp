@@ -311,6 +311,16 @@ void PolicyAttr::print(AsmPrinter &printer) const {
   printer << ">";
 }
 
+/// Whether a policy keeping `keepHigh` high has FP8 GEMMs: a contraction
+/// of a role it does not keep high is FP8 (fp8-assign-precision), except
+/// `other` and `dispatch`, which stay high under every policy.
+static bool hasFP8Gemms(ArrayRef<Role> keepHigh) {
+  return llvm::any_of(kAllRoles, [&](Role r) {
+    return r != Role::other && r != Role::dispatch &&
+           !llvm::is_contained(keepHigh, r);
+  });
+}
+
 LogicalResult PolicyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  StringAttr name, Type format, Type gradFormat,
                                  ArrayRef<int64_t> activationBlock,
@@ -341,6 +351,16 @@ LogicalResult PolicyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
            << "policy promote_interval must be a positive multiple of 32 "
               "(the FP8 wgmma K) or ? (once per GEMM, at the end of K), got "
            << promoteInterval;
+  // Without FP8 GEMMs (the bf16 baseline) there is no promotion to turn
+  // off: the K-blocks below are fields no GEMM uses.
+  if (oncePerK && !hasFP8Gemms(keepHigh))
+    return emitError() << "policy promote_interval = ? (one promotion per "
+                          "GEMM, at the end of K) is for FP8 GEMMs, but "
+                          "keep_high holds every role a GEMM can be FP8 in: "
+                          "each GEMM stays in high precision, accumulating "
+                          "in FP32 without promotion intervals (the bf16 "
+                          "baseline); expected a policy with FP8 GEMMs and "
+                          "whole-K blocks (per-tensor, rowwise)";
   for (auto [what, block] : {std::pair{"activation_block", activationBlock},
                              std::pair{"weight_block", weightBlock}}) {
     if (block.size() != 2)

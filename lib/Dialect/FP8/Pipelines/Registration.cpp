@@ -7,6 +7,33 @@
 using namespace mlir;
 using namespace mlir::fp8;
 
+/// The host-side options given explicitly that another option turns off
+/// (empty when none): each would be dropped silently. Only options given
+/// in the text count: the defaults (resident, host-kernels) fit every host.
+static std::string
+explainHostOptionConflict(const FP8GPUPipelineOptions &options) {
+  StringRef host = options.host;
+  for (auto [name, given, value] :
+       {std::tuple{"resident", options.resident.hasValue(),
+                   bool(options.resident)},
+        std::tuple{"host-kernels", options.hostKernels.hasValue(),
+                   bool(options.hostKernels)}})
+    if (given && host != "llvm")
+      return (Twine("options host=") + host + " and " + name + "=" +
+              (value ? "true" : "false") +
+              " contradict: only host=llvm lowers the host program that " +
+              name + " is about; give host=llvm, or leave " + name + " out")
+          .str();
+  // The host kernels take device buffers only: the residency's.
+  if (options.hostKernels.hasValue() && options.hostKernels &&
+      !options.resident)
+    return "options host-kernels=true and resident=false contradict: the "
+           "host kernels need the residency (their launches take device "
+           "buffers only); give resident=true (the default) with "
+           "host-kernels=true, or host-kernels=false with resident=false";
+  return "";
+}
+
 void fp8::registerFP8GPUPipeline() {
   // Registered through registerPassPipeline (not PassPipelineRegistration)
   // so the options can be validated: upstream gpu-module-to-binary only
@@ -38,6 +65,9 @@ void fp8::registerFP8GPUPipeline() {
         if (!llvm::is_contained({"launch", "llvm", "none"}, host))
           return errorHandler("fp8-gpu-pipeline: option host='" + host +
                               "' is invalid (expected launch, llvm or none)");
+        std::string conflict = explainHostOptionConflict(options);
+        if (!conflict.empty())
+          return errorHandler("fp8-gpu-pipeline: " + conflict);
         buildFP8GPUPipeline(pm, options);
         return success();
       },

@@ -40,6 +40,8 @@ struct Row : ReportRow {
   Role roleKind = Role::other;
   std::optional<Precision> precisionKind;
   std::optional<GemmKind> gemmKind;
+  /// The element type the op computes in (getComputeElementType), if any.
+  Type computeType;
   Value aRoot, bRoot;
   std::optional<unsigned> gradOperand;
   Value savedRoot;
@@ -300,6 +302,7 @@ Row baseRow(Operation *op, RoleAttr role, StringRef fname,
   r.roleKind = role.getValue();
   if (auto p = op->getAttrOfType<PrecisionAttr>(FP8Dialect::kPrecisionAttrName))
     r.precisionKind = p.getValue();
+  r.computeType = getComputeElementType(op);
   if (auto s = op->getAttrOfType<StringAttr>(FP8Dialect::kReasonAttrName))
     r.reason = s.getValue().str();
   if (auto g = op->getAttrOfType<GemmKindAttr>(FP8Dialect::kGemmAttrName))
@@ -620,13 +623,27 @@ ReportPolicy describePolicy(PolicyAttr policy, bool fromModule) {
           text(policy.getHigh())};
 }
 
+/// The precision a row shows: FP8, or BF16 for an f32 contraction the
+/// precision pass casts to it (fp8-insert-quant), else the element type
+/// the op computes in: the pass's f32 and bf16 are also what it gives an
+/// f64, f16 or FP8-typed op kept in its own type, and an integer or complex
+/// op gets none.
+std::string precisionText(const Row &r) {
+  if (r.precisionKind == Precision::fp8 || !r.computeType ||
+      (r.precisionKind == Precision::bf16 && r.computeType.isF32()))
+    return r.precisionKind ? stringifyPrecision(*r.precisionKind).str() : "";
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << r.computeType;
+  return s;
+}
+
 /// The plain rows: the decisions as the report names them.
 std::vector<ReportRow> finishRows(std::vector<Row> &rows) {
   std::vector<ReportRow> out;
   for (Row &r : rows) {
     r.role = stringifyRole(r.roleKind).str();
-    if (r.precisionKind)
-      r.precision = stringifyPrecision(*r.precisionKind).str();
+    r.precision = precisionText(r);
     if (r.gemmKind)
       r.gemm = stringifyGemmKind(*r.gemmKind).str();
     out.push_back(std::move(static_cast<ReportRow &>(r)));

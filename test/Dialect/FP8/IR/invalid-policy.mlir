@@ -27,6 +27,20 @@ module attributes {fp8.policy = #fp8.policy<"rowwise", weight_block = [1, 256], 
 
 // -----
 
+// Without FP8 GEMMs (bf16: every role a GEMM can be FP8 in kept high)
+// there is no promotion to turn off: that is the error, not the K-blocks
+// of FP8 fields no GEMM uses.
+// expected-error @+1 {{policy promote_interval = ? (one promotion per GEMM, at the end of K) is for FP8 GEMMs, but keep_high holds every role a GEMM can be FP8 in: each GEMM stays in high precision, accumulating in FP32 without promotion intervals (the bf16 baseline); expected a policy with FP8 GEMMs and whole-K blocks (per-tensor, rowwise)}}
+module attributes {fp8.policy = #fp8.policy<"bf16", promote_interval = ?>} {}
+
+// -----
+
+// The same without `other` and `dispatch`, whose GEMMs are never FP8.
+// expected-error @+1 {{policy promote_interval = ? (one promotion per GEMM, at the end of K) is for FP8 GEMMs}}
+module attributes {fp8.policy = #fp8.policy<"per-tensor", keep_high = [linear, embedding, output_head, gating, normalization, attention], promote_interval = ?>} {}
+
+// -----
+
 // The mxfp8 preset's 1x32 blocks need an interval of 32.
 // expected-error @+1 {{policy activation_block K-block 32 is not a multiple of promote_interval 128}}
 module attributes {fp8.policy = #fp8.policy<"mxfp8", promote_interval = 128>} {}

@@ -36,6 +36,26 @@
 // FEAT-OLD: fp8-lower-to-nvvm: option features='+ptx78': PTX ISA 7.8 is too old (expected +ptx80 or newer: wgmma needs PTX 8.0)
 // RUN: not fp8-opt %s -fp8-gpu-pipeline='config=fixed format=ptx' 2>&1 | FileCheck %s --check-prefix=FORMAT
 // FORMAT: fp8-gpu-pipeline: option format='ptx' is not a gpu-module-to-binary format (expected isa (PTX), bin (cubin), fatbin or llvm)
+// Options that another option turns off are errors naming both, never
+// dropped silently: a swap-AB kernel has no cluster; the host kernels need
+// the residency; both are about the host program of host=llvm only.
+// RUN: not fp8-opt %s -fp8-gpu-pipeline='cluster=2 swap-ab=always' 2>&1 | FileCheck %s --check-prefix=CLUSTER-SWAP
+// CLUSTER-SWAP: fp8-lower-to-nvvm: options cluster=2 and swap-ab=always contradict: a swap-AB kernel has no cluster (the CTAs of a cluster share the B tile, and the swapped kernel's B is the activation); give cluster=0 or 1 with swap-ab=always, or swap-ab=auto or never with cluster=2
+// RUN: not fp8-opt %s -fp8-lower-to-nvvm='cluster=2 swap-ab=always' 2>&1 | FileCheck %s --check-prefix=CLUSTER-SWAP
+// RUN: fp8-opt %s -fp8-gpu-pipeline='cluster=1 swap-ab=always' -o /dev/null
+// RUN: fp8-opt %s -fp8-gpu-pipeline='cluster=2 swap-ab=never' -o /dev/null
+// RUN: not fp8-opt %s -fp8-gpu-pipeline='host=llvm host-kernels=true resident=false' 2>&1 | FileCheck %s --check-prefix=KERNELS-COPY
+// KERNELS-COPY: fp8-gpu-pipeline: options host-kernels=true and resident=false contradict: the host kernels need the residency (their launches take device buffers only); give resident=true (the default) with host-kernels=true, or host-kernels=false with resident=false
+// RUN: not fp8-opt %s -fp8-gpu-pipeline='host=launch host-kernels=true' 2>&1 | FileCheck %s --check-prefix=KERNELS-LAUNCH
+// KERNELS-LAUNCH: fp8-gpu-pipeline: options host=launch and host-kernels=true contradict: only host=llvm lowers the host program that host-kernels is about; give host=llvm, or leave host-kernels out
+// RUN: not fp8-opt %s -fp8-gpu-pipeline='resident=false' 2>&1 | FileCheck %s --check-prefix=RESIDENT-LAUNCH
+// RESIDENT-LAUNCH: fp8-gpu-pipeline: options host=launch and resident=false contradict: only host=llvm lowers the host program that resident is about; give host=llvm, or leave resident out
+// RUN: not fp8-opt %s -fp8-gpu-pipeline='host=none host-kernels=false' 2>&1 | FileCheck %s --check-prefix=KERNELS-NONE
+// KERNELS-NONE: fp8-gpu-pipeline: options host=none and host-kernels=false contradict
+// The defaults, and resident=false alone with host=llvm (no host kernels),
+// are fine.
+// RUN: fp8-opt %s -fp8-gpu-pipeline='host=llvm resident=false' -o /dev/null
+// RUN: fp8-opt %s -fp8-gpu-pipeline='host=llvm host-kernels=false resident=false' -o /dev/null
 // RUN: fp8-opt %s -fp8-gpu-pipeline='config=fixed format=isa' -o /dev/null
 
 func.func @f(%x: tensor<16x256xf32>, %w: tensor<256x512xf32>, %init: tensor<16x512xf32>) -> tensor<16x512xf32> {

@@ -3,16 +3,18 @@
 // contraction is left as it is, with a remark where a pass declines it
 // (complex and integer contractions get no precision; the report printed a
 // row for them only after it stopped crashing on a complex element's size),
-// and the report counts their FLOPs as high precision. Linears with a
+// and the report counts their FLOPs as high precision, its precision the
+// element type (it said 'f32' for f64, 'bf16' for FP8, nothing for complex
+// and integers). Linears with a
 // constant weight (fp8-fold-constant-weights), a batch_matmul and a generic
 // contraction, per type.
 // RUN: fp8-opt %s -split-input-file --fp8-pipeline -verify-diagnostics -o /dev/null | FileCheck %s
 // RUN: fp8-opt %s -split-input-file --fp8-pipeline=policy=hybrid -o /dev/null 2>/dev/null | FileCheck %s
 
 // CHECK: fp8-report: policy
-// CHECK: 1 linalg.matmul {{.*}} linear 64x512x256 16.78 MFLOP
-// CHECK: 2 linalg.batch_matmul {{.*}} attention 128x512x256 33.55 MFLOP
-// CHECK: 3 linalg.generic {{.*}} attention 128x512x256 33.55 MFLOP
+// CHECK: 1 linalg.matmul {{.*}} linear complex<f32> 64x512x256 16.78 MFLOP
+// CHECK: 2 linalg.batch_matmul {{.*}} attention complex<f32> 128x512x256 33.55 MFLOP
+// CHECK: 3 linalg.generic {{.*}} attention complex<f32> 128x512x256 33.55 MFLOP
 // CHECK: in FP8: 0 FLOP (0.0%)
 // CHECK: linear weights: 1.00 MiB before, 1.00 MiB after
 #m0 = affine_map<(b, m, n, k) -> (b, m, k)>
@@ -37,7 +39,7 @@ func.func @f_complex(%x: tensor<64x256xcomplex<f32>>, %z: tensor<64x512xcomplex<
 // -----
 
 // CHECK: fp8-report: policy
-// CHECK: 1 linalg.matmul {{.*}} linear 64x512x256 16.78 MFLOP
+// CHECK: 1 linalg.matmul {{.*}} linear i32 64x512x256 16.78 MFLOP
 // CHECK: in FP8: 0 FLOP (0.0%)
 // CHECK: linear weights: 512.00 KiB before, 512.00 KiB after
 #m0 = affine_map<(b, m, n, k) -> (b, m, k)>
@@ -62,7 +64,7 @@ func.func @f_i32(%x: tensor<64x256xi32>, %z: tensor<64x512xi32>, %bx: tensor<2x6
 // -----
 
 // CHECK: fp8-report: policy
-// CHECK: 1 linalg.matmul {{.*}} linear {{.*}} 64x512x256 16.78 MFLOP {{.*}} fp8 not applied
+// CHECK: 1 linalg.matmul {{.*}} linear f64 64x512x256 16.78 MFLOP {{.*}} fp8 not applied
 // CHECK: in FP8: 0 FLOP (0.0%)
 // CHECK: linear weights: 1.00 MiB before, 1.00 MiB after
 #m0 = affine_map<(b, m, n, k) -> (b, m, k)>
@@ -85,7 +87,7 @@ func.func @f_f64(%x: tensor<64x256xf64>, %z: tensor<64x512xf64>, %bx: tensor<2x6
 // -----
 
 // CHECK: fp8-report: policy
-// CHECK: 1 linalg.matmul {{.*}} linear {{.*}} 64x512x256 16.78 MFLOP {{.*}} fp8 not applied
+// CHECK: 1 linalg.matmul {{.*}} linear f8E4M3FN 64x512x256 16.78 MFLOP {{.*}} fp8 not applied
 // CHECK: in FP8: 0 FLOP (0.0%)
 // CHECK: linear weights: 128.00 KiB before, 128.00 KiB after
 #m0 = affine_map<(b, m, n, k) -> (b, m, k)>

@@ -19,6 +19,11 @@
 // RUN: not fp8-opt %s -fp8-assign-precision='policy=mxfp8 promotion=none' 2>&1 | FileCheck %s --check-prefix=PROMO-MX
 // PROMO-BLOCKS: fp8-assign-precision: promotion=none with policy 'deepseek-v3': policy promote_interval = ? (one promotion per GEMM, at the end of K) needs K-blocks that span the whole K (?), but the activation_block K-block is 128, each with its own scale
 // PROMO-MX: fp8-assign-precision: promotion=none with policy 'mxfp8': {{.*}}the activation_block K-block is 32
+// The bf16 baseline has no FP8 GEMM to promote (it used to be told about
+// the K-blocks of FP8 fields it does not use).
+// RUN: not fp8-opt %s -fp8-pipeline='policy=bf16 promotion=none' 2>&1 | FileCheck %s --check-prefix=PROMO-BF16
+// PROMO-BF16: fp8-assign-precision: promotion=none with policy 'bf16': policy promote_interval = ? (one promotion per GEMM, at the end of K) is for FP8 GEMMs, but keep_high holds every role a GEMM can be FP8 in: each GEMM stays in high precision, accumulating in FP32 without promotion intervals (the bf16 baseline); expected a policy with FP8 GEMMs and whole-K blocks (per-tensor, rowwise)
+// PROMO-BF16-NOT: K-block
 
 // fp8-insert-quant
 // RUN: not fp8-opt %s -fp8-insert-quant='strict=maybe' 2>&1 | FileCheck %s --check-prefix=IQ-STRICT

@@ -178,3 +178,40 @@ func.func @scaled_rows(%tokens: tensor<128xi64>, %dl: tensor<128x128xf32>, %h: t
   }
   return %dwh, %de : tensor<128x128xf32>, tensor<128x128xf32>
 }
+
+// -----
+
+// Not a scatter-add either: the loop inserts at the token's row the sum of
+// the gradient row and another row of the table (row i, the counter's):
+// each token's row is overwritten, not added into.
+#vec = affine_map<(d0) -> (d0)>
+// CHECK-LABEL: func.func @sum_of_another_row
+// CHECK-COUNT-2: linalg.matmul {fp8.gemm = {{.*}}, fp8.precision = #fp8.precision<fp8>, {{.*}}fp8.role = #fp8.role<linear>}
+// CHECK-NOT: fp8.role = #fp8.role<embedding>
+// CHECK: return
+func.func @sum_of_another_row(%tokens: tensor<128xi64>, %dl: tensor<128x128xf32>, %h: tensor<128x128xf32>, %wh: tensor<128x128xf32>) -> (tensor<128x128xf32>, tensor<128x128xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<128x128xf32>
+  %f1 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<128x128xf32>) -> tensor<128x128xf32>
+  %dh = linalg.matmul ins(%dl, %wh : tensor<128x128xf32>, tensor<128x128xf32>) outs(%f1 : tensor<128x128xf32>) -> tensor<128x128xf32>
+  %e2 = tensor.empty() : tensor<128x128xf32>
+  %dlt = linalg.transpose ins(%dl : tensor<128x128xf32>) outs(%e2 : tensor<128x128xf32>) permutation = [1, 0]
+  %dwh = linalg.matmul ins(%dlt, %h : tensor<128x128xf32>, tensor<128x128xf32>) outs(%f1 : tensor<128x128xf32>) -> tensor<128x128xf32>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %ct = arith.constant 128 : index
+  %de = scf.for %i = %c0 to %ct step %c1 iter_args(%acc = %f1) -> (tensor<128x128xf32>) {
+    %tok = tensor.extract %tokens[%i] : tensor<128xi64>
+    %rowi = arith.index_cast %tok : i64 to index
+    %other = tensor.extract_slice %acc[%i, 0] [1, 128] [1, 1] : tensor<128x128xf32> to tensor<128xf32>
+    %drow = tensor.extract_slice %dh[%i, 0] [1, 128] [1, 1] : tensor<128x128xf32> to tensor<128xf32>
+    %sum = linalg.generic {indexing_maps = [#vec, #vec], iterator_types = ["parallel"]} ins(%drow : tensor<128xf32>) outs(%other : tensor<128xf32>) {
+    ^bb0(%b0: f32, %bo: f32):
+      %r = arith.addf %bo, %b0 : f32
+      linalg.yield %r : f32
+    } -> tensor<128xf32>
+    %new = tensor.insert_slice %sum into %acc[%rowi, 0] [1, 128] [1, 1] : tensor<128xf32> into tensor<128x128xf32>
+    scf.yield %new : tensor<128x128xf32>
+  }
+  return %dwh, %de : tensor<128x128xf32>, tensor<128x128xf32>
+}

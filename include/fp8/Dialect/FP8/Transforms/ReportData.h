@@ -40,7 +40,9 @@ struct ReportPolicy {
 struct ReportRow {
   std::string function, op, location; // "function", "op", "location"
   std::string role;                   // "role"
-  /// "precision": "" for an op the precision pass left without one.
+  /// "precision": fp8, bf16, f32, or the element type the op computes in
+  /// where those do not name it (f64, f16, an FP8 type, an integer or a
+  /// complex type); "" for an op without an element type or precision.
   std::string precision;
   std::string reason, shape; // "reason", "shape" (MxNxK of a matmul)
   bool matmul = false;       // "matmul"
