@@ -3,16 +3,18 @@
 // Keeps the deallocation pipeline linear in the function: the one dealloc
 // of all of a function's buffers is split here, where distinct
 // allocations are known not to alias without asking the alias analysis
-// about every pair (Passes.td).
+// about every pair, and each piece retains only the returned buffers that
+// may be its own, not every one of them (Passes.td).
 //
 //===----------------------------------------------------------------------===//
 #include "fp8/Dialect/FP8/Transforms/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/SymbolTable.h"
-#include "llvm/ADT/SmallPtrSet.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace mlir::fp8 {
 #define GEN_PASS_DEF_FP8SPLITDEALLOCSPASS
@@ -23,12 +25,17 @@ using namespace mlir;
 
 namespace {
 
+class FreshCallResults;
+Value getFreshAllocation(Value m, FreshCallResults &calls);
+
 /// Whether every `func.return` of the function `callee` (defined inside
-/// the pass's operation) returns at `index` the result of a memref.alloc of
-/// its own body, returned at no other index: each call then returns a
-/// buffer of its own, allocated in that call, that none of the call's other
-/// results aliases. Memoised per (callee, index): a graph calls one kernel
-/// per GEMM signature from every layer.
+/// the pass's operation) returns at `index` a fresh allocation of its own
+/// body (a memref.alloc, or the result of a call that is one: a step
+/// function returning the results of its GEMM kernels), returned at no
+/// other index: each call then returns a buffer of its own, allocated in
+/// that call, that none of the call's other results aliases. Memoised per
+/// (callee, index): a graph calls one kernel per GEMM signature from every
+/// layer.
 class FreshCallResults {
 public:
   explicit FreshCallResults(Operation *scope) : scope(scope) {}
@@ -40,19 +47,23 @@ public:
     // another thread (the pass nested on func.func): not looked into.
     if (!callee || callee.isExternal() || !scope->isProperAncestor(callee))
       return false;
-    auto [it, inserted] = known.try_emplace({callee, index}, true);
-    if (inserted)
-      for (Block &block : callee.getBody())
-        if (auto ret = dyn_cast<func::ReturnOp>(block.getTerminator()))
-          if (!isOwnAllocation(ret, index))
-            it->second = false;
-    return it->second;
+    std::pair<Operation *, unsigned> key{callee, index};
+    if (auto it = known.find(key); it != known.end())
+      return it->second;
+    // A recursive call is not known fresh while its callee is looked into.
+    known[key] = false;
+    bool fresh = llvm::all_of(callee.getBody(), [&](Block &block) {
+      auto ret = dyn_cast<func::ReturnOp>(block.getTerminator());
+      return !ret || isOwnAllocation(ret, index);
+    });
+    known[key] = fresh;
+    return fresh;
   }
 
 private:
-  static bool isOwnAllocation(func::ReturnOp ret, unsigned index) {
+  bool isOwnAllocation(func::ReturnOp ret, unsigned index) {
     Value v = ret.getOperand(index);
-    return v.getDefiningOp<memref::AllocOp>() &&
+    return getFreshAllocation(v, *this) == v &&
            llvm::count(ret.getOperands(), v) == 1;
   }
 
@@ -78,32 +89,157 @@ Value getFreshAllocation(Value m, FreshCallResults &calls) {
   return {};
 }
 
-/// True when every memref of `op` is its own fresh allocation: no two of
-/// them alias.
-bool allDistinctAllocations(bufferization::DeallocOp op,
-                            FreshCallResults &calls) {
-  llvm::SmallPtrSet<Value, 16> seen;
-  for (Value m : op.getMemrefs()) {
-    Value root = getFreshAllocation(m, calls);
-    if (!root || !seen.insert(root).second)
-      return false;
-  }
+/// Where a memref's buffer comes from, as far as aliasing a fresh
+/// allocation goes: the fresh allocation it is (a view of), or a block
+/// argument (a buffer that existed before the ops of its block ran), or
+/// neither (it may alias anything).
+struct BufferOrigin {
+  Value allocation;
+  BlockArgument argument;
+};
+
+BufferOrigin getBufferOrigin(Value m, FreshCallResults &calls) {
+  Value base = m;
+  while (auto view = base.getDefiningOp<ViewLikeOpInterface>())
+    base = view.getViewSource();
+  if (Value allocation = getFreshAllocation(base, calls))
+    return {allocation, {}};
+  return {{}, dyn_cast<BlockArgument>(base)};
+}
+
+/// Whether a buffer of origin `origin` may be the fresh allocation
+/// `allocation`: only when it is a view of it, or of
+/// unknown origin. Another fresh allocation is another buffer, and a block
+/// argument of a block enclosing the allocating op was passed before that
+/// op allocated its buffer.
+bool mayAlias(const BufferOrigin &origin, Value allocation) {
+  if (origin.allocation)
+    return origin.allocation == allocation;
+  if (origin.argument)
+    return !origin.argument.getOwner()->findAncestorOpInBlock(
+        *allocation.getDefiningOp());
   return true;
 }
 
-void split(bufferization::DeallocOp op) {
+/// A dealloc cut into pieces: each memref that is a fresh allocation no
+/// other operand may alias gets a dealloc of its own, retaining only the
+/// retained values that may alias it; the other memrefs stay in one
+/// dealloc with every retained value (left to the simplification).
+class DeallocSplitter {
+public:
+  DeallocSplitter(bufferization::DeallocOp op, FreshCallResults &calls)
+      : op(op) {
+    for (Value m : op.getMemrefs()) {
+      BufferOrigin origin = getBufferOrigin(m, calls);
+      if (origin.allocation)
+        ++allocationCount[origin.allocation];
+      else
+        otherMemrefs.push_back(origin);
+      allocations.push_back(getFreshAllocation(m, calls));
+    }
+    for (auto [index, r] : llvm::enumerate(op.getRetained())) {
+      BufferOrigin origin = getBufferOrigin(r, calls);
+      if (origin.allocation)
+        retainedOf[origin.allocation].push_back(index);
+      else
+        otherRetained.push_back({index, origin});
+    }
+  }
+
+  /// Whether memref `i` is a fresh allocation that no other operand may
+  /// alias: it can be freed by a dealloc of its own.
+  bool canSplitOff(unsigned i) const {
+    Value allocation = allocations[i];
+    if (!allocation || allocationCount.lookup(allocation) != 1)
+      return false;
+    return llvm::none_of(otherMemrefs, [&](const BufferOrigin &origin) {
+      return mayAlias(origin, allocation);
+    });
+  }
+
+  /// The retained values (indices, in order) that may alias memref `i` (one
+  /// that can be split off): those of its allocation and those of no known
+  /// allocation, not every retained value of the function.
+  SmallVector<unsigned> retainedAliasing(unsigned i) const {
+    SmallVector<unsigned> kept(retainedOf.lookup(allocations[i]));
+    for (auto &[index, origin] : otherRetained)
+      if (mayAlias(origin, allocations[i]))
+        kept.push_back(index);
+    llvm::sort(kept);
+    return kept;
+  }
+
+  /// Rewrites the dealloc; false (and nothing changed) when no piece would
+  /// be smaller than it.
+  bool run();
+
+private:
+  bufferization::DeallocOp op;
+  /// Per memref: its fresh allocation (null if it is not one).
+  SmallVector<Value> allocations;
+  /// How many memrefs are (views of) each fresh allocation.
+  DenseMap<Value, unsigned> allocationCount;
+  /// The origins of the memrefs of no known allocation.
+  SmallVector<BufferOrigin> otherMemrefs;
+  /// The retained values (indices) that are (views of) each allocation,
+  /// and the others with their origins.
+  DenseMap<Value, SmallVector<unsigned>> retainedOf;
+  SmallVector<std::pair<unsigned, BufferOrigin>> otherRetained;
+};
+
+bool DeallocSplitter::run() {
+  unsigned numMemrefs = op.getMemrefs().size();
+  unsigned numRetained = op.getRetained().size();
+  SmallVector<unsigned> pieces, rest;
+  for (unsigned i = 0; i < numMemrefs; ++i)
+    (canSplitOff(i) ? pieces : rest).push_back(i);
+  if (pieces.empty() ||
+      (numMemrefs == 1 && retainedAliasing(0).size() == numRetained))
+    return false;
+
   OpBuilder b(op);
   Location loc = op.getLoc();
-  SmallVector<Value> updated(op.getRetained().size());
-  for (auto [m, cond] : llvm::zip_equal(op.getMemrefs(), op.getConditions())) {
-    auto one = bufferization::DeallocOp::create(
-        b, loc, ValueRange{m}, ValueRange{cond}, op.getRetained());
-    // A retained value is owned after the dealloc when any piece says so.
-    for (auto [acc, c] : llvm::zip_equal(updated, one.getUpdatedConditions()))
-      acc = acc ? arith::OrIOp::create(b, loc, acc, c).getResult() : c;
+  // A retained value is owned after the dealloc when any piece says so; a
+  // piece that does not retain it says no.
+  SmallVector<Value> updated(numRetained);
+  auto orInto = [&](unsigned index, Value cond) {
+    Value &acc = updated[index];
+    acc = acc ? arith::OrIOp::create(b, loc, acc, cond).getResult() : cond;
+  };
+  for (unsigned i : pieces) {
+    SmallVector<unsigned> kept = retainedAliasing(i);
+    SmallVector<Value> retained;
+    for (unsigned index : kept)
+      retained.push_back(op.getRetained()[index]);
+    auto piece = bufferization::DeallocOp::create(
+        b, loc, ValueRange{op.getMemrefs()[i]},
+        ValueRange{op.getConditions()[i]}, retained);
+    for (auto [index, cond] :
+         llvm::zip_equal(kept, piece.getUpdatedConditions()))
+      orInto(index, cond);
+  }
+  if (!rest.empty()) {
+    SmallVector<Value> memrefs, conditions;
+    for (unsigned i : rest) {
+      memrefs.push_back(op.getMemrefs()[i]);
+      conditions.push_back(op.getConditions()[i]);
+    }
+    auto remaining = bufferization::DeallocOp::create(
+        b, loc, memrefs, conditions, op.getRetained());
+    for (auto [index, cond] : llvm::enumerate(remaining.getUpdatedConditions()))
+      orInto(index, cond);
+  }
+  Value no;
+  for (Value &acc : updated) {
+    if (acc)
+      continue;
+    if (!no)
+      no = arith::ConstantOp::create(b, loc, b.getBoolAttr(false));
+    acc = no;
   }
   op.replaceAllUsesWith(updated);
   op.erase();
+  return true;
 }
 
 class SplitDeallocsPass
@@ -113,12 +249,11 @@ public:
   void runOnOperation() override {
     SmallVector<bufferization::DeallocOp> deallocs;
     FreshCallResults calls(getOperation());
-    getOperation()->walk([&](bufferization::DeallocOp op) {
-      if (op.getMemrefs().size() > 1 && allDistinctAllocations(op, calls))
-        deallocs.push_back(op);
-    });
+    getOperation()->walk(
+        [&](bufferization::DeallocOp op) { deallocs.push_back(op); });
     for (bufferization::DeallocOp op : deallocs)
-      split(op);
+      if (!op.getMemrefs().empty())
+        DeallocSplitter(op, calls).run();
   }
 };
 

@@ -6,10 +6,12 @@
 // RUN:   | FileCheck %s --check-prefix=NESTED
 
 // A dealloc of distinct allocations becomes one dealloc per allocation with
-// its own condition and the same retained values; the updated condition of
-// each retained value is the `or` of the pieces'.
+// its own condition and the same retained value (of unknown origin: it may
+// be either); the updated condition of each retained value is the `or` of
+// the pieces'.
 // CHECK-LABEL: func.func @split
-// CHECK-SAME: (%[[C:.*]]: i1, %[[R:.*]]: memref<2xf32>)
+// CHECK-SAME: (%[[C:.*]]: i1)
+// CHECK: %[[R:.*]] = call @opaque()
 // CHECK: %[[A:.*]] = memref.alloc() : memref<2xf32>
 // CHECK: %[[B:.*]] = memref.alloc() : memref<4xf32>
 // CHECK: %[[T:.*]] = arith.constant true
@@ -18,21 +20,27 @@
 // CHECK: %[[O:.*]] = arith.ori %[[O1]], %[[O2]] : i1
 // CHECK-NOT: bufferization.dealloc
 // CHECK: return %[[O]]
-func.func @split(%c: i1, %r: memref<2xf32>) -> i1 {
+func.func @split(%c: i1) -> i1 {
+  %r = call @opaque() : () -> memref<2xf32>
   %a = memref.alloc() : memref<2xf32>
   %b = memref.alloc() : memref<4xf32>
   %true = arith.constant true
   %o = bufferization.dealloc (%a, %b : memref<2xf32>, memref<4xf32>) if (%true, %c) retain (%r : memref<2xf32>)
   return %o : i1
 }
+func.func private @opaque() -> memref<2xf32>
 
 // -----
 
-// Not every operand its own allocation (an argument, which may alias
-// anything; an allocation listed twice): left to
-// buffer-deallocation-simplification.
+// An allocation listed twice: left to buffer-deallocation-simplification.
+// An argument may alias anything but a buffer allocated inside its
+// function: the allocation beside it is split off, the argument stays.
 // CHECK-LABEL: func.func @kept
-// CHECK: bufferization.dealloc (%{{.*}}, %{{.*}} : memref<2xf32>, memref<2xf32>) if
+// CHECK-SAME: (%[[C:.*]]: i1, %[[ARG:.*]]: memref<2xf32>)
+// CHECK: %[[A:.*]] = memref.alloc() : memref<2xf32>
+// CHECK: %[[T:.*]] = arith.constant true
+// CHECK: bufferization.dealloc (%[[A]] : memref<2xf32>) if (%[[T]])
+// CHECK: bufferization.dealloc (%[[ARG]] : memref<2xf32>) if (%[[C]])
 // CHECK: bufferization.dealloc (%{{.*}}, %{{.*}} : memref<2xf32>, memref<2xf32>) if
 // CHECK-NOT: bufferization.dealloc
 func.func @kept(%c: i1, %arg: memref<2xf32>) {
@@ -131,4 +139,122 @@ func.func @kept_twice_returned(%c: i1) {
 func.func private @twice() -> (memref<4xf32>, memref<4xf32>) {
   %b = memref.alloc() : memref<4xf32>
   return %b, %b : memref<4xf32>, memref<4xf32>
+}
+
+// -----
+
+// Each piece retains only the retained values that may alias its buffer:
+// a view of it, and values of unknown origin (an external call's result).
+// Another allocation (a view of one, a fresh call's result) and an
+// argument of the function are other buffers: not retained, their updated
+// condition from that piece is false. A value no piece retains gets false.
+// CHECK-LABEL: func.func @retained
+// CHECK-SAME: (%[[C:.*]]: i1, %[[ARG:.*]]: memref<2xf32>)
+// CHECK: %[[A:.*]] = memref.alloc() : memref<2xf32>
+// CHECK: %[[B:.*]] = memref.alloc() : memref<4xf32>
+// CHECK: %[[VA:.*]] = memref.subview %[[A]]
+// CHECK: %[[VB:.*]] = memref.subview %[[B]]
+// CHECK: %[[X:.*]] = call @fresh()
+// CHECK: %[[U:.*]] = call @external()
+// CHECK: %[[T:.*]] = arith.constant true
+// CHECK: %[[PA:.*]]:2 = bufferization.dealloc (%[[A]] : memref<2xf32>) if (%[[T]]) retain (%[[VA]], %[[U]] : memref<1xf32, strided<[1]>>, memref<2xf32>)
+// CHECK: %[[PB:.*]]:2 = bufferization.dealloc (%[[B]] : memref<4xf32>) if (%[[C]]) retain (%[[VB]], %[[U]] : memref<1xf32, strided<[1], offset: 2>>, memref<2xf32>)
+// CHECK: %[[U_OWNED:.*]] = arith.ori %[[PA]]#1, %[[PB]]#1 : i1
+// CHECK: %[[F:.*]] = arith.constant false
+// CHECK-NOT: bufferization.dealloc
+// CHECK: return %[[PA]]#0, %[[PB]]#0, %[[F]], %[[U_OWNED]], %[[F]]
+func.func @retained(%c: i1, %arg: memref<2xf32>) -> (i1, i1, i1, i1, i1) {
+  %a = memref.alloc() : memref<2xf32>
+  %b = memref.alloc() : memref<4xf32>
+  %va = memref.subview %a[0] [1] [1] : memref<2xf32> to memref<1xf32, strided<[1]>>
+  %vb = memref.subview %b[2] [1] [1] : memref<4xf32> to memref<1xf32, strided<[1], offset: 2>>
+  %x = call @fresh() : () -> memref<4xf32>
+  %u = call @external() : () -> memref<2xf32>
+  %true = arith.constant true
+  %o:5 = bufferization.dealloc (%a, %b : memref<2xf32>, memref<4xf32>) if (%true, %c)
+      retain (%va, %vb, %arg, %u, %x : memref<1xf32, strided<[1]>>, memref<1xf32, strided<[1], offset: 2>>, memref<2xf32>, memref<2xf32>, memref<4xf32>)
+  return %o#0, %o#1, %o#2, %o#3, %o#4 : i1, i1, i1, i1, i1
+}
+func.func private @fresh() -> memref<4xf32> {
+  %b = memref.alloc() : memref<4xf32>
+  return %b : memref<4xf32>
+}
+func.func private @external() -> memref<2xf32>
+
+// -----
+
+// One buffer, many retained values (the results of a function with many
+// outputs): only those that may alias it stay.
+// CHECK-LABEL: func.func @one_buffer
+// CHECK: %[[A:.*]] = memref.alloc() : memref<2xf32>
+// CHECK: %[[B:.*]] = memref.alloc() : memref<2xf32>
+// CHECK: %[[P:.*]] = bufferization.dealloc (%[[A]] : memref<2xf32>) if (%{{.*}}) retain (%[[A]] : memref<2xf32>)
+// CHECK: %[[F:.*]] = arith.constant false
+// CHECK-NOT: bufferization.dealloc
+// CHECK: return %[[A]], %[[B]], %[[P]], %[[F]]
+func.func @one_buffer(%c: i1, %arg: memref<2xf32>) -> (memref<2xf32>, memref<2xf32>, i1, i1) {
+  %a = memref.alloc() : memref<2xf32>
+  %b = memref.alloc() : memref<2xf32>
+  %o:2 = bufferization.dealloc (%a : memref<2xf32>) if (%c) retain (%a, %b : memref<2xf32>, memref<2xf32>)
+  return %a, %b, %o#0, %o#1 : memref<2xf32>, memref<2xf32>, i1, i1
+}
+
+// -----
+
+// A block argument is another buffer than an allocation inside its block
+// only: a loop's iteration argument may be a buffer allocated before the
+// loop, so a dealloc of that buffer inside the loop keeps retaining it.
+// CHECK-LABEL: func.func @loop_argument
+// CHECK: scf.for
+// CHECK: bufferization.dealloc (%{{.*}} : memref<2xf32>) if (%{{.*}}) retain (%{{.*}} : memref<2xf32>)
+// CHECK-NOT: bufferization.dealloc
+func.func @loop_argument(%n: index, %c: i1) -> memref<2xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = memref.alloc() : memref<2xf32>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%it = %a) -> memref<2xf32> {
+    %o = bufferization.dealloc (%a : memref<2xf32>) if (%c) retain (%it : memref<2xf32>)
+    scf.yield %it : memref<2xf32>
+  }
+  return %r : memref<2xf32>
+}
+
+// -----
+
+// A function that returns the results of calls of fresh functions (a step
+// function returning what its GEMM kernels computed) returns fresh buffers
+// too: the dealloc of its results in its caller is split. A recursive
+// function is not known fresh (not looked into twice; no endless descent).
+// CHECK-LABEL: func.func @transitive
+// CHECK: bufferization.dealloc (%{{[^ ,]+}} : memref<4xf32>) if
+// CHECK: bufferization.dealloc (%{{[^ ,]+}} : memref<4xf32>) if
+// CHECK: bufferization.dealloc (%{{.*}}, %{{.*}} : memref<4xf32>, memref<4xf32>) if
+// CHECK-NOT: bufferization.dealloc
+func.func @transitive(%c: i1) {
+  %x, %y = call @step() : () -> (memref<4xf32>, memref<4xf32>)
+  %true = arith.constant true
+  bufferization.dealloc (%x, %y : memref<4xf32>, memref<4xf32>) if (%true, %c)
+  %r = call @recursive(%c) : (i1) -> memref<4xf32>
+  %s = call @recursive(%c) : (i1) -> memref<4xf32>
+  bufferization.dealloc (%r, %s : memref<4xf32>, memref<4xf32>) if (%true, %c)
+  return
+}
+func.func private @step() -> (memref<4xf32>, memref<4xf32>) {
+  %a = call @kernel() : () -> memref<4xf32>
+  %b = call @kernel() : () -> memref<4xf32>
+  return %a, %b : memref<4xf32>, memref<4xf32>
+}
+func.func private @kernel() -> memref<4xf32> {
+  %b = memref.alloc() : memref<4xf32>
+  return %b : memref<4xf32>
+}
+func.func private @recursive(%c: i1) -> memref<4xf32> {
+  cf.cond_br %c, ^own, ^again
+^own:
+  %b = memref.alloc() : memref<4xf32>
+  return %b : memref<4xf32>
+^again:
+  %false = arith.constant false
+  %r = call @recursive(%false) : (i1) -> memref<4xf32>
+  return %r : memref<4xf32>
 }

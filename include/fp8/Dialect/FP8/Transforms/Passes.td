@@ -426,27 +426,41 @@ def FP8InternalizePrivatePass
 }
 
 def FP8SplitDeallocsPass : Pass<"fp8-split-deallocs"> {
-  let summary = "Split a bufferization.dealloc of distinct allocations into "
-                "one per allocation (before buffer-deallocation-simplification)";
+  let summary = "Split a bufferization.dealloc into one per fresh allocation, "
+                "each retaining only what may alias it (before "
+                "buffer-deallocation-simplification)";
   let description = [{
     The ownership-based deallocation (MLIR 22) frees every buffer of a
     function body in one `bufferization.dealloc` at its end: one operand
-    per buffer of every layer. `buffer-deallocation-simplification` then
-    asks its alias analysis about every pair of them, time quadratic in the
-    number of layers. When every operand is a fresh allocation of its own,
-    no two of them alias, so this pass does what that simplification
-    would: one `bufferization.dealloc` per operand with the same condition
-    and retained values, the updated conditions of the retained values
-    or-ed together. Linear in the operands. Fresh allocations are the
-    results of `memref.alloc`s and of calls of a function (defined inside
-    the pass's operation) each of whose `func.return`s returns there a
-    `memref.alloc` of its own body, as the shared GEMM kernels of
-    `fp8-lower-to-linalg` do once bufferized; through the base buffer of
-    `memref.extract_strided_metadata`; each buffer listed once. Other
-    deallocs are left to the simplification. Nested on `func.func` the
-    pass does not read other functions (another thread may be rewriting
-    them): `fp8-cpu-pipeline` runs it on the module, right before that
-    simplification.
+    per buffer of every layer, retaining every buffer the function returns
+    (one per result: of every layer too, e.g. a training step's
+    gradients). `buffer-deallocation-simplification` then asks its alias
+    analysis about every pair of operands, and `lower-deallocations`
+    compares at run time every freed buffer with every retained one
+    (`llvm.icmp` of pointers): time, memory and code quadratic in the
+    number of layers. This pass does what the simplification would, in
+    time linear in the operands and retained values:
+
+    - every operand that is a fresh allocation, listed once, that no other
+      operand may alias gets a `bufferization.dealloc` of its own with its
+      condition; the other operands stay in one dealloc;
+    - each such piece retains only the retained values that may alias its
+      buffer: views of it and values of unknown origin. The updated
+      condition of a retained value is the `or` of the pieces that retain
+      it (false when none does).
+
+    Fresh allocations are the results of `memref.alloc`s and of calls of a
+    function (defined inside the pass's operation) each of whose
+    `func.return`s returns there a `memref.alloc` of its own body, as the
+    shared GEMM kernels of `fp8-lower-to-linalg` do once bufferized;
+    through the base buffer of `memref.extract_strided_metadata`. Two
+    distinct fresh allocations are distinct buffers; a value reached
+    through views (`ViewLikeOpInterface`) is of its source's buffer; a
+    block argument is another buffer than one allocated inside its block
+    (it was passed before). Anything else may alias anything. Nested on
+    `func.func` the pass does not read other functions (another thread may
+    be rewriting them): `fp8-cpu-pipeline` runs it on the module, right
+    before that simplification.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::bufferization::BufferizationDialect"];

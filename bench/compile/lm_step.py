@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""Compile time of the language model's training step (docs/compile-time.md).
+
+For each depth N, in a fresh interpreter each: what
+`fp8_mlir.training.LanguageModel` does on its first step, i.e. the joint
+step of `lm_graph.lm_training_step` (with its `@run` wrapper) through
+`compile()` up to the FP8 graph and then `jit()` with fp8-cpu-pipeline
+(the step's CPU options), for the FP8 policy (`--policy`, default
+deepseek-v3) and for "f32" (no FP8: the step lowered as it is). The model
+is train_lm.py's default: vocabulary 256, hidden 256, 4 heads, SwiGLU 640,
+sequence 128, batch 8.
+
+Reported per row: CPU seconds (user + system of the child, the best of
+--repeat runs; the machine is shared, and CPU time is what a run costs
+whatever else runs beside it) and the child's peak resident memory. With
+--structure, also the lowered FP8 step's `llvm.icmp` count (the deallocation's
+run-time alias checks are pointer comparisons) at the depths given.
+
+    PYTHONPATH=build/python_packages/fp8_mlir/.. \\
+        bench/compile/lm_step.py [--layers 4 16 32 61] [--repeat 1] \\
+        [--policy deepseek-v3] [--no-f32] [--structure 2 4 8]
+"""
+import argparse
+import os
+import subprocess
+import sys
+
+CHILD = r"""
+import sys
+from fp8_mlir.training import lm
+config = lm.LanguageModelConfig(vocab=256, layers=int(sys.argv[1]), hidden=256, heads=4,
+                                intermediate=640, seq=128)
+lm._compile(config, 8, sys.argv[2], "f32", {})
+"""
+
+STRUCTURE = r"""
+import sys
+from fp8_mlir import compiler
+from fp8_mlir.training import lm
+from fp8_mlir.training.lm_graph import lm_training_step
+config = lm.LanguageModelConfig(vocab=256, layers=int(sys.argv[1]), hidden=256, heads=4,
+                                intermediate=640, seq=128)
+text = lm._with_run(lm_training_step(config, 8, "f32"), config, 8, "f32")
+fp8 = lm._compile_graph(text, sys.argv[2], False).fp8_ir
+lowered = compiler.run_pipeline(fp8, lm._cpu_options({}))
+print(lowered.count("llvm.icmp"))
+"""
+
+
+def measure(code, args, repeat):
+    """Best CPU seconds and the peak MiB of `python3 -c code args`."""
+    best = None
+    for _ in range(repeat):
+        proc = subprocess.Popen([sys.executable, "-c", code] + [str(a) for a in args])
+        _, status, usage = os.wait4(proc.pid, 0)
+        if status:
+            raise SystemExit(f"lm_step: {args} failed (status {status})")
+        run = (usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024)
+        best = run if best is None or run[0] < best[0] else best
+    return best
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--layers", type=int, nargs="*", default=[4, 16, 32, 61])
+    ap.add_argument("--repeat", type=int, default=1)
+    ap.add_argument("--policy", default="deepseek-v3")
+    ap.add_argument("--no-f32", action="store_true", help="only the FP8 step")
+    ap.add_argument("--structure", type=int, nargs="*", default=[],
+                    help="depths at which to count the lowered FP8 step's llvm.icmp")
+    a = ap.parse_args()
+    if a.layers:
+        head = f"| layers | {a.policy}: CPU s | s/layer | peak MiB |"
+        rule = "|---:|---:|---:|---:|"
+        if not a.no_f32:
+            head += " f32: CPU s | s/layer | peak MiB |"
+            rule += "---:|---:|---:|"
+        print(head)
+        print(rule)
+        for n in a.layers:
+            fp8_s, fp8_mib = measure(CHILD, [n, a.policy], a.repeat)
+            row = f"| {n} | {fp8_s:.1f} | {fp8_s / n:.2f} | {fp8_mib:.0f} |"
+            if not a.no_f32:
+                f32_s, f32_mib = measure(CHILD, [n, "f32"], a.repeat)
+                row += f" {f32_s:.1f} | {f32_s / n:.2f} | {f32_mib:.0f} |"
+            print(row, flush=True)
+    if a.structure:
+        print()
+        print(f"| layers | llvm.icmp in the lowered {a.policy} step |")
+        print("|---:|---:|")
+        for n in a.structure:
+            out = subprocess.run([sys.executable, "-c", STRUCTURE, str(n), a.policy], check=True,
+                                 capture_output=True, text=True).stdout
+            print(f"| {n} | {out.strip()} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
