@@ -107,18 +107,14 @@ BufferOrigin getBufferOrigin(Value m, FreshCallResults &calls) {
   return {{}, dyn_cast<BlockArgument>(base)};
 }
 
-/// Whether a buffer of origin `origin` may be the fresh allocation
-/// `allocation`: only when it is a view of it, or of
-/// unknown origin. Another fresh allocation is another buffer, and a block
-/// argument of a block enclosing the allocating op was passed before that
-/// op allocated its buffer.
-bool mayAlias(const BufferOrigin &origin, Value allocation) {
-  if (origin.allocation)
-    return origin.allocation == allocation;
-  if (origin.argument)
-    return !origin.argument.getOwner()->findAncestorOpInBlock(
-        *allocation.getDefiningOp());
-  return true;
+/// Whether a buffer that is no fresh allocation, a view of the block
+/// argument `argument` (null: of unknown origin), may be the fresh
+/// allocation `allocation`. A block argument of a block enclosing the
+/// allocating op was passed before that op allocated its buffer: another
+/// buffer. (Two distinct fresh allocations are two buffers.)
+bool mayAlias(BlockArgument argument, Value allocation) {
+  return !argument || !argument.getOwner()->findAncestorOpInBlock(
+                          *allocation.getDefiningOp());
 }
 
 /// A dealloc cut into pieces: each memref that is a fresh allocation no
@@ -134,7 +130,7 @@ public:
       if (origin.allocation)
         ++allocationCount[origin.allocation];
       else
-        otherMemrefs.push_back(origin);
+        otherMemrefs.push_back(origin.argument);
       allocations.push_back(getFreshAllocation(m, calls));
     }
     for (auto [index, r] : llvm::enumerate(op.getRetained())) {
@@ -142,7 +138,7 @@ public:
       if (origin.allocation)
         retainedOf[origin.allocation].push_back(index);
       else
-        otherRetained.push_back({index, origin});
+        otherRetained.push_back({index, origin.argument});
     }
   }
 
@@ -152,8 +148,8 @@ public:
     Value allocation = allocations[i];
     if (!allocation || allocationCount.lookup(allocation) != 1)
       return false;
-    return llvm::none_of(otherMemrefs, [&](const BufferOrigin &origin) {
-      return mayAlias(origin, allocation);
+    return llvm::none_of(otherMemrefs, [&](BlockArgument argument) {
+      return mayAlias(argument, allocation);
     });
   }
 
@@ -162,8 +158,8 @@ public:
   /// allocation, not every retained value of the function.
   SmallVector<unsigned> retainedAliasing(unsigned i) const {
     SmallVector<unsigned> kept(retainedOf.lookup(allocations[i]));
-    for (auto &[index, origin] : otherRetained)
-      if (mayAlias(origin, allocations[i]))
+    for (auto [index, argument] : otherRetained)
+      if (mayAlias(argument, allocations[i]))
         kept.push_back(index);
     llvm::sort(kept);
     return kept;
@@ -179,12 +175,13 @@ private:
   SmallVector<Value> allocations;
   /// How many memrefs are (views of) each fresh allocation.
   DenseMap<Value, unsigned> allocationCount;
-  /// The origins of the memrefs of no known allocation.
-  SmallVector<BufferOrigin> otherMemrefs;
+  /// The memrefs of no known allocation: their block arguments (null for
+  /// unknown origins).
+  SmallVector<BlockArgument> otherMemrefs;
   /// The retained values (indices) that are (views of) each allocation,
-  /// and the others with their origins.
+  /// and the others with their block arguments (null for unknown origins).
   DenseMap<Value, SmallVector<unsigned>> retainedOf;
-  SmallVector<std::pair<unsigned, BufferOrigin>> otherRetained;
+  SmallVector<std::pair<unsigned, BlockArgument>> otherRetained;
 };
 
 bool DeallocSplitter::run() {
