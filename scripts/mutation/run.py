@@ -63,6 +63,7 @@ AREAS = {
                      CPU + "empty-shapes.mlir", CPU + "partial-row-blocks.mlir",
                      CPU + "loop-carried-activation.mlir",
                      "Dialect/FP8/Transforms/split-deallocs.mlir",
+                     "Dialect/FP8/Pipelines/cpu-pipeline-deallocs.mlir",
                      "Dialect/FP8/Pipelines/cpu-pipeline-nested-modules.mlir",
                      "Dialect/FP8/Transforms/expand-math.mlir",
                      "Dialect/FP8/Transforms/expand-math-shapes.mlir",
