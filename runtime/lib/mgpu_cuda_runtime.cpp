@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <string>
@@ -76,15 +77,18 @@ bool makeContextCurrent() {
 ///
 /// Lifetimes. A map handed out by mgpuTensorMapEncodeTiledMemref is
 /// *pending* until the same thread's next mgpuLaunchKernel (the launch the
-/// host code is preparing: it encodes the maps, then launches with them).
-/// That launch uploads a new map with cuMemcpyHtoDAsync on its own stream,
-/// from the cache's host copy (the key, alive until eviction), so the copy
-/// is ordered before the kernel on that stream; an event recorded after the
-/// copy orders later launches on other streams behind it. Bounded: past
-/// kLimit entries the context is synchronised (every launch issued so far
-/// has finished) and every map that no thread still holds pending is freed;
-/// a pending map stays, since the launch that will read it is not issued
-/// yet.
+/// host code is preparing: it encodes the maps, then launches with them)
+/// has issued its kernel. That launch uploads a new map with
+/// cuMemcpyHtoDAsync on its own stream, from the cache's host copy (the
+/// key, alive until eviction), so the copy is ordered before the kernel on
+/// that stream; an event recorded after the copy orders later launches on
+/// other streams behind it. Bounded: past kLimit entries the context is
+/// synchronised (every launch issued so far has finished) and every map
+/// that no thread still holds pending is freed; a pending map stays, since
+/// the launch that will read it is not issued yet. The upload, the launch
+/// and the release happen under the cache's lock, so another thread's
+/// eviction comes before the upload or after the kernel is issued, never
+/// in between (where it would free the maps the kernel is about to read).
 struct TensorMapCache {
   struct Entry {
     CUdeviceptr dev = 0;
@@ -116,15 +120,20 @@ struct TensorMapCache {
     return it->second.dev;
   }
 
-  /// Called by mgpuLaunchKernel before it launches on `stream` (`launching`
-  /// false when it will not launch): the maps this thread holds pending are
-  /// uploaded on `stream` (new ones) or waited for there (uploaded by an
-  /// earlier launch, maybe on another stream), and no longer pending.
-  void beforeLaunch(CUstream stream, bool launching) {
-    std::lock_guard<std::mutex> lock(mutex);
+  /// Every launch on `stream` goes through here (`issue` empty when nothing
+  /// launches): the maps this thread holds pending are uploaded on `stream`
+  /// (new ones) or waited for there (uploaded by an earlier launch, maybe
+  /// on another stream), `issue` launches the kernel, and the maps are no
+  /// longer pending; all under the lock (see above).
+  void launchWithMaps(CUstream stream, const std::function<void()> &issue) {
+    std::unique_lock<std::mutex> lock(mutex);
+    bool launching = static_cast<bool>(issue);
     auto held = pendingByThread.find(std::this_thread::get_id());
-    if (held == pendingByThread.end())
+    if (held == pendingByThread.end()) {
+      if (launching)
+        issue();
       return;
+    }
     for (Iterator it : held->second) {
       Entry &e = it->second;
       if (launching && !e.uploaded) {
@@ -136,8 +145,11 @@ struct TensorMapCache {
       } else if (launching) {
         CU_REPORT(cuStreamWaitEvent(stream, e.uploaded, 0));
       }
-      --e.pending;
     }
+    if (launching)
+      issue();
+    for (Iterator it : held->second)
+      --it->second.pending;
     pendingByThread.erase(held);
   }
 
@@ -223,31 +235,35 @@ void *mgpuModuleGetFunction(void *module, const char *name) {
   return function;
 }
 
-/// What every launch does first: the tensor maps this thread holds pending
-/// uploaded on `stream` (or released, when nothing launches), and dynamic
-/// shared memory above the default 48 KB opted in (CUDA C++ Programming
-/// Guide, "Shared Memory", compute capability 9.0). Null when nothing
-/// launches (no function, no context).
-static CUfunction prepareLaunch(void *function, void *stream, int32_t smem) {
+/// What every launch does: the tensor maps this thread holds pending
+/// uploaded on `stream` (or released, when nothing launches: no function,
+/// no context), dynamic shared memory above the default 48 KB opted in
+/// (CUDA C++ Programming Guide, "Shared Memory", compute capability 9.0),
+/// then `issue` launches `function`, before the maps are released.
+static void launchWith(void *function, void *stream, int32_t smem,
+                       const std::function<void(CUfunction)> &issue) {
   bool launching = function && makeContextCurrent();
-  tensorMaps().beforeLaunch(static_cast<CUstream>(stream), launching);
-  if (!launching)
-    return nullptr;
   auto fn = static_cast<CUfunction>(function);
-  if (smem > 48 * 1024)
-    CU_REPORT(cuFuncSetAttribute(
-        fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, smem));
-  return fn;
+  std::function<void()> launch;
+  if (launching)
+    launch = [&] {
+      if (smem > 48 * 1024)
+        CU_REPORT(cuFuncSetAttribute(
+            fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, smem));
+      issue(fn);
+    };
+  tensorMaps().launchWithMaps(static_cast<CUstream>(stream), launch);
 }
 
 void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
                       intptr_t gridZ, intptr_t blockX, intptr_t blockY,
                       intptr_t blockZ, int32_t smem, void *stream,
                       void **params, void **extra, size_t /*paramsCount*/) {
-  if (CUfunction fn = prepareLaunch(function, stream, smem))
+  launchWith(function, stream, smem, [&](CUfunction fn) {
     CU_REPORT(cuLaunchKernel(fn, gridX, gridY, gridZ, blockX, blockY, blockZ,
                              smem, static_cast<CUstream>(stream), params,
                              extra));
+  });
 }
 
 /// gpu.launch_func with clusters (gpu-to-llvm): the kernel in clusters of
@@ -260,26 +276,25 @@ void mgpuLaunchClusterKernel(void *function, intptr_t clusterX,
                              intptr_t blockX, intptr_t blockY, intptr_t blockZ,
                              int32_t smem, void *stream, void **params,
                              void **extra, size_t /*paramsCount*/) {
-  CUfunction fn = prepareLaunch(function, stream, smem);
-  if (!fn)
-    return;
-  CUlaunchAttribute attr;
-  attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-  attr.value.clusterDim.x = static_cast<unsigned>(clusterX);
-  attr.value.clusterDim.y = static_cast<unsigned>(clusterY);
-  attr.value.clusterDim.z = static_cast<unsigned>(clusterZ);
-  CUlaunchConfig config = {};
-  config.gridDimX = static_cast<unsigned>(gridX);
-  config.gridDimY = static_cast<unsigned>(gridY);
-  config.gridDimZ = static_cast<unsigned>(gridZ);
-  config.blockDimX = static_cast<unsigned>(blockX);
-  config.blockDimY = static_cast<unsigned>(blockY);
-  config.blockDimZ = static_cast<unsigned>(blockZ);
-  config.sharedMemBytes = static_cast<unsigned>(smem);
-  config.hStream = static_cast<CUstream>(stream);
-  config.attrs = &attr;
-  config.numAttrs = 1;
-  CU_REPORT(cuLaunchKernelEx(&config, fn, params, extra));
+  launchWith(function, stream, smem, [&](CUfunction fn) {
+    CUlaunchAttribute attr;
+    attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    attr.value.clusterDim.x = static_cast<unsigned>(clusterX);
+    attr.value.clusterDim.y = static_cast<unsigned>(clusterY);
+    attr.value.clusterDim.z = static_cast<unsigned>(clusterZ);
+    CUlaunchConfig config = {};
+    config.gridDimX = static_cast<unsigned>(gridX);
+    config.gridDimY = static_cast<unsigned>(gridY);
+    config.gridDimZ = static_cast<unsigned>(gridZ);
+    config.blockDimX = static_cast<unsigned>(blockX);
+    config.blockDimY = static_cast<unsigned>(blockY);
+    config.blockDimZ = static_cast<unsigned>(blockZ);
+    config.sharedMemBytes = static_cast<unsigned>(smem);
+    config.hStream = static_cast<CUstream>(stream);
+    config.attrs = &attr;
+    config.numAttrs = 1;
+    CU_REPORT(cuLaunchKernelEx(&config, fn, params, extra));
+  });
 }
 
 // --- Streams and events (gpu-to-llvm: gpu.wait, async tokens) -------------

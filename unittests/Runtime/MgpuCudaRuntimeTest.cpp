@@ -19,7 +19,10 @@
 
 #include "gtest/gtest.h"
 
+#include <atomic>
+#include <chrono>
 #include <cstdint>
+#include <thread>
 
 extern "C" {
 long fp8_mgpu_error_count(void);
@@ -142,17 +145,33 @@ TEST(MgpuCudaRuntime, MapUploadOrderedBeforeTheLaunch) {
 }
 
 // A cluster launch (the GEMM kernel in 2-CTA clusters) uploads its maps and
-// launches as a plain one does: the kernel runs once with the launch's grid
-// (one cluster of 2 CTAs) and reads the maps the host code encoded.
+// launches as a plain one does, with the cluster dimension attribute: the
+// kernel runs once with the launch's grid (one cluster of 2 CTAs), in
+// clusters of 2 x 1 x 1 CTAs (a cluster kernel launched without the
+// attribute would run without clusters: the stub reports it), and reads the
+// maps the host code encoded.
 TEST(MgpuCudaRuntime, ClusterLaunchUploadsItsMaps) {
   Gemm g;
+  fp8stub::requireCluster("fp8_stub_gemm_cl2", 2);
+  g.fn = mgpuModuleGetFunction(g.module, "fp8_stub_gemm_cl2");
   ASSERT_NE(g.fn, nullptr);
   void *maps[3];
   g.encode(100, maps);
   void *s = mgpuStreamCreate();
   fp8stub::KernelRun run = g.launchAndWait(maps, s, /*cluster=*/2);
   EXPECT_EQ(run.grid, 2u);
+  EXPECT_EQ(run.cluster[0], 2u);
+  EXPECT_EQ(run.cluster[1], 1u);
+  EXPECT_EQ(run.cluster[2], 1u);
   g.expectMapsOf(run, 100);
+  // The stub's check can fail: the same kernel launched without clusters.
+  g.launch(maps, s, /*cluster=*/1);
+  mgpuStreamSynchronize(s);
+  EXPECT_NE(joined(fp8stub::takeFaults())
+                .find("fp8_stub_gemm_cl2 runs in clusters of 2 x 1 x 1 CTAs, "
+                      "launched in 1 x 1 x 1"),
+            std::string::npos);
+  fp8stub::takeRuns();
   mgpuStreamDestroy(s);
 }
 
@@ -181,6 +200,65 @@ TEST(MgpuCudaRuntime, EvictionSparesMapsOfThePendingLaunch) {
   }
   EXPECT_GT(evictedAt, 0u) << "the cache never evicted";
   EXPECT_EQ(fp8_mgpu_error_count(), 0) << fp8_mgpu_last_error();
+  mgpuStreamDestroy(s);
+}
+
+// Another host thread evicts the tensor-map cache while this one launches:
+// the hook the stub runs on entry to cuLaunchKernel (after the runtime
+// uploaded this launch's maps) starts a thread that encodes fresh maps
+// until the cache evicts. An eviction frees every map no thread holds
+// pending; the maps of the launch being issued are held until the kernel
+// is issued, so the evicting thread waits for it (its context
+// synchronisation then runs the kernel on live maps). Released earlier, the
+// eviction frees them first and the kernel reads freed memory. The
+// launching thread waits for the other one to finish or to stop making
+// progress (blocked on the cache), then lets the launch go on.
+TEST(MgpuCudaRuntime, EvictionByAnotherThreadSparesTheMapsOfALaunch) {
+  Gemm g;
+  long errors = fp8_mgpu_error_count();
+  void *s = mgpuStreamCreate();
+  void *maps[3];
+  g.encode(96, maps);
+  std::atomic<int> encoded{0};
+  std::atomic<bool> done{false}, evicted{false};
+  std::thread other;
+  fp8stub::setLaunchHook([&] {
+    other = std::thread([&] {
+      // Past the cache's bound of 4096 whatever it holds: [1, 4 j] f32
+      // views of the A scales, a shape no other test encodes, each
+      // released at once (a launch of no function) so that only the
+      // launching thread holds maps pending.
+      size_t live = fp8stub::liveAllocations();
+      for (int j = 1; j <= 5000 && !evicted; ++j) {
+        Memref2D view{g.sa, g.sa, 0, {1, 4 * j}, {4 * j, 1}};
+        int64_t box[2] = {1, 64};
+        mgpuTensorMapEncodeTiledMemref(2, &view, kF32, 0, 0, 0, 0, box);
+        mgpuLaunchKernel(nullptr, 1, 1, 1, 1, 1, 1, 0, nullptr, nullptr,
+                         nullptr, 0);
+        ++encoded;
+        size_t now = fp8stub::liveAllocations();
+        evicted = now < live;
+        live = now;
+      }
+      done = true;
+    });
+    int seen = -1;
+    while (!done) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(300));
+      if (encoded == seen)
+        break; // blocked on the cache until this launch is issued
+      seen = encoded;
+    }
+  });
+  g.launch(maps, s);
+  other.join();
+  mgpuStreamSynchronize(s);
+  EXPECT_TRUE(evicted) << "the other thread never made the cache evict";
+  EXPECT_EQ(joined(fp8stub::takeFaults()), "");
+  std::vector<fp8stub::KernelRun> runs = fp8stub::takeRuns();
+  ASSERT_EQ(runs.size(), 1u);
+  g.expectMapsOf(runs.back(), 96);
+  EXPECT_EQ(fp8_mgpu_error_count(), errors) << fp8_mgpu_last_error();
   mgpuStreamDestroy(s);
 }
 

@@ -1,7 +1,8 @@
 //===- StubDriver.cpp - the cu* functions of stub/cuda.h on the host ------===//
 //
 // See StubDriver.h. Single-threaded (the tests call the runtime from one
-// thread). Streams and events follow the CUDA driver API's documented
+// thread at a time; setLaunchHook lets another run while the launching one
+// waits). Streams and events follow the CUDA driver API's documented
 // guarantees and nothing more: work on a stream runs in order; a stream
 // runs when something waits for it; cuStreamWaitEvent orders a stream after
 // the work recorded before the event; cuCtxSynchronize and cuMemFree (which
@@ -12,6 +13,7 @@
 
 #include <cuda.h>
 
+#include <algorithm>
 #include <cstring>
 #include <deque>
 #include <map>
@@ -43,6 +45,7 @@ struct Op {
   CUdeviceptr deviceSrc = 0; // device-to-device
   std::string kernel;
   unsigned grid = 0;
+  unsigned cluster[3] = {1, 1, 1};
   CUdeviceptr maps[3] = {0, 0, 0};
   CUevent_st_impl *event = nullptr;
 };
@@ -60,6 +63,8 @@ struct Driver {
   std::vector<fp8stub::KernelRun> runs;
   int smCount = 132;
   CUresult moduleUnloadResult = CUDA_SUCCESS;
+  std::map<std::string, unsigned> clusterKernels; // requireCluster
+  std::function<void()> launchHook;
   size_t live = 0; // live allocations
 
   Stream *stream(CUstream s) {
@@ -107,6 +112,8 @@ struct Driver {
     fp8stub::KernelRun run;
     run.name = op.kernel;
     run.grid = op.grid;
+    std::copy(op.cluster, op.cluster + 3, run.cluster);
+    checkCluster(op);
     for (int i = 0; i < 3; ++i) {
       std::string what =
           "kernel " + op.kernel + ": tensor map parameter " + std::to_string(i);
@@ -124,6 +131,19 @@ struct Driver {
       }
     }
     runs.push_back(run);
+  }
+
+  /// A cluster kernel (requireCluster) must run in its clusters.
+  void checkCluster(const Op &op) {
+    auto it = clusterKernels.find(op.kernel);
+    if (it == clusterKernels.end())
+      return;
+    if (op.cluster[0] != it->second || op.cluster[1] != 1 || op.cluster[2] != 1)
+      fault("kernel " + op.kernel + " runs in clusters of " +
+            std::to_string(it->second) + " x 1 x 1 CTAs, launched in " +
+            std::to_string(op.cluster[0]) + " x " +
+            std::to_string(op.cluster[1]) + " x " +
+            std::to_string(op.cluster[2]));
   }
 
   /// Runs the first op of `s`.
@@ -187,6 +207,12 @@ std::vector<std::string> takeFaults() {
 std::vector<KernelRun> takeRuns() { return std::exchange(driver().runs, {}); }
 size_t liveAllocations() { return driver().live; }
 void setMultiprocessorCount(int count) { driver().smCount = count; }
+void requireCluster(const std::string &name, unsigned ctas) {
+  driver().clusterKernels[name] = ctas;
+}
+void setLaunchHook(std::function<void()> hook) {
+  driver().launchHook = std::move(hook);
+}
 void setModuleUnloadResult(int result) {
   driver().moduleUnloadResult = static_cast<CUresult>(result);
 }
@@ -254,31 +280,65 @@ CUresult cuModuleGetFunction(CUfunction *function, CUmodule module,
 CUresult cuFuncSetAttribute(CUfunction, CUfunction_attribute, int) {
   return CUDA_SUCCESS;
 }
-CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int,
-                        unsigned int, unsigned int, unsigned int, unsigned int,
-                        unsigned int, CUstream stream, void **kernelParams,
-                        void **) {
+namespace {
+/// Runs and clears the test's launch hook (setLaunchHook), if any.
+void runLaunchHook() {
+  if (std::function<void()> hook = std::exchange(driver().launchHook, {}))
+    hook();
+}
+
+/// Queues a kernel on `stream` in clusters of `cluster` CTAs.
+CUresult queueKernel(CUfunction f, unsigned int gridDimX, CUstream stream,
+                     void **kernelParams, const unsigned cluster[3]) {
   if (!f || !kernelParams || gridDimX == 0)
     return CUDA_ERROR_INVALID_VALUE;
   Op op(Op::Kernel);
   op.kernel = *reinterpret_cast<std::string *>(f);
   op.grid = gridDimX;
+  std::copy(cluster, cluster + 3, op.cluster);
   // The driver copies the parameter values at the launch.
   for (int i = 0; i < 3; ++i)
     std::memcpy(&op.maps[i], kernelParams[i], sizeof(CUdeviceptr));
   driver().stream(stream)->queue.push_back(std::move(op));
   return CUDA_SUCCESS;
 }
-// A cluster launch is recorded as a launch of its grid (the stub runs no
-// kernel; what the runtime passes is what the tests check).
+} // namespace
+
+CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int,
+                        unsigned int, unsigned int, unsigned int, unsigned int,
+                        unsigned int, CUstream stream, void **kernelParams,
+                        void **) {
+  runLaunchHook();
+  const unsigned noCluster[3] = {1, 1, 1};
+  return queueKernel(f, gridDimX, stream, kernelParams, noCluster);
+}
+// A launch with attributes: the cluster dimension is recorded (1 x 1 x 1
+// without it), as the driver checks it: each dimension at least 1 and
+// dividing the grid's, at most 8 CTAs (the portable cluster size; the
+// runtime does not opt in to more). Any other attribute is not modelled.
 CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f,
-                          void **kernelParams, void **extra) {
-  if (!config)
+                          void **kernelParams, void **) {
+  runLaunchHook();
+  if (!config || (config->numAttrs && !config->attrs))
     return CUDA_ERROR_INVALID_VALUE;
-  return cuLaunchKernel(f, config->gridDimX, config->gridDimY, config->gridDimZ,
-                        config->blockDimX, config->blockDimY, config->blockDimZ,
-                        config->sharedMemBytes, config->hStream, kernelParams,
-                        extra);
+  unsigned cluster[3] = {1, 1, 1};
+  for (unsigned i = 0; i < config->numAttrs; ++i) {
+    const CUlaunchAttribute &a = config->attrs[i];
+    if (a.id != CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION)
+      return CUDA_ERROR_INVALID_VALUE;
+    cluster[0] = a.value.clusterDim.x;
+    cluster[1] = a.value.clusterDim.y;
+    cluster[2] = a.value.clusterDim.z;
+  }
+  const unsigned grid[3] = {config->gridDimX, config->gridDimY,
+                            config->gridDimZ};
+  for (int d = 0; d < 3; ++d)
+    if (cluster[d] == 0 || grid[d] % cluster[d] != 0)
+      return CUDA_ERROR_INVALID_VALUE;
+  if (cluster[0] * cluster[1] * cluster[2] > 8)
+    return CUDA_ERROR_INVALID_VALUE;
+  return queueKernel(f, config->gridDimX, config->hStream, kernelParams,
+                     cluster);
 }
 
 CUresult cuStreamCreate(CUstream *stream, unsigned int) {

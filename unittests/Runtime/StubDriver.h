@@ -12,13 +12,18 @@
 // only when it runs. Every kernel reads its first three parameters as
 // device pointers to tensor maps (the GEMM ABI of GemmKernelConfig.h) when
 // it runs; what it finds there (an encoded map, bytes never written, freed
-// memory) is recorded for the test.
+// memory) is recorded for the test, with the launch's cluster dimensions
+// (cuLaunchKernelEx's CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION): a kernel that a
+// test declares a cluster kernel (requireCluster) and that runs in other
+// clusters is a fault, as its cluster code (mapa, multicast) would be on a
+// GPU.
 //
 //===----------------------------------------------------------------------===//
 #ifndef FP8_UNITTESTS_RUNTIME_STUBDRIVER_H
 #define FP8_UNITTESTS_RUNTIME_STUBDRIVER_H
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -33,10 +38,12 @@ struct MapArgs {
   uint32_t box[5] = {};
 };
 
-/// One kernel that ran: its name, grid and the three maps it read.
+/// One kernel that ran: its name, grid, cluster dimensions (1, 1, 1 without
+/// the attribute) and the three maps it read.
 struct KernelRun {
   std::string name;
   unsigned grid = 0;
+  unsigned cluster[3] = {1, 1, 1};
   MapArgs maps[3];
 };
 
@@ -49,6 +56,14 @@ std::vector<KernelRun> takeRuns();
 size_t liveAllocations();
 /// CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT of device 0 (default 132).
 void setMultiprocessorCount(int count);
+/// The kernel `name` runs in clusters of `ctas` x 1 x 1 CTAs: run in others
+/// (a launch without the cluster attribute: 1 x 1 x 1) it is a fault.
+void requireCluster(const std::string &name, unsigned ctas);
+/// Called once, by the next cuLaunchKernel or cuLaunchKernelEx on entry,
+/// before the launch takes effect: a test's way to act (from another host
+/// thread) while a launch is being issued. The stub is single-threaded:
+/// the hook must not return while another thread is inside the stub.
+void setLaunchHook(std::function<void()> hook);
 /// What cuModuleUnload returns (default CUDA_SUCCESS; CUDA_ERROR_DEINITIALIZED
 /// as at process exit after the driver shut down).
 void setModuleUnloadResult(int result);
