@@ -231,6 +231,17 @@ static bool translateExtractElement(Translator &t, LLVM::ExtractElementOp ex) {
 /// allocas; device printf allocates its argument buffer at the call, in
 /// loops too).
 static bool translateAlloca(Translator &t, LLVM::AllocaOp a) {
+  // An alloca is the thread's local memory: its pointer is generic (0) or
+  // local (5). One in shared memory (3, e.g. a memref.alloca in workgroup
+  // memory) has no meaning in NVVM (LLVM's verifier wants allocas in the
+  // data layout's alloca address space) and would make a local address
+  // read as a shared one.
+  unsigned space = a.getType().getAddressSpace();
+  if (space != 0 && space != 5)
+    return t.fail(a, "llvm.alloca in address space " + std::to_string(space) +
+                         ": an alloca is thread-local memory (address space 0 "
+                         "or 5); shared memory is a memref.global in address "
+                         "space 3 or a gpu.launch workgroup(...) attribution");
   Operation *def = a.getArraySize().getDefiningOp();
   auto c = dyn_cast_or_null<LLVM::ConstantOp>(def);
   auto count = c ? dyn_cast<IntegerAttr>(c.getValue()) : IntegerAttr();

@@ -9,13 +9,16 @@
 // emulated device). What the program prints (host printf, vector.print,
 // printMemref*, device printf) goes to stdout; a fault the emulator
 // detects goes to stderr with exit status 1 (FP8_EMU_CONTINUE_ON_FAULT=1:
-// the run goes on past it, and the exit status is still 1).
+// the run goes on past it, and the exit status is still 1). Bad input (an
+// entry that is no function `() -> ()`, a library that does not load) is an
+// error with status 2 before anything runs.
 // docs/gpu-kernel.md, "Running MLIR GPU programs: fp8-emu-run".
 //
 //===----------------------------------------------------------------------===//
 #include "fp8/Emulator/MgpuRuntime.h"
 #include "fp8/InitAll.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -24,6 +27,7 @@
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -31,6 +35,7 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -102,6 +107,56 @@ static std::string libraryPath(StringRef dir, StringRef name) {
   return std::string(p);
 }
 
+/// The entry point is called through ExecutionEngine::invokePacked with no
+/// arguments and no result slot: a function that takes or returns anything
+/// would read or write through pointers that are not there (a crash). So
+/// `--entry` must name a defined function `() -> ()` of the module.
+static LogicalResult checkEntry(ModuleOp module) {
+  Operation *op = SymbolTable::lookupSymbolIn(module, entry);
+  if (!op) {
+    llvm::errs() << "fp8-emu-run: --entry='" << entry
+                 << "': the module has no function of that name\n";
+    return failure();
+  }
+  auto fn = dyn_cast<FunctionOpInterface>(op);
+  if (!fn)
+    return op->emitError() << "fp8-emu-run: --entry='" << entry << "' names a '"
+                           << op->getName() << "', not a function";
+  if (fn.isExternal())
+    return op->emitError() << "fp8-emu-run: the entry function '" << entry
+                           << "' is a declaration: it needs a body to run";
+  auto llvmFn = dyn_cast<LLVM::LLVMFuncOp>(op);
+  bool variadic = llvmFn && llvmFn.isVarArg();
+  if (fn.getNumArguments() != 0 || !fn.getResultTypes().empty() || variadic)
+    return op->emitError() << "fp8-emu-run: the entry function '" << entry
+                           << "' has type " << fn.getFunctionType()
+                           << ": fp8-emu-run calls it with no arguments and "
+                              "takes no results (expected () -> ())";
+  return success();
+}
+
+/// Each library the JIT links must load: ExecutionEngine only warns about
+/// one that does not and runs on, so a misspelt --shared-libs path would
+/// end in unresolved symbols or a run without the library.
+static LogicalResult checkLibraries(ArrayRef<std::string> libs) {
+  for (const std::string &l : libs) {
+    if (!llvm::sys::fs::is_regular_file(l)) {
+      llvm::errs() << "fp8-emu-run: cannot load the library '" << l
+                   << "': no such file (--shared-libs takes paths of "
+                      "shared libraries)\n";
+      return failure();
+    }
+    std::string err;
+    if (!llvm::sys::DynamicLibrary::getPermanentLibrary(l.c_str(), &err)
+             .isValid()) {
+      llvm::errs() << "fp8-emu-run: cannot load the library '" << l
+                   << "': " << err << "\n";
+      return failure();
+    }
+  }
+  return success();
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   registerAllPasses();
@@ -117,6 +172,9 @@ int main(int argc, char **argv) {
       "fp8-mlir CPU emulator of sm_90a\n");
 
   MLIRContext ctx(registry);
+  // An error about the entry names it with its location; the whole
+  // function printed after it would bury the message.
+  ctx.printOpOnDiagnostic(false);
   std::string err;
   std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(inputFile, &err);
   if (!file) {
@@ -130,12 +188,21 @@ int main(int argc, char **argv) {
   if (!module)
     return 2;
 
-  PassManager pm(&ctx);
+  // The entry is checked after --pre (which may produce it) and before the
+  // lowering (which changes a memref argument into its descriptor's fields).
+  PassManager pre(&ctx);
   if (!prePasses.empty() &&
-      failed(parsePassPipeline(prePasses, pm, llvm::errs()))) {
+      failed(parsePassPipeline(prePasses, pre, llvm::errs()))) {
     llvm::errs() << "fp8-emu-run: cannot parse --pre='" << prePasses << "'\n";
     return 2;
   }
+  if (failed(pre.run(*module))) {
+    llvm::errs() << "fp8-emu-run: the --pre passes failed\n";
+    return 2;
+  }
+  if (!printLowered && failed(checkEntry(*module)))
+    return 2;
+  PassManager pm(&ctx);
   if (failed(parsePassPipeline(pipeline(), pm, llvm::errs())))
     return 2;
   if (failed(pm.run(*module))) {
@@ -154,6 +221,8 @@ int main(int argc, char **argv) {
       libraryPath(FP8_MLIR_RUNNER_LIB_DIR, "mlir_c_runner_utils")};
   for (const std::string &l : sharedLibs)
     libs.push_back(l);
+  if (failed(checkLibraries(libs)))
+    return 2;
   std::vector<StringRef> libRefs(libs.begin(), libs.end());
   ExecutionEngineOptions options;
   options.sharedLibPaths = libRefs;

@@ -25,10 +25,14 @@
  *   FP8_EMU_SM_COUNT (1..1024; anything else is an error).
  * - A fault the emulator detects is printed to stderr and ends the process
  *   with status 1 (a device fault is fatal to a CUDA context too), unless
- *   FP8_EMU_CONTINUE_ON_FAULT is set: then it is kept as the sticky error
- *   that fp8emuGetLastError returns. FP8_EMU_SEED sets the scheduler seed;
- *   FP8_EMU_TRACE prints one line per launch (kernel, grid, block, dynamic
- *   shared memory, parameter count) to stderr.
+ *   FP8_EMU_CONTINUE_ON_FAULT=1: then it is kept as the sticky error
+ *   that fp8emuGetLastError returns. FP8_EMU_SEED sets the scheduler seed
+ *   (a decimal number); FP8_EMU_TRACE=1 prints one line per launch (kernel,
+ *   grid, block, dynamic shared memory, parameter count) to stderr. The
+ *   switches are 1 (on) or 0, empty or unset (off); any other value of
+ *   these variables is an error. A launch past CUDA's limits (grid x
+ *   1..2^31 - 1, y and z 1..65535, block 1..1024 x 1..1024 x 1..64, at most
+ *   1024 threads) is an error naming the dimension.
  * - fp8_mgpu_transfer_bytes(direction) counts the host<->device bytes of
  *   mgpuMemcpy (the project's extension, emulator only).
  *

@@ -326,7 +326,9 @@ void buildGemmLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
   // for the masked and k-grouped forms, whose grid covers every group's
   // tiles), the SMs
   // of the device it runs on (sm-count = 0) or compiled in. With clusters:
-  // min(cluster tiles, SMs / cluster) whole clusters.
+  // min(cluster tiles, max(SMs / cluster, 1)) whole clusters (at least one:
+  // with fewer SMs than a cluster has CTAs, sm-count=1 or the SM-count
+  // query's fallback of 1, the grid would be empty and nothing computed).
   Value tiles = h.mul(h.ceilDiv(m, c.blockM * c.cluster), h.idx(c.nTiles()));
   if (perGroupTiles)
     tiles = h.mul(tiles, h.idx(groups));
@@ -336,6 +338,7 @@ void buildGemmLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
     grid = arith::MinUIOp::create(b, tiles, sms);
   } else {
     Value clusters = arith::DivUIOp::create(b, sms, h.idx(c.cluster));
+    clusters = arith::MaxUIOp::create(b, clusters, h.idx(1));
     grid = h.mul(arith::MinUIOp::create(b, tiles, clusters), h.idx(c.cluster));
   }
   SmallVector<Value> kernelArgs{tmA, tmB, tmSA, sbDev, dDev, h.i32(m)};

@@ -13,11 +13,14 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 
+#include <array>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <optional>
 
 using namespace mlir;
 using namespace mlir::fp8;
@@ -49,10 +52,38 @@ struct Runtime {
   void error(const std::string &what) {
     std::fprintf(stderr, "%s%s", what.c_str(),
                  what.empty() || what.back() != '\n' ? "\n" : "");
-    if (!std::getenv("FP8_EMU_CONTINUE_ON_FAULT"))
+    if (!continueOnFault())
       std::exit(1);
     if (lastError.empty())
       lastError = what;
+  }
+
+  /// FP8_EMU_CONTINUE_ON_FAULT: 1 goes on past a fault, 0 (or unset) stops
+  /// at the first. Any other value ends the process: whether to go on is
+  /// the very thing it leaves open.
+  static bool continueOnFault() {
+    const char *name = "FP8_EMU_CONTINUE_ON_FAULT";
+    std::optional<bool> on = readFlag(name);
+    if (!on) {
+      std::fprintf(stderr, "%s\n", invalidFlag(name).c_str());
+      std::exit(1);
+    }
+    return *on;
+  }
+  /// A switch FP8_EMU_*: unset, empty or 0 is off, 1 is on, anything else
+  /// (none: a variable's presence alone does not turn it on, so that `=0`
+  /// means off).
+  static std::optional<bool> readFlag(const char *name) {
+    const char *text = std::getenv(name);
+    if (!text || !*text || std::strcmp(text, "0") == 0)
+      return false;
+    if (std::strcmp(text, "1") == 0)
+      return true;
+    return std::nullopt;
+  }
+  static std::string invalidFlag(const char *name) {
+    return std::string("fp8 emulator: ") + name + "='" + std::getenv(name) +
+           "' is invalid: expected 1 (on) or 0 (off, as when unset)";
   }
 };
 
@@ -125,6 +156,87 @@ void *mgpuModuleGetFunction(void *module, const char *name) {
 } // extern "C"
 
 namespace {
+/// What is wrong with a launch's grid and block, empty when CUDA takes them:
+/// the limits of compute capability 9.0 (CUDA C++ Programming Guide,
+/// "Features and Technical Specifications"): grid x 1..2^31 - 1, y and z
+/// 1..65535, block x and y 1..1024, z 1..64, at most 1024 threads. An empty
+/// grid is CUDA_ERROR_INVALID_VALUE too: a host program launches nothing
+/// for an empty problem (fp8-launch-kernels).
+std::string checkLaunchDims(const std::array<intptr_t, 3> &grid,
+                            const std::array<intptr_t, 3> &block) {
+  static constexpr intptr_t kGridMax[3] = {INT32_MAX, 65535, 65535};
+  static constexpr intptr_t kBlockMax[3] = {1024, 1024, 64};
+  static constexpr const char *kAxis[3] = {"x", "y", "z"};
+  auto range = [](const char *what, int axis, intptr_t value, intptr_t max) {
+    if (value >= 1 && value <= max)
+      return std::string();
+    return std::string(what) + " " + kAxis[axis] + " = " +
+           std::to_string(value) + " is out of range: CUDA accepts 1.." +
+           std::to_string(max) + (value == 0 ? " (an empty launch)" : "");
+  };
+  for (int i = 0; i < 3; ++i) {
+    std::string err = range("grid", i, grid[i], kGridMax[i]);
+    if (err.empty())
+      err = range("block", i, block[i], kBlockMax[i]);
+    if (!err.empty())
+      return err;
+  }
+  if (block[0] * block[1] * block[2] > 1024)
+    return "a block of " + std::to_string(block[0] * block[1] * block[2]) +
+           " threads: CUDA accepts at most 1024";
+  return "";
+}
+
+/// The FP8_EMU_* variables of a launch into `opt` (and `trace`); false
+/// after reporting one that holds no accepted value.
+bool readLaunchOptions(Runtime &rt, emu::Options &opt, bool &trace) {
+  const char *seed = std::getenv("FP8_EMU_SEED");
+  if (seed && *seed) {
+    // Decimal digits only: strtoull alone takes "-1" (as 2^64 - 1) and
+    // reads "abc" as 0.
+    char *end = nullptr;
+    errno = 0;
+    opt.seed = std::strtoull(seed, &end, 10);
+    if (*end || errno == ERANGE || *seed < '0' || *seed > '9') {
+      rt.error(
+          std::string("mgpuLaunchKernel (fp8 emulator): FP8_EMU_SEED='") +
+          seed +
+          "' is invalid: expected a decimal seed, 0..18446744073709551615");
+      return false;
+    }
+  }
+  opt.continueOnFault = Runtime::continueOnFault();
+  std::optional<bool> traceFlag = Runtime::readFlag("FP8_EMU_TRACE");
+  if (!traceFlag) {
+    rt.error(Runtime::invalidFlag("FP8_EMU_TRACE"));
+    return false;
+  }
+  trace = *traceFlag;
+  if (const char *schedule = std::getenv("FP8_EMU_SCHEDULE")) {
+    opt.lockstep = std::string(schedule) == "lockstep";
+    if (!opt.lockstep && std::string(schedule) != "random") {
+      rt.error(std::string("mgpuLaunchKernel (fp8 emulator): "
+                           "FP8_EMU_SCHEDULE='") +
+               schedule +
+               "' is invalid: expected random (the default) or "
+               "lockstep");
+      return false;
+    }
+  }
+  // FP8_EMU_ACCUMULATOR: the wgmma accumulation model (emu::getAccumulator:
+  // exact, the default; sm90, Hopper's, so that results compare with
+  // fp8-cpu-pipeline{accumulator=sm90}, the oracle of a run on silicon).
+  if (const char *model = std::getenv("FP8_EMU_ACCUMULATOR")) {
+    if (!emu::getAccumulator(model, opt.accumulate)) {
+      rt.error(std::string("mgpuLaunchKernel (fp8 emulator): "
+                           "FP8_EMU_ACCUMULATOR='") +
+               model + "' is invalid: expected exact, sm90 or sm89");
+      return false;
+    }
+  }
+  return true;
+}
+
 /// mgpuLaunchKernel and mgpuLaunchClusterKernel (clusters of 1 CTA for the
 /// former).
 void launch(void *function, intptr_t clusterX, intptr_t clusterY,
@@ -138,18 +250,12 @@ void launch(void *function, intptr_t clusterX, intptr_t clusterY,
     rt.error("mgpuLaunchKernel (fp8 emulator): null function");
     return;
   }
-  // An empty grid is invalid in CUDA (CUDA_ERROR_INVALID_VALUE): a host
-  // program launches nothing for an empty problem (fp8-launch-kernels).
-  if (gridX == 0 || blockX == 0 || gridY == 0 || gridZ == 0 || blockY == 0 ||
-      blockZ == 0) {
-    rt.error("mgpuLaunchKernel (fp8 emulator): a grid or block of 0 (CUDA "
-             "rejects an empty launch)");
-    return;
-  }
-  if (gridX < 0 || gridY < 0 || gridZ < 0 || blockX < 0 || blockY < 0 ||
-      blockZ < 0 || smem < 0 || gridX > UINT32_MAX || gridY > 65535 ||
-      gridZ > 65535 || blockX * blockY * blockZ > 1024) {
-    rt.error("mgpuLaunchKernel (fp8 emulator): grid or block out of range");
+  std::string dimsError =
+      checkLaunchDims({gridX, gridY, gridZ}, {blockX, blockY, blockZ});
+  if (dimsError.empty() && smem < 0)
+    dimsError = "dynamic shared memory of " + std::to_string(smem) + " bytes";
+  if (!dimsError.empty()) {
+    rt.error("mgpuLaunchKernel (fp8 emulator): " + dimsError);
     return;
   }
   if (extra) {
@@ -187,10 +293,14 @@ void launch(void *function, intptr_t clusterX, intptr_t clusterY,
   dims.clusterX = static_cast<uint32_t>(clusterX);
   dims.clusterY = static_cast<uint32_t>(clusterY);
   dims.clusterZ = static_cast<uint32_t>(clusterZ);
+  emu::Options opt;
+  bool trace = false;
+  if (!readLaunchOptions(rt, opt, trace))
+    return;
   // FP8_EMU_TRACE: one line per launch, so tests can check the grid, block
   // and shared memory that the host code computed (and the CTAs per
   // cluster, when more than one).
-  if (std::getenv("FP8_EMU_TRACE")) {
+  if (trace) {
     std::fprintf(stderr,
                  "fp8-emu-mgpu: launch %s grid %lld block %lld smem %d "
                  "params %zu",
@@ -201,32 +311,6 @@ void launch(void *function, intptr_t clusterX, intptr_t clusterY,
     if (clusterCtas > 1)
       std::fprintf(stderr, " cluster %lld", clusterCtas);
     std::fprintf(stderr, "\n");
-  }
-  emu::Options opt;
-  if (const char *seed = std::getenv("FP8_EMU_SEED"))
-    opt.seed = std::strtoull(seed, nullptr, 10);
-  opt.continueOnFault = std::getenv("FP8_EMU_CONTINUE_ON_FAULT") != nullptr;
-  if (const char *schedule = std::getenv("FP8_EMU_SCHEDULE")) {
-    opt.lockstep = std::string(schedule) == "lockstep";
-    if (!opt.lockstep && std::string(schedule) != "random") {
-      rt.error(std::string("mgpuLaunchKernel (fp8 emulator): "
-                           "FP8_EMU_SCHEDULE='") +
-               schedule +
-               "' is invalid: expected random (the default) or "
-               "lockstep");
-      return;
-    }
-  }
-  // FP8_EMU_ACCUMULATOR: the wgmma accumulation model (emu::getAccumulator:
-  // exact, the default; sm90, Hopper's, so that results compare with
-  // fp8-cpu-pipeline{accumulator=sm90}, the oracle of a run on silicon).
-  if (const char *model = std::getenv("FP8_EMU_ACCUMULATOR")) {
-    if (!emu::getAccumulator(model, opt.accumulate)) {
-      rt.error(std::string("mgpuLaunchKernel (fp8 emulator): "
-                           "FP8_EMU_ACCUMULATOR='") +
-               model + "' is invalid: expected exact, sm90 or sm89");
-      return;
-    }
   }
   emu::LaunchResult r =
       f->module->kernels->launch(f->name, rt.device, dims, args, opt);
