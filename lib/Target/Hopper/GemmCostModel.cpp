@@ -144,9 +144,9 @@ GemmCost mlir::fp8::modelGemmCost(const GemmKernelConfig &c,
                                   const ChipSpec &chip) {
   GemmCost r;
   const double sms = static_cast<double>(chip.smCount);
-  // Clusters run whole: smCount / cluster of them at a time, each on a
-  // cluster tile (the last one's trailing CTAs idle past M).
-  const int64_t slots = chip.smCount / c.cluster;
+  // Clusters run whole: smCount / cluster of them at a time (at least one),
+  // each on a cluster tile (the last one's trailing CTAs idle past M).
+  const int64_t slots = c.clusterSlots(chip.smCount);
   r.tiles = c.clusterTiles() * c.cluster;
   r.ctas = c.gridSize(chip.smCount);
   r.waves = GemmKernelConfig::ceilDiv(c.clusterTiles(), slots);

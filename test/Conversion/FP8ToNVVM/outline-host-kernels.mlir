@@ -75,7 +75,7 @@ func.func @total(%a: memref<16xf32>, %out: memref<f32>) {
 }
 
 // CHECK-LABEL: func.func @total(
-// CHECK: gpu.launch_func @fp8_host_kernels::@total_generic blocks in (%c1{{.*}}, %c1, %c1) threads in (%c1{{.*}}, %c1, %c1)
+// CHECK: gpu.launch_func @fp8_host_kernels::@total_generic blocks in (%c1{{(_[0-9]+)?}}, %c1, %c1) threads in (%c1{{(_[0-9]+)?}}, %c1, %c1)
 // CHECK: gpu.func @total_generic
 // CHECK-NOT: scf.if
 // CHECK: scf.for
@@ -194,7 +194,7 @@ func.func @scatter_add(%ids: memref<16xi64>, %grad: memref<16x8xf32>, %table: me
 
 // CHECK-LABEL: func.func @scatter_add(
 // CHECK-NOT: scf.for
-// CHECK: gpu.launch_func @fp8_host_kernels::@scatter_add_loop blocks in (%c1{{[_0-9]*}}, %c1{{[_0-9]*}}, %c1{{[_0-9]*}}) threads in (%c8{{[_0-9]*}}, %c1{{[_0-9]*}}, %c1{{[_0-9]*}}) args(%arg0 : memref<16xi64>, %arg1 : memref<16x8xf32>, %arg2 : memref<32x8xf32>)
+// CHECK: gpu.launch_func @fp8_host_kernels::@scatter_add_loop blocks in (%c1{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}) threads in (%c8{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}) args(%arg0 : memref<16xi64>, %arg1 : memref<16x8xf32>, %arg2 : memref<32x8xf32>)
 // CHECK-NOT: scf.for
 // CHECK: return
 // CHECK: gpu.func @scatter_add_loop(%[[IDS:.*]]: memref<16xi64>, %[[G:.*]]: memref<16x8xf32>, %[[T:.*]]: memref<32x8xf32>) kernel attributes {known_block_size = array<i32: 8, 1, 1>, known_grid_size = array<i32: 1, 1, 1>}
@@ -239,7 +239,7 @@ func.func @one_thread(%ids: memref<16xi64>, %grad: memref<16x8xf32>, %table: mem
 }
 
 // CHECK-LABEL: func.func @one_thread(
-// CHECK: gpu.launch_func @fp8_host_kernels::@one_thread_loop blocks in (%c1{{[_0-9]*}}, %c1{{[_0-9]*}}, %c1{{[_0-9]*}}) threads in (%c1{{[_0-9]*}}, %c1{{[_0-9]*}}, %c1{{[_0-9]*}})
+// CHECK: gpu.launch_func @fp8_host_kernels::@one_thread_loop blocks in (%c1{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}) threads in (%c1{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}})
 // CHECK: gpu.func @one_thread_loop(
 // CHECK-SAME: known_block_size = array<i32: 1, 1, 1>
 // CHECK-NOT: scf.if

@@ -236,6 +236,15 @@ TEST(GemmCostModelTest, ClusterWaves) {
     c.cluster = 1;
     EXPECT_EQ(modelGemmCost(c, h200()).waves, w.waves) << w.m;
   }
+  // One SM and clusters of 2: one cluster at a time, every cluster tile a
+  // wave (512 / 128 / 2 x 4096 / 128 = 64), not a division by zero.
+  GemmKernelConfig c = tiles(512, 4096, 7168, 128, 128);
+  c.cluster = 2;
+  ChipSpec one = h200();
+  one.smCount = 1;
+  GemmCost cost = modelGemmCost(c, one);
+  EXPECT_EQ(cost.ctas, 2);
+  EXPECT_EQ(cost.waves, 64);
 }
 
 // Every decode shape of the DeepSeek-V3 table: a configuration the generator

@@ -78,6 +78,26 @@ TEST(GemmKernelConfig, TilesAndScales) {
   EXPECT_EQ(chooseGemmKernelConfig(128, 256, 128).gridSize(132), 2);
 }
 
+// Fewer SMs than a cluster's CTAs (sm-count=1, or the SM-count query's
+// fallback of 1) still launch one whole cluster: 0 CTAs would leave the
+// result unwritten. 4096 x 4096 in 128 x 128 tiles: 32 x 32 tiles, 16 x 32
+// cluster tiles of 2 CTAs.
+TEST(GemmKernelConfig, AtLeastOneCluster) {
+  mlir::fp8::GemmKernelOverrides o;
+  o.blockM = 128;
+  o.blockN = 128;
+  o.cluster = 2;
+  GemmKernelConfig c = mlir::fp8::makeGemmKernelConfig(4096, 4096, 7168, o);
+  ASSERT_STREQ(mlir::fp8::checkGemmKernelConfig(c), "");
+  ASSERT_EQ(c.clusterTiles(), 16 * 32);
+  EXPECT_EQ(c.clusterSlots(1), 1);
+  EXPECT_EQ(c.gridSize(1), 2);
+  EXPECT_EQ(c.gridSize(3), 2);
+  EXPECT_EQ(c.gridSize(4), 4);
+  c.cluster = 1;
+  EXPECT_EQ(c.gridSize(1), 1);
+}
+
 // Every configuration the options accept (checkGemmKernelConfig empty) keeps
 // the hardware invariants: the rebalanced registers fit what the CTA holds
 // at launch (otherwise setmaxnreg.inc would wait forever), the ring fits

@@ -250,10 +250,18 @@ struct GemmKernelConfig {
   void tileCoords(int64_t t, int64_t &mt, int64_t &nt) const {
     groupedTileCoords(t, mTiles(), nTiles(), groupM, mt, nt);
   }
-  /// Persistent grid: one CTA per SM at most (one CTA fits per SM), whole
-  /// clusters (a cluster per cluster tile at most).
-  int64_t gridSize(int64_t smCount) const {
+  /// Clusters resident at a time on `smCount` SMs: smCount / cluster, and
+  /// at least one (fewer SMs than a cluster's CTAs, or the SM-count query's
+  /// fallback of 1, still gets one cluster: a grid of 0 CTAs would leave the
+  /// result unwritten).
+  int64_t clusterSlots(int64_t smCount) const {
     int64_t clusters = smCount / cluster;
+    return clusters > 1 ? clusters : 1;
+  }
+  /// Persistent grid: one CTA per SM at most (one CTA fits per SM), whole
+  /// clusters (a cluster per cluster tile at most, at least one cluster).
+  int64_t gridSize(int64_t smCount) const {
+    int64_t clusters = clusterSlots(smCount);
     return (clusterTiles() < clusters ? clusterTiles() : clusters) * cluster;
   }
 
