@@ -81,7 +81,7 @@ AREAS = {
                    "Integration/GPUHost/swap-ab.mlir", "Integration/GPUHost/quantize-epilogue.mlir",
                    EMU + "gemm-shapes.mlir", EMU + "quantize-shapes.mlir", EMU + "host-program.mlir",
                    "Conversion/FP8ToNVVM", "Unit", "Emulator", "Python/gpu_emulator.test"],
-    "emulator": [EMU + "gemm-mutations.mlir", EMU + "gemm-shapes.mlir", "Emulator",
+    "emulator": ["Tools/emu-help.test", EMU + "gemm-mutations.mlir", EMU + "gemm-shapes.mlir", "Emulator",
                  "Integration/GPUHost/grouped-k-wgrad.mlir",
                  "Conversion/FP8ToNVVM", "Unit"],
     "training": ["Python/training_optim.test", "Python/training_data.test", "Python/training_lm.test"],

@@ -50,29 +50,34 @@
 using namespace mlir;
 namespace cl = llvm::cl;
 
-static cl::opt<std::string> inputFile(cl::Positional,
+/// The tool's own options: --help lists these (and LLVM's generic
+/// ones such as --version), not the hundreds every linked library
+/// registers.
+static cl::OptionCategory toolOptions("fp8-emu-run options");
+
+static cl::opt<std::string> inputFile(cl::Positional, cl::cat(toolOptions),
                                       cl::desc("<input .mlir, - for stdin>"),
                                       cl::init("-"));
 static cl::opt<std::string>
-    prePasses("pre",
+    prePasses("pre", cl::cat(toolOptions),
               cl::desc("Passes to run before the GPU lowering, as in a RUN "
                        "line (a textual pipeline on the module, e.g. "
                        "convert-linalg-to-loops)"),
               cl::init(""));
-static cl::opt<std::string> entry("entry",
+static cl::opt<std::string> entry("entry", cl::cat(toolOptions),
                                   cl::desc("The function to run (no "
                                            "arguments, no results)"),
                                   cl::init("main"));
 static cl::opt<std::string>
-    chip("chip", cl::desc("The nvvm.target chip of the kernels"),
-         cl::init("sm_90a"));
+    chip("chip", cl::cat(toolOptions),
+         cl::desc("The nvvm.target chip of the kernels"), cl::init("sm_90a"));
 static cl::list<std::string>
-    sharedLibs("shared-libs",
+    sharedLibs("shared-libs", cl::cat(toolOptions),
                cl::desc("More libraries for the host code (the runner "
                         "utils are loaded already)"),
                cl::CommaSeparated);
 static cl::opt<bool>
-    printLowered("print-lowered",
+    printLowered("print-lowered", cl::cat(toolOptions),
                  cl::desc("Print the lowered module instead of running it"),
                  cl::init(false));
 
@@ -166,6 +171,7 @@ int main(int argc, char **argv) {
   registerAllExtensions(registry);
   registerAllToLLVMIRTranslations(registry);
   fp8::registerFP8Dialect(registry);
+  cl::HideUnrelatedOptions(toolOptions);
   cl::ParseCommandLineOptions(
       argc, argv,
       "fp8-emu-run: an MLIR GPU program (host + gpu.launch) run on the "

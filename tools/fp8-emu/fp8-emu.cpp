@@ -39,62 +39,71 @@ using namespace mlir::fp8;
 using namespace mlir::fp8::emu;
 namespace cl = llvm::cl;
 
-static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input>"),
-                                      cl::init("-"));
+/// The tool's own options: --help lists these (and LLVM's generic
+/// ones such as --version), not the hundreds every linked library
+/// registers.
+static cl::OptionCategory toolOptions("fp8-emu options");
+
+static cl::opt<std::string> inputFile(cl::Positional, cl::cat(toolOptions),
+                                      cl::desc("<input>"), cl::init("-"));
 static cl::list<std::string>
-    kernels("kernel", cl::desc("Kernel to run (repeatable; default: every "
-                               "GEMM and quantize kernel of the module)"));
+    kernels("kernel", cl::cat(toolOptions),
+            cl::desc("Kernel to run (repeatable; default: every "
+                     "GEMM and quantize kernel of the module)"));
 static cl::opt<int64_t>
-    runtimeM("m",
+    runtimeM("m", cl::cat(toolOptions),
              cl::desc("M (GEMM) or rows (quantize) for kernels compiled for a "
                       "run-time M (m = ? in their #fp8.gemm_kernel)"),
              cl::init(200));
-static cl::opt<uint64_t>
-    seed("seed", cl::desc("Seed of the inputs and the scheduler"), cl::init(1));
-static cl::opt<int> smCount("sm-count",
+static cl::opt<uint64_t> seed("seed", cl::cat(toolOptions),
+                              cl::desc("Seed of the inputs and the scheduler"),
+                              cl::init(1));
+static cl::opt<int> smCount("sm-count", cl::cat(toolOptions),
                             cl::desc("SMs of the device: the persistent "
                                      "grid is min(tiles, sm-count)"),
                             cl::init(kDefaultSmCount));
 static cl::opt<unsigned>
-    quantum("max-quantum",
+    quantum("max-quantum", cl::cat(toolOptions),
             cl::desc("Most instructions a thread runs before a switch"),
             cl::init(64));
 static cl::opt<int64_t>
-    blockM("block-m",
+    blockM("block-m", cl::cat(toolOptions),
            cl::desc("GEMM BLOCK_M the kernel was compiled with (default: "
                     "its #fp8.gemm_kernel's)"),
            cl::init(0));
 static cl::opt<int64_t>
-    blockN("block-n",
+    blockN("block-n", cl::cat(toolOptions),
            cl::desc("GEMM BLOCK_N (default: its #fp8.gemm_kernel's)"),
            cl::init(0));
 static cl::opt<int64_t>
-    stages("stages", cl::desc("GEMM stages (default: its #fp8.gemm_kernel's)"),
+    stages("stages", cl::cat(toolOptions),
+           cl::desc("GEMM stages (default: its #fp8.gemm_kernel's)"),
            cl::init(0));
 static cl::opt<bool>
-    noUninit("no-uninitialised-check",
+    noUninit("no-uninitialised-check", cl::cat(toolOptions),
              cl::desc("Do not report reads of uninitialised shared memory"),
              cl::init(false));
 static cl::opt<bool>
-    specials("specials",
+    specials("specials", cl::cat(toolOptions),
              cl::desc("Quantize inputs: replace about 1/32 of the elements by "
                       "specials (+-Inf, NaN, +-1e30, f32 subnormals, -0)"),
              cl::init(false));
 static cl::opt<unsigned> schedules(
-    "schedules",
+    "schedules", cl::cat(toolOptions),
     cl::desc("Run each kernel under this many scheduler seeds (seed, "
              "seed + 1, ...; same inputs) and stop at the first fault or "
              "mismatch: a search for ordering bugs"),
     cl::init(1));
 static cl::opt<std::string> accumulator(
-    "accumulator",
+    "accumulator", cl::cat(toolOptions),
     cl::desc("wgmma accumulation model of the emulator and the reference: "
              "exact (k-order f32 sums, the default), sm90 (Hopper), sm89"),
     cl::init("exact"));
-static cl::opt<bool> timing("time", cl::desc("Print the emulation time"),
+static cl::opt<bool> timing("time", cl::cat(toolOptions),
+                            cl::desc("Print the emulation time"),
                             cl::init(false));
 static cl::opt<std::string> copies(
-    "copies",
+    "copies", cl::cat(toolOptions),
     cl::desc("When TMA copies land: seeded (the scheduler seed chooses, per "
              "CTA, every copy late or each by a coin flip; the default), "
              "late (only when no thread can run), prompt (at random "
@@ -607,6 +616,7 @@ bool validateOptions(Options &opt) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
+  cl::HideUnrelatedOptions(toolOptions);
   cl::ParseCommandLineOptions(
       argc, argv,
       "fp8-emu: run the sm_90a kernels of fp8-lower-to-nvvm on a CPU "
