@@ -14,6 +14,7 @@
 // %c0, %c1, %c8, %c64, %c128.
 //
 //===----------------------------------------------------------------------===//
+#include "KernelFrame.h"
 #include "fp8/Emulator/Emulator.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -44,39 +45,24 @@ struct Launch {
 };
 
 std::string frame(const std::string &body) {
-  return R"(module attributes {gpu.container_module} {
-gpu.module @faults {
-  llvm.mlir.global external @smem() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>
-  llvm.func @k(%g: !llvm.ptr, %map: !llvm.ptr) attributes {nvvm.kernel, nvvm.maxntid = array<i32: 256, 1, 1>} {
-    %tid = nvvm.read.ptx.sreg.tid.x : i32
-    %s = llvm.mlir.addressof @smem : !llvm.ptr<3>
-    %c0 = arith.constant 0 : i32
+  return emutest::kernelModuleText("faults", "%g: !llvm.ptr, %map: !llvm.ptr",
+                                   256,
+                                   R"(    %c0 = arith.constant 0 : i32
     %c1 = arith.constant 1 : i32
     %c8 = arith.constant 8 : i32
     %c64 = arith.constant 64 : i32
     %c128 = arith.constant 128 : i32
-)" + body +
-         R"(
-    llvm.return
-  }
-}
-})";
+)" + body + R"(
+    llvm.return)");
 }
 
 /// Runs @k with `body` under `l`; the fault report, or "" when it passed
 /// (or "parse error" / the translation's error).
 std::string run(const std::string &body, Launch l = Launch()) {
-  DialectRegistry registry;
-  registerAllDialects(registry);
-  MLIRContext ctx(registry);
-  ctx.loadAllAvailableDialects();
-  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(frame(body), &ctx);
-  if (!module)
-    return "parse error";
-  std::string error;
-  std::unique_ptr<KernelModule> km = KernelModule::create(*module, error);
-  if (!km)
-    return error;
+  emutest::TranslatedKernels t = emutest::translateKernels(frame(body));
+  if (!t.kernels)
+    return t.error;
+  KernelModule *km = t.kernels.get();
   Device dev;
   uint64_t g = dev.alloc(kBufferBytes), map = dev.alloc(256);
   std::vector<uint8_t> pattern(kBufferBytes);

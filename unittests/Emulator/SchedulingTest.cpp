@@ -15,6 +15,7 @@
 // Expected values are derived by hand from the kernels below.
 //
 //===----------------------------------------------------------------------===//
+#include "KernelFrame.h"
 #include "fp8/Emulator/Emulator.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -37,23 +38,14 @@ constexpr uint32_t kBufferBytes = 4096, kSharedBytes = 1024;
 /// `body`, after %tid (tid.x), %s (its dynamic shared memory, at 0x400) and
 /// the i32 constants %c0, %c1, %c3, %c4, %c7, %c32.
 std::string kernel(const std::string &body) {
-  return R"(module attributes {gpu.container_module} {
-gpu.module @sched {
-  llvm.mlir.global external @smem() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>
-  llvm.func @k(%g: !llvm.ptr) attributes {nvvm.kernel, nvvm.maxntid = array<i32: 64, 1, 1>} {
-    %tid = nvvm.read.ptx.sreg.tid.x : i32
-    %s = llvm.mlir.addressof @smem : !llvm.ptr<3>
-    %c0 = arith.constant 0 : i32
+  return emutest::kernelModuleText("sched", "%g: !llvm.ptr", 64,
+                                   R"(    %c0 = arith.constant 0 : i32
     %c1 = arith.constant 1 : i32
     %c3 = arith.constant 3 : i32
     %c4 = arith.constant 4 : i32
     %c7 = arith.constant 7 : i32
     %c32 = arith.constant 32 : i32
-)" + body +
-         R"(
-  }
-}
-})";
+)" + body);
 }
 
 struct Outcome {
@@ -65,18 +57,10 @@ struct Outcome {
 std::vector<Outcome> launchEach(const std::string &body,
                                 const std::vector<Options> &options,
                                 uint32_t block = 8, uint32_t cluster = 1) {
-  DialectRegistry registry;
-  registerAllDialects(registry);
-  MLIRContext ctx(registry);
-  ctx.loadAllAvailableDialects();
-  OwningOpRef<ModuleOp> module =
-      parseSourceString<ModuleOp>(kernel(body), &ctx);
-  if (!module)
-    return std::vector<Outcome>(options.size(), {"parse error", {}});
-  std::string error;
-  std::unique_ptr<KernelModule> km = KernelModule::create(*module, error);
-  if (!km)
-    return std::vector<Outcome>(options.size(), {error, {}});
+  emutest::TranslatedKernels t = emutest::translateKernels(kernel(body));
+  if (!t.kernels)
+    return std::vector<Outcome>(options.size(), {t.error, {}});
+  KernelModule *km = t.kernels.get();
   LaunchDims dims;
   dims.grid = cluster;
   dims.clusterX = cluster;

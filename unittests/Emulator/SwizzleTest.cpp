@@ -14,6 +14,7 @@
 // emulator's swizzle function.
 //
 //===----------------------------------------------------------------------===//
+#include "KernelFrame.h"
 #include "fp8/Emulator/Emulator.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -56,24 +57,16 @@ double e4m3Value(uint8_t code) {
 }
 
 std::string kernelModule(const std::string &body) {
-  return R"(module attributes {gpu.container_module} {
-gpu.module @swizzle {
-  llvm.mlir.global external @smem() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>
-  llvm.func @k(%g: !llvm.ptr, %map: !llvm.ptr) attributes {nvvm.kernel, nvvm.maxntid = array<i32: 128, 1, 1>} {
-    %tid = nvvm.read.ptx.sreg.tid.x : i32
-    %s = llvm.mlir.addressof @smem : !llvm.ptr<3>
-    %c0 = arith.constant 0 : i32
+  return emutest::kernelModuleText("swizzle", "%g: !llvm.ptr, %map: !llvm.ptr",
+                                   128,
+                                   R"(    %c0 = arith.constant 0 : i32
     %c1 = arith.constant 1 : i32
     %c16 = arith.constant 16 : i32
     %c64 = arith.constant 64 : i32
     %off = arith.muli %tid, %c16 : i32
     %is0 = arith.cmpi eq, %tid, %c0 : i32
-)" + body +
-         R"(
-    llvm.return
-  }
-}
-})";
+)" + body + R"(
+    llvm.return)");
 }
 
 /// Runs @k on 128 threads with `sharedBytes` of dynamic shared memory over
@@ -82,18 +75,10 @@ gpu.module @swizzle {
 /// {128, mapRows}, 128B swizzle. Returns the fault report, "" if none.
 std::string run(const std::string &body, std::vector<uint8_t> &global,
                 uint32_t sharedBytes, uint32_t mapRows) {
-  DialectRegistry registry;
-  registerAllDialects(registry);
-  MLIRContext ctx(registry);
-  ctx.loadAllAvailableDialects();
-  OwningOpRef<ModuleOp> module =
-      parseSourceString<ModuleOp>(kernelModule(body), &ctx);
-  if (!module)
-    return "parse error";
-  std::string error;
-  std::unique_ptr<KernelModule> km = KernelModule::create(*module, error);
-  if (!km)
-    return error;
+  emutest::TranslatedKernels t = emutest::translateKernels(kernelModule(body));
+  if (!t.kernels)
+    return t.error;
+  KernelModule *km = t.kernels.get();
   Device dev;
   uint64_t g = dev.alloc(global.size()), map = dev.alloc(256);
   dev.write(g, global.data(), global.size());
