@@ -625,9 +625,10 @@ ReportPolicy describePolicy(PolicyAttr policy, bool fromModule) {
 
 /// The precision a row shows: FP8, or BF16 for an f32 contraction the
 /// precision pass casts to it (fp8-insert-quant), else the element type
-/// the op computes in: the pass's f32 and bf16 are also what it gives an
-/// f64, f16 or FP8-typed op kept in its own type, and an integer or complex
-/// op gets none.
+/// the op computes in (f64, f16, an FP8 type, i8, complex<f32>, ...): the
+/// precision attribute alone would misname these (the pass marks an f64 or
+/// f16 op kept in its own type f32 or bf16, an integer or complex op not
+/// at all).
 std::string precisionText(const Row &r) {
   if (r.precisionKind == Precision::fp8 || !r.computeType ||
       (r.precisionKind == Precision::bf16 && r.computeType.isF32()))
