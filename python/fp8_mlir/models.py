@@ -38,9 +38,10 @@ from __future__ import annotations
 import dataclasses
 import math
 import re
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import List, Optional, Sequence
 
 from . import _args
+from .graph import Graph, affine_map, float_literal, tensor_type
 
 __all__ = ["ModelConfig", "llama_block", "moe_block", "model", "mlp_training_step",
            "llama_training_step", "moe_training_step"]
@@ -170,59 +171,33 @@ _ELEMENT_TYPES = ("f32", "bf16")
 _MAX_LAYERS = 4096
 
 
-def _fmt(value: float) -> str:
-    """An MLIR float literal."""
-    return f"{value:.9e}"
-
-
-def _ty(shape: Sequence[int], et: str) -> str:
-    return "tensor<" + "x".join(str(d) for d in shape) + f"x{et}>"
-
-
-def _map(ndims: int, results: Sequence[int]) -> str:
-    dims = ", ".join(f"d{i}" for i in range(ndims))
-    res = ", ".join(f"d{i}" for i in results)
-    return f"affine_map<({dims}) -> ({res})>"
-
-
-class _Emitter:
-    """Builds one func.func body as text with unique SSA names."""
+class _Model:
+    """A model's `Graph` (`g`) and how torch-mlir writes a module's ops with
+    it: every op located, scalar constants hoisted (`Graph.scalar`),
+    transposes as copy generics, and the weights as `weights` says
+    ("constants": distinct splats; "args": function arguments; "flat":
+    slices of one flat `%params` buffer)."""
 
     def __init__(self, et: str, weights: str):
+        self.g = Graph(et)
         self.et = et
         self.weights = weights
-        self.args: List[Tuple[str, str, str]] = []  # (ssa, type, loc)
-        self.consts: List[str] = []
-        self.lines: List[str] = []
-        self.n = 0
         self.weight_index = 0
         self.flat_size = 0  # elements of the flat parameter buffer so far
-        self.scalar_cache: Dict[Tuple[str, str], str] = {}
+        self.table: Optional[str] = None  # the embedding table, once emitted
 
     def fresh(self) -> str:
-        self.n += 1
-        return f"%v{self.n}"
+        return self.g.fresh()
 
-    def emit(self, line: str) -> None:
-        self.lines.append("    " + line)
+    def scalar(self, value, ty: Optional[str] = None) -> str:
+        return self.g.scalar(value, ty)
 
-    # -- constants and weights ------------------------------------------------
-
-    def scalar(self, value: float, ty: Optional[str] = None) -> str:
-        ty = ty or self.et
-        key = (_fmt(value) if not ty.startswith("i") and ty != "index" else str(value), ty)
-        if key not in self.scalar_cache:
-            name = f"%c{len(self.scalar_cache)}"
-            self.consts.append(f"    {name} = arith.constant {key[0]} : {ty}")
-            self.scalar_cache[key] = name
-        return self.scalar_cache[key]
+    # -- weights ----------------------------------------------------------------
 
     def weight(self, shape: Sequence[int], name: str) -> str:
-        ty = _ty(shape, self.et)
+        """A new weight of `shape` located at `name`."""
         if self.weights == "args":
-            ssa = f"%w{len(self.args)}"
-            self.args.append((ssa, ty, name))
-            return ssa
+            return self.g.parameter(shape, name)
         if self.weights == "flat":
             return self._flat_weight(shape, name)
         # Distinct splat values keep CSE from merging equal-shaped weights,
@@ -230,86 +205,52 @@ class _Emitter:
         self.weight_index += 1
         value = 0.01 + 0.0001 * (self.weight_index % 997)
         ssa = f"%p{self.weight_index}"
-        self.consts.append(f'    {ssa} = arith.constant dense<{_fmt(value)}> : {ty} loc("{name}")')
+        self.g.prologue.append(f'    {ssa} = arith.constant dense<{float_literal(value)}> : '
+                               f'{self.g.ty(*shape)} loc("{name}")')
         return ssa
-
-    #: Stands for the flat buffer's size until every weight is laid out.
-    FLAT_SIZE = "@FLAT_SIZE@"
 
     def _flat_weight(self, shape: Sequence[int], name: str) -> str:
-        """The next `prod(shape)` elements of `%params`, viewed as `shape`."""
+        """The next `prod(shape)` elements of `%params`, viewed as `shape`.
+        The buffer's size is known once every weight is laid out: the view
+        is written then (`prologue_lines`)."""
         n = math.prod(shape)
-        flat = f"tensor<{self.FLAT_SIZE}x{self.et}>"
         self.weight_index += 1
         ssa = f"%p{self.weight_index}"
-        self.consts.append(
-            f"    {ssa}_flat = tensor.extract_slice %params[{self.flat_size}] [{n}] [1] : "
-            f'{flat} to {_ty([n], self.et)} loc("{name}")'
-        )
+        offset = self.flat_size
         self.flat_size += n
-        if len(shape) == 1:
-            return f"{ssa}_flat"
-        group = ", ".join(str(i) for i in range(len(shape)))
-        self.consts.append(
-            f"    {ssa} = tensor.expand_shape {ssa}_flat [[{group}]] output_shape "
-            f"[{', '.join(str(d) for d in shape)}] : {_ty([n], self.et)} into "
-            f'{_ty(shape, self.et)} loc("{name}")'
-        )
-        return ssa
+        et = self.et
 
-    # -- ops ------------------------------------------------------------------
+        def view() -> str:
+            lines = [f"    {ssa}_flat = tensor.extract_slice %params[{offset}] [{n}] [1] : "
+                     f'{tensor_type([self.flat_size], et)} to {tensor_type([n], et)} loc("{name}")']
+            if len(shape) > 1:
+                group = ", ".join(str(i) for i in range(len(shape)))
+                lines.append(f"    {ssa} = tensor.expand_shape {ssa}_flat [[{group}]] output_shape "
+                             f"[{', '.join(str(d) for d in shape)}] : {tensor_type([n], et)} into "
+                             f'{tensor_type(shape, et)} loc("{name}")')
+            return "\n".join(lines)
+
+        self.g.prologue.append(view)
+        return ssa if len(shape) > 1 else f"{ssa}_flat"
+
+    def prologue_lines(self) -> List[str]:
+        return [p() if callable(p) else p for p in self.g.prologue]
+
+    # -- ops, located as torch-mlir locates them ----------------------------------
 
     def empty(self, shape: Sequence[int], loc: str) -> str:
-        v = self.fresh()
-        self.emit(f'{v} = tensor.empty() : {_ty(shape, self.et)} loc("{loc}")')
-        return v
+        return self.g.empty(shape, loc, prefix="v")
 
     def filled(self, shape: Sequence[int], value: float, loc: str) -> str:
         e = self.empty(shape, loc)
-        v = self.fresh()
-        t = _ty(shape, self.et)
-        self.emit(
-            f"{v} = linalg.fill ins({self.scalar(value)} : {self.et}) outs({e} : {t}) -> {t} "
-            f'loc("{loc}")'
-        )
-        return v
+        return self.g.fill(e, self.scalar(value), shape, loc, prefix="v")
 
-    def generic(
-        self,
-        ins: Sequence[Tuple[str, Sequence[int], Sequence[int]]],
-        out_shape: Sequence[int],
-        out_dims: Sequence[int],
-        iterators: Sequence[str],
-        body,
-        loc: str,
-        init: Optional[str] = None,
-    ) -> str:
-        """A linalg.generic. `ins`: (value, shape, result dims of its
-        indexing map); `body(args) -> [lines], result` gets the block
-        argument names (ins..., out)."""
-        nd = len(iterators)
+    def generic(self, ins, out_shape, out_dims, iterators, body, loc, init=None) -> str:
+        """`Graph.generic` with a callable body, its init a located
+        `tensor.empty` unless given; `ins`: (value, shape, result dims)."""
         if init is None:
             init = self.empty(out_shape, loc)
-        maps = [_map(nd, dims) for (_, _, dims) in ins] + [_map(nd, out_dims)]
-        its = ", ".join(f'"{i}"' for i in iterators)
-        in_vals = ", ".join(v for (v, _, _) in ins)
-        in_tys = ", ".join(_ty(s, self.et) for (_, s, _) in ins)
-        out_ty = _ty(out_shape, self.et)
-        bargs = [self.fresh() for _ in range(len(ins) + 1)]
-        sig = ", ".join(f"{a}: {self.et}" for a in bargs)
-        lines, result = body(bargs)
-        v = self.fresh()
-        ins_clause = f"ins({in_vals} : {in_tys}) " if ins else ""
-        self.emit(
-            f"{v} = linalg.generic {{indexing_maps = [{', '.join(maps)}], iterator_types = [{its}]}} "
-            f"{ins_clause}outs({init} : {out_ty}) {{"
-        )
-        self.lines.append(f"    ^bb0({sig}):")
-        for line in lines:
-            self.lines.append("      " + line)
-        self.lines.append(f"      linalg.yield {result} : {self.et}")
-        self.lines.append(f'    }} -> {out_ty} loc("{loc}")')
-        return v
+        return self.g.generic(ins, out_shape, out_dims, iterators, body, loc, init=init)
 
     def elementwise(self, ins, shape, body, loc):
         dims = list(range(len(shape)))
@@ -337,40 +278,17 @@ class _Emitter:
         w = weight or self.weight([n, k], f"{name}.weight")
         wt = self.transpose(w, [n, k], [1, 0], name)
         acc = self.filled([tokens, n], 0.0, name)
-        v = self.fresh()
-        self.emit(
-            f"{v} = linalg.matmul ins({x}, {wt} : {_ty([tokens, k], self.et)}, {_ty([k, n], self.et)}) "
-            f'outs({acc} : {_ty([tokens, n], self.et)}) -> {_ty([tokens, n], self.et)} loc("{name}")'
-        )
-        return v
+        return self.g.matmul(x, wt, tokens, k, n, name, acc=acc)
 
     def batch_matmul(self, a, b, bsz, m, k, n, loc):
         acc = self.filled([bsz, m, n], 0.0, loc)
-        v = self.fresh()
-        self.emit(
-            f"{v} = linalg.batch_matmul ins({a}, {b} : {_ty([bsz, m, k], self.et)}, "
-            f"{_ty([bsz, k, n], self.et)}) outs({acc} : {_ty([bsz, m, n], self.et)}) -> "
-            f'{_ty([bsz, m, n], self.et)} loc("{loc}")'
-        )
-        return v
+        return self.g.batch_matmul(a, b, bsz, m, k, n, loc, acc=acc)
 
     def expand(self, x, shape, groups, out_shape, loc):
-        v = self.fresh()
-        g = ", ".join("[" + ", ".join(str(i) for i in grp) + "]" for grp in groups)
-        self.emit(
-            f"{v} = tensor.expand_shape {x} [{g}] output_shape [{', '.join(str(d) for d in out_shape)}] : "
-            f'{_ty(shape, self.et)} into {_ty(out_shape, self.et)} loc("{loc}")'
-        )
-        return v
+        return self.g.expand_shape(x, shape, groups, out_shape, loc)
 
     def collapse(self, x, shape, groups, out_shape, loc):
-        v = self.fresh()
-        g = ", ".join("[" + ", ".join(str(i) for i in grp) + "]" for grp in groups)
-        self.emit(
-            f"{v} = tensor.collapse_shape {x} [{g}] : {_ty(shape, self.et)} into "
-            f'{_ty(out_shape, self.et)} loc("{loc}")'
-        )
-        return v
+        return self.g.collapse_shape(x, shape, groups, out_shape, loc)
 
     # -- arithmetic helpers for generic bodies ----------------------------------
 
@@ -384,7 +302,7 @@ class _Emitter:
 # ---------------------------------------------------------------------------
 
 
-def _rms_norm(e: _Emitter, x, tokens, hidden, eps, name):
+def _rms_norm(e: _Model, x, tokens, hidden, eps, name):
     """HF LlamaRMSNorm: x * rsqrt(mean(x^2) + eps) * weight."""
     et = e.et
     sq = e.filled([tokens], 0.0, name)
@@ -418,7 +336,7 @@ def _rms_norm(e: _Emitter, x, tokens, hidden, eps, name):
     )
 
 
-def _rope_tables(e: _Emitter, cfg: ModelConfig):
+def _rope_tables(e: _Model, cfg: ModelConfig):
     """cos/sin [tokens, head_dim] from positions 0..tokens-1 (HF rotary_emb:
     inv_freq_i = theta^(-2i/d), the two halves share frequencies)."""
     t, d = cfg.tokens, cfg.head_dim
@@ -453,17 +371,16 @@ def _rope_tables(e: _Emitter, cfg: ModelConfig):
     return table("cos"), table("sin")
 
 
-def _apply_rope(e: _Emitter, x, heads, cfg: ModelConfig, cos, sin, name):
+def _apply_rope(e: _Model, x, heads, cfg: ModelConfig, cos, sin, name):
     """x * cos + rotate_half(x) * sin on [heads, tokens, head_dim];
     rotate_half = cat(-x2, x1), lowered as slices and inserts like torch.cat."""
     t, d = cfg.tokens, cfg.head_dim
     h2 = d // 2
     shape = [heads, t, d]
     half_shape = [heads, t, h2]
-    hty, fty = _ty(half_shape, e.et), _ty(shape, e.et)
     x1, x2 = e.fresh(), e.fresh()
-    e.emit(f'{x1} = tensor.extract_slice {x}[0, 0, 0] [{heads}, {t}, {h2}] [1, 1, 1] : {fty} to {hty} loc("{name}")')
-    e.emit(f'{x2} = tensor.extract_slice {x}[0, 0, {h2}] [{heads}, {t}, {h2}] [1, 1, 1] : {fty} to {hty} loc("{name}")')
+    e.g.extract_slice(x, shape, [0, 0, 0], half_shape, name, name=x1)
+    e.g.extract_slice(x, shape, [0, 0, h2], half_shape, name, name=x2)
 
     def neg(a):
         v = e.fresh()
@@ -472,8 +389,8 @@ def _apply_rope(e: _Emitter, x, heads, cfg: ModelConfig, cos, sin, name):
     nx2 = e.elementwise([x2], half_shape, neg, name)
     buf = e.empty(shape, name)
     r1, r2 = e.fresh(), e.fresh()
-    e.emit(f'{r1} = tensor.insert_slice {nx2} into {buf}[0, 0, 0] [{heads}, {t}, {h2}] [1, 1, 1] : {hty} into {fty} loc("{name}")')
-    e.emit(f'{r2} = tensor.insert_slice {x1} into {r1}[0, 0, {h2}] [{heads}, {t}, {h2}] [1, 1, 1] : {hty} into {fty} loc("{name}")')
+    e.g.insert_slice(nx2, buf, half_shape, [0, 0, 0], shape, name, name=r1)
+    e.g.insert_slice(x1, r1, half_shape, [0, 0, h2], shape, name, name=r2)
 
     def body(a):
         m1, l1 = e.binary("mulf", a[0], a[2])
@@ -487,7 +404,7 @@ def _apply_rope(e: _Emitter, x, heads, cfg: ModelConfig, cos, sin, name):
     )
 
 
-def _attention(e: _Emitter, x, cfg: ModelConfig, cos, sin, prefix):
+def _attention(e: _Model, x, cfg: ModelConfig, cos, sin, prefix):
     """Grouped-query self-attention with a causal mask (HF LlamaAttention)."""
     t, hd, nh, nkv = cfg.tokens, cfg.head_dim, cfg.num_heads, cfg.num_kv_heads
     h = cfg.hidden
@@ -538,7 +455,7 @@ def _attention(e: _Emitter, x, cfg: ModelConfig, cos, sin, prefix):
     return e.linear(flat, t, nh * hd, h, f"{name}.o_proj")
 
 
-def _softmax(e: _Emitter, x, shape, name):
+def _softmax(e: _Model, x, shape, name):
     """softmax over the last dim, decomposed as torch-mlir does: max, exp of
     the difference, sum, divide."""
     outer = list(shape[:-1])
@@ -576,7 +493,7 @@ def _one(pair):
     return [line], v
 
 
-def _silu_mul(e: _Emitter, g, u, shape, name):
+def _silu_mul(e: _Model, g, u, shape, name):
     """silu(g) * u = g / (1 + exp(-g)) * u (torch-mlir's decomposition)."""
     one = e.scalar(1.0)
 
@@ -593,7 +510,7 @@ def _silu_mul(e: _Emitter, g, u, shape, name):
     return e.elementwise([g, u], shape, body, name)
 
 
-def _swiglu(e: _Emitter, x, tokens, hidden, inter, name):
+def _swiglu(e: _Model, x, tokens, hidden, inter, name):
     """HF LlamaMLP: down(silu(gate(x)) * up(x))."""
     g = e.linear(x, tokens, hidden, inter, f"{name}.gate_proj")
     u = e.linear(x, tokens, hidden, inter, f"{name}.up_proj")
@@ -601,11 +518,11 @@ def _swiglu(e: _Emitter, x, tokens, hidden, inter, name):
     return e.linear(a, tokens, inter, hidden, f"{name}.down_proj")
 
 
-def _add(e: _Emitter, a, b, shape, name):
+def _add(e: _Model, a, b, shape, name):
     return e.elementwise([a, b], shape, lambda x: _one(e.binary("addf", x[0], x[1])), name)
 
 
-def _moe(e: _Emitter, x, cfg: ModelConfig, prefix):
+def _moe(e: _Model, x, cfg: ModelConfig, prefix):
     """DeepSeek-V3 MoE (DeepseekV3MoE): router `mlp.gate` with sigmoid
     scores and top-k, normalized and scaled gate weights; routed experts as
     grouped matmuls over a one-hot dispatch with capacity C; a shared
@@ -753,7 +670,7 @@ def _moe(e: _Emitter, x, cfg: ModelConfig, prefix):
     return _add(e, routed, shared, [t, h], name)
 
 
-def _decoder_layer(e: _Emitter, x, cfg: ModelConfig, index: int, mlp: str, cos, sin):
+def _decoder_layer(e: _Model, x, cfg: ModelConfig, index: int, mlp: str, cos, sin):
     t, h = cfg.tokens, cfg.hidden
     prefix = f"model.layers.{index}"
     n1 = _rms_norm(e, x, t, h, cfg.rms_eps, f"{prefix}.input_layernorm")
@@ -767,7 +684,7 @@ def _decoder_layer(e: _Emitter, x, cfg: ModelConfig, index: int, mlp: str, cos, 
     return _add(e, r1, m, [t, h], prefix)
 
 
-def _embedding(e: _Emitter, tokens_arg, cfg: ModelConfig):
+def _embedding(e: _Model, tokens_arg, cfg: ModelConfig):
     """HF embed_tokens: a gather from the [vocab, hidden] table (torch-mlir
     lowers aten.embedding to a generic with tensor.extract)."""
     name = "model.embed_tokens"
@@ -777,17 +694,17 @@ def _embedding(e: _Emitter, tokens_arg, cfg: ModelConfig):
     out = e.empty([t, h], name)
     v = e.fresh()
     a_in, a_out, idx, col, r = e.fresh(), e.fresh(), e.fresh(), e.fresh(), e.fresh()
-    e.emit(
-        f"{v} = linalg.generic {{indexing_maps = [{_map(2, [0])}, {_map(2, [0, 1])}], "
+    # The result is named before the block arguments (not Graph.generic's order).
+    e.g.emit([
+        f"    {v} = linalg.generic {{indexing_maps = [{affine_map(2, [0])}, {affine_map(2, [0, 1])}], "
         f'iterator_types = ["parallel", "parallel"]}} ins({tokens_arg} : tensor<{t}xi64>) '
-        f"outs({out} : {_ty([t, h], et)}) {{"
-    )
-    e.lines.append(f"    ^bb0({a_in}: i64, {a_out}: {et}):")
-    e.lines.append(f"      {idx} = arith.index_cast {a_in} : i64 to index")
-    e.lines.append(f"      {col} = linalg.index 1 : index")
-    e.lines.append(f"      {r} = tensor.extract {table}[{idx}, {col}] : {_ty([cfg.vocab, h], et)}")
-    e.lines.append(f"      linalg.yield {r} : {et}")
-    e.lines.append(f'    }} -> {_ty([t, h], et)} loc("{name}")')
+        f"outs({out} : {e.g.ty(t, h)}) {{",
+        f"    ^bb0({a_in}: i64, {a_out}: {et}):",
+        f"      {idx} = arith.index_cast {a_in} : i64 to index",
+        f"      {col} = linalg.index 1 : index",
+        f"      {r} = tensor.extract {table}[{idx}, {col}] : {e.g.ty(cfg.vocab, h)}",
+        f"      linalg.yield {r} : {et}",
+        f'    }} -> {e.g.ty(t, h)} loc("{name}")'], [v], [tokens_arg, out, table], (t, h))
     return v
 
 
@@ -819,7 +736,7 @@ def _build(
         )
     first_dense_layers = _args.size("first_dense_layers", first_dense_layers, 0, _MAX_LAYERS)
 
-    e = _Emitter(dtype, weights)
+    e = _Model(dtype, weights)
     t, h = cfg.tokens, cfg.hidden
     if embed:
         x_in = "%input_ids"
@@ -828,18 +745,18 @@ def _build(
     else:
         x_in = "%hidden_states"
         x = x_in
-        in_ty = _ty([t, h], dtype)
+        in_ty = e.g.ty(t, h)
     cos, sin = _rope_tables(e, cfg)
     for i in range(num_layers):
         kind = "dense" if (mlp == "moe" and i < first_dense_layers) else mlp
         x = _decoder_layer(e, x, cfg, i, kind, cos, sin)
-    out_ty = _ty([t, h], dtype)
+    out_ty = e.g.ty(t, h)
     if lm_head:
         x = _rms_norm(e, x, t, h, cfg.rms_eps, "model.norm")
         x = e.linear(x, t, h, cfg.vocab, "lm_head", weight=e.table if tie_embeddings else None)
-        out_ty = _ty([t, cfg.vocab], dtype)
+        out_ty = e.g.ty(t, cfg.vocab)
 
-    args = [f"{x_in}: {in_ty}"] + [f'{ssa}: {ty} loc("{name}")' for (ssa, ty, name) in e.args]
+    args = [f"{x_in}: {in_ty}"] + e.g.parameter_declarations()
     if weights == "flat":
         args.append(f'%params: tensor<{e.flat_size}x{dtype}> loc("params")')
     kind = "MoE" if mlp == "moe" else "Llama"
@@ -849,8 +766,8 @@ def _build(
         'module attributes {torch.debug_module_name = "fp8_mlir.models"} {',
         f"  func.func @{func_name}({', '.join(args)}) -> {out_ty} {{",
     ]
-    body = e.consts + e.lines + [f"    return {x} : {out_ty}", "  }", "}", ""]
-    return "\n".join(header + body).replace(e.FLAT_SIZE, str(e.flat_size))
+    body = e.prologue_lines() + e.g.lines + [f"    return {x} : {out_ty}", "  }", "}", ""]
+    return "\n".join(header + body)
 
 
 def llama_block(
@@ -957,45 +874,18 @@ def mlp_training_step(tokens: int, sizes: Sequence[int], split: bool = False,
     if lr is not None:
         lr = _args.learning_rate(lr)
     t, n = tokens, len(sizes) - 1
-    ty = lambda *shape: "tensor<" + "x".join(str(d) for d in shape) + "xf32>"  # noqa: E731
-    lines: List[str] = []
-    counter = [0]
-
-    def fresh(prefix="v"):
-        counter[0] += 1
-        return f"%{prefix}{counter[0]}"
+    g = Graph("f32")
+    et, ty = g.et, g.ty
 
     def matmul(a, b, m, k, nn, loc):
-        e, f, r = fresh("e"), fresh("f"), fresh()
-        lines.append(f'    {e} = tensor.empty() : {ty(m, nn)}')
-        lines.append(f'    {f} = linalg.fill ins(%zero : f32) outs({e} : {ty(m, nn)}) -> {ty(m, nn)}')
-        lines.append(f'    {r} = linalg.matmul ins({a}, {b} : {ty(m, k)}, {ty(k, nn)}) '
-                     f'outs({f} : {ty(m, nn)}) -> {ty(m, nn)} loc("{loc}")')
-        return r
+        acc = g.fill(g.empty((m, nn)), "%zero", (m, nn))
+        return g.matmul(a, b, m, k, nn, loc, acc=acc)
 
     def transpose(a, r0, c0):
-        e, r = fresh("e"), fresh()
-        lines.append(f'    {e} = tensor.empty() : {ty(c0, r0)}')
-        lines.append(f'    {r} = linalg.transpose ins({a} : {ty(r0, c0)}) outs({e} : {ty(c0, r0)}) '
-                     'permutation = [1, 0]')
-        return r
+        return g.transpose(a, (r0, c0), (1, 0))
 
     def elementwise(ins, shape, body, loc):
-        e, r = fresh("e"), fresh()
-        rank = len(shape)
-        ident = "affine_map<(" + ", ".join(f"d{i}" for i in range(rank)) + ") -> (" + \
-            ", ".join(f"d{i}" for i in range(rank)) + ")>"
-        lines.append(f'    {e} = tensor.empty() : {ty(*shape)}')
-        args = ", ".join(f"%a{i}: f32" for i in range(len(ins)))
-        iters = ", ".join(['"parallel"'] * rank)
-        lines.append(f'    {r} = linalg.generic {{indexing_maps = [{", ".join([ident] * (len(ins) + 1))}], '
-                     f'iterator_types = [{iters}]}} '
-                     f'ins({", ".join(ins)} : {", ".join([ty(*shape)] * len(ins))}) outs({e} : {ty(*shape)}) {{')
-        lines.append(f'    ^bb0({args}, %o: f32):')
-        for b in body:
-            lines.append("      " + b)
-        lines.append(f'    }} -> {ty(*shape)} loc("{loc}")')
-        return r
+        return g.elementwise(ins, shape, body, loc, block_args=("%a", "%o"))
 
     def forward(x, ws):
         acts = [x]  # the input of each layer
@@ -1005,8 +895,8 @@ def mlp_training_step(tokens: int, sizes: Sequence[int], split: bool = False,
             h = matmul(h, wt, t, sizes[i], sizes[i + 1], f"layers.{i}")
             if i + 1 < n and relu:
                 h = elementwise([h], (t, sizes[i + 1]),
-                                ["%c0 = arith.constant 0.0 : f32", "%m = arith.maximumf %a0, %c0 : f32",
-                                 "linalg.yield %m : f32"], f"layers.{i}.relu")
+                                [f"%c0 = arith.constant 0.0 : {et}", f"%m = arith.maximumf %a0, %c0 : {et}",
+                                 f"linalg.yield %m : {et}"], f"layers.{i}.relu")
             if i + 1 < n:
                 acts.append(h)
         return h, acts
@@ -1026,9 +916,9 @@ def mlp_training_step(tokens: int, sizes: Sequence[int], split: bool = False,
             elif i > 0:
                 # ReLU's gradient from its saved output (threshold_backward).
                 dy = elementwise([dx, acts[i]], (t, sizes[i]),
-                                 ["%c0 = arith.constant 0.0 : f32",
-                                  "%p = arith.cmpf ogt, %a1, %c0 : f32",
-                                  "%s = arith.select %p, %a0, %c0 : f32", "linalg.yield %s : f32"],
+                                 [f"%c0 = arith.constant 0.0 : {et}",
+                                  f"%p = arith.cmpf ogt, %a1, %c0 : {et}",
+                                  f"%s = arith.select %p, %a0, %c0 : {et}", f"linalg.yield %s : {et}"],
                                  f"layers.{i - 1}.relu.grad")
         return ([dx] if input_grad else []) + grads
 
@@ -1043,23 +933,21 @@ def mlp_training_step(tokens: int, sizes: Sequence[int], split: bool = False,
         offset = 0
         for i in range(n):
             size = sizes[i + 1] * sizes[i]
-            lines.append(f"    %w{i}_flat = tensor.extract_slice %params[{offset}] [{size}] [1] : "
-                         f'{ty(total)} to {ty(size)} loc("layers.{i}.weight")')
-            lines.append(f"    %w{i} = tensor.expand_shape %w{i}_flat [[0, 1]] output_shape "
-                         f"[{sizes[i + 1]}, {sizes[i]}] : {ty(size)} into {ty(sizes[i + 1], sizes[i])}")
+            g.extract_slice("%params", (total,), [offset], [size], f"layers.{i}.weight", name=f"%w{i}_flat")
+            g.expand_shape(f"%w{i}_flat", (size,), [[0, 1]], (sizes[i + 1], sizes[i]), name=f"%w{i}")
             offset += size
 
     out = ["module {"]
     if not split:
         if flat:
             flat_views()
-        lines.append("    %zero = arith.constant 0.0 : f32")
+        g.constant("0.0", name="%zero")
         y, acts = forward("%x", ws)
         scale = 2.0 / (t * sizes[-1])
         dy = "%dy" if tangent else elementwise(
             [y, "%target"], (t, sizes[-1]),
-            [f"%c = arith.constant {_args.f32_literal(scale)} : f32", "%d = arith.subf %a0, %a1 : f32",
-             "%g = arith.mulf %d, %c : f32", "linalg.yield %g : f32"], "loss.grad")
+            [f"%c = arith.constant {_args.f32_literal(scale)} : {et}", f"%d = arith.subf %a0, %a1 : {et}",
+             f"%g = arith.mulf %d, %c : {et}", f"linalg.yield %g : {et}"], "loss.grad")
         grads = backward(acts, ws, dy)
         results = [y] + grads[:1] * input_grad
         grads = grads[1:] if input_grad else grads
@@ -1068,40 +956,42 @@ def mlp_training_step(tokens: int, sizes: Sequence[int], split: bool = False,
         else:
             for i in range(n):
                 results.append(elementwise([ws[i], grads[i]], (sizes[i + 1], sizes[i]),
-                                           [f"%c = arith.constant {_args.f32_literal(lr)} : f32",
-                                            "%u = arith.mulf %a1, %c : f32", "%r = arith.subf %a0, %u : f32",
-                                            "linalg.yield %r : f32"], f"layers.{i}.sgd"))
+                                           [f"%c = arith.constant {_args.f32_literal(lr)} : {et}",
+                                            f"%u = arith.mulf %a1, %c : {et}", f"%r = arith.subf %a0, %u : {et}",
+                                            f"linalg.yield %r : {et}"], f"layers.{i}.sgd"))
         rtys = [ty(t, sizes[-1])] + [ty(t, sizes[0])] * input_grad + \
             [ty(sizes[i + 1], sizes[i]) for i in range(n)]
         loss_args = [f"%dy: {ty(t, sizes[-1])}"] if tangent else []
         target = [] if tangent else [f"%target: {ty(t, sizes[-1])}"]
         out.append(f"  func.func @train_step({', '.join([f'%x: {ty(t, sizes[0])}'] + target + wargs + loss_args)}) "
                    f"-> ({', '.join(rtys)}) {{")
-        out += lines
+        out += g.lines
         out.append(f"    return {', '.join(results)} : {', '.join(rtys)}")
         out.append("  }")
     else:
+        g.part = "forward"
         if flat:
             flat_views()
-        lines.append("    %zero = arith.constant 0.0 : f32")
+        g.constant("0.0", name="%zero")
         y, acts = forward("%x", ws)
         saved_tys = [ty(t, sizes[i]) for i in range(n)]
         rtys = [ty(t, sizes[-1])] + saved_tys
         out.append(f"  func.func @forward(%x: {ty(t, sizes[0])}, {', '.join(wargs)}) -> ({', '.join(rtys)}) {{")
-        out += lines
+        out += g.part_lines("forward")
         out.append(f"    return {', '.join([y] + acts)} : {', '.join(rtys)}")
         out.append("  }")
-        lines.clear()
+        # The backward is a function of its own: the views and the zero again.
+        g.part = "backward"
         if flat:
             flat_views()
-        lines.append("    %zero = arith.constant 0.0 : f32")
+        g.constant("0.0", name="%zero")
         saved = [f"%s{i}" for i in range(n)]
         grads = backward(saved, ws, "%dy")
         gtys = [ty(t, sizes[0])] * input_grad + [ty(sizes[i + 1], sizes[i]) for i in range(n)]
         sargs = [f"%s{i}: {saved_tys[i]}" for i in range(n)]
         out.append(f"  func.func @backward({', '.join(sargs)}, {', '.join(wargs)}, %dy: {ty(t, sizes[-1])}) "
                    f"-> ({', '.join(gtys)}) {{")
-        out += lines
+        out += g.part_lines("backward")
         out.append(f"    return {', '.join(grads)} : {', '.join(gtys)}")
         out.append("  }")
     out.append("}")

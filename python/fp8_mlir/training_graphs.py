@@ -14,7 +14,14 @@ softmax, SiLU and their gradients are `linalg.generic`s.
 With `split=True` the step is two functions, as aot_autograd partitions
 it: `@forward(%x, <parameters>) -> (y, saved...)` and `@backward(saved...,
 <parameters the backward reads>, %dy) -> (dx, grads...)`, the incoming
-gradient dY a tangent argument (no loss in the graph).
+gradient dY a tangent argument (no loss in the graph). The split is the
+emitter's bookkeeping (`fp8_mlir.graph.Graph.part`, `partition`): the ops
+are tagged forward or backward as they are emitted, and the saved values
+are the forward's values the backward's ops read.
+
+`dtype="f64"` writes the step in double precision (every tensor and
+scalar f64). The layers (`block`, `block_backward`, `rms_norm`,
+`rms_norm_backward` on a `Step`) are public for `fp8_mlir.training.lm_graph`.
 
 The block: `x -> RMSNorm -> attention (q, k, v, o projections; causal
 softmax) -> + x -> RMSNorm -> MLP -> + residual`. The Llama MLP is SwiGLU
@@ -32,228 +39,97 @@ the top-k mask carries no gradient, as in torch.
 
 from __future__ import annotations
 
+import dataclasses
 import math
-import re
-from typing import List, Sequence
+from typing import List
 
 from . import _args
+from .graph import Graph, Op, function
+
+#: Element types of a training step: f32, and f64 (the graph a
+#: finite-difference oracle checks in double precision).
+ELEMENT_TYPES = ("f32", "f64")
 
 _MAX_SIZE = _args.MAX_SIZE
 
 
-def _ty(*shape: int, et: str = "f32") -> str:
-    return "tensor<" + "x".join(str(d) for d in shape) + f"x{et}>"
+def _concat_last(g: Graph, parts, shape, loc):
+    """torch.cat along the last dimension: `parts` (values with `shape`'s
+    leading sizes) inserted side by side into one tensor."""
+    full = list(shape[:-1]) + [shape[-1] * len(parts)]
+    r = g.zeros(full)
+    for i, p in enumerate(parts):
+        offsets = [0] * (len(shape) - 1) + [i * shape[-1]]
+        r = g.insert_slice(p, r, shape, offsets, full, loc)
+    return r
 
 
-#: -inf of each float type as MLIR's hexadecimal literal.
-_NEG_INF = {"f32": "0xFF800000", "f64": "0xFFF0000000000000"}
-#: Element types a generated training step can be retyped to.
-ELEMENT_TYPES = tuple(_NEG_INF)
-
-
-def retype(text: str, et: str) -> str:
-    """A step written in f32 (the emitters below) with every f32 value
-    retyped to `et` (f64: the graph a finite-difference oracle checks in
-    double precision). Integer tensors (token ids) are left alone."""
-    if et not in _NEG_INF:
-        raise ValueError(f"element type must be one of {', '.join(_NEG_INF)}, got {et!r}")
-    if et == "f32":
-        return text
-    text = text.replace(f"{_NEG_INF['f32']} : f32", f"{_NEG_INF[et]} : {et}")
-    # The two places f32 is spelled: tensor types and `: f32` (block
-    # arguments, scalar ops); SSA names such as %f32 stay.
-    return text.replace("xf32>", f"x{et}>").replace(": f32", f": {et}")
-
-
-def _map(nd: int, res: Sequence) -> str:
-    dims = ", ".join(f"d{i}" for i in range(nd))
-    return f"affine_map<({dims}) -> ({', '.join(res)})>"
-
-
-def _dims(nd: int, idx: Sequence[int]) -> List[str]:
-    return [f"d{i}" for i in idx]
-
-
-class _Graph:
-    """Text of one function body with unique SSA names."""
-
-    def __init__(self):
-        self.lines: List[str] = []
-        self.n = 0
-        self.types = {}  # SSA value -> type, for a split step's saved values
-
-    def fresh(self, p="v"):
-        self.n += 1
-        return f"%{p}{self.n}"
-
-    def out(self, shape, fill=None):
-        e = self.fresh("e")
-        self.lines.append(f"    {e} = tensor.empty() : {_ty(*shape)}")
-        if fill is None:
-            return e
-        f, c = self.fresh("f"), self.fresh("c")
-        self.lines.append(f"    {c} = arith.constant {fill} : f32")
-        self.lines.append(f"    {f} = linalg.fill ins({c} : f32) outs({e} : {_ty(*shape)}) -> {_ty(*shape)}")
-        return f
-
-    def matmul(self, a, b, m, k, n, loc):
-        acc, r = self.out((m, n), "0.0"), self.fresh()
-        self.types[r] = _ty(m, n)
-        self.lines.append(f"    {r} = linalg.matmul ins({a}, {b} : {_ty(m, k)}, {_ty(k, n)}) "
-                          f'outs({acc} : {_ty(m, n)}) -> {_ty(m, n)} loc("{loc}")')
-        return r
-
-    def bmm(self, a, b, bs, m, k, n, loc):
-        acc, r = self.out((bs, m, n), "0.0"), self.fresh()
-        self.types[r] = _ty(bs, m, n)
-        self.lines.append(f"    {r} = linalg.batch_matmul ins({a}, {b} : {_ty(bs, m, k)}, {_ty(bs, k, n)}) "
-                          f'outs({acc} : {_ty(bs, m, n)}) -> {_ty(bs, m, n)} loc("{loc}")')
-        return r
-
-    def transpose(self, a, shape, perm, loc):
-        oshape = [shape[p] for p in perm]
-        e, r = self.out(oshape), self.fresh()
-        self.types[r] = _ty(*oshape)
-        self.lines.append(f"    {r} = linalg.transpose ins({a} : {_ty(*shape)}) outs({e} : {_ty(*oshape)}) "
-                          f'permutation = [{", ".join(str(p) for p in perm)}] loc("{loc}")')
-        return r
-
-    def expand(self, a, t, nh, hd, loc):
-        r = self.fresh()
-        self.types[r] = _ty(t, nh, hd)
-        self.lines.append(f"    {r} = tensor.expand_shape {a} [[0], [1, 2]] output_shape [{t}, {nh}, {hd}] : "
-                          f'{_ty(t, nh * hd)} into {_ty(t, nh, hd)} loc("{loc}")')
-        return r
-
-    def collapse(self, a, t, nh, hd, loc):
-        r = self.fresh()
-        self.types[r] = _ty(t, nh * hd)
-        self.lines.append(f"    {r} = tensor.collapse_shape {a} [[0], [1, 2]] : {_ty(t, nh, hd)} into "
-                          f'{_ty(t, nh * hd)} loc("{loc}")')
-        return r
-
-    def generic(self, ins, out_shape, out_idx, iters, body, loc, init=None):
-        """`ins`: (value, shape, map results as strings[, element type,
-        default f32]); `body`: lines using %b0.. (inputs), %bo (output),
-        ending in linalg.yield."""
-        nd = len(iters)
-        if init is None:
-            init = self.out(out_shape)
-        ins = [i if len(i) == 4 else (*i, "f32") for i in ins]
-        maps = [_map(nd, res) for (_, _, res, _) in ins] + [_map(nd, out_idx)]
-        r = self.fresh()
-        self.types[r] = _ty(*out_shape)
-        ins_clause = ""
-        if ins:
-            ins_clause = (f"ins({', '.join(i[0] for i in ins)} : "
-                          f"{', '.join(_ty(*s, et=et) for _, s, _, et in ins)}) ")
-        its = ", ".join(f'"{i}"' for i in iters)
-        self.lines.append(f"    {r} = linalg.generic {{indexing_maps = [{', '.join(maps)}], iterator_types = [{its}]}} "
-                          f"{ins_clause}outs({init} : {_ty(*out_shape)}) {{")
-        args = ", ".join([f"%b{i}: {i_[3]}" for i, i_ in enumerate(ins)] + ["%bo: f32"])
-        self.lines.append(f"    ^bb0({args}):")
-        self.lines += ["      " + b for b in body]
-        self.lines.append(f'    }} -> {_ty(*out_shape)} loc("{loc}")')
-        return r
-
-    def extract_slice(self, a, shape, offsets, sizes, loc):
-        r = self.fresh()
-        self.types[r] = _ty(*sizes)
-        self.lines.append(f"    {r} = tensor.extract_slice {a}[{', '.join(str(o) for o in offsets)}] "
-                          f"[{', '.join(str(d) for d in sizes)}] [{', '.join('1' for _ in sizes)}] : "
-                          f'{_ty(*shape)} to {_ty(*sizes)} loc("{loc}")')
-        return r
-
-    def concat_last(self, parts, shape, loc):
-        """torch.cat along the last dimension: `parts` (values with
-        `shape`'s leading sizes) inserted side by side into one tensor."""
-        full = list(shape[:-1]) + [shape[-1] * len(parts)]
-        r = self.out(full)
-        for i, p in enumerate(parts):
-            nxt = self.fresh()
-            offsets = [0] * (len(shape) - 1) + [i * shape[-1]]
-            self.lines.append(f"    {nxt} = tensor.insert_slice {p} into {r}[{', '.join(str(o) for o in offsets)}] "
-                              f"[{', '.join(str(d) for d in shape)}] [{', '.join('1' for _ in shape)}] : "
-                              f'{_ty(*shape)} into {_ty(*full)} loc("{loc}")')
-            r = nxt
-        self.types[r] = _ty(*full)
-        return r
-
-    def ew(self, ins, shape, body, loc):
-        """Elementwise over `shape`; ins: (value, map results) or plain values
-        of `shape`."""
-        nd = len(shape)
-        full = _dims(nd, range(nd))
-        spec = []
-        for i in ins:
-            if isinstance(i, tuple):
-                spec.append(i)
-            else:
-                spec.append((i, shape, full))
-        return self.generic(spec, shape, full, ["parallel"] * nd, body, loc)
-
-    def reduce_last(self, ins, shape, body, loc, init="0.0"):
-        """Reduction over the last dimension of `shape` (ins of `shape`);
-        body combines into %bo."""
-        nd = len(shape)
-        acc = self.out(shape[:-1], init)
-        full = _dims(nd, range(nd))
-        return self.generic([(v, shape, full) for v in ins], shape[:-1], full[:-1],
-                            ["parallel"] * (nd - 1) + ["reduction"], body, loc, init=acc)
-
-
-def _rms_norm(g: _Graph, x, gamma, t, h, eps, name):
-    """HF LlamaRMSNorm: x * rsqrt(mean(x^2) + eps) * gamma; returns (n, rstd)."""
-    ss = g.reduce_last([x], (t, h), ["%s = arith.mulf %b0, %b0 : f32", "%a = arith.addf %bo, %s : f32",
-                                     "linalg.yield %a : f32"], f"{name}.sumsq")
-    rstd = g.ew([ss], (t,), [f"%n = arith.constant {1.0 / h:.9e} : f32", f"%e = arith.constant {eps:.9e} : f32",
-                             "%m = arith.mulf %b0, %n : f32", "%a = arith.addf %m, %e : f32",
-                             "%r = math.rsqrt %a : f32", "linalg.yield %r : f32"], f"{name}.rstd")
-    n = g.ew([x, (rstd, (t,), ["d0"]), (gamma, (h,), ["d1"])], (t, h),
-             ["%a = arith.mulf %b0, %b1 : f32", "%r = arith.mulf %a, %b2 : f32", "linalg.yield %r : f32"], name)
+def rms_norm(g: Graph, x, gamma, t, h, eps, name):
+    """HF LlamaRMSNorm of x [t, h] with weight gamma [h]: x * rsqrt(mean(x^2)
+    + eps) * gamma; returns (n [t, h], rstd [t]) (rstd for `rms_norm_backward`)."""
+    et = g.et
+    ss = g.reduce_last([x], (t, h), [f"%s = arith.mulf %b0, %b0 : {et}", f"%a = arith.addf %bo, %s : {et}",
+                                     f"linalg.yield %a : {et}"], f"{name}.sumsq")
+    rstd = g.elementwise([ss], (t,), [f"%n = arith.constant {1.0 / h:.9e} : {et}",
+                                      f"%e = arith.constant {eps:.9e} : {et}",
+                                      f"%m = arith.mulf %b0, %n : {et}", f"%a = arith.addf %m, %e : {et}",
+                                      f"%r = math.rsqrt %a : {et}", f"linalg.yield %r : {et}"], f"{name}.rstd")
+    n = g.elementwise([x, (rstd, (t,), ["d0"]), (gamma, (h,), ["d1"])], (t, h),
+                      [f"%a = arith.mulf %b0, %b1 : {et}", f"%r = arith.mulf %a, %b2 : {et}",
+                       f"linalg.yield %r : {et}"], name)
     return n, rstd
 
 
-def _rms_norm_backward(g: _Graph, dn, x, rstd, gamma, t, h, name):
-    """dx = rstd * gamma * dn - x * rstd^3 * sum_h(dn * gamma * x) / h;
+def rms_norm_backward(g: Graph, dn, x, rstd, gamma, t, h, name):
+    """The gradients of `rms_norm` given dn [t, h]: (dx [t, h], dgamma [h]),
+    dx = rstd * gamma * dn - x * rstd^3 * sum_h(dn * gamma * x) / h;
     dgamma = sum_t dn * x * rstd."""
+    et = g.et
     # sum_h dn * gamma * x (gamma broadcast along the tokens).
-    acc = g.out((t,), "0.0")
+    acc = g.zeros((t,), "0.0")
     c = g.generic([(dn, (t, h), ["d0", "d1"]), (x, (t, h), ["d0", "d1"]), (gamma, (h,), ["d1"])], (t,), ["d0"],
                   ["parallel", "reduction"],
-                  ["%a = arith.mulf %b0, %b1 : f32", "%p = arith.mulf %a, %b2 : f32",
-                   "%s = arith.addf %bo, %p : f32", "linalg.yield %s : f32"], f"{name}.grad", init=acc)
-    dx = g.ew([dn, x, (rstd, (t,), ["d0"]), (gamma, (h,), ["d1"]), (c, (t,), ["d0"])], (t, h),
-              [f"%n = arith.constant {1.0 / h:.9e} : f32",
-               "%a = arith.mulf %b0, %b3 : f32", "%u = arith.mulf %a, %b2 : f32",
-               "%r2 = arith.mulf %b2, %b2 : f32", "%r3 = arith.mulf %r2, %b2 : f32",
-               "%k = arith.mulf %b4, %n : f32", "%w = arith.mulf %r3, %k : f32", "%v = arith.mulf %b1, %w : f32",
-               "%d = arith.subf %u, %v : f32", "linalg.yield %d : f32"], f"{name}.grad")
+                  [f"%a = arith.mulf %b0, %b1 : {et}", f"%p = arith.mulf %a, %b2 : {et}",
+                   f"%s = arith.addf %bo, %p : {et}", f"linalg.yield %s : {et}"], f"{name}.grad", init=acc)
+    dx = g.elementwise([dn, x, (rstd, (t,), ["d0"]), (gamma, (h,), ["d1"]), (c, (t,), ["d0"])], (t, h),
+                       [f"%n = arith.constant {1.0 / h:.9e} : {et}",
+                        f"%a = arith.mulf %b0, %b3 : {et}", f"%u = arith.mulf %a, %b2 : {et}",
+                        f"%r2 = arith.mulf %b2, %b2 : {et}", f"%r3 = arith.mulf %r2, %b2 : {et}",
+                        f"%k = arith.mulf %b4, %n : {et}", f"%w = arith.mulf %r3, %k : {et}",
+                       f"%v = arith.mulf %b1, %w : {et}",
+                        f"%d = arith.subf %u, %v : {et}", f"linalg.yield %d : {et}"], f"{name}.grad")
     # dgamma: a reduction over the tokens.
-    acc = g.out((h,), "0.0")
+    acc = g.zeros((h,), "0.0")
     dgamma = g.generic([(dn, (t, h), ["d1", "d0"]), (x, (t, h), ["d1", "d0"]), (rstd, (t,), ["d1"])], (h,), ["d0"],
                        ["parallel", "reduction"],
-                       ["%a = arith.mulf %b0, %b1 : f32", "%p = arith.mulf %a, %b2 : f32",
-                        "%s = arith.addf %bo, %p : f32", "linalg.yield %s : f32"], f"{name}.weight.grad", init=acc)
+                       [f"%a = arith.mulf %b0, %b1 : {et}", f"%p = arith.mulf %a, %b2 : {et}",
+                        f"%s = arith.addf %bo, %p : {et}", f"linalg.yield %s : {et}"], f"{name}.weight.grad", init=acc)
     return dx, dgamma
 
 
 def _add(g, a, b, shape, loc):
-    return g.ew([a, b], shape, ["%r = arith.addf %b0, %b1 : f32", "linalg.yield %r : f32"], loc)
+    et = g.et
+    return g.elementwise([a, b], shape, [f"%r = arith.addf %b0, %b1 : {et}", f"linalg.yield %r : {et}"], loc)
 
 
-class _Step:
-    """Parameters (function arguments) and gradients of one step."""
+class Step:
+    """One training step being emitted: its `Graph` (`g`, element type
+    `et`), whose `params` are the trained parameters (function arguments
+    `%w{i}`), and the gradient of each parameter (`grads`: parameter ->
+    value) as the backward computes them."""
 
-    def __init__(self):
-        self.g = _Graph()
-        self.params: List[tuple] = []  # (ssa, shape, name)
+    def __init__(self, et: str = "f32"):
+        self.g = Graph(et)
         self.grads = {}
 
+    @property
+    def params(self):
+        """(ssa, shape, location name) of every parameter, in argument order."""
+        return self.g.params
+
     def param(self, shape, name):
-        ssa = f"%w{len(self.params)}"
-        self.params.append((ssa, tuple(shape), name))
-        return ssa
+        """A new parameter of `shape` located at `name`."""
+        return self.g.parameter(shape, name)
 
     def linear(self, x, t, k, n, name):
         """Forward of nn.Linear: returns (y, ctx) for `linear_backward`."""
@@ -270,13 +146,14 @@ class _Step:
 
 
 def _silu_mul(g, a, b, shape, loc):
-    return g.ew([a, b], shape, ["%one = arith.constant 1.0 : f32", "%n = arith.negf %b0 : f32",
-                                "%e = math.exp %n : f32", "%d = arith.addf %one, %e : f32",
-                                "%s = arith.divf %b0, %d : f32", "%r = arith.mulf %s, %b1 : f32",
-                                "linalg.yield %r : f32"], loc)
+    et = g.et
+    return g.elementwise([a, b], shape, [f"%one = arith.constant 1.0 : {et}", f"%n = arith.negf %b0 : {et}",
+                                         f"%e = math.exp %n : {et}", f"%d = arith.addf %one, %e : {et}",
+                                         f"%s = arith.divf %b0, %d : {et}", f"%r = arith.mulf %s, %b1 : {et}",
+                                         f"linalg.yield %r : {et}"], loc)
 
 
-def _swiglu(s: _Step, x, t, h, inter, name):
+def _swiglu(s: Step, x, t, h, inter, name):
     gt, cg = s.linear(x, t, h, inter, f"{name}.gate_proj")
     up, cu = s.linear(x, t, h, inter, f"{name}.up_proj")
     hm = _silu_mul(s.g, gt, up, (t, inter), f"{name}.act_fn")
@@ -284,22 +161,24 @@ def _swiglu(s: _Step, x, t, h, inter, name):
     return out, (gt, up, cg, cu, cd, t, inter, name)
 
 
-def _swiglu_backward(s: _Step, ctx, dout):
+def _swiglu_backward(s: Step, ctx, dout):
     """Returns the gradient of the MLP's input (the sum of the two dgrads)."""
     gt, up, cg, cu, cd, t, inter, name = ctx
-    g = s.g
+    g, et = s.g, s.g.et
     dhm = s.linear_backward(cd, dout)
-    sig = ["%one = arith.constant 1.0 : f32", "%n = arith.negf %b1 : f32", "%e = math.exp %n : f32",
-           "%d = arith.addf %one, %e : f32", "%sg = arith.divf %one, %d : f32"]
+    sig = [f"%one = arith.constant 1.0 : {et}", f"%n = arith.negf %b1 : {et}", f"%e = math.exp %n : {et}",
+           f"%d = arith.addf %one, %e : {et}", f"%sg = arith.divf %one, %d : {et}"]
     # d gate = dh * up * silu'(gate), silu'(g) = sig(g) * (1 + g * (1 - sig(g))).
-    dgt = g.ew([dhm, gt, up], (t, inter),
-               sig + ["%q = arith.subf %one, %sg : f32", "%gq = arith.mulf %b1, %q : f32",
-                      "%p = arith.addf %one, %gq : f32", "%ds = arith.mulf %sg, %p : f32",
-                      "%a = arith.mulf %b0, %b2 : f32", "%r = arith.mulf %a, %ds : f32", "linalg.yield %r : f32"],
-               f"{name}.act_fn.grad")
-    dup = g.ew([dhm, gt], (t, inter),
-               sig + ["%si = arith.mulf %b1, %sg : f32", "%r = arith.mulf %b0, %si : f32", "linalg.yield %r : f32"],
-               f"{name}.act_fn.grad")
+    dgt = g.elementwise([dhm, gt, up], (t, inter),
+                        sig + [f"%q = arith.subf %one, %sg : {et}", f"%gq = arith.mulf %b1, %q : {et}",
+                               f"%p = arith.addf %one, %gq : {et}", f"%ds = arith.mulf %sg, %p : {et}",
+                               f"%a = arith.mulf %b0, %b2 : {et}", f"%r = arith.mulf %a, %ds : {et}",
+                               f"linalg.yield %r : {et}"],
+                        f"{name}.act_fn.grad")
+    dup = g.elementwise([dhm, gt], (t, inter),
+                        sig + [f"%si = arith.mulf %b1, %sg : {et}", f"%r = arith.mulf %b0, %si : {et}",
+                               f"linalg.yield %r : {et}"],
+                        f"{name}.act_fn.grad")
     dx1 = s.linear_backward(cg, dgt)
     dx2 = s.linear_backward(cu, dup)
     return _add(g, dx1, dx2, (ctx[5], cg[3]), f"{name}.grad")
@@ -310,7 +189,7 @@ class _Heads:
     [batch * nh, seq, hd] (t = batch * seq tokens, HF's view + transpose(1,
     2)); with one sequence, [t, nh, hd] transposed to [nh, t, hd]."""
 
-    def __init__(self, g: _Graph, t, nh, hd, batch, name):
+    def __init__(self, g: Graph, t, nh, hd, batch, name):
         self.g, self.t, self.nh, self.hd, self.b, self.name = g, t, nh, hd, batch, name
         self.s = t // batch
         self.shape = (batch * nh, self.s, hd)
@@ -318,59 +197,52 @@ class _Heads:
     def split(self, v, loc):
         g, t, nh, hd, b, s = self.g, self.t, self.nh, self.hd, self.b, self.s
         if b == 1:
-            return g.transpose(g.expand(v, t, nh, hd, loc), (t, nh, hd), (1, 0, 2), loc)
-        r = self.g.fresh()
-        g.lines.append(f"    {r} = tensor.expand_shape {v} [[0, 1], [2, 3]] output_shape [{b}, {s}, {nh}, {hd}] : "
-                       f'{_ty(t, nh * hd)} into {_ty(b, s, nh, hd)} loc("{loc}")')
+            ex = g.expand_shape(v, (t, nh * hd), [[0], [1, 2]], (t, nh, hd), loc)
+            return g.transpose(ex, (t, nh, hd), (1, 0, 2), loc)
+        r = g.expand_shape(v, (t, nh * hd), [[0, 1], [2, 3]], (b, s, nh, hd), loc)
         tr = g.transpose(r, (b, s, nh, hd), (0, 2, 1, 3), loc)
-        c = g.fresh()
-        g.types[c] = _ty(*self.shape)
-        g.lines.append(f"    {c} = tensor.collapse_shape {tr} [[0, 1], [2], [3]] : {_ty(b, nh, s, hd)} into "
-                       f'{_ty(*self.shape)} loc("{loc}")')
-        return c
+        return g.collapse_shape(tr, (b, nh, s, hd), [[0, 1], [2], [3]], self.shape, loc)
 
     def merge(self, v, loc):
         g, t, nh, hd, b, s = self.g, self.t, self.nh, self.hd, self.b, self.s
         if b == 1:
-            return g.collapse(g.transpose(v, (nh, t, hd), (1, 0, 2), loc), t, nh, hd, loc)
-        r = g.fresh()
-        g.lines.append(f"    {r} = tensor.expand_shape {v} [[0, 1], [2], [3]] output_shape [{b}, {nh}, {s}, {hd}] : "
-                       f'{_ty(*self.shape)} into {_ty(b, nh, s, hd)} loc("{loc}")')
+            tr = g.transpose(v, (nh, t, hd), (1, 0, 2), loc)
+            return g.collapse_shape(tr, (t, nh, hd), [[0], [1, 2]], (t, nh * hd), loc)
+        r = g.expand_shape(v, self.shape, [[0, 1], [2], [3]], (b, nh, s, hd), loc)
         tr = g.transpose(r, (b, nh, s, hd), (0, 2, 1, 3), loc)
-        c = g.fresh()
-        g.types[c] = _ty(t, nh * hd)
-        g.lines.append(f"    {c} = tensor.collapse_shape {tr} [[0, 1], [2, 3]] : {_ty(b, s, nh, hd)} into "
-                       f'{_ty(t, nh * hd)} loc("{loc}")')
-        return c
+        return g.collapse_shape(tr, (b, s, nh, hd), [[0, 1], [2, 3]], (t, nh * hd), loc)
 
 
-def _rope(g: _Graph, x, shape, cos, sin, loc, backward=False):
+def _rope(g: Graph, x, shape, cos, sin, loc, backward=False):
     """HF apply_rotary_pos_emb on [heads, seq, hd]: x * cos +
     rotate_half(x) * sin, rotate_half(x) = cat(-x2, x1) (the halves of the
     head dimension), cos/sin [seq, hd]. The backward maps dy to dy * cos +
     rotate_half^T(dy * sin), rotate_half^T(u) = cat(u2, -u1)."""
     bh, sq, hd = shape
+    et = g.et
     half = (bh, sq, hd // 2)
-    neg = ["%r = arith.negf %b0 : f32", "linalg.yield %r : f32"]
-    mul = ["%r = arith.mulf %b0, %b1 : f32", "linalg.yield %r : f32"]
+    neg = [f"%r = arith.negf %b0 : {et}", f"linalg.yield %r : {et}"]
+    mul = [f"%r = arith.mulf %b0, %b1 : {et}", f"linalg.yield %r : {et}"]
     table = ["d1", "d2"]
-    u = g.ew([x, (sin, (sq, hd), table)], shape, mul, loc) if backward else x
+    u = g.elementwise([x, (sin, (sq, hd), table)], shape, mul, loc) if backward else x
     u1 = g.extract_slice(u, shape, (0, 0, 0), half, loc)
     u2 = g.extract_slice(u, shape, (0, 0, hd // 2), half, loc)
     if backward:
-        rot = g.concat_last([u2, g.ew([u1], half, neg, loc)], half, loc)
-        return g.ew([x, (cos, (sq, hd), table), rot], shape,
-                    ["%m = arith.mulf %b0, %b1 : f32", "%r = arith.addf %m, %b2 : f32", "linalg.yield %r : f32"], loc)
-    rot = g.concat_last([g.ew([u2], half, neg, loc), u1], half, loc)
-    return g.ew([x, (cos, (sq, hd), table), rot, (sin, (sq, hd), table)], shape,
-                ["%m = arith.mulf %b0, %b1 : f32", "%n = arith.mulf %b2, %b3 : f32", "%r = arith.addf %m, %n : f32",
-                 "linalg.yield %r : f32"], loc)
+        rot = _concat_last(g, [u2, g.elementwise([u1], half, neg, loc)], half, loc)
+        return g.elementwise([x, (cos, (sq, hd), table), rot], shape,
+                             [f"%m = arith.mulf %b0, %b1 : {et}", f"%r = arith.addf %m, %b2 : {et}",
+                              f"linalg.yield %r : {et}"], loc)
+    rot = _concat_last(g, [g.elementwise([u2], half, neg, loc), u1], half, loc)
+    return g.elementwise([x, (cos, (sq, hd), table), rot, (sin, (sq, hd), table)], shape,
+                         [f"%m = arith.mulf %b0, %b1 : {et}", f"%n = arith.mulf %b2, %b3 : {et}",
+                          f"%r = arith.addf %m, %n : {et}",
+                          f"linalg.yield %r : {et}"], loc)
 
 
-def _attention(s: _Step, x, t, h, nh, name, batch=1, rope=None):
+def _attention(s: Step, x, t, h, nh, name, batch=1, rope=None):
     """Causal multi-head attention of `batch` sequences of t / batch tokens;
     `rope`: (cos, sin) tables [seq, hd] applied to q and k, or None."""
-    g = s.g
+    g, et = s.g, s.g.et
     hd = h // nh
     heads = _Heads(g, t, nh, hd, batch, name)
     bh, sq = heads.shape[0], heads.s
@@ -384,53 +256,56 @@ def _attention(s: _Step, x, t, h, nh, name, batch=1, rope=None):
         qh = _rope(g, qh, heads.shape, *rope, f"{name}.rotary_emb")
         kh = _rope(g, kh, heads.shape, *rope, f"{name}.rotary_emb")
     kt = g.transpose(kh, heads.shape, (0, 2, 1), name)
-    sc = g.bmm(qh, kt, bh, sq, hd, sq, f"{name}.scores")
+    sc = g.batch_matmul(qh, kt, bh, sq, hd, sq, f"{name}.scores")
     scale = 1.0 / math.sqrt(hd)
     # Scaled, causal mask (key j > query i gets -inf before the softmax).
-    z = g.ew([sc], (bh, sq, sq), [f"%c = arith.constant {scale:.9e} : f32", "%ninf = arith.constant 0xFF800000 : f32",
-                                  "%i = linalg.index 1 : index", "%j = linalg.index 2 : index",
-                                  "%m = arith.cmpi ugt, %j, %i : index", "%s = arith.mulf %b0, %c : f32",
-                                  "%r = arith.select %m, %ninf, %s : f32", "linalg.yield %r : f32"], f"{name}.mask")
+    z = g.elementwise([sc], (bh, sq, sq), [f"%c = arith.constant {scale:.9e} : {et}",
+                                           f"%ninf = arith.constant {g.neg_inf} : {et}",
+                                           "%i = linalg.index 1 : index", "%j = linalg.index 2 : index",
+                                           "%m = arith.cmpi ugt, %j, %i : index", f"%s = arith.mulf %b0, %c : {et}",
+                                           f"%r = arith.select %m, %ninf, %s : {et}", f"linalg.yield %r : {et}"],
+                      f"{name}.mask")
     p = _softmax(g, z, (bh, sq, sq), f"{name}.softmax")
-    ah = g.bmm(p, vh, bh, sq, sq, hd, f"{name}.context")
+    ah = g.batch_matmul(p, vh, bh, sq, sq, hd, f"{name}.context")
     a = heads.merge(ah, name)
     o, co = s.linear(a, t, h, h, f"{name}.o_proj")
     return o, (cq, ck, cv, co, qh, kh, vh, p, heads, scale, rope, name)
 
 
-def _softmax(g: _Graph, z, shape, loc):
+def _softmax(g: Graph, z, shape, loc):
     """Softmax over the last dimension as torch decomposes it: max, exp of
     the difference, sum, divide."""
+    et = g.et
     outer = ["d0", "d1", "d2"][:len(shape) - 1]
-    mx = g.reduce_last([z], shape, ["%r = arith.maximumf %bo, %b0 : f32", "linalg.yield %r : f32"], loc,
-                       init="0xFF800000")
-    ex = g.ew([z, (mx, shape[:-1], outer)], shape,
-              ["%d = arith.subf %b0, %b1 : f32", "%r = math.exp %d : f32", "linalg.yield %r : f32"], loc)
-    sm = g.reduce_last([ex], shape, ["%r = arith.addf %bo, %b0 : f32", "linalg.yield %r : f32"], loc)
-    return g.ew([ex, (sm, shape[:-1], outer)], shape, ["%r = arith.divf %b0, %b1 : f32", "linalg.yield %r : f32"],
-                loc)
+    mx = g.reduce_last([z], shape, [f"%r = arith.maximumf %bo, %b0 : {et}", f"linalg.yield %r : {et}"], loc,
+                       init=g.neg_inf)
+    ex = g.elementwise([z, (mx, shape[:-1], outer)], shape,
+                       [f"%d = arith.subf %b0, %b1 : {et}", f"%r = math.exp %d : {et}", f"linalg.yield %r : {et}"], loc)
+    sm = g.reduce_last([ex], shape, [f"%r = arith.addf %bo, %b0 : {et}", f"linalg.yield %r : {et}"], loc)
+    return g.elementwise([ex, (sm, shape[:-1], outer)], shape,
+                         [f"%r = arith.divf %b0, %b1 : {et}", f"linalg.yield %r : {et}"], loc)
 
 
-def _attention_backward(s: _Step, ctx, do):
+def _attention_backward(s: Step, ctx, do):
     cq, ck, cv, co, qh, kh, vh, p, heads, scale, rope, name = ctx
-    g = s.g
+    g, et = s.g, s.g.et
     bh, sq, hd = heads.shape
     da = s.linear_backward(co, do)
     dah = heads.split(da, f"{name}.grad")
     vt = g.transpose(vh, heads.shape, (0, 2, 1), f"{name}.grad")
-    dp = g.bmm(dah, vt, bh, sq, hd, sq, f"{name}.context.grad")
+    dp = g.batch_matmul(dah, vt, bh, sq, hd, sq, f"{name}.context.grad")
     pt = g.transpose(p, (bh, sq, sq), (0, 2, 1), f"{name}.grad")
-    dvh = g.bmm(pt, dah, bh, sq, sq, hd, f"{name}.context.grad")
+    dvh = g.batch_matmul(pt, dah, bh, sq, sq, hd, f"{name}.context.grad")
     # Softmax backward: dz = p * (dp - sum_j dp * p), times the scale.
-    rd = g.reduce_last([dp, p], (bh, sq, sq), ["%m = arith.mulf %b0, %b1 : f32", "%r = arith.addf %bo, %m : f32",
-                                               "linalg.yield %r : f32"], f"{name}.softmax.grad")
-    ds = g.ew([dp, p, (rd, (bh, sq), ["d0", "d1"])], (bh, sq, sq),
-              [f"%c = arith.constant {scale:.9e} : f32", "%d = arith.subf %b0, %b2 : f32",
-               "%m = arith.mulf %b1, %d : f32", "%r = arith.mulf %m, %c : f32", "linalg.yield %r : f32"],
-              f"{name}.softmax.grad")
-    dqh = g.bmm(ds, kh, bh, sq, sq, hd, f"{name}.scores.grad")
+    rd = g.reduce_last([dp, p], (bh, sq, sq), [f"%m = arith.mulf %b0, %b1 : {et}", f"%r = arith.addf %bo, %m : {et}",
+                                               f"linalg.yield %r : {et}"], f"{name}.softmax.grad")
+    ds = g.elementwise([dp, p, (rd, (bh, sq), ["d0", "d1"])], (bh, sq, sq),
+                       [f"%c = arith.constant {scale:.9e} : {et}", f"%d = arith.subf %b0, %b2 : {et}",
+                        f"%m = arith.mulf %b1, %d : {et}", f"%r = arith.mulf %m, %c : {et}", f"linalg.yield %r : {et}"],
+                       f"{name}.softmax.grad")
+    dqh = g.batch_matmul(ds, kh, bh, sq, sq, hd, f"{name}.scores.grad")
     dst = g.transpose(ds, (bh, sq, sq), (0, 2, 1), f"{name}.grad")
-    dkh = g.bmm(dst, qh, bh, sq, sq, hd, f"{name}.scores.grad")
+    dkh = g.batch_matmul(dst, qh, bh, sq, sq, hd, f"{name}.scores.grad")
     if rope is not None:
         dqh = _rope(g, dqh, heads.shape, *rope, f"{name}.rotary_emb.grad", backward=True)
         dkh = _rope(g, dkh, heads.shape, *rope, f"{name}.rotary_emb.grad", backward=True)
@@ -441,24 +316,26 @@ def _attention_backward(s: _Step, ctx, do):
     return _add(g, _add(g, dxq, dxk, (t, h), f"{name}.grad"), dxv, (t, h), f"{name}.grad")
 
 
-def _moe(s: _Step, x, t, h, experts, top_k, inter, shared, name):
-    g = s.g
+def _moe(s: Step, x, t, h, experts, top_k, inter, shared, name):
+    g, et = s.g, s.g.et
     logits, cr = s.linear(x, t, h, experts, f"{name}.gate")
     p = _softmax(g, logits, (t, experts), f"{name}.gate.softmax")
     # Top-k: how many experts score higher; selected when fewer than k.
-    acc = g.out((t, experts), "0.0")
+    acc = g.zeros((t, experts), "0.0")
     higher = g.generic([(p, (t, experts), ["d0", "d2"]), (p, (t, experts), ["d0", "d1"])], (t, experts),
                        ["d0", "d1"], ["parallel", "parallel", "reduction"],
-                       ["%one = arith.constant 1.0 : f32", "%zero = arith.constant 0.0 : f32",
-                        "%gt = arith.cmpf ogt, %b0, %b1 : f32", "%c = arith.select %gt, %one, %zero : f32",
-                        "%r = arith.addf %bo, %c : f32", "linalg.yield %r : f32"], f"{name}.gate.topk", init=acc)
-    mask = g.ew([higher], (t, experts), [f"%k = arith.constant {float(top_k):.9e} : f32",
-                                         "%one = arith.constant 1.0 : f32", "%zero = arith.constant 0.0 : f32",
-                                         "%lt = arith.cmpf olt, %b0, %k : f32",
-                                         "%r = arith.select %lt, %one, %zero : f32", "linalg.yield %r : f32"],
-                f"{name}.gate.topk")
-    wts = g.ew([p, mask], (t, experts), ["%r = arith.mulf %b0, %b1 : f32", "linalg.yield %r : f32"],
-               f"{name}.gate.topk")
+                       [f"%one = arith.constant 1.0 : {et}", f"%zero = arith.constant 0.0 : {et}",
+                        f"%gt = arith.cmpf ogt, %b0, %b1 : {et}", f"%c = arith.select %gt, %one, %zero : {et}",
+                        f"%r = arith.addf %bo, %c : {et}", f"linalg.yield %r : {et}"], f"{name}.gate.topk", init=acc)
+    mask = g.elementwise([higher], (t, experts), [f"%k = arith.constant {float(top_k):.9e} : {et}",
+                                                  f"%one = arith.constant 1.0 : {et}",
+                                                  f"%zero = arith.constant 0.0 : {et}",
+                                                  f"%lt = arith.cmpf olt, %b0, %k : {et}",
+                                                  f"%r = arith.select %lt, %one, %zero : {et}",
+                                                  f"linalg.yield %r : {et}"],
+                         f"{name}.gate.topk")
+    wts = g.elementwise([p, mask], (t, experts), [f"%r = arith.mulf %b0, %b1 : {et}", f"linalg.yield %r : {et}"],
+                        f"{name}.gate.topk")
     outs, ctxs = [], []
     total = None
     if shared:
@@ -468,59 +345,63 @@ def _moe(s: _Step, x, t, h, experts, top_k, inter, shared, name):
         outs.append(oe)
         ctxs.append(ce)
         ins = [oe, (wts, (t, experts), ["d0", str(e)])]
-        body = ["%m = arith.mulf %b0, %b1 : f32"]
+        body = [f"%m = arith.mulf %b0, %b1 : {et}"]
         if total is not None:
             ins.append(total)
-            body.append("%r = arith.addf %m, %b2 : f32")
+            body.append(f"%r = arith.addf %m, %b2 : {et}")
         else:
-            body.append("%r = arith.mulf %b0, %b1 : f32")
-        total = g.ew(ins, (t, h), body + ["linalg.yield %r : f32"], f"{name}.combine")
+            body.append(f"%r = arith.mulf %b0, %b1 : {et}")
+        total = g.elementwise(ins, (t, h), body + [f"linalg.yield %r : {et}"], f"{name}.combine")
     return total, (cr, p, mask, wts, outs, ctxs, sctx if shared else None, t, h, experts, name)
 
 
-def _moe_backward(s: _Step, ctx, dm):
+def _moe_backward(s: Step, ctx, dm):
     cr, p, mask, wts, outs, ctxs, sctx, t, h, experts, name = ctx
-    g = s.g
+    g, et = s.g, s.g.et
     dx = _swiglu_backward(s, sctx, dm) if sctx is not None else None
     dws = []
     for e in reversed(range(experts)):
-        doe = g.ew([dm, (wts, (t, experts), ["d0", str(e)])], (t, h),
-                   ["%r = arith.mulf %b0, %b1 : f32", "linalg.yield %r : f32"], f"{name}.combine.grad")
+        doe = g.elementwise([dm, (wts, (t, experts), ["d0", str(e)])], (t, h),
+                            [f"%r = arith.mulf %b0, %b1 : {et}", f"linalg.yield %r : {et}"], f"{name}.combine.grad")
         dxe = _swiglu_backward(s, ctxs[e], doe)
         dx = dxe if dx is None else _add(g, dx, dxe, (t, h), f"{name}.grad")
         # d weight_e = sum_h dm * out_e.
-        dws.append(g.reduce_last([dm, outs[e]], (t, h), ["%m = arith.mulf %b0, %b1 : f32",
-                                                         "%r = arith.addf %bo, %m : f32", "linalg.yield %r : f32"],
+        dws.append(g.reduce_last([dm, outs[e]], (t, h), [f"%m = arith.mulf %b0, %b1 : {et}",
+                                                         f"%r = arith.addf %bo, %m : {et}", f"linalg.yield %r : {et}"],
                                  f"{name}.combine.grad"))
     dws.reverse()
     # Gather the per-expert columns into [t, experts], times the top-k mask.
-    body = ["%e = linalg.index 1 : index", "%acc0 = arith.constant 0.0 : f32"]
+    body = ["%e = linalg.index 1 : index", f"%acc0 = arith.constant 0.0 : {et}"]
     for e in range(experts):
         body += [f"%i{e} = arith.constant {e} : index", f"%q{e} = arith.cmpi eq, %e, %i{e} : index",
-                 f"%acc{e + 1} = arith.select %q{e}, %b{e}, %acc{e} : f32"]
-    body += [f"%r = arith.mulf %acc{experts}, %b{experts} : f32", "linalg.yield %r : f32"]
-    dwt = g.ew([(d, (t,), ["d0"]) for d in dws] + [mask], (t, experts), body, f"{name}.gate.topk.grad")
+                 f"%acc{e + 1} = arith.select %q{e}, %b{e}, %acc{e} : {et}"]
+    body += [f"%r = arith.mulf %acc{experts}, %b{experts} : {et}", f"linalg.yield %r : {et}"]
+    dwt = g.elementwise([(d, (t,), ["d0"]) for d in dws] + [mask], (t, experts), body, f"{name}.gate.topk.grad")
     # Softmax backward.
-    rd = g.reduce_last([dwt, p], (t, experts), ["%m = arith.mulf %b0, %b1 : f32", "%r = arith.addf %bo, %m : f32",
-                                                "linalg.yield %r : f32"], f"{name}.gate.softmax.grad")
-    dl = g.ew([dwt, p, (rd, (t,), ["d0"])], (t, experts),
-              ["%d = arith.subf %b0, %b2 : f32", "%r = arith.mulf %b1, %d : f32", "linalg.yield %r : f32"],
-              f"{name}.gate.softmax.grad")
+    rd = g.reduce_last([dwt, p], (t, experts), [f"%m = arith.mulf %b0, %b1 : {et}", f"%r = arith.addf %bo, %m : {et}",
+                                                f"linalg.yield %r : {et}"], f"{name}.gate.softmax.grad")
+    dl = g.elementwise([dwt, p, (rd, (t,), ["d0"])], (t, experts),
+                       [f"%d = arith.subf %b0, %b2 : {et}", f"%r = arith.mulf %b1, %d : {et}",
+                        f"linalg.yield %r : {et}"],
+                       f"{name}.gate.softmax.grad")
     dxr = s.linear_backward(cr, dl)
     return _add(g, dx, dxr, (t, h), f"{name}.grad")
 
 
-def _block(s: _Step, x, t, h, nh, rms_eps, mlp, mlp_args, pre, batch=1, rope=None):
+def block(s: Step, x, t, h, nh, rms_eps, mlp, mlp_args, pre, batch=1, rope=None):
     """One pre-norm decoder block `x -> RMSNorm -> attention -> + x ->
-    RMSNorm -> MLP -> + residual` (parameters under `pre`); returns (y,
-    the context `_block_backward` reads)."""
+    RMSNorm -> MLP -> + residual` on x [t, h] (`nh` heads; `batch`
+    sequences of t / batch tokens; `rope` the (cos, sin) [seq, hd] tables
+    or None), its parameters named under `pre`; `mlp` "dense" (mlp_args:
+    intermediate) or "moe" (experts, top_k, intermediate, shared). Returns
+    (y [t, h], the context `block_backward` reads)."""
     g = s.g
     g1 = s.param((h,), f"{pre}.input_layernorm.weight")
-    n1, r1s = _rms_norm(g, x, g1, t, h, rms_eps, f"{pre}.input_layernorm")
+    n1, r1s = rms_norm(g, x, g1, t, h, rms_eps, f"{pre}.input_layernorm")
     att, actx = _attention(s, n1, t, h, nh, f"{pre}.self_attn", batch, rope)
     r1 = _add(g, x, att, (t, h), pre)
     g2 = s.param((h,), f"{pre}.post_attention_layernorm.weight")
-    n2, r2s = _rms_norm(g, r1, g2, t, h, rms_eps, f"{pre}.post_attention_layernorm")
+    n2, r2s = rms_norm(g, r1, g2, t, h, rms_eps, f"{pre}.post_attention_layernorm")
     if mlp == "dense":
         m, mctx = _swiglu(s, n2, t, h, mlp_args["intermediate"], f"{pre}.mlp")
     else:
@@ -530,22 +411,59 @@ def _block(s: _Step, x, t, h, nh, rms_eps, mlp, mlp_args, pre, batch=1, rope=Non
     return y, (x, g1, r1s, actx, r1, g2, r2s, mlp, mctx, t, h, pre)
 
 
-def _block_backward(s: _Step, ctx, dy):
-    """The gradient of the block's input; the norm weights' gradients go to
+def block_backward(s: Step, ctx, dy):
+    """The gradient [t, h] of the block's input given dy [t, h]; the norm weights' gradients go to
     `s.grads` (the linears' already do)."""
     x, g1, r1s, actx, r1, g2, r2s, mlp, mctx, t, h, pre = ctx
     g = s.g
     dn2 = _swiglu_backward(s, mctx, dy) if mlp == "dense" else _moe_backward(s, mctx, dy)
-    dr1n, dg2 = _rms_norm_backward(g, dn2, r1, r2s, g2, t, h, f"{pre}.post_attention_layernorm")
+    dr1n, dg2 = rms_norm_backward(g, dn2, r1, r2s, g2, t, h, f"{pre}.post_attention_layernorm")
     dr1 = _add(g, dy, dr1n, (t, h), f"{pre}.grad")
     dn1 = _attention_backward(s, actx, dr1)
-    dxn, dg1 = _rms_norm_backward(g, dn1, x, r1s, g1, t, h, f"{pre}.input_layernorm")
+    dxn, dg1 = rms_norm_backward(g, dn1, x, r1s, g1, t, h, f"{pre}.input_layernorm")
     dx = _add(g, dr1, dxn, (t, h), f"{pre}.grad")
     s.grads[g1], s.grads[g2] = dg1, dg2
     return dx
 
 
-def _block_step(tokens, hidden, num_heads, mlp, rms_eps, mlp_args, split) -> str:
+@dataclasses.dataclass
+class Partition:
+    """What a training step's backward reads of its forward (`partition`):
+    `arguments`, the step's arguments other than parameters (in declaration
+    order); `saved`, the forward's values (in the order the forward defines
+    them); `constants`, the forward's constant ops (emitted again in the
+    backward rather than passed); `params`, the parameters ((ssa, shape,
+    name), in argument order)."""
+
+    arguments: List[str]
+    saved: List[str]
+    constants: List[Op]
+    params: List[tuple]
+
+
+def partition(s: Step, forward: str = "forward", backward: str = "backward") -> Partition:
+    """Splits `s` between its ops of part `forward` and part `backward` by
+    what the backward's ops read (the graph's bookkeeping, not its text)."""
+    g = s.g
+    params = {p for p, _, _ in s.params}
+    part = Partition([], [], [], [])
+    read = g.reads_across(forward, backward)
+    for v in read:
+        op = g.defining_op(v)
+        if op is None:
+            if v not in params:
+                part.arguments.append(v)
+        elif op.constant:
+            part.constants.append(op)
+        elif v in g.shapes:
+            part.saved.append(v)
+        else:
+            raise AssertionError(f"the backward reads {v} of the forward, which is not a tensor")
+    part.params = [p for p in s.params if p[0] in read]
+    return part
+
+
+def _block_step(tokens, hidden, num_heads, mlp, rms_eps, mlp_args, split, dtype) -> str:
     tokens = _args.size("tokens", tokens)
     hidden = _args.size("hidden", hidden)
     num_heads = _args.size("num_heads", num_heads)
@@ -555,69 +473,64 @@ def _block_step(tokens, hidden, num_heads, mlp, rms_eps, mlp_args, split) -> str
         raise ValueError(f"tokens^2 x num_heads ({tokens}^2 x {num_heads}) exceeds 2^40 elements")
     rms_eps = _args.real("rms_eps", rms_eps, "a finite number > 0")
     split = _args.flag("split", split)
-    s = _Step()
-    g = s.g
+    _args.choice("dtype", dtype, ELEMENT_TYPES)
+    s = Step(dtype)
+    g, et = s.g, s.g.et
     t, h = tokens, hidden
-    y, bctx = _block(s, "%x", t, h, num_heads, rms_eps, mlp, mlp_args, "model.layers.0")
-    params = [f'{p}: {_ty(*shape)} loc("{name}")' for (p, shape, name) in s.params]
+    x = g.argument("%x", (t, h))
+    g.part = "forward"
+    y, bctx = block(s, x, t, h, num_heads, rms_eps, mlp, mlp_args, "model.layers.0")
+    g.part = "backward"
     if split:
-        # The backward reads forward values by name: they become @backward's
-        # arguments (the saved tensors, then the weights, then the tangent
-        # dY, as aot_autograd orders them) and @forward's extra results.
-        fwd_lines, g.lines = g.lines, []
+        # The backward's inputs are what its ops read of the forward: the
+        # saved tensors, then the weights, then the tangent dY, as
+        # aot_autograd orders @backward's arguments.
         dy = "%dy"
     else:
         scale = 2.0 / (t * h)
-        dy = g.ew([y, "%target"], (t, h), [f"%c = arith.constant {scale:.9e} : f32",
-                                           "%d = arith.subf %b0, %b1 : f32",
-                                           "%r = arith.mulf %d, %c : f32", "linalg.yield %r : f32"], "loss.grad")
-    dx = _block_backward(s, bctx, dy)
-    grads = [(dx, (t, h))] + [(s.grads[p], shape) for (p, shape, _) in s.params]
-    g.types["%x"] = _ty(t, h)
+        dy = g.elementwise([y, "%target"], (t, h), [f"%c = arith.constant {scale:.9e} : {et}",
+                                                    f"%d = arith.subf %b0, %b1 : {et}",
+                                                    f"%r = arith.mulf %d, %c : {et}", f"linalg.yield %r : {et}"],
+                           "loss.grad")
+    dx = block_backward(s, bctx, dy)
+    grads = [(dx, g.ty(t, h))] + [(s.grads[p], g.ty(*shape)) for (p, shape, _) in s.params]
+    params = g.parameter_declarations()
     out = ["module {"]
-
-    def func(name, args, results, lines):
-        rtys = ", ".join(_ty(*shape) for _, shape in results)
-        out.append(f"  func.func @{name}({', '.join(args)}) -> ({rtys}) {{")
-        out.extend(lines)
-        out.append(f"    return {', '.join(v for v, _ in results)} : {rtys}")
-        out.append("  }")
-
     if not split:
-        func("train_step", [f"%x: {_ty(t, h)}", f"%target: {_ty(t, h)}"] + params, [((y), (t, h))] + grads,
-             g.lines)
+        out += function("train_step", [f"%x: {g.ty(t, h)}", f"%target: {g.ty(t, h)}"] + params,
+                        [(y, g.ty(t, h))] + grads, g.lines)
     else:
-        used = set(re.findall(r"%[a-z]+[0-9]*\b", "\n".join(g.lines)))
-        defined = ["%x"] + [m.group(1) for m in (re.match(r"\s*(%[a-z]+[0-9]+) =", ln) for ln in fwd_lines) if m]
-        saved = [v for v in defined if v in used and v in g.types]
-        weights = [(p, shape, name) for (p, shape, name) in s.params if p in used]
-        shape_of = {v: tuple(int(d) for d in g.types[v][7:-5].split("x")) for v in saved}
-        func("forward", [f"%x: {_ty(t, h)}"] + params, [(y, (t, h))] + [(v, shape_of[v]) for v in saved], fwd_lines)
-        bargs = [f"{v}: {g.types[v]}" for v in saved] + \
-            [f'{p}: {_ty(*shape)} loc("{name}")' for (p, shape, name) in weights] + [f"%dy: {_ty(t, h)}"]
-        func("backward", bargs, grads, g.lines)
+        part = partition(s)
+        saved = part.arguments + part.saved
+        out += function("forward", [f"%x: {g.ty(t, h)}"] + params,
+                        [(y, g.ty(t, h))] + [(v, g.type_of(v)) for v in saved], g.part_lines("forward"))
+        bargs = [f"{v}: {g.type_of(v)}" for v in saved] + g.parameter_declarations(part.params) + \
+            [f"%dy: {g.ty(t, h)}"]
+        out += function("backward", bargs, grads, [c for op in part.constants for c in op.lines] +
+                        g.part_lines("backward"))
     out += ["}", ""]
     return "\n".join(out)
 
 
 def llama_training_step(tokens: int = 256, hidden: int = 256, num_heads: int = 2, intermediate: int = 512,
-                        rms_eps: float = 1e-6, split: bool = False) -> str:
+                        rms_eps: float = 1e-6, split: bool = False, dtype: str = "f32") -> str:
     """One Llama-style decoder block's joint training step: RMSNorm, causal
     multi-head attention (q/k/v/o projections, `hidden / num_heads` per
     head; no RoPE), RMSNorm, SwiGLU MLP of `intermediate`, residuals, MSE
     loss. `@train_step(%x, %target, <7 linear weights and 2 norm weights>)
     -> (y, dx, one gradient per parameter, in argument order)`. 7 linears:
     7 fprop, 7 dgrad, 7 wgrad `linalg.matmul`s; 6 `linalg.batch_matmul`s
-    (scores and context, forward and backward). Raises ValueError for sizes
+    (scores and context, forward and backward). `split` and `dtype` ("f32"
+    or "f64") as in the module docstring. Raises ValueError for sizes
     that are not positive integers <= 2^20 or `hidden % num_heads != 0`."""
     intermediate = _args.size("intermediate", intermediate)
     return _block_step(tokens, hidden, num_heads, "dense", rms_eps, {"intermediate": intermediate},
-                       split)
+                       split, dtype)
 
 
 def moe_training_step(tokens: int = 256, hidden: int = 256, num_heads: int = 2, num_experts: int = 4,
                       top_k: int = 2, moe_intermediate: int = 128, num_shared_experts: int = 1,
-                      rms_eps: float = 1e-6, split: bool = False) -> str:
+                      rms_eps: float = 1e-6, split: bool = False, dtype: str = "f32") -> str:
     """One DeepSeek-style MoE decoder block's joint training step: the
     attention of `llama_training_step`, then a router linear
     (`mlp.gate`, `[num_experts, hidden]`) with softmax and top-k, a shared
@@ -625,8 +538,9 @@ def moe_training_step(tokens: int = 256, hidden: int = 256, num_heads: int = 2, 
     and `num_experts` routed SwiGLU experts of `moe_intermediate`
     (`mlp.experts.<e>`), densely dispatched (see the module docstring).
     Linears: 4 attention + 3 per expert (routed and shared) + the router,
-    each with its fprop, dgrad and wgrad `linalg.matmul`. Raises ValueError
-    for out-of-range sizes or `top_k > num_experts`."""
+    each with its fprop, dgrad and wgrad `linalg.matmul`. `split`, `dtype`:
+    see `llama_training_step`. Raises ValueError for out-of-range sizes or
+    `top_k > num_experts`."""
     num_experts = _args.size("num_experts", num_experts)
     top_k = _args.size("top_k", top_k)
     moe_intermediate = _args.size("moe_intermediate", moe_intermediate)
@@ -639,4 +553,4 @@ def moe_training_step(tokens: int = 256, hidden: int = 256, num_heads: int = 2, 
         raise ValueError(f"num_shared_experts x moe_intermediate must be at most {_MAX_SIZE}")
     return _block_step(tokens, hidden, num_heads, "moe", rms_eps,
                        {"experts": num_experts, "top_k": top_k, "intermediate": moe_intermediate,
-                        "shared": num_shared_experts}, split)
+                        "shared": num_shared_experts}, split, dtype)
