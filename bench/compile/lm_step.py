@@ -6,7 +6,7 @@ For each depth N, in a fresh interpreter each: what
 step of `lm_graph.lm_training_step` (with its `@run` wrapper) through
 `compile()` up to the FP8 graph and then `jit()` with fp8-cpu-pipeline
 (the step's CPU options), for the FP8 policy (`--policy`, default
-deepseek-v3) and for "f32" (no FP8: the step lowered as it is). The model
+fp8_mlir.DEFAULT_POLICY: deepseek-v3) and for "f32" (no FP8: the step lowered as it is). The model
 is train_lm.py's default: vocabulary 256, hidden 256, 4 heads, SwiGLU 640,
 sequence 128, batch 8.
 
@@ -24,6 +24,8 @@ import argparse
 import os
 import subprocess
 import sys
+
+from fp8_mlir import DEFAULT_POLICY
 
 CHILD = r"""
 import sys
@@ -64,7 +66,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--layers", type=int, nargs="*", default=[4, 16, 32, 61])
     ap.add_argument("--repeat", type=int, default=1)
-    ap.add_argument("--policy", default="deepseek-v3")
+    ap.add_argument("--policy", default=DEFAULT_POLICY)
     ap.add_argument("--no-f32", action="store_true", help="only the FP8 step")
     ap.add_argument("--structure", type=int, nargs="*", default=[],
                     help="depths at which to count the lowered FP8 step's llvm.icmp")

@@ -52,18 +52,27 @@ from fp8_mlir.training import data as lm_data
 from fp8_mlir.training import lm_graph
 from fp8_mlir.training import optim
 
-#: Run name -> (policy, accumulator options of LanguageModel).
-RUN_SPECS = {
-    "f32": ("f32", {}),
-    "bf16": ("bf16", {}),
-    "deepseek-v3": ("deepseek-v3", {}),
-    "deepseek-v3-acc14": ("deepseek-v3", {"accumulator_bits": 14}),
-    "no-promotion": ("rowwise", {"accumulator_bits": 14, "promote_interval": "none"}),
-    "per-tensor": ("per-tensor", {}),
-    "hybrid": ("hybrid", {}),
-    "rowwise": ("rowwise", {}),
-    "mxfp8": ("mxfp8", {}),
+#: Runs of a preset with other accumulator options: preset -> {run name:
+#: options}.
+RUN_VARIANTS = {
+    "deepseek-v3": {"deepseek-v3-acc14": {"accumulator_bits": 14}},
+    "rowwise": {"no-promotion": {"accumulator_bits": 14, "promote_interval": "none"}},
 }
+
+
+def _run_specs():
+    """Run name -> (policy, accumulator options of LanguageModel): `f32`,
+    then every preset the compiler defines (fp8_mlir.POLICIES: the
+    baselines, then the FP8 recipes), each followed by its RUN_VARIANTS."""
+    specs = {"f32": ("f32", {})}
+    for policy in sorted(fp8_mlir.POLICIES, key=lambda p: p in fp8_mlir.FP8_POLICIES):
+        specs[policy] = (policy, {})
+        for name, options in RUN_VARIANTS.get(policy, {}).items():
+            specs[name] = (policy, options)
+    return specs
+
+
+RUN_SPECS = _run_specs()
 DEFAULT_RUNS = "f32,bf16,deepseek-v3,deepseek-v3-acc14,no-promotion,per-tensor,hybrid"
 
 

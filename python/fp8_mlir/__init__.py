@@ -6,7 +6,8 @@
 - `quantize`, `dequantize`, `scaled_matmul`, `grouped_scaled_matmul`: the
   numerics contract executed by the compiler's own CPU lowering, on NumPy
   arrays (fp8_mlir.numerics);
-- `fp8_mlir.models`: generators of model graphs (linalg on tensors);
+- `fp8_mlir.models`: generators of model graphs (linalg on tensors),
+  written with the emitter of `fp8_mlir.graph`;
 - `jit(mlir_text, pipeline)`: the ExecutionEngine underneath (fp8_mlir.jit).
 
 Import from the build tree with PYTHONPATH=<build>/python_packages.
@@ -15,6 +16,7 @@ Import from the build tree with PYTHONPATH=<build>/python_packages.
 from .compiler import (
     POLICIES,
     FP8_POLICIES,
+    DEFAULT_POLICY,
     TARGETS,
     CompiledResult,
     Diagnostic,
@@ -41,6 +43,7 @@ __all__ = [
     "CompiledResult",
     "POLICIES",
     "FP8_POLICIES",
+    "DEFAULT_POLICY",
     "TARGETS",
     "jit",
     "JitModule",

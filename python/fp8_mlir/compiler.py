@@ -26,6 +26,7 @@ __all__ = [
     "CompiledResult",
     "POLICIES",
     "FP8_POLICIES",
+    "DEFAULT_POLICY",
     "PROMOTIONS",
     "TARGETS",
 ]
@@ -37,6 +38,9 @@ POLICIES = tuple(_native.policy_presets())
 #: The presets that put linears in FP8 (all but the `bf16` baseline, which
 #: keeps every role in high precision), as the compiler defines them.
 FP8_POLICIES = tuple(p.name for p in _native.policy_preset_info() if p.fp8)
+#: The policy of `compile` and of `fp8_mlir.training` when none is given:
+#: fp8-pipeline's own default (its `policy` option), read from the compiler.
+DEFAULT_POLICY = _native.default_policy()
 #: Values of `compile(promotion=...)` (fp8-pipeline's `promotion`): the
 #: policy's promote_interval, or one promotion per GEMM at the end of K.
 PROMOTIONS = ("policy", "none")
@@ -347,7 +351,7 @@ def _option_value(value: str, what: str) -> str:
 
 def compile(
     mlir_text: Union[str, bytes],
-    policy: str = "deepseek-v3",
+    policy: str = DEFAULT_POLICY,
     target: str = "cpu",
     *,
     overrides: Sequence[str] = (),

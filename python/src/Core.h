@@ -160,6 +160,10 @@ bool isRegisteredPass(const std::string &name);
 /// Names of the `#fp8.policy` presets (PolicyAttr::getPresetNames).
 std::vector<std::string> policyPresets();
 
+/// The preset `fp8-pipeline` uses when given no `policy` option (the
+/// default of FP8PipelineOptions::policy).
+std::string defaultPolicy();
+
 /// An FP8 format as the compiler defines it: its name in the package
 /// ("e4m3", "e5m2"), the MLIR element type ("f8E4M3FN"), the largest finite
 /// value the quantizer saturates to, the smallest normal and subnormal

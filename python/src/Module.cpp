@@ -127,6 +127,8 @@ void fp8py::bindPresets(py::module_ &m) {
       });
   m.def("policy_presets", &policyPresets,
         "Names of the #fp8.policy presets, in documentation order.");
+  m.def("default_policy", &defaultPolicy,
+        "The preset fp8-pipeline uses when given no policy option.");
   m.def("policy_preset_info", &policyPresetInfo,
         "The #fp8.policy presets in documentation order (PolicyPreset).");
   m.def("fp8_formats", &formatLimits,

@@ -8,6 +8,7 @@
 #include "Core.h"
 
 #include "fp8/Dialect/FP8/IR/FP8.h"
+#include "fp8/Dialect/FP8/Pipelines/Passes.h"
 #include "fp8/Target/Hopper/KernelNames.h"
 
 #include "mlir/IR/BuiltinTypes.h"
@@ -70,6 +71,11 @@ std::vector<std::string> policyPresets() {
   for (StringRef name : fp8::PolicyAttr::getPresetNames())
     names.push_back(name.str());
   return names;
+}
+
+std::string defaultPolicy() {
+  fp8::FP8PipelineOptions options;
+  return options.policy.getValue();
 }
 
 std::vector<PolicyPreset> policyPresetInfo() {

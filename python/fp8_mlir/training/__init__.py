@@ -2,7 +2,7 @@
 
 - `LanguageModelConfig(vocab, layers, hidden, heads, intermediate, seq)`:
   the model's sizes;
-- `LanguageModel(config, policy="deepseek-v3", form="joint",
+- `LanguageModel(config, policy=fp8_mlir.DEFAULT_POLICY, form="joint",
   **accumulator_options)`:
   `init(seed)` gives the parameters (float32 NumPy arrays under Hugging
   Face's Llama names, weights [out, in]); `loss_and_grads(params, tokens)`

@@ -186,7 +186,7 @@ class LanguageModel:
 
     _OPTIONS = ("accumulator", "accumulator_bits", "promote_interval", "threads")
 
-    def __init__(self, config: LanguageModelConfig, policy: str = "deepseek-v3", *, dtype: str = "f32",
+    def __init__(self, config: LanguageModelConfig, policy: str = _compiler.DEFAULT_POLICY, *, dtype: str = "f32",
                  form: str = "joint", **accumulator_options):
         if not isinstance(config, LanguageModelConfig):
             raise TypeError(f"config must be a LanguageModelConfig, got {type(config).__name__}")
@@ -296,7 +296,8 @@ def _check_parameter(name, value, shape):
         raise ValueError(f"params[{name!r}] has shape {value.shape}, expected {shape}")
 
 
-def saved_activations(config: LanguageModelConfig, batch: int, policy: str = "deepseek-v3") -> Dict[str, int]:
+def saved_activations(config: LanguageModelConfig, batch: int,
+                      policy: str = _compiler.DEFAULT_POLICY) -> Dict[str, int]:
     """The activations one training step on `batch` sequences saves for the
     weight gradients, measured on the split step with FP8 activation
     caching under the FP8 `policy` (fp8-report's `cached_activations`: what
