@@ -91,6 +91,7 @@ class Graph:
         self.n = 0
         self.part: Optional[str] = None
         self.ops: List[Op] = []
+        self._defining: Dict[str, Op] = {}  # value -> the op defining it (the last one)
         self.shapes: Dict[str, Tuple[int, ...]] = {}
         self.arguments: List[str] = []
         self.params: List[Tuple[str, Tuple[int, ...], str]] = []
@@ -124,7 +125,10 @@ class Graph:
         result."""
         if isinstance(lines, str):
             lines = [lines]
-        self.ops.append(Op(list(lines), self.part, tuple(defs), tuple(u for u in uses if u), constant))
+        op = Op(list(lines), self.part, tuple(defs), tuple(u for u in uses if u), constant)
+        self.ops.append(op)
+        for d in op.defs:
+            self._defining[d] = op
         if shape is not None and defs:
             self.shapes[defs[0]] = tuple(shape)
 
@@ -171,11 +175,10 @@ class Graph:
         return order
 
     def defining_op(self, value: str) -> Optional[Op]:
-        """The op that defines `value` (None for an argument)."""
-        for op in self.ops:
-            if value in op.defs:
-                return op
-        return None
+        """The op that defines `value` (None for an argument; the last one
+        for a name each function of a split step defines again, such as
+        mlp_training_step's weight views)."""
+        return self._defining.get(value)
 
     # -- constants -------------------------------------------------------------
 
