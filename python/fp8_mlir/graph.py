@@ -82,7 +82,9 @@ class Graph:
     emitted from now on (None, or e.g. "forward" / "backward").
     `arguments` are the function's arguments in declaration order (their
     names; `argument`), `params` the trained parameters among them
-    ((name, shape, location); `parameter`)."""
+    ((SSA name, shape, location name); `parameter`). `prologue`: lines put
+    before the body by the caller (hoisted `scalar`s; a callable entry is
+    rendered by the caller when the function is written)."""
 
     def __init__(self, et: str = "f32"):
         if et not in ELEMENT_TYPES:
@@ -95,7 +97,7 @@ class Graph:
         self.shapes: Dict[str, Tuple[int, ...]] = {}
         self.arguments: List[str] = []
         self.params: List[Tuple[str, Tuple[int, ...], str]] = []
-        self.prologue: List[str] = []  # hoisted constants and weights (`scalar`)
+        self.prologue: List[Union[str, Callable[[], str]]] = []
         self._scalars: Dict[Tuple[str, str], str] = {}
 
     # -- names, types, bookkeeping ---------------------------------------------
