@@ -1,7 +1,9 @@
 """The whole training step of a decoder-only Llama-style language model as
 one MLIR function, in the joint form aot_autograd exports (forward, the
-loss gradient and the backward in one graph), written with the emitter of `fp8_mlir.graph`
-and the layers of `fp8_mlir.training_graphs`.
+loss gradient and the backward in one graph), written with the emitter of
+`fp8_mlir.graph` and the layers of `fp8_mlir.training_graphs`. With
+`split=True` the step is partitioned by the emitter's bookkeeping
+(`training_graphs.partition`).
 
 `@train_step(%tokens: tensor<T x i64>, %targets: tensor<T x i64>,
 <parameters>) -> (loss: tensor<1 x E>, <one gradient per parameter>)`,
