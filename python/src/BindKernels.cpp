@@ -1,17 +1,12 @@
 //===- BindKernels.cpp - the generated kernels in fp8_mlir._fp8_mlir ------===//
 //
 // The kernels of a lowered module as their typed attributes say
-// (gpu_kernels: GemmKernel, QuantizeKernel), and runs of them on the CPU
-// emulator (fp8/Emulator): the "gpu-emulator" backend of scaled_matmul and
-// quantize. A kernel is picked by its attribute, never by its name.
+// (gpu_kernels: GemmKernel, QuantizeKernel, TransposeKernel), read from
+// their attributes, never from their names.
 //
 //===----------------------------------------------------------------------===//
 #include "Bindings.h"
-#include "fp8/Tools/CrashReport.h"
 
-#include <functional>
-
-#include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
 namespace py = pybind11;
@@ -19,64 +14,12 @@ using namespace fp8py;
 
 namespace {
 
-/// Runs the emulator on a recovering thread (mlir::fp8::runRecoverable): it
-/// parses and interprets the kernel IR it is given, and a crash there must
-/// fail the call with a message, not end the interpreter. Called without the
-/// GIL. Ctrl-C is polled as in a pipeline run (every 50 ms) and stops the
-/// emulated launch within a few thousand instructions (`fn` gets the flag);
-/// the KeyboardInterrupt is then raised here, whatever the launch reported.
-std::string
-runEmulator(const std::function<std::string(const std::atomic<bool> *)> &fn) {
-  std::string report;
-  std::atomic<bool> stop{false};
-  Interruptible interrupt;
-  PollFn pollInterrupt = interrupt.poll();
-  mlir::fp8::RecoveredFailure failure = mlir::fp8::runRecoverable(
-      [&] {
-        mlir::fp8::setCrashStage("the GPU kernel emulator", "");
-        report = fn(&stop);
-        mlir::fp8::clearCrashStage();
-      },
-      size_t(256) << 20,
-      [&] {
-        if (pollInterrupt())
-          stop = true;
-        return stop.load();
-      });
-  if (stop) {
-    py::gil_scoped_acquire gil;
-    interrupt.raiseIfInterrupted();
-  }
-  if (failure.kind != mlir::fp8::RecoveredFailure::None)
-    return "fp8-emu: " + failure.message +
-           " (a crash, recovered: the call failed, the process goes on)";
-  return report;
-}
-
 std::vector<KernelInfo> kernelsOf(const std::string &ir) {
   std::vector<KernelInfo> kernels;
   std::string error;
   if (!gpuKernels(ir, kernels, error))
     throw py::value_error("gpu_kernels: " + error);
   return kernels;
-}
-
-/// `kernel` (a GemmKernelInfo or QuantizeKernelInfo), or with None the one
-/// kernel of that kind in `ir`; ValueError when it has none or several.
-template <typename Info>
-Info pickKernel(const std::string &ir, const std::optional<Info> &kernel,
-                const char *what) {
-  if (kernel)
-    return *kernel;
-  std::vector<Info> found;
-  for (KernelInfo &k : kernelsOf(ir))
-    if (auto *info = std::get_if<Info>(&k))
-      found.push_back(std::move(*info));
-  if (found.size() != 1)
-    throw py::value_error(std::string("the module has ") +
-                          std::to_string(found.size()) + " " + what +
-                          " kernels; pass the one to run (gpu_kernels(ir))");
-  return found.front();
 }
 
 /// GemmKernelConfig as it is (read-only): what the emitter, the launchers
@@ -198,86 +141,6 @@ void bindKernelClasses(py::module_ &m) {
            [](const T &t) { return "TransposeKernel(" + t.attribute + ")"; });
 }
 
-void bindEmulateGemm(py::module_ &m) {
-  m.def(
-      "emulate_gemm",
-      [](const std::string &ir, std::optional<GemmKernelInfo> kernel,
-         py::array_t<uint8_t, py::array::c_style> a,
-         py::array_t<float, py::array::c_style> sa,
-         py::array_t<uint8_t, py::array::c_style> b,
-         py::array_t<float, py::array::c_style> sb, uint64_t seed, int smCount,
-         const std::string &accumulator) {
-        if (a.ndim() != 2 || b.ndim() != 2 || a.shape(1) != b.shape(1))
-          throw py::value_error("emulate_gemm: a [M, K] and b [N, K]");
-        int64_t m = a.shape(0), n = b.shape(0), k = a.shape(1);
-        int64_t kb = (k + 127) / 128, nb = (n + 127) / 128;
-        if (sa.size() != m * kb || sb.size() != nb * kb)
-          throw py::value_error("emulate_gemm: scales must be [M, ceil(K / "
-                                "128)] and [ceil(N / 128), ceil(K / 128)]");
-        std::string symbol = pickKernel(ir, kernel, "GEMM").symbol;
-        py::array_t<uint32_t> out({m, n});
-        std::string report;
-        {
-          py::gil_scoped_release release;
-          report = runEmulator([&](const std::atomic<bool> *stop) {
-            return emulateGemm(ir, symbol, m, n, k, a.data(), sa.data(),
-                               b.data(), sb.data(), out.mutable_data(), seed,
-                               smCount, accumulator, stop);
-          });
-        }
-        if (!report.empty())
-          throw std::runtime_error(report);
-        return out;
-      },
-      py::arg("ir"), py::arg("kernel"), py::arg("a"), py::arg("sa"),
-      py::arg("b"), py::arg("sb"), py::arg("seed") = 1,
-      py::arg("sm_count") = 132, py::arg("accumulator") = "exact",
-      "Run GEMM kernel `kernel` (a GemmKernel of gpu_kernels(ir); None: the "
-      "module's one GEMM kernel) of the lowered module `ir` on the CPU "
-      "emulator: codes a [M, K], b [N, K] (uint8), scales sa [M, "
-      "ceil(K / 128)], sb [ceil(N / 128), ceil(K / 128)] (float32); "
-      "accumulator: exact, sm90 or sm89. Returns the [M, N] output bits "
-      "(uint32: bf16 in the low 16 bits, or f32). Raises ValueError for "
-      "operands of the wrong shapes or no single GEMM kernel, TypeError for "
-      "a kernel of another kind, RuntimeError with the emulator's report on "
-      "a fault or a kernel compiled for another shape.");
-}
-
-void bindEmulateQuantize(py::module_ &m) {
-  m.def(
-      "emulate_quantize",
-      [](const std::string &ir, std::optional<QuantizeKernelInfo> kernel,
-         py::array_t<uint32_t, py::array::c_style> x, int64_t blockRows,
-         uint64_t seed) {
-        if (x.ndim() != 2)
-          throw py::value_error("emulate_quantize: x must be 2-D");
-        int64_t rows = x.shape(0), cols = x.shape(1);
-        std::string symbol = pickKernel(ir, kernel, "quantize").symbol;
-        py::array_t<uint8_t> codes({rows, cols});
-        py::array_t<uint32_t> scales(
-            {(rows + blockRows - 1) / blockRows, (cols + 127) / 128});
-        std::string report;
-        {
-          py::gil_scoped_release release;
-          report = runEmulator([&](const std::atomic<bool> *stop) {
-            return emulateQuantize(ir, symbol, rows, cols, x.data(),
-                                   codes.mutable_data(), scales.mutable_data(),
-                                   seed, stop);
-          });
-        }
-        if (!report.empty())
-          throw std::runtime_error(report);
-        return py::make_tuple(codes, scales);
-      },
-      py::arg("ir"), py::arg("kernel"), py::arg("x"), py::arg("block_rows"),
-      py::arg("seed") = 1,
-      "Run quantize kernel `kernel` (a QuantizeKernel of gpu_kernels(ir); "
-      "None: the module's one quantize kernel) on x [rows, cols] (uint32: "
-      "f32 bits, or bf16 bits for a bf16 kernel) on the CPU emulator; "
-      "returns (codes [rows, cols] uint8, scale bits [ceil(rows / "
-      "block_rows), ceil(cols / 128)] uint32). Errors as emulate_gemm's.");
-}
-
 } // namespace
 
 void fp8py::bindKernels(py::module_ &m) {
@@ -289,6 +152,4 @@ void fp8py::bindKernels(py::module_ &m) {
         "#fp8.gemm_kernel, a QuantizeKernel per #fp8.quantize_kernel (their "
         "fields the attribute's; element types as MLIR prints them, a "
         "run-time size None). Raises ValueError when `ir` does not parse.");
-  bindEmulateGemm(m);
-  bindEmulateQuantize(m);
 }

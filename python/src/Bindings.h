@@ -2,8 +2,8 @@
 //
 // The native module fp8_mlir._fp8_mlir is bound by concern, one function
 // each, called by PYBIND11_MODULE (Module.cpp): the pipeline runs and their
-// results, the compiler's constants, the JIT, the generated kernels and
-// their emulator, the report.
+// results, the compiler's constants, the JIT, the generated kernels, the
+// report.
 //
 //===----------------------------------------------------------------------===//
 #ifndef FP8_PYTHON_BINDINGS_H
@@ -23,8 +23,7 @@ void bindPipeline(pybind11::module_ &m);
 void bindPresets(pybind11::module_ &m);
 /// jit() and JitModule.
 void bindJit(pybind11::module_ &m);
-/// gpu_kernels() (GemmKernel, QuantizeKernel), emulate_gemm and
-/// emulate_quantize.
+/// gpu_kernels() (GemmKernel, QuantizeKernel, TransposeKernel).
 void bindKernels(pybind11::module_ &m);
 /// fp8-report's Report and its parts (BindReport.cpp).
 void bindReport(pybind11::module_ &m);

@@ -35,6 +35,7 @@
 
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
@@ -498,6 +499,10 @@ struct JitModule::Impl {
   std::vector<FunctionInfo> functions;
   /// What the dynamic sizes of each function's arguments must satisfy.
   std::map<std::string, std::vector<SizeEquation>> sizes;
+  /// fp8_mgpu_request_stop of a loaded emulated GPU runtime
+  /// (libfp8_emu_mgpu, fp8/Emulator/MgpuRuntime.h), or null: Ctrl-C stops
+  /// its running launch too, not only the host code between launches.
+  void (*requestStop)(int32_t) = nullptr;
 };
 
 JitModule::JitModule() : impl(std::make_unique<Impl>()) {}
@@ -646,6 +651,9 @@ JitModule::create(const std::string &text, const std::string &pipeline,
       return symbols;
     });
     jit->impl->engine->initialize();
+    jit->impl->requestStop = reinterpret_cast<void (*)(int32_t)>(
+        llvm::sys::DynamicLibrary::SearchForAddressOfSymbol(
+            "fp8_mgpu_request_stop"));
     fp8::clearCrashStage();
     r.ok = true;
     done = std::move(jit);
@@ -705,6 +713,18 @@ bool JitModule::invoke(const std::string &name, std::vector<CallArg> &args,
   // (its stack as large as the compiler's).
   std::string lookupError;
   std::function<bool()> pollFn = poll;
+  // An emulated GPU runtime's launches poll their own stop request: cleared
+  // for this call, set with the cancellation on Ctrl-C.
+  if (void (*requestStop)(int32_t) = impl->requestStop) {
+    requestStop(0);
+    if (poll)
+      pollFn = [poll, requestStop] {
+        bool stop = poll();
+        if (stop)
+          requestStop(1);
+        return stop;
+      };
+  }
   fp8::RecoveredFailure failure = fp8::runRecoverable(
       [&] {
         fp8::setCrashStage("the JIT-compiled function '" + name + "'", "");

@@ -270,32 +270,6 @@ private:
 bool gpuKernels(const std::string &ir, std::vector<KernelInfo> &out,
                 std::string &error);
 
-/// Runs the GEMM kernel `kernel` of `kernelsIr` (a module holding the
-/// gpu.module of fp8-lower-to-nvvm) on the CPU emulator (fp8/Emulator) as
-/// the CUDA runtime launches it: codes a [m, k], b [n, k], scales sa [m, KB],
-/// sb [ceil(n / 128), KB]; `out` receives m * n elements (bf16 bits in the
-/// low 16 bits, or f32 bits); `accumulator`: the wgmma accumulation model
-/// (exact, sm90, sm89). Returns an empty string on success, else the
-/// emulator's report (a fault, or what is wrong with the request). `stop`,
-/// when another thread sets it, ends the run early with an "interrupted"
-/// report (Ctrl-C).
-std::string emulateGemm(const std::string &kernelsIr, const std::string &kernel,
-                        int64_t m, int64_t n, int64_t k, const uint8_t *a,
-                        const float *sa, const uint8_t *b, const float *sb,
-                        uint32_t *out, uint64_t seed, int smCount,
-                        const std::string &accumulator,
-                        const std::atomic<bool> *stop = nullptr);
-
-/// Runs quantize kernel `kernel` on x [rows, cols] (f32 bits, or bf16 bits
-/// in the low 16 bits for a bf16 kernel); codes [rows, cols], scales
-/// [ceil(rows / blockRows), ceil(cols / 128)] (f32 bits); `stop` as in
-/// emulateGemm.
-std::string emulateQuantize(const std::string &kernelsIr,
-                            const std::string &kernel, int64_t rows,
-                            int64_t cols, const uint32_t *x, uint8_t *codes,
-                            uint32_t *scales, uint64_t seed,
-                            const std::atomic<bool> *stop = nullptr);
-
 } // namespace fp8py
 
 #endif // FP8_PYTHON_CORE_H

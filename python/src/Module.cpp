@@ -4,8 +4,8 @@
 // objects and the plain C++ of Core.h; the public API (exceptions, argument
 // checking, IR generation) is written in Python on top of it. Bound by
 // concern (Bindings.h): this file the pipeline runs and the compiler's
-// constants, BindJit.cpp the JIT, BindKernels.cpp the generated kernels and
-// their emulator, BindReport.cpp the report.
+// constants, BindJit.cpp the JIT, BindKernels.cpp the generated kernels,
+// BindReport.cpp the report.
 //
 //===----------------------------------------------------------------------===//
 #include "Bindings.h"

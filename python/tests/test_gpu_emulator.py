@@ -1,11 +1,21 @@
-"""The "gpu-emulator" backend: the sm_90a kernels of fp8-lower-to-nvvm run on
-the CPU emulator (fp8/Emulator) give the same bits as the default CPU backend
-(the reference lowering, JIT-compiled), on random shapes with tails."""
+"""The "gpu-emulator" backend: the host program of
+fp8-gpu-pipeline{host=llvm target=emulator} run on the emulated CUDA runtime
+(libfp8_emu_mgpu) gives the same bits as the default CPU backend (the
+reference lowering, JIT-compiled), on random shapes with tails; the
+per-tensor kernel also against an FP64 reference of the contract (fp8ref);
+what the kernels do not take is the compiler's error."""
+
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
 
 import numpy as np
 import pytest
 
 import fp8_mlir
+import fp8ref
 
 
 def _random(rng, shape, scale_spread=6):
@@ -57,6 +67,16 @@ QUANTIZES = [
     (65, 127, (1, 128), "e5m2", "pow2", 1e-4, True),
     (200, 270, (128, 128), "e4m3", "f32", 1e-6, True),
     (129, 256, (128, 128), "e5m2", "pow2", 1e-4, False),
+    # The kernels the single-launch runner of the old backend refused: E8M0
+    # scales, the per-tensor kernel (two launches), MX, column and rowwise
+    # blocks.
+    (64, 256, (1, 128), "e4m3", "e8m0", 1e-4, True),
+    (130, 301, (None, None), "e5m2", "f32", 1e-4, True),
+    (40, 2100, (None, None), "e4m3", "pow2", 1e-4, False),
+    (64, 256, (None, None), "e4m3", "e8m0", 1e-4, False),
+    (70, 96, (1, 32), "e4m3", "e8m0", 1e-4, True),
+    (200, 130, (128, 1), "e4m3", "f32", 1e-4, False),
+    (33, 300, (1, None), "e5m2", "f32", 1e-4, True),
 ]
 
 
@@ -74,18 +94,106 @@ def test_quantize_bit_equal(rows, cols, block, fmt, scale, eps, specials):
     assert (emu.block, emu.fmt, emu.scale) == (cpu.block, cpu.fmt, cpu.scale)
 
 
-def test_unsupported_forms_are_errors():
+def _nearest_codes(v, fmt):
+    """FP64 reference of cvt_rne_satfinite on finite f32 values `v`: the
+    nearest FP8 value (ties to the even code), beyond fmax saturated."""
+    codes = np.arange(256)
+    values = fp8ref.decode(codes, fmt)
+    keep = np.isfinite(values) & (codes < 0x80)  # the non-negative values, +0 once
+    mags, mcodes = values[keep], codes[keep]
+    order = np.argsort(mags)
+    mags, mcodes = mags[order], mcodes[order]
+    a = np.minimum(np.abs(v.astype(np.float64)), mags[-1])
+    hi = np.clip(np.searchsorted(mags, a), 1, len(mags) - 1)
+    lo = hi - 1
+    d_lo, d_hi = a - mags[lo], mags[hi] - a
+    pick = np.where((d_hi < d_lo) | ((d_hi == d_lo) & (mcodes[hi] % 2 == 0)), hi, lo)
+    return (mcodes[pick] | np.where(np.signbit(v), 0x80, 0)).astype(np.uint8)
+
+
+@pytest.mark.parametrize("fmt,scale,dtype", [("e4m3", "f32", None), ("e5m2", "pow2", "bf16"),
+                                             ("e4m3", "e8m0", None)])
+def test_quantize_per_tensor_matches_fp64_reference(fmt, scale, dtype):
+    # The per-tensor kernel (one scale: amax over every CTA's rows, then the
+    # codes) against the contract computed here in FP64 (fp8ref): the scale
+    # from the whole tensor's amax, each code the nearest FP8 value of the
+    # f32 quotient x / s. One element in ~97 is an outlier, so the amax is
+    # one CTA's: a scale from any other part of the tensor differs. bf16
+    # input runs the bf16 kernel (the values: bf16 extended exactly).
+    rng = np.random.default_rng(11)
+    x = _random(rng, (130, 301))
+    x[rng.random(x.shape) < 1 / 97] *= 300
+    arg = x
+    if dtype == "bf16":
+        bits = (x.view(np.uint32) >> 16).astype(np.uint16)
+        x = np.left_shift(bits, 16, dtype=np.uint32).view(np.float32)
+        arg = bits
+    q = fp8_mlir.quantize(arg, block=(None, None), fmt=fmt, scale=scale, dtype=dtype, backend="gpu-emulator")
+    ref_scale = fp8ref.expected_scales(x, x.shape, fmt=fmt, scale=scale)
+    assert q.scales.shape == (1, 1) and q.block == x.shape
+    np.testing.assert_array_equal(q.scales, ref_scale)
+    np.testing.assert_array_equal(q.codes, _nearest_codes(x / ref_scale[0, 0], fmt))
+    cpu = fp8_mlir.quantize(arg, block=(None, None), fmt=fmt, scale=scale, dtype=dtype)
+    np.testing.assert_array_equal(q.codes, cpu.codes)
+    np.testing.assert_array_equal(q.scales.view(np.uint32), cpu.scales.view(np.uint32))
+
+
+def test_what_no_kernel_takes_is_the_compilers_error():
+    # The backend restates no kernel rule: the compiler's remark on an op it
+    # leaves on the host (no GPU kernel) is the ValueError, naming what the
+    # kernel implements and what it got.
     x = np.ones((4, 256), np.float32)
     with pytest.raises(ValueError, match="backend must be one of"):
         fp8_mlir.quantize(x, backend="tpu")
-    with pytest.raises(ValueError, match="block \\(1, 128\\) or \\(128, 128\\)"):
+    with pytest.raises(ValueError, match=r"fp8-lower-to-nvvm: no GPU quantize kernel \(implements blocks "
+                                         r"\[1, 128\], .* got \[1, 64\]\)"):
         fp8_mlir.quantize(x, block=(1, 64), backend="gpu-emulator")
-    with pytest.raises(ValueError, match="saturate=True"):
+    with pytest.raises(ValueError, match="no GPU quantize kernel \\(the hardware conversion "
+                                         "cvt.rn.satfinite needs saturate = true\\)"):
         fp8_mlir.quantize(x, saturate=False, backend="gpu-emulator")
-    qa = fp8_mlir.quantize(np.ones((4, 256), np.float32))
+    qa = fp8_mlir.quantize(np.ones((4, 256), np.float32), block=(1, 256))
     qb = fp8_mlir.quantize(np.ones((8, 256), np.float32), block=(128, 128))
-    with pytest.raises(ValueError, match="exact partials"):
+    with pytest.raises(ValueError, match="no GPU GEMM kernel for 'fp8.scaled_matmul' .*got a: "
+                                         "!fp8.scaled<4x256xf8E4M3FN, block = \\[1, 256\\]"):
+        fp8_mlir.scaled_matmul(qa, qb, backend="gpu-emulator")
+    # The generic N-bit accumulator is no hardware model: the emulated
+    # runtime names the models it has.
+    qa = fp8_mlir.quantize(np.ones((4, 256), np.float32))
+    with pytest.raises(RuntimeError, match="FP8_EMU_ACCUMULATOR='14' is invalid: expected exact, sm90 or sm89"):
         fp8_mlir.scaled_matmul(qa, qb, emulate_accumulator_bits=14, backend="gpu-emulator")
+
+
+def test_wgrad_and_rowwise_gemms_bit_equal():
+    # GEMM kernels beyond DeepSeek-V3's forward blocks, which the compiler
+    # has and the old backend refused: the Wgrad GEMM (B in 1x128 tiles)
+    # and per-row scales along the whole K.
+    rng = np.random.default_rng(5)
+    for block, k in (((1, 128), 256), ((1, None), 200)):
+        qa = fp8_mlir.quantize(_random(rng, (65, k)), block=block)
+        qb = fp8_mlir.quantize(_random(rng, (130, k)), block=block)
+        cpu = fp8_mlir.scaled_matmul(qa, qb, out="f32")
+        emu = fp8_mlir.scaled_matmul(qa, qb, out="f32", backend="gpu-emulator")
+        np.testing.assert_array_equal(emu.view(np.uint32), cpu.view(np.uint32), err_msg=str(block))
+
+
+def test_runtime_found_in_a_copy_of_the_package(tmp_path):
+    # The emulated runtime travels with the package (beside the extension):
+    # a copy of the package directory without the build's paths
+    # (_build_config) runs the backend.
+    package = os.path.dirname(fp8_mlir.__file__)
+    shutil.copytree(package, tmp_path / "fp8_mlir", ignore=shutil.ignore_patterns("_build_config.py", "__pycache__"))
+    code = textwrap.dedent("""
+        import numpy as np, fp8_mlir
+        from fp8_mlir._numerics import emulator
+        print(emulator.emulator_runtime())
+        x = np.arange(64 * 256, dtype=np.float32).reshape(64, 256) / 100
+        q = fp8_mlir.quantize(x, block=(None, None), backend="gpu-emulator")
+        print(q.codes.max(), q.scales[0, 0] == np.float32(np.float32(163.83) / np.float32(448)))
+    """)
+    env = dict(os.environ, PYTHONPATH=str(tmp_path), PYTHONDONTWRITEBYTECODE="1")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == [str(tmp_path / "fp8_mlir" / "libfp8_emu_mgpu.so"), "126", "True"], proc.stdout
 
 
 @pytest.mark.parametrize("model", ["sm90", "sm89"])
@@ -103,62 +211,3 @@ def test_scaled_matmul_accumulation_models(model, m, n, k, fa, fb):
     np.testing.assert_array_equal(emu.view(np.uint32), cpu.view(np.uint32))
     exact = fp8_mlir.scaled_matmul(qa, qb, out="f32", backend="gpu-emulator")
     assert np.any(exact != emu)
-
-
-def test_kernel_lookup_errors():
-    # The emulator entry points name a kernel that is of the other kind, or
-    # compiled for another shape, instead of running it.
-    from fp8_mlir import _fp8_mlir as native
-    from fp8_mlir._numerics.emulator import _lower_to_nvvm
-
-    at = "!fp8.scaled<64x256xf8E4M3FN, block = [1, 128], scale = f32>"
-    bt = "!fp8.scaled<128x256xf8E4M3FN, block = [128, 128], scale = f32>"
-    ir = _lower_to_nvvm(f"""
-func.func @gemm(%a: {at}, %b: {bt}) -> tensor<64x128xf32> {{
-  %d = fp8.scaled_matmul %a, %b : {at}, {bt} -> tensor<64x128xf32>
-  return %d : tensor<64x128xf32>
-}}
-""")
-    kernel, = fp8_mlir.gpu_kernels(ir)
-    codes = np.full((32, 256), 0x38, np.uint8)
-    operands = (codes, np.ones((32, 2), np.float32), np.full((128, 256), 0x38, np.uint8), np.ones((1, 2), np.float32))
-    for which in (kernel, None):  # passed, or the module's one GEMM kernel
-        with pytest.raises(
-            RuntimeError, match=f"^fp8-emu: error: kernel '{kernel.symbol}' is not compiled for 32x128x256$"
-        ):
-            native.emulate_gemm(ir, which, *operands)
-    x = np.zeros((64, 256), np.float32).view(np.uint32)
-    # A GEMM kernel is no quantize kernel (the types tell), and the module
-    # has none to pick.
-    with pytest.raises(TypeError):
-        native.emulate_quantize(ir, kernel, x, 1)
-    with pytest.raises(ValueError, match="^the module has 0 quantize kernels; pass the one to run"):
-        native.emulate_quantize(ir, None, x, 1)
-    # A quantize kernel of another module is not one of this module's.
-    other, = fp8_mlir.gpu_kernels(_lower_to_nvvm("""
-func.func @quantize(%x: tensor<64x256xf32>) -> !fp8.scaled<64x256xf8E4M3FN, block = [1, 128], scale = f32> {
-  %q = fp8.quantize %x : tensor<64x256xf32> -> !fp8.scaled<64x256xf8E4M3FN, block = [1, 128], scale = f32>
-  return %q : !fp8.scaled<64x256xf8E4M3FN, block = [1, 128], scale = f32>
-}
-"""))
-    with pytest.raises(
-        RuntimeError, match=f"^fp8-emu: error: '{other.symbol}' is not a quantize kernel \\(no #fp8.quantize_kernel\\)$"
-    ):
-        native.emulate_quantize(ir, other, x, 1)
-    # A quantize kernel this single-launch runner does not run says why:
-    # the per-tensor kernel (two launches), E8M0 scales.
-    for block, scale, why in (("[64, 256]", "f32", "one scale per tensor \\(two launches\\)"),
-                              ("[1, 128]", "f8E8M0FNU", "E8M0 scales")):
-        ty = f"!fp8.scaled<64x256xf8E4M3FN, block = {block}, scale = {scale}>"
-        module = _lower_to_nvvm(f"""
-func.func @quantize(%x: tensor<64x256xf32>) -> {ty} {{
-  %q = fp8.quantize %x {{scale_mode = #fp8.scale_mode<pow2>}} : tensor<64x256xf32> -> {ty}
-  return %q : {ty}
-}}
-""")
-        refused, = fp8_mlir.gpu_kernels(module)
-        with pytest.raises(
-            RuntimeError, match=f"^fp8-emu: error: quantize kernel '{refused.symbol}' has {why}: it runs through "
-            "its compiled host program"
-        ):
-            native.emulate_quantize(module, refused, x, 1)

@@ -743,23 +743,25 @@ def test_ctrl_c_stops_the_gpu_emulator():
     # E4M3 ones on the emulator, takes close to 20 minutes on a 2-core
     # machine: only a launch that stops returns before the subprocess timeout
     # of 300 s (a launch that ran to its end raised KeyboardInterrupt too,
-    # afterwards). The SIGINT handler records whether the emulator's thread
-    # (created and joined inside the call) was still running.
+    # afterwards). The SIGINT handler records whether the thread of the
+    # host program's call (created and joined inside the call) was still
+    # running. The JIT asks the emulated runtime to stop its launch
+    # (fp8_mgpu_request_stop); without that the launch runs to its end.
     proc = run_python(SIGINT_ON_ENTRY + textwrap.dedent("""
         import numpy as np, fp8_mlir
-        from fp8_mlir import numerics
+        from fp8_mlir import _fp8_mlir as native_module
         m, n, k = 4096, 4096, 16384
         one = np.uint8(0x38)  # E4M3 1.0
         qa = fp8_mlir.ScaledTensor(np.full((m, k), one), np.ones((m, k // 128), np.float32), (1, 128))
         qb = fp8_mlir.ScaledTensor(np.full((n, k), one), np.ones((n // 128, k // 128), np.float32), (128, 128))
-        native = numerics._native.emulate_gemm
-        numerics._native.emulate_gemm = interrupted_on_entry(native)
+        native = native_module.JitModule.call
+        native_module.JitModule.call = interrupted_on_entry(native)
         try:
             fp8_mlir.scaled_matmul(qa, qb, backend="gpu-emulator")
             print("FINISHED", flush=True)
         except KeyboardInterrupt:
             print("INTERRUPTED", "during the run" if during_run == [True] else during_run, flush=True)
-        numerics._native.emulate_gemm = native
+        native_module.JitModule.call = native
         # The emulator goes on: 128 x 128 x 16384 after the interrupted one.
         small = fp8_mlir.scaled_matmul(qa.codes[:128], qa.scales[:128], qb.codes[:128], qb.scales[:1],
                                        backend="gpu-emulator", out="f32")

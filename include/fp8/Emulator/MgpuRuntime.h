@@ -106,6 +106,20 @@ const char *fp8emuGetLastError(void);
 /// one call of a host program with it (test/Integration/GPUHost).
 uint64_t fp8_mgpu_transfer_bytes(int32_t direction);
 
+/// Sets FP8_EMU_* variable `name` (ACCUMULATOR, CONTINUE_ON_FAULT, SCHEDULE,
+/// SEED, SM_COUNT or TRACE, with the prefix) to `value` for the rest of the
+/// process, in place of the environment's; NULL returns to the
+/// environment's. The value is checked where the runtime reads it (as the
+/// environment's). Returns 0, or -1 for another name. A program that embeds
+/// the runtime (the Python package's gpu-emulator backend) sets its options
+/// with it, not through its process's environment.
+int32_t fp8_mgpu_set_option(const char *name, const char *value);
+
+/// Nonzero: the running launch and every later one stop (a fault,
+/// "interrupted") within a few thousand instructions, until a call with 0.
+/// The Python package's JIT calls it on Ctrl-C.
+void fp8_mgpu_request_stop(int32_t stop);
+
 #ifdef __cplusplus
 }
 #endif

@@ -12,8 +12,10 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/ADT/STLExtras.h"
 
 #include <array>
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -35,6 +37,41 @@ struct EmuFunction {
   EmuModule *module;
   std::string name;
 };
+
+/// The FP8_EMU_* settings that fp8_mgpu_set_option gave, in place of the
+/// environment's; their own lock, since error() reads one with the
+/// runtime's lock held.
+struct OptionOverrides {
+  std::mutex mu;
+  std::map<std::string, std::string> values;
+};
+OptionOverrides &optionOverrides() {
+  static OptionOverrides *o = new OptionOverrides();
+  return *o;
+}
+
+/// The names fp8_mgpu_set_option takes: every variable the runtime reads.
+constexpr const char *kOptionNames[] = {
+    "FP8_EMU_ACCUMULATOR", "FP8_EMU_CONTINUE_ON_FAULT", "FP8_EMU_SCHEDULE",
+    "FP8_EMU_SEED",        "FP8_EMU_SM_COUNT",          "FP8_EMU_TRACE"};
+
+/// Setting `name`: fp8_mgpu_set_option's value, else the environment's;
+/// nullopt when neither has one.
+std::optional<std::string> option(const char *name) {
+  OptionOverrides &o = optionOverrides();
+  {
+    std::lock_guard<std::mutex> lock(o.mu);
+    auto it = o.values.find(name);
+    if (it != o.values.end())
+      return it->second;
+  }
+  if (const char *text = std::getenv(name))
+    return std::string(text);
+  return std::nullopt;
+}
+
+/// Set by fp8_mgpu_request_stop: every launch polls it (emu::Options::stop).
+std::atomic<bool> stopRequested{false};
 
 struct Runtime {
   std::mutex mu;
@@ -74,15 +111,16 @@ struct Runtime {
   /// (none: a variable's presence alone does not turn it on, so that `=0`
   /// means off).
   static std::optional<bool> readFlag(const char *name) {
-    const char *text = std::getenv(name);
-    if (!text || !*text || std::strcmp(text, "0") == 0)
+    std::optional<std::string> text = option(name);
+    if (!text || text->empty() || *text == "0")
       return false;
-    if (std::strcmp(text, "1") == 0)
+    if (*text == "1")
       return true;
     return std::nullopt;
   }
   static std::string invalidFlag(const char *name) {
-    return std::string("fp8 emulator: ") + name + "='" + std::getenv(name) +
+    return std::string("fp8 emulator: ") + name + "='" +
+           option(name).value_or("") +
            "' is invalid: expected 1 (on) or 0 (off, as when unset)";
   }
 };
@@ -190,7 +228,8 @@ std::string checkLaunchDims(const std::array<intptr_t, 3> &grid,
 /// The FP8_EMU_* variables of a launch into `opt` (and `trace`); false
 /// after reporting one that holds no accepted value.
 bool readLaunchOptions(Runtime &rt, emu::Options &opt, bool &trace) {
-  const char *seed = std::getenv("FP8_EMU_SEED");
+  std::optional<std::string> seedText = option("FP8_EMU_SEED");
+  const char *seed = seedText ? seedText->c_str() : nullptr;
   if (seed && *seed) {
     // Decimal digits only: strtoull alone takes "-1" (as 2^64 - 1) and
     // reads "abc" as 0.
@@ -212,12 +251,12 @@ bool readLaunchOptions(Runtime &rt, emu::Options &opt, bool &trace) {
     return false;
   }
   trace = *traceFlag;
-  if (const char *schedule = std::getenv("FP8_EMU_SCHEDULE")) {
-    opt.lockstep = std::string(schedule) == "lockstep";
-    if (!opt.lockstep && std::string(schedule) != "random") {
+  if (std::optional<std::string> schedule = option("FP8_EMU_SCHEDULE")) {
+    opt.lockstep = *schedule == "lockstep";
+    if (!opt.lockstep && *schedule != "random") {
       rt.error(std::string("mgpuLaunchKernel (fp8 emulator): "
                            "FP8_EMU_SCHEDULE='") +
-               schedule +
+               *schedule +
                "' is invalid: expected random (the default) or "
                "lockstep");
       return false;
@@ -226,14 +265,15 @@ bool readLaunchOptions(Runtime &rt, emu::Options &opt, bool &trace) {
   // FP8_EMU_ACCUMULATOR: the wgmma accumulation model (emu::getAccumulator:
   // exact, the default; sm90, Hopper's, so that results compare with
   // fp8-cpu-pipeline{accumulator=sm90}, the oracle of a run on silicon).
-  if (const char *model = std::getenv("FP8_EMU_ACCUMULATOR")) {
-    if (!emu::getAccumulator(model, opt.accumulate)) {
+  if (std::optional<std::string> model = option("FP8_EMU_ACCUMULATOR")) {
+    if (!emu::getAccumulator(*model, opt.accumulate)) {
       rt.error(std::string("mgpuLaunchKernel (fp8 emulator): "
                            "FP8_EMU_ACCUMULATOR='") +
-               model + "' is invalid: expected exact, sm90 or sm89");
+               *model + "' is invalid: expected exact, sm90 or sm89");
       return false;
     }
   }
+  opt.stop = &stopRequested;
   return true;
 }
 
@@ -455,7 +495,8 @@ void mgpuSetDefaultDevice(int32_t) {}
 int32_t fp8_mgpu_sm_count(void) {
   Runtime &rt = runtime();
   std::lock_guard<std::mutex> lock(rt.mu);
-  const char *text = std::getenv("FP8_EMU_SM_COUNT");
+  std::optional<std::string> setting = option("FP8_EMU_SM_COUNT");
+  const char *text = setting ? setting->c_str() : nullptr;
   if (!text || !*text)
     return kDefaultSmCount;
   char *end = nullptr;
@@ -557,5 +598,21 @@ const char *fp8emuGetLastError(void) {
   rt.lastError.clear();
   return returned.empty() ? nullptr : returned.c_str();
 }
+
+int32_t fp8_mgpu_set_option(const char *name, const char *value) {
+  if (!name || llvm::none_of(kOptionNames, [&](const char *known) {
+        return std::strcmp(name, known) == 0;
+      }))
+    return -1;
+  OptionOverrides &o = optionOverrides();
+  std::lock_guard<std::mutex> lock(o.mu);
+  if (value)
+    o.values[name] = value;
+  else
+    o.values.erase(name);
+  return 0;
+}
+
+void fp8_mgpu_request_stop(int32_t stop) { stopRequested = stop != 0; }
 
 } // extern "C"

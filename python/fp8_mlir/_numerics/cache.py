@@ -1,5 +1,6 @@
-"""Compiling the small functions around one fp8 op: fp8-cpu-pipeline
-through the JIT, cached per IR and options."""
+"""Compiling the small functions around one fp8 op through the JIT
+(fp8-cpu-pipeline, or the gpu-emulator backend's GPU pipeline), cached per
+IR, pipeline and runtime libraries."""
 
 from __future__ import annotations
 
@@ -24,18 +25,22 @@ def _threads_option() -> str:
 def _compile(ir: str, options: str = "") -> JitModule:
     options = " ".join(o for o in (options, _threads_option()) if o)
     pipeline = f"{PIPELINE}{{{options}}}" if options else PIPELINE
-    key = pipeline + "\n" + ir
+    return _jit_cached(ir, pipeline, PIPELINE, "the numerics functions run the compiler's CPU lowering")
+
+
+def _jit_cached(ir: str, pipeline: str, pass_name: str, what: str, shared_libs=()) -> JitModule:
+    """`jit(ir, pipeline, shared_libs=...)`, cached; `pass_name` (the
+    pipeline's) must be registered, else NotImplementedError saying `what`
+    needs it. A compile error is a ValueError with the compiler's errors."""
+    key = "\n".join((pipeline, *shared_libs, ir))
     module = _cache.get(key)
     if module is not None:
         _cache.move_to_end(key)
         return module
-    if not has_pass(PIPELINE):
-        raise NotImplementedError(
-            f"the numerics functions run the compiler's CPU lowering ({PIPELINE}), "
-            "which this build of fp8-mlir does not register"
-        )
+    if not has_pass(pass_name):
+        raise NotImplementedError(f"{what} ({pass_name}), which this build of fp8-mlir does not register")
     try:
-        module = jit(ir, pipeline)
+        module = jit(ir, pipeline, shared_libs=shared_libs)
     except MLIRError as err:
         # The op verifiers are the final judges of shapes, blocks and
         # intervals: what they reject is a bad argument.

@@ -1,104 +1,107 @@
-"""The "gpu-emulator" backend: the sm_90a kernels on the CPU emulator."""
+"""The "gpu-emulator" backend: the one-op function that the "cpu" backend
+compiles with fp8-cpu-pipeline, compiled instead by the production GPU path,
+`fp8-gpu-pipeline{config=fixed host=llvm target=emulator}`, and its host
+program run by the JIT on the emulated CUDA runtime (libfp8_emu_mgpu,
+fp8/Emulator/MgpuRuntime.h): the same device buffers, copies, TMA
+descriptors, launches and kernels as on a GPU. What the kernels take is the
+compiler's to say: an op it keeps on the host (its remark says why) or a
+graph it rejects is a ValueError carrying its diagnostic; a fault of an
+emulated launch is a RuntimeError carrying the emulator's report."""
 
 from __future__ import annotations
 
-import numpy as np
+import contextlib
+import ctypes
+import os
+import threading
+from typing import Sequence
 
-from .. import _fp8_mlir as _native
-from ..compiler import gpu_kernels, run_pipeline
-from .checks import _scale_shape
-from .formats import SCALES, _bf16_bits_to_f32, _format
-from .ir_text import _f32_attr, _scaled, _ty
-from .scaled_tensor import ScaledTensor
-
+from .cache import _jit_cached
 
 BACKENDS = ("cpu", "gpu-emulator")
 
+#: The backend's pipeline: the shape's fixed GEMM configuration (the tiles
+#: the kernel tests pin), not the cost model's choice.
+PIPELINE = "fp8-gpu-pipeline{config=fixed host=llvm target=emulator}"
 
-def _lower_to_nvvm(graph: str) -> str:
-    # The shape's fixed configuration (the tiles the kernel tests pin), not
-    # the cost model's choice.
-    return run_pipeline(graph, "fp8-lower-to-nvvm{config=fixed}")
+#: The emulated runtime, built into the package directory (beside the
+#: extension), so a copy of the package finds it as the build tree does.
+RUNTIME_NAME = "libfp8_emu_mgpu.so"
 
-
-def _only_kernel(ir: str, kind: str):
-    """The one `kind` kernel ("gemm", "quantize") of the lowered graph `ir`,
-    found by its attribute (gpu_kernels), not by its name."""
-    found = [k for k in gpu_kernels(ir) if k.kind == kind]
-    if len(found) != 1:
-        raise RuntimeError(f"backend 'gpu-emulator': the lowered graph has {len(found)} {kind} kernels, expected one")
-    return found[0]
+# The runtime's options are process-wide (fp8_mgpu_set_option): one call of
+# the backend at a time sets and reads them.
+_lock = threading.Lock()
+_runtime_lib = None
 
 
-def _scaled_matmul_on_emulator(a, sa, b, sb, ab, bb, fmt, b_fmt, promote_interval, accumulator_options, out):
-    (m, k), n = a.shape, b.shape[0]
-    why = []
-    if tuple(ab) != (1, 128) or tuple(bb) != (128, 128):
-        why.append(f"blocks a (1, 128) and b (128, 128) (got {tuple(ab)} and {tuple(bb)})")
-    if promote_interval != 128:
-        why.append(f"promote_interval 128 (got {promote_interval})")
-    # The emulator's wgmma models Hopper's (and Ada's) accumulation too; the
-    # generic N-bit model is not a hardware one.
-    model = {"": "exact", "accumulator=sm90": "sm90", "accumulator=sm89": "sm89"}.get(accumulator_options)
-    if model is None:
-        why.append("exact partials or a hardware accumulation model (emulate_accumulator None, 'exact', 'sm90', 'sm89')")
-    if why:
-        raise ValueError("backend 'gpu-emulator': the sm_90a GEMM kernel needs " + "; ".join(why))
-    a_et, _ = _format(fmt)
-    b_et, _ = _format(b_fmt)
-    at = _scaled((m, k), a_et, (1, 128), "f32")
-    bt = _scaled((n, k), b_et, (128, 128), "f32")
-    ot = _ty("tensor", (m, n), out)
-    graph = f"""
-func.func @gemm(%a: {at}, %b: {bt}) -> {ot} {{
-  %d = fp8.scaled_matmul %a, %b : {at}, {bt} -> {ot}
-  return %d : {ot}
-}}
-"""
-    ir = _lower_to_nvvm(graph)
-    bits_out = _native.emulate_gemm(
-        ir,
-        _only_kernel(ir, "gemm"),
-        np.ascontiguousarray(a),
-        np.ascontiguousarray(sa, np.float32),
-        np.ascontiguousarray(b),
-        np.ascontiguousarray(sb, np.float32),
-        accumulator=model,
-    )
-    if out == "f32":
-        return bits_out.view(np.float32).copy()
-    return _bf16_bits_to_f32(bits_out.astype(np.uint16))
+def emulator_runtime() -> str:
+    """Path of the emulated CUDA runtime (libfp8_emu_mgpu) the backend loads."""
+    return os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), RUNTIME_NAME)
 
 
-def _quantize_on_emulator(x, blk, fmt, scale, eps, saturate):
-    why = []
-    if x.ndim != 2:
-        why.append(f"a 2-D input (got rank {x.ndim})")
-    elif tuple(blk) not in ((1, 128), (128, 128)):
-        why.append(f"block (1, 128) or (128, 128) (got {tuple(blk)})")
-    if scale not in ("f32", "pow2"):
-        why.append(f"scale 'f32' or 'pow2' (got {scale!r})")
-    if not saturate:
-        why.append("saturate=True (cvt.rn.satfinite)")
-    if why:
-        raise ValueError("backend 'gpu-emulator': the sm_90a quantize kernel needs " + "; ".join(why))
-    rows, cols = x.shape
-    if not x.size:
-        return ScaledTensor(
-            np.zeros(x.shape, np.uint8), np.zeros(_scale_shape(x.shape, blk), np.float32), blk, fmt, scale
-        )
-    et, _ = _format(fmt)
-    mode, _ = SCALES[scale]
-    st = _scaled((rows, cols), et, blk, "f32")
-    xt = _ty("tensor", (rows, cols), "f32")
-    graph = f"""
-func.func @quantize(%x: {xt}) -> {st} {{
-  %q = fp8.quantize %x {{eps = {_f32_attr(eps)}, scale_mode = #fp8.scale_mode<{mode}>}} : {xt} -> {st}
-  return %q : {st}
-}}
-"""
-    ir = _lower_to_nvvm(graph)
-    codes, scale_bits = _native.emulate_quantize(
-        ir, _only_kernel(ir, "quantize"), np.ascontiguousarray(x, np.float32).view(np.uint32), blk[0]
-    )
-    return ScaledTensor(codes, scale_bits.view(np.float32).copy(), blk, fmt, scale)
+def _runtime():
+    """The runtime, loaded once (the JIT's dlopen of the same path shares it)."""
+    global _runtime_lib
+    if _runtime_lib is None:
+        path = emulator_runtime()
+        if not os.path.isfile(path):
+            raise RuntimeError(
+                f"backend 'gpu-emulator': the emulated CUDA runtime {path} is missing "
+                "(the build puts libfp8_emu_mgpu.so into the package directory)"
+            )
+        lib = ctypes.CDLL(path)
+        lib.fp8_mgpu_set_option.argtypes = [ctypes.c_char_p, ctypes.c_char_p]
+        lib.fp8_mgpu_set_option.restype = ctypes.c_int32
+        lib.fp8emuGetLastError.argtypes = []
+        lib.fp8emuGetLastError.restype = ctypes.c_char_p
+        _runtime_lib = lib
+    return _runtime_lib
+
+
+def _set_option(lib, name: str, value) -> None:
+    if lib.fp8_mgpu_set_option(name.encode(), None if value is None else value.encode()) != 0:
+        raise RuntimeError(f"backend 'gpu-emulator': the runtime has no option {name}")
+
+
+@contextlib.contextmanager
+def _emulated(accumulator: str):
+    """The runtime set up for one compile or call: faults are kept for
+    fp8emuGetLastError (a fault ends the process otherwise, as it ends a
+    CUDA context), wgmma accumulates by `accumulator`; the first fault is
+    raised as RuntimeError afterwards."""
+    lib = _runtime()
+    with _lock:
+        lib.fp8emuGetLastError()  # nothing left from an earlier call
+        _set_option(lib, "FP8_EMU_CONTINUE_ON_FAULT", "1")
+        _set_option(lib, "FP8_EMU_ACCUMULATOR", accumulator)
+        try:
+            yield
+        finally:
+            _set_option(lib, "FP8_EMU_CONTINUE_ON_FAULT", None)
+            _set_option(lib, "FP8_EMU_ACCUMULATOR", None)
+            fault = lib.fp8emuGetLastError()
+    if fault:
+        raise RuntimeError("backend 'gpu-emulator': " + fault.decode("utf-8", "replace").strip())
+
+
+def _kept_on_host(module) -> Sequence[str]:
+    """fp8-lower-to-nvvm's remarks on ops it gave no kernel: they stay on
+    the host, whose lowering (the CPU reference) computes them."""
+    return [f"{d.location}: {d.message}" for d in module.diagnostics
+            if d.severity == "remark" and d.message.startswith("fp8-lower-to-nvvm: no")]
+
+
+def _run_on_emulator(ir: str, name: str, args, accumulator: str = "exact") -> None:
+    """Compiles `ir` (a function `name` on memrefs, as the "cpu" backend's)
+    with PIPELINE and calls it with `args` on the emulated runtime."""
+    lib_path = emulator_runtime()
+    with _emulated(accumulator):
+        # The host program loads its kernels when the JIT initialises it: a
+        # module the runtime cannot load is a fault here.
+        module = _jit_cached(ir, PIPELINE, "fp8-gpu-pipeline",
+                             "backend 'gpu-emulator' runs the compiler's GPU pipeline", (lib_path,))
+    kept = _kept_on_host(module)
+    if kept:
+        raise ValueError("backend 'gpu-emulator': the compiler gives the op no GPU kernel: " + "; ".join(kept))
+    with _emulated(accumulator):
+        module.call(name, *args)

@@ -9,7 +9,7 @@ import numpy as np
 from .. import numerics as _seams
 from .cache import _compile
 from .checks import _blocks, _codes_array, _is_int, _scale_shape, _scales_array
-from .emulator import BACKENDS, _scaled_matmul_on_emulator
+from .emulator import BACKENDS, _run_on_emulator
 from .ir_text import _dynamic_rows, _scaled, _ty
 from .scaled_tensor import _matmul_operands, _matmul_options
 
@@ -81,11 +81,12 @@ def scaled_matmul(
     - `emulate_accumulator_bits`: the same as `emulate_accumulator=N` (kept
       for existing callers; give only one of the two).
     - `backend`: "cpu" (the reference lowering, JIT-compiled) or
-      "gpu-emulator" (the sm_90a GEMM kernel of fp8-lower-to-nvvm run on the
-      CPU emulator, fp8-emu: blocks (1, 128) and (128, 128), promote_interval
-      128, any K (rows padded with zero codes to 16 bytes, as the compiled
-      host program pads them); its wgmma accumulates exactly or, with
-      emulate_accumulator="sm90"/"sm89", by that model; bit-equal to "cpu").
+      "gpu-emulator" (the same function through fp8-gpu-pipeline, its host
+      program run on the emulated CUDA runtime with the sm_90a GEMM kernel;
+      its wgmma accumulates exactly or, with emulate_accumulator="sm90" /
+      "sm89", by that model; bit-equal to "cpu"; a form no kernel
+      implements is a ValueError carrying the compiler's remark, a fault of
+      a launch a RuntimeError carrying the emulator's report).
 
     Also `scaled_matmul(qa, qb, ...)` with two ScaledTensors (A [M, K] and
     B [N, K], each with its own block and format; the other arguments by
@@ -126,31 +127,15 @@ def scaled_matmul(
     # which the CPU kernel fuses into its store, so there is nothing to decode.
     result = (np.empty if k else np.zeros)((m, n), np.float32)
     if backend == "gpu-emulator" and m and n and k:
-        b_fmt = b_fmt if b_fmt is not None else fmt
-        return _scaled_matmul_on_emulator(a, sa, b, sb, ab, bb, fmt, b_fmt, promote_interval, options, out)
-    if m and n and k:
+        # Static shapes: the host program of this one problem, in one call;
+        # the emulated wgmma accumulates by the requested model.
+        ir = _scaled_matmul_ir(a.shape, a_sshape, b.shape, b_sshape, a_et, b_et, ab, bb, out, promote_interval)
+        model = options.split("=", 1)[1] if options else "exact"
+        _run_on_emulator(ir, "scaled_matmul", (a, sa, b, sb, result), model)
+    elif m and n and k:
         a_s, a_ss = _dynamic_rows(a.shape, a_block), _dynamic_rows(a_sshape, a_block)
-        ms = -1 if a_s[0] < 0 else m
-        at, bt = _scaled(a_s, a_et, ab, "f32"), _scaled(b.shape, b_et, bb, "f32")
-        ot, wt = _ty("tensor", (ms, n), out), _ty("tensor", (ms, n), "f32")
-        widen = f"\n  %w = arith.extf %d : {ot} to {wt}" if out == "bf16" else ""
-        ir = f"""
-func.func @scaled_matmul(%ad: {_ty("memref", a_s, a_et)}, %as: {_ty("memref", a_ss, "f32")},
-                         %bd: {_ty("memref", b.shape, b_et)}, %bs: {_ty("memref", b_sshape, "f32")},
-                         %out: {_ty("memref", (ms, n), "f32")}) {{
-  %a0 = bufferization.to_tensor %ad restrict : {_ty("memref", a_s, a_et)} to {_ty("tensor", a_s, a_et)}
-  %a1 = bufferization.to_tensor %as restrict : {_ty("memref", a_ss, "f32")} to {_ty("tensor", a_ss, "f32")}
-  %b0 = bufferization.to_tensor %bd restrict : {_ty("memref", b.shape, b_et)} to {_ty("tensor", b.shape, b_et)}
-  %b1 = bufferization.to_tensor %bs restrict : {_ty("memref", b_sshape, "f32")} to {_ty("tensor", b_sshape, "f32")}
-  %a = fp8.assemble %a0, %a1 : {_ty("tensor", a_s, a_et)}, {_ty("tensor", a_ss, "f32")} -> {at}
-  %b = fp8.assemble %b0, %b1 : {_ty("tensor", b.shape, b_et)}, {_ty("tensor", b_sshape, "f32")} -> {bt}
-  %d = fp8.scaled_matmul %a, %b {{promote_interval = {int(promote_interval)} : i64}} : {at}, {bt} -> {ot}{widen}
-  bufferization.materialize_in_destination {"%w" if widen else "%d"} in restrict writable %out
-      : ({wt}, {_ty("memref", (ms, n), "f32")}) -> ()
-  return
-}}
-"""
-        fn = _compile(ir, options)
+        fn = _compile(_scaled_matmul_ir(a_s, a_ss, b.shape, b_sshape, a_et, b_et, ab, bb, out, promote_interval),
+                      options)
         if a_s[0] >= 0:  # M is static (a block spans it): one call
             fn.call("scaled_matmul", a, sa, b, sb, result)
         else:
@@ -158,3 +143,29 @@ func.func @scaled_matmul(%ad: {_ty("memref", a_s, a_et)}, %as: {_ty("memref", a_
                             lambda r0, r1, s0, s1: fn.call("scaled_matmul", a[r0:r1], sa[s0:s1], b, sb,
                                                            result[r0:r1]))
     return result
+
+
+def _scaled_matmul_ir(a_s, a_ss, b_s, b_ss, a_et, b_et, ab, bb, out, promote_interval) -> str:
+    """`@scaled_matmul(ad, as, bd, bs, out)`: fp8.scaled_matmul of A [a_s]
+    (scales [a_ss]; a -1 M: dynamic) and B [b_s] (scales [b_ss]) into out
+    [M, N] f32 (a bf16 result widened), the function both backends compile."""
+    ms, n = a_s[0], b_s[0]
+    at, bt = _scaled(a_s, a_et, ab, "f32"), _scaled(b_s, b_et, bb, "f32")
+    ot, wt = _ty("tensor", (ms, n), out), _ty("tensor", (ms, n), "f32")
+    widen = f"\n  %w = arith.extf %d : {ot} to {wt}" if out == "bf16" else ""
+    return f"""
+func.func @scaled_matmul(%ad: {_ty("memref", a_s, a_et)}, %as: {_ty("memref", a_ss, "f32")},
+                         %bd: {_ty("memref", b_s, b_et)}, %bs: {_ty("memref", b_ss, "f32")},
+                         %out: {_ty("memref", (ms, n), "f32")}) {{
+  %a0 = bufferization.to_tensor %ad restrict : {_ty("memref", a_s, a_et)} to {_ty("tensor", a_s, a_et)}
+  %a1 = bufferization.to_tensor %as restrict : {_ty("memref", a_ss, "f32")} to {_ty("tensor", a_ss, "f32")}
+  %b0 = bufferization.to_tensor %bd restrict : {_ty("memref", b_s, b_et)} to {_ty("tensor", b_s, b_et)}
+  %b1 = bufferization.to_tensor %bs restrict : {_ty("memref", b_ss, "f32")} to {_ty("tensor", b_ss, "f32")}
+  %a = fp8.assemble %a0, %a1 : {_ty("tensor", a_s, a_et)}, {_ty("tensor", a_ss, "f32")} -> {at}
+  %b = fp8.assemble %b0, %b1 : {_ty("tensor", b_s, b_et)}, {_ty("tensor", b_ss, "f32")} -> {bt}
+  %d = fp8.scaled_matmul %a, %b {{promote_interval = {int(promote_interval)} : i64}} : {at}, {bt} -> {ot}{widen}
+  bufferization.materialize_in_destination {"%w" if widen else "%d"} in restrict writable %out
+      : ({wt}, {_ty("memref", (ms, n), "f32")}) -> ()
+  return
+}}
+"""

@@ -9,8 +9,8 @@ import numpy as np
 from .. import numerics as _seams
 from .cache import _compile
 from .checks import _blocks, _codes_array, _eps, _quantize_input, _scale_shape, _scales_array
-from .emulator import BACKENDS, _quantize_on_emulator
-from .formats import SCALES, _bf16_bits_to_f32, _e8m0_to_f32, _format, _scale_mode
+from .emulator import BACKENDS, _run_on_emulator
+from .formats import SCALES, _e8m0_to_f32, _format, _scale_mode
 from .ir_text import _dynamic_rows, _f32_attr, _scaled, _ty
 from .scaled_tensor import ScaledTensor, _layout_of
 
@@ -46,10 +46,11 @@ def quantize(
     - `eps`: lower clamp of amax (default 1e-4); `saturate`: RNE with
       satfinite (True) or overflow to NaN / Inf (False);
     - `backend`: "cpu" (the reference lowering, JIT-compiled) or
-      "gpu-emulator" (the sm_90a quantize kernel of fp8-lower-to-nvvm run on
-      the CPU emulator, fp8-emu; 2-D x, block (1, 128) or (128, 128), scale
-      "f32" or "pow2", saturate=True; bit-equal to "cpu"; bf16 input is
-      extended to f32 first, the same values);
+      "gpu-emulator" (the same function through fp8-gpu-pipeline, its host
+      program run on the emulated CUDA runtime with the sm_90a quantize
+      kernels; bit-equal to "cpu"; f16 input is extended to f32 first, the
+      same values; a form no kernel implements is a ValueError carrying the
+      compiler's remark);
     - `dtype`: None (x's own float type) or "bf16" (see `x`).
 
     Returns a `ScaledTensor` (unpacks as `(codes, scales)`): `codes` uint8
@@ -66,22 +67,38 @@ def quantize(
     x, in_et = _quantize_input(x, dtype)
     blk = _blocks(block, x.shape, "block")
     sshape = _scale_shape(x.shape, blk)
-    if backend == "gpu-emulator":
-        if in_et == "bf16":
-            x = _bf16_bits_to_f32(x)  # exact: the values the contract quantizes
-        elif in_et == "f16":
-            x = x.astype(np.float32)  # exact
-        return _quantize_on_emulator(x, blk, fmt, scale, eps, saturate)
+    if backend == "gpu-emulator" and in_et == "f16":
+        # The kernels read f32 or bf16; f16 widens exactly (the contract's
+        # first step), so the values quantized are the same.
+        x, in_et = x.astype(np.float32), "f32"
     # Every element is written by the compiled code (empty, not zeros: no
     # memset of the codes per call); an empty x gives empty results.
     codes = np.empty(x.shape, np.uint8)
     scales_raw = np.empty(sshape, np.uint8 if scale_et == "f8E8M0FNU" else np.float32)
-    if x.size:
+    if x.size and backend == "gpu-emulator":
+        # Static shapes: the host program of this one shape, in one call.
+        ir = _quantize_ir(x.shape, sshape, in_et, et, blk, scale_et, mode, eps, saturate)
+        _run_on_emulator(ir, "quantize", (x, codes, scales_raw))
+    elif x.size:
         # One compiled function for every row count (M dynamic).
         xs, ss = _dynamic_rows(x.shape, block), _dynamic_rows(sshape, block)
-        xt = _ty("tensor", xs, in_et)
-        st = _scaled(xs, et, blk, scale_et)
-        ir = f"""
+        fn = _compile(_quantize_ir(xs, ss, in_et, et, blk, scale_et, mode, eps, saturate))
+        if xs[0] >= 0:  # the rows are static (a block spans them): one call
+            fn.call("quantize", x, codes, scales_raw)
+        else:
+            _seams._by_rows(x.shape[0], blk[0], x.size // x.shape[0], _seams._CHUNK_ELEMENTS,
+                            lambda r0, r1, s0, s1: fn.call("quantize", x[r0:r1], codes[r0:r1],
+                                                           scales_raw[s0:s1]))
+    scales = _e8m0_to_f32(scales_raw) if scale_et == "f8E8M0FNU" else scales_raw
+    return ScaledTensor(codes, scales, blk, fmt, scale)
+
+
+def _quantize_ir(xs, ss, in_et, et, blk, scale_et, mode, eps, saturate) -> str:
+    """`@quantize(x, codes, scales)`: fp8.quantize of x [xs] into codes and
+    scales [ss] (a -1 size: dynamic), the function both backends compile."""
+    xt = _ty("tensor", xs, in_et)
+    st = _scaled(xs, et, blk, scale_et)
+    return f"""
 func.func @quantize(%x: {_ty("memref", xs, in_et)}, %codes: {_ty("memref", xs, et)},
                     %scales: {_ty("memref", ss, scale_et)}) {{
   %t = bufferization.to_tensor %x restrict : {_ty("memref", xs, in_et)} to {xt}
@@ -95,15 +112,6 @@ func.func @quantize(%x: {_ty("memref", xs, in_et)}, %codes: {_ty("memref", xs, e
   return
 }}
 """
-        fn = _compile(ir)
-        if xs[0] >= 0:  # the rows are static (a block spans them): one call
-            fn.call("quantize", x, codes, scales_raw)
-        else:
-            _seams._by_rows(x.shape[0], blk[0], x.size // x.shape[0], _seams._CHUNK_ELEMENTS,
-                            lambda r0, r1, s0, s1: fn.call("quantize", x[r0:r1], codes[r0:r1],
-                                                           scales_raw[s0:s1]))
-    scales = _e8m0_to_f32(scales_raw) if scale_et == "f8E8M0FNU" else scales_raw
-    return ScaledTensor(codes, scales, blk, fmt, scale)
 
 
 def dequantize(
