@@ -736,26 +736,42 @@ def test_ctrl_c_stops_a_pipeline_at_the_next_pass():
 
 def test_ctrl_c_stops_the_gpu_emulator():
     # Ctrl-C during backend="gpu-emulator" ends the call with
-    # KeyboardInterrupt while the emulated launch runs (it was honoured only
-    # when the launch ended). No timing, as in the pipeline test above: a
-    # thread of the child sends SIGINT once the main thread enters the native
-    # call (switch interval of 1000 s), and the GEMM, 4096 x 4096 x 16384 of
-    # E4M3 ones on the emulator, takes close to 20 minutes on a 2-core
-    # machine: only a launch that stops returns before the subprocess timeout
-    # of 300 s (a launch that ran to its end raised KeyboardInterrupt too,
-    # afterwards). The SIGINT handler records whether the thread of the
-    # host program's call (created and joined inside the call) was still
-    # running. The JIT asks the emulated runtime to stop its launch
-    # (fp8_mgpu_request_stop); without that the launch runs to its end.
+    # KeyboardInterrupt while the emulated GEMM launch runs (it was honoured
+    # only when the launch ended). No timing, as in the pipeline test above:
+    # the emulated runtime traces each launch on stderr (FP8_EMU_TRACE),
+    # which the child reads through a pipe, and SIGINT is sent once the GEMM
+    # kernel's launch begins (not at the call's entry: the host program's
+    # first allocation would stop it before any launch). The GEMM,
+    # 4096 x 4096 x 16384 of E4M3 ones, takes close to 20 minutes on a
+    # 2-core machine: only a launch that stops (the JIT asks the runtime to,
+    # fp8_mgpu_request_stop) returns before the subprocess timeout of 300 s.
+    # The SIGINT handler records whether the thread of the host program's
+    # call (created and joined inside the call) was still running.
     proc = run_python(SIGINT_ON_ENTRY + textwrap.dedent("""
+        import os
         import numpy as np, fp8_mlir
         from fp8_mlir import _fp8_mlir as native_module
+        os.environ["FP8_EMU_TRACE"] = "1"
+        read_end, write_end = os.pipe()
+        os.dup2(write_end, 2)
+        def watch_launches():
+            with os.fdopen(read_end, "r", errors="replace") as lines:
+                for line in lines:
+                    if "launch fp8_scaled_matmul_" in line:
+                        entering.set()
+        threading.Thread(target=watch_launches, daemon=True).start()
         m, n, k = 4096, 4096, 16384
         one = np.uint8(0x38)  # E4M3 1.0
         qa = fp8_mlir.ScaledTensor(np.full((m, k), one), np.ones((m, k // 128), np.float32), (1, 128))
         qb = fp8_mlir.ScaledTensor(np.full((n, k), one), np.ones((n // 128, k // 128), np.float32), (128, 128))
         native = native_module.JitModule.call
-        native_module.JitModule.call = interrupted_on_entry(native)
+        def recording_call(*args):
+            before.update(threads())
+            try:
+                return native(*args)
+            finally:
+                returned.set()
+        native_module.JitModule.call = recording_call
         try:
             fp8_mlir.scaled_matmul(qa, qb, backend="gpu-emulator")
             print("FINISHED", flush=True)

@@ -34,12 +34,11 @@ def _scale_mode(scale) -> Tuple[str, str]:
 
 def _bf16_bits_to_f32(bits: np.ndarray) -> np.ndarray:
     # One pass (the shift widens to uint32 as it writes). For bf16 data that
-    # the compiled code does not widen itself: an input to the
-    # gpu-emulator's quantize, the emulated GPU kernels' results, and
-    # grouped_scaled_matmul's result (its lowering inserts each group's
-    # rounded 2-D result into the grouped one: no store to fuse a widening
-    # into). scaled_matmul and dequantize end their IR in an arith.extf that
-    # the CPU kernels fuse into their store.
+    # the compiled code does not widen itself: grouped_scaled_matmul's
+    # result (its lowering inserts each group's rounded 2-D result into the
+    # grouped one: no store to fuse a widening into). scaled_matmul and
+    # dequantize end their IR in an arith.extf that the CPU kernels fuse
+    # into their store.
     return np.left_shift(bits, 16, dtype=np.uint32).view(np.float32)
 
 
