@@ -211,3 +211,23 @@ def test_scaled_matmul_accumulation_models(model, m, n, k, fa, fb):
     np.testing.assert_array_equal(emu.view(np.uint32), cpu.view(np.uint32))
     exact = fp8_mlir.scaled_matmul(qa, qb, out="f32", backend="gpu-emulator")
     assert np.any(exact != emu)
+
+
+def test_runtime_options_take_the_place_of_the_environment():
+    # fp8_mgpu_set_option (how the backend sets FP8_EMU_ACCUMULATOR and
+    # FP8_EMU_CONTINUE_ON_FAULT, never through os.environ) wins over the
+    # environment until reset; it refuses a name the runtime does not read.
+    import ctypes
+    from fp8_mlir._numerics import emulator
+    lib = emulator._runtime()
+    lib.fp8_mgpu_sm_count.restype = ctypes.c_int32
+    assert lib.fp8_mgpu_set_option(b"FP8_EMU_NO_SUCH_OPTION", b"1") == -1
+    environment = os.environ.get("FP8_EMU_SM_COUNT")
+    before = lib.fp8_mgpu_sm_count()
+    assert before == (int(environment) if environment else 132)
+    assert lib.fp8_mgpu_set_option(b"FP8_EMU_SM_COUNT", b"78") == 0
+    try:
+        assert lib.fp8_mgpu_sm_count() == 78  # an H20's
+    finally:
+        assert lib.fp8_mgpu_set_option(b"FP8_EMU_SM_COUNT", None) == 0
+    assert lib.fp8_mgpu_sm_count() == before
