@@ -5,10 +5,13 @@
 // over the slot's A and B, reads the slot's A scales, hands the slot back
 // and promotes the partial sums into its FP32 accumulator
 // (GemmPromotion.cpp); after the last K block the epilogue stores the tile
-// (GemmEpilogue.cpp).
+// (GemmEpilogue.h). The tile loop and what the grouping decides of a tile
+// (its K blocks, its group's offsets) are the tile scheduler's
+// (GemmTileScheduler.h).
 //
 //===----------------------------------------------------------------------===//
-#include "GemmEmitter.h"
+#include "GemmEpilogue.h"
+#include "GemmTileScheduler.h"
 
 #include "fp8/Target/Hopper/WgmmaFragment.h"
 
@@ -43,17 +46,14 @@ void GemmEmitter::emitConsumers(scf::IfOp roleIf) {
   b.setInsertionPointToStart(&roleIf.getElseRegion().front());
   emitSetMaxRegisters(cfg.consumerRegs, /*increase=*/true);
   ConsumerThread thr = emitConsumerThread();
-  scf::ForOp tileLoop = emitTileLoop();
+  scf::ForOp tileLoop = scheduler->emitTileLoop();
   ConsumerTile ct = emitConsumerTile(thr, tileLoop.getInductionVar());
   SmallVector<Value> init{tileLoop.getRegionIterArg(0)};
   emitAccumulatorInit(ct, init);
-  auto kLoop =
-      scf::ForOp::create(b, ir.c32(0), kBlocksOf(ct.tile), ir.c32(1), init);
+  auto kLoop = scf::ForOp::create(b, ir.c32(0), scheduler->kBlocksOf(ct.tile),
+                                  ir.c32(1), init);
   emitConsumerKBlock(thr, ct, kLoop);
-  if (cfg.quantizeEpilogue)
-    emitQuantizeEpilogue(thr, ct, kLoop);
-  else
-    emitEpilogue(ct, kLoop);
+  epilogue->emit(thr, ct, kLoop);
   scf::YieldOp::create(b, ValueRange{kLoop.getResult(0)});
 }
 
@@ -82,7 +82,7 @@ ConsumerThread GemmEmitter::emitConsumerThread() {
 ConsumerTile GemmEmitter::emitConsumerTile(const ConsumerThread &thr,
                                            Value tileIndex) {
   ConsumerTile ct;
-  ct.tile = tileOf(tileIndex);
+  ct.tile = scheduler->tileOf(tileIndex);
   // B scales: one per 128 columns and K block. Columns 8j..8j+7 of the
   // tile (register group j of the fragment map, WgmmaFragment.h) lie in
   // one 128-column block, since tiles start at multiples of 8: block
@@ -108,14 +108,15 @@ ConsumerTile GemmEmitter::emitConsumerTile(const ConsumerThread &thr,
   // rowTile + 8, columns colTile + accumulatorColOffset(r).
   ct.rowTile = ir.add(ct.tile.row0, ir.add(thr.wgRow, thr.rowBase));
   ct.colTile = ir.add(ct.col0, thr.colBase);
-  // C and D of a masked or k-grouped kernel are [G, M, N]: group g's rows
-  // start at g*M.
-  ct.groupRow0 = masked || kGrouped ? ir.mul(ct.tile.group, mRows) : Value();
-  // The B scales of a grouped kernel are [G, ceil(N/128), KB].
-  ct.sbGroup0 =
-      grouped ? ir.mul(ct.tile.group, ir.c32(cfg.nScaleBlocks() * kBlocks))
-              : Value();
+  // A grouped kernel's offsets of the tile's group in C and D, and in the
+  // B scales (null: one matrix).
+  ct.groupRow0 = scheduler->groupRowOffset(ct.tile);
+  ct.sbGroup0 = scheduler->bScaleGroupOffset(ct.tile);
   return ct;
+}
+
+Value GemmEmitter::globalRow(const ConsumerTile &ct, Value row) {
+  return ct.groupRow0 ? ir.add(ct.groupRow0, row) : row;
 }
 
 void GemmEmitter::emitConsumerKBlock(const ConsumerThread &thr,
@@ -138,7 +139,7 @@ void GemmEmitter::emitConsumerKBlock(const ConsumerThread &thr,
   // The B scales, loaded before the wait so their latency hides behind it
   // (of the K block in the operand: a k-grouped tile's run starts at
   // kFirst).
-  BScales sb = emitBScaleLoads(ct, kBlockOf(ct.tile, kBlock));
+  BScales sb = emitBScaleLoads(ct, scheduler->kBlockOf(ct.tile, kBlock));
   NVVM::MBarrierTryWaitParityOp::create(b, barrier(stage, true), phase, ticks);
   Value partial = emitWgmma(thr, stage);
   Value aScales[2];

@@ -3,16 +3,25 @@
 // The GEMM kernel generator (buildGemmKernel, GemmKernel.cpp) is a driver
 // over pieces, one concern per file:
 //
-//   GemmKernel.cpp         signature, kernel-wide values, the two roles
-//   GemmTileScheduler.cpp  persistent tile loop: tile -> (group, rows, cols)
+//   GemmKernel.cpp         signature, kernel-wide values, the two roles;
+//                          chooses the strategies
+//   GemmTileScheduler.cpp  persistent tile loop: tile -> (group, rows, cols);
+//                          the dense form (GemmTileScheduler.h)
+//   GemmGroupedScheduler.cpp   the masked and contiguous grouped forms
+//   GemmKGroupedScheduler.cpp  the k-grouped (Wgrad) form
 //   GemmProducer.cpp       mbarrier ring and the producer's TMA loads
 //   GemmConsumer.cpp       consumer warpgroups: fragment map, K loop, wgmma
 //   GemmScales.cpp         A-scale (shared memory) and B-scale (global) loads
 //   GemmPromotion.cpp      FP32 accumulator: start from C, per-K-block
 //                          promotion acc += partial * (sa * sb)
-//   GemmEpilogue.cpp       masked, converted stores of D
+//   GemmEpilogue.cpp       masked, converted stores of D (GemmEpilogue.h)
 //   GemmQuantizeEpilogue.cpp  or D quantized in 1x128 tiles: the codes and
 //                          scales
+//
+// What varies between kernels in more than one piece is a strategy, chosen
+// once by the driver from the spec: the tile scheduler (the grouping,
+// GemmTileScheduler.h) and the epilogue (GemmEpilogue.h). They own the
+// values only they need; GemmEmitter holds what the pieces share.
 //
 // The generated IR must not depend on how the pieces are cut: each piece
 // creates its ops in the order the kernel runs them, one statement at a
@@ -29,11 +38,15 @@
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
+#include <memory>
 #include <utility>
 
 namespace mlir {
 namespace fp8 {
 namespace gemm {
+
+class TileScheduler;
+class Epilogue;
 
 /// A tile of the grid: its group (grouped kernels), its first row in the
 /// group's rows (masked, k_grouped) or the operand's (contiguous), its
@@ -79,27 +92,27 @@ struct BScales {
 };
 
 /// The kernel-wide state the pieces share: besides the configuration and
-/// the builders (KernelEmitter), the kernel's parameters and the values
-/// computed once at entry.
+/// the builders (KernelEmitter), the strategies, the kernel's parameters
+/// and the values computed once at entry.
 struct GemmEmitter : KernelEmitter<GemmKernelSpec> {
   GemmEmitter(OpBuilder &builder, Location loc, const GemmKernelSpec &spec);
+  ~GemmEmitter();
+
+  /// The strategies (chosen by the driver before the first op).
+  std::unique_ptr<TileScheduler> scheduler;
+  std::unique_ptr<Epilogue> epilogue;
 
   // What the configuration selects.
-  /// grouped: masked or contiguous (B [G, N, K], its scales per group);
-  /// kGrouped: the MoE Wgrad (2-D A and B, groups along K).
-  bool hasAcc, masked, contiguous, grouped, kGrouped, hasGroupArg, dynamicM,
-      dynamicK;
+  bool hasAcc, dynamicM, dynamicK;
   /// K blocks of a static K (cfg.kBlocks()); a dynamic-K kernel's are the
   /// run-time kBlockCount.
   int64_t kBlocks, nTiles, consumerN, accRegs;
 
-  // The kernel's parameters (global pointers cast to address space 1).
-  // dPtr: D, or the quantize epilogue's codes (qsPtr: its scales).
-  Value tmapA, tmapB, tmapSA, sbPtr, dPtr, cPtr, groupPtr, qsPtr;
-  // Rows, and the tiles the persistent loop walks (cluster tiles in a
-  // cluster) and the tile rows of their order: constants, or computed from
-  // the run-time M.
-  Value mRows, tiles, groupTiles, mTiles;
+  // The kernel's parameters (global pointers cast to address space 1; the
+  // epilogue's and the group argument are the strategies').
+  Value tmapA, tmapB, tmapSA, sbPtr, cPtr;
+  // Rows: a constant, or the run-time M (TileScheduler::emitTileCount).
+  Value mRows;
   // A dynamic-K kernel's K blocks, ceil(k / 128) of its last parameter k
   // (kRuntime; a k-grouped kernel's is T).
   Value kBlockCount, kRuntime;
@@ -113,34 +126,10 @@ struct GemmEmitter : KernelEmitter<GemmKernelSpec> {
 
   /// setmaxnreg: the role's register budget (GemmKernel.cpp).
   void emitSetMaxRegisters(int64_t regs, bool increase);
-
-  // --- GemmTileScheduler.cpp ------------------------------------------------
-  /// M, the tile count of the grid and, masked, of one group.
-  void emitTileCount(Value runtimeM);
   /// A dynamic-K kernel's K-block count from the run-time K.
   void emitKBlockCount(Value runtimeK);
   /// The K blocks of the problem: a constant, or the run-time count.
   Value kBlocksValue();
-  /// The tile rows of the grouped tile order (groupM > 1).
-  void emitTileOrder();
-  /// Tile -> (tile row, tile column), row-major or grouped order.
-  std::pair<Value, Value> tileCoords(Value tile);
-  Tile tileOf(Value tile);
-  /// The K blocks a tile runs: none for an empty tile of a grouped kernel,
-  /// its group's run for a k-grouped one.
-  Value kBlocksOf(const Tile &t);
-  /// The K block of iteration `kBlock` of the tile's K loop: a k-grouped
-  /// tile's run starts at kFirst.
-  Value kBlockOf(const Tile &t, Value kBlock);
-  /// k_grouped: the group's run of K blocks (kFirst, kCount) from a scan of
-  /// every K block's first and last token id; traps on a block whose ids
-  /// differ or a group whose blocks are not consecutive.
-  void emitGroupKBlocks(Tile &t);
-  /// An i32 of the group argument (counts or group indices).
-  Value loadGroupI32(Value index);
-  /// The persistent loop over the tiles of this CTA, one iter_arg (the ring
-  /// iteration), its body the insertion point.
-  scf::ForOp emitTileLoop();
 
   // --- GemmProducer.cpp -----------------------------------------------------
   /// The full (or empty) mbarrier of ring slot `stage`.
@@ -163,6 +152,8 @@ struct GemmEmitter : KernelEmitter<GemmKernelSpec> {
   void emitConsumers(scf::IfOp roleIf);
   ConsumerThread emitConsumerThread();
   ConsumerTile emitConsumerTile(const ConsumerThread &thr, Value tileIndex);
+  /// C's and D's row `row` in the operand (the group offset added).
+  Value globalRow(const ConsumerTile &ct, Value row);
   void emitConsumerKBlock(const ConsumerThread &thr, const ConsumerTile &ct,
                           scf::ForOp kLoop);
   /// The mxfp8 K block (scaleK = 32): per k32 step its wgmma, its scales
@@ -197,24 +188,21 @@ struct GemmEmitter : KernelEmitter<GemmKernelSpec> {
   void emitPromotion(const ConsumerTile &ct, const BScales &sb,
                      const Value aScales[2], Value partial, ValueRange acc,
                      SmallVector<Value> &yields);
+};
 
-  // --- GemmEpilogue.cpp -----------------------------------------------------
-  /// D's row `row` in the operand (a masked kernel's group offset added).
-  Value globalRow(const ConsumerTile &ct, Value row);
-  void emitEpilogue(const ConsumerTile &ct, scf::ForOp kLoop);
+/// The base of the strategies (GemmTileScheduler.h, GemmEpilogue.h): the
+/// emitter whose builder and shared values they use, and short names for
+/// its builders, spec and configuration.
+class GemmStrategy {
+protected:
+  explicit GemmStrategy(GemmEmitter &e)
+      : e(e), b(e.b), ir(e.ir), cfg(e.cfg), spec(e.spec) {}
 
-  // --- GemmQuantizeEpilogue.cpp ---------------------------------------------
-  /// D rounded to its element type, quantized in 1x128 tiles along N: the
-  /// codes and scales stored in place of D.
-  void emitQuantizeEpilogue(const ConsumerThread &thr, const ConsumerTile &ct,
-                            scf::ForOp kLoop);
-  /// The amax of row slot `slot` over 128-column tile `t` of the
-  /// warpgroup's columns: this thread's 32 values `v`, then the quad's.
-  Value emitTileAmax(const ConsumerTile &ct, ArrayRef<Value> v, int64_t slot,
-                     int64_t t);
-  /// The codes of tile `t` of row slot `slot` (scale `s`), stored.
-  void emitTileCodes(const ConsumerTile &ct, ArrayRef<Value> v, int64_t slot,
-                     int64_t t, Value s, Value rowOffset, Value rowOk);
+  GemmEmitter &e;
+  ImplicitLocOpBuilder &b;
+  KernelBuilder &ir;
+  const GemmKernelConfig &cfg;
+  const GemmKernelSpec &spec;
 };
 
 } // namespace gemm

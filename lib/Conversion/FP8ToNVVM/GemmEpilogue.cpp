@@ -2,10 +2,12 @@
 //
 // Each thread stores its accumulator registers as register pairs (two
 // adjacent columns of one row), converted to D's element type, masked to
-// [M, N]; rows of a grouped kernel that hold no result are stored as +0.0.
+// [M, N]; rows of a grouped kernel that hold no result (the tile
+// scheduler's emitRowValid) are stored as +0.0.
 //
 //===----------------------------------------------------------------------===//
-#include "GemmEmitter.h"
+#include "GemmEpilogue.h"
+#include "GemmTileScheduler.h"
 
 #include "fp8/Target/Hopper/WgmmaFragment.h"
 
@@ -14,31 +16,27 @@ using namespace mlir::fp8;
 using namespace mlir::fp8::gemm;
 using namespace mlir::fp8::wgmma;
 
-Value GemmEmitter::globalRow(const ConsumerTile &ct, Value row) {
-  return ct.groupRow0 ? ir.add(ct.groupRow0, row) : row;
+std::unique_ptr<Epilogue> Epilogue::create(GemmEmitter &e) {
+  if (e.cfg.quantizeEpilogue)
+    return std::make_unique<QuantizeEpilogue>(e);
+  return std::make_unique<StoreEpilogue>(e);
 }
 
-void GemmEmitter::emitEpilogue(const ConsumerTile &ct, scf::ForOp kLoop) {
+void StoreEpilogue::bindOutput(Value d) { dPtr = ir.toGlobal(d); }
+
+void StoreEpilogue::emit(const ConsumerThread &, const ConsumerTile &ct,
+                         scf::ForOp kLoop) {
   const bool bf16Out = spec.resultType.isBF16();
   Value rows[2] = {ct.rowTile, ir.add(ct.rowTile, ir.c32(8))};
-  Value rowOk[2] = {ir.ult(rows[0], mRows), ir.ult(rows[1], mRows)};
-  Value rowOff[2] = {ir.mul(ir.zext64(globalRow(ct, rows[0])), ir.c64(cfg.n)),
-                     ir.mul(ir.zext64(globalRow(ct, rows[1])), ir.c64(cfg.n))};
-  // Rows of a grouped kernel that hold no result are stored as +0.0: masked
-  // rows at or past counts[g]; contiguous rows whose group index is not
-  // the tile's group (padding), or every row of an empty tile.
+  Value rowOk[2] = {ir.ult(rows[0], e.mRows), ir.ult(rows[1], e.mRows)};
+  Value rowOff[2] = {
+      ir.mul(ir.zext64(e.globalRow(ct, rows[0])), ir.c64(cfg.n)),
+      ir.mul(ir.zext64(e.globalRow(ct, rows[1])), ir.c64(cfg.n))};
+  // Rows of a grouped kernel that hold no result are stored as +0.0 (null:
+  // every row below M holds one).
   Value rowValid[2] = {};
-  for (int64_t i = 0; i < 2; ++i) {
-    if (masked && spec.hasCounts) {
-      rowValid[i] = arith::CmpIOp::create(b, arith::CmpIPredicate::slt, rows[i],
-                                          ct.tile.rowsValid);
-    } else if (contiguous) {
-      Value clamped =
-          arith::MinUIOp::create(b, rows[i], ir.add(mRows, ir.c32(-1)));
-      rowValid[i] = arith::AndIOp::create(
-          b, ct.tile.active, ir.eq(loadGroupI32(clamped), ct.tile.group));
-    }
-  }
+  for (int64_t i = 0; i < 2; ++i)
+    rowValid[i] = e.scheduler->emitRowValid(ct.tile, rows[i]);
   Type outElem = bf16Out ? Type(b.getBF16Type()) : ir.f32;
   int64_t outBytes = bf16Out ? 2 : 4;
   auto storeAt = [&](Value value, Value elemIndex, int64_t align) {
@@ -51,7 +49,7 @@ void GemmEmitter::emitEpilogue(const ConsumerTile &ct, scf::ForOp kLoop) {
       v = arith::SelectOp::create(b, rowValid[slot], v, ir.cf32(0.0f));
     return bf16Out ? Value(arith::TruncFOp::create(b, outElem, v)) : v;
   };
-  for (int64_t r = 0; r < accRegs; r += 2) {
+  for (int64_t r = 0; r < e.accRegs; r += 2) {
     int64_t slot = accumulatorRowSlot(r);
     Value col = ir.add(ct.colTile, ir.c32(accumulatorColOffset(r)));
     Value idx = ir.add(rowOff[slot], ir.zext64(col));
@@ -70,14 +68,14 @@ void GemmEmitter::emitEpilogue(const ConsumerTile &ct, scf::ForOp kLoop) {
       vec = LLVM::InsertElementOp::create(b, vec, convert(v1, slot), ir.c32(1));
       storeAt(vec, idx, 2 * outBytes);
     } else {
-      for (int64_t e = 0; e < 2; ++e) {
-        Value c = ir.add(col, ir.c32(e));
+      for (int64_t j = 0; j < 2; ++j) {
+        Value c = ir.add(col, ir.c32(j));
         Value ok =
             arith::AndIOp::create(b, rowOk[slot], ir.ult(c, ir.c32(cfg.n)));
         auto ifOp = scf::IfOp::create(b, ok, false);
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-        storeAt(convert(e ? v1 : v0, slot), ir.add(idx, ir.c64(e)), outBytes);
+        storeAt(convert(j ? v1 : v0, slot), ir.add(idx, ir.c64(j)), outBytes);
       }
     }
   }

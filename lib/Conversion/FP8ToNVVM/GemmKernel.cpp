@@ -4,8 +4,9 @@
 // the NVVM + LLVM dialects, with scf/arith for the control flow and index
 // math (lowered afterwards by the upstream scf-to-cf / arith-to-llvm /
 // nvvm-to-llvm conversions). This file is the driver: the signature, the
-// kernel-wide values and the two roles; the pieces are in the files
-// GemmEmitter.h lists.
+// kernel-wide values, the two roles and the choice of the strategies (the
+// tile scheduler, the epilogue); the pieces are in the files GemmEmitter.h
+// lists.
 //
 // Where things come from:
 // - The pipeline structure (producer warpgroup + consumer warpgroups, full/
@@ -18,7 +19,8 @@
 //   LLVM intrinsic (try_wait.parity) become inline PTX in convert-nvvm-to-llvm.
 //
 //===----------------------------------------------------------------------===//
-#include "GemmEmitter.h"
+#include "GemmEpilogue.h"
+#include "GemmTileScheduler.h"
 
 #include "fp8/Target/Hopper/WgmmaFragment.h"
 
@@ -33,11 +35,6 @@ GemmEmitter::GemmEmitter(OpBuilder &builder, Location loc,
                          const GemmKernelSpec &spec)
     : KernelEmitter(builder, loc, spec) {
   hasAcc = static_cast<bool>(spec.accType);
-  masked = spec.grouping == GemmGrouping::masked;
-  contiguous = spec.grouping == GemmGrouping::contiguous;
-  grouped = masked || contiguous;
-  kGrouped = spec.grouping == GemmGrouping::kGrouped;
-  hasGroupArg = contiguous || kGrouped || (masked && spec.hasCounts);
   dynamicM = cfg.m == GemmKernelConfig::kDynamicM;
   dynamicK = cfg.hasDynamicK();
   kBlocks = cfg.kBlocks();
@@ -48,12 +45,27 @@ GemmEmitter::GemmEmitter(OpBuilder &builder, Location loc,
   accRegs = wgmma::accumulatorRegisters(consumerN);
 }
 
+// Out of line: the strategies' types are complete here.
+GemmEmitter::~GemmEmitter() = default;
+
 void GemmEmitter::emitSetMaxRegisters(int64_t regs, bool increase) {
   NVVM::SetMaxRegisterOp::create(
       b, b.getI32IntegerAttr(regs),
       NVVM::SetMaxRegisterActionAttr::get(
           ctx, increase ? NVVM::SetMaxRegisterAction::increase
                         : NVVM::SetMaxRegisterAction::decrease));
+}
+
+void GemmEmitter::emitKBlockCount(Value runtimeK) {
+  // ceil(k / 128): the last block may be partial (its codes past K are the
+  // TMA's zero fill, its scales the op's last K block's), and k = 0 runs
+  // no block (the accumulators stay C or +0.0).
+  kRuntime = runtimeK;
+  kBlockCount = ir.ceilDivTimes(runtimeK, cfg.blockK, 1);
+}
+
+Value GemmEmitter::kBlocksValue() {
+  return dynamicK ? kBlockCount : ir.c32(kBlocks);
 }
 
 namespace {
@@ -70,12 +82,11 @@ LLVM::LLVMFuncOp createKernelFunction(GemmEmitter &e, StringRef name) {
   argTypes.push_back(e.ir.i32);
   if (e.hasAcc)
     argTypes.push_back(e.ir.ptr);
-  if (e.hasGroupArg)
+  if (e.scheduler->takesGroupArgument())
     argTypes.push_back(e.ir.ptr);
   if (e.dynamicK)
     argTypes.push_back(e.ir.i32);
-  if (e.cfg.quantizeEpilogue)
-    argTypes.push_back(e.ir.ptr);
+  e.epilogue->appendParameterTypes(argTypes);
   // .maxntid + .minnctapersm 1 give ptxas the register cap at entry that
   // setmaxnreg needs (otherwise it ignores setmaxnreg, warning C7508).
   auto fn = e.ir.createKernelFunction(name, argTypes, e.cfg.threads());
@@ -90,12 +101,12 @@ void bindParameters(GemmEmitter &e, Block *entry) {
   e.tmapB = entry->getArgument(1);
   e.tmapSA = entry->getArgument(2);
   e.sbPtr = ir.toGlobal(entry->getArgument(3));
-  e.dPtr = ir.toGlobal(entry->getArgument(4));
+  e.epilogue->bindOutput(entry->getArgument(4));
   e.cPtr = e.hasAcc ? ir.toGlobal(entry->getArgument(6)) : Value();
-  e.groupPtr = e.hasGroupArg ? ir.toGlobal(entry->getArgument(e.hasAcc ? 7 : 6))
-                             : Value();
-  e.qsPtr = e.cfg.quantizeEpilogue ? ir.toGlobal(entry->getArguments().back())
-                                   : Value();
+  if (e.scheduler->takesGroupArgument())
+    e.scheduler->bindGroupArgument(
+        ir.toGlobal(entry->getArgument(e.hasAcc ? 7 : 6)));
+  e.epilogue->bindTrailingParameters(entry);
 }
 
 /// The thread's warpgroup and place in it, the CTA's place in the grid and
@@ -129,27 +140,23 @@ LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
   GemmEmitter e(builder, loc, spec);
   ImplicitLocOpBuilder &b = e.b;
   KernelBuilder &ir = e.ir;
-  assert((!spec.config.bScalesPerColumn || !e.grouped) &&
-         "per-column B scales are implemented for the 2-D and k-grouped "
-         "kernels only");
-  assert((spec.config.bScalesPerColumn || !e.kGrouped) &&
-         "the k-grouped kernel takes per-column B scales");
-  assert((!e.dynamicK || !e.grouped) &&
-         "a run-time K is implemented for the 2-D and k-grouped kernels "
-         "only");
+  // What varies with the kernel's form, chosen once: the pieces call the
+  // strategies instead of testing the form.
+  e.scheduler = TileScheduler::create(e);
+  e.epilogue = Epilogue::create(e);
 
   LLVM::LLVMFuncOp fn = createKernelFunction(e, name);
   Block *entry = fn.addEntryBlock(b);
   b.setInsertionPointToStart(entry);
   bindParameters(e, entry);
   // M is the last i32 parameter of a dynamic-M kernel.
-  e.emitTileCount(entry->getArgument(5));
+  e.scheduler->emitTileCount(entry->getArgument(5));
   // K is the last i32 parameter of a dynamic-K kernel.
   if (e.dynamicK)
     e.emitKBlockCount(entry->getArguments().back());
   emitThreadValues(e, smemSymbol);
   e.emitBarrierInit();
-  e.emitTileOrder();
+  e.scheduler->emitTileOrder();
   // try_wait suspend-time hint (10 ms, as CUTLASS).
   e.ticks = ir.c32(0x989680);
 

@@ -12,7 +12,7 @@
 // barriers count cluster times the arrivals, the peers' remote.
 //
 //===----------------------------------------------------------------------===//
-#include "GemmEmitter.h"
+#include "GemmTileScheduler.h"
 
 #include "fp8/Target/Hopper/WgmmaFragment.h"
 
@@ -81,10 +81,11 @@ void GemmEmitter::emitProducer(scf::IfOp roleIf) {
   emitSetMaxRegisters(cfg.producerRegs, /*increase=*/false);
   auto electIf = scf::IfOp::create(b, ir.eq(wgThread, ir.c32(0)), false);
   b.setInsertionPointToStart(&electIf.getThenRegion().front());
-  scf::ForOp tileLoop = emitTileLoop();
-  Tile tile = tileOf(tileLoop.getInductionVar());
-  auto kLoop = scf::ForOp::create(b, ir.c32(0), kBlocksOf(tile), ir.c32(1),
-                                  ValueRange{tileLoop.getRegionIterArg(0)});
+  scf::ForOp tileLoop = scheduler->emitTileLoop();
+  Tile tile = scheduler->tileOf(tileLoop.getInductionVar());
+  auto kLoop =
+      scf::ForOp::create(b, ir.c32(0), scheduler->kBlocksOf(tile), ir.c32(1),
+                         ValueRange{tileLoop.getRegionIterArg(0)});
   emitProducerKBlock(tile, kLoop);
   scf::YieldOp::create(b, kLoop.getResults());
 }
@@ -104,7 +105,7 @@ void GemmEmitter::emitProducerKBlock(const Tile &tile, scf::ForOp kLoop) {
       NVVM::MemScopeKindAttr::get(ctx, NVVM::MemScopeKind::CTA),
       b.getBoolAttr(false), Value());
   // A k-grouped tile's K blocks are its group's run.
-  Value kAbs = kBlockOf(tile, kBlock);
+  Value kAbs = scheduler->kBlockOf(tile, kBlock);
   Value kCoord = ir.mul(kAbs, ir.c32(cfg.blockK));
   auto tma = [&](Value dstOffset, Value map, ValueRange coords,
                  Value multicastMask = Value()) {
@@ -128,11 +129,11 @@ void GemmEmitter::emitProducerKBlock(const Tile &tile, scf::ForOp kLoop) {
     return c;
   };
   tma(ir.mul(stage, ir.c32(cfg.aStageBytes())), tmapA,
-      coords(kCoord, tile.row0, masked));
+      coords(kCoord, tile.row0, scheduler->aPerGroup()));
   Value bSlot = ir.add(ir.c32(cfg.bRingOffset()),
                        ir.mul(stage, ir.c32(cfg.bStageBytes())));
   if (cfg.cluster == 1) {
-    tma(bSlot, tmapB, coords(kCoord, tile.col0, grouped));
+    tma(bSlot, tmapB, coords(kCoord, tile.col0, scheduler->bPerGroup()));
   } else {
     // This rank's rows [rank * BLOCK_N / cluster, +BLOCK_N / cluster) of
     // the B tile (128-byte rows, whole 1024-byte swizzle atoms), to every
@@ -141,7 +142,7 @@ void GemmEmitter::emitProducerKBlock(const Tile &tile, scf::ForOp kLoop) {
     Value mask =
         arith::ConstantIntOp::create(b, b.getI16Type(), (1 << cfg.cluster) - 1);
     tma(ir.add(bSlot, ir.mul(share, ir.c32(cfg.blockK))), tmapB,
-        coords(kCoord, ir.add(tile.col0, share), grouped), mask);
+        coords(kCoord, ir.add(tile.col0, share), scheduler->bPerGroup()), mask);
   }
   // Whole-K scales (scale_k = k: rowwise, per-tensor) are one row [1,
   // Mpad]: every K block loads row 0 into its slot. mxfp8's [K / 32, Mpad]:
@@ -151,6 +152,6 @@ void GemmEmitter::emitProducerKBlock(const Tile &tile, scf::ForOp kLoop) {
     saBlock = ir.mul(kBlock, ir.c32(cfg.promotionsPerBlock()));
   tma(ir.add(ir.c32(cfg.saRingOffset()),
              ir.mul(stage, ir.c32(cfg.saStageBytes()))),
-      tmapSA, coords(tile.row0, saBlock, masked));
+      tmapSA, coords(tile.row0, saBlock, scheduler->aPerGroup()));
   scf::YieldOp::create(b, ValueRange{ir.add(it, ir.c32(1))});
 }

@@ -19,7 +19,7 @@
 // result is bit-identical to the GEMM kernel followed by the quantize kernel.
 //
 //===----------------------------------------------------------------------===//
-#include "GemmEmitter.h"
+#include "GemmEpilogue.h"
 
 #include "fp8/Dialect/FP8/Utils/FP8Arith.h"
 #include "fp8/Target/Hopper/WgmmaFragment.h"
@@ -35,11 +35,11 @@ static bool inTile(int64_t r, int64_t slot, int64_t t) {
   return accumulatorRowSlot(r) == slot && accumulatorColOffset(r) / 128 == t;
 }
 
-Value GemmEmitter::emitTileAmax(const ConsumerTile &ct, ArrayRef<Value> v,
-                                int64_t slot, int64_t t) {
+Value QuantizeEpilogue::emitTileAmax(const ConsumerTile &ct, ArrayRef<Value> v,
+                                     int64_t slot, int64_t t) {
   const bool colTail = cfg.n % cfg.blockN != 0;
   Value amax = ir.cf32(0.0f);
-  for (int64_t r = 0; r < accRegs; ++r) {
+  for (int64_t r = 0; r < e.accRegs; ++r) {
     if (!inTile(r, slot, t))
       continue;
     Value a = ir.absf(v[r]);
@@ -54,11 +54,11 @@ Value GemmEmitter::emitTileAmax(const ConsumerTile &ct, ArrayRef<Value> v,
   return ir.maxNaNBfly(ir.maxNaNBfly(amax, 1), 2);
 }
 
-void GemmEmitter::emitTileCodes(const ConsumerTile &ct, ArrayRef<Value> v,
-                                int64_t slot, int64_t t, Value s,
-                                Value rowOffset, Value rowOk) {
+void QuantizeEpilogue::emitTileCodes(const ConsumerTile &ct, ArrayRef<Value> v,
+                                     int64_t slot, int64_t t, Value s,
+                                     Value rowOffset, Value rowOk) {
   // Register pairs (r, r + 1): two adjacent columns of one row.
-  for (int64_t r = 0; r < accRegs; r += 2) {
+  for (int64_t r = 0; r < e.accRegs; r += 2) {
     if (!inTile(r, slot, t))
       continue;
     Value col = ir.add(ct.colTile, ir.c32(accumulatorColOffset(r)));
@@ -71,9 +71,9 @@ void GemmEmitter::emitTileCodes(const ConsumerTile &ct, ArrayRef<Value> v,
     Value idx = ir.add(rowOffset, ir.zext64(col));
     // An even N: the pair is in range together and 2-byte aligned.
     const int64_t stores = cfg.n % 2 == 0 ? 1 : 2;
-    for (int64_t e = 0; e < stores; ++e) {
+    for (int64_t j = 0; j < stores; ++j) {
       Value ok = arith::AndIOp::create(
-          b, rowOk, ir.ult(ir.add(col, ir.c32(e)), ir.c32(cfg.n)));
+          b, rowOk, ir.ult(ir.add(col, ir.c32(j)), ir.c32(cfg.n)));
       auto ifOp = scf::IfOp::create(b, ok, false);
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(&ifOp.getThenRegion().front());
@@ -84,20 +84,29 @@ void GemmEmitter::emitTileCodes(const ConsumerTile &ct, ArrayRef<Value> v,
                     b, b.getI8Type(),
                     arith::ShRUIOp::create(b, packed,
                                            arith::ConstantIntOp::create(
-                                               b, b.getI16Type(), 8 * e))));
-      Value p = LLVM::GEPOp::create(b, ir.ptrGlobal, b.getI8Type(), dPtr,
-                                    ValueRange{ir.add(idx, ir.c64(e))});
+                                               b, b.getI16Type(), 8 * j))));
+      Value p = LLVM::GEPOp::create(b, ir.ptrGlobal, b.getI8Type(), codesPtr,
+                                    ValueRange{ir.add(idx, ir.c64(j))});
       LLVM::StoreOp::create(b, value, p, stores == 1 ? 2 : 1);
     }
   }
 }
 
-void GemmEmitter::emitQuantizeEpilogue(const ConsumerThread &thr,
-                                       const ConsumerTile &ct,
-                                       scf::ForOp kLoop) {
+void QuantizeEpilogue::bindOutput(Value d) { codesPtr = ir.toGlobal(d); }
+
+void QuantizeEpilogue::appendParameterTypes(SmallVectorImpl<Type> &types) {
+  types.push_back(ir.ptr);
+}
+
+void QuantizeEpilogue::bindTrailingParameters(Block *entry) {
+  scalesPtr = ir.toGlobal(entry->getArguments().back());
+}
+
+void QuantizeEpilogue::emit(const ConsumerThread &thr, const ConsumerTile &ct,
+                            scf::ForOp kLoop) {
   // D as the quantize reads it back: rounded to D's element type.
   SmallVector<Value> v;
-  for (int64_t r = 0; r < accRegs; ++r) {
+  for (int64_t r = 0; r < e.accRegs; ++r) {
     Value x = kLoop.getResult(1 + r);
     if (spec.resultType.isBF16())
       x = arith::ExtFOp::create(
@@ -110,10 +119,10 @@ void GemmEmitter::emitQuantizeEpilogue(const ConsumerThread &thr,
   Value firstLane = ir.eq(thr.colBase, ir.c32(0));
   for (int64_t slot = 0; slot < 2; ++slot) {
     Value row = slot ? ir.add(ct.rowTile, ir.c32(8)) : ct.rowTile;
-    Value rowOk = ir.ult(row, mRows);
+    Value rowOk = ir.ult(row, e.mRows);
     Value rowOffset = ir.mul(ir.zext64(row), ir.c64(cfg.n));
     Value scaleRow = ir.mul(ir.zext64(row), ir.c64(cfg.nScaleBlocks()));
-    for (int64_t t = 0; t < consumerN / 128; ++t) {
+    for (int64_t t = 0; t < e.consumerN / 128; ++t) {
       Value amax = emitTileAmax(ct, v, slot, t);
       Value s = createDequantScale(b, b.getLoc(), amax, spec.quantizeEps,
                                    spec.quantizeType, spec.quantizePow2);
@@ -126,7 +135,7 @@ void GemmEmitter::emitQuantizeEpilogue(const ConsumerThread &thr,
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPointToStart(&ifOp.getThenRegion().front());
         Value idx = ir.add(scaleRow, ir.zext64(ir.divu(tileCol, ir.c32(128))));
-        Value p = LLVM::GEPOp::create(b, ir.ptrGlobal, ir.f32, qsPtr,
+        Value p = LLVM::GEPOp::create(b, ir.ptrGlobal, ir.f32, scalesPtr,
                                       ValueRange{idx});
         LLVM::StoreOp::create(b, s, p, 4);
       }

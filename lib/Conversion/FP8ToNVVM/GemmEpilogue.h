@@ -1,0 +1,87 @@
+//===- GemmEpilogue.h - the GEMM kernel's epilogues -------------*- C++ -*-===//
+//
+// The epilogue is what a consumer warpgroup does with its tile's FP32
+// accumulators after the last K block: store D (StoreEpilogue), or store
+// D's 1x128-tile FP8 codes and scales (QuantizeEpilogue). One
+// implementation per form, chosen once by the driver (Epilogue::create)
+// from the configuration; each owns its output parameters, so a new form
+// (a TMA store of D from shared memory, with a tensor map of D in place of
+// its pointer) is a subclass here, its parameters declared by the hooks
+// below, without a flag in the driver or the consumers.
+//
+//===----------------------------------------------------------------------===//
+#ifndef FP8_LIB_CONVERSION_FP8TONVVM_GEMMEPILOGUE_H
+#define FP8_LIB_CONVERSION_FP8TONVVM_GEMMEPILOGUE_H
+
+#include "GemmEmitter.h"
+
+#include <memory>
+
+namespace mlir {
+namespace fp8 {
+namespace gemm {
+
+/// What the consumers store of a tile, and the kernel parameters it needs.
+class Epilogue : protected GemmStrategy {
+public:
+  virtual ~Epilogue() = default;
+  /// The epilogue of `e`'s configuration (cfg.quantizeEpilogue).
+  static std::unique_ptr<Epilogue> create(GemmEmitter &e);
+
+  /// Binds the output parameter, the kernel's fifth (D's pointer).
+  virtual void bindOutput(Value d) = 0;
+  /// The parameters the epilogue adds at the end of the signature, and
+  /// their binding (called after the other parameters are bound).
+  virtual void appendParameterTypes(SmallVectorImpl<Type> &types) {}
+  virtual void bindTrailingParameters(Block *entry) {}
+  /// The tile's stores: the accumulators are kLoop's results 1..accRegs.
+  virtual void emit(const ConsumerThread &thr, const ConsumerTile &ct,
+                    scf::ForOp kLoop) = 0;
+
+protected:
+  explicit Epilogue(GemmEmitter &e) : GemmStrategy(e) {}
+};
+
+/// D converted to its element type, stored from the registers, masked to
+/// [M, N]; a grouped kernel's rows without a result as +0.0
+/// (GemmEpilogue.cpp).
+class StoreEpilogue final : public Epilogue {
+public:
+  explicit StoreEpilogue(GemmEmitter &e) : Epilogue(e) {}
+  void bindOutput(Value d) override;
+  void emit(const ConsumerThread &thr, const ConsumerTile &ct,
+            scf::ForOp kLoop) override;
+
+private:
+  Value dPtr;
+};
+
+/// D rounded to its element type, quantized in 1x128 tiles along N: the
+/// codes (in place of D) and the scales, a parameter after the others
+/// (GemmQuantizeEpilogue.cpp).
+class QuantizeEpilogue final : public Epilogue {
+public:
+  explicit QuantizeEpilogue(GemmEmitter &e) : Epilogue(e) {}
+  void bindOutput(Value d) override;
+  void appendParameterTypes(SmallVectorImpl<Type> &types) override;
+  void bindTrailingParameters(Block *entry) override;
+  void emit(const ConsumerThread &thr, const ConsumerTile &ct,
+            scf::ForOp kLoop) override;
+
+private:
+  /// The amax of row slot `slot` over 128-column tile `t` of the
+  /// warpgroup's columns: this thread's 32 values `v`, then the quad's.
+  Value emitTileAmax(const ConsumerTile &ct, ArrayRef<Value> v, int64_t slot,
+                     int64_t t);
+  /// The codes of tile `t` of row slot `slot` (scale `s`), stored.
+  void emitTileCodes(const ConsumerTile &ct, ArrayRef<Value> v, int64_t slot,
+                     int64_t t, Value s, Value rowOffset, Value rowOk);
+
+  Value codesPtr, scalesPtr;
+};
+
+} // namespace gemm
+} // namespace fp8
+} // namespace mlir
+
+#endif // FP8_LIB_CONVERSION_FP8TONVVM_GEMMEPILOGUE_H
