@@ -1,7 +1,7 @@
 """The emitter every graph generator of the package writes with
 (`fp8_mlir.models`, `fp8_mlir.training_graphs`,
-`fp8_mlir.training.lm_graph`): one function body of linalg-on-tensors
-MLIR, as text, with
+`fp8_mlir.training.lm_graph`, through the layers of `fp8_mlir.layers`):
+one function body of linalg-on-tensors MLIR, as text, with
 
 - unique SSA names (`Graph.fresh`: `%v1`, `%e2`, ... one counter for all
   prefixes) and the shape of every tensor value it defines (`Graph.shapes`);
@@ -82,9 +82,9 @@ class Graph:
     emitted from now on (None, or e.g. "forward" / "backward").
     `arguments` are the function's arguments in declaration order (their
     names; `argument`), `params` the trained parameters among them
-    ((SSA name, shape, location name); `parameter`). `prologue`: lines put
-    before the body by the caller (hoisted `scalar`s; a callable entry is
-    rendered by the caller when the function is written)."""
+    ((SSA name, shape, location name); `parameter`). `prologue`: lines the
+    caller puts before the body, a model's weights (a callable entry is
+    rendered when the function is written)."""
 
     def __init__(self, et: str = "f32"):
         if et not in ELEMENT_TYPES:
@@ -98,7 +98,6 @@ class Graph:
         self.arguments: List[str] = []
         self.params: List[Tuple[str, Tuple[int, ...], str]] = []
         self.prologue: List[Union[str, Callable[[], str]]] = []
-        self._scalars: Dict[Tuple[str, str], str] = {}
 
     # -- names, types, bookkeeping ---------------------------------------------
 
@@ -200,18 +199,6 @@ class Graph:
         self.emit(f'    {r} = arith.constant dense<[{rows}]> : {self.ty(*values.shape)} loc("{loc}")', [r],
                   shape=values.shape, constant=True)
         return r
-
-    def scalar(self, value: Union[int, float], ty: Optional[str] = None) -> str:
-        """A scalar constant hoisted to the prologue, one per (value, type):
-        `%c{i} = arith.constant ...`; floats written by `float_literal`,
-        integers (`i64`, `index`) as they are."""
-        ty = ty or self.et
-        key = (float_literal(value) if not ty.startswith("i") and ty != "index" else str(value), ty)
-        if key not in self._scalars:
-            name = f"%c{len(self._scalars)}"
-            self.prologue.append(f"    {name} = arith.constant {key[0]} : {ty}")
-            self._scalars[key] = name
-        return self._scalars[key]
 
     # -- tensor ops ------------------------------------------------------------
 

@@ -12,12 +12,16 @@ Two decoder blocks, stacked `num_layers` times in one `func.func @forward`:
 `model` adds the token embedding (a gather, `model.embed_tokens`), the final
 norm and the vocabulary projection (`lm_head`).
 
-Every op carries a location named like a torch export of a Hugging Face
-model (`loc("model.layers.3.mlp.gate")`), which is what the precision
-passes match name overrides against. Linear layers follow torch-mlir's
-lowering of `nn.Linear`: the weight is stored `[out, in]`, transposed by a
-`linalg.generic`, and multiplied with `linalg.matmul` (`linalg.batch_matmul`
-for the grouped experts). Weights are splat constants (`dense<...>`, small
+The layers are those of `fp8_mlir.layers` (shared with the training
+steps; the MoE routing and the in-graph RoPE tables are this file's).
+Every op that computes (generics, matmuls, transposes, reshapes) carries
+a location named like a torch export of a Hugging Face model
+(`loc("model.layers.3.mlp.gate")`), every op of a module at the module's
+path as torch-mlir locates them, which is what the precision passes match
+name overrides against. Linear layers follow the lowering of `nn.Linear`:
+the weight is stored `[out, in]`, transposed by `linalg.transpose`, and
+multiplied with `linalg.matmul` (`linalg.batch_matmul` for the grouped
+experts). Weights are splat constants (`dense<...>`, small
 files; distinct values so CSE does not merge them), with
 `weights="args"` function arguments located at their parameter names, or
 with `weights="flat"` slices of one flat parameter buffer (`%params:
@@ -41,7 +45,8 @@ import re
 from typing import List, Optional, Sequence
 
 from . import _args
-from .graph import Graph, affine_map, float_literal, tensor_type
+from .graph import Graph, float_literal, tensor_type
+from .layers import Builder, add, attention, embedding, rms_norm, silu_mul, swiglu
 
 __all__ = ["ModelConfig", "llama_block", "moe_block", "model", "mlp_training_step",
            "llama_training_step", "moe_training_step"]
@@ -171,30 +176,26 @@ _ELEMENT_TYPES = ("f32", "bf16")
 _MAX_LAYERS = 4096
 
 
-class _Model:
-    """A model's `Graph` (`g`) and how torch-mlir writes a module's ops with
-    it: every op located, scalar constants hoisted (`Graph.scalar`),
-    transposes as copy generics, and the weights as `weights` says
+class _Model(Builder):
+    """A model's `Graph` (`g`) with its weights as `weights` says
     ("constants": distinct splats; "args": function arguments; "flat":
-    slices of one flat `%params` buffer)."""
+    slices of one flat `%params` buffer). Its layers (`fp8_mlir.layers`)
+    locate every op of a module at the module's path, as torch-mlir does
+    (`sublocations` False)."""
+
+    sublocations = False
 
     def __init__(self, et: str, weights: str):
-        self.g = Graph(et)
+        super().__init__(Graph(et))
         self.et = et
         self.weights = weights
         self.weight_index = 0
         self.flat_size = 0  # elements of the flat parameter buffer so far
         self.table: Optional[str] = None  # the embedding table, once emitted
 
-    def fresh(self) -> str:
-        return self.g.fresh()
-
-    def scalar(self, value, ty: Optional[str] = None) -> str:
-        return self.g.scalar(value, ty)
-
     # -- weights ----------------------------------------------------------------
 
-    def weight(self, shape: Sequence[int], name: str) -> str:
+    def param(self, shape: Sequence[int], name: str) -> str:
         """A new weight of `shape` located at `name`."""
         if self.weights == "args":
             return self.g.parameter(shape, name)
@@ -236,290 +237,31 @@ class _Model:
     def prologue_lines(self) -> List[str]:
         return [p() if callable(p) else p for p in self.g.prologue]
 
-    # -- ops, located as torch-mlir locates them ----------------------------------
-
-    def empty(self, shape: Sequence[int], loc: str) -> str:
-        return self.g.empty(shape, loc, prefix="v")
-
-    def filled(self, shape: Sequence[int], value: float, loc: str) -> str:
-        e = self.empty(shape, loc)
-        return self.g.fill(e, self.scalar(value), shape, loc, prefix="v")
-
-    def generic(self, ins, out_shape, out_dims, iterators, body, loc, init=None) -> str:
-        """`Graph.generic` with a callable body, its init a located
-        `tensor.empty` unless given; `ins`: (value, shape, result dims)."""
-        if init is None:
-            init = self.empty(out_shape, loc)
-        return self.g.generic(ins, out_shape, out_dims, iterators, body, loc, init=init)
-
-    def elementwise(self, ins, shape, body, loc):
-        dims = list(range(len(shape)))
-        return self.generic(
-            [(v, shape, dims) for v in ins], shape, dims, ["parallel"] * len(shape), body, loc
-        )
-
-    def transpose(self, x, shape, perm, loc):
-        """torch-mlir's transpose: a copy generic with a permuted input map."""
-        out_shape = [shape[p] for p in perm]
-        nd = len(shape)
-        # out[d...] = in[d[perm^-1]...]
-        inv = [0] * nd
-        for i, p in enumerate(perm):
-            inv[p] = i
-        return self.generic(
-            [(x, shape, inv)], out_shape, list(range(nd)), ["parallel"] * nd,
-            lambda a: ([], a[0]), loc,
-        )
-
-    def linear(self, x, tokens, k, n, name, weight=None):
-        """nn.Linear without bias: W [n, k] stored as torch does, transposed,
-        then linalg.matmul (torch-mlir's lowering of aten.linear); `weight`
-        an existing [n, k] weight (a tied head's table), else a new one."""
-        w = weight or self.weight([n, k], f"{name}.weight")
-        wt = self.transpose(w, [n, k], [1, 0], name)
-        acc = self.filled([tokens, n], 0.0, name)
-        return self.g.matmul(x, wt, tokens, k, n, name, acc=acc)
-
-    def batch_matmul(self, a, b, bsz, m, k, n, loc):
-        acc = self.filled([bsz, m, n], 0.0, loc)
-        return self.g.batch_matmul(a, b, bsz, m, k, n, loc, acc=acc)
-
-    def expand(self, x, shape, groups, out_shape, loc):
-        return self.g.expand_shape(x, shape, groups, out_shape, loc)
-
-    def collapse(self, x, shape, groups, out_shape, loc):
-        return self.g.collapse_shape(x, shape, groups, out_shape, loc)
-
-    # -- arithmetic helpers for generic bodies ----------------------------------
-
-    def binary(self, op, a, b):
-        v = self.fresh()
-        return v, f"{v} = arith.{op} {a}, {b} : {self.et}"
-
 
 # ---------------------------------------------------------------------------
-# Layers
+# What only the model graphs have (the shared layers: fp8_mlir.layers)
 # ---------------------------------------------------------------------------
-
-
-def _rms_norm(e: _Model, x, tokens, hidden, eps, name):
-    """HF LlamaRMSNorm: x * rsqrt(mean(x^2) + eps) * weight."""
-    et = e.et
-    sq = e.filled([tokens], 0.0, name)
-
-    def sum_sq(a):
-        m, l1 = e.binary("mulf", a[0], a[0])
-        s, l2 = e.binary("addf", m, a[1])
-        return [l1, l2], s
-
-    ss = e.generic([(x, [tokens, hidden], [0, 1])], [tokens], [0], ["parallel", "reduction"], sum_sq, name, init=sq)
-    inv_h = e.scalar(1.0 / hidden)
-    eps_c = e.scalar(eps)
-
-    def rstd(a):
-        m, l1 = e.binary("mulf", a[0], inv_h)
-        p, l2 = e.binary("addf", m, eps_c)
-        r = e.fresh()
-        return [l1, l2, f"{r} = math.rsqrt {p} : {et}"], r
-
-    rs = e.elementwise([ss], [tokens], rstd, name)
-    w = e.weight([hidden], f"{name}.weight")
-
-    def scale(a):
-        m, l1 = e.binary("mulf", a[0], a[1])
-        r, l2 = e.binary("mulf", m, a[2])
-        return [l1, l2], r
-
-    return e.generic(
-        [(x, [tokens, hidden], [0, 1]), (rs, [tokens], [0]), (w, [hidden], [1])],
-        [tokens, hidden], [0, 1], ["parallel", "parallel"], scale, name,
-    )
 
 
 def _rope_tables(e: _Model, cfg: ModelConfig):
     """cos/sin [tokens, head_dim] from positions 0..tokens-1 (HF rotary_emb:
-    inv_freq_i = theta^(-2i/d), the two halves share frequencies)."""
+    inv_freq_i = theta^(-2i/d), the two halves share frequencies), computed
+    in the graph."""
     t, d = cfg.tokens, cfg.head_dim
-    name = "model.rotary_emb"
-    et = e.et
-    half = e.scalar(d // 2, "index")
-    log_theta = e.scalar(-2.0 * math.log(cfg.rope_theta) / d)
+    g, et = e.g, e.et
+    log_theta = float_literal(-2.0 * math.log(cfg.rope_theta) / d)
 
     def table(fn):
-        def body(a):
-            lines = []
-            p, i, im, ii, pf, f_, ex, ang, r = (e.fresh() for _ in range(9))
-            lines += [
-                f"{p} = linalg.index 0 : index",
-                f"{i} = linalg.index 1 : index",
-                f"{im} = arith.remui {i}, {half} : index",
-                f"{ii} = arith.index_cast {im} : index to i64",
-                f"{pf} = arith.index_cast {p} : index to i64",
-            ]
-            fi, fp = e.fresh(), e.fresh()
-            lines += [f"{fi} = arith.sitofp {ii} : i64 to {et}", f"{fp} = arith.sitofp {pf} : i64 to {et}"]
-            lines += [
-                f"{f_} = arith.mulf {fi}, {log_theta} : {et}",
-                f"{ex} = math.exp {f_} : {et}",
-                f"{ang} = arith.mulf {fp}, {ex} : {et}",
-                f"{r} = math.{fn} {ang} : {et}",
-            ]
-            return lines, r
-
-        return e.generic([], [t, d], [0, 1], ["parallel", "parallel"], body, name)
+        body = [f"%half = arith.constant {d // 2} : index", f"%lt = arith.constant {log_theta} : {et}",
+                "%p = linalg.index 0 : index", "%i = linalg.index 1 : index",
+                "%im = arith.remui %i, %half : index", "%ii = arith.index_cast %im : index to i64",
+                "%pi = arith.index_cast %p : index to i64",
+                f"%fi = arith.sitofp %ii : i64 to {et}", f"%fp = arith.sitofp %pi : i64 to {et}",
+                f"%f = arith.mulf %fi, %lt : {et}", f"%ex = math.exp %f : {et}",
+                f"%a = arith.mulf %fp, %ex : {et}", f"%r = math.{fn} %a : {et}", f"linalg.yield %r : {et}"]
+        return g.generic([], (t, d), ["d0", "d1"], ["parallel", "parallel"], body, "model.rotary_emb")
 
     return table("cos"), table("sin")
-
-
-def _apply_rope(e: _Model, x, heads, cfg: ModelConfig, cos, sin, name):
-    """x * cos + rotate_half(x) * sin on [heads, tokens, head_dim];
-    rotate_half = cat(-x2, x1), lowered as slices and inserts like torch.cat."""
-    t, d = cfg.tokens, cfg.head_dim
-    h2 = d // 2
-    shape = [heads, t, d]
-    half_shape = [heads, t, h2]
-    x1, x2 = e.fresh(), e.fresh()
-    e.g.extract_slice(x, shape, [0, 0, 0], half_shape, name, name=x1)
-    e.g.extract_slice(x, shape, [0, 0, h2], half_shape, name, name=x2)
-
-    def neg(a):
-        v = e.fresh()
-        return [f"{v} = arith.negf {a[0]} : {e.et}"], v
-
-    nx2 = e.elementwise([x2], half_shape, neg, name)
-    buf = e.empty(shape, name)
-    r1, r2 = e.fresh(), e.fresh()
-    e.g.insert_slice(nx2, buf, half_shape, [0, 0, 0], shape, name, name=r1)
-    e.g.insert_slice(x1, r1, half_shape, [0, 0, h2], shape, name, name=r2)
-
-    def body(a):
-        m1, l1 = e.binary("mulf", a[0], a[2])
-        m2, l2 = e.binary("mulf", a[1], a[3])
-        s, l3 = e.binary("addf", m1, m2)
-        return [l1, l2, l3], s
-
-    return e.generic(
-        [(x, shape, [0, 1, 2]), (r2, shape, [0, 1, 2]), (cos, [t, d], [1, 2]), (sin, [t, d], [1, 2])],
-        shape, [0, 1, 2], ["parallel"] * 3, body, name,
-    )
-
-
-def _attention(e: _Model, x, cfg: ModelConfig, cos, sin, prefix):
-    """Grouped-query self-attention with a causal mask (HF LlamaAttention)."""
-    t, hd, nh, nkv = cfg.tokens, cfg.head_dim, cfg.num_heads, cfg.num_kv_heads
-    h = cfg.hidden
-    name = f"{prefix}.self_attn"
-    q = e.linear(x, t, h, nh * hd, f"{name}.q_proj")
-    k = e.linear(x, t, h, nkv * hd, f"{name}.k_proj")
-    v = e.linear(x, t, h, nkv * hd, f"{name}.v_proj")
-
-    def heads(val, n):
-        ex = e.expand(val, [t, n * hd], [[0], [1, 2]], [t, n, hd], name)
-        return e.transpose(ex, [t, n, hd], [1, 0, 2], name)
-
-    qh = _apply_rope(e, heads(q, nh), nh, cfg, cos, sin, f"{name}.rotary_emb")
-    kh = _apply_rope(e, heads(k, nkv), nkv, cfg, cos, sin, f"{name}.rotary_emb")
-    vh = heads(v, nkv)
-    rep = nh // nkv
-
-    def repeat_kv(val):
-        if rep == 1:
-            return val
-        b = e.generic(
-            [(val, [nkv, t, hd], [0, 2, 3])], [nkv, rep, t, hd], [0, 1, 2, 3], ["parallel"] * 4,
-            lambda a: ([], a[0]), name,
-        )
-        return e.collapse(b, [nkv, rep, t, hd], [[0, 1], [2], [3]], [nh, t, hd], name)
-
-    kr, vr = repeat_kv(kh), repeat_kv(vh)
-    kt = e.transpose(kr, [nh, t, hd], [0, 2, 1], name)
-    scores = e.batch_matmul(qh, kt, nh, t, hd, t, name)
-    scale = e.scalar(1.0 / math.sqrt(hd))
-    neg = e.scalar(-3.0e38)
-
-    def mask(a):
-        i, j, c, s, r = e.fresh(), e.fresh(), e.fresh(), e.fresh(), e.fresh()
-        return [
-            f"{i} = linalg.index 1 : index",
-            f"{j} = linalg.index 2 : index",
-            f"{c} = arith.cmpi ugt, {j}, {i} : index",
-            f"{s} = arith.mulf {a[0]}, {scale} : {e.et}",
-            f"{r} = arith.select {c}, {neg}, {s} : {e.et}",
-        ], r
-
-    masked = e.elementwise([scores], [nh, t, t], mask, name)
-    probs = _softmax(e, masked, [nh, t, t], name)
-    ctx = e.batch_matmul(probs, vr, nh, t, t, hd, name)
-    ctx_t = e.transpose(ctx, [nh, t, hd], [1, 0, 2], name)
-    flat = e.collapse(ctx_t, [t, nh, hd], [[0], [1, 2]], [t, nh * hd], name)
-    return e.linear(flat, t, nh * hd, h, f"{name}.o_proj")
-
-
-def _softmax(e: _Model, x, shape, name):
-    """softmax over the last dim, decomposed as torch-mlir does: max, exp of
-    the difference, sum, divide."""
-    outer = list(shape[:-1])
-    nd = len(shape)
-    red = ["parallel"] * (nd - 1) + ["reduction"]
-    keep = list(range(nd - 1))
-    mx0 = e.filled(outer, -3.0e38, name)
-
-    def mx_body(a):
-        r = e.fresh()
-        return [f"{r} = arith.maximumf {a[0]}, {a[1]} : {e.et}"], r
-
-    mx = e.generic([(x, shape, list(range(nd)))], outer, keep, red, mx_body, name, init=mx0)
-
-    def ex_body(a):
-        d, l1 = e.binary("subf", a[0], a[1])
-        r = e.fresh()
-        return [l1, f"{r} = math.exp {d} : {e.et}"], r
-
-    ex = e.generic(
-        [(x, shape, list(range(nd))), (mx, outer, keep)], shape, list(range(nd)), ["parallel"] * nd, ex_body, name
-    )
-    sm0 = e.filled(outer, 0.0, name)
-    sm = e.generic(
-        [(ex, shape, list(range(nd)))], outer, keep, red, lambda a: _one(e.binary("addf", a[0], a[1])), name, init=sm0
-    )
-    return e.generic(
-        [(ex, shape, list(range(nd))), (sm, outer, keep)], shape, list(range(nd)), ["parallel"] * nd,
-        lambda a: _one(e.binary("divf", a[0], a[1])), name,
-    )
-
-
-def _one(pair):
-    v, line = pair
-    return [line], v
-
-
-def _silu_mul(e: _Model, g, u, shape, name):
-    """silu(g) * u = g / (1 + exp(-g)) * u (torch-mlir's decomposition)."""
-    one = e.scalar(1.0)
-
-    def body(a):
-        n, x, d, s, r = e.fresh(), e.fresh(), e.fresh(), e.fresh(), e.fresh()
-        return [
-            f"{n} = arith.negf {a[0]} : {e.et}",
-            f"{x} = math.exp {n} : {e.et}",
-            f"{d} = arith.addf {x}, {one} : {e.et}",
-            f"{s} = arith.divf {a[0]}, {d} : {e.et}",
-            f"{r} = arith.mulf {s}, {a[1]} : {e.et}",
-        ], r
-
-    return e.elementwise([g, u], shape, body, name)
-
-
-def _swiglu(e: _Model, x, tokens, hidden, inter, name):
-    """HF LlamaMLP: down(silu(gate(x)) * up(x))."""
-    g = e.linear(x, tokens, hidden, inter, f"{name}.gate_proj")
-    u = e.linear(x, tokens, hidden, inter, f"{name}.up_proj")
-    a = _silu_mul(e, g, u, [tokens, inter], f"{name}.act_fn")
-    return e.linear(a, tokens, inter, hidden, f"{name}.down_proj")
-
-
-def _add(e: _Model, a, b, shape, name):
-    return e.elementwise([a, b], shape, lambda x: _one(e.binary("addf", x[0], x[1])), name)
 
 
 def _moe(e: _Model, x, cfg: ModelConfig, prefix):
@@ -527,185 +269,103 @@ def _moe(e: _Model, x, cfg: ModelConfig, prefix):
     scores and top-k, normalized and scaled gate weights; routed experts as
     grouped matmuls over a one-hot dispatch with capacity C; a shared
     expert."""
-    et = e.et
+    g, et = e.g, e.et
     t, h, n_e, k, c = cfg.tokens, cfg.hidden, cfg.num_experts, cfg.top_k, cfg.capacity
     inter = cfg.moe_intermediate
     name = f"{prefix}.mlp"
     gate = f"{name}.gate"
+    one = f"%one = arith.constant 1.0 : {et}"
+    zero = f"%zero = arith.constant 0.0 : {et}"
+    big = float_literal(3.0e38)  # +-big: no score reaches it (sigmoid scores are in [0, 1])
+    te, tf = ["d0", "d1"], ["d0"]
 
-    logits = e.linear(x, t, h, n_e, gate)
-    one = e.scalar(1.0)
-    zero = e.scalar(0.0)
-
-    def sigmoid(a):
-        n, ex, d, r = e.fresh(), e.fresh(), e.fresh(), e.fresh()
-        return [
-            f"{n} = arith.negf {a[0]} : {et}",
-            f"{ex} = math.exp {n} : {et}",
-            f"{d} = arith.addf {ex}, {one} : {et}",
-            f"{r} = arith.divf {one}, {d} : {et}",
-        ], r
-
-    scores = e.elementwise([logits], [t, n_e], sigmoid, gate)
+    logits, _ = e.linear(x, t, h, n_e, gate)
+    scores = g.elementwise([logits], (t, n_e), [one, f"%n = arith.negf %b0 : {et}", f"%e = math.exp %n : {et}",
+                                                f"%d = arith.addf %e, %one : {et}", f"%r = arith.divf %one, %d : {et}",
+                                                f"linalg.yield %r : {et}"], gate)
 
     # Top-k threshold: the k-th largest score per token, by k masked maxima.
-    neg = e.scalar(-3.0e38)
-    prev = e.filled([t], 3.0e38, gate)
+    prev = g.zeros((t,), big)
     for _ in range(k):
-        init = e.filled([t], -3.0e38, gate)
-
-        def next_max(a, neg=neg):
-            cnd, sel, r = e.fresh(), e.fresh(), e.fresh()
-            return [
-                f"{cnd} = arith.cmpf olt, {a[0]}, {a[1]} : {et}",
-                f"{sel} = arith.select {cnd}, {a[0]}, {neg} : {et}",
-                f"{r} = arith.maximumf {sel}, {a[2]} : {et}",
-            ], r
-
-        prev = e.generic(
-            [(scores, [t, n_e], [0, 1]), (prev, [t], [0])], [t], [0], ["parallel", "reduction"], next_max, gate,
-            init=init,
-        )
-
-    def select_topk(a):
-        cnd, r = e.fresh(), e.fresh()
-        return [f"{cnd} = arith.cmpf oge, {a[0]}, {a[1]} : {et}", f"{r} = arith.select {cnd}, {one}, {zero} : {et}"], r
-
-    mask = e.generic(
-        [(scores, [t, n_e], [0, 1]), (prev, [t], [0])], [t, n_e], [0, 1], ["parallel", "parallel"], select_topk, gate
-    )
-    picked = e.elementwise([scores, mask], [t, n_e], lambda a: _one(e.binary("mulf", a[0], a[1])), gate)
-    denom0 = e.filled([t], 0.0, gate)
-    denom = e.generic(
-        [(picked, [t, n_e], [0, 1])], [t], [0], ["parallel", "reduction"],
-        lambda a: _one(e.binary("addf", a[0], a[1])), gate, init=denom0,
-    )
-    scaling = e.scalar(cfg.routed_scaling)
-
-    def normalize(a):
-        d, l1 = e.binary("divf", a[0], a[1])
-        r, l2 = e.binary("mulf", d, scaling)
-        return [l1, l2], r
-
-    weights = e.generic(
-        [(picked, [t, n_e], [0, 1]), (denom, [t], [0])], [t, n_e], [0, 1], ["parallel", "parallel"], normalize, gate
-    )
+        init = g.zeros((t,), f"-{big}")
+        prev = g.generic([(scores, (t, n_e), te), (prev, (t,), tf)], (t,), tf, ["parallel", "reduction"],
+                         [f"%neg = arith.constant -{big} : {et}", f"%c = arith.cmpf olt, %b0, %b1 : {et}",
+                          f"%s = arith.select %c, %b0, %neg : {et}", f"%r = arith.maximumf %s, %bo : {et}",
+                          f"linalg.yield %r : {et}"], gate, init=init)
+    mask = g.elementwise([scores, (prev, (t,), tf)], (t, n_e),
+                         [one, zero, f"%c = arith.cmpf oge, %b0, %b1 : {et}",
+                          f"%r = arith.select %c, %one, %zero : {et}", f"linalg.yield %r : {et}"], gate)
+    picked = g.elementwise([scores, mask], (t, n_e), [f"%r = arith.mulf %b0, %b1 : {et}", f"linalg.yield %r : {et}"],
+                           gate)
+    denom = g.reduce_last([picked], (t, n_e), [f"%r = arith.addf %b0, %bo : {et}", f"linalg.yield %r : {et}"], gate)
+    weights = g.elementwise([picked, (denom, (t,), tf)], (t, n_e),
+                            [f"%s = arith.constant {float_literal(cfg.routed_scaling)} : {et}",
+                             f"%d = arith.divf %b0, %b1 : {et}", f"%r = arith.mulf %d, %s : {et}",
+                             f"linalg.yield %r : {et}"], gate)
 
     # Slot of each token in its expert's buffer: the number of earlier
     # tokens routed to the same expert (an exclusive prefix sum over tokens).
-    pos0 = e.filled([t, n_e], 0.0, name)
-
-    def prefix_sum(a):
-        i, j, cnd, sel, r = e.fresh(), e.fresh(), e.fresh(), e.fresh(), e.fresh()
-        return [
-            f"{i} = linalg.index 0 : index",
-            f"{j} = linalg.index 2 : index",
-            f"{cnd} = arith.cmpi ult, {j}, {i} : index",
-            f"{sel} = arith.select {cnd}, {a[0]}, {zero} : {et}",
-            f"{r} = arith.addf {sel}, {a[1]} : {et}",
-        ], r
-
-    pos = e.generic(
-        [(mask, [t, n_e], [2, 1])], [t, n_e], [0, 1], ["parallel", "parallel", "reduction"], prefix_sum, name,
-        init=pos0,
-    )
+    pos = g.generic([(mask, (t, n_e), ["d2", "d1"])], (t, n_e), te, ["parallel", "parallel", "reduction"],
+                    [zero, "%i = linalg.index 0 : index", "%j = linalg.index 2 : index",
+                     "%c = arith.cmpi ult, %j, %i : index", f"%s = arith.select %c, %b0, %zero : {et}",
+                     f"%r = arith.addf %s, %bo : {et}", f"linalg.yield %r : {et}"], name, init=g.zeros((t, n_e), "0.0"))
 
     # One-hot dispatch [E, C, T]: token t goes to slot c of expert e.
-    def dispatch_body(a):
-        ci, cc, cf, eq, sel = (e.fresh() for _ in range(5))
-        return [
-            f"{ci} = linalg.index 1 : index",
-            f"{cc} = arith.index_cast {ci} : index to i64",
-            f"{cf} = arith.sitofp {cc} : i64 to {et}",
-            f"{eq} = arith.cmpf oeq, {a[1]}, {cf} : {et}",
-            f"{sel} = arith.select {eq}, {a[0]}, {zero} : {et}",
-        ], sel
-
-    dispatch = e.generic(
-        [(mask, [t, n_e], [2, 0]), (pos, [t, n_e], [2, 0])], [n_e, c, t], [0, 1, 2], ["parallel"] * 3,
-        dispatch_body, f"{name}.dispatch",
-    )
-    xe0 = e.filled([n_e, c, h], 0.0, f"{name}.dispatch")
-
-    def mac(a):
-        m, l1 = e.binary("mulf", a[0], a[1])
-        s, l2 = e.binary("addf", m, a[2])
-        return [l1, l2], s
-
-    xe = e.generic(
-        [(dispatch, [n_e, c, t], [0, 1, 3]), (x, [t, h], [3, 2])], [n_e, c, h], [0, 1, 2],
-        ["parallel", "parallel", "parallel", "reduction"], mac, f"{name}.dispatch", init=xe0,
-    )
+    dispatch = g.generic([(mask, (t, n_e), ["d2", "d0"]), (pos, (t, n_e), ["d2", "d0"])], (n_e, c, t),
+                         ["d0", "d1", "d2"], ["parallel"] * 3,
+                         [zero, "%ci = linalg.index 1 : index", "%cc = arith.index_cast %ci : index to i64",
+                          f"%cf = arith.sitofp %cc : i64 to {et}", f"%q = arith.cmpf oeq, %b1, %cf : {et}",
+                          f"%s = arith.select %q, %b0, %zero : {et}", f"linalg.yield %s : {et}"], f"{name}.dispatch")
+    mac = [f"%m = arith.mulf %b0, %b1 : {et}", f"%s = arith.addf %m, %bo : {et}", f"linalg.yield %s : {et}"]
+    xe = g.generic([(dispatch, (n_e, c, t), ["d0", "d1", "d3"]), (x, (t, h), ["d3", "d2"])], (n_e, c, h),
+                   ["d0", "d1", "d2"], ["parallel", "parallel", "parallel", "reduction"], mac, f"{name}.dispatch",
+                   init=g.zeros((n_e, c, h), "0.0"))
 
     # Routed experts: grouped GEMMs, weights [E, out, in] as torch stacks
     # them, transposed for linalg.batch_matmul.
     experts = f"{name}.experts"
 
     def grouped(inp, k_dim, n_dim, proj):
-        w = e.weight([n_e, n_dim, k_dim], f"{experts}.{proj}.weight")
-        wt = e.transpose(w, [n_e, n_dim, k_dim], [0, 2, 1], f"{experts}.{proj}")
-        return e.batch_matmul(inp, wt, n_e, c, k_dim, n_dim, f"{experts}.{proj}")
+        w = e.param([n_e, n_dim, k_dim], f"{experts}.{proj}.weight")
+        wt = g.transpose(w, (n_e, n_dim, k_dim), (0, 2, 1), f"{experts}.{proj}")
+        return g.batch_matmul(inp, wt, n_e, c, k_dim, n_dim, f"{experts}.{proj}")
 
-    g = grouped(xe, h, inter, "gate_proj")
-    u = grouped(xe, h, inter, "up_proj")
-    act = _silu_mul(e, g, u, [n_e, c, inter], f"{experts}.act_fn")
+    gt = grouped(xe, h, inter, "gate_proj")
+    up = grouped(xe, h, inter, "up_proj")
+    act = silu_mul(g, gt, up, (n_e, c, inter), f"{experts}.act_fn")
     ye = grouped(act, inter, h, "down_proj")
 
     # Combine: y[t, h] = sum_{e, c} dispatch[e, c, t] * weight[t, e] * ye[e, c, h].
-    y0 = e.filled([t, h], 0.0, f"{name}.combine")
-
-    def combine(a):
-        m1, l1 = e.binary("mulf", a[0], a[1])
-        m2, l2 = e.binary("mulf", m1, a[2])
-        s, l3 = e.binary("addf", m2, a[3])
-        return [l1, l2, l3], s
-
-    routed = e.generic(
-        [(dispatch, [n_e, c, t], [2, 3, 0]), (weights, [t, n_e], [0, 2]), (ye, [n_e, c, h], [2, 3, 1])],
-        [t, h], [0, 1], ["parallel", "parallel", "reduction", "reduction"], combine, f"{name}.combine", init=y0,
-    )
+    routed = g.generic([(dispatch, (n_e, c, t), ["d2", "d3", "d0"]), (weights, (t, n_e), ["d0", "d2"]),
+                        (ye, (n_e, c, h), ["d2", "d3", "d1"])], (t, h), te,
+                       ["parallel", "parallel", "reduction", "reduction"],
+                       [f"%m1 = arith.mulf %b0, %b1 : {et}", f"%m2 = arith.mulf %m1, %b2 : {et}",
+                        f"%s = arith.addf %m2, %bo : {et}", f"linalg.yield %s : {et}"], f"{name}.combine",
+                       init=g.zeros((t, h), "0.0"))
     if cfg.num_shared_experts == 0:
         return routed
-    shared = _swiglu(e, x, t, h, inter * cfg.num_shared_experts, f"{name}.shared_experts")
-    return _add(e, routed, shared, [t, h], name)
+    shared, _ = swiglu(e, x, t, h, inter * cfg.num_shared_experts, f"{name}.shared_experts")
+    return add(g, routed, shared, (t, h), name)
+
+
+def _norm(e: _Model, x, t, h, eps, name):
+    """RMSNorm with its weight `name.weight`."""
+    return rms_norm(e, x, e.param([h], f"{name}.weight"), t, h, eps, name)[0]
 
 
 def _decoder_layer(e: _Model, x, cfg: ModelConfig, index: int, mlp: str, cos, sin):
     t, h = cfg.tokens, cfg.hidden
     prefix = f"model.layers.{index}"
-    n1 = _rms_norm(e, x, t, h, cfg.rms_eps, f"{prefix}.input_layernorm")
-    attn = _attention(e, n1, cfg, cos, sin, prefix)
-    r1 = _add(e, x, attn, [t, h], prefix)
-    n2 = _rms_norm(e, r1, t, h, cfg.rms_eps, f"{prefix}.post_attention_layernorm")
+    n1 = _norm(e, x, t, h, cfg.rms_eps, f"{prefix}.input_layernorm")
+    attn, _ = attention(e, n1, t, h, cfg.num_heads, f"{prefix}.self_attn", rope_tables=(cos, sin),
+                        num_kv_heads=cfg.num_kv_heads, head_dim=cfg.head_dim)
+    r1 = add(e.g, x, attn, (t, h), prefix)
+    n2 = _norm(e, r1, t, h, cfg.rms_eps, f"{prefix}.post_attention_layernorm")
     if mlp == "moe":
         m = _moe(e, n2, cfg, prefix)
     else:
-        m = _swiglu(e, n2, t, h, cfg.intermediate, f"{prefix}.mlp")
-    return _add(e, r1, m, [t, h], prefix)
-
-
-def _embedding(e: _Model, tokens_arg, cfg: ModelConfig):
-    """HF embed_tokens: a gather from the [vocab, hidden] table (torch-mlir
-    lowers aten.embedding to a generic with tensor.extract)."""
-    name = "model.embed_tokens"
-    t, h, et = cfg.tokens, cfg.hidden, e.et
-    table = e.weight([cfg.vocab, h], f"{name}.weight")
-    e.table = table
-    out = e.empty([t, h], name)
-    v = e.fresh()
-    a_in, a_out, idx, col, r = e.fresh(), e.fresh(), e.fresh(), e.fresh(), e.fresh()
-    # The result is named before the block arguments (not Graph.generic's order).
-    e.g.emit([
-        f"    {v} = linalg.generic {{indexing_maps = [{affine_map(2, [0])}, {affine_map(2, [0, 1])}], "
-        f'iterator_types = ["parallel", "parallel"]}} ins({tokens_arg} : tensor<{t}xi64>) '
-        f"outs({out} : {e.g.ty(t, h)}) {{",
-        f"    ^bb0({a_in}: i64, {a_out}: {et}):",
-        f"      {idx} = arith.index_cast {a_in} : i64 to index",
-        f"      {col} = linalg.index 1 : index",
-        f"      {r} = tensor.extract {table}[{idx}, {col}] : {e.g.ty(cfg.vocab, h)}",
-        f"      linalg.yield {r} : {et}",
-        f'    }} -> {e.g.ty(t, h)} loc("{name}")'], [v], [tokens_arg, out, table], (t, h))
-    return v
+        m, _ = swiglu(e, n2, t, h, cfg.intermediate, f"{prefix}.mlp")
+    return add(e.g, r1, m, (t, h), prefix)
 
 
 def _build(
@@ -740,7 +400,7 @@ def _build(
     t, h = cfg.tokens, cfg.hidden
     if embed:
         x_in = "%input_ids"
-        x = _embedding(e, x_in, cfg)
+        x, e.table = embedding(e, x_in, t, cfg.vocab, h, "model.embed_tokens")
         in_ty = f"tensor<{t}xi64>"
     else:
         x_in = "%hidden_states"
@@ -752,8 +412,8 @@ def _build(
         x = _decoder_layer(e, x, cfg, i, kind, cos, sin)
     out_ty = e.g.ty(t, h)
     if lm_head:
-        x = _rms_norm(e, x, t, h, cfg.rms_eps, "model.norm")
-        x = e.linear(x, t, h, cfg.vocab, "lm_head", weight=e.table if tie_embeddings else None)
+        x = _norm(e, x, t, h, cfg.rms_eps, "model.norm")
+        x, _ = e.linear(x, t, h, cfg.vocab, "lm_head", weight=e.table if tie_embeddings else None)
         out_ty = e.g.ty(t, cfg.vocab)
 
     args = [f"{x_in}: {in_ty}"] + e.g.parameter_declarations()

@@ -1,7 +1,8 @@
 """The whole training step of a decoder-only Llama-style language model as
 one MLIR function, in the joint form aot_autograd exports (forward, the
 loss gradient and the backward in one graph), written with the emitter of
-`fp8_mlir.graph` and the layers of `fp8_mlir.training_graphs`. With
+`fp8_mlir.graph`, the layers of `fp8_mlir.layers` and the decoder block of
+`fp8_mlir.training_graphs`. With
 `split=True` the step is partitioned by the emitter's bookkeeping
 (`training_graphs.partition`).
 
@@ -33,7 +34,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..graph import function
-from ..training_graphs import ELEMENT_TYPES, Step, block, block_backward, partition, rms_norm, rms_norm_backward
+from ..layers import embedding, rms_norm, rms_norm_backward
+from ..training_graphs import ELEMENT_TYPES, Step, block, block_backward, partition
 
 #: RMSNorm epsilon and RoPE base of the model.
 RMS_EPS = 1e-5
@@ -47,16 +49,6 @@ def rope_tables(seq: int, head_dim: int):
     ang = np.arange(seq, dtype=np.float64)[:, None] * inv[None, :]
     ang = np.concatenate([ang, ang], axis=1)
     return np.cos(ang), np.sin(ang)
-
-
-def _embedding(s: Step, vocab, t, h):
-    g = s.g
-    table = s.param((vocab, h), "model.embed_tokens.weight")
-    body = ["%i = arith.index_cast %b0 : i64 to index", "%j = linalg.index 1 : index",
-            f"%r = tensor.extract {table}[%i, %j] : {g.ty(vocab, h)}", f"linalg.yield %r : {g.et}"]
-    x = g.generic([("%tokens", (t,), ["d0"], "i64")], (t, h), ["d0", "d1"], ["parallel", "parallel"], body,
-                  "model.embed_tokens", captures=[table])
-    return x, table
 
 
 def _embedding_backward(s: Step, table, dx, vocab, t, h):
@@ -152,14 +144,14 @@ def lm_training_step(config, batch: int, dtype: str = "f32", split: bool = False
     g.part = "forward"
     cos, sin = rope_tables(seq, h // nh)
     rope = (g.dense_constant(cos, "model.rotary_emb"), g.dense_constant(sin, "model.rotary_emb"))
-    x, table = _embedding(s, vocab, t, h)
+    x, table = embedding(s, "%tokens", t, vocab, h, "model.embed_tokens")
     ctxs = []
     for layer in range(config.layers):
         x, ctx = block(s, x, t, h, nh, RMS_EPS, "dense", {"intermediate": config.intermediate},
                        f"model.layers.{layer}", batch=batch, rope=rope)
         ctxs.append(ctx)
     gn = s.param((h,), "model.norm.weight")
-    nf, rstd = rms_norm(g, x, gn, t, h, RMS_EPS, "model.norm")
+    nf, rstd = rms_norm(s, x, gn, t, h, RMS_EPS, "model.norm")
     logits, head = s.linear(nf, t, h, vocab, "lm_head")
     loss, ce = _cross_entropy(s, logits, t, vocab)
     g.part = "backward"
