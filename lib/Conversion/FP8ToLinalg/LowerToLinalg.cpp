@@ -292,7 +292,8 @@ struct QuantizeLowering : OpConversionPattern<QuantizeOp> {
     auto [codes, scales] =
         hasTiledQuantize(type, tiledLanes)
             ? fp8::detail::buildTiledQuantize(rewriter, loc, x, type, p,
-                                              tiledLanes)
+                                              tiledLanes,
+                                              op->getParentOfType<ModuleOp>())
         : tiledLanes ? lowerQuantizeByRows(rewriter, loc, x, type, p)
                      : lowerQuantize(rewriter, loc, x, type, p);
     rewriter.replaceOpWithMultiple(
@@ -305,10 +306,11 @@ struct QuantizeLowering : OpConversionPattern<QuantizeOp> {
 /// Dequantizes (codes, scales) laid out as `type` into a tensor of `elt`:
 /// the vectorised kernel or the reference generics.
 static Value dequantize(OpBuilder &b, Location loc, Value codes, Value scales,
-                        ScaledTensorType type, Type elt, unsigned tiledLanes) {
+                        ScaledTensorType type, Type elt, unsigned tiledLanes,
+                        ModuleOp module) {
   if (hasTiledQuantize(type, tiledLanes))
     return fp8::detail::buildTiledDequantize(b, loc, codes, scales, type, elt,
-                                             tiledLanes);
+                                             tiledLanes, {}, module);
   return lowerDequantize(b, loc, codes, scales, type, elt);
 }
 
@@ -332,13 +334,15 @@ struct DequantizeLowering : OpConversionPattern<DequantizeOp> {
                               : nullptr;
     if (!widening) {
       rewriter.replaceOp(op, dequantize(rewriter, op.getLoc(), in[0], in[1],
-                                        type, elt, tiledLanes));
+                                        type, elt, tiledLanes,
+                                        op->getParentOfType<ModuleOp>()));
       return success();
     }
     fp8::detail::replaceWidened(rewriter, op, widening,
                                 fp8::detail::buildTiledDequantize(
                                     rewriter, op.getLoc(), in[0], in[1], type,
-                                    elt, tiledLanes, rewriter.getF32Type()));
+                                    elt, tiledLanes, rewriter.getF32Type(),
+                                    op->getParentOfType<ModuleOp>()));
     return success();
   }
   unsigned tiledLanes; // 0: the reference generics
@@ -355,8 +359,9 @@ struct RequantizeLowering : OpConversionPattern<RequantizeOp> {
     if (in.size() != 2)
       return rewriter.notifyMatchFailure(op, "input not decomposed");
     Location loc = op.getLoc();
+    auto module = op->getParentOfType<ModuleOp>();
     Value x = dequantize(rewriter, loc, in[0], in[1], op.getInput().getType(),
-                         rewriter.getF32Type(), tiledLanes);
+                         rewriter.getF32Type(), tiledLanes, module);
     if (std::optional<ArrayRef<int64_t>> perm = op.getPermutation()) {
       SmallVector<OpFoldResult> sizes = getSizes(rewriter, loc, x);
       SmallVector<OpFoldResult> permuted;
@@ -370,10 +375,11 @@ struct RequantizeLowering : OpConversionPattern<RequantizeOp> {
     QuantizeParams p{op.getEps().convertToDouble(),
                      op.getScaleMode() == ScaleMode::pow2, op.getSaturate()};
     ScaledTensorType type = op.getResult().getType();
-    auto [codes, scales] = hasTiledQuantize(type, tiledLanes)
-                               ? fp8::detail::buildTiledQuantize(
-                                     rewriter, loc, x, type, p, tiledLanes)
-                               : lowerQuantize(rewriter, loc, x, type, p);
+    auto [codes, scales] =
+        hasTiledQuantize(type, tiledLanes)
+            ? fp8::detail::buildTiledQuantize(rewriter, loc, x, type, p,
+                                              tiledLanes, module)
+            : lowerQuantize(rewriter, loc, x, type, p);
     rewriter.replaceOpWithMultiple(
         op, {fp8::detail::castToParts(rewriter, loc, {codes, scales}, type)});
     return success();

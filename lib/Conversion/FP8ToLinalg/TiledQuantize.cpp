@@ -29,6 +29,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "TiledQuantize.h"
+#include "SharedKernel.h"
 #include "WideningUse.h"
 #include "fp8/Dialect/FP8/Utils/FP8Arith.h"
 
@@ -39,6 +40,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/bit.h"
 
 using namespace mlir;
 using namespace mlir::fp8;
@@ -433,32 +436,92 @@ static Value fromRank2(OpBuilder &b, Location loc, Value v,
   return tensor::ExpandShapeOp::create(b, loc, type, v, grouping, sizes);
 }
 
-std::pair<Value, Value> fp8::detail::buildTiledQuantize(OpBuilder &b,
-                                                        Location loc, Value x,
-                                                        ScaledTensorType type,
-                                                        QuantizeParams p,
-                                                        int64_t lanes) {
+/// The block shape in a shared kernel's name.
+static void appendBlock(std::string &name, ArrayRef<int64_t> block) {
+  name += "_b";
+  for (int64_t d : block)
+    name += "_" + std::to_string(d);
+}
+
+/// quantize2D of the rank-2 `x`, inline or, with a `module`, through a call
+/// of the module's shared function of the same quantization.
+static std::pair<Value, Value> quantizeRank2(OpBuilder &b, Location loc,
+                                             ModuleOp module, Value x,
+                                             ArrayRef<int64_t> block,
+                                             ScaledTensorType type,
+                                             QuantizeParams p, int64_t lanes) {
+  Type fp8Type = type.getElementType();
+  Type scaleType = type.getScaleType();
+  if (!module)
+    return quantize2D(b, loc, x, block, fp8Type, scaleType, p, lanes);
+  // Everything the body depends on: x's type (a dynamic size is read at run
+  // time), the blocks, the formats, eps (its bits), the scale mode,
+  // saturation and the vector width.
+  std::string name = "__quantize_tiled";
+  appendMangled(name, x.getType());
+  appendBlock(name, block);
+  appendMangled(name, fp8Type);
+  appendMangled(name, scaleType);
+  name += "_eps" + llvm::utohexstr(llvm::bit_cast<uint64_t>(p.eps));
+  name += p.pow2 ? "_pow2" : "_amax";
+  name += p.saturate ? "_sat" : "_nosat";
+  name += "_l" + std::to_string(lanes);
+  auto body = [&](OpBuilder &kb, Location kl, ValueRange arguments) {
+    auto [codes, scales] =
+        quantize2D(kb, kl, arguments[0], block, fp8Type, scaleType, p, lanes);
+    return SmallVector<Value>{codes, scales};
+  };
+  SmallVector<Value> r = callSharedKernel(b, loc, module, name, x, body);
+  return {r[0], r[1]};
+}
+
+std::pair<Value, Value>
+fp8::detail::buildTiledQuantize(OpBuilder &b, Location loc, Value x,
+                                ScaledTensorType type, QuantizeParams p,
+                                int64_t lanes, ModuleOp module) {
   ArrayRef<int64_t> block = type.getBlockShape();
   SmallVector<ReassociationIndices> grouping = *getRank2Grouping(block);
   SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, x);
   SmallVector<OpFoldResult> counts = blockCounts(b, loc, sizes, block);
   auto [codes, scales] =
-      quantize2D(b, loc, toRank2(b, loc, x, grouping), getRank2Block(block),
-                 type.getElementType(), type.getScaleType(), p, lanes);
+      quantizeRank2(b, loc, module, toRank2(b, loc, x, grouping),
+                    getRank2Block(block), type, p, lanes);
   return {fromRank2(b, loc, codes, sizes, grouping),
           fromRank2(b, loc, scales, counts, grouping)};
 }
 
+/// dequantize2D of the rank-2 (codes, scales), inline or, with a `module`,
+/// through a call of the module's shared function of the same
+/// dequantization.
+static Value dequantizeRank2(OpBuilder &b, Location loc, ModuleOp module,
+                             Value codes, Value scales, ArrayRef<int64_t> block,
+                             Type elt, Type storeElt, int64_t lanes) {
+  if (!module)
+    return dequantize2D(b, loc, codes, scales, block, elt, storeElt, lanes);
+  std::string name = "__dequantize_tiled";
+  appendMangled(name, codes.getType());
+  appendMangled(name, scales.getType());
+  appendBlock(name, block);
+  appendMangled(name, elt);
+  appendMangled(name, storeElt);
+  name += "_l" + std::to_string(lanes);
+  auto body = [&](OpBuilder &kb, Location kl, ValueRange arguments) {
+    return SmallVector<Value>{dequantize2D(kb, kl, arguments[0], arguments[1],
+                                           block, elt, storeElt, lanes)};
+  };
+  return callSharedKernel(b, loc, module, name, {codes, scales}, body).front();
+}
+
 Value fp8::detail::buildTiledDequantize(OpBuilder &b, Location loc, Value codes,
                                         Value scales, ScaledTensorType type,
-                                        Type elt, int64_t lanes,
-                                        Type storeElt) {
+                                        Type elt, int64_t lanes, Type storeElt,
+                                        ModuleOp module) {
   ArrayRef<int64_t> block = type.getBlockShape();
   SmallVector<ReassociationIndices> grouping = *getRank2Grouping(block);
   SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, codes);
   Value r =
-      dequantize2D(b, loc, toRank2(b, loc, codes, grouping),
-                   toRank2(b, loc, scales, grouping), getRank2Block(block), elt,
-                   storeElt ? storeElt : elt, lanes);
+      dequantizeRank2(b, loc, module, toRank2(b, loc, codes, grouping),
+                      toRank2(b, loc, scales, grouping), getRank2Block(block),
+                      elt, storeElt ? storeElt : elt, lanes);
   return fromRank2(b, loc, r, sizes, grouping);
 }

@@ -41,6 +41,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "TiledScaledMatmul.h"
+#include "SharedKernel.h"
 #include "SignificantBits.h"
 #include "WideningUse.h"
 #include "fp8/Dialect/FP8/Utils/FP8Arith.h"
@@ -790,32 +791,19 @@ Value fp8::detail::buildTiledScaledMatmul(OpBuilder &b, Location loc,
   return TiledKernelBuilder(b, loc, op).build();
 }
 
-/// Appends '_' and `t` printed with every character outside [A-Za-z0-9] as
-/// '_': a symbol-safe spelling of a type.
-static void appendMangled(std::string &name, Type t) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  t.print(os);
-  name += '_';
-  for (char ch : text)
-    name += llvm::isAlnum(ch) ? ch : '_';
-}
-
 Value fp8::detail::callTiledScaledMatmul(OpBuilder &b, Location loc,
                                          ModuleOp module,
                                          const TiledScaledMatmulOperands &op) {
   SmallVector<Value> args = {op.aCodes, op.aScales, op.bCodes, op.bScales};
   if (op.c)
     args.push_back(op.c);
-  SmallVector<Type> argTypes =
-      llvm::map_to_vector(args, [](Value v) { return v.getType(); });
   // Everything the body depends on is in the name: the operand types (shape
   // and formats; a dynamic dimension prints as '?', and the body reads it at
   // run time), the block shapes, the interval, the vector width, the result
   // and stored element types and the accumulator model.
   std::string name = "__scaled_matmul_tiled";
-  for (Type t : argTypes)
-    appendMangled(name, t);
+  for (Value v : args)
+    appendMangled(name, v.getType());
   for (ArrayRef<int64_t> block : {op.aBlock, op.bBlock})
     for (int64_t d : block)
       name += "_" + std::to_string(d);
@@ -833,27 +821,16 @@ Value fp8::detail::callTiledScaledMatmul(OpBuilder &b, Location loc,
             std::to_string(op.accumulator->fractionBits) + "_" +
             std::to_string(op.accumulator->resultBits) + "_" +
             std::to_string(static_cast<int>(op.accumulator->alignment));
-
-  auto func = module.lookupSymbol<func::FuncOp>(name);
-  if (!func) {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToEnd(module.getBody());
-    func = func::FuncOp::create(b, loc, name,
-                                b.getFunctionType(argTypes, TypeRange{}));
-    func.setPrivate();
-    Block *entry = func.addEntryBlock();
-    b.setInsertionPointToStart(entry);
+  auto body = [&](OpBuilder &kb, Location kl, ValueRange arguments) {
     TiledScaledMatmulOperands inner = op;
-    inner.aCodes = entry->getArgument(0);
-    inner.aScales = entry->getArgument(1);
-    inner.bCodes = entry->getArgument(2);
-    inner.bScales = entry->getArgument(3);
-    inner.c = op.c ? entry->getArgument(4) : Value();
+    inner.aCodes = arguments[0];
+    inner.aScales = arguments[1];
+    inner.bCodes = arguments[2];
+    inner.bScales = arguments[3];
+    inner.c = op.c ? arguments[4] : Value();
     inner.aElementType = getElementTypeOrSelf(inner.aCodes.getType());
     inner.bElementType = getElementTypeOrSelf(inner.bCodes.getType());
-    Value result = buildTiledScaledMatmul(b, loc, inner);
-    func::ReturnOp::create(b, loc, result);
-    func.setType(b.getFunctionType(argTypes, result.getType()));
-  }
-  return func::CallOp::create(b, loc, func, args).getResult(0);
+    return SmallVector<Value>{buildTiledScaledMatmul(kb, kl, inner)};
+  };
+  return callSharedKernel(b, loc, module, name, args, body).front();
 }

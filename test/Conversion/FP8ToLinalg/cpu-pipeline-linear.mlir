@@ -3,10 +3,13 @@
 // the same shapes, whose lowered loop nests differ only in the values their
 // bodies read from above.
 //
-// 1. Each loop nest keeps a destination of its own up to bufferization: no
-//    CSE merges the layers' tensor.empty ops (CSE hashes an op without its
-//    regions, so loop nests of equal operands are compared region by region,
-//    every one with every earlier one).
+// 1. The graph function grows by calls only: each quantization, GEMM and
+//    dequantization is a call of one shared function per signature, which
+//    holds the loop nests once, whatever the number of layers; and a loop
+//    nest keeps a destination of its own up to bufferization: no CSE merges
+//    tensor.empty ops (CSE hashes an op without its regions, so loop nests
+//    of equal operands would be compared region by region, every one with
+//    every earlier one).
 // RUN: fp8-opt %s --mlir-disable-threading \
 // RUN:   --fp8-cpu-pipeline="vector-lanes=8" \
 // RUN:   --mlir-print-ir-before=fp8-unshare-destinations -o /dev/null 2>&1 \
@@ -30,29 +33,34 @@
 
 // DEST-LABEL: IR Dump Before FP8UnshareDestinationsPass
 // DEST: func.func @two_layers
-// Layer 1: the activation's codes and scales (4 rows, one chunk: scf.for
-// over its block rows), the weight's (two chunks: scf.forall).
-// DEST: %[[A1:.*]] = tensor.empty() : tensor<4x256xf8E4M3FN>
-// DEST: %[[AS1:.*]] = tensor.empty() : tensor<4x2xf32>
-// DEST: scf.for {{.*}} iter_args(%{{.*}} = %[[A1]], %{{.*}} = %[[AS1]]) -> (tensor<4x256xf8E4M3FN>, tensor<4x2xf32>)
-// DEST: %[[W1:.*]] = tensor.empty() : tensor<256x256xf8E4M3FN>
-// DEST: %[[WS1:.*]] = tensor.empty() : tensor<2x2xf32>
-// DEST: scf.forall {{.*}} shared_outs(%{{.*}} = %[[W1]], %{{.*}} = %[[WS1]])
-// DEST: call @__scaled_matmul_tiled
-// Layer 2: loop nests of the same operand types, on destinations of their own.
-// DEST: %[[A2:.*]] = tensor.empty() : tensor<4x256xf8E4M3FN>
-// DEST: %[[AS2:.*]] = tensor.empty() : tensor<4x2xf32>
-// DEST: scf.for {{.*}} iter_args(%{{.*}} = %[[A2]], %{{.*}} = %[[AS2]]) -> (tensor<4x256xf8E4M3FN>, tensor<4x2xf32>)
-// DEST: %[[W2:.*]] = tensor.empty() : tensor<256x256xf8E4M3FN>
-// DEST: %[[WS2:.*]] = tensor.empty() : tensor<2x2xf32>
-// DEST: scf.forall {{.*}} shared_outs(%{{.*}} = %[[W2]], %{{.*}} = %[[WS2]])
-// DEST: call @__scaled_matmul_tiled
-// The layers' dequantizes: scf.for over block rows of their own outputs.
-// DEST: %[[O1:.*]] = tensor.empty() : tensor<4x256xf32>
-// DEST: scf.for {{.*}} iter_args(%{{.*}} = %[[O1]]) -> (tensor<4x256xf32>)
-// DEST: %[[O2:.*]] = tensor.empty() : tensor<4x256xf32>
-// DEST: scf.for {{.*}} iter_args(%{{.*}} = %[[O2]]) -> (tensor<4x256xf32>)
-// DEST: return
+// DEST-NOT: tensor.empty
+// DEST-NOT: scf.for
+// Layer 1: the activation and the weight quantized, the GEMM.
+// DEST: call @[[QA:__quantize_tiled_tensor_4x256xf32[_A-Za-z0-9]*]](%arg0)
+// DEST-NEXT: call @[[QW:__quantize_tiled_tensor_256x256xf32[_A-Za-z0-9]*]](%arg1)
+// DEST-NEXT: call @[[MM:__scaled_matmul_tiled[_A-Za-z0-9]*]](
+// Layer 2: the same three functions.
+// DEST-NEXT: call @[[QA]](
+// DEST-NEXT: call @[[QW]](%arg2)
+// DEST-NEXT: call @[[MM]](
+// The layers' dequantizes: one function.
+// DEST-NEXT: call @[[DQ:__dequantize_tiled[_A-Za-z0-9]*]](
+// DEST-NEXT: call @[[DQ]](
+// DEST-NEXT: return
+// One body each, with destinations of its own: the activation's codes and
+// scales (4 rows, one chunk: scf.for over its block rows), the weight's (two
+// chunks: scf.forall), the dequantized activation.
+// DEST: func.func private @[[QA]](
+// DEST: %[[A:.*]] = tensor.empty() : tensor<4x256xf8E4M3FN>
+// DEST: %[[AS:.*]] = tensor.empty() : tensor<4x2xf32>
+// DEST: scf.for {{.*}} iter_args(%{{.*}} = %[[A]], %{{.*}} = %[[AS]]) -> (tensor<4x256xf8E4M3FN>, tensor<4x2xf32>)
+// DEST: func.func private @[[QW]](
+// DEST: %[[W:.*]] = tensor.empty() : tensor<256x256xf8E4M3FN>
+// DEST: %[[WS:.*]] = tensor.empty() : tensor<2x2xf32>
+// DEST: scf.forall {{.*}} shared_outs(%{{.*}} = %[[W]], %{{.*}} = %[[WS]])
+// DEST: func.func private @[[DQ]](
+// DEST: %[[O:.*]] = tensor.empty() : tensor<4x256xf32>
+// DEST: scf.for {{.*}} iter_args(%{{.*}} = %[[O]]) -> (tensor<4x256xf32>)
 
 // CSE: IR Dump Before CSE
 // CSE-NOT: -> (tensor<

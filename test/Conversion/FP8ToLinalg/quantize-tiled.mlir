@@ -76,18 +76,21 @@ func.func @dequantize(%q: !fp8.scaled<?x300xf8E4M3FN, block = [1, 128], scale = 
 // generic whose init takes its size from the result): each value rounded to
 // bf16 is stored widened, into an f32 result that replaces the widening;
 // the size comes from that result. Bit-identity with the unfused form and
-// the reference: test/Integration/CPU/tiled-quantize.test.
+// the reference: test/Integration/CPU/tiled-quantize.test. The kernel is a
+// shared function (quantize-tiled-outlined.mlir).
 // CHECK-LABEL: func.func @dequantize_widened
-// CHECK: %[[R:.*]] = scf.forall
+// CHECK: %[[R:.*]] = call @[[DW:__dequantize_tiled[_A-Za-z0-9]*_bf16_f32_l16]](
+// CHECK: %[[M:.*]] = tensor.dim %[[R]], %{{.*}} : tensor<?x300xf32>
+// CHECK-NOT: linalg.generic
+// CHECK: return %[[R]], %[[M]] : tensor<?x300xf32>, index
+// CHECK: func.func private @[[DW]](
+// CHECK: scf.forall
 // CHECK: arith.mulf {{.*}} : vector<16xf32>
 // CHECK: %[[T:.*]] = arith.truncf {{.*}} : vector<16xf32> to vector<16xbf16>
 // CHECK-NEXT: %[[E:.*]] = arith.extf %[[T]] : vector<16xbf16> to vector<16xf32>
 // CHECK-NEXT: vector.transfer_write %[[E]], {{.*}} : vector<16xf32>, tensor<?x300xf32>
 // CHECK: arith.truncf {{.*}} : f32 to bf16
 // CHECK-NEXT: arith.extf {{.*}} : bf16 to f32
-// CHECK: %[[M:.*]] = tensor.dim %[[R]], %{{.*}} : tensor<?x300xf32>
-// CHECK-NOT: linalg.generic
-// CHECK: return %[[R]], %[[M]] : tensor<?x300xf32>, index
 func.func @dequantize_widened(%q: !fp8.scaled<?x300xf8E4M3FN, block = [1, 128], scale = f32>) -> (tensor<?x300xf32>, index) {
   %d = fp8.dequantize %q : !fp8.scaled<?x300xf8E4M3FN, block = [1, 128], scale = f32> -> tensor<?x300xbf16>
   %c0 = arith.constant 0 : index
@@ -106,13 +109,16 @@ func.func @dequantize_widened(%q: !fp8.scaled<?x300xf8E4M3FN, block = [1, 128], 
 // -----
 
 // Rank 3 with leading blocks of 1: the rank-2 view (leading dimensions
-// collapsed, free on contiguous data), the kernel, the results expanded back.
+// collapsed, free on contiguous data), the kernel (the shared function of
+// the rank-2 view), the results expanded back.
 // CHECK-LABEL: func.func @rank3
 // CHECK: tensor.collapse_shape {{.*}} : tensor<4x8x256xf32> into tensor<32x256xf32>
-// CHECK: scf.forall
-// CHECK: vector.reduction <maximumf>
+// CHECK: call @[[Q3:__quantize_tiled_tensor_32x256xf32[_A-Za-z0-9]*]](
 // CHECK: tensor.expand_shape {{.*}} : tensor<32x256xf8E4M3FN> into tensor<4x8x256xf8E4M3FN>
 // CHECK: tensor.expand_shape {{.*}} : tensor<32x2xf32> into tensor<4x8x2xf32>
+// CHECK: func.func private @[[Q3]](
+// CHECK: scf.forall
+// CHECK: vector.reduction <maximumf>
 func.func @rank3(%x: tensor<4x8x256xf32>) -> !fp8.scaled<4x8x256xf8E4M3FN, block = [1, 1, 128], scale = f32> {
   %q = fp8.quantize %x : tensor<4x8x256xf32> -> !fp8.scaled<4x8x256xf8E4M3FN, block = [1, 1, 128], scale = f32>
   return %q : !fp8.scaled<4x8x256xf8E4M3FN, block = [1, 1, 128], scale = f32>
@@ -123,8 +129,10 @@ func.func @rank3(%x: tensor<4x8x256xf32>) -> !fp8.scaled<4x8x256xf8E4M3FN, block
 // Rank 1: one row.
 // CHECK-LABEL: func.func @rank1
 // CHECK: tensor.expand_shape {{.*}} : tensor<?xbf16> into tensor<1x?xbf16>
-// CHECK: vector.reduction <maximumf>
+// CHECK: call @[[Q1:__quantize_tiled_tensor_1x_xbf16[_A-Za-z0-9]*]](
 // CHECK: tensor.collapse_shape {{.*}} : tensor<1x?xf8E4M3FN> into tensor<?xf8E4M3FN>
+// CHECK: func.func private @[[Q1]](
+// CHECK: vector.reduction <maximumf>
 func.func @rank1(%x: tensor<?xbf16>) -> !fp8.scaled<?xf8E4M3FN, block = [128], scale = f32> {
   %q = fp8.quantize %x : tensor<?xbf16> -> !fp8.scaled<?xf8E4M3FN, block = [128], scale = f32>
   return %q : !fp8.scaled<?xf8E4M3FN, block = [128], scale = f32>

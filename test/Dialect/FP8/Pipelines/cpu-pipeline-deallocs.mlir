@@ -8,7 +8,7 @@
 // quadratic in the layers). Before the simplification no dealloc retains
 // more than one value, whatever the depth: a buffer allocated in the
 // function is not any other allocation (here the results of the calls of
-// the shared GEMM kernel, one per layer, and a dequantized activation).
+// the shared GEMM, quantize and dequantize kernels, one per layer and op).
 // RUN: fp8-opt %s --mlir-disable-threading \
 // RUN:   --fp8-cpu-pipeline="vector-lanes=8" \
 // RUN:   --mlir-print-ir-before=buffer-deallocation-simplification \
@@ -25,7 +25,9 @@
 // CHECK-NOT: retain (%{{[^ ,]+}},
 // CHECK: bufferization.dealloc (%{{[a-z0-9_]+}} : memref<f32>) if (%{{[a-z0-9_]+}}) retain (%[[H3:[0-9]+]] : memref<4x256xf32>)
 // CHECK-NOT: retain (%{{[^ ,]+}},
-// CHECK: bufferization.dealloc (%[[DX:[a-z0-9_]+]] : memref<4x256xf32>) if (%{{[a-z0-9_]+}}) retain (%[[DX]] : memref<4x256xf32>)
+// The dequantized activation, the result of a call of the shared
+// dequantize kernel: its base buffer retains it only.
+// CHECK: bufferization.dealloc (%{{[a-z0-9_]+}} : memref<f32>) if (%{{[a-z0-9_]+}}) retain (%[[DX:[0-9]+]] : memref<4x256xf32>)
 // CHECK-NOT: retain (%{{[^ ,]+}},
 // CHECK: return %[[H1]], %[[H2]], %[[H3]], %[[DX]]
 // The shared kernel's own deallocs.
