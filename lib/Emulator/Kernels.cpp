@@ -103,10 +103,23 @@ bool mlir::fp8::emu::getQuantizeKernelDesc(const KernelModule &module,
       dyn_cast_or_null<QuantizeKernelAttr>(module.getKernelAttribute(kernel));
   if (!attr || !quantizeRunnerRefusal(module, kernel).empty())
     return false;
+  return getAnyQuantizeKernelDesc(module, kernel, out);
+}
+
+bool mlir::fp8::emu::getAnyQuantizeKernelDesc(const KernelModule &module,
+                                              const std::string &kernel,
+                                              QuantizeKernelDesc &out) {
+  auto attr =
+      dyn_cast_or_null<QuantizeKernelAttr>(module.getKernelAttribute(kernel));
+  if (!attr)
+    return false;
   QuantizeKernelConfig c = attr.getConfig();
   out.rows = c.rows;
   out.cols = c.cols;
   out.blockRows = c.blockRows;
+  out.blockCols = c.blockCols;
+  out.perTensor = attr.isPerTensor();
+  out.e8m0 = !attr.getScale().isF32();
   out.input = getKernelElementType(attr.getInput());
   out.fp8 = getKernelElementType(attr.getFp8());
   out.pow2 = attr.getScaleMode() == ScaleMode::pow2;
@@ -218,7 +231,7 @@ bool encodeMap(TensorMap &map, uint32_t eb, uint64_t base,
   return err.empty();
 }
 
-/// What runGemm and runGroupedGemm launch alike: the kernel on a `grid` of
+/// What runGemm launches: the kernel on a `grid` of
 /// CTAs with the tensor maps of A, B and A's scales, B's scales `sb`, the
 /// output `d` and M, then the nonzero `extra` buffers (C, the group rows);
 /// `result` the `outElems` outputs of `outBytes` bytes read back.
@@ -399,90 +412,6 @@ mlir::fp8::emu::referenceGemm(const GemmOperands &ops, KernelElementType at,
   return res;
 }
 
-LaunchResult mlir::fp8::emu::runGroupedGemm(const KernelModule &module,
-                                            const std::string &kernel,
-                                            const GemmKernelConfig &c,
-                                            int smCount, KernelElementType out,
-                                            const GroupedGemmOperands &ops,
-                                            std::vector<uint32_t> &result,
-                                            const Options &options) {
-  LaunchResult fail;
-  fail.ok = false;
-  const int64_t G = ops.groups, M = ops.m, N = ops.n, K = ops.k,
-                KB = c.kBlocks(), NB = (N + 127) / 128;
-  if (c.m != M || c.n != N || c.k != K) {
-    fail.report = "fp8-emu: error: the configuration's shape differs from "
-                  "the operands'\n";
-    return fail;
-  }
-  if (c.bScalesPerColumn) {
-    // The operands here are the masked or contiguous layout's; the
-    // k-grouped kernel (per-column B scales, groups along K) runs in the
-    // compiled host program (libfp8_emu_mgpu), whose launcher builds its
-    // operands.
-    fail.report = "fp8-emu: error: the k-grouped kernel (layout = "
-                  "k_grouped) runs through its host program only\n";
-    return fail;
-  }
-  const bool masked = ops.masked;
-  // Groups of rows in A, C and D: G slabs of M rows (masked) or one.
-  const int64_t slabs = masked ? G : 1;
-  Device dev;
-  auto upload = [&](const void *src, size_t bytes) {
-    return uploadTo(dev, src, bytes);
-  };
-  // The groups are the outer dimension, so padding every row pads every
-  // group.
-  const int64_t KP = paddedRowBytes(K);
-  std::vector<uint8_t> aPad = padCodeRows(ops.a, slabs * M, K),
-                       bPad = padCodeRows(ops.b, G * N, K);
-  uint64_t a = upload(aPad.data(), aPad.size());
-  uint64_t b = upload(bPad.data(), bPad.size());
-  // A scales transposed per slab: [slabs, KB, Mpad].
-  const int64_t MP = c.mPadded();
-  std::vector<float> saT = transposeScales(ops.sa, slabs, M, KB, MP);
-  uint64_t sa = upload(saT.data(), saT.size() * 4);
-  uint64_t sb = upload(ops.sb.data(), size_t(G) * NB * KB * 4);
-  const int outBytes = out == KernelElementType::bf16 ? 2 : 4;
-  const size_t outElems = size_t(slabs) * M * N;
-  uint64_t d = dev.alloc(outElems * outBytes);
-  uint64_t cBuf = uploadC(dev, ops.c, ops.cType, outElems);
-  uint64_t rowsBuf = 0;
-  if (!ops.rows.empty())
-    rowsBuf = upload(ops.rows.data(), ops.rows.size() * 4);
-
-  // Tensor maps in fp8-launch-kernels' layout: innermost first, a grouped
-  // operand's group dimension outermost with box 1.
-  TensorMap maps[3];
-  auto encode = [&](TensorMap &map, uint32_t eb, uint64_t base,
-                    ArrayRef<uint64_t> dims, ArrayRef<uint32_t> box,
-                    TensorMapSwizzle sw, const char *what) {
-    return encodeMap(map, eb, base, dims, box, sw, what, fail.report);
-  };
-  uint32_t bk = static_cast<uint32_t>(c.blockK),
-           bm = static_cast<uint32_t>(c.blockM),
-           bn = static_cast<uint32_t>(c.blockN);
-  bool encoded =
-      (masked ? encode(maps[0], 1, a, {uint64_t(KP), uint64_t(M), uint64_t(G)},
-                       {bk, bm, 1}, TensorMapSwizzle::B128, "A")
-              : encode(maps[0], 1, a, {uint64_t(KP), uint64_t(M)}, {bk, bm},
-                       TensorMapSwizzle::B128, "A")) &&
-      encode(maps[1], 1, b, {uint64_t(KP), uint64_t(N), uint64_t(G)},
-             {bk, bn, 1}, TensorMapSwizzle::B128, "B") &&
-      (masked
-           ? encode(maps[2], 4, sa, {uint64_t(MP), uint64_t(KB), uint64_t(G)},
-                    {bm, 1, 1}, TensorMapSwizzle::None, "A scales")
-           : encode(maps[2], 4, sa, {uint64_t(MP), uint64_t(KB)}, {bm, 1},
-                    TensorMapSwizzle::None, "A scales"));
-  if (!encoded)
-    return fail;
-  // Persistent grid over every group's tiles (masked) or A's (contiguous).
-  return launchGemm(
-      module, kernel, dev, c,
-      static_cast<uint32_t>(std::min<int64_t>(c.tiles() * slabs, smCount)),
-      maps, sb, d, M, {cBuf, rowsBuf}, outElems, outBytes, result, options);
-}
-
 std::vector<uint32_t> mlir::fp8::emu::referenceGroupedGemm(
     const GroupedGemmOperands &ops, KernelElementType at, KernelElementType bt,
     KernelElementType out, WgmmaAccumulateFn accumulate) {
@@ -566,10 +495,15 @@ void mlir::fp8::emu::referenceQuantize(MLIRContext &ctx,
                                        std::vector<uint8_t> &codes,
                                        std::vector<uint32_t> &scales) {
   Type fp8 = getFP8Type(ctx, spec.fp8);
-  HostQuantizer q(fp8, Float32Type::get(&ctx), spec.eps, spec.pow2,
-                  /*saturate=*/true);
-  const int64_t cols = spec.cols, br = spec.blockRows;
-  const int64_t rb = (rows + br - 1) / br, cb = (cols + 127) / 128;
+  Type scaleType = spec.e8m0 ? Type(Float8E8M0FNUType::get(&ctx))
+                             : Type(Float32Type::get(&ctx));
+  HostQuantizer q(fp8, scaleType, spec.eps, spec.pow2, /*saturate=*/true);
+  const int64_t cols = spec.cols;
+  const int64_t br =
+      spec.perTensor ? std::max<int64_t>(rows, 1) : spec.blockRows;
+  const int64_t bc =
+      spec.perTensor ? std::max<int64_t>(cols, 1) : spec.blockCols;
+  const int64_t rb = (rows + br - 1) / br, cb = (cols + bc - 1) / bc;
   bool bf16 = spec.input == KernelElementType::bf16;
   auto value = [&](int64_t i, int64_t j) {
     uint32_t b = x[i * cols + j];
@@ -580,15 +514,15 @@ void mlir::fp8::emu::referenceQuantize(MLIRContext &ctx,
   for (int64_t bi = 0; bi < rb; ++bi)
     for (int64_t bj = 0; bj < cb; ++bj) {
       int64_t i1 = std::min(rows, (bi + 1) * br),
-              j1 = std::min(cols, (bj + 1) * 128);
+              j1 = std::min(cols, (bj + 1) * bc);
       float amax = 0.0f;
       for (int64_t i = bi * br; i < i1; ++i)
-        for (int64_t j = bj * 128; j < j1; ++j)
+        for (int64_t j = bj * bc; j < j1; ++j)
           amax = q.updateAmax(amax, value(i, j));
       uint32_t s = q.getStoredScale(amax);
       scales[bi * cb + bj] = s;
       for (int64_t i = bi * br; i < i1; ++i)
-        for (int64_t j = bj * 128; j < j1; ++j)
+        for (int64_t j = bj * bc; j < j1; ++j)
           codes[i * cols + j] = q.quantize(value(i, j), s);
     }
 }

@@ -1,12 +1,12 @@
-//===- Kernels.h - launching the generated kernels on the emulator -*- C++
+//===- Kernels.h - the generated kernels' descriptions and references -*- C++
 //-*-===//
 //
-// The host side of the sm_90a GEMM and quantize kernels on the emulated
-// device, as a host program of fp8-launch-kernels does it on CUDA: device
-// buffers, the three tensor maps of the GEMM (GemmKernelConfig.h's ABI),
-// the persistent grid, the dynamic shared memory. Plus independent host
-// references of both kernels' results (the numerics contract), used by
-// fp8-emu and the tests.
+// What a GEMM or quantize kernel computes, read from its #fp8.gemm_kernel /
+// #fp8.quantize_kernel, and independent host references of both kernels'
+// results (the numerics contract), used by fp8-emu (which launches the
+// kernels through fp8-launch-kernels' launchers) and the tests. runGemm and
+// runQuantize, a hand-written single launch of a kernel on the emulated
+// device, remain for the Python module's `gpu-emulator` backend only.
 //
 //===----------------------------------------------------------------------===//
 #ifndef FP8_EMULATOR_KERNELS_H
@@ -45,19 +45,31 @@ bool getGemmKernelDesc(const KernelModule &module, const std::string &kernel,
 
 struct QuantizeKernelDesc {
   int64_t rows, cols, blockRows;
+  /// Columns of a scale's block: 128, cols (a block per whole row) or 1
+  /// ([128, 1] blocks).
+  int64_t blockCols = 128;
   KernelElementType input, fp8;
   bool pow2;
   float eps;
   /// The transpose-requantize kernel: `input` is FP8, the input is
   /// [cols, rows] codes with 1x128 f32 scales.
   bool transpose = false;
+  /// One scale for the whole tensor (the two-launch kernel).
+  bool perTensor = false;
+  /// E8M0 scales (one byte each) instead of f32.
+  bool e8m0 = false;
 };
 /// The quantize kernel `kernel` of `module` as its #fp8.quantize_kernel
 /// says; false if it carries none or one this single-launch runner does not
 /// run (quantizeRunnerRefusal says why).
 bool getQuantizeKernelDesc(const KernelModule &module,
                            const std::string &kernel, QuantizeKernelDesc &out);
-/// Why the single-launch quantize runner (fp8-emu, Python's
+/// The quantize kernel `kernel` of `module` as its #fp8.quantize_kernel
+/// says, whatever its blocks and scales; false if it carries none.
+bool getAnyQuantizeKernelDesc(const KernelModule &module,
+                              const std::string &kernel,
+                              QuantizeKernelDesc &out);
+/// Why the single-launch quantize runner (Python's
 /// emulate_quantize) does not run the quantize kernel `kernel`: its scales
 /// are E8M0, its blocks whole rows or [128, 1] columns, or it is the
 /// per-tensor kernel (two launches); such a kernel runs through its compiled
@@ -150,16 +162,6 @@ struct GroupedGemmOperands {
   KernelElementType cType = KernelElementType::f32;
 };
 
-/// Runs grouped GEMM kernel `kernel` as fp8-launch-kernels launches it
-/// (rank-3 tensor maps with box 1 along G, A scales transposed per group,
-/// the counts or group index last, one launch for all groups) and returns
-/// the output [G, M, N] (masked) or [M, N], encoded as runGemm's.
-LaunchResult
-runGroupedGemm(const KernelModule &module, const std::string &kernel,
-               const GemmKernelConfig &config, int smCount,
-               KernelElementType out, const GroupedGemmOperands &operands,
-               std::vector<uint32_t> &result, const Options &options);
-
 /// The grouped GEMM of the numerics contract on the host: referenceGemm on
 /// each group's rows and weight; rows a group does not compute (past its
 /// count, padding) are +0.0, also with C.
@@ -182,7 +184,8 @@ LaunchResult runQuantize(const KernelModule &module, const std::string &kernel,
 
 /// The quantization of the numerics contract on the host (HostQuantizer,
 /// the host evaluation of the CPU lowering's operation sequence): per
-/// block amax from +0, the stored f32 scale, then each element's code.
+/// block (`spec`'s blockRows x blockCols, or the whole tensor) amax from +0,
+/// the stored scale (f32 bits or the E8M0 code), then each element's code.
 void referenceQuantize(MLIRContext &context, const QuantizeKernelDesc &spec,
                        int64_t rows, const std::vector<uint32_t> &x,
                        std::vector<uint8_t> &codes,
