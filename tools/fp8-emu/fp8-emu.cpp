@@ -982,7 +982,7 @@ OwningOpRef<ModuleOp> buildProgram(ModuleOp input, const KernelModule &km,
     if (!km.hasKernel(name) ||
         !(getGemmKernelDesc(km, name, g) ||
           (getGroupedGemmKernelDesc(km, name, gg) && !gg.kGrouped) ||
-          getAnyQuantizeKernelDesc(km, name, q)))
+          getQuantizeKernelDesc(km, name, q)))
       continue;
     Operation *hostOp = findHostOp(input, name);
     if (!hostOp)
@@ -1083,7 +1083,7 @@ int main(int argc, char **argv) {
       ok &= runGemmKernel(ctx, session, *km, name, g, opt);
     else if (getGroupedGemmKernelDesc(*km, name, gg))
       ok &= runGroupedGemmKernel(ctx, session, *km, name, gg, opt);
-    else if (getAnyQuantizeKernelDesc(*km, name, q))
+    else if (getQuantizeKernelDesc(*km, name, q))
       ok &= runQuantizeKernel(ctx, session, name, q, opt);
     else {
       llvm::errs() << "fp8-emu: error: kernel '" << name

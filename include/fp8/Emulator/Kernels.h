@@ -4,9 +4,7 @@
 // What a GEMM or quantize kernel computes, read from its #fp8.gemm_kernel /
 // #fp8.quantize_kernel, and independent host references of both kernels'
 // results (the numerics contract), used by fp8-emu (which launches the
-// kernels through fp8-launch-kernels' launchers) and the tests. runGemm and
-// runQuantize, a hand-written single launch of a kernel on the emulated
-// device, remain for the Python module's `gpu-emulator` backend only.
+// kernels through fp8-launch-kernels' launchers) and the tests.
 //
 //===----------------------------------------------------------------------===//
 #ifndef FP8_EMULATOR_KERNELS_H
@@ -60,24 +58,9 @@ struct QuantizeKernelDesc {
   bool e8m0 = false;
 };
 /// The quantize kernel `kernel` of `module` as its #fp8.quantize_kernel
-/// says; false if it carries none or one this single-launch runner does not
-/// run (quantizeRunnerRefusal says why).
+/// says, whatever its blocks and scales; false if it carries none.
 bool getQuantizeKernelDesc(const KernelModule &module,
                            const std::string &kernel, QuantizeKernelDesc &out);
-/// The quantize kernel `kernel` of `module` as its #fp8.quantize_kernel
-/// says, whatever its blocks and scales; false if it carries none.
-bool getAnyQuantizeKernelDesc(const KernelModule &module,
-                              const std::string &kernel,
-                              QuantizeKernelDesc &out);
-/// Why the single-launch quantize runner (Python's
-/// emulate_quantize) does not run the quantize kernel `kernel`: its scales
-/// are E8M0, its blocks whole rows or [128, 1] columns, or it is the
-/// per-tensor kernel (two launches); such a kernel runs through its compiled
-/// host program (libfp8_emu_mgpu). "" when it runs it or `kernel` is no
-/// quantize kernel.
-std::string quantizeRunnerRefusal(const KernelModule &module,
-                                  const std::string &kernel);
-
 /// The launch configuration of GEMM kernel `kernel` of `module` (2-D or
 /// grouped) for M = `m` rows: its #fp8.gemm_kernel's. False if it carries
 /// none.
@@ -87,14 +70,10 @@ bool getGemmKernelConfig(const KernelModule &module, const std::string &kernel,
 /// Operands of an M x N x K GEMM in the layouts of fp8.scaled_matmul: codes
 /// a [M, K], b [N, K] (u8); scales sa [M, KB] (1x128 blocks), sb
 /// [ceil(N / 128), KB] (128x128 blocks; `bBlockRows` 128) or [N, KB]
-/// (1x128 blocks, `bBlockRows` 1: per-column B scales, which runGemm
-/// uploads transposed and zero-padded to [KB, ceil(N / BLOCK_N) * BLOCK_N]
-/// as the kernel ABI says), f32,
+/// (1x128 blocks, `bBlockRows` 1: per-column B scales), f32,
 /// KB = ceil(K / 128).
 /// Optional accumulator C [M, N] (`c` empty: none): bf16 bits in the low 16
 /// bits of each element when `cType` is bf16, else f32 bits.
-/// K need not be a multiple of 16: runGemm pads the rows of the codes with
-/// zero codes on the device, as the compiled host program does.
 struct GemmOperands {
   int64_t m, n, k;
   std::vector<uint8_t> a, b;
@@ -104,22 +83,13 @@ struct GemmOperands {
   KernelElementType cType = KernelElementType::f32;
 };
 
-/// Runs GEMM kernel `kernel` of `module` with configuration `config` (its
-/// m set to the actual M) on `operands` and returns the output [M, N]
-/// (bf16 bits in the low 16 bits of each element when `out` is bf16, else
-/// f32 bits). The launch follows the kernel ABI of GemmKernelConfig.h.
-LaunchResult runGemm(const KernelModule &module, const std::string &kernel,
-                     const GemmKernelConfig &config, int smCount,
-                     KernelElementType out, const GemmOperands &operands,
-                     std::vector<uint32_t> &result, const Options &options);
-
 /// The block-scaled GEMM of the numerics contract, computed on the host
 /// independently of any lowering: per 128-wide K interval an f32 partial
 /// summing the exact products in k order from +0, then
 /// acc = fma(partial, sa * sb, acc) in interval order; bf16 output rounded
 /// to nearest even; a NaN result is the GPU's canonical NaN (f32
-/// 0x7FFFFFFF, bf16 0x7FFF, docs/numerics.md). Same element encoding as
-/// runGemm. With C, acc starts at
+/// 0x7FFFFFFF, bf16 0x7FFF, docs/numerics.md): bf16 bits in the low 16 bits
+/// of each element when `out` is bf16, else f32 bits. With C, acc starts at
 /// C (converted to f32) instead of +0, as fp8-lower-to-linalg's promotion.
 /// With `accumulate` (a tensor-core model, getAccumulator), each partial
 /// is instead the chain of the model's k32 steps from +0 over the
@@ -134,8 +104,8 @@ std::vector<uint32_t> referenceGemm(const GemmOperands &operands,
 /// run-time M), N, K, the element types, whether it takes counts and an
 /// accumulator. False if `kernel` carries no grouped #fp8.gemm_kernel.
 struct GroupedGemmKernelDesc {
-  /// kGrouped: the k_grouped layout (the MoE Wgrad), which the single-launch
-  /// runner refuses (its host program runs it).
+  /// kGrouped: the k_grouped layout (the MoE Wgrad), which fp8-emu refuses
+  /// (no host reference; its host program runs it).
   bool masked = true, hasCounts = false, kGrouped = false;
   int64_t groups = 0, m = 0, n = 0, k = 0;
   KernelElementType a, b, out;
@@ -169,18 +139,6 @@ std::vector<uint32_t>
 referenceGroupedGemm(const GroupedGemmOperands &operands, KernelElementType a,
                      KernelElementType b, KernelElementType out,
                      WgmmaAccumulateFn accumulate = nullptr);
-
-/// Runs quantize kernel `kernel` on x [rows, cols] (f32 bits, or bf16 bits
-/// when `config` input is bf16) and returns the codes [rows, cols] and
-/// scales [ceil(rows / blockRows), ceil(cols / 128)] (f32 bits). With
-/// `inScales`, a requantize kernel: x is the [cols, rows] FP8 input codes
-/// and `inScales` their [cols, ceil(rows / 128)] scales (f32 bits).
-LaunchResult runQuantize(const KernelModule &module, const std::string &kernel,
-                         const QuantizeKernelConfig &config, bool bf16Input,
-                         const std::vector<uint32_t> &x,
-                         std::vector<uint8_t> &codes,
-                         std::vector<uint32_t> &scales, const Options &options,
-                         const std::vector<uint32_t> *inScales = nullptr);
 
 /// The quantization of the numerics contract on the host (HostQuantizer,
 /// the host evaluation of the CPU lowering's operation sequence): per
