@@ -490,8 +490,8 @@ private:
   std::unique_ptr<ExecutionEngine> engine;
 };
 
-/// Empty result tensors of `kernel`'s wrapper for Program::call: the rank
-/// and element size of each of its results.
+/// Empty result tensors of `kernel`'s wrapper for LauncherProgram::call: the
+/// rank and element size of each of its results.
 std::vector<HostTensor> wrapperResults(ModuleOp input,
                                        const std::string &kernel) {
   std::vector<HostTensor> results;
@@ -529,11 +529,12 @@ LaunchResult launch(Session &session, const std::string &name, const Options &o,
   return session.program->call(name, o, args, results, ctas);
 }
 
-/// The --block-m / --block-n / --stages overrides, where given, on the
+/// The --block-m / --block-n / --stages checks, where given, on the
 /// kernel's own configuration (BLOCK_M fixes the consumer warpgroups: one
-/// per 64 rows and column split). They must form a valid configuration that the
-/// kernel's code agrees with (its block of threads, wgmma N and mbarriers):
-/// tiles other than the kernel's would show up as a fault of the kernel.
+/// per 64 rows and column split). They must form a valid configuration that
+/// the kernel's code agrees with (its block of threads, wgmma N and
+/// mbarriers) and that its #fp8.gemm_kernel names, which the launcher
+/// launches: tiles other than the kernel's would show up as a fault of it.
 bool applyTileOptions(const KernelModule &km, const std::string &name,
                       GemmKernelConfig &cfg, bool grouped) {
   if (!blockM && !blockN && !stages)
