@@ -1,8 +1,9 @@
-// fp8-emu's own runner builds the operands of the masked and contiguous
-// grouped kernels; the k-grouped kernel (layout = k_grouped, the MoE Wgrad:
-// per-column B scales, the groups along K) runs through its compiled host
-// program instead (test/Integration/GPUHost/grouped-k-wgrad.mlir). fp8-emu
-// says so, and does not run it as one of the others.
+// fp8-emu builds the operands and host references of the masked and
+// contiguous grouped kernels; the k-grouped kernel (layout = k_grouped, the
+// MoE Wgrad: per-column B scales, the groups along K), for which it has no
+// reference, runs through its compiled host program instead
+// (test/Integration/GPUHost/grouped-k-wgrad.mlir). fp8-emu says so, and does
+// not run it as one of the others.
 // RUN: fp8-opt %s --fp8-lower-to-nvvm=config=fixed > %t.mlir
 // RUN: not fp8-emu %t.mlir 2>&1 | FileCheck %s
 

@@ -1,32 +1,51 @@
 //===- fp8-emu.cpp - run the generated sm_90a kernels on the CPU ----------===//
 //
-// Reads a module that contains the gpu.module of `fp8-opt --fp8-lower-to-nvvm`
-// (NVVM level), and for each selected GEMM (2-D or grouped: masked with row
-// counts including 0 and 1, contiguous with empty, single-row and padded
-// groups) or quantize kernel generates
-// seeded random inputs (GEMM operands quantized on the host with the
-// project's HostQuantizer), runs the kernel on the emulated device
-// (fp8/Emulator) as the CUDA runtime would launch it, and compares the
-// output bit for bit with an independent host reference of the numerics
-// contract. Exit status 1 with a report on a mismatch or a fault the
-// emulator detected (deadlock, transaction counts, wgmma ordering, races
-// between TMA and wgmma, out-of-bounds or uninitialised accesses).
+// Reads a module that `fp8-opt --fp8-lower-to-nvvm` printed (the host
+// functions with their ops' fp8.kernel_ref and the NVVM-level gpu.module),
+// and for each selected GEMM (2-D or grouped: masked with row counts
+// including 0 and 1, contiguous with empty, single-row and padded groups)
+// or quantize kernel generates seeded random inputs (GEMM operands
+// quantized on the host with the project's HostQuantizer) and runs the
+// kernel through its production launcher: the op that launches it, cloned
+// into a wrapper on plain tensors, lowered by fp8-gpu-pipeline after
+// fp8-lower-to-nvvm (fp8-launch-kernels, host=llvm target=emulator; the
+// kernels' code as the input gives it), JIT-compiled in this process and
+// called against libfp8_emu_mgpu, the mgpu* runtime on the emulated device
+// (fp8/Emulator). It compares the output bit for bit with an independent
+// host reference of the numerics contract. Exit status 1 with a report on
+// a mismatch or a fault the emulator detected (deadlock, transaction
+// counts, wgmma ordering, races between TMA and wgmma, out-of-bounds or
+// uninitialised accesses).
 //
 //===----------------------------------------------------------------------===//
+#include "fp8/Dialect/FP8/IR/FP8.h"
+#include "fp8/Dialect/FP8/Pipelines/Passes.h"
 #include "fp8/Dialect/FP8/Utils/FP8Arith.h"
 #include "fp8/Emulator/Emulator.h"
 #include "fp8/Emulator/Kernels.h"
+#include "fp8/Emulator/MgpuRuntime.h"
+#include "fp8/Emulator/MgpuRuntimeControl.h"
 #include "fp8/InitAll.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
@@ -237,15 +256,290 @@ bool optionError(const std::string &what) {
   return false;
 }
 
-/// The --block-m / --block-n / --stages overrides, where given, on the
+//===----------------------------------------------------------------------===//
+// The production launcher: each kernel's host op in a wrapper function,
+// lowered by fp8-gpu-pipeline after fp8-lower-to-nvvm, JIT-compiled and
+// called against libfp8_emu_mgpu.
+//===----------------------------------------------------------------------===//
+
+/// A tensor crossing the wrapper's C interface: row-major bytes of `shape`
+/// elements of `elementBytes` each.
+struct HostTensor {
+  std::vector<int64_t> shape;
+  int elementBytes = 4;
+  std::vector<uint8_t> bytes;
+};
+
+/// The low `bytes` bytes of each element of `v` (bf16 bits in the low half
+/// of a uint32_t, FP8 codes, f32 or i32 bits), packed as a tensor of
+/// `shape`.
+template <typename T>
+HostTensor packTensor(std::vector<int64_t> shape, int bytes,
+                      const std::vector<T> &v) {
+  HostTensor t;
+  t.shape = std::move(shape);
+  t.elementBytes = bytes;
+  t.bytes.resize(v.size() * bytes);
+  for (size_t i = 0; i < v.size(); ++i)
+    std::memcpy(&t.bytes[i * bytes], &v[i], bytes);
+  return t;
+}
+
+/// The elements of `t` zero-extended into `T`s.
+template <typename T> std::vector<T> unpackTensor(const HostTensor &t) {
+  size_t n = t.bytes.size() / t.elementBytes;
+  std::vector<T> v(n, 0);
+  for (size_t i = 0; i < n; ++i)
+    std::memcpy(&v[i], &t.bytes[i * t.elementBytes], t.elementBytes);
+  return v;
+}
+
+int elementBytesOf(Type t) { return (t.getIntOrFloatBitWidth() + 7) / 8; }
+
+/// The wrapper of kernel `kernel`: what the program calls to launch it.
+std::string wrapperName(const std::string &kernel) {
+  return "fp8_emu_" + kernel;
+}
+
+/// The host op of the input that launches `kernel` (its fp8.kernel_ref
+/// names it), null if none does.
+Operation *findHostOp(ModuleOp module, const std::string &kernel) {
+  Operation *found = nullptr;
+  module.walk([&](Operation *op) {
+    if (isa<gpu::GPUModuleOp>(op))
+      return WalkResult::skip();
+    auto ref = op->getAttrOfType<SymbolRefAttr>("fp8.kernel_ref");
+    if (ref && ref.getLeafReference() == kernel) {
+      found = op;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return found;
+}
+
+/// Adds to `program` the function `wrapperName(kernel)` that runs `hostOp`
+/// (cloned with its fp8.kernel_ref) on plain tensors: an !fp8.scaled operand
+/// is two arguments (codes, scales: fp8.assemble), an !fp8.scaled result two
+/// results (fp8.disassemble), other operands and results as they are.
+void buildWrapper(ModuleOp program, Operation *hostOp,
+                  const std::string &kernel) {
+  OpBuilder b = OpBuilder::atBlockEnd(program.getBody());
+  Location loc = hostOp->getLoc();
+  SmallVector<Type> argTypes, resultTypes;
+  for (Value v : hostOp->getOperands()) {
+    if (auto st = dyn_cast<ScaledTensorType>(v.getType())) {
+      argTypes.push_back(st.getDataTensorType());
+      argTypes.push_back(st.getScaleTensorType());
+    } else {
+      argTypes.push_back(v.getType());
+    }
+  }
+  for (Type t : hostOp->getResultTypes()) {
+    if (auto st = dyn_cast<ScaledTensorType>(t)) {
+      resultTypes.push_back(st.getDataTensorType());
+      resultTypes.push_back(st.getScaleTensorType());
+    } else {
+      resultTypes.push_back(t);
+    }
+  }
+  auto fn = func::FuncOp::create(b, loc, wrapperName(kernel),
+                                 b.getFunctionType(argTypes, resultTypes));
+  fn->setAttr("llvm.emit_c_interface", b.getUnitAttr());
+  Block *body = fn.addEntryBlock();
+  b.setInsertionPointToStart(body);
+  IRMapping map;
+  unsigned arg = 0;
+  for (Value v : hostOp->getOperands()) {
+    if (auto st = dyn_cast<ScaledTensorType>(v.getType())) {
+      Value data = body->getArgument(arg++);
+      Value scales = body->getArgument(arg++);
+      auto assembled = AssembleOp::create(b, loc, st, data, scales);
+      map.map(v, assembled.getResult());
+    } else {
+      map.map(v, body->getArgument(arg++));
+    }
+  }
+  Operation *clone = b.clone(*hostOp, map);
+  SmallVector<Value> results;
+  for (Value r : clone->getResults()) {
+    if (isa<ScaledTensorType>(r.getType())) {
+      auto parts = DisassembleOp::create(b, loc, r);
+      results.push_back(parts.getData());
+      results.push_back(parts.getScales());
+    } else {
+      results.push_back(r);
+    }
+  }
+  func::ReturnOp::create(b, loc, results);
+}
+
+std::string runnerLibrary(StringRef name) {
+  llvm::SmallString<256> p(FP8_MLIR_RUNNER_LIB_DIR);
+  llvm::sys::path::append(p, "lib" + name + FP8_SHLIB_EXT);
+  return std::string(p);
+}
+
+/// The JIT-compiled wrappers of the selected kernels.
+class LauncherProgram {
+public:
+  /// Lowers `program` (the wrappers and the input's gpu.modules) with
+  /// fp8-gpu-pipeline{host=llvm target=emulator} after fp8-lower-to-nvvm,
+  /// the launchers' grid for --sm-count SMs, and compiles it.
+  static std::unique_ptr<LauncherProgram> create(ModuleOp program) {
+    FP8GPUPipelineOptions opts;
+    opts.host = "llvm";
+    opts.target = "emulator";
+    opts.smCount = smCount;
+    PassManager pm(program.getContext());
+    buildFP8GPUPipelineAfterLowerToNVVM(pm, opts, /*kernelLocations=*/true);
+    if (failed(pm.run(program))) {
+      llvm::errs() << "fp8-emu: error: the launchers did not lower "
+                      "(fp8-gpu-pipeline host=llvm target=emulator)\n";
+      return nullptr;
+    }
+    std::vector<std::string> libs = {runnerLibrary("mlir_c_runner_utils"),
+                                     runnerLibrary("mlir_runner_utils")};
+    std::vector<StringRef> libRefs(libs.begin(), libs.end());
+    ExecutionEngineOptions options;
+    options.sharedLibPaths = libRefs;
+    options.transformer = makeOptimizingTransformer(0, 0, nullptr);
+    auto engine = ExecutionEngine::create(program, options);
+    if (!engine) {
+      llvm::errs() << "fp8-emu: error: JIT compilation of the launchers "
+                      "failed: "
+                   << llvm::toString(engine.takeError()) << "\n";
+      return nullptr;
+    }
+    auto p = std::make_unique<LauncherProgram>();
+    p->engine = std::move(*engine);
+    return p;
+  }
+
+  /// Calls the wrapper of `kernel` on `args` under `opt` and returns its
+  /// results (each `results[i]` says its rank in its shape's size and its
+  /// element bytes on entry) and the launch of `kernel` (its grid in
+  /// `ctas`); a fault or a failed call in `r`'s report.
+  LaunchResult call(const std::string &kernel, const Options &opt,
+                    std::vector<HostTensor> &args,
+                    std::vector<HostTensor> &results, uint64_t &ctas) {
+    setMgpuLaunchOptions(opt);
+    takeMgpuLaunchRecords();
+    fp8emuGetLastError();
+    // Memref descriptors of the C interface: allocated and aligned
+    // pointers, offset, sizes, strides (row-major).
+    std::vector<std::vector<int64_t>> descs;
+    for (HostTensor &t : args) {
+      std::vector<int64_t> d = {reinterpret_cast<int64_t>(t.bytes.data()),
+                                reinterpret_cast<int64_t>(t.bytes.data()), 0};
+      d.insert(d.end(), t.shape.begin(), t.shape.end());
+      std::vector<int64_t> strides(t.shape.size(), 1);
+      for (int i = int(t.shape.size()) - 2; i >= 0; --i)
+        strides[i] = strides[i + 1] * t.shape[i + 1];
+      d.insert(d.end(), strides.begin(), strides.end());
+      descs.push_back(std::move(d));
+    }
+    size_t resultWords = 0;
+    for (HostTensor &t : results)
+      resultWords += 3 + 2 * t.shape.size();
+    std::vector<int64_t> out(resultWords, 0);
+    std::vector<void *> pointers;
+    void *outPtr = out.data();
+    pointers.push_back(&outPtr);
+    std::vector<void *> descPtrs;
+    for (auto &d : descs)
+      descPtrs.push_back(d.data());
+    for (void *&p : descPtrs)
+      pointers.push_back(&p);
+    LaunchResult r;
+    if (llvm::Error e = engine->invokePacked(
+            "_mlir_ciface_" + wrapperName(kernel), pointers)) {
+      r.ok = false;
+      r.report = "fp8-emu: error: cannot call the launcher of '" + kernel +
+                 "': " + llvm::toString(std::move(e)) + "\n";
+      return r;
+    }
+    size_t w = 0;
+    for (HostTensor &t : results) {
+      size_t rank = t.shape.size();
+      auto *allocated = reinterpret_cast<uint8_t *>(out[w]);
+      auto *aligned = reinterpret_cast<uint8_t *>(out[w + 1]);
+      int64_t offset = out[w + 2], n = 1;
+      for (size_t i = 0; i < rank; ++i)
+        n *= t.shape[i] = out[w + 3 + i];
+      t.bytes.assign(aligned + offset * t.elementBytes,
+                     aligned + (offset + n) * t.elementBytes);
+      std::free(allocated);
+      w += 3 + 2 * rank;
+    }
+    // The kernel's launches (the per-tensor quantize has two); the
+    // launcher's others (the A-scale transposition) are not counted.
+    for (const MgpuLaunchRecord &l : takeMgpuLaunchRecords())
+      if (l.kernel == kernel) {
+        ctas = l.ctas;
+        r.instructions += l.instructions;
+      }
+    if (const char *err = fp8emuGetLastError()) {
+      r.ok = false;
+      r.report = err;
+    }
+    return r;
+  }
+
+private:
+  std::unique_ptr<ExecutionEngine> engine;
+};
+
+/// Empty result tensors of `kernel`'s wrapper for LauncherProgram::call: the
+/// rank and element size of each of its results.
+std::vector<HostTensor> wrapperResults(ModuleOp input,
+                                       const std::string &kernel) {
+  std::vector<HostTensor> results;
+  Operation *op = findHostOp(input, kernel);
+  auto add = [&](RankedTensorType t) {
+    HostTensor h;
+    h.shape.assign(t.getRank(), 0);
+    h.elementBytes = elementBytesOf(t.getElementType());
+    results.push_back(std::move(h));
+  };
+  for (Type t : op->getResultTypes()) {
+    if (auto st = dyn_cast<ScaledTensorType>(t)) {
+      add(st.getDataTensorType());
+      add(st.getScaleTensorType());
+    } else {
+      add(cast<RankedTensorType>(t));
+    }
+  }
+  return results;
+}
+
+/// What the kernels run through: the input (its host ops say each kernel's
+/// operands) and the compiled wrappers.
+struct Session {
+  ModuleOp input;
+  LauncherProgram *program = nullptr;
+};
+
+/// Runs kernel `name`'s wrapper on `args` under `o`; its results in
+/// `results`, its grid in `ctas`.
+LaunchResult launch(Session &session, const std::string &name, const Options &o,
+                    std::vector<HostTensor> args,
+                    std::vector<HostTensor> &results, uint64_t &ctas) {
+  results = wrapperResults(session.input, name);
+  return session.program->call(name, o, args, results, ctas);
+}
+
+/// The --block-m / --block-n / --stages checks, where given, on the
 /// kernel's own configuration (BLOCK_M fixes the consumer warpgroups: one
-/// per 64 rows and column split). They must form a valid configuration that the
-/// kernel's code agrees with (its block of threads, wgmma N and mbarriers):
-/// tiles other than the kernel's would show up as a fault of the kernel.
+/// per 64 rows and column split). They must form a valid configuration that
+/// the kernel's code agrees with (its block of threads, wgmma N and
+/// mbarriers) and that its #fp8.gemm_kernel names, which the launcher
+/// launches: tiles other than the kernel's would show up as a fault of it.
 bool applyTileOptions(const KernelModule &km, const std::string &name,
                       GemmKernelConfig &cfg, bool grouped) {
   if (!blockM && !blockN && !stages)
     return true;
+  const GemmKernelConfig own = cfg;
   std::string given;
   if (blockM) {
     // The kernel's column splits stay (BLOCK_N 256 over two consumers).
@@ -285,6 +579,17 @@ bool applyTileOptions(const KernelModule &km, const std::string &name,
   if (info.mbarrierInits && info.mbarrierInits != 2 * cfg.stages)
     return differs("two mbarriers per stage make", 2 * cfg.stages,
                    "initialises", info.mbarrierInits);
+  // The launcher launches the configuration of the kernel's
+  // #fp8.gemm_kernel: tiles the code agrees with but the attribute does not
+  // name would not be the ones run.
+  if (cfg.blockM != own.blockM || cfg.blockN != own.blockN ||
+      cfg.stages != own.stages || cfg.consumers != own.consumers)
+    return optionError(given +
+                       "its #fp8.gemm_kernel, which the launcher "
+                       "launches, has BLOCK_M " +
+                       std::to_string(own.blockM) + ", BLOCK_N " +
+                       std::to_string(own.blockN) + ", " +
+                       std::to_string(own.stages) + " stages");
   return true;
 }
 
@@ -306,7 +611,7 @@ bool checkRows(const std::string &name, int64_t m, int64_t slabs, int64_t n,
                      " elements exceeds the emulator's 2^28");
 }
 
-bool runGemmKernel(MLIRContext &ctx, const KernelModule &km,
+bool runGemmKernel(MLIRContext &ctx, Session &session, const KernelModule &km,
                    const std::string &name, const GemmKernelDesc &spec,
                    const Options &opt) {
   if (spec.k == GemmKernelConfig::kDynamicK)
@@ -322,6 +627,19 @@ bool runGemmKernel(MLIRContext &ctx, const KernelModule &km,
   getGemmKernelConfig(km, name, M, cfg);
   if (!applyTileOptions(km, name, cfg, /*grouped=*/false))
     return false;
+  // The host reference takes scales per 128-K block and reads D back.
+  if (cfg.hasWholeKScales() || cfg.promotionsPerBlock() > 1)
+    return optionError("kernel '" + name +
+                       "' has scales along the whole K (scale_k = k) or per "
+                       "32 K (mxfp8), which fp8-emu's host reference does "
+                       "not take: its host program runs it (fp8-gpu-pipeline "
+                       "host=llvm target=emulator)");
+  if (cfg.quantizeEpilogue)
+    return optionError("kernel '" + name +
+                       "' has the quantize epilogue (D stored as FP8 codes "
+                       "and 1x128 scales), which fp8-emu's host reference "
+                       "does not compute: its host program runs it "
+                       "(fp8-gpu-pipeline host=llvm target=emulator)");
   std::mt19937_64 rng(seed);
   GemmOperands ops;
   ops.m = M;
@@ -343,15 +661,26 @@ bool runGemmKernel(MLIRContext &ctx, const KernelModule &km,
   std::vector<uint32_t> want =
       referenceGemm(ops, spec.a, spec.b, spec.out, opt.accumulate);
   LaunchResult r;
+  uint64_t ctas = 0;
+  const int64_t KB = (spec.k + 127) / 128;
+  std::vector<HostTensor> args = {
+      packTensor({M, spec.k}, 1, ops.a), packTensor({M, KB}, 4, ops.sa),
+      packTensor({spec.n, spec.k}, 1, ops.b),
+      packTensor({int64_t(ops.sb.size()) / KB, KB}, 4, ops.sb)};
+  if (spec.hasAcc)
+    args.push_back(packTensor(
+        {M, spec.n}, spec.acc == KernelElementType::bf16 ? 2 : 4, ops.c));
   if (!runSchedules(name, opt, want, spec.n, got, r, [&](const Options &o) {
-        return runGemm(km, name, cfg, smCount, spec.out, ops, got, o);
+        std::vector<HostTensor> results;
+        LaunchResult l = launch(session, name, o, args, results, ctas);
+        got = unpackTensor<uint32_t>(results[0]);
+        return l;
       }))
     return false;
   auto t1 = std::chrono::steady_clock::now();
   llvm::outs() << "fp8-emu: PASS " << name << ": " << M << "x" << spec.n << "x"
                << spec.k << ", " << got.size() << " outputs bit-exact (grid "
-               << cfg.gridSize(smCount) << ", " << r.instructions
-               << " instructions)";
+               << ctas << ", " << r.instructions << " instructions)";
   if (timing)
     llvm::outs() << " in " << std::chrono::duration<double>(t1 - t0).count()
                  << " s";
@@ -374,11 +703,11 @@ std::vector<int32_t> randomCounts(std::mt19937_64 &rng, int64_t groups,
 }
 
 /// The group of each of the m rows of a contiguous grouped GEMM: groups in
-/// index order, each run starting at a multiple of `align` (the kernel's
-/// BLOCK_M, which divides the op's m_alignment) and followed by padding
-/// rows (-1) up to the next multiple; run lengths cycle through a full
-/// tile and more, an empty group, a single row and a random length. Rows
-/// past the last group are padding.
+/// index order, each run starting at a multiple of `align` (the op's
+/// m_alignment, which the launcher asserts and the kernel's BLOCK_M
+/// divides) and followed by padding rows (-1) up to the next multiple; run
+/// lengths cycle through a full tile and more, an empty group, a single row and
+/// a random length. Rows past the last group are padding.
 std::vector<int32_t> randomGroupIds(std::mt19937_64 &rng, int64_t groups,
                                     int64_t m, int64_t align) {
   std::uniform_int_distribution<int64_t> any(1, 2 * align);
@@ -395,8 +724,8 @@ std::vector<int32_t> randomGroupIds(std::mt19937_64 &rng, int64_t groups,
   return ids;
 }
 
-bool runGroupedGemmKernel(MLIRContext &ctx, const KernelModule &km,
-                          const std::string &name,
+bool runGroupedGemmKernel(MLIRContext &ctx, Session &session,
+                          const KernelModule &km, const std::string &name,
                           const GroupedGemmKernelDesc &spec,
                           const Options &opt) {
   if (spec.kGrouped) {
@@ -443,13 +772,36 @@ bool runGroupedGemmKernel(MLIRContext &ctx, const KernelModule &km,
   if (spec.masked && spec.hasCounts)
     ops.rows = randomCounts(rng, G, M);
   else if (!spec.masked)
-    ops.rows = randomGroupIds(rng, G, M, cfg.blockM);
+    ops.rows = randomGroupIds(
+        rng, G, M,
+        cast<GroupedScaledMatmulOp>(findHostOp(session.input, name))
+            .getMAlignment());
   std::vector<uint32_t> got;
   std::vector<uint32_t> want =
       referenceGroupedGemm(ops, spec.a, spec.b, spec.out, opt.accumulate);
   LaunchResult r;
+  uint64_t ctas = 0;
+  const int64_t KB = (K + 127) / 128, NB = (N + 127) / 128;
+  std::vector<int64_t> rowsShape =
+      spec.masked ? std::vector<int64_t>{G, M} : std::vector<int64_t>{M};
+  auto rowsBy = [&](int64_t cols) {
+    std::vector<int64_t> shape = rowsShape;
+    shape.push_back(cols);
+    return shape;
+  };
+  std::vector<HostTensor> args = {
+      packTensor(rowsBy(K), 1, ops.a), packTensor(rowsBy(KB), 4, ops.sa),
+      packTensor({G, N, K}, 1, ops.b), packTensor({G, NB, KB}, 4, ops.sb)};
+  if (!ops.rows.empty())
+    args.push_back(packTensor({int64_t(ops.rows.size())}, 4, ops.rows));
+  if (spec.hasAcc)
+    args.push_back(packTensor(
+        rowsBy(N), spec.acc == KernelElementType::bf16 ? 2 : 4, ops.c));
   if (!runSchedules(name, opt, want, N, got, r, [&](const Options &o) {
-        return runGroupedGemm(km, name, cfg, smCount, spec.out, ops, got, o);
+        std::vector<HostTensor> results;
+        LaunchResult l = launch(session, name, o, args, results, ctas);
+        got = unpackTensor<uint32_t>(results[0]);
+        return l;
       }))
     return false;
   // What the run covered: the rows each group computed.
@@ -472,34 +824,32 @@ bool runGroupedGemmKernel(MLIRContext &ctx, const KernelModule &km,
   llvm::outs() << "fp8-emu: PASS " << name << ": " << G << " groups, " << M
                << "x" << N << "x" << K << rows << ", " << got.size()
                << " outputs bit-exact, " << nonzero << " non-zero (grid "
-               << std::min<int64_t>(cfg.tiles() * slabs, smCount) << ", "
-               << r.instructions << " instructions)\n";
+               << ctas << ", " << r.instructions << " instructions)\n";
   return true;
 }
 
 /// Runs a quantize (or, with `inScales`, requantize) kernel under
 /// `schedules` scheduler seeds and compares each run's codes and scales
 /// with the reference's; false, reported, on a fault or a mismatch.
-bool runAndCompare(const KernelModule &km, const std::string &name,
-                   const QuantizeKernelConfig &cfg, bool bf16,
-                   const std::vector<uint32_t> &x,
-                   const std::vector<uint32_t> *inScales,
+bool runAndCompare(Session &session, const std::string &name, int64_t cols,
+                   int64_t scaleCols, const std::vector<HostTensor> &args,
                    const std::vector<uint8_t> &wantCodes,
                    const std::vector<uint32_t> &wantScales, const Options &opt,
                    LaunchResult &r) {
   std::vector<uint32_t> w32(wantCodes.begin(), wantCodes.end());
-  std::vector<uint8_t> codes;
-  std::vector<uint32_t> scales;
   Options o = opt;
   for (unsigned i = 0; i < schedules; ++i, ++o.seed) {
-    r = runQuantize(km, name, cfg, bf16, x, codes, scales, o, inScales);
+    std::vector<HostTensor> results;
+    uint64_t ctas = 0;
+    r = launch(session, name, o, args, results, ctas);
     if (!r.ok) {
       llvm::errs() << r.report << "  with scheduler seed " << o.seed << "\n";
       return false;
     }
-    std::vector<uint32_t> c32(codes.begin(), codes.end());
-    if (!compare(name, "scales", scales, wantScales, cfg.colBlocks()) ||
-        !compare(name, "codes", c32, w32, cfg.cols))
+    std::vector<uint32_t> c32 = unpackTensor<uint32_t>(results[0]);
+    std::vector<uint32_t> scales = unpackTensor<uint32_t>(results[1]);
+    if (!compare(name, "scales", scales, wantScales, scaleCols) ||
+        !compare(name, "codes", c32, w32, cols))
       return false;
   }
   return true;
@@ -508,11 +858,10 @@ bool runAndCompare(const KernelModule &km, const std::string &name,
 /// A requantize kernel ([T, F] FP8 codes in 1x128 tiles -> [F, T]): the
 /// input quantized on the host from seeded random values, the output
 /// against referenceRequantize, under `schedules` seeds.
-bool runRequantizeKernel(MLIRContext &ctx, const KernelModule &km,
+bool runRequantizeKernel(MLIRContext &ctx, Session &session,
                          const std::string &name,
                          const QuantizeKernelDesc &spec, const Options &opt) {
   const int64_t tokens = spec.cols, features = spec.rows;
-  QuantizeKernelConfig cfg = makeQuantizeKernelConfig(features, tokens, 1);
   std::mt19937_64 rng(seed);
   std::vector<float> xf = randomMatrix(rng, tokens, features);
   std::vector<uint8_t> inCodes8;
@@ -527,8 +876,11 @@ bool runRequantizeKernel(MLIRContext &ctx, const KernelModule &km,
   std::vector<uint32_t> wantScales;
   referenceRequantize(ctx, spec, inCodes, inScales, wantCodes, wantScales);
   LaunchResult r;
-  if (!runAndCompare(km, name, cfg, false, inCodes, &inScales, wantCodes,
-                     wantScales, opt, r))
+  std::vector<HostTensor> args = {
+      packTensor({tokens, features}, 1, inCodes),
+      packTensor({tokens, int64_t(inScales.size()) / tokens}, 4, inScales)};
+  if (!runAndCompare(session, name, tokens, (tokens + 127) / 128, args,
+                     wantCodes, wantScales, opt, r))
     return false;
   llvm::outs() << "fp8-emu: PASS " << name << ": " << tokens << "x" << features
                << " -> " << features << "x" << tokens << ", "
@@ -537,18 +889,16 @@ bool runRequantizeKernel(MLIRContext &ctx, const KernelModule &km,
   return true;
 }
 
-bool runQuantizeKernel(MLIRContext &ctx, const KernelModule &km,
+bool runQuantizeKernel(MLIRContext &ctx, Session &session,
                        const std::string &name, const QuantizeKernelDesc &spec,
                        const Options &opt) {
   if (spec.transpose)
-    return runRequantizeKernel(ctx, km, name, spec, opt);
+    return runRequantizeKernel(ctx, session, name, spec, opt);
   int64_t rows =
       spec.rows == QuantizeKernelConfig::kDynamicRows ? runtimeM : spec.rows;
   bool nothing;
   if (!checkRows(name, rows, 1, spec.cols, spec.cols, nothing) || nothing)
     return nothing;
-  QuantizeKernelConfig cfg =
-      makeQuantizeKernelConfig(rows, spec.cols, spec.blockRows);
   std::mt19937_64 rng(seed);
   std::vector<float> xf = randomMatrix(rng, rows, spec.cols);
   if (specials) {
@@ -569,8 +919,14 @@ bool runQuantizeKernel(MLIRContext &ctx, const KernelModule &km,
   std::vector<uint32_t> wantScales;
   referenceQuantize(ctx, spec, rows, x, wantCodes, wantScales);
   LaunchResult r;
-  if (!runAndCompare(km, name, cfg, bf16, x, nullptr, wantCodes, wantScales,
-                     opt, r))
+  std::vector<HostTensor> args = {
+      packTensor({rows, spec.cols}, bf16 ? 2 : 4, x)};
+  // The scales' columns: one block per whole tensor, else ceil(cols /
+  // block columns).
+  int64_t scaleCols =
+      spec.perTensor ? 1 : (spec.cols + spec.blockCols - 1) / spec.blockCols;
+  if (!runAndCompare(session, name, spec.cols, scaleCols, args, wantCodes,
+                     wantScales, opt, r))
     return false;
   llvm::outs() << "fp8-emu: PASS " << name << ": " << rows << "x" << spec.cols
                << ", " << wantCodes.size() << " codes and " << wantScales.size()
@@ -612,6 +968,37 @@ bool validateOptions(Options &opt) {
   return ok;
 }
 
+/// The wrappers of the kernels of `names` that fp8-emu runs (each through
+/// the host op of `input` that launches it) with the input's gpu.modules as
+/// given; null when none is run.
+OwningOpRef<ModuleOp> buildProgram(ModuleOp input, const KernelModule &km,
+                                   ArrayRef<std::string> names) {
+  OwningOpRef<ModuleOp> program = ModuleOp::create(input.getLoc());
+  (*program)->setAttrs(input->getAttrDictionary());
+  bool any = false;
+  for (const std::string &name : names) {
+    GemmKernelDesc g;
+    GroupedGemmKernelDesc gg;
+    QuantizeKernelDesc q;
+    if (!km.hasKernel(name) ||
+        !(getGemmKernelDesc(km, name, g) ||
+          (getGroupedGemmKernelDesc(km, name, gg) && !gg.kGrouped) ||
+          getQuantizeKernelDesc(km, name, q)))
+      continue;
+    Operation *hostOp = findHostOp(input, name);
+    if (!hostOp)
+      continue;
+    buildWrapper(*program, hostOp, name);
+    any = true;
+  }
+  if (!any)
+    return nullptr;
+  OpBuilder b = OpBuilder::atBlockEnd(program->getBody());
+  for (auto gpuModule : input.getOps<gpu::GPUModuleOp>())
+    b.clone(*gpuModule.getOperation());
+  return program;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -627,7 +1014,10 @@ int main(int argc, char **argv) {
   DialectRegistry registry;
   registerAllDialects(registry);
   registerAllExtensions(registry);
+  registerAllToLLVMIRTranslations(registry);
   fp8::registerFP8Dialect(registry);
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
   MLIRContext ctx(registry);
   ctx.loadAllAvailableDialects();
 
@@ -650,6 +1040,16 @@ int main(int argc, char **argv) {
   std::vector<std::string> names(kernels.begin(), kernels.end());
   if (names.empty())
     names = km->getKernelNames();
+  Session session;
+  session.input = *module;
+  OwningOpRef<ModuleOp> lowered = buildProgram(*module, *km, names);
+  std::unique_ptr<LauncherProgram> program;
+  if (lowered) {
+    program = LauncherProgram::create(*lowered);
+    if (!program)
+      return 1;
+    session.program = program.get();
+  }
   opt.seed = seed;
   opt.maxQuantum = quantum;
   opt.checkUninitialisedShared = !noUninit;
@@ -667,19 +1067,26 @@ int main(int argc, char **argv) {
       ok = false;
       continue;
     }
+    if (km->getKernelAttribute(name) && !findHostOp(*module, name)) {
+      llvm::errs() << "fp8-emu: error: kernel '" << name
+                   << "': no op of the module launches it (fp8.kernel_ref = "
+                      "@fp8_kernels::@"
+                   << name
+                   << ", which fp8-lower-to-nvvm sets): fp8-emu runs a "
+                      "kernel through the launcher of its op\n";
+      ok = false;
+      continue;
+    }
     GemmKernelDesc g;
     GroupedGemmKernelDesc gg;
     QuantizeKernelDesc q;
     if (getGemmKernelDesc(*km, name, g))
-      ok &= runGemmKernel(ctx, *km, name, g, opt);
+      ok &= runGemmKernel(ctx, session, *km, name, g, opt);
     else if (getGroupedGemmKernelDesc(*km, name, gg))
-      ok &= runGroupedGemmKernel(ctx, *km, name, gg, opt);
+      ok &= runGroupedGemmKernel(ctx, session, *km, name, gg, opt);
     else if (getQuantizeKernelDesc(*km, name, q))
-      ok &= runQuantizeKernel(ctx, *km, name, q, opt);
-    else if (std::string why = quantizeRunnerRefusal(*km, name); !why.empty()) {
-      llvm::errs() << "fp8-emu: error: " << why << "\n";
-      ok = false;
-    } else {
+      ok &= runQuantizeKernel(ctx, session, name, q, opt);
+    else {
       llvm::errs() << "fp8-emu: error: kernel '" << name
                    << "' has no fp8.kernel attribute (#fp8.gemm_kernel or "
                       "#fp8.quantize_kernel, which fp8-lower-to-nvvm "

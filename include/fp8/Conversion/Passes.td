@@ -445,7 +445,13 @@ def FP8GPUModuleToTextPass : Pass<"fp8-gpu-module-to-text", "ModuleOp"> {
     implementing the `mgpu*` ABI on the emulator runs the same host program.
     The text is the custom form of the `gpu.module` operation, parseable on
     its own with the NVVM, LLVM, GPU, arith and SCF dialects loaded.
+    With `debug-info`, it carries the ops' locations (a fault the emulator
+    reports then names the line of the kernel's source).
   }];
+  let options = [
+    Option<"debugInfo", "debug-info", "bool", /*default=*/"false",
+           "Print the kernels' locations into the text">,
+  ];
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
 

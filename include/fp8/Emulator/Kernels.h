@@ -1,12 +1,10 @@
-//===- Kernels.h - launching the generated kernels on the emulator -*- C++
+//===- Kernels.h - the generated kernels' descriptions and references -*- C++
 //-*-===//
 //
-// The host side of the sm_90a GEMM and quantize kernels on the emulated
-// device, as a host program of fp8-launch-kernels does it on CUDA: device
-// buffers, the three tensor maps of the GEMM (GemmKernelConfig.h's ABI),
-// the persistent grid, the dynamic shared memory. Plus independent host
-// references of both kernels' results (the numerics contract), used by
-// fp8-emu and the tests.
+// What a GEMM or quantize kernel computes, read from its #fp8.gemm_kernel /
+// #fp8.quantize_kernel, and independent host references of both kernels'
+// results (the numerics contract), used by fp8-emu (which launches the
+// kernels through fp8-launch-kernels' launchers) and the tests.
 //
 //===----------------------------------------------------------------------===//
 #ifndef FP8_EMULATOR_KERNELS_H
@@ -45,27 +43,24 @@ bool getGemmKernelDesc(const KernelModule &module, const std::string &kernel,
 
 struct QuantizeKernelDesc {
   int64_t rows, cols, blockRows;
+  /// Columns of a scale's block: 128, cols (a block per whole row) or 1
+  /// ([128, 1] blocks).
+  int64_t blockCols = 128;
   KernelElementType input, fp8;
   bool pow2;
   float eps;
   /// The transpose-requantize kernel: `input` is FP8, the input is
   /// [cols, rows] codes with 1x128 f32 scales.
   bool transpose = false;
+  /// One scale for the whole tensor (the two-launch kernel).
+  bool perTensor = false;
+  /// E8M0 scales (one byte each) instead of f32.
+  bool e8m0 = false;
 };
 /// The quantize kernel `kernel` of `module` as its #fp8.quantize_kernel
-/// says; false if it carries none or one this single-launch runner does not
-/// run (quantizeRunnerRefusal says why).
+/// says, whatever its blocks and scales; false if it carries none.
 bool getQuantizeKernelDesc(const KernelModule &module,
                            const std::string &kernel, QuantizeKernelDesc &out);
-/// Why the single-launch quantize runner (fp8-emu, Python's
-/// emulate_quantize) does not run the quantize kernel `kernel`: its scales
-/// are E8M0, its blocks whole rows or [128, 1] columns, or it is the
-/// per-tensor kernel (two launches); such a kernel runs through its compiled
-/// host program (libfp8_emu_mgpu). "" when it runs it or `kernel` is no
-/// quantize kernel.
-std::string quantizeRunnerRefusal(const KernelModule &module,
-                                  const std::string &kernel);
-
 /// The launch configuration of GEMM kernel `kernel` of `module` (2-D or
 /// grouped) for M = `m` rows: its #fp8.gemm_kernel's. False if it carries
 /// none.
@@ -75,14 +70,10 @@ bool getGemmKernelConfig(const KernelModule &module, const std::string &kernel,
 /// Operands of an M x N x K GEMM in the layouts of fp8.scaled_matmul: codes
 /// a [M, K], b [N, K] (u8); scales sa [M, KB] (1x128 blocks), sb
 /// [ceil(N / 128), KB] (128x128 blocks; `bBlockRows` 128) or [N, KB]
-/// (1x128 blocks, `bBlockRows` 1: per-column B scales, which runGemm
-/// uploads transposed and zero-padded to [KB, ceil(N / BLOCK_N) * BLOCK_N]
-/// as the kernel ABI says), f32,
+/// (1x128 blocks, `bBlockRows` 1: per-column B scales), f32,
 /// KB = ceil(K / 128).
 /// Optional accumulator C [M, N] (`c` empty: none): bf16 bits in the low 16
 /// bits of each element when `cType` is bf16, else f32 bits.
-/// K need not be a multiple of 16: runGemm pads the rows of the codes with
-/// zero codes on the device, as the compiled host program does.
 struct GemmOperands {
   int64_t m, n, k;
   std::vector<uint8_t> a, b;
@@ -92,22 +83,13 @@ struct GemmOperands {
   KernelElementType cType = KernelElementType::f32;
 };
 
-/// Runs GEMM kernel `kernel` of `module` with configuration `config` (its
-/// m set to the actual M) on `operands` and returns the output [M, N]
-/// (bf16 bits in the low 16 bits of each element when `out` is bf16, else
-/// f32 bits). The launch follows the kernel ABI of GemmKernelConfig.h.
-LaunchResult runGemm(const KernelModule &module, const std::string &kernel,
-                     const GemmKernelConfig &config, int smCount,
-                     KernelElementType out, const GemmOperands &operands,
-                     std::vector<uint32_t> &result, const Options &options);
-
 /// The block-scaled GEMM of the numerics contract, computed on the host
 /// independently of any lowering: per 128-wide K interval an f32 partial
 /// summing the exact products in k order from +0, then
 /// acc = fma(partial, sa * sb, acc) in interval order; bf16 output rounded
 /// to nearest even; a NaN result is the GPU's canonical NaN (f32
-/// 0x7FFFFFFF, bf16 0x7FFF, docs/numerics.md). Same element encoding as
-/// runGemm. With C, acc starts at
+/// 0x7FFFFFFF, bf16 0x7FFF, docs/numerics.md): bf16 bits in the low 16 bits
+/// of each element when `out` is bf16, else f32 bits. With C, acc starts at
 /// C (converted to f32) instead of +0, as fp8-lower-to-linalg's promotion.
 /// With `accumulate` (a tensor-core model, getAccumulator), each partial
 /// is instead the chain of the model's k32 steps from +0 over the
@@ -122,8 +104,8 @@ std::vector<uint32_t> referenceGemm(const GemmOperands &operands,
 /// run-time M), N, K, the element types, whether it takes counts and an
 /// accumulator. False if `kernel` carries no grouped #fp8.gemm_kernel.
 struct GroupedGemmKernelDesc {
-  /// kGrouped: the k_grouped layout (the MoE Wgrad), which the single-launch
-  /// runner refuses (its host program runs it).
+  /// kGrouped: the k_grouped layout (the MoE Wgrad), which fp8-emu refuses
+  /// (no host reference; its host program runs it).
   bool masked = true, hasCounts = false, kGrouped = false;
   int64_t groups = 0, m = 0, n = 0, k = 0;
   KernelElementType a, b, out;
@@ -150,16 +132,6 @@ struct GroupedGemmOperands {
   KernelElementType cType = KernelElementType::f32;
 };
 
-/// Runs grouped GEMM kernel `kernel` as fp8-launch-kernels launches it
-/// (rank-3 tensor maps with box 1 along G, A scales transposed per group,
-/// the counts or group index last, one launch for all groups) and returns
-/// the output [G, M, N] (masked) or [M, N], encoded as runGemm's.
-LaunchResult
-runGroupedGemm(const KernelModule &module, const std::string &kernel,
-               const GemmKernelConfig &config, int smCount,
-               KernelElementType out, const GroupedGemmOperands &operands,
-               std::vector<uint32_t> &result, const Options &options);
-
 /// The grouped GEMM of the numerics contract on the host: referenceGemm on
 /// each group's rows and weight; rows a group does not compute (past its
 /// count, padding) are +0.0, also with C.
@@ -168,21 +140,10 @@ referenceGroupedGemm(const GroupedGemmOperands &operands, KernelElementType a,
                      KernelElementType b, KernelElementType out,
                      WgmmaAccumulateFn accumulate = nullptr);
 
-/// Runs quantize kernel `kernel` on x [rows, cols] (f32 bits, or bf16 bits
-/// when `config` input is bf16) and returns the codes [rows, cols] and
-/// scales [ceil(rows / blockRows), ceil(cols / 128)] (f32 bits). With
-/// `inScales`, a requantize kernel: x is the [cols, rows] FP8 input codes
-/// and `inScales` their [cols, ceil(rows / 128)] scales (f32 bits).
-LaunchResult runQuantize(const KernelModule &module, const std::string &kernel,
-                         const QuantizeKernelConfig &config, bool bf16Input,
-                         const std::vector<uint32_t> &x,
-                         std::vector<uint8_t> &codes,
-                         std::vector<uint32_t> &scales, const Options &options,
-                         const std::vector<uint32_t> *inScales = nullptr);
-
 /// The quantization of the numerics contract on the host (HostQuantizer,
 /// the host evaluation of the CPU lowering's operation sequence): per
-/// block amax from +0, the stored f32 scale, then each element's code.
+/// block (`spec`'s blockRows x blockCols, or the whole tensor) amax from +0,
+/// the stored scale (f32 bits or the E8M0 code), then each element's code.
 void referenceQuantize(MLIRContext &context, const QuantizeKernelDesc &spec,
                        int64_t rows, const std::vector<uint32_t> &x,
                        std::vector<uint8_t> &codes,

@@ -17,6 +17,7 @@ namespace {
 
 struct FP8GPUModuleToTextPass
     : public fp8::impl::FP8GPUModuleToTextPassBase<FP8GPUModuleToTextPass> {
+  using Base::Base;
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SmallVector<gpu::GPUModuleOp> gpuModules(module.getOps<gpu::GPUModuleOp>());
@@ -30,7 +31,7 @@ struct FP8GPUModuleToTextPass
       }
       std::string text;
       llvm::raw_string_ostream os(text);
-      gpuModule->print(os, OpPrintingFlags().enableDebugInfo(false));
+      gpuModule->print(os, OpPrintingFlags().enableDebugInfo(debugInfo));
       SmallVector<Attribute> objects;
       for (Attribute target : targets)
         objects.push_back(gpu::ObjectAttr::get(

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "fp8/Emulator/MgpuRuntime.h"
 #include "fp8/Emulator/Emulator.h"
+#include "fp8/Emulator/MgpuRuntimeControl.h"
 #include "fp8/Target/Hopper/TensorMapABI.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -85,8 +86,17 @@ struct Runtime {
   // Bytes mgpuMemcpy moved between host and device memory
   // (fp8_mgpu_transfer_bytes).
   uint64_t toDevice = 0, toHost = 0;
+  // setMgpuLaunchOptions: the options of every launch, faults kept (not
+  // printed, not fatal), launches recorded.
+  std::optional<emu::Options> hostOptions;
+  std::vector<emu::MgpuLaunchRecord> records;
 
   void error(const std::string &what) {
+    if (hostOptions) {
+      if (lastError.empty())
+        lastError = what;
+      return;
+    }
     std::fprintf(stderr, "%s%s", what.c_str(),
                  what.empty() || what.back() != '\n' ? "\n" : "");
     if (!continueOnFault())
@@ -335,7 +345,9 @@ void launch(void *function, intptr_t clusterX, intptr_t clusterY,
   dims.clusterZ = static_cast<uint32_t>(clusterZ);
   emu::Options opt;
   bool trace = false;
-  if (!readLaunchOptions(rt, opt, trace))
+  if (rt.hostOptions)
+    opt = *rt.hostOptions;
+  else if (!readLaunchOptions(rt, opt, trace))
     return;
   // FP8_EMU_TRACE: one line per launch, so tests can check the grid, block
   // and shared memory that the host code computed (and the CTAs per
@@ -361,6 +373,8 @@ void launch(void *function, intptr_t clusterX, intptr_t clusterY,
     std::fwrite(r.output.data(), 1, r.output.size(), stdout);
     std::fflush(stdout);
   }
+  if (rt.hostOptions)
+    rt.records.push_back({f->name, dims.ctas(), r.instructions, /*ok=*/r.ok});
   if (!r.ok)
     rt.error(r.report);
 }
@@ -616,3 +630,17 @@ int32_t fp8_mgpu_set_option(const char *name, const char *value) {
 void fp8_mgpu_request_stop(int32_t stop) { stopRequested = stop != 0; }
 
 } // extern "C"
+
+void mlir::fp8::emu::setMgpuLaunchOptions(const Options &options) {
+  Runtime &rt = runtime();
+  std::lock_guard<std::mutex> lock(rt.mu);
+  rt.hostOptions = options;
+}
+
+std::vector<emu::MgpuLaunchRecord> mlir::fp8::emu::takeMgpuLaunchRecords() {
+  Runtime &rt = runtime();
+  std::lock_guard<std::mutex> lock(rt.mu);
+  std::vector<MgpuLaunchRecord> records;
+  records.swap(rt.records);
+  return records;
+}

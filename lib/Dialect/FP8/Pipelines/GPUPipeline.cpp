@@ -41,6 +41,12 @@ void fp8::buildFP8GPUPipeline(OpPassManager &pm,
   lowerOpts.swapAB = opts.swapAB;
   lowerOpts.quantizeEpilogue = opts.quantizeEpilogue;
   pm.addPass(createFP8LowerToNVVMPass(lowerOpts));
+  buildFP8GPUPipelineAfterLowerToNVVM(pm, opts);
+}
+
+void fp8::buildFP8GPUPipelineAfterLowerToNVVM(OpPassManager &pm,
+                                              const FP8GPUPipelineOptions &opts,
+                                              bool kernelLocations) {
   StringRef host = opts.host;
   if (host != "none") {
     FP8LaunchKernelsPassOptions launchOpts;
@@ -62,7 +68,13 @@ void fp8::buildFP8GPUPipeline(OpPassManager &pm,
     gpm.addPass(createConvertGpuOpsToNVVMOps());
     gpm.addPass(createReconcileUnrealizedCastsPass());
   }
-  fp8::detail::buildGPUModuleSerialization(pm, opts);
+  if (kernelLocations && StringRef(opts.target) == "emulator") {
+    FP8GPUModuleToTextPassOptions textOpts;
+    textOpts.debugInfo = true;
+    pm.addPass(createFP8GPUModuleToTextPass(textOpts));
+  } else {
+    fp8::detail::buildGPUModuleSerialization(pm, opts);
+  }
   if (host == "llvm")
     fp8::detail::buildHostLowering(pm, FP8CPUPipelineOptions(), &opts);
 }

@@ -271,6 +271,16 @@ struct FP8GPUPipelineOptions
 void buildFP8GPUPipeline(OpPassManager &pm,
                          const FP8GPUPipelineOptions &options);
 
+/// fp8-gpu-pipeline after its fp8-lower-to-nvvm: the launchers, the
+/// gpu.module's lowering and serialization, the host lowering, on a module
+/// whose kernels fp8-lower-to-nvvm produced (fp8-emu runs them as given).
+/// `kernelLocations` (target=emulator): the embedded text keeps the
+/// kernels' locations, so the emulator's fault reports name the input's
+/// lines.
+void buildFP8GPUPipelineAfterLowerToNVVM(OpPassManager &pm,
+                                         const FP8GPUPipelineOptions &options,
+                                         bool kernelLocations = false);
+
 /// Register one pipeline with the global pass-pipeline registry, for its
 /// textual form (`--fp8-pipeline="policy=rowwise"`).
 void registerFP8Pipeline();
