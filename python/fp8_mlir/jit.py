@@ -49,16 +49,9 @@ class JitModule:
     """A JIT-compiled module; call its functions with `module.call(name, *arrays)`
     or `module.<name>(*arrays)`."""
 
-    def __init__(self, native, diagnostics: Sequence[Diagnostic] = ()):
+    def __init__(self, native):
         self._native = native
         self._functions = {f["name"]: f for f in native.functions()}
-        self._diagnostics = list(diagnostics)
-
-    @property
-    def diagnostics(self) -> List[Diagnostic]:
-        """The remarks and warnings the passes emitted while the module was
-        compiled (e.g. fp8-lower-to-nvvm's on an op that got no kernel)."""
-        return list(self._diagnostics)
 
     @property
     def functions(self) -> Dict[str, Dict[str, Any]]:
@@ -110,4 +103,4 @@ def jit(
     if native is None:
         raise MLIRError(_summary(result.stage, f"pass pipeline {pipe!r}", "<input>"), _diagnostics(result),
                         result.rendered, result.stage)
-    return JitModule(native, _diagnostics(result))
+    return JitModule(native)

@@ -139,13 +139,15 @@ def test_quantize_per_tensor_matches_fp64_reference(fmt, scale, dtype):
 
 
 def test_what_no_kernel_takes_is_the_compilers_error():
-    # The backend restates no kernel rule: the compiler's remark on an op it
-    # leaves on the host (no GPU kernel) is the ValueError, naming what the
-    # kernel implements and what it got.
+    # The backend restates no kernel rule: the compiler's error on an op no
+    # GPU kernel implements (fp8-gpu-pipeline's require-kernels; the op
+    # would otherwise stay on the host, computed by the CPU lowering) is the
+    # ValueError, naming what the kernel implements and what it got.
     x = np.ones((4, 256), np.float32)
     with pytest.raises(ValueError, match="backend must be one of"):
         fp8_mlir.quantize(x, backend="tpu")
-    with pytest.raises(ValueError, match=r"fp8-lower-to-nvvm: no GPU quantize kernel \(implements blocks "
+    with pytest.raises(ValueError, match=r"^backend 'gpu-emulator': the compiler's GPU pipeline fails on the op: "
+                                         r"fp8-lower-to-nvvm: no GPU quantize kernel \(implements blocks "
                                          r"\[1, 128\], .* got \[1, 64\]\)"):
         fp8_mlir.quantize(x, block=(1, 64), backend="gpu-emulator")
     with pytest.raises(ValueError, match="no GPU quantize kernel \\(the hardware conversion "

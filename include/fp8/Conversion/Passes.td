@@ -286,6 +286,13 @@ def FP8LowerToNVVMPass : Pass<"fp8-lower-to-nvvm", "ModuleOp"> {
     `x / s` (`nvvm.convert.f32x2.to.f8x2`). Other quantize forms (other
     blocks, E8M0 scales, non-saturating, f16 input, dynamic or other ranks)
     stay host ops with a remark.
+
+    With `require-kernels`, an op that would stay on the host is an error
+    (the remark's message, ending in "the op would stay on the host, which
+    require-kernels forbids") and the pass fails after reporting every such
+    op: for a caller that runs nothing but the kernels (the Python
+    `gpu-emulator` backend), which learns of it from the failure, not from
+    the text of a remark.
   }];
   let options = [
     Option<"chip", "chip", "std::string", [{"sm_90a"}],
@@ -332,6 +339,12 @@ def FP8LowerToNVVMPass : Pass<"fp8-lower-to-nvvm", "ModuleOp"> {
            "Fuse the fp8.quantize into [1, 128] tiles (f32 scales, "
            "saturating) that is a GEMM result's only user into the GEMM "
            "kernel's epilogue, where the tile allows one">,
+    Option<"requireKernels", "require-kernels", "bool", /*default=*/"false",
+           "Every fp8.scaled_matmul, fp8.grouped_scaled_matmul, "
+           "fp8.quantize and fp8.requantize must get a kernel: an op that "
+           "would stay on the host (no kernel implements its form, or its "
+           "problem is empty) is an error and the pass fails, instead of a "
+           "remark">,
   ];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::LLVM::LLVMDialect",

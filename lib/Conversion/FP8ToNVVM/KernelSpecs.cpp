@@ -700,23 +700,36 @@ static bool explainNoQuantizeKernel(llvm::raw_ostream &os,
   return true;
 }
 
-/// The remark of an op that stays on the host; nullopt.
-static std::optional<QuantizeKernelSpec>
-remarkNoKernel(Operation *op, StringRef what, StringRef why, bool remark) {
+InFlightDiagnostic mlir::fp8::emitNoKernel(Location loc,
+                                           NoKernelReport report) {
+  assert(report != NoKernelReport::silent && "nothing to emit");
+  return report == NoKernelReport::error ? ::mlir::emitError(loc)
+                                         : ::mlir::emitRemark(loc);
+}
+
+/// Reports an op that has no kernel as `report` says; nullopt.
+static std::optional<QuantizeKernelSpec> reportNoKernel(Operation *op,
+                                                        StringRef what,
+                                                        StringRef why,
+                                                        NoKernelReport report) {
+  if (report == NoKernelReport::silent)
+    return std::nullopt;
+  const bool error = report == NoKernelReport::error;
   // The op and its input name it among the ops of one source line (a
   // linear's two quantizations).
-  if (remark)
-    ::mlir::emitRemark(op->getLoc())
-        << "fp8-lower-to-nvvm: no GPU " << what << " kernel (" << why
-        << "); the op stays on the host ('" << op->getName() << "' of "
-        << op->getOperand(0).getType() << ")";
+  emitNoKernel(op->getLoc(), report)
+      << "fp8-lower-to-nvvm: no GPU " << what << " kernel (" << why
+      << "); the op " << (error ? "would stay" : "stays") << " on the host ('"
+      << op->getName() << "' of " << op->getOperand(0).getType() << ")"
+      << (error ? ", which require-kernels forbids" : "");
   return std::nullopt;
 }
 
 // Quantizing is cheap next to the GEMM, so an unsupported form is not an
-// error: the op stays a host op (passes leave what they cannot handle).
-std::optional<QuantizeKernelSpec> mlir::fp8::getQuantizeSpec(QuantizeOp op,
-                                                             bool remark) {
+// error: the op stays a host op (passes leave what they cannot handle),
+// unless the caller runs nothing but kernels (require-kernels).
+std::optional<QuantizeKernelSpec>
+mlir::fp8::getQuantizeSpec(QuantizeOp op, NoKernelReport report) {
   auto inTy = cast<RankedTensorType>(op.getInput().getType());
   auto resTy = cast<ScaledTensorType>(op.getResult().getType());
   ArrayRef<int64_t> blk = resTy.getBlockShape();
@@ -766,7 +779,7 @@ std::optional<QuantizeKernelSpec> mlir::fp8::getQuantizeSpec(QuantizeOp op,
           "count are signed 32-bit), got '"
        << inTy << "'";
   if (!why.empty())
-    return remarkNoKernel(op, "quantize", why, remark);
+    return reportNoKernel(op, "quantize", why, report);
   QuantizeKernelSpec spec;
   spec.config = makeQuantizeKernelConfig(
       inTy.isDynamicDim(0) ? QuantizeKernelConfig::kDynamicRows
@@ -791,8 +804,8 @@ std::optional<QuantizeKernelSpec> mlir::fp8::getQuantizeSpec(QuantizeOp op,
 // The transpose-requantize of a training graph's Wgrad operands
 // (docs/training.md): [T, F] codes in 1x128 tiles along F -> [F, T] in 1x128
 // tiles along T. Other forms stay host ops, as for fp8.quantize.
-std::optional<QuantizeKernelSpec> mlir::fp8::getRequantizeSpec(RequantizeOp op,
-                                                               bool remark) {
+std::optional<QuantizeKernelSpec>
+mlir::fp8::getRequantizeSpec(RequantizeOp op, NoKernelReport report) {
   auto inTy = cast<ScaledTensorType>(op.getInput().getType());
   auto resTy = cast<ScaledTensorType>(op.getResult().getType());
   std::optional<ArrayRef<int64_t>> perm = op.getPermutation();
@@ -822,7 +835,7 @@ std::optional<QuantizeKernelSpec> mlir::fp8::getRequantizeSpec(RequantizeOp op,
   } else if (shape[0] >= kMaxKernelExtent || shape[1] >= kMaxKernelExtent)
     os << "needs fewer than 2^31 rows and columns, got " << inTy;
   if (!why.empty())
-    return remarkNoKernel(op, "requantize", why, remark);
+    return reportNoKernel(op, "requantize", why, report);
   QuantizeKernelSpec spec;
   // The output [F, T]: rows are the input's columns.
   spec.config = makeQuantizeKernelConfig(shape[1], shape[0], /*blockRows=*/1);

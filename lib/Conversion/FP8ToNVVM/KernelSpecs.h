@@ -86,15 +86,30 @@ GemmKernelAttr getGemmKernelAttr(MLIRContext *ctx, const GemmKernelSpec &spec,
 QuantizeKernelAttr getQuantizeKernelAttr(MLIRContext *ctx,
                                          const QuantizeKernelSpec &spec);
 
+/// How fp8-lower-to-nvvm reports an op no kernel implements.
+enum class NoKernelReport {
+  /// Nothing (fp8-launch-kernels: fp8-lower-to-nvvm reported it).
+  silent,
+  /// A remark: the op stays on the host, whose lowering computes it.
+  remark,
+  /// An error (option require-kernels): no op may stay on the host.
+  error,
+};
+
+/// The diagnostic of an op no kernel implements, at `loc`: a remark or an
+/// error as `report` says (not `silent`).
+InFlightDiagnostic emitNoKernel(Location loc, NoKernelReport report);
+
 /// The quantize kernel's spec for `op`, or nullopt when the op stays a host
-/// (CPU) op; with `remark`, a remark says why.
-std::optional<QuantizeKernelSpec> getQuantizeSpec(QuantizeOp op, bool remark);
+/// (CPU) op; `report` says how the reason is reported.
+std::optional<QuantizeKernelSpec> getQuantizeSpec(QuantizeOp op,
+                                                  NoKernelReport report);
 
 /// The transpose-requantize kernel's spec for `op` ([T, F] -> [F, T], 1x128
-/// tiles in and out), or nullopt when the op stays a host op; with
-/// `remark`, a remark says why.
+/// tiles in and out), or nullopt when the op stays a host op; `report`
+/// says how the reason is reported.
 std::optional<QuantizeKernelSpec> getRequantizeSpec(RequantizeOp op,
-                                                    bool remark);
+                                                    NoKernelReport report);
 
 } // namespace fp8
 } // namespace mlir

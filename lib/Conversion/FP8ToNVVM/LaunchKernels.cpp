@@ -415,7 +415,7 @@ struct FP8LaunchKernelsPass
 
   LogicalResult rewriteQuantize(ModuleOp module, QuantizeOp op) {
     std::optional<QuantizeKernelSpec> spec =
-        getQuantizeSpec(op, /*remark=*/false);
+        getQuantizeSpec(op, NoKernelReport::silent);
     if (!spec)
       return success(); // a host op (fp8-lower-to-nvvm remarked why)
     auto kernel = getKernel<QuantizeKernelAttr>(module, op, "quantize_kernel");
@@ -469,7 +469,7 @@ struct FP8LaunchKernelsPass
   /// and, last, its scales (QuantizeKernelConfig.h).
   LogicalResult rewriteRequantize(ModuleOp module, RequantizeOp op) {
     std::optional<QuantizeKernelSpec> spec =
-        getRequantizeSpec(op, /*remark=*/false);
+        getRequantizeSpec(op, NoKernelReport::silent);
     if (!spec)
       return success(); // a host op (fp8-lower-to-nvvm remarked why)
     auto kernel = getKernel<QuantizeKernelAttr>(module, op, "quantize_kernel");

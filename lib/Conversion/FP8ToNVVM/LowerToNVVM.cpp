@@ -180,47 +180,75 @@ struct FP8LowerToNVVMPass
       }
   }
 
+  /// Whether no kernel computes the GEMM `op` (an empty problem, or a form
+  /// no kernel implements); if so, reports why as `report` says.
+  static bool reportNoGemmKernel(Operation *op, NoKernelReport report) {
+    const bool error = report == NoKernelReport::error;
+    std::string empty = getEmptyProblemReason(op);
+    if (!empty.empty()) {
+      emitNoKernel(op->getLoc(), report)
+          << "fp8-lower-to-nvvm: no kernel (" << empty << "); "
+          << (error ? "the op would stay on the host, which require-kernels "
+                      "forbids"
+                    : "the op stays on the host, which launches nothing for "
+                      "it");
+      return true;
+    }
+    // A form no kernel implements (another preset's blocks or scale type, a
+    // promotion interval other than 128, a dynamic N or K): the host
+    // lowering, the CPU reference, computes it. Decided for every op before
+    // anything is lowered, so the rest of the graph still gets its kernels.
+    std::string noKernel = explainNoGemmKernel(op);
+    if (noKernel.empty())
+      return false;
+    emitNoKernel(op->getLoc(), report)
+        << "fp8-lower-to-nvvm: no GPU GEMM kernel for '" << op->getName()
+        << "' (" << noKernel << "); "
+        << (error ? "the op would stay on the host, which require-kernels "
+                    "forbids"
+                  : "the op stays on the host, whose lowering computes it");
+    return true;
+  }
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SmallVector<Operation *> ops;
     SmallVector<QuantizeKernelSpec> quantizeSpecs;
     SmallVector<Operation *> quantizeOps;
+    // An op no kernel implements stays on the host with a remark, or is an
+    // error under require-kernels (a caller that runs only kernels, e.g.
+    // the Python gpu-emulator backend); every such op is reported.
+    const NoKernelReport report =
+        requireKernels ? NoKernelReport::error : NoKernelReport::remark;
+    bool keptOnHost = false;
     module.walk([&](Operation *op) {
       if (isa<ScaledMatmulOp, GroupedScaledMatmulOp>(op)) {
-        std::string empty = getEmptyProblemReason(op);
-        std::string noKernel;
-        if (!empty.empty())
-          emitRemark(op->getLoc(), "fp8-lower-to-nvvm: no kernel (")
-              << empty << "); the op stays on the host, which launches "
-              << "nothing for it";
-        else if (!(noKernel = explainNoGemmKernel(op)).empty())
-          // A form no kernel implements (another preset's blocks or scale
-          // type, a promotion interval other than 128, a dynamic N or K):
-          // the host lowering, the CPU reference, computes it. Decided here
-          // for every op before anything is lowered, so the rest of the
-          // graph still gets its kernels.
-          emitRemark(op->getLoc(), "fp8-lower-to-nvvm: no GPU GEMM kernel "
-                                   "for '")
-              << op->getName() << "' (" << noKernel
-              << "); the op stays on the host, whose lowering computes it";
+        if (reportNoGemmKernel(op, report))
+          keptOnHost = true;
         else
           ops.push_back(op);
       } else if (auto q = dyn_cast<QuantizeOp>(op)) {
         if (std::optional<QuantizeKernelSpec> spec =
-                getQuantizeSpec(q, /*remark=*/true)) {
+                getQuantizeSpec(q, report)) {
           quantizeSpecs.push_back(*spec);
           quantizeOps.push_back(op);
+        } else {
+          keptOnHost = true;
         }
       } else if (auto rq = dyn_cast<RequantizeOp>(op)) {
         // The Wgrad operands of a training graph (docs/training.md): the
         // transpose-requantize kernel, a variant of the quantize kernel.
         if (std::optional<QuantizeKernelSpec> spec =
-                getRequantizeSpec(rq, /*remark=*/true)) {
+                getRequantizeSpec(rq, report)) {
           quantizeSpecs.push_back(*spec);
           quantizeOps.push_back(op);
+        } else {
+          keptOnHost = true;
         }
       }
     });
+    if (keptOnHost && requireKernels)
+      return signalPassFailure();
     if (ops.empty() && quantizeSpecs.empty())
       return;
 

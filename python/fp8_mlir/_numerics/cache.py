@@ -28,10 +28,12 @@ def _compile(ir: str, options: str = "") -> JitModule:
     return _jit_cached(ir, pipeline, PIPELINE, "the numerics functions run the compiler's CPU lowering")
 
 
-def _jit_cached(ir: str, pipeline: str, pass_name: str, what: str, shared_libs=()) -> JitModule:
+def _jit_cached(ir: str, pipeline: str, pass_name: str, what: str, shared_libs=(),
+                pass_failure: str = "invalid arguments") -> JitModule:
     """`jit(ir, pipeline, shared_libs=...)`, cached; `pass_name` (the
     pipeline's) must be registered, else NotImplementedError saying `what`
-    needs it. A compile error is a ValueError with the compiler's errors."""
+    needs it. A compile error is a ValueError with the compiler's errors,
+    after `pass_failure` when a pass of the pipeline failed on valid IR."""
     key = "\n".join((pipeline, *shared_libs, ir))
     module = _cache.get(key)
     if module is not None:
@@ -45,7 +47,8 @@ def _jit_cached(ir: str, pipeline: str, pass_name: str, what: str, shared_libs=(
         # The op verifiers are the final judges of shapes, blocks and
         # intervals: what they reject is a bad argument.
         errors = "; ".join(d.message for d in err.errors) or str(err)
-        raise ValueError(f"invalid arguments: {errors}") from None
+        what_failed = pass_failure if err.stage == "pass" else "invalid arguments"
+        raise ValueError(f"{what_failed}: {errors}") from None
     _cache[key] = module
     if len(_cache) > _CACHE_SIZE:
         _cache.popitem(last=False)

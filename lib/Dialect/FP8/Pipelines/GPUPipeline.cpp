@@ -40,6 +40,7 @@ void fp8::buildFP8GPUPipeline(OpPassManager &pm,
   lowerOpts.cluster = opts.cluster;
   lowerOpts.swapAB = opts.swapAB;
   lowerOpts.quantizeEpilogue = opts.quantizeEpilogue;
+  lowerOpts.requireKernels = opts.requireKernels;
   pm.addPass(createFP8LowerToNVVMPass(lowerOpts));
   buildFP8GPUPipelineAfterLowerToNVVM(pm, opts);
 }

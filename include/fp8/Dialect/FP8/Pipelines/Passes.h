@@ -261,6 +261,12 @@ struct FP8GPUPipelineOptions
       llvm::cl::desc("Fuse an fp8.quantize into 1x128 tiles of a GEMM's "
                      "result into the GEMM kernel's epilogue"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> requireKernels{
+      *this, "require-kernels",
+      llvm::cl::desc("An fp8 op no GPU kernel implements (it would stay on "
+                     "the host) is an error, not a remark "
+                     "(fp8-lower-to-nvvm's option)"),
+      llvm::cl::init(false)};
 };
 
 /// fp8-gpu-pipeline: fp8-lower-to-nvvm, fp8-launch-kernels (host=launch or
