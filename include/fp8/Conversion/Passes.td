@@ -288,9 +288,9 @@ def FP8LowerToNVVMPass : Pass<"fp8-lower-to-nvvm", "ModuleOp"> {
     stay host ops with a remark.
 
     With `require-kernels`, an op that would stay on the host is an error
-    (the remark's message, ending in "the op would stay on the host, which
-    require-kernels forbids") and the pass fails after reporting every such
-    op: for a caller that runs nothing but the kernels (the Python
+    (the remark's message, "the op stays on the host" becoming "the op
+    would stay on the host ..., which require-kernels forbids") and the pass
+    fails after reporting every such op: for a caller that runs nothing but the kernels (the Python
     `gpu-emulator` backend), which learns of it from the failure, not from
     the text of a remark.
   }];
