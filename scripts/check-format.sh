@@ -2,6 +2,9 @@
 # Checks that every C/C++ source of the project is formatted as
 # clang-format-22 formats it with .clang-format (LLVM style). Run by
 # scripts/test.sh; `scripts/check-format.sh --fix` reformats in place.
+# Then checks the "one op per statement" rule (scripts/check-op-order.py):
+# no statement creates two ops whose order would be the compiler's argument
+# evaluation order.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 CLANG_FORMAT=${CLANG_FORMAT:-clang-format-22}
@@ -16,3 +19,4 @@ if ! "$CLANG_FORMAT" --dry-run --Werror "${files[@]}"; then
   exit 1
 fi
 echo "check-format: ${#files[@]} files formatted"
+python3 scripts/check-op-order.py

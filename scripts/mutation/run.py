@@ -69,7 +69,7 @@ AREAS = {
                      "Dialect/FP8/Transforms/expand-math-shapes.mlir",
                      "Dialect/FP8/Transforms/expand-math-invalid.mlir",
                      "Dialect/FP8/Pipelines/expand-math-pipelines.mlir", CPU + "math-ulp.test"],
-    "graph-passes": ["Dialect/FP8", "Models"],
+    "graph-passes": ["Tools/check-op-order.test", "Dialect/FP8", "Models"],
     "constant-folding": ["Dialect/FP8", "Integration/CPU"],
     "gpu-kernel": ["Dialect/FP8/IR/invalid-kernel-attributes.mlir", "Integration/GPUHost/requantize.mlir",
                    "Integration/GPUHost/rowwise-quantize.mlir", "Integration/GPUHost/mx-quantize.mlir",
@@ -109,6 +109,7 @@ TARGETS = {
     "Conversion/FP8ToNVVM": ["fp8-opt", "fp8-translate", "fp8-emu"],
     "Dialect/FP8/Pipelines": ["fp8-opt", "fp8-translate"],
     "Tools": ["fp8-opt", "fp8-translate", "fp8-emu"],
+    "Tools/check-op-order.test": ["fp8-opt"],
 }
 
 

@@ -125,9 +125,11 @@ Value tokenOperand(OpBuilder &b, Location loc, ScaledTensorType type,
   OpFoldResult zero = b.getIndexAttr(0);
   OpFoldResult rows = tensor::getMixedSize(b, loc, parts[0], 0);
   Value data = slice(b, loc, parts[0], {zero, start}, {rows, len}, false);
+  // One op per statement, in the order the nested form was built.
+  OpFoldResult scaleLen = divBlock(b, loc, len, 128, true);
+  OpFoldResult scaleStart = divBlock(b, loc, start, 128, false);
   Value sc =
-      slice(b, loc, parts[1], {zero, divBlock(b, loc, start, 128, false)},
-            {rows, divBlock(b, loc, len, 128, true)}, false);
+      slice(b, loc, parts[1], {zero, scaleStart}, {rows, scaleLen}, false);
   auto dataType = cast<RankedTensorType>(data.getType());
   auto scaled = ScaledTensorType::get(
       b.getContext(), dataType.getShape(), type.getElementType(),
@@ -215,12 +217,12 @@ ValueRange forEachRun(OpBuilder &b, Location loc, Value ids, Value groups,
         Run run;
         run.start = args[0];
         run.gid = tensor::ExtractOp::create(rb, rl, ids, ValueRange{run.start});
-        Value inRange = arith::AndIOp::create(
-            rb, rl,
-            arith::CmpIOp::create(rb, rl, arith::CmpIPredicate::sge, run.gid,
-                                  minusOne),
-            arith::CmpIOp::create(rb, rl, arith::CmpIPredicate::slt, run.gid,
-                                  groups32));
+        // One op per statement, in the order the nested form was built.
+        Value belowGroups = arith::CmpIOp::create(
+            rb, rl, arith::CmpIPredicate::slt, run.gid, groups32);
+        Value atLeastNone = arith::CmpIOp::create(
+            rb, rl, arith::CmpIPredicate::sge, run.gid, minusOne);
+        Value inRange = arith::AndIOp::create(rb, rl, atLeastNone, belowGroups);
         cf::AssertOp::create(
             rb, rl, inRange,
             "fp8.grouped_scaled_matmul: a group index in group_ids is "
@@ -488,7 +490,8 @@ Value fp8::expandGroupedScaledMatmul(OpBuilder &b, GroupedScaledMatmulOp op) {
     auto parts = DisassembleOp::create(b, op.getLoc(), v);
     return SmallVector<Value>{parts.getData(), parts.getScales()};
   };
-  SmallVector<Value> a = split(op.getA()), bParts = split(op.getB());
+  SmallVector<Value> a = split(op.getA());
+  SmallVector<Value> bParts = split(op.getB());
   return GroupedScaledMatmulLowering::expand(b, op, a, bParts, op.getCounts(),
                                              op.getGroupIds(), op.getC());
 }

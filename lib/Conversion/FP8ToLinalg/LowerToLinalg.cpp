@@ -232,9 +232,10 @@ static std::pair<Value, Value> lowerQuantizeByRows(OpBuilder &b, Location loc,
       [&](OpBuilder &fb, Location fl, ValueRange args) {
         Value r0 = arith::MulIOp::create(
             fb, fl, args[0], arith::ConstantIndexOp::create(fb, fl, chunk));
-        Value rows = arith::MinSIOp::create(
-            fb, fl, arith::ConstantIndexOp::create(fb, fl, chunk),
-            arith::SubIOp::create(fb, fl, rowsTotal, r0));
+        // One op per statement, in the order the nested form was built.
+        Value rowsLeft = arith::SubIOp::create(fb, fl, rowsTotal, r0);
+        Value chunkRows = arith::ConstantIndexOp::create(fb, fl, chunk);
+        Value rows = arith::MinSIOp::create(fb, fl, chunkRows, rowsLeft);
         Value sr0 = arith::MulIOp::create(
             fb, fl, args[0],
             arith::ConstantIndexOp::create(fb, fl, blocksPerChunk));
@@ -551,10 +552,12 @@ static Value emulatePartial(OpBuilder &b, Location loc, Value fa, Value fb,
             unit);
         Value plain = sumLoop.getResult(1);
         Value plainBits = arith::BitcastOp::create(gb, gl, i32, plain);
-        Value special = arith::CmpIOp::create(
-            gb, gl, arith::CmpIPredicate::uge,
-            arith::AndIOp::create(gb, gl, plainBits, ci(0x7F800000)),
-            ci(0x7F800000));
+        // One op per statement, in the order the nested form was built.
+        Value expAllOnes = ci(0x7F800000);
+        Value expBits =
+            arith::AndIOp::create(gb, gl, plainBits, ci(0x7F800000));
+        Value special = arith::CmpIOp::create(gb, gl, arith::CmpIPredicate::uge,
+                                              expBits, expAllOnes);
         res = arith::SelectOp::create(gb, gl, special, plain, res);
         scf::YieldOp::create(gb, gl, ValueRange{res});
       });

@@ -30,11 +30,13 @@ inline Value truncateSignificant(OpBuilder &b, Location loc, Value v,
   };
   Value neg = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, v, c(0));
   Value mag = math::AbsIOp::create(b, loc, v);
-  // msb + 1 = 32 - ctlz(mag); drop = max(msb + 1 - bits, 0).
-  Value width = arith::SubIOp::create(
-      b, loc, c(32), math::CountLeadingZerosOp::create(b, loc, mag));
-  Value drop = arith::MaxSIOp::create(
-      b, loc, arith::SubIOp::create(b, loc, width, c(bits)), c(0));
+  // msb + 1 = 32 - ctlz(mag); drop = max(msb + 1 - bits, 0). One op per
+  // statement, in the order the nested form was built.
+  Value leadingZeros = math::CountLeadingZerosOp::create(b, loc, mag);
+  Value width = arith::SubIOp::create(b, loc, c(32), leadingZeros);
+  Value zero = c(0);
+  Value excess = arith::SubIOp::create(b, loc, width, c(bits));
+  Value drop = arith::MaxSIOp::create(b, loc, excess, zero);
   Value kept = arith::ShLIOp::create(
       b, loc, arith::ShRUIOp::create(b, loc, mag, drop), drop);
   return arith::SelectOp::create(

@@ -123,8 +123,11 @@ forBlockElements(OpBuilder &b, Location loc, const BlockBounds &blk,
                  function_ref<SmallVector<Value>(OpBuilder &, Location, Value,
                                                  Value, ValueRange)>
                      body) {
+  // One op per statement, in the order the nested form was built.
+  Value one = cst(b, loc, 1);
+  Value zero = cst(b, loc, 0);
   auto rows = scf::ForOp::create(
-      b, loc, cst(b, loc, 0), blk.rows, cst(b, loc, 1), inits,
+      b, loc, zero, blk.rows, one, inits,
       [&](OpBuilder &rb, Location rl, Value r, ValueRange rIters) {
         Value row = arith::AddIOp::create(rb, rl, blk.row0, r);
         auto cols = scf::ForOp::create(
@@ -161,8 +164,8 @@ forEachChunk(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> shape,
       b, loc, ArrayRef<OpFoldResult>{chunks}, dests, /*mapping=*/std::nullopt,
       [&](OpBuilder &fb, Location fl, ValueRange args) {
         Value r0 = arith::MulIOp::create(fb, fl, args[0], cst(fb, fl, chunk));
-        Value rows = minIdx(fb, fl, cst(fb, fl, chunk),
-                            arith::SubIOp::create(fb, fl, rowsTotal, r0));
+        Value rowsLeft = arith::SubIOp::create(fb, fl, rowsTotal, r0);
+        Value rows = minIdx(fb, fl, cst(fb, fl, chunk), rowsLeft);
         Value sr0 =
             arith::MulIOp::create(fb, fl, args[0], cst(fb, fl, blocksPerChunk));
         Value srows = ceilDivIdx(fb, fl, rows, block[0]);
@@ -202,7 +205,8 @@ static SmallVector<Value> forEachBlock(OpBuilder &b, Location loc, Value xs,
   Value cols = tensor::DimOp::create(b, loc, xs, 1);
   Value brows = ceilDivIdx(b, loc, rows, block[0]);
   Value bcols = ceilDivIdx(b, loc, cols, block[1]);
-  Value c0 = cst(b, loc, 0), c1 = cst(b, loc, 1);
+  Value c0 = cst(b, loc, 0);
+  Value c1 = cst(b, loc, 1);
   auto outer = scf::ForOp::create(
       b, loc, c0, brows, c1, dests,
       [&](OpBuilder &ib, Location il, Value bi, ValueRange iIters) {
@@ -212,12 +216,12 @@ static SmallVector<Value> forEachBlock(OpBuilder &b, Location loc, Value xs,
               BlockBounds blk;
               blk.row0 =
                   arith::MulIOp::create(jb, jl, bi, cst(jb, jl, block[0]));
-              blk.rows = minIdx(jb, jl, cst(jb, jl, block[0]),
-                                arith::SubIOp::create(jb, jl, rows, blk.row0));
+              Value rowsLeft = arith::SubIOp::create(jb, jl, rows, blk.row0);
+              blk.rows = minIdx(jb, jl, cst(jb, jl, block[0]), rowsLeft);
               blk.col0 =
                   arith::MulIOp::create(jb, jl, bj, cst(jb, jl, block[1]));
-              blk.cols = minIdx(jb, jl, cst(jb, jl, block[1]),
-                                arith::SubIOp::create(jb, jl, cols, blk.col0));
+              Value colsLeft = arith::SubIOp::create(jb, jl, cols, blk.col0);
+              blk.cols = minIdx(jb, jl, cst(jb, jl, block[1]), colsLeft);
               blk.fullCols = arith::SubIOp::create(
                   jb, jl, blk.cols,
                   arith::RemUIOp::create(jb, jl, blk.cols, cst(jb, jl, lanes)));

@@ -204,8 +204,10 @@ struct Lanes {
   /// Biased exponent field of each f32 lane.
   Value expField(Value v) const {
     Value bits = arith::BitcastOp::create(b, loc, i, v);
-    return arith::AndIOp::create(
-        b, loc, arith::ShRUIOp::create(b, loc, bits, c(23)), c(0xFF));
+    // One op per statement, in the order the nested forms were built.
+    Value fieldMask = c(0xFF);
+    Value shifted = arith::ShRUIOp::create(b, loc, bits, c(23));
+    return arith::AndIOp::create(b, loc, shifted, fieldMask);
   }
   /// 2^(field - 127) from biased exponent fields in [1, 254].
   Value pow2(Value field) const {
@@ -221,13 +223,14 @@ struct Lanes {
     auto clamped = [&](Value v, Type elt) -> Value {
       auto format = isa<Float8E5M2Type>(elt) ? tensorcore::Fp8Format::E5M2
                                              : tensorcore::Fp8Format::E4M3FN;
-      return arith::MaxUIOp::create(
-          b, loc, expField(v), c(127 + tensorcore::minNormalExponent(format)));
+      Value minField = c(127 + tensorcore::minNormalExponent(format));
+      return arith::MaxUIOp::create(b, loc, expField(v), minField);
     };
     Value ea = clamped(a, aElt);
     Value eb = clamped(w, bElt);
+    Value bias = c(127);
     Value sum = arith::SubIOp::create(
-        b, loc, arith::AddIOp::create(b, loc, ea, eb), c(127));
+        b, loc, arith::AddIOp::create(b, loc, ea, eb), bias);
     Value isZero =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, pe, c(0));
     return arith::SelectOp::create(b, loc, isZero, c(0), sum);
@@ -324,10 +327,12 @@ static SmallVector<Value> emulateVectorPartials(
           // exact path).
           Value plain = sumLoop.getResult(streams + i);
           Value plainBits = arith::BitcastOp::create(gb, gl, iType, plain);
+          // One op per statement, in the order the nested form was built.
+          Value expAllOnes = L.c(0x7F800000);
+          Value expBits =
+              arith::AndIOp::create(gb, gl, plainBits, L.c(0x7F800000));
           Value special = arith::CmpIOp::create(
-              gb, gl, arith::CmpIPredicate::uge,
-              arith::AndIOp::create(gb, gl, plainBits, L.c(0x7F800000)),
-              L.c(0x7F800000));
+              gb, gl, arith::CmpIPredicate::uge, expBits, expAllOnes);
           results.push_back(
               arith::SelectOp::create(gb, gl, special, plain, res));
         }

@@ -64,9 +64,10 @@ void QuantizeEpilogue::emitTileCodes(const ConsumerTile &ct, ArrayRef<Value> v,
     Value col = ir.add(ct.colTile, ir.c32(accumulatorColOffset(r)));
     // Columns col, col + 1; the op packs its first operand into the high
     // byte, so the 2-byte little-endian store puts col's code first.
+    Value lo = arith::DivFOp::create(b, v[r], s);
+    Value hi = arith::DivFOp::create(b, v[r + 1], s);
     Value packed = NVVM::ConvertF32x2ToF8x2Op::create(
-        b, b.getI16Type(), arith::DivFOp::create(b, v[r + 1], s),
-        arith::DivFOp::create(b, v[r], s), NVVM::FPRoundingMode::RN,
+        b, b.getI16Type(), hi, lo, NVVM::FPRoundingMode::RN,
         NVVM::SaturationMode::SATFINITE, /*relu=*/false, spec.quantizeType);
     Value idx = ir.add(rowOffset, ir.zext64(col));
     // An even N: the pair is in range together and 2-byte aligned.

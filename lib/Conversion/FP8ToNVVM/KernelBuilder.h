@@ -97,7 +97,8 @@ struct KernelBuilder {
   /// max.NaN.f32 of `v` and the `v` of lane (lane ^ offset) of the warp
   /// (shfl.sync.bfly; every lane of the warp takes part).
   Value maxNaNBfly(Value v, int64_t offset) {
-    Value fullMask = c32(-1), clamp = c32(0x1f);
+    Value fullMask = c32(-1);
+    Value clamp = c32(0x1f);
     Value other = NVVM::ShflOp::create(
         b, f32, fullMask, v, c32(offset), clamp,
         NVVM::ShflKindAttr::get(b.getContext(), NVVM::ShflKind::bfly),

@@ -267,16 +267,20 @@ void mlir::fp8::assertContiguousGroups(ImplicitLocOpBuilder &b,
       [&](OpBuilder &fb, Location l, Value r, ValueRange prev) {
         ImplicitLocOpBuilder lb(l, fb);
         Value gid = tensor::ExtractOp::create(lb, ids, ValueRange{r});
-        Value inRange = arith::AndIOp::create(
-            lb, arith::CmpIOp::create(lb, arith::CmpIPredicate::sge, gid, none),
-            arith::CmpIOp::create(lb, arith::CmpIPredicate::slt, gid, g));
+        // One op per statement, in the order the nested form was built.
+        Value belowGroups =
+            arith::CmpIOp::create(lb, arith::CmpIPredicate::slt, gid, g);
+        Value atLeastNone =
+            arith::CmpIOp::create(lb, arith::CmpIPredicate::sge, gid, none);
+        Value inRange = arith::AndIOp::create(lb, atLeastNone, belowGroups);
         cf::AssertOp::create(lb, inRange,
                              "fp8.grouped_scaled_matmul: a group index in "
                              "group_ids is outside [-1, G)");
-        Value startsGroupRun = arith::AndIOp::create(
-            lb, arith::CmpIOp::create(lb, arith::CmpIPredicate::ne, gid, none),
-            arith::CmpIOp::create(lb, arith::CmpIPredicate::ne, gid,
-                                  prev.front()));
+        Value newGroup = arith::CmpIOp::create(lb, arith::CmpIPredicate::ne,
+                                               gid, prev.front());
+        Value inAGroup =
+            arith::CmpIOp::create(lb, arith::CmpIPredicate::ne, gid, none);
+        Value startsGroupRun = arith::AndIOp::create(lb, inAGroup, newGroup);
         Value aligned =
             arith::CmpIOp::create(lb, arith::CmpIPredicate::eq,
                                   arith::RemUIOp::create(lb, r, align), zero);

@@ -158,11 +158,13 @@ struct HostBuilder {
     std::optional<gpu::KernelDim3> clusterSize;
     if (cluster > 1)
       clusterSize = gpu::KernelDim3{idx(cluster), one, one};
+    // One op per statement, in the order the nested form was built.
+    Value smemBytes = arith::ConstantIntOp::create(b, b.getI32Type(), smem);
+    Value blockSize = idx(threads);
     chain = gpu::LaunchFuncOp::create(
                 b, kernel, gpu::KernelDim3{grid, one, one},
-                gpu::KernelDim3{idx(threads), one, one},
-                arith::ConstantIntOp::create(b, b.getI32Type(), smem), args,
-                token, ValueRange{chain}, clusterSize)
+                gpu::KernelDim3{blockSize, one, one}, smemBytes, args, token,
+                ValueRange{chain}, clusterSize)
                 .getAsyncToken();
   }
   /// Copies the results back, frees every device buffer and waits for the
@@ -242,29 +244,38 @@ void buildGemmLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
   auto u8 = IntegerType::get(b.getContext(), 8, IntegerType::Unsigned);
   // The codes and A scales are read by TMA (through descriptors of the raw
   // buffers), the B scales and D by plain loads and stores.
-  Value aDev = h.input(a, numElements(h, a), dynamicSizes(b, a));
-  Value bDev = h.input(bw, numElements(h, bw), dynamicSizes(b, bw));
-  Value saDev = h.input(saT, bytesOf(h, numElements(h, saT), b.getF32Type()),
-                        dynamicSizes(b, saT));
-  Value sbDev = h.input(sb, bytesOf(h, numElements(h, sb), b.getF32Type()),
-                        dynamicSizes(b, sb));
+  SmallVector<Value> aSizes = dynamicSizes(b, a);
+  Value aDev = h.input(a, numElements(h, a), aSizes);
+  SmallVector<Value> bwSizes = dynamicSizes(b, bw);
+  Value bDev = h.input(bw, numElements(h, bw), bwSizes);
+  SmallVector<Value> saTSizes = dynamicSizes(b, saT);
+  Value saDev =
+      h.input(saT, bytesOf(h, numElements(h, saT), b.getF32Type()), saTSizes);
+  SmallVector<Value> sbSizes = dynamicSizes(b, sb);
+  Value sbDev =
+      h.input(sb, bytesOf(h, numElements(h, sb), b.getF32Type()), sbSizes);
   auto dTy = cast<MemRefType>(d.getType());
-  Value dDev = h.output(d, bytesOf(h, numElements(h, d), dTy.getElementType()),
-                        dynamicSizes(b, d));
+  SmallVector<Value> dSizes = dynamicSizes(b, d);
+  Value dDev =
+      h.output(d, bytesOf(h, numElements(h, d), dTy.getElementType()), dSizes);
   Value qsDev;
-  if (qs)
-    qsDev = h.output(qs, bytesOf(h, numElements(h, qs), b.getF32Type()),
-                     dynamicSizes(b, qs));
+  if (qs) {
+    SmallVector<Value> qsSizes = dynamicSizes(b, qs);
+    qsDev =
+        h.output(qs, bytesOf(h, numElements(h, qs), b.getF32Type()), qsSizes);
+  }
   Value groupDev;
-  if (group)
+  if (group) {
+    SmallVector<Value> groupSizes = dynamicSizes(b, group);
     groupDev = h.input(group, bytesOf(h, numElements(h, group), b.getI32Type()),
-                       dynamicSizes(b, group));
+                       groupSizes);
+  }
   Value accDev;
   if (acc) {
     auto accTy = cast<MemRefType>(acc.getType());
-    accDev =
-        h.input(acc, bytesOf(h, numElements(h, acc), accTy.getElementType()),
-                dynamicSizes(b, acc));
+    SmallVector<Value> accSizes = dynamicSizes(b, acc);
+    accDev = h.input(
+        acc, bytesOf(h, numElements(h, acc), accTy.getElementType()), accSizes);
   }
   // A run-time K (the Wgrad over a run-time token count): the kernel takes
   // the codes' row length Kp last (its K blocks are ceil(Kp / 128) =
@@ -329,7 +340,8 @@ void buildGemmLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
   // min(cluster tiles, max(SMs / cluster, 1)) whole clusters (at least one:
   // with fewer SMs than a cluster has CTAs, sm-count=1 or the SM-count
   // query's fallback of 1, the grid would be empty and nothing computed).
-  Value tiles = h.mul(h.ceilDiv(m, c.blockM * c.cluster), h.idx(c.nTiles()));
+  Value nTiles = h.idx(c.nTiles());
+  Value tiles = h.mul(h.ceilDiv(m, c.blockM * c.cluster), nTiles);
   if (perGroupTiles)
     tiles = h.mul(tiles, h.idx(groups));
   Value sms = h.smCount(smCount);
@@ -339,7 +351,8 @@ void buildGemmLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
   } else {
     Value clusters = arith::DivUIOp::create(b, sms, h.idx(c.cluster));
     clusters = arith::MaxUIOp::create(b, clusters, h.idx(1));
-    grid = h.mul(arith::MinUIOp::create(b, tiles, clusters), h.idx(c.cluster));
+    Value ctasPerCluster = h.idx(c.cluster);
+    grid = h.mul(arith::MinUIOp::create(b, tiles, clusters), ctasPerCluster);
   }
   SmallVector<Value> kernelArgs{tmA, tmB, tmSA, sbDev, dDev, h.i32(m)};
   if (accDev)
@@ -390,14 +403,17 @@ void buildQuantizeLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
   Value rows = transpose ? h.idx(c.rows) : memref::DimOp::create(b, x, 0);
   h.chain = gpu::WaitOp::create(b, h.token, ValueRange{}).getAsyncToken();
   auto xTy = cast<MemRefType>(x.getType());
-  Value xDev = h.input(x, bytesOf(h, numElements(h, x), xTy.getElementType()),
-                       dynamicSizes(b, x));
-  Value qDev = h.output(q, numElements(h, q), dynamicSizes(b, q));
+  SmallVector<Value> xSizes = dynamicSizes(b, x);
+  Value xDev =
+      h.input(x, bytesOf(h, numElements(h, x), xTy.getElementType()), xSizes);
+  SmallVector<Value> qSizes = dynamicSizes(b, q);
+  Value qDev = h.output(q, numElements(h, q), qSizes);
   // f32 scales, or E8M0 (one byte each).
+  SmallVector<Value> sSizes = dynamicSizes(b, s);
   Value sDev = h.output(s,
                         bytesOf(h, numElements(h, s),
                                 cast<MemRefType>(s.getType()).getElementType()),
-                        dynamicSizes(b, s));
+                        sSizes);
   // Grid: the kernel's blocks over the run-time rows (QuantizeKernelConfig).
   Value rowBlocks = h.ceilDiv(rows, c.blockRows);
   Value blocks = h.mul(rowBlocks, h.idx(c.colTiles()));
@@ -434,10 +450,11 @@ void buildTransposeLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
   // The widening kernel's output is f32, its input E8M0 codes.
   Type elem = inTy.getElementType();
   Type outElem = cast<MemRefType>(out.getType()).getElementType();
-  Value inDev =
-      h.input(in, bytesOf(h, numElements(h, in), elem), dynamicSizes(b, in));
-  Value outDev = h.output(out, bytesOf(h, numElements(h, out), outElem),
-                          dynamicSizes(b, out));
+  SmallVector<Value> inSizes = dynamicSizes(b, in);
+  Value inDev = h.input(in, bytesOf(h, numElements(h, in), elem), inSizes);
+  SmallVector<Value> outSizes = dynamicSizes(b, out);
+  Value outDev =
+      h.output(out, bytesOf(h, numElements(h, out), outElem), outSizes);
   Value grid = h.ceilDiv(numElements(h, out), TransposeKernelConfig::kThreads);
   h.launch(
       kernel, grid, TransposeKernelConfig::kThreads, 0,
@@ -503,8 +520,9 @@ LogicalResult mlir::fp8::defineLauncher(func::FuncOp fn, int64_t smCount) {
   // invalid (cuLaunchKernel, cuTensorMapEncodeTiled).
   Value result = args[isa<GemmKernelAttr>(config) ? 4 : 1];
   HostBuilder h(b, resident);
+  Value zero = h.idx(0);
   Value nonEmpty = arith::CmpIOp::create(b, arith::CmpIPredicate::ne,
-                                         numElements(h, result), h.idx(0));
+                                         numElements(h, result), zero);
   auto ifNonEmpty = scf::IfOp::create(b, nonEmpty, /*withElseRegion=*/false);
   b.setInsertionPointToStart(ifNonEmpty.thenBlock());
   if (auto gemm = dyn_cast<GemmKernelAttr>(config)) {

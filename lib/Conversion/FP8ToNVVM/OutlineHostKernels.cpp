@@ -647,9 +647,11 @@ struct FP8OutlineHostKernelsPass
     };
     int64_t threads = std::min(total, kThreads);
     Value one = cst(1);
-    auto launch = gpu::LaunchOp::create(rewriter, loc,
-                                        cst((total + threads - 1) / threads),
-                                        one, one, cst(threads), one, one);
+    // One op per statement, in the order the nested form was built.
+    Value blockSize = cst(threads);
+    Value gridSize = cst((total + threads - 1) / threads);
+    auto launch = gpu::LaunchOp::create(rewriter, loc, gridSize, one, one,
+                                        blockSize, one, one);
     Block &body = launch.getBody().front();
     rewriter.setInsertionPointToEnd(&body);
     auto term = gpu::TerminatorOp::create(rewriter, loc);

@@ -21,12 +21,14 @@ void QuantizeEmitter::emitLoads() {
     return bf16In ? Value(arith::ExtFOp::create(b, ir.f32, v)) : v;
   };
   for (int64_t r = 0; r < rowsPerWarp; ++r) {
-    Value row = ir.add(ir.mul(rowBlock, ir.c32(cfg.blockRows)),
-                       ir.add(warpInBlock, ir.c32(r * warpsPerBlock)));
+    Value warpRow = ir.add(warpInBlock, ir.c32(r * warpsPerBlock));
+    Value blockRow0 = ir.mul(rowBlock, ir.c32(cfg.blockRows));
+    Value row = ir.add(blockRow0, warpRow);
     rowIdx.push_back(row);
     rowOk.push_back(ir.ult(row, rows));
-    Value base =
-        ir.add(ir.mul(ir.zext64(row), ir.c64(cfg.cols)), ir.zext64(col0));
+    Value col64 = ir.zext64(col0);
+    Value rowStride = ir.c64(cfg.cols);
+    Value base = ir.add(ir.mul(ir.zext64(row), rowStride), col64);
     if (vectorized) {
       auto vecTy = VectorType::get({colsPerLane}, inElem);
       Value ok =
@@ -51,8 +53,9 @@ void QuantizeEmitter::emitLoads() {
       continue;
     }
     for (int64_t j = 0; j < colsPerLane; ++j) {
-      Value ok = arith::AndIOp::create(
-          b, rowOk[r], ir.ult(ir.add(col0, ir.c32(j)), ir.c32(cfg.cols)));
+      Value cols = ir.c32(cfg.cols);
+      Value col = ir.add(col0, ir.c32(j));
+      Value ok = arith::AndIOp::create(b, rowOk[r], ir.ult(col, cols));
       auto ifOp = scf::IfOp::create(b, TypeRange{ir.f32}, ok, true);
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(&ifOp.getThenRegion().front());

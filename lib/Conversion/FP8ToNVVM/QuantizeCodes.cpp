@@ -21,8 +21,9 @@ using namespace mlir::fp8::quantize;
 Value QuantizeEmitter::emitScale(Value amax) {
   Value s = createDequantScale(b, b.getLoc(), amax, spec.eps, spec.fp8Type,
                                spec.pow2);
-  Value first = arith::AndIOp::create(b, ir.eq(lane, ir.c32(0)),
-                                      ir.eq(warpInBlock, ir.c32(0)));
+  Value firstWarp = ir.eq(warpInBlock, ir.c32(0));
+  Value firstLane = ir.eq(lane, ir.c32(0));
+  Value first = arith::AndIOp::create(b, firstLane, firstWarp);
   // One scale per tensor: at 0, by block 0 (blk indexes the scales).
   if (cfg.perTensor)
     first = arith::AndIOp::create(b, first, ir.eq(blk, ir.c32(0)));
@@ -33,9 +34,10 @@ Value QuantizeEmitter::emitScale(Value amax) {
     // E8M0: the code of the pow2 scale, its biased exponent (s is a
     // positive normal power of two: createDequantScale's pow2 rule), as
     // the contract's createE8M0FromPow2 stores it.
-    Value code = arith::TruncIOp::create(
-        b, b.getI8Type(),
-        ir.shru(arith::BitcastOp::create(b, ir.i32, s), ir.c32(23)));
+    Value expShift = ir.c32(23);
+    Value bits = arith::BitcastOp::create(b, ir.i32, s);
+    Value code =
+        arith::TruncIOp::create(b, b.getI8Type(), ir.shru(bits, expShift));
     Value p = LLVM::GEPOp::create(b, ir.ptrGlobal, b.getI8Type(), sPtr,
                                   ValueRange{ir.zext64(blk)});
     LLVM::StoreOp::create(b, code, p, 1);
@@ -55,15 +57,17 @@ void QuantizeEmitter::emitCodes(ArrayRef<Value> scales) {
   // The op packs its first operand into the high byte: (x1, x0) puts x0 at
   // the lower address once stored little-endian; lo/hi in columns j, j + 1.
   auto cvt2 = [&](Value lo, Value hi, int64_t j) -> Value {
+    Value loScaled = arith::DivFOp::create(b, lo, scaleOf(j));
+    Value hiScaled = arith::DivFOp::create(b, hi, scaleOf(j + 1));
     Value packed = NVVM::ConvertF32x2ToF8x2Op::create(
-        b, b.getI16Type(), arith::DivFOp::create(b, hi, scaleOf(j + 1)),
-        arith::DivFOp::create(b, lo, scaleOf(j)), NVVM::FPRoundingMode::RN,
+        b, b.getI16Type(), hiScaled, loScaled, NVVM::FPRoundingMode::RN,
         NVVM::SaturationMode::SATFINITE, /*relu=*/false, spec.fp8Type);
     return arith::ExtUIOp::create(b, ir.i32, packed);
   };
   for (int64_t r = 0; r < rowsPerWarp; ++r) {
-    Value base =
-        ir.add(ir.mul(ir.zext64(rowIdx[r]), ir.c64(cfg.cols)), ir.zext64(col0));
+    Value col64 = ir.zext64(col0);
+    Value rowStride = ir.c64(cfg.cols);
+    Value base = ir.add(ir.mul(ir.zext64(rowIdx[r]), rowStride), col64);
     // One column per lane (MX blocks): its code is the low byte of `lo`.
     Value lo = cvt2(x[r * colsPerLane],
                     x[r * colsPerLane + (colsPerLane > 1 ? 1 : 0)], 0),
@@ -83,8 +87,9 @@ void QuantizeEmitter::emitCodes(ArrayRef<Value> scales) {
       continue;
     }
     for (int64_t j = 0; j < colsPerLane; ++j) {
-      Value ok = arith::AndIOp::create(
-          b, rowOk[r], ir.ult(ir.add(col0, ir.c32(j)), ir.c32(cfg.cols)));
+      Value cols = ir.c32(cfg.cols);
+      Value col = ir.add(col0, ir.c32(j));
+      Value ok = arith::AndIOp::create(b, rowOk[r], ir.ult(col, cols));
       auto ifOp = scf::IfOp::create(b, ok, false);
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(&ifOp.getThenRegion().front());

@@ -34,8 +34,9 @@ SmallVector<Value> QuantizeEmitter::emitColumnAmax(StringRef colAmaxSymbol) {
   Value smem = LLVM::AddressOfOp::create(b, ir.ptrShared, colAmaxSymbol);
   Value laneCol = ir.mul(lane, ir.c32(colsPerLane));
   auto slot = [&](Value w, int64_t j) {
-    Value i = ir.add(ir.mul(w, ir.c32(QuantizeKernelConfig::kBlockCols)),
-                     ir.add(laneCol, ir.c32(j)));
+    Value col = ir.add(laneCol, ir.c32(j));
+    Value row0 = ir.mul(w, ir.c32(QuantizeKernelConfig::kBlockCols));
+    Value i = ir.add(row0, col);
     return LLVM::GEPOp::create(b, ir.ptrShared, ir.f32, smem, ValueRange{i});
   };
   for (int64_t j = 0; j < colsPerLane; ++j)
@@ -54,20 +55,23 @@ SmallVector<Value> QuantizeEmitter::emitColumnScales(ArrayRef<Value> amax) {
     scales.push_back(createDequantScale(b, b.getLoc(), a, spec.eps,
                                         spec.fp8Type, spec.pow2));
   // scales [rowBlocks, cols], row-major: warp 0's lanes store the region's.
-  Value rowBase = ir.mul(ir.zext64(rowBlock), ir.c64(cfg.cols));
+  Value rowStride = ir.c64(cfg.cols);
+  Value rowBase = ir.mul(ir.zext64(rowBlock), rowStride);
   for (int64_t j = 0; j < colsPerLane; ++j) {
     Value col = ir.add(col0, ir.c32(j));
-    Value ok = arith::AndIOp::create(b, ir.eq(warpInBlock, ir.c32(0)),
-                                     ir.ult(col, ir.c32(cfg.cols)));
+    Value inRange = ir.ult(col, ir.c32(cfg.cols));
+    Value firstWarp = ir.eq(warpInBlock, ir.c32(0));
+    Value ok = arith::AndIOp::create(b, firstWarp, inRange);
     auto ifOp = scf::IfOp::create(b, ok, false);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&ifOp.getThenRegion().front());
     Value idx = ir.add(rowBase, ir.zext64(col));
     if (spec.e8m0Scale) {
       // E8M0: the pow2 scale's biased exponent, as QuantizeCodes.cpp.
-      Value code = arith::TruncIOp::create(
-          b, b.getI8Type(),
-          ir.shru(arith::BitcastOp::create(b, ir.i32, scales[j]), ir.c32(23)));
+      Value expShift = ir.c32(23);
+      Value bits = arith::BitcastOp::create(b, ir.i32, scales[j]);
+      Value code =
+          arith::TruncIOp::create(b, b.getI8Type(), ir.shru(bits, expShift));
       Value p = LLVM::GEPOp::create(b, ir.ptrGlobal, b.getI8Type(), sPtr,
                                     ValueRange{idx});
       LLVM::StoreOp::create(b, code, p, 1);

@@ -52,9 +52,10 @@ void QuantizeEmitter::emitWarpCoords() {
   Value tid = NVVM::ThreadIdXOp::create(b, ir.i32);
   warp = ir.divu(tid, ir.c32(32));
   lane = ir.remu(tid, ir.c32(32));
-  blk = ir.add(
-      ir.mul(NVVM::BlockIdXOp::create(b, ir.i32), ir.c32(cfg.blocksPerCta())),
-      ir.divu(warp, ir.c32(warpsPerBlock)));
+  Value warpBlock = ir.divu(warp, ir.c32(warpsPerBlock));
+  Value blocksPerCta = ir.c32(cfg.blocksPerCta());
+  Value ctaBlock0 = ir.mul(NVVM::BlockIdXOp::create(b, ir.i32), blocksPerCta);
+  blk = ir.add(ctaBlock0, warpBlock);
   warpInBlock = ir.remu(warp, ir.c32(warpsPerBlock));
 }
 

@@ -23,7 +23,8 @@ using namespace mlir::fp8::quantize;
 
 void QuantizeEmitter::emitWholeRow(StringRef amaxSymbol) {
   Value laneCol0 = col0;
-  Value chunks = ir.c32(cfg.chunks()), one = ir.c32(1);
+  Value chunks = ir.c32(cfg.chunks());
+  Value one = ir.c32(1);
   // The loads of chunk `iv` at the builder's insertion point.
   auto loadChunk = [&](Value iv) {
     col0 =

@@ -51,8 +51,9 @@ void QuantizeEmitter::emitTensorAmaxPass(Value amaxPtr, StringRef amaxSymbol) {
   emitLoads();
   Value amax = emitWarpAmax(emitLaneAmax());
   amax = emitWarpsAmax(amax, amaxSymbol, warp, QuantizeKernelConfig::kWarps);
-  Value first =
-      arith::AndIOp::create(b, ir.eq(warp, ir.c32(0)), ir.eq(lane, ir.c32(0)));
+  Value firstLane = ir.eq(lane, ir.c32(0));
+  Value firstWarp = ir.eq(warp, ir.c32(0));
+  Value first = arith::AndIOp::create(b, firstWarp, firstLane);
   auto ifOp = scf::IfOp::create(b, first, false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&ifOp.getThenRegion().front());

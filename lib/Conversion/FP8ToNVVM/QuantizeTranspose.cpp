@@ -32,14 +32,16 @@ Value QuantizeEmitter::emitDequantizedInput(Value row, Value col, Value ok) {
   b.setInsertionPointToStart(&ifOp.getThenRegion().front());
   // The input is [cols, rows]: element (row, col) of the output is input
   // element (col, row), its scale that of input tile (col, row / 128).
-  Value codeIdx =
-      ir.add(ir.mul(ir.zext64(col), ir.c64(cfg.rows)), ir.zext64(row));
+  Value row64 = ir.zext64(row);
+  Value colStride = ir.c64(cfg.rows);
+  Value codeIdx = ir.add(ir.mul(ir.zext64(col), colStride), row64);
   Value code = LLVM::LoadOp::create(b, b.getI8Type(), ir.gep(xPtr, codeIdx), 1);
   int64_t inScaleCols =
       QuantizeKernelConfig::ceilDiv(cfg.rows, QuantizeKernelConfig::kBlockCols);
-  Value scaleIdx =
-      ir.add(ir.mul(ir.zext64(col), ir.c64(inScaleCols)),
-             ir.zext64(ir.divu(row, ir.c32(QuantizeKernelConfig::kBlockCols))));
+  Value scaleCol =
+      ir.zext64(ir.divu(row, ir.c32(QuantizeKernelConfig::kBlockCols)));
+  Value scaleStride = ir.c64(inScaleCols);
+  Value scaleIdx = ir.add(ir.mul(ir.zext64(col), scaleStride), scaleCol);
   Value scalePtr = LLVM::GEPOp::create(b, ir.ptrGlobal, ir.f32, inScalesPtr,
                                        ValueRange{scaleIdx});
   Value scale = LLVM::LoadOp::create(b, ir.f32, scalePtr, 4);
@@ -52,8 +54,9 @@ Value QuantizeEmitter::emitDequantizedInput(Value row, Value col, Value ok) {
 
 void QuantizeEmitter::emitTransposedLoads() {
   for (int64_t r = 0; r < rowsPerWarp; ++r) {
-    Value row = ir.add(ir.mul(rowBlock, ir.c32(cfg.blockRows)),
-                       ir.add(warpInBlock, ir.c32(r * warpsPerBlock)));
+    Value warpRow = ir.add(warpInBlock, ir.c32(r * warpsPerBlock));
+    Value blockRow0 = ir.mul(rowBlock, ir.c32(cfg.blockRows));
+    Value row = ir.add(blockRow0, warpRow);
     rowIdx.push_back(row);
     rowOk.push_back(ir.ult(row, rows));
     for (int64_t j = 0; j < colsPerLane; ++j) {

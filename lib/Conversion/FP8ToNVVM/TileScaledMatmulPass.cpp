@@ -98,10 +98,11 @@ Value TileSchedule::emitTile(Value mt, Value nt, Value out) {
   CtaTile tile;
   tile.m0 = t.mul(mt, t.idx(blockM));
   tile.n0 = t.mul(nt, t.idx(blockN));
-  tile.mSize =
-      t.min(t.idx(blockM), arith::SubIOp::create(b, t.idx(M), tile.m0));
-  tile.nSize =
-      t.min(t.idx(blockN), arith::SubIOp::create(b, t.idx(N), tile.n0));
+  // One op per statement, in the order the nested forms were built.
+  Value mLeft = arith::SubIOp::create(b, t.idx(M), tile.m0);
+  tile.mSize = t.min(t.idx(blockM), mLeft);
+  Value nLeft = arith::SubIOp::create(b, t.idx(N), tile.n0);
+  tile.nSize = t.min(t.idx(blockN), nLeft);
   Value acc = emitAccumulatorInit(tile);
   acc = emitKChunks(tile, acc);
   return emitStore(tile, acc, out);
@@ -134,7 +135,8 @@ Value TileSchedule::emitKChunks(const CtaTile &tile, Value acc) {
                   {acc},
                   [&](Value kb, ValueRange accK) -> SmallVector<Value> {
                     Value k0 = t.mul(kb, t.idx(interval));
-                    Value k1 = t.min(t.add(k0, t.idx(interval)), t.idx(K));
+                    Value kEnd = t.idx(K);
+                    Value k1 = t.min(t.add(k0, t.idx(interval)), kEnd);
                     return {buildFor(b, c0, tile.mSize, c1, accK,
                                      [&](Value i, ValueRange a1) {
                                        return SmallVector<Value>{emitChunkRow(

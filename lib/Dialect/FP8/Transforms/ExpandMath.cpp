@@ -74,10 +74,15 @@ struct F32Builder {
   }
   Value toBits(Value x) { return arith::BitcastOp::create(b, loc, i32, x); }
   Value fromBits(Value x) { return arith::BitcastOp::create(b, loc, f32, x); }
-  /// x clamped to [lo, hi]; a NaN stays NaN.
+  /// x clamped to [lo, hi]; a NaN stays NaN. (One op per statement, in the
+  /// order the nested form `select(cmp(x, f(lo)), f(lo), x)` was built.)
   Value clamp(Value x, float lo, float hi) {
-    x = select(cmp(arith::CmpFPredicate::OLT, x, f(lo)), f(lo), x);
-    return select(cmp(arith::CmpFPredicate::OGT, x, f(hi)), f(hi), x);
+    Value loValue = f(lo);
+    Value loBound = f(lo);
+    x = select(cmp(arith::CmpFPredicate::OLT, x, loBound), loValue, x);
+    Value hiValue = f(hi);
+    Value hiBound = f(hi);
+    return select(cmp(arith::CmpFPredicate::OGT, x, hiBound), hiValue, x);
   }
   /// 2^n for an i32 n in [-126, 127] (a normal power of two).
   Value pow2(Value n) {
@@ -107,10 +112,15 @@ static Value expKernel(F32Builder &fb, Value r, Value k) {
   Value p = fb.f(kP[0]);
   for (float c : llvm::drop_begin(kP))
     p = fb.fma(p, r, fb.f(c));
-  Value y = fb.add(fb.f(1.0f), fb.fma(p, fb.mul(r, r), r));
+  // One op per statement, in the order the nested forms were built.
+  Value poly = fb.fma(p, fb.mul(r, r), r);
+  Value one = fb.f(1.0f);
+  Value y = fb.add(one, poly);
   Value k1 = arith::ShRSIOp::create(fb.b, fb.loc, k, fb.i(1));
   Value k2 = arith::SubIOp::create(fb.b, fb.loc, k, k1);
-  return fb.mul(fb.mul(y, fb.pow2(k1)), fb.pow2(k2));
+  Value scale2 = fb.pow2(k2);
+  Value scale1 = fb.pow2(k1);
+  return fb.mul(fb.mul(y, scale1), scale2);
 }
 
 /// The result for a NaN operand is the operand (its bits on every target).
@@ -122,8 +132,8 @@ static Value keepNaN(F32Builder &fb, Value x, Value result) {
 /// some integer and kf NaN, no poison).
 static std::pair<Value, Value> roundToInt(F32Builder &fb, Value biased) {
   Value kf = fb.sub(biased, fb.f(kRound));
-  Value k =
-      arith::SubIOp::create(fb.b, fb.loc, fb.toBits(biased), fb.i(kRoundBits));
+  Value roundBits = fb.i(kRoundBits);
+  Value k = arith::SubIOp::create(fb.b, fb.loc, fb.toBits(biased), roundBits);
   return {kf, k};
 }
 
@@ -137,7 +147,8 @@ struct ExpandExp : OpRewritePattern<math::ExpOp> {
     Value x = op.getOperand();
     // e^-104 < 2^-150 (rounds to +0); e^89 > FLT_MAX (+Inf).
     Value xc = fb.clamp(x, -104.0f, 89.0f);
-    auto [kf, k] = roundToInt(fb, fb.fma(xc, fb.f(kLog2E), fb.f(kRound)));
+    Value round = fb.f(kRound);
+    auto [kf, k] = roundToInt(fb, fb.fma(xc, fb.f(kLog2E), round));
     Value r = fb.fma(kf, fb.f(-kLn2Hi), xc); // exact
     r = fb.fma(kf, fb.f(-kLn2Lo), r);
     rewriter.replaceOp(op, keepNaN(fb, x, expKernel(fb, r, k)));
@@ -158,7 +169,8 @@ struct ExpandExp2 : OpRewritePattern<math::Exp2Op> {
     auto [kf, k] = roundToInt(fb, fb.add(xc, fb.f(kRound)));
     Value f = fb.sub(xc, kf); // exact, |f| <= 1/2
     // f ln 2, with ln 2 in two parts: one rounding.
-    Value r = fb.fma(f, fb.f(kLn2Hi), fb.mul(f, fb.f(kLn2Lo)));
+    Value fLo = fb.mul(f, fb.f(kLn2Lo));
+    Value r = fb.fma(f, fb.f(kLn2Hi), fLo);
     rewriter.replaceOp(op, keepNaN(fb, x, expKernel(fb, r, k)));
     return success();
   }
@@ -229,9 +241,11 @@ struct ScaleSubnormalLog : OpRewritePattern<LogOp> {
       return failure();
     F32Builder fb(rewriter, op.getLoc(), op.getType());
     Value x = op.getOperand();
-    Value sub = arith::AndIOp::create(
-        rewriter, op.getLoc(), fb.cmp(arith::CmpFPredicate::OGT, x, fb.f(0.0f)),
-        fb.cmp(arith::CmpFPredicate::OLT, x, fb.f(0x1p-126f)));
+    // One op per statement, in the order the nested form was built.
+    Value belowNormal = fb.cmp(arith::CmpFPredicate::OLT, x, fb.f(0x1p-126f));
+    Value positive = fb.cmp(arith::CmpFPredicate::OGT, x, fb.f(0.0f));
+    Value sub =
+        arith::AndIOp::create(rewriter, op.getLoc(), positive, belowNormal);
     Value xs = fb.select(sub, fb.mul(x, fb.f(0x1p23f)), x);
     auto inner = LogOp::create(rewriter, op.getLoc(), xs);
     inner->setAttrs(op->getAttrs());

@@ -350,8 +350,10 @@ Value Rewriter::transposeScaled(IRRewriter &rw, Location loc, Value q) {
   auto type = ScaledTensorType::get(rw.getContext(), {shape[1], shape[0]},
                                     t.getElementType(), {block[1], block[0]},
                                     t.getScaleType());
-  return AssembleOp::create(rw, loc, type, transpose(parts.getData()),
-                            transpose(parts.getScales()));
+  // One op per statement, in the order the nested form was built.
+  Value scales = transpose(parts.getScales());
+  Value data = transpose(parts.getData());
+  return AssembleOp::create(rw, loc, type, data, scales);
 }
 
 Value Rewriter::tokenMajorOperand(IRRewriter &rw, Location loc, Value v,
