@@ -36,12 +36,6 @@ func::FuncOp getOrDeclareLauncher(ModuleOp module, SymbolRefAttr kernel,
 /// width (0: the device's SM count at run time).
 LogicalResult defineLauncher(func::FuncOp fn, int64_t smCount);
 
-/// The allocation (or function argument) the memref `v` views, through
-/// view-like ops and memref.extract_strided_metadata: the buffer the
-/// residency gives a device copy, so also what fp8-outline-host-kernels
-/// checks of a kernel's parameters.
-Value getRootBuffer(Value v);
-
 /// A unit attribute on a launcher declaration: its memref operands are
 /// device buffers (its callers keep the tensors on the device,
 /// makeLaunchesResident), so its body neither copies nor allocates.

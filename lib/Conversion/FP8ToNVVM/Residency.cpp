@@ -26,6 +26,7 @@
 #include "Launchers.h"
 
 #include "fp8/Dialect/FP8/IR/FP8.h"
+#include "fp8/Dialect/FP8/Utils/MemRefUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -51,22 +52,6 @@ struct DeviceCopy {
 enum Access : unsigned { kNone = 0, kRead = 1, kWrite = 2, kFree = 4 };
 
 } // namespace
-
-/// The allocation (or function argument) a memref views.
-Value mlir::fp8::getRootBuffer(Value v) {
-  while (Operation *def = v.getDefiningOp()) {
-    if (auto view = dyn_cast<ViewLikeOpInterface>(def)) {
-      v = view.getViewSource();
-      continue;
-    }
-    if (auto meta = dyn_cast<memref::ExtractStridedMetadataOp>(def)) {
-      v = meta.getSource();
-      continue;
-    }
-    break;
-  }
-  return v;
-}
 
 namespace {
 
