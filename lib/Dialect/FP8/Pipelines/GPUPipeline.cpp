@@ -6,22 +6,9 @@
 #include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 
 using namespace mlir;
-
-void fp8::detail::buildGPUModuleSerialization(
-    OpPassManager &pm, const FP8GPUPipelineOptions &opts) {
-  if (StringRef(opts.target) == "emulator") {
-    // MLIR text in a gpu.binary, loaded by the emulator's mgpuModuleLoad.
-    pm.addPass(createFP8GPUModuleToTextPass());
-    return;
-  }
-  GpuModuleToBinaryPassOptions binOpts;
-  binOpts.compilationTarget = opts.format;
-  pm.addPass(createGpuModuleToBinaryPass(binOpts));
-}
 
 void fp8::buildFP8GPUPipeline(OpPassManager &pm,
                               const FP8GPUPipelineOptions &opts) {

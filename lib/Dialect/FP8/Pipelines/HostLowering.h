@@ -1,5 +1,10 @@
-//===- HostLowering.h - tensors to the LLVM dialect, CPU or GPU host
-//--*-C++-*-===//
+//===- HostLowering.h - tensors to the LLVM dialect, CPU or GPU host ------===//
+//
+// The pass builders fp8-cpu-pipeline (CPUPipeline.cpp) and fp8-gpu-pipeline
+// (GPUPipeline.cpp) share, defined in HostLowering.cpp, which calls neither
+// pipeline.
+//
+//===----------------------------------------------------------------------===//
 #ifndef FP8_LIB_DIALECT_FP8_PIPELINES_HOSTLOWERING_H
 #define FP8_LIB_DIALECT_FP8_PIPELINES_HOSTLOWERING_H
 

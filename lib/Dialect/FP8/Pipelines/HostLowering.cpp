@@ -1,0 +1,232 @@
+//===- HostLowering.cpp - tensors to the LLVM dialect, CPU or GPU host ----===//
+//
+// The host lowering fp8-cpu-pipeline and fp8-gpu-pipeline{host=llvm} share
+// (HostLowering.h): bufferization, deallocation, the loops and the LLVM
+// dialect, plus, for a GPU host, the launchers' bodies, the host kernels and
+// the gpu.modules' serialization. CPUPipeline.cpp and GPUPipeline.cpp call
+// it; it calls neither.
+//
+//===----------------------------------------------------------------------===//
+#include "HostLowering.h"
+#include "fp8/Conversion/Passes.h"
+#include "fp8/Dialect/FP8/Pipelines/Passes.h"
+#include "fp8/Dialect/FP8/Transforms/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/TargetParser/Host.h"
+
+using namespace mlir;
+
+void fp8::detail::buildGPUModuleSerialization(
+    OpPassManager &pm, const FP8GPUPipelineOptions &opts) {
+  if (StringRef(opts.target) == "emulator") {
+    // MLIR text in a gpu.binary, loaded by the emulator's mgpuModuleLoad.
+    pm.addPass(createFP8GPUModuleToTextPass());
+    return;
+  }
+  GpuModuleToBinaryPassOptions binOpts;
+  binOpts.compilationTarget = opts.format;
+  pm.addPass(createGpuModuleToBinaryPass(binOpts));
+}
+
+/// MLIR's buffer-deallocation-pipeline (its default options), with
+/// fp8-split-deallocs before the simplification: the one dealloc of all the
+/// buffers of a function body (its allocations and the results of its calls
+/// of the shared GEMM kernels) would cost the simplification time quadratic
+/// in the number of layers.
+static void buildDeallocationPipeline(OpPassManager &pm) {
+  memref::ExpandReallocPassOptions realloc;
+  realloc.emitDeallocs = false;
+  pm.addNestedPass<func::FuncOp>(memref::createExpandReallocPass(realloc));
+  pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
+  pm.addNestedPass<func::FuncOp>(
+      bufferization::createOwnershipBasedBufferDeallocationPass());
+  pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
+  // On the module: a function's buffers include the results of its calls,
+  // which the pass knows fresh only by reading the callees.
+  pm.addPass(fp8::createFP8SplitDeallocsPass());
+  pm.addNestedPass<func::FuncOp>(
+      bufferization::createBufferDeallocationSimplificationPass());
+  pm.addPass(bufferization::createLowerDeallocationsPass());
+  pm.addNestedPass<func::FuncOp>(createCSEPass());
+  pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
+}
+
+/// The host kernels' gpu.module (fp8-outline-host-kernels) to the NVVM
+/// level and serialized: their bodies get the host's arith and math
+/// lowering (below: bf16 casts as integer RNE code; math.sqrt as
+/// llvm.intr.sqrt, not libdevice: fp8-host-kernels-to-nvvm), so the
+/// kernels compute the host's bits
+/// (docs/numerics.md, "Host kernels").
+static void buildHostKernelLowering(OpPassManager &pm,
+                                    const fp8::FP8GPUPipelineOptions &gpu) {
+  OpPassManager &gpm = pm.nest<gpu::GPUModuleOp>();
+  gpm.addPass(createLowerAffinePass());
+  gpm.addPass(createSCFToControlFlowPass());
+  arith::ArithExpandOpsPassOptions expandOptions;
+  expandOptions.includeBf16 = true;
+  gpm.addPass(arith::createArithExpandOpsPass(expandOptions));
+  gpm.addPass(fp8::createFP8HostKernelsToNVVMPass());
+  gpm.addPass(createReconcileUnrealizedCastsPass());
+  fp8::detail::buildGPUModuleSerialization(pm, gpu);
+}
+
+void fp8::detail::buildHostLowering(OpPassManager &pm,
+                                    const FP8CPUPipelineOptions &options,
+                                    const FP8GPUPipelineOptions *gpu) {
+  bool gpuHost = gpu;
+  // Functions in a nested module would not be bufferized: an error first.
+  pm.addPass(createFP8CheckNestedModulesPass());
+  // Element-wise arith/math on tensors in user code (e.g. a bitcast of the
+  // codes for printing) becomes linalg, which bufferizes.
+  pm.addPass(createConvertElementwiseToLinalgPass());
+  FP8LowerToLinalgPassOptions lowerOptions;
+  lowerOptions.accumulator = options.accumulator;
+  lowerOptions.accumulatorBits = options.accumulatorBits;
+  lowerOptions.tiled = options.tiled;
+  lowerOptions.vectorLanes = options.vectorLanes;
+  if (options.vectorLanes == 0) {
+    // The code runs on the host (ExecutionEngine, mlir-runner, or compiled
+    // for it): its vector registers size the register tile.
+    llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+    lowerOptions.vectorLanes = features.lookup("avx512f") ? 16 : 8;
+  }
+  pm.addPass(createFP8LowerToLinalgPass(lowerOptions));
+  // Any arith.truncf/extf to/from FP8 left in user code; strict: one it
+  // cannot expand would otherwise survive into "lowered" LLVM-dialect IR.
+  FP8ExpandArithPassOptions expandArithOptions;
+  expandArithOptions.strict = true;
+  pm.addPass(createFP8ExpandArithPass(expandArithOptions));
+  // exp, rsqrt, log, tanh, erf ... as arith + math.fma/sqrt: the same bits
+  // here and in a GPU kernel (libm's expf and the GPU's differ).
+  pm.addPass(createFP8ExpandMathPass());
+  // No CSE before bufferization: the lowered loop nests of same-shape ops
+  // differ only in the values their bodies read from above, CSE would merge
+  // their destinations (tensor.empty) and so give them equal operands, and
+  // as it hashes an op without its regions, it would compare each loop
+  // nest, region by region, with every earlier one: time quadratic in the
+  // number of layers. After bufferization the loop nests write memory and
+  // CSE leaves them alone.
+  pm.addPass(createCanonicalizerPass());
+
+  if (options.vectorizeContractions)
+    pm.addPass(createFP8VectorizeContractionsPass());
+
+  // fp8-pipeline's CSE has merged the destinations of every layer into one
+  // tensor; one per use keeps bufferization linear in the graph.
+  pm.addPass(createFP8UnshareDestinationsPass());
+  bufferization::OneShotBufferizePassOptions bufOptions;
+  bufOptions.bufferizeFunctionBoundaries = true;
+  bufOptions.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  // A loop that carries an activation (scf.for iter_args) yields the
+  // result of its FP8 GEMM, a new buffer each iteration, not the one it
+  // was given: without this one-shot bufferization stops with "Yield
+  // operand #0 is not equivalent to the corresponding iter bbArg". The
+  // ownership-based deallocation below frees the buffers of each iteration.
+  bufOptions.allowReturnAllocsFromLoops = true;
+  // The globals of the tensor constants in module order: bufferization
+  // would create them in an order that changes from run to run.
+  FP8ConstantGlobalsPassOptions globalsOptions;
+  globalsOptions.alignment = bufOptions.bufferAlignment;
+  pm.addPass(createFP8ConstantGlobalsPass(globalsOptions));
+  pm.addPass(bufferization::createOneShotBufferizePass(bufOptions));
+  pm.addNestedPass<func::FuncOp>(createCSEPass());
+  if (options.deallocate)
+    buildDeallocationPipeline(pm);
+  // Deallocation clones buffers whose ownership is only known at run time
+  // (dynamic shapes returned from a function): memref.alloc + copy.
+  pm.addPass(createConvertBufferizationToMemRefPass());
+  // The host kernels need the residency: their launches take device
+  // buffers only.
+  bool hostKernels = gpuHost && gpu->hostKernels && gpu->resident;
+  if (hostKernels) {
+    FP8OutlineHostKernelsPassOptions outlineOpts;
+    outlineOpts.chip = gpu->chip;
+    outlineOpts.features = gpu->features;
+    pm.addPass(createFP8OutlineHostKernelsPass(outlineOpts));
+  }
+  if (gpuHost) {
+    FP8LaunchKernelsPassOptions launchOpts;
+    launchOpts.launchers = "define-only";
+    launchOpts.smCount = gpu->smCount;
+    launchOpts.resident = gpu->resident;
+    pm.addPass(createFP8LaunchKernelsPass(launchOpts));
+  }
+  if (hostKernels)
+    buildHostKernelLowering(pm, *gpu);
+
+  // The tiled scaled_matmul's loop over output tiles: sequential, or an
+  // OpenMP worksharing loop (static schedule: the tiles cost the same).
+  if (options.threads == 1) {
+    pm.addPass(createForallToForLoopPass());
+  } else {
+    pm.addPass(createForallToParallelLoopPass());
+    ConvertSCFToOpenMPPassOptions ompOptions;
+    ompOptions.numThreads = options.threads;
+    pm.addPass(createConvertSCFToOpenMPPass(ompOptions));
+    // The loop body's memref.alloca_scope (it holds no alloca) is inlined:
+    // convert-scf-to-cf would otherwise give it several blocks.
+    pm.addPass(createCanonicalizerPass());
+  }
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  // One block per top-level loop: convert-scf-to-cf then stays linear in
+  // the function.
+  pm.addPass(createFP8SplitBlocksPass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  // bf16 <-> f32 conversions become integer RNE code (no libcalls).
+  arith::ArithExpandOpsPassOptions expandOptions;
+  expandOptions.includeBf16 = true;
+  pm.addPass(arith::createArithExpandOpsPass(expandOptions));
+  // The vectorised contractions' 2-D transfers, unrolled into 1-D ones.
+  if (options.vectorizeContractions)
+    pm.addPass(createConvertVectorToSCFPass(
+        VectorTransferToSCFOptions().enableFullUnroll()));
+  // vector.print (tests) and any vector code in user functions.
+  pm.addPass(createConvertVectorToLLVMPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  // Kernel launchers (fp8-launch-kernels): the TMA descriptors become
+  // mgpuTensorMapEncodeTiledMemref calls; before the memref conversion,
+  // which lowers the unranked memrefs they take.
+  if (gpuHost)
+    pm.addPass(createConvertNVGPUToNVVMPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  // Helpers defined by every lowered module under the same name (the tiled
+  // kernel of a signature, dealloc_helper) stay local to their object.
+  pm.addPass(createFP8InternalizePrivatePass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  if (gpuHost) {
+    // gpu.alloc/memcpy/dealloc/wait -> mgpu* calls; gpu.launch_func keeps
+    // LLVM-typed operands (mlir-translate emits the launch through
+    // mgpuModuleLoad/GetFunction/LaunchKernel). Kernels take bare pointers
+    // (GemmKernelConfig.h / QuantizeKernelConfig.h ABI).
+    GpuToLLVMConversionPassOptions gpuOptions;
+    gpuOptions.kernelBarePtrCallConv = true;
+    pm.addPass(createGpuToLLVMConversionPass(gpuOptions));
+  }
+  if (options.threads != 1)
+    pm.addPass(createConvertOpenMPToLLVMPass());
+  // The poison the vector lowering builds the tiles' vectors from.
+  if (options.vectorizeContractions)
+    pm.addPass(createUBToLLVMConversionPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createCanonicalizerPass());
+  // The graph passes' annotations (fp8.policy on the module, fp8.role ...):
+  // the lowered module must parse without the fp8 dialect (mlir-runner).
+  pm.addPass(createFP8StripAnnotationsPass());
+}
