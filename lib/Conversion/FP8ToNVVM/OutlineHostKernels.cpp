@@ -23,7 +23,14 @@
 // whose body has an op without such a lowering (math.exp, f64, fastmath
 // flags, ...) stays a host loop nest with a remark saying why.
 //
+// A host loop that views its buffers at its own indices (the embedding
+// gradient's scatter-add) becomes one kernel running the loop nest, its
+// threads splitting one linalg op's elements: OutlineHostLoops.cpp decides
+// which loops and which op (OutlineHostKernels.h), this file builds the
+// kernel.
+//
 //===----------------------------------------------------------------------===//
+#include "OutlineHostKernels.h"
 #include "Launchers.h"
 
 #include "fp8/Conversion/FP8ToNVVM/FP8ToNVVM.h"
@@ -49,7 +56,6 @@
 #include "mlir/Transforms/RegionUtils.h"
 
 #include "llvm/ADT/SetVector.h"
-#include "llvm/ADT/SmallBitVector.h"
 
 #include <optional>
 
@@ -61,18 +67,12 @@ namespace fp8 {
 } // namespace mlir
 
 using namespace mlir;
+using namespace mlir::fp8::detail;
 
 namespace {
 
 constexpr StringLiteral kHostKernelModule = "fp8_host_kernels";
 constexpr int64_t kThreads = 256;
-
-/// Element types a kernel may load and store (bare pointers of them).
-bool isMemoryType(Type t) {
-  if (auto i = dyn_cast<IntegerType>(t))
-    return llvm::is_contained({8u, 16u, 32u, 64u}, i.getWidth());
-  return t.isF32() || t.isBF16() || t.isF16();
-}
 
 /// Whether `ty`'s strides and offset are static (a bare pointer and the
 /// type describe the buffer).
@@ -85,10 +85,18 @@ bool hasStaticLayout(MemRefType ty) {
          llvm::none_of(strides, ShapedType::isDynamic);
 }
 
-/// Why a body op has no GPU lowering computing the host's bits (empty when
-/// it has one). Float arithmetic is f32 only: bf16/f16 arithmetic would be
-/// native on the GPU and widened on the host; f64 is not emulated.
-std::string unsupportedBodyOp(Operation *op) {
+} // namespace
+
+// The checks the op kernels share with the loop kernels
+// (OutlineHostLoops.cpp).
+
+bool fp8::detail::isMemoryType(Type t) {
+  if (auto i = dyn_cast<IntegerType>(t))
+    return llvm::is_contained({8u, 16u, 32u, 64u}, i.getWidth());
+  return t.isF32() || t.isBF16() || t.isF16();
+}
+
+std::string fp8::detail::unsupportedBodyOp(Operation *op) {
   if (isa<linalg::YieldOp, linalg::IndexOp>(op))
     return "";
   if (auto fm = dyn_cast<arith::ArithFastMathInterface>(op))
@@ -124,6 +132,36 @@ std::string unsupportedBodyOp(Operation *op) {
   return "has no GPU lowering with the host's bits";
 }
 
+std::string fp8::detail::whyNotParameter(Value v) {
+  auto ty = cast<MemRefType>(v.getType());
+  if (!ty.hasStaticShape() || !hasStaticLayout(ty))
+    return "has a dynamic shape or layout (kernels take bare pointers: "
+           "static shapes only)";
+  if (!isMemoryType(ty.getElementType()))
+    return "has an element type that is not i8/i16/i32/i64/f16/bf16/f32";
+  if (ty.getMemorySpace())
+    return "is not in the default memory space";
+  // The device copy of the buffer it views is allocated in its type.
+  auto rootTy = dyn_cast<MemRefType>(fp8::getRootBuffer(v).getType());
+  if (!rootTy || !rootTy.getLayout().isIdentity())
+    return "views a buffer without an identity layout";
+  return "";
+}
+
+bool fp8::detail::inHostParallelLoop(Operation *op) {
+  return op->getParentOfType<scf::ForallOp>() ||
+         op->getParentOfType<scf::ParallelOp>();
+}
+
+bool fp8::detail::hasParallelOrReductionIterators(linalg::LinalgOp op) {
+  return llvm::all_of(op.getIteratorTypesArray(), [](utils::IteratorType it) {
+    return it == utils::IteratorType::parallel ||
+           it == utils::IteratorType::reduction;
+  });
+}
+
+namespace {
+
 /// The constant global `v` reads (a memref.get_global of a `constant`
 /// memref.global with an initializer and a static shape: never written),
 /// or null. A kernel reads its own copy of it in the kernel module, so it
@@ -140,24 +178,6 @@ memref::GlobalOp constantGlobal(Value v) {
       global.getType().getMemorySpace())
     return {};
   return global;
-}
-
-/// Why the buffer `v` cannot be a kernel parameter (empty when it can):
-/// kernels take bare pointers, so its type must describe it.
-std::string whyNotParameter(Value v) {
-  auto ty = cast<MemRefType>(v.getType());
-  if (!ty.hasStaticShape() || !hasStaticLayout(ty))
-    return "has a dynamic shape or layout (kernels take bare pointers: "
-           "static shapes only)";
-  if (!isMemoryType(ty.getElementType()))
-    return "has an element type that is not i8/i16/i32/i64/f16/bf16/f32";
-  if (ty.getMemorySpace())
-    return "is not in the default memory space";
-  // The device copy of the buffer it views is allocated in its type.
-  auto rootTy = dyn_cast<MemRefType>(fp8::getRootBuffer(v).getType());
-  if (!rootTy || !rootTy.getLayout().isIdentity())
-    return "views a buffer without an identity layout";
-  return "";
 }
 
 /// Why the load `load` in the body of `op` does not read the same bits in a
@@ -177,23 +197,6 @@ std::string whyNotCapturedLoad(memref::LoadOp load, linalg::LinalgOp op) {
       return "reads a buffer the op writes (threads would race with the "
              "host's order)";
   return "";
-}
-
-/// Whether `op` is inside a host-parallel loop (the tiled CPU kernels'
-/// scf.forall, OpenMP with threads > 1), which would launch from several
-/// threads, one tiny kernel per chunk.
-bool inHostParallelLoop(Operation *op) {
-  return op->getParentOfType<scf::ForallOp>() ||
-         op->getParentOfType<scf::ParallelOp>();
-}
-
-/// Whether every iterator of `op` is parallel or a reduction (the loop
-/// nests a kernel runs).
-bool hasParallelOrReductionIterators(linalg::LinalgOp op) {
-  return llvm::all_of(op.getIteratorTypesArray(), [](utils::IteratorType it) {
-    return it == utils::IteratorType::parallel ||
-           it == utils::IteratorType::reduction;
-  });
 }
 
 /// Why an input of `op` would race with its outputs in a kernel (empty
@@ -272,195 +275,6 @@ std::string whyHost(linalg::LinalgOp op) {
     if (isa<FloatType>(arg.getType()) && !isMemoryType(arg.getType()))
       return "an element type is not i8/i16/i32/i64/f16/bf16/f32";
   return "";
-}
-
-/// Whether the host loop `loop` views its buffers at its own indices: a
-/// memref.subview, load or store directly in its body (not in a linalg op
-/// or a nested loop). The linalg ops on such views have dynamic offsets and
-/// cannot be kernels one by one (the embedding gradient's scatter-add of
-/// each token's row into the table row of its id).
-bool viewsPerIteration(scf::ForOp loop) {
-  return loop.getBody()
-      ->walk([&](Operation *op) {
-        if (isa<memref::SubViewOp, memref::LoadOp, memref::StoreOp>(op) &&
-            op->getParentOfType<scf::ForOp>() == loop &&
-            !op->getParentOfType<linalg::LinalgOp>())
-          return WalkResult::interrupt();
-        return WalkResult::advance();
-      })
-      .wasInterrupted();
-}
-
-/// Why the host loop `loop` cannot become one kernel running the loop nest
-/// (empty when it can; threadOp says whether threads split it): the host's
-/// order for every element, so the host's bits. Accepted: loops without results
-/// whose bodies hold nested scf.for, memref.subview/load/store, linalg ops on
-/// buffers with parallel/reduction iterators, and the arith/math ops the
-/// op kernels accept; the values they use from above are scalars or
-/// buffers a kernel can take (static shapes and layouts).
-std::string whyHostLoop(scf::ForOp loop) {
-  if (inHostParallelLoop(loop))
-    return "it is inside a host-parallel loop";
-  if (loop.getNumResults())
-    return "it has results (a kernel returns none)";
-  llvm::SetVector<Value> captured;
-  getUsedValuesDefinedAbove(loop.getRegion(), captured);
-  for (Value v : captured) {
-    if (isa<MemRefType>(v.getType())) {
-      std::string why = whyNotParameter(v);
-      if (!why.empty())
-        return "a buffer it uses " + why;
-    } else if (!isa<IntegerType, FloatType, IndexType>(v.getType())) {
-      return "it uses a value that is neither a memref nor a scalar";
-    }
-  }
-  enum : unsigned { kRead = 1, kWrite = 2 };
-  llvm::DenseMap<Value, unsigned> access;
-  std::string why;
-  loop.getBody()->walk([&](Operation *op) {
-    auto refuse = [&](StringRef w) {
-      why = "its body's " + op->getName().getStringRef().str() + " " + w.str();
-      return WalkResult::interrupt();
-    };
-    if (isa<scf::ForOp, scf::YieldOp, memref::SubViewOp>(op))
-      return WalkResult::advance();
-    if (auto load = dyn_cast<memref::LoadOp>(op)) {
-      access[fp8::getRootBuffer(load.getMemRef())] |= kRead;
-      return WalkResult::advance();
-    }
-    if (auto store = dyn_cast<memref::StoreOp>(op)) {
-      access[fp8::getRootBuffer(store.getMemRef())] |= kWrite;
-      return WalkResult::advance();
-    }
-    if (auto l = dyn_cast<linalg::LinalgOp>(op)) {
-      if (!l.hasPureBufferSemantics())
-        return refuse("is not on buffers");
-      if (!hasParallelOrReductionIterators(l))
-        return refuse("has an iterator neither parallel nor a reduction");
-      for (OpOperand *in : l.getDpsInputOperands())
-        if (isa<MemRefType>(in->get().getType()))
-          access[fp8::getRootBuffer(in->get())] |= kRead;
-      for (OpOperand &init : l.getDpsInitsMutable())
-        access[fp8::getRootBuffer(init.get())] |=
-            kWrite | (l.payloadUsesValueFromOperand(&init) ? kRead : 0u);
-      for (BlockArgument arg : l.getBlock()->getArguments())
-        if (!isMemoryType(arg.getType()))
-          return refuse("has an element type that is not "
-                        "i8/i16/i32/i64/f16/bf16/f32");
-      return WalkResult::advance();
-    }
-    std::string w = unsupportedBodyOp(op);
-    if (!w.empty())
-      return refuse(w);
-    return WalkResult::advance();
-  });
-  if (!why.empty())
-    return why;
-  // The residency gives a kernel's write-only buffer a fresh device buffer
-  // (an op kernel writes all of its output); a loop may write part of one.
-  for (Value v : captured)
-    if (isa<MemRefType>(v.getType()) &&
-        access.lookup(fp8::getRootBuffer(v)) == kWrite)
-      return "it writes a buffer it does not read (a kernel's write-only "
-             "buffers are taken as wholly written)";
-  return "";
-}
-
-/// Whether the view `out` of a buffer, written in each iteration of `loop`
-/// by threads that each own one of its elements, gives every thread the
-/// same elements of the buffer in every iteration, so that no two threads
-/// ever touch one element: along each dimension of more than one element
-/// (the ones that tell threads apart) every memref.subview between `out`
-/// and the buffer has an offset the iterations share and a nonzero stride.
-/// A view sliding along such a dimension (`subview %acc[%i] [8] [1]`) would
-/// hand a thread's element to its neighbour in the next iteration: an
-/// unsynchronized read-add-write. Along the others the offset may vary per
-/// iteration (the embedding gradient's row at each token's id).
-bool keepsThreadElements(Value out, scf::ForOp loop) {
-  auto outTy = cast<MemRefType>(out.getType());
-  // Per dimension of the current view: whether threads differ along it.
-  SmallVector<bool> threaded;
-  for (int64_t size : outTy.getShape())
-    threaded.push_back(size != 1);
-  for (Value v = out;;) {
-    auto sub = v.getDefiningOp<memref::SubViewOp>();
-    if (!sub)
-      // A buffer, or a view the iterations share: fixed from here on.
-      return loop.isDefinedOutsideOfLoop(v);
-    llvm::SmallBitVector dropped = sub.getDroppedDims();
-    SmallVector<OpFoldResult> offsets = sub.getMixedOffsets();
-    SmallVector<OpFoldResult> strides = sub.getMixedStrides();
-    SmallVector<bool> source;
-    unsigned resultDim = 0;
-    for (unsigned d = 0, e = offsets.size(); d < e; ++d) {
-      bool differs = !dropped.test(d) && threaded[resultDim++];
-      source.push_back(differs);
-      if (!differs)
-        continue;
-      std::optional<int64_t> stride = getConstantIntValue(strides[d]);
-      auto offset = dyn_cast<Value>(offsets[d]);
-      if (!stride || *stride == 0 ||
-          (offset && !loop.isDefinedOutsideOfLoop(offset) &&
-           !getConstantIntValue(offset)))
-        return false;
-    }
-    threaded = std::move(source);
-    v = sub.getSource();
-  }
-}
-
-/// The linalg op of the host loop `loop` (whyHostLoop) whose iterations the
-/// loop kernel's threads split, each thread running the whole loop for its
-/// own element (null: one thread runs the loop). Every element then
-/// accumulates in the loop's order, as on the host: the embedding
-/// backward's threads over the hidden columns each add the tokens' rows in
-/// token order. It must be the loop body's only op with a region or a
-/// write, all its iterators parallel (static ranges, `total` of them), its
-/// one output indexed by a permutation (each element one thread's) through
-/// views that keep each thread's elements across iterations
-/// (keepsThreadElements), and no buffer the loop reads outside that output
-/// element the output's.
-linalg::LinalgOp threadOp(scf::ForOp loop, int64_t &total) {
-  linalg::LinalgOp split;
-  for (Operation &op : loop.getBody()->without_terminator()) {
-    if (auto l = dyn_cast<linalg::LinalgOp>(&op)) {
-      if (split)
-        return {};
-      split = l;
-      continue;
-    }
-    if (op.getNumRegions() || isa<memref::StoreOp>(op))
-      return {};
-  }
-  if (!split || split.getNumDpsInits() != 1 ||
-      split.getNumReductionLoops() != 0 ||
-      !split.getMatchingIndexingMap(split.getDpsInitOperand(0)).isPermutation())
-    return {};
-  if (!keepsThreadElements(split.getDpsInitOperand(0)->get(), loop))
-    return {};
-  Value out = fp8::getRootBuffer(split.getDpsInitOperand(0)->get());
-  for (OpOperand *in : split.getDpsInputOperands())
-    if (fp8::getRootBuffer(in->get()) == out)
-      return {};
-  bool readsOut = loop.getBody()
-                      ->walk([&](memref::LoadOp load) {
-                        return fp8::getRootBuffer(load.getMemRef()) == out
-                                   ? WalkResult::interrupt()
-                                   : WalkResult::advance();
-                      })
-                      .wasInterrupted();
-  if (readsOut)
-    return {};
-  int64_t n = 1;
-  for (int64_t r : split.getStaticLoopRanges()) {
-    if (ShapedType::isDynamic(r))
-      return {};
-    n *= r;
-  }
-  if (n <= 1)
-    return {};
-  total = n;
-  return split;
 }
 
 struct FP8OutlineHostKernelsPass
