@@ -13,14 +13,15 @@
 # gpu.binary; the kernel module's MLIR text for target=emulator) or the
 # NVVM-level module (`.mlir`). `diff` compares them after
 # removing the kernel-configuration attributes (their syntax may change: the
-# untyped fp8.kernel_config dictionary became #fp8.gemm_kernel) and the
+# untyped fp8.kernel_config dictionary became #fp8.gemm_kernel, whose cost
+# model figures moved to fp8.kernel_model) and the
 # launchers' kernel references; everything else, PTX byte for byte, must be
 # identical. Take the OLD dump with the build before the change.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 
 usage() {
-  sed -n '2,17p' "$0" >&2
+  sed -n '2,18p' "$0" >&2
   exit 2
 }
 
@@ -98,6 +99,7 @@ EOF
 normalize() {
   local args=() p
   for p in 'fp8\.kernel_config = \{[^}]*\}' 'fp8\.kernel = #fp8\.[a-z_]+<[^>]*>' \
+    'fp8\.kernel_model = #fp8\.kernel_model<[^>]*>' \
     'fp8\.kernel_ref = @[A-Za-z0-9_:@]*'; do
     args+=(-e "s/ attributes \{$p\}//g" -e "s/ \{$p\}//g" -e "s/, $p//g"
       -e "s/$p, //g")

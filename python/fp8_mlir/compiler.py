@@ -255,7 +255,7 @@ def gpu_kernels(ir: Union[str, bytes]) -> List[Union[GemmKernel, QuantizeKernel,
       "quantize": D stored as 1x128-tile FP8 codes and scales, with `q`
       the code type or None, `q_eps`, `q_pow2`); the cost model's
       `chip` (or None), `ctas`, `modelled_us`, `modelled_tflops` (None for
-      a run-time M);
+      a run-time M), from the kernel's `#fp8.kernel_model`;
     - QuantizeKernel: `rows` (None for a run-time row count), `cols`,
       `block_rows` (1 or 128), `input` ("f32", "bf16", or FP8 for the
       transpose-requantize kernel), `fp8`, `scale`, `scale_mode` ("f32",

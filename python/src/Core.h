@@ -45,14 +45,16 @@ struct GpuObject {
 };
 
 /// A GEMM kernel of a lowered module as its #fp8.gemm_kernel says (the
-/// attribute's fields, docs in FP8Attrs.td): `symbol` names the kernel's
+/// attribute's fields, docs in FP8KernelAttrs.td) and the cost model's
+/// figures of its #fp8.kernel_model: `symbol` names the kernel's
 /// llvm.func (a reference, derived from the attribute for humans and
 /// parsed by nobody); element types are MLIR types as printed ("f8E4M3FN",
 /// "bf16", "" for an absent accumulator C); `config` the attribute's
 /// GemmKernelConfig (GemmKernelAttr::getConfig: the problem, the tiles,
 /// the scale layout, as the emitter, the launchers and the emulator read
 /// it); `layout` "" (a 2-D GEMM), "masked" or "contiguous"; the modelled
-/// fields empty when the attribute has none.
+/// fields (`chip`, `ctas`, `modelledUs`, `modelledTflops`) empty when the
+/// kernel has no #fp8.kernel_model or it models none.
 struct GemmKernelInfo {
   std::string symbol, attribute;
   mlir::fp8::GemmKernelConfig config;

@@ -47,7 +47,10 @@ std::optional<double> floatValue(FloatAttr attr) {
   return attr.getValueAsDouble();
 }
 
-fp8py::GemmKernelInfo describe(fp8::GemmKernelAttr attr, std::string symbol) {
+/// The kernel's decision and the cost model's figures for it (null when
+/// it has none).
+fp8py::GemmKernelInfo describe(fp8::GemmKernelAttr attr, std::string symbol,
+                               fp8::KernelModelAttr model) {
   fp8py::GemmKernelInfo g;
   g.symbol = std::move(symbol);
   g.attribute = attrString(attr);
@@ -69,11 +72,12 @@ fp8py::GemmKernelInfo describe(fp8::GemmKernelAttr attr, std::string symbol) {
   g.q = typeString(attr.getQ());
   g.qEps = floatValue(attr.getQEps());
   g.qPow2 = attr.getQPow2() && attr.getQPow2().getValue();
-  if (attr.getChip())
-    g.chip = attr.getChip().getValue().str();
-  g.ctas = attr.getCtas();
-  g.modelledUs = floatValue(attr.getModelledUs());
-  g.modelledTflops = floatValue(attr.getModelledTflops());
+  if (!model)
+    return g;
+  g.chip = model.getChip().getValue().str();
+  g.ctas = model.getCtas();
+  g.modelledUs = floatValue(model.getModelledUs());
+  g.modelledTflops = floatValue(model.getModelledTflops());
   return g;
 }
 
@@ -115,6 +119,21 @@ std::string kernelSymbol(Operation *op) {
   return "";
 }
 
+/// The cost model's figures for the kernel `op` describes: its own
+/// fp8.kernel_model, or a launcher's kernel's.
+fp8::KernelModelAttr kernelModel(Operation *op) {
+  auto model = op->getAttrOfType<fp8::KernelModelAttr>(
+      fp8::FP8Dialect::kKernelModelAttrName);
+  auto ref =
+      op->getAttrOfType<SymbolRefAttr>(fp8::FP8Dialect::kKernelRefAttrName);
+  Operation *kernel =
+      model || !ref ? nullptr : SymbolTable::lookupNearestSymbolFrom(op, ref);
+  if (kernel)
+    model = kernel->getAttrOfType<fp8::KernelModelAttr>(
+        fp8::FP8Dialect::kKernelModelAttrName);
+  return model;
+}
+
 /// Appends the kernel `op` describes, if any and not seen yet.
 void addKernel(Operation *op, llvm::StringSet<> &seen,
                std::vector<fp8py::KernelInfo> &out) {
@@ -123,7 +142,7 @@ void addKernel(Operation *op, llvm::StringSet<> &seen,
   if (symbol.empty() || seen.contains(symbol))
     return;
   if (auto g = dyn_cast<fp8::GemmKernelAttr>(attr))
-    out.push_back(describe(g, symbol));
+    out.push_back(describe(g, symbol, kernelModel(op)));
   else if (auto q = dyn_cast<fp8::QuantizeKernelAttr>(attr))
     out.push_back(describe(q, symbol));
   else if (auto t = dyn_cast<fp8::TransposeKernelAttr>(attr))

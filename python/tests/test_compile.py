@@ -300,6 +300,11 @@ def test_gpu_kernels_attributes():
     # A CTA tile of whole wgmma shapes, consumers warpgroups of 64 rows.
     assert gemm.block_m % 64 == 0 and gemm.block_n % 8 == 0 and gemm.stages >= 1
     assert gemm.modelled_us is not None and gemm.modelled_us > 0
+    # The cost model's figures, from the kernel's #fp8.kernel_model (not
+    # part of its decision): the default chip, a 64x128 output in one tile
+    # of the fixed 64x128 configuration (M <= 64): one CTA.
+    assert (gemm.chip, gemm.ctas) == ("h200", 1) and gemm.modelled_tflops > 0
+    assert "chip" not in gemm.attribute and "#fp8.kernel_model<chip = \"h200\", ctas = 1," in ir
     assert repr(gemm).startswith("GemmKernel(#fp8.gemm_kernel<m = 64, n = 128, k = 256,")
     assert gemm.symbol in ir and gemm.attribute in ir
     # The attribute's GemmKernelConfig, bound as it is: the same tile; a
@@ -318,6 +323,7 @@ def test_gpu_kernels_attributes():
     # A run-time M is None; the kernel has no modelled time.
     dyn, = fp8_mlir.gpu_kernels(fp8_mlir.run_pipeline(_GEMM_GRAPH.format(m="?"), "fp8-lower-to-nvvm"))
     assert (dyn.m, dyn.n, dyn.k, dyn.modelled_us) == (None, 128, 256, None) and dyn.config.m is None
+    assert (dyn.chip, dyn.ctas, dyn.modelled_tflops) == ("h200", 0, None)
     # A run-time K (the Wgrad over a dynamic token count) is None too, on the
     # kernel and its config; its per-column B scales are recorded.
     wgrad, = fp8_mlir.gpu_kernels(fp8_mlir.run_pipeline(_DYNAMIC_K_GRAPH, "fp8-lower-to-nvvm"))

@@ -623,12 +623,11 @@ GemmGrouping mlir::fp8::getGemmGrouping(std::optional<GroupLayout> layout) {
   llvm_unreachable("unknown GroupLayout");
 }
 
-GemmKernelAttr mlir::fp8::getGemmKernelAttr(MLIRContext *ctx,
-                                            const GemmKernelSpec &spec,
-                                            const ChipSpec &chip) {
+KernelModelAttr mlir::fp8::getKernelModelAttr(MLIRContext *ctx,
+                                              const GemmKernelSpec &spec,
+                                              const ChipSpec &chip) {
   Builder b(ctx);
   const GemmKernelConfig &c = spec.config;
-  std::optional<GroupLayout> layout = getGroupLayout(spec.grouping);
   int64_t ctas = 0;
   FloatAttr us, tflops;
   if (c.m != GemmKernelConfig::kDynamicM && !c.hasDynamicK()) {
@@ -647,6 +646,15 @@ GemmKernelAttr mlir::fp8::getGemmKernelAttr(MLIRContext *ctx,
     us = b.getF64FloatAttr(cost.us);
     tflops = b.getF64FloatAttr(cost.tflops);
   }
+  return KernelModelAttr::get(ctx, b.getStringAttr(chip.name), ctas, us,
+                              tflops);
+}
+
+GemmKernelAttr mlir::fp8::getGemmKernelAttr(MLIRContext *ctx,
+                                            const GemmKernelSpec &spec) {
+  Builder b(ctx);
+  const GemmKernelConfig &c = spec.config;
+  std::optional<GroupLayout> layout = getGroupLayout(spec.grouping);
   Type f32 = b.getF32Type();
   return GemmKernelAttr::get(
       ctx, c.m == GemmKernelConfig::kDynamicM ? ShapedType::kDynamic : c.m, c.n,
@@ -659,8 +667,7 @@ GemmKernelAttr mlir::fp8::getGemmKernelAttr(MLIRContext *ctx,
       c.quantizeEpilogue ? KernelEpilogue::quantize : KernelEpilogue::store,
       spec.quantizeType,
       c.quantizeEpilogue ? b.getF32FloatAttr(spec.quantizeEps) : FloatAttr(),
-      spec.quantizePow2 ? b.getBoolAttr(true) : BoolAttr(),
-      b.getStringAttr(chip.name), ctas, us, tflops);
+      spec.quantizePow2 ? b.getBoolAttr(true) : BoolAttr());
 }
 
 QuantizeKernelAttr

@@ -73,14 +73,19 @@ LogicalResult parseKernelConfigOptions(Location loc, StringRef pass,
 std::optional<GroupLayout> getGroupLayout(GemmGrouping grouping);
 GemmGrouping getGemmGrouping(std::optional<GroupLayout> layout);
 
-/// The #fp8.gemm_kernel of the kernel of `spec` modelled on `chip`: the
-/// problem, element types, grouping and tile of the spec, the chip, and
-/// (for a static M) the persistent grid and modelled time and TFLOPS. A
-/// masked grouped kernel is modelled as one GEMM of G * roundUp(M,
-/// BLOCK_M) rows: its tiles and CTAs are the launch's (every group's
-/// tiles), its FLOPs count the padding rows of each group's last tile.
-GemmKernelAttr getGemmKernelAttr(MLIRContext *ctx, const GemmKernelSpec &spec,
-                                 const ChipSpec &chip);
+/// The #fp8.gemm_kernel of the kernel of `spec`: the problem, element
+/// types, grouping and tile of the spec (the decision, what the generator
+/// and the launcher read).
+GemmKernelAttr getGemmKernelAttr(MLIRContext *ctx, const GemmKernelSpec &spec);
+
+/// The #fp8.kernel_model of the kernel of `spec` modelled on `chip`: the
+/// chip and (for a static M and K) the persistent grid and modelled time
+/// and TFLOPS. A masked grouped kernel is modelled as one GEMM of G *
+/// roundUp(M, BLOCK_M) rows: its tiles and CTAs are the launch's (every
+/// group's tiles), its FLOPs count the padding rows of each group's last
+/// tile.
+KernelModelAttr getKernelModelAttr(MLIRContext *ctx, const GemmKernelSpec &spec,
+                                   const ChipSpec &chip);
 
 /// The #fp8.quantize_kernel of the kernel of `spec`.
 QuantizeKernelAttr getQuantizeKernelAttr(MLIRContext *ctx,

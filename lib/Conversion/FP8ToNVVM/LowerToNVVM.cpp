@@ -287,17 +287,18 @@ struct FP8LowerToNVVMPass
                              LLVM::Linkage::External, kSmemSymbol, Attribute(),
                              /*alignment=*/1024, /*addrSpace=*/3);
     }
-    // Each kernel carries its typed configuration (fp8.kernel), from which
-    // its symbol is derived; the op it computes names it (fp8.kernel_ref).
+    // Each kernel carries its decision (fp8.kernel), by which it is known:
+    // ops with equal decisions share one kernel. Its symbol, derived from
+    // the decision for humans, is what the op names it by (fp8.kernel_ref).
     for (auto [op, spec] : llvm::zip_equal(ops, specs)) {
-      GemmKernelAttr attr = getGemmKernelAttr(&getContext(), spec, *modelChip);
-      std::string name = attr.getSymbolName();
-      setKernelRef(op, name);
-      if (gpuModule.lookupSymbol(name))
-        continue; // one kernel per distinct shape and types
       b.setInsertionPoint(gpuModule.getBody()->getTerminator());
-      LLVM::LLVMFuncOp fn = buildGemmKernel(b, loc, spec, name, kSmemSymbol);
-      fn->setAttr(FP8Dialect::kKernelAttrName, attr);
+      StringAttr name = getOrInsertKernel(
+          gpuModule, getGemmKernelAttr(&getContext(), spec),
+          getKernelModelAttr(&getContext(), spec, *modelChip),
+          [&](StringRef symbol) -> Operation * {
+            return buildGemmKernel(b, loc, spec, symbol, kSmemSymbol);
+          });
+      setKernelRef(op, name);
     }
     if (!quantizeSpecs.empty() && !gpuModule.lookupSymbol(kAmaxSymbol)) {
       b.setInsertionPointToStart(gpuModule.getBody());
@@ -324,15 +325,14 @@ struct FP8LowerToNVVMPass
           Attribute(), /*alignment=*/16, /*addrSpace=*/3);
     }
     for (auto [op, spec] : llvm::zip_equal(quantizeOps, quantizeSpecs)) {
-      QuantizeKernelAttr attr = getQuantizeKernelAttr(&getContext(), spec);
-      std::string name = attr.getSymbolName();
-      setKernelRef(op, name);
-      if (gpuModule.lookupSymbol(name))
-        continue;
       b.setInsertionPoint(gpuModule.getBody()->getTerminator());
-      LLVM::LLVMFuncOp fn =
-          buildQuantizeKernel(b, loc, spec, name, kAmaxSymbol, kColAmaxSymbol);
-      fn->setAttr(FP8Dialect::kKernelAttrName, attr);
+      StringAttr name = getOrInsertKernel(
+          gpuModule, getQuantizeKernelAttr(&getContext(), spec),
+          /*model=*/Attribute(), [&](StringRef symbol) -> Operation * {
+            return buildQuantizeKernel(b, loc, spec, symbol, kAmaxSymbol,
+                                       kColAmaxSymbol);
+          });
+      setKernelRef(op, name);
     }
   }
 };

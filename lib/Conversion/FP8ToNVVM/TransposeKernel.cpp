@@ -92,21 +92,22 @@ mlir::fp8::getOrBuildTransposeKernel(ModuleOp module, int64_t bits,
            << " to hold the transpose kernel (run fp8-lower-to-nvvm first)";
   MLIRContext *ctx = module.getContext();
   auto attr = TransposeKernelAttr::get(ctx, bits, repeatRows, widenE8M0);
-  std::string name = attr.getSymbolName();
-  auto ref = SymbolRefAttr::get(StringAttr::get(ctx, kKernelModuleName),
-                                {FlatSymbolRefAttr::get(ctx, name)});
-  if (kernels.lookupSymbol(name))
-    return std::make_pair(ref, attr);
   OpBuilder builder(ctx);
   builder.setInsertionPointToEnd(kernels.getBody());
   ImplicitLocOpBuilder b(module.getLoc(), builder);
-  KernelBuilder ir(b);
-  LLVM::LLVMFuncOp fn = ir.createKernelFunction(
-      name, {ir.ptr, ir.ptr, ir.i32, ir.i32, ir.i32, ir.i32},
-      TransposeKernelConfig::kThreads);
-  fn->setAttr(FP8Dialect::kKernelAttrName, attr);
-  Block *entry = fn.addEntryBlock(b);
-  b.setInsertionPointToStart(entry);
-  buildTransposeBody(b, ir, entry, bits, repeatRows, widenE8M0);
+  StringAttr name = getOrInsertKernel(
+      kernels, attr, /*model=*/Attribute(),
+      [&](StringRef symbol) -> Operation * {
+        KernelBuilder ir(b);
+        LLVM::LLVMFuncOp fn = ir.createKernelFunction(
+            symbol, {ir.ptr, ir.ptr, ir.i32, ir.i32, ir.i32, ir.i32},
+            TransposeKernelConfig::kThreads);
+        Block *entry = fn.addEntryBlock(b);
+        b.setInsertionPointToStart(entry);
+        buildTransposeBody(b, ir, entry, bits, repeatRows, widenE8M0);
+        return fn;
+      });
+  auto ref = SymbolRefAttr::get(StringAttr::get(ctx, kKernelModuleName),
+                                {FlatSymbolRefAttr::get(name)});
   return std::make_pair(ref, attr);
 }

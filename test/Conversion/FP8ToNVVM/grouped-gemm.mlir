@@ -13,7 +13,7 @@
 // with counts[g] <= row0 runs no K block (select KB or 0).
 // NVVM-LABEL: llvm.func @fp8_grouped_matmul_masked_4x100x200x256_e4m3_e4m3_bf16_counts(
 // NVVM-SAME: %arg0: !llvm.ptr, %arg1: !llvm.ptr, %arg2: !llvm.ptr, %arg3: !llvm.ptr, %arg4: !llvm.ptr, %arg5: i32, %arg6: !llvm.ptr)
-// NVVM-SAME: fp8.kernel = #fp8.gemm_kernel<m = 100, n = 200, k = 256, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, layout = masked, groups = 4, counts = true, block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2, chip = "h200", ctas = 8,
+// NVVM-SAME: fp8.kernel = #fp8.gemm_kernel<m = 100, n = 200, k = 256, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, layout = masked, groups = 4, counts = true, block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2>, fp8.kernel_model = #fp8.kernel_model<chip = "h200", ctas = 8,
 // NVVM: %[[G:.*]] = arith.divui %{{.*}}, %c2_i32 : i32
 // NVVM: %[[CNT:.*]] = llvm.load %{{.*}} : !llvm.ptr<1> -> i32
 // NVVM: %[[ACTIVE:.*]] = arith.cmpi slt, %{{.*}}, %[[CNT]] : i32

@@ -2,9 +2,11 @@
 // docs/gpu-kernel.md) chooses each kernel's tiles and stages for its shape
 // on `device`; explicit block-m / block-n / stages / consumers override it;
 // config=fixed keeps the shape's default. Every GEMM kernel records its
-// configuration in `fp8.kernel` (#fp8.gemm_kernel); a non-default one is
-// also in the kernel name (`_t<BM>x<BN>s<S>`, for humans: nothing parses
-// it); fp8-launch-kernels and the emulator read the attribute.
+// configuration in `fp8.kernel` (#fp8.gemm_kernel) and the model's figures
+// beside it in `fp8.kernel_model` (#fp8.kernel_model); a non-default
+// configuration is also in the kernel name (`_t<BM>x<BN>s<S>`, for humans:
+// nothing parses it); fp8-launch-kernels and the emulator read the
+// configuration.
 // RUN: fp8-opt %s --fp8-lower-to-nvvm | FileCheck %s --check-prefix=AUTO
 // RUN: fp8-opt %s --fp8-lower-to-nvvm=config=fixed | FileCheck %s --check-prefix=FIXED
 // RUN: fp8-opt %s --fp8-lower-to-nvvm="block-n=64" | FileCheck %s --check-prefix=OVERRIDE
@@ -22,10 +24,10 @@
 // clusters (the model does not choose them: they ran at half the speed on
 // an H200).
 // AUTO-LABEL: llvm.func @fp8_scaled_matmul_128x2112x7168_e4m3_e4m3_bf16_t64x32s8(
-// AUTO-SAME: fp8.kernel = #fp8.gemm_kernel<m = 128, n = 2112, k = 7168, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 64, block_n = 32, block_k = 128, stages = 8, consumers = 1, chip = "h200", ctas = 132, modelled_us = {{[0-9.e+-]+}} : f64, modelled_tflops = {{[0-9.e+-]+}} : f64>
+// AUTO-SAME: fp8.kernel = #fp8.gemm_kernel<m = 128, n = 2112, k = 7168, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 64, block_n = 32, block_k = 128, stages = 8, consumers = 1>, fp8.kernel_model = #fp8.kernel_model<chip = "h200", ctas = 132, modelled_us = {{[0-9.e+-]+}} : f64, modelled_tflops = {{[0-9.e+-]+}} : f64>
 // A dynamic M keeps the default (M is unknown to the model): no time.
 // AUTO-LABEL: llvm.func @fp8_scaled_matmul_dynx2112x7168_e4m3_e4m3_bf16(
-// AUTO-SAME: fp8.kernel = #fp8.gemm_kernel<m = ?, n = 2112, k = 7168, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2, chip = "h200">
+// AUTO-SAME: fp8.kernel = #fp8.gemm_kernel<m = ?, n = 2112, k = 7168, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2>, fp8.kernel_model = #fp8.kernel_model<chip = "h200">
 
 // 128x128 tiles: ceil(2112 / 128) = 17 CTAs.
 // FIXED-LABEL: llvm.func @fp8_scaled_matmul_128x2112x7168_e4m3_e4m3_bf16(
@@ -64,7 +66,7 @@ func.func @any_tokens(%a: !fp8.scaled<?x7168xf8E4M3FN, block = [1, 128], scale =
 // fastest on an H200) in groups of 16 tile rows; row-major, every wave would
 // stream all of B from HBM (GemmCostModelTest.cpp derives the bytes).
 // AUTO-LABEL: llvm.func @fp8_scaled_matmul_4096x7168x16384_e4m3_e4m3_bf16_t128x192s5g16(
-// AUTO-SAME: consumers = 2, group_m = 16, chip = "h200", ctas = 132,
+// AUTO-SAME: consumers = 2, group_m = 16>, fp8.kernel_model = #fp8.kernel_model<chip = "h200", ctas = 132,
 // The grouped order computes the group of tile t (t / (16 x 38) with 38
 // column tiles), the group's height min(16, 32 - first row) and the tile's
 // row and column inside it.
@@ -73,13 +75,13 @@ func.func @any_tokens(%a: !fp8.scaled<?x7168xf8E4M3FN, block = [1, 128], scale =
 // AUTO: arith.minui %{{.*}}, %{{.*}} : i32
 // The default (config=fixed) and explicit tiles keep the row-major order.
 // FIXED-LABEL: llvm.func @fp8_scaled_matmul_4096x7168x16384_e4m3_e4m3_bf16(
-// FIXED-SAME: consumers = 2, chip = "h200"
+// FIXED-SAME: consumers = 2>, fp8.kernel_model = #fp8.kernel_model<chip = "h200"
 // OVERRIDE-LABEL: llvm.func @fp8_scaled_matmul_4096x7168x16384_e4m3_e4m3_bf16_t128x64s8(
-// OVERRIDE-SAME: consumers = 2, chip = "h200"
+// OVERRIDE-SAME: consumers = 2>, fp8.kernel_model = #fp8.kernel_model<chip = "h200"
 // ROWMAJOR-LABEL: llvm.func @fp8_scaled_matmul_4096x7168x16384_e4m3_e4m3_bf16_t128x192s5(
-// ROWMAJOR-SAME: consumers = 2, chip = "h200"
+// ROWMAJOR-SAME: consumers = 2>, fp8.kernel_model = #fp8.kernel_model<chip = "h200"
 // GROUP3-LABEL: llvm.func @fp8_scaled_matmul_4096x7168x16384_e4m3_e4m3_bf16_t128x128s6g3(
-// GROUP3-SAME: consumers = 2, group_m = 3, chip = "h200"
+// GROUP3-SAME: consumers = 2, group_m = 3>, fp8.kernel_model = #fp8.kernel_model<chip = "h200"
 // The launcher follows the kernel (fp8.kernel): grid min(32 x 38, SMs)
 // (ceil(7168 / 192) = 38 column tiles), shared memory 5 x (128 x 128 +
 // 192 x 128 + 512) + 1024 = 208384 bytes, no clusters.

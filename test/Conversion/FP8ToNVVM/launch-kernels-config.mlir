@@ -28,10 +28,10 @@
 // CHECK: nvgpu.tma.create.descriptor %{{.*}} box[%c96, %c128] : memref<*xui8> -> <tensor = memref<96x128xui8, 3>
 // CHECK: nvgpu.tma.create.descriptor %{{.*}} box[%c1, %c64] : memref<*xf32> -> <tensor = memref<1x64xf32, 3>
 // CHECK: gpu.launch_func {{.*}}@fp8_kernels::@fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16 blocks in (%c12, %c1, %c1) threads in (%c256, %c1, %c1) dynamic_shared_memory_size %c63232_i32 args(
-// DECL: func.func private @fp8_launch_fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16({{.*}}) attributes {fp8.kernel = #fp8.gemm_kernel<m = 200, n = 256, k = 384, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 64, block_n = 96, block_k = 128, stages = 3, consumers = 1, chip = "h200">, fp8.kernel_ref = @fp8_kernels::@fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16}
+// DECL: func.func private @fp8_launch_fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16({{.*}}) attributes {fp8.kernel = #fp8.gemm_kernel<m = 200, n = 256, k = 384, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 64, block_n = 96, block_k = 128, stages = 3, consumers = 1>, fp8.kernel_ref = @fp8_kernels::@fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16}
 module attributes {gpu.container_module} {
   gpu.module @fp8_kernels {
-    llvm.func @fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16(%a: !llvm.ptr, %b: !llvm.ptr, %sa: !llvm.ptr, %sb: !llvm.ptr, %d: !llvm.ptr, %m: i32) attributes {fp8.kernel = #fp8.gemm_kernel<m = 200, n = 256, k = 384, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 64, block_n = 96, block_k = 128, stages = 3, consumers = 1, chip = "h200">, gpu.kernel} {
+    llvm.func @fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16(%a: !llvm.ptr, %b: !llvm.ptr, %sa: !llvm.ptr, %sb: !llvm.ptr, %d: !llvm.ptr, %m: i32) attributes {fp8.kernel = #fp8.gemm_kernel<m = 200, n = 256, k = 384, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 64, block_n = 96, block_k = 128, stages = 3, consumers = 1>, gpu.kernel} {
       llvm.return
     }
   }
@@ -68,7 +68,7 @@ module attributes {gpu.container_module} {
 module attributes {gpu.container_module} {
   gpu.module @fp8_kernels {
     // expected-error @+1 {{exceeds the 227 KB of shared memory}}
-    llvm.func @fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16(%a: !llvm.ptr, %b: !llvm.ptr, %sa: !llvm.ptr, %sb: !llvm.ptr, %d: !llvm.ptr, %m: i32) attributes {fp8.kernel = #fp8.gemm_kernel<m = 200, n = 256, k = 384, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 128, block_k = 128, stages = 9, consumers = 2, chip = "h200">, gpu.kernel} {
+    llvm.func @fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16(%a: !llvm.ptr, %b: !llvm.ptr, %sa: !llvm.ptr, %sb: !llvm.ptr, %d: !llvm.ptr, %m: i32) attributes {fp8.kernel = #fp8.gemm_kernel<m = 200, n = 256, k = 384, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 128, block_k = 128, stages = 9, consumers = 2>, gpu.kernel} {
       llvm.return
     }
   }
@@ -82,10 +82,10 @@ module attributes {gpu.container_module} {
 // CHECK: gpu.launch_func {{.*}}@fp8_kernels::@fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16_t64x96s3 blocks in (%c12, %c1, %c1) threads in (%c256, %c1, %c1) dynamic_shared_memory_size %c63232_i32 args(
 module attributes {gpu.container_module} {
   gpu.module @fp8_kernels {
-    llvm.func @fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16(%a: !llvm.ptr, %b: !llvm.ptr, %sa: !llvm.ptr, %sb: !llvm.ptr, %d: !llvm.ptr, %m: i32) attributes {fp8.kernel = #fp8.gemm_kernel<m = 200, n = 256, k = 384, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2, chip = "h200">, gpu.kernel} {
+    llvm.func @fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16(%a: !llvm.ptr, %b: !llvm.ptr, %sa: !llvm.ptr, %sb: !llvm.ptr, %d: !llvm.ptr, %m: i32) attributes {fp8.kernel = #fp8.gemm_kernel<m = 200, n = 256, k = 384, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2>, gpu.kernel} {
       llvm.return
     }
-    llvm.func @fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16_t64x96s3(%a: !llvm.ptr, %b: !llvm.ptr, %sa: !llvm.ptr, %sb: !llvm.ptr, %d: !llvm.ptr, %m: i32) attributes {fp8.kernel = #fp8.gemm_kernel<m = 200, n = 256, k = 384, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 64, block_n = 96, block_k = 128, stages = 3, consumers = 1, chip = "h200">, gpu.kernel} {
+    llvm.func @fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16_t64x96s3(%a: !llvm.ptr, %b: !llvm.ptr, %sa: !llvm.ptr, %sb: !llvm.ptr, %d: !llvm.ptr, %m: i32) attributes {fp8.kernel = #fp8.gemm_kernel<m = 200, n = 256, k = 384, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 64, block_n = 96, block_k = 128, stages = 3, consumers = 1>, gpu.kernel} {
       llvm.return
     }
   }
@@ -102,7 +102,7 @@ module attributes {gpu.container_module} {
 // An op that names no kernel (fp8-lower-to-nvvm did not run on it).
 module attributes {gpu.container_module} {
   gpu.module @fp8_kernels {
-    llvm.func @fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16(%a: !llvm.ptr, %b: !llvm.ptr, %sa: !llvm.ptr, %sb: !llvm.ptr, %d: !llvm.ptr, %m: i32) attributes {fp8.kernel = #fp8.gemm_kernel<m = 200, n = 256, k = 384, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 64, block_n = 96, block_k = 128, stages = 3, consumers = 1, chip = "h200">, gpu.kernel} {
+    llvm.func @fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16(%a: !llvm.ptr, %b: !llvm.ptr, %sa: !llvm.ptr, %sb: !llvm.ptr, %d: !llvm.ptr, %m: i32) attributes {fp8.kernel = #fp8.gemm_kernel<m = 200, n = 256, k = 384, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 64, block_n = 96, block_k = 128, stages = 3, consumers = 1>, gpu.kernel} {
       llvm.return
     }
   }
@@ -120,7 +120,7 @@ module attributes {gpu.container_module} {
 // A reference to a kernel that is not there.
 module attributes {gpu.container_module} {
   gpu.module @fp8_kernels {
-    llvm.func @fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16_t64x96s3(%a: !llvm.ptr, %b: !llvm.ptr, %sa: !llvm.ptr, %sb: !llvm.ptr, %d: !llvm.ptr, %m: i32) attributes {fp8.kernel = #fp8.gemm_kernel<m = 200, n = 256, k = 384, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 64, block_n = 96, block_k = 128, stages = 3, consumers = 1, chip = "h200">, gpu.kernel} {
+    llvm.func @fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16_t64x96s3(%a: !llvm.ptr, %b: !llvm.ptr, %sa: !llvm.ptr, %sb: !llvm.ptr, %d: !llvm.ptr, %m: i32) attributes {fp8.kernel = #fp8.gemm_kernel<m = 200, n = 256, k = 384, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 64, block_n = 96, block_k = 128, stages = 3, consumers = 1>, gpu.kernel} {
       llvm.return
     }
   }
@@ -145,7 +145,7 @@ module attributes {gpu.container_module} {
 // CHECK: call @fp8_launch_fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16_b1x128(%{{.*}}, %{{.*}}, %{{.*}}, %[[SBT]], %{{.*}}) : (memref<200x384xf8E4M3FN>, memref<256x384xf8E4M3FN>, memref<3x200xf32>, memref<3x288xf32>, memref<200x256xbf16>) -> ()
 module attributes {gpu.container_module} {
   gpu.module @fp8_kernels {
-    llvm.func @fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16_b1x128(%a: !llvm.ptr, %b: !llvm.ptr, %sa: !llvm.ptr, %sb: !llvm.ptr, %d: !llvm.ptr, %m: i32) attributes {fp8.kernel = #fp8.gemm_kernel<m = 200, n = 256, k = 384, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 1, block_m = 64, block_n = 96, block_k = 128, stages = 3, consumers = 1, chip = "h200">, gpu.kernel} {
+    llvm.func @fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16_b1x128(%a: !llvm.ptr, %b: !llvm.ptr, %sa: !llvm.ptr, %sb: !llvm.ptr, %d: !llvm.ptr, %m: i32) attributes {fp8.kernel = #fp8.gemm_kernel<m = 200, n = 256, k = 384, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 1, block_m = 64, block_n = 96, block_k = 128, stages = 3, consumers = 1>, gpu.kernel} {
       llvm.return
     }
   }
@@ -163,7 +163,7 @@ module attributes {gpu.container_module} {
 // decides, and it does not compute this op.
 module attributes {gpu.container_module} {
   gpu.module @fp8_kernels {
-    llvm.func @fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16_b1x128(%a: !llvm.ptr, %b: !llvm.ptr, %sa: !llvm.ptr, %sb: !llvm.ptr, %d: !llvm.ptr, %m: i32) attributes {fp8.kernel = #fp8.gemm_kernel<m = 200, n = 256, k = 384, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 64, block_n = 96, block_k = 128, stages = 3, consumers = 1, chip = "h200">, gpu.kernel} {
+    llvm.func @fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16_b1x128(%a: !llvm.ptr, %b: !llvm.ptr, %sa: !llvm.ptr, %sb: !llvm.ptr, %d: !llvm.ptr, %m: i32) attributes {fp8.kernel = #fp8.gemm_kernel<m = 200, n = 256, k = 384, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 64, block_n = 96, block_k = 128, stages = 3, consumers = 1>, gpu.kernel} {
       llvm.return
     }
   }
@@ -181,7 +181,7 @@ module attributes {gpu.container_module} {
 // An op with [128, 128] B blocks never launches the per-column kernel.
 module attributes {gpu.container_module} {
   gpu.module @fp8_kernels {
-    llvm.func @fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16_b1x128(%a: !llvm.ptr, %b: !llvm.ptr, %sa: !llvm.ptr, %sb: !llvm.ptr, %d: !llvm.ptr, %m: i32) attributes {fp8.kernel = #fp8.gemm_kernel<m = 200, n = 256, k = 384, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 1, block_m = 64, block_n = 96, block_k = 128, stages = 3, consumers = 1, chip = "h200">, gpu.kernel} {
+    llvm.func @fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16_b1x128(%a: !llvm.ptr, %b: !llvm.ptr, %sa: !llvm.ptr, %sb: !llvm.ptr, %d: !llvm.ptr, %m: i32) attributes {fp8.kernel = #fp8.gemm_kernel<m = 200, n = 256, k = 384, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 1, block_m = 64, block_n = 96, block_k = 128, stages = 3, consumers = 1>, gpu.kernel} {
       llvm.return
     }
   }

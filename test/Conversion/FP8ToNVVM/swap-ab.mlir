@@ -37,7 +37,7 @@
 // The kernels: the swapped GEMM's record, and the repeat (r / 128) before
 // the row check of the block-scale transpose.
 // CHECK: llvm.func @fp8_scaled_matmul_300x16x400_e4m3_e4m3_bf16_b1x128_swapab(
-// CHECK-SAME: fp8.kernel = #fp8.gemm_kernel<m = 300, n = 16, k = 400, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 1, block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2, swap_ab = true,
+// CHECK-SAME: fp8.kernel = #fp8.gemm_kernel<m = 300, n = 16, k = 400, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 1, block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2, swap_ab = true>
 // CHECK: llvm.func @fp8_transpose_b32_r128(
 // CHECK-SAME: fp8.kernel = #fp8.transpose_kernel<bits = 32, repeat_rows = 128>
 // CHECK: %[[ROW:.*]] = arith.remui

@@ -13,25 +13,6 @@
 using namespace mlir;
 using namespace mlir::fp8;
 
-namespace mlir::fp8::detail {
-/// A kernel attribute's size: an integer, or `?` (ShapedType::kDynamic) for
-/// one known at run time only.
-FailureOr<int64_t> parseKernelSize(AsmParser &parser) {
-  if (succeeded(parser.parseOptionalQuestion()))
-    return ShapedType::kDynamic;
-  int64_t v = 0;
-  if (parser.parseInteger(v))
-    return failure();
-  return v;
-}
-void printKernelSize(AsmPrinter &printer, int64_t v) {
-  if (ShapedType::isDynamic(v))
-    printer << "?";
-  else
-    printer << v;
-}
-} // namespace mlir::fp8::detail
-
 #define GET_ATTRDEF_CLASSES
 #include "fp8/Dialect/FP8/IR/FP8Attrs.cpp.inc"
 
@@ -46,6 +27,36 @@ void FP8Dialect::registerAttributes() {
 #define GET_ATTRDEF_LIST
 #include "fp8/Dialect/FP8/IR/FP8Attrs.cpp.inc"
       >();
+  registerKernelAttributes();
+}
+
+// The attributes of FP8Attrs.td and of FP8KernelAttrs.td have a generated
+// parser each, which reads the mnemonic: the one to call is chosen by the
+// mnemonic before it is read.
+Attribute FP8Dialect::parseAttribute(DialectAsmParser &parser,
+                                     Type type) const {
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef spec = parser.getFullSymbolSpec();
+  StringRef mnemonic =
+      spec.take_while([](char c) { return llvm::isAlnum(c) || c == '_'; });
+  StringRef tag;
+  Attribute attr;
+  OptionalParseResult result =
+      detail::isKernelAttrMnemonic(mnemonic)
+          ? detail::parseKernelAttr(parser, &tag, type, attr)
+          : generatedAttributeParser(parser, &tag, type, attr);
+  if (result.has_value())
+    return attr;
+  parser.emitError(loc) << "unknown attribute `" << tag << "` in dialect `"
+                        << getNamespace() << "`";
+  return {};
+}
+
+void FP8Dialect::printAttribute(Attribute attr,
+                                DialectAsmPrinter &printer) const {
+  if (succeeded(generatedAttributePrinter(attr, printer)))
+    return;
+  (void)detail::printKernelAttr(attr, printer);
 }
 
 //===----------------------------------------------------------------------===//
@@ -389,314 +400,5 @@ LogicalResult PolicyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                          << " is not a multiple of promote_interval "
                          << promoteInterval;
   }
-  return success();
-}
-
-//===----------------------------------------------------------------------===//
-// Generated kernels
-//===----------------------------------------------------------------------===//
-
-KernelElementType mlir::fp8::getKernelElementType(Type t) {
-  if (isa<Float8E5M2Type>(t))
-    return KernelElementType::e5m2;
-  if (isa<Float8E4M3FNType>(t))
-    return KernelElementType::e4m3;
-  return t.isBF16() ? KernelElementType::bf16 : KernelElementType::f32;
-}
-
-static bool isBF16OrF32(Type t) { return t && (t.isBF16() || t.isF32()); }
-
-/// The launch configuration of a #fp8.gemm_kernel's fields.
-static GemmKernelConfig makeConfig(int64_t m, int64_t n, int64_t k,
-                                   int64_t blockM, int64_t blockN,
-                                   int64_t blockK, int64_t stages,
-                                   int64_t consumers, int64_t groupM,
-                                   int64_t bScaleRows, int64_t scaleK,
-                                   int64_t cluster, KernelEpilogue epilogue) {
-  GemmKernelConfig c;
-  c.m = ShapedType::isDynamic(m) ? GemmKernelConfig::kDynamicM : m;
-  c.n = n;
-  c.k = ShapedType::isDynamic(k) ? GemmKernelConfig::kDynamicK : k;
-  c.blockM = blockM;
-  c.blockN = blockN;
-  c.blockK = blockK;
-  c.stages = stages;
-  c.consumers = consumers;
-  c.groupM = groupM;
-  c.cluster = cluster;
-  c.bScalesPerColumn = bScaleRows == 1;
-  c.scaleK = scaleK;
-  c.quantizeEpilogue = epilogue == KernelEpilogue::quantize;
-  // The consumers share what the producer's setmaxnreg gives up.
-  if (c.consumers >= 1 && c.consumers <= 4)
-    c.consumerRegs =
-        GemmKernelConfig::consumerRegsFor(c.consumers, c.producerRegs);
-  return c;
-}
-
-GemmKernelConfig GemmKernelAttr::getConfig() const {
-  return makeConfig(getM(), getN(), getK(), getBlockM(), getBlockN(),
-                    getBlockK(), getStages(), getConsumers(), getGroupM(),
-                    getBScaleRows(), getScaleK(), getCluster(), getEpilogue());
-}
-
-std::string GemmKernelAttr::getSymbolName() const {
-  GemmKernelConfig c = getConfig();
-  KernelElementType a = getKernelElementType(getA()),
-                    b = getKernelElementType(getB()),
-                    d = getKernelElementType(getD());
-  std::string name =
-      isGrouped()
-          ? getGroupedGemmKernelName(stringifyGroupLayout(*getLayout()).data(),
-                                     getGroups(), c.m, c.n, c.k, a, b, d)
-          : getGemmKernelName(c.m, c.n, c.k, a, b, d);
-  if (hasCounts())
-    name += getGroupedGemmKernelCountsSuffix();
-  if (getC())
-    name += getGemmKernelAccSuffix(getKernelElementType(getC()));
-  if (c.bScalesPerColumn)
-    name += getGemmKernelColumnScalesSuffix();
-  if (c.hasWholeKScales())
-    name += getGemmKernelWholeKScalesSuffix();
-  if (c.scaleK == GemmKernelConfig::kMxScaleK)
-    name += getGemmKernelMxScalesSuffix();
-  if (getSwapAb() && getSwapAb().getValue())
-    name += getGemmKernelSwapABSuffix();
-  if (hasQuantizeEpilogue())
-    name += getGemmKernelQuantizeSuffix(
-        getKernelElementType(getQ()), getQPow2() && getQPow2().getValue(),
-        static_cast<float>(getQEps().getValueAsDouble()));
-  if (!isDefaultGemmKernelConfig(c))
-    name += getGemmKernelConfigSuffix(c.blockM, c.blockN, c.stages, c.consumers,
-                                      c.groupM, c.cluster);
-  return name;
-}
-
-/// The problem and element types of a GEMM kernel.
-static LogicalResult
-verifyGemmKernelProblem(function_ref<InFlightDiagnostic()> emitError, int64_t m,
-                        int64_t n, int64_t k, Type a, Type b, Type d, Type c,
-                        Type aScale, Type bScale, int64_t bScaleRows) {
-  if ((!ShapedType::isDynamic(m) && m < 1) || n < 1 ||
-      (!ShapedType::isDynamic(k) && k < 1))
-    return emitError() << "needs m, n and k >= 1 (m and k may be ?), got "
-                       << shapeString({m, n, k});
-  if (!isSupportedFP8Type(a) || !isSupportedFP8Type(b))
-    return emitError() << "needs FP8 operands a and b (f8E4M3FN or f8E5M2), "
-                          "got "
-                       << a << " and " << b;
-  if (!isBF16OrF32(d) || (c && !isBF16OrF32(c)))
-    return emitError() << "needs a bf16 or f32 result d and accumulator c";
-  if (!aScale.isF32() || !bScale.isF32())
-    return emitError() << "needs f32 scales, got " << aScale << " and "
-                       << bScale;
-  if (bScaleRows != 128 && bScaleRows != 1)
-    return emitError() << "needs b_scale_rows 128 (128 x 128 B blocks) or 1 "
-                          "(per-column B scales), got "
-                       << bScaleRows;
-  return success();
-}
-
-/// The quantize epilogue's fields: present with it only; FP8 codes, a
-/// finite non-negative eps; a 2-D kernel with a static K (a run-time K of 0
-/// has no launch to write the codes).
-static LogicalResult
-verifyQuantizeEpilogue(function_ref<InFlightDiagnostic()> emitError,
-                       KernelEpilogue epilogue, Type q, FloatAttr qEps,
-                       BoolAttr qPow2, bool groupedOrSwapped, bool dynamicK) {
-  if (epilogue != KernelEpilogue::quantize) {
-    if (q || qEps || qPow2)
-      return emitError() << "q, q_eps and q_pow2 need epilogue = quantize";
-    return success();
-  }
-  if (!q || !isSupportedFP8Type(q) || !qEps)
-    return emitError() << "epilogue = quantize needs q (f8E4M3FN or f8E5M2) "
-                          "and q_eps";
-  double eps = qEps.getValueAsDouble();
-  if (!(eps >= 0.0) || std::isinf(eps))
-    return emitError() << "needs a finite q_eps >= 0, got " << eps;
-  if (groupedOrSwapped || dynamicK)
-    return emitError() << "epilogue = quantize needs the 2-D kernel (no "
-                          "layout, no swap_ab) with a static k";
-  return success();
-}
-
-LogicalResult GemmKernelAttr::verify(
-    function_ref<InFlightDiagnostic()> emitError, int64_t m, int64_t n,
-    int64_t k, Type a, Type b, Type d, Type c, Type aScale, Type bScale,
-    int64_t bScaleRows, int64_t scaleK, std::optional<GroupLayout> layout,
-    int64_t groups, BoolAttr counts, int64_t blockM, int64_t blockN,
-    int64_t blockK, int64_t stages, int64_t consumers, int64_t cluster,
-    int64_t multicast, int64_t groupM, BoolAttr swapAB, KernelEpilogue epilogue,
-    Type q, FloatAttr qEps, BoolAttr qPow2, StringAttr chip, int64_t ctas,
-    FloatAttr modelledUs, FloatAttr modelledTflops) {
-  if (failed(verifyGemmKernelProblem(emitError, m, n, k, a, b, d, c, aScale,
-                                     bScale, bScaleRows)))
-    return failure();
-  if (failed(verifyQuantizeEpilogue(emitError, epilogue, q, qEps, qPow2,
-                                    layout.has_value() ||
-                                        (swapAB && swapAB.getValue()),
-                                    ShapedType::isDynamic(k))))
-    return failure();
-  if (groups < 1 || (!layout && groups != 1))
-    return emitError() << "needs groups >= 1, and 1 without a layout, got "
-                       << groups;
-  if (counts && counts.getValue() && layout != GroupLayout::masked)
-    return emitError() << "counts needs the masked layout";
-  // k_grouped (the MoE Wgrad): B's [1, 128] blocks, one scale per column
-  // and K block, as the 2-D Wgrad kernel's; the other layouts' B is an
-  // expert's weight in 128 x 128 blocks.
-  if (layout == GroupLayout::k_grouped && bScaleRows != 1)
-    return emitError() << "the k_grouped layout needs b_scale_rows 1 "
-                          "(per-column B scales), got "
-                       << bScaleRows;
-  if (layout && layout != GroupLayout::k_grouped && bScaleRows != 128)
-    return emitError() << "a masked or contiguous grouped kernel needs "
-                          "b_scale_rows 128";
-  // Swap-AB: the 2-D kernel of B A^T, A's per-row scales as per-column B
-  // scales, B's blocks as per-row A scales, both per K block, M and K
-  // static.
-  if (swapAB && swapAB.getValue() &&
-      (layout || bScaleRows != 1 || scaleK != 128 || ShapedType::isDynamic(m) ||
-       ShapedType::isDynamic(k)))
-    return emitError() << "swap_ab needs a 2-D kernel (no layout) with "
-                          "b_scale_rows 1, scale_k 128 and static m and k";
-  // A run-time K: the 2-D or k-grouped kernel with a scale per K block (the
-  // Wgrad GEMM over a run-time token count).
-  if (ShapedType::isDynamic(k) &&
-      ((layout && layout != GroupLayout::k_grouped) || scaleK != 128))
-    return emitError() << "k = ? needs a 2-D or k_grouped kernel with a "
-                          "scale per K block (scale_k 128)";
-  // One scale per K block, or one along the whole K (rowwise, per-tensor:
-  // then B's are per column, and the kernel reads K block 0's scales).
-  // Or mxfp8's a scale per 32 K (b per column; K static, checked above).
-  const bool mx =
-      scaleK == GemmKernelConfig::kMxScaleK && bScaleRows == 1 && !layout;
-  if (scaleK != 128 && !mx && (scaleK != k || bScaleRows != 1 || layout))
-    return emitError() << "needs scale_k 128 (a scale per K block), k = " << k
-                       << " with b_scale_rows 1 and no layout (one scale "
-                          "along the whole K) or 32 with b_scale_rows 1 and "
-                          "no layout (mxfp8), got scale_k "
-                       << scaleK << ", b_scale_rows " << bScaleRows;
-  if (blockK != 128)
-    return emitError() << "needs block_k 128 (one promotion interval per "
-                          "stage), got "
-                       << blockK;
-  // A cluster's CTAs share their B tile: each B load multicasts to all of
-  // them. The 2-D kernel only (a grouped tile pair could straddle two
-  // groups; swap-AB's B is the activation).
-  if (cluster < 1 || multicast != cluster)
-    return emitError() << "needs multicast = cluster >= 1 (every CTA of a "
-                          "cluster receives the B tile), got cluster "
-                       << cluster << ", multicast " << multicast;
-  if (cluster > 1 && (layout || (swapAB && swapAB.getValue())))
-    return emitError() << "cluster " << cluster
-                       << " needs the 2-D kernel (no layout, no swap_ab)";
-  if (ctas < 0 || (modelledUs && modelledUs.getValueAsDouble() < 0) ||
-      (modelledTflops && modelledTflops.getValueAsDouble() < 0))
-    return emitError() << "needs non-negative modelled ctas, time and TFLOPS";
-  GemmKernelConfig cfg =
-      makeConfig(m, n, k, blockM, blockN, blockK, stages, consumers, groupM,
-                 bScaleRows, scaleK, cluster, epilogue);
-  StringRef why =
-      layout ? checkGroupedGemmKernelConfig(cfg) : checkGemmKernelConfig(cfg);
-  if (!why.empty())
-    return emitError() << "invalid tile configuration block_m = " << blockM
-                       << ", block_n = " << blockN << ", stages = " << stages
-                       << ", consumers = " << consumers << ": " << why;
-  return success();
-}
-
-QuantizeKernelConfig QuantizeKernelAttr::getConfig() const {
-  if (isPerTensor())
-    return makePerTensorQuantizeKernelConfig(getRows(), getCols());
-  return makeQuantizeKernelConfig(ShapedType::isDynamic(getRows())
-                                      ? QuantizeKernelConfig::kDynamicRows
-                                      : getRows(),
-                                  getCols(), getBlockRows(), getBlockCols());
-}
-
-std::string QuantizeKernelAttr::getSymbolName() const {
-  QuantizeKernelConfig c = getConfig();
-  return getQuantizeKernelName(
-             c.rows, c.cols, c.blockRows, getKernelElementType(getInput()),
-             getKernelElementType(getFp8()), getScaleMode() == ScaleMode::pow2,
-             static_cast<float>(getEps().getValueAsDouble()), isTranspose(),
-             c.blockCols, isPerTensor()) +
-         (isa<Float8E8M0FNUType>(getScale()) ? "_ue8m0" : "");
-}
-
-std::string TransposeKernelAttr::getSymbolName() const {
-  return getTransposeKernelName(getBits(), getRepeatRows(), getWidenE8m0());
-}
-
-LogicalResult
-TransposeKernelAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                            int64_t bits, int64_t repeatRows, bool widenE8M0) {
-  if (widenE8M0 && bits != 8)
-    return emitError() << "widen_e8m0 needs bits 8 (E8M0 codes in), got "
-                       << bits;
-  // The kernel moves FP8 codes (one byte), bf16 results (two) or f32
-  // scales and results (four).
-  if (bits != 8 && bits != 16 && bits != 32)
-    return emitError() << "needs bits 8 (FP8 codes), 16 (bf16) or 32 (f32), "
-                          "got "
-                       << bits;
-  if (repeatRows < 1)
-    return emitError() << "needs repeat_rows >= 1, got " << repeatRows;
-  return success();
-}
-
-LogicalResult
-QuantizeKernelAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                           int64_t rows, int64_t cols, int64_t blockRows,
-                           int64_t blockCols, Type input, Type fp8, Type scale,
-                           ScaleMode scaleMode, FloatAttr eps,
-                           BoolAttr transpose, BoolAttr perTensor) {
-  if ((!ShapedType::isDynamic(rows) && rows < 1) || cols < 1)
-    return emitError() << "needs rows and cols >= 1 (rows may be ?), got "
-                       << shapeString({rows, cols});
-  const bool isTranspose = transpose && transpose.getValue();
-  if (perTensor && perTensor.getValue()) {
-    // One block, the whole tensor, walked in 1x128 tiles: a static row
-    // count (the block's), a bf16/f32 input.
-    if (isTranspose || ShapedType::isDynamic(rows) || blockRows != rows ||
-        blockCols != cols)
-      return emitError() << "with per_tensor = true needs a static rows, "
-                            "block_rows = rows, block_cols = cols and no "
-                            "transpose, got "
-                         << blockRows << "x" << blockCols << " blocks of "
-                         << shapeString({rows, cols});
-  } else if (blockRows != 1 && blockRows != 128)
-    return emitError() << "needs block_rows 1 or 128, got " << blockRows;
-  // Rowwise blocks span the whole row (a warp per row); MX blocks are 1x32
-  // (a warp per block); column blocks are 128x1 (a CTA per 128 x 128
-  // region).
-  else if (blockCols != 128 && !(blockRows == 128 && blockCols == 1) &&
-           (blockRows != 1 ||
-            (blockCols != 32 && (blockCols != cols || cols <= 128))))
-    return emitError() << "needs block_cols 128, or with block_rows = 1 32 "
-                          "(MX) or cols > 128 (rowwise), or with block_rows "
-                          "= 128 1 (per column), got "
-                       << blockRows << "x" << blockCols << " blocks of " << cols
-                       << " columns";
-  // E8M0 scales hold powers of two only.
-  const bool scaleOk = scale.isF32() || (isa<Float8E8M0FNUType>(scale) &&
-                                         scaleMode == ScaleMode::pow2);
-  if (isTranspose) {
-    // The requantize kernel: one warp per 1x128 output tile, whose 128
-    // values come from 128 input rows (QuantizeTranspose.cpp).
-    if (!isSupportedFP8Type(input) || !isSupportedFP8Type(fp8) || !scaleOk ||
-        blockRows != 1 || blockCols != 128 || ShapedType::isDynamic(rows))
-      return emitError() << "with transpose = true needs an FP8 input "
-                            "(f8E4M3FN or f8E5M2), FP8 codes, f32 scales "
-                            "(or f8E8M0FNU with scale_mode pow2), "
-                            "block_rows = 1 and a static rows";
-  } else if (!isBF16OrF32(input) || !isSupportedFP8Type(fp8) || !scaleOk)
-    return emitError() << "needs a bf16 or f32 input, FP8 codes (f8E4M3FN or "
-                          "f8E5M2) and f32 scales (or f8E8M0FNU with "
-                          "scale_mode pow2)";
-  if (!eps.getType().isF32() || !(eps.getValueAsDouble() >= 0))
-    return emitError() << "needs a non-negative f32 eps, got " << eps;
   return success();
 }

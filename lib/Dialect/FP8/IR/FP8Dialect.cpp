@@ -68,13 +68,18 @@ LogicalResult FP8Dialect::verifyOperationAttribute(Operation *op,
         isa<GemmKernelAttr, QuantizeKernelAttr, TransposeKernelAttr>(value),
         "a #fp8.gemm_kernel<...>, #fp8.quantize_kernel<...> or "
         "#fp8.transpose_kernel<...> attribute");
+  // The cost model's figures of a generated GEMM kernel (no generator or
+  // launcher reads them).
+  if (name == kKernelModelAttrName)
+    return expect(isa<KernelModelAttr>(value),
+                  "a #fp8.kernel_model<...> attribute");
   if (name == kKernelRefAttrName)
     return expect(isa<SymbolRefAttr>(value),
                   "a symbol reference to a kernel (@fp8_kernels::@name)");
   return mlir::emitError(op->getLoc())
          << "unknown fp8 attribute '" << name
          << "' (known: fp8.role, fp8.precision, fp8.reason, fp8.gemm, "
-            "fp8.policy, fp8.kernel, fp8.kernel_ref)";
+            "fp8.policy, fp8.kernel, fp8.kernel_model, fp8.kernel_ref)";
 }
 
 namespace mlir::fp8 {

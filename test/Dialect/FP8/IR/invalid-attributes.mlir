@@ -30,7 +30,7 @@ module attributes {fp8.policy = "deepseek-v3"} {}
 
 // -----
 
-// expected-error @+1 {{unknown fp8 attribute 'fp8.recipe' (known: fp8.role, fp8.precision, fp8.reason, fp8.gemm, fp8.policy, fp8.kernel, fp8.kernel_ref)}}
+// expected-error @+1 {{unknown fp8 attribute 'fp8.recipe' (known: fp8.role, fp8.precision, fp8.reason, fp8.gemm, fp8.policy, fp8.kernel, fp8.kernel_model, fp8.kernel_ref)}}
 module attributes {fp8.recipe = 1} {}
 
 // -----

@@ -128,7 +128,28 @@ func.func private @cluster_four() attributes {fp8.kernel = #fp8.gemm_kernel<m = 
 // -----
 
 // expected-error @+1 {{needs non-negative modelled ctas, time and TFLOPS}}
-func.func private @modelled() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = 256, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2, modelled_us = -1.0 : f64>}
+func.func private @modelled() attributes {fp8.kernel_model = #fp8.kernel_model<chip = "h200", ctas = 1, modelled_us = -1.0 : f64>}
+
+// -----
+
+// expected-error @+1 {{needs non-negative modelled ctas, time and TFLOPS}}
+func.func private @modelled_ctas() attributes {fp8.kernel_model = #fp8.kernel_model<chip = "h200", ctas = -1>}
+
+// -----
+
+// expected-error @+1 {{needs the cost model's chip, got ""}}
+func.func private @modelled_chip() attributes {fp8.kernel_model = #fp8.kernel_model<chip = "">}
+
+// -----
+
+// The figures are no longer fields of the decision.
+// expected-error @+1 {{duplicate or unknown struct parameter name: chip}}
+func.func private @model_in_decision() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = 256, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2, chip = "h200">}
+
+// -----
+
+// expected-error @+1 {{attribute 'fp8.kernel_model' must be a #fp8.kernel_model<...> attribute, got #fp8.transpose_kernel<bits = 8>}}
+func.func private @model_kind() attributes {fp8.kernel_model = #fp8.transpose_kernel<bits = 8>}
 
 // -----
 

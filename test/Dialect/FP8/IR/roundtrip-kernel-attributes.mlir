@@ -3,20 +3,22 @@
 
 // The typed configuration of a generated kernel prints its fields by name;
 // fields at their default (no accumulator, not grouped, cluster 1, row-major
-// tile order, the store epilogue, no model) are left out.
+// tile order, the store epilogue) are left out. The cost model's figures
+// are an attribute of their own, #fp8.kernel_model.
 
 // CHECK-LABEL: func.func private @dynamic_m()
-// CHECK-SAME: fp8.kernel = #fp8.gemm_kernel<m = ?, n = 2112, k = 7168, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2, chip = "h200">
+// CHECK-SAME: fp8.kernel = #fp8.gemm_kernel<m = ?, n = 2112, k = 7168, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2>
 // CHECK-SAME: fp8.kernel_ref = @fp8_kernels::@fp8_scaled_matmul_dynx2112x7168_e4m3_e4m3_bf16
-func.func private @dynamic_m() attributes {fp8.kernel = #fp8.gemm_kernel<m = ?, n = 2112, k = 7168, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2, chip = "h200">, fp8.kernel_ref = @fp8_kernels::@fp8_scaled_matmul_dynx2112x7168_e4m3_e4m3_bf16}
+func.func private @dynamic_m() attributes {fp8.kernel = #fp8.gemm_kernel<m = ?, n = 2112, k = 7168, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2>, fp8.kernel_ref = @fp8_kernels::@fp8_scaled_matmul_dynx2112x7168_e4m3_e4m3_bf16}
 
 // -----
 
 // Every field given: a masked grouped kernel with counts, an f32
-// accumulator, the grouped tile order and the modelled time.
+// accumulator, the grouped tile order; its modelled time beside it.
 // CHECK-LABEL: func.func private @all_fields()
-// CHECK-SAME: #fp8.gemm_kernel<m = 256, n = 4096, k = 7168, a = f8E4M3FN, b = f8E5M2, d = f32, c = f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, layout = masked, groups = 8, counts = true, block_m = 128, block_n = 128, block_k = 128, stages = 5, consumers = 2, group_m = 4, swap_ab = false, chip = "h100-sxm", ctas = 132, modelled_us = 1.250000e+01 : f64, modelled_tflops = 5.500000e+02 : f64>
-func.func private @all_fields() attributes {fp8.kernel = #fp8.gemm_kernel<m = 256, n = 4096, k = 7168, a = f8E4M3FN, b = f8E5M2, d = f32, c = f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, layout = masked, groups = 8, counts = true, block_m = 128, block_n = 128, block_k = 128, stages = 5, consumers = 2, cluster = 1, multicast = 1, group_m = 4, swap_ab = false, epilogue = store, chip = "h100-sxm", ctas = 132, modelled_us = 12.5 : f64, modelled_tflops = 550.0 : f64>}
+// CHECK-SAME: #fp8.gemm_kernel<m = 256, n = 4096, k = 7168, a = f8E4M3FN, b = f8E5M2, d = f32, c = f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, layout = masked, groups = 8, counts = true, block_m = 128, block_n = 128, block_k = 128, stages = 5, consumers = 2, group_m = 4, swap_ab = false>
+// CHECK-SAME: fp8.kernel_model = #fp8.kernel_model<chip = "h100-sxm", ctas = 132, modelled_us = 1.250000e+01 : f64, modelled_tflops = 5.500000e+02 : f64>
+func.func private @all_fields() attributes {fp8.kernel = #fp8.gemm_kernel<m = 256, n = 4096, k = 7168, a = f8E4M3FN, b = f8E5M2, d = f32, c = f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, layout = masked, groups = 8, counts = true, block_m = 128, block_n = 128, block_k = 128, stages = 5, consumers = 2, cluster = 1, multicast = 1, group_m = 4, swap_ab = false, epilogue = store>, fp8.kernel_model = #fp8.kernel_model<chip = "h100-sxm", ctas = 132, modelled_us = 12.5 : f64, modelled_tflops = 550.0 : f64>}
 
 // -----
 
@@ -82,3 +84,11 @@ func.func private @dynamic_k() attributes {fp8.kernel = #fp8.gemm_kernel<m = 300
 // CHECK-SAME: fp8.kernel = #fp8.transpose_kernel<bits = 32, repeat_rows = 128>
 func.func private @transpose() attributes {fp8.kernel = #fp8.transpose_kernel<bits = 8, repeat_rows = 1>}
 func.func private @transpose_repeat() attributes {fp8.kernel = #fp8.transpose_kernel<bits = 32, repeat_rows = 128>}
+
+// -----
+
+// The model of a kernel for a run-time M: the chip only (ctas = 0 and no
+// times are not printed).
+// CHECK-LABEL: func.func private @model_chip_only()
+// CHECK-SAME: fp8.kernel_model = #fp8.kernel_model<chip = "h200">
+func.func private @model_chip_only() attributes {fp8.kernel_model = #fp8.kernel_model<chip = "h200", ctas = 0>}

@@ -16,10 +16,6 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
-#include "fp8/Target/Hopper/GemmKernelConfig.h"
-#include "fp8/Target/Hopper/KernelNames.h"
-#include "fp8/Target/Hopper/QuantizeKernelConfig.h"
-
 #include <string>
 
 #include "fp8/Dialect/FP8/IR/FP8Dialect.h.inc"
@@ -27,6 +23,8 @@
 
 #define GET_ATTRDEF_CLASSES
 #include "fp8/Dialect/FP8/IR/FP8Attrs.h.inc"
+
+#include "fp8/Dialect/FP8/IR/FP8KernelAttrs.h"
 
 #define GET_TYPEDEF_CLASSES
 #include "fp8/Dialect/FP8/IR/FP8Types.h.inc"
@@ -65,10 +63,6 @@ bool hasEmptyResult(Operation *op);
 /// is 0: an empty sum, so every computed element is its element of C (or
 /// +0.0 without C) and no product is formed.
 bool hasEmptyContraction(Operation *op);
-
-/// The element type `t` as kernel names and the emulator spell it
-/// (KernelNames.h): e4m3, e5m2, bf16, else f32.
-KernelElementType getKernelElementType(Type t);
 
 } // namespace mlir::fp8
 

@@ -28,10 +28,19 @@ def FP8_Dialect : Dialect {
     attributes and the policy in `#fp8.policy<...>`.
   }];
   let useDefaultTypePrinterParser = 1;
-  let useDefaultAttributePrinterParser = 1;
+  // The attributes come from two files (FP8Attrs.td, FP8KernelAttrs.td),
+  // each with its generated parser: FP8Dialect::parseAttribute picks one by
+  // the mnemonic.
+  let useDefaultAttributePrinterParser = 0;
   let extraClassDeclaration = [{
     void registerTypes();
     void registerAttributes();
+    /// FP8KernelAttrs.td's attributes (called by registerAttributes).
+    void registerKernelAttributes();
+    ::mlir::Attribute parseAttribute(::mlir::DialectAsmParser &parser,
+                                     ::mlir::Type type) const override;
+    void printAttribute(::mlir::Attribute attr,
+                        ::mlir::DialectAsmPrinter &printer) const override;
 
     /// Name of the discardable attribute holding an op's role.
     static constexpr ::llvm::StringLiteral kRoleAttrName = "fp8.role";
@@ -43,9 +52,14 @@ def FP8_Dialect : Dialect {
     /// training step (fprop, dgrad, wgrad) a contraction is.
     static constexpr ::llvm::StringLiteral kGemmAttrName = "fp8.gemm";
     /// Name of the discardable attribute of a generated kernel (llvm.func
-    /// in the gpu.module) and of its launcher: its #fp8.gemm_kernel or
-    /// #fp8.quantize_kernel (fp8-lower-to-nvvm, docs/gpu-kernel.md).
+    /// in the gpu.module) and of its launcher: its decision,
+    /// #fp8.gemm_kernel, #fp8.quantize_kernel or #fp8.transpose_kernel
+    /// (fp8-lower-to-nvvm, docs/gpu-kernel.md), by which it is reused.
     static constexpr ::llvm::StringLiteral kKernelAttrName = "fp8.kernel";
+    /// Name of the discardable attribute of a generated GEMM kernel holding
+    /// the cost model's figures for it (#fp8.kernel_model).
+    static constexpr ::llvm::StringLiteral kKernelModelAttrName =
+        "fp8.kernel_model";
     /// Name of the discardable attribute of a host op and of a launcher
     /// naming the kernel that computes it (a symbol reference
     /// @fp8_kernels::@name).

@@ -4,6 +4,7 @@
 
 include "fp8/Dialect/FP8/IR/FP8Base.td"
 include "fp8/Dialect/FP8/IR/FP8Attrs.td"
+include "fp8/Dialect/FP8/IR/FP8KernelAttrs.td"
 include "fp8/Dialect/FP8/IR/FP8Types.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"

@@ -1,0 +1,266 @@
+//===- FP8KernelAttrs.td - generated kernel attributes -----*- tablegen -*-===//
+//
+// The typed records of the sm_90a kernels fp8-lower-to-nvvm and
+// fp8-launch-kernels generate: the decision of each kernel
+// (#fp8.gemm_kernel, #fp8.quantize_kernel, #fp8.transpose_kernel, the
+// `fp8.kernel` attribute), by which kernels are known and reused, and the
+// cost model's figures of a GEMM kernel (#fp8.kernel_model, its
+// `fp8.kernel_model`). C++ in FP8KernelAttrs.h / FP8KernelAttrs.cpp.
+//
+//===----------------------------------------------------------------------===//
+#ifndef FP8_DIALECT_FP8KERNELATTRS_TD
+#define FP8_DIALECT_FP8KERNELATTRS_TD
+
+include "fp8/Dialect/FP8/IR/FP8Base.td"
+include "fp8/Dialect/FP8/IR/FP8Enums.td"
+include "mlir/IR/AttrTypeBase.td"
+
+def FP8_KernelSizeParameter
+    : AttrOrTypeParameter<"int64_t", "a size; `?` when known at run time only"> {
+  let parser = "::mlir::fp8::detail::parseKernelSize($_parser)";
+  let printer = "::mlir::fp8::detail::printKernelSize($_printer, $_self)";
+}
+
+def FP8_GemmKernelAttr : AttrDef<FP8_Dialect, "GemmKernel"> {
+  let mnemonic = "gemm_kernel";
+  let summary = "The configuration of a generated sm_90a block-scaled GEMM kernel";
+  let description = [{
+    Carried by every GEMM kernel `fp8-lower-to-nvvm` generates (the
+    `fp8.kernel` attribute of its `llvm.func`) and by its launcher
+    (`fp8-launch-kernels`): the one record of what the kernel computes and
+    how, which the launcher, the host runtime, the emulator (`fp8-emu`) and
+    Python read. It holds the decision only, what the generator and the
+    launcher read: `fp8-lower-to-nvvm` reuses a kernel for an op exactly
+    when the kernel module holds one whose attribute is equal (never by its
+    name). The kernel's symbol name is derived from it for humans
+    (`getSymbolName`, made unique in the kernel module) and parsed by
+    nobody; host ops and launchers name their kernel with `fp8.kernel_ref`
+    (a symbol reference). What the cost model predicts for the kernel is
+    beside it, in its `fp8.kernel_model` (`#fp8.kernel_model`).
+
+    | field | meaning |
+    |---|---|
+    | `m`, `n`, `k` | the problem (`m = ?`: M at run time, the kernel's i32 parameter 5; `k = ?`: K at run time, the kernel's last i32 parameter, a 2-D kernel with a scale per K block: the Wgrad GEMM over a run-time token count); for a grouped kernel `m` is a group's rows (masked) or all rows (contiguous) |
+    | `a`, `b` | FP8 element types of the operands (`f8E4M3FN`, `f8E5M2`) |
+    | `d` | element type of the result (`bf16`, `f32`) |
+    | `c` | element type of the accumulator operand C (absent: none) |
+    | `a_scale`, `b_scale` | scale element types (`f32`) |
+    | `b_scale_rows` | B scales per 128 x 128 block (128) or per column and K block (1, the Wgrad GEMM); A scales are per row and K block |
+    | `scale_k` | the K elements one scale covers: 128 (a scale per K block, the default), `k` (one scale along the whole K: the `rowwise` and `per-tensor` presets, with `b_scale_rows = 1`; a per-tensor scale reaches the kernel broadcast to every row and column) or 32 (`mxfp8`'s 1x32 blocks, with `b_scale_rows = 1` and a static K: a promotion after every wgmma k32 step, the last K block's steps past K skipped; E8M0 scales reach the kernel widened to f32) |
+    | `layout`, `groups`, `counts` | a grouped (MoE) kernel: `masked` or `contiguous`, G, whether a masked kernel takes per-group row counts |
+    | `block_m`, `block_n`, `block_k` | the CTA tile (`block_k` = 128, one promotion interval per stage) |
+    | `stages` | depth of the shared-memory ring |
+    | `consumers` | consumer warpgroups (`block_m` / 64 times the column splits) |
+    | `cluster`, `multicast` | CTAs per cluster (1 or 2) and the CTAs each B load reaches by TMA multicast (= `cluster`): in a cluster of 2 (a 2-D kernel: no `layout`, no `swap_ab`) the CTAs compute vertically adjacent tiles and each loads half of their common B tile into both (`block_n` / 2 a multiple of 8) |
+    | `group_m` | tile order: rows of tiles per group (1: row-major) |
+    | `swap_ab` | whether the kernel computes D^T = B A^T (swap-AB, for a small M: its `m` x `n` are the op's N x M, `a` B's and `b` A's codes, `b_scale_rows = 1` A's per-row scales; B's 128x128 block scales reach it as one per row; `fp8-launch-kernels` transposes D^T into D) |
+    | `epilogue` | what happens to the accumulators: `store` D, or `quantize` it (a 2-D kernel, `block_n` / splits a multiple of 128): D rounded to `d` and stored as `q` codes (`f8E4M3FN`, `f8E5M2`) with an f32 scale per 1x128 tile along N, computed as `fp8.quantize` with `eps = q_eps` and `scale_mode = pow2` when `q_pow2` (saturating): the GEMM and the quantize of the next linear's input in one kernel |
+    | `q`, `q_eps`, `q_pow2` | the quantize epilogue's code type, amax floor and power-of-two scales (present with `epilogue = quantize` only) |
+
+    Fields at their default (`c`, `scale_k = 128`, `layout`, `groups = 1`, `counts`,
+    `cluster = 1`, `multicast = 1`, `group_m = 1`, `swap_ab = false`,
+    `epilogue = store`) are not printed. The verifier
+    checks the tile as the generator does (wgmma shapes, shared memory,
+    consumer registers).
+
+    Example:
+    `#fp8.gemm_kernel<m = ?, n = 2112, k = 7168, a = f8E4M3FN, b = f8E4M3FN,
+    d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128,
+    block_n = 128, block_k = 128, stages = 6, consumers = 2>`
+  }];
+  let parameters = (ins
+    FP8_KernelSizeParameter:$m,
+    "int64_t":$n,
+    FP8_KernelSizeParameter:$k,
+    "::mlir::Type":$a,
+    "::mlir::Type":$b,
+    "::mlir::Type":$d,
+    OptionalParameter<"::mlir::Type">:$c,
+    "::mlir::Type":$a_scale,
+    "::mlir::Type":$b_scale,
+    "int64_t":$b_scale_rows,
+    DefaultValuedParameter<"int64_t", "128">:$scale_k,
+    OptionalParameter<"std::optional<::mlir::fp8::GroupLayout>">:$layout,
+    DefaultValuedParameter<"int64_t", "1">:$groups,
+    OptionalParameter<"::mlir::BoolAttr">:$counts,
+    "int64_t":$block_m,
+    "int64_t":$block_n,
+    "int64_t":$block_k,
+    "int64_t":$stages,
+    "int64_t":$consumers,
+    DefaultValuedParameter<"int64_t", "1">:$cluster,
+    DefaultValuedParameter<"int64_t", "1">:$multicast,
+    DefaultValuedParameter<"int64_t", "1">:$group_m,
+    OptionalParameter<"::mlir::BoolAttr">:$swap_ab,
+    DefaultValuedParameter<"::mlir::fp8::KernelEpilogue",
+                           "::mlir::fp8::KernelEpilogue::store">:$epilogue,
+    OptionalParameter<"::mlir::Type">:$q,
+    OptionalParameter<"::mlir::FloatAttr">:$q_eps,
+    OptionalParameter<"::mlir::BoolAttr">:$q_pow2
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The launch configuration (GemmKernelConfig.h) of the kernel, its `m`
+    /// kDynamicM for a run-time M: tiles, ring and consumer registers.
+    ::mlir::fp8::GemmKernelConfig getConfig() const;
+    bool isGrouped() const { return getLayout().has_value(); }
+    bool isMasked() const {
+      return getLayout() == ::mlir::fp8::GroupLayout::masked;
+    }
+    bool hasCounts() const { return getCounts() && getCounts().getValue(); }
+    bool hasBScalesPerColumn() const { return getBScaleRows() == 1; }
+    bool hasQuantizeEpilogue() const {
+      return getEpilogue() == ::mlir::fp8::KernelEpilogue::quantize;
+    }
+    /// The kernel's symbol (KernelNames.h), for humans: nothing parses it.
+    std::string getSymbolName() const;
+  }];
+}
+
+def FP8_QuantizeKernelAttr : AttrDef<FP8_Dialect, "QuantizeKernel"> {
+  let mnemonic = "quantize_kernel";
+  let summary = "The configuration of a generated sm_90a quantize kernel";
+  let description = [{
+    Carried by every quantize kernel `fp8-lower-to-nvvm` generates (the
+    `fp8.kernel` attribute of its `llvm.func`) and by its launcher: a
+    `rows` x `cols` input (`rows = ?`: at run time) of `input` (`f32`,
+    `bf16`) quantized to `fp8` codes (`f8E4M3FN`, `f8E5M2`) in
+    `block_rows` x `block_cols` blocks: `block_rows` 1 or 128 by 128
+    columns (the default `block_cols`), or `block_rows = 1` by `block_cols
+    = cols` (> 128; rowwise: one scale per row, a warp per row looping over
+    its 128-column chunks, symbol `..._1x<cols>_...`) or by `block_cols =
+    32` (MX blocks, mxfp8: a warp per block, one column per lane, symbol
+    `..._1x32_...`), or `block_rows = 128` by `block_cols = 1` (column
+    blocks, the `wgrad_operands = fresh` Wgrad operands: a CTA per 128 x
+    128 region, one scale per column, scales `[ceil(rows / 128), cols]`,
+    symbol `..._128x1_...`), scales of type
+    `scale` (`f32`,
+    or `f8E8M0FNU` with `scale_mode = pow2`: one byte per block, the
+    biased exponent of the power-of-two scale; symbol suffix `_ue8m0`)
+    derived as `scale_mode` says with the amax clamped below by `eps`
+    (an f32). The symbol name is derived from it for humans.
+
+    `transpose = true` is the transpose-requantize kernel of
+    `fp8.requantize` (DeepSeek-V3 §3.5.2, the Wgrad operands): `input` is
+    then FP8 (`f8E4M3FN`, `f8E5M2`), the `cols` x `rows` codes of the
+    forward in 1x128 tiles with their f32 scales, dequantized, transposed
+    and requantized into `rows` x `cols` 1x128 tiles (`block_rows = 1`,
+    static `rows`).
+
+    `per_tensor = true` is the per-tensor kernel (the `per-tensor` preset,
+    TransformerEngine current scaling): one block, the whole tensor
+    (`block_rows = rows`, `block_cols = cols`, a static `rows`), one scale;
+    the warps walk the tensor in 1x128 tiles, and the launcher launches
+    the kernel twice, a pass of the tensor's amax (a global atomic max)
+    and one of the scale and codes (QuantizeKernelConfig.h). Symbol
+    `..._<R>x<C>_tensor_...`.
+
+    Example: `#fp8.quantize_kernel<rows = ?, cols = 7168, block_rows = 1,
+    input = bf16, fp8 = f8E4M3FN, scale = f32, eps = 9.99999974E-5 : f32>`
+  }];
+  let parameters = (ins
+    FP8_KernelSizeParameter:$rows,
+    "int64_t":$cols,
+    "int64_t":$block_rows,
+    DefaultValuedParameter<"int64_t", "128">:$block_cols,
+    "::mlir::Type":$input,
+    "::mlir::Type":$fp8,
+    "::mlir::Type":$scale,
+    DefaultValuedParameter<"::mlir::fp8::ScaleMode",
+                           "::mlir::fp8::ScaleMode::f32">:$scale_mode,
+    "::mlir::FloatAttr":$eps,
+    OptionalParameter<"::mlir::BoolAttr">:$transpose,
+    OptionalParameter<"::mlir::BoolAttr">:$per_tensor
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Whether this is the transpose-requantize kernel (FP8 input).
+    bool isTranspose() const {
+      return getTranspose() && getTranspose().getValue();
+    }
+    /// Whether this is the per-tensor kernel (one scale, two passes).
+    bool isPerTensor() const {
+      return getPerTensor() && getPerTensor().getValue();
+    }
+    /// The launch configuration (QuantizeKernelConfig.h), `rows`
+    /// kDynamicRows for a run-time row count.
+    ::mlir::fp8::QuantizeKernelConfig getConfig() const;
+    /// The kernel's symbol (KernelNames.h), for humans: nothing parses it.
+    std::string getSymbolName() const;
+  }];
+}
+
+def FP8_TransposeKernelAttr : AttrDef<FP8_Dialect, "TransposeKernel"> {
+  let mnemonic = "transpose_kernel";
+  let summary = "The configuration of a generated transpose kernel";
+  let description = [{
+    Carried by the transpose kernel `fp8-launch-kernels` generates (the
+    `fp8.kernel` attribute of its `llvm.func`) and by its launcher: it
+    moves elements of `bits` bits (8: FP8 codes of any format; 16: a bf16
+    result; 32: f32 scales or results) from a row-major input `[B, R, C]`
+    to a row-major output `[B, C, Rp]` with `out[b, c, r] = in[b, r /
+    repeat_rows, c]` for `r / repeat_rows < R` and zero bits (+0.0, the
+    zero code) for the other rows; every size is a run-time parameter
+    (kernel ABI in TransposeKernelConfig.h). It keeps the operands that one
+    kernel writes and another reads in a different layout on the device: a
+    GEMM's A scales `[M, KB]` as the kernel's `[KB, roundUp(M, 4)]`
+    (16-byte TMA strides), per-column B scales `[N, KB]` as `[KB, Np]`, the
+    Dgrad's `W^T` (codes and 128x128 block scales) from the forward's
+    quantized `W`, and the operands and result of a swap-AB GEMM (`D^T = B
+    A^T`: B's 128x128 block scales as one per row, `repeat_rows = 128`, and
+    `D^T` back to `D`). An exact permutation: no arithmetic on the
+    elements, except with `widen_e8m0 = true` (`bits = 8`): the input is
+    E8M0 (UE8M0) scale codes and the output their f32 values, 32 bits each
+    (`2^(code - 127)`, code 0 is 2^-127, 0xFF NaN: the numerics contract's
+    exact widening), so E8M0 scales reach the GEMM and requantize kernels,
+    which read f32, without visiting the host. The symbol name
+    `fp8_transpose_b<bits>[_r<repeat_rows>][_e8m0f32]` is derived from it
+    for humans.
+
+    Example: `#fp8.transpose_kernel<bits = 32, repeat_rows = 128>`
+  }];
+  let parameters = (ins "int64_t":$bits,
+                        DefaultValuedParameter<"int64_t", "1">:$repeat_rows,
+                        DefaultValuedParameter<"bool", "false">:$widen_e8m0);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The kernel's symbol (KernelNames.h), for humans: nothing parses it.
+    std::string getSymbolName() const;
+  }];
+}
+
+
+def FP8_KernelModelAttr : AttrDef<FP8_Dialect, "KernelModel"> {
+  let mnemonic = "kernel_model";
+  let summary = "What the cost model predicts for a generated GEMM kernel";
+  let description = [{
+    Carried by every GEMM kernel `fp8-lower-to-nvvm` generates (the
+    `fp8.kernel_model` attribute of its `llvm.func`, beside its
+    `fp8.kernel`): the cost model's figures for the kernel's problem, which
+    no generator or launcher reads. They are apart from the decision
+    (`#fp8.gemm_kernel`) so that two ops share a kernel when their
+    decisions are equal, whatever was modelled for them.
+
+    | field | meaning |
+    |---|---|
+    | `chip` | the chip the cost model describes (`h200`, `h100-sxm`) |
+    | `ctas` | the persistent grid on the chip's SMs (0: not modelled, a run-time M or K) |
+    | `modelled_us`, `modelled_tflops` | the modelled time and throughput (absent for a run-time M or K) |
+
+    Example: `#fp8.kernel_model<chip = "h200", ctas = 132,
+    modelled_us = 1.250000e+01 : f64, modelled_tflops = 5.500000e+02 : f64>`
+  }];
+  let parameters = (ins
+    "::mlir::StringAttr":$chip,
+    DefaultValuedParameter<"int64_t", "0">:$ctas,
+    OptionalParameter<"::mlir::FloatAttr">:$modelled_us,
+    OptionalParameter<"::mlir::FloatAttr">:$modelled_tflops
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
+#endif // FP8_DIALECT_FP8KERNELATTRS_TD
