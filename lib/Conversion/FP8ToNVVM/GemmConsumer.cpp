@@ -50,8 +50,10 @@ void GemmEmitter::emitConsumers(scf::IfOp roleIf) {
   ConsumerTile ct = emitConsumerTile(thr, tileLoop.getInductionVar());
   SmallVector<Value> init{tileLoop.getRegionIterArg(0)};
   emitAccumulatorInit(ct, init);
-  auto kLoop = scf::ForOp::create(b, ir.c32(0), scheduler->kBlocksOf(ct.tile),
-                                  ir.c32(1), init);
+  Value step = ir.c32(1);
+  Value kBlocks = scheduler->kBlocksOf(ct.tile);
+  Value lower = ir.c32(0);
+  auto kLoop = scf::ForOp::create(b, lower, kBlocks, step, init);
   emitConsumerKBlock(thr, ct, kLoop);
   epilogue->emit(thr, ct, kLoop);
   scf::YieldOp::create(b, ValueRange{kLoop.getResult(0)});
@@ -64,9 +66,11 @@ ConsumerThread GemmEmitter::emitConsumerThread() {
   // colBase + accumulatorColOffset(r).
   thr.warp = ir.divu(wgThread, ir.c32(32));
   thr.lane = ir.remu(wgThread, ir.c32(32));
-  thr.rowBase =
-      ir.add(ir.mul(thr.warp, ir.c32(16)), ir.divu(thr.lane, ir.c32(4)));
-  thr.colBase = ir.mul(ir.remu(thr.lane, ir.c32(4)), ir.c32(2));
+  Value laneRow = ir.divu(thr.lane, ir.c32(4));
+  Value warpRow = ir.mul(thr.warp, ir.c32(16));
+  thr.rowBase = ir.add(warpRow, laneRow);
+  Value two = ir.c32(2);
+  thr.colBase = ir.mul(ir.remu(thr.lane, ir.c32(4)), two);
   // This warpgroup's rows and columns in the tile: row group
   // wg % rowGroups, column group wg / rowGroups (without a column split,
   // the row group is wg and the columns start at the tile's).
@@ -171,7 +175,8 @@ void GemmEmitter::emitMxKBlock(const ConsumerThread &thr,
       tailSteps < steps ? ir.ult(kBlock, ir.c32(cfg.kBlocks() - 1)) : Value();
   for (int64_t s = 0; s < steps; ++s) {
     auto emitStep = [&](bool release) {
-      Value scaleRow = ir.add(ir.mul(kBlock, ir.c32(steps)), ir.c32(s));
+      Value stepRow = ir.c32(s);
+      Value scaleRow = ir.add(ir.mul(kBlock, ir.c32(steps)), stepRow);
       BScales sb = emitBScaleLoads(ct, scaleRow);
       Value partial = emitWgmma(thr, stage, s, s + 1);
       Value aScales[2];
@@ -208,22 +213,24 @@ Value GemmEmitter::emitWgmma(const ConsumerThread &thr, Value stage,
   if (!endStep)
     endStep = cfg.blockK / kFp8K;
   // Descriptors: K-major, 128B swizzle, SBO 1024 (WgmmaFragment.h).
-  Value aAddr = ir.add(
-      smemAddr, ir.add(ir.mul(stage, ir.c32(cfg.aStageBytes())),
-                       ir.mul(thr.wgRowGroup, ir.c32(kTileM * cfg.blockK))));
+  Value aRowGroup = ir.mul(thr.wgRowGroup, ir.c32(kTileM * cfg.blockK));
+  Value aStage = ir.mul(stage, ir.c32(cfg.aStageBytes()));
+  Value aAddr = ir.add(smemAddr, ir.add(aStage, aRowGroup));
   // B rows (N) are 128-byte lines; a column group starts consumerN lines in
   // (a multiple of 8: whole 1024-byte swizzle atoms).
-  Value bStage = ir.add(ir.c32(cfg.bRingOffset()),
-                        ir.mul(stage, ir.c32(cfg.bStageBytes())));
+  Value bStageOffset = ir.mul(stage, ir.c32(cfg.bStageBytes()));
+  Value bStage = ir.add(ir.c32(cfg.bRingOffset()), bStageOffset);
   if (thr.colSplit)
     bStage = ir.add(bStage, ir.mul(thr.wgCol, ir.c32(cfg.blockK)));
   Value bAddr = ir.add(smemAddr, bStage);
   auto desc = [&](Value addr) {
-    Value field = ir.shru(ir.andi(addr, ir.c32(0x3FFFF)), ir.c32(4));
-    return ir.ori(ir.zext64(field),
-                  ir.c64(static_cast<int64_t>(kKMajorSw128ConstBits)));
+    Value four = ir.c32(4);
+    Value field = ir.shru(ir.andi(addr, ir.c32(0x3FFFF)), four);
+    Value constBits = ir.c64(static_cast<int64_t>(kKMajorSw128ConstBits));
+    return ir.ori(ir.zext64(field), constBits);
   };
-  Value descA = desc(aAddr), descB = desc(bAddr);
+  Value descA = desc(aAddr);
+  Value descB = desc(bAddr);
   auto scaleIn = NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one);
 
   auto structTy =
@@ -275,7 +282,8 @@ void GemmEmitter::emitReleaseStage(const ConsumerThread &thr, Value stage) {
   // consumer warp and stage: on an H200, 33% of the cluster kernel's warp
   // samples stalled on it ("membar"; docs/performance.md).
   for (int64_t d = 1; d < cfg.cluster; ++d) {
-    Value peer = ir.remu(ir.add(clusterRank, ir.c32(d)), ir.c32(cfg.cluster));
+    Value clusterSize = ir.c32(cfg.cluster);
+    Value peer = ir.remu(ir.add(clusterRank, ir.c32(d)), clusterSize);
     Value remote = NVVM::MapaOp::create(b, LLVM::LLVMPointerType::get(ctx, 7),
                                         barrier(stage, false), peer);
     NVVM::MBarrierArriveOp::create(

@@ -29,9 +29,11 @@ void StoreEpilogue::emit(const ConsumerThread &, const ConsumerTile &ct,
   const bool bf16Out = spec.resultType.isBF16();
   Value rows[2] = {ct.rowTile, ir.add(ct.rowTile, ir.c32(8))};
   Value rowOk[2] = {ir.ult(rows[0], e.mRows), ir.ult(rows[1], e.mRows)};
-  Value rowOff[2] = {
-      ir.mul(ir.zext64(e.globalRow(ct, rows[0])), ir.c64(cfg.n)),
-      ir.mul(ir.zext64(e.globalRow(ct, rows[1])), ir.c64(cfg.n))};
+  Value rowOff[2];
+  for (int64_t i = 0; i < 2; ++i) {
+    Value n = ir.c64(cfg.n);
+    rowOff[i] = ir.mul(ir.zext64(e.globalRow(ct, rows[i])), n);
+  }
   // Rows of a grouped kernel that hold no result are stored as +0.0 (null:
   // every row below M holds one).
   Value rowValid[2] = {};
@@ -64,8 +66,10 @@ void StoreEpilogue::emit(const ConsumerThread &, const ConsumerTile &ct,
       b.setInsertionPointToStart(&ifOp.getThenRegion().front());
       auto vecTy = VectorType::get({2}, outElem);
       Value vec = LLVM::UndefOp::create(b, vecTy);
-      vec = LLVM::InsertElementOp::create(b, vec, convert(v0, slot), ir.c32(0));
-      vec = LLVM::InsertElementOp::create(b, vec, convert(v1, slot), ir.c32(1));
+      Value pos0 = ir.c32(0);
+      vec = LLVM::InsertElementOp::create(b, vec, convert(v0, slot), pos0);
+      Value pos1 = ir.c32(1);
+      vec = LLVM::InsertElementOp::create(b, vec, convert(v1, slot), pos1);
       storeAt(vec, idx, 2 * outBytes);
     } else {
       for (int64_t j = 0; j < 2; ++j) {

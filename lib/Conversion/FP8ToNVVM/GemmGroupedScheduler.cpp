@@ -28,7 +28,9 @@ Value GroupedScheduler::kBlocksOf(const Tile &t) {
   // counts operand every masked tile has rows.
   if (!t.active)
     return e.kBlocksValue();
-  return arith::SelectOp::create(b, t.active, ir.c32(e.kBlocks), ir.c32(0));
+  Value zero = ir.c32(0);
+  Value kBlocks = ir.c32(e.kBlocks);
+  return arith::SelectOp::create(b, t.active, kBlocks, zero);
 }
 
 Value GroupedScheduler::bScaleGroupOffset(const Tile &t) {

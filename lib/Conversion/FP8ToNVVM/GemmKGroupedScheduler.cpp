@@ -42,7 +42,8 @@ void KGroupedScheduler::emitTileGroup(Tile &t) {
   // checked where it is cheap: a block whose first and last ids differ,
   // or a block of the group after a gap in its run, traps (the CPU
   // lowering asserts the same).
-  Value zero = ir.c32(0), one = ir.c32(1);
+  Value zero = ir.c32(0);
+  Value one = ir.c32(1);
   // T's last token: a constant, or the run-time T's (a k-grouped kernel
   // over a run-time T takes T as its k; the launcher does not launch for
   // T = 0).

@@ -27,13 +27,15 @@ constexpr int64_t kWarpsPerWarpgroup = wgmma::kWarpgroupThreads / 32;
 
 Value GemmEmitter::barrier(Value stage, bool full) {
   Value idx = full ? stage : ir.add(stage, ir.c32(cfg.stages));
-  return ir.gep(smem,
-                ir.add(ir.c32(cfg.barrierOffset()), ir.mul(idx, ir.c32(8))));
+  Value offset = ir.mul(idx, ir.c32(8));
+  return ir.gep(smem, ir.add(ir.c32(cfg.barrierOffset()), offset));
 }
 
 std::pair<Value, Value> GemmEmitter::stagePhase(Value it) {
-  return std::make_pair(ir.remu(it, ir.c32(cfg.stages)),
-                        ir.andi(ir.divu(it, ir.c32(cfg.stages)), ir.c32(1)));
+  Value one = ir.c32(1);
+  Value phase = ir.andi(ir.divu(it, ir.c32(cfg.stages)), one);
+  Value stage = ir.remu(it, ir.c32(cfg.stages));
+  return std::make_pair(stage, phase);
 }
 
 void GemmEmitter::emitBarrierInit() {
@@ -44,14 +46,16 @@ void GemmEmitter::emitBarrierInit() {
     for (int64_t stage = 0; stage < cfg.stages; ++stage) {
       // full[stage]: one arrival (the producer's arrive.expect_tx) + TMA
       // bytes.
-      NVVM::MBarrierInitOp::create(b, barrier(ir.c32(stage), true), ir.c32(1),
-                                   Value());
+      Value fullArrivals = ir.c32(1);
+      NVVM::MBarrierInitOp::create(b, barrier(ir.c32(stage), true),
+                                   fullArrivals, Value());
       // empty[stage]: one arrival per consumer warp once the warp is done
       // with the slot (DeepGEMM's count: 4 per warpgroup, not 128
       // per-thread arrivals on one shared-memory word).
-      NVVM::MBarrierInitOp::create(
-          b, barrier(ir.c32(stage), false),
-          ir.c32(cfg.cluster * cfg.consumers * kWarpsPerWarpgroup), Value());
+      Value emptyArrivals =
+          ir.c32(cfg.cluster * cfg.consumers * kWarpsPerWarpgroup);
+      NVVM::MBarrierInitOp::create(b, barrier(ir.c32(stage), false),
+                                   emptyArrivals, Value());
     }
     // Make the initialised barriers visible to the async (TMA) proxy.
     NVVM::FenceMbarrierInitOp::create(b);
@@ -83,9 +87,11 @@ void GemmEmitter::emitProducer(scf::IfOp roleIf) {
   b.setInsertionPointToStart(&electIf.getThenRegion().front());
   scf::ForOp tileLoop = scheduler->emitTileLoop();
   Tile tile = scheduler->tileOf(tileLoop.getInductionVar());
-  auto kLoop =
-      scf::ForOp::create(b, ir.c32(0), scheduler->kBlocksOf(tile), ir.c32(1),
-                         ValueRange{tileLoop.getRegionIterArg(0)});
+  Value step = ir.c32(1);
+  Value kBlocks = scheduler->kBlocksOf(tile);
+  Value lower = ir.c32(0);
+  auto kLoop = scf::ForOp::create(b, lower, kBlocks, step,
+                                  ValueRange{tileLoop.getRegionIterArg(0)});
   emitProducerKBlock(tile, kLoop);
   scf::YieldOp::create(b, kLoop.getResults());
 }
@@ -97,8 +103,9 @@ void GemmEmitter::emitProducerKBlock(const Tile &tile, scf::ForOp kLoop) {
   auto [stage, phase] = stagePhase(it);
   // Wait until the consumers released this slot (the first pass through
   // the ring waits on the already-complete phase before phase 0).
-  NVVM::MBarrierTryWaitParityOp::create(b, barrier(stage, false),
-                                        ir.xori(phase, ir.c32(1)), ticks);
+  Value emptyPhase = ir.xori(phase, ir.c32(1));
+  NVVM::MBarrierTryWaitParityOp::create(b, barrier(stage, false), emptyPhase,
+                                        ticks);
   Value full = barrier(stage, true);
   NVVM::MBarrierArriveExpectTxOp::create(
       b, Type(), full, ir.c32(cfg.stageTxBytes()),
@@ -130,8 +137,8 @@ void GemmEmitter::emitProducerKBlock(const Tile &tile, scf::ForOp kLoop) {
   };
   tma(ir.mul(stage, ir.c32(cfg.aStageBytes())), tmapA,
       coords(kCoord, tile.row0, scheduler->aPerGroup()));
-  Value bSlot = ir.add(ir.c32(cfg.bRingOffset()),
-                       ir.mul(stage, ir.c32(cfg.bStageBytes())));
+  Value bStageOffset = ir.mul(stage, ir.c32(cfg.bStageBytes()));
+  Value bSlot = ir.add(ir.c32(cfg.bRingOffset()), bStageOffset);
   if (cfg.cluster == 1) {
     tma(bSlot, tmapB, coords(kCoord, tile.col0, scheduler->bPerGroup()));
   } else {
@@ -141,8 +148,10 @@ void GemmEmitter::emitProducerKBlock(const Tile &tile, scf::ForOp kLoop) {
     Value share = ir.mul(clusterRank, ir.c32(cfg.bBoxRows()));
     Value mask =
         arith::ConstantIntOp::create(b, b.getI16Type(), (1 << cfg.cluster) - 1);
-    tma(ir.add(bSlot, ir.mul(share, ir.c32(cfg.blockK))), tmapB,
-        coords(kCoord, ir.add(tile.col0, share), scheduler->bPerGroup()), mask);
+    Value shareCol = ir.add(tile.col0, share);
+    Value shareSlot = ir.add(bSlot, ir.mul(share, ir.c32(cfg.blockK)));
+    tma(shareSlot, tmapB, coords(kCoord, shareCol, scheduler->bPerGroup()),
+        mask);
   }
   // Whole-K scales (scale_k = k: rowwise, per-tensor) are one row [1,
   // Mpad]: every K block loads row 0 into its slot. mxfp8's [K / 32, Mpad]:
@@ -150,8 +159,8 @@ void GemmEmitter::emitProducerKBlock(const Tile &tile, scf::ForOp kLoop) {
   Value saBlock = cfg.hasWholeKScales() ? ir.c32(0) : kAbs;
   if (cfg.promotionsPerBlock() > 1)
     saBlock = ir.mul(kBlock, ir.c32(cfg.promotionsPerBlock()));
-  tma(ir.add(ir.c32(cfg.saRingOffset()),
-             ir.mul(stage, ir.c32(cfg.saStageBytes()))),
-      tmapSA, coords(tile.row0, saBlock, scheduler->aPerGroup()));
+  Value saStageOffset = ir.mul(stage, ir.c32(cfg.saStageBytes()));
+  tma(ir.add(ir.c32(cfg.saRingOffset()), saStageOffset), tmapSA,
+      coords(tile.row0, saBlock, scheduler->aPerGroup()));
   scf::YieldOp::create(b, ValueRange{ir.add(it, ir.c32(1))});
 }

@@ -33,13 +33,14 @@ void GemmEmitter::emitAccumulatorInit(const ConsumerTile &ct,
       arith::MinUIOp::create(b, ct.rowTile, lastRow),
       arith::MinUIOp::create(b, ir.add(ct.rowTile, ir.c32(8)), lastRow)};
   for (int64_t r = 0; r < accRegs; ++r) {
+    Value lastCol = ir.c32(cfg.n - 1);
     Value col = arith::MinUIOp::create(
-        b, ir.add(ct.colTile, ir.c32(accumulatorColOffset(r))),
-        ir.c32(cfg.n - 1));
+        b, ir.add(ct.colTile, ir.c32(accumulatorColOffset(r))), lastCol);
+    Value col64 = ir.zext64(col);
+    Value n = ir.c64(cfg.n);
     Value idx =
-        ir.add(ir.mul(ir.zext64(globalRow(ct, rowC[accumulatorRowSlot(r)])),
-                      ir.c64(cfg.n)),
-               ir.zext64(col));
+        ir.add(ir.mul(ir.zext64(globalRow(ct, rowC[accumulatorRowSlot(r)])), n),
+               col64);
     Value v = LLVM::LoadOp::create(
         b, cElem,
         LLVM::GEPOp::create(b, ir.ptrGlobal, cElem, cPtr, ValueRange{idx}));

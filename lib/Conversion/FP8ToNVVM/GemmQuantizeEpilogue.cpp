@@ -45,8 +45,8 @@ Value QuantizeEpilogue::emitTileAmax(const ConsumerTile &ct, ArrayRef<Value> v,
     Value a = ir.absf(v[r]);
     if (colTail) {
       Value col = ir.add(ct.colTile, ir.c32(accumulatorColOffset(r)));
-      a = arith::SelectOp::create(b, ir.ult(col, ir.c32(cfg.n)), a,
-                                  ir.cf32(0.0f));
+      Value zero = ir.cf32(0.0f);
+      a = arith::SelectOp::create(b, ir.ult(col, ir.c32(cfg.n)), a, zero);
     }
     amax = arith::MaximumFOp::create(b, amax, a); // max.NaN.f32
   }
@@ -73,8 +73,9 @@ void QuantizeEpilogue::emitTileCodes(const ConsumerTile &ct, ArrayRef<Value> v,
     // An even N: the pair is in range together and 2-byte aligned.
     const int64_t stores = cfg.n % 2 == 0 ? 1 : 2;
     for (int64_t j = 0; j < stores; ++j) {
-      Value ok = arith::AndIOp::create(
-          b, rowOk, ir.ult(ir.add(col, ir.c32(j)), ir.c32(cfg.n)));
+      Value n = ir.c32(cfg.n);
+      Value ok =
+          arith::AndIOp::create(b, rowOk, ir.ult(ir.add(col, ir.c32(j)), n));
       auto ifOp = scf::IfOp::create(b, ok, false);
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(&ifOp.getThenRegion().front());
@@ -121,16 +122,18 @@ void QuantizeEpilogue::emit(const ConsumerThread &thr, const ConsumerTile &ct,
   for (int64_t slot = 0; slot < 2; ++slot) {
     Value row = slot ? ir.add(ct.rowTile, ir.c32(8)) : ct.rowTile;
     Value rowOk = ir.ult(row, e.mRows);
-    Value rowOffset = ir.mul(ir.zext64(row), ir.c64(cfg.n));
-    Value scaleRow = ir.mul(ir.zext64(row), ir.c64(cfg.nScaleBlocks()));
+    Value n = ir.c64(cfg.n);
+    Value rowOffset = ir.mul(ir.zext64(row), n);
+    Value nScaleBlocks = ir.c64(cfg.nScaleBlocks());
+    Value scaleRow = ir.mul(ir.zext64(row), nScaleBlocks);
     for (int64_t t = 0; t < e.consumerN / 128; ++t) {
       Value amax = emitTileAmax(ct, v, slot, t);
       Value s = createDequantScale(b, b.getLoc(), amax, spec.quantizeEps,
                                    spec.quantizeType, spec.quantizePow2);
       Value tileCol = ir.add(ct.col0, ir.c32(128 * t));
-      Value store =
-          arith::AndIOp::create(b, arith::AndIOp::create(b, rowOk, firstLane),
-                                ir.ult(tileCol, ir.c32(cfg.n)));
+      Value inCols = ir.ult(tileCol, ir.c32(cfg.n));
+      Value store = arith::AndIOp::create(
+          b, arith::AndIOp::create(b, rowOk, firstLane), inCols);
       {
         auto ifOp = scf::IfOp::create(b, store, false);
         OpBuilder::InsertionGuard guard(b);

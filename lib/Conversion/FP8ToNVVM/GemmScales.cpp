@@ -64,9 +64,9 @@ BScales GemmEmitter::emitBScaleLoads(const ConsumerTile &ct, Value kBlock) {
 
 void GemmEmitter::emitAScaleLoads(const ConsumerThread &thr, Value stage,
                                   Value aScales[2], int64_t sub) {
+  Value saStageOffset = ir.mul(stage, ir.c32(cfg.saStageBytes()));
   Value saBase =
-      ir.gep(smem, ir.add(ir.c32(cfg.saRingOffset()),
-                          ir.mul(stage, ir.c32(cfg.saStageBytes()))));
+      ir.gep(smem, ir.add(ir.c32(cfg.saRingOffset()), saStageOffset));
   Value saRow = ir.add(thr.wgRow, thr.rowBase);
   // mxfp8: the slot holds [promotionsPerBlock, BLOCK_M] scales (one TMA box).
   if (sub)

@@ -61,9 +61,11 @@ void TileScheduler::emitTileOrder() {
 // statement: the IR order is fixed.
 std::pair<Value, Value> TileScheduler::tileCoords(Value tile) {
   const int64_t groupM = cfg.groupM;
-  if (groupM == 1)
-    return std::make_pair(ir.divu(tile, ir.c32(e.nTiles)),
-                          ir.remu(tile, ir.c32(e.nTiles)));
+  if (groupM == 1) {
+    Value col = ir.remu(tile, ir.c32(e.nTiles));
+    Value row = ir.divu(tile, ir.c32(e.nTiles));
+    return std::make_pair(row, col);
+  }
   Value perGroup = ir.c32(groupM * e.nTiles);
   Value orderGroup = ir.divu(tile, perGroup);
   Value groupRows = ir.c32(groupM);
