@@ -322,10 +322,6 @@ def check_word(r):
 
 # ------------------------------------------------------ the device part
 
-class MemRef(ctypes.Structure):
-    pass
-
-
 _DESCRIPTORS = {}
 
 
@@ -439,7 +435,9 @@ def cublaslt_blockwise(qa, sa, qb, sb, b_block_rows):
         sb_pad[:, :kb] = sb
         layouts = [sb_pad.t()]
     else:
-        layouts = [sb.t().contiguous(), sb.contiguous().t(), sb.t().contiguous().t().t()]
+        # [KB, N] (the 1x128 tiles of B = qb^T [K, N]) either way round,
+        # then [N, KB] either way round.
+        layouts = [sb.t().contiguous(), sb.contiguous().t(), sb.t().contiguous().t(), sb.contiguous()]
     err = None
     for sb_mm in layouts:
         fn = (lambda s: lambda: torch._scaled_mm(a8, b8.t(), scale_a=sa_mm, scale_b=s,

@@ -345,6 +345,9 @@ def gemm_table(meta, rows):
 def main():
     args = parse_args()
     t_start = time.time()
+    if torch is None:
+        print("SKIP: PyTorch is not installed here", flush=True)
+        sys.exit(77)
     torch.manual_seed(args.seed)
     if not torch.cuda.is_available():
         print("SKIP: PyTorch sees no CUDA device", flush=True)
