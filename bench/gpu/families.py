@@ -518,7 +518,8 @@ def run_gemm(dev, e, rng, row):
             a_in = [qa[r.start:r.stop, tk], sa[r.start:r.stop, tkb]]
             b_in = [qb[c.start:c.stop, tk], sb[c.start:c.stop, tkb]]
         res = memref_type(2)()
-        descs = [descriptor(t) for t in cpu_args(*a_in, *b_in)]
+        slice_inputs = cpu_args(*a_in, *b_in)  # alive while the oracle reads them
+        descs = [descriptor(t) for t in slice_inputs]
         oracle(ctypes.byref(res), *[ctypes.byref(x) for x in descs])
         want = take(res, out_dtype)
         got = d[s["out_rows"].start:s["out_rows"].stop, c.start:c.stop].cpu()
