@@ -488,18 +488,18 @@ def run_gemm(dev, e, rng, row):
                 [torch.tensor(valid, dtype=torch.int32)]
             valid_rows = (torch.arange(e["ROWS"], device="cuda")[None, :] <
                           torch.tensor(valid, device="cuda")[:, None]).reshape(-1)
-        out_dtype, b_block = torch.bfloat16, 128
+        out_dtype = torch.bfloat16
     elif e.kind == "k-grouped":
         g, m, n, t = e["G"], e["M"], e["N"], e["TOKENS"]
         qa, sa = quantized(m, g * t, 1)
         qb, sb = quantized(n, g * t, 1)
         ids = torch.arange(g, dtype=torch.int32).repeat_interleave(t)
-        inputs, out_dtype, b_block = cpu_args(qa, sa, qb, sb) + [ids], torch.float32, 1
+        inputs, out_dtype = cpu_args(qa, sa, qb, sb) + [ids], torch.float32
     else:
         m, n, k = e["M"], e["N"], e["K"]
         qa, sa = quantized(m, k, 1)
         qb, sb = quantized(n, k, 1)
-        inputs, out_dtype, b_block = cpu_args(qa, sa, qb, sb), torch.float32, 1
+        inputs, out_dtype = cpu_args(qa, sa, qb, sb), torch.float32
     run = lambda: dev.host(e.name, [(2, out_dtype)], inputs)[0]
     d = run().cuda()
     # Bit for bit on the slices, against the CPU oracle of the 2-D GEMM.
@@ -611,7 +611,6 @@ def copy_gbps(args):
     x = torch.empty(1 << 31, dtype=torch.uint8, device="cuda")
     y = torch.empty_like(x)
     t = H.bench(lambda: y.copy_(x), args.iters, args.hang_seconds)
-    del x, y
     return 2.0 * (1 << 31) / t / 1e9
 
 

@@ -1,6 +1,5 @@
 """The parts of bench/gpu's device scripts that need no GPU and no PyTorch
 (harness.py, families.py), printed for device-session-python.test."""
-import io
 import os
 import random
 import sys
