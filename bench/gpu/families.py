@@ -17,7 +17,9 @@ device (bench/gpu/device-session.sh), at the shapes of families.txt:
             ones) against the CPU oracle's fp8.scaled_matmul on the same
             codes and scales, bit for bit (fp8.grouped_scaled_matmul's
             contract: every element is that of the 2-D GEMM of its group's
-            slices), padding and masked rows +0.0; TFLOPS on the valid rows
+            slices), padding and masked rows +0.0, every valid output
+            against FP64 of the same codes and scales (DeepGEMM's
+            similarity diff below --diff-tol); TFLOPS on the valid rows
             against cuBLASLt's block-scaled FP8 (torch._scaled_mm, one call
             per group, summed) and cuBLAS BF16, in the same run;
         quantize-act / quantize-weight  against PyTorch's quantize oracle
@@ -290,14 +292,14 @@ def families_table(meta, rows):
              f"seed {meta.get('seed', '?')}; device-to-device copy {fmt(meta, 'copy_gbps', '%.0f')} GB/s "
              f"(read + write) in this run", "",
              "GEMMs (TFLOPS on the valid rows; the kernel's own time, other kernels of the call beside):", "",
-             "| kernel | check | slices bit-exact | fp8-mlir TFLOPS | kernel ms | other kernels ms | "
-             "cuBLASLt FP8 TFLOPS | vs cuBLASLt | BF16 TFLOPS | vs BF16 |",
-             "|---|---|---|---:|---:|---:|---:|---:|---:|---:|"]
+             "| kernel | check | slices bit-exact | diff vs FP64 | fp8-mlir TFLOPS | kernel ms | "
+             "other kernels ms | cuBLASLt FP8 TFLOPS | vs cuBLASLt | BF16 TFLOPS | vs BF16 |",
+             "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|"]
     for r in rows:
         if r["kind"] not in GEMM_KINDS:
             continue
         lines.append(f"| {r['name']} | {check_word(r)} | {fmt(r, 'slices_exact', '%s')} | "
-                     f"{fmt(r, 'tflops', '%.0f')} | {fmt(r, 't_kernel_ms', '%.3f')} | "
+                     f"{fmt(r, 'diff', '%.1e')} | {fmt(r, 'tflops', '%.0f')} | {fmt(r, 't_kernel_ms', '%.3f')} | "
                      f"{fmt(r, 't_other_ms', '%.3f')} | {fmt(r, 'tflops_cublaslt', '%.0f')} | "
                      f"{fmt(r, 'ratio_vs_cublaslt', '%.2fx')} | {fmt(r, 'tflops_bf16', '%.0f')} | "
                      f"{fmt(r, 'ratio_vs_bf16', '%.2fx')} |")
@@ -469,6 +471,29 @@ def dequant(q, s, block_rows):
     return H.dequant(q.view(torch.float8_e4m3fn), s, block_rows, 128)
 
 
+def group_parts(e, valid, qa, sa, qb, sb):
+    """Per group of a GEMM entry: (A codes, A scales, B codes, B scales, B's
+    block rows, the group's rows of the 2-D result), the valid rows only
+    (on the device; qb, sb as 2-D [G * N, K] and [G * N / 128, KB] for the
+    m-grouped layouts)."""
+    parts = []
+    if e.kind in ("contiguous", "masked"):
+        n = e["N"]
+        for grp, v in enumerate(valid):
+            r0, b0 = grp * e["ROWS"], grp * n
+            parts.append((qa[r0:r0 + v], sa[r0:r0 + v], qb[b0:b0 + n], sb[b0 // 128:(b0 + n) // 128],
+                          128, range(r0, r0 + v)))
+    elif e.kind == "k-grouped":
+        t, m = e["TOKENS"], e["M"]
+        for grp in range(e["G"]):
+            tk, tkb = slice(grp * t, (grp + 1) * t), slice(grp * t // 128, (grp + 1) * t // 128)
+            parts.append((qa[:, tk].contiguous(), sa[:, tkb].contiguous(), qb[:, tk].contiguous(),
+                          sb[:, tkb].contiguous(), 1, range(grp * m, (grp + 1) * m)))
+    else:
+        parts.append((qa, sa, qb, sb, 1, range(0, e["M"])))
+    return parts
+
+
 def run_gemm(dev, e, rng, row):
     """Inputs, the host call, the oracle slices and padding rows, timing."""
     args, valid, ids = dev.args, None, None
@@ -533,6 +558,16 @@ def run_gemm(dev, e, rng, row):
         pad = d[~valid_rows]
         row["nonzero_padding"] = int((bits(pad) != 0).sum().item())
         ok = ok and row["nonzero_padding"] == 0
+    # Every valid output against FP64 of the same codes and scales, group by
+    # group (DeepGEMM's similarity; the slices above are the bit-exact check).
+    parts = group_parts(e, valid, qa, sa, qb, sb)
+    diff = 0.0
+    for a_q, a_s, b_q, b_s, b_block, out in parts:
+        ref = dequant(a_q, a_s, 1) @ dequant(b_q, b_s, b_block).t()
+        diff = max(diff, H.compare(d[out.start:out.stop], ref)["diff"])
+        del ref
+    row["diff"] = diff
+    ok = ok and diff < args.diff_tol
     row["ok"] = ok
     # Timing: the call's kernels, the anchors, the clock window.
     fl = flops(e, valid)
@@ -545,20 +580,7 @@ def run_gemm(dev, e, rng, row):
     row["kernels"] = {name: round(t, 4) for name, t in times.items()}
     if row["t_kernel_ms"]:
         row["tflops"] = fl / (row["t_kernel_ms"] * 1e-3) / 1e12
-    parts = []  # (A codes, A scales, B codes, B scales, B block rows) per group
-    if e.kind in ("contiguous", "masked"):
-        for grp, v in enumerate(valid):
-            r0 = grp * e["ROWS"]
-            parts.append((qa[r0:r0 + v], sa[r0:r0 + v], qb3[grp], sb3[grp], 128))
-    elif e.kind == "k-grouped":
-        t = e["TOKENS"]
-        for grp in range(e["G"]):
-            tk, tkb = slice(grp * t, (grp + 1) * t), slice(grp * t // 128, (grp + 1) * t // 128)
-            parts.append((qa[:, tk].contiguous(), sa[:, tkb].contiguous(),
-                          qb[:, tk].contiguous(), sb[:, tkb].contiguous(), 1))
-    else:
-        parts.append((qa, sa, qb, sb, 1))
-    time_anchor(row, "cublaslt", lambda: [cublaslt_blockwise(*p) for p in parts], fl, args)
+    time_anchor(row, "cublaslt", lambda: [cublaslt_blockwise(*p[:5]) for p in parts], fl, args)
     time_anchor(row, "bf16", lambda: [bf16_matmul(dequant(p[0], p[1], 1), dequant(p[2], p[3], p[4]))
                                       for p in parts], fl, args)
     row["window"][1] = time.time()
@@ -632,6 +654,8 @@ def parse_args(argv=None):
     r.add_argument("--hang-seconds", type=float, default=60.0)
     r.add_argument("--budget-seconds", type=float, default=180.0)
     r.add_argument("--seed", type=int, default=int(time.time()))
+    r.add_argument("--diff-tol", type=float, default=1e-4,
+                   help="largest similarity diff against FP64 (harness.py's)")
     args = ap.parse_args(argv)
     if args.mode == "run" and (args.iters < 1 or args.iters_profiled < 1 or args.hang_seconds <= 0):
         ap.error("--iters and --iters-profiled must be at least 1, --hang-seconds positive")

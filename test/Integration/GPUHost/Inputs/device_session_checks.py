@@ -91,7 +91,7 @@ for kind, r, c in (("quantize-act", 130, 300), ("quantize-weight", 260, 300), ("
 
 print("== table")
 rows = [{"name": "contiguous_2x256x256x256", "kind": "contiguous", "ok": True, "slices_exact": "2/2",
-         "tflops": 1234.4, "t_kernel_ms": 0.5, "t_other_ms": 0.01, "tflops_cublaslt": 1000.0,
+         "diff": 1.38e-6, "tflops": 1234.4, "t_kernel_ms": 0.5, "t_other_ms": 0.01, "tflops_cublaslt": 1000.0,
          "ratio_vs_cublaslt": 1.2344, "tflops_bf16": 600.0, "ratio_vs_bf16": 2.0573},
         {"name": "quantize_act_130x300", "kind": "quantize-act", "ok": False, "mismatch": [0, 3],
          "gbps": 3600.0, "of_hbm": 75.0, "of_copy": 90.0, "t_kernel_ms": 0.002, "t_other_ms": 0.0},
