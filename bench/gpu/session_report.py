@@ -116,7 +116,7 @@ def families_section(data):
               "|---|---|---:|---|---|---:|---:|---:|"]
     for r in data["rows"]:
         clock, power = clock_cells(r.get("clock"))
-        ok = "ok" if r.get("ok") else "FAIL" + (f": {r['error']}" if r.get("error") else "")
+        ok = "ok" if r.get("ok") else "FAIL: " + failure_details(r)
         if "gbps" in r or r.get("kind", "").startswith(("quantize", "requantize", "transpose")):
             value = f"{fmt(r.get('gbps'), '%.0f')} GB/s ({fmt(r.get('of_hbm'), '%.0f')}% of 4.8 TB/s)"
             anchor = f"copy {fmt(meta.get('copy_gbps'), '%.0f')} GB/s"
@@ -128,6 +128,18 @@ def families_section(data):
         lines.append(f"| {r['name']} | {ok} | {value} | {clock} | {power} | {anchor} | {ratio} | "
                      f"{fmt(r.get('t_other_ms'), '%.3f')} |")
     return lines + [""]
+
+
+def failure_details(r):
+    """What failed in a families row: its error, or the checks' figures."""
+    if r.get("error"):
+        return r["error"]
+    parts = [f"{label} {r[key]}" for key, label in
+             (("slices_exact", "slices bit-exact"), ("nonzero_padding", "non-zero padding"),
+              ("mismatch", "mismatches")) if key in r]
+    if r.get("diff") is not None:
+        parts.append(f"diff {r['diff']:.1e}")
+    return ", ".join(parts) or "see session.log"
 
 
 def parse_args(argv=None):
