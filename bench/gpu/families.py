@@ -28,7 +28,7 @@ device (bench/gpu/device-session.sh), at the shapes of families.txt:
         transpose  against PyTorch's transpose of the codes;
       the memory-bound kernels in GB/s (bytes read and written once)
       against the device-to-device copy measured in the same run and the
-      H200's 4.8 TB/s.
+      datasheet's HBM bandwidth (the H200's 4.8 TB/s; 3.35 on an H100).
       Writes DIR/families.json and DIR/families.md; stops starting lines
       after --budget-seconds. Exit 1 when a check failed, 77 without CUDA.
 
@@ -47,7 +47,13 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import harness as H  # noqa: E402  (torch optional there too)
 
 torch = H.torch
-HBM_TBPS = 4.8  # the H200's datasheet bandwidth
+# Datasheet HBM bandwidth by device name (SXM parts), TB/s.
+HBM_TBPS = {"H200": 4.8, "H100": 3.35}
+
+
+def hbm_tbps(device_name):
+    """The datasheet bandwidth of the device named so; None if unknown."""
+    return next((v for k, v in HBM_TBPS.items() if k in device_name), None)
 SLICE_ROWS, SLICE_COLS = 128, 256  # one oracle call: 128 rows x 256 columns
 GEMM_KINDS = ("contiguous", "masked", "k-grouped", "wgrad")
 MEMORY_KINDS = ("quantize-act", "quantize-weight", "requantize", "transpose")
@@ -303,8 +309,9 @@ def families_table(meta, rows):
                      f"{fmt(r, 't_other_ms', '%.3f')} | {fmt(r, 'tflops_cublaslt', '%.0f')} | "
                      f"{fmt(r, 'ratio_vs_cublaslt', '%.2fx')} | {fmt(r, 'tflops_bf16', '%.0f')} | "
                      f"{fmt(r, 'ratio_vs_bf16', '%.2fx')} |")
-    lines += ["", f"Memory-bound kernels (GB/s: bytes read + written once; the H200's {HBM_TBPS} TB/s):", "",
-              "| kernel | check | mismatches | GB/s | of 4.8 TB/s | of the copy | kernel ms | other kernels ms |",
+    hbm = fmt(meta, "hbm_tbps", "%.2f TB/s")
+    lines += ["", f"Memory-bound kernels (GB/s: bytes read + written once; the datasheet's {hbm}):", "",
+              f"| kernel | check | mismatches | GB/s | of {hbm} | of the copy | kernel ms | other kernels ms |",
               "|---|---|---|---:|---:|---:|---:|---:|"]
     for r in rows:
         if r["kind"] not in MEMORY_KINDS:
@@ -400,6 +407,7 @@ def quantized(rows, cols, block_rows):
 class Device:
     def __init__(self, args):
         self.args = args
+        self.hbm_tbps = None  # run_all sets it from the device's name
         self.rt = ctypes.CDLL(args.runtime, mode=ctypes.RTLD_GLOBAL)
         self.rt.fp8_mgpu_error_count.restype = ctypes.c_long
         self.rt.fp8_mgpu_last_error.restype = ctypes.c_char_p
@@ -624,7 +632,8 @@ def run_memory(dev, e, row):
     row["bytes"] = bytes_moved(e)
     if row["t_kernel_ms"]:
         row["gbps"] = row["bytes"] / (row["t_kernel_ms"] * 1e-3) / 1e9
-        row["of_hbm"] = 100.0 * row["gbps"] / (HBM_TBPS * 1e3)
+        if dev.hbm_tbps:
+            row["of_hbm"] = 100.0 * row["gbps"] / (dev.hbm_tbps * 1e3)
 
 
 def copy_gbps(args):
@@ -676,6 +685,7 @@ def run_all(args):
     meta = {"device": props.name, "sms": props.multi_processor_count, "torch": torch.__version__,
             "seed": args.seed, "date_utc": time.strftime("%Y-%m-%d %H:%M", time.gmtime())}
     meta["copy_gbps"] = copy_gbps(args)
+    meta["hbm_tbps"] = dev.hbm_tbps = hbm_tbps(props.name)
     rows, failures = [], 0
     os.makedirs(args.out, exist_ok=True)
     for e in entries:

@@ -118,7 +118,8 @@ def families_section(data):
         clock, power = clock_cells(r.get("clock"))
         ok = "ok" if r.get("ok") else "FAIL: " + failure_details(r)
         if "gbps" in r or r.get("kind", "").startswith(("quantize", "requantize", "transpose")):
-            value = f"{fmt(r.get('gbps'), '%.0f')} GB/s ({fmt(r.get('of_hbm'), '%.0f')}% of 4.8 TB/s)"
+            value = (f"{fmt(r.get('gbps'), '%.0f')} GB/s ({fmt(r.get('of_hbm'), '%.0f')}% of "
+                     f"{fmt(meta.get('hbm_tbps'), '%.2f')} TB/s)")
             anchor = f"copy {fmt(meta.get('copy_gbps'), '%.0f')} GB/s"
             ratio = fmt(r.get("of_copy") / 100 if r.get("of_copy") is not None else None, "%.2fx")
         else:

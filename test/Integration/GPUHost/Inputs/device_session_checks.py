@@ -96,4 +96,6 @@ rows = [{"name": "contiguous_2x256x256x256", "kind": "contiguous", "ok": True, "
         {"name": "quantize_act_130x300", "kind": "quantize-act", "ok": False, "mismatch": [0, 3],
          "gbps": 3600.0, "of_hbm": 75.0, "of_copy": 90.0, "t_kernel_ms": 0.002, "t_other_ms": 0.0},
         {"name": "wgrad_128x256x256", "kind": "wgrad", "ok": False, "error": "not run (budget)"}]
-print("\n".join(F.families_table({"copy_gbps": 4000.0, "date_utc": "2026-12-05 07:00"}, rows)))
+print("\n".join(F.families_table({"copy_gbps": 4000.0, "hbm_tbps": 4.8, "date_utc": "2026-12-05 07:00"},
+                                 rows)))
+print("hbm:", F.hbm_tbps("NVIDIA H200"), F.hbm_tbps("NVIDIA H100 80GB HBM3"), F.hbm_tbps("NVIDIA B200"))
