@@ -28,7 +28,13 @@ C-interface entries. For each M N K of shapes.txt:
 
 Needs PyTorch with CUDA; nothing of MLIR. A call that does not return in
 --hang-seconds is reported as a hang and the harness exits (a hung kernel
-cannot be cancelled from the host).
+cannot be cancelled from the host). Each row records the wall-clock window
+of its timing (`window`, epoch seconds), which session_report.py matches
+with the SM clock and power that device-session.sh logs meanwhile.
+
+The parts that need no GPU (argument parsing, the shape list, the table)
+import without PyTorch: test/Integration/GPUHost/device-session-python.test
+runs them on the build machine; families.py reuses the rest.
 """
 import argparse
 import ctypes
@@ -39,7 +45,10 @@ import sys
 import threading
 import time
 
-import torch
+try:  # the device machine has it; the build machine's tests need none
+    import torch
+except ImportError:
+    torch = None
 
 FMAX_E4M3 = 448.0
 
@@ -248,10 +257,11 @@ def bench(fn, iters, hang):
     return start.elapsed_time(stop) / iters * 1e-3
 
 
-def kernel_time_ms(fn, iters, hang):
-    """The mean device time of the fp8_scaled_matmul kernel over `iters`
-    calls of fn, from the profiler's kernel records (CUPTI sees kernels
-    launched through the driver API too); None without the profiler."""
+def kernel_times_ms(fn, iters, hang):
+    """{kernel name: its device time per call of fn, ms}, the mean over
+    `iters` calls, from the profiler's kernel records (CUPTI sees kernels
+    launched through the driver API too; copies and memsets are left out);
+    None without the profiler."""
     try:
         from torch.profiler import ProfilerActivity, profile
     except ImportError:
@@ -260,13 +270,36 @@ def kernel_time_ms(fn, iters, hang):
         for _ in range(iters):
             call_or_die(fn, hang, "profiled call")
         torch.cuda.synchronize()
-    times = [e.time_range.elapsed_us() for e in prof.events()
-             if e.name.startswith("fp8_scaled_matmul")]
-    return sum(times) / len(times) / 1e3 if times else None
+    def per_call(keep):
+        per_name = {}
+        for e in prof.events():
+            if keep(e):
+                per_name[e.name] = per_name.get(e.name, 0.0) + e.time_range.elapsed_us() / 1e3
+        return {name: t / iters for name, t in per_name.items()}
+
+    # Kernels: device-side records that are not copies or memsets (the
+    # driver and runtime API records are the host's).
+    times = per_call(lambda e: str(getattr(e, "device_type", "CUDA")).endswith("CUDA")
+                     and not e.name.startswith(("Memcpy", "Memset", "cuda", "cu")))
+    # A profiler that types its records otherwise: the project's kernels by
+    # name, as the first device runs read them.
+    return times or per_call(lambda e: e.name.startswith("fp8_"))
 
 
-def main():
-    ap = argparse.ArgumentParser()
+def time_of(times, prefix):
+    """The summed per-call time of the kernels in `times` (kernel_times_ms)
+    whose name starts with prefix; None when there is none."""
+    hits = [t for name, t in (times or {}).items() if name.startswith(prefix)]
+    return sum(hits) if hits else None
+
+
+def kernel_time_ms(fn, iters, hang):
+    """The mean device time of the fp8_scaled_matmul kernel per call of fn."""
+    return time_of(kernel_times_ms(fn, iters, hang), "fp8_scaled_matmul")
+
+
+def parse_args(argv=None):
+    ap = argparse.ArgumentParser(description="Device check of the compiled GEMMs (run.sh).")
     ap.add_argument("--runtime", required=True, help="libfp8_mgpu_runtime.so")
     ap.add_argument("--host", required=True, help="libfp8_bench_host.so (prepare.sh)")
     ap.add_argument("--cpu", default="", help="libfp8_bench_cpu.so (prepare.sh)")
@@ -277,8 +310,51 @@ def main():
     ap.add_argument("--budget-seconds", type=float, default=420.0)
     ap.add_argument("--seed", type=int, default=int(time.time()))
     ap.add_argument("--diff-tol", type=float, default=1e-4)
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
+    if args.iters < 1 or args.hang_seconds <= 0:
+        ap.error("--iters must be at least 1 and --hang-seconds positive")
+    return args
+
+
+def read_shapes(path):
+    """The M N K lines of a shape list ('#' starts a comment)."""
+    shapes = []
+    for number, line in enumerate(open(path), 1):
+        fields = line.split("#")[0].split()
+        if not fields:
+            continue
+        if len(fields) != 3 or not all(f.isdigit() and int(f) > 0 for f in fields):
+            raise ValueError(f"{path}:{number}: expected 'M N K' (positive integers), got {line.strip()!r}")
+        shapes.append(tuple(int(v) for v in fields))
+    return shapes
+
+
+def gemm_table(meta, rows):
+    """The lines of results.md: a header line and one table row per shape
+    ('n/a' where a figure is missing)."""
+    lines = [f"{meta['date_utc']} UTC, {meta['device']} ({meta['sms']} SMs), torch {meta['torch']}, "
+             f"CUDA {meta['cuda']}, compiled host program {meta['host_program']}, seed {meta['seed']}", "",
+             "| M x N x K | check | diff | max rel err | bits vs CPU sm90 | fp8-mlir kernel TFLOPS | "
+             "host call ms | cuBLASLt FP8 TFLOPS | vs cuBLASLt | BF16 TFLOPS | vs BF16 | "
+             "quantize A/B bit-exact |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    fmt = lambda r, key, f: (f % r[key]) if key in r else "n/a"
+    for r in rows:
+        lines.append(f"| {r['shape']} | {'ok' if r['ok'] else 'FAIL'} | {r['diff']:.2e} | "
+                     f"{r['max_rel_err']:.2e} | {fmt(r, 'bits_vs_cpu_sm90', '%d')} | "
+                     f"{fmt(r, 'tflops_fp8mlir', '%.0f')} | {r['t_host_call_ms']:.1f} | "
+                     f"{fmt(r, 'tflops_cublaslt', '%.0f')} | {fmt(r, 'ratio_vs_cublaslt', '%.2fx')} | "
+                     f"{r['tflops_bf16']:.0f} | {fmt(r, 'ratio_vs_bf16', '%.2fx')} | "
+                     f"{'ok' if r['quant_ok'] else r.get('quant_error', r.get('quant_mismatch'))} |")
+    return lines
+
+
+def main():
+    args = parse_args()
     t_start = time.time()
+    if torch is None:
+        print("SKIP: PyTorch is not installed here", flush=True)
+        sys.exit(77)
     torch.manual_seed(args.seed)
     if not torch.cuda.is_available():
         print("SKIP: PyTorch sees no CUDA device", flush=True)
@@ -287,11 +363,7 @@ def main():
     torch.zeros(1, device=dev)  # the primary context, shared with the runtime
     hp = HostProgram(args.runtime, args.host, args.cpu)
 
-    shapes = []
-    for line in open(args.shapes):
-        line = line.split("#")[0].split()
-        if len(line) == 3:
-            shapes.append(tuple(int(v) for v in line))
+    shapes = read_shapes(args.shapes)
 
     props = torch.cuda.get_device_properties(dev)
     rows, failures = [], 0
@@ -331,7 +403,8 @@ def main():
             ok = ok and row["bits_vs_cpu_sm90"] == 0
         row["ok"] = ok
         failures += not ok
-        # 3. Timing.
+        # 3. Timing (its wall-clock window: the clock and power beside it).
+        t_window = time.time()
         t0 = time.time()
         for _ in range(3):
             call_or_die(run, args.hang_seconds, f"gemm_{m}x{n}x{k}")
@@ -366,6 +439,7 @@ def main():
         row["tflops_bf16"] = flops / (row["t_bf16_ms"] * 1e-3) / 1e12
         if "t_fp8mlir_ms" in row:
             row["ratio_vs_bf16"] = row["t_bf16_ms"] / row["t_fp8mlir_ms"]
+        row["window"] = [t_window, time.time()]
         del a16, b16, qa_g, qb_g, d
         rows.append(row)
         print(json.dumps(row), flush=True)
@@ -377,20 +451,7 @@ def main():
             "host_program": os.path.basename(args.host), "seed": args.seed,
             "date_utc": time.strftime("%Y-%m-%d %H:%M", time.gmtime())}
     json.dump({"meta": meta, "rows": rows}, open(os.path.join(args.out, "results.json"), "w"), indent=1)
-    lines = [f"{meta['date_utc']} UTC, {meta['device']} ({meta['sms']} SMs), torch {meta['torch']}, "
-             f"CUDA {meta['cuda']}, compiled host program {meta['host_program']}, seed {meta['seed']}", "",
-             "| M x N x K | check | diff | max rel err | bits vs CPU sm90 | fp8-mlir kernel TFLOPS | "
-             "host call ms | cuBLASLt FP8 TFLOPS | vs cuBLASLt | BF16 TFLOPS | vs BF16 | "
-             "quantize A/B bit-exact |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
-    fmt = lambda r, key, f: (f % r[key]) if key in r else "n/a"
-    for r in rows:
-        lines.append(f"| {r['shape']} | {'ok' if r['ok'] else 'FAIL'} | {r['diff']:.2e} | "
-                     f"{r['max_rel_err']:.2e} | {fmt(r, 'bits_vs_cpu_sm90', '%d')} | "
-                     f"{fmt(r, 'tflops_fp8mlir', '%.0f')} | {r['t_host_call_ms']:.1f} | "
-                     f"{fmt(r, 'tflops_cublaslt', '%.0f')} | {fmt(r, 'ratio_vs_cublaslt', '%.2fx')} | "
-                     f"{r['tflops_bf16']:.0f} | {fmt(r, 'ratio_vs_bf16', '%.2fx')} | "
-                     f"{'ok' if r['quant_ok'] else r.get('quant_error', r.get('quant_mismatch'))} |")
+    lines = gemm_table(meta, rows)
     open(os.path.join(args.out, "results.md"), "w").write("\n".join(lines) + "\n")
     print("\n".join(lines))
     sys.exit(1 if failures else 0)

@@ -21,12 +21,13 @@
 #                                          only)
 #   shapes.txt
 # Carry <build>/bench-gpu to the device machine (a few MiB) and run
-# bench/gpu/run.sh there.
+# bench/gpu/run.sh there. FP8_BENCH_OUT names another output folder
+# (prepare-all.sh's gpu-session/gemm).
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 BUILD=${1:-$ROOT/build}
-OUTDIR=$BUILD/bench-gpu
+OUTDIR=${FP8_BENCH_OUT:-$BUILD/bench-gpu}
 PTXAS=${PTXAS:-$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)}
 source "$HERE/common.sh"
 # Largest M*N*K checked bit for bit against the CPU library (its run on the
