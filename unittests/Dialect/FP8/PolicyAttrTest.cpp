@@ -1,5 +1,7 @@
 //===- PolicyAttrTest.cpp - C++ API of #fp8.policy ------------------------===//
 #include "fp8/Dialect/FP8/IR/FP8.h"
+#include "fp8/Dialect/FP8/Pipelines/Passes.h"
+#include "fp8/Dialect/FP8/Transforms/Passes.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/Diagnostics.h"
@@ -92,6 +94,36 @@ TEST_F(PolicyAttrTest, OtherPresets) {
        {Role::linear, Role::embedding, Role::output_head, Role::gating,
         Role::normalization, Role::attention, Role::other, Role::dispatch})
     EXPECT_TRUE(bf16.keepsHigh(role)) << stringifyRole(role).str();
+}
+
+// One default preset, DeepSeek-V3's recipe (docs/policies.md: "the default
+// deepseek-v3"), named once: both `policy` options start from it and a
+// policy written without a preset name (the full form) starts from its
+// fields.
+TEST_F(PolicyAttrTest, OneDefaultPreset) {
+  EXPECT_EQ(PolicyAttr::getDefaultPresetName(), "deepseek-v3");
+  EXPECT_TRUE(llvm::is_contained(PolicyAttr::getPresetNames(),
+                                 PolicyAttr::getDefaultPresetName()));
+  PolicyAttr deepseek = PolicyAttr::getPreset(&ctx, "deepseek-v3");
+  EXPECT_EQ(PolicyAttr::getDefaultPreset(&ctx), deepseek);
+  EXPECT_EQ(FP8AssignPrecisionPassOptions().policy, "deepseek-v3");
+  EXPECT_EQ(FP8PipelineOptions().policy.getValue(), "deepseek-v3");
+  auto full = dyn_cast_or_null<PolicyAttr>(parse("#fp8.policy<eps = 1.0>"));
+  ASSERT_TRUE(full) << lastError;
+  EXPECT_EQ(full.getGradFormat(), deepseek.getGradFormat());
+  EXPECT_EQ(full.getActivationBlock(), deepseek.getActivationBlock());
+  EXPECT_EQ(full.getWeightBlock(), deepseek.getWeightBlock());
+  EXPECT_EQ(full.getKeepHigh(), deepseek.getKeepHigh());
+}
+
+// What option help and the unknown-preset errors list: every preset, in the
+// table's order (docs/policies.md's table).
+TEST_F(PolicyAttrTest, PresetNameListIsTheTable) {
+  EXPECT_EQ(PolicyAttr::getPresetNameList(),
+            "deepseek-v3, hybrid, per-tensor, rowwise, mxfp8, bf16");
+  EXPECT_EQ(getPolicyOptionDescription(),
+            "Precision policy preset: deepseek-v3, hybrid, per-tensor, "
+            "rowwise, mxfp8, bf16");
 }
 
 TEST_F(PolicyAttrTest, PresetParsesToThePrintedFullForm) {

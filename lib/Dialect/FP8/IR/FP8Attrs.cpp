@@ -75,10 +75,31 @@ static constexpr Role kAllRoles[] = {
     Role::linear,        Role::embedding, Role::output_head, Role::gating,
     Role::normalization, Role::attention, Role::other,       Role::dispatch};
 
+/// The preset of a module without an fp8.policy and the default of every
+/// `policy` option: DeepSeek-V3's recipe, the project's subject. One of the
+/// names below (PolicyAttrTest checks it).
+static constexpr StringLiteral kDefaultPreset = "deepseek-v3";
+
 ArrayRef<StringRef> PolicyAttr::getPresetNames() {
   static const StringRef names[] = {"deepseek-v3", "hybrid", "per-tensor",
                                     "rowwise",     "mxfp8",  "bf16"};
   return names;
+}
+
+StringRef PolicyAttr::getPresetNameList() {
+  static const std::string list = [] {
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    llvm::interleaveComma(getPresetNames(), os);
+    return s;
+  }();
+  return list;
+}
+
+StringRef PolicyAttr::getDefaultPresetName() { return kDefaultPreset; }
+
+PolicyAttr PolicyAttr::getDefaultPreset(MLIRContext *ctx) {
+  return getPreset(ctx, kDefaultPreset);
 }
 
 PolicyAttr PolicyAttr::getPreset(MLIRContext *ctx, StringRef name) {
@@ -180,18 +201,15 @@ Attribute PolicyAttr::parse(AsmParser &parser, Type) {
   if (parser.parseLess())
     return {};
 
-  // The starting point: a named preset, or deepseek-v3's fields for the full
-  // form (whose printer always writes every field).
+  // The starting point: a named preset, or the default preset's fields for
+  // the full form (whose printer always writes every field).
   std::string presetName;
   bool hasPreset = succeeded(parser.parseOptionalString(&presetName));
-  PolicyAttr base =
-      PolicyAttr::getPreset(ctx, hasPreset ? presetName : "deepseek-v3");
+  PolicyAttr base = hasPreset ? PolicyAttr::getPreset(ctx, presetName)
+                              : PolicyAttr::getDefaultPreset(ctx);
   if (!base) {
-    std::string known;
-    llvm::raw_string_ostream os(known);
-    llvm::interleaveComma(getPresetNames(), os);
     parser.emitError(loc) << "unknown policy preset \"" << presetName
-                          << "\" (known: " << known << ")";
+                          << "\" (known: " << getPresetNameList() << ")";
     return {};
   }
   Fields f = base.getFields();

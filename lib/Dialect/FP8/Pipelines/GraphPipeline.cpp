@@ -7,6 +7,12 @@
 
 using namespace mlir;
 
+StringRef fp8::getPolicyOptionDescription() {
+  static const std::string description =
+      ("Precision policy preset: " + PolicyAttr::getPresetNameList()).str();
+  return description;
+}
+
 void fp8::buildFP8Pipeline(OpPassManager &pm,
                            const FP8PipelineOptions &options) {
   // TOSA inputs become linalg-on-tensors (a no-op without TOSA ops).

@@ -62,14 +62,10 @@ private:
 LogicalResult AssignPrecisionPass::initialize(MLIRContext *ctx) {
   ctx->getOrLoadDialect<FP8Dialect>();
   policyAttr = PolicyAttr::getPreset(ctx, policy);
-  if (!policyAttr) {
-    std::string known;
-    llvm::raw_string_ostream os(known);
-    llvm::interleaveComma(PolicyAttr::getPresetNames(), os);
+  if (!policyAttr)
     return emitError(UnknownLoc::get(ctx))
            << "fp8-assign-precision: unknown policy '" << policy
-           << "' (known: " << known << ")";
-  }
+           << "' (known: " << PolicyAttr::getPresetNameList() << ")";
   if (promotion == Promotion::none) {
     // The policy records it (promote_interval = ?); its verifier rejects a
     // preset whose K-blocks have their own scales.

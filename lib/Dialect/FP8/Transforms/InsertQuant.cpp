@@ -718,7 +718,7 @@ public:
     auto policy =
         module->getAttrOfType<PolicyAttr>(FP8Dialect::kPolicyAttrName);
     if (!policy)
-      policy = PolicyAttr::getPreset(&getContext(), "deepseek-v3");
+      policy = PolicyAttr::getDefaultPreset(&getContext());
     const RoleAnalysis &roles = getAnalysis<RoleAnalysis>();
     SmallVector<Contraction> fp8Ops, highOps;
     module.walk([&](linalg::LinalgOp op) {

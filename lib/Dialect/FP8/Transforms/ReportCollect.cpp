@@ -690,7 +690,7 @@ Report mlir::fp8::collectReport(ModuleOp module, const RoleAnalysis &roles,
   auto policy = module->getAttrOfType<PolicyAttr>(FP8Dialect::kPolicyAttrName);
   bool fromModule = static_cast<bool>(policy);
   if (!policy)
-    policy = PolicyAttr::getPreset(module.getContext(), "deepseek-v3");
+    policy = PolicyAttr::getDefaultPreset(module.getContext());
   std::vector<Row> rows;
   module.walk([&](FunctionOpInterface func) {
     if (!func.isExternal())

@@ -46,6 +46,13 @@ module @requantize_explicit attributes {fp8.policy = #fp8.policy<"deepseek-v3", 
 // CHECK-SAME: name = "mine", {{.*}}keep_high = [], wgrad_operands = fresh>
 module @full_fresh attributes {fp8.policy = #fp8.policy<name = "mine", format = f8E4M3FN, grad_format = f8E4M3FN, activation_block = [1, 128], weight_block = [128, 128], scale_mode = f32, scale_type = f32, eps = 0.0, promote_interval = 128, high = bf16, keep_high = [], wgrad_operands = fresh>} {}
 
+// The full form given in part: the fields it leaves out are the default
+// preset's (deepseek-v3's, as module @deepseek prints them), its name
+// "custom".
+// CHECK-LABEL: module @partial_full
+// CHECK-SAME: name = "custom", format = f8E4M3FN, grad_format = f8E4M3FN, activation_block = [1, 128], weight_block = [128, 128], scale_mode = f32, scale_type = f32, eps = 1.000000e+00, promote_interval = 128, high = bf16, keep_high = [embedding, output_head, gating, normalization, attention]>
+module @partial_full attributes {fp8.policy = #fp8.policy<eps = 1.0>} {}
+
 // The full form, as printed, with a user name.
 // CHECK-LABEL: module @full
 // CHECK-SAME: name = "my recipe", format = f8E5M2, grad_format = f8E5M2, activation_block = [1, 256], weight_block = [256, 256], scale_mode = pow2, scale_type = f32, eps = 0.000000e+00, promote_interval = 256, high = f32, keep_high = []>

@@ -126,6 +126,11 @@ def FP8_PolicyAttr : AttrDef<FP8_Dialect, "Policy"> {
     | `per-tensor` | ?x? / ?x? | f32 | 128 | TransformerEngine per-tensor current scaling |
     | `rowwise` | 1x? / 1x? | pow2 f32 | 128 | torchao float8 rowwise |
     | `mxfp8` | 1x32 / 1x32 | E8M0 | 32 | OCP Microscaling Formats v1.0 |
+    | `bf16` | none: every role in `keep_high` (BF16 GEMMs, FP32 accumulation; the FP8 fields are deepseek-v3's, unused) | - | - | DeepSeek-V3 §3.3, Appendix B.1 (the baseline FP8 is measured against) |
+
+    A module without an `fp8.policy` is compiled under `deepseek-v3`
+    (`PolicyAttr::getDefaultPresetName()`, the default of every `policy`
+    option).
 
     Syntax: `#fp8.policy<"deepseek-v3">` (a preset) or
     `#fp8.policy<"deepseek-v3", eps = 1.0e-12>` (a preset with fields
@@ -148,11 +153,19 @@ def FP8_PolicyAttr : AttrDef<FP8_Dialect, "Policy"> {
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
-    /// Returns the named preset ("deepseek-v3", "hybrid", "per-tensor",
-    /// "rowwise", "mxfp8"), or a null attribute for an unknown name.
+    /// Returns the named preset (one of getPresetNames()), or a null
+    /// attribute for an unknown name.
     static PolicyAttr getPreset(::mlir::MLIRContext *ctx, ::llvm::StringRef name);
     /// Names of all presets, in documentation order.
     static ::llvm::ArrayRef<::llvm::StringRef> getPresetNames();
+    /// getPresetNames() joined by ", ": what option help and diagnostics
+    /// list as the known presets.
+    static ::llvm::StringRef getPresetNameList();
+    /// The preset a module without an `fp8.policy` is compiled under, and
+    /// the default of every `policy` option: "deepseek-v3".
+    static ::llvm::StringRef getDefaultPresetName();
+    /// getPreset(ctx, getDefaultPresetName()).
+    static PolicyAttr getDefaultPreset(::mlir::MLIRContext *ctx);
     /// True when ops of `role` stay in the high-precision type.
     bool keepsHigh(::mlir::fp8::Role role) const;
     /// `eps` as a float.

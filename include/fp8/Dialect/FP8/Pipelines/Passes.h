@@ -24,13 +24,16 @@ namespace mlir {
 class OpPassManager;
 namespace fp8 {
 
+/// The help of fp8-pipeline's `policy` option: "Precision policy preset: "
+/// and the presets of #fp8.policy (PolicyAttr::getPresetNameList), so that
+/// a new preset is listed without an edit here.
+llvm::StringRef getPolicyOptionDescription();
+
 /// Options of `fp8-pipeline`.
 struct FP8PipelineOptions : public PassPipelineOptions<FP8PipelineOptions> {
   PassOptions::Option<std::string> policy{
-      *this, "policy",
-      llvm::cl::desc("Precision policy preset: deepseek-v3, hybrid, "
-                     "per-tensor, rowwise, mxfp8"),
-      llvm::cl::init("deepseek-v3")};
+      *this, "policy", llvm::cl::desc(getPolicyOptionDescription()),
+      llvm::cl::init(PolicyAttr::getDefaultPresetName().str())};
   PassOptions::Option<Promotion> promotion{
       *this, "promotion",
       llvm::cl::desc("Where FP8 GEMMs promote into FP32 (see "

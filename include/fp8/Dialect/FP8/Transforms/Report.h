@@ -18,9 +18,10 @@ namespace mlir::fp8 {
 class RoleAnalysis;
 
 /// Analyses `module` (its functions with a body) under its #fp8.policy, or
-/// the deepseek-v3 preset when it has none; `roles` is the module's
-/// RoleAnalysis. FP8 GEMMs get the kernel the cost model of `chip` chooses;
-/// GEMMs with a dynamic token dimension count `tokens` rows (0: per token).
+/// the default preset (PolicyAttr::getDefaultPreset) when it has none;
+/// `roles` is the module's RoleAnalysis. FP8 GEMMs get the kernel the cost
+/// model of `chip` chooses; GEMMs with a dynamic token dimension count
+/// `tokens` rows (0: per token).
 Report collectReport(ModuleOp module, const RoleAnalysis &roles,
                      const ChipSpec &chip, int64_t tokens);
 

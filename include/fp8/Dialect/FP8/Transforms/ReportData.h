@@ -147,7 +147,8 @@ struct ReportFP8Op {
 
 /// Everything fp8-report prints.
 struct Report {
-  /// The module's policy, or the deepseek-v3 preset when it has none.
+  /// The module's policy, or the default preset (deepseek-v3) when it has
+  /// none.
   ReportPolicy policy;
   std::string chip;                       // "chip": the cost model's
   std::vector<ReportRow> rows;            // "ops", in program order
