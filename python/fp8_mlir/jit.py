@@ -30,7 +30,10 @@ def _runtime_libs() -> List[str]:
         from . import _build_config
     except ImportError:  # an installed package without build paths
         return []
-    return [p for p in (_build_config.C_RUNNER_UTILS, openmp_runtime()) if p]
+    # Each library must load (the jit fails on one that does not): a runner
+    # library CMake did not find is left out, as openmp_runtime() does.
+    runner = _build_config.C_RUNNER_UTILS
+    return [p for p in (runner, openmp_runtime()) if p and not p.endswith("-NOTFOUND")]
 
 
 def openmp_runtime() -> str:

@@ -14,6 +14,7 @@
 #include "fp8/Dialect/FP8/Transforms/Report.h"
 #include "fp8/InitAll.h"
 #include "fp8/Tools/CrashReport.h"
+#include "fp8/Tools/JitEngine.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -31,20 +32,16 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 
-#include "llvm/ExecutionEngine/JITEventListener.h"
-
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
 #include <fcntl.h>
-#include <mutex>
 #include <sched.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -583,15 +580,10 @@ JitModule::create(const std::string &text, const std::string &pipeline,
                   const std::vector<std::string> &sharedLibs, int optLevel,
                   bool captureOutput, PipelineResult &result,
                   const PollFn &poll) {
-  static std::once_flag nativeTargetOnce;
-  std::call_once(nativeTargetOnce, [] {
-    llvm::InitializeNativeTarget();
-    llvm::InitializeNativeTargetAsmPrinter();
-    // The ExecutionEngine's perf listener (one per process) opens its dump
-    // file on first use and keeps it: here, in the process's descriptor
-    // table, not in the private one of a call's thread (ThreadOutputCapture).
-    (void)llvm::JITEventListener::createPerfJITEventListener();
-  });
+  // Here, on the caller's thread: the perf listener's dump file goes in the
+  // process's descriptor table, not in the private one of a call's thread
+  // (ThreadOutputCapture).
+  fp8::initializeJitTarget();
   const DialectRegistry &registry = getRegistry();
 
   std::unique_ptr<JitModule> done;
@@ -623,17 +615,15 @@ JitModule::create(const std::string &text, const std::string &pipeline,
     // Diagnostics from the translation to LLVM IR land in `r` too.
     DiagnosticCapture capture(sourceMgr, jit->impl->ctx.get(), r);
     fp8::setCrashStage("the JIT compiler", "<jit>");
-    std::vector<llvm::StringRef> libs(sharedLibs.begin(), sharedLibs.end());
-    ExecutionEngineOptions options;
-    options.sharedLibPaths = libs;
-    options.jitCodeGenOptLevel =
+    fp8::JitEngineOptions options;
+    options.sharedLibs = sharedLibs;
+    options.codeGenOptLevel =
         static_cast<llvm::CodeGenOptLevel>(std::min(std::max(optLevel, 0), 3));
-    auto engine = ExecutionEngine::create(*module, options);
+    auto engine = fp8::createJitEngine(*module, options);
     if (!engine) {
       fp8::clearCrashStage();
       r.stage = "jit";
-      addError(r, "<jit>",
-               "JIT compilation failed: " + llvm::toString(engine.takeError()));
+      addError(r, "<jit>", llvm::toString(engine.takeError()));
       return;
     }
     jit->impl->engine = std::move(*engine);

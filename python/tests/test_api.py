@@ -1,5 +1,6 @@
 """run_pipeline, has_pass, MLIRError, jit and compile's argument checks."""
 
+import re
 import subprocess
 import sys
 
@@ -249,6 +250,21 @@ def test_jit_checks_arguments(axpy):
 def test_jit_lowering_failure_raises():
     with pytest.raises(MLIRError):
         fp8_mlir.jit(AXPY, "canonicalize")  # never reaches the LLVM dialect
+
+
+def test_jit_library_that_does_not_load_raises(tmp_path):
+    """A shared library that is not there, or is no library, fails the jit
+    naming its path (as fp8-emu-run's --shared-libs). Before the tools' JIT
+    set-up was shared, ExecutionEngine only warned on stderr and compiled
+    on: a call then failed on an unresolved symbol, or ran without it."""
+    missing = tmp_path / "libnone.so"
+    with pytest.raises(MLIRError, match=f"cannot load the library '{re.escape(str(missing))}': no such file") as e:
+        fp8_mlir.jit(ADD, "convert-to-llvm", shared_libs=[str(missing)])
+    assert e.value.stage == "jit"
+    text = tmp_path / "libtext.so"
+    text.write_text("not a shared library\n")
+    with pytest.raises(MLIRError, match=f"cannot load the library '{re.escape(str(text))}': .+"):
+        fp8_mlir.jit(ADD, "convert-to-llvm", shared_libs=[str(text)])
 
 
 # -- compile -----------------------------------------------------------------

@@ -17,10 +17,9 @@
 //===----------------------------------------------------------------------===//
 #include "fp8/Emulator/MgpuRuntime.h"
 #include "fp8/InitAll.h"
+#include "fp8/Tools/JitEngine.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/ExecutionEngine/ExecutionEngine.h"
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -35,13 +34,9 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/DynamicLibrary.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdio>
@@ -106,12 +101,6 @@ static std::string pipeline() {
       "canonicalize,cse,reconcile-unrealized-casts";
 }
 
-static std::string libraryPath(StringRef dir, StringRef name) {
-  llvm::SmallString<256> p(dir);
-  llvm::sys::path::append(p, "lib" + name + FP8_SHLIB_EXT);
-  return std::string(p);
-}
-
 /// The entry point is called through ExecutionEngine::invokePacked with no
 /// arguments and no result slot: a function that takes or returns anything
 /// would read or write through pointers that are not there (a crash). So
@@ -137,28 +126,6 @@ static LogicalResult checkEntry(ModuleOp module) {
                            << "' has type " << fn.getFunctionType()
                            << ": fp8-emu-run calls it with no arguments and "
                               "takes no results (expected () -> ())";
-  return success();
-}
-
-/// Each library the JIT links must load: ExecutionEngine only warns about
-/// one that does not and runs on, so a misspelt --shared-libs path would
-/// end in unresolved symbols or a run without the library.
-static LogicalResult checkLibraries(ArrayRef<std::string> libs) {
-  for (const std::string &l : libs) {
-    if (!llvm::sys::fs::is_regular_file(l)) {
-      llvm::errs() << "fp8-emu-run: cannot load the library '" << l
-                   << "': no such file (--shared-libs takes paths of "
-                      "shared libraries)\n";
-      return failure();
-    }
-    std::string err;
-    if (!llvm::sys::DynamicLibrary::getPermanentLibrary(l.c_str(), &err)
-             .isValid()) {
-      llvm::errs() << "fp8-emu-run: cannot load the library '" << l
-                   << "': " << err << "\n";
-      return failure();
-    }
-  }
   return success();
 }
 
@@ -220,25 +187,16 @@ int main(int argc, char **argv) {
     return 0;
   }
 
-  llvm::InitializeNativeTarget();
-  llvm::InitializeNativeTargetAsmPrinter();
-  std::vector<std::string> libs = {
-      libraryPath(FP8_MLIR_RUNNER_LIB_DIR, "mlir_runner_utils"),
-      libraryPath(FP8_MLIR_RUNNER_LIB_DIR, "mlir_c_runner_utils")};
-  for (const std::string &l : sharedLibs)
-    libs.push_back(l);
-  if (failed(checkLibraries(libs)))
-    return 2;
-  std::vector<StringRef> libRefs(libs.begin(), libs.end());
-  ExecutionEngineOptions options;
-  options.sharedLibPaths = libRefs;
-  options.transformer = makeOptimizingTransformer(/*optLevel=*/0,
-                                                  /*sizeLevel=*/0,
-                                                  /*targetMachine=*/nullptr);
-  auto engine = ExecutionEngine::create(*module, options);
+  // Each library must load (a misspelt --shared-libs path is an error
+  // before anything runs, not a warning).
+  fp8::JitEngineOptions options;
+  options.sharedLibs = fp8::getRunnerUtilsLibraryPaths();
+  llvm::append_range(options.sharedLibs, sharedLibs);
+  options.irOptLevel = 0;
+  auto engine = fp8::createJitEngine(*module, options);
   if (!engine) {
-    llvm::errs() << "fp8-emu-run: JIT compilation of the host code failed: "
-                 << llvm::toString(engine.takeError()) << "\n";
+    llvm::errs() << "fp8-emu-run: " << llvm::toString(engine.takeError())
+                 << "\n";
     return 2;
   }
   if (llvm::Error e = (*engine)->invokePacked(entry)) {

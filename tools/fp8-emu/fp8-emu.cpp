@@ -26,11 +26,10 @@
 #include "fp8/Emulator/MgpuRuntime.h"
 #include "fp8/Emulator/MgpuRuntimeControl.h"
 #include "fp8/InitAll.h"
+#include "fp8/Tools/JitEngine.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/ExecutionEngine/ExecutionEngine.h"
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -43,9 +42,7 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
@@ -374,12 +371,6 @@ void buildWrapper(ModuleOp program, Operation *hostOp,
   func::ReturnOp::create(b, loc, results);
 }
 
-std::string runnerLibrary(StringRef name) {
-  llvm::SmallString<256> p(FP8_MLIR_RUNNER_LIB_DIR);
-  llvm::sys::path::append(p, "lib" + name + FP8_SHLIB_EXT);
-  return std::string(p);
-}
-
 /// The JIT-compiled wrappers of the selected kernels.
 class LauncherProgram {
 public:
@@ -398,16 +389,12 @@ public:
                       "(fp8-gpu-pipeline host=llvm target=emulator)\n";
       return nullptr;
     }
-    std::vector<std::string> libs = {runnerLibrary("mlir_c_runner_utils"),
-                                     runnerLibrary("mlir_runner_utils")};
-    std::vector<StringRef> libRefs(libs.begin(), libs.end());
-    ExecutionEngineOptions options;
-    options.sharedLibPaths = libRefs;
-    options.transformer = makeOptimizingTransformer(0, 0, nullptr);
-    auto engine = ExecutionEngine::create(program, options);
+    JitEngineOptions options;
+    options.sharedLibs = getRunnerUtilsLibraryPaths();
+    options.irOptLevel = 0;
+    auto engine = createJitEngine(program, options);
     if (!engine) {
-      llvm::errs() << "fp8-emu: error: JIT compilation of the launchers "
-                      "failed: "
+      llvm::errs() << "fp8-emu: error: the launchers: "
                    << llvm::toString(engine.takeError()) << "\n";
       return nullptr;
     }
@@ -1016,8 +1003,6 @@ int main(int argc, char **argv) {
   registerAllExtensions(registry);
   registerAllToLLVMIRTranslations(registry);
   fp8::registerFP8Dialect(registry);
-  llvm::InitializeNativeTarget();
-  llvm::InitializeNativeTargetAsmPrinter();
   MLIRContext ctx(registry);
   ctx.loadAllAvailableDialects();
 

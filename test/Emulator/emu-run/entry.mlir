@@ -27,7 +27,7 @@
 // DECL: error: fp8-emu-run: the entry function 'decl' is a declaration: it needs a body to run
 // GLOBAL: error: fp8-emu-run: --entry='g' names a 'memref.global', not a function
 // MISSING: fp8-emu-run: --entry='main': the module has no function of that name
-// NOLIB: fp8-emu-run: cannot load the library '[[PATH]]': no such file (--shared-libs takes paths of shared libraries)
+// NOLIB: fp8-emu-run: cannot load the library '[[PATH]]': no such file (expected the path of a shared library)
 // BADLIB: fp8-emu-run: cannot load the library '[[PATH]]': {{.+}}
 
 module {
