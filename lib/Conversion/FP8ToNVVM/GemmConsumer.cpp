@@ -9,6 +9,13 @@
 // (its K blocks, its group's offsets) are the tile scheduler's
 // (GemmTileScheduler.h).
 //
+// The promotion runs in lock-step after each K block's wgmma chain
+// (`wgmma.wait_group 0`), or overlapped (GemmKernelConfig::overlap = U):
+// block k + 1's chain is issued into a second partial set before block k
+// is promoted (`wgmma.wait_group 1`), in a K loop unrolled by U blocks per
+// trip and drained before its back edge, the KB mod U blocks after the
+// last trip in lock-step.
+//
 //===----------------------------------------------------------------------===//
 #include "GemmEpilogue.h"
 #include "GemmTileScheduler.h"
@@ -39,6 +46,20 @@ int64_t scaleBlocksPerTile(int64_t blockN) {
   return GemmKernelConfig::ceilDiv(maxStart + blockN, 128);
 }
 
+/// The wgmma.mma_async chain of k32 steps [firstStep, endStep) (0: the
+/// whole K block) on ring slot `stage`, committed as one group and not
+/// waited for: the partial sums (a struct of accRegs f32).
+Value emitWgmmaGroup(GemmEmitter &e, const ConsumerThread &thr, Value stage,
+                     int64_t firstStep, int64_t endStep);
+
+/// The overlapped promotion's K loop over `kBlocks` (cfg.overlap = U): a
+/// loop of kBlocks / U unrolled trips, then the rest in lock-step; `init`
+/// the ring iteration and the accumulators. Returns the last loop (its
+/// results: the ring iteration and the accumulators).
+scf::ForOp emitOverlappedKLoop(GemmEmitter &e, const ConsumerThread &thr,
+                               const ConsumerTile &ct, Value kBlocks,
+                               ValueRange init);
+
 } // namespace
 
 void GemmEmitter::emitConsumers(scf::IfOp roleIf) {
@@ -52,6 +73,12 @@ void GemmEmitter::emitConsumers(scf::IfOp roleIf) {
   emitAccumulatorInit(ct, init);
   Value step = ir.c32(1);
   Value kBlocks = scheduler->kBlocksOf(ct.tile);
+  if (cfg.overlap) {
+    scf::ForOp kLoop = emitOverlappedKLoop(*this, thr, ct, kBlocks, init);
+    epilogue->emit(thr, ct, kLoop);
+    scf::YieldOp::create(b, ValueRange{kLoop.getResult(0)});
+    return;
+  }
   Value lower = ir.c32(0);
   auto kLoop = scf::ForOp::create(b, lower, kBlocks, step, init);
   emitConsumerKBlock(thr, ct, kLoop);
@@ -210,19 +237,33 @@ void GemmEmitter::emitMxKBlock(const ConsumerThread &thr,
 
 Value GemmEmitter::emitWgmma(const ConsumerThread &thr, Value stage,
                              int64_t firstStep, int64_t endStep) {
+  Value partial = emitWgmmaGroup(*this, thr, stage, firstStep, endStep);
+  NVVM::WgmmaWaitGroupSyncOp::create(b, b.getI64IntegerAttr(0));
+  return partial;
+}
+
+namespace {
+
+Value emitWgmmaGroup(GemmEmitter &e, const ConsumerThread &thr, Value stage,
+                     int64_t firstStep, int64_t endStep) {
+  ImplicitLocOpBuilder &b = e.b;
+  KernelBuilder &ir = e.ir;
+  const GemmKernelConfig &cfg = e.cfg;
+  MLIRContext *ctx = e.ctx;
+  const int64_t consumerN = e.consumerN;
   if (!endStep)
     endStep = cfg.blockK / kFp8K;
   // Descriptors: K-major, 128B swizzle, SBO 1024 (WgmmaFragment.h).
   Value aRowGroup = ir.mul(thr.wgRowGroup, ir.c32(kTileM * cfg.blockK));
   Value aStage = ir.mul(stage, ir.c32(cfg.aStageBytes()));
-  Value aAddr = ir.add(smemAddr, ir.add(aStage, aRowGroup));
+  Value aAddr = ir.add(e.smemAddr, ir.add(aStage, aRowGroup));
   // B rows (N) are 128-byte lines; a column group starts consumerN lines in
   // (a multiple of 8: whole 1024-byte swizzle atoms).
   Value bStageOffset = ir.mul(stage, ir.c32(cfg.bStageBytes()));
   Value bStage = ir.add(ir.c32(cfg.bRingOffset()), bStageOffset);
   if (thr.colSplit)
     bStage = ir.add(bStage, ir.mul(thr.wgCol, ir.c32(cfg.blockK)));
-  Value bAddr = ir.add(smemAddr, bStage);
+  Value bAddr = ir.add(e.smemAddr, bStage);
   auto desc = [&](Value addr) {
     Value four = ir.c32(4);
     Value field = ir.shru(ir.andi(addr, ir.c32(0x3FFFF)), four);
@@ -233,8 +274,8 @@ Value GemmEmitter::emitWgmma(const ConsumerThread &thr, Value stage,
   Value descB = desc(bAddr);
   auto scaleIn = NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one);
 
-  auto structTy =
-      LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(accRegs, ir.f32));
+  auto structTy = LLVM::LLVMStructType::getLiteral(
+      ctx, SmallVector<Type>(e.accRegs, ir.f32));
   Value partial = LLVM::UndefOp::create(b, structTy);
   NVVM::WgmmaFenceAlignedOp::create(b);
   for (int64_t kStep = firstStep; kStep < endStep; ++kStep) {
@@ -244,8 +285,8 @@ Value GemmEmitter::emitWgmma(const ConsumerThread &thr, Value stage,
         kStep ? b.createOrFold<arith::AddIOp>(descA, step) : descA,
         kStep ? b.createOrFold<arith::AddIOp>(descB, step) : descB,
         NVVM::MMAShapeAttr::get(ctx, kTileM, consumerN, kFp8K),
-        NVVM::WGMMATypesAttr::get(ctx, wgmmaType(spec.aType)),
-        NVVM::WGMMATypesAttr::get(ctx, wgmmaType(spec.bType)),
+        NVVM::WGMMATypesAttr::get(ctx, wgmmaType(e.spec.aType)),
+        NVVM::WGMMATypesAttr::get(ctx, wgmmaType(e.spec.bType)),
         NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::f32),
         NVVM::WGMMAScaleOutAttr::get(ctx, kStep != firstStep
                                               ? NVVM::WGMMAScaleOut::one
@@ -255,13 +296,99 @@ Value GemmEmitter::emitWgmma(const ConsumerThread &thr, Value stage,
         NVVM::MMAIntOverflowAttr());
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(b);
-  NVVM::WgmmaWaitGroupSyncOp::create(b, b.getI64IntegerAttr(0));
   return partial;
 }
 
+/// One K block of an overlapped trip: its ring slot, its B scales (loaded
+/// before the full-barrier wait) and its partial sums (in flight until a
+/// wgmma.wait_group covers its commit group).
+struct OverlappedBlock {
+  Value stage;
+  BScales sb;
+  Value partial;
+};
+
+/// Block `blk`'s promotion, once a wgmma.wait_group covers its group: its A
+/// scales, its slot handed back, acc = fma(partial, sa * sb, acc).
+SmallVector<Value> emitOverlappedPromotion(GemmEmitter &e,
+                                           const ConsumerThread &thr,
+                                           const ConsumerTile &ct,
+                                           const OverlappedBlock &blk,
+                                           ValueRange acc) {
+  Value aScales[2];
+  e.emitAScaleLoads(thr, blk.stage, aScales);
+  e.emitReleaseStage(thr, blk.stage);
+  SmallVector<Value> next;
+  e.emitPromotion(ct, blk.sb, aScales, blk.partial, acc, next);
+  return next;
+}
+
+/// The body of one trip of U = cfg.overlap K blocks from trip * U: each
+/// block's wgmma chain is issued into the partial set its predecessor's
+/// promotion does not read; `wgmma.wait_group 1` then completes the
+/// predecessor's group (block j's stays in flight), whose slot is handed
+/// back and which is promoted. Before the back edge `wgmma.wait_group 0`
+/// drains the trip's last block: ptxas follows the two sets through the
+/// unrolled body, not around the back edge (with a set in flight there, it
+/// serializes every wgmma: info C7514). The promotion per output stays in
+/// K-block order, as in lock-step.
+void emitOverlappedTrip(GemmEmitter &e, const ConsumerThread &thr,
+                        const ConsumerTile &ct, scf::ForOp tripLoop) {
+  ImplicitLocOpBuilder &b = e.b;
+  KernelBuilder &ir = e.ir;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(tripLoop.getBody());
+  const int64_t u = e.cfg.overlap;
+  Value kBlock0 = ir.mul(tripLoop.getInductionVar(), ir.c32(u));
+  Value it0 = tripLoop.getRegionIterArg(0);
+  SmallVector<Value> acc(tripLoop.getRegionIterArgs().drop_front());
+  OverlappedBlock prev;
+  for (int64_t j = 0; j < u; ++j) {
+    Value kBlock = ir.add(kBlock0, ir.c32(j));
+    auto [stage, phase] = e.stagePhase(ir.add(it0, ir.c32(j)));
+    OverlappedBlock blk;
+    blk.stage = stage;
+    blk.sb = e.emitBScaleLoads(ct, e.scheduler->kBlockOf(ct.tile, kBlock));
+    NVVM::MBarrierTryWaitParityOp::create(b, e.barrier(stage, true), phase,
+                                          e.ticks);
+    blk.partial = emitWgmmaGroup(e, thr, stage, 0, 0);
+    if (j > 0) {
+      NVVM::WgmmaWaitGroupSyncOp::create(b, b.getI64IntegerAttr(1));
+      acc = emitOverlappedPromotion(e, thr, ct, prev, acc);
+    }
+    prev = blk;
+  }
+  NVVM::WgmmaWaitGroupSyncOp::create(b, b.getI64IntegerAttr(0));
+  acc = emitOverlappedPromotion(e, thr, ct, prev, acc);
+  SmallVector<Value> yields{ir.add(it0, ir.c32(u))};
+  llvm::append_range(yields, acc);
+  scf::YieldOp::create(b, yields);
+}
+
+scf::ForOp emitOverlappedKLoop(GemmEmitter &e, const ConsumerThread &thr,
+                               const ConsumerTile &ct, Value kBlocks,
+                               ValueRange init) {
+  KernelBuilder &ir = e.ir;
+  Value u = ir.c32(e.cfg.overlap);
+  Value trips = ir.divu(kBlocks, u);
+  Value lower = ir.c32(0);
+  Value step = ir.c32(1);
+  auto tripLoop = scf::ForOp::create(e.b, lower, trips, step, init);
+  emitOverlappedTrip(e, thr, ct, tripLoop);
+  // The KB mod U blocks after the last trip, in lock-step.
+  Value done = ir.mul(trips, u);
+  auto rest =
+      scf::ForOp::create(e.b, done, kBlocks, step, tripLoop.getResults());
+  e.emitConsumerKBlock(thr, ct, rest);
+  return rest;
+}
+
+} // namespace
+
 void GemmEmitter::emitReleaseStage(const ConsumerThread &thr, Value stage) {
-  // Release the slot, once per warp: wgmma has read A/B (wait_group 0) and
-  // every lane has its A scales in registers. bar.warp.sync orders the
+  // Release the slot, once per warp: wgmma has read A/B (a wait_group
+  // covered the slot's commit group) and every lane has its A scales in
+  // registers. bar.warp.sync orders the
   // other lanes' scale loads before lane 0's arrive (its release covers
   // only its own accesses; PTX ISA, bar.warp.sync and the memory
   // consistency model), so the producer cannot refill the slot under a

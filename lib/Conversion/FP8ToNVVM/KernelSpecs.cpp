@@ -254,14 +254,16 @@ std::string mlir::fp8::getEmptyProblemReason(Operation *op) {
   return "";
 }
 
-/// The cost model's tile as overrides, so that the kernel name carries it
-/// (`_t<BM>x<BN>s<S>` unless it is the default) and everything that reads
-/// the kernel's attribute gets it; a tile order given as an option stays.
+/// The cost model's tile and promotion as overrides, so that the kernel
+/// name carries them (`_t<BM>x<BN>s<S>[o<U>]` unless they are the default)
+/// and everything that reads the kernel's attribute gets them; a tile
+/// order given as an option stays.
 static void applyModelTile(GemmKernelOverrides &o,
                            const GemmKernelConfig &chosen) {
   o.blockM = chosen.blockM;
   o.blockN = chosen.blockN;
   o.stages = chosen.stages;
+  o.overlap = chosen.overlap;
   if (!o.groupM)
     o.groupM = chosen.groupM;
   if (!o.cluster)
@@ -369,6 +371,10 @@ fitQuantizeEpilogue(GemmKernelConfig c, const GemmKernelOverrides &options,
     widths.insert(widths.begin(), 256);
   std::optional<GemmKernelConfig> best;
   double bestUs = 0;
+  // The chosen promotion where the tile allows it, else lock-step.
+  SmallVector<int64_t, 2> overlaps{c.overlap};
+  if (c.overlap)
+    overlaps.push_back(0);
   for (int64_t blockM : heights)
     for (int64_t blockN : widths) {
       GemmKernelOverrides o;
@@ -376,10 +382,16 @@ fitQuantizeEpilogue(GemmKernelConfig c, const GemmKernelOverrides &options,
       o.blockN = blockN;
       o.groupM = c.groupM;
       o.cluster = c.cluster;
-      GemmKernelConfig fit = makeGemmKernelConfig(c.m, c.n, c.k, o, bPerColumn);
-      fit.scaleK = c.scaleK;
-      fit.quantizeEpilogue = true;
-      fitStages(fit);
+      GemmKernelConfig fit;
+      for (int64_t overlap : overlaps) {
+        o.overlap = overlap;
+        fit = makeGemmKernelConfig(c.m, c.n, c.k, o, bPerColumn);
+        fit.scaleK = c.scaleK;
+        fit.quantizeEpilogue = true;
+        fitStages(fit);
+        if (!*checkGemmKernelConfig(fit))
+          break;
+      }
       if (*checkGemmKernelConfig(fit))
         continue;
       if (!model || c.m == GemmKernelConfig::kDynamicM)
@@ -540,6 +552,7 @@ mlir::fp8::getGroupedGemmKernelSpec(GroupedScaledMatmulOp op,
     o.blockM = chosen.blockM;
     o.blockN = chosen.blockN;
     o.stages = chosen.stages;
+    o.overlap = chosen.overlap;
   }
   // Clusters (B multicast) are a 2-D kernel's: a tile pair of a grouped
   // kernel could straddle two groups.
@@ -663,7 +676,7 @@ GemmKernelAttr mlir::fp8::getGemmKernelAttr(MLIRContext *ctx,
       c.scaleK, layout, spec.numGroups,
       spec.hasCounts ? b.getBoolAttr(true) : BoolAttr(), c.blockM, c.blockN,
       c.blockK, c.stages, c.consumers, c.cluster, /*multicast=*/c.cluster,
-      c.groupM, spec.swapAB ? b.getBoolAttr(true) : BoolAttr(),
+      c.groupM, c.overlap, spec.swapAB ? b.getBoolAttr(true) : BoolAttr(),
       c.quantizeEpilogue ? KernelEpilogue::quantize : KernelEpilogue::store,
       spec.quantizeType,
       c.quantizeEpilogue ? b.getF32FloatAttr(spec.quantizeEps) : FloatAttr(),

@@ -117,6 +117,19 @@ struct FP8LowerToNVVMPass
                 "2 CTAs per cluster sharing the B tile by TMA multicast";
     overrides.cluster = cluster;
     overrides.quantizeEpilogue = quantizeEpilogue;
+    StringRef schedule = promotion;
+    overrides.overlap = GemmKernelOverrides::kOverlapUnset;
+    if (schedule == "lockstep")
+      overrides.overlap = 0;
+    else if (schedule == "overlap4")
+      overrides.overlap = 4;
+    else if (schedule == "overlap8")
+      overrides.overlap = 8;
+    else if (schedule != "auto")
+      return emitError(loc)
+             << "fp8-lower-to-nvvm: option promotion='" << schedule
+             << "' is invalid (expected auto, lockstep, "
+                "overlap4 or overlap8)";
     using SwapAB = GemmKernelOverrides::SwapAB;
     StringRef swap = swapAB;
     if (swap == "auto")

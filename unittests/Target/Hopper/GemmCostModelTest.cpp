@@ -346,6 +346,29 @@ TEST(GemmCostModelTest, GroupedOrderHbmBytes) {
   EXPECT_LT(g.cost.hbmBytes, modelGemmCost(rowMajor, h200()).hbmBytes / 1.5);
 }
 
+// The overlapped promotion (overlap = U): of each trip of U K blocks, U - 1
+// are promoted while the next block's wgmma runs and cost the slower of
+// the two (at 128x128 the wgmma, 0.27977 us, against the promotion's
+// 0.069939 + 0.12); the trip's last block (the drain before the back edge)
+// and the KB mod U blocks after the last trip cost the lock-step block
+// (ComputeTimeOfOneTile). K = 1300: 11 K blocks; U = 8: one trip, 7
+// hidden and 4 in lock-step; U = 4: two trips, 6 hidden, 5 in lock-step.
+// K = 384 (3 blocks): no trip, all in lock-step.
+TEST(GemmCostModelTest, OverlapHidesAllButTheDrains) {
+  const double lockstep = 0.27977 + 0.069939 + 0.12, hidden = 0.27977;
+  GemmKernelConfig c = tiles(128, 128, 1300, 128, 128);
+  EXPECT_NEAR(modelGemmCost(c, h200()).computeUs, 11 * lockstep + 1.5, 1e-3);
+  c.overlap = 8;
+  EXPECT_NEAR(modelGemmCost(c, h200()).computeUs,
+              4 * lockstep + 7 * hidden + 1.5, 1e-3);
+  c.overlap = 4;
+  EXPECT_NEAR(modelGemmCost(c, h200()).computeUs,
+              5 * lockstep + 6 * hidden + 1.5, 1e-3);
+  GemmKernelConfig few = tiles(128, 128, 384, 128, 128);
+  few.overlap = 8;
+  EXPECT_NEAR(modelGemmCost(few, h200()).computeUs, 3 * lockstep + 1.5, 1e-3);
+}
+
 // A problem smaller than one wave of the smallest tile: 64 x 64 has one
 // 64x16 row of 4 tiles, so no configuration fills the chip.
 TEST(GemmCostModelTest, TinyProblemSaysWhy) {

@@ -13,6 +13,8 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
 using mlir::fp8::chooseGemmKernelConfig;
 using mlir::fp8::GemmKernelConfig;
 
@@ -156,6 +158,57 @@ TEST(GemmKernelConfig, WideTilesSplitColumns) {
   c = mlir::fp8::makeGemmKernelConfig(200, 300, 400, o);
   EXPECT_EQ(c.consumers, 2);
   EXPECT_EQ(c.colSplits(), 1);
+}
+
+// The overlapped promotion holds a second wgmma partial: BLOCK_N / splits
+// / 2 registers more per consumer thread, so 3/2 consumerN + 16 <= 232
+// (one or two consumers): 144 columns fit (216 + 16 = 232), 152 do not
+// (228 + 16); a grouped kernel keeps 16 more (128 fit: 192 + 32 = 224; 136
+// do not: 204 + 32 = 236). It needs 128 x 128 B blocks (not per-column B
+// scales) and two stages (a consumer holds block k's slot while it waits
+// for block k + 1's); U is 4 or 8. An explicit promotion is an option, so
+// the cost model chooses no tile then (GemmKernelOverrides::any).
+TEST(GemmKernelConfig, OverlapLimits) {
+  using mlir::fp8::checkGemmKernelConfig;
+  using mlir::fp8::checkGroupedGemmKernelConfig;
+  mlir::fp8::GemmKernelOverrides o;
+  o.blockM = 128;
+  o.blockN = 144;
+  o.overlap = 8;
+  EXPECT_TRUE(o.any());
+  GemmKernelConfig c = mlir::fp8::makeGemmKernelConfig(200, 300, 400, o);
+  EXPECT_EQ(c.overlap, 8);
+  EXPECT_EQ(c.consumerRegsNeeded(), 232);
+  EXPECT_STREQ(checkGemmKernelConfig(c), "");
+  EXPECT_NE(std::string(checkGroupedGemmKernelConfig(c)).find("at most 128"),
+            std::string::npos);
+  o.blockN = 152;
+  c = mlir::fp8::makeGemmKernelConfig(200, 300, 400, o);
+  EXPECT_NE(std::string(checkGemmKernelConfig(c)).find("<= 144"),
+            std::string::npos);
+  o.blockN = 128;
+  c = mlir::fp8::makeGemmKernelConfig(200, 300, 400, o);
+  EXPECT_STREQ(checkGroupedGemmKernelConfig(c), "");
+  o.stages = 1;
+  c = mlir::fp8::makeGemmKernelConfig(200, 300, 400, o);
+  EXPECT_NE(std::string(checkGemmKernelConfig(c)).find("stages >= 2"),
+            std::string::npos);
+  o.stages = 0;
+  c = mlir::fp8::makeGemmKernelConfig(200, 300, 400, o, true);
+  EXPECT_NE(std::string(checkGemmKernelConfig(c)).find("128 x 128 B blocks"),
+            std::string::npos);
+  o.overlap = 2;
+  c = mlir::fp8::makeGemmKernelConfig(200, 300, 400, o);
+  EXPECT_NE(std::string(checkGemmKernelConfig(c)).find("4 or 8"),
+            std::string::npos);
+  // Lock-step given explicitly is an option too, and the default kernel.
+  o.overlap = 0;
+  EXPECT_TRUE(o.any());
+  EXPECT_TRUE(mlir::fp8::isDefaultGemmKernelConfig(
+      mlir::fp8::makeGemmKernelConfig(200, 300, 400, o)));
+  EXPECT_FALSE(mlir::fp8::GemmKernelOverrides().any());
+  EXPECT_EQ(mlir::fp8::getGemmKernelConfigSuffix(128, 128, 6, 2, 16, 1, 8),
+            "_t128x128s6g16o8");
 }
 
 TEST(GemmKernelConfig, ConsumerRegisters) {

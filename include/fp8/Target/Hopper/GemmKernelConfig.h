@@ -109,6 +109,17 @@ struct GemmKernelConfig {
   /// trip of D fewer when the GEMM feeds only the next FP8 linear. A tile
   /// lies in one consumer's columns (consumerN() a multiple of 128).
   bool quantizeEpilogue = false;
+  /// The promotion's schedule: 0, lock-step (after each K block's wgmma
+  /// chain, `wgmma.wait_group 0`, then the FFMAs, the tensor cores idle
+  /// meanwhile); or U (4 or 8), overlapped: two partial sets, block k's
+  /// promotion runs while block k + 1's wgmma chain does (`wgmma.wait_group
+  /// 1`, then block k's slot is released), and the K loop is unrolled by U
+  /// blocks per trip and drained (`wgmma.wait_group 0`) before its back
+  /// edge: ptxas cannot follow a wgmma left in flight across a back edge
+  /// and serializes every wgmma then (info C7514). The KB mod U blocks
+  /// after the last trip run in lock-step. The promotion order per output
+  /// is the same, so the result is too.
+  int64_t overlap = 0;
   /// mxfp8's scale block along K (OCP MX: 32 elements per E8M0 scale).
   static constexpr int64_t kMxScaleK = 32;
 
@@ -196,12 +207,14 @@ struct GemmKernelConfig {
   /// clamp (an index clamp per register group costs ptxas registers).
   int64_t bScaleColumns() const { return nTiles() * blockN; }
   /// Registers per consumer thread the tile needs: the accumulators and
-  /// the wgmma partial (consumerN), the overhead, the per-column B scales.
+  /// the wgmma partial (consumerN), the overhead, the per-column B scales,
+  /// the overlapped promotion's second partial.
   int64_t consumerRegsNeeded() const {
     return consumerN() + kConsumerOverheadRegs +
            (bScalesPerColumn ? consumerN() / kColumnScaleDivisor : 0) +
            (promotionsPerBlock() > 1 ? consumerN() * kMxStepRegsPer8Columns / 8
-                                     : 0);
+                                     : 0) +
+           (overlap ? consumerN() / 2 : 0);
   }
   /// mxfp8 (a promotion per k32 step) keeps more of the step's partial and
   /// scales live across the four steps of a K block: measured with ptxas -v
@@ -304,7 +317,12 @@ inline const char *checkGroupedGemmKernelConfig(const GemmKernelConfig &c) {
     return why;
   if (c.consumerRegsNeeded() + GemmKernelConfig::kGroupedConsumerOverheadRegs >
       c.consumerRegs)
-    return c.bScalesPerColumn
+    return c.overlap
+               ? "block-n is too wide for the consumer registers of a "
+                 "grouped kernel with the overlapped promotion (3/2 block-n "
+                 "/ splits + 32 registers per thread: at most 128 columns "
+                 "per consumer for 1-2 consumers, 80 for 3, 48 for 4)"
+           : c.bScalesPerColumn
                ? "block-n is too wide for the consumer registers of a "
                  "k-grouped kernel (per-column B scales: 5/4 block-n / "
                  "splits + 32 registers per thread: at most 160 columns per "
@@ -350,6 +368,23 @@ inline const char *checkGemmKernelConfig(const GemmKernelConfig &c) {
     return "the shared-memory ring (stages x (block-m + block-n) x 128 bytes "
            "+ A scales + barriers) exceeds the 227 KB of shared memory per "
            "block of sm_90";
+  if (c.overlap != 0 && c.overlap != 4 && c.overlap != 8)
+    return "overlap must be 0 (the lock-step promotion) or 4 or 8 (K blocks "
+           "per trip of the overlapped promotion's unrolled K loop)";
+  if (c.overlap && (c.bScalesPerColumn || c.promotionsPerBlock() > 1))
+    return "the overlapped promotion (overlap 4 or 8) needs 128 x 128 B "
+           "blocks with a scale per K block (not per-column B scales, not "
+           "mxfp8)";
+  if (c.overlap && c.stages < 2)
+    return "the overlapped promotion (overlap 4 or 8) needs stages >= 2 (a "
+           "consumer holds block k's slot until block k + 1's wgmma is "
+           "issued)";
+  if (c.overlap && c.consumerRegsNeeded() > c.consumerRegs)
+    return "block-n is too wide for the consumer registers of the "
+           "overlapped promotion (accumulators and two wgmma partials take "
+           "3/2 block-n / splits registers per thread, plus 16, within 232 "
+           "registers for 1-2 consumers, 152 for 3, 104 for 4: block-n / "
+           "splits <= 144, 88, 56)";
   if (c.promotionsPerBlock() > 1 && c.consumerRegsNeeded() > c.consumerRegs)
     return "block-n is too wide for the consumer registers of the mxfp8 "
            "kernel (a promotion per k32 step: 21/8 block-n / splits "
@@ -422,7 +457,15 @@ struct GemmKernelOverrides {
   /// gets the quantize epilogue (GemmKernelConfig::quantizeEpilogue) where
   /// its tile allows one.
   bool quantizeEpilogue = true;
-  bool any() const { return blockM || blockN || stages || consumers; }
+  /// The promotion (GemmKernelConfig::overlap): kOverlapUnset leaves it to
+  /// the cost model when it chooses the tile, else lock-step (0).
+  static constexpr int64_t kOverlapUnset = -1;
+  int64_t overlap = kOverlapUnset;
+  /// Whether an option fixes the tile or the promotion (then the cost
+  /// model chooses none of them).
+  bool any() const {
+    return blockM || blockN || stages || consumers || overlap != kOverlapUnset;
+  }
 };
 
 /// The configuration for M x N x K with the options `o` applied: BLOCK_M and
@@ -442,6 +485,8 @@ inline GemmKernelConfig makeGemmKernelConfig(int64_t m, int64_t n, int64_t k,
     c.groupM = o.groupM;
   if (o.cluster)
     c.cluster = o.cluster;
+  if (o.overlap != GemmKernelOverrides::kOverlapUnset)
+    c.overlap = o.overlap;
   if (!o.any())
     return c;
   if (o.blockM)
@@ -483,7 +528,7 @@ inline bool isDefaultGemmKernelConfig(const GemmKernelConfig &c) {
   GemmKernelConfig d = chooseGemmKernelConfig(c.m, c.n, c.k);
   return c.blockM == d.blockM && c.blockN == d.blockN && c.stages == d.stages &&
          c.consumers == d.consumers && c.groupM == d.groupM &&
-         c.cluster == d.cluster;
+         c.cluster == d.cluster && c.overlap == d.overlap;
 }
 
 /// The launch configuration of a dynamic-M kernel for `m` rows at run time:

@@ -31,7 +31,9 @@
 //             two configurations of one shape never share a name:
 //             fp8_scaled_matmul_256x512x384_e4m3_e4m3_bf16_t64x96s5;
 //             a grouped tile order of G tile rows adds g<G>
-//             (fp8_scaled_matmul_4096x7168x16384_e4m3_e4m3_bf16_t128x128s6g8)
+//             (fp8_scaled_matmul_4096x7168x16384_e4m3_e4m3_bf16_t128x128s6g8),
+//             the overlapped promotion unrolled by U K blocks o<U>
+//             (..._t128x128s6g8o8)
 //   grouped GEMM (MoE, one launch for G GEMMs sharing N and K):
 //             fp8_grouped_matmul_<form>_<G>x<M>x<N>x<K>_<a>_<b>_<out>
 //             [_counts][_acc<c>][_t<BM>x<BN>s<S>]
@@ -142,12 +144,13 @@ inline const char *getGemmKernelSwapABSuffix() { return "_swapab"; }
 /// across them, GemmKernelConfig::colSplits), plus "g<G>" for a grouped
 /// tile order of G rows of tiles (GemmKernelConfig::groupM > 1), plus
 /// "cl<N>" for clusters of N CTAs sharing B by TMA multicast
-/// (GemmKernelConfig::cluster > 1).
-inline std::string getGemmKernelConfigSuffix(int64_t blockM, int64_t blockN,
-                                             int64_t stages,
-                                             int64_t consumers = 0,
-                                             int64_t groupM = 1,
-                                             int64_t cluster = 1) {
+/// (GemmKernelConfig::cluster > 1), plus "o<U>" for the overlapped
+/// promotion with its K loop unrolled by U blocks
+/// (GemmKernelConfig::overlap).
+inline std::string
+getGemmKernelConfigSuffix(int64_t blockM, int64_t blockN, int64_t stages,
+                          int64_t consumers = 0, int64_t groupM = 1,
+                          int64_t cluster = 1, int64_t overlap = 0) {
   std::string s = "_t" + std::to_string(blockM) + "x" + std::to_string(blockN) +
                   "s" + std::to_string(stages);
   if (consumers && consumers * 64 != blockM)
@@ -156,6 +159,8 @@ inline std::string getGemmKernelConfigSuffix(int64_t blockM, int64_t blockN,
     s += "g" + std::to_string(groupM);
   if (cluster > 1)
     s += "cl" + std::to_string(cluster);
+  if (overlap)
+    s += "o" + std::to_string(overlap);
   return s;
 }
 

@@ -78,12 +78,11 @@ KernelElementType mlir::fp8::getKernelElementType(Type t) {
 static bool isBF16OrF32(Type t) { return t && (t.isBF16() || t.isF32()); }
 
 /// The launch configuration of a #fp8.gemm_kernel's fields.
-static GemmKernelConfig makeConfig(int64_t m, int64_t n, int64_t k,
-                                   int64_t blockM, int64_t blockN,
-                                   int64_t blockK, int64_t stages,
-                                   int64_t consumers, int64_t groupM,
-                                   int64_t bScaleRows, int64_t scaleK,
-                                   int64_t cluster, KernelEpilogue epilogue) {
+static GemmKernelConfig
+makeConfig(int64_t m, int64_t n, int64_t k, int64_t blockM, int64_t blockN,
+           int64_t blockK, int64_t stages, int64_t consumers, int64_t groupM,
+           int64_t bScaleRows, int64_t scaleK, int64_t cluster, int64_t overlap,
+           KernelEpilogue epilogue) {
   GemmKernelConfig c;
   c.m = ShapedType::isDynamic(m) ? GemmKernelConfig::kDynamicM : m;
   c.n = n;
@@ -95,6 +94,7 @@ static GemmKernelConfig makeConfig(int64_t m, int64_t n, int64_t k,
   c.consumers = consumers;
   c.groupM = groupM;
   c.cluster = cluster;
+  c.overlap = overlap;
   c.bScalesPerColumn = bScaleRows == 1;
   c.scaleK = scaleK;
   c.quantizeEpilogue = epilogue == KernelEpilogue::quantize;
@@ -108,7 +108,8 @@ static GemmKernelConfig makeConfig(int64_t m, int64_t n, int64_t k,
 GemmKernelConfig GemmKernelAttr::getConfig() const {
   return makeConfig(getM(), getN(), getK(), getBlockM(), getBlockN(),
                     getBlockK(), getStages(), getConsumers(), getGroupM(),
-                    getBScaleRows(), getScaleK(), getCluster(), getEpilogue());
+                    getBScaleRows(), getScaleK(), getCluster(), getOverlap(),
+                    getEpilogue());
 }
 
 std::string GemmKernelAttr::getSymbolName() const {
@@ -139,7 +140,7 @@ std::string GemmKernelAttr::getSymbolName() const {
         static_cast<float>(getQEps().getValueAsDouble()));
   if (!isDefaultGemmKernelConfig(c))
     name += getGemmKernelConfigSuffix(c.blockM, c.blockN, c.stages, c.consumers,
-                                      c.groupM, c.cluster);
+                                      c.groupM, c.cluster, c.overlap);
   return name;
 }
 
@@ -198,8 +199,8 @@ LogicalResult GemmKernelAttr::verify(
     int64_t bScaleRows, int64_t scaleK, std::optional<GroupLayout> layout,
     int64_t groups, BoolAttr counts, int64_t blockM, int64_t blockN,
     int64_t blockK, int64_t stages, int64_t consumers, int64_t cluster,
-    int64_t multicast, int64_t groupM, BoolAttr swapAB, KernelEpilogue epilogue,
-    Type q, FloatAttr qEps, BoolAttr qPow2) {
+    int64_t multicast, int64_t groupM, int64_t overlap, BoolAttr swapAB,
+    KernelEpilogue epilogue, Type q, FloatAttr qEps, BoolAttr qPow2) {
   if (failed(verifyGemmKernelProblem(emitError, m, n, k, a, b, d, c, aScale,
                                      bScale, bScaleRows)))
     return failure();
@@ -264,14 +265,18 @@ LogicalResult GemmKernelAttr::verify(
                        << " needs the 2-D kernel (no layout, no swap_ab)";
   GemmKernelConfig cfg =
       makeConfig(m, n, k, blockM, blockN, blockK, stages, consumers, groupM,
-                 bScaleRows, scaleK, cluster, epilogue);
+                 bScaleRows, scaleK, cluster, overlap, epilogue);
   StringRef why =
       layout ? checkGroupedGemmKernelConfig(cfg) : checkGemmKernelConfig(cfg);
-  if (!why.empty())
-    return emitError() << "invalid tile configuration block_m = " << blockM
-                       << ", block_n = " << blockN << ", stages = " << stages
-                       << ", consumers = " << consumers << ": " << why;
-  return success();
+  if (why.empty())
+    return success();
+  InFlightDiagnostic diag = emitError();
+  diag << "invalid tile configuration block_m = " << blockM
+       << ", block_n = " << blockN << ", stages = " << stages
+       << ", consumers = " << consumers;
+  if (overlap)
+    diag << ", overlap = " << overlap;
+  return diag << ": " << why;
 }
 
 QuantizeKernelConfig QuantizeKernelAttr::getConfig() const {

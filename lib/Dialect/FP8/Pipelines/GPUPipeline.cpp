@@ -25,6 +25,7 @@ void fp8::buildFP8GPUPipeline(OpPassManager &pm,
   lowerOpts.consumers = opts.consumers;
   lowerOpts.groupM = opts.groupM;
   lowerOpts.cluster = opts.cluster;
+  lowerOpts.promotion = opts.promotion;
   lowerOpts.swapAB = opts.swapAB;
   lowerOpts.quantizeEpilogue = opts.quantizeEpilogue;
   lowerOpts.requireKernels = opts.requireKernels;

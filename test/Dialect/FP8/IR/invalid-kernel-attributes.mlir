@@ -312,3 +312,34 @@ func.func private @q_grouped() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128
 
 // expected-error @+1 {{the quantize epilogue needs block-n / splits a multiple of 128}}
 func.func private @q_narrow() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = 256, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 112, block_k = 128, stages = 6, consumers = 2, epilogue = quantize, q = f8E4M3FN, q_eps = 1.0e-4 : f32>}
+
+// -----
+
+// The overlapped promotion (overlap = U): U is 4 or 8; a second wgmma
+// partial per consumer (3/2 block_n / splits + 16 registers: 144 columns
+// fit, 152 do not); 128 x 128 B blocks; two stages at least.
+func.func private @overlap_144() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = 256, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 144, block_k = 128, stages = 4, consumers = 2, overlap = 8>}
+// expected-error @+1 {{invalid tile configuration block_m = 128, block_n = 152, stages = 4, consumers = 2, overlap = 8: block-n is too wide for the consumer registers of the overlapped promotion}}
+func.func private @overlap_152() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = 256, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 152, block_k = 128, stages = 4, consumers = 2, overlap = 8>}
+
+// -----
+
+// expected-error @+1 {{overlap must be 0 (the lock-step promotion) or 4 or 8}}
+func.func private @overlap_2() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = 256, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 128, block_k = 128, stages = 4, consumers = 2, overlap = 2>}
+
+// -----
+
+// expected-error @+1 {{the overlapped promotion (overlap 4 or 8) needs 128 x 128 B blocks}}
+func.func private @overlap_column_scales() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = 256, a = f8E4M3FN, b = f8E4M3FN, d = f32, a_scale = f32, b_scale = f32, b_scale_rows = 1, block_m = 128, block_n = 128, block_k = 128, stages = 4, consumers = 2, overlap = 4>}
+
+// -----
+
+// expected-error @+1 {{needs stages >= 2}}
+func.func private @overlap_one_stage() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = 256, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 128, block_k = 128, stages = 1, consumers = 2, overlap = 4>}
+
+// -----
+
+// A grouped kernel holds 16 registers more: 128 columns, not 144.
+func.func private @overlap_grouped_128() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = 256, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, layout = contiguous, groups = 4, block_m = 128, block_n = 128, block_k = 128, stages = 4, consumers = 2, overlap = 8>}
+// expected-error @+1 {{block-n is too wide for the consumer registers of a grouped kernel with the overlapped promotion}}
+func.func private @overlap_grouped_144() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = 256, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, layout = contiguous, groups = 4, block_m = 128, block_n = 144, block_k = 128, stages = 4, consumers = 2, overlap = 8>}

@@ -14,11 +14,12 @@ func.func private @dynamic_m() attributes {fp8.kernel = #fp8.gemm_kernel<m = ?, 
 // -----
 
 // Every field given: a masked grouped kernel with counts, an f32
-// accumulator, the grouped tile order; its modelled time beside it.
+// accumulator, the grouped tile order, the overlapped promotion; its
+// modelled time beside it.
 // CHECK-LABEL: func.func private @all_fields()
-// CHECK-SAME: #fp8.gemm_kernel<m = 256, n = 4096, k = 7168, a = f8E4M3FN, b = f8E5M2, d = f32, c = f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, layout = masked, groups = 8, counts = true, block_m = 128, block_n = 128, block_k = 128, stages = 5, consumers = 2, group_m = 4, swap_ab = false>
+// CHECK-SAME: #fp8.gemm_kernel<m = 256, n = 4096, k = 7168, a = f8E4M3FN, b = f8E5M2, d = f32, c = f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, layout = masked, groups = 8, counts = true, block_m = 128, block_n = 128, block_k = 128, stages = 5, consumers = 2, group_m = 4, overlap = 8, swap_ab = false>
 // CHECK-SAME: fp8.kernel_model = #fp8.kernel_model<chip = "h100-sxm", ctas = 132, modelled_us = 1.250000e+01 : f64, modelled_tflops = 5.500000e+02 : f64>
-func.func private @all_fields() attributes {fp8.kernel = #fp8.gemm_kernel<m = 256, n = 4096, k = 7168, a = f8E4M3FN, b = f8E5M2, d = f32, c = f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, layout = masked, groups = 8, counts = true, block_m = 128, block_n = 128, block_k = 128, stages = 5, consumers = 2, cluster = 1, multicast = 1, group_m = 4, swap_ab = false, epilogue = store>, fp8.kernel_model = #fp8.kernel_model<chip = "h100-sxm", ctas = 132, modelled_us = 12.5 : f64, modelled_tflops = 550.0 : f64>}
+func.func private @all_fields() attributes {fp8.kernel = #fp8.gemm_kernel<m = 256, n = 4096, k = 7168, a = f8E4M3FN, b = f8E5M2, d = f32, c = f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, layout = masked, groups = 8, counts = true, block_m = 128, block_n = 128, block_k = 128, stages = 5, consumers = 2, cluster = 1, multicast = 1, group_m = 4, overlap = 8, swap_ab = false, epilogue = store>, fp8.kernel_model = #fp8.kernel_model<chip = "h100-sxm", ctas = 132, modelled_us = 12.5 : f64, modelled_tflops = 550.0 : f64>}
 
 // -----
 

@@ -53,12 +53,14 @@ def FP8_GemmKernelAttr : AttrDef<FP8_Dialect, "GemmKernel"> {
     | `consumers` | consumer warpgroups (`block_m` / 64 times the column splits) |
     | `cluster`, `multicast` | CTAs per cluster (1 or 2) and the CTAs each B load reaches by TMA multicast (= `cluster`): in a cluster of 2 (a 2-D kernel: no `layout`, no `swap_ab`) the CTAs compute vertically adjacent tiles and each loads half of their common B tile into both (`block_n` / 2 a multiple of 8) |
     | `group_m` | tile order: rows of tiles per group (1: row-major) |
+    | `overlap` | the promotion: 0, lock-step (`wgmma.wait_group 0` after each K block's wgmma chain, then its FFMAs); 4 or 8, overlapped (two partial sets: block k promoted after `wgmma.wait_group 1` while block k + 1's wgmma chain runs, the K loop unrolled by `overlap` blocks per trip and drained with `wgmma.wait_group 0` before its back edge, the K blocks past the last trip in lock-step; 128 x 128 B blocks with a scale per K block, at most 144 columns per consumer, 2 stages or more) |
     | `swap_ab` | whether the kernel computes D^T = B A^T (swap-AB, for a small M: its `m` x `n` are the op's N x M, `a` B's and `b` A's codes, `b_scale_rows = 1` A's per-row scales; B's 128x128 block scales reach it as one per row; `fp8-launch-kernels` transposes D^T into D) |
     | `epilogue` | what happens to the accumulators: `store` D, or `quantize` it (a 2-D kernel, `block_n` / splits a multiple of 128): D rounded to `d` and stored as `q` codes (`f8E4M3FN`, `f8E5M2`) with an f32 scale per 1x128 tile along N, computed as `fp8.quantize` with `eps = q_eps` and `scale_mode = pow2` when `q_pow2` (saturating): the GEMM and the quantize of the next linear's input in one kernel |
     | `q`, `q_eps`, `q_pow2` | the quantize epilogue's code type, amax floor and power-of-two scales (present with `epilogue = quantize` only) |
 
     Fields at their default (`c`, `scale_k = 128`, `layout`, `groups = 1`, `counts`,
-    `cluster = 1`, `multicast = 1`, `group_m = 1`, `swap_ab = false`,
+    `cluster = 1`, `multicast = 1`, `group_m = 1`, `overlap = 0`,
+    `swap_ab = false`,
     `epilogue = store`) are not printed. The verifier
     checks the tile as the generator does (wgmma shapes, shared memory,
     consumer registers).
@@ -91,6 +93,7 @@ def FP8_GemmKernelAttr : AttrDef<FP8_Dialect, "GemmKernel"> {
     DefaultValuedParameter<"int64_t", "1">:$cluster,
     DefaultValuedParameter<"int64_t", "1">:$multicast,
     DefaultValuedParameter<"int64_t", "1">:$group_m,
+    DefaultValuedParameter<"int64_t", "0">:$overlap,
     OptionalParameter<"::mlir::BoolAttr">:$swap_ab,
     DefaultValuedParameter<"::mlir::fp8::KernelEpilogue",
                            "::mlir::fp8::KernelEpilogue::store">:$epilogue,

@@ -254,6 +254,13 @@ struct FP8GPUPipelineOptions
       llvm::cl::desc("GEMM CTAs per cluster sharing B by TMA multicast, 1 "
                      "or 2 (0: the cost model's choice, else 1)"),
       llvm::cl::init(0)};
+  PassOptions::Option<std::string> promotion{
+      *this, "promotion",
+      llvm::cl::desc("GEMM promotion schedule: auto (the cost model's "
+                     "choice), lockstep, overlap4, overlap8 (promoted while "
+                     "the next K block's wgmma runs, K loop unrolled by 4 or "
+                     "8)"),
+      llvm::cl::init("auto")};
   PassOptions::Option<std::string> swapAB{
       *this, "swap-ab",
       llvm::cl::desc("Swap-AB (D^T = B A^T) for a small M: auto (the cost "
