@@ -22,11 +22,11 @@
 // RUN: fp8-emu %t.o8.mlir --accumulator sm90 --seed 1 --m 200 --sm-count 2 --schedules 2 | FileCheck %s --check-prefix=O8
 // RUN: fp8-emu %t.o8.mlir --accumulator sm90 --seed 2 --m 1 --max-quantum 1 --copies prompt --sm-count 3 | FileCheck %s --check-prefix=O8
 // RUN: fp8-opt %s --fp8-lower-to-nvvm="block-m=64 block-n=128 promotion=overlap4" > %t.m64o4.mlir
-// RUN: fp8-emu %t.m64o4.mlir --accumulator sm90 --seed 3 --m 65 --sm-count 2 --schedules 2 | FileCheck %s --check-prefix=M64O4
+// RUN: fp8-emu %t.m64o4.mlir --accumulator sm90 --seed 3 --m 65 --sm-count 2 | FileCheck %s --check-prefix=M64O4
 // RUN: fp8-opt %s --fp8-lower-to-nvvm="block-m=128 block-n=144 promotion=overlap8" > %t.n144.mlir
 // RUN: fp8-emu %t.n144.mlir --accumulator sm90 --seed 4 --m 129 --copies late --sm-count 2 | FileCheck %s --check-prefix=N144
 // RUN: fp8-opt %s --fp8-lower-to-nvvm="block-m=128 block-n=128 stages=2 promotion=overlap4" > %t.s2.mlir
-// RUN: fp8-emu %t.s2.mlir --accumulator sm90 --seed 5 --m 130 --max-quantum 7 --sm-count 3 --schedules 2 | FileCheck %s --check-prefix=S2
+// RUN: fp8-emu %t.s2.mlir --accumulator sm90 --seed 5 --m 130 --max-quantum 7 --sm-count 3 | FileCheck %s --check-prefix=S2
 // RUN: fp8-opt %s --fp8-lower-to-nvvm="block-m=128 block-n=128 cluster=2 promotion=overlap8" > %t.cl2.mlir
 // RUN: fp8-emu %t.cl2.mlir --accumulator sm90 --seed 6 --m 300 --sm-count 4 | FileCheck %s --check-prefix=CL2
 // Planted faults in the overlapped kernel's NVVM-level IR, each caught: the
