@@ -1,4 +1,4 @@
-// The overlapped promotion (`promotion=overlap4|overlap8`, #fp8.gemm_kernel
+// The overlapped promotion (`promotion-schedule=overlap4|overlap8`, #fp8.gemm_kernel
 // `overlap = U`: block k promoted after `wgmma.wait_group 1` while block
 // k + 1's wgmma chain runs, the K loop unrolled by U blocks per trip and
 // drained before its back edge, the KB mod U blocks after the last trip in
@@ -18,16 +18,16 @@
 // read of a wgmma result before a wgmma.wait_group covers its group and on
 // a TMA write into a slot a wgmma still reads (a missing drain, an early
 // release); fp8-emu exits with 1 if an output differs.
-// RUN: fp8-opt %s --fp8-lower-to-nvvm="block-m=128 block-n=128 promotion=overlap8" > %t.o8.mlir
+// RUN: fp8-opt %s --fp8-lower-to-nvvm="block-m=128 block-n=128 promotion-schedule=overlap8" > %t.o8.mlir
 // RUN: fp8-emu %t.o8.mlir --accumulator sm90 --seed 1 --m 200 --sm-count 2 --schedules 2 | FileCheck %s --check-prefix=O8
 // RUN: fp8-emu %t.o8.mlir --accumulator sm90 --seed 2 --m 1 --max-quantum 1 --copies prompt --sm-count 3 | FileCheck %s --check-prefix=O8
-// RUN: fp8-opt %s --fp8-lower-to-nvvm="block-m=64 block-n=128 promotion=overlap4" > %t.m64o4.mlir
-// RUN: fp8-emu %t.m64o4.mlir --accumulator sm90 --seed 3 --m 65 --sm-count 2 | FileCheck %s --check-prefix=M64O4
-// RUN: fp8-opt %s --fp8-lower-to-nvvm="block-m=128 block-n=144 promotion=overlap8" > %t.n144.mlir
-// RUN: fp8-emu %t.n144.mlir --accumulator sm90 --seed 4 --m 129 --copies late --sm-count 2 | FileCheck %s --check-prefix=N144
-// RUN: fp8-opt %s --fp8-lower-to-nvvm="block-m=128 block-n=128 stages=2 promotion=overlap4" > %t.s2.mlir
+// RUN: fp8-opt %s --fp8-lower-to-nvvm="block-m=128 block-n=64 promotion-schedule=overlap4" > %t.n64o4.mlir
+// RUN: fp8-emu %t.n64o4.mlir --accumulator sm90 --seed 3 --m 65 --sm-count 2 | FileCheck %s --check-prefix=N64O4
+// RUN: fp8-opt %s --fp8-lower-to-nvvm="block-m=128 block-n=112 promotion-schedule=overlap8" > %t.n112.mlir
+// RUN: fp8-emu %t.n112.mlir --accumulator sm90 --seed 4 --m 129 --copies late --sm-count 2 | FileCheck %s --check-prefix=N112
+// RUN: fp8-opt %s --fp8-lower-to-nvvm="block-m=128 block-n=64 stages=2 promotion-schedule=overlap4" > %t.s2.mlir
 // RUN: fp8-emu %t.s2.mlir --accumulator sm90 --seed 5 --m 130 --max-quantum 7 --sm-count 3 | FileCheck %s --check-prefix=S2
-// RUN: fp8-opt %s --fp8-lower-to-nvvm="block-m=128 block-n=128 cluster=2 promotion=overlap8" > %t.cl2.mlir
+// RUN: fp8-opt %s --fp8-lower-to-nvvm="block-m=128 block-n=128 cluster=2 promotion-schedule=overlap8" > %t.cl2.mlir
 // RUN: fp8-emu %t.cl2.mlir --accumulator sm90 --seed 6 --m 300 --sm-count 4 | FileCheck %s --check-prefix=CL2
 // Planted faults in the overlapped kernel's NVVM-level IR, each caught: the
 // trip's wait_group 1 as 2 (block j - 1's group still pending when it is
@@ -45,21 +45,21 @@
 // O8-DAG: fp8-emu: PASS fp8_scaled_matmul_129x200x272_e5m2_e4m3_bf16_t128x128s6o8: 129x200x272, 25800 outputs bit-exact
 // O8-DAG: fp8-emu: PASS fp8_scaled_matmul_130x256x1024_e4m3_e4m3_bf16_t128x128s6o8: 130x256x1024, 33280 outputs bit-exact
 // O8-DAG: fp8-emu: PASS fp8_scaled_matmul_dynx136x1152_e4m3_e4m3_f32_t128x128s6o8:
-// M64O4-DAG: fp8-emu: PASS fp8_scaled_matmul_130x200x1300_e4m3_e4m3_bf16_t64x128s8o4: 130x200x1300, 26000 outputs bit-exact
-// M64O4-DAG: fp8-emu: PASS fp8_scaled_matmul_65x264x2176_e4m3_e5m2_f32_accf32_t64x128s8o4: 65x264x2176, 17160 outputs bit-exact
-// M64O4-DAG: fp8-emu: PASS fp8_scaled_matmul_129x200x272_e5m2_e4m3_bf16_t64x128s8o4: 129x200x272, 25800 outputs bit-exact
-// M64O4-DAG: fp8-emu: PASS fp8_scaled_matmul_130x256x1024_e4m3_e4m3_bf16_t64x128s8o4: 130x256x1024, 33280 outputs bit-exact
-// M64O4-DAG: fp8-emu: PASS fp8_scaled_matmul_dynx136x1152_e4m3_e4m3_f32_t64x128s8o4: 65x136x1152, 8840 outputs bit-exact
-// N144-DAG: fp8-emu: PASS fp8_scaled_matmul_130x200x1300_e4m3_e4m3_bf16_t128x144s6o8: 130x200x1300, 26000 outputs bit-exact
-// N144-DAG: fp8-emu: PASS fp8_scaled_matmul_65x264x2176_e4m3_e5m2_f32_accf32_t128x144s6o8: 65x264x2176, 17160 outputs bit-exact
-// N144-DAG: fp8-emu: PASS fp8_scaled_matmul_129x200x272_e5m2_e4m3_bf16_t128x144s6o8: 129x200x272, 25800 outputs bit-exact
-// N144-DAG: fp8-emu: PASS fp8_scaled_matmul_130x256x1024_e4m3_e4m3_bf16_t128x144s6o8: 130x256x1024, 33280 outputs bit-exact
-// N144-DAG: fp8-emu: PASS fp8_scaled_matmul_dynx136x1152_e4m3_e4m3_f32_t128x144s6o8: 129x136x1152, 17544 outputs bit-exact
-// S2-DAG: fp8-emu: PASS fp8_scaled_matmul_130x200x1300_e4m3_e4m3_bf16_t128x128s2o4: 130x200x1300, 26000 outputs bit-exact
-// S2-DAG: fp8-emu: PASS fp8_scaled_matmul_65x264x2176_e4m3_e5m2_f32_accf32_t128x128s2o4: 65x264x2176, 17160 outputs bit-exact
-// S2-DAG: fp8-emu: PASS fp8_scaled_matmul_129x200x272_e5m2_e4m3_bf16_t128x128s2o4: 129x200x272, 25800 outputs bit-exact
-// S2-DAG: fp8-emu: PASS fp8_scaled_matmul_130x256x1024_e4m3_e4m3_bf16_t128x128s2o4: 130x256x1024, 33280 outputs bit-exact
-// S2-DAG: fp8-emu: PASS fp8_scaled_matmul_dynx136x1152_e4m3_e4m3_f32_t128x128s2o4: 130x136x1152, 17680 outputs bit-exact
+// N64O4-DAG: fp8-emu: PASS fp8_scaled_matmul_130x200x1300_e4m3_e4m3_bf16_t128x64s8o4: 130x200x1300, 26000 outputs bit-exact
+// N64O4-DAG: fp8-emu: PASS fp8_scaled_matmul_65x264x2176_e4m3_e5m2_f32_accf32_t128x64s8o4: 65x264x2176, 17160 outputs bit-exact
+// N64O4-DAG: fp8-emu: PASS fp8_scaled_matmul_129x200x272_e5m2_e4m3_bf16_t128x64s8o4: 129x200x272, 25800 outputs bit-exact
+// N64O4-DAG: fp8-emu: PASS fp8_scaled_matmul_130x256x1024_e4m3_e4m3_bf16_t128x64s8o4: 130x256x1024, 33280 outputs bit-exact
+// N64O4-DAG: fp8-emu: PASS fp8_scaled_matmul_dynx136x1152_e4m3_e4m3_f32_t128x64s8o4: 65x136x1152, 8840 outputs bit-exact
+// N112-DAG: fp8-emu: PASS fp8_scaled_matmul_130x200x1300_e4m3_e4m3_bf16_t128x112s7o8: 130x200x1300, 26000 outputs bit-exact
+// N112-DAG: fp8-emu: PASS fp8_scaled_matmul_65x264x2176_e4m3_e5m2_f32_accf32_t128x112s7o8: 65x264x2176, 17160 outputs bit-exact
+// N112-DAG: fp8-emu: PASS fp8_scaled_matmul_129x200x272_e5m2_e4m3_bf16_t128x112s7o8: 129x200x272, 25800 outputs bit-exact
+// N112-DAG: fp8-emu: PASS fp8_scaled_matmul_130x256x1024_e4m3_e4m3_bf16_t128x112s7o8: 130x256x1024, 33280 outputs bit-exact
+// N112-DAG: fp8-emu: PASS fp8_scaled_matmul_dynx136x1152_e4m3_e4m3_f32_t128x112s7o8: 129x136x1152, 17544 outputs bit-exact
+// S2-DAG: fp8-emu: PASS fp8_scaled_matmul_130x200x1300_e4m3_e4m3_bf16_t128x64s2o4: 130x200x1300, 26000 outputs bit-exact
+// S2-DAG: fp8-emu: PASS fp8_scaled_matmul_65x264x2176_e4m3_e5m2_f32_accf32_t128x64s2o4: 65x264x2176, 17160 outputs bit-exact
+// S2-DAG: fp8-emu: PASS fp8_scaled_matmul_129x200x272_e5m2_e4m3_bf16_t128x64s2o4: 129x200x272, 25800 outputs bit-exact
+// S2-DAG: fp8-emu: PASS fp8_scaled_matmul_130x256x1024_e4m3_e4m3_bf16_t128x64s2o4: 130x256x1024, 33280 outputs bit-exact
+// S2-DAG: fp8-emu: PASS fp8_scaled_matmul_dynx136x1152_e4m3_e4m3_f32_t128x64s2o4: 130x136x1152, 17680 outputs bit-exact
 // CL2-DAG: fp8-emu: PASS fp8_scaled_matmul_130x200x1300_e4m3_e4m3_bf16_t128x128s6cl2o8: 130x200x1300, 26000 outputs bit-exact
 // CL2-DAG: fp8-emu: PASS fp8_scaled_matmul_65x264x2176_e4m3_e5m2_f32_accf32_t128x128s6cl2o8: 65x264x2176, 17160 outputs bit-exact
 // CL2-DAG: fp8-emu: PASS fp8_scaled_matmul_129x200x272_e5m2_e4m3_bf16_t128x128s6cl2o8: 129x200x272, 25800 outputs bit-exact

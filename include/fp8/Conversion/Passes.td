@@ -226,7 +226,7 @@ def FP8LowerToNVVMPass : Pass<"fp8-lower-to-nvvm", "ModuleOp"> {
     `_t<BM>x<BN>s<S>[c<C>][g<G>][cl<N>][o<U>]` in its name (`c<C>` when
     the C consumers split the tile's columns, `g<G>` for a grouped tile
     order, `cl<N>` for clusters of N CTAs, `o<U>` for the overlapped
-    promotion unrolled by U K blocks: `promotion`). Clusters (`cluster` 2, 2-D kernels):
+    promotion unrolled by U K blocks: `promotion-schedule`). Clusters (`cluster` 2, 2-D kernels):
     the two CTAs of a cluster compute vertically adjacent tiles and share
     their B tile, each loading half of it with TMA multicast into both
     (DeepGEMM's SM90 scheme); their empty barriers count both CTAs'
@@ -330,13 +330,13 @@ def FP8LowerToNVVMPass : Pass<"fp8-lower-to-nvvm", "ModuleOp"> {
            "computing vertically adjacent tiles and sharing the B tile by "
            "TMA multicast, 2-D kernels only (0: 1; the cost model does not "
            "choose clusters)">,
-    Option<"promotion", "promotion", "std::string", [{"auto"}],
+    Option<"promotionSchedule", "promotion-schedule", "std::string", [{"auto"}],
            "GEMM promotion schedule: auto (the cost model's choice when it "
            "chooses the tiles, else lockstep), lockstep (wgmma.wait_group "
            "0, then the FFMAs), overlap4 or overlap8 (block k promoted "
            "while block k + 1's wgmma runs, the K loop unrolled by 4 or 8 "
-           "blocks per trip; 128 x 128 B blocks, at most 144 columns per "
-           "consumer); an explicit schedule, like a tile option, keeps the "
+           "blocks per trip; 128 x 128 B blocks, block-m 128, at most 128 "
+           "columns per consumer by 8, 64 by 4); an explicit schedule, like a tile option, keeps the "
            "cost model from choosing the tile">,
     Option<"swapAB", "swap-ab", "std::string", [{"auto"}],
            "Swap-AB (D^T = B A^T) for a static M <= 64 in the DeepSeek-V3 "

@@ -117,7 +117,7 @@ struct FP8LowerToNVVMPass
                 "2 CTAs per cluster sharing the B tile by TMA multicast";
     overrides.cluster = cluster;
     overrides.quantizeEpilogue = quantizeEpilogue;
-    StringRef schedule = promotion;
+    StringRef schedule = promotionSchedule;
     overrides.overlap = GemmKernelOverrides::kOverlapUnset;
     if (schedule == "lockstep")
       overrides.overlap = 0;
@@ -127,7 +127,7 @@ struct FP8LowerToNVVMPass
       overrides.overlap = 8;
     else if (schedule != "auto")
       return emitError(loc)
-             << "fp8-lower-to-nvvm: option promotion='" << schedule
+             << "fp8-lower-to-nvvm: option promotion-schedule='" << schedule
              << "' is invalid (expected auto, lockstep, "
                 "overlap4 or overlap8)";
     using SwapAB = GemmKernelOverrides::SwapAB;

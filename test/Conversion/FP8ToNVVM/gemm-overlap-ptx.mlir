@@ -1,4 +1,4 @@
-// The overlapped promotion (`promotion=overlap4|overlap8`) through to ptxas
+// The overlapped promotion (`promotion-schedule=overlap4|overlap8`) through to ptxas
 // at DeepSeek-V3's sizes: the K loop's trip holds U wgmma batches, each but
 // the first followed by `wgmma.wait_group 1` (the previous block's group
 // complete, this one's in flight), and one `wgmma.wait_group 0` before the
@@ -11,18 +11,18 @@
 // the register check accepts (docs/gpu-kernel.md, "The overlapped
 // promotion": 144 and 136 columns, 128 unrolled by 4, one consumer of 128).
 // REQUIRES: ptxas
-// RUN: fp8-opt %s --fp8-gpu-pipeline="chip=sm_90a host=none block-m=128 block-n=128 promotion=overlap8" | fp8-translate --fp8-extract-gpu-object > %t.o8.ptx
+// RUN: fp8-opt %s --fp8-gpu-pipeline="chip=sm_90a host=none block-m=128 block-n=128 promotion-schedule=overlap8" | fp8-translate --fp8-extract-gpu-object > %t.o8.ptx
 // RUN: FileCheck %s --check-prefix=O8 < %t.o8.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.o8.ptx -o %t.o8.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
-// RUN: fp8-opt %s --fp8-gpu-pipeline="chip=sm_90a host=none block-m=128 block-n=112 promotion=overlap8" | fp8-translate --fp8-extract-gpu-object > %t.n112.ptx
+// RUN: fp8-opt %s --fp8-gpu-pipeline="chip=sm_90a host=none block-m=128 block-n=112 promotion-schedule=overlap8" | fp8-translate --fp8-extract-gpu-object > %t.n112.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.n112.ptx -o %t.n112.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
-// RUN: fp8-opt %s --fp8-gpu-pipeline="chip=sm_90a host=none block-m=128 block-n=64 promotion=overlap4" | fp8-translate --fp8-extract-gpu-object > %t.o4.ptx
+// RUN: fp8-opt %s --fp8-gpu-pipeline="chip=sm_90a host=none block-m=128 block-n=64 promotion-schedule=overlap4" | fp8-translate --fp8-extract-gpu-object > %t.o4.ptx
 // RUN: FileCheck %s --check-prefix=O4 < %t.o4.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.o4.ptx -o %t.o4.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
-// RUN: fp8-opt %s --fp8-gpu-pipeline="chip=sm_90a host=none block-m=128 block-n=128 cluster=2 promotion=overlap8" | fp8-translate --fp8-extract-gpu-object > %t.cl2.ptx
+// RUN: fp8-opt %s --fp8-gpu-pipeline="chip=sm_90a host=none block-m=128 block-n=128 cluster=2 promotion-schedule=overlap8" | fp8-translate --fp8-extract-gpu-object > %t.cl2.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.cl2.ptx -o %t.cl2.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 // The lock-step kernel of the same tile has no wait_group 1.
-// RUN: fp8-opt %s --fp8-gpu-pipeline="chip=sm_90a host=none block-m=128 block-n=128 promotion=lockstep" | fp8-translate --fp8-extract-gpu-object | FileCheck %s --check-prefix=LOCKSTEP
+// RUN: fp8-opt %s --fp8-gpu-pipeline="chip=sm_90a host=none block-m=128 block-n=128 promotion-schedule=lockstep" | fp8-translate --fp8-extract-gpu-object | FileCheck %s --check-prefix=LOCKSTEP
 
 // Two kernels per PTX (a static and a run-time M), each without stack,
 // spills or warnings.

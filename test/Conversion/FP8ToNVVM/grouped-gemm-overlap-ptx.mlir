@@ -6,7 +6,7 @@
 // 32 <= 232), each with the trip's wait_group 1 and 0 spills; 144 columns
 // are refused (kernel-config-overlap.mlir).
 // REQUIRES: ptxas
-// RUN: fp8-opt %s --fp8-gpu-pipeline="chip=sm_90a host=none block-m=128 block-n=128 promotion=overlap8" | fp8-translate --fp8-extract-gpu-object > %t.o8.ptx
+// RUN: fp8-opt %s --fp8-gpu-pipeline="chip=sm_90a host=none block-m=128 block-n=128 promotion-schedule=overlap8" | fp8-translate --fp8-extract-gpu-object > %t.o8.ptx
 // RUN: FileCheck %s < %t.o8.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.o8.ptx -o %t.o8.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 

@@ -317,12 +317,7 @@ inline const char *checkGroupedGemmKernelConfig(const GemmKernelConfig &c) {
     return why;
   if (c.consumerRegsNeeded() + GemmKernelConfig::kGroupedConsumerOverheadRegs >
       c.consumerRegs)
-    return c.overlap
-               ? "block-n is too wide for the consumer registers of a "
-                 "grouped kernel with the overlapped promotion (3/2 block-n "
-                 "/ splits + 32 registers per thread: at most 128 columns "
-                 "per consumer for 1-2 consumers, 80 for 3, 48 for 4)"
-           : c.bScalesPerColumn
+    return c.bScalesPerColumn
                ? "block-n is too wide for the consumer registers of a "
                  "k-grouped kernel (per-column B scales: 5/4 block-n / "
                  "splits + 32 registers per thread: at most 160 columns per "
@@ -379,12 +374,18 @@ inline const char *checkGemmKernelConfig(const GemmKernelConfig &c) {
     return "the overlapped promotion (overlap 4 or 8) needs stages >= 2 (a "
            "consumer holds block k's slot until block k + 1's wgmma is "
            "issued)";
-  if (c.overlap && c.consumerRegsNeeded() > c.consumerRegs)
-    return "block-n is too wide for the consumer registers of the "
-           "overlapped promotion (accumulators and two wgmma partials take "
-           "3/2 block-n / splits registers per thread, plus 16, within 232 "
-           "registers for 1-2 consumers, 152 for 3, 104 for 4: block-n / "
-           "splits <= 144, 88, 56)";
+  // Where ptxas 13.0 assembles the overlapped kernel without spills and
+  // without serialising its wgmma (C7512), measured: two consumers of 128
+  // rows with up to 128 columns each by 8 (112, 128; grouped, clusters,
+  // run-time M included) and 64 by 4. It spills at 136 and 144 columns
+  // by 8, at 112 and 128 by 4, and with one consumer (block-m 64), though
+  // the register count (3/2 consumerN + 16 <= 232) allows them.
+  if (c.overlap && (c.blockM != 128 || c.consumers != 2 ||
+                    c.consumerN() > (c.overlap == 8 ? 128 : 64)))
+    return "the overlapped promotion needs block-m 128 with two consumer "
+           "warpgroups of at most 128 columns each with overlap 8, 64 with "
+           "overlap 4 (block-n / splits): wider or single-consumer tiles "
+           "spill in ptxas and serialise their wgmma";
   if (c.promotionsPerBlock() > 1 && c.consumerRegsNeeded() > c.consumerRegs)
     return "block-n is too wide for the consumer registers of the mxfp8 "
            "kernel (a promotion per k32 step: 21/8 block-n / splits "

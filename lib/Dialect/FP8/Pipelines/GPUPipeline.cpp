@@ -25,7 +25,7 @@ void fp8::buildFP8GPUPipeline(OpPassManager &pm,
   lowerOpts.consumers = opts.consumers;
   lowerOpts.groupM = opts.groupM;
   lowerOpts.cluster = opts.cluster;
-  lowerOpts.promotion = opts.promotion;
+  lowerOpts.promotionSchedule = opts.promotionSchedule;
   lowerOpts.swapAB = opts.swapAB;
   lowerOpts.quantizeEpilogue = opts.quantizeEpilogue;
   lowerOpts.requireKernels = opts.requireKernels;

@@ -254,8 +254,8 @@ struct FP8GPUPipelineOptions
       llvm::cl::desc("GEMM CTAs per cluster sharing B by TMA multicast, 1 "
                      "or 2 (0: the cost model's choice, else 1)"),
       llvm::cl::init(0)};
-  PassOptions::Option<std::string> promotion{
-      *this, "promotion",
+  PassOptions::Option<std::string> promotionSchedule{
+      *this, "promotion-schedule",
       llvm::cl::desc("GEMM promotion schedule: auto (the cost model's "
                      "choice), lockstep, overlap4, overlap8 (promoted while "
                      "the next K block's wgmma runs, K loop unrolled by 4 or "
