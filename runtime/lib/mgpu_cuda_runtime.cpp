@@ -73,10 +73,14 @@ std::string describe(CUresult r, const std::string &what) {
          std::to_string(static_cast<int>(r)) + ")";
 }
 
-void report(CUresult r, const char *what) {
+/// Reports a failed driver call `what`; `detail` (the driver's own log, when
+/// it wrote one) follows CUDA's error name.
+void report(CUresult r, const char *what, const char *detail = "") {
   if (r == CUDA_SUCCESS)
     return;
   std::string text = describe(r, what);
+  if (*detail)
+    text += std::string(": ") + detail;
   std::lock_guard<std::mutex> lock(errorMutex);
   lastErrorText = std::move(text);
   ++errorCount;
@@ -311,8 +315,7 @@ void *mgpuModuleLoadJIT(void *data, int optLevel) {
   void *values[] = {reinterpret_cast<void *>(static_cast<intptr_t>(optLevel)),
                     log, reinterpret_cast<void *>(sizeof(log) - 1)};
   CUresult r = cuModuleLoadDataEx(&module, data, 3, options, values);
-  report(r,
-         std::string("cuModuleLoadDataEx(PTX)") + (log[0] ? ": " : "") + log);
+  report(r, "cuModuleLoadDataEx(PTX)", log);
   return module;
 }
 

@@ -328,6 +328,21 @@ TEST(MgpuCudaRuntime, InitStatusOfADevice) {
   EXPECT_STREQ(fp8_mgpu_device_name(), "stub H100");
 }
 
+// PTX the driver's JIT rejects: no module, and the report carries the
+// driver's error log after CUDA's error name (what to fix is in the log).
+TEST(MgpuCudaRuntime, RejectedPtxReportedWithTheDriversLog) {
+  long errors = fp8_mgpu_error_count();
+  EXPECT_NE(mgpuModuleLoadJIT(const_cast<char *>(".version 8.0\n"), 3),
+            nullptr);
+  EXPECT_EQ(fp8_mgpu_error_count(), errors);
+  EXPECT_EQ(mgpuModuleLoadJIT(const_cast<char *>("not ptx"), 3), nullptr);
+  EXPECT_EQ(fp8_mgpu_error_count(), errors + 1);
+  EXPECT_STREQ(fp8_mgpu_last_error(),
+               "cuModuleLoadDataEx(PTX): CUDA_ERROR (stub) (CUresult 218): "
+               "ptxas application ptx input, line 1; fatal   : Missing "
+               ".version directive at start of file");
+}
+
 /// In a fresh process (the context is created once per process): cuInit
 /// answers `result`; the probe returns it and names the call, and the ABI
 /// calls that need a context do nothing, the reason reported once, no crash.

@@ -284,8 +284,27 @@ CUresult cuModuleLoadData(CUmodule *module, const void *image) {
   *module = reinterpret_cast<CUmodule>(&loaded);
   return CUDA_SUCCESS;
 }
-CUresult cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned int,
-                            CUjit_option *, void **) {
+/// PTX that does not start with ".version" is rejected as the driver's JIT
+/// rejects it: CUDA_ERROR_INVALID_PTX, with a line in the error log buffer
+/// when the caller passed one (CU_JIT_ERROR_LOG_BUFFER and its size).
+CUresult cuModuleLoadDataEx(CUmodule *module, const void *image,
+                            unsigned int count, CUjit_option *options,
+                            void **values) {
+  if (image && std::strncmp(static_cast<const char *>(image), ".version", 8)) {
+    char *log = nullptr;
+    size_t size = 0;
+    for (unsigned i = 0; i < count; ++i) {
+      if (options[i] == CU_JIT_ERROR_LOG_BUFFER)
+        log = static_cast<char *>(values[i]);
+      if (options[i] == CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES)
+        size = reinterpret_cast<size_t>(values[i]);
+    }
+    if (log && size)
+      std::snprintf(log, size, "%s",
+                    "ptxas application ptx input, line 1; fatal   : "
+                    "Missing .version directive at start of file");
+    return CUDA_ERROR_INVALID_PTX;
+  }
   return cuModuleLoadData(module, image);
 }
 CUresult cuModuleUnload(CUmodule) { return driver().moduleUnloadResult; }
