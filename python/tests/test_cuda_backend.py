@@ -209,6 +209,53 @@ def test_driver_error_during_a_call_is_raised(tmp_path):
                               "cuInit(0): CUDA_ERROR_STUB_LIBRARY (CUresult 34)"), stdout
 
 
+# A stand-in libcuda.so.1 whose driver initialises an Ampere device
+# (compute capability 8.0): every other call the runtime imports fails.
+FAKE_AMPERE = r"""
+typedef struct { int unused; } Context;
+static Context context;
+int cuInit(unsigned flags) { return 0; }
+int cuDeviceGet(int *device, int ordinal) { *device = ordinal; return ordinal ? 101 : 0; }
+int cuDevicePrimaryCtxRetain(void **ctx, int device) { *ctx = &context; return 0; }
+int cuDeviceGetName(char *name, int len, int device) {
+  const char *s = "Fake A100"; int i = 0;
+  for (; s[i] && i + 1 < len; ++i) name[i] = s[i];
+  name[i] = 0; return 0;
+}
+int cuDeviceGetAttribute(int *value, int attribute, int device) {
+  if (attribute == 75) { *value = 8; return 0; }  /* COMPUTE_CAPABILITY_MAJOR */
+  if (attribute == 76) { *value = 0; return 0; }  /* COMPUTE_CAPABILITY_MINOR */
+  return 1;
+}
+"""
+
+
+def _fake_driver_dir(tmp_path):
+    """A directory whose libcuda.so.1 is FAKE_AMPERE, defining every cu*
+    function the runtime imports (the rest answer CUDA_ERROR_UNKNOWN)."""
+    runtime = emulator.cuda_runtime()
+    nm = subprocess.run(["nm", "-D", "--undefined-only", runtime], capture_output=True, text=True, check=True)
+    defined = {"cuInit", "cuDeviceGet", "cuDevicePrimaryCtxRetain", "cuDeviceGetName", "cuDeviceGetAttribute"}
+    imported = sorted({line.split()[-1] for line in nm.stdout.splitlines() if line.split()[-1].startswith("cu")})
+    source = FAKE_AMPERE + "".join(f"int {name}() {{ return 999; }}\n" for name in imported if name not in defined)
+    (tmp_path / "fake.c").write_text(source)
+    subprocess.run([shutil.which("cc") or "clang", "-shared", "-fPIC", "-Wl,-soname,libcuda.so.1",
+                    str(tmp_path / "fake.c"), "-o", str(tmp_path / "libcuda.so.1")], check=True)
+    return str(tmp_path)
+
+
+@pytest.mark.cuda_driver
+def test_device_that_is_not_sm90(tmp_path):
+    # The kernels are sm_90a: a driver that initialises another device is
+    # refused by its compute capability, naming the device, before the
+    # driver is asked to load PTX it cannot run.
+    reports = _reports(_run(ENTRIES, {"LD_LIBRARY_PATH": _fake_driver_dir(tmp_path)}))
+    for what in ("quantize", "scaled_matmul", "jit"):
+        assert reports[what] == ("RuntimeError", "backend 'cuda': the kernels are sm_90a (Hopper, compute "
+                                                 "capability 9.0); device 0 (Fake A100) has compute capability "
+                                                 "8.0"), what
+
+
 def _random(rng, shape):
     rows = rng.integers(-6, 7, size=(shape[0], 1))
     return rng.standard_normal(shape).astype(np.float32) * np.ldexp(np.float32(1), rows).astype(np.float32)
