@@ -153,8 +153,6 @@ def jit(
         raise ValueError(f"opt_level must be 0, 1, 2 or 3 (LLVM's -O levels), got {opt_level!r}")
     if isinstance(shared_libs, (str, bytes)) or not all(isinstance(p, str) for p in shared_libs):
         raise TypeError(f"shared_libs must be a list of library paths (str), got {shared_libs!r}")
-    # File names as the OS has them (a name that is not UTF-8 comes back from
-    # os.listdir with lone surrogates): bytes for the native side.
     pipe = _normalize_pipeline(JIT_TARGETS[target] if pipeline is None else pipeline)
     backend = None
     if target != "cpu":
@@ -163,6 +161,8 @@ def jit(
         backend = GPU_BACKENDS[target]
         backend.runtime()  # what is missing, before anything is compiled
         shared_libs = [backend.runtime_path()] + list(shared_libs)
+    # File names as the OS has them (a name that is not UTF-8 comes back from
+    # os.listdir with lone surrogates): bytes for the native side.
     libs = [os.fsencode(p) for p in _runtime_libs() + list(shared_libs)]
     text = _text(mlir_text)
     if backend is None:
