@@ -8,6 +8,9 @@
 #             toolkit (every phase uses it)
 #   silicon   silicon.sh run: every host program bit for bit against its
 #             CPU oracle (the language model's training step included)
+#   backend   backend_check.py run: the Python "cuda" backend's host
+#             programs (quantize, scaled_matmul) bit for bit against the
+#             "cpu" backend (the package itself needs MLIR, absent here)
 #   gemm      run.sh: the GEMMs of shapes.txt against cuBLASLt and cuBLAS BF16
 #   families  families.py run: grouped contiguous, masked, k-grouped and
 #             dense Wgrad GEMMs, quantize / requantize / transpose kernels,
@@ -35,7 +38,7 @@ if ! fp8_have_gpu; then
   exit 77
 fi
 for f in silicon/cases.txt gemm/libfp8_bench_host.so families/libfp8_families_host.so \
-  families/libfp8_families_cpu.so families/families.txt configs.txt; do
+  families/libfp8_families_cpu.so families/families.txt backend/manifest.json configs.txt; do
   if [ ! -e "$DIR/$f" ]; then
     echo "device-session.sh: $DIR/$f is missing: run bench/gpu/prepare-all.sh on the build machine and carry its output here" >&2
     exit 2
@@ -84,6 +87,12 @@ else
       FP8_SILICON_BUDGET=$((150 - SECONDS > 20 ? 150 - SECONDS : 20)) \
       bash "$HERE/silicon.sh" run "$DIR/silicon" || failed=1
   else skip silicon budget; fi
+  # (a2) The Python "cuda" backend's host programs: a few seconds (the
+  # driver JIT-compiles their PTX).
+  if [ "$(left)" -gt 60 ]; then
+    phase backend timeout -k 5 60 python3 "$HERE/backend_check.py" run "$DIR/backend" --runtime "$RT" \
+      || failed=1
+  else skip backend budget; fi
   # (b) The GEMMs of shapes.txt: shapes started until 250 s.
   if [ "$(left)" -gt 60 ]; then
     phase gemm env OUT="$WORK/gemm" timeout -k 5 $(($(left) + 30)) bash "$HERE/run.sh" "$DIR/gemm" \

@@ -12,6 +12,9 @@
 #               fp8-cpu-pipeline{accumulator=sm90} (libfp8_families_cpu.so),
 #               the kernels through ptxas (scripts/ptxas_guard.py: no spill,
 #               warning or wgmma serialisation)
+#   backend/    backend_check.py prepare: the Python "cuda" backend's host
+#               programs (its own IR and pipeline: a quantize, a
+#               scaled_matmul) with the "cpu" backend's results
 #   configs/NAME/  prepare.sh per line of session-configs.txt
 #               (FP8_SESSION_CONFIGS) over sweep-shapes.txt
 #               (FP8_SESSION_CONFIG_SHAPES), without CPU oracle
@@ -73,6 +76,9 @@ fp8_host_so "$BUILD" "$WORK/families-cpu.mlir" "$FAM/libfp8_families_cpu.so" \
   "$WORK/memref_copy.o -Wl,--no-undefined" --fp8-cpu-pipeline="accumulator=sm90"
 echo "families: $(grep -vc '^ *\(#\|$\)' "$FAM/families.txt") lines"
 
+echo "== backend"
+LLVM_BIN=$LLVM_BIN "$python" "$HERE/backend_check.py" prepare "$BUILD" "$SESSION/backend"
+
 echo "== configs"
 CONFIGS=${FP8_SESSION_CONFIGS:-$HERE/session-configs.txt}
 grep -v '^ *#' "$CONFIGS" | grep -v '^ *$' > "$SESSION/configs.txt" || true
@@ -94,7 +100,8 @@ RUNTIME=${FP8_SESSION_RUNTIME:-$BUILD/lib/libfp8_mgpu_runtime.so}
 if [ -f "$RUNTIME" ]; then
   nm -D --defined-only "$RUNTIME" | awk '{print $3}' | sort -u > "$WORK/runtime.syms"
   for lib in "$SESSION"/gemm/libfp8_bench_host.so "$FAM"/libfp8_families_host.so \
-    "$SESSION"/configs/*/libfp8_bench_host.so "$SESSION"/silicon/*.gpu.so; do
+    "$SESSION"/configs/*/libfp8_bench_host.so "$SESSION"/silicon/*.gpu.so \
+    "$SESSION"/backend/libfp8_backend_host.so; do
     [ -f "$lib" ] || continue
     missing=$(nm -D --undefined-only "$lib" | awk '$1 == "U" && $2 !~ /@/ {print $2}' | sort -u \
       | comm -23 - "$WORK/runtime.syms")

@@ -8,7 +8,9 @@
   arrays (fp8_mlir.numerics);
 - `fp8_mlir.models`: generators of model graphs (linalg on tensors),
   written with the emitter of `fp8_mlir.graph`;
-- `jit(mlir_text, pipeline)`: the ExecutionEngine underneath (fp8_mlir.jit).
+- `jit(mlir_text, pipeline, target=...)`: the ExecutionEngine underneath
+  (fp8_mlir.jit), running a module on the CPU or, as a host program of
+  fp8-gpu-pipeline, on the emulated CUDA runtime or a GPU ("cuda").
 
 Import from the build tree with PYTHONPATH=<build>/python_packages.
 """
@@ -30,7 +32,7 @@ from .compiler import (
     has_pass,
     run_pipeline,
 )
-from .jit import JitModule, jit
+from .jit import JIT_TARGETS, JitModule, jit
 from .numerics import ScaledTensor, dequantize, grouped_scaled_matmul, quantize, requantize, scaled_matmul
 from . import models
 
@@ -46,6 +48,7 @@ __all__ = [
     "DEFAULT_POLICY",
     "TARGETS",
     "jit",
+    "JIT_TARGETS",
     "JitModule",
     "models",
     "quantize",

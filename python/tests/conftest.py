@@ -42,6 +42,8 @@ def pytest_configure(config):
     # report UNSUPPORTED there instead of passing with a skip inside.
     config.addinivalue_line("markers", "models: needs the real model graphs (FP8_MODELS_DIR)")
     config.addinivalue_line("markers", "ptxas: needs the CUDA toolkit's ptxas")
+    config.addinivalue_line("markers", "cuda_driver: needs the CUDA runtime built, on a machine without a GPU")
+    config.addinivalue_line("markers", "cuda_device: needs an sm_90a GPU with its driver")
 
 
 @pytest.fixture(autouse=True)

@@ -11,7 +11,10 @@
 //
 // The ABI returns no status: a failing driver call is reported on stderr and
 // counted; fp8_mgpu_error_count() / fp8_mgpu_last_error() let a caller check
-// after a host call (the benchmark harness does).
+// after a host call (the benchmark harness and the Python "cuda" backend
+// do). fp8_mgpu_init_status() and its companions let a caller ask, before
+// any ABI call, whether the driver has a device to run on (the Python
+// backend raises instead of running a host program on no context).
 //
 //===----------------------------------------------------------------------===//
 #include "fp8/Target/Hopper/TensorMapABI.h"
@@ -34,40 +37,123 @@ std::mutex errorMutex;
 std::string lastErrorText;
 long errorCount = 0;
 
-void report(CUresult r, const char *what) {
+/// CUDA's name of `r`: the driver's (cuGetErrorName); where the driver
+/// names nothing (NVIDIA's stub libcuda, which answers every call with
+/// CUDA_ERROR_STUB_LIBRARY, or a driver torn down at process exit), the
+/// enumerator of cuda.h for the results that initialising and loading a
+/// module return.
+const char *errorName(CUresult r) {
+  const char *name = nullptr;
+  if (cuGetErrorName(r, &name) == CUDA_SUCCESS && name)
+    return name;
+  switch (r) {
+#define FP8_CU_ERROR_NAME(e)                                                   \
+  case e:                                                                      \
+    return #e;
+    FP8_CU_ERROR_NAME(CUDA_ERROR_NOT_INITIALIZED)
+    FP8_CU_ERROR_NAME(CUDA_ERROR_DEINITIALIZED)
+    FP8_CU_ERROR_NAME(CUDA_ERROR_STUB_LIBRARY)
+    FP8_CU_ERROR_NAME(CUDA_ERROR_NO_DEVICE)
+    FP8_CU_ERROR_NAME(CUDA_ERROR_INVALID_DEVICE)
+    FP8_CU_ERROR_NAME(CUDA_ERROR_NO_BINARY_FOR_GPU)
+    FP8_CU_ERROR_NAME(CUDA_ERROR_INVALID_PTX)
+    FP8_CU_ERROR_NAME(CUDA_ERROR_UNSUPPORTED_PTX_VERSION)
+    FP8_CU_ERROR_NAME(CUDA_ERROR_SYSTEM_DRIVER_MISMATCH)
+#undef FP8_CU_ERROR_NAME
+  default:
+    return "unnamed error";
+  }
+}
+
+/// "what: NAME (CUresult N)". The number too: at process exit the driver may
+/// be torn down and name nothing (seen once as "unknown error" from a module
+/// unload).
+std::string describe(CUresult r, const std::string &what) {
+  return what + ": " + errorName(r) + " (CUresult " +
+         std::to_string(static_cast<int>(r)) + ")";
+}
+
+/// Reports a failed driver call `what`; `detail` (the driver's own log, when
+/// it wrote one) follows CUDA's error name.
+void report(CUresult r, const char *what, const char *detail = "") {
   if (r == CUDA_SUCCESS)
     return;
-  const char *name = nullptr;
-  cuGetErrorName(r, &name);
+  std::string text = describe(r, what);
+  if (*detail)
+    text += std::string(": ") + detail;
   std::lock_guard<std::mutex> lock(errorMutex);
-  // The number too: at process exit the driver may be torn down and name
-  // nothing (seen once as "unknown error" from a module unload).
-  lastErrorText = std::string(what) + ": " + (name ? name : "unnamed error") +
-                  " (CUresult " + std::to_string(static_cast<int>(r)) + ")";
+  lastErrorText = std::move(text);
   ++errorCount;
   std::fprintf(stderr, "fp8 mgpu runtime: %s\n", lastErrorText.c_str());
 }
+void report(CUresult r, const std::string &what) { report(r, what.c_str()); }
 
 #define CU_REPORT(expr) report((expr), #expr)
 
 int defaultDevice = 0;
 
-/// Makes the primary context of the default device current (created once).
+/// The primary context of the default device, created once, and what
+/// creating it found: the failing step with CUDA's error name, or the
+/// device's name and compute capability.
+struct DeviceContext {
+  CUcontext context = nullptr;
+  CUresult result = CUDA_SUCCESS;
+  std::string step;  // the call that failed
+  std::string error; // describe(result, step)
+  std::string name;
+  int computeCapability = 0; // 10 * major + minor; 0: not known
+};
+
+DeviceContext initialise(int ordinal) {
+  DeviceContext dc;
+  CUdevice device = 0;
+  dc.step = "cuInit(0)";
+  CUresult r = cuInit(0);
+  if (r == CUDA_SUCCESS) {
+    dc.step = "cuDeviceGet(device " + std::to_string(ordinal) + ")";
+    r = cuDeviceGet(&device, ordinal);
+  }
+  if (r == CUDA_SUCCESS) {
+    dc.step = "cuDevicePrimaryCtxRetain";
+    r = cuDevicePrimaryCtxRetain(&dc.context, device);
+  }
+  if (r != CUDA_SUCCESS) {
+    dc.context = nullptr;
+    dc.result = r;
+    dc.error = describe(r, dc.step);
+    return dc;
+  }
+  dc.step.clear();
+  // Descriptive only: a failed query leaves the name empty, the capability 0.
+  char name[256] = {};
+  if (cuDeviceGetName(name, sizeof(name) - 1, device) == CUDA_SUCCESS)
+    dc.name = name;
+  int major = 0, minor = 0;
+  if (cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+                           device) == CUDA_SUCCESS &&
+      cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+                           device) == CUDA_SUCCESS)
+    dc.computeCapability = 10 * major + minor;
+  return dc;
+}
+
+const DeviceContext &deviceContext() {
+  static const DeviceContext dc = initialise(defaultDevice);
+  return dc;
+}
+
+/// Makes the primary context of the default device current; without one,
+/// the reason is reported once (the ABI call that needed it does nothing).
 bool makeContextCurrent() {
-  static CUcontext context = [] {
-    CUcontext ctx = nullptr;
-    CUdevice device;
-    CUresult r = cuInit(0);
-    if (r == CUDA_SUCCESS)
-      r = cuDeviceGet(&device, defaultDevice);
-    if (r == CUDA_SUCCESS)
-      r = cuDevicePrimaryCtxRetain(&ctx, device);
-    report(r, "initialising the CUDA primary context");
-    return r == CUDA_SUCCESS ? ctx : nullptr;
-  }();
-  if (!context)
+  const DeviceContext &dc = deviceContext();
+  if (!dc.context) {
+    static std::once_flag reported;
+    std::call_once(reported, [&] {
+      report(dc.result, "initialising the CUDA primary context: " + dc.step);
+    });
     return false;
-  CU_REPORT(cuCtxSetCurrent(context));
+  }
+  CU_REPORT(cuCtxSetCurrent(dc.context));
   return true;
 }
 
@@ -190,6 +276,23 @@ const char *fp8_mgpu_last_error(void) {
   return lastErrorText.c_str();
 }
 
+/// Initialises the driver and the default device's primary context, as the
+/// first ABI call would, without reporting: CUDA_SUCCESS (0) when there is
+/// a context to run on, else the failing call's CUresult, which
+/// fp8_mgpu_init_error() names ("cuInit(0): CUDA_ERROR_NO_DEVICE (CUresult
+/// 100)"). A caller asks before it runs a host program, whose ABI calls
+/// would otherwise each fail on no context.
+int32_t fp8_mgpu_init_status(void) {
+  return static_cast<int32_t>(deviceContext().result);
+}
+const char *fp8_mgpu_init_error(void) { return deviceContext().error.c_str(); }
+/// The device's compute capability as 10 * major + minor (90: Hopper, what
+/// sm_90a kernels need), 0 when unknown; and its name ("" when unknown).
+int32_t fp8_mgpu_compute_capability(void) {
+  return deviceContext().computeCapability;
+}
+const char *fp8_mgpu_device_name(void) { return deviceContext().name.c_str(); }
+
 // --- Modules (emitted by the gpu.binary translation, in global ctors) -----
 void *mgpuModuleLoad(void *data, size_t /*size*/) {
   if (!makeContextCurrent())
@@ -199,14 +302,20 @@ void *mgpuModuleLoad(void *data, size_t /*size*/) {
   return module;
 }
 
-/// PTX text (NUL-terminated), JIT-compiled by the driver at `optLevel`.
+/// PTX text (NUL-terminated), JIT-compiled by the driver at `optLevel`
+/// (fp8-gpu-pipeline's default format=isa); the driver's error log is part
+/// of the report when the PTX does not load.
 void *mgpuModuleLoadJIT(void *data, int optLevel) {
   if (!makeContextCurrent())
     return nullptr;
   CUmodule module = nullptr;
-  CUjit_option options[] = {CU_JIT_OPTIMIZATION_LEVEL};
-  void *values[] = {reinterpret_cast<void *>(static_cast<intptr_t>(optLevel))};
-  CU_REPORT(cuModuleLoadDataEx(&module, data, 1, options, values));
+  char log[4096] = {};
+  CUjit_option options[] = {CU_JIT_OPTIMIZATION_LEVEL, CU_JIT_ERROR_LOG_BUFFER,
+                            CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void *values[] = {reinterpret_cast<void *>(static_cast<intptr_t>(optLevel)),
+                    log, reinterpret_cast<void *>(sizeof(log) - 1)};
+  CUresult r = cuModuleLoadDataEx(&module, data, 3, options, values);
+  report(r, "cuModuleLoadDataEx(PTX)", log);
   return module;
 }
 
@@ -224,9 +333,8 @@ void mgpuModuleUnload(void *module) {
 
 void *mgpuModuleGetFunction(void *module, const char *name) {
   if (!module) {
-    report(CUDA_ERROR_INVALID_HANDLE, (std::string("mgpuModuleGetFunction(") +
-                                       name + "): the module did not load")
-                                          .c_str());
+    report(CUDA_ERROR_INVALID_HANDLE, std::string("mgpuModuleGetFunction(") +
+                                          name + "): the module did not load");
     return nullptr;
   }
   CUfunction function = nullptr;

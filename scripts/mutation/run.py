@@ -93,7 +93,8 @@ AREAS = {
                 "Emulator", "Dialect/FP8/Pipelines", "Python"],
     "python": ["Python/generator_arguments.test", "Python/jit_sizes.test", "Python/numerics.test",
                "Python/grouped_matmul.test", "Python/robustness.test", "Python/presets.test",
-               "Python/train_lm_progress.test", "Python/train_lm_arguments.test"],
+               "Python/train_lm_progress.test", "Python/train_lm_arguments.test",
+               "Python/cuda_backend.test", "Python/cuda_backend_driver.test"],
 }
 # The build targets the tests under a path need, by the longest matching
 # path prefix (fp8-opt unless listed). A subset rebuilds a path's targets

@@ -22,12 +22,19 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <thread>
 
 extern "C" {
 long fp8_mgpu_error_count(void);
 const char *fp8_mgpu_last_error(void);
 int32_t fp8_mgpu_sm_count(void);
+int32_t fp8_mgpu_init_status(void);
+const char *fp8_mgpu_init_error(void);
+int32_t fp8_mgpu_compute_capability(void);
+const char *fp8_mgpu_device_name(void);
+void *mgpuModuleLoadJIT(void *data, int optLevel);
 }
 
 namespace {
@@ -310,6 +317,66 @@ TEST(MgpuCudaRuntime, SmCountFromTheDevice) {
   EXPECT_EQ(fp8_mgpu_sm_count(), 78);
   fp8stub::setMultiprocessorCount(132);
   EXPECT_EQ(fp8_mgpu_sm_count(), 132);
+}
+
+// The probe a caller asks before it runs a host program (the Python "cuda"
+// backend): the device's name and compute capability once a context exists.
+TEST(MgpuCudaRuntime, InitStatusOfADevice) {
+  EXPECT_EQ(fp8_mgpu_init_status(), CUDA_SUCCESS);
+  EXPECT_STREQ(fp8_mgpu_init_error(), "");
+  EXPECT_EQ(fp8_mgpu_compute_capability(), 90);
+  EXPECT_STREQ(fp8_mgpu_device_name(), "stub H100");
+}
+
+// PTX the driver's JIT rejects: no module, and the report carries the
+// driver's error log after CUDA's error name (what to fix is in the log).
+TEST(MgpuCudaRuntime, RejectedPtxReportedWithTheDriversLog) {
+  long errors = fp8_mgpu_error_count();
+  EXPECT_NE(mgpuModuleLoadJIT(const_cast<char *>(".version 8.0\n"), 3),
+            nullptr);
+  EXPECT_EQ(fp8_mgpu_error_count(), errors);
+  EXPECT_EQ(mgpuModuleLoadJIT(const_cast<char *>("not ptx"), 3), nullptr);
+  EXPECT_EQ(fp8_mgpu_error_count(), errors + 1);
+  EXPECT_STREQ(fp8_mgpu_last_error(),
+               "cuModuleLoadDataEx(PTX): CUDA_ERROR (stub) (CUresult 218): "
+               "ptxas application ptx input, line 1; fatal   : Missing "
+               ".version directive at start of file");
+}
+
+/// In a fresh process (the context is created once per process): cuInit
+/// answers `result`; the probe returns it and names the call, and the ABI
+/// calls that need a context do nothing, the reason reported once, no crash.
+/// Exits 0 when all that holds, printing the probe's text.
+[[noreturn]] void initFailsWith(int result) {
+  fp8stub::setInitResult(result);
+  int32_t status = fp8_mgpu_init_status();
+  std::fprintf(stderr, "probe: %d %s\n", status, fp8_mgpu_init_error());
+  bool ok = status == result && fp8_mgpu_compute_capability() == 0 &&
+            fp8_mgpu_error_count() == 0;
+  ok &= mgpuMemAlloc(64, nullptr, false) == nullptr;
+  ok &= mgpuModuleLoadJIT(const_cast<char *>("ptx"), 3) == nullptr;
+  ok &= mgpuStreamCreate() == nullptr;
+  ok &= fp8_mgpu_error_count() == 1;
+  std::fprintf(stderr, "last: %s\n", fp8_mgpu_last_error());
+  std::exit(ok ? 0 : 1);
+}
+
+TEST(MgpuCudaRuntimeDeathTest, NoDeviceIsAStatusNotACrash) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe"); // a fresh process
+  EXPECT_EXIT(
+      initFailsWith(CUDA_ERROR_NO_DEVICE), testing::ExitedWithCode(0),
+      "probe: 100 cuInit\\(0\\): CUDA_ERROR \\(stub\\) \\(CUresult "
+      "100\\)\n"
+      "(.|\n)*last: initialising the CUDA primary context: cuInit\\(0\\)");
+}
+
+// NVIDIA's stub libcuda (a toolkit without a driver) answers every call
+// with CUDA_ERROR_STUB_LIBRARY and names no error: the name is cuda.h's.
+TEST(MgpuCudaRuntimeDeathTest, StubLibraryNamedFromTheHeader) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      initFailsWith(CUDA_ERROR_STUB_LIBRARY), testing::ExitedWithCode(0),
+      "probe: 34 cuInit\\(0\\): CUDA_ERROR_STUB_LIBRARY \\(CUresult 34\\)");
 }
 
 } // namespace

@@ -14,6 +14,7 @@
 #include <cuda.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <deque>
 #include <map>
@@ -63,6 +64,7 @@ struct Driver {
   std::vector<fp8stub::KernelRun> runs;
   int smCount = 132;
   CUresult moduleUnloadResult = CUDA_SUCCESS;
+  CUresult initResult = CUDA_SUCCESS;
   std::map<std::string, unsigned> clusterKernels; // requireCluster
   std::function<void()> launchHook;
   size_t live = 0; // live allocations
@@ -216,12 +218,18 @@ void setLaunchHook(std::function<void()> hook) {
 void setModuleUnloadResult(int result) {
   driver().moduleUnloadResult = static_cast<CUresult>(result);
 }
+void setInitResult(int result) {
+  driver().initResult = static_cast<CUresult>(result);
+}
 } // namespace fp8stub
 
 extern "C" {
 
-CUresult cuInit(unsigned int) { return CUDA_SUCCESS; }
+CUresult cuInit(unsigned int) { return driver().initResult; }
 CUresult cuGetErrorName(CUresult error, const char **name) {
+  // NVIDIA's stub library answers every call so, naming nothing.
+  if (driver().initResult == CUDA_ERROR_STUB_LIBRARY)
+    return CUDA_ERROR_STUB_LIBRARY;
   *name = error == CUDA_SUCCESS ? "CUDA_SUCCESS" : "CUDA_ERROR (stub)";
   return CUDA_SUCCESS;
 }
@@ -231,12 +239,28 @@ CUresult cuDeviceGet(CUdevice *device, int ordinal) {
   *device = 0;
   return CUDA_SUCCESS;
 }
+CUresult cuDeviceGetName(char *name, int len, CUdevice device) {
+  if (device != 0 || !name || len < 1)
+    return CUDA_ERROR_INVALID_VALUE;
+  std::snprintf(name, static_cast<size_t>(len), "%s", "stub H100");
+  return CUDA_SUCCESS;
+}
 CUresult cuDeviceGetAttribute(int *value, CUdevice_attribute attrib,
                               CUdevice device) {
-  if (device != 0 || attrib != CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
+  if (device != 0)
     return CUDA_ERROR_INVALID_VALUE;
-  *value = driver().smCount;
-  return CUDA_SUCCESS;
+  switch (attrib) {
+  case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT:
+    *value = driver().smCount;
+    return CUDA_SUCCESS;
+  case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR:
+    *value = 9;
+    return CUDA_SUCCESS;
+  case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR:
+    *value = 0;
+    return CUDA_SUCCESS;
+  }
+  return CUDA_ERROR_INVALID_VALUE;
 }
 CUresult cuDevicePrimaryCtxRetain(CUcontext *ctx, CUdevice) {
   static int context;
@@ -260,8 +284,27 @@ CUresult cuModuleLoadData(CUmodule *module, const void *image) {
   *module = reinterpret_cast<CUmodule>(&loaded);
   return CUDA_SUCCESS;
 }
-CUresult cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned int,
-                            CUjit_option *, void **) {
+/// PTX that does not start with ".version" is rejected as the driver's JIT
+/// rejects it: CUDA_ERROR_INVALID_PTX, with a line in the error log buffer
+/// when the caller passed one (CU_JIT_ERROR_LOG_BUFFER and its size).
+CUresult cuModuleLoadDataEx(CUmodule *module, const void *image,
+                            unsigned int count, CUjit_option *options,
+                            void **values) {
+  if (image && std::strncmp(static_cast<const char *>(image), ".version", 8)) {
+    char *log = nullptr;
+    size_t size = 0;
+    for (unsigned i = 0; i < count; ++i) {
+      if (options[i] == CU_JIT_ERROR_LOG_BUFFER)
+        log = static_cast<char *>(values[i]);
+      if (options[i] == CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES)
+        size = reinterpret_cast<size_t>(values[i]);
+    }
+    if (log && size)
+      std::snprintf(log, size, "%s",
+                    "ptxas application ptx input, line 1; fatal   : "
+                    "Missing .version directive at start of file");
+    return CUDA_ERROR_INVALID_PTX;
+  }
   return cuModuleLoadData(module, image);
 }
 CUresult cuModuleUnload(CUmodule) { return driver().moduleUnloadResult; }

@@ -67,6 +67,10 @@ void setLaunchHook(std::function<void()> hook);
 /// What cuModuleUnload returns (default CUDA_SUCCESS; CUDA_ERROR_DEINITIALIZED
 /// as at process exit after the driver shut down).
 void setModuleUnloadResult(int result);
+/// What cuInit returns (default CUDA_SUCCESS; CUDA_ERROR_NO_DEVICE as on a
+/// machine with a driver and no GPU). CUDA_ERROR_STUB_LIBRARY also makes
+/// cuGetErrorName answer it, as NVIDIA's stub libcuda answers every call.
+void setInitResult(int result);
 
 } // namespace fp8stub
 

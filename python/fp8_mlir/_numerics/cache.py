@@ -1,6 +1,6 @@
 """Compiling the small functions around one fp8 op through the JIT
-(fp8-cpu-pipeline, or the gpu-emulator backend's GPU pipeline), cached per
-IR, pipeline and runtime libraries."""
+(fp8-cpu-pipeline, or a GPU backend's GPU pipeline), cached per IR,
+pipeline and runtime libraries."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ def _jit_cached(ir: str, pipeline: str, pass_name: str, what: str, shared_libs=(
     pipeline's) must be registered, else NotImplementedError saying `what`
     needs it. A compile error is a ValueError with the compiler's errors,
     after `pass_failure` when a pass of the pipeline failed on valid IR."""
-    key = "\n".join((pipeline, *shared_libs, ir))
+    key = _key(ir, pipeline, shared_libs)
     module = _cache.get(key)
     if module is not None:
         _cache.move_to_end(key)
@@ -53,3 +53,12 @@ def _jit_cached(ir: str, pipeline: str, pass_name: str, what: str, shared_libs=(
     if len(_cache) > _CACHE_SIZE:
         _cache.popitem(last=False)
     return module
+
+
+def _key(ir: str, pipeline: str, shared_libs=()) -> str:
+    return "\n".join((pipeline, *shared_libs, ir))
+
+
+def _forget(key: str) -> None:
+    """Drops a cached module (a GPU backend's whose kernels did not load)."""
+    _cache.pop(key, None)

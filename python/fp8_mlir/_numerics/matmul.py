@@ -9,7 +9,7 @@ import numpy as np
 from .. import numerics as _seams
 from .cache import _compile
 from .checks import _blocks, _codes_array, _is_int, _scale_shape, _scales_array
-from .emulator import BACKENDS, _run_on_emulator
+from .emulator import BACKENDS, GPU_BACKENDS, _run_on_gpu
 from .ir_text import _dynamic_rows, _scaled, _ty
 from .scaled_tensor import _matmul_operands, _matmul_options
 
@@ -86,7 +86,13 @@ def scaled_matmul(
       its wgmma accumulates exactly or, with emulate_accumulator="sm90" /
       "sm89", by that model; bit-equal to "cpu"; a form no kernel
       implements is a ValueError carrying the compiler's remark, a fault of
-      a launch a RuntimeError carrying the emulator's report).
+      a launch a RuntimeError carrying the emulator's report), or "cuda"
+      (the same host program with the kernels as PTX, run on device 0, an
+      sm_90a GPU, through the project's CUDA runtime; its wgmma accumulates
+      as the hardware does, so the result equals "cpu" with
+      emulate_accumulator="sm90"; emulate_accumulator must be None or
+      "sm90"; no runtime, driver or device is a RuntimeError naming what is
+      missing, as is a driver error).
 
     Also `scaled_matmul(qa, qb, ...)` with two ScaledTensors (A [M, K] and
     B [N, K], each with its own block and format; the other arguments by
@@ -126,12 +132,13 @@ def scaled_matmul(
     # comes back as float32: the IR widens the rounded result (arith.extf),
     # which the CPU kernel fuses into its store, so there is nothing to decode.
     result = (np.empty if k else np.zeros)((m, n), np.float32)
-    if backend == "gpu-emulator" and m and n and k:
+    if backend in GPU_BACKENDS and m and n and k:
         # Static shapes: the host program of this one problem, in one call;
-        # the emulated wgmma accumulates by the requested model.
+        # the emulated wgmma accumulates by the requested model, the
+        # device's as the device does.
         ir = _scaled_matmul_ir(a.shape, a_sshape, b.shape, b_sshape, a_et, b_et, ab, bb, out, promote_interval)
-        model = options.split("=", 1)[1] if options else "exact"
-        _run_on_emulator(ir, "scaled_matmul", (a, sa, b, sb, result), model)
+        model = options.split("=", 1)[1] if options else emulate_accumulator  # None or "exact"
+        _run_on_gpu(backend, ir, "scaled_matmul", (a, sa, b, sb, result), model)
     elif m and n and k:
         a_s, a_ss = _dynamic_rows(a.shape, a_block), _dynamic_rows(a_sshape, a_block)
         fn = _compile(_scaled_matmul_ir(a_s, a_ss, b.shape, b_sshape, a_et, b_et, ab, bb, out, promote_interval),

@@ -9,7 +9,7 @@ import numpy as np
 from .. import numerics as _seams
 from .cache import _compile
 from .checks import _blocks, _codes_array, _eps, _quantize_input, _scale_shape, _scales_array
-from .emulator import BACKENDS, _run_on_emulator
+from .emulator import BACKENDS, GPU_BACKENDS, _run_on_gpu
 from .formats import SCALES, _e8m0_to_f32, _format, _scale_mode
 from .ir_text import _dynamic_rows, _f32_attr, _scaled, _ty
 from .scaled_tensor import ScaledTensor, _layout_of
@@ -50,7 +50,10 @@ def quantize(
       program run on the emulated CUDA runtime with the sm_90a quantize
       kernels; bit-equal to "cpu"; f16 input is extended to f32 first, the
       same values; a form no kernel implements is a ValueError carrying the
-      compiler's remark);
+      compiler's remark), or "cuda" (the same host program with the kernels
+      as PTX, run on device 0, an sm_90a GPU, through the project's CUDA
+      runtime; bit-equal to "cpu"; no runtime, driver or device is a
+      RuntimeError naming what is missing, as is a driver error);
     - `dtype`: None (x's own float type) or "bf16" (see `x`).
 
     Returns a `ScaledTensor` (unpacks as `(codes, scales)`): `codes` uint8
@@ -67,7 +70,7 @@ def quantize(
     x, in_et = _quantize_input(x, dtype)
     blk = _blocks(block, x.shape, "block")
     sshape = _scale_shape(x.shape, blk)
-    if backend == "gpu-emulator" and in_et == "f16":
+    if backend in GPU_BACKENDS and in_et == "f16":
         # The kernels read f32 or bf16; f16 widens exactly (the contract's
         # first step), so the values quantized are the same.
         x, in_et = x.astype(np.float32), "f32"
@@ -75,10 +78,10 @@ def quantize(
     # memset of the codes per call); an empty x gives empty results.
     codes = np.empty(x.shape, np.uint8)
     scales_raw = np.empty(sshape, np.uint8 if scale_et == "f8E8M0FNU" else np.float32)
-    if x.size and backend == "gpu-emulator":
+    if x.size and backend in GPU_BACKENDS:
         # Static shapes: the host program of this one shape, in one call.
         ir = _quantize_ir(x.shape, sshape, in_et, et, blk, scale_et, mode, eps, saturate)
-        _run_on_emulator(ir, "quantize", (x, codes, scales_raw))
+        _run_on_gpu(backend, ir, "quantize", (x, codes, scales_raw))
     elif x.size:
         # One compiled function for every row count (M dynamic).
         xs, ss = _dynamic_rows(x.shape, block), _dynamic_rows(sshape, block)

@@ -34,22 +34,35 @@ typedef enum cudaError_enum {
   CUDA_ERROR_OUT_OF_MEMORY = 2,
   CUDA_ERROR_NOT_INITIALIZED = 3,
   CUDA_ERROR_DEINITIALIZED = 4,
+  CUDA_ERROR_STUB_LIBRARY = 34,
+  CUDA_ERROR_NO_DEVICE = 100,
+  CUDA_ERROR_INVALID_DEVICE = 101,
   CUDA_ERROR_INVALID_CONTEXT = 201,
+  CUDA_ERROR_NO_BINARY_FOR_GPU = 209,
+  CUDA_ERROR_INVALID_PTX = 218,
+  CUDA_ERROR_UNSUPPORTED_PTX_VERSION = 222,
   CUDA_ERROR_INVALID_HANDLE = 400,
   CUDA_ERROR_NOT_FOUND = 500,
   CUDA_ERROR_NOT_READY = 600,
   CUDA_ERROR_ILLEGAL_ADDRESS = 700,
   CUDA_ERROR_LAUNCH_FAILED = 719,
+  CUDA_ERROR_SYSTEM_DRIVER_MISMATCH = 803,
   CUDA_ERROR_UNKNOWN = 999
 } CUresult;
 
 typedef enum CUdevice_attribute_enum {
-  CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16
+  CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16,
+  CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75,
+  CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76
 } CUdevice_attribute;
 typedef enum CUfunction_attribute_enum {
   CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8
 } CUfunction_attribute;
-typedef enum CUjit_option_enum { CU_JIT_OPTIMIZATION_LEVEL = 7 } CUjit_option;
+typedef enum CUjit_option_enum {
+  CU_JIT_ERROR_LOG_BUFFER = 5,
+  CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6,
+  CU_JIT_OPTIMIZATION_LEVEL = 7
+} CUjit_option;
 typedef enum CUmemAttach_flags_enum {
   CU_MEM_ATTACH_GLOBAL = 1
 } CUmemAttach_flags;
@@ -110,6 +123,7 @@ typedef struct CUlaunchConfig_st {
 CUresult cuInit(unsigned int flags);
 CUresult cuGetErrorName(CUresult error, const char **name);
 CUresult cuDeviceGet(CUdevice *device, int ordinal);
+CUresult cuDeviceGetName(char *name, int len, CUdevice device);
 CUresult cuDeviceGetAttribute(int *value, CUdevice_attribute attrib,
                               CUdevice device);
 CUresult cuDevicePrimaryCtxRetain(CUcontext *ctx, CUdevice device);
