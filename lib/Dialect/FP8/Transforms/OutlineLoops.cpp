@@ -99,8 +99,7 @@ std::string structuralKey(func::FuncOp func) {
 /// Whether `func` holds no loop at any depth: its code only runs once per
 /// call, so how fast LLVM's code for it runs does not matter.
 bool isStraightLine(func::FuncOp func) {
-  return !func
-              .walk([](LoopLikeOpInterface) { return WalkResult::interrupt(); })
+  return !func.walk([](LoopLikeOpInterface) { return WalkResult::interrupt(); })
               .wasInterrupted();
 }
 
