@@ -16,12 +16,22 @@ whatever else runs beside it) and the child's peak resident memory. With
 --structure, also the lowered FP8 step's `llvm.icmp` count (the deallocation's
 run-time alias checks are pointer comparisons) at the depths given.
 
+With --first-steps, per depth and policy in a fresh interpreter each, what
+a training run pays before and at its first steps: `compiled()` (the
+lowering to LLVM IR), the first `loss_and_grads()` (which includes LLVM's
+code generation: the ExecutionEngine compiles on the first call) and the
+second (the step alone), CPU seconds each, the process's peak resident
+memory, and a digest of the loss and gradients of the second step (equal
+digests: bit-identical results).
+
     PYTHONPATH=build/python_packages/fp8_mlir/.. \\
         bench/compile/lm_step.py [--layers 4 16 32 61] [--repeat 1] \\
-        [--policy deepseek-v3] [--no-f32] [--structure 2 4 8]
+        [--policy deepseek-v3] [--no-f32] [--structure 2 4 8] \\
+        [--first-steps 4 16 32 61]
 """
 import argparse
 import os
+import re
 import subprocess
 import sys
 
@@ -49,6 +59,47 @@ print(lowered.count("llvm.icmp"))
 """
 
 
+FIRST = r"""
+import hashlib, resource, sys
+import numpy as np
+from fp8_mlir.training import lm
+layers, policy = int(sys.argv[1]), sys.argv[2]
+config = lm.LanguageModelConfig(vocab=256, layers=layers, hidden=256, heads=4,
+                                intermediate=640, seq=128)
+model = lm.LanguageModel(config, policy)
+params = model.init(0)
+tokens = np.random.default_rng(1).integers(0, 256, (8, 129))
+
+
+def cpu():
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+t0 = cpu()
+model.compiled(8)
+t1 = cpu()
+model.loss_and_grads(params, tokens)
+t2 = cpu()
+loss, grads = model.loss_and_grads(params, tokens)
+t3 = cpu()
+digest = hashlib.sha256(np.float32(loss).tobytes())
+for name in sorted(grads):
+    digest.update(grads[name].tobytes())
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print(f"{t1 - t0:.2f} {t2 - t1:.2f} {t3 - t2:.2f} {peak:.0f} {digest.hexdigest()[:12]}")
+"""
+
+
+def first_steps(layers, policy):
+    """compiled(), first and second step (CPU s), peak MiB and the results'
+    digest of one fresh interpreter (FIRST)."""
+    out = subprocess.run([sys.executable, "-c", FIRST, str(layers), policy], check=True,
+                         capture_output=True, text=True).stdout
+    compiled, first, second, peak, digest = re.findall(r"\S+", out.strip().splitlines()[-1])
+    return float(compiled), float(first), float(second), float(peak), digest
+
+
 def measure(code, args, repeat):
     """Best CPU seconds and the peak MiB of `python3 -c code args`."""
     best = None
@@ -64,13 +115,29 @@ def measure(code, args, repeat):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--layers", type=int, nargs="*", default=[4, 16, 32, 61])
+    ap.add_argument("--layers", type=int, nargs="*", default=None,
+                    help="depths at which to time compile() + jit() (default 4 16 32 61 "
+                         "without --first-steps)")
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--policy", default=DEFAULT_POLICY)
     ap.add_argument("--no-f32", action="store_true", help="only the FP8 step")
     ap.add_argument("--structure", type=int, nargs="*", default=[],
                     help="depths at which to count the lowered FP8 step's llvm.icmp")
+    ap.add_argument("--first-steps", type=int, nargs="*", default=[],
+                    help="depths at which to time compiled() and the first two steps")
     a = ap.parse_args()
+    if a.layers is None:
+        a.layers = [] if a.first_steps else [4, 16, 32, 61]
+    if a.first_steps:
+        print("| layers | policy | compiled() CPU s | first step | second step "
+              "| code generation | peak MiB | digest |")
+        print("|---:|---|---:|---:|---:|---:|---:|---|")
+        policies = [a.policy] + ([] if a.no_f32 else ["f32"])
+        for n in a.first_steps:
+            for policy in policies:
+                c, f, s2, peak, digest = first_steps(n, policy)
+                print(f"| {n} | {policy} | {c:.1f} | {f:.1f} | {s2:.1f} "
+                      f"| {f - s2:.1f} | {peak:.0f} | {digest} |", flush=True)
     if a.layers:
         head = f"| layers | {a.policy}: CPU s | s/layer | peak MiB |"
         rule = "|---:|---:|---:|---:|"

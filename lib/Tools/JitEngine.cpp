@@ -5,6 +5,8 @@
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ExecutionEngine/JITEventListener.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -53,6 +55,41 @@ llvm::Error fp8::loadSharedLibraries(ArrayRef<std::string> libs) {
   return llvm::Error::success();
 }
 
+/// An instruction X86's FastISel leaves to SelectionDAG for its aggregate
+/// type or operand (calls are selected one by one either way, extractvalue
+/// by FastISel).
+static bool isAggregateInstruction(const llvm::Instruction &inst) {
+  if (llvm::isa<llvm::CallBase, llvm::ExtractValueInst>(inst))
+    return false;
+  if (inst.getType()->isAggregateType())
+    return true;
+  return llvm::any_of(inst.operands(), [](const llvm::Use &operand) {
+    return operand->getType()->isAggregateType();
+  });
+}
+
+void fp8::splitBlocksForFastISel(llvm::Module &module) {
+  for (llvm::Function &func : module) {
+    if (func.isDeclaration() || !func.hasOptNone())
+      continue;
+    std::vector<llvm::Instruction *> cuts;
+    for (llvm::BasicBlock &block : func) {
+      // Never at the top of a block (after its PHIs and allocas) nor inside
+      // a run.
+      bool previous = true;
+      for (llvm::Instruction &inst : block) {
+        bool aggregate = isAggregateInstruction(inst);
+        bool top = llvm::isa<llvm::PHINode, llvm::AllocaInst>(inst);
+        if (aggregate && !previous && !top)
+          cuts.push_back(&inst);
+        previous = aggregate || top;
+      }
+    }
+    for (llvm::Instruction *cut : cuts)
+      cut->getParent()->splitBasicBlock(cut);
+  }
+}
+
 llvm::Expected<std::unique_ptr<ExecutionEngine>>
 fp8::createJitEngine(Operation *module, const JitEngineOptions &options) {
   initializeJitTarget();
@@ -62,16 +99,20 @@ fp8::createJitEngine(Operation *module, const JitEngineOptions &options) {
                               options.sharedLibs.end());
   // ExecutionEngineOptions::transformer is a function_ref: the transformer
   // must outlive the engine's creation.
-  std::function<llvm::Error(llvm::Module *)> transformer;
+  std::function<llvm::Error(llvm::Module *)> optimize;
+  if (options.irOptLevel)
+    optimize = makeOptimizingTransformer(*options.irOptLevel,
+                                         /*sizeLevel=*/0,
+                                         /*targetMachine=*/nullptr);
+  std::function<llvm::Error(llvm::Module *)> transformer =
+      [&optimize](llvm::Module *module) {
+        splitBlocksForFastISel(*module);
+        return optimize ? optimize(module) : llvm::Error::success();
+      };
   ExecutionEngineOptions engineOptions;
   engineOptions.sharedLibPaths = libs;
   engineOptions.jitCodeGenOptLevel = options.codeGenOptLevel;
-  if (options.irOptLevel) {
-    transformer = makeOptimizingTransformer(*options.irOptLevel,
-                                            /*sizeLevel=*/0,
-                                            /*targetMachine=*/nullptr);
-    engineOptions.transformer = transformer;
-  }
+  engineOptions.transformer = transformer;
   auto engine = ExecutionEngine::create(module, engineOptions);
   if (!engine)
     return llvm::createStringError("JIT compilation failed: " +

@@ -24,6 +24,10 @@
 #include <string>
 #include <vector>
 
+namespace llvm {
+class Module;
+} // namespace llvm
+
 namespace mlir {
 class Operation;
 namespace fp8 {
@@ -48,6 +52,19 @@ std::vector<std::string> getRunnerUtilsLibraryPaths();
 /// Fails with "cannot load the library '<path>': <why>" for the first of
 /// `libs` that is not a file or does not load.
 llvm::Error loadSharedLibraries(llvm::ArrayRef<std::string> libs);
+
+/// Splits each block of the `optnone` functions of `module` before every run
+/// of consecutive instructions on aggregates (insertvalue, a load or store of
+/// a struct, the return of one; not calls or extractvalue). LLVM selects an
+/// optnone function's instructions with FastISel, bottom-up, and at the first
+/// instruction it cannot select hands it and everything above it in its
+/// block to SelectionDAG as one DAG: on the one-block step of a model (its
+/// memref descriptors are structs, it returns one struct of every gradient)
+/// that was the whole function, selected in time superlinear in its size.
+/// After the split such a run is the top of its block, and SelectionDAG
+/// selects only the run. A run stays whole: an aggregate crossing blocks
+/// costs a register per member. createJitEngine runs it on every module.
+void splitBlocksForFastISel(llvm::Module &module);
 
 /// How createJitEngine compiles.
 struct JitEngineOptions {

@@ -180,6 +180,10 @@ void fp8::detail::buildHostLowering(OpPassManager &pm,
     pm.addPass(createCanonicalizerPass());
   }
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  // Each distinct top-level loop nest of a large function (a model step
+  // holds every layer's) as one function of its own, the rest compiled
+  // unoptimised: LLVM's work then stays linear in the layers.
+  pm.addPass(createFP8OutlineLoopsPass());
   // One block per top-level loop: convert-scf-to-cf then stays linear in
   // the function.
   pm.addPass(createFP8SplitBlocksPass());

@@ -391,6 +391,53 @@ def FP8SplitBlocksPass : Pass<"fp8-split-blocks"> {
   let dependentDialects = ["::mlir::cf::ControlFlowDialect"];
 }
 
+def FP8OutlineLoopsPass : Pass<"fp8-outline-loops", "::mlir::ModuleOp"> {
+  let summary = "Outline each distinct top-level loop nest of a large "
+                "function into one private function";
+  let description = [{
+    Keeps LLVM's work on a model's step linear in its depth. The lowered
+    step of an L-layer model is one function holding every layer's
+    elementwise, norm, softmax and attention loop nests (the GEMMs and the
+    tiled quantizations are shared functions already); LLVM's analyses and
+    code generation on one function grow faster than the function (scalar
+    evolution for each loop at `-O2`, instruction selection and greedy
+    register allocation at code generation), so its first call cost time
+    superlinear in L.
+
+    For each `func.func` with at least `min-loops` top-level loop nests
+    (ops implementing `LoopLikeOpInterface` in its body), each nest is
+    moved into a private function `<func>_loop<i>`, called in its place:
+    its arguments are the values defined outside the nest that it uses, in
+    first-use order (operand-free constants are cloned in instead, so LLVM
+    still sees static bounds), its results the nest's. Nests that are
+    structurally equal (the same ops, types and attributes, the same use
+    of their arguments; their generic form without locations prints alike)
+    share one function: the layers of a model repeat the same nests on the
+    same shapes, so the number of outlined functions does not grow with
+    the depth. The functions carry `passthrough = ["noinline"]` (kept by
+    `convert-func-to-llvm`): LLVM's inliner would put a single-caller
+    internal function back.
+
+    With `straight-line-optnone` (default), a function left without any
+    loop gets `passthrough = ["noinline", "optnone"]`: LLVM compiles it
+    with its fast instruction selection and no IR optimisation. What is
+    left is allocations, memref descriptors, calls and deallocations that
+    run once per call, where the optimising code generation's cost grows
+    faster than the function. The ops, and so the numerics, are
+    unchanged. `fp8-cpu-pipeline` runs the pass once the loops are on
+    memrefs, before `fp8-split-blocks`.
+  }];
+  let options = [
+    Option<"minLoops", "min-loops", "unsigned", /*default=*/"16",
+           "Outline the loop nests of functions with at least this many "
+           "top-level loop nests">,
+    Option<"straightLineOptnone", "straight-line-optnone", "bool",
+           /*default=*/"true",
+           "Mark a function left without loops noinline and optnone">,
+  ];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
 def FP8CheckNestedModulesPass
     : Pass<"fp8-check-nested-modules", "::mlir::ModuleOp"> {
   let summary = "Reject functions in nested modules (first pass of the "
