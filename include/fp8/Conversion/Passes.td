@@ -294,66 +294,23 @@ def FP8LowerToNVVMPass : Pass<"fp8-lower-to-nvvm", "ModuleOp"> {
     fails after reporting every such op: for a caller that runs nothing but the kernels (the Python
     `gpu-emulator` backend), which learns of it from the failure, not from
     the text of a remark.
+
+    Options: `chip` and `features` (the `#nvvm.target`), and the GEMM
+    kernel options, declared in
+    `include/fp8/Conversion/FP8ToNVVM/GemmKernelOptions.h` once for this
+    pass and for `fp8-gpu-pipeline`, which forwards them (`--help` lists
+    them): `config` (auto: the cost model chooses per shape; fixed),
+    `device` (the modelled chip: h200, h100-sxm), `block-m`, `block-n`,
+    `stages`, `consumers` (the tile), `group-m` (the tile order),
+    `cluster`, `promotion-schedule` (auto, lockstep, overlap4, overlap8),
+    `swap-ab` (auto, always, never), `quantize-epilogue`,
+    `require-kernels`.
   }];
   let options = [
     Option<"chip", "chip", "std::string", [{"sm_90a"}],
            "Target chip (sm_90a: wgmma and setmaxnreg need the 'a' target)">,
     Option<"features", "features", "std::string", [{"+ptx80"}],
            "PTX features of the #nvvm.target">,
-    Option<"config", "config", "std::string", [{"auto"}],
-           "GEMM kernel configuration when no block-m/block-n/stages/"
-           "consumers option is given: auto (the cost model of "
-           "docs/gpu-kernel.md chooses per shape for `device`; a dynamic M "
-           "keeps the default) or fixed (128x128 tiles, 64x128 for M <= 64, "
-           "stages as fit)">,
-    Option<"device", "device", "std::string", [{"h200"}],
-           "The chip the GEMM cost model describes: h200 or h100-sxm (132 "
-           "SMs; the kernels' #fp8.gemm_kernel records it)">,
-    Option<"blockM", "block-m", "int64_t", /*default=*/"0",
-           "GEMM CTA tile rows: 64, 128, 192 or 256, 64 per consumer "
-           "warpgroup (0: the shape's default, 64 for M <= 64 else 128)">,
-    Option<"blockN", "block-n", "int64_t", /*default=*/"0",
-           "GEMM CTA tile columns: a multiple of 8 in 16..256 (0: 128)">,
-    Option<"stages", "stages", "int64_t", /*default=*/"0",
-           "GEMM shared-memory ring depth, 1..64 (0: as many as fit the "
-           "227 KB, at most 8)">,
-    Option<"consumers", "consumers", "int64_t", /*default=*/"0",
-           "GEMM consumer warpgroups, 1..4: block-m / 64 times the column "
-           "splits (0: block-m / 64, doubled when block-n is too wide for "
-           "one consumer per 64 rows)">,
-    Option<"groupM", "group-m", "int64_t", /*default=*/"0",
-           "GEMM tile order: rows of tiles per group of the grouped "
-           "(swizzled) order, 1..4096, 1 = row-major (0: the cost model's "
-           "choice when it chooses the tiles, else row-major)">,
-    Option<"cluster", "cluster", "int64_t", /*default=*/"0",
-           "GEMM clusters: 1 or 2 CTAs per cluster, the CTAs of a cluster "
-           "computing vertically adjacent tiles and sharing the B tile by "
-           "TMA multicast, 2-D kernels only (0: 1; the cost model does not "
-           "choose clusters)">,
-    Option<"promotionSchedule", "promotion-schedule", "std::string", [{"auto"}],
-           "GEMM promotion schedule: auto (the cost model's choice when it "
-           "chooses the tiles, else lockstep), lockstep (wgmma.wait_group "
-           "0, then the FFMAs), overlap4 or overlap8 (block k promoted "
-           "while block k + 1's wgmma runs, the K loop unrolled by 4 or 8 "
-           "blocks per trip; 128 x 128 B blocks, block-m 128, at most 128 "
-           "columns per consumer by 8, 64 by 4); an explicit schedule, like a tile option, keeps the "
-           "cost model from choosing the tile">,
-    Option<"swapAB", "swap-ab", "std::string", [{"auto"}],
-           "Swap-AB (D^T = B A^T) for a static M <= 64 in the DeepSeek-V3 "
-           "blocks with f32 scales: auto (the cost model decides under "
-           "config=auto without tile options; never under config=fixed), "
-           "always, never">,
-    Option<"quantizeEpilogue", "quantize-epilogue", "bool",
-           /*default=*/"true",
-           "Fuse the fp8.quantize into [1, 128] tiles (f32 scales, "
-           "saturating) that is a GEMM result's only user into the GEMM "
-           "kernel's epilogue, where the tile allows one">,
-    Option<"requireKernels", "require-kernels", "bool", /*default=*/"false",
-           "Every fp8.scaled_matmul, fp8.grouped_scaled_matmul, "
-           "fp8.quantize and fp8.requantize must get a kernel: an op that "
-           "would stay on the host (no kernel implements its form, or its "
-           "problem is empty) is an error and the pass fails, instead of a "
-           "remark">,
   ];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::LLVM::LLVMDialect",

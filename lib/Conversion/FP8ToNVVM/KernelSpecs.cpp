@@ -260,10 +260,7 @@ std::string mlir::fp8::getEmptyProblemReason(Operation *op) {
 /// order given as an option stays.
 static void applyModelTile(GemmKernelOverrides &o,
                            const GemmKernelConfig &chosen) {
-  o.blockM = chosen.blockM;
-  o.blockN = chosen.blockN;
-  o.stages = chosen.stages;
-  o.overlap = chosen.overlap;
+  o.setModelChoice(chosen);
   if (!o.groupM)
     o.groupM = chosen.groupM;
   if (!o.cluster)
@@ -371,20 +368,15 @@ fitQuantizeEpilogue(GemmKernelConfig c, const GemmKernelOverrides &options,
     widths.insert(widths.begin(), 256);
   std::optional<GemmKernelConfig> best;
   double bestUs = 0;
-  // The chosen promotion where the tile allows it, else lock-step.
-  SmallVector<int64_t, 2> overlaps{c.overlap};
-  if (c.overlap)
-    overlaps.push_back(0);
+  // The chosen tile order, clusters and promotion where the tile allows
+  // them, else without the optional speed-ups (lock-step).
+  const GemmKernelOverrides kept = GemmKernelOverrides::getNonTileChoices(c);
   for (int64_t blockM : heights)
     for (int64_t blockN : widths) {
-      GemmKernelOverrides o;
-      o.blockM = blockM;
-      o.blockN = blockN;
-      o.groupM = c.groupM;
-      o.cluster = c.cluster;
       GemmKernelConfig fit;
-      for (int64_t overlap : overlaps) {
-        o.overlap = overlap;
+      for (GemmKernelOverrides o : {kept, kept.withoutOptionalChoices()}) {
+        o.blockM = blockM;
+        o.blockN = blockN;
         fit = makeGemmKernelConfig(c.m, c.n, c.k, o, bPerColumn);
         fit.scaleK = c.scaleK;
         fit.quantizeEpilogue = true;
@@ -549,10 +541,7 @@ mlir::fp8::getGroupedGemmKernelSpec(GroupedScaledMatmulOp op,
             align, masked || kGrouped ? g : 1,
             /*grouped=*/true, /*bScalesPerColumn=*/kGrouped)
             .config;
-    o.blockM = chosen.blockM;
-    o.blockN = chosen.blockN;
-    o.stages = chosen.stages;
-    o.overlap = chosen.overlap;
+    o.setModelChoice(chosen);
   }
   // Clusters (B multicast) are a 2-D kernel's: a tile pair of a grouped
   // kernel could straddle two groups.
@@ -587,25 +576,6 @@ mlir::fp8::getGroupedGemmKernelSpec(GroupedScaledMatmulOp op,
   spec.numGroups = g;
   spec.hasCounts = masked && op.getCounts();
   return spec;
-}
-
-LogicalResult mlir::fp8::parseKernelConfigOptions(Location loc, StringRef pass,
-                                                  StringRef config,
-                                                  StringRef device,
-                                                  const ChipSpec *&chip,
-                                                  bool &autoConfig) {
-  chip = lookupChip(device.str());
-  if (!chip)
-    return emitError(loc) << pass << ": option device='" << device
-                          << "' is unknown: expected one of "
-                          << knownChipNames();
-  if (config != "auto" && config != "fixed")
-    return emitError(loc) << pass << ": option config='" << config
-                          << "' is invalid: expected auto (the cost model "
-                             "chooses per shape) or fixed (the shape's "
-                             "default: 128x128, 64x128 for M <= 64)";
-  autoConfig = config == "auto";
-  return success();
 }
 
 std::optional<GroupLayout> mlir::fp8::getGroupLayout(GemmGrouping grouping) {
@@ -665,22 +635,19 @@ KernelModelAttr mlir::fp8::getKernelModelAttr(MLIRContext *ctx,
 
 GemmKernelAttr mlir::fp8::getGemmKernelAttr(MLIRContext *ctx,
                                             const GemmKernelSpec &spec) {
-  Builder b(ctx);
-  const GemmKernelConfig &c = spec.config;
-  std::optional<GroupLayout> layout = getGroupLayout(spec.grouping);
-  Type f32 = b.getF32Type();
-  return GemmKernelAttr::get(
-      ctx, c.m == GemmKernelConfig::kDynamicM ? ShapedType::kDynamic : c.m, c.n,
-      c.hasDynamicK() ? ShapedType::kDynamic : c.k, spec.aType, spec.bType,
-      spec.resultType, spec.accType, f32, f32, c.bScalesPerColumn ? 1 : 128,
-      c.scaleK, layout, spec.numGroups,
-      spec.hasCounts ? b.getBoolAttr(true) : BoolAttr(), c.blockM, c.blockN,
-      c.blockK, c.stages, c.consumers, c.cluster, /*multicast=*/c.cluster,
-      c.groupM, c.overlap, spec.swapAB ? b.getBoolAttr(true) : BoolAttr(),
-      c.quantizeEpilogue ? KernelEpilogue::quantize : KernelEpilogue::store,
-      spec.quantizeType,
-      c.quantizeEpilogue ? b.getF32FloatAttr(spec.quantizeEps) : FloatAttr(),
-      spec.quantizePow2 ? b.getBoolAttr(true) : BoolAttr());
+  GemmKernelProblem p;
+  p.a = spec.aType;
+  p.b = spec.bType;
+  p.d = spec.resultType;
+  p.c = spec.accType;
+  p.layout = getGroupLayout(spec.grouping);
+  p.groups = spec.numGroups;
+  p.counts = spec.hasCounts;
+  p.swapAB = spec.swapAB;
+  p.q = spec.quantizeType;
+  p.qEps = spec.quantizeEps;
+  p.qPow2 = spec.quantizePow2;
+  return GemmKernelAttr::get(ctx, p, spec.config);
 }
 
 QuantizeKernelAttr

@@ -60,14 +60,6 @@ getGroupedGemmKernelSpec(GroupedScaledMatmulOp op,
                          const GemmKernelOverrides &overrides,
                          const ChipSpec *model);
 
-/// Resolves the `config` and `device` options of fp8-lower-to-nvvm and
-/// fp8-launch-kernels: the chip to model (also for config=fixed, whose
-/// kernels record their modelled time) and whether the model chooses.
-/// Emits an error naming the bad value.
-LogicalResult parseKernelConfigOptions(Location loc, StringRef pass,
-                                       StringRef config, StringRef device,
-                                       const ChipSpec *&chip, bool &autoConfig);
-
 /// The #fp8.gemm_kernel layout of a kernel's grouping (none: no layout),
 /// and the grouping of a layout: the one map between the two.
 std::optional<GroupLayout> getGroupLayout(GemmGrouping grouping);

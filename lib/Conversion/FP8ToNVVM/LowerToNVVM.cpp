@@ -1,5 +1,6 @@
 //===- LowerToNVVM.cpp - fp8-lower-to-nvvm --------------------------------===//
 #include "fp8/Conversion/FP8ToNVVM/FP8ToNVVM.h"
+#include "fp8/Conversion/FP8ToNVVM/GemmKernelOptions.h"
 
 #include "GemmKernel.h"
 #include "KernelSpecs.h"
@@ -69,95 +70,34 @@ struct FP8LowerToNVVMPass
     : public fp8::impl::FP8LowerToNVVMPassBase<FP8LowerToNVVMPass> {
   using Base::Base;
 
+  /// The GEMM kernel options (GemmKernelOptions.h: fp8-gpu-pipeline
+  /// declares the same).
+  GemmKernelOptions<Pass> gemmOptions{*this};
+  /// What they select, set by initialize.
+  GemmKernelSelection selection;
+
+  FP8LowerToNVVMPass() = default;
+  FP8LowerToNVVMPass(const FP8LowerToNVVMPass &other)
+      : Base(other), selection(other.selection) {}
+  FP8LowerToNVVMPass(const FP8LowerToNVVMPassOptions &options,
+                     const GemmKernelOptions<mlir::detail::PassOptions> &gemm)
+      : Base(options) {
+    gemmOptions.copyFrom(gemm);
+  }
+
   // Options are checked up front, also for modules without a scaled_matmul,
   // so a typo in chip/features never goes unnoticed.
   LogicalResult initialize(MLIRContext *ctx) override {
     Location loc = UnknownLoc::get(ctx);
     if (failed(checkTargetOptions(loc, "fp8-lower-to-nvvm", chip, features)))
       return failure();
-    // The values each option can take on its own; the combination (shared
-    // memory, registers) is checked per kernel, where the shape is known.
-    auto bad = [&](StringRef name, int64_t value) {
-      return emitError(loc) << "fp8-lower-to-nvvm: option " << name << "="
-                            << value << " is invalid: expected ";
-    };
-    if (blockM != 0 && !llvm::is_contained({64, 128, 192, 256}, blockM))
-      return bad("block-m", blockM)
-             << "0 (the shape's default) or 64, 128, 192, 256 (64 rows per "
-                "consumer warpgroup, wgmma m64)";
-    if (blockN != 0 && (blockN < 16 || blockN > 256 || blockN % 8 != 0))
-      return bad("block-n", blockN)
-             << "0 (128) or a multiple of 8 in 16..256 (wgmma .m64nNk32 "
-                "with e4m3/e5m2 operands)";
-    if (stages < 0 || stages > 64)
-      return bad("stages", stages)
-             << "0 (as many as fit) or 1..64 (the mbarrier area)";
-    if (consumers < 0 || consumers > 4)
-      return bad("consumers", consumers)
-             << "0 (block-m / 64) or 1..4 consumer warpgroups";
-    if (blockM != 0 && consumers != 0 && consumers % (blockM / 64) != 0)
-      return emitError(loc)
-             << "fp8-lower-to-nvvm: options block-m="
-             << static_cast<int64_t>(blockM)
-             << " and consumers=" << static_cast<int64_t>(consumers)
-             << " disagree: each consumer warpgroup computes 64 rows "
-                "(consumers = block-m / 64 times the column splits)";
-    overrides.blockM = blockM;
-    overrides.blockN = blockN;
-    overrides.stages = stages;
-    if (groupM < 0 || groupM > 4096)
-      return bad("group-m", groupM)
-             << "0 (the cost model's choice under config=auto, else 1) or "
-                "1..4096 rows of tiles per group (1: row-major)";
-    overrides.consumers = consumers;
-    overrides.groupM = groupM;
-    if (cluster < 0 || cluster > 2)
-      return bad("cluster", cluster)
-             << "0 (no clusters: the cost model does not choose them), 1 or "
-                "2 CTAs per cluster sharing the B tile by TMA multicast";
-    overrides.cluster = cluster;
-    overrides.quantizeEpilogue = quantizeEpilogue;
-    StringRef schedule = promotionSchedule;
-    overrides.overlap = GemmKernelOverrides::kOverlapUnset;
-    if (schedule == "lockstep")
-      overrides.overlap = 0;
-    else if (schedule == "overlap4")
-      overrides.overlap = 4;
-    else if (schedule == "overlap8")
-      overrides.overlap = 8;
-    else if (schedule != "auto")
-      return emitError(loc)
-             << "fp8-lower-to-nvvm: option promotion-schedule='" << schedule
-             << "' is invalid (expected auto, lockstep, "
-                "overlap4 or overlap8)";
-    using SwapAB = GemmKernelOverrides::SwapAB;
-    StringRef swap = swapAB;
-    if (swap == "auto")
-      overrides.swapAB = SwapAB::model;
-    else if (swap == "always")
-      overrides.swapAB = SwapAB::always;
-    else if (swap == "never")
-      overrides.swapAB = SwapAB::never;
-    else
-      return emitError(loc) << "fp8-lower-to-nvvm: option swap-ab='" << swap
-                            << "' is invalid (expected auto, always or never)";
-    // The swapped kernel's B is the activation, which no cluster shares
-    // (#fp8.gemm_kernel's verifier): a cluster would be dropped silently.
-    if (cluster > 1 && overrides.swapAB == SwapAB::always)
-      return emitError(loc)
-             << "fp8-lower-to-nvvm: options cluster="
-             << static_cast<int64_t>(cluster)
-             << " and swap-ab=always contradict: a swap-AB kernel has no "
-                "cluster (the CTAs of a cluster share the B tile, and the "
-                "swapped kernel's B is the activation); give cluster=0 or 1 "
-                "with swap-ab=always, or swap-ab=auto or never with cluster="
-             << static_cast<int64_t>(cluster);
-    return parseKernelConfigOptions(loc, "fp8-lower-to-nvvm", config, device,
-                                    modelChip, autoConfig);
+    FailureOr<GemmKernelSelection> selected =
+        gemmOptions.select(loc, "fp8-lower-to-nvvm");
+    if (failed(selected))
+      return failure();
+    selection = *selected;
+    return success();
   }
-
-  GemmKernelOverrides overrides;
-  const ChipSpec *modelChip = nullptr;
 
   /// `op` names its kernel `name` in the kernel module: fp8-launch-kernels
   /// follows the reference (it never searches by name).
@@ -167,7 +107,6 @@ struct FP8LowerToNVVMPass
                 SymbolRefAttr::get(StringAttr::get(ctx, kKernelModuleName),
                                    {FlatSymbolRefAttr::get(ctx, name)}));
   }
-  bool autoConfig = true;
 
   /// The quantize ops a GEMM kernel's quantize epilogue computes get no
   /// kernel of their own; a remark names the fusion.
@@ -231,6 +170,7 @@ struct FP8LowerToNVVMPass
     // An op no kernel implements stays on the host with a remark, or is an
     // error under require-kernels (a caller that runs only kernels, e.g.
     // the Python gpu-emulator backend); every such op is reported.
+    const bool requireKernels = selection.requireKernels;
     const NoKernelReport report =
         requireKernels ? NoKernelReport::error : NoKernelReport::remark;
     bool keptOnHost = false;
@@ -267,7 +207,9 @@ struct FP8LowerToNVVMPass
 
     SmallVector<GemmKernelSpec> specs;
     for (Operation *op : ops) {
-      const ChipSpec *model = autoConfig ? modelChip : nullptr;
+      const GemmKernelOverrides &overrides = selection.overrides;
+      const ChipSpec *model =
+          selection.autoConfig ? selection.modelChip : nullptr;
       FailureOr<GemmKernelSpec> spec =
           isa<ScaledMatmulOp>(op)
               ? getGemmKernelSpec(cast<ScaledMatmulOp>(op), overrides, model)
@@ -307,7 +249,7 @@ struct FP8LowerToNVVMPass
       b.setInsertionPoint(gpuModule.getBody()->getTerminator());
       StringAttr name = getOrInsertKernel(
           gpuModule, getGemmKernelAttr(&getContext(), spec),
-          getKernelModelAttr(&getContext(), spec, *modelChip),
+          getKernelModelAttr(&getContext(), spec, *selection.modelChip),
           [&](StringRef symbol) -> Operation * {
             return buildGemmKernel(b, loc, spec, symbol, kSmemSymbol);
           });
@@ -351,3 +293,9 @@ struct FP8LowerToNVVMPass
 };
 
 } // namespace
+
+std::unique_ptr<Pass> mlir::fp8::createFP8LowerToNVVMPass(
+    const FP8LowerToNVVMPassOptions &options,
+    const GemmKernelOptions<mlir::detail::PassOptions> &gemm) {
+  return std::make_unique<FP8LowerToNVVMPass>(options, gemm);
+}

@@ -122,3 +122,62 @@ TEST_F(KernelTableTest, EveryKindOfDecision) {
   EXPECT_EQ(getKernel(t32), k32);
   EXPECT_EQ(built, 3);
 }
+
+// The builder from a GemmKernelConfig and a GemmKernelProblem
+// (GemmKernelAttr::get, what fp8-lower-to-nvvm records kernels by) is the
+// inverse of getConfig and getProblem: each attribute below, written by
+// hand with every field the configuration carries set away from its
+// default somewhere, comes back equal, so no field is dropped or defaulted
+// on the way (the decisions would differ from the parsed ones, and ops
+// would no longer share kernels).
+TEST_F(KernelTableTest, BuilderFromConfigIsTheParsedAttribute) {
+  const char *texts[] = {
+      // The overlapped promotion, a grouped tile order, clusters of 2, an
+      // accumulator operand.
+      "#fp8.gemm_kernel<m = 4096, n = 7168, k = 2048, a = f8E4M3FN, b = "
+      "f8E5M2, d = f32, c = bf16, a_scale = f32, b_scale = f32, "
+      "b_scale_rows = 128, block_m = 128, block_n = 128, block_k = 128, "
+      "stages = 4, consumers = 2, cluster = 2, multicast = 2, group_m = 8, "
+      "overlap = 8>",
+      // The quantize epilogue with power-of-two scales and its own floor.
+      "#fp8.gemm_kernel<m = 256, n = 512, k = 384, a = f8E4M3FN, b = "
+      "f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = "
+      "128, block_m = 64, block_n = 128, block_k = 128, stages = 5, "
+      "consumers = 1, epilogue = quantize, q = f8E5M2, q_eps = 1.0e-03 : "
+      "f32, q_pow2 = true>",
+      // A masked grouped kernel taking the counts; a contiguous one of a
+      // run-time M.
+      "#fp8.gemm_kernel<m = 256, n = 2048, k = 7168, a = f8E4M3FN, b = "
+      "f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = "
+      "128, layout = masked, groups = 8, counts = true, block_m = 64, "
+      "block_n = 96, block_k = 128, stages = 6, consumers = 1>",
+      "#fp8.gemm_kernel<m = ?, n = 2048, k = 7168, a = f8E4M3FN, b = "
+      "f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = "
+      "128, layout = contiguous, groups = 8, block_m = 128, block_n = 128, "
+      "block_k = 128, stages = 6, consumers = 2>",
+      // Swap-AB: per-column B scales.
+      "#fp8.gemm_kernel<m = 2112, n = 16, k = 7168, a = f8E4M3FN, b = "
+      "f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 1, "
+      "block_m = 128, block_n = 16, block_k = 128, stages = 8, consumers = "
+      "2, swap_ab = true>",
+      // The Wgrad GEMM over a run-time K, whole-K scales.
+      "#fp8.gemm_kernel<m = 300, n = 400, k = ?, a = f8E4M3FN, b = "
+      "f8E4M3FN, d = f32, a_scale = f32, b_scale = f32, b_scale_rows = 1, "
+      "block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers "
+      "= 2>",
+      "#fp8.gemm_kernel<m = 300, n = 400, k = 1024, a = f8E4M3FN, b = "
+      "f8E4M3FN, d = f32, a_scale = f32, b_scale = f32, b_scale_rows = 1, "
+      "scale_k = 1024, block_m = 128, block_n = 128, block_k = 128, stages "
+      "= 6, consumers = 2>",
+  };
+  for (const char *text : texts) {
+    auto parsed = dyn_cast_or_null<GemmKernelAttr>(parse(text));
+    ASSERT_TRUE(parsed) << text;
+    GemmKernelAttr built =
+        GemmKernelAttr::get(&ctx, parsed.getProblem(), parsed.getConfig());
+    std::string printed;
+    llvm::raw_string_ostream os(printed);
+    os << built;
+    EXPECT_EQ(built, parsed) << "built " << printed << "\nparsed " << text;
+  }
+}

@@ -9,7 +9,6 @@
 //
 //===----------------------------------------------------------------------===//
 #include "fp8/Target/Hopper/GemmKernelConfig.h"
-#include "fp8/Target/Hopper/KernelNames.h"
 
 #include <gtest/gtest.h>
 
@@ -223,7 +222,11 @@ TEST(GemmKernelConfig, OverlapLimits) {
   EXPECT_TRUE(mlir::fp8::isDefaultGemmKernelConfig(
       mlir::fp8::makeGemmKernelConfig(200, 300, 400, o)));
   EXPECT_FALSE(mlir::fp8::GemmKernelOverrides().any());
-  EXPECT_EQ(mlir::fp8::getGemmKernelConfigSuffix(128, 128, 6, 2, 16, 1, 8),
+  GemmKernelConfig overlapped =
+      mlir::fp8::chooseGemmKernelConfig(200, 300, 400);
+  overlapped.groupM = 16;
+  overlapped.overlap = 8;
+  EXPECT_EQ(mlir::fp8::getGemmKernelConfigSuffix(overlapped),
             "_t128x128s6g16o8");
 }
 
@@ -236,17 +239,45 @@ TEST(GemmKernelConfig, ConsumerRegisters) {
   EXPECT_EQ(GemmKernelConfig::consumerRegsFor(4, 40), 104);
 }
 
+/// The configuration of a 200 x 300 x 400 GEMM with the given tile,
+/// consumers, tile order, clusters and promotion.
+static GemmKernelConfig suffixConfig(int64_t bm, int64_t bn, int64_t stages,
+                                     int64_t consumers, int64_t groupM = 1,
+                                     int64_t cluster = 1, int64_t overlap = 0) {
+  GemmKernelConfig c = mlir::fp8::chooseGemmKernelConfig(200, 300, 400);
+  c.blockM = bm;
+  c.blockN = bn;
+  c.stages = stages;
+  c.consumers = consumers;
+  c.groupM = groupM;
+  c.cluster = cluster;
+  c.overlap = overlap;
+  return c;
+}
+
 TEST(GemmKernelConfig, NameSuffix) {
+  using mlir::fp8::getGemmKernelConfigSuffix;
   // Column-split consumers: "c<C>" when C != BM / 64.
-  EXPECT_EQ(mlir::fp8::getGemmKernelConfigSuffix(64, 96, 5), "_t64x96s5");
-  EXPECT_EQ(mlir::fp8::getGemmKernelConfigSuffix(64, 256, 5, 2),
+  EXPECT_EQ(getGemmKernelConfigSuffix(suffixConfig(64, 96, 5, 1)), "_t64x96s5");
+  EXPECT_EQ(getGemmKernelConfigSuffix(suffixConfig(64, 256, 5, 2)),
             "_t64x256s5c2");
-  EXPECT_EQ(mlir::fp8::getGemmKernelConfigSuffix(128, 96, 5, 2), "_t128x96s5");
+  EXPECT_EQ(getGemmKernelConfigSuffix(suffixConfig(128, 96, 5, 2)),
+            "_t128x96s5");
   // The grouped tile order: "g<G>" for G > 1, after "c<C>".
-  EXPECT_EQ(mlir::fp8::getGemmKernelConfigSuffix(64, 256, 5, 2, 16),
+  EXPECT_EQ(getGemmKernelConfigSuffix(suffixConfig(64, 256, 5, 2, 16)),
             "_t64x256s5c2g16");
-  EXPECT_EQ(mlir::fp8::getGemmKernelConfigSuffix(128, 176, 5, 2, 1),
+  EXPECT_EQ(getGemmKernelConfigSuffix(suffixConfig(128, 176, 5, 2, 1)),
             "_t128x176s5");
+  // Clusters "cl<N>", then the overlapped promotion "o<U>".
+  EXPECT_EQ(getGemmKernelConfigSuffix(suffixConfig(128, 128, 4, 2, 8, 2, 4)),
+            "_t128x128s4g8cl2o4");
+  // The shape's default configuration has no suffix; the same tile with
+  // another promotion, tile order or cluster has one.
+  EXPECT_EQ(getGemmKernelConfigSuffix(suffixConfig(128, 128, 6, 2)), "");
+  EXPECT_EQ(getGemmKernelConfigSuffix(suffixConfig(128, 128, 6, 2, 1, 1, 8)),
+            "_t128x128s6o8");
+  EXPECT_EQ(getGemmKernelConfigSuffix(suffixConfig(128, 128, 6, 2, 1, 2)),
+            "_t128x128s6cl2");
   // The default configuration has no suffix, an explicit one equal to it is
   // the default.
   mlir::fp8::GemmKernelOverrides o;

@@ -15,6 +15,8 @@
 namespace mlir {
 namespace fp8 {
 
+template <typename Owner> class GemmKernelOptions; // GemmKernelOptions.h
+
 #define GEN_PASS_DECL_FP8LOWERTONVVMPASS
 #define GEN_PASS_DECL_FP8LAUNCHKERNELSPASS
 #define GEN_PASS_DECL_FP8GPUMODULETOTEXTPASS
@@ -22,6 +24,12 @@ namespace fp8 {
 #define GEN_PASS_DECL_FP8OUTLINEHOSTKERNELSPASS
 #define GEN_PASS_DECL_FP8HOSTKERNELSTONVVMPASS
 #include "fp8/Conversion/Passes.h.inc"
+
+/// fp8-lower-to-nvvm with `options` and the GEMM kernel options of `gemm`
+/// (fp8-gpu-pipeline's: the pass gets a copy of each).
+std::unique_ptr<Pass> createFP8LowerToNVVMPass(
+    const FP8LowerToNVVMPassOptions &options,
+    const GemmKernelOptions<mlir::detail::PassOptions> &gemm);
 
 } // namespace fp8
 } // namespace mlir

@@ -53,6 +53,7 @@
 #define FP8_CONVERSION_GEMMKERNELCONFIG_H
 
 #include <cstdint>
+#include <string>
 
 namespace mlir {
 namespace fp8 {
@@ -467,6 +468,37 @@ struct GemmKernelOverrides {
   bool any() const {
     return blockM || blockN || stages || consumers || overlap != kOverlapUnset;
   }
+  /// Fixes the cost model's choice `chosen`: its tile (BLOCK_M, BLOCK_N,
+  /// stages) and promotion, so that the kernel's attribute and name carry
+  /// them. A configuration field the model chooses is carried here. The
+  /// tile order and the clusters, which an option may give alone, are the
+  /// caller's.
+  void setModelChoice(const GemmKernelConfig &chosen) {
+    blockM = chosen.blockM;
+    blockN = chosen.blockN;
+    stages = chosen.stages;
+    overlap = chosen.overlap;
+  }
+  /// The choices of `c` other than its tile (BLOCK_M, BLOCK_N, consumers,
+  /// stages): what a search over tiles keeps (the quantize epilogue's
+  /// refit). A configuration field that is neither tile nor problem is
+  /// carried here.
+  static GemmKernelOverrides getNonTileChoices(const GemmKernelConfig &c) {
+    GemmKernelOverrides o;
+    o.groupM = c.groupM;
+    o.cluster = c.cluster;
+    o.overlap = c.overlap;
+    return o;
+  }
+  /// These choices without the speed-ups a tile may not allow, which such
+  /// a search drops rather than the tile: the overlapped promotion
+  /// (lock-step instead).
+  GemmKernelOverrides withoutOptionalChoices() const {
+    GemmKernelOverrides o = *this;
+    if (o.overlap != kOverlapUnset)
+      o.overlap = 0;
+    return o;
+  }
 };
 
 /// The configuration for M x N x K with the options `o` applied: BLOCK_M and
@@ -530,6 +562,31 @@ inline bool isDefaultGemmKernelConfig(const GemmKernelConfig &c) {
   return c.blockM == d.blockM && c.blockN == d.blockN && c.stages == d.stages &&
          c.consumers == d.consumers && c.groupM == d.groupM &&
          c.cluster == d.cluster && c.overlap == d.overlap;
+}
+
+/// The configuration suffix of a GEMM kernel's name (KernelNames.h), empty
+/// for the shape's default configuration (isDefaultGemmKernelConfig), so
+/// that two configurations of one shape never share a name:
+/// "_t<BM>x<BN>s<S>", plus "c<C>" when the consumer warpgroups are not
+/// BM / 64 (columns split across them, colSplits), "g<G>" for a grouped
+/// tile order of G rows of tiles (groupM > 1), "cl<N>" for clusters of N
+/// CTAs sharing B by TMA multicast (cluster > 1), "o<U>" for the
+/// overlapped promotion with its K loop unrolled by U blocks (overlap). A
+/// field that tells two kernels of one shape apart adds its part here.
+inline std::string getGemmKernelConfigSuffix(const GemmKernelConfig &c) {
+  if (isDefaultGemmKernelConfig(c))
+    return "";
+  std::string s = "_t" + std::to_string(c.blockM) + "x" +
+                  std::to_string(c.blockN) + "s" + std::to_string(c.stages);
+  if (c.consumers && c.consumers * 64 != c.blockM)
+    s += "c" + std::to_string(c.consumers);
+  if (c.groupM > 1)
+    s += "g" + std::to_string(c.groupM);
+  if (c.cluster > 1)
+    s += "cl" + std::to_string(c.cluster);
+  if (c.overlap)
+    s += "o" + std::to_string(c.overlap);
+  return s;
 }
 
 /// The launch configuration of a dynamic-M kernel for `m` rows at run time:

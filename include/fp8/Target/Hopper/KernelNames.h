@@ -33,7 +33,9 @@
 //             a grouped tile order of G tile rows adds g<G>
 //             (fp8_scaled_matmul_4096x7168x16384_e4m3_e4m3_bf16_t128x128s6g8),
 //             the overlapped promotion unrolled by U K blocks o<U>
-//             (..._t128x128s6g8o8)
+//             (..._t128x128s6g8o8); the suffix is built beside the
+//             configuration's fields (GemmKernelConfig.h,
+//             getGemmKernelConfigSuffix)
 //   grouped GEMM (MoE, one launch for G GEMMs sharing N and K):
 //             fp8_grouped_matmul_<form>_<G>x<M>x<N>x<K>_<a>_<b>_<out>
 //             [_counts][_acc<c>][_t<BM>x<BN>s<S>]
@@ -138,31 +140,6 @@ inline const char *getGemmKernelMxScalesSuffix() { return "_mx32"; }
 
 /// A swap-AB kernel (D^T = B A^T; its <M>x<N> are the op's N x M).
 inline const char *getGemmKernelSwapABSuffix() { return "_swapab"; }
-
-/// The configuration suffix of a GEMM kernel name: "_t<BM>x<BN>s<S>", plus
-/// "c<C>" when the consumer warpgroups are not BM / 64 (columns split
-/// across them, GemmKernelConfig::colSplits), plus "g<G>" for a grouped
-/// tile order of G rows of tiles (GemmKernelConfig::groupM > 1), plus
-/// "cl<N>" for clusters of N CTAs sharing B by TMA multicast
-/// (GemmKernelConfig::cluster > 1), plus "o<U>" for the overlapped
-/// promotion with its K loop unrolled by U blocks
-/// (GemmKernelConfig::overlap).
-inline std::string
-getGemmKernelConfigSuffix(int64_t blockM, int64_t blockN, int64_t stages,
-                          int64_t consumers = 0, int64_t groupM = 1,
-                          int64_t cluster = 1, int64_t overlap = 0) {
-  std::string s = "_t" + std::to_string(blockM) + "x" + std::to_string(blockN) +
-                  "s" + std::to_string(stages);
-  if (consumers && consumers * 64 != blockM)
-    s += "c" + std::to_string(consumers);
-  if (groupM > 1)
-    s += "g" + std::to_string(groupM);
-  if (cluster > 1)
-    s += "cl" + std::to_string(cluster);
-  if (overlap)
-    s += "o" + std::to_string(overlap);
-  return s;
-}
 
 /// `_pow2` and `_eps<bits>` (eps other than the default 1e-4): kernels that
 /// differ only in their quantization parameters get their own names.

@@ -112,6 +112,45 @@ GemmKernelConfig GemmKernelAttr::getConfig() const {
                     getEpilogue());
 }
 
+GemmKernelProblem GemmKernelAttr::getProblem() const {
+  GemmKernelProblem p;
+  p.a = getA();
+  p.b = getB();
+  p.d = getD();
+  p.c = getC();
+  p.layout = getLayout();
+  p.groups = getGroups();
+  p.counts = hasCounts();
+  p.swapAB = getSwapAb() && getSwapAb().getValue();
+  p.q = getQ();
+  if (getQEps())
+    p.qEps = getQEps().getValueAsDouble();
+  p.qPow2 = getQPow2() && getQPow2().getValue();
+  return p;
+}
+
+/// The inverse of getConfig (and getProblem): every field of `c` as its
+/// parameter. Flags at their default are absent parameters (BoolAttr()),
+/// as the parser makes them, so that equal decisions are equal attributes.
+GemmKernelAttr GemmKernelAttr::get(MLIRContext *ctx, const GemmKernelProblem &p,
+                                   const GemmKernelConfig &c) {
+  Builder b(ctx);
+  auto flag = [&](bool set) { return set ? b.getBoolAttr(true) : BoolAttr(); };
+  Type f32 = b.getF32Type();
+  const bool quantize = c.quantizeEpilogue;
+  return get(
+      ctx, c.m == GemmKernelConfig::kDynamicM ? ShapedType::kDynamic : c.m, c.n,
+      c.hasDynamicK() ? ShapedType::kDynamic : c.k, p.a, p.b, p.d, p.c,
+      /*a_scale=*/f32, /*b_scale=*/f32, c.bScalesPerColumn ? 1 : 128, c.scaleK,
+      p.layout, p.groups, flag(p.counts), c.blockM, c.blockN, c.blockK,
+      c.stages, c.consumers, c.cluster,
+      /*multicast=*/c.cluster, c.groupM, c.overlap, flag(p.swapAB),
+      quantize ? KernelEpilogue::quantize : KernelEpilogue::store,
+      quantize ? p.q : Type(),
+      quantize ? b.getF32FloatAttr(p.qEps) : FloatAttr(),
+      flag(quantize && p.qPow2));
+}
+
 std::string GemmKernelAttr::getSymbolName() const {
   GemmKernelConfig c = getConfig();
   KernelElementType a = getKernelElementType(getA()),
@@ -138,10 +177,7 @@ std::string GemmKernelAttr::getSymbolName() const {
     name += getGemmKernelQuantizeSuffix(
         getKernelElementType(getQ()), getQPow2() && getQPow2().getValue(),
         static_cast<float>(getQEps().getValueAsDouble()));
-  if (!isDefaultGemmKernelConfig(c))
-    name += getGemmKernelConfigSuffix(c.blockM, c.blockN, c.stages, c.consumers,
-                                      c.groupM, c.cluster, c.overlap);
-  return name;
+  return name + getGemmKernelConfigSuffix(c);
 }
 
 /// The problem and element types of a GEMM kernel.

@@ -15,21 +15,9 @@ void fp8::buildFP8GPUPipeline(OpPassManager &pm,
   FP8LowerToNVVMPassOptions lowerOpts;
   lowerOpts.chip = opts.chip;
   lowerOpts.features = opts.features;
-  // The GEMM configuration options go to fp8-lower-to-nvvm only: the
-  // launchers read each kernel's fp8.kernel (#fp8.gemm_kernel).
-  lowerOpts.config = opts.config;
-  lowerOpts.device = opts.device;
-  lowerOpts.blockM = opts.blockM;
-  lowerOpts.blockN = opts.blockN;
-  lowerOpts.stages = opts.stages;
-  lowerOpts.consumers = opts.consumers;
-  lowerOpts.groupM = opts.groupM;
-  lowerOpts.cluster = opts.cluster;
-  lowerOpts.promotionSchedule = opts.promotionSchedule;
-  lowerOpts.swapAB = opts.swapAB;
-  lowerOpts.quantizeEpilogue = opts.quantizeEpilogue;
-  lowerOpts.requireKernels = opts.requireKernels;
-  pm.addPass(createFP8LowerToNVVMPass(lowerOpts));
+  // The GEMM kernel options go to fp8-lower-to-nvvm only: the launchers
+  // read each kernel's fp8.kernel (#fp8.gemm_kernel).
+  pm.addPass(createFP8LowerToNVVMPass(lowerOpts, opts.gemm));
   buildFP8GPUPipelineAfterLowerToNVVM(pm, opts);
 }
 

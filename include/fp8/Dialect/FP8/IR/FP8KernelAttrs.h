@@ -19,7 +19,32 @@
 #include "mlir/IR/OpImplementation.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 
+#include <optional>
 #include <string>
+
+namespace mlir::fp8 {
+/// What a #fp8.gemm_kernel holds beside its GemmKernelConfig (the problem's
+/// sizes, the tile, the schedule): the element types, the grouping,
+/// swap-AB and the fused quantize's parameters. With the configuration, the
+/// attribute's builder (GemmKernelAttr::get) takes it.
+struct GemmKernelProblem {
+  Type a, b; // f8E4M3FN or f8E5M2
+  Type d;    // bf16 or f32
+  Type c;    // the accumulator operand's bf16 or f32, null: none
+  /// A grouped (MoE) kernel: its layout, the group count, whether a masked
+  /// kernel takes the per-group row counts.
+  std::optional<GroupLayout> layout;
+  int64_t groups = 1;
+  bool counts = false;
+  /// D^T = B A^T (the op's A and B swapped: `a` is B's type).
+  bool swapAB = false;
+  /// The quantize epilogue (GemmKernelConfig::quantizeEpilogue): the codes'
+  /// FP8 type, the amax floor and power-of-two scales.
+  Type q;
+  double qEps = 1e-4;
+  bool qPow2 = false;
+};
+} // namespace mlir::fp8
 
 #define GET_ATTRDEF_CLASSES
 #include "fp8/Dialect/FP8/IR/FP8KernelAttrs.h.inc"

@@ -103,10 +103,20 @@ def FP8_GemmKernelAttr : AttrDef<FP8_Dialect, "GemmKernel"> {
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
+  // The one map from a GemmKernelConfig to the parameters (getConfig is
+  // its inverse), both in FP8KernelAttrs.cpp beside the verifier: a
+  // configuration field becomes a parameter there and here, and no caller
+  // passes the fields one by one.
+  let builders = [
+    AttrBuilder<(ins "const ::mlir::fp8::GemmKernelProblem &":$problem,
+                     "const ::mlir::fp8::GemmKernelConfig &":$config)>
+  ];
   let extraClassDeclaration = [{
     /// The launch configuration (GemmKernelConfig.h) of the kernel, its `m`
     /// kDynamicM for a run-time M: tiles, ring and consumer registers.
     ::mlir::fp8::GemmKernelConfig getConfig() const;
+    /// What the kernel holds beside its configuration.
+    ::mlir::fp8::GemmKernelProblem getProblem() const;
     bool isGrouped() const { return getLayout().has_value(); }
     bool isMasked() const {
       return getLayout() == ::mlir::fp8::GroupLayout::masked;

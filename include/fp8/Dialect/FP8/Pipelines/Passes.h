@@ -13,6 +13,7 @@
 #define FP8_DIALECT_FP8_PIPELINES_PASSES_H
 
 #include "fp8/Conversion/FP8ToLinalg/FP8ToLinalg.h"
+#include "fp8/Conversion/FP8ToNVVM/GemmKernelOptions.h"
 #include "fp8/Dialect/FP8/IR/FP8.h"
 #include "fp8/Dialect/FP8/Transforms/Promotion.h"
 
@@ -218,65 +219,9 @@ struct FP8GPUPipelineOptions
                      "pipeline's bits (fp8-outline-host-kernels); false: "
                      "they run on the host"),
       llvm::cl::init(true)};
-  // The GEMM kernel configuration (fp8-lower-to-nvvm; 0: as `config`).
-  PassOptions::Option<std::string> config{
-      *this, "config",
-      llvm::cl::desc("GEMM configuration without explicit options: auto (the "
-                     "cost model chooses per shape) or fixed (128x128)"),
-      llvm::cl::init("auto")};
-  PassOptions::Option<std::string> device{
-      *this, "device",
-      llvm::cl::desc("Chip of the GEMM cost model: h200 or h100-sxm"),
-      llvm::cl::init("h200")};
-  PassOptions::Option<int64_t> blockM{
-      *this, "block-m",
-      llvm::cl::desc("GEMM tile rows: 64, 128, 192, 256 (0: default)"),
-      llvm::cl::init(0)};
-  PassOptions::Option<int64_t> blockN{
-      *this, "block-n",
-      llvm::cl::desc("GEMM tile columns: multiple of 8 in 16..256 (0: 128)"),
-      llvm::cl::init(0)};
-  PassOptions::Option<int64_t> stages{
-      *this, "stages",
-      llvm::cl::desc("GEMM shared-memory stages, 1..64 (0: as many as fit)"),
-      llvm::cl::init(0)};
-  PassOptions::Option<int64_t> consumers{
-      *this, "consumers",
-      llvm::cl::desc("GEMM consumer warpgroups 1..4 (0: block-m / 64)"),
-      llvm::cl::init(0)};
-  PassOptions::Option<int64_t> groupM{
-      *this, "group-m",
-      llvm::cl::desc("GEMM tile order: tile rows per group, 1 = row-major "
-                     "(0: the cost model's choice, else 1)"),
-      llvm::cl::init(0)};
-  PassOptions::Option<int64_t> cluster{
-      *this, "cluster",
-      llvm::cl::desc("GEMM CTAs per cluster sharing B by TMA multicast, 1 "
-                     "or 2 (0: the cost model's choice, else 1)"),
-      llvm::cl::init(0)};
-  PassOptions::Option<std::string> promotionSchedule{
-      *this, "promotion-schedule",
-      llvm::cl::desc("GEMM promotion schedule: auto (the cost model's "
-                     "choice), lockstep, overlap4, overlap8 (promoted while "
-                     "the next K block's wgmma runs, K loop unrolled by 4 or "
-                     "8)"),
-      llvm::cl::init("auto")};
-  PassOptions::Option<std::string> swapAB{
-      *this, "swap-ab",
-      llvm::cl::desc("Swap-AB (D^T = B A^T) for a small M: auto (the cost "
-                     "model decides), always, never"),
-      llvm::cl::init("auto")};
-  PassOptions::Option<bool> quantizeEpilogue{
-      *this, "quantize-epilogue",
-      llvm::cl::desc("Fuse an fp8.quantize into 1x128 tiles of a GEMM's "
-                     "result into the GEMM kernel's epilogue"),
-      llvm::cl::init(true)};
-  PassOptions::Option<bool> requireKernels{
-      *this, "require-kernels",
-      llvm::cl::desc("An fp8 op no GPU kernel implements (it would stay on "
-                     "the host) is an error, not a remark "
-                     "(fp8-lower-to-nvvm's option)"),
-      llvm::cl::init(false)};
+  /// fp8-lower-to-nvvm's GEMM kernel options (config, device, block-m,
+  /// ..., require-kernels: GemmKernelOptions.h), which it forwards.
+  GemmKernelOptions<mlir::detail::PassOptions> gemm{*this};
 };
 
 /// fp8-gpu-pipeline: fp8-lower-to-nvvm, fp8-launch-kernels (host=launch or
