@@ -8,7 +8,13 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 CLANG_FORMAT=${CLANG_FORMAT:-clang-format-22}
-mapfile -t files < <(git ls-files -- '*.h' '*.cpp' '*.c')
+# Tracked and new (untracked, not ignored) files: a file not yet added is
+# checked before it is committed. A tracked file deleted in the work tree
+# is skipped.
+files=()
+while IFS= read -r f; do
+  [ -f "$f" ] && files+=("$f")
+done < <(git ls-files --cached --others --exclude-standard -- '*.h' '*.cpp' '*.c' | sort -u)
 if [ "${1:-}" = "--fix" ]; then
   "$CLANG_FORMAT" -i "${files[@]}"
   exit 0

@@ -369,9 +369,11 @@ def main():
     files = args.files
     known = args.known
     if not files:
-        out = subprocess.run(["git", "ls-files", "--"] + [f"{d}/*.{e}" for d in DIRS for e in ("h", "cpp", "c")],
+        # Tracked and new (untracked, not ignored) files, as check-format.sh.
+        globs = [f"{d}/*.{e}" for d in DIRS for e in ("h", "cpp", "c")]
+        out = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard", "--"] + globs,
                              cwd=ROOT, check=True, capture_output=True, text=True).stdout
-        files = [str(ROOT / f) for f in out.split()]
+        files = sorted({str(ROOT / f) for f in out.split() if (ROOT / f).is_file()})
         known = known or str(ROOT / "scripts" / "check-op-order-known.txt")
     allowed = read_known(known) if known else {}
     per_file = {}
