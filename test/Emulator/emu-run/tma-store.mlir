@@ -8,13 +8,15 @@
 // buffer of -1), then commit_group and wait_group.read 0. The box covers
 // rows 0..7, columns 8..15: only rows 0..4, columns 8..11 are inside the
 // tensor, so (by hand) global[0][8] = 0, global[3][10] = 302,
-// global[4][11] = 403; global[4][7] (left of the box) and buffer row 5
-// column 9 (below the tensor: clipped) stay -1.
+// global[4][11] = 403; global[4][7] (left of the box), global[1][0] (where
+// row 0's columns 12.. would land: clipped) and buffer row 5 column 9 (below
+// the tensor: clipped) stay -1.
 // RUN: fp8-emu-run %s --entry=store | FileCheck %s --check-prefix=STORE
 // RUN: env FP8_EMU_SEED=3 FP8_EMU_SCHEDULE=lockstep fp8-emu-run %s --entry=store | FileCheck %s --check-prefix=STORE
 // STORE: 0
 // STORE-NEXT: 302
 // STORE-NEXT: 403
+// STORE-NEXT: -1
 // STORE-NEXT: -1
 // STORE-NEXT: -1
 //
@@ -173,21 +175,25 @@ module {
     %t4 = gpu.wait async
     %t3 = gpu.memcpy async [%t4] %h, %d : memref<96xf32>, memref<96xf32>
     gpu.wait [%t3]
-    // Buffer indices 12 r + c: [0][8], [3][10], [4][11], [4][7], [5][9].
+    // Buffer indices 12 r + c: [0][8], [3][10], [4][11], [4][7], [1][0],
+    // [5][9].
     %i08 = arith.constant 8 : index
     %i310 = arith.constant 46 : index
     %i411 = arith.constant 59 : index
     %i47 = arith.constant 55 : index
+    %i10 = arith.constant 12 : index
     %i59 = arith.constant 69 : index
     %g08 = memref.load %h[%i08] : memref<96xf32>
     %g310 = memref.load %h[%i310] : memref<96xf32>
     %g411 = memref.load %h[%i411] : memref<96xf32>
     %g47 = memref.load %h[%i47] : memref<96xf32>
+    %g10 = memref.load %h[%i10] : memref<96xf32>
     %g59 = memref.load %h[%i59] : memref<96xf32>
     vector.print %g08 : f32
     vector.print %g310 : f32
     vector.print %g411 : f32
     vector.print %g47 : f32
+    vector.print %g10 : f32
     vector.print %g59 : f32
     return
   }
