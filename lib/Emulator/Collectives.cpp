@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <sstream>
 
 using namespace mlir::fp8::emu;
@@ -202,6 +203,36 @@ Flow CtaRun::electSync(Thread &t, const Inst &in) {
   uint32_t leader = *std::min_element(w->threads.begin(), w->threads.end());
   for (uint32_t u : w->threads)
     threads[u].regs[in.d] = u == leader;
+  release(*w, t.tid);
+  return Flow::Jump;
+}
+
+Flow CtaRun::stMatrix(Thread &t, const Inst &in) {
+  // PTX ISA, stmatrix (m8n8, b16): matrix i's row r is stored at the
+  // address of lane 8 i + r (16 contiguous bytes, 16-byte aligned); its
+  // element (r, c) is half c % 2 (the low half first) of source register i
+  // of lane 4 r + c / 2. With .trans the matrix is stored transposed: the
+  // row at lane 8 i + j's address holds column j.
+  Collective *w = arriveWarp(t, in, "stmatrix");
+  if (!w)
+    return Flow::Yield;
+  if (w->threads.size() != 32)
+    fault(&t, t.pc, "stmatrix in a warp of fewer than 32 threads");
+  uint32_t base = t.tid / 32 * 32;
+  const std::vector<GepTerm> &sources = p.geps[in.x];
+  const MemAccess row{2, 8, 3};
+  for (int64_t i = 0; i < in.imm; ++i)
+    for (uint32_t r = 0; r < 8; ++r) {
+      uint16_t halves[8];
+      for (uint32_t c = 0; c < 8; ++c) {
+        uint32_t fr = in.sub ? c : r, fc = in.sub ? r : c;
+        uint64_t word = threads[base + 4 * fr + fc / 2].regs[sources[i].slot];
+        halves[c] = static_cast<uint16_t>(word >> (16 * (fc % 2)));
+      }
+      Thread &lane = threads[base + 8 * i + r];
+      uint8_t *mem = dataMemory(lane, row, lane.regs[in.b], 16, Access::Store);
+      std::memcpy(mem, halves, 16);
+    }
   release(*w, t.tid);
   return Flow::Jump;
 }

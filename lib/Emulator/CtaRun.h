@@ -19,10 +19,13 @@
 //                    and transaction counts
 //   Tma.cpp          cp.async.bulk.tensor issue and completion (zero fill,
 //                    swizzle, complete_tx), prefetch.tensormap
+//   TmaStore.cpp     cp.async.bulk.tensor stores (shared::cta -> global,
+//                    clipped at the tensor's edges), their bulk async-groups
+//                    (commit_group, wait_group{.read}), fence.proxy.async
 //   Wgmma.cpp        wgmma fence/commit/wait/mma_async and setmaxnreg (the
 //                    warpgroup collectives), operand decoding, fragments
 //   Collectives.cpp  arrival/release of .sync.aligned collectives, barrier0,
-//                    shfl.sync, bar.warp.sync, elect.sync
+//                    shfl.sync, bar.warp.sync, elect.sync, stmatrix
 //   Printf.cpp       device printf (vprintf)
 //   Cluster.cpp      barrier.cluster, mapa and shared::cluster addresses
 //                    (the CTAs of a cluster share one scheduler: runCluster)
@@ -36,6 +39,13 @@
 //   fills out-of-bounds elements, writes shared memory through the tensor
 //   map's swizzle (a function of the shared address bits, as the hardware's)
 //   and performs complete_tx of the box bytes on the mbarrier.
+// - cp.async.bulk.tensor (tile, shared::cta -> global): reads the box from
+//   shared memory (through the swizzle) at a random or adversarially late
+//   moment after its issue, and writes only the elements inside the tensor.
+//   Until a cp.async.bulk.wait_group{.read} of its issuing thread covers
+//   its bulk async-group, a write to its source is a fault, and so is the
+//   thread's exit; the bytes it reads must have been stored by threads that
+//   executed fence.proxy.async since (or by the async proxy).
 // - wgmma.*.sync.aligned and setmaxnreg are warpgroup collectives: they
 //   execute when the 128 threads of the warpgroup arrive at the same
 //   instruction. mma_async reads its operands from shared memory through
@@ -87,6 +97,9 @@ struct MBarrier {
 
 class CtaRun;
 
+/// Bytes of one box of `m` (Tma.cpp).
+uint64_t boxBytes(const TensorMap &m);
+
 struct PendingTma {
   uint32_t dst, mbar, thread; // dst, mbar: CTA-relative shared offsets
   // The CTAs written (and whose mbarrier at `mbar` completes the bytes):
@@ -96,6 +109,25 @@ struct PendingTma {
   TensorMap map;
   int64_t coords[TensorMap::kMaxRank];
   bool late; // lands only when no thread can run (CopyLanding.h)
+};
+
+/// A TMA store (cp.async.bulk.tensor shared::cta -> global) in flight: it
+/// has not yet read its source.
+struct PendingTmaStore {
+  uint32_t src, thread; // CTA shared address of the box, issuing thread
+  int64_t group;        // the thread's bulk async-group (-1: uncommitted)
+  int32_t inst;
+  TensorMap map;
+  int64_t coords[TensorMap::kMaxRank];
+  bool late; // lands only when no thread can run (CopyLanding.h)
+};
+
+/// The shared memory [lo, hi) a TMA store reads, until a wait_group of its
+/// thread covers its group (only then may the range be written again).
+struct BulkRead {
+  uint32_t lo, hi, thread;
+  int64_t group;
+  int32_t inst;
 };
 
 struct Collective {
@@ -210,6 +242,13 @@ private:
   // Threads whose try_wait found no mbarrier yet (continueOnFault only).
   std::unordered_map<uint32_t, std::vector<uint32_t>> initWaiters;
   std::vector<PendingTma> tmas;
+  std::vector<PendingTmaStore> tmaStores;
+  std::vector<BulkRead> bulkReads;
+  // Per thread: bulk async-groups committed, fence.proxy.async executed; per
+  // shared byte: its storer's fence count at the store (a TMA store may read
+  // it once the storer has fenced since).
+  std::vector<int64_t> bulkCommits;
+  std::vector<uint32_t> proxyFences, storeFence;
   std::vector<Warpgroup> wgs;
   std::vector<Collective> warps;
   Collective ctaBarrier;
@@ -293,8 +332,9 @@ private:
   uint16_t racingThread(uint32_t b, uint16_t me, bool isLoad,
                         bool &loaded) const;
   /// A write to [lo, hi) must not hit shared memory that a wgmma of this
-  /// CTA still reads (issued, not yet covered by a wgmma.wait_group).
-  void checkNoPendingWgmma(const Thread *t, int32_t inst, uint32_t lo,
+  /// CTA still reads (issued, not yet covered by a wgmma.wait_group) nor the
+  /// source of a TMA store not yet covered by a cp.async.bulk.wait_group.
+  void checkNoPendingReads(const Thread *t, int32_t inst, uint32_t lo,
                            uint32_t hi, const char *writer);
   enum class Access : uint8_t { Load, Store, Atomic };
   /// Host pointer to the `bytes` of a `kind` access of `m` at `addr`:
@@ -327,12 +367,33 @@ private:
   Flow mbarrierTryWait(Thread &t, const Inst &in);
 
   // --- TMA (Tma.cpp) ---------------------------------------------------------
+  /// The tensor map at `mapAddr` (checked: aligned, inside an allocation,
+  /// encoded) and the coordinates of side entry `coordsX` (as many as its
+  /// rank; the others 0) of the TMA instruction `t` executes.
+  void readTensorMap(const Thread &t, uint64_t mapAddr, int32_t coordsX,
+                     TensorMap &m, int64_t *coordsOut);
   void issueTma(Thread &t, const Inst &inst);
   void completeTma(size_t index);
   /// The box of `tma` read from global memory (out-of-bounds elements 0).
   std::vector<uint8_t> readBox(const PendingTma &tma, const Thread *t,
                                uint64_t bytes);
   void prefetchTensorMap(Thread &t, const Inst &in);
+
+  // --- TMA stores, bulk async-groups (TmaStore.cpp) --------------------------
+  void issueTmaStore(Thread &t, const Inst &in);
+  /// Reads the source of in-flight store `index` and writes its box.
+  void completeTmaStore(size_t index);
+  /// Writes `buf` (the box, row-major) to the elements of the box of `st`
+  /// inside the tensor.
+  void writeBox(const PendingTmaStore &st, const Thread *t,
+                const std::vector<uint8_t> &buf);
+  void bulkCommit(Thread &t);
+  /// wait_group N{.read}: lands the thread's stores of every group but the
+  /// N most recent and releases their source ranges.
+  void bulkWait(Thread &t, const Inst &in);
+  void fenceProxyAsync(Thread &t) { ++proxyFences[t.tid]; }
+  /// A thread may not exit while a TMA store of its may read shared memory.
+  void checkBulkReadsWaited(const Thread &t);
 
   // --- wgmma (Wgmma.cpp) -----------------------------------------------------
   Flow warpgroupCollective(Thread &t, const Inst &in);
@@ -367,6 +428,9 @@ private:
   Flow shuffle(Thread &t, const Inst &in);
   Flow warpSync(Thread &t, const Inst &in);
   Flow electSync(Thread &t, const Inst &in);
+  /// stmatrix.m8n8.x1/x2/x4{.trans}.b16: the warp's fragments to 8x8 b16
+  /// matrices, one 16-byte row per address lane.
+  Flow stMatrix(Thread &t, const Inst &in);
 };
 
 } // namespace mlir::fp8::emu

@@ -153,6 +153,20 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE Flow CtaRun::execute(Thread &t, const Inst &in) {
   case Opcode::Tma:
     issueTma(t, in);
     return Flow::Next;
+  case Opcode::TmaStore:
+    issueTmaStore(t, in);
+    return Flow::Next;
+  case Opcode::BulkCommit:
+    bulkCommit(t);
+    return Flow::Next;
+  case Opcode::BulkWait:
+    bulkWait(t, in);
+    return Flow::Next;
+  case Opcode::FenceProxyAsync:
+    fenceProxyAsync(t);
+    return Flow::Next;
+  case Opcode::StMatrix:
+    return stMatrix(t, in);
   case Opcode::PrefetchTensorMap:
     prefetchTensorMap(t, in);
     return Flow::Next;

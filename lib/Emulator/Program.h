@@ -118,6 +118,10 @@ enum class Opcode : uint16_t {
   MbarArriveTx,
   MbarTryWait,
   Tma,
+  TmaStore,        // cp.async.bulk.tensor shared::cta -> global (a, b, x)
+  BulkCommit,      // cp.async.bulk.commit_group
+  BulkWait,        // cp.async.bulk.wait_group imm (sub 1: .read)
+  FenceProxyAsync, // fence.proxy.async (generic -> async proxy, shared)
   PrefetchTensorMap,
   WgFence,
   WgMma,
@@ -127,6 +131,7 @@ enum class Opcode : uint16_t {
   Shfl,
   WarpSync,
   ElectSync,
+  StMatrix, // stmatrix.m8n8.x{imm}{.trans: sub 1}.b16 [b], sources x
   CvtF8x2,
   Nop,
 };

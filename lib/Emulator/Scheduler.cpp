@@ -39,6 +39,9 @@ CtaRun::CtaRun(const Program &p, Device &dev, const LaunchDims &dims,
   otherLoader.assign(smemEnd, 0);
   storeEpoch.assign(smemEnd, 0);
   loadEpoch.assign(smemEnd, 0);
+  storeFence.assign(smemEnd, 0);
+  bulkCommits.assign(nthreads, 0);
+  proxyFences.assign(nthreads, 0);
   localInit.assign(size_t(p.localBytes) * n, 0);
   size_t nregs = p.initialRegisters.size();
   regArena.resize(nregs * n);
@@ -102,6 +105,7 @@ void CtaRun::wake(uint32_t t) {
 }
 
 Flow CtaRun::exit(Thread &t) {
+  checkBulkReadsWaited(t);
   t.state = State::Done;
   --live;
   --wgs[t.tid / 128].live;
@@ -165,10 +169,14 @@ std::string CtaRun::blockedThreads() {
 }
 
 bool CtaRun::schedule() {
-  if (runnable.empty() && tmas.empty())
+  if (runnable.empty() && tmas.empty() && tmaStores.empty())
     return false;
   if (int c = landing.pick(tmas, !runnable.empty()); c >= 0) {
     completeTma(c);
+    return true;
+  }
+  if (int c = landing.pick(tmaStores, !runnable.empty()); c >= 0) {
+    completeTmaStore(c);
     return true;
   }
   size_t i;
@@ -202,8 +210,8 @@ void CtaRun::lockstepRound() {
   // could extend a round for ever and starve the cluster's other CTAs.
   if (lockstepNext >= runnable.size())
     lockstepNext = 0;
-  for (uint64_t steps = 0; steps < 4 * uint64_t(nthreads) + tmas.size();
-       ++steps)
+  for (uint64_t steps = 0;
+       steps < 4 * uint64_t(nthreads) + tmas.size() + tmaStores.size(); ++steps)
     if (!schedule() || lockstepNext >= runnable.size())
       return;
 }
@@ -231,7 +239,8 @@ bool CtaRun::runCluster(Cluster &c, std::mt19937_64 &rng, std::string &out) {
     while (true) {
       busy.clear();
       for (CtaRun *cta : c.ctas)
-        if (!cta->runnable.empty() || !cta->tmas.empty())
+        if (!cta->runnable.empty() || !cta->tmas.empty() ||
+            !cta->tmaStores.empty())
           busy.push_back(cta);
       if (busy.empty())
         break;

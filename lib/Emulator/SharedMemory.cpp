@@ -82,6 +82,7 @@ void CtaRun::checkSharedRace(const Thread &t, uint32_t addr, uint32_t bytes,
   if (!isLoad) {
     std::fill(&storer[addr], &storer[addr] + bytes, me);
     std::fill(&storeEpoch[addr], &storeEpoch[addr] + bytes, syncEpoch);
+    std::fill(&storeFence[addr], &storeFence[addr] + bytes, proxyFences[t.tid]);
     return;
   }
   for (uint32_t b = addr; b < addr + bytes; ++b) {
@@ -96,8 +97,20 @@ void CtaRun::checkSharedRace(const Thread &t, uint32_t addr, uint32_t bytes,
   }
 }
 
-void CtaRun::checkNoPendingWgmma(const Thread *t, int32_t inst, uint32_t lo,
+void CtaRun::checkNoPendingReads(const Thread *t, int32_t inst, uint32_t lo,
                                  uint32_t hi, const char *writer) {
+  for (const BulkRead &r : bulkReads)
+    if (lo < r.hi && r.lo < hi) {
+      std::ostringstream os;
+      os << writer << " writes shared memory [0x" << std::hex << lo << ", 0x"
+         << hi << ") that a TMA store (cp.async.bulk.tensor) of thread "
+         << std::dec << r.thread << " may still read ([0x" << std::hex << r.lo
+         << ", 0x" << r.hi << std::dec
+         << "), its bulk async-group not yet covered by a "
+            "cp.async.bulk.wait_group.read)\n  the store: "
+         << p.locs[r.inst];
+      fault(t, inst, os.str());
+    }
   for (uint32_t w = 0; w < wgs.size(); ++w)
     for (const OutstandingRead &r : wgs[w].reads)
       if (lo < r.hi && r.lo < hi) {
@@ -190,7 +203,7 @@ uint8_t *CtaRun::dataMemory(Thread &t, const MemAccess &m, uint64_t addr,
   if (reads)
     o.checkInitialised(&t, t.pc, addr, bytes);
   if (!isLoad) {
-    o.checkNoPendingWgmma(&t, t.pc, addr, addr + bytes, "a store");
+    o.checkNoPendingReads(&t, t.pc, addr, addr + bytes, "a store");
     std::memset(&o.initialised[addr], 1, bytes);
     o.lineTag[addr / 128] = 0;
   }

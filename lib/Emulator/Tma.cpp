@@ -19,37 +19,41 @@
 
 using namespace mlir::fp8::emu;
 
-/// Bytes of one box of `m`.
-static uint64_t boxBytes(const TensorMap &m) {
+uint64_t mlir::fp8::emu::boxBytes(const TensorMap &m) {
   uint64_t bytes = m.elementBytes;
   for (uint32_t i = 0; i < m.rank && i < TensorMap::kMaxRank; ++i)
     bytes *= m.boxDim[i];
   return bytes;
 }
 
-void CtaRun::issueTma(Thread &t, const Inst &inst) {
+void CtaRun::readTensorMap(const Thread &t, uint64_t mapAddr, int32_t coordsX,
+                           TensorMap &m, int64_t *coordsOut) {
   int32_t idx = t.pc;
-  uint64_t mapAddr = t.regs[inst.b];
-  PendingTma tma;
   if (mapAddr % 64)
     fault(&t, idx, "TMA: the tensor map address is not 64-byte aligned");
-  if (!dev.read(mapAddr, &tma.map, sizeof(TensorMap)))
+  if (!dev.read(mapAddr, &m, sizeof(TensorMap)))
     fault(&t, idx,
           "TMA: the tensor map pointer " + dev.describe(mapAddr) +
               " is not inside a device allocation");
-  const TensorMap &m = tma.map;
   if (m.magic != TensorMap::kMagic)
     fault(&t, idx,
           "TMA: the tensor map pointer " + dev.describe(mapAddr) +
               " does not point to an encoded tensor map");
-  const std::vector<GepTerm> &coords = p.geps[inst.x];
+  const std::vector<GepTerm> &coords = p.geps[coordsX];
   if (coords.size() != m.rank)
     fault(&t, idx,
           "TMA: " + std::to_string(coords.size()) +
               " coordinates for a tensor map of rank " +
               std::to_string(m.rank));
   for (size_t i = 0; i < TensorMap::kMaxRank; ++i)
-    tma.coords[i] = i < coords.size() ? sext(t.regs[coords[i].slot], 32) : 0;
+    coordsOut[i] = i < coords.size() ? sext(t.regs[coords[i].slot], 32) : 0;
+}
+
+void CtaRun::issueTma(Thread &t, const Inst &inst) {
+  int32_t idx = t.pc;
+  PendingTma tma;
+  readTensorMap(t, t.regs[inst.b], inst.x, tma.map, tma.coords);
+  const TensorMap &m = tma.map;
   uint64_t dstAddr = t.regs[inst.a], mbarAddr = t.regs[inst.c];
   uint64_t bytes = boxBytes(m);
   uint32_t align = m.swizzle ? 1024 : 128;
@@ -167,7 +171,7 @@ void CtaRun::completeTma(size_t index) {
   uint64_t bytes = boxBytes(m);
   std::vector<uint8_t> buf = readBox(tma, t, bytes);
   for (CtaRun *d : tma.dests) {
-    d->checkNoPendingWgmma(t, tma.inst, tma.dst, tma.dst + bytes,
+    d->checkNoPendingReads(t, tma.inst, tma.dst, tma.dst + bytes,
                            "a TMA copy (cp.async.bulk.tensor) completing now");
     // Write through the swizzle in 16-byte chunks (the swizzle permutes
     // 16-byte chunks inside each 128-byte line).

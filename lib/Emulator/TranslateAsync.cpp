@@ -2,7 +2,9 @@
 //
 // The asynchronous families of the translation (Translator.h): mbarriers
 // (init, arrive, arrive.expect_tx, try_wait.parity), TMA tiled loads and
-// prefetch.tensormap, and the wgmma fence/commit/wait/mma_async. A PTX
+// prefetch.tensormap, TMA tiled stores with their bulk async-groups
+// (commit_group, wait_group{.read}) and fence.proxy.async, stmatrix, and
+// the wgmma fence/commit/wait/mma_async. A PTX
 // predicate operand becomes a SkipUnless before the op's instruction. Only
 // the forms the kernels use are modelled (TMA also with .multicast::cluster,
 // Tma.cpp); any other form (other shapes or types) is an error naming what
@@ -82,6 +84,63 @@ static bool translateTma(Translator &t,
     coords.push_back({t.slot(c), 32, 1});
   inst.x = t.p.geps.size();
   t.p.geps.push_back(std::move(coords));
+  return true;
+}
+
+static bool translateTmaStore(Translator &t,
+                              NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp tma) {
+  if (tma.getMode() != NVVM::TMAStoreMode::TILE || tma.getL2CacheHint() ||
+      tma.getCoordinates().size() > 5 || tma.getCoordinates().empty())
+    return t.fail(tma, "only tiled TMA stores of rank 1..5 without an L2 "
+                       "cache hint are modelled");
+  t.predicate(tma, tma.getPredicate());
+  Inst &inst = t.emit(tma, Opcode::TmaStore);
+  inst.a = t.slot(tma.getSrcMem());
+  inst.b = t.slot(tma.getTmaDescriptor());
+  std::vector<GepTerm> coords;
+  for (Value c : tma.getCoordinates())
+    coords.push_back({t.slot(c), 32, 1});
+  inst.x = t.p.geps.size();
+  t.p.geps.push_back(std::move(coords));
+  return true;
+}
+
+static bool translateBulkWait(Translator &t, NVVM::CpAsyncBulkWaitGroupOp w) {
+  Inst &inst = t.emit(w, Opcode::BulkWait);
+  inst.imm = w.getGroup();
+  inst.sub = w.getRead() ? 1 : 0;
+  return true;
+}
+
+/// fence.proxy.async orders the thread's generic-proxy accesses of shared
+/// memory before the async proxy's (a TMA store reading what stmatrix
+/// wrote); the other proxy fences are not modelled.
+static bool translateFenceProxy(Translator &t, NVVM::FenceProxyOp f) {
+  bool async = f.getKind() == NVVM::ProxyKind::async;
+  bool asyncShared =
+      f.getKind() == NVVM::ProxyKind::async_shared &&
+      (!f.getSpace() || *f.getSpace() == NVVM::SharedSpace::shared_cta);
+  if (!async && !asyncShared)
+    return t.fail(f, "only fence.proxy.async and fence.proxy.async.shared::cta "
+                     "are modelled");
+  t.emit(f, Opcode::FenceProxyAsync);
+  return true;
+}
+
+/// stmatrix.sync.aligned.m8n8.x1/x2/x4{.trans}.shared.b16 (Collectives.cpp).
+static bool translateStMatrix(Translator &t, NVVM::StMatrixOp st) {
+  if (st.getShape().getM() != 8 || st.getShape().getN() != 8 ||
+      st.getEltType() != NVVM::LdStMatrixEltType::B16)
+    return t.fail(st, "only stmatrix.m8n8 of b16 elements is modelled");
+  Inst &inst = t.emit(st, Opcode::StMatrix);
+  inst.b = t.slot(st.getPtr()); // a: the member mask slot (none: full)
+  inst.imm = st.getSources().size();
+  inst.sub = st.getLayout() == NVVM::MMALayout::col ? 1 : 0;
+  std::vector<GepTerm> sources;
+  for (Value v : st.getSources())
+    sources.push_back({t.slot(v), 32, 1});
+  inst.x = t.p.geps.size();
+  t.p.geps.push_back(std::move(sources));
   return true;
 }
 
@@ -195,6 +254,11 @@ void mlir::fp8::emu::addAsyncOps(OpTable &table) {
   table.add(translateMbarTryWait);
   table.add(translateTma);
   table.add(translatePrefetch);
+  table.add(translateTmaStore);
+  table.addBare<NVVM::CpAsyncBulkCommitGroupOp>(Opcode::BulkCommit);
+  table.add(translateBulkWait);
+  table.add(translateFenceProxy);
+  table.add(translateStMatrix);
   table.addBare<NVVM::WgmmaFenceAlignedOp>(Opcode::WgFence);
   table.addBare<NVVM::WgmmaGroupSyncAlignedOp>(Opcode::WgCommit);
   table.add(translateWgmmaWait);
