@@ -47,7 +47,7 @@ import time
 import numpy as np
 
 import fp8_mlir
-from fp8_mlir.training import LanguageModel, LanguageModelConfig, saved_activations
+from fp8_mlir.training import LM_DEVICES, LanguageModel, LanguageModelConfig, saved_activations
 from fp8_mlir.training import data as lm_data
 from fp8_mlir.training import lm_graph
 from fp8_mlir.training import optim
@@ -84,6 +84,9 @@ def parse_args(argv=None):
                                                     "several --seed values add a table over the seeds, and the "
                                                     "curves and other tables are the smallest seed's)")
     ap.add_argument("--steps", type=int, default=2000)
+    ap.add_argument("--device", choices=LM_DEVICES, default="cpu",
+                    help="where the compiled step runs: the CPU, the emulated CUDA runtime or an sm_90a GPU "
+                         "(the optimizer runs on the host)")
     ap.add_argument("--seed", type=int, default=0, help="initial weights and batches")
     ap.add_argument("--runs", default=DEFAULT_RUNS,
                     help=f"comma-separated, of {', '.join(RUN_SPECS)}; the relative errors need bf16 (runs split "
@@ -113,6 +116,7 @@ def parse_args(argv=None):
     if missing:
         ap.error(f"--corpus: no such file or directory: {', '.join(missing)}")
     args.runs = _parse_runs(ap, args.runs)
+    _check_device_runs(ap, args)
     _check_numbers(ap, args)
     if not args.intermediate:
         args.intermediate = max(128, int(round(args.hidden * 8 / 3 / 128)) * 128)
@@ -139,6 +143,18 @@ def _parse_runs(ap, text):
     if twice:
         ap.error(f"--runs names {', '.join(twice)} more than once")
     return runs
+
+
+def _check_device_runs(ap, args):
+    """A GPU --device runs what the kernels compute: the runs whose
+    options shape only the CPU lowering (a narrower accumulator, no
+    promotion) are refused by name."""
+    if args.device == "cpu":
+        return
+    bad = [r for r in args.runs if set(RUN_SPECS[r][1]) - set(LanguageModel._GPU_OPTIONS)]
+    if bad:
+        ap.error(f"--device {args.device} cannot run {', '.join(bad)} (options of the CPU lowering: "
+                 f"{', '.join(sorted({k for r in bad for k in RUN_SPECS[r][1]}))}); pick --runs among the others")
 
 
 #: Integer options -> the least value each takes (--intermediate 0: 8/3 hidden).
@@ -365,7 +381,9 @@ def time_split(model, batch, step_s, repeats, options=None):
     machine the ops timed alone can add up to more than the median step:
     then `other_s` is 0, not negative, and `ops_exceed_step` is set."""
     med = float(np.median(step_s[1:] or step_s))
-    if model.policy in ("f32", "bf16"):
+    # The FP8 ops are timed alone on the CPU: of a step on a GPU device
+    # they would say nothing, the whole step is "other" there.
+    if model.policy in ("f32", "bf16") or model.device != "cpu":
         return dict(step_s=med, fp8_gemm_s=0.0, quantize_s=0.0, other_s=med, fp8_ops={})
     model.compiled(batch)  # the step that ran (cached): sets model.report
     options = options or {}
@@ -733,8 +751,9 @@ def final_train_loss(losses, window=50):
 
 
 def run_all(args, log=print, measure=True, after_run=None):
-    """Every run of args.runs, `bf16` first; `measure=False` leaves out the
-    time split and the underflow report (the suite's short run);
+    """Every run of args.runs, `bf16` first, on args.device; `measure=False`
+    leaves out the time split and the underflow report (the suite's short
+    run);
     `after_run(result)` is called with the runs so far after each one."""
     corpus = lm_data.Corpus.from_files(args.corpus)
     config = model_config(args)
@@ -745,7 +764,7 @@ def run_all(args, log=print, measure=True, after_run=None):
         policy, options = RUN_SPECS[name]
         log(f"== {name} (policy {policy}{''.join(f', {k}={v}' for k, v in options.items())})")
         t0 = time.perf_counter()
-        model = LanguageModel(config, policy, **options)
+        model = LanguageModel(config, policy, device=args.device, **options)
         model.compiled(args.batch)
         compile_s = time.perf_counter() - t0
         if init is None:
