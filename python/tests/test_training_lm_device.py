@@ -101,13 +101,11 @@ def test_emulator_step_transfers():
     param_bytes = 4 * (2 * v * h + 4 * h * h + 3 * h * i + 3 * h)
     assert param_bytes == 4 * sum(a.size for a in params.values())
     tokens_bytes = 2 * 8 * BATCH * CFG.seq  # inputs and targets, i64
-    result_bytes = 4 + param_bytes  # the loss and every gradient
-    # The destination-passing @run calls @train_step, and the residency
-    # lasts one function: @train_step's results come back to the host, go
-    # to the device again for @run's copies into its output arguments
-    # (copy kernels), and come back once more. No activation crosses.
-    assert to_device == tokens_bytes + param_bytes + result_bytes
-    assert to_host == 2 * result_bytes
+    # No activation crosses, and each result once: the step is the
+    # destination-passing @run itself (a @run calling @train_step would get
+    # the results on the host and copy them to the device and back again).
+    assert to_device == tokens_bytes + param_bytes
+    assert to_host == 4 + param_bytes  # the loss and every gradient
 
 
 @pytest.mark.parametrize("kwargs, message", [
@@ -124,6 +122,11 @@ def test_device_arguments(kwargs, message):
 def test_device_f64_is_refused():
     with pytest.raises(ValueError, match="dtype='f64' is the CPU's oracle"):
         LanguageModel(CFG, "f32", dtype="f64", device="gpu-emulator")
+
+
+def test_device_split_form_is_refused():
+    with pytest.raises(ValueError, match="form='split' runs on the CPU only"):
+        LanguageModel(CFG, "deepseek-v3", form="split", device="gpu-emulator")
 
 
 @pytest.mark.cuda_driver

@@ -6,6 +6,7 @@ GPU backend (the emulated CUDA runtime or a GPU)."""
 from __future__ import annotations
 
 import dataclasses
+import re
 from typing import Any, Dict, Optional, Tuple
 
 import numpy as np
@@ -107,6 +108,39 @@ def _with_run(text: str, config: LanguageModelConfig, batch: int, et: str) -> st
     return text.rstrip()[:-1] + "\n".join(lines) + "\n}\n"
 
 
+def _step_as_run(ir: str) -> str:
+    """`ir` (the step with `_with_run`'s @run, as compiled for the CPU)
+    with @run dropped and @train_step rewritten into the destination-passing
+    @run itself: its tensor arguments bound to memref arguments by
+    `bufferization.to_tensor`, its results materialized into output memrefs.
+    For the GPU devices: the host program's residency lasts one function,
+    so through `_with_run`'s call the results would come back to the host
+    at @train_step's end, go to the device again for @run's copies and come
+    back once more. Rewritten after compile(), the FP8 decisions are the
+    CPU's (the graph passes recognise the head by the loss it returns)."""
+    start = ir.index("  func.func @run(")
+    close = ir.index("\n  }", start)  # the function's closing line, with its loc when printed
+    ir = ir[:start] + ir[ir.index("\n", close + 1) + 1:]
+    head = re.search(r"  func\.func @train_step\((.*?)\) -> \((.*?)\) (?:attributes \{[^}]*\} )?\{\n", ir)
+    ret = list(re.finditer(r"^    return (.*?) : (.*?)(?: loc\(.*\))?\n", ir, re.M))[-1]
+    args = re.findall(r"(%[\w.]+): (tensor<[^>]*>)( loc\([^)]*\))?", head.group(1))
+    values = ret.group(1).split(", ")
+    types = ret.group(2).split(", ")
+
+    def memref(tensor_type):
+        return "memref" + tensor_type[len("tensor"):]
+
+    params = [f"%in{k}: {memref(ty)}" for k, (_, ty, _) in enumerate(args)]
+    params += [f"%out{k}: {memref(ty)}" for k, ty in enumerate(types)]
+    lines = ["  func.func @run(" + ", ".join(params) + ") {\n"]
+    for k, (name, ty, loc) in enumerate(args):
+        lines.append(f"    {name} = bufferization.to_tensor %in{k} restrict : {memref(ty)} to {ty}{loc}\n")
+    body = ir[head.end():ret.start()]
+    tail = [f"    bufferization.materialize_in_destination {v} in restrict writable %out{k} : "
+            f"({ty}, {memref(ty)}) -> ()\n" for k, (v, ty) in enumerate(zip(values, types))]
+    return ir[:head.start()] + "".join(lines) + body + "".join(tail) + "    return\n" + ir[ret.end():]
+
+
 def _cpu_options(opts):
     # What stays high (attention, the head; every matmul of f32 and bf16) as
     # vector register tiles rather than scalar loops.
@@ -138,7 +172,7 @@ def _lower(text, opts, device):
     accumulator options, or the GPU device's host program."""
     if device == "cpu":
         return _jit(text, _cpu_options(opts))
-    return _jit(text, GPU_PIPELINES[device], target=device)
+    return _jit(_step_as_run(text), GPU_PIPELINES[device], target=device)
 
 
 def _compile(config, batch, policy, et, opts, device="cpu"):
@@ -213,11 +247,11 @@ class LanguageModel:
     Hopper's does). Each call copies the tokens and the parameters to the
     device and the loss and the gradients back; nothing stays on the
     device between calls (the optimizer runs on the host). A GPU device
-    takes dtype "f32" and of the options only `accumulator` ("exact", the
-    emulator's default, or "sm90"; "cuda": "sm90" only). Its runtime is
-    checked here: a missing one (for "cuda": no CUDA toolkit at build
-    time, no driver, no device, not sm_90a) is the backend's RuntimeError
-    naming it."""
+    takes dtype "f32", form "joint" and of the options only `accumulator`
+    ("exact", the emulator's default, or "sm90"; "cuda": "sm90" only). Its
+    runtime is checked here: a missing one (for "cuda": no CUDA toolkit at
+    build time, no driver, no device, not sm_90a) is the backend's
+    RuntimeError naming it."""
 
     _OPTIONS = ("accumulator", "accumulator_bits", "promote_interval", "threads")
     #: The options a GPU device takes (the others shape the CPU lowering).
@@ -252,6 +286,11 @@ class LanguageModel:
         if "threads" in opts:
             opts["threads"] = _check_threads(opts["threads"])
         _check_device(device, dtype, opts)
+        if device != "cpu" and form != "joint":
+            # The residency of the host program lasts one function: the
+            # cached activations would cross to the host and back between
+            # @forward and @backward.
+            raise ValueError(f"form='split' runs on the CPU only (device={device!r} runs the joint step)")
         self.device = device
         self.config = config
         self.policy = policy
