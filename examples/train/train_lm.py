@@ -86,7 +86,7 @@ def parse_args(argv=None):
     ap.add_argument("--steps", type=int, default=2000)
     ap.add_argument("--device", choices=LM_DEVICES, default="cpu",
                     help="where the compiled step runs: the CPU, the emulated CUDA runtime or an sm_90a GPU "
-                         "(the optimizer runs on the host)")
+                         "(there with the weights and the AdamW state resident, the update as kernels)")
     ap.add_argument("--seed", type=int, default=0, help="initial weights and batches")
     ap.add_argument("--runs", default=DEFAULT_RUNS,
                     help=f"comma-separated, of {', '.join(RUN_SPECS)}; the relative errors need bf16 (runs split "
@@ -255,7 +255,10 @@ def train_run(model, init, corpus, val_batches, args, log=print):
     seconds of each compiled step and each optimizer update."""
     sched = optim.Schedule(peak_lr=args.lr, warmup_steps=min(args.warmup, args.steps), total_steps=args.steps,
                            min_lr=min(args.min_lr, args.lr))
-    opt = optim.AdamW(init, sched, weight_decay=args.weight_decay, clip_norm=args.clip, moment_dtype=args.moments)
+    adamw = dict(weight_decay=args.weight_decay, clip_norm=args.clip, moment_dtype=args.moments)
+    if getattr(model, "device", "cpu") != "cpu":
+        return _train_resident(model, init, corpus, val_batches, args, sched, adamw, log)
+    opt = optim.AdamW(init, sched, **adamw)
     losses, val, step_s, opt_s, norms = [], [], [], [], []
     progress = Progress(args.steps, args.batch * args.seq)
     for step in range(args.steps):
@@ -279,6 +282,37 @@ def train_run(model, init, corpus, val_batches, args, log=print):
             log(f"  step {done:5d}  train {np.mean(losses[-50:]):.4f}  val {val[-1][1]:.4f}  "
                 f"{args.batch * args.seq / np.median(step_s[1:] or step_s):.0f} tok/s")
     return dict(losses=losses, val=val, params=opt.params, step_s=step_s, opt_s=opt_s, grad_norms=norms)
+
+
+def _train_resident(model, init, corpus, val_batches, args, sched, adamw, log):
+    """train_run on a GPU device: the weights and the AdamW state resident
+    there (LanguageModel.trainer), the update run as kernels within each
+    step (its time is in step_s; opt_s is 0). The same batches, losses and
+    weights as the CPU loop, bit for bit."""
+    trainer = model.trainer(init, sched, **adamw)
+    losses, val, step_s, norms = [], [], [], []
+    progress = Progress(args.steps, args.batch * args.seq)
+    try:
+        for step in range(args.steps):
+            tokens = corpus.batch(step, args.batch, args.seq, args.seed)
+            t0 = time.perf_counter()
+            loss = trainer.step(tokens)
+            step_s.append(time.perf_counter() - t0)
+            if not np.isfinite(loss):
+                raise FloatingPointError(f"step {step}: the loss is {loss}")
+            losses.append(float(loss))
+            norms.append(trainer.last_grad_norm)
+            done = step + 1
+            progress.update(done, np.mean(losses[-50:]))
+            if done % args.eval_every == 0 or done == args.steps:
+                val.append((done, validation_loss(model, trainer.params(), val_batches)))
+                progress.clear()
+                log(f"  step {done:5d}  train {np.mean(losses[-50:]):.4f}  val {val[-1][1]:.4f}  "
+                    f"{args.batch * args.seq / np.median(step_s[1:] or step_s):.0f} tok/s")
+        params = trainer.params()
+    finally:
+        trainer.close()
+    return dict(losses=losses, val=val, params=params, step_s=step_s, opt_s=[0.0] * len(step_s), grad_norms=norms)
 
 
 # ---------------------------------------------------------------------------

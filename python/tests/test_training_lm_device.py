@@ -10,6 +10,11 @@ the emulated runtime, are derived by hand from the model's sizes: the step
 really ran on the device, and what crosses is what the design says (every
 parameter in, every gradient out: nothing is resident between calls).
 
+`LanguageModel.trainer` (the weights, gradients and BF16 moments resident
+on the device, AdamW's update as kernels) trains as the CPU loop too, its
+weights and moments equal bit for bit, with only the tokens in and the loss
+and the gradients out per step.
+
 Markers: `cuda_driver` (a machine without a GPU: device="cuda" is the
 backend's RuntimeError), `cuda_device` (an sm_90a GPU: the same parity
 against the CPU with Hopper's accumulation model); test/Python runs each
@@ -40,11 +45,20 @@ def _batches():
     return [rng.integers(0, CFG.vocab, size=(BATCH, CFG.seq + 1)) for _ in range(STEPS)]
 
 
-def _train(model, init, batches):
+def _schedule():
+    return optim.Schedule(peak_lr=3e-3, warmup_steps=2, total_steps=STEPS)
+
+
+# Clipping at 0.5: the test model's gradient norms are about 1.7 and 1.6
+# (the clipping factor applies at both steps), weight decay on all but the
+# norms.
+ADAMW = dict(weight_decay=0.1, clip_norm=0.5, moment_dtype="bf16")
+
+
+def _train(model, init, batches, opt=None):
     """STEPS AdamW steps (BF16 moments, clipping, warmup); the losses, the
-    first step's gradients and the final weights."""
-    sched = optim.Schedule(peak_lr=3e-3, warmup_steps=2, total_steps=STEPS)
-    opt = optim.AdamW(init, sched, weight_decay=0.1, clip_norm=1.0, moment_dtype="bf16")
+    first step's gradients and the final weights (and the optimizer)."""
+    opt = opt or optim.AdamW(init, _schedule(), **ADAMW)
     losses, first = [], None
     for tokens in batches:
         loss, grads = model.loss_and_grads(opt.params, tokens)
@@ -77,6 +91,44 @@ def _parity(device, **options):
 
 def test_emulator_trains_as_the_cpu():
     _parity("gpu-emulator")
+
+
+def test_emulator_resident_state_trains_as_the_cpu():
+    """LanguageModel.trainer: weights, gradients and BF16 moments resident
+    on the device, the update as kernels; per step only the tokens go in,
+    the loss and the gradients (for the global norm) come out; after the
+    steps the weights and the moments equal the CPU loop's bit for bit."""
+    cpu = LanguageModel(CFG, "deepseek-v3")
+    dev = LanguageModel(CFG, "deepseek-v3", device="gpu-emulator")
+    init = cpu.init(0)
+    batches = _batches()
+    opt = optim.AdamW(init, _schedule(), **ADAMW)
+    cpu_losses, _, cpu_params = _train(cpu, init, batches, opt)
+    assert opt.last_grad_norm > ADAMW["clip_norm"]  # the clipping factor was applied
+    trainer = dev.trainer(init, _schedule(), **ADAMW)
+    dev.compiled(BATCH)
+    losses = []
+    for tokens in batches:
+        _transfer_bytes(0), _transfer_bytes(1)
+        losses.append(trainer.step(tokens))
+        assert _transfer_bytes(0) == 2 * 8 * BATCH * CFG.seq  # the tokens: inputs and targets
+        assert _transfer_bytes(1) == 4 + 4 * sum(a.size for a in init.values())  # the loss, the gradients
+    assert losses == cpu_losses
+    assert trainer.t == opt.t and trainer.last_lr == opt.last_lr and trainer.last_grad_norm == opt.last_grad_norm
+    params = trainer.params()
+    m, v = trainer.moments()
+    for name in init:
+        assert _same_bits(params[name], cpu_params[name]), name
+        assert _same_bits(m[name], opt.m[name]), name
+        assert _same_bits(v[name], opt.v[name]), name
+    trainer.close()
+    with pytest.raises(ValueError, match="closed"):
+        trainer.params()
+
+
+def test_trainer_needs_a_gpu_device():
+    with pytest.raises(ValueError, match="on the CPU use"):
+        LanguageModel(CFG, "deepseek-v3").trainer({}, 1e-3)
 
 
 def _transfer_bytes(direction):
@@ -139,3 +191,18 @@ def test_cuda_without_a_gpu_says_so():
 @pytest.mark.cuda_device
 def test_cuda_trains_as_the_cpu():
     _parity("cuda", accumulator="sm90")
+
+
+@pytest.mark.cuda_device
+def test_cuda_resident_state_trains_as_the_cpu():
+    cpu = LanguageModel(CFG, "deepseek-v3", accumulator="sm90")
+    dev = LanguageModel(CFG, "deepseek-v3", device="cuda", accumulator="sm90")
+    init = cpu.init(0)
+    opt = optim.AdamW(init, _schedule(), **ADAMW)
+    cpu_losses, _, cpu_params = _train(cpu, init, _batches(), opt)
+    trainer = dev.trainer(init, _schedule(), **ADAMW)
+    assert [trainer.step(tokens) for tokens in _batches()] == cpu_losses
+    params = trainer.params()
+    trainer.close()
+    for name in init:
+        assert _same_bits(params[name], cpu_params[name]), name

@@ -10,7 +10,9 @@
   and returns the mean loss and the gradient of every parameter;
   `form="split"`: the forward/backward form with FP8 activation caching,
   bit-identical to the joint form; `device` (`LM_DEVICES`): the CPU, the
-  emulated CUDA runtime or a GPU, bit-identical to the CPU;
+  emulated CUDA runtime or a GPU, bit-identical to the CPU; on a GPU device
+  `trainer(params, schedule, **adamw)` trains with the weights and the
+  AdamW state resident there (`fp8_mlir.training.device.DeviceTrainer`);
 - `saved_activations(config, batch, policy)`: the bytes the step saves for
   the weight gradients, in bf16 and cached as FP8 (measured on the split
   form's graph).

@@ -244,9 +244,10 @@ class LanguageModel:
     emulated CUDA runtime ("gpu-emulator") or on an sm_90a GPU ("cuda"),
     whose loss and gradients equal the CPU's bit for bit (the CPU with
     accumulator="sm90" for "cuda": the device's wgmma accumulates as
-    Hopper's does). Each call copies the tokens and the parameters to the
-    device and the loss and the gradients back; nothing stays on the
-    device between calls (the optimizer runs on the host). A GPU device
+    Hopper's does). Each `loss_and_grads` copies the tokens and the
+    parameters to the device and the loss and the gradients back;
+    `trainer()` keeps the weights and the AdamW state on the device
+    between steps (fp8_mlir.training.device). A GPU device
     takes dtype "f32", form "joint" and of the options only `accumulator`
     ("exact", the emulator's default, or "sm90"; "cuda": "sm90" only). Its
     runtime is checked here: a missing one (for "cuda": no CUDA toolkit at
@@ -324,6 +325,10 @@ class LanguageModel:
         return module
 
     def _check(self, params, tokens):
+        self._check_params(params)
+        return self._check_tokens(tokens)
+
+    def _check_params(self, params):
         shapes = self.config.parameter_shapes()
         if not isinstance(params, dict):
             raise TypeError(f"params must be a dict of name -> NumPy array (as init() returns), got "
@@ -334,6 +339,8 @@ class LanguageModel:
             raise ValueError(f"params must hold exactly the model's parameters (missing {missing}, extra {extra})")
         for name, shape in shapes.items():
             _check_parameter(name, params[name], shape)
+
+    def _check_tokens(self, tokens):
         tokens = np.asarray(tokens)
         if tokens.ndim != 2 or tokens.shape[1] != self.config.seq + 1 or tokens.shape[0] < 1:
             raise ValueError(f"tokens must be [batch, seq + 1] = [*, {self.config.seq + 1}], got {tokens.shape}")
@@ -362,6 +369,21 @@ class LanguageModel:
             module.call_accumulating(self.accumulator_options.get("accumulator"), "run", inputs, targets, *ps, loss,
                                      *grads)
         return float(loss[0]), dict(zip(names, grads))
+
+    def trainer(self, params: Dict[str, np.ndarray], schedule, **adamw):
+        """AdamW training from `params` with the weights, the gradients and
+        the moments resident on this model's GPU device
+        (`fp8_mlir.training.device.DeviceTrainer`; `schedule` and `adamw`
+        as `optim.AdamW` takes them): each `step(tokens)` moves the tokens
+        in and the loss and the gradients (for the clipping's global norm)
+        out, and runs the update as kernels, bit-identical to
+        `loss_and_grads` followed by `optim.AdamW.step` on the CPU."""
+        return _trainer(self, params, schedule, **adamw)
+
+
+def _trainer(model, params, schedule, **adamw):
+    from .device import DeviceTrainer
+    return DeviceTrainer(model, params, schedule, **adamw)
 
 
 def _check_device(device, dtype, opts):
