@@ -25,8 +25,10 @@ import ctypes
 import numpy as np
 import pytest
 
+from fp8_mlir import jit
 from fp8_mlir._numerics import emulator
-from fp8_mlir.training import LanguageModel, LanguageModelConfig, optim
+from fp8_mlir.training import LanguageModel, LanguageModelConfig, device, optim
+from fp8_mlir.training.lm import GPU_PIPELINES
 
 from conftest import require_passes
 
@@ -124,6 +126,32 @@ def test_emulator_resident_state_trains_as_the_cpu():
     trainer.close()
     with pytest.raises(ValueError, match="closed"):
         trainer.params()
+
+
+@pytest.mark.parametrize("moment_dtype", ["bf16", "f32"])
+def test_update_kernels_are_adamw(moment_dtype):
+    """The update kernels alone (device._update_ir on the emulator, host
+    arrays) against optim.AdamW over three steps of one weight: no clipping,
+    weight decay, both moment types."""
+    shape = (128, 256)
+    rng = np.random.default_rng(3)
+    w = (0.02 * rng.standard_normal(shape)).astype(np.float32)
+    grads = [(0.01 * rng.standard_normal(shape)).astype(np.float32) for _ in range(3)]
+    opt = optim.AdamW({"w": w}, 1e-3, clip_norm=None, weight_decay=0.1, moment_dtype=moment_dtype)
+    moment, mdt = device._MOMENT_TYPES[moment_dtype]
+    module = jit(device._update_ir([shape], moment), GPU_PIPELINES["gpu-emulator"], target="gpu-emulator")
+    p, m, v = w.copy(), np.zeros(shape, mdt), np.zeros(shape, mdt)
+    one = np.float32(1)
+    for t, g in enumerate(grads, 1):
+        opt.step({"w": g})
+        b1, b2 = opt.beta1, opt.beta2
+        module.adamw_0(p, g, m, v, 1.0, float(np.float32(1.0 - 1e-3 * 0.1)), float(b1), float(one - b1), float(b2),
+                       float(one - b2), float(np.float32(1.0 - float(b1) ** t)), float(np.float32(1.0 - float(b2) ** t)),
+                       float(opt.eps), float(np.float32(1e-3)))
+    as_f32 = (lambda a: (a.astype(np.uint32) << np.uint32(16)).view(np.float32)) if moment_dtype == "bf16" else \
+        (lambda a: a)
+    assert _same_bits(p, opt.params["w"])
+    assert _same_bits(as_f32(m), opt.m["w"]) and _same_bits(as_f32(v), opt.v["w"])
 
 
 def test_trainer_needs_a_gpu_device():

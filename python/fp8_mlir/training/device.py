@@ -27,6 +27,7 @@ import numpy as np
 
 from ..jit import jit as _jit
 from . import optim
+from .lm import GPU_PIPELINES
 
 _MOMENT_TYPES = {"bf16": ("bf16", np.uint16), "f32": ("f32", np.float32)}
 
@@ -156,9 +157,7 @@ class DeviceTrainer:
         host.params = host.m = host.v = None  # the state is the device's now
         shapes = sorted({p.shape for p in self._p.values()})
         self._fn = {s: f"adamw_{k}" for k, s in enumerate(shapes)}
-        pipeline = {"gpu-emulator": "fp8-gpu-pipeline{host=llvm target=emulator require-kernels=true}",
-                    "cuda": "fp8-gpu-pipeline{host=llvm target=ptx require-kernels=true}"}[model.device]
-        self._update = _jit(_update_ir(shapes, moment), pipeline, target=model.device)
+        self._update = _jit(_update_ir(shapes, moment), GPU_PIPELINES[model.device], target=model.device)
         self._moment_dtype = moment_dtype
         self.closed = False
 
@@ -197,12 +196,9 @@ class DeviceTrainer:
         """optim.AdamW.step's scalars from `grads` (the same code for the
         norm, the clipping factor and the schedule), then the update kernels."""
         opt = self._opt
-        if opt.clip_norm is not None:
-            norm = optim._finite_norm(grads, "DeviceTrainer.step")
-            coef = np.float32(min(1.0, opt.clip_norm / (norm + 1e-6)))
-        else:
-            norm = optim._finite_norm(grads, "DeviceTrainer.step")
-            coef = np.float32(1)
+        norm = optim._finite_norm(grads, "DeviceTrainer.step")
+        # optim.clip_by_global_norm's factor; g * 1 is g without clipping.
+        coef = np.float32(1) if opt.clip_norm is None else np.float32(min(1.0, opt.clip_norm / (norm + 1e-6)))
         opt.last_grad_norm = norm
         lr = opt._learning_rate()
         opt.t += 1
