@@ -47,6 +47,7 @@ import time
 import numpy as np
 
 import fp8_mlir
+from fp8_mlir._numerics.emulator import GPU_BACKENDS
 from fp8_mlir.training import LM_DEVICES, LanguageModel, LanguageModelConfig, saved_activations
 from fp8_mlir.training import data as lm_data
 from fp8_mlir.training import lm_graph
@@ -148,13 +149,18 @@ def _parse_runs(ap, text):
 def _check_device_runs(ap, args):
     """A GPU --device runs what the kernels compute: the runs whose
     options shape only the CPU lowering (a narrower accumulator, no
-    promotion) are refused by name."""
+    promotion) are refused by name; a device that cannot run (the
+    backend's probe) is refused with the backend's reason."""
     if args.device == "cpu":
         return
     bad = [r for r in args.runs if set(RUN_SPECS[r][1]) - set(LanguageModel._GPU_OPTIONS)]
     if bad:
         ap.error(f"--device {args.device} cannot run {', '.join(bad)} (options of the CPU lowering: "
                  f"{', '.join(sorted({k for r in bad for k in RUN_SPECS[r][1]}))}); pick --runs among the others")
+    try:  # the backend's probe: what is missing (no GPU, no driver), before the corpus is read
+        GPU_BACKENDS[args.device].runtime()
+    except RuntimeError as err:
+        ap.error(f"--device {args.device}: {err}")
 
 
 #: Integer options -> the least value each takes (--intermediate 0: 8/3 hidden).

@@ -30,7 +30,7 @@ from fp8_mlir._numerics import emulator
 from fp8_mlir.training import LanguageModel, LanguageModelConfig, device, optim
 from fp8_mlir.training.lm import GPU_PIPELINES
 
-from conftest import require_passes
+from conftest import load_example, require_passes
 
 pytestmark = require_passes("fp8-pipeline", "fp8-cpu-pipeline", "fp8-gpu-pipeline")
 
@@ -214,6 +214,18 @@ def test_cuda_without_a_gpu_says_so():
     # Raised when the model is made, before anything is compiled.
     with pytest.raises(RuntimeError, match="^backend 'cuda': "):
         LanguageModel(CFG, "deepseek-v3", device="cuda")
+
+
+@pytest.mark.cuda_driver
+def test_train_lm_cuda_without_a_gpu_says_so(capsys):
+    """train_lm.py --device cuda: an argparse error with the backend's
+    reason, before the corpus is read (no traceback)."""
+    ex = load_example("train_lm")
+    with pytest.raises(SystemExit) as exit_:
+        ex.parse_args(["--corpus", __file__, "--device", "cuda", "--runs", "deepseek-v3"])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "--device cuda: backend 'cuda': " in err, err
 
 
 @pytest.mark.cuda_device
