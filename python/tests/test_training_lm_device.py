@@ -170,7 +170,10 @@ def test_emulator_step_transfers():
     model = LanguageModel(CFG, "deepseek-v3", device="gpu-emulator")
     params = model.init(1)
     tokens = _batches()[0]
-    model.compiled(BATCH)  # compiled (and its kernels loaded) before counting
+    # Compiled (and its kernels loaded) before counting. The module is @run
+    # alone: the upstream inliner put the private @train_step into it and
+    # symbol-dce dropped it (a public one would be compiled too, unused).
+    assert set(model.compiled(BATCH).functions) == {"run"}
     _transfer_bytes(0), _transfer_bytes(1)
     model.loss_and_grads(params, tokens)
     to_device, to_host = _transfer_bytes(0), _transfer_bytes(1)
@@ -182,8 +185,9 @@ def test_emulator_step_transfers():
     assert param_bytes == 4 * sum(a.size for a in params.values())
     tokens_bytes = 2 * 8 * BATCH * CFG.seq  # inputs and targets, i64
     # No activation crosses, and each result once: the step is the
-    # destination-passing @run itself (a @run calling @train_step would get
-    # the results on the host and copy them to the device and back again).
+    # destination-passing @run itself, @train_step inlined into it (a @run
+    # calling @train_step would get the results on the host and copy them
+    # to the device and back again).
     assert to_device == tokens_bytes + param_bytes
     assert to_host == 4 + param_bytes  # the loss and every gradient
 

@@ -6,7 +6,6 @@ GPU backend (the emulated CUDA runtime or a GPU)."""
 from __future__ import annotations
 
 import dataclasses
-import re
 from typing import Any, Dict, Optional, Tuple
 
 import numpy as np
@@ -108,37 +107,16 @@ def _with_run(text: str, config: LanguageModelConfig, batch: int, et: str) -> st
     return text.rstrip()[:-1] + "\n".join(lines) + "\n}\n"
 
 
-def _step_as_run(ir: str) -> str:
-    """`ir` (the step with `_with_run`'s @run, as compiled for the CPU)
-    with @run dropped and @train_step rewritten into the destination-passing
-    @run itself: its tensor arguments bound to memref arguments by
-    `bufferization.to_tensor`, its results materialized into output memrefs.
-    For the GPU devices: the host program's residency lasts one function,
-    so through `_with_run`'s call the results would come back to the host
-    at @train_step's end, go to the device again for @run's copies and come
-    back once more. Rewritten after compile(), the FP8 decisions are the
-    CPU's (the graph passes recognise the head by the loss it returns)."""
-    start = ir.index("  func.func @run(")
-    close = ir.index("\n  }", start)  # the function's closing line, with its loc when printed
-    ir = ir[:start] + ir[ir.index("\n", close + 1) + 1:]
-    head = re.search(r"  func\.func @train_step\((.*?)\) -> \((.*?)\) (?:attributes \{[^}]*\} )?\{\n", ir)
-    ret = list(re.finditer(r"^    return (.*?) : (.*?)(?: loc\(.*\))?\n", ir, re.M))[-1]
-    args = re.findall(r"(%[\w.]+): (tensor<[^>]*>)( loc\([^)]*\))?", head.group(1))
-    values = ret.group(1).split(", ")
-    types = ret.group(2).split(", ")
-
-    def memref(tensor_type):
-        return "memref" + tensor_type[len("tensor"):]
-
-    params = [f"%in{k}: {memref(ty)}" for k, (_, ty, _) in enumerate(args)]
-    params += [f"%out{k}: {memref(ty)}" for k, ty in enumerate(types)]
-    lines = ["  func.func @run(" + ", ".join(params) + ") {\n"]
-    for k, (name, ty, loc) in enumerate(args):
-        lines.append(f"    {name} = bufferization.to_tensor %in{k} restrict : {memref(ty)} to {ty}{loc}\n")
-    body = ir[head.end():ret.start()]
-    tail = [f"    bufferization.materialize_in_destination {v} in restrict writable %out{k} : "
-            f"({ty}, {memref(ty)}) -> ()\n" for k, (v, ty) in enumerate(zip(values, types))]
-    return ir[:head.start()] + "".join(lines) + body + "".join(tail) + "    return\n" + ir[ret.end():]
+#: The upstream passes that make the GPU devices' step the destination-passing
+#: @run itself: the inliner (no simplification pipeline: the compiled step
+#: stays as compile() left it) inlines the call of the private @train_step
+#: into `_with_run`'s @run, symbol-dce drops what is left of it. The host
+#: program's residency lasts one function: through a call, the results would
+#: come back to the host at @train_step's end, go to the device again for
+#: @run's copies and come back once more. Inlined after compile(), the FP8
+#: decisions are the CPU's (the graph passes recognise the head by the loss
+#: @train_step returns).
+STEP_AS_RUN = "builtin.module(inline{default-pipeline=}, symbol-dce)"
 
 
 def _cpu_options(opts):
@@ -172,12 +150,16 @@ def _lower(text, opts, device):
     accumulator options, or the GPU device's host program."""
     if device == "cpu":
         return _jit(text, _cpu_options(opts))
-    return _jit(_step_as_run(text), GPU_PIPELINES[device], target=device)
+    # Printed with its locations: the lowering names what it reports by them.
+    step = _compiler.run_pipeline(text, STEP_AS_RUN, locations=True)
+    return _jit(step, GPU_PIPELINES[device], target=device)
 
 
 def _compile(config, batch, policy, et, opts, device="cpu"):
     split = opts.get("form") == "split"
-    text = _with_run(lm_training_step(config, batch, et, split=split), config, batch, et)
+    # On a GPU device @train_step is private: inlined into @run, then dropped.
+    step = lm_training_step(config, batch, et, split=split, private=device != "cpu")
+    text = _with_run(step, config, batch, et)
     if policy == "f32":
         return _lower(text, opts, device), None
     result = _compile_graph(text, policy, split, _promotion(opts))
