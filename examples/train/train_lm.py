@@ -47,7 +47,8 @@ import time
 import numpy as np
 
 import fp8_mlir
-from fp8_mlir.training import LanguageModel, LanguageModelConfig, saved_activations
+from fp8_mlir._numerics.emulator import GPU_BACKENDS
+from fp8_mlir.training import LM_DEVICES, LanguageModel, LanguageModelConfig, saved_activations
 from fp8_mlir.training import data as lm_data
 from fp8_mlir.training import lm_graph
 from fp8_mlir.training import optim
@@ -84,6 +85,9 @@ def parse_args(argv=None):
                                                     "several --seed values add a table over the seeds, and the "
                                                     "curves and other tables are the smallest seed's)")
     ap.add_argument("--steps", type=int, default=2000)
+    ap.add_argument("--device", choices=LM_DEVICES, default="cpu",
+                    help="where the compiled step runs: the CPU, the emulated CUDA runtime or an sm_90a GPU "
+                         "(there with the weights and the AdamW state resident, the update as kernels)")
     ap.add_argument("--seed", type=int, default=0, help="initial weights and batches")
     ap.add_argument("--runs", default=DEFAULT_RUNS,
                     help=f"comma-separated, of {', '.join(RUN_SPECS)}; the relative errors need bf16 (runs split "
@@ -113,6 +117,7 @@ def parse_args(argv=None):
     if missing:
         ap.error(f"--corpus: no such file or directory: {', '.join(missing)}")
     args.runs = _parse_runs(ap, args.runs)
+    _check_device_runs(ap, args)
     _check_numbers(ap, args)
     if not args.intermediate:
         args.intermediate = max(128, int(round(args.hidden * 8 / 3 / 128)) * 128)
@@ -139,6 +144,23 @@ def _parse_runs(ap, text):
     if twice:
         ap.error(f"--runs names {', '.join(twice)} more than once")
     return runs
+
+
+def _check_device_runs(ap, args):
+    """A GPU --device runs what the kernels compute: the runs whose
+    options shape only the CPU lowering (a narrower accumulator, no
+    promotion) are refused by name; a device that cannot run (the
+    backend's probe) is refused with the backend's reason."""
+    if args.device == "cpu":
+        return
+    bad = [r for r in args.runs if set(RUN_SPECS[r][1]) - set(LanguageModel._GPU_OPTIONS)]
+    if bad:
+        ap.error(f"--device {args.device} cannot run {', '.join(bad)} (options of the CPU lowering: "
+                 f"{', '.join(sorted({k for r in bad for k in RUN_SPECS[r][1]}))}); pick --runs among the others")
+    try:  # the backend's probe: what is missing (no GPU, no driver), before the corpus is read
+        GPU_BACKENDS[args.device].runtime()
+    except RuntimeError as err:
+        ap.error(f"--device {args.device}: {err}")
 
 
 #: Integer options -> the least value each takes (--intermediate 0: 8/3 hidden).
@@ -239,7 +261,10 @@ def train_run(model, init, corpus, val_batches, args, log=print):
     seconds of each compiled step and each optimizer update."""
     sched = optim.Schedule(peak_lr=args.lr, warmup_steps=min(args.warmup, args.steps), total_steps=args.steps,
                            min_lr=min(args.min_lr, args.lr))
-    opt = optim.AdamW(init, sched, weight_decay=args.weight_decay, clip_norm=args.clip, moment_dtype=args.moments)
+    adamw = dict(weight_decay=args.weight_decay, clip_norm=args.clip, moment_dtype=args.moments)
+    if getattr(model, "device", "cpu") != "cpu":
+        return _train_resident(model, init, corpus, val_batches, args, sched, adamw, log)
+    opt = optim.AdamW(init, sched, **adamw)
     losses, val, step_s, opt_s, norms = [], [], [], [], []
     progress = Progress(args.steps, args.batch * args.seq)
     for step in range(args.steps):
@@ -263,6 +288,37 @@ def train_run(model, init, corpus, val_batches, args, log=print):
             log(f"  step {done:5d}  train {np.mean(losses[-50:]):.4f}  val {val[-1][1]:.4f}  "
                 f"{args.batch * args.seq / np.median(step_s[1:] or step_s):.0f} tok/s")
     return dict(losses=losses, val=val, params=opt.params, step_s=step_s, opt_s=opt_s, grad_norms=norms)
+
+
+def _train_resident(model, init, corpus, val_batches, args, sched, adamw, log):
+    """train_run on a GPU device: the weights and the AdamW state resident
+    there (LanguageModel.trainer), the update run as kernels within each
+    step (its time is in step_s; opt_s is 0). The same batches, losses and
+    weights as the CPU loop, bit for bit."""
+    trainer = model.trainer(init, sched, **adamw)
+    losses, val, step_s, norms = [], [], [], []
+    progress = Progress(args.steps, args.batch * args.seq)
+    try:
+        for step in range(args.steps):
+            tokens = corpus.batch(step, args.batch, args.seq, args.seed)
+            t0 = time.perf_counter()
+            loss = trainer.step(tokens)
+            step_s.append(time.perf_counter() - t0)
+            if not np.isfinite(loss):
+                raise FloatingPointError(f"step {step}: the loss is {loss}")
+            losses.append(float(loss))
+            norms.append(trainer.last_grad_norm)
+            done = step + 1
+            progress.update(done, np.mean(losses[-50:]))
+            if done % args.eval_every == 0 or done == args.steps:
+                val.append((done, validation_loss(model, trainer.params(), val_batches)))
+                progress.clear()
+                log(f"  step {done:5d}  train {np.mean(losses[-50:]):.4f}  val {val[-1][1]:.4f}  "
+                    f"{args.batch * args.seq / np.median(step_s[1:] or step_s):.0f} tok/s")
+        params = trainer.params()
+    finally:
+        trainer.close()
+    return dict(losses=losses, val=val, params=params, step_s=step_s, opt_s=[0.0] * len(step_s), grad_norms=norms)
 
 
 # ---------------------------------------------------------------------------
@@ -365,7 +421,9 @@ def time_split(model, batch, step_s, repeats, options=None):
     machine the ops timed alone can add up to more than the median step:
     then `other_s` is 0, not negative, and `ops_exceed_step` is set."""
     med = float(np.median(step_s[1:] or step_s))
-    if model.policy in ("f32", "bf16"):
+    # The FP8 ops are timed alone on the CPU: of a step on a GPU device
+    # they would say nothing, the whole step is "other" there.
+    if model.policy in ("f32", "bf16") or model.device != "cpu":
         return dict(step_s=med, fp8_gemm_s=0.0, quantize_s=0.0, other_s=med, fp8_ops={})
     model.compiled(batch)  # the step that ran (cached): sets model.report
     options = options or {}
@@ -733,8 +791,9 @@ def final_train_loss(losses, window=50):
 
 
 def run_all(args, log=print, measure=True, after_run=None):
-    """Every run of args.runs, `bf16` first; `measure=False` leaves out the
-    time split and the underflow report (the suite's short run);
+    """Every run of args.runs, `bf16` first, on args.device; `measure=False`
+    leaves out the time split and the underflow report (the suite's short
+    run);
     `after_run(result)` is called with the runs so far after each one."""
     corpus = lm_data.Corpus.from_files(args.corpus)
     config = model_config(args)
@@ -745,7 +804,7 @@ def run_all(args, log=print, measure=True, after_run=None):
         policy, options = RUN_SPECS[name]
         log(f"== {name} (policy {policy}{''.join(f', {k}={v}' for k, v in options.items())})")
         t0 = time.perf_counter()
-        model = LanguageModel(config, policy, **options)
+        model = LanguageModel(config, policy, device=args.device, **options)
         model.compiled(args.batch)
         compile_s = time.perf_counter() - t0
         if init is None:

@@ -359,9 +359,13 @@ class Graph:
                             ["parallel"] * (nd - 1) + ["reduction"], body, loc, init=acc)
 
 
-def function(name: str, args: Sequence[str], results: Sequence[Tuple[str, str]], lines: Sequence[str]) -> List[str]:
+def function(name: str, args: Sequence[str], results: Sequence[Tuple[str, str]], lines: Sequence[str],
+             private: bool = False) -> List[str]:
     """A `func.func @name(args) -> (result types)` (indented 2) with body
-    `lines`, returning `results` ((value, type) pairs)."""
+    `lines`, returning `results` ((value, type) pairs); `private`: symbol
+    visibility private (callable only from its module, so that the upstream
+    inliner and symbol-dce may remove it once inlined)."""
     rtys = ", ".join(ty for _, ty in results)
-    return ([f"  func.func @{name}({', '.join(args)}) -> ({rtys}) {{"] + list(lines) +
+    vis = "private " if private else ""
+    return ([f"  func.func {vis}@{name}({', '.join(args)}) -> ({rtys}) {{"] + list(lines) +
             [f"    return {', '.join(v for v, _ in results)} : {rtys}", "  }"])

@@ -107,7 +107,12 @@ class _GpuJitModule(JitModule):
         self._backend = backend
 
     def call(self, name: str, *args: Union[np.ndarray, int, float]) -> None:
-        with self._backend.session(self._backend.accumulator(None)):
+        self.call_accumulating(None, name, *args)
+
+    def call_accumulating(self, model: Optional[str], name: str, *args: Union[np.ndarray, int, float]) -> None:
+        """`call` with the kernels' wgmma accumulating by `model` (the
+        backend's accumulator model; None: its default)."""
+        with self._backend.session(self._backend.accumulator(model)):
             super().call(name, *args)
 
 

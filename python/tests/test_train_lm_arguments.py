@@ -53,9 +53,33 @@ def _error(capsys, argv):
     (["--clip", "-1"], "--clip must be a finite number > 0"),
     # The model's sizes, as LanguageModelConfig checks them.
     (["--hidden", "256", "--heads", "3"], "--heads"),
+    # A GPU device runs what the kernels compute (a ValueError after the
+    # CPU runs otherwise, hours in).
+    (["--device", "gpu-emulator"], "--device gpu-emulator cannot run deepseek-v3-acc14, no-promotion"),
+    (["--device", "cuda", "--runs", "bf16,no-promotion"], "--device cuda cannot run no-promotion"),
+    (["--device", "tpu"], "argument --device: invalid choice: 'tpu'"),
 ])
 def test_bad_option_values(capsys, argv, message):
     assert message in _error(capsys, CORPUS + argv)
+
+
+def test_device_reaches_the_model(monkeypatch):
+    """--device is the device of every run's LanguageModel (stopped there,
+    before anything compiles)."""
+    args = EX.parse_args(CORPUS + ["--device", "gpu-emulator", "--runs", "bf16,deepseek-v3"])
+    seen = []
+
+    class Stop(Exception):
+        pass
+
+    def model(config, policy, **kwargs):
+        seen.append(kwargs.get("device"))
+        raise Stop
+
+    monkeypatch.setattr(EX, "LanguageModel", model)
+    with pytest.raises(Stop):
+        EX.run_all(args, log=lambda *a: None)
+    assert seen == ["gpu-emulator"]
 
 
 def test_missing_corpus(capsys, tmp_path):
@@ -85,6 +109,7 @@ def test_json_into_a_missing_directory_fails_before_training(capsys, tmp_path, m
 class _Model:
     """What time_split reads of a LanguageModel."""
     policy = "deepseek-v3"
+    device = "cpu"
     report = None
 
     def compiled(self, batch):

@@ -1,6 +1,7 @@
 """The language model of fp8_mlir.training: configuration, parameters, and
 one compiled training step (`lm_graph.lm_training_step`) per (config,
-policy, options, batch), cached in-process."""
+policy, options, device, batch), cached in-process, run on the CPU or on a
+GPU backend (the emulated CUDA runtime or a GPU)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,18 @@ from .lm_graph import lm_training_step
 #: every preset of `fp8_mlir.POLICIES`: the FP8 recipes and `bf16` (BF16
 #: operands with FP32 accumulation, the baseline).
 LM_POLICIES = ("f32",) + tuple(_compiler.POLICIES)
+
+#: Where `LanguageModel` runs its step: the CPU (fp8-cpu-pipeline), or the
+#: host program of fp8-gpu-pipeline{host=llvm} on the emulated CUDA runtime
+#: ("gpu-emulator") or on a GPU ("cuda"), as `fp8_mlir.jit`'s targets.
+LM_DEVICES = ("cpu", "gpu-emulator", "cuda")
+#: The GPU devices' pipelines: every op on the device (require-kernels: an
+#: op no kernel implements fails the compile rather than running on the
+#: host), the GEMM tiles the cost model picks.
+GPU_PIPELINES = {
+    "gpu-emulator": "fp8-gpu-pipeline{host=llvm target=emulator require-kernels=true}",
+    "cuda": "fp8-gpu-pipeline{host=llvm target=ptx require-kernels=true}",
+}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -94,6 +107,18 @@ def _with_run(text: str, config: LanguageModelConfig, batch: int, et: str) -> st
     return text.rstrip()[:-1] + "\n".join(lines) + "\n}\n"
 
 
+#: The upstream passes that make the GPU devices' step the destination-passing
+#: @run itself: the inliner (no simplification pipeline: the compiled step
+#: stays as compile() left it) inlines the call of the private @train_step
+#: into `_with_run`'s @run, symbol-dce drops what is left of it. The host
+#: program's residency lasts one function: through a call, the results would
+#: come back to the host at @train_step's end, go to the device again for
+#: @run's copies and come back once more. Inlined after compile(), the FP8
+#: decisions are the CPU's (the graph passes recognise the head by the loss
+#: @train_step returns).
+STEP_AS_RUN = "builtin.module(inline{default-pipeline=}, symbol-dce)"
+
+
 def _cpu_options(opts):
     # What stays high (attention, the head; every matmul of f32 and bf16) as
     # vector register tiles rather than scalar loops.
@@ -120,13 +145,25 @@ def _compile_graph(text, policy, split, promotion="policy"):
     return _compiler.compile(text, policy, cache_activations=cache, promotion=promotion, lower=False)
 
 
-def _compile(config, batch, policy, et, opts):
+def _lower(text, opts, device):
+    """JIT-compiles the step for `device`: fp8-cpu-pipeline with the
+    accumulator options, or the GPU device's host program."""
+    if device == "cpu":
+        return _jit(text, _cpu_options(opts))
+    # Printed with its locations: the lowering names what it reports by them.
+    step = _compiler.run_pipeline(text, STEP_AS_RUN, locations=True)
+    return _jit(step, GPU_PIPELINES[device], target=device)
+
+
+def _compile(config, batch, policy, et, opts, device="cpu"):
     split = opts.get("form") == "split"
-    text = _with_run(lm_training_step(config, batch, et, split=split), config, batch, et)
+    # On a GPU device @train_step is private: inlined into @run, then dropped.
+    step = lm_training_step(config, batch, et, split=split, private=device != "cpu")
+    text = _with_run(step, config, batch, et)
     if policy == "f32":
-        return _jit(text, _cpu_options(opts)), None
+        return _lower(text, opts, device), None
     result = _compile_graph(text, policy, split, _promotion(opts))
-    return _jit(result.fp8_ir, _cpu_options(opts)), result.report
+    return _lower(result.fp8_ir, opts, device), result.report
 
 
 def _check_promotion(policy):
@@ -182,12 +219,29 @@ class LanguageModel:
     forward returning the FP8 codes and scales of the activations the
     weight gradients read (fp8-cache-activations) instead of the
     high-precision tensors; its loss and gradients equal the joint form's
-    bit for bit."""
+    bit for bit.
+
+    `device`: where the step runs (`LM_DEVICES`): "cpu", or the host
+    program of fp8-gpu-pipeline{host=llvm require-kernels=true} on the
+    emulated CUDA runtime ("gpu-emulator") or on an sm_90a GPU ("cuda"),
+    whose loss and gradients equal the CPU's bit for bit (the CPU with
+    accumulator="sm90" for "cuda": the device's wgmma accumulates as
+    Hopper's does). Each `loss_and_grads` copies the tokens and the
+    parameters to the device and the loss and the gradients back;
+    `trainer()` keeps the weights and the AdamW state on the device
+    between steps (fp8_mlir.training.device). A GPU device
+    takes dtype "f32", form "joint" and of the options only `accumulator`
+    ("exact", the emulator's default, or "sm90"; "cuda": "sm90" only). Its
+    runtime is checked here: a missing one (for "cuda": no CUDA toolkit at
+    build time, no driver, no device, not sm_90a) is the backend's
+    RuntimeError naming it."""
 
     _OPTIONS = ("accumulator", "accumulator_bits", "promote_interval", "threads")
+    #: The options a GPU device takes (the others shape the CPU lowering).
+    _GPU_OPTIONS = ("accumulator",)
 
     def __init__(self, config: LanguageModelConfig, policy: str = _compiler.DEFAULT_POLICY, *, dtype: str = "f32",
-                 form: str = "joint", **accumulator_options):
+                 form: str = "joint", device: str = "cpu", **accumulator_options):
         if not isinstance(config, LanguageModelConfig):
             raise TypeError(f"config must be a LanguageModelConfig, got {type(config).__name__}")
         if policy not in LM_POLICIES:
@@ -214,6 +268,13 @@ class LanguageModel:
             _check_promotion(policy)
         if "threads" in opts:
             opts["threads"] = _check_threads(opts["threads"])
+        _check_device(device, dtype, opts)
+        if device != "cpu" and form != "joint":
+            # The residency of the host program lasts one function: the
+            # cached activations would cross to the host and back between
+            # @forward and @backward.
+            raise ValueError(f"form='split' runs on the CPU only (device={device!r} runs the joint step)")
+        self.device = device
         self.config = config
         self.policy = policy
         self.dtype = dtype
@@ -239,13 +300,17 @@ class LanguageModel:
         fp8-report of the graph, a Report)."""
         batch = _args.size("batch", batch)
         opts = dict(self.accumulator_options, **({"form": "split"} if self.form == "split" else {}))
-        key = (self.config, batch, self.policy, self.dtype, tuple(sorted(opts.items())))
+        key = (self.config, batch, self.policy, self.dtype, tuple(sorted(opts.items())), self.device)
         if key not in _CACHE:
-            _CACHE[key] = _compile(self.config, batch, self.policy, self.dtype, opts)
+            _CACHE[key] = _compile(self.config, batch, self.policy, self.dtype, opts, self.device)
         module, self.report = _CACHE[key]
         return module
 
     def _check(self, params, tokens):
+        self._check_params(params)
+        return self._check_tokens(tokens)
+
+    def _check_params(self, params):
         shapes = self.config.parameter_shapes()
         if not isinstance(params, dict):
             raise TypeError(f"params must be a dict of name -> NumPy array (as init() returns), got "
@@ -256,6 +321,8 @@ class LanguageModel:
             raise ValueError(f"params must hold exactly the model's parameters (missing {missing}, extra {extra})")
         for name, shape in shapes.items():
             _check_parameter(name, params[name], shape)
+
+    def _check_tokens(self, tokens):
         tokens = np.asarray(tokens)
         if tokens.ndim != 2 or tokens.shape[1] != self.config.seq + 1 or tokens.shape[0] < 1:
             raise ValueError(f"tokens must be [batch, seq + 1] = [*, {self.config.seq + 1}], got {tokens.shape}")
@@ -278,8 +345,50 @@ class LanguageModel:
         ps = [np.ascontiguousarray(params[n], dtype=dt) for n in names]
         loss = np.zeros(1, dt)
         grads = [np.zeros_like(p) for p in ps]
-        module.run(inputs, targets, *ps, loss, *grads)
+        if self.device == "cpu":
+            module.run(inputs, targets, *ps, loss, *grads)
+        else:
+            module.call_accumulating(self.accumulator_options.get("accumulator"), "run", inputs, targets, *ps, loss,
+                                     *grads)
         return float(loss[0]), dict(zip(names, grads))
+
+    def trainer(self, params: Dict[str, np.ndarray], schedule, **adamw):
+        """AdamW training from `params` with the weights, the gradients and
+        the moments resident on this model's GPU device
+        (`fp8_mlir.training.device.DeviceTrainer`; `schedule` and `adamw`
+        as `optim.AdamW` takes them): each `step(tokens)` moves the tokens
+        in and the loss and the gradients (for the clipping's global norm)
+        out, and runs the update as kernels, bit-identical to
+        `loss_and_grads` followed by `optim.AdamW.step` on the CPU."""
+        return _trainer(self, params, schedule, **adamw)
+
+
+def _trainer(model, params, schedule, **adamw):
+    from .device import DeviceTrainer
+    return DeviceTrainer(model, params, schedule, **adamw)
+
+
+def _check_device(device, dtype, opts):
+    """ValueError for a device `LanguageModel` does not know, or a GPU
+    device with what only the CPU lowering takes; the GPU backend's
+    RuntimeError when its runtime cannot run (checked before anything is
+    compiled, as `jit(target=...)` does)."""
+    if not isinstance(device, str) or device not in LM_DEVICES:
+        raise ValueError(f"device must be one of {', '.join(LM_DEVICES)}, got {device!r}")
+    if device == "cpu":
+        return
+    if dtype != "f32":
+        raise ValueError(f"device={device!r} runs the f32 step (dtype='f64' is the CPU's oracle), got dtype={dtype!r}")
+    cpu_only = sorted(k for k in opts if k not in LanguageModel._GPU_OPTIONS)
+    if cpu_only:
+        raise ValueError(f"option {cpu_only[0]!r} shapes the CPU lowering; device={device!r} takes only "
+                         f"{', '.join(LanguageModel._GPU_OPTIONS)}")
+    if opts.get("accumulator", "exact") == "sm89":
+        raise ValueError(f"device={device!r} runs sm_90a kernels: accumulator must be 'exact' or 'sm90', got 'sm89'")
+    from .._numerics.emulator import GPU_BACKENDS
+    backend = GPU_BACKENDS[device]
+    backend.accumulator(opts.get("accumulator"))  # ValueError: not the device's accumulation
+    backend.runtime()  # RuntimeError naming what is missing
 
 
 def _check_parameter(name, value, shape):

@@ -128,11 +128,15 @@ def _cross_entropy_backward(s: Step, ctx):
     return dlogits
 
 
-def lm_training_step(config, batch: int, dtype: str = "f32", split: bool = False) -> str:
+def lm_training_step(config, batch: int, dtype: str = "f32", split: bool = False, private: bool = False) -> str:
     """The training step of `config` (a LanguageModelConfig) on `batch`
     sequences, element type `dtype` ("f32" or "f64"): joint (one
     @train_step), or with `split=True` @forward, @backward and the caller
-    @train_step of the same signature (`_split_step`)."""
+    @train_step of the same signature (`_split_step`). `private=True` (the
+    joint step only): @train_step private, for a module whose entry calls it
+    (`lm._with_run`'s @run, into which the GPU devices inline it)."""
+    if private and split:
+        raise ValueError("private=True is for the joint step (split=False)")
     if dtype not in ELEMENT_TYPES:
         raise ValueError(f"element type must be one of {', '.join(ELEMENT_TYPES)}, got {dtype!r}")
     vocab, h, nh, seq = config.vocab, config.hidden, config.heads, config.seq
@@ -166,7 +170,7 @@ def lm_training_step(config, batch: int, dtype: str = "f32", split: bool = False
     if split:
         body = _split_step(s, args, results)
     else:
-        body = function("train_step", args, results, g.lines)
+        body = function("train_step", args, results, g.lines, private=private)
     return "\n".join(["module {"] + body + ["}", ""])
 
 

@@ -4,6 +4,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/Transforms/InliningUtils.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -12,6 +13,21 @@ using namespace mlir::fp8;
 #include "fp8/Dialect/FP8/IR/FP8Dialect.cpp.inc"
 #include "fp8/Dialect/FP8/IR/FP8Enums.cpp.inc"
 
+namespace {
+/// Lets the upstream inliner move fp8 ops into a caller: every op of the
+/// dialect is a pure value computation without regions, so it means the
+/// same in any function. Without it the inliner refuses any callee holding
+/// one (e.g. a compiled training step called by its destination-passing
+/// wrapper).
+struct FP8InlinerInterface : public DialectInlinerInterface {
+  using DialectInlinerInterface::DialectInlinerInterface;
+
+  bool isLegalToInline(Operation *, Region *, bool, IRMapping &) const final {
+    return true;
+  }
+};
+} // namespace
+
 void FP8Dialect::initialize() {
   registerAttributes();
   registerTypes();
@@ -19,6 +35,7 @@ void FP8Dialect::initialize() {
 #define GET_OP_LIST
 #include "fp8/Dialect/FP8/IR/FP8Ops.cpp.inc"
       >();
+  addInterfaces<FP8InlinerInterface>();
 }
 
 /// Checks the dialect's discardable attributes (`fp8.role`, `fp8.precision`,
