@@ -92,7 +92,10 @@ void fp8::splitBlocksForFastISel(llvm::Module &module) {
         previous = aggregate || top;
       }
     }
-    for (llvm::Instruction *cut : cuts)
+    // Last cut first: a split moves the instructions from the cut to the end
+    // of its block into the new block, so cutting from the top would move
+    // the rest of the step at every cut (quadratic in its length).
+    for (llvm::Instruction *cut : llvm::reverse(cuts))
       cut->getParent()->splitBasicBlock(cut);
   }
 }
