@@ -114,7 +114,7 @@ static bool isOptNone(LLVM::LLVMFuncOp func) {
   });
 }
 
-/// The top-level ops of `module` that refer to each symbol.
+/// The top-level ops of a module body that refer to each symbol.
 static DenseMap<StringAttr, SmallVector<Operation *>>
 collectSymbolUsers(Block &body) {
   DenseMap<StringAttr, SmallVector<Operation *>> users;
