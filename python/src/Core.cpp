@@ -492,7 +492,7 @@ bool isRegisteredPass(const std::string &name) {
 
 struct JitModule::Impl {
   std::unique_ptr<MLIRContext> ctx;
-  std::unique_ptr<ExecutionEngine> engine;
+  std::unique_ptr<fp8::JitEngine> engine;
   std::vector<FunctionInfo> functions;
   /// What the dynamic sizes of each function's arguments must satisfy.
   std::map<std::string, std::vector<SizeEquation>> sizes;

@@ -474,7 +474,7 @@ public:
   }
 
 private:
-  std::unique_ptr<ExecutionEngine> engine;
+  std::unique_ptr<fp8::JitEngine> engine;
 };
 
 /// Empty result tensors of `kernel`'s wrapper for LauncherProgram::call: the

@@ -16,10 +16,12 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CodeGen.h"
 #include "llvm/Support/Error.h"
 
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -77,11 +79,91 @@ struct JitEngineOptions {
   std::optional<llvm::CodeGenOptLevel> codeGenOptLevel;
 };
 
+/// The symbols of `module` (in the LLVM dialect) that createJitEngine
+/// compiles apart, with the code generator at CodeGenOptLevel::None: its
+/// `optnone` functions (the straight-line step fp8-outline-loops leaves) and
+/// every function or global that refers to one of them, transitively (the
+/// step's `@run` wrapper), so that the rest never refers to them. Empty when
+/// the module has no `optnone` function, or when the split would need more
+/// than functions and globals moved and declared (the part refers to another
+/// kind of symbol, or an op other than a function or global refers to a
+/// symbol: global constructors, aliases, comdats).
+///
+/// Why: LLVM picks the register allocator per code generator, not per
+/// function, so an `optnone` function compiled with the rest gets the greedy
+/// allocator, whose time on the step grows as layers x layers (every buffer
+/// kept for the backward pass is live across the calls of every later
+/// layer). At CodeGenOptLevel::None it gets the fast allocator, linear.
+llvm::StringSet<> selectUnoptimizedSymbols(Operation *module);
+
+/// A module JIT-compiled by MLIR's ExecutionEngine, in up to two parts: the
+/// symbols selectUnoptimizedSymbols names, compiled by an engine of their
+/// own at CodeGenOptLevel::None, and the rest (the loop nests and kernels),
+/// compiled as asked. The rest defines every function and global the
+/// unoptimised part refers to (they become external symbols of the rest, and
+/// declarations in the unoptimised part), so the rest never refers to the
+/// unoptimised part and is linked and compiled first: the unoptimised part is
+/// linked on its first use, each of its external symbols resolved by a lookup
+/// in the rest (its own functions and globals, the libraries, the symbols
+/// registered with registerSymbols).
+class JitEngine {
+public:
+  JitEngine() = default;
+  JitEngine(const JitEngine &) = delete;
+  JitEngine &operator=(const JitEngine &) = delete;
+  ~JitEngine();
+
+  /// ExecutionEngine::invokePacked on the part that defines `name`.
+  llvm::Error invokePacked(llvm::StringRef name,
+                           llvm::MutableArrayRef<void *> args = {});
+  /// The address of the symbol `name`, from the part that defines it.
+  llvm::Expected<void *> lookup(llvm::StringRef name);
+  /// Defines `symbolMap`'s symbols for the module's external references:
+  /// call it before the first invokePacked or lookup (the unoptimised part
+  /// resolves its references when it is linked, on its first use).
+  void registerSymbols(
+      llvm::function_ref<llvm::orc::SymbolMap(llvm::orc::MangleAndInterner)>
+          symbolMap);
+  /// Runs the global constructors of the rest (the unoptimised part's, which
+  /// selectUnoptimizedSymbols leaves none, when it is linked).
+  void initialize();
+
+  /// The symbols compiled apart (selectUnoptimizedSymbols; empty: the module
+  /// is compiled as one).
+  const llvm::StringSet<> &getUnoptimizedSymbols() const {
+    return unoptimizedSymbols;
+  }
+  /// The code generator's level of the part compiled apart, as its target
+  /// machine was set up.
+  llvm::CodeGenOptLevel getUnoptimizedCodeGenOptLevel() const {
+    return unoptimizedLevel;
+  }
+
+private:
+  friend llvm::Expected<std::unique_ptr<JitEngine>>
+  createJitEngine(Operation *module, const JitEngineOptions &options);
+
+  /// Resolves the unoptimised part's external symbols in the rest, once.
+  llvm::Error linkUnoptimized();
+
+  /// Destroyed last: the unoptimised part calls into it.
+  std::unique_ptr<ExecutionEngine> optimized;
+  std::unique_ptr<ExecutionEngine> unoptimized;
+  llvm::StringSet<> unoptimizedSymbols;
+  /// The unoptimised part's declarations, resolved in the rest when linked.
+  std::vector<std::string> imports;
+  /// Which of `imports` the rest defines (its lookup must succeed).
+  llvm::StringSet<> definedImports;
+  llvm::CodeGenOptLevel unoptimizedLevel = llvm::CodeGenOptLevel::None;
+  std::once_flag linked;
+  std::string linkError;
+};
+
 /// JIT-compiles `module` (in the LLVM dialect, with its LLVM IR translations
 /// registered): initializeJitTarget, loadSharedLibraries(sharedLibs), then
-/// ExecutionEngine::create. Fails with the library's error or with "JIT
-/// compilation failed: <LLVM's error>".
-llvm::Expected<std::unique_ptr<ExecutionEngine>>
+/// ExecutionEngine::create for each part (JitEngine). Fails with the
+/// library's error or with "JIT compilation failed: <LLVM's error>".
+llvm::Expected<std::unique_ptr<JitEngine>>
 createJitEngine(Operation *module, const JitEngineOptions &options);
 
 } // namespace fp8
