@@ -20,8 +20,14 @@
 //   start value also 2^24.
 // row 3 (-0.0, the identity): all x = -0.0, init -0.0: -0.0 both ways; a
 //   +0.0 start of the lanes would give +0.0 (0).
+// With 8 lanes (N = 8 x 8, so contiguous chunks of 8 would also be valid
+// IR) the same placements give the same bits: row 0's x[1] and x[33] are
+// lane 1's (33 = 1 + 4 x 8), lane 0 holds x[0] and x[32]; contiguous chunks
+// would put x[0], x[1] in lane 0 (2^24). Row 1: lanes 1 and 3 meet at
+// h = 2 again; row 2: x[0], x[32] are lane 0's.
 //
 // RUN: fp8-opt %s --fp8-cpu-pipeline | %fp8_run | FileCheck %s --check-prefix=LANES
+// RUN: fp8-opt %s --fp8-cpu-pipeline=reduction-lanes=8 | %fp8_run | FileCheck %s --check-prefix=LANES
 // RUN: fp8-opt %s --fp8-cpu-pipeline=reduction-lanes=0 | %fp8_run | FileCheck %s --check-prefix=SEQ
 
 func.func private @printMemrefI32(memref<*xi32>)
