@@ -69,8 +69,8 @@ bool readsRows(linalg::LinalgOp op, unsigned r) {
     if (!type || map.getResults().back() != dimR ||
         type.isDynamicDim(type.getRank() - 1))
       return false;
-    if (map.getSubMap(llvm::to_vector(llvm::seq<unsigned>(
-                          0, map.getNumResults() - 1)))
+    if (map.getSubMap(
+               llvm::to_vector(llvm::seq<unsigned>(0, map.getNumResults() - 1)))
             .isFunctionOfDim(r))
       return false;
     bool row = true;
@@ -206,8 +206,8 @@ Value buildPartialSums(IRRewriter &rw, linalg::GenericOp op, const RowSum &sum,
   Value empty = emptyWith(rw, loc, init, lanes);
   // -0.0 is the identity of the float addition (+0.0 would turn a -0.0
   // sum into +0.0).
-  Value negZero = arith::ConstantOp::create(
-      rw, loc, rw.getFloatAttr(element, -0.0));
+  Value negZero =
+      arith::ConstantOp::create(rw, loc, rw.getFloatAttr(element, -0.0));
   Value start = linalg::FillOp::create(rw, loc, negZero, empty).getResult(0);
 
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
@@ -242,9 +242,9 @@ Value buildAdd(IRRewriter &rw, Location loc, Value lhs, Value rhs,
       result = arith::AddFOp::create(b, l, pair, args[2], sum.fastmath);
     linalg::YieldOp::create(b, l, result);
   };
-  auto add = linalg::GenericOp::create(rw, loc, dest.getType(),
-                                       ValueRange{lhs, rhs}, ValueRange{dest},
-                                       maps, iterators, body);
+  auto add =
+      linalg::GenericOp::create(rw, loc, dest.getType(), ValueRange{lhs, rhs},
+                                ValueRange{dest}, maps, iterators, body);
   return add.getResult(0);
 }
 
