@@ -52,6 +52,10 @@ void fp8::buildFP8GPUPipelineAfterLowerToNVVM(OpPassManager &pm,
   } else {
     fp8::detail::buildGPUModuleSerialization(pm, opts);
   }
-  if (host == "llvm")
-    fp8::detail::buildHostLowering(pm, FP8CPUPipelineOptions(), &opts);
+  if (host == "llvm") {
+    // The host program's reductions in the CPU pipeline's order.
+    FP8CPUPipelineOptions hostOpts;
+    hostOpts.reductionLanes = opts.reductionLanes;
+    fp8::detail::buildHostLowering(pm, hostOpts, &opts);
+  }
 }

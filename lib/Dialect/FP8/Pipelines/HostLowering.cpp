@@ -90,6 +90,14 @@ void fp8::detail::buildHostLowering(OpPassManager &pm,
   // Element-wise arith/math on tensors in user code (e.g. a bitcast of the
   // codes for printing) becomes linalg, which bufferizes.
   pm.addPass(createConvertElementwiseToLinalgPass());
+  // The graph's float row sums in the lane order a GPU row kernel runs
+  // (docs/numerics.md, "Reduction order"); before fp8-lower-to-linalg, so
+  // the FP8 ops' own sums (their contract's order) are not touched.
+  if (options.reductionLanes != 0) {
+    FP8SplitReductionsPassOptions splitOptions;
+    splitOptions.lanes = options.reductionLanes;
+    pm.addPass(createFP8SplitReductionsPass(splitOptions));
+  }
   FP8LowerToLinalgPassOptions lowerOptions;
   lowerOptions.accumulator = options.accumulator;
   lowerOptions.accumulatorBits = options.accumulatorBits;

@@ -155,6 +155,13 @@ struct FP8CPUPipelineOptions
                      "register tiles of vector FMAs "
                      "(fp8-vectorize-contractions) instead of scalar loops"),
       llvm::cl::init(false)};
+  PassOptions::Option<unsigned> reductionLanes{
+      *this, "reduction-lanes",
+      llvm::cl::desc("Lanes of the float row sums' reduction order "
+                     "(fp8-split-reductions: lane-strided partial sums, "
+                     "then a halving tree; docs/numerics.md, \"Reduction "
+                     "order\"); 0 = sequential sums"),
+      llvm::cl::init(32)};
 };
 
 /// fp8-cpu-pipeline: value-level fp8 IR on tensors (func/linalg/tensor/arith
@@ -219,6 +226,12 @@ struct FP8GPUPipelineOptions
                      "pipeline's bits (fp8-outline-host-kernels); false: "
                      "they run on the host"),
       llvm::cl::init(true)};
+  PassOptions::Option<unsigned> reductionLanes{
+      *this, "reduction-lanes",
+      llvm::cl::desc("host=llvm: fp8-cpu-pipeline's reduction-lanes for the "
+                     "host program (the same value gives the CPU "
+                     "pipeline's bits)"),
+      llvm::cl::init(32)};
   /// fp8-lower-to-nvvm's GEMM kernel options (config, device, block-m,
   /// ..., require-kernels: GemmKernelOptions.h), which it forwards.
   GemmKernelOptions<mlir::detail::PassOptions> gemm{*this};

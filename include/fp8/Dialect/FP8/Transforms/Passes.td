@@ -324,6 +324,49 @@ def FP8UnshareDestinationsPass : Pass<"fp8-unshare-destinations"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def FP8SplitReductionsPass : Pass<"fp8-split-reductions"> {
+  let summary = "Sum each row reduction in the lane order of a warp: "
+                "lane-strided partial sums, then a fixed halving tree";
+  let description = [{
+    The float sums of the high-precision ops (RMSNorm's sum of squares,
+    softmax's sum, the loss) get one reduction order that a GPU row
+    kernel runs in parallel and the CPU runs as loops, so both compute
+    the same bits by construction (docs/numerics.md, "Reduction order").
+    A linalg op on tensors (named ops are generalized) is split when:
+
+    - it has one init, one reduction iterator `r` and the body yields
+      `arith.addf` of the init's block argument (used by nothing else)
+      and a value computed from the inputs: a sum;
+    - `r` has a static size N, a multiple of `lanes`;
+    - every input that reads `r` reads it as its innermost (last)
+      dimension, as a plain dimension, and reads every parallel iterator
+      too: a row of the output's own index space. Column sums (`r` not
+      innermost) are left alone: one thread per column is already
+      parallel and coalesced. Contractions (an input broadcast along a
+      parallel iterator: matmuls) are left alone: the tensor-core kernels
+      fix their order;
+    - the output map is a projected permutation.
+
+    The op becomes (1) a partial sum into `[..., lanes]`: the rows are
+    expanded to `[..., N / lanes, lanes]` (`tensor.expand_shape`), lane
+    `l` adds elements `l, l + lanes, l + 2 lanes, ...` in that order into
+    a `-0.0` start (the identity of the float addition), with the
+    original body; (2) a halving tree: `q[..., i] = p[..., i] +
+    p[..., i + h]` for `h = lanes / 2, ..., 2`; (3) the last level and the
+    init: `out = init + (q[..., 0] + q[..., 1])`, with the init on the side
+    of the addition where the body had its accumulator. Max and min
+    reductions and everything else are left as they are.
+  }];
+  let options = [
+    Option<"lanes", "lanes", "unsigned", /*default=*/"32",
+           "Lanes of the partial sums (a power of two >= 2): a warp's "
+           "threads">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def FP8ConstantGlobalsPass : Pass<"fp8-constant-globals", "::mlir::ModuleOp"> {
   let summary = "Create the memref.global of each tensor constant in module "
                 "order (before one-shot bufferization)";

@@ -1,0 +1,331 @@
+//===- SplitReductions.cpp - fp8-split-reductions -------------------------===//
+//
+// One reduction order for the CPU and a GPU row kernel: each float row sum
+// becomes lane-strided partial sums and a fixed halving tree (Passes.td;
+// docs/numerics.md, "Reduction order"). The CPU runs the result as loops,
+// a GPU as R x lanes threads, then the tree: the same additions in the
+// same order on both.
+//
+//===----------------------------------------------------------------------===//
+#include "fp8/Dialect/FP8/Transforms/Passes.h"
+
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "llvm/Support/MathExtras.h"
+
+namespace mlir::fp8 {
+#define GEN_PASS_DEF_FP8SPLITREDUCTIONSPASS
+#include "fp8/Dialect/FP8/Transforms/Passes.h.inc"
+} // namespace mlir::fp8
+
+using namespace mlir;
+
+namespace {
+
+/// A row sum the pass splits: `reductionDim` (static size `size`) is the
+/// innermost dimension of the inputs that read it; the body yields
+/// `addf(acc, v)` (`accumulatorFirst`) or `addf(v, acc)`.
+struct RowSum {
+  unsigned reductionDim;
+  int64_t size;
+  bool accumulatorFirst;
+  arith::FastMathFlagsAttr fastmath;
+};
+
+/// The body's sum: the yielded `arith.addf` of the init's block argument
+/// (used by nothing else, so no other value depends on the accumulator)
+/// and a value of the inputs.
+std::optional<RowSum> matchSumBody(linalg::LinalgOp op) {
+  Block *body = op.getBlock();
+  auto yield = dyn_cast<linalg::YieldOp>(body->getTerminator());
+  if (!yield || yield->getNumOperands() != 1)
+    return std::nullopt;
+  auto add = yield->getOperand(0).getDefiningOp<arith::AddFOp>();
+  BlockArgument acc = body->getArgument(op.getNumDpsInputs());
+  if (!add || add->getBlock() != body || !acc.hasOneUse())
+    return std::nullopt;
+  if (add.getLhs() != acc && add.getRhs() != acc)
+    return std::nullopt;
+  RowSum sum;
+  sum.accumulatorFirst = add.getLhs() == acc;
+  sum.fastmath = add.getFastmathAttr();
+  return sum;
+}
+
+/// Each input that reads `r` reads it as a plain dimension, as its last
+/// result only, with a static innermost size; and one of them reads every
+/// parallel iterator too: a row of the output's index space (others may be
+/// broadcast along rows: RMSNorm's weight). Where no input holds whole
+/// rows (a matmul: A lacks n, B lacks m) the op is a contraction, whose
+/// order the tensor-core kernels fix: left alone.
+bool readsRows(linalg::LinalgOp op, unsigned r) {
+  AffineExpr dimR = getAffineDimExpr(r, op->getContext());
+  bool anyRow = false;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    if (!map.isFunctionOfDim(r))
+      continue;
+    auto type = dyn_cast<RankedTensorType>(input->get().getType());
+    if (!type || map.getResults().back() != dimR ||
+        type.isDynamicDim(type.getRank() - 1))
+      return false;
+    if (map.getSubMap(
+               llvm::to_vector(llvm::seq<unsigned>(0, map.getNumResults() - 1)))
+            .isFunctionOfDim(r))
+      return false;
+    bool row = true;
+    for (unsigned d = 0; d < op.getNumLoops(); ++d)
+      row &= d == r || map.isFunctionOfDim(d);
+    anyRow |= row;
+  }
+  return anyRow;
+}
+
+/// The init is indexed by dimensions and constants only (the loss's
+/// `(d0) -> (0)` into a tensor<1xf32>): the partial sums' map appends the
+/// lane to it.
+bool isPlainOutput(AffineMap map) {
+  return llvm::all_of(map.getResults(), [](AffineExpr e) {
+    return isa<AffineDimExpr, AffineConstantExpr>(e);
+  });
+}
+
+/// The conditions of Passes.td; std::nullopt leaves the op as it is.
+std::optional<RowSum> matchRowSum(linalg::LinalgOp op, unsigned lanes) {
+  if (!op.hasPureTensorSemantics() || op.getNumDpsInits() != 1 ||
+      op->getNumResults() != 1 ||
+      !isa<FloatType>(getElementTypeOrSelf(op->getResult(0).getType())))
+    return std::nullopt;
+  SmallVector<unsigned> reductions;
+  op.getReductionDims(reductions);
+  if (reductions.size() != 1)
+    return std::nullopt;
+  unsigned r = reductions.front();
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  int64_t n = ranges[r];
+  if (ShapedType::isDynamic(n) || n <= 0 || n % lanes != 0)
+    return std::nullopt;
+  if (!isPlainOutput(op.getMatchingIndexingMap(op.getDpsInitOperand(0))) ||
+      !readsRows(op, r))
+    return std::nullopt;
+  std::optional<RowSum> sum = matchSumBody(op);
+  if (!sum)
+    return std::nullopt;
+  sum->reductionDim = r;
+  sum->size = n;
+  return sum;
+}
+
+/// `map` over `numDims` dimensions (the partial op's: one more than the
+/// original op's).
+AffineMap withDims(AffineMap map, unsigned numDims) {
+  return AffineMap::get(numDims, 0, map.getResults(), map.getContext());
+}
+
+/// A tensor.empty of `like`'s sizes (dynamic ones from `like`) with
+/// `extra` appended.
+Value emptyWith(OpBuilder &b, Location loc, Value like, int64_t extra) {
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, like);
+  sizes.push_back(b.getIndexAttr(extra));
+  Type element = cast<ShapedType>(like.getType()).getElementType();
+  return tensor::EmptyOp::create(b, loc, sizes, element);
+}
+
+/// `input`'s innermost dimension N as [N / lanes, lanes]: element
+/// `j * lanes + l` at `[j, l]`.
+Value expandRows(OpBuilder &b, Location loc, Value input, int64_t lanes) {
+  auto type = cast<RankedTensorType>(input.getType());
+  int64_t rank = type.getRank();
+  int64_t n = type.getDimSize(rank - 1);
+  SmallVector<ReassociationIndices> groups;
+  for (int64_t i = 0; i < rank - 1; ++i)
+    groups.push_back({i});
+  groups.push_back({rank - 1, rank});
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, input);
+  sizes.back() = b.getIndexAttr(n / lanes);
+  sizes.push_back(b.getIndexAttr(lanes));
+  SmallVector<int64_t> shape(type.getShape());
+  shape.back() = n / lanes;
+  shape.push_back(lanes);
+  auto expandedType = RankedTensorType::get(shape, type.getElementType());
+  return tensor::ExpandShapeOp::create(b, loc, expandedType, input, groups,
+                                       sizes);
+}
+
+/// In the partial op's body, `linalg.index r` now is the lane `l`: the
+/// original reduction index is `j * lanes + l` (`j` the new dimension).
+void remapReductionIndex(OpBuilder &b, linalg::GenericOp partial, unsigned r,
+                         unsigned j, int64_t lanes) {
+  SmallVector<linalg::IndexOp> indices;
+  partial.getBody()->walk([&](linalg::IndexOp index) {
+    if (index.getDim() == r)
+      indices.push_back(index);
+  });
+  for (linalg::IndexOp lane : indices) {
+    b.setInsertionPointAfter(lane);
+    Location loc = lane.getLoc();
+    Value row = linalg::IndexOp::create(b, loc, j);
+    Value stride = arith::ConstantIndexOp::create(b, loc, lanes);
+    Value start = arith::MulIOp::create(b, loc, row, stride);
+    Value index = arith::AddIOp::create(b, loc, start, lane);
+    lane.getResult().replaceAllUsesExcept(index, index.getDefiningOp());
+  }
+}
+
+/// Step 1: the partial sums `p[..., l]`, lane `l` adding elements
+/// `l, l + lanes, ...` in that order into -0.0 with the original body.
+Value buildPartialSums(IRRewriter &rw, linalg::GenericOp op, const RowSum &sum,
+                       int64_t lanes) {
+  Location loc = op.getLoc();
+  unsigned r = sum.reductionDim;
+  unsigned numDims = op.getNumLoops() + 1;
+  unsigned j = numDims - 1;
+  MLIRContext *ctx = op->getContext();
+  SmallVector<Value> inputs;
+  SmallVector<AffineMap> maps;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    if (!map.isFunctionOfDim(r)) {
+      inputs.push_back(input->get());
+      maps.push_back(withDims(map, numDims));
+      continue;
+    }
+    inputs.push_back(expandRows(rw, loc, input->get(), lanes));
+    SmallVector<AffineExpr> results(map.getResults().drop_back());
+    results.push_back(getAffineDimExpr(j, ctx));
+    results.push_back(getAffineDimExpr(r, ctx));
+    maps.push_back(AffineMap::get(numDims, 0, results, ctx));
+  }
+  Value init = op.getDpsInits()[0];
+  AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  SmallVector<AffineExpr> outResults(outMap.getResults());
+  outResults.push_back(getAffineDimExpr(r, ctx));
+  maps.push_back(AffineMap::get(numDims, 0, outResults, ctx));
+
+  Type element = getElementTypeOrSelf(init.getType());
+  Value empty = emptyWith(rw, loc, init, lanes);
+  // -0.0 is the identity of the float addition (+0.0 would turn a -0.0
+  // sum into +0.0).
+  Value negZero =
+      arith::ConstantOp::create(rw, loc, rw.getFloatAttr(element, -0.0));
+  Value start = linalg::FillOp::create(rw, loc, negZero, empty).getResult(0);
+
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  iterators[r] = utils::IteratorType::parallel;
+  iterators.push_back(utils::IteratorType::reduction);
+  auto partial = linalg::GenericOp::create(rw, loc, start.getType(), inputs,
+                                           ValueRange{start}, maps, iterators);
+  rw.cloneRegionBefore(op.getRegion(), partial.getRegion(),
+                       partial.getRegion().end());
+  remapReductionIndex(rw, partial, r, j, lanes);
+  rw.setInsertionPoint(op);
+  return partial.getResult(0);
+}
+
+/// One all-parallel generic over `dest`'s index space whose body adds its
+/// two inputs, `lhs + rhs`, and, with `addInit`, adds that into the init
+/// (`dest`) on the accumulator's side of the original body.
+Value buildAdd(IRRewriter &rw, Location loc, Value lhs, Value rhs,
+               ArrayRef<AffineMap> inputMaps, Value dest, bool addInit,
+               const RowSum &sum) {
+  auto rank = cast<ShapedType>(dest.getType()).getRank();
+  SmallVector<AffineMap> maps(inputMaps);
+  maps.push_back(rw.getMultiDimIdentityMap(rank));
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  auto body = [&](OpBuilder &b, Location l, ValueRange args) {
+    Value pair = arith::AddFOp::create(b, l, args[0], args[1], sum.fastmath);
+    Value result = pair;
+    if (addInit && sum.accumulatorFirst)
+      result = arith::AddFOp::create(b, l, args[2], pair, sum.fastmath);
+    else if (addInit)
+      result = arith::AddFOp::create(b, l, pair, args[2], sum.fastmath);
+    linalg::YieldOp::create(b, l, result);
+  };
+  auto add =
+      linalg::GenericOp::create(rw, loc, dest.getType(), ValueRange{lhs, rhs},
+                                ValueRange{dest}, maps, iterators, body);
+  return add.getResult(0);
+}
+
+/// `p[..., offset : offset + size]`.
+Value lanesSlice(OpBuilder &b, Location loc, Value p, int64_t offset,
+                 int64_t size) {
+  auto type = cast<RankedTensorType>(p.getType());
+  int64_t rank = type.getRank();
+  SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, p);
+  SmallVector<OpFoldResult> strides(rank, b.getIndexAttr(1));
+  offsets.back() = b.getIndexAttr(offset);
+  sizes.back() = b.getIndexAttr(size);
+  return tensor::ExtractSliceOp::create(b, loc, p, offsets, sizes, strides);
+}
+
+/// Steps 2 and 3: the halving tree over the lanes, `q[..., i] = p[..., i]
+/// + p[..., i + h]` for h = lanes / 2 .. 2 (what lane i < h holds after
+/// `shfl.sync.bfly` xor h), then `init + (q[..., 0] + q[..., 1])`.
+Value buildTree(IRRewriter &rw, linalg::GenericOp op, Value p,
+                const RowSum &sum, int64_t lanes) {
+  Location loc = op.getLoc();
+  MLIRContext *ctx = op->getContext();
+  Value init = op.getDpsInits()[0];
+  unsigned rank = cast<ShapedType>(init.getType()).getRank();
+  AffineMap identity = rw.getMultiDimIdentityMap(rank + 1);
+  for (int64_t h = lanes / 2; h >= 2; h /= 2) {
+    Value low = lanesSlice(rw, loc, p, 0, h);
+    Value high = lanesSlice(rw, loc, p, h, h);
+    Value dest = emptyWith(rw, loc, init, h);
+    p = buildAdd(rw, loc, low, high, {identity, identity}, dest,
+                 /*addInit=*/false, sum);
+  }
+  SmallVector<AffineExpr> lane0;
+  for (unsigned d = 0; d < rank; ++d)
+    lane0.push_back(getAffineDimExpr(d, ctx));
+  SmallVector<AffineExpr> lane1(lane0);
+  lane0.push_back(getAffineConstantExpr(0, ctx));
+  lane1.push_back(getAffineConstantExpr(1, ctx));
+  AffineMap lhs = AffineMap::get(rank, 0, lane0, ctx);
+  AffineMap rhs = AffineMap::get(rank, 0, lane1, ctx);
+  return buildAdd(rw, loc, p, p, {lhs, rhs}, init, /*addInit=*/true, sum);
+}
+
+void splitRowSum(IRRewriter &rw, linalg::LinalgOp op, const RowSum &sum,
+                 int64_t lanes) {
+  rw.setInsertionPoint(op);
+  auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+  if (!generic) {
+    FailureOr<linalg::GenericOp> generalized =
+        linalg::generalizeNamedOp(rw, op);
+    if (failed(generalized))
+      return;
+    generic = *generalized;
+    rw.setInsertionPoint(generic);
+  }
+  Value partial = buildPartialSums(rw, generic, sum, lanes);
+  Value result = buildTree(rw, generic, partial, sum, lanes);
+  rw.replaceOp(generic, result);
+}
+
+class SplitReductionsPass
+    : public fp8::impl::FP8SplitReductionsPassBase<SplitReductionsPass> {
+public:
+  using FP8SplitReductionsPassBase::FP8SplitReductionsPassBase;
+  void runOnOperation() override {
+    if (lanes < 2 || !llvm::isPowerOf2_32(lanes)) {
+      getOperation()->emitError()
+          << "fp8-split-reductions: lanes must be a power of two >= 2, got "
+          << static_cast<unsigned>(lanes);
+      return signalPassFailure();
+    }
+    SmallVector<std::pair<linalg::LinalgOp, RowSum>> sums;
+    getOperation()->walk([&](linalg::LinalgOp op) {
+      if (std::optional<RowSum> sum = matchRowSum(op, lanes))
+        sums.push_back({op, *sum});
+    });
+    IRRewriter rw(&getContext());
+    for (auto &[op, sum] : sums)
+      splitRowSum(rw, op, sum, lanes);
+  }
+};
+
+} // namespace

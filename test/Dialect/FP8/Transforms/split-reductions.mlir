@@ -1,0 +1,214 @@
+// RUN: fp8-opt %s -split-input-file -fp8-split-reductions | FileCheck %s
+// RUN: fp8-opt %s -split-input-file -fp8-split-reductions="lanes=4" | FileCheck %s --check-prefix=LANES4
+// RUN: not fp8-opt %s -split-input-file -fp8-split-reductions="lanes=12" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADLANES
+
+// BADLANES: fp8-split-reductions: lanes must be a power of two >= 2, got 12
+
+// A row sum of squares (RMSNorm), N = 128, 32 lanes: the rows are viewed as
+// [R, 4, 32]; the partial op's lane l = d1 (parallel), j = d2 (reduction)
+// reads element [r, j, l] = x[r, j * 32 + l], summed in increasing j into
+// -0.0; the tree halves 32 -> 16 -> 8 -> 4 -> 2, the low half on the left;
+// the last level adds lanes 0 and 1, then the init, on the left as in the
+// original body (acc + v).
+// CHECK-DAG: #[[ROW:.*]] = affine_map<(d0, d1, d2) -> (d0, d2, d1)>
+// CHECK-DAG: #[[LANE:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-DAG: #[[ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG: #[[L0:.*]] = affine_map<(d0) -> (d0, 0)>
+// CHECK-DAG: #[[L1:.*]] = affine_map<(d0) -> (d0, 1)>
+// CHECK-DAG: #[[OUT:.*]] = affine_map<(d0) -> (d0)>
+// CHECK-LABEL: func.func @sum_of_squares
+// CHECK-SAME: (%[[X:.*]]: tensor<8x128xf32>, %[[INIT:.*]]: tensor<8xf32>)
+// CHECK: %[[V:.*]] = tensor.expand_shape %[[X]] {{\[}}[0], [1, 2]] output_shape [8, 4, 32] : tensor<8x128xf32> into tensor<8x4x32xf32>
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<8x32xf32>
+// CHECK: %[[NZ:.*]] = arith.constant -0.000000e+00 : f32
+// CHECK: %[[F:.*]] = linalg.fill ins(%[[NZ]] : f32) outs(%[[E]] : tensor<8x32xf32>)
+// CHECK: %[[P:.*]] = linalg.generic {indexing_maps = [#[[ROW]], #[[LANE]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[V]] : tensor<8x4x32xf32>) outs(%[[F]] : tensor<8x32xf32>)
+// CHECK-NEXT: ^bb0(%[[IN:.*]]: f32, %[[ACC:.*]]: f32):
+// CHECK-NEXT: %[[SQ:.*]] = arith.mulf %[[IN]], %[[IN]] : f32
+// CHECK-NEXT: %[[S:.*]] = arith.addf %[[ACC]], %[[SQ]] : f32
+// CHECK-NEXT: linalg.yield %[[S]]
+// CHECK: %[[LO16:.*]] = tensor.extract_slice %[[P]][0, 0] [8, 16] [1, 1] : tensor<8x32xf32> to tensor<8x16xf32>
+// CHECK: %[[HI16:.*]] = tensor.extract_slice %[[P]][0, 16] [8, 16] [1, 1] : tensor<8x32xf32> to tensor<8x16xf32>
+// CHECK: %[[Q16:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[ID]], #[[ID]]], iterator_types = ["parallel", "parallel"]} ins(%[[LO16]], %[[HI16]] : tensor<8x16xf32>, tensor<8x16xf32>) outs(%{{.*}} : tensor<8x16xf32>)
+// CHECK-NEXT: ^bb0(%[[LO:.*]]: f32, %[[HI:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT: %[[T:.*]] = arith.addf %[[LO]], %[[HI]] : f32
+// CHECK-NEXT: linalg.yield %[[T]]
+// CHECK: tensor.extract_slice %[[Q16]][0, 0] [8, 8]
+// CHECK: tensor.extract_slice %[[Q16]][0, 8] [8, 8]
+// CHECK: %[[Q8:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<8x8xf32>)
+// CHECK: tensor.extract_slice %[[Q8]][0, 0] [8, 4]
+// CHECK: tensor.extract_slice %[[Q8]][0, 4] [8, 4]
+// CHECK: %[[Q4:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<8x4xf32>)
+// CHECK: %[[LO2:.*]] = tensor.extract_slice %[[Q4]][0, 0] [8, 2]
+// CHECK: %[[HI2:.*]] = tensor.extract_slice %[[Q4]][0, 2] [8, 2]
+// CHECK: %[[Q2:.*]] = linalg.generic {{.*}} ins(%[[LO2]], %[[HI2]] : {{.*}}) outs(%{{.*}} : tensor<8x2xf32>)
+// CHECK: %[[R:.*]] = linalg.generic {indexing_maps = [#[[L0]], #[[L1]], #[[OUT]]], iterator_types = ["parallel"]} ins(%[[Q2]], %[[Q2]] : tensor<8x2xf32>, tensor<8x2xf32>) outs(%[[INIT]] : tensor<8xf32>)
+// CHECK-NEXT: ^bb0(%[[A:.*]]: f32, %[[B:.*]]: f32, %[[I:.*]]: f32):
+// CHECK-NEXT: %[[AB:.*]] = arith.addf %[[A]], %[[B]] : f32
+// CHECK-NEXT: %[[W:.*]] = arith.addf %[[I]], %[[AB]] : f32
+// CHECK-NEXT: linalg.yield %[[W]]
+// CHECK: return %[[R]]
+// LANES4-LABEL: func.func @sum_of_squares
+// LANES4: tensor.expand_shape {{.*}} output_shape [8, 32, 4]
+// LANES4-COUNT-3: linalg.generic
+// LANES4-NOT: linalg.generic
+// LANES4: return
+func.func @sum_of_squares(%x: tensor<8x128xf32>, %init: tensor<8xf32>) -> tensor<8xf32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
+                       iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<8x128xf32>) outs(%init : tensor<8xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %sq = arith.mulf %in, %in : f32
+    %s = arith.addf %acc, %sq : f32
+    linalg.yield %s : f32
+  } -> tensor<8xf32>
+  return %r : tensor<8xf32>
+}
+
+// -----
+
+// The accumulator on the right (v + acc): the init is added on the right.
+// A weight broadcast along the rows (RMSNorm's backward) is expanded too.
+// CHECK-LABEL: func.func @acc_right_broadcast_weight
+// CHECK: %[[W:.*]] = tensor.expand_shape %{{.*}} {{\[}}[0, 1]] output_shape [2, 32] : tensor<64xf32> into tensor<2x32xf32>
+// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #{{.*}}, #{{.*}}], iterator_types = ["parallel", "parallel", "reduction"]} ins(%{{.*}}, %[[W]] : tensor<4x2x32xf32>, tensor<2x32xf32>)
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel"]} {{.*}} outs(%[[INIT:.*]] : tensor<4xf32>)
+// CHECK-NEXT: ^bb0(%{{.*}}: f32, %{{.*}}: f32, %[[I:.*]]: f32):
+// CHECK-NEXT: %[[AB:.*]] = arith.addf %{{.*}}, %{{.*}} : f32
+// CHECK-NEXT: %[[R:.*]] = arith.addf %[[AB]], %[[I]] : f32
+// CHECK-NEXT: linalg.yield %[[R]]
+func.func @acc_right_broadcast_weight(%x: tensor<4x64xf32>, %w: tensor<64xf32>, %init: tensor<4xf32>) -> tensor<4xf32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0)>],
+                       iterator_types = ["parallel", "reduction"]}
+      ins(%x, %w : tensor<4x64xf32>, tensor<64xf32>) outs(%init : tensor<4xf32>) {
+  ^bb0(%in: f32, %win: f32, %acc: f32):
+    %p = arith.mulf %in, %win : f32
+    %s = arith.addf %p, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+// The loss: no parallel iterator, the init a tensor<1xf32> at (0); a
+// linalg.index of the reduction (a one-hot pick) becomes j * lanes + l.
+// CHECK-DAG: #[[XMAP:.*]] = affine_map<(d0, d1) -> (d1, d0)>
+// CHECK-DAG: #[[PMAP:.*]] = affine_map<(d0, d1) -> (0, d0)>
+// CHECK-LABEL: func.func @loss_with_index
+// CHECK: linalg.generic {indexing_maps = [#[[XMAP]], #[[PMAP]]], iterator_types = ["parallel", "reduction"]} ins(%{{.*}} : tensor<4x32xf32>) outs(%{{.*}} : tensor<1x32xf32>)
+// CHECK: %[[L:.*]] = linalg.index 0 : index
+// CHECK-NEXT: %[[J:.*]] = linalg.index 1 : index
+// CHECK-NEXT: %[[C:.*]] = arith.constant 32 : index
+// CHECK-NEXT: %[[JS:.*]] = arith.muli %[[J]], %[[C]] : index
+// CHECK-NEXT: %[[K:.*]] = arith.addi %[[JS]], %[[L]] : index
+// CHECK-NEXT: arith.cmpi eq, %[[K]], %{{.*}} : index
+func.func @loss_with_index(%x: tensor<128xf32>, %t: index, %init: tensor<1xf32>) -> tensor<1xf32> {
+  %zero = arith.constant 0.0 : f32
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (0)>],
+                       iterator_types = ["reduction"]}
+      ins(%x : tensor<128xf32>) outs(%init : tensor<1xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %k = linalg.index 0 : index
+    %eq = arith.cmpi eq, %k, %t : index
+    %v = arith.select %eq, %in, %zero : f32
+    %s = arith.addf %acc, %v : f32
+    linalg.yield %s : f32
+  } -> tensor<1xf32>
+  return %r : tensor<1xf32>
+}
+
+// -----
+
+// A named reduction is generalized and split; a dynamic row count is kept
+// (the partial sums' and the tree's tensors take it from the init).
+// CHECK-LABEL: func.func @named_reduce_dynamic_rows
+// CHECK: tensor.expand_shape %{{.*}} {{\[}}[0], [1, 2]] output_shape [%{{.*}}, 2, 32] : tensor<?x64xf32> into tensor<?x2x32xf32>
+// CHECK: tensor.empty(%{{.*}}) : tensor<?x32xf32>
+// CHECK-NOT: linalg.reduce
+// CHECK: return
+func.func @named_reduce_dynamic_rows(%x: tensor<?x64xf32>, %init: tensor<?xf32>) -> tensor<?xf32> {
+  %r = linalg.reduce ins(%x : tensor<?x64xf32>) outs(%init : tensor<?xf32>) dimensions = [1]
+    (%in: f32, %acc: f32) {
+      %s = arith.addf %in, %acc : f32
+      linalg.yield %s : f32
+    }
+  return %r : tensor<?xf32>
+}
+
+// -----
+
+// Left alone: a max (not a sum), a row not a multiple of the lanes, a
+// dynamic row length, a column sum (the reduction is not the inputs'
+// innermost dimension), a matmul (no input holds whole rows), two
+// reduction iterators, an accumulator used twice, a product.
+// CHECK-LABEL: func.func @left_alone
+// CHECK-NOT: tensor.expand_shape
+// CHECK-COUNT-8: linalg.generic
+// CHECK-NOT: linalg.generic
+// CHECK: return
+func.func @left_alone(%x: tensor<8x128xf32>, %y: tensor<8x100xf32>, %z: tensor<8x?xf32>,
+                      %m: tensor<8x64xf32>, %n: tensor<16x64xf32>, %c: tensor<8x16xf32>,
+                      %init: tensor<8xf32>, %col: tensor<128xf32>, %s0: tensor<f32>)
+    -> (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<128xf32>, tensor<8x16xf32>, tensor<f32>, tensor<8xf32>, tensor<8xf32>) {
+  %max = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
+                         iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<8x128xf32>) outs(%init : tensor<8xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %r = arith.maximumf %acc, %in : f32
+    linalg.yield %r : f32
+  } -> tensor<8xf32>
+  %odd = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
+                         iterator_types = ["parallel", "reduction"]}
+      ins(%y : tensor<8x100xf32>) outs(%init : tensor<8xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %r = arith.addf %acc, %in : f32
+    linalg.yield %r : f32
+  } -> tensor<8xf32>
+  %dyn = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
+                         iterator_types = ["parallel", "reduction"]}
+      ins(%z : tensor<8x?xf32>) outs(%init : tensor<8xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %r = arith.addf %acc, %in : f32
+    linalg.yield %r : f32
+  } -> tensor<8xf32>
+  %colsum = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0)>],
+                            iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<8x128xf32>) outs(%col : tensor<128xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %r = arith.addf %acc, %in : f32
+    linalg.yield %r : f32
+  } -> tensor<128xf32>
+  %mm = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>],
+                        iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%m, %n : tensor<8x64xf32>, tensor<16x64xf32>) outs(%c : tensor<8x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %p : f32
+    linalg.yield %r : f32
+  } -> tensor<8x16xf32>
+  %all = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> ()>],
+                         iterator_types = ["reduction", "reduction"]}
+      ins(%x : tensor<8x128xf32>) outs(%s0 : tensor<f32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %r = arith.addf %acc, %in : f32
+    linalg.yield %r : f32
+  } -> tensor<f32>
+  %twice = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
+                           iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<8x128xf32>) outs(%init : tensor<8xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %p = arith.mulf %acc, %in : f32
+    %r = arith.addf %acc, %p : f32
+    linalg.yield %r : f32
+  } -> tensor<8xf32>
+  %prod = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
+                          iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<8x128xf32>) outs(%init : tensor<8xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %r = arith.mulf %acc, %in : f32
+    linalg.yield %r : f32
+  } -> tensor<8xf32>
+  return %max, %odd, %dyn, %colsum, %mm, %all, %twice, %prod
+      : tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<128xf32>, tensor<8x16xf32>, tensor<f32>, tensor<8xf32>, tensor<8xf32>
+}
