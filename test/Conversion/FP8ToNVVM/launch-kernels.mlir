@@ -58,7 +58,9 @@
 // grid min(ceil(200/128) * ceil(256/128), SMs) = min(4, SMs) CTAs of 384
 // threads (SMs: the device's, fp8_mgpu_sm_count() at run time; sm-count
 // and the invalid option: launch-kernels-checks.mlir),
-// 6 stages x (16384 + 16384 + 512) + 1024 = 200704 bytes of shared memory.
+// 6 stages x (16384 + 16384 + 512) + 1024 = 200704 bytes of shared memory
+// and the staged B scales, 2 consumers x roundUp(1 block x 3 K blocks x 4,
+// 16) = 32: 200736.
 // CHECK-LABEL: func.func private @fp8_launch_fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16(
 // CHECK-SAME: %[[A:.*]]: memref<200x384xf8E4M3FN>, %[[B:.*]]: memref<256x384xf8E4M3FN>, %[[SA:.*]]: memref<3x200xf32>, %[[SB:.*]]: memref<2x3xf32>, %[[OUT:.*]]: memref<200x256xbf16>)
 // CHECK: %[[T0:.*]] = gpu.wait async
@@ -80,7 +82,7 @@
 // CHECK: %[[NSM:.*]] = call @fp8_mgpu_sm_count() : () -> i32
 // CHECK: %[[NSMI:.*]] = arith.index_castui %[[NSM]] : i32 to index
 // CHECK: %[[GRID:.*]] = arith.minui %[[NSMI]], %c4 : index
-// CHECK: %[[L:.*]] = gpu.launch_func async [%{{.*}}] @fp8_kernels::@fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16 blocks in (%[[GRID]], %c1, %c1) threads in (%c384, %c1, %c1) dynamic_shared_memory_size %c200704_i32 args(%[[PA]] : !llvm.ptr, %{{.*}} : !llvm.ptr, %{{.*}} : !llvm.ptr, %[[VSB]] : memref<2x3xf32>, %[[VD]] : memref<200x256xbf16>, %c200_i32 : i32)
+// CHECK: %[[L:.*]] = gpu.launch_func async [%{{.*}}] @fp8_kernels::@fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16 blocks in (%[[GRID]], %c1, %c1) threads in (%c384, %c1, %c1) dynamic_shared_memory_size %c200736_i32 args(%[[PA]] : !llvm.ptr, %{{.*}} : !llvm.ptr, %{{.*}} : !llvm.ptr, %[[VSB]] : memref<2x3xf32>, %[[VD]] : memref<200x256xbf16>, %c200_i32 : i32)
 // CHECK: %[[C:.*]] = gpu.memcpy async [%[[L]]] %[[OUT]], %[[VD]]
 // CHECK-COUNT-5: gpu.dealloc async
 // CHECK: gpu.wait [%{{.*}}]
