@@ -24,8 +24,14 @@ using namespace mlir;
 using namespace mlir::fp8;
 using namespace mlir::fp8::gemm;
 
+// Off: the kernels with the staging copy's named barriers (nvvm.barrier id
+// = wg + 1, number_of_threads = 128) fail to load in the emulator's runtime
+// (its module parse stops at "expected operation name in quotes"), not
+// investigated yet; the PTX assembled with 0 spills (docs/gpu-kernel.md).
+static constexpr bool kStageBScales = false;
+
 void GemmEmitter::emitBScaleStaging(ConsumerTile &ct) {
-  if (!cfg.bScalesStaged() || !hasShortKBlockPath())
+  if (!kStageBScales || !cfg.bScalesStaged() || !hasShortKBlockPath())
     return;
   // This warpgroup's buffer (its columns' blocks; without a column split
   // the row groups copy the same blocks, each into its own buffer, so each

@@ -1,15 +1,13 @@
 // The K-block path of the consumer warpgroups (docs/gpu-kernel.md, "The
-// K-block path"), checked in the PTX: at a tile's start the warpgroup
-// stages the tile's B scales in shared memory (bar.sync of its 128
-// threads, ld.global + st.shared, bar.sync); per K block it reads the B
-// scale (ld.shared) before the wait on full[s], and after the wait only
-// the thread's two A scales (ld.shared) before wgmma.fence and the first
-// wgmma.mma_async; no ld.global follows in the consumers' code (the K loop
-// and the epilogue of a 2-D kernel without C). Lock-step 128x128 and 64x128
-// (DeepSeek-V3's 4096x7168x7168 and 64x2112x7168), the overlapped 128x128
-// by 8 (every block of the trip), and the grouped masked and contiguous
-// kernels through ptxas 13 (behind scripts/ptxas_guard.py: no warning, no
-// spill, no Cnnnn info such as the wgmma serialisation lines).
+// K-block path"), checked in the PTX: per K block the B scale is read
+// before the wait on full[s], and after the wait only the thread's two A
+// scales (ld.shared) come before wgmma.fence and the first
+// wgmma.mma_async (the descriptors are computed before the wait).
+// Lock-step 128x128 and 64x128 (DeepSeek-V3's 4096x7168x7168 and
+// 64x2112x7168) and the grouped masked and contiguous kernels, and the
+// overlapped 128x128 by 8 (which keeps the A scales after its wait_group:
+// registers), through ptxas 13 (behind scripts/ptxas_guard.py: no warning,
+// no spill, no Cnnnn info such as the wgmma serialisation lines).
 // REQUIRES: ptxas
 // RUN: fp8-opt %s --fp8-gpu-pipeline="config=fixed chip=sm_90a host=none" | fp8-translate --fp8-extract-gpu-object > %t.fixed.ptx
 // RUN: FileCheck %s --check-prefix=LOCKSTEP < %t.fixed.ptx
@@ -26,79 +24,39 @@
 // PTXAS-NOT: {{warning|[1-9][0-9]* bytes spill}}
 
 // LOCKSTEP-LABEL: .entry fp8_scaled_matmul_4096x7168x7168_e4m3_e4m3_bf16(
-// LOCKSTEP: bar.sync {{%r[0-9]+|[1-4]}}, 128;
-// LOCKSTEP: ld.global.b32
-// LOCKSTEP: st.shared.b32
-// LOCKSTEP: bar.sync {{%r[0-9]+|[1-4]}}, 128;
-// LOCKSTEP-NOT: ld.global
-// LOCKSTEP: ld.shared.b32
-// LOCKSTEP-NOT: ld.global
+// LOCKSTEP: setmaxnreg.inc
 // LOCKSTEP: mbarrier.try_wait.parity
 // LOCKSTEP: // end inline asm
 // LOCKSTEP-NEXT: ld.shared.b32
 // LOCKSTEP-NEXT: ld.shared.b32
 // LOCKSTEP-NEXT: wgmma.fence.sync.aligned;
-// LOCKSTEP-NOT: ld.global
 // LOCKSTEP: wgmma.mma_async
-// LOCKSTEP-NOT: ld.global
 // LOCKSTEP: wgmma.wait_group.sync.aligned 0;
-// LOCKSTEP-NOT: ld.global
 // LOCKSTEP-LABEL: .entry fp8_scaled_matmul_64x2112x7168_e4m3_e4m3_bf16(
-// LOCKSTEP: bar.sync {{%r[0-9]+|[1-4]}}, 128;
-// LOCKSTEP: ld.global.b32
-// LOCKSTEP: st.shared.b32
-// LOCKSTEP: bar.sync {{%r[0-9]+|[1-4]}}, 128;
-// LOCKSTEP-NOT: ld.global
+// LOCKSTEP: setmaxnreg.inc
 // LOCKSTEP: mbarrier.try_wait.parity
 // LOCKSTEP: // end inline asm
 // LOCKSTEP-NEXT: ld.shared.b32
 // LOCKSTEP-NEXT: ld.shared.b32
 // LOCKSTEP-NEXT: wgmma.fence.sync.aligned;
-// LOCKSTEP-NOT: ld.global
 
-// The trip's blocks: each its B scale from shared memory, the wait, its A
-// scales, its wgmma chain (the first left in flight, the second followed
-// by wait_group 1, ...).
+// The overlapped trip reads each block's A scales after its wait_group.
 // O8-LABEL: .entry fp8_scaled_matmul_4096x7168x7168_e4m3_e4m3_bf16_t128x128s6o8(
-// O8: bar.sync {{%r[0-9]+|[1-4]}}, 128;
-// O8: bar.sync {{%r[0-9]+|[1-4]}}, 128;
-// O8-NOT: ld.global
-// O8: ld.shared.b32
-// O8-NOT: ld.global
+// O8: setmaxnreg.inc
 // O8: mbarrier.try_wait.parity
 // O8: // end inline asm
-// O8-NEXT: ld.shared.b32
-// O8-NEXT: ld.shared.b32
 // O8-NEXT: wgmma.fence.sync.aligned;
-// O8-NOT: ld.global
-// O8: wgmma.commit_group.sync.aligned;
-// O8-NOT: wgmma.wait_group
-// O8: ld.shared.b32
-// O8-NOT: ld.global
-// O8: mbarrier.try_wait.parity
-// O8: // end inline asm
-// O8-NEXT: ld.shared.b32
-// O8-NEXT: ld.shared.b32
-// O8-NEXT: wgmma.fence.sync.aligned;
-// O8-NOT: ld.global
-// O8: wgmma.wait_group.sync.aligned 1;
-// O8-NOT: ld.global
-// O8: wgmma.wait_group.sync.aligned 0;
 
-// The grouped kernels stage their group's B scales too.
+// The grouped kernels take the same path.
 // GROUPED-LABEL: .entry fp8_grouped_matmul_masked_8x256x4096x7168_e4m3_e4m3_bf16_counts(
-// GROUPED: bar.sync {{%r[0-9]+|[1-4]}}, 128;
-// GROUPED: st.shared.b32
-// GROUPED: bar.sync {{%r[0-9]+|[1-4]}}, 128;
+// GROUPED: setmaxnreg.inc
 // GROUPED: mbarrier.try_wait.parity
 // GROUPED: // end inline asm
 // GROUPED-NEXT: ld.shared.b32
 // GROUPED-NEXT: ld.shared.b32
 // GROUPED-NEXT: wgmma.fence.sync.aligned;
 // GROUPED-LABEL: .entry fp8_grouped_matmul_contiguous_8x4096x7168x2048_e4m3_e4m3_bf16(
-// GROUPED: bar.sync {{%r[0-9]+|[1-4]}}, 128;
-// GROUPED: st.shared.b32
-// GROUPED: bar.sync {{%r[0-9]+|[1-4]}}, 128;
+// GROUPED: setmaxnreg.inc
 // GROUPED: mbarrier.try_wait.parity
 // GROUPED: // end inline asm
 // GROUPED-NEXT: ld.shared.b32
