@@ -22,6 +22,7 @@
 #include "GemmEpilogue.h"
 #include "GemmTileScheduler.h"
 
+#include "fp8/Target/Hopper/GemmBScaleStaging.h"
 #include "fp8/Target/Hopper/WgmmaFragment.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -115,7 +116,7 @@ ConsumerTile GemmEmitter::emitConsumerTile(const ConsumerThread &thr,
   // divides 128 or is a multiple of it, else it depends on col0 % 128.
   // (This warpgroup's columns: consumerN from col0, a multiple of
   // consumerN.)
-  ct.sbCount = cfg.bScaleBlocksPerConsumer();
+  ct.sbCount = bScaleBlocksPerConsumer(cfg);
   ct.sbStatic = (cfg.scaleBlocksAligned() && consumerN % 128 == 0) ||
                 128 % cfg.blockN == 0;
   ct.col0 = ct.tile.col0;
@@ -144,8 +145,7 @@ bool GemmEmitter::hasShortKBlockPath() {
   // (BLOCK_N 216, per-column 168, grouped 200) spill with the A scales
   // live across the wgmma chain or the staged B scales, as does the
   // overlapped promotion at 112 columns by 8: those keep the old path.
-  const int64_t kShortPathRegs = 8;
-  int64_t needed = cfg.consumerRegsNeeded() + kShortPathRegs;
+  int64_t needed = cfg.consumerRegsNeeded() + kShortKBlockPathRegs;
   if (scheduler->takesGroupArgument())
     needed += GemmKernelConfig::kGroupedConsumerOverheadRegs;
   return cfg.overlap == 0 && needed <= cfg.consumerRegs;

@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 #include "GemmEmitter.h"
 
+#include "fp8/Target/Hopper/GemmBScaleStaging.h"
 #include "fp8/Target/Hopper/WgmmaFragment.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -24,20 +25,17 @@ using namespace mlir;
 using namespace mlir::fp8;
 using namespace mlir::fp8::gemm;
 
-// Off: the kernels with the staging copy's named barriers (nvvm.barrier id
-// = wg + 1, number_of_threads = 128) fail to load in the emulator's runtime
-// (its module parse stops at "expected operation name in quotes"), not
-// investigated yet; the PTX assembled with 0 spills (docs/gpu-kernel.md).
-static constexpr bool kStageBScales = false;
-
 void GemmEmitter::emitBScaleStaging(ConsumerTile &ct) {
-  if (!kStageBScales || !cfg.bScalesStaged() || !hasShortKBlockPath())
+  // Exactly where the launch's shared memory counts the buffers
+  // (gemmLaunchSharedMemoryBytes); it implies the registers of the short
+  // K-block path (hasShortKBlockPath).
+  if (!bScalesStaged(cfg))
     return;
   // This warpgroup's buffer (its columns' blocks; without a column split
   // the row groups copy the same blocks, each into its own buffer, so each
   // synchronises its 128 threads only: named barrier 1 + wg).
-  Value bufBytes = ir.c32(cfg.sbStagingBytesPerConsumer());
-  Value bufStart = ir.c32(cfg.sbStagingOffset());
+  Value bufBytes = ir.c32(bScaleStagingBytesPerConsumer(cfg));
+  Value bufStart = ir.c32(bScaleStagingOffset(cfg));
   Value bufOffset = ir.add(bufStart, ir.mul(wg, bufBytes));
   ct.sbStaged = ir.gep(smem, bufOffset);
   Value barrierId = ir.add(wg, ir.c32(1));
@@ -90,8 +88,8 @@ BScales GemmEmitter::emitBScaleLoads(const ConsumerTile &ct, Value kBlock) {
     // [i * KB + kb].
     // Addressed from the shared-memory symbol (a 32-bit offset per K
     // block, not a 64-bit pointer live across the K loop: registers).
-    Value bufBytes = ir.c32(cfg.sbStagingBytesPerConsumer());
-    Value bufStart = ir.c32(cfg.sbStagingOffset());
+    Value bufBytes = ir.c32(bScaleStagingBytesPerConsumer(cfg));
+    Value bufStart = ir.c32(bScaleStagingOffset(cfg));
     Value bufOffset = ir.add(bufStart, ir.mul(wg, bufBytes));
     Value kOffset = ir.add(bufOffset, ir.mul(kBlock, ir.c32(4)));
     for (int64_t i = 0; i < ct.sbCount; ++i) {

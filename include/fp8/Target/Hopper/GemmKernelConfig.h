@@ -236,8 +236,7 @@ struct GemmKernelConfig {
   int64_t stageTxBytes() const {
     return aStageBytes() + bStageBytes() + blockM * 4 * promotionsPerBlock();
   }
-  // Shared-memory layout: A ring, B ring, A-scale ring, the barriers, then
-  // the staged B scales (bScalesStaged()).
+  // Shared-memory layout: A ring, B ring, A-scale ring, then the barriers.
   int64_t bRingOffset() const { return stages * aStageBytes(); }
   int64_t saRingOffset() const {
     return bRingOffset() + stages * bStageBytes();
@@ -245,46 +244,7 @@ struct GemmKernelConfig {
   int64_t barrierOffset() const {
     return saRingOffset() + stages * saStageBytes();
   }
-  int64_t sbStagingOffset() const { return barrierOffset() + kBarrierBytes; }
-  /// How many consecutive 128-column B-scale blocks one consumer
-  /// warpgroup's columns can touch: they start at a multiple of
-  /// gcd(consumerN, 128) inside their first block, so at most 128 - gcd
-  /// columns in.
-  int64_t bScaleBlocksPerConsumer() const {
-    int64_t g = 128, r = consumerN();
-    while (r) {
-      int64_t t = g % r;
-      g = r;
-      r = t;
-    }
-    return ceilDiv(128 - g + consumerN(), 128);
-  }
-  /// One consumer warpgroup's staged B scales: its bScaleBlocksPerConsumer()
-  /// blocks x KB f32, block i's K blocks at [i * KB, (i + 1) * KB).
-  int64_t sbStagingBytesPerConsumer() const {
-    return roundUp(bScaleBlocksPerConsumer() * kBlocks() * 4, 16);
-  }
-  /// Whether the consumers stage the tile's 128 x 128 B scales in shared
-  /// memory once per tile (then read them with ld.shared per K block), or
-  /// load them from global memory per K block and thread. Staged: a static
-  /// K with a scale per K block and B block, when the buffers fit in what
-  /// the ring leaves of the 227 KB (so they never cost a stage). Left
-  /// global: per-column B scales (the Wgrad, k-grouped and swap-AB kernels,
-  /// mxfp8, whole-K scales: BLOCK_N scales per K block and tile, up to
-  /// 64 KB at K = 16384, which would cost stages; each thread's loads
-  /// hold distinct columns), a run-time K (no bound on the buffer), and a
-  /// K so long that the buffers would not fit.
-  bool bScalesStaged() const {
-    if (bScalesPerColumn || hasDynamicK() || promotionsPerBlock() > 1 ||
-        hasWholeKScales() || consumers < 1)
-      return false;
-    return sbStagingOffset() + consumers * sbStagingBytesPerConsumer() <=
-           kSharedMemoryLimit;
-  }
-  int64_t sharedMemoryBytes() const {
-    return sbStagingOffset() +
-           (bScalesStaged() ? consumers * sbStagingBytesPerConsumer() : 0);
-  }
+  int64_t sharedMemoryBytes() const { return barrierOffset() + kBarrierBytes; }
   /// The (row, column) tile of linear tile index `t` (0 <= t < tiles()) in
   /// the grouped order: group g = t / (groupM * nTiles) holds tile rows
   /// [g * groupM, + h), h = min(groupM, mTiles - g * groupM) (the last
