@@ -11,6 +11,7 @@
 #include "fp8/Emulator/MgpuRuntime.h"
 #include "fp8/Emulator/Kernels.h"
 #include "fp8/InitAll.h"
+#include "fp8/Target/Hopper/GemmBScaleStaging.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -132,7 +133,7 @@ struct GemmOnDevice {
     int32_t m32 = M;
     void *params[] = {&mapA, &mapB, &mapSA, &sb, &d, &m32};
     mgpuLaunchKernel(fn, c.gridSize(132), 1, 1, c.threads(), 1, 1,
-                     smem < 0 ? c.sharedMemoryBytes() : smem,
+                     smem < 0 ? gemmLaunchSharedMemoryBytes(c) : smem,
                      mgpuStreamCreate(), params, nullptr, nParams);
     return fp8emuGetLastError();
   }

@@ -1,13 +1,15 @@
 //===- GemmConsumer.cpp - the GEMM kernel's consumer warpgroups -----------===//
 //
 // Each consumer warpgroup computes 64 rows x consumerN columns of a tile:
-// per K block it waits for the slot's full barrier, runs the wgmma chain
-// over the slot's A and B, reads the slot's A scales, hands the slot back
-// and promotes the partial sums into its FP32 accumulator
-// (GemmPromotion.cpp); after the last K block the epilogue stores the tile
-// (GemmEpilogue.h). The tile loop and what the grouping decides of a tile
-// (its K blocks, its group's offsets) are the tile scheduler's
-// (GemmTileScheduler.h).
+// at the tile's start it stages the tile's B scales in shared memory
+// (GemmScales.cpp); per K block it computes the slot's wgmma descriptors
+// and reads the block's B scales, waits for the slot's full barrier, reads
+// the slot's A scales, runs the wgmma chain over the slot's A and B, hands
+// the slot back and promotes the partial sums into its FP32 accumulator
+// (GemmPromotion.cpp: only multiplies and FMAs after the wgmma.wait_group);
+// after the last K block the epilogue stores the tile (GemmEpilogue.h). The
+// tile loop and what the grouping decides of a tile (its K blocks, its group's
+// offsets) are the tile scheduler's (GemmTileScheduler.h).
 //
 // The promotion runs in lock-step after each K block's wgmma chain
 // (`wgmma.wait_group 0`), or overlapped (GemmKernelConfig::overlap = U):
@@ -20,11 +22,10 @@
 #include "GemmEpilogue.h"
 #include "GemmTileScheduler.h"
 
+#include "fp8/Target/Hopper/GemmBScaleStaging.h"
 #include "fp8/Target/Hopper/WgmmaFragment.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-
-#include <numeric>
 
 using namespace mlir;
 using namespace mlir::fp8;
@@ -38,18 +39,10 @@ NVVM::WGMMATypes wgmmaType(Type t) {
                                 : NVVM::WGMMATypes::e4m3;
 }
 
-/// How many consecutive 128-column B-scale blocks one tile can touch: the
-/// tile starts at a multiple of gcd(blockN, 128) inside its first block, so
-/// at most 128 - gcd columns in.
-int64_t scaleBlocksPerTile(int64_t blockN) {
-  int64_t maxStart = 128 - std::gcd(blockN, int64_t(128));
-  return GemmKernelConfig::ceilDiv(maxStart + blockN, 128);
-}
-
 /// The wgmma.mma_async chain of k32 steps [firstStep, endStep) (0: the
-/// whole K block) on ring slot `stage`, committed as one group and not
+/// whole K block) on the slot of `ops`, committed as one group and not
 /// waited for: the partial sums (a struct of accRegs f32).
-Value emitWgmmaGroup(GemmEmitter &e, const ConsumerThread &thr, Value stage,
+Value emitWgmmaGroup(GemmEmitter &e, const WgmmaOperands &ops,
                      int64_t firstStep, int64_t endStep);
 
 /// The overlapped promotion's K loop over `kBlocks` (cfg.overlap = U): a
@@ -69,6 +62,7 @@ void GemmEmitter::emitConsumers(scf::IfOp roleIf) {
   ConsumerThread thr = emitConsumerThread();
   scf::ForOp tileLoop = scheduler->emitTileLoop();
   ConsumerTile ct = emitConsumerTile(thr, tileLoop.getInductionVar());
+  emitBScaleStaging(ct);
   SmallVector<Value> init{tileLoop.getRegionIterArg(0)};
   emitAccumulatorInit(ct, init);
   Value step = ir.c32(1);
@@ -122,7 +116,7 @@ ConsumerTile GemmEmitter::emitConsumerTile(const ConsumerThread &thr,
   // divides 128 or is a multiple of it, else it depends on col0 % 128.
   // (This warpgroup's columns: consumerN from col0, a multiple of
   // consumerN.)
-  ct.sbCount = scaleBlocksPerTile(consumerN);
+  ct.sbCount = bScaleBlocksPerConsumer(cfg);
   ct.sbStatic = (cfg.scaleBlocksAligned() && consumerN % 128 == 0) ||
                 128 % cfg.blockN == 0;
   ct.col0 = ct.tile.col0;
@@ -146,6 +140,17 @@ ConsumerTile GemmEmitter::emitConsumerTile(const ConsumerThread &thr,
   return ct;
 }
 
+bool GemmEmitter::hasShortKBlockPath() {
+  // Measured with ptxas 13 -v: the lock-step tiles at the register limit
+  // (BLOCK_N 216, per-column 168, grouped 200) spill with the A scales
+  // live across the wgmma chain or the staged B scales, as does the
+  // overlapped promotion at 112 columns by 8: those keep the old path.
+  int64_t needed = cfg.consumerRegsNeeded() + kShortKBlockPathRegs;
+  if (scheduler->takesGroupArgument())
+    needed += GemmKernelConfig::kGroupedConsumerOverheadRegs;
+  return cfg.overlap == 0 && needed <= cfg.consumerRegs;
+}
+
 Value GemmEmitter::globalRow(const ConsumerTile &ct, Value row) {
   return ct.groupRow0 ? ir.add(ct.groupRow0, row) : row;
 }
@@ -158,23 +163,33 @@ void GemmEmitter::emitConsumerKBlock(const ConsumerThread &thr,
   auto [stage, phase] = stagePhase(it);
   ValueRange acc = kLoop.getRegionIterArgs().drop_front();
   if (cfg.promotionsPerBlock() > 1) {
+    WgmmaOperands ops = emitWgmmaOperands(thr, stage);
     NVVM::MBarrierTryWaitParityOp::create(b, barrier(stage, true), phase,
                                           ticks);
     SmallVector<Value> mxAcc(acc);
-    emitMxKBlock(thr, ct, kBlock, stage, mxAcc);
+    emitMxKBlock(thr, ct, kBlock, stage, ops, mxAcc);
     SmallVector<Value> yields{ir.add(it, ir.c32(1))};
     llvm::append_range(yields, mxAcc);
     scf::YieldOp::create(b, yields);
     return;
   }
-  // The B scales, loaded before the wait so their latency hides behind it
-  // (of the K block in the operand: a k-grouped tile's run starts at
-  // kFirst).
+  // The slot's descriptors and A-scale address, and the B scales, before
+  // the wait so their latency hides behind it (of the K block in the
+  // operand: a k-grouped tile's run starts at kFirst); after it only the A
+  // scales are read before the wgmma chain.
+  WgmmaOperands ops = emitWgmmaOperands(thr, stage);
+  Value saAddr = aScaleAddress(thr, stage);
   BScales sb = emitBScaleLoads(ct, scheduler->kBlockOf(ct.tile, kBlock));
   NVVM::MBarrierTryWaitParityOp::create(b, barrier(stage, true), phase, ticks);
-  Value partial = emitWgmma(thr, stage);
+  // The A scales before the chain where the registers allow it
+  // (hasShortKBlockPath), else after it.
+  const bool early = hasShortKBlockPath();
   Value aScales[2];
-  emitAScaleLoads(thr, stage, aScales);
+  if (early)
+    emitAScaleLoads(saAddr, aScales);
+  Value partial = emitWgmma(ops);
+  if (!early)
+    emitAScaleLoads(saAddr, aScales);
   emitReleaseStage(thr, stage);
   SmallVector<Value> yields{ir.add(it, ir.c32(1))};
   emitPromotion(ct, sb, aScales, partial, acc, yields);
@@ -183,7 +198,8 @@ void GemmEmitter::emitConsumerKBlock(const ConsumerThread &thr,
 
 void GemmEmitter::emitMxKBlock(const ConsumerThread &thr,
                                const ConsumerTile &ct, Value kBlock,
-                               Value stage, SmallVector<Value> &acc) {
+                               Value stage, const WgmmaOperands &ops,
+                               SmallVector<Value> &acc) {
   // mxfp8 (OCP MX: a scale per 32 K): each k32 step is its own partial,
   // promoted with its step's scales before the next (the reference's
   // promotion every 32 K), so the ring slot is read four times and handed
@@ -205,9 +221,14 @@ void GemmEmitter::emitMxKBlock(const ConsumerThread &thr,
       Value stepRow = ir.c32(s);
       Value scaleRow = ir.add(ir.mul(kBlock, ir.c32(steps)), stepRow);
       BScales sb = emitBScaleLoads(ct, scaleRow);
-      Value partial = emitWgmma(thr, stage, s, s + 1);
+      Value saAddr = aScaleAddress(thr, stage, s);
+      const bool early = hasShortKBlockPath();
       Value aScales[2];
-      emitAScaleLoads(thr, stage, aScales, s);
+      if (early)
+        emitAScaleLoads(saAddr, aScales);
+      Value partial = emitWgmma(ops, s, s + 1);
+      if (!early)
+        emitAScaleLoads(saAddr, aScales);
       if (release)
         emitReleaseStage(thr, stage);
       SmallVector<Value> next;
@@ -235,16 +256,41 @@ void GemmEmitter::emitMxKBlock(const ConsumerThread &thr,
   }
 }
 
-Value GemmEmitter::emitWgmma(const ConsumerThread &thr, Value stage,
-                             int64_t firstStep, int64_t endStep) {
-  Value partial = emitWgmmaGroup(*this, thr, stage, firstStep, endStep);
+WgmmaOperands GemmEmitter::emitWgmmaOperands(const ConsumerThread &thr,
+                                             Value stage) {
+  // Descriptors: K-major, 128B swizzle, SBO 1024 (WgmmaFragment.h).
+  Value aRowGroup = ir.mul(thr.wgRowGroup, ir.c32(kTileM * cfg.blockK));
+  Value aStage = ir.mul(stage, ir.c32(cfg.aStageBytes()));
+  Value aAddr = ir.add(smemAddr, ir.add(aStage, aRowGroup));
+  // B rows (N) are 128-byte lines; a column group starts consumerN lines in
+  // (a multiple of 8: whole 1024-byte swizzle atoms).
+  Value bStageOffset = ir.mul(stage, ir.c32(cfg.bStageBytes()));
+  Value bStage = ir.add(ir.c32(cfg.bRingOffset()), bStageOffset);
+  if (thr.colSplit)
+    bStage = ir.add(bStage, ir.mul(thr.wgCol, ir.c32(cfg.blockK)));
+  Value bAddr = ir.add(smemAddr, bStage);
+  auto desc = [&](Value addr) {
+    Value four = ir.c32(4);
+    Value field = ir.shru(ir.andi(addr, ir.c32(0x3FFFF)), four);
+    Value constBits = ir.c64(static_cast<int64_t>(kKMajorSw128ConstBits));
+    return ir.ori(ir.zext64(field), constBits);
+  };
+  WgmmaOperands ops;
+  ops.descA = desc(aAddr);
+  ops.descB = desc(bAddr);
+  return ops;
+}
+
+Value GemmEmitter::emitWgmma(const WgmmaOperands &ops, int64_t firstStep,
+                             int64_t endStep) {
+  Value partial = emitWgmmaGroup(*this, ops, firstStep, endStep);
   NVVM::WgmmaWaitGroupSyncOp::create(b, b.getI64IntegerAttr(0));
   return partial;
 }
 
 namespace {
 
-Value emitWgmmaGroup(GemmEmitter &e, const ConsumerThread &thr, Value stage,
+Value emitWgmmaGroup(GemmEmitter &e, const WgmmaOperands &ops,
                      int64_t firstStep, int64_t endStep) {
   ImplicitLocOpBuilder &b = e.b;
   KernelBuilder &ir = e.ir;
@@ -253,25 +299,7 @@ Value emitWgmmaGroup(GemmEmitter &e, const ConsumerThread &thr, Value stage,
   const int64_t consumerN = e.consumerN;
   if (!endStep)
     endStep = cfg.blockK / kFp8K;
-  // Descriptors: K-major, 128B swizzle, SBO 1024 (WgmmaFragment.h).
-  Value aRowGroup = ir.mul(thr.wgRowGroup, ir.c32(kTileM * cfg.blockK));
-  Value aStage = ir.mul(stage, ir.c32(cfg.aStageBytes()));
-  Value aAddr = ir.add(e.smemAddr, ir.add(aStage, aRowGroup));
-  // B rows (N) are 128-byte lines; a column group starts consumerN lines in
-  // (a multiple of 8: whole 1024-byte swizzle atoms).
-  Value bStageOffset = ir.mul(stage, ir.c32(cfg.bStageBytes()));
-  Value bStage = ir.add(ir.c32(cfg.bRingOffset()), bStageOffset);
-  if (thr.colSplit)
-    bStage = ir.add(bStage, ir.mul(thr.wgCol, ir.c32(cfg.blockK)));
-  Value bAddr = ir.add(e.smemAddr, bStage);
-  auto desc = [&](Value addr) {
-    Value four = ir.c32(4);
-    Value field = ir.shru(ir.andi(addr, ir.c32(0x3FFFF)), four);
-    Value constBits = ir.c64(static_cast<int64_t>(kKMajorSw128ConstBits));
-    return ir.ori(ir.zext64(field), constBits);
-  };
-  Value descA = desc(aAddr);
-  Value descB = desc(bAddr);
+  Value descA = ops.descA, descB = ops.descB;
   auto scaleIn = NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one);
 
   auto structTy = LLVM::LLVMStructType::getLiteral(
@@ -299,24 +327,31 @@ Value emitWgmmaGroup(GemmEmitter &e, const ConsumerThread &thr, Value stage,
   return partial;
 }
 
-/// One K block of an overlapped trip: its ring slot, its B scales (loaded
-/// before the full-barrier wait) and its partial sums (in flight until a
+/// One K block of an overlapped trip: its ring slot, its B scales (read
+/// before the full-barrier wait), its A scales (read after the wait, before
+/// its wgmma chain) and its partial sums (in flight until a
 /// wgmma.wait_group covers its commit group).
 struct OverlappedBlock {
   Value stage;
   BScales sb;
+  Value saAddr;
+  Value aScales[2];
   Value partial;
 };
 
-/// Block `blk`'s promotion, once a wgmma.wait_group covers its group: its A
-/// scales, its slot handed back, acc = fma(partial, sa * sb, acc).
+/// Block `blk`'s promotion, once a wgmma.wait_group covers its group: its
+/// slot handed back, acc = fma(partial, sa * sb, acc).
 SmallVector<Value> emitOverlappedPromotion(GemmEmitter &e,
                                            const ConsumerThread &thr,
                                            const ConsumerTile &ct,
                                            const OverlappedBlock &blk,
                                            ValueRange acc) {
-  Value aScales[2];
-  e.emitAScaleLoads(thr, blk.stage, aScales);
+  // Without the registers for the short path (hasShortKBlockPath: the
+  // overlapped promotion holds a second partial set) the A scales are read
+  // here, after the wait_group.
+  Value aScales[2] = {blk.aScales[0], blk.aScales[1]};
+  if (!aScales[0])
+    e.emitAScaleLoads(blk.saAddr, aScales);
   e.emitReleaseStage(thr, blk.stage);
   SmallVector<Value> next;
   e.emitPromotion(ct, blk.sb, aScales, blk.partial, acc, next);
@@ -348,10 +383,15 @@ void emitOverlappedTrip(GemmEmitter &e, const ConsumerThread &thr,
     auto [stage, phase] = e.stagePhase(ir.add(it0, ir.c32(j)));
     OverlappedBlock blk;
     blk.stage = stage;
+    WgmmaOperands ops = e.emitWgmmaOperands(thr, stage);
+    Value saAddr = e.aScaleAddress(thr, stage);
     blk.sb = e.emitBScaleLoads(ct, e.scheduler->kBlockOf(ct.tile, kBlock));
     NVVM::MBarrierTryWaitParityOp::create(b, e.barrier(stage, true), phase,
                                           e.ticks);
-    blk.partial = emitWgmmaGroup(e, thr, stage, 0, 0);
+    blk.saAddr = saAddr;
+    if (e.hasShortKBlockPath())
+      e.emitAScaleLoads(saAddr, blk.aScales);
+    blk.partial = emitWgmmaGroup(e, ops, 0, 0);
     if (j > 0) {
       NVVM::WgmmaWaitGroupSyncOp::create(b, b.getI64IntegerAttr(1));
       acc = emitOverlappedPromotion(e, thr, ct, prev, acc);
@@ -388,7 +428,7 @@ scf::ForOp emitOverlappedKLoop(GemmEmitter &e, const ConsumerThread &thr,
 void GemmEmitter::emitReleaseStage(const ConsumerThread &thr, Value stage) {
   // Release the slot, once per warp: wgmma has read A/B (a wait_group
   // covered the slot's commit group) and every lane has its A scales in
-  // registers. bar.warp.sync orders the
+  // registers (read before the wgmma chain). bar.warp.sync orders the
   // other lanes' scale loads before lane 0's arrive (its release covers
   // only its own accesses; PTX ISA, bar.warp.sync and the memory
   // consistency model), so the producer cannot refill the slot under a

@@ -11,7 +11,8 @@
 //   GemmKGroupedScheduler.cpp  the k-grouped (Wgrad) form
 //   GemmProducer.cpp       mbarrier ring and the producer's TMA loads
 //   GemmConsumer.cpp       consumer warpgroups: fragment map, K loop, wgmma
-//   GemmScales.cpp         A-scale (shared memory) and B-scale (global) loads
+//   GemmScales.cpp         A-scale and B-scale loads; the B scales staged
+//                          in shared memory once per tile
 //   GemmPromotion.cpp      FP32 accumulator: start from C, per-K-block
 //                          promotion acc += partial * (sa * sb)
 //   GemmEpilogue.cpp       masked, converted stores of D (GemmEpilogue.h)
@@ -82,9 +83,20 @@ struct ConsumerTile {
   Value col0, sbBlock0, sbRel;
   Value rowTile, colTile;
   Value groupRow0, sbGroup0;
+  /// This warpgroup's staged B scales in shared memory (f32, block i's K
+  /// blocks at [i * KB, (i + 1) * KB)), or null: read from global memory
+  /// (GemmKernelConfig::bScalesStaged).
+  Value sbStaged;
 };
 
-/// The B scales of one K block, loaded before the full-barrier wait: one
+/// One K block's wgmma operands: the shared-memory matrix descriptors of
+/// the ring slot's A (this warpgroup's rows) and B (its columns) at the
+/// first k32 step.
+struct WgmmaOperands {
+  Value descA, descB;
+};
+
+/// The B scales of one K block, read before the full-barrier wait: one
 /// per 128-column block (`blocks`), or, with per-column B scales, one
 /// 2 x f32 vector per register group (`pairs`).
 struct BScales {
@@ -152,6 +164,10 @@ struct GemmEmitter : KernelEmitter<GemmKernelSpec> {
   void emitConsumers(scf::IfOp roleIf);
   ConsumerThread emitConsumerThread();
   ConsumerTile emitConsumerTile(const ConsumerThread &thr, Value tileIndex);
+  /// Whether the consumer registers leave room for the short K-block path
+  /// (the A scales read before the wgmma chain, the B scales staged):
+  /// lock-step tiles 8 registers below the limit.
+  bool hasShortKBlockPath();
   /// C's and D's row `row` in the operand (the group offset added).
   Value globalRow(const ConsumerTile &ct, Value row);
   void emitConsumerKBlock(const ConsumerThread &thr, const ConsumerTile &ct,
@@ -159,21 +175,34 @@ struct GemmEmitter : KernelEmitter<GemmKernelSpec> {
   /// The mxfp8 K block (scaleK = 32): per k32 step its wgmma, its scales
   /// and a promotion, `acc` carried through.
   void emitMxKBlock(const ConsumerThread &thr, const ConsumerTile &ct,
-                    Value kBlock, Value stage, SmallVector<Value> &acc);
+                    Value kBlock, Value stage, const WgmmaOperands &ops,
+                    SmallVector<Value> &acc);
+  /// The descriptors of ring slot `stage` for this warpgroup, computed
+  /// before the full-barrier wait so that nothing but the A-scale loads sits
+  /// between the wait and the wgmma chain.
+  WgmmaOperands emitWgmmaOperands(const ConsumerThread &thr, Value stage);
   /// The wgmma.mma_async chain of k32 steps [firstStep, endStep) (default:
-  /// the whole K block) on ring slot `stage`: the partial sums (a struct of
-  /// accRegs f32).
-  Value emitWgmma(const ConsumerThread &thr, Value stage, int64_t firstStep = 0,
+  /// the whole K block) on the slot of `ops`, completed (wait_group 0): the
+  /// partial sums (a struct of accRegs f32).
+  Value emitWgmma(const WgmmaOperands &ops, int64_t firstStep = 0,
                   int64_t endStep = 0);
   /// Once per warp, the slot is handed back to the producer.
   void emitReleaseStage(const ConsumerThread &thr, Value stage);
 
   // --- GemmScales.cpp -------------------------------------------------------
+  /// At a tile's start (GemmKernelConfig::bScalesStaged): the warpgroup
+  /// copies the B scales of its columns, every K block, from global into
+  /// its shared buffer (ct.sbStaged), between two named barriers of its 128
+  /// threads (the first: the previous tile's reads are done).
+  void emitBScaleStaging(ConsumerTile &ct);
   BScales emitBScaleLoads(const ConsumerTile &ct, Value kBlock);
-  /// The A scales of this thread's two rows, from the slot's scale area
-  /// (of promotion `sub` of the K block: mxfp8).
-  void emitAScaleLoads(const ConsumerThread &thr, Value stage, Value aScales[2],
-                       int64_t sub = 0);
+  /// The address of this thread's first-row A scale in slot `stage`'s scale
+  /// area (of promotion `sub` of the K block: mxfp8): computed before the
+  /// full-barrier wait.
+  Value aScaleAddress(const ConsumerThread &thr, Value stage, int64_t sub = 0);
+  /// The A scales of this thread's two rows (rows 0 and 8 from `addr`),
+  /// loaded after the wait and before the wgmma chain.
+  void emitAScaleLoads(Value addr, Value aScales[2]);
   /// The B scale of register group j: a block of `sb` (static index
   /// `staticIdx`) or a select between the loaded blocks (staticIdx = -1).
   Value bScaleOfGroup(const ConsumerTile &ct, const BScales &sb, int64_t j,

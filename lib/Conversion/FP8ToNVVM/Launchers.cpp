@@ -12,6 +12,7 @@
 #include "GemmKernel.h"
 #include "KernelSpecs.h"
 #include "fp8/Dialect/FP8/IR/FP8.h"
+#include "fp8/Target/Hopper/GemmBScaleStaging.h"
 #include "fp8/Target/Hopper/TransposeKernelConfig.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -363,8 +364,8 @@ void buildGemmLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
     kernelArgs.push_back(h.i32(kRun));
   if (qsDev)
     kernelArgs.push_back(qsDev);
-  h.launch(kernel, grid, c.threads(), c.sharedMemoryBytes(), kernelArgs,
-           c.cluster);
+  h.launch(kernel, grid, c.threads(), gemmLaunchSharedMemoryBytes(c),
+           kernelArgs, c.cluster);
   if (kIf) {
     gpu::WaitOp::create(b, Type(), ValueRange{h.chain});
     b.setInsertionPointAfter(kIf);

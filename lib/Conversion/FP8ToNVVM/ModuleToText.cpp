@@ -18,6 +18,22 @@ namespace {
 struct FP8GPUModuleToTextPass
     : public fp8::impl::FP8GPUModuleToTextPassBase<FP8GPUModuleToTextPass> {
   using Base::Base;
+
+  /// With locations, the generic form: a custom assembly format that ends
+  /// in an optional attribute group takes the trailing `loc(...)` for its
+  /// attribute, so the text does not parse back (nvvm.barrier id = ..
+  /// number_of_threads = .., whose `(qualified($reductionOp)^
+  /// $reductionPredicate)?` precedes attr-dict: "expected operation name
+  /// in quotes" in the emulator's module load). The generic form has no
+  /// optional groups.
+  OpPrintingFlags printingFlags() const {
+    OpPrintingFlags flags;
+    flags.enableDebugInfo(debugInfo);
+    if (debugInfo)
+      flags.printGenericOpForm();
+    return flags;
+  }
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SmallVector<gpu::GPUModuleOp> gpuModules(module.getOps<gpu::GPUModuleOp>());
@@ -31,7 +47,7 @@ struct FP8GPUModuleToTextPass
       }
       std::string text;
       llvm::raw_string_ostream os(text);
-      gpuModule->print(os, OpPrintingFlags().enableDebugInfo(debugInfo));
+      gpuModule->print(os, printingFlags());
       SmallVector<Attribute> objects;
       for (Attribute target : targets)
         objects.push_back(gpu::ObjectAttr::get(

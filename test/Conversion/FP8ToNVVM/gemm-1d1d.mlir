@@ -29,11 +29,12 @@
 // CHECK: llvm.load %[[P15]] {alignment = 8 : i64} : !llvm.ptr<1> -> vector<2xf32>
 // CHECK-NOT: vector<2xf32>
 // CHECK: nvvm.mbarrier.try_wait.parity
-// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
-// The two A scales of the thread's rows (shared memory), then per register
-// r of group 0: column pair element r % 2, row slot (r / 2) % 2.
+// The two A scales of the thread's rows (shared memory, read after the wait
+// and before the wgmma chain), then per register r of group 0: column pair
+// element r % 2, row slot (r / 2) % 2.
 // CHECK: %[[SA0:.*]] = llvm.load %{{.*}} : !llvm.ptr<3> -> f32
 // CHECK: %[[SA1:.*]] = llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
 // CHECK: %[[E0:.*]] = llvm.extractelement %[[V0]][%c0_i32{{.*}} : i32] : vector<2xf32>
 // CHECK: %[[X0:.*]] = llvm.extractvalue %{{.*}}[0]
 // CHECK: %[[S0:.*]] = arith.mulf %[[SA0]], %[[E0]] : f32

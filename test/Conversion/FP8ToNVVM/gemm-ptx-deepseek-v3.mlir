@@ -108,10 +108,13 @@
 // MMA: fma.rn.f32 [[ACC62:%r[0-9]+]], [[D62:%r[0-9]+]], [[S1]], [[ACC62]];
 // MMA: fma.rn.f32 [[ACC63:%r[0-9]+]], [[D63:%r[0-9]+]], [[S1]], [[ACC63]];
 // MMA-NOT: fma.rn.f32
-// The loop body: the four wgmma, whose last one writes the D registers the
-// FMAs read; the A scales S0 / S1 multiply are loaded 8 rows apart; then
-// bar.warp.sync and the arrive of lane 0 only.
-// MMA: wgmma.fence.sync.aligned;
+// The loop body: the A scales S0 / S1 multiply, loaded 8 rows apart after
+// the wait and before the wgmma chain (docs/gpu-kernel.md, "The K-block
+// path"); the four wgmma, whose last one writes the D registers the FMAs
+// read; then bar.warp.sync and the arrive of lane 0 only.
+// MMA: ld.shared.b32 [[SA0]], [{{%rd[0-9]+}}+196608];
+// MMA-NEXT: ld.shared.b32 [[SA1]], [{{%rd[0-9]+}}+196640];
+// MMA-NEXT: wgmma.fence.sync.aligned;
 // MMA: setp.ne.b32 p, 0, 0;
 // MMA-NEXT: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3
 // MMA: setp.ne.b32 p, 1, 0;
@@ -122,8 +125,6 @@
 // MMA-NEXT: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3 {{[{]}}[[D0]], [[D1]], [[D2]], [[D3]], [[D4]], [[D5]], [[D6]], [[D7]], [[D8]], [[D9]], [[D10]], [[D11]], [[D12]], [[D13]], [[D14]], [[D15]], [[D16]], [[D17]], [[D18]], [[D19]], [[D20]], [[D21]], [[D22]], [[D23]], [[D24]], [[D25]], [[D26]], [[D27]], [[D28]], [[D29]], [[D30]], [[D31]], [[D32]], [[D33]], [[D34]], [[D35]], [[D36]], [[D37]], [[D38]], [[D39]], [[D40]], [[D41]], [[D42]], [[D43]], [[D44]], [[D45]], [[D46]], [[D47]], [[D48]], [[D49]], [[D50]], [[D51]], [[D52]], [[D53]], [[D54]], [[D55]], [[D56]], [[D57]], [[D58]], [[D59]], [[D60]], [[D61]], [[D62]], [[D63]]{{[}]}}, {{%rd[0-9]+}}, {{%rd[0-9]+}}, p, 1, 1;
 // MMA: wgmma.commit_group.sync.aligned;
 // MMA-NEXT: wgmma.wait_group.sync.aligned 0;
-// MMA: ld.shared.b32 [[SA0]], [{{%rd[0-9]+}}+196608];
-// MMA-NEXT: ld.shared.b32 [[SA1]], [{{%rd[0-9]+}}+196640];
 // MMA-NEXT: bar.warp.sync -1;
 // MMA-NEXT: @{{%p[0-9]+}} bra
 // MMA: mbarrier.arrive.shared.b64

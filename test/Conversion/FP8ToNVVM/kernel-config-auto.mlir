@@ -84,10 +84,11 @@ func.func @any_tokens(%a: !fp8.scaled<?x7168xf8E4M3FN, block = [1, 128], scale =
 // GROUP3-SAME: consumers = 2, group_m = 3>, fp8.kernel_model = #fp8.kernel_model<chip = "h200"
 // The launcher follows the kernel (fp8.kernel): grid min(32 x 38, SMs)
 // (ceil(7168 / 192) = 38 column tiles), shared memory 5 x (128 x 128 +
-// 192 x 128 + 512) + 1024 = 208384 bytes, no clusters.
+// 192 x 128 + 512) + 1024 = 208384 bytes and the staged B scales, 2
+// consumers x 2 blocks x 128 K blocks x 4 bytes = 2048: 210432, no clusters.
 // LAUNCH: func.func private @fp8_launch_fp8_scaled_matmul_4096x7168x16384_e4m3_e4m3_bf16_t128x192s5g16(
 // LAUNCH: arith.constant 38 : index
-// LAUNCH: arith.constant 208384 : i32
+// LAUNCH: arith.constant 210432 : i32
 // LAUNCH-NOT: clusters in
 // LAUNCH: return
 // BADGROUP: fp8-lower-to-nvvm: option group-m=-1 is invalid: expected 0 (the cost model's choice under config=auto, else 1) or 1..4096 rows of tiles per group (1: row-major)

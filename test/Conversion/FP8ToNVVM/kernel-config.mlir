@@ -56,15 +56,25 @@
 
 // BLOCK_N = 96: the suffix names tiles and stages (7 fit: 7 x 29 KB); a
 // tile starts 0, 96, 192 or 288 columns in, so it may straddle two B-scale
-// blocks: two scales are loaded (the second clamped to the last block) and
-// each 8-column register group picks one by its column (12 groups).
+// blocks: the scales of two blocks are staged (docs/gpu-kernel.md, "The
+// K-block path": 2 blocks x KB = 4 f32 = 32 bytes per warpgroup after the
+// ring and the barriers, 7 x (16384 + 12288 + 512) + 1024 = 205312; the
+// copy's element index clamped to the last of the 3 x 4) and each 8-column
+// register group picks one by its column (12 groups).
 // N96-LABEL: llvm.func @fp8_scaled_matmul_200x300x400_e4m3_e4m3_bf16_t128x96s7(
 // N96: nvvm.setmaxregister increase 232
 // N96: %[[COL0:.*]] = arith.muli %{{.*}}, %c96_i32{{[_0-9]*}} : i32
 // N96: %[[BLK0:.*]] = arith.divui %[[COL0]], %c128_i32{{[_0-9]*}} : i32
 // N96: arith.remui %[[COL0]], %c128_i32{{[_0-9]*}} : i32
-// N96: %[[NEXT:.*]] = arith.addi %[[BLK0]], %c1_i32{{[_0-9]*}} : i32
-// N96: arith.minui %[[NEXT]], %c2_i32{{[_0-9]*}} : i32
+// N96: %c205312_i32 = arith.constant 205312 : i32
+// N96: nvvm.barrier id = %{{.*}} number_of_threads = %c128_i32{{[_0-9]*}}
+// N96: %[[FIRST:.*]] = arith.muli %[[BLK0]], %c4_i32{{[_0-9]*}} : i32
+// N96: scf.for %[[I:.*]] = %{{.*}} to %c8_i32{{[_0-9]*}} step %c128_i32{{[_0-9]*}}
+// N96: %[[SRC:.*]] = arith.addi %[[FIRST]], %[[I]] : i32
+// N96: arith.minui %[[SRC]], %c11_i32{{[_0-9]*}} : i32
+// N96: llvm.load {{.*}} : !llvm.ptr<1> -> f32
+// N96: llvm.store {{.*}} : f32, !llvm.ptr<3>
+// N96: nvvm.barrier id = %{{.*}} number_of_threads = %c128_i32{{[_0-9]*}}
 // N96: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 96, k = 32>
 // N96-COUNT-12: arith.select
 // N96-NOT: arith.select

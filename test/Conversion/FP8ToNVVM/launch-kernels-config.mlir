@@ -19,7 +19,8 @@
 // 3 stages, 1 consumer: grid min(ceil(200/64) * ceil(256/96), 132) =
 // 4 * 3 = 12 CTAs of 256 threads; shared memory
 // 3 x (64*128 + 96*128 + roundUp(64*4, 128)) + 1024 = 3 x 20736 + 1024 =
-// 63232 bytes; A box [64, 128], B box [96, 128], A-scale box [1, 64].
+// 63232 bytes + the staged B scales (1 consumer x roundUp(2 blocks x 3 K
+// blocks x 4, 16) = 32) = 63264 bytes; A box [64, 128], B box [96, 128], A-scale box [1, 64].
 // The definition consumes the declaration's attributes (the lowered host
 // program goes to upstream tools that do not know the fp8 dialect).
 // CHECK-LABEL: func.func private @fp8_launch_fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16(
@@ -27,7 +28,7 @@
 // CHECK: nvgpu.tma.create.descriptor %{{.*}} box[%c64, %c128] : memref<*xui8> -> <tensor = memref<64x128xui8, 3>
 // CHECK: nvgpu.tma.create.descriptor %{{.*}} box[%c96, %c128] : memref<*xui8> -> <tensor = memref<96x128xui8, 3>
 // CHECK: nvgpu.tma.create.descriptor %{{.*}} box[%c1, %c64] : memref<*xf32> -> <tensor = memref<1x64xf32, 3>
-// CHECK: gpu.launch_func {{.*}}@fp8_kernels::@fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16 blocks in (%c12, %c1, %c1) threads in (%c256, %c1, %c1) dynamic_shared_memory_size %c63232_i32 args(
+// CHECK: gpu.launch_func {{.*}}@fp8_kernels::@fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16 blocks in (%c12, %c1, %c1) threads in (%c256, %c1, %c1) dynamic_shared_memory_size %c63264_i32 args(
 // DECL: func.func private @fp8_launch_fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16({{.*}}) attributes {fp8.kernel = #fp8.gemm_kernel<m = 200, n = 256, k = 384, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 64, block_n = 96, block_k = 128, stages = 3, consumers = 1>, fp8.kernel_ref = @fp8_kernels::@fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16}
 module attributes {gpu.container_module} {
   gpu.module @fp8_kernels {
@@ -79,7 +80,7 @@ module attributes {gpu.container_module} {
 // Two configurations of one shape (the module was lowered twice): the op's
 // reference decides, never a search by name.
 // CHECK-LABEL: func.func private @fp8_launch_fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16_t64x96s3(
-// CHECK: gpu.launch_func {{.*}}@fp8_kernels::@fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16_t64x96s3 blocks in (%c12, %c1, %c1) threads in (%c256, %c1, %c1) dynamic_shared_memory_size %c63232_i32 args(
+// CHECK: gpu.launch_func {{.*}}@fp8_kernels::@fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16_t64x96s3 blocks in (%c12, %c1, %c1) threads in (%c256, %c1, %c1) dynamic_shared_memory_size %c63264_i32 args(
 module attributes {gpu.container_module} {
   gpu.module @fp8_kernels {
     llvm.func @fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16(%a: !llvm.ptr, %b: !llvm.ptr, %sa: !llvm.ptr, %sb: !llvm.ptr, %d: !llvm.ptr, %m: i32) attributes {fp8.kernel = #fp8.gemm_kernel<m = 200, n = 256, k = 384, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2>, gpu.kernel} {

@@ -7,6 +7,10 @@
 // RUN: fp8-opt %s -split-input-file -fp8-lower-to-nvvm='config=fixed block-n=96' -fp8-launch-kernels=sm-count=8 -canonicalize -cse | FileCheck %s --check-prefix=CFG
 // (With block-n=96 the launcher takes BLOCK_N = 96 from the kernel's
 // fp8.kernel, not from options of its own: launch-kernels-config.mlir.)
+// Kernels that read their B scales from global memory (docs/gpu-kernel.md,
+// "The K-block path"): their shared memory has no staging buffers.
+// RUN: fp8-opt %s -split-input-file -fp8-lower-to-nvvm='config=fixed block-n=216' -fp8-launch-kernels=sm-count=8 -canonicalize -cse | FileCheck %s --check-prefix=N216
+// RUN: fp8-opt %s -split-input-file -fp8-lower-to-nvvm='config=fixed promotion-schedule=overlap8' -fp8-launch-kernels=sm-count=8 -canonicalize -cse | FileCheck %s --check-prefix=O8
 // RUN: not fp8-opt %s -fp8-launch-kernels=launchers=some 2>&1 | FileCheck %s --check-prefix=MODE
 // Declared only (for bufferization and deallocation), then defined.
 // RUN: fp8-opt %s -split-input-file -fp8-lower-to-nvvm=config=fixed -fp8-launch-kernels=launchers=declare | FileCheck %s --check-prefix=DECL
@@ -58,7 +62,9 @@
 // grid min(ceil(200/128) * ceil(256/128), SMs) = min(4, SMs) CTAs of 384
 // threads (SMs: the device's, fp8_mgpu_sm_count() at run time; sm-count
 // and the invalid option: launch-kernels-checks.mlir),
-// 6 stages x (16384 + 16384 + 512) + 1024 = 200704 bytes of shared memory.
+// 6 stages x (16384 + 16384 + 512) + 1024 = 200704 bytes of shared memory
+// and the staged B scales, 2 consumers x roundUp(1 block x 3 K blocks x 4,
+// 16) = 32: 200736.
 // CHECK-LABEL: func.func private @fp8_launch_fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16(
 // CHECK-SAME: %[[A:.*]]: memref<200x384xf8E4M3FN>, %[[B:.*]]: memref<256x384xf8E4M3FN>, %[[SA:.*]]: memref<3x200xf32>, %[[SB:.*]]: memref<2x3xf32>, %[[OUT:.*]]: memref<200x256xbf16>)
 // CHECK: %[[T0:.*]] = gpu.wait async
@@ -80,7 +86,7 @@
 // CHECK: %[[NSM:.*]] = call @fp8_mgpu_sm_count() : () -> i32
 // CHECK: %[[NSMI:.*]] = arith.index_castui %[[NSM]] : i32 to index
 // CHECK: %[[GRID:.*]] = arith.minui %[[NSMI]], %c4 : index
-// CHECK: %[[L:.*]] = gpu.launch_func async [%{{.*}}] @fp8_kernels::@fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16 blocks in (%[[GRID]], %c1, %c1) threads in (%c384, %c1, %c1) dynamic_shared_memory_size %c200704_i32 args(%[[PA]] : !llvm.ptr, %{{.*}} : !llvm.ptr, %{{.*}} : !llvm.ptr, %[[VSB]] : memref<2x3xf32>, %[[VD]] : memref<200x256xbf16>, %c200_i32 : i32)
+// CHECK: %[[L:.*]] = gpu.launch_func async [%{{.*}}] @fp8_kernels::@fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16 blocks in (%[[GRID]], %c1, %c1) threads in (%c384, %c1, %c1) dynamic_shared_memory_size %c200736_i32 args(%[[PA]] : !llvm.ptr, %{{.*}} : !llvm.ptr, %{{.*}} : !llvm.ptr, %[[VSB]] : memref<2x3xf32>, %[[VD]] : memref<200x256xbf16>, %c200_i32 : i32)
 // CHECK: %[[C:.*]] = gpu.memcpy async [%[[L]]] %[[OUT]], %[[VD]]
 // CHECK-COUNT-5: gpu.dealloc async
 // CHECK: gpu.wait [%{{.*}}]
@@ -92,8 +98,20 @@
 
 // CFG-LABEL: func.func private @fp8_launch_fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16_t128x96s7(
 // CFG: nvgpu.tma.create.descriptor %{{.*}} box[%c96, %c128] : memref<*xui8> -> <tensor = memref<96x128xui8, 3>
-// Grid min(2 * 3, 8) = 6; 7 x (16384 + 12288 + 512) + 1024 = 205312 bytes.
-// CFG: gpu.launch_func {{.*}}@fp8_kernels::@fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16_t128x96s7 blocks in (%c6, %c1, %c1) threads in (%c384, %c1, %c1) dynamic_shared_memory_size %c205312_i32
+// Grid min(2 * 3, 8) = 6; 7 x (16384 + 12288 + 512) + 1024 = 205312 bytes
+// and the staged B scales, 2 consumers x roundUp(2 blocks x 3 K blocks x 4,
+// 16) = 64: 205376.
+// CFG: gpu.launch_func {{.*}}@fp8_kernels::@fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16_t128x96s7 blocks in (%c6, %c1, %c1) threads in (%c384, %c1, %c1) dynamic_shared_memory_size %c205376_i32
+
+// BLOCK_N 216 (216 of the 232 consumer registers in use plus 16: no room
+// for the short K-block path): 5 x (16384 + 27648 + 512) + 1024 = 223744
+// bytes, not 223744 + 2 x roundUp(3 blocks x 3 K blocks x 4, 16) = 223840.
+// N216-LABEL: func.func private @fp8_launch_fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16_t128x216s5(
+// N216: gpu.launch_func {{.*}}@fp8_kernels::@fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16_t128x216s5 blocks in (%c4, %c1, %c1) threads in (%c384, %c1, %c1) dynamic_shared_memory_size %c223744_i32
+// The overlapped promotion: 6 x (16384 + 16384 + 512) + 1024 = 200704
+// bytes, not 200704 + 2 x 16 = 200736.
+// O8-LABEL: func.func private @fp8_launch_fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16_t128x128s6o8(
+// O8: gpu.launch_func {{.*}}@fp8_kernels::@fp8_scaled_matmul_200x256x384_e4m3_e4m3_bf16_t128x128s6o8 blocks in (%c4, %c1, %c1) threads in (%c384, %c1, %c1) dynamic_shared_memory_size %c200704_i32
 
 func.func @linear(%x: tensor<200x384xbf16>, %w: tensor<256x384xf32>) -> tensor<200x256xbf16> {
   %a = fp8.quantize %x : tensor<200x384xbf16> -> !fp8.scaled<200x384xf8E4M3FN, block = [1, 128], scale = f32>
