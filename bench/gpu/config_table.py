@@ -4,8 +4,8 @@
 For each report (one per chip), a Markdown table of its FP8 GEMMs: the
 kernel configuration the cost model chose (include/fp8/Target/Hopper/
 GemmCostModel.h, docs/gpu-kernel.md) with the group height of its tile order
-(1: row-major) and its CTAs per cluster (2: B shared by TMA multicast), the
-CTAs it launches, waves, modelled time, TFLOPS and HBM
+(1: row-major) and its CTAs per cluster (2: B shared by TMA multicast), its promotion (lock-step or overlapped
+by U K blocks), the CTAs it launches, waves, modelled time, TFLOPS and HBM
 bytes, and why it leaves SMs idle when it does; then the distinct
 configurations (the list test/Emulator/gemm-auto-configs.mlir runs
 bit-exact in the emulator).
@@ -33,15 +33,16 @@ def table(report):
         raise SystemExit("config_table.py: the report has no GEMM with a kernel_config "
                          "(run fp8-assign-precision before fp8-report; dynamic M needs tokens=)")
     out = [f"Chip: {report['chip']}", "",
-           "| M | N | K | tile (BM x BN) | consumers | stages | group | cluster | CTAs | waves | modelled us | modelled TFLOPS | modelled HBM GB | fewer CTAs because |",
-           "|---:|---:|---:|:---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|:---|"]
+           "| M | N | K | tile (BM x BN) | consumers | stages | group | cluster | promotion | CTAs | waves | modelled us | modelled TFLOPS | modelled HBM GB | fewer CTAs because |",
+           "|---:|---:|---:|:---:|---:|---:|---:|---:|:---:|---:|---:|---:|---:|---:|:---|"]
     for c in rows:
         why = c["why_fewer_ctas"] or ""
+        promotion = f"overlap {c['overlap']}" if c["overlap"] else "lock-step"
         out.append(f"| {c['m']} | {c['n']} | {c['k']} | {c['block_m']} x {c['block_n']} | {c['consumers']} | {c['stages']} "
-                   f"| {c['group_m']} | {c['cluster']} | {c['ctas']} | {c['waves']} | {c['modelled_us']:.2f} "
+                   f"| {c['group_m']} | {c['cluster']} | {promotion} | {c['ctas']} | {c['waves']} | {c['modelled_us']:.2f} "
                    f"| {c['modelled_tflops']:.0f} | {c['hbm_bytes'] / 1e9:.3f} | {why} |")
-    return out, {(c["block_m"], c["block_n"], c["stages"], c["consumers"], c["group_m"], c["cluster"])
-                 for c in rows}
+    return out, {(c["block_m"], c["block_n"], c["stages"], c["consumers"], c["group_m"], c["cluster"],
+                  c["overlap"]) for c in rows}
 
 
 def main(argv):
@@ -62,8 +63,9 @@ def main(argv):
         print("\n".join(lines))
         print()
     print("Distinct configurations (BM x BN, stages, consumers, group of the tile order, "
-          "CTAs per cluster): " +
-          ", ".join(f"{bm}x{bn} s{s} c{c} g{g} cl{cl}" for bm, bn, s, c, g, cl in sorted(configs)))
+          "CTAs per cluster, K blocks per trip of the overlapped promotion): " +
+          ", ".join(f"{bm}x{bn} s{s} c{c} g{g} cl{cl}" + (f" o{o}" if o else "")
+                    for bm, bn, s, c, g, cl, o in sorted(configs)))
     return 0
 
 

@@ -184,8 +184,8 @@ void bindKernel(py::module_ &m) {
       .def_readonly("why_fewer_ctas", &K::fewerCtasReason);
   defMapping(cls,
              {"m", "n", "k", "block_m", "block_n", "block_k", "stages",
-              "cluster", "consumers", "group_m", "ctas", "waves", "modelled_us",
-              "modelled_tflops", "hbm_bytes", "why_fewer_ctas"});
+              "cluster", "consumers", "group_m", "overlap", "ctas", "waves",
+              "modelled_us", "modelled_tflops", "hbm_bytes", "why_fewer_ctas"});
 }
 
 void bindRow(py::module_ &m) {

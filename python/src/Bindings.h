@@ -30,7 +30,8 @@ void bindReport(pybind11::module_ &m);
 
 /// The fields of a GEMM kernel's GemmKernelConfig as read-only attributes
 /// of `cls` (`m`, `k` None for a run-time M, K; n, block_m, block_n, block_k,
-/// stages, consumers, group_m, cluster, scale_k), read through `config` (T ->
+/// stages, consumers, group_m, cluster, scale_k, overlap: K blocks per trip of
+/// the overlapped promotion, 0 in lock-step), read through `config` (T ->
 /// const GemmKernelConfig &): the bound GemmKernelConfig itself, GemmKernel and
 /// ReportKernel.
 template <typename T, typename Config>
@@ -58,6 +59,7 @@ void defGemmConfigFields(pybind11::class_<T> &cls, Config config) {
   field("group_m", &C::groupM);
   field("cluster", &C::cluster);
   field("scale_k", &C::scaleK);
+  field("overlap", &C::overlap);
 }
 
 /// The fields of a quantize kernel's QuantizeKernelConfig as read-only

@@ -319,18 +319,30 @@ GemmChoice mlir::fp8::chooseGemmConfigByModel(int64_t m, int64_t n, int64_t k,
         fitStages(c);
         if (*checkGemmKernelConfig(c)) // mxfp8's registers and ring
           return;
-        GemmCost cost = modelGemmCost(c, chip);
-        mostTiles = std::max(mostTiles, cost.tiles);
-        if (!have || better(c, cost, best.config, best.cost)) {
-          best.config = c;
-          best.cost = cost;
-          have = true;
-        }
-        if (cost.ctas >= wide &&
-            (!haveWide || better(c, cost, bestWide.config, bestWide.cost))) {
-          bestWide.config = c;
-          bestWide.cost = cost;
-          haveWide = true;
+        // Each tile in lock-step, then overlapped by 8 K blocks where the
+        // kernel's check accepts it (two consumers of 112 to 128 columns:
+        // the tiles ptxas 13.0 holds without spills). Not by 4: it hides
+        // fewer blocks and fits only tiles of at most 64 columns, whose
+        // time the model has not seen on silicon. Lock-step first: at equal
+        // modelled time (fewer than 8 K blocks, no trip) it stays.
+        for (int64_t overlap : {0, 8}) {
+          c.overlap = overlap;
+          if (overlap && *(grouped ? checkGroupedGemmKernelConfig(c)
+                                   : checkGemmKernelConfig(c)))
+            continue;
+          GemmCost cost = modelGemmCost(c, chip);
+          mostTiles = std::max(mostTiles, cost.tiles);
+          if (!have || better(c, cost, best.config, best.cost)) {
+            best.config = c;
+            best.cost = cost;
+            have = true;
+          }
+          if (cost.ctas >= wide &&
+              (!haveWide || better(c, cost, bestWide.config, bestWide.cost))) {
+            bestWide.config = c;
+            bestWide.cost = cost;
+            haveWide = true;
+          }
         }
       });
   if (!have) { // unreachable for m, n, k > 0: 64x16 with 2 stages fits

@@ -62,15 +62,18 @@ func.func @any_tokens(%a: !fp8.scaled<?x7168xf8E4M3FN, block = [1, 128], scale =
 }
 
 // 4096x7168x16384 (A 64 MiB + B 112 MiB, far over half the 50 MB L2): the
-// model's 128x192 tiles (32 x 38 = 1216 tiles, 10 waves; the measured
-// fastest on an H200) in groups of 16 tile rows; row-major, every wave would
-// stream all of B from HBM (GemmCostModelTest.cpp derives the bytes).
-// AUTO-LABEL: llvm.func @fp8_scaled_matmul_4096x7168x16384_e4m3_e4m3_bf16_t128x192s5g16(
-// AUTO-SAME: consumers = 2, group_m = 16>, fp8.kernel_model = #fp8.kernel_model<chip = "h200", ctas = 132,
-// The grouped order computes the group of tile t (t / (16 x 38) with 38
+// model's 128x128 tiles overlapped by 8 K blocks (32 x 56 = 1792 tiles; the
+// overlapped promotion hides 112 of the 128 K blocks' promotions, so the
+// model has it faster than 128x192 in lock-step, the measured fastest
+// lock-step tile on an H200; the overlap itself is not timed yet) in groups
+// of 16 tile rows; row-major, every wave would stream all of B from HBM
+// (GemmCostModelTest.cpp derives the bytes).
+// AUTO-LABEL: llvm.func @fp8_scaled_matmul_4096x7168x16384_e4m3_e4m3_bf16_t128x128s6g16o8(
+// AUTO-SAME: consumers = 2, group_m = 16, overlap = 8>, fp8.kernel_model = #fp8.kernel_model<chip = "h200", ctas = 132,
+// The grouped order computes the group of tile t (t / (16 x 56) with 56
 // column tiles), the group's height min(16, 32 - first row) and the tile's
 // row and column inside it.
-// AUTO: arith.constant 608 : i32
+// AUTO: arith.constant 896 : i32
 // AUTO: arith.divui %{{.*}}, %{{.*}} : i32
 // AUTO: arith.minui %{{.*}}, %{{.*}} : i32
 // The default (config=fixed) and explicit tiles keep the row-major order.
@@ -78,17 +81,16 @@ func.func @any_tokens(%a: !fp8.scaled<?x7168xf8E4M3FN, block = [1, 128], scale =
 // FIXED-SAME: consumers = 2>, fp8.kernel_model = #fp8.kernel_model<chip = "h200"
 // OVERRIDE-LABEL: llvm.func @fp8_scaled_matmul_4096x7168x16384_e4m3_e4m3_bf16_t128x64s8(
 // OVERRIDE-SAME: consumers = 2>, fp8.kernel_model = #fp8.kernel_model<chip = "h200"
-// ROWMAJOR-LABEL: llvm.func @fp8_scaled_matmul_4096x7168x16384_e4m3_e4m3_bf16_t128x192s5(
-// ROWMAJOR-SAME: consumers = 2>, fp8.kernel_model = #fp8.kernel_model<chip = "h200"
+// ROWMAJOR-LABEL: llvm.func @fp8_scaled_matmul_4096x7168x16384_e4m3_e4m3_bf16_t128x128s6o8(
+// ROWMAJOR-SAME: consumers = 2, overlap = 8>, fp8.kernel_model = #fp8.kernel_model<chip = "h200"
 // GROUP3-LABEL: llvm.func @fp8_scaled_matmul_4096x7168x16384_e4m3_e4m3_bf16_t128x128s6g3(
 // GROUP3-SAME: consumers = 2, group_m = 3>, fp8.kernel_model = #fp8.kernel_model<chip = "h200"
-// The launcher follows the kernel (fp8.kernel): grid min(32 x 38, SMs)
-// (ceil(7168 / 192) = 38 column tiles), shared memory 5 x (128 x 128 +
-// 192 x 128 + 512) + 1024 = 208384 bytes and the staged B scales, 2
-// consumers x 2 blocks x 128 K blocks x 4 bytes = 2048: 210432, no clusters.
-// LAUNCH: func.func private @fp8_launch_fp8_scaled_matmul_4096x7168x16384_e4m3_e4m3_bf16_t128x192s5g16(
-// LAUNCH: arith.constant 38 : index
-// LAUNCH: arith.constant 210432 : i32
+// The launcher follows the kernel (fp8.kernel): grid min(32 x 56, SMs)
+// (ceil(7168 / 128) = 56 column tiles), shared memory 6 x (128 x 128 +
+// 128 x 128 + 512) + 1024 = 200704 bytes, no clusters.
+// LAUNCH: func.func private @fp8_launch_fp8_scaled_matmul_4096x7168x16384_e4m3_e4m3_bf16_t128x128s6g16o8(
+// LAUNCH: arith.constant 56 : index
+// LAUNCH: arith.constant 200704 : i32
 // LAUNCH-NOT: clusters in
 // LAUNCH: return
 // BADGROUP: fp8-lower-to-nvvm: option group-m=-1 is invalid: expected 0 (the cost model's choice under config=auto, else 1) or 1..4096 rows of tiles per group (1: row-major)

@@ -369,6 +369,27 @@ TEST(GemmCostModelTest, OverlapHidesAllButTheDrains) {
   EXPECT_NEAR(modelGemmCost(few, h200()).computeUs, 3 * lockstep + 1.5, 1e-3);
 }
 
+// config=auto offers the overlapped promotion wherever the kernel's check
+// accepts the tile and takes it where it is modelled faster. The training
+// shape 4096x7168x16384 has 128 K blocks: overlapped by 8, 16 trips hide
+// 112 promotions behind the next block's wgmma (by 4: 96), so the model
+// must prefer it to the same tile in lock-step. K = 128 (one block, no
+// trip) costs the same either way: lock-step stays. The per-column B scales
+// of the Wgrad kernel never get it (the kernel cannot overlap them).
+TEST(GemmCostModelTest, AutoChoosesTheOverlapWhereItPays) {
+  GemmChoice g = chooseGemmConfigByModel(4096, 7168, 16384, h200());
+  EXPECT_EQ(g.config.overlap, 8);
+  EXPECT_STREQ(checkGemmKernelConfig(g.config), "");
+  GemmKernelConfig lockstep = g.config;
+  lockstep.overlap = 0;
+  EXPECT_LT(g.cost.us, modelGemmCost(lockstep, h200()).us);
+  EXPECT_EQ(chooseGemmConfigByModel(4096, 7168, 128, h200()).config.overlap, 0);
+  EXPECT_EQ(chooseGemmConfigByModel(4096, 7168, 16384, h200(), 0, 1, false,
+                                    /*bScalesPerColumn=*/true)
+                .config.overlap,
+            0);
+}
+
 // A problem smaller than one wave of the smallest tile: 64 x 64 has one
 // 64x16 row of 4 tiles, so no configuration fills the chip.
 TEST(GemmCostModelTest, TinyProblemSaysWhy) {
@@ -454,6 +475,7 @@ TEST(GemmCostModelTest, MaskedGroupsCountPaddedRows) {
   EXPECT_EQ(g.config.m, 8 * perGroup);
   EXPECT_EQ(g.cost.tiles, 8 * (perGroup / bm) * ((512 + bn - 1) / bn));
   GemmKernelConfig padded = tiles(8 * perGroup, 512, 1024, bm, bn);
+  padded.overlap = g.config.overlap; // the promotion the model chose too
   EXPECT_DOUBLE_EQ(g.cost.us, modelGemmCost(padded, h200()).us);
 }
 

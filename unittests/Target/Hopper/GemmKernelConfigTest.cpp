@@ -163,8 +163,9 @@ TEST(GemmKernelConfig, WideTilesSplitColumns) {
 // / 2 registers more per consumer thread (3/2 consumerN + 16: 208 at 128
 // columns). The register count would allow 144 columns, but ptxas 13.0
 // spills 136 and 144 by 8, 112 and 128 by 4 and one consumer (BLOCK_M 64),
-// so the check is the measured limit: BLOCK_M 128, two consumers, at most
-// 128 columns each by 8, 64 by 4. It needs 128 x 128 B blocks (not
+// and 40 to 104 by 8 (e.g. 64: 112 bytes), so the check is the measured
+// limit: BLOCK_M 128, two consumers, 112 to 128 columns each by 8, at most
+// 64 by 4. It needs 128 x 128 B blocks (not
 // per-column B scales) and two stages (a consumer holds block k's slot
 // while it waits for block k + 1's); U is 4 or 8. An explicit promotion
 // is an option, so the cost model chooses no tile then
@@ -172,7 +173,8 @@ TEST(GemmKernelConfig, WideTilesSplitColumns) {
 TEST(GemmKernelConfig, OverlapLimits) {
   using mlir::fp8::checkGemmKernelConfig;
   using mlir::fp8::checkGroupedGemmKernelConfig;
-  const std::string limit = "at most 128 columns each with overlap 8, 64";
+  const std::string limit =
+      "112 to 128 columns each with overlap 8, at most 64";
   mlir::fp8::GemmKernelOverrides o;
   o.blockM = 128;
   o.blockN = 144;
@@ -193,6 +195,14 @@ TEST(GemmKernelConfig, OverlapLimits) {
   o.blockN = 64;
   c = mlir::fp8::makeGemmKernelConfig(200, 300, 400, o);
   EXPECT_STREQ(checkGemmKernelConfig(c), "");
+  o.overlap = 8; // 64 columns by 8 spill
+  c = mlir::fp8::makeGemmKernelConfig(200, 300, 400, o);
+  EXPECT_NE(std::string(checkGemmKernelConfig(c)).find(limit),
+            std::string::npos);
+  o.blockN = 112;
+  c = mlir::fp8::makeGemmKernelConfig(200, 300, 400, o);
+  EXPECT_STREQ(checkGemmKernelConfig(c), "");
+  o.blockN = 64;
   o.blockM = 64;
   o.overlap = 8;
   c = mlir::fp8::makeGemmKernelConfig(200, 300, 400, o);

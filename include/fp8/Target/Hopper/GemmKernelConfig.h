@@ -377,16 +377,19 @@ inline const char *checkGemmKernelConfig(const GemmKernelConfig &c) {
            "issued)";
   // Where ptxas 13.0 assembles the overlapped kernel without spills and
   // without serialising its wgmma (C7512), measured: two consumers of 128
-  // rows with up to 128 columns each by 8 (112, 128; grouped, clusters,
-  // run-time M included) and 64 by 4. It spills at 136 and 144 columns
-  // by 8, at 112 and 128 by 4, and with one consumer (block-m 64), though
-  // the register count (3/2 consumerN + 16 <= 232) allows them.
+  // rows with 112 to 128 columns each by 8 (grouped, clusters, run-time M
+  // included) and up to 64 by 4. By 8 it spills at 40 to 104 columns
+  // (40-120 bytes; 104 also serialises) and at 136 and 144, by 4 at 112
+  // and 128, and with one consumer (block-m 64), though the register count
+  // (3/2 consumerN + 16 <= 232) allows them all; 16 to 32 by 8 assemble
+  // clean in the 2-D kernel but were not checked in the others.
   if (c.overlap && (c.blockM != 128 || c.consumers != 2 ||
-                    c.consumerN() > (c.overlap == 8 ? 128 : 64)))
+                    c.consumerN() > (c.overlap == 8 ? 128 : 64) ||
+                    c.consumerN() < (c.overlap == 8 ? 112 : 8)))
     return "the overlapped promotion needs block-m 128 with two consumer "
-           "warpgroups of at most 128 columns each with overlap 8, 64 with "
-           "overlap 4 (block-n / splits): wider or single-consumer tiles "
-           "spill in ptxas and serialise their wgmma";
+           "warpgroups of 112 to 128 columns each with overlap 8, at most 64 "
+           "with overlap 4 (block-n / splits): other tiles spill in ptxas "
+           "and serialise their wgmma";
   if (c.promotionsPerBlock() > 1 && c.consumerRegsNeeded() > c.consumerRegs)
     return "block-n is too wide for the consumer registers of the mxfp8 "
            "kernel (a promotion per k32 step: 21/8 block-n / splits "

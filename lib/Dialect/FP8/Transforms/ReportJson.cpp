@@ -44,6 +44,7 @@ llvm::json::Value kernelConfigJson(const ReportRow &r) {
                             {"cluster", c.cluster},
                             {"consumers", c.consumers},
                             {"group_m", c.groupM},
+                            {"overlap", c.overlap},
                             {"ctas", cost.ctas},
                             {"waves", cost.waves},
                             {"modelled_us", cost.us},

@@ -316,16 +316,17 @@ func.func private @q_narrow() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128,
 // -----
 
 // The overlapped promotion (overlap = U): U is 4 or 8; only the tiles
-// ptxas assembles without spills (block_m 128, two consumers of at most
-// 128 columns by 8, 64 by 4); 128 x 128 B blocks; two stages at least.
+// ptxas assembles without spills (block_m 128, two consumers of 112 to
+// 128 columns by 8, at most 64 by 4); 128 x 128 B blocks; two stages at
+// least.
 func.func private @overlap_128() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = 256, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 128, block_k = 128, stages = 4, consumers = 2, overlap = 8>}
-// expected-error @+1 {{invalid tile configuration block_m = 128, block_n = 144, stages = 4, consumers = 2, overlap = 8: the overlapped promotion needs block-m 128 with two consumer warpgroups of at most 128 columns each with overlap 8, 64 with overlap 4}}
+// expected-error @+1 {{invalid tile configuration block_m = 128, block_n = 144, stages = 4, consumers = 2, overlap = 8: the overlapped promotion needs block-m 128 with two consumer warpgroups of 112 to 128 columns each with overlap 8, at most 64 with overlap 4}}
 func.func private @overlap_144() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = 256, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 144, block_k = 128, stages = 4, consumers = 2, overlap = 8>}
 
 // -----
 
 func.func private @overlap4_64() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = 256, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 64, block_k = 128, stages = 4, consumers = 2, overlap = 4>}
-// expected-error @+1 {{with overlap 8, 64 with overlap 4}}
+// expected-error @+1 {{with overlap 8, at most 64 with overlap 4}}
 func.func private @overlap4_128() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = 256, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 128, block_k = 128, stages = 4, consumers = 2, overlap = 4>}
 
 // -----

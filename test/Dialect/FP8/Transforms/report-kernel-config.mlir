@@ -25,6 +25,8 @@
 // CHECK-NEXT: "modelled_tflops": {{[0-9.]+}},
 // CHECK-NEXT: "modelled_us": {{[0-9.]+}},
 // CHECK-NEXT: "n": 2112,
+// Lock-step: 64 rows, one consumer (the overlapped promotion needs two).
+// CHECK-NEXT: "overlap": 0,
 // CHECK-NEXT: "stages": 8,
 // CHECK-NEXT: "waves": 1,
 // CHECK-NEXT: "why_fewer_ctas": ""
