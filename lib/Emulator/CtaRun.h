@@ -69,6 +69,20 @@
 
 namespace mlir::fp8::emu {
 
+/// One row (dimension 0) of a TMA box, clipped to the tensor: its first
+/// in-bounds element's global address, its offset in the box (row-major,
+/// `elementBytes` each) and the bytes inside the tensor.
+struct BoxSpan {
+  uint64_t global, boxOffset, bytes;
+};
+
+/// The in-bounds spans of the box of `m` at `coords` (`boxBytes` bytes),
+/// in the box's row-major order (dimension 1 fastest): TMA clips whole rows
+/// outside the tensor and the elements of a row outside it (a load reads
+/// them as 0, a store leaves them unwritten). Tma.cpp.
+std::vector<BoxSpan> getBoxSpans(const TensorMap &m, const int64_t *coords,
+                                 uint64_t boxBytes);
+
 //===----------------------------------------------------------------------===//
 // CTA state
 //===----------------------------------------------------------------------===//

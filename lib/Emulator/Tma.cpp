@@ -116,48 +116,52 @@ void CtaRun::issueTma(Thread &t, const Inst &inst) {
   tmas.push_back(tma);
 }
 
-std::vector<uint8_t> CtaRun::readBox(const PendingTma &tma, const Thread *t,
-                                     uint64_t bytes) {
-  const TensorMap &m = tma.map;
+std::vector<BoxSpan> mlir::fp8::emu::getBoxSpans(const TensorMap &m,
+                                                 const int64_t *coords,
+                                                 uint64_t boxBytes) {
   uint32_t eb = m.elementBytes;
   constexpr uint32_t R = TensorMap::kMaxRank;
   uint32_t box[R];
   for (uint32_t i = 0; i < R; ++i)
     box[i] = i < m.rank ? m.boxDim[i] : 1;
   uint64_t rowBytes = uint64_t(box[0]) * eb;
-  uint64_t rows = bytes / rowBytes;
-  std::vector<uint8_t> buf(bytes, 0); // out-of-bounds elements: zero
-  // Each row of the box (dimension 0), its outer indices in the box's
-  // row-major order (dimension 1 fastest).
+  uint64_t rows = boxBytes / rowBytes;
+  std::vector<BoxSpan> spans;
   for (uint64_t row = 0; row < rows; ++row) {
-    uint64_t src = m.globalAddress, rest = row;
+    uint64_t global = m.globalAddress, rest = row;
     bool inBounds = true;
     for (uint32_t d = 1; d < m.rank; ++d) {
-      int64_t g = tma.coords[d] + int64_t(rest % box[d]);
+      int64_t g = coords[d] + int64_t(rest % box[d]);
       rest /= box[d];
       if (g < 0 || g >= int64_t(m.globalDim[d])) {
         inBounds = false;
         break;
       }
-      src += uint64_t(g) * m.globalStride[d];
+      global += uint64_t(g) * m.globalStride[d];
     }
-    if (!inBounds)
-      continue;
-    int64_t c0 = tma.coords[0];
+    int64_t c0 = coords[0];
     int64_t first = std::max<int64_t>(0, -c0);
-    int64_t last =
-        std::min<int64_t>(box[0], int64_t(m.globalDim[0]) - c0); // excl.
-    if (first >= last)
+    int64_t last = std::min<int64_t>(box[0], int64_t(m.globalDim[0]) - c0);
+    if (!inBounds || first >= last)
       continue;
-    src += uint64_t(c0 + first) * eb;
-    uint64_t n = uint64_t(last - first) * eb;
-    uint8_t *from = dev.resolve(src, n);
+    spans.push_back({global + uint64_t(c0 + first) * eb,
+                     row * rowBytes + uint64_t(first) * eb,
+                     uint64_t(last - first) * eb});
+  }
+  return spans;
+}
+
+std::vector<uint8_t> CtaRun::readBox(const PendingTma &tma, const Thread *t,
+                                     uint64_t bytes) {
+  std::vector<uint8_t> buf(bytes, 0); // out-of-bounds elements: zero
+  for (const BoxSpan &span : getBoxSpans(tma.map, tma.coords, bytes)) {
+    uint8_t *from = dev.resolve(span.global, span.bytes);
     if (!from)
       fault(t, tma.inst,
-            "TMA: the tensor map's global memory " + dev.describe(src) + " (" +
-                std::to_string(n) +
+            "TMA: the tensor map's global memory " + dev.describe(span.global) +
+                " (" + std::to_string(span.bytes) +
                 " bytes) is not inside a device allocation");
-    std::memcpy(&buf[row * rowBytes + first * eb], from, n);
+    std::memcpy(&buf[span.boxOffset], from, span.bytes);
   }
   return buf;
 }

@@ -99,42 +99,14 @@ void CtaRun::completeTmaStore(size_t index) {
 
 void CtaRun::writeBox(const PendingTmaStore &st, const Thread *t,
                       const std::vector<uint8_t> &buf) {
-  const TensorMap &m = st.map;
-  uint32_t eb = m.elementBytes;
-  constexpr uint32_t R = TensorMap::kMaxRank;
-  uint32_t box[R];
-  for (uint32_t i = 0; i < R; ++i)
-    box[i] = i < m.rank ? m.boxDim[i] : 1;
-  uint64_t rowBytes = uint64_t(box[0]) * eb;
-  uint64_t rows = buf.size() / rowBytes;
-  // Each row of the box (dimension 0) in the box's row-major order; only
-  // the elements inside the tensor are written.
-  for (uint64_t row = 0; row < rows; ++row) {
-    uint64_t dst = m.globalAddress, rest = row;
-    bool inBounds = true;
-    for (uint32_t d = 1; d < m.rank; ++d) {
-      int64_t g = st.coords[d] + int64_t(rest % box[d]);
-      rest /= box[d];
-      if (g < 0 || g >= int64_t(m.globalDim[d])) {
-        inBounds = false;
-        break;
-      }
-      dst += uint64_t(g) * m.globalStride[d];
-    }
-    int64_t c0 = st.coords[0];
-    int64_t first = std::max<int64_t>(0, -c0);
-    int64_t last = std::min<int64_t>(box[0], int64_t(m.globalDim[0]) - c0);
-    if (!inBounds || first >= last)
-      continue;
-    dst += uint64_t(c0 + first) * eb;
-    uint64_t n = uint64_t(last - first) * eb;
-    uint8_t *to = dev.resolve(dst, n);
+  for (const BoxSpan &span : getBoxSpans(st.map, st.coords, buf.size())) {
+    uint8_t *to = dev.resolve(span.global, span.bytes);
     if (!to)
       fault(t, st.inst,
-            "TMA store: the tensor map's global memory " + dev.describe(dst) +
-                " (" + std::to_string(n) +
+            "TMA store: the tensor map's global memory " +
+                dev.describe(span.global) + " (" + std::to_string(span.bytes) +
                 " bytes) is not inside a device allocation");
-    std::memcpy(to, &buf[row * rowBytes + first * eb], n);
+    std::memcpy(to, &buf[span.boxOffset], span.bytes);
   }
 }
 
