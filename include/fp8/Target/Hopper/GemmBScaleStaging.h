@@ -19,6 +19,7 @@
 #include "fp8/Target/Hopper/GemmKernelConfig.h"
 
 #include <cstdint>
+#include <numeric>
 
 namespace mlir {
 namespace fp8 {
@@ -33,12 +34,7 @@ constexpr int64_t kShortKBlockPathRegs = 8;
 /// columns can touch: they start at a multiple of gcd(consumerN, 128)
 /// inside their first block, so at most 128 - gcd columns in.
 inline int64_t bScaleBlocksPerConsumer(const GemmKernelConfig &c) {
-  int64_t g = 128, r = c.consumerN();
-  while (r) {
-    int64_t t = g % r;
-    g = r;
-    r = t;
-  }
+  int64_t g = std::gcd<int64_t, int64_t>(128, c.consumerN());
   return GemmKernelConfig::ceilDiv(128 - g + c.consumerN(), 128);
 }
 
