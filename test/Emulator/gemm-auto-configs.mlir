@@ -10,6 +10,9 @@
 // fp8-emu exits with 1 if an output differs.
 // The list is the one config_table.py prints under 'distinct
 // configurations' (gemm-auto-configs-list.test fails when they differ).
+// The overlapped promotion's configurations (o8) run here at K = 400 and
+// 272 (4 and 3 K blocks: no trip of 8, all in lock-step); their trips run
+// on the same tiles in gemm-overlap.mlir (K = 1300, 2176, 1024).
 // RUN: fp8-opt %s --fp8-lower-to-nvvm="block-m=64 block-n=16 stages=8" > %t.t64x16s8.mlir
 // RUN: fp8-emu %t.t64x16s8.mlir --seed 1 --sm-count 2 | FileCheck %s --check-prefix=T64X16S8
 // RUN: fp8-opt %s --fp8-lower-to-nvvm="block-m=64 block-n=32 stages=8" > %t.t64x32s8.mlir
@@ -24,12 +27,16 @@
 // RUN: fp8-emu %t.t64x256s5c2.mlir --seed 6 --sm-count 2 | FileCheck %s --check-prefix=T64X256S5C2
 // RUN: fp8-opt %s --fp8-lower-to-nvvm="block-m=128 block-n=128 stages=6" > %t.t128x128s6.mlir
 // RUN: fp8-emu %t.t128x128s6.mlir --seed 7 --sm-count 2 | FileCheck %s --check-prefix=T128X128S6
-// RUN: fp8-opt %s --fp8-lower-to-nvvm="block-m=128 block-n=128 stages=6 group-m=16" > %t.t128x128s6g16.mlir
-// RUN: fp8-emu %t.t128x128s6g16.mlir --seed 8 --sm-count 2 | FileCheck %s --check-prefix=T128X128S6G16
 // RUN: fp8-opt %s --fp8-lower-to-nvvm="block-m=128 block-n=192 stages=5" > %t.t128x192s5.mlir
 // RUN: fp8-emu %t.t128x192s5.mlir --seed 9 --sm-count 2 | FileCheck %s --check-prefix=T128X192S5
-// RUN: fp8-opt %s --fp8-lower-to-nvvm="block-m=128 block-n=192 stages=5 group-m=16" > %t.t128x192s5g16.mlir
-// RUN: fp8-emu %t.t128x192s5g16.mlir --seed 10 --sm-count 2 | FileCheck %s --check-prefix=T128X192S5G16
+// RUN: fp8-opt %s --fp8-lower-to-nvvm="block-m=128 block-n=112 stages=7 promotion-schedule=overlap8" > %t.t128x112s7o8.mlir
+// RUN: fp8-emu %t.t128x112s7o8.mlir --seed 11 --sm-count 2 | FileCheck %s --check-prefix=T128X112S7O8
+// RUN: fp8-opt %s --fp8-lower-to-nvvm="block-m=128 block-n=128 stages=6 promotion-schedule=overlap8" > %t.t128x128s6o8.mlir
+// RUN: fp8-emu %t.t128x128s6o8.mlir --seed 12 --sm-count 2 | FileCheck %s --check-prefix=T128X128S6O8
+// RUN: fp8-opt %s --fp8-lower-to-nvvm="block-m=128 block-n=128 stages=6 group-m=8 promotion-schedule=overlap8" > %t.t128x128s6g8o8.mlir
+// RUN: fp8-emu %t.t128x128s6g8o8.mlir --seed 13 --sm-count 2 | FileCheck %s --check-prefix=T128X128S6G8O8
+// RUN: fp8-opt %s --fp8-lower-to-nvvm="block-m=128 block-n=128 stages=6 group-m=16 promotion-schedule=overlap8" > %t.t128x128s6g16o8.mlir
+// RUN: fp8-emu %t.t128x128s6g16o8.mlir --seed 14 --sm-count 2 | FileCheck %s --check-prefix=T128X128S6G16O8
 
 // T64X16S8-DAG: fp8-emu: PASS fp8_scaled_matmul_200x300x400_e4m3_e4m3_bf16_t64x16s8: 200x300x400, 60000 outputs bit-exact
 // T64X16S8-DAG: fp8-emu: PASS fp8_scaled_matmul_65x520x272_e4m3_e4m3_f32_t64x16s8: 65x520x272, 33800 outputs bit-exact
@@ -45,12 +52,16 @@
 // T64X256S5C2-DAG: fp8-emu: PASS fp8_scaled_matmul_65x520x272_e4m3_e4m3_f32_t64x256s5c2: 65x520x272, 33800 outputs bit-exact
 // T128X128S6-DAG: fp8-emu: PASS fp8_scaled_matmul_200x300x400_e4m3_e4m3_bf16: 200x300x400, 60000 outputs bit-exact
 // T128X128S6-DAG: fp8-emu: PASS fp8_scaled_matmul_65x520x272_e4m3_e4m3_f32: 65x520x272, 33800 outputs bit-exact
-// T128X128S6G16-DAG: fp8-emu: PASS fp8_scaled_matmul_200x300x400_e4m3_e4m3_bf16_t128x128s6g16: 200x300x400, 60000 outputs bit-exact
-// T128X128S6G16-DAG: fp8-emu: PASS fp8_scaled_matmul_65x520x272_e4m3_e4m3_f32_t128x128s6g16: 65x520x272, 33800 outputs bit-exact
 // T128X192S5-DAG: fp8-emu: PASS fp8_scaled_matmul_200x300x400_e4m3_e4m3_bf16_t128x192s5: 200x300x400, 60000 outputs bit-exact
 // T128X192S5-DAG: fp8-emu: PASS fp8_scaled_matmul_65x520x272_e4m3_e4m3_f32_t128x192s5: 65x520x272, 33800 outputs bit-exact
-// T128X192S5G16-DAG: fp8-emu: PASS fp8_scaled_matmul_200x300x400_e4m3_e4m3_bf16_t128x192s5g16: 200x300x400, 60000 outputs bit-exact
-// T128X192S5G16-DAG: fp8-emu: PASS fp8_scaled_matmul_65x520x272_e4m3_e4m3_f32_t128x192s5g16: 65x520x272, 33800 outputs bit-exact
+// T128X112S7O8-DAG: fp8-emu: PASS fp8_scaled_matmul_200x300x400_e4m3_e4m3_bf16_t128x112s7o8: 200x300x400, 60000 outputs bit-exact
+// T128X112S7O8-DAG: fp8-emu: PASS fp8_scaled_matmul_65x520x272_e4m3_e4m3_f32_t128x112s7o8: 65x520x272, 33800 outputs bit-exact
+// T128X128S6O8-DAG: fp8-emu: PASS fp8_scaled_matmul_200x300x400_e4m3_e4m3_bf16_t128x128s6o8: 200x300x400, 60000 outputs bit-exact
+// T128X128S6O8-DAG: fp8-emu: PASS fp8_scaled_matmul_65x520x272_e4m3_e4m3_f32_t128x128s6o8: 65x520x272, 33800 outputs bit-exact
+// T128X128S6G8O8-DAG: fp8-emu: PASS fp8_scaled_matmul_200x300x400_e4m3_e4m3_bf16_t128x128s6g8o8: 200x300x400, 60000 outputs bit-exact
+// T128X128S6G8O8-DAG: fp8-emu: PASS fp8_scaled_matmul_65x520x272_e4m3_e4m3_f32_t128x128s6g8o8: 65x520x272, 33800 outputs bit-exact
+// T128X128S6G16O8-DAG: fp8-emu: PASS fp8_scaled_matmul_200x300x400_e4m3_e4m3_bf16_t128x128s6g16o8: 200x300x400, 60000 outputs bit-exact
+// T128X128S6G16O8-DAG: fp8-emu: PASS fp8_scaled_matmul_65x520x272_e4m3_e4m3_f32_t128x128s6g16o8: 65x520x272, 33800 outputs bit-exact
 
 func.func @gemm_200x300x400(%a: !fp8.scaled<200x400xf8E4M3FN, block = [1, 128], scale = f32>,
     %b: !fp8.scaled<300x400xf8E4M3FN, block = [128, 128], scale = f32>) -> tensor<200x300xbf16> {

@@ -17,16 +17,18 @@ def chosen(table_text):
         sys.exit("config_list.py: no 'Distinct configurations' line in the table")
     configs = set()
     for entry in line.split(":", 1)[1].split(","):
-        m = re.fullmatch(r"\s*(\d+)x(\d+) s(\d+) c\d+ g(\d+) cl(\d+)\s*", entry)
+        m = re.fullmatch(r"\s*(\d+)x(\d+) s(\d+) c\d+ g(\d+) cl(\d+)(?: o(\d+))?\s*", entry)
         if not m:
             sys.exit(f"config_list.py: cannot read configuration '{entry.strip()}'")
-        bm, bn, stages, group, cluster = m.groups()
+        bm, bn, stages, group, cluster, overlap = m.groups()
         # The consumer count follows from BLOCK_M and BLOCK_N (it is not an
         # option); a group of 1 is the row-major order and a cluster of 1
         # no cluster, the options' defaults.
         opts = f"block-m={bm} block-n={bn} stages={stages}"
         opts += f" group-m={group}" if group != "1" else ""
-        configs.add(opts + (f" cluster={cluster}" if cluster != "1" else ""))
+        opts += f" cluster={cluster}" if cluster != "1" else ""
+        # The overlapped promotion by U K blocks (absent: lock-step).
+        configs.add(opts + (f" promotion-schedule=overlap{overlap}" if overlap else ""))
     return configs
 
 
