@@ -63,6 +63,17 @@ static bool translateMbarTryWait(Translator &t,
 // TMA
 //===----------------------------------------------------------------------===//
 
+/// Appends the slots of `values` (32-bit each) as a side "GEP" entry of
+/// the program, for an instruction whose operand list is longer than its
+/// fields (TMA coordinates, stmatrix sources); returns the entry's index.
+static int32_t addSlotList(Translator &t, ValueRange values) {
+  std::vector<GepTerm> terms;
+  for (Value v : values)
+    terms.push_back({t.slot(v), 32, 1});
+  t.p.geps.push_back(std::move(terms));
+  return static_cast<int32_t>(t.p.geps.size() - 1);
+}
+
 static bool translateTma(Translator &t,
                          NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp tma) {
   if (tma.getMode() != NVVM::TMALoadMode::TILE || tma.getL2CacheHint() ||
@@ -78,12 +89,7 @@ static bool translateTma(Translator &t,
   // .multicast::cluster: imm = the ctaMask's slot + 1 (0: none).
   if (Value mask = tma.getMulticastMask())
     inst.imm = t.slot(mask) + 1;
-  // Coordinates: consecutive slots of a side "GEP" entry.
-  std::vector<GepTerm> coords;
-  for (Value c : tma.getCoordinates())
-    coords.push_back({t.slot(c), 32, 1});
-  inst.x = t.p.geps.size();
-  t.p.geps.push_back(std::move(coords));
+  inst.x = addSlotList(t, tma.getCoordinates());
   return true;
 }
 
@@ -97,11 +103,7 @@ static bool translateTmaStore(Translator &t,
   Inst &inst = t.emit(tma, Opcode::TmaStore);
   inst.a = t.slot(tma.getSrcMem());
   inst.b = t.slot(tma.getTmaDescriptor());
-  std::vector<GepTerm> coords;
-  for (Value c : tma.getCoordinates())
-    coords.push_back({t.slot(c), 32, 1});
-  inst.x = t.p.geps.size();
-  t.p.geps.push_back(std::move(coords));
+  inst.x = addSlotList(t, tma.getCoordinates());
   return true;
 }
 
@@ -136,11 +138,7 @@ static bool translateStMatrix(Translator &t, NVVM::StMatrixOp st) {
   inst.b = t.slot(st.getPtr()); // a: the member mask slot (none: full)
   inst.imm = st.getSources().size();
   inst.sub = st.getLayout() == NVVM::MMALayout::col ? 1 : 0;
-  std::vector<GepTerm> sources;
-  for (Value v : st.getSources())
-    sources.push_back({t.slot(v), 32, 1});
-  inst.x = t.p.geps.size();
-  t.p.geps.push_back(std::move(sources));
+  inst.x = addSlotList(t, st.getSources());
   return true;
 }
 
