@@ -7,6 +7,8 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 using namespace mlir;
 using namespace mlir::fp8;
@@ -347,6 +349,40 @@ bool bodyHas(Operation *op, function_ref<bool(Operation *)> pred) {
   return found;
 }
 
+/// True when `v` is memory the caller passed in: a memref argument of the
+/// enclosing function's entry block, or a view of one (subview, cast,
+/// reshape).
+bool isCallerMemory(Value v) {
+  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
+    v = view.getViewSource();
+  auto arg = dyn_cast<BlockArgument>(v);
+  if (!arg || !isa<BaseMemRefType>(arg.getType()))
+    return false;
+  Block *owner = arg.getOwner();
+  return owner->isEntryBlock() &&
+         isa<FunctionOpInterface>(owner->getParentOp());
+}
+
+/// True when `user` hands what it reads out of its function: a return, or
+/// a write into the caller's memory. A destination-passing function (its
+/// results written into memref arguments with
+/// bufferization.materialize_in_destination, memref.copy or a linalg op on
+/// buffers, as MLIR's own `@run` entry points and IREE-style exports have
+/// them) has no results, so a result is whatever reaches such a write.
+bool handsOut(Operation *user) {
+  if (user->hasTrait<OpTrait::ReturnLike>())
+    return isa<FunctionOpInterface>(user->getParentOp());
+  auto memory = dyn_cast<MemoryEffectOpInterface>(user);
+  if (!memory)
+    return false;
+  SmallVector<MemoryEffects::EffectInstance> effects;
+  memory.getEffects(effects);
+  return llvm::any_of(effects, [](const MemoryEffects::EffectInstance &e) {
+    return isa<MemoryEffects::Write>(e.getEffect()) && e.getValue() &&
+           isCallerMemory(e.getValue());
+  });
+}
+
 } // namespace
 
 bool RoleAnalysis::reachesReturn(Operation *op) const {
@@ -355,8 +391,7 @@ bool RoleAnalysis::reachesReturn(Operation *op) const {
   while (!work.empty() && seen.size() < kMaxReturnSearchOps) {
     Operation *cur = work.pop_back_val();
     for (Operation *user : cur->getUsers()) {
-      if (user->hasTrait<OpTrait::ReturnLike>() &&
-          isa<FunctionOpInterface>(user->getParentOp()))
+      if (handsOut(user))
         return true;
       if (isContraction(user) || !seen.insert(user).second)
         continue;
@@ -391,8 +426,7 @@ bool RoleAnalysis::endsForward(Operation *op, const WeightView &weight,
       return false;
     Operation *cur = work.pop_back_val();
     for (Operation *user : cur->getUsers()) {
-      if (user->hasTrait<OpTrait::ReturnLike>() &&
-          isa<FunctionOpInterface>(user->getParentOp())) {
+      if (handsOut(user)) {
         returned = true;
         continue;
       }

@@ -180,7 +180,7 @@ func.func @joint_step(%tok: tensor<8xi64>, %table: tensor<64x64xf32>, %w1: tenso
 // CHECK: linalg.matmul {fp8.gemm = #fp8.gemm<wgrad>, fp8.precision = #fp8.precision<fp8>, fp8.reason = "heuristic: weight gradient dW = dY^T * X (contraction over the 8 tokens)", fp8.role = #fp8.role<linear>}
 // CHECK: linalg.matmul {fp8.gemm = #fp8.gemm<dgrad>, fp8.precision = #fp8.precision<fp8>, fp8.reason = "heuristic: activation gradient dX = dY * W of a linear (weight: function argument)", fp8.role = #fp8.role<linear>}
 // CHECK: linalg.matmul {fp8.gemm = #fp8.gemm<wgrad>, fp8.precision = #fp8.precision<fp8>, fp8.reason = "heuristic: weight gradient dW = dY^T * X (contraction over the 8 tokens)", fp8.role = #fp8.role<linear>}
-// CHECK-NOT: output_head
+// CHECK-NOT: role<output_head>
 func.func @split_backward(%x: tensor<8x64xf32>, %a: tensor<8x32000xf32>, %w1: tensor<32000x64xf32>, %w2: tensor<64x32000xf32>, %dy: tensor<8x64xf32>) -> (tensor<64x32000xf32>, tensor<32000x64xf32>, tensor<8x64xf32>) {
   %c0 = arith.constant 0.0 : f32
   %eh = tensor.empty() : tensor<8x32000xf32>
@@ -208,4 +208,111 @@ func.func @split_backward(%x: tensor<8x64xf32>, %a: tensor<8x32000xf32>, %w1: te
   %zw1 = linalg.fill ins(%c0 : f32) outs(%ew1 : tensor<32000x64xf32>) -> tensor<32000x64xf32>
   %dw1 = linalg.matmul ins(%dht, %x : tensor<32000x8xf32>, tensor<8x64xf32>) outs(%zw1 : tensor<32000x64xf32>) -> tensor<32000x64xf32>
   return %dw2, %dw1, %dx : tensor<64x32000xf32>, tensor<32000x64xf32>, tensor<8x64xf32>
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#ids = affine_map<(d0, d1) -> (d0)>
+
+// Destination-passing form (results written into memref arguments, the
+// function returns nothing): the logits materialized into the caller's
+// buffer reach a function result as a returned value would, so the head
+// stays high precision. (A returned-value-only rule classified this head
+// as an FP8 linear.)
+// CHECK-LABEL: func.func @destination_passing_logits
+// CHECK: linalg.matmul {fp8.precision = #fp8.precision<bf16>, fp8.reason = "heuristic: vocabulary-sized linear (N = 64) reaching a function result", fp8.role = #fp8.role<output_head>}
+func.func @destination_passing_logits(%tokm: memref<8xi64>, %tablem: memref<64x32xf32>, %headm: memref<32x64xf32>, %out: memref<8x64xf32>) {
+  %tok = bufferization.to_tensor %tokm restrict : memref<8xi64> to tensor<8xi64>
+  %table = bufferization.to_tensor %tablem restrict : memref<64x32xf32> to tensor<64x32xf32>
+  %head = bufferization.to_tensor %headm restrict : memref<32x64xf32> to tensor<32x64xf32>
+  %c0 = arith.constant 0.0 : f32
+  %e32 = tensor.empty() : tensor<8x32xf32>
+  %e64 = tensor.empty() : tensor<8x64xf32>
+  %x = linalg.generic {indexing_maps = [#ids, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%tok : tensor<8xi64>) outs(%e32 : tensor<8x32xf32>) {
+  ^bb0(%t: i64, %o: f32):
+    %r = arith.index_cast %t : i64 to index
+    %c = linalg.index 1 : index
+    %v = tensor.extract %table[%r, %c] : tensor<64x32xf32>
+    linalg.yield %v : f32
+  } -> tensor<8x32xf32>
+  %z64 = linalg.fill ins(%c0 : f32) outs(%e64 : tensor<8x64xf32>) -> tensor<8x64xf32>
+  %logits = linalg.matmul ins(%x, %head : tensor<8x32xf32>, tensor<32x64xf32>) outs(%z64 : tensor<8x64xf32>) -> tensor<8x64xf32>
+  bufferization.materialize_in_destination %logits in restrict writable %out : (tensor<8x64xf32>, memref<8x64xf32>) -> ()
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#ids = affine_map<(d0, d1) -> (d0)>
+#sum = affine_map<(d0, d1) -> (0)>
+
+// The loss copied (memref.copy) into a view of the caller's buffer: a view
+// of an argument is the caller's memory too.
+// CHECK-LABEL: func.func @destination_passing_loss_view
+// CHECK: linalg.matmul {fp8.precision = #fp8.precision<bf16>, fp8.reason = "heuristic: vocabulary-sized linear (N = 64) reaching a function result", fp8.role = #fp8.role<output_head>}
+func.func @destination_passing_loss_view(%tokm: memref<8xi64>, %tablem: memref<64x32xf32>, %headm: memref<32x64xf32>, %out: memref<4xf32>) {
+  %tok = bufferization.to_tensor %tokm restrict : memref<8xi64> to tensor<8xi64>
+  %table = bufferization.to_tensor %tablem restrict : memref<64x32xf32> to tensor<64x32xf32>
+  %head = bufferization.to_tensor %headm restrict : memref<32x64xf32> to tensor<32x64xf32>
+  %c0 = arith.constant 0.0 : f32
+  %e32 = tensor.empty() : tensor<8x32xf32>
+  %e64 = tensor.empty() : tensor<8x64xf32>
+  %x = linalg.generic {indexing_maps = [#ids, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%tok : tensor<8xi64>) outs(%e32 : tensor<8x32xf32>) {
+  ^bb0(%t: i64, %o: f32):
+    %r = arith.index_cast %t : i64 to index
+    %c = linalg.index 1 : index
+    %v = tensor.extract %table[%r, %c] : tensor<64x32xf32>
+    linalg.yield %v : f32
+  } -> tensor<8x32xf32>
+  %z64 = linalg.fill ins(%c0 : f32) outs(%e64 : tensor<8x64xf32>) -> tensor<8x64xf32>
+  %logits = linalg.matmul ins(%x, %head : tensor<8x32xf32>, tensor<32x64xf32>) outs(%z64 : tensor<8x64xf32>) -> tensor<8x64xf32>
+  %s0 = tensor.empty() : tensor<1xf32>
+  %sz = linalg.fill ins(%c0 : f32) outs(%s0 : tensor<1xf32>) -> tensor<1xf32>
+  %loss = linalg.generic {indexing_maps = [#id, #sum], iterator_types = ["reduction", "reduction"]}
+      ins(%logits : tensor<8x64xf32>) outs(%sz : tensor<1xf32>) {
+  ^bb0(%l: f32, %acc: f32):
+    %ex = math.exp %l : f32
+    %s = arith.addf %acc, %ex : f32
+    linalg.yield %s : f32
+  } -> tensor<1xf32>
+  %buf = bufferization.to_buffer %loss : tensor<1xf32> to memref<1xf32>
+  %view = memref.subview %out[1] [1] [1] : memref<4xf32> to memref<1xf32, strided<[1], offset: 1>>
+  memref.copy %buf, %view : memref<1xf32> to memref<1xf32, strided<[1], offset: 1>>
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#ids = affine_map<(d0, d1) -> (d0)>
+
+// Written only into a buffer the function allocates itself: not the
+// caller's memory, so nothing reaches a result and the vocabulary-wide
+// linear is no head.
+// CHECK-LABEL: func.func @local_buffer_only
+// CHECK: linalg.matmul {fp8.precision = #fp8.precision<fp8>, fp8.reason = "heuristic: contraction with a weight (global)", fp8.role = #fp8.role<linear>}
+func.func @local_buffer_only(%tokm: memref<8xi64>, %tablem: memref<64x32xf32>, %headm: memref<32x64xf32>) {
+  %tok = bufferization.to_tensor %tokm restrict : memref<8xi64> to tensor<8xi64>
+  %table = bufferization.to_tensor %tablem restrict : memref<64x32xf32> to tensor<64x32xf32>
+  %head = bufferization.to_tensor %headm restrict : memref<32x64xf32> to tensor<32x64xf32>
+  %c0 = arith.constant 0.0 : f32
+  %e32 = tensor.empty() : tensor<8x32xf32>
+  %e64 = tensor.empty() : tensor<8x64xf32>
+  %x = linalg.generic {indexing_maps = [#ids, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%tok : tensor<8xi64>) outs(%e32 : tensor<8x32xf32>) {
+  ^bb0(%t: i64, %o: f32):
+    %r = arith.index_cast %t : i64 to index
+    %c = linalg.index 1 : index
+    %v = tensor.extract %table[%r, %c] : tensor<64x32xf32>
+    linalg.yield %v : f32
+  } -> tensor<8x32xf32>
+  %z64 = linalg.fill ins(%c0 : f32) outs(%e64 : tensor<8x64xf32>) -> tensor<8x64xf32>
+  %logits = linalg.matmul ins(%x, %head : tensor<8x32xf32>, tensor<32x64xf32>) outs(%z64 : tensor<8x64xf32>) -> tensor<8x64xf32>
+  %local = memref.alloc() : memref<8x64xf32>
+  bufferization.materialize_in_destination %logits in restrict writable %local : (tensor<8x64xf32>, memref<8x64xf32>) -> ()
+  return
 }

@@ -282,9 +282,13 @@ private:
                         const DenseMap<Value, int64_t> &firstReader) const;
   void findNormalization(Operation *rsqrtOp, llvm::SetVector<Operation *> &out);
   void findAttentionRegion(Operation *att, llvm::SetVector<Operation *> &out);
+  /// True when `op`'s result reaches a function result, through any op
+  /// but a contraction: returned, or written into memory the caller passed
+  /// (a destination-passing function's memref arguments).
   bool reachesReturn(Operation *op) const;
   /// The output head's data flow: `op`'s result reaches a function result
-  /// (the logits, or the loss through a softmax/cross-entropy) and flows
+  /// (the logits, or the loss through a softmax/cross-entropy; returned or
+  /// written into the caller's memory, as reachesReturn) and flows
   /// into no contraction but the head's own gradients (a Dgrad reading
   /// `weight`, a Wgrad reading `input` and no weight). Every other linear's
   /// result feeds the next layer or attention, even where it also reaches
