@@ -422,10 +422,13 @@ def FP8GPUModuleToTextPass : Pass<"fp8-gpu-module-to-text", "ModuleOp"> {
     text>">`. The host code is unchanged: the binary's translation loads it
     with `mgpuModuleLoad(text, size)` (format `bin`), so a runtime library
     implementing the `mgpu*` ABI on the emulator runs the same host program.
-    The text is the custom form of the `gpu.module` operation, parseable on
-    its own with the NVVM, LLVM, GPU, arith and SCF dialects loaded.
-    With `debug-info`, it carries the ops' locations (a fault the emulator
-    reports then names the line of the kernel's source).
+    The text is the `gpu.module` operation printed on its own, parseable
+    with the NVVM, LLVM, GPU, arith and SCF dialects loaded: the custom
+    form; with `debug-info`, the generic form with the ops' locations (a
+    fault the emulator reports then names the line of the kernel's source).
+    The generic form because MLIR 22's custom syntax of `nvvm.barrier`
+    with `number_of_threads` reads a trailing `loc(...)` as its optional
+    reduction attribute and does not parse back.
   }];
   let options = [
     Option<"debugInfo", "debug-info", "bool", /*default=*/"false",
