@@ -16,6 +16,8 @@
 #             dense Wgrad GEMMs, quantize / requantize / transpose kernels,
 #             each bit-exact against its oracle, then timed with its anchor
 #   configs   run.sh for each configuration of session-configs.txt
+#   train     train_step.py run: the language model's training steps, FP8
+#             and BF16 policies, against PyTorch eager BF16 (train.md)
 # while nvidia-smi logs the SM clock and power every 50 ms. Writes under
 # $OUT (or DIR/out), at most 8 files as the device tool returns:
 #   results.md, results.json  session_report.py: every table, each timed
@@ -23,6 +25,12 @@
 #   silicon.md                silicon.sh's per-call summary
 #   clocks.csv                nvidia-smi's log
 #   session.log               every phase's output
+#   train.md, train.json      train_step.py's table and rows
+# FP8_SESSION_PHASES (default "silicon backend gemm families configs train")
+# names the phases to run, in that order whatever the order given; the
+# others are reported as not run. The train phase runs after the configs,
+# with what is left of the deadline: a session for it alone runs
+# FP8_SESSION_PHASES=train.
 # Exit 0 when every phase that ran passed; 77 (skipped) without a GPU,
 # never 0; 2 when DIR is incomplete. The last thing printed is results.md.
 set -uo pipefail
@@ -38,7 +46,8 @@ if ! fp8_have_gpu; then
   exit 77
 fi
 for f in silicon/cases.txt gemm/libfp8_bench_host.so families/libfp8_families_host.so \
-  families/libfp8_families_cpu.so families/families.txt backend/manifest.json configs.txt; do
+  families/libfp8_families_cpu.so families/families.txt backend/manifest.json configs.txt \
+  train/manifest.json; do
   if [ ! -e "$DIR/$f" ]; then
     echo "device-session.sh: $DIR/$f is missing: run bench/gpu/prepare-all.sh on the build machine and carry its output here" >&2
     exit 2
@@ -76,30 +85,39 @@ phase() {
 # skip NAME WHY: a phase not started.
 skip() { echo "$1 not-run:$2 0" >> "$WORK/phases.txt"; echo "== $1: not run ($2)" | tee -a "$RESULTS/session.log"; }
 
+PHASES=" ${FP8_SESSION_PHASES:-silicon backend gemm families configs train} "
+# wanted NAME [PHASE]: NAME is among the phases to run; else PHASE (default
+# NAME) is reported as not run, "not-selected".
+wanted() { [[ $PHASES == *" $1 "* ]] || { skip "${2:-$1}" not-selected; return 1; }; }
+
 failed=0
 phase runtime fp8_build_runtime "$FP8_RT_BUILD" || failed=1
 if [ ! -f "$RT" ]; then
   echo "device-session.sh: the runtime did not build; nothing can run" | tee -a "$RESULTS/session.log"
 else
   # (a) Silicon: every call started within the first 150 s of the session.
-  if [ "$(left)" -gt 60 ]; then
+  if ! wanted silicon; then :
+  elif [ "$(left)" -gt 60 ]; then
     phase silicon env OUT="$RESULTS" FP8_SILICON_TIMEOUT=60 \
       FP8_SILICON_BUDGET=$((150 - SECONDS > 20 ? 150 - SECONDS : 20)) \
       bash "$HERE/silicon.sh" run "$DIR/silicon" || failed=1
   else skip silicon budget; fi
   # (a2) The Python "cuda" backend's host programs: a few seconds (the
   # driver JIT-compiles their PTX).
-  if [ "$(left)" -gt 60 ]; then
+  if ! wanted backend; then :
+  elif [ "$(left)" -gt 60 ]; then
     phase backend timeout -k 5 60 python3 "$HERE/backend_check.py" run "$DIR/backend" --runtime "$RT" \
       || failed=1
   else skip backend budget; fi
   # (b) The GEMMs of shapes.txt: shapes started until 250 s.
-  if [ "$(left)" -gt 60 ]; then
+  if ! wanted gemm; then :
+  elif [ "$(left)" -gt 60 ]; then
     phase gemm env OUT="$WORK/gemm" timeout -k 5 $(($(left) + 30)) bash "$HERE/run.sh" "$DIR/gemm" \
       --budget-seconds $((250 - SECONDS > 10 ? 250 - SECONDS : 10)) --hang-seconds 30 || failed=1
   else skip gemm budget; fi
   # (c) The kernel families: lines started until 30 s before the deadline.
-  if [ "$(left)" -gt 45 ]; then
+  if ! wanted families; then :
+  elif [ "$(left)" -gt 45 ]; then
     phase families timeout -k 5 $(($(left) + 30)) python3 "$HERE/families.py" run --runtime "$RT" \
       --host "$DIR/families/libfp8_families_host.so" --cpu "$DIR/families/libfp8_families_cpu.so" \
       --manifest "$DIR/families/families.txt" --out "$WORK/families" \
@@ -108,12 +126,20 @@ else
   # (d) The configurations of session-configs.txt, while time is left.
   while read -r NAME OPTS; do
     [ -z "$NAME" ] && continue
-    if [ "$(left)" -gt 40 ]; then
+    if ! wanted configs "config-$NAME"; then :
+    elif [ "$(left)" -gt 40 ]; then
       phase "config-$NAME" env OUT="$WORK/config-$NAME" timeout -k 5 $(($(left) + 20)) \
         bash "$HERE/run.sh" "$DIR/configs/$NAME" --budget-seconds $(($(left) - 30)) \
         --hang-seconds 30 --iters 20 || failed=1
     else skip "config-$NAME" budget; fi
   done < "$DIR/configs.txt"
+  # (e) The training steps, with what is left (each step's library is
+  # started only before the budget ends; PyTorch's rows after them).
+  if ! wanted train; then :
+  elif [ "$(left)" -gt 60 ]; then
+    phase train timeout -k 5 $(($(left) + 30)) python3 "$HERE/train_step.py" run "$DIR/train" \
+      --runtime "$RT" --out "$RESULTS" --budget-seconds $(($(left) - 45)) || failed=1
+  else skip train budget; fi
 fi
 kill "$SMI" 2>/dev/null
 wait "$SMI" 2>/dev/null
@@ -129,5 +155,7 @@ python3 "$HERE/session_report.py" --out "$RESULTS" --phases "$WORK/phases.txt" \
   cat "$WORK/report.log"
   failed=1
 }
+# The training steps' table after the report's.
+[ -f "$RESULTS/train.md" ] && { echo; cat "$RESULTS/train.md"; } >> "$RESULTS/results.md"
 cat "$RESULTS/results.md" 2>/dev/null
 exit "$failed"

@@ -18,6 +18,8 @@
 #   configs/NAME/  prepare.sh per line of session-configs.txt
 #               (FP8_SESSION_CONFIGS) over sweep-shapes.txt
 #               (FP8_SESSION_CONFIG_SHAPES), without CPU oracle
+#   train/      train_step.py prepare: the language model's training steps
+#               of train-cases.txt (FP8_TRAIN_CASES) under each policy
 #   configs.txt, commit.txt (the checkout it was prepared from)
 # and checks that it and the tracked files fit the device tool's carry
 # limit (64 MiB in all). Then, from a session with a device: the device
@@ -79,6 +81,10 @@ echo "families: $(grep -vc '^ *\(#\|$\)' "$FAM/families.txt") lines"
 echo "== backend"
 LLVM_BIN=$LLVM_BIN "$python" "$HERE/backend_check.py" prepare "$BUILD" "$SESSION/backend"
 
+echo "== train"
+LLVM_BIN=$LLVM_BIN "$python" "$HERE/train_step.py" prepare "$BUILD" "$SESSION/train" \
+  --cases "${FP8_TRAIN_CASES:-$HERE/train-cases.txt}"
+
 echo "== configs"
 CONFIGS=${FP8_SESSION_CONFIGS:-$HERE/session-configs.txt}
 grep -v '^ *#' "$CONFIGS" | grep -v '^ *$' > "$SESSION/configs.txt" || true
@@ -101,7 +107,7 @@ if [ -f "$RUNTIME" ]; then
   nm -D --defined-only "$RUNTIME" | awk '{print $3}' | sort -u > "$WORK/runtime.syms"
   for lib in "$SESSION"/gemm/libfp8_bench_host.so "$FAM"/libfp8_families_host.so \
     "$SESSION"/configs/*/libfp8_bench_host.so "$SESSION"/silicon/*.gpu.so \
-    "$SESSION"/backend/libfp8_backend_host.so; do
+    "$SESSION"/backend/libfp8_backend_host.so "$SESSION"/train/*.so; do
     [ -f "$lib" ] || continue
     missing=$(nm -D --undefined-only "$lib" | awk '$1 == "U" && $2 !~ /@/ {print $2}' | sort -u \
       | comm -23 - "$WORK/runtime.syms")

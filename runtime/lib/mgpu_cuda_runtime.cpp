@@ -262,6 +262,98 @@ TensorMapCache &tensorMaps() {
   return cache;
 }
 
+/// The GPU time of each kernel (project extension: fp8_mgpu_profile and
+/// fp8_mgpu_profile_text). While on, every launch is bracketed by two
+/// timing events on its own stream; reading folds the events recorded so
+/// far (cuEventSynchronize on each end event, cuEventElapsedTime) into the
+/// kernel's launch count and milliseconds. The time of a launch is its
+/// stream's time from the kernel's start to its end, queueing behind
+/// earlier work on the same stream excluded; kernels on different streams
+/// that overlap are each counted in full.
+struct KernelProfile {
+  struct Launch {
+    std::string kernel;
+    CUevent start = nullptr, end = nullptr;
+  };
+  struct Total {
+    long launches = 0;
+    double ms = 0;
+  };
+  /// Pending launches folded at this many (bounds the events alive).
+  static constexpr size_t kFoldAt = 4096;
+
+  std::mutex mutex;
+  bool on = false;
+  std::map<CUfunction, std::string> names; // from mgpuModuleGetFunction
+  std::vector<Launch> pending;
+  std::map<std::string, Total> totals;
+  std::string text;
+
+  void setName(CUfunction fn, const char *name) {
+    std::lock_guard<std::mutex> lock(mutex);
+    names[fn] = name;
+  }
+  /// Issues `launch` (the driver call) bracketed by events when on.
+  void issue(CUfunction fn, CUstream stream,
+             const std::function<void()> &launch) {
+    std::unique_lock<std::mutex> lock(mutex);
+    if (!on) {
+      lock.unlock();
+      launch();
+      return;
+    }
+    Launch l;
+    auto it = names.find(fn);
+    l.kernel = it == names.end() ? "(unnamed)" : it->second;
+    CU_REPORT(cuEventCreate(&l.start, CU_EVENT_DEFAULT));
+    CU_REPORT(cuEventCreate(&l.end, CU_EVENT_DEFAULT));
+    CU_REPORT(cuEventRecord(l.start, stream));
+    launch();
+    CU_REPORT(cuEventRecord(l.end, stream));
+    pending.push_back(std::move(l));
+    if (pending.size() >= kFoldAt)
+      fold();
+  }
+  /// Waits for the pending launches and adds their times (mutex held).
+  void fold() {
+    for (Launch &l : pending) {
+      float ms = 0;
+      CU_REPORT(cuEventSynchronize(l.end));
+      CU_REPORT(cuEventElapsedTime(&ms, l.start, l.end));
+      Total &t = totals[l.kernel];
+      ++t.launches;
+      t.ms += ms;
+      CU_REPORT(cuEventDestroy(l.start));
+      CU_REPORT(cuEventDestroy(l.end));
+    }
+    pending.clear();
+  }
+  void start(bool enable) {
+    std::lock_guard<std::mutex> lock(mutex);
+    fold();
+    if (enable)
+      totals.clear();
+    on = enable;
+  }
+  /// "kernel<TAB>launches<TAB>milliseconds" per kernel, by name.
+  const char *read() {
+    std::lock_guard<std::mutex> lock(mutex);
+    fold();
+    text.clear();
+    char line[64];
+    for (const auto &[kernel, t] : totals) {
+      std::snprintf(line, sizeof(line), "\t%ld\t%.6f\n", t.launches, t.ms);
+      text += kernel + line;
+    }
+    return text.c_str();
+  }
+};
+
+KernelProfile &kernelProfile() {
+  static KernelProfile profile;
+  return profile;
+}
+
 } // namespace
 
 extern "C" {
@@ -292,6 +384,15 @@ int32_t fp8_mgpu_compute_capability(void) {
   return deviceContext().computeCapability;
 }
 const char *fp8_mgpu_device_name(void) { return deviceContext().name.c_str(); }
+
+/// The kernel profile: `on` != 0 clears it and times every later launch
+/// (two timing events around each on its stream); 0 stops timing. What was
+/// timed stays readable until the next start.
+void fp8_mgpu_profile(int32_t on) { kernelProfile().start(on != 0); }
+/// The profile as text, one line per kernel name (sorted):
+/// "NAME\tLAUNCHES\tMILLISECONDS\n"; waits for the launches timed so
+/// far. Valid until the next call.
+const char *fp8_mgpu_profile_text(void) { return kernelProfile().read(); }
 
 // --- Modules (emitted by the gpu.binary translation, in global ctors) -----
 void *mgpuModuleLoad(void *data, size_t /*size*/) {
@@ -340,6 +441,8 @@ void *mgpuModuleGetFunction(void *module, const char *name) {
   CUfunction function = nullptr;
   CU_REPORT(
       cuModuleGetFunction(&function, static_cast<CUmodule>(module), name));
+  if (function)
+    kernelProfile().setName(function, name);
   return function;
 }
 
@@ -358,7 +461,8 @@ static void launchWith(void *function, void *stream, int32_t smem,
       if (smem > 48 * 1024)
         CU_REPORT(cuFuncSetAttribute(
             fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, smem));
-      issue(fn);
+      kernelProfile().issue(fn, static_cast<CUstream>(stream),
+                            [&] { issue(fn); });
     };
   tensorMaps().launchWithMaps(static_cast<CUstream>(stream), launch);
 }

@@ -85,7 +85,7 @@ AREAS = {
                  "Integration/GPUHost/grouped-k-wgrad.mlir",
                  "Conversion/FP8ToNVVM", "Unit"],
     "training": ["Python/training_optim.test", "Python/training_data.test", "Python/training_lm.test"],
-    "runtime": ["Integration/GPUHost/device-session-python.test", "Tools/ptxas-guard.test", EMU + "host-program.mlir", EMU + "host-program-bf16.mlir",
+    "runtime": ["Integration/GPUHost/device-session-python.test", "Integration/GPUHost/train-step-script.test", "Tools/ptxas-guard.test", EMU + "host-program.mlir", EMU + "host-program-bf16.mlir",
                 "Conversion/FP8ToNVVM/launch-kernels-checks.mlir",
                 "Conversion/FP8ToNVVM/launch-kernels-config.mlir",
                 "Conversion/FP8ToNVVM/lower-to-nvvm-invalid.mlir", "Integration/GPUHost", "Unit",

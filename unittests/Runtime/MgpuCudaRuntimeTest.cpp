@@ -35,6 +35,8 @@ const char *fp8_mgpu_init_error(void);
 int32_t fp8_mgpu_compute_capability(void);
 const char *fp8_mgpu_device_name(void);
 void *mgpuModuleLoadJIT(void *data, int optLevel);
+void fp8_mgpu_profile(int32_t on);
+const char *fp8_mgpu_profile_text(void);
 }
 
 namespace {
@@ -149,6 +151,41 @@ TEST(MgpuCudaRuntime, MapUploadOrderedBeforeTheLaunch) {
   for (void *st : {s, s1, s2})
     mgpuStreamDestroy(st);
   EXPECT_EQ(joined(fp8stub::takeFaults()), "");
+}
+
+// The kernel profile: each launch timed on its own stream between two
+// events, by kernel name, only while on. The stub's clock gives a kernel
+// as many milliseconds as its grid has CTAs: fp8_stub_gemm runs with 1 and
+// 2 CTAs (3 ms in 2 launches), fp8_stub_other with 3 on another stream.
+// Nothing is synchronised before the read: it waits for the launches.
+TEST(MgpuCudaRuntime, KernelProfileTimesEachLaunchByName) {
+  Gemm g;
+  long errors = fp8_mgpu_error_count();
+  void *other = mgpuModuleGetFunction(g.module, "fp8_stub_other");
+  ASSERT_NE(other, nullptr);
+  void *maps[3];
+  g.encode(100, maps);
+  void *s1 = mgpuStreamCreate(), *s2 = mgpuStreamCreate();
+  g.launch(maps, s1); // before the profile starts: not counted
+  fp8_mgpu_profile(1);
+  g.launch(maps, s1);
+  g.launch(maps, s1, /*cluster=*/2);
+  void *params[] = {&maps[0], &maps[1], &maps[2]};
+  mgpuLaunchKernel(other, 3, 1, 1, 128, 1, 1, 0, s2, params, nullptr, 3);
+  EXPECT_EQ(std::string(fp8_mgpu_profile_text()),
+            "fp8_stub_gemm\t2\t3.000000\nfp8_stub_other\t1\t3.000000\n");
+  fp8_mgpu_profile(0);
+  g.launch(maps, s2); // stopped: not counted, the profile still readable
+  mgpuStreamSynchronize(s2);
+  EXPECT_EQ(std::string(fp8_mgpu_profile_text()),
+            "fp8_stub_gemm\t2\t3.000000\nfp8_stub_other\t1\t3.000000\n");
+  fp8_mgpu_profile(1); // a new start clears it
+  EXPECT_EQ(std::string(fp8_mgpu_profile_text()), "");
+  fp8_mgpu_profile(0);
+  for (void *st : {s1, s2})
+    mgpuStreamDestroy(st);
+  EXPECT_EQ(joined(fp8stub::takeFaults()), "");
+  EXPECT_EQ(fp8_mgpu_error_count(), errors) << fp8_mgpu_last_error();
 }
 
 // A cluster launch (the GEMM kernel in 2-CTA clusters) uploads its maps and

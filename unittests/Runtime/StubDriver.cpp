@@ -34,6 +34,7 @@ struct Stream;
 struct CUevent_st_impl {
   Stream *stream = nullptr; // where its last record is queued
   bool signaled = true;     // never recorded: complete
+  double ms = 0;            // the stub's clock when the record ran
 };
 
 struct Op {
@@ -68,6 +69,9 @@ struct Driver {
   std::map<std::string, unsigned> clusterKernels; // requireCluster
   std::function<void()> launchHook;
   size_t live = 0; // live allocations
+  /// The device clock in milliseconds: a kernel takes as many as its grid
+  /// has CTAs (a time a test derives by hand).
+  double clockMs = 0;
 
   Stream *stream(CUstream s) {
     return s ? reinterpret_cast<Stream *>(s) : &legacy;
@@ -111,6 +115,7 @@ struct Driver {
   }
 
   void kernel(const Op &op) {
+    clockMs += op.grid;
     fp8stub::KernelRun run;
     run.name = op.kernel;
     run.grid = op.grid;
@@ -161,6 +166,7 @@ struct Driver {
       break;
     case Op::Record:
       op.event->signaled = true;
+      op.event->ms = clockMs;
       break;
     case Op::Wait:
       runUntil(op.event);
@@ -416,6 +422,16 @@ CUresult cuEventDestroy(CUevent event) {
 }
 CUresult cuEventSynchronize(CUevent event) {
   driver().runUntil(reinterpret_cast<CUevent_st_impl *>(event));
+  return CUDA_SUCCESS;
+}
+CUresult cuEventElapsedTime(float *ms, CUevent start, CUevent end) {
+  auto *a = reinterpret_cast<CUevent_st_impl *>(start);
+  auto *b = reinterpret_cast<CUevent_st_impl *>(end);
+  if (!a || !b || !ms)
+    return CUDA_ERROR_INVALID_HANDLE;
+  if (!a->signaled || !b->signaled)
+    return CUDA_ERROR_NOT_READY;
+  *ms = static_cast<float>(b->ms - a->ms);
   return CUDA_SUCCESS;
 }
 CUresult cuEventRecord(CUevent event, CUstream stream) {

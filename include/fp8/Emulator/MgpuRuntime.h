@@ -106,6 +106,16 @@ const char *fp8emuGetLastError(void);
 /// one call of a host program with it (test/Integration/GPUHost).
 uint64_t fp8_mgpu_transfer_bytes(int32_t direction);
 
+/// The kernel profile, as runtime/'s CUDA runtime has it: `on` != 0 clears
+/// it and counts every later launch by kernel name; 0 stops counting.
+/// fp8_mgpu_profile_text returns "NAME\tLAUNCHES\tMILLISECONDS\n" per
+/// kernel (sorted by name; valid until the next call), the milliseconds 0
+/// here (the emulator has no device time; the CUDA runtime times each
+/// launch with events). The device benchmarks read the split of a host
+/// program's GPU time by kernel with it (bench/gpu/train_step.py).
+void fp8_mgpu_profile(int32_t on);
+const char *fp8_mgpu_profile_text(void);
+
 /// Sets FP8_EMU_* variable `name` (ACCUMULATOR, CONTINUE_ON_FAULT, SCHEDULE,
 /// SEED, SM_COUNT or TRACE, with the prefix) to `value` for the rest of the
 /// process, in place of the environment's; NULL returns to the

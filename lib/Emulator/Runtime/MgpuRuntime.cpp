@@ -86,6 +86,11 @@ struct Runtime {
   // Bytes mgpuMemcpy moved between host and device memory
   // (fp8_mgpu_transfer_bytes).
   uint64_t toDevice = 0, toHost = 0;
+  // fp8_mgpu_profile: launches by kernel name while on (no device time:
+  // the emulator has none), and the text last read.
+  bool profiling = false;
+  std::map<std::string, long> profile;
+  std::string profileText;
   // setMgpuLaunchOptions: the options of every launch, faults kept (not
   // printed, not fatal), launches recorded.
   std::optional<emu::Options> hostOptions;
@@ -313,6 +318,8 @@ void launch(void *function, intptr_t clusterX, intptr_t clusterY,
              "are not supported");
     return;
   }
+  if (rt.profiling)
+    ++rt.profile[f->name];
   std::vector<int> bytes = f->module->kernels->getParamBytes(f->name);
   if (paramsCount && paramsCount != bytes.size()) {
     rt.error("mgpuLaunchKernel (fp8 emulator): kernel '" + f->name +
@@ -467,6 +474,23 @@ void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *) {
     rt.toDevice += sizeBytes;
   else if (s && !d)
     rt.toHost += sizeBytes;
+}
+
+void fp8_mgpu_profile(int32_t on) {
+  Runtime &rt = runtime();
+  std::lock_guard<std::mutex> lock(rt.mu);
+  if (on)
+    rt.profile.clear();
+  rt.profiling = on != 0;
+}
+
+const char *fp8_mgpu_profile_text(void) {
+  Runtime &rt = runtime();
+  std::lock_guard<std::mutex> lock(rt.mu);
+  rt.profileText.clear();
+  for (const auto &[name, launches] : rt.profile)
+    rt.profileText += name + "\t" + std::to_string(launches) + "\t0.000000\n";
+  return rt.profileText.c_str();
 }
 
 uint64_t fp8_mgpu_transfer_bytes(int32_t direction) {

@@ -154,6 +154,7 @@ CUresult cuEventCreate(CUevent *event, unsigned int flags);
 CUresult cuEventDestroy(CUevent event);
 CUresult cuEventSynchronize(CUevent event);
 CUresult cuEventRecord(CUevent event, CUstream stream);
+CUresult cuEventElapsedTime(float *ms, CUevent start, CUevent end);
 CUresult cuMemAlloc(CUdeviceptr *ptr, size_t bytes);
 CUresult cuMemAllocManaged(CUdeviceptr *ptr, size_t bytes, unsigned int flags);
 CUresult cuMemFree(CUdeviceptr ptr);
