@@ -105,9 +105,12 @@ done < "$SESSION/configs.txt"
 RUNTIME=${FP8_SESSION_RUNTIME:-$BUILD/lib/libfp8_mgpu_runtime.so}
 if [ -f "$RUNTIME" ]; then
   nm -D --defined-only "$RUNTIME" | awk '{print $3}' | sort -u > "$WORK/runtime.syms"
+  for gz in "$SESSION"/train/*.so.gz; do
+    [ -f "$gz" ] && gunzip -c "$gz" > "$WORK/train-$(basename "$gz" .gz)"
+  done
   for lib in "$SESSION"/gemm/libfp8_bench_host.so "$FAM"/libfp8_families_host.so \
     "$SESSION"/configs/*/libfp8_bench_host.so "$SESSION"/silicon/*.gpu.so \
-    "$SESSION"/backend/libfp8_backend_host.so "$SESSION"/train/*.so; do
+    "$SESSION"/backend/libfp8_backend_host.so "$WORK"/train-*.so; do
     [ -f "$lib" ] || continue
     missing=$(nm -D --undefined-only "$lib" | awk '$1 == "U" && $2 !~ /@/ {print $2}' | sort -u \
       | comm -23 - "$WORK/runtime.syms")

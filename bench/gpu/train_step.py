@@ -11,8 +11,8 @@ The device machine has no MLIR, so the steps are compiled here and carried:
       passing @run (`@run(tokens, targets, params..., loss, grads...)`,
       memrefs; lm._with_run), through compile(policy) and the GPU device's
       pipeline (lm.GPU_PIPELINES: every op on the device, require-kernels),
-      with C wrappers (llvm-request-c-wrappers), linked into
-      OUT/NAME.POLICY.so; OUT/manifest.json lists the libraries, their
+      with C wrappers (llvm-request-c-wrappers), linked and gzipped into
+      OUT/NAME.POLICY.so.gz; OUT/manifest.json lists the libraries, their
       models, shapes, modelled FLOPs and the kind of each kernel
       (fp8_mlir.gpu_kernels: GEMM, quantize, transpose; the rest are the
       one-thread-per-output host kernels);
@@ -38,11 +38,14 @@ copies). Exit status of `run`: 0 when every step ran with a finite loss and
 no driver error, 1 otherwise."""
 import argparse
 import ctypes
+import gzip
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 KINDS = ("fp8 gemm", "quantize", "transpose", "attention (host)", "contraction (host)", "row/elementwise (host)")
@@ -119,15 +122,20 @@ def prepare(build, out, target, cases_path):
             lowered = compiler._run(graph, lm.GPU_PIPELINES[device], f"{name}.{policy}")
             host = lowered.ir
             kinds = {k.symbol: k.kind for k in lowered.kernels}
-            lib = f"{name}.{policy}.so"
+            lib = f"{name}.{policy}.so.gz"
             base = os.path.join(out, f"{name}.{policy}")
             with open(base + ".mlir", "w") as f:
                 f.write(host)
             run(f"{llvm_bin}/mlir-translate", "--mlir-to-llvmir", base + ".mlir", "-o", base + ".ll")
             run(f"{llvm_bin}/clang", "-Wno-override-module", "-O2", "-shared", "-fPIC", base + ".ll", copy_o,
-                "-o", os.path.join(out, lib), "-lm")
-            os.remove(base + ".mlir")
-            os.remove(base + ".ll")
+                "-o", base + ".so", "-lm")
+            # Compressed for the device tool's 64 MiB carry: the host code of
+            # an unrolled multi-layer step and its RoPE tables take 7-20 MiB
+            # a library, a fifth of that gzipped.
+            with open(base + ".so", "rb") as src, gzip.open(os.path.join(out, lib), "wb") as dst:
+                shutil.copyfileobj(src, dst)
+            for suffix in (".mlir", ".ll", ".so"):
+                os.remove(base + suffix)
             manifest["libraries"].append({
                 "name": name, "policy": policy, "library": lib, "batch": batch, "config": fields,
                 "tokens": batch * config.seq, "flops": model_flops(dict(fields, batch=batch)),
@@ -202,11 +210,15 @@ def _errors(rt):
     return read
 
 
-def time_compiled(np, folder, entry, rt, repeat):
-    """One library's step: warm-up call, then `repeat` timed calls."""
+def time_compiled(np, folder, scratch, entry, rt, repeat):
+    """One library's step (decompressed into `scratch`): warm-up call,
+    then `repeat` timed calls."""
     profile, read_profile = _kernel_profile(rt)
     errors = _errors(rt)
-    host = ctypes.CDLL(os.path.join(folder, entry["library"]))
+    path = os.path.join(scratch, entry["library"][:-len(".gz")])
+    with gzip.open(os.path.join(folder, entry["library"]), "rb") as src, open(path, "wb") as dst:
+        shutil.copyfileobj(src, dst)
+    host = ctypes.CDLL(path)
     fn = host._mlir_ciface_run
     fn.restype = None
     ins, outs = _step_arguments(np, entry, 0)
@@ -357,11 +369,12 @@ def run(folder, runtime, repeat, budget, out):
         return 1
     deadline = time.time() + budget
     rows, failed = [], 0
+    scratch = tempfile.mkdtemp(prefix="fp8-train-")
     for entry in manifest["libraries"]:
         if time.time() > deadline:
             print(f"train: {entry['name']} {entry['policy']}: not run (budget)")
             continue
-        r = time_compiled(np, folder, entry, rt, repeat)
+        r = time_compiled(np, folder, scratch, entry, rt, repeat)
         failed |= not r["ok"]
         rows.append(r)
         print(f"train: {r['name']} {r['policy']}: {r['gpu_ms']:.2f} GPU ms, loss {r['loss']:.4f}"
@@ -375,6 +388,7 @@ def run(folder, runtime, repeat, budget, out):
                 print("train: PyTorch with a CUDA device not available: no PyTorch rows")
                 break
             rows.append(r)
+    shutil.rmtree(scratch, ignore_errors=True)
     write_report(out, rows, manifest)
     return 1 if failed else 0
 
