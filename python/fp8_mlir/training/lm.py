@@ -355,9 +355,9 @@ class LanguageModel:
         the moments resident on this model's GPU device
         (`fp8_mlir.training.device.DeviceTrainer`; `schedule` and `adamw`
         as `optim.AdamW` takes them): each `step(tokens)` moves the tokens
-        in and the loss and the gradients (for the clipping's global norm)
-        out, and runs the update as kernels, bit-identical to
-        `loss_and_grads` followed by `optim.AdamW.step` on the CPU."""
+        in and the loss and the clipping's global norm out, and runs the
+        norm and the update as kernels, bit-identical to `loss_and_grads`
+        followed by `optim.AdamW.step` on the CPU."""
         return _trainer(self, params, schedule, **adamw)
 
 
