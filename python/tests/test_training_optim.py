@@ -131,13 +131,18 @@ def test_clip_factor_against_fp64(max_norm):
 
 def test_adamw_norm_sums_in_the_parameters_order():
     """AdamW.step sums the norm in its parameters' order, whatever order the
-    gradients dict has (a device sums in that order too)."""
-    rng = np.random.default_rng(2)
-    params = {k: np.zeros(96, np.float32) for k in "abc"}
-    grads = {k: rng.standard_normal(96).astype(np.float32) for k in "abc"}
+    gradients dict has (a device sums in that order too). Squares 2^24
+    then eight 1s: each 2^24 + 1 is a float32 tie, to the even 2^24, so the
+    norm is 4096; in the reverse order the 1s add up to 8 first, 2^24 + 8
+    is exact and its root lies below 4096 + 2^-10 by less than 2^-32, far
+    less than half an ulp (2^-12): it rounds to 4096 + 2^-10."""
+    names = ["a"] + [f"b{i}" for i in range(8)]
+    params = {k: np.zeros(1, np.float32) for k in names}
+    grads = {k: np.array([4096.0 if k == "a" else 1.0], np.float32) for k in names}
+    assert optim.global_norm(dict(reversed(list(grads.items())))) == 4096 + 2**-10
     opt = optim.AdamW(params, 1e-3, clip_norm=None)
     opt.step(dict(reversed(list(grads.items()))))
-    assert opt.last_grad_norm == optim.global_norm(grads)
+    assert opt.last_grad_norm == 4096.0
 
 
 def test_adamw_two_steps_fp32_moments():
