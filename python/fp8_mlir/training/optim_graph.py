@@ -17,7 +17,7 @@ same bits.
   multiple of 32, sequential otherwise. `norm` is the square root of the
   total. `max_norm` = +inf gives a factor of exactly 1 (no clipping).
 - `@adamw_<k>(p, g, m, v, coef, decay, b1, c1, b2, c2, bc1, bc2, eps, lr)`:
-  AdamW's update of one parameter of shape k in place (weights f32, moments
+  AdamW's update of one parameter of the k-th shape in place (weights f32, moments
   f32 or bf16), the arithmetic of `optim.AdamW.step` operation by operation
   (no fused multiply-add: each rounding kept), the gradient scaled by
   `coef` ([1], the factor `@grad_norm` wrote, read where it lies).
