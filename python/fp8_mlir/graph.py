@@ -24,7 +24,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
-__all__ = ["ELEMENT_TYPES", "NEG_INF", "Graph", "Op", "tensor_type", "affine_map", "float_literal", "function"]
+__all__ = ["ELEMENT_TYPES", "NEG_INF", "Graph", "Op", "tensor_type", "memref_type", "affine_map", "float_literal",
+           "function"]
 
 #: -inf of each float element type as MLIR's hexadecimal literal.
 NEG_INF = {"f32": "0xFF800000", "f64": "0xFFF0000000000000", "bf16": "0xFF80"}
@@ -37,6 +38,12 @@ Shape = Sequence[int]
 def tensor_type(shape: Shape, et: str) -> str:
     """`tensor<4x8xf32>` for shape (4, 8) and et "f32"."""
     return "tensor<" + "x".join(str(d) for d in shape) + f"x{et}>"
+
+
+def memref_type(shape: Shape, et: str) -> str:
+    """`memref<4x8xf32>` for shape (4, 8) and et "f32" (a destination-passing
+    function's argument)."""
+    return "memref<" + "x".join(str(d) for d in shape) + f"x{et}>"
 
 
 def affine_map(ndims: int, results: Sequence[Union[int, str]]) -> str:
@@ -202,6 +209,26 @@ class Graph:
 
     # -- tensor ops ------------------------------------------------------------
 
+    def to_tensor(self, memref: str, shape: Shape, et: Optional[str] = None, writable: bool = False,
+                  prefix: str = "t") -> str:
+        """`bufferization.to_tensor` of the memref argument `memref` (`shape`,
+        element type `et`, default the graph's), `restrict` (no other tensor
+        aliases it); `writable`: the function writes its result back into it
+        (`materialize`), in place."""
+        et = et or self.et
+        r = self.fresh(prefix)
+        w = " writable" if writable else ""
+        self.emit(f"    {r} = bufferization.to_tensor {memref} restrict{w} : {memref_type(shape, et)} to "
+                  f"{tensor_type(shape, et)}", [r], [memref], shape)
+        return r
+
+    def materialize(self, value: str, memref: str, shape: Shape, et: Optional[str] = None) -> None:
+        """`bufferization.materialize_in_destination` of `value` into the
+        memref argument `memref`: a destination-passing function's output."""
+        et = et or self.et
+        self.emit(f"    bufferization.materialize_in_destination {value} in restrict writable {memref} : "
+                  f"({tensor_type(shape, et)}, {memref_type(shape, et)}) -> ()", [], [value, memref])
+
     def empty(self, shape: Shape, loc: Optional[str] = None, prefix: str = "e") -> str:
         """`tensor.empty() : tensor<shape>`."""
         r = self.fresh(prefix)
@@ -339,6 +366,41 @@ class Graph:
         self.emit(text, [r], [i[0] for i in ins] + [init] + list(captures), out_shape)
         return r
 
+    def generic_results(self, ins: Sequence[tuple], outs: Sequence[tuple], iterators: Sequence[str],
+                        body: Callable, loc: str, captures: Sequence[str] = ()) -> List[str]:
+        """A `linalg.generic` with several outputs, each of its own element
+        type (an optimizer's update: weights f32, moments bf16).
+
+        `ins`: (value, shape, indexing map results[, element type]) as for
+        `generic`; `outs`: (init, shape, map results, element type) per
+        output. `body` takes fresh block-argument names (inputs, then
+        outputs) and returns (lines, yielded values, one per output); the
+        yield is appended. Returns the results (`%r#0`, `%r#1`, ...)."""
+        nd = len(iterators)
+        ins = [i if len(i) == 4 else (*i, self.et) for i in ins]
+        maps = [affine_map(nd, res) for (_, _, res, _) in list(ins) + list(outs)]
+        bargs = [self.fresh() for _ in range(len(ins) + len(outs))]
+        ets = [i[3] for i in ins] + [o[3] for o in outs]
+        lines, yields = body(bargs)
+        r = self.fresh()
+        results = [f"{r}#{k}" for k in range(len(outs))]
+        out_tys = ", ".join(tensor_type(s, et) for _, s, _, et in outs)
+        ins_clause = ""
+        if ins:
+            ins_clause = (f"ins({', '.join(i[0] for i in ins)} : "
+                          f"{', '.join(tensor_type(s, et) for _, s, _, et in ins)}) ")
+        its = ", ".join(f'"{i}"' for i in iterators)
+        text = [f"    {r}:{len(outs)} = linalg.generic {{indexing_maps = [{', '.join(maps)}], "
+                f"iterator_types = [{its}]}} {ins_clause}outs({', '.join(o[0] for o in outs)} : {out_tys}) {{",
+                f"    ^bb0({', '.join(f'{a}: {et}' for a, et in zip(bargs, ets))}):"]
+        text += ["      " + line for line in lines]
+        text.append(f"      linalg.yield {', '.join(yields)} : {', '.join(o[3] for o in outs)}")
+        text.append(f'    }} -> ({out_tys}) loc("{loc}")')
+        self.emit(text, results, [i[0] for i in ins] + [o[0] for o in outs] + list(captures))
+        for res, (_, shape, _, _) in zip(results, outs):
+            self.shapes[res] = tuple(shape)
+        return results
+
     def elementwise(self, ins: Sequence, shape: Shape, body, loc: str, **kw) -> str:
         """A parallel `generic` over `shape`; `ins` are values of `shape`
         (identity maps) or (value, shape, map results[, element type])
@@ -362,10 +424,13 @@ class Graph:
 def function(name: str, args: Sequence[str], results: Sequence[Tuple[str, str]], lines: Sequence[str],
              private: bool = False) -> List[str]:
     """A `func.func @name(args) -> (result types)` (indented 2) with body
-    `lines`, returning `results` ((value, type) pairs); `private`: symbol
+    `lines`, returning `results` ((value, type) pairs; none: a function
+    returning nothing, its outputs written into memref arguments); `private`: symbol
     visibility private (callable only from its module, so that the upstream
     inliner and symbol-dce may remove it once inlined)."""
-    rtys = ", ".join(ty for _, ty in results)
     vis = "private " if private else ""
+    if not results:  # destination passing: the outputs are memref arguments
+        return [f"  func.func {vis}@{name}({', '.join(args)}) {{"] + list(lines) + ["    return", "  }"]
+    rtys = ", ".join(ty for _, ty in results)
     return ([f"  func.func {vis}@{name}({', '.join(args)}) -> ({rtys}) {{"] + list(lines) +
             [f"    return {', '.join(v for v, _ in results)} : {rtys}", "  }"])

@@ -30,16 +30,29 @@ import numpy as np
 from . import _fp8_mlir as _native
 from .compiler import Diagnostic, MLIRError, _diagnostics, _forward_output, _normalize_pipeline, _summary, _text
 
-__all__ = ["JitModule", "jit", "JIT_TARGETS"]
+__all__ = ["JitModule", "jit", "JIT_TARGETS", "gpu_pipeline"]
 
-#: Where `jit` runs a module, and the pipeline it lowers with by default.
-JIT_TARGETS = {
-    "cpu": "fp8-cpu-pipeline",
-    "gpu-emulator": "fp8-gpu-pipeline{host=llvm target=emulator}",
-    "cuda": "fp8-gpu-pipeline{host=llvm target=ptx}",
-}
 #: fp8-gpu-pipeline's `target` option for each GPU target (ptx by default).
 _GPU_BINARY = {"gpu-emulator": "emulator", "cuda": "ptx"}
+
+
+def gpu_pipeline(target: str, *, require_kernels: bool = False, config: Optional[str] = None) -> str:
+    """The one spelling of the GPU targets' pipeline, `fp8-gpu-pipeline{host=llvm
+    target=emulator|ptx}` (a host program for `target`'s runtime), with
+    `config` (the GEMM configuration: None, the cost model's choice, or e.g.
+    "fixed") and `require_kernels` (an op no kernel implements fails the
+    compile instead of running on the host) as options. The numerics' GPU
+    backends and `LanguageModel`'s devices take it with `require_kernels`."""
+    if target not in _GPU_BINARY:
+        raise ValueError(f"gpu_pipeline: target must be one of {', '.join(_GPU_BINARY)}, got {target!r}")
+    options = ([f"config={config}"] if config else []) + ["host=llvm", f"target={_GPU_BINARY[target]}"]
+    if require_kernels:
+        options.append("require-kernels=true")
+    return "fp8-gpu-pipeline{" + " ".join(options) + "}"
+
+
+#: Where `jit` runs a module, and the pipeline it lowers with by default.
+JIT_TARGETS = {"cpu": "fp8-cpu-pipeline", **{t: gpu_pipeline(t) for t in _GPU_BINARY}}
 
 
 def _runtime_libs() -> List[str]:

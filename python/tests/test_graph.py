@@ -134,3 +134,31 @@ def test_graph_element_type_is_checked():
         models.llama_training_step(8, 16, 2, 32, dtype="bf16")
     with pytest.raises(ValueError, match="element type must be one of f32, f64"):
         lm_training_step(LM, 1, "f16")
+
+
+def test_destination_passing_function_with_results_of_two_types():
+    """to_tensor, generic_results and materialize: a function returning
+    nothing that writes x + 1 (f32, in place) and x rounded to bf16 into its
+    memref arguments; run on the CPU against values derived by hand (1 +
+    2^-8 is a bf16 tie between 1 and 1 + 2^-7: to the even 1)."""
+    g = Graph("f32")
+    x = g.to_tensor(g.argument("%x"), (4,), writable=True)
+    y = g.to_tensor(g.argument("%y"), (4,), "bf16", writable=True)
+
+    def body(args):
+        xi, _, _ = args
+        return ["%one = arith.constant 1.0 : f32", f"%s = arith.addf {xi}, %one : f32",
+                f"%h = arith.truncf {xi} : f32 to bf16"], ["%s", "%h"]
+    s, h = g.generic_results([(x, (4,), ["d0"])], [(x, (4,), ["d0"], "f32"), (y, (4,), ["d0"], "bf16")],
+                             ["parallel"], body, "test.two")
+    assert g.shapes[s] == (4,) and g.shapes[h] == (4,)
+    g.materialize(s, "%x", (4,))
+    g.materialize(h, "%y", (4,), "bf16")
+    lines = function("two", ["%x: memref<4xf32>", "%y: memref<4xbf16>"], [], g.lines)
+    assert lines[0] == "  func.func @two(%x: memref<4xf32>, %y: memref<4xbf16>) {" and lines[-2:] == ["    return", "  }"]
+    module = fp8_mlir.jit("module {\n" + "\n".join(lines) + "\n}\n")
+    xs = np.array([1.0, 1 + 2**-8, -2.5, 0.0], np.float32)
+    out = np.zeros(4, np.uint16)
+    module.two(xs, out)
+    assert xs.tolist() == [2.0, 2 + 2**-8, -1.5, 1.0]
+    assert out.tolist() == [0x3F80, 0x3F80, 0xC020, 0x0000]

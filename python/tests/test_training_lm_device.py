@@ -11,9 +11,10 @@ really ran on the device, and what crosses is what the design says (every
 parameter in, every gradient out: nothing is resident between calls).
 
 `LanguageModel.trainer` (the weights, gradients and BF16 moments resident
-on the device, AdamW's update as kernels) trains as the CPU loop too, its
-weights and moments equal bit for bit, with only the tokens in and the loss
-and the gradients out per step.
+on the device, the clipping's global norm and AdamW's update as kernels)
+trains as the CPU loop too, its losses, norms, weights and moments equal
+bit for bit over three steps with the clipping active and inactive, with
+only the tokens in and the loss and the norm out per step.
 
 Markers: `cuda_driver` (a machine without a GPU: device="cuda" is the
 backend's RuntimeError), `cuda_device` (an sm_90a GPU: the same parity
@@ -27,7 +28,7 @@ import pytest
 
 from fp8_mlir import jit
 from fp8_mlir._numerics import emulator
-from fp8_mlir.training import LanguageModel, LanguageModelConfig, device, optim
+from fp8_mlir.training import LanguageModel, LanguageModelConfig, device, optim, optim_graph
 from fp8_mlir.training.lm import GPU_PIPELINES
 
 from conftest import load_example, require_passes
@@ -95,32 +96,50 @@ def test_emulator_trains_as_the_cpu():
     _parity("gpu-emulator")
 
 
-def test_emulator_resident_state_trains_as_the_cpu():
+# Three steps: the moments and the bias corrections past their first step.
+RESIDENT_STEPS = 3
+
+
+@pytest.mark.parametrize("clip_norm", [0.5, None], ids=["clipped", "unclipped"])
+def test_emulator_resident_state_trains_as_the_cpu(clip_norm):
     """LanguageModel.trainer: weights, gradients and BF16 moments resident
-    on the device, the update as kernels; per step only the tokens go in,
-    the loss and the gradients (for the global norm) come out; after the
-    steps the weights and the moments equal the CPU loop's bit for bit."""
+    on the device, the norm and the update as kernels; per step only the
+    tokens go in, the loss and the norm come out (nothing else: the
+    gradients stay); the losses, the norms and after the steps the weights
+    and the moments equal the CPU loop's bit for bit. The clipping factor
+    applies at every step with clip_norm 0.5 (norms about 1.7); None: no
+    clipping (the factor 1 of a limit of +inf)."""
     cpu = LanguageModel(CFG, "deepseek-v3")
     dev = LanguageModel(CFG, "deepseek-v3", device="gpu-emulator")
     init = cpu.init(0)
-    batches = _batches()
-    opt = optim.AdamW(init, _schedule(), **ADAMW)
-    cpu_losses, _, cpu_params = _train(cpu, init, batches, opt)
-    assert opt.last_grad_norm > ADAMW["clip_norm"]  # the clipping factor was applied
-    trainer = dev.trainer(init, _schedule(), **ADAMW)
+    rng = np.random.default_rng(7)
+    batches = [rng.integers(0, CFG.vocab, size=(BATCH, CFG.seq + 1)) for _ in range(RESIDENT_STEPS)]
+    adamw = dict(ADAMW, clip_norm=clip_norm)
+    sched = optim.Schedule(peak_lr=3e-3, warmup_steps=2, total_steps=RESIDENT_STEPS)
+    opt = optim.AdamW(init, sched, **adamw)
+    cpu_losses, cpu_norms = [], []
+    for tokens in batches:
+        loss, grads = cpu.loss_and_grads(opt.params, tokens)
+        opt.step(grads)
+        cpu_losses.append(loss)
+        cpu_norms.append(opt.last_grad_norm)
+    if clip_norm is not None:
+        assert min(cpu_norms) > clip_norm, cpu_norms  # the factor applied at every step
+    trainer = dev.trainer(init, sched, **adamw)
     dev.compiled(BATCH)
-    losses = []
+    losses, norms = [], []
     for tokens in batches:
         _transfer_bytes(0), _transfer_bytes(1)
         losses.append(trainer.step(tokens))
-        assert _transfer_bytes(0) == 2 * 8 * BATCH * CFG.seq  # the tokens: inputs and targets
-        assert _transfer_bytes(1) == 4 + 4 * sum(a.size for a in init.values())  # the loss, the gradients
-    assert losses == cpu_losses
-    assert trainer.t == opt.t and trainer.last_lr == opt.last_lr and trainer.last_grad_norm == opt.last_grad_norm
+        norms.append(trainer.last_grad_norm)
+        assert _transfer_bytes(0) == 2 * 8 * BATCH * CFG.seq  # the tokens: inputs and targets, i64
+        assert _transfer_bytes(1) == 4 + 4  # the loss and the norm, f32
+    assert losses == cpu_losses and norms == cpu_norms
+    assert trainer.t == opt.t and trainer.last_lr == opt.last_lr
     params = trainer.params()
     m, v = trainer.moments()
     for name in init:
-        assert _same_bits(params[name], cpu_params[name]), name
+        assert _same_bits(params[name], opt.params[name]), name
         assert _same_bits(m[name], opt.m[name]), name
         assert _same_bits(v[name], opt.v[name]), name
     trainer.close()
@@ -128,26 +147,78 @@ def test_emulator_resident_state_trains_as_the_cpu():
         trainer.params()
 
 
+def _grad_norm(module, grads, max_norm):
+    rows = [optim_graph.norm_rows(g.shape) for g in grads]
+    norm, coef = np.zeros(1, np.float32), np.zeros(1, np.float32)
+    module.grad_norm(*(g.reshape(r) for g, r in zip(grads, rows)), max_norm, norm, coef)
+    return norm[0], coef[0]
+
+
+def test_emulator_norm_is_the_cpus():
+    """@grad_norm on the emulator and on the CPU (optim.norm_and_factor):
+    the same bits, on rows of lengths that are and are not multiples of
+    the 32 lanes (sequential sums), clipping and not."""
+    rng = np.random.default_rng(11)
+    shapes = [(256, 128), (128,), (3, 5, 7), (40, 96)]
+    grads = [(0.05 * rng.standard_normal(s)).astype(np.float32) for s in shapes]
+    rows = [optim_graph.norm_rows(s) for s in shapes]
+    module = jit(optim_graph.update_module(rows, [], "bf16"), GPU_PIPELINES["gpu-emulator"], target="gpu-emulator")
+    for max_norm in (0.5, 100.0, None):
+        limit = np.inf if max_norm is None else max_norm
+        dev_norm, dev_coef = _grad_norm(module, grads, limit)
+        cpu_norm, cpu_coef = optim.norm_and_factor(dict(enumerate(grads)), max_norm)
+        assert dev_norm.view(np.uint32) == np.float32(cpu_norm).view(np.uint32)
+        assert dev_coef.view(np.uint32) == cpu_coef.view(np.uint32)
+        assert (dev_coef < 1) == (max_norm == 0.5)
+
+
+def test_trainer_refuses_non_finite_gradients():
+    """An inf in a resident gradient: DeviceTrainer.step's norm is inf, the
+    error names the gradient (read back only then), and nothing is updated."""
+    model = LanguageModel(CFG, "deepseek-v3", device="gpu-emulator")
+    init = model.init(0)
+    trainer = model.trainer(init, _schedule(), **ADAMW)
+    bad = np.zeros(CFG.hidden, np.float32)
+    bad[3] = np.inf
+    name = "model.norm.weight"
+    with trainer._rt.session():
+        trainer._rt.lib.mgpuMemcpy(trainer._g[name].ctypes.data, bad.ctypes.data, bad.nbytes, None)
+    with pytest.raises(FloatingPointError, match=f"DeviceTrainer.step: non-finite gradients in {name}$"):
+        trainer._update_state()
+    assert trainer.t == 0 and trainer.last_grad_norm is None
+    params = trainer.params()
+    trainer.close()
+    for k in init:
+        assert _same_bits(params[k], init[k]), k
+
+
+@pytest.mark.parametrize("clip_norm", [0, -1.0, float("nan"), float("inf")])
+def test_trainer_refuses_a_bad_clip_norm(clip_norm):
+    model = LanguageModel(CFG, "deepseek-v3", device="gpu-emulator")
+    with pytest.raises(ValueError, match="clip_norm must be a finite number > 0, or None"):
+        model.trainer(model.init(0), _schedule(), clip_norm=clip_norm)
+
+
 @pytest.mark.parametrize("moment_dtype", ["bf16", "f32"])
 def test_update_kernels_are_adamw(moment_dtype):
-    """The update kernels alone (device._update_ir on the emulator, host
-    arrays) against optim.AdamW over three steps of one weight: no clipping,
-    weight decay, both moment types."""
+    """The update kernels alone (optim_graph's @adamw_0 on the emulator,
+    host arrays) against optim.AdamW over three steps of one weight: no
+    clipping (a factor of 1), weight decay, both moment types."""
     shape = (128, 256)
     rng = np.random.default_rng(3)
     w = (0.02 * rng.standard_normal(shape)).astype(np.float32)
     grads = [(0.01 * rng.standard_normal(shape)).astype(np.float32) for _ in range(3)]
     opt = optim.AdamW({"w": w}, 1e-3, clip_norm=None, weight_decay=0.1, moment_dtype=moment_dtype)
     moment, mdt = device._MOMENT_TYPES[moment_dtype]
-    module = jit(device._update_ir([shape], moment), GPU_PIPELINES["gpu-emulator"], target="gpu-emulator")
+    module = jit(optim_graph.update_module([], [shape], moment), GPU_PIPELINES["gpu-emulator"], target="gpu-emulator")
     p, m, v = w.copy(), np.zeros(shape, mdt), np.zeros(shape, mdt)
     one = np.float32(1)
     for t, g in enumerate(grads, 1):
         opt.step({"w": g})
         b1, b2 = opt.beta1, opt.beta2
-        module.adamw_0(p, g, m, v, 1.0, float(np.float32(1.0 - 1e-3 * 0.1)), float(b1), float(one - b1), float(b2),
-                       float(one - b2), float(np.float32(1.0 - float(b1) ** t)), float(np.float32(1.0 - float(b2) ** t)),
-                       float(opt.eps), float(np.float32(1e-3)))
+        module.adamw_0(p, g, m, v, np.ones(1, np.float32), float(np.float32(1.0 - 1e-3 * 0.1)), float(b1),
+                       float(one - b1), float(b2), float(one - b2), float(np.float32(1.0 - float(b1) ** t)),
+                       float(np.float32(1.0 - float(b2) ** t)), float(opt.eps), float(np.float32(1e-3)))
     as_f32 = (lambda a: (a.astype(np.uint32) << np.uint32(16)).view(np.float32)) if moment_dtype == "bf16" else \
         (lambda a: a)
     assert _same_bits(p, opt.params["w"])

@@ -95,6 +95,56 @@ def test_clip_by_global_norm():
         optim.clip_by_global_norm({"a": grads["a"], "b": np.array([np.inf], np.float32)}, 1.0)
 
 
+def test_global_norm_against_fp64():
+    """The compiled norm (float32) against NumPy's FP64 sum of squares:
+    gradients of rank 0 to 3, rows that are and are not multiples of the
+    32 lanes, an empty one. Tolerance: the longest chain of dependent
+    float32 additions here is (200, 300)'s: 300 terms in a row (not a
+    multiple of 32: sequential), its 200 row sums, the 7 gradients: 507
+    additions of positive terms, each square rounded once: a relative
+    error below 508 * 2^-24 = 3.0e-5 of the sum (Higham, 4.2), half of it
+    on the norm, plus the square root's rounding: 2e-5."""
+    rng = np.random.default_rng(5)
+    shapes = [(), (7,), (96,), (64, 128), (3, 5, 33), (0, 4), (200, 300)]
+    # Each gradient's own norm about i + 1: leaving any one out moves the
+    # total by far more than the tolerance.
+    grads = {f"g{i}": ((i + 1) * rng.standard_normal(s) / math.sqrt(max(1, math.prod(s)))).astype(np.float32)
+             for i, s in enumerate(shapes)}
+    ref = math.sqrt(sum(float(np.sum(g.astype(np.float64) ** 2)) for g in grads.values()))
+    assert optim.global_norm(grads) == pytest.approx(ref, rel=2e-5, abs=0)
+
+
+@pytest.mark.parametrize("max_norm", [1.0, 37.5])
+def test_clip_factor_against_fp64(max_norm):
+    """The factor min(1, max_norm / (norm + 1e-6)) against its FP64 value:
+    within 2^-23 when the norm is above max_norm (norm 50; float32 rounds
+    50 + 1e-6 and the quotient), exactly 1 below (norm 5)."""
+    big = {"a": np.array([30.0, 0.0], np.float32), "b": np.array([[40.0]], np.float32)}
+    norm, coef = optim.norm_and_factor(big, max_norm)
+    assert norm == 50.0
+    assert coef.dtype == np.float32 and coef == pytest.approx(max_norm / (50.0 + 1e-6), rel=2**-23)
+    small = {"a": np.array([3.0, 0.0], np.float32), "b": np.array([[4.0]], np.float32)}
+    norm, coef = optim.norm_and_factor(small, 10.0 + max_norm)
+    assert norm == 5.0 and coef == np.float32(1.0)
+    assert optim.norm_and_factor(big, None)[1] == np.float32(1.0)  # no clipping
+
+
+def test_adamw_norm_sums_in_the_parameters_order():
+    """AdamW.step sums the norm in its parameters' order, whatever order the
+    gradients dict has (a device sums in that order too). Squares 2^24
+    then eight 1s: each 2^24 + 1 is a float32 tie, to the even 2^24, so the
+    norm is 4096; in the reverse order the 1s add up to 8 first, 2^24 + 8
+    is exact and its root lies below 4096 + 2^-10 by less than 2^-32, far
+    less than half an ulp (2^-12): it rounds to 4096 + 2^-10."""
+    names = ["a"] + [f"b{i}" for i in range(8)]
+    params = {k: np.zeros(1, np.float32) for k in names}
+    grads = {k: np.array([4096.0 if k == "a" else 1.0], np.float32) for k in names}
+    assert optim.global_norm(dict(reversed(list(grads.items())))) == 4096 + 2**-10
+    opt = optim.AdamW(params, 1e-3, clip_norm=None)
+    opt.step(dict(reversed(list(grads.items()))))
+    assert opt.last_grad_norm == 4096.0
+
+
 def test_adamw_two_steps_fp32_moments():
     """lr 0.1, weight decay 0.1, betas (0.9, 0.95), no clipping.
     Step 1: p * 0.99, then Adam's first step moves each weight by lr * sign(g).

@@ -33,6 +33,7 @@ import os
 import threading
 from typing import Optional
 
+from ..jit import gpu_pipeline
 from . import cache as _cache_module
 from .cache import _jit_cached
 
@@ -42,9 +43,9 @@ BACKENDS = ("cpu", "gpu-emulator", "cuda")
 #: the kernel tests pin), not the cost model's choice; `require-kernels`: an
 #: op no kernel implements fails the compile (fp8-lower-to-nvvm's error)
 #: instead of staying on the host, where the CPU reference would compute it.
-PIPELINE = "fp8-gpu-pipeline{config=fixed host=llvm target=emulator require-kernels=true}"
+PIPELINE = gpu_pipeline("gpu-emulator", config="fixed", require_kernels=True)
 #: The "cuda" backend's: the same, the kernels as PTX for the driver.
-CUDA_PIPELINE = "fp8-gpu-pipeline{config=fixed host=llvm target=ptx require-kernels=true}"
+CUDA_PIPELINE = gpu_pipeline("cuda", config="fixed", require_kernels=True)
 
 #: The runtimes, built into the package directory (beside the extension), so
 #: a copy of the package finds them as the build tree does.

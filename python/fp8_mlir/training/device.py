@@ -1,16 +1,19 @@
 """Training state resident on a GPU device (`LanguageModel.trainer`): the
-FP32 master weights and the AdamW moments (BF16, DeepSeek-V3 §3.3.3)
-allocated once in device memory through the backend's mgpu* runtime, the
-compiled step reading the weights and writing the gradients there, and
-AdamW's update run as kernels on the same buffers.
+FP32 master weights, the gradients and the AdamW moments (BF16,
+DeepSeek-V3 §3.3.3) allocated once in device memory through the backend's
+mgpu* runtime, the compiled step reading the weights and writing the
+gradients there, and the optimizer run as kernels on the same buffers: the
+global norm of the clipping and its factor (`optim_graph`'s @grad_norm),
+then AdamW's update of each parameter (@adamw_<k>), reading the factor
+where @grad_norm wrote it.
 
-Per step the tokens go to the device and the loss and the gradients come
-back: the gradients for the global norm of the clipping, which
-`optim.AdamW` sums in float64 in NumPy's order (the kernels have no f64
-arithmetic with the host's bits), so that every weight equals the CPU
-loop's bit for bit. The update's scalars (learning rate, bias corrections,
-decay, clipping factor) are computed on the host exactly as `optim.AdamW`
-computes them and passed as kernel arguments.
+Per step the tokens go to the device and the loss and the norm (4 bytes
+each; the norm for `last_grad_norm` and checked finite before the update,
+as the CPU loop does) come back; nothing else. The CPU loop (`optim.AdamW`) computes the
+norm and the factor with the same graph on fp8-cpu-pipeline, so every
+weight equals the CPU loop's bit for bit. The update's other scalars
+(learning rate, bias corrections, decay) are computed on the host exactly
+as `optim.AdamW` computes them and passed as kernel arguments.
 
 A device buffer is passed to a host program as a NumPy array at its device
 address (never read on the host): the program's own copies of its
@@ -21,12 +24,13 @@ addressing)."""
 from __future__ import annotations
 
 import ctypes
+import math
 from typing import Dict
 
 import numpy as np
 
 from ..jit import jit as _jit
-from . import optim
+from . import optim, optim_graph
 from .lm import GPU_PIPELINES
 
 _MOMENT_TYPES = {"bf16": ("bf16", np.uint16), "f32": ("f32", np.float32)}
@@ -72,57 +76,6 @@ class _Runtime:
             self.lib.mgpuMemFree(dev.ctypes.data, None)
 
 
-def _update_ir(shapes, moment: str) -> str:
-    """One function @adamw_<k> per shape: AdamW's update of one parameter
-    in place (weights f32, moments `moment`), the arithmetic of
-    `optim.AdamW.step` operation by operation (no fused multiply-add: the
-    kernels keep each rounding)."""
-    funcs = []
-    for k, shape in enumerate(shapes):
-        dims = "x".join(str(d) for d in shape)
-        n = len(shape)
-        ident = "affine_map<(" + ", ".join(f"d{i}" for i in range(n)) + ") -> (" + \
-            ", ".join(f"d{i}" for i in range(n)) + ")>"
-        f32t, mt = f"tensor<{dims}xf32>", f"tensor<{dims}x{moment}>"
-        f32m, mm = f"memref<{dims}xf32>", f"memref<{dims}x{moment}>"
-        narrow = moment != "f32"
-        # R: the moments as stored (optim.round_bf16 rounds to nearest even,
-        # as arith.truncf does); f32 moments are stored as they are.
-        load = [f"%mf = arith.extf %mi : {moment} to f32", f"%vf = arith.extf %vi : {moment} to f32"] if narrow else []
-        store = [f"%mn = arith.truncf %m3 : f32 to {moment}", f"%vn = arith.truncf %v3 : f32 to {moment}",
-                 f"%mr = arith.extf %mn : {moment} to f32", f"%vr = arith.extf %vn : {moment} to f32"] if narrow else []
-        mf, vf, mr, vr, mn, vn = ("%mf", "%vf", "%mr", "%vr", "%mn", "%vn") if narrow else \
-            ("%mi", "%vi", "%m3", "%v3", "%m3", "%v3")
-        body = ["%gc = arith.mulf %gi, %coef : f32", "%pd = arith.mulf %pi, %decay : f32", *load,
-                f"%m1 = arith.mulf %b1, {mf} : f32", "%m2 = arith.mulf %c1, %gc : f32",
-                "%m3 = arith.addf %m1, %m2 : f32", "%gg = arith.mulf %gc, %gc : f32",
-                f"%v1 = arith.mulf %b2, {vf} : f32", "%v2 = arith.mulf %c2, %gg : f32",
-                "%v3 = arith.addf %v1, %v2 : f32", *store,
-                f"%q = arith.divf {vr}, %bc2 : f32", "%s = math.sqrt %q : f32", "%den = arith.addf %s, %eps : f32",
-                f"%mh = arith.divf {mr}, %bc1 : f32", "%u1 = arith.mulf %lr, %mh : f32",
-                "%u = arith.divf %u1, %den : f32", "%pn = arith.subf %pd, %u : f32",
-                f"linalg.yield %pn, {mn}, {vn} : f32, {moment}, {moment}"]
-        parallel = ", ".join(['"parallel"'] * n)
-        funcs.append(
-            f"  func.func @adamw_{k}(%p: {f32m}, %g: {f32m}, %m: {mm}, %v: {mm}, %coef: f32, %decay: f32, "
-            f"%b1: f32, %c1: f32, %b2: f32, %c2: f32, %bc1: f32, %bc2: f32, %eps: f32, %lr: f32) {{\n"
-            f"    %pt = bufferization.to_tensor %p restrict writable : {f32m} to {f32t}\n"
-            f"    %gt = bufferization.to_tensor %g restrict : {f32m} to {f32t}\n"
-            f"    %mt = bufferization.to_tensor %m restrict writable : {mm} to {mt}\n"
-            f"    %vt = bufferization.to_tensor %v restrict writable : {mm} to {mt}\n"
-            f"    %r:3 = linalg.generic {{indexing_maps = [{', '.join([ident] * 4)}], "
-            f"iterator_types = [{parallel}]}} ins(%gt : {f32t}) "
-            f"outs(%pt, %mt, %vt : {f32t}, {mt}, {mt}) {{\n"
-            f"    ^bb0(%gi: f32, %pi: f32, %mi: {moment}, %vi: {moment}):\n"
-            + "".join(f"      {line}\n" for line in body)
-            + f"    }} -> ({f32t}, {mt}, {mt})\n"
-            f"    bufferization.materialize_in_destination %r#0 in restrict writable %p : ({f32t}, {f32m}) -> ()\n"
-            f"    bufferization.materialize_in_destination %r#1 in restrict writable %m : ({mt}, {mm}) -> ()\n"
-            f"    bufferization.materialize_in_destination %r#2 in restrict writable %v : ({mt}, {mm}) -> ()\n"
-            "    return\n  }\n")
-    return "module {\n" + "".join(funcs) + "}\n"
-
-
 class DeviceTrainer:
     """AdamW training of `model` (a LanguageModel on a GPU device) from
     `params`, its state resident on the device; the hyperparameters are
@@ -149,15 +102,21 @@ class DeviceTrainer:
         self._opt = host
         self._rt = _Runtime(GPU_BACKENDS[model.device])
         self.names = list(model.config.parameter_shapes())
+        # The norm sums in the order of `params`, as optim.AdamW does.
+        self._norm_names = [k for k in host.params if host.params[k].size]
         moment, mdt = _MOMENT_TYPES[moment_dtype]
         self._p = {k: self._rt.alloc(np.ascontiguousarray(host.params[k])) for k in self.names}
         self._g = {k: self._rt.alloc(np.zeros_like(host.params[k])) for k in self.names}
         self._m = {k: self._rt.alloc(np.zeros(host.params[k].shape, mdt)) for k in self.names}
         self._v = {k: self._rt.alloc(np.zeros(host.params[k].shape, mdt)) for k in self.names}
+        self._norm = self._rt.alloc(np.zeros(1, np.float32))
+        self._coef = self._rt.alloc(np.zeros(1, np.float32))
         host.params = host.m = host.v = None  # the state is the device's now
         shapes = sorted({p.shape for p in self._p.values()})
         self._fn = {s: f"adamw_{k}" for k, s in enumerate(shapes)}
-        self._update = _jit(_update_ir(shapes, moment), GPU_PIPELINES[model.device], target=model.device)
+        self._rows = [optim_graph.norm_rows(self._g[k].shape) for k in self._norm_names]
+        self._update = _jit(optim_graph.update_module(self._rows, shapes, moment), GPU_PIPELINES[model.device],
+                            target=model.device)
         self._moment_dtype = moment_dtype
         self.closed = False
 
@@ -189,17 +148,29 @@ class DeviceTrainer:
         loss = np.zeros(1, np.float32)
         module.call_accumulating(model.accumulator_options.get("accumulator"), "run", inputs, targets,
                                  *(self._p[k] for k in self.names), loss, *(self._g[k] for k in self.names))
-        self._update_state({k: self._rt.read(self._g[k]) for k in self.names})
+        self._update_state()
         return float(loss[0])
 
-    def _update_state(self, grads):
-        """optim.AdamW.step's scalars from `grads` (the same code for the
-        norm, the clipping factor and the schedule), then the update kernels."""
+    def _clip(self) -> None:
+        """@grad_norm on the resident gradients: the norm (read back, 4
+        bytes) and the clipping factor (left on the device for the update)."""
         opt = self._opt
-        norm = optim._finite_norm(grads, "DeviceTrainer.step")
-        # optim.clip_by_global_norm's factor; g * 1 is g without clipping.
-        coef = np.float32(1) if opt.clip_norm is None else np.float32(min(1.0, opt.clip_norm / (norm + 1e-6)))
+        limit = math.inf if opt.clip_norm is None else float(opt.clip_norm)  # +inf: a factor of exactly 1
+        self._update.call("grad_norm", *(self._g[k].reshape(r) for k, r in zip(self._norm_names, self._rows)),
+                          limit, self._norm, self._coef)
+        norm = float(self._rt.read(self._norm)[0])
+        # Non-finite: the gradients come back to name the bad ones, before
+        # anything is updated (as optim.AdamW.step raises).
+        optim.check_finite_norm(norm, lambda: {k: self._rt.read(self._g[k]) for k in self.names},
+                                "DeviceTrainer.step")
         opt.last_grad_norm = norm
+
+    def _update_state(self):
+        """optim.AdamW.step on the device: the norm and the clipping factor
+        (@grad_norm), optim.AdamW's scalars (the same code for the
+        schedule), then the update kernels."""
+        opt = self._opt
+        self._clip()
         lr = opt._learning_rate()
         opt.t += 1
         opt.last_lr = lr
@@ -211,8 +182,8 @@ class DeviceTrainer:
         for k in self.names:
             # p * 1 is p: the parameters without decay take factor 1.
             d = decay if opt.weight_decay and not opt.no_decay(k) else one
-            self._update.call(self._fn[self._p[k].shape], self._p[k], self._g[k], self._m[k], self._v[k],
-                              float(coef), float(d), float(b1), float(one - b1), float(b2), float(one - b2),
+            self._update.call(self._fn[self._p[k].shape], self._p[k], self._g[k], self._m[k], self._v[k], self._coef,
+                              float(d), float(b1), float(one - b1), float(b2), float(one - b2),
                               float(bc1), float(bc2), float(opt.eps), float(np.float32(lr)))
 
     def params(self) -> Dict[str, np.ndarray]:
@@ -237,7 +208,7 @@ class DeviceTrainer:
         if self.closed:
             return
         self.closed = True
-        for bufs in (self._p, self._g, self._m, self._v):
+        for bufs in (self._p, self._g, self._m, self._v, {"norm": self._norm, "coef": self._coef}):
             for a in bufs.values():
                 self._rt.free(a)
 

@@ -12,6 +12,7 @@ import numpy as np
 
 from .. import _args
 from .. import compiler as _compiler
+from ..jit import gpu_pipeline as _gpu_pipeline
 from ..jit import jit as _jit
 from ..jit import openmp_runtime as _openmp_runtime
 from .lm_graph import lm_training_step
@@ -28,10 +29,7 @@ LM_DEVICES = ("cpu", "gpu-emulator", "cuda")
 #: The GPU devices' pipelines: every op on the device (require-kernels: an
 #: op no kernel implements fails the compile rather than running on the
 #: host), the GEMM tiles the cost model picks.
-GPU_PIPELINES = {
-    "gpu-emulator": "fp8-gpu-pipeline{host=llvm target=emulator require-kernels=true}",
-    "cuda": "fp8-gpu-pipeline{host=llvm target=ptx require-kernels=true}",
-}
+GPU_PIPELINES = {d: _gpu_pipeline(d, require_kernels=True) for d in LM_DEVICES if d != "cpu"}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -357,9 +355,9 @@ class LanguageModel:
         the moments resident on this model's GPU device
         (`fp8_mlir.training.device.DeviceTrainer`; `schedule` and `adamw`
         as `optim.AdamW` takes them): each `step(tokens)` moves the tokens
-        in and the loss and the gradients (for the clipping's global norm)
-        out, and runs the update as kernels, bit-identical to
-        `loss_and_grads` followed by `optim.AdamW.step` on the CPU."""
+        in and the loss and the clipping's global norm out, and runs the
+        norm and the update as kernels, bit-identical to `loss_and_grads`
+        followed by `optim.AdamW.step` on the CPU."""
         return _trainer(self, params, schedule, **adamw)
 
 

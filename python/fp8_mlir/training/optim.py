@@ -3,9 +3,13 @@ gradients, AdamW with BF16 first and second moments (FP32 selectable),
 decoupled weight decay, global-norm gradient clipping and a linear warmup
 followed by a cosine decay of the learning rate.
 
-Everything here is plain NumPy on float32 arrays; the compiled training graph
-(`LanguageModel.loss_and_grads`) produces the gradients and this module
-updates the master weights between steps. The BF16 moments are stored as
+Everything here is plain NumPy on float32 arrays but the global norm of the
+clipping: the compiled training graph (`LanguageModel.loss_and_grads`)
+produces the gradients and this module updates the master weights between
+steps. The norm and the clipping factor come from the optimizer's compiled
+graph (`optim_graph`, fp8-cpu-pipeline), the one a GPU device runs
+(`device.DeviceTrainer`), so that both compute the same bits: a sum in NumPy
+has NumPy's order, which no kernel reproduces. The BF16 moments are stored as
 float32 arrays holding BF16 values (rounded to nearest, ties to even, by
 `round_bf16`), so they read like any other array and take the values a
 `torch.bfloat16` state tensor would.
@@ -17,9 +21,13 @@ import dataclasses
 import math
 import numbers
 
+from typing import Any, Dict, Optional, Tuple
+
 import numpy as np
 
 from .. import _args
+from ..jit import jit as _jit
+from . import optim_graph
 
 MOMENT_DTYPES = ("bf16", "f32")
 
@@ -87,10 +95,35 @@ class Schedule:
         return self.min_lr + (self.peak_lr - self.min_lr) * 0.5 * (1.0 + math.cos(math.pi * p))
 
 
+#: The compiled @grad_norm of each tuple of gradient rows (optim_graph.norm_rows).
+_NORM_MODULES: Dict[Tuple[Tuple[int, int], ...], Any] = {}
+
+
+def norm_and_factor(grads: dict, max_norm: Optional[float]) -> Tuple[float, np.float32]:
+    """The global norm of `grads` (in the dict's order) and the clipping
+    factor min(1, max_norm / (norm + 1e-6)) rounded to float32 (1 for
+    `max_norm` None), computed by the optimizer's compiled graph
+    (`optim_graph`'s @grad_norm on fp8-cpu-pipeline): the gradients as
+    float32, squared and summed in float32 in the compiler's reduction
+    order (PyTorch's clip_grad_norm_ also sums in the gradients' type), the
+    same bits as a GPU device's `DeviceTrainer` computes (docs/training.md,
+    "Gradient clipping"). A sum of squares past float32's range (gradients
+    of about 1e19) is an infinite norm."""
+    arrays = [np.ascontiguousarray(g, dtype=np.float32) for g in grads.values()]
+    arrays = [a for a in arrays if a.size]  # an empty gradient adds nothing
+    rows = tuple(optim_graph.norm_rows(a.shape) for a in arrays)
+    if rows not in _NORM_MODULES:
+        _NORM_MODULES[rows] = _jit(optim_graph.norm_module(rows))
+    norm, coef = np.zeros(1, np.float32), np.zeros(1, np.float32)
+    limit = math.inf if max_norm is None else float(max_norm)  # +inf: a factor of exactly 1
+    _NORM_MODULES[rows].grad_norm(*(a.reshape(r) for a, r in zip(arrays, rows)), limit, norm, coef)
+    return float(norm[0]), coef[0]
+
+
 def global_norm(grads: dict) -> float:
-    """sqrt of the sum of squares of every gradient element (float64)."""
-    return math.sqrt(sum(float(np.dot(g.ravel().astype(np.float64), g.ravel().astype(np.float64)))
-                         for g in grads.values()))
+    """sqrt of the sum of squares of every gradient element, as
+    `norm_and_factor` computes it (float32 sums in the compiler's order)."""
+    return norm_and_factor(grads, None)[0]
 
 
 def _is_real(x) -> bool:
@@ -102,28 +135,29 @@ def _positive(x) -> bool:
     return _is_real(x) and math.isfinite(x) and x > 0
 
 
-def _finite_norm(grads: dict, who: str) -> float:
-    """global_norm(grads); a non-finite norm raises, naming the gradients
-    that hold an inf or NaN (one would spread into every weight)."""
-    norm = global_norm(grads)
-    if not math.isfinite(norm):
-        bad = [k for k, g in grads.items() if not np.all(np.isfinite(g))]
-        raise FloatingPointError(f"{who}: non-finite gradients in {', '.join(bad) or '(overflow of the norm)'}")
-    return norm
+def check_finite_norm(norm: float, grads, who: str) -> None:
+    """A non-finite norm raises, naming the gradients that hold an inf or
+    NaN (one would spread into every weight). `grads`: the gradients, or a
+    callable returning them (a device reads them back only then)."""
+    if math.isfinite(norm):
+        return
+    grads = grads() if callable(grads) else grads
+    bad = [k for k, g in grads.items() if not np.all(np.isfinite(g))]
+    raise FloatingPointError(f"{who}: non-finite gradients in {', '.join(bad) or '(overflow of the norm)'}")
 
 
 def clip_by_global_norm(grads: dict, max_norm: float):
     """Scales every gradient by min(1, max_norm / (norm + 1e-6)) (PyTorch's
-    clip_grad_norm_; the 1e-6 keeps a zero norm finite). Returns the clipped
-    gradients (new float32 arrays) and the norm before clipping. A
-    non-finite norm raises: one inf or NaN would spread into every weight.
-    `max_norm`: a finite number > 0 (a negative one would turn every step
-    into gradient ascent)."""
+    clip_grad_norm_; the 1e-6 keeps a zero norm finite; the factor as
+    `norm_and_factor` computes it). Returns the clipped gradients (new
+    float32 arrays) and the norm before clipping. A non-finite norm raises:
+    one inf or NaN would spread into every weight. `max_norm`: a finite
+    number > 0 (a negative one would turn every step into gradient ascent)."""
     if not _positive(max_norm):
         raise ValueError(f"clip_by_global_norm: max_norm must be a finite number > 0, got {max_norm!r}")
-    norm = _finite_norm(grads, "clip_by_global_norm")
-    coef = min(1.0, max_norm / (norm + 1e-6))
-    return {k: (g * np.float32(coef)).astype(np.float32) for k, g in grads.items()}, norm
+    norm, coef = norm_and_factor(grads, max_norm)
+    check_finite_norm(norm, grads, "clip_by_global_norm")
+    return {k: (np.asarray(g, np.float32) * coef).astype(np.float32) for k, g in grads.items()}, norm
 
 
 def default_no_decay(name: str) -> bool:
@@ -223,10 +257,12 @@ class AdamW:
         for k, g in grads.items():
             if g.shape != self.params[k].shape:
                 raise ValueError(f"AdamW.step: gradient {k} has shape {g.shape}, the weight {self.params[k].shape}")
+        grads = {k: grads[k] for k in self.params}  # the norm sums in the parameters' order
+        norm, coef = norm_and_factor(grads, self.clip_norm)
+        check_finite_norm(norm, grads, "AdamW.step")
         if self.clip_norm is not None:
-            grads, self.last_grad_norm = clip_by_global_norm(grads, self.clip_norm)
-        else:
-            self.last_grad_norm = _finite_norm(grads, "AdamW.step")
+            grads = {k: g * coef for k, g in grads.items()}
+        self.last_grad_norm = norm
         lr = self._learning_rate()
         self.t += 1
         self.last_lr = lr
