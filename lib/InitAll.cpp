@@ -7,9 +7,18 @@
 #include "fp8/Dialect/FP8/Transforms/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 
 void mlir::fp8::registerFP8Dialect(DialectRegistry &registry) {
   registry.insert<FP8Dialect>();
+}
+
+void mlir::fp8::registerFP8RequiredDialects(DialectRegistry &registry) {
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registerAllToLLVMIRTranslations(registry);
 }
 
 void mlir::fp8::registerFP8Passes() {

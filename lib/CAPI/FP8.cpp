@@ -8,11 +8,8 @@
 #include "mlir/CAPI/Pass.h"
 #include "mlir/CAPI/Registration.h"
 #include "mlir/CAPI/Support.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
 #include "mlir/Pass/PassRegistry.h"
-#include "mlir/Target/LLVMIR/Dialect/All.h"
 
 #include <mutex>
 
@@ -25,11 +22,7 @@ void fp8RegisterDialect(MlirDialectRegistry registry) {
 }
 
 void fp8RegisterRequiredDialects(MlirDialectRegistry registry) {
-  DialectRegistry &r = *unwrap(registry);
-  registerAllDialects(r);
-  registerAllExtensions(r);
-  // gpu-module-to-binary (fp8-gpu-pipeline) translates to LLVM IR.
-  registerAllToLLVMIRTranslations(r);
+  fp8::registerFP8RequiredDialects(*unwrap(registry));
 }
 
 void fp8RegisterPasses(void) {

@@ -24,13 +24,10 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
-#include "mlir/Target/LLVMIR/Dialect/All.h"
 
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
@@ -61,10 +58,7 @@ const DialectRegistry &getRegistry() {
     registerAllPasses();
     fp8::registerFP8Passes();
     auto *r = new DialectRegistry();
-    registerAllDialects(*r);
-    registerAllExtensions(*r);
-    // gpu-module-to-binary and the ExecutionEngine translate to LLVM IR.
-    registerAllToLLVMIRTranslations(*r);
+    fp8::registerFP8RequiredDialects(*r);
     fp8::registerFP8Dialect(*r);
     // Each write reaches the descriptor of the thread that makes it (the
     // calls' own captures, ThreadOutputCapture): nothing of one call waits

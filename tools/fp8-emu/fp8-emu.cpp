@@ -35,11 +35,8 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
@@ -999,9 +996,7 @@ int main(int argc, char **argv) {
   if (!validateOptions(opt))
     return 1;
   DialectRegistry registry;
-  registerAllDialects(registry);
-  registerAllExtensions(registry);
-  registerAllToLLVMIRTranslations(registry);
+  fp8::registerFP8RequiredDialects(registry);
   fp8::registerFP8Dialect(registry);
   MLIRContext ctx(registry);
   ctx.loadAllAvailableDialects();

@@ -15,13 +15,10 @@
 #include "fp8/Tools/CrashReport.h"
 
 #include "mlir/IR/DialectRegistry.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Support/FileUtilities.h"
-#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -37,15 +34,7 @@ int main(int argc, char **argv) {
   fp8::registerFP8Passes();
 
   DialectRegistry registry;
-  // All upstream dialects and their extensions (interfaces for
-  // bufferization, inlining, ...): real graphs carry func, linalg, tensor,
-  // arith, math, cf, ml_program, tosa and llvm ops; the lowerings add scf,
-  // memref, vector, gpu, nvgpu and nvvm.
-  registerAllDialects(registry);
-  registerAllExtensions(registry);
-  // gpu-module-to-binary needs the LLVM IR translation interfaces (builtin,
-  // LLVM, NVVM, GPU): docs/build-notes.md.
-  registerAllToLLVMIRTranslations(registry);
+  fp8::registerFP8RequiredDialects(registry);
   fp8::registerFP8Dialect(registry);
 
   auto [inputFilename, outputFilename] = registerAndParseCLIOptions(
