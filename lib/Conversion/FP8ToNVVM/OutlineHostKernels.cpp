@@ -34,8 +34,10 @@
 #include "Launchers.h"
 
 #include "fp8/Conversion/FP8ToNVVM/FP8ToNVVM.h"
+#include "fp8/Dialect/FP8/IR/ReductionLanes.h"
 #include "fp8/Dialect/FP8/Utils/MemRefUtils.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -48,6 +50,7 @@
 #include "mlir/Dialect/MemRef/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -73,6 +76,9 @@ namespace {
 
 constexpr StringLiteral kHostKernelModule = "fp8_host_kernels";
 constexpr int64_t kThreads = 256;
+/// A row kernel's lanes per row (a warp) and rows per CTA (its warps).
+constexpr int64_t kWarpSize = 32;
+constexpr int64_t kRowsPerBlock = kThreads / kWarpSize;
 
 /// Whether `ty`'s strides and offset are static (a bare pointer and the
 /// type describe the buffer).
@@ -277,6 +283,129 @@ std::string whyHost(linalg::LinalgOp op) {
   return "";
 }
 
+/// A row sum marked `fp8.reduction_lanes` (fp8-split-reductions'
+/// `row-kernels`): its reduction iterator, the number of its parallel
+/// iterations (rows) and the side of the body's addition the accumulator
+/// is on.
+struct RowSum {
+  unsigned reductionDim = 0;
+  int64_t rows = 1;
+  bool accumulatorFirst = true;
+  arith::FastMathFlagsAttr fastmath;
+};
+
+/// `op` as a row sum the row kernel computes, or why not: one init, one
+/// reduction iterator of a static size that is a multiple of the lanes
+/// (32, a warp), a body yielding `arith.addf` of the init's block argument
+/// (used by nothing else) and a value of the inputs: the conditions of
+/// fp8-split-reductions, checked again because the attribute may be
+/// written by hand.
+FailureOr<RowSum> matchRowSum(linalg::GenericOp op, std::string &why) {
+  auto lanes = op->getAttrOfType<IntegerAttr>(fp8::kReductionLanesAttrName);
+  if (lanes.getInt() != kWarpSize)
+    return why = "the row kernel runs 32 lanes (a warp), the attribute "
+                 "asks for " +
+                 std::to_string(lanes.getInt()),
+           failure();
+  SmallVector<unsigned> reductions;
+  op.getReductionDims(reductions);
+  if (op.getNumDpsInits() != 1 || reductions.size() != 1)
+    return why = "it needs one output and one reduction iterator", failure();
+  RowSum sum;
+  sum.reductionDim = reductions.front();
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  for (auto [d, range] : llvm::enumerate(ranges))
+    if (d != sum.reductionDim)
+      sum.rows *= range;
+  int64_t n = ranges[sum.reductionDim];
+  if (ShapedType::isDynamic(n) || n <= 0 || n % kWarpSize != 0)
+    return why = "the reduction's size must be a positive multiple of 32",
+           failure();
+  auto yield = cast<linalg::YieldOp>(op.getBlock()->getTerminator());
+  auto add = yield->getOperand(0).getDefiningOp<arith::AddFOp>();
+  BlockArgument acc = op.getBlock()->getArgument(op.getNumDpsInputs());
+  if (!add || add->getBlock() != op.getBlock() || !acc.hasOneUse() ||
+      (add.getLhs() != acc && add.getRhs() != acc) || !acc.getType().isF32())
+    return why = "its body must yield an f32 arith.addf of the accumulator "
+                 "and a value of the inputs",
+           failure();
+  sum.accumulatorFirst = add.getLhs() == acc;
+  sum.fastmath = add.getFastmathAttr();
+  return sum;
+}
+
+/// The indices `map` reads at the loop indices `dims`.
+SmallVector<Value> applyMap(OpBuilder &b, Location loc, AffineMap map,
+                            ArrayRef<Value> dims) {
+  SmallVector<Value> indices;
+  for (unsigned i = 0; i < map.getNumResults(); ++i) {
+    Value index =
+        affine::AffineApplyOp::create(b, loc, map.getSubMap({i}), dims);
+    indices.push_back(index);
+  }
+  return indices;
+}
+
+/// Lane `lane`'s partial sum of the row at the parallel indices `dims`
+/// (dims[r] is set here): `-0.0` then the body's addition of elements
+/// `lane, lane + 32, ...` in increasing index, the body's operand order
+/// kept (fp8-split-reductions' partial sums, docs/numerics.md).
+Value emitPartialSum(OpBuilder &b, Location loc, linalg::GenericOp op,
+                     const RowSum &sum, SmallVector<Value> dims, Value lane) {
+  int64_t n = op.getStaticLoopRanges()[sum.reductionDim];
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value steps = arith::ConstantIndexOp::create(b, loc, n / kWarpSize);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value warp = arith::ConstantIndexOp::create(b, loc, kWarpSize);
+  Value negZero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(-0.0));
+  auto loop = scf::ForOp::create(b, loc, zero, steps, one, ValueRange{negZero});
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value start = arith::MulIOp::create(b, loc, loop.getInductionVar(), warp);
+  dims[sum.reductionDim] = arith::AddIOp::create(b, loc, start, lane);
+  Block *body = op.getBlock();
+  IRMapping mapping;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    Value arg = body->getArgument(input->getOperandNumber());
+    if (!isa<MemRefType>(input->get().getType())) {
+      mapping.map(arg, input->get());
+      continue;
+    }
+    SmallVector<Value> indices =
+        applyMap(b, loc, op.getMatchingIndexingMap(input), dims);
+    Value element = memref::LoadOp::create(b, loc, input->get(), indices);
+    mapping.map(arg, element);
+  }
+  mapping.map(body->getArgument(op.getNumDpsInputs()),
+              loop.getRegionIterArg(0));
+  for (Operation &inner : body->without_terminator()) {
+    if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
+      mapping.map(index.getResult(), dims[index.getDim()]);
+      continue;
+    }
+    b.clone(inner, mapping);
+  }
+  Value next = mapping.lookup(body->getTerminator()->getOperand(0));
+  scf::YieldOp::create(b, loc, next);
+  return loop.getResult(0);
+}
+
+/// The halving tree over the warp's partial sums: `v + shfl.sync.bfly(v,
+/// h)` for h = 16, 8, 4, 2, 1, each lane's own value on the left. Lane 0
+/// then holds fp8-split-reductions' tree: p[i] + p[i + h] for i < h.
+Value emitButterfly(OpBuilder &b, Location loc, const RowSum &sum, Value v) {
+  Value fullMask = arith::ConstantIntOp::create(b, loc, -1, 32);
+  Value clamp = arith::ConstantIntOp::create(b, loc, kWarpSize - 1, 32);
+  auto bfly = NVVM::ShflKindAttr::get(b.getContext(), NVVM::ShflKind::bfly);
+  for (int64_t h = kWarpSize / 2; h >= 1; h /= 2) {
+    Value offset = arith::ConstantIntOp::create(b, loc, h, 32);
+    Value other = NVVM::ShflOp::create(b, loc, b.getF32Type(), fullMask, v,
+                                       offset, clamp, bfly, UnitAttr());
+    v = arith::AddFOp::create(b, loc, v, other, sum.fastmath);
+  }
+  return v;
+}
+
 struct FP8OutlineHostKernelsPass
     : public fp8::impl::FP8OutlineHostKernelsPassBase<
           FP8OutlineHostKernelsPass> {
@@ -311,6 +440,18 @@ struct FP8OutlineHostKernelsPass
       if (failed(outline(rewriter, module, op)))
         return signalPassFailure();
     }
+    // A marked sum left on the host (in a loop kernel or a host loop)
+    // would add in the loops' sequential order.
+    WalkResult left = module.walk([](linalg::GenericOp op) {
+      if (!op->hasAttr(fp8::kReductionLanesAttrName))
+        return WalkResult::advance();
+      op.emitOpError("fp8-outline-host-kernels: the row sum marked "
+                     "fp8.reduction_lanes is not a kernel of its own (it is "
+                     "inside a loop): only the row kernel computes its order");
+      return WalkResult::interrupt();
+    });
+    if (left.wasInterrupted())
+      return signalPassFailure();
   }
 
   /// The kernel module's symbol table, the module created on first use
@@ -395,6 +536,11 @@ struct FP8OutlineHostKernelsPass
                         op->getName().stripDialect())
                            .str();
     std::string why = whyHost(linalgOp);
+    if (op->hasAttr(fp8::kReductionLanesAttrName))
+      return outlineRowSum(
+          rewriter, module, cast<linalg::GenericOp>(op), why,
+          (op->getParentOfType<func::FuncOp>().getSymName() + "_row_sum")
+              .str());
     if (!why.empty()) {
       for (Operation *p = op->getParentOp(); p; p = p->getParentOp())
         if (auto it = loopWhy.find(p); it != loopWhy.end()) {
@@ -451,16 +597,97 @@ struct FP8OutlineHostKernelsPass
     return finish(rewriter, module, launch, name);
   }
 
+  /// The row sum `op` (marked fp8.reduction_lanes) as one kernel: one warp
+  /// per row, 8 rows per CTA (ceil(rows / 8) CTAs of min(rows, 8) warps).
+  /// Lane l adds its partial sum (emitPartialSum), the warp's butterfly
+  /// adds the lanes (emitButterfly), and lane 0 adds the init on the side
+  /// the body had its accumulator and stores the row's result: the
+  /// additions of fp8-split-reductions' partial sums, tree and final add,
+  /// in their order. The host has no other lowering of the mark (its loops
+  /// would add in the sequential order): a sum the kernel cannot take is
+  /// an error. `why` is whyHost's verdict on the op.
+  LogicalResult outlineRowSum(IRRewriter &rewriter, ModuleOp module,
+                              linalg::GenericOp op, const std::string &why,
+                              std::string name) {
+    auto fail = [&](const std::string &reason) {
+      return op.emitOpError("fp8-outline-host-kernels: the row sum marked "
+                            "fp8.reduction_lanes cannot run as a row kernel: ")
+             << reason
+             << " (fp8-split-reductions marks only the sums it can take; "
+                "without the mark the sum is split into loops)";
+    };
+    if (!why.empty())
+      return fail(why);
+    std::string notSum;
+    FailureOr<RowSum> sum = matchRowSum(op, notSum);
+    if (failed(sum))
+      return fail(notSum);
+    if (sum->rows == 0) { // nothing to compute: no launch
+      rewriter.eraseOp(op);
+      return success();
+    }
+    Location loc = op.getLoc();
+    int64_t warps = std::min(sum->rows, kRowsPerBlock);
+    gpu::LaunchOp launch =
+        launchAround(rewriter, op, sum->rows * kWarpSize, warps * kWarpSize);
+    rewriter.setInsertionPoint(op);
+    auto cst = [&](int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(rewriter, loc, v);
+    };
+    Value warpSize = cst(kWarpSize);
+    Value tid = launch.getThreadIds().x;
+    Value warp = arith::DivUIOp::create(rewriter, loc, tid, warpSize);
+    Value lane = arith::RemUIOp::create(rewriter, loc, tid, warpSize);
+    Value firstRow = arith::MulIOp::create(
+        rewriter, loc, launch.getBlockIds().x, cst(kRowsPerBlock));
+    Value row = arith::AddIOp::create(rewriter, loc, firstRow, warp);
+    // Whole warps are in or out: the butterfly needs every lane.
+    Value inRange = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::ult, row, cst(sum->rows));
+    auto ifRow = scf::IfOp::create(rewriter, loc, inRange);
+    rewriter.setInsertionPointToStart(&ifRow.getThenRegion().front());
+    // The row's parallel indices, row-major (the last varies fastest).
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    SmallVector<Value> dims(ranges.size());
+    // (The init's map does not read the reduction index.)
+    dims[sum->reductionDim] = cst(0);
+    Value rest = row;
+    for (int64_t d = ranges.size() - 1; d >= 0; --d) {
+      if (d == static_cast<int64_t>(sum->reductionDim))
+        continue;
+      Value extent = cst(ranges[d]);
+      dims[d] = arith::RemUIOp::create(rewriter, loc, rest, extent);
+      rest = arith::DivUIOp::create(rewriter, loc, rest, extent);
+    }
+    Value partial = emitPartialSum(rewriter, loc, op, *sum, dims, lane);
+    Value total = emitButterfly(rewriter, loc, *sum, partial);
+    Value isLane0 = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::eq, lane, cst(0));
+    auto ifLane0 = scf::IfOp::create(rewriter, loc, isLane0);
+    rewriter.setInsertionPointToStart(&ifLane0.getThenRegion().front());
+    OpOperand *init = op.getDpsInitOperand(0);
+    SmallVector<Value> at =
+        applyMap(rewriter, loc, op.getMatchingIndexingMap(init), dims);
+    Value old = memref::LoadOp::create(rewriter, loc, init->get(), at);
+    Value result =
+        sum->accumulatorFirst
+            ? arith::AddFOp::create(rewriter, loc, old, total, sum->fastmath)
+            : arith::AddFOp::create(rewriter, loc, total, old, sum->fastmath);
+    memref::StoreOp::create(rewriter, loc, result, init->get(), at);
+    rewriter.eraseOp(op);
+    return finish(rewriter, module, launch, name);
+  }
+
   /// A gpu.launch of ceil(total / 256) blocks of min(total, 256) threads
   /// before `op`, with `op` moved into it.
-  gpu::LaunchOp launchAround(IRRewriter &rewriter, Operation *op,
-                             int64_t total) {
+  gpu::LaunchOp launchAround(IRRewriter &rewriter, Operation *op, int64_t total,
+                             int64_t threads = kThreads) {
     Location loc = op->getLoc();
     rewriter.setInsertionPoint(op);
     auto cst = [&](int64_t v) -> Value {
       return arith::ConstantIndexOp::create(rewriter, loc, v);
     };
-    int64_t threads = std::min(total, kThreads);
+    threads = std::min(total, threads);
     Value one = cst(1);
     // One op per statement, in the order the nested form was built.
     Value blockSize = cst(threads);

@@ -26,7 +26,9 @@
 // RUN: env FP8_EMU_TRANSFERS=1 %t.check %t.gpu.so %t.cpu.so colnorm 3 f32:40 bf16:24x40 | FileCheck %s --check-prefix=COL
 // RUN: env FP8_EMU_TRANSFERS=1 %t.check %t.gpu.so %t.cpu.so bmm 4 f32:12x48 f32:48x16 f32:32x12 | FileCheck %s --check-prefix=BMM
 // RUN: env FP8_EMU_TRANSFERS=1 FP8_EMU_SEED=3 %t.check %t.gpu.so %t.cpu.so table 5 f32:4x16 f32:4x16 | FileCheck %s --check-prefix=TABLE
+// RUN: env FP8_EMU_TRANSFERS=1 FP8_EMU_TRACE=1 FP8_EMU_SEED=2 %t.check %t.gpu.so %t.cpu.so rmsnorm64 6 bf16:16x64 f32:16x64 f32:64 2>&1 | FileCheck %s --check-prefix=RMS64
 // RUN: env FP8_EMU_TRANSFERS=1 %t.check %t.host.so %t.cpu.so softmaxish 1 f32:16x40 f32:16x40 | FileCheck %s --check-prefix=OFF
+// RUN: env FP8_EMU_TRANSFERS=1 %t.check %t.host.so %t.cpu.so rmsnorm64 6 bf16:16x64 f32:16x64 f32:64 | FileCheck %s --check-prefix=OFF64
 // RUN: fp8-opt %s --fp8-pipeline=report=false --fp8-gpu-pipeline="chip=sm_90a host=llvm format=isa" | fp8-translate --fp8-extract-gpu-object > %t.ptx
 // RUN: FileCheck %s --check-prefix=PTX < %t.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.ptx -o %t.cubin %}
@@ -53,7 +55,17 @@
 // kernel module's copies: they do not cross.
 // TABLE: host-check: transfers table: 256 bytes to the device, 256 to the host
 // TABLE: host-check: PASS table: 4x16, 64 outputs bit-exact
+// rmsnorm64: rows of 64, a multiple of the 32 lanes: the sum of squares is
+// split (docs/numerics.md, "Reduction order"), one launch of the row
+// kernel (2 CTAs of 8 warps) between its init's fill and the scaling.
+// RMS64: fp8-emu-mgpu: launch rmsnorm64_fill{{.*}} grid 1 block 16
+// RMS64-NEXT: fp8-emu-mgpu: launch rmsnorm64_row_sum{{.*}} grid 2 block 256
+// RMS64-NEXT: fp8-emu-mgpu: launch rmsnorm64_generic{{.*}} grid 4 block 256
+// RMS64-NEXT: host-check: transfers rmsnorm64: 4352 bytes to the device, 2048 to the host
+// RMS64-NEXT: host-check: PASS rmsnorm64: 16x64, 1024 outputs bit-exact
 // OFF: host-check: transfers softmaxish: 0 bytes to the device, 0 to the host
+// OFF64: host-check: transfers rmsnorm64: 0 bytes to the device, 0 to the host
+// OFF64: host-check: PASS rmsnorm64: 16x64, 1024 outputs bit-exact
 // OFF: host-check: PASS softmaxish: 16x40, 640 outputs bit-exact
 
 // The table's kernel reads the kernel module's copy of the constant table:
@@ -68,6 +80,7 @@
 // PTX-DAG: div.rn.f32
 // PTX-DAG: rcp.rn.f32
 // PTX-DAG: sqrt.rn.f32
+// PTX-DAG: shfl.sync.bfly.b32
 // PTX-NOT: fma
 
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
@@ -129,6 +142,33 @@ func.func @rmsnorm(%x: tensor<16x40xf32>, %w: tensor<40xf32>) -> tensor<16x40xbf
     linalg.yield %b : bf16
   } -> tensor<16x40xbf16>
   return %y : tensor<16x40xbf16>
+}
+func.func @rmsnorm64(%x: tensor<16x64xf32>, %w: tensor<64xf32>) -> tensor<16x64xbf16> attributes {llvm.emit_c_interface} {
+  %zero = arith.constant 0.0 : f32
+  %n = arith.constant 64.0 : f32
+  %eps = arith.constant 1.0e-6 : f32
+  %e0 = tensor.empty() : tensor<16xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<16xf32>) -> tensor<16xf32>
+  %s = linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<16x64xf32>) outs(%s0 : tensor<16xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %q = arith.mulf %a, %a : f32
+    %r = arith.addf %acc, %q : f32
+    linalg.yield %r : f32
+  } -> tensor<16xf32>
+  %e1 = tensor.empty() : tensor<16x64xbf16>
+  %y = linalg.generic {indexing_maps = [#id2, #row, #col, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %s, %w : tensor<16x64xf32>, tensor<16xf32>, tensor<64xf32>) outs(%e1 : tensor<16x64xbf16>) {
+  ^bb0(%a: f32, %sum: f32, %wt: f32, %o: bf16):
+    %mean = arith.divf %sum, %n : f32
+    %v = arith.addf %mean, %eps : f32
+    %r = math.rsqrt %v : f32
+    %t = arith.mulf %a, %r : f32
+    %u = arith.mulf %t, %wt : f32
+    %b = arith.truncf %u : f32 to bf16
+    linalg.yield %b : bf16
+  } -> tensor<16x64xbf16>
+  return %y : tensor<16x64xbf16>
 }
 func.func @colnorm(%x: tensor<24x40xbf16>) -> tensor<40xf32> attributes {llvm.emit_c_interface} {
   %zero = arith.constant 0.0 : f32

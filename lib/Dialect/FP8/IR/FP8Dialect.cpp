@@ -1,11 +1,13 @@
 //===- FP8Dialect.cpp - fp8 dialect registration and attribute checks -----===//
 #include "fp8/Dialect/FP8/IR/FP8.h"
+#include "fp8/Dialect/FP8/IR/ReductionLanes.h"
 #include "fp8/Dialect/FP8/IR/ShapeString.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/Transforms/InliningUtils.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::fp8;
@@ -39,9 +41,9 @@ void FP8Dialect::initialize() {
 }
 
 /// Checks the dialect's discardable attributes (`fp8.role`, `fp8.precision`,
-/// `fp8.reason`, `fp8.policy`) wherever they appear, so a hand-edited graph
-/// with `fp8.role = "linear"` (a string) is rejected with a precise message
-/// instead of being silently ignored by the passes.
+/// `fp8.reason`, `fp8.policy`, ...) wherever they appear, so a hand-edited
+/// graph with `fp8.role = "linear"` (a string) is rejected with a precise
+/// message instead of being silently ignored by the passes.
 LogicalResult FP8Dialect::verifyOperationAttribute(Operation *op,
                                                    NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
@@ -93,10 +95,27 @@ LogicalResult FP8Dialect::verifyOperationAttribute(Operation *op,
   if (name == kKernelRefAttrName)
     return expect(isa<SymbolRefAttr>(value),
                   "a symbol reference to a kernel (@fp8_kernels::@name)");
+  // A row sum's lane split (fp8-split-reductions{row-kernels}): the row
+  // kernel checks the sum itself; here the lanes and the op's kind.
+  if (name == kReductionLanesAttrName) {
+    auto lanes = dyn_cast<IntegerAttr>(value);
+    if (failed(expect(lanes && lanes.getType().isInteger(64) &&
+                          lanes.getInt() >= 2 &&
+                          llvm::isPowerOf2_64(lanes.getInt()),
+                      "an i64 power of two >= 2 (the lanes)")))
+      return failure();
+    if (op->getName().getStringRef() == "linalg.generic")
+      return success();
+    return op->emitError() << "attribute '" << name
+                           << "' is only valid on a linalg.generic sum, not "
+                              "on '"
+                           << op->getName() << "'";
+  }
   return mlir::emitError(op->getLoc())
          << "unknown fp8 attribute '" << name
          << "' (known: fp8.role, fp8.precision, fp8.reason, fp8.gemm, "
-            "fp8.policy, fp8.kernel, fp8.kernel_model, fp8.kernel_ref)";
+            "fp8.policy, fp8.kernel, fp8.kernel_model, fp8.kernel_ref, "
+            "fp8.reduction_lanes)";
 }
 
 namespace mlir::fp8 {

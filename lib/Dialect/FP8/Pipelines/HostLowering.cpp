@@ -96,6 +96,9 @@ void fp8::detail::buildHostLowering(OpPassManager &pm,
   if (options.reductionLanes != 0) {
     FP8SplitReductionsPassOptions splitOptions;
     splitOptions.lanes = options.reductionLanes;
+    // The host kernels lower a marked sum to one warp-per-row kernel
+    // (fp8-outline-host-kernels).
+    splitOptions.rowKernels = gpuHost && gpu->hostKernels && gpu->resident;
     pm.addPass(createFP8SplitReductionsPass(splitOptions));
   }
   FP8LowerToLinalgPassOptions lowerOptions;

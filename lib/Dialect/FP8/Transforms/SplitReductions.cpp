@@ -7,10 +7,13 @@
 // same order on both.
 //
 //===----------------------------------------------------------------------===//
+#include "fp8/Dialect/FP8/IR/ReductionLanes.h"
 #include "fp8/Dialect/FP8/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/Support/MathExtras.h"
 
 namespace mlir::fp8 {
@@ -306,6 +309,65 @@ void splitRowSum(IRRewriter &rw, linalg::LinalgOp op, const RowSum &sum,
   rw.replaceOp(generic, result);
 }
 
+/// Whether the row kernel of fp8-outline-host-kernels takes `op` once
+/// bufferized (its whyHost conditions, as far as tensors show them): 32
+/// lanes, an op of the function's body (not in a loop), static
+/// shapes, an f32 sum, inputs of memory types, a body of arith ops without
+/// fast-math flags (no remf) and of math ops fp8-expand-math turns into
+/// arith or the kernels lower alike. Any other sum is split into loops here.
+bool fitsRowKernel(linalg::LinalgOp op, unsigned lanes) {
+  // A warp's lanes; a kernel of its own (not in a loop).
+  if (lanes != 32 || !isa<FunctionOpInterface>(op->getParentOp()))
+    return false;
+  for (Value v : op->getOperands()) {
+    auto type = dyn_cast<RankedTensorType>(v.getType());
+    if (!type || !type.hasStaticShape())
+      return false;
+    Type element = type.getElementType();
+    if (!element.isF32() && !element.isBF16() && !element.isF16())
+      return false;
+  }
+  if (!getElementTypeOrSelf(op->getResult(0).getType()).isF32())
+    return false;
+  WalkResult result = op.getBlock()->walk([](Operation *inner) {
+    if (isa<linalg::YieldOp, linalg::IndexOp>(inner))
+      return WalkResult::advance();
+    if (auto fm = dyn_cast<arith::ArithFastMathInterface>(inner))
+      if (fm.getFastMathFlagsAttr() &&
+          fm.getFastMathFlagsAttr().getValue() != arith::FastMathFlags::none)
+        return WalkResult::interrupt();
+    bool vector = llvm::any_of(inner->getResultTypes(),
+                               [](Type t) { return isa<VectorType>(t); });
+    if (isa<arith::ArithDialect>(inner->getDialect()) &&
+        !isa<arith::RemFOp>(inner) && !vector)
+      return WalkResult::advance();
+    if (isa<math::ExpOp, math::Exp2Op, math::RsqrtOp, math::LogOp, math::Log2Op,
+            math::Log1pOp, math::ExpM1Op, math::TanhOp, math::ErfOp,
+            math::SqrtOp, math::AbsFOp, math::FmaOp>(inner) &&
+        llvm::all_of(inner->getOperandTypes(),
+                     [](Type t) { return t.isF32(); }))
+      return WalkResult::advance();
+    return WalkResult::interrupt();
+  });
+  return !result.wasInterrupted();
+}
+
+/// The sum as one linalg.generic carrying the split as
+/// `fp8.reduction_lanes`: fp8-outline-host-kernels lowers it to one
+/// warp-per-row kernel computing the order splitRowSum spells out.
+void markRowSum(IRRewriter &rw, linalg::LinalgOp op, int64_t lanes) {
+  Operation *marked = op;
+  if (!isa<linalg::GenericOp>(op.getOperation())) {
+    rw.setInsertionPoint(op);
+    FailureOr<linalg::GenericOp> generalized =
+        linalg::generalizeNamedOp(rw, op);
+    if (failed(generalized))
+      return;
+    marked = *generalized;
+  }
+  marked->setAttr(fp8::kReductionLanesAttrName, rw.getI64IntegerAttr(lanes));
+}
+
 class SplitReductionsPass
     : public fp8::impl::FP8SplitReductionsPassBase<SplitReductionsPass> {
 public:
@@ -323,8 +385,12 @@ public:
         sums.push_back({op, *sum});
     });
     IRRewriter rw(&getContext());
-    for (auto &[op, sum] : sums)
-      splitRowSum(rw, op, sum, lanes);
+    for (auto &[op, sum] : sums) {
+      if (rowKernels && fitsRowKernel(op, lanes))
+        markRowSum(rw, op, lanes);
+      else
+        splitRowSum(rw, op, sum, lanes);
+    }
   }
 };
 

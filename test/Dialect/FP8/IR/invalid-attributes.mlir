@@ -30,7 +30,7 @@ module attributes {fp8.policy = "deepseek-v3"} {}
 
 // -----
 
-// expected-error @+1 {{unknown fp8 attribute 'fp8.recipe' (known: fp8.role, fp8.precision, fp8.reason, fp8.gemm, fp8.policy, fp8.kernel, fp8.kernel_model, fp8.kernel_ref)}}
+// expected-error @+1 {{unknown fp8 attribute 'fp8.recipe' (known: fp8.role, fp8.precision, fp8.reason, fp8.gemm, fp8.policy, fp8.kernel, fp8.kernel_model, fp8.kernel_ref, fp8.reduction_lanes)}}
 module attributes {fp8.recipe = 1} {}
 
 // -----
@@ -72,4 +72,19 @@ func.func @kernel_ref_string() attributes {fp8.kernel_ref = "fp8_scaled_matmul_6
 // expected-error @+1 {{unknown fp8 attribute 'fp8.kernel_config'}}
 func.func @kernel_config_gone() attributes {fp8.kernel_config = {block_m = 64}} {
   return
+}
+
+// -----
+
+// expected-error @+1 {{attribute 'fp8.reduction_lanes' must be an i64 power of two >= 2 (the lanes), got 12 : i64}}
+func.func @reduction_lanes_not_pow2() attributes {fp8.reduction_lanes = 12 : i64} {
+  return
+}
+
+// -----
+
+func.func @reduction_lanes_not_generic(%a: f32) -> f32 {
+  // expected-error @+1 {{attribute 'fp8.reduction_lanes' is only valid on a linalg.generic sum, not on 'arith.addf'}}
+  %r = arith.addf %a, %a {fp8.reduction_lanes = 32 : i64} : f32
+  return %r : f32
 }

@@ -356,11 +356,24 @@ def FP8SplitReductionsPass : Pass<"fp8-split-reductions"> {
     init: `out = init + (q[..., 0] + q[..., 1])`, with the init on the side
     of the addition where the body had its accumulator. Max and min
     reductions and everything else are left as they are.
+
+    With `row-kernels` (fp8-gpu-pipeline with host kernels) a sum the GPU
+    row kernel takes (static shapes, an f32 sum, f32/bf16/f16 operands, a
+    body of arith ops without fast-math flags and of the math ops
+    fp8-expand-math expands) is not split here: it stays one
+    `linalg.generic` (named ops are generalized) carrying
+    `fp8.reduction_lanes = lanes : i64`, which fp8-outline-host-kernels
+    lowers to one warp-per-row kernel computing the same additions in the
+    same order (lane `l` the partial sum `l`, the halving tree as
+    `shfl.sync.bfly`, then the init). The other sums are split as above.
   }];
   let options = [
     Option<"lanes", "lanes", "unsigned", /*default=*/"32",
            "Lanes of the partial sums (a power of two >= 2): a warp's "
            "threads">,
+    Option<"rowKernels", "row-kernels", "bool", /*default=*/"false",
+           "Mark the sums a GPU row kernel takes with fp8.reduction_lanes "
+           "instead of splitting them into partial sums and a tree">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::linalg::LinalgDialect",

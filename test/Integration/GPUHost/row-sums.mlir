@@ -1,0 +1,221 @@
+// Row kernels (issue 42 item 2): a float row sum that fp8-split-reductions
+// marks (`fp8.reduction_lanes`, fp8-gpu-pipeline with host kernels) runs
+// as one warp-per-row kernel on the emulated device, bit-exact against
+// fp8-cpu-pipeline, whose loops add the same terms in the same order
+// (docs/numerics.md, "Reduction order"): rows of 32, 64, 96 (bf16 inputs)
+// and 1024 elements, 1 to 20 rows (more than the 8 rows of one CTA: grids
+// of 3 and 2 CTAs), the accumulator on either side of the body's
+// addition, and a sum with two parallel iterators (2 x 5 rows). Rows of 1,
+// 31, 33, 100 and 1000 elements (not a multiple of 32) are not split:
+// they stay sequential on both sides (one thread per row).
+// Each sum is one launch after its init's fill (main's kernels split it
+// into 7: the lanes' -0.0 fill, the partial sums, four tree levels, the
+// final add).
+//
+// REQUIRES: clang
+// RUN: %clang -O1 %S/Inputs/host_check.c -o %t.check -ldl
+// RUN: fp8-opt %s --fp8-pipeline=report=false --fp8-gpu-pipeline="chip=sm_90a host=llvm target=emulator" 2> %t.remarks | mlir-translate --mlir-to-llvmir -o %t.gpu.ll
+// RUN: FileCheck %s --check-prefix=REMARK --allow-empty < %t.remarks
+// RUN: %clang %t.gpu.ll -o %t.gpu.so %emu_host_link
+// RUN: fp8-opt %s --fp8-pipeline=report=false --fp8-cpu-pipeline | mlir-translate --mlir-to-llvmir -o %t.cpu.ll
+// RUN: %clang %t.cpu.ll -o %t.cpu.so %cpu_host_link
+// RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=1 %t.check %t.gpu.so %t.cpu.so sum1 1 f32:5 f32:5x1 2>&1 | FileCheck %s --check-prefix=SUM1
+// RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=2 %t.check %t.gpu.so %t.cpu.so sum31 2 f32:9 f32:9x31 2>&1 | FileCheck %s --check-prefix=SUM31
+// RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=3 %t.check %t.gpu.so %t.cpu.so sum32 3 f32:20 f32:20x32 2>&1 | FileCheck %s --check-prefix=SUM32
+// RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=1 %t.check %t.gpu.so %t.cpu.so sum33 4 f32:3 f32:3x33 2>&1 | FileCheck %s --check-prefix=SUM33
+// RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=2 %t.check %t.gpu.so %t.cpu.so sum64 5 f32:17 f32:17x64 2>&1 | FileCheck %s --check-prefix=SUM64
+// RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=3 %t.check %t.gpu.so %t.cpu.so sum100 6 f32:9 f32:9x100 2>&1 | FileCheck %s --check-prefix=SUM100
+// RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=1 %t.check %t.gpu.so %t.cpu.so sum1000 7 f32:4 f32:4x1000 2>&1 | FileCheck %s --check-prefix=SUM1000
+// RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=2 %t.check %t.gpu.so %t.cpu.so sum1024 8 f32:9 f32:9x1024 2>&1 | FileCheck %s --check-prefix=SUM1024
+// RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=3 %t.check %t.gpu.so %t.cpu.so sum64bf16 9 f32:8 bf16:8x64 2>&1 | FileCheck %s --check-prefix=SUM64BF16
+// RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=1 %t.check %t.gpu.so %t.cpu.so sum96bf16 10 f32:1 bf16:1x96 2>&1 | FileCheck %s --check-prefix=SUM96BF16
+// RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=2 %t.check %t.gpu.so %t.cpu.so sum3d 11 f32:2x5 f32:10x64 2>&1 | FileCheck %s --check-prefix=SUM3D
+
+// REMARK-NOT: runs on the host
+
+// The unsplit sums: one thread per row, sequential.
+// SUM1: fp8-emu-mgpu: launch sum1_fill{{.*}} grid 1 block 5
+// SUM1-NEXT: fp8-emu-mgpu: launch sum1_generic{{.*}} grid 1 block 5
+// SUM1-NEXT: host-check: PASS sum1: 1x5, 5 outputs bit-exact
+// SUM31: launch sum31_fill
+// SUM31-NEXT: launch sum31_generic{{.*}} grid 1 block 9
+// SUM31-NEXT: host-check: PASS sum31: 1x9, 9 outputs bit-exact
+// SUM33: launch sum33_fill
+// SUM33-NEXT: launch sum33_generic{{.*}} grid 1 block 3
+// SUM33-NEXT: host-check: PASS sum33: 1x3, 3 outputs bit-exact
+// SUM100: launch sum100_fill
+// SUM100-NEXT: launch sum100_generic{{.*}} grid 1 block 9
+// SUM100-NEXT: host-check: PASS sum100: 1x9, 9 outputs bit-exact
+// SUM1000: launch sum1000_fill
+// SUM1000-NEXT: launch sum1000_generic{{.*}} grid 1 block 4
+// SUM1000-NEXT: host-check: PASS sum1000: 1x4, 4 outputs bit-exact
+
+// The split sums: one launch, a warp per row, ceil(rows / 8) CTAs of
+// min(rows, 8) warps.
+// SUM32: launch sum32_fill
+// SUM32-NEXT: launch sum32_row_sum{{.*}} grid 3 block 256
+// SUM32-NEXT: host-check: PASS sum32: 1x20, 20 outputs bit-exact
+// SUM64: launch sum64_fill
+// SUM64-NEXT: launch sum64_row_sum{{.*}} grid 3 block 256
+// SUM64-NEXT: host-check: PASS sum64: 1x17, 17 outputs bit-exact
+// SUM1024: launch sum1024_fill
+// SUM1024-NEXT: launch sum1024_row_sum{{.*}} grid 2 block 256
+// SUM1024-NEXT: host-check: PASS sum1024: 1x9, 9 outputs bit-exact
+// SUM64BF16: launch sum64bf16_fill
+// SUM64BF16-NEXT: launch sum64bf16_row_sum{{.*}} grid 1 block 256
+// SUM64BF16-NEXT: host-check: PASS sum64bf16: 1x8, 8 outputs bit-exact
+// SUM96BF16: launch sum96bf16_fill
+// SUM96BF16-NEXT: launch sum96bf16_row_sum{{.*}} grid 1 block 32
+// SUM96BF16-NEXT: host-check: PASS sum96bf16: 1x1, 1 outputs bit-exact
+// SUM3D: launch sum3d_fill
+// SUM3D-NEXT: launch sum3d_row_sum{{.*}} grid 2 block 256
+// SUM3D-NEXT: host-check: PASS sum3d: 2x5, 10 outputs bit-exact
+
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @sum1(%x: tensor<5x1xf32>) -> tensor<5xf32> attributes {llvm.emit_c_interface} {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<5xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%e : tensor<5xf32>) -> tensor<5xf32>
+  %s = linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<5x1xf32>) outs(%s0 : tensor<5xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %q = arith.mulf %a, %a : f32
+    %r = arith.addf %acc, %q : f32
+    linalg.yield %r : f32
+  } -> tensor<5xf32>
+  return %s : tensor<5xf32>
+}
+func.func @sum31(%x: tensor<9x31xf32>) -> tensor<9xf32> attributes {llvm.emit_c_interface} {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<9xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%e : tensor<9xf32>) -> tensor<9xf32>
+  %s = linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<9x31xf32>) outs(%s0 : tensor<9xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %q = arith.mulf %a, %a : f32
+    %r = arith.addf %acc, %q : f32
+    linalg.yield %r : f32
+  } -> tensor<9xf32>
+  return %s : tensor<9xf32>
+}
+func.func @sum32(%x: tensor<20x32xf32>) -> tensor<20xf32> attributes {llvm.emit_c_interface} {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<20xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%e : tensor<20xf32>) -> tensor<20xf32>
+  %s = linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<20x32xf32>) outs(%s0 : tensor<20xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %q = arith.mulf %a, %a : f32
+    %r = arith.addf %acc, %q : f32
+    linalg.yield %r : f32
+  } -> tensor<20xf32>
+  return %s : tensor<20xf32>
+}
+func.func @sum33(%x: tensor<3x33xf32>) -> tensor<3xf32> attributes {llvm.emit_c_interface} {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<3xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%e : tensor<3xf32>) -> tensor<3xf32>
+  %s = linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<3x33xf32>) outs(%s0 : tensor<3xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %q = arith.mulf %a, %a : f32
+    %r = arith.addf %acc, %q : f32
+    linalg.yield %r : f32
+  } -> tensor<3xf32>
+  return %s : tensor<3xf32>
+}
+func.func @sum64(%x: tensor<17x64xf32>) -> tensor<17xf32> attributes {llvm.emit_c_interface} {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<17xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%e : tensor<17xf32>) -> tensor<17xf32>
+  %s = linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<17x64xf32>) outs(%s0 : tensor<17xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %q = arith.mulf %a, %a : f32
+    %r = arith.addf %q, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<17xf32>
+  return %s : tensor<17xf32>
+}
+func.func @sum100(%x: tensor<9x100xf32>) -> tensor<9xf32> attributes {llvm.emit_c_interface} {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<9xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%e : tensor<9xf32>) -> tensor<9xf32>
+  %s = linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<9x100xf32>) outs(%s0 : tensor<9xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %q = arith.mulf %a, %a : f32
+    %r = arith.addf %acc, %q : f32
+    linalg.yield %r : f32
+  } -> tensor<9xf32>
+  return %s : tensor<9xf32>
+}
+func.func @sum1000(%x: tensor<4x1000xf32>) -> tensor<4xf32> attributes {llvm.emit_c_interface} {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %s = linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4x1000xf32>) outs(%s0 : tensor<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %q = arith.mulf %a, %a : f32
+    %r = arith.addf %acc, %q : f32
+    linalg.yield %r : f32
+  } -> tensor<4xf32>
+  return %s : tensor<4xf32>
+}
+func.func @sum1024(%x: tensor<9x1024xf32>) -> tensor<9xf32> attributes {llvm.emit_c_interface} {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<9xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%e : tensor<9xf32>) -> tensor<9xf32>
+  %s = linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<9x1024xf32>) outs(%s0 : tensor<9xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %q = arith.mulf %a, %a : f32
+    %r = arith.addf %acc, %q : f32
+    linalg.yield %r : f32
+  } -> tensor<9xf32>
+  return %s : tensor<9xf32>
+}
+func.func @sum64bf16(%x: tensor<8x64xbf16>) -> tensor<8xf32> attributes {llvm.emit_c_interface} {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%e : tensor<8xf32>) -> tensor<8xf32>
+  %s = linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<8x64xbf16>) outs(%s0 : tensor<8xf32>) {
+  ^bb0(%a: bf16, %acc: f32):
+    %f = arith.extf %a : bf16 to f32
+    %q = arith.mulf %f, %f : f32
+    %r = arith.addf %acc, %q : f32
+    linalg.yield %r : f32
+  } -> tensor<8xf32>
+  return %s : tensor<8xf32>
+}
+func.func @sum96bf16(%x: tensor<1x96xbf16>) -> tensor<1xf32> attributes {llvm.emit_c_interface} {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%e : tensor<1xf32>) -> tensor<1xf32>
+  %s = linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<1x96xbf16>) outs(%s0 : tensor<1xf32>) {
+  ^bb0(%a: bf16, %acc: f32):
+    %f = arith.extf %a : bf16 to f32
+    %q = arith.mulf %f, %f : f32
+    %r = arith.addf %q, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<1xf32>
+  return %s : tensor<1xf32>
+}
+func.func @sum3d(%x: tensor<10x64xf32>) -> tensor<2x5xf32> attributes {llvm.emit_c_interface} {
+  %zero = arith.constant 0.0 : f32
+  %x3 = tensor.expand_shape %x [[0, 1], [2]] output_shape [2, 5, 64] : tensor<10x64xf32> into tensor<2x5x64xf32>
+  %e = tensor.empty() : tensor<2x5xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%e : tensor<2x5xf32>) -> tensor<2x5xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x3 : tensor<2x5x64xf32>) outs(%s0 : tensor<2x5xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %q = arith.mulf %a, %a : f32
+    %r = arith.addf %acc, %q : f32
+    linalg.yield %r : f32
+  } -> tensor<2x5xf32>
+  return %s : tensor<2x5xf32>
+}
