@@ -60,6 +60,7 @@
 
 #include "llvm/ADT/SetVector.h"
 
+#include <limits>
 #include <optional>
 
 namespace mlir {
@@ -292,7 +293,17 @@ struct RowSum {
   int64_t rows = 1;
   bool accumulatorFirst = true;
   arith::FastMathFlagsAttr fastmath;
+  /// A row max (`arith.maximumf`): no order changes its result.
+  bool max = false;
 };
+
+/// `lhs + rhs`, or with `sum.max` `maximumf(lhs, rhs)`.
+Value combine(OpBuilder &b, Location loc, const RowSum &sum, Value lhs,
+              Value rhs) {
+  if (sum.max)
+    return arith::MaximumFOp::create(b, loc, lhs, rhs, sum.fastmath);
+  return arith::AddFOp::create(b, loc, lhs, rhs, sum.fastmath);
+}
 
 /// `op` as a row sum the row kernel computes, or why not: one init, one
 /// reduction iterator of a static size that is a multiple of the lanes
@@ -322,15 +333,19 @@ FailureOr<RowSum> matchRowSum(linalg::GenericOp op, std::string &why) {
     return why = "the reduction's size must be a positive multiple of 32",
            failure();
   auto yield = cast<linalg::YieldOp>(op.getBlock()->getTerminator());
-  auto add = yield->getOperand(0).getDefiningOp<arith::AddFOp>();
+  Operation *add = yield->getOperand(0).getDefiningOp();
   BlockArgument acc = op.getBlock()->getArgument(op.getNumDpsInputs());
-  if (!add || add->getBlock() != op.getBlock() || !acc.hasOneUse() ||
-      (add.getLhs() != acc && add.getRhs() != acc) || !acc.getType().isF32())
-    return why = "its body must yield an f32 arith.addf of the accumulator "
-                 "and a value of the inputs",
+  if (!isa_and_present<arith::AddFOp, arith::MaximumFOp>(add) ||
+      add->getBlock() != op.getBlock() || !acc.hasOneUse() ||
+      (add->getOperand(0) != acc && add->getOperand(1) != acc) ||
+      !acc.getType().isF32())
+    return why = "its body must yield an f32 arith.addf or arith.maximumf "
+                 "of the accumulator and a value of the inputs",
            failure();
-  sum.accumulatorFirst = add.getLhs() == acc;
-  sum.fastmath = add.getFastmathAttr();
+  sum.accumulatorFirst = add->getOperand(0) == acc;
+  sum.fastmath =
+      cast<arith::ArithFastMathInterface>(add).getFastMathFlagsAttr();
+  sum.max = isa<arith::MaximumFOp>(add);
   return sum;
 }
 
@@ -357,12 +372,14 @@ Value emitPartialSum(OpBuilder &b, Location loc, linalg::GenericOp op,
   Value steps = arith::ConstantIndexOp::create(b, loc, n / kWarpSize);
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
   Value warp = arith::ConstantIndexOp::create(b, loc, kWarpSize);
-  Value negZero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(-0.0));
-  auto loop = scf::ForOp::create(b, loc, zero, steps, one, ValueRange{negZero});
+  // The identity of the combiner: -0.0 for the sum, -inf for the max.
+  double identity = sum.max ? -std::numeric_limits<double>::infinity() : -0.0;
+  Value start = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(identity));
+  auto loop = scf::ForOp::create(b, loc, zero, steps, one, ValueRange{start});
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
-  Value start = arith::MulIOp::create(b, loc, loop.getInductionVar(), warp);
-  dims[sum.reductionDim] = arith::AddIOp::create(b, loc, start, lane);
+  Value first = arith::MulIOp::create(b, loc, loop.getInductionVar(), warp);
+  dims[sum.reductionDim] = arith::AddIOp::create(b, loc, first, lane);
   Block *body = op.getBlock();
   IRMapping mapping;
   for (OpOperand *input : op.getDpsInputOperands()) {
@@ -401,7 +418,7 @@ Value emitButterfly(OpBuilder &b, Location loc, const RowSum &sum, Value v) {
     Value offset = arith::ConstantIntOp::create(b, loc, h, 32);
     Value other = NVVM::ShflOp::create(b, loc, b.getF32Type(), fullMask, v,
                                        offset, clamp, bfly, UnitAttr());
-    v = arith::AddFOp::create(b, loc, v, other, sum.fastmath);
+    v = combine(b, loc, sum, v, other);
   }
   return v;
 }
@@ -539,8 +556,7 @@ struct FP8OutlineHostKernelsPass
     if (op->hasAttr(fp8::kReductionLanesAttrName))
       return outlineRowSum(
           rewriter, module, cast<linalg::GenericOp>(op), why,
-          (op->getParentOfType<func::FuncOp>().getSymName() + "_row_sum")
-              .str());
+          op->getParentOfType<func::FuncOp>().getSymName().str());
     if (!why.empty()) {
       for (Operation *p = op->getParentOp(); p; p = p->getParentOp())
         if (auto it = loopWhy.find(p); it != loopWhy.end()) {
@@ -605,7 +621,9 @@ struct FP8OutlineHostKernelsPass
   /// additions of fp8-split-reductions' partial sums, tree and final add,
   /// in their order. The host has no other lowering of the mark (its loops
   /// would add in the sequential order): a sum the kernel cannot take is
-  /// an error. `why` is whyHost's verdict on the op.
+  /// an error. `why` is whyHost's verdict on the op; the kernel is named
+  /// after the function `name`. A row max (maximumf, whose result no order
+  /// changes) is the same kernel with maximumf and a -inf start.
   LogicalResult outlineRowSum(IRRewriter &rewriter, ModuleOp module,
                               linalg::GenericOp op, const std::string &why,
                               std::string name) {
@@ -669,13 +687,13 @@ struct FP8OutlineHostKernelsPass
     SmallVector<Value> at =
         applyMap(rewriter, loc, op.getMatchingIndexingMap(init), dims);
     Value old = memref::LoadOp::create(rewriter, loc, init->get(), at);
-    Value result =
-        sum->accumulatorFirst
-            ? arith::AddFOp::create(rewriter, loc, old, total, sum->fastmath)
-            : arith::AddFOp::create(rewriter, loc, total, old, sum->fastmath);
+    Value result = sum->accumulatorFirst
+                       ? combine(rewriter, loc, *sum, old, total)
+                       : combine(rewriter, loc, *sum, total, old);
     memref::StoreOp::create(rewriter, loc, result, init->get(), at);
     rewriter.eraseOp(op);
-    return finish(rewriter, module, launch, name);
+    return finish(rewriter, module, launch,
+                  name + (sum->max ? "_row_max" : "_row_sum"));
   }
 
   /// A gpu.launch of ceil(total / 256) blocks of min(total, 256) threads

@@ -97,6 +97,34 @@ func.func @right(%x: memref<3x32xbf16>, %out: memref<3xf32>) {
 
 // -----
 
+// A row max: the same kernel, -inf the lanes' start, maximumf the
+// butterfly's and the init's combiner.
+// CHECK-LABEL: func.func @max
+// CHECK: gpu.launch_func @fp8_host_kernels::@max_row_max
+// CHECK: gpu.func @max_row_max
+// CHECK: %[[NINF:.*]] = arith.constant 0xFF800000 : f32
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[NINF]]) -> (f32)
+// CHECK: arith.maximumf
+// CHECK: scf.yield
+// CHECK-COUNT-5: nvvm.shfl.sync bfly
+// CHECK: %[[T1:.*]] = arith.maximumf
+// CHECK: scf.if
+// CHECK: %[[OLD:.*]] = memref.load
+// CHECK: arith.maximumf %[[OLD]], %[[T1]] : f32
+// CHECK-NOT: arith.addf
+// CHECK: gpu.return
+func.func @max(%x: memref<4x64xf32>, %out: memref<4xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<4x64xf32>) outs(%out : memref<4xf32>) attrs = {fp8.reduction_lanes = 32 : i64} {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.maximumf %acc, %a : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
 func.func @not_warp(%x: memref<4x64xf32>, %out: memref<4xf32>) {
   // expected-error @+1 {{fp8-outline-host-kernels: the row sum marked fp8.reduction_lanes cannot run as a row kernel: the row kernel runs 32 lanes (a warp), the attribute asks for 16}}
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
@@ -123,12 +151,12 @@ func.func @not_multiple(%x: memref<4x40xf32>, %out: memref<4xf32>) {
 
 // -----
 
-func.func @max(%x: memref<4x64xf32>, %out: memref<4xf32>) {
-  // expected-error @+1 {{cannot run as a row kernel: its body must yield an f32 arith.addf of the accumulator and a value of the inputs}}
+func.func @min(%x: memref<4x64xf32>, %out: memref<4xf32>) {
+  // expected-error @+1 {{cannot run as a row kernel: its body must yield an f32 arith.addf or arith.maximumf of the accumulator and a value of the inputs}}
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
       ins(%x : memref<4x64xf32>) outs(%out : memref<4xf32>) attrs = {fp8.reduction_lanes = 32 : i64} {
   ^bb0(%a: f32, %acc: f32):
-    %r = arith.maximumf %acc, %a : f32
+    %r = arith.minimumf %acc, %a : f32
     linalg.yield %r : f32
   }
   return

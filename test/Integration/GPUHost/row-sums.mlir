@@ -8,6 +8,8 @@
 // addition, and a sum with two parallel iterators (2 x 5 rows). Rows of 1,
 // 31, 33, 100 and 1000 elements (not a multiple of 32) are not split:
 // they stay sequential on both sides (one thread per row).
+// Row maxima (softmax's max: maximumf, whose result no order changes) run
+// as the same kernel.
 // Each sum is one launch after its init's fill (main's kernels split it
 // into 7: the lanes' -0.0 fill, the partial sums, four tree levels, the
 // final add).
@@ -30,6 +32,8 @@
 // RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=3 %t.check %t.gpu.so %t.cpu.so sum64bf16 9 f32:8 bf16:8x64 2>&1 | FileCheck %s --check-prefix=SUM64BF16
 // RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=1 %t.check %t.gpu.so %t.cpu.so sum96bf16 10 f32:1 bf16:1x96 2>&1 | FileCheck %s --check-prefix=SUM96BF16
 // RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=2 %t.check %t.gpu.so %t.cpu.so sum3d 11 f32:2x5 f32:10x64 2>&1 | FileCheck %s --check-prefix=SUM3D
+// RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=3 %t.check %t.gpu.so %t.cpu.so max64 12 f32:20 f32:20x64 2>&1 | FileCheck %s --check-prefix=MAX64
+// RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=1 %t.check %t.gpu.so %t.cpu.so maxright 13 f32:9 bf16:9x128 2>&1 | FileCheck %s --check-prefix=MAXRIGHT
 
 // REMARK-NOT: runs on the host
 
@@ -70,6 +74,14 @@
 // SUM3D: launch sum3d_fill
 // SUM3D-NEXT: launch sum3d_row_sum{{.*}} grid 2 block 256
 // SUM3D-NEXT: host-check: PASS sum3d: 2x5, 10 outputs bit-exact
+// The row max (softmax's): the same kernel with maximumf, its result the
+// same in any order (-inf fill; the accumulator on either side).
+// MAX64: launch max64_fill
+// MAX64-NEXT: launch max64_row_max{{.*}} grid 3 block 256
+// MAX64-NEXT: host-check: PASS max64: 1x20, 20 outputs bit-exact
+// MAXRIGHT: launch maxright_fill
+// MAXRIGHT-NEXT: launch maxright_row_max{{.*}} grid 2 block 256
+// MAXRIGHT-NEXT: host-check: PASS maxright: 1x9, 9 outputs bit-exact
 
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d0)>
@@ -218,4 +230,29 @@ func.func @sum3d(%x: tensor<10x64xf32>) -> tensor<2x5xf32> attributes {llvm.emit
     linalg.yield %r : f32
   } -> tensor<2x5xf32>
   return %s : tensor<2x5xf32>
+}
+func.func @max64(%x: tensor<20x64xf32>) -> tensor<20xf32> attributes {llvm.emit_c_interface} {
+  %ninf = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<20xf32>
+  %m0 = linalg.fill ins(%ninf : f32) outs(%e : tensor<20xf32>) -> tensor<20xf32>
+  %m = linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<20x64xf32>) outs(%m0 : tensor<20xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.maximumf %acc, %a : f32
+    linalg.yield %r : f32
+  } -> tensor<20xf32>
+  return %m : tensor<20xf32>
+}
+func.func @maxright(%x: tensor<9x128xbf16>) -> tensor<9xf32> attributes {llvm.emit_c_interface} {
+  %ninf = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<9xf32>
+  %m0 = linalg.fill ins(%ninf : f32) outs(%e : tensor<9xf32>) -> tensor<9xf32>
+  %m = linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<9x128xbf16>) outs(%m0 : tensor<9xf32>) {
+  ^bb0(%a: bf16, %acc: f32):
+    %f = arith.extf %a : bf16 to f32
+    %r = arith.maximumf %f, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<9xf32>
+  return %m : tensor<9xf32>
 }

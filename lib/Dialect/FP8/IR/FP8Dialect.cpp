@@ -106,10 +106,11 @@ LogicalResult FP8Dialect::verifyOperationAttribute(Operation *op,
       return failure();
     if (op->getName().getStringRef() == "linalg.generic")
       return success();
-    return op->emitError() << "attribute '" << name
-                           << "' is only valid on a linalg.generic sum, not "
-                              "on '"
-                           << op->getName() << "'";
+    return op->emitError()
+           << "attribute '" << name
+           << "' is only valid on a linalg.generic row reduction, not "
+              "on '"
+           << op->getName() << "'";
   }
   return mlir::emitError(op->getLoc())
          << "unknown fp8 attribute '" << name

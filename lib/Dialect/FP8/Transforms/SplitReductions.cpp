@@ -27,31 +27,46 @@ namespace {
 
 /// A row sum the pass splits: `reductionDim` (static size `size`) is the
 /// innermost dimension of the inputs that read it; the body yields
-/// `addf(acc, v)` (`accumulatorFirst`) or `addf(v, acc)`.
+/// `addf(acc, v)` (`accumulatorFirst`) or `addf(v, acc)`. With `max` it
+/// yields `maximumf` instead: a row max, whose result no order changes
+/// (only marked for the row kernel, never split).
 struct RowSum {
   unsigned reductionDim;
   int64_t size;
   bool accumulatorFirst;
   arith::FastMathFlagsAttr fastmath;
+  bool max = false;
 };
+
+/// The yielded `arith.addf`, or with `max` `arith.maximumf`, of `body`.
+Operation *yieldedCombiner(Block *body, bool max) {
+  auto yield = dyn_cast<linalg::YieldOp>(body->getTerminator());
+  if (!yield || yield->getNumOperands() != 1)
+    return nullptr;
+  Operation *def = yield->getOperand(0).getDefiningOp();
+  if (!def || def->getBlock() != body)
+    return nullptr;
+  if (max ? isa<arith::MaximumFOp>(def) : isa<arith::AddFOp>(def))
+    return def;
+  return nullptr;
+}
 
 /// The body's sum: the yielded `arith.addf` of the init's block argument
 /// (used by nothing else, so no other value depends on the accumulator)
 /// and a value of the inputs.
-std::optional<RowSum> matchSumBody(linalg::LinalgOp op) {
+std::optional<RowSum> matchSumBody(linalg::LinalgOp op, bool max) {
   Block *body = op.getBlock();
-  auto yield = dyn_cast<linalg::YieldOp>(body->getTerminator());
-  if (!yield || yield->getNumOperands() != 1)
-    return std::nullopt;
-  auto add = yield->getOperand(0).getDefiningOp<arith::AddFOp>();
+  Operation *add = yieldedCombiner(body, max);
   BlockArgument acc = body->getArgument(op.getNumDpsInputs());
-  if (!add || add->getBlock() != body || !acc.hasOneUse())
+  if (!add || !acc.hasOneUse())
     return std::nullopt;
-  if (add.getLhs() != acc && add.getRhs() != acc)
+  if (add->getOperand(0) != acc && add->getOperand(1) != acc)
     return std::nullopt;
   RowSum sum;
-  sum.accumulatorFirst = add.getLhs() == acc;
-  sum.fastmath = add.getFastmathAttr();
+  sum.accumulatorFirst = add->getOperand(0) == acc;
+  sum.fastmath =
+      cast<arith::ArithFastMathInterface>(add).getFastMathFlagsAttr();
+  sum.max = max;
   return sum;
 }
 
@@ -94,7 +109,8 @@ bool isPlainOutput(AffineMap map) {
 }
 
 /// The conditions of Passes.td; std::nullopt leaves the op as it is.
-std::optional<RowSum> matchRowSum(linalg::LinalgOp op, unsigned lanes) {
+std::optional<RowSum> matchRowSum(linalg::LinalgOp op, unsigned lanes,
+                                  bool max) {
   if (!op.hasPureTensorSemantics() || op.getNumDpsInits() != 1 ||
       op->getNumResults() != 1 ||
       !isa<FloatType>(getElementTypeOrSelf(op->getResult(0).getType())))
@@ -111,7 +127,7 @@ std::optional<RowSum> matchRowSum(linalg::LinalgOp op, unsigned lanes) {
   if (!isPlainOutput(op.getMatchingIndexingMap(op.getDpsInitOperand(0))) ||
       !readsRows(op, r))
     return std::nullopt;
-  std::optional<RowSum> sum = matchSumBody(op);
+  std::optional<RowSum> sum = matchSumBody(op, max);
   if (!sum)
     return std::nullopt;
   sum->reductionDim = r;
@@ -381,14 +397,17 @@ public:
     }
     SmallVector<std::pair<linalg::LinalgOp, RowSum>> sums;
     getOperation()->walk([&](linalg::LinalgOp op) {
-      if (std::optional<RowSum> sum = matchRowSum(op, lanes))
+      if (std::optional<RowSum> sum = matchRowSum(op, lanes, /*max=*/false))
         sums.push_back({op, *sum});
+      else if (rowKernels)
+        if (std::optional<RowSum> max = matchRowSum(op, lanes, /*max=*/true))
+          sums.push_back({op, *max});
     });
     IRRewriter rw(&getContext());
     for (auto &[op, sum] : sums) {
       if (rowKernels && fitsRowKernel(op, lanes))
         markRowSum(rw, op, lanes);
-      else
+      else if (!sum.max)
         splitRowSum(rw, op, sum, lanes);
     }
   }

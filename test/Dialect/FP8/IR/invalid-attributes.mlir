@@ -84,7 +84,7 @@ func.func @reduction_lanes_not_pow2() attributes {fp8.reduction_lanes = 12 : i64
 // -----
 
 func.func @reduction_lanes_not_generic(%a: f32) -> f32 {
-  // expected-error @+1 {{attribute 'fp8.reduction_lanes' is only valid on a linalg.generic sum, not on 'arith.addf'}}
+  // expected-error @+1 {{attribute 'fp8.reduction_lanes' is only valid on a linalg.generic row reduction, not on 'arith.addf'}}
   %r = arith.addf %a, %a {fp8.reduction_lanes = 32 : i64} : f32
   return %r : f32
 }

@@ -3,7 +3,8 @@
 
 // With row-kernels, a sum the GPU row kernel takes stays one linalg.generic
 // marked fp8.reduction_lanes (fp8-outline-host-kernels lowers it to one
-// warp-per-row kernel); a named reduction is generalized first. Lanes other
+// warp-per-row kernel); a named reduction is generalized first; a row max
+// (maximumf: no order changes its result) is marked too, and never split. Lanes other
 // than a warp's 32 are split as without the option.
 // CHECK-LABEL: func.func @marked
 // CHECK-NOT: tensor.expand_shape
@@ -12,14 +13,19 @@
 // CHECK-NOT: linalg.reduce
 // CHECK: linalg.generic {{.*}} iterator_types = ["reduction"]} {{.*}} attrs =  {fp8.reduction_lanes = 32 : i64}
 // CHECK: linalg.index 0
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} {{.*}} attrs =  {fp8.reduction_lanes = 32 : i64}
+// CHECK: arith.maximumf
 // CHECK-NOT: tensor.expand_shape
 // CHECK: return
 // LANES16-LABEL: func.func @marked
 // LANES16-NOT: fp8.reduction_lanes
 // LANES16-COUNT-3: tensor.expand_shape
 // LANES16-NOT: fp8.reduction_lanes
+// LANES16-NOT: tensor.expand_shape
+// LANES16: arith.maximumf
+// LANES16-NOT: fp8.reduction_lanes
 func.func @marked(%x: tensor<8x128xbf16>, %init: tensor<8xf32>, %y: tensor<4x64xf32>, %i4: tensor<4xf32>,
-                  %l: tensor<128xf32>, %t: index, %i1: tensor<1xf32>) -> (tensor<8xf32>, tensor<4xf32>, tensor<1xf32>) {
+                  %l: tensor<128xf32>, %t: index, %i1: tensor<1xf32>) -> (tensor<8xf32>, tensor<4xf32>, tensor<1xf32>, tensor<4xf32>) {
   %zero = arith.constant 0.0 : f32
   %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
                        iterator_types = ["parallel", "reduction"]}
@@ -45,7 +51,14 @@ func.func @marked(%x: tensor<8x128xbf16>, %init: tensor<8xf32>, %y: tensor<4x64x
     %s = arith.addf %acc, %v : f32
     linalg.yield %s : f32
   } -> tensor<1xf32>
-  return %r, %n, %loss : tensor<8xf32>, tensor<4xf32>, tensor<1xf32>
+  %max = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
+                         iterator_types = ["parallel", "reduction"]}
+      ins(%y : tensor<4x64xf32>) outs(%i4 : tensor<4xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %m = arith.maximumf %acc, %in : f32
+    linalg.yield %m : f32
+  } -> tensor<4xf32>
+  return %r, %n, %loss, %max : tensor<8xf32>, tensor<4xf32>, tensor<1xf32>, tensor<4xf32>
 }
 
 // -----

@@ -366,6 +366,9 @@ def FP8SplitReductionsPass : Pass<"fp8-split-reductions"> {
     lowers to one warp-per-row kernel computing the same additions in the
     same order (lane `l` the partial sum `l`, the halving tree as
     `shfl.sync.bfly`, then the init). The other sums are split as above.
+    A row max (the body yields `arith.maximumf` of the accumulator, under
+    the same conditions) is marked too: `maximumf` gives the same result
+    in any order. Without `row-kernels` maxima are left alone.
   }];
   let options = [
     Option<"lanes", "lanes", "unsigned", /*default=*/"32",
