@@ -368,9 +368,11 @@ bool fitsRowKernel(linalg::LinalgOp op, unsigned lanes) {
   return !result.wasInterrupted();
 }
 
-/// The sum as one linalg.generic carrying the split as
+/// The sum (or row max) as one linalg.generic carrying the split as
 /// `fp8.reduction_lanes`: fp8-outline-host-kernels lowers it to one
-/// warp-per-row kernel computing the order splitRowSum spells out.
+/// warp-per-row kernel computing the order splitRowSum spells out. A named
+/// op that does not generalize is left as it is (splitRowSum leaves it too,
+/// on the CPU as well).
 void markRowSum(IRRewriter &rw, linalg::LinalgOp op, int64_t lanes) {
   Operation *marked = op;
   if (!isa<linalg::GenericOp>(op.getOperation())) {
