@@ -60,7 +60,6 @@
 
 #include "llvm/ADT/SetVector.h"
 
-#include <limits>
 #include <optional>
 
 namespace mlir {
@@ -77,8 +76,7 @@ namespace {
 
 constexpr StringLiteral kHostKernelModule = "fp8_host_kernels";
 constexpr int64_t kThreads = 256;
-/// A row kernel's lanes per row (a warp) and rows per CTA (its warps).
-constexpr int64_t kWarpSize = 32;
+/// A row kernel's rows per CTA (its warps).
 constexpr int64_t kRowsPerBlock = kThreads / kWarpSize;
 
 /// Whether `ty`'s strides and offset are static (a bare pointer and the
@@ -282,145 +280,6 @@ std::string whyHost(linalg::LinalgOp op) {
     if (isa<FloatType>(arg.getType()) && !isMemoryType(arg.getType()))
       return "an element type is not i8/i16/i32/i64/f16/bf16/f32";
   return "";
-}
-
-/// A row sum marked `fp8.reduction_lanes` (fp8-split-reductions'
-/// `row-kernels`): its reduction iterator, the number of its parallel
-/// iterations (rows) and the side of the body's addition the accumulator
-/// is on.
-struct RowSum {
-  unsigned reductionDim = 0;
-  int64_t rows = 1;
-  bool accumulatorFirst = true;
-  arith::FastMathFlagsAttr fastmath;
-  /// A row max (`arith.maximumf`): no order changes its result.
-  bool max = false;
-};
-
-/// `lhs + rhs`, or with `sum.max` `maximumf(lhs, rhs)`.
-Value combine(OpBuilder &b, Location loc, const RowSum &sum, Value lhs,
-              Value rhs) {
-  if (sum.max)
-    return arith::MaximumFOp::create(b, loc, lhs, rhs, sum.fastmath);
-  return arith::AddFOp::create(b, loc, lhs, rhs, sum.fastmath);
-}
-
-/// `op` as a row sum the row kernel computes, or why not: one init, one
-/// reduction iterator of a static size that is a multiple of the lanes
-/// (32, a warp), a body yielding `arith.addf` of the init's block argument
-/// (used by nothing else) and a value of the inputs: the conditions of
-/// fp8-split-reductions, checked again because the attribute may be
-/// written by hand.
-FailureOr<RowSum> matchRowSum(linalg::GenericOp op, std::string &why) {
-  auto lanes = op->getAttrOfType<IntegerAttr>(fp8::kReductionLanesAttrName);
-  if (lanes.getInt() != kWarpSize)
-    return why = "the row kernel runs 32 lanes (a warp), the attribute "
-                 "asks for " +
-                 std::to_string(lanes.getInt()),
-           failure();
-  SmallVector<unsigned> reductions;
-  op.getReductionDims(reductions);
-  if (op.getNumDpsInits() != 1 || reductions.size() != 1)
-    return why = "it needs one output and one reduction iterator", failure();
-  RowSum sum;
-  sum.reductionDim = reductions.front();
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  for (auto [d, range] : llvm::enumerate(ranges))
-    if (d != sum.reductionDim)
-      sum.rows *= range;
-  int64_t n = ranges[sum.reductionDim];
-  if (ShapedType::isDynamic(n) || n <= 0 || n % kWarpSize != 0)
-    return why = "the reduction's size must be a positive multiple of 32",
-           failure();
-  auto yield = cast<linalg::YieldOp>(op.getBlock()->getTerminator());
-  Operation *add = yield->getOperand(0).getDefiningOp();
-  BlockArgument acc = op.getBlock()->getArgument(op.getNumDpsInputs());
-  if (!isa_and_present<arith::AddFOp, arith::MaximumFOp>(add) ||
-      add->getBlock() != op.getBlock() || !acc.hasOneUse() ||
-      (add->getOperand(0) != acc && add->getOperand(1) != acc) ||
-      !acc.getType().isF32())
-    return why = "its body must yield an f32 arith.addf or arith.maximumf "
-                 "of the accumulator and a value of the inputs",
-           failure();
-  sum.accumulatorFirst = add->getOperand(0) == acc;
-  sum.fastmath =
-      cast<arith::ArithFastMathInterface>(add).getFastMathFlagsAttr();
-  sum.max = isa<arith::MaximumFOp>(add);
-  return sum;
-}
-
-/// The indices `map` reads at the loop indices `dims`.
-SmallVector<Value> applyMap(OpBuilder &b, Location loc, AffineMap map,
-                            ArrayRef<Value> dims) {
-  SmallVector<Value> indices;
-  for (unsigned i = 0; i < map.getNumResults(); ++i) {
-    Value index =
-        affine::AffineApplyOp::create(b, loc, map.getSubMap({i}), dims);
-    indices.push_back(index);
-  }
-  return indices;
-}
-
-/// Lane `lane`'s partial sum of the row at the parallel indices `dims`
-/// (dims[r] is set here): `-0.0` then the body's addition of elements
-/// `lane, lane + 32, ...` in increasing index, the body's operand order
-/// kept (fp8-split-reductions' partial sums, docs/numerics.md).
-Value emitPartialSum(OpBuilder &b, Location loc, linalg::GenericOp op,
-                     const RowSum &sum, SmallVector<Value> dims, Value lane) {
-  int64_t n = op.getStaticLoopRanges()[sum.reductionDim];
-  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  Value steps = arith::ConstantIndexOp::create(b, loc, n / kWarpSize);
-  Value one = arith::ConstantIndexOp::create(b, loc, 1);
-  Value warp = arith::ConstantIndexOp::create(b, loc, kWarpSize);
-  // The identity of the combiner: -0.0 for the sum, -inf for the max.
-  double identity = sum.max ? -std::numeric_limits<double>::infinity() : -0.0;
-  Value start = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(identity));
-  auto loop = scf::ForOp::create(b, loc, zero, steps, one, ValueRange{start});
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(loop.getBody());
-  Value first = arith::MulIOp::create(b, loc, loop.getInductionVar(), warp);
-  dims[sum.reductionDim] = arith::AddIOp::create(b, loc, first, lane);
-  Block *body = op.getBlock();
-  IRMapping mapping;
-  for (OpOperand *input : op.getDpsInputOperands()) {
-    Value arg = body->getArgument(input->getOperandNumber());
-    if (!isa<MemRefType>(input->get().getType())) {
-      mapping.map(arg, input->get());
-      continue;
-    }
-    SmallVector<Value> indices =
-        applyMap(b, loc, op.getMatchingIndexingMap(input), dims);
-    Value element = memref::LoadOp::create(b, loc, input->get(), indices);
-    mapping.map(arg, element);
-  }
-  mapping.map(body->getArgument(op.getNumDpsInputs()),
-              loop.getRegionIterArg(0));
-  for (Operation &inner : body->without_terminator()) {
-    if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
-      mapping.map(index.getResult(), dims[index.getDim()]);
-      continue;
-    }
-    b.clone(inner, mapping);
-  }
-  Value next = mapping.lookup(body->getTerminator()->getOperand(0));
-  scf::YieldOp::create(b, loc, next);
-  return loop.getResult(0);
-}
-
-/// The halving tree over the warp's partial sums: `v + shfl.sync.bfly(v,
-/// h)` for h = 16, 8, 4, 2, 1, each lane's own value on the left. Lane 0
-/// then holds fp8-split-reductions' tree: p[i] + p[i + h] for i < h.
-Value emitButterfly(OpBuilder &b, Location loc, const RowSum &sum, Value v) {
-  Value fullMask = arith::ConstantIntOp::create(b, loc, -1, 32);
-  Value clamp = arith::ConstantIntOp::create(b, loc, kWarpSize - 1, 32);
-  auto bfly = NVVM::ShflKindAttr::get(b.getContext(), NVVM::ShflKind::bfly);
-  for (int64_t h = kWarpSize / 2; h >= 1; h /= 2) {
-    Value offset = arith::ConstantIntOp::create(b, loc, h, 32);
-    Value other = NVVM::ShflOp::create(b, loc, b.getF32Type(), fullMask, v,
-                                       offset, clamp, bfly, UnitAttr());
-    v = combine(b, loc, sum, v, other);
-  }
-  return v;
 }
 
 struct FP8OutlineHostKernelsPass

@@ -1,14 +1,17 @@
 //===- OutlineHostKernels.h - fp8-outline-host-kernels' pieces --*- C++ -*-===//
 //
-// What the two files of fp8-outline-host-kernels share: the checks of the
-// op kernels (OutlineHostKernels.cpp) that the loop kernels also apply, and
-// the analysis of the host loops that become one kernel each
-// (OutlineHostLoops.cpp).
+// What the files of fp8-outline-host-kernels share: the checks of the op
+// kernels (OutlineHostKernels.cpp) that the loop kernels also apply, the
+// analysis of the host loops that become one kernel each
+// (OutlineHostLoops.cpp), and the pieces of the warp-per-row kernel of a
+// marked row sum (OutlineRowKernels.cpp).
 //
 //===----------------------------------------------------------------------===//
 #ifndef FP8_LIB_CONVERSION_FP8TONVVM_OUTLINEHOSTKERNELS_H
 #define FP8_LIB_CONVERSION_FP8TONVVM_OUTLINEHOSTKERNELS_H
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -66,6 +69,52 @@ std::string whyHostLoop(scf::ForOp loop);
 /// (keepsThreadElements), and no buffer the loop reads outside that output
 /// element the output's.
 linalg::LinalgOp threadOp(scf::ForOp loop, int64_t &total);
+
+/// A row kernel's lanes per row: a warp.
+constexpr int64_t kWarpSize = 32;
+
+/// A row sum marked `fp8.reduction_lanes` (fp8-split-reductions'
+/// `row-kernels`): its reduction iterator, the number of its parallel
+/// iterations (rows) and the side of the body's addition the accumulator
+/// is on.
+struct RowSum {
+  unsigned reductionDim = 0;
+  int64_t rows = 1;
+  bool accumulatorFirst = true;
+  arith::FastMathFlagsAttr fastmath;
+  /// A row max (`arith.maximumf`): no order changes its result.
+  bool max = false;
+};
+
+/// `lhs + rhs`, or with `sum.max` `maximumf(lhs, rhs)`, with the op's
+/// fastmath flags.
+Value combine(OpBuilder &b, Location loc, const RowSum &sum, Value lhs,
+              Value rhs);
+
+/// `op` as a row sum the row kernel computes, or why not (in `why`): one
+/// init, one reduction iterator of a static size that is a multiple of the
+/// lanes (32, a warp), a body yielding an f32 `arith.addf` or
+/// `arith.maximumf` of the init's block argument (used by nothing else)
+/// and a value of the inputs: the conditions of fp8-split-reductions,
+/// checked again because the attribute may be written by hand.
+FailureOr<RowSum> matchRowSum(linalg::GenericOp op, std::string &why);
+
+/// The indices `map` reads at the loop indices `dims`.
+SmallVector<Value> applyMap(OpBuilder &b, Location loc, AffineMap map,
+                            ArrayRef<Value> dims);
+
+/// Lane `lane`'s partial sum of the row at the parallel indices `dims`
+/// (dims[r] is set here): the combiner's identity (-0.0, or -inf for a
+/// max), then the body's combination of elements `lane, lane + 32, ...` in
+/// increasing index, the body's operand order kept (fp8-split-reductions'
+/// partial sums, docs/numerics.md).
+Value emitPartialSum(OpBuilder &b, Location loc, linalg::GenericOp op,
+                     const RowSum &sum, SmallVector<Value> dims, Value lane);
+
+/// The halving tree over the warp's partial sums: `v + shfl.sync.bfly(v,
+/// h)` for h = 16, 8, 4, 2, 1, each lane's own value on the left. Lane 0
+/// then holds fp8-split-reductions' tree: p[i] + p[i + h] for i < h.
+Value emitButterfly(OpBuilder &b, Location loc, const RowSum &sum, Value v);
 
 } // namespace mlir::fp8::detail
 

@@ -1,0 +1,137 @@
+//===- OutlineRowKernels.cpp - the warp-per-row kernel's pieces
+//------------===//
+//
+// A row sum (or row max) marked `fp8.reduction_lanes` by fp8-split-reductions
+// (`row-kernels`) runs as one warp per row: each lane combines its strided
+// elements, a butterfly of shuffles combines the lanes, in the order the
+// CPU pipeline's split sums add (docs/numerics.md, "Reduction order").
+// OutlineHostKernels.cpp builds the kernel around these pieces.
+//
+//===----------------------------------------------------------------------===//
+#include "OutlineHostKernels.h"
+
+#include "fp8/Dialect/FP8/IR/ReductionLanes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/IRMapping.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::fp8::detail;
+
+Value fp8::detail::combine(OpBuilder &b, Location loc, const RowSum &sum,
+                           Value lhs, Value rhs) {
+  if (sum.max)
+    return arith::MaximumFOp::create(b, loc, lhs, rhs, sum.fastmath);
+  return arith::AddFOp::create(b, loc, lhs, rhs, sum.fastmath);
+}
+
+FailureOr<RowSum> fp8::detail::matchRowSum(linalg::GenericOp op,
+                                           std::string &why) {
+  auto lanes = op->getAttrOfType<IntegerAttr>(fp8::kReductionLanesAttrName);
+  if (lanes.getInt() != kWarpSize)
+    return why = "the row kernel runs 32 lanes (a warp), the attribute "
+                 "asks for " +
+                 std::to_string(lanes.getInt()),
+           failure();
+  SmallVector<unsigned> reductions;
+  op.getReductionDims(reductions);
+  if (op.getNumDpsInits() != 1 || reductions.size() != 1)
+    return why = "it needs one output and one reduction iterator", failure();
+  RowSum sum;
+  sum.reductionDim = reductions.front();
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  for (auto [d, range] : llvm::enumerate(ranges))
+    if (d != sum.reductionDim)
+      sum.rows *= range;
+  int64_t n = ranges[sum.reductionDim];
+  if (ShapedType::isDynamic(n) || n <= 0 || n % kWarpSize != 0)
+    return why = "the reduction's size must be a positive multiple of 32",
+           failure();
+  auto yield = cast<linalg::YieldOp>(op.getBlock()->getTerminator());
+  Operation *add = yield->getOperand(0).getDefiningOp();
+  BlockArgument acc = op.getBlock()->getArgument(op.getNumDpsInputs());
+  if (!isa_and_present<arith::AddFOp, arith::MaximumFOp>(add) ||
+      add->getBlock() != op.getBlock() || !acc.hasOneUse() ||
+      (add->getOperand(0) != acc && add->getOperand(1) != acc) ||
+      !acc.getType().isF32())
+    return why = "its body must yield an f32 arith.addf or arith.maximumf "
+                 "of the accumulator and a value of the inputs",
+           failure();
+  sum.accumulatorFirst = add->getOperand(0) == acc;
+  sum.fastmath =
+      cast<arith::ArithFastMathInterface>(add).getFastMathFlagsAttr();
+  sum.max = isa<arith::MaximumFOp>(add);
+  return sum;
+}
+
+SmallVector<Value> fp8::detail::applyMap(OpBuilder &b, Location loc,
+                                         AffineMap map, ArrayRef<Value> dims) {
+  SmallVector<Value> indices;
+  for (unsigned i = 0; i < map.getNumResults(); ++i) {
+    Value index =
+        affine::AffineApplyOp::create(b, loc, map.getSubMap({i}), dims);
+    indices.push_back(index);
+  }
+  return indices;
+}
+
+Value fp8::detail::emitPartialSum(OpBuilder &b, Location loc,
+                                  linalg::GenericOp op, const RowSum &sum,
+                                  SmallVector<Value> dims, Value lane) {
+  int64_t n = op.getStaticLoopRanges()[sum.reductionDim];
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value steps = arith::ConstantIndexOp::create(b, loc, n / kWarpSize);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value warp = arith::ConstantIndexOp::create(b, loc, kWarpSize);
+  // The identity of the combiner: -0.0 for the sum, -inf for the max.
+  double identity = sum.max ? -std::numeric_limits<double>::infinity() : -0.0;
+  Value start = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(identity));
+  auto loop = scf::ForOp::create(b, loc, zero, steps, one, ValueRange{start});
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value first = arith::MulIOp::create(b, loc, loop.getInductionVar(), warp);
+  dims[sum.reductionDim] = arith::AddIOp::create(b, loc, first, lane);
+  Block *body = op.getBlock();
+  IRMapping mapping;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    Value arg = body->getArgument(input->getOperandNumber());
+    if (!isa<MemRefType>(input->get().getType())) {
+      mapping.map(arg, input->get());
+      continue;
+    }
+    SmallVector<Value> indices =
+        applyMap(b, loc, op.getMatchingIndexingMap(input), dims);
+    Value element = memref::LoadOp::create(b, loc, input->get(), indices);
+    mapping.map(arg, element);
+  }
+  mapping.map(body->getArgument(op.getNumDpsInputs()),
+              loop.getRegionIterArg(0));
+  for (Operation &inner : body->without_terminator()) {
+    if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
+      mapping.map(index.getResult(), dims[index.getDim()]);
+      continue;
+    }
+    b.clone(inner, mapping);
+  }
+  Value next = mapping.lookup(body->getTerminator()->getOperand(0));
+  scf::YieldOp::create(b, loc, next);
+  return loop.getResult(0);
+}
+
+Value fp8::detail::emitButterfly(OpBuilder &b, Location loc, const RowSum &sum,
+                                 Value v) {
+  Value fullMask = arith::ConstantIntOp::create(b, loc, -1, 32);
+  Value clamp = arith::ConstantIntOp::create(b, loc, kWarpSize - 1, 32);
+  auto bfly = NVVM::ShflKindAttr::get(b.getContext(), NVVM::ShflKind::bfly);
+  for (int64_t h = kWarpSize / 2; h >= 1; h /= 2) {
+    Value offset = arith::ConstantIntOp::create(b, loc, h, 32);
+    Value other = NVVM::ShflOp::create(b, loc, b.getF32Type(), fullMask, v,
+                                       offset, clamp, bfly, UnitAttr());
+    v = combine(b, loc, sum, v, other);
+  }
+  return v;
+}
