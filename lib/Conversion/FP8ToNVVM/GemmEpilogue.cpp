@@ -1,9 +1,13 @@
 //===- GemmEpilogue.cpp - the GEMM kernel's stores of D -------------------===//
 //
-// Each thread stores its accumulator registers as register pairs (two
-// adjacent columns of one row), converted to D's element type, masked to
-// [M, N]; rows of a grouped kernel that hold no result (the tile
+// StoreEpilogue: each thread stores its accumulator registers as register
+// pairs (two adjacent columns of one row), converted to D's element type,
+// masked to [M, N]; rows of a grouped kernel that hold no result (the tile
 // scheduler's emitRowValid) are stored as +0.0.
+//
+// TmaStoreEpilogue (GemmKernelConfig::tmaStore): the warpgroup writes its
+// 64 rows of D into its staging buffer in shared memory and one of its
+// threads stores them with TMA (docs/gpu-kernel.md, "The epilogue").
 //
 //===----------------------------------------------------------------------===//
 #include "GemmEpilogue.h"
@@ -11,15 +15,207 @@
 
 #include "fp8/Target/Hopper/WgmmaFragment.h"
 
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
 using namespace mlir;
 using namespace mlir::fp8;
 using namespace mlir::fp8::gemm;
 using namespace mlir::fp8::wgmma;
 
+namespace {
+
+/// D rounded to its element type, written by each consumer warpgroup into
+/// its staging buffer (GemmKernelConfig::dStagingOffset) as 128B-swizzled
+/// boxes of 64 rows x 128 bytes (64 bf16 or 32 f32 columns: byte b of row r
+/// of a box at r * 128 + ((b / 16) xor (r % 8)) * 16 + b % 16), then stored
+/// by the warpgroup's thread 0 with one cp.async.bulk.tensor per box (TMA
+/// clips the boxes at M and N) in one bulk async-group. The store runs on
+/// while the warpgroup computes its next tile: thread 0 waits for it to
+/// have read the buffer (cp.async.bulk.wait_group.read 0) at the start of
+/// the next tile's epilogue, before the barrier that precedes the writes,
+/// and right after the store of its last tile (a CTA must not exit while a
+/// bulk store still reads its shared memory). The last tile is the tile
+/// loop's last iteration: a test of the loop's bounds here, rather than a
+/// hook the driver calls after the loop.
+class TmaStoreEpilogue final : public Epilogue {
+public:
+  explicit TmaStoreEpilogue(GemmEmitter &e) : Epilogue(e) {}
+  void bindOutput(Value d) override { tmapD = d; }
+  void emit(const ConsumerThread &thr, const ConsumerTile &ct,
+            scf::ForOp kLoop) override;
+
+private:
+  /// bf16: one stmatrix.x4 per two 8-column groups (its four 8x8 matrices
+  /// are the fragment's registers 4j .. 4j+7, WgmmaFragment.h).
+  void emitStagingBF16(const ConsumerThread &thr, Value buf, scf::ForOp kLoop);
+  /// f32: one st.shared.v2.f32 per register pair.
+  void emitStagingF32(const ConsumerThread &thr, Value buf, scf::ForOp kLoop);
+  /// Thread 0's stores of the warpgroup's boxes, committed as one group,
+  /// and the wait after the last tile's.
+  void emitBoxStores(const ConsumerThread &thr, const ConsumerTile &ct,
+                     Value buf, scf::ForOp kLoop);
+  /// Thread 0 waits until its committed TMA stores have read their source.
+  void emitWaitRead();
+  /// Named barrier 1 + wg over the warpgroup's 128 threads (as the B-scale
+  /// staging's, which the same threads pass in the same order).
+  void emitWarpgroupBarrier();
+  /// f32 `lo` and `hi` rounded to bf16, packed into one b32 (lo first).
+  Value packBF16(Value lo, Value hi);
+
+  Value tmapD, elected;
+};
+
+} // namespace
+
 std::unique_ptr<Epilogue> Epilogue::create(GemmEmitter &e) {
   if (e.cfg.quantizeEpilogue)
     return std::make_unique<QuantizeEpilogue>(e);
+  if (e.cfg.tmaStore)
+    return std::make_unique<TmaStoreEpilogue>(e);
   return std::make_unique<StoreEpilogue>(e);
+}
+
+void TmaStoreEpilogue::emit(const ConsumerThread &thr, const ConsumerTile &ct,
+                            scf::ForOp kLoop) {
+  elected = ir.eq(e.wgThread, ir.c32(0));
+  Value bufStart = ir.c32(cfg.dStagingOffset());
+  Value bufBytes = ir.c32(cfg.dStagingBytesPerConsumer());
+  Value buf = ir.add(bufStart, ir.mul(e.wg, bufBytes));
+  // The previous tile's store has read the buffer before any thread of
+  // the warpgroup writes it again.
+  emitWaitRead();
+  emitWarpgroupBarrier();
+  if (spec.resultType.isBF16())
+    emitStagingBF16(thr, buf, kLoop);
+  else
+    emitStagingF32(thr, buf, kLoop);
+  // The writes are the generic proxy's, the TMA store the async proxy's:
+  // each writer fences before the barrier the storing thread waits at.
+  NVVM::FenceProxyOp::create(
+      b,
+      NVVM::ProxyKindAttr::get(b.getContext(), NVVM::ProxyKind::async_shared),
+      NVVM::SharedSpaceAttr::get(b.getContext(),
+                                 NVVM::SharedSpace::shared_cta));
+  emitWarpgroupBarrier();
+  emitBoxStores(thr, ct, buf, kLoop);
+}
+
+void TmaStoreEpilogue::emitWaitRead() {
+  auto ifOp = scf::IfOp::create(b, elected, false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  NVVM::CpAsyncBulkWaitGroupOp::create(b, b.getI32IntegerAttr(0),
+                                       b.getUnitAttr());
+}
+
+void TmaStoreEpilogue::emitWarpgroupBarrier() {
+  Value barrierId = ir.add(e.wg, ir.c32(1));
+  Value barrierThreads = ir.c32(kWarpgroupThreads);
+  NVVM::BarrierOp::create(b, TypeRange{}, barrierId, barrierThreads,
+                          NVVM::BarrierReductionAttr(), Value());
+}
+
+Value TmaStoreEpilogue::packBF16(Value lo, Value hi) {
+  Type bf16 = b.getBF16Type(), i16 = b.getI16Type();
+  auto bits = [&](Value v) -> Value {
+    Value rounded = arith::TruncFOp::create(b, bf16, v);
+    Value raw = arith::BitcastOp::create(b, i16, rounded);
+    return arith::ExtUIOp::create(b, ir.i32, raw);
+  };
+  Value low = bits(lo);
+  Value highBits = bits(hi);
+  Value high = arith::ShLIOp::create(b, highBits, ir.c32(16));
+  return arith::OrIOp::create(b, low, high);
+}
+
+void TmaStoreEpilogue::emitStagingBF16(const ConsumerThread &thr, Value buf,
+                                       scf::ForOp kLoop) {
+  // stmatrix.x4: lane L gives the address of row L % 8 of matrix L / 8;
+  // matrix i is rows 8 (i % 2) .. + 7 of the warp's 16 and column group
+  // j + i / 2 (8 columns), so lane L's row is 16 warp + 8 ((L / 8) % 2) +
+  // L % 8 and its chunk (j % 8 + L / 16) xor (L % 8) = (j % 8) xor
+  // (L / 16 xor L % 8) (j even): a per-thread part and a constant.
+  Value rowInMatrix = ir.remu(thr.lane, ir.c32(8));
+  Value matrix = ir.divu(thr.lane, ir.c32(8));
+  Value matrixOdd = ir.remu(matrix, ir.c32(2));
+  Value rowHalf = ir.mul(matrixOdd, ir.c32(8));
+  Value warpRow = ir.mul(thr.warp, ir.c32(16));
+  Value row = ir.add(warpRow, ir.add(rowHalf, rowInMatrix));
+  Value rowStart = ir.add(buf, ir.mul(row, ir.c32(128)));
+  Value chunkBase = ir.xori(ir.divu(thr.lane, ir.c32(16)), rowInMatrix);
+  auto layout = NVVM::MMALayoutAttr::get(b.getContext(), NVVM::MMALayout::row);
+  auto shape = NVVM::LdStMatrixShapeAttr::get(b.getContext(), 8, 8);
+  auto eltType = NVVM::LdStMatrixEltTypeAttr::get(b.getContext(),
+                                                  NVVM::LdStMatrixEltType::B16);
+  for (int64_t j = 0; j < e.consumerN / 8; j += 2) {
+    Value chunk = ir.xori(chunkBase, ir.c32(j % 8));
+    Value boxStart = ir.add(rowStart, ir.c32(j / 8 * cfg.kStoreBoxBytes));
+    Value offset = ir.add(boxStart, ir.mul(chunk, ir.c32(16)));
+    SmallVector<Value, 4> regs;
+    for (int64_t r = 4 * j; r < 4 * j + 8; r += 2)
+      regs.push_back(packBF16(kLoop.getResult(1 + r), kLoop.getResult(2 + r)));
+    NVVM::StMatrixOp::create(b, ir.gep(e.smem, offset), regs, layout, shape,
+                             eltType);
+  }
+}
+
+void TmaStoreEpilogue::emitStagingF32(const ConsumerThread &thr, Value buf,
+                                      scf::ForOp kLoop) {
+  // Register pair r: row rowBase + 8 slot, columns 8 g + 2 q and + 1 (g =
+  // r / 4, q = lane % 4): box g / 4, byte 32 (g % 4) + 8 q of its row, so
+  // chunk (2 (g % 4) + q / 2) xor (row % 8) = (2 (g % 4)) xor (q / 2 xor
+  // lane / 4) at byte 8 (q % 2) of it.
+  Value quad = ir.remu(thr.lane, ir.c32(4));
+  Value rowInOctet = ir.divu(thr.lane, ir.c32(4));
+  Value chunkBase = ir.xori(ir.divu(quad, ir.c32(2)), rowInOctet);
+  Value quadOdd = ir.remu(quad, ir.c32(2));
+  Value inChunk = ir.mul(quadOdd, ir.c32(8));
+  Value rowStart =
+      ir.add(buf, ir.add(ir.mul(thr.rowBase, ir.c32(128)), inChunk));
+  auto vecTy = VectorType::get({2}, ir.f32);
+  for (int64_t r = 0; r < e.accRegs; r += 2) {
+    int64_t g = r / 4, slot = accumulatorRowSlot(r);
+    Value chunk = ir.xori(chunkBase, ir.c32(2 * (g % 4)));
+    int64_t constPart = slot * 8 * 128 + g / 4 * cfg.kStoreBoxBytes;
+    Value pairStart = ir.add(rowStart, ir.c32(constPart));
+    Value offset = ir.add(pairStart, ir.mul(chunk, ir.c32(16)));
+    Value vec = LLVM::UndefOp::create(b, vecTy);
+    vec = LLVM::InsertElementOp::create(b, vec, kLoop.getResult(1 + r),
+                                        ir.c32(0));
+    vec = LLVM::InsertElementOp::create(b, vec, kLoop.getResult(2 + r),
+                                        ir.c32(1));
+    LLVM::StoreOp::create(b, vec, ir.gep(e.smem, offset), 8);
+  }
+}
+
+void TmaStoreEpilogue::emitBoxStores(const ConsumerThread &thr,
+                                     const ConsumerTile &ct, Value buf,
+                                     scf::ForOp kLoop) {
+  auto ifOp = scf::IfOp::create(b, elected, false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  const int64_t elemBytes = spec.resultType.isBF16() ? 2 : 4;
+  const int64_t boxCols = 128 / elemBytes;
+  // TMA coordinates, innermost first: the box's first column and row.
+  Value row = ir.add(ct.tile.row0, thr.wgRow);
+  auto mode =
+      NVVM::TMAStoreModeAttr::get(b.getContext(), NVVM::TMAStoreMode::TILE);
+  for (int64_t box = 0; box < e.consumerN / boxCols; ++box) {
+    Value col = ir.add(ct.col0, ir.c32(box * boxCols));
+    Value src = ir.gep(e.smem, ir.add(buf, ir.c32(box * cfg.kStoreBoxBytes)));
+    NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
+        b, tmapD, src, ValueRange{col, row}, Value(), mode, Value());
+  }
+  NVVM::CpAsyncBulkCommitGroupOp::create(b);
+  // After the last tile's store: its source read before the CTA exits.
+  auto tileLoop = cast<scf::ForOp>(kLoop->getParentOp());
+  Value next = ir.add(tileLoop.getInductionVar(), tileLoop.getStep());
+  Value last = arith::CmpIOp::create(b, arith::CmpIPredicate::uge, next,
+                                     tileLoop.getUpperBound());
+  auto lastIf = scf::IfOp::create(b, last, false);
+  b.setInsertionPointToStart(&lastIf.getThenRegion().front());
+  NVVM::CpAsyncBulkWaitGroupOp::create(b, b.getI32IntegerAttr(0),
+                                       b.getUnitAttr());
 }
 
 void StoreEpilogue::bindOutput(Value d) { dPtr = ir.toGlobal(d); }

@@ -355,7 +355,17 @@ void buildGemmLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
     Value ctasPerCluster = h.idx(c.cluster);
     grid = h.mul(arith::MinUIOp::create(b, tiles, clusters), ctasPerCluster);
   }
-  SmallVector<Value> kernelArgs{tmA, tmB, tmSA, sbDev, dDev, h.i32(m)};
+  // The TMA store's D (GemmKernelConfig::tmaStore): a map of boxes of one
+  // warpgroup's 64 rows x 128 bytes, 128B-swizzled as its staging buffer.
+  Value dParam = dDev;
+  if (c.tmaStore) {
+    Type dElem = dTy.getElementType();
+    int64_t boxCols = 128 / (dElem.getIntOrFloatBitWidth() / 8);
+    dParam = h.tensorMap(dDev, dElem,
+                         box(dTy, {GemmKernelConfig::kStoreBoxRows, boxCols}),
+                         nvgpu::TensorMapSwizzleKind::SWIZZLE_128B);
+  }
+  SmallVector<Value> kernelArgs{tmA, tmB, tmSA, sbDev, dParam, h.i32(m)};
   if (accDev)
     kernelArgs.push_back(accDev);
   if (groupDev)

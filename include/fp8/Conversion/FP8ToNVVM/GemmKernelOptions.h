@@ -2,8 +2,8 @@
 //
 // The options that choose fp8-lower-to-nvvm's GEMM kernels (config, device,
 // the tile, the tile order, clusters, the promotion schedule, swap-AB, the
-// quantize epilogue) and require-kernels, declared once for the pass
-// (`fp8-lower-to-nvvm{block-m=128}`) and for fp8-gpu-pipeline
+// quantize epilogue, the store of D) and require-kernels, declared once for
+// the pass (`fp8-lower-to-nvvm{block-m=128}`) and for fp8-gpu-pipeline
 // (`fp8-gpu-pipeline{block-m=128}`), which forwards them to its
 // fp8-lower-to-nvvm (copyFrom), with their parsing into the
 // GemmKernelOverrides beside them (select). A new option is declared,
@@ -135,6 +135,18 @@ public:
                      "into the GEMM kernel's epilogue, where the tile allows "
                      "one"),
       llvm::cl::init(true)};
+  Option<std::string> store{
+      owner, "store",
+      llvm::cl::desc(
+          "How the GEMM kernels store D: global (st.global from the "
+          "registers) or tma (through a 128B-swizzled staging buffer in "
+          "shared memory and cp.async.bulk.tensor, overlapping the next "
+          "tile's main loop: 2-D kernels with block-n / splits a multiple "
+          "of 64 and N a multiple of 8; a GEMM that gets the quantize "
+          "epilogue keeps it, on st.global). tma, like a tile option, "
+          "keeps the cost model from choosing the tile (it does not price "
+          "the TMA store)"),
+      llvm::cl::init("global")};
   Option<bool> requireKernels{
       owner, "require-kernels",
       llvm::cl::desc("Every fp8.scaled_matmul, fp8.grouped_scaled_matmul, "
@@ -159,6 +171,7 @@ public:
     promotionSchedule = other.promotionSchedule;
     swapAB = other.swapAB;
     quantizeEpilogue = other.quantizeEpilogue;
+    store = other.store;
     requireKernels = other.requireKernels;
   }
 
@@ -181,6 +194,11 @@ public:
     if (failed(parsePromotionSchedule(loc, pass, o.overlap)) ||
         failed(parseSwapAB(loc, pass, o.swapAB)))
       return failure();
+    StringRef storeName = store;
+    if (storeName != "global" && storeName != "tma")
+      return emitError(loc) << pass << ": option store='" << storeName
+                            << "' is invalid (expected global or tma)";
+    o.tmaStore = storeName == "tma";
     // The swapped kernel's B is the activation, which no cluster shares
     // (#fp8.gemm_kernel's verifier): a cluster would be dropped silently.
     if (cluster > 1 && o.swapAB == GemmKernelOverrides::SwapAB::always)

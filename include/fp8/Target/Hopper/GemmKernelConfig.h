@@ -25,7 +25,9 @@
 //             constant offset from its first, with no clamp
 //   4 d:      [M, N] bf16 or f32 output, row-major; with the quantize
 //             epilogue (quantizeEpilogue) q: [M, N] FP8 codes (one byte
-//             each) of D quantized in 1x128 tiles along N
+//             each) of D quantized in 1x128 tiles along N; with the TMA
+//             store (tmaStore) a CUtensorMap of D, box {128 bytes (64 bf16
+//             or 32 f32 columns), 64 rows}, 128B swizzle
 //   5 m:      i32, the number of rows M at run time. A kernel compiled for
 //             a static M ignores it; a dynamic-M kernel (one per N, K and
 //             types, taking any M: `m == kDynamicM` in its configuration)
@@ -121,6 +123,16 @@ struct GemmKernelConfig {
   /// after the last trip run in lock-step. The promotion order per output
   /// is the same, so the result is too.
   int64_t overlap = 0;
+  /// The TMA-store epilogue: each consumer warpgroup writes its 64 x
+  /// consumerN() slice of D (rounded to D's type) into its own staging
+  /// buffer in shared memory (stmatrix for bf16, st.shared.v2.f32 for f32,
+  /// 128B-swizzled boxes of 64 rows x 128 bytes), and one thread of it
+  /// stores the boxes with cp.async.bulk.tensor (TMA clips them at M and
+  /// N). The buffer is reused at the warpgroup's next tile after
+  /// cp.async.bulk.wait_group.read 0, so the store overlaps the next
+  /// tile's main loop. The 2-D store epilogue only (not the quantize
+  /// epilogue, not a grouped kernel).
+  bool tmaStore = false;
   /// mxfp8's scale block along K (OCP MX: 32 elements per E8M0 scale).
   static constexpr int64_t kMxScaleK = 32;
 
@@ -156,6 +168,15 @@ struct GemmKernelConfig {
   static constexpr int64_t kSwapABMaxM = 64;
   static constexpr int64_t kSharedMemoryLimit = 227 * 1024; // sm_90 opt-in max
   static constexpr int64_t kBarrierBytes = 1024;            // mbarriers, padded
+  /// The TMA store's boxes: 64 rows (one consumer warpgroup's) x 128 bytes
+  /// (the 128B swizzle's row), 8 KB each, 1024-byte aligned (the swizzle
+  /// pattern repeats every 8 rows of 128 bytes).
+  static constexpr int64_t kStoreBoxRows = 64;
+  static constexpr int64_t kStoreBoxBytes = 64 * 128;
+  /// The staging holds D's elements at f32 width whatever D's type: the
+  /// configuration knows the problem's shape only (a bf16 D uses the first
+  /// half of each warpgroup's buffer).
+  static constexpr int64_t kStoreStagingElemBytes = 4;
 
   static constexpr int64_t ceilDiv(int64_t a, int64_t b) {
     return (a + b - 1) / b;
@@ -236,7 +257,8 @@ struct GemmKernelConfig {
   int64_t stageTxBytes() const {
     return aStageBytes() + bStageBytes() + blockM * 4 * promotionsPerBlock();
   }
-  // Shared-memory layout: A ring, B ring, A-scale ring, then the barriers.
+  // Shared-memory layout: A ring, B ring, A-scale ring, the barriers, then
+  // (tmaStore) the consumers' D staging buffers, 1024-byte aligned.
   int64_t bRingOffset() const { return stages * aStageBytes(); }
   int64_t saRingOffset() const {
     return bRingOffset() + stages * bStageBytes();
@@ -244,7 +266,20 @@ struct GemmKernelConfig {
   int64_t barrierOffset() const {
     return saRingOffset() + stages * saStageBytes();
   }
-  int64_t sharedMemoryBytes() const { return barrierOffset() + kBarrierBytes; }
+  /// One consumer warpgroup's D staging buffer (tmaStore): 64 rows x
+  /// consumerN() columns at f32 width, in boxes of 128-byte rows.
+  int64_t dStagingBytesPerConsumer() const {
+    return tmaStore ? kStoreBoxRows * consumerN() * kStoreStagingElemBytes : 0;
+  }
+  /// Warpgroup w's buffer starts at dStagingOffset() + w *
+  /// dStagingBytesPerConsumer().
+  int64_t dStagingOffset() const {
+    return roundUp(barrierOffset() + kBarrierBytes, 1024);
+  }
+  int64_t sharedMemoryBytes() const {
+    return tmaStore ? dStagingOffset() + consumers * dStagingBytesPerConsumer()
+                    : barrierOffset() + kBarrierBytes;
+  }
   /// The (row, column) tile of linear tile index `t` (0 <= t < tiles()) in
   /// the grouped order: group g = t / (groupM * nTiles) holds tile rows
   /// [g * groupM, + h), h = min(groupM, mTiles - g * groupM) (the last
@@ -316,6 +351,10 @@ inline const char *checkGroupedGemmKernelConfig(const GemmKernelConfig &c) {
   const char *why = checkGemmKernelConfig(c);
   if (*why)
     return why;
+  if (c.tmaStore)
+    return "the TMA store (store = tma) needs the 2-D kernel: a grouped "
+           "kernel's D is stored from the registers (rows without a result "
+           "as +0.0, a box would cross into another group)";
   if (c.consumerRegsNeeded() + GemmKernelConfig::kGroupedConsumerOverheadRegs >
       c.consumerRegs)
     return c.bScalesPerColumn
@@ -348,6 +387,17 @@ inline const char *checkGemmKernelConfig(const GemmKernelConfig &c) {
     return "the quantize epilogue needs block-n / splits a multiple of 128 "
            "(each 1x128 tile of D lies in one consumer warpgroup's columns, "
            "its amax reduced within the warpgroup)";
+  if (c.tmaStore && c.quantizeEpilogue)
+    return "the TMA store (store = tma) needs the store epilogue: the "
+           "quantize epilogue stays on st.global for now (its codes and "
+           "scales are stored from the registers)";
+  if (c.tmaStore && c.consumerN() % 64 != 0)
+    return "the TMA store (store = tma) needs block-n / splits a multiple "
+           "of 64 (each consumer warpgroup stores whole boxes of 64 rows x "
+           "128 bytes: 64 bf16 or 32 f32 columns)";
+  if (c.tmaStore && c.n % 8 != 0)
+    return "the TMA store (store = tma) needs n a multiple of 8 (a row of D "
+           "is a TMA global stride: a multiple of 16 bytes)";
   if (c.stages < 1 || 2 * c.stages * 8 > GemmKernelConfig::kBarrierBytes)
     return "stages must be in 1..64";
   if (c.groupM < 1 || c.groupM > 4096)
@@ -360,6 +410,12 @@ inline const char *checkGemmKernelConfig(const GemmKernelConfig &c) {
     return "block-n / cluster must be a multiple of 8 (each CTA's share of "
            "the multicast B tile starts on a 1024-byte 128B-swizzle atom of 8 "
            "rows)";
+  if (c.tmaStore &&
+      c.sharedMemoryBytes() > GemmKernelConfig::kSharedMemoryLimit)
+    return "the shared-memory ring and the TMA store's staging (stages x "
+           "(block-m + block-n) x 128 bytes + A scales + barriers + block-m x "
+           "block-n x 4 bytes) exceed the 227 KB of shared memory per block of "
+           "sm_90: fewer stages or a smaller tile";
   if (c.sharedMemoryBytes() > GemmKernelConfig::kSharedMemoryLimit)
     return "the shared-memory ring (stages x (block-m + block-n) x 128 bytes "
            "+ A scales + barriers) exceeds the 227 KB of shared memory per "
@@ -466,10 +522,16 @@ struct GemmKernelOverrides {
   /// the cost model when it chooses the tile, else lock-step (0).
   static constexpr int64_t kOverlapUnset = -1;
   int64_t overlap = kOverlapUnset;
-  /// Whether an option fixes the tile or the promotion (then the cost
-  /// model chooses none of them).
+  /// The TMA-store epilogue (GemmKernelConfig::tmaStore). The cost model
+  /// does not price it (untimed on silicon), so asking for it, like a tile
+  /// option, keeps the model from choosing the tile: its stages then fit
+  /// the staging buffers.
+  bool tmaStore = false;
+  /// Whether an option fixes the tile, the promotion or the store (then
+  /// the cost model chooses none of them).
   bool any() const {
-    return blockM || blockN || stages || consumers || overlap != kOverlapUnset;
+    return blockM || blockN || stages || consumers ||
+           overlap != kOverlapUnset || tmaStore;
   }
   /// Fixes the cost model's choice `chosen`: its tile (BLOCK_M, BLOCK_N,
   /// stages) and promotion, so that the kernel's attribute and name carry
@@ -491,15 +553,18 @@ struct GemmKernelOverrides {
     o.groupM = c.groupM;
     o.cluster = c.cluster;
     o.overlap = c.overlap;
+    o.tmaStore = c.tmaStore;
     return o;
   }
   /// These choices without the speed-ups a tile may not allow, which such
   /// a search drops rather than the tile: the overlapped promotion
-  /// (lock-step instead).
+  /// (lock-step instead) and the TMA store (which the quantize epilogue
+  /// does not take).
   GemmKernelOverrides withoutOptionalChoices() const {
     GemmKernelOverrides o = *this;
     if (o.overlap != kOverlapUnset)
       o.overlap = 0;
+    o.tmaStore = false;
     return o;
   }
 };
@@ -523,6 +588,7 @@ inline GemmKernelConfig makeGemmKernelConfig(int64_t m, int64_t n, int64_t k,
     c.cluster = o.cluster;
   if (o.overlap != GemmKernelOverrides::kOverlapUnset)
     c.overlap = o.overlap;
+  c.tmaStore = o.tmaStore;
   if (!o.any())
     return c;
   if (o.blockM)
@@ -554,6 +620,8 @@ inline GemmKernelConfig makeGemmKernelConfig(int64_t m, int64_t n, int64_t k,
                    GemmKernelConfig::kBarrierBytes) /
                   c.stageBytes();
     c.stages = fit < 1 ? 1 : fit < 8 ? fit : 8;
+    // The TMA store's staging buffers take stages' room.
+    fitStages(c);
   }
   return c;
 }
@@ -564,7 +632,8 @@ inline bool isDefaultGemmKernelConfig(const GemmKernelConfig &c) {
   GemmKernelConfig d = chooseGemmKernelConfig(c.m, c.n, c.k);
   return c.blockM == d.blockM && c.blockN == d.blockN && c.stages == d.stages &&
          c.consumers == d.consumers && c.groupM == d.groupM &&
-         c.cluster == d.cluster && c.overlap == d.overlap;
+         c.cluster == d.cluster && c.overlap == d.overlap &&
+         c.tmaStore == d.tmaStore;
 }
 
 /// The configuration suffix of a GEMM kernel's name (KernelNames.h), empty
@@ -574,7 +643,8 @@ inline bool isDefaultGemmKernelConfig(const GemmKernelConfig &c) {
 /// BM / 64 (columns split across them, colSplits), "g<G>" for a grouped
 /// tile order of G rows of tiles (groupM > 1), "cl<N>" for clusters of N
 /// CTAs sharing B by TMA multicast (cluster > 1), "o<U>" for the
-/// overlapped promotion with its K loop unrolled by U blocks (overlap). A
+/// overlapped promotion with its K loop unrolled by U blocks (overlap),
+/// "tma" for the TMA-store epilogue (tmaStore). A
 /// field that tells two kernels of one shape apart adds its part here.
 inline std::string getGemmKernelConfigSuffix(const GemmKernelConfig &c) {
   if (isDefaultGemmKernelConfig(c))
@@ -589,6 +659,8 @@ inline std::string getGemmKernelConfigSuffix(const GemmKernelConfig &c) {
     s += "cl" + std::to_string(c.cluster);
   if (c.overlap)
     s += "o" + std::to_string(c.overlap);
+  if (c.tmaStore)
+    s += "tma";
   return s;
 }
 

@@ -82,7 +82,7 @@ static GemmKernelConfig
 makeConfig(int64_t m, int64_t n, int64_t k, int64_t blockM, int64_t blockN,
            int64_t blockK, int64_t stages, int64_t consumers, int64_t groupM,
            int64_t bScaleRows, int64_t scaleK, int64_t cluster, int64_t overlap,
-           KernelEpilogue epilogue) {
+           KernelEpilogue epilogue, BoolAttr tmaStore) {
   GemmKernelConfig c;
   c.m = ShapedType::isDynamic(m) ? GemmKernelConfig::kDynamicM : m;
   c.n = n;
@@ -98,6 +98,7 @@ makeConfig(int64_t m, int64_t n, int64_t k, int64_t blockM, int64_t blockN,
   c.bScalesPerColumn = bScaleRows == 1;
   c.scaleK = scaleK;
   c.quantizeEpilogue = epilogue == KernelEpilogue::quantize;
+  c.tmaStore = tmaStore && tmaStore.getValue();
   // The consumers share what the producer's setmaxnreg gives up.
   if (c.consumers >= 1 && c.consumers <= 4)
     c.consumerRegs =
@@ -109,7 +110,7 @@ GemmKernelConfig GemmKernelAttr::getConfig() const {
   return makeConfig(getM(), getN(), getK(), getBlockM(), getBlockN(),
                     getBlockK(), getStages(), getConsumers(), getGroupM(),
                     getBScaleRows(), getScaleK(), getCluster(), getOverlap(),
-                    getEpilogue());
+                    getEpilogue(), getTmaStore());
 }
 
 GemmKernelProblem GemmKernelAttr::getProblem() const {
@@ -148,7 +149,7 @@ GemmKernelAttr GemmKernelAttr::get(MLIRContext *ctx, const GemmKernelProblem &p,
       quantize ? KernelEpilogue::quantize : KernelEpilogue::store,
       quantize ? p.q : Type(),
       quantize ? b.getF32FloatAttr(p.qEps) : FloatAttr(),
-      flag(quantize && p.qPow2));
+      flag(quantize && p.qPow2), flag(c.tmaStore));
 }
 
 std::string GemmKernelAttr::getSymbolName() const {
@@ -236,7 +237,8 @@ LogicalResult GemmKernelAttr::verify(
     int64_t groups, BoolAttr counts, int64_t blockM, int64_t blockN,
     int64_t blockK, int64_t stages, int64_t consumers, int64_t cluster,
     int64_t multicast, int64_t groupM, int64_t overlap, BoolAttr swapAB,
-    KernelEpilogue epilogue, Type q, FloatAttr qEps, BoolAttr qPow2) {
+    KernelEpilogue epilogue, Type q, FloatAttr qEps, BoolAttr qPow2,
+    BoolAttr tmaStore) {
   if (failed(verifyGemmKernelProblem(emitError, m, n, k, a, b, d, c, aScale,
                                      bScale, bScaleRows)))
     return failure();
@@ -301,7 +303,7 @@ LogicalResult GemmKernelAttr::verify(
                        << " needs the 2-D kernel (no layout, no swap_ab)";
   GemmKernelConfig cfg =
       makeConfig(m, n, k, blockM, blockN, blockK, stages, consumers, groupM,
-                 bScaleRows, scaleK, cluster, overlap, epilogue);
+                 bScaleRows, scaleK, cluster, overlap, epilogue, tmaStore);
   StringRef why =
       layout ? checkGroupedGemmKernelConfig(cfg) : checkGemmKernelConfig(cfg);
   if (why.empty())
@@ -312,6 +314,8 @@ LogicalResult GemmKernelAttr::verify(
        << ", consumers = " << consumers;
   if (overlap)
     diag << ", overlap = " << overlap;
+  if (cfg.tmaStore)
+    diag << ", tma_store = true";
   return diag << ": " << why;
 }
 

@@ -57,11 +57,12 @@ def FP8_GemmKernelAttr : AttrDef<FP8_Dialect, "GemmKernel"> {
     | `swap_ab` | whether the kernel computes D^T = B A^T (swap-AB, for a small M: its `m` x `n` are the op's N x M, `a` B's and `b` A's codes, `b_scale_rows = 1` A's per-row scales; B's 128x128 block scales reach it as one per row; `fp8-launch-kernels` transposes D^T into D) |
     | `epilogue` | what happens to the accumulators: `store` D, or `quantize` it (a 2-D kernel, `block_n` / splits a multiple of 128): D rounded to `d` and stored as `q` codes (`f8E4M3FN`, `f8E5M2`) with an f32 scale per 1x128 tile along N, computed as `fp8.quantize` with `eps = q_eps` and `scale_mode = pow2` when `q_pow2` (saturating): the GEMM and the quantize of the next linear's input in one kernel |
     | `q`, `q_eps`, `q_pow2` | the quantize epilogue's code type, amax floor and power-of-two scales (present with `epilogue = quantize` only) |
+    | `tma_store` | the store epilogue through shared memory: each consumer warpgroup writes its 64 rows of D into a 128B-swizzled staging buffer (`stmatrix` for `bf16`, `st.shared.v2.f32` for `f32`) and one of its threads stores them with `cp.async.bulk.tensor` (D's parameter a tensor map of D), overlapping the next tile's main loop (the 2-D kernel with `epilogue = store`, `block_n` / splits a multiple of 64, `n` a multiple of 8) |
 
     Fields at their default (`c`, `scale_k = 128`, `layout`, `groups = 1`, `counts`,
     `cluster = 1`, `multicast = 1`, `group_m = 1`, `overlap = 0`,
     `swap_ab = false`,
-    `epilogue = store`) are not printed. The verifier
+    `epilogue = store`, `tma_store = false`) are not printed. The verifier
     checks the tile as the generator does (wgmma shapes, shared memory,
     consumer registers).
 
@@ -99,7 +100,8 @@ def FP8_GemmKernelAttr : AttrDef<FP8_Dialect, "GemmKernel"> {
                            "::mlir::fp8::KernelEpilogue::store">:$epilogue,
     OptionalParameter<"::mlir::Type">:$q,
     OptionalParameter<"::mlir::FloatAttr">:$q_eps,
-    OptionalParameter<"::mlir::BoolAttr">:$q_pow2
+    OptionalParameter<"::mlir::BoolAttr">:$q_pow2,
+    OptionalParameter<"::mlir::BoolAttr">:$tma_store
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
@@ -126,6 +128,7 @@ def FP8_GemmKernelAttr : AttrDef<FP8_Dialect, "GemmKernel"> {
     bool hasQuantizeEpilogue() const {
       return getEpilogue() == ::mlir::fp8::KernelEpilogue::quantize;
     }
+    bool hasTmaStore() const { return getTmaStore() && getTmaStore().getValue(); }
     /// The kernel's symbol (KernelNames.h), for humans: nothing parses it.
     std::string getSymbolName() const;
   }];
