@@ -48,6 +48,11 @@ import sys
 import tempfile
 import time
 
+# The device-side helpers the backend check has (the runtime's probe and
+# its errors since the last read).
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from backend_check import _error_reader, _probe  # noqa: E402
+
 KINDS = ("fp8 gemm", "quantize", "transpose", "attention (host)", "contraction (host)", "row/elementwise (host)")
 
 
@@ -193,28 +198,11 @@ def _kernel_profile(rt):
     return (lambda on: rt.fp8_mgpu_profile(1 if on else 0)), read
 
 
-def _errors(rt):
-    """The runtime's errors since the last call ("" for none)."""
-    if not hasattr(rt, "fp8_mgpu_error_count"):
-        rt.fp8emuGetLastError.restype = ctypes.c_char_p
-        return lambda: (rt.fp8emuGetLastError() or b"").decode()
-    rt.fp8_mgpu_error_count.restype = ctypes.c_long
-    rt.fp8_mgpu_last_error.restype = ctypes.c_char_p
-    seen = [rt.fp8_mgpu_error_count()]
-
-    def read():
-        now = rt.fp8_mgpu_error_count()
-        text = "" if now == seen[0] else f"{rt.fp8_mgpu_last_error().decode()} ({now - seen[0]} errors)"
-        seen[0] = now
-        return text
-    return read
-
-
 def time_compiled(np, folder, scratch, entry, rt, repeat):
     """One library's step (decompressed into `scratch`): warm-up call,
     then `repeat` timed calls."""
     profile, read_profile = _kernel_profile(rt)
-    errors = _errors(rt)
+    errors = _error_reader(rt)
     path = os.path.join(scratch, entry["library"][:-len(".gz")])
     with gzip.open(os.path.join(folder, entry["library"]), "rb") as src, open(path, "wb") as dst:
         shutil.copyfileobj(src, dst)
@@ -366,6 +354,10 @@ def run(folder, runtime, repeat, budget, out):
         rt = ctypes.CDLL(runtime, mode=ctypes.RTLD_GLOBAL)
     except OSError as err:
         print(f"train: the runtime does not load: {err}")
+        return 1
+    why = _probe(rt)
+    if why:
+        print(f"train: {why}")
         return 1
     deadline = time.time() + budget
     rows, failed = [], 0

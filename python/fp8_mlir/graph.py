@@ -81,6 +81,19 @@ class Op:
     constant: bool = False
 
 
+def _ins_clause(ins) -> str:
+    """`ins(values : types) ` of a linalg.generic's inputs ((value, shape,
+    map results, element type) each), or "" without inputs."""
+    if not ins:
+        return ""
+    return (f"ins({', '.join(i[0] for i in ins)} : "
+            f"{', '.join(tensor_type(s, et) for _, s, _, et in ins)}) ")
+
+
+def _iterator_types(iterators) -> str:
+    return ", ".join(f'"{i}"' for i in iterators)
+
+
 class Graph:
     """One function body being emitted.
 
@@ -354,11 +367,7 @@ class Graph:
             sig = ", ".join([f"{block_args[0]}{k}: {i[3]}" for k, i in enumerate(ins)] +
                             [f"{block_args[1]}: {self.et}"])
             lines = body
-        ins_clause = ""
-        if ins:
-            ins_clause = (f"ins({', '.join(i[0] for i in ins)} : "
-                          f"{', '.join(tensor_type(s, et) for _, s, _, et in ins)}) ")
-        its = ", ".join(f'"{i}"' for i in iterators)
+        ins_clause, its = _ins_clause(ins), _iterator_types(iterators)
         text = [f"    {r} = linalg.generic {{indexing_maps = [{', '.join(maps)}], iterator_types = [{its}]}} "
                 f"{ins_clause}outs({init} : {out_ty}) {{", f"    ^bb0({sig}):"]
         text += ["      " + b for b in lines]
@@ -385,11 +394,7 @@ class Graph:
         r = self.fresh()
         results = [f"{r}#{k}" for k in range(len(outs))]
         out_tys = ", ".join(tensor_type(s, et) for _, s, _, et in outs)
-        ins_clause = ""
-        if ins:
-            ins_clause = (f"ins({', '.join(i[0] for i in ins)} : "
-                          f"{', '.join(tensor_type(s, et) for _, s, _, et in ins)}) ")
-        its = ", ".join(f'"{i}"' for i in iterators)
+        ins_clause, its = _ins_clause(ins), _iterator_types(iterators)
         text = [f"    {r}:{len(outs)} = linalg.generic {{indexing_maps = [{', '.join(maps)}], "
                 f"iterator_types = [{its}]}} {ins_clause}outs({', '.join(o[0] for o in outs)} : {out_tys}) {{",
                 f"    ^bb0({', '.join(f'{a}: {et}' for a, et in zip(bargs, ets))}):"]
