@@ -48,10 +48,10 @@ import sys
 import tempfile
 import time
 
-# The device-side helpers the backend check has (the runtime's probe and
-# its errors since the last read).
+# The device-side helpers the backend check has (the runtime's probe, its
+# errors since the last read, the memref descriptor type).
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from backend_check import _error_reader, _probe  # noqa: E402
+from backend_check import _error_reader, _memref_type, _probe  # noqa: E402
 
 KINDS = ("fp8 gemm", "quantize", "transpose", "attention (host)", "contraction (host)", "row/elementwise (host)")
 
@@ -157,11 +157,9 @@ def prepare(build, out, target, cases_path):
 # --------------------------------------------------------------------------
 
 def _descriptor(array):
+    """The memref descriptor of a NumPy array (its own strides)."""
     rank = array.ndim
-    cls = type(f"MemRef{rank}D", (ctypes.Structure,), {"_fields_": [
-        ("allocated", ctypes.c_void_p), ("aligned", ctypes.c_void_p), ("offset", ctypes.c_int64),
-        ("sizes", ctypes.c_int64 * rank), ("strides", ctypes.c_int64 * rank)]})
-    d = cls()
+    d = _memref_type(rank)()
     d.allocated = d.aligned = array.ctypes.data
     d.offset = 0
     for i in range(rank):

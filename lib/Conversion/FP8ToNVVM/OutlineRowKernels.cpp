@@ -51,20 +51,15 @@ FailureOr<RowSum> fp8::detail::matchRowSum(linalg::GenericOp op,
   if (ShapedType::isDynamic(n) || n <= 0 || n % kWarpSize != 0)
     return why = "the reduction's size must be a positive multiple of 32",
            failure();
-  auto yield = cast<linalg::YieldOp>(op.getBlock()->getTerminator());
-  Operation *add = yield->getOperand(0).getDefiningOp();
+  std::optional<fp8::RowCombiner> combiner = fp8::matchRowCombiner(op);
   BlockArgument acc = op.getBlock()->getArgument(op.getNumDpsInputs());
-  if (!isa_and_present<arith::AddFOp, arith::MaximumFOp>(add) ||
-      add->getBlock() != op.getBlock() || !acc.hasOneUse() ||
-      (add->getOperand(0) != acc && add->getOperand(1) != acc) ||
-      !acc.getType().isF32())
+  if (!combiner || !acc.getType().isF32())
     return why = "its body must yield an f32 arith.addf or arith.maximumf "
                  "of the accumulator and a value of the inputs",
            failure();
-  sum.accumulatorFirst = add->getOperand(0) == acc;
-  sum.fastmath =
-      cast<arith::ArithFastMathInterface>(add).getFastMathFlagsAttr();
-  sum.max = isa<arith::MaximumFOp>(add);
+  sum.accumulatorFirst = combiner->accumulatorFirst;
+  sum.fastmath = combiner->fastmath;
+  sum.max = combiner->max;
   return sum;
 }
 

@@ -38,34 +38,15 @@ struct RowSum {
   bool max = false;
 };
 
-/// The yielded `arith.addf`, or with `max` `arith.maximumf`, of `body`.
-Operation *yieldedCombiner(Block *body, bool max) {
-  auto yield = dyn_cast<linalg::YieldOp>(body->getTerminator());
-  if (!yield || yield->getNumOperands() != 1)
-    return nullptr;
-  Operation *def = yield->getOperand(0).getDefiningOp();
-  if (!def || def->getBlock() != body)
-    return nullptr;
-  if (max ? isa<arith::MaximumFOp>(def) : isa<arith::AddFOp>(def))
-    return def;
-  return nullptr;
-}
-
-/// The body's sum: the yielded `arith.addf` of the init's block argument
-/// (used by nothing else, so no other value depends on the accumulator)
-/// and a value of the inputs.
+/// The body's sum (or, with `max`, row max): fp8::matchRowCombiner's
+/// combiner of that kind.
 std::optional<RowSum> matchSumBody(linalg::LinalgOp op, bool max) {
-  Block *body = op.getBlock();
-  Operation *add = yieldedCombiner(body, max);
-  BlockArgument acc = body->getArgument(op.getNumDpsInputs());
-  if (!add || !acc.hasOneUse())
-    return std::nullopt;
-  if (add->getOperand(0) != acc && add->getOperand(1) != acc)
+  std::optional<fp8::RowCombiner> combiner = fp8::matchRowCombiner(op);
+  if (!combiner || combiner->max != max)
     return std::nullopt;
   RowSum sum;
-  sum.accumulatorFirst = add->getOperand(0) == acc;
-  sum.fastmath =
-      cast<arith::ArithFastMathInterface>(add).getFastMathFlagsAttr();
+  sum.accumulatorFirst = combiner->accumulatorFirst;
+  sum.fastmath = combiner->fastmath;
   sum.max = max;
   return sum;
 }

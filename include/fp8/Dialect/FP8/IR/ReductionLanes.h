@@ -10,7 +10,11 @@
 #ifndef FP8_DIALECT_FP8_IR_REDUCTIONLANES_H
 #define FP8_DIALECT_FP8_IR_REDUCTIONLANES_H
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "llvm/ADT/StringRef.h"
+
+#include <optional>
 
 namespace mlir::fp8 {
 
@@ -19,6 +23,36 @@ namespace mlir::fp8 {
 /// two >= 2).
 inline constexpr llvm::StringLiteral kReductionLanesAttrName =
     "fp8.reduction_lanes";
+
+/// The combiner of a one-init row reduction's body: the yielded
+/// `arith.addf` (a sum) or `arith.maximumf` (a max) of the init's block
+/// argument, which nothing else uses, and another value.
+struct RowCombiner {
+  Operation *op;
+  /// The accumulator is the combiner's left operand.
+  bool accumulatorFirst;
+  bool max;
+  arith::FastMathFlagsAttr fastmath;
+};
+
+/// `op`'s RowCombiner, or std::nullopt: what fp8-split-reductions splits or
+/// marks, and what fp8-outline-host-kernels checks again on a marked op
+/// (the attribute may be written by hand).
+inline std::optional<RowCombiner> matchRowCombiner(linalg::LinalgOp op) {
+  Block *body = op.getBlock();
+  auto yield = dyn_cast<linalg::YieldOp>(body->getTerminator());
+  if (!yield || yield->getNumOperands() != 1)
+    return std::nullopt;
+  Operation *def = yield->getOperand(0).getDefiningOp();
+  BlockArgument acc = body->getArgument(op.getNumDpsInputs());
+  if (!isa_and_present<arith::AddFOp, arith::MaximumFOp>(def) ||
+      def->getBlock() != body || !acc.hasOneUse() ||
+      (def->getOperand(0) != acc && def->getOperand(1) != acc))
+    return std::nullopt;
+  return RowCombiner{
+      def, def->getOperand(0) == acc, isa<arith::MaximumFOp>(def),
+      cast<arith::ArithFastMathInterface>(def).getFastMathFlagsAttr()};
+}
 
 } // namespace mlir::fp8
 
