@@ -18,6 +18,9 @@
 #   configs   run.sh for each configuration of session-configs.txt
 #   train     train_step.py run: the language model's training steps, FP8
 #             and BF16 policies, against PyTorch eager BF16 (train.md)
+#   losses    loss_trace.py run: the default language model trained 200
+#             steps with its state on the device, each loss and gradient
+#             norm bit for bit against the CPU loop's (losses.md)
 # while nvidia-smi logs the SM clock and power every 50 ms. Writes under
 # $OUT (or DIR/out), at most 8 files as the device tool returns:
 #   results.md, results.json  session_report.py: every table, each timed
@@ -26,11 +29,12 @@
 #   clocks.csv                nvidia-smi's log
 #   session.log               every phase's output
 #   train.md, train.json      train_step.py's table and rows
+#   losses.md                 loss_trace.py's comparison
 # FP8_SESSION_PHASES (default "silicon backend gemm families configs train")
 # names the phases to run, in that order whatever the order given; the
-# others are reported as not run. The train phase runs after the configs,
-# with what is left of the deadline: a session for it alone runs
-# FP8_SESSION_PHASES=train.
+# others are reported as not run. The train and losses phases run after the
+# configs, with what is left of the deadline: a session for them alone runs
+# FP8_SESSION_PHASES="train losses".
 # Exit 0 when every phase that ran passed; 77 (skipped) without a GPU,
 # never 0; 2 when DIR is incomplete. The last thing printed is results.md.
 set -uo pipefail
@@ -47,7 +51,7 @@ if ! fp8_have_gpu; then
 fi
 for f in silicon/cases.txt gemm/libfp8_bench_host.so families/libfp8_families_host.so \
   families/libfp8_families_cpu.so families/families.txt backend/manifest.json configs.txt \
-  train/manifest.json; do
+  train/manifest.json losses/manifest.json; do
   if [ ! -e "$DIR/$f" ]; then
     echo "device-session.sh: $DIR/$f is missing: run bench/gpu/prepare-all.sh on the build machine and carry its output here" >&2
     exit 2
@@ -85,7 +89,7 @@ phase() {
 # skip NAME WHY: a phase not started.
 skip() { echo "$1 not-run:$2 0" >> "$WORK/phases.txt"; echo "== $1: not run ($2)" | tee -a "$RESULTS/session.log"; }
 
-PHASES=" ${FP8_SESSION_PHASES:-silicon backend gemm families configs train} "
+PHASES=" ${FP8_SESSION_PHASES:-silicon backend gemm families configs train losses} "
 # wanted NAME [PHASE]: NAME is among the phases to run; else PHASE (default
 # NAME) is reported as not run, "not-selected".
 wanted() { [[ $PHASES == *" $1 "* ]] || { skip "${2:-$1}" not-selected; return 1; }; }
@@ -140,6 +144,12 @@ else
     phase train timeout -k 5 $(($(left) + 30)) python3 "$HERE/train_step.py" run "$DIR/train" \
       --runtime "$RT" --out "$RESULTS" --budget-seconds $(($(left) - 45)) || failed=1
   else skip train budget; fi
+  # (f) The loss trace, with what is left (steps started within it).
+  if ! wanted losses; then :
+  elif [ "$(left)" -gt 40 ]; then
+    phase losses timeout -k 5 $(($(left) + 30)) python3 "$HERE/loss_trace.py" run "$DIR/losses" \
+      --runtime "$RT" --out "$RESULTS" --budget-seconds $(($(left) - 30)) || failed=1
+  else skip losses budget; fi
 fi
 kill "$SMI" 2>/dev/null
 wait "$SMI" 2>/dev/null
@@ -155,7 +165,9 @@ python3 "$HERE/session_report.py" --out "$RESULTS" --phases "$WORK/phases.txt" \
   cat "$WORK/report.log"
   failed=1
 }
-# The training steps' table after the report's.
-[ -f "$RESULTS/train.md" ] && { echo; cat "$RESULTS/train.md"; } >> "$RESULTS/results.md"
+# The training steps' and the loss trace's tables after the report's.
+for table in train losses; do
+  [ -f "$RESULTS/$table.md" ] && { echo; cat "$RESULTS/$table.md"; } >> "$RESULTS/results.md"
+done
 cat "$RESULTS/results.md" 2>/dev/null
 exit "$failed"

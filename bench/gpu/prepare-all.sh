@@ -20,6 +20,10 @@
 #               (FP8_SESSION_CONFIG_SHAPES), without CPU oracle
 #   train/      train_step.py prepare: the language model's training steps
 #               of train-cases.txt (FP8_TRAIN_CASES) under each policy
+#   losses/     loss_trace.py prepare: the default language model's (or
+#               FP8_LOSS_MODEL's: FIELD=V,...) 200 CPU steps
+#               (FP8_LOSS_STEPS) with their losses, the step and the
+#               optimizer compiled for the device
 #   configs.txt, commit.txt (the checkout it was prepared from)
 # and checks that it and the tracked files fit the device tool's carry
 # limit (64 MiB in all). Then, from a session with a device: the device
@@ -85,6 +89,10 @@ echo "== train"
 LLVM_BIN=$LLVM_BIN "$python" "$HERE/train_step.py" prepare "$BUILD" "$SESSION/train" \
   --cases "${FP8_TRAIN_CASES:-$HERE/train-cases.txt}"
 
+echo "== losses"
+LLVM_BIN=$LLVM_BIN "$python" "$HERE/loss_trace.py" prepare "$BUILD" "$SESSION/losses" \
+  --steps "${FP8_LOSS_STEPS:-200}" --model "${FP8_LOSS_MODEL:-}"
+
 echo "== configs"
 CONFIGS=${FP8_SESSION_CONFIGS:-$HERE/session-configs.txt}
 grep -v '^ *#' "$CONFIGS" | grep -v '^ *$' > "$SESSION/configs.txt" || true
@@ -105,12 +113,12 @@ done < "$SESSION/configs.txt"
 RUNTIME=${FP8_SESSION_RUNTIME:-$BUILD/lib/libfp8_mgpu_runtime.so}
 if [ -f "$RUNTIME" ]; then
   nm -D --defined-only "$RUNTIME" | awk '{print $3}' | sort -u > "$WORK/runtime.syms"
-  for gz in "$SESSION"/train/*.so.gz; do
-    [ -f "$gz" ] && gunzip -c "$gz" > "$WORK/train-$(basename "$gz" .gz)"
+  for gz in "$SESSION"/train/*.so.gz "$SESSION"/losses/*.so.gz; do
+    [ -f "$gz" ] && gunzip -c "$gz" > "$WORK/$(basename "$(dirname "$gz")")-$(basename "$gz" .gz)"
   done
   for lib in "$SESSION"/gemm/libfp8_bench_host.so "$FAM"/libfp8_families_host.so \
     "$SESSION"/configs/*/libfp8_bench_host.so "$SESSION"/silicon/*.gpu.so \
-    "$SESSION"/backend/libfp8_backend_host.so "$WORK"/train-*.so; do
+    "$SESSION"/backend/libfp8_backend_host.so "$WORK"/train-*.so "$WORK"/losses-*.so; do
     [ -f "$lib" ] || continue
     missing=$(nm -D --undefined-only "$lib" | awk '$1 == "U" && $2 !~ /@/ {print $2}' | sort -u \
       | comm -23 - "$WORK/runtime.syms")

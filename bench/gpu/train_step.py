@@ -96,6 +96,39 @@ def host_kernel_kind(symbol):
 # prepare (build machine)
 # --------------------------------------------------------------------------
 
+def build_library(compiler, text, pipeline, out, base, copy_o):
+    """`text` (a module whose functions request C interfaces) through
+    `pipeline`, mlir-translate and clang (with `copy_o`, memref_copy.c's
+    object) into OUT/BASE.so.gz; returns (its file name, the pipeline's
+    result). Compressed for the device tool's 64 MiB carry: the host code of
+    an unrolled multi-layer step and its RoPE tables take 7-20 MiB a
+    library, a fifth of that gzipped."""
+    llvm_bin = os.environ.get("LLVM_BIN", "/usr/lib/llvm-22/bin")
+    lowered = compiler._run(text, pipeline, base)
+    path = os.path.join(out, base)
+    with open(path + ".mlir", "w") as f:
+        f.write(lowered.ir)
+    subprocess.run([f"{llvm_bin}/mlir-translate", "--mlir-to-llvmir", path + ".mlir", "-o", path + ".ll"], check=True)
+    subprocess.run([f"{llvm_bin}/clang", "-Wno-override-module", "-O2", "-shared", "-fPIC", path + ".ll", copy_o,
+                    "-o", path + ".so", "-lm"], check=True)
+    with open(path + ".so", "rb") as src, gzip.open(path + ".so.gz", "wb") as dst:
+        shutil.copyfileobj(src, dst)
+    for suffix in (".mlir", ".ll", ".so"):
+        os.remove(path + suffix)
+    return base + ".so.gz", lowered
+
+
+def memref_copy_object(out):
+    """memref_copy.c compiled into OUT/memref_copy.o (the host programs'
+    memrefCopy); returns its path."""
+    llvm_bin = os.environ.get("LLVM_BIN", "/usr/lib/llvm-22/bin")
+    copy_o = os.path.join(out, "memref_copy.o")
+    subprocess.run([f"{llvm_bin}/clang", "-O2", "-fPIC", "-c",
+                    os.path.join(os.path.dirname(os.path.abspath(__file__)), "memref_copy.c"), "-o", copy_o],
+                   check=True)
+    return copy_o
+
+
 def prepare(build, out, target, cases_path):
     sys.path.insert(0, os.path.join(build, "python_packages"))
     import fp8_mlir
@@ -103,12 +136,8 @@ def prepare(build, out, target, cases_path):
     from fp8_mlir.training import lm
     from fp8_mlir.training.lm_graph import lm_training_step
     device = "cuda" if target == "ptx" else "gpu-emulator"
-    llvm_bin = os.environ.get("LLVM_BIN", "/usr/lib/llvm-22/bin")
-    here = os.path.dirname(os.path.abspath(__file__))
     os.makedirs(out, exist_ok=True)
-    run = lambda *cmd: subprocess.run(cmd, check=True)  # noqa: E731
-    copy_o = os.path.join(out, "memref_copy.o")
-    run(f"{llvm_bin}/clang", "-O2", "-fPIC", "-c", os.path.join(here, "memref_copy.c"), "-o", copy_o)
+    copy_o = memref_copy_object(out)
     policies, cases = read_cases(cases_path)
     manifest = {"pipeline": lm.GPU_PIPELINES[device], "libraries": []}
     for name, fields in cases:
@@ -124,23 +153,8 @@ def prepare(build, out, target, cases_path):
                                          "builtin.module(func.func(llvm-request-c-wrappers))")
             # The run's own record of its kernels (the LLVM lowering of the
             # launchers drops their attributes).
-            lowered = compiler._run(graph, lm.GPU_PIPELINES[device], f"{name}.{policy}")
-            host = lowered.ir
+            lib, lowered = build_library(compiler, graph, manifest["pipeline"], out, f"{name}.{policy}", copy_o)
             kinds = {k.symbol: k.kind for k in lowered.kernels}
-            lib = f"{name}.{policy}.so.gz"
-            base = os.path.join(out, f"{name}.{policy}")
-            with open(base + ".mlir", "w") as f:
-                f.write(host)
-            run(f"{llvm_bin}/mlir-translate", "--mlir-to-llvmir", base + ".mlir", "-o", base + ".ll")
-            run(f"{llvm_bin}/clang", "-Wno-override-module", "-O2", "-shared", "-fPIC", base + ".ll", copy_o,
-                "-o", base + ".so", "-lm")
-            # Compressed for the device tool's 64 MiB carry: the host code of
-            # an unrolled multi-layer step and its RoPE tables take 7-20 MiB
-            # a library, a fifth of that gzipped.
-            with open(base + ".so", "rb") as src, gzip.open(os.path.join(out, lib), "wb") as dst:
-                shutil.copyfileobj(src, dst)
-            for suffix in (".mlir", ".ll", ".so"):
-                os.remove(base + suffix)
             manifest["libraries"].append({
                 "name": name, "policy": policy, "library": lib, "batch": batch, "config": fields,
                 "tokens": batch * config.seq, "flops": model_flops(dict(fields, batch=batch)),
@@ -166,6 +180,15 @@ def _descriptor(array):
         d.sizes[i] = array.shape[i]
         d.strides[i] = array.strides[i] // array.itemsize
     return d
+
+
+def load_library(folder, scratch, library):
+    """FOLDER/LIBRARY (a build_library result) decompressed into `scratch`
+    and loaded (ctypes.CDLL)."""
+    path = os.path.join(scratch, library[:-len(".gz")])
+    with gzip.open(os.path.join(folder, library), "rb") as src, open(path, "wb") as dst:
+        shutil.copyfileobj(src, dst)
+    return ctypes.CDLL(path)
 
 
 def _step_arguments(np, entry, seed):
@@ -201,11 +224,7 @@ def time_compiled(np, folder, scratch, entry, rt, repeat):
     then `repeat` timed calls."""
     profile, read_profile = _kernel_profile(rt)
     errors = _error_reader(rt)
-    path = os.path.join(scratch, entry["library"][:-len(".gz")])
-    with gzip.open(os.path.join(folder, entry["library"]), "rb") as src, open(path, "wb") as dst:
-        shutil.copyfileobj(src, dst)
-    host = ctypes.CDLL(path)
-    fn = host._mlir_ciface_run
+    fn = load_library(folder, scratch, entry["library"])._mlir_ciface_run
     fn.restype = None
     ins, outs = _step_arguments(np, entry, 0)
     descs = [_descriptor(a) for a in ins + outs]

@@ -76,6 +76,23 @@ class _Runtime:
             self.lib.mgpuMemFree(dev.ctypes.data, None)
 
 
+def adamw_scalars(opt, name):
+    """@adamw_<k>'s scalar arguments for parameter `name` (in
+    `optim_graph.UPDATE_SCALARS` order, Python floats holding f32 values)
+    once `opt` (an `optim.AdamW`) has counted the step (`t`, `last_lr`):
+    the scalars `optim.AdamW.step` computes, computed as it does."""
+    lr = opt.last_lr
+    b1, b2 = opt.beta1, opt.beta2
+    one = np.float32(1)
+    bc1 = np.float32(1.0 - float(b1) ** opt.t)
+    bc2 = np.float32(1.0 - float(b2) ** opt.t)
+    decay = np.float32(1.0 - lr * opt.weight_decay)
+    # p * 1 is p: the parameters without decay take factor 1.
+    d = decay if opt.weight_decay and not opt.no_decay(name) else one
+    return [float(d), float(b1), float(one - b1), float(b2), float(one - b2), float(bc1), float(bc2), float(opt.eps),
+            float(np.float32(lr))]
+
+
 class DeviceTrainer:
     """AdamW training of `model` (a LanguageModel on a GPU device) from
     `params`, its state resident on the device; the hyperparameters are
@@ -174,17 +191,9 @@ class DeviceTrainer:
         lr = opt._learning_rate()
         opt.t += 1
         opt.last_lr = lr
-        b1, b2 = opt.beta1, opt.beta2
-        one = np.float32(1)
-        bc1 = np.float32(1.0 - float(b1) ** opt.t)
-        bc2 = np.float32(1.0 - float(b2) ** opt.t)
-        decay = np.float32(1.0 - lr * opt.weight_decay)
         for k in self.names:
-            # p * 1 is p: the parameters without decay take factor 1.
-            d = decay if opt.weight_decay and not opt.no_decay(k) else one
             self._update.call(self._fn[self._p[k].shape], self._p[k], self._g[k], self._m[k], self._v[k], self._coef,
-                              float(d), float(b1), float(one - b1), float(b2), float(one - b2),
-                              float(bc1), float(bc2), float(opt.eps), float(np.float32(lr)))
+                              *adamw_scalars(opt, k))
 
     def params(self) -> Dict[str, np.ndarray]:
         """The master weights, copied from the device."""
