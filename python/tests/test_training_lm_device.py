@@ -28,6 +28,8 @@ import pytest
 
 from fp8_mlir import jit
 from fp8_mlir._numerics import emulator
+from fp8_mlir.compiler import MLIRError
+from fp8_mlir.jit import gpu_pipeline
 from fp8_mlir.training import LanguageModel, LanguageModelConfig, device, optim, optim_graph
 from fp8_mlir.training.lm import GPU_PIPELINES
 
@@ -228,6 +230,47 @@ def test_update_kernels_are_adamw(moment_dtype):
 def test_trainer_needs_a_gpu_device():
     with pytest.raises(ValueError, match="on the CPU use"):
         LanguageModel(CFG, "deepseek-v3").trainer({}, 1e-3)
+
+
+# A function whose one op has no kernel with the host's bits (an f64 body):
+# destination-passing like optim_graph's, so a caller passes device buffers.
+_F64_SQUARE = """
+#id = affine_map<(d0) -> (d0)>
+func.func @square(%x: memref<8xf32>, %y: memref<8xf32>) {
+  %t = bufferization.to_tensor %x restrict : memref<8xf32> to tensor<8xf32>
+  %e = tensor.empty() : tensor<8xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%t : tensor<8xf32>) outs(%e : tensor<8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %d = arith.extf %a : f32 to f64
+    %m = arith.mulf %d, %d : f64
+    %s = arith.truncf %m : f64 to f32
+    linalg.yield %s : f32
+  } -> tensor<8xf32>
+  bufferization.materialize_in_destination %r in restrict writable %y : (tensor<8xf32>, memref<8xf32>) -> ()
+  return
+}
+"""
+
+
+def test_require_kernels_refuses_a_host_op():
+    """The devices' pipeline (require-kernels) refuses an op that would run
+    on the host: the compile fails naming the op and why. Without the error
+    (before fp8-outline-host-kernels took the option) it compiled, and the
+    call on device buffers (DeviceTrainer's) ran a host loop over device
+    memory: a segmentation fault of the JIT-compiled call."""
+    with pytest.raises(MLIRError) as err:
+        jit(_F64_SQUARE, GPU_PIPELINES["gpu-emulator"], target="gpu-emulator")
+    message = str(err.value) + err.value.rendered
+    assert "'linalg.generic' op cannot run on the host (fp8-outline-host-kernels, require-kernels" in message
+    assert "arith.extf only f32 arithmetic" in message
+    # Without require-kernels the op stays on the host and a call with host
+    # arrays still computes it there.
+    module = jit(_F64_SQUARE, gpu_pipeline("gpu-emulator"), target="gpu-emulator")
+    x = np.arange(8, dtype=np.float32)
+    y = np.zeros(8, np.float32)
+    module.call("square", x, y)
+    assert np.array_equal(y, x * x)
 
 
 def _transfer_bytes(direction):

@@ -483,14 +483,23 @@ def FP8OutlineHostKernelsPass : Pass<"fp8-outline-host-kernels", "ModuleOp"> {
     `runs on the host (fp8-outline-host-kernels): <why>`. An op with an
     empty parallel domain is erased (it computes nothing).
 
-    Errors: none for valid IR; the upstream transformations failing on an
-    op that passed the checks is an error naming the step.
+    With `require-kernels` (set by `fp8-gpu-pipeline{require-kernels}`: a
+    caller that passes device pointers, whose host loops would read device
+    memory), each such op is instead an error `cannot run on the host
+    (fp8-outline-host-kernels, require-kernels): <why>` and the pass fails.
+
+    Errors: under `require-kernels`, an op that would stay on the host; the
+    upstream transformations failing on an op that passed the checks is an
+    error naming the step.
   }];
   let options = [
     Option<"chip", "chip", "std::string", [{"sm_90a"}],
            "Target chip of the kernel module's #nvvm.target">,
     Option<"features", "features", "std::string", [{"+ptx80"}],
            "PTX features of the kernel module's #nvvm.target">,
+    Option<"requireKernels", "require-kernels", "bool", /*default=*/"false",
+           "An op that would stay on the host is an error (the caller "
+           "runs nothing but kernels)">,
   ];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::NVVM::NVVMDialect",

@@ -292,6 +292,7 @@ struct FP8OutlineHostKernelsPass
     kernels.reset();
     loopWhy.clear();
     copies.clear();
+    refusedHostOps = false;
     SmallVector<Operation *> candidates;
     module.walk<WalkOrder::PreOrder>([&](Operation *op) {
       if (isa<gpu::GPUModuleOp>(op))
@@ -316,6 +317,9 @@ struct FP8OutlineHostKernelsPass
       if (failed(outline(rewriter, module, op)))
         return signalPassFailure();
     }
+    // Every op require-kernels refuses has its error: then the pass fails.
+    if (refusedHostOps)
+      return signalPassFailure();
     // A marked sum left on the host (in a loop kernel or a host loop)
     // would add in the loops' sequential order.
     WalkResult left = module.walk([](linalg::GenericOp op) {
@@ -399,8 +403,8 @@ struct FP8OutlineHostKernelsPass
     if (auto copy = dyn_cast<memref::CopyOp>(op)) {
       auto srcTy = dyn_cast<MemRefType>(copy.getSource().getType());
       if (!srcTy || !srcTy.hasStaticShape())
-        return remark(op, "an operand has a dynamic shape (kernels take bare "
-                          "pointers: static shapes only)"),
+        return keepOnHost(op, "an operand has a dynamic shape (kernels take "
+                              "bare pointers: static shapes only)"),
                success();
       op = linalg::CopyOp::create(rewriter, op->getLoc(), copy.getSource(),
                                   copy.getTarget());
@@ -422,7 +426,7 @@ struct FP8OutlineHostKernelsPass
           why += "; its scf.for is not a kernel: " + it->second;
           break;
         }
-      return remark(op, why), success();
+      return keepOnHost(op, why), success();
     }
 
     linalg::GenericOp generic = dyn_cast<linalg::GenericOp>(op);
@@ -720,9 +724,24 @@ struct FP8OutlineHostKernelsPass
     rewriter.eraseOp(par);
   }
 
-  static void remark(Operation *op, StringRef why) {
-    op->emitRemark() << "runs on the host (fp8-outline-host-kernels): " << why;
+  /// `op` stays a host loop nest, with a remark saying why; under
+  /// require-kernels (a caller passing device buffers, which a host loop
+  /// would read as host memory) an error instead, and the pass fails once
+  /// every op is reported.
+  void keepOnHost(Operation *op, StringRef why) {
+    if (!requireKernels) {
+      op->emitRemark() << "runs on the host (fp8-outline-host-kernels): "
+                       << why;
+      return;
+    }
+    op->emitOpError() << "cannot run on the host (fp8-outline-host-kernels, "
+                         "require-kernels: the caller runs nothing but "
+                         "kernels): "
+                      << why;
+    refusedHostOps = true;
   }
+  /// An op was refused by keepOnHost.
+  bool refusedHostOps = false;
 };
 
 } // namespace

@@ -165,6 +165,7 @@ void fp8::detail::buildHostLowering(OpPassManager &pm,
     FP8OutlineHostKernelsPassOptions outlineOpts;
     outlineOpts.chip = gpu->chip;
     outlineOpts.features = gpu->features;
+    outlineOpts.requireKernels = gpu->gemm.requireKernels;
     pm.addPass(createFP8OutlineHostKernelsPass(outlineOpts));
   }
   if (gpuHost) {
