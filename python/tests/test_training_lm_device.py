@@ -159,9 +159,11 @@ def _grad_norm(module, grads, max_norm):
 def test_emulator_norm_is_the_cpus():
     """@grad_norm on the emulator and on the CPU (optim.norm_and_factor):
     the same bits, on rows of lengths that are and are not multiples of
-    the 32 lanes (sequential sums), clipping and not."""
+    the 32 lanes (tails: rows of 100, and (40, 96)'s 40 row sums added as
+    one row), and shorter than them (rows of 7: sequential sums), clipping
+    and not."""
     rng = np.random.default_rng(11)
-    shapes = [(256, 128), (128,), (3, 5, 7), (40, 96)]
+    shapes = [(256, 128), (128,), (3, 5, 7), (40, 96), (6, 100)]
     grads = [(0.05 * rng.standard_normal(s)).astype(np.float32) for s in shapes]
     rows = [optim_graph.norm_rows(s) for s in shapes]
     module = jit(optim_graph.update_module(rows, [], "bf16"), GPU_PIPELINES["gpu-emulator"], target="gpu-emulator")

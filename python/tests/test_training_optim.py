@@ -99,8 +99,9 @@ def test_global_norm_against_fp64():
     """The compiled norm (float32) against NumPy's FP64 sum of squares:
     gradients of rank 0 to 3, rows that are and are not multiples of the
     32 lanes, an empty one. Tolerance: the longest chain of dependent
-    float32 additions here is (200, 300)'s: 300 terms in a row (not a
-    multiple of 32: sequential), its 200 row sums, the 7 gradients: 507
+    float32 additions here is at most (200, 300)'s: 300 terms in a row
+    (summed sequentially; the 32 lanes' order of a row of 300 has 10 + 5),
+    its 200 row sums, the 7 gradients: 507
     additions of positive terms, each square rounded once: a relative
     error below 508 * 2^-24 = 3.0e-5 of the sum (Higham, 4.2), half of it
     on the norm, plus the square root's rounding: 2e-5."""

@@ -92,8 +92,8 @@ Value combine(OpBuilder &b, Location loc, const RowSum &sum, Value lhs,
               Value rhs);
 
 /// `op` as a row sum the row kernel computes, or why not (in `why`): one
-/// init, one reduction iterator of a static size that is a multiple of the
-/// lanes (32, a warp), a body yielding an f32 `arith.addf` or
+/// init, one reduction iterator of a static size of at least the lanes (32,
+/// a warp), a body yielding an f32 `arith.addf` or
 /// `arith.maximumf` of the init's block argument (used by nothing else)
 /// and a value of the inputs: the conditions of fp8-split-reductions,
 /// checked again because the attribute may be written by hand.
@@ -106,8 +106,9 @@ SmallVector<Value> applyMap(OpBuilder &b, Location loc, AffineMap map,
 /// Lane `lane`'s partial sum of the row at the parallel indices `dims`
 /// (dims[r] is set here): the combiner's identity (-0.0, or -inf for a
 /// max), then the body's combination of elements `lane, lane + 32, ...` in
-/// increasing index, the body's operand order kept (fp8-split-reductions'
-/// partial sums, docs/numerics.md).
+/// increasing index (those of the row: a lane below N % 32 has one more),
+/// the body's operand order kept (fp8-split-reductions' partial sums,
+/// docs/numerics.md).
 Value emitPartialSum(OpBuilder &b, Location loc, linalg::GenericOp op,
                      const RowSum &sum, SmallVector<Value> dims, Value lane);
 

@@ -48,8 +48,9 @@ FailureOr<RowSum> fp8::detail::matchRowSum(linalg::GenericOp op,
     if (d != sum.reductionDim)
       sum.rows *= range;
   int64_t n = ranges[sum.reductionDim];
-  if (ShapedType::isDynamic(n) || n <= 0 || n % kWarpSize != 0)
-    return why = "the reduction's size must be a positive multiple of 32",
+  if (ShapedType::isDynamic(n) || n < kWarpSize)
+    return why = "the reduction's size must be static and at least 32 (a "
+                 "warp's lanes)",
            failure();
   std::optional<fp8::RowCombiner> combiner = fp8::matchRowCombiner(op);
   BlockArgument acc = op.getBlock()->getArgument(op.getNumDpsInputs());
@@ -74,22 +75,10 @@ SmallVector<Value> fp8::detail::applyMap(OpBuilder &b, Location loc,
   return indices;
 }
 
-Value fp8::detail::emitPartialSum(OpBuilder &b, Location loc,
-                                  linalg::GenericOp op, const RowSum &sum,
-                                  SmallVector<Value> dims, Value lane) {
-  int64_t n = op.getStaticLoopRanges()[sum.reductionDim];
-  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  Value steps = arith::ConstantIndexOp::create(b, loc, n / kWarpSize);
-  Value one = arith::ConstantIndexOp::create(b, loc, 1);
-  Value warp = arith::ConstantIndexOp::create(b, loc, kWarpSize);
-  // The identity of the combiner: -0.0 for the sum, -inf for the max.
-  double identity = sum.max ? -std::numeric_limits<double>::infinity() : -0.0;
-  Value start = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(identity));
-  auto loop = scf::ForOp::create(b, loc, zero, steps, one, ValueRange{start});
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(loop.getBody());
-  Value first = arith::MulIOp::create(b, loc, loop.getInductionVar(), warp);
-  dims[sum.reductionDim] = arith::AddIOp::create(b, loc, first, lane);
+/// The body of `op` applied to the element at `dims` (dims[r] set) and the
+/// accumulator `acc`: the combined value.
+static Value emitStep(OpBuilder &b, Location loc, linalg::GenericOp op,
+                      ArrayRef<Value> dims, Value acc) {
   Block *body = op.getBlock();
   IRMapping mapping;
   for (OpOperand *input : op.getDpsInputOperands()) {
@@ -103,8 +92,7 @@ Value fp8::detail::emitPartialSum(OpBuilder &b, Location loc,
     Value element = memref::LoadOp::create(b, loc, input->get(), indices);
     mapping.map(arg, element);
   }
-  mapping.map(body->getArgument(op.getNumDpsInputs()),
-              loop.getRegionIterArg(0));
+  mapping.map(body->getArgument(op.getNumDpsInputs()), acc);
   for (Operation &inner : body->without_terminator()) {
     if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
       mapping.map(index.getResult(), dims[index.getDim()]);
@@ -112,9 +100,48 @@ Value fp8::detail::emitPartialSum(OpBuilder &b, Location loc,
     }
     b.clone(inner, mapping);
   }
-  Value next = mapping.lookup(body->getTerminator()->getOperand(0));
-  scf::YieldOp::create(b, loc, next);
-  return loop.getResult(0);
+  return mapping.lookup(body->getTerminator()->getOperand(0));
+}
+
+Value fp8::detail::emitPartialSum(OpBuilder &b, Location loc,
+                                  linalg::GenericOp op, const RowSum &sum,
+                                  SmallVector<Value> dims, Value lane) {
+  int64_t n = op.getStaticLoopRanges()[sum.reductionDim];
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value steps = arith::ConstantIndexOp::create(b, loc, n / kWarpSize);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value warp = arith::ConstantIndexOp::create(b, loc, kWarpSize);
+  // The identity of the combiner: -0.0 for the sum, -inf for the max.
+  double identity = sum.max ? -std::numeric_limits<double>::infinity() : -0.0;
+  Value start = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(identity));
+  auto loop = scf::ForOp::create(b, loc, zero, steps, one, ValueRange{start});
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value first = arith::MulIOp::create(b, loc, loop.getInductionVar(), warp);
+    dims[sum.reductionDim] = arith::AddIOp::create(b, loc, first, lane);
+    Value next = emitStep(b, loc, op, dims, loop.getRegionIterArg(0));
+    scf::YieldOp::create(b, loc, next);
+  }
+  int64_t tail = n % kWarpSize;
+  if (tail == 0)
+    return loop.getResult(0);
+  // The row's last N % 32 elements: one more for the lanes below that, the
+  // others read nothing (past the row: the next row, or past the buffer).
+  Value tailLanes = arith::ConstantIndexOp::create(b, loc, tail);
+  Value hasTail =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, lane, tailLanes);
+  auto ifTail = scf::IfOp::create(b, loc, b.getF32Type(), hasTail,
+                                  /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifTail.thenBlock());
+  Value tailStart = arith::ConstantIndexOp::create(b, loc, n - tail);
+  dims[sum.reductionDim] = arith::AddIOp::create(b, loc, tailStart, lane);
+  Value last = emitStep(b, loc, op, dims, loop.getResult(0));
+  scf::YieldOp::create(b, loc, last);
+  b.setInsertionPointToStart(ifTail.elseBlock());
+  scf::YieldOp::create(b, loc, loop.getResult(0));
+  return ifTail.getResult(0);
 }
 
 Value fp8::detail::emitButterfly(OpBuilder &b, Location loc, const RowSum &sum,

@@ -13,8 +13,8 @@ same bits.
   followed by a sum over the rows, accumulated onto the sum of the
   gradients before it (the first onto +0.0): both reductions are sums the
   compiler's fp8-split-reductions puts into the lane-strided order of the
-  row kernels (docs/numerics.md, "Reduction order") where their length is a
-  multiple of 32, sequential otherwise. `norm` is the square root of the
+  row kernels (docs/numerics.md, "Reduction order") where their length is at
+  least 32, sequential otherwise. `norm` is the square root of the
   total. `max_norm` = +inf gives a factor of exactly 1 (no clipping).
 - `@adamw_<k>(p, g, m, v, coef, decay, b1, c1, b2, c2, bc1, bc2, eps, lr)`:
   AdamW's update of one parameter of the k-th shape in place (weights f32, moments

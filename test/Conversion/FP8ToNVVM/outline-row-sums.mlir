@@ -138,10 +138,49 @@ func.func @not_warp(%x: memref<4x64xf32>, %out: memref<4xf32>) {
 
 // -----
 
-func.func @not_multiple(%x: memref<4x40xf32>, %out: memref<4xf32>) {
-  // expected-error @+1 {{cannot run as a row kernel: the reduction's size must be a positive multiple of 32}}
+// A row of 72 = 2 x 32 + 8 elements: lane l adds elements l and l + 32 in
+// the loop, then lanes l < 8 add the tail element 64 + l last (the other
+// lanes read nothing past the row), then the butterfly.
+// CHECK-LABEL: func.func @tail
+// CHECK: gpu.func @tail_row_sum(%[[X:.*]]: memref<5x72xf32>, %{{.*}}: memref<5xf32>) kernel
+// CHECK: %[[LANE:.*]] = arith.remui
+// CHECK: %[[STEPS:.*]] = arith.constant 2 : index
+// CHECK: %[[P:.*]] = scf.for %{{.*}} to %[[STEPS]] {{.*}} -> (f32) {
+// CHECK: arith.addf
+// CHECK: scf.yield
+// CHECK: %[[C8:.*]] = arith.constant 8 : index
+// CHECK: %[[HAS:.*]] = arith.cmpi ult, %[[LANE]], %[[C8]] : index
+// CHECK: %[[PT:.*]] = scf.if %[[HAS]] -> (f32) {
+// CHECK: %[[C64:.*]] = arith.constant 64 : index
+// CHECK: %[[K:.*]] = arith.addi %[[C64]], %[[LANE]] : index
+// CHECK: %[[I:.*]] = affine.apply #{{.*}}(%{{.*}}, %[[K]])
+// CHECK: %[[J:.*]] = affine.apply #{{.*}}(%{{.*}}, %[[K]])
+// CHECK: %[[V:.*]] = memref.load %[[X]][%[[I]], %[[J]]] : memref<5x72xf32>
+// CHECK: %[[SQ:.*]] = arith.mulf %[[V]], %[[V]] : f32
+// CHECK: %[[S:.*]] = arith.addf %[[P]], %[[SQ]] : f32
+// CHECK: scf.yield %[[S]] : f32
+// CHECK: } else {
+// CHECK: scf.yield %[[P]] : f32
+// CHECK: nvvm.shfl.sync bfly %{{.*}}, %[[PT]], %{{.*}}
+// CHECK-COUNT-4: nvvm.shfl.sync bfly
+func.func @tail(%x: memref<5x72xf32>, %out: memref<5xf32>) {
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
-      ins(%x : memref<4x40xf32>) outs(%out : memref<4xf32>) attrs = {fp8.reduction_lanes = 32 : i64} {
+      ins(%x : memref<5x72xf32>) outs(%out : memref<5xf32>) attrs = {fp8.reduction_lanes = 32 : i64} {
+  ^bb0(%a: f32, %acc: f32):
+    %q = arith.mulf %a, %a : f32
+    %r = arith.addf %acc, %q : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+// Fewer elements than lanes: fp8-split-reductions marks no such row.
+func.func @short_row(%x: memref<4x31xf32>, %out: memref<4xf32>) {
+  // expected-error @+1 {{cannot run as a row kernel: the reduction's size must be static and at least 32 (a warp's lanes)}}
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<4x31xf32>) outs(%out : memref<4xf32>) attrs = {fp8.reduction_lanes = 32 : i64} {
   ^bb0(%a: f32, %acc: f32):
     %r = arith.addf %acc, %a : f32
     linalg.yield %r : f32

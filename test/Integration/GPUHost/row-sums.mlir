@@ -5,11 +5,15 @@
 // (docs/numerics.md, "Reduction order"): rows of 32, 64, 96 (bf16 inputs)
 // and 1024 elements, 1 to 20 rows (more than the 8 rows of one CTA: grids
 // of 3 and 2 CTAs), the accumulator on either side of the body's
-// addition, and a sum with two parallel iterators (2 x 5 rows). Rows of 1,
-// 31, 33, 100 and 1000 elements (not a multiple of 32) are not split:
-// they stay sequential on both sides (one thread per row).
+// addition, and a sum with two parallel iterators (2 x 5 rows). Rows that
+// are not a multiple of 32 (33, 40, 100, 1000, 4099 elements; bf16 rows of
+// 100 and 4099) run as the same kernel, lane l < N % 32 adding the tail
+// element N - N % 32 + l last, as fp8-cpu-pipeline's split does; rows
+// shorter than the 32 lanes (1, 31) are not split: they stay sequential on
+// both sides (one thread per row).
 // Row maxima (softmax's max: maximumf, whose result no order changes) run
-// as the same kernel.
+// as the same kernel, tails included (33, 4099; bf16 1000); a row max of
+// 31 stays one thread per row.
 // Each sum is one launch after its init's fill (main's kernels split it
 // into 7: the lanes' -0.0 fill, the partial sums, four tree levels, the
 // final add).
@@ -34,6 +38,14 @@
 // RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=2 %t.check %t.gpu.so %t.cpu.so sum3d 11 f32:2x5 f32:10x64 2>&1 | FileCheck %s --check-prefix=SUM3D
 // RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=3 %t.check %t.gpu.so %t.cpu.so max64 12 f32:20 f32:20x64 2>&1 | FileCheck %s --check-prefix=MAX64
 // RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=1 %t.check %t.gpu.so %t.cpu.so maxright 13 f32:9 bf16:9x128 2>&1 | FileCheck %s --check-prefix=MAXRIGHT
+// RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=2 %t.check %t.gpu.so %t.cpu.so sum40 14 f32:11 f32:11x40 2>&1 | FileCheck %s --check-prefix=SUM40
+// RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=3 %t.check %t.gpu.so %t.cpu.so sum4099 15 f32:3 f32:3x4099 2>&1 | FileCheck %s --check-prefix=SUM4099
+// RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=1 %t.check %t.gpu.so %t.cpu.so sum100bf16 16 f32:5 bf16:5x100 2>&1 | FileCheck %s --check-prefix=SUM100BF16
+// RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=2 %t.check %t.gpu.so %t.cpu.so sum4099bf16 17 f32:2 bf16:2x4099 2>&1 | FileCheck %s --check-prefix=SUM4099BF16
+// RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=3 %t.check %t.gpu.so %t.cpu.so max31 18 f32:4 f32:4x31 2>&1 | FileCheck %s --check-prefix=MAX31
+// RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=1 %t.check %t.gpu.so %t.cpu.so max33 19 f32:10 f32:10x33 2>&1 | FileCheck %s --check-prefix=MAX33
+// RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=2 %t.check %t.gpu.so %t.cpu.so max4099 20 f32:2 f32:2x4099 2>&1 | FileCheck %s --check-prefix=MAX4099
+// RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=3 %t.check %t.gpu.so %t.cpu.so max1000bf16 21 f32:3 bf16:3x1000 2>&1 | FileCheck %s --check-prefix=MAX1000BF16
 
 // REMARK-NOT: runs on the host
 
@@ -44,15 +56,41 @@
 // SUM31: launch sum31_fill
 // SUM31-NEXT: launch sum31_generic{{.*}} grid 1 block 9
 // SUM31-NEXT: host-check: PASS sum31: 1x9, 9 outputs bit-exact
+// MAX31: launch max31_fill
+// MAX31-NEXT: launch max31_generic{{.*}} grid 1 block 4
+// MAX31-NEXT: host-check: PASS max31: 1x4, 4 outputs bit-exact
+
+// The rows with a tail (N % 32 != 0): the row kernel too.
 // SUM33: launch sum33_fill
-// SUM33-NEXT: launch sum33_generic{{.*}} grid 1 block 3
+// SUM33-NEXT: launch sum33_row_sum{{.*}} grid 1 block 96
 // SUM33-NEXT: host-check: PASS sum33: 1x3, 3 outputs bit-exact
+// SUM40: launch sum40_fill
+// SUM40-NEXT: launch sum40_row_sum{{.*}} grid 2 block 256
+// SUM40-NEXT: host-check: PASS sum40: 1x11, 11 outputs bit-exact
 // SUM100: launch sum100_fill
-// SUM100-NEXT: launch sum100_generic{{.*}} grid 1 block 9
+// SUM100-NEXT: launch sum100_row_sum{{.*}} grid 2 block 256
 // SUM100-NEXT: host-check: PASS sum100: 1x9, 9 outputs bit-exact
 // SUM1000: launch sum1000_fill
-// SUM1000-NEXT: launch sum1000_generic{{.*}} grid 1 block 4
+// SUM1000-NEXT: launch sum1000_row_sum{{.*}} grid 1 block 128
 // SUM1000-NEXT: host-check: PASS sum1000: 1x4, 4 outputs bit-exact
+// SUM4099: launch sum4099_fill
+// SUM4099-NEXT: launch sum4099_row_sum{{.*}} grid 1 block 96
+// SUM4099-NEXT: host-check: PASS sum4099: 1x3, 3 outputs bit-exact
+// SUM100BF16: launch sum100bf16_fill
+// SUM100BF16-NEXT: launch sum100bf16_row_sum{{.*}} grid 1 block 160
+// SUM100BF16-NEXT: host-check: PASS sum100bf16: 1x5, 5 outputs bit-exact
+// SUM4099BF16: launch sum4099bf16_fill
+// SUM4099BF16-NEXT: launch sum4099bf16_row_sum{{.*}} grid 1 block 64
+// SUM4099BF16-NEXT: host-check: PASS sum4099bf16: 1x2, 2 outputs bit-exact
+// MAX33: launch max33_fill
+// MAX33-NEXT: launch max33_row_max{{.*}} grid 2 block 256
+// MAX33-NEXT: host-check: PASS max33: 1x10, 10 outputs bit-exact
+// MAX4099: launch max4099_fill
+// MAX4099-NEXT: launch max4099_row_max{{.*}} grid 1 block 64
+// MAX4099-NEXT: host-check: PASS max4099: 1x2, 2 outputs bit-exact
+// MAX1000BF16: launch max1000bf16_fill
+// MAX1000BF16-NEXT: launch max1000bf16_row_max{{.*}} grid 1 block 96
+// MAX1000BF16-NEXT: host-check: PASS max1000bf16: 1x3, 3 outputs bit-exact
 
 // The split sums: one launch, a warp per row, ceil(rows / 8) CTAs of
 // min(rows, 8) warps.
@@ -255,4 +293,107 @@ func.func @maxright(%x: tensor<9x128xbf16>) -> tensor<9xf32> attributes {llvm.em
     linalg.yield %r : f32
   } -> tensor<9xf32>
   return %m : tensor<9xf32>
+}
+func.func @sum40(%x: tensor<11x40xf32>) -> tensor<11xf32> attributes {llvm.emit_c_interface} {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<11xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%e : tensor<11xf32>) -> tensor<11xf32>
+  %s = linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<11x40xf32>) outs(%s0 : tensor<11xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %q = arith.mulf %a, %a : f32
+    %r = arith.addf %q, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<11xf32>
+  return %s : tensor<11xf32>
+}
+func.func @sum4099(%x: tensor<3x4099xf32>) -> tensor<3xf32> attributes {llvm.emit_c_interface} {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<3xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%e : tensor<3xf32>) -> tensor<3xf32>
+  %s = linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<3x4099xf32>) outs(%s0 : tensor<3xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %q = arith.mulf %a, %a : f32
+    %r = arith.addf %acc, %q : f32
+    linalg.yield %r : f32
+  } -> tensor<3xf32>
+  return %s : tensor<3xf32>
+}
+func.func @sum100bf16(%x: tensor<5x100xbf16>) -> tensor<5xf32> attributes {llvm.emit_c_interface} {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<5xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%e : tensor<5xf32>) -> tensor<5xf32>
+  %s = linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<5x100xbf16>) outs(%s0 : tensor<5xf32>) {
+  ^bb0(%a: bf16, %acc: f32):
+    %f = arith.extf %a : bf16 to f32
+    %q = arith.mulf %f, %f : f32
+    %r = arith.addf %acc, %q : f32
+    linalg.yield %r : f32
+  } -> tensor<5xf32>
+  return %s : tensor<5xf32>
+}
+func.func @sum4099bf16(%x: tensor<2x4099xbf16>) -> tensor<2xf32> attributes {llvm.emit_c_interface} {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%e : tensor<2xf32>) -> tensor<2xf32>
+  %s = linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<2x4099xbf16>) outs(%s0 : tensor<2xf32>) {
+  ^bb0(%a: bf16, %acc: f32):
+    %f = arith.extf %a : bf16 to f32
+    %q = arith.mulf %f, %f : f32
+    %r = arith.addf %q, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<2xf32>
+  return %s : tensor<2xf32>
+}
+func.func @max31(%x: tensor<4x31xf32>) -> tensor<4xf32> attributes {llvm.emit_c_interface} {
+  %ninf = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<4xf32>
+  %m0 = linalg.fill ins(%ninf : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %m = linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4x31xf32>) outs(%m0 : tensor<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.maximumf %acc, %a : f32
+    linalg.yield %r : f32
+  } -> tensor<4xf32>
+  return %m : tensor<4xf32>
+}
+func.func @max33(%x: tensor<10x33xf32>) -> tensor<10xf32> attributes {llvm.emit_c_interface} {
+  %ninf = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<10xf32>
+  %m0 = linalg.fill ins(%ninf : f32) outs(%e : tensor<10xf32>) -> tensor<10xf32>
+  %m = linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<10x33xf32>) outs(%m0 : tensor<10xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.maximumf %acc, %a : f32
+    linalg.yield %r : f32
+  } -> tensor<10xf32>
+  return %m : tensor<10xf32>
+}
+func.func @max4099(%x: tensor<2x4099xf32>) -> tensor<2xf32> attributes {llvm.emit_c_interface} {
+  %ninf = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<2xf32>
+  %m0 = linalg.fill ins(%ninf : f32) outs(%e : tensor<2xf32>) -> tensor<2xf32>
+  %m = linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<2x4099xf32>) outs(%m0 : tensor<2xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.maximumf %a, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<2xf32>
+  return %m : tensor<2xf32>
+}
+func.func @max1000bf16(%x: tensor<3x1000xbf16>) -> tensor<3xf32> attributes {llvm.emit_c_interface} {
+  %ninf = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<3xf32>
+  %m0 = linalg.fill ins(%ninf : f32) outs(%e : tensor<3xf32>) -> tensor<3xf32>
+  %m = linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<3x1000xbf16>) outs(%m0 : tensor<3xf32>) {
+  ^bb0(%a: bf16, %acc: f32):
+    %f = arith.extf %a : bf16 to f32
+    %r = arith.maximumf %f, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<3xf32>
+  return %m : tensor<3xf32>
 }

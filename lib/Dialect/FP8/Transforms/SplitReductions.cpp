@@ -103,7 +103,9 @@ std::optional<RowSum> matchRowSum(linalg::LinalgOp op, unsigned lanes,
   unsigned r = reductions.front();
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   int64_t n = ranges[r];
-  if (ShapedType::isDynamic(n) || n <= 0 || n % lanes != 0)
+  // At least one element per lane (docs/numerics.md, "Reduction order"):
+  // a shorter row keeps the sequential order on every pipeline.
+  if (ShapedType::isDynamic(n) || n < lanes)
     return std::nullopt;
   if (!isPlainOutput(op.getMatchingIndexingMap(op.getDpsInitOperand(0))) ||
       !readsRows(op, r))
@@ -172,8 +174,22 @@ void remapReductionIndex(OpBuilder &b, linalg::GenericOp partial, unsigned r,
   }
 }
 
+/// `v[..., offset : offset + size]` (a slice of the innermost dimension).
+Value lanesSlice(OpBuilder &b, Location loc, Value v, int64_t offset,
+                 int64_t size) {
+  auto type = cast<RankedTensorType>(v.getType());
+  int64_t rank = type.getRank();
+  SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, v);
+  SmallVector<OpFoldResult> strides(rank, b.getIndexAttr(1));
+  offsets.back() = b.getIndexAttr(offset);
+  sizes.back() = b.getIndexAttr(size);
+  return tensor::ExtractSliceOp::create(b, loc, v, offsets, sizes, strides);
+}
+
 /// Step 1: the partial sums `p[..., l]`, lane `l` adding elements
-/// `l, l + lanes, ...` in that order into -0.0 with the original body.
+/// `l, l + lanes, ...` below `lanes * floor(N / lanes)` in that order into
+/// -0.0 with the original body (the tail, if any: addTail).
 Value buildPartialSums(IRRewriter &rw, linalg::GenericOp op, const RowSum &sum,
                        int64_t lanes) {
   Location loc = op.getLoc();
@@ -190,7 +206,13 @@ Value buildPartialSums(IRRewriter &rw, linalg::GenericOp op, const RowSum &sum,
       maps.push_back(withDims(map, numDims));
       continue;
     }
-    inputs.push_back(expandRows(rw, loc, input->get(), lanes));
+    // The whole lanes-wide steps of the row (all of it when lanes divides
+    // N).
+    Value rows = input->get();
+    int64_t steps = sum.size / lanes;
+    if (sum.size % lanes != 0)
+      rows = lanesSlice(rw, loc, rows, 0, steps * lanes);
+    inputs.push_back(expandRows(rw, loc, rows, lanes));
     SmallVector<AffineExpr> results(map.getResults().drop_back());
     results.push_back(getAffineDimExpr(j, ctx));
     results.push_back(getAffineDimExpr(r, ctx));
@@ -222,6 +244,62 @@ Value buildPartialSums(IRRewriter &rw, linalg::GenericOp op, const RowSum &sum,
   return partial.getResult(0);
 }
 
+/// Step 1b, for a row of N = q * lanes + t elements (0 < t < lanes): lane
+/// l < t adds element `q * lanes + l` last into its partial sum `p[..., l]`
+/// with the original body, the other lanes have no element left. One
+/// all-parallel generic over the op's index space, the reduction dimension
+/// now the lane (extent t) reading the row's tail.
+Value addTail(IRRewriter &rw, linalg::GenericOp op, Value p, const RowSum &sum,
+              int64_t lanes) {
+  Location loc = op.getLoc();
+  unsigned r = sum.reductionDim;
+  int64_t first = sum.size / lanes * lanes;
+  int64_t tail = sum.size - first;
+  MLIRContext *ctx = op->getContext();
+  SmallVector<Value> inputs;
+  SmallVector<AffineMap> maps;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    maps.push_back(map);
+    // readsRows: the reduction dimension is the innermost one.
+    inputs.push_back(map.isFunctionOfDim(r)
+                         ? lanesSlice(rw, loc, input->get(), first, tail)
+                         : input->get());
+  }
+  AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  SmallVector<AffineExpr> outResults(outMap.getResults());
+  outResults.push_back(getAffineDimExpr(r, ctx));
+  maps.push_back(AffineMap::get(op.getNumLoops(), 0, outResults, ctx));
+  Value lanesOfTail = lanesSlice(rw, loc, p, 0, tail);
+  SmallVector<utils::IteratorType> iterators(op.getNumLoops(),
+                                             utils::IteratorType::parallel);
+  auto step =
+      linalg::GenericOp::create(rw, loc, lanesOfTail.getType(), inputs,
+                                ValueRange{lanesOfTail}, maps, iterators);
+  rw.cloneRegionBefore(op.getRegion(), step.getRegion(),
+                       step.getRegion().end());
+  // linalg.index r is the lane l: the element is first + l.
+  SmallVector<linalg::IndexOp> indices;
+  step.getBody()->walk([&](linalg::IndexOp index) {
+    if (index.getDim() == r)
+      indices.push_back(index);
+  });
+  for (linalg::IndexOp lane : indices) {
+    rw.setInsertionPointAfter(lane);
+    Value offset = arith::ConstantIndexOp::create(rw, lane.getLoc(), first);
+    Value index = arith::AddIOp::create(rw, lane.getLoc(), offset, lane);
+    lane.getResult().replaceAllUsesExcept(index, index.getDefiningOp());
+  }
+  rw.setInsertionPoint(op);
+  auto type = cast<RankedTensorType>(p.getType());
+  SmallVector<OpFoldResult> offsets(type.getRank(), rw.getIndexAttr(0));
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(rw, loc, p);
+  SmallVector<OpFoldResult> strides(type.getRank(), rw.getIndexAttr(1));
+  sizes.back() = rw.getIndexAttr(tail);
+  return tensor::InsertSliceOp::create(rw, loc, step.getResult(0), p, offsets,
+                                       sizes, strides);
+}
+
 /// One all-parallel generic over `dest`'s index space whose body adds its
 /// two inputs, `lhs + rhs`, and, with `addInit`, adds that into the init
 /// (`dest`) on the accumulator's side of the original body.
@@ -246,19 +324,6 @@ Value buildAdd(IRRewriter &rw, Location loc, Value lhs, Value rhs,
       linalg::GenericOp::create(rw, loc, dest.getType(), ValueRange{lhs, rhs},
                                 ValueRange{dest}, maps, iterators, body);
   return add.getResult(0);
-}
-
-/// `p[..., offset : offset + size]`.
-Value lanesSlice(OpBuilder &b, Location loc, Value p, int64_t offset,
-                 int64_t size) {
-  auto type = cast<RankedTensorType>(p.getType());
-  int64_t rank = type.getRank();
-  SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
-  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, p);
-  SmallVector<OpFoldResult> strides(rank, b.getIndexAttr(1));
-  offsets.back() = b.getIndexAttr(offset);
-  sizes.back() = b.getIndexAttr(size);
-  return tensor::ExtractSliceOp::create(b, loc, p, offsets, sizes, strides);
 }
 
 /// Steps 2 and 3: the halving tree over the lanes, `q[..., i] = p[..., i]
@@ -302,6 +367,8 @@ void splitRowSum(IRRewriter &rw, linalg::LinalgOp op, const RowSum &sum,
     rw.setInsertionPoint(generic);
   }
   Value partial = buildPartialSums(rw, generic, sum, lanes);
+  if (sum.size % lanes != 0)
+    partial = addTail(rw, generic, partial, sum, lanes);
   Value result = buildTree(rw, generic, partial, sum, lanes);
   rw.replaceOp(generic, result);
 }

@@ -67,6 +67,51 @@ func.func @sum_of_squares(%x: tensor<8x128xf32>, %init: tensor<8xf32>) -> tensor
 
 // -----
 
+// A row of N = 40 = 32 + 8 (a tail of t = 8): the partial sums read the
+// first 32 elements ([8, 1, 32]); then lanes l < 8 add element 32 + l last
+// (an all-parallel generic over the tail's slice and the first 8 lanes'
+// partial sums, inserted back), linalg.index of the reduction now 32 + l;
+// then the same tree. With 4 lanes, 40 = 10 x 4: no tail.
+// CHECK-LABEL: func.func @tail
+// CHECK-SAME: (%[[X:.*]]: tensor<8x40xf32>, %[[INIT:.*]]: tensor<8xf32>)
+// CHECK: %[[HEAD:.*]] = tensor.extract_slice %[[X]][0, 0] [8, 32] [1, 1] : tensor<8x40xf32> to tensor<8x32xf32>
+// CHECK: %[[ROWS:.*]] = tensor.expand_shape %[[HEAD]] {{\[}}[0], [1, 2]] output_shape [8, 1, 32]
+// CHECK: %[[P:.*]] = linalg.generic {{.*}} ins(%[[ROWS]] : tensor<8x1x32xf32>)
+// CHECK: %[[TAIL:.*]] = tensor.extract_slice %[[X]][0, 32] [8, 8] [1, 1] : tensor<8x40xf32> to tensor<8x8xf32>
+// CHECK: %[[LANES:.*]] = tensor.extract_slice %[[P]][0, 0] [8, 8] [1, 1] : tensor<8x32xf32> to tensor<8x8xf32>
+// CHECK: %[[T:.*]] = linalg.generic {{{.*}}iterator_types = ["parallel", "parallel"]} ins(%[[TAIL]] : tensor<8x8xf32>) outs(%[[LANES]] : tensor<8x8xf32>)
+// CHECK: ^bb0(%[[IN:.*]]: f32, %[[OUT:.*]]: f32):
+// CHECK: %[[L:.*]] = linalg.index 1 : index
+// CHECK: %[[C32:.*]] = arith.constant 32 : index
+// CHECK: %[[K:.*]] = arith.addi %[[C32]], %[[L]] : index
+// CHECK: %[[KI:.*]] = arith.index_cast %[[K]] : index to i32
+// CHECK: %[[KF:.*]] = arith.sitofp %[[KI]] : i32 to f32
+// CHECK: %[[V:.*]] = arith.mulf %[[IN]], %[[KF]] : f32
+// CHECK: %[[S:.*]] = arith.addf %[[OUT]], %[[V]] : f32
+// CHECK: linalg.yield %[[S]] : f32
+// CHECK: %[[PT:.*]] = tensor.insert_slice %[[T]] into %[[P]][0, 0] [8, 8] [1, 1] : tensor<8x8xf32> into tensor<8x32xf32>
+// CHECK: tensor.extract_slice %[[PT]][0, 0] [8, 16]
+// CHECK: tensor.extract_slice %[[PT]][0, 16] [8, 16]
+// LANES4-LABEL: func.func @tail
+// LANES4-NOT: tensor.extract_slice
+// LANES4: tensor.expand_shape {{.*}} output_shape [8, 10, 4]
+func.func @tail(%x: tensor<8x40xf32>, %init: tensor<8xf32>) -> tensor<8xf32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
+                       iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<8x40xf32>) outs(%init : tensor<8xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %i = linalg.index 1 : index
+    %c = arith.index_cast %i : index to i32
+    %f = arith.sitofp %c : i32 to f32
+    %p = arith.mulf %in, %f : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<8xf32>
+  return %r : tensor<8xf32>
+}
+
+// -----
+
 // The accumulator on the right (v + acc): the init is added on the right.
 // A weight broadcast along the rows (RMSNorm's backward) is expanded too.
 // CHECK-LABEL: func.func @acc_right_broadcast_weight
@@ -138,7 +183,7 @@ func.func @named_reduce_dynamic_rows(%x: tensor<?x64xf32>, %init: tensor<?xf32>)
 
 // -----
 
-// Left alone: a max (not a sum), a row not a multiple of the lanes, a
+// Left alone: a max (not a sum), a row shorter than the lanes, a
 // dynamic row length, a column sum (the reduction is not the inputs'
 // innermost dimension), a matmul (no input holds whole rows), two
 // reduction iterators, an accumulator used twice, a product.
@@ -147,7 +192,7 @@ func.func @named_reduce_dynamic_rows(%x: tensor<?x64xf32>, %init: tensor<?xf32>)
 // CHECK-COUNT-8: linalg.generic
 // CHECK-NOT: linalg.generic
 // CHECK: return
-func.func @left_alone(%x: tensor<8x128xf32>, %y: tensor<8x100xf32>, %z: tensor<8x?xf32>,
+func.func @left_alone(%x: tensor<8x128xf32>, %y: tensor<8x3xf32>, %z: tensor<8x?xf32>,
                       %m: tensor<8x64xf32>, %n: tensor<16x64xf32>, %c: tensor<8x16xf32>,
                       %init: tensor<8xf32>, %col: tensor<128xf32>, %s0: tensor<f32>)
     -> (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<128xf32>, tensor<8x16xf32>, tensor<f32>, tensor<8xf32>, tensor<8xf32>) {
@@ -160,7 +205,7 @@ func.func @left_alone(%x: tensor<8x128xf32>, %y: tensor<8x100xf32>, %z: tensor<8
   } -> tensor<8xf32>
   %odd = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
                          iterator_types = ["parallel", "reduction"]}
-      ins(%y : tensor<8x100xf32>) outs(%init : tensor<8xf32>) {
+      ins(%y : tensor<8x3xf32>) outs(%init : tensor<8xf32>) {
   ^bb0(%in: f32, %acc: f32):
     %r = arith.addf %acc, %in : f32
     linalg.yield %r : f32

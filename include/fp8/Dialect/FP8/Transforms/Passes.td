@@ -337,7 +337,8 @@ def FP8SplitReductionsPass : Pass<"fp8-split-reductions"> {
     - it has one init, one reduction iterator `r` and the body yields
       `arith.addf` of the init's block argument (used by nothing else)
       and a value computed from the inputs: a sum;
-    - `r` has a static size N, a multiple of `lanes`;
+    - `r` has a static size N >= `lanes` (a shorter row keeps the
+      sequential order: a lane would hold at most one element);
     - every input that reads `r` reads it as its innermost (last)
       dimension, as a plain dimension, and reads every parallel iterator
       too: a row of the output's own index space. Column sums (`r` not
@@ -347,11 +348,14 @@ def FP8SplitReductionsPass : Pass<"fp8-split-reductions"> {
       fix their order;
     - the output map is a projected permutation.
 
-    The op becomes (1) a partial sum into `[..., lanes]`: the rows are
-    expanded to `[..., N / lanes, lanes]` (`tensor.expand_shape`), lane
-    `l` adds elements `l, l + lanes, l + 2 lanes, ...` in that order into
-    a `-0.0` start (the identity of the float addition), with the
-    original body; (2) a halving tree: `q[..., i] = p[..., i] +
+    The op becomes (1) a partial sum into `[..., lanes]`: with N = q lanes
+    + t (0 <= t < lanes), the rows' first q lanes elements are expanded to
+    `[..., q, lanes]` (`tensor.expand_shape`, of a `tensor.extract_slice`
+    when t > 0), lane `l` adds elements `l, l + lanes, ..., l + (q - 1)
+    lanes` in that order into a `-0.0` start (the identity of the float
+    addition), with the original body; when t > 0, (1b) lane `l < t` then
+    adds element `q lanes + l` (an all-parallel generic over the tail
+    slices, inserted into the first t lanes); (2) a halving tree: `q[..., i] = p[..., i] +
     p[..., i + h]` for `h = lanes / 2, ..., 2`; (3) the last level and the
     init: `out = init + (q[..., 0] + q[..., 1])`, with the init on the side
     of the addition where the body had its accumulator. Max and min
