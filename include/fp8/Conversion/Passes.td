@@ -450,7 +450,9 @@ def FP8OutlineHostKernelsPass : Pass<"fp8-outline-host-kernels", "ModuleOp"> {
     Every linalg op of a `func.func` (named ops generalized; a `memref.copy`
     of a static shape as `linalg.copy`) whose operands are memrefs with
     static shapes and static strides and offsets (the kernels take bare
-    pointers) of i8/i16/i32/i64/f16/bf16/f32 elements, or scalars, whose
+    pointers) of i8/i16/i32/i64/f16/bf16/f32 elements (or FP8 codes,
+    f8E4M3FN/f8E5M2/f8E8M0FNU, which the bodies' checks below only let
+    move: fills and copies), or scalars, whose
     outputs index by a projected permutation of the iterators naming every
     parallel iterator (each output element has one thread; inputs may read
     through any affine map) and whose iterators are parallel or reductions,

@@ -98,6 +98,10 @@ bool hasStaticLayout(MemRefType ty) {
 bool fp8::detail::isMemoryType(Type t) {
   if (auto i = dyn_cast<IntegerType>(t))
     return llvm::is_contained({8u, 16u, 32u, 64u}, i.getWidth());
+  // FP8 codes are moved (filled, copied), never computed on: their bits
+  // are bytes on both sides (the FP8 GEMM's padded operands).
+  if (isa<Float8E4M3FNType, Float8E5M2Type, Float8E8M0FNUType>(t))
+    return true;
   return t.isF32() || t.isBF16() || t.isF16();
 }
 
@@ -143,7 +147,8 @@ std::string fp8::detail::whyNotParameter(Value v) {
     return "has a dynamic shape or layout (kernels take bare pointers: "
            "static shapes only)";
   if (!isMemoryType(ty.getElementType()))
-    return "has an element type that is not i8/i16/i32/i64/f16/bf16/f32";
+    return "has an element type that is not i8/i16/i32/i64/f16/bf16/f32 "
+           "or FP8 codes";
   if (ty.getMemorySpace())
     return "is not in the default memory space";
   // The device copy of the buffer it views is allocated in its type.
@@ -278,7 +283,8 @@ std::string whyHost(linalg::LinalgOp op) {
   }
   for (BlockArgument arg : op.getBlock()->getArguments())
     if (isa<FloatType>(arg.getType()) && !isMemoryType(arg.getType()))
-      return "an element type is not i8/i16/i32/i64/f16/bf16/f32";
+      return "an element type is not i8/i16/i32/i64/f16/bf16/f32 or FP8 "
+             "codes";
   return "";
 }
 

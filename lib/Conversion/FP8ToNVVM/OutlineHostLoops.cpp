@@ -86,7 +86,7 @@ std::string fp8::detail::whyHostLoop(scf::ForOp loop) {
       for (BlockArgument arg : l.getBlock()->getArguments())
         if (!isMemoryType(arg.getType()))
           return refuse("has an element type that is not "
-                        "i8/i16/i32/i64/f16/bf16/f32");
+                        "i8/i16/i32/i64/f16/bf16/f32 or FP8 codes");
       return WalkResult::advance();
     }
     std::string w = unsupportedBodyOp(op);

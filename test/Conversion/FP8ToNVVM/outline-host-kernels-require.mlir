@@ -3,8 +3,8 @@
 // why, every such op of the module is reported and the pass fails; the ops
 // it can outline are no error. Without the option the same ops are remarks
 // and the pass succeeds (REMARK). fp8-gpu-pipeline{require-kernels} forwards
-// the option (PIPE).
-// RUN: fp8-opt %s -split-input-file -verify-diagnostics --fp8-outline-host-kernels="require-kernels=true"
+// the option (PIPE). FP8 codes (only moved: fills, copies) are kernels.
+// RUN: fp8-opt %s -split-input-file -verify-diagnostics --fp8-outline-host-kernels="require-kernels=true" | FileCheck %s
 // RUN: fp8-opt %s -split-input-file --fp8-outline-host-kernels 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
 // RUN: fp8-opt %s -split-input-file --fp8-outline-host-kernels 2>&1 >/dev/null | FileCheck %s --check-prefix=NO-ERROR
 // RUN: not fp8-opt %s -split-input-file --fp8-gpu-pipeline="host=llvm target=emulator require-kernels=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=PIPE
@@ -46,6 +46,26 @@ func.func @dynamic(%a: memref<?xf32>, %out: memref<?xf32>) {
   }
   // expected-error @+1 {{'memref.copy' op cannot run on the host (fp8-outline-host-kernels, require-kernels: the caller runs nothing but kernels): an operand has a dynamic shape (kernels take bare pointers: static shapes only)}}
   memref.copy %out, %a : memref<?xf32> to memref<?xf32>
+  return
+}
+
+// -----
+
+// FP8 codes are moved by kernels (the FP8 GEMM's zero-padded operand: a
+// fill of an f8E5M2 buffer and a copy into a view of it): no error.
+// CHECK-LABEL: func.func @fp8_codes
+// CHECK: gpu.launch_func @fp8_host_kernels::@fp8_codes_map
+// CHECK: gpu.launch_func @fp8_host_kernels::@fp8_codes_copy
+// CHECK-NOT: linalg.
+// CHECK: return
+func.func @fp8_codes(%a: memref<4x40xf8E5M2>, %pad: memref<4x48xf8E5M2>) {
+  %z = arith.constant 0.0 : f8E5M2
+  linalg.map outs(%pad : memref<4x48xf8E5M2>)
+    (%init: f8E5M2) {
+      linalg.yield %z : f8E5M2
+    }
+  %v = memref.subview %pad[0, 0] [4, 40] [1, 1] : memref<4x48xf8E5M2> to memref<4x40xf8E5M2, strided<[48, 1]>>
+  memref.copy %a, %v : memref<4x40xf8E5M2> to memref<4x40xf8E5M2, strided<[48, 1]>>
   return
 }
 
