@@ -79,6 +79,7 @@ AREAS = {
                    "Integration/GPUHost/special-values.mlir",
                    "Integration/GPUHost/grouped-k-wgrad.mlir",
                    "Integration/GPUHost/swap-ab.mlir", "Integration/GPUHost/quantize-epilogue.mlir",
+                   "Integration/GPUHost/bf16-matmul.mlir",
                    EMU + "gemm-shapes.mlir", EMU + "quantize-shapes.mlir", EMU + "host-program.mlir",
                    "Conversion/FP8ToNVVM", "Unit", "Emulator", "Python/gpu_emulator.test"],
     "emulator": ["Tools/emu-help.test", EMU + "gemm-mutations.mlir", EMU + "gemm-shapes.mlir", "Emulator",

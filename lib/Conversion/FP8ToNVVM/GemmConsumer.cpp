@@ -66,6 +66,12 @@ void GemmEmitter::emitConsumers(scf::IfOp roleIf) {
   SmallVector<Value> init{tileLoop.getRegionIterArg(0)};
   emitAccumulatorInit(ct, init);
   Value step = ir.c32(1);
+  if (cfg.hasBF16Operands()) {
+    scf::ForOp kLoop = emitBF16KLoops(thr, init);
+    epilogue->emit(thr, ct, kLoop);
+    scf::YieldOp::create(b, ValueRange{kLoop.getResult(0)});
+    return;
+  }
   Value kBlocks = scheduler->kBlocksOf(ct.tile);
   if (cfg.overlap) {
     scf::ForOp kLoop = emitOverlappedKLoop(*this, thr, ct, kBlocks, init);
@@ -259,25 +265,31 @@ void GemmEmitter::emitMxKBlock(const ConsumerThread &thr,
 WgmmaOperands GemmEmitter::emitWgmmaOperands(const ConsumerThread &thr,
                                              Value stage) {
   // Descriptors: K-major, 128B swizzle, SBO 1024 (WgmmaFragment.h).
-  Value aRowGroup = ir.mul(thr.wgRowGroup, ir.c32(kTileM * cfg.blockK));
+  // An A row of a stage is 128 bytes: blockK FP8 codes or bf16 elements.
+  const int64_t rowBytes = cfg.blockK * cfg.operandBytes();
+  Value aRowGroup = ir.mul(thr.wgRowGroup, ir.c32(kTileM * rowBytes));
   Value aStage = ir.mul(stage, ir.c32(cfg.aStageBytes()));
   Value aAddr = ir.add(smemAddr, ir.add(aStage, aRowGroup));
   // B rows (N) are 128-byte lines; a column group starts consumerN lines in
   // (a multiple of 8: whole 1024-byte swizzle atoms).
   Value bStageOffset = ir.mul(stage, ir.c32(cfg.bStageBytes()));
   Value bStage = ir.add(ir.c32(cfg.bRingOffset()), bStageOffset);
+  // (bf16: the column group's first MN-major box, 64 columns of blockK rows
+  // of 128 bytes each per box: also consumerN x 128 bytes in.)
   if (thr.colSplit)
-    bStage = ir.add(bStage, ir.mul(thr.wgCol, ir.c32(cfg.blockK)));
+    bStage = ir.add(bStage, ir.mul(thr.wgCol, ir.c32(rowBytes)));
   Value bAddr = ir.add(smemAddr, bStage);
-  auto desc = [&](Value addr) {
+  auto desc = [&](Value addr, uint64_t bits) {
     Value four = ir.c32(4);
     Value field = ir.shru(ir.andi(addr, ir.c32(0x3FFFF)), four);
-    Value constBits = ir.c64(static_cast<int64_t>(kKMajorSw128ConstBits));
+    Value constBits = ir.c64(static_cast<int64_t>(bits));
     return ir.ori(ir.zext64(field), constBits);
   };
   WgmmaOperands ops;
-  ops.descA = desc(aAddr);
-  ops.descB = desc(bAddr);
+  ops.descA = desc(aAddr, kKMajorSw128ConstBits);
+  ops.descB =
+      desc(bAddr, cfg.hasBF16Operands() ? mnMajorSw128ConstBits(cfg.blockK)
+                                        : kKMajorSw128ConstBits);
   return ops;
 }
 
@@ -457,4 +469,79 @@ void GemmEmitter::emitReleaseStage(const ConsumerThread &thr, Value stage) {
         b, Type(), remote, Value(),
         NVVM::MemScopeKindAttr::get(ctx, NVVM::MemScopeKind::CTA));
   }
+}
+
+scf::ForOp GemmEmitter::emitBF16KLoops(const ConsumerThread &thr,
+                                       ValueRange init) {
+  // The K blocks of 64 elements: the full ones with four k16 wgmma each,
+  // then, when K is not a multiple of 64, the last with ceil((K % 64) / 16)
+  // (a second loop of one trip, so the epilogue reads a loop's results
+  // either way). A k16 step past K would add 16 zero products (the TMA's
+  // zero fill) and an extra group step of the tensor core's accumulation;
+  // the elements of the last step past K are zero fill (+0.0 products).
+  const int64_t kTail = cfg.k % cfg.blockK;
+  const int64_t fullBlocks = kTail ? kBlocks - 1 : kBlocks;
+  const int64_t tailSteps = GemmKernelConfig::ceilDiv(kTail, kBF16K);
+  Value step = ir.c32(1);
+  Value lower = ir.c32(0);
+  Value fullEnd = ir.c32(fullBlocks);
+  scf::ForOp kLoop;
+  if (fullBlocks) {
+    kLoop = scf::ForOp::create(b, lower, fullEnd, step, init);
+    emitBF16KBlock(thr, kLoop, cfg.blockK / kBF16K);
+  }
+  if (!kTail)
+    return kLoop;
+  Value end = ir.c32(kBlocks);
+  auto tailLoop = scf::ForOp::create(b, fullEnd, end, step,
+                                     kLoop ? kLoop.getResults() : init);
+  emitBF16KBlock(thr, tailLoop, tailSteps);
+  return tailLoop;
+}
+
+void GemmEmitter::emitBF16KBlock(const ConsumerThread &thr, scf::ForOp kLoop,
+                                 int64_t steps) {
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(kLoop.getBody());
+  Value it = kLoop.getRegionIterArg(0);
+  auto [stage, phase] = stagePhase(it);
+  ValueRange acc = kLoop.getRegionIterArgs().drop_front();
+  WgmmaOperands ops = emitWgmmaOperands(thr, stage);
+  NVVM::MBarrierTryWaitParityOp::create(b, barrier(stage, true), phase, ticks);
+  // The accumulator itself is wgmma's D: C (or the previous block's sums)
+  // in, every step adding onto it (scale-d = 1), in K order.
+  auto structTy =
+      LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(accRegs, ir.f32));
+  Value d = LLVM::UndefOp::create(b, structTy);
+  for (int64_t r = 0; r < accRegs; ++r)
+    d = LLVM::InsertValueOp::create(b, d, acc[r], r);
+  auto bf16 = NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::bf16);
+  auto scaleIn = NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one);
+  // A K-major (layout row); B MN-major: layout row is wgmma's transpose of
+  // B (imm-trans-b = 1), B read as the [K, N] row-major tile.
+  auto layoutA = NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row);
+  auto layoutB = NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row);
+  NVVM::WgmmaFenceAlignedOp::create(b);
+  for (int64_t kStep = 0; kStep < steps; ++kStep) {
+    Value stepA = ir.c64(static_cast<int64_t>(kmajorSw128BF16KStep(kStep)));
+    Value stepB = ir.c64(static_cast<int64_t>(mnmajorSw128KStep(kStep)));
+    Value descA =
+        kStep ? b.createOrFold<arith::AddIOp>(ops.descA, stepA) : ops.descA;
+    Value descB =
+        kStep ? b.createOrFold<arith::AddIOp>(ops.descB, stepB) : ops.descB;
+    // scale-d = 1 from the first step: D is the accumulator (C in).
+    auto scaleD = NVVM::WGMMAScaleOutAttr::get(ctx, NVVM::WGMMAScaleOut::one);
+    d = NVVM::WgmmaMmaAsyncOp::create(
+        b, structTy, d, descA, descB,
+        NVVM::MMAShapeAttr::get(ctx, kTileM, consumerN, kBF16K), bf16, bf16,
+        NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::f32), scaleD, scaleIn,
+        scaleIn, layoutA, layoutB, NVVM::MMAIntOverflowAttr());
+  }
+  NVVM::WgmmaGroupSyncAlignedOp::create(b);
+  NVVM::WgmmaWaitGroupSyncOp::create(b, b.getI64IntegerAttr(0));
+  emitReleaseStage(thr, stage);
+  SmallVector<Value> yields{ir.add(it, ir.c32(1))};
+  for (int64_t r = 0; r < accRegs; ++r)
+    yields.push_back(LLVM::ExtractValueOp::create(b, d, r));
+  scf::YieldOp::create(b, yields);
 }

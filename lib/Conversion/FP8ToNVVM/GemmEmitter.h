@@ -11,6 +11,7 @@
 //   GemmKGroupedScheduler.cpp  the k-grouped (Wgrad) form
 //   GemmProducer.cpp       mbarrier ring and the producer's TMA loads
 //   GemmConsumer.cpp       consumer warpgroups: fragment map, K loop, wgmma
+//                          (the bf16 variant's K loop: no promotion)
 //   GemmScales.cpp         A-scale and B-scale loads; the B scales staged
 //                          in shared memory once per tile
 //   GemmPromotion.cpp      FP32 accumulator: start from C, per-K-block
@@ -186,6 +187,14 @@ struct GemmEmitter : KernelEmitter<GemmKernelSpec> {
   /// partial sums (a struct of accRegs f32).
   Value emitWgmma(const WgmmaOperands &ops, int64_t firstStep = 0,
                   int64_t endStep = 0);
+  /// The bf16 kernel's K loops (cfg.operands): the full K blocks, then the
+  /// K tail's block; `init` the ring iteration and the accumulators (C).
+  /// Returns the last loop (its results: the ring iteration and the sums).
+  scf::ForOp emitBF16KLoops(const ConsumerThread &thr, ValueRange init);
+  /// One bf16 K block: `steps` wgmma .m64nNk16 chained on the accumulator
+  /// (scale-d = 1), A K-major, B MN-major, completed and the slot released.
+  void emitBF16KBlock(const ConsumerThread &thr, scf::ForOp kLoop,
+                      int64_t steps);
   /// Once per warp, the slot is handed back to the producer.
   void emitReleaseStage(const ConsumerThread &thr, Value stage);
 

@@ -63,7 +63,11 @@ void GemmEmitter::emitBarrierInit() {
     // hands the kernel pointers); prefetch.tensormap brings them into the
     // SM's descriptor cache while the CTA synchronises, so the producer's
     // first TMA does not wait for them (PTX ISA, prefetch.tensormap, sm_90).
-    for (Value map : {tmapA, tmapB, tmapSA})
+    // (A bf16 kernel has no A-scale map: parameter 2 is unused.)
+    SmallVector<Value, 3> maps{tmapA, tmapB};
+    if (!cfg.hasBF16Operands())
+      maps.push_back(tmapSA);
+    for (Value map : maps)
       NVVM::PrefetchOp::create(b, NVVM::PrefetchCacheLevelAttr(),
                                NVVM::CacheEvictionPriorityAttr(), map,
                                /*predicate=*/Value(), b.getUnitAttr());
@@ -139,6 +143,20 @@ void GemmEmitter::emitProducerKBlock(const Tile &tile, scf::ForOp kLoop) {
       coords(kCoord, tile.row0, scheduler->aPerGroup()));
   Value bStageOffset = ir.mul(stage, ir.c32(cfg.bStageBytes()));
   Value bSlot = ir.add(ir.c32(cfg.bRingOffset()), bStageOffset);
+  if (cfg.hasBF16Operands()) {
+    // bf16 B [K, N] row-major, read MN-major: boxes of 64 columns (128
+    // bytes) x blockK K rows, one per 64 columns of the tile, back to back
+    // (WgmmaFragment.h, mnMajorSw128ConstBits). No scales.
+    const int64_t boxCols = GemmKernelConfig::kBF16BoxColumns;
+    const int64_t boxBytes = boxCols * cfg.blockK * cfg.operandBytes();
+    for (int64_t box = 0; box < cfg.blockN / boxCols; ++box) {
+      Value boxCol = ir.add(tile.col0, ir.c32(box * boxCols));
+      Value boxSlot = ir.add(bSlot, ir.c32(box * boxBytes));
+      tma(boxSlot, tmapB, coords(boxCol, kCoord, /*byGroup=*/false));
+    }
+    scf::YieldOp::create(b, ValueRange{ir.add(it, ir.c32(1))});
+    return;
+  }
   if (cfg.cluster == 1) {
     tma(bSlot, tmapB, coords(kCoord, tile.col0, scheduler->bPerGroup()));
   } else {

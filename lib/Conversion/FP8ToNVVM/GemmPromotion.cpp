@@ -41,9 +41,13 @@ void GemmEmitter::emitAccumulatorInit(const ConsumerTile &ct,
     Value idx =
         ir.add(ir.mul(ir.zext64(globalRow(ct, rowC[accumulatorRowSlot(r)])), n),
                col64);
-    Value v = LLVM::LoadOp::create(
-        b, cElem,
-        LLVM::GEPOp::create(b, ir.ptrGlobal, cElem, cPtr, ValueRange{idx}));
+    // The bf16 kernel's C goes straight into wgmma's accumulator registers:
+    // volatile loads, so that no two registers hold one merged load (a
+    // clamped position's) whose copies ptxas would have to fence (C7519).
+    Value addr =
+        LLVM::GEPOp::create(b, ir.ptrGlobal, cElem, cPtr, ValueRange{idx});
+    Value v = LLVM::LoadOp::create(b, cElem, addr, /*alignment=*/0,
+                                   /*isVolatile=*/cfg.hasBF16Operands());
     init.push_back(
         cElem == ir.f32 ? v : Value(arith::ExtFOp::create(b, ir.f32, v)));
   }

@@ -121,6 +121,11 @@ struct FP8LaunchKernelsPass
           op->getParentOfType<func::FuncOp>() &&
           getEmptyProblemReason(op).empty() && !isEpilogueQuantize(module, op))
         ops.push_back(op);
+      // A bf16 linalg.matmul fp8-lower-to-nvvm gave a kernel (the others
+      // stay host kernels).
+      if (isa<linalg::MatmulOp>(op) &&
+          op->hasAttr(FP8Dialect::kKernelRefAttrName))
+        ops.push_back(op);
     });
     // Transposes of a scaled tensor's codes or scales (the Dgrad's W^T,
     // InsertQuant.cpp): on the device, where the codes were quantized and
@@ -140,7 +145,10 @@ struct FP8LaunchKernelsPass
       t->erase();
     }
     for (Operation *op : ops) {
-      if (isa<ScaledMatmulOp, GroupedScaledMatmulOp>(op)) {
+      if (isa<linalg::MatmulOp>(op)) {
+        if (failed(rewriteMatmul(module, op)))
+          return failure();
+      } else if (isa<ScaledMatmulOp, GroupedScaledMatmulOp>(op)) {
         // A host op (fp8-lower-to-nvvm remarked why): no kernel implements
         // its form.
         if (!explainNoGemmKernel(op).empty())
@@ -368,6 +376,48 @@ struct FP8LaunchKernelsPass
       result.replaceAllUsesWith(toTensor(b, d, resTy));
     }
     gemm->erase();
+    return success();
+  }
+
+  /// A bf16 linalg.matmul (A [M, K], B [K, N], init C [M, N] f32): one
+  /// launcher call (a, b, d, c) of its BF16 kernel, whose accumulator starts
+  /// from C.
+  LogicalResult rewriteMatmul(ModuleOp module, Operation *op) {
+    auto kernel = getKernel<GemmKernelAttr>(module, op, "gemm_kernel");
+    if (failed(kernel))
+      return failure();
+    auto [ref, attr] = *kernel;
+    auto mm = cast<linalg::MatmulOp>(op);
+    Value a = mm.getInputs()[0], bOp = mm.getInputs()[1];
+    Value c = mm.getOutputs()[0];
+    auto aTy = cast<RankedTensorType>(a.getType());
+    auto bTy = cast<RankedTensorType>(bOp.getType());
+    // The kernel must compute this op: its problem and types.
+    GemmKernelConfig cfg = attr.getConfig();
+    int64_t m =
+        aTy.isDynamicDim(0) ? GemmKernelConfig::kDynamicM : aTy.getDimSize(0);
+    if (!isBF16MatmulCandidate(op) || !cfg.hasBF16Operands() || cfg.m != m ||
+        cfg.n != bTy.getDimSize(1) || cfg.k != aTy.getDimSize(1) ||
+        !attr.getC() || attr.getD() != attr.getC())
+      return op->emitOpError("fp8-launch-kernels: kernel ")
+             << ref << " (" << attr << ") does not compute this op";
+    ImplicitLocOpBuilder b(op->getLoc(), op);
+    SmallVector<Value> mSizes;
+    if (aTy.isDynamicDim(0)) {
+      Value rows = tensor::DimOp::create(b, a, 0);
+      assertRowsFitKernel(b, rows, op);
+      mSizes.push_back(rows);
+    }
+    Value result = op->getResult(0);
+    auto resTy = cast<RankedTensorType>(result.getType());
+    Value d = allocLike(b, resTy, mSizes);
+    SmallVector<Value> args{toBuffer(b, a), toBuffer(b, bOp), d,
+                            toBuffer(b, c)};
+    func::FuncOp fn =
+        getOrDeclareLauncher(module, ref, attr, ValueRange(args).getTypes());
+    func::CallOp::create(b, fn, args);
+    result.replaceAllUsesWith(toTensor(b, d, resTy));
+    op->erase();
     return success();
   }
 

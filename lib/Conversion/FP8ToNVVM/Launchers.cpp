@@ -384,6 +384,46 @@ void buildGemmLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
   h.finish();
 }
 
+/// The bf16 GEMM launcher (GemmKernelConfig::operands): (a [M, K], b [K, N]
+/// bf16, d [M, N], c [M, N] f32), host memrefs; the kernel ABI of
+/// GemmKernelConfig.h with parameters 2 and 3 unused (A's map and A passed
+/// there). TMA maps: A boxes of blockM rows x 64 K (128 bytes), B boxes of
+/// 64 K rows x 64 columns (128 bytes), both 128B-swizzled; N and K are
+/// multiples of 8 (fp8-lower-to-nvvm), so the rows are 16-byte strides.
+void buildBF16GemmLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
+                               const GemmKernelConfig &c, SymbolRefAttr kernel,
+                               int64_t smCount, bool resident) {
+  HostBuilder h(b, resident);
+  Value a = args[0], bw = args[1], d = args[2], acc = args[3];
+  Value m = memref::DimOp::create(b, a, 0);
+  h.chain = gpu::WaitOp::create(b, h.token, ValueRange{}).getAsyncToken();
+  Type bf16 = b.getBF16Type(), f32 = b.getF32Type();
+  SmallVector<Value> aSizes = dynamicSizes(b, a);
+  Value aDev = h.input(a, bytesOf(h, numElements(h, a), bf16), aSizes);
+  SmallVector<Value> bwSizes = dynamicSizes(b, bw);
+  Value bDev = h.input(bw, bytesOf(h, numElements(h, bw), bf16), bwSizes);
+  SmallVector<Value> dSizes = dynamicSizes(b, d);
+  Value dDev = h.output(d, bytesOf(h, numElements(h, d), f32), dSizes);
+  SmallVector<Value> accSizes = dynamicSizes(b, acc);
+  Value accDev = h.input(acc, bytesOf(h, numElements(h, acc), f32), accSizes);
+  Value tmA = h.tensorMap(aDev, bf16, {c.blockM, c.blockK},
+                          nvgpu::TensorMapSwizzleKind::SWIZZLE_128B);
+  Value tmB =
+      h.tensorMap(bDev, bf16, {c.blockK, GemmKernelConfig::kBF16BoxColumns},
+                  nvgpu::TensorMapSwizzleKind::SWIZZLE_128B);
+  Value mTiles = h.ceilDiv(m, c.blockM);
+  Value nTiles = h.idx(c.nTiles());
+  Value tiles = h.mul(mTiles, nTiles);
+  Value sms = h.smCount(smCount);
+  Value grid = arith::MinUIOp::create(b, tiles, sms);
+  Value m32 = h.i32(m);
+  SmallVector<Value> kernelArgs{tmA, tmB, tmA, aDev, dDev, m32, accDev};
+  int64_t threads = c.threads();
+  int64_t smem = gemmLaunchSharedMemoryBytes(c);
+  h.launch(kernel, grid, threads, smem, kernelArgs);
+  h.finish();
+}
+
 /// The per-tensor quantize kernel's two launches with `args` (its first
 /// four parameters; QuantizeKernelConfig.h): one f32 amax on the device,
 /// set to +0.0, then pass 0 (the amax) and pass 1 (the scale and codes).
@@ -497,9 +537,12 @@ func::FuncOp mlir::fp8::getOrDeclareLauncher(ModuleOp module,
 
 SmallVector<unsigned> mlir::fp8::getLauncherResults(Attribute config) {
   // A GEMM's D, or its quantize epilogue's codes and scales.
-  if (auto gemm = dyn_cast<GemmKernelAttr>(config))
+  if (auto gemm = dyn_cast<GemmKernelAttr>(config)) {
+    if (gemm.getConfig().hasBF16Operands())
+      return {2}; // (a, b, d, c)
     return gemm.hasQuantizeEpilogue() ? SmallVector<unsigned>{4, 5}
                                       : SmallVector<unsigned>{4};
+  }
   if (isa<TransposeKernelAttr>(config))
     return {1};
   return {1, 2};
@@ -529,14 +572,18 @@ LogicalResult mlir::fp8::defineLauncher(func::FuncOp fn, int64_t smCount) {
   // compute and an empty result: the launcher returns before any device
   // work, as a grid of 0 CTAs and a tensor map over an empty extent are
   // invalid (cuLaunchKernel, cuTensorMapEncodeTiled).
-  Value result = args[isa<GemmKernelAttr>(config) ? 4 : 1];
+  Value result = args[getLauncherResults(config).front()];
   HostBuilder h(b, resident);
   Value zero = h.idx(0);
   Value nonEmpty = arith::CmpIOp::create(b, arith::CmpIPredicate::ne,
                                          numElements(h, result), zero);
   auto ifNonEmpty = scf::IfOp::create(b, nonEmpty, /*withElseRegion=*/false);
   b.setInsertionPointToStart(ifNonEmpty.thenBlock());
-  if (auto gemm = dyn_cast<GemmKernelAttr>(config)) {
+  auto gemm = dyn_cast<GemmKernelAttr>(config);
+  if (gemm && gemm.getConfig().hasBF16Operands()) {
+    buildBF16GemmLauncherBody(b, args, gemm.getConfig(), kernel, smCount,
+                              resident);
+  } else if (gemm) {
     // The kernel's own record of its configuration: the one source of the
     // grid, block and shared-memory size (never recomputed from options).
     GemmGrouping grouping = getGemmGrouping(gemm.getLayout());

@@ -85,6 +85,13 @@ struct FP8LowerToNVVMPass
     gemmOptions.copyFrom(gemm);
   }
 
+  /// The kernels' #fp8.gemm_kernel: also for a module without fp8 ops (only
+  /// bf16 linalg.matmul, the BF16 variant), whose parsing did not load it.
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    registry.insert<FP8Dialect>();
+  }
+
   // Options are checked up front, also for modules without a scaled_matmul,
   // so a typo in chip/features never goes unnoticed.
   LogicalResult initialize(MLIRContext *ctx) override {
@@ -174,8 +181,20 @@ struct FP8LowerToNVVMPass
     const NoKernelReport report =
         requireKernels ? NoKernelReport::error : NoKernelReport::remark;
     bool keptOnHost = false;
+    SmallVector<Operation *> matmuls;
     module.walk([&](Operation *op) {
-      if (isa<ScaledMatmulOp, GroupedScaledMatmulOp>(op)) {
+      if (isBF16MatmulCandidate(op)) {
+        // The high-precision contractions (bf16 x bf16 -> f32): the BF16
+        // variant of the GEMM kernel where it applies; else the op stays a
+        // host kernel (which runs on the GPU too: a remark, never an error).
+        std::string noKernel = explainNoMatmulKernel(op);
+        if (noKernel.empty())
+          matmuls.push_back(op);
+        else
+          emitRemark(op->getLoc())
+              << "fp8-lower-to-nvvm: no GPU GEMM kernel for '" << op->getName()
+              << "' (" << noKernel << "); it stays a host kernel";
+      } else if (isa<ScaledMatmulOp, GroupedScaledMatmulOp>(op)) {
         if (reportNoGemmKernel(op, report))
           keptOnHost = true;
         else
@@ -202,7 +221,7 @@ struct FP8LowerToNVVMPass
     });
     if (keptOnHost && requireKernels)
       return signalPassFailure();
-    if (ops.empty() && quantizeSpecs.empty())
+    if (ops.empty() && quantizeSpecs.empty() && matmuls.empty())
       return;
 
     SmallVector<GemmKernelSpec> specs;
@@ -220,6 +239,13 @@ struct FP8LowerToNVVMPass
       specs.push_back(*spec);
     }
     dropEpilogueQuantizes(ops, specs, quantizeOps, quantizeSpecs);
+    SmallVector<GemmKernelSpec> matmulSpecs;
+    for (Operation *op : matmuls) {
+      FailureOr<GemmKernelSpec> spec = getMatmulKernelSpec(op);
+      if (failed(spec))
+        return signalPassFailure();
+      matmulSpecs.push_back(*spec);
+    }
 
     OpBuilder b(module.getBodyRegion());
     b.setInsertionPointToEnd(module.getBody());
@@ -251,6 +277,16 @@ struct FP8LowerToNVVMPass
           gpuModule, getGemmKernelAttr(&getContext(), spec),
           getKernelModelAttr(&getContext(), spec, *selection.modelChip),
           [&](StringRef symbol) -> Operation * {
+            return buildGemmKernel(b, loc, spec, symbol, kSmemSymbol);
+          });
+      setKernelRef(op, name);
+    }
+    // The bf16 kernels: no #fp8.kernel_model (the cost model prices FP8).
+    for (auto [op, spec] : llvm::zip_equal(matmuls, matmulSpecs)) {
+      b.setInsertionPoint(gpuModule.getBody()->getTerminator());
+      StringAttr name = getOrInsertKernel(
+          gpuModule, getGemmKernelAttr(&getContext(), spec),
+          /*model=*/Attribute(), [&](StringRef symbol) -> Operation * {
             return buildGemmKernel(b, loc, spec, symbol, kSmemSymbol);
           });
       setKernelRef(op, name);

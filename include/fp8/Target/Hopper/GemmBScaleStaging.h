@@ -62,8 +62,9 @@ inline int64_t bScaleStagingOffset(const GemmKernelConfig &c) {
 /// the overlapped promotion and the tiles at the register limit
 /// (registers), and a K so long that the buffers would not fit.
 inline bool bScalesStaged(const GemmKernelConfig &c) {
-  if (c.bScalesPerColumn || c.hasDynamicK() || c.promotionsPerBlock() > 1 ||
-      c.hasWholeKScales() || c.overlap != 0 || c.consumers < 1)
+  if (c.hasBF16Operands() || c.bScalesPerColumn || c.hasDynamicK() ||
+      c.promotionsPerBlock() > 1 || c.hasWholeKScales() || c.overlap != 0 ||
+      c.consumers < 1)
     return false;
   if (c.consumerRegsNeeded() + kShortKBlockPathRegs +
           GemmKernelConfig::kGroupedConsumerOverheadRegs >

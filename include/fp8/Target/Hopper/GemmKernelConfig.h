@@ -60,6 +60,11 @@
 namespace mlir {
 namespace fp8 {
 
+/// The element type of a GEMM kernel's A and B operands: the block-scaled
+/// FP8 codes, or bf16 (the contractions a training step keeps in high
+/// precision: linalg.matmul with bf16 operands and an f32 result).
+enum class GemmOperandType { fp8, bf16 };
+
 struct GemmKernelConfig {
   /// The `m` of a kernel compiled for a run-time M.
   static constexpr int64_t kDynamicM = -1;
@@ -67,6 +72,19 @@ struct GemmKernelConfig {
   static constexpr int64_t kDynamicK = -1;
 
   int64_t m = 0, n = 0, k = 0;
+  /// bf16 operands (the BF16 variant, docs/gpu-kernel.md): no scales, no
+  /// promotion. The wgmma accumulator starts from C and is chained over all
+  /// of K with one wgmma .m64nNk16 per 16 K elements; a stage holds 64 K
+  /// elements (blockK = kBF16BlockK), 128 bytes per row as for FP8, so the
+  /// ring, the 128B swizzle and A's K-major descriptors are the FP8
+  /// kernel's. B is the [K, N] row-major operand, read MN-major (wgmma's
+  /// transpose of B) from TMA boxes of 64 columns (128 bytes) x 64 K rows.
+  /// The ABI's A-scale map and B scales (parameters 2 and 3) are unused.
+  GemmOperandType operands = GemmOperandType::fp8;
+  /// K elements per stage of a bf16 kernel: one 128-byte swizzle row.
+  static constexpr int64_t kBF16BlockK = 64;
+  /// Columns of one MN-major B box of a bf16 kernel (128 bytes).
+  static constexpr int64_t kBF16BoxColumns = 64;
   int64_t blockM = 128;  // rows per CTA tile: 64 per consumer row group
   int64_t blockN = 128;  // columns per CTA tile
   int64_t blockK = 128;  // K per stage = one promotion interval
@@ -216,7 +234,8 @@ struct GemmKernelConfig {
   bool hasDynamicK() const { return k == kDynamicK; }
   int64_t nScaleBlocks() const { return ceilDiv(n, 128); }
   /// One scale along the whole K (a K longer than one block: with K <= 128
-  /// the two forms are the same kernel).
+  /// the two forms are the same kernel). Meaningless for bf16 operands (no
+  /// scales; their blockK of 64 is below the default scaleK).
   bool hasWholeKScales() const { return scaleK > blockK && k > blockK; }
   /// Promotions per K block: 1, or blockK / 32 for mxfp8 (scaleK = 32).
   int64_t promotionsPerBlock() const {
@@ -244,10 +263,16 @@ struct GemmKernelConfig {
   /// spills at 88 and 96; counted as 11 registers per 8 columns more.
   static constexpr int64_t kMxStepRegsPer8Columns = 11;
   int64_t mPadded() const { return roundUp(m, 4); }
-  int64_t aStageBytes() const { return blockM * blockK; }
-  int64_t bStageBytes() const { return blockN * blockK; }
-  /// A scales of one stage: BLOCK_M per promotion.
+  bool hasBF16Operands() const { return operands == GemmOperandType::bf16; }
+  /// Bytes of one operand element: 1 (FP8 codes) or 2 (bf16).
+  int64_t operandBytes() const { return hasBF16Operands() ? 2 : 1; }
+  int64_t aStageBytes() const { return blockM * blockK * operandBytes(); }
+  int64_t bStageBytes() const { return blockN * blockK * operandBytes(); }
+  /// A scales of one stage: BLOCK_M per promotion (none with bf16
+  /// operands).
   int64_t saStageBytes() const {
+    if (hasBF16Operands())
+      return 0;
     return roundUp(blockM * 4 * promotionsPerBlock(), 128);
   }
   int64_t stageBytes() const {
@@ -255,6 +280,8 @@ struct GemmKernelConfig {
   }
   /// Bytes one stage's TMA loads deliver (expect_tx): full boxes, OOB included.
   int64_t stageTxBytes() const {
+    if (hasBF16Operands())
+      return aStageBytes() + bStageBytes();
     return aStageBytes() + bStageBytes() + blockM * 4 * promotionsPerBlock();
   }
   // Shared-memory layout: A ring, B ring, A-scale ring, the barriers, then
@@ -369,7 +396,35 @@ inline const char *checkGroupedGemmKernelConfig(const GemmKernelConfig &c) {
   return "";
 }
 
+/// What the bf16 variant (GemmKernelConfig::operands) does not implement,
+/// or an empty string: it has no scales to promote (so no quantize epilogue,
+/// overlap, per-column or whole-K scales), reads whole 64-column MN-major B
+/// boxes per consumer warpgroup, and neither multicasts B nor stores D by
+/// TMA (untested on it).
+inline const char *checkBF16GemmKernelConfig(const GemmKernelConfig &c) {
+  if (c.blockK != GemmKernelConfig::kBF16BlockK)
+    return "bf16 operands need block-k 64 (64 K elements: one 128-byte "
+           "swizzle row per stage, four wgmma k16)";
+  if (c.quantizeEpilogue || c.overlap || c.bScalesPerColumn || c.scaleK != 128)
+    return "bf16 operands have no scales: no quantize epilogue, no "
+           "overlapped promotion, no per-column or whole-K scales";
+  if (c.cluster != 1 || c.tmaStore)
+    return "bf16 operands need cluster 1 and the st.global store epilogue "
+           "(no B multicast, no TMA store)";
+  if (c.colSplits() > 0 && c.consumerN() % GemmKernelConfig::kBF16BoxColumns)
+    return "bf16 operands need block-n / splits a multiple of 64 (each "
+           "consumer warpgroup reads whole MN-major B boxes of 64 columns = "
+           "128 bytes)";
+  if (c.hasDynamicK())
+    return "bf16 operands need a static K";
+  return "";
+}
+
 inline const char *checkGemmKernelConfig(const GemmKernelConfig &c) {
+  if (c.hasBF16Operands()) {
+    if (const char *why = checkBF16GemmKernelConfig(c); *why)
+      return why;
+  }
   if (c.blockM % 64 != 0 || c.blockM < 64 || c.blockM > 256)
     return "block-m must be 64, 128, 192 or 256 (64 rows per consumer "
            "warpgroup, wgmma m64)";
@@ -476,12 +531,16 @@ inline const char *checkGemmKernelConfig(const GemmKernelConfig &c) {
 /// M pays a half-empty tile (docs/gpu-kernel.md). Stages fill the shared
 /// memory, capped at 8. For a dynamic-M kernel at run time, set `m` of the
 /// returned configuration to the actual M (withRuntimeM).
-inline GemmKernelConfig chooseGemmKernelConfig(int64_t m, int64_t n,
-                                               int64_t k) {
+inline GemmKernelConfig
+chooseGemmKernelConfig(int64_t m, int64_t n, int64_t k,
+                       GemmOperandType operands = GemmOperandType::fp8) {
   GemmKernelConfig c;
   c.m = m;
   c.n = n;
   c.k = k;
+  c.operands = operands;
+  if (c.hasBF16Operands())
+    c.blockK = GemmKernelConfig::kBF16BlockK;
   c.consumers = m != GemmKernelConfig::kDynamicM && m <= 64 ? 1 : 2;
   c.blockM = 64 * c.consumers;
   c.stages = 1;
@@ -577,10 +636,13 @@ struct GemmKernelOverrides {
 /// invalid (checkGemmKernelConfig says why).
 /// `bScalesPerColumn`: the kernel of b blocks [1, 128] (its consumers hold
 /// the column scales too, GemmKernelConfig::consumerRegsNeeded).
-inline GemmKernelConfig makeGemmKernelConfig(int64_t m, int64_t n, int64_t k,
-                                             const GemmKernelOverrides &o,
-                                             bool bScalesPerColumn = false) {
-  GemmKernelConfig c = chooseGemmKernelConfig(m, n, k);
+/// `operands`: the element type of A and B (GemmKernelConfig::operands).
+inline GemmKernelConfig
+makeGemmKernelConfig(int64_t m, int64_t n, int64_t k,
+                     const GemmKernelOverrides &o,
+                     bool bScalesPerColumn = false,
+                     GemmOperandType operands = GemmOperandType::fp8) {
+  GemmKernelConfig c = chooseGemmKernelConfig(m, n, k, operands);
   c.bScalesPerColumn = bScalesPerColumn;
   if (o.groupM)
     c.groupM = o.groupM;
@@ -629,7 +691,7 @@ inline GemmKernelConfig makeGemmKernelConfig(int64_t m, int64_t n, int64_t k,
 /// True when `c` is what chooseGemmKernelConfig picks for its shape (the
 /// kernel name then has no configuration suffix).
 inline bool isDefaultGemmKernelConfig(const GemmKernelConfig &c) {
-  GemmKernelConfig d = chooseGemmKernelConfig(c.m, c.n, c.k);
+  GemmKernelConfig d = chooseGemmKernelConfig(c.m, c.n, c.k, c.operands);
   return c.blockM == d.blockM && c.blockN == d.blockN && c.stages == d.stages &&
          c.consumers == d.consumers && c.groupM == d.groupM &&
          c.cluster == d.cluster && c.overlap == d.overlap &&

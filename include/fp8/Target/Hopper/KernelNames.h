@@ -99,6 +99,16 @@ inline std::string getGemmKernelName(int64_t m, int64_t n, int64_t k,
          "_" + getKernelElementTypeName(out);
 }
 
+/// The BF16 variant of the GEMM kernel (GemmKernelConfig::operands): an M x
+/// N x K linalg.matmul with bf16 operands and result element type `out`
+/// (f32); `m` < 0: a kernel for any M.
+inline std::string getBF16GemmKernelName(int64_t m, int64_t n, int64_t k,
+                                         KernelElementType out) {
+  std::string rows = m < 0 ? std::string("dyn") : std::to_string(m);
+  return "fp8_matmul_" + rows + "x" + std::to_string(n) + "x" +
+         std::to_string(k) + "_bf16_bf16_" + getKernelElementTypeName(out);
+}
+
 /// The grouped GEMM kernel of G GEMMs M x N x K (`layout` "masked"), of one
 /// M x K operand whose rows are split among G groups ("contiguous") or of G
 /// GEMMs M x N over runs of the K = T tokens ("k_grouped"); `m` < 0: M at

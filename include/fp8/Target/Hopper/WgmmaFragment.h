@@ -123,6 +123,33 @@ constexpr uint64_t kKMajorSw128ConstBits =
 /// slice inside a 128-byte swizzled row: 32 bytes -> +2.
 constexpr uint64_t kmajorSw128KStep(int64_t k) { return (k * kFp8K) >> 4; }
 
+/// K of one bf16 (or f16) wgmma: 16 elements = 32 bytes of a K-major row.
+constexpr int64_t kBF16K = 16;
+
+/// Descriptor increment (>>4 encoding) to the k-th bf16 k16 slice of a
+/// K-major 128B-swizzled row: 32 bytes -> +2, as the FP8 k32 step.
+constexpr uint64_t kmajorSw128BF16KStep(int64_t k) {
+  return (k * kBF16K * 2) >> 4;
+}
+
+/// MN-major bf16 operand tile with 128-byte swizzle, as TMA writes a box of
+/// 64 MN elements (128 bytes, the inner dimension) x `kRows` K rows with
+/// CU_TENSOR_MAP_SWIZZLE_128B: a K row is one 128-byte line, 8 K rows a
+/// 1024-byte atom. In the PTX ISA's canonical MN-major layout (CUTLASS's
+/// ((T,8,m),(8,k)) : ((1,T,LBO),(8T,SBO)) for SW128) the leading-dimension
+/// offset steps to the next 64 elements of MN (the next box: kRows x 128
+/// bytes) and the stride-dimension offset to the next 8 K rows (1024).
+constexpr uint64_t mnMajorSw128ConstBits(int64_t kRows) {
+  return descriptorConstBits(static_cast<uint64_t>(kRows) * 128, 1024,
+                             Swizzle::B128);
+}
+
+/// Descriptor increment (>>4 encoding) to the k-th k16 slice of an MN-major
+/// 128B-swizzled tile: 16 K rows of 128 bytes -> +128.
+constexpr uint64_t mnmajorSw128KStep(int64_t k) {
+  return (k * kBF16K * 128) >> 4;
+}
+
 } // namespace wgmma
 } // namespace fp8
 } // namespace mlir

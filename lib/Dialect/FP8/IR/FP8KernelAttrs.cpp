@@ -82,8 +82,10 @@ static GemmKernelConfig
 makeConfig(int64_t m, int64_t n, int64_t k, int64_t blockM, int64_t blockN,
            int64_t blockK, int64_t stages, int64_t consumers, int64_t groupM,
            int64_t bScaleRows, int64_t scaleK, int64_t cluster, int64_t overlap,
-           KernelEpilogue epilogue, BoolAttr tmaStore) {
+           KernelEpilogue epilogue, BoolAttr tmaStore, Type a) {
   GemmKernelConfig c;
+  if (a && a.isBF16())
+    c.operands = GemmOperandType::bf16;
   c.m = ShapedType::isDynamic(m) ? GemmKernelConfig::kDynamicM : m;
   c.n = n;
   c.k = ShapedType::isDynamic(k) ? GemmKernelConfig::kDynamicK : k;
@@ -110,7 +112,7 @@ GemmKernelConfig GemmKernelAttr::getConfig() const {
   return makeConfig(getM(), getN(), getK(), getBlockM(), getBlockN(),
                     getBlockK(), getStages(), getConsumers(), getGroupM(),
                     getBScaleRows(), getScaleK(), getCluster(), getOverlap(),
-                    getEpilogue(), getTmaStore());
+                    getEpilogue(), getTmaStore(), getA());
 }
 
 GemmKernelProblem GemmKernelAttr::getProblem() const {
@@ -158,7 +160,8 @@ std::string GemmKernelAttr::getSymbolName() const {
                     b = getKernelElementType(getB()),
                     d = getKernelElementType(getD());
   std::string name =
-      isGrouped()
+      c.hasBF16Operands() ? getBF16GemmKernelName(c.m, c.n, c.k, d)
+      : isGrouped()
           ? getGroupedGemmKernelName(stringifyGroupLayout(*getLayout()).data(),
                                      getGroups(), c.m, c.n, c.k, a, b, d)
           : getGemmKernelName(c.m, c.n, c.k, a, b, d);
@@ -168,7 +171,7 @@ std::string GemmKernelAttr::getSymbolName() const {
     name += getGemmKernelAccSuffix(getKernelElementType(getC()));
   if (c.bScalesPerColumn)
     name += getGemmKernelColumnScalesSuffix();
-  if (c.hasWholeKScales())
+  if (c.hasWholeKScales() && !c.hasBF16Operands())
     name += getGemmKernelWholeKScalesSuffix();
   if (c.scaleK == GemmKernelConfig::kMxScaleK)
     name += getGemmKernelMxScalesSuffix();
@@ -190,9 +193,10 @@ verifyGemmKernelProblem(function_ref<InFlightDiagnostic()> emitError, int64_t m,
       (!ShapedType::isDynamic(k) && k < 1))
     return emitError() << "needs m, n and k >= 1 (m and k may be ?), got "
                        << shapeString({m, n, k});
-  if (!isSupportedFP8Type(a) || !isSupportedFP8Type(b))
-    return emitError() << "needs FP8 operands a and b (f8E4M3FN or f8E5M2), "
-                          "got "
+  const bool bf16 = a.isBF16() && b.isBF16();
+  if (!bf16 && (!isSupportedFP8Type(a) || !isSupportedFP8Type(b)))
+    return emitError() << "needs FP8 operands a and b (f8E4M3FN or f8E5M2) "
+                          "or bf16 operands a and b (the BF16 variant), got "
                        << a << " and " << b;
   if (!isBF16OrF32(d) || (c && !isBF16OrF32(c)))
     return emitError() << "needs a bf16 or f32 result d and accumulator c";
@@ -287,7 +291,13 @@ LogicalResult GemmKernelAttr::verify(
                           "along the whole K) or 32 with b_scale_rows 1 and "
                           "no layout (mxfp8), got scale_k "
                        << scaleK << ", b_scale_rows " << bScaleRows;
-  if (blockK != 128)
+  // The BF16 variant (a = b = bf16): the 2-D kernel, no swap-AB; its tile
+  // checks are checkGemmKernelConfig's (block_k 64, no scales to promote).
+  const bool bf16 = a.isBF16();
+  if (bf16 && (layout || (swapAB && swapAB.getValue())))
+    return emitError() << "bf16 operands need the 2-D kernel (no layout, no "
+                          "swap_ab)";
+  if (!bf16 && blockK != 128)
     return emitError() << "needs block_k 128 (one promotion interval per "
                           "stage), got "
                        << blockK;
@@ -303,7 +313,7 @@ LogicalResult GemmKernelAttr::verify(
                        << " needs the 2-D kernel (no layout, no swap_ab)";
   GemmKernelConfig cfg =
       makeConfig(m, n, k, blockM, blockN, blockK, stages, consumers, groupM,
-                 bScaleRows, scaleK, cluster, overlap, epilogue, tmaStore);
+                 bScaleRows, scaleK, cluster, overlap, epilogue, tmaStore, a);
   StringRef why =
       layout ? checkGroupedGemmKernelConfig(cfg) : checkGemmKernelConfig(cfg);
   if (why.empty())

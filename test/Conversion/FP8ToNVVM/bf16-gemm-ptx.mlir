@@ -1,0 +1,36 @@
+// The BF16 variant of the GEMM kernel through ptxas (docs/gpu-kernel.md,
+// "The BF16 variant"): the k16 bf16 wgmma with B transposed (the last
+// immediate, imm-trans-b, 1; imm-trans-a 0), no promotion FMA between the
+// chain and the wait, and 0 spills for the 128x128 tile with two consumers
+// (M 100, N 72, K 40: the tail block) and the 64x128 tile with one (M 64,
+// K 136: full blocks and a tail).
+// REQUIRES: ptxas
+// RUN: fp8-opt %s --fp8-gpu-pipeline="chip=sm_90a host=none" | fp8-translate --fp8-extract-gpu-object > %t.ptx
+// RUN: FileCheck %s < %t.ptx
+// RUN: %ptxas -arch=sm_90a -v %t.ptx -o %t.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
+
+// CHECK-LABEL: .entry fp8_matmul_100x72x40_bf16_bf16_f32_accf32(
+// CHECK: wgmma.fence.sync.aligned;
+// CHECK: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {{.*}}, p, 1, {{ *}}1, 0, {{ *}}1;
+// CHECK-NOT: fma.rn.f32
+// CHECK: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {{.*}}, p, 1, {{ *}}1, 0, {{ *}}1;
+// CHECK-NOT: fma.rn.f32
+// CHECK: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {{.*}}, p, 1, {{ *}}1, 0, {{ *}}1;
+// CHECK: wgmma.commit_group.sync.aligned;
+// CHECK-NEXT: wgmma.wait_group.sync.aligned {{[[:space:]]*}}0;
+// CHECK-NOT: fma.rn.f32
+// CHECK-LABEL: .entry fp8_matmul_64x128x136_bf16_bf16_f32_accf32(
+
+// PTXAS-NOT: {{warning|[1-9][0-9]* bytes spill}}
+// PTXAS-COUNT-2: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// PTXAS-NOT: {{warning|[1-9][0-9]* bytes spill}}
+
+func.func @tail(%a: tensor<100x40xbf16>, %b: tensor<40x72xbf16>, %c: tensor<100x72xf32>) -> tensor<100x72xf32> {
+  %y = linalg.matmul ins(%a, %b : tensor<100x40xbf16>, tensor<40x72xbf16>) outs(%c : tensor<100x72xf32>) -> tensor<100x72xf32>
+  return %y : tensor<100x72xf32>
+}
+
+func.func @m64(%a: tensor<64x136xbf16>, %b: tensor<136x128xbf16>, %c: tensor<64x128xf32>) -> tensor<64x128xf32> {
+  %y = linalg.matmul ins(%a, %b : tensor<64x136xbf16>, tensor<136x128xbf16>) outs(%c : tensor<64x128xf32>) -> tensor<64x128xf32>
+  return %y : tensor<64x128xf32>
+}
