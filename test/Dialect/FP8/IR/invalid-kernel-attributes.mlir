@@ -32,8 +32,34 @@ func.func private @block_k() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, 
 
 // -----
 
-// expected-error @+1 {{needs FP8 operands a and b (f8E4M3FN or f8E5M2), got 'bf16' and 'f8E4M3FN'}}
+// expected-error @+1 {{needs FP8 operands a and b (f8E4M3FN or f8E5M2) or bf16 operands a and b (the BF16 variant), got 'bf16' and 'f8E4M3FN'}}
 func.func private @operand_type() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = 256, a = bf16, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2>}
+
+// -----
+
+// The BF16 variant (a = b = bf16): what it refuses.
+// expected-error @+1 {{bf16 operands need block-k 64 (64 K elements: one 128-byte swizzle row per stage, four wgmma k16)}}
+func.func private @bf16_block_k() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = 256, a = bf16, b = bf16, d = f32, c = f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2>}
+
+// -----
+
+// expected-error @+1 {{bf16 operands need the 2-D kernel (no layout, no swap_ab)}}
+func.func private @bf16_grouped() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = 256, a = bf16, b = bf16, d = f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, layout = masked, groups = 2, block_m = 128, block_n = 128, block_k = 64, stages = 6, consumers = 2>}
+
+// -----
+
+// expected-error @+1 {{bf16 operands have no scales: no quantize epilogue, no overlapped promotion, no per-column or whole-K scales}}
+func.func private @bf16_overlap() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = 256, a = bf16, b = bf16, d = f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 128, block_k = 64, stages = 6, consumers = 2, overlap = 8>}
+
+// -----
+
+// expected-error @+1 {{bf16 operands need cluster 1 and the st.global store epilogue (no B multicast, no TMA store)}}
+func.func private @bf16_tma_store() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = 256, a = bf16, b = bf16, d = f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 128, block_k = 64, stages = 6, consumers = 2, tma_store = true>}
+
+// -----
+
+// expected-error @+1 {{bf16 operands need block-n / splits a multiple of 64 (each consumer warpgroup reads whole MN-major B boxes of 64 columns = 128 bytes)}}
+func.func private @bf16_block_n() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = 256, a = bf16, b = bf16, d = f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 96, block_k = 64, stages = 6, consumers = 2>}
 
 // -----
 
