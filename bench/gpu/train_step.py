@@ -29,12 +29,14 @@ The device machine has no MLIR, so the steps are compiled here and carried:
       (materialised scores) and with F.scaled_dot_product_attention.
       Writes DIR/train.md and DIR/train.json.
 
-The split of the host kernels is by the linalg op each was outlined from,
-which is the kernel's name (`run_<op>`, fp8-outline-host-kernels): batch
-contractions (attention's QK^T and PV and their gradients), other
-contractions (the output head and the BF16 policy's linears) and the rest
-(normalisation, softmax, RoPE, SwiGLU, cross-entropy, the embedding,
-copies). Exit status of `run`: 0 when every step ran with a finite loss and
+The generated kernels are split by their typed attributes (the GEMMs by
+operand type: FP8, and the BF16 variant that runs the bf16 linalg.matmuls:
+the output head, the BF16 policy's linears); the host kernels by the linalg
+op each was outlined from, which is the kernel's name (`run_<op>`,
+fp8-outline-host-kernels): batch contractions (attention's QK^T and PV and
+their gradients), other contractions (those the BF16 kernel does not take)
+and the rest (normalisation, softmax, RoPE, SwiGLU, cross-entropy, the
+embedding, copies). Exit status of `run`: 0 when every step ran with a finite loss and
 no driver error, 1 otherwise."""
 import argparse
 import ctypes
@@ -53,7 +55,16 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from backend_check import _error_reader, _memref_type, _probe  # noqa: E402
 
-KINDS = ("fp8 gemm", "quantize", "transpose", "attention (host)", "contraction (host)", "row/elementwise (host)")
+KINDS = ("fp8 gemm", "bf16 gemm", "quantize", "transpose", "attention (host)", "contraction (host)",
+         "row/elementwise (host)")
+
+
+def kernel_kind(kernel):
+    """The time-split kind of a generated kernel (compiler.gpu_kernels'
+    typed fields): the GEMMs by their operand type."""
+    if kernel.kind == "gemm":
+        return "bf16 gemm" if kernel.a == "bf16" else "fp8 gemm"
+    return kernel.kind
 
 
 def read_cases(path):
@@ -154,12 +165,12 @@ def prepare(build, out, target, cases_path):
             # The run's own record of its kernels (the LLVM lowering of the
             # launchers drops their attributes).
             lib, lowered = build_library(compiler, graph, manifest["pipeline"], out, f"{name}.{policy}", copy_o)
-            kinds = {k.symbol: k.kind for k in lowered.kernels}
+            kinds = {k.symbol: kernel_kind(k) for k in lowered.kernels}
             manifest["libraries"].append({
                 "name": name, "policy": policy, "library": lib, "batch": batch, "config": fields,
                 "tokens": batch * config.seq, "flops": model_flops(dict(fields, batch=batch)),
                 "parameters": [list(s) for s in config.parameter_shapes().values()], "kernels": kinds})
-            print(f"{name} {policy}: {len(kinds)} FP8-side kernels, {time.time() - start:.0f} s")
+            print(f"{name} {policy}: {len(kinds)} generated kernels, {time.time() - start:.0f} s")
     os.remove(copy_o)
     with open(os.path.join(out, "manifest.json"), "w") as f:
         json.dump(manifest, f, indent=1)
@@ -247,7 +258,7 @@ def time_compiled(np, folder, scratch, entry, rt, repeat):
     launches = {k: 0 for k in KINDS}
     for kernel, (n, ms) in table.items():
         kind = entry["kernels"].get(kernel)
-        kind = {"gemm": "fp8 gemm"}.get(kind, kind) if kind else host_kernel_kind(kernel)
+        kind = kind or host_kernel_kind(kernel)
         split[kind] += ms / max(repeat, 1)
         launches[kind] += n // max(repeat, 1)
     loss = float(outs[0][0])
