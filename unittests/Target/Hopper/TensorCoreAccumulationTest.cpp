@@ -241,4 +241,186 @@ TEST(TensorCoreAccumulation, SpecialValues) {
   EXPECT_TRUE(std::isnan(group(sm90Model(), std::nanf(""), {k1}, {k1})));
 }
 
+//===----------------------------------------------------------------------===//
+// 16-bit inputs (wgmma k16)
+//===----------------------------------------------------------------------===//
+
+struct Vector16 {
+  uint16_t a[16], b[16];
+  uint32_t c, d;
+};
+
+/// Lines `a0 .. a15 | b0 .. b15 | c | d` (hex), see the data's README.md.
+std::vector<Vector16> readData16(const std::string &name) {
+  std::ifstream in(std::string(FP8_HOPPER_ACCUMULATION_DATA) + "/" + name);
+  std::vector<Vector16> out;
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream ss(line);
+    Vector16 v;
+    std::string bar1, bar2, bar3;
+    unsigned x;
+    for (uint16_t &c : v.a) {
+      ss >> std::hex >> x;
+      c = uint16_t(x);
+    }
+    ss >> bar1;
+    for (uint16_t &c : v.b) {
+      ss >> std::hex >> x;
+      c = uint16_t(x);
+    }
+    ss >> bar2 >> std::hex >> v.c >> bar3 >> std::hex >> v.d;
+    if (!ss || bar1 != "|" || bar2 != "|" || bar3 != "|")
+      ADD_FAILURE() << name << ": malformed line: " << line;
+    out.push_back(v);
+  }
+  return out;
+}
+
+float fromBits(uint32_t u) {
+  float f;
+  std::memcpy(&f, &u, sizeof(f));
+  return f;
+}
+
+struct DataFile16 {
+  const char *name;
+  Wide16Format format;
+};
+const DataFile16 kFiles16[] = {{"h100_bf16_k16.txt", Wide16Format::BF16},
+                               {"h100_f16_k16.txt", Wide16Format::F16},
+                               {"h200_bf16_k16.txt", Wide16Format::BF16}};
+
+TEST(TensorCoreAccumulation16, ReproducesEveryMeasuredVector) {
+  for (const DataFile16 &file : kFiles16) {
+    std::vector<Vector16> data = readData16(file.name);
+    ASSERT_EQ(data.size(), 1000u) << file.name;
+    int64_t bad = 0;
+    for (const Vector16 &v : data)
+      if (bitsOf(accumulateChain16(fromBits(v.c), v.a, v.b, 16, file.format)) !=
+          v.d)
+        ++bad;
+    EXPECT_EQ(bad, 0) << file.name;
+  }
+}
+
+// The data tell the model from the k-order f32 sum (the emulator's default).
+TEST(TensorCoreAccumulation16, KOrderF32SumDoesNot) {
+  for (const DataFile16 &file : kFiles16) {
+    int64_t bad = 0;
+    for (const Vector16 &v : readData16(file.name)) {
+      float s = fromBits(v.c);
+      for (int i = 0; i < 16; ++i)
+        s += float(decode16(v.a[i], file.format) *
+                   decode16(v.b[i], file.format));
+      bad += bitsOf(s) != v.d;
+    }
+    EXPECT_GT(bad, 100) << file.name;
+  }
+}
+
+// bf16 codes: 2^e is (e + 127) << 7; 1.5 * 2^e adds 0x40.
+constexpr uint16_t kB1 = 0x3F80, kB1p5 = 0x3FC0, kB2m25 = 0x3300,
+                   kB2m26 = 0x3280, kB3x2m24 = 0x3440;
+
+float group16(float c, std::vector<uint16_t> a, std::vector<uint16_t> b,
+              Wide16Format f = Wide16Format::BF16) {
+  return accumulateChain16(c, a.data(), b.data(), a.size(), f);
+}
+
+TEST(TensorCoreAccumulation16, Decode) {
+  EXPECT_EQ(decode16(kB1p5, Wide16Format::BF16), 1.5);
+  EXPECT_EQ(decode16(0x0001, Wide16Format::BF16), std::ldexp(1.0, -133));
+  EXPECT_EQ(decode16(0x3C00, Wide16Format::F16), 1.0);
+  EXPECT_EQ(decode16(0x0001, Wide16Format::F16), std::ldexp(1.0, -24));
+  EXPECT_EQ(decode16(0xFBFF, Wide16Format::F16), -65504.0);
+  EXPECT_EQ(clampedExponent(std::ldexp(1.0, -24), Wide16Format::F16), -14);
+}
+
+// c = 1, four products 2^-25: E = 0, the grid 2^-25 holds each; the exact
+// sum 1 + 2^-23 is an f32. The k-order f32 sum loses every product (1 +
+// 2^-25 rounds to 1).
+TEST(TensorCoreAccumulation16, TwoExtraAlignmentBits) {
+  EXPECT_EQ(
+      group16(1.0f, {kB1, kB1, kB1, kB1}, {kB2m25, kB2m25, kB2m25, kB2m25}),
+      1.0f + 0x1p-23f);
+  // Toward zero, sign-magnitude: -2^-26 is truncated to 0, not to -2^-25.
+  EXPECT_EQ(group16(1.0f, {kB1}, {uint16_t(kB2m26 | 0x8000)}), 1.0f);
+}
+
+// 1.5 * 1.5 = 2.25 aligns at ea + eb = 0 (significand 2.25 >= 2), not at
+// its normalised exponent 1: the grid is 2^-25 and eight products 2^-25 add
+// 2^-22, the last bit of an f32 at 2.25 (on the grid 2^-24 of the
+// normalised exponent they would vanish).
+TEST(TensorCoreAccumulation16, UnnormalisedProductAlignment) {
+  std::vector<uint16_t> a(9, kB1), b(9, kB2m25);
+  a[0] = b[0] = kB1p5;
+  EXPECT_EQ(group16(0.0f, a, b), 2.25f + 0x1p-22f);
+}
+
+// c takes part in E: c = 1 puts the grid at 2^-25, so eight products 2^-26
+// vanish (1.0); were c added after the products' own sum (E = -26), the sum
+// 1 + 2^-23 would be exact. Without c the eight products are exact.
+TEST(TensorCoreAccumulation16, AccumulatorTakesPartInAlignment) {
+  EXPECT_EQ(group16(1.0f, std::vector<uint16_t>(8, kB1),
+                    std::vector<uint16_t>(8, kB2m26)),
+            1.0f);
+  EXPECT_EQ(group16(0.0f, std::vector<uint16_t>(8, kB1),
+                    std::vector<uint16_t>(8, kB2m26)),
+            0x1p-23f);
+}
+
+// The final rounding truncates: 1 + 3 * 2^-24 = 1 + 2^-23 + 2^-24 (exact on
+// the grid) is 1 + 2^-23, not RNE's 1 + 2^-22.
+TEST(TensorCoreAccumulation16, FinalTruncation) {
+  EXPECT_EQ(group16(1.0f, {kB1}, {kB3x2m24}), 1.0f + 0x1p-23f);
+  EXPECT_EQ(group16(-1.0f, {uint16_t(kB1 | 0x8000)}, {kB3x2m24}),
+            -1.0f - 0x1p-23f);
+  // Subnormal results truncate to 2^-149: 1.5 * 2^-74 * 2^-75 = 1.5 *
+  // 2^-149 gives 2^-149 (RNE: 2^-148); 1.5 * 2^-150 gives 0 (RNE: 2^-149).
+  EXPECT_EQ(bitsOf(group16(0.0f, {0x1AC0}, {0x1A00})), 1u);
+  EXPECT_EQ(bitsOf(group16(0.0f, {0x1A40}, {0x1A00})), 0u);
+}
+
+// E is at least -133: 2^-70 * 2^-70 = 2^-140 and -2^-80 * 2^-80 = -2^-160
+// align at -133, the grid is 2^-158 and -2^-160 vanishes: 2^-140 exactly
+// (with E = -140 it would give 2^-140 - 2^-149).
+TEST(TensorCoreAccumulation16, MinimumAlignmentExponent) {
+  EXPECT_EQ(group16(0.0f, {0x1C80, 0x9780}, {0x1C80, 0x1780}), 0x1p-140f);
+}
+
+// Products beyond the f32 range: 2^100 * 2^100 - 2^100 * 2^100 + c = 1
+// aligns at 200, c vanishes: +0 (the f32 sum would be NaN). 2^100 * 2^28 =
+// 2^128 is Inf; 2^100 * 1.9921875 * 2^27 is the f32 value 0x1.fep127.
+TEST(TensorCoreAccumulation16, WideProducts) {
+  EXPECT_EQ(bitsOf(group16(1.0f, {0x7180, 0xF180}, {0x7180, 0x7180})), 0u);
+  EXPECT_EQ(group16(0.0f, {0x7180}, {0x4D80}), INFINITY);
+  EXPECT_EQ(group16(0.0f, {0xF180}, {0x4D80}), -INFINITY);
+  EXPECT_EQ(group16(0.0f, {0x7180}, {0x4D7F}), 0x1.fep127f);
+}
+
+// A K tail: 40 products are groups of 16, 16 and 8. c = 2^24 with ones:
+// in each group the 16 (or 8) ones are exact on the grid 2^-1 and their sum
+// is exact too: 2^24 + 40.
+TEST(TensorCoreAccumulation16, ShortLastGroup) {
+  EXPECT_EQ(group16(0x1p24f, std::vector<uint16_t>(40, kB1),
+                    std::vector<uint16_t>(40, kB1)),
+            0x1p24f + 40.0f);
+  // f16: 1 * 1 + 2^-24 * 2 (a subnormal, aligned at -14 + 1) = 1 + 2^-23.
+  EXPECT_EQ(
+      group16(0.0f, {0x3C00, 0x0001}, {0x3C00, 0x4000}, Wide16Format::F16),
+      1.0f + 0x1p-23f);
+}
+
+TEST(TensorCoreAccumulation16, SpecialValues) {
+  const uint16_t inf = 0x7F80, nan = 0x7FC1;
+  EXPECT_EQ(bitsOf(group16(0.0f, {inf, kB1}, {0, kB1})), 0x7FFFFFFFu);
+  EXPECT_EQ(bitsOf(group16(0.0f, {nan}, {kB1})), 0x7FFFFFFFu);
+  EXPECT_EQ(bitsOf(group16(INFINITY, {uint16_t(inf | 0x8000)}, {kB1})),
+            0x7FFFFFFFu);
+  EXPECT_EQ(group16(1.0f, {inf}, {kB1p5}), INFINITY);
+  EXPECT_EQ(group16(-INFINITY, {kB1}, {kB1}), -INFINITY);
+  EXPECT_EQ(bitsOf(group16(-0.0f, {0}, {kB1})), 0u);
+}
+
 } // namespace

@@ -1,16 +1,18 @@
-//===- TensorCoreAccumulation.h - FP8 MMA accumulation, host ----*- C++ -*-===//
+//===- TensorCoreAccumulation.h - MMA accumulation, host --------*- C++ -*-===//
 //
-// The arithmetic of the tensor core's FP8 dot-product accumulation on host
-// values, without MLIR: one k-group step (`accumulateGroup`) and a chain of
-// steps (`accumulateChain`), for the hardware models `sm90` (Hopper `wgmma`)
-// and `sm89` (Ada `mma.sync`) and for the generic N-bit model of
-// `fp8-lower-to-linalg{accumulator-bits=N}`. The CPU lowering emits the same
-// arithmetic as IR (lib/Conversion/FP8ToLinalg/LowerToLinalg.cpp); this header
-// is for code that executes tensor-core instructions on the host (a GPU-kernel
-// emulator: one `wgmma.mma_async ... k32` on FP8 operands is, for every output
-// element, `d = accumulateGroup(sm90Model(), scaleD ? d : 0, aRow, fmtA,
-// bCol, fmtB, 32)` with the 32 K-consecutive codes of A's row and B's
-// column) and for the unit tests.
+// The arithmetic of the tensor core's dot-product accumulation on host
+// values, without MLIR; for 16-bit inputs (Hopper `wgmma ... k16` on bf16 or
+// f16) see accumulateGroup16 below. For FP8: one k-group step
+// (`accumulateGroup`) and a chain of steps (`accumulateChain`), for the
+// hardware models `sm90` (Hopper `wgmma`) and `sm89` (Ada `mma.sync`) and for
+// the generic N-bit model of `fp8-lower-to-linalg{accumulator-bits=N}`. The CPU
+// lowering emits the same arithmetic as IR
+// (lib/Conversion/FP8ToLinalg/LowerToLinalg.cpp); this header is for code that
+// executes tensor-core instructions on the host (a GPU-kernel emulator: one
+// `wgmma.mma_async ... k32` on FP8 operands is, for every output element, `d =
+// accumulateGroup(sm90Model(), scaleD ? d : 0, aRow, fmtA, bCol, fmtB, 32)`
+// with the 32 K-consecutive codes of A's row and B's column) and for the unit
+// tests.
 //
 // The sm90 model is Khattak & Mikaitis, "Accurate Models of NVIDIA Tensor
 // Cores" (arXiv:2512.07004, 2025), validated there on H100/H200 outputs and
@@ -45,6 +47,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 
 namespace mlir {
@@ -212,6 +215,141 @@ inline float accumulateChain(const AccumulationModel &model, float acc,
     acc = accumulateGroup(model, acc, a + k0, fa, b + k0, fb, n);
   }
   return acc;
+}
+
+//===----------------------------------------------------------------------===//
+// 16-bit inputs: Hopper `wgmma ... k16` on bf16 or f16 operands, f32 result
+//===----------------------------------------------------------------------===//
+//
+// Khattak & Mikaitis's H100/H200 model for bf16 and f16 inputs with FP32
+// output (their models/H100TC.m through GEMM.m and Generic_BFMA_TC.m),
+// checked here on 3000 measured outputs (test/Integration/CPU/Inputs/
+// hopper-accumulation, *_k16.txt) and on all 20000 published ones. One step
+// adds 16 products p_i = a_i * b_i (exact) to the incoming f32 value c:
+//   1. alignment exponents: for p_i, ea + eb, the input exponents each
+//      clamped at the input format's minimum normal exponent (bf16 -126,
+//      f16 -14; the unnormalised product, significand in [0, 4)); zero
+//      products take no part; for c its own exponent (f32 subnormals:
+//      -126); a zero c takes no part;
+//   2. E = the largest of them, at least -133;
+//   3. every term, c included, is truncated toward zero (sign-magnitude) to
+//      a multiple of 2^(E - 25): 23 fraction bits and 2 extra alignment
+//      bits, no sticky bit;
+//   4. the exact sum is truncated toward zero to an f32: 24 significant
+//      bits, or a multiple of 2^-149 for a subnormal result; 2^128 or more
+//      is Inf. A zero sum is +0.
+// (The paper's code states step 1 with products normalised to [1, 2) and a
+// third extra alignment bit when the largest product has a carry and
+// reaches c's exponent: the same grid.) A K longer than 16 chains steps,
+// each result the next step's c. The variants the data reject: 1 or 3
+// extra bits, alignment by the normalised product exponent (the third bit
+// dropped), c added after the products' sum, round-to-nearest in step 4,
+// 8-product groups.
+//
+// Special values (not in the published data): when an input or c is Inf or
+// NaN, the sum c + p_0 + ... + p_{n-1} in double (products exact, so a
+// finite product never overflows) decides: NaN (Inf - Inf, Inf * 0, a NaN)
+// gives the GPU's canonical NaN 0x7FFFFFFF, else the Inf.
+
+/// 16-bit operand formats of `wgmma ... k16`.
+enum class Wide16Format { BF16, F16 };
+
+/// Products per step, fraction bits of the alignment grid (below E) and the
+/// floor of E of the k16 model.
+constexpr unsigned kK16GroupSize = 16;
+constexpr int kK16FractionBits = 25;
+constexpr int kK16MinAlignmentExponent = -133;
+
+constexpr int minNormalExponent(Wide16Format f) {
+  return f == Wide16Format::BF16 ? -126 : -14;
+}
+
+/// The exact value of a bf16 or f16 code (NaN codes decode to NaN).
+inline double decode16(uint16_t code, Wide16Format f) {
+  double sign = (code & 0x8000) ? -1.0 : 1.0;
+  int mb = f == Wide16Format::BF16 ? 7 : 10;
+  int bias = f == Wide16Format::BF16 ? 127 : 15;
+  int maxField = f == Wide16Format::BF16 ? 255 : 31;
+  int field = (code & 0x7FFF) >> mb;
+  int mant = code & ((1 << mb) - 1);
+  if (field == maxField)
+    return mant ? std::numeric_limits<double>::quiet_NaN()
+                : sign * std::numeric_limits<double>::infinity();
+  if (field == 0)
+    return sign * std::ldexp(mant, 1 - bias - mb);
+  return sign * std::ldexp((1 << mb) + mant, field - bias - mb);
+}
+
+/// floor(log2 |x|) of a finite nonzero `x` of format `f`, clamped at the
+/// format's minimum normal exponent.
+inline int clampedExponent(double x, Wide16Format f) {
+  return std::max(std::ilogb(x), minNormalExponent(f));
+}
+
+namespace detail {
+/// S * 2^q (|S| < 2^62) truncated toward zero to an f32: 24 significant
+/// bits, the subnormal grid 2^-149; Inf from 2^128 up.
+inline float truncateToF32(int64_t s, int q) {
+  uint64_t mag = s < 0 ? uint64_t(-s) : uint64_t(s);
+  if (mag == 0)
+    return 0.0f;
+  int width = 0;
+  for (uint64_t m = mag; m; m >>= 1)
+    ++width;
+  int lsb = std::max(q + width - 1 - 23, -149);
+  if (lsb > q)
+    mag = (mag >> (lsb - q)) << (lsb - q);
+  double v = std::ldexp(double(mag), q); // exact: at most 24 bits
+  if (v >= 0x1p128)
+    v = std::numeric_limits<double>::infinity();
+  return float(s < 0 ? -v : v);
+}
+} // namespace detail
+
+/// One `wgmma ... k16` step: c plus the `n` (<= 16; a K tail is a shorter
+/// group) products a[i] * b[i] of 16-bit codes of format `f`.
+inline float accumulateGroup16(float c, const uint16_t *a, const uint16_t *b,
+                               size_t n, Wide16Format f) {
+  double plain = c;
+  for (size_t i = 0; i < n; ++i)
+    plain += decode16(a[i], f) * decode16(b[i], f);
+  if (std::isnan(plain)) {
+    uint32_t canonical = 0x7FFFFFFFu;
+    float nan;
+    std::memcpy(&nan, &canonical, sizeof(nan));
+    return nan;
+  }
+  if (std::isinf(plain))
+    return float(plain);
+  // E over c (its own exponent, subnormals at -126) and the nonzero
+  // products (ea + eb), at least kK16MinAlignmentExponent.
+  int e = kK16MinAlignmentExponent;
+  if (c != 0)
+    e = std::max(e, std::max(std::ilogb(c), -126));
+  for (size_t i = 0; i < n; ++i) {
+    double x = decode16(a[i], f), y = decode16(b[i], f);
+    if (x != 0 && y != 0)
+      e = std::max(e, clampedExponent(x, f) + clampedExponent(y, f));
+  }
+  // Terms on the grid 2^(E - 25): each below 2^27 in magnitude there (a
+  // product's significand is below 4, c's below 2), the sum below 2^32.
+  int q = e - kK16FractionBits;
+  int64_t sum = int64_t(std::trunc(std::ldexp(double(c), -q)));
+  for (size_t i = 0; i < n; ++i)
+    sum += int64_t(
+        std::trunc(std::ldexp(decode16(a[i], f) * decode16(b[i], f), -q)));
+  return detail::truncateToF32(sum, q);
+}
+
+/// `wgmma ... k16` steps chained over k products from `c`: groups of 16 in
+/// order (the last one shorter when k is not a multiple of 16).
+inline float accumulateChain16(float c, const uint16_t *a, const uint16_t *b,
+                               size_t k, Wide16Format f) {
+  for (size_t k0 = 0; k0 < k; k0 += kK16GroupSize) {
+    size_t n = std::min<size_t>(k - k0, kK16GroupSize);
+    c = accumulateGroup16(c, a + k0, b + k0, n, f);
+  }
+  return c;
 }
 
 } // namespace tensorcore
