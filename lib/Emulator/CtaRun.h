@@ -231,7 +231,7 @@ private:
   std::string &output; // device printf
   uint32_t ctaXYZ[3], nthreads;
   CopyLandingPolicy landing;
-  WgmmaAccumulateFn accumulate;
+  WgmmaAccumulation accumulate;
 
   uint32_t smemEnd;
   std::vector<uint8_t> smem, initialised, lineTag; // tag: 1 + swizzle code

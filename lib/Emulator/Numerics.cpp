@@ -184,6 +184,13 @@ float sm89Accumulate(float c, const uint8_t *a, bool aE5m2, const uint8_t *b,
   return c;
 }
 
+float sm90Accumulate16(float c, const uint16_t *a, const uint16_t *b, int k,
+                       bool bf16) {
+  using namespace mlir::fp8::tensorcore;
+  return accumulateChain16(c, a, b, k,
+                           bf16 ? Wide16Format::BF16 : Wide16Format::F16);
+}
+
 float defaultAccumulate(float c, const float *a, const float *b, int k) {
   float s = c;
   for (int i = 0; i < k; ++i)

@@ -82,6 +82,8 @@ float sm90Accumulate(float c, const uint8_t *a, bool aE5m2, const uint8_t *b,
                      bool bE5m2, int k);
 float sm89Accumulate(float c, const uint8_t *a, bool aE5m2, const uint8_t *b,
                      bool bE5m2, int k);
+float sm90Accumulate16(float c, const uint16_t *a, const uint16_t *b, int k,
+                       bool bf16);
 float defaultAccumulate(float c, const float *a, const float *b, int k);
 
 /// Swizzle of a shared address (PTX ISA "Shared Memory Matrix Layout" /

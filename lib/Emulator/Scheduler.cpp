@@ -278,13 +278,13 @@ bool CtaRun::runCluster(Cluster &c, std::mt19937_64 &rng, std::string &out) {
 }
 
 bool mlir::fp8::emu::getAccumulator(const std::string &name,
-                                    WgmmaAccumulateFn &out) {
+                                    WgmmaAccumulation &out) {
   if (name == "exact")
-    out = nullptr;
+    out = {};
   else if (name == "sm90")
-    out = sm90Accumulate;
+    out = {sm90Accumulate, sm90Accumulate16};
   else if (name == "sm89")
-    out = sm89Accumulate;
+    out = {sm89Accumulate, nullptr};
   else
     return false;
   return true;

@@ -186,6 +186,17 @@ static int fragmentCol(uint32_t t, int r) {
   return 8 * (r / 4) + 2 * (t % 4) + r % 2;
 }
 
+/// `fn` on the 16-bit codes of the decoded (exactly widened) operands.
+static float accumulateWide16(Wgmma16AccumulateFn fn, float c, const float *a,
+                              const float *b, int k, bool bf16) {
+  uint16_t ac[16], bc[16];
+  for (int i = 0; i < k; ++i) {
+    ac[i] = bf16 ? uint16_t(fromF32(a[i]) >> 16) : f32ToF16(a[i]);
+    bc[i] = bf16 ? uint16_t(fromF32(b[i]) >> 16) : f32ToF16(b[i]);
+  }
+  return fn(c, ac, bc, k, bf16);
+}
+
 void CtaRun::executeWgmma(Warpgroup &wg, const std::vector<uint32_t> &members,
                           const Inst &inst, int32_t instIdx) {
   const WgmmaInfo &info = p.wgmmas[inst.x];
@@ -212,18 +223,25 @@ void CtaRun::executeWgmma(Warpgroup &wg, const std::vector<uint32_t> &members,
         D[fragmentRow(lt, r) * N + fragmentCol(lt, r)] =
             asF32(threads[u].regs[info.inout + r]);
     }
-  // A model of the tensor core's accumulation (Options::accumulate) is one
-  // of FP8 k32 steps; other inputs sum in k order (their products are
-  // exact in f32 too). A NaN result is the canonical 0x7FFFFFFF, as every
-  // f32 result of the GPU (not measured for wgmma alone: the kernels'
-  // promotion FMA canonicalises it anyway).
+  // A model of the tensor core's accumulation (Options::accumulate) has an
+  // FP8 k32 step and a 16-bit k16 step; without one (and for tf32) inputs
+  // sum in k order. A NaN result is the canonical 0x7FFFFFFF, as every f32
+  // result of the GPU (not measured for wgmma alone: the kernels' promotion
+  // FMA canonicalises it anyway).
+  const bool wide16 =
+      info.typeA == WgmmaInput::F16 || info.typeA == WgmmaInput::BF16;
   for (int m = 0; m < 64; ++m)
-    for (int n = 0; n < N; ++n)
-      D[m * N + n] =
-          accumulate && fp8
-              ? accumulate(D[m * N + n], &Ac[m * 32], info.e5m2A, &Bc[n * 32],
-                           info.e5m2B, 32)
-              : defaultAccumulate(D[m * N + n], &A[m * K], &B[n * K], K);
+    for (int n = 0; n < N; ++n) {
+      float &d = D[m * N + n];
+      if (accumulate.fp8 && fp8)
+        d = accumulate.fp8(d, &Ac[m * 32], info.e5m2A, &Bc[n * 32], info.e5m2B,
+                           32);
+      else if (accumulate.wide16 && wide16)
+        d = accumulateWide16(accumulate.wide16, d, &A[m * K], &B[n * K], K,
+                             info.typeA == WgmmaInput::BF16);
+      else
+        d = defaultAccumulate(d, &A[m * K], &B[n * K], K);
+    }
   for (uint32_t u : members) {
     uint32_t lt = u % 128;
     for (int r = 0; r < N / 2; ++r)

@@ -643,7 +643,7 @@ bool runGemmKernel(MLIRContext &ctx, Session &session, const KernelModule &km,
   std::vector<uint32_t> got;
   auto t0 = std::chrono::steady_clock::now();
   std::vector<uint32_t> want =
-      referenceGemm(ops, spec.a, spec.b, spec.out, opt.accumulate);
+      referenceGemm(ops, spec.a, spec.b, spec.out, opt.accumulate.fp8);
   LaunchResult r;
   uint64_t ctas = 0;
   const int64_t KB = (spec.k + 127) / 128;
@@ -762,7 +762,7 @@ bool runGroupedGemmKernel(MLIRContext &ctx, Session &session,
             .getMAlignment());
   std::vector<uint32_t> got;
   std::vector<uint32_t> want =
-      referenceGroupedGemm(ops, spec.a, spec.b, spec.out, opt.accumulate);
+      referenceGroupedGemm(ops, spec.a, spec.b, spec.out, opt.accumulate.fp8);
   LaunchResult r;
   uint64_t ctas = 0;
   const int64_t KB = (K + 127) / 128, NB = (N + 127) / 128;

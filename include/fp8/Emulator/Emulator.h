@@ -138,10 +138,28 @@ encodeTensorMapTiled(TensorMap &map, uint32_t elementBytes, uint32_t rank,
 using WgmmaAccumulateFn = float (*)(float c, const uint8_t *a, bool aE5m2,
                                     const uint8_t *b, bool bE5m2, int k);
 
-/// The accumulation model `name`: "exact" (null: the k-order f32 sum),
-/// "sm90" (Hopper wgmma), "sm89" (Ada mma.sync). Returns false for another
-/// name.
-bool getAccumulator(const std::string &name, WgmmaAccumulateFn &out);
+/// One output element of one `wgmma.mma_async` m64nNk16 on f16 or bf16
+/// operands (f32 accumulator): `c` the incoming accumulator (+0 when scale-d
+/// is 0), `a` and `b` the k 16-bit codes of A's row and B's column (bf16 or
+/// f16 as flagged). Without a model the products (exact in f32 when they
+/// are in its range) are summed in k order in f32, as for FP8.
+using Wgmma16AccumulateFn = float (*)(float c, const uint16_t *a,
+                                      const uint16_t *b, int k, bool bf16);
+
+/// A model of the tensor core's accumulation, one function per operand
+/// width; a null one: the k-order f32 sum. tf32 inputs always sum in k
+/// order.
+struct WgmmaAccumulation {
+  WgmmaAccumulateFn fp8 = nullptr;
+  Wgmma16AccumulateFn wide16 = nullptr;
+};
+
+/// The accumulation model `name`: "exact" (both null: the k-order f32
+/// sums), "sm90" (Hopper wgmma: the FP8 k32 and the bf16/f16 k16 models of
+/// fp8/Target/Hopper/TensorCoreAccumulation.h), "sm89" (Ada mma.sync: its
+/// FP8 model; 16-bit inputs sum in k order, their Ada model is not
+/// implemented). Returns false for another name.
+bool getAccumulator(const std::string &name, WgmmaAccumulation &out);
 
 /// When the asynchronous copies (TMA, cp.async.bulk.tensor) of a CTA land.
 /// The hardware bounds nothing: a copy may complete long after the
@@ -178,8 +196,9 @@ struct Options {
   bool lockstep = false;
   /// Report reads of shared memory that nothing wrote.
   bool checkUninitialisedShared = true;
-  /// nullptr: the k-order f32 sum described at WgmmaAccumulateFn.
-  WgmmaAccumulateFn accumulate = nullptr;
+  /// The tensor core's accumulation (getAccumulator); null members: the
+  /// k-order f32 sum described at WgmmaAccumulateFn.
+  WgmmaAccumulation accumulate;
   /// Give up (a fault) after this many executed instructions (0: no limit).
   uint64_t maxInstructions = 0;
   /// How late asynchronous copies land (CopyLanding).
