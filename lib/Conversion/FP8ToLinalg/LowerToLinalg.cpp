@@ -14,6 +14,7 @@
 #include "SignificantBits.h"
 #include "TiledQuantize.h"
 #include "TiledScaledMatmul.h"
+#include "WideMatmulAccumulation.h"
 #include "WideningUse.h"
 #include "fp8/Conversion/FP8ToLinalg/FP8ToLinalg.h"
 #include "fp8/Dialect/FP8/IR/FP8.h"
@@ -868,7 +869,12 @@ struct FP8LowerToLinalgPass
                                 tiled ? vectorLanes : 0);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
-      signalPassFailure();
+      return signalPassFailure();
+    // Hopper's wgmma accumulates bf16/f16 products in k16 steps too: under
+    // accumulator=sm90 the matmuls a BF16 wgmma kernel would run get its
+    // sums (docs/numerics.md); the other models leave them exact.
+    if (accumulator == AccumulatorModel::sm90)
+      fp8::detail::lowerWideMatmulsToK16Chains(getOperation());
   }
 
   std::optional<tensorcore::AccumulationModel> accumulation;
