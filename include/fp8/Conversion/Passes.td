@@ -88,16 +88,19 @@ def FP8LowerToLinalgPass : Pass<"fp8-lower-to-linalg", "ModuleOp"> {
       toward zero to a multiple of `2^(E-13)`, without guard or sticky
       bits; the exact sum is normalised and truncated toward zero to 14
       significant bits and is the next step's accumulator.
-      Under `sm90` only, `linalg.matmul` and `linalg.batch_matmul` on
-      tensors whose operands are both bf16 (or both f16) and whose result
-      is f32 become Hopper's `wgmma ... k16` chain from the init value:
+      Under `sm90` only, the contractions the GPU pipeline runs on the
+      BF16 tensor cores (`fp8::runsOnBF16TensorCores`: a bf16 x bf16 -> f32
+      `linalg.matmul` on tensors with the default maps, N and K static
+      multiples of 8) become Hopper's `wgmma ... k16` chain from the init
+      value:
       groups of 16 K elements in increasing k (a shorter tail group), each
       one step of `tensorcore::accumulateGroup16` (products aligned by
       `ea + eb`, the accumulator by its own exponent, `E` at least -133,
       every term truncated toward zero to `2^(E-25)`, the exact sum
       truncated toward zero to an f32), as the BF16 `wgmma` kernels run
-      them (docs/numerics.md). Other matmuls, and these under the other
-      models, are left alone.
+      them (docs/numerics.md). Other matmuls (which the GPU runs as host
+      kernels summing in K order), and these under the other models, are
+      left alone.
     - `sm89`: the same on 16-product groups (Ada `mma.sync`).
 
     Option `accumulator-bits=N` (1..24; 0 = not used, the default) is the

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "WideMatmulAccumulation.h"
+#include "fp8/Dialect/FP8/Utils/TensorCoreMatmul.h"
 #include "fp8/Target/Hopper/TensorCoreAccumulation.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -95,6 +96,12 @@ struct WideMatmul {
 };
 
 std::optional<WideMatmul> matchWideMatmul(linalg::LinalgOp op) {
+  // Only what the GPU pipeline runs on the BF16 tensor cores
+  // (TensorCoreMatmul.h): its other contractions are host kernels summing
+  // in K order, as the plain lowering does. (The forms below, batch_matmul,
+  // f16, permuted maps, are ready for kernels that take them.)
+  if (!fp8::runsOnBF16TensorCores(op))
+    return std::nullopt;
   if (!isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op.getOperation()) ||
       !op.hasPureTensorSemantics() || op.getNumDpsInputs() != 2 ||
       op.getNumDpsInits() != 1)

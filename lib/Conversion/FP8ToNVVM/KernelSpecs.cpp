@@ -10,7 +10,6 @@
 #include "fp8/Dialect/FP8/IR/FP8.h"
 #include "fp8/Dialect/FP8/IR/ShapeString.h"
 
-#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
 using namespace mlir;
@@ -579,49 +578,6 @@ mlir::fp8::getGroupedGemmKernelSpec(GroupedScaledMatmulOp op,
   spec.numGroups = g;
   spec.hasCounts = masked && op.getCounts();
   return spec;
-}
-
-bool mlir::fp8::isBF16MatmulCandidate(Operation *op) {
-  auto mm = dyn_cast<linalg::MatmulOp>(op);
-  if (!mm || !mm.hasPureTensorSemantics() || mm.hasUserDefinedMaps() ||
-      !op->getParentOfType<func::FuncOp>() || op->getNumResults() != 1)
-    return false;
-  auto elem = [](Value v) {
-    return cast<ShapedType>(v.getType()).getElementType();
-  };
-  return elem(mm.getInputs()[0]).isBF16() && elem(mm.getInputs()[1]).isBF16() &&
-         elem(mm.getOutputs()[0]).isF32() && elem(op->getResult(0)).isF32();
-}
-
-std::string mlir::fp8::explainNoMatmulKernel(Operation *op) {
-  auto mm = cast<linalg::MatmulOp>(op);
-  auto aTy = cast<RankedTensorType>(mm.getInputs()[0].getType());
-  auto bTy = cast<RankedTensorType>(mm.getInputs()[1].getType());
-  std::string why;
-  llvm::raw_string_ostream os(why);
-  int64_t m = aTy.getDimSize(0), k = aTy.getDimSize(1), n = bTy.getDimSize(1);
-  // M may be dynamic (one kernel for every M, M its i32 parameter); N and
-  // K are compiled in (K: the tail's wgmma steps are static).
-  if (ShapedType::isDynamic(n) || ShapedType::isDynamic(k) ||
-      ShapedType::isDynamic(bTy.getDimSize(0))) {
-    os << "the bf16 kernel needs a static N and K (M may be dynamic), got "
-       << aTy << " x " << bTy;
-    return why;
-  }
-  if (m == 0 || n == 0 || k == 0) {
-    os << "an empty problem: nothing to launch";
-    return why;
-  }
-  // TMA global strides are multiples of 16 bytes: the rows of A (K bf16)
-  // and of B (N bf16).
-  if (k % 8 != 0 || n % 8 != 0) {
-    os << "the bf16 kernel needs N and K multiples of 8 (the TMA maps' row "
-          "strides of A [M, K] and B [K, N] are multiples of 16 bytes), got "
-       << "N = " << n << ", K = " << k;
-    return why;
-  }
-  explainKernelExtents(os, {m, n, k});
-  return why;
 }
 
 FailureOr<GemmKernelSpec> mlir::fp8::getMatmulKernelSpec(Operation *op) {

@@ -60,22 +60,11 @@ getGroupedGemmKernelSpec(GroupedScaledMatmulOp op,
                          const GemmKernelOverrides &overrides,
                          const ChipSpec *model);
 
-/// Whether `op` is a contraction the BF16 variant of the GEMM kernel is
-/// for: a linalg.matmul on tensors in a function, bf16 x bf16 -> f32 (its
-/// init f32), with the default indexing maps. Such an op gets a kernel
-/// unless explainNoMatmulKernel says why not; other ops are not
-/// considered (they stay host kernels, without a remark).
-bool isBF16MatmulCandidate(Operation *op);
-
-/// Why the BF16 variant cannot compute the candidate `op`
-/// (isBF16MatmulCandidate), phrased after "no GPU GEMM kernel (...)"; empty
-/// when it can. Such an op stays a host kernel.
-std::string explainNoMatmulKernel(Operation *op);
-
-/// The BF16 kernel's spec for the candidate `op` that
-/// explainNoMatmulKernel accepts: C is the op's init (the accumulator's
-/// start), the tile the shape's default (chooseGemmKernelConfig: the GEMM
-/// options and the cost model, which prices FP8, are the FP8 kernels').
+/// The BF16 kernel's spec for an op that runs on the BF16 tensor cores
+/// (fp8::runsOnBF16TensorCores, TensorCoreMatmul.h): C is the op's init
+/// (the accumulator's start), the tile the shape's default
+/// (chooseGemmKernelConfig: the GEMM options and the cost model, which
+/// prices FP8, are the FP8 kernels').
 FailureOr<GemmKernelSpec> getMatmulKernelSpec(Operation *op);
 
 /// The #fp8.gemm_kernel layout of a kernel's grouping (none: no layout),

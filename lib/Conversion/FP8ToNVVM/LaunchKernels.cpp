@@ -18,6 +18,7 @@
 #include "LaunchOperands.h"
 #include "Launchers.h"
 #include "fp8/Dialect/FP8/IR/FP8.h"
+#include "fp8/Dialect/FP8/Utils/TensorCoreMatmul.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"

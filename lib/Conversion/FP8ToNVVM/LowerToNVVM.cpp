@@ -6,6 +6,7 @@
 #include "KernelSpecs.h"
 #include "QuantizeKernel.h"
 #include "fp8/Dialect/FP8/IR/FP8.h"
+#include "fp8/Dialect/FP8/Utils/TensorCoreMatmul.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -187,7 +188,7 @@ struct FP8LowerToNVVMPass
         // The high-precision contractions (bf16 x bf16 -> f32): the BF16
         // variant of the GEMM kernel where it applies; else the op stays a
         // host kernel (which runs on the GPU too: a remark, never an error).
-        std::string noKernel = explainNoMatmulKernel(op);
+        std::string noKernel = explainNoBF16MatmulKernel(op);
         if (noKernel.empty())
           matmuls.push_back(op);
         else

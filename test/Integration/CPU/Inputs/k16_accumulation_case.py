@@ -108,6 +108,20 @@ def compare_loop(name, n, got_expr, want):
 """
 
 
+#: The columns of B in the matmul cases: a bf16 matmul runs on the BF16
+#: tensor cores, and so gets the k16 model under accumulator=sm90, only with
+#: N (and K) a multiple of 8 (fp8::runsOnBF16TensorCores: the kernel's TMA
+#: row strides); each measured b is repeated in W columns.
+W = 8
+
+
+def columns(result, src, k, et):
+    """`src` (tensor<k x et>) as the W equal columns of tensor<k x W x et>."""
+    return (f"    {result}_e = tensor.empty() : tensor<{k}x{W}x{et}>\n"
+            f"    {result} = linalg.broadcast ins({src} : tensor<{k}x{et}>) outs({result}_e : tensor<{k}x{W}x{et}>) "
+            f"dimensions = [1]")
+
+
 def data_function(name, fmt, vectors):
     n = len(vectors)
     et = TYPES[fmt]
@@ -130,11 +144,11 @@ func.func @check_{name}() {{
 """
     s += compare_loop(f"{name}_mm", n, f"""    %ar = tensor.extract_slice %a[%i, 0] [1, 16] [1, 1] : tensor<{n}x16x{et}> to tensor<1x16x{et}>
     %br = tensor.extract_slice %b[%i, 0] [1, 16] [1, 1] : tensor<{n}x16x{et}> to tensor<16x{et}>
-    %bc = tensor.expand_shape %br [[0, 1]] output_shape [16, 1] : tensor<16x{et}> into tensor<16x1x{et}>
+{columns("%bc", "%br", 16, et)}
     %cv = tensor.extract %cf[%i] : tensor<{n}xf32>
-    %init = tensor.from_elements %cv : tensor<1x1xf32>
-    %mm = linalg.matmul ins(%ar, %bc : tensor<1x16x{et}>, tensor<16x1x{et}>) outs(%init : tensor<1x1xf32>) -> tensor<1x1xf32>
-    %dv = tensor.extract %mm[%c0, %c0] : tensor<1x1xf32>
+    %init = tensor.splat %cv : tensor<1x{W}xf32>
+    %mm = linalg.matmul ins(%ar, %bc : tensor<1x16x{et}>, tensor<16x{W}x{et}>) outs(%init : tensor<1x{W}xf32>) -> tensor<1x{W}xf32>
+    %dv = tensor.extract %mm[%c0, %c0] : tensor<1x{W}xf32>
     %got = arith.bitcast %dv : f32 to i32""", d)
     s += f"""
   %a3 = tensor.expand_shape %a [[0], [1, 2]] output_shape [{n}, 1, 16] : tensor<{n}x16x{et}> into tensor<{n}x1x16x{et}>
@@ -159,13 +173,13 @@ func.func @check_{name}() {{
   %b32i = arith.constant dense<{hexdense([x for r in rows for x in r[1]], 2)}> : tensor<{m}x32xi16>
   %a32 = arith.bitcast %a32i : tensor<{m}x32xi16> to tensor<{m}x32x{et}>
   %b32 = arith.bitcast %b32i : tensor<{m}x32xi16> to tensor<{m}x32x{et}>
-  %zero = arith.constant dense<0.0> : tensor<1x1xf32>
+  %zero = arith.constant dense<0.0> : tensor<1x{W}xf32>
 """
     s += compare_loop(f"{name}_k32", m, f"""    %ar = tensor.extract_slice %a32[%i, 0] [1, 32] [1, 1] : tensor<{m}x32x{et}> to tensor<1x32x{et}>
     %br = tensor.extract_slice %b32[%i, 0] [1, 32] [1, 1] : tensor<{m}x32x{et}> to tensor<32x{et}>
-    %bc = tensor.expand_shape %br [[0, 1]] output_shape [32, 1] : tensor<32x{et}> into tensor<32x1x{et}>
-    %mm = linalg.matmul ins(%ar, %bc : tensor<1x32x{et}>, tensor<32x1x{et}>) outs(%zero : tensor<1x1xf32>) -> tensor<1x1xf32>
-    %dv = tensor.extract %mm[%c0, %c0] : tensor<1x1xf32>
+{columns("%bc", "%br", 32, et)}
+    %mm = linalg.matmul ins(%ar, %bc : tensor<1x32x{et}>, tensor<32x{W}x{et}>) outs(%zero : tensor<1x{W}xf32>) -> tensor<1x{W}xf32>
+    %dv = tensor.extract %mm[%c0, %c0] : tensor<1x{W}xf32>
     %got = arith.bitcast %dv : f32 to i32""", [r[2] for r in rows])
     s += "  return\n}\n"
     return s
@@ -180,7 +194,7 @@ func.func @check_exact() {
 """
     for fmt in ("bf16", "f16"):
         for k in (40, 128):
-            m, n = 3, 5
+            m, n = 3, W
             a = [[rng.randint(-7, 7) for _ in range(k)] for _ in range(m)]
             b = [[rng.randint(-7, 7) for _ in range(n)] for _ in range(k)]
             c = [[rng.randint(-1000, 1000) for _ in range(n)] for _ in range(m)]
@@ -222,14 +236,14 @@ def hand_function():
     for k in range(32, 36):
         a[k], b[k] = 1.0, 2.0 ** -25
     row = lambda xs: "[[" + ", ".join(repr(x) for x in xs) + "]]"
-    col = lambda xs: "[" + ", ".join(f"[{x!r}]" for x in xs) + "]"
+    col = lambda xs: "[" + ", ".join("[" + ", ".join([repr(x)] * W) + "]" for x in xs) + "]"
     s = "\nfunc.func @check_hand() {\n  %c0 = arith.constant 0 : index\n"
     for t in ("bf16", "f32"):
         s += f"""  %a_{t} = arith.constant dense<{row(a)}> : tensor<1x40x{t}>
-  %b_{t} = arith.constant dense<{col(b)}> : tensor<40x1x{t}>
-  %z_{t} = arith.constant dense<0.0> : tensor<1x1xf32>
-  %r_{t} = linalg.matmul ins(%a_{t}, %b_{t} : tensor<1x40x{t}>, tensor<40x1x{t}>) outs(%z_{t} : tensor<1x1xf32>) -> tensor<1x1xf32>
-  %v_{t} = tensor.extract %r_{t}[%c0, %c0] : tensor<1x1xf32>
+  %b_{t} = arith.constant dense<{col(b)}> : tensor<40x{W}x{t}>
+  %z_{t} = arith.constant dense<0.0> : tensor<1x{W}xf32>
+  %r_{t} = linalg.matmul ins(%a_{t}, %b_{t} : tensor<1x40x{t}>, tensor<40x{W}x{t}>) outs(%z_{t} : tensor<1x{W}xf32>) -> tensor<1x{W}xf32>
+  %v_{t} = tensor.extract %r_{t}[%c0, %c0] : tensor<1x{W}xf32>
   %bits_{t} = arith.bitcast %v_{t} : f32 to i32
   vector.print str "hand {t}: "
   vector.print %bits_{t} : i32
@@ -245,13 +259,15 @@ def hand_function():
              ("nan", ["0x7FC1"], [1.0], 0.0),
              ("inf", ["0x7F80"], [1.0], 1.0)]
     for name, a, b, c in cases:
-        k = len(a)
+        # K padded with zeros to 8 (zero products take no part in a step).
+        k = 8
+        a, b = a + [0.0] * (k - len(a)), b + [0.0] * (k - len(b))
         lit = lambda xs: ", ".join(x if isinstance(x, str) else repr(x) for x in xs)
         s += f"""  %a_{name} = arith.constant dense<[[{lit(a)}]]> : tensor<1x{k}xbf16>
-  %b_{name} = arith.constant dense<[{lit(f"[{x}]" if isinstance(x, str) else f"[{x!r}]" for x in b)}]> : tensor<{k}x1xbf16>
-  %z_{name} = arith.constant dense<{c!r}> : tensor<1x1xf32>
-  %r_{name} = linalg.matmul ins(%a_{name}, %b_{name} : tensor<1x{k}xbf16>, tensor<{k}x1xbf16>) outs(%z_{name} : tensor<1x1xf32>) -> tensor<1x1xf32>
-  %v_{name} = tensor.extract %r_{name}[%c0, %c0] : tensor<1x1xf32>
+  %b_{name} = arith.constant dense<[{lit("[" + lit([x] * W) + "]" for x in b)}]> : tensor<{k}x{W}xbf16>
+  %z_{name} = arith.constant dense<{c!r}> : tensor<1x{W}xf32>
+  %r_{name} = linalg.matmul ins(%a_{name}, %b_{name} : tensor<1x{k}xbf16>, tensor<{k}x{W}xbf16>) outs(%z_{name} : tensor<1x{W}xf32>) -> tensor<1x{W}xf32>
+  %v_{name} = tensor.extract %r_{name}[%c0, %c0] : tensor<1x{W}xf32>
   %bits_{name} = arith.bitcast %v_{name} : f32 to i32
   vector.print str "hand {name}: "
   vector.print %bits_{name} : i32

@@ -1,0 +1,60 @@
+//===- TensorCoreMatmul.cpp - the contractions on BF16 tensor cores -------===//
+
+#include "fp8/Dialect/FP8/Utils/TensorCoreMatmul.h"
+#include "fp8/Target/Hopper/GemmKernelConfig.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+
+bool fp8::isBF16MatmulCandidate(Operation *op) {
+  auto mm = dyn_cast<linalg::MatmulOp>(op);
+  if (!mm || !mm.hasPureTensorSemantics() || mm.hasUserDefinedMaps() ||
+      !op->getParentOfType<func::FuncOp>() || op->getNumResults() != 1)
+    return false;
+  auto elem = [](Value v) {
+    return cast<ShapedType>(v.getType()).getElementType();
+  };
+  return elem(mm.getInputs()[0]).isBF16() && elem(mm.getInputs()[1]).isBF16() &&
+         elem(mm.getOutputs()[0]).isF32() && elem(op->getResult(0)).isF32();
+}
+
+std::string fp8::explainNoBF16MatmulKernel(Operation *op) {
+  auto mm = cast<linalg::MatmulOp>(op);
+  auto aTy = cast<RankedTensorType>(mm.getInputs()[0].getType());
+  auto bTy = cast<RankedTensorType>(mm.getInputs()[1].getType());
+  std::string why;
+  llvm::raw_string_ostream os(why);
+  int64_t m = aTy.getDimSize(0), k = aTy.getDimSize(1), n = bTy.getDimSize(1);
+  // M may be dynamic (one kernel for every M, M its i32 parameter); N and
+  // K are compiled in (K: the tail's wgmma steps are static).
+  if (ShapedType::isDynamic(n) || ShapedType::isDynamic(k) ||
+      ShapedType::isDynamic(bTy.getDimSize(0))) {
+    os << "the bf16 kernel needs a static N and K (M may be dynamic), got "
+       << aTy << " x " << bTy;
+    return why;
+  }
+  if (m == 0 || n == 0 || k == 0) {
+    os << "an empty problem: nothing to launch";
+    return why;
+  }
+  // TMA global strides are multiples of 16 bytes: the rows of A (K bf16)
+  // and of B (N bf16).
+  if (k % 8 != 0 || n % 8 != 0) {
+    os << "the bf16 kernel needs N and K multiples of 8 (the TMA maps' row "
+          "strides of A [M, K] and B [K, N] are multiples of 16 bytes), got "
+       << "N = " << n << ", K = " << k;
+    return why;
+  }
+  for (int64_t s : {m, n, k})
+    if (!ShapedType::isDynamic(s) && s >= GemmKernelConfig::kMaxExtent) {
+      os << "needs every size below 2^31 (the kernels' TMA coordinates and "
+            "row counts are signed 32-bit), got "
+         << s;
+      break;
+    }
+  return why;
+}
