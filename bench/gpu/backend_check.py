@@ -177,17 +177,27 @@ def _compare(name, i, got, want, itemsize):
     return 1
 
 
+def load_runtime(runtime, who):
+    """The runtime library loaded (global symbols, for the host programs)
+    and probed; None, once `who` has said why, when it does not load (no
+    libcuda.so.1: no driver) or has no sm_90a device."""
+    try:
+        rt = ctypes.CDLL(runtime, mode=ctypes.RTLD_GLOBAL)
+    except OSError as err:
+        print(f"{who}: the runtime does not load: {err}")
+        return None
+    why = _probe(rt)
+    if why:
+        print(f"{who}: {why}")
+        return None
+    return rt
+
+
 def run(folder, runtime):
     with open(os.path.join(folder, "manifest.json")) as f:
         manifest = json.load(f)
-    try:
-        rt = ctypes.CDLL(runtime, mode=ctypes.RTLD_GLOBAL)
-    except OSError as err:  # no libcuda.so.1: no driver
-        print(f"backend check: the runtime does not load: {err}")
-        return 1
-    why = _probe(rt)
-    if why:
-        print(f"backend check: {why}")
+    rt = load_runtime(runtime, "backend check")
+    if rt is None:
         return 1
     new_errors = _error_reader(rt)
 

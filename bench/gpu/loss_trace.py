@@ -39,7 +39,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
-from backend_check import _error_reader, _probe  # noqa: E402
+from backend_check import _error_reader, load_runtime  # noqa: E402
 from train_step import _descriptor, build_library, load_library, memref_copy_object  # noqa: E402
 
 DEFAULT_MODEL = dict(vocab=256, layers=4, hidden=256, heads=4, intermediate=768, seq=128, batch=8)
@@ -172,14 +172,8 @@ def run(folder, runtime, budget, out, json_path=None):
     with open(os.path.join(folder, "manifest.json")) as f:
         manifest = json.load(f)
     trace = np.load(os.path.join(folder, "trace.npz"))
-    try:
-        rt = ctypes.CDLL(runtime, mode=ctypes.RTLD_GLOBAL)
-    except OSError as err:
-        print(f"losses: the runtime does not load: {err}")
-        return 1
-    why = _probe(rt)
-    if why:
-        print(f"losses: {why}")
+    rt = load_runtime(runtime, "losses")
+    if rt is None:
         return 1
     errors = _error_reader(rt)
     scratch = tempfile.mkdtemp(prefix="fp8-losses-")

@@ -53,7 +53,7 @@ import time
 # The device-side helpers the backend check has (the runtime's probe, its
 # errors since the last read, the memref descriptor type).
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from backend_check import _error_reader, _memref_type, _probe  # noqa: E402
+from backend_check import _error_reader, _memref_type, load_runtime  # noqa: E402
 
 KINDS = ("fp8 gemm", "bf16 gemm", "quantize", "transpose", "attention (host)", "contraction (host)",
          "row/elementwise (host)")
@@ -378,14 +378,8 @@ def run(folder, runtime, repeat, budget, out):
     import numpy as np
     with open(os.path.join(folder, "manifest.json")) as f:
         manifest = json.load(f)
-    try:
-        rt = ctypes.CDLL(runtime, mode=ctypes.RTLD_GLOBAL)
-    except OSError as err:
-        print(f"train: the runtime does not load: {err}")
-        return 1
-    why = _probe(rt)
-    if why:
-        print(f"train: {why}")
+    rt = load_runtime(runtime, "train")
+    if rt is None:
         return 1
     deadline = time.time() + budget
     rows, failed = [], 0
