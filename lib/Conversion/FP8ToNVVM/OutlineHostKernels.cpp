@@ -60,6 +60,7 @@
 
 #include "llvm/ADT/SetVector.h"
 
+#include <algorithm>
 #include <optional>
 
 namespace mlir {
@@ -78,6 +79,18 @@ constexpr StringLiteral kHostKernelModule = "fp8_host_kernels";
 constexpr int64_t kThreads = 256;
 /// A row kernel's rows per CTA (its warps).
 constexpr int64_t kRowsPerBlock = kThreads / kWarpSize;
+/// The threads a loop kernel with owned rows aims at (2^16: 256 CTAs, about
+/// two per SM of an H100, every SM busy).
+constexpr int64_t kOwnedRowsThreads = 1 << 16;
+
+/// The rows of each chunk of a loop kernel whose `elements` threads per
+/// chunk own rows of a buffer of `extent` rows: enough chunks for about
+/// kOwnedRowsThreads threads, at most one per row.
+int64_t rowsPerThreadChunk(int64_t elements, int64_t extent) {
+  int64_t chunks = std::clamp<int64_t>(
+      (kOwnedRowsThreads + elements - 1) / elements, 1, extent);
+  return (extent + chunks - 1) / chunks;
+}
 
 /// Whether `ty`'s strides and offset are static (a bare pointer and the
 /// type describe the buffer).
@@ -374,12 +387,45 @@ struct FP8OutlineHostKernelsPass
                             scf::ForOp loop) {
     int64_t total = 1;
     linalg::LinalgOp split = threadOp(loop, total);
-    gpu::LaunchOp launch = launchAround(rewriter, loop, total);
+    if (!split)
+      loop->emitRemark("one thread runs the loop nest "
+                       "(fp8-outline-host-kernels): no op of its body can be "
+                       "split over threads (one all-parallel linalg op "
+                       "whose elements each thread keeps in every "
+                       "iteration)");
+    std::optional<OwnedRows> rows;
+    if (split)
+      rows = ownedRows(split, loop);
+    int64_t rowsPerChunk = rows ? rowsPerThreadChunk(total, rows->extent) : 0;
+    int64_t chunks =
+        rows ? (rows->extent + rowsPerChunk - 1) / rowsPerChunk : 1;
+    gpu::LaunchOp launch = launchAround(rewriter, loop, total * chunks);
+    // With owned rows, thread g runs element g % total of the op for the
+    // rows of chunk g / total: an iteration whose row is another chunk's
+    // skips the op (the loop's order kept for every element).
+    Value element;
+    if (rows) {
+      Location loc = loop.getLoc();
+      rewriter.setInsertionPoint(loop);
+      Value id = threadId(rewriter, launch);
+      Value ops = arith::ConstantIndexOp::create(rewriter, loc, total);
+      element = arith::RemUIOp::create(rewriter, loc, id, ops);
+      Value chunk = arith::DivUIOp::create(rewriter, loc, id, ops);
+      rewriter.setInsertionPoint(split);
+      Value perChunk =
+          arith::ConstantIndexOp::create(rewriter, loc, rowsPerChunk);
+      Value owner =
+          arith::DivUIOp::create(rewriter, loc, rows->offset, perChunk);
+      Value owned = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::eq, owner, chunk);
+      auto ifOwned = scf::IfOp::create(rewriter, loc, owned);
+      rewriter.moveOpBefore(split, ifOwned.thenBlock()->getTerminator());
+    }
     SmallVector<linalg::LinalgOp> inner;
     loop.walk([&](linalg::LinalgOp l) { inner.push_back(l); });
     for (linalg::LinalgOp l : inner) {
       if (l == split) {
-        if (failed(lowerOverThreads(rewriter, launch, l, total)))
+        if (failed(lowerOverThreads(rewriter, launch, l, total, element)))
           return failure();
         continue;
       }
@@ -472,6 +518,18 @@ struct FP8OutlineHostKernelsPass
     if (total == 0) { // nothing to compute: no launch (CUDA rejects it)
       rewriter.eraseOp(generic);
       return success();
+    }
+    // A reduction no row kernel takes: each thread runs it sequentially,
+    // the fallback the remark names with its cost.
+    if (numParallel < static_cast<int64_t>(ranges.size())) {
+      int64_t steps = 1;
+      for (int64_t r : llvm::drop_begin(ranges, numParallel))
+        steps *= r;
+      generic->emitRemark()
+          << "one thread per output element (fp8-outline-host-kernels): "
+          << total << " threads, " << steps
+          << " sequential steps each; no row kernel: "
+          << whyNoRowKernel(generic);
     }
 
     // The launch with the op inside it, then lowered to loops there.
@@ -591,7 +649,8 @@ struct FP8OutlineHostKernelsPass
   /// `op` (inside `launch`) as loops, its outer parallel loop linearized
   /// over the launch's `total` threads (linearize).
   LogicalResult lowerOverThreads(IRRewriter &rewriter, gpu::LaunchOp launch,
-                                 linalg::LinalgOp op, int64_t total) {
+                                 linalg::LinalgOp op, int64_t total,
+                                 Value id = {}) {
     rewriter.setInsertionPoint(op);
     FailureOr<linalg::LinalgLoops> loops =
         linalg::linalgOpToParallelLoops(rewriter, op);
@@ -602,7 +661,7 @@ struct FP8OutlineHostKernelsPass
     rewriter.eraseOp(op);
     if (!loops->empty())
       if (auto par = dyn_cast<scf::ParallelOp>(loops->front()))
-        linearize(rewriter, launch, par, total);
+        linearize(rewriter, launch, par, total, id);
     return success();
   }
 
@@ -695,20 +754,28 @@ struct FP8OutlineHostKernelsPass
   /// The kernel module's copy (its name) of each host constant global.
   llvm::DenseMap<Operation *, std::string> copies;
 
+  /// The thread's index in the launch's 1-D grid.
+  static Value threadId(IRRewriter &rewriter, gpu::LaunchOp launch) {
+    Location loc = launch.getLoc();
+    return arith::AddIOp::create(rewriter, loc,
+                                 arith::MulIOp::create(rewriter, loc,
+                                                       launch.getBlockIds().x,
+                                                       launch.getBlockSize().x),
+                                 launch.getThreadIds().x);
+  }
+
   /// The scf.parallel `par` (zero lower bounds, unit steps) over the grid:
-  /// thread i < total computes the iteration of linear index i.
+  /// thread i < total computes the iteration of linear index i (i = `id`
+  /// when given, else the thread's index in the grid).
   void linearize(IRRewriter &rewriter, gpu::LaunchOp launch,
-                 scf::ParallelOp par, int64_t total) {
+                 scf::ParallelOp par, int64_t total, Value id = {}) {
     Location loc = par.getLoc();
     rewriter.setInsertionPoint(par);
     auto cst = [&](int64_t v) -> Value {
       return arith::ConstantIndexOp::create(rewriter, loc, v);
     };
-    Value id = arith::AddIOp::create(
-        rewriter, loc,
-        arith::MulIOp::create(rewriter, loc, launch.getBlockIds().x,
-                              launch.getBlockSize().x),
-        launch.getThreadIds().x);
+    if (!id)
+      id = threadId(rewriter, launch);
     Value inRange = arith::CmpIOp::create(
         rewriter, loc, arith::CmpIPredicate::ult, id, cst(total));
     auto ifOp = scf::IfOp::create(rewriter, loc, inRange);

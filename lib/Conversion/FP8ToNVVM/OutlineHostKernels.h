@@ -16,6 +16,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace mlir::fp8::detail {
@@ -70,6 +71,24 @@ std::string whyHostLoop(scf::ForOp loop);
 /// element the output's.
 linalg::LinalgOp threadOp(scf::ForOp loop, int64_t &total);
 
+/// The rows of the buffer a loop kernel's threaded op writes one at a time
+/// (the embedding gradient's table row at each token's id): `offset`, the
+/// row of this iteration, a value of the loop body; `extent`, the buffer's
+/// rows.
+struct OwnedRows {
+  Value offset;
+  int64_t extent = 1;
+};
+
+/// The rows `split` (threadOp's op of `loop`) writes per iteration, when
+/// exactly one offset of the views between its output and the buffer moves
+/// with the iterations, along a unit dimension of a view of a buffer the
+/// iterations share. The kernel's threads then also split those rows into
+/// chunks, each thread running the loop for its element in its chunk's
+/// rows only: every element is still added to by one thread, in the loop's
+/// order. std::nullopt: no such row (or several moving offsets).
+std::optional<OwnedRows> ownedRows(linalg::LinalgOp split, scf::ForOp loop);
+
 /// A row kernel's lanes per row: a warp.
 constexpr int64_t kWarpSize = 32;
 
@@ -116,6 +135,13 @@ Value emitPartialSum(OpBuilder &b, Location loc, linalg::GenericOp op,
 /// h)` for h = 16, 8, 4, 2, 1, each lane's own value on the left. Lane 0
 /// then holds fp8-split-reductions' tree: p[i] + p[i + h] for i < h.
 Value emitButterfly(OpBuilder &b, Location loc, const RowSum &sum, Value v);
+
+/// Why the one-reduction-or-more `op` (on buffers, parallel iterators
+/// first) is no row kernel and runs as one thread per output element, its
+/// reduction sequential (the remark on each such fallback kernel): several
+/// reduction iterators, a column or contraction, rows shorter than a warp,
+/// a body that is no sum or max.
+std::string whyNoRowKernel(linalg::GenericOp op);
 
 } // namespace mlir::fp8::detail
 

@@ -195,3 +195,37 @@ linalg::LinalgOp fp8::detail::threadOp(scf::ForOp loop, int64_t &total) {
   total = n;
   return split;
 }
+
+std::optional<OwnedRows> fp8::detail::ownedRows(linalg::LinalgOp split,
+                                                scf::ForOp loop) {
+  auto varies = [&](OpFoldResult ofr) {
+    auto v = dyn_cast<Value>(ofr);
+    return v && !loop.isDefinedOutsideOfLoop(v) && !getConstantIntValue(v);
+  };
+  std::optional<OwnedRows> rows;
+  for (Value v = split.getDpsInitOperand(0)->get();;) {
+    auto sub = v.getDefiningOp<memref::SubViewOp>();
+    if (!sub)
+      return rows;
+    SmallVector<OpFoldResult> offsets = sub.getMixedOffsets();
+    SmallVector<OpFoldResult> sizes = sub.getMixedSizes();
+    for (auto [d, offset] : llvm::enumerate(offsets)) {
+      if (!varies(offset))
+        continue;
+      // One moving offset, on the view of a buffer the iterations share
+      // (the table): a row index into it, one row at a time.
+      // Distinct rows must be distinct memory: a nonzero static stride.
+      auto source = cast<MemRefType>(sub.getSource().getType());
+      SmallVector<int64_t> strides;
+      int64_t base;
+      if (rows || !loop.isDefinedOutsideOfLoop(sub.getSource()) ||
+          getConstantIntValue(sizes[d]) != 1 || source.isDynamicDim(d) ||
+          source.getDimSize(d) < 1 ||
+          failed(source.getStridesAndOffset(strides, base)) ||
+          ShapedType::isDynamic(strides[d]) || strides[d] == 0)
+        return std::nullopt;
+      rows = OwnedRows{cast<Value>(offset), source.getDimSize(d)};
+    }
+    v = sub.getSource();
+  }
+}

@@ -157,3 +157,42 @@ Value fp8::detail::emitButterfly(OpBuilder &b, Location loc, const RowSum &sum,
   }
   return v;
 }
+
+std::string fp8::detail::whyNoRowKernel(linalg::GenericOp op) {
+  SmallVector<unsigned> reductions;
+  op.getReductionDims(reductions);
+  if (reductions.size() != 1)
+    return "it reduces over several iterators (a contraction: the "
+           "tensor-core kernels take the bf16 linalg.matmul only)";
+  unsigned r = reductions.front();
+  AffineExpr dimR = getAffineDimExpr(r, op.getContext());
+  bool row = false, column = false;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    if (!isa<MemRefType>(input->get().getType()))
+      continue;
+    AffineMap map = op.getMatchingIndexingMap(input);
+    if (!map.isFunctionOfDim(r))
+      continue;
+    bool whole =
+        llvm::all_of(llvm::seq<unsigned>(0, op.getNumLoops()),
+                     [&](unsigned d) { return map.isFunctionOfDim(d); });
+    bool innermost = map.getNumResults() && map.getResults().back() == dimR;
+    row |= whole && innermost;
+    column |= whole && !innermost;
+  }
+  if (!row)
+    return column ? "it sums along a column (the reduction is not the "
+                    "inputs' innermost dimension: one thread per column, "
+                    "coalesced, in the tokens' order)"
+                  : "no input holds whole rows (a contraction, or a "
+                    "reduction of broadcast values)";
+  int64_t n = op.getStaticLoopRanges()[r];
+  if (n < kWarpSize)
+    return "its rows are shorter than a warp (N < 32 keeps the sequential "
+           "order on both pipelines)";
+  std::optional<fp8::RowCombiner> combiner = fp8::matchRowCombiner(op);
+  if (!combiner)
+    return "its body yields no sum or max of the accumulator";
+  return "fp8-split-reductions did not mark it (a body op or flag the row "
+         "kernel does not take)";
+}

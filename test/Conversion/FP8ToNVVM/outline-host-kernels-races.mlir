@@ -15,6 +15,7 @@ func.func @sliding(%src: memref<16x8xf32>, %acc: memref<24xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c16 = arith.constant 16 : index
+  // expected-remark @below {{one thread runs the loop nest (fp8-outline-host-kernels): no op of its body can be split over threads}}
   scf.for %i = %c0 to %c16 step %c1 {
     %dst = memref.subview %acc[%i] [8] [1] : memref<24xf32> to memref<8xf32, strided<[1], offset: ?>>
     %row = memref.subview %src[%i, 0] [1, 8] [1, 1] : memref<16x8xf32> to memref<8xf32, strided<[1], offset: ?>>
@@ -45,6 +46,7 @@ func.func @sliding_outer(%src: memref<16x8xf32>, %acc: memref<32xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c16 = arith.constant 16 : index
+  // expected-remark @below {{one thread runs the loop nest (fp8-outline-host-kernels): no op of its body can be split over threads}}
   scf.for %i = %c0 to %c16 step %c1 {
     %win = memref.subview %acc[%i] [16] [1] : memref<32xf32> to memref<16xf32, strided<[1], offset: ?>>
     %dst = memref.subview %win[4] [8] [1] : memref<16xf32, strided<[1], offset: ?>> to memref<8xf32, strided<[1], offset: ?>>
@@ -102,6 +104,7 @@ func.func @projected(%src: memref<4x2x8xf32>, %acc: memref<2xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
+  // expected-remark @below {{one thread runs the loop nest (fp8-outline-host-kernels): no op of its body can be split over threads}}
   scf.for %i = %c0 to %c4 step %c1 {
     %row = memref.subview %src[%i, 0, 0] [1, 2, 8] [1, 1, 1] : memref<4x2x8xf32> to memref<2x8xf32, strided<[8, 1], offset: ?>>
     linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "parallel"]}

@@ -170,9 +170,13 @@ func.func @gather(%ids: memref<16xi64>, %table: memref<32x8xf32>, %out: memref<1
 // The embedding's backward: the host loop over the tokens adds each
 // token's gradient row into the table row of its id (duplicate ids in
 // token order). One kernel runs the loop nest, its threads over the row
-// update's columns: each thread runs the token loop for its column (the
-// host's order for every element); the views fold into the loads and
-// stores of the table.
+// update's columns and over chunks of the table's rows (the row the loop
+// views at each token's id): thread g owns column g % 8 of the rows of
+// chunk g / 8 and runs the whole token loop, adding a token's element only
+// when the token's row is its chunk's. Every element is added to by one
+// thread, in token order (the host's bits). 32 rows of 8 columns: 32
+// chunks of one row (at most one chunk per row), 256 threads. The views
+// fold into the loads and stores of the table.
 func.func @scatter_add(%ids: memref<16xi64>, %grad: memref<16x8xf32>, %table: memref<32x8xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -194,15 +198,19 @@ func.func @scatter_add(%ids: memref<16xi64>, %grad: memref<16x8xf32>, %table: me
 
 // CHECK-LABEL: func.func @scatter_add(
 // CHECK-NOT: scf.for
-// CHECK: gpu.launch_func @fp8_host_kernels::@scatter_add_loop blocks in (%c1{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}) threads in (%c8{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}) args(%arg0 : memref<16xi64>, %arg1 : memref<16x8xf32>, %arg2 : memref<32x8xf32>)
+// CHECK: gpu.launch_func @fp8_host_kernels::@scatter_add_loop blocks in (%c1{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}) threads in (%c256{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}) args(%arg0 : memref<16xi64>, %arg1 : memref<16x8xf32>, %arg2 : memref<32x8xf32>)
 // CHECK-NOT: scf.for
 // CHECK: return
-// CHECK: gpu.func @scatter_add_loop(%[[IDS:.*]]: memref<16xi64>, %[[G:.*]]: memref<16x8xf32>, %[[T:.*]]: memref<32x8xf32>) kernel attributes {known_block_size = array<i32: 8, 1, 1>, known_grid_size = array<i32: 1, 1, 1>}
+// CHECK: gpu.func @scatter_add_loop(%[[IDS:.*]]: memref<16xi64>, %[[G:.*]]: memref<16x8xf32>, %[[T:.*]]: memref<32x8xf32>) kernel attributes {known_block_size = array<i32: 256, 1, 1>, known_grid_size = array<i32: 1, 1, 1>}
 // CHECK-NOT: memref.subview
+// CHECK: %[[GID:.*]] = arith.addi %{{.*}}, %thread_id_x
+// CHECK: %[[J:.*]] = arith.remui %[[GID]], %c8
+// CHECK: %[[CHUNK:.*]] = arith.divui %[[GID]], %c8
 // CHECK: scf.for %[[TOK:.*]] = %{{.*}} to %c16
 // CHECK: %[[ID:.*]] = memref.load %[[IDS]][%[[TOK]]]
 // CHECK: %[[R:.*]] = arith.index_cast %[[ID]] : i64 to index
-// CHECK: %[[J:.*]] = arith.addi %{{.*}}, %thread_id_x
+// CHECK: %[[OWN:.*]] = arith.cmpi eq, %[[R]], %[[CHUNK]]
+// CHECK: scf.if %[[OWN]]
 // CHECK: %[[IN:.*]] = arith.cmpi ult, %[[J]], %c8
 // CHECK: scf.if %[[IN]]
 // CHECK-DAG: %[[A:.*]] = memref.load %[[T]][%[[R]], %[[J]]]
@@ -210,6 +218,76 @@ func.func @scatter_add(%ids: memref<16xi64>, %grad: memref<16x8xf32>, %table: me
 // CHECK: %[[S:.*]] = arith.addf %[[A]], %[[B]]
 // CHECK: memref.store %[[S]], %[[T]][%[[R]], %[[J]]]
 // CHECK-NOT: memref.subview
+// CHECK: gpu.return
+
+// -----
+
+// A bigger table: 4096 rows of 64 columns. 2^16 threads are 1024 chunks
+// of 64 (kOwnedRowsThreads), so each chunk owns 4 rows: a token's row r is
+// chunk r / 4's. 256 CTAs of 256 threads.
+func.func @scatter_add_chunks(%ids: memref<16xi64>, %grad: memref<16x64xf32>, %table: memref<4096x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  scf.for %t = %c0 to %c16 step %c1 {
+    %id = memref.load %ids[%t] : memref<16xi64>
+    %row = arith.index_cast %id : i64 to index
+    %dst = memref.subview %table[%row, 0] [1, 64] [1, 1] : memref<4096x64xf32> to memref<64xf32, strided<[1], offset: ?>>
+    %src = memref.subview %grad[%t, 0] [1, 64] [1, 1] : memref<16x64xf32> to memref<64xf32, strided<[1], offset: ?>>
+    linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+        ins(%src : memref<64xf32, strided<[1], offset: ?>>) outs(%dst : memref<64xf32, strided<[1], offset: ?>>) {
+    ^bb0(%g: f32, %acc: f32):
+      %s = arith.addf %acc, %g : f32
+      linalg.yield %s : f32
+    }
+  }
+  return
+}
+
+// CHECK-LABEL: func.func @scatter_add_chunks(
+// CHECK: gpu.launch_func @fp8_host_kernels::@scatter_add_chunks_loop blocks in (%c256{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}) threads in (%c256{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}})
+// CHECK: gpu.func @scatter_add_chunks_loop(
+// CHECK: %[[GID:.*]] = arith.addi %{{.*}}, %thread_id_x
+// CHECK: %[[CHUNK:.*]] = arith.divui %[[GID]], %c64
+// CHECK: scf.for
+// CHECK: %[[R:.*]] = arith.index_cast
+// CHECK: %[[OWNER:.*]] = arith.divui %[[R]], %c4
+// CHECK: %[[OWN:.*]] = arith.cmpi eq, %[[OWNER]], %[[CHUNK]]
+// CHECK: scf.if %[[OWN]]
+// CHECK: memref.store
+// CHECK: gpu.return
+
+// -----
+
+// Two offsets moving with the tokens (a row and a column of a 2-D table):
+// no one row per iteration, so the threads split the columns only (each
+// keeps its element: the moving column offset is along a unit dimension).
+func.func @scatter_two_offsets(%ids: memref<16xi64>, %grad: memref<16x8xf32>, %table: memref<32x16x8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  scf.for %t = %c0 to %c16 step %c1 {
+    %id = memref.load %ids[%t] : memref<16xi64>
+    %row = arith.index_cast %id : i64 to index
+    %dst = memref.subview %table[%row, %t, 0] [1, 1, 8] [1, 1, 1] : memref<32x16x8xf32> to memref<8xf32, strided<[1], offset: ?>>
+    %src = memref.subview %grad[%t, 0] [1, 8] [1, 1] : memref<16x8xf32> to memref<8xf32, strided<[1], offset: ?>>
+    linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+        ins(%src : memref<8xf32, strided<[1], offset: ?>>) outs(%dst : memref<8xf32, strided<[1], offset: ?>>) {
+    ^bb0(%g: f32, %acc: f32):
+      %s = arith.addf %acc, %g : f32
+      linalg.yield %s : f32
+    }
+  }
+  return
+}
+
+// CHECK-LABEL: func.func @scatter_two_offsets(
+// CHECK: gpu.launch_func @fp8_host_kernels::@scatter_two_offsets_loop blocks in (%c1{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}) threads in (%c8{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}})
+// CHECK: gpu.func @scatter_two_offsets_loop(
+// CHECK-NOT: arith.divui
+// CHECK: scf.for
+// CHECK-NOT: arith.cmpi eq
+// CHECK: memref.store
 // CHECK: gpu.return
 
 // -----
