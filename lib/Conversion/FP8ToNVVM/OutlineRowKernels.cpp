@@ -162,8 +162,8 @@ std::string fp8::detail::whyNoRowKernel(linalg::GenericOp op) {
   SmallVector<unsigned> reductions;
   op.getReductionDims(reductions);
   if (reductions.size() != 1)
-    return "it reduces over several iterators (a contraction: the "
-           "tensor-core kernels take the bf16 linalg.matmul only)";
+    return "it reduces over several iterators (a contraction, or a sum "
+           "over several dimensions: the row kernel reduces one)";
   unsigned r = reductions.front();
   AffineExpr dimR = getAffineDimExpr(r, op.getContext());
   bool row = false, column = false;
