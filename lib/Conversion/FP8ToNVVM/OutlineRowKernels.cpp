@@ -182,8 +182,9 @@ std::string fp8::detail::whyNoRowKernel(linalg::GenericOp op) {
   }
   if (!row)
     return column ? "it sums along a column (the reduction is not the "
-                    "inputs' innermost dimension: one thread per column, "
-                    "coalesced, in the tokens' order)"
+                    "inputs' innermost dimension: a column sum, one thread "
+                    "per column, coalesced, or a split sum's lane partial "
+                    "sums)"
                   : "no input holds whole rows (a contraction, or a "
                     "reduction of broadcast values)";
   int64_t n = op.getStaticLoopRanges()[r];

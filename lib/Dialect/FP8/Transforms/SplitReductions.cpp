@@ -376,9 +376,10 @@ void splitRowSum(IRRewriter &rw, linalg::LinalgOp op, const RowSum &sum,
 /// Whether the row kernel of fp8-outline-host-kernels takes `op` once
 /// bufferized (its whyHost conditions, as far as tensors show them): 32
 /// lanes, an op of the function's body (not in a loop), static
-/// shapes, an f32 sum, inputs of memory types, a body of arith ops without
-/// fast-math flags (no remf) and of math ops fp8-expand-math turns into
-/// arith or the kernels lower alike. Any other sum is split into loops here.
+/// shapes, an f32 sum, inputs of memory types (f32/bf16/f16, i8..i64), a body
+/// of arith ops without fast-math flags (no remf) and of math ops
+/// fp8-expand-math turns into arith or the kernels lower alike. Any other sum
+/// is split into loops here.
 bool fitsRowKernel(linalg::LinalgOp op, unsigned lanes) {
   // A warp's lanes; a kernel of its own (not in a loop).
   if (lanes != 32 || !isa<FunctionOpInterface>(op->getParentOp()))
@@ -387,8 +388,13 @@ bool fitsRowKernel(linalg::LinalgOp op, unsigned lanes) {
     auto type = dyn_cast<RankedTensorType>(v.getType());
     if (!type || !type.hasStaticShape())
       return false;
+    // Integers are loaded as they are (the cross-entropy's target ids,
+    // compared with the column's index: the target pick).
     Type element = type.getElementType();
-    if (!element.isF32() && !element.isBF16() && !element.isF16())
+    auto integer = dyn_cast<IntegerType>(element);
+    if (!element.isF32() && !element.isBF16() && !element.isF16() &&
+        !(integer &&
+          llvm::is_contained({8u, 16u, 32u, 64u}, integer.getWidth())))
       return false;
   }
   if (!getElementTypeOrSelf(op->getResult(0).getType()).isF32())

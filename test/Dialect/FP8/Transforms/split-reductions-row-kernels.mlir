@@ -125,3 +125,31 @@ func.func @split(%d: tensor<?x64xf32>, %di: tensor<?xf32>, %x: tensor<4x64xf32>,
   }
   return %dyn, %fm, %half, %wide, %gather, %loop : tensor<?xf32>, tensor<4xf32>, tensor<4xf16>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
 }
+
+// -----
+
+// The cross-entropy's target pick: the row's logit at the token's target id
+// (an i64 input broadcast along the row, compared with the column's index)
+// summed with zeros. Integer inputs are loaded as they are: the row kernel
+// takes it, so it is marked, not split into loops.
+// CHECK-LABEL: func.func @target_pick
+// CHECK-NOT: tensor.expand_shape
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<8x256xf32>, tensor<8xi64>) outs(%{{.*}} : tensor<8xf32>) attrs =  {fp8.reduction_lanes = 32 : i64}
+// LANES16-LABEL: func.func @target_pick
+// LANES16-NOT: fp8.reduction_lanes
+// LANES16: tensor.expand_shape
+func.func @target_pick(%logits: tensor<8x256xf32>, %targets: tensor<8xi64>, %init: tensor<8xf32>) -> tensor<8xf32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>],
+                       iterator_types = ["parallel", "reduction"]}
+      ins(%logits, %targets : tensor<8x256xf32>, tensor<8xi64>) outs(%init : tensor<8xf32>) {
+  ^bb0(%x: f32, %t: i64, %acc: f32):
+    %v = linalg.index 1 : index
+    %ti = arith.index_cast %t : i64 to index
+    %hit = arith.cmpi eq, %v, %ti : index
+    %zero = arith.constant 0.0 : f32
+    %p = arith.select %hit, %x, %zero : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<8xf32>
+  return %r : tensor<8xf32>
+}

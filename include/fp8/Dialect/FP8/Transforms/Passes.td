@@ -362,7 +362,8 @@ def FP8SplitReductionsPass : Pass<"fp8-split-reductions"> {
     reductions and everything else are left as they are.
 
     With `row-kernels` (fp8-gpu-pipeline with host kernels) a sum the GPU
-    row kernel takes (static shapes, an f32 sum, f32/bf16/f16 operands, a
+    row kernel takes (static shapes, an f32 sum, f32/bf16/f16 or i8..i64
+    operands (the target ids of the cross-entropy's pick), a
     body of arith ops without fast-math flags and of the math ops
     fp8-expand-math expands) is not split here: it stays one
     `linalg.generic` (named ops are generalized) carrying
