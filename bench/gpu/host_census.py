@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""The host kernels of a compiled program, counted statically: every
+`gpu.launch_func` of `gpu.module @fp8_host_kernels` that
+fp8-outline-host-kernels writes, with its threads and the sequential steps
+each thread runs (the trip counts of its kernel's `scf.for` nests, summed
+over the innermost loops; a kernel without loops is 1 step), grouped by
+kernel kind (docs/gpu-kernel.md, "Host kernels": the motivation table).
+
+  host_census.py FP8_OPT IR.mlir          (IR printed after the pass)
+  host_census.py FP8_OPT --lm V,L,H,A,I,S,B
+      compiles the language model's training step (lm_graph, vocab V,
+      L layers, hidden H, A heads, intermediate I, seq S, batch B) as
+      lm-step.test does, stopping after fp8-outline-host-kernels (the
+      fp8_mlir package on the path: PYTHONPATH=build/python_packages).
+
+The launch sizes are read from the host code's index constants, the trip
+counts from the kernels' constant loop bounds: nothing is run."""
+import collections
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+CONST = re.compile(r"^\s*(%\S+) = arith\.constant (-?\d+) : index")
+LAUNCH = re.compile(r"gpu\.launch_func\s+@fp8_host_kernels::@(\w+) blocks in \((%\S+), %\S+, %\S+\) "
+                    r"threads in \((%\S+), %\S+, %\S+\)")
+FUNC = re.compile(r"^\s*gpu\.func @(\w+)\(")
+FOR = re.compile(r"scf\.for %\S+ = (%\S+) to (%\S+) step (%\S+)")
+
+
+def lm_module(spec: str) -> str:
+    """The LM step of `spec` (V,L,H,A,I,S,B) as MLIR text."""
+    from fp8_mlir.training.lm import LanguageModelConfig
+    from fp8_mlir.training.lm_graph import lm_training_step
+    v, l, h, a, i, s, b = (int(x) for x in spec.split(","))
+    return lm_training_step(LanguageModelConfig(vocab=v, layers=l, hidden=h, heads=a, intermediate=i, seq=s),
+                            batch=b)
+
+
+def outlined(fp8_opt: str, text: str) -> str:
+    """`text` through the GPU pipeline, printed after the host kernels'
+    outlining."""
+    with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as f:
+        f.write(text)
+    try:
+        r = subprocess.run([fp8_opt, f.name, "--fp8-pipeline=report=false",
+                            "--fp8-gpu-pipeline=chip=sm_90a host=llvm target=emulator",
+                            "--mlir-print-ir-after=fp8-outline-host-kernels", "-o", os.devnull],
+                           capture_output=True, text=True, check=True)
+    finally:
+        os.unlink(f.name)
+    return r.stderr
+
+
+def census(ir: str):
+    """[(kernel, threads, steps per thread)] of every host-kernel launch."""
+    lines = ir.splitlines()
+    consts = {}
+    kernels = {}
+    current, stack = None, []  # the gpu.func, its open loops (indent, trips)
+    for line in lines:
+        m = CONST.match(line)
+        indent = len(line) - len(line.lstrip())
+        if m:
+            consts.setdefault(current, {})[m.group(1)] = int(m.group(2))
+        m = FUNC.match(line)
+        if m:
+            current, stack = m.group(1), []
+            kernels[current] = 0
+            continue
+        if current is None:
+            continue
+        if line.strip() == "gpu.return" or line.strip().startswith("gpu.return "):
+            kernels[current] = max(kernels[current], 1)
+        while stack and indent <= stack[-1][0] and line.strip().startswith("}"):
+            _, trips, inner = stack.pop()
+            if not inner:  # an innermost loop: its steps, all loops around it
+                prod = trips
+                for _, t, _ in stack:
+                    prod *= t
+                kernels[current] += prod
+            if stack:
+                stack[-1] = (stack[-1][0], stack[-1][1], True)
+        m = FOR.search(line)
+        if m:
+            c = consts.get(current, {})
+            lb, ub, st = (c.get(x) for x in m.groups())
+            trips = (ub - lb + st - 1) // st if None not in (lb, ub, st) else 0
+            stack.append((indent, trips, False))
+    launches = []
+    host = consts.get(None, {})
+    for line in lines:
+        m = LAUNCH.search(line)
+        if m:
+            name, blocks, threads = m.groups()
+            launches.append((name, host.get(blocks, 0) * host.get(threads, 0), max(kernels.get(name, 1), 1)))
+    return launches
+
+
+def kind(name: str) -> str:
+    """The kernel's kind from its name (fp8-outline-host-kernels names each
+    after its function and op)."""
+    for suffix in ("row_sum", "row_max", "loop", "batch_matmul", "matmul", "copy", "fill", "transpose"):
+        if re.search(suffix + r"(_\d+)?$", name):
+            return suffix
+    return "generic"
+
+
+def main():
+    fp8_opt = sys.argv[1]
+    if sys.argv[2] == "--lm":
+        ir = outlined(fp8_opt, lm_module(sys.argv[3]))
+    else:
+        ir = open(sys.argv[2]).read()
+    rows = census(ir)
+    groups = collections.OrderedDict()
+    for name, threads, steps in rows:
+        key = (kind(name), threads, steps)
+        groups[key] = groups.get(key, 0) + 1
+    print(f"{len(rows)} host-kernel launches")
+    print("| kind | launches | threads | steps per thread | threads x steps |")
+    print("|---|---:|---:|---:|---:|")
+    for (k, threads, steps), n in sorted(groups.items(), key=lambda kv: -kv[0][1] * kv[0][2] * 0 - kv[0][2]):
+        print(f"| {k} | {n} | {threads} | {steps} | {threads * steps} |")
+
+
+if __name__ == "__main__":
+    main()
