@@ -182,9 +182,8 @@ std::string fp8::detail::whyNoRowKernel(linalg::GenericOp op) {
   }
   if (!row)
     return column ? "it sums along a column (the reduction is not the "
-                    "inputs' innermost dimension: a column sum, one thread "
-                    "per column, coalesced, or a split sum's lane partial "
-                    "sums)"
+                    "inputs' innermost dimension: a split sum's lane "
+                    "partial sums, or a column shorter than a warp)"
                   : "no input holds whole rows (a contraction, or a "
                     "reduction of broadcast values)";
   int64_t n = op.getStaticLoopRanges()[r];

@@ -46,6 +46,9 @@
 // RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=1 %t.check %t.gpu.so %t.cpu.so max33 19 f32:10 f32:10x33 2>&1 | FileCheck %s --check-prefix=MAX33
 // RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=2 %t.check %t.gpu.so %t.cpu.so max4099 20 f32:2 f32:2x4099 2>&1 | FileCheck %s --check-prefix=MAX4099
 // RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=3 %t.check %t.gpu.so %t.cpu.so max1000bf16 21 f32:3 bf16:3x1000 2>&1 | FileCheck %s --check-prefix=MAX1000BF16
+// RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=1 %t.check %t.gpu.so %t.cpu.so col70 22 f32:16 f32:70x16 f32:70x16 2>&1 | FileCheck %s --check-prefix=COL70
+// RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=2 %t.check %t.gpu.so %t.cpu.so col4099 23 f32:40 f32:4099x40 2>&1 | FileCheck %s --check-prefix=COL4099
+// RUN: env FP8_EMU_SCHEDULE=lockstep FP8_EMU_TRACE=1 %t.check %t.gpu.so %t.cpu.so col100bf16 24 f32:8 bf16:100x8 2>&1 | FileCheck %s --check-prefix=COL100BF16
 
 // REMARK-NOT: runs on the host
 
@@ -396,4 +399,68 @@ func.func @max1000bf16(%x: tensor<3x1000xbf16>) -> tensor<3xf32> attributes {llv
     linalg.yield %r : f32
   } -> tensor<3xf32>
   return %m : tensor<3xf32>
+}
+
+// COL70: launch col70_fill grid 1 block 16
+// COL70-NEXT: launch col70_fill_0 grid 2 block 256
+// COL70-NEXT: launch col70_generic grid 2 block 256
+// COL70-NEXT: launch col70_generic_1 grid 1 block 96
+// COL70-NEXT: launch col70_generic_2 grid 1 block 256
+// COL70-NEXT: launch col70_generic_3 grid 1 block 128
+// COL70-NEXT: launch col70_generic_4 grid 1 block 64
+// COL70-NEXT: launch col70_generic_5 grid 1 block 32
+// COL70-NEXT: launch col70_generic_6 grid 1 block 16
+// COL70-NEXT: host-check: PASS col70: 1x16, 16 outputs bit-exact
+// COL4099-NOT: row_sum
+// COL4099: host-check: PASS col4099: 1x40, 40 outputs bit-exact
+// COL100BF16-NOT: row_sum
+// COL100BF16: host-check: PASS col100bf16: 1x8, 8 outputs bit-exact
+
+// Column sums (RMSNorm's weight gradient: the reduction over the inputs'
+// outer dimension), split along the column on both pipelines: the lanes'
+// -0.0 fill, the partial sums (one thread per column and lane, the lane
+// outermost), the tail's lanes, four tree levels and the final add with
+// the init; no row kernel. Columns of 70 (tail 6) with a product of two
+// inputs, of 4099 (tail 3), of 100 bf16 (tail 4, lockstep).
+func.func @col70(%x: tensor<70x16xf32>, %y: tensor<70x16xf32>) -> tensor<16xf32> attributes {llvm.emit_c_interface} {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%e : tensor<16xf32>) -> tensor<16xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0)>],
+                       iterator_types = ["parallel", "reduction"]}
+      ins(%x, %y : tensor<70x16xf32>, tensor<70x16xf32>) outs(%s0 : tensor<16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %q = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %q : f32
+    linalg.yield %r : f32
+  } -> tensor<16xf32>
+  return %s : tensor<16xf32>
+}
+func.func @col4099(%x: tensor<4099x40xf32>) -> tensor<40xf32> attributes {llvm.emit_c_interface} {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<40xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%e : tensor<40xf32>) -> tensor<40xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0)>],
+                       iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4099x40xf32>) outs(%s0 : tensor<40xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.addf %a, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<40xf32>
+  return %s : tensor<40xf32>
+}
+func.func @col100bf16(%x: tensor<100x8xbf16>) -> tensor<8xf32> attributes {llvm.emit_c_interface} {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%e : tensor<8xf32>) -> tensor<8xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0)>],
+                       iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<100x8xbf16>) outs(%s0 : tensor<8xf32>) {
+  ^bb0(%a: bf16, %acc: f32):
+    %f = arith.extf %a : bf16 to f32
+    %q = arith.mulf %f, %f : f32
+    %r = arith.addf %acc, %q : f32
+    linalg.yield %r : f32
+  } -> tensor<8xf32>
+  return %s : tensor<8xf32>
 }

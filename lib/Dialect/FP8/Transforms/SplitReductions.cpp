@@ -36,6 +36,11 @@ struct RowSum {
   bool accumulatorFirst;
   arith::FastMathFlagsAttr fastmath;
   bool max = false;
+  /// A column sum: some input reads the reduction as another dimension
+  /// than its innermost (RMSNorm's weight gradient over the tokens). Split
+  /// on every pipeline, never marked for the row kernel (a warp's lanes
+  /// would read one column).
+  bool column = false;
 };
 
 /// The body's sum (or, with `max`, row max): fp8::matchRowCombiner's
@@ -51,27 +56,40 @@ std::optional<RowSum> matchSumBody(linalg::LinalgOp op, bool max) {
   return sum;
 }
 
-/// Each input that reads `r` reads it as a plain dimension, as its last
-/// result only, with a static innermost size; and one of them reads every
-/// parallel iterator too: a row of the output's index space (others may be
-/// broadcast along rows: RMSNorm's weight). Where no input holds whole
-/// rows (a matmul: A lacks n, B lacks m) the op is a contraction, whose
-/// order the tensor-core kernels fix: left alone.
-bool readsRows(linalg::LinalgOp op, unsigned r) {
-  AffineExpr dimR = getAffineDimExpr(r, op->getContext());
+/// The result position at which `map` reads the iterator `r` as a plain
+/// dimension, its only result depending on `r`; std::nullopt otherwise.
+std::optional<unsigned> plainPosition(AffineMap map, unsigned r) {
+  AffineExpr dimR = getAffineDimExpr(r, map.getContext());
+  std::optional<unsigned> position;
+  for (auto [k, e] : llvm::enumerate(map.getResults())) {
+    if (!e.isFunctionOfDim(r))
+      continue;
+    if (e != dimR || position)
+      return std::nullopt;
+    position = k;
+  }
+  return position;
+}
+
+/// Each input that reads `r` reads it as a plain dimension, in one result
+/// only, of static size; and one of them reads every parallel iterator
+/// too: a row (or, the reduction not innermost, a column) of the output's
+/// index space (others may be broadcast: RMSNorm's weight). Where no input
+/// holds whole rows (a matmul: A lacks n, B lacks m) the op is a
+/// contraction, whose order the tensor-core kernels fix: left alone.
+/// `column` is set when an input reads `r` other than innermost.
+bool readsRows(linalg::LinalgOp op, unsigned r, bool &column) {
   bool anyRow = false;
+  column = false;
   for (OpOperand *input : op.getDpsInputOperands()) {
     AffineMap map = op.getMatchingIndexingMap(input);
     if (!map.isFunctionOfDim(r))
       continue;
     auto type = dyn_cast<RankedTensorType>(input->get().getType());
-    if (!type || map.getResults().back() != dimR ||
-        type.isDynamicDim(type.getRank() - 1))
+    std::optional<unsigned> k = plainPosition(map, r);
+    if (!type || !k || type.isDynamicDim(*k))
       return false;
-    if (map.getSubMap(
-               llvm::to_vector(llvm::seq<unsigned>(0, map.getNumResults() - 1)))
-            .isFunctionOfDim(r))
-      return false;
+    column |= *k != map.getNumResults() - 1;
     bool row = true;
     for (unsigned d = 0; d < op.getNumLoops(); ++d)
       row &= d == r || map.isFunctionOfDim(d);
@@ -107,12 +125,15 @@ std::optional<RowSum> matchRowSum(linalg::LinalgOp op, unsigned lanes,
   // a shorter row keeps the sequential order on every pipeline.
   if (ShapedType::isDynamic(n) || n < lanes)
     return std::nullopt;
+  bool column = false;
   if (!isPlainOutput(op.getMatchingIndexingMap(op.getDpsInitOperand(0))) ||
-      !readsRows(op, r))
+      !readsRows(op, r, column))
     return std::nullopt;
   std::optional<RowSum> sum = matchSumBody(op, max);
-  if (!sum)
+  // A column max keeps its loop (no order changes it, no kernel takes it).
+  if (!sum || (column && max))
     return std::nullopt;
+  sum->column = column;
   sum->reductionDim = r;
   sum->size = n;
   return sum;
@@ -133,22 +154,26 @@ Value emptyWith(OpBuilder &b, Location loc, Value like, int64_t extra) {
   return tensor::EmptyOp::create(b, loc, sizes, element);
 }
 
-/// `input`'s innermost dimension N as [N / lanes, lanes]: element
+/// `input`'s dimension `k` of N as [N / lanes, lanes]: element
 /// `j * lanes + l` at `[j, l]`.
-Value expandRows(OpBuilder &b, Location loc, Value input, int64_t lanes) {
+Value expandRows(OpBuilder &b, Location loc, Value input, int64_t lanes,
+                 unsigned k) {
   auto type = cast<RankedTensorType>(input.getType());
   int64_t rank = type.getRank();
-  int64_t n = type.getDimSize(rank - 1);
+  int64_t n = type.getDimSize(k);
   SmallVector<ReassociationIndices> groups;
-  for (int64_t i = 0; i < rank - 1; ++i)
-    groups.push_back({i});
-  groups.push_back({rank - 1, rank});
+  for (int64_t i = 0; i < rank; ++i) {
+    if (i == k)
+      groups.push_back({i, i + 1});
+    else
+      groups.push_back({i < k ? i : i + 1});
+  }
   SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, input);
-  sizes.back() = b.getIndexAttr(n / lanes);
-  sizes.push_back(b.getIndexAttr(lanes));
+  sizes[k] = b.getIndexAttr(n / lanes);
+  sizes.insert(sizes.begin() + k + 1, b.getIndexAttr(lanes));
   SmallVector<int64_t> shape(type.getShape());
-  shape.back() = n / lanes;
-  shape.push_back(lanes);
+  shape[k] = n / lanes;
+  shape.insert(shape.begin() + k + 1, lanes);
   auto expandedType = RankedTensorType::get(shape, type.getElementType());
   return tensor::ExpandShapeOp::create(b, loc, expandedType, input, groups,
                                        sizes);
@@ -174,16 +199,18 @@ void remapReductionIndex(OpBuilder &b, linalg::GenericOp partial, unsigned r,
   }
 }
 
-/// `v[..., offset : offset + size]` (a slice of the innermost dimension).
+/// `v[..., offset : offset + size, ...]`: a slice of dimension `k` (the
+/// innermost by default).
 Value lanesSlice(OpBuilder &b, Location loc, Value v, int64_t offset,
-                 int64_t size) {
+                 int64_t size, std::optional<unsigned> k = std::nullopt) {
   auto type = cast<RankedTensorType>(v.getType());
   int64_t rank = type.getRank();
+  unsigned dim = k.value_or(rank - 1);
   SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
   SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, v);
   SmallVector<OpFoldResult> strides(rank, b.getIndexAttr(1));
-  offsets.back() = b.getIndexAttr(offset);
-  sizes.back() = b.getIndexAttr(size);
+  offsets[dim] = b.getIndexAttr(offset);
+  sizes[dim] = b.getIndexAttr(size);
   return tensor::ExtractSliceOp::create(b, loc, v, offsets, sizes, strides);
 }
 
@@ -207,15 +234,16 @@ Value buildPartialSums(IRRewriter &rw, linalg::GenericOp op, const RowSum &sum,
       continue;
     }
     // The whole lanes-wide steps of the row (all of it when lanes divides
-    // N).
+    // N), the row along the input's dimension k (readsRows).
+    unsigned k = *plainPosition(map, r);
     Value rows = input->get();
     int64_t steps = sum.size / lanes;
     if (sum.size % lanes != 0)
-      rows = lanesSlice(rw, loc, rows, 0, steps * lanes);
-    inputs.push_back(expandRows(rw, loc, rows, lanes));
-    SmallVector<AffineExpr> results(map.getResults().drop_back());
-    results.push_back(getAffineDimExpr(j, ctx));
-    results.push_back(getAffineDimExpr(r, ctx));
+      rows = lanesSlice(rw, loc, rows, 0, steps * lanes, k);
+    inputs.push_back(expandRows(rw, loc, rows, lanes, k));
+    SmallVector<AffineExpr> results(map.getResults());
+    results[k] = getAffineDimExpr(j, ctx);
+    results.insert(results.begin() + k + 1, getAffineDimExpr(r, ctx));
     maps.push_back(AffineMap::get(numDims, 0, results, ctx));
   }
   Value init = op.getDpsInits()[0];
@@ -240,6 +268,20 @@ Value buildPartialSums(IRRewriter &rw, linalg::GenericOp op, const RowSum &sum,
   rw.cloneRegionBefore(op.getRegion(), partial.getRegion(),
                        partial.getRegion().end());
   remapReductionIndex(rw, partial, r, j, lanes);
+  if (sum.column) {
+    // The lane outermost: a GPU's one-thread-per-output kernel linearizes
+    // the parallel iterators row-major, so consecutive threads then read
+    // consecutive columns (coalesced), not one column's 32 lanes. The
+    // order of each partial sum's additions stays the same.
+    SmallVector<unsigned> order{r};
+    for (unsigned d = 0; d < numDims; ++d)
+      if (d != r)
+        order.push_back(d);
+    FailureOr<linalg::GenericOp> interchanged =
+        linalg::interchangeGenericOp(rw, partial, order);
+    if (succeeded(interchanged))
+      partial = *interchanged;
+  }
   rw.setInsertionPoint(op);
   return partial.getResult(0);
 }
@@ -261,9 +303,10 @@ Value addTail(IRRewriter &rw, linalg::GenericOp op, Value p, const RowSum &sum,
   for (OpOperand *input : op.getDpsInputOperands()) {
     AffineMap map = op.getMatchingIndexingMap(input);
     maps.push_back(map);
-    // readsRows: the reduction dimension is the innermost one.
+    // readsRows: the reduction is a plain dimension of the input.
     inputs.push_back(map.isFunctionOfDim(r)
-                         ? lanesSlice(rw, loc, input->get(), first, tail)
+                         ? lanesSlice(rw, loc, input->get(), first, tail,
+                                      *plainPosition(map, r))
                          : input->get());
   }
   AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
@@ -461,7 +504,7 @@ public:
     });
     IRRewriter rw(&getContext());
     for (auto &[op, sum] : sums) {
-      if (rowKernels && fitsRowKernel(op, lanes))
+      if (rowKernels && !sum.column && fitsRowKernel(op, lanes))
         markRowSum(rw, op, lanes);
       else if (!sum.max)
         splitRowSum(rw, op, sum, lanes);

@@ -153,3 +153,33 @@ func.func @target_pick(%logits: tensor<8x256xf32>, %targets: tensor<8xi64>, %ini
   } -> tensor<8xf32>
   return %r : tensor<8xf32>
 }
+
+// -----
+
+// A column sum is split, not marked: a warp's lanes would read one column.
+// A column max stays as it is.
+// CHECK-LABEL: func.func @column
+// CHECK-NOT: fp8.reduction_lanes
+// CHECK: tensor.expand_shape {{.*}} output_shape [2, 32, 16]
+// CHECK-NOT: fp8.reduction_lanes
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]
+// CHECK-SAME: ins(%{{.*}} : tensor<64x16xf32>)
+// CHECK-NOT: fp8.reduction_lanes
+// CHECK: return
+func.func @column(%x: tensor<64x16xf32>, %init: tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>) {
+  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0)>],
+                       iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<64x16xf32>) outs(%init : tensor<16xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.addf %acc, %a : f32
+    linalg.yield %r : f32
+  } -> tensor<16xf32>
+  %m = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0)>],
+                       iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<64x16xf32>) outs(%init : tensor<16xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.maximumf %acc, %a : f32
+    linalg.yield %r : f32
+  } -> tensor<16xf32>
+  return %s, %m : tensor<16xf32>, tensor<16xf32>
+}

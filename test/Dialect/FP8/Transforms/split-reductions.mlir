@@ -184,8 +184,7 @@ func.func @named_reduce_dynamic_rows(%x: tensor<?x64xf32>, %init: tensor<?xf32>)
 // -----
 
 // Left alone: a max (not a sum), a row shorter than the lanes, a
-// dynamic row length, a column sum (the reduction is not the inputs'
-// innermost dimension), a matmul (no input holds whole rows), two
+// dynamic row length, a column of 8 (shorter than the lanes), a matmul (no input holds whole rows), two
 // reduction iterators, an accumulator used twice, a product.
 // CHECK-LABEL: func.func @left_alone
 // CHECK-NOT: tensor.expand_shape
@@ -256,4 +255,36 @@ func.func @left_alone(%x: tensor<8x128xf32>, %y: tensor<8x3xf32>, %z: tensor<8x?
   } -> tensor<8xf32>
   return %max, %odd, %dyn, %colsum, %mm, %all, %twice, %prod
       : tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<128xf32>, tensor<8x16xf32>, tensor<f32>, tensor<8xf32>, tensor<8xf32>
+}
+
+// -----
+
+// A column sum (RMSNorm's weight gradient: the reduction over the tokens
+// is the inputs' outer dimension) of 70 = 2 x 32 + 6: split as a row sum
+// is, along that dimension: the first 64 elements of each column expanded
+// to [2, 32, 16], lane l adding elements l and l + 32 of its column (the
+// lane outermost in the partial op: consecutive columns innermost), then
+// lanes 0..5 the tail's elements 64 + l, the tree over the lanes and the
+// init.
+// CHECK-DAG: #[[PART:.*]] = affine_map<(d0, d1, d2) -> (d2, d0, d1)>
+// CHECK-DAG: #[[POUT:.*]] = affine_map<(d0, d1, d2) -> (d1, d0)>
+// CHECK-LABEL: func.func @column_sum
+// CHECK: %[[S:.*]] = tensor.extract_slice %{{.*}}[0, 0] [64, 16] [1, 1] : tensor<70x16xf32> to tensor<64x16xf32>
+// CHECK: tensor.expand_shape %[[S]] {{\[\[}}0, 1], [2]] output_shape [2, 32, 16]
+// CHECK: linalg.generic {indexing_maps = [#[[PART]], #[[PART]], #[[POUT]]], iterator_types = ["parallel", "parallel", "reduction"]}
+// CHECK-SAME: outs(%{{.*}} : tensor<16x32xf32>)
+// CHECK: tensor.extract_slice %{{.*}}[64, 0] [6, 16] [1, 1] : tensor<70x16xf32> to tensor<6x16xf32>
+// CHECK: tensor.insert_slice %{{.*}}[0, 0] [16, 6] [1, 1] : tensor<16x6xf32> into tensor<16x32xf32>
+// CHECK-COUNT-5: arith.addf
+// CHECK: return
+func.func @column_sum(%x: tensor<70x16xf32>, %y: tensor<70x16xf32>, %init: tensor<16xf32>) -> tensor<16xf32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0)>],
+                       iterator_types = ["parallel", "reduction"]}
+      ins(%x, %y : tensor<70x16xf32>, tensor<70x16xf32>) outs(%init : tensor<16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<16xf32>
+  return %r : tensor<16xf32>
 }

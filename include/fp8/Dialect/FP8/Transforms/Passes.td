@@ -339,13 +339,15 @@ def FP8SplitReductionsPass : Pass<"fp8-split-reductions"> {
       and a value computed from the inputs: a sum;
     - `r` has a static size N >= `lanes` (a shorter row keeps the
       sequential order: a lane would hold at most one element);
-    - every input that reads `r` reads it as its innermost (last)
-      dimension, as a plain dimension, and reads every parallel iterator
-      too: a row of the output's own index space. Column sums (`r` not
-      innermost) are left alone: one thread per column is already
-      parallel and coalesced. Contractions (an input broadcast along a
-      parallel iterator: matmuls) are left alone: the tensor-core kernels
-      fix their order;
+    - every input that reads `r` reads it as a plain dimension in one
+      result (of static size), and one of them reads every parallel
+      iterator too: a row of the output's own index space, or a column
+      when `r` is not the innermost dimension (RMSNorm's weight gradient,
+      summed over the tokens: the same split along that dimension; its
+      partial sums iterate the lane outermost, so that a GPU's threads
+      over them read consecutive columns). Contractions (an input
+      broadcast along a parallel iterator: matmuls) are left alone: the
+      tensor-core kernels fix their order;
     - the output map is a projected permutation.
 
     The op becomes (1) a partial sum into `[..., lanes]`: with N = q lanes
@@ -362,7 +364,8 @@ def FP8SplitReductionsPass : Pass<"fp8-split-reductions"> {
     reductions and everything else are left as they are.
 
     With `row-kernels` (fp8-gpu-pipeline with host kernels) a sum the GPU
-    row kernel takes (static shapes, an f32 sum, f32/bf16/f16 or i8..i64
+    row kernel takes (a row, not a column: a warp's lanes would read one
+    column; static shapes, an f32 sum, f32/bf16/f16 or i8..i64
     operands (the target ids of the cross-entropy's pick), a
     body of arith ops without fast-math flags and of the math ops
     fp8-expand-math expands) is not split here: it stays one
