@@ -482,7 +482,11 @@ def FP8OutlineHostKernelsPass : Pass<"fp8-outline-host-kernels", "ModuleOp"> {
       `ceil(P / 256)` blocks of `min(P, 256)` threads (P the product of the
       parallel extents): thread `i < P` computes the parallel iteration of
       row-major linear index `i`, its reductions as sequential `scf.for`
-      loops (an op without parallel iterators: one thread);
+      loops (an op without parallel iterators: one thread); such a
+      fallback (no row kernel takes the reduction) gets `remark: one thread
+      per output element (fp8-outline-host-kernels): <P> threads, <S>
+      sequential steps each; no row kernel: <why>`, also under
+      `require-kernels`;
     - constants are sunk into the launch, which upstream
       `outlineKernelFunc` outlines (buffers and other scalars become the
       kernel's parameters).

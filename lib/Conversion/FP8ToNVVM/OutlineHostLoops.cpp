@@ -4,8 +4,11 @@
 // embedding gradient's scatter-add: a loop that views its buffers at its
 // own indices): which loops can run as a kernel computing the host's bits
 // (whyHostLoop), and which of their linalg ops the kernel's threads split
-// (threadOp), each thread running the whole loop for its own elements. The
-// pass (OutlineHostKernels.cpp) builds the kernels.
+// (threadOp), each thread running the whole loop for its own elements, and
+// which rows of the written buffer the threads also split into chunks
+// (ownedRows: the embedding gradient's table rows, each thread adding only
+// its chunk's tokens). The pass (OutlineHostKernels.cpp) builds the
+// kernels.
 //
 //===----------------------------------------------------------------------===//
 #include "OutlineHostKernels.h"
