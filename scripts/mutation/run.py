@@ -91,6 +91,7 @@ AREAS = {
     "runtime": ["Integration/GPUHost/device-session-python.test", "Integration/GPUHost/train-step-script.test", "Tools/ptxas-guard.test", EMU + "host-program.mlir", EMU + "host-program-bf16.mlir",
                 "Conversion/FP8ToNVVM/launch-kernels-checks.mlir",
                 "Conversion/FP8ToNVVM/launch-kernels-config.mlir",
+                "Conversion/FP8ToNVVM/launch-kernels-bf16-record.mlir",
                 "Conversion/FP8ToNVVM/lower-to-nvvm-invalid.mlir", "Integration/GPUHost", "Unit",
                 "Conversion/FP8ToNVVM/empty-problems.mlir",
                 "Emulator", "Dialect/FP8/Pipelines", "Python"],
