@@ -393,13 +393,15 @@ struct FP8LaunchKernelsPass
     Value c = mm.getOutputs()[0];
     auto aTy = cast<RankedTensorType>(a.getType());
     auto bTy = cast<RankedTensorType>(bOp.getType());
-    // The kernel must compute this op: its problem and types.
+    // The kernel must compute this op: its problem and types (D and C the
+    // op's f32; a record of bf16 ones was launched as if it computed it).
     GemmKernelConfig cfg = attr.getConfig();
+    Type dType = cast<ShapedType>(op->getResult(0).getType()).getElementType();
     int64_t m =
         aTy.isDynamicDim(0) ? GemmKernelConfig::kDynamicM : aTy.getDimSize(0);
     if (!isBF16MatmulCandidate(op) || !cfg.hasBF16Operands() || cfg.m != m ||
         cfg.n != bTy.getDimSize(1) || cfg.k != aTy.getDimSize(1) ||
-        !attr.getC() || attr.getD() != attr.getC())
+        attr.getD() != dType || attr.getC() != dType)
       return op->emitOpError("fp8-launch-kernels: kernel ")
              << ref << " (" << attr << ") does not compute this op";
     ImplicitLocOpBuilder b(op->getLoc(), op);

@@ -453,7 +453,9 @@ inline const char *checkGemmKernelConfig(const GemmKernelConfig &c) {
   if (c.tmaStore && c.n % 8 != 0)
     return "the TMA store (store = tma) needs n a multiple of 8 (a row of D "
            "is a TMA global stride: a multiple of 16 bytes)";
-  if (c.stages < 1 || 2 * c.stages * 8 > GemmKernelConfig::kBarrierBytes)
+  // Two 8-byte mbarriers per stage; divided, not multiplied: a huge
+  // stages from a hand-written attribute must not wrap.
+  if (c.stages < 1 || c.stages > GemmKernelConfig::kBarrierBytes / 16)
     return "stages must be in 1..64";
   if (c.groupM < 1 || c.groupM > 4096)
     return "group-m must be in 1..4096 (rows of tiles per group of the "

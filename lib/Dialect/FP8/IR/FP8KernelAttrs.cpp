@@ -26,8 +26,15 @@ FailureOr<int64_t> parseKernelSize(AsmParser &parser) {
   if (succeeded(parser.parseOptionalQuestion()))
     return ShapedType::kDynamic;
   int64_t v = 0;
+  SMLoc loc = parser.getCurrentLocation();
   if (parser.parseInteger(v))
     return failure();
+  // -2^63 is how a run-time size is stored: written out it would read back
+  // as `?`.
+  if (ShapedType::isDynamic(v))
+    return parser.emitError(loc) << "size " << v
+                                 << " is out of range (a size known at run "
+                                    "time only is written ?)";
   return v;
 }
 void printKernelSize(AsmPrinter &printer, int64_t v) {
@@ -184,6 +191,21 @@ std::string GemmKernelAttr::getSymbolName() const {
   return name + getGemmKernelConfigSuffix(c);
 }
 
+/// Every static size of a kernel below 2^31: the kernels and launchers
+/// compute coordinates, row counts and TMA extents in signed 32 bits
+/// (GemmKernelConfig::kMaxExtent), so a larger size would wrap in them.
+static LogicalResult
+verifyKernelExtents(function_ref<InFlightDiagnostic()> emitError,
+                    StringRef names, ArrayRef<int64_t> sizes) {
+  for (int64_t s : sizes)
+    if (!ShapedType::isDynamic(s) && s >= GemmKernelConfig::kMaxExtent)
+      return emitError() << "needs " << names
+                         << " below 2^31 (the kernels' coordinates and row "
+                            "counts are signed 32-bit), got "
+                         << s;
+  return success();
+}
+
 /// The problem and element types of a GEMM kernel.
 static LogicalResult
 verifyGemmKernelProblem(function_ref<InFlightDiagnostic()> emitError, int64_t m,
@@ -193,6 +215,8 @@ verifyGemmKernelProblem(function_ref<InFlightDiagnostic()> emitError, int64_t m,
       (!ShapedType::isDynamic(k) && k < 1))
     return emitError() << "needs m, n and k >= 1 (m and k may be ?), got "
                        << shapeString({m, n, k});
+  if (failed(verifyKernelExtents(emitError, "m, n and k", {m, n, k})))
+    return failure();
   const bool bf16 = a.isBF16() && b.isBF16();
   if (!bf16 && (!isSupportedFP8Type(a) || !isSupportedFP8Type(b)))
     return emitError() << "needs FP8 operands a and b (f8E4M3FN or f8E5M2) "
@@ -254,6 +278,8 @@ LogicalResult GemmKernelAttr::verify(
   if (groups < 1 || (!layout && groups != 1))
     return emitError() << "needs groups >= 1, and 1 without a layout, got "
                        << groups;
+  if (failed(verifyKernelExtents(emitError, "groups", {groups})))
+    return failure();
   if (counts && counts.getValue() && layout != GroupLayout::masked)
     return emitError() << "counts needs the masked layout";
   // k_grouped (the MoE Wgrad): B's [1, 128] blocks, one scale per column
@@ -366,6 +392,9 @@ TransposeKernelAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << bits;
   if (repeatRows < 1)
     return emitError() << "needs repeat_rows >= 1, got " << repeatRows;
+  // The kernel divides its 32-bit row index by it.
+  if (failed(verifyKernelExtents(emitError, "repeat_rows", {repeatRows})))
+    return failure();
   return success();
 }
 
@@ -378,6 +407,8 @@ QuantizeKernelAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if ((!ShapedType::isDynamic(rows) && rows < 1) || cols < 1)
     return emitError() << "needs rows and cols >= 1 (rows may be ?), got "
                        << shapeString({rows, cols});
+  if (failed(verifyKernelExtents(emitError, "rows and cols", {rows, cols})))
+    return failure();
   const bool isTranspose = transpose && transpose.getValue();
   if (perTensor && perTensor.getValue()) {
     // One block, the whole tensor, walked in 1x128 tiles: a static row
@@ -418,8 +449,10 @@ QuantizeKernelAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "needs a bf16 or f32 input, FP8 codes (f8E4M3FN or "
                           "f8E5M2) and f32 scales (or f8E8M0FNU with "
                           "scale_mode pow2)";
-  if (!eps.getType().isF32() || !(eps.getValueAsDouble() >= 0))
-    return emitError() << "needs a non-negative f32 eps, got " << eps;
+  // An infinite eps makes every scale infinite and every code zero.
+  if (!eps.getType().isF32() || !(eps.getValueAsDouble() >= 0) ||
+      std::isinf(eps.getValueAsDouble()))
+    return emitError() << "needs a finite non-negative f32 eps, got " << eps;
   return success();
 }
 

@@ -218,7 +218,7 @@ func.func private @quantize_e8m0_f32_mode() attributes {fp8.kernel = #fp8.quanti
 
 // -----
 
-// expected-error @+1 {{needs a non-negative f32 eps, got -1.000000e+00 : f32}}
+// expected-error @+1 {{needs a finite non-negative f32 eps, got -1.000000e+00 : f32}}
 func.func private @eps() attributes {fp8.kernel = #fp8.quantize_kernel<rows = 4, cols = 256, block_rows = 1, input = f32, fp8 = f8E4M3FN, scale = f32, eps = -1.0 : f32>}
 
 // -----

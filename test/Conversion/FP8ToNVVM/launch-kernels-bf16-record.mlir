@@ -1,0 +1,85 @@
+// fp8-launch-kernels launches a bf16 linalg.matmul with the kernel its
+// fp8.kernel_ref names only when that kernel's #fp8.gemm_kernel computes
+// the op: its M, N, K and its types. A record (written by hand here) whose
+// d and c are bf16 for an op with an f32 result was launched before (the
+// check compared d with c, not with the op); its M still is refused.
+// RUN: fp8-opt %s -split-input-file -fp8-launch-kernels=sm-count=132 -verify-diagnostics | FileCheck %s
+
+// The record that computes the op: launched.
+// CHECK-LABEL: func.func @mm(
+// CHECK: call @fp8_launch_fp8_matmul_64x64x64_bf16_bf16_f32_accf32(
+module attributes {gpu.container_module} {
+  gpu.module @fp8_kernels {
+    llvm.func @fp8_matmul_64x64x64_bf16_bf16_f32_accf32(%a: !llvm.ptr, %b: !llvm.ptr, %sa: !llvm.ptr, %sb: !llvm.ptr, %d: !llvm.ptr, %m: i32, %c: !llvm.ptr) attributes {fp8.kernel = #fp8.gemm_kernel<m = 64, n = 64, k = 64, a = bf16, b = bf16, d = f32, c = f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 64, block_n = 128, block_k = 64, stages = 8, consumers = 1>, gpu.kernel} {
+      llvm.return
+    }
+  }
+  func.func @mm(%a: tensor<64x64xbf16>, %b: tensor<64x64xbf16>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
+    %y = linalg.matmul {fp8.kernel_ref = @fp8_kernels::@fp8_matmul_64x64x64_bf16_bf16_f32_accf32} ins(%a, %b : tensor<64x64xbf16>, tensor<64x64xbf16>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
+    return %y : tensor<64x64xf32>
+  }
+}
+
+// -----
+
+// d and c bf16: not this op's f32 result.
+module attributes {gpu.container_module} {
+  gpu.module @fp8_kernels {
+    llvm.func @fp8_matmul_64x64x64_bf16_bf16_f32_accf32(%a: !llvm.ptr, %b: !llvm.ptr, %sa: !llvm.ptr, %sb: !llvm.ptr, %d: !llvm.ptr, %m: i32, %c: !llvm.ptr) attributes {fp8.kernel = #fp8.gemm_kernel<m = 64, n = 64, k = 64, a = bf16, b = bf16, d = bf16, c = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 64, block_n = 128, block_k = 64, stages = 8, consumers = 1>, gpu.kernel} {
+      llvm.return
+    }
+  }
+  func.func @mm(%a: tensor<64x64xbf16>, %b: tensor<64x64xbf16>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
+    // expected-error @+1 {{does not compute this op}}
+    %y = linalg.matmul {fp8.kernel_ref = @fp8_kernels::@fp8_matmul_64x64x64_bf16_bf16_f32_accf32} ins(%a, %b : tensor<64x64xbf16>, tensor<64x64xbf16>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
+    return %y : tensor<64x64xf32>
+  }
+}
+
+// -----
+
+// d bf16, c f32.
+module attributes {gpu.container_module} {
+  gpu.module @fp8_kernels {
+    llvm.func @fp8_matmul_64x64x64_bf16_bf16_f32_accf32(%a: !llvm.ptr, %b: !llvm.ptr, %sa: !llvm.ptr, %sb: !llvm.ptr, %d: !llvm.ptr, %m: i32, %c: !llvm.ptr) attributes {fp8.kernel = #fp8.gemm_kernel<m = 64, n = 64, k = 64, a = bf16, b = bf16, d = bf16, c = f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 64, block_n = 128, block_k = 64, stages = 8, consumers = 1>, gpu.kernel} {
+      llvm.return
+    }
+  }
+  func.func @mm(%a: tensor<64x64xbf16>, %b: tensor<64x64xbf16>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
+    // expected-error @+1 {{does not compute this op}}
+    %y = linalg.matmul {fp8.kernel_ref = @fp8_kernels::@fp8_matmul_64x64x64_bf16_bf16_f32_accf32} ins(%a, %b : tensor<64x64xbf16>, tensor<64x64xbf16>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
+    return %y : tensor<64x64xf32>
+  }
+}
+
+// -----
+
+// No accumulator c: the BF16 kernel always starts from C.
+module attributes {gpu.container_module} {
+  gpu.module @fp8_kernels {
+    llvm.func @fp8_matmul_64x64x64_bf16_bf16_f32_accf32(%a: !llvm.ptr, %b: !llvm.ptr, %sa: !llvm.ptr, %sb: !llvm.ptr, %d: !llvm.ptr, %m: i32, %c: !llvm.ptr) attributes {fp8.kernel = #fp8.gemm_kernel<m = 64, n = 64, k = 64, a = bf16, b = bf16, d = f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 64, block_n = 128, block_k = 64, stages = 8, consumers = 1>, gpu.kernel} {
+      llvm.return
+    }
+  }
+  func.func @mm(%a: tensor<64x64xbf16>, %b: tensor<64x64xbf16>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
+    // expected-error @+1 {{does not compute this op}}
+    %y = linalg.matmul {fp8.kernel_ref = @fp8_kernels::@fp8_matmul_64x64x64_bf16_bf16_f32_accf32} ins(%a, %b : tensor<64x64xbf16>, tensor<64x64xbf16>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
+    return %y : tensor<64x64xf32>
+  }
+}
+
+// -----
+
+// M 128 for an op of M 64.
+module attributes {gpu.container_module} {
+  gpu.module @fp8_kernels {
+    llvm.func @fp8_matmul_64x64x64_bf16_bf16_f32_accf32(%a: !llvm.ptr, %b: !llvm.ptr, %sa: !llvm.ptr, %sb: !llvm.ptr, %d: !llvm.ptr, %m: i32, %c: !llvm.ptr) attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 64, k = 64, a = bf16, b = bf16, d = f32, c = f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 64, block_n = 128, block_k = 64, stages = 8, consumers = 1>, gpu.kernel} {
+      llvm.return
+    }
+  }
+  func.func @mm(%a: tensor<64x64xbf16>, %b: tensor<64x64xbf16>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
+    // expected-error @+1 {{does not compute this op}}
+    %y = linalg.matmul {fp8.kernel_ref = @fp8_kernels::@fp8_matmul_64x64x64_bf16_bf16_f32_accf32} ins(%a, %b : tensor<64x64xbf16>, tensor<64x64xbf16>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
+    return %y : tensor<64x64xf32>
+  }
+}
