@@ -124,8 +124,8 @@ std::string fp8::detail::unsupportedBodyOp(Operation *op) {
   if (auto fm = dyn_cast<arith::ArithFastMathInterface>(op))
     if (fm.getFastMathFlagsAttr() &&
         fm.getFastMathFlagsAttr().getValue() != arith::FastMathFlags::none)
-      return "fast-math flags may be applied differently by the host's "
-             "and the GPU's code generators";
+      return "has fast-math flags, which the host's and the GPU's code "
+             "generators may apply differently";
   auto floatOk = [&](Type t, bool narrowOk) {
     Type e = getElementTypeOrSelf(t);
     return !isa<FloatType>(e) || e.isF32() ||
@@ -134,12 +134,13 @@ std::string fp8::detail::unsupportedBodyOp(Operation *op) {
   bool isCast = isa<arith::ExtFOp, arith::TruncFOp, arith::BitcastOp>(op);
   if (isa<arith::ArithDialect>(op->getDialect())) {
     if (isa<arith::RemFOp>(op))
-      return "arith.remf becomes a libm call on the host and a libdevice "
-             "call on the GPU";
+      return "becomes a libm call on the host and a libdevice call on the "
+             "GPU";
     for (Type t : llvm::concat<Type>(llvm::to_vector(op->getOperandTypes()),
                                      llvm::to_vector(op->getResultTypes())))
       if (!floatOk(t, isCast) || isa<VectorType>(t))
-        return "only f32 arithmetic (bf16/f16 as casts) is lowered alike";
+        return "is not f32 arithmetic (only f32, with bf16/f16 as casts, is "
+               "lowered alike)";
     return "";
   }
   // convert-math-to-llvm: llvm.intr.sqrt, fdiv of 1 by it, fabs, fma, all
@@ -148,7 +149,7 @@ std::string fp8::detail::unsupportedBodyOp(Operation *op) {
   // instructions on the GPU.
   if (isa<math::SqrtOp, math::RsqrtOp, math::AbsFOp, math::FmaOp>(op)) {
     if (!llvm::all_of(op->getOperandTypes(), [](Type t) { return t.isF32(); }))
-      return "only f32 math ops are lowered alike";
+      return "is not on f32 (only f32 math ops are lowered alike)";
     return "";
   }
   return "has no GPU lowering with the host's bits";

@@ -13,12 +13,12 @@
 
 // An f64 body: f64 arithmetic has no kernel lowering with the host's bits.
 // The f32 fill next to it becomes a kernel: no error.
-// REMARK: remark: runs on the host (fp8-outline-host-kernels): its body's arith.extf only f32 arithmetic (bf16/f16 as casts) is lowered alike
-// PIPE: error: 'linalg.generic' op cannot run on the host (fp8-outline-host-kernels, require-kernels: the caller runs nothing but kernels): its body's arith.extf only f32 arithmetic
+// REMARK: remark: runs on the host (fp8-outline-host-kernels): its body's arith.extf is not f32 arithmetic (only f32, with bf16/f16 as casts, is lowered alike)
+// PIPE: error: 'linalg.generic' op cannot run on the host (fp8-outline-host-kernels, require-kernels: the caller runs nothing but kernels): its body's arith.extf is not f32 arithmetic
 func.func @f64_body(%a: memref<8xf32>, %out: memref<8xf32>) {
   %c0 = arith.constant 0.0 : f32
   linalg.fill ins(%c0 : f32) outs(%out : memref<8xf32>)
-  // expected-error @+1 {{'linalg.generic' op cannot run on the host (fp8-outline-host-kernels, require-kernels: the caller runs nothing but kernels): its body's arith.extf only f32 arithmetic (bf16/f16 as casts) is lowered alike}}
+  // expected-error @+1 {{'linalg.generic' op cannot run on the host (fp8-outline-host-kernels, require-kernels: the caller runs nothing but kernels): its body's arith.extf is not f32 arithmetic (only f32, with bf16/f16 as casts, is lowered alike)}}
   linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
       ins(%a : memref<8xf32>) outs(%out : memref<8xf32>) {
   ^bb0(%x: f32, %o: f32):

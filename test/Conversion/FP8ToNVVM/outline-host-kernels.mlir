@@ -126,7 +126,7 @@ func.func @host(%a: memref<?xf32>, %b: memref<?xf32>, %c: memref<8xf32>, %d: mem
 
 // REMARK: remark: runs on the host (fp8-outline-host-kernels): an operand has a dynamic shape or layout (kernels take bare pointers: static shapes only)
 // REMARK: remark: runs on the host (fp8-outline-host-kernels): its body's math.exp has no GPU lowering with the host's bits
-// REMARK: remark: runs on the host (fp8-outline-host-kernels): its body's arith.mulf fast-math flags may be applied differently
+// REMARK: remark: runs on the host (fp8-outline-host-kernels): its body's arith.mulf has fast-math flags, which the host's and the GPU's code generators may apply differently
 // REMARK: remark: runs on the host (fp8-outline-host-kernels): an operand has an element type that is not i8/i16/i32/i64/f16/bf16/f32
 // REMARK: remark: runs on the host (fp8-outline-host-kernels): it is inside a host-parallel loop
 // CHECK-LABEL: func.func @host(
@@ -469,4 +469,4 @@ func.func @const_table(%a: memref<4x8xf32>, %b: memref<8xf32>, %out: memref<4x8x
 // CHECK: gpu.func @const_table_add_0(%{{.*}}: memref<8xf32>, %{{.*}}: memref<8xf32>, %{{.*}}: memref<8xf32>) kernel
 // CHECK-NOT: memref.get_global
 // CHECK: gpu.return
-// REMARK: remark: runs on the host (fp8-outline-host-kernels): its body's arith.addf fast-math flags
+// REMARK: remark: runs on the host (fp8-outline-host-kernels): its body's arith.addf has fast-math flags

@@ -204,7 +204,7 @@ func.func @min(%x: memref<4x64xf32>, %out: memref<4xf32>) {
 // -----
 
 func.func @fastmath(%x: memref<4x64xf32>, %out: memref<4xf32>) {
-  // expected-error @+1 {{cannot run as a row kernel: its body's arith.addf fast-math flags may be applied differently}}
+  // expected-error @+1 {{cannot run as a row kernel: its body's arith.addf has fast-math flags, which the host's and the GPU's code generators may apply differently}}
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
       ins(%x : memref<4x64xf32>) outs(%out : memref<4xf32>) attrs = {fp8.reduction_lanes = 32 : i64} {
   ^bb0(%a: f32, %acc: f32):
