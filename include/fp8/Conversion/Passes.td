@@ -70,7 +70,8 @@ def FP8LowerToLinalgPass : Pass<"fp8-lower-to-linalg", "ModuleOp"> {
       RNE from the f32 accumulator. With `k_splits = S > 1` (split-K,
       docs/numerics.md "Split-K") the intervals are promoted in the S
       ranges of the op's partition rule (one `linalg.generic` each over
-      its `tensor.extract_slice` of the partials), split 0 from `C` (or
+      all the intervals, promoting its own and passing the others'
+      accumulator through), split 0 from `C` (or
       0), the others from 0, and the S accumulators added in split order
       (`arith.addf`, canonical NaN) before the rounding; such an op takes
       these reference generics also under `tiled` (the tiled kernel has
@@ -562,8 +563,9 @@ def FP8ChooseKSplitsPass : Pass<"fp8-choose-k-splits", "ModuleOp"> {
     [1, 128], B [128, 128] or [1, 128]), `k_splits` still 1, a result not
     quantized by the next op alone (that one keeps the quantize epilogue),
     and no swap-AB kernel the model prefers. It splits only where the
-    unsplit kernel leaves SMs idle (decode: 64 x 2112 x 7168 on 132 SMs);
-    other ops keep `k_splits = 1`.
+    unsplit kernel runs one wave of tiles (decode: 64 x 2112 x 7168 on 132
+    SMs), whose CTAs each run the whole K loop; other ops keep
+    `k_splits = 1`.
 
     A split changes the result's bits (the S partial sums are added in
     split order: docs/numerics.md, "Split-K"), so it is decided here, on

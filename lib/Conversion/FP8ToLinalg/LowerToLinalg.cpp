@@ -784,16 +784,6 @@ struct ScaledMatmulLowering : OpConversionPattern<ScaledMatmulOp> {
     AffineExpr d0 = b.getAffineDimExpr(0), d1 = b.getAffineDimExpr(1),
                d2 = b.getAffineDimExpr(2);
     AffineExpr kStart = d2 * interval;
-    if (range) {
-      // The split's intervals: d2 counts from its first one.
-      SmallVector<OpFoldResult> sizes = getSizes(b, loc, partials);
-      sizes[2] = b.getIndexAttr(range->count);
-      partials = tensor::ExtractSliceOp::create(
-          b, loc, partials,
-          {b.getIndexAttr(0), b.getIndexAttr(0), b.getIndexAttr(range->begin)},
-          sizes, {b.getIndexAttr(1), b.getIndexAttr(1), b.getIndexAttr(1)});
-      kStart = (d2 + range->begin) * interval;
-    }
     auto rowBlock = [&](AffineExpr d, int64_t blk) {
       return blk == 1 ? d : d.floorDiv(blk);
     };
@@ -814,8 +804,27 @@ struct ScaledMatmulLowering : OpConversionPattern<ScaledMatmulOp> {
                      nb, nl, createScaleToF32(nb, nl, args[1]),
                      createScaleToF32(nb, nl, args[2]));
                  // The GPU's FFMA returns the canonical NaN 0x7FFFFFFF.
-                 Value acc = createCanonicalNaNF32(
-                     nb, nl, math::FmaOp::create(nb, nl, args[0], s, args[3]));
+                 Value fma = math::FmaOp::create(nb, nl, args[0], s, args[3]);
+                 Value acc = createCanonicalNaNF32(nb, nl, fma);
+                 // A split promotes its own intervals only; the others
+                 // pass its accumulator through unchanged. (The loops run
+                 // over every interval: the scale maps' K-block index then
+                 // covers the scales' whole dimension, as linalg's
+                 // verifier requires of a slice-free map.)
+                 if (range) {
+                   Value kb = linalg::IndexOp::create(nb, nl, 2);
+                   Value first =
+                       arith::ConstantIndexOp::create(nb, nl, range->begin);
+                   Value end = arith::ConstantIndexOp::create(
+                       nb, nl, range->begin + range->count);
+                   Value afterFirst = arith::CmpIOp::create(
+                       nb, nl, arith::CmpIPredicate::uge, kb, first);
+                   Value beforeEnd = arith::CmpIOp::create(
+                       nb, nl, arith::CmpIPredicate::ult, kb, end);
+                   Value inSplit =
+                       arith::AndIOp::create(nb, nl, afterFirst, beforeEnd);
+                   acc = arith::SelectOp::create(nb, nl, inSplit, acc, args[3]);
+                 }
                  linalg::YieldOp::create(nb, nl, ValueRange{acc});
                })
         .getResult(0);

@@ -404,8 +404,10 @@ int64_t mlir::fp8::chooseKSplitsByModel(int64_t m, int64_t n, int64_t k,
                                         bool bScalesPerColumn) {
   GemmChoice best =
       chooseGemmConfigByModel(m, n, k, chip, 0, 1, false, bScalesPerColumn);
-  // A CTA on every SM already: the split would only add the partials.
-  if (best.cost.ctas >= chip.smCount)
+  // Several waves of tiles (prefill, training): their split is not
+  // considered, so their choice stays the unsplit one. In one wave every
+  // CTA's K loop is the kernel's critical path: split it.
+  if (best.cost.waves > 1)
     return 1;
   int64_t bestSplits = 1;
   const int64_t kBlocks = GemmKernelConfig::ceilDiv(k, 128);

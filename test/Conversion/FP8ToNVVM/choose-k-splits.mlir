@@ -1,8 +1,8 @@
 // fp8-choose-k-splits (Passes.td; docs/gpu-kernel.md "Split-K"): the cost
 // model's split-K written on the op, for both pipelines. A decode GEMM
-// whose unsplit kernel leaves SMs idle (64 x 2112 x 7168: 17 to 33 tiles
-// of 132 SMs) gets k_splits > 1; a prefill GEMM whose tiles fill the SMs
-// (4096 x 7168 x 16384) keeps 1; a hand-written split stays; a run-time M,
+// whose unsplit kernel runs one wave of tiles (64 x 2112 x 7168: at most
+// 132 tiles on 132 SMs, each CTA running all 56 K blocks) gets k_splits >
+// 1; a prefill GEMM of several waves (4096 x 7168 x 16384) keeps 1; a hand-written split stays; a run-time M,
 // a result only a 1x128 quantize reads (the quantize epilogue) and a
 // per-tensor scale keep 1. The GPU lowering then builds the split kernel
 // the op names (suffix k<S>), with the tile the model prices for that S.

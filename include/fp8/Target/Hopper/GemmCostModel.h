@@ -127,9 +127,10 @@ constexpr int64_t kMaxModelKSplits = 8;
 /// `bScalesPerColumn`): S in 1..kMaxModelKSplits (at most the K blocks),
 /// the S whose best tile (chooseGemmConfigByModel with that S) is
 /// strictly faster than every smaller S's; 1, and nothing else considered,
-/// when the unsplit choice already has a CTA on every SM (docs/gpu-kernel.md,
-/// "Split-K": it pays only where SMs would idle). fp8-choose-k-splits
-/// writes it on the op; fp8-lower-to-nvvm then chooses the tile for it.
+/// when the unsplit choice runs more than one wave of tiles
+/// (docs/gpu-kernel.md, "Split-K": in one wave each CTA's K loop is the
+/// whole critical path, the decode case). fp8-choose-k-splits writes it on
+/// the op; fp8-lower-to-nvvm then chooses the tile for it.
 int64_t chooseKSplitsByModel(int64_t m, int64_t n, int64_t k,
                              const ChipSpec &chip,
                              bool bScalesPerColumn = false);
