@@ -35,10 +35,12 @@
 // RUN: env FP8_EMU_ACCUMULATOR=sm90 FP8_EMU_SEED=2 %t.check %t.gpu.so %t.sm90.so s3 11 bf16:64x200 f32:64x1000 bf16:200x1000 | FileCheck %s --check-prefix=S3-PASS
 // RUN: env FP8_EMU_ACCUMULATOR=sm90 FP8_EMU_SEED=3 %t.check %t.gpu.so %t.sm90.so s4_acc 12 f32:130x72 f32:130x520 f32:72x520 f32:130x72 | FileCheck %s --check-prefix=S4-PASS
 // The comparison can fail: the same graph without the splits on the CPU
-// sums in another order, and some outputs get other bits.
+// sums in another order, and about a third of the f32 outputs of s4_acc get
+// other bits (the bf16 outputs of s3 happen to round alike: re-association
+// moves an f32 sum by an ulp or so).
 // RUN: sed -e 's/k_splits = [0-9]* : i64/k_splits = 1 : i64/' %s | fp8-opt --fp8-cpu-pipeline | mlir-translate --mlir-to-llvmir -o %t.nosplit.ll
 // RUN: %clang %t.nosplit.ll -o %t.nosplit.so %cpu_host_link
-// RUN: not %t.check %t.gpu.so %t.nosplit.so s3 1 bf16:64x200 f32:64x1000 bf16:200x1000 2>&1 | FileCheck %s --check-prefix=DIFF
+// RUN: not %t.check %t.gpu.so %t.nosplit.so s4_acc 4 f32:130x72 f32:130x520 f32:72x520 f32:130x72 2>&1 | FileCheck %s --check-prefix=DIFF
 
 // S3: launch fp8_scaled_matmul_64x200x1000_e4m3_e4m3_bf16_t{{[0-9]+}}x{{[0-9]+}}s{{[0-9]+}}{{.*}}k3 grid {{[0-9]+}} block {{[0-9]+}}
 // S3: host-check: PASS s3: 64x200, 12800 outputs bit-exact
@@ -52,7 +54,7 @@
 // S5: launch fp8_scaled_matmul_16x64x700_e4m3_e4m3_f32_t{{.*}}k5 grid
 // S5: host-check: PASS s5: 16x64, 1024 outputs bit-exact
 // S5-PASS: host-check: PASS s5: 16x64, 1024 outputs bit-exact
-// DIFF: host-check: FAIL s3
+// DIFF: host-check: FAIL s4_acc: {{[0-9]+}} of 9360 outputs differ
 
 !x64 = !fp8.scaled<64x1000xf8E4M3FN, block = [1, 128], scale = f32>
 !w200 = !fp8.scaled<200x1000xf8E4M3FN, block = [128, 128], scale = f32>
