@@ -61,6 +61,21 @@ MLIR
   fi
 done
 
+# Split-K is the op's (fp8.scaled_matmul k_splits, docs/gpu-kernel.md
+# "Split-K"), not a pipeline option: `k-splits=model` among
+# FP8_GEMM_OPTIONS runs fp8-choose-k-splits (device h200) on both graphs
+# first, the CPU oracle's too, so the oracle sums the same splits.
+case " ${FP8_GEMM_OPTIONS:-} " in
+  *" k-splits=model "*)
+    FP8_GEMM_OPTIONS=${FP8_GEMM_OPTIONS//k-splits=model/}
+    for f in "$MLIR" "$CPU_MLIR"; do
+      "$BUILD/bin/fp8-opt" "$f" --fp8-choose-k-splits=device=h200 -o "$f.split"
+      mv "$f.split" "$f"
+    done
+    echo "split-K ops: $(grep -c k_splits "$MLIR" || true)"
+    ;;
+esac
+
 # The GEMM configuration: fixed (128x128, what the harness was validated
 # with) unless FP8_GEMM_CONFIG=auto (the cost model's choice per shape,
 # docs/gpu-kernel.md; calibrated on the H200 runs of docs/performance.md).

@@ -5,7 +5,7 @@
 // cluster's: clusterid, nclusterid, cluster_ctaid, cluster_nctaid; laneid,
 // cluster_ctarank, cluster_nctarank), the
 // CTA barrier and the named barriers, the warp collectives (shfl.sync,
-// bar.warp.sync, elect.sync), setmaxnreg and cvt f32x2 -> f8x2.
+// bar.warp.sync, elect.sync), setmaxnreg, membar and cvt f32x2 -> f8x2.
 //
 //===----------------------------------------------------------------------===//
 #include "Translator.h"
@@ -158,6 +158,11 @@ void mlir::fp8::emu::addNVVMOps(OpTable &table) {
   table.addBare<NVVM::ClusterArriveOp>(Opcode::ClusterArrive);
   table.addBare<NVVM::ClusterArriveRelaxedOp>(Opcode::ClusterArrive);
   table.addBare<NVVM::ClusterWaitOp>(Opcode::ClusterWait);
+  // membar.{cta,gl,sys} (fence.sc at that scope): the interpreter runs one
+  // thread at a time and the CTAs of a grid one after another, so every
+  // store is seen by every later load and the fence orders nothing more
+  // (split-K's partial tiles around their arrival counter).
+  table.addBare<NVVM::MembarOp>(Opcode::Nop);
   table.add(translateMapa);
   table.add(translateShfl);
   table.add(translateSyncWarp);

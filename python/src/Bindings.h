@@ -31,7 +31,8 @@ void bindReport(pybind11::module_ &m);
 /// The fields of a GEMM kernel's GemmKernelConfig as read-only attributes
 /// of `cls` (`m`, `k` None for a run-time M, K; n, block_m, block_n, block_k,
 /// stages, consumers, group_m, cluster, scale_k, overlap: K blocks per trip of
-/// the overlapped promotion, 0 in lock-step), read through `config` (T ->
+/// the overlapped promotion, 0 in lock-step; k_splits: split-K's K ranges, 1
+/// unsplit), read through `config` (T ->
 /// const GemmKernelConfig &): the bound GemmKernelConfig itself, GemmKernel and
 /// ReportKernel.
 template <typename T, typename Config>
@@ -60,6 +61,7 @@ void defGemmConfigFields(pybind11::class_<T> &cls, Config config) {
   field("cluster", &C::cluster);
   field("scale_k", &C::scaleK);
   field("overlap", &C::overlap);
+  field("k_splits", &C::kSplits);
 }
 
 /// The fields of a quantize kernel's QuantizeKernelConfig as read-only

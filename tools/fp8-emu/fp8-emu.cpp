@@ -618,6 +618,12 @@ bool runGemmKernel(MLIRContext &ctx, Session &session, const KernelModule &km,
                        "32 K (mxfp8), which fp8-emu's host reference does "
                        "not take: its host program runs it (fp8-gpu-pipeline "
                        "host=llvm target=emulator)");
+  if (cfg.kSplits > 1)
+    return optionError("kernel '" + name + "' is split-K (k_splits = " +
+                       std::to_string(cfg.kSplits) +
+                       "), whose sum fp8-emu's host reference does not "
+                       "split: its host program runs it (fp8-gpu-pipeline "
+                       "host=llvm target=emulator)");
   if (cfg.quantizeEpilogue)
     return optionError("kernel '" + name +
                        "' has the quantize epilogue (D stored as FP8 codes "

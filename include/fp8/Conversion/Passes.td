@@ -67,7 +67,15 @@ def FP8LowerToLinalgPass : Pass<"fp8-lower-to-linalg", "ModuleOp"> {
       (products summed in increasing k, a K tail contributes nothing) is
       promoted as `acc = fma(partial, sa * sb, acc)` in increasing
       interval order, starting from `C` (or 0); bf16 results are rounded
-      RNE from the f32 accumulator.
+      RNE from the f32 accumulator. With `k_splits = S > 1` (split-K,
+      docs/numerics.md "Split-K") the intervals are promoted in the S
+      ranges of the op's partition rule (one `linalg.generic` each over
+      all the intervals, promoting its own and passing the others'
+      accumulator through), split 0 from `C` (or
+      0), the others from 0, and the S accumulators added in split order
+      (`arith.addf`, canonical NaN) before the rounding; such an op takes
+      these reference generics also under `tiled` (the tiled kernel has
+      one accumulator per output).
     - `fp8.assemble` / `fp8.disassemble` forward their operands.
 
     Option `accumulator` selects how the partial sum of a promotion
@@ -546,6 +554,37 @@ def FP8HostKernelsToNVVMPass
   }];
   let dependentDialects = [
     "::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect"
+  ];
+}
+
+def FP8ChooseKSplitsPass : Pass<"fp8-choose-k-splits", "ModuleOp"> {
+  let summary = "Choose split-K (fp8.scaled_matmul's k_splits) by the GPU "
+                "kernel's cost model, for both pipelines";
+  let description = [{
+    Sets `k_splits` on every `fp8.scaled_matmul` whose GPU kernel the cost
+    model (`GemmCostModel.h`, `chooseKSplitsByModel`, for `device`) times
+    faster split along K: a static M and K, the DeepSeek-V3 blocks (A
+    [1, 128], B [128, 128] or [1, 128]), `k_splits` still 1, a result not
+    quantized by the next op alone (that one keeps the quantize epilogue),
+    and no swap-AB kernel the model prefers. It splits only where the
+    unsplit kernel runs one wave of tiles (decode: 64 x 2112 x 7168 on 132
+    SMs), whose CTAs each run the whole K loop; other ops keep
+    `k_splits = 1`.
+
+    A split changes the result's bits (the S partial sums are added in
+    split order: docs/numerics.md, "Split-K"), so it is decided here, on
+    the graph, before the pipelines diverge: run it once and give its
+    output to both `fp8-cpu-pipeline` (the reference, which reproduces the
+    split) and `fp8-gpu-pipeline` (whose kernel reads it, and whose
+    `config=auto` chooses the tile for it). Neither pipeline runs it: a
+    GPU option that split the kernel alone would leave the CPU reference
+    summing differently.
+
+    Options: `device` (the modelled chip: h200, h100-sxm).
+  }];
+  let options = [
+    Option<"device", "device", "std::string", [{"h200"}],
+           "The chip the cost model describes (h200, h100-sxm)">,
   ];
 }
 

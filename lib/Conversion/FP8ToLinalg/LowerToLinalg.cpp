@@ -19,6 +19,7 @@
 #include "fp8/Conversion/FP8ToLinalg/FP8ToLinalg.h"
 #include "fp8/Dialect/FP8/IR/FP8.h"
 #include "fp8/Dialect/FP8/Utils/FP8Arith.h"
+#include "fp8/Target/Hopper/KSplit.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Affine/Utils.h"
@@ -579,7 +580,9 @@ struct ScaledMatmulLowering : OpConversionPattern<ScaledMatmulOp> {
     ValueRange a = adaptor.getA(), bv = adaptor.getB();
     if (a.size() != 2 || bv.size() != 2)
       return rewriter.notifyMatchFailure(op, "operands not decomposed");
-    if (vectorLanes)
+    // Split-K runs on the reference generics: the tiled kernel has one
+    // accumulator per output tile.
+    if (vectorLanes && op.getKSplits() == 1)
       return rewriteTiled(op, a, bv, adaptor.getC(), rewriter);
 
     OpBuilder &b = rewriter;
@@ -607,7 +610,10 @@ struct ScaledMatmulLowering : OpConversionPattern<ScaledMatmulOp> {
     } else {
       acc = createFilled(b, loc, {mSize, nSize}, f32, 0.0);
     }
-    Value result = buildPromotion(b, loc, op, partials, a[1], bv[1], acc);
+    Value result =
+        op.getKSplits() == 1
+            ? buildPromotion(b, loc, op, partials, a[1], bv[1], acc)
+            : buildSplitPromotion(b, loc, op, partials, a[1], bv[1], acc);
 
     if (!outElt.isF32())
       result = mapElementwise(
@@ -727,12 +733,50 @@ struct ScaledMatmulLowering : OpConversionPattern<ScaledMatmulOp> {
         .getResult(0);
   }
 
+  /// Split-K (`k_splits` = S > 1, numerics contract "Split-K"): each split
+  /// promotes its range of intervals (getKSplitRange) into its own
+  /// accumulator, split 0 from `acc` (C or zeros) and the others from
+  /// zeros; the S accumulators are then added in split order, each sum's
+  /// NaN the GPU's canonical NaN (its add.f32 returns 0x7FFFFFFF).
+  static Value buildSplitPromotion(OpBuilder &b, Location loc,
+                                   ScaledMatmulOp op, Value partials,
+                                   Value aScales, Value bScales, Value acc) {
+    int64_t splits = op.getKSplits();
+    // The verifier requires a static K of A or of B for S > 1.
+    int64_t k = op.getA().getType().getShape()[1];
+    if (ShapedType::isDynamic(k))
+      k = op.getB().getType().getShape()[1];
+    int64_t kBlocks = llvm::divideCeil(k, op.getPromoteInterval());
+    auto accType = cast<RankedTensorType>(acc.getType());
+    SmallVector<OpFoldResult> mn = getSizes(b, loc, acc);
+    Value sum;
+    for (int64_t s = 0; s < splits; ++s) {
+      Value init =
+          s == 0 ? acc
+                 : createFilled(b, loc, mn, accType.getElementType(), 0.0);
+      Value part = buildPromotion(b, loc, op, partials, aScales, bScales, init,
+                                  getKSplitRange(kBlocks, splits, s));
+      sum = s == 0 ? part
+                   : mapElementwise(
+                         b, loc, ValueRange{sum, part},
+                         createEmpty(b, loc, mn, accType.getElementType()),
+                         [](OpBuilder &nb, Location nl, ValueRange args) {
+                           return createCanonicalNaNF32(
+                               nb, nl,
+                               arith::AddFOp::create(nb, nl, args[0], args[1]));
+                         });
+    }
+    return sum;
+  }
+
   /// Promotion: acc = fma(partial, sa * sb, acc) over the intervals in
-  /// order, each with the scales of its blocks; a NaN acc is the GPU's
-  /// canonical NaN (createCanonicalNaNF32).
+  /// order (all of them, or the split's `range`), each with the scales of
+  /// its blocks; a NaN acc is the GPU's canonical NaN
+  /// (createCanonicalNaNF32).
   static Value buildPromotion(OpBuilder &b, Location loc, ScaledMatmulOp op,
                               Value partials, Value aScales, Value bScales,
-                              Value acc) {
+                              Value acc,
+                              std::optional<KSplitRange> range = {}) {
     MLIRContext *ctx = b.getContext();
     int64_t interval = op.getPromoteInterval();
     ArrayRef<int64_t> ba = op.getA().getType().getBlockShape();
@@ -760,8 +804,27 @@ struct ScaledMatmulLowering : OpConversionPattern<ScaledMatmulOp> {
                      nb, nl, createScaleToF32(nb, nl, args[1]),
                      createScaleToF32(nb, nl, args[2]));
                  // The GPU's FFMA returns the canonical NaN 0x7FFFFFFF.
-                 Value acc = createCanonicalNaNF32(
-                     nb, nl, math::FmaOp::create(nb, nl, args[0], s, args[3]));
+                 Value fma = math::FmaOp::create(nb, nl, args[0], s, args[3]);
+                 Value acc = createCanonicalNaNF32(nb, nl, fma);
+                 // A split promotes its own intervals only; the others
+                 // pass its accumulator through unchanged. (The loops run
+                 // over every interval: the scale maps' K-block index then
+                 // covers the scales' whole dimension, as linalg's
+                 // verifier requires of a slice-free map.)
+                 if (range) {
+                   Value kb = linalg::IndexOp::create(nb, nl, 2);
+                   Value first =
+                       arith::ConstantIndexOp::create(nb, nl, range->begin);
+                   Value end = arith::ConstantIndexOp::create(
+                       nb, nl, range->begin + range->count);
+                   Value afterFirst = arith::CmpIOp::create(
+                       nb, nl, arith::CmpIPredicate::uge, kb, first);
+                   Value beforeEnd = arith::CmpIOp::create(
+                       nb, nl, arith::CmpIPredicate::ult, kb, end);
+                   Value inSplit =
+                       arith::AndIOp::create(nb, nl, afterFirst, beforeEnd);
+                   acc = arith::SelectOp::create(nb, nl, inSplit, acc, args[3]);
+                 }
                  linalg::YieldOp::create(nb, nl, ValueRange{acc});
                })
         .getResult(0);

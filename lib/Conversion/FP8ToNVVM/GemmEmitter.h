@@ -56,9 +56,11 @@ class Epilogue;
 /// it has rows to compute (else the K loop runs no block and the tile
 /// stores +0.0); a k-grouped tile's K blocks are its group's run [kFirst,
 /// kFirst + kCount). Producer and consumers derive the same values, so they
-/// agree on the ring slots a skipped tile does not use.
+/// agree on the ring slots a skipped tile does not use. A split-K unit's
+/// `group` is its split and [kFirst, kFirst + kCount) its K range; `local`
+/// is the tile's index in the tile order of its group (or split).
 struct Tile {
-  Value group, row0, col0, active, rowsValid, kFirst, kCount;
+  Value group, row0, col0, active, rowsValid, kFirst, kCount, local;
 };
 
 /// A consumer thread's place in the tile (the fragment map of

@@ -72,6 +72,8 @@ std::unique_ptr<Epilogue> Epilogue::create(GemmEmitter &e) {
     return std::make_unique<QuantizeEpilogue>(e);
   if (e.cfg.tmaStore)
     return std::make_unique<TmaStoreEpilogue>(e);
+  if (e.cfg.kSplits > 1)
+    return std::make_unique<SplitKEpilogue>(e);
   return std::make_unique<StoreEpilogue>(e);
 }
 
@@ -222,6 +224,10 @@ void StoreEpilogue::bindOutput(Value d) { dPtr = ir.toGlobal(d); }
 
 void StoreEpilogue::emit(const ConsumerThread &, const ConsumerTile &ct,
                          scf::ForOp kLoop) {
+  emitStores(ct, kLoop.getResults().drop_front());
+}
+
+void StoreEpilogue::emitStores(const ConsumerTile &ct, ValueRange acc) {
   const bool bf16Out = spec.resultType.isBF16();
   Value rows[2] = {ct.rowTile, ir.add(ct.rowTile, ir.c32(8))};
   Value rowOk[2] = {ir.ult(rows[0], e.mRows), ir.ult(rows[1], e.mRows)};
@@ -251,7 +257,7 @@ void StoreEpilogue::emit(const ConsumerThread &, const ConsumerTile &ct,
     int64_t slot = accumulatorRowSlot(r);
     Value col = ir.add(ct.colTile, ir.c32(accumulatorColOffset(r)));
     Value idx = ir.add(rowOff[slot], ir.zext64(col));
-    Value v0 = kLoop.getResult(1 + r), v1 = kLoop.getResult(2 + r);
+    Value v0 = acc[r], v1 = acc[r + 1];
     if (cfg.n % 2 == 0) {
       // col is even and N is even: both columns are in range together and
       // the pair is naturally aligned.
@@ -279,4 +285,87 @@ void StoreEpilogue::emit(const ConsumerThread &, const ConsumerTile &ct,
       }
     }
   }
+}
+
+void SplitKEpilogue::appendParameterTypes(SmallVectorImpl<Type> &types) {
+  types.push_back(ir.ptr);
+  types.push_back(ir.ptr);
+}
+
+void SplitKEpilogue::bindTrailingParameters(Block *entry) {
+  unsigned n = entry->getNumArguments();
+  workspacePtr = ir.toGlobal(entry->getArgument(n - 2));
+  countersPtr = ir.toGlobal(entry->getArgument(n - 1));
+}
+
+Value SplitKEpilogue::partialIndex(Value split, Value local, int64_t r) {
+  // [S, tiles, accRegs, consumer threads]: for one register the threads of
+  // a warp store 32 consecutive floats. One op per statement.
+  const int64_t threads = cfg.consumers * kWarpgroupThreads;
+  Value tiles = ir.c32(cfg.tiles());
+  Value splitStart = ir.mul(split, tiles);
+  Value unit = ir.add(splitStart, local);
+  Value unit64 = ir.zext64(unit);
+  Value regs = ir.c64(e.accRegs);
+  Value unitStart = ir.mul(unit64, regs);
+  Value regIndex = ir.c64(r);
+  Value reg = ir.add(unitStart, regIndex);
+  Value threadCount = ir.c64(threads);
+  Value regStart = ir.mul(reg, threadCount);
+  Value thread = ir.zext64(e.tid);
+  return ir.add(regStart, thread);
+}
+
+Value SplitKEpilogue::partialAddress(Value split, Value local, int64_t r) {
+  Value index = partialIndex(split, local, r);
+  return LLVM::GEPOp::create(b, ir.ptrGlobal, ir.f32, workspacePtr,
+                             ValueRange{index});
+}
+
+void SplitKEpilogue::emit(const ConsumerThread &, const ConsumerTile &ct,
+                          scf::ForOp kLoop) {
+  const Tile &t = ct.tile;
+  // The unit's partial tile: every register, the tails' too (never read
+  // into D's masked positions).
+  for (int64_t r = 0; r < e.accRegs; ++r) {
+    Value addr = partialAddress(t.group, t.local, r);
+    LLVM::StoreOp::create(b, kLoop.getResult(1 + r), addr, 4);
+  }
+  // Release: the partials are visible at the GPU scope before the arrival
+  // (membar.gl = fence.sc.gpu, PTX ISA "membar/fence").
+  auto gpuScope = NVVM::MemScopeKind::GPU;
+  NVVM::MembarOp::create(b, gpuScope);
+  const int64_t threads = cfg.consumers * kWarpgroupThreads;
+  Value local64 = ir.zext64(t.local);
+  Value threadCount = ir.c64(threads);
+  Value tileStart = ir.mul(local64, threadCount);
+  Value thread = ir.zext64(e.tid);
+  Value counterIdx = ir.add(tileStart, thread);
+  Value counter = LLVM::GEPOp::create(b, ir.ptrGlobal, ir.i32, countersPtr,
+                                      ValueRange{counterIdx});
+  Value one = ir.c32(1);
+  Value arrived = LLVM::AtomicRMWOp::create(
+      b, LLVM::AtomicBinOp::add, counter, one, LLVM::AtomicOrdering::monotonic,
+      StringRef(), /*alignment=*/4);
+  Value lastArrival = ir.c32(cfg.kSplits - 1);
+  Value last = ir.eq(arrived, lastArrival);
+  auto lastIf = scf::IfOp::create(b, last, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&lastIf.getThenRegion().front());
+  // Acquire: every split's partial is visible after the last arrival.
+  NVVM::MembarOp::create(b, gpuScope);
+  // D = ((p_0 + p_1) + p_2) + ..., in split order whichever unit arrived
+  // last (the CPU lowering's order); add.f32 gives the canonical NaN.
+  SmallVector<Value> sums;
+  for (int64_t r = 0; r < e.accRegs; ++r) {
+    Value sum;
+    for (int64_t s = 0; s < cfg.kSplits; ++s) {
+      Value split = ir.c32(s);
+      Value addr = partialAddress(split, t.local, r);
+      Value p = LLVM::LoadOp::create(b, ir.f32, addr, 4);
+      sum = s == 0 ? p : Value(arith::AddFOp::create(b, sum, p));
+    }
+    sums.push_back(sum);
+  }
+  emitStores(ct, sums);
 }

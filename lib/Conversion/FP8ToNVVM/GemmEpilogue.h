@@ -45,15 +45,42 @@ protected:
 /// D converted to its element type, stored from the registers, masked to
 /// [M, N]; a grouped kernel's rows without a result as +0.0
 /// (GemmEpilogue.cpp).
-class StoreEpilogue final : public Epilogue {
+class StoreEpilogue : public Epilogue {
 public:
   explicit StoreEpilogue(GemmEmitter &e) : Epilogue(e) {}
   void bindOutput(Value d) override;
   void emit(const ConsumerThread &thr, const ConsumerTile &ct,
             scf::ForOp kLoop) override;
 
+protected:
+  /// The stores of the thread's accRegs values `acc` (fragment order).
+  void emitStores(const ConsumerTile &ct, ValueRange acc);
+
 private:
   Value dPtr;
+};
+
+/// Split-K (cfg.kSplits > 1, GemmEpilogue.cpp): the unit's accumulators
+/// stored as an f32 partial tile in the workspace, then D stored by the
+/// thread that arrives last, from the S partials of its registers added in
+/// split order. Parameters: the workspace and the counters after the
+/// others (GemmKernelConfig.h's ABI).
+class SplitKEpilogue final : public StoreEpilogue {
+public:
+  explicit SplitKEpilogue(GemmEmitter &e) : StoreEpilogue(e) {}
+  void appendParameterTypes(SmallVectorImpl<Type> &types) override;
+  void bindTrailingParameters(Block *entry) override;
+  void emit(const ConsumerThread &thr, const ConsumerTile &ct,
+            scf::ForOp kLoop) override;
+
+private:
+  /// The element of register `r` of this thread in split `split`'s partial
+  /// tile of the tile `local` (i64 index into the workspace).
+  Value partialIndex(Value split, Value local, int64_t r);
+  /// Its address (a global f32 pointer).
+  Value partialAddress(Value split, Value local, int64_t r);
+
+  Value workspacePtr, countersPtr;
 };
 
 /// D rounded to its element type, quantized in 1x128 tiles along N: the

@@ -7,7 +7,7 @@
 // acc) per K block, starting from C (exact from bf16) or +0.0.
 //
 //===----------------------------------------------------------------------===//
-#include "GemmEmitter.h"
+#include "GemmTileScheduler.h"
 
 #include "fp8/Target/Hopper/WgmmaFragment.h"
 
@@ -28,6 +28,8 @@ void GemmEmitter::emitAccumulatorInit(const ConsumerTile &ct,
   // Positions outside [M, N] read a clamped in-range element (no branch);
   // their values are never stored.
   Type cElem = spec.accType.isBF16() ? Type(b.getBF16Type()) : ir.f32;
+  // Split-K: only split 0 starts from C, the others from +0.0.
+  Value fromC = scheduler->emitStartsFromC(ct.tile);
   Value lastRow = ir.add(mRows, ir.c32(-1));
   Value rowC[2] = {
       arith::MinUIOp::create(b, ct.rowTile, lastRow),
@@ -48,8 +50,12 @@ void GemmEmitter::emitAccumulatorInit(const ConsumerTile &ct,
         LLVM::GEPOp::create(b, ir.ptrGlobal, cElem, cPtr, ValueRange{idx});
     Value v = LLVM::LoadOp::create(b, cElem, addr, /*alignment=*/0,
                                    /*isVolatile=*/cfg.hasBF16Operands());
-    init.push_back(
-        cElem == ir.f32 ? v : Value(arith::ExtFOp::create(b, ir.f32, v)));
+    Value c = cElem == ir.f32 ? v : Value(arith::ExtFOp::create(b, ir.f32, v));
+    if (fromC) {
+      Value zero = ir.cf32(0.0f);
+      c = arith::SelectOp::create(b, fromC, c, zero);
+    }
+    init.push_back(c);
   }
 }
 

@@ -21,6 +21,8 @@ using namespace mlir::fp8::gemm;
 std::unique_ptr<TileScheduler> TileScheduler::create(GemmEmitter &e) {
   switch (e.spec.grouping) {
   case GemmGrouping::none:
+    if (e.cfg.kSplits > 1)
+      return std::make_unique<SplitKScheduler>(e);
     return std::make_unique<DenseScheduler>(e);
   case GemmGrouping::masked:
     return std::make_unique<MaskedScheduler>(e);
@@ -44,7 +46,7 @@ void TileScheduler::emitTileCount(Value runtimeM) {
   // group count (group-major).
   groupTiles = tiles;
   if (groupMajor())
-    tiles = ir.mul(groupTiles, ir.c32(spec.numGroups));
+    tiles = ir.mul(groupTiles, ir.c32(majorGroups()));
 }
 
 void TileScheduler::emitTileOrder() {
@@ -94,6 +96,7 @@ Tile TileScheduler::tileOf(Value tile) {
     t.group = ir.divu(tile, groupTiles);
     local = ir.remu(tile, groupTiles);
   }
+  t.local = local;
   auto [mt, nt] = tileCoords(local);
   if (cfg.cluster > 1)
     mt = ir.add(ir.mul(mt, ir.c32(cfg.cluster)), e.clusterRank);

@@ -65,12 +65,17 @@ public:
   /// Whether row `row` (of the tile's group) holds a result; the epilogue
   /// stores +0.0 in the others. Null: every row below M does.
   virtual Value emitRowValid(const Tile &t, Value row) { return Value(); }
+  /// Whether the tile's accumulators start from C (else from +0.0); null:
+  /// always (split-K: split 0 only).
+  virtual Value emitStartsFromC(const Tile &t) { return Value(); }
 
 protected:
   explicit TileScheduler(GemmEmitter &e) : GemmStrategy(e) {}
   /// Whether the grid is group-major: the tiles of one group times the
   /// group count, a tile's group its index / the tiles of a group.
   virtual bool groupMajor() const { return false; }
+  /// The groups of a group-major grid.
+  virtual int64_t majorGroups() const { return spec.numGroups; }
   /// What the form derives of a tile after its rows and columns (its
   /// group, whether it has rows, its K blocks).
   virtual void emitTileGroup(Tile &t) {}
@@ -130,6 +135,25 @@ public:
   Value emitRowValid(const Tile &t, Value row) override;
 
 protected:
+  void emitTileGroup(Tile &t) override;
+};
+
+/// Split-K (cfg.kSplits = S > 1, GemmSplitKScheduler.cpp): A [M, K], D
+/// [M, N], the grid split-major (S x tiles work units); unit (s, tile)
+/// runs split s's K blocks (KSplit.h). The partial tiles and their
+/// reduction are the epilogue's (SplitKEpilogue, GemmEpilogue.h).
+class SplitKScheduler final : public TileScheduler {
+public:
+  explicit SplitKScheduler(GemmEmitter &e) : TileScheduler(e) {}
+  Value kBlocksOf(const Tile &t) override { return t.kCount; }
+  Value kBlockOf(const Tile &t, Value kBlock) override {
+    return ir.add(t.kFirst, kBlock);
+  }
+  Value emitStartsFromC(const Tile &t) override;
+
+protected:
+  bool groupMajor() const override { return true; }
+  int64_t majorGroups() const override { return cfg.kSplits; }
   void emitTileGroup(Tile &t) override;
 };
 

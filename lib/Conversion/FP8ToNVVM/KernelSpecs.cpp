@@ -295,6 +295,20 @@ static bool swapABPays(int64_t m, int64_t n, int64_t k, const ChipSpec &chip) {
   return swapped < plain;
 }
 
+int64_t mlir::fp8::chooseOpKSplits(ScaledMatmulOp op, const ChipSpec &chip) {
+  auto aTy = cast<ScaledTensorType>(op.getA().getType());
+  auto bTy = cast<ScaledTensorType>(op.getB().getType());
+  int64_t m = aTy.getShape()[0], k = aTy.getShape()[1], n = bTy.getShape()[0];
+  const bool perColumn = isBlock(bTy, 1, 128);
+  if (ShapedType::isDynamic(m) || ShapedType::isDynamic(k) ||
+      ShapedType::isDynamic(n) || m == 0 || n == 0 || k == 0 ||
+      !explainNoKernel(op).empty() || !isBlock(aTy, 1, 128) ||
+      !(isBlock(bTy, 128, 128) || perColumn) || getEpilogueQuantize(op) ||
+      (canSwapAB(op) && swapABPays(m, n, k, chip)))
+    return 1;
+  return chooseKSplitsByModel(m, n, k, chip, perColumn);
+}
+
 /// The swapped spec of `op` (canSwapAB): an N x M x K GEMM of B and A with
 /// per-column B scales, the model's tile under `model`.
 static FailureOr<GemmKernelSpec>
@@ -438,12 +452,20 @@ mlir::fp8::getGemmKernelSpec(ScaledMatmulOp op,
   if (ShapedType::isDynamic(k))
     k = GemmKernelConfig::kDynamicK;
   using SwapAB = GemmKernelOverrides::SwapAB;
+  // Split-K (the op's k_splits, chosen before the pipelines diverge): the
+  // 2-D kernel storing D, so neither swap-AB nor the quantize epilogue
+  // (the quantize of D runs as its own kernel).
+  const int64_t kSplits = op.getKSplits();
+  if (kSplits > 1 && overrides.swapAB == GemmKernelOverrides::SwapAB::always)
+    return op.emitOpError("GPU lowering: swap-ab=always and k_splits = ")
+           << kSplits
+           << " do not combine (the split-K kernel is the 2-D kernel)";
   // A quantized result takes the quantize epilogue of the 2-D kernel
   // rather than swap-AB (unless forced): one launch and no D in HBM.
-  QuantizeOp quantize = overrides.quantizeEpilogue && m != 0
+  QuantizeOp quantize = overrides.quantizeEpilogue && m != 0 && kSplits == 1
                             ? getEpilogueQuantize(op)
                             : QuantizeOp();
-  if (canSwapAB(op) && m > 0 &&
+  if (kSplits == 1 && canSwapAB(op) && m > 0 &&
       (overrides.swapAB == SwapAB::always ||
        (!quantize && overrides.swapAB == SwapAB::model && model &&
         !overrides.any() && swapABPays(m, n, k, *model))))
@@ -462,7 +484,7 @@ mlir::fp8::getGemmKernelSpec(ScaledMatmulOp op,
                m, n, k == GemmKernelConfig::kDynamicK ? kModelledDynamicK : k,
                *model, /*blockMDivides=*/0,
                /*groups=*/1, /*grouped=*/false, bPerColumn,
-               mx ? GemmKernelConfig::kMxScaleK : 128)
+               mx ? GemmKernelConfig::kMxScaleK : 128, kSplits)
                .config);
   }
   // mxfp8's fixed default tile: 64 columns (its per-step promotions fit
@@ -485,14 +507,19 @@ mlir::fp8::getGemmKernelSpec(ScaledMatmulOp op,
   if (quantize)
     applyQuantizeEpilogue(quantize, spec, overrides, bPerColumn,
                           overrides.any() ? nullptr : model);
+  spec.config.kSplits = kSplits;
   StringRef why = checkGemmKernelConfig(spec.config);
   if (!why.empty()) {
     const GemmKernelConfig &c = spec.config;
-    return op.emitOpError("GPU lowering: invalid kernel configuration "
-                          "block-m=")
-           << c.blockM << " block-n=" << c.blockN << " stages=" << c.stages
-           << " consumers=" << c.consumers << " (" << c.sharedMemoryBytes()
-           << " bytes of shared memory): " << why;
+    InFlightDiagnostic diag = op.emitOpError("GPU lowering: invalid kernel "
+                                             "configuration block-m=")
+                              << c.blockM << " block-n=" << c.blockN
+                              << " stages=" << c.stages
+                              << " consumers=" << c.consumers;
+    if (c.kSplits > 1)
+      diag << " k_splits=" << c.kSplits;
+    return diag << " (" << c.sharedMemoryBytes()
+                << " bytes of shared memory): " << why;
   }
   spec.aType = aTy.getElementType();
   spec.bType = bTy.getElementType();

@@ -51,6 +51,12 @@ getGemmKernelSpec(ScaledMatmulOp op, const GemmKernelOverrides &overrides,
 /// (GemmKernelConfig::quantizeEpilogue) and records it in the spec.
 QuantizeOp getEpilogueQuantize(ScaledMatmulOp op);
 
+/// The k_splits fp8-choose-k-splits gives `op` (Passes.td): the cost
+/// model's chooseKSplitsByModel for the 2-D kernel on `chip`, or 1 where
+/// the op does not get it (a dynamic M or K, other blocks or scales, a
+/// quantize epilogue or a swap-AB kernel the model prefers).
+int64_t chooseOpKSplits(ScaledMatmulOp op, const ChipSpec &chip);
+
 /// The same for fp8.grouped_scaled_matmul (GemmGrouping): its spec's
 /// config.m is M of one group (masked) or of A (contiguous); the model
 /// (config=auto) chooses for G * M x N x K (masked) or M x N x K with

@@ -208,6 +208,35 @@ Value numElements(HostBuilder &h, Value v) {
   return n;
 }
 
+/// Split-K's workspace (GemmKernelConfig.h's ABI), allocated for this
+/// launch and freed with the other device buffers: the partial tiles,
+/// which the kernel writes before it reads them, and the arrival counters,
+/// zeroed here (the kernel counts each tile's units on them).
+void appendSplitKWorkspace(HostBuilder &h, const GemmKernelConfig &c,
+                           SmallVectorImpl<Value> &kernelArgs) {
+  ImplicitLocOpBuilder &b = h.b;
+  auto vecTy = [&](Type elem) {
+    return MemRefType::get({ShapedType::kDynamic}, elem);
+  };
+  // One op per statement.
+  Value partialBytes = h.idx(c.splitKPartialBytes());
+  Value partialCount = h.idx(c.splitKPartialBytes() / 4);
+  Value partials =
+      h.alloc(partialBytes, vecTy(b.getF32Type()), ValueRange{partialCount})
+          .second;
+  Value counterBytes = h.idx(c.splitKCounterBytes());
+  Value counterCount = h.idx(c.splitKCounters());
+  Value counters =
+      h.alloc(counterBytes, vecTy(b.getI32Type()), ValueRange{counterCount})
+          .second;
+  Value zero = arith::ConstantIntOp::create(b, b.getI32Type(), 0);
+  h.chain =
+      gpu::MemsetOp::create(b, h.token, ValueRange{h.chain}, counters, zero)
+          .getAsyncToken();
+  kernelArgs.push_back(partials);
+  kernelArgs.push_back(counters);
+}
+
 /// The GEMM launcher: (a codes [M, Kp], b codes [N, Kp], A scales
 /// transposed and padded [KB, roundUp(M, 4)], B scales [ceil(N/128), KB]
 /// (per-column kernels, `_b1x128`: [KB, ceil(N / BLOCK_N) * BLOCK_N],
@@ -345,6 +374,9 @@ void buildGemmLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
   Value tiles = h.mul(h.ceilDiv(m, c.blockM * c.cluster), nTiles);
   if (perGroupTiles)
     tiles = h.mul(tiles, h.idx(groups));
+  // Split-K: every tile is kSplits work units.
+  if (c.kSplits > 1)
+    tiles = h.mul(tiles, h.idx(c.kSplits));
   Value sms = h.smCount(smCount);
   Value grid;
   if (c.cluster == 1) {
@@ -374,6 +406,8 @@ void buildGemmLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
     kernelArgs.push_back(h.i32(kRun));
   if (qsDev)
     kernelArgs.push_back(qsDev);
+  if (c.kSplits > 1)
+    appendSplitKWorkspace(h, c, kernelArgs);
   h.launch(kernel, grid, c.threads(), gemmLaunchSharedMemoryBytes(c),
            kernelArgs, c.cluster);
   if (kIf) {

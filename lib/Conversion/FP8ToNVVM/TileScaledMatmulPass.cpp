@@ -217,6 +217,12 @@ LogicalResult tile(ScaledMatmulOp op, int64_t blockMOpt, int64_t blockN) {
       llvm::any_of(bTy.getShape(), ShapedType::isDynamic))
     return op.emitOpError("fp8-tile-scaled-matmul needs static shapes, got ")
            << aTy << ", " << bTy;
+  // The schedule has one accumulator per tile: the split-K form's partial
+  // tiles and their reduction are not modelled here.
+  if (op.getKSplits() != 1)
+    return op.emitOpError("fp8-tile-scaled-matmul does not model split-K, "
+                          "got k_splits = ")
+           << op.getKSplits();
   if (!aTy.getScaleType().isF32() || !bTy.getScaleType().isF32())
     return op.emitOpError("fp8-tile-scaled-matmul needs f32 scales, got ")
            << aTy.getScaleType() << " (a), " << bTy.getScaleType() << " (b)";

@@ -157,16 +157,21 @@ GemmCost mlir::fp8::modelGemmCost(const GemmKernelConfig &c,
   const double sms = static_cast<double>(chip.smCount);
   // Clusters run whole: smCount / cluster of them at a time (at least one),
   // each on a cluster tile (the last one's trailing CTAs idle past M).
+  // Split-K: kSplits work units per tile, each over its range of K
+  // blocks (the longest: ceil(KB / S)).
   const int64_t slots = c.clusterSlots(chip.smCount);
   r.tiles = c.clusterTiles() * c.cluster;
   r.ctas = c.gridSize(chip.smCount);
-  r.waves = GemmKernelConfig::ceilDiv(c.clusterTiles(), slots);
-  int64_t last = c.clusterTiles() % slots;
+  r.waves = GemmKernelConfig::ceilDiv(c.workUnits(), slots);
+  int64_t last = c.workUnits() % slots;
   r.lastWaveUtil = (last == 0 ? slots : last) * c.cluster / sms;
 
   const double peakPerSM = chip.denseFp8Tflops * 1e12 / sms; // FLOP/s
   const double clockHz = peakPerSM / kFp8FlopPerClkPerSM;
   const double kb = static_cast<double>(c.kBlocks());
+  const double kbUnit =
+      static_cast<double>(GemmKernelConfig::ceilDiv(c.kBlocks(), c.kSplits));
+  const double splits = static_cast<double>(c.kSplits);
   const double bm = static_cast<double>(c.blockM);
   const double bn = static_cast<double>(c.blockN);
   // Tensor cores compute whole tiles (padded rows and columns included);
@@ -202,9 +207,14 @@ GemmCost mlir::fp8::modelGemmCost(const GemmKernelConfig &c,
       *s *= chip.clusterFactor;
   }
   const double overlapped = static_cast<double>(overlappedKBlocks(c));
-  double tileComputeS = (kb - overlapped) * blockS +
+  double tileComputeS = (kbUnit - overlapped) * blockS +
                         overlapped * overlappedBlockS +
                         chip.tileOverheadUs * 1e-6;
+  // Split-K: each unit also stores its partial tile, and a tile's last
+  // unit adds the S partials (one more epilogue's worth per tile, spread
+  // over its units: not measured, charged as a tile overhead).
+  if (c.kSplits > 1)
+    tileComputeS += chip.tileOverheadUs * 1e-6 / splits;
   // L2 -> SM bytes of a tile: the in-bounds rows of A and B (TMA zero-fills
   // out-of-bounds boxes without reading), the A scales, and the output. A
   // cluster's CTAs each read 1 / cluster of the B tile from L2 (multicast).
@@ -212,12 +222,15 @@ GemmCost mlir::fp8::modelGemmCost(const GemmKernelConfig &c,
   double colsB = static_cast<double>(std::min(c.blockN, c.n));
   double colsBRead = colsB / static_cast<double>(c.cluster);
   // Per-column B scales add the tile's columns' scales per K block.
-  double tileL2Bytes = kb * (rowsA + colsBRead) * c.blockK +
-                       promotions * kb * bm * 4 +
-                       (c.bScalesPerColumn ? promotions * kb * bn * 4 : 0.0) +
-                       rowsA * colsB * outBytes(c);
+  // Split-K: a unit's K range, its f32 partial tile written, and 1 / S of
+  // the reduction's S partials read back.
+  const double partialBytes = c.kSplits > 1 ? 4.0 * bm * bn * 2 : 0.0;
+  double tileL2Bytes =
+      kbUnit * (rowsA + colsBRead) * c.blockK + promotions * kbUnit * bm * 4 +
+      (c.bScalesPerColumn ? promotions * kbUnit * bn * 4 : 0.0) +
+      (rowsA * colsB * outBytes(c)) / splits + partialBytes;
   double tileL2S = tileL2Bytes / (chip.l2BytesPerClkPerSM * clockHz);
-  r.l2Bytes = tileL2Bytes * static_cast<double>(r.tiles);
+  r.l2Bytes = tileL2Bytes * static_cast<double>(r.tiles) * splits;
   r.computeUs = r.waves * tileComputeS * 1e6;
   r.l2Us = r.waves * tileL2S * 1e6;
 
@@ -233,9 +246,17 @@ GemmCost mlir::fp8::modelGemmCost(const GemmKernelConfig &c,
   if (operands > chip.l2Bytes / 2)
     operands = gemmWaveOperandBytes(c, chip.smCount);
   r.hbmBytes = operands + m * n * outBytes(c);
+  // Split-K's workspace: written and read once, through HBM when it does
+  // not stay in half of L2.
+  const double workspace = 2.0 * static_cast<double>(c.splitKPartialBytes());
+  if (workspace > chip.l2Bytes / 2)
+    r.hbmBytes += workspace;
   r.hbmUs = r.hbmBytes / (chip.hbmTBps * 1e12) * 1e6;
 
-  r.us = std::max({r.computeUs, r.l2Us, r.hbmUs}) + chip.fixedUs;
+  // Split-K's launch also zeroes the arrival counters (a memset on the
+  // stream before the kernel): assumed one more fixed latency, unmeasured.
+  r.us = std::max({r.computeUs, r.l2Us, r.hbmUs}) + chip.fixedUs +
+         (c.kSplits > 1 ? chip.fixedUs : 0.0);
   r.tflops = 2.0 * m * n * static_cast<double>(c.k) / (r.us * 1e-6) / 1e12;
   return r;
 }
@@ -250,7 +271,8 @@ namespace {
 /// explicit option.
 template <typename Fn>
 void forEachCandidate(int64_t m, int64_t n, int64_t k, int64_t blockMDivides,
-                      bool grouped, bool bScalesPerColumn, Fn fn) {
+                      bool grouped, bool bScalesPerColumn, int64_t kSplits,
+                      Fn fn) {
   for (int64_t bm : {64, 128, 256}) {
     if (blockMDivides && blockMDivides % bm != 0)
       continue;
@@ -259,6 +281,7 @@ void forEachCandidate(int64_t m, int64_t n, int64_t k, int64_t blockMDivides,
       o.blockM = bm;
       o.blockN = bn;
       GemmKernelConfig c = makeGemmKernelConfig(m, n, k, o, bScalesPerColumn);
+      c.kSplits = kSplits;
       if (c.stages < 2 || *(grouped ? checkGroupedGemmKernelConfig(c)
                                     : checkGemmKernelConfig(c)) != '\0')
         continue;
@@ -296,7 +319,7 @@ GemmChoice mlir::fp8::chooseGemmConfigByModel(int64_t m, int64_t n, int64_t k,
                                               int64_t blockMDivides,
                                               int64_t groups, bool grouped,
                                               bool bScalesPerColumn,
-                                              int64_t scaleK) {
+                                              int64_t scaleK, int64_t kSplits) {
   GemmChoice best;
   bool have = false;
   GemmChoice bestWide; // the best that launches a CTA on every SM
@@ -304,7 +327,7 @@ GemmChoice mlir::fp8::chooseGemmConfigByModel(int64_t m, int64_t n, int64_t k,
   int64_t mostTiles = 0;
   const int64_t wide = chip.smCount;
   forEachCandidate(
-      m, n, k, blockMDivides, grouped, bScalesPerColumn,
+      m, n, k, blockMDivides, grouped, bScalesPerColumn, kSplits,
       [&](GemmKernelConfig c) {
         // G masked groups of m rows: G * roundUp(m, BLOCK_M) rows, the tiles
         // the launch computes (a group's last tile is padded on its own).
@@ -349,6 +372,7 @@ GemmChoice mlir::fp8::chooseGemmConfigByModel(int64_t m, int64_t n, int64_t k,
     best.config = chooseGemmKernelConfig(m, n, k);
     best.config.bScalesPerColumn = bScalesPerColumn;
     best.config.scaleK = scaleK;
+    best.config.kSplits = kSplits;
     fitStages(best.config);
     best.cost = modelGemmCost(best.config, chip);
   }
@@ -373,4 +397,30 @@ GemmChoice mlir::fp8::chooseGemmConfigByModel(int64_t m, int64_t n, int64_t k,
     best.fewerCtasReason = buf;
   }
   return best;
+}
+
+int64_t mlir::fp8::chooseKSplitsByModel(int64_t m, int64_t n, int64_t k,
+                                        const ChipSpec &chip,
+                                        bool bScalesPerColumn) {
+  GemmChoice best =
+      chooseGemmConfigByModel(m, n, k, chip, 0, 1, false, bScalesPerColumn);
+  // Several waves of tiles (prefill, training): their split is not
+  // considered, so their choice stays the unsplit one. In one wave every
+  // CTA's K loop is the kernel's critical path: split it.
+  if (best.cost.waves > 1)
+    return 1;
+  int64_t bestSplits = 1;
+  const int64_t kBlocks = GemmKernelConfig::ceilDiv(k, 128);
+  for (int64_t s = 2; s <= kMaxModelKSplits && s <= kBlocks; ++s) {
+    GemmChoice c = chooseGemmConfigByModel(m, n, k, chip, 0, 1, false,
+                                           bScalesPerColumn, 128, s);
+    if (*checkGemmKernelConfig(c.config))
+      continue;
+    // Strictly faster than the best so far (the smaller S at equal time).
+    if (c.cost.us < best.cost.us * (1 - 1e-9)) {
+      best = c;
+      bestSplits = s;
+    }
+  }
+  return bestSplits;
 }

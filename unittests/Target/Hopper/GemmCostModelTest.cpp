@@ -8,7 +8,9 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <set>
+#include <string>
 
 using namespace mlir::fp8;
 
@@ -561,6 +563,93 @@ TEST(GemmCostModelTest, HugeMInClosedForm) {
   EXPECT_EQ(choice.cost.ctas, 132);
   EXPECT_GE(choice.cost.tiles, (int64_t(1) << 22) * 9);
   EXPECT_EQ(choice.cost.waves, (choice.cost.tiles + 131) / 132);
+}
+
+} // namespace
+
+namespace {
+
+// Split-K (GemmKernelConfig::kSplits, docs/gpu-kernel.md "Split-K"): 64 x
+// 2112 x 7168 with 64x128 tiles is 17 tiles (ceil(2112 / 128)) of KB = 56
+// blocks. With S = 4 the grid walks 68 units (17 x 4, under the 132 SMs:
+// one wave of 68 CTAs), each over 14 K blocks; the workspace is 4 x 17 x
+// 64 x 128 x 4 bytes and one u32 counter per consumer thread (128) and
+// tile.
+TEST(GemmCostModelTest, SplitKUnits) {
+  GemmKernelConfig c = tiles(64, 2112, 7168, 64, 128);
+  ASSERT_STREQ(checkGemmKernelConfig(c), "");
+  GemmCost one = modelGemmCost(c, h200());
+  c.kSplits = 4;
+  ASSERT_STREQ(checkGemmKernelConfig(c), "");
+  EXPECT_EQ(c.workUnits(), 68);
+  EXPECT_EQ(c.gridSize(132), 68);
+  EXPECT_EQ(c.splitKPartialBytes(), 4 * 17 * 64 * 128 * 4);
+  EXPECT_EQ(c.splitKCounters(), 17 * 128);
+  GemmCost four = modelGemmCost(c, h200());
+  EXPECT_EQ(one.ctas, 17);
+  EXPECT_EQ(four.ctas, 68);
+  EXPECT_EQ(four.waves, 1);
+  // A quarter of the K blocks per unit: less than half the compute time.
+  EXPECT_LT(four.computeUs, one.computeUs / 2);
+  EXPECT_LT(four.us, one.us);
+  // The operands are read once either way (they fit in half of L2).
+  EXPECT_GE(four.hbmBytes, one.hbmBytes);
+}
+
+// The checks name each refusal.
+TEST(GemmCostModelTest, SplitKChecks) {
+  GemmKernelConfig c = tiles(64, 256, 300, 64, 128); // KB = 3
+  c.kSplits = 4;
+  EXPECT_NE(std::string(checkGemmKernelConfig(c)).find("at least one K block"),
+            std::string::npos);
+  c.kSplits = 3;
+  EXPECT_STREQ(checkGemmKernelConfig(c), "");
+  c.kSplits = 0;
+  EXPECT_STREQ(checkGemmKernelConfig(c), "k-splits must be at least 1");
+  c.kSplits = 2;
+  c.overlap = 8;
+  EXPECT_NE(std::string(checkGemmKernelConfig(c)).find("lock-step"),
+            std::string::npos);
+  c.overlap = 0;
+  c.m = GemmKernelConfig::kDynamicM;
+  EXPECT_NE(std::string(checkGemmKernelConfig(c)).find("compile-time M"),
+            std::string::npos);
+  c.m = 64;
+  EXPECT_NE(std::string(checkGroupedGemmKernelConfig(c)).find("2-D kernel"),
+            std::string::npos);
+  EXPECT_EQ(getGemmKernelConfigSuffix(c), "_t64x128s8k2");
+}
+
+// The decode shapes of bench/gpu/shapes.txt run one wave of tiles unsplit
+// (at most 132): the model splits them, and the split choice is faster than
+// the unsplit one. Shapes whose unsplit choice runs several waves are never
+// split (their choice does not change).
+TEST(GemmCostModelTest, SplitKChoice) {
+  for (auto s : {std::array<int64_t, 3>{64, 2112, 7168},
+                 std::array<int64_t, 3>{128, 576, 7168},
+                 std::array<int64_t, 3>{64, 1536, 7168},
+                 std::array<int64_t, 3>{128, 2112, 7168}}) {
+    SCOPED_TRACE(std::to_string(s[0]) + "x" + std::to_string(s[1]) + "x" +
+                 std::to_string(s[2]));
+    GemmChoice plain = chooseGemmConfigByModel(s[0], s[1], s[2], h200());
+    ASSERT_EQ(plain.cost.waves, 1);
+    int64_t splits = chooseKSplitsByModel(s[0], s[1], s[2], h200());
+    EXPECT_GT(splits, 1);
+    EXPECT_LE(splits, kMaxModelKSplits);
+    GemmChoice split = chooseGemmConfigByModel(s[0], s[1], s[2], h200(), 0, 1,
+                                               false, false, 128, splits);
+    EXPECT_EQ(split.config.kSplits, splits);
+    EXPECT_STREQ(checkGemmKernelConfig(split.config), "");
+    EXPECT_LT(split.cost.us, plain.cost.us);
+  }
+  for (auto s : {std::array<int64_t, 3>{4096, 7168, 16384},
+                 std::array<int64_t, 3>{4096, 4096, 7168},
+                 std::array<int64_t, 3>{4096, 24576, 1536}}) {
+    SCOPED_TRACE(std::to_string(s[0]) + "x" + std::to_string(s[1]) + "x" +
+                 std::to_string(s[2]));
+    EXPECT_GT(chooseGemmConfigByModel(s[0], s[1], s[2], h200()).cost.waves, 1);
+    EXPECT_EQ(chooseKSplitsByModel(s[0], s[1], s[2], h200()), 1);
+  }
 }
 
 } // namespace

@@ -105,7 +105,8 @@ int64_t chooseGroupM(const GemmKernelConfig &c, const ChipSpec &chip);
 /// `bScalesPerColumn`: the kernel of b blocks [1, 128] (its register limit;
 /// its B-scale bytes and scale products are counted). `scaleK` 32: the
 /// mxfp8 kernel (a promotion per k32 step, four times the scales per K
-/// block; the stages that fit its larger scale slots).
+/// block; the stages that fit its larger scale slots). `kSplits` > 1: the
+/// split-K kernel of that many K ranges (the op's k_splits; 2-D only).
 struct GemmChoice {
   GemmKernelConfig config;
   GemmCost cost;
@@ -116,7 +117,23 @@ GemmChoice chooseGemmConfigByModel(int64_t m, int64_t n, int64_t k,
                                    int64_t blockMDivides = 0,
                                    int64_t groups = 1, bool grouped = false,
                                    bool bScalesPerColumn = false,
-                                   int64_t scaleK = 128);
+                                   int64_t scaleK = 128, int64_t kSplits = 1);
+
+/// The most K ranges chooseKSplitsByModel considers.
+constexpr int64_t kMaxModelKSplits = 8;
+
+/// The split-K the model chooses for the 2-D kernel of M x N x K on `chip`
+/// (M and K static, > 0; DeepSeek-V3 blocks, b per 128 x 128 block unless
+/// `bScalesPerColumn`): S in 1..kMaxModelKSplits (at most the K blocks),
+/// the S whose best tile (chooseGemmConfigByModel with that S) is
+/// strictly faster than every smaller S's; 1, and nothing else considered,
+/// when the unsplit choice runs more than one wave of tiles
+/// (docs/gpu-kernel.md, "Split-K": in one wave each CTA's K loop is the
+/// whole critical path, the decode case). fp8-choose-k-splits writes it on
+/// the op; fp8-lower-to-nvvm then chooses the tile for it.
+int64_t chooseKSplitsByModel(int64_t m, int64_t n, int64_t k,
+                             const ChipSpec &chip,
+                             bool bScalesPerColumn = false);
 
 } // namespace mlir::fp8
 

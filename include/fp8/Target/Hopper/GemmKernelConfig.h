@@ -46,6 +46,11 @@
 //             then: a tensor map cannot describe an empty extent).
 //   last s:   (quantize-epilogue kernels only) f32 [M, ceil(N / 128)],
 //             the dequantization scale of each 1x128 tile of D (after k).
+//   ws, cnt:  (split-K kernels only, kSplits > 1, after c) f32 partial
+//             tiles [kSplits, tiles, accRegs, consumer threads] and u32
+//             arrival counters [tiles, consumer threads], zero at launch
+//             (splitKPartialBytes, splitKCounterBytes; the launcher
+//             allocates, zeroes the counters and frees them).
 // Out-of-bounds TMA elements are zero-filled (K, M and N tails). The host
 // pads the rows of the codes to a multiple of 16 bytes with zero codes when
 // K is not one (TMA global strides), so the A/B maps describe [*, Kp].
@@ -151,6 +156,19 @@ struct GemmKernelConfig {
   /// tile's main loop. The 2-D store epilogue only (not the quantize
   /// epilogue, not a grouped kernel).
   bool tmaStore = false;
+  /// Split-K (the op's `k_splits`, docs/gpu-kernel.md "Split-K"): each
+  /// tile's K blocks are cut into kSplits contiguous ranges (KSplit.h) and
+  /// the persistent loop walks kSplits x tiles work units, split-major. A
+  /// unit promotes its range into its own accumulators (split 0 from C,
+  /// the others from +0.0) and stores them as an f32 partial tile in the
+  /// workspace; each consumer thread then counts its arrival on its own
+  /// counter of the tile (fence.acq_rel.gpu, atom.add), and the thread that
+  /// arrives last adds the kSplits partials of its registers in split
+  /// order and stores D as the store epilogue does. 1: no split. Only the
+  /// 2-D store epilogue on st.global with the lock-step promotion (no
+  /// quantize epilogue, TMA store, clusters, overlap, grouped forms,
+  /// run-time M or K, bf16 operands).
+  int64_t kSplits = 1;
   /// mxfp8's scale block along K (OCP MX: 32 elements per E8M0 scale).
   static constexpr int64_t kMxScaleK = 32;
 
@@ -338,8 +356,21 @@ struct GemmKernelConfig {
   /// clusters (a cluster per cluster tile at most, at least one cluster).
   int64_t gridSize(int64_t smCount) const {
     int64_t clusters = clusterSlots(smCount);
-    return (clusterTiles() < clusters ? clusterTiles() : clusters) * cluster;
+    int64_t units = workUnits();
+    return (units < clusters ? units : clusters) * cluster;
   }
+  /// What the persistent loop walks: the cluster tiles, times kSplits.
+  int64_t workUnits() const { return clusterTiles() * kSplits; }
+  /// Split-K's workspace (kSplits > 1; 0 otherwise): the f32 partial tiles
+  /// of every unit, and one u32 arrival counter per consumer thread and
+  /// tile (kernel ABI above).
+  int64_t splitKPartialBytes() const {
+    return kSplits > 1 ? kSplits * tiles() * blockM * blockN * 4 : 0;
+  }
+  int64_t splitKCounters() const {
+    return kSplits > 1 ? tiles() * consumers * 128 : 0;
+  }
+  int64_t splitKCounterBytes() const { return splitKCounters() * 4; }
 
   /// setmaxnreg target of the consumers for `c` consumer warpgroups. The
   /// registers a CTA holds are fixed at launch: 65536 / threads per thread,
@@ -378,6 +409,9 @@ inline const char *checkGroupedGemmKernelConfig(const GemmKernelConfig &c) {
   const char *why = checkGemmKernelConfig(c);
   if (*why)
     return why;
+  if (c.kSplits != 1)
+    return "split-K (k_splits > 1) needs the 2-D kernel: a grouped kernel's "
+           "tiles are not split along K";
   if (c.tmaStore)
     return "the TMA store (store = tma) needs the 2-D kernel: a grouped "
            "kernel's D is stored from the registers (rows without a result "
@@ -420,11 +454,39 @@ inline const char *checkBF16GemmKernelConfig(const GemmKernelConfig &c) {
   return "";
 }
 
+/// What split-K (GemmKernelConfig::kSplits > 1) does not combine with, or
+/// an empty string: its partial tiles are stored from the registers of a
+/// 2-D kernel of a compile-time M and K.
+inline const char *checkSplitKGemmKernelConfig(const GemmKernelConfig &c) {
+  if (c.kSplits < 1)
+    return "k-splits must be at least 1";
+  if (c.kSplits == 1)
+    return "";
+  if (c.hasBF16Operands() || c.quantizeEpilogue || c.tmaStore ||
+      c.cluster != 1 || c.overlap)
+    return "split-K (k_splits > 1) needs the FP8 kernel with the st.global "
+           "store epilogue and the lock-step promotion: no bf16 operands, "
+           "quantize epilogue, TMA store, cluster or overlap";
+  if (c.scaleK != 128)
+    return "split-K (k_splits > 1) needs a scale per K block of 128 "
+           "(scale_k 128: not the whole-K scales of the rowwise and "
+           "per-tensor presets, not mxfp8)";
+  if (c.m == GemmKernelConfig::kDynamicM || c.hasDynamicK())
+    return "split-K (k_splits > 1) needs a compile-time M and K (the "
+           "workspace and the splits' K ranges are sized at compile time)";
+  if (c.kSplits > c.kBlocks())
+    return "split-K (k_splits > 1) needs at least one K block of 128 per "
+           "split";
+  return "";
+}
+
 inline const char *checkGemmKernelConfig(const GemmKernelConfig &c) {
   if (c.hasBF16Operands()) {
     if (const char *why = checkBF16GemmKernelConfig(c); *why)
       return why;
   }
+  if (const char *why = checkSplitKGemmKernelConfig(c); *why)
+    return why;
   if (c.blockM % 64 != 0 || c.blockM < 64 || c.blockM > 256)
     return "block-m must be 64, 128, 192 or 256 (64 rows per consumer "
            "warpgroup, wgmma m64)";
@@ -697,7 +759,7 @@ inline bool isDefaultGemmKernelConfig(const GemmKernelConfig &c) {
   return c.blockM == d.blockM && c.blockN == d.blockN && c.stages == d.stages &&
          c.consumers == d.consumers && c.groupM == d.groupM &&
          c.cluster == d.cluster && c.overlap == d.overlap &&
-         c.tmaStore == d.tmaStore;
+         c.tmaStore == d.tmaStore && c.kSplits == d.kSplits;
 }
 
 /// The configuration suffix of a GEMM kernel's name (KernelNames.h), empty
@@ -708,7 +770,8 @@ inline bool isDefaultGemmKernelConfig(const GemmKernelConfig &c) {
 /// tile order of G rows of tiles (groupM > 1), "cl<N>" for clusters of N
 /// CTAs sharing B by TMA multicast (cluster > 1), "o<U>" for the
 /// overlapped promotion with its K loop unrolled by U blocks (overlap),
-/// "tma" for the TMA-store epilogue (tmaStore). A
+/// "tma" for the TMA-store epilogue (tmaStore), "k<S>" for split-K over S
+/// K ranges (kSplits > 1). A
 /// field that tells two kernels of one shape apart adds its part here.
 inline std::string getGemmKernelConfigSuffix(const GemmKernelConfig &c) {
   if (isDefaultGemmKernelConfig(c))
@@ -725,6 +788,8 @@ inline std::string getGemmKernelConfigSuffix(const GemmKernelConfig &c) {
     s += "o" + std::to_string(c.overlap);
   if (c.tmaStore)
     s += "tma";
+  if (c.kSplits > 1)
+    s += "k" + std::to_string(c.kSplits);
   return s;
 }
 

@@ -89,7 +89,8 @@ static GemmKernelConfig
 makeConfig(int64_t m, int64_t n, int64_t k, int64_t blockM, int64_t blockN,
            int64_t blockK, int64_t stages, int64_t consumers, int64_t groupM,
            int64_t bScaleRows, int64_t scaleK, int64_t cluster, int64_t overlap,
-           KernelEpilogue epilogue, BoolAttr tmaStore, Type a) {
+           KernelEpilogue epilogue, BoolAttr tmaStore, int64_t kSplits,
+           Type a) {
   GemmKernelConfig c;
   if (a && a.isBF16())
     c.operands = GemmOperandType::bf16;
@@ -108,6 +109,7 @@ makeConfig(int64_t m, int64_t n, int64_t k, int64_t blockM, int64_t blockN,
   c.scaleK = scaleK;
   c.quantizeEpilogue = epilogue == KernelEpilogue::quantize;
   c.tmaStore = tmaStore && tmaStore.getValue();
+  c.kSplits = kSplits;
   // The consumers share what the producer's setmaxnreg gives up.
   if (c.consumers >= 1 && c.consumers <= 4)
     c.consumerRegs =
@@ -119,7 +121,7 @@ GemmKernelConfig GemmKernelAttr::getConfig() const {
   return makeConfig(getM(), getN(), getK(), getBlockM(), getBlockN(),
                     getBlockK(), getStages(), getConsumers(), getGroupM(),
                     getBScaleRows(), getScaleK(), getCluster(), getOverlap(),
-                    getEpilogue(), getTmaStore(), getA());
+                    getEpilogue(), getTmaStore(), getKSplits(), getA());
 }
 
 GemmKernelProblem GemmKernelAttr::getProblem() const {
@@ -158,7 +160,7 @@ GemmKernelAttr GemmKernelAttr::get(MLIRContext *ctx, const GemmKernelProblem &p,
       quantize ? KernelEpilogue::quantize : KernelEpilogue::store,
       quantize ? p.q : Type(),
       quantize ? b.getF32FloatAttr(p.qEps) : FloatAttr(),
-      flag(quantize && p.qPow2), flag(c.tmaStore));
+      flag(quantize && p.qPow2), flag(c.tmaStore), c.kSplits);
 }
 
 std::string GemmKernelAttr::getSymbolName() const {
@@ -266,7 +268,7 @@ LogicalResult GemmKernelAttr::verify(
     int64_t blockK, int64_t stages, int64_t consumers, int64_t cluster,
     int64_t multicast, int64_t groupM, int64_t overlap, BoolAttr swapAB,
     KernelEpilogue epilogue, Type q, FloatAttr qEps, BoolAttr qPow2,
-    BoolAttr tmaStore) {
+    BoolAttr tmaStore, int64_t kSplits) {
   if (failed(verifyGemmKernelProblem(emitError, m, n, k, a, b, d, c, aScale,
                                      bScale, bScaleRows)))
     return failure();
@@ -337,9 +339,12 @@ LogicalResult GemmKernelAttr::verify(
   if (cluster > 1 && (layout || (swapAB && swapAB.getValue())))
     return emitError() << "cluster " << cluster
                        << " needs the 2-D kernel (no layout, no swap_ab)";
-  GemmKernelConfig cfg =
-      makeConfig(m, n, k, blockM, blockN, blockK, stages, consumers, groupM,
-                 bScaleRows, scaleK, cluster, overlap, epilogue, tmaStore, a);
+  if (kSplits != 1 && swapAB && swapAB.getValue())
+    return emitError() << "k_splits " << kSplits
+                       << " needs the kernel without swap_ab";
+  GemmKernelConfig cfg = makeConfig(
+      m, n, k, blockM, blockN, blockK, stages, consumers, groupM, bScaleRows,
+      scaleK, cluster, overlap, epilogue, tmaStore, kSplits, a);
   StringRef why =
       layout ? checkGroupedGemmKernelConfig(cfg) : checkGemmKernelConfig(cfg);
   if (why.empty())
@@ -352,6 +357,8 @@ LogicalResult GemmKernelAttr::verify(
     diag << ", overlap = " << overlap;
   if (cfg.tmaStore)
     diag << ", tma_store = true";
+  if (kSplits != 1)
+    diag << ", k_splits = " << kSplits;
   return diag << ": " << why;
 }
 

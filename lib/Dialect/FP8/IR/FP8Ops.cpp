@@ -171,6 +171,28 @@ static LogicalResult verifyPromoteInterval(Operation *op, int64_t interval) {
   return success();
 }
 
+/// Split-K: every one of the S ranges holds at least one promotion interval
+/// of a K known at compile time (the partition is fixed by the IR).
+static LogicalResult verifyKSplits(ScaledMatmulOp op, int64_t k,
+                                   int64_t interval) {
+  int64_t splits = op.getKSplits();
+  if (splits < 1)
+    return op.emitOpError() << "k_splits must be at least 1, got " << splits;
+  if (splits == 1)
+    return success();
+  if (ShapedType::isDynamic(k))
+    return op.emitOpError() << "k_splits = " << splits
+                            << " needs a static K (the splits' K ranges are "
+                               "fixed at compile time)";
+  int64_t kBlocks = llvm::divideCeil(k, interval);
+  if (splits > kBlocks)
+    return op.emitOpError() << "k_splits = " << splits << " exceeds the "
+                            << kBlocks << " promotion intervals of K = " << k
+                            << " (promote_interval = " << interval
+                            << "): every split needs at least one";
+  return success();
+}
+
 LogicalResult ScaledMatmulOp::verify() {
   ScaledTensorType aType = getA().getType(), bType = getB().getType();
   if (aType.getRank() != 2)
@@ -202,7 +224,7 @@ LogicalResult ScaledMatmulOp::verify() {
                            << formatShape(mn) << ", got "
                            << formatShape(cType.getShape());
   }
-  return success();
+  return verifyKSplits(*this, ShapedType::isDynamic(k) ? kb : k, interval);
 }
 
 //===----------------------------------------------------------------------===//

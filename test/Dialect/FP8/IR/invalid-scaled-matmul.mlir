@@ -136,3 +136,45 @@ func.func @f16_result(%a: !fp8.scaled<32x256xf8E4M3FN, block = [1, 128], scale =
   %d = fp8.scaled_matmul %a, %b : !fp8.scaled<32x256xf8E4M3FN, block = [1, 128], scale = f32>, !fp8.scaled<64x256xf8E4M3FN, block = [128, 128], scale = f32> -> tensor<32x64xf16>
   return
 }
+
+// -----
+
+// Split-K: S below 1.
+func.func @k_splits_zero(%a: !fp8.scaled<32x256xf8E4M3FN, block = [1, 128], scale = f32>,
+                         %b: !fp8.scaled<64x256xf8E4M3FN, block = [128, 128], scale = f32>) {
+  // expected-error @+1 {{'fp8.scaled_matmul' op k_splits must be at least 1, got 0}}
+  %d = fp8.scaled_matmul %a, %b {k_splits = 0 : i64} : !fp8.scaled<32x256xf8E4M3FN, block = [1, 128], scale = f32>, !fp8.scaled<64x256xf8E4M3FN, block = [128, 128], scale = f32> -> tensor<32x64xf32>
+  return
+}
+
+// -----
+
+// Split-K: K = 257 has ceil(257 / 128) = 3 promotion intervals, so at most
+// 3 splits.
+func.func @k_splits_above_intervals(%a: !fp8.scaled<32x257xf8E4M3FN, block = [1, 128], scale = f32>,
+                                    %b: !fp8.scaled<64x257xf8E4M3FN, block = [128, 128], scale = f32>) {
+  // expected-error @+1 {{'fp8.scaled_matmul' op k_splits = 4 exceeds the 3 promotion intervals of K = 257 (promote_interval = 128): every split needs at least one}}
+  %d = fp8.scaled_matmul %a, %b {k_splits = 4 : i64} : !fp8.scaled<32x257xf8E4M3FN, block = [1, 128], scale = f32>, !fp8.scaled<64x257xf8E4M3FN, block = [128, 128], scale = f32> -> tensor<32x64xf32>
+  return
+}
+
+// -----
+
+// Split-K: the intervals are counted in promote_interval (64 here: 4 of
+// them in K = 256).
+func.func @k_splits_interval(%a: !fp8.scaled<32x256xf8E4M3FN, block = [1, 128], scale = f32>,
+                             %b: !fp8.scaled<64x256xf8E4M3FN, block = [128, 128], scale = f32>) {
+  // expected-error @+1 {{'fp8.scaled_matmul' op k_splits = 5 exceeds the 4 promotion intervals of K = 256 (promote_interval = 64): every split needs at least one}}
+  %d = fp8.scaled_matmul %a, %b {promote_interval = 64 : i64, k_splits = 5 : i64} : !fp8.scaled<32x256xf8E4M3FN, block = [1, 128], scale = f32>, !fp8.scaled<64x256xf8E4M3FN, block = [128, 128], scale = f32> -> tensor<32x64xf32>
+  return
+}
+
+// -----
+
+// Split-K: the splits' ranges need a K known at compile time.
+func.func @k_splits_dynamic_k(%a: !fp8.scaled<32x?xf8E4M3FN, block = [1, 128], scale = f32>,
+                              %b: !fp8.scaled<64x?xf8E4M3FN, block = [128, 128], scale = f32>) {
+  // expected-error @+1 {{'fp8.scaled_matmul' op k_splits = 2 needs a static K (the splits' K ranges are fixed at compile time)}}
+  %d = fp8.scaled_matmul %a, %b {k_splits = 2 : i64} : !fp8.scaled<32x?xf8E4M3FN, block = [1, 128], scale = f32>, !fp8.scaled<64x?xf8E4M3FN, block = [128, 128], scale = f32> -> tensor<32x64xf32>
+  return
+}

@@ -66,14 +66,28 @@ func.func @requantize_layout(%g: !fp8.scaled<256x256xf8E4M3FN, block = [1, 128],
 // CHECK: fp8.scaled_matmul %{{.*}}, %{{.*}} : !fp8.scaled<128x7168xf8E4M3FN, block = [1, 128], scale = f32>, !fp8.scaled<2112x7168xf8E4M3FN, block = [128, 128], scale = f32> -> tensor<128x2112xbf16>
 // CHECK: fp8.scaled_matmul %{{.*}}, %{{.*}} acc(%{{.*}} : tensor<128x2112xf32>) : {{.*}} -> tensor<128x2112xf32>
 // GENERIC-LABEL: sym_name = "scaled_matmul"
-// GENERIC: "fp8.scaled_matmul"(%{{.*}}, %{{.*}}) <{promote_interval = 128 : i64}> : ({{.*}}) -> tensor<128x2112xbf16>
-// GENERIC: "fp8.scaled_matmul"(%{{.*}}, %{{.*}}, %{{.*}}) <{promote_interval = 128 : i64}> : ({{.*}}, tensor<128x2112xf32>) -> tensor<128x2112xf32>
+// GENERIC: "fp8.scaled_matmul"(%{{.*}}, %{{.*}}) <{k_splits = 1 : i64, promote_interval = 128 : i64}> : ({{.*}}) -> tensor<128x2112xbf16>
+// GENERIC: "fp8.scaled_matmul"(%{{.*}}, %{{.*}}, %{{.*}}) <{k_splits = 1 : i64, promote_interval = 128 : i64}> : ({{.*}}, tensor<128x2112xf32>) -> tensor<128x2112xf32>
 func.func @scaled_matmul(%a: !fp8.scaled<128x7168xf8E4M3FN, block = [1, 128], scale = f32>,
                          %b: !fp8.scaled<2112x7168xf8E4M3FN, block = [128, 128], scale = f32>,
                          %c: tensor<128x2112xf32>) -> (tensor<128x2112xbf16>, tensor<128x2112xf32>) {
   %d = fp8.scaled_matmul %a, %b : !fp8.scaled<128x7168xf8E4M3FN, block = [1, 128], scale = f32>, !fp8.scaled<2112x7168xf8E4M3FN, block = [128, 128], scale = f32> -> tensor<128x2112xbf16>
   %e = fp8.scaled_matmul %a, %b acc(%c : tensor<128x2112xf32>) : !fp8.scaled<128x7168xf8E4M3FN, block = [1, 128], scale = f32>, !fp8.scaled<2112x7168xf8E4M3FN, block = [128, 128], scale = f32> -> tensor<128x2112xf32>
   return %d, %e : tensor<128x2112xbf16>, tensor<128x2112xf32>
+}
+
+// -----
+
+// Split-K (k_splits): printed when not 1; S up to the promotion intervals
+// (ceil(300 / 128) = 3).
+// CHECK-LABEL: func.func @scaled_matmul_k_splits
+// CHECK: fp8.scaled_matmul %{{.*}}, %{{.*}} {k_splits = 3 : i64} : !fp8.scaled<16x300xf8E4M3FN
+// GENERIC-LABEL: sym_name = "scaled_matmul_k_splits"
+// GENERIC: "fp8.scaled_matmul"(%{{.*}}, %{{.*}}) <{k_splits = 3 : i64, promote_interval = 128 : i64}>
+func.func @scaled_matmul_k_splits(%a: !fp8.scaled<16x300xf8E4M3FN, block = [1, 128], scale = f32>,
+                                  %b: !fp8.scaled<40x300xf8E4M3FN, block = [128, 128], scale = f32>) -> tensor<16x40xbf16> {
+  %d = fp8.scaled_matmul %a, %b {k_splits = 3 : i64} : !fp8.scaled<16x300xf8E4M3FN, block = [1, 128], scale = f32>, !fp8.scaled<40x300xf8E4M3FN, block = [128, 128], scale = f32> -> tensor<16x40xbf16>
+  return %d : tensor<16x40xbf16>
 }
 
 // -----

@@ -57,12 +57,13 @@ def FP8_GemmKernelAttr : AttrDef<FP8_Dialect, "GemmKernel"> {
     | `swap_ab` | whether the kernel computes D^T = B A^T (swap-AB, for a small M: its `m` x `n` are the op's N x M, `a` B's and `b` A's codes, `b_scale_rows = 1` A's per-row scales; B's 128x128 block scales reach it as one per row; `fp8-launch-kernels` transposes D^T into D) |
     | `epilogue` | what happens to the accumulators: `store` D, or `quantize` it (a 2-D kernel, `block_n` / splits a multiple of 128): D rounded to `d` and stored as `q` codes (`f8E4M3FN`, `f8E5M2`) with an f32 scale per 1x128 tile along N, computed as `fp8.quantize` with `eps = q_eps` and `scale_mode = pow2` when `q_pow2` (saturating): the GEMM and the quantize of the next linear's input in one kernel |
     | `q`, `q_eps`, `q_pow2` | the quantize epilogue's code type, amax floor and power-of-two scales (present with `epilogue = quantize` only) |
+    | `k_splits` | split-K: S contiguous ranges of the K blocks (the first `KB mod S` one block longer), each tile computed by S work units (split-major in the persistent loop), each promoting its range into its own FP32 accumulators (split 0 from C, the others from +0.0) and storing them as an f32 partial tile in a workspace the launcher allocates; the consumer thread that arrives last at a tile (one `atom.add` counter per thread and tile, `fence.acq_rel.gpu` around it) adds the S partials of its registers in split order and stores D (the op's `k_splits`; the 2-D FP8 kernel with the st.global store epilogue, static `m` and `k`, `k_splits` <= ceil(`k` / 128)) |
     | `tma_store` | the store epilogue through shared memory: each consumer warpgroup writes its 64 rows of D into a 128B-swizzled staging buffer (`stmatrix` for `bf16`, `st.shared.v2.f32` for `f32`) and one of its threads stores them with `cp.async.bulk.tensor` (D's parameter a tensor map of D), overlapping the next tile's main loop (the 2-D kernel with `epilogue = store`, `block_n` / splits a multiple of 64, `n` a multiple of 8) |
 
     Fields at their default (`c`, `scale_k = 128`, `layout`, `groups = 1`, `counts`,
     `cluster = 1`, `multicast = 1`, `group_m = 1`, `overlap = 0`,
     `swap_ab = false`,
-    `epilogue = store`, `tma_store = false`) are not printed. The verifier
+    `epilogue = store`, `tma_store = false`, `k_splits = 1`) are not printed. The verifier
     checks the tile as the generator does (wgmma shapes, shared memory,
     consumer registers).
 
@@ -101,7 +102,8 @@ def FP8_GemmKernelAttr : AttrDef<FP8_Dialect, "GemmKernel"> {
     OptionalParameter<"::mlir::Type">:$q,
     OptionalParameter<"::mlir::FloatAttr">:$q_eps,
     OptionalParameter<"::mlir::BoolAttr">:$q_pow2,
-    OptionalParameter<"::mlir::BoolAttr">:$tma_store
+    OptionalParameter<"::mlir::BoolAttr">:$tma_store,
+    DefaultValuedParameter<"int64_t", "1">:$k_splits
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;

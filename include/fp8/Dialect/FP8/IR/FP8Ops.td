@@ -143,6 +143,20 @@ def FP8_ScaledMatmulOp : FP8_Op<"scaled_matmul", [Pure]> {
     - `c` (optional): `tensor<M x N x f32|bf16>`, added to the result;
     - `result`: `tensor<M x N x bf16|f32>`; bf16 is rounded RNE from f32.
     - `promote_interval`: K elements per FP32 promotion, default 128.
+    - `k_splits` (split-K): the number S of K ranges summed apart, default 1
+      (no split). The `KB = ceil(K / promote_interval)` promotion intervals
+      are cut into S contiguous ranges, the first `KB mod S` of them
+      `floor(KB / S) + 1` intervals long, the others `floor(KB / S)`: split
+      s starts at interval `s * floor(KB / S) + min(s, KB mod S)`. Each split
+      promotes its own intervals, in increasing K order, into its own FP32
+      accumulator, split 0 starting from C (or +0.0) and the others from
+      +0.0; the S accumulators are then added in split order,
+      `((acc_0 + acc_1) + acc_2) + ...` in FP32, and the sum is rounded to
+      the result type once (numerics contract, "Split-K"). S = 1 is the
+      unsplit sum; S > 1 gives other bits, a declared choice that both
+      pipelines reproduce exactly (the GPU kernel's split-K form,
+      `#fp8.gemm_kernel<..., k_splits = S>`). Set by `fp8-choose-k-splits`
+      or by hand.
 
     Both operands are rank 2. Activations with leading batch/sequence
     dimensions are collapsed into M by `fp8-insert-quant` (a
@@ -164,13 +178,15 @@ def FP8_ScaledMatmulOp : FP8_Op<"scaled_matmul", [Pure]> {
     a block with K-size 1 and a larger M/N size (it runs along M/N, not K);
     a `promote_interval` that is not a positive multiple of 32 (the FP8
     wgmma K) or does not divide an operand's K-block; a result or `c` whose
-    shape is not `M x N`.
+    shape is not `M x N`; a `k_splits` below 1, above `KB` (a split without
+    an interval), or above 1 with a dynamic K.
   }];
   let arguments = (ins
     FP8_ScaledTensor:$a,
     FP8_ScaledTensor:$b,
     Optional<RankedTensorOf<[F32, BF16]>>:$c,
-    DefaultValuedAttr<I64Attr, "128">:$promote_interval);
+    DefaultValuedAttr<I64Attr, "128">:$promote_interval,
+    DefaultValuedAttr<I64Attr, "1">:$k_splits);
   let results = (outs RankedTensorOf<[F32, BF16]>:$result);
   let assemblyFormat = [{
     $a `,` $b (`acc` `(` $c^ `:` type($c) `)`)? attr-dict
