@@ -14,7 +14,9 @@
 // last of one k16 step). Two scheduler seeds and the lockstep schedule;
 // with FP8_EMU_SM_COUNT=5 the persistent CTAs walk tiles of several
 // batches. The trace shows the batch kernels launched (grids by hand:
-// min(G * ceil(M / BM) * ceil(N / 128), SMs)) and no host kernel.
+// min(G * ceil(M / BM) * ceil(N / 128), SMs)) and no host kernel. Under
+// Hopper's k16 accumulation (FP8_EMU_ACCUMULATOR=sm90 against
+// accumulator=sm90) the two stay bit-exact.
 //
 // REQUIRES: clang
 // RUN: %clang -O1 %S/Inputs/host_check.c -o %t.check -ldl
@@ -30,6 +32,16 @@
 // RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=3 %t.check %t.gpu.so %t.cpu.so bmm8 6 f32:512x200 bf16:512x520 bf16:4160x200 2>&1 | FileCheck %s --check-prefix=B8
 // RUN: env FP8_EMU_TRACE=1 FP8_EMU_SM_COUNT=5 FP8_EMU_SEED=2 %t.check %t.gpu.so %t.cpu.so bmm8 7 f32:512x200 bf16:512x520 bf16:4160x200 2>&1 | FileCheck %s --check-prefix=B8-SM5
 // RUN: env FP8_EMU_SM_COUNT=5 FP8_EMU_SCHEDULE=lockstep %t.check %t.gpu.so %t.cpu.so bmm3 8 f32:300x72 bf16:300x40 bf16:120x72 f32:300x72 | FileCheck %s --check-prefix=B3-PASS
+// Hopper's k16 accumulation: the emulator's wgmma under
+// FP8_EMU_ACCUMULATOR=sm90 against fp8-cpu-pipeline{accumulator=sm90}
+// (WideMatmulAccumulation's batch_matmul chain): bit-exact; against the
+// exact CPU sums the same device run differs (the models do differ on
+// these inputs).
+// RUN: fp8-opt %s --fp8-cpu-pipeline=accumulator=sm90 | mlir-translate --mlir-to-llvmir -o %t.cpu90.ll
+// RUN: %clang %t.cpu90.ll -o %t.cpu90.so %cpu_host_link
+// RUN: env FP8_EMU_ACCUMULATOR=sm90 FP8_EMU_SEED=1 %t.check %t.gpu.so %t.cpu90.so bmm3 9 f32:300x72 bf16:300x40 bf16:120x72 f32:300x72 | FileCheck %s --check-prefix=B3-PASS
+// RUN: env FP8_EMU_ACCUMULATOR=sm90 FP8_EMU_SM_COUNT=5 %t.check %t.gpu.so %t.cpu90.so bmm8 10 f32:512x200 bf16:512x520 bf16:4160x200 | FileCheck %s --check-prefix=B8-PASS
+// RUN: env FP8_EMU_ACCUMULATOR=sm90 not %t.check %t.gpu.so %t.cpu.so bmm8 10 f32:512x200 bf16:512x520 bf16:4160x200 | FileCheck %s --check-prefix=B8-DIFF
 
 // B1-NOT: fp8-emu-mgpu: launch fp8_host
 // B1: fp8-emu-mgpu: launch fp8_batch_matmul_1x128x128x128_bf16_bf16_f32_accf32 grid 1 block 384
@@ -47,6 +59,8 @@
 // B8: host-check: PASS bmm8: 512x200, 102400 outputs bit-exact
 // B8-SM5: fp8-emu-mgpu: launch fp8_batch_matmul_8x64x200x520_bf16_bf16_f32_accf32 grid 5 block 256
 // B8-SM5: host-check: PASS bmm8: 512x200, 102400 outputs bit-exact
+// B8-PASS: host-check: PASS bmm8: 512x200, 102400 outputs bit-exact
+// B8-DIFF: host-check: FAIL bmm8: {{[1-9][0-9]*}} of 102400 outputs differ
 
 func.func @bmm1(%a2: tensor<128x128xbf16>, %b2: tensor<128x128xbf16>) -> tensor<128x128xf32> attributes {llvm.emit_c_interface} {
   %a = tensor.expand_shape %a2 [[0, 1], [2]] output_shape [1, 128, 128] : tensor<128x128xbf16> into tensor<1x128x128xbf16>
