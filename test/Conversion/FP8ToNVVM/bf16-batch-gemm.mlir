@@ -10,7 +10,8 @@
 // with a box of one batch (1 x 128 x 64 for A, 1 x 64 x 64 for B) and a
 // grid of min(ceil(M / 128) * ceil(N / 128) * G, SMs). What it does not
 // take stays a host kernel with a remark: a dynamic batch or M, N not a
-// multiple of 8; f16 operands are not candidates (no remark).
+// multiple of 8, 2^31 tiles or more; f16 operands are not candidates (no
+// remark).
 // RUN: fp8-opt %s --fp8-lower-to-nvvm 2> %t.remarks | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
 // RUN: fp8-opt %s --fp8-lower-to-nvvm --fp8-launch-kernels 2>/dev/null | FileCheck %s --check-prefix=HOST
@@ -22,6 +23,8 @@
 // CHECK-LABEL: func.func @dynm(
 // CHECK-NOT: fp8.kernel_ref
 // CHECK-LABEL: func.func @n36(
+// CHECK-NOT: fp8.kernel_ref
+// CHECK-LABEL: func.func @tiles(
 // CHECK-NOT: fp8.kernel_ref
 // CHECK-LABEL: func.func @f16(
 // CHECK-NOT: fp8.kernel_ref
@@ -62,6 +65,7 @@
 // REMARK: remark: fp8-lower-to-nvvm: no GPU GEMM kernel for 'linalg.batch_matmul' (the bf16 batch kernel needs a static batch and M, got tensor<?x16x64xbf16> x tensor<?x64x32xbf16>); it stays a host kernel
 // REMARK: remark: fp8-lower-to-nvvm: no GPU GEMM kernel for 'linalg.batch_matmul' (the bf16 batch kernel needs a static batch and M, got tensor<2x?x64xbf16> x tensor<2x64x32xbf16>); it stays a host kernel
 // REMARK: remark: fp8-lower-to-nvvm: no GPU GEMM kernel for 'linalg.batch_matmul' (the bf16 kernel needs N and K multiples of 8 (the TMA maps' row strides of A [M, K] and B [K, N] are multiples of 16 bytes), got N = 36, K = 64); it stays a host kernel
+// REMARK: remark: fp8-lower-to-nvvm: no GPU GEMM kernel for 'linalg.batch_matmul' (the bf16 batch kernel needs fewer than 2^31 tiles (G x ceil(M / 64) x ceil(N / 128)), got G = 65536, M = 64, N = 16777216); it stays a host kernel
 // REMARK-NOT: remark
 
 // The launcher: (a, b, d, c) of rank 3; rank-3 maps with a box of one
@@ -101,6 +105,13 @@ func.func @dynm(%a: tensor<2x?x64xbf16>, %b: tensor<2x64x32xbf16>, %c: tensor<2x
 func.func @n36(%a: tensor<2x16x64xbf16>, %b: tensor<2x64x36xbf16>, %c: tensor<2x16x36xf32>) -> tensor<2x16x36xf32> {
   %y = linalg.batch_matmul ins(%a, %b : tensor<2x16x64xbf16>, tensor<2x64x36xbf16>) outs(%c : tensor<2x16x36xf32>) -> tensor<2x16x36xf32>
   return %y : tensor<2x16x36xf32>
+}
+
+// 2^16 batches of 2^17 column tiles: 2^33 tiles, past the kernel's 32-bit
+// tile index.
+func.func @tiles(%a: tensor<65536x64x64xbf16>, %b: tensor<65536x64x16777216xbf16>, %c: tensor<65536x64x16777216xf32>) -> tensor<65536x64x16777216xf32> {
+  %y = linalg.batch_matmul ins(%a, %b : tensor<65536x64x64xbf16>, tensor<65536x64x16777216xbf16>) outs(%c : tensor<65536x64x16777216xf32>) -> tensor<65536x64x16777216xf32>
+  return %y : tensor<65536x64x16777216xf32>
 }
 
 // Not a candidate (f16 operands): no kernel, no remark.

@@ -73,7 +73,16 @@ std::string fp8::explainNoBF16MatmulKernel(Operation *op) {
       os << "needs every size below 2^31 (the kernels' TMA coordinates and "
             "row counts are signed 32-bit), got "
          << s;
-      break;
+      return why;
     }
+  // The batch kernel's grid walks G x (its tiles) tile indices in 32 bits:
+  // at most G x ceil(M / 64) x ceil(N / 128) (below 2^55 here: G x M and N
+  // are below 2^31).
+  if (batched && g * GemmKernelConfig::ceilDiv(m, 64) *
+                         GemmKernelConfig::ceilDiv(n, 128) >=
+                     GemmKernelConfig::kMaxExtent)
+    os << "the bf16 batch kernel needs fewer than 2^31 tiles (G x ceil(M / "
+          "64) x ceil(N / 128)), got G = "
+       << g << ", M = " << m << ", N = " << n;
   return why;
 }
