@@ -31,10 +31,11 @@ The device machine has no MLIR, so the steps are compiled here and carried:
 
 The generated kernels are split by their typed attributes (the GEMMs by
 operand type: FP8, and the BF16 variant that runs the bf16 linalg.matmuls:
-the output head, the BF16 policy's linears); the host kernels by the linalg
-op each was outlined from, which is the kernel's name (`run_<op>`,
-fp8-outline-host-kernels): batch contractions (attention's QK^T and PV and
-their gradients), other contractions (those the BF16 kernel does not take)
+the output head, the BF16 policy's linears, and attention's bf16
+batch_matmuls: QK^T and PV and their gradients); the host kernels by the
+linalg op each was outlined from, which is the kernel's name (`run_<op>`,
+fp8-outline-host-kernels): batch contractions (those the BF16 kernel does
+not take), other contractions (those the BF16 kernel does not take)
 and the rest (normalisation, softmax, RoPE, SwiGLU, cross-entropy, the
 embedding, copies). Exit status of `run`: 0 when every step ran with a finite loss and
 no driver error, 1 otherwise."""

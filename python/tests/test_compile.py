@@ -116,9 +116,18 @@ def test_compile_llama_block_sm90a_ptx():
     gemms = re.findall(r"call @fp8_launch_\w+\(.*\) : \(memref<(\d+)x(\d+)xf8E4M3FN>, "
                        r"memref<(\d+)x\d+xf8E4M3FN>, .*, memref<\d+x\d+x(bf16|f32)>\) -> \(\)", res.ir)
     assert gemms
-    kernels = [k for k in res.kernels if k.kind == "gemm"]
+    kernels = [k for k in res.kernels if k.kind == "gemm" and k.a != "bf16"]
     assert all((k.a, k.b, k.layout, k.c) == ("f8E4M3FN", "f8E4M3FN", None, None) for k in kernels), kernels
     assert {(k.m, k.n, k.k, k.d) for k in kernels} == {(int(m), int(n), int(k), out) for (m, k, n, out) in gemms}
+    # Attention's bf16 batch contractions (QK^T, PV) are the BF16 kernel's
+    # batch form (layout masked, one group per batch), launched on their
+    # [G, M, K] x [G, K, N] memrefs.
+    bmms = re.findall(r"call @fp8_launch_\w+\(.*\) : \(memref<(\d+)x(\d+)x(\d+)xbf16>, "
+                      r"memref<\d+x\d+x(\d+)xbf16>, .*\) -> \(\)", res.ir)
+    assert bmms
+    batch = [k for k in res.kernels if k.kind == "gemm" and k.a == "bf16"]
+    assert all((k.b, k.layout, k.d, k.c) == ("bf16", "masked", "f32", "f32") for k in batch), batch
+    assert {(k.groups, k.m, k.n, k.k) for k in batch} == {(int(g), int(m), int(n), int(k)) for (g, m, k, n) in bmms}
 
 
 @pytest.mark.ptxas

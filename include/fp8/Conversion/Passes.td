@@ -98,8 +98,9 @@ def FP8LowerToLinalgPass : Pass<"fp8-lower-to-linalg", "ModuleOp"> {
       significant bits and is the next step's accumulator.
       Under `sm90` only, the contractions the GPU pipeline runs on the
       BF16 tensor cores (`fp8::runsOnBF16TensorCores`: a bf16 x bf16 -> f32
-      `linalg.matmul` on tensors with the default maps, N and K static
-      multiples of 8) become Hopper's `wgmma ... k16` chain from the init
+      `linalg.matmul` or `linalg.batch_matmul` on tensors with the default
+      maps, N and K static multiples of 8, a batch_matmul's batch and M
+      static) become Hopper's `wgmma ... k16` chain from the init
       value:
       groups of 16 K elements in increasing k (a shorter tail group), each
       one step of `tensorcore::accumulateGroup16` (products aligned by
@@ -230,6 +231,21 @@ def FP8LowerToNVVMPass : Pass<"fp8-lower-to-nvvm", "ModuleOp"> {
     fragment holds (WgmmaFragment.h). The epilogue converts to bf16 (RNE)
     or keeps f32 and stores with M/N tails masked; K tails are zero-filled by
     TMA's out-of-bounds fill.
+
+    The high-precision contractions get the BF16 variant of the same
+    generator (docs/gpu-kernel.md, "The BF16 variant"): every
+    `linalg.matmul` (A [M, K] x B [K, N]) and `linalg.batch_matmul` ([G, M,
+    K] x [G, K, N], attention's QK^T and PV) on tensors, bf16 x bf16 -> f32
+    with the default maps, that `fp8::runsOnBF16TensorCores` admits (N and
+    K static multiples of 8, sizes below 2^31; a matmul's M may be
+    dynamic, a batch_matmul's batch and M are static) gets a kernel
+    (`fp8_matmul_<M>x<N>x<K>_bf16_bf16_f32_accf32`, or
+    `fp8_batch_matmul_<G>x<M>x<N>x<K>_bf16_bf16_f32_accf32`: the masked
+    grouping without counts, one group per batch, rank-3 TMA maps of A, B
+    and C/D rows per batch) and `fp8.kernel_ref`: no scales, the wgmma
+    `m64nNk16` bf16 chain from the op's init over all of K, B read
+    MN-major. Any other of these ops stays a host kernel with a remark
+    naming why (never an error, also under `require-kernels`).
 
     `fp8.grouped_scaled_matmul` gets one grouped kernel for all its groups
     (`fp8_grouped_matmul_<layout>_<G>x<M>x<N>x<K>_...`, docs/gpu-kernel.md,

@@ -34,6 +34,9 @@ Value GroupedScheduler::kBlocksOf(const Tile &t) {
 }
 
 Value GroupedScheduler::bScaleGroupOffset(const Tile &t) {
+  // A bf16 batch kernel has no B scales.
+  if (cfg.hasBF16Operands())
+    return Value();
   return ir.mul(t.group, ir.c32(cfg.nScaleBlocks() * e.kBlocks));
 }
 

@@ -146,13 +146,15 @@ void GemmEmitter::emitProducerKBlock(const Tile &tile, scf::ForOp kLoop) {
   if (cfg.hasBF16Operands()) {
     // bf16 B [K, N] row-major, read MN-major: boxes of 64 columns (128
     // bytes) x blockK K rows, one per 64 columns of the tile, back to back
-    // (WgmmaFragment.h, mnMajorSw128ConstBits). No scales.
+    // (WgmmaFragment.h, mnMajorSw128ConstBits). No scales. A batch
+    // kernel's B is [G, K, N]: the batch outermost, so a K tail's box is
+    // zero fill, never the next batch's rows.
     const int64_t boxCols = GemmKernelConfig::kBF16BoxColumns;
     const int64_t boxBytes = boxCols * cfg.blockK * cfg.operandBytes();
     for (int64_t box = 0; box < cfg.blockN / boxCols; ++box) {
       Value boxCol = ir.add(tile.col0, ir.c32(box * boxCols));
       Value boxSlot = ir.add(bSlot, ir.c32(box * boxBytes));
-      tma(boxSlot, tmapB, coords(boxCol, kCoord, /*byGroup=*/false));
+      tma(boxSlot, tmapB, coords(boxCol, kCoord, scheduler->bPerGroup()));
     }
     scf::YieldOp::create(b, ValueRange{ir.add(it, ir.c32(1))});
     return;

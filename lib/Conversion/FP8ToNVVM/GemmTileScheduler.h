@@ -112,7 +112,8 @@ protected:
 };
 
 /// Masked: A [G, M, K], D [G, M, N], group-major; with the counts operand,
-/// rows >= counts[g] hold no result.
+/// rows >= counts[g] hold no result. With bf16 operands (no counts) the
+/// batch kernel of a linalg.batch_matmul: B [G, K, N], no B scales.
 class MaskedScheduler final : public GroupedScheduler {
 public:
   explicit MaskedScheduler(GemmEmitter &e) : GroupedScheduler(e) {}

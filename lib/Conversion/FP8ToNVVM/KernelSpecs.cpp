@@ -608,17 +608,27 @@ mlir::fp8::getGroupedGemmKernelSpec(GroupedScaledMatmulOp op,
 }
 
 FailureOr<GemmKernelSpec> mlir::fp8::getMatmulKernelSpec(Operation *op) {
-  auto mm = cast<linalg::MatmulOp>(op);
-  auto aTy = cast<RankedTensorType>(mm.getInputs()[0].getType());
-  auto bTy = cast<RankedTensorType>(mm.getInputs()[1].getType());
-  int64_t m = aTy.getDimSize(0), k = aTy.getDimSize(1), n = bTy.getDimSize(1);
+  auto mm = cast<linalg::LinalgOp>(op);
+  auto aTy = cast<RankedTensorType>(mm.getDpsInputs()[0].getType());
+  auto bTy = cast<RankedTensorType>(mm.getDpsInputs()[1].getType());
+  // A batch_matmul [G, M, K] x [G, K, N]: the masked grouping without
+  // counts, one group per batch (A, B, C and D per group: rank-3 maps).
+  const bool batched = isa<linalg::BatchMatmulOp>(op);
+  const int64_t r = batched ? 1 : 0;
+  int64_t m = aTy.getDimSize(r), k = aTy.getDimSize(r + 1),
+          n = bTy.getDimSize(r + 1);
   if (ShapedType::isDynamic(m))
     m = GemmKernelConfig::kDynamicM;
   // The shape's default tile: the GEMM options (tile, order, clusters,
   // promotion, store) are the FP8 kernels'.
   GemmKernelSpec spec;
   spec.config = chooseGemmKernelConfig(m, n, k, GemmOperandType::bf16);
-  StringRef why = checkGemmKernelConfig(spec.config);
+  if (batched) {
+    spec.grouping = GemmGrouping::masked;
+    spec.numGroups = aTy.getDimSize(0);
+  }
+  StringRef why = batched ? checkGroupedGemmKernelConfig(spec.config)
+                          : checkGemmKernelConfig(spec.config);
   if (!why.empty()) {
     const GemmKernelConfig &c = spec.config;
     return op->emitOpError("GPU lowering: invalid bf16 kernel configuration "

@@ -70,7 +70,8 @@ getGroupedGemmKernelSpec(GroupedScaledMatmulOp op,
 /// (fp8::runsOnBF16TensorCores, TensorCoreMatmul.h): C is the op's init
 /// (the accumulator's start), the tile the shape's default
 /// (chooseGemmKernelConfig: the GEMM options and the cost model, which
-/// prices FP8, are the FP8 kernels').
+/// prices FP8, are the FP8 kernels'). A batch_matmul's kernel is grouped
+/// (GemmGrouping::masked without counts, one group per batch).
 FailureOr<GemmKernelSpec> getMatmulKernelSpec(Operation *op);
 
 /// The #fp8.gemm_kernel layout of a kernel's grouping (none: no layout),

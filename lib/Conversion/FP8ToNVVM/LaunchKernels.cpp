@@ -122,9 +122,9 @@ struct FP8LaunchKernelsPass
           op->getParentOfType<func::FuncOp>() &&
           getEmptyProblemReason(op).empty() && !isEpilogueQuantize(module, op))
         ops.push_back(op);
-      // A bf16 linalg.matmul fp8-lower-to-nvvm gave a kernel (the others
-      // stay host kernels).
-      if (isa<linalg::MatmulOp>(op) &&
+      // A bf16 linalg.matmul or batch_matmul fp8-lower-to-nvvm gave a
+      // kernel (the others stay host kernels).
+      if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op) &&
           op->hasAttr(FP8Dialect::kKernelRefAttrName))
         ops.push_back(op);
     });
@@ -146,7 +146,7 @@ struct FP8LaunchKernelsPass
       t->erase();
     }
     for (Operation *op : ops) {
-      if (isa<linalg::MatmulOp>(op)) {
+      if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op)) {
         if (failed(rewriteMatmul(module, op)))
           return failure();
       } else if (isa<ScaledMatmulOp, GroupedScaledMatmulOp>(op)) {
@@ -380,28 +380,33 @@ struct FP8LaunchKernelsPass
     return success();
   }
 
-  /// A bf16 linalg.matmul (A [M, K], B [K, N], init C [M, N] f32): one
-  /// launcher call (a, b, d, c) of its BF16 kernel, whose accumulator starts
-  /// from C.
+  /// A bf16 linalg.matmul (A [M, K], B [K, N], init C [M, N] f32) or
+  /// batch_matmul (A [G, M, K], B [G, K, N], C [G, M, N]): one launcher call
+  /// (a, b, d, c) of its BF16 kernel, whose accumulator starts from C.
   LogicalResult rewriteMatmul(ModuleOp module, Operation *op) {
     auto kernel = getKernel<GemmKernelAttr>(module, op, "gemm_kernel");
     if (failed(kernel))
       return failure();
     auto [ref, attr] = *kernel;
-    auto mm = cast<linalg::MatmulOp>(op);
-    Value a = mm.getInputs()[0], bOp = mm.getInputs()[1];
-    Value c = mm.getOutputs()[0];
+    auto mm = cast<linalg::LinalgOp>(op);
+    Value a = mm.getDpsInputs()[0], bOp = mm.getDpsInputs()[1];
+    Value c = mm.getDpsInits()[0];
     auto aTy = cast<RankedTensorType>(a.getType());
     auto bTy = cast<RankedTensorType>(bOp.getType());
-    // The kernel must compute this op: its problem and types (D and C the
-    // op's f32; a record of bf16 ones was launched as if it computed it).
+    // The kernel must compute this op: its problem, batch and types (D and
+    // C the op's f32; a record of bf16 ones was launched as if it computed
+    // it).
     GemmKernelConfig cfg = attr.getConfig();
     Type dType = cast<ShapedType>(op->getResult(0).getType()).getElementType();
+    const bool batched = isa<linalg::BatchMatmulOp>(op);
+    const int64_t r = batched ? 1 : 0;
     int64_t m =
-        aTy.isDynamicDim(0) ? GemmKernelConfig::kDynamicM : aTy.getDimSize(0);
+        aTy.isDynamicDim(r) ? GemmKernelConfig::kDynamicM : aTy.getDimSize(r);
     if (!isBF16MatmulCandidate(op) || !cfg.hasBF16Operands() || cfg.m != m ||
-        cfg.n != bTy.getDimSize(1) || cfg.k != aTy.getDimSize(1) ||
-        attr.getD() != dType || attr.getC() != dType)
+        cfg.n != bTy.getDimSize(r + 1) || cfg.k != aTy.getDimSize(r + 1) ||
+        attr.getD() != dType || attr.getC() != dType ||
+        attr.isGrouped() != batched ||
+        (batched && attr.getGroups() != aTy.getDimSize(0)))
       return op->emitOpError("fp8-launch-kernels: kernel ")
              << ref << " (" << attr << ") does not compute this op";
     ImplicitLocOpBuilder b(op->getLoc(), op);

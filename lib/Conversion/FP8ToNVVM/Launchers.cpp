@@ -424,12 +424,17 @@ void buildGemmLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
 /// there). TMA maps: A boxes of blockM rows x 64 K (128 bytes), B boxes of
 /// 64 K rows x 64 columns (128 bytes), both 128B-swizzled; N and K are
 /// multiples of 8 (fp8-lower-to-nvvm), so the rows are 16-byte strides.
+/// The batch kernel (`groups` G > 1 or a masked layout): a [G, M, K], b
+/// [G, K, N], d and c [G, M, N], rank-3 maps with a box of one batch, and
+/// G times the tiles.
 void buildBF16GemmLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
-                               const GemmKernelConfig &c, SymbolRefAttr kernel,
-                               int64_t smCount, bool resident) {
+                               const GemmKernelConfig &c, int64_t groups,
+                               SymbolRefAttr kernel, int64_t smCount,
+                               bool resident) {
   HostBuilder h(b, resident);
   Value a = args[0], bw = args[1], d = args[2], acc = args[3];
-  Value m = memref::DimOp::create(b, a, 0);
+  const int64_t rank = cast<MemRefType>(a.getType()).getRank();
+  Value m = memref::DimOp::create(b, a, rank - 2);
   h.chain = gpu::WaitOp::create(b, h.token, ValueRange{}).getAsyncToken();
   Type bf16 = b.getBF16Type(), f32 = b.getF32Type();
   SmallVector<Value> aSizes = dynamicSizes(b, a);
@@ -440,14 +445,22 @@ void buildBF16GemmLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
   Value dDev = h.output(d, bytesOf(h, numElements(h, d), f32), dSizes);
   SmallVector<Value> accSizes = dynamicSizes(b, acc);
   Value accDev = h.input(acc, bytesOf(h, numElements(h, acc), f32), accSizes);
-  Value tmA = h.tensorMap(aDev, bf16, {c.blockM, c.blockK},
+  // A batch's dimension gets box 1: a box never spans two batches.
+  auto box = [&](ArrayRef<int64_t> inner) {
+    SmallVector<int64_t> bx(rank - inner.size(), 1);
+    bx.append(inner.begin(), inner.end());
+    return bx;
+  };
+  Value tmA = h.tensorMap(aDev, bf16, box({c.blockM, c.blockK}),
                           nvgpu::TensorMapSwizzleKind::SWIZZLE_128B);
-  Value tmB =
-      h.tensorMap(bDev, bf16, {c.blockK, GemmKernelConfig::kBF16BoxColumns},
-                  nvgpu::TensorMapSwizzleKind::SWIZZLE_128B);
+  Value tmB = h.tensorMap(bDev, bf16,
+                          box({c.blockK, GemmKernelConfig::kBF16BoxColumns}),
+                          nvgpu::TensorMapSwizzleKind::SWIZZLE_128B);
   Value mTiles = h.ceilDiv(m, c.blockM);
   Value nTiles = h.idx(c.nTiles());
   Value tiles = h.mul(mTiles, nTiles);
+  if (groups > 1)
+    tiles = h.mul(tiles, h.idx(groups));
   Value sms = h.smCount(smCount);
   Value grid = arith::MinUIOp::create(b, tiles, sms);
   Value m32 = h.i32(m);
@@ -615,8 +628,8 @@ LogicalResult mlir::fp8::defineLauncher(func::FuncOp fn, int64_t smCount) {
   b.setInsertionPointToStart(ifNonEmpty.thenBlock());
   auto gemm = dyn_cast<GemmKernelAttr>(config);
   if (gemm && gemm.getConfig().hasBF16Operands()) {
-    buildBF16GemmLauncherBody(b, args, gemm.getConfig(), kernel, smCount,
-                              resident);
+    buildBF16GemmLauncherBody(b, args, gemm.getConfig(), gemm.getGroups(),
+                              kernel, smCount, resident);
   } else if (gemm) {
     // The kernel's own record of its configuration: the one source of the
     // grid, block and shared-memory size (never recomputed from options).

@@ -163,13 +163,27 @@ GemmKernelAttr GemmKernelAttr::get(MLIRContext *ctx, const GemmKernelProblem &p,
       flag(quantize && p.qPow2), flag(c.tmaStore), c.kSplits);
 }
 
+/// The BF16 variant's batch kernel (a linalg.batch_matmul of G batches of M
+/// x N x K, the masked layout without counts): KernelNames.h's BF16 name
+/// with the batch count in front.
+static std::string getBF16BatchGemmKernelName(int64_t g, int64_t m, int64_t n,
+                                              int64_t k,
+                                              KernelElementType out) {
+  std::string name = getBF16GemmKernelName(m, n, k, out);
+  StringRef rest = StringRef(name).drop_front(StringRef("fp8_matmul_").size());
+  return "fp8_batch_matmul_" + std::to_string(g) + "x" + rest.str();
+}
+
 std::string GemmKernelAttr::getSymbolName() const {
   GemmKernelConfig c = getConfig();
   KernelElementType a = getKernelElementType(getA()),
                     b = getKernelElementType(getB()),
                     d = getKernelElementType(getD());
   std::string name =
-      c.hasBF16Operands() ? getBF16GemmKernelName(c.m, c.n, c.k, d)
+      c.hasBF16Operands()
+          ? (isGrouped()
+                 ? getBF16BatchGemmKernelName(getGroups(), c.m, c.n, c.k, d)
+                 : getBF16GemmKernelName(c.m, c.n, c.k, d))
       : isGrouped()
           ? getGroupedGemmKernelName(stringifyGroupLayout(*getLayout()).data(),
                                      getGroups(), c.m, c.n, c.k, a, b, d)
@@ -319,12 +333,18 @@ LogicalResult GemmKernelAttr::verify(
                           "along the whole K) or 32 with b_scale_rows 1 and "
                           "no layout (mxfp8), got scale_k "
                        << scaleK << ", b_scale_rows " << bScaleRows;
-  // The BF16 variant (a = b = bf16): the 2-D kernel, no swap-AB; its tile
+  // The BF16 variant (a = b = bf16): the 2-D kernel, or the batch kernel
+  // of a batch_matmul (the masked layout without counts: A [G, M, K], B
+  // [G, K, N], C and D [G, M, N]) with a static m; no swap-AB. Its tile
   // checks are checkGemmKernelConfig's (block_k 64, no scales to promote).
   const bool bf16 = a.isBF16();
-  if (bf16 && (layout || (swapAB && swapAB.getValue())))
+  const bool bf16Batch = layout == GroupLayout::masked &&
+                         !(counts && counts.getValue()) &&
+                         !ShapedType::isDynamic(m);
+  if (bf16 && ((layout && !bf16Batch) || (swapAB && swapAB.getValue())))
     return emitError() << "bf16 operands need the 2-D kernel (no layout, no "
-                          "swap_ab)";
+                          "swap_ab) or the batch kernel (layout = masked "
+                          "without counts, a static m)";
   if (!bf16 && blockK != 128)
     return emitError() << "needs block_k 128 (one promotion interval per "
                           "stage), got "

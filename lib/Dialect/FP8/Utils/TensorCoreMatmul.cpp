@@ -11,33 +11,50 @@
 using namespace mlir;
 
 bool fp8::isBF16MatmulCandidate(Operation *op) {
-  auto mm = dyn_cast<linalg::MatmulOp>(op);
-  if (!mm || !mm.hasPureTensorSemantics() || mm.hasUserDefinedMaps() ||
+  if (!isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op))
+    return false;
+  auto mm = cast<linalg::LinalgOp>(op);
+  if (!mm.hasPureTensorSemantics() || mm.hasUserDefinedMaps() ||
       !op->getParentOfType<func::FuncOp>() || op->getNumResults() != 1)
     return false;
   auto elem = [](Value v) {
     return cast<ShapedType>(v.getType()).getElementType();
   };
-  return elem(mm.getInputs()[0]).isBF16() && elem(mm.getInputs()[1]).isBF16() &&
-         elem(mm.getOutputs()[0]).isF32() && elem(op->getResult(0)).isF32();
+  return elem(mm.getDpsInputs()[0]).isBF16() &&
+         elem(mm.getDpsInputs()[1]).isBF16() &&
+         elem(mm.getDpsInits()[0]).isF32() && elem(op->getResult(0)).isF32();
 }
 
 std::string fp8::explainNoBF16MatmulKernel(Operation *op) {
-  auto mm = cast<linalg::MatmulOp>(op);
-  auto aTy = cast<RankedTensorType>(mm.getInputs()[0].getType());
-  auto bTy = cast<RankedTensorType>(mm.getInputs()[1].getType());
+  auto mm = cast<linalg::LinalgOp>(op);
+  auto aTy = cast<RankedTensorType>(mm.getDpsInputs()[0].getType());
+  auto bTy = cast<RankedTensorType>(mm.getDpsInputs()[1].getType());
   std::string why;
   llvm::raw_string_ostream os(why);
-  int64_t m = aTy.getDimSize(0), k = aTy.getDimSize(1), n = bTy.getDimSize(1);
+  // A batch_matmul's [G, M, K] x [G, K, N]: the batch is the outer
+  // dimension, the rest a matmul's.
+  const bool batched = isa<linalg::BatchMatmulOp>(op);
+  const int64_t r = batched ? 1 : 0;
+  int64_t m = aTy.getDimSize(r), k = aTy.getDimSize(r + 1),
+          n = bTy.getDimSize(r + 1);
+  int64_t g = batched ? aTy.getDimSize(0) : 1;
   // M may be dynamic (one kernel for every M, M its i32 parameter); N and
-  // K are compiled in (K: the tail's wgmma steps are static).
+  // K are compiled in (K: the tail's wgmma steps are static). A batch's
+  // count and M are compiled in too (its group's rows in C and D start at
+  // g * M, a 32-bit product checked here).
   if (ShapedType::isDynamic(n) || ShapedType::isDynamic(k) ||
-      ShapedType::isDynamic(bTy.getDimSize(0))) {
+      ShapedType::isDynamic(bTy.getDimSize(r))) {
     os << "the bf16 kernel needs a static N and K (M may be dynamic), got "
        << aTy << " x " << bTy;
     return why;
   }
-  if (m == 0 || n == 0 || k == 0) {
+  if (batched && (ShapedType::isDynamic(g) || ShapedType::isDynamic(m) ||
+                  ShapedType::isDynamic(bTy.getDimSize(0)))) {
+    os << "the bf16 batch kernel needs a static batch and M, got " << aTy
+       << " x " << bTy;
+    return why;
+  }
+  if (m == 0 || n == 0 || k == 0 || g == 0) {
     os << "an empty problem: nothing to launch";
     return why;
   }
@@ -49,12 +66,23 @@ std::string fp8::explainNoBF16MatmulKernel(Operation *op) {
        << "N = " << n << ", K = " << k;
     return why;
   }
-  for (int64_t s : {m, n, k})
+  // A batch's rows of C and D: g * M + row in 32 bits.
+  int64_t rows = ShapedType::isDynamic(m) ? m : g * m;
+  for (int64_t s : {rows, n, k})
     if (!ShapedType::isDynamic(s) && s >= GemmKernelConfig::kMaxExtent) {
       os << "needs every size below 2^31 (the kernels' TMA coordinates and "
             "row counts are signed 32-bit), got "
          << s;
-      break;
+      return why;
     }
+  // The batch kernel's grid walks G x (its tiles) tile indices in 32 bits:
+  // at most G x ceil(M / 64) x ceil(N / 128) (below 2^55 here: G x M and N
+  // are below 2^31).
+  if (batched && g * GemmKernelConfig::ceilDiv(m, 64) *
+                         GemmKernelConfig::ceilDiv(n, 128) >=
+                     GemmKernelConfig::kMaxExtent)
+    os << "the bf16 batch kernel needs fewer than 2^31 tiles (G x ceil(M / "
+          "64) x ceil(N / 128)), got G = "
+       << g << ", M = " << m << ", N = " << n;
   return why;
 }

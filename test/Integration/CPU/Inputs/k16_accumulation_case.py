@@ -6,9 +6,10 @@ independent oracles, never from the lowering:
   - data FMT=FILE (lines `a0 .. a15 | b0 .. b15 | c | d` measured on an
     H100/H200, see hopper-accumulation/README.md): each vector is one k16
     step from c, so
-      * K = 16: a 1x16 by 16x1 linalg.matmul with init c per vector (a loop
+      * K = 16: a 1x16 by 16x8 linalg.matmul with init c per vector (a loop
         over the vectors), and one linalg.batch_matmul over all of them
-        (batch = vector), must give d;
+        (batch = vector, 8 columns), must give d; the same batch_matmul
+        with one column (N = 1: no tensor cores) must not;
       * K = 32: c rebuilt from a zero init by the first group (its 24-bit
         significand in three 8-bit pieces at k = 13, 14, 15, times 1: exact
         under any model), then the vector at k = 16..31: must give d (the
@@ -135,6 +136,7 @@ func.func @check_{name}() {{
   %c1 = arith.constant 1 : index
   %c{n}_{name}_mm = arith.constant {n} : index
   %c{n}_{name}_bmm = arith.constant {n} : index
+  %c{n}_{name}_bmm1 = arith.constant {n} : index
   %ai = arith.constant dense<{hexdense(a, 2)}> : tensor<{n}x16xi16>
   %bi = arith.constant dense<{hexdense(b, 2)}> : tensor<{n}x16xi16>
   %ci = arith.constant dense<{hexdense(c, 4)}> : tensor<{n}xi32>
@@ -150,13 +152,23 @@ func.func @check_{name}() {{
     %mm = linalg.matmul ins(%ar, %bc : tensor<1x16x{et}>, tensor<16x{W}x{et}>) outs(%init : tensor<1x{W}xf32>) -> tensor<1x{W}xf32>
     %dv = tensor.extract %mm[%c0, %c0] : tensor<1x{W}xf32>
     %got = arith.bitcast %dv : f32 to i32""", d)
+    # One batch_matmul over all the vectors (batch = vector), each b in W
+    # equal columns (N = 8: on the tensor cores, the k16 model under sm90),
+    # and again with N = 1 (not on the tensor cores: a plain f32 sum).
     s += f"""
   %a3 = tensor.expand_shape %a [[0], [1, 2]] output_shape [{n}, 1, 16] : tensor<{n}x16x{et}> into tensor<{n}x1x16x{et}>
-  %b3 = tensor.expand_shape %b [[0], [1, 2]] output_shape [{n}, 16, 1] : tensor<{n}x16x{et}> into tensor<{n}x16x1x{et}>
-  %c3 = tensor.expand_shape %cf [[0, 1, 2]] output_shape [{n}, 1, 1] : tensor<{n}xf32> into tensor<{n}x1x1xf32>
-  %bmm = linalg.batch_matmul ins(%a3, %b3 : tensor<{n}x1x16x{et}>, tensor<{n}x16x1x{et}>) outs(%c3 : tensor<{n}x1x1xf32>) -> tensor<{n}x1x1xf32>
+  %b3e = tensor.empty() : tensor<{n}x16x{W}x{et}>
+  %b3 = linalg.broadcast ins(%b : tensor<{n}x16x{et}>) outs(%b3e : tensor<{n}x16x{W}x{et}>) dimensions = [2]
+  %c3e = tensor.empty() : tensor<{n}x1x{W}xf32>
+  %c3 = linalg.broadcast ins(%cf : tensor<{n}xf32>) outs(%c3e : tensor<{n}x1x{W}xf32>) dimensions = [1, 2]
+  %bmm = linalg.batch_matmul ins(%a3, %b3 : tensor<{n}x1x16x{et}>, tensor<{n}x16x{W}x{et}>) outs(%c3 : tensor<{n}x1x{W}xf32>) -> tensor<{n}x1x{W}xf32>
+  %b31 = tensor.expand_shape %b [[0], [1, 2]] output_shape [{n}, 16, 1] : tensor<{n}x16x{et}> into tensor<{n}x16x1x{et}>
+  %c31 = tensor.expand_shape %cf [[0, 1, 2]] output_shape [{n}, 1, 1] : tensor<{n}xf32> into tensor<{n}x1x1xf32>
+  %bmm1 = linalg.batch_matmul ins(%a3, %b31 : tensor<{n}x1x16x{et}>, tensor<{n}x16x1x{et}>) outs(%c31 : tensor<{n}x1x1xf32>) -> tensor<{n}x1x1xf32>
 """
-    s += compare_loop(f"{name}_bmm", n, f"""    %dv = tensor.extract %bmm[%i, %c0, %c0] : tensor<{n}x1x1xf32>
+    s += compare_loop(f"{name}_bmm", n, f"""    %dv = tensor.extract %bmm[%i, %c0, %c0] : tensor<{n}x1x{W}xf32>
+    %got = arith.bitcast %dv : f32 to i32""", d)
+    s += compare_loop(f"{name}_bmm1", n, f"""    %dv = tensor.extract %bmm1[%i, %c0, %c0] : tensor<{n}x1x1xf32>
     %got = arith.bitcast %dv : f32 to i32""", d)
     # K = 32: c rebuilt by the first group.
     rows = []

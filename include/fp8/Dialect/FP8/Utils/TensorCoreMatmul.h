@@ -20,15 +20,19 @@
 namespace mlir::fp8 {
 
 /// Whether `op` is of the form the BF16 variant of the GEMM kernel is for:
-/// a linalg.matmul on tensors in a function, bf16 x bf16 -> f32 (its init
-/// f32), with the default indexing maps. Other ops are not considered.
+/// a linalg.matmul ([M, K] x [K, N]) or linalg.batch_matmul ([G, M, K] x
+/// [G, K, N], the batch as the kernel's groups) on tensors in a function,
+/// bf16 x bf16 -> f32 (its init f32), with the default indexing maps. Other
+/// ops are not considered.
 bool isBF16MatmulCandidate(Operation *op);
 
 /// Why the kernel cannot compute the candidate `op` (isBF16MatmulCandidate),
 /// phrased after "no GPU GEMM kernel (...)"; empty when it can: N and K
-/// static (M may be dynamic), a non-empty problem, N and K multiples of 8
-/// (the TMA maps' row strides of A [M, K] and B [K, N] are multiples of 16
-/// bytes), every size below 2^31 (signed 32-bit TMA coordinates).
+/// static (M may be dynamic for a matmul; a batch_matmul's batch and M are
+/// static), a non-empty problem, N and K multiples of 8 (the TMA maps' row
+/// strides of A [M, K] and B [K, N] are multiples of 16 bytes), every size
+/// below 2^31 (signed 32-bit TMA coordinates; a batch's G x M rows of C and
+/// D too).
 std::string explainNoBF16MatmulKernel(Operation *op);
 
 /// Whether `op` runs on the BF16 tensor cores on the GPU: a candidate the

@@ -1,0 +1,121 @@
+// The BF16 variant's batch kernel (docs/gpu-kernel.md, "The BF16 variant"):
+// a linalg.batch_matmul [G, M, K] x [G, K, N] -> [G, M, N], bf16 x bf16 ->
+// f32, gets the bf16 kernel with the batch as the tile scheduler's group
+// (layout = masked, groups = G, no counts). The grid is group-major: G
+// times the tiles of one batch (here 1 x 1), a tile's batch its index / the
+// tiles of a batch. The producer loads A and both MN-major B boxes with the
+// batch as the third (outermost) TMA coordinate, one value for the three
+// loads; the consumers' C loads and D stores address row g * M + row of
+// [G, M, N]. The launcher takes the rank-3 memrefs, builds rank-3 TMA maps
+// with a box of one batch (1 x 128 x 64 for A, 1 x 64 x 64 for B) and a
+// grid of min(ceil(M / 128) * ceil(N / 128) * G, SMs). What it does not
+// take stays a host kernel with a remark: a dynamic batch or M, N not a
+// multiple of 8, 2^31 tiles or more; f16 operands are not candidates (no
+// remark).
+// RUN: fp8-opt %s --fp8-lower-to-nvvm 2> %t.remarks | FileCheck %s
+// RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
+// RUN: fp8-opt %s --fp8-lower-to-nvvm --fp8-launch-kernels 2>/dev/null | FileCheck %s --check-prefix=HOST
+
+// CHECK-LABEL: func.func @bmm3(
+// CHECK: linalg.batch_matmul {fp8.kernel_ref = @fp8_kernels::@fp8_batch_matmul_3x100x72x40_bf16_bf16_f32_accf32}
+// CHECK-LABEL: func.func @dynbatch(
+// CHECK-NOT: fp8.kernel_ref
+// CHECK-LABEL: func.func @dynm(
+// CHECK-NOT: fp8.kernel_ref
+// CHECK-LABEL: func.func @n36(
+// CHECK-NOT: fp8.kernel_ref
+// CHECK-LABEL: func.func @tiles(
+// CHECK-NOT: fp8.kernel_ref
+// CHECK-LABEL: func.func @f16(
+// CHECK-NOT: fp8.kernel_ref
+// CHECK: return
+
+// CHECK-LABEL: llvm.func @fp8_batch_matmul_3x100x72x40_bf16_bf16_f32_accf32(
+// CHECK-SAME: %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: i32, %[[C:.*]]: !llvm.ptr)
+// CHECK-SAME: fp8.kernel = #fp8.gemm_kernel<m = 100, n = 72, k = 40, a = bf16, b = bf16, d = f32, c = f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, layout = masked, groups = 3, block_m = 128, block_n = 128, block_k = 64, stages = 7, consumers = 2>
+// CHECK: %[[CG:.*]] = llvm.addrspacecast %[[C]] : !llvm.ptr to !llvm.ptr<1>
+// CHECK: %[[M:.*]] = arith.constant 100 : i32
+// CHECK: %[[ONE:.*]] = arith.constant 1 : i32
+// CHECK: %[[G:.*]] = arith.constant 3 : i32
+// CHECK: %[[TILES:.*]] = arith.muli %[[ONE]], %[[G]] : i32
+// Producer: the tile's batch, then A (K, row, batch) and B's two boxes
+// (column, K, batch).
+// CHECK: scf.for %[[T:.*]] = %{{.*}} to %[[TILES]] step
+// CHECK-NEXT: %[[PB:.*]] = arith.divui %[[T]], %[[ONE]] : i32
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %arg0, %{{.*}}, box[%[[K0:[0-9]+]], %{{[0-9]+}}, %[[PB]]]
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %arg1, %{{.*}}, box[%{{[0-9]+}}, %[[K0]], %[[PB]]]
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %arg1, %{{.*}}, box[%{{[0-9]+}}, %[[K0]], %[[PB]]]
+// CHECK-NOT: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// CHECK: scf.yield
+// Consumer: the batch's first row g * M in C (the loads) and D (the stores).
+// CHECK: scf.for %[[CT:.*]] = %{{.*}} to %[[TILES]] step
+// CHECK-NEXT: %[[CB:.*]] = arith.divui %[[CT]], %[[ONE]] : i32
+// CHECK: %[[ROW0:.*]] = arith.muli %[[CB]], %[[M]] : i32
+// CHECK: %[[CROW:.*]] = arith.addi %[[ROW0]], %{{.*}} : i32
+// CHECK-NEXT: %[[CROW64:.*]] = arith.extui %[[CROW]] : i32 to i64
+// CHECK-NEXT: %[[COFF:.*]] = arith.muli %[[CROW64]], %c72_i64 : i64
+// CHECK-NEXT: %[[CIDX:.*]] = arith.addi %[[COFF]], %{{.*}} : i64
+// CHECK-NEXT: llvm.getelementptr %[[CG]][%[[CIDX]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+// CHECK: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>]
+// CHECK: arith.cmpi ult, %{{.*}}, %[[M]] : i32
+// CHECK: %[[DROW:.*]] = arith.addi %[[ROW0]], %{{.*}} : i32
+// CHECK-NEXT: arith.extui %[[DROW]] : i32 to i64
+// CHECK: llvm.return
+
+// REMARK: remark: fp8-lower-to-nvvm: no GPU GEMM kernel for 'linalg.batch_matmul' (the bf16 batch kernel needs a static batch and M, got tensor<?x16x64xbf16> x tensor<?x64x32xbf16>); it stays a host kernel
+// REMARK: remark: fp8-lower-to-nvvm: no GPU GEMM kernel for 'linalg.batch_matmul' (the bf16 batch kernel needs a static batch and M, got tensor<2x?x64xbf16> x tensor<2x64x32xbf16>); it stays a host kernel
+// REMARK: remark: fp8-lower-to-nvvm: no GPU GEMM kernel for 'linalg.batch_matmul' (the bf16 kernel needs N and K multiples of 8 (the TMA maps' row strides of A [M, K] and B [K, N] are multiples of 16 bytes), got N = 36, K = 64); it stays a host kernel
+// REMARK: remark: fp8-lower-to-nvvm: no GPU GEMM kernel for 'linalg.batch_matmul' (the bf16 batch kernel needs fewer than 2^31 tiles (G x ceil(M / 64) x ceil(N / 128)), got G = 65536, M = 64, N = 16777216); it stays a host kernel
+// REMARK-NOT: remark
+
+// The launcher: (a, b, d, c) of rank 3; rank-3 maps with a box of one
+// batch; the grid: ceil(100 / 128) * 1 tiles times 3 batches.
+// HOST-LABEL: func.func @bmm3(
+// HOST: call @fp8_launch_fp8_batch_matmul_3x100x72x40_bf16_bf16_f32_accf32(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (memref<3x100x40xbf16>, memref<3x40x72xbf16>, memref<3x100x72xf32>, memref<3x100x72xf32>) -> ()
+// HOST-NOT: linalg.batch_matmul {
+// HOST-LABEL: func.func @dynbatch(
+// HOST: linalg.batch_matmul
+// HOST-LABEL: func.func private @fp8_launch_fp8_batch_matmul_3x100x72x40_bf16_bf16_f32_accf32(
+// HOST: %[[MDIM:.*]] = memref.dim %arg0, %c1{{.*}} : memref<3x100x40xbf16>
+// HOST: nvgpu.tma.create.descriptor %{{.*}} box[%c1{{.*}}, %c128, %c64]
+// HOST-SAME: memref<1x128x64xbf16, 3>, swizzle = swizzle_128b
+// HOST: nvgpu.tma.create.descriptor %{{.*}} box[%c1{{.*}}, %c64{{.*}}, %c64{{.*}}]
+// HOST-SAME: memref<1x64x64xbf16, 3>, swizzle = swizzle_128b
+// HOST: %[[MT:.*]] = arith.ceildivui %[[MDIM]], %c128{{.*}} : index
+// HOST: %[[MN:.*]] = arith.muli %[[MT]], %c1{{.*}} : index
+// HOST: %[[TILES:.*]] = arith.muli %[[MN]], %c3{{.*}} : index
+// HOST: arith.minui %[[TILES]], %{{.*}} : index
+// HOST: gpu.launch_func async [%{{.*}}] @fp8_kernels::@fp8_batch_matmul_3x100x72x40_bf16_bf16_f32_accf32 {{.*}} threads in (%c384{{.*}}, %{{.*}}, %{{.*}}) dynamic_shared_memory_size %{{.*}} args(%[[TA:.*]] : !llvm.ptr, %{{.*}} : !llvm.ptr, %[[TA]] : !llvm.ptr, %{{.*}} : memref<3x100x40xbf16>, %{{.*}} : memref<3x100x72xf32>, %{{.*}} : i32, %{{.*}} : memref<3x100x72xf32>)
+
+func.func @bmm3(%a: tensor<3x100x40xbf16>, %b: tensor<3x40x72xbf16>, %c: tensor<3x100x72xf32>) -> tensor<3x100x72xf32> {
+  %y = linalg.batch_matmul ins(%a, %b : tensor<3x100x40xbf16>, tensor<3x40x72xbf16>) outs(%c : tensor<3x100x72xf32>) -> tensor<3x100x72xf32>
+  return %y : tensor<3x100x72xf32>
+}
+
+func.func @dynbatch(%a: tensor<?x16x64xbf16>, %b: tensor<?x64x32xbf16>, %c: tensor<?x16x32xf32>) -> tensor<?x16x32xf32> {
+  %y = linalg.batch_matmul ins(%a, %b : tensor<?x16x64xbf16>, tensor<?x64x32xbf16>) outs(%c : tensor<?x16x32xf32>) -> tensor<?x16x32xf32>
+  return %y : tensor<?x16x32xf32>
+}
+
+func.func @dynm(%a: tensor<2x?x64xbf16>, %b: tensor<2x64x32xbf16>, %c: tensor<2x?x32xf32>) -> tensor<2x?x32xf32> {
+  %y = linalg.batch_matmul ins(%a, %b : tensor<2x?x64xbf16>, tensor<2x64x32xbf16>) outs(%c : tensor<2x?x32xf32>) -> tensor<2x?x32xf32>
+  return %y : tensor<2x?x32xf32>
+}
+
+func.func @n36(%a: tensor<2x16x64xbf16>, %b: tensor<2x64x36xbf16>, %c: tensor<2x16x36xf32>) -> tensor<2x16x36xf32> {
+  %y = linalg.batch_matmul ins(%a, %b : tensor<2x16x64xbf16>, tensor<2x64x36xbf16>) outs(%c : tensor<2x16x36xf32>) -> tensor<2x16x36xf32>
+  return %y : tensor<2x16x36xf32>
+}
+
+// 2^16 batches of 2^17 column tiles: 2^33 tiles, past the kernel's 32-bit
+// tile index.
+func.func @tiles(%a: tensor<65536x64x64xbf16>, %b: tensor<65536x64x16777216xbf16>, %c: tensor<65536x64x16777216xf32>) -> tensor<65536x64x16777216xf32> {
+  %y = linalg.batch_matmul ins(%a, %b : tensor<65536x64x64xbf16>, tensor<65536x64x16777216xbf16>) outs(%c : tensor<65536x64x16777216xf32>) -> tensor<65536x64x16777216xf32>
+  return %y : tensor<65536x64x16777216xf32>
+}
+
+// Not a candidate (f16 operands): no kernel, no remark.
+func.func @f16(%a: tensor<2x16x64xf16>, %b: tensor<2x64x32xf16>, %c: tensor<2x16x32xf32>) -> tensor<2x16x32xf32> {
+  %y = linalg.batch_matmul ins(%a, %b : tensor<2x16x64xf16>, tensor<2x64x32xf16>) outs(%c : tensor<2x16x32xf32>) -> tensor<2x16x32xf32>
+  return %y : tensor<2x16x32xf32>
+}
