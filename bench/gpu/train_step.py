@@ -31,8 +31,9 @@ The device machine has no MLIR, so the steps are compiled here and carried:
 
 The generated kernels are split by their typed attributes (the GEMMs by
 operand type: FP8, and the BF16 variant that runs the bf16 linalg.matmuls:
-the output head, the BF16 policy's linears, and attention's bf16
-batch_matmuls: QK^T and PV and their gradients); the host kernels by the
+the output head and the BF16 policy's linears; and its batch form, for
+attention's bf16 batch_matmuls: QK^T and PV and their gradients); the
+host kernels by the
 linalg op each was outlined from, which is the kernel's name (`run_<op>`,
 fp8-outline-host-kernels): batch contractions (those the BF16 kernel does
 not take), other contractions (those the BF16 kernel does not take)
@@ -56,15 +57,19 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from backend_check import _error_reader, _memref_type, load_runtime  # noqa: E402
 
-KINDS = ("fp8 gemm", "bf16 gemm", "quantize", "transpose", "attention (host)", "contraction (host)",
-         "row/elementwise (host)")
+KINDS = ("fp8 gemm", "bf16 gemm", "attention gemm", "quantize", "transpose", "attention (host)",
+         "contraction (host)", "row/elementwise (host)")
 
 
 def kernel_kind(kernel):
     """The time-split kind of a generated kernel (compiler.gpu_kernels'
-    typed fields): the GEMMs by their operand type."""
+    typed fields): the GEMMs by their operand type, and the BF16 kernel's
+    batch form (the masked grouping: linalg.batch_matmul, in these models
+    attention's QK^T, PV and their gradients) apart from its 2-D form."""
     if kernel.kind == "gemm":
-        return "bf16 gemm" if kernel.a == "bf16" else "fp8 gemm"
+        if kernel.a != "bf16":
+            return "fp8 gemm"
+        return "attention gemm" if kernel.layout == "masked" else "bf16 gemm"
     return kernel.kind
 
 
