@@ -265,7 +265,7 @@ def test_require_kernels_refuses_a_host_op():
         jit(_F64_SQUARE, GPU_PIPELINES["gpu-emulator"], target="gpu-emulator")
     message = str(err.value) + err.value.rendered
     assert "'linalg.generic' op cannot run on the host (fp8-outline-host-kernels, require-kernels" in message
-    assert "arith.extf only f32 arithmetic" in message
+    assert "arith.extf is not f32 arithmetic" in message
     # Without require-kernels the op stays on the host and a call with host
     # arrays still computes it there.
     module = jit(_F64_SQUARE, gpu_pipeline("gpu-emulator"), target="gpu-emulator")
