@@ -34,6 +34,7 @@
 #include "Launchers.h"
 
 #include "fp8/Conversion/FP8ToNVVM/FP8ToNVVM.h"
+#include "fp8/Dialect/FP8/IR/FP8.h"
 #include "fp8/Dialect/FP8/IR/ReductionLanes.h"
 #include "fp8/Dialect/FP8/Utils/MemRefUtils.h"
 
@@ -302,6 +303,34 @@ std::string whyHost(linalg::LinalgOp op) {
   return "";
 }
 
+/// What `op`, left in a host function, does to a buffer's elements on the
+/// host, or "" when it touches none: a load or store, a vector transfer,
+/// a call passing a buffer to a function without a body (its code runs on
+/// the host), other than a kernel's launcher. Under require-kernels the
+/// buffers are device memory.
+static std::string hostElementAccess(Operation *op) {
+  if (isa<memref::LoadOp, memref::StoreOp, memref::AtomicRMWOp,
+          memref::GenericAtomicRMWOp, affine::AffineLoadOp,
+          affine::AffineStoreOp>(op))
+    return "reads or writes a buffer's elements on the host";
+  if (!llvm::any_of(op->getOperandTypes(), llvm::IsaPred<MemRefType>))
+    return "";
+  if (op->getName().getDialectNamespace() == "vector")
+    return "reads or writes a buffer's elements on the host (a vector "
+           "access)";
+  if (auto call = dyn_cast<func::CallOp>(op)) {
+    auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+        op, call.getCalleeAttr());
+    // A launcher's declaration (fp8.kernel_ref: its body, which launches
+    // its kernel, comes later in the pipeline) is no host code.
+    if (callee && callee.isExternal() &&
+        !callee->hasAttr(fp8::FP8Dialect::kKernelRefAttrName))
+      return "passes a buffer to @" + call.getCallee().str() +
+             ", a function without a body here, whose code runs on the host";
+  }
+  return "";
+}
+
 struct FP8OutlineHostKernelsPass
     : public fp8::impl::FP8OutlineHostKernelsPassBase<
           FP8OutlineHostKernelsPass> {
@@ -338,6 +367,8 @@ struct FP8OutlineHostKernelsPass
         return signalPassFailure();
     }
     // Every op require-kernels refuses has its error: then the pass fails.
+    if (requireKernels)
+      refuseHostElementAccess(module);
     if (refusedHostOps)
       return signalPassFailure();
     // A marked sum left on the host (in a loop kernel or a host loop)
@@ -816,6 +847,23 @@ struct FP8OutlineHostKernelsPass
   }
   /// An op was refused by keepOnHost.
   bool refusedHostOps = false;
+
+  /// Under require-kernels: every op the outlining left in a host function
+  /// that touches a buffer's elements (not only linalg ops: a
+  /// memref.store, a vector transfer, a call to an external function) is
+  /// an error too; it would dereference a device pointer on the host.
+  void refuseHostElementAccess(ModuleOp module) {
+    module.walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (isa<gpu::GPUModuleOp, gpu::LaunchOp>(op))
+        return WalkResult::skip();
+      if (!op->getParentOfType<func::FuncOp>())
+        return WalkResult::advance();
+      std::string what = hostElementAccess(op);
+      if (!what.empty())
+        keepOnHost(op, what);
+      return WalkResult::advance();
+    });
+  }
 };
 
 } // namespace
