@@ -529,7 +529,11 @@ def FP8OutlineHostKernelsPass : Pass<"fp8-outline-host-kernels", "ModuleOp"> {
     With `require-kernels` (set by `fp8-gpu-pipeline{require-kernels}`: a
     caller that passes device pointers, whose host loops would read device
     memory), each such op is instead an error `cannot run on the host
-    (fp8-outline-host-kernels, require-kernels): <why>` and the pass fails.
+    (fp8-outline-host-kernels, require-kernels): <why>` and the pass fails;
+    so is every other op left in a host function that touches a buffer's
+    elements: a memref or affine load, store or atomic, a vector op on a
+    memref, a `func.call` passing a buffer to a function without a body
+    (a kernel's launcher declaration, marked `fp8.kernel_ref`, excepted).
 
     Errors: under `require-kernels`, an op that would stay on the host; the
     upstream transformations failing on an op that passed the checks is an
