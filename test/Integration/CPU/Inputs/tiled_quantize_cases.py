@@ -25,8 +25,12 @@ from the reference lowering.
 
 Usage: tiled_quantize_cases.py
 """
+import os
 import string
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tiled_scaled_matmul_case import HASH  # noqa: E402
 
 PRELUDE = r"""
 // A hash of (seed, i, j) (tiled_scaled_matmul_case.py's mix), the row
@@ -38,38 +42,7 @@ func.func private @fill_special(%t: tensor<?x?xf32>, %seed: i32) -> tensor<?x?xf
   ^bb0(%o: f32):
     %i = linalg.index 0 : index
     %j = linalg.index 1 : index
-    %ii = arith.index_cast %i : index to i32
-    %jj = arith.index_cast %j : index to i32
-    %k1 = arith.constant 40503 : i32
-    %k2 = arith.constant -1640531535 : i32
-    %k3 = arith.constant 1540483477 : i32
-    %a = arith.muli %ii, %k1 : i32
-    %b = arith.addi %a, %jj : i32
-    %c = arith.muli %b, %k2 : i32
-    %d = arith.xori %c, %seed : i32
-    %s13 = arith.constant 13 : i32
-    %d1 = arith.shrui %d, %s13 : i32
-    %f = arith.xori %d, %d1 : i32
-    %g = arith.muli %f, %k3 : i32
-    %s15 = arith.constant 15 : i32
-    %g1 = arith.shrui %g, %s15 : i32
-    %h = arith.xori %g, %g1 : i32
-    %mask = arith.constant 65535 : i32
-    %lo = arith.andi %h, %mask : i32
-    %lof = arith.uitofp %lo : i32 to f32
-    %inv = arith.constant 1.52587890625e-05 : f32
-    %u = arith.mulf %lof, %inv : f32
-    %half = arith.constant 0.5 : f32
-    %w = arith.subf %u, %half : f32
-    %s16 = arith.constant 16 : i32
-    %hi = arith.shrui %h, %s16 : i32
-    %m15 = arith.constant 15 : i32
-    %ex = arith.andi %hi, %m15 : i32
-    %exf = arith.uitofp %ex : i32 to f32
-    %three = arith.constant 3.0 : f32
-    %pw = arith.subf %exf, %three : f32
-    %mag = math.exp2 %pw : f32
-    %x0 = arith.mulf %w, %mag : f32
+""" + HASH + r"""    %x0 = arith.mulf %w, %mag : f32
     // Row shift: exact powers of two (multiplications by 2^k, k split so
     // that each factor is a normal f32).
     %c5 = arith.constant 5 : i32
