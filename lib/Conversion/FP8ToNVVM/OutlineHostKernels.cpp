@@ -509,7 +509,7 @@ struct FP8OutlineHostKernelsPass
     if (op->hasAttr(fp8::kRowGroupAttrName) &&
         !op->hasAttr(fp8::kReductionLanesAttrName))
       return op->emitOpError("fp8-outline-host-kernels: the op of row group ")
-             << op->getAttr(fp8::kRowGroupAttrName)
+             << op->getAttrOfType<IntegerAttr>(fp8::kRowGroupAttrName).getInt()
              << " follows no row sum of its group in its block (the row "
                 "kernel computes the group's ops after its sum)";
     if (op->hasAttr(fp8::kReductionLanesAttrName))
@@ -617,7 +617,8 @@ struct FP8OutlineHostKernelsPass
       FailureOr<RowGroupPlan> plan = planRowGroup(op, *sum, whyHost, notGroup);
       if (failed(plan))
         return op.emitOpError("fp8-outline-host-kernels: the row group ")
-               << op->getAttr(fp8::kRowGroupAttrName)
+               << op->getAttrOfType<IntegerAttr>(fp8::kRowGroupAttrName)
+                      .getInt()
                << " cannot be one kernel: " << notGroup;
       group = *plan;
       // The launch takes the place of the group's last op: the deallocs in

@@ -577,6 +577,19 @@ std::string whyNotMember(const RowGroup &group, linalg::LinalgOp user,
   return "";
 }
 
+/// Whether `op`'s only memory effects are allocations (a memref.alloc: it
+/// stays where it is, the launch after it).
+bool onlyAllocates(Operation *op) {
+  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!effects)
+    return false;
+  SmallVector<MemoryEffects::EffectInstance> list;
+  effects.getEffects(list);
+  return llvm::all_of(list, [](const MemoryEffects::EffectInstance &e) {
+    return isa<MemoryEffects::Allocate>(e.getEffect());
+  });
+}
+
 /// Whether `op` uses a value of `group` (in its regions too).
 bool usesGroup(const RowGroup &group, Operation *op) {
   WalkResult r = op->walk([&](Operation *inner) {
@@ -615,8 +628,8 @@ RowGroup groupConsumers(linalg::GenericOp sum, int64_t id) {
   group.after = "the group ends before it";
   for (Operation *op = sum->getNextNode(); op; op = op->getNextNode()) {
     if (!usesGroup(group, op)) {
-      if (isMemoryEffectFree(op) && op->getNumRegions() == 0 &&
-          !isa<DestinationStyleOpInterface>(op))
+      if (op->getNumRegions() == 0 && !isa<DestinationStyleOpInterface>(op) &&
+          (isMemoryEffectFree(op) || onlyAllocates(op)))
         continue;
       group.after = "the group ends at an op before it that will touch "
                     "memory ('" +
