@@ -138,6 +138,38 @@ func.func @other_row(%x: memref<32x32xf32>, %s: memref<32xf32>, %o: memref<32x32
 
 // -----
 
+#id1 = affine_map<(d0) -> (d0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+
+// A member reading a buffer a later member writes (lane 0 of another warp
+// may have written it already): refused.
+func.func @reads_later(%x: memref<4x64xf32>, %s: memref<4xf32>, %o: memref<4x64xf32>, %t: memref<4xf32>) {
+  // expected-error @+1 {{the row group 0 cannot be one kernel: an op reads a buffer the group writes other than the value an earlier op of the group computed}}
+  linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<4x64xf32>) outs(%s : memref<4xf32>) attrs = {fp8.reduction_lanes = 32 : i64, fp8.row_group = 0 : i64} {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.addf %acc, %a : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#id2, #row, #row, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %s, %t : memref<4x64xf32>, memref<4xf32>, memref<4xf32>) outs(%o : memref<4x64xf32>) attrs = {fp8.row_group = 0 : i64} {
+  ^bb0(%a: f32, %r: f32, %u: f32, %b: f32):
+    %m = arith.mulf %a, %r : f32
+    %n = arith.mulf %m, %u : f32
+    linalg.yield %n : f32
+  }
+  linalg.generic {indexing_maps = [#id1, #id1], iterator_types = ["parallel"]}
+      ins(%s : memref<4xf32>) outs(%t : memref<4xf32>) attrs = {fp8.row_group = 0 : i64} {
+  ^bb0(%r: f32, %b: f32):
+    %m = arith.mulf %r, %r : f32
+    linalg.yield %m : f32
+  }
+  return
+}
+
+// -----
+
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d0)>
 
