@@ -590,6 +590,23 @@ bool onlyAllocates(Operation *op) {
   });
 }
 
+/// Whether `op` may stand between a group's ops: once bufferized it
+/// touches no memory (the launch moves after it). A tensor.empty (an
+/// allocation), an allocation, a constant, a scalar op; not a view or
+/// reshape of a tensor (a copy when not contiguous), not a tensor.extract
+/// (a load), not a destination-style op (a write).
+bool staysBetween(Operation *op) {
+  if (op->getNumRegions() != 0)
+    return false;
+  if (isa<tensor::EmptyOp>(op) || op->hasTrait<OpTrait::ConstantLike>())
+    return true;
+  auto isTensor = llvm::IsaPred<TensorType>;
+  if (llvm::any_of(op->getOperandTypes(), isTensor) ||
+      llvm::any_of(op->getResultTypes(), isTensor))
+    return false;
+  return isMemoryEffectFree(op) || onlyAllocates(op);
+}
+
 /// Whether `op` uses a value of `group` (in its regions too).
 bool usesGroup(const RowGroup &group, Operation *op) {
   WalkResult r = op->walk([&](Operation *inner) {
@@ -628,8 +645,7 @@ RowGroup groupConsumers(linalg::GenericOp sum, int64_t id) {
   group.after = "the group ends before it";
   for (Operation *op = sum->getNextNode(); op; op = op->getNextNode()) {
     if (!usesGroup(group, op)) {
-      if (op->getNumRegions() == 0 && !isa<DestinationStyleOpInterface>(op) &&
-          (isMemoryEffectFree(op) || onlyAllocates(op)))
+      if (staysBetween(op))
         continue;
       group.after = "the group ends at an op before it that will touch "
                     "memory ('" +

@@ -212,3 +212,37 @@ func.func @fill_between(%x: tensor<4x64xf32>) -> (tensor<4x64xf32>, tensor<8xf32
   } -> tensor<4x64xf32>
   return %n, %f : tensor<4x64xf32>, tensor<8xf32>
 }
+
+// -----
+
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+
+// A tensor.extract between (a load once bufferized) ends the group too; a
+// scalar op and a tensor.empty do not.
+// CHECK-LABEL: func.func @extract_between
+// CHECK-NOT: fp8.row_group
+// CHECK: return
+func.func @extract_between(%x: tensor<4x64xf32>, %y: tensor<8xf32>) -> (tensor<4x64xf32>, f32) {
+  %zero = arith.constant 0.0 : f32
+  %c1 = arith.constant 1 : index
+  %e = tensor.empty() : tensor<4xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %s = linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4x64xf32>) outs(%s0 : tensor<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.addf %acc, %a : f32
+    linalg.yield %r : f32
+  } -> tensor<4xf32>
+  %c2 = arith.addi %c1, %c1 : index
+  %v = tensor.extract %y[%c2] : tensor<8xf32>
+  %e1 = tensor.empty() : tensor<4x64xf32>
+  // expected-remark @+1 {{not fused into the row kernel of its operand (fp8-split-reductions): the group ends at an op before it that will touch memory ('tensor.extract': the one launch must not move across it)}}
+  %n = linalg.generic {indexing_maps = [#id2, #row, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %s : tensor<4x64xf32>, tensor<4xf32>) outs(%e1 : tensor<4x64xf32>) {
+  ^bb0(%a: f32, %r: f32, %o: f32):
+    %t = arith.mulf %a, %r : f32
+    linalg.yield %t : f32
+  } -> tensor<4x64xf32>
+  return %n, %v : tensor<4x64xf32>, f32
+}

@@ -391,9 +391,10 @@ def FP8SplitReductionsPass : Pass<"fp8-split-reductions"> {
     by the sum's init map (elementwise) or the identity (per-row), the
     group's elementwise values by the identity, and other tensors anyhow
     (elementwise) or by the identity (per-row). The group ends at the
-    first op using it that cannot join, or at an op between that will
-    touch memory once bufferized (anything but memory-effect-free ops
-    without regions that are not destination-style, and allocations). A
+    first op using it that cannot join, or at an op between that may
+    touch memory once bufferized (anything but a `tensor.empty`, a
+    constant, scalar ops without memory effects and allocations: a
+    `tensor.extract` is a load, a reshape or slice may be a copy). A
     group of the sum and at least one such op is marked `fp8.row_group =
     <id> : i64` on each (ids from 0 in the order of the sums);
     fp8-outline-host-kernels computes it in the row kernel's launch
