@@ -101,7 +101,7 @@ def census(ir: str):
 def kind(name: str) -> str:
     """The kernel's kind from its name (fp8-outline-host-kernels names each
     after its function and op)."""
-    for suffix in ("row_sum", "row_max", "loop", "batch_matmul", "matmul", "copy", "fill", "transpose"):
+    for suffix in ("row_sum_fused", "row_max_fused", "row_sum", "row_max", "loop", "batch_matmul", "matmul", "copy", "fill", "transpose"):
         if re.search(suffix + r"(_\d+)?$", name):
             return suffix
     return "generic"

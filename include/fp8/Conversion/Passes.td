@@ -535,9 +535,37 @@ def FP8OutlineHostKernelsPass : Pass<"fp8-outline-host-kernels", "ModuleOp"> {
     memref, a `func.call` passing a buffer to a function without a body
     (a kernel's launcher declaration, marked `fp8.kernel_ref`, excepted).
 
+    A row sum or max marked `fp8.reduction_lanes = 32`
+    (fp8-split-reductions{row-kernels}) is one warp-per-row launch,
+    `<function>_row_sum` / `_row_max`: `ceil(R / 8)` CTAs of `min(R, 8)`
+    warps, lane `l` combining elements `l, l + 32, ...`, the butterfly
+    (`nvvm.shfl.sync bfly` xor 16 .. 1) the lanes, lane 0 the init
+    (docs/numerics.md, "Reduction order"). A marked sum that also carries
+    `fp8.row_group = <id>` leads a fused group, `<function>_row_sum_fused` /
+    `_row_max_fused`: the ops of that id after it in its block
+    (all-parallel `linalg.generic`s with one identity-indexed output whose
+    initial value the body does not read, over the sum's R rows or its
+    R x N elements) run in the same launch, which takes the place of the
+    group's last op (deallocations between move after it). Lane 0's init
+    reaches every lane by `nvvm.shfl.sync idx`; every lane computes the
+    per-row ops on the row's result (lane 0 stores their outputs); lane `l`
+    computes elements `32 j + l` of the row (j < ceil(N / 32), the last step
+    for the lanes below N mod 32 only) of each elementwise op in order,
+    reading the group's per-row values and its own elements' values from
+    registers, and stores every output.
+
     Errors: under `require-kernels`, an op that would stay on the host; the
     upstream transformations failing on an op that passed the checks is an
-    error naming the step.
+    error naming the step; a marked sum the row kernel cannot take (`the
+    row sum marked fp8.reduction_lanes cannot run as a row kernel: <why>`);
+    a row group it cannot take (`the row group <id> cannot be one kernel:
+    <why>`: a member that is no such op or that could not be a kernel, an
+    op between the sum and its last member that reads or writes memory
+    other than an allocation or deallocation, a member reading a buffer
+    the group writes other than the value an earlier op of the group
+    computed at its own row or element, the sum reading a buffer its group
+    writes); an op of a row group with no sum of its group before it in its
+    block.
   }];
   let options = [
     Option<"chip", "chip", "std::string", [{"sm_90a"}],

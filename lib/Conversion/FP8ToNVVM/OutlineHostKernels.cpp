@@ -340,6 +340,7 @@ struct FP8OutlineHostKernelsPass
     ModuleOp module = getOperation();
     kernels.reset();
     loopWhy.clear();
+    fused.clear();
     copies.clear();
     refusedHostOps = false;
     SmallVector<Operation *> candidates;
@@ -361,6 +362,9 @@ struct FP8OutlineHostKernelsPass
     });
     IRRewriter rewriter(&getContext());
     for (Operation *op : candidates) {
+      // Fused into its row sum's kernel (and erased).
+      if (fused.contains(op))
+        continue;
       if (!op->getParentOfType<func::FuncOp>())
         continue;
       if (failed(outline(rewriter, module, op)))
@@ -500,6 +504,14 @@ struct FP8OutlineHostKernelsPass
                         op->getName().stripDialect())
                            .str();
     std::string why = whyHost(linalgOp);
+    // A group's op whose sum did not take it (the sum would have fused or
+    // refused it): no sum of its id before it in its block.
+    if (op->hasAttr(fp8::kRowGroupAttrName) &&
+        !op->hasAttr(fp8::kReductionLanesAttrName))
+      return op->emitOpError("fp8-outline-host-kernels: the op of row group ")
+             << op->getAttrOfType<IntegerAttr>(fp8::kRowGroupAttrName).getInt()
+             << " follows no row sum of its group in its block (the row "
+                "kernel computes the group's ops after its sum)";
     if (op->hasAttr(fp8::kReductionLanesAttrName))
       return outlineRowSum(
           rewriter, module, cast<linalg::GenericOp>(op), why,
@@ -599,7 +611,29 @@ struct FP8OutlineHostKernelsPass
     FailureOr<RowSum> sum = matchRowSum(op, notSum);
     if (failed(sum))
       return fail(notSum);
+    std::optional<RowGroupPlan> group;
+    if (op->hasAttr(fp8::kRowGroupAttrName)) {
+      std::string notGroup;
+      FailureOr<RowGroupPlan> plan = planRowGroup(op, *sum, whyHost, notGroup);
+      if (failed(plan))
+        return op.emitOpError("fp8-outline-host-kernels: the row group ")
+               << op->getAttrOfType<IntegerAttr>(fp8::kRowGroupAttrName)
+                      .getInt()
+               << " cannot be one kernel: " << notGroup;
+      group = *plan;
+      // The launch takes the place of the group's last op: the deallocs in
+      // between move after it, the sum before it.
+      Operation *last = group->members.back().op;
+      for (Operation *d : llvm::reverse(group->deallocs))
+        rewriter.moveOpAfter(d, last);
+      rewriter.moveOpBefore(op, last);
+      for (RowGroupMember m : group->members)
+        fused.insert(m.op);
+    }
     if (sum->rows == 0) { // nothing to compute: no launch
+      if (group)
+        for (RowGroupMember m : group->members)
+          rewriter.eraseOp(m.op);
       rewriter.eraseOp(op);
       return success();
     }
@@ -638,6 +672,14 @@ struct FP8OutlineHostKernelsPass
     }
     Value partial = emitPartialSum(rewriter, loc, op, *sum, dims, lane);
     Value total = emitButterfly(rewriter, loc, *sum, partial);
+    if (group) {
+      emitFusedRow(rewriter, loc, op, *sum, *group, dims, lane, total);
+      for (RowGroupMember m : group->members)
+        rewriter.eraseOp(m.op);
+      rewriter.eraseOp(op);
+      return finish(rewriter, module, launch,
+                    name + (sum->max ? "_row_max" : "_row_sum") + "_fused");
+    }
     Value isLane0 = arith::CmpIOp::create(
         rewriter, loc, arith::CmpIPredicate::eq, lane, cst(0));
     auto ifLane0 = scf::IfOp::create(rewriter, loc, isLane0);
@@ -654,6 +696,56 @@ struct FP8OutlineHostKernelsPass
     return finish(rewriter, module, launch,
                   name + (sum->max ? "_row_max" : "_row_sum"));
   }
+
+  /// The fused group's row kernel after the butterfly (every lane holds
+  /// the row's `total`): lane 0 loads the init, shfl.sync.idx gives its
+  /// value to every lane, every lane adds it on the body's side (the same
+  /// bits in each lane), lane 0 stores the sum's result, then the group's
+  /// ops (emitRowGroup).
+  void emitFusedRow(IRRewriter &rewriter, Location loc, linalg::GenericOp op,
+                    const RowSum &sum, const RowGroupPlan &group,
+                    ArrayRef<Value> dims, Value lane, Value total) {
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value isLane0 = arith::CmpIOp::create(rewriter, loc,
+                                          arith::CmpIPredicate::eq, lane, zero);
+    OpOperand *init = op.getDpsInitOperand(0);
+    SmallVector<Value> at =
+        applyMap(rewriter, loc, op.getMatchingIndexingMap(init), dims);
+    auto ifLoad = scf::IfOp::create(rewriter, loc, rewriter.getF32Type(),
+                                    isLane0, /*withElseRegion=*/true);
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(ifLoad.thenBlock());
+      Value old = memref::LoadOp::create(rewriter, loc, init->get(), at);
+      scf::YieldOp::create(rewriter, loc, old);
+      // The other lanes read nothing (lane 0 writes the element later).
+      rewriter.setInsertionPointToStart(ifLoad.elseBlock());
+      Value none = arith::ConstantOp::create(rewriter, loc,
+                                             rewriter.getF32FloatAttr(0.0));
+      scf::YieldOp::create(rewriter, loc, none);
+    }
+    Value source = arith::ConstantIntOp::create(rewriter, loc, 0, 32);
+    Value fullMask = arith::ConstantIntOp::create(rewriter, loc, -1, 32);
+    Value clamp =
+        arith::ConstantIntOp::create(rewriter, loc, kWarpSize - 1, 32);
+    auto idx =
+        NVVM::ShflKindAttr::get(rewriter.getContext(), NVVM::ShflKind::idx);
+    Value old = NVVM::ShflOp::create(rewriter, loc, rewriter.getF32Type(),
+                                     fullMask, ifLoad.getResult(0), source,
+                                     clamp, idx, UnitAttr());
+    Value result = sum.accumulatorFirst
+                       ? combine(rewriter, loc, sum, old, total)
+                       : combine(rewriter, loc, sum, total, old);
+    auto ifStore = scf::IfOp::create(rewriter, loc, isLane0);
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(&ifStore.getThenRegion().front());
+      memref::StoreOp::create(rewriter, loc, result, init->get(), at);
+    }
+    emitRowGroup(rewriter, loc, op, sum, group, dims, lane, result);
+  }
+  /// The ops of the fused groups, computed by their row sum's kernel.
+  llvm::DenseSet<Operation *> fused;
 
   /// A gpu.launch of ceil(total / 256) blocks of min(total, 256) threads
   /// before `op`, with `op` moved into it.

@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <cstdint>
 #include <optional>
@@ -142,6 +143,47 @@ Value emitButterfly(OpBuilder &b, Location loc, const RowSum &sum, Value v);
 /// reduction iterators, a column or contraction, rows shorter than a warp,
 /// a body that is no sum or max.
 std::string whyNoRowKernel(linalg::GenericOp op);
+
+/// An op of a fused row group (`fp8.row_group`, fp8-split-reductions) after
+/// its row sum: a per-row op (over the sum's rows) or an elementwise op
+/// (over the sum's elements).
+struct RowGroupMember {
+  linalg::GenericOp op;
+  bool element = false;
+};
+
+/// A marked row sum's fused group, checked on buffers (planRowGroup).
+struct RowGroupPlan {
+  /// The group's ops after the sum, in block order.
+  SmallVector<RowGroupMember> members;
+  /// The memref.dealloc ops between the sum and its last member: the
+  /// launch takes the sum's place after them, so they move after it.
+  SmallVector<Operation *> deallocs;
+};
+
+/// The group `sum` (marked fp8.row_group, `row` its RowSum) leads, or why
+/// the row kernel cannot compute it in one launch (in `why`): each member
+/// an all-parallel linalg.generic over the sum's rows or elements, one
+/// output by the identity, its body not reading it, `whyHost` empty; every
+/// buffer a member reads that the group writes is the value an earlier op
+/// of the group computed, read at its own row (broadcast along the row
+/// by an elementwise op) or element, no other op reads a buffer the group
+/// writes; between the sum and the last member only ops without memory
+/// effects, allocations and deallocations.
+FailureOr<RowGroupPlan>
+planRowGroup(linalg::GenericOp sum, const RowSum &row,
+             llvm::function_ref<std::string(linalg::LinalgOp)> whyHost,
+             std::string &why);
+
+/// The group's ops in the row's warp (every lane), after the row sum's
+/// result `rowValue` (every lane the same bits) at the sum's loop indices
+/// `dims` (dims[reductionDim] unused): each per-row op computed in
+/// registers by every lane, lane 0 storing its output; then the
+/// elementwise ops, lane `lane` computing elements `lane, lane + 32, ...`
+/// of the row, each op's output stored.
+void emitRowGroup(OpBuilder &b, Location loc, linalg::GenericOp sum,
+                  const RowSum &row, const RowGroupPlan &plan,
+                  ArrayRef<Value> dims, Value lane, Value rowValue);
 
 } // namespace mlir::fp8::detail
 

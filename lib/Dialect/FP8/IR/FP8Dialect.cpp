@@ -112,11 +112,26 @@ LogicalResult FP8Dialect::verifyOperationAttribute(Operation *op,
               "on '"
            << op->getName() << "'";
   }
+  // A fused row group (fp8-split-reductions{row-kernels}): its id; the
+  // row kernel checks the group's ops themselves.
+  if (name == kRowGroupAttrName) {
+    auto id = dyn_cast<IntegerAttr>(value);
+    if (failed(expect(id && id.getType().isInteger(64) && id.getInt() >= 0,
+                      "an i64 >= 0 (the group's id)")))
+      return failure();
+    if (op->getName().getStringRef() == "linalg.generic")
+      return success();
+    return op->emitError() << "attribute '" << name
+                           << "' is only valid on a linalg.generic (a "
+                              "row sum or its elementwise consumer), not "
+                              "on '"
+                           << op->getName() << "'";
+  }
   return mlir::emitError(op->getLoc())
          << "unknown fp8 attribute '" << name
          << "' (known: fp8.role, fp8.precision, fp8.reason, fp8.gemm, "
             "fp8.policy, fp8.kernel, fp8.kernel_model, fp8.kernel_ref, "
-            "fp8.reduction_lanes)";
+            "fp8.reduction_lanes, fp8.row_group)";
 }
 
 namespace mlir::fp8 {

@@ -13,7 +13,9 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/Support/MathExtras.h"
 
 namespace mlir::fp8 {
@@ -416,20 +418,22 @@ void splitRowSum(IRRewriter &rw, linalg::LinalgOp op, const RowSum &sum,
   rw.replaceOp(generic, result);
 }
 
-/// Whether the row kernel of fp8-outline-host-kernels takes `op` once
-/// bufferized (its whyHost conditions, as far as tensors show them): 32
-/// lanes, an op of the function's body (not in a loop), static
-/// shapes, an f32 sum, inputs of memory types (f32/bf16/f16, i8..i64), a body
-/// of arith ops without fast-math flags (no remf) and of math ops
-/// fp8-expand-math turns into arith or the kernels lower alike. Any other sum
-/// is split into loops here.
-bool fitsRowKernel(linalg::LinalgOp op, unsigned lanes) {
-  // A warp's lanes; a kernel of its own (not in a loop).
-  if (lanes != 32 || !isa<FunctionOpInterface>(op->getParentOp()))
-    return false;
+/// Whether a kernel of fp8-outline-host-kernels takes `op`'s operands and
+/// body once bufferized (its whyHost conditions, as far as tensors show
+/// them): static shapes, operands of memory types (f32/bf16/f16, i8..i64),
+/// a body of arith ops without fast-math flags (no remf) and of math ops
+/// fp8-expand-math turns into arith or the kernels lower alike. With
+/// `scalars`, f32, integer and index operands too (kernel parameters).
+bool fitsKernel(linalg::LinalgOp op, bool scalars) {
   for (Value v : op->getOperands()) {
     auto type = dyn_cast<RankedTensorType>(v.getType());
-    if (!type || !type.hasStaticShape())
+    if (!type) {
+      Type t = v.getType();
+      if (scalars && (t.isF32() || isa<IntegerType, IndexType>(t)))
+        continue;
+      return false;
+    }
+    if (!type.hasStaticShape())
       return false;
     // Integers are loaded as they are (the cross-entropy's target ids,
     // compared with the column's index: the target pick).
@@ -440,8 +444,6 @@ bool fitsRowKernel(linalg::LinalgOp op, unsigned lanes) {
           llvm::is_contained({8u, 16u, 32u, 64u}, integer.getWidth())))
       return false;
   }
-  if (!getElementTypeOrSelf(op->getResult(0).getType()).isF32())
-    return false;
   WalkResult result = op.getBlock()->walk([](Operation *inner) {
     if (isa<linalg::YieldOp, linalg::IndexOp>(inner))
       return WalkResult::advance();
@@ -465,22 +467,224 @@ bool fitsRowKernel(linalg::LinalgOp op, unsigned lanes) {
   return !result.wasInterrupted();
 }
 
+/// Whether the row kernel of fp8-outline-host-kernels takes the sum `op`:
+/// 32 lanes, an op of the function's body (not in a loop), an f32 sum,
+/// fitsKernel. Any other sum is split into loops here.
+bool fitsRowKernel(linalg::LinalgOp op, unsigned lanes) {
+  // A warp's lanes; a kernel of its own (not in a loop).
+  if (lanes != 32 || !isa<FunctionOpInterface>(op->getParentOp()))
+    return false;
+  if (!getElementTypeOrSelf(op->getResult(0).getType()).isF32())
+    return false;
+  return fitsKernel(op, /*scalars=*/false);
+}
+
 /// The sum (or row max) as one linalg.generic carrying the split as
 /// `fp8.reduction_lanes`: fp8-outline-host-kernels lowers it to one
 /// warp-per-row kernel computing the order splitRowSum spells out. A named
 /// op that does not generalize is left as it is (splitRowSum leaves it too,
 /// on the CPU as well).
-void markRowSum(IRRewriter &rw, linalg::LinalgOp op, int64_t lanes) {
-  Operation *marked = op;
-  if (!isa<linalg::GenericOp>(op.getOperation())) {
+linalg::GenericOp markRowSum(IRRewriter &rw, linalg::LinalgOp op,
+                             int64_t lanes) {
+  auto marked = dyn_cast<linalg::GenericOp>(op.getOperation());
+  if (!marked) {
     rw.setInsertionPoint(op);
     FailureOr<linalg::GenericOp> generalized =
         linalg::generalizeNamedOp(rw, op);
     if (failed(generalized))
-      return;
+      return {};
     marked = *generalized;
   }
   marked->setAttr(fp8::kReductionLanesAttrName, rw.getI64IntegerAttr(lanes));
+  return marked;
+}
+
+/// A fused row group growing from a marked row sum (Passes.td): the
+/// values whose rows every lane of the row's warp holds (the sum's result
+/// and the per-row ops' results) and those each lane holds for its own
+/// elements (the elementwise ops' results).
+struct RowGroup {
+  linalg::GenericOp sum;
+  /// The sum's loop ranges and its init's map (how an elementwise op reads
+  /// a per-row value: broadcast along the row).
+  SmallVector<int64_t> ranges;
+  AffineMap rowMap;
+  SmallVector<Operation *> members;
+  llvm::SmallDenseSet<Value> rowValues, elementValues;
+  /// Why the consumers after the group's end are not in it.
+  std::string after;
+};
+
+/// Why the linalg op `user` of a value of `group` cannot join it (empty
+/// when it can): one all-parallel linalg.generic with one tensor output
+/// indexed by the identity whose body does not read the output's initial
+/// value, over the sum's rows (a per-row op: `rsqrt(sum / N + eps)`) or
+/// over the sum's elements (an elementwise op: `x * rstd * w`), reading
+/// the group's per-row values broadcast along the row (an elementwise
+/// op's other group values at its own element), other row-shaped tensors
+/// (per-row op) at its own row, and any other tensors or scalars (a
+/// kernel parameter each). `element` says which kind it is.
+std::string whyNotMember(const RowGroup &group, linalg::LinalgOp user,
+                         bool &element) {
+  auto op = dyn_cast<linalg::GenericOp>(user.getOperation());
+  if (!op)
+    return "it is not a linalg.generic";
+  if (op->hasAttr(fp8::kReductionLanesAttrName) ||
+      op.getNumReductionLoops() != 0)
+    return "it is a reduction (a row kernel of its own, or split)";
+  if (!op.hasPureTensorSemantics() || op.getNumDpsInits() != 1 ||
+      op->getNumResults() != 1)
+    return "it has several outputs";
+  if (op.getNumParallelLoops() != op.getNumLoops())
+    return "an iterator is not parallel";
+  OpOperand *init = op.getDpsInitOperand(0);
+  if (!op.getMatchingBlockArgument(init).use_empty())
+    return "its body reads its output's initial value";
+  if (!op.getMatchingIndexingMap(init).isIdentity())
+    return "its output's indexing map is not the identity";
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<int64_t> rows;
+  for (auto [d, range] : llvm::enumerate(group.ranges))
+    if (group.rowMap.isFunctionOfDim(d))
+      rows.push_back(range);
+  if (llvm::equal(ranges, group.ranges))
+    element = true;
+  else if (llvm::equal(ranges, rows) && group.rowMap.isProjectedPermutation() &&
+           group.rowMap.getNumResults() == rows.size())
+    element = false;
+  else
+    return "its iteration space is neither the rows of the sum nor their "
+           "elements";
+  if (!fitsKernel(op, /*scalars=*/true))
+    return "an operand has a dynamic shape or a type the kernels do not "
+           "load, or its body an op the kernels do not lower alike";
+  AffineMap identity =
+      AffineMap::getMultiDimIdentityMap(op.getNumLoops(), op.getContext());
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    if (group.rowValues.contains(input->get())) {
+      if (map != (element ? group.rowMap : identity))
+        return "it reads the row's result other than at its own row";
+    } else if (group.elementValues.contains(input->get())) {
+      if (!element || map != identity)
+        return "it reads an element of the group other than its own (the "
+               "lanes share only the per-row values)";
+    } else if (!element && isa<RankedTensorType>(input->get().getType()) &&
+               map != identity) {
+      return "it reads a tensor other than at its own row";
+    }
+  }
+  return "";
+}
+
+/// Whether `op`'s only memory effects are allocations (a memref.alloc: it
+/// stays where it is, the launch after it).
+bool onlyAllocates(Operation *op) {
+  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!effects)
+    return false;
+  SmallVector<MemoryEffects::EffectInstance> list;
+  effects.getEffects(list);
+  return llvm::all_of(list, [](const MemoryEffects::EffectInstance &e) {
+    return isa<MemoryEffects::Allocate>(e.getEffect());
+  });
+}
+
+/// Whether `op` may stand between a group's ops: once bufferized it
+/// touches no memory (the launch moves after it). A tensor.empty (an
+/// allocation), an allocation, a constant, a scalar op; not a view or
+/// reshape of a tensor (a copy when not contiguous), not a tensor.extract
+/// (a load), not a destination-style op (a write).
+bool staysBetween(Operation *op) {
+  if (op->getNumRegions() != 0)
+    return false;
+  if (isa<tensor::EmptyOp>(op) || op->hasTrait<OpTrait::ConstantLike>())
+    return true;
+  auto isTensor = llvm::IsaPred<TensorType>;
+  if (llvm::any_of(op->getOperandTypes(), isTensor) ||
+      llvm::any_of(op->getResultTypes(), isTensor))
+    return false;
+  return isMemoryEffectFree(op) || onlyAllocates(op);
+}
+
+/// Whether `op` uses a value of `group` (in its regions too).
+bool usesGroup(const RowGroup &group, Operation *op) {
+  WalkResult r = op->walk([&](Operation *inner) {
+    for (Value v : inner->getOperands())
+      if (group.rowValues.contains(v) || group.elementValues.contains(v))
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return r.wasInterrupted();
+}
+
+/// The ops after the marked row sum `sum` in its block that consume its
+/// per-row result elementwise (whyNotMember), in order, marked
+/// `fp8.row_group = id` with the sum (when there is one):
+/// fp8-outline-host-kernels computes them in the row kernel's launch. The
+/// group ends at the first op that uses a value of it and cannot join, or
+/// at the first op in between that will touch memory once bufferized (a
+/// linalg op, an insert_slice: the kernel must not move across it).
+RowGroup groupConsumers(linalg::GenericOp sum, int64_t id) {
+  RowGroup group;
+  group.sum = sum;
+  group.ranges = sum.getStaticLoopRanges();
+  group.rowMap = sum.getMatchingIndexingMap(sum.getDpsInitOperand(0));
+  // The rows indexed by the parallel iterators in their order (not the
+  // loss's `(d0, d1) -> (0)`): the row kernel's rows.
+  SmallVector<unsigned> parallel;
+  sum.getParallelDims(parallel);
+  SmallVector<AffineExpr> rowDims;
+  for (unsigned d : parallel)
+    rowDims.push_back(getAffineDimExpr(d, sum.getContext()));
+  if (group.rowMap.getResults() != ArrayRef<AffineExpr>(rowDims))
+    return group;
+  group.members.push_back(sum);
+  group.rowValues.insert(sum->getResult(0));
+  // Why the ops after the group's end are not in it (remarkUnfused).
+  group.after = "the group ends before it";
+  for (Operation *op = sum->getNextNode(); op; op = op->getNextNode()) {
+    if (!usesGroup(group, op)) {
+      if (staysBetween(op))
+        continue;
+      group.after = "the group ends at an op before it that will touch "
+                    "memory ('" +
+                    op->getName().getStringRef().str() +
+                    "': the one launch must not move across it)";
+      break;
+    }
+    auto user = dyn_cast<linalg::LinalgOp>(op);
+    if (!user)
+      break;
+    bool element = false;
+    if (!whyNotMember(group, user, element).empty())
+      break;
+    group.members.push_back(op);
+    (element ? group.elementValues : group.rowValues).insert(op->getResult(0));
+  }
+  if (group.members.size() < 2)
+    return group;
+  Builder b(sum.getContext());
+  for (Operation *member : group.members)
+    member->setAttr(fp8::kRowGroupAttrName, b.getI64IntegerAttr(id));
+  return group;
+}
+
+/// A remark on each linalg op using a value of `group` that is in no
+/// group and no row kernel: why it is a launch of its own.
+void remarkUnfused(const RowGroup &group) {
+  for (Operation *member : group.members)
+    for (Operation *user : member->getResult(0).getUsers()) {
+      auto op = dyn_cast<linalg::LinalgOp>(user);
+      if (!op || op->hasAttr(fp8::kRowGroupAttrName) ||
+          op->hasAttr(fp8::kReductionLanesAttrName))
+        continue;
+      bool element = false;
+      std::string why = whyNotMember(group, op, element);
+      user->emitRemark() << "not fused into the row kernel of its operand "
+                            "(fp8-split-reductions): "
+                         << (why.empty() ? group.after : why);
+    }
 }
 
 class SplitReductionsPass
@@ -503,12 +707,23 @@ public:
           sums.push_back({op, *max});
     });
     IRRewriter rw(&getContext());
+    SmallVector<linalg::GenericOp> marked;
     for (auto &[op, sum] : sums) {
-      if (rowKernels && !sum.column && fitsRowKernel(op, lanes))
-        markRowSum(rw, op, lanes);
-      else if (!sum.max)
+      if (rowKernels && !sum.column && fitsRowKernel(op, lanes)) {
+        if (linalg::GenericOp generic = markRowSum(rw, op, lanes))
+          marked.push_back(generic);
+      } else if (!sum.max) {
         splitRowSum(rw, op, sum, lanes);
+      }
     }
+    // Every sum marked first: a group ends at the next one.
+    int64_t id = 0;
+    SmallVector<RowGroup> groups;
+    for (linalg::GenericOp sum : marked)
+      if (!sum->hasAttr(fp8::kRowGroupAttrName))
+        groups.push_back(groupConsumers(sum, id++));
+    for (const RowGroup &group : groups)
+      remarkUnfused(group);
   }
 };
 

@@ -30,7 +30,7 @@ module attributes {fp8.policy = "deepseek-v3"} {}
 
 // -----
 
-// expected-error @+1 {{unknown fp8 attribute 'fp8.recipe' (known: fp8.role, fp8.precision, fp8.reason, fp8.gemm, fp8.policy, fp8.kernel, fp8.kernel_model, fp8.kernel_ref, fp8.reduction_lanes)}}
+// expected-error @+1 {{unknown fp8 attribute 'fp8.recipe' (known: fp8.role, fp8.precision, fp8.reason, fp8.gemm, fp8.policy, fp8.kernel, fp8.kernel_model, fp8.kernel_ref, fp8.reduction_lanes, fp8.row_group)}}
 module attributes {fp8.recipe = 1} {}
 
 // -----
@@ -86,5 +86,20 @@ func.func @reduction_lanes_not_pow2() attributes {fp8.reduction_lanes = 12 : i64
 func.func @reduction_lanes_not_generic(%a: f32) -> f32 {
   // expected-error @+1 {{attribute 'fp8.reduction_lanes' is only valid on a linalg.generic row reduction, not on 'arith.addf'}}
   %r = arith.addf %a, %a {fp8.reduction_lanes = 32 : i64} : f32
+  return %r : f32
+}
+
+// -----
+
+// expected-error @+1 {{attribute 'fp8.row_group' must be an i64 >= 0 (the group's id), got -1 : i64}}
+func.func @row_group_negative() attributes {fp8.row_group = -1 : i64} {
+  return
+}
+
+// -----
+
+func.func @row_group_not_generic(%a: f32) -> f32 {
+  // expected-error @+1 {{attribute 'fp8.row_group' is only valid on a linalg.generic (a row sum or its elementwise consumer), not on 'arith.addf'}}
+  %r = arith.addf %a, %a {fp8.row_group = 0 : i64} : f32
   return %r : f32
 }

@@ -24,6 +24,13 @@ namespace mlir::fp8 {
 inline constexpr llvm::StringLiteral kReductionLanesAttrName =
     "fp8.reduction_lanes";
 
+/// Name of the discardable attribute (an i64 >= 0, the group's id, unique
+/// in the module) of a marked row sum and of the elementwise ops that
+/// consume its per-row result (fp8-split-reductions{row-kernels}): the
+/// row kernel computes them too, in the same launch (docs/gpu-kernel.md,
+/// "Fused row kernels").
+inline constexpr llvm::StringLiteral kRowGroupAttrName = "fp8.row_group";
+
 /// The combiner of a one-init row reduction's body: the yielded
 /// `arith.addf` (a sum) or `arith.maximumf` (a max) of the init's block
 /// argument, which nothing else uses, and another value.

@@ -377,6 +377,30 @@ def FP8SplitReductionsPass : Pass<"fp8-split-reductions"> {
     A row max (the body yields `arith.maximumf` of the accumulator, under
     the same conditions) is marked too: `maximumf` gives the same result
     in any order. Without `row-kernels` maxima are left alone.
+
+    With `row-kernels`, each marked sum (or max) whose init map is its
+    parallel iterators in order also gathers the elementwise ops after it
+    in its block that consume its per-row result: a `linalg.generic` using
+    a value of the group joins it when it has only parallel iterators, one
+    tensor output indexed by the identity whose initial value its body does
+    not read, the sum's loop ranges (an elementwise op over the R x N
+    elements) or its parallel ranges (a per-row op over the R rows),
+    operands and a body the host kernels take (static shapes; f32, bf16,
+    f16 or i8..i64 tensors; f32, integer or index scalars; arith and the
+    math ops fp8-expand-math expands), and reads the group's per-row values
+    by the sum's init map (elementwise) or the identity (per-row), the
+    group's elementwise values by the identity, and other tensors anyhow
+    (elementwise) or by the identity (per-row). The group ends at the
+    first op using it that cannot join, or at an op between that may
+    touch memory once bufferized (anything but a `tensor.empty`, a
+    constant, scalar ops without memory effects and allocations: a
+    `tensor.extract` is a load, a reshape or slice may be a copy). A
+    group of the sum and at least one such op is marked `fp8.row_group =
+    <id> : i64` on each (ids from 0 in the order of the sums);
+    fp8-outline-host-kernels computes it in the row kernel's launch
+    (docs/gpu-kernel.md, "Host kernels"). Each linalg op using a group's
+    value that is in no group and no row kernel gets `remark: not fused
+    into the row kernel of its operand (fp8-split-reductions): <why>`.
   }];
   let options = [
     Option<"lanes", "lanes", "unsigned", /*default=*/"32",
