@@ -85,6 +85,9 @@ void fp8::detail::buildHostLowering(OpPassManager &pm,
                                     const FP8CPUPipelineOptions &options,
                                     const FP8GPUPipelineOptions *gpu) {
   bool gpuHost = gpu;
+  // The host program's ops become GPU kernels (fp8-outline-host-kernels),
+  // which need the residency: their launches take device buffers only.
+  bool hostKernels = gpuHost && gpu->hostKernels && gpu->resident;
   // Functions in a nested module would not be bufferized: an error first.
   pm.addPass(createFP8CheckNestedModulesPass());
   // Element-wise arith/math on tensors in user code (e.g. a bitcast of the
@@ -98,7 +101,7 @@ void fp8::detail::buildHostLowering(OpPassManager &pm,
     splitOptions.lanes = options.reductionLanes;
     // The host kernels lower a marked sum to one warp-per-row kernel
     // (fp8-outline-host-kernels).
-    splitOptions.rowKernels = gpuHost && gpu->hostKernels && gpu->resident;
+    splitOptions.rowKernels = hostKernels;
     pm.addPass(createFP8SplitReductionsPass(splitOptions));
   }
   FP8LowerToLinalgPassOptions lowerOptions;
@@ -129,6 +132,10 @@ void fp8::detail::buildHostLowering(OpPassManager &pm,
   // number of layers. After bufferization the loop nests write memory and
   // CSE leaves them alone.
   pm.addPass(createCanonicalizerPass());
+  // One host kernel per element-wise chain, not one per op (the values are
+  // the same: Passes.td). The CPU keeps its ops: its loops are not launches.
+  if (hostKernels)
+    pm.addPass(createFP8FuseElementwisePass());
 
   if (options.vectorizeContractions)
     pm.addPass(createFP8VectorizeContractionsPass());
@@ -158,9 +165,6 @@ void fp8::detail::buildHostLowering(OpPassManager &pm,
   // Deallocation clones buffers whose ownership is only known at run time
   // (dynamic shapes returned from a function): memref.alloc + copy.
   pm.addPass(createConvertBufferizationToMemRefPass());
-  // The host kernels need the residency: their launches take device
-  // buffers only.
-  bool hostKernels = gpuHost && gpu->hostKernels && gpu->resident;
   if (hostKernels) {
     FP8OutlineHostKernelsPassOptions outlineOpts;
     outlineOpts.chip = gpu->chip;

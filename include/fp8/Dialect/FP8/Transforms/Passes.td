@@ -324,6 +324,42 @@ def FP8UnshareDestinationsPass : Pass<"fp8-unshare-destinations"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def FP8FuseElementwisePass : Pass<"fp8-fuse-elementwise"> {
+  let summary = "Fuse chains of element-wise linalg.generic ops on tensors "
+                "into one op each (before the host kernels)";
+  let description = [{
+    A training step's high-precision side is mostly element-wise: SwiGLU's
+    SiLU and product, RoPE's rotations, residual adds, the bf16/f32 casts
+    around them, the expanded `exp`/`rsqrt` of fp8-expand-math. Each op is
+    one `linalg.generic`, so under `fp8-gpu-pipeline{host=llvm}` each was one
+    host-kernel launch that writes its whole result to device memory for
+    the next op to read back. This pass fuses a producer into its consumer
+    with upstream's element-wise fusion (`linalg::fuseElementwiseOps`: the
+    producer's body inlined into the consumer's), when
+
+    - both are `linalg.generic` on tensors with only parallel iterators,
+      neither carrying an `fp8.*` attribute (a decision such as
+      `fp8.reduction_lanes` that a rebuilt op would lose);
+    - the producer's result has one use, this operand, and the consumer
+      reads it at its own iteration (an indexing map that is a
+      permutation): a broadcast operand (a per-row value read along the
+      row) would recompute each produced element many times, and a
+      producer with other users would be computed twice.
+
+    Fusion repeats until no pair is left, so a chain becomes one op.
+
+    Values are unchanged, bit for bit: every element goes through the same
+    arith and math ops in the same order (the bf16 rounding of a stored
+    intermediate is an explicit `arith.truncf` in the producer's body, kept),
+    and neither lowering contracts separate multiplies and adds (the host's
+    LLVM lowering has no contraction flags; the kernels' PTX uses
+    `mul.rn.f32`/`add.rn.f32`, which ptxas does not fuse: docs/numerics.md,
+    "Host kernels"). `fp8-gpu-pipeline{host=llvm}` runs it with its host
+    kernels, after fp8-expand-math and before bufferization.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 def FP8SplitReductionsPass : Pass<"fp8-split-reductions"> {
   let summary = "Sum each row reduction in the lane order of a warp: "
                 "lane-strided partial sums, then a fixed halving tree";

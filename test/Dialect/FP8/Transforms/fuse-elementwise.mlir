@@ -1,0 +1,266 @@
+// RUN: fp8-opt %s --split-input-file --fp8-fuse-elementwise | FileCheck %s
+
+// SwiGLU's tail: silu(g) = g * (1 / (1 + exp(-g))) (exp stood in by negf),
+// times u, rounded to bf16: three element-wise ops, one chain, one op. The
+// body keeps every op in order (the negation, the add, the division, the
+// two products, the rounding).
+
+#id = affine_map<(i, j) -> (i, j)>
+// CHECK-LABEL: func.func @chain
+// CHECK:         %[[R:.*]] = linalg.generic
+// CHECK-SAME:      ins(%arg0, %arg1 : tensor<4x64xf32>, tensor<4x64xf32>)
+// CHECK:           arith.negf
+// CHECK-NEXT:      arith.addf
+// CHECK-NEXT:      arith.divf
+// CHECK-NEXT:      arith.mulf
+// CHECK-NEXT:      arith.mulf
+// CHECK-NEXT:      arith.truncf {{.*}} : f32 to bf16
+// CHECK-NEXT:      linalg.yield
+// CHECK-NOT:     linalg.generic
+// CHECK:         return %[[R]]
+func.func @chain(%g: tensor<4x64xf32>, %u: tensor<4x64xf32>) -> tensor<4x64xbf16> {
+  %e = tensor.empty() : tensor<4x64xf32>
+  %s = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%g : tensor<4x64xf32>) outs(%e : tensor<4x64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %one = arith.constant 1.0 : f32
+    %n = arith.negf %x : f32
+    %d = arith.addf %one, %n : f32
+    %r = arith.divf %x, %d : f32
+    linalg.yield %r : f32
+  } -> tensor<4x64xf32>
+  %p = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%s, %u : tensor<4x64xf32>, tensor<4x64xf32>) outs(%e : tensor<4x64xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    %m2 = arith.mulf %m, %b : f32
+    linalg.yield %m2 : f32
+  } -> tensor<4x64xf32>
+  %eb = tensor.empty() : tensor<4x64xbf16>
+  %t = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%p : tensor<4x64xf32>) outs(%eb : tensor<4x64xbf16>) {
+  ^bb0(%a: f32, %o: bf16):
+    %r = arith.truncf %a : f32 to bf16
+    linalg.yield %r : bf16
+  } -> tensor<4x64xbf16>
+  return %t : tensor<4x64xbf16>
+}
+
+// -----
+
+// A producer with a later second user (here the return) is computed once,
+// in the fused op, which yields it as a second result for that user.
+
+#id = affine_map<(i, j) -> (i, j)>
+// CHECK-LABEL: func.func @two_uses
+// CHECK:         %[[F:.*]]:2 = linalg.generic
+// CHECK-SAME:      ins(%arg0 : tensor<4x64xf32>)
+// CHECK:           %[[N:.*]] = arith.negf
+// CHECK-NEXT:      %[[A:.*]] = arith.addf %[[N]], %[[N]]
+// CHECK-NEXT:      linalg.yield %[[N]], %[[A]]
+// CHECK-NOT:     linalg.generic
+// CHECK:         return %[[F]]#0, %[[F]]#1
+func.func @two_uses(%x: tensor<4x64xf32>) -> (tensor<4x64xf32>, tensor<4x64xf32>) {
+  %e = tensor.empty() : tensor<4x64xf32>
+  %n = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<4x64xf32>) outs(%e : tensor<4x64xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = arith.negf %a : f32
+    linalg.yield %r : f32
+  } -> tensor<4x64xf32>
+  %s = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%n : tensor<4x64xf32>) outs(%e : tensor<4x64xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = arith.addf %a, %a : f32
+    linalg.yield %r : f32
+  } -> tensor<4x64xf32>
+  return %n, %s : tensor<4x64xf32>, tensor<4x64xf32>
+}
+
+// -----
+
+// The negation's first user (a call) comes before the add: the add reads
+// nothing defined after the negation, so it moves up to it and the two
+// fuse; the call then reads the fused op's first result. The product reads
+// the call's result, defined after the square: it cannot move up, and the
+// square (needed by the call before it) stays its own op.
+
+#id = affine_map<(i, j) -> (i, j)>
+// CHECK-LABEL: func.func @earlier_user
+// CHECK:         %[[F:.*]]:2 = linalg.generic
+// CHECK:           arith.negf
+// CHECK-NEXT:      arith.addf
+// CHECK:         %[[C:.*]] = call @use(%[[F]]#0)
+// CHECK:         %[[Q:.*]] = linalg.generic
+// CHECK:           arith.mulf %{{.*}}, %{{.*}} : f32
+// CHECK:         call @use(%[[Q]])
+// CHECK:         linalg.generic
+// CHECK-SAME:      ins(%[[Q]], %{{.*}} :
+// CHECK:           arith.mulf
+func.func private @use(tensor<4x64xf32>) -> tensor<4x64xf32>
+func.func @earlier_user(%x: tensor<4x64xf32>) -> (tensor<4x64xf32>, tensor<4x64xf32>, tensor<4x64xf32>) {
+  %e = tensor.empty() : tensor<4x64xf32>
+  %n = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<4x64xf32>) outs(%e : tensor<4x64xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = arith.negf %a : f32
+    linalg.yield %r : f32
+  } -> tensor<4x64xf32>
+  %c = call @use(%n) : (tensor<4x64xf32>) -> tensor<4x64xf32>
+  %s = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%n : tensor<4x64xf32>) outs(%e : tensor<4x64xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = arith.addf %a, %a : f32
+    linalg.yield %r : f32
+  } -> tensor<4x64xf32>
+  %q = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<4x64xf32>) outs(%e : tensor<4x64xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = arith.mulf %a, %a : f32
+    linalg.yield %r : f32
+  } -> tensor<4x64xf32>
+  %d = call @use(%q) : (tensor<4x64xf32>) -> tensor<4x64xf32>
+  %p = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%q, %d : tensor<4x64xf32>, tensor<4x64xf32>) outs(%e : tensor<4x64xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %r = arith.mulf %a, %b : f32
+    linalg.yield %r : f32
+  } -> tensor<4x64xf32>
+  return %c, %s, %p : tensor<4x64xf32>, tensor<4x64xf32>, tensor<4x64xf32>
+}
+
+// -----
+
+// A transpose feeding an element-wise op (attention's head reshapes) is
+// generalized and fused: the consumer reads the source through the
+// permuted map, and the transposed copy is never written.
+
+#id = affine_map<(i, j, k) -> (i, j, k)>
+// CHECK-DAG:   #[[PERM:.*]] = affine_map<(d0, d1, d2) -> (d1, d0, d2)>
+// CHECK-DAG:   #[[ID:.*]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK-LABEL: func.func @transpose
+// CHECK:         linalg.generic {indexing_maps = [#[[PERM]], #[[ID]]]
+// CHECK-SAME:      ins(%arg0 : tensor<8x2x16xf32>)
+// CHECK:           arith.truncf
+// CHECK-NOT:     linalg.transpose
+func.func @transpose(%x: tensor<8x2x16xf32>) -> tensor<2x8x16xbf16> {
+  %e = tensor.empty() : tensor<2x8x16xf32>
+  %t = linalg.transpose ins(%x : tensor<8x2x16xf32>) outs(%e : tensor<2x8x16xf32>) permutation = [1, 0, 2]
+  %eb = tensor.empty() : tensor<2x8x16xbf16>
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%t : tensor<2x8x16xf32>) outs(%eb : tensor<2x8x16xbf16>) {
+  ^bb0(%a: f32, %o: bf16):
+    %v = arith.truncf %a : f32 to bf16
+    linalg.yield %v : bf16
+  } -> tensor<2x8x16xbf16>
+  return %r : tensor<2x8x16xbf16>
+}
+
+// -----
+
+// RMSNorm's scaling: the per-row factor rsqrt(mean + eps) is read along the
+// row (a broadcast): fusing would recompute it for each of the row's 64
+// elements, so the two ops stay.
+
+#id = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (i)>
+// CHECK-LABEL: func.func @broadcast
+// CHECK:         %[[F:.*]] = linalg.generic
+// CHECK:           math.rsqrt
+// CHECK:         linalg.generic
+// CHECK-SAME:      ins(%arg0, %[[F]] : tensor<4x64xf32>, tensor<4xf32>)
+func.func @broadcast(%x: tensor<4x64xf32>, %ss: tensor<4xf32>) -> tensor<4x64xf32> {
+  %e1 = tensor.empty() : tensor<4xf32>
+  %f = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]}
+      ins(%ss : tensor<4xf32>) outs(%e1 : tensor<4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = math.rsqrt %a : f32
+    linalg.yield %r : f32
+  } -> tensor<4xf32>
+  %e = tensor.empty() : tensor<4x64xf32>
+  %y = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %f : tensor<4x64xf32>, tensor<4xf32>) outs(%e : tensor<4x64xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %r = arith.mulf %a, %b : f32
+    linalg.yield %r : f32
+  } -> tensor<4x64xf32>
+  return %y : tensor<4x64xf32>
+}
+
+// -----
+
+// A reduction is no element-wise consumer (its order, marked or not, stays
+// its own op), and an op marked for a lowering (here the row kernel's
+// fp8.reduction_lanes) is left as it is: the square stays apart from the row
+// sum, the negation from the marked op it feeds. The graph's annotations
+// (fp8.role, ...) are no such mark: the fused op keeps the consumer's.
+
+#id = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (i)>
+// CHECK-LABEL: func.func @decisions
+// CHECK:         linalg.generic
+// CHECK:           arith.mulf
+// CHECK:         linalg.generic
+// CHECK-SAME:      iterator_types = ["parallel", "reduction"]
+// CHECK:         linalg.generic
+// CHECK:           arith.negf
+// CHECK:         linalg.generic
+// CHECK-SAME:      attrs = {fp8.reduction_lanes = 32 : i64}
+// CHECK:           arith.addf
+func.func @decisions(%x: tensor<4x64xf32>, %acc: tensor<4xf32>) -> (tensor<4xf32>, tensor<4x64xf32>) {
+  %e = tensor.empty() : tensor<4x64xf32>
+  %sq = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<4x64xf32>) outs(%e : tensor<4x64xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = arith.mulf %a, %a : f32
+    linalg.yield %r : f32
+  } -> tensor<4x64xf32>
+  %s = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%sq : tensor<4x64xf32>) outs(%acc : tensor<4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = arith.addf %o, %a : f32
+    linalg.yield %r : f32
+  } -> tensor<4xf32>
+  %n = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<4x64xf32>) outs(%e : tensor<4x64xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = arith.negf %a : f32
+    linalg.yield %r : f32
+  } -> tensor<4x64xf32>
+  %d = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%n : tensor<4x64xf32>) outs(%e : tensor<4x64xf32>)
+      attrs = {fp8.reduction_lanes = 32 : i64} {
+  ^bb0(%a: f32, %o: f32):
+    %r = arith.addf %a, %a : f32
+    linalg.yield %r : f32
+  } -> tensor<4x64xf32>
+  return %s, %d : tensor<4xf32>, tensor<4x64xf32>
+}
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+// CHECK-LABEL: func.func @annotations
+// CHECK:         linalg.generic
+// CHECK-SAME:      attrs = {fp8.precision = #fp8.precision<f32>, fp8.role = #fp8.role<normalization>}
+// CHECK:           arith.negf
+// CHECK-NEXT:      arith.mulf
+// CHECK-NOT:     linalg.generic
+func.func @annotations(%x: tensor<4x64xf32>) -> tensor<4x64xf32> {
+  %e = tensor.empty() : tensor<4x64xf32>
+  %n = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<4x64xf32>) outs(%e : tensor<4x64xf32>)
+      attrs = {fp8.role = #fp8.role<attention>} {
+  ^bb0(%a: f32, %o: f32):
+    %r = arith.negf %a : f32
+    linalg.yield %r : f32
+  } -> tensor<4x64xf32>
+  %s = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%n : tensor<4x64xf32>) outs(%e : tensor<4x64xf32>)
+      attrs = {fp8.precision = #fp8.precision<f32>, fp8.role = #fp8.role<normalization>} {
+  ^bb0(%a: f32, %o: f32):
+    %r = arith.mulf %a, %a : f32
+    linalg.yield %r : f32
+  } -> tensor<4x64xf32>
+  return %s : tensor<4x64xf32>
+}
