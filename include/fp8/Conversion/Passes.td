@@ -245,7 +245,12 @@ def FP8LowerToNVVMPass : Pass<"fp8-lower-to-nvvm", "ModuleOp"> {
     and C/D rows per batch) and `fp8.kernel_ref`: no scales, the wgmma
     `m64nNk16` bf16 chain from the op's init over all of K, B read
     MN-major. Any other of these ops stays a host kernel with a remark
-    naming why (never an error, also under `require-kernels`).
+    naming why (never an error, also under `require-kernels`). The tile
+    options below (`block-m`, `block-n`, `stages`, `consumers`, `group-m`)
+    configure the bf16 kernels too where they take them (`block-n` /
+    splits a multiple of 64); a tile they refuse, `cluster`, `store=tma`,
+    an overlapped `promotion-schedule` and `swap-ab=always` are not
+    applied to them, with a remark on the op naming the option and why.
 
     `fp8.grouped_scaled_matmul` gets one grouped kernel for all its groups
     (`fp8_grouped_matmul_<layout>_<G>x<M>x<N>x<K>_...`, docs/gpu-kernel.md,

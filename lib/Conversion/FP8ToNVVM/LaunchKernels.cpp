@@ -423,7 +423,9 @@ struct FP8LaunchKernelsPass
     SmallVector<Value> mSizes;
     if (aTy.isDynamicDim(r))
       mSizes.push_back(tensor::DimOp::create(b, a, r));
-    Value cCast = tensor::CastOp::create(b, cdTy, c);
+    Value cCast = c;
+    if (c.getType() != cdTy)
+      cCast = tensor::CastOp::create(b, cdTy, c);
     Value d = allocLike(b, cdTy, mSizes);
     SmallVector<Value> args{toBuffer(b, a), toBuffer(b, bOp), d,
                             toBuffer(b, cCast)};

@@ -242,7 +242,8 @@ struct FP8LowerToNVVMPass
     dropEpilogueQuantizes(ops, specs, quantizeOps, quantizeSpecs);
     SmallVector<GemmKernelSpec> matmulSpecs;
     for (Operation *op : matmuls) {
-      FailureOr<GemmKernelSpec> spec = getMatmulKernelSpec(op);
+      FailureOr<GemmKernelSpec> spec =
+          getMatmulKernelSpec(op, selection.overrides);
       if (failed(spec))
         return signalPassFailure();
       matmulSpecs.push_back(*spec);
