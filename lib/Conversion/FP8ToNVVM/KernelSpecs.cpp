@@ -644,7 +644,8 @@ static GemmKernelOverrides getBF16Overrides(Operation *op,
 
 FailureOr<GemmKernelSpec>
 mlir::fp8::getMatmulKernelSpec(Operation *op,
-                               const GemmKernelOverrides &overrides) {
+                               const GemmKernelOverrides &overrides,
+                               const ChipSpec *model) {
   auto mm = cast<linalg::LinalgOp>(op);
   auto aTy = cast<RankedTensorType>(mm.getDpsInputs()[0].getType());
   auto bTy = cast<RankedTensorType>(mm.getDpsInputs()[1].getType());
@@ -665,6 +666,17 @@ mlir::fp8::getMatmulKernelSpec(Operation *op,
     return batched ? checkGroupedGemmKernelConfig(c) : checkGemmKernelConfig(c);
   };
   GemmKernelOverrides o = getBF16Overrides(op, overrides);
+  if (model && !o.any() && m != GemmKernelConfig::kDynamicM) {
+    // config=auto: the model's bf16 tile (a batch as G masked groups of M
+    // rows, the tile order row-major inside them, as for the FP8 masked
+    // kernels).
+    applyModelTile(o, chooseGemmConfigByModel(
+                          m, n, k, *model, /*blockMDivides=*/0,
+                          batched ? spec.numGroups : 1, /*grouped=*/batched,
+                          /*bScalesPerColumn=*/false, /*scaleK=*/128,
+                          /*kSplits=*/1, GemmOperandType::bf16)
+                          .config);
+  }
   spec.config = makeGemmKernelConfig(m, n, k, o, /*bScalesPerColumn=*/false,
                                      GemmOperandType::bf16);
   StringRef why = check(spec.config);

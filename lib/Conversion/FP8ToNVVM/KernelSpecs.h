@@ -68,7 +68,9 @@ getGroupedGemmKernelSpec(GroupedScaledMatmulOp op,
 
 /// The BF16 kernel's spec for an op that runs on the BF16 tensor cores
 /// (fp8::runsOnBF16TensorCores, TensorCoreMatmul.h): C is the op's init
-/// (the accumulator's start). The tile: the tile options of `overrides`
+/// (the accumulator's start). The tile: under config=auto (`model`, no
+/// tile option, a static M) the BF16 cost model's (chooseGemmConfigByModel
+/// with bf16 operands), else the tile options of `overrides`
 /// (block-m, block-n, stages, consumers, group-m) where the bf16 kernel
 /// takes them, else the shape's default (chooseGemmKernelConfig); an option
 /// the bf16 kernel cannot take (cluster, store=tma, an overlapped
@@ -77,7 +79,8 @@ getGroupedGemmKernelSpec(GroupedScaledMatmulOp op,
 /// module's FP8 kernels: not an error). A batch_matmul's kernel is grouped
 /// (GemmGrouping::masked without counts, one group per batch).
 FailureOr<GemmKernelSpec>
-getMatmulKernelSpec(Operation *op, const GemmKernelOverrides &overrides);
+getMatmulKernelSpec(Operation *op, const GemmKernelOverrides &overrides,
+                    const ChipSpec *model);
 
 /// The #fp8.gemm_kernel layout of a kernel's grouping (none: no layout),
 /// and the grouping of a layout: the one map between the two.

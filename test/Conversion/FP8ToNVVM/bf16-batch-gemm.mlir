@@ -18,9 +18,11 @@
 // that M, the G x M rows and the G x ceil(M / 128) x ceil(N / 128) tiles
 // are below 2^31; C and D are cast to the launcher's [G, M, N] (A's M):
 // @dynm and @dync call one declaration.
-// RUN: fp8-opt %s --fp8-lower-to-nvvm 2> %t.remarks | FileCheck %s
+// config=fixed: the shapes' default tiles (config=auto's BF16 cost model
+// chooses others: bf16-gemm-options.mlir).
+// RUN: fp8-opt %s --fp8-lower-to-nvvm=config=fixed 2> %t.remarks | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
-// RUN: fp8-opt %s --fp8-lower-to-nvvm --fp8-launch-kernels 2>/dev/null | FileCheck %s --check-prefix=HOST
+// RUN: fp8-opt %s --fp8-lower-to-nvvm=config=fixed --fp8-launch-kernels 2>/dev/null | FileCheck %s --check-prefix=HOST
 
 // CHECK-LABEL: func.func @bmm3(
 // CHECK: linalg.batch_matmul {fp8.kernel_ref = @fp8_kernels::@fp8_batch_matmul_3x100x72x40_bf16_bf16_f32_accf32}

@@ -8,10 +8,16 @@
 // options no bf16 kernel takes (cluster, store=tma, an overlapped
 // promotion, swap-ab=always) are not applied, each with a remark, since
 // the same option set configures the module's FP8 kernels (not an error).
-// config=fixed: the shape's default tile, no remark (config=auto: the BF16
-// cost model's tile).
+// config=fixed: the shape's default tile, no remark. config=auto (the
+// default): the BF16 cost model's tile (GemmCostModel with bf16 terms: two
+// bytes per element, no scales or promotion, half the FP8 rate), recorded
+// in #fp8.kernel_model: 64x64 with 8 stages for the small shapes (4 x 3 =
+// 12 CTAs; 3 x 2 x 2 = 12 for the batch), 128x192 with 5 stages in the
+// grouped order of 16 tile rows for 8192x5632x2048 (64 x 30 tiles, every
+// SM busy).
 // RUN: fp8-opt %s --fp8-lower-to-nvvm=config=fixed 2> %t.default | FileCheck %s --check-prefix=DEFAULT
 // RUN: FileCheck %s --check-prefix=NO-REMARK --allow-empty < %t.default
+// RUN: fp8-opt %s --fp8-lower-to-nvvm 2>&1 | FileCheck %s --check-prefix=AUTO
 // RUN: fp8-opt %s --fp8-lower-to-nvvm="block-m=64 stages=3" 2>&1 | FileCheck %s --check-prefix=T64
 // RUN: fp8-opt %s --fp8-lower-to-nvvm="block-n=64 group-m=2" 2>&1 | FileCheck %s --check-prefix=N64
 // RUN: fp8-opt %s --fp8-lower-to-nvvm="block-m=64 block-n=256" 2>&1 | FileCheck %s --check-prefix=N256
@@ -24,6 +30,18 @@
 // DEFAULT-LABEL: func.func @bmm(
 // DEFAULT: linalg.batch_matmul {fp8.kernel_ref = @fp8_kernels::@fp8_batch_matmul_3x100x128x64_bf16_bf16_f32_accf32}
 // NO-REMARK-NOT: remark
+
+// AUTO-NOT: remark
+// AUTO: linalg.matmul {fp8.kernel_ref = @fp8_kernels::@fp8_matmul_200x192x136_bf16_bf16_f32_accf32_t64x64s8}
+// AUTO: linalg.batch_matmul {fp8.kernel_ref = @fp8_kernels::@fp8_batch_matmul_3x100x128x64_bf16_bf16_f32_accf32_t64x64s8}
+// AUTO: linalg.matmul {fp8.kernel_ref = @fp8_kernels::@fp8_matmul_8192x5632x2048_bf16_bf16_f32_accf32_t128x192s5g16}
+// AUTO: llvm.func @fp8_matmul_200x192x136_bf16_bf16_f32_accf32_t64x64s8(
+// AUTO-SAME: fp8.kernel_model = #fp8.kernel_model<chip = "h200", ctas = 12,
+// AUTO: llvm.func @fp8_batch_matmul_3x100x128x64_bf16_bf16_f32_accf32_t64x64s8(
+// AUTO-SAME: fp8.kernel_model = #fp8.kernel_model<chip = "h200", ctas = 12,
+// AUTO: llvm.func @fp8_matmul_8192x5632x2048_bf16_bf16_f32_accf32_t128x192s5g16(
+// AUTO-SAME: block_m = 128, block_n = 192, block_k = 64, stages = 5, consumers = 2, group_m = 16>
+// AUTO-SAME: fp8.kernel_model = #fp8.kernel_model<chip = "h200", ctas = 132,
 
 // T64-NOT: remark
 // T64: linalg.matmul {fp8.kernel_ref = @fp8_kernels::@fp8_matmul_200x192x136_bf16_bf16_f32_accf32_t64x128s3}
@@ -63,4 +81,9 @@ func.func @mm(%a: tensor<200x136xbf16>, %b: tensor<136x192xbf16>, %c: tensor<200
 func.func @bmm(%a: tensor<3x100x64xbf16>, %b: tensor<3x64x128xbf16>, %c: tensor<3x100x128xf32>) -> tensor<3x100x128xf32> {
   %y = linalg.batch_matmul ins(%a, %b : tensor<3x100x64xbf16>, tensor<3x64x128xbf16>) outs(%c : tensor<3x100x128xf32>) -> tensor<3x100x128xf32>
   return %y : tensor<3x100x128xf32>
+}
+
+func.func @big(%a: tensor<8192x2048xbf16>, %b: tensor<2048x5632xbf16>, %c: tensor<8192x5632xf32>) -> tensor<8192x5632xf32> {
+  %y = linalg.matmul ins(%a, %b : tensor<8192x2048xbf16>, tensor<2048x5632xbf16>) outs(%c : tensor<8192x5632xf32>) -> tensor<8192x5632xf32>
+  return %y : tensor<8192x5632xf32>
 }

@@ -16,9 +16,11 @@
 // the launch that A's and C's M (and B's and C's N where C's is dynamic)
 // agree, that M is below 2^31 and the ceil(M / 128) x ceil(N / 128) tiles
 // too; C and D cast to the launcher's [?, N], one declaration for both.
-// RUN: fp8-opt %s --fp8-lower-to-nvvm 2> %t.remarks | FileCheck %s
+// config=fixed: the shapes' default tiles (config=auto's BF16 cost model
+// chooses others: bf16-gemm-options.mlir).
+// RUN: fp8-opt %s --fp8-lower-to-nvvm=config=fixed 2> %t.remarks | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
-// RUN: fp8-opt %s --fp8-lower-to-nvvm --fp8-launch-kernels 2>/dev/null | FileCheck %s --check-prefix=HOST
+// RUN: fp8-opt %s --fp8-lower-to-nvvm=config=fixed --fp8-launch-kernels 2>/dev/null | FileCheck %s --check-prefix=HOST
 
 // Descriptor constants (WgmmaFragment.h, hand-derived): K-major SW128
 // (64 << 32) | (1 << 62) = 4611686293305294848; MN-major SW128 with LBO

@@ -8,7 +8,9 @@
 // (1, 100, 260) with N 200 and K 520 from a zero init; a batch of 3 with M
 // 100, N 72, K 40 and a non-zero C (every tail). Seeds and the lockstep
 // schedule; the trace shows each tile's kernel name and grid (by hand:
-// min(G * ceil(M / BM) * ceil(N / BN), SMs)).
+// min(G * ceil(M / BM) * ceil(N / BN), SMs)). config=auto: the BF16 cost
+// model's tile for the batch (64x64 with 8 stages: 3 x 2 x 2 = 12 CTAs; a
+// dynamic M keeps the default tile).
 //
 // REQUIRES: clang
 // RUN: %clang -O1 %S/Inputs/host_check.c -o %t.check -ldl
@@ -20,6 +22,8 @@
 // RUN: %clang %t.n64.ll -o %t.n64.so %emu_host_link
 // RUN: fp8-opt %s --fp8-gpu-pipeline="chip=sm_90a host=llvm target=emulator block-m=64 block-n=256" | mlir-translate --mlir-to-llvmir -o %t.n256.ll
 // RUN: %clang %t.n256.ll -o %t.n256.so %emu_host_link
+// RUN: fp8-opt %s --fp8-gpu-pipeline="chip=sm_90a host=llvm target=emulator" | mlir-translate --mlir-to-llvmir -o %t.auto.ll
+// RUN: %clang %t.auto.ll -o %t.auto.so %emu_host_link
 // RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=1 %t.check %t.t64.so %t.cpu.so mmdyn 1 f32:260x200 bf16:260x520 bf16:520x200 2>&1 | FileCheck %s --check-prefix=T64
 // RUN: env FP8_EMU_SCHEDULE=lockstep %t.check %t.t64.so %t.cpu.so mmdyn 2 f32:1x200 bf16:1x520 bf16:520x200 | FileCheck %s --check-prefix=DYN1
 // RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=2 %t.check %t.t64.so %t.cpu.so bmm3 3 f32:300x72 bf16:300x40 bf16:120x72 f32:300x72 2>&1 | FileCheck %s --check-prefix=T64-B3
@@ -28,6 +32,8 @@
 // RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=1 %t.check %t.n64.so %t.cpu.so bmm3 6 f32:300x72 bf16:300x40 bf16:120x72 f32:300x72 2>&1 | FileCheck %s --check-prefix=N64-B3
 // RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=2 %t.check %t.n256.so %t.cpu.so mmdyn 7 f32:260x200 bf16:260x520 bf16:520x200 2>&1 | FileCheck %s --check-prefix=N256
 // RUN: env FP8_EMU_SCHEDULE=lockstep %t.check %t.n256.so %t.cpu.so bmm3 8 f32:300x72 bf16:300x40 bf16:120x72 f32:300x72 | FileCheck %s --check-prefix=B3
+// RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=3 %t.check %t.auto.so %t.cpu.so bmm3 9 f32:300x72 bf16:300x40 bf16:120x72 f32:300x72 2>&1 | FileCheck %s --check-prefix=AUTO
+// RUN: env FP8_EMU_SCHEDULE=lockstep %t.check %t.auto.so %t.cpu.so bmm3 10 f32:300x72 bf16:300x40 bf16:120x72 f32:300x72 | FileCheck %s --check-prefix=B3
 
 // T64-NOT: fp8-emu-mgpu: launch fp8_host
 // T64: fp8-emu-mgpu: launch fp8_matmul_dynx200x520_bf16_bf16_f32_accf32_t64x128s3 grid 10 block 256
@@ -43,6 +49,8 @@
 // N256: fp8-emu-mgpu: launch fp8_matmul_dynx200x520_bf16_bf16_f32_accf32_t64x256s{{[0-9]+}}c2 grid 5 block 384
 // N256: host-check: PASS mmdyn: 260x200, 52000 outputs bit-exact
 // B3: host-check: PASS bmm3: 300x72, 21600 outputs bit-exact
+// AUTO: fp8-emu-mgpu: launch fp8_batch_matmul_3x100x72x40_bf16_bf16_f32_accf32_t64x64s8 grid 12 block 256
+// AUTO: host-check: PASS bmm3: 300x72, 21600 outputs bit-exact
 
 func.func @mmdyn(%a: tensor<?x520xbf16>, %b: tensor<520x200xbf16>) -> tensor<?x200xf32> attributes {llvm.emit_c_interface} {
   %c0 = arith.constant 0 : index
