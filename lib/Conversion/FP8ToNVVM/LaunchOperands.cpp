@@ -253,8 +253,10 @@ static void assertSameExtent(ImplicitLocOpBuilder &b, Operation *op,
     return cast<ShapedType>(e.value.getType()).isDynamicDim(e.dim);
   };
   const Extent &first = extents.front();
+  const bool firstDynamic = isDynamic(first);
   for (const Extent &other : extents.drop_front()) {
-    if (!isDynamic(first) && !isDynamic(other))
+    const bool otherDynamic = isDynamic(other);
+    if (!firstDynamic && !otherDynamic)
       continue; // compared by the linalg verifier
     Value x = tensor::DimOp::create(b, first.value, first.dim);
     Value y = tensor::DimOp::create(b, other.value, other.dim);
