@@ -99,8 +99,8 @@ def FP8LowerToLinalgPass : Pass<"fp8-lower-to-linalg", "ModuleOp"> {
       Under `sm90` only, the contractions the GPU pipeline runs on the
       BF16 tensor cores (`fp8::runsOnBF16TensorCores`: a bf16 x bf16 -> f32
       `linalg.matmul` or `linalg.batch_matmul` on tensors with the default
-      maps, N and K static multiples of 8, a batch_matmul's batch and M
-      static) become Hopper's `wgmma ... k16` chain from the init
+      maps, N and K static multiples of 8, a batch_matmul's batch static)
+      become Hopper's `wgmma ... k16` chain from the init
       value:
       groups of 16 K elements in increasing k (a shorter tail group), each
       one step of `tensorcore::accumulateGroup16` (products aligned by
@@ -237,15 +237,20 @@ def FP8LowerToNVVMPass : Pass<"fp8-lower-to-nvvm", "ModuleOp"> {
     `linalg.matmul` (A [M, K] x B [K, N]) and `linalg.batch_matmul` ([G, M,
     K] x [G, K, N], attention's QK^T and PV) on tensors, bf16 x bf16 -> f32
     with the default maps, that `fp8::runsOnBF16TensorCores` admits (N and
-    K static multiples of 8, sizes below 2^31; a matmul's M may be
-    dynamic, a batch_matmul's batch and M are static) gets a kernel
+    K static multiples of 8, sizes below 2^31; M may be dynamic, a
+    batch_matmul's batch is static) gets a kernel
     (`fp8_matmul_<M>x<N>x<K>_bf16_bf16_f32_accf32`, or
     `fp8_batch_matmul_<G>x<M>x<N>x<K>_bf16_bf16_f32_accf32`: the masked
     grouping without counts, one group per batch, rank-3 TMA maps of A, B
     and C/D rows per batch) and `fp8.kernel_ref`: no scales, the wgmma
     `m64nNk16` bf16 chain from the op's init over all of K, B read
     MN-major. Any other of these ops stays a host kernel with a remark
-    naming why (never an error, also under `require-kernels`).
+    naming why (never an error, also under `require-kernels`). The tile
+    options below (`block-m`, `block-n`, `stages`, `consumers`, `group-m`)
+    configure the bf16 kernels too where they take them (`block-n` /
+    splits a multiple of 64); a tile they refuse, `cluster`, `store=tma`,
+    an overlapped `promotion-schedule` and `swap-ab=always` are not
+    applied to them, with a remark on the op naming the option and why.
 
     `fp8.grouped_scaled_matmul` gets one grouped kernel for all its groups
     (`fp8_grouped_matmul_<layout>_<G>x<M>x<N>x<K>_...`, docs/gpu-kernel.md,

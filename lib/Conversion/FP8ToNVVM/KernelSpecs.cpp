@@ -607,7 +607,45 @@ mlir::fp8::getGroupedGemmKernelSpec(GroupedScaledMatmulOp op,
   return spec;
 }
 
-FailureOr<GemmKernelSpec> mlir::fp8::getMatmulKernelSpec(Operation *op) {
+/// The options of `o` a bf16 kernel takes: its tile (block-m, block-n,
+/// stages, consumers) and tile order (group-m). Each other option that
+/// would change a kernel is reported on `op` and dropped: the bf16 kernel
+/// has no scales to promote (its wgmma chain is lock-step), does not
+/// multicast B, stores D by st.global and has no swap-AB form
+/// (checkBF16GemmKernelConfig). quantize-epilogue concerns fp8.quantize
+/// users of FP8 GEMMs only.
+static GemmKernelOverrides getBF16Overrides(Operation *op,
+                                            const GemmKernelOverrides &o) {
+  GemmKernelOverrides t;
+  t.blockM = o.blockM;
+  t.blockN = o.blockN;
+  t.stages = o.stages;
+  t.consumers = o.consumers;
+  t.groupM = o.groupM;
+  auto notApplied = [&](StringRef option, StringRef why) {
+    emitRemark(op->getLoc())
+        << "fp8-lower-to-nvvm: " << option
+        << " is not applied to the bf16 kernel of '" << op->getName() << "' ("
+        << why << "); the option configures the module's FP8 kernels";
+  };
+  if (o.cluster > 1)
+    notApplied("cluster=" + std::to_string(o.cluster),
+               "the bf16 kernels do not multicast B: cluster 1");
+  if (o.tmaStore)
+    notApplied("store=tma", "the bf16 kernels store D by st.global");
+  if (o.overlap > 0)
+    notApplied("promotion-schedule=overlap" + std::to_string(o.overlap),
+               "the bf16 kernels have no scales to promote: their wgmma "
+               "chain waits for each K block in lock-step");
+  if (o.swapAB == GemmKernelOverrides::SwapAB::always)
+    notApplied("swap-ab=always", "the bf16 kernels have no swap-AB form");
+  return t;
+}
+
+FailureOr<GemmKernelSpec>
+mlir::fp8::getMatmulKernelSpec(Operation *op,
+                               const GemmKernelOverrides &overrides,
+                               const ChipSpec *model) {
   auto mm = cast<linalg::LinalgOp>(op);
   auto aTy = cast<RankedTensorType>(mm.getDpsInputs()[0].getType());
   auto bTy = cast<RankedTensorType>(mm.getDpsInputs()[1].getType());
@@ -619,16 +657,45 @@ FailureOr<GemmKernelSpec> mlir::fp8::getMatmulKernelSpec(Operation *op) {
           n = bTy.getDimSize(r + 1);
   if (ShapedType::isDynamic(m))
     m = GemmKernelConfig::kDynamicM;
-  // The shape's default tile: the GEMM options (tile, order, clusters,
-  // promotion, store) are the FP8 kernels'.
   GemmKernelSpec spec;
-  spec.config = chooseGemmKernelConfig(m, n, k, GemmOperandType::bf16);
   if (batched) {
     spec.grouping = GemmGrouping::masked;
     spec.numGroups = aTy.getDimSize(0);
   }
-  StringRef why = batched ? checkGroupedGemmKernelConfig(spec.config)
-                          : checkGemmKernelConfig(spec.config);
+  auto check = [&](const GemmKernelConfig &c) -> StringRef {
+    return batched ? checkGroupedGemmKernelConfig(c) : checkGemmKernelConfig(c);
+  };
+  GemmKernelOverrides o = getBF16Overrides(op, overrides);
+  if (model && !o.any() && m != GemmKernelConfig::kDynamicM) {
+    // config=auto: the model's bf16 tile (a batch as G masked groups of M
+    // rows, the tile order row-major inside them, as for the FP8 masked
+    // kernels).
+    applyModelTile(o, chooseGemmConfigByModel(
+                          m, n, k, *model, /*blockMDivides=*/0,
+                          batched ? spec.numGroups : 1, /*grouped=*/batched,
+                          /*bScalesPerColumn=*/false, /*scaleK=*/128,
+                          /*kSplits=*/1, GemmOperandType::bf16)
+                          .config);
+  }
+  spec.config = makeGemmKernelConfig(m, n, k, o, /*bScalesPerColumn=*/false,
+                                     GemmOperandType::bf16);
+  StringRef why = check(spec.config);
+  if (!why.empty() && o.any()) {
+    // A tile the FP8 kernels may take (block-n=96) but the bf16 kernel
+    // does not: the shape's default tile, with a remark.
+    const GemmKernelConfig &c = spec.config;
+    emitRemark(op->getLoc())
+        << "fp8-lower-to-nvvm: the tile options (block-m=" << c.blockM
+        << " block-n=" << c.blockN << " stages=" << c.stages
+        << " consumers=" << c.consumers << ") are not applied to the bf16 "
+        << "kernel of '" << op->getName() << "' (" << why
+        << "); it gets the shape's default tile";
+    GemmKernelOverrides order;
+    order.groupM = o.groupM;
+    spec.config =
+        makeGemmKernelConfig(m, n, k, order, false, GemmOperandType::bf16);
+    why = check(spec.config);
+  }
   if (!why.empty()) {
     const GemmKernelConfig &c = spec.config;
     return op->emitOpError("GPU lowering: invalid bf16 kernel configuration "

@@ -68,11 +68,19 @@ getGroupedGemmKernelSpec(GroupedScaledMatmulOp op,
 
 /// The BF16 kernel's spec for an op that runs on the BF16 tensor cores
 /// (fp8::runsOnBF16TensorCores, TensorCoreMatmul.h): C is the op's init
-/// (the accumulator's start), the tile the shape's default
-/// (chooseGemmKernelConfig: the GEMM options and the cost model, which
-/// prices FP8, are the FP8 kernels'). A batch_matmul's kernel is grouped
+/// (the accumulator's start). The tile: under config=auto (`model`, no
+/// tile option, a static M) the BF16 cost model's (chooseGemmConfigByModel
+/// with bf16 operands), else the tile options of `overrides`
+/// (block-m, block-n, stages, consumers, group-m) where the bf16 kernel
+/// takes them, else the shape's default (chooseGemmKernelConfig); an option
+/// the bf16 kernel cannot take (cluster, store=tma, an overlapped
+/// promotion, swap-ab=always, a tile it refuses) is not applied and a
+/// remark on `op` names it and why (the options also configure the
+/// module's FP8 kernels: not an error). A batch_matmul's kernel is grouped
 /// (GemmGrouping::masked without counts, one group per batch).
-FailureOr<GemmKernelSpec> getMatmulKernelSpec(Operation *op);
+FailureOr<GemmKernelSpec>
+getMatmulKernelSpec(Operation *op, const GemmKernelOverrides &overrides,
+                    const ChipSpec *model);
 
 /// The #fp8.gemm_kernel layout of a kernel's grouping (none: no layout),
 /// and the grouping of a layout: the one map between the two.

@@ -410,21 +410,32 @@ struct FP8LaunchKernelsPass
       return op->emitOpError("fp8-launch-kernels: kernel ")
              << ref << " (" << attr << ") does not compute this op";
     ImplicitLocOpBuilder b(op->getLoc(), op);
-    SmallVector<Value> mSizes;
-    if (aTy.isDynamicDim(0)) {
-      Value rows = tensor::DimOp::create(b, a, 0);
-      assertRowsFitKernel(b, rows, op);
-      mSizes.push_back(rows);
-    }
+    assertBF16MatmulSizes(b, op, cfg, batched ? attr.getGroups() : 1);
     Value result = op->getResult(0);
     auto resTy = cast<RankedTensorType>(result.getType());
-    Value d = allocLike(b, resTy, mSizes);
+    // C and D as the kernel's one launcher takes them, [G, M, N] with A's
+    // M (dynamic or static) and the kernel's G and N, whatever C's type
+    // says (its extents were checked equal to those above): every op of
+    // the kernel calls the same declaration.
+    SmallVector<int64_t> cdShape(aTy.getShape().drop_back());
+    cdShape.push_back(cfg.n);
+    auto cdTy = RankedTensorType::get(cdShape, dType);
+    SmallVector<Value> mSizes;
+    if (aTy.isDynamicDim(r))
+      mSizes.push_back(tensor::DimOp::create(b, a, r));
+    Value cCast = c;
+    if (c.getType() != cdTy)
+      cCast = tensor::CastOp::create(b, cdTy, c);
+    Value d = allocLike(b, cdTy, mSizes);
     SmallVector<Value> args{toBuffer(b, a), toBuffer(b, bOp), d,
-                            toBuffer(b, c)};
+                            toBuffer(b, cCast)};
     func::FuncOp fn =
         getOrDeclareLauncher(module, ref, attr, ValueRange(args).getTypes());
     func::CallOp::create(b, fn, args);
-    result.replaceAllUsesWith(toTensor(b, d, resTy));
+    Value dTensor = toTensor(b, d, cdTy);
+    if (cdTy != resTy)
+      dTensor = tensor::CastOp::create(b, resTy, dTensor);
+    result.replaceAllUsesWith(dTensor);
     op->erase();
     return success();
   }

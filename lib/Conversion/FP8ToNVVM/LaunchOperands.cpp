@@ -236,6 +236,86 @@ void mlir::fp8::assertRowsFitKernel(ImplicitLocOpBuilder &b, Value rows,
           .str());
 }
 
+namespace {
+/// One extent of a bf16 matmul's operand: (operand name, its value, dim).
+struct Extent {
+  StringRef operand;
+  Value value;
+  int64_t dim;
+};
+} // namespace
+
+/// cf.assert that the extents `extents` (one iterator's, named `what`) are
+/// equal at run time, where one of each pair with the first is dynamic.
+static void assertSameExtent(ImplicitLocOpBuilder &b, Operation *op,
+                             StringRef what, ArrayRef<Extent> extents) {
+  auto isDynamic = [](const Extent &e) {
+    return cast<ShapedType>(e.value.getType()).isDynamicDim(e.dim);
+  };
+  const Extent &first = extents.front();
+  const bool firstDynamic = isDynamic(first);
+  for (const Extent &other : extents.drop_front()) {
+    const bool otherDynamic = isDynamic(other);
+    if (!firstDynamic && !otherDynamic)
+      continue; // compared by the linalg verifier
+    Value x = tensor::DimOp::create(b, first.value, first.dim);
+    Value y = tensor::DimOp::create(b, other.value, other.dim);
+    Value same = arith::CmpIOp::create(b, arith::CmpIPredicate::eq, x, y);
+    cf::AssertOp::create(
+        b, same,
+        (op->getName().getStringRef() + ": the " + what + " of " +
+         first.operand + " (dimension " + Twine(first.dim) + ") and of " +
+         other.operand + " (dimension " + Twine(other.dim) +
+         ") differ at run time; the bf16 kernel computes A's M rows with "
+         "its compiled-in batch, N and K")
+            .str());
+  }
+}
+
+void mlir::fp8::assertBF16MatmulSizes(ImplicitLocOpBuilder &b, Operation *op,
+                                      const GemmKernelConfig &c,
+                                      int64_t groups) {
+  auto mm = cast<linalg::LinalgOp>(op);
+  Value a = mm.getDpsInputs()[0], bw = mm.getDpsInputs()[1],
+        acc = mm.getDpsInits()[0];
+  // A [G, M, K], B [G, K, N], C [G, M, N]; a matmul without G.
+  const int64_t r = cast<ShapedType>(a.getType()).getRank() - 2;
+  if (r == 1)
+    assertSameExtent(b, op, "batch",
+                     {{"A", a, 0}, {"B", bw, 0}, {"C", acc, 0}});
+  assertSameExtent(b, op, "M", {{"A", a, r}, {"C", acc, r}});
+  assertSameExtent(b, op, "N", {{"B", bw, r + 1}, {"C", acc, r + 1}});
+  assertSameExtent(b, op, "K", {{"A", a, r + 1}, {"B", bw, r}});
+  if (!cast<ShapedType>(a.getType()).isDynamicDim(r))
+    return; // the static sizes: fp8-lower-to-nvvm's checks
+  Value m = tensor::DimOp::create(b, a, r);
+  assertRowsFitKernel(b, m, op);
+  Value limit = arith::ConstantIndexOp::create(b, kMaxKernelExtent);
+  Value g = arith::ConstantIndexOp::create(b, groups);
+  if (r == 1) {
+    // G x M < 2^62 here: both are below 2^31.
+    Value rows = arith::MulIOp::create(b, g, m);
+    cf::AssertOp::create(
+        b, arith::CmpIOp::create(b, arith::CmpIPredicate::ult, rows, limit),
+        (op->getName().getStringRef() +
+         ": the batch's G x M rows of C and D are 2^31 or more at run time; "
+         "the bf16 batch kernel's row index g * M + row is signed 32-bit")
+            .str());
+  }
+  // G x ceil(M / BLOCK_M) < 2^31 and ceil(N / BLOCK_N) < 2^31: no overflow.
+  Value blockM = arith::ConstantIndexOp::create(b, c.blockM);
+  Value mTiles = arith::CeilDivUIOp::create(b, m, blockM);
+  Value nTiles = arith::ConstantIndexOp::create(b, c.nTiles());
+  Value tiles =
+      arith::MulIOp::create(b, arith::MulIOp::create(b, g, mTiles), nTiles);
+  cf::AssertOp::create(
+      b, arith::CmpIOp::create(b, arith::CmpIPredicate::ult, tiles, limit),
+      (op->getName().getStringRef() + ": 2^31 tiles or more (G x ceil(M / " +
+       Twine(c.blockM) + ") x ceil(N / " + Twine(c.blockN) +
+       ")) at run time; the bf16 kernel's tile index is signed 32-bit")
+          .str());
+}
+
 void mlir::fp8::assertDepthFitsKernel(ImplicitLocOpBuilder &b, Value k,
                                       Operation *op) {
   Value limit = arith::ConstantIndexOp::create(b, kMaxKernelExtent);

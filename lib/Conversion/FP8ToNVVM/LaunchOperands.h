@@ -10,6 +10,7 @@
 #define FP8_LIB_CONVERSION_FP8TONVVM_LAUNCHOPERANDS_H
 
 #include "fp8/Dialect/FP8/IR/FP8.h"
+#include "fp8/Target/Hopper/GemmKernelConfig.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
@@ -70,6 +71,17 @@ Value toTensor(ImplicitLocOpBuilder &b, Value buffer, Type tensorType);
 /// below 2^31, as the kernels' TMA coordinates and i32 row counts need.
 /// (A static size of 2^31 or more is a compile-time error, KernelSpecs.cpp.)
 void assertRowsFitKernel(ImplicitLocOpBuilder &b, Value rows, Operation *op);
+
+/// The run-time checks of a bf16 linalg.matmul / batch_matmul launch on
+/// the BF16 kernel of configuration `c` (G = `groups` batches; 1 for a
+/// matmul): every extent the operands share (G, M, N, K) equal where one
+/// of them is dynamic (the linalg verifier compares static ones only; the
+/// kernel takes A's M and its compiled-in G, N and K, and reads C with
+/// them), and a run-time M below 2^31 with the batch's G x M rows of C and
+/// D below 2^31 and the grid's G x ceil(M / BLOCK_M) x ceil(N / BLOCK_N)
+/// tiles below 2^31 (the kernel's row and tile indices are signed 32-bit).
+void assertBF16MatmulSizes(ImplicitLocOpBuilder &b, Operation *op,
+                           const GemmKernelConfig &c, int64_t groups);
 
 /// A K (the contraction size) known only at run time: below 2^31, as the
 /// kernels' TMA coordinates and i32 K need.

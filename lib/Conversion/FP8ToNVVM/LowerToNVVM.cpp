@@ -242,7 +242,9 @@ struct FP8LowerToNVVMPass
     dropEpilogueQuantizes(ops, specs, quantizeOps, quantizeSpecs);
     SmallVector<GemmKernelSpec> matmulSpecs;
     for (Operation *op : matmuls) {
-      FailureOr<GemmKernelSpec> spec = getMatmulKernelSpec(op);
+      FailureOr<GemmKernelSpec> spec = getMatmulKernelSpec(
+          op, selection.overrides,
+          selection.autoConfig ? selection.modelChip : nullptr);
       if (failed(spec))
         return signalPassFailure();
       matmulSpecs.push_back(*spec);
@@ -282,12 +284,13 @@ struct FP8LowerToNVVMPass
           });
       setKernelRef(op, name);
     }
-    // The bf16 kernels: no #fp8.kernel_model (the cost model prices FP8).
+    // The bf16 kernels, priced by the model's bf16 terms.
     for (auto [op, spec] : llvm::zip_equal(matmuls, matmulSpecs)) {
       b.setInsertionPoint(gpuModule.getBody()->getTerminator());
       StringAttr name = getOrInsertKernel(
           gpuModule, getGemmKernelAttr(&getContext(), spec),
-          /*model=*/Attribute(), [&](StringRef symbol) -> Operation * {
+          getKernelModelAttr(&getContext(), spec, *selection.modelChip),
+          [&](StringRef symbol) -> Operation * {
             return buildGemmKernel(b, loc, spec, symbol, kSmemSymbol);
           });
       setKernelRef(op, name);

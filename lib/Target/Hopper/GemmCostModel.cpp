@@ -30,10 +30,32 @@ constexpr double kFp8FlopPerClkPerSM = 8192;
 // promotion acc += partial * (sa * sb) is one FFMA per accumulator element.
 constexpr double kFfmaPerClkPerSM = 128;
 // The generated kernel writes bf16 or f32; the model charges bf16, or,
-// with the quantize epilogue, a code and 1/128 of an f32 scale.
+// with the quantize epilogue, a code and 1/128 of an f32 scale; the BF16
+// kernels' D is the f32 of their bf16 x bf16 -> f32 op.
 constexpr double kOutBytes = 2;
 double outBytes(const GemmKernelConfig &c) {
+  if (c.hasBF16Operands())
+    return 4;
   return c.quantizeEpilogue ? 1.0 + 4.0 / 128 : kOutBytes;
+}
+
+/// What the operands' type (GemmKernelConfig::operands) changes in the
+/// model: FP8 codes of one byte with f32 block scales, promoted per K
+/// block, at the dense FP8 rate; bf16 elements of two bytes (BLOCK_K 64:
+/// 128 bytes per row and stage, as FP8's 128), no scales and no promotion
+/// (the wgmma chain accumulates in place), at half the FP8 rate (wgmma
+/// .k16 bf16 against .k32 FP8 in the same issue time: the dense BF16 peak,
+/// 989 TFLOPS on an H200, is half the FP8 one). The bf16 terms are
+/// assumptions until a device session times bf16 tiles.
+struct OperandTerms {
+  double elementBytes;    // bytes per A or B element
+  double flopPerClkPerSM; // dense tensor-core FLOP per clock per SM
+  bool scales;            // block scales read and promoted per K block
+};
+OperandTerms operandTerms(const GemmKernelConfig &c) {
+  if (c.hasBF16Operands())
+    return {2.0, kFp8FlopPerClkPerSM / 2, false};
+  return {1.0, kFp8FlopPerClkPerSM, true};
 }
 
 // The measured terms (ChipSpec): least squares on the logarithm of the
@@ -65,13 +87,16 @@ double mlir::fp8::gemmWaveOperandBytes(const GemmKernelConfig &c,
                                        int64_t smCount) {
   const int64_t mT = c.mTiles(), nT = c.nTiles(), tiles = c.tiles();
   const int64_t g = c.groupM, perGroup = g * nT;
+  const OperandTerms op = operandTerms(c);
   const double kb = static_cast<double>(c.kBlocks());
-  const double kPad = kb * c.blockK;
+  const double kPad = kb * c.blockK * op.elementBytes;
   // Bytes per row of A (codes and its f32 scale per K block) and per row of
   // B (codes and a 128th of its scale row, or a whole scale row when B has
-  // per-column scales).
-  const double aRow = kPad + kb * 4,
-               bRow = kPad + kb * 4 / (c.bScalesPerColumn ? 1.0 : 128.0);
+  // per-column scales); bf16 rows without scales.
+  const double scales = op.scales ? 1.0 : 0.0;
+  const double aRow = kPad + scales * kb * 4,
+               bRow =
+                   kPad + scales * kb * 4 / (c.bScalesPerColumn ? 1.0 : 128.0);
   // The bytes of the wave of tiles [w0, min(tiles, w0 + smCount)).
   auto waveBytes = [&](int64_t w0) {
     const int64_t w1 = std::min(tiles, w0 + smCount);
@@ -120,10 +145,13 @@ double mlir::fp8::gemmWaveOperandBytes(const GemmKernelConfig &c,
 int64_t mlir::fp8::chooseGroupM(const GemmKernelConfig &c,
                                 const ChipSpec &chip) {
   // Operands that fit in half of L2 are read once in any order.
-  const double kb = static_cast<double>(c.kBlocks()), kPad = kb * c.blockK;
-  const double operands = static_cast<double>(c.m) * (kPad + kb * 4) +
+  const OperandTerms op = operandTerms(c);
+  const double kb = static_cast<double>(c.kBlocks()),
+               kPad = kb * c.blockK * op.elementBytes;
+  const double scales = op.scales ? kb * 4 : 0.0;
+  const double operands = static_cast<double>(c.m) * (kPad + scales) +
                           static_cast<double>(c.n) * kPad +
-                          static_cast<double>(c.bScaleRows()) * kb * 4;
+                          static_cast<double>(c.bScaleRows()) * scales;
   if (operands <= chip.l2Bytes / 2)
     return 1;
   int64_t best = 1;
@@ -166,8 +194,10 @@ GemmCost mlir::fp8::modelGemmCost(const GemmKernelConfig &c,
   int64_t last = c.workUnits() % slots;
   r.lastWaveUtil = (last == 0 ? slots : last) * c.cluster / sms;
 
-  const double peakPerSM = chip.denseFp8Tflops * 1e12 / sms; // FLOP/s
-  const double clockHz = peakPerSM / kFp8FlopPerClkPerSM;
+  const OperandTerms op = operandTerms(c);
+  const double fp8PeakPerSM = chip.denseFp8Tflops * 1e12 / sms; // FLOP/s
+  const double clockHz = fp8PeakPerSM / kFp8FlopPerClkPerSM;
+  const double peakPerSM = op.flopPerClkPerSM * clockHz;
   const double kb = static_cast<double>(c.kBlocks());
   const double kbUnit =
       static_cast<double>(GemmKernelConfig::ceilDiv(c.kBlocks(), c.kSplits));
@@ -182,7 +212,9 @@ GemmCost mlir::fp8::modelGemmCost(const GemmKernelConfig &c,
   // per row and block.
   // mxfp8 (scale_k = 32) promotes after every k32 step: four times the
   // FFMAs and scale products per K block.
-  const double promotions = static_cast<double>(c.promotionsPerBlock());
+  // bf16: none (no scales; the chain accumulates in wgmma's registers).
+  const double promotions =
+      op.scales ? static_cast<double>(c.promotionsPerBlock()) : 0.0;
   double promoteS = promotions * (c.bScalesPerColumn ? 2.0 : 1.0) * bm * bn /
                     kFfmaPerClkPerSM / clockHz;
   // Measured on silicon (ChipSpec): each promotion's exposed latency, and
@@ -226,7 +258,8 @@ GemmCost mlir::fp8::modelGemmCost(const GemmKernelConfig &c,
   // the reduction's S partials read back.
   const double partialBytes = c.kSplits > 1 ? 4.0 * bm * bn * 2 : 0.0;
   double tileL2Bytes =
-      kbUnit * (rowsA + colsBRead) * c.blockK + promotions * kbUnit * bm * 4 +
+      kbUnit * (rowsA + colsBRead) * c.blockK * op.elementBytes +
+      promotions * kbUnit * bm * 4 +
       (c.bScalesPerColumn ? promotions * kbUnit * bn * 4 : 0.0) +
       (rowsA * colsB * outBytes(c)) / splits + partialBytes;
   double tileL2S = tileL2Bytes / (chip.l2BytesPerClkPerSM * clockHz);
@@ -238,8 +271,8 @@ GemmCost mlir::fp8::modelGemmCost(const GemmKernelConfig &c,
   // L2, else what each wave reads (gemmWaveOperandBytes): the tile order
   // decides how many A rows and B columns a wave touches.
   const double m = static_cast<double>(c.m), n = static_cast<double>(c.n);
-  const double kPad = kb * c.blockK;
-  const double scaleRows = kb * static_cast<double>(c.promotionsPerBlock());
+  const double kPad = kb * c.blockK * op.elementBytes;
+  const double scaleRows = kb * promotions;
   double aBytes = m * kPad + m * scaleRows * 4;
   double bBytes = n * kPad + c.bScaleRows() * scaleRows * 4;
   double operands = aBytes + bBytes;
@@ -272,7 +305,7 @@ namespace {
 template <typename Fn>
 void forEachCandidate(int64_t m, int64_t n, int64_t k, int64_t blockMDivides,
                       bool grouped, bool bScalesPerColumn, int64_t kSplits,
-                      Fn fn) {
+                      GemmOperandType operands, Fn fn) {
   for (int64_t bm : {64, 128, 256}) {
     if (blockMDivides && blockMDivides % bm != 0)
       continue;
@@ -280,7 +313,8 @@ void forEachCandidate(int64_t m, int64_t n, int64_t k, int64_t blockMDivides,
       GemmKernelOverrides o;
       o.blockM = bm;
       o.blockN = bn;
-      GemmKernelConfig c = makeGemmKernelConfig(m, n, k, o, bScalesPerColumn);
+      GemmKernelConfig c =
+          makeGemmKernelConfig(m, n, k, o, bScalesPerColumn, operands);
       c.kSplits = kSplits;
       if (c.stages < 2 || *(grouped ? checkGroupedGemmKernelConfig(c)
                                     : checkGemmKernelConfig(c)) != '\0')
@@ -314,12 +348,10 @@ bool better(const GemmKernelConfig &c, const GemmCost &x,
 
 } // namespace
 
-GemmChoice mlir::fp8::chooseGemmConfigByModel(int64_t m, int64_t n, int64_t k,
-                                              const ChipSpec &chip,
-                                              int64_t blockMDivides,
-                                              int64_t groups, bool grouped,
-                                              bool bScalesPerColumn,
-                                              int64_t scaleK, int64_t kSplits) {
+GemmChoice mlir::fp8::chooseGemmConfigByModel(
+    int64_t m, int64_t n, int64_t k, const ChipSpec &chip,
+    int64_t blockMDivides, int64_t groups, bool grouped, bool bScalesPerColumn,
+    int64_t scaleK, int64_t kSplits, GemmOperandType operands) {
   GemmChoice best;
   bool have = false;
   GemmChoice bestWide; // the best that launches a CTA on every SM
@@ -327,7 +359,7 @@ GemmChoice mlir::fp8::chooseGemmConfigByModel(int64_t m, int64_t n, int64_t k,
   int64_t mostTiles = 0;
   const int64_t wide = chip.smCount;
   forEachCandidate(
-      m, n, k, blockMDivides, grouped, bScalesPerColumn, kSplits,
+      m, n, k, blockMDivides, grouped, bScalesPerColumn, kSplits, operands,
       [&](GemmKernelConfig c) {
         // G masked groups of m rows: G * roundUp(m, BLOCK_M) rows, the tiles
         // the launch computes (a group's last tile is padded on its own).
@@ -369,7 +401,7 @@ GemmChoice mlir::fp8::chooseGemmConfigByModel(int64_t m, int64_t n, int64_t k,
         }
       });
   if (!have) { // unreachable for m, n, k > 0: 64x16 with 2 stages fits
-    best.config = chooseGemmKernelConfig(m, n, k);
+    best.config = chooseGemmKernelConfig(m, n, k, operands);
     best.config.bScalesPerColumn = bScalesPerColumn;
     best.config.scaleK = scaleK;
     best.config.kSplits = kSplits;

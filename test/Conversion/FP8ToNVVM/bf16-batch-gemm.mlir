@@ -9,19 +9,29 @@
 // [G, M, N]. The launcher takes the rank-3 memrefs, builds rank-3 TMA maps
 // with a box of one batch (1 x 128 x 64 for A, 1 x 64 x 64 for B) and a
 // grid of min(ceil(M / 128) * ceil(N / 128) * G, SMs). What it does not
-// take stays a host kernel with a remark: a dynamic batch or M, N not a
+// take stays a host kernel with a remark: a dynamic batch, N not a
 // multiple of 8, 2^31 tiles or more; f16 operands are not candidates (no
-// remark).
-// RUN: fp8-opt %s --fp8-lower-to-nvvm 2> %t.remarks | FileCheck %s
+// remark). A run-time M (@dynm, @dync) gets the kernel of m = ?: batch g's
+// rows start at g * M with M its i32 parameter; the launch is preceded by
+// cf.asserts that the operands' shared extents agree where one is dynamic
+// (A's and C's M; with a C of [?, ?, ?] also B's and C's batch and N) and
+// that M, the G x M rows and the G x ceil(M / 128) x ceil(N / 128) tiles
+// are below 2^31; C and D are cast to the launcher's [G, M, N] (A's M):
+// @dynm and @dync call one declaration.
+// config=fixed: the shapes' default tiles (config=auto's BF16 cost model
+// chooses others: bf16-gemm-options.mlir).
+// RUN: fp8-opt %s --fp8-lower-to-nvvm=config=fixed 2> %t.remarks | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
-// RUN: fp8-opt %s --fp8-lower-to-nvvm --fp8-launch-kernels 2>/dev/null | FileCheck %s --check-prefix=HOST
+// RUN: fp8-opt %s --fp8-lower-to-nvvm=config=fixed --fp8-launch-kernels 2>/dev/null | FileCheck %s --check-prefix=HOST
 
 // CHECK-LABEL: func.func @bmm3(
 // CHECK: linalg.batch_matmul {fp8.kernel_ref = @fp8_kernels::@fp8_batch_matmul_3x100x72x40_bf16_bf16_f32_accf32}
 // CHECK-LABEL: func.func @dynbatch(
 // CHECK-NOT: fp8.kernel_ref
 // CHECK-LABEL: func.func @dynm(
-// CHECK-NOT: fp8.kernel_ref
+// CHECK: linalg.batch_matmul {fp8.kernel_ref = @fp8_kernels::@fp8_batch_matmul_2xdynx32x64_bf16_bf16_f32_accf32}
+// CHECK-LABEL: func.func @dync(
+// CHECK: linalg.batch_matmul {fp8.kernel_ref = @fp8_kernels::@fp8_batch_matmul_2xdynx32x64_bf16_bf16_f32_accf32}
 // CHECK-LABEL: func.func @n36(
 // CHECK-NOT: fp8.kernel_ref
 // CHECK-LABEL: func.func @tiles(
@@ -62,8 +72,20 @@
 // CHECK-NEXT: arith.extui %[[DROW]] : i32 to i64
 // CHECK: llvm.return
 
-// REMARK: remark: fp8-lower-to-nvvm: no GPU GEMM kernel for 'linalg.batch_matmul' (the bf16 batch kernel needs a static batch and M, got tensor<?x16x64xbf16> x tensor<?x64x32xbf16>); it stays a host kernel
-// REMARK: remark: fp8-lower-to-nvvm: no GPU GEMM kernel for 'linalg.batch_matmul' (the bf16 batch kernel needs a static batch and M, got tensor<2x?x64xbf16> x tensor<2x64x32xbf16>); it stays a host kernel
+// The run-time M: the tile count G x ceil(M / 128) x 1 and row g * M from
+// the M parameter.
+// CHECK-LABEL: llvm.func @fp8_batch_matmul_2xdynx32x64_bf16_bf16_f32_accf32(
+// CHECK-SAME: %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %[[DM:.*]]: i32, %{{.*}}: !llvm.ptr)
+// CHECK-SAME: fp8.kernel = #fp8.gemm_kernel<m = ?, n = 32, k = 64, a = bf16, b = bf16, d = f32, c = f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, layout = masked, groups = 2, block_m = 128
+// CHECK: %[[DG:.*]] = arith.constant 2 : i32
+// CHECK: %[[DT:.*]] = arith.muli %{{.*}}, %[[DG]] : i32
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[DT]] step
+// CHECK: scf.for %[[DCT:.*]] = %{{.*}} to %[[DT]] step
+// CHECK-NEXT: %[[DCB:.*]] = arith.divui %[[DCT]], %{{.*}} : i32
+// CHECK: arith.muli %[[DCB]], %[[DM]] : i32
+// CHECK: llvm.return
+
+// REMARK: remark: fp8-lower-to-nvvm: no GPU GEMM kernel for 'linalg.batch_matmul' (the bf16 batch kernel needs a static batch (M may be dynamic), got tensor<?x16x64xbf16> x tensor<?x64x32xbf16>); it stays a host kernel
 // REMARK: remark: fp8-lower-to-nvvm: no GPU GEMM kernel for 'linalg.batch_matmul' (the bf16 kernel needs N and K multiples of 8 (the TMA maps' row strides of A [M, K] and B [K, N] are multiples of 16 bytes), got N = 36, K = 64); it stays a host kernel
 // REMARK: remark: fp8-lower-to-nvvm: no GPU GEMM kernel for 'linalg.batch_matmul' (the bf16 batch kernel needs fewer than 2^31 tiles (G x ceil(M / 64) x ceil(N / 128)), got G = 65536, M = 64, N = 16777216); it stays a host kernel
 // REMARK-NOT: remark
@@ -75,6 +97,35 @@
 // HOST-NOT: linalg.batch_matmul {
 // HOST-LABEL: func.func @dynbatch(
 // HOST: linalg.batch_matmul
+// HOST-LABEL: func.func @dynm(
+// HOST: %[[AM:.*]] = tensor.dim %arg0, %c1{{.*}} : tensor<2x?x64xbf16>
+// HOST: %[[CM:.*]] = tensor.dim %arg2, %c1{{.*}} : tensor<2x?x32xf32>
+// HOST: %[[SAME:.*]] = arith.cmpi eq, %[[AM]], %[[CM]] : index
+// HOST: cf.assert %[[SAME]], "linalg.batch_matmul: the M of A (dimension 1) and of C (dimension 1) differ at run time; the bf16 kernel computes A's M rows with its compiled-in batch, N and K"
+// HOST-NOT: differ at run time
+// HOST: %[[M:.*]] = tensor.dim %arg0, %c1{{.*}} : tensor<2x?x64xbf16>
+// HOST: arith.cmpi ult, %[[M]], %c2147483648 : index
+// HOST: cf.assert %{{.*}}, "linalg.batch_matmul: 2^31 rows or more (M) at run time
+// HOST: %[[ROWS:.*]] = arith.muli %c2, %[[M]] : index
+// HOST: arith.cmpi ult, %[[ROWS]], %{{.*}} : index
+// HOST: cf.assert %{{.*}}, "linalg.batch_matmul: the batch's G x M rows of C and D are 2^31 or more at run time
+// HOST: %[[MT:.*]] = arith.ceildivui %[[M]], %c128 : index
+// HOST: %[[GMT:.*]] = arith.muli %c2, %[[MT]] : index
+// HOST: %[[T:.*]] = arith.muli %[[GMT]], %c1{{.*}} : index
+// HOST: arith.cmpi ult, %[[T]], %{{.*}} : index
+// HOST: cf.assert %{{.*}}, "linalg.batch_matmul: 2^31 tiles or more (G x ceil(M / 128) x ceil(N / 128)) at run time; the bf16 kernel's tile index is signed 32-bit"
+// HOST: %[[DR:.*]] = tensor.dim %arg0, %c1{{.*}} : tensor<2x?x64xbf16>
+// HOST: memref.alloc(%[[DR]]) : memref<2x?x32xf32>
+// HOST: call @fp8_launch_fp8_batch_matmul_2xdynx32x64_bf16_bf16_f32_accf32(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (memref<2x?x64xbf16>, memref<2x64x32xbf16>, memref<2x?x32xf32>, memref<2x?x32xf32>) -> ()
+// HOST-LABEL: func.func @dync(
+// HOST: cf.assert %{{.*}}, "linalg.batch_matmul: the batch of A (dimension 0) and of C (dimension 0) differ at run time
+// HOST: cf.assert %{{.*}}, "linalg.batch_matmul: the M of A (dimension 1) and of C (dimension 1) differ at run time
+// HOST: cf.assert %{{.*}}, "linalg.batch_matmul: the N of B (dimension 2) and of C (dimension 2) differ at run time
+// HOST-NOT: differ at run time
+// HOST: %[[CC:.*]] = tensor.cast %arg2 : tensor<?x?x?xf32> to tensor<2x?x32xf32>
+// HOST: memref.alloc(%{{.*}}) : memref<2x?x32xf32>
+// HOST: call @fp8_launch_fp8_batch_matmul_2xdynx32x64_bf16_bf16_f32_accf32(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (memref<2x?x64xbf16>, memref<2x64x32xbf16>, memref<2x?x32xf32>, memref<2x?x32xf32>) -> ()
+// HOST: tensor.cast %{{.*}} : tensor<2x?x32xf32> to tensor<?x?x?xf32>
 // HOST-LABEL: func.func private @fp8_launch_fp8_batch_matmul_3x100x72x40_bf16_bf16_f32_accf32(
 // HOST: %[[MDIM:.*]] = memref.dim %arg0, %c1{{.*}} : memref<3x100x40xbf16>
 // HOST: nvgpu.tma.create.descriptor %{{.*}} box[%c1{{.*}}, %c128, %c64]
@@ -100,6 +151,12 @@ func.func @dynbatch(%a: tensor<?x16x64xbf16>, %b: tensor<?x64x32xbf16>, %c: tens
 func.func @dynm(%a: tensor<2x?x64xbf16>, %b: tensor<2x64x32xbf16>, %c: tensor<2x?x32xf32>) -> tensor<2x?x32xf32> {
   %y = linalg.batch_matmul ins(%a, %b : tensor<2x?x64xbf16>, tensor<2x64x32xbf16>) outs(%c : tensor<2x?x32xf32>) -> tensor<2x?x32xf32>
   return %y : tensor<2x?x32xf32>
+}
+
+// C [?, ?, ?]: its batch and N checked against A's and B's at run time.
+func.func @dync(%a: tensor<2x?x64xbf16>, %b: tensor<2x64x32xbf16>, %c: tensor<?x?x?xf32>) -> tensor<?x?x?xf32> {
+  %y = linalg.batch_matmul ins(%a, %b : tensor<2x?x64xbf16>, tensor<2x64x32xbf16>) outs(%c : tensor<?x?x?xf32>) -> tensor<?x?x?xf32>
+  return %y : tensor<?x?x?xf32>
 }
 
 func.func @n36(%a: tensor<2x16x64xbf16>, %b: tensor<2x64x36xbf16>, %c: tensor<2x16x36xf32>) -> tensor<2x16x36xf32> {

@@ -5,8 +5,10 @@
 // (M 100, N 72, K 40: the tail block) and the 64x128 tile with one (M 64,
 // K 136: full blocks and a tail); the batch kernel of a batch_matmul (G 3,
 // M 100, N 72, K 40: rank-3 TMA loads, the batch the third coordinate).
+// config=fixed: the shapes' default tiles (config=auto's BF16 cost model
+// chooses others: bf16-gemm-options.mlir).
 // REQUIRES: ptxas
-// RUN: fp8-opt %s --fp8-gpu-pipeline="chip=sm_90a host=none" | fp8-translate --fp8-extract-gpu-object > %t.ptx
+// RUN: fp8-opt %s --fp8-gpu-pipeline="chip=sm_90a host=none config=fixed" | fp8-translate --fp8-extract-gpu-object > %t.ptx
 // RUN: FileCheck %s < %t.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.ptx -o %t.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 

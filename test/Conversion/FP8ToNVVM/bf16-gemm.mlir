@@ -12,9 +12,15 @@
 // K block of ceil(40 / 16) = 3 steps (no loop of full blocks). K = 136:
 // two full blocks of 4 steps, then a tail block of 1. The launcher takes
 // (a, b, d, c). Ops it does not take stay host kernels with a remark.
-// RUN: fp8-opt %s --fp8-lower-to-nvvm 2> %t.remarks | FileCheck %s
+// A run-time M (@ktail136, @ktailc with a C of [?, ?]): cf.asserts before
+// the launch that A's and C's M (and B's and C's N where C's is dynamic)
+// agree, that M is below 2^31 and the ceil(M / 128) x ceil(N / 128) tiles
+// too; C and D cast to the launcher's [?, N], one declaration for both.
+// config=fixed: the shapes' default tiles (config=auto's BF16 cost model
+// chooses others: bf16-gemm-options.mlir).
+// RUN: fp8-opt %s --fp8-lower-to-nvvm=config=fixed 2> %t.remarks | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
-// RUN: fp8-opt %s --fp8-lower-to-nvvm --fp8-launch-kernels 2>/dev/null | FileCheck %s --check-prefix=HOST
+// RUN: fp8-opt %s --fp8-lower-to-nvvm=config=fixed --fp8-launch-kernels 2>/dev/null | FileCheck %s --check-prefix=HOST
 
 // Descriptor constants (WgmmaFragment.h, hand-derived): K-major SW128
 // (64 << 32) | (1 << 62) = 4611686293305294848; MN-major SW128 with LBO
@@ -86,6 +92,27 @@
 // HOST-LABEL: func.func @tail(
 // HOST: call @fp8_launch_fp8_matmul_100x72x40_bf16_bf16_f32_accf32(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (memref<100x40xbf16>, memref<40x72xbf16>, memref<100x72xf32>, memref<100x72xf32>) -> ()
 // HOST-NOT: linalg.matmul {
+// HOST-LABEL: func.func @ktail136(
+// HOST: %[[AM:.*]] = tensor.dim %arg0, %c0{{.*}} : tensor<?x136xbf16>
+// HOST: %[[CM:.*]] = tensor.dim %arg2, %c0{{.*}} : tensor<?x64xf32>
+// HOST: %[[SAME:.*]] = arith.cmpi eq, %[[AM]], %[[CM]] : index
+// HOST: cf.assert %[[SAME]], "linalg.matmul: the M of A (dimension 0) and of C (dimension 0) differ at run time; the bf16 kernel computes A's M rows with its compiled-in batch, N and K"
+// HOST-NOT: differ at run time
+// HOST: cf.assert %{{.*}}, "linalg.matmul: 2^31 rows or more (M) at run time
+// HOST-NOT: G x M rows
+// HOST: %[[MT:.*]] = arith.ceildivui %{{.*}}, %c128 : index
+// HOST: %[[GMT:.*]] = arith.muli %c1{{.*}}, %[[MT]] : index
+// HOST: %[[T:.*]] = arith.muli %[[GMT]], %c1{{.*}} : index
+// HOST: arith.cmpi ult, %[[T]], %{{.*}} : index
+// HOST: cf.assert %{{.*}}, "linalg.matmul: 2^31 tiles or more (G x ceil(M / 128) x ceil(N / 128)) at run time; the bf16 kernel's tile index is signed 32-bit"
+// HOST: call @fp8_launch_fp8_matmul_dynx64x136_bf16_bf16_f32_accf32(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (memref<?x136xbf16>, memref<136x64xbf16>, memref<?x64xf32>, memref<?x64xf32>) -> ()
+// HOST-LABEL: func.func @ktailc(
+// HOST: cf.assert %{{.*}}, "linalg.matmul: the M of A (dimension 0) and of C (dimension 0) differ at run time
+// HOST: cf.assert %{{.*}}, "linalg.matmul: the N of B (dimension 1) and of C (dimension 1) differ at run time
+// HOST-NOT: differ at run time
+// HOST: tensor.cast %arg2 : tensor<?x?xf32> to tensor<?x64xf32>
+// HOST: call @fp8_launch_fp8_matmul_dynx64x136_bf16_bf16_f32_accf32(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (memref<?x136xbf16>, memref<136x64xbf16>, memref<?x64xf32>, memref<?x64xf32>) -> ()
+// HOST: tensor.cast %{{.*}} : tensor<?x64xf32> to tensor<?x?xf32>
 // HOST-LABEL: func.func @n36(
 // HOST: linalg.matmul
 // HOST-LABEL: func.func private @fp8_launch_fp8_matmul_100x72x40_bf16_bf16_f32_accf32(
@@ -103,6 +130,11 @@ func.func @tail(%a: tensor<100x40xbf16>, %b: tensor<40x72xbf16>, %c: tensor<100x
 func.func @ktail136(%a: tensor<?x136xbf16>, %b: tensor<136x64xbf16>, %c: tensor<?x64xf32>) -> tensor<?x64xf32> {
   %y = linalg.matmul ins(%a, %b : tensor<?x136xbf16>, tensor<136x64xbf16>) outs(%c : tensor<?x64xf32>) -> tensor<?x64xf32>
   return %y : tensor<?x64xf32>
+}
+
+func.func @ktailc(%a: tensor<?x136xbf16>, %b: tensor<136x64xbf16>, %c: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %y = linalg.matmul ins(%a, %b : tensor<?x136xbf16>, tensor<136x64xbf16>) outs(%c : tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %y : tensor<?x?xf32>
 }
 
 func.func @n36(%a: tensor<16x64xbf16>, %b: tensor<64x36xbf16>, %c: tensor<16x36xf32>) -> tensor<16x36xf32> {

@@ -12,9 +12,11 @@
 // min(ceil(M / BM) * ceil(N / 128), SMs), BM 128 with two consumers, 64
 // with one for M <= 64) and no host kernel for the matmuls.
 //
+// config=fixed: the shapes' default tiles (config=auto's BF16 cost model
+// tiles: bf16-matmul-tiles.mlir).
 // REQUIRES: clang
 // RUN: %clang -O1 %S/Inputs/host_check.c -o %t.check -ldl
-// RUN: fp8-opt %s --fp8-gpu-pipeline="chip=sm_90a host=llvm target=emulator" | mlir-translate --mlir-to-llvmir -o %t.gpu.ll
+// RUN: fp8-opt %s --fp8-gpu-pipeline="chip=sm_90a host=llvm target=emulator config=fixed" | mlir-translate --mlir-to-llvmir -o %t.gpu.ll
 // RUN: %clang %t.gpu.ll -o %t.gpu.so %emu_host_link
 // RUN: fp8-opt %s --fp8-cpu-pipeline | mlir-translate --mlir-to-llvmir -o %t.cpu.ll
 // RUN: %clang %t.cpu.ll -o %t.cpu.so %cpu_host_link

@@ -653,3 +653,49 @@ TEST(GemmCostModelTest, SplitKChoice) {
 }
 
 } // namespace
+
+// The BF16 kernels' terms (GemmKernelConfig::operands = bf16): two bytes per
+// operand element, no scales, no promotion, half the FP8 rate.
+static GemmKernelConfig bf16Tiles(int64_t m, int64_t n, int64_t k, int64_t bm,
+                                  int64_t bn) {
+  GemmKernelOverrides o;
+  o.blockM = bm;
+  o.blockN = bn;
+  return makeGemmKernelConfig(m, n, k, o, /*bScalesPerColumn=*/false,
+                              GemmOperandType::bf16);
+}
+
+// One 128x128 bf16 tile, K = 128: two K blocks of 64, each 2 x 128 x 128 x
+// 64 FLOP at half of 1979e12 / 132 FLOP/s per SM = 0.27977 us (the FP8
+// block's time: half the K at half the rate); no promotion FFMAs or
+// latency; the tile overhead 1.5 us.
+TEST(GemmCostModelTest, BF16ComputeTimeOfOneTile) {
+  GemmCost c = modelGemmCost(bf16Tiles(128, 128, 128, 128, 128), h200());
+  EXPECT_NEAR(c.computeUs, 2 * 0.27977 + 1.5, 1e-4);
+}
+
+// 128x1024x1024 bf16 (operands fit in half of L2): HBM bytes A 128 x 1024
+// x 2, B 1024 x 1024 x 2, no scales, D 128 x 1024 f32.
+TEST(GemmCostModelTest, BF16HbmBytes) {
+  GemmCost c = modelGemmCost(bf16Tiles(128, 1024, 1024, 64, 128), h200());
+  EXPECT_DOUBLE_EQ(c.hbmBytes, 262144.0 + 2097152.0 + 524288.0);
+  // L2 -> SM bytes of one 64x128 tile: 16 K blocks of (64 + 128) rows x 64
+  // elements x 2 bytes, and its 64 x 128 f32 outputs; 2 x 8 tiles.
+  EXPECT_DOUBLE_EQ(c.l2Bytes, (16.0 * 192 * 128 + 64 * 128 * 4) * 16);
+}
+
+// config=auto's candidates for bf16: tiles the bf16 kernel takes (block-n
+// a multiple of 64, block-k 64, lock-step).
+TEST(GemmCostModelTest, BF16ChoiceIsABF16Tile) {
+  for (auto [m, n, k] : {std::array<int64_t, 3>{1024, 768, 256},
+                         std::array<int64_t, 3>{8192, 5632, 2048},
+                         std::array<int64_t, 3>{64, 2048, 2048}}) {
+    GemmChoice c = chooseGemmConfigByModel(m, n, k, h200(), 0, 1, false, false,
+                                           128, 1, GemmOperandType::bf16);
+    EXPECT_TRUE(c.config.hasBF16Operands());
+    EXPECT_EQ(c.config.blockK, 64);
+    EXPECT_EQ(c.config.blockN % 64, 0);
+    EXPECT_EQ(c.config.overlap, 0);
+    EXPECT_STREQ(checkGemmKernelConfig(c.config), "");
+  }
+}

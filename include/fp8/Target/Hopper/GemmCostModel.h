@@ -112,12 +112,12 @@ struct GemmChoice {
   GemmCost cost;
   std::string fewerCtasReason; // empty when ctas == SMs
 };
-GemmChoice chooseGemmConfigByModel(int64_t m, int64_t n, int64_t k,
-                                   const ChipSpec &chip,
-                                   int64_t blockMDivides = 0,
-                                   int64_t groups = 1, bool grouped = false,
-                                   bool bScalesPerColumn = false,
-                                   int64_t scaleK = 128, int64_t kSplits = 1);
+GemmChoice
+chooseGemmConfigByModel(int64_t m, int64_t n, int64_t k, const ChipSpec &chip,
+                        int64_t blockMDivides = 0, int64_t groups = 1,
+                        bool grouped = false, bool bScalesPerColumn = false,
+                        int64_t scaleK = 128, int64_t kSplits = 1,
+                        GemmOperandType operands = GemmOperandType::fp8);
 
 /// The most K ranges chooseKSplitsByModel considers.
 constexpr int64_t kMaxModelKSplits = 8;

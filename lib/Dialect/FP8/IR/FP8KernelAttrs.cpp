@@ -335,16 +335,16 @@ LogicalResult GemmKernelAttr::verify(
                        << scaleK << ", b_scale_rows " << bScaleRows;
   // The BF16 variant (a = b = bf16): the 2-D kernel, or the batch kernel
   // of a batch_matmul (the masked layout without counts: A [G, M, K], B
-  // [G, K, N], C and D [G, M, N]) with a static m; no swap-AB. Its tile
-  // checks are checkGemmKernelConfig's (block_k 64, no scales to promote).
+  // [G, K, N], C and D [G, M, N]; m may be ?, the run-time M of every
+  // batch); no swap-AB. Its tile checks are checkGemmKernelConfig's
+  // (block_k 64, no scales to promote).
   const bool bf16 = a.isBF16();
-  const bool bf16Batch = layout == GroupLayout::masked &&
-                         !(counts && counts.getValue()) &&
-                         !ShapedType::isDynamic(m);
+  const bool bf16Batch =
+      layout == GroupLayout::masked && !(counts && counts.getValue());
   if (bf16 && ((layout && !bf16Batch) || (swapAB && swapAB.getValue())))
     return emitError() << "bf16 operands need the 2-D kernel (no layout, no "
                           "swap_ab) or the batch kernel (layout = masked "
-                          "without counts, a static m)";
+                          "without counts)";
   if (!bf16 && blockK != 128)
     return emitError() << "needs block_k 128 (one promotion interval per "
                           "stage), got "

@@ -38,20 +38,21 @@ std::string fp8::explainNoBF16MatmulKernel(Operation *op) {
   int64_t m = aTy.getDimSize(r), k = aTy.getDimSize(r + 1),
           n = bTy.getDimSize(r + 1);
   int64_t g = batched ? aTy.getDimSize(0) : 1;
-  // M may be dynamic (one kernel for every M, M its i32 parameter); N and
-  // K are compiled in (K: the tail's wgmma steps are static). A batch's
-  // count and M are compiled in too (its group's rows in C and D start at
-  // g * M, a 32-bit product checked here).
+  // M may be dynamic (one kernel for every M, M its i32 parameter; a
+  // batch's rows in C and D start at g * M with that M); N and K are
+  // compiled in (K: the tail's wgmma steps are static), so is a batch's
+  // count (the grid's group-major tile order). A run-time M's size limits
+  // are the launcher's run-time checks (fp8-launch-kernels).
   if (ShapedType::isDynamic(n) || ShapedType::isDynamic(k) ||
       ShapedType::isDynamic(bTy.getDimSize(r))) {
     os << "the bf16 kernel needs a static N and K (M may be dynamic), got "
        << aTy << " x " << bTy;
     return why;
   }
-  if (batched && (ShapedType::isDynamic(g) || ShapedType::isDynamic(m) ||
-                  ShapedType::isDynamic(bTy.getDimSize(0)))) {
-    os << "the bf16 batch kernel needs a static batch and M, got " << aTy
-       << " x " << bTy;
+  if (batched &&
+      (ShapedType::isDynamic(g) || ShapedType::isDynamic(bTy.getDimSize(0)))) {
+    os << "the bf16 batch kernel needs a static batch (M may be dynamic), got "
+       << aTy << " x " << bTy;
     return why;
   }
   if (m == 0 || n == 0 || k == 0 || g == 0) {
@@ -66,7 +67,8 @@ std::string fp8::explainNoBF16MatmulKernel(Operation *op) {
        << "N = " << n << ", K = " << k;
     return why;
   }
-  // A batch's rows of C and D: g * M + row in 32 bits.
+  // A batch's rows of C and D: g * M + row in 32 bits (a run-time M: the
+  // launcher's check).
   int64_t rows = ShapedType::isDynamic(m) ? m : g * m;
   for (int64_t s : {rows, n, k})
     if (!ShapedType::isDynamic(s) && s >= GemmKernelConfig::kMaxExtent) {
@@ -78,9 +80,10 @@ std::string fp8::explainNoBF16MatmulKernel(Operation *op) {
   // The batch kernel's grid walks G x (its tiles) tile indices in 32 bits:
   // at most G x ceil(M / 64) x ceil(N / 128) (below 2^55 here: G x M and N
   // are below 2^31).
-  if (batched && g * GemmKernelConfig::ceilDiv(m, 64) *
-                         GemmKernelConfig::ceilDiv(n, 128) >=
-                     GemmKernelConfig::kMaxExtent)
+  if (batched && !ShapedType::isDynamic(m) &&
+      g * GemmKernelConfig::ceilDiv(m, 64) *
+              GemmKernelConfig::ceilDiv(n, 128) >=
+          GemmKernelConfig::kMaxExtent)
     os << "the bf16 batch kernel needs fewer than 2^31 tiles (G x ceil(M / "
           "64) x ceil(N / 128)), got G = "
        << g << ", M = " << m << ", N = " << n;

@@ -97,7 +97,14 @@ func.func private @model_chip_only() attributes {fp8.kernel_model = #fp8.kernel_
 // -----
 
 // The BF16 variant's batch kernel (a bf16 linalg.batch_matmul): bf16
-// operands with the masked layout, G batches, no counts, a static m.
+// operands with the masked layout, G batches, no counts; m static or ? (a
+// run-time M).
 // CHECK-LABEL: func.func private @bf16_batch()
 // CHECK-SAME: #fp8.gemm_kernel<m = 128, n = 128, k = 128, a = bf16, b = bf16, d = f32, c = f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, layout = masked, groups = 6, block_m = 128, block_n = 128, block_k = 64, stages = 7, consumers = 2>
 func.func private @bf16_batch() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 128, k = 128, a = bf16, b = bf16, d = f32, c = f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, layout = masked, groups = 6, block_m = 128, block_n = 128, block_k = 64, stages = 7, consumers = 2>}
+
+// -----
+
+// CHECK-LABEL: func.func private @bf16_batch_dynamic_m()
+// CHECK-SAME: #fp8.gemm_kernel<m = ?, n = 128, k = 128, a = bf16, b = bf16, d = f32, c = f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, layout = masked, groups = 6, block_m = 128, block_n = 128, block_k = 64, stages = 7, consumers = 2>
+func.func private @bf16_batch_dynamic_m() attributes {fp8.kernel = #fp8.gemm_kernel<m = ?, n = 128, k = 128, a = bf16, b = bf16, d = f32, c = f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, layout = masked, groups = 6, block_m = 128, block_n = 128, block_k = 64, stages = 7, consumers = 2>}

@@ -41,7 +41,7 @@ def FP8_GemmKernelAttr : AttrDef<FP8_Dialect, "GemmKernel"> {
     | field | meaning |
     |---|---|
     | `m`, `n`, `k` | the problem (`m = ?`: M at run time, the kernel's i32 parameter 5; `k = ?`: K at run time, the kernel's last i32 parameter, a 2-D kernel with a scale per K block: the Wgrad GEMM over a run-time token count); for a grouped kernel `m` is a group's rows (masked) or all rows (contiguous) |
-    | `a`, `b` | FP8 element types of the operands (`f8E4M3FN`, `f8E5M2`), or `bf16` for both (the BF16 variant of a bf16 x bf16 -> f32 `linalg.matmul`: no scales, `block_k = 64`; with `layout = masked`, no counts and a static `m`, the batch kernel of a `linalg.batch_matmul`: A [G, M, K], B [G, K, N], C and D [G, M, N]) |
+    | `a`, `b` | FP8 element types of the operands (`f8E4M3FN`, `f8E5M2`), or `bf16` for both (the BF16 variant of a bf16 x bf16 -> f32 `linalg.matmul`: no scales, `block_k = 64`; with `layout = masked` and no counts (`m` static or `?`: the run-time M of every batch), the batch kernel of a `linalg.batch_matmul`: A [G, M, K], B [G, K, N], C and D [G, M, N]) |
     | `d` | element type of the result (`bf16`, `f32`) |
     | `c` | element type of the accumulator operand C (absent: none) |
     | `a_scale`, `b_scale` | scale element types (`f32`) |
