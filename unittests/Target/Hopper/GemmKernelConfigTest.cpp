@@ -333,6 +333,16 @@ TEST(GemmKernelConfig, TwoWaves) {
   EXPECT_EQ(one.consumers, 1);
   EXPECT_EQ(mlir::fp8::getGemmKernelConfigSuffix(one), "_t128x128s6w2");
   EXPECT_FALSE(mlir::fp8::isDefaultGemmKernelConfig(one));
+  // Not built for two waves: the overlapped promotion, the TMA store.
+  GemmKernelConfig overlapped = c;
+  overlapped.overlap = 8;
+  EXPECT_EQ(std::string(mlir::fp8::checkGemmKernelConfig(overlapped))
+                .rfind("waves 2 needs the lock-step promotion", 0),
+            0u);
+  GemmKernelConfig tma = c;
+  tma.tmaStore = true;
+  mlir::fp8::fitStages(tma);
+  EXPECT_STRNE(mlir::fp8::checkGemmKernelConfig(tma), "");
 }
 
 } // namespace
