@@ -288,7 +288,13 @@ def FP8LowerToNVVMPass : Pass<"fp8-lower-to-nvvm", "ModuleOp"> {
     each computes 64 rows and BLOCK_N / splits columns
     (`wgmma .m64n<BLOCK_N/splits>k32`); a BLOCK_N too wide for one consumer
     per 64 rows (224..256) is split across two when `consumers` is not
-    given (`block-m=64 block-n=256`: two consumers of 128 columns).
+    given (`block-m=64 block-n=256`: two consumers of 128 columns). With
+    `waves=2` each consumer computes 128 rows as two m64 waves that reuse
+    one wgmma partial set (per K block wave 0's chain, wait_group 0 and
+    promotion, then wave 1's; suffix `w2`): `block-m=256 block-n=128
+    waves=2` is two consumers of 232 registers, at most 144 columns each;
+    the 2-D FP8 kernel with 128 x 128 B blocks, the lock-step promotion and
+    `store=global` only (anything else is an error naming the conflict).
 
     Requirements (diagnosed otherwise): static N and K (M may be dynamic);
     FP8 operands with f32 scales, `a` blocks [1, 128], `b` blocks
@@ -343,7 +349,7 @@ def FP8LowerToNVVMPass : Pass<"fp8-lower-to-nvvm", "ModuleOp"> {
     pass and for `fp8-gpu-pipeline`, which forwards them (`--help` lists
     them): `config` (auto: the cost model chooses per shape; fixed),
     `device` (the modelled chip: h200, h100-sxm), `block-m`, `block-n`,
-    `stages`, `consumers` (the tile), `group-m` (the tile order),
+    `stages`, `consumers`, `waves` (the tile), `group-m` (the tile order),
     `cluster`, `promotion-schedule` (auto, lockstep, overlap4, overlap8),
     `swap-ab` (auto, always, never), `quantize-epilogue`,
     `require-kernels`.

@@ -18,6 +18,11 @@
 // trip and drained before its back edge, the KB mod U blocks after the
 // last trip in lock-step.
 //
+// With two m64 waves per consumer (GemmKernelConfig::waves) the warpgroup
+// owns 128 rows: per K block, wave 0's chain, wait and promotion, then
+// wave 1's into the same partial set (emitWavesKBlock), each wave with its
+// own accumulators (the K loop carries them wave after wave).
+//
 //===----------------------------------------------------------------------===//
 #include "GemmEpilogue.h"
 #include "GemmTileScheduler.h"
@@ -64,7 +69,8 @@ void GemmEmitter::emitConsumers(scf::IfOp roleIf) {
   ConsumerTile ct = emitConsumerTile(thr, tileLoop.getInductionVar());
   emitBScaleStaging(ct);
   SmallVector<Value> init{tileLoop.getRegionIterArg(0)};
-  emitAccumulatorInit(ct, init);
+  for (int64_t v = 0; v < cfg.waves; ++v)
+    emitAccumulatorInit(waveTile(ct, v), init);
   Value step = ir.c32(1);
   if (cfg.hasBF16Operands()) {
     scf::ForOp kLoop = emitBF16KLoops(thr, init);
@@ -103,7 +109,7 @@ ConsumerThread GemmEmitter::emitConsumerThread() {
   // the row group is wg and the columns start at the tile's).
   thr.colSplit = cfg.colSplits() > 1;
   thr.wgRowGroup = thr.colSplit ? ir.remu(wg, ir.c32(cfg.rowGroups())) : wg;
-  thr.wgRow = ir.mul(thr.wgRowGroup, ir.c32(kTileM));
+  thr.wgRow = ir.mul(thr.wgRowGroup, ir.c32(cfg.rowsPerConsumer()));
   thr.wgCol = thr.colSplit ? ir.mul(ir.divu(wg, ir.c32(cfg.rowGroups())),
                                     ir.c32(consumerN))
                            : Value();
@@ -157,6 +163,14 @@ bool GemmEmitter::hasShortKBlockPath() {
   return cfg.overlap == 0 && needed <= cfg.consumerRegs;
 }
 
+ConsumerTile GemmEmitter::waveTile(const ConsumerTile &ct, int64_t wave) {
+  if (wave == 0)
+    return ct;
+  ConsumerTile w = ct;
+  w.rowTile = ir.add(ct.rowTile, ir.c32(wave * kTileM));
+  return w;
+}
+
 Value GemmEmitter::globalRow(const ConsumerTile &ct, Value row) {
   return ct.groupRow0 ? ir.add(ct.groupRow0, row) : row;
 }
@@ -179,6 +193,10 @@ void GemmEmitter::emitConsumerKBlock(const ConsumerThread &thr,
     scf::YieldOp::create(b, yields);
     return;
   }
+  if (cfg.waves > 1) {
+    emitWavesKBlock(thr, ct, kLoop);
+    return;
+  }
   // The slot's descriptors and A-scale address, and the B scales, before
   // the wait so their latency hides behind it (of the K block in the
   // operand: a k-grouped tile's run starts at kFirst); after it only the A
@@ -199,6 +217,55 @@ void GemmEmitter::emitConsumerKBlock(const ConsumerThread &thr,
   emitReleaseStage(thr, stage);
   SmallVector<Value> yields{ir.add(it, ir.c32(1))};
   emitPromotion(ct, sb, aScales, partial, acc, yields);
+  scf::YieldOp::create(b, yields);
+}
+
+void GemmEmitter::emitWavesKBlock(const ConsumerThread &thr,
+                                  const ConsumerTile &ct, scf::ForOp kLoop) {
+  Value kBlock = kLoop.getInductionVar(), it = kLoop.getRegionIterArg(0);
+  auto [stage, phase] = stagePhase(it);
+  ValueRange acc = kLoop.getRegionIterArgs().drop_front();
+  // Before the wait, as in one wave: wave 0's descriptors and A-scale
+  // address, the B scales (one set for both waves: the same columns).
+  // Wave v's A rows are v x 64 rows (v x 64 x 128 bytes, whole 1024-byte
+  // swizzle atoms) on in the slot: its descriptor's address field (bytes
+  // / 16) that much higher, its A scales 64 floats on.
+  WgmmaOperands ops0 = emitWgmmaOperands(thr, stage);
+  Value saAddr0 = aScaleAddress(thr, stage);
+  BScales sb = emitBScaleLoads(ct, scheduler->kBlockOf(ct.tile, kBlock));
+  NVVM::MBarrierTryWaitParityOp::create(b, barrier(stage, true), phase, ticks);
+  const bool early = hasShortKBlockPath();
+  const int64_t waveBytes = kTileM * cfg.blockK * cfg.operandBytes();
+  SmallVector<Value> yields{ir.add(it, ir.c32(1))};
+  for (int64_t v = 0; v < cfg.waves; ++v) {
+    WgmmaOperands ops = ops0;
+    Value saAddr = saAddr0;
+    if (v) {
+      Value descStep = ir.c64(v * waveBytes / 16);
+      ops.descA = ir.add(ops0.descA, descStep);
+      saAddr = LLVM::GEPOp::create(
+          b, ir.ptrShared, ir.f32, saAddr0,
+          ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(v * kTileM)});
+    }
+    Value aScales[2];
+    if (early)
+      emitAScaleLoads(saAddr, aScales);
+    // The wave's chain into the one partial set, completed (wait_group 0)
+    // before its promotion reads it and before the next wave's chain
+    // writes it again. (LLVM may sink wave 0's FMAs below wave 1's chain:
+    // both partial sets then live at once, which ptxas spills from 128
+    // columns per consumer on: docs/gpu-kernel.md, "Two m64 waves per
+    // consumer".)
+    Value partial = emitWgmma(ops);
+    if (!early)
+      emitAScaleLoads(saAddr, aScales);
+    // The slot is read (A, B and the A scales) once the last wave's chain
+    // completed.
+    if (v + 1 == cfg.waves)
+      emitReleaseStage(thr, stage);
+    emitPromotion(ct, sb, aScales, partial, acc.slice(v * accRegs, accRegs),
+                  yields);
+  }
   scf::YieldOp::create(b, yields);
 }
 
@@ -267,7 +334,8 @@ WgmmaOperands GemmEmitter::emitWgmmaOperands(const ConsumerThread &thr,
   // Descriptors: K-major, 128B swizzle, SBO 1024 (WgmmaFragment.h).
   // An A row of a stage is 128 bytes: blockK FP8 codes or bf16 elements.
   const int64_t rowBytes = cfg.blockK * cfg.operandBytes();
-  Value aRowGroup = ir.mul(thr.wgRowGroup, ir.c32(kTileM * rowBytes));
+  Value aRowGroup =
+      ir.mul(thr.wgRowGroup, ir.c32(cfg.rowsPerConsumer() * rowBytes));
   Value aStage = ir.mul(stage, ir.c32(cfg.aStageBytes()));
   Value aAddr = ir.add(smemAddr, ir.add(aStage, aRowGroup));
   // B rows (N) are 128-byte lines; a column group starts consumerN lines in

@@ -171,10 +171,19 @@ struct GemmEmitter : KernelEmitter<GemmKernelSpec> {
   /// (the A scales read before the wgmma chain, the B scales staged):
   /// lock-step tiles 8 registers below the limit.
   bool hasShortKBlockPath();
+  /// Wave `wave`'s part of the tile (GemmKernelConfig::waves): this
+  /// thread's rows 64 x wave further on (`ct` itself for wave 0).
+  ConsumerTile waveTile(const ConsumerTile &ct, int64_t wave);
   /// C's and D's row `row` in the operand (the group offset added).
   Value globalRow(const ConsumerTile &ct, Value row);
   void emitConsumerKBlock(const ConsumerThread &thr, const ConsumerTile &ct,
                           scf::ForOp kLoop);
+  /// The K block of a consumer of two m64 waves (cfg.waves = 2): per wave
+  /// its wgmma chain into the one partial set, wgmma.wait_group 0 and its
+  /// promotion into its accumulators (kLoop's iteration arguments after
+  /// the ring iteration, accRegs per wave).
+  void emitWavesKBlock(const ConsumerThread &thr, const ConsumerTile &ct,
+                       scf::ForOp kLoop);
   /// The mxfp8 K block (scaleK = 32): per k32 step its wgmma, its scales
   /// and a promotion, `acc` carried through.
   void emitMxKBlock(const ConsumerThread &thr, const ConsumerTile &ct,

@@ -224,7 +224,11 @@ void StoreEpilogue::bindOutput(Value d) { dPtr = ir.toGlobal(d); }
 
 void StoreEpilogue::emit(const ConsumerThread &, const ConsumerTile &ct,
                          scf::ForOp kLoop) {
-  emitStores(ct, kLoop.getResults().drop_front());
+  // Wave by wave (GemmKernelConfig::waves): wave v's accumulators are the
+  // loop's results 1 + v accRegs on, its rows 64 v further.
+  ValueRange acc = kLoop.getResults().drop_front();
+  for (int64_t v = 0; v < cfg.waves; ++v)
+    emitStores(e.waveTile(ct, v), acc.slice(v * e.accRegs, e.accRegs));
 }
 
 void StoreEpilogue::emitStores(const ConsumerTile &ct, ValueRange acc) {

@@ -39,8 +39,9 @@ GemmEmitter::GemmEmitter(OpBuilder &builder, Location loc,
   dynamicK = cfg.hasDynamicK();
   kBlocks = cfg.kBlocks();
   nTiles = cfg.nTiles();
-  // Each consumer warpgroup computes 64 rows x consumerN columns of the
-  // tile (GemmKernelConfig::rowGroups / colSplits).
+  // Each consumer warpgroup computes 64 rows per wave x consumerN columns
+  // of the tile (GemmKernelConfig::rowGroups / colSplits / waves); accRegs
+  // is one wave's accumulators.
   consumerN = cfg.consumerN();
   accRegs = wgmma::accumulatorRegisters(consumerN);
 }

@@ -373,7 +373,9 @@ fitQuantizeEpilogue(GemmKernelConfig c, const GemmKernelOverrides &options,
   c.quantizeEpilogue = true;
   if (!*checkGemmKernelConfig(c))
     return c;
-  if (options.blockN || options.consumers)
+  // Two waves per consumer (an explicit option) take no quantize
+  // epilogue: a refit would drop them silently.
+  if (options.blockN || options.consumers || options.waves > 1)
     return std::nullopt;
   SmallVector<int64_t, 3> heights{c.blockM};
   for (int64_t h : {int64_t(128), int64_t(64)})

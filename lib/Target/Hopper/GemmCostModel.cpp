@@ -220,7 +220,14 @@ GemmCost mlir::fp8::modelGemmCost(const GemmKernelConfig &c,
   // Measured on silicon (ChipSpec): each promotion's exposed latency, and
   // the slower forms (a consumer's columns off the 64 granule, consumers
   // splitting columns, 3 or 4 row groups, clusters).
-  double promoteLatencyS = promotions * chip.promotionLatencyUs * 1e-6;
+  // Two m64 waves per consumer (c.waves = 2): each wave's chain, wait and
+  // promotion in turn, so a K block exposes the promotion latency once
+  // per wave. An assumption (not timed on silicon): the wgmma and FFMA
+  // terms are the tile's as for one wave per consumer (the same rows and
+  // columns), and no other term changes; the B tile's L2 reads per FLOP
+  // halve through BLOCK_M 256 alone (tileL2Bytes below).
+  double promoteLatencyS = promotions * static_cast<double>(c.waves) *
+                           chip.promotionLatencyUs * 1e-6;
   double blockS = wgmmaS + promoteS + promoteLatencyS;
   // The overlapped promotion (c.overlap = U): block k's promotion runs
   // while block k + 1's wgmma chain does, so a block costs the slower of

@@ -299,4 +299,50 @@ TEST(GemmKernelConfig, NameSuffix) {
       mlir::fp8::makeGemmKernelConfig(200, 300, 400, o)));
 }
 
+// Two m64 waves per consumer (waves = 2): 128 rows per consumer warpgroup,
+// the registers of two accumulator sets and one partial, the suffix "w2".
+TEST(GemmKernelConfig, TwoWaves) {
+  mlir::fp8::GemmKernelOverrides o;
+  o.waves = 2;
+  GemmKernelConfig c = mlir::fp8::makeGemmKernelConfig(4096, 7168, 2048, o);
+  EXPECT_EQ(c.blockM, 256);
+  EXPECT_EQ(c.blockN, 128);
+  EXPECT_EQ(c.consumers, 2);
+  EXPECT_EQ(c.rowsPerConsumer(), 128);
+  EXPECT_EQ(c.rowGroups(), 2);
+  EXPECT_EQ(c.colSplits(), 1);
+  EXPECT_EQ(c.consumerRegs, 232);
+  EXPECT_EQ(c.stages, 4);
+  // 2 x 64 accumulators + 64 partial + 16.
+  EXPECT_EQ(c.consumerRegsNeeded(), 208);
+  EXPECT_STREQ(mlir::fp8::checkGemmKernelConfig(c), "");
+  EXPECT_EQ(mlir::fp8::getGemmKernelConfigSuffix(c), "_t256x128s4w2");
+  // 144 columns fit (232 registers), 152 do not.
+  o.blockN = 144;
+  EXPECT_STREQ(mlir::fp8::checkGemmKernelConfig(
+                   mlir::fp8::makeGemmKernelConfig(4096, 7168, 2048, o)),
+               "");
+  o.blockN = 152;
+  EXPECT_STRNE(mlir::fp8::checkGemmKernelConfig(
+                   mlir::fp8::makeGemmKernelConfig(4096, 7168, 2048, o)),
+               "");
+  // One consumer of two waves: block-m 128, no "c" suffix.
+  o.blockN = 128;
+  o.blockM = 128;
+  GemmKernelConfig one = mlir::fp8::makeGemmKernelConfig(4096, 7168, 2048, o);
+  EXPECT_EQ(one.consumers, 1);
+  EXPECT_EQ(mlir::fp8::getGemmKernelConfigSuffix(one), "_t128x128s6w2");
+  EXPECT_FALSE(mlir::fp8::isDefaultGemmKernelConfig(one));
+  // Not built for two waves: the overlapped promotion, the TMA store.
+  GemmKernelConfig overlapped = c;
+  overlapped.overlap = 8;
+  EXPECT_EQ(std::string(mlir::fp8::checkGemmKernelConfig(overlapped))
+                .rfind("waves 2 needs the lock-step promotion", 0),
+            0u);
+  GemmKernelConfig tma = c;
+  tma.tmaStore = true;
+  mlir::fp8::fitStages(tma);
+  EXPECT_STRNE(mlir::fp8::checkGemmKernelConfig(tma), "");
+}
+
 } // namespace

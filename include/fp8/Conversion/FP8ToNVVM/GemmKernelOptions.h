@@ -110,6 +110,17 @@ public:
                      "the B tile by TMA multicast, 2-D kernels only (0: 1; "
                      "the cost model does not choose clusters)"),
       llvm::cl::init(0)};
+  Option<int64_t> waves{
+      owner, "waves",
+      llvm::cl::desc(
+          "GEMM m64 waves per consumer warpgroup: 1, or 2 (each consumer "
+          "computes 128 rows as two waves of 64 that reuse one wgmma "
+          "partial set, wave 0's chain, wait and promotion before wave "
+          "1's: block-m 256 on two consumers, at most 144 columns per "
+          "consumer; the 2-D FP8 kernel with 128 x 128 B blocks, the "
+          "lock-step promotion and store=global). 0: 1. Like a tile option "
+          "it keeps the cost model from choosing the tile"),
+      llvm::cl::init(0)};
   Option<std::string> promotionSchedule{
       owner, "promotion-schedule",
       llvm::cl::desc(
@@ -168,6 +179,7 @@ public:
     consumers = other.consumers;
     groupM = other.groupM;
     cluster = other.cluster;
+    waves = other.waves;
     promotionSchedule = other.promotionSchedule;
     swapAB = other.swapAB;
     quantizeEpilogue = other.quantizeEpilogue;
@@ -190,6 +202,7 @@ public:
     o.consumers = consumers;
     o.groupM = groupM;
     o.cluster = cluster;
+    o.waves = waves;
     o.quantizeEpilogue = quantizeEpilogue;
     if (failed(parsePromotionSchedule(loc, pass, o.overlap)) ||
         failed(parseSwapAB(loc, pass, o.swapAB)))
@@ -246,12 +259,24 @@ private:
     if (consumers < 0 || consumers > 4)
       return bad("consumers", consumers)
              << "0 (block-m / 64) or 1..4 consumer warpgroups";
-    if (blockM != 0 && consumers != 0 && consumers % (blockM / 64) != 0)
+    if (waves < 0 || waves > 2)
+      return bad("waves", waves)
+             << "0 or 1 (one m64 wave per consumer warpgroup) or 2 (128 "
+                "rows per consumer as two m64 waves)";
+    const int64_t rowsPerConsumer = waves == 2 ? 128 : 64;
+    if (waves == 2 && blockM != 0 && blockM % 128 != 0)
+      return emitError(loc)
+             << pass << ": options block-m=" << static_cast<int64_t>(blockM)
+             << " and waves=2 disagree: each consumer warpgroup computes "
+                "128 rows as two m64 waves (block-m 128 or 256)";
+    if (blockM != 0 && consumers != 0 &&
+        consumers % (blockM / rowsPerConsumer) != 0)
       return emitError(loc)
              << pass << ": options block-m=" << static_cast<int64_t>(blockM)
              << " and consumers=" << static_cast<int64_t>(consumers)
-             << " disagree: each consumer warpgroup computes 64 rows "
-                "(consumers = block-m / 64 times the column splits)";
+             << " disagree: each consumer warpgroup computes "
+             << rowsPerConsumer << " rows (consumers = block-m / "
+             << rowsPerConsumer << " times the column splits)";
     if (groupM < 0 || groupM > 4096)
       return bad("group-m", groupM)
              << "0 (the cost model's choice under config=auto, else 1) or "

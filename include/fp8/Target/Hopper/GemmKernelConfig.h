@@ -90,7 +90,7 @@ struct GemmKernelConfig {
   static constexpr int64_t kBF16BlockK = 64;
   /// Columns of one MN-major B box of a bf16 kernel (128 bytes).
   static constexpr int64_t kBF16BoxColumns = 64;
-  int64_t blockM = 128;  // rows per CTA tile: 64 per consumer row group
+  int64_t blockM = 128;  // rows per CTA tile: 64 x waves per row group
   int64_t blockN = 128;  // columns per CTA tile
   int64_t blockK = 128;  // K per stage = one promotion interval
   int64_t consumers = 2; // consumer (math) warpgroups
@@ -169,6 +169,20 @@ struct GemmKernelConfig {
   /// quantize epilogue, TMA store, clusters, overlap, grouped forms,
   /// run-time M or K, bf16 operands).
   int64_t kSplits = 1;
+  /// m64 waves per consumer warpgroup (1 or 2): with 2, a consumer
+  /// warpgroup owns 128 rows of the tile as two waves of 64 (wgmma m64)
+  /// that reuse one partial set. Per K block, for wave v = 0, 1: the wgmma
+  /// chain of the wave's rows into the partial set, `wgmma.wait_group 0`,
+  /// then its promotion into the wave's own accumulators with the A scales
+  /// of its rows (acc_v = fma(partial, sa_v * sb, acc_v)). The registers
+  /// hold waves x consumerN / 2 accumulators and one consumerN / 2 partial:
+  /// a 256 x 128 tile on two consumers of 232 registers (consumerN 128:
+  /// 192), where one wave per consumer needs four consumers of 104 and at
+  /// most 88 columns. Each output's promotions are the same sequence, so D
+  /// is too. The 2-D FP8 kernel with 128 x 128 B blocks, a scale per K
+  /// block, the lock-step promotion and the st.global store epilogue only
+  /// (checkWavesGemmKernelConfig).
+  int64_t waves = 1;
   /// mxfp8's scale block along K (OCP MX: 32 elements per E8M0 scale).
   static constexpr int64_t kMxScaleK = 32;
 
@@ -223,12 +237,16 @@ struct GemmKernelConfig {
 
   int64_t threads() const { return 128 * (consumers + 1); }
   /// The consumer warpgroups form rowGroups() x colSplits(): warpgroup w
-  /// computes rows [64 (w % rowGroups), +64) and columns
-  /// [consumerN() (w / rowGroups), +consumerN()) of the tile, with one
-  /// wgmma .m64n<consumerN>k32 per k32 step. Splitting the columns is how
-  /// a wide tile (BLOCK_N = 256) fits the registers: each consumer holds
-  /// consumerN() / 2 accumulators and as many wgmma outputs.
-  int64_t rowGroups() const { return blockM / 64; }
+  /// computes rows [rowsPerConsumer() (w % rowGroups), +rowsPerConsumer())
+  /// and columns [consumerN() (w / rowGroups), +consumerN()) of the tile,
+  /// with one wgmma .m64n<consumerN>k32 per k32 step and wave. Splitting
+  /// the columns is how a wide tile (BLOCK_N = 256) fits the registers:
+  /// each consumer holds consumerN() / 2 accumulators per wave and as many
+  /// wgmma outputs.
+  int64_t rowsPerConsumer() const { return 64 * waves; }
+  int64_t rowGroups() const {
+    return waves > 0 ? blockM / rowsPerConsumer() : 0;
+  }
   int64_t colSplits() const {
     return rowGroups() > 0 ? consumers / rowGroups() : 0;
   }
@@ -266,10 +284,12 @@ struct GemmKernelConfig {
   /// clamp (an index clamp per register group costs ptxas registers).
   int64_t bScaleColumns() const { return nTiles() * blockN; }
   /// Registers per consumer thread the tile needs: the accumulators and
-  /// the wgmma partial (consumerN), the overhead, the per-column B scales,
-  /// the overlapped promotion's second partial.
+  /// the wgmma partial (consumerN), a second wave's accumulators, the
+  /// overhead, the per-column B scales, the overlapped promotion's second
+  /// partial.
   int64_t consumerRegsNeeded() const {
-    return consumerN() + kConsumerOverheadRegs +
+    return consumerN() + (waves - 1) * (consumerN() / 2) +
+           kConsumerOverheadRegs +
            (bScalesPerColumn ? consumerN() / kColumnScaleDivisor : 0) +
            (promotionsPerBlock() > 1 ? consumerN() * kMxStepRegsPer8Columns / 8
                                      : 0) +
@@ -412,6 +432,9 @@ inline const char *checkGroupedGemmKernelConfig(const GemmKernelConfig &c) {
   if (c.kSplits != 1)
     return "split-K (k_splits > 1) needs the 2-D kernel: a grouped kernel's "
            "tiles are not split along K";
+  if (c.waves != 1)
+    return "waves 2 needs the 2-D kernel: a grouped kernel's consumers "
+           "compute one m64 wave each";
   if (c.tmaStore)
     return "the TMA store (store = tma) needs the 2-D kernel: a grouped "
            "kernel's D is stored from the registers (rows without a result "
@@ -480,7 +503,42 @@ inline const char *checkSplitKGemmKernelConfig(const GemmKernelConfig &c) {
   return "";
 }
 
+/// What the wave form (GemmKernelConfig::waves = 2) does not combine with,
+/// or an empty string: it is built for the 2-D FP8 kernel with 128 x 128 B
+/// blocks, a scale per K block, the lock-step promotion and the st.global
+/// store epilogue (clusters and a run-time M included: they do not touch a
+/// consumer's rows).
+inline const char *checkWavesGemmKernelConfig(const GemmKernelConfig &c) {
+  if (c.waves == 1)
+    return "";
+  if (c.waves != 2)
+    return "waves must be 1 or 2 (m64 waves per consumer warpgroup)";
+  if (c.hasBF16Operands())
+    return "waves 2 needs FP8 operands (not the bf16 variant, whose wgmma "
+           "accumulates into the accumulators themselves)";
+  if (c.overlap)
+    return "waves 2 needs the lock-step promotion (promotion-schedule "
+           "lockstep: the overlapped promotion's second partial set does not "
+           "fit beside two waves of accumulators)";
+  if (c.kSplits != 1)
+    return "waves 2 needs k-splits 1 (split-K's partial tiles are stored "
+           "per 64-row consumer)";
+  if (c.tmaStore)
+    return "waves 2 needs the st.global store epilogue (store=global: the "
+           "TMA store's staging holds 64 rows per consumer)";
+  if (c.quantizeEpilogue)
+    return "waves 2 needs the store epilogue (not the quantize epilogue)";
+  if (c.bScalesPerColumn || c.scaleK != 128)
+    return "waves 2 needs 128 x 128 B blocks with a scale per K block (not "
+           "per-column B scales, swap-AB, whole-K scales or mxfp8)";
+  if (c.hasDynamicK())
+    return "waves 2 needs a static K";
+  return "";
+}
+
 inline const char *checkGemmKernelConfig(const GemmKernelConfig &c) {
+  if (const char *why = checkWavesGemmKernelConfig(c); *why)
+    return why;
   if (c.hasBF16Operands()) {
     if (const char *why = checkBF16GemmKernelConfig(c); *why)
       return why;
@@ -490,10 +548,13 @@ inline const char *checkGemmKernelConfig(const GemmKernelConfig &c) {
   if (c.blockM % 64 != 0 || c.blockM < 64 || c.blockM > 256)
     return "block-m must be 64, 128, 192 or 256 (64 rows per consumer "
            "warpgroup, wgmma m64)";
-  if (c.consumers < 1 || c.consumers > 4 || c.consumers % (c.blockM / 64) != 0)
-    return "consumers must be block-m / 64 times the column splits, at most "
-           "4 (each consumer warpgroup computes 64 rows, wgmma m64, of "
-           "block-n / splits columns)";
+  if (c.waves == 2 && c.blockM % 128 != 0)
+    return "waves 2 needs block-m 128 or 256 (each consumer warpgroup "
+           "computes 128 rows as two m64 waves)";
+  if (c.consumers < 1 || c.consumers > 4 || c.consumers % c.rowGroups() != 0)
+    return "consumers must be block-m / (64 x waves) times the column "
+           "splits, at most 4 (each consumer warpgroup computes 64 rows per "
+           "wave, wgmma m64, of block-n / splits columns)";
   if (c.blockN % 8 != 0 || c.blockN < 16 || c.blockN > 256)
     return "block-n must be a multiple of 8 in 16..256 (wgmma .m64nNk32 "
            "with e4m3/e5m2 operands)";
@@ -578,6 +639,11 @@ inline const char *checkGemmKernelConfig(const GemmKernelConfig &c) {
            "registers per thread, plus 16, within 232 registers for 1-2 "
            "consumers, 152 for 3, 104 for 4: block-n / splits <= 168, 104, "
            "64)";
+  if (c.waves == 2 && c.consumerRegsNeeded() > c.consumerRegs)
+    return "block-n is too wide for the consumer registers of the two-wave "
+           "kernel (two waves of accumulators and one wgmma partial take 3/2 "
+           "block-n / splits registers per thread, plus 16, within 232 "
+           "registers for 1-2 consumers: block-n / splits <= 144)";
   if (c.consumerN() + GemmKernelConfig::kConsumerOverheadRegs > c.consumerRegs)
     return "block-n is too wide for the consumer registers (accumulators "
            "and wgmma partial take block-n / splits registers per thread, "
@@ -650,10 +716,14 @@ struct GemmKernelOverrides {
   /// option, keeps the model from choosing the tile: its stages then fit
   /// the staging buffers.
   bool tmaStore = false;
+  /// m64 waves per consumer warpgroup (GemmKernelConfig::waves); 0: 1 (the
+  /// cost model's choice when it chooses the tile). Part of the tile: 2
+  /// without block-m or consumers is BLOCK_M 256 on two consumers.
+  int64_t waves = 0;
   /// Whether an option fixes the tile, the promotion or the store (then
   /// the cost model chooses none of them).
   bool any() const {
-    return blockM || blockN || stages || consumers ||
+    return blockM || blockN || stages || consumers || waves ||
            overlap != kOverlapUnset || tmaStore;
   }
   /// Fixes the cost model's choice `chosen`: its tile (BLOCK_M, BLOCK_N,
@@ -666,6 +736,7 @@ struct GemmKernelOverrides {
     blockN = chosen.blockN;
     stages = chosen.stages;
     overlap = chosen.overlap;
+    waves = chosen.waves;
   }
   /// The choices of `c` other than its tile (BLOCK_M, BLOCK_N, consumers,
   /// stages): what a search over tiles keeps (the quantize epilogue's
@@ -717,11 +788,15 @@ makeGemmKernelConfig(int64_t m, int64_t n, int64_t k,
   c.tmaStore = o.tmaStore;
   if (!o.any())
     return c;
+  if (o.waves)
+    c.waves = o.waves;
   if (o.blockM)
     c.blockM = o.blockM;
   else if (o.consumers)
-    c.blockM = 64 * o.consumers;
-  c.consumers = o.consumers ? o.consumers : c.blockM / 64;
+    c.blockM = c.rowsPerConsumer() * o.consumers;
+  else if (c.waves == 2)
+    c.blockM = 256;
+  c.consumers = o.consumers ? o.consumers : c.rowGroups();
   if (o.blockN)
     c.blockN = o.blockN;
   if (c.consumers > 0)
@@ -729,7 +804,7 @@ makeGemmKernelConfig(int64_t m, int64_t n, int64_t k,
         GemmKernelConfig::consumerRegsFor(c.consumers, c.producerRegs);
   // A tile too wide for the registers of one consumer per 64 rows gets its
   // columns split across two (when the consumer count was not given).
-  if (!o.consumers && c.consumers > 0 && c.consumers * 2 <= 4 &&
+  if (!o.consumers && c.consumers > 0 && c.consumers * 2 <= 4 && c.waves == 1 &&
       c.consumerRegsNeeded() > c.consumerRegs && c.blockN % 16 == 0) {
     GemmKernelConfig split = c;
     split.consumers = 2 * c.consumers;
@@ -759,26 +834,28 @@ inline bool isDefaultGemmKernelConfig(const GemmKernelConfig &c) {
   return c.blockM == d.blockM && c.blockN == d.blockN && c.stages == d.stages &&
          c.consumers == d.consumers && c.groupM == d.groupM &&
          c.cluster == d.cluster && c.overlap == d.overlap &&
-         c.tmaStore == d.tmaStore && c.kSplits == d.kSplits;
+         c.tmaStore == d.tmaStore && c.kSplits == d.kSplits &&
+         c.waves == d.waves;
 }
 
 /// The configuration suffix of a GEMM kernel's name (KernelNames.h), empty
 /// for the shape's default configuration (isDefaultGemmKernelConfig), so
 /// that two configurations of one shape never share a name:
 /// "_t<BM>x<BN>s<S>", plus "c<C>" when the consumer warpgroups are not
-/// BM / 64 (columns split across them, colSplits), "g<G>" for a grouped
+/// BM / (64 waves) (columns split across them, colSplits), "g<G>" for a grouped
 /// tile order of G rows of tiles (groupM > 1), "cl<N>" for clusters of N
 /// CTAs sharing B by TMA multicast (cluster > 1), "o<U>" for the
 /// overlapped promotion with its K loop unrolled by U blocks (overlap),
 /// "tma" for the TMA-store epilogue (tmaStore), "k<S>" for split-K over S
-/// K ranges (kSplits > 1). A
+/// K ranges (kSplits > 1), "w<W>" for W m64 waves per consumer (waves >
+/// 1). A
 /// field that tells two kernels of one shape apart adds its part here.
 inline std::string getGemmKernelConfigSuffix(const GemmKernelConfig &c) {
   if (isDefaultGemmKernelConfig(c))
     return "";
   std::string s = "_t" + std::to_string(c.blockM) + "x" +
                   std::to_string(c.blockN) + "s" + std::to_string(c.stages);
-  if (c.consumers && c.consumers * 64 != c.blockM)
+  if (c.consumers && c.consumers * c.rowsPerConsumer() != c.blockM)
     s += "c" + std::to_string(c.consumers);
   if (c.groupM > 1)
     s += "g" + std::to_string(c.groupM);
@@ -790,6 +867,8 @@ inline std::string getGemmKernelConfigSuffix(const GemmKernelConfig &c) {
     s += "tma";
   if (c.kSplits > 1)
     s += "k" + std::to_string(c.kSplits);
+  if (c.waves > 1)
+    s += "w" + std::to_string(c.waves);
   return s;
 }
 

@@ -90,7 +90,7 @@ makeConfig(int64_t m, int64_t n, int64_t k, int64_t blockM, int64_t blockN,
            int64_t blockK, int64_t stages, int64_t consumers, int64_t groupM,
            int64_t bScaleRows, int64_t scaleK, int64_t cluster, int64_t overlap,
            KernelEpilogue epilogue, BoolAttr tmaStore, int64_t kSplits,
-           Type a) {
+           int64_t waves, Type a) {
   GemmKernelConfig c;
   if (a && a.isBF16())
     c.operands = GemmOperandType::bf16;
@@ -110,6 +110,7 @@ makeConfig(int64_t m, int64_t n, int64_t k, int64_t blockM, int64_t blockN,
   c.quantizeEpilogue = epilogue == KernelEpilogue::quantize;
   c.tmaStore = tmaStore && tmaStore.getValue();
   c.kSplits = kSplits;
+  c.waves = waves;
   // The consumers share what the producer's setmaxnreg gives up.
   if (c.consumers >= 1 && c.consumers <= 4)
     c.consumerRegs =
@@ -121,7 +122,8 @@ GemmKernelConfig GemmKernelAttr::getConfig() const {
   return makeConfig(getM(), getN(), getK(), getBlockM(), getBlockN(),
                     getBlockK(), getStages(), getConsumers(), getGroupM(),
                     getBScaleRows(), getScaleK(), getCluster(), getOverlap(),
-                    getEpilogue(), getTmaStore(), getKSplits(), getA());
+                    getEpilogue(), getTmaStore(), getKSplits(), getWaves(),
+                    getA());
 }
 
 GemmKernelProblem GemmKernelAttr::getProblem() const {
@@ -160,7 +162,7 @@ GemmKernelAttr GemmKernelAttr::get(MLIRContext *ctx, const GemmKernelProblem &p,
       quantize ? KernelEpilogue::quantize : KernelEpilogue::store,
       quantize ? p.q : Type(),
       quantize ? b.getF32FloatAttr(p.qEps) : FloatAttr(),
-      flag(quantize && p.qPow2), flag(c.tmaStore), c.kSplits);
+      flag(quantize && p.qPow2), flag(c.tmaStore), c.kSplits, c.waves);
 }
 
 /// The BF16 variant's batch kernel (a linalg.batch_matmul of G batches of M
@@ -282,7 +284,7 @@ LogicalResult GemmKernelAttr::verify(
     int64_t blockK, int64_t stages, int64_t consumers, int64_t cluster,
     int64_t multicast, int64_t groupM, int64_t overlap, BoolAttr swapAB,
     KernelEpilogue epilogue, Type q, FloatAttr qEps, BoolAttr qPow2,
-    BoolAttr tmaStore, int64_t kSplits) {
+    BoolAttr tmaStore, int64_t kSplits, int64_t waves) {
   if (failed(verifyGemmKernelProblem(emitError, m, n, k, a, b, d, c, aScale,
                                      bScale, bScaleRows)))
     return failure();
@@ -362,9 +364,12 @@ LogicalResult GemmKernelAttr::verify(
   if (kSplits != 1 && swapAB && swapAB.getValue())
     return emitError() << "k_splits " << kSplits
                        << " needs the kernel without swap_ab";
+  if (waves != 1 && swapAB && swapAB.getValue())
+    return emitError() << "waves " << waves
+                       << " needs the kernel without swap_ab";
   GemmKernelConfig cfg = makeConfig(
       m, n, k, blockM, blockN, blockK, stages, consumers, groupM, bScaleRows,
-      scaleK, cluster, overlap, epilogue, tmaStore, kSplits, a);
+      scaleK, cluster, overlap, epilogue, tmaStore, kSplits, waves, a);
   StringRef why =
       layout ? checkGroupedGemmKernelConfig(cfg) : checkGemmKernelConfig(cfg);
   if (why.empty())
@@ -379,6 +384,8 @@ LogicalResult GemmKernelAttr::verify(
     diag << ", tma_store = true";
   if (kSplits != 1)
     diag << ", k_splits = " << kSplits;
+  if (waves != 1)
+    diag << ", waves = " << waves;
   return diag << ": " << why;
 }
 

@@ -108,3 +108,15 @@ func.func private @bf16_batch() attributes {fp8.kernel = #fp8.gemm_kernel<m = 12
 // CHECK-LABEL: func.func private @bf16_batch_dynamic_m()
 // CHECK-SAME: #fp8.gemm_kernel<m = ?, n = 128, k = 128, a = bf16, b = bf16, d = f32, c = f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, layout = masked, groups = 6, block_m = 128, block_n = 128, block_k = 64, stages = 7, consumers = 2>
 func.func private @bf16_batch_dynamic_m() attributes {fp8.kernel = #fp8.gemm_kernel<m = ?, n = 128, k = 128, a = bf16, b = bf16, d = f32, c = f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, layout = masked, groups = 6, block_m = 128, block_n = 128, block_k = 64, stages = 7, consumers = 2>}
+
+// -----
+
+// Two m64 waves per consumer (waves = 2): a 256 x 128 tile on two
+// consumers of 128 rows each; waves = 1, the default, is not printed.
+// CHECK-LABEL: func.func private @waves()
+// CHECK-SAME: #fp8.gemm_kernel<m = 4096, n = 7168, k = 2048, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 256, block_n = 128, block_k = 128, stages = 4, consumers = 2, waves = 2>
+// CHECK-SAME: fp8.kernel_ref = @fp8_kernels::@fp8_scaled_matmul_4096x7168x2048_e4m3_e4m3_bf16_t256x128s4w2
+// CHECK-LABEL: func.func private @one_wave()
+// CHECK-SAME: block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2>
+func.func private @waves() attributes {fp8.kernel = #fp8.gemm_kernel<m = 4096, n = 7168, k = 2048, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 256, block_n = 128, block_k = 128, stages = 4, consumers = 2, waves = 2>, fp8.kernel_ref = @fp8_kernels::@fp8_scaled_matmul_4096x7168x2048_e4m3_e4m3_bf16_t256x128s4w2}
+func.func private @one_wave() attributes {fp8.kernel = #fp8.gemm_kernel<m = 4096, n = 7168, k = 2048, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2, waves = 1>}

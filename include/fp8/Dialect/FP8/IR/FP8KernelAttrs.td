@@ -59,11 +59,13 @@ def FP8_GemmKernelAttr : AttrDef<FP8_Dialect, "GemmKernel"> {
     | `q`, `q_eps`, `q_pow2` | the quantize epilogue's code type, amax floor and power-of-two scales (present with `epilogue = quantize` only) |
     | `k_splits` | split-K: S contiguous ranges of the K blocks (the first `KB mod S` one block longer), each tile computed by S work units (split-major in the persistent loop), each promoting its range into its own FP32 accumulators (split 0 from C, the others from +0.0) and storing them as an f32 partial tile in a workspace the launcher allocates; the consumer thread that arrives last at a tile (one `atom.add` counter per thread and tile, `fence.acq_rel.gpu` around it) adds the S partials of its registers in split order and stores D (the op's `k_splits`; the 2-D FP8 kernel with the st.global store epilogue, static `m` and `k`, `k_splits` <= ceil(`k` / 128)) |
     | `tma_store` | the store epilogue through shared memory: each consumer warpgroup writes its 64 rows of D into a 128B-swizzled staging buffer (`stmatrix` for `bf16`, `st.shared.v2.f32` for `f32`) and one of its threads stores them with `cp.async.bulk.tensor` (D's parameter a tensor map of D), overlapping the next tile's main loop (the 2-D kernel with `epilogue = store`, `block_n` / splits a multiple of 64, `n` a multiple of 8) |
+    | `waves` | m64 waves per consumer warpgroup, 1 or 2: with 2 each consumer warpgroup computes 128 rows as two waves of 64 that reuse one wgmma partial set; per K block, for wave 0 then 1, its wgmma chain, `wgmma.wait_group 0` and its promotion into its own accumulators with its rows' A scales (`block_m` = 128 x `consumers` / splits; the 2-D FP8 kernel with 128 x 128 B blocks, `scale_k = 128`, `overlap = 0`, `epilogue = store`, no `tma_store`, `k_splits = 1`, a static `k`; 3/2 `block_n` / splits + 16 registers within 232: at most 144 columns per consumer) |
 
     Fields at their default (`c`, `scale_k = 128`, `layout`, `groups = 1`, `counts`,
     `cluster = 1`, `multicast = 1`, `group_m = 1`, `overlap = 0`,
     `swap_ab = false`,
-    `epilogue = store`, `tma_store = false`, `k_splits = 1`) are not printed. The verifier
+    `epilogue = store`, `tma_store = false`, `k_splits = 1`, `waves = 1`)
+    are not printed. The verifier
     checks the tile as the generator does (wgmma shapes, shared memory,
     consumer registers).
 
@@ -103,7 +105,8 @@ def FP8_GemmKernelAttr : AttrDef<FP8_Dialect, "GemmKernel"> {
     OptionalParameter<"::mlir::FloatAttr">:$q_eps,
     OptionalParameter<"::mlir::BoolAttr">:$q_pow2,
     OptionalParameter<"::mlir::BoolAttr">:$tma_store,
-    DefaultValuedParameter<"int64_t", "1">:$k_splits
+    DefaultValuedParameter<"int64_t", "1">:$k_splits,
+    DefaultValuedParameter<"int64_t", "1">:$waves
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
