@@ -141,13 +141,16 @@ int64_t mlir::fp8::chooseGroupM(const GemmKernelConfig &c,
   return best;
 }
 
-/// The K blocks of a tile whose promotion the overlapped schedule hides
-/// behind the next block's wgmma: all but each trip's last (drained) and
-/// the lock-step remainder; 0 in lock-step.
+/// The K blocks of a work unit whose promotion the overlapped schedule
+/// hides behind the next block's wgmma: all but each trip's last (drained)
+/// and the lock-step remainder; 0 in lock-step. Split-K: the trips of the
+/// longest unit's ceil(KB / S) blocks (each unit's K loop runs over its
+/// own range: trips of U, then its remainder).
 static int64_t overlappedKBlocks(const GemmKernelConfig &c) {
   if (!c.overlap)
     return 0;
-  const int64_t trips = c.kBlocks() / c.overlap;
+  const int64_t trips =
+      GemmKernelConfig::ceilDiv(c.kBlocks(), c.kSplits) / c.overlap;
   return trips * (c.overlap - 1);
 }
 

@@ -607,10 +607,12 @@ TEST(GemmCostModelTest, SplitKChecks) {
   c.kSplits = 0;
   EXPECT_STREQ(checkGemmKernelConfig(c), "k-splits must be at least 1");
   c.kSplits = 2;
-  c.overlap = 8;
-  EXPECT_NE(std::string(checkGemmKernelConfig(c)).find("lock-step"),
+  c.cluster = 2;
+  EXPECT_NE(std::string(checkGemmKernelConfig(c))
+                .find("st.global store "
+                      "epilogue"),
             std::string::npos);
-  c.overlap = 0;
+  c.cluster = 1;
   c.m = GemmKernelConfig::kDynamicM;
   EXPECT_NE(std::string(checkGemmKernelConfig(c)).find("compile-time M"),
             std::string::npos);
@@ -618,6 +620,35 @@ TEST(GemmCostModelTest, SplitKChecks) {
   EXPECT_NE(std::string(checkGroupedGemmKernelConfig(c)).find("2-D kernel"),
             std::string::npos);
   EXPECT_EQ(getGemmKernelConfigSuffix(c), "_t64x128s8k2");
+}
+
+// Split-K with the overlapped promotion: each unit's K loop makes trips of
+// U over its own range, so the hidden promotions are counted from the
+// unit's ceil(KB / S) blocks, not from KB. 128 x 576 x 7168 (KB = 56) at
+// 128x128 by 8: S = 7 gives units of 8 blocks, one trip, 7 hidden per
+// unit; S = 8 units of 7 blocks, no trip: every block in lock-step, the
+// same time as the lock-step kernel. The checks accept both (the tile is
+// the overlapped kernel's, the split changes only the K range).
+TEST(GemmCostModelTest, SplitKOverlapCountsTheUnitsTrips) {
+  const double lockstep = 0.27977 + 0.069939 + 0.12, hidden = 0.27977;
+  GemmKernelConfig c = tiles(128, 576, 7168, 128, 128);
+  for (int64_t s : {7, 8}) {
+    SCOPED_TRACE("S = " + std::to_string(s));
+    c.kSplits = s;
+    c.overlap = 0;
+    ASSERT_STREQ(checkGemmKernelConfig(c), "");
+    GemmCost plain = modelGemmCost(c, h200());
+    c.overlap = 8;
+    ASSERT_STREQ(checkGemmKernelConfig(c), "");
+    GemmCost over = modelGemmCost(c, h200());
+    const double kept = s == 7 ? 1 : 7, hid = s == 7 ? 7 : 0;
+    EXPECT_NEAR(over.computeUs - plain.computeUs,
+                plain.waves * hid * (hidden - lockstep), 1e-3);
+    EXPECT_NEAR(over.computeUs,
+                plain.waves * (kept * lockstep + hid * hidden + 1.5 +
+                               1.5 / static_cast<double>(s)),
+                1e-3);
+  }
 }
 
 // The decode shapes of bench/gpu/shapes.txt run one wave of tiles unsplit
