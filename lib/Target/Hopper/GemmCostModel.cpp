@@ -29,6 +29,9 @@ constexpr double kFp8FlopPerClkPerSM = 8192;
 // FFMA lanes per SM per clock (4 SM sub-partitions x 32 lanes): the
 // promotion acc += partial * (sa * sb) is one FFMA per accumulator element.
 constexpr double kFfmaPerClkPerSM = 128;
+// Shared-memory bytes per clock per SM (32 banks x 4 bytes): the TMA
+// store's staging writes.
+constexpr double kSharedBytesPerClkPerSM = 128;
 // The generated kernel writes bf16 or f32; the model charges bf16, or,
 // with the quantize epilogue, a code and 1/128 of an f32 scale; the BF16
 // kernels' D is the f32 of their bf16 x bf16 -> f32 op.
@@ -169,13 +172,16 @@ int64_t mlir::fp8::chooseGroupM(const GemmKernelConfig &c,
   return best;
 }
 
-/// The K blocks of a tile whose promotion the overlapped schedule hides
-/// behind the next block's wgmma: all but each trip's last (drained) and
-/// the lock-step remainder; 0 in lock-step.
+/// The K blocks of a work unit whose promotion the overlapped schedule
+/// hides behind the next block's wgmma: all but each trip's last (drained)
+/// and the lock-step remainder; 0 in lock-step. Split-K: the trips of the
+/// longest unit's ceil(KB / S) blocks (each unit's K loop runs over its
+/// own range: trips of U, then its remainder).
 static int64_t overlappedKBlocks(const GemmKernelConfig &c) {
   if (!c.overlap)
     return 0;
-  const int64_t trips = c.kBlocks() / c.overlap;
+  const int64_t trips =
+      GemmKernelConfig::ceilDiv(c.kBlocks(), c.kSplits) / c.overlap;
   return trips * (c.overlap - 1);
 }
 
@@ -272,6 +278,20 @@ GemmCost mlir::fp8::modelGemmCost(const GemmKernelConfig &c,
   double tileL2S = tileL2Bytes / (chip.l2BytesPerClkPerSM * clockHz);
   r.l2Bytes = tileL2Bytes * static_cast<double>(r.tiles) * splits;
   r.computeUs = r.waves * tileComputeS * 1e6;
+  // The TMA-store epilogue (c.tmaStore): the tile's D written to shared
+  // memory (the staging, at an assumed 128 B per clock per SM) and stored
+  // by cp.async.bulk behind the next tile's K loop, instead of the
+  // registers' st.global (inside the fitted tileOverheadUs: assumed the
+  // tile's output at the L2 -> SM rate). Only the CTA's last tile waits
+  // for its store (the exit wait). The staging's shared memory costs
+  // stages (fitStages: 4 at 128x128), which the model does not price: it
+  // assumes the ring still hides the loads. Not timed on silicon.
+  if (c.tmaStore) {
+    const double outTile = rowsA * colsB * outBytes(c);
+    const double storeS = outTile / (chip.l2BytesPerClkPerSM * clockHz);
+    const double stagingS = outTile / (kSharedBytesPerClkPerSM * clockHz);
+    r.computeUs += (r.waves * (stagingS - storeS) + storeS) * 1e6;
+  }
   r.l2Us = r.waves * tileL2S * 1e6;
 
   // HBM: D once; A and B (and their scales) once when they fit in half of

@@ -17,10 +17,21 @@
 // RUN: fp8-opt %s --fp8-gpu-pipeline="chip=sm_90a host=none config=fixed" | fp8-translate --fp8-extract-gpu-object > %t.ptx
 // RUN: FileCheck %s --check-prefix=PTX < %t.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.ptx -o %t.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
+// With the overlapped promotion (overlap8 at 128x128, overlap4 at
+// 128x64): each unit's K loop of 19, 19 or 18 blocks makes two trips (by 8;
+// four by 4), each trip's first wgmma batch left in flight and the next
+// U - 1 followed by wait_group 1, then the drain, and the 3 or 2 (by 4: 3
+// or 2) blocks after the trips in lock-step; ptxas 0 spills.
+// RUN: fp8-opt %s --fp8-gpu-pipeline="chip=sm_90a host=none block-m=128 block-n=128 promotion-schedule=overlap8" | fp8-translate --fp8-extract-gpu-object > %t.o8.ptx
+// RUN: FileCheck %s --check-prefix=O8 < %t.o8.ptx
+// RUN: %ptxas -arch=sm_90a -v %t.o8.ptx -o %t.o8.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS-O8
+// RUN: fp8-opt %s --fp8-gpu-pipeline="chip=sm_90a host=none block-m=128 block-n=64 promotion-schedule=overlap4" | fp8-translate --fp8-extract-gpu-object > %t.o4.ptx
+// RUN: FileCheck %s --check-prefix=O4 < %t.o4.ptx
+// RUN: %ptxas -arch=sm_90a -v %t.o4.ptx -o %t.o4.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS-O4
 // Refusals, each naming its limit.
 // RUN: not fp8-opt %s --fp8-lower-to-nvvm="store=tma" 2>&1 | FileCheck %s --check-prefix=TMA
 // RUN: not fp8-opt %s --fp8-lower-to-nvvm="cluster=2" 2>&1 | FileCheck %s --check-prefix=CLUSTER
-// RUN: not fp8-opt %s --fp8-lower-to-nvvm="promotion-schedule=overlap8 block-m=128 block-n=128" 2>&1 | FileCheck %s --check-prefix=OVERLAP
+// RUN: not fp8-opt %s --fp8-lower-to-nvvm="promotion-schedule=overlap8 block-m=64 block-n=128" 2>&1 | FileCheck %s --check-prefix=OVERLAP64
 // RUN: not fp8-opt %s --fp8-lower-to-nvvm="swap-ab=always" 2>&1 | FileCheck %s --check-prefix=SWAP
 
 // NVVM-LABEL: llvm.func @fp8_scaled_matmul_64x2112x7168_e4m3_e4m3_bf16_t64x128s8k3(
@@ -51,9 +62,32 @@
 // PTXAS: Compiling entry function 'fp8_scaled_matmul_64x2112x7168_e4m3_e4m3_bf16_t64x128s8k3'
 // PTXAS: 0 bytes spill stores, 0 bytes spill loads
 
-// TMA: error: 'fp8.scaled_matmul' op GPU lowering: invalid kernel configuration block-m=64 block-n=128 stages={{[0-9]+}} consumers=1 k_splits=3 ({{[0-9]+}} bytes of shared memory): split-K (k_splits > 1) needs the FP8 kernel with the st.global store epilogue and the lock-step promotion: no bf16 operands, quantize epilogue, TMA store, cluster or overlap
+// O8-LABEL: .entry fp8_scaled_matmul_64x2112x7168_e4m3_e4m3_bf16_t128x128s{{[0-9]+}}o8k3(
+// O8: wgmma.commit_group.sync.aligned;
+// O8-NOT: wgmma.wait_group
+// O8-COUNT-7: wgmma.wait_group.sync.aligned 1;
+// O8-NOT: wgmma.wait_group.sync.aligned 1;
+// O8: wgmma.wait_group.sync.aligned 0;
+// O8-NOT: wgmma.wait_group.sync.aligned 1;
+// O8: atom.global.add.u32
+// PTXAS-O8: Compiling entry function 'fp8_scaled_matmul_64x2112x7168_e4m3_e4m3_bf16_t128x128s{{[0-9]+}}o8k3'
+// PTXAS-O8-NOT: {{warning|[1-9][0-9]* bytes spill}}
+// PTXAS-O8: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+
+// O4-LABEL: .entry fp8_scaled_matmul_64x2112x7168_e4m3_e4m3_bf16_t128x64s{{[0-9]+}}o4k3(
+// O4-COUNT-3: wgmma.wait_group.sync.aligned 1;
+// O4-NOT: wgmma.wait_group.sync.aligned 1;
+// O4: wgmma.wait_group.sync.aligned 0;
+// O4-NOT: wgmma.wait_group.sync.aligned 1;
+// O4: atom.global.add.u32
+// PTXAS-O4: Compiling entry function 'fp8_scaled_matmul_64x2112x7168_e4m3_e4m3_bf16_t128x64s{{[0-9]+}}o4k3'
+// PTXAS-O4-NOT: {{warning|[1-9][0-9]* bytes spill}}
+// PTXAS-O4: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+
+// TMA: error: 'fp8.scaled_matmul' op GPU lowering: invalid kernel configuration block-m=64 block-n=128 stages={{[0-9]+}} consumers=1 k_splits=3 ({{[0-9]+}} bytes of shared memory): split-K (k_splits > 1) needs the FP8 kernel with the st.global store epilogue: no bf16 operands, quantize epilogue, TMA store or cluster
 // CLUSTER: error: 'fp8.scaled_matmul' op GPU lowering: invalid kernel configuration {{.*}} k_splits=3 {{.*}}: split-K (k_splits > 1) needs the FP8 kernel with the st.global store epilogue
-// OVERLAP: error: 'fp8.scaled_matmul' op GPU lowering: invalid kernel configuration block-m=128 block-n=128 {{.*}} k_splits=3 {{.*}}: split-K (k_splits > 1) needs the FP8 kernel with the st.global store epilogue and the lock-step promotion
+// The overlapped promotion's own tile limit, not split-K's.
+// OVERLAP64: error: 'fp8.scaled_matmul' op GPU lowering: invalid kernel configuration block-m=64 block-n=128 {{.*}} k_splits=3 {{.*}}: the overlapped promotion needs block-m 128 with two consumer warpgroups
 // SWAP: error: 'fp8.scaled_matmul' op GPU lowering: swap-ab=always and k_splits = 3 do not combine (the split-K kernel is the 2-D kernel)
 
 func.func @decode(%a: !fp8.scaled<64x7168xf8E4M3FN, block = [1, 128], scale = f32>,

@@ -607,10 +607,12 @@ TEST(GemmCostModelTest, SplitKChecks) {
   c.kSplits = 0;
   EXPECT_STREQ(checkGemmKernelConfig(c), "k-splits must be at least 1");
   c.kSplits = 2;
-  c.overlap = 8;
-  EXPECT_NE(std::string(checkGemmKernelConfig(c)).find("lock-step"),
+  c.cluster = 2;
+  EXPECT_NE(std::string(checkGemmKernelConfig(c))
+                .find("st.global store "
+                      "epilogue"),
             std::string::npos);
-  c.overlap = 0;
+  c.cluster = 1;
   c.m = GemmKernelConfig::kDynamicM;
   EXPECT_NE(std::string(checkGemmKernelConfig(c)).find("compile-time M"),
             std::string::npos);
@@ -618,6 +620,62 @@ TEST(GemmCostModelTest, SplitKChecks) {
   EXPECT_NE(std::string(checkGroupedGemmKernelConfig(c)).find("2-D kernel"),
             std::string::npos);
   EXPECT_EQ(getGemmKernelConfigSuffix(c), "_t64x128s8k2");
+}
+
+// Split-K with the overlapped promotion: each unit's K loop makes trips of
+// U over its own range, so the hidden promotions are counted from the
+// unit's ceil(KB / S) blocks, not from KB. 128 x 576 x 7168 (KB = 56) at
+// 128x128 by 8: S = 7 gives units of 8 blocks, one trip, 7 hidden per
+// unit; S = 8 units of 7 blocks, no trip: every block in lock-step, the
+// same time as the lock-step kernel. The checks accept both (the tile is
+// the overlapped kernel's, the split changes only the K range).
+TEST(GemmCostModelTest, SplitKOverlapCountsTheUnitsTrips) {
+  const double lockstep = 0.27977 + 0.069939 + 0.12, hidden = 0.27977;
+  GemmKernelConfig c = tiles(128, 576, 7168, 128, 128);
+  for (int64_t s : {7, 8}) {
+    SCOPED_TRACE("S = " + std::to_string(s));
+    c.kSplits = s;
+    c.overlap = 0;
+    ASSERT_STREQ(checkGemmKernelConfig(c), "");
+    GemmCost plain = modelGemmCost(c, h200());
+    c.overlap = 8;
+    ASSERT_STREQ(checkGemmKernelConfig(c), "");
+    GemmCost over = modelGemmCost(c, h200());
+    const double kept = s == 7 ? 1 : 7, hid = s == 7 ? 7 : 0;
+    EXPECT_NEAR(over.computeUs - plain.computeUs,
+                plain.waves * hid * (hidden - lockstep), 1e-3);
+    EXPECT_NEAR(over.computeUs,
+                plain.waves * (kept * lockstep + hid * hidden + 1.5 +
+                               1.5 / static_cast<double>(s)),
+                1e-3);
+  }
+}
+
+// The TMA-store epilogue priced (c.tmaStore): each tile's store to global
+// memory runs behind the next tile's K loop, so of the st.global store
+// (the tile's 128 x 128 bf16 = 32 KB at 64 B per clock: 512 clocks,
+// 0.27977 us at 1.8302 GHz) each tile keeps only the staging writes (128 B
+// per clock: 0.13988 us), and the CTA's last tile waits for its store.
+// 4096 x 7168 x 7168 at 128x128: 1792 tiles, 14 waves: 14 x 0.13988 saved,
+// 0.27977 paid: 1.6786 us less. 128 x 2112 x 7168 at 128x128: one wave,
+// the staging only added: 0.13988 us more.
+TEST(GemmCostModelTest, TmaStoreHidesAllButTheLastStore) {
+  const double store = 0.27977, staging = store / 2;
+  GemmKernelConfig c = tiles(4096, 7168, 7168, 128, 128);
+  GemmCost plain = modelGemmCost(c, h200());
+  c.tmaStore = true;
+  fitStages(c);
+  ASSERT_STREQ(checkGemmKernelConfig(c), "");
+  GemmCost tma = modelGemmCost(c, h200());
+  ASSERT_EQ(tma.waves, 14);
+  EXPECT_NEAR(plain.computeUs - tma.computeUs, 14 * staging - store, 1e-3);
+  GemmKernelConfig one = tiles(128, 2112, 7168, 128, 128);
+  GemmCost onePlain = modelGemmCost(one, h200());
+  one.tmaStore = true;
+  fitStages(one);
+  ASSERT_EQ(modelGemmCost(one, h200()).waves, 1);
+  EXPECT_NEAR(modelGemmCost(one, h200()).computeUs - onePlain.computeUs,
+              staging, 1e-3);
 }
 
 // The decode shapes of bench/gpu/shapes.txt run one wave of tiles unsplit

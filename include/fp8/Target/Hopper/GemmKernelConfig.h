@@ -165,9 +165,9 @@ struct GemmKernelConfig {
   /// counter of the tile (fence.acq_rel.gpu, atom.add), and the thread that
   /// arrives last adds the kSplits partials of its registers in split
   /// order and stores D as the store epilogue does. 1: no split. Only the
-  /// 2-D store epilogue on st.global with the lock-step promotion (no
-  /// quantize epilogue, TMA store, clusters, overlap, grouped forms,
-  /// run-time M or K, bf16 operands).
+  /// 2-D store epilogue on st.global, lock-step or overlapped (no quantize
+  /// epilogue, TMA store, clusters, grouped forms, run-time M or K, bf16
+  /// operands).
   int64_t kSplits = 1;
   /// m64 waves per consumer warpgroup (1 or 2): with 2, a consumer
   /// warpgroup owns 128 rows of the tile as two waves of 64 (wgmma m64)
@@ -485,11 +485,13 @@ inline const char *checkSplitKGemmKernelConfig(const GemmKernelConfig &c) {
     return "k-splits must be at least 1";
   if (c.kSplits == 1)
     return "";
-  if (c.hasBF16Operands() || c.quantizeEpilogue || c.tmaStore ||
-      c.cluster != 1 || c.overlap)
+  // The overlapped promotion combines: its K loop runs over the unit's
+  // run-time block range (trips of U, then the lock-step remainder), as it
+  // does over a k-grouped tile's run.
+  if (c.hasBF16Operands() || c.quantizeEpilogue || c.tmaStore || c.cluster != 1)
     return "split-K (k_splits > 1) needs the FP8 kernel with the st.global "
-           "store epilogue and the lock-step promotion: no bf16 operands, "
-           "quantize epilogue, TMA store, cluster or overlap";
+           "store epilogue: no bf16 operands, quantize epilogue, TMA store "
+           "or cluster";
   if (c.scaleK != 128)
     return "split-K (k_splits > 1) needs a scale per K block of 128 "
            "(scale_k 128: not the whole-K scales of the rowwise and "
