@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <cstdint>
@@ -120,6 +121,11 @@ Value combine(OpBuilder &b, Location loc, const RowSum &sum, Value lhs,
 FailureOr<RowSum> matchRowSum(linalg::GenericOp op, std::string &why);
 
 /// The indices `map` reads at the loop indices `dims`.
+/// Clones `op`'s body (its block arguments already in `mapping`) at the
+/// loop indices `dims` (its linalg.index ops); the value it yields.
+Value cloneBodyAt(OpBuilder &b, linalg::GenericOp op, ArrayRef<Value> dims,
+                  IRMapping &mapping);
+
 SmallVector<Value> applyMap(OpBuilder &b, Location loc, AffineMap map,
                             ArrayRef<Value> dims);
 

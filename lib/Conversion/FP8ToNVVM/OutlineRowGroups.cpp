@@ -183,14 +183,7 @@ Value emitBody(OpBuilder &b, Location loc, linalg::GenericOp op,
                       b, loc, v,
                       applyMap(b, loc, op.getMatchingIndexingMap(in), dims)));
   }
-  for (Operation &inner : body->without_terminator()) {
-    if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
-      mapping.map(index.getResult(), dims[index.getDim()]);
-      continue;
-    }
-    b.clone(inner, mapping);
-  }
-  return mapping.lookup(body->getTerminator()->getOperand(0));
+  return cloneBodyAt(b, op, dims, mapping);
 }
 
 /// Stores `v` into `op`'s output at `dims` (its identity map).
@@ -236,7 +229,11 @@ void fp8::detail::emitRowGroup(OpBuilder &b, Location loc,
   // one element before the next.
   int64_t n = sum.getStaticLoopRanges()[row.reductionDim];
   int64_t steps = (n + kWarpSize - 1) / kWarpSize;
-  auto loop = scf::ForOp::create(b, loc, cst(0), cst(steps), cst(1));
+  // One op per statement: the order of a call's arguments is unspecified.
+  Value zero = cst(0);
+  Value stepCount = cst(steps);
+  Value one = cst(1);
+  auto loop = scf::ForOp::create(b, loc, zero, stepCount, one);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
   Value first =

@@ -93,6 +93,12 @@ static Value emitStep(OpBuilder &b, Location loc, linalg::GenericOp op,
     mapping.map(arg, element);
   }
   mapping.map(body->getArgument(op.getNumDpsInputs()), acc);
+  return cloneBodyAt(b, op, dims, mapping);
+}
+
+Value fp8::detail::cloneBodyAt(OpBuilder &b, linalg::GenericOp op,
+                               ArrayRef<Value> dims, IRMapping &mapping) {
+  Block *body = op.getBlock();
   for (Operation &inner : body->without_terminator()) {
     if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
       mapping.map(index.getResult(), dims[index.getDim()]);
