@@ -34,9 +34,11 @@
 // first wave's wgmma.wait_group 0 removed (wave 0's partial promoted in
 // flight, and wave 1's chain issued onto it); the operand fence given a
 // PTX instruction (the emulator models only the empty fence).
-// RUN: awk '/nvvm.wgmma.wait.group.sync.aligned 0/ && !done { done = 1; next } { print }' %t.w2.mlir | not fp8-emu - --kernel fp8_scaled_matmul_300x200x404_e4m3_e4m3_bf16_t256x128s4w2 2>&1 | FileCheck %s --check-prefix=NOWAIT
+// RUN: awk '/nvvm.wgmma.wait.group.sync.aligned 0/ && !done { done = 1; next } { print }' %t.w2.mlir | not fp8-emu - --kernel fp8_scaled_matmul_300x200x404_e4m3_e4m3_bf16_t256x128s4w2 > %t.nowait.txt 2>&1
+// RUN: FileCheck %s --check-prefix=NOWAIT < %t.nowait.txt
 // NOWAIT: fp8-emu: error: reads the result of a wgmma.mma_async before a wgmma.wait_group covering it
-// RUN: sed 's/llvm.inline_asm has_side_effects asm_dialect = att ""/llvm.inline_asm has_side_effects asm_dialect = att "mov.b32 $0, $1;"/' %t.w2.mlir | not fp8-emu - --kernel fp8_scaled_matmul_65x264x512_e4m3_e5m2_f32_accf32_t256x128s4w2 2>&1 | FileCheck %s --check-prefix=ASM
+// RUN: sed 's/llvm.inline_asm has_side_effects asm_dialect = att ""/llvm.inline_asm has_side_effects asm_dialect = att "mov.b32 $0, $1;"/' %t.w2.mlir | not fp8-emu - --kernel fp8_scaled_matmul_65x264x512_e4m3_e5m2_f32_accf32_t256x128s4w2 > %t.asm.txt 2>&1
+// RUN: FileCheck %s --check-prefix=ASM < %t.asm.txt
 // ASM: fp8-emu: error: {{.*}}inline asm "mov.b32 $0, $1;" with constraints "=f,{{.*}}" (only an operand fence is modelled
 
 // W2-DAG: fp8-emu: PASS fp8_scaled_matmul_300x200x404_e4m3_e4m3_bf16_t256x128s4w2: 300x200x404, 60000 outputs bit-exact
