@@ -46,9 +46,12 @@ NVVM::WGMMATypes wgmmaType(Type t) {
 
 /// The wgmma.mma_async chain of k32 steps [firstStep, endStep) (0: the
 /// whole K block) on the slot of `ops`, committed as one group and not
-/// waited for: the partial sums (a struct of accRegs f32).
+/// waited for: the partial sums (a struct of accRegs f32). `registers`:
+/// the first step's input registers (its scale-d is 0, so their values are
+/// unused; null: undef).
 Value emitWgmmaGroup(GemmEmitter &e, const WgmmaOperands &ops,
-                     int64_t firstStep, int64_t endStep);
+                     int64_t firstStep, int64_t endStep,
+                     Value registers = Value());
 
 /// The overlapped promotion's K loop over `kBlocks` (cfg.overlap = U): a
 /// loop of kBlocks / U unrolled trips, then the rest in lock-step; `init`
@@ -220,6 +223,31 @@ void GemmEmitter::emitConsumerKBlock(const ConsumerThread &thr,
   scf::YieldOp::create(b, yields);
 }
 
+/// An operand fence on `regs` (f32, each replaced by the fence's result):
+/// an empty side-effecting inline asm whose outputs are tied to its inputs
+/// ("=f,...,0,1,...": LLVM's spelling of "+f"), so the ops computing them
+/// stay above it, and it, having side effects, above the next wgmma. In
+/// PTX it is no instruction (only its begin/end comments).
+static void emitOperandFence(ImplicitLocOpBuilder &b,
+                             MutableArrayRef<Value> regs) {
+  std::string constraints;
+  for (size_t i = 0; i < regs.size(); ++i)
+    constraints += i ? ",=f" : "=f";
+  for (size_t i = 0; i < regs.size(); ++i)
+    constraints += "," + std::to_string(i);
+  auto resType = LLVM::LLVMStructType::getLiteral(
+      b.getContext(), SmallVector<Type>(regs.size(), b.getF32Type()));
+  auto fence = LLVM::InlineAsmOp::create(
+      b, resType, ValueRange(regs), /*asm_string=*/"", constraints,
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+      /*operand_attrs=*/ArrayAttr());
+  for (size_t i = 0; i < regs.size(); ++i)
+    regs[i] = LLVM::ExtractValueOp::create(b, fence.getResult(0),
+                                           static_cast<int64_t>(i));
+}
+
 void GemmEmitter::emitWavesKBlock(const ConsumerThread &thr,
                                   const ConsumerTile &ct, scf::ForOp kLoop) {
   Value kBlock = kLoop.getInductionVar(), it = kLoop.getRegionIterArg(0);
@@ -237,6 +265,7 @@ void GemmEmitter::emitWavesKBlock(const ConsumerThread &thr,
   const bool early = hasShortKBlockPath();
   const int64_t waveBytes = kTileM * cfg.blockK * cfg.operandBytes();
   SmallVector<Value> yields{ir.add(it, ir.c32(1))};
+  Value partial;
   for (int64_t v = 0; v < cfg.waves; ++v) {
     WgmmaOperands ops = ops0;
     Value saAddr = saAddr0;
@@ -252,11 +281,14 @@ void GemmEmitter::emitWavesKBlock(const ConsumerThread &thr,
       emitAScaleLoads(saAddr, aScales);
     // The wave's chain into the one partial set, completed (wait_group 0)
     // before its promotion reads it and before the next wave's chain
-    // writes it again. (LLVM may sink wave 0's FMAs below wave 1's chain:
-    // both partial sets then live at once, which ptxas spills from 128
-    // columns per consumer on: docs/gpu-kernel.md, "Two m64 waves per
-    // consumer".)
-    Value partial = emitWgmma(ops);
+    // writes it again. The next wave's first wgmma (scale-d 0: its inputs
+    // unused) takes this wave's partial as its registers, so LLVM and
+    // ptxas keep one partial set; with undef inputs each wave's set stays
+    // live around the K loop (a wgmma reads its D registers), 256
+    // registers at 128 columns (docs/gpu-kernel.md, "Two m64 waves per
+    // consumer").
+    partial = emitWgmmaGroup(*this, ops, 0, 0, partial);
+    NVVM::WgmmaWaitGroupSyncOp::create(b, b.getI64IntegerAttr(0));
     if (!early)
       emitAScaleLoads(saAddr, aScales);
     // The slot is read (A, B and the A scales) once the last wave's chain
@@ -265,6 +297,11 @@ void GemmEmitter::emitWavesKBlock(const ConsumerThread &thr,
       emitReleaseStage(thr, stage);
     emitPromotion(ct, sb, aScales, partial, acc.slice(v * accRegs, accRegs),
                   yields);
+    // The promotion's FMAs above the next wave's chain: LLVM would sink
+    // them (pure, feeding only the loop's yield) below it, both partials
+    // then live at once.
+    if (v + 1 < cfg.waves)
+      emitOperandFence(b, MutableArrayRef<Value>(yields).take_back(accRegs));
   }
   scf::YieldOp::create(b, yields);
 }
@@ -371,7 +408,7 @@ Value GemmEmitter::emitWgmma(const WgmmaOperands &ops, int64_t firstStep,
 namespace {
 
 Value emitWgmmaGroup(GemmEmitter &e, const WgmmaOperands &ops,
-                     int64_t firstStep, int64_t endStep) {
+                     int64_t firstStep, int64_t endStep, Value registers) {
   ImplicitLocOpBuilder &b = e.b;
   KernelBuilder &ir = e.ir;
   const GemmKernelConfig &cfg = e.cfg;
@@ -384,7 +421,8 @@ Value emitWgmmaGroup(GemmEmitter &e, const WgmmaOperands &ops,
 
   auto structTy = LLVM::LLVMStructType::getLiteral(
       ctx, SmallVector<Type>(e.accRegs, ir.f32));
-  Value partial = LLVM::UndefOp::create(b, structTy);
+  Value partial =
+      registers ? registers : Value(LLVM::UndefOp::create(b, structTy));
   NVVM::WgmmaFenceAlignedOp::create(b);
   for (int64_t kStep = firstStep; kStep < endStep; ++kStep) {
     Value step = ir.c64(static_cast<int64_t>(kmajorSw128KStep(kStep)));

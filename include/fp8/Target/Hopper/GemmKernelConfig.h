@@ -181,8 +181,15 @@ struct GemmKernelConfig {
   /// most 88 columns. Each output's promotions are the same sequence, so D
   /// is too. The 2-D FP8 kernel with 128 x 128 B blocks, a scale per K
   /// block, the lock-step promotion and the st.global store epilogue only
-  /// (checkWavesGemmKernelConfig).
+  /// (checkWavesGemmKernelConfig). At most kWavesMaxConsumerN columns
+  /// per consumer.
   int64_t waves = 1;
+  /// The widest consumer (block-n / splits) of the two-wave kernel:
+  /// measured with ptxas -v (CUDA 13, 4096 x 7168 x 7168 and a run-time M,
+  /// test/Conversion/FP8ToNVVM/gemm-waves-ptx.mlir), 0 spills at 64, 120
+  /// and 128 columns on two consumers and 128 on one; 136 spills 12 bytes
+  /// and 144 40, though 3/2 x 144 + 16 fits the 232 registers.
+  static constexpr int64_t kWavesMaxConsumerN = 128;
   /// mxfp8's scale block along K (OCP MX: 32 elements per E8M0 scale).
   static constexpr int64_t kMxScaleK = 32;
 
@@ -641,11 +648,12 @@ inline const char *checkGemmKernelConfig(const GemmKernelConfig &c) {
            "registers per thread, plus 16, within 232 registers for 1-2 "
            "consumers, 152 for 3, 104 for 4: block-n / splits <= 168, 104, "
            "64)";
-  if (c.waves == 2 && c.consumerRegsNeeded() > c.consumerRegs)
+  if (c.waves == 2 && (c.consumerRegsNeeded() > c.consumerRegs ||
+                       c.consumerN() > GemmKernelConfig::kWavesMaxConsumerN))
     return "block-n is too wide for the consumer registers of the two-wave "
            "kernel (two waves of accumulators and one wgmma partial take 3/2 "
-           "block-n / splits registers per thread, plus 16, within 232 "
-           "registers for 1-2 consumers: block-n / splits <= 144)";
+           "block-n / splits registers per thread, plus 16: ptxas assembles "
+           "them without spills up to block-n / splits = 128)";
   if (c.consumerN() + GemmKernelConfig::kConsumerOverheadRegs > c.consumerRegs)
     return "block-n is too wide for the consumer registers (accumulators "
            "and wgmma partial take block-n / splits registers per thread, "

@@ -31,6 +31,14 @@ func.func private @registers() attributes {fp8.kernel = #fp8.gemm_kernel<m = 512
 
 // -----
 
+// 136 columns per consumer: within the 232 registers by count (3/2 x 136 +
+// 16 = 220), but over the measured limit (ptxas spills; 128 assembles
+// clean), named in the error.
+// expected-error @+1 {{invalid tile configuration block_m = 256, block_n = 136, stages = 4, consumers = 2, waves = 2: block-n is too wide for the consumer registers of the two-wave kernel (two waves of accumulators and one wgmma partial take 3/2 block-n / splits registers per thread, plus 16: ptxas assembles them without spills up to block-n / splits = 128)}}
+func.func private @registers_136() attributes {fp8.kernel = #fp8.gemm_kernel<m = 512, n = 256, k = 1024, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 256, block_n = 136, block_k = 128, stages = 4, consumers = 2, waves = 2>}
+
+// -----
+
 // expected-error @+1 {{block-n is too wide for the consumer registers of the two-wave kernel}}
 func.func private @four_consumers() attributes {fp8.kernel = #fp8.gemm_kernel<m = 512, n = 256, k = 1024, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 256, block_n = 256, block_k = 128, stages = 3, consumers = 4, waves = 2>}
 
