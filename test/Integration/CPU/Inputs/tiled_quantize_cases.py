@@ -36,12 +36,6 @@ PRELUDE = r"""
 // A hash of (seed, i, j) (tiled_scaled_matmul_case.py's mix), the row
 // magnitude shift of row i, and the specials of the rows i % 7 == 3.
 func.func private @fill_special(%t: tensor<?x?xf32>, %seed: i32) -> tensor<?x?xf32> {
-  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>],
-                       iterator_types = ["parallel", "parallel"]}
-      outs(%t : tensor<?x?xf32>) {
-  ^bb0(%o: f32):
-    %i = linalg.index 0 : index
-    %j = linalg.index 1 : index
 """ + HASH + r"""    %x0 = arith.mulf %w, %mag : f32
     // Row shift: exact powers of two (multiplications by 2^k, k split so
     // that each factor is a normal f32).

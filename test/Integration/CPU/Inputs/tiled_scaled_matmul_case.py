@@ -15,10 +15,17 @@ Usage: tiled_scaled_matmul_case.py M N K
 import string
 import sys
 
-# The hash of (seed, i, j) in a linalg.generic body over (i, j) with %seed in
-# scope: %w a uniform value in [-0.5, 0.5), %mag a power of two 2^-3 .. 2^12
-# (tiled_quantize_cases.py builds its special values on the same mix).
-HASH = r"""    %ii = arith.index_cast %i : index to i32
+# The fill's linalg.generic over (i, j) of %t, up to the hash of (seed, i, j)
+# in its body (%seed in scope): %w a uniform value in [-0.5, 0.5), %mag a
+# power of two 2^-3 .. 2^12 (tiled_quantize_cases.py builds its special
+# values on the same mix).
+HASH = r"""  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>],
+                       iterator_types = ["parallel", "parallel"]}
+      outs(%t : tensor<?x?xf32>) {
+  ^bb0(%o: f32):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %ii = arith.index_cast %i : index to i32
     %jj = arith.index_cast %j : index to i32
     %k1 = arith.constant 40503 : i32
     %k2 = arith.constant -1640531535 : i32
@@ -55,12 +62,6 @@ PRELUDE = r"""func.func private @printMemrefI32(memref<*xi32>)
 
 // Fills a tensor with a hash of (seed, i, j): magnitudes 2^-4 .. 2^11, signs mixed.
 func.func private @fill(%t: tensor<?x?xf32>, %seed: i32) -> tensor<?x?xf32> {
-  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>],
-                       iterator_types = ["parallel", "parallel"]}
-      outs(%t : tensor<?x?xf32>) {
-  ^bb0(%o: f32):
-    %i = linalg.index 0 : index
-    %j = linalg.index 1 : index
 """ + HASH + r"""    %x = arith.mulf %w, %mag : f32
     linalg.yield %x : f32
   } -> tensor<?x?xf32>
