@@ -105,6 +105,11 @@ bool shouldFuse(OpOperand *operand) {
       !isFusableProducer(producer) ||
       !consumer.getMatchingIndexingMap(operand).isPermutation())
     return false;
+  // A transpose or broadcast is fusable once generalized (an identity
+  // output map); a generic is asked before anything is rewritten.
+  if (isa<linalg::GenericOp>(producer) &&
+      !linalg::areElementwiseOpsFusable(operand))
+    return false;
   return otherUsersFollow(producer, consumer) ||
          canMoveAfter(consumer, producer);
 }
@@ -119,23 +124,23 @@ struct FuseProducer : OpRewritePattern<linalg::GenericOp> {
       Operation *producer = operand.get().getDefiningOp();
       if (!otherUsersFollow(producer, consumer))
         rewriter.moveOpAfter(consumer, producer);
+      // From here on the IR has changed: success whatever follows (the
+      // greedy driver's contract).
       if (!isa<linalg::GenericOp>(producer)) {
         OpBuilder::InsertionGuard guard(rewriter);
         rewriter.setInsertionPoint(producer);
         FailureOr<linalg::GenericOp> generic = linalg::generalizeNamedOp(
             rewriter, cast<linalg::LinalgOp>(producer));
-        if (failed(generic))
-          continue;
+        if (failed(generic) || !linalg::areElementwiseOpsFusable(&operand))
+          return success();
         producer = *generic;
       }
-      if (!linalg::areElementwiseOpsFusable(&operand))
-        continue;
       // The fused op takes the consumer's place.
       rewriter.setInsertionPoint(consumer);
       FailureOr<linalg::ElementwiseOpFusionResult> fused =
           linalg::fuseElementwiseOps(rewriter, &operand);
       if (failed(fused))
-        continue;
+        return success();
       // The fused op itself may still read the producer's result (a
       // consumer reading it through two operands): that use stays, and so
       // does the producer.
