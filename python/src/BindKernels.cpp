@@ -29,12 +29,14 @@ void bindGemmKernelConfig(py::module_ &m) {
   py::class_<C> cls(m, "GemmKernelConfig",
                     "The launch configuration of a GEMM kernel "
                     "(GemmKernelConfig.h; read-only; m, k None for a "
-                    "run-time M, K).");
+                    "run-time M, K; waves: m64 waves per consumer "
+                    "warpgroup, 1 or 2).");
   defGemmConfigFields(cls, [](const C &c) -> const C & { return c; });
   cls.def_readonly("producer_regs", &C::producerRegs)
       .def_readonly("consumer_regs", &C::consumerRegs)
       .def_readonly("b_scales_per_column", &C::bScalesPerColumn)
       .def_readonly("quantize_epilogue", &C::quantizeEpilogue)
+      .def_readonly("waves", &C::waves)
       .def_property_readonly("threads", &C::threads)
       .def_property_readonly("tiles", &C::tiles);
 }
@@ -46,10 +48,12 @@ void bindKernelClasses(py::module_ &m) {
                      "A GEMM kernel of a lowered module as its "
                      "#fp8.gemm_kernel says (read-only; gpu_kernels()); "
                      "config: its GemmKernelConfig, whose fields are also "
-                     "attributes here.");
+                     "attributes here (waves: m64 waves per consumer).");
   defGemmConfigFields(gemm,
                       [](const G &g) -> const auto & { return g.config; });
   gemm.def_property_readonly("kind", [](const G &) { return "gemm"; })
+      .def_property_readonly("waves",
+                             [](const G &g) { return g.config.waves; })
       .def_readonly("symbol", &G::symbol)
       .def_readonly("attribute", &G::attribute)
       .def_readonly("config", &G::config)

@@ -170,7 +170,9 @@ void bindKernel(py::module_ &m) {
   py::class_<K> cls(m, "ReportKernel",
                     "The sm_90a kernel the cost model chooses for an FP8 "
                     "GEMM of a report (read-only; a mapping on the JSON's "
-                    "kernel_config keys; config: its GemmKernelConfig).");
+                    "kernel_config keys; waves: the grid's waves of CTAs, "
+                    "the cost model's; config: its GemmKernelConfig, whose "
+                    "waves are the m64 waves per consumer).");
   defGemmConfigFields(cls, [](const K &k) -> const auto & { return k.config; });
   cls.def_readonly("config", &K::config)
       .def_property_readonly("ctas", [](const K &k) { return k.cost.ctas; })

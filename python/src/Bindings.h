@@ -62,6 +62,8 @@ void defGemmConfigFields(pybind11::class_<T> &cls, Config config) {
   field("scale_k", &C::scaleK);
   field("overlap", &C::overlap);
   field("k_splits", &C::kSplits);
+  cls.def_property_readonly(
+      "tma_store", [config](const T &t) { return config(t).tmaStore; });
 }
 
 /// The fields of a quantize kernel's QuantizeKernelConfig as read-only

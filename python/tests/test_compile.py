@@ -323,6 +323,14 @@ def test_gpu_kernels_attributes():
     assert (config.block_m, config.block_n, config.stages) == (gemm.block_m, gemm.block_n, gemm.stages)
     assert config.threads == 128 * (gemm.consumers + 1) and not config.b_scales_per_column
     assert (gemm.q, gemm.q_eps, gemm.q_pow2, config.quantize_epilogue) == (None, None, False, False)
+    assert (gemm.waves, config.waves, gemm.tma_store, config.tma_store) == (1, 1, False, False)
+    # Two m64 waves per consumer (256 rows on two consumers), and the TMA
+    # store, as the options asked: the attribute's fields, not the name's.
+    two, = fp8_mlir.gpu_kernels(fp8_mlir.run_pipeline(
+        _GEMM_GRAPH.format(m=512), "fp8-lower-to-nvvm{block-m=256 block-n=128 waves=2}"))
+    assert (two.block_m, two.consumers, two.waves, two.config.waves, two.tma_store) == (256, 2, 2, 2, False)
+    tma, = fp8_mlir.gpu_kernels(fp8_mlir.run_pipeline(_GEMM_GRAPH.format(m=512), "fp8-lower-to-nvvm{store=tma}"))
+    assert tma.tma_store and tma.config.tma_store and tma.waves == 1 and "tma_store = true" in tma.attribute
     assert isinstance(quantize, fp8_mlir.QuantizeKernel) and quantize.kind == "quantize"
     assert (quantize.rows, quantize.cols, quantize.block_rows, quantize.block_cols) == (256, 384, 128, 128)
     # Its QuantizeKernelConfig: 2 x 3 blocks of 128x128, each one CTA's 8 warps.
