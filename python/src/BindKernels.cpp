@@ -52,8 +52,7 @@ void bindKernelClasses(py::module_ &m) {
   defGemmConfigFields(gemm,
                       [](const G &g) -> const auto & { return g.config; });
   gemm.def_property_readonly("kind", [](const G &) { return "gemm"; })
-      .def_property_readonly("waves",
-                             [](const G &g) { return g.config.waves; })
+      .def_property_readonly("waves", [](const G &g) { return g.config.waves; })
       .def_readonly("symbol", &G::symbol)
       .def_readonly("attribute", &G::attribute)
       .def_readonly("config", &G::config)
