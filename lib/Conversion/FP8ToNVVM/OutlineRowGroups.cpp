@@ -45,34 +45,6 @@ bool staysBetween(Operation *op) {
   });
 }
 
-/// Why the member `op` is not an op of the group (empty when it is); sets
-/// `element` (over the sum's elements, else over its rows).
-std::string whyNotMember(linalg::GenericOp op, linalg::GenericOp sum,
-                         bool &element) {
-  if (op.getNumReductionLoops() != 0 ||
-      op.getNumParallelLoops() != op.getNumLoops())
-    return "an iterator is not parallel";
-  if (op.getNumDpsInits() != 1)
-    return "it has several outputs";
-  OpOperand *init = op.getDpsInitOperand(0);
-  if (!op.getMatchingBlockArgument(init).use_empty())
-    return "its body reads its output";
-  if (!op.getMatchingIndexingMap(init).isIdentity())
-    return "its output's indexing map is not the identity";
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  SmallVector<int64_t> sumRanges = sum.getStaticLoopRanges();
-  AffineMap rowMap = sum.getMatchingIndexingMap(sum.getDpsInitOperand(0));
-  SmallVector<int64_t> rows;
-  for (auto [d, range] : llvm::enumerate(sumRanges))
-    if (rowMap.isFunctionOfDim(d))
-      rows.push_back(range);
-  element = llvm::equal(ranges, sumRanges);
-  if (!element && !llvm::equal(ranges, rows))
-    return "its iteration space is neither the rows of the sum nor their "
-           "elements";
-  return "";
-}
-
 } // namespace
 
 FailureOr<RowGroupPlan> fp8::detail::planRowGroup(
@@ -94,7 +66,10 @@ FailureOr<RowGroupPlan> fp8::detail::planRowGroup(
     if (generic) {
       notMember = whyHost(generic);
       if (notMember.empty())
-        notMember = whyNotMember(generic, sum, member.element);
+        notMember = fp8::whyNotRowGroupShape(
+            generic, sum.getStaticLoopRanges(),
+            sum.getMatchingIndexingMap(sum.getDpsInitOperand(0)),
+            member.element);
     }
     if (!notMember.empty())
       return why = "its " + op->getName().getStringRef().str() + " at " +

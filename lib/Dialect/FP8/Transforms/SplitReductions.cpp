@@ -532,29 +532,12 @@ std::string whyNotMember(const RowGroup &group, linalg::LinalgOp user,
   if (op->hasAttr(fp8::kReductionLanesAttrName) ||
       op.getNumReductionLoops() != 0)
     return "it is a reduction (a row kernel of its own, or split)";
-  if (!op.hasPureTensorSemantics() || op.getNumDpsInits() != 1 ||
-      op->getNumResults() != 1)
+  if (!op.hasPureTensorSemantics() || op->getNumResults() != 1)
     return "it has several outputs";
-  if (op.getNumParallelLoops() != op.getNumLoops())
-    return "an iterator is not parallel";
-  OpOperand *init = op.getDpsInitOperand(0);
-  if (!op.getMatchingBlockArgument(init).use_empty())
-    return "its body reads its output's initial value";
-  if (!op.getMatchingIndexingMap(init).isIdentity())
-    return "its output's indexing map is not the identity";
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  SmallVector<int64_t> rows;
-  for (auto [d, range] : llvm::enumerate(group.ranges))
-    if (group.rowMap.isFunctionOfDim(d))
-      rows.push_back(range);
-  if (llvm::equal(ranges, group.ranges))
-    element = true;
-  else if (llvm::equal(ranges, rows) && group.rowMap.isProjectedPermutation() &&
-           group.rowMap.getNumResults() == rows.size())
-    element = false;
-  else
-    return "its iteration space is neither the rows of the sum nor their "
-           "elements";
+  std::string shape =
+      fp8::whyNotRowGroupShape(op, group.ranges, group.rowMap, element);
+  if (!shape.empty())
+    return shape;
   if (!fitsKernel(op, /*scalars=*/true))
     return "an operand has a dynamic shape or a type the kernels do not "
            "load, or its body an op the kernels do not lower alike";
