@@ -90,9 +90,26 @@ FailureOr<RowGroupPlan> fp8::detail::planRowGroup(
     std::string &why) {
   int64_t id = groupId(sum);
   RowGroupPlan plan;
-  // The producers: the ops of the id before the sum in its block, only
-  // ops that stay between them and the sum (deallocs move after).
+  // The ops between two of the group's: deallocations move after the
+  // launch, the others must stay where they are.
   SmallVector<Operation *> between;
+  auto takeBetween = [&]() -> LogicalResult {
+    for (Operation *b : between) {
+      if (isa<memref::DeallocOp>(b)) {
+        plan.deallocs.push_back(b);
+        continue;
+      }
+      if (!staysBetween(b))
+        return why = "'" + b->getName().getStringRef().str() +
+                     "' between its ops reads or writes memory (the one "
+                     "launch would move it across them)",
+               failure();
+    }
+    between.clear();
+    return success();
+  };
+  // The producers: the ops of the id before the sum in its block, only
+  // ops that stay between them and the sum.
   for (Operation *op = sum->getPrevNode(); op; op = op->getPrevNode()) {
     if (groupId(op) != id) {
       between.push_back(op);
@@ -107,18 +124,8 @@ FailureOr<RowGroupPlan> fp8::detail::planRowGroup(
                    " cannot join the row kernel: " + notMember,
              failure();
     plan.producers.insert(plan.producers.begin(), member);
-    for (Operation *b : between) {
-      if (isa<memref::DeallocOp>(b)) {
-        plan.deallocs.push_back(b);
-        continue;
-      }
-      if (!staysBetween(b))
-        return why = "'" + b->getName().getStringRef().str() +
-                     "' between its ops reads or writes memory (the one "
-                     "launch would move it across them)",
-               failure();
-    }
-    between.clear();
+    if (failed(takeBetween()))
+      return failure();
   }
   between.clear();
   // The members: the ops of the id after the sum in its block.
@@ -136,18 +143,8 @@ FailureOr<RowGroupPlan> fp8::detail::planRowGroup(
              failure();
     plan.members.push_back(member);
     // Only the ops up to the last member are between.
-    for (Operation *b : between) {
-      if (isa<memref::DeallocOp>(b)) {
-        plan.deallocs.push_back(b);
-        continue;
-      }
-      if (!staysBetween(b))
-        return why = "'" + b->getName().getStringRef().str() +
-                     "' between its ops reads or writes memory (the one "
-                     "launch would move it across them)",
-               failure();
-    }
-    between.clear();
+    if (failed(takeBetween()))
+      return failure();
   }
   if (plan.members.empty())
     return why = "no op of its group follows it in its block", failure();
