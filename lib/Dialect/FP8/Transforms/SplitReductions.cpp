@@ -869,8 +869,12 @@ RowGroup groupConsumers(linalg::GenericOp sum, int64_t id) {
 /// A remark on each linalg op using a value of `group` that is in no
 /// group and no row kernel: why it is a launch of its own.
 void remarkUnfused(const RowGroup &group) {
+  // One remark per op, however many of the group's values it reads.
+  llvm::SmallPtrSet<Operation *, 8> said;
   for (Operation *member : group.members)
     for (Operation *user : member->getResult(0).getUsers()) {
+      if (!said.insert(user).second)
+        continue;
       auto op = dyn_cast<linalg::LinalgOp>(user);
       Attribute id = group.sum->getAttr(fp8::kRowGroupAttrName);
       if (!op || (id && op->getAttr(fp8::kRowGroupAttrName) == id))
