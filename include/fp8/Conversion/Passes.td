@@ -563,7 +563,13 @@ def FP8OutlineHostKernelsPass : Pass<"fp8-outline-host-kernels", "ModuleOp"> {
     computes elements `32 j + l` of the row (j < ceil(N / 32), the last step
     for the lanes below N mod 32 only) of each elementwise op in order,
     reading the group's per-row values and its own elements' values from
-    registers, and stores every output.
+    registers, and stores every output. The ops of the id before the sum
+    are its elementwise producers: the lanes compute and store their
+    elements first, the sum's partial sums read them back. An op of the id
+    with `fp8.reduction_lanes` after the sum is a chained reduction (the
+    sum's loop ranges, reduction dimension and init map): its lane partial
+    sums over the elements the lane stored itself (no barrier), its
+    butterfly and its init as the sum's, then the ops after it.
 
     Errors: under `require-kernels`, an op that would stay on the host; the
     upstream transformations failing on an op that passed the checks is an

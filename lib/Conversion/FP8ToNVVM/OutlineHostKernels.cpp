@@ -507,11 +507,22 @@ struct FP8OutlineHostKernelsPass
     // A group's op whose sum did not take it (the sum would have fused or
     // refused it): no sum of its id before it in its block.
     if (op->hasAttr(fp8::kRowGroupAttrName) &&
-        !op->hasAttr(fp8::kReductionLanesAttrName))
+        !op->hasAttr(fp8::kReductionLanesAttrName)) {
+      // A producer: the group's first row reduction after it leads.
+      for (Operation *next = op->getNextNode(); next;
+           next = next->getNextNode())
+        if (next->hasAttr(fp8::kReductionLanesAttrName) &&
+            next->getAttr(fp8::kRowGroupAttrName) ==
+                op->getAttr(fp8::kRowGroupAttrName))
+          return outlineRowSum(
+              rewriter, module, cast<linalg::GenericOp>(next),
+              whyHost(cast<linalg::LinalgOp>(next)),
+              op->getParentOfType<func::FuncOp>().getSymName().str());
       return op->emitOpError("fp8-outline-host-kernels: the op of row group ")
              << op->getAttrOfType<IntegerAttr>(fp8::kRowGroupAttrName).getInt()
              << " follows no row sum of its group in its block (the row "
                 "kernel computes the group's ops after its sum)";
+    }
     if (op->hasAttr(fp8::kReductionLanesAttrName))
       return outlineRowSum(
           rewriter, module, cast<linalg::GenericOp>(op), why,
@@ -626,13 +637,18 @@ struct FP8OutlineHostKernelsPass
       Operation *last = group->members.back().op;
       for (Operation *d : llvm::reverse(group->deallocs))
         rewriter.moveOpAfter(d, last);
+      for (RowGroupMember m : group->producers)
+        rewriter.moveOpBefore(m.op, last);
       rewriter.moveOpBefore(op, last);
-      for (RowGroupMember m : group->members)
+      for (RowGroupMember m :
+           llvm::concat<RowGroupMember>(group->producers, group->members))
         fused.insert(m.op);
+      fused.insert(op);
     }
     if (sum->rows == 0) { // nothing to compute: no launch
       if (group)
-        for (RowGroupMember m : group->members)
+        for (RowGroupMember m :
+             llvm::concat<RowGroupMember>(group->producers, group->members))
           rewriter.eraseOp(m.op);
       rewriter.eraseOp(op);
       return success();
@@ -670,11 +686,22 @@ struct FP8OutlineHostKernelsPass
       dims[d] = arith::RemUIOp::create(rewriter, loc, rest, extent);
       rest = arith::DivUIOp::create(rewriter, loc, rest, extent);
     }
+    // The group's producers first: each lane computes and stores its own
+    // elements, which its partial sum then reads back (no other lane's).
+    if (group && !group->producers.empty()) {
+      IRMapping none;
+      emitElementLoop(rewriter, loc, op, *sum, group->producers, dims, lane,
+                      none);
+    }
     Value partial = emitPartialSum(rewriter, loc, op, *sum, dims, lane);
     Value total = emitButterfly(rewriter, loc, *sum, partial);
     if (group) {
-      emitFusedRow(rewriter, loc, op, *sum, *group, dims, lane, total);
+      // The group's result of the sum: every lane's (emitRowResult).
+      Value result = emitRowResult(rewriter, loc, op, *sum, dims, lane, total);
+      emitRowGroup(rewriter, loc, op, *sum, *group, dims, lane, result);
       for (RowGroupMember m : group->members)
+        rewriter.eraseOp(m.op);
+      for (RowGroupMember m : group->producers)
         rewriter.eraseOp(m.op);
       rewriter.eraseOp(op);
       return finish(rewriter, module, launch,
@@ -697,53 +724,6 @@ struct FP8OutlineHostKernelsPass
                   name + (sum->max ? "_row_max" : "_row_sum"));
   }
 
-  /// The fused group's row kernel after the butterfly (every lane holds
-  /// the row's `total`): lane 0 loads the init, shfl.sync.idx gives its
-  /// value to every lane, every lane adds it on the body's side (the same
-  /// bits in each lane), lane 0 stores the sum's result, then the group's
-  /// ops (emitRowGroup).
-  void emitFusedRow(IRRewriter &rewriter, Location loc, linalg::GenericOp op,
-                    const RowSum &sum, const RowGroupPlan &group,
-                    ArrayRef<Value> dims, Value lane, Value total) {
-    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-    Value isLane0 = arith::CmpIOp::create(rewriter, loc,
-                                          arith::CmpIPredicate::eq, lane, zero);
-    OpOperand *init = op.getDpsInitOperand(0);
-    SmallVector<Value> at =
-        applyMap(rewriter, loc, op.getMatchingIndexingMap(init), dims);
-    auto ifLoad = scf::IfOp::create(rewriter, loc, rewriter.getF32Type(),
-                                    isLane0, /*withElseRegion=*/true);
-    {
-      OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPointToStart(ifLoad.thenBlock());
-      Value old = memref::LoadOp::create(rewriter, loc, init->get(), at);
-      scf::YieldOp::create(rewriter, loc, old);
-      // The other lanes read nothing (lane 0 writes the element later).
-      rewriter.setInsertionPointToStart(ifLoad.elseBlock());
-      Value none = arith::ConstantOp::create(rewriter, loc,
-                                             rewriter.getF32FloatAttr(0.0));
-      scf::YieldOp::create(rewriter, loc, none);
-    }
-    Value source = arith::ConstantIntOp::create(rewriter, loc, 0, 32);
-    Value fullMask = arith::ConstantIntOp::create(rewriter, loc, -1, 32);
-    Value clamp =
-        arith::ConstantIntOp::create(rewriter, loc, kWarpSize - 1, 32);
-    auto idx =
-        NVVM::ShflKindAttr::get(rewriter.getContext(), NVVM::ShflKind::idx);
-    Value old = NVVM::ShflOp::create(rewriter, loc, rewriter.getF32Type(),
-                                     fullMask, ifLoad.getResult(0), source,
-                                     clamp, idx, UnitAttr());
-    Value result = sum.accumulatorFirst
-                       ? combine(rewriter, loc, sum, old, total)
-                       : combine(rewriter, loc, sum, total, old);
-    auto ifStore = scf::IfOp::create(rewriter, loc, isLane0);
-    {
-      OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPointToStart(&ifStore.getThenRegion().front());
-      memref::StoreOp::create(rewriter, loc, result, init->get(), at);
-    }
-    emitRowGroup(rewriter, loc, op, sum, group, dims, lane, result);
-  }
   /// The ops of the fused groups, computed by their row sum's kernel.
   llvm::DenseSet<Operation *> fused;
 

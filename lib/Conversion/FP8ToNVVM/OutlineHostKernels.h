@@ -156,10 +156,17 @@ std::string whyNoRowKernel(linalg::GenericOp op);
 struct RowGroupMember {
   linalg::GenericOp op;
   bool element = false;
+  /// A chained row reduction (marked fp8.reduction_lanes too) over the
+  /// sum's rows and elements: its partial sums, butterfly and init in the
+  /// same launch, after the ops before it.
+  std::optional<RowSum> reduction;
 };
 
 /// A marked row sum's fused group, checked on buffers (planRowGroup).
 struct RowGroupPlan {
+  /// The group's elementwise producers before the sum, in block order:
+  /// computed and stored by the lanes before the sum's partial sums.
+  SmallVector<RowGroupMember> producers;
   /// The group's ops after the sum, in block order.
   SmallVector<RowGroupMember> members;
   /// The memref.dealloc ops between the sum and its last member: the
@@ -181,12 +188,33 @@ planRowGroup(linalg::GenericOp sum, const RowSum &row,
              llvm::function_ref<std::string(linalg::LinalgOp)> whyHost,
              std::string &why);
 
+/// The elementwise ops `ops` over the row of the sum at `dims` (the
+/// sum's loop indices, dims[reductionDim] unused): lane `lane` computes
+/// elements `lane, lane + 32, ...` of the row (consecutive lanes,
+/// consecutive elements: coalesced), all ops for one element before the
+/// next, each output stored; `values` maps the group's buffers to this
+/// lane's values known in registers (the per-row ones).
+void emitElementLoop(OpBuilder &b, Location loc, linalg::GenericOp sum,
+                     const RowSum &row, ArrayRef<RowGroupMember> ops,
+                     ArrayRef<Value> dims, Value lane, const IRMapping &values);
+
+/// A row reduction's result after the butterfly (every lane holds the
+/// row's `total`): lane 0 loads the init, shfl.sync.idx gives its value to
+/// every lane, every lane combines it on the body's side (the same bits in
+/// each lane), lane 0 stores it; the result (every lane's).
+Value emitRowResult(OpBuilder &b, Location loc, linalg::GenericOp op,
+                    const RowSum &sum, ArrayRef<Value> dims, Value lane,
+                    Value total);
+
 /// The group's ops in the row's warp (every lane), after the row sum's
 /// result `rowValue` (every lane the same bits) at the sum's loop indices
 /// `dims` (dims[reductionDim] unused): each per-row op computed in
 /// registers by every lane, lane 0 storing its output; then the
 /// elementwise ops, lane `lane` computing elements `lane, lane + 32, ...`
-/// of the row, each op's output stored.
+/// of the row, each op's output stored. A chained reduction then sums the
+/// lane's own elements (emitPartialSum: the lane reads back only what it
+/// stored itself, so no barrier), its butterfly and init
+/// (emitRowResult), and the ops after it follow alike.
 void emitRowGroup(OpBuilder &b, Location loc, linalg::GenericOp sum,
                   const RowSum &row, const RowGroupPlan &plan,
                   ArrayRef<Value> dims, Value lane, Value rowValue);

@@ -15,6 +15,7 @@
 #include "fp8/Dialect/FP8/IR/ReductionLanes.h"
 #include "fp8/Dialect/FP8/Utils/MemRefUtils.h"
 
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -45,32 +46,40 @@ bool staysBetween(Operation *op) {
   });
 }
 
-/// Why the member `op` is not an op of the group (empty when it is); sets
-/// `element` (over the sum's elements, else over its rows).
-std::string whyNotMember(linalg::GenericOp op, linalg::GenericOp sum,
-                         bool &element) {
-  if (op.getNumReductionLoops() != 0 ||
-      op.getNumParallelLoops() != op.getNumLoops())
-    return "an iterator is not parallel";
-  if (op.getNumDpsInits() != 1)
-    return "it has several outputs";
-  OpOperand *init = op.getDpsInitOperand(0);
-  if (!op.getMatchingBlockArgument(init).use_empty())
-    return "its body reads its output";
-  if (!op.getMatchingIndexingMap(init).isIdentity())
-    return "its output's indexing map is not the identity";
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  SmallVector<int64_t> sumRanges = sum.getStaticLoopRanges();
+} // namespace
+
+namespace {
+
+/// Why the group's op `op` cannot join it (empty when it can): whyHost,
+/// then a chained reduction's conditions (a row reduction over the sum's
+/// loop ranges, reduction dimension and rows) or an elementwise or per-row
+/// op's shape (whyNotRowGroupShape). Sets `member`'s kind.
+std::string
+whyNotGroupOp(Operation *op, linalg::GenericOp sum, const RowSum &row,
+              llvm::function_ref<std::string(linalg::LinalgOp)> whyHost,
+              RowGroupMember &member) {
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  if (!generic)
+    return "it is not a linalg.generic";
+  member.op = generic;
+  if (std::string why = whyHost(generic); !why.empty())
+    return why;
   AffineMap rowMap = sum.getMatchingIndexingMap(sum.getDpsInitOperand(0));
-  SmallVector<int64_t> rows;
-  for (auto [d, range] : llvm::enumerate(sumRanges))
-    if (rowMap.isFunctionOfDim(d))
-      rows.push_back(range);
-  element = llvm::equal(ranges, sumRanges);
-  if (!element && !llvm::equal(ranges, rows))
-    return "its iteration space is neither the rows of the sum nor their "
-           "elements";
-  return "";
+  if (generic->hasAttr(fp8::kReductionLanesAttrName)) {
+    std::string notSum;
+    FailureOr<RowSum> chained = matchRowSum(generic, notSum);
+    if (failed(chained))
+      return notSum;
+    if (!llvm::equal(generic.getStaticLoopRanges(),
+                     sum.getStaticLoopRanges()) ||
+        chained->reductionDim != row.reductionDim ||
+        generic.getMatchingIndexingMap(generic.getDpsInitOperand(0)) != rowMap)
+      return "a chained reduction over other rows or elements than the sum's";
+    member.reduction = *chained;
+    return "";
+  }
+  return fp8::whyNotRowGroupShape(generic, sum.getStaticLoopRanges(), rowMap,
+                                  member.element);
 }
 
 } // namespace
@@ -81,28 +90,10 @@ FailureOr<RowGroupPlan> fp8::detail::planRowGroup(
     std::string &why) {
   int64_t id = groupId(sum);
   RowGroupPlan plan;
-  // The members: the ops of the id after the sum in its block.
+  // The ops between two of the group's: deallocations move after the
+  // launch, the others must stay where they are.
   SmallVector<Operation *> between;
-  for (Operation *op = sum->getNextNode(); op; op = op->getNextNode()) {
-    if (groupId(op) != id) {
-      between.push_back(op);
-      continue;
-    }
-    auto generic = dyn_cast<linalg::GenericOp>(op);
-    std::string notMember = "it is not a linalg.generic";
-    RowGroupMember member{generic};
-    if (generic) {
-      notMember = whyHost(generic);
-      if (notMember.empty())
-        notMember = whyNotMember(generic, sum, member.element);
-    }
-    if (!notMember.empty())
-      return why = "its " + op->getName().getStringRef().str() + " at " +
-                   std::to_string(plan.members.size() + 1) +
-                   " cannot join the row kernel: " + notMember,
-             failure();
-    plan.members.push_back(member);
-    // Only the ops up to the last member are between.
+  auto takeBetween = [&]() -> LogicalResult {
     for (Operation *b : between) {
       if (isa<memref::DeallocOp>(b)) {
         plan.deallocs.push_back(b);
@@ -115,27 +106,92 @@ FailureOr<RowGroupPlan> fp8::detail::planRowGroup(
                failure();
     }
     between.clear();
+    return success();
+  };
+  // The producers: the ops of the id before the sum in its block, only
+  // ops that stay between them and the sum.
+  for (Operation *op = sum->getPrevNode(); op; op = op->getPrevNode()) {
+    if (groupId(op) != id) {
+      between.push_back(op);
+      continue;
+    }
+    RowGroupMember member;
+    std::string notMember = whyNotGroupOp(op, sum, row, whyHost, member);
+    if (notMember.empty() && (member.reduction || !member.element))
+      notMember = "an op before the sum is not elementwise";
+    if (!notMember.empty())
+      return why = "its producer " + op->getName().getStringRef().str() +
+                   " cannot join the row kernel: " + notMember,
+             failure();
+    plan.producers.insert(plan.producers.begin(), member);
+    if (failed(takeBetween()))
+      return failure();
+  }
+  between.clear();
+  // The members: the ops of the id after the sum in its block.
+  for (Operation *op = sum->getNextNode(); op; op = op->getNextNode()) {
+    if (groupId(op) != id) {
+      between.push_back(op);
+      continue;
+    }
+    RowGroupMember member;
+    std::string notMember = whyNotGroupOp(op, sum, row, whyHost, member);
+    if (!notMember.empty())
+      return why = "its " + op->getName().getStringRef().str() + " at " +
+                   std::to_string(plan.members.size() + 1) +
+                   " cannot join the row kernel: " + notMember,
+             failure();
+    plan.members.push_back(member);
+    // Only the ops up to the last member are between.
+    if (failed(takeBetween()))
+      return failure();
   }
   if (plan.members.empty())
     return why = "no op of its group follows it in its block", failure();
 
-  // The buffers the group writes: the sum's init, each member's output.
+  // The buffers the group writes: the sum's init, each op's output.
   llvm::SmallDenseSet<Value> written{
       fp8::getRootBuffer(sum.getDpsInitOperand(0)->get())};
-  for (RowGroupMember m : plan.members)
+  for (RowGroupMember m :
+       llvm::concat<RowGroupMember>(plan.producers, plan.members))
     written.insert(fp8::getRootBuffer(m.op.getDpsInitOperand(0)->get()));
-  for (OpOperand *in : sum.getDpsInputOperands())
-    if (isa<MemRefType>(in->get().getType()) &&
-        written.contains(fp8::getRootBuffer(in->get())))
-      return why = "the sum reads a buffer its group writes", failure();
   // The values an op of the group computed before: per-row (every lane
-  // holds them) or per element (each lane its own).
+  // holds them) or per element (each lane its own, stored by it).
   AffineMap rowMap = sum.getMatchingIndexingMap(sum.getDpsInitOperand(0));
-  llvm::SmallDenseSet<Value> rowValues{sum.getDpsInitOperand(0)->get()};
+  llvm::SmallDenseSet<Value> rowValues;
   llvm::SmallDenseSet<Value> elementValues;
-  for (RowGroupMember m : plan.members) {
-    AffineMap identity = AffineMap::getMultiDimIdentityMap(m.op.getNumLoops(),
-                                                           m.op.getContext());
+  llvm::SmallDenseSet<Value> initsBefore;
+  AffineMap identity =
+      AffineMap::getMultiDimIdentityMap(sum.getNumLoops(), sum.getContext());
+  // The reductions (the sum, the chained ones) read the group's element
+  // values at their own element only (the lane's own stores) and none of
+  // its per-row values (lane 0 alone stored them), nor an init the group
+  // wrote before.
+  auto checkReduction = [&](linalg::GenericOp r) -> LogicalResult {
+    for (OpOperand *in : r.getDpsInputOperands()) {
+      Value v = in->get();
+      if (!isa<MemRefType>(v.getType()))
+        continue;
+      if (elementValues.contains(v) && r.getMatchingIndexingMap(in) == identity)
+        continue;
+      if (written.contains(fp8::getRootBuffer(v)))
+        return why = "a reduction of the group reads a buffer its group "
+                     "writes other than an element an earlier op computed, "
+                     "at its own element",
+               failure();
+    }
+    Value init = fp8::getRootBuffer(r.getDpsInitOperand(0)->get());
+    if (initsBefore.contains(init))
+      return why = "a reduction's init is a buffer its group wrote before",
+             failure();
+    rowValues.insert(r.getDpsInitOperand(0)->get());
+    return success();
+  };
+  auto checkOp = [&](RowGroupMember m) -> LogicalResult {
+    if (m.reduction)
+      return checkReduction(m.op);
+    AffineMap own = AffineMap::getMultiDimIdentityMap(m.op.getNumLoops(),
+                                                      m.op.getContext());
     for (OpOperand *in : m.op.getDpsInputOperands()) {
       Value v = in->get();
       if (!isa<MemRefType>(v.getType()))
@@ -143,9 +199,9 @@ FailureOr<RowGroupPlan> fp8::detail::planRowGroup(
       AffineMap map = m.op.getMatchingIndexingMap(in);
       bool ok = true;
       if (rowValues.contains(v))
-        ok = map == (m.element ? rowMap : identity);
+        ok = map == (m.element ? rowMap : own);
       else if (elementValues.contains(v))
-        ok = m.element && map == identity;
+        ok = m.element && map == own;
       else
         ok = !written.contains(fp8::getRootBuffer(v));
       if (!ok)
@@ -156,8 +212,21 @@ FailureOr<RowGroupPlan> fp8::detail::planRowGroup(
     }
     Value out = m.op.getDpsInitOperand(0)->get();
     (m.element ? elementValues : rowValues).insert(out);
+    return success();
+  };
+  for (RowGroupMember m : plan.producers) {
+    if (failed(checkOp(m)))
+      return failure();
+    initsBefore.insert(fp8::getRootBuffer(m.op.getDpsInitOperand(0)->get()));
   }
-  (void)row;
+  if (failed(checkReduction(sum)))
+    return why = "the sum reads a buffer its group writes", failure();
+  initsBefore.insert(fp8::getRootBuffer(sum.getDpsInitOperand(0)->get()));
+  for (RowGroupMember m : plan.members) {
+    if (failed(checkOp(m)))
+      return failure();
+    initsBefore.insert(fp8::getRootBuffer(m.op.getDpsInitOperand(0)->get()));
+  }
   return plan;
 }
 
@@ -194,39 +263,14 @@ void storeOutput(OpBuilder &b, Location loc, linalg::GenericOp op, Value v,
 
 } // namespace
 
-void fp8::detail::emitRowGroup(OpBuilder &b, Location loc,
-                               linalg::GenericOp sum, const RowSum &row,
-                               const RowGroupPlan &plan, ArrayRef<Value> dims,
-                               Value lane, Value rowValue) {
+void fp8::detail::emitElementLoop(OpBuilder &b, Location loc,
+                                  linalg::GenericOp sum, const RowSum &row,
+                                  ArrayRef<RowGroupMember> ops,
+                                  ArrayRef<Value> dims, Value lane,
+                                  const IRMapping &values) {
   auto cst = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
   };
-  // Buffer -> this lane's value of it (the row's, or its element's).
-  IRMapping values;
-  values.map(sum.getDpsInitOperand(0)->get(), rowValue);
-  SmallVector<Value> rowDims;
-  for (auto [d, v] : llvm::enumerate(dims))
-    if (d != row.reductionDim)
-      rowDims.push_back(v);
-  Value isLane0 =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, cst(0));
-  // The per-row ops: every lane the same computation on the same bits;
-  // lane 0 stores (always: a later op may read the buffer).
-  for (RowGroupMember m : plan.members) {
-    if (m.element)
-      continue;
-    Value v = emitBody(b, loc, m.op, rowDims, values);
-    values.map(m.op.getDpsInitOperand(0)->get(), v);
-    auto ifLane0 = scf::IfOp::create(b, loc, isLane0);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(&ifLane0.getThenRegion().front());
-    storeOutput(b, loc, m.op, v, rowDims);
-  }
-  if (llvm::none_of(plan.members, [](RowGroupMember m) { return m.element; }))
-    return;
-  // The elementwise ops: lane l computes elements l, l + 32, ... of the
-  // row (consecutive lanes, consecutive elements: coalesced), all ops for
-  // one element before the next.
   int64_t n = sum.getStaticLoopRanges()[row.reductionDim];
   int64_t steps = (n + kWarpSize - 1) / kWarpSize;
   // One op per statement: the order of a call's arguments is unspecified.
@@ -249,11 +293,103 @@ void fp8::detail::emitRowGroup(OpBuilder &b, Location loc,
   SmallVector<Value> elementDims(dims);
   elementDims[row.reductionDim] = element;
   IRMapping elementValues = values;
-  for (RowGroupMember m : plan.members) {
-    if (!m.element)
-      continue;
+  for (RowGroupMember m : ops) {
     Value v = emitBody(b, loc, m.op, elementDims, elementValues);
     elementValues.map(m.op.getDpsInitOperand(0)->get(), v);
+    // Always stored: a later op (a chained reduction's partial sums, an op
+    // of a later step, or one after the launch) may read it.
     storeOutput(b, loc, m.op, v, elementDims);
   }
+}
+
+void fp8::detail::emitRowGroup(OpBuilder &b, Location loc,
+                               linalg::GenericOp sum, const RowSum &row,
+                               const RowGroupPlan &plan, ArrayRef<Value> dims,
+                               Value lane, Value rowValue) {
+  auto cst = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  // Buffer -> this lane's value of it (the row's). The elements are read
+  // back from memory after their loop: each lane its own (the lane that
+  // stored an element is the lane that reads it, in program order).
+  IRMapping values;
+  values.map(sum.getDpsInitOperand(0)->get(), rowValue);
+  SmallVector<Value> rowDims;
+  for (auto [d, v] : llvm::enumerate(dims))
+    if (d != row.reductionDim)
+      rowDims.push_back(v);
+  Value isLane0 =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, cst(0));
+  // Up to each chained reduction (and after the last): the per-row ops,
+  // every lane the same computation on the same bits, lane 0 storing
+  // (always: a later op may read the buffer); then the elementwise ops.
+  ArrayRef<RowGroupMember> rest = plan.members;
+  while (!rest.empty()) {
+    size_t end = 0;
+    while (end < rest.size() && !rest[end].reduction)
+      ++end;
+    SmallVector<RowGroupMember> elementOps;
+    for (RowGroupMember m : rest.take_front(end)) {
+      if (m.element) {
+        elementOps.push_back(m);
+        continue;
+      }
+      Value v = emitBody(b, loc, m.op, rowDims, values);
+      values.map(m.op.getDpsInitOperand(0)->get(), v);
+      auto ifLane0 = scf::IfOp::create(b, loc, isLane0);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(&ifLane0.getThenRegion().front());
+      storeOutput(b, loc, m.op, v, rowDims);
+    }
+    if (!elementOps.empty())
+      emitElementLoop(b, loc, sum, row, elementOps, dims, lane, values);
+    if (end == rest.size())
+      return;
+    // The chained reduction over the elements this lane stored above.
+    RowGroupMember r = rest[end];
+    Value partial = emitPartialSum(b, loc, r.op, *r.reduction,
+                                   SmallVector<Value>(dims), lane);
+    Value total = emitButterfly(b, loc, *r.reduction, partial);
+    Value result = emitRowResult(b, loc, r.op, *r.reduction, dims, lane, total);
+    values.map(r.op.getDpsInitOperand(0)->get(), result);
+    rest = rest.drop_front(end + 1);
+  }
+}
+
+Value fp8::detail::emitRowResult(OpBuilder &b, Location loc,
+                                 linalg::GenericOp op, const RowSum &sum,
+                                 ArrayRef<Value> dims, Value lane,
+                                 Value total) {
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value isLane0 =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, zero);
+  OpOperand *init = op.getDpsInitOperand(0);
+  SmallVector<Value> at =
+      applyMap(b, loc, op.getMatchingIndexingMap(init), dims);
+  auto ifLoad = scf::IfOp::create(b, loc, b.getF32Type(), isLane0,
+                                  /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifLoad.thenBlock());
+    Value old = memref::LoadOp::create(b, loc, init->get(), at);
+    scf::YieldOp::create(b, loc, old);
+    // The other lanes read nothing (lane 0 writes the element later).
+    b.setInsertionPointToStart(ifLoad.elseBlock());
+    Value none = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0));
+    scf::YieldOp::create(b, loc, none);
+  }
+  Value source = arith::ConstantIntOp::create(b, loc, 0, 32);
+  Value fullMask = arith::ConstantIntOp::create(b, loc, -1, 32);
+  Value clamp = arith::ConstantIntOp::create(b, loc, kWarpSize - 1, 32);
+  auto idx = NVVM::ShflKindAttr::get(b.getContext(), NVVM::ShflKind::idx);
+  Value old =
+      NVVM::ShflOp::create(b, loc, b.getF32Type(), fullMask,
+                           ifLoad.getResult(0), source, clamp, idx, UnitAttr());
+  Value result = sum.accumulatorFirst ? combine(b, loc, sum, old, total)
+                                      : combine(b, loc, sum, total, old);
+  auto ifStore = scf::IfOp::create(b, loc, isLane0);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&ifStore.getThenRegion().front());
+  memref::StoreOp::create(b, loc, result, init->get(), at);
+  return result;
 }

@@ -321,7 +321,8 @@ private:
   /// of the copy); a buffer it only writes gets a fresh device buffer (the
   /// kernels write every element of their outputs); a view it writes needs
   /// the rest of its buffer current on the device, unless nothing has
-  /// written that buffer yet (unwritten: a fresh device buffer too). The
+  /// written that buffer yet (unwritten: a fresh device buffer too, also
+  /// for a kernel that reads it, which reads only what it wrote). The
   /// buffers it writes
   /// are then newer on the device.
   void launchKernel(gpu::LaunchFuncOp lf, gpu::GPUFuncOp kernel) {
@@ -332,9 +333,12 @@ private:
       access.push_back(isa<MemRefType>(v.getType())
                            ? kernelAccess(kernel.getArgument(i))
                            : kNone);
+    // A buffer nothing wrote before has no contents to copy, whatever the
+    // kernel does with it: a fused row kernel reads back the elements it
+    // stored itself (the exp values of a softmax's sum).
     auto freshOutput = [&](unsigned i) {
-      return access[i] == kWrite && (getRootBuffer(args[i]) == args[i] ||
-                                     unwritten(getRootBuffer(args[i]), lf));
+      Value root = getRootBuffer(args[i]);
+      return (access[i] == kWrite && root == args[i]) || unwritten(root, lf);
     };
     for (auto [i, v] : llvm::enumerate(args)) {
       if (access[i] == kNone || onDevice(v))

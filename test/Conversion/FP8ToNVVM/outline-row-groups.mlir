@@ -252,3 +252,155 @@ func.func @no_sum(%x: memref<4x64xf32>, %s: memref<4xf32>, %o: memref<4x64xf32>)
   }
   return
 }
+
+// -----
+
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+
+// A masked softmax as one group (the exp, which fp8-expand-math expands
+// before bufferization, as a square here): the mask add (a producer,
+// before the max), the max, exp(z - max), the sum of the exps (a chained
+// reduction), the divide. One kernel: the lanes compute and store their elements of
+// the mask add, the max's partial maxima read them back, its butterfly,
+// the init through shfl.sync.idx; exp(z - max) per element, stored; the
+// sum's partial sums over the lane's own exps, its butterfly and init;
+// the divide.
+// CHECK-LABEL: func.func @softmax
+// CHECK: gpu.launch_func @fp8_host_kernels::@softmax_row_max_fused
+// CHECK-NOT: gpu.launch_func
+// CHECK: return
+// CHECK: gpu.func @softmax_row_max_fused(%[[X:.*]]: memref<4x64xf32>, %[[K:.*]]: memref<4x64xf32>, %[[Z:.*]]: memref<4x64xf32>, %[[M:.*]]: memref<4xf32>, %[[E:.*]]: memref<4x64xf32>, %[[S:.*]]: memref<4xf32>, %[[P:.*]]: memref<4x64xf32>) kernel
+// The mask add: each lane its elements, stored.
+// CHECK: scf.for
+// CHECK: %[[ZV:.*]] = arith.addf
+// CHECK-NEXT: memref.store %[[ZV]], %[[Z]]
+// The max over them (read back), its butterfly, its init.
+// CHECK: scf.for
+// CHECK: memref.load %[[Z]]
+// CHECK: arith.maximumf
+// CHECK-COUNT-5: nvvm.shfl.sync bfly
+// CHECK: memref.load %[[M]]
+// CHECK: nvvm.shfl.sync idx
+// CHECK: memref.store %{{.*}}, %[[M]]
+// exp(z - max), stored.
+// CHECK: scf.for
+// CHECK: memref.load %[[Z]]
+// CHECK: arith.subf
+// CHECK: arith.mulf
+// CHECK: memref.store %{{.*}}, %[[E]]
+// The sum over the lane's own exps, its butterfly, its init.
+// CHECK: scf.for
+// CHECK: memref.load %[[E]]
+// CHECK: arith.addf
+// CHECK-COUNT-5: nvvm.shfl.sync bfly
+// CHECK: memref.load %[[S]]
+// CHECK: nvvm.shfl.sync idx
+// CHECK: memref.store %{{.*}}, %[[S]]
+// The divide.
+// CHECK: scf.for
+// CHECK: memref.load %[[E]]
+// CHECK: arith.divf
+// CHECK: memref.store %{{.*}}, %[[P]]
+// CHECK-NOT: nvvm.shfl.sync
+// CHECK: gpu.return
+func.func @softmax(%x: memref<4x64xf32>, %k: memref<4x64xf32>, %m: memref<4xf32>, %s: memref<4xf32>) -> memref<4x64xf32> {
+  %z = memref.alloc() : memref<4x64xf32>
+  linalg.generic {indexing_maps = [#id2, #id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %k : memref<4x64xf32>, memref<4x64xf32>) outs(%z : memref<4x64xf32>) attrs = {fp8.row_group = 0 : i64} {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %r = arith.addf %a, %b : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%z : memref<4x64xf32>) outs(%m : memref<4xf32>) attrs = {fp8.reduction_lanes = 32 : i64, fp8.row_group = 0 : i64} {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.maximumf %acc, %a : f32
+    linalg.yield %r : f32
+  }
+  %e = memref.alloc() : memref<4x64xf32>
+  linalg.generic {indexing_maps = [#id2, #row, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%z, %m : memref<4x64xf32>, memref<4xf32>) outs(%e : memref<4x64xf32>) attrs = {fp8.row_group = 0 : i64} {
+  ^bb0(%a: f32, %mx: f32, %o: f32):
+    %d = arith.subf %a, %mx : f32
+    %r = arith.mulf %d, %d : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%e : memref<4x64xf32>) outs(%s : memref<4xf32>) attrs = {fp8.reduction_lanes = 32 : i64, fp8.row_group = 0 : i64} {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.addf %acc, %a : f32
+    linalg.yield %r : f32
+  }
+  %p = memref.alloc() : memref<4x64xf32>
+  linalg.generic {indexing_maps = [#id2, #row, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%e, %s : memref<4x64xf32>, memref<4xf32>) outs(%p : memref<4x64xf32>) attrs = {fp8.row_group = 0 : i64} {
+  ^bb0(%a: f32, %t: f32, %o: f32):
+    %r = arith.divf %a, %t : f32
+    linalg.yield %r : f32
+  }
+  return %p : memref<4x64xf32>
+}
+
+// -----
+
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+
+// A chained reduction over rows of another length: the row kernel's lanes
+// would read other elements than they computed.
+func.func @chained_other_n(%x: memref<4x64xf32>, %y: memref<4x128xf32>, %m: memref<4xf32>, %e: memref<4x64xf32>, %s: memref<4xf32>) {
+  // expected-error @+1 {{the row group 0 cannot be one kernel: its linalg.generic at 2 cannot join the row kernel: a chained reduction over other rows or elements than the sum's}}
+  linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<4x64xf32>) outs(%m : memref<4xf32>) attrs = {fp8.reduction_lanes = 32 : i64, fp8.row_group = 0 : i64} {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.maximumf %acc, %a : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#id2, #row, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %m : memref<4x64xf32>, memref<4xf32>) outs(%e : memref<4x64xf32>) attrs = {fp8.row_group = 0 : i64} {
+  ^bb0(%a: f32, %mx: f32, %o: f32):
+    %d = arith.subf %a, %mx : f32
+    linalg.yield %d : f32
+  }
+  linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%y : memref<4x128xf32>) outs(%s : memref<4xf32>) attrs = {fp8.reduction_lanes = 32 : i64, fp8.row_group = 0 : i64} {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.addf %acc, %a : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+
+// A chained reduction reading a per-row value of the group, which lane 0
+// alone stored (LayerNorm's variance reading the mean).
+func.func @chained_reads_row(%x: memref<4x64xf32>, %m: memref<4xf32>, %mean: memref<4xf32>, %v: memref<4xf32>) {
+  // expected-error @+1 {{the row group 0 cannot be one kernel: a reduction of the group reads a buffer its group writes other than an element an earlier op computed, at its own element}}
+  linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<4x64xf32>) outs(%m : memref<4xf32>) attrs = {fp8.reduction_lanes = 32 : i64, fp8.row_group = 0 : i64} {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.addf %acc, %a : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%m : memref<4xf32>) outs(%mean : memref<4xf32>) attrs = {fp8.row_group = 0 : i64} {
+  ^bb0(%a: f32, %o: f32):
+    %c = arith.constant 1.562500e-02 : f32
+    %r = arith.mulf %a, %c : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#id2, #row, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x, %mean : memref<4x64xf32>, memref<4xf32>) outs(%v : memref<4xf32>) attrs = {fp8.reduction_lanes = 32 : i64, fp8.row_group = 0 : i64} {
+  ^bb0(%a: f32, %mn: f32, %acc: f32):
+    %d = arith.subf %a, %mn : f32
+    %q = arith.mulf %d, %d : f32
+    %r = arith.addf %acc, %q : f32
+    linalg.yield %r : f32
+  }
+  return
+}

@@ -11,14 +11,24 @@
 //   rows of 33 (20 rows: 3 CTAs), 100 (an init of 0.5, so that every lane
 //   must take lane 0's init), 1024 (bf16 in and out), 4099; both results
 //   (the normalized rows and rstd, which the backward reads) checked;
-// - softmax over the last dimension of a [b, s, n] tensor with a mask add
-//   ([s, n] broadcast over b; its own kernel: producer fusion is not done),
-//   the exp expanded by fp8-expand-math: the max with exp(z - max) (one
-//   launch), the sum with the divide (one launch), rows of 33, 128, 4099;
+// - masked softmax over the last dimension of a [b, s, n] tensor, the exp
+//   expanded by fp8-expand-math, rows of 33, 128, 4099: ONE launch (after
+//   the two inits' fills) computes the mask add (a producer of the max,
+//   each lane storing its own elements, which the max and z - max read
+//   back), the max, exp(z - max) (stored), the sum's partial sums over the
+//   lane's own exp values (read back: no barrier), its butterfly, the
+//   divide; before producer and chained fusion: the mask add, the max's
+//   group and the sum's group, each a launch (and the sum's fill between);
+// - softmax without a mask, rows of 100: the same launch without the
+//   producer;
+// - cross-entropy: logsumexp (max, exp(z - max), sum, log(sum) + max per
+//   row) with the gradient softmax - onehot(target) (reading the i64
+//   target ids), rows of 33 (40 rows: 5 CTAs), 1000, 4099, one launch;
 // - RMSNorm backward: sum(dn * gamma * x) with dx (reading rstd, gamma and
 //   the sum broadcast), rows of 100 and 4099.
-// Each group is one launch (the init's fill before it; before the fusion:
-// the row kernel, then one launch per consumer).
+// Each group is one launch (the inits' fills before it, moved there by
+// fp8-split-reductions; before the fusion: the row kernel, then one launch
+// per consumer).
 //
 // REQUIRES: clang
 // RUN: %clang -O1 %S/Inputs/host_check.c -o %t.check -ldl
@@ -36,6 +46,13 @@
 // RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=1 %t.check %t.gpu.so %t.cpu.so softmax4099 7 f32:2x4099 f32:2x4099 f32:2x4099 2>&1 | FileCheck %s --check-prefix=SOFTMAX4099
 // RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=2 %t.check %t.gpu.so %t.cpu.so rmsbwd100 8 f32:11x100 f32:11x100 f32:11x100 f32:11 f32:100 2>&1 | FileCheck %s --check-prefix=RMSBWD100
 // RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=3 %t.check %t.gpu.so %t.cpu.so rmsbwd4099 9 f32:2x4099 f32:2x4099 f32:2x4099 f32:2 f32:4099 2>&1 | FileCheck %s --check-prefix=RMSBWD4099
+// RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=1 %t.check %t.gpu.so %t.cpu.so plainsoftmax100 10 f32:12x100 f32:12x100 2>&1 | FileCheck %s --check-prefix=PLAIN100
+// RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=2 %t.check %t.gpu.so %t.cpu.so xent33 11 f32:40x33,f32:40 f32:40x33 'i64<33>:40' 2>&1 | FileCheck %s --check-prefix=XENT33
+// RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=3 %t.check %t.gpu.so %t.cpu.so xent1000 12 f32:7x1000,f32:7 f32:7x1000 'i64<1000>:7' 2>&1 | FileCheck %s --check-prefix=XENT1000
+// RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=1 %t.check %t.gpu.so %t.cpu.so xent4099 13 f32:3x4099,f32:3 f32:3x4099 'i64<4099>:3' 2>&1 | FileCheck %s --check-prefix=XENT4099
+// RUN: env FP8_EMU_SEED=3 %t.check %t.gpu.so %t.cpu.so softmax33 14 f32:10x33 f32:10x33 f32:5x33 | FileCheck %s --check-prefix=PASS
+// RUN: env FP8_EMU_SEED=1 %t.check %t.gpu.so %t.cpu.so softmax4099 15 f32:2x4099 f32:2x4099 f32:2x4099 | FileCheck %s --check-prefix=PASS
+// RUN: env FP8_EMU_SEED=3 %t.check %t.gpu.so %t.cpu.so xent4099 16 f32:3x4099,f32:3 f32:3x4099 'i64<4099>:3' | FileCheck %s --check-prefix=PASS
 // RUN: env FP8_EMU_SCHEDULE=lockstep %t.check %t.gpu.so %t.cpu.so rms33 31 f32:20x33,f32:20 f32:20x33 f32:33 | FileCheck %s --check-prefix=PASS
 // RUN: env FP8_EMU_SCHEDULE=lockstep %t.check %t.gpu.so %t.cpu.so rms100 32 f32:5x100,f32:5 f32:5x100 f32:100 | FileCheck %s --check-prefix=PASS
 // RUN: env FP8_EMU_SCHEDULE=lockstep %t.check %t.gpu.so %t.cpu.so rms1024bf16 33 bf16:9x1024,f32:9 bf16:9x1024 f32:1024 | FileCheck %s --check-prefix=PASS
@@ -45,6 +62,10 @@
 // RUN: env FP8_EMU_SCHEDULE=lockstep %t.check %t.gpu.so %t.cpu.so softmax4099 37 f32:2x4099 f32:2x4099 f32:2x4099 | FileCheck %s --check-prefix=PASS
 // RUN: env FP8_EMU_SCHEDULE=lockstep %t.check %t.gpu.so %t.cpu.so rmsbwd100 38 f32:11x100 f32:11x100 f32:11x100 f32:11 f32:100 | FileCheck %s --check-prefix=PASS
 // RUN: env FP8_EMU_SCHEDULE=lockstep %t.check %t.gpu.so %t.cpu.so rmsbwd4099 39 f32:2x4099 f32:2x4099 f32:2x4099 f32:2 f32:4099 | FileCheck %s --check-prefix=PASS
+// RUN: env FP8_EMU_SCHEDULE=lockstep %t.check %t.gpu.so %t.cpu.so plainsoftmax100 40 f32:12x100 f32:12x100 | FileCheck %s --check-prefix=PASS
+// RUN: env FP8_EMU_SCHEDULE=lockstep %t.check %t.gpu.so %t.cpu.so xent33 41 f32:40x33,f32:40 f32:40x33 'i64<33>:40' | FileCheck %s --check-prefix=PASS
+// RUN: env FP8_EMU_SCHEDULE=lockstep %t.check %t.gpu.so %t.cpu.so xent1000 42 f32:7x1000,f32:7 f32:7x1000 'i64<1000>:7' | FileCheck %s --check-prefix=PASS
+// RUN: env FP8_EMU_SCHEDULE=lockstep %t.check %t.gpu.so %t.cpu.so xent4099 43 f32:3x4099,f32:3 f32:3x4099 'i64<4099>:3' | FileCheck %s --check-prefix=PASS
 
 // Every consumer of a row kernel is in its group.
 // REMARK-NOT: runs on the host
@@ -69,25 +90,39 @@
 // RMS4099-NEXT: launch rms4099_row_sum_fused grid 1 block 96
 // RMS4099-NEXT: host-check: PASS rms4099#0: 3x4099, 12297 outputs bit-exact
 // RMS4099-NEXT: host-check: PASS rms4099#1: 1x3, 3 outputs bit-exact
-// The mask add, the max's group, the sum's init, the sum's group.
-// SOFTMAX33: launch softmax33_generic grid 2 block 256
-// SOFTMAX33-NEXT: launch softmax33_fill grid 1 block 10
+// The two inits' fills, then the one launch: the mask add, the max, its
+// consumers, the sum, its consumer.
+// SOFTMAX33: launch softmax33_fill grid 1 block 10
+// SOFTMAX33-NEXT: launch softmax33_fill_{{[0-9]+}} grid 1 block 10
 // SOFTMAX33-NEXT: launch softmax33_row_max_fused grid 2 block 256
-// SOFTMAX33-NEXT: launch softmax33_fill_0 grid 1 block 10
-// SOFTMAX33-NEXT: launch softmax33_row_sum_fused grid 2 block 256
 // SOFTMAX33-NEXT: host-check: PASS softmax33: 10x33, 330 outputs bit-exact
-// SOFTMAX128: launch softmax128_generic grid 5 block 256
-// SOFTMAX128-NEXT: launch softmax128_fill grid 1 block 9
+// SOFTMAX128: launch softmax128_fill grid 1 block 9
+// SOFTMAX128-NEXT: launch softmax128_fill_{{[0-9]+}} grid 1 block 9
 // SOFTMAX128-NEXT: launch softmax128_row_max_fused grid 2 block 256
-// SOFTMAX128-NEXT: launch softmax128_fill_1 grid 1 block 9
-// SOFTMAX128-NEXT: launch softmax128_row_sum_fused grid 2 block 256
 // SOFTMAX128-NEXT: host-check: PASS softmax128: 9x128, 1152 outputs bit-exact
-// SOFTMAX4099: launch softmax4099_generic grid 33 block 256
-// SOFTMAX4099-NEXT: launch softmax4099_fill grid 1 block 2
+// SOFTMAX4099: launch softmax4099_fill grid 1 block 2
+// SOFTMAX4099-NEXT: launch softmax4099_fill_{{[0-9]+}} grid 1 block 2
 // SOFTMAX4099-NEXT: launch softmax4099_row_max_fused grid 1 block 64
-// SOFTMAX4099-NEXT: launch softmax4099_fill_2 grid 1 block 2
-// SOFTMAX4099-NEXT: launch softmax4099_row_sum_fused grid 1 block 64
 // SOFTMAX4099-NEXT: host-check: PASS softmax4099: 2x4099, 8198 outputs bit-exact
+// PLAIN100: launch plainsoftmax100_fill grid 1 block 12
+// PLAIN100-NEXT: launch plainsoftmax100_fill_{{[0-9]+}} grid 1 block 12
+// PLAIN100-NEXT: launch plainsoftmax100_row_max_fused grid 2 block 256
+// PLAIN100-NEXT: host-check: PASS plainsoftmax100: 12x100, 1200 outputs bit-exact
+// XENT33: launch xent33_fill grid 1 block 40
+// XENT33-NEXT: launch xent33_fill_{{[0-9]+}} grid 1 block 40
+// XENT33-NEXT: launch xent33_row_max_fused grid 5 block 256
+// XENT33-NEXT: host-check: PASS xent33#0: 40x33, 1320 outputs bit-exact
+// XENT33-NEXT: host-check: PASS xent33#1: 1x40, 40 outputs bit-exact
+// XENT1000: launch xent1000_fill grid 1 block 7
+// XENT1000-NEXT: launch xent1000_fill_{{[0-9]+}} grid 1 block 7
+// XENT1000-NEXT: launch xent1000_row_max_fused grid 1 block 224
+// XENT1000-NEXT: host-check: PASS xent1000#0: 7x1000, 7000 outputs bit-exact
+// XENT1000-NEXT: host-check: PASS xent1000#1: 1x7, 7 outputs bit-exact
+// XENT4099: launch xent4099_fill grid 1 block 3
+// XENT4099-NEXT: launch xent4099_fill_{{[0-9]+}} grid 1 block 3
+// XENT4099-NEXT: launch xent4099_row_max_fused grid 1 block 96
+// XENT4099-NEXT: host-check: PASS xent4099#0: 3x4099, 12297 outputs bit-exact
+// XENT4099-NEXT: host-check: PASS xent4099#1: 1x3, 3 outputs bit-exact
 // RMSBWD100: launch rmsbwd100_fill grid 1 block 11
 // RMSBWD100-NEXT: launch rmsbwd100_row_sum_fused grid 2 block 256
 // RMSBWD100-NEXT: host-check: PASS rmsbwd100: 11x100, 1100 outputs bit-exact
@@ -453,3 +488,192 @@ func.func @rmsbwd4099(%dn: tensor<2x4099xf32>, %x: tensor<2x4099xf32>, %rstd: te
   return %dx : tensor<2x4099xf32>
 }
 
+func.func @plainsoftmax100(%z: tensor<12x100xf32>) -> tensor<12x100xf32> attributes {llvm.emit_c_interface} {
+  %ninf = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<12xf32>
+  %m0 = linalg.fill ins(%ninf : f32) outs(%e : tensor<12xf32>) -> tensor<12xf32>
+  %mx = linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%z : tensor<12x100xf32>) outs(%m0 : tensor<12xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %y = arith.maximumf %acc, %a : f32
+    linalg.yield %y : f32
+  } -> tensor<12xf32>
+  %e1 = tensor.empty() : tensor<12x100xf32>
+  %ex = linalg.generic {indexing_maps = [#id2, #row, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%z, %mx : tensor<12x100xf32>, tensor<12xf32>) outs(%e1 : tensor<12x100xf32>) {
+  ^bb0(%a: f32, %m: f32, %o: f32):
+    %d = arith.subf %a, %m : f32
+    %y = math.exp %d : f32
+    linalg.yield %y : f32
+  } -> tensor<12x100xf32>
+  %zero = arith.constant 0.0 : f32
+  %e2 = tensor.empty() : tensor<12xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<12xf32>) -> tensor<12xf32>
+  %sm = linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%ex : tensor<12x100xf32>) outs(%s0 : tensor<12xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %y = arith.addf %acc, %a : f32
+    linalg.yield %y : f32
+  } -> tensor<12xf32>
+  %e3 = tensor.empty() : tensor<12x100xf32>
+  %p = linalg.generic {indexing_maps = [#id2, #row, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%ex, %sm : tensor<12x100xf32>, tensor<12xf32>) outs(%e3 : tensor<12x100xf32>) {
+  ^bb0(%a: f32, %t: f32, %o: f32):
+    %y = arith.divf %a, %t : f32
+    linalg.yield %y : f32
+  } -> tensor<12x100xf32>
+  return %p : tensor<12x100xf32>
+}
+
+func.func @xent33(%z: tensor<40x33xf32>, %t: tensor<40xi64>) -> (tensor<40x33xf32>, tensor<40xf32>) attributes {llvm.emit_c_interface} {
+  %ninf = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<40xf32>
+  %m0 = linalg.fill ins(%ninf : f32) outs(%e : tensor<40xf32>) -> tensor<40xf32>
+  %mx = linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%z : tensor<40x33xf32>) outs(%m0 : tensor<40xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %y = arith.maximumf %acc, %a : f32
+    linalg.yield %y : f32
+  } -> tensor<40xf32>
+  %e1 = tensor.empty() : tensor<40x33xf32>
+  %ex = linalg.generic {indexing_maps = [#id2, #row, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%z, %mx : tensor<40x33xf32>, tensor<40xf32>) outs(%e1 : tensor<40x33xf32>) {
+  ^bb0(%a: f32, %m: f32, %o: f32):
+    %d = arith.subf %a, %m : f32
+    %y = math.exp %d : f32
+    linalg.yield %y : f32
+  } -> tensor<40x33xf32>
+  %zero = arith.constant 0.0 : f32
+  %e2 = tensor.empty() : tensor<40xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<40xf32>) -> tensor<40xf32>
+  %sm = linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%ex : tensor<40x33xf32>) outs(%s0 : tensor<40xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %y = arith.addf %acc, %a : f32
+    linalg.yield %y : f32
+  } -> tensor<40xf32>
+  %e3 = tensor.empty() : tensor<40xf32>
+  %lse = linalg.generic {indexing_maps = [#id1, #id1, #id1], iterator_types = ["parallel"]}
+      ins(%sm, %mx : tensor<40xf32>, tensor<40xf32>) outs(%e3 : tensor<40xf32>) {
+  ^bb0(%s: f32, %m: f32, %o: f32):
+    %l = math.log %s : f32
+    %y = arith.addf %l, %m : f32
+    linalg.yield %y : f32
+  } -> tensor<40xf32>
+  %e4 = tensor.empty() : tensor<40x33xf32>
+  %g = linalg.generic {indexing_maps = [#id2, #row, #row, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%ex, %sm, %t : tensor<40x33xf32>, tensor<40xf32>, tensor<40xi64>) outs(%e4 : tensor<40x33xf32>) {
+  ^bb0(%a: f32, %s: f32, %id: i64, %o: f32):
+    %p = arith.divf %a, %s : f32
+    %one = arith.constant 1.0 : f32
+    %q = arith.subf %p, %one : f32
+    %c = linalg.index 1 : index
+    %ci = arith.index_cast %c : index to i64
+    %hit = arith.cmpi eq, %ci, %id : i64
+    %y = arith.select %hit, %q, %p : f32
+    linalg.yield %y : f32
+  } -> tensor<40x33xf32>
+  return %g, %lse : tensor<40x33xf32>, tensor<40xf32>
+}
+
+func.func @xent1000(%z: tensor<7x1000xf32>, %t: tensor<7xi64>) -> (tensor<7x1000xf32>, tensor<7xf32>) attributes {llvm.emit_c_interface} {
+  %ninf = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<7xf32>
+  %m0 = linalg.fill ins(%ninf : f32) outs(%e : tensor<7xf32>) -> tensor<7xf32>
+  %mx = linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%z : tensor<7x1000xf32>) outs(%m0 : tensor<7xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %y = arith.maximumf %acc, %a : f32
+    linalg.yield %y : f32
+  } -> tensor<7xf32>
+  %e1 = tensor.empty() : tensor<7x1000xf32>
+  %ex = linalg.generic {indexing_maps = [#id2, #row, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%z, %mx : tensor<7x1000xf32>, tensor<7xf32>) outs(%e1 : tensor<7x1000xf32>) {
+  ^bb0(%a: f32, %m: f32, %o: f32):
+    %d = arith.subf %a, %m : f32
+    %y = math.exp %d : f32
+    linalg.yield %y : f32
+  } -> tensor<7x1000xf32>
+  %zero = arith.constant 0.0 : f32
+  %e2 = tensor.empty() : tensor<7xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<7xf32>) -> tensor<7xf32>
+  %sm = linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%ex : tensor<7x1000xf32>) outs(%s0 : tensor<7xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %y = arith.addf %acc, %a : f32
+    linalg.yield %y : f32
+  } -> tensor<7xf32>
+  %e3 = tensor.empty() : tensor<7xf32>
+  %lse = linalg.generic {indexing_maps = [#id1, #id1, #id1], iterator_types = ["parallel"]}
+      ins(%sm, %mx : tensor<7xf32>, tensor<7xf32>) outs(%e3 : tensor<7xf32>) {
+  ^bb0(%s: f32, %m: f32, %o: f32):
+    %l = math.log %s : f32
+    %y = arith.addf %l, %m : f32
+    linalg.yield %y : f32
+  } -> tensor<7xf32>
+  %e4 = tensor.empty() : tensor<7x1000xf32>
+  %g = linalg.generic {indexing_maps = [#id2, #row, #row, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%ex, %sm, %t : tensor<7x1000xf32>, tensor<7xf32>, tensor<7xi64>) outs(%e4 : tensor<7x1000xf32>) {
+  ^bb0(%a: f32, %s: f32, %id: i64, %o: f32):
+    %p = arith.divf %a, %s : f32
+    %one = arith.constant 1.0 : f32
+    %q = arith.subf %p, %one : f32
+    %c = linalg.index 1 : index
+    %ci = arith.index_cast %c : index to i64
+    %hit = arith.cmpi eq, %ci, %id : i64
+    %y = arith.select %hit, %q, %p : f32
+    linalg.yield %y : f32
+  } -> tensor<7x1000xf32>
+  return %g, %lse : tensor<7x1000xf32>, tensor<7xf32>
+}
+
+func.func @xent4099(%z: tensor<3x4099xf32>, %t: tensor<3xi64>) -> (tensor<3x4099xf32>, tensor<3xf32>) attributes {llvm.emit_c_interface} {
+  %ninf = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<3xf32>
+  %m0 = linalg.fill ins(%ninf : f32) outs(%e : tensor<3xf32>) -> tensor<3xf32>
+  %mx = linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%z : tensor<3x4099xf32>) outs(%m0 : tensor<3xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %y = arith.maximumf %acc, %a : f32
+    linalg.yield %y : f32
+  } -> tensor<3xf32>
+  %e1 = tensor.empty() : tensor<3x4099xf32>
+  %ex = linalg.generic {indexing_maps = [#id2, #row, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%z, %mx : tensor<3x4099xf32>, tensor<3xf32>) outs(%e1 : tensor<3x4099xf32>) {
+  ^bb0(%a: f32, %m: f32, %o: f32):
+    %d = arith.subf %a, %m : f32
+    %y = math.exp %d : f32
+    linalg.yield %y : f32
+  } -> tensor<3x4099xf32>
+  %zero = arith.constant 0.0 : f32
+  %e2 = tensor.empty() : tensor<3xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<3xf32>) -> tensor<3xf32>
+  %sm = linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%ex : tensor<3x4099xf32>) outs(%s0 : tensor<3xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %y = arith.addf %acc, %a : f32
+    linalg.yield %y : f32
+  } -> tensor<3xf32>
+  %e3 = tensor.empty() : tensor<3xf32>
+  %lse = linalg.generic {indexing_maps = [#id1, #id1, #id1], iterator_types = ["parallel"]}
+      ins(%sm, %mx : tensor<3xf32>, tensor<3xf32>) outs(%e3 : tensor<3xf32>) {
+  ^bb0(%s: f32, %m: f32, %o: f32):
+    %l = math.log %s : f32
+    %y = arith.addf %l, %m : f32
+    linalg.yield %y : f32
+  } -> tensor<3xf32>
+  %e4 = tensor.empty() : tensor<3x4099xf32>
+  %g = linalg.generic {indexing_maps = [#id2, #row, #row, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%ex, %sm, %t : tensor<3x4099xf32>, tensor<3xf32>, tensor<3xi64>) outs(%e4 : tensor<3x4099xf32>) {
+  ^bb0(%a: f32, %s: f32, %id: i64, %o: f32):
+    %p = arith.divf %a, %s : f32
+    %one = arith.constant 1.0 : f32
+    %q = arith.subf %p, %one : f32
+    %c = linalg.index 1 : index
+    %ci = arith.index_cast %c : index to i64
+    %hit = arith.cmpi eq, %ci, %id : i64
+    %y = arith.select %hit, %q, %p : f32
+    linalg.yield %y : f32
+  } -> tensor<3x4099xf32>
+  return %g, %lse : tensor<3x4099xf32>, tensor<3xf32>
+}

@@ -509,10 +509,15 @@ struct RowGroup {
   /// a per-row value: broadcast along the row).
   SmallVector<int64_t> ranges;
   AffineMap rowMap;
+  /// The group's ops in block order: its element-wise producers (before
+  /// the sum), the sum, the ops after it (chained reductions among them).
   SmallVector<Operation *> members;
   llvm::SmallDenseSet<Value> rowValues, elementValues;
   /// Why the consumers after the group's end are not in it.
   std::string after;
+  /// The fills of chained reductions' inits, moved before the group's first
+  /// op (hoistFills).
+  SmallVector<linalg::FillOp> fills;
 };
 
 /// Why the linalg op `user` of a value of `group` cannot join it (empty
@@ -532,29 +537,12 @@ std::string whyNotMember(const RowGroup &group, linalg::LinalgOp user,
   if (op->hasAttr(fp8::kReductionLanesAttrName) ||
       op.getNumReductionLoops() != 0)
     return "it is a reduction (a row kernel of its own, or split)";
-  if (!op.hasPureTensorSemantics() || op.getNumDpsInits() != 1 ||
-      op->getNumResults() != 1)
+  if (!op.hasPureTensorSemantics() || op->getNumResults() != 1)
     return "it has several outputs";
-  if (op.getNumParallelLoops() != op.getNumLoops())
-    return "an iterator is not parallel";
-  OpOperand *init = op.getDpsInitOperand(0);
-  if (!op.getMatchingBlockArgument(init).use_empty())
-    return "its body reads its output's initial value";
-  if (!op.getMatchingIndexingMap(init).isIdentity())
-    return "its output's indexing map is not the identity";
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  SmallVector<int64_t> rows;
-  for (auto [d, range] : llvm::enumerate(group.ranges))
-    if (group.rowMap.isFunctionOfDim(d))
-      rows.push_back(range);
-  if (llvm::equal(ranges, group.ranges))
-    element = true;
-  else if (llvm::equal(ranges, rows) && group.rowMap.isProjectedPermutation() &&
-           group.rowMap.getNumResults() == rows.size())
-    element = false;
-  else
-    return "its iteration space is neither the rows of the sum nor their "
-           "elements";
+  std::string shape =
+      fp8::whyNotRowGroupShape(op, group.ranges, group.rowMap, element);
+  if (!shape.empty())
+    return shape;
   if (!fitsKernel(op, /*scalars=*/true))
     return "an operand has a dynamic shape or a type the kernels do not "
            "load, or its body an op the kernels do not lower alike";
@@ -618,6 +606,171 @@ bool usesGroup(const RowGroup &group, Operation *op) {
   return r.wasInterrupted();
 }
 
+/// Why the marked row reduction `user`, reading a value of `group`, cannot
+/// join it as a chained reduction (empty when it can): the same loop ranges
+/// as the group's first reduction (its rows and the same N), the same
+/// innermost reduction dimension and row map, the group's element values
+/// read at the reduction's own element (the lane that computed an element
+/// reads it back: no other lane's write), none of its per-row values (lane
+/// 0 alone stored them) nor its init.
+std::string whyNotChained(const RowGroup &group, linalg::GenericOp user) {
+  if (!llvm::equal(user.getStaticLoopRanges(), group.ranges))
+    return "its loop ranges differ from the group's reduction (another row "
+           "count or row length)";
+  SmallVector<unsigned> reductions, own;
+  user.getReductionDims(reductions);
+  linalg::GenericOp sum = group.sum;
+  sum.getReductionDims(own);
+  OpOperand *init = user.getDpsInitOperand(0);
+  if (reductions != own || user.getMatchingIndexingMap(init) != group.rowMap)
+    return "it reduces another dimension or writes other rows";
+  if (group.rowValues.contains(init->get()) ||
+      group.elementValues.contains(init->get()))
+    return "its init is a value of the group";
+  AffineMap identity =
+      AffineMap::getMultiDimIdentityMap(user.getNumLoops(), user.getContext());
+  for (OpOperand *input : user.getDpsInputOperands()) {
+    if (group.rowValues.contains(input->get()))
+      return "it reads a per-row value of the group (lane 0 alone stored it)";
+    if (group.elementValues.contains(input->get()) &&
+        user.getMatchingIndexingMap(input) != identity)
+      return "it reads an element of the group other than its own (the "
+             "lanes share only the per-row values)";
+  }
+  return "";
+}
+
+/// Whether `op` is a `linalg.fill` of a chained reduction's init that
+/// hoistFills may move before the group's first op `first`: a use is the
+/// init of a marked row reduction not yet in a group, and its operands
+/// are defined before `first` or by operand-less constants and
+/// tensor.empty ops (moved with it).
+bool isHoistableFill(Operation *op, Operation *first) {
+  auto fill = dyn_cast<linalg::FillOp>(op);
+  if (!fill || !fill.hasPureTensorSemantics())
+    return false;
+  // (CSE may have merged the fills of several inits: moving it earlier
+  // changes none of them.)
+  if (llvm::none_of(fill->getUsers(), [&](Operation *user) {
+        auto r = dyn_cast<linalg::GenericOp>(user);
+        return r && r->hasAttr(fp8::kReductionLanesAttrName) &&
+               !r->hasAttr(fp8::kRowGroupAttrName) &&
+               r.getDpsInitOperand(0)->get() == fill.getResult(0);
+      }))
+    return false;
+  return llvm::all_of(fill->getOperands(), [&](Value v) {
+    Operation *def = v.getDefiningOp();
+    if (!def || def->getBlock() != first->getBlock() ||
+        def->isBeforeInBlock(first))
+      return true;
+    return def->getNumOperands() == 0 &&
+           (isa<tensor::EmptyOp>(def) ||
+            def->hasTrait<OpTrait::ConstantLike>());
+  });
+}
+
+/// Moves the group's fills (and their operands defined after `first`)
+/// before `first`: the init is written before the one launch, which
+/// therefore spans the chained reduction (on tensors the move changes no
+/// value: the fill writes a tensor of its own).
+void hoistFills(const RowGroup &group, Operation *first) {
+  for (linalg::FillOp fill : group.fills) {
+    for (Value v : fill->getOperands())
+      if (Operation *def = v.getDefiningOp();
+          def && def->getBlock() == first->getBlock() &&
+          first->isBeforeInBlock(def))
+        def->moveBefore(first);
+    fill->moveBefore(first);
+  }
+}
+
+/// Why the linalg op `op`, whose result the group's first reduction `sum`
+/// reads, cannot join the group as an element-wise producer computed in
+/// the row kernel before the reduction (empty when it can): an element
+/// op's shape over the sum's elements (whyNotRowGroupShape), operands and
+/// a body the kernels take, read by the sum at its own element; between it
+/// and the sum only ops that stay (staysBetween), other producers and the
+/// fill of the sum's init (moved before the producers).
+std::string whyNotProducer(const RowGroup &group, linalg::LinalgOp op,
+                           SmallVectorImpl<linalg::FillOp> &fills) {
+  auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+  if (!generic || !generic.hasPureTensorSemantics() ||
+      generic->getNumResults() != 1)
+    return "it is not a linalg.generic with one tensor result";
+  bool element = false;
+  std::string shape =
+      fp8::whyNotRowGroupShape(generic, group.ranges, group.rowMap, element);
+  if (!shape.empty())
+    return shape;
+  if (!element)
+    return "its iteration space is not the elements of the reduction";
+  if (!fitsKernel(generic, /*scalars=*/true))
+    return "an operand has a dynamic shape or a type the kernels do not "
+           "load, or its body an op the kernels do not lower alike";
+  linalg::GenericOp sum = group.sum;
+  AffineMap identity =
+      AffineMap::getMultiDimIdentityMap(sum.getNumLoops(), sum.getContext());
+  for (OpOperand *input : sum.getDpsInputOperands())
+    if (input->get() == generic->getResult(0) &&
+        sum.getMatchingIndexingMap(input) != identity)
+      return "the reduction reads it other than at its own element";
+  Value init = sum.getDpsInitOperand(0)->get();
+  for (Operation *b = generic->getNextNode(); b != sum; b = b->getNextNode()) {
+    if (staysBetween(b))
+      continue;
+    auto fill = dyn_cast<linalg::FillOp>(b);
+    if (fill && fill->getNumResults() == 1 && fill->getResult(0) == init &&
+        isHoistableFill(fill, generic)) {
+      fills.push_back(fill);
+      continue;
+    }
+    return "an op between it and the reduction will touch memory ('" +
+           b->getName().getStringRef().str() + "')";
+  }
+  return "";
+}
+
+/// The element-wise producers of the group's first reduction (the inputs
+/// it reads that whyNotProducer accepts), marked as members before the sum,
+/// their results element values; a remark on each all-parallel candidate
+/// refused. The fill of the sum's init between moves before them.
+void groupProducers(RowGroup &group) {
+  linalg::GenericOp sum = group.sum;
+  SmallVector<Operation *> producers;
+  SmallVector<linalg::FillOp> fills;
+  for (OpOperand *input : sum.getDpsInputOperands()) {
+    auto op = input->get().getDefiningOp<linalg::LinalgOp>();
+    if (!op || op->getBlock() != sum->getBlock() ||
+        llvm::is_contained(producers, op.getOperation()) ||
+        op.getNumParallelLoops() != op.getNumLoops() ||
+        op->hasAttr(fp8::kRowGroupAttrName))
+      continue;
+    SmallVector<linalg::FillOp> opFills;
+    std::string why = whyNotProducer(group, op, opFills);
+    if (!why.empty()) {
+      op->emitRemark() << "not fused into the row kernel of its consumer "
+                          "(fp8-split-reductions): "
+                       << why;
+      continue;
+    }
+    producers.push_back(op);
+    for (linalg::FillOp f : opFills)
+      if (!llvm::is_contained(fills, f))
+        fills.push_back(f);
+  }
+  if (producers.empty())
+    return;
+  llvm::sort(producers,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  RowGroup hoisted;
+  hoisted.fills = fills;
+  hoistFills(hoisted, producers.front());
+  group.members.insert(group.members.begin(), producers.begin(),
+                       producers.end());
+  for (Operation *p : producers)
+    group.elementValues.insert(p->getResult(0));
+}
+
 /// The ops after the marked row sum `sum` in its block that consume its
 /// per-row result elementwise (whyNotMember), in order, marked
 /// `fp8.row_group = id` with the sum (when there is one):
@@ -641,29 +794,72 @@ RowGroup groupConsumers(linalg::GenericOp sum, int64_t id) {
     return group;
   group.members.push_back(sum);
   group.rowValues.insert(sum->getResult(0));
+  groupProducers(group);
+  Operation *first = group.members.front();
   // Why the ops after the group's end are not in it (remarkUnfused).
   group.after = "the group ends before it";
+  // A fill of a later reduction's init, skipped while the group may yet
+  // reach that reduction (then the fill moves before the group); the group
+  // as it was at the fill, restored if it does not.
+  linalg::FillOp pendingFill;
+  RowGroup atFill;
+  auto endsAt = [](Operation *op) {
+    return "the group ends at an op before it that will touch memory ('" +
+           op->getName().getStringRef().str() +
+           "': the one launch must not move across it)";
+  };
   for (Operation *op = sum->getNextNode(); op; op = op->getNextNode()) {
     if (!usesGroup(group, op)) {
       if (staysBetween(op))
         continue;
-      group.after = "the group ends at an op before it that will touch "
-                    "memory ('" +
-                    op->getName().getStringRef().str() +
-                    "': the one launch must not move across it)";
+      if (!pendingFill && isHoistableFill(op, first)) {
+        pendingFill = cast<linalg::FillOp>(op);
+        atFill = group;
+        atFill.after = endsAt(op);
+        continue;
+      }
+      group.after = endsAt(op);
       break;
     }
+    // The group ends at a user that cannot join: the ops after it would
+    // move across it.
+    std::string endsAtUser = "the group ends at an op before it that uses "
+                             "the group and cannot join ('" +
+                             op->getName().getStringRef().str() + "')";
     auto user = dyn_cast<linalg::LinalgOp>(op);
-    if (!user)
+    if (!user) {
+      group.after = endsAtUser;
       break;
+    }
+    if (op->hasAttr(fp8::kReductionLanesAttrName)) {
+      if (op->hasAttr(fp8::kRowGroupAttrName) ||
+          !whyNotChained(group, cast<linalg::GenericOp>(op)).empty()) {
+        group.after = endsAtUser;
+        break;
+      }
+      if (pendingFill &&
+          cast<linalg::GenericOp>(op).getDpsInitOperand(0)->get() ==
+              pendingFill.getResult(0)) {
+        group.fills.push_back(pendingFill);
+        pendingFill = {};
+      }
+      group.members.push_back(op);
+      group.rowValues.insert(op->getResult(0));
+      continue;
+    }
     bool element = false;
-    if (!whyNotMember(group, user, element).empty())
+    if (!whyNotMember(group, user, element).empty()) {
+      group.after = endsAtUser;
       break;
+    }
     group.members.push_back(op);
     (element ? group.elementValues : group.rowValues).insert(op->getResult(0));
   }
+  if (pendingFill)
+    group = atFill;
   if (group.members.size() < 2)
     return group;
+  hoistFills(group, first);
   Builder b(sum.getContext());
   for (Operation *member : group.members)
     member->setAttr(fp8::kRowGroupAttrName, b.getI64IntegerAttr(id));
@@ -673,14 +869,32 @@ RowGroup groupConsumers(linalg::GenericOp sum, int64_t id) {
 /// A remark on each linalg op using a value of `group` that is in no
 /// group and no row kernel: why it is a launch of its own.
 void remarkUnfused(const RowGroup &group) {
+  // One remark per op, however many of the group's values it reads.
+  llvm::SmallPtrSet<Operation *, 8> said;
   for (Operation *member : group.members)
     for (Operation *user : member->getResult(0).getUsers()) {
+      if (!said.insert(user).second)
+        continue;
       auto op = dyn_cast<linalg::LinalgOp>(user);
-      if (!op || op->hasAttr(fp8::kRowGroupAttrName) ||
-          op->hasAttr(fp8::kReductionLanesAttrName))
+      Attribute id = group.sum->getAttr(fp8::kRowGroupAttrName);
+      if (!op || (id && op->getAttr(fp8::kRowGroupAttrName) == id))
         continue;
       bool element = false;
-      std::string why = whyNotMember(group, op, element);
+      std::string why;
+      if (op->hasAttr(fp8::kReductionLanesAttrName)) {
+        // A row kernel of its own: why it is not chained into this one.
+        why = whyNotChained(group, cast<linalg::GenericOp>(user));
+        if (why.empty())
+          why = group.after;
+        user->emitRemark() << "not chained into the row kernel of its "
+                              "operand (fp8-split-reductions): "
+                           << why;
+        continue;
+      }
+      // In another group (a row kernel's consumer there).
+      if (op->hasAttr(fp8::kRowGroupAttrName))
+        continue;
+      why = whyNotMember(group, op, element);
       user->emitRemark() << "not fused into the row kernel of its operand "
                             "(fp8-split-reductions): "
                          << (why.empty() ? group.after : why);
@@ -718,7 +932,7 @@ public:
     }
     // Every sum marked first: a group ends at the next one.
     int64_t id = 0;
-    SmallVector<RowGroup> groups;
+    SmallVector<RowGroup, 0> groups;
     for (linalg::GenericOp sum : marked)
       if (!sum->hasAttr(fp8::kRowGroupAttrName))
         groups.push_back(groupConsumers(sum, id++));

@@ -53,14 +53,23 @@ func.func @rmsnorm(%x: tensor<4x64xf32>, %w: tensor<64xf32>) -> (tensor<4x64xf32
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d0)>
 
-// Softmax: the max with exp(z - max), the sum with the divide; the sum
-// ends the first group (a reduction), the fill before it too.
+// Softmax: the max with exp(z - max), then the sum of those exps (a
+// chained reduction: same rows, same N, reading each element at its own
+// index) with the divide, all one group; the sum's init fill moves before
+// the max (the one launch spans the sum).
 // CHECK-LABEL: func.func @softmax
-// CHECK: attrs =  {fp8.reduction_lanes = 32 : i64, fp8.row_group = 0 : i64}
+// CHECK: %[[NINF:.*]] = arith.constant 0xFF800000 : f32
+// CHECK: linalg.fill ins(%[[NINF]] : f32) outs
+// CHECK-NEXT: %[[ZERO:.*]] = arith.constant 0.0
+// CHECK-NEXT: linalg.fill ins(%[[ZERO]] : f32) outs
+// CHECK-NEXT: linalg.generic {{.*}} attrs =  {fp8.reduction_lanes = 32 : i64, fp8.row_group = 0 : i64}
 // CHECK: arith.maximumf
 // CHECK: attrs =  {fp8.row_group = 0 : i64}
-// CHECK: attrs =  {fp8.reduction_lanes = 32 : i64, fp8.row_group = 1 : i64}
-// CHECK: attrs =  {fp8.row_group = 1 : i64}
+// CHECK: math.exp
+// CHECK: attrs =  {fp8.reduction_lanes = 32 : i64, fp8.row_group = 0 : i64}
+// CHECK: attrs =  {fp8.row_group = 0 : i64}
+// CHECK: arith.divf
+// CHECK-NOT: fp8.row_group = 1
 func.func @softmax(%z: tensor<4x64xf32>) -> tensor<4x64xf32> {
   %ninf = arith.constant 0xFF800000 : f32
   %e = tensor.empty() : tensor<4xf32>
@@ -245,4 +254,192 @@ func.func @extract_between(%x: tensor<4x64xf32>, %y: tensor<8xf32>) -> (tensor<4
     linalg.yield %t : f32
   } -> tensor<4x64xf32>
   return %n, %v : tensor<4x64xf32>, f32
+}
+
+// -----
+
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+
+// Masked softmax: the mask add is a producer of the max (read at its own
+// element; z - max reads it too): it joins the group before the max, the
+// max's init fill moving before it.
+// CHECK-LABEL: func.func @masked_softmax
+// CHECK: linalg.fill
+// CHECK: linalg.fill
+// CHECK-NEXT: linalg.generic {{.*}} attrs =  {fp8.row_group = 0 : i64}
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: arith.addf
+// CHECK: attrs =  {fp8.reduction_lanes = 32 : i64, fp8.row_group = 0 : i64}
+// CHECK: attrs =  {fp8.row_group = 0 : i64}
+// CHECK: attrs =  {fp8.reduction_lanes = 32 : i64, fp8.row_group = 0 : i64}
+// CHECK: attrs =  {fp8.row_group = 0 : i64}
+// CHECK-NOT: fp8.row_group = 1
+func.func @masked_softmax(%x: tensor<4x64xf32>, %mask: tensor<4x64xf32>) -> tensor<4x64xf32> {
+  %ez = tensor.empty() : tensor<4x64xf32>
+  %z = linalg.generic {indexing_maps = [#id2, #id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %mask : tensor<4x64xf32>, tensor<4x64xf32>) outs(%ez : tensor<4x64xf32>) {
+  ^bb0(%a: f32, %k: f32, %o: f32):
+    %r = arith.addf %a, %k : f32
+    linalg.yield %r : f32
+  } -> tensor<4x64xf32>
+  %ninf = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<4xf32>
+  %m0 = linalg.fill ins(%ninf : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %mx = linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%z : tensor<4x64xf32>) outs(%m0 : tensor<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.maximumf %acc, %a : f32
+    linalg.yield %r : f32
+  } -> tensor<4xf32>
+  %e1 = tensor.empty() : tensor<4x64xf32>
+  %ex = linalg.generic {indexing_maps = [#id2, #row, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%z, %mx : tensor<4x64xf32>, tensor<4xf32>) outs(%e1 : tensor<4x64xf32>) {
+  ^bb0(%a: f32, %m: f32, %o: f32):
+    %d = arith.subf %a, %m : f32
+    %r = math.exp %d : f32
+    linalg.yield %r : f32
+  } -> tensor<4x64xf32>
+  %zero = arith.constant 0.0 : f32
+  %e2 = tensor.empty() : tensor<4xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<4xf32>) -> tensor<4xf32>
+  %sm = linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%ex : tensor<4x64xf32>) outs(%s0 : tensor<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.addf %acc, %a : f32
+    linalg.yield %r : f32
+  } -> tensor<4xf32>
+  %e3 = tensor.empty() : tensor<4x64xf32>
+  %p = linalg.generic {indexing_maps = [#id2, #row, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%ex, %sm : tensor<4x64xf32>, tensor<4xf32>) outs(%e3 : tensor<4x64xf32>) {
+  ^bb0(%a: f32, %t: f32, %o: f32):
+    %r = arith.divf %a, %t : f32
+    linalg.yield %r : f32
+  } -> tensor<4x64xf32>
+  return %p : tensor<4x64xf32>
+}
+
+// -----
+
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#r3 = affine_map<(d0, d1, d2) -> (d0, d2)>
+#o3 = affine_map<(d0, d1, d2) -> (d0, d1)>
+
+// A row reduction reading the group's elements over other rows (the exps
+// broadcast over a new dimension: [4, 2] rows of 64): its own kernel, the
+// fill of its init stays where it is (the group ends there).
+// CHECK-LABEL: func.func @other_rows
+// CHECK: attrs =  {fp8.reduction_lanes = 32 : i64, fp8.row_group = 0 : i64}
+// CHECK: attrs =  {fp8.row_group = 0 : i64}
+// CHECK: linalg.fill
+// CHECK: attrs =  {fp8.reduction_lanes = 32 : i64}
+func.func @other_rows(%z: tensor<4x64xf32>, %y: tensor<4x2x64xf32>) -> tensor<4x2xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<4xf32>
+  %m0 = linalg.fill ins(%ninf : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %mx = linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%z : tensor<4x64xf32>) outs(%m0 : tensor<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.maximumf %acc, %a : f32
+    linalg.yield %r : f32
+  } -> tensor<4xf32>
+  %e1 = tensor.empty() : tensor<4x64xf32>
+  %ex = linalg.generic {indexing_maps = [#id2, #row, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%z, %mx : tensor<4x64xf32>, tensor<4xf32>) outs(%e1 : tensor<4x64xf32>) {
+  ^bb0(%a: f32, %m: f32, %o: f32):
+    %d = arith.subf %a, %m : f32
+    %r = math.exp %d : f32
+    linalg.yield %r : f32
+  } -> tensor<4x64xf32>
+  %zero = arith.constant 0.0 : f32
+  %e2 = tensor.empty() : tensor<4x2xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<4x2xf32>) -> tensor<4x2xf32>
+  // expected-remark @+1 {{not chained into the row kernel of its operand (fp8-split-reductions): its loop ranges differ from the group's reduction (another row count or row length)}}
+  %sm = linalg.generic {indexing_maps = [#r3, #id3, #o3], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%ex, %y : tensor<4x64xf32>, tensor<4x2x64xf32>) outs(%s0 : tensor<4x2xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<4x2xf32>
+  return %sm : tensor<4x2xf32>
+}
+
+// -----
+
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+#id1 = affine_map<(d0) -> (d0)>
+
+// LayerNorm's variance: sum((x - mean)^2) reads the per-row mean, which
+// lane 0 alone stores: not chained (its own row kernel and group).
+// CHECK-LABEL: func.func @variance
+// CHECK: attrs =  {fp8.reduction_lanes = 32 : i64, fp8.row_group = 0 : i64}
+// CHECK: attrs =  {fp8.row_group = 0 : i64}
+// CHECK: attrs =  {fp8.reduction_lanes = 32 : i64}
+func.func @variance(%x: tensor<4x64xf32>) -> tensor<4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %s = linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4x64xf32>) outs(%s0 : tensor<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.addf %acc, %a : f32
+    linalg.yield %r : f32
+  } -> tensor<4xf32>
+  %e1 = tensor.empty() : tensor<4xf32>
+  %mean = linalg.generic {indexing_maps = [#id1, #id1], iterator_types = ["parallel"]}
+      ins(%s : tensor<4xf32>) outs(%e1 : tensor<4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %inv = arith.constant 1.562500e-02 : f32
+    %r = arith.mulf %a, %inv : f32
+    linalg.yield %r : f32
+  } -> tensor<4xf32>
+  %e2 = tensor.empty() : tensor<4xf32>
+  %v0 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<4xf32>) -> tensor<4xf32>
+  // expected-remark @+1 {{not chained into the row kernel of its operand (fp8-split-reductions): it reads a per-row value of the group (lane 0 alone stored it)}}
+  %v = linalg.generic {indexing_maps = [#id2, #row, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x, %mean : tensor<4x64xf32>, tensor<4xf32>) outs(%v0 : tensor<4xf32>) {
+  ^bb0(%a: f32, %m: f32, %acc: f32):
+    %d = arith.subf %a, %m : f32
+    %q = arith.mulf %d, %d : f32
+    %r = arith.addf %acc, %q : f32
+    linalg.yield %r : f32
+  } -> tensor<4xf32>
+  return %v : tensor<4xf32>
+}
+
+// -----
+
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+
+// A producer of the sum with a write between it and the sum (a fill of
+// another tensor): not fused (the sum alone is a row kernel, no group).
+// CHECK-LABEL: func.func @producer_write_between
+// CHECK-NOT: fp8.row_group
+// CHECK: return
+func.func @producer_write_between(%x: tensor<4x64xf32>, %k: tensor<4x64xf32>) -> (tensor<4xf32>, tensor<8xf32>) {
+  %ez = tensor.empty() : tensor<4x64xf32>
+  // expected-remark @+1 {{not fused into the row kernel of its consumer (fp8-split-reductions): an op between it and the reduction will touch memory ('linalg.fill')}}
+  %z = linalg.generic {indexing_maps = [#id2, #id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %k : tensor<4x64xf32>, tensor<4x64xf32>) outs(%ez : tensor<4x64xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %r = arith.addf %a, %b : f32
+    linalg.yield %r : f32
+  } -> tensor<4x64xf32>
+  %zero = arith.constant 0.0 : f32
+  %e8 = tensor.empty() : tensor<8xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e8 : tensor<8xf32>) -> tensor<8xf32>
+  %e = tensor.empty() : tensor<4xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %s = linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%z : tensor<4x64xf32>) outs(%s0 : tensor<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.addf %acc, %a : f32
+    linalg.yield %r : f32
+  } -> tensor<4xf32>
+  return %s, %f : tensor<4xf32>, tensor<8xf32>
 }

@@ -12,9 +12,11 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <optional>
+#include <string>
 
 namespace mlir::fp8 {
 
@@ -59,6 +61,41 @@ inline std::optional<RowCombiner> matchRowCombiner(linalg::LinalgOp op) {
   return RowCombiner{
       def, def->getOperand(0) == acc, isa<arith::MaximumFOp>(def),
       cast<arith::ArithFastMathInterface>(def).getFastMathFlagsAttr()};
+}
+
+/// Why `op` has not the shape of an op of a row group (empty when it
+/// has): all iterators parallel, one output indexed by the identity whose
+/// initial value the body does not read, and a loop space equal to the
+/// row reduction's `sumRanges` (an elementwise op: `element` is set) or to
+/// its rows, the dimensions its output's `rowMap` (a projected permutation,
+/// one result per row dimension) reads (a per-row op). The tensor side
+/// (fp8-split-reductions, deciding the group) and the buffer side
+/// (fp8-outline-host-kernels, checking it again: the attribute may be
+/// written by hand) ask this one question.
+inline std::string whyNotRowGroupShape(linalg::LinalgOp op,
+                                       ArrayRef<int64_t> sumRanges,
+                                       AffineMap rowMap, bool &element) {
+  if (op.getNumParallelLoops() != op.getNumLoops())
+    return "an iterator is not parallel";
+  if (op.getNumDpsInits() != 1 || op->getNumResults() > 1)
+    return "it has several outputs";
+  OpOperand *init = op.getDpsInitOperand(0);
+  if (!op.getMatchingBlockArgument(init).use_empty())
+    return "its body reads its output's initial value";
+  if (!op.getMatchingIndexingMap(init).isIdentity())
+    return "its output's indexing map is not the identity";
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<int64_t> rows;
+  for (auto [d, range] : llvm::enumerate(sumRanges))
+    if (rowMap.isFunctionOfDim(d))
+      rows.push_back(range);
+  element = llvm::equal(ranges, sumRanges);
+  if (!element &&
+      !(llvm::equal(ranges, rows) && rowMap.isProjectedPermutation() &&
+        rowMap.getNumResults() == rows.size()))
+    return "its iteration space is neither the rows of the sum nor their "
+           "elements";
+  return "";
 }
 
 } // namespace mlir::fp8

@@ -437,6 +437,27 @@ def FP8SplitReductionsPass : Pass<"fp8-split-reductions"> {
     (docs/gpu-kernel.md, "Host kernels"). Each linalg op using a group's
     value that is in no group and no row kernel gets `remark: not fused
     into the row kernel of its operand (fp8-split-reductions): <why>`.
+
+    A group also takes the element-wise producers of its sum: an
+    all-parallel `linalg.generic` before the sum in its block whose result
+    the sum reads by the identity, of an elementwise member's shape and
+    kernel conditions, with nothing but constants, `tensor.empty` and the
+    fill of the sum's init between (that fill moves before it); a refused
+    all-parallel candidate gets `remark: not fused into the row kernel of
+    its consumer (fp8-split-reductions): <why>`. And a chained reduction:
+    a marked row reduction using the group's values with the sum's loop
+    ranges, reduction dimension and init map, reading the group's
+    elementwise values by the identity, none of its per-row values, its
+    init no group value; the fill of its init between (a `linalg.fill`
+    whose operands are defined before the group or are operand-less
+    constants and `tensor.empty` ops) moves before the group's first op,
+    and if the reduction does not join, the group ends at that fill as
+    before. A marked reduction using a group's value that is not in that
+    group gets `remark: not chained into the row kernel of its operand
+    (fp8-split-reductions): <why>`. The row kernel then computes the
+    producers, the sum, its consumers, the chained reduction over the
+    elements each lane stored itself (no barrier) and its consumers in
+    one launch, in the CPU's order of additions.
   }];
   let options = [
     Option<"lanes", "lanes", "unsigned", /*default=*/"32",
