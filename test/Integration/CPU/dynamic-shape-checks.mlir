@@ -12,6 +12,7 @@
 //
 // RUN: fp8-opt %s --fp8-cpu-pipeline > %t.mlir
 // RUN: %fp8_run_entry %t.mlir -e matmul_ok | FileCheck %s --check-prefix=MMOK
+// RUN: %fp8_run_entry %t.mlir -e matmul_empty | FileCheck %s --check-prefix=MMEMPTY
 // RUN: not --crash stdbuf -o0 %fp8_run_entry %t.mlir -e matmul_c_rows 2>&1 | FileCheck %s --check-prefix=MMC
 // RUN: not --crash stdbuf -o0 %fp8_run_entry %t.mlir -e matmul_k 2>&1 | FileCheck %s --check-prefix=MMK
 // RUN: not --crash stdbuf -o0 %fp8_run_entry %t.mlir -e add_short 2>&1 | FileCheck %s --check-prefix=ADD
@@ -70,6 +71,16 @@ func.func @matmul_ok() {
   %c2 = arith.constant 2 : index
   %c3 = arith.constant 3 : index
   call @run_matmul(%c2, %c3, %c3, %c2) : (index, index, index, index) -> ()
+  return
+}
+
+// M = 0 (an empty loop: upstream's checks are skipped, as no iteration
+// touches memory; they would compute a last index of -1).
+// MMEMPTY: sizes = [0, 4]
+func.func @matmul_empty() {
+  %c0 = arith.constant 0 : index
+  %c3 = arith.constant 3 : index
+  call @run_matmul(%c0, %c3, %c3, %c0) : (index, index, index, index) -> ()
   return
 }
 
