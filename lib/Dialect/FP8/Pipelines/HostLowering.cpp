@@ -104,6 +104,12 @@ void fp8::detail::buildHostLowering(OpPassManager &pm,
     splitOptions.rowKernels = hostKernels;
     pm.addPass(createFP8SplitReductionsPass(splitOptions));
   }
+  // The user's linalg ops (element-wise arith among them, just converted)
+  // and the fp8 matmuls, before the fp8 ops are lowered: the tiled
+  // scaled_matmul kernel is loops, not linalg, and trusts the sizes it is
+  // given; the linalg ops the lowering builds take theirs from its operands.
+  if (options.verifyShapes)
+    pm.addPass(createFP8VerifyDynamicShapesPass());
   FP8LowerToLinalgPassOptions lowerOptions;
   lowerOptions.accumulator = options.accumulator;
   lowerOptions.accumulatorBits = options.accumulatorBits;

@@ -162,13 +162,22 @@ struct FP8CPUPipelineOptions
                      "then a halving tree; docs/numerics.md, \"Reduction "
                      "order\"); 0 = sequential sums"),
       llvm::cl::init(32)};
+  PassOptions::Option<bool> verifyShapes{
+      *this, "verify-shapes",
+      llvm::cl::desc("Check at run time that the dynamic sizes of each "
+                     "linalg op's operands agree (fp8-verify-dynamic-shapes: "
+                     "a failed check prints the op, its location and the "
+                     "dimension, and aborts); a few integer compares per "
+                     "op with dynamic shapes"),
+      llvm::cl::init(true)};
 };
 
 /// fp8-cpu-pipeline: value-level fp8 IR on tensors (func/linalg/tensor/arith
 /// around it) -> LLVM dialect runnable by mlir-runner or the
 /// ExecutionEngine: fp8-lower-to-linalg, fp8-expand-arith, fp8-expand-math
 /// (transcendental math ops as arith + math.fma/sqrt, as in
-/// fp8-gpu-pipeline{host=llvm}), one-shot
+/// fp8-gpu-pipeline{host=llvm}), fp8-verify-dynamic-shapes (run-time
+/// checks of the linalg ops' dynamic operand sizes), one-shot
 /// bufferization with function boundaries (identity layouts), buffer
 /// deallocation, linalg -> loops, the upstream conversions to LLVM,
 /// fp8-strip-annotations. Functions with `llvm.emit_c_interface` get

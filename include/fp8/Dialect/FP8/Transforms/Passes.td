@@ -520,6 +520,56 @@ def FP8VectorizeContractionsPass : Pass<"fp8-vectorize-contractions"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def FP8VerifyDynamicShapesPass : Pass<"fp8-verify-dynamic-shapes"> {
+  let summary = "Check at run time that the dynamic sizes of the operands "
+                "of each linalg op and fp8 matmul agree (cf.assert)";
+  let description = [{
+    An op whose operands have dynamic sizes trusts them: a `linalg.matmul`
+    whose C has another run-time M than A, a `linalg.generic` whose output
+    is shorter than its input, an `fp8.scaled_matmul` whose A and B have
+    different run-time K read and write out of bounds once lowered, or
+    compute garbage. This pass inserts `cf.assert`s before such ops:
+
+    - every linalg structured op with a dynamic operand size gets upstream's
+      run-time checks (`RuntimeVerifiableOpInterface`, implemented for
+      linalg in MLIR's Linalg/Transforms/RuntimeOpVerification.cpp): the
+      loop ranges come from the first operand that sizes each loop, and
+      every dimension of every operand is compared with the range its
+      indexing map implies (equal for a plain loop index, at most the
+      operand's size for a compound expression; no check when a loop is
+      empty: no iteration touches memory). Message: `<op> at <location>:
+      dimension #d of input/output operand #o is incompatible with inferred
+      dimension size` (operands numbered ins first, then outs). An op whose
+      sizes `ValueBoundsOpInterface` proves equal (an output `tensor.empty`
+      sized by `tensor.dim` of the input, as the fp8 lowerings and
+      `convert-elementwise-to-linalg` build them) gets none: upstream's
+      checks would not fold away there.
+    - `fp8.scaled_matmul` and `fp8.grouped_scaled_matmul`: the extents
+      their operands share (M of A, C and a static result; N of B and C;
+      K of A and B; G, and the rows of `counts` / `group_ids`), compared
+      where one side is dynamic. Message: `fp8.scaled_matmul at
+      <location>: the K of a (dimension 1) and of b (dimension 1) differ at
+      run time`.
+
+    Ops with static shapes only are left alone (the verifiers compared
+    them). A failed `cf.assert` prints its message and aborts (non-zero
+    exit; in Python's JIT an MLIRError). Cost: a few integer compares per
+    execution of each checked op (about four per operand dimension for a
+    linalg op, one per shared extent for an fp8 matmul). Upstream's
+    `generate-runtime-verification` is not used: it would also check every
+    memref load and store. `fp8-cpu-pipeline` runs it on tensors before the
+    fp8 ops are lowered (option `verify-shapes`, on by default).
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::cf::ControlFlowDialect",
+                           "::mlir::fp8::FP8Dialect",
+                           "::mlir::index::IndexDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def FP8SplitBlocksPass : Pass<"fp8-split-blocks"> {
   let summary = "Split the blocks of function bodies after each op with "
                 "regions (before convert-scf-to-cf)";
