@@ -590,7 +590,8 @@ def FP8OutlineHostKernelsPass : Pass<"fp8-outline-host-kernels", "ModuleOp"> {
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::NVVM::NVVMDialect",
     "::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect",
-    "::mlir::linalg::LinalgDialect", "::mlir::memref::MemRefDialect"
+    "::mlir::linalg::LinalgDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::vector::VectorDialect"
   ];
 }
 
@@ -609,7 +610,8 @@ def FP8HostKernelsToNVVMPass
     `llvm.intr.fabs` left legal (upstream turns them into `__nv_sqrtf` /
     `__nv_fabsf`): NVPTX lowers them to `sqrt.rn.f32` / `abs.f32`
     (docs/numerics.md, "Host kernels"). Errors: an op of the gpu, arith,
-    math, memref or cf dialects left unconverted.
+    math, memref, vector or cf dialects left unconverted (the row kernels'
+    `vector.load`s become aligned `llvm.load`s of vectors).
   }];
   let dependentDialects = [
     "::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect"

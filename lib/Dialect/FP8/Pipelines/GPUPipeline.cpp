@@ -56,6 +56,7 @@ void fp8::buildFP8GPUPipelineAfterLowerToNVVM(OpPassManager &pm,
     // The host program's reductions in the CPU pipeline's order.
     FP8CPUPipelineOptions hostOpts;
     hostOpts.reductionLanes = opts.reductionLanes;
+    hostOpts.reductionVector = opts.reductionVector;
     fp8::detail::buildHostLowering(pm, hostOpts, &opts);
   }
 }

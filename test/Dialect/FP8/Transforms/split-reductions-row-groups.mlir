@@ -14,7 +14,7 @@
 #col = affine_map<(d0, d1) -> (d1)>
 
 // CHECK-LABEL: func.func @rmsnorm
-// CHECK: iterator_types = ["parallel", "reduction"]} {{.*}} attrs =  {fp8.reduction_lanes = 32 : i64, fp8.row_group = 0 : i64}
+// CHECK: iterator_types = ["parallel", "reduction"]} {{.*}} attrs =  {fp8.reduction_lanes = 32 : i64, fp8.reduction_vector = 4 : i64, fp8.row_group = 0 : i64}
 // CHECK: iterator_types = ["parallel"]} {{.*}} attrs =  {fp8.row_group = 0 : i64}
 // CHECK: iterator_types = ["parallel", "parallel"]} {{.*}} attrs =  {fp8.row_group = 0 : i64}
 func.func @rmsnorm(%x: tensor<4x64xf32>, %w: tensor<64xf32>) -> (tensor<4x64xf32>, tensor<4xf32>) {
@@ -56,10 +56,10 @@ func.func @rmsnorm(%x: tensor<4x64xf32>, %w: tensor<64xf32>) -> (tensor<4x64xf32
 // Softmax: the max with exp(z - max), the sum with the divide; the sum
 // ends the first group (a reduction), the fill before it too.
 // CHECK-LABEL: func.func @softmax
-// CHECK: attrs =  {fp8.reduction_lanes = 32 : i64, fp8.row_group = 0 : i64}
+// CHECK: attrs =  {fp8.reduction_lanes = 32 : i64, fp8.reduction_vector = 4 : i64, fp8.row_group = 0 : i64}
 // CHECK: arith.maximumf
 // CHECK: attrs =  {fp8.row_group = 0 : i64}
-// CHECK: attrs =  {fp8.reduction_lanes = 32 : i64, fp8.row_group = 1 : i64}
+// CHECK: attrs =  {fp8.reduction_lanes = 32 : i64, fp8.reduction_vector = 4 : i64, fp8.row_group = 1 : i64}
 // CHECK: attrs =  {fp8.row_group = 1 : i64}
 func.func @softmax(%z: tensor<4x64xf32>) -> tensor<4x64xf32> {
   %ninf = arith.constant 0xFF800000 : f32
@@ -141,7 +141,7 @@ func.func @other_row(%x: tensor<32x32xf32>) -> tensor<32x32xf32> {
 // op reading another lane's element of the group: the group keeps what
 // comes before them.
 // CHECK-LABEL: func.func @other_elements
-// CHECK: fp8.reduction_lanes = 32 : i64, fp8.row_group = 0 : i64
+// CHECK: fp8.reduction_lanes = 32 : i64, fp8.reduction_vector = 4 : i64, fp8.row_group = 0 : i64
 // CHECK: iterator_types = ["parallel", "parallel"]} {{.*}} attrs =  {fp8.row_group = 0 : i64}
 // CHECK-NOT: fp8.row_group
 // CHECK: return

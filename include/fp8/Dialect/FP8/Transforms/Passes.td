@@ -442,6 +442,10 @@ def FP8SplitReductionsPass : Pass<"fp8-split-reductions"> {
     Option<"lanes", "lanes", "unsigned", /*default=*/"32",
            "Lanes of the partial sums (a power of two >= 2): a warp's "
            "threads">,
+    Option<"vector", "vector", "unsigned", /*default=*/"4",
+           "Consecutive elements a lane adds per step of a row sum (a power "
+           "of two in [1, 16]; 1: lane-strided; column sums use 1): one "
+           "vector load per lane and step in the row kernel">,
     Option<"rowKernels", "row-kernels", "bool", /*default=*/"false",
            "Mark the sums a GPU row kernel takes with fp8.reduction_lanes "
            "instead of splitting them into partial sums and a tree">,
