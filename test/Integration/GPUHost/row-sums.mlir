@@ -62,6 +62,10 @@
 // RUN: env FP8_EMU_SCHEDULE=lockstep %t.check %t.gpu.so %t.cpu.so sum160 33 f32:9 f32:9x160 2>&1 | FileCheck %s --check-prefix=PASS160
 // RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=2 %t.check %t.gpu.so %t.cpu.so sum4100 34 f32:3 f32:3x4100 2>&1 | FileCheck %s --check-prefix=SUM4100
 // RUN: env FP8_EMU_SCHEDULE=lockstep %t.check %t.gpu.so %t.cpu.so sum4100 35 f32:3 f32:3x4100 2>&1 | FileCheck %s --check-prefix=PASS4100
+// The vector steps in the kernels' PTX, 16-byte loads of f32 and 8-byte loads of bf16.
+// RUN: fp8-opt %s --fp8-pipeline=report=false --fp8-gpu-pipeline="chip=sm_90a host=llvm target=ptx" 2>/dev/null | FileCheck %s --check-prefix=PTX
+// PTX-DAG: ld.global.v4.b32
+// PTX-DAG: ld.global.v4.b16
 // SUM160: launch sum160_fill
 // SUM160-NEXT: launch sum160_row_sum{{.*}} grid 2 block 256
 // SUM160-NEXT: host-check: PASS sum160: 1x9, 9 outputs bit-exact
