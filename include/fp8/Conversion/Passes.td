@@ -549,7 +549,13 @@ def FP8OutlineHostKernelsPass : Pass<"fp8-outline-host-kernels", "ModuleOp"> {
     A row sum or max marked `fp8.reduction_lanes = 32`
     (fp8-split-reductions{row-kernels}) is one warp-per-row launch,
     `<function>_row_sum` / `_row_max`: `ceil(R / 8)` CTAs of `min(R, 8)`
-    warps, lane `l` combining elements `l, l + 32, ...`, the butterfly
+    warps, lane `l` combining, for V = `fp8.reduction_vector` (1 when
+    absent), elements `32 V j + V l + v` of each whole 32 V-element step
+    (one `vector.load` aligned to its 4 V or 2 V bytes per input and step
+    where the memref type (innermost unit stride, offset and other strides
+    multiples of V) and the base pointer, tested at run time, allow it; V
+    scalar loads in the same order otherwise), then elements `l, l + 32,
+    ...` of the rest of the row, the butterfly
     (`nvvm.shfl.sync bfly` xor 16 .. 1) the lanes, lane 0 the init
     (docs/numerics.md, "Reduction order"). A marked sum that also carries
     `fp8.row_group = <id>` leads a fused group, `<function>_row_sum_fused` /
@@ -596,7 +602,8 @@ def FP8OutlineHostKernelsPass : Pass<"fp8-outline-host-kernels", "ModuleOp"> {
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::NVVM::NVVMDialect",
     "::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect",
-    "::mlir::linalg::LinalgDialect", "::mlir::memref::MemRefDialect"
+    "::mlir::linalg::LinalgDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::vector::VectorDialect"
   ];
 }
 
@@ -615,7 +622,8 @@ def FP8HostKernelsToNVVMPass
     `llvm.intr.fabs` left legal (upstream turns them into `__nv_sqrtf` /
     `__nv_fabsf`): NVPTX lowers them to `sqrt.rn.f32` / `abs.f32`
     (docs/numerics.md, "Host kernels"). Errors: an op of the gpu, arith,
-    math, memref or cf dialects left unconverted.
+    math, memref, vector or cf dialects left unconverted (the row kernels'
+    `vector.load`s become aligned `llvm.load`s of vectors).
   }];
   let dependentDialects = [
     "::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect"

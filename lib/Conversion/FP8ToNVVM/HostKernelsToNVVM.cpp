@@ -19,12 +19,14 @@
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Transforms/DialectConversion.h"
 
@@ -65,12 +67,14 @@ struct FP8HostKernelsToNVVMPass
     arith::populateArithToLLVMConversionPatterns(converter, patterns);
     cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);
     populateFinalizeMemRefToLLVMConversionPatterns(converter, patterns);
+    // The row kernels' vector loads and element extractions.
+    populateVectorToLLVMConversionPatterns(converter, patterns);
     populateGpuToNVVMConversionPatterns(converter, patterns);
     LLVMConversionTarget target(getContext());
     target.addLegalDialect<NVVM::NVVMDialect>();
     target.addIllegalDialect<gpu::GPUDialect, arith::ArithDialect,
                              math::MathDialect, memref::MemRefDialect,
-                             cf::ControlFlowDialect>();
+                             vector::VectorDialect, cf::ControlFlowDialect>();
     target.addLegalOp<gpu::GPUModuleOp>();
     if (failed(applyPartialConversion(m, target, std::move(patterns))))
       signalPassFailure();

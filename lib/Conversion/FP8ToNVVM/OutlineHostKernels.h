@@ -105,6 +105,9 @@ struct RowSum {
   arith::FastMathFlagsAttr fastmath;
   /// A row max (`arith.maximumf`): no order changes its result.
   bool max = false;
+  /// Consecutive elements per lane and step (`fp8.reduction_vector`, 1
+  /// when absent): lane l adds elements 32 V j + V l + v.
+  int64_t vector = 1;
 };
 
 /// `lhs + rhs`, or with `sum.max` `maximumf(lhs, rhs)`, with the op's

@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 
 #include <limits>
@@ -61,6 +62,9 @@ FailureOr<RowSum> fp8::detail::matchRowSum(linalg::GenericOp op,
   sum.accumulatorFirst = combiner->accumulatorFirst;
   sum.fastmath = combiner->fastmath;
   sum.max = combiner->max;
+  if (auto vector =
+          op->getAttrOfType<IntegerAttr>(fp8::kReductionVectorAttrName))
+    sum.vector = vector.getInt();
   return sum;
 }
 
@@ -76,13 +80,19 @@ SmallVector<Value> fp8::detail::applyMap(OpBuilder &b, Location loc,
 }
 
 /// The body of `op` applied to the element at `dims` (dims[r] set) and the
-/// accumulator `acc`: the combined value.
+/// accumulator `acc`: the combined value. An input in `loaded` (its element
+/// already extracted from a vector load) is not loaded again.
 static Value emitStep(OpBuilder &b, Location loc, linalg::GenericOp op,
-                      ArrayRef<Value> dims, Value acc) {
+                      ArrayRef<Value> dims, Value acc,
+                      const IRMapping &loaded = {}) {
   Block *body = op.getBlock();
   IRMapping mapping;
   for (OpOperand *input : op.getDpsInputOperands()) {
     Value arg = body->getArgument(input->getOperandNumber());
+    if (Value element = loaded.lookupOrNull(input->get())) {
+      mapping.map(arg, element);
+      continue;
+    }
     if (!isa<MemRefType>(input->get().getType())) {
       mapping.map(arg, input->get());
       continue;
@@ -109,30 +119,183 @@ Value fp8::detail::cloneBodyAt(OpBuilder &b, linalg::GenericOp op,
   return mapping.lookup(body->getTerminator()->getOperand(0));
 }
 
+/// Whether `input` can be read `vector` consecutive elements at a time with
+/// one load aligned to their size, as far as its type shows: it reads the
+/// reduction `r` as its innermost index (unit stride) and nowhere else,
+/// `vector` elements are at most 16 bytes (the widest load, `ld.v4.b32`),
+/// and its static offset and other static strides are multiples of
+/// `vector`, so that every step's first element, `32 V j + V l` of a row,
+/// is `vector`-aligned from the buffer's base (whose alignment the kernel
+/// tests at run time). A dynamic offset or stride (a subview) or an odd
+/// row length gives false: scalar loads, the same elements in the same
+/// order.
+static bool isVectorLoadable(linalg::GenericOp op, OpOperand *input, unsigned r,
+                             int64_t vector) {
+  auto type = dyn_cast<MemRefType>(input->get().getType());
+  AffineMap map = op.getMatchingIndexingMap(input);
+  if (!type || map.getNumResults() == 0 ||
+      map.getResults().back() != getAffineDimExpr(r, op.getContext()) ||
+      llvm::any_of(map.getResults().drop_back(),
+                   [&](AffineExpr e) { return e.isFunctionOfDim(r); }))
+    return false;
+  Type element = type.getElementType();
+  if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 != 0 ||
+      vector * element.getIntOrFloatBitWidth() / 8 > 16)
+    return false;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) ||
+      ShapedType::isDynamic(offset) || offset % vector != 0 ||
+      strides.back() != 1)
+    return false;
+  return llvm::all_of(ArrayRef<int64_t>(strides).drop_back(), [&](int64_t s) {
+    return !ShapedType::isDynamic(s) && s % vector == 0;
+  });
+}
+
+/// Lane `lane`'s `steps` vector steps from `acc`: in step j, elements
+/// `(32 j + lane) V + v`, v = 0 .. V - 1, in that order; each input in
+/// `vectors` read with one aligned `vector.load` of the V elements, the
+/// others with V scalar loads (the same elements and order).
+static Value emitVectorLoop(OpBuilder &b, Location loc, linalg::GenericOp op,
+                            const RowSum &sum, SmallVector<Value> dims,
+                            Value lane, int64_t steps, Value acc,
+                            ArrayRef<OpOperand *> vectors) {
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value stepCount = arith::ConstantIndexOp::create(b, loc, steps);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value warp = arith::ConstantIndexOp::create(b, loc, kWarpSize);
+  Value width = arith::ConstantIndexOp::create(b, loc, sum.vector);
+  auto loop = scf::ForOp::create(b, loc, zero, stepCount, one, ValueRange{acc});
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value first = arith::MulIOp::create(b, loc, loop.getInductionVar(), warp);
+  Value chunk = arith::AddIOp::create(b, loc, first, lane);
+  Value base = arith::MulIOp::create(b, loc, chunk, width);
+  dims[sum.reductionDim] = base;
+  SmallVector<std::pair<Value, Value>> loadedVectors;
+  for (OpOperand *input : vectors) {
+    auto type = cast<MemRefType>(input->get().getType());
+    auto vectorType = VectorType::get({sum.vector}, type.getElementType());
+    int64_t bytes = sum.vector * type.getElementTypeBitWidth() / 8;
+    SmallVector<Value> indices =
+        applyMap(b, loc, op.getMatchingIndexingMap(input), dims);
+    Value loaded =
+        vector::LoadOp::create(b, loc, vectorType, input->get(), indices,
+                               /*nontemporal=*/false, llvm::Align(bytes));
+    loadedVectors.push_back({input->get(), loaded});
+  }
+  Value next = loop.getRegionIterArg(0);
+  for (int64_t v = 0; v < sum.vector; ++v) {
+    Value offset = arith::ConstantIndexOp::create(b, loc, v);
+    dims[sum.reductionDim] = arith::AddIOp::create(b, loc, base, offset);
+    IRMapping loaded;
+    for (auto [buffer, vec] : loadedVectors)
+      loaded.map(buffer,
+                 vector::ExtractOp::create(b, loc, vec, ArrayRef<int64_t>{v}));
+    next = emitStep(b, loc, op, dims, next, loaded);
+  }
+  scf::YieldOp::create(b, loc, next);
+  return loop.getResult(0);
+}
+
+/// The vector steps of emitPartialSum: vector loads where the inputs'
+/// types allow them (isVectorLoadable) and, at run time, every such
+/// buffer's base is aligned to the load's size; scalar loads otherwise.
+static Value emitVectorSteps(OpBuilder &b, Location loc, linalg::GenericOp op,
+                             const RowSum &sum, ArrayRef<Value> dims,
+                             Value lane, int64_t steps, Value acc) {
+  SmallVector<OpOperand *> vectors;
+  for (OpOperand *input : op.getDpsInputOperands())
+    if (isVectorLoadable(op, input, sum.reductionDim, sum.vector))
+      vectors.push_back(input);
+  SmallVector<Value> rowDims(dims);
+  if (vectors.empty())
+    return emitVectorLoop(b, loc, op, sum, rowDims, lane, steps, acc, {});
+  // The bases' alignment (a buffer from a host allocation need not be):
+  // the same for every lane, so the warp takes one branch.
+  Value aligned = arith::ConstantIntOp::create(b, loc, 1, 1);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  for (OpOperand *input : vectors) {
+    auto type = cast<MemRefType>(input->get().getType());
+    int64_t bytes = sum.vector * type.getElementTypeBitWidth() / 8;
+    Value pointer =
+        memref::ExtractAlignedPointerAsIndexOp::create(b, loc, input->get());
+    Value size = arith::ConstantIndexOp::create(b, loc, bytes);
+    Value misalign = arith::RemUIOp::create(b, loc, pointer, size);
+    Value isAligned =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, misalign, zero);
+    aligned = arith::AndIOp::create(b, loc, aligned, isAligned);
+  }
+  auto ifAligned = scf::IfOp::create(b, loc, b.getF32Type(), aligned,
+                                     /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifAligned.thenBlock());
+  scf::YieldOp::create(
+      b, loc,
+      emitVectorLoop(b, loc, op, sum, rowDims, lane, steps, acc, vectors));
+  b.setInsertionPointToStart(ifAligned.elseBlock());
+  scf::YieldOp::create(
+      b, loc, emitVectorLoop(b, loc, op, sum, rowDims, lane, steps, acc, {}));
+  return ifAligned.getResult(0);
+}
+
+/// The lane-strided steps of emitPartialSum after the first `offset`
+/// elements of the row: step i adds element `offset + 32 i + lane`, for the
+/// (N - offset) / 32 whole steps, from `acc` (built by `start` after the
+/// loop's constants when null: the order of the V = 1 kernels' IR).
+static Value emitStridedSteps(OpBuilder &b, Location loc, linalg::GenericOp op,
+                              const RowSum &sum, SmallVector<Value> dims,
+                              Value lane, int64_t offset, Value acc,
+                              llvm::function_ref<Value()> start) {
+  int64_t n = op.getStaticLoopRanges()[sum.reductionDim];
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value steps =
+      arith::ConstantIndexOp::create(b, loc, (n - offset) / kWarpSize);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value warp = arith::ConstantIndexOp::create(b, loc, kWarpSize);
+  Value rest =
+      offset == 0 ? Value() : arith::ConstantIndexOp::create(b, loc, offset);
+  if (!acc)
+    acc = start();
+  auto loop = scf::ForOp::create(b, loc, zero, steps, one, ValueRange{acc});
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value first = arith::MulIOp::create(b, loc, loop.getInductionVar(), warp);
+  Value strided = arith::AddIOp::create(b, loc, first, lane);
+  dims[sum.reductionDim] =
+      offset == 0 ? strided : arith::AddIOp::create(b, loc, rest, strided);
+  Value next = emitStep(b, loc, op, dims, loop.getRegionIterArg(0));
+  scf::YieldOp::create(b, loc, next);
+  return loop.getResult(0);
+}
+
 Value fp8::detail::emitPartialSum(OpBuilder &b, Location loc,
                                   linalg::GenericOp op, const RowSum &sum,
                                   SmallVector<Value> dims, Value lane) {
   int64_t n = op.getStaticLoopRanges()[sum.reductionDim];
-  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  Value steps = arith::ConstantIndexOp::create(b, loc, n / kWarpSize);
-  Value one = arith::ConstantIndexOp::create(b, loc, 1);
-  Value warp = arith::ConstantIndexOp::create(b, loc, kWarpSize);
   // The identity of the combiner: -0.0 for the sum, -inf for the max.
   double identity = sum.max ? -std::numeric_limits<double>::infinity() : -0.0;
-  Value start = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(identity));
-  auto loop = scf::ForOp::create(b, loc, zero, steps, one, ValueRange{start});
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(loop.getBody());
-    Value first = arith::MulIOp::create(b, loc, loop.getInductionVar(), warp);
-    dims[sum.reductionDim] = arith::AddIOp::create(b, loc, first, lane);
-    Value next = emitStep(b, loc, op, dims, loop.getRegionIterArg(0));
-    scf::YieldOp::create(b, loc, next);
-  }
-  int64_t tail = n % kWarpSize;
+  auto start = [&]() -> Value {
+    return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(identity));
+  };
+  Value acc;
+  // The vector steps (V consecutive elements per lane), then the rest of
+  // the row lane-strided (one element per lane and step), then its last
+  // (N - offset) % 32 elements for the lanes below that: the order of
+  // fp8-split-reductions (docs/numerics.md, "Reduction order").
+  int64_t vectorSteps = sum.vector > 1 ? n / (kWarpSize * sum.vector) : 0;
+  if (vectorSteps > 0)
+    acc = emitVectorSteps(b, loc, op, sum, dims, lane, vectorSteps, start());
+  int64_t offset = vectorSteps * kWarpSize * sum.vector;
+  if (offset == n)
+    return acc;
+  if (n - offset >= kWarpSize)
+    acc = emitStridedSteps(b, loc, op, sum, dims, lane, offset, acc, start);
+  int64_t tail = (n - offset) % kWarpSize;
   if (tail == 0)
-    return loop.getResult(0);
-  // The row's last N % 32 elements: one more for the lanes below that, the
+    return acc;
+  // The row's last elements: one more for the lanes below their count, the
   // others read nothing (past the row: the next row, or past the buffer).
   Value tailLanes = arith::ConstantIndexOp::create(b, loc, tail);
   Value hasTail =
@@ -143,10 +306,10 @@ Value fp8::detail::emitPartialSum(OpBuilder &b, Location loc,
   b.setInsertionPointToStart(ifTail.thenBlock());
   Value tailStart = arith::ConstantIndexOp::create(b, loc, n - tail);
   dims[sum.reductionDim] = arith::AddIOp::create(b, loc, tailStart, lane);
-  Value last = emitStep(b, loc, op, dims, loop.getResult(0));
+  Value last = emitStep(b, loc, op, dims, acc);
   scf::YieldOp::create(b, loc, last);
   b.setInsertionPointToStart(ifTail.elseBlock());
-  scf::YieldOp::create(b, loc, loop.getResult(0));
+  scf::YieldOp::create(b, loc, acc);
   return ifTail.getResult(0);
 }
 

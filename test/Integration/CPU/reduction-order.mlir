@@ -25,9 +25,16 @@
 // lane 1's (33 = 1 + 4 x 8), lane 0 holds x[0] and x[32]; contiguous chunks
 // would put x[0], x[1] in lane 0 (2^24). Row 1: lanes 1 and 3 meet at
 // h = 2 again; row 2: x[0], x[32] are lane 0's.
+// The rows of 64 are shorter than 32 lanes x 4 (the default
+// reduction-vector): no vector step, the order above. With 8 lanes and
+// reduction-vector=1 the same; with 8 lanes and vector 4 (two steps of 32,
+// lane l adding 32 j + 4 l + v) row 0's x[0], x[1] and x[33] are all lane
+// 0's: 2^24 + 1 + 1 = 2^24; row 1's x[0], x[1], x[3] too: 2^24; row 2:
+// x[0], x[32] lane 0's, 2^24 + 2; row 3: -0.0.
 //
 // RUN: fp8-opt %s --fp8-cpu-pipeline | %fp8_run | FileCheck %s --check-prefix=LANES
-// RUN: fp8-opt %s --fp8-cpu-pipeline=reduction-lanes=8 | %fp8_run | FileCheck %s --check-prefix=LANES
+// RUN: fp8-opt %s --fp8-cpu-pipeline="reduction-lanes=8 reduction-vector=1" | %fp8_run | FileCheck %s --check-prefix=LANES
+// RUN: fp8-opt %s --fp8-cpu-pipeline=reduction-lanes=8 | %fp8_run | FileCheck %s --check-prefix=L8V4
 // RUN: fp8-opt %s --fp8-cpu-pipeline=reduction-lanes=0 | %fp8_run | FileCheck %s --check-prefix=SEQ
 
 func.func private @printMemrefI32(memref<*xi32>)
@@ -75,4 +82,5 @@ func.func @main() {
 }
 
 // LANES: [1266679809,  1266679809,  1266679809,  -2147483648]
+// L8V4: [1266679808,  1266679808,  1266679809,  -2147483648]
 // SEQ: [1266679808,  1266679808,  1266679808,  -2147483648]

@@ -50,6 +50,51 @@
 // RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=2 %t.check %t.gpu.so %t.cpu.so col4099 23 f32:40 f32:4099x40 2>&1 | FileCheck %s --check-prefix=COL4099
 // RUN: env FP8_EMU_SCHEDULE=lockstep FP8_EMU_TRACE=1 %t.check %t.gpu.so %t.cpu.so col100bf16 24 f32:8 bf16:100x8 2>&1 | FileCheck %s --check-prefix=COL100BF16
 
+// Vector lanes (fp8.reduction_vector = 4, the default): rows of 127 (no
+// vector step: lane-strided and a tail of 31), 129 (one vector step of 128
+// elements, then lane 0's tail element 128), 4099 (32 vector steps, then a
+// tail of 3) and bf16 rows of 256 (8-byte vector loads) and 4099 (odd: the
+// row kernel's scalar loads in the vector order); f32 rows whose 16-byte
+// vector loads are aligned: 160 (one vector step, one strided step) and
+// 4100 (32 vector steps, a tail of 4); under scheduler seeds and the
+// lockstep schedule.
+// RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=1 %t.check %t.gpu.so %t.cpu.so sum160 32 f32:9 f32:9x160 2>&1 | FileCheck %s --check-prefix=SUM160
+// RUN: env FP8_EMU_SCHEDULE=lockstep %t.check %t.gpu.so %t.cpu.so sum160 33 f32:9 f32:9x160 2>&1 | FileCheck %s --check-prefix=PASS160
+// RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=2 %t.check %t.gpu.so %t.cpu.so sum4100 34 f32:3 f32:3x4100 2>&1 | FileCheck %s --check-prefix=SUM4100
+// RUN: env FP8_EMU_SCHEDULE=lockstep %t.check %t.gpu.so %t.cpu.so sum4100 35 f32:3 f32:3x4100 2>&1 | FileCheck %s --check-prefix=PASS4100
+// The vector steps in the kernels' PTX, 16-byte loads of f32 and 8-byte loads of bf16.
+// RUN: fp8-opt %s --fp8-pipeline=report=false --fp8-gpu-pipeline="chip=sm_90a host=llvm target=ptx" 2>/dev/null | FileCheck %s --check-prefix=PTX
+// PTX-DAG: ld.global.v4.b32
+// PTX-DAG: ld.global.v4.b16
+// SUM160: launch sum160_fill
+// SUM160-NEXT: launch sum160_row_sum{{.*}} grid 2 block 256
+// SUM160-NEXT: host-check: PASS sum160: 1x9, 9 outputs bit-exact
+// PASS160: host-check: PASS sum160: 1x9, 9 outputs bit-exact
+// SUM4100: launch sum4100_fill
+// SUM4100-NEXT: launch sum4100_row_sum{{.*}} grid 1 block 96
+// SUM4100-NEXT: host-check: PASS sum4100: 1x3, 3 outputs bit-exact
+// PASS4100: host-check: PASS sum4100: 1x3, 3 outputs bit-exact
+// RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=1 %t.check %t.gpu.so %t.cpu.so sum127 25 f32:3 f32:3x127 2>&1 | FileCheck %s --check-prefix=SUM127
+// RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=2 %t.check %t.gpu.so %t.cpu.so sum129 26 f32:5 f32:5x129 2>&1 | FileCheck %s --check-prefix=SUM129
+// RUN: env FP8_EMU_SCHEDULE=lockstep %t.check %t.gpu.so %t.cpu.so sum129 27 f32:5 f32:5x129 2>&1 | FileCheck %s --check-prefix=PASS129
+// RUN: env FP8_EMU_SCHEDULE=lockstep %t.check %t.gpu.so %t.cpu.so sum4099 28 f32:3 f32:3x4099 2>&1 | FileCheck %s --check-prefix=PASS4099
+// RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=3 %t.check %t.gpu.so %t.cpu.so sum256bf16 29 f32:3 bf16:3x256 2>&1 | FileCheck %s --check-prefix=SUM256BF16
+// RUN: env FP8_EMU_SCHEDULE=lockstep %t.check %t.gpu.so %t.cpu.so sum256bf16 30 f32:3 bf16:3x256 2>&1 | FileCheck %s --check-prefix=PASS256BF16
+// RUN: env FP8_EMU_SCHEDULE=lockstep %t.check %t.gpu.so %t.cpu.so sum4099bf16 31 f32:2 bf16:2x4099 2>&1 | FileCheck %s --check-prefix=PASS4099BF16
+// SUM127: launch sum127_fill
+// SUM127-NEXT: launch sum127_row_sum{{.*}} grid 1 block 96
+// SUM127-NEXT: host-check: PASS sum127: 1x3, 3 outputs bit-exact
+// SUM129: launch sum129_fill
+// SUM129-NEXT: launch sum129_row_sum{{.*}} grid 1 block 160
+// SUM129-NEXT: host-check: PASS sum129: 1x5, 5 outputs bit-exact
+// PASS129: host-check: PASS sum129: 1x5, 5 outputs bit-exact
+// PASS4099: host-check: PASS sum4099: 1x3, 3 outputs bit-exact
+// SUM256BF16: launch sum256bf16_fill
+// SUM256BF16-NEXT: launch sum256bf16_row_sum{{.*}} grid 1 block 96
+// SUM256BF16-NEXT: host-check: PASS sum256bf16: 1x3, 3 outputs bit-exact
+// PASS256BF16: host-check: PASS sum256bf16: 1x3, 3 outputs bit-exact
+// PASS4099BF16: host-check: PASS sum4099bf16: 1x2, 2 outputs bit-exact
+
 // REMARK-NOT: runs on the host
 
 // The unsplit sums: one thread per row, sequential.
@@ -463,4 +508,70 @@ func.func @col100bf16(%x: tensor<100x8xbf16>) -> tensor<8xf32> attributes {llvm.
     linalg.yield %r : f32
   } -> tensor<8xf32>
   return %s : tensor<8xf32>
+}
+func.func @sum127(%x: tensor<3x127xf32>) -> tensor<3xf32> attributes {llvm.emit_c_interface} {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<3xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%e : tensor<3xf32>) -> tensor<3xf32>
+  %s = linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<3x127xf32>) outs(%s0 : tensor<3xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %q = arith.mulf %a, %a : f32
+    %r = arith.addf %acc, %q : f32
+    linalg.yield %r : f32
+  } -> tensor<3xf32>
+  return %s : tensor<3xf32>
+}
+func.func @sum129(%x: tensor<5x129xf32>) -> tensor<5xf32> attributes {llvm.emit_c_interface} {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<5xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%e : tensor<5xf32>) -> tensor<5xf32>
+  %s = linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<5x129xf32>) outs(%s0 : tensor<5xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %q = arith.mulf %a, %a : f32
+    %r = arith.addf %acc, %q : f32
+    linalg.yield %r : f32
+  } -> tensor<5xf32>
+  return %s : tensor<5xf32>
+}
+func.func @sum256bf16(%x: tensor<3x256xbf16>) -> tensor<3xf32> attributes {llvm.emit_c_interface} {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<3xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%e : tensor<3xf32>) -> tensor<3xf32>
+  %s = linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<3x256xbf16>) outs(%s0 : tensor<3xf32>) {
+  ^bb0(%a: bf16, %acc: f32):
+    %f = arith.extf %a : bf16 to f32
+    %q = arith.mulf %f, %f : f32
+    %r = arith.addf %acc, %q : f32
+    linalg.yield %r : f32
+  } -> tensor<3xf32>
+  return %s : tensor<3xf32>
+}
+func.func @sum160(%x: tensor<9x160xf32>) -> tensor<9xf32> attributes {llvm.emit_c_interface} {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<9xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%e : tensor<9xf32>) -> tensor<9xf32>
+  %s = linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<9x160xf32>) outs(%s0 : tensor<9xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %q = arith.mulf %a, %a : f32
+    %r = arith.addf %acc, %q : f32
+    linalg.yield %r : f32
+  } -> tensor<9xf32>
+  return %s : tensor<9xf32>
+}
+func.func @sum4100(%x: tensor<3x4100xf32>) -> tensor<3xf32> attributes {llvm.emit_c_interface} {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<3xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%e : tensor<3xf32>) -> tensor<3xf32>
+  %s = linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<3x4100xf32>) outs(%s0 : tensor<3xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %q = arith.mulf %a, %a : f32
+    %r = arith.addf %acc, %q : f32
+    linalg.yield %r : f32
+  } -> tensor<3xf32>
+  return %s : tensor<3xf32>
 }

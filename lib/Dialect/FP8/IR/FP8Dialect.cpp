@@ -112,6 +112,23 @@ LogicalResult FP8Dialect::verifyOperationAttribute(Operation *op,
               "on '"
            << op->getName() << "'";
   }
+  // The lane split's elements per lane and step: only beside the lanes.
+  if (name == kReductionVectorAttrName) {
+    auto vector = dyn_cast<IntegerAttr>(value);
+    if (failed(expect(vector && vector.getType().isInteger(64) &&
+                          vector.getInt() >= 1 && vector.getInt() <= 16 &&
+                          llvm::isPowerOf2_64(vector.getInt()),
+                      "an i64 power of two in [1, 16] (the elements per "
+                      "lane and step)")))
+      return failure();
+    if (op->getName().getStringRef() == "linalg.generic" &&
+        op->hasAttr(kReductionLanesAttrName))
+      return success();
+    return op->emitError() << "attribute '" << name
+                           << "' is only valid on a linalg.generic marked "
+                              "'fp8.reduction_lanes', not on '"
+                           << op->getName() << "'";
+  }
   // A fused row group (fp8-split-reductions{row-kernels}): its id; the
   // row kernel checks the group's ops themselves.
   if (name == kRowGroupAttrName) {
@@ -131,7 +148,7 @@ LogicalResult FP8Dialect::verifyOperationAttribute(Operation *op,
          << "unknown fp8 attribute '" << name
          << "' (known: fp8.role, fp8.precision, fp8.reason, fp8.gemm, "
             "fp8.policy, fp8.kernel, fp8.kernel_model, fp8.kernel_ref, "
-            "fp8.reduction_lanes, fp8.row_group)";
+            "fp8.reduction_lanes, fp8.reduction_vector, fp8.row_group)";
 }
 
 namespace mlir::fp8 {

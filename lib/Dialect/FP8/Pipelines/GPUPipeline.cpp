@@ -58,6 +58,7 @@ void fp8::buildFP8GPUPipelineAfterLowerToNVVM(OpPassManager &pm,
     hostOpts.reductionLanes = opts.reductionLanes;
     // The launchers assert their operands' sizes (fp8-launch-kernels).
     hostOpts.verifyShapes = false;
+    hostOpts.reductionVector = opts.reductionVector;
     fp8::detail::buildHostLowering(pm, hostOpts, &opts);
   }
 }

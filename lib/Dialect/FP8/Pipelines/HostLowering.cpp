@@ -99,6 +99,7 @@ void fp8::detail::buildHostLowering(OpPassManager &pm,
   if (options.reductionLanes != 0) {
     FP8SplitReductionsPassOptions splitOptions;
     splitOptions.lanes = options.reductionLanes;
+    splitOptions.vector = options.reductionVector;
     // The host kernels lower a marked sum to one warp-per-row kernel
     // (fp8-outline-host-kernels).
     splitOptions.rowKernels = hostKernels;

@@ -43,6 +43,9 @@ struct RowSum {
   /// on every pipeline, never marked for the row kernel (a warp's lanes
   /// would read one column).
   bool column = false;
+  /// Consecutive elements per lane and step (fp8-split-reductions'
+  /// `vector`; 1 for a column sum, whose lanes read no contiguous run).
+  int64_t vector = 1;
 };
 
 /// The body's sum (or, with `max`, row max): fp8::matchRowCombiner's
@@ -156,35 +159,48 @@ Value emptyWith(OpBuilder &b, Location loc, Value like, int64_t extra) {
   return tensor::EmptyOp::create(b, loc, sizes, element);
 }
 
-/// `input`'s dimension `k` of N as [N / lanes, lanes]: element
-/// `j * lanes + l` at `[j, l]`.
+/// `input`'s dimension `k` of N as [N / (lanes vector), lanes] (vector 1)
+/// or [N / (lanes vector), lanes, vector]: element `(j lanes + l) vector +
+/// v` at `[j, l, v]`.
 Value expandRows(OpBuilder &b, Location loc, Value input, int64_t lanes,
-                 unsigned k) {
+                 int64_t vector, unsigned k) {
   auto type = cast<RankedTensorType>(input.getType());
   int64_t rank = type.getRank();
   int64_t n = type.getDimSize(k);
+  int64_t extra = vector > 1 ? 2 : 1;
   SmallVector<ReassociationIndices> groups;
   for (int64_t i = 0; i < rank; ++i) {
-    if (i == k)
-      groups.push_back({i, i + 1});
-    else
-      groups.push_back({i < k ? i : i + 1});
+    if (i == k) {
+      ReassociationIndices group{i, i + 1};
+      if (vector > 1)
+        group.push_back(i + 2);
+      groups.push_back(group);
+    } else {
+      groups.push_back({i < k ? i : i + extra});
+    }
   }
   SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, input);
-  sizes[k] = b.getIndexAttr(n / lanes);
-  sizes.insert(sizes.begin() + k + 1, b.getIndexAttr(lanes));
   SmallVector<int64_t> shape(type.getShape());
-  shape[k] = n / lanes;
-  shape.insert(shape.begin() + k + 1, lanes);
+  SmallVector<int64_t> split{n / (lanes * vector), lanes};
+  if (vector > 1)
+    split.push_back(vector);
+  sizes.erase(sizes.begin() + k);
+  shape.erase(shape.begin() + k);
+  for (auto [i, extent] : llvm::enumerate(split)) {
+    sizes.insert(sizes.begin() + k + i, b.getIndexAttr(extent));
+    shape.insert(shape.begin() + k + i, extent);
+  }
   auto expandedType = RankedTensorType::get(shape, type.getElementType());
   return tensor::ExpandShapeOp::create(b, loc, expandedType, input, groups,
                                        sizes);
 }
 
 /// In the partial op's body, `linalg.index r` now is the lane `l`: the
-/// original reduction index is `j * lanes + l` (`j` the new dimension).
+/// original reduction index is `offset + (j lanes + l) vector + v` (`j`,
+/// `v` the new dimensions; no `v` when vector is 1).
 void remapReductionIndex(OpBuilder &b, linalg::GenericOp partial, unsigned r,
-                         unsigned j, int64_t lanes) {
+                         unsigned j, int64_t lanes, int64_t vector,
+                         int64_t offset) {
   SmallVector<linalg::IndexOp> indices;
   partial.getBody()->walk([&](linalg::IndexOp index) {
     if (index.getDim() == r)
@@ -196,8 +212,19 @@ void remapReductionIndex(OpBuilder &b, linalg::GenericOp partial, unsigned r,
     Value row = linalg::IndexOp::create(b, loc, j);
     Value stride = arith::ConstantIndexOp::create(b, loc, lanes);
     Value start = arith::MulIOp::create(b, loc, row, stride);
-    Value index = arith::AddIOp::create(b, loc, start, lane);
-    lane.getResult().replaceAllUsesExcept(index, index.getDefiningOp());
+    Value strided = arith::AddIOp::create(b, loc, start, lane);
+    Value index = strided;
+    if (vector > 1) {
+      Value width = arith::ConstantIndexOp::create(b, loc, vector);
+      Value first = arith::MulIOp::create(b, loc, index, width);
+      Value v = linalg::IndexOp::create(b, loc, j + 1);
+      index = arith::AddIOp::create(b, loc, first, v);
+    }
+    if (offset != 0) {
+      Value base = arith::ConstantIndexOp::create(b, loc, offset);
+      index = arith::AddIOp::create(b, loc, base, index);
+    }
+    lane.getResult().replaceAllUsesExcept(index, strided.getDefiningOp());
   }
 }
 
@@ -216,15 +243,32 @@ Value lanesSlice(OpBuilder &b, Location loc, Value v, int64_t offset,
   return tensor::ExtractSliceOp::create(b, loc, v, offsets, sizes, strides);
 }
 
-/// Step 1: the partial sums `p[..., l]`, lane `l` adding elements
-/// `l, l + lanes, ...` below `lanes * floor(N / lanes)` in that order into
-/// -0.0 with the original body (the tail, if any: addTail).
+/// The partial sums' start: `-0.0` in every lane `[..., lanes]` (the
+/// identity of the float addition; +0.0 would turn a -0.0 sum into +0.0).
+Value buildStart(IRRewriter &rw, linalg::GenericOp op, int64_t lanes) {
+  Location loc = op.getLoc();
+  Value init = op.getDpsInits()[0];
+  Type element = getElementTypeOrSelf(init.getType());
+  Value empty = emptyWith(rw, loc, init, lanes);
+  Value negZero =
+      arith::ConstantOp::create(rw, loc, rw.getFloatAttr(element, -0.0));
+  return linalg::FillOp::create(rw, loc, negZero, empty).getResult(0);
+}
+
+/// Step 1: lane `l` adds, into its partial sum `start[..., l]`, with the
+/// original body, elements `offset + (j lanes + l) vector + v` of the row
+/// for j = 0 .. steps - 1 and, in each step, v = 0 .. vector - 1, in that
+/// order: the row's `[offset, offset + steps lanes vector)` expanded to
+/// `[steps, lanes, vector]`, iterated with the lane parallel and j, v the
+/// reductions (v innermost). With vector 1 there is no `v` dimension. A
+/// null `start` is buildStart's.
 Value buildPartialSums(IRRewriter &rw, linalg::GenericOp op, const RowSum &sum,
-                       int64_t lanes) {
+                       int64_t lanes, int64_t vector, int64_t offset,
+                       int64_t steps, Value start) {
   Location loc = op.getLoc();
   unsigned r = sum.reductionDim;
-  unsigned numDims = op.getNumLoops() + 1;
-  unsigned j = numDims - 1;
+  unsigned numDims = op.getNumLoops() + (vector > 1 ? 2 : 1);
+  unsigned j = op.getNumLoops();
   MLIRContext *ctx = op->getContext();
   SmallVector<Value> inputs;
   SmallVector<AffineMap> maps;
@@ -235,41 +279,38 @@ Value buildPartialSums(IRRewriter &rw, linalg::GenericOp op, const RowSum &sum,
       maps.push_back(withDims(map, numDims));
       continue;
     }
-    // The whole lanes-wide steps of the row (all of it when lanes divides
-    // N), the row along the input's dimension k (readsRows).
+    // The steps' part of the row, along the input's dimension k
+    // (readsRows).
     unsigned k = *plainPosition(map, r);
     Value rows = input->get();
-    int64_t steps = sum.size / lanes;
-    if (sum.size % lanes != 0)
-      rows = lanesSlice(rw, loc, rows, 0, steps * lanes, k);
-    inputs.push_back(expandRows(rw, loc, rows, lanes, k));
+    int64_t count = steps * lanes * vector;
+    if (offset != 0 || count != sum.size)
+      rows = lanesSlice(rw, loc, rows, offset, count, k);
+    inputs.push_back(expandRows(rw, loc, rows, lanes, vector, k));
     SmallVector<AffineExpr> results(map.getResults());
     results[k] = getAffineDimExpr(j, ctx);
     results.insert(results.begin() + k + 1, getAffineDimExpr(r, ctx));
+    if (vector > 1)
+      results.insert(results.begin() + k + 2, getAffineDimExpr(j + 1, ctx));
     maps.push_back(AffineMap::get(numDims, 0, results, ctx));
   }
-  Value init = op.getDpsInits()[0];
   AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
   SmallVector<AffineExpr> outResults(outMap.getResults());
   outResults.push_back(getAffineDimExpr(r, ctx));
   maps.push_back(AffineMap::get(numDims, 0, outResults, ctx));
-
-  Type element = getElementTypeOrSelf(init.getType());
-  Value empty = emptyWith(rw, loc, init, lanes);
-  // -0.0 is the identity of the float addition (+0.0 would turn a -0.0
-  // sum into +0.0).
-  Value negZero =
-      arith::ConstantOp::create(rw, loc, rw.getFloatAttr(element, -0.0));
-  Value start = linalg::FillOp::create(rw, loc, negZero, empty).getResult(0);
+  if (!start)
+    start = buildStart(rw, op, lanes);
 
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   iterators[r] = utils::IteratorType::parallel;
   iterators.push_back(utils::IteratorType::reduction);
+  if (vector > 1)
+    iterators.push_back(utils::IteratorType::reduction);
   auto partial = linalg::GenericOp::create(rw, loc, start.getType(), inputs,
                                            ValueRange{start}, maps, iterators);
   rw.cloneRegionBefore(op.getRegion(), partial.getRegion(),
                        partial.getRegion().end());
-  remapReductionIndex(rw, partial, r, j, lanes);
+  remapReductionIndex(rw, partial, r, j, lanes, vector, offset);
   if (sum.column) {
     // The lane outermost: a GPU's one-thread-per-output kernel linearizes
     // the parallel iterators row-major, so consecutive threads then read
@@ -294,10 +335,9 @@ Value buildPartialSums(IRRewriter &rw, linalg::GenericOp op, const RowSum &sum,
 /// all-parallel generic over the op's index space, the reduction dimension
 /// now the lane (extent t) reading the row's tail.
 Value addTail(IRRewriter &rw, linalg::GenericOp op, Value p, const RowSum &sum,
-              int64_t lanes) {
+              int64_t first) {
   Location loc = op.getLoc();
   unsigned r = sum.reductionDim;
-  int64_t first = sum.size / lanes * lanes;
   int64_t tail = sum.size - first;
   MLIRContext *ctx = op->getContext();
   SmallVector<Value> inputs;
@@ -411,9 +451,25 @@ void splitRowSum(IRRewriter &rw, linalg::LinalgOp op, const RowSum &sum,
     generic = *generalized;
     rw.setInsertionPoint(generic);
   }
-  Value partial = buildPartialSums(rw, generic, sum, lanes);
-  if (sum.size % lanes != 0)
-    partial = addTail(rw, generic, partial, sum, lanes);
+  // The vector steps (lane l's `vector` consecutive elements per step),
+  // then what is left of the row lane-strided, one element per lane and
+  // step, then the last `rest % lanes` elements, one for each of the first
+  // lanes (docs/numerics.md, "Reduction order").
+  // (The lanes' -0.0 start is built by the first partial sums.)
+  Value partial;
+  int64_t vector = sum.vector;
+  int64_t steps = vector > 1 ? sum.size / (lanes * vector) : 0;
+  if (steps > 0)
+    partial =
+        buildPartialSums(rw, generic, sum, lanes, vector, 0, steps, partial);
+  int64_t offset = steps * lanes * vector;
+  int64_t scalarSteps = (sum.size - offset) / lanes;
+  if (scalarSteps > 0)
+    partial = buildPartialSums(rw, generic, sum, lanes, 1, offset, scalarSteps,
+                               partial);
+  int64_t first = offset + scalarSteps * lanes;
+  if (first != sum.size)
+    partial = addTail(rw, generic, partial, sum, first);
   Value result = buildTree(rw, generic, partial, sum, lanes);
   rw.replaceOp(generic, result);
 }
@@ -484,8 +540,8 @@ bool fitsRowKernel(linalg::LinalgOp op, unsigned lanes) {
 /// warp-per-row kernel computing the order splitRowSum spells out. A named
 /// op that does not generalize is left as it is (splitRowSum leaves it too,
 /// on the CPU as well).
-linalg::GenericOp markRowSum(IRRewriter &rw, linalg::LinalgOp op,
-                             int64_t lanes) {
+linalg::GenericOp markRowSum(IRRewriter &rw, linalg::LinalgOp op, int64_t lanes,
+                             int64_t vector) {
   auto marked = dyn_cast<linalg::GenericOp>(op.getOperation());
   if (!marked) {
     rw.setInsertionPoint(op);
@@ -496,6 +552,7 @@ linalg::GenericOp markRowSum(IRRewriter &rw, linalg::LinalgOp op,
     marked = *generalized;
   }
   marked->setAttr(fp8::kReductionLanesAttrName, rw.getI64IntegerAttr(lanes));
+  marked->setAttr(fp8::kReductionVectorAttrName, rw.getI64IntegerAttr(vector));
   return marked;
 }
 
@@ -912,6 +969,13 @@ public:
           << static_cast<unsigned>(lanes);
       return signalPassFailure();
     }
+    if (vector < 1 || vector > 16 || !llvm::isPowerOf2_32(vector)) {
+      getOperation()->emitError()
+          << "fp8-split-reductions: vector must be a power of two in [1, "
+             "16], got "
+          << static_cast<unsigned>(vector);
+      return signalPassFailure();
+    }
     SmallVector<std::pair<linalg::LinalgOp, RowSum>> sums;
     getOperation()->walk([&](linalg::LinalgOp op) {
       if (std::optional<RowSum> sum = matchRowSum(op, lanes, /*max=*/false))
@@ -923,8 +987,11 @@ public:
     IRRewriter rw(&getContext());
     SmallVector<linalg::GenericOp> marked;
     for (auto &[op, sum] : sums) {
+      // A column's consecutive elements are a row apart: no lane reads a
+      // contiguous run of them, so column sums keep one element per step.
+      sum.vector = sum.column ? 1 : vector;
       if (rowKernels && !sum.column && fitsRowKernel(op, lanes)) {
-        if (linalg::GenericOp generic = markRowSum(rw, op, lanes))
+        if (linalg::GenericOp generic = markRowSum(rw, op, lanes, sum.vector))
           marked.push_back(generic);
       } else if (!sum.max) {
         splitRowSum(rw, op, sum, lanes);

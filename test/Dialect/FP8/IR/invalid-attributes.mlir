@@ -30,7 +30,7 @@ module attributes {fp8.policy = "deepseek-v3"} {}
 
 // -----
 
-// expected-error @+1 {{unknown fp8 attribute 'fp8.recipe' (known: fp8.role, fp8.precision, fp8.reason, fp8.gemm, fp8.policy, fp8.kernel, fp8.kernel_model, fp8.kernel_ref, fp8.reduction_lanes, fp8.row_group)}}
+// expected-error @+1 {{unknown fp8 attribute 'fp8.recipe' (known: fp8.role, fp8.precision, fp8.reason, fp8.gemm, fp8.policy, fp8.kernel, fp8.kernel_model, fp8.kernel_ref, fp8.reduction_lanes, fp8.reduction_vector, fp8.row_group)}}
 module attributes {fp8.recipe = 1} {}
 
 // -----
@@ -87,6 +87,35 @@ func.func @reduction_lanes_not_generic(%a: f32) -> f32 {
   // expected-error @+1 {{attribute 'fp8.reduction_lanes' is only valid on a linalg.generic row reduction, not on 'arith.addf'}}
   %r = arith.addf %a, %a {fp8.reduction_lanes = 32 : i64} : f32
   return %r : f32
+}
+
+// -----
+
+// expected-error @+1 {{attribute 'fp8.reduction_vector' must be an i64 power of two in [1, 16] (the elements per lane and step), got 3 : i64}}
+func.func @reduction_vector_not_pow2() attributes {fp8.reduction_vector = 3 : i64} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{attribute 'fp8.reduction_vector' must be an i64 power of two in [1, 16] (the elements per lane and step), got 32 : i64}}
+func.func @reduction_vector_too_wide() attributes {fp8.reduction_vector = 32 : i64} {
+  return
+}
+
+// -----
+
+#id = affine_map<(d0) -> (d0)>
+#all = affine_map<(d0) -> ()>
+func.func @reduction_vector_without_lanes(%x: tensor<64xf32>, %init: tensor<f32>) -> tensor<f32> {
+  // expected-error @+1 {{attribute 'fp8.reduction_vector' is only valid on a linalg.generic marked 'fp8.reduction_lanes', not on 'linalg.generic'}}
+  %r = linalg.generic {indexing_maps = [#id, #all], iterator_types = ["reduction"]}
+      ins(%x : tensor<64xf32>) outs(%init : tensor<f32>) attrs = {fp8.reduction_vector = 4 : i64} {
+  ^bb0(%in: f32, %acc: f32):
+    %s = arith.addf %acc, %in : f32
+    linalg.yield %s : f32
+  } -> tensor<f32>
+  return %r : tensor<f32>
 }
 
 // -----

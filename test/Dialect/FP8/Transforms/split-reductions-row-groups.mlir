@@ -14,7 +14,7 @@
 #col = affine_map<(d0, d1) -> (d1)>
 
 // CHECK-LABEL: func.func @rmsnorm
-// CHECK: iterator_types = ["parallel", "reduction"]} {{.*}} attrs =  {fp8.reduction_lanes = 32 : i64, fp8.row_group = 0 : i64}
+// CHECK: iterator_types = ["parallel", "reduction"]} {{.*}} attrs =  {fp8.reduction_lanes = 32 : i64, fp8.reduction_vector = 4 : i64, fp8.row_group = 0 : i64}
 // CHECK: iterator_types = ["parallel"]} {{.*}} attrs =  {fp8.row_group = 0 : i64}
 // CHECK: iterator_types = ["parallel", "parallel"]} {{.*}} attrs =  {fp8.row_group = 0 : i64}
 func.func @rmsnorm(%x: tensor<4x64xf32>, %w: tensor<64xf32>) -> (tensor<4x64xf32>, tensor<4xf32>) {
@@ -62,11 +62,11 @@ func.func @rmsnorm(%x: tensor<4x64xf32>, %w: tensor<64xf32>) -> (tensor<4x64xf32
 // CHECK: linalg.fill ins(%[[NINF]] : f32) outs
 // CHECK-NEXT: %[[ZERO:.*]] = arith.constant 0.0
 // CHECK-NEXT: linalg.fill ins(%[[ZERO]] : f32) outs
-// CHECK-NEXT: linalg.generic {{.*}} attrs =  {fp8.reduction_lanes = 32 : i64, fp8.row_group = 0 : i64}
+// CHECK-NEXT: linalg.generic {{.*}} attrs =  {fp8.reduction_lanes = 32 : i64, fp8.reduction_vector = 4 : i64, fp8.row_group = 0 : i64}
 // CHECK: arith.maximumf
 // CHECK: attrs =  {fp8.row_group = 0 : i64}
 // CHECK: math.exp
-// CHECK: attrs =  {fp8.reduction_lanes = 32 : i64, fp8.row_group = 0 : i64}
+// CHECK: attrs =  {fp8.reduction_lanes = 32 : i64, fp8.reduction_vector = 4 : i64, fp8.row_group = 0 : i64}
 // CHECK: attrs =  {fp8.row_group = 0 : i64}
 // CHECK: arith.divf
 // CHECK-NOT: fp8.row_group = 1
@@ -150,7 +150,7 @@ func.func @other_row(%x: tensor<32x32xf32>) -> tensor<32x32xf32> {
 // op reading another lane's element of the group: the group keeps what
 // comes before them.
 // CHECK-LABEL: func.func @other_elements
-// CHECK: fp8.reduction_lanes = 32 : i64, fp8.row_group = 0 : i64
+// CHECK: fp8.reduction_lanes = 32 : i64, fp8.reduction_vector = 4 : i64, fp8.row_group = 0 : i64
 // CHECK: iterator_types = ["parallel", "parallel"]} {{.*}} attrs =  {fp8.row_group = 0 : i64}
 // CHECK-NOT: fp8.row_group
 // CHECK: return

@@ -8,12 +8,12 @@
 // than a warp's 32 are split as without the option.
 // CHECK-LABEL: func.func @marked
 // CHECK-NOT: tensor.expand_shape
-// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #{{.*}}], iterator_types = ["parallel", "reduction"]} ins(%{{.*}} : tensor<8x128xbf16>) outs(%{{.*}} : tensor<8xf32>) attrs =  {fp8.reduction_lanes = 32 : i64}
-// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #{{.*}}], iterator_types = ["parallel", "reduction"]} ins(%{{.*}} : tensor<4x64xf32>) outs(%{{.*}} : tensor<4xf32>) attrs =  {fp8.reduction_lanes = 32 : i64}
+// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #{{.*}}], iterator_types = ["parallel", "reduction"]} ins(%{{.*}} : tensor<8x128xbf16>) outs(%{{.*}} : tensor<8xf32>) attrs =  {fp8.reduction_lanes = 32 : i64, fp8.reduction_vector = 4 : i64}
+// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #{{.*}}], iterator_types = ["parallel", "reduction"]} ins(%{{.*}} : tensor<4x64xf32>) outs(%{{.*}} : tensor<4xf32>) attrs =  {fp8.reduction_lanes = 32 : i64, fp8.reduction_vector = 4 : i64}
 // CHECK-NOT: linalg.reduce
-// CHECK: linalg.generic {{.*}} iterator_types = ["reduction"]} {{.*}} attrs =  {fp8.reduction_lanes = 32 : i64}
+// CHECK: linalg.generic {{.*}} iterator_types = ["reduction"]} {{.*}} attrs =  {fp8.reduction_lanes = 32 : i64, fp8.reduction_vector = 4 : i64}
 // CHECK: linalg.index 0
-// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} {{.*}} attrs =  {fp8.reduction_lanes = 32 : i64}
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} {{.*}} attrs =  {fp8.reduction_lanes = 32 : i64, fp8.reduction_vector = 4 : i64}
 // CHECK: arith.maximumf
 // CHECK-NOT: tensor.expand_shape
 // CHECK: return
@@ -134,7 +134,7 @@ func.func @split(%d: tensor<?x64xf32>, %di: tensor<?xf32>, %x: tensor<4x64xf32>,
 // takes it, so it is marked, not split into loops.
 // CHECK-LABEL: func.func @target_pick
 // CHECK-NOT: tensor.expand_shape
-// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<8x256xf32>, tensor<8xi64>) outs(%{{.*}} : tensor<8xf32>) attrs =  {fp8.reduction_lanes = 32 : i64}
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<8x256xf32>, tensor<8xi64>) outs(%{{.*}} : tensor<8xf32>) attrs =  {fp8.reduction_lanes = 32 : i64, fp8.reduction_vector = 4 : i64}
 // LANES16-LABEL: func.func @target_pick
 // LANES16-NOT: fp8.reduction_lanes
 // LANES16: tensor.expand_shape

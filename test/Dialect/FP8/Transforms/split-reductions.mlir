@@ -1,8 +1,18 @@
-// RUN: fp8-opt %s -split-input-file -fp8-split-reductions | FileCheck %s
-// RUN: fp8-opt %s -split-input-file -fp8-split-reductions="lanes=4" | FileCheck %s --check-prefix=LANES4
+// RUN: fp8-opt %s -split-input-file -fp8-split-reductions="vector=1" | FileCheck %s
+// RUN: fp8-opt %s -split-input-file -fp8-split-reductions="lanes=4 vector=1" | FileCheck %s --check-prefix=LANES4
+// RUN: fp8-opt %s -split-input-file -fp8-split-reductions | FileCheck %s --check-prefix=VEC
 // RUN: not fp8-opt %s -split-input-file -fp8-split-reductions="lanes=12" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADLANES
+// RUN: not fp8-opt %s -split-input-file -fp8-split-reductions="vector=3" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADVECTOR
 
 // BADLANES: fp8-split-reductions: lanes must be a power of two >= 2, got 12
+// BADVECTOR: fp8-split-reductions: vector must be a power of two in [1, 16], got 3
+
+// The CHECK and LANES4 prefixes check the lane-strided split (vector=1);
+// VEC the default vector of 4: a row's whole steps of 32 x 4 elements as
+// [R, steps, 32, 4], lane l = d1 (parallel), then j = d2 and v = d3 (the
+// reductions, v innermost) reading element [r, j, l, v] = x[r, (j * 32 + l)
+// * 4 + v]; what is left of the row is split lane-strided after it (into
+// the same partial sums), then its tail; the tree as before.
 
 // A row sum of squares (RMSNorm), N = 128, 32 lanes: the rows are viewed as
 // [R, 4, 32]; the partial op's lane l = d1 (parallel), j = d2 (reduction)
@@ -16,6 +26,13 @@
 // CHECK-DAG: #[[L0:.*]] = affine_map<(d0) -> (d0, 0)>
 // CHECK-DAG: #[[L1:.*]] = affine_map<(d0) -> (d0, 1)>
 // CHECK-DAG: #[[OUT:.*]] = affine_map<(d0) -> (d0)>
+// VEC-DAG: #[[VROW:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d2, d1, d3)>
+// VEC-DAG: #[[VLANE:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1)>
+// VEC-LABEL: func.func @sum_of_squares
+// VEC: %[[V:.*]] = tensor.expand_shape %{{.*}} {{\[}}[0], [1, 2, 3]] output_shape [8, 1, 32, 4] : tensor<8x128xf32> into tensor<8x1x32x4xf32>
+// VEC: %[[P:.*]] = linalg.generic {indexing_maps = [#[[VROW]], #[[VLANE]]], iterator_types = ["parallel", "parallel", "reduction", "reduction"]} ins(%[[V]] : tensor<8x1x32x4xf32>) outs(%{{.*}} : tensor<8x32xf32>)
+// VEC-NOT: tensor.expand_shape
+// VEC: tensor.extract_slice %[[P]][0, 0] [8, 16] [1, 1]
 // CHECK-LABEL: func.func @sum_of_squares
 // CHECK-SAME: (%[[X:.*]]: tensor<8x128xf32>, %[[INIT:.*]]: tensor<8xf32>)
 // CHECK: %[[V:.*]] = tensor.expand_shape %[[X]] {{\[}}[0], [1, 2]] output_shape [8, 4, 32] : tensor<8x128xf32> into tensor<8x4x32xf32>
@@ -287,4 +304,50 @@ func.func @column_sum(%x: tensor<70x16xf32>, %y: tensor<70x16xf32>, %init: tenso
     linalg.yield %s : f32
   } -> tensor<16xf32>
   return %r : tensor<16xf32>
+}
+
+// -----
+
+// N = 161 with the default vector of 4: one vector step (elements 0..127),
+// one lane-strided step (128 + l) into the same partial sums, then lane 0's
+// tail element 160. linalg.index 1 is the element's index in each piece:
+// (j * 32 + l) * 4 + v, 128 + j * 32 + l, 160 + l.
+// VEC-LABEL: func.func @vector_rest
+// VEC: %[[S0:.*]] = tensor.extract_slice %[[X:.*]][0, 0] [8, 128] [1, 1] : tensor<8x161xf32> to tensor<8x128xf32>
+// VEC: %[[E0:.*]] = tensor.expand_shape %[[S0]] {{\[}}[0], [1, 2, 3]] output_shape [8, 1, 32, 4]
+// VEC: %[[F:.*]] = linalg.fill
+// VEC: %[[P0:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction", "reduction"]} ins(%[[E0]] : tensor<8x1x32x4xf32>) outs(%[[F]] : tensor<8x32xf32>)
+// VEC: %[[L:.*]] = linalg.index 1 : index
+// VEC: %[[J:.*]] = linalg.index 2 : index
+// VEC: %[[J32:.*]] = arith.muli %[[J]], %{{.*}} : index
+// VEC: %[[JL:.*]] = arith.addi %[[J32]], %[[L]] : index
+// VEC: %[[C4:.*]] = arith.constant 4 : index
+// VEC: %[[B:.*]] = arith.muli %[[JL]], %[[C4]] : index
+// VEC: %[[V:.*]] = linalg.index 3 : index
+// VEC: %[[K:.*]] = arith.addi %[[B]], %[[V]] : index
+// VEC: arith.index_cast %[[K]] : index to i32
+// VEC: %[[S1:.*]] = tensor.extract_slice %[[X]][0, 128] [8, 32] [1, 1] : tensor<8x161xf32> to tensor<8x32xf32>
+// VEC: %[[E1:.*]] = tensor.expand_shape %[[S1]] {{\[}}[0], [1, 2]] output_shape [8, 1, 32]
+// VEC: %[[P1:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[E1]] : tensor<8x1x32xf32>) outs(%[[P0]] : tensor<8x32xf32>)
+// VEC: %[[C128:.*]] = arith.constant 128 : index
+// VEC: %[[K1:.*]] = arith.addi %[[C128]], %{{.*}} : index
+// VEC: arith.index_cast %[[K1]] : index to i32
+// VEC: %[[T:.*]] = tensor.extract_slice %[[X]][0, 160] [8, 1] [1, 1] : tensor<8x161xf32> to tensor<8x1xf32>
+// VEC: %[[LANES:.*]] = tensor.extract_slice %[[P1]][0, 0] [8, 1] [1, 1]
+// VEC: linalg.generic {{.*}} ins(%[[T]] : tensor<8x1xf32>) outs(%[[LANES]] : tensor<8x1xf32>)
+// VEC: arith.constant 160 : index
+// VEC: tensor.insert_slice %{{.*}} into %[[P1]][0, 0] [8, 1] [1, 1]
+// VEC: return
+func.func @vector_rest(%x: tensor<8x161xf32>, %init: tensor<8xf32>) -> tensor<8xf32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<8x161xf32>) outs(%init : tensor<8xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %i = linalg.index 1 : index
+    %ii = arith.index_cast %i : index to i32
+    %f = arith.sitofp %ii : i32 to f32
+    %m = arith.mulf %in, %f : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<8xf32>
+  return %r : tensor<8xf32>
 }

@@ -26,6 +26,13 @@ namespace mlir::fp8 {
 inline constexpr llvm::StringLiteral kReductionLanesAttrName =
     "fp8.reduction_lanes";
 
+/// Name of the discardable attribute of a sum marked kReductionLanesAttrName:
+/// the elements each lane adds per step, consecutive (an i64 power of two
+/// in [1, 16]; fp8-split-reductions' `vector`). Absent means 1, the
+/// lane-strided order of one element per lane and step.
+inline constexpr llvm::StringLiteral kReductionVectorAttrName =
+    "fp8.reduction_vector";
+
 /// Name of the discardable attribute (an i64 >= 0, the group's id, unique
 /// in the module) of a marked row sum and of the elementwise ops that
 /// consume its per-row result (fp8-split-reductions{row-kernels}): the

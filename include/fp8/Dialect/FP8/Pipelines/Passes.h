@@ -170,6 +170,12 @@ struct FP8CPUPipelineOptions
                      "dimension, and aborts); a few integer compares per "
                      "op with dynamic shapes"),
       llvm::cl::init(true)};
+  PassOptions::Option<unsigned> reductionVector{
+      *this, "reduction-vector",
+      llvm::cl::desc("Consecutive elements per lane and step of the float "
+                     "row sums' order (fp8-split-reductions' vector: a "
+                     "power of two in [1, 16]; 1 = lane-strided)"),
+      llvm::cl::init(4)};
 };
 
 /// fp8-cpu-pipeline: value-level fp8 IR on tensors (func/linalg/tensor/arith
@@ -241,6 +247,12 @@ struct FP8GPUPipelineOptions
                      "host program (the same value gives the CPU "
                      "pipeline's bits)"),
       llvm::cl::init(32)};
+  PassOptions::Option<unsigned> reductionVector{
+      *this, "reduction-vector",
+      llvm::cl::desc("host=llvm: fp8-cpu-pipeline's reduction-vector for "
+                     "the host program (the same value gives the CPU "
+                     "pipeline's bits)"),
+      llvm::cl::init(4)};
   /// fp8-lower-to-nvvm's GEMM kernel options (config, device, block-m,
   /// ..., require-kernels: GemmKernelOptions.h), which it forwards.
   GemmKernelOptions<mlir::detail::PassOptions> gemm{*this};

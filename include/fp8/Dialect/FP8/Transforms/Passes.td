@@ -386,18 +386,24 @@ def FP8SplitReductionsPass : Pass<"fp8-split-reductions"> {
       tensor-core kernels fix their order;
     - the output map is a projected permutation.
 
-    The op becomes (1) a partial sum into `[..., lanes]`: with N = q lanes
-    + t (0 <= t < lanes), the rows' first q lanes elements are expanded to
-    `[..., q, lanes]` (`tensor.expand_shape`, of a `tensor.extract_slice`
-    when t > 0), lane `l` adds elements `l, l + lanes, ..., l + (q - 1)
-    lanes` in that order into a `-0.0` start (the identity of the float
-    addition), with the original body; when t > 0, (1b) lane `l < t` then
-    adds element `q lanes + l` (an all-parallel generic over the tail
-    slices, inserted into the first t lanes); (2) a halving tree: `q[..., i] = p[..., i] +
-    p[..., i + h]` for `h = lanes / 2, ..., 2`; (3) the last level and the
-    init: `out = init + (q[..., 0] + q[..., 1])`, with the init on the side
-    of the addition where the body had its accumulator. Max and min
-    reductions and everything else are left as they are.
+    The op becomes (1) partial sums into `[..., lanes]`, started at `-0.0`
+    (the identity of the float addition), with the original body: with V =
+    `vector` and N = q lanes V + s lanes + t (0 <= s lanes + t < lanes V,
+    0 <= t < lanes), (1a) when V > 1 and q > 0, the rows' first q lanes V
+    elements expanded to `[..., q, lanes, V]` (`tensor.expand_shape` of a
+    `tensor.extract_slice`), lane `l` adding elements `(j lanes + l) V + v`
+    for j = 0 .. q - 1 and, within each, v = 0 .. V - 1 (the lane parallel,
+    j and v reductions, v innermost); (1b) the next s lanes elements
+    expanded to `[..., s, lanes]`, lane `l` adding `q lanes V + j lanes + l`
+    in increasing j (all of the row when V = 1); (1c) when t > 0, lane
+    `l < t` adding element `q lanes V + s lanes + l` last (an all-parallel
+    generic over the tail slices, inserted into the first t lanes). Column
+    sums use V = 1 (no lane reads a contiguous run of a column). (2) a
+    halving tree: `q[..., i] = p[..., i] + p[..., i + h]` for `h = lanes /
+    2, ..., 2`; (3) the last level and the init: `out = init + (q[..., 0] +
+    q[..., 1])`, with the init on the side of the addition where the body
+    had its accumulator. Max and min reductions and everything else are
+    left as they are.
 
     With `row-kernels` (fp8-gpu-pipeline with host kernels) a sum the GPU
     row kernel takes (a row, not a column: a warp's lanes would read one
@@ -406,9 +412,11 @@ def FP8SplitReductionsPass : Pass<"fp8-split-reductions"> {
     body of arith ops without fast-math flags and of the math ops
     fp8-expand-math expands) is not split here: it stays one
     `linalg.generic` (named ops are generalized) carrying
-    `fp8.reduction_lanes = lanes : i64`, which fp8-outline-host-kernels
-    lowers to one warp-per-row kernel computing the same additions in the
-    same order (lane `l` the partial sum `l`, the halving tree as
+    `fp8.reduction_lanes = lanes : i64` and `fp8.reduction_vector = V :
+    i64`, which fp8-outline-host-kernels lowers to one warp-per-row kernel
+    computing the same additions in the same order (lane `l` the partial
+    sum `l`, each vector step one aligned vector load where the buffer
+    allows, the halving tree as
     `shfl.sync.bfly`, then the init). The other sums are split as above.
     A row max (the body yields `arith.maximumf` of the accumulator, under
     the same conditions) is marked too: `maximumf` gives the same result
@@ -463,6 +471,10 @@ def FP8SplitReductionsPass : Pass<"fp8-split-reductions"> {
     Option<"lanes", "lanes", "unsigned", /*default=*/"32",
            "Lanes of the partial sums (a power of two >= 2): a warp's "
            "threads">,
+    Option<"vector", "vector", "unsigned", /*default=*/"4",
+           "Consecutive elements a lane adds per step of a row sum (a power "
+           "of two in [1, 16]; 1: lane-strided; column sums use 1): one "
+           "vector load per lane and step in the row kernel">,
     Option<"rowKernels", "row-kernels", "bool", /*default=*/"false",
            "Mark the sums a GPU row kernel takes with fp8.reduction_lanes "
            "instead of splitting them into partial sums and a tree">,
