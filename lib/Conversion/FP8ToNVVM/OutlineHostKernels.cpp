@@ -686,12 +686,13 @@ struct FP8OutlineHostKernelsPass
       dims[d] = arith::RemUIOp::create(rewriter, loc, rest, extent);
       rest = arith::DivUIOp::create(rewriter, loc, rest, extent);
     }
-    // The group's producers first: each lane computes and stores its own
-    // elements, which its partial sum then reads back (no other lane's).
+    // The group's producers first: the warp computes and stores their
+    // elements, which the partial sum then reads back.
     if (group && !group->producers.empty()) {
       IRMapping none;
       emitElementLoop(rewriter, loc, op, *sum, group->producers, dims, lane,
                       none);
+      emitElementsVisible(rewriter, loc, op, *sum);
     }
     Value partial = emitPartialSum(rewriter, loc, op, *sum, dims, lane);
     Value total = emitButterfly(rewriter, loc, *sum, partial);

@@ -191,6 +191,16 @@ planRowGroup(linalg::GenericOp sum, const RowSum &row,
              llvm::function_ref<std::string(linalg::LinalgOp)> whyHost,
              std::string &why);
 
+/// Makes the elements the warp's element loop stored visible to the
+/// partial sums of `reduction` (`op`) that read them back: a `bar.warp.sync`
+/// where the reduction's vector order (V > 1 and a row of at least 32 V
+/// elements) has lane l read elements 32 V j + V l + v, which other lanes
+/// computed (element l + 32 i is lane l's); bar.warp.sync orders the memory
+/// accesses of the warp's lanes (PTX ISA, bar.warp.sync). A lane-strided
+/// order reads only the lane's own elements: nothing is emitted.
+void emitElementsVisible(OpBuilder &b, Location loc, linalg::GenericOp op,
+                         const RowSum &reduction);
+
 /// The elementwise ops `ops` over the row of the sum at `dims` (the
 /// sum's loop indices, dims[reductionDim] unused): lane `lane` computes
 /// elements `lane, lane + 32, ...` of the row (consecutive lanes,

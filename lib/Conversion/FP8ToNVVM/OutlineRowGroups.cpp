@@ -156,7 +156,7 @@ FailureOr<RowGroupPlan> fp8::detail::planRowGroup(
        llvm::concat<RowGroupMember>(plan.producers, plan.members))
     written.insert(fp8::getRootBuffer(m.op.getDpsInitOperand(0)->get()));
   // The values an op of the group computed before: per-row (every lane
-  // holds them) or per element (each lane its own, stored by it).
+  // holds them) or per element (stored by the warp's element loop).
   AffineMap rowMap = sum.getMatchingIndexingMap(sum.getDpsInitOperand(0));
   llvm::SmallDenseSet<Value> rowValues;
   llvm::SmallDenseSet<Value> elementValues;
@@ -263,6 +263,16 @@ void storeOutput(OpBuilder &b, Location loc, linalg::GenericOp op, Value v,
 
 } // namespace
 
+void fp8::detail::emitElementsVisible(OpBuilder &b, Location loc,
+                                      linalg::GenericOp op,
+                                      const RowSum &reduction) {
+  int64_t n = op.getStaticLoopRanges()[reduction.reductionDim];
+  if (reduction.vector == 1 || n < kWarpSize * reduction.vector)
+    return;
+  Value fullMask = arith::ConstantIntOp::create(b, loc, -1, 32);
+  NVVM::SyncWarpOp::create(b, loc, fullMask);
+}
+
 void fp8::detail::emitElementLoop(OpBuilder &b, Location loc,
                                   linalg::GenericOp sum, const RowSum &row,
                                   ArrayRef<RowGroupMember> ops,
@@ -310,8 +320,7 @@ void fp8::detail::emitRowGroup(OpBuilder &b, Location loc,
     return arith::ConstantIndexOp::create(b, loc, v);
   };
   // Buffer -> this lane's value of it (the row's). The elements are read
-  // back from memory after their loop: each lane its own (the lane that
-  // stored an element is the lane that reads it, in program order).
+  // back from memory after their loop (emitElementsVisible).
   IRMapping values;
   values.map(sum.getDpsInitOperand(0)->get(), rowValue);
   SmallVector<Value> rowDims;
@@ -345,8 +354,9 @@ void fp8::detail::emitRowGroup(OpBuilder &b, Location loc,
       emitElementLoop(b, loc, sum, row, elementOps, dims, lane, values);
     if (end == rest.size())
       return;
-    // The chained reduction over the elements this lane stored above.
+    // The chained reduction over the elements the warp stored above.
     RowGroupMember r = rest[end];
+    emitElementsVisible(b, loc, r.op, *r.reduction);
     Value partial = emitPartialSum(b, loc, r.op, *r.reduction,
                                    SmallVector<Value>(dims), lane);
     Value total = emitButterfly(b, loc, *r.reduction, partial);

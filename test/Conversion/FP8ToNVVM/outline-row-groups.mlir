@@ -266,6 +266,8 @@ func.func @no_sum(%x: memref<4x64xf32>, %s: memref<4xf32>, %o: memref<4x64xf32>)
 // the init through shfl.sync.idx; exp(z - max) per element, stored; the
 // sum's partial sums over the lane's own exps, its butterfly and init;
 // the divide.
+// Lane-strided (no fp8.reduction_vector: V = 1): every lane reads back its
+// own elements, no warp sync.
 // CHECK-LABEL: func.func @softmax
 // CHECK: gpu.launch_func @fp8_host_kernels::@softmax_row_max_fused
 // CHECK-NOT: gpu.launch_func
@@ -304,6 +306,7 @@ func.func @no_sum(%x: memref<4x64xf32>, %s: memref<4xf32>, %o: memref<4x64xf32>)
 // CHECK: memref.store %{{.*}}, %[[P]]
 // CHECK-NOT: nvvm.shfl.sync
 // CHECK: gpu.return
+// CHECK-NOT: nvvm.bar.warp.sync
 func.func @softmax(%x: memref<4x64xf32>, %k: memref<4x64xf32>, %m: memref<4xf32>, %s: memref<4xf32>) -> memref<4x64xf32> {
   %z = memref.alloc() : memref<4x64xf32>
   linalg.generic {indexing_maps = [#id2, #id2, #id2], iterator_types = ["parallel", "parallel"]}
@@ -340,6 +343,62 @@ func.func @softmax(%x: memref<4x64xf32>, %k: memref<4x64xf32>, %m: memref<4xf32>
     linalg.yield %r : f32
   }
   return %p : memref<4x64xf32>
+}
+
+// -----
+
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+
+// The vector order (fp8.reduction_vector = 4, rows of 128: one vector
+// step): the partial sums read elements 4 l .. 4 l + 3, which other lanes of
+// the element loops (elements l, l + 32, ...) stored, so a bar.warp.sync
+// stands between each element loop and the partial sums reading it back.
+// CHECK-LABEL: gpu.func @softmax_vector_row_max_fused
+// The mask add, the sync, the max's partial maxima.
+// CHECK: arith.addf
+// CHECK: memref.store
+// CHECK: nvvm.bar.warp.sync %{{.*}} : i32
+// CHECK-NEXT: arith.constant
+// CHECK: arith.maximumf
+// CHECK-COUNT-5: nvvm.shfl.sync bfly
+// exp(z - max) stored, the sync, the sum's partial sums.
+// CHECK: arith.subf
+// CHECK: memref.store
+// CHECK: nvvm.bar.warp.sync %{{.*}} : i32
+// CHECK-NEXT: arith.constant
+// CHECK: arith.addf
+// CHECK-COUNT-5: nvvm.shfl.sync bfly
+// CHECK-NOT: nvvm.bar.warp.sync
+// CHECK: gpu.return
+func.func @softmax_vector(%x: memref<4x128xf32>, %k: memref<4x128xf32>, %m: memref<4xf32>, %s: memref<4xf32>) -> memref<4x128xf32> {
+  %z = memref.alloc() : memref<4x128xf32>
+  linalg.generic {indexing_maps = [#id2, #id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %k : memref<4x128xf32>, memref<4x128xf32>) outs(%z : memref<4x128xf32>) attrs = {fp8.row_group = 0 : i64} {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %r = arith.addf %a, %b : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%z : memref<4x128xf32>) outs(%m : memref<4xf32>) attrs = {fp8.reduction_lanes = 32 : i64, fp8.reduction_vector = 4 : i64, fp8.row_group = 0 : i64} {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.maximumf %acc, %a : f32
+    linalg.yield %r : f32
+  }
+  %e = memref.alloc() : memref<4x128xf32>
+  linalg.generic {indexing_maps = [#id2, #row, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%z, %m : memref<4x128xf32>, memref<4xf32>) outs(%e : memref<4x128xf32>) attrs = {fp8.row_group = 0 : i64} {
+  ^bb0(%a: f32, %mx: f32, %o: f32):
+    %d = arith.subf %a, %mx : f32
+    linalg.yield %d : f32
+  }
+  linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%e : memref<4x128xf32>) outs(%s : memref<4xf32>) attrs = {fp8.reduction_lanes = 32 : i64, fp8.reduction_vector = 4 : i64, fp8.row_group = 0 : i64} {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.addf %acc, %a : f32
+    linalg.yield %r : f32
+  }
+  return %e : memref<4x128xf32>
 }
 
 // -----
