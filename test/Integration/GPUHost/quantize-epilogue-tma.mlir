@@ -16,7 +16,7 @@
 // last store read its buffer). Random schedules (2 seeds; each store lands
 // at a seeded moment) and the lock-step schedule; the column split (64 x 256
 // tiles: two consumers of 128 columns, the second's box 16 codes wide at N
-// = 144). N = 200 is not a multiple of 16 (a row of codes is not a TMA
+// = 144; the fused GEMM alone, its result dequantized). N = 200 is not a multiple of 16 (a row of codes is not a TMA
 // global stride): a remark names why, and the codes stay on st.global.
 //
 // REQUIRES: clang
@@ -34,12 +34,10 @@
 // RUN: env FP8_EMU_TRACE=1 %t.check %t.gpu.so %t.cpu.so n200 5 f32:130x200 f32:130x272 f32:200x272 2>&1 | FileCheck %s --check-prefix=N200
 // RUN: fp8-opt %s --fp8-gpu-pipeline="block-m=64 block-n=256 store=tma sm-count=1 chip=sm_90a host=llvm target=emulator" | mlir-translate --mlir-to-llvmir -o %t.split.ll
 // RUN: %clang %t.split.ll -o %t.split.so %emu_host_link
-// RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=9 %t.check %t.split.so %t.cpu.so chain_bf16 6 f32:130x136,f32:130x144 f32:130x272 f32:144x272 f32:136x144 2>&1 | FileCheck %s --check-prefix=SPLIT
+// RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=9 %t.check %t.split.so %t.cpu.so split_n144 6 f32:130x144 f32:130x272 f32:144x272 2>&1 | FileCheck %s --check-prefix=SPLIT
 
-// REMARK: remark: fp8-lower-to-nvvm: the GEMM kernel's epilogue computes the fp8.quantize of its result
-// REMARK: remark: fp8-lower-to-nvvm: the GEMM kernel's epilogue computes the fp8.quantize of its result
-// REMARK: remark: fp8-lower-to-nvvm: store=tma is not applied to the quantize epilogue of this GEMM (the TMA store (store = tma) of the quantize epilogue needs n a multiple of 16 (a row of the FP8 codes is a TMA global stride: a multiple of 16 bytes)); its codes are stored by st.global
-// REMARK: remark: fp8-lower-to-nvvm: the GEMM kernel's epilogue computes the fp8.quantize of its result
+// REMARK: quantize-epilogue-tma.mlir:[[@LINE+59]]:8: remark: fp8-lower-to-nvvm: store=tma is not applied to the quantize epilogue of this GEMM (the TMA store (store = tma) of the quantize epilogue needs n a multiple of 16 (a row of the FP8 codes is a TMA global stride: a multiple of 16 bytes)); its codes are stored by st.global
+// REMARK-COUNT-4: remark: fp8-lower-to-nvvm: the GEMM kernel's epilogue computes the fp8.quantize of its result
 // REMARK-NOT: stays on the host
 
 // The fused GEMM: 130 x 144 in 128 x 128 tiles, 2 x 2 = 4 tiles on 2 CTAs.
@@ -60,7 +58,7 @@
 
 // SPLIT: launch fp8_scaled_matmul_130x144x272_e4m3_e4m3_bf16_qe4m3_pow2_t64x256s{{[0-9]+}}c2tma grid 1 block 384
 // SPLIT-NOT: launch fp8_quantize_130x144
-// SPLIT-COUNT-2: host-check: PASS chain_bf16#{{[01]}}
+// SPLIT: host-check: PASS split_n144: 130x144, 18720 outputs bit-exact
 
 func.func @chain_bf16(%x: tensor<130x272xf32>, %w1: tensor<144x272xf32>, %w2: tensor<136x144xf32>) -> (tensor<130x136xf32>, tensor<130x144xf32>) attributes {llvm.emit_c_interface} {
   %qx = fp8.quantize %x : tensor<130x272xf32> -> !fp8.scaled<130x272xf8E4M3FN, block = [1, 128], scale = f32>
@@ -101,4 +99,14 @@ func.func @n200(%x: tensor<130x272xf32>, %w: tensor<200x272xf32>) -> tensor<130x
   %qh = fp8.quantize %h : tensor<130x200xbf16> -> !fp8.scaled<130x200xf8E4M3FN, block = [1, 128], scale = f32>
   %hd = fp8.dequantize %qh : !fp8.scaled<130x200xf8E4M3FN, block = [1, 128], scale = f32> -> tensor<130x200xf32>
   return %hd : tensor<130x200xf32>
+}
+
+// The dequantized result of a quantize-epilogue GEMM with N = 144.
+func.func @split_n144(%x: tensor<130x272xf32>, %w: tensor<144x272xf32>) -> tensor<130x144xf32> attributes {llvm.emit_c_interface} {
+  %qx = fp8.quantize %x : tensor<130x272xf32> -> !fp8.scaled<130x272xf8E4M3FN, block = [1, 128], scale = f32>
+  %qw = fp8.quantize %w : tensor<144x272xf32> -> !fp8.scaled<144x272xf8E4M3FN, block = [128, 128], scale = f32>
+  %h = fp8.scaled_matmul %qx, %qw : !fp8.scaled<130x272xf8E4M3FN, block = [1, 128], scale = f32>, !fp8.scaled<144x272xf8E4M3FN, block = [128, 128], scale = f32> -> tensor<130x144xbf16>
+  %qh = fp8.quantize %h {scale_mode = #fp8.scale_mode<pow2>} : tensor<130x144xbf16> -> !fp8.scaled<130x144xf8E4M3FN, block = [1, 128], scale = f32>
+  %hd = fp8.dequantize %qh : !fp8.scaled<130x144xf8E4M3FN, block = [1, 128], scale = f32> -> tensor<130x144xf32>
+  return %hd : tensor<130x144xf32>
 }
