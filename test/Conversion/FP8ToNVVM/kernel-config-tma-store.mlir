@@ -30,7 +30,7 @@
 // TMA-SAME: block_n = 128, block_k = 128, stages = 6, consumers = 2, epilogue = quantize, q = f8E4M3FN, q_eps = 9.99999974E-5 : f32, tma_store = true>
 // TMA: nvvm.cp.async.bulk.tensor.global.shared.cta
 // TMAERR: remark: fp8-lower-to-nvvm: the GEMM kernel's epilogue computes the fp8.quantize of its result
-// TMA-LABEL: llvm.func @fp8_scaled_matmul_200x400x1024_e4m3_e4m3_bf16_qe4m3(
+// TMA-LABEL: llvm.func @fp8_scaled_matmul_200x392x1024_e4m3_e4m3_bf16_qe4m3(
 // TMA-SAME: block_n = 128, block_k = 128, stages = 6, consumers = 2, epilogue = quantize, q = f8E4M3FN, q_eps = 9.99999974E-5 : f32>
 // TMA-NOT: nvvm.cp.async.bulk.tensor.global.shared.cta
 // TMAERR: remark: fp8-lower-to-nvvm: store=tma is not applied to the quantize epilogue of this GEMM (the TMA store (store = tma) of the quantize epilogue needs n a multiple of 16 (a row of the FP8 codes is a TMA global stride: a multiple of 16 bytes)); its codes are stored by st.global
@@ -42,7 +42,7 @@
 // GLOBAL-NOT: nvvm.cp.async.bulk.tensor.global.shared.cta
 
 // N96: error: 'fp8.scaled_matmul' op GPU lowering: invalid kernel configuration block-m=128 block-n=96 stages=6 consumers=2 (225280 bytes of shared memory): the TMA store (store = tma) needs block-n / splits a multiple of 64 (each consumer warpgroup stores whole boxes of 64 rows x 128 bytes: 64 bf16 or 32 f32 columns)
-// SMEM: error: 'fp8.scaled_matmul' op GPU lowering: invalid kernel configuration block-m=128 block-n=128 stages=5 consumers=2 (233472 bytes of shared memory): the shared-memory ring and the TMA store's staging (stages x (block-m + block-n) x 128 bytes + A scales + barriers + block-m x block-n x 4 bytes) exceed the 227 KB of shared memory per block of sm_90: fewer stages or a smaller tile
+// SMEM: error: 'fp8.scaled_matmul' op GPU lowering: invalid kernel configuration block-m=128 block-n=128 stages=5 consumers=2 (233472 bytes of shared memory): the shared-memory ring and the TMA store's staging (stages x (block-m + block-n) x 128 bytes + A scales + barriers + block-m x block-n x 4 bytes, x 1 byte with the quantize epilogue) exceed the 227 KB of shared memory per block of sm_90: fewer stages or a smaller tile
 // BADOPT: fp8-lower-to-nvvm: option store='fast' is invalid (expected global or tma)
 // BADPIPE: fp8-lower-to-nvvm: option store='st.global' is invalid (expected global or tma)
 
@@ -77,13 +77,13 @@ func.func @quantized(%a: !fp8.scaled<200x1024xf8E4M3FN, block = [1, 128], scale 
 
 // -----
 
-// N = 400 (a multiple of 8, not of 16): the quantize epilogue on st.global.
-func.func @quantized_n400(%a: !fp8.scaled<200x1024xf8E4M3FN, block = [1, 128], scale = f32>,
-    %b: !fp8.scaled<400x1024xf8E4M3FN, block = [128, 128], scale = f32>) -> !fp8.scaled<200x400xf8E4M3FN, block = [1, 128], scale = f32> {
+// N = 392 (a multiple of 8, not of 16): the quantize epilogue on st.global.
+func.func @quantized_n392(%a: !fp8.scaled<200x1024xf8E4M3FN, block = [1, 128], scale = f32>,
+    %b: !fp8.scaled<392x1024xf8E4M3FN, block = [128, 128], scale = f32>) -> !fp8.scaled<200x392xf8E4M3FN, block = [1, 128], scale = f32> {
   %d = fp8.scaled_matmul %a, %b : !fp8.scaled<200x1024xf8E4M3FN, block = [1, 128], scale = f32>,
-    !fp8.scaled<400x1024xf8E4M3FN, block = [128, 128], scale = f32> -> tensor<200x400xbf16>
-  %q = fp8.quantize %d : tensor<200x400xbf16> -> !fp8.scaled<200x400xf8E4M3FN, block = [1, 128], scale = f32>
-  return %q : !fp8.scaled<200x400xf8E4M3FN, block = [1, 128], scale = f32>
+    !fp8.scaled<392x1024xf8E4M3FN, block = [128, 128], scale = f32> -> tensor<200x392xbf16>
+  %q = fp8.quantize %d : tensor<200x392xbf16> -> !fp8.scaled<200x392xf8E4M3FN, block = [1, 128], scale = f32>
+  return %q : !fp8.scaled<200x392xf8E4M3FN, block = [1, 128], scale = f32>
 }
 
 // -----
