@@ -29,17 +29,12 @@ namespace {
 /// boxes of 64 rows x 128 bytes (64 bf16 or 32 f32 columns: byte b of row r
 /// of a box at r * 128 + ((b / 16) xor (r % 8)) * 16 + b % 16), then stored
 /// by the warpgroup's thread 0 with one cp.async.bulk.tensor per box (TMA
-/// clips the boxes at M and N) in one bulk async-group. The store runs on
-/// while the warpgroup computes its next tile: thread 0 waits for it to
-/// have read the buffer (cp.async.bulk.wait_group.read 0) at the start of
-/// the next tile's epilogue, before the barrier that precedes the writes,
-/// and right after the store of its last tile (a CTA must not exit while a
-/// bulk store still reads its shared memory). The last tile is the tile
-/// loop's last iteration: a test of the loop's bounds here, rather than a
-/// hook the driver calls after the loop.
+/// clips the boxes at M and N) in one bulk async-group (TmaStoreStaging:
+/// the waits, barriers and fence around the writes). The store runs on
+/// while the warpgroup computes its next tile.
 class TmaStoreEpilogue final : public Epilogue {
 public:
-  explicit TmaStoreEpilogue(GemmEmitter &e) : Epilogue(e) {}
+  explicit TmaStoreEpilogue(GemmEmitter &e) : Epilogue(e), staging(e) {}
   void bindOutput(Value d) override { tmapD = d; }
   void emit(const ConsumerThread &thr, const ConsumerTile &ct,
             scf::ForOp kLoop) override;
@@ -50,19 +45,11 @@ private:
   void emitStagingBF16(const ConsumerThread &thr, Value buf, scf::ForOp kLoop);
   /// f32: one st.shared.v2.f32 per register pair.
   void emitStagingF32(const ConsumerThread &thr, Value buf, scf::ForOp kLoop);
-  /// Thread 0's stores of the warpgroup's boxes, committed as one group,
-  /// and the wait after the last tile's.
-  void emitBoxStores(const ConsumerThread &thr, const ConsumerTile &ct,
-                     Value buf, scf::ForOp kLoop);
-  /// Thread 0 waits until its committed TMA stores have read their source.
-  void emitWaitRead();
-  /// Named barrier 1 + wg over the warpgroup's 128 threads (as the B-scale
-  /// staging's, which the same threads pass in the same order).
-  void emitWarpgroupBarrier();
   /// f32 `lo` and `hi` rounded to bf16, packed into one b32 (lo first).
   Value packBF16(Value lo, Value hi);
 
-  Value tmapD, elected;
+  TmaStoreStaging staging;
+  Value tmapD;
 };
 
 } // namespace
@@ -79,18 +66,29 @@ std::unique_ptr<Epilogue> Epilogue::create(GemmEmitter &e) {
 
 void TmaStoreEpilogue::emit(const ConsumerThread &thr, const ConsumerTile &ct,
                             scf::ForOp kLoop) {
-  elected = ir.eq(e.wgThread, ir.c32(0));
-  Value bufStart = ir.c32(cfg.dStagingOffset());
-  Value bufBytes = ir.c32(cfg.dStagingBytesPerConsumer());
-  Value buf = ir.add(bufStart, ir.mul(e.wg, bufBytes));
-  // The previous tile's store has read the buffer before any thread of
-  // the warpgroup writes it again.
-  emitWaitRead();
-  emitWarpgroupBarrier();
+  Value buf = staging.begin();
   if (spec.resultType.isBF16())
     emitStagingBF16(thr, buf, kLoop);
   else
     emitStagingF32(thr, buf, kLoop);
+  const int64_t elemBytes = spec.resultType.isBF16() ? 2 : 4;
+  staging.finish(thr, ct, tmapD, 128 / elemBytes, kLoop);
+}
+
+Value TmaStoreStaging::begin() {
+  elected = ir.eq(e.wgThread, ir.c32(0));
+  Value bufStart = ir.c32(cfg.dStagingOffset());
+  Value bufBytes = ir.c32(cfg.dStagingBytesPerConsumer());
+  buf = ir.add(bufStart, ir.mul(e.wg, bufBytes));
+  // The previous tile's store has read the buffer before any thread of
+  // the warpgroup writes it again.
+  emitWaitRead();
+  emitWarpgroupBarrier();
+  return buf;
+}
+
+void TmaStoreStaging::finish(const ConsumerThread &thr, const ConsumerTile &ct,
+                             Value tmap, int64_t boxCols, scf::ForOp kLoop) {
   // The writes are the generic proxy's, the TMA store the async proxy's:
   // each writer fences before the barrier the storing thread waits at.
   NVVM::FenceProxyOp::create(
@@ -99,10 +97,34 @@ void TmaStoreEpilogue::emit(const ConsumerThread &thr, const ConsumerTile &ct,
       NVVM::SharedSpaceAttr::get(b.getContext(),
                                  NVVM::SharedSpace::shared_cta));
   emitWarpgroupBarrier();
-  emitBoxStores(thr, ct, buf, kLoop);
+  auto ifOp = scf::IfOp::create(b, elected, false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  // TMA coordinates, innermost first: the box's first column and row.
+  Value row = ir.add(ct.tile.row0, thr.wgRow);
+  auto mode =
+      NVVM::TMAStoreModeAttr::get(b.getContext(), NVVM::TMAStoreMode::TILE);
+  for (int64_t box = 0; box < e.consumerN / boxCols; ++box) {
+    Value col = ir.add(ct.col0, ir.c32(box * boxCols));
+    Value src = ir.gep(e.smem, ir.add(buf, ir.c32(box * cfg.kStoreBoxBytes)));
+    NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
+        b, tmap, src, ValueRange{col, row}, Value(), mode, Value());
+  }
+  NVVM::CpAsyncBulkCommitGroupOp::create(b);
+  // After the last tile's store: its source read before the CTA exits.
+  // The last tile is the tile loop's last iteration: a test of the loop's
+  // bounds here, rather than a hook the driver calls after the loop.
+  auto tileLoop = cast<scf::ForOp>(kLoop->getParentOp());
+  Value next = ir.add(tileLoop.getInductionVar(), tileLoop.getStep());
+  Value last = arith::CmpIOp::create(b, arith::CmpIPredicate::uge, next,
+                                     tileLoop.getUpperBound());
+  auto lastIf = scf::IfOp::create(b, last, false);
+  b.setInsertionPointToStart(&lastIf.getThenRegion().front());
+  NVVM::CpAsyncBulkWaitGroupOp::create(b, b.getI32IntegerAttr(0),
+                                       b.getUnitAttr());
 }
 
-void TmaStoreEpilogue::emitWaitRead() {
+void TmaStoreStaging::emitWaitRead() {
   auto ifOp = scf::IfOp::create(b, elected, false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&ifOp.getThenRegion().front());
@@ -110,7 +132,7 @@ void TmaStoreEpilogue::emitWaitRead() {
                                        b.getUnitAttr());
 }
 
-void TmaStoreEpilogue::emitWarpgroupBarrier() {
+void TmaStoreStaging::emitWarpgroupBarrier() {
   Value barrierId = ir.add(e.wg, ir.c32(1));
   Value barrierThreads = ir.c32(kWarpgroupThreads);
   NVVM::BarrierOp::create(b, TypeRange{}, barrierId, barrierThreads,
@@ -188,36 +210,6 @@ void TmaStoreEpilogue::emitStagingF32(const ConsumerThread &thr, Value buf,
                                         ir.c32(1));
     LLVM::StoreOp::create(b, vec, ir.gep(e.smem, offset), 8);
   }
-}
-
-void TmaStoreEpilogue::emitBoxStores(const ConsumerThread &thr,
-                                     const ConsumerTile &ct, Value buf,
-                                     scf::ForOp kLoop) {
-  auto ifOp = scf::IfOp::create(b, elected, false);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-  const int64_t elemBytes = spec.resultType.isBF16() ? 2 : 4;
-  const int64_t boxCols = 128 / elemBytes;
-  // TMA coordinates, innermost first: the box's first column and row.
-  Value row = ir.add(ct.tile.row0, thr.wgRow);
-  auto mode =
-      NVVM::TMAStoreModeAttr::get(b.getContext(), NVVM::TMAStoreMode::TILE);
-  for (int64_t box = 0; box < e.consumerN / boxCols; ++box) {
-    Value col = ir.add(ct.col0, ir.c32(box * boxCols));
-    Value src = ir.gep(e.smem, ir.add(buf, ir.c32(box * cfg.kStoreBoxBytes)));
-    NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
-        b, tmapD, src, ValueRange{col, row}, Value(), mode, Value());
-  }
-  NVVM::CpAsyncBulkCommitGroupOp::create(b);
-  // After the last tile's store: its source read before the CTA exits.
-  auto tileLoop = cast<scf::ForOp>(kLoop->getParentOp());
-  Value next = ir.add(tileLoop.getInductionVar(), tileLoop.getStep());
-  Value last = arith::CmpIOp::create(b, arith::CmpIPredicate::uge, next,
-                                     tileLoop.getUpperBound());
-  auto lastIf = scf::IfOp::create(b, last, false);
-  b.setInsertionPointToStart(&lastIf.getThenRegion().front());
-  NVVM::CpAsyncBulkWaitGroupOp::create(b, b.getI32IntegerAttr(0),
-                                       b.getUnitAttr());
 }
 
 void StoreEpilogue::bindOutput(Value d) { dPtr = ir.toGlobal(d); }

@@ -16,6 +16,7 @@
 #include "GemmEmitter.h"
 
 #include <memory>
+#include <optional>
 
 namespace mlir {
 namespace fp8 {
@@ -83,12 +84,49 @@ private:
   Value workspacePtr, countersPtr;
 };
 
+/// The TMA store's sequence around a consumer warpgroup's writes of its
+/// staging buffer (GemmKernelConfig::tmaStore, dStagingOffset): what the
+/// store epilogue's TMA store and the quantize epilogue's share
+/// (GemmEpilogue.cpp). begin() before the writes: thread 0 of the
+/// warpgroup waits until its previous tile's store has read the buffer
+/// (cp.async.bulk.wait_group.read 0), then the warpgroup's named barrier.
+/// finish() after them: each writer's fence.proxy.async (the writes are
+/// the generic proxy's, the TMA store the async proxy's), the barrier,
+/// thread 0's cp.async.bulk.tensor of each box (64 rows x 128 bytes) and
+/// its commit_group, and after the CTA's last tile its wait (a CTA must not
+/// exit while a bulk store reads its shared memory).
+class TmaStoreStaging : protected GemmStrategy {
+public:
+  explicit TmaStoreStaging(GemmEmitter &e) : GemmStrategy(e) {}
+  /// The warpgroup's staging buffer (a byte offset into the dynamic shared
+  /// memory), free for the writes.
+  Value begin();
+  /// The stores of the buffer's consumerN() / boxCols boxes of boxCols
+  /// columns each through `tmap` (coordinates: the warpgroup's first row
+  /// and column of the tile).
+  void finish(const ConsumerThread &thr, const ConsumerTile &ct, Value tmap,
+              int64_t boxCols, scf::ForOp kLoop);
+
+private:
+  /// Thread 0 waits until its committed TMA stores have read their source.
+  void emitWaitRead();
+  /// Named barrier 1 + wg over the warpgroup's 128 threads (as the B-scale
+  /// staging's, which the same threads pass in the same order).
+  void emitWarpgroupBarrier();
+
+  Value elected, buf;
+};
+
 /// D rounded to its element type, quantized in 1x128 tiles along N: the
 /// codes (in place of D) and the scales, a parameter after the others
-/// (GemmQuantizeEpilogue.cpp).
+/// (GemmQuantizeEpilogue.cpp). With the TMA store the codes go through the
+/// staging buffer (TmaStoreStaging) and D's parameter is their tensor map.
 class QuantizeEpilogue final : public Epilogue {
 public:
-  explicit QuantizeEpilogue(GemmEmitter &e) : Epilogue(e) {}
+  explicit QuantizeEpilogue(GemmEmitter &e) : Epilogue(e) {
+    if (cfg.tmaStore)
+      staging.emplace(e);
+  }
   void bindOutput(Value d) override;
   void appendParameterTypes(SmallVectorImpl<Type> &types) override;
   void bindTrailingParameters(Block *entry) override;
@@ -103,8 +141,17 @@ private:
   /// The codes of tile `t` of row slot `slot` (scale `s`), stored.
   void emitTileCodes(const ConsumerTile &ct, ArrayRef<Value> v, int64_t slot,
                      int64_t t, Value s, Value rowOffset, Value rowOk);
+  /// The code pair `packed` of register pair `r` (row slot `slot`) written
+  /// into the staging buffer `buf` at its 128B-swizzled place.
+  void emitStagedPair(const ConsumerThread &thr, Value buf, int64_t r,
+                      int64_t slot, Value packed);
 
-  Value codesPtr, scalesPtr;
+  /// codes: the codes' pointer, or with the TMA store their tensor map.
+  Value codes, scalesPtr;
+  std::optional<TmaStoreStaging> staging;
+  /// Set while emit() runs with the TMA store: the thread and its buffer.
+  const ConsumerThread *stagingThread = nullptr;
+  Value stagingBuf;
 };
 
 } // namespace gemm

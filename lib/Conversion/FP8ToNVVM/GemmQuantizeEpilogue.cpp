@@ -18,6 +18,12 @@
 // kernel's arithmetic (createDequantScale; cvt.rn.satfinite of v / s), so the
 // result is bit-identical to the GEMM kernel followed by the quantize kernel.
 //
+// With the TMA store (GemmKernelConfig::tmaStore) each code pair goes to
+// the warpgroup's staging buffer instead (one st.shared.b16 at its
+// 128B-swizzled place in a box of 64 rows x 128 codes: one 1x128 tile of
+// the warpgroup's rows), and TmaStoreStaging stores the boxes through the
+// codes' tensor map, clipped at M and N; the scales stay on st.global.
+//
 //===----------------------------------------------------------------------===//
 #include "GemmEpilogue.h"
 
@@ -69,6 +75,10 @@ void QuantizeEpilogue::emitTileCodes(const ConsumerTile &ct, ArrayRef<Value> v,
     Value packed = NVVM::ConvertF32x2ToF8x2Op::create(
         b, b.getI16Type(), hi, lo, NVVM::FPRoundingMode::RN,
         NVVM::SaturationMode::SATFINITE, /*relu=*/false, spec.quantizeType);
+    if (staging) {
+      emitStagedPair(*stagingThread, stagingBuf, r, slot, packed);
+      continue;
+    }
     Value idx = ir.add(rowOffset, ir.zext64(col));
     // An even N: the pair is in range together and 2-byte aligned.
     const int64_t stores = cfg.n % 2 == 0 ? 1 : 2;
@@ -87,14 +97,34 @@ void QuantizeEpilogue::emitTileCodes(const ConsumerTile &ct, ArrayRef<Value> v,
                     arith::ShRUIOp::create(b, packed,
                                            arith::ConstantIntOp::create(
                                                b, b.getI16Type(), 8 * j))));
-      Value p = LLVM::GEPOp::create(b, ir.ptrGlobal, b.getI8Type(), codesPtr,
+      Value p = LLVM::GEPOp::create(b, ir.ptrGlobal, b.getI8Type(), codes,
                                     ValueRange{ir.add(idx, ir.c64(j))});
       LLVM::StoreOp::create(b, value, p, stores == 1 ? 2 : 1);
     }
   }
 }
 
-void QuantizeEpilogue::bindOutput(Value d) { codesPtr = ir.toGlobal(d); }
+void QuantizeEpilogue::emitStagedPair(const ConsumerThread &thr, Value buf,
+                                      int64_t r, int64_t slot, Value packed) {
+  // Register pair r: row rowBase + 8 slot of the warpgroup's 64, columns
+  // 8 g + 2 q and + 1 of its columns (g = r / 4, q = lane % 4): box g / 16,
+  // byte 8 (g % 16) + 2 q of its row, so chunk ((g % 16) / 2) xor (row % 8)
+  // (row % 8 = lane / 4) at byte 8 (g % 2) + 2 q of it.
+  const int64_t g = r / 4;
+  Value rowInOctet = ir.divu(thr.lane, ir.c32(4));
+  Value chunk = ir.xori(rowInOctet, ir.c32((g % 16) / 2));
+  Value rowStart = ir.add(buf, ir.mul(thr.rowBase, ir.c32(128)));
+  Value inChunk = ir.add(thr.colBase, ir.c32(8 * (g % 2)));
+  int64_t constPart = slot * 8 * 128 + g / 16 * cfg.kStoreBoxBytes;
+  Value pairRow = ir.add(rowStart, ir.c32(constPart));
+  Value pairChunk = ir.add(pairRow, ir.mul(chunk, ir.c32(16)));
+  Value offset = ir.add(pairChunk, inChunk);
+  LLVM::StoreOp::create(b, packed, ir.gep(e.smem, offset), 2);
+}
+
+void QuantizeEpilogue::bindOutput(Value d) {
+  codes = staging ? d : ir.toGlobal(d);
+}
 
 void QuantizeEpilogue::appendParameterTypes(SmallVectorImpl<Type> &types) {
   types.push_back(ir.ptr);
@@ -115,6 +145,12 @@ void QuantizeEpilogue::emit(const ConsumerThread &thr, const ConsumerTile &ct,
           b, ir.f32,
           arith::TruncFOp::create(b, b.getBF16Type(), x).getResult());
     v.push_back(x);
+  }
+  // With the TMA store: the staging buffer, once the previous tile's
+  // store has read it.
+  if (staging) {
+    stagingThread = &thr;
+    stagingBuf = staging->begin();
   }
   // The scale of a (row, tile): stored by the quad's first lane (column
   // base 0) for rows below M and tiles that start below N.
@@ -145,5 +181,10 @@ void QuantizeEpilogue::emit(const ConsumerThread &thr, const ConsumerTile &ct,
       }
       emitTileCodes(ct, v, slot, t, s, rowOffset, rowOk);
     }
+  }
+  if (staging) {
+    // One box of 128 codes per 1x128 tile of the warpgroup's columns.
+    staging->finish(thr, ct, codes, 128, kLoop);
+    stagingThread = nullptr;
   }
 }

@@ -361,8 +361,10 @@ QuantizeOp mlir::fp8::getEpilogueQuantize(ScaledMatmulOp op) {
 }
 
 /// The tile of `c` made fit for the quantize epilogue (a 1x128 tile of D
-/// in one consumer's columns), or nullopt: the chosen tile when it fits;
-/// else, when no option fixed BLOCK_N or the consumers, the candidates
+/// in one consumer's columns), or nullopt: the chosen tile when it fits
+/// (with the TMA store where asked and its limits hold, else on
+/// st.global); else, when no option fixed BLOCK_N or the consumers, the
+/// candidates
 /// BLOCK_M (the chosen one, 128, 64) x BLOCK_N (256 split over two
 /// consumers when 256 was chosen, 128) with the chosen tile order and
 /// cluster and as many stages as fit: the fastest under `model` (when the
@@ -371,8 +373,21 @@ static std::optional<GemmKernelConfig>
 fitQuantizeEpilogue(GemmKernelConfig c, const GemmKernelOverrides &options,
                     bool bPerColumn, const ChipSpec *model) {
   c.quantizeEpilogue = true;
+  // The codes' staging is a quarter of D's at f32 width: more stages fit.
+  if (c.tmaStore && !options.stages)
+    fillStages(c);
   if (!*checkGemmKernelConfig(c))
     return c;
+  // The tile without the TMA store (n not a multiple of 16): the codes on
+  // st.global, and the stages that fit without the staging.
+  if (c.tmaStore) {
+    GemmKernelConfig global = c;
+    global.tmaStore = false;
+    if (!options.stages)
+      fillStages(global);
+    if (!*checkGemmKernelConfig(global))
+      return global;
+  }
   // Two waves per consumer (an explicit option) take no quantize
   // epilogue: a refit would drop them silently.
   if (options.blockN || options.consumers || options.waves > 1)
@@ -398,7 +413,10 @@ fitQuantizeEpilogue(GemmKernelConfig c, const GemmKernelOverrides &options,
         fit = makeGemmKernelConfig(c.m, c.n, c.k, o, bPerColumn);
         fit.scaleK = c.scaleK;
         fit.quantizeEpilogue = true;
-        fitStages(fit);
+        if (fit.tmaStore)
+          fillStages(fit);
+        else
+          fitStages(fit);
         if (!*checkGemmKernelConfig(fit))
           break;
       }
@@ -416,14 +434,26 @@ fitQuantizeEpilogue(GemmKernelConfig c, const GemmKernelOverrides &options,
 }
 
 /// The quantize epilogue computing `q` (getEpilogueQuantize) for `spec`
-/// when a tile fits (the options allowing).
-static void applyQuantizeEpilogue(QuantizeOp q, GemmKernelSpec &spec,
+/// when a tile fits (the options allowing). A TMA store asked for (store=
+/// tma) that the quantize epilogue cannot take is reported on `gemm`.
+static void applyQuantizeEpilogue(Operation *gemm, QuantizeOp q,
+                                  GemmKernelSpec &spec,
                                   const GemmKernelOverrides &options,
                                   bool bPerColumn, const ChipSpec *model) {
   std::optional<GemmKernelConfig> fit =
       fitQuantizeEpilogue(spec.config, options, bPerColumn, model);
   if (!fit)
     return;
+  if (spec.config.tmaStore && !fit->tmaStore) {
+    GemmKernelConfig asked = *fit;
+    asked.tmaStore = true;
+    StringRef why = checkGemmKernelConfig(asked);
+    emitRemark(gemm->getLoc())
+        << "fp8-lower-to-nvvm: store=tma is not applied to the quantize "
+           "epilogue of this GEMM ("
+        << (why.empty() ? StringRef("no tile fits both") : why)
+        << "); its codes are stored by st.global";
+  }
   spec.config = *fit;
   spec.quantizeType =
       cast<ScaledTensorType>(q.getResult().getType()).getElementType();
@@ -507,7 +537,7 @@ mlir::fp8::getGemmKernelSpec(ScaledMatmulOp op,
     spec.bScaleWhole = *getWholeKScales(bTy);
   }
   if (quantize)
-    applyQuantizeEpilogue(quantize, spec, overrides, bPerColumn,
+    applyQuantizeEpilogue(op, quantize, spec, overrides, bPerColumn,
                           overrides.any() ? nullptr : model);
   spec.config.kSplits = kSplits;
   StringRef why = checkGemmKernelConfig(spec.config);

@@ -388,10 +388,11 @@ void buildGemmLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
     grid = h.mul(arith::MinUIOp::create(b, tiles, clusters), ctasPerCluster);
   }
   // The TMA store's D (GemmKernelConfig::tmaStore): a map of boxes of one
-  // warpgroup's 64 rows x 128 bytes, 128B-swizzled as its staging buffer.
+  // warpgroup's 64 rows x 128 bytes, 128B-swizzled as its staging buffer;
+  // the quantize epilogue's codes as u8 (128 codes: a 1x128 tile per row).
   Value dParam = dDev;
   if (c.tmaStore) {
-    Type dElem = dTy.getElementType();
+    Type dElem = c.quantizeEpilogue ? Type(u8) : dTy.getElementType();
     int64_t boxCols = 128 / (dElem.getIntOrFloatBitWidth() / 8);
     dParam = h.tensorMap(dDev, dElem,
                          box(dTy, {GemmKernelConfig::kStoreBoxRows, boxCols}),

@@ -285,9 +285,12 @@ GemmCost mlir::fp8::modelGemmCost(const GemmKernelConfig &c,
   // tile's output at the L2 -> SM rate). Only the CTA's last tile waits
   // for its store (the exit wait). The staging's shared memory costs
   // stages (fitStages: 4 at 128x128), which the model does not price: it
-  // assumes the ring still hides the loads. Not timed on silicon.
+  // assumes the ring still hides the loads. Not timed on silicon. The
+  // quantize epilogue's TMA store moves the codes (one byte each); its
+  // scales stay on st.global in both forms.
   if (c.tmaStore) {
-    const double outTile = rowsA * colsB * outBytes(c);
+    const double storedBytes = c.quantizeEpilogue ? 1.0 : outBytes(c);
+    const double outTile = rowsA * colsB * storedBytes;
     const double storeS = outTile / (chip.l2BytesPerClkPerSM * clockHz);
     const double stagingS = outTile / (kSharedBytesPerClkPerSM * clockHz);
     r.computeUs += (r.waves * (stagingS - storeS) + storeS) * 1e6;

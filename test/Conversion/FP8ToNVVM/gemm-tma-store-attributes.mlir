@@ -18,8 +18,24 @@ func.func private @smem() attributes {fp8.kernel = #fp8.gemm_kernel<m = 4096, n 
 
 // -----
 
-// expected-error @+1 {{the TMA store (store = tma) needs the store epilogue: the quantize epilogue stays on st.global for now}}
-func.func private @quantize() attributes {fp8.kernel = #fp8.gemm_kernel<m = 4096, n = 7168, k = 7168, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 128, block_k = 128, stages = 4, consumers = 2, epilogue = quantize, q = f8E4M3FN, q_eps = 1.0E-4 : f32, tma_store = true>}
+// The quantize epilogue's TMA store: its codes' staging (2 x 64 x 128
+// bytes) leaves room for 6 stages of 128 x 128.
+// CHECK-LABEL: func.func private @quantize()
+// CHECK-SAME: stages = 6, consumers = 2, epilogue = quantize, q = f8E4M3FN, q_eps = 9.99999974E-5 : f32, tma_store = true>
+func.func private @quantize() attributes {fp8.kernel = #fp8.gemm_kernel<m = 4096, n = 7168, k = 7168, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2, epilogue = quantize, q = f8E4M3FN, q_eps = 1.0E-4 : f32, tma_store = true>}
+
+// -----
+
+// Seven stages and the codes' staging: 250880 bytes.
+// expected-error @+1 {{invalid tile configuration block_m = 128, block_n = 128, stages = 7, consumers = 2, tma_store = true: the shared-memory ring and the TMA store's staging}}
+func.func private @quantize_smem() attributes {fp8.kernel = #fp8.gemm_kernel<m = 4096, n = 7168, k = 7168, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 128, block_k = 128, stages = 7, consumers = 2, epilogue = quantize, q = f8E4M3FN, q_eps = 1.0E-4 : f32, tma_store = true>}
+
+// -----
+
+// n = 7160: a row of 7160 codes is no TMA global stride (a multiple of 16
+// bytes), though a row of bf16 D would be.
+// expected-error @+1 {{the TMA store (store = tma) of the quantize epilogue needs n a multiple of 16 (a row of the FP8 codes is a TMA global stride: a multiple of 16 bytes)}}
+func.func private @quantize_n7160() attributes {fp8.kernel = #fp8.gemm_kernel<m = 4096, n = 7160, k = 7168, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2, epilogue = quantize, q = f8E4M3FN, q_eps = 1.0E-4 : f32, tma_store = true>}
 
 // -----
 

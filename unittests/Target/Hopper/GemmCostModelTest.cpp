@@ -678,6 +678,27 @@ TEST(GemmCostModelTest, TmaStoreHidesAllButTheLastStore) {
               staging, 1e-3);
 }
 
+// The quantize epilogue's TMA store, with the store epilogue's terms at one
+// byte per code (its scales stay on st.global in both forms): a 128 x 128
+// tile of codes is 16 KB, 256 clocks at 64 B per clock (0.13988 us) on
+// st.global, 128 clocks of staging writes (0.06994 us). 4096 x 7168 x 7168,
+// 14 waves: 14 x 0.06994 saved, 0.13988 paid: 0.83929 us less.
+TEST(GemmCostModelTest, QuantizeTmaStoreHidesAllButTheLastStore) {
+  const double store = 0.13988, staging = store / 2;
+  GemmKernelConfig c = tiles(4096, 7168, 7168, 128, 128);
+  c.quantizeEpilogue = true;
+  GemmCost plain = modelGemmCost(c, h200());
+  c.tmaStore = true;
+  fillStages(c);
+  ASSERT_STREQ(checkGemmKernelConfig(c), "");
+  // The codes' staging (2 x 16 KB) leaves the 6 stages of the st.global
+  // form (the f32 staging of the store epilogue: 4).
+  EXPECT_EQ(c.stages, 6);
+  GemmCost tma = modelGemmCost(c, h200());
+  ASSERT_EQ(tma.waves, 14);
+  EXPECT_NEAR(plain.computeUs - tma.computeUs, 14 * staging - store, 1e-3);
+}
+
 // The decode shapes of bench/gpu/shapes.txt run one wave of tiles unsplit
 // (at most 132): the model splits them, and the split choice is faster than
 // the unsplit one. Shapes whose unsplit choice runs several waves are never

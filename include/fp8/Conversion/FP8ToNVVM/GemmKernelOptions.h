@@ -154,9 +154,11 @@ public:
           "shared memory and cp.async.bulk.tensor, overlapping the next "
           "tile's main loop: 2-D kernels with block-n / splits a multiple "
           "of 64 and N a multiple of 8; a GEMM that gets the quantize "
-          "epilogue keeps it, on st.global). tma, like a tile option, "
-          "keeps the cost model from choosing the tile (it does not price "
-          "the TMA store)"),
+          "epilogue keeps it and stores its FP8 codes so where N is a "
+          "multiple of 16, else on st.global with a remark naming why; "
+          "the 1x128 scales stay on st.global). tma, like a tile option, "
+          "keeps the cost model from choosing the tile (it is not offered "
+          "under config=auto: untimed)"),
       llvm::cl::init("global")};
   Option<bool> requireKernels{
       owner, "require-kernels",

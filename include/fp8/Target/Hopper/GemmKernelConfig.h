@@ -27,7 +27,9 @@
 //             epilogue (quantizeEpilogue) q: [M, N] FP8 codes (one byte
 //             each) of D quantized in 1x128 tiles along N; with the TMA
 //             store (tmaStore) a CUtensorMap of D, box {128 bytes (64 bf16
-//             or 32 f32 columns), 64 rows}, 128B swizzle
+//             or 32 f32 columns), 64 rows}, 128B swizzle, or with both a
+//             CUtensorMap of the codes (u8), box {128 columns, 64 rows},
+//             128B swizzle
 //   5 m:      i32, the number of rows M at run time. A kernel compiled for
 //             a static M ignores it; a dynamic-M kernel (one per N, K and
 //             types, taking any M: `m == kDynamicM` in its configuration)
@@ -153,8 +155,10 @@ struct GemmKernelConfig {
   /// stores the boxes with cp.async.bulk.tensor (TMA clips them at M and
   /// N). The buffer is reused at the warpgroup's next tile after
   /// cp.async.bulk.wait_group.read 0, so the store overlaps the next
-  /// tile's main loop. The 2-D store epilogue only (not the quantize
-  /// epilogue, not a grouped kernel).
+  /// tile's main loop. With the quantize epilogue the staging holds the
+  /// FP8 codes (st.shared.b16 of each code pair, boxes of 64 rows x 128
+  /// codes; the scales stay on st.global). The 2-D kernel only (not a
+  /// grouped kernel).
   bool tmaStore = false;
   /// Split-K (the op's `k_splits`, docs/gpu-kernel.md "Split-K"): each
   /// tile's K blocks are cut into kSplits contiguous ranges (KSplit.h) and
@@ -232,8 +236,10 @@ struct GemmKernelConfig {
   static constexpr int64_t kStoreBoxBytes = 64 * 128;
   /// The staging holds D's elements at f32 width whatever D's type: the
   /// configuration knows the problem's shape only (a bf16 D uses the first
-  /// half of each warpgroup's buffer).
+  /// half of each warpgroup's buffer). The quantize epilogue's codes are
+  /// one byte whatever D's type.
   static constexpr int64_t kStoreStagingElemBytes = 4;
+  static constexpr int64_t kStoreStagingCodeBytes = 1;
 
   static constexpr int64_t ceilDiv(int64_t a, int64_t b) {
     return (a + b - 1) / b;
@@ -339,9 +345,13 @@ struct GemmKernelConfig {
     return saRingOffset() + stages * saStageBytes();
   }
   /// One consumer warpgroup's D staging buffer (tmaStore): 64 rows x
-  /// consumerN() columns at f32 width, in boxes of 128-byte rows.
+  /// consumerN() columns at f32 width (the quantize epilogue: one byte per
+  /// code), in boxes of 128-byte rows.
   int64_t dStagingBytesPerConsumer() const {
-    return tmaStore ? kStoreBoxRows * consumerN() * kStoreStagingElemBytes : 0;
+    if (!tmaStore)
+      return 0;
+    return kStoreBoxRows * consumerN() *
+           (quantizeEpilogue ? kStoreStagingCodeBytes : kStoreStagingElemBytes);
   }
   /// Warpgroup w's buffer starts at dStagingOffset() + w *
   /// dStagingBytesPerConsumer().
@@ -574,10 +584,10 @@ inline const char *checkGemmKernelConfig(const GemmKernelConfig &c) {
     return "the quantize epilogue needs block-n / splits a multiple of 128 "
            "(each 1x128 tile of D lies in one consumer warpgroup's columns, "
            "its amax reduced within the warpgroup)";
-  if (c.tmaStore && c.quantizeEpilogue)
-    return "the TMA store (store = tma) needs the store epilogue: the "
-           "quantize epilogue stays on st.global for now (its codes and "
-           "scales are stored from the registers)";
+  if (c.tmaStore && c.quantizeEpilogue && c.n % 16 != 0)
+    return "the TMA store (store = tma) of the quantize epilogue needs n a "
+           "multiple of 16 (a row of the FP8 codes is a TMA global stride: "
+           "a multiple of 16 bytes)";
   if (c.tmaStore && c.consumerN() % 64 != 0)
     return "the TMA store (store = tma) needs block-n / splits a multiple "
            "of 64 (each consumer warpgroup stores whole boxes of 64 rows x "
@@ -603,8 +613,9 @@ inline const char *checkGemmKernelConfig(const GemmKernelConfig &c) {
       c.sharedMemoryBytes() > GemmKernelConfig::kSharedMemoryLimit)
     return "the shared-memory ring and the TMA store's staging (stages x "
            "(block-m + block-n) x 128 bytes + A scales + barriers + block-m x "
-           "block-n x 4 bytes) exceed the 227 KB of shared memory per block of "
-           "sm_90: fewer stages or a smaller tile";
+           "block-n x 4 bytes, x 1 byte with the quantize epilogue) exceed "
+           "the 227 KB of shared memory per block of sm_90: fewer stages or "
+           "a smaller tile";
   if (c.sharedMemoryBytes() > GemmKernelConfig::kSharedMemoryLimit)
     return "the shared-memory ring (stages x (block-m + block-n) x 128 bytes "
            "+ A scales + barriers) exceeds the 227 KB of shared memory per "
@@ -702,6 +713,18 @@ inline void fitStages(GemmKernelConfig &c) {
     --c.stages;
 }
 
+/// As many stages as fit the shared memory beside the barriers and the
+/// TMA store's staging (its size depends on the epilogue: the quantize
+/// epilogue's codes take a quarter of f32's), at most 8, at least 1.
+inline void fillStages(GemmKernelConfig &c) {
+  c.stages = 1;
+  int64_t fit =
+      (GemmKernelConfig::kSharedMemoryLimit - GemmKernelConfig::kBarrierBytes) /
+      c.stageBytes();
+  c.stages = fit < 1 ? 1 : fit < 8 ? fit : 8;
+  fitStages(c);
+}
+
 /// The configuration options of fp8-lower-to-nvvm / fp8-gpu-pipeline; 0
 /// means "as chooseGemmKernelConfig chooses for the shape".
 struct GemmKernelOverrides {
@@ -763,7 +786,7 @@ struct GemmKernelOverrides {
   /// These choices without the speed-ups a tile may not allow, which such
   /// a search drops rather than the tile: the overlapped promotion
   /// (lock-step instead) and the TMA store (which the quantize epilogue
-  /// does not take).
+  /// takes only for n a multiple of 16).
   GemmKernelOverrides withoutOptionalChoices() const {
     GemmKernelOverrides o = *this;
     if (o.overlap != kOverlapUnset)
@@ -823,17 +846,11 @@ makeGemmKernelConfig(int64_t m, int64_t n, int64_t k,
     if (split.consumerRegsNeeded() <= split.consumerRegs)
       c = split;
   }
-  if (o.stages) {
+  // The TMA store's staging buffers take stages' room.
+  if (o.stages)
     c.stages = o.stages;
-  } else {
-    c.stages = 1;
-    int64_t fit = (GemmKernelConfig::kSharedMemoryLimit -
-                   GemmKernelConfig::kBarrierBytes) /
-                  c.stageBytes();
-    c.stages = fit < 1 ? 1 : fit < 8 ? fit : 8;
-    // The TMA store's staging buffers take stages' room.
-    fitStages(c);
-  }
+  else
+    fillStages(c);
   return c;
 }
 
