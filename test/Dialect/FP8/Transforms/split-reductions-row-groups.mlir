@@ -270,9 +270,9 @@ func.func @extract_between(%x: tensor<4x64xf32>, %y: tensor<8xf32>) -> (tensor<4
 // CHECK-NEXT: linalg.generic {{.*}} attrs =  {fp8.row_group = 0 : i64}
 // CHECK-NEXT: ^bb0
 // CHECK-NEXT: arith.addf
-// CHECK: attrs =  {fp8.reduction_lanes = 32 : i64, fp8.row_group = 0 : i64}
+// CHECK: attrs =  {fp8.reduction_lanes = 32 : i64, fp8.reduction_vector = 4 : i64, fp8.row_group = 0 : i64}
 // CHECK: attrs =  {fp8.row_group = 0 : i64}
-// CHECK: attrs =  {fp8.reduction_lanes = 32 : i64, fp8.row_group = 0 : i64}
+// CHECK: attrs =  {fp8.reduction_lanes = 32 : i64, fp8.reduction_vector = 4 : i64, fp8.row_group = 0 : i64}
 // CHECK: attrs =  {fp8.row_group = 0 : i64}
 // CHECK-NOT: fp8.row_group = 1
 func.func @masked_softmax(%x: tensor<4x64xf32>, %mask: tensor<4x64xf32>) -> tensor<4x64xf32> {
@@ -331,10 +331,10 @@ func.func @masked_softmax(%x: tensor<4x64xf32>, %mask: tensor<4x64xf32>) -> tens
 // broadcast over a new dimension: [4, 2] rows of 64): its own kernel, the
 // fill of its init stays where it is (the group ends there).
 // CHECK-LABEL: func.func @other_rows
-// CHECK: attrs =  {fp8.reduction_lanes = 32 : i64, fp8.row_group = 0 : i64}
+// CHECK: attrs =  {fp8.reduction_lanes = 32 : i64, fp8.reduction_vector = 4 : i64, fp8.row_group = 0 : i64}
 // CHECK: attrs =  {fp8.row_group = 0 : i64}
 // CHECK: linalg.fill
-// CHECK: attrs =  {fp8.reduction_lanes = 32 : i64}
+// CHECK: attrs =  {fp8.reduction_lanes = 32 : i64, fp8.reduction_vector = 4 : i64}
 func.func @other_rows(%z: tensor<4x64xf32>, %y: tensor<4x2x64xf32>) -> tensor<4x2xf32> {
   %ninf = arith.constant 0xFF800000 : f32
   %e = tensor.empty() : tensor<4xf32>
@@ -376,9 +376,9 @@ func.func @other_rows(%z: tensor<4x64xf32>, %y: tensor<4x2x64xf32>) -> tensor<4x
 // LayerNorm's variance: sum((x - mean)^2) reads the per-row mean, which
 // lane 0 alone stores: not chained (its own row kernel and group).
 // CHECK-LABEL: func.func @variance
-// CHECK: attrs =  {fp8.reduction_lanes = 32 : i64, fp8.row_group = 0 : i64}
+// CHECK: attrs =  {fp8.reduction_lanes = 32 : i64, fp8.reduction_vector = 4 : i64, fp8.row_group = 0 : i64}
 // CHECK: attrs =  {fp8.row_group = 0 : i64}
-// CHECK: attrs =  {fp8.reduction_lanes = 32 : i64}
+// CHECK: attrs =  {fp8.reduction_lanes = 32 : i64, fp8.reduction_vector = 4 : i64}
 func.func @variance(%x: tensor<4x64xf32>) -> tensor<4xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<4xf32>
