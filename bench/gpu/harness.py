@@ -367,8 +367,9 @@ def check_and_time_gemmq(hp, row, m, n, k, operands, d, args):
     times = kernel_times_ms(run, min(args.iters, 5), args.hang_seconds)
     t = time_of(times, "fp8_scaled_matmul")
     # The quantize gets no kernel of its own: any other kernel is reported.
-    other = sum(v for name, v in (times or {}).items() if not name.startswith("fp8_scaled_matmul"))
-    row["gemmq_t_other_ms"] = other
+    if times is not None:
+        row["gemmq_t_other_ms"] = sum(v for name, v in times.items()
+                                      if not name.startswith("fp8_scaled_matmul"))
     if t:
         row["gemmq_t_ms"] = t
         row["gemmq_tflops"] = 2.0 * m * n * k / (t * 1e-3) / 1e12
