@@ -15,7 +15,9 @@
 #   families  families.py run: grouped contiguous, masked, k-grouped and
 #             dense Wgrad GEMMs, quantize / requantize / transpose kernels,
 #             each bit-exact against its oracle, then timed with its anchor
-#   configs   run.sh for each configuration of session-configs.txt
+#   configs   run.sh for each configuration of session-configs.txt (the
+#             lines with `gemmq`: the quantize epilogue's gemmq_ beside
+#             gemm_)
 #   train     train_step.py run: the language model's training steps, FP8
 #             and BF16 policies, against PyTorch eager BF16 (train.md)
 #   losses    loss_trace.py run: the default language model trained 200

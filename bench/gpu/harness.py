@@ -24,7 +24,17 @@ C-interface entries. For each M N K of shapes.txt:
      fp8_scaled_matmul kernel, and the whole call's wall time is reported
      too) against cuBLASLt's block-scaled FP8 GEMM through torch._scaled_mm
      (1x128 activation / 128x128 weight scales) and cuBLAS BF16 (torch.matmul
-     on the dequantized operands), with TFLOPS and ratios.
+     on the dequantized operands), with TFLOPS and ratios;
+  4. where the host program has it (prepare.sh's `gemmq` option: the
+     session's configuration lines q and qtma), `gemmq_<M>x<N>x<K>(a, b)`,
+     the quantize epilogue (the GEMM's bf16 result quantized into 1x128
+     E4M3FN tiles inside the GEMM kernel), on the same operands: codes and
+     scales bit for bit against quantize_oracle of step 2's D (the device's
+     unfused gemm_, itself checked against FP64; the fused kernel rounds to
+     bf16 before the amax, so the two agree bit for bit) and, for the small
+     shapes, against the CPU library's gemmq_; timed beside gemm_ by the
+     same profiler records, with TFLOPS and the output bytes per second
+     (M*N codes + 4*M*ceil(N/128) scale bytes, against gemm_'s 2*M*N).
 
 Needs PyTorch with CUDA; nothing of MLIR. A call that does not return in
 --hang-seconds is reported as a hang and the harness exits (a hung kernel
@@ -130,6 +140,28 @@ class HostProgram:
         d = self._gemm(self.lib, m, n, k, qa, sa, qb, sb)
         self.check(f"gemm_{m}x{n}x{k}")
         return d
+
+    def _gemmq(self, lib, m, n, k, qa, sa, qb, sb):
+        res = (MemRef2D * 2)()
+        getattr(lib, f"_mlir_ciface_gemmq_{m}x{n}x{k}")(
+            ctypes.byref(res), *[ctypes.byref(memref(t)) for t in (qa, sa, qb, sb)])
+        return take(res[0], torch.uint8), take(res[1], torch.float32)
+
+    def has_gemmq(self, m, n, k):
+        return hasattr(self.lib, f"_mlir_ciface_gemmq_{m}x{n}x{k}")
+
+    def gemmq(self, m, n, k, qa, sa, qb, sb):
+        """The quantize epilogue: (codes [M, N] u8, scales [M, ceil(N/128)]
+        f32) of quantize(gemm(...)) as CPU tensors."""
+        got = self._gemmq(self.lib, m, n, k, qa, sa, qb, sb)
+        self.check(f"gemmq_{m}x{n}x{k}")
+        return got
+
+    def has_cpu_gemmq(self, m, n, k):
+        return self.cpu is not None and hasattr(self.cpu, f"_mlir_ciface_gemmq_{m}x{n}x{k}")
+
+    def cpu_gemmq(self, m, n, k, qa, sa, qb, sb):
+        return self._gemmq(self.cpu, m, n, k, qa, sa, qb, sb)
 
     def has_cpu_gemm(self, m, n, k):
         return self.cpu is not None and hasattr(self.cpu, f"_mlir_ciface_gemm_{m}x{n}x{k}")
@@ -298,6 +330,76 @@ def kernel_time_ms(fn, iters, hang):
     return time_of(kernel_times_ms(fn, iters, hang), "fp8_scaled_matmul")
 
 
+def mismatches(got, ref):
+    """[code mismatches, scale mismatches (bit patterns)] of two (codes u8,
+    scales f32) pairs; -1 where the shapes differ."""
+    bad = []
+    for g, r in zip(got, ref):
+        if g.dtype == torch.float32:
+            g, r = g.view(torch.int32), r.view(torch.int32)
+        bad.append(int((g != r).sum().item()) if g.shape == r.shape else -1)
+    return bad
+
+
+def gemmq_bytes(m, n):
+    """Bytes the quantize epilogue writes: the codes and the 1x128 scales."""
+    return m * n + 4 * m * ceil_div(n, 128)
+
+
+def check_and_time_gemmq(hp, row, m, n, k, operands, d, args):
+    """Step 4 into row (gemmq_ keys): the fused kernel's codes and scales
+    against quantize_oracle of the unfused D and the CPU library, its time
+    beside gemm_'s (row's t_fp8mlir_ms)."""
+    run = lambda: hp.gemmq(m, n, k, *operands)
+    try:
+        got = call_or_die(run, args.hang_seconds, f"gemmq_{m}x{n}x{k}")
+    except RuntimeError as e:
+        row["gemmq_error"] = str(e).splitlines()[0][:160]
+        row["gemmq_ok"] = False
+        return
+    ref = [t.cpu() for t in quantize_oracle(d.cuda(), 1)]
+    row["gemmq_mismatch_vs_gemm"] = mismatches(got, ref)
+    ok = row["gemmq_mismatch_vs_gemm"] == [0, 0]
+    if hp.has_cpu_gemmq(m, n, k):
+        row["gemmq_mismatch_vs_cpu_sm90"] = mismatches(got, hp.cpu_gemmq(m, n, k, *operands))
+        ok = ok and row["gemmq_mismatch_vs_cpu_sm90"] == [0, 0]
+    row["gemmq_ok"] = ok
+    times = kernel_times_ms(run, min(args.iters, 5), args.hang_seconds)
+    t = time_of(times, "fp8_scaled_matmul")
+    # The quantize gets no kernel of its own: any other kernel is reported.
+    if times is not None:
+        row["gemmq_t_other_ms"] = sum(v for name, v in times.items()
+                                      if not name.startswith("fp8_scaled_matmul"))
+    if t:
+        row["gemmq_t_ms"] = t
+        row["gemmq_tflops"] = 2.0 * m * n * k / (t * 1e-3) / 1e12
+        row["gemmq_out_gbps"] = gemmq_bytes(m, n) / (t * 1e-3) / 1e9
+        if "t_fp8mlir_ms" in row:
+            row["gemmq_vs_gemm"] = row["t_fp8mlir_ms"] / t
+            row["gemm_out_gbps"] = 2 * m * n / (row["t_fp8mlir_ms"] * 1e-3) / 1e9
+
+
+def gemmq_table(rows):
+    """The lines of results.md's quantize-epilogue table (none when no row
+    has a gemmq_ result)."""
+    rows = [r for r in rows if "gemmq_ok" in r]
+    if not rows:
+        return []
+    fmt = lambda r, key, f: (f % r[key]) if r.get(key) is not None else "n/a"
+    lines = ["", "Quantize epilogue (gemmq_: D quantized to 1x128 E4M3FN tiles in the GEMM kernel)", "",
+             "| M x N x K | codes/scales vs gemm_ + quantize | vs CPU sm90 | TFLOPS | out GB/s | "
+             "gemm_ TFLOPS | gemm_ out GB/s | gemm_ time / gemmq_ time | other kernels ms |",
+             "|---|---|---|---:|---:|---:|---:|---:|---:|"]
+    for r in rows:
+        vs = r.get("gemmq_mismatch_vs_gemm", r.get("gemmq_error", "n/a"))
+        lines.append(f"| {r['shape']} | {'ok' if r['gemmq_ok'] else 'FAIL'} {vs} | "
+                     f"{r.get('gemmq_mismatch_vs_cpu_sm90', 'n/a')} | {fmt(r, 'gemmq_tflops', '%.0f')} | "
+                     f"{fmt(r, 'gemmq_out_gbps', '%.0f')} | {fmt(r, 'tflops_fp8mlir', '%.0f')} | "
+                     f"{fmt(r, 'gemm_out_gbps', '%.0f')} | {fmt(r, 'gemmq_vs_gemm', '%.2fx')} | "
+                     f"{fmt(r, 'gemmq_t_other_ms', '%.3f')} |")
+    return lines
+
+
 def parse_args(argv=None):
     ap = argparse.ArgumentParser(description="Device check of the compiled GEMMs (run.sh).")
     ap.add_argument("--runtime", required=True, help="libfp8_mgpu_runtime.so")
@@ -439,6 +541,10 @@ def main():
         row["tflops_bf16"] = flops / (row["t_bf16_ms"] * 1e-3) / 1e12
         if "t_fp8mlir_ms" in row:
             row["ratio_vs_bf16"] = row["t_bf16_ms"] / row["t_fp8mlir_ms"]
+        # 4. The quantize epilogue (its time inside the row's window).
+        if hp.has_gemmq(m, n, k):
+            check_and_time_gemmq(hp, row, m, n, k, (qa, sa, qb, sb), d, args)
+            failures += not row["gemmq_ok"]
         row["window"] = [t_window, time.time()]
         del a16, b16, qa_g, qb_g, d
         rows.append(row)
@@ -451,7 +557,7 @@ def main():
             "host_program": os.path.basename(args.host), "seed": args.seed,
             "date_utc": time.strftime("%Y-%m-%d %H:%M", time.gmtime())}
     json.dump({"meta": meta, "rows": rows}, open(os.path.join(args.out, "results.json"), "w"), indent=1)
-    lines = gemm_table(meta, rows)
+    lines = gemm_table(meta, rows) + gemmq_table(rows)
     open(os.path.join(args.out, "results.md"), "w").write("\n".join(lines) + "\n")
     print("\n".join(lines))
     sys.exit(1 if failures else 0)

@@ -17,7 +17,9 @@
 #               scaled_matmul) with the "cpu" backend's results
 #   configs/NAME/  prepare.sh per line of session-configs.txt
 #               (FP8_SESSION_CONFIGS) over sweep-shapes.txt
-#               (FP8_SESSION_CONFIG_SHAPES), without CPU oracle
+#               (FP8_SESSION_CONFIG_SHAPES), without CPU oracle except
+#               on the lines with `gemmq` (the quantize epilogue's gemmq_
+#               functions beside gemm_)
 #   train/      train_step.py prepare: the language model's training steps
 #               of train-cases.txt (FP8_TRAIN_CASES) under each policy
 #   losses/     loss_trace.py prepare: the default language model's (or
@@ -102,7 +104,14 @@ while read -r NAME OPTS; do
     FP8_BENCH_SHAPES=${FP8_SESSION_CONFIG_SHAPES:-$HERE/sweep-shapes.txt} \
     bash "$HERE/prepare.sh" "$BUILD" > "$WORK/config-$NAME.log" 2>&1 \
     || { cat "$WORK/config-$NAME.log" >&2; echo "prepare-all.sh: configuration $NAME ($OPTS) failed" >&2; exit 1; }
-  rm -f "$SESSION/configs/$NAME/kernels.cubin" "$SESSION/configs/$NAME/libfp8_bench_cpu.so"
+  rm -f "$SESSION/configs/$NAME/kernels.cubin"
+  # The CPU oracle stays with the quantize epilogue's lines (`gemmq`): the
+  # fused kernel's codes bit for bit against fp8-cpu-pipeline on the small
+  # shapes (a few CPU-seconds on the device machine).
+  case " $OPTS " in
+    *" gemmq "*) ;;
+    *) rm -f "$SESSION/configs/$NAME/libfp8_bench_cpu.so" ;;
+  esac
   echo "$NAME: $OPTS"
 done < "$SESSION/configs.txt"
 

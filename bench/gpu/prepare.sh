@@ -4,6 +4,17 @@
 #   gemm_<M>x<N>x<K>(a, b)      fp8.scaled_matmul, bf16 out
 #   quantize_<M>x<N>x<K>(x, w)  fp8.quantize of A (bf16, 1x128 tiles) and of
 #                               B (f32, 128x128 blocks)
+#   gemmq_<M>x<N>x<K>(a, b)     with `gemmq` among FP8_GEMM_OPTIONS only:
+#                               gemm_'s fp8.scaled_matmul (bf16) whose only
+#                               user is a saturating fp8.quantize into 1x128
+#                               tiles (E4M3FN, f32 scales), returning codes
+#                               and scales: the quantize epilogue
+#                               (docs/gpu-kernel.md), one kernel; every
+#                               gemmq_ must get the fusion remark (and no
+#                               "store=tma is not applied" remark), else
+#                               the script fails. Any N (a last 1x128 tile
+#                               narrower than 128 columns is the kernel's
+#                               tail, checked like the others)
 # go through fp8-gpu-pipeline{host=llvm} into the COMPILED HOST PROGRAM
 # libfp8_bench_host.so (the kernels embedded, launched through the mgpu* ABI,
 # _mlir_ciface_ entries), which run.sh/harness.py call on the device machine
@@ -20,6 +31,7 @@
 #                                          (static shapes: needs libc/libm
 #                                          only)
 #   shapes.txt
+#   remarks.log                            fp8-opt's remarks of the kernels
 # Carry <build>/bench-gpu to the device machine (a few MiB) and run
 # bench/gpu/run.sh there. FP8_BENCH_OUT names another output folder
 # (prepare-all.sh's gpu-session/gemm).
@@ -34,6 +46,12 @@ source "$HERE/common.sh"
 # device machine's CPU must fit the 8-minute budget).
 CPU_CHECK_MAX=${CPU_CHECK_MAX:-2500000000}
 mkdir -p "$OUTDIR"
+# `gemmq` (not a pipeline option: taken out before fp8-gpu-pipeline sees
+# the options) adds the gemmq_ functions.
+GEMMQ=0
+case " ${FP8_GEMM_OPTIONS:-} " in
+  *" gemmq "*) GEMMQ=1; FP8_GEMM_OPTIONS=" ${FP8_GEMM_OPTIONS} "; FP8_GEMM_OPTIONS=${FP8_GEMM_OPTIONS// gemmq / } ;;
+esac
 
 MLIR=$OUTDIR/gemm-shapes.mlir
 CPU_MLIR=$OUTDIR/gemm-cpu-check.mlir
@@ -48,8 +66,16 @@ grep -v '^#' "$SHAPES" | while read -r M N K; do
   %d = fp8.scaled_matmul %a, %b : $A, $B -> tensor<${M}x${N}xbf16>
   return %d : tensor<${M}x${N}xbf16>
 }"
+  Q="!fp8.scaled<${M}x${N}xf8E4M3FN, block = [1, 128], scale = f32>"
+  GEMMQ_FUNC="func.func @gemmq_${M}x${N}x${K}(%a: $A, %b: $B) -> $Q attributes {llvm.emit_c_interface} {
+  %d = fp8.scaled_matmul %a, %b : $A, $B -> tensor<${M}x${N}xbf16>
+  %q = fp8.quantize %d : tensor<${M}x${N}xbf16> -> $Q
+  return %q : $Q
+}"
+  [ "$GEMMQ" = 1 ] || GEMMQ_FUNC=
   cat >> "$MLIR" <<MLIR
 $GEMM
+$GEMMQ_FUNC
 func.func @quantize_${M}x${N}x${K}(%x: tensor<${M}x${K}xbf16>, %w: tensor<${N}x${K}xf32>) -> ($A, $B) {
   %a = fp8.quantize %x : tensor<${M}x${K}xbf16> -> $A
   %b = fp8.quantize %w : tensor<${N}x${K}xf32> -> $B
@@ -57,7 +83,7 @@ func.func @quantize_${M}x${N}x${K}(%x: tensor<${M}x${K}xbf16>, %w: tensor<${N}x$
 }
 MLIR
   if [ $((M * N * K)) -le "$CPU_CHECK_MAX" ]; then
-    echo "$GEMM" >> "$CPU_MLIR"
+    printf '%s\n%s\n' "$GEMM" "$GEMMQ_FUNC" >> "$CPU_MLIR"
   fi
 done
 
@@ -84,8 +110,27 @@ GEMM_CONFIG="${FP8_GEMM_CONFIG:-fixed}"
 # library, e.g. "block-n=176 cluster=2" (a configuration sweep: one library
 # per setting, each timed by run.sh against the same cuBLASLt baseline).
 GEMM_OPTIONS="config=$GEMM_CONFIG ${FP8_GEMM_OPTIONS:-}"
-"$BUILD/bin/fp8-opt" "$MLIR" --fp8-gpu-pipeline="chip=sm_90a host=none $GEMM_OPTIONS" \
-  | "$BUILD/bin/fp8-translate" --fp8-extract-gpu-object > "$OUTDIR/kernels.ptx"
+"$BUILD/bin/fp8-opt" "$MLIR" --fp8-gpu-pipeline="chip=sm_90a host=none $GEMM_OPTIONS" 2> "$OUTDIR/remarks.log" \
+  | "$BUILD/bin/fp8-translate" --fp8-extract-gpu-object > "$OUTDIR/kernels.ptx" \
+  || { cat "$OUTDIR/remarks.log" >&2; exit 1; }
+# The gemmq_ functions time the quantize epilogue only if each one is fused
+# (and, under store=tma, with the TMA store): else they would time the two
+# kernels, or the st.global form, under the line's name.
+if [ "$GEMMQ" = 1 ]; then
+  want=$(grep -c '^func.func @gemmq_' "$MLIR" || true)
+  fused=$(grep -c "epilogue computes the fp8.quantize of its result" "$OUTDIR/remarks.log" || true)
+  if [ "$fused" != "$want" ]; then
+    grep remark "$OUTDIR/remarks.log" >&2 || true
+    echo "prepare.sh: $fused of $want gemmq_ functions got the quantize epilogue" >&2
+    exit 1
+  fi
+  if grep -q "store=tma is not applied" "$OUTDIR/remarks.log"; then
+    grep "store=tma is not applied" "$OUTDIR/remarks.log" >&2
+    echo "prepare.sh: store=tma was not applied to the quantize epilogue of every gemmq_ (N a multiple of 16 needed)" >&2
+    exit 1
+  fi
+  echo "gemmq_: $fused of $want fused (the quantize epilogue)"
+fi
 # scripts/ptxas_guard.py: a warning, a spill or a wgmma serialisation
 # (C7515/C7517/C7519 info lines) fails, as in the test suite.
 if ! python3 "$ROOT/scripts/ptxas_guard.py" "$PTXAS" -arch=sm_90a -v \

@@ -9,7 +9,10 @@
 # for every shape: quantize bit for bit against PyTorch's oracle, the GEMM
 # against FP64 and (small shapes) bit for bit against the CPU oracle, timed
 # against cuBLASLt's block-scaled FP8 GEMM (torch._scaled_mm) and cuBLAS
-# BF16. Results go to $OUT (or PREPARED_DIR/out): results.md/.json.
+# BF16; where the library has them (prepare.sh's `gemmq`), the quantize
+# epilogue's gemmq_ bit for bit against gemm_ + a PyTorch quantize (and the
+# CPU oracle) and timed beside gemm_. Results go to $OUT (or
+# PREPARED_DIR/out): results.md/.json.
 # Budget: under 8 minutes (the harness stops starting shapes after 7).
 # Without a GPU it says so and exits 77 (skipped), never 0.
 set -euo pipefail

@@ -103,6 +103,27 @@ def gemm_section(data, title):
                      f"{clock} | {power} | {fmt(r.get('tflops_cublaslt'), '%.0f')} | "
                      f"{fmt(r.get('ratio_vs_cublaslt'), '%.2fx')} | {fmt(r.get('tflops_bf16'), '%.0f')} | "
                      f"{fmt(r.get('ratio_vs_bf16'), '%.2fx')} |")
+    return lines + [""] + gemmq_lines(data["rows"])
+
+
+def gemmq_lines(rows):
+    """The quantize epilogue's rows (harness.py step 4, the gemmq_ keys:
+    session-configs.txt's q and qtma lines), beside the same shape's gemm_;
+    none when no row has them."""
+    rows = [r for r in rows if "gemmq_ok" in r]
+    if not rows:
+        return []
+    lines = ["Quantize epilogue (gemmq_, the GEMM's D quantized to 1x128 E4M3FN tiles in its kernel; "
+             "output bytes M*N + 4*M*N/128 against gemm_'s 2*M*N):", "",
+             "| M x N x K | check (codes, scales vs gemm_ + quantize) | gemmq_ TFLOPS | gemmq_ out GB/s | "
+             "gemm_ TFLOPS | gemm_ out GB/s | gemm_ time / gemmq_ time | other kernels ms |",
+             "|---|---|---:|---:|---:|---:|---:|---:|"]
+    for r in rows:
+        check = "ok" if r["gemmq_ok"] else "FAIL " + str(r.get("gemmq_error", r.get("gemmq_mismatch_vs_gemm")))
+        lines.append(f"| {r['shape']} | {check} | {fmt(r.get('gemmq_tflops'), '%.0f')} | "
+                     f"{fmt(r.get('gemmq_out_gbps'), '%.0f')} | {fmt(r.get('tflops_fp8mlir'), '%.0f')} | "
+                     f"{fmt(r.get('gemm_out_gbps'), '%.0f')} | {fmt(r.get('gemmq_vs_gemm'), '%.2fx')} | "
+                     f"{fmt(r.get('gemmq_t_other_ms'), '%.3f')} |")
     return lines + [""]
 
 

@@ -53,6 +53,13 @@ print("\n".join(H.gemm_table(meta, [row])))
 print("time_of:", H.time_of({"fp8_scaled_matmul_x": 1.5, "fp8_transpose_b32": 0.25,
                               "fp8_scaled_matmul_y": 0.5}, "fp8_scaled_matmul"),
       H.time_of({"fp8_quantize_x": 1.0}, "fp8_scaled_matmul"))
+# The quantize epilogue's table: only rows with gemmq_ results, none else.
+print("gemmq without rows:", H.gemmq_table([row]))
+qrow = dict(row, t_fp8mlir_ms=0.5, gemmq_ok=False, gemmq_mismatch_vs_gemm=[3, 0],
+            gemmq_mismatch_vs_cpu_sm90=[0, 1], gemmq_t_ms=0.25, gemmq_tflops=300.2,
+            gemmq_out_gbps=0.56, gemm_out_gbps=0.54, gemmq_vs_gemm=2.0, gemmq_t_other_ms=0.0)
+print("\n".join(H.gemmq_table([row, qrow])))
+print("gemmq bytes:", H.gemmq_bytes(4096, 4096), H.gemmq_bytes(64, 2112))
 
 print("== manifest")
 try_parse("contiguous 2 256 256 256\nwgrad 128 256 256 # dense\n")
