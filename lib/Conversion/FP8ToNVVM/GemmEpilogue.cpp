@@ -353,15 +353,28 @@ void SplitKEpilogue::emit(const ConsumerThread &, const ConsumerTile &ct,
   // D = ((p_0 + p_1) + p_2) + ..., in split order whichever unit arrived
   // last (the CPU lowering's order); add.f32 gives the canonical NaN.
   SmallVector<Value> sums;
+  Value first = ir.c32(0);
   for (int64_t r = 0; r < e.accRegs; ++r) {
-    Value sum;
-    for (int64_t s = 0; s < cfg.kSplits; ++s) {
-      Value split = ir.c32(s);
-      Value addr = partialAddress(split, t.local, r);
-      Value p = LLVM::LoadOp::create(b, ir.f32, addr, 4);
-      sum = s == 0 ? p : Value(arith::AddFOp::create(b, sum, p));
-    }
-    sums.push_back(sum);
+    Value addr = partialAddress(first, t.local, r);
+    sums.push_back(LLVM::LoadOp::create(b, ir.f32, addr, 4));
   }
-  emitStores(ct, sums);
+  // Splits 1 .. S - 1, one per trip of a rolled loop: the loads in flight
+  // stay one split's registers (an unrolled S x registers nest let ptxas
+  // hoist them all: 128 bytes of spills at S = 7 and 128 columns).
+  Value second = ir.c32(1);
+  Value splitCount = ir.c32(cfg.kSplits);
+  auto splits = scf::ForOp::create(b, second, splitCount, second, sums);
+  {
+    OpBuilder::InsertionGuard bodyGuard(b);
+    b.setInsertionPointToStart(splits.getBody());
+    SmallVector<Value> next;
+    for (int64_t r = 0; r < e.accRegs; ++r) {
+      Value addr = partialAddress(splits.getInductionVar(), t.local, r);
+      Value p = LLVM::LoadOp::create(b, ir.f32, addr, 4);
+      Value sum = arith::AddFOp::create(b, splits.getRegionIterArg(r), p);
+      next.push_back(sum);
+    }
+    scf::YieldOp::create(b, next);
+  }
+  emitStores(ct, ValueRange(splits.getResults()));
 }

@@ -7,8 +7,10 @@
 // with 19, 19 and 18 blocks; each consumer thread stores
 // its 32 accumulators as f32 partials, fences (membar.gl), counts its
 // arrival (atom add), and the one that saw 2 arrivals before it fences,
-// loads the 3 partials of each of its 64 registers and adds them in split
-// order (128 adds) before the masked stores of D. The launcher allocates 3 x 17 x 64 x 128
+// loads split 0's partials of its 64 registers, then adds splits 1 and 2
+// in split order in a rolled loop (64 adds per trip) before the masked
+// stores of D. With k_splits = 7 (sed) the kernel stays free of spills: an
+// unrolled 7 x 64 nest of loads spilled 128 bytes. The launcher allocates 3 x 17 x 64 x 128
 // x 4 bytes of partials and 17 x 128 counters, zeroes the counters, and
 // launches min(51, 132) CTAs.
 // REQUIRES: ptxas
@@ -17,6 +19,8 @@
 // RUN: fp8-opt %s --fp8-gpu-pipeline="chip=sm_90a host=none config=fixed" | fp8-translate --fp8-extract-gpu-object > %t.ptx
 // RUN: FileCheck %s --check-prefix=PTX < %t.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.ptx -o %t.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
+// RUN: sed 's/{k_splits = 3 : i64}/{k_splits = 7 : i64}/' %s | fp8-opt --fp8-gpu-pipeline="chip=sm_90a host=none config=fixed" | fp8-translate --fp8-extract-gpu-object > %t.k7.ptx
+// RUN: %ptxas -arch=sm_90a -v %t.k7.ptx -o %t.k7.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS-K7
 // With the overlapped promotion (overlap8 at 128x128, overlap4 at
 // 128x64): each unit's K loop of 19, 19 or 18 blocks makes two trips (by 8;
 // four by 4), each trip's first wgmma batch left in flight and the next
@@ -43,7 +47,10 @@
 // NVVM: llvm.atomicrmw add %{{.*}}, %{{.*}} monotonic {alignment = 4 : i64} : !llvm.ptr<1>, i32
 // NVVM: scf.if
 // NVVM-NEXT: nvvm.memory.barrier <gpu>
-// NVVM-COUNT-128: arith.addf
+// NVVM-NOT: arith.addf
+// NVVM: scf.for
+// NVVM-COUNT-64: arith.addf
+// NVVM: scf.yield
 // NVVM-NOT: arith.addf
 // NVVM: llvm.store {{.*}} : vector<2xbf16>, !llvm.ptr<1>
 // NVVM: llvm.return
@@ -61,6 +68,8 @@
 // PTX: atom.global.add.u32
 // PTXAS: Compiling entry function 'fp8_scaled_matmul_64x2112x7168_e4m3_e4m3_bf16_t64x128s8k3'
 // PTXAS: 0 bytes spill stores, 0 bytes spill loads
+// PTXAS-K7: Compiling entry function 'fp8_scaled_matmul_64x2112x7168_e4m3_e4m3_bf16_t64x128s8k7'
+// PTXAS-K7: 0 bytes spill stores, 0 bytes spill loads
 
 // O8-LABEL: .entry fp8_scaled_matmul_64x2112x7168_e4m3_e4m3_bf16_t128x128s{{[0-9]+}}o8k3(
 // O8: wgmma.commit_group.sync.aligned;
