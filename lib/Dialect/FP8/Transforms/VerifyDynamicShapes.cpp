@@ -176,12 +176,12 @@ void verifyFP8MatmulSizes(Operation *op) {
       Value rhs = emitExtent(b, op, operand, d);
       Value same = arith::CmpIOp::create(b, op->getLoc(),
                                          arith::CmpIPredicate::eq, lhs, rhs);
-      std::string text;
-      llvm::raw_string_ostream os(text);
-      os << op->getName() << " at " << op->getLoc() << ": the " << letter
-         << " of " << other.name << " (dimension " << otherDim << ") and of "
-         << operand.name << " (dimension " << d << ") differ at run time";
-      cf::AssertOp::create(b, op->getLoc(), same, text);
+      std::string what;
+      llvm::raw_string_ostream os(what);
+      os << "the " << letter << " of " << other.name << " (dimension "
+         << otherDim << ") and of " << operand.name << " (dimension " << d
+         << ") differ at run time";
+      cf::AssertOp::create(b, op->getLoc(), same, describeFailure(op, what));
     }
   }
 }
