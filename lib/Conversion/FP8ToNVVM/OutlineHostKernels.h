@@ -179,9 +179,9 @@ Value emitStep(OpBuilder &b, Location loc, linalg::GenericOp op,
 
 /// Lane `lane`'s partial sum of the row at the parallel indices `dims`
 /// (dims[r] is set here): the combiner's identity (-0.0, or -inf for a
-/// max), then the body's combination of elements `lane, lane + 32, ...` in
-/// increasing index (those of the row: a lane below N % 32 has one more),
-/// the body's operand order kept (fp8-split-reductions' partial sums,
+/// max), then the body's combination of the lane's elements in the order
+/// of emitLaneWalk (the vector steps, the lane-strided rest, the tail), the
+/// body's operand order kept (fp8-split-reductions' partial sums,
 /// docs/numerics.md).
 Value emitPartialSum(OpBuilder &b, Location loc, linalg::GenericOp op,
                      const RowSum &sum, SmallVector<Value> dims, Value lane);
