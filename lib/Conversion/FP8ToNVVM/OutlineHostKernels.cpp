@@ -687,19 +687,25 @@ struct FP8OutlineHostKernelsPass
       rest = arith::DivUIOp::create(rewriter, loc, rest, extent);
     }
     // The group's producers first: the warp computes and stores their
-    // elements, which the partial sum then reads back.
+    // elements in the sum's lane map, the walk carrying the sum's partial
+    // sum (the elements it reads from them in registers).
+    int64_t n = ranges[sum->reductionDim];
+    WalkedLaneMaps walked;
+    Value partial;
     if (group && !group->producers.empty()) {
-      IRMapping none;
-      emitElementLoop(rewriter, loc, op, *sum, group->producers, dims, lane,
-                      none);
-      emitElementsVisible(rewriter, loc, op, *sum);
+      walked.emitBefore(rewriter, loc, laneMapOf(*sum, n));
+      partial = emitElementLoop(rewriter, loc, n, *sum, group->producers, dims,
+                                lane, IRMapping(), op);
+    } else {
+      if (group)
+        walked.emitBefore(rewriter, loc, laneMapOf(*sum, n));
+      partial = emitPartialSum(rewriter, loc, op, *sum, dims, lane);
     }
-    Value partial = emitPartialSum(rewriter, loc, op, *sum, dims, lane);
     Value total = emitButterfly(rewriter, loc, *sum, partial);
     if (group) {
       // The group's result of the sum: every lane's (emitRowResult).
       Value result = emitRowResult(rewriter, loc, op, *sum, dims, lane, total);
-      emitRowGroup(rewriter, loc, op, *sum, *group, dims, lane, result);
+      emitRowGroup(rewriter, loc, op, *sum, *group, dims, lane, result, walked);
       for (RowGroupMember m : group->members)
         rewriter.eraseOp(m.op);
       for (RowGroupMember m : group->producers)

@@ -132,11 +132,56 @@ Value cloneBodyAt(OpBuilder &b, linalg::GenericOp op, ArrayRef<Value> dims,
 SmallVector<Value> applyMap(OpBuilder &b, Location loc, AffineMap map,
                             ArrayRef<Value> dims);
 
+/// Values of a lane walk's operands at its current element (an input's
+/// element extracted from a vector load, or a value in registers).
+using OperandValues = llvm::SmallDenseMap<OpOperand *, Value, 4>;
+
+/// One element of a lane walk (emitLaneWalk) at the loop indices `dims`:
+/// `loaded` holds the operands already read, `acc` the values the walk
+/// carries; returns them after the element and appends the outputs' values
+/// to store at `dims` to `stores`.
+using LaneElement = llvm::function_ref<SmallVector<Value>(
+    OpBuilder &b, ArrayRef<Value> dims, const OperandValues &loaded,
+    ValueRange acc, SmallVectorImpl<std::pair<OpOperand *, Value>> &stores)>;
+
+/// Lane `lane`'s elements of the row at the parallel indices `dims` (of
+/// N = `n` elements along order.reductionDim, set here) in the reduction
+/// order of fp8-split-reductions with V = order.vector (docs/numerics.md,
+/// "Reduction order"): the whole vector steps, elements `32 V j + V lane +
+/// v` (V > 1), then the rest lane-strided, `offset + 32 i + lane`, then the
+/// last (N - offset) % 32 elements for the lanes below their count.
+/// `element` is called for each, carrying the values `start` builds (at
+/// the point the V = 1 row kernels' IR always built them); in the vector
+/// steps the operands of `operands` that isVectorLoadable accepts are read
+/// (inputs) or written (outputs) with one aligned vector access per step
+/// when every such buffer's base is aligned at run time, with scalar
+/// accesses otherwise. Returns the carried values after the last element.
+SmallVector<Value> emitLaneWalk(OpBuilder &b, Location loc, const RowSum &order,
+                                int64_t n, SmallVector<Value> dims, Value lane,
+                                ArrayRef<OpOperand *> operands,
+                                llvm::function_ref<SmallVector<Value>()> start,
+                                LaneElement element);
+
+/// The lane map of a walk in `order` over rows of `n`: V where the vector
+/// steps run (V > 1, n >= 32 V), else 1 (lane-strided). Two walks read
+/// each other's elements in the same lane only when their maps agree.
+int64_t laneMapOf(const RowSum &order, int64_t n);
+
+/// The combiner's identity: -0.0 for the sum, -inf for the max.
+Value emitIdentity(OpBuilder &b, Location loc, const RowSum &sum);
+
+/// The body of the reduction `op` applied to the element at `dims` and the
+/// accumulator `acc`: the combined value. An input in `loaded` is taken
+/// from there, the other buffers are loaded.
+Value emitStep(OpBuilder &b, Location loc, linalg::GenericOp op,
+               ArrayRef<Value> dims, Value acc,
+               const OperandValues &loaded = OperandValues());
+
 /// Lane `lane`'s partial sum of the row at the parallel indices `dims`
 /// (dims[r] is set here): the combiner's identity (-0.0, or -inf for a
-/// max), then the body's combination of elements `lane, lane + 32, ...` in
-/// increasing index (those of the row: a lane below N % 32 has one more),
-/// the body's operand order kept (fp8-split-reductions' partial sums,
+/// max), then the body's combination of the lane's elements in the order
+/// of emitLaneWalk (the vector steps, the lane-strided rest, the tail), the
+/// body's operand order kept (fp8-split-reductions' partial sums,
 /// docs/numerics.md).
 Value emitPartialSum(OpBuilder &b, Location loc, linalg::GenericOp op,
                      const RowSum &sum, SmallVector<Value> dims, Value lane);
@@ -191,25 +236,35 @@ planRowGroup(linalg::GenericOp sum, const RowSum &row,
              llvm::function_ref<std::string(linalg::LinalgOp)> whyHost,
              std::string &why);
 
-/// Makes the elements the warp's element loop stored visible to the
-/// partial sums of `reduction` (`op`) that read them back: a `bar.warp.sync`
-/// where the reduction's vector order (V > 1 and a row of at least 32 V
-/// elements) has lane l read elements 32 V j + V l + v, which other lanes
-/// computed (element l + 32 i is lane l's); bar.warp.sync orders the memory
-/// accesses of the warp's lanes (PTX ISA, bar.warp.sync). A lane-strided
-/// order reads only the lane's own elements: nothing is emitted.
-void emitElementsVisible(OpBuilder &b, Location loc, linalg::GenericOp op,
-                         const RowSum &reduction);
+/// The lane maps (laneMapOf) of the walks a fused row kernel ran so far
+/// over the group's elements (element loops and partial sums). A walk under
+/// another map touches elements that other lanes stored or read: a
+/// `bar.warp.sync` (full mask) before it orders the memory accesses of the
+/// warp's lanes (PTX ISA, bar.warp.sync). Where the maps agree each lane
+/// touches only its own elements, in its program order: nothing is emitted.
+struct WalkedLaneMaps {
+  /// The maps of the walks since the last sync.
+  SmallVector<int64_t, 2> maps;
+  /// Emits the sync before a walk under `map` where the map of a walk since
+  /// the last sync differs, and records `map`.
+  void emitBefore(OpBuilder &b, Location loc, int64_t map);
+};
 
-/// The elementwise ops `ops` over the row of the sum at `dims` (the
-/// sum's loop indices, dims[reductionDim] unused): lane `lane` computes
-/// elements `lane, lane + 32, ...` of the row (consecutive lanes,
-/// consecutive elements: coalesced), all ops for one element before the
-/// next, each output stored; `values` maps the group's buffers to this
-/// lane's values known in registers (the per-row ones).
-void emitElementLoop(OpBuilder &b, Location loc, linalg::GenericOp sum,
-                     const RowSum &row, ArrayRef<RowGroupMember> ops,
-                     ArrayRef<Value> dims, Value lane, const IRMapping &values);
+/// The elementwise ops `ops` over the row of N = `n` elements at `dims`
+/// (the sum's loop indices, dims[reductionDim] unused), in the lane map of
+/// `order` (emitLaneWalk: the order of the reduction that reads them back,
+/// with vector loads and stores where the types and the run-time alignment
+/// allow), all ops for one element before the next, each output stored;
+/// `values` maps the group's buffers to this lane's values known in
+/// registers (the per-row ones). With a `reduction` (whose order is
+/// `order`) the walk also carries the lane's partial sum of it, the
+/// elements it reads that `ops` computed taken from registers (the same
+/// values, added in emitPartialSum's order: the same bits), and returns it;
+/// otherwise null.
+Value emitElementLoop(OpBuilder &b, Location loc, int64_t n,
+                      const RowSum &order, ArrayRef<RowGroupMember> ops,
+                      ArrayRef<Value> dims, Value lane, const IRMapping &values,
+                      linalg::GenericOp reduction = {});
 
 /// A row reduction's result after the butterfly (every lane holds the
 /// row's `total`): lane 0 loads the init, shfl.sync.idx gives its value to
@@ -223,14 +278,18 @@ Value emitRowResult(OpBuilder &b, Location loc, linalg::GenericOp op,
 /// result `rowValue` (every lane the same bits) at the sum's loop indices
 /// `dims` (dims[reductionDim] unused): each per-row op computed in
 /// registers by every lane, lane 0 storing its output; then the
-/// elementwise ops, lane `lane` computing elements `lane, lane + 32, ...`
-/// of the row, each op's output stored. A chained reduction then sums the
-/// lane's own elements (emitPartialSum: the lane reads back only what it
-/// stored itself, so no barrier), its butterfly and init
+/// elementwise ops (emitElementLoop), each op's output stored, in the lane
+/// map of the chained reduction after them (whose partial sum the loop
+/// carries), or of the last reduction for the ops after it; a chained
+/// reduction with no elementwise op before it sums the lane's own elements
+/// (emitPartialSum). Each lane reads back only what it stored itself where
+/// the reductions' orders agree (`walked`: the maps of the walks before,
+/// the producers' and the sum's). Then the butterfly and init
 /// (emitRowResult), and the ops after it follow alike.
 void emitRowGroup(OpBuilder &b, Location loc, linalg::GenericOp sum,
                   const RowSum &row, const RowGroupPlan &plan,
-                  ArrayRef<Value> dims, Value lane, Value rowValue);
+                  ArrayRef<Value> dims, Value lane, Value rowValue,
+                  WalkedLaneMaps &walked);
 
 } // namespace mlir::fp8::detail
 

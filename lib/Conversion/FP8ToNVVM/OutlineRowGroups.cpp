@@ -233,10 +233,12 @@ FailureOr<RowGroupPlan> fp8::detail::planRowGroup(
 namespace {
 
 /// The body of `op` at the loop indices `dims`, its inputs that the group
-/// computed taken from `values` (buffer -> this lane's value), the others
-/// loaded (or used: scalars); the yielded value.
+/// computed taken from `values` (buffer -> this lane's value), those in
+/// `loaded` (a vector load's element) from there, the others loaded (or
+/// used: scalars); the yielded value.
 Value emitBody(OpBuilder &b, Location loc, linalg::GenericOp op,
-               ArrayRef<Value> dims, const IRMapping &values) {
+               ArrayRef<Value> dims, const IRMapping &values,
+               const OperandValues &loaded = OperandValues()) {
   Block *body = op.getBlock();
   IRMapping mapping;
   for (OpOperand *in : op.getDpsInputOperands()) {
@@ -244,6 +246,8 @@ Value emitBody(OpBuilder &b, Location loc, linalg::GenericOp op,
     Value v = in->get();
     if (Value known = values.lookupOrNull(v))
       mapping.map(arg, known);
+    else if (Value element = loaded.lookup(in))
+      mapping.map(arg, element);
     else if (!isa<MemRefType>(v.getType()))
       mapping.map(arg, v);
     else
@@ -263,64 +267,87 @@ void storeOutput(OpBuilder &b, Location loc, linalg::GenericOp op, Value v,
 
 } // namespace
 
-void fp8::detail::emitElementsVisible(OpBuilder &b, Location loc,
-                                      linalg::GenericOp op,
-                                      const RowSum &reduction) {
-  int64_t n = op.getStaticLoopRanges()[reduction.reductionDim];
-  if (reduction.vector == 1 || n < kWarpSize * reduction.vector)
-    return;
-  Value fullMask = arith::ConstantIntOp::create(b, loc, -1, 32);
-  NVVM::SyncWarpOp::create(b, loc, fullMask);
+void fp8::detail::WalkedLaneMaps::emitBefore(OpBuilder &b, Location loc,
+                                             int64_t map) {
+  if (llvm::any_of(maps, [&](int64_t m) { return m != map; })) {
+    Value fullMask = arith::ConstantIntOp::create(b, loc, -1, 32);
+    NVVM::SyncWarpOp::create(b, loc, fullMask);
+    // The walks before are ordered before every later one.
+    maps.clear();
+  }
+  maps.push_back(map);
 }
 
-void fp8::detail::emitElementLoop(OpBuilder &b, Location loc,
-                                  linalg::GenericOp sum, const RowSum &row,
-                                  ArrayRef<RowGroupMember> ops,
-                                  ArrayRef<Value> dims, Value lane,
-                                  const IRMapping &values) {
-  auto cst = [&](int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(b, loc, v);
+Value fp8::detail::emitElementLoop(OpBuilder &b, Location loc, int64_t n,
+                                   const RowSum &order,
+                                   ArrayRef<RowGroupMember> ops,
+                                   ArrayRef<Value> dims, Value lane,
+                                   const IRMapping &values,
+                                   linalg::GenericOp reduction) {
+  // The outputs the loop computes: in registers for the ops after the one
+  // writing them (and the reduction), never read back from memory here.
+  llvm::SmallDenseSet<Value> computed;
+  // The operands the walk may access V at a time: the inputs not in
+  // registers (per-row values, elements computed before in this loop),
+  // the outputs.
+  SmallVector<OpOperand *> operands;
+  auto addInputs = [&](linalg::GenericOp op) {
+    for (OpOperand *in : op.getDpsInputOperands())
+      if (!values.contains(in->get()) && !computed.contains(in->get()))
+        operands.push_back(in);
   };
-  int64_t n = sum.getStaticLoopRanges()[row.reductionDim];
-  int64_t steps = (n + kWarpSize - 1) / kWarpSize;
-  // One op per statement: the order of a call's arguments is unspecified.
-  Value zero = cst(0);
-  Value stepCount = cst(steps);
-  Value one = cst(1);
-  auto loop = scf::ForOp::create(b, loc, zero, stepCount, one);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(loop.getBody());
-  Value first =
-      arith::MulIOp::create(b, loc, loop.getInductionVar(), cst(kWarpSize));
-  Value element = arith::AddIOp::create(b, loc, first, lane);
-  if (n % kWarpSize != 0) {
-    // The last step: the lanes below N % 32 only.
-    Value inRow = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                        element, cst(n));
-    auto ifIn = scf::IfOp::create(b, loc, inRow);
-    b.setInsertionPointToStart(&ifIn.getThenRegion().front());
-  }
-  SmallVector<Value> elementDims(dims);
-  elementDims[row.reductionDim] = element;
-  IRMapping elementValues = values;
   for (RowGroupMember m : ops) {
-    Value v = emitBody(b, loc, m.op, elementDims, elementValues);
-    elementValues.map(m.op.getDpsInitOperand(0)->get(), v);
-    // Always stored: a later op (a chained reduction's partial sums, an op
-    // of a later step, or one after the launch) may read it.
-    storeOutput(b, loc, m.op, v, elementDims);
+    addInputs(m.op);
+    operands.push_back(m.op.getDpsInitOperand(0));
+    computed.insert(m.op.getDpsInitOperand(0)->get());
   }
+  if (reduction)
+    addInputs(reduction);
+  auto start = [&]() -> SmallVector<Value> {
+    if (!reduction)
+      return {};
+    return {emitIdentity(b, loc, order)};
+  };
+  auto element = [&](OpBuilder &b, ArrayRef<Value> at,
+                     const OperandValues &loaded, ValueRange acc,
+                     SmallVectorImpl<std::pair<OpOperand *, Value>> &stores)
+      -> SmallVector<Value> {
+    IRMapping elementValues = values;
+    for (RowGroupMember m : ops) {
+      Value v = emitBody(b, loc, m.op, at, elementValues, loaded);
+      elementValues.map(m.op.getDpsInitOperand(0)->get(), v);
+      // Always stored: a later op (an op of a later step, or one after the
+      // launch) may read it.
+      stores.push_back({m.op.getDpsInitOperand(0), v});
+    }
+    if (!reduction)
+      return {};
+    // The reduction's elements the loop computed, from registers (it reads
+    // them at its own element: planRowGroup); the others loaded.
+    OperandValues inputs(loaded);
+    for (OpOperand *in : reduction.getDpsInputOperands())
+      if (computed.contains(in->get()))
+        inputs[in] = elementValues.lookup(in->get());
+    return {emitStep(b, loc, reduction, at, acc.front(), inputs)};
+  };
+  SmallVector<Value> partial =
+      emitLaneWalk(b, loc, order, n, SmallVector<Value>(dims), lane, operands,
+                   start, element);
+  return partial.empty() ? Value() : partial.front();
 }
 
 void fp8::detail::emitRowGroup(OpBuilder &b, Location loc,
                                linalg::GenericOp sum, const RowSum &row,
                                const RowGroupPlan &plan, ArrayRef<Value> dims,
-                               Value lane, Value rowValue) {
+                               Value lane, Value rowValue,
+                               WalkedLaneMaps &walked) {
   auto cst = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
   };
-  // Buffer -> this lane's value of it (the row's). The elements are read
-  // back from memory after their loop (emitElementsVisible).
+  int64_t n = sum.getStaticLoopRanges()[row.reductionDim];
+  // Buffer -> this lane's value of it (the row's). The elements of an
+  // earlier element loop are read back from memory (the lane's own where
+  // the walks' maps agree).
   IRMapping values;
   values.map(sum.getDpsInitOperand(0)->get(), rowValue);
   SmallVector<Value> rowDims;
@@ -329,6 +356,9 @@ void fp8::detail::emitRowGroup(OpBuilder &b, Location loc,
       rowDims.push_back(v);
   Value isLane0 =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, cst(0));
+  // The order of the last reduction: the lane map of the element ops after
+  // it (no reduction reads them back, the walks before agree with it).
+  RowSum lastOrder = row;
   // Up to each chained reduction (and after the last): the per-row ops,
   // every lane the same computation on the same bits, lane 0 storing
   // (always: a later op may read the buffer); then the elementwise ops.
@@ -350,18 +380,30 @@ void fp8::detail::emitRowGroup(OpBuilder &b, Location loc,
       b.setInsertionPointToStart(&ifLane0.getThenRegion().front());
       storeOutput(b, loc, m.op, v, rowDims);
     }
-    if (!elementOps.empty())
-      emitElementLoop(b, loc, sum, row, elementOps, dims, lane, values);
-    if (end == rest.size())
+    std::optional<RowGroupMember> r;
+    if (end < rest.size())
+      r = rest[end];
+    const RowSum &order = r ? *r->reduction : lastOrder;
+    Value partial;
+    if (!elementOps.empty()) {
+      // The element ops in the reduction's lane map, its partial sum in
+      // the same walk.
+      walked.emitBefore(b, loc, laneMapOf(order, n));
+      partial = emitElementLoop(b, loc, n, order, elementOps, dims, lane,
+                                values, r ? r->op : linalg::GenericOp());
+    }
+    if (!r)
       return;
-    // The chained reduction over the elements the warp stored above.
-    RowGroupMember r = rest[end];
-    emitElementsVisible(b, loc, r.op, *r.reduction);
-    Value partial = emitPartialSum(b, loc, r.op, *r.reduction,
-                                   SmallVector<Value>(dims), lane);
-    Value total = emitButterfly(b, loc, *r.reduction, partial);
-    Value result = emitRowResult(b, loc, r.op, *r.reduction, dims, lane, total);
-    values.map(r.op.getDpsInitOperand(0)->get(), result);
+    if (!partial) {
+      // The chained reduction over elements the warp stored before.
+      walked.emitBefore(b, loc, laneMapOf(order, n));
+      partial =
+          emitPartialSum(b, loc, r->op, order, SmallVector<Value>(dims), lane);
+    }
+    Value total = emitButterfly(b, loc, order, partial);
+    Value result = emitRowResult(b, loc, r->op, order, dims, lane, total);
+    values.map(r->op.getDpsInitOperand(0)->get(), result);
+    lastOrder = order;
     rest = rest.drop_front(end + 1);
   }
 }

@@ -3,8 +3,11 @@
 // (`fp8.row_group`), and fp8-outline-host-kernels computes the group in
 // the row sum's launch: after the butterfly every lane holds the row's
 // total, computes the per-row ops in registers (lane 0 stores their
-// outputs) and then its own elements of the row (elements l, l + 32, ...),
-// storing each elementwise output. Bit-exact against fp8-cpu-pipeline
+// outputs) and then its own elements of the row in the reduction order's
+// lane map (V = 4: elements 4 l .. 4 l + 3 of each 128-element step with
+// vector loads and stores where aligned, then l + 32 i, then the tail),
+// storing each elementwise output, the element loop before a reduction
+// carrying the lane's partial sum of it. Bit-exact against fp8-cpu-pipeline
 // (the oracle, which runs the same ops as separate loop nests), on the
 // emulated device, traced (seeds 1-3) and in lockstep:
 // - RMSNorm forward (sum of squares, rsqrt(sum / N + eps), x * rstd * w):
@@ -14,10 +17,10 @@
 // - masked softmax over the last dimension of a [b, s, n] tensor, the exp
 //   expanded by fp8-expand-math, rows of 33, 128, 4099: ONE launch (after
 //   the two inits' fills) computes the mask add (a producer of the max,
-//   each lane storing its own elements, which the max and z - max read
-//   back), the max, exp(z - max) (stored), the sum's partial sums over the
-//   lane's own exp values (read back: no barrier), its butterfly, the
-//   divide; before producer and chained fusion: the mask add, the max's
+//   each lane storing its own elements, which z - max reads back) with the
+//   max's partial maxima in the same loop, the max, exp(z - max) (stored)
+//   with the sum's partial sums in the same loop, its butterfly, the
+//   divide (each lane reads back only what it stored: no barrier); before producer and chained fusion: the mask add, the max's
 //   group and the sum's group, each a launch (and the sum's fill between);
 // - softmax without a mask, rows of 100: the same launch without the
 //   producer;
