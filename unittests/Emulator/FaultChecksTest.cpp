@@ -343,10 +343,10 @@ TEST(EmulatorFaults, TmaOperands) {
   EXPECT_REPORT(run(initBarrier(1) + copyRow(64, 0)),
                 "TMA: shared-memory destination 0x440 is not 128-byte "
                 "aligned");
-  // A swizzled box starts on its pattern's 1024-byte boundary (PTX ISA,
+  // A 128B-swizzled box starts on its pattern's 1024-byte boundary (PTX ISA,
   // tensor copy with swizzle modes): 0x800 is one, 0x480 only 128-aligned.
   Launch swizzled;
-  swizzled.swizzle = TensorMapSwizzle::B64;
+  swizzled.swizzle = TensorMapSwizzle::B128;
   EXPECT_EQ(run(initBarrier(1) + expectTx(64) + copyRow(1024, 0) + waitPhase0,
                 swizzled),
             "");
