@@ -207,6 +207,19 @@ def test_jit_runs_on_numpy_arrays(axpy):
     np.testing.assert_array_equal(c, np.float32(2) * a + b)
 
 
+@pytest.mark.parametrize("level", [0, 1, 2, 3])
+def test_jit_accepts_every_llvm_opt_level(level):
+    # jit's opt_level is LLVM's -O0 .. -O3, all four accepted (the check of
+    # its range is inclusive at both ends); the code of each computes the
+    # same 2 a + b (exact in f32: a doubling and one rounding).
+    m = fp8_mlir.jit(AXPY, LOWER, opt_level=level)
+    a = np.arange(35, dtype=np.float32).reshape(5, 7) / 8
+    b = np.full((5, 7), 0.25, np.float32)
+    c = np.zeros((5, 7), np.float32)
+    m.axpy(a, b, c)
+    np.testing.assert_array_equal(c, np.float32(2) * a + b)
+
+
 def test_jit_signature_and_scalars(axpy):
     sig = axpy.functions["fixed"]["args"]
     assert sig[0]["shape"] == [3] and sig[0]["bit_width"] == 8
@@ -243,6 +256,9 @@ def test_jit_checks_arguments(axpy):
         axpy.fixed(np.zeros(3, np.uint8), 2**32)
     with pytest.raises(ValueError, match="opt_level must be 0, 1, 2 or 3"):
         fp8_mlir.jit(ADD, "convert-to-llvm", opt_level="fast")
+    for level in (-1, 4):
+        with pytest.raises(ValueError, match="opt_level must be 0, 1, 2 or 3"):
+            fp8_mlir.jit(ADD, "convert-to-llvm", opt_level=level)
     with pytest.raises(TypeError, match="shared_libs must be a list of library paths"):
         fp8_mlir.jit(ADD, "convert-to-llvm", shared_libs="libfoo.so")
 

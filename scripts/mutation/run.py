@@ -97,10 +97,10 @@ AREAS = {
                 "Conversion/FP8ToNVVM/lower-to-nvvm-invalid.mlir", "Integration/GPUHost", "Unit",
                 "Conversion/FP8ToNVVM/empty-problems.mlir", "Integration/GPUHost/split-k.mlir",
                 "Emulator", "Dialect/FP8/Pipelines", "Python"],
-    "python": ["Python/generator_arguments.test", "Python/jit_sizes.test", "Python/numerics.test",
+    "python": ["Python/generator_arguments.test", "Python/api.test", "Python/jit_sizes.test", "Python/numerics.test",
                "Python/grouped_matmul.test", "Python/robustness.test", "Python/presets.test",
                "Python/train_lm_progress.test", "Python/train_lm_arguments.test",
-               "Python/cuda_backend.test", "Python/cuda_backend_driver.test"],
+               "Python/cuda_backend.test", "Python/cuda_backend_driver.test", "Python/training_step.test"],
 }
 # The build targets the tests under a path need, by the longest matching
 # path prefix (fp8-opt unless listed). A subset rebuilds a path's targets

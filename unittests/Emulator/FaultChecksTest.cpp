@@ -42,6 +42,7 @@ struct Launch {
   uint32_t sharedBytes = kSharedBytes;
   std::string kernel = "k";
   Options options;
+  TensorMapSwizzle swizzle = TensorMapSwizzle::None; // of %map
 };
 
 std::string frame(const std::string &body) {
@@ -73,7 +74,7 @@ std::string run(const std::string &body, Launch l = Launch()) {
   uint64_t mapDims[2] = {64, l.mapRows}, strides[1] = {64};
   uint32_t box[2] = {64, 1};
   EXPECT_EQ(encodeTensorMapTiled(tm, 1, 2, g, mapDims, strides, box, nullptr,
-                                 TensorMapSwizzle::None),
+                                 l.swizzle),
             "");
   dev.write(map, &tm, sizeof(tm));
   std::vector<KernelArg> args = {g, map + l.mapOffset};
@@ -144,6 +145,19 @@ TEST(EmulatorFaults, SharedBounds) {
     %q = llvm.getelementptr %s[-4] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
     %v = llvm.load %q : !llvm.ptr<3> -> i32)"),
                 "out-of-bounds shared-memory load of 4 bytes at 0x3fc");
+  // The access's last byte decides, not its first: with 2044 bytes of
+  // shared memory ([0x400, 0xbfc)) an aligned 8-byte store at 0xbf8 runs
+  // 4 bytes past the end, an i32 there fits.
+  Launch short2044;
+  short2044.sharedBytes = kSharedBytes - 4;
+  EXPECT_EQ(run(sharedStore(kSharedBytes - 8), short2044), "");
+  EXPECT_REPORT(run(R"(
+    %q = llvm.getelementptr %s[2040] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+    %z = llvm.mlir.zero : vector<2xi32>
+    llvm.store %z, %q : vector<2xi32>, !llvm.ptr<3>)",
+                    short2044),
+                "out-of-bounds shared-memory store of 8 bytes at 0xbf8 "
+                "(shared memory of this launch: [0x400, 0xbfc))");
 }
 
 TEST(EmulatorFaults, UninitialisedShared) {
@@ -328,6 +342,16 @@ TEST(EmulatorFaults, TmaOperands) {
                 "TMA: 1 coordinates for a tensor map of rank 2");
   EXPECT_REPORT(run(initBarrier(1) + copyRow(64, 0)),
                 "TMA: shared-memory destination 0x440 is not 128-byte "
+                "aligned");
+  // A 128B-swizzled box starts on its pattern's 1024-byte boundary (PTX ISA,
+  // tensor copy with swizzle modes): 0x800 is one, 0x480 only 128-aligned.
+  Launch swizzled;
+  swizzled.swizzle = TensorMapSwizzle::B128;
+  EXPECT_EQ(run(initBarrier(1) + expectTx(64) + copyRow(1024, 0) + waitPhase0,
+                swizzled),
+            "");
+  EXPECT_REPORT(run(initBarrier(1) + copyRow(128, 0), swizzled),
+                "TMA: shared-memory destination 0x480 is not 1024-byte "
                 "aligned");
   EXPECT_REPORT(run(initBarrier(1) + copyRow(kSharedBytes, 0)),
                 "out-of-bounds shared-memory TMA destination of 64 bytes at "

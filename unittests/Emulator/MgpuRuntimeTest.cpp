@@ -27,6 +27,7 @@
 
 #include <cstdlib>
 #include <random>
+#include <vector>
 
 using namespace mlir;
 using namespace mlir::fp8;
@@ -181,6 +182,12 @@ TEST(MgpuRuntime, GemmMatchesReference) {
   ASSERT_NE(err, nullptr);
   EXPECT_NE(std::string(err).find("takes 6 parameters, got 5"),
             std::string::npos);
+  // One too many is misuse as well (paramsCount must equal the kernel's).
+  err = g.launch(mapA, mapB, mapSA, -1, 7);
+  ASSERT_NE(err, nullptr);
+  EXPECT_NE(std::string(err).find("takes 6 parameters, got 7"),
+            std::string::npos)
+      << err;
   // A too-small shared memory: the barriers lie outside it.
   err = g.launch(mapA, mapB, mapSA, 1024);
   ASSERT_NE(err, nullptr);
@@ -188,6 +195,20 @@ TEST(MgpuRuntime, GemmMatchesReference) {
             std::string::npos)
       << err;
   mgpuMemFree(mapsDev, nullptr);
+}
+
+// mgpuMemAlloc's memory starts as 0xFF bytes (as cuMemAlloc, it is not
+// cleared; NaN as f32 and bf16): an output element no kernel stores reads
+// as NaN, never as a +0.0 an oracle may compute.
+TEST(MgpuRuntime, FreshAllocationsAreNotZero) {
+  const size_t bytes = 100;
+  void *p = mgpuMemAlloc(bytes, nullptr, false);
+  ASSERT_NE(p, nullptr);
+  std::vector<uint8_t> host(bytes, 0);
+  mgpuMemcpy(host.data(), p, bytes, nullptr);
+  for (size_t i = 0; i < bytes; ++i)
+    ASSERT_EQ(host[i], 0xFF) << "byte " << i;
+  mgpuMemFree(p, nullptr);
 }
 
 /// A ranked memref descriptor of rank 2 (the C ABI of MLIR's memrefs).

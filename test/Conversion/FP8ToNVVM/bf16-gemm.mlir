@@ -12,10 +12,11 @@
 // K block of ceil(40 / 16) = 3 steps (no loop of full blocks). K = 136:
 // two full blocks of 4 steps, then a tail block of 1. The launcher takes
 // (a, b, d, c). Ops it does not take stay host kernels with a remark.
-// A run-time M (@ktail136, @ktailc with a C of [?, ?]): cf.asserts before
-// the launch that A's and C's M (and B's and C's N where C's is dynamic)
-// agree, that M is below 2^31 and the ceil(M / 128) x ceil(N / 128) tiles
-// too; C and D cast to the launcher's [?, N], one declaration for both.
+// A run-time M (@ktail136, @ktailc with a C of [?, ?], @cstatic with a C
+// of [128, 64]): cf.asserts before the launch that A's and C's M (and B's
+// and C's N where C's is dynamic) agree, that M is below 2^31 and the
+// ceil(M / 128) x ceil(N / 128) tiles too; C and D cast to the launcher's
+// [?, N], one declaration for all three.
 // config=fixed: the shapes' default tiles (config=auto's BF16 cost model
 // chooses others: bf16-gemm-options.mlir).
 // RUN: fp8-opt %s --fp8-lower-to-nvvm=config=fixed 2> %t.remarks | FileCheck %s
@@ -113,6 +114,15 @@
 // HOST: tensor.cast %arg2 : tensor<?x?xf32> to tensor<?x64xf32>
 // HOST: call @fp8_launch_fp8_matmul_dynx64x136_bf16_bf16_f32_accf32(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (memref<?x136xbf16>, memref<136x64xbf16>, memref<?x64xf32>, memref<?x64xf32>) -> ()
 // HOST: tensor.cast %{{.*}} : tensor<?x64xf32> to tensor<?x?xf32>
+// A dynamic M with a static C: C's 128 rows are compared with A's at run
+// time as well (the first extent dynamic, the other static).
+// HOST-LABEL: func.func @cstatic(
+// HOST: %[[AM:.*]] = tensor.dim %arg0, %c0{{.*}} : tensor<?x136xbf16>
+// HOST: %[[CM:.*]] = tensor.dim %arg2, %c0{{.*}} : tensor<128x64xf32>
+// HOST: %[[SAME:.*]] = arith.cmpi eq, %[[AM]], %[[CM]] : index
+// HOST: cf.assert %[[SAME]], "linalg.matmul: the M of A (dimension 0) and of C (dimension 0) differ at run time
+// HOST-NOT: differ at run time
+// HOST: call @fp8_launch_fp8_matmul_dynx64x136_bf16_bf16_f32_accf32(
 // HOST-LABEL: func.func @n36(
 // HOST: linalg.matmul
 // HOST-LABEL: func.func private @fp8_launch_fp8_matmul_100x72x40_bf16_bf16_f32_accf32(
@@ -135,6 +145,11 @@ func.func @ktail136(%a: tensor<?x136xbf16>, %b: tensor<136x64xbf16>, %c: tensor<
 func.func @ktailc(%a: tensor<?x136xbf16>, %b: tensor<136x64xbf16>, %c: tensor<?x?xf32>) -> tensor<?x?xf32> {
   %y = linalg.matmul ins(%a, %b : tensor<?x136xbf16>, tensor<136x64xbf16>) outs(%c : tensor<?x?xf32>) -> tensor<?x?xf32>
   return %y : tensor<?x?xf32>
+}
+
+func.func @cstatic(%a: tensor<?x136xbf16>, %b: tensor<136x64xbf16>, %c: tensor<128x64xf32>) -> tensor<128x64xf32> {
+  %y = linalg.matmul ins(%a, %b : tensor<?x136xbf16>, tensor<136x64xbf16>) outs(%c : tensor<128x64xf32>) -> tensor<128x64xf32>
+  return %y : tensor<128x64xf32>
 }
 
 func.func @n36(%a: tensor<16x64xbf16>, %b: tensor<64x36xbf16>, %c: tensor<16x36xf32>) -> tensor<16x36xf32> {

@@ -19,8 +19,9 @@
 // rows: by hand 5 and 32 + 7 = 39 in each CTA.
 // Planted faults: the masks off by one bit (m_0 = 0b10, m_1 = 0b01: each
 // CTA gets only the other's row, the wrong CTA's data, and its 256 bytes
-// never complete: a deadlock naming the missing transaction bytes), and a
-// mask naming rank 2 of a cluster of 2 (0b110).
+// never complete: a deadlock naming the missing transaction bytes), a
+// mask naming rank 2 of a cluster of 2 (0b110), and the mask of rank 2
+// alone (0b100: the first bit past the cluster, 1 << cluster size).
 //
 // RUN: fp8-emu-run %s --entry=peer | FileCheck %s --check-prefix=PEER
 // RUN: env FP8_EMU_SEED=3 fp8-emu-run %s --entry=peer | FileCheck %s --check-prefix=PEER
@@ -32,6 +33,7 @@
 // RUN: env FP8_EMU_SEED=8 fp8-emu-run %s --entry=peertx | FileCheck %s --check-prefix=MC
 // RUN: not fp8-emu-run %s --entry=shifted 2>&1 | FileCheck %s --check-prefix=SHIFTED
 // RUN: not fp8-emu-run %s --entry=outside 2>&1 | FileCheck %s --check-prefix=OUTSIDE
+// RUN: not fp8-emu-run %s --entry=next_rank 2>&1 | FileCheck %s --check-prefix=NEXT
 
 // PEER: 101
 // PEER-NEXT: 100
@@ -49,6 +51,7 @@
 // SHIFTED: fp8-emu: error: deadlock: every live thread of the cluster is blocked and no TMA copy is in flight
 // SHIFTED: expect_tx: 128 announced bytes never arrived (no TMA copy in flight)
 // OUTSIDE: fp8-emu: error: TMA multicast: ctaMask 0x6 names CTA rank 2, outside the cluster of 2 CTAs
+// NEXT: fp8-emu: error: TMA multicast: ctaMask 0x4 names CTA rank 2, outside the cluster of 2 CTAs
 
 !map = !nvgpu.tensormap.descriptor<tensor = memref<1x32xf32, 3>, swizzle = none, l2promo = none, oob = zero, interleave = none>
 !bar = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
@@ -188,6 +191,12 @@ module {
   }
   func.func @outside() {
     %m0 = arith.constant 6 : i16
+    %m1 = arith.constant 3 : i16
+    call @rows(%m0, %m1) : (i16, i16) -> ()
+    return
+  }
+  func.func @next_rank() {
+    %m0 = arith.constant 4 : i16
     %m1 = arith.constant 3 : i16
     call @rows(%m0, %m1) : (i16, i16) -> ()
     return

@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <set>
 #include <string>
@@ -728,6 +729,63 @@ TEST(GemmCostModelTest, SplitKChoice) {
                  std::to_string(s[2]));
     EXPECT_GT(chooseGemmConfigByModel(s[0], s[1], s[2], h200()).cost.waves, 1);
     EXPECT_EQ(chooseKSplitsByModel(s[0], s[1], s[2], h200()), 1);
+  }
+}
+
+// The split-K launch's price (docs/gpu-kernel.md, "Split-K"): besides the
+// partials, one more fixed latency for the counters' memset. 64 x 2112 x
+// 7168 at 64x128, S = 4 (KB = 56: 14 blocks per unit, 68 units in one
+// wave): a block is the wgmma 2 x 64 x 128 x 128 FLOP at 1979e12 / 132
+// FLOP/s per SM (0.139883 us), the promotion's 64 x 128 FFMAs at 128 per
+// clock (64 clocks at 1.8302 GHz, 0.034969 us) and its latency 0.12 us;
+// the tile overhead 1.5 us and a quarter of another for the reduction.
+// The compute term bounds it (the L2 term is 417280 bytes at 64 B per
+// clock, 3.56 us; the HBM term 3.31 us): 6.0029 us, and the two
+// fixed latencies of 1 us. Unsplit, one fixed latency.
+TEST(GemmCostModelTest, SplitKPaysTheMemsetLatency) {
+  GemmKernelConfig c = tiles(64, 2112, 7168, 64, 128);
+  c.kSplits = 4;
+  ASSERT_STREQ(checkGemmKernelConfig(c), "");
+  GemmCost four = modelGemmCost(c, h200());
+  const double block = 0.139883 + 0.034969 + 0.12;
+  EXPECT_NEAR(four.computeUs, 14 * block + 1.5 + 1.5 / 4, 1e-3);
+  EXPECT_LT(four.l2Us, four.computeUs);
+  EXPECT_LT(four.hbmUs, four.computeUs);
+  EXPECT_NEAR(four.us, 14 * block + 1.5 + 1.5 / 4 + 2 * 1.0, 1e-3);
+  c.kSplits = 1;
+  GemmCost one = modelGemmCost(c, h200());
+  EXPECT_NEAR(one.us, std::max({one.computeUs, one.l2Us, one.hbmUs}) + 1.0,
+              1e-9);
+}
+
+// chooseKSplitsByModel's definition (GemmCostModel.h): for a shape whose
+// unsplit choice runs one wave, the S in 1..min(8, KB) whose best tile is
+// strictly faster than every smaller S's. The oracle here walks that
+// definition over chooseGemmConfigByModel's times (the tile choice is
+// tested above); 64 x 128 x 7168's times fall with every S up to 8 (its
+// one-tile problem gains from every split), so its choice is the last S
+// considered; 128 x 576 x 7168 stops at 7 (S = 8's units of 7 blocks
+// lose the overlapped promotion's trip).
+TEST(GemmCostModelTest, SplitKChoiceConsidersEveryS) {
+  for (auto s : {std::array<int64_t, 4>{64, 128, 7168, 8},
+                 std::array<int64_t, 4>{128, 576, 7168, 7}}) {
+    SCOPED_TRACE(std::to_string(s[0]) + "x" + std::to_string(s[1]) + "x" +
+                 std::to_string(s[2]));
+    const int64_t kBlocks = (s[2] + 127) / 128;
+    int64_t want = 1;
+    double best = chooseGemmConfigByModel(s[0], s[1], s[2], h200()).cost.us;
+    for (int64_t k = 2; k <= std::min<int64_t>(kMaxModelKSplits, kBlocks);
+         ++k) {
+      double us = chooseGemmConfigByModel(s[0], s[1], s[2], h200(), 0, 1, false,
+                                          false, 128, k)
+                      .cost.us;
+      if (us < best * (1 - 1e-9)) {
+        best = us;
+        want = k;
+      }
+    }
+    EXPECT_EQ(want, s[3]);
+    EXPECT_EQ(chooseKSplitsByModel(s[0], s[1], s[2], h200()), want);
   }
 }
 

@@ -270,3 +270,29 @@ func.func @other_backward(%x: tensor<256x512xf32>, %w: tensor<128x512xf32> loc("
   %dw = linalg.matmul ins(%dyt, %x : tensor<128x256xf32>, tensor<256x512xf32>) outs(%f4 : tensor<128x512xf32>) -> tensor<128x512xf32>
   return %dx, %dw : tensor<256x512xf32>, tensor<128x512xf32>
 }
+
+// -----
+
+// A split backward holding only a weight gradient, written as one
+// contraction over the tokens (dW = dYᵀ X with both operands indexed by
+// the token loop d2, no transposes): no other contraction reads dY or X as
+// its left operand, so what makes it a weight gradient is that its result
+// is returned (a parameter's gradient), not a product of two activations
+// to classify as a linear of a weight argument.
+// ROLES-LABEL: func.func @returned_wgrad_over_tokens
+// ROLES: linalg.generic {{.*}}fp8.gemm = #fp8.gemm<wgrad>, fp8.precision = #fp8.precision<fp8>, fp8.reason = "heuristic: weight gradient dW = dY^T * X (contraction over the 256 tokens)", fp8.role = #fp8.role<linear>}
+#dy = affine_map<(d0, d1, d2) -> (d2, d0)>
+#x = affine_map<(d0, d1, d2) -> (d2, d1)>
+#dw = affine_map<(d0, d1, d2) -> (d0, d1)>
+func.func @returned_wgrad_over_tokens(%dy: tensor<256x384xf32>, %x: tensor<256x128xf32>) -> tensor<384x128xf32> {
+  %c0 = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<384x128xf32>
+  %z = linalg.fill ins(%c0 : f32) outs(%e : tensor<384x128xf32>) -> tensor<384x128xf32>
+  %dw = linalg.generic {indexing_maps = [#dy, #x, #dw], iterator_types = ["parallel", "parallel", "reduction"]} ins(%dy, %x : tensor<256x384xf32>, tensor<256x128xf32>) outs(%z : tensor<384x128xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %c, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<384x128xf32>
+  return %dw : tensor<384x128xf32>
+}

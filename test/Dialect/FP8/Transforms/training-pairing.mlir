@@ -173,3 +173,41 @@ func.func @wgrad_stored_in_out_loss_in_graph(%x: tensor<256x128xf32>, %w: tensor
   %dw = linalg.matmul ins(%xt, %dy : tensor<128x256xf32>, tensor<256x384xf32>) outs(%zw : tensor<128x384xf32>) -> tensor<128x384xf32>
   return %dx, %dw : tensor<256x128xf32>, tensor<128x384xf32>
 }
+
+// -----
+
+// Step 1 of the pairing decides, through a region's capture: dY is
+// computed from x only by a generic that reads x inside its body
+// (tensor.extract of the captured %x), and the Dgrad of dY comes before
+// the fprop of x, so the readers' order (step 2) would take x for dY.
+// dY descends from x: the first contraction is the Dgrad, the second the
+// fprop, the third the weight gradient.
+// ROLES-LABEL: func.func @gradient_through_a_capture
+// ROLES: linalg.matmul {fp8.gemm = #fp8.gemm<dgrad>{{.*}}-> tensor<256x128xf32>
+// ROLES: linalg.matmul {fp8.gemm = #fp8.gemm<fprop>{{.*}}-> tensor<256x384xf32>
+// ROLES: linalg.matmul {fp8.gemm = #fp8.gemm<wgrad>{{.*}}-> tensor<384x128xf32>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @gradient_through_a_capture(%x: tensor<256x128xf32>, %w: tensor<384x128xf32>) -> (tensor<256x384xf32>, tensor<256x128xf32>, tensor<384x128xf32>) {
+  %c0 = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<256x384xf32>
+  %dy = linalg.generic {indexing_maps = [#id], iterator_types = ["parallel", "parallel"]} outs(%e : tensor<256x384xf32>) {
+  ^bb0(%o: f32):
+    %t = linalg.index 0 : index
+    %v = tensor.extract %x[%t, %t] : tensor<256x128xf32>
+    linalg.yield %v : f32
+  } -> tensor<256x384xf32>
+  %edx = tensor.empty() : tensor<256x128xf32>
+  %zdx = linalg.fill ins(%c0 : f32) outs(%edx : tensor<256x128xf32>) -> tensor<256x128xf32>
+  %dx = linalg.matmul ins(%dy, %w : tensor<256x384xf32>, tensor<384x128xf32>) outs(%zdx : tensor<256x128xf32>) -> tensor<256x128xf32>
+  %ewt = tensor.empty() : tensor<128x384xf32>
+  %wt = linalg.transpose ins(%w : tensor<384x128xf32>) outs(%ewt : tensor<128x384xf32>) permutation = [1, 0]
+  %ey = tensor.empty() : tensor<256x384xf32>
+  %zy = linalg.fill ins(%c0 : f32) outs(%ey : tensor<256x384xf32>) -> tensor<256x384xf32>
+  %y = linalg.matmul ins(%x, %wt : tensor<256x128xf32>, tensor<128x384xf32>) outs(%zy : tensor<256x384xf32>) -> tensor<256x384xf32>
+  %edyt = tensor.empty() : tensor<384x256xf32>
+  %dyt = linalg.transpose ins(%dy : tensor<256x384xf32>) outs(%edyt : tensor<384x256xf32>) permutation = [1, 0]
+  %ew = tensor.empty() : tensor<384x128xf32>
+  %zw = linalg.fill ins(%c0 : f32) outs(%ew : tensor<384x128xf32>) -> tensor<384x128xf32>
+  %dw = linalg.matmul ins(%dyt, %x : tensor<384x256xf32>, tensor<256x128xf32>) outs(%zw : tensor<384x128xf32>) -> tensor<384x128xf32>
+  return %y, %dx, %dw : tensor<256x384xf32>, tensor<256x128xf32>, tensor<384x128xf32>
+}
