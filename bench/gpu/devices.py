@@ -42,11 +42,6 @@ def hbm_tbps(device_name):
     return lookup(device_name)[0]
 
 
-def model_chip(device_name):
-    """The cost model's chip (h200, h100-sxm) of the GPU named so, or None."""
-    return lookup(device_name)[1]
-
-
 if __name__ == "__main__":
     if len(sys.argv) != 2:
         sys.exit(__doc__.strip().splitlines()[-1].strip())
