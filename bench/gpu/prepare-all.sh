@@ -58,6 +58,12 @@ export FP8_MODEL_CHIP=$MODEL_CHIP
 rm -rf "$SESSION"
 mkdir -p "$SESSION/families" "$SESSION/configs"
 echo "$MODEL_CHIP" > "$SESSION/model-chip.txt"
+# The checkout as the run starts (a commit made while it runs is not what
+# it prepared).
+{
+  git -C "$ROOT" log -1 --format='%h %cd %s' --date=iso-strict 2>/dev/null || echo "unknown commit"
+  git -C "$ROOT" status --porcelain --untracked-files=no 2>/dev/null | grep -q . && echo "(with uncommitted changes)"
+} > "$SESSION/commit.txt" || true
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 
@@ -153,11 +159,6 @@ if [ -f "$RUNTIME" ]; then
 else
   echo "host programs: link not checked ($RUNTIME not built here)"
 fi
-
-{
-  git -C "$ROOT" log -1 --format='%h %cd %s' --date=iso-strict 2>/dev/null || echo "unknown commit"
-  git -C "$ROOT" status --porcelain --untracked-files=no 2>/dev/null | grep -q . && echo "(with uncommitted changes)"
-} > "$SESSION/commit.txt" || true
 
 # The device tool carries the tracked files and the carried paths, 64 MiB
 # in all.
