@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs ON THE DEVICE MACHINE (H200; CUDA toolkit, CMake, PyTorch, no MLIR):
+# Runs ON THE DEVICE MACHINE (an H100 or H200; CUDA toolkit, CMake, PyTorch,
+# no MLIR):
 #   bash bench/gpu/device-session.sh [DIR]
 # DIR (default build/gpu-session) is what bench/gpu/prepare-all.sh left on
 # the build machine. In order of importance, each phase started only while
@@ -26,7 +27,9 @@
 # while nvidia-smi logs the SM clock and power every 50 ms. Writes under
 # $OUT (or DIR/out), at most 8 files as the device tool returns:
 #   results.md, results.json  session_report.py: every table, each timed
-#                             row with the SM clock and power of its window
+#                             row with the SM clock and power of its window;
+#                             the device by nvidia-smi's name, its HBM peak
+#                             and cost-model chip from devices.py
 #   silicon.md                silicon.sh's per-call summary
 #   clocks.csv                nvidia-smi's log
 #   session.log               every phase's output
@@ -38,7 +41,8 @@
 # configs, with what is left of the deadline: a session for them alone runs
 # FP8_SESSION_PHASES="train losses".
 # Exit 0 when every phase that ran passed; 77 (skipped) without a GPU,
-# never 0; 2 when DIR is incomplete. The last thing printed is results.md.
+# never 0; 2 when DIR is incomplete (checked first, with or without a GPU).
+# The last thing printed is results.md.
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
@@ -47,10 +51,8 @@ DIR=${1:-$ROOT/build/gpu-session}
 RESULTS=${OUT:-$DIR/out}
 DEADLINE=${FP8_SESSION_SECONDS:-420}
 
-if ! fp8_have_gpu; then
-  echo "device-session.sh: SKIP: no NVIDIA GPU here (nvidia-smi finds none); this runs on the device machine" >&2
-  exit 77
-fi
+# The session folder first: whether it is complete does not depend on the
+# machine, so a dry run here checks what the device machine would get.
 for f in silicon/cases.txt gemm/libfp8_bench_host.so families/libfp8_families_host.so \
   families/libfp8_families_cpu.so families/families.txt backend/manifest.json configs.txt \
   train/manifest.json losses/manifest.json; do
@@ -59,6 +61,10 @@ for f in silicon/cases.txt gemm/libfp8_bench_host.so families/libfp8_families_ho
     exit 2
   fi
 done
+if ! fp8_have_gpu; then
+  echo "device-session.sh: SKIP: no NVIDIA GPU here (nvidia-smi finds none); this runs on the device machine ($DIR is complete)" >&2
+  exit 77
+fi
 DIR=$(cd "$DIR" && pwd)
 mkdir -p "$RESULTS"
 WORK=$(mktemp -d)
@@ -161,7 +167,7 @@ while read -r NAME OPTS; do
   [ -n "$NAME" ] && configs+=(--config "$NAME=$WORK/config-$NAME/results.json")
 done < "$DIR/configs.txt"
 python3 "$HERE/session_report.py" --out "$RESULTS" --phases "$WORK/phases.txt" \
-  --machine "$WORK/machine.txt" --commit "$DIR/commit.txt" --silicon "$RESULTS/silicon.md" \
+  --machine "$WORK/machine.txt" --commit "$DIR/commit.txt" --model-chip "$DIR/model-chip.txt" --silicon "$RESULTS/silicon.md" \
   --gemm "$WORK/gemm/results.json" --families "$WORK/families/families.json" \
   --clocks "$RESULTS/clocks.csv" "${configs[@]}" > "$WORK/report.log" 2>&1 || {
   cat "$WORK/report.log"

@@ -28,7 +28,8 @@ device (bench/gpu/device-session.sh), at the shapes of families.txt:
         transpose  against PyTorch's transpose of the codes;
       the memory-bound kernels in GB/s (bytes read and written once)
       against the device-to-device copy measured in the same run and the
-      datasheet's HBM bandwidth (the H200's 4.8 TB/s; 3.35 on an H100).
+      datasheet's HBM bandwidth of the device it runs on (devices.py, by
+      the device's name: an H200's 4.8 TB/s, an H100 SXM's 3.35).
       Writes DIR/families.json and DIR/families.md; stops starting lines
       after --budget-seconds. Exit 1 when a check failed, 77 without CUDA.
 
@@ -45,15 +46,9 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import harness as H  # noqa: E402  (torch optional there too)
+from devices import hbm_tbps  # noqa: E402  (the datasheet HBM by device name)
 
 torch = H.torch
-# Datasheet HBM bandwidth by device name (SXM parts), TB/s.
-HBM_TBPS = {"H200": 4.8, "H100": 3.35}
-
-
-def hbm_tbps(device_name):
-    """The datasheet bandwidth of the device named so; None if unknown."""
-    return next((v for k, v in HBM_TBPS.items() if k in device_name), None)
 SLICE_ROWS, SLICE_COLS = 128, 256  # one oracle call: 128 rows x 256 columns
 GEMM_KINDS = ("contiguous", "masked", "k-grouped", "wgrad")
 MEMORY_KINDS = ("quantize-act", "quantize-weight", "requantize", "transpose")

@@ -26,7 +26,12 @@
 #               FP8_LOSS_MODEL's: FIELD=V,...) 200 CPU steps
 #               (FP8_LOSS_STEPS) with their losses, the step and the
 #               optimizer compiled for the device
-#   configs.txt, commit.txt (the checkout it was prepared from)
+#   configs.txt, commit.txt (the checkout it was prepared from),
+#   model-chip.txt (FP8_MODEL_CHIP: h200, the default, or h100-sxm, the
+#               chip the cost model chose the timed GEMMs' configurations
+#               for: gemm/, configs/, families/; silicon/, train/ and
+#               losses/ keep the pipelines' default, h200: they check bits;
+#               the report flags a session on another card, devices.py)
 # and checks that it and the tracked files fit the device tool's carry
 # limit (64 MiB in all). Then, from a session with a device: the device
 # tool with carry ["build/gpu-session"] and
@@ -43,8 +48,22 @@ source "$HERE/common.sh"
 python=$(sed -n 's/^Python3_EXECUTABLE:[A-Z]*=//p' "$BUILD/CMakeCache.txt" 2>/dev/null || true)
 python=${python:-python3}
 
+MODEL_CHIP=${FP8_MODEL_CHIP:-h200}
+case $MODEL_CHIP in
+  h200 | h100-sxm) ;;
+  *) echo "prepare-all.sh: FP8_MODEL_CHIP=$MODEL_CHIP: the cost model knows h200 and h100-sxm" >&2; exit 1 ;;
+esac
+export FP8_MODEL_CHIP=$MODEL_CHIP
+
 rm -rf "$SESSION"
 mkdir -p "$SESSION/families" "$SESSION/configs"
+echo "$MODEL_CHIP" > "$SESSION/model-chip.txt"
+# The checkout as the run starts (a commit made while it runs is not what
+# it prepared).
+{
+  git -C "$ROOT" log -1 --format='%h %cd %s' --date=iso-strict 2>/dev/null || echo "unknown commit"
+  git -C "$ROOT" status --porcelain --untracked-files=no 2>/dev/null | grep -q . && echo "(with uncommitted changes)"
+} > "$SESSION/commit.txt" || true
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 
@@ -66,7 +85,7 @@ FAM=$SESSION/families
 cp "${FP8_FAMILIES:-$HERE/families.txt}" "$FAM/families.txt"
 "$python" "$HERE/families.py" mlir "$FAM/families.txt" "$WORK/families.mlir" "$WORK/families-cpu.mlir"
 "$LLVM_BIN/clang" -O2 -fPIC -c "$HERE/memref_copy.c" -o "$WORK/memref_copy.o"
-"$BUILD/bin/fp8-opt" "$WORK/families.mlir" --fp8-gpu-pipeline="chip=sm_90a host=llvm" -o "$WORK/families-host.mlir"
+"$BUILD/bin/fp8-opt" "$WORK/families.mlir" --fp8-gpu-pipeline="chip=sm_90a host=llvm device=$MODEL_CHIP" -o "$WORK/families-host.mlir"
 # The kernels the host program embeds (the transpose kernels, which only
 # the host lowering adds, included), through ptxas as in the test suite.
 "$BUILD/bin/fp8-translate" --fp8-extract-gpu-object "$WORK/families-host.mlir" > "$FAM/kernels.ptx"
@@ -140,11 +159,6 @@ if [ -f "$RUNTIME" ]; then
 else
   echo "host programs: link not checked ($RUNTIME not built here)"
 fi
-
-{
-  git -C "$ROOT" log -1 --format='%h %cd %s' --date=iso-strict 2>/dev/null || echo "unknown commit"
-  git -C "$ROOT" status --porcelain --untracked-files=no 2>/dev/null | grep -q . && echo "(with uncommitted changes)"
-} > "$SESSION/commit.txt" || true
 
 # The device tool carries the tracked files and the carried paths, 64 MiB
 # in all.

@@ -34,7 +34,9 @@
 #   remarks.log                            fp8-opt's remarks of the kernels
 # Carry <build>/bench-gpu to the device machine (a few MiB) and run
 # bench/gpu/run.sh there. FP8_BENCH_OUT names another output folder
-# (prepare-all.sh's gpu-session/gemm).
+# (prepare-all.sh's gpu-session/gemm). FP8_MODEL_CHIP (h200, the default,
+# or h100-sxm) is the chip the cost model chooses configurations and K
+# splits for: the device the session will run on (bench/gpu/devices.py).
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
@@ -45,6 +47,11 @@ source "$HERE/common.sh"
 # Largest M*N*K checked bit for bit against the CPU library (its run on the
 # device machine's CPU must fit the 8-minute budget).
 CPU_CHECK_MAX=${CPU_CHECK_MAX:-2500000000}
+MODEL_CHIP=${FP8_MODEL_CHIP:-h200}
+case $MODEL_CHIP in
+  h200 | h100-sxm) ;;
+  *) echo "prepare.sh: FP8_MODEL_CHIP=$MODEL_CHIP: the cost model knows h200 and h100-sxm" >&2; exit 1 ;;
+esac
 mkdir -p "$OUTDIR"
 # `gemmq` (not a pipeline option: taken out before fp8-gpu-pipeline sees
 # the options) adds the gemmq_ functions.
@@ -89,13 +96,13 @@ done
 
 # Split-K is the op's (fp8.scaled_matmul k_splits, docs/gpu-kernel.md
 # "Split-K"), not a pipeline option: `k-splits=model` among
-# FP8_GEMM_OPTIONS runs fp8-choose-k-splits (device h200) on both graphs
+# FP8_GEMM_OPTIONS runs fp8-choose-k-splits (FP8_MODEL_CHIP) on both graphs
 # first, the CPU oracle's too, so the oracle sums the same splits.
 case " ${FP8_GEMM_OPTIONS:-} " in
   *" k-splits=model "*)
     FP8_GEMM_OPTIONS=${FP8_GEMM_OPTIONS//k-splits=model/}
     for f in "$MLIR" "$CPU_MLIR"; do
-      "$BUILD/bin/fp8-opt" "$f" --fp8-choose-k-splits=device=h200 -o "$f.split"
+      "$BUILD/bin/fp8-opt" "$f" --fp8-choose-k-splits=device="$MODEL_CHIP" -o "$f.split"
       mv "$f.split" "$f"
     done
     echo "split-K ops: $(grep -c k_splits "$MLIR" || true)"
@@ -109,7 +116,7 @@ GEMM_CONFIG="${FP8_GEMM_CONFIG:-fixed}"
 # FP8_GEMM_OPTIONS: more fp8-gpu-pipeline options for every GEMM of the
 # library, e.g. "block-n=176 cluster=2" (a configuration sweep: one library
 # per setting, each timed by run.sh against the same cuBLASLt baseline).
-GEMM_OPTIONS="config=$GEMM_CONFIG ${FP8_GEMM_OPTIONS:-}"
+GEMM_OPTIONS="config=$GEMM_CONFIG device=$MODEL_CHIP ${FP8_GEMM_OPTIONS:-}"
 "$BUILD/bin/fp8-opt" "$MLIR" --fp8-gpu-pipeline="chip=sm_90a host=none $GEMM_OPTIONS" 2> "$OUTDIR/remarks.log" \
   | "$BUILD/bin/fp8-translate" --fp8-extract-gpu-object > "$OUTDIR/kernels.ptx" \
   || { cat "$OUTDIR/remarks.log" >&2; exit 1; }

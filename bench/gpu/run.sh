@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs ON THE DEVICE MACHINE (H200; CUDA toolkit, CMake, PyTorch, no MLIR):
+# Runs ON THE DEVICE MACHINE (an H100 or H200; CUDA toolkit, CMake, PyTorch,
+# no MLIR):
 #   bench/gpu/run.sh [PREPARED_DIR] [harness options...]
 # PREPARED_DIR (default build/bench-gpu) is what bench/gpu/prepare.sh left on
 # the build machine: the compiled host program libfp8_bench_host.so (the

@@ -5,8 +5,13 @@ the phases' outcomes, the silicon check's summary, the GEMM table
 families.json) and the configuration sweep (one results.json per
 configuration), each timed row with the SM clock and board power that
 nvidia-smi logged during its timing window (`window`, epoch seconds):
-  session_report.py --out DIR [--phases F] [--machine F] [--silicon F]
-      [--gemm F] [--families F] [--config NAME=F ...] [--clocks F]
+  session_report.py --out DIR [--phases F] [--machine F] [--commit F]
+      [--model-chip F] [--silicon F] [--gemm F] [--families F]
+      [--config NAME=F ...] [--clocks F]
+The device is named by the machine line (nvidia-smi's name, first field):
+its datasheet HBM bandwidth and cost-model chip come from devices.py,
+keyed by that name, so a session on an H100 is reported against the
+H100's peak, one on an H200 against the H200's.
 The clock log is nvidia-smi's
 `--query-gpu=timestamp,clocks.sm,power.draw --format=csv,noheader,nounits`
 (local time, the harness's windows are read in the same zone). Needs no
@@ -18,6 +23,9 @@ import json
 import os
 import statistics
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import devices  # noqa: E402  (the datasheet HBM and cost-model chip by name)
 
 
 def read_clocks(path):
@@ -127,11 +135,45 @@ def gemmq_lines(rows):
     return lines + [""]
 
 
-def families_section(data):
+def device_info(machine, model_chip):
+    """The device of the session: its name (nvidia-smi's machine line, first
+    field), datasheet HBM TB/s and cost-model chip (devices.py), and the
+    chip the session's GEMM configurations were chosen for (prepare-all.sh's
+    model-chip.txt); None for what is unknown."""
+    name = machine.split(",")[0].strip() if machine else None
+    tbps, chip = devices.lookup(name) if name else (None, None)
+    return {"name": name, "hbm_tbps": tbps, "model_chip": chip,
+            "prepared_for": model_chip.split()[0] if model_chip and model_chip.split() else None}
+
+
+def device_lines(device):
+    """The report's lines on the device: which card, the peak its
+    memory-bound kernels are reported against, and a warning when the
+    configurations were chosen for another chip."""
+    if not device["name"]:
+        return ["- device: unknown (no nvidia-smi machine line): no HBM peak"]
+    peak = (f"datasheet HBM {device['hbm_tbps']:.2f} TB/s" if device["hbm_tbps"]
+            else "HBM peak unknown (not in bench/gpu/devices.py)")
+    lines = [f"- device: {device['name']}: {peak}, cost model chip {device['model_chip'] or 'none'}"]
+    if device["prepared_for"] and device["prepared_for"] != device["model_chip"]:
+        lines.append(f"- the GEMM configurations were chosen by the cost model for {device['prepared_for']}, "
+                     f"not this device's {device['model_chip'] or 'chip (none)'}: "
+                     f"FP8_MODEL_CHIP of prepare-all.sh chooses for another")
+    return lines
+
+
+def families_section(data, device=None):
     lines = ["## Kernel families (bench/gpu/families.txt)", ""]
     if not data or "rows" not in data:
         return lines + [f"not run or no results ({(data or {}).get('error', 'no families.json')})", ""]
-    meta = data.get("meta", {})
+    meta = dict(data.get("meta", {}))
+    # families.py looks the peak up by PyTorch's device name, the same
+    # string; a families.json without it is reported against the machine's.
+    if meta.get("hbm_tbps") is None and device and device.get("hbm_tbps"):
+        meta["hbm_tbps"] = device["hbm_tbps"]
+        for r in data["rows"]:
+            if r.get("gbps") is not None and r.get("of_hbm") is None:
+                r["of_hbm"] = 100.0 * r["gbps"] / (device["hbm_tbps"] * 1e3)
     lines += [f"device-to-device copy in this run: {fmt(meta.get('copy_gbps'), '%.0f')} GB/s (read + write)", "",
               "| kernel | check | fp8-mlir | SM clock MHz | power W | anchor | vs anchor | other kernels ms |",
               "|---|---|---:|---|---|---:|---:|---:|"]
@@ -170,6 +212,8 @@ def parse_args(argv=None):
     ap.add_argument("--phases", help="NAME EXIT SECONDS per line (device-session.sh)")
     ap.add_argument("--machine", help="nvidia-smi's machine line")
     ap.add_argument("--commit", help="what prepare-all.sh recorded of the checkout")
+    ap.add_argument("--model-chip", help="prepare-all.sh's model-chip.txt: the chip the GEMM "
+                    "configurations were chosen for")
     ap.add_argument("--silicon", help="silicon.sh's silicon.md")
     ap.add_argument("--gemm", help="harness.py's results.json")
     ap.add_argument("--families", help="families.py's families.json")
@@ -202,8 +246,10 @@ def main(argv=None):
     silicon = read_text(args.silicon)
     silicon_summary = next((l for l in reversed((silicon or "").splitlines()) if " passed, " in l), None)
 
+    machine = read_text(args.machine)
+    device = device_info(machine, read_text(args.model_chip))
     lines = ["# Device session (bench/gpu/device-session.sh)", ""]
-    for label, text in (("machine", read_text(args.machine)), ("prepared from", read_text(args.commit))):
+    for label, text in (("machine", machine), ("prepared from", read_text(args.commit))):
         if text:
             lines.append(f"- {label}: {' '.join(text.split())}")
     if samples:
@@ -214,17 +260,18 @@ def main(argv=None):
                      f"power up to {fmt(max(power) if power else None, '%.0f')} W")
     else:
         lines.append("- nvidia-smi log: none (clock and power n/a)")
+    lines += device_lines(device)
     lines += ["", "| phase | exit | seconds |", "|---|---|---:|"]
     lines += [f"| {p['phase']} | {p['exit']} | {p['seconds']} |" for p in phases]
     lines += ["", "## Silicon check (bench/gpu/silicon.sh, silicon.md)", "",
               silicon_summary or "not run or no summary", ""]
     lines += gemm_section(gemm, "GEMMs (bench/gpu/shapes.txt, the cost model's configurations)")
-    lines += families_section(families)
+    lines += families_section(families, device)
     for name, data in configs:
         lines += gemm_section(data, f"Configuration {name} (session-configs.txt)")
     os.makedirs(args.out, exist_ok=True)
     open(os.path.join(args.out, "results.md"), "w").write("\n".join(lines) + "\n")
-    json.dump({"phases": phases, "silicon": silicon_summary, "gemm": gemm, "families": families,
+    json.dump({"device": device, "phases": phases, "silicon": silicon_summary, "gemm": gemm, "families": families,
                "configs": dict(configs), "clock_samples": len(samples)},
               open(os.path.join(args.out, "results.json"), "w"), indent=1)
     print("\n".join(lines))

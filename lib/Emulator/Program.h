@@ -231,6 +231,9 @@ struct Program {
     std::vector<std::pair<int32_t, int32_t>> operands; // (wgmma value, slot)
   };
   std::vector<PendingCheck> wgmmaChecks;
+  /// This kernel's shared memory: the static globals it reaches from
+  /// kSharedBase to staticSharedEnd, the dynamic memory from
+  /// dynamicSharedBase (the next 1024-byte boundary) on.
   uint32_t dynamicSharedBase = 0, staticSharedEnd = kSharedBase;
   /// Bytes of each thread's local frame (the allocas, each at a fixed
   /// offset) and the module's constant globals (at kConstantBase).

@@ -322,11 +322,17 @@ LaunchResult KernelModule::launch(const std::string &kernel, Device &device,
     return fail("block of " + std::to_string(dims.threads()) +
                 " threads exceeds the kernel's maxntid " +
                 std::to_string(p.maxThreads));
-  uint64_t shared =
-      uint64_t(p.dynamicSharedBase - kSharedBase) + dims.dynamicSharedBytes;
+  // The CUDA limit is on the kernel's static shared memory (the globals it
+  // reaches, not the module's) plus the launch's dynamic bytes. The static
+  // part counts up to the dynamic array's 1024-byte alignment (the
+  // generated kernels declare it so), where the dynamic bytes start.
+  uint64_t staticShared = p.dynamicSharedBase - kSharedBase;
+  uint64_t shared = staticShared + dims.dynamicSharedBytes;
   if (shared > kSharedLimit)
-    return fail("shared memory of " + std::to_string(shared) +
-                " bytes exceeds the sm_90 limit of " +
+    return fail("shared memory of " + std::to_string(shared) + " bytes (" +
+                std::to_string(staticShared) + " static, " +
+                std::to_string(dims.dynamicSharedBytes) +
+                " dynamic) exceeds the sm_90 limit of " +
                 std::to_string(kSharedLimit));
   Options opt = options;
   if (opt.maxQuantum == 0)

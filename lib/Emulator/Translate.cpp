@@ -21,11 +21,16 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVM/NVVM/Target.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <set>
 
 using namespace mlir;
 using namespace mlir::fp8::emu;
@@ -468,10 +473,40 @@ static OwningOpRef<ModuleOp> cloneKernels(Operation *op, std::string &error) {
   return scratch;
 }
 
+/// The names of the shared-memory globals (address space 3) that `kernel`
+/// reaches: those its body takes the address of, and those of the functions
+/// it calls, transitively. Silicon counts a kernel's static shared memory so
+/// (ptxas allocates the .shared variables the kernel references), not the
+/// module's: another kernel's static buffers are not this one's.
+static std::set<std::string> sharedGlobalsReached(LLVM::LLVMFuncOp kernel,
+                                                  ModuleOp scratch) {
+  SymbolTable symbols(scratch);
+  std::set<std::string> reached;
+  llvm::SmallPtrSet<Operation *, 8> visited{kernel};
+  llvm::SmallVector<LLVM::LLVMFuncOp> work{kernel};
+  while (!work.empty()) {
+    LLVM::LLVMFuncOp fn = work.pop_back_val();
+    fn.walk([&](Operation *op) {
+      if (auto addr = dyn_cast<LLVM::AddressOfOp>(op)) {
+        auto g = symbols.lookup<LLVM::GlobalOp>(addr.getGlobalName());
+        if (g && g.getAddrSpace() == 3)
+          reached.insert(g.getSymName().str());
+      } else if (auto call = dyn_cast<LLVM::CallOp>(op)) {
+        std::optional<StringRef> callee = call.getCallee();
+        auto f = callee ? symbols.lookup<LLVM::LLVMFuncOp>(*callee) : nullptr;
+        if (f && visited.insert(f).second)
+          work.push_back(f);
+      }
+    });
+  }
+  return reached;
+}
+
 namespace {
-/// Where the module's shared-memory globals live: the static ones from
-/// kSharedBase on (each at its alignment), the dynamic one (the external
-/// zero-sized array) at the next 1024-byte boundary after them.
+/// Where one kernel's shared-memory globals live: the static ones it
+/// reaches from kSharedBase on (each at its alignment, in module order), the
+/// dynamic one (the external zero-sized array) at the next 1024-byte
+/// boundary after them.
 struct SharedLayout {
   std::map<std::string, uint32_t> address;
   uint64_t staticEnd = kSharedBase;
@@ -479,7 +514,8 @@ struct SharedLayout {
 };
 } // namespace
 
-static SharedLayout layOutShared(ModuleOp scratch) {
+static SharedLayout layOutShared(ModuleOp scratch,
+                                 const std::set<std::string> &reached) {
   SharedLayout layout;
   std::vector<std::string> dynamicNames;
   for (auto g : scratch.getOps<LLVM::GlobalOp>()) {
@@ -491,6 +527,8 @@ static SharedLayout layOutShared(ModuleOp scratch) {
       dynamicNames.push_back(g.getSymName().str());
       continue;
     }
+    if (!reached.count(g.getSymName().str()))
+      continue;
     uint64_t align = g.getAlignment() ? *g.getAlignment() : 16;
     uint64_t &end = layout.staticEnd;
     end = (end + align - 1) / align * align;
@@ -549,16 +587,16 @@ std::unique_ptr<KernelModule> KernelModule::create(Operation *op,
   if (!scratch)
     return nullptr;
   std::unique_ptr<KernelModule> km(new KernelModule());
-  SharedLayout shared = layOutShared(*scratch);
   ConstantLayout constants = layOutConstants(*scratch);
-  km->dynamicSharedBase = shared.dynamicBase;
   for (auto fn : scratch->getOps<LLVM::LLVMFuncOp>()) {
     if (!(fn->hasAttr(NVVM::NVVMDialect::getKernelFuncAttrName()) ||
           fn->hasAttr(gpu::GPUDialect::getKernelFuncAttrName())) ||
         fn.isExternal())
       continue;
+    SharedLayout shared =
+        layOutShared(*scratch, sharedGlobalsReached(fn, *scratch));
     auto prog = std::make_unique<Program>();
-    prog->dynamicSharedBase = km->dynamicSharedBase;
+    prog->dynamicSharedBase = shared.dynamicBase;
     prog->staticSharedEnd = shared.staticEnd;
     Translator t(*prog, shared.address);
     t.constantAddress = constants.address;

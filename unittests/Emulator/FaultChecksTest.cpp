@@ -758,8 +758,8 @@ TEST(EmulatorFaults, LaunchChecks) {
   l.sharedBytes = 227 * 1024;
   EXPECT_EQ(run("", l), "");
   l.sharedBytes = 227 * 1024 + 1;
-  EXPECT_REPORT(run("", l), "shared memory of 232449 bytes exceeds the sm_90 "
-                            "limit of 232448");
+  EXPECT_REPORT(run("", l), "shared memory of 232449 bytes (0 static, 232449 "
+                            "dynamic) exceeds the sm_90 limit of 232448");
 }
 
 TEST(EmulatorFaults, TensorMapEncoding) {

@@ -302,10 +302,6 @@ private:
   KernelModule();
   std::map<std::string, std::unique_ptr<Program>> programs;
   std::map<std::string, Attribute> kernelAttributes;
-  // Shared-memory layout of the module: the static addr_space 3 globals from
-  // kSharedBase on, then the dynamic shared memory (the external zero-sized
-  // array) at the next 1024-byte boundary.
-  uint32_t dynamicSharedBase = 0;
 };
 
 } // namespace emu

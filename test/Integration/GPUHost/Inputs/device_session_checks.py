@@ -106,3 +106,11 @@ rows = [{"name": "contiguous_2x256x256x256", "kind": "contiguous", "ok": True, "
 print("\n".join(F.families_table({"copy_gbps": 4000.0, "hbm_tbps": 4.8, "date_utc": "2026-12-05 07:00"},
                                  rows)))
 print("hbm:", F.hbm_tbps("NVIDIA H200"), F.hbm_tbps("NVIDIA H100 80GB HBM3"), F.hbm_tbps("NVIDIA B200"))
+
+print("== devices")
+# The names the devices give (nvidia-smi's name, CUDA's); the figures are
+# the datasheets' (H100: SXM 3.35, NVL 3.9, PCIe 2 TB/s; H200: 4.8 TB/s).
+import devices as D  # noqa: E402
+for name in ("NVIDIA H200", "NVIDIA H200 NVL", "NVIDIA H100 80GB HBM3", "NVIDIA H100 NVL", "NVIDIA H100 PCIe",
+             "NVIDIA GH200 480GB", "NVIDIA B200", ""):
+    print(f"'{name}':", D.lookup(name))
