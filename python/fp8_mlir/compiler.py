@@ -249,7 +249,8 @@ def gpu_kernels(ir: Union[str, bytes]) -> List[Union[GemmKernel, QuantizeKernel,
       accumulator operand's, or None), `a_scale`, `b_scale`;
       `b_scale_rows` (128, or 1 for per-column B scales); `scale_k` (the K
       elements one scale covers: 128, or `k`); `layout` (None,
-      "masked", "contiguous"), `groups`, `counts`; the tile configuration
+      "masked", "contiguous"), `groups` (None for the bf16 batch kernel
+      of a run-time batch count), `counts`; the tile configuration
       `block_m`, `block_n`, `block_k`, `stages`, `consumers`, `cluster`,
       `multicast`, `group_m`, `swap_ab`, `epilogue` ("store", or
       "quantize": D stored as 1x128-tile FP8 codes and scales, with `q`

@@ -61,7 +61,8 @@ struct GemmKernelInfo {
   std::string a, b, d, c, aScale, bScale;
   int64_t bScaleRows = 0;
   std::string layout;
-  int64_t groups = 1;
+  /// nullopt: the bf16 batch kernel of a run-time batch count.
+  std::optional<int64_t> groups = 1;
   bool counts = false;
   int64_t multicast = 1; // the cluster: config.cluster
   bool swapAB = false;

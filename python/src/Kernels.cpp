@@ -64,7 +64,10 @@ fp8py::GemmKernelInfo describe(fp8::GemmKernelAttr attr, std::string symbol,
   g.bScaleRows = attr.getBScaleRows();
   if (attr.getLayout())
     g.layout = fp8::stringifyGroupLayout(*attr.getLayout()).str();
-  g.groups = attr.getGroups();
+  if (ShapedType::isDynamic(attr.getGroups()))
+    g.groups = std::nullopt;
+  else
+    g.groups = attr.getGroups();
   g.counts = attr.hasCounts();
   g.multicast = attr.getMulticast();
   g.swapAB = attr.getSwapAb() && attr.getSwapAb().getValue();

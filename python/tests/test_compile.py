@@ -295,6 +295,29 @@ func.func @e8m0(%a: !fp8.scaled<200x256xf8E4M3FN, block = [1, 128], scale = f8E8
 """
 
 
+_BATCH_GRAPH = """
+func.func @bmm(%a: tensor<{g}x100x40xbf16>, %b: tensor<{g}x40x72xbf16>,
+               %c: tensor<{g}x100x72xf32>) -> tensor<{g}x100x72xf32> {{
+  %y = linalg.batch_matmul ins(%a, %b : tensor<{g}x100x40xbf16>, tensor<{g}x40x72xbf16>)
+       outs(%c : tensor<{g}x100x72xf32>) -> tensor<{g}x100x72xf32>
+  return %y : tensor<{g}x100x72xf32>
+}}
+"""
+
+
+@require_passes("fp8-lower-to-nvvm")
+def test_gpu_kernels_batch_groups():
+    # The bf16 batch kernel's batch count: G, or None for the kernel of a
+    # run-time G (groups = ?), which has no modelled time (config=auto
+    # prices known shapes only: the shape's default tile, no name suffix).
+    static, = fp8_mlir.gpu_kernels(fp8_mlir.run_pipeline(_BATCH_GRAPH.format(g=3), "fp8-lower-to-nvvm"))
+    assert (static.layout, static.groups, static.m) == ("masked", 3, 100)
+    assert static.symbol.startswith("fp8_batch_matmul_3x100x72x40_") and static.modelled_us is not None
+    dyn, = fp8_mlir.gpu_kernels(fp8_mlir.run_pipeline(_BATCH_GRAPH.format(g="?"), "fp8-lower-to-nvvm"))
+    assert (dyn.layout, dyn.groups, dyn.m, dyn.modelled_us) == ("masked", None, 100, None)
+    assert dyn.symbol == "fp8_batch_matmul_dynx100x72x40_bf16_bf16_f32_accf32"
+
+
 @require_passes("fp8-lower-to-nvvm")
 def test_gpu_kernels_attributes():
     # The kernels of a lowered module as their attributes say, against the

@@ -99,8 +99,8 @@ def FP8LowerToLinalgPass : Pass<"fp8-lower-to-linalg", "ModuleOp"> {
       Under `sm90` only, the contractions the GPU pipeline runs on the
       BF16 tensor cores (`fp8::runsOnBF16TensorCores`: a bf16 x bf16 -> f32
       `linalg.matmul` or `linalg.batch_matmul` on tensors with the default
-      maps, N and K static multiples of 8, a batch_matmul's batch static)
-      become Hopper's `wgmma ... k16` chain from the init
+      maps, N and K static multiples of 8; M and a batch_matmul's batch
+      static or dynamic) become Hopper's `wgmma ... k16` chain from the init
       value:
       groups of 16 K elements in increasing k (a shorter tail group), each
       one step of `tensorcore::accumulateGroup16` (products aligned by
@@ -237,8 +237,8 @@ def FP8LowerToNVVMPass : Pass<"fp8-lower-to-nvvm", "ModuleOp"> {
     `linalg.matmul` (A [M, K] x B [K, N]) and `linalg.batch_matmul` ([G, M,
     K] x [G, K, N], attention's QK^T and PV) on tensors, bf16 x bf16 -> f32
     with the default maps, that `fp8::runsOnBF16TensorCores` admits (N and
-    K static multiples of 8, sizes below 2^31; M may be dynamic, a
-    batch_matmul's batch is static) gets a kernel
+    K static multiples of 8, sizes below 2^31; M and a batch_matmul's
+    batch may be dynamic: `dyn` in the name, an i32 parameter) gets a kernel
     (`fp8_matmul_<M>x<N>x<K>_bf16_bf16_f32_accf32`, or
     `fp8_batch_matmul_<G>x<M>x<N>x<K>_bf16_bf16_f32_accf32`: the masked
     grouping without counts, one group per batch, rank-3 TMA maps of A, B

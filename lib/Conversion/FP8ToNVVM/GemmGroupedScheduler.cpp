@@ -21,6 +21,10 @@ GroupedScheduler::GroupedScheduler(GemmEmitter &e) : TileScheduler(e) {
          "kernels only");
   assert(!e.dynamicK && "a run-time K is implemented for the 2-D and "
                         "k-grouped kernels only");
+  assert((!spec.hasDynamicGroups() ||
+          (spec.grouping == GemmGrouping::masked && !spec.hasCounts &&
+           cfg.hasBF16Operands())) &&
+         "a run-time group count is the bf16 batch kernel's only");
 }
 
 Value GroupedScheduler::kBlocksOf(const Tile &t) {

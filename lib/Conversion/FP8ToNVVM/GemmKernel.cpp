@@ -76,7 +76,8 @@ namespace {
 /// grouped kernels end with the pointer to the group counts (masked), the
 /// per-row group index (contiguous) or the per-token group ids (k_grouped),
 /// all i32; dynamic-K kernels with k
-/// (i32); quantize-epilogue kernels with the scales pointer (d: the codes).
+/// (i32); quantize-epilogue kernels with the scales pointer (d: the codes);
+/// the bf16 batch kernel of a run-time batch count with G (i32, after C).
 LLVM::LLVMFuncOp createKernelFunction(GemmEmitter &e, StringRef name) {
   ImplicitLocOpBuilder &b = e.b;
   SmallVector<Type> argTypes(5, e.ir.ptr);
@@ -86,6 +87,8 @@ LLVM::LLVMFuncOp createKernelFunction(GemmEmitter &e, StringRef name) {
   if (e.scheduler->takesGroupArgument())
     argTypes.push_back(e.ir.ptr);
   if (e.dynamicK)
+    argTypes.push_back(e.ir.i32);
+  if (e.spec.hasDynamicGroups())
     argTypes.push_back(e.ir.i32);
   e.epilogue->appendParameterTypes(argTypes);
   // .maxntid + .minnctapersm 1 give ptxas the register cap at entry that
@@ -150,8 +153,12 @@ LLVM::LLVMFuncOp mlir::fp8::buildGemmKernel(OpBuilder &builder, Location loc,
   Block *entry = fn.addEntryBlock(b);
   b.setInsertionPointToStart(entry);
   bindParameters(e, entry);
-  // M is the last i32 parameter of a dynamic-M kernel.
-  e.scheduler->emitTileCount(entry->getArgument(5));
+  // M is the i32 parameter 5 of a dynamic-M kernel; G the last one of a
+  // bf16 batch kernel of a run-time batch count (no epilogue parameters
+  // follow it: the bf16 kernels store D).
+  e.scheduler->emitTileCount(
+      entry->getArgument(5),
+      e.spec.hasDynamicGroups() ? entry->getArguments().back() : Value());
   // K is the last i32 parameter of a dynamic-K kernel.
   if (e.dynamicK)
     e.emitKBlockCount(entry->getArguments().back());

@@ -6,6 +6,7 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypeInterfaces.h"
 
 #include <string>
 
@@ -34,8 +35,11 @@ struct GemmKernelSpec {
   Type resultType;   // bf16 or f32
   Type accType;      // element type of the C operand (bf16/f32), or null
   GemmGrouping grouping = GemmGrouping::none;
-  int64_t numGroups = 1;  // the group count of a grouped kernel
+  /// The group count of a grouped kernel; ShapedType::kDynamic for the bf16
+  /// batch kernel of a run-time batch count (its last parameter, an i32).
+  int64_t numGroups = 1;
   bool hasCounts = false; // masked: takes the per-group row counts
+  bool hasDynamicGroups() const { return ShapedType::isDynamic(numGroups); }
   /// A per-tensor scale of A or B (the `per-tensor` preset: one block over
   /// the whole operand): the kernel reads one per row (config.scaleK = k,
   /// per-column B scales), so the launcher broadcasts it to every row of

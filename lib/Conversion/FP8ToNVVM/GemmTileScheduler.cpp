@@ -34,7 +34,7 @@ std::unique_ptr<TileScheduler> TileScheduler::create(GemmEmitter &e) {
   llvm_unreachable("unknown GemmGrouping");
 }
 
-void TileScheduler::emitTileCount(Value runtimeM) {
+void TileScheduler::emitTileCount(Value runtimeM, Value runtimeGroups) {
   // M and the tile count: compile-time constants, or computed from the
   // run-time M by a dynamic-M kernel.
   e.mRows = e.dynamicM ? runtimeM : ir.c32(cfg.m);
@@ -43,10 +43,12 @@ void TileScheduler::emitTileCount(Value runtimeM) {
   tiles = e.dynamicM ? ir.ceilDivTimes(e.mRows, rowsPerTile, e.nTiles)
                      : ir.c32(cfg.clusterTiles());
   // Masked and k-grouped: the grid covers the tiles of one group times the
-  // group count (group-major).
+  // group count (group-major), a run-time G's for the batch kernel of one.
+  // A tile's group is then its index / groupTiles, G needed only here.
   groupTiles = tiles;
   if (groupMajor())
-    tiles = ir.mul(groupTiles, ir.c32(majorGroups()));
+    tiles = ir.mul(groupTiles,
+                   runtimeGroups ? runtimeGroups : ir.c32(majorGroups()));
 }
 
 void TileScheduler::emitTileOrder() {

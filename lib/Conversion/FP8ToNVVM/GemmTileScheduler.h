@@ -38,8 +38,10 @@ public:
   void bindGroupArgument(Value ptr) { groupPtr = ptr; }
 
   /// M (GemmEmitter::mRows) and the tile count of the grid: constants, or
-  /// computed from the run-time M by a dynamic-M kernel.
-  void emitTileCount(Value runtimeM);
+  /// computed from the run-time M by a dynamic-M kernel and from the
+  /// run-time group count `runtimeGroups` (non-null: the bf16 batch kernel
+  /// of a run-time G) by a group-major one.
+  void emitTileCount(Value runtimeM, Value runtimeGroups = Value());
   /// The tile rows of the grouped tile order (groupM > 1).
   void emitTileOrder();
   /// The persistent loop over the tiles of this CTA, one iter_arg (the ring

@@ -698,7 +698,10 @@ mlir::fp8::getMatmulKernelSpec(Operation *op,
     return batched ? checkGroupedGemmKernelConfig(c) : checkGemmKernelConfig(c);
   };
   GemmKernelOverrides o = getBF16Overrides(op, overrides);
-  if (model && !o.any() && m != GemmKernelConfig::kDynamicM) {
+  // config=auto prices a problem known at compile time: a run-time M or
+  // batch count gets the shape's default tile, as the FP8 dynamic-M kernels.
+  if (model && !o.any() && m != GemmKernelConfig::kDynamicM &&
+      !spec.hasDynamicGroups()) {
     // config=auto: the model's bf16 tile (a batch as G masked groups of M
     // rows, the tile order row-major inside them, as for the FP8 masked
     // kernels).
@@ -780,7 +783,8 @@ KernelModelAttr mlir::fp8::getKernelModelAttr(MLIRContext *ctx,
   const GemmKernelConfig &c = spec.config;
   int64_t ctas = 0;
   FloatAttr us, tflops;
-  if (c.m != GemmKernelConfig::kDynamicM && !c.hasDynamicK()) {
+  if (c.m != GemmKernelConfig::kDynamicM && !c.hasDynamicK() &&
+      !spec.hasDynamicGroups()) {
     GemmKernelConfig modelled = c;
     // The masked and k-grouped grids: every group's tiles; k-grouped with
     // the tokens shared evenly among the groups (as getGroupedGemmKernelSpec

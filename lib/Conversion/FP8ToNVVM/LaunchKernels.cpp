@@ -414,13 +414,15 @@ struct FP8LaunchKernelsPass
     Value result = op->getResult(0);
     auto resTy = cast<RankedTensorType>(result.getType());
     // C and D as the kernel's one launcher takes them, [G, M, N] with A's
-    // M (dynamic or static) and the kernel's G and N, whatever C's type
+    // G and M (dynamic or static) and the kernel's N, whatever C's type
     // says (its extents were checked equal to those above): every op of
     // the kernel calls the same declaration.
     SmallVector<int64_t> cdShape(aTy.getShape().drop_back());
     cdShape.push_back(cfg.n);
     auto cdTy = RankedTensorType::get(cdShape, dType);
     SmallVector<Value> mSizes;
+    if (batched && aTy.isDynamicDim(0))
+      mSizes.push_back(tensor::DimOp::create(b, a, 0));
     if (aTy.isDynamicDim(r))
       mSizes.push_back(tensor::DimOp::create(b, a, r));
     Value cCast = c;

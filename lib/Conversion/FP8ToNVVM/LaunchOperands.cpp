@@ -246,9 +246,11 @@ struct Extent {
 } // namespace
 
 /// cf.assert that the extents `extents` (one iterator's, named `what`) are
-/// equal at run time, where one of each pair with the first is dynamic.
+/// equal at run time, where one of each pair with the first is dynamic;
+/// `compiledIn` names what the kernel does not read from A.
 static void assertSameExtent(ImplicitLocOpBuilder &b, Operation *op,
-                             StringRef what, ArrayRef<Extent> extents) {
+                             StringRef what, ArrayRef<Extent> extents,
+                             StringRef compiledIn) {
   auto isDynamic = [](const Extent &e) {
     return cast<ShapedType>(e.value.getType()).isDynamicDim(e.dim);
   };
@@ -266,8 +268,7 @@ static void assertSameExtent(ImplicitLocOpBuilder &b, Operation *op,
         (op->getName().getStringRef() + ": the " + what + " of " +
          first.operand + " (dimension " + Twine(first.dim) + ") and of " +
          other.operand + " (dimension " + Twine(other.dim) +
-         ") differ at run time; the bf16 kernel computes A's M rows with "
-         "its compiled-in batch, N and K")
+         ") differ at run time; the bf16 kernel computes " + compiledIn)
             .str());
   }
 }
@@ -278,22 +279,35 @@ void mlir::fp8::assertBF16MatmulSizes(ImplicitLocOpBuilder &b, Operation *op,
   auto mm = cast<linalg::LinalgOp>(op);
   Value a = mm.getDpsInputs()[0], bw = mm.getDpsInputs()[1],
         acc = mm.getDpsInits()[0];
+  auto aTy = cast<ShapedType>(a.getType());
   // A [G, M, K], B [G, K, N], C [G, M, N]; a matmul without G.
-  const int64_t r = cast<ShapedType>(a.getType()).getRank() - 2;
+  const int64_t r = aTy.getRank() - 2;
+  // A run-time batch count (groups = ?): the kernel takes A's G and M.
+  const bool dynamicG = ShapedType::isDynamic(groups);
+  StringRef compiledIn =
+      dynamicG ? "A's batch count and M rows with its compiled-in N and K"
+               : "A's M rows with its compiled-in batch, N and K";
   if (r == 1)
-    assertSameExtent(b, op, "batch",
-                     {{"A", a, 0}, {"B", bw, 0}, {"C", acc, 0}});
-  assertSameExtent(b, op, "M", {{"A", a, r}, {"C", acc, r}});
-  assertSameExtent(b, op, "N", {{"B", bw, r + 1}, {"C", acc, r + 1}});
-  assertSameExtent(b, op, "K", {{"A", a, r + 1}, {"B", bw, r}});
-  if (!cast<ShapedType>(a.getType()).isDynamicDim(r))
+    assertSameExtent(b, op, "batch", {{"A", a, 0}, {"B", bw, 0}, {"C", acc, 0}},
+                     compiledIn);
+  assertSameExtent(b, op, "M", {{"A", a, r}, {"C", acc, r}}, compiledIn);
+  assertSameExtent(b, op, "N", {{"B", bw, r + 1}, {"C", acc, r + 1}},
+                   compiledIn);
+  assertSameExtent(b, op, "K", {{"A", a, r + 1}, {"B", bw, r}}, compiledIn);
+  const bool dynamicM = aTy.isDynamicDim(r);
+  if (!dynamicM && !dynamicG)
     return; // the static sizes: fp8-lower-to-nvvm's checks
-  Value m = tensor::DimOp::create(b, a, r);
-  assertRowsFitKernel(b, m, op);
+  Value m = dynamicM ? tensor::DimOp::create(b, a, r).getResult()
+                     : arith::ConstantIndexOp::create(b, c.m).getResult();
+  if (dynamicM)
+    assertRowsFitKernel(b, m, op);
   Value limit = arith::ConstantIndexOp::create(b, kMaxKernelExtent);
-  Value g = arith::ConstantIndexOp::create(b, groups);
+  Value g = dynamicG ? tensor::DimOp::create(b, a, 0).getResult()
+                     : arith::ConstantIndexOp::create(b, groups).getResult();
   if (r == 1) {
-    // G x M < 2^62 here: both are below 2^31.
+    // G x M < 2^62 here: M is below 2^31 and A's G x M x K elements (K >= 8)
+    // are in memory. With M >= 1 it also bounds G, the kernel's i32 (with
+    // M = 0 nothing is launched).
     Value rows = arith::MulIOp::create(b, g, m);
     cf::AssertOp::create(
         b, arith::CmpIOp::create(b, arith::CmpIPredicate::ult, rows, limit),

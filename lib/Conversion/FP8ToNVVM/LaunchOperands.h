@@ -73,13 +73,15 @@ Value toTensor(ImplicitLocOpBuilder &b, Value buffer, Type tensorType);
 void assertRowsFitKernel(ImplicitLocOpBuilder &b, Value rows, Operation *op);
 
 /// The run-time checks of a bf16 linalg.matmul / batch_matmul launch on
-/// the BF16 kernel of configuration `c` (G = `groups` batches; 1 for a
-/// matmul): every extent the operands share (G, M, N, K) equal where one
-/// of them is dynamic (the linalg verifier compares static ones only; the
-/// kernel takes A's M and its compiled-in G, N and K, and reads C with
-/// them), and a run-time M below 2^31 with the batch's G x M rows of C and
-/// D below 2^31 and the grid's G x ceil(M / BLOCK_M) x ceil(N / BLOCK_N)
-/// tiles below 2^31 (the kernel's row and tile indices are signed 32-bit).
+/// the BF16 kernel of configuration `c` (G = `groups` batches, 1 for a
+/// matmul, ShapedType::kDynamic for a run-time batch count): every extent
+/// the operands share (G, M, N, K) equal where one of them is dynamic (the
+/// linalg verifier compares static ones only; the kernel takes A's M, A's
+/// G or its compiled-in one, its compiled-in N and K, and reads C with
+/// them), and with a run-time M or G: M below 2^31, the batch's G x M rows
+/// of C and D below 2^31 and the grid's G x ceil(M / BLOCK_M) x ceil(N /
+/// BLOCK_N) tiles below 2^31 (the kernel's row and tile indices are signed
+/// 32-bit).
 void assertBF16MatmulSizes(ImplicitLocOpBuilder &b, Operation *op,
                            const GemmKernelConfig &c, int64_t groups);
 

@@ -426,8 +426,9 @@ void buildGemmLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
 /// 64 K rows x 64 columns (128 bytes), both 128B-swizzled; N and K are
 /// multiples of 8 (fp8-lower-to-nvvm), so the rows are 16-byte strides.
 /// The batch kernel (`groups` G > 1 or a masked layout): a [G, M, K], b
-/// [G, K, N], d and c [G, M, N], rank-3 maps with a box of one batch, and
-/// G times the tiles.
+/// [G, K, N], d and c [G, M, N], rank-3 maps with a box of one batch (their
+/// extents the memrefs' run-time sizes), and G times the tiles; `groups`
+/// ShapedType::kDynamic: G read from A and passed as the last i32.
 void buildBF16GemmLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
                                const GemmKernelConfig &c, int64_t groups,
                                SymbolRefAttr kernel, int64_t smCount,
@@ -460,12 +461,21 @@ void buildBF16GemmLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
   Value mTiles = h.ceilDiv(m, c.blockM);
   Value nTiles = h.idx(c.nTiles());
   Value tiles = h.mul(mTiles, nTiles);
-  if (groups > 1)
+  // A run-time batch count (groups = ?): A's (fp8-launch-kernels asserted
+  // A's, B's and C's equal and G x M below 2^31), the kernel's last
+  // parameter.
+  const bool dynamicGroups = ShapedType::isDynamic(groups);
+  Value g = dynamicGroups ? memref::DimOp::create(b, a, 0) : Value();
+  if (dynamicGroups)
+    tiles = h.mul(tiles, g);
+  else if (groups > 1)
     tiles = h.mul(tiles, h.idx(groups));
   Value sms = h.smCount(smCount);
   Value grid = arith::MinUIOp::create(b, tiles, sms);
   Value m32 = h.i32(m);
   SmallVector<Value> kernelArgs{tmA, tmB, tmA, aDev, dDev, m32, accDev};
+  if (dynamicGroups)
+    kernelArgs.push_back(h.i32(g));
   int64_t threads = c.threads();
   int64_t smem = gemmLaunchSharedMemoryBytes(c);
   h.launch(kernel, grid, threads, smem, kernelArgs);

@@ -9,15 +9,22 @@
 // [G, M, N]. The launcher takes the rank-3 memrefs, builds rank-3 TMA maps
 // with a box of one batch (1 x 128 x 64 for A, 1 x 64 x 64 for B) and a
 // grid of min(ceil(M / 128) * ceil(N / 128) * G, SMs). What it does not
-// take stays a host kernel with a remark: a dynamic batch, N not a
-// multiple of 8, 2^31 tiles or more; f16 operands are not candidates (no
-// remark). A run-time M (@dynm, @dync) gets the kernel of m = ?: batch g's
-// rows start at g * M with M its i32 parameter; the launch is preceded by
+// take stays a host kernel with a remark: N not a multiple of 8, 2^31
+// tiles or more; f16 operands are not candidates (no remark). A run-time
+// M (@dynm, @dync) gets the kernel of m = ?: batch g's rows start at g * M
+// with M its i32 parameter; the launch is preceded by
 // cf.asserts that the operands' shared extents agree where one is dynamic
 // (A's and C's M; with a C of [?, ?, ?] also B's and C's batch and N) and
 // that M, the G x M rows and the G x ceil(M / 128) x ceil(N / 128) tiles
 // are below 2^31; C and D are cast to the launcher's [G, M, N] (A's M):
-// @dynm and @dync call one declaration.
+// @dynm and @dync call one declaration. A run-time batch count (@dynbatch,
+// and with a run-time M @dyngm) gets the kernel of groups = ? (`dyn` for G
+// in the name, no remark): G its last i32 parameter, the tile count G x
+// (the tiles of one batch) from it; the launch is preceded by the
+// cf.asserts that A's, B's and C's G agree and that the G x M rows and the
+// tiles are below 2^31 (a static M of 16: the same checks with its
+// constant), D is allocated with A's G, and the launcher reads G from A
+// (memref.dim 0) for the grid and passes it as the kernel's last argument.
 // config=fixed: the shapes' default tiles (config=auto's BF16 cost model
 // chooses others: bf16-gemm-options.mlir).
 // RUN: fp8-opt %s --fp8-lower-to-nvvm=config=fixed 2> %t.remarks | FileCheck %s
@@ -27,7 +34,9 @@
 // CHECK-LABEL: func.func @bmm3(
 // CHECK: linalg.batch_matmul {fp8.kernel_ref = @fp8_kernels::@fp8_batch_matmul_3x100x72x40_bf16_bf16_f32_accf32}
 // CHECK-LABEL: func.func @dynbatch(
-// CHECK-NOT: fp8.kernel_ref
+// CHECK: linalg.batch_matmul {fp8.kernel_ref = @fp8_kernels::@fp8_batch_matmul_dynx16x32x64_bf16_bf16_f32_accf32}
+// CHECK-LABEL: func.func @dyngm(
+// CHECK: linalg.batch_matmul {fp8.kernel_ref = @fp8_kernels::@fp8_batch_matmul_dynxdynx32x64_bf16_bf16_f32_accf32}
 // CHECK-LABEL: func.func @dynm(
 // CHECK: linalg.batch_matmul {fp8.kernel_ref = @fp8_kernels::@fp8_batch_matmul_2xdynx32x64_bf16_bf16_f32_accf32}
 // CHECK-LABEL: func.func @dync(
@@ -72,6 +81,32 @@
 // CHECK-NEXT: arith.extui %[[DROW]] : i32 to i64
 // CHECK: llvm.return
 
+// The run-time batch count: G the last parameter (after C), the tile count
+// the tiles of one batch (1) times G; batch g's rows start at g * 16.
+// CHECK-LABEL: llvm.func @fp8_batch_matmul_dynx16x32x64_bf16_bf16_f32_accf32(
+// CHECK-SAME: %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: i32, %{{.*}}: !llvm.ptr, %[[GG:.*]]: i32)
+// CHECK-SAME: fp8.kernel = #fp8.gemm_kernel<m = 16, n = 32, k = 64, a = bf16, b = bf16, d = f32, c = f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, layout = masked, groups = ?, block_m = 64
+// CHECK: %[[GM:.*]] = arith.constant 16 : i32
+// CHECK-NEXT: %[[GONE:.*]] = arith.constant 1 : i32
+// CHECK-NEXT: %[[GT:.*]] = arith.muli %[[GONE]], %[[GG]] : i32
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[GT]] step
+// CHECK: scf.for %[[GCT:.*]] = %{{.*}} to %[[GT]] step
+// CHECK-NEXT: %[[GCB:.*]] = arith.divui %[[GCT]], %[[GONE]] : i32
+// CHECK: arith.muli %[[GCB]], %[[GM]] : i32
+// CHECK: llvm.return
+// G and M at run time: the tiles ceil(M / 128) x 1 times G.
+// CHECK-LABEL: llvm.func @fp8_batch_matmul_dynxdynx32x64_bf16_bf16_f32_accf32(
+// CHECK-SAME: %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %[[GMM:.*]]: i32, %{{.*}}: !llvm.ptr, %[[GG2:.*]]: i32)
+// CHECK-SAME: fp8.kernel = #fp8.gemm_kernel<m = ?, n = 32, k = 64, a = bf16, b = bf16, d = f32, c = f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, layout = masked, groups = ?, block_m = 128
+// CHECK: arith.addi %[[GMM]], %{{.*}} : i32
+// CHECK: %[[GT1:.*]] = arith.muli %{{.*}}, %{{.*}} : i32
+// CHECK-NEXT: %[[GT2:.*]] = arith.muli %[[GT1]], %[[GG2]] : i32
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[GT2]] step
+// CHECK: scf.for %[[GCT2:.*]] = %{{.*}} to %[[GT2]] step
+// CHECK-NEXT: %[[GCB2:.*]] = arith.divui %[[GCT2]], %[[GT1]] : i32
+// CHECK: arith.muli %[[GCB2]], %[[GMM]] : i32
+// CHECK: llvm.return
+
 // The run-time M: the tile count G x ceil(M / 128) x 1 and row g * M from
 // the M parameter.
 // CHECK-LABEL: llvm.func @fp8_batch_matmul_2xdynx32x64_bf16_bf16_f32_accf32(
@@ -85,7 +120,6 @@
 // CHECK: arith.muli %[[DCB]], %[[DM]] : i32
 // CHECK: llvm.return
 
-// REMARK: remark: fp8-lower-to-nvvm: no GPU GEMM kernel for 'linalg.batch_matmul' (the bf16 batch kernel needs a static batch (M may be dynamic), got tensor<?x16x64xbf16> x tensor<?x64x32xbf16>); it stays a host kernel
 // REMARK: remark: fp8-lower-to-nvvm: no GPU GEMM kernel for 'linalg.batch_matmul' (the bf16 kernel needs N and K multiples of 8 (the TMA maps' row strides of A [M, K] and B [K, N] are multiples of 16 bytes), got N = 36, K = 64); it stays a host kernel
 // REMARK: remark: fp8-lower-to-nvvm: no GPU GEMM kernel for 'linalg.batch_matmul' (the bf16 batch kernel needs fewer than 2^31 tiles (G x ceil(M / 64) x ceil(N / 128)), got G = 65536, M = 64, N = 16777216); it stays a host kernel
 // REMARK-NOT: remark
@@ -95,8 +129,41 @@
 // HOST-LABEL: func.func @bmm3(
 // HOST: call @fp8_launch_fp8_batch_matmul_3x100x72x40_bf16_bf16_f32_accf32(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (memref<3x100x40xbf16>, memref<3x40x72xbf16>, memref<3x100x72xf32>, memref<3x100x72xf32>) -> ()
 // HOST-NOT: linalg.batch_matmul {
+// A run-time G: A's G against B's and C's, the G x 16 rows and the G x
+// ceil(16 / 64) x 1 tiles; D allocated with A's G.
 // HOST-LABEL: func.func @dynbatch(
-// HOST: linalg.batch_matmul
+// HOST: %[[GA:.*]] = tensor.dim %arg0, %c0{{.*}} : tensor<?x16x64xbf16>
+// HOST: %[[GB:.*]] = tensor.dim %arg1, %c0{{.*}} : tensor<?x64x32xbf16>
+// HOST: %[[GSAME:.*]] = arith.cmpi eq, %[[GA]], %[[GB]] : index
+// HOST: cf.assert %[[GSAME]], "linalg.batch_matmul: the batch of A (dimension 0) and of B (dimension 0) differ at run time; the bf16 kernel computes A's batch count and M rows with its compiled-in N and K"
+// HOST: cf.assert %{{.*}}, "linalg.batch_matmul: the batch of A (dimension 0) and of C (dimension 0) differ at run time
+// HOST-NOT: differ at run time
+// HOST: %[[GM16:.*]] = arith.constant 16 : index
+// HOST: %[[GDIM:.*]] = tensor.dim %arg0, %c0{{.*}} : tensor<?x16x64xbf16>
+// HOST: %[[GROWS:.*]] = arith.muli %[[GDIM]], %[[GM16]] : index
+// HOST: arith.cmpi ult, %[[GROWS]], %{{.*}} : index
+// HOST: cf.assert %{{.*}}, "linalg.batch_matmul: the batch's G x M rows of C and D are 2^31 or more at run time
+// HOST: %[[GMT:.*]] = arith.ceildivui %[[GM16]], %c64 : index
+// HOST: %[[GGMT:.*]] = arith.muli %[[GDIM]], %[[GMT]] : index
+// HOST: %[[GTILES:.*]] = arith.muli %[[GGMT]], %c1{{.*}} : index
+// HOST: arith.cmpi ult, %[[GTILES]], %{{.*}} : index
+// HOST: cf.assert %{{.*}}, "linalg.batch_matmul: 2^31 tiles or more (G x ceil(M / 64) x ceil(N / 128)) at run time
+// HOST: %[[GD:.*]] = tensor.dim %arg0, %c0{{.*}} : tensor<?x16x64xbf16>
+// HOST: memref.alloc(%[[GD]]) : memref<?x16x32xf32>
+// HOST: call @fp8_launch_fp8_batch_matmul_dynx16x32x64_bf16_bf16_f32_accf32(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (memref<?x16x64xbf16>, memref<?x64x32xbf16>, memref<?x16x32xf32>, memref<?x16x32xf32>) -> ()
+// HOST-NOT: linalg.batch_matmul
+// G and M at run time: D allocated with A's G and M.
+// HOST-LABEL: func.func @dyngm(
+// HOST: cf.assert %{{.*}}, "linalg.batch_matmul: the batch of A (dimension 0) and of B (dimension 0) differ at run time
+// HOST: cf.assert %{{.*}}, "linalg.batch_matmul: the batch of A (dimension 0) and of C (dimension 0) differ at run time
+// HOST: cf.assert %{{.*}}, "linalg.batch_matmul: the M of A (dimension 1) and of C (dimension 1) differ at run time
+// HOST: cf.assert %{{.*}}, "linalg.batch_matmul: 2^31 rows or more (M) at run time
+// HOST: cf.assert %{{.*}}, "linalg.batch_matmul: the batch's G x M rows of C and D are 2^31 or more at run time
+// HOST: cf.assert %{{.*}}, "linalg.batch_matmul: 2^31 tiles or more (G x ceil(M / 128) x ceil(N / 128)) at run time
+// HOST: %[[GMG:.*]] = tensor.dim %arg0, %c0{{.*}} : tensor<?x?x64xbf16>
+// HOST: %[[GMM:.*]] = tensor.dim %arg0, %c1{{.*}} : tensor<?x?x64xbf16>
+// HOST: memref.alloc(%[[GMG]], %[[GMM]]) : memref<?x?x32xf32>
+// HOST: call @fp8_launch_fp8_batch_matmul_dynxdynx32x64_bf16_bf16_f32_accf32(
 // HOST-LABEL: func.func @dynm(
 // HOST: %[[AM:.*]] = tensor.dim %arg0, %c1{{.*}} : tensor<2x?x64xbf16>
 // HOST: %[[CM:.*]] = tensor.dim %arg2, %c1{{.*}} : tensor<2x?x32xf32>
@@ -137,6 +204,20 @@
 // HOST: %[[TILES:.*]] = arith.muli %[[MN]], %c3{{.*}} : index
 // HOST: arith.minui %[[TILES]], %{{.*}} : index
 // HOST: gpu.launch_func async [%{{.*}}] @fp8_kernels::@fp8_batch_matmul_3x100x72x40_bf16_bf16_f32_accf32 {{.*}} threads in (%c384{{.*}}, %{{.*}}, %{{.*}}) dynamic_shared_memory_size %{{.*}} args(%[[TA:.*]] : !llvm.ptr, %{{.*}} : !llvm.ptr, %[[TA]] : !llvm.ptr, %{{.*}} : memref<3x100x40xbf16>, %{{.*}} : memref<3x100x72xf32>, %{{.*}} : i32, %{{.*}} : memref<3x100x72xf32>)
+// The run-time G's launcher: the grid ceil(16 / 64) x 1 tiles times A's G
+// (memref.dim 0), G the last i32 argument.
+// HOST-LABEL: func.func private @fp8_launch_fp8_batch_matmul_dynx16x32x64_bf16_bf16_f32_accf32(
+// HOST: %[[LM:.*]] = memref.dim %arg0, %c1{{.*}} : memref<?x16x64xbf16>
+// HOST: nvgpu.tma.create.descriptor %{{.*}} box[%c1{{.*}}, %c64{{.*}}, %c64{{.*}}]
+// HOST-SAME: memref<1x64x64xbf16, 3>, swizzle = swizzle_128b
+// HOST: %[[LMT:.*]] = arith.ceildivui %[[LM]], %c64{{.*}} : index
+// HOST: %[[LMN:.*]] = arith.muli %[[LMT]], %c1{{.*}} : index
+// HOST: %[[LG:.*]] = memref.dim %arg0, %c0{{.*}} : memref<?x16x64xbf16>
+// HOST: %[[LTILES:.*]] = arith.muli %[[LMN]], %[[LG]] : index
+// HOST: %[[LGRID:.*]] = arith.minui %[[LTILES]], %{{.*}} : index
+// HOST: %[[LM32:.*]] = arith.index_cast %[[LM]] : index to i32
+// HOST: %[[LG32:.*]] = arith.index_cast %[[LG]] : index to i32
+// HOST: gpu.launch_func async [%{{.*}}] @fp8_kernels::@fp8_batch_matmul_dynx16x32x64_bf16_bf16_f32_accf32 blocks in (%[[LGRID]], %{{.*}}, %{{.*}}) threads in (%c256{{.*}}, %{{.*}}, %{{.*}}) dynamic_shared_memory_size %{{.*}} args(%{{.*}} : !llvm.ptr, %{{.*}} : !llvm.ptr, %{{.*}} : !llvm.ptr, %{{.*}} : memref<?x16x64xbf16>, %{{.*}} : memref<?x16x32xf32>, %[[LM32]] : i32, %{{.*}} : memref<?x16x32xf32>, %[[LG32]] : i32)
 
 func.func @bmm3(%a: tensor<3x100x40xbf16>, %b: tensor<3x40x72xbf16>, %c: tensor<3x100x72xf32>) -> tensor<3x100x72xf32> {
   %y = linalg.batch_matmul ins(%a, %b : tensor<3x100x40xbf16>, tensor<3x40x72xbf16>) outs(%c : tensor<3x100x72xf32>) -> tensor<3x100x72xf32>
@@ -146,6 +227,11 @@ func.func @bmm3(%a: tensor<3x100x40xbf16>, %b: tensor<3x40x72xbf16>, %c: tensor<
 func.func @dynbatch(%a: tensor<?x16x64xbf16>, %b: tensor<?x64x32xbf16>, %c: tensor<?x16x32xf32>) -> tensor<?x16x32xf32> {
   %y = linalg.batch_matmul ins(%a, %b : tensor<?x16x64xbf16>, tensor<?x64x32xbf16>) outs(%c : tensor<?x16x32xf32>) -> tensor<?x16x32xf32>
   return %y : tensor<?x16x32xf32>
+}
+
+func.func @dyngm(%a: tensor<?x?x64xbf16>, %b: tensor<?x64x32xbf16>, %c: tensor<?x?x32xf32>) -> tensor<?x?x32xf32> {
+  %y = linalg.batch_matmul ins(%a, %b : tensor<?x?x64xbf16>, tensor<?x64x32xbf16>) outs(%c : tensor<?x?x32xf32>) -> tensor<?x?x32xf32>
+  return %y : tensor<?x?x32xf32>
 }
 
 func.func @dynm(%a: tensor<2x?x64xbf16>, %b: tensor<2x64x32xbf16>, %c: tensor<2x?x32xf32>) -> tensor<2x?x32xf32> {

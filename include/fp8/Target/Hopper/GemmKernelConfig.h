@@ -46,6 +46,9 @@
 //             run time (K, or K padded to 16); the kernel runs ceil(k / 128)
 //             K blocks, so k = 0 runs none (the launcher does not launch
 //             then: a tensor map cannot describe an empty extent).
+//   last g:   (the bf16 batch kernel of a run-time batch count only,
+//             #fp8.gemm_kernel groups = ?, after c) i32, G at run time: the
+//             grid's tile count is G times the tiles of one batch.
 //   last s:   (quantize-epilogue kernels only) f32 [M, ceil(N / 128)],
 //             the dequantization scale of each 1x128 tile of D (after k).
 //   ws, cnt:  (split-K kernels only, kSplits > 1, after c) f32 partial

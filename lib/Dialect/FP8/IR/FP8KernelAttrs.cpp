@@ -167,13 +167,15 @@ GemmKernelAttr GemmKernelAttr::get(MLIRContext *ctx, const GemmKernelProblem &p,
 
 /// The BF16 variant's batch kernel (a linalg.batch_matmul of G batches of M
 /// x N x K, the masked layout without counts): KernelNames.h's BF16 name
-/// with the batch count in front.
+/// with the batch count in front, `dyn` for a run-time one.
 static std::string getBF16BatchGemmKernelName(int64_t g, int64_t m, int64_t n,
                                               int64_t k,
                                               KernelElementType out) {
   std::string name = getBF16GemmKernelName(m, n, k, out);
   StringRef rest = StringRef(name).drop_front(StringRef("fp8_matmul_").size());
-  return "fp8_batch_matmul_" + std::to_string(g) + "x" + rest.str();
+  return "fp8_batch_matmul_" +
+         (ShapedType::isDynamic(g) ? std::string("dyn") : std::to_string(g)) +
+         "x" + rest.str();
 }
 
 std::string GemmKernelAttr::getSymbolName() const {
@@ -293,9 +295,12 @@ LogicalResult GemmKernelAttr::verify(
                                         (swapAB && swapAB.getValue()),
                                     ShapedType::isDynamic(k))))
     return failure();
-  if (groups < 1 || (!layout && groups != 1))
+  // groups = ?: the batch count at run time (the bf16 batch kernel only,
+  // checked below).
+  const bool dynamicGroups = ShapedType::isDynamic(groups);
+  if ((!dynamicGroups && groups < 1) || (!layout && groups != 1))
     return emitError() << "needs groups >= 1, and 1 without a layout, got "
-                       << groups;
+                       << (dynamicGroups ? "?" : std::to_string(groups));
   if (failed(verifyKernelExtents(emitError, "groups", {groups})))
     return failure();
   if (counts && counts.getValue() && layout != GroupLayout::masked)
@@ -347,6 +352,12 @@ LogicalResult GemmKernelAttr::verify(
     return emitError() << "bf16 operands need the 2-D kernel (no layout, no "
                           "swap_ab) or the batch kernel (layout = masked "
                           "without counts)";
+  // A run-time batch count is the bf16 batch kernel's i32 parameter; the
+  // FP8 grouped kernels compile their G in (the B scales' group offsets,
+  // the contiguous layout's group test).
+  if (dynamicGroups && !(bf16 && bf16Batch))
+    return emitError() << "groups = ? needs the bf16 batch kernel (a = b = "
+                          "bf16, layout = masked without counts)";
   if (!bf16 && blockK != 128)
     return emitError() << "needs block_k 128 (one promotion interval per "
                           "stage), got "

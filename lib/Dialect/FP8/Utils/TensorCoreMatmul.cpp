@@ -39,19 +39,15 @@ std::string fp8::explainNoBF16MatmulKernel(Operation *op) {
           n = bTy.getDimSize(r + 1);
   int64_t g = batched ? aTy.getDimSize(0) : 1;
   // M may be dynamic (one kernel for every M, M its i32 parameter; a
-  // batch's rows in C and D start at g * M with that M); N and K are
-  // compiled in (K: the tail's wgmma steps are static), so is a batch's
-  // count (the grid's group-major tile order). A run-time M's size limits
-  // are the launcher's run-time checks (fp8-launch-kernels).
+  // batch's rows in C and D start at g * M with that M), so may a batch's
+  // count (one kernel for every G, G its i32 parameter: the grid's
+  // group-major tile count); N and K are compiled in (K: the tail's wgmma
+  // steps are static). A run-time M's or G's size limits are the
+  // launcher's run-time checks (fp8-launch-kernels).
   if (ShapedType::isDynamic(n) || ShapedType::isDynamic(k) ||
       ShapedType::isDynamic(bTy.getDimSize(r))) {
-    os << "the bf16 kernel needs a static N and K (M may be dynamic), got "
-       << aTy << " x " << bTy;
-    return why;
-  }
-  if (batched &&
-      (ShapedType::isDynamic(g) || ShapedType::isDynamic(bTy.getDimSize(0)))) {
-    os << "the bf16 batch kernel needs a static batch (M may be dynamic), got "
+    os << "the bf16 kernel needs a static N and K (M and a batch may be "
+          "dynamic), got "
        << aTy << " x " << bTy;
     return why;
   }
@@ -67,9 +63,10 @@ std::string fp8::explainNoBF16MatmulKernel(Operation *op) {
        << "N = " << n << ", K = " << k;
     return why;
   }
-  // A batch's rows of C and D: g * M + row in 32 bits (a run-time M: the
-  // launcher's check).
-  int64_t rows = ShapedType::isDynamic(m) ? m : g * m;
+  // A batch's rows of C and D: g * M + row in 32 bits (a run-time M or G:
+  // the launcher's check; a static M is still below 2^31 here).
+  const bool dynamicRows = ShapedType::isDynamic(m) || ShapedType::isDynamic(g);
+  int64_t rows = dynamicRows ? m : g * m;
   for (int64_t s : {rows, n, k})
     if (!ShapedType::isDynamic(s) && s >= GemmKernelConfig::kMaxExtent) {
       os << "needs every size below 2^31 (the kernels' TMA coordinates and "
@@ -80,7 +77,7 @@ std::string fp8::explainNoBF16MatmulKernel(Operation *op) {
   // The batch kernel's grid walks G x (its tiles) tile indices in 32 bits:
   // at most G x ceil(M / 64) x ceil(N / 128) (below 2^55 here: G x M and N
   // are below 2^31).
-  if (batched && !ShapedType::isDynamic(m) &&
+  if (batched && !dynamicRows &&
       g * GemmKernelConfig::ceilDiv(m, 64) *
               GemmKernelConfig::ceilDiv(n, 128) >=
           GemmKernelConfig::kMaxExtent)

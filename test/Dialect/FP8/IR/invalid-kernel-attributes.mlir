@@ -55,6 +55,18 @@ func.func private @bf16_grouped() attributes {fp8.kernel = #fp8.gemm_kernel<m = 
 func.func private @bf16_batch_counts() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = 256, a = bf16, b = bf16, d = f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, layout = masked, groups = 2, counts = true, block_m = 128, block_n = 128, block_k = 64, stages = 6, consumers = 2>}
 
 
+
+// -----
+
+// groups = ?: the bf16 batch kernel's run-time batch count only (an FP8
+// grouped kernel compiles its G in), and only with a layout.
+// expected-error @+1 {{groups = ? needs the bf16 batch kernel (a = b = bf16, layout = masked without counts)}}
+func.func private @fp8_dynamic_groups() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = 256, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, layout = masked, groups = ?, block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2>}
+
+// -----
+
+// expected-error @+1 {{needs groups >= 1, and 1 without a layout, got ?}}
+func.func private @bf16_dynamic_groups_2d() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = 256, a = bf16, b = bf16, d = f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, groups = ?, block_m = 128, block_n = 128, block_k = 64, stages = 6, consumers = 2>}
 // -----
 
 // expected-error @+1 {{bf16 operands have no scales: no quantize epilogue, no overlapped promotion, no per-column or whole-K scales}}

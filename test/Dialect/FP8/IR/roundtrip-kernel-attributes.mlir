@@ -13,6 +13,13 @@ func.func private @dynamic_m() attributes {fp8.kernel = #fp8.gemm_kernel<m = ?, 
 
 // -----
 
+// The bf16 batch kernel of a run-time batch count (and M): groups = ?.
+// CHECK-LABEL: func.func private @dynamic_groups()
+// CHECK-SAME: fp8.kernel = #fp8.gemm_kernel<m = ?, n = 72, k = 40, a = bf16, b = bf16, d = f32, c = f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, layout = masked, groups = ?, block_m = 128, block_n = 128, block_k = 64, stages = 7, consumers = 2>
+func.func private @dynamic_groups() attributes {fp8.kernel = #fp8.gemm_kernel<m = ?, n = 72, k = 40, a = bf16, b = bf16, d = f32, c = f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, layout = masked, groups = ?, block_m = 128, block_n = 128, block_k = 64, stages = 7, consumers = 2>}
+
+// -----
+
 // Every field given: a masked grouped kernel with counts, an f32
 // accumulator, the grouped tile order, the overlapped promotion; its
 // modelled time beside it.

@@ -32,7 +32,8 @@ struct GemmKernelProblem {
   Type d;    // bf16 or f32
   Type c;    // the accumulator operand's bf16 or f32, null: none
   /// A grouped (MoE) kernel: its layout, the group count, whether a masked
-  /// kernel takes the per-group row counts.
+  /// kernel takes the per-group row counts. groups is ShapedType::kDynamic
+  /// for the bf16 batch kernel of a run-time batch count.
   std::optional<GroupLayout> layout;
   int64_t groups = 1;
   bool counts = false;

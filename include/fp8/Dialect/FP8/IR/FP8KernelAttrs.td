@@ -21,6 +21,15 @@ def FP8_KernelSizeParameter
   let printer = "::mlir::fp8::detail::printKernelSize($_printer, $_self)";
 }
 
+// A kernel size that defaults to 1 (absent when 1): a grouped kernel's group
+// count, `?` for a batch kernel taking its batch count at run time.
+def FP8_KernelCountParameter
+    : AttrOrTypeParameter<"int64_t", "a count, 1 by default; `?` when known at run time only"> {
+  let parser = "::mlir::fp8::detail::parseKernelSize($_parser)";
+  let printer = "::mlir::fp8::detail::printKernelSize($_printer, $_self)";
+  let defaultValue = "1";
+}
+
 def FP8_GemmKernelAttr : AttrDef<FP8_Dialect, "GemmKernel"> {
   let mnemonic = "gemm_kernel";
   let summary = "The configuration of a generated sm_90a block-scaled GEMM kernel";
@@ -47,7 +56,7 @@ def FP8_GemmKernelAttr : AttrDef<FP8_Dialect, "GemmKernel"> {
     | `a_scale`, `b_scale` | scale element types (`f32`) |
     | `b_scale_rows` | B scales per 128 x 128 block (128) or per column and K block (1, the Wgrad GEMM); A scales are per row and K block |
     | `scale_k` | the K elements one scale covers: 128 (a scale per K block, the default), `k` (one scale along the whole K: the `rowwise` and `per-tensor` presets, with `b_scale_rows = 1`; a per-tensor scale reaches the kernel broadcast to every row and column) or 32 (`mxfp8`'s 1x32 blocks, with `b_scale_rows = 1` and a static K: a promotion after every wgmma k32 step, the last K block's steps past K skipped; E8M0 scales reach the kernel widened to f32) |
-    | `layout`, `groups`, `counts` | a grouped (MoE) kernel: `masked` or `contiguous`, G, whether a masked kernel takes per-group row counts |
+    | `layout`, `groups`, `counts` | a grouped (MoE) kernel: `masked` or `contiguous`, G, whether a masked kernel takes per-group row counts; `groups = ?`: the bf16 batch kernel's batch count at run time (its last parameter, an i32 after C: one kernel for every G) |
     | `block_m`, `block_n`, `block_k` | the CTA tile (`block_k` = 128, one promotion interval per stage) |
     | `stages` | depth of the shared-memory ring |
     | `consumers` | consumer warpgroups (`block_m` / 64 times the column splits) |
@@ -87,7 +96,7 @@ def FP8_GemmKernelAttr : AttrDef<FP8_Dialect, "GemmKernel"> {
     "int64_t":$b_scale_rows,
     DefaultValuedParameter<"int64_t", "128">:$scale_k,
     OptionalParameter<"std::optional<::mlir::fp8::GroupLayout>">:$layout,
-    DefaultValuedParameter<"int64_t", "1">:$groups,
+    FP8_KernelCountParameter:$groups,
     OptionalParameter<"::mlir::BoolAttr">:$counts,
     "int64_t":$block_m,
     "int64_t":$block_n,

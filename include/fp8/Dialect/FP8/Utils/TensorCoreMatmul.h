@@ -28,12 +28,12 @@ bool isBF16MatmulCandidate(Operation *op);
 
 /// Why the kernel cannot compute the candidate `op` (isBF16MatmulCandidate),
 /// phrased after "no GPU GEMM kernel (...)"; empty when it can: N and K
-/// static (M may be dynamic; a batch_matmul's batch is static), a non-empty
+/// static (M and a batch_matmul's batch may be dynamic), a non-empty
 /// problem, N and K multiples of 8 (the TMA maps' row strides of A [M, K]
 /// and B [K, N] are multiples of 16 bytes), every static size below 2^31
-/// (signed 32-bit TMA coordinates; a batch's G x M rows of C and D too) and
-/// a static batch's tiles below 2^31. A run-time M's limits are checked by
-/// the launch (fp8-launch-kernels' cf.assert).
+/// (signed 32-bit TMA coordinates; a static batch's G x M rows of C and D
+/// too) and a static batch's tiles below 2^31. A run-time M's or batch's
+/// limits are checked by the launch (fp8-launch-kernels' cf.assert).
 std::string explainNoBF16MatmulKernel(Operation *op);
 
 /// Whether `op` runs on the BF16 tensor cores on the GPU: a candidate the
