@@ -211,6 +211,9 @@ void fp8::detail::buildHostLowering(OpPassManager &pm,
   // the function.
   pm.addPass(createFP8SplitBlocksPass());
   pm.addPass(createSCFToControlFlowPass());
+  // expand-strided-metadata crashes on an expand_shape with two run-time
+  // sizes in a group ([B * S, H] -> [B, S, H]): those are written first.
+  pm.addPass(createFP8ResolveExpandShapesPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   // bf16 <-> f32 conversions become integer RNE code (no libcalls).

@@ -582,6 +582,33 @@ def FP8VerifyDynamicShapesPass : Pass<"fp8-verify-dynamic-shapes"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def FP8ResolveExpandShapesPass : Pass<"fp8-resolve-expand-shapes"> {
+  let summary = "Write the memref.expand_shape ops with several run-time "
+                "sizes in one group as reinterpret_casts (before "
+                "expand-strided-metadata)";
+  let description = [{
+    A `memref.expand_shape` splits each source dimension into a group of
+    result dimensions, row-major: a `[B * S, H]` buffer viewed as `[B, S,
+    H]`. MLIR 22's `expand-strided-metadata` rewrites it into a
+    `memref.reinterpret_cast`, deriving a group's run-time size from the
+    source's size divided by the group's static sizes; with more than one
+    run-time size in a group (B and S both dynamic, as in a graph exported
+    with a dynamic batch and sequence) it crashes instead. This pass
+    rewrites exactly those ops first, into what that pass makes of the
+    others, from the op's own output sizes (its `output_shape`):
+    `memref.extract_strided_metadata` of the source, then a
+    `memref.reinterpret_cast` of its base buffer at the source's offset,
+    the op's sizes, and in each group the source dimension's stride on the
+    innermost result dimension, each outer one the next one's stride times
+    the next one's size (`arith.muli` where a factor is a run-time value).
+    The other expand_shapes are left to `expand-strided-metadata`.
+    `fp8-cpu-pipeline` and `fp8-gpu-pipeline`'s host lowering run it right
+    before that pass.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def FP8SplitBlocksPass : Pass<"fp8-split-blocks"> {
   let summary = "Split the blocks of function bodies after each op with "
                 "regions (before convert-scf-to-cf)";
