@@ -6,8 +6,9 @@
 // holds the row's total (the xor butterfly combines the same values in
 // each lane, commuted: docs/gpu-kernel.md, "Fused row kernels"), so each
 // lane computes the per-row ops itself and then its own elements of the
-// row. This file checks the group on buffers and emits its ops;
-// OutlineHostKernels.cpp builds the launch around them.
+// row. This file checks the group on buffers and emits its ops, and finds
+// the fills of its reductions' inits that the kernel takes as scalars
+// (foldableInitFill); OutlineHostKernels.cpp builds the launch around them.
 //
 //===----------------------------------------------------------------------===//
 #include "OutlineHostKernels.h"
