@@ -341,6 +341,8 @@ struct FP8OutlineHostKernelsPass
     kernels.reset();
     loopWhy.clear();
     fused.clear();
+    foldedInits.clear();
+    foldedFills.clear();
     copies.clear();
     refusedHostOps = false;
     SmallVector<Operation *> candidates;
@@ -361,6 +363,7 @@ struct FP8OutlineHostKernelsPass
       return WalkResult::advance();
     });
     IRRewriter rewriter(&getContext());
+    foldInitFills(candidates);
     for (Operation *op : candidates) {
       // Fused into its row sum's kernel (and erased).
       if (fused.contains(op))
@@ -370,6 +373,9 @@ struct FP8OutlineHostKernelsPass
       if (failed(outline(rewriter, module, op)))
         return signalPassFailure();
     }
+    // The folded fills: their reductions' kernels took their values.
+    for (linalg::FillOp fill : foldedFills)
+      rewriter.eraseOp(fill);
     // Every op require-kernels refuses has its error: then the pass fails.
     if (requireKernels)
       refuseHostElementAccess(module);
@@ -632,6 +638,9 @@ struct FP8OutlineHostKernelsPass
                       .getInt()
                << " cannot be one kernel: " << notGroup;
       group = *plan;
+      for (RowGroupMember &m : group->members)
+        if (m.reduction)
+          m.init = foldedInits.lookup(m.op);
       // The launch takes the place of the group's last op: the deallocs in
       // between move after it, the sum before it.
       Operation *last = group->members.back().op;
@@ -704,7 +713,8 @@ struct FP8OutlineHostKernelsPass
     Value total = emitButterfly(rewriter, loc, *sum, partial);
     if (group) {
       // The group's result of the sum: every lane's (emitRowResult).
-      Value result = emitRowResult(rewriter, loc, op, *sum, dims, lane, total);
+      Value result = emitRowResult(rewriter, loc, op, *sum, dims, lane, total,
+                                   foldedInits.lookup(op));
       emitRowGroup(rewriter, loc, op, *sum, *group, dims, lane, result, walked);
       for (RowGroupMember m : group->members)
         rewriter.eraseOp(m.op);
@@ -733,6 +743,29 @@ struct FP8OutlineHostKernelsPass
 
   /// The ops of the fused groups, computed by their row sum's kernel.
   llvm::DenseSet<Operation *> fused;
+  /// The fused row reductions whose init fill the kernel takes as a scalar
+  /// (foldableInitFill): reduction -> the fill's value.
+  llvm::DenseMap<Operation *, Value> foldedInits;
+  /// Those fills, no launch of their own (erased after the kernels).
+  SmallVector<linalg::FillOp> foldedFills;
+
+  /// Folds each fill of a fused row reduction's init into its kernel
+  /// (foldableInitFill): the fill's launch goes, the kernel combines the
+  /// scalar where it loaded the buffer's element, the same bits.
+  void foldInitFills(ArrayRef<Operation *> candidates) {
+    for (Operation *op : candidates) {
+      auto fill = dyn_cast<linalg::FillOp>(op);
+      if (!fill)
+        continue;
+      std::string why;
+      linalg::GenericOp reduction = foldableInitFill(fill, why);
+      if (!reduction)
+        continue;
+      foldedInits[reduction] = fill.getDpsInputOperand(0)->get();
+      foldedFills.push_back(fill);
+      fused.insert(fill);
+    }
+  }
 
   /// A gpu.launch of ceil(total / 256) blocks of min(total, 256) threads
   /// before `op`, with `op` moved into it.

@@ -208,6 +208,10 @@ struct RowGroupMember {
   /// sum's rows and elements: its partial sums, butterfly and init in the
   /// same launch, after the ops before it.
   std::optional<RowSum> reduction;
+  /// A reduction's init value where its fill is folded into the kernel
+  /// (foldableInitFill): the scalar every lane combines after the
+  /// butterfly, in place of the buffer's element; null: loaded.
+  Value init;
 };
 
 /// A marked row sum's fused group, checked on buffers (planRowGroup).
@@ -235,6 +239,17 @@ FailureOr<RowGroupPlan>
 planRowGroup(linalg::GenericOp sum, const RowSum &row,
              llvm::function_ref<std::string(linalg::LinalgOp)> whyHost,
              std::string &why);
+
+/// The fused row reduction (marked fp8.reduction_lanes and fp8.row_group)
+/// whose init `fill` writes, where the kernel may take the fill's scalar as
+/// the init instead of loading the buffer (and the fill's launch goes), or
+/// null with `why`: the fill writes an f32 buffer of an allocation (no
+/// other name can reach it) with an f32 scalar, the first op after it in
+/// its block that touches the allocation (through any view, in any nested
+/// op) is that reduction, writing the same view as its init and reading no
+/// view of it. The reduction writes every element of its init (static
+/// shapes), so the readers after it see its result, never the fill's.
+linalg::GenericOp foldableInitFill(linalg::FillOp fill, std::string &why);
 
 /// The lane maps (laneMapOf) of the walks a fused row kernel ran so far
 /// over the group's elements (element loops and partial sums). A walk under
@@ -268,11 +283,12 @@ Value emitElementLoop(OpBuilder &b, Location loc, int64_t n,
 
 /// A row reduction's result after the butterfly (every lane holds the
 /// row's `total`): lane 0 loads the init, shfl.sync.idx gives its value to
-/// every lane, every lane combines it on the body's side (the same bits in
-/// each lane), lane 0 stores it; the result (every lane's).
+/// every lane (or every lane has `init`, a folded fill's scalar: the bits
+/// the load would give), every lane combines it on the body's side (the
+/// same bits in each lane), lane 0 stores it; the result (every lane's).
 Value emitRowResult(OpBuilder &b, Location loc, linalg::GenericOp op,
                     const RowSum &sum, ArrayRef<Value> dims, Value lane,
-                    Value total);
+                    Value total, Value init = {});
 
 /// The group's ops in the row's warp (every lane), after the row sum's
 /// result `rowValue` (every lane the same bits) at the sum's loop indices

@@ -6,8 +6,9 @@
 // holds the row's total (the xor butterfly combines the same values in
 // each lane, commuted: docs/gpu-kernel.md, "Fused row kernels"), so each
 // lane computes the per-row ops itself and then its own elements of the
-// row. This file checks the group on buffers and emits its ops;
-// OutlineHostKernels.cpp builds the launch around them.
+// row. This file checks the group on buffers and emits its ops, and finds
+// the fills of its reductions' inits that the kernel takes as scalars
+// (foldableInitFill); OutlineHostKernels.cpp builds the launch around them.
 //
 //===----------------------------------------------------------------------===//
 #include "OutlineHostKernels.h"
@@ -232,6 +233,56 @@ FailureOr<RowGroupPlan> fp8::detail::planRowGroup(
 
 namespace {
 
+/// Whether `op` or an op nested in it has an operand that is a view of
+/// `root` (getRootBuffer).
+bool touches(Operation *op, Value root) {
+  WalkResult r = op->walk([&](Operation *nested) {
+    for (Value v : nested->getOperands())
+      if (isa<BaseMemRefType>(v.getType()) && fp8::getRootBuffer(v) == root)
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return r.wasInterrupted();
+}
+
+} // namespace
+
+linalg::GenericOp fp8::detail::foldableInitFill(linalg::FillOp fill,
+                                                std::string &why) {
+  if (!fill.hasPureBufferSemantics())
+    return why = "it fills a tensor", nullptr;
+  Value buffer = fill.getDpsInitOperand(0)->get();
+  Value value = fill.getDpsInputOperand(0)->get();
+  auto type = cast<MemRefType>(buffer.getType());
+  if (!type.getElementType().isF32() || !value.getType().isF32())
+    return why = "not an f32 scalar into f32 elements", nullptr;
+  // An allocation: no other name (an argument, a global) may reach it.
+  Value root = fp8::getRootBuffer(buffer);
+  if (!root.getDefiningOp<memref::AllocOp>() &&
+      !root.getDefiningOp<memref::AllocaOp>())
+    return why = "the buffer is no allocation of the function", nullptr;
+  for (Operation *op = fill->getNextNode(); op; op = op->getNextNode()) {
+    if (!touches(op, root))
+      continue;
+    auto reduction = dyn_cast<linalg::GenericOp>(op);
+    if (!reduction || !reduction->hasAttr(fp8::kReductionLanesAttrName) ||
+        !reduction->hasAttr(fp8::kRowGroupAttrName) ||
+        reduction.getNumDpsInits() != 1 ||
+        reduction.getDpsInitOperand(0)->get() != buffer)
+      return why = "the first op after it touching the buffer is not a fused "
+                   "row reduction into the same view",
+             nullptr;
+    for (OpOperand *in : reduction.getDpsInputOperands())
+      if (isa<BaseMemRefType>(in->get().getType()) &&
+          fp8::getRootBuffer(in->get()) == root)
+        return why = "the reduction reads the buffer", nullptr;
+    return reduction;
+  }
+  return why = "no op after it reads the buffer", nullptr;
+}
+
+namespace {
+
 /// The body of `op` at the loop indices `dims`, its inputs that the group
 /// computed taken from `values` (buffer -> this lane's value), those in
 /// `loaded` (a vector load's element) from there, the others loaded (or
@@ -401,23 +452,20 @@ void fp8::detail::emitRowGroup(OpBuilder &b, Location loc,
           emitPartialSum(b, loc, r->op, order, SmallVector<Value>(dims), lane);
     }
     Value total = emitButterfly(b, loc, order, partial);
-    Value result = emitRowResult(b, loc, r->op, order, dims, lane, total);
+    Value result =
+        emitRowResult(b, loc, r->op, order, dims, lane, total, r->init);
     values.map(r->op.getDpsInitOperand(0)->get(), result);
     lastOrder = order;
     rest = rest.drop_front(end + 1);
   }
 }
 
-Value fp8::detail::emitRowResult(OpBuilder &b, Location loc,
-                                 linalg::GenericOp op, const RowSum &sum,
-                                 ArrayRef<Value> dims, Value lane,
-                                 Value total) {
-  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  Value isLane0 =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, zero);
-  OpOperand *init = op.getDpsInitOperand(0);
-  SmallVector<Value> at =
-      applyMap(b, loc, op.getMatchingIndexingMap(init), dims);
+namespace {
+
+/// The init's element at `at`: lane 0 loads it, shfl.sync.idx gives it to
+/// every lane.
+Value emitSharedInit(OpBuilder &b, Location loc, OpOperand *init,
+                     ArrayRef<Value> at, Value isLane0) {
   auto ifLoad = scf::IfOp::create(b, loc, b.getF32Type(), isLane0,
                                   /*withElseRegion=*/true);
   {
@@ -434,9 +482,26 @@ Value fp8::detail::emitRowResult(OpBuilder &b, Location loc,
   Value fullMask = arith::ConstantIntOp::create(b, loc, -1, 32);
   Value clamp = arith::ConstantIntOp::create(b, loc, kWarpSize - 1, 32);
   auto idx = NVVM::ShflKindAttr::get(b.getContext(), NVVM::ShflKind::idx);
-  Value old =
-      NVVM::ShflOp::create(b, loc, b.getF32Type(), fullMask,
-                           ifLoad.getResult(0), source, clamp, idx, UnitAttr());
+  return NVVM::ShflOp::create(b, loc, b.getF32Type(), fullMask,
+                              ifLoad.getResult(0), source, clamp, idx,
+                              UnitAttr());
+}
+
+} // namespace
+
+Value fp8::detail::emitRowResult(OpBuilder &b, Location loc,
+                                 linalg::GenericOp op, const RowSum &sum,
+                                 ArrayRef<Value> dims, Value lane, Value total,
+                                 Value initValue) {
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value isLane0 =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, zero);
+  OpOperand *init = op.getDpsInitOperand(0);
+  SmallVector<Value> at =
+      applyMap(b, loc, op.getMatchingIndexingMap(init), dims);
+  // A folded fill's scalar: every lane has the bits lane 0 would load.
+  Value old = initValue ? initValue : emitSharedInit(b, loc, init, at, isLane0);
+  // The init last, on the body's side (docs/numerics.md, "Reduction order").
   Value result = sum.accumulatorFirst ? combine(b, loc, sum, old, total)
                                       : combine(b, loc, sum, total, old);
   auto ifStore = scf::IfOp::create(b, loc, isLane0);

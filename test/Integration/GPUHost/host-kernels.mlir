@@ -57,11 +57,13 @@
 // TABLE: host-check: PASS table: 4x16, 64 outputs bit-exact
 // rmsnorm64: rows of 64, a multiple of the 32 lanes: the sum of squares is
 // split (docs/numerics.md, "Reduction order"), one launch of the row
-// kernel (2 CTAs of 8 warps) after its init's fill, with the scaling fused
-// into it (fp8.row_group: each lane scales its elements of the row; was a
-// launch of its own, grid 4 block 256); the same bytes cross.
-// RMS64: fp8-emu-mgpu: launch rmsnorm64_fill{{.*}} grid 1 block 16
-// RMS64-NEXT: fp8-emu-mgpu: launch rmsnorm64_row_sum_fused{{.*}} grid 2 block 256
+// kernel (2 CTAs of 8 warps), its init's fill folded into it (the kernel
+// adds the fill's 0 after the butterfly; was a launch of its own, grid 1
+// block 16), with the scaling fused into it (fp8.row_group: each lane
+// scales its elements of the row; was a launch of its own, grid 4 block
+// 256); the same bytes cross.
+// RMS64-NOT: launch rmsnorm64_fill
+// RMS64: fp8-emu-mgpu: launch rmsnorm64_row_sum_fused{{.*}} grid 2 block 256
 // RMS64-NEXT: host-check: transfers rmsnorm64: 4352 bytes to the device, 2048 to the host
 // RMS64-NEXT: host-check: PASS rmsnorm64: 16x64, 1024 outputs bit-exact
 // OFF: host-check: transfers softmaxish: 0 bytes to the device, 0 to the host

@@ -28,10 +28,15 @@
 //   row) with the gradient softmax - onehot(target) (reading the i64
 //   target ids), rows of 33 (40 rows: 5 CTAs), 1000, 4099, one launch;
 // - RMSNorm backward: sum(dn * gamma * x) with dx (reading rstd, gamma and
-//   the sum broadcast), rows of 100 and 4099.
-// Each group is one launch (the inits' fills before it, moved there by
-// fp8-split-reductions; before the fusion: the row kernel, then one launch
-// per consumer).
+//   the sum broadcast), rows of 100 and 4099;
+// - a row sum with an init of 1000.25 (its fill folded into the kernel: the
+//   init added after the butterfly, as the CPU adds it last; added first,
+//   to lane 0's partial sum, the rounding differs) and its consumer x * sum,
+//   the sum itself an output, 40 rows of 100.
+// Each group is one launch (the inits' fills, moved before it by
+// fp8-split-reductions, folded into it: the kernel takes each fill's scalar
+// as the init; before the fusion: the fill, the row kernel, then one
+// launch per consumer).
 //
 // REQUIRES: clang
 // RUN: %clang -O1 %S/Inputs/host_check.c -o %t.check -ldl
@@ -56,6 +61,9 @@
 // RUN: env FP8_EMU_SEED=3 %t.check %t.gpu.so %t.cpu.so softmax33 14 f32:10x33 f32:10x33 f32:5x33 | FileCheck %s --check-prefix=PASS
 // RUN: env FP8_EMU_SEED=1 %t.check %t.gpu.so %t.cpu.so softmax4099 15 f32:2x4099 f32:2x4099 f32:2x4099 | FileCheck %s --check-prefix=PASS
 // RUN: env FP8_EMU_SEED=3 %t.check %t.gpu.so %t.cpu.so xent4099 16 f32:3x4099,f32:3 f32:3x4099 'i64<4099>:3' | FileCheck %s --check-prefix=PASS
+// RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=1 %t.check %t.gpu.so %t.cpu.so sumscale 17 f32:40x100,f32:40 f32:40x100 2>&1 | FileCheck %s --check-prefix=SUMSCALE
+// RUN: env FP8_EMU_SEED=2 %t.check %t.gpu.so %t.cpu.so sumscale 18 f32:40x100,f32:40 f32:40x100 | FileCheck %s --check-prefix=PASS
+// RUN: env FP8_EMU_SCHEDULE=lockstep %t.check %t.gpu.so %t.cpu.so sumscale 44 f32:40x100,f32:40 f32:40x100 | FileCheck %s --check-prefix=PASS
 // RUN: env FP8_EMU_SCHEDULE=lockstep %t.check %t.gpu.so %t.cpu.so rms33 31 f32:20x33,f32:20 f32:20x33 f32:33 | FileCheck %s --check-prefix=PASS
 // RUN: env FP8_EMU_SCHEDULE=lockstep %t.check %t.gpu.so %t.cpu.so rms100 32 f32:5x100,f32:5 f32:5x100 f32:100 | FileCheck %s --check-prefix=PASS
 // RUN: env FP8_EMU_SCHEDULE=lockstep %t.check %t.gpu.so %t.cpu.so rms1024bf16 33 bf16:9x1024,f32:9 bf16:9x1024 f32:1024 | FileCheck %s --check-prefix=PASS
@@ -77,60 +85,57 @@
 
 // PASS: host-check: PASS
 
-// RMS33: launch rms33_fill grid 1 block 20
-// RMS33-NEXT: launch rms33_row_sum_fused grid 3 block 256
+// RMS33-NOT: launch {{.*}}_fill
+// RMS33: launch rms33_row_sum_fused grid 3 block 256
 // RMS33-NEXT: host-check: PASS rms33#0: 20x33, 660 outputs bit-exact
 // RMS33-NEXT: host-check: PASS rms33#1: 1x20, 20 outputs bit-exact
-// RMS100: launch rms100_fill grid 1 block 5
-// RMS100-NEXT: launch rms100_row_sum_fused grid 1 block 160
+// RMS100-NOT: launch {{.*}}_fill
+// RMS100: launch rms100_row_sum_fused grid 1 block 160
 // RMS100-NEXT: host-check: PASS rms100#0: 5x100, 500 outputs bit-exact
 // RMS100-NEXT: host-check: PASS rms100#1: 1x5, 5 outputs bit-exact
-// RMS1024BF16: launch rms1024bf16_fill grid 1 block 9
-// RMS1024BF16-NEXT: launch rms1024bf16_row_sum_fused grid 2 block 256
+// RMS1024BF16-NOT: launch {{.*}}_fill
+// RMS1024BF16: launch rms1024bf16_row_sum_fused grid 2 block 256
 // RMS1024BF16-NEXT: host-check: PASS rms1024bf16#0: 9x1024, 9216 outputs bit-exact
 // RMS1024BF16-NEXT: host-check: PASS rms1024bf16#1: 1x9, 9 outputs bit-exact
-// RMS4099: launch rms4099_fill grid 1 block 3
-// RMS4099-NEXT: launch rms4099_row_sum_fused grid 1 block 96
+// RMS4099-NOT: launch {{.*}}_fill
+// RMS4099: launch rms4099_row_sum_fused grid 1 block 96
 // RMS4099-NEXT: host-check: PASS rms4099#0: 3x4099, 12297 outputs bit-exact
 // RMS4099-NEXT: host-check: PASS rms4099#1: 1x3, 3 outputs bit-exact
-// The two inits' fills, then the one launch: the mask add, the max, its
+// The one launch (the two inits' fills folded into it): the mask add, the max, its
 // consumers, the sum, its consumer.
-// SOFTMAX33: launch softmax33_fill grid 1 block 10
-// SOFTMAX33-NEXT: launch softmax33_fill_{{[0-9]+}} grid 1 block 10
-// SOFTMAX33-NEXT: launch softmax33_row_max_fused grid 2 block 256
+// SOFTMAX33-NOT: launch {{.*}}_fill
+// SOFTMAX33: launch softmax33_row_max_fused grid 2 block 256
 // SOFTMAX33-NEXT: host-check: PASS softmax33: 10x33, 330 outputs bit-exact
-// SOFTMAX128: launch softmax128_fill grid 1 block 9
-// SOFTMAX128-NEXT: launch softmax128_fill_{{[0-9]+}} grid 1 block 9
-// SOFTMAX128-NEXT: launch softmax128_row_max_fused grid 2 block 256
+// SOFTMAX128-NOT: launch {{.*}}_fill
+// SOFTMAX128: launch softmax128_row_max_fused grid 2 block 256
 // SOFTMAX128-NEXT: host-check: PASS softmax128: 9x128, 1152 outputs bit-exact
-// SOFTMAX4099: launch softmax4099_fill grid 1 block 2
-// SOFTMAX4099-NEXT: launch softmax4099_fill_{{[0-9]+}} grid 1 block 2
-// SOFTMAX4099-NEXT: launch softmax4099_row_max_fused grid 1 block 64
+// SOFTMAX4099-NOT: launch {{.*}}_fill
+// SOFTMAX4099: launch softmax4099_row_max_fused grid 1 block 64
 // SOFTMAX4099-NEXT: host-check: PASS softmax4099: 2x4099, 8198 outputs bit-exact
-// PLAIN100: launch plainsoftmax100_fill grid 1 block 12
-// PLAIN100-NEXT: launch plainsoftmax100_fill_{{[0-9]+}} grid 1 block 12
-// PLAIN100-NEXT: launch plainsoftmax100_row_max_fused grid 2 block 256
+// PLAIN100-NOT: launch {{.*}}_fill
+// PLAIN100: launch plainsoftmax100_row_max_fused grid 2 block 256
 // PLAIN100-NEXT: host-check: PASS plainsoftmax100: 12x100, 1200 outputs bit-exact
-// XENT33: launch xent33_fill grid 1 block 40
-// XENT33-NEXT: launch xent33_fill_{{[0-9]+}} grid 1 block 40
-// XENT33-NEXT: launch xent33_row_max_fused grid 5 block 256
+// XENT33-NOT: launch {{.*}}_fill
+// XENT33: launch xent33_row_max_fused grid 5 block 256
 // XENT33-NEXT: host-check: PASS xent33#0: 40x33, 1320 outputs bit-exact
 // XENT33-NEXT: host-check: PASS xent33#1: 1x40, 40 outputs bit-exact
-// XENT1000: launch xent1000_fill grid 1 block 7
-// XENT1000-NEXT: launch xent1000_fill_{{[0-9]+}} grid 1 block 7
-// XENT1000-NEXT: launch xent1000_row_max_fused grid 1 block 224
+// XENT1000-NOT: launch {{.*}}_fill
+// XENT1000: launch xent1000_row_max_fused grid 1 block 224
 // XENT1000-NEXT: host-check: PASS xent1000#0: 7x1000, 7000 outputs bit-exact
 // XENT1000-NEXT: host-check: PASS xent1000#1: 1x7, 7 outputs bit-exact
-// XENT4099: launch xent4099_fill grid 1 block 3
-// XENT4099-NEXT: launch xent4099_fill_{{[0-9]+}} grid 1 block 3
-// XENT4099-NEXT: launch xent4099_row_max_fused grid 1 block 96
+// XENT4099-NOT: launch {{.*}}_fill
+// XENT4099: launch xent4099_row_max_fused grid 1 block 96
 // XENT4099-NEXT: host-check: PASS xent4099#0: 3x4099, 12297 outputs bit-exact
 // XENT4099-NEXT: host-check: PASS xent4099#1: 1x3, 3 outputs bit-exact
-// RMSBWD100: launch rmsbwd100_fill grid 1 block 11
-// RMSBWD100-NEXT: launch rmsbwd100_row_sum_fused grid 2 block 256
+// RMSBWD100-NOT: launch {{.*}}_fill
+// RMSBWD100: launch rmsbwd100_row_sum_fused grid 2 block 256
 // RMSBWD100-NEXT: host-check: PASS rmsbwd100: 11x100, 1100 outputs bit-exact
-// RMSBWD4099: launch rmsbwd4099_fill grid 1 block 2
-// RMSBWD4099-NEXT: launch rmsbwd4099_row_sum_fused grid 1 block 64
+// SUMSCALE-NOT: launch {{.*}}_fill
+// SUMSCALE: launch sumscale_row_sum_fused grid 5 block 256
+// SUMSCALE-NEXT: host-check: PASS sumscale#0: 40x100, 4000 outputs bit-exact
+// SUMSCALE-NEXT: host-check: PASS sumscale#1: 1x40, 40 outputs bit-exact
+// RMSBWD4099-NOT: launch {{.*}}_fill
+// RMSBWD4099: launch rmsbwd4099_row_sum_fused grid 1 block 64
 // RMSBWD4099-NEXT: host-check: PASS rmsbwd4099: 2x4099, 8198 outputs bit-exact
 
 #id1 = affine_map<(d0) -> (d0)>
@@ -679,4 +684,24 @@ func.func @xent4099(%z: tensor<3x4099xf32>, %t: tensor<3xi64>) -> (tensor<3x4099
     linalg.yield %y : f32
   } -> tensor<3x4099xf32>
   return %g, %lse : tensor<3x4099xf32>, tensor<3xf32>
+}
+
+func.func @sumscale(%x: tensor<40x100xf32>) -> (tensor<40x100xf32>, tensor<40xf32>) attributes {llvm.emit_c_interface} {
+  %init = arith.constant 1000.25 : f32
+  %e = tensor.empty() : tensor<40xf32>
+  %s0 = linalg.fill ins(%init : f32) outs(%e : tensor<40xf32>) -> tensor<40xf32>
+  %s = linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<40x100xf32>) outs(%s0 : tensor<40xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %y = arith.addf %acc, %a : f32
+    linalg.yield %y : f32
+  } -> tensor<40xf32>
+  %e2 = tensor.empty() : tensor<40x100xf32>
+  %n = linalg.generic {indexing_maps = [#id2, #row, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %s : tensor<40x100xf32>, tensor<40xf32>) outs(%e2 : tensor<40x100xf32>) {
+  ^bb0(%a: f32, %t: f32, %o: f32):
+    %u = arith.mulf %a, %t : f32
+    linalg.yield %u : f32
+  } -> tensor<40x100xf32>
+  return %n, %s : tensor<40x100xf32>, tensor<40xf32>
 }
