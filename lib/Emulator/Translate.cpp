@@ -569,6 +569,16 @@ static ConstantLayout layOutConstants(ModuleOp scratch) {
       for (int64_t i = 0, n = dense.isSplat() ? dense.getNumElements() : 1;
            i < n; ++i)
         data.insert(data.end(), raw.begin(), raw.end());
+    } else if (isa<IntegerAttr, FloatAttr>(value)) {
+      // A scalar: a rank-0 table (torch-mlir's `dense<64> : tensor<i64>`,
+      // BERT's head size) lowers to a global of the element type.
+      APInt bits = isa<IntegerAttr>(value)
+                       ? cast<IntegerAttr>(value).getValue()
+                       : cast<FloatAttr>(value).getValue().bitcastToAPInt();
+      if (bits.getBitWidth() % 8 != 0)
+        continue; // i1: not laid out, as for dense tables
+      for (unsigned byte = 0; byte < bits.getBitWidth() / 8; ++byte)
+        data.push_back(bits.extractBitsAsZExtValue(8, 8 * byte));
     } else {
       continue;
     }

@@ -26,6 +26,7 @@
 // RUN: env FP8_EMU_TRANSFERS=1 %t.check %t.gpu.so %t.cpu.so colnorm 3 f32:40 bf16:24x40 | FileCheck %s --check-prefix=COL
 // RUN: env FP8_EMU_TRANSFERS=1 %t.check %t.gpu.so %t.cpu.so bmm 4 f32:12x48 f32:48x16 f32:32x12 | FileCheck %s --check-prefix=BMM
 // RUN: env FP8_EMU_TRANSFERS=1 FP8_EMU_SEED=3 %t.check %t.gpu.so %t.cpu.so table 5 f32:4x16 f32:4x16 | FileCheck %s --check-prefix=TABLE
+// RUN: env FP8_EMU_TRANSFERS=1 FP8_EMU_SEED=4 %t.check %t.gpu.so %t.cpu.so scalars 7 f32:4x16 f32:4x16 | FileCheck %s --check-prefix=SCALARS
 // RUN: env FP8_EMU_TRANSFERS=1 FP8_EMU_TRACE=1 FP8_EMU_SEED=2 %t.check %t.gpu.so %t.cpu.so rmsnorm64 6 bf16:16x64 f32:16x64 f32:64 2>&1 | FileCheck %s --check-prefix=RMS64
 // RUN: env FP8_EMU_TRANSFERS=1 %t.check %t.host.so %t.cpu.so softmaxish 1 f32:16x40 f32:16x40 | FileCheck %s --check-prefix=OFF
 // RUN: env FP8_EMU_TRANSFERS=1 %t.check %t.host.so %t.cpu.so rmsnorm64 6 bf16:16x64 f32:16x64 f32:64 | FileCheck %s --check-prefix=OFF64
@@ -55,6 +56,12 @@
 // kernel module's copies: they do not cross.
 // TABLE: host-check: transfers table: 256 bytes to the device, 256 to the host
 // TABLE: host-check: PASS table: 4x16, 64 outputs bit-exact
+// scalars: rank-0 constants (torch-mlir's BERT divides its scores by
+// sqrt(dense<64> : tensor<i64>)), each a global of its element type, not
+// an array: the kernel reads the module's copies of an i64 and an f32
+// (the emulator lays scalar initializers out as it does dense ones).
+// SCALARS: host-check: transfers scalars: 256 bytes to the device, 256 to the host
+// SCALARS: host-check: PASS scalars: 4x16, 64 outputs bit-exact
 // rmsnorm64: rows of 64, a multiple of the 32 lanes: the sum of squares is
 // split (docs/numerics.md, "Reduction order"), one launch of the row
 // kernel (2 CTAs of 8 warps), its init's fill folded into it (the kernel
@@ -218,6 +225,21 @@ func.func @table(%x: tensor<4x16xf32>) -> tensor<4x16xf32> attributes {llvm.emit
     %p = arith.addf %m, %u : f32
     %q = arith.subf %p, %v : f32
     linalg.yield %q : f32
+  } -> tensor<4x16xf32>
+  return %y : tensor<4x16xf32>
+}
+func.func @scalars(%x: tensor<4x16xf32>) -> tensor<4x16xf32> attributes {llvm.emit_c_interface} {
+  %h = arith.constant dense<64> : tensor<i64>
+  %b = arith.constant dense<-0.625> : tensor<f32>
+  %e = tensor.empty() : tensor<4x16xf32>
+  %y = linalg.generic {indexing_maps = [#id2, affine_map<(d0, d1) -> ()>, affine_map<(d0, d1) -> ()>, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %h, %b : tensor<4x16xf32>, tensor<i64>, tensor<f32>) outs(%e : tensor<4x16xf32>) {
+  ^bb0(%a: f32, %n: i64, %c: f32, %o: f32):
+    %nf = arith.sitofp %n : i64 to f32
+    %r = math.sqrt %nf : f32
+    %q = arith.divf %a, %r : f32
+    %p = arith.addf %q, %c : f32
+    linalg.yield %p : f32
   } -> tensor<4x16xf32>
   return %y : tensor<4x16xf32>
 }

@@ -216,6 +216,14 @@ void fp8::detail::buildHostLowering(OpPassManager &pm,
   pm.addPass(createFP8ResolveExpandShapesPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
+  // bf16 arithmetic (a bf16 graph's bias add and ReLU) in f32, rounded back
+  // to bf16 after each op: what LLVM's x86 promotion computes, without its
+  // __truncsfbf2 libcall (libgcc before GCC 13 has none: the host program
+  // of a bf16 graph did not link).
+  arith::ArithEmulateUnsupportedFloatsOptions emulateOptions;
+  emulateOptions.sourceTypeStrs = {"bf16"};
+  emulateOptions.targetTypeStr = "f32";
+  pm.addPass(arith::createArithEmulateUnsupportedFloats(emulateOptions));
   // bf16 <-> f32 conversions become integer RNE code (no libcalls).
   arith::ArithExpandOpsPassOptions expandOptions;
   expandOptions.includeBf16 = true;

@@ -432,16 +432,31 @@ LogicalResult Rewriter::rewriteLinear(IRRewriter &rw, Contraction &c) {
   // The token dimensions (M: the activation's leading dimensions, batch
   // and sequence collapsed into it) may be dynamic: the weight's N and K
   // are compile-time constants and M is a run-time value, as in DeepGEMM.
-  if (ShapedType::isDynamic(c.n) || ShapedType::isDynamic(c.k) ||
-      !bType.hasStaticShape())
-    return skip(op, "dynamic N or K (the weight's shape must be static; only "
-                    "the token dimensions may be dynamic)");
+  // A batch matmul against one weight broadcast over the batch (torch-mlir's
+  // BERT: [B, S, K] x [B, K, N]) is a linear over B * S tokens; its batch is
+  // a token dimension and may be dynamic, so only the 2-D weight it
+  // broadcasts must be static.
+  Value broadcastWeight =
+      c.numBatch > 0 ? lookThroughBatchBroadcast(b, c.numBatch) : Value();
+  bool oneWeight =
+      broadcastWeight || llvm::all_of(bType.getShape().take_front(c.numBatch),
+                                      [](int64_t d) { return d == 1; });
+  auto weightType = broadcastWeight
+                        ? cast<RankedTensorType>(broadcastWeight.getType())
+                        : bType;
+  if (ShapedType::isDynamic(c.n) || ShapedType::isDynamic(c.k))
+    return skip(op, "dynamic N or K (only the token dimensions may be "
+                    "dynamic)");
+  if (!weightType.hasStaticShape())
+    return skip(op, "a weight with a dynamic batch that is not one weight "
+                    "broadcast over it (only the token dimensions may be "
+                    "dynamic)");
   if (ShapedType::isDynamic(c.m) &&
-      (!c.aKLast || c.numBatch > 0 ||
+      (!c.aKLast || !oneWeight ||
        llvm::any_of(policy.getActivationBlock(), ShapedType::isDynamic)))
     return skip(op, "a dynamic token dimension needs the activation stored "
-                    "[M..., K], no batch loops and a policy with a static "
-                    "activation block");
+                    "[M..., K], one weight for every batch and a policy with "
+                    "a static activation block");
   for (Type t : {aType.getElementType(), bType.getElementType(),
                  resultType.getElementType()})
     if (!isa<Float32Type, BFloat16Type, Float16Type>(t))
@@ -449,9 +464,7 @@ LogicalResult Rewriter::rewriteLinear(IRRewriter &rw, Contraction &c) {
 
   // Everything that can fail is checked before the first op is created, so
   // a skipped linear leaves the IR unchanged.
-  if (c.numBatch > 0 && !lookThroughBatchBroadcast(b, c.numBatch) &&
-      !llvm::all_of(bType.getShape().take_front(c.numBatch),
-                    [](int64_t d) { return d == 1; })) {
+  if (c.numBatch > 0 && !oneWeight) {
     if (c.numBatch == 1 && c.aKLast && aType.getRank() == 3 &&
         bType.getRank() == 3)
       return rewriteGrouped(rw, c);
