@@ -170,6 +170,14 @@ int64_t laneMapOf(const RowSum &order, int64_t n);
 /// The combiner's identity: -0.0 for the sum, -inf for the max.
 Value emitIdentity(OpBuilder &b, Location loc, const RowSum &sum);
 
+/// Maps each input block argument of `op` that `mapping` does not map yet
+/// to its element at the loop indices `dims`: from `loaded` where it holds
+/// the operand, a scalar operand itself, else a load through the operand's
+/// indexing map (in operand order).
+void mapInputsAt(OpBuilder &b, Location loc, linalg::GenericOp op,
+                 ArrayRef<Value> dims, const OperandValues &loaded,
+                 IRMapping &mapping);
+
 /// The body of the reduction `op` applied to the element at `dims` and the
 /// accumulator `acc`: the combined value. An input in `loaded` is taken
 /// from there, the other buffers are loaded.

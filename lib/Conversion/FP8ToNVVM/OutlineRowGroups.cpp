@@ -290,23 +290,11 @@ namespace {
 Value emitBody(OpBuilder &b, Location loc, linalg::GenericOp op,
                ArrayRef<Value> dims, const IRMapping &values,
                const OperandValues &loaded = OperandValues()) {
-  Block *body = op.getBlock();
   IRMapping mapping;
-  for (OpOperand *in : op.getDpsInputOperands()) {
-    Value arg = body->getArgument(in->getOperandNumber());
-    Value v = in->get();
-    if (Value known = values.lookupOrNull(v))
-      mapping.map(arg, known);
-    else if (Value element = loaded.lookup(in))
-      mapping.map(arg, element);
-    else if (!isa<MemRefType>(v.getType()))
-      mapping.map(arg, v);
-    else
-      mapping.map(arg,
-                  memref::LoadOp::create(
-                      b, loc, v,
-                      applyMap(b, loc, op.getMatchingIndexingMap(in), dims)));
-  }
+  for (OpOperand *in : op.getDpsInputOperands())
+    if (Value known = values.lookupOrNull(in->get()))
+      mapping.map(op.getMatchingBlockArgument(in), known);
+  mapInputsAt(b, loc, op, dims, loaded, mapping);
   return cloneBodyAt(b, op, dims, mapping);
 }
 

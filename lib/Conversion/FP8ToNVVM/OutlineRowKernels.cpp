@@ -80,13 +80,14 @@ SmallVector<Value> fp8::detail::applyMap(OpBuilder &b, Location loc,
   return indices;
 }
 
-Value fp8::detail::emitStep(OpBuilder &b, Location loc, linalg::GenericOp op,
-                            ArrayRef<Value> dims, Value acc,
-                            const OperandValues &loaded) {
+void fp8::detail::mapInputsAt(OpBuilder &b, Location loc, linalg::GenericOp op,
+                              ArrayRef<Value> dims, const OperandValues &loaded,
+                              IRMapping &mapping) {
   Block *body = op.getBlock();
-  IRMapping mapping;
   for (OpOperand *input : op.getDpsInputOperands()) {
     Value arg = body->getArgument(input->getOperandNumber());
+    if (mapping.contains(arg))
+      continue;
     if (Value element = loaded.lookup(input)) {
       mapping.map(arg, element);
       continue;
@@ -100,7 +101,14 @@ Value fp8::detail::emitStep(OpBuilder &b, Location loc, linalg::GenericOp op,
     Value element = memref::LoadOp::create(b, loc, input->get(), indices);
     mapping.map(arg, element);
   }
-  mapping.map(body->getArgument(op.getNumDpsInputs()), acc);
+}
+
+Value fp8::detail::emitStep(OpBuilder &b, Location loc, linalg::GenericOp op,
+                            ArrayRef<Value> dims, Value acc,
+                            const OperandValues &loaded) {
+  IRMapping mapping;
+  mapInputsAt(b, loc, op, dims, loaded, mapping);
+  mapping.map(op.getBlock()->getArgument(op.getNumDpsInputs()), acc);
   return cloneBodyAt(b, op, dims, mapping);
 }
 
