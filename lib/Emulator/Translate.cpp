@@ -479,8 +479,7 @@ static OwningOpRef<ModuleOp> cloneKernels(Operation *op, std::string &error) {
 /// (ptxas allocates the .shared variables the kernel references), not the
 /// module's: another kernel's static buffers are not this one's.
 static std::set<std::string> sharedGlobalsReached(LLVM::LLVMFuncOp kernel,
-                                                  ModuleOp scratch) {
-  SymbolTable symbols(scratch);
+                                                  const SymbolTable &symbols) {
   std::set<std::string> reached;
   llvm::SmallPtrSet<Operation *, 8> visited{kernel};
   llvm::SmallVector<LLVM::LLVMFuncOp> work{kernel};
@@ -598,13 +597,14 @@ std::unique_ptr<KernelModule> KernelModule::create(Operation *op,
     return nullptr;
   std::unique_ptr<KernelModule> km(new KernelModule());
   ConstantLayout constants = layOutConstants(*scratch);
+  SymbolTable symbols(*scratch);
   for (auto fn : scratch->getOps<LLVM::LLVMFuncOp>()) {
     if (!(fn->hasAttr(NVVM::NVVMDialect::getKernelFuncAttrName()) ||
           fn->hasAttr(gpu::GPUDialect::getKernelFuncAttrName())) ||
         fn.isExternal())
       continue;
     SharedLayout shared =
-        layOutShared(*scratch, sharedGlobalsReached(fn, *scratch));
+        layOutShared(*scratch, sharedGlobalsReached(fn, symbols));
     auto prog = std::make_unique<Program>();
     prog->dynamicSharedBase = shared.dynamicBase;
     prog->staticSharedEnd = shared.staticEnd;

@@ -716,9 +716,8 @@ struct FP8OutlineHostKernelsPass
       Value result = emitRowResult(rewriter, loc, op, *sum, dims, lane, total,
                                    foldedInits.lookup(op));
       emitRowGroup(rewriter, loc, op, *sum, *group, dims, lane, result, walked);
-      for (RowGroupMember m : group->members)
-        rewriter.eraseOp(m.op);
-      for (RowGroupMember m : group->producers)
+      for (RowGroupMember m :
+           llvm::concat<RowGroupMember>(group->producers, group->members))
         rewriter.eraseOp(m.op);
       rewriter.eraseOp(op);
       return finish(rewriter, module, launch,
