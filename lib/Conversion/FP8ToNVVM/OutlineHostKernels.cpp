@@ -343,6 +343,7 @@ struct FP8OutlineHostKernelsPass
     fused.clear();
     foldedInits.clear();
     foldedFills.clear();
+    deadAllocations.clear();
     copies.clear();
     refusedHostOps = false;
     SmallVector<Operation *> candidates;
@@ -376,6 +377,10 @@ struct FP8OutlineHostKernelsPass
     // The folded fills: their reductions' kernels took their values.
     for (linalg::FillOp fill : foldedFills)
       rewriter.eraseOp(fill);
+    // The fused row kernels' dead outputs: no device buffer for them.
+    for (Value root : deadAllocations)
+      if (failed(eraseDeadAllocation(rewriter, root)))
+        return signalPassFailure();
     // Every op require-kernels refuses has its error: then the pass fails.
     if (requireKernels)
       refuseHostElementAccess(module);
@@ -641,6 +646,7 @@ struct FP8OutlineHostKernelsPass
       for (RowGroupMember &m : group->members)
         if (m.reduction)
           m.init = foldedInits.lookup(m.op);
+      findDeadOutputs(op, foldedInits.lookup(op), *group);
       // The launch takes the place of the group's last op: the deallocs in
       // between move after it, the sum before it.
       Operation *last = group->members.back().op;
@@ -704,7 +710,7 @@ struct FP8OutlineHostKernelsPass
     if (group && !group->producers.empty()) {
       walked.emitBefore(rewriter, loc, laneMapOf(*sum, n));
       partial = emitElementLoop(rewriter, loc, n, *sum, group->producers, dims,
-                                lane, IRMapping(), op);
+                                lane, IRMapping(), op, &group->dead);
     } else {
       if (group)
         walked.emitBefore(rewriter, loc, laneMapOf(*sum, n));
@@ -713,13 +719,16 @@ struct FP8OutlineHostKernelsPass
     Value total = emitButterfly(rewriter, loc, *sum, partial);
     if (group) {
       // The group's result of the sum: every lane's (emitRowResult).
-      Value result = emitRowResult(rewriter, loc, op, *sum, dims, lane, total,
-                                   foldedInits.lookup(op));
+      Value result = emitRowResult(
+          rewriter, loc, op, *sum, dims, lane, total, foldedInits.lookup(op),
+          !group->dead.isDead(op.getDpsInitOperand(0)->get()));
       emitRowGroup(rewriter, loc, op, *sum, *group, dims, lane, result, walked);
       for (RowGroupMember m :
            llvm::concat<RowGroupMember>(group->producers, group->members))
         rewriter.eraseOp(m.op);
       rewriter.eraseOp(op);
+      // Their allocations go after the folded fills (runOnOperation).
+      llvm::append_range(deadAllocations, group->dead.roots);
       return finish(rewriter, module, launch,
                     name + (sum->max ? "_row_max" : "_row_sum") + "_fused");
     }
@@ -747,6 +756,9 @@ struct FP8OutlineHostKernelsPass
   llvm::DenseMap<Operation *, Value> foldedInits;
   /// Those fills, no launch of their own (erased after the kernels).
   SmallVector<linalg::FillOp> foldedFills;
+  /// The allocations of the fused groups' dead outputs (findDeadOutputs),
+  /// erased after the folded fills.
+  SmallVector<Value> deadAllocations;
 
   /// Folds each fill of a fused row reduction's init into its kernel
   /// (foldableInitFill): the fill's launch goes, the kernel combines the

@@ -222,6 +222,20 @@ struct RowGroupMember {
   Value init;
 };
 
+/// The outputs of a fused group that nothing reads after its kernel
+/// (findDeadOutputs): the kernel never stores them, and their allocations
+/// go with their deallocs (eraseDeadAllocation), so the residency
+/// allocates no device buffer for them.
+struct DeadOutputs {
+  /// Their root allocations.
+  SmallVector<Value> roots;
+  /// Each dead output of an elementwise op (the value the group's ops read)
+  /// -> that op: a later walk reading its elements recomputes them.
+  llvm::SmallDenseMap<Value, linalg::GenericOp, 4> writers;
+  /// Whether the output `out` (a view of a root or a root) is dead.
+  bool isDead(Value out) const;
+};
+
 /// A marked row sum's fused group, checked on buffers (planRowGroup).
 struct RowGroupPlan {
   /// The group's elementwise producers before the sum, in block order:
@@ -232,6 +246,8 @@ struct RowGroupPlan {
   /// The memref.dealloc ops between the sum and its last member: the
   /// launch takes the sum's place after them, so they move after it.
   SmallVector<Operation *> deallocs;
+  /// The outputs nothing reads after the kernel (findDeadOutputs).
+  DeadOutputs dead;
 };
 
 /// The group `sum` (marked fp8.row_group, `row` its RowSum) leads, or why
@@ -247,6 +263,22 @@ FailureOr<RowGroupPlan>
 planRowGroup(linalg::GenericOp sum, const RowSum &row,
              llvm::function_ref<std::string(linalg::LinalgOp)> whyHost,
              std::string &why);
+
+/// Fills `plan.dead` (the group of `sum`, planRowGroup; the members' folded
+/// inits set, `sumInit` the sum's): the outputs whose root is an allocation
+/// (not a function argument) that exactly one op of the group writes and
+/// whose every other use, through any view, is an op of the group, a
+/// memref.dealloc or the fill of its init folded into the group's
+/// reduction (foldableInitFill). A reduction's output is dead only with
+/// its init folded (otherwise the kernel loads it). Nothing is dead in a
+/// group that writes a buffer twice: a recomputed op would read the other
+/// write.
+void findDeadOutputs(linalg::GenericOp sum, Value sumInit, RowGroupPlan &plan);
+
+/// Erases the dead output's allocation `root` (findDeadOutputs), its
+/// deallocs and views, once the kernel and the folded fills no longer use
+/// it; an error when another use is left (nothing is erased then).
+LogicalResult eraseDeadAllocation(RewriterBase &rewriter, Value root);
 
 /// The fused row reduction (marked fp8.reduction_lanes and fp8.row_group)
 /// whose init `fill` writes, where the kernel may take the fill's scalar as
@@ -283,20 +315,24 @@ struct WalkedLaneMaps {
 /// `order`) the walk also carries the lane's partial sum of it, the
 /// elements it reads that `ops` computed taken from registers (the same
 /// values, added in emitPartialSum's order: the same bits), and returns it;
-/// otherwise null.
+/// otherwise null. The outputs in `dead` are not stored; an element of one
+/// that an earlier walk computed is recomputed from what this walk loads,
+/// through its writer (recursively): the same ops on the same operands.
 Value emitElementLoop(OpBuilder &b, Location loc, int64_t n,
                       const RowSum &order, ArrayRef<RowGroupMember> ops,
                       ArrayRef<Value> dims, Value lane, const IRMapping &values,
-                      linalg::GenericOp reduction = {});
+                      linalg::GenericOp reduction = {},
+                      const DeadOutputs *dead = nullptr);
 
 /// A row reduction's result after the butterfly (every lane holds the
 /// row's `total`): lane 0 loads the init, shfl.sync.idx gives its value to
 /// every lane (or every lane has `init`, a folded fill's scalar: the bits
 /// the load would give), every lane combines it on the body's side (the
-/// same bits in each lane), lane 0 stores it; the result (every lane's).
+/// same bits in each lane), lane 0 stores it unless `store` is false (a
+/// dead output: findDeadOutputs); the result (every lane's).
 Value emitRowResult(OpBuilder &b, Location loc, linalg::GenericOp op,
                     const RowSum &sum, ArrayRef<Value> dims, Value lane,
-                    Value total, Value init = {});
+                    Value total, Value init = {}, bool store = true);
 
 /// The group's ops in the row's warp (every lane), after the row sum's
 /// result `rowValue` (every lane the same bits) at the sum's loop indices

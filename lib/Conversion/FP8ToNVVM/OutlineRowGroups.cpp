@@ -20,6 +20,9 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
+
+#include <functional>
 
 using namespace mlir;
 using namespace mlir::fp8::detail;
@@ -231,6 +234,114 @@ FailureOr<RowGroupPlan> fp8::detail::planRowGroup(
   return plan;
 }
 
+bool fp8::detail::DeadOutputs::isDead(Value out) const {
+  return llvm::is_contained(roots, fp8::getRootBuffer(out));
+}
+
+namespace {
+
+/// The views of `v` (getRootBuffer's steps back) that use it directly.
+bool isViewOf(Operation *user, Value v) {
+  if (auto view = dyn_cast<ViewLikeOpInterface>(user))
+    return view.getViewSource() == v;
+  if (auto meta = dyn_cast<memref::ExtractStridedMetadataOp>(user))
+    return meta.getSource() == v;
+  return false;
+}
+
+/// Whether every use of `v` and of its views (recursively) satisfies
+/// `ok` (given the user), the views themselves aside.
+bool allUses(Value v, llvm::function_ref<bool(Operation *)> ok) {
+  for (Operation *user : v.getUsers()) {
+    if (isViewOf(user, v)) {
+      for (Value r : user->getResults())
+        if (!allUses(r, ok))
+          return false;
+      continue;
+    }
+    if (!ok(user))
+      return false;
+  }
+  return true;
+}
+
+/// An op of a fused group whose output may be dead: whether the kernel
+/// loads its init (a reduction whose fill is not folded), whether it is
+/// elementwise.
+struct GroupWriter {
+  linalg::GenericOp op;
+  bool loadsInit = false;
+  bool element = false;
+};
+
+} // namespace
+
+void fp8::detail::findDeadOutputs(linalg::GenericOp sum, Value sumInit,
+                                  RowGroupPlan &plan) {
+  SmallVector<GroupWriter> writers{{sum, !sumInit, false}};
+  for (RowGroupMember m : plan.producers)
+    writers.push_back({m.op, false, true});
+  for (RowGroupMember m : plan.members)
+    writers.push_back({m.op, m.reduction && !m.init, m.element});
+  llvm::SmallDenseSet<Operation *> group;
+  llvm::SmallDenseMap<Value, int> writes;
+  for (GroupWriter w : writers) {
+    group.insert(w.op);
+    if (++writes[fp8::getRootBuffer(w.op.getDpsInitOperand(0)->get())] > 1)
+      return;
+  }
+  for (GroupWriter w : writers) {
+    Value out = w.op.getDpsInitOperand(0)->get();
+    Value root = fp8::getRootBuffer(out);
+    if (w.loadsInit || !root.getDefiningOp<memref::AllocOp>())
+      continue;
+    // Read by the group only (in registers or recomputed), freed, or the
+    // folded fill of the reduction's init (it goes with the kernel).
+    bool dead = allUses(root, [&](Operation *user) {
+      if (group.contains(user) || isa<memref::DeallocOp>(user))
+        return true;
+      auto fill = dyn_cast<linalg::FillOp>(user);
+      std::string why;
+      return fill && w.op->hasAttr(fp8::kReductionLanesAttrName) &&
+             foldableInitFill(fill, why) == w.op;
+    });
+    if (!dead)
+      continue;
+    plan.dead.roots.push_back(root);
+    if (w.element)
+      plan.dead.writers[out] = w.op;
+  }
+}
+
+LogicalResult fp8::detail::eraseDeadAllocation(RewriterBase &rewriter,
+                                               Value root) {
+  Operation *other = nullptr;
+  bool onlyDeallocs = allUses(root, [&](Operation *user) {
+    other = user;
+    return isa<memref::DeallocOp>(user);
+  });
+  if (!onlyDeallocs)
+    return root.getDefiningOp()->emitOpError(
+               "fp8-outline-host-kernels: a fused row kernel does not store "
+               "this buffer (nothing read it after the kernel), but '")
+               << other->getName() << "' still uses it",
+           failure();
+  // The users, views before their own users: erased in reverse.
+  llvm::SetVector<Operation *> users;
+  std::function<void(Value)> collect = [&](Value v) {
+    for (Operation *user : v.getUsers()) {
+      users.insert(user);
+      for (Value r : user->getResults())
+        collect(r);
+    }
+  };
+  collect(root);
+  for (Operation *user : llvm::reverse(users))
+    rewriter.eraseOp(user);
+  rewriter.eraseOp(root.getDefiningOp());
+  return success();
+}
+
 namespace {
 
 /// Whether `op` or an op nested in it has an operand that is a view of
@@ -317,28 +428,71 @@ void fp8::detail::WalkedLaneMaps::emitBefore(OpBuilder &b, Location loc,
   maps.push_back(map);
 }
 
+namespace {
+
+/// The writer of `v` when `v` is a dead element output (recomputed), else
+/// null.
+linalg::GenericOp deadWriter(const DeadOutputs *dead, Value v) {
+  return dead ? dead->writers.lookup(v) : linalg::GenericOp();
+}
+
+/// Maps each input of `op` that is a dead element output and not in
+/// `known` to its element at `at`, recomputed through its writer: the
+/// writer's own dead inputs first (recursively), then its body on its
+/// inputs (loaded from `loaded` or memory, or in `known`). A later walk
+/// recomputes the element rather than keeping it in registers across
+/// walks: the walks run in other lane maps and steps, and a row's elements
+/// would not fit a lane's registers; recomputing costs the writer's loads
+/// (the group's inputs, which the walk would otherwise replace by the
+/// output's load) and its ops, the same ops on the same operands: the same
+/// bits.
+void recomputeInputs(OpBuilder &b, Location loc, linalg::GenericOp op,
+                     ArrayRef<Value> at, const DeadOutputs *dead,
+                     const OperandValues &loaded, IRMapping &known) {
+  for (OpOperand *in : op.getDpsInputOperands()) {
+    Value v = in->get();
+    linalg::GenericOp writer = deadWriter(dead, v);
+    if (!writer || known.contains(v))
+      continue;
+    recomputeInputs(b, loc, writer, at, dead, loaded, known);
+    known.map(v, emitBody(b, loc, writer, at, known, loaded));
+  }
+}
+
+} // namespace
+
 Value fp8::detail::emitElementLoop(OpBuilder &b, Location loc, int64_t n,
                                    const RowSum &order,
                                    ArrayRef<RowGroupMember> ops,
                                    ArrayRef<Value> dims, Value lane,
                                    const IRMapping &values,
-                                   linalg::GenericOp reduction) {
+                                   linalg::GenericOp reduction,
+                                   const DeadOutputs *dead) {
   // The outputs the loop computes: in registers for the ops after the one
   // writing them (and the reduction), never read back from memory here.
   llvm::SmallDenseSet<Value> computed;
   // The operands the walk may access V at a time: the inputs not in
   // registers (per-row values, elements computed before in this loop),
-  // the outputs.
-  SmallVector<OpOperand *> operands;
-  auto addInputs = [&](linalg::GenericOp op) {
-    for (OpOperand *in : op.getDpsInputOperands())
-      if (!values.contains(in->get()) && !computed.contains(in->get()))
-        operands.push_back(in);
+  // those of the ops recomputing a dead input in their place, the outputs
+  // stored.
+  llvm::SetVector<OpOperand *> operands;
+  std::function<void(linalg::GenericOp)> addInputs = [&](linalg::GenericOp op) {
+    for (OpOperand *in : op.getDpsInputOperands()) {
+      Value v = in->get();
+      if (values.contains(v) || computed.contains(v))
+        continue;
+      if (linalg::GenericOp writer = deadWriter(dead, v))
+        addInputs(writer);
+      else
+        operands.insert(in);
+    }
   };
   for (RowGroupMember m : ops) {
     addInputs(m.op);
-    operands.push_back(m.op.getDpsInitOperand(0));
-    computed.insert(m.op.getDpsInitOperand(0)->get());
+    Value out = m.op.getDpsInitOperand(0)->get();
+    if (!dead || !dead->isDead(out))
+      operands.insert(m.op.getDpsInitOperand(0));
+    computed.insert(out);
   }
   if (reduction)
     addInputs(reduction);
@@ -353,25 +507,30 @@ Value fp8::detail::emitElementLoop(OpBuilder &b, Location loc, int64_t n,
       -> SmallVector<Value> {
     IRMapping elementValues = values;
     for (RowGroupMember m : ops) {
+      recomputeInputs(b, loc, m.op, at, dead, loaded, elementValues);
       Value v = emitBody(b, loc, m.op, at, elementValues, loaded);
-      elementValues.map(m.op.getDpsInitOperand(0)->get(), v);
-      // Always stored: a later op (an op of a later step, or one after the
-      // launch) may read it.
-      stores.push_back({m.op.getDpsInitOperand(0), v});
+      Value out = m.op.getDpsInitOperand(0)->get();
+      elementValues.map(out, v);
+      // Stored unless dead: a later op (an op of a later step, or one after
+      // the launch) may read it.
+      if (!dead || !dead->isDead(out))
+        stores.push_back({m.op.getDpsInitOperand(0), v});
     }
     if (!reduction)
       return {};
     // The reduction's elements the loop computed, from registers (it reads
-    // them at its own element: planRowGroup); the others loaded.
+    // them at its own element: planRowGroup), the dead ones of earlier
+    // walks recomputed; the others loaded.
+    recomputeInputs(b, loc, reduction, at, dead, loaded, elementValues);
     OperandValues inputs(loaded);
     for (OpOperand *in : reduction.getDpsInputOperands())
-      if (computed.contains(in->get()))
+      if (computed.contains(in->get()) || deadWriter(dead, in->get()))
         inputs[in] = elementValues.lookup(in->get());
     return {emitStep(b, loc, reduction, at, acc.front(), inputs)};
   };
   SmallVector<Value> partial =
-      emitLaneWalk(b, loc, order, n, SmallVector<Value>(dims), lane, operands,
-                   start, element);
+      emitLaneWalk(b, loc, order, n, SmallVector<Value>(dims), lane,
+                   operands.getArrayRef(), start, element);
   return partial.empty() ? Value() : partial.front();
 }
 
@@ -414,6 +573,8 @@ void fp8::detail::emitRowGroup(OpBuilder &b, Location loc,
       }
       Value v = emitBody(b, loc, m.op, rowDims, values);
       values.map(m.op.getDpsInitOperand(0)->get(), v);
+      if (plan.dead.isDead(m.op.getDpsInitOperand(0)->get()))
+        continue;
       auto ifLane0 = scf::IfOp::create(b, loc, isLane0);
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(&ifLane0.getThenRegion().front());
@@ -428,11 +589,22 @@ void fp8::detail::emitRowGroup(OpBuilder &b, Location loc,
       // The element ops in the reduction's lane map, its partial sum in
       // the same walk.
       walked.emitBefore(b, loc, laneMapOf(order, n));
-      partial = emitElementLoop(b, loc, n, order, elementOps, dims, lane,
-                                values, r ? r->op : linalg::GenericOp());
+      partial =
+          emitElementLoop(b, loc, n, order, elementOps, dims, lane, values,
+                          r ? r->op : linalg::GenericOp(), &plan.dead);
     }
     if (!r)
       return;
+    bool readsDead =
+        llvm::any_of(r->op.getDpsInputOperands(), [&](OpOperand *in) {
+          return bool(plan.dead.writers.lookup(in->get()));
+        });
+    if (!partial && readsDead) {
+      // The chained reduction over elements no walk stored: recomputed.
+      walked.emitBefore(b, loc, laneMapOf(order, n));
+      partial = emitElementLoop(b, loc, n, order, {}, dims, lane, values, r->op,
+                                &plan.dead);
+    }
     if (!partial) {
       // The chained reduction over elements the warp stored before.
       walked.emitBefore(b, loc, laneMapOf(order, n));
@@ -441,7 +613,8 @@ void fp8::detail::emitRowGroup(OpBuilder &b, Location loc,
     }
     Value total = emitButterfly(b, loc, order, partial);
     Value result =
-        emitRowResult(b, loc, r->op, order, dims, lane, total, r->init);
+        emitRowResult(b, loc, r->op, order, dims, lane, total, r->init,
+                      !plan.dead.isDead(r->op.getDpsInitOperand(0)->get()));
     values.map(r->op.getDpsInitOperand(0)->get(), result);
     lastOrder = order;
     rest = rest.drop_front(end + 1);
@@ -480,7 +653,7 @@ Value emitSharedInit(OpBuilder &b, Location loc, OpOperand *init,
 Value fp8::detail::emitRowResult(OpBuilder &b, Location loc,
                                  linalg::GenericOp op, const RowSum &sum,
                                  ArrayRef<Value> dims, Value lane, Value total,
-                                 Value initValue) {
+                                 Value initValue, bool store) {
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value isLane0 =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, zero);
@@ -492,6 +665,8 @@ Value fp8::detail::emitRowResult(OpBuilder &b, Location loc,
   // The init last, on the body's side (docs/numerics.md, "Reduction order").
   Value result = sum.accumulatorFirst ? combine(b, loc, sum, old, total)
                                       : combine(b, loc, sum, total, old);
+  if (!store)
+    return result;
   auto ifStore = scf::IfOp::create(b, loc, isLane0);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&ifStore.getThenRegion().front());

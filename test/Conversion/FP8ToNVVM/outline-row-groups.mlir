@@ -318,7 +318,7 @@ func.func @no_sum(%x: memref<4x64xf32>, %s: memref<4xf32>, %o: memref<4x64xf32>)
 // CHECK-NOT: nvvm.shfl.sync
 // CHECK: gpu.return
 // CHECK-NOT: nvvm.bar.warp.sync
-func.func @softmax(%x: memref<4x64xf32>, %k: memref<4x64xf32>, %m: memref<4xf32>, %s: memref<4xf32>) -> memref<4x64xf32> {
+func.func @softmax(%x: memref<4x64xf32>, %k: memref<4x64xf32>, %m: memref<4xf32>, %s: memref<4xf32>) -> (memref<4x64xf32>, memref<4x64xf32>, memref<4x64xf32>) {
   %z = memref.alloc() : memref<4x64xf32>
   linalg.generic {indexing_maps = [#id2, #id2, #id2], iterator_types = ["parallel", "parallel"]}
       ins(%x, %k : memref<4x64xf32>, memref<4x64xf32>) outs(%z : memref<4x64xf32>) attrs = {fp8.row_group = 0 : i64} {
@@ -353,7 +353,9 @@ func.func @softmax(%x: memref<4x64xf32>, %k: memref<4x64xf32>, %m: memref<4xf32>
     %r = arith.divf %a, %t : f32
     linalg.yield %r : f32
   }
-  return %p : memref<4x64xf32>
+  // z and e returned: read after the kernel, so stored (and read back by
+  // the later walks; outline-row-group-dead.mlir has the dead ones).
+  return %p, %z, %e : memref<4x64xf32>, memref<4x64xf32>, memref<4x64xf32>
 }
 
 // -----
@@ -417,7 +419,7 @@ func.func @softmax(%x: memref<4x64xf32>, %k: memref<4x64xf32>, %m: memref<4xf32>
 // CHECK: vector.store %{{.*}}, %[[E]]
 // CHECK-COUNT-5: nvvm.shfl.sync bfly
 // CHECK: gpu.return
-func.func @softmax_vector(%x: memref<4x128xf32>, %k: memref<4x128xf32>, %m: memref<4xf32>, %s: memref<4xf32>) -> memref<4x128xf32> {
+func.func @softmax_vector(%x: memref<4x128xf32>, %k: memref<4x128xf32>, %m: memref<4xf32>, %s: memref<4xf32>) -> (memref<4x128xf32>, memref<4x128xf32>) {
   %z = memref.alloc() : memref<4x128xf32>
   linalg.generic {indexing_maps = [#id2, #id2, #id2], iterator_types = ["parallel", "parallel"]}
       ins(%x, %k : memref<4x128xf32>, memref<4x128xf32>) outs(%z : memref<4x128xf32>) attrs = {fp8.row_group = 0 : i64} {
@@ -444,7 +446,8 @@ func.func @softmax_vector(%x: memref<4x128xf32>, %k: memref<4x128xf32>, %m: memr
     %r = arith.addf %acc, %a : f32
     linalg.yield %r : f32
   }
-  return %e : memref<4x128xf32>
+  // z returned: stored, read back (outline-row-group-dead.mlir: dead).
+  return %e, %z : memref<4x128xf32>, memref<4x128xf32>
 }
 
 // -----
@@ -535,7 +538,7 @@ func.func @chained_reads_row(%x: memref<4x64xf32>, %m: memref<4xf32>, %mean: mem
 // CHECK-COUNT-5: nvvm.shfl.sync bfly
 // CHECK: memref.store %{{.*}}, %[[S]]
 // CHECK: gpu.return
-func.func @chained_direct(%x: memref<4x128xf32>, %k: memref<4x128xf32>, %m: memref<4xf32>, %s: memref<4xf32>) {
+func.func @chained_direct(%x: memref<4x128xf32>, %k: memref<4x128xf32>, %m: memref<4xf32>, %s: memref<4xf32>) -> memref<4x128xf32> {
   %z = memref.alloc() : memref<4x128xf32>
   linalg.generic {indexing_maps = [#id2, #id2, #id2], iterator_types = ["parallel", "parallel"]}
       ins(%x, %k : memref<4x128xf32>, memref<4x128xf32>) outs(%z : memref<4x128xf32>) attrs = {fp8.row_group = 0 : i64} {
@@ -555,7 +558,8 @@ func.func @chained_direct(%x: memref<4x128xf32>, %k: memref<4x128xf32>, %m: memr
     %r = arith.addf %acc, %a : f32
     linalg.yield %r : f32
   }
-  return
+  // z returned: stored, read back (outline-row-group-dead.mlir: dead).
+  return %z : memref<4x128xf32>
 }
 
 // -----
@@ -595,7 +599,7 @@ func.func @chained_direct(%x: memref<4x128xf32>, %k: memref<4x128xf32>, %m: memr
 // CHECK: arith.divf
 // CHECK: memref.store %{{.*}}, %[[P]]
 // CHECK: gpu.return
-func.func @mixed_orders(%x: memref<4x128xf32>, %k: memref<4x128xf32>, %m: memref<4xf32>, %s: memref<4xf32>) -> memref<4x128xf32> {
+func.func @mixed_orders(%x: memref<4x128xf32>, %k: memref<4x128xf32>, %m: memref<4xf32>, %s: memref<4xf32>) -> (memref<4x128xf32>, memref<4x128xf32>, memref<4x128xf32>) {
   %z = memref.alloc() : memref<4x128xf32>
   linalg.generic {indexing_maps = [#id2, #id2, #id2], iterator_types = ["parallel", "parallel"]}
       ins(%x, %k : memref<4x128xf32>, memref<4x128xf32>) outs(%z : memref<4x128xf32>) attrs = {fp8.row_group = 0 : i64} {
@@ -629,5 +633,7 @@ func.func @mixed_orders(%x: memref<4x128xf32>, %k: memref<4x128xf32>, %m: memref
     %r = arith.divf %a, %t : f32
     linalg.yield %r : f32
   }
-  return %p : memref<4x128xf32>
+  // z and e returned: stored, read back (outline-row-group-dead.mlir:
+  // dead).
+  return %p, %z, %e : memref<4x128xf32>, memref<4x128xf32>, memref<4x128xf32>
 }
