@@ -345,7 +345,9 @@ Value emitRowResult(OpBuilder &b, Location loc, linalg::GenericOp op,
 /// (emitPartialSum). Each lane reads back only what it stored itself where
 /// the reductions' orders agree (`walked`: the maps of the walks before,
 /// the producers' and the sum's). Then the butterfly and init
-/// (emitRowResult), and the ops after it follow alike.
+/// (emitRowResult), and the ops after it follow alike. The outputs in
+/// `plan.dead` are not stored (a dead element output an earlier walk
+/// computed is recomputed where a later walk reads it).
 void emitRowGroup(OpBuilder &b, Location loc, linalg::GenericOp sum,
                   const RowSum &row, const RowGroupPlan &plan,
                   ArrayRef<Value> dims, Value lane, Value rowValue,

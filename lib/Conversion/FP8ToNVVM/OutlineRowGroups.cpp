@@ -6,9 +6,11 @@
 // holds the row's total (the xor butterfly combines the same values in
 // each lane, commuted: docs/gpu-kernel.md, "Fused row kernels"), so each
 // lane computes the per-row ops itself and then its own elements of the
-// row. This file checks the group on buffers and emits its ops, and finds
+// row. This file checks the group on buffers and emits its ops, finds
 // the fills of its reductions' inits that the kernel takes as scalars
-// (foldableInitFill); OutlineHostKernels.cpp builds the launch around them.
+// (foldableInitFill) and the outputs nothing reads after the kernel, which
+// it does not store (findDeadOutputs); OutlineHostKernels.cpp builds the
+// launch around them.
 //
 //===----------------------------------------------------------------------===//
 #include "OutlineHostKernels.h"
@@ -559,7 +561,7 @@ void fp8::detail::emitRowGroup(OpBuilder &b, Location loc,
   RowSum lastOrder = row;
   // Up to each chained reduction (and after the last): the per-row ops,
   // every lane the same computation on the same bits, lane 0 storing
-  // (always: a later op may read the buffer); then the elementwise ops.
+  // unless dead (a later op may read the buffer); then the elementwise ops.
   ArrayRef<RowGroupMember> rest = plan.members;
   while (!rest.empty()) {
     size_t end = 0;
