@@ -242,7 +242,7 @@ bool fp8::detail::DeadOutputs::isDead(Value out) const {
 
 namespace {
 
-/// The views of `v` (getRootBuffer's steps back) that use it directly.
+/// Whether `user` is a view of `v` (one of getRootBuffer's steps back).
 bool isViewOf(Operation *user, Value v) {
   if (auto view = dyn_cast<ViewLikeOpInterface>(user))
     return view.getViewSource() == v;
@@ -443,11 +443,11 @@ linalg::GenericOp deadWriter(const DeadOutputs *dead, Value v) {
 /// writer's own dead inputs first (recursively), then its body on its
 /// inputs (loaded from `loaded` or memory, or in `known`). A later walk
 /// recomputes the element rather than keeping it in registers across
-/// walks: the walks run in other lane maps and steps, and a row's elements
-/// would not fit a lane's registers; recomputing costs the writer's loads
-/// (the group's inputs, which the walk would otherwise replace by the
-/// output's load) and its ops, the same ops on the same operands: the same
-/// bits.
+/// walks: the walks run in other steps (and possibly lane maps), and a
+/// row's elements would not fit a lane's registers. Recomputing loads the
+/// writer's inputs where the walk loaded the output (the same count for a
+/// chain from one buffer) and runs its ops again: the same ops on the same
+/// operands, the same bits.
 void recomputeInputs(OpBuilder &b, Location loc, linalg::GenericOp op,
                      ArrayRef<Value> at, const DeadOutputs *dead,
                      const OperandValues &loaded, IRMapping &known) {
