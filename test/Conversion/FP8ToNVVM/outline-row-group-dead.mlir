@@ -255,3 +255,57 @@ func.func @chained_recomputed(%x: memref<4x128xf32>, %k: memref<4x128xf32>, %m: 
   memref.dealloc %big : memref<8x128xf32>
   return
 }
+
+// -----
+
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+
+// A buffer the group writes twice (t = x * s, then t / u in place) and
+// frees unread: nothing is taken for dead (a recomputed t would be the
+// other write's), t is stored by both walks and read back by the second.
+// CHECK-LABEL: func.func @written_twice
+// CHECK: %[[HT:.*]] = memref.alloc() : memref<4x64xf32>
+// CHECK: gpu.launch_func @fp8_host_kernels::@written_twice_row_sum_fused {{.*}}, %[[HT]] : memref<4x64xf32>,
+// CHECK-NEXT: memref.dealloc %[[HT]]
+// CHECK: gpu.func @written_twice_row_sum_fused(%{{.*}}: memref<4x64xf32>, %{{.*}}: memref<4xf32>, %[[T:.*]]: memref<4x64xf32>, %{{.*}}: memref<4xf32>, %{{.*}}: memref<4x64xf32>) kernel
+// CHECK: %[[TV:.*]] = arith.mulf
+// CHECK: memref.store %[[TV]], %[[T]]
+// CHECK: %[[TL:.*]] = memref.load %[[T]]
+// CHECK-NEXT: %[[Q:.*]] = arith.divf %[[TL]], %{{.*}} : f32
+// CHECK: memref.store %[[Q]], %[[T]]
+func.func @written_twice(%x: memref<4x64xf32>, %s: memref<4xf32>, %u: memref<4xf32>, %o: memref<4x64xf32>) {
+  linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<4x64xf32>) outs(%s : memref<4xf32>) attrs = {fp8.reduction_lanes = 32 : i64, fp8.row_group = 0 : i64} {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.addf %acc, %a : f32
+    linalg.yield %r : f32
+  }
+  %t = memref.alloc() : memref<4x64xf32>
+  linalg.generic {indexing_maps = [#id2, #row, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %s : memref<4x64xf32>, memref<4xf32>) outs(%t : memref<4x64xf32>) attrs = {fp8.row_group = 0 : i64} {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %r = arith.mulf %a, %b : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%t : memref<4x64xf32>) outs(%u : memref<4xf32>) attrs = {fp8.reduction_lanes = 32 : i64, fp8.row_group = 0 : i64} {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.addf %acc, %a : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#id2, #row, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%t, %u : memref<4x64xf32>, memref<4xf32>) outs(%t : memref<4x64xf32>) attrs = {fp8.row_group = 0 : i64} {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %r = arith.divf %a, %b : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#id2, #id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%t, %x : memref<4x64xf32>, memref<4x64xf32>) outs(%o : memref<4x64xf32>) attrs = {fp8.row_group = 0 : i64} {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %r = arith.addf %a, %b : f32
+    linalg.yield %r : f32
+  }
+  memref.dealloc %t : memref<4x64xf32>
+  return
+}
