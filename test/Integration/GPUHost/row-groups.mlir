@@ -51,6 +51,7 @@
 // RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=1 %t.check %t.gpu.so %t.cpu.so rms4099 4 f32:3x4099,f32:3 f32:3x4099 f32:4099 2>&1 | FileCheck %s --check-prefix=RMS4099
 // RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=2 %t.check %t.gpu.so %t.cpu.so softmax33 5 f32:10x33 f32:10x33 f32:5x33 2>&1 | FileCheck %s --check-prefix=SOFTMAX33
 // RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=3 %t.check %t.gpu.so %t.cpu.so softmax128 6 f32:9x128 f32:9x128 f32:9x128 2>&1 | FileCheck %s --check-prefix=SOFTMAX128
+// RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=2 %t.check %t.gpu.so %t.cpu.so softmaxlive128 45 f32:9x128,f32:9x128 f32:9x128 f32:9x128 2>&1 | FileCheck %s --check-prefix=SOFTMAXLIVE128
 // RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=1 %t.check %t.gpu.so %t.cpu.so softmax4099 7 f32:2x4099 f32:2x4099 f32:2x4099 2>&1 | FileCheck %s --check-prefix=SOFTMAX4099
 // RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=2 %t.check %t.gpu.so %t.cpu.so rmsbwd100 8 f32:11x100 f32:11x100 f32:11x100 f32:11 f32:100 2>&1 | FileCheck %s --check-prefix=RMSBWD100
 // RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=3 %t.check %t.gpu.so %t.cpu.so rmsbwd4099 9 f32:2x4099 f32:2x4099 f32:2x4099 f32:2 f32:4099 2>&1 | FileCheck %s --check-prefix=RMSBWD4099
@@ -70,6 +71,7 @@
 // RUN: env FP8_EMU_SCHEDULE=lockstep %t.check %t.gpu.so %t.cpu.so rms4099 34 f32:3x4099,f32:3 f32:3x4099 f32:4099 | FileCheck %s --check-prefix=PASS
 // RUN: env FP8_EMU_SCHEDULE=lockstep %t.check %t.gpu.so %t.cpu.so softmax33 35 f32:10x33 f32:10x33 f32:5x33 | FileCheck %s --check-prefix=PASS
 // RUN: env FP8_EMU_SCHEDULE=lockstep %t.check %t.gpu.so %t.cpu.so softmax128 36 f32:9x128 f32:9x128 f32:9x128 | FileCheck %s --check-prefix=PASS
+// RUN: env FP8_EMU_SCHEDULE=lockstep %t.check %t.gpu.so %t.cpu.so softmaxlive128 46 f32:9x128,f32:9x128 f32:9x128 f32:9x128 | FileCheck %s --check-prefix=PASS
 // RUN: env FP8_EMU_SCHEDULE=lockstep %t.check %t.gpu.so %t.cpu.so softmax4099 37 f32:2x4099 f32:2x4099 f32:2x4099 | FileCheck %s --check-prefix=PASS
 // RUN: env FP8_EMU_SCHEDULE=lockstep %t.check %t.gpu.so %t.cpu.so rmsbwd100 38 f32:11x100 f32:11x100 f32:11x100 f32:11 f32:100 | FileCheck %s --check-prefix=PASS
 // RUN: env FP8_EMU_SCHEDULE=lockstep %t.check %t.gpu.so %t.cpu.so rmsbwd4099 39 f32:2x4099 f32:2x4099 f32:2x4099 f32:2 f32:4099 | FileCheck %s --check-prefix=PASS
@@ -109,6 +111,9 @@
 // SOFTMAX128-NOT: launch {{.*}}_fill
 // SOFTMAX128: launch softmax128_row_max_fused grid 2 block 256
 // SOFTMAX128-NEXT: host-check: PASS softmax128: 9x128, 1152 outputs bit-exact
+// SOFTMAXLIVE128: launch softmaxlive128_row_max_fused grid 2 block 256
+// SOFTMAXLIVE128-NEXT: host-check: PASS softmaxlive128#0: 9x128, 1152 outputs bit-exact
+// SOFTMAXLIVE128-NEXT: host-check: PASS softmaxlive128#1: 9x128, 1152 outputs bit-exact
 // SOFTMAX4099-NOT: launch {{.*}}_fill
 // SOFTMAX4099: launch softmax4099_row_max_fused grid 1 block 64
 // SOFTMAX4099-NEXT: host-check: PASS softmax4099: 2x4099, 8198 outputs bit-exact
@@ -388,6 +393,56 @@ func.func @softmax128(%z2: tensor<9x128xf32>, %mask: tensor<9x128xf32>) -> tenso
   } -> tensor<1x9x128xf32>
   %p2 = tensor.collapse_shape %p [[0, 1], [2]] : tensor<1x9x128xf32> into tensor<9x128xf32>
   return %p2 : tensor<9x128xf32>
+}
+
+// softmax128 with its exps returned too: a fused output read after the
+// kernel, stored by the second walk and read back by the third (the other
+// intermediates are dead: recomputed, not stored).
+func.func @softmaxlive128(%z2: tensor<9x128xf32>, %mask: tensor<9x128xf32>) -> (tensor<9x128xf32>, tensor<9x128xf32>) attributes {llvm.emit_c_interface} {
+  %z = tensor.expand_shape %z2 [[0, 1], [2]] output_shape [1, 9, 128] : tensor<9x128xf32> into tensor<1x9x128xf32>
+  %em = tensor.empty() : tensor<1x9x128xf32>
+  %zm = linalg.generic {indexing_maps = [#id3, #m3, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%z, %mask : tensor<1x9x128xf32>, tensor<9x128xf32>) outs(%em : tensor<1x9x128xf32>) {
+  ^bb0(%a: f32, %k: f32, %o: f32):
+    %y = arith.addf %a, %k : f32
+    linalg.yield %y : f32
+  } -> tensor<1x9x128xf32>
+  %ninf = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<1x9xf32>
+  %m0 = linalg.fill ins(%ninf : f32) outs(%e : tensor<1x9xf32>) -> tensor<1x9xf32>
+  %mx = linalg.generic {indexing_maps = [#id3, #row3], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%zm : tensor<1x9x128xf32>) outs(%m0 : tensor<1x9xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %y = arith.maximumf %acc, %a : f32
+    linalg.yield %y : f32
+  } -> tensor<1x9xf32>
+  %e1 = tensor.empty() : tensor<1x9x128xf32>
+  %ex = linalg.generic {indexing_maps = [#id3, #row3, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%zm, %mx : tensor<1x9x128xf32>, tensor<1x9xf32>) outs(%e1 : tensor<1x9x128xf32>) {
+  ^bb0(%a: f32, %m: f32, %o: f32):
+    %d = arith.subf %a, %m : f32
+    %y = math.exp %d : f32
+    linalg.yield %y : f32
+  } -> tensor<1x9x128xf32>
+  %zero = arith.constant 0.0 : f32
+  %e2 = tensor.empty() : tensor<1x9xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<1x9xf32>) -> tensor<1x9xf32>
+  %sm = linalg.generic {indexing_maps = [#id3, #row3], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%ex : tensor<1x9x128xf32>) outs(%s0 : tensor<1x9xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %y = arith.addf %acc, %a : f32
+    linalg.yield %y : f32
+  } -> tensor<1x9xf32>
+  %e3 = tensor.empty() : tensor<1x9x128xf32>
+  %p = linalg.generic {indexing_maps = [#id3, #row3, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%ex, %sm : tensor<1x9x128xf32>, tensor<1x9xf32>) outs(%e3 : tensor<1x9x128xf32>) {
+  ^bb0(%a: f32, %t: f32, %o: f32):
+    %y = arith.divf %a, %t : f32
+    linalg.yield %y : f32
+  } -> tensor<1x9x128xf32>
+  %p2 = tensor.collapse_shape %p [[0, 1], [2]] : tensor<1x9x128xf32> into tensor<9x128xf32>
+  %ex2 = tensor.collapse_shape %ex [[0, 1], [2]] : tensor<1x9x128xf32> into tensor<9x128xf32>
+  return %p2, %ex2 : tensor<9x128xf32>, tensor<9x128xf32>
 }
 
 func.func @softmax4099(%z2: tensor<2x4099xf32>, %mask: tensor<2x4099xf32>) -> tensor<2x4099xf32> attributes {llvm.emit_c_interface} {
