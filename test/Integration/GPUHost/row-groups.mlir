@@ -24,6 +24,10 @@
 //   group and the sum's group, each a launch (and the sum's fill between);
 // - softmax without a mask, rows of 100: the same launch without the
 //   producer;
+// - the intermediates nothing reads after a kernel (the masked scores, the
+//   exps, the row max and sum, RMSNorm's sums) are not stored: later walks
+//   recompute them from the inputs (docs/gpu-kernel.md, "Dead outputs");
+//   softmaxlive128 returns its exps, which its kernel stores and reads back;
 // - cross-entropy: logsumexp (max, exp(z - max), sum, log(sum) + max per
 //   row) with the gradient softmax - onehot(target) (reading the i64
 //   target ids), rows of 33 (40 rows: 5 CTAs), 1000, 4099, one launch;
