@@ -593,6 +593,16 @@ struct FP8OutlineHostKernelsPass
           << whyNoRowKernel(generic);
     }
 
+    // An input transposed against the outputs: staged through shared
+    // memory tile by tile, the elements computed as below.
+    if (std::optional<TransposeTiling> tiling = planTransposeTiling(generic)) {
+      gpu::LaunchOp launch = launchAround(
+          rewriter, generic, tiling->tiles * kTileThreads, kTileThreads);
+      emitTiledTranspose(rewriter, launch, generic, *tiling);
+      rewriter.eraseOp(generic);
+      return finish(rewriter, module, launch, name);
+    }
+
     // The launch with the op inside it, then lowered to loops there.
     gpu::LaunchOp launch = launchAround(rewriter, generic, total);
     if (failed(lowerOverThreads(rewriter, launch, generic, total)))
