@@ -85,7 +85,8 @@ fp8::detail::planTransposeTiling(linalg::GenericOp op) {
       t.stagedDim = *k;
     if (*k != t.stagedDim)
       continue;
-    sharedBytes += kTile * kTilePitch * ((elem.getIntOrFloatBitWidth() + 7) / 8);
+    sharedBytes +=
+        kTile * kTilePitch * ((elem.getIntOrFloatBitWidth() + 7) / 8);
     if (sharedBytes > kMaxSharedBytes)
       break;
     t.staged.push_back(input);
@@ -95,8 +96,8 @@ fp8::detail::planTransposeTiling(linalg::GenericOp op) {
   // One CTA per tile: the grid's x dimension holds at most 2^31 - 1.
   t.tiles = 1;
   for (auto [d, range] : llvm::enumerate(ranges)) {
-    int64_t n = d == t.inner || d == t.stagedDim ? (range + kTile - 1) / kTile
-                                                 : range;
+    int64_t n =
+        d == t.inner || d == t.stagedDim ? (range + kTile - 1) / kTile : range;
     if (t.tiles > std::numeric_limits<int32_t>::max() / n)
       return std::nullopt;
     t.tiles *= n;
@@ -154,13 +155,14 @@ struct TiledEmitter {
   /// along the staged one (local to the tile, ty + 8 r), inside the tile's
   /// tail guard: `body(dims, a, s)` with the loop indices and the local
   /// indices.
-  void forEachElement(
-      ArrayRef<Value> origin, Value tx, Value ty, bool alongStaged,
-      llvm::function_ref<void(ArrayRef<Value>, Value, Value)> body) {
+  void
+  forEachElement(ArrayRef<Value> origin, Value tx, Value ty, bool alongStaged,
+                 llvm::function_ref<void(ArrayRef<Value>, Value, Value)> body) {
     auto loop = scf::ForOp::create(b, loc, cst(0), cst(kRowsPerThread), cst(1));
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
-    Value row = add(ty, mul(loop.getInductionVar(), cst(kTile / kRowsPerThread)));
+    Value row =
+        add(ty, mul(loop.getInductionVar(), cst(kTile / kRowsPerThread)));
     // The warp's 32 threads are consecutive along the staged dimension when
     // loading (its innermost in memory), along the outputs' when computing.
     Value localInner = alongStaged ? row : tx;
@@ -189,17 +191,17 @@ struct TiledEmitter {
     SmallVector<Value> origin = tileOrigin(block);
     // The staged inputs, coalesced: consecutive threads along their
     // innermost dimension.
-    forEachElement(origin, tx, ty, /*alongStaged=*/true,
-                   [&](ArrayRef<Value> dims, Value inner, Value staged) {
-                     Value at = tileOffset(inner, staged);
-                     for (auto [input, buffer] : llvm::zip(t.staged, buffers)) {
-                       Value v = memref::LoadOp::create(
-                           b, loc, input->get(),
-                           applyMap(b, loc, op.getMatchingIndexingMap(input),
-                                    dims));
-                       memref::StoreOp::create(b, loc, v, buffer, at);
-                     }
-                   });
+    forEachElement(
+        origin, tx, ty, /*alongStaged=*/true,
+        [&](ArrayRef<Value> dims, Value inner, Value staged) {
+          Value at = tileOffset(inner, staged);
+          for (auto [input, buffer] : llvm::zip(t.staged, buffers)) {
+            Value v = memref::LoadOp::create(
+                b, loc, input->get(),
+                applyMap(b, loc, op.getMatchingIndexingMap(input), dims));
+            memref::StoreOp::create(b, loc, v, buffer, at);
+          }
+        });
     // Every staged element is in shared memory before any thread reads it.
     gpu::BarrierOp::create(b, loc);
     forEachElement(origin, tx, ty, /*alongStaged=*/false,
@@ -222,10 +224,10 @@ struct TiledEmitter {
       BlockArgument arg = op.getMatchingBlockArgument(&init);
       if (arg.use_empty())
         continue;
-      mapping.map(arg, memref::LoadOp::create(
-                           b, loc, init.get(),
-                           applyMap(b, loc, op.getMatchingIndexingMap(&init),
-                                    dims)));
+      mapping.map(
+          arg, memref::LoadOp::create(
+                   b, loc, init.get(),
+                   applyMap(b, loc, op.getMatchingIndexingMap(&init), dims)));
     }
     cloneBodyAt(b, op, dims, mapping);
     for (auto [init, yielded] : llvm::zip(op.getDpsInitsMutable(),
@@ -242,8 +244,8 @@ void fp8::detail::emitTiledTranspose(OpBuilder &b, gpu::LaunchOp launch,
                                      linalg::GenericOp op,
                                      const TransposeTiling &tiling) {
   Location loc = op.getLoc();
-  auto workgroup = gpu::AddressSpaceAttr::get(b.getContext(),
-                                              gpu::AddressSpace::Workgroup);
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
   SmallVector<Value> buffers;
   for (OpOperand *input : tiling.staged) {
     Type elem = cast<MemRefType>(input->get().getType()).getElementType();
