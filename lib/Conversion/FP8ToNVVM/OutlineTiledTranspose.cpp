@@ -158,7 +158,10 @@ struct TiledEmitter {
   void
   forEachElement(ArrayRef<Value> origin, Value tx, Value ty, bool alongStaged,
                  llvm::function_ref<void(ArrayRef<Value>, Value, Value)> body) {
-    auto loop = scf::ForOp::create(b, loc, cst(0), cst(kRowsPerThread), cst(1));
+    Value zero = cst(0);
+    Value rows = cst(kRowsPerThread);
+    Value one = cst(1);
+    auto loop = scf::ForOp::create(b, loc, zero, rows, one);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
     Value row =
