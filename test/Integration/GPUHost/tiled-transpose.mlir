@@ -28,8 +28,25 @@
 // RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=2 %t.check %t.gpu.so %t.cpu.so fused 8 bf16:45x70 f32:70x45 f32:45x70 f32:70x45 2>&1 | FileCheck %s --check-prefix=FUSED
 // RUN: env FP8_EMU_SEED=3 %t.check %t.gpu.so %t.cpu.so fused 9 bf16:45x70 f32:70x45 f32:45x70 f32:70x45 | FileCheck %s --check-prefix=FUSED-PASS
 // RUN: env FP8_EMU_SCHEDULE=lockstep %t.check %t.gpu.so %t.cpu.so fused 10 bf16:45x70 f32:70x45 f32:45x70 f32:70x45 | FileCheck %s --check-prefix=FUSED-PASS
+// RUN: fp8-opt %s --fp8-pipeline=report=false --fp8-gpu-pipeline="chip=sm_90a host=llvm format=isa" | fp8-translate --fp8-extract-gpu-object > %t.ptx
+// RUN: FileCheck %s --check-prefix=PTX < %t.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.ptx -o %t.cubin %}
 
 // REMARK-NOT: runs on the host
+
+// The tile in shared memory: 32 rows of 33 f32 (4224 bytes); a thread's
+// four stores 8 padded rows apart (8 x 33 x 4 = 1056 bytes), the barrier,
+// its four loads 8 elements apart along a padded row.
+// PTX-LABEL: .visible .entry tr2d_transpose(
+// PTX: .shared .align 4 .b8 __wg_tr2d_transpose_0[4224];
+// PTX: st.shared.b32 [%[[ST:rd[0-9]+]]], %r{{[0-9]+}};
+// PTX: st.shared.b32 [%[[ST]]+1056], %r{{[0-9]+}};
+// PTX: bar.sync 0;
+// PTX: ld.shared.b32 %r{{[0-9]+}}, [%[[LD:rd[0-9]+]]];
+// PTX: ld.shared.b32 %r{{[0-9]+}}, [%[[LD]]+32];
+// PTX-LABEL: .visible .entry fused_generic(
+// PTX-COUNT-2: .shared .align 4 .b8 __wg_fused_generic_{{[01]}}[4224];
+// PTX: bar.sync 0;
 
 // 33 x 65 from 65 x 33: ceil(33 / 32) x ceil(65 / 32) = 2 x 3 tiles.
 // TR2D: fp8-emu-mgpu: launch tr2d_transpose{{.*}} grid 6 block 256
