@@ -30,8 +30,10 @@ namespace {
 /// The largest static shared memory of a CTA (48 KiB without an opt-in).
 constexpr int64_t kMaxSharedBytes = 48 * 1024;
 
-/// Whether a staged element type can live in a workgroup buffer (the FP8
-/// codes' types have no LLVM lowering there; they are moved elsewhere).
+/// Whether inputs of element type `t` are staged: the types the host
+/// kernels compute on. FP8 codes (moved, never computed on: the GEMM's
+/// padded operands) keep one thread per element, their workgroup buffers
+/// untested.
 bool isStageableType(Type t) {
   if (isa<IntegerType>(t))
     return true;

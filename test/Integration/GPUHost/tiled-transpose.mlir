@@ -3,13 +3,14 @@
 // dimension than the output is written is staged through shared memory in
 // 32 x 32 tiles (256 threads, 4 elements each, a gpu.barrier between the
 // coalesced loads and the compute), bit-exact against fp8-cpu-pipeline on
-// the emulated device, whose shared-memory race check reports no race (a
-// race fails the run): tails in both tiled dimensions (33 x 65: 2 x 3
-// tiles; 3 x 40 x 70 with [0, 2, 1]: 3 x 2 x 3 tiles), a rank-4
-// permutation [1, 0, 3, 2] of 2 x 3 x 17 x 40, and a transpose fused with
-// elementwise ops (two transposed inputs staged, one read in the output's
-// order from global memory, a bf16 result), under two scheduler seeds and
-// the lockstep schedule. The launches' grids are the tiles' count.
+// the emulated device, whose shared-memory checks (races, uninitialised
+// reads, bounds) report nothing (a fault fails the run): tails in both
+// tiled dimensions (33 x 65: 2 x 3 tiles; 3 x 40 x 70 with [0, 2, 1]:
+// 3 x 2 x 3 tiles), a rank-4 permutation [1, 0, 3, 2] of 2 x 3 x 17 x 40,
+// a transpose fused with elementwise ops (two transposed inputs staged, one
+// read in the output's order from global memory, a bf16 result) and a bf16
+// transpose, under two scheduler seeds and the lockstep schedule. The
+// launches' grids are the tiles' count; ptxas takes the kernels.
 //
 // REQUIRES: clang
 // RUN: %clang -O1 %S/Inputs/host_check.c -o %t.check -ldl
@@ -28,6 +29,8 @@
 // RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=2 %t.check %t.gpu.so %t.cpu.so fused 8 bf16:45x70 f32:70x45 f32:45x70 f32:70x45 2>&1 | FileCheck %s --check-prefix=FUSED
 // RUN: env FP8_EMU_SEED=3 %t.check %t.gpu.so %t.cpu.so fused 9 bf16:45x70 f32:70x45 f32:45x70 f32:70x45 | FileCheck %s --check-prefix=FUSED-PASS
 // RUN: env FP8_EMU_SCHEDULE=lockstep %t.check %t.gpu.so %t.cpu.so fused 10 bf16:45x70 f32:70x45 f32:45x70 f32:70x45 | FileCheck %s --check-prefix=FUSED-PASS
+// RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=3 %t.check %t.gpu.so %t.cpu.so trbf16 11 bf16:70x40 bf16:40x70 2>&1 | FileCheck %s --check-prefix=TRBF16
+// RUN: env FP8_EMU_SCHEDULE=lockstep %t.check %t.gpu.so %t.cpu.so trbf16 12 bf16:70x40 bf16:40x70 | FileCheck %s --check-prefix=TRBF16-PASS
 // RUN: fp8-opt %s --fp8-pipeline=report=false --fp8-gpu-pipeline="chip=sm_90a host=llvm format=isa" | fp8-translate --fp8-extract-gpu-object > %t.ptx
 // RUN: FileCheck %s --check-prefix=PTX < %t.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.ptx -o %t.cubin %}
@@ -68,6 +71,11 @@
 // FUSED-NOT: race
 // FUSED: host-check: PASS fused: 45x70, 3150 outputs bit-exact
 // FUSED-PASS: host-check: PASS fused: 45x70, 3150 outputs bit-exact
+// A bf16 tile (32 x 33 bf16): 70 x 40 from 40 x 70, 3 x 2 tiles.
+// TRBF16: fp8-emu-mgpu: launch trbf16_transpose{{.*}} grid 6 block 256
+// TRBF16-NOT: race
+// TRBF16: host-check: PASS trbf16: 70x40, 2800 outputs bit-exact
+// TRBF16-PASS: host-check: PASS trbf16: 70x40, 2800 outputs bit-exact
 
 #t2 = affine_map<(d0, d1) -> (d1, d0)>
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
@@ -102,4 +110,9 @@ func.func @fused(%x: tensor<70x45xf32>, %y: tensor<45x70xf32>, %z: tensor<70x45x
     linalg.yield %t : bf16
   } -> tensor<45x70xbf16>
   return %r : tensor<45x70xbf16>
+}
+func.func @trbf16(%x: tensor<40x70xbf16>) -> tensor<70x40xbf16> attributes {llvm.emit_c_interface} {
+  %e = tensor.empty() : tensor<70x40xbf16>
+  %t = linalg.transpose ins(%x : tensor<40x70xbf16>) outs(%e : tensor<70x40xbf16>) permutation = [1, 0]
+  return %t : tensor<70x40xbf16>
 }
