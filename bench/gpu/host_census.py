@@ -127,6 +127,42 @@ def census(ir: str):
     return launches
 
 
+MEMREF = re.compile(r"(%\w+): memref<([0-9x]+)x(f32|bf16|f16|i\d+)>")
+
+
+def staged(ir: str):
+    """[(kernel, bytes, elements)] of every tiled transposing kernel (a gpu.func with
+    a workgroup buffer: OutlineTiledTranspose.cpp): the bytes of the inputs
+    it loads before its gpu.barrier (the staged ones, each element read
+    once)."""
+    out, current, params, seen, done = [], None, {}, set(), True
+    for line in ir.splitlines():
+        m = FUNC.match(line)
+        if m:
+            current, seen = m.group(1), set()
+            done = "workgroup(" not in line
+            params = {n: (shape, t) for n, shape, t in MEMREF.findall(line.split(") workgroup(")[0])}
+            continue
+        if current is None or done:
+            continue
+        if "gpu.barrier" in line:
+            total = count = 0
+            for n in seen:
+                shape, t = params[n]
+                elems = 1
+                for d in shape.split("x"):
+                    elems *= int(d)
+                count += elems
+                total += elems * ELEMENT_BYTES[t]
+            out.append((current, total, count))
+            done = True
+            continue
+        m = re.search(r"memref\.load (%\w+)\[", line)
+        if m and m.group(1) in params:
+            seen.add(m.group(1))
+    return out
+
+
 def kind(name: str) -> str:
     """The kernel's kind from its name (fp8-outline-host-kernels names each
     after its function and op)."""
@@ -157,6 +193,17 @@ def main():
     print("|---|---:|---:|---:|---:|---:|")
     for (k, threads, steps), (n, b) in sorted(groups.items(), key=lambda kv: -kv[0][2]):
         print(f"| {k} | {n} | {threads} | {steps} | {threads * steps} | {b / 2**20:.1f} |")
+    tiled = staged(ir)
+    if tiled:
+        # Modelled: a one-thread-per-element kernel reads each transposed
+        # element in a 32-byte sector of its own (the warp's 32 threads at
+        # a stride of the input's row, at least 32 bytes in these
+        # programs); the tiled kernel's coalesced loads read whole sectors.
+        total = sum(b for _, b, _ in tiled)
+        elems = sum(e for _, _, e in tiled)
+        print(f"{len(tiled)} tiled transposing launches stage {total / 2**30:.2f} GiB; "
+              f"modelled sector traffic {total / 2**30:.2f} GiB (was up to {elems * 32 / 2**30:.2f} GiB "
+              f"at one 32-byte sector per element)")
 
 
 if __name__ == "__main__":
