@@ -3,8 +3,12 @@
 `gpu.launch_func` of `gpu.module @fp8_host_kernels` that
 fp8-outline-host-kernels writes, with its threads and the sequential steps
 each thread runs (the trip counts of its kernel's `scf.for` nests, summed
-over the innermost loops; a kernel without loops is 1 step), grouped by
-kernel kind (docs/gpu-kernel.md, "Host kernels": the motivation table).
+over the innermost loops; a kernel without loops is 1 step) and the bytes of
+the buffers it takes (every memref argument counted once: what the launch
+moves if it reads or writes each buffer once, its lower bound on HBM
+traffic; a kernel that reads a buffer back, or reads it with a stride wider
+than a 32-byte sector, moves more), grouped by kernel kind
+(docs/gpu-kernel.md, "Host kernels": the motivation table).
 
   host_census.py FP8_OPT IR.mlir          (IR printed after the pass)
   host_census.py FP8_OPT --lm V,L,H,A,I,S,B
@@ -26,7 +30,27 @@ CONST = re.compile(r"^\s*(%\S+) = arith\.constant (-?\d+) : index")
 LAUNCH = re.compile(r"gpu\.launch_func\s+@fp8_host_kernels::@(\w+) blocks in \((%\S+), %\S+, %\S+\) "
                     r"threads in \((%\S+), %\S+, %\S+\)")
 FUNC = re.compile(r"^\s*gpu\.func @(\w+)\(")
+HOST_FUNC = re.compile(r"^\s*(func\.func|llvm\.func) ")
 FOR = re.compile(r"scf\.for %\S+ = (%\S+) to (%\S+) step (%\S+)")
+MEMREF_ARG = re.compile(r"%\S+ : memref<((?:\d+x)*)(\w+)")
+ELEMENT_BYTES = {"i1": 1, "i8": 1, "i16": 2, "i32": 4, "i64": 8, "f16": 2, "bf16": 2, "f32": 4, "f64": 8}
+
+
+def launch_bytes(line: str) -> int:
+    """The bytes of the memref arguments of a `gpu.launch_func` line, or of a
+    launcher call's (`call @fp8_launch_...`: its type list), static shapes;
+    an FP8 element type counts one byte."""
+    if " args(" in line:
+        args = line[line.find(" args(") + 1:]
+    else:
+        args = " ".join("%x : " + t for t in re.findall(r"memref<[^>]*>", line[line.rfind(" : ("):]))
+    total = 0
+    for dims, element in MEMREF_ARG.findall(args):
+        n = 1
+        for d in dims.split("x")[:-1]:
+            n *= int(d)
+        total += n * ELEMENT_BYTES.get(element, 1)
+    return total
 
 
 def lm_module(spec: str) -> str:
@@ -54,7 +78,8 @@ def outlined(fp8_opt: str, text: str) -> str:
 
 
 def census(ir: str):
-    """[(kernel, threads, steps per thread)] of every host-kernel launch."""
+    """[(kernel, threads, steps per thread, argument bytes)] of every
+    host-kernel launch."""
     lines = ir.splitlines()
     consts = {}
     kernels = {}
@@ -68,6 +93,9 @@ def census(ir: str):
         if m:
             current, stack = m.group(1), []
             kernels[current] = 0
+            continue
+        if HOST_FUNC.match(line):  # the host code, before or after the kernels
+            current, stack = None, []
             continue
         if current is None:
             continue
@@ -94,8 +122,45 @@ def census(ir: str):
         m = LAUNCH.search(line)
         if m:
             name, blocks, threads = m.groups()
-            launches.append((name, host.get(blocks, 0) * host.get(threads, 0), max(kernels.get(name, 1), 1)))
+            launches.append((name, host.get(blocks, 0) * host.get(threads, 0), max(kernels.get(name, 1), 1),
+                             launch_bytes(line)))
     return launches
+
+
+MEMREF = re.compile(r"(%\w+): memref<([0-9x]+)x(f32|bf16|f16|i\d+)>")
+
+
+def staged(ir: str):
+    """[(kernel, bytes, elements)] of every tiled transposing kernel (a gpu.func with
+    a workgroup buffer: OutlineTiledTranspose.cpp): the bytes of the inputs
+    it loads before its gpu.barrier (the staged ones, each element read
+    once)."""
+    out, current, params, seen, done = [], None, {}, set(), True
+    for line in ir.splitlines():
+        m = FUNC.match(line)
+        if m:
+            current, seen = m.group(1), set()
+            done = "workgroup(" not in line
+            params = {n: (shape, t) for n, shape, t in MEMREF.findall(line.split(") workgroup(")[0])}
+            continue
+        if current is None or done:
+            continue
+        if "gpu.barrier" in line:
+            total = count = 0
+            for n in seen:
+                shape, t = params[n]
+                elems = 1
+                for d in shape.split("x"):
+                    elems *= int(d)
+                count += elems
+                total += elems * ELEMENT_BYTES[t]
+            out.append((current, total, count))
+            done = True
+            continue
+        m = re.search(r"memref\.load (%\w+)\[", line)
+        if m and m.group(1) in params:
+            seen.add(m.group(1))
+    return out
 
 
 def kind(name: str) -> str:
@@ -115,14 +180,30 @@ def main():
         ir = open(sys.argv[2]).read()
     rows = census(ir)
     groups = collections.OrderedDict()
-    for name, threads, steps in rows:
+    for name, threads, steps, nbytes in rows:
         key = (kind(name), threads, steps)
-        groups[key] = groups.get(key, 0) + 1
-    print(f"{len(rows)} host-kernel launches")
-    print("| kind | launches | threads | steps per thread | threads x steps |")
-    print("|---|---:|---:|---:|---:|")
-    for (k, threads, steps), n in sorted(groups.items(), key=lambda kv: -kv[0][1] * kv[0][2] * 0 - kv[0][2]):
-        print(f"| {k} | {n} | {threads} | {steps} | {threads * steps} |")
+        n, b = groups.get(key, (0, 0))
+        groups[key] = (n + 1, b + nbytes)
+    total = sum(r[3] for r in rows)
+    print(f"{len(rows)} host-kernel launches, {total} argument bytes ({total / 2**30:.2f} GiB)")
+    calls = [launch_bytes(line) for line in ir.splitlines() if re.search(r"call @fp8_launch_\w+\(", line)]
+    print(f"{len(calls)} tensor-core and quantize launcher calls, {sum(calls)} argument bytes "
+          f"({sum(calls) / 2**30:.2f} GiB)")
+    print("| kind | launches | threads | steps per thread | threads x steps | argument MiB |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for (k, threads, steps), (n, b) in sorted(groups.items(), key=lambda kv: -kv[0][2]):
+        print(f"| {k} | {n} | {threads} | {steps} | {threads * steps} | {b / 2**20:.1f} |")
+    tiled = staged(ir)
+    if tiled:
+        # Modelled: a one-thread-per-element kernel reads each transposed
+        # element in a 32-byte sector of its own (the warp's 32 threads at
+        # a stride of the input's row, at least 32 bytes in these
+        # programs); the tiled kernel's coalesced loads read whole sectors.
+        total = sum(b for _, b, _ in tiled)
+        elems = sum(e for _, _, e in tiled)
+        print(f"{len(tiled)} tiled transposing launches stage {total / 2**30:.2f} GiB; "
+              f"modelled sector traffic {total / 2**30:.2f} GiB (was up to {elems * 32 / 2**30:.2f} GiB "
+              f"at one 32-byte sector per element)")
 
 
 if __name__ == "__main__":

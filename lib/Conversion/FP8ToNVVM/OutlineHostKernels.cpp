@@ -15,8 +15,10 @@
 // stays sequential inside each thread), and upstream outlining moves the
 // gpu.launch into `gpu.module @fp8_host_kernels`. The program's constant
 // tables (`constant` memref.globals) the kernels read are copied into that
-// module: they never cross between host and device. Correctness and the
-// transfers first: no tiling, no shared memory, no parallel reductions.
+// module: they never cross between host and device. An elementwise op with
+// an input transposed against its outputs is tiled through shared memory
+// instead (OutlineTiledTranspose.cpp); marked row sums are warp-per-row
+// kernels (OutlineRowKernels.cpp).
 //
 // Bit-exactness also needs the kernel bodies lowered with the host's
 // arith/math lowering (the pipeline does that, docs/numerics.md): an op
@@ -623,6 +625,16 @@ struct FP8OutlineHostKernelsPass
           << total << " threads, " << steps
           << " sequential steps each; no row kernel: "
           << whyNoRowKernel(generic);
+    }
+
+    // An input transposed against the outputs: staged through shared
+    // memory tile by tile, the elements computed as below.
+    if (std::optional<TransposeTiling> tiling = planTransposeTiling(generic)) {
+      gpu::LaunchOp launch = launchAround(
+          rewriter, generic, tiling->tiles * kTileThreads, kTileThreads);
+      emitTiledTranspose(rewriter, launch, generic, *tiling);
+      rewriter.eraseOp(generic);
+      return finish(rewriter, module, launch, name);
     }
 
     // The launch with the op inside it, then lowered to loops there.

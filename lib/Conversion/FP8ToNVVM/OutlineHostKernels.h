@@ -11,6 +11,7 @@
 #define FP8_LIB_CONVERSION_FP8TONVVM_OUTLINEHOSTKERNELS_H
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -315,6 +316,53 @@ void emitRowGroup(OpBuilder &b, Location loc, linalg::GenericOp sum,
                   const RowSum &row, const RowGroupPlan &plan,
                   ArrayRef<Value> dims, Value lane, Value rowValue,
                   WalkedLaneMaps &walked);
+
+/// The tile of a transposing elementwise kernel (OutlineTiledTranspose.cpp):
+/// kTile x kTile elements per CTA of kTile * kTile / kRowsPerThread threads,
+/// each thread kRowsPerThread elements; a tile buffer's rows padded to
+/// kTilePitch elements against bank conflicts.
+constexpr int64_t kTile = 32;
+constexpr int64_t kTilePitch = kTile + 1;
+constexpr int64_t kRowsPerThread = 4;
+constexpr int64_t kTileThreads = kTile * kTile / kRowsPerThread;
+
+/// An all-parallel elementwise op whose inputs `staged` are read along
+/// another innermost dimension than its outputs are written: a kernel of
+/// `tiles` CTAs stages them through shared memory.
+struct TransposeTiling {
+  /// The outputs' innermost loop dimension (the last loop).
+  unsigned inner = 0;
+  /// The staged inputs' innermost loop dimension.
+  unsigned stagedDim = 0;
+  /// The inputs read through shared memory.
+  SmallVector<OpOperand *, 2> staged;
+  /// The CTAs: the tiles over `inner` and `stagedDim` times the other
+  /// loops' extents (at most 2^31 - 1, the grid's x limit).
+  int64_t tiles = 1;
+};
+
+/// The tiling of the elementwise `op` (parallel iterators only, loops of
+/// rank 2 to 4, static ranges, after whyHost accepted it), or std::nullopt
+/// where it keeps one thread per element: every output's map ends in the
+/// last loop and its buffer's last stride is 1, and some input (f32, bf16,
+/// f16 or integers, its value used) has a unit-stride last dimension read
+/// at another loop through a projected permutation that also reads the
+/// last loop; both tiled extents at least 2, the staged buffers within
+/// 48 KiB of shared memory, the grid within 2^31 - 1 CTAs. Inputs
+/// transposed along a third loop stay global reads.
+std::optional<TransposeTiling> planTransposeTiling(linalg::GenericOp op);
+
+/// The tiled kernel of `op` (inside `launch`, of `tiling.tiles` CTAs of
+/// kTileThreads threads) built before it: a workgroup buffer per staged
+/// input; thread (tx, ty) = (tid % 32, tid / 32) loads the staged elements
+/// (ty + 8 r, tx) of its CTA's tile (r < 4, local indices along the
+/// outputs' and the staged innermost dimensions: consecutive threads along
+/// the staged inputs' memory), `gpu.barrier`, then computes the output
+/// elements (tx, ty + 8 r) with the op's body, the staged values from
+/// shared memory, the others loaded as before; elements outside the loop
+/// ranges (the tails) neither load nor compute. `op` is left to erase.
+void emitTiledTranspose(OpBuilder &b, gpu::LaunchOp launch,
+                        linalg::GenericOp op, const TransposeTiling &tiling);
 
 } // namespace mlir::fp8::detail
 

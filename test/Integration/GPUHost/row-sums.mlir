@@ -463,7 +463,7 @@ func.func @max1000bf16(%x: tensor<3x1000xbf16>) -> tensor<3xf32> attributes {llv
 // COL70: launch col70_fill grid 1 block 16
 // COL70-NEXT: launch col70_fill_0 grid 2 block 256
 // COL70-NEXT: launch col70_generic grid 2 block 256
-// COL70-NEXT: launch col70_generic_1 grid 1 block 96
+// COL70-NEXT: launch col70_generic_1 grid 1 block 256
 // COL70-NEXT: launch col70_generic_2 grid 1 block 256
 // COL70-NEXT: launch col70_generic_3 grid 1 block 128
 // COL70-NEXT: launch col70_generic_4 grid 1 block 64
@@ -480,7 +480,10 @@ func.func @max1000bf16(%x: tensor<3x1000xbf16>) -> tensor<3xf32> attributes {llv
 // -0.0 fill, the partial sums (one thread per column and lane, the lane
 // outermost), the tail's lanes, four tree levels and the final add with
 // the init; no row kernel. Columns of 70 (tail 6) with a product of two
-// inputs, of 4099 (tail 3), of 100 bf16 (tail 4, lockstep).
+// inputs, of 4099 (tail 3), of 100 bf16 (tail 4, lockstep). The tail's
+// lanes read the columns transposed: one 32 x 32 tile of 256 threads
+// staging them through shared memory (the 6 x 16 tail elements; it was
+// 96 threads, one per element).
 func.func @col70(%x: tensor<70x16xf32>, %y: tensor<70x16xf32>) -> tensor<16xf32> attributes {llvm.emit_c_interface} {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<16xf32>

@@ -165,6 +165,12 @@ void fp8::detail::buildHostLowering(OpPassManager &pm,
   FP8ConstantGlobalsPassOptions globalsOptions;
   globalsOptions.alignment = bufOptions.bufferAlignment;
   pm.addPass(createFP8ConstantGlobalsPass(globalsOptions));
+  // An op whose result is inserted into a larger tensor (RoPE's
+  // rotate_half concatenates a negated half with the other) writes into the
+  // destination's view, not into a buffer of its own that a copy moves
+  // afterwards: one pass over the data fewer (a launch each with host
+  // kernels), and one allocation fewer.
+  pm.addPass(bufferization::createEmptyTensorEliminationPass());
   pm.addPass(bufferization::createOneShotBufferizePass(bufOptions));
   pm.addNestedPass<func::FuncOp>(createCSEPass());
   if (options.deallocate)
