@@ -367,6 +367,13 @@ private:
   uint8_t *genericMemory(Thread &t, uint64_t addr, uint64_t bytes, bool isLoad);
   /// vprintf(format, arguments): CUDA's device printf (Printf.cpp).
   void printf(Thread &t, const Inst &in);
+  /// Reports (softFault) a printf argument of `size` bytes at `offset` of
+  /// the local argument buffer `args` that was only partly stored: an
+  /// argument narrower than its conversion (number `number`, text
+  /// `conversion`), which the GPU prints with whatever the stack held.
+  void reportNarrowArgument(Thread &t, uint64_t args, uint64_t offset,
+                            uint64_t size, int number,
+                            const std::string &conversion);
 
   // --- mbarrier (Mbarrier.cpp) -----------------------------------------------
   MBarrier &mbarrier(const Thread *t, int32_t inst, uint64_t addr);

@@ -8,7 +8,10 @@
 // integer conversions (8 with an l, ll, z, j or t length), 8 for the
 // floating ones (f32 arguments are promoted to double, as C varargs), 8 for
 // %s and %p. The text goes to the launch's output (LaunchResult::output) in
-// the order the threads execute their printf.
+// the order the threads execute their printf. An argument narrower than its
+// conversion (gpu.printf stores an i8 as one byte, vprintf reads 4: the GPU
+// prints the stack's bytes beside it) is reported as such, naming the
+// conversion, rather than as a bare read of uninitialised local memory.
 //
 //===----------------------------------------------------------------------===//
 #include "CtaRun.h"
@@ -20,6 +23,40 @@ using namespace mlir::fp8::emu;
 
 /// At most this many bytes of a format or %s string are read.
 static constexpr uint64_t kMaxString = 1 << 16;
+
+void CtaRun::reportNarrowArgument(Thread &t, uint64_t args, uint64_t offset,
+                                  uint64_t size, int number,
+                                  const std::string &conversion) {
+  uint64_t addr = args + offset;
+  // Only a local buffer (the alloca gpu.printf's lowering fills) records
+  // which bytes were stored.
+  if ((addr & kRegionMask) != kLocalBase)
+    return;
+  uint64_t off = addr - kLocalBase;
+  std::string what = "printf: conversion " + std::to_string(number) + " ('" +
+                     conversion + "') reads " + std::to_string(size) +
+                     " bytes at offset " + std::to_string(offset) +
+                     " of the argument buffer";
+  if (off + size > p.localBytes || off + size < off)
+    fault(&t, t.pc,
+          what + ", past the thread's local frame (" +
+              std::to_string(p.localBytes) +
+              " bytes): a conversion without its argument, or an argument "
+              "narrower than its conversion");
+  size_t base = size_t(p.localBytes) * t.tid + off;
+  uint64_t written = 0;
+  for (uint64_t i = 0; i < size; ++i)
+    written += localInit[base + i] != 0;
+  if (written == size || written == 0)
+    return; // all written, or none (genericMemory's report: no argument)
+  softFault(&t, t.pc,
+            what + ", of which " + std::to_string(written) +
+                " were written: an argument narrower than its conversion "
+                "(gpu.printf stores an i8 or i16 as 1 or 2 bytes, an i32 as "
+                "4; vprintf reads 4 bytes for an int conversion, 8 with l, "
+                "ll, z, j or t: extend the argument, as C's varargs promote "
+                "it, e.g. arith.extsi to i32)");
+}
 
 void CtaRun::printf(Thread &t, const Inst &in) {
   uint64_t *R = t.regs;
@@ -36,10 +73,14 @@ void CtaRun::printf(Thread &t, const Inst &in) {
   };
   std::string format = readString(R[in.a]);
   uint64_t args = R[in.b], offset = 0;
+  // The conversion being read (its text, its number from 1) for the reports.
+  std::string conversion;
+  int conversions = 0;
   auto readArg = [&](uint64_t size) {
     if (!args)
       fault(&t, t.pc, "printf: a conversion without an argument buffer");
     offset = (offset + size - 1) / size * size;
+    reportNarrowArgument(t, args, offset, size, conversions, conversion);
     uint64_t v = 0;
     std::memcpy(&v, genericMemory(t, args + offset, size, true), size);
     offset += size;
@@ -57,6 +98,9 @@ void CtaRun::printf(Thread &t, const Inst &in) {
       out.push_back('%');
       continue;
     }
+    ++conversions;
+    conversion = format.substr(
+        start, format.find_first_of("diouxXcfFeEgGaAsp%", i) + 1 - start);
     std::string spec = "%";
     while (i < format.size() && std::strchr("-+ #0", format[i]))
       spec.push_back(format[i++]);

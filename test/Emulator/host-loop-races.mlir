@@ -38,16 +38,22 @@ func.func private @printMemrefF32(memref<*xf32>)
 // CHECK-LABEL: reverse
 // REMARK: remark: runs on the host (fp8-outline-host-kernels): an input reads a buffer an output writes, not element for element
 // REMARK-NEXT: affine_map<(d0) -> (7 - d0)>
-// REMARK-NOT: remark
+// REMARK-NOT: : remark:
+// The scatter-add loop kernels (below) say what they cost: threads over
+// the columns and chunks of rows, each running every token.
+// REMARK: remark: a loop kernel (fp8-outline-host-kernels): 16 threads (4 elements of its linalg.generic x 4 chunks of 1 row of the buffer it writes), 6 sequential steps each (the loop's iterations, in its order); no row or tensor-core kernel
+// REMARK-NOT: : remark:
+// REMARK: remark: a loop kernel (fp8-outline-host-kernels): 64064 threads (64 elements of its linalg.generic x 1001 chunks of 3 rows of the buffer it writes), 8 sequential steps each (the loop's iterations, in its order); no row or tensor-core kernel
+// REMARK-NOT: : remark:
 // REMARK: remark: one thread per output element (fp8-outline-host-kernels): 1 threads, 192064 sequential steps each; no row kernel: it reduces over several iterators
-// REMARK-NOT: remark
+// REMARK-NOT: : remark:
 // CHECK: [7,  6,  5,  4,  4,  5,  6,  7]
 
 // scatter_add: the embedding gradient, table[ids[t], :] += grad[t, :] for
 // t = 0 .. 5 in token order, ids = [2, 0, 2, 3, 2, 0], grad[t, c] =
 // 4 t + c + 1, the table zero: row 0 = grad rows 1 + 5, row 1 = 0, row 2 =
-// rows 0 + 2 + 4, row 3 = row 3 (one thread per column: each keeps its
-// column in every row).
+// rows 0 + 2 + 4, row 3 = row 3 (one thread per column and table row:
+// each keeps its column of its row in every token).
 // CHECK-LABEL: scatter_add
 // CHECK: {{\[\[}}26,   28,   30,   32],
 // CHECK-NEXT: [0,   0,   0,   0],

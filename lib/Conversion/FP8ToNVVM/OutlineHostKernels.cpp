@@ -448,6 +448,8 @@ struct FP8OutlineHostKernelsPass
     int64_t rowsPerChunk = rows ? rowsPerThreadChunk(total, rows->extent) : 0;
     int64_t chunks =
         rows ? (rows->extent + rowsPerChunk - 1) / rowsPerChunk : 1;
+    if (split)
+      remarkLoopKernel(loop, split, total, rows ? chunks : 0, rowsPerChunk);
     gpu::LaunchOp launch = launchAround(rewriter, loop, total * chunks);
     // With owned rows, thread g runs element g % total of the op for the
     // rows of chunk g / total: an iteration whose row is another chunk's
@@ -494,6 +496,36 @@ struct FP8OutlineHostKernelsPass
     std::string name =
         (loop->getParentOfType<func::FuncOp>().getSymName() + "_loop").str();
     return finish(rewriter, module, launch, name);
+  }
+
+  /// The remark on a loop kernel whose threads split `split`'s `elements`
+  /// (and, `chunks` > 0, the written buffer's rows in chunks of
+  /// `rowsPerChunk`): its cost, each thread running every iteration of the
+  /// loop, and why no row or tensor-core kernel takes it.
+  static void remarkLoopKernel(scf::ForOp loop, linalg::LinalgOp split,
+                               int64_t elements, int64_t chunks,
+                               int64_t rowsPerChunk) {
+    std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
+    std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound());
+    std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+    std::string steps = "a run-time number of";
+    if (lb && ub && step && *step > 0)
+      steps = std::to_string(*ub > *lb ? (*ub - *lb + *step - 1) / *step : 0);
+    InFlightDiagnostic remark = loop->emitRemark();
+    remark << "a loop kernel (fp8-outline-host-kernels): "
+           << elements * std::max<int64_t>(chunks, 1) << " threads ("
+           << elements << " elements of its "
+           << split->getName().getStringRef();
+    if (chunks > 0)
+      remark << " x " << chunks << " chunks of " << rowsPerChunk
+             << (rowsPerChunk == 1 ? " row" : " rows")
+             << " of the buffer it writes";
+    remark << "), " << steps
+           << " sequential steps each (the loop's iterations, in its order); "
+              "no row or tensor-core kernel: it is a loop whose iterations "
+              "view their buffers at indices of their own (a scatter-add: "
+              "the embedding gradient's table rows at the token ids), not "
+              "one linalg op, and its order is the host's";
   }
 
   LogicalResult outline(IRRewriter &rewriter, ModuleOp module, Operation *op) {
@@ -751,7 +783,11 @@ struct FP8OutlineHostKernelsPass
     OpOperand *init = op.getDpsInitOperand(0);
     SmallVector<Value> at =
         applyMap(rewriter, loc, op.getMatchingIndexingMap(init), dims);
-    Value old = memref::LoadOp::create(rewriter, loc, init->get(), at);
+    // The init's folded fill (foldableInitFill): its scalar, the bits the
+    // load would give; else the buffer's element.
+    Value old = foldedInits.lookup(op);
+    if (!old)
+      old = memref::LoadOp::create(rewriter, loc, init->get(), at);
     Value result = sum->accumulatorFirst
                        ? combine(rewriter, loc, *sum, old, total)
                        : combine(rewriter, loc, *sum, total, old);
@@ -772,9 +808,11 @@ struct FP8OutlineHostKernelsPass
   /// erased after the folded fills.
   SmallVector<Value> deadAllocations;
 
-  /// Folds each fill of a fused row reduction's init into its kernel
+  /// Folds each fill of a row reduction's init into its kernel
   /// (foldableInitFill): the fill's launch goes, the kernel combines the
-  /// scalar where it loaded the buffer's element, the same bits.
+  /// scalar where it loaded the buffer's element, the same bits. A fill of
+  /// a row kernel's init that cannot be folded keeps its launch and says
+  /// why (initFillOfRowKernel).
   void foldInitFills(ArrayRef<Operation *> candidates) {
     for (Operation *op : candidates) {
       auto fill = dyn_cast<linalg::FillOp>(op);
@@ -782,12 +820,36 @@ struct FP8OutlineHostKernelsPass
         continue;
       std::string why;
       linalg::GenericOp reduction = foldableInitFill(fill, why);
-      if (!reduction)
+      if (!reduction) {
+        if (initFillOfRowKernel(fill))
+          fill->emitRemark()
+              << "the init fill of a row kernel keeps a launch of its own "
+                 "(fp8-outline-host-kernels): not folded into the kernel: "
+              << why;
         continue;
+      }
       foldedInits[reduction] = fill.getDpsInputOperand(0)->get();
       foldedFills.push_back(fill);
       fused.insert(fill);
     }
+  }
+
+  /// Whether a row reduction (marked fp8.reduction_lanes) after `fill` in
+  /// its block writes a view of the buffer `fill` writes: the fill is then
+  /// (part of) the row kernel's init.
+  static bool initFillOfRowKernel(linalg::FillOp fill) {
+    if (!fill.hasPureBufferSemantics())
+      return false;
+    Value root = fp8::getRootBuffer(fill.getDpsInitOperand(0)->get());
+    for (Operation *op = fill->getNextNode(); op; op = op->getNextNode()) {
+      auto reduction = dyn_cast<linalg::GenericOp>(op);
+      if (reduction && reduction->hasAttr(fp8::kReductionLanesAttrName) &&
+          llvm::any_of(reduction.getDpsInits(), [&](Value init) {
+            return fp8::getRootBuffer(init) == root;
+          }))
+        return true;
+    }
+    return false;
   }
 
   /// A gpu.launch of ceil(total / 256) blocks of min(total, 256) threads

@@ -281,15 +281,16 @@ void findDeadOutputs(linalg::GenericOp sum, Value sumInit, RowGroupPlan &plan);
 /// it; an error when another use is left (nothing is erased then).
 LogicalResult eraseDeadAllocation(RewriterBase &rewriter, Value root);
 
-/// The fused row reduction (marked fp8.reduction_lanes and fp8.row_group)
-/// whose init `fill` writes, where the kernel may take the fill's scalar as
-/// the init instead of loading the buffer (and the fill's launch goes), or
-/// null with `why`: the fill writes an f32 buffer of an allocation (no
-/// other name can reach it) with an f32 scalar, the first op after it in
-/// its block that touches the allocation (through any view, in any nested
-/// op) is that reduction, writing the same view as its init and reading no
-/// view of it. The reduction writes every element of its init (static
-/// shapes), so the readers after it see its result, never the fill's.
+/// The row reduction (marked fp8.reduction_lanes: a fused group's or a
+/// standalone row kernel's) whose init `fill` writes, where the kernel may
+/// take the fill's scalar as the init instead of loading the buffer (and
+/// the fill's launch goes), or null with `why`: the fill writes an f32
+/// buffer of an allocation (no other name can reach it) with an f32
+/// scalar, the first op after it in its block that touches the allocation
+/// (through any view, in any nested op) is that reduction, writing the
+/// same view as its init and reading no view of it, one row per element of
+/// the view: the reduction writes every element of its init, so the
+/// readers after it see its result, never the fill's.
 linalg::GenericOp foldableInitFill(linalg::FillOp fill, std::string &why);
 
 /// The lane maps (laneMapOf) of the walks a fused row kernel ran so far

@@ -379,16 +379,25 @@ linalg::GenericOp fp8::detail::foldableInitFill(linalg::FillOp fill,
       continue;
     auto reduction = dyn_cast<linalg::GenericOp>(op);
     if (!reduction || !reduction->hasAttr(fp8::kReductionLanesAttrName) ||
-        !reduction->hasAttr(fp8::kRowGroupAttrName) ||
         reduction.getNumDpsInits() != 1 ||
         reduction.getDpsInitOperand(0)->get() != buffer)
-      return why = "the first op after it touching the buffer is not a fused "
-                   "row reduction into the same view",
+      return why = "the first op after it touching the buffer is not a row "
+                   "reduction into the same view",
              nullptr;
     for (OpOperand *in : reduction.getDpsInputOperands())
       if (isa<BaseMemRefType>(in->get().getType()) &&
           fp8::getRootBuffer(in->get()) == root)
         return why = "the reduction reads the buffer", nullptr;
+    // One row per element of the view (the init's map takes every parallel
+    // iterator once): else an element no row writes keeps the fill's value.
+    int64_t rows = 1;
+    for (auto [range, it] : llvm::zip(reduction.getStaticLoopRanges(),
+                                      reduction.getIteratorTypesArray()))
+      if (it == utils::IteratorType::parallel)
+        rows = ShapedType::isDynamic(range) ? -1 : rows * range;
+    if (!type.hasStaticShape() || rows != type.getNumElements())
+      return why = "the reduction does not write every element of the view",
+             nullptr;
     return reduction;
   }
   return why = "no op after it reads the buffer", nullptr;

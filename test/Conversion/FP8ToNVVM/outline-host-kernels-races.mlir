@@ -69,12 +69,14 @@ func.func @sliding_outer(%src: memref<16x8xf32>, %acc: memref<32xf32>) {
 // A row update whose row moves with the iteration (the embedding
 // gradient's row at each token's id) at a fixed column offset, given
 // outside the loop or inside it as a constant: each thread keeps its
-// column. Eight threads.
+// column. Eight threads, each running the 16 iterations (the remark says
+// so, and why no row or tensor-core kernel takes the loop).
 func.func @fixed_columns(%ids: memref<16xi64>, %src: memref<16x8xf32>, %table: memref<32x12xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
   %c16 = arith.constant 16 : index
+  // expected-remark @below {{a loop kernel (fp8-outline-host-kernels): 8 threads (8 elements of its linalg.generic), 16 sequential steps each (the loop's iterations, in its order); no row or tensor-core kernel: it is a loop whose iterations view their buffers at indices of their own}}
   scf.for %t = %c0 to %c16 step %c1 {
     %id = memref.load %ids[%t] : memref<16xi64>
     %r = arith.index_cast %id : i64 to index

@@ -1,11 +1,13 @@
-// fp8-outline-host-kernels: the fill of a fused row reduction's init
-// (`fp8.row_group`) folded into the row kernel. Where the fill writes an
-// f32 scalar into an allocation whose first toucher after it is that
-// reduction (into the same view), the kernel combines the scalar after the
-// butterfly where it loaded the buffer's element (the init last, on the
-// body's side: docs/numerics.md, "Reduction order"), and the fill has no
-// launch. Otherwise the fill keeps its launch and the kernel loads the init.
-// RUN: fp8-opt %s --split-input-file --fp8-outline-host-kernels | FileCheck %s
+// fp8-outline-host-kernels: the fill of a row reduction's init (a fused
+// group's, `fp8.row_group`, or a standalone row kernel's) folded into the
+// row kernel. Where the fill writes an f32 scalar into an allocation whose
+// first toucher after it is that reduction (into the same view, one row per
+// element), the kernel combines the scalar after the butterfly where it
+// loaded the buffer's element (the init last, on the body's side:
+// docs/numerics.md, "Reduction order"), and the fill has no launch.
+// Otherwise the fill keeps its launch, with a remark saying why, and the
+// kernel loads the init.
+// RUN: fp8-opt %s --split-input-file --fp8-outline-host-kernels -verify-diagnostics | FileCheck %s
 
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d0)>
@@ -138,6 +140,7 @@ func.func @scalar_init(%x: memref<4x64xf32>, %v: f32, %o: memref<4x64xf32>) {
 func.func @read_between(%x: memref<4x64xf32>, %o: memref<4x64xf32>, %t: memref<2xf32>) {
   %zero = arith.constant 0.0 : f32
   %s = memref.alloc() : memref<4xf32>
+  // expected-remark @below {{the init fill of a row kernel keeps a launch of its own (fp8-outline-host-kernels): not folded into the kernel: the first op after it touching the buffer is not a row reduction into the same view}}
   linalg.fill ins(%zero : f32) outs(%s : memref<4xf32>)
   %v = memref.subview %s[1] [2] [1] : memref<4xf32> to memref<2xf32, strided<[1], offset: 1>>
   linalg.generic {indexing_maps = [#id1, #id1], iterator_types = ["parallel"]}
@@ -167,16 +170,15 @@ func.func @read_between(%x: memref<4x64xf32>, %o: memref<4x64xf32>, %t: memref<2
 #row = affine_map<(d0, d1) -> (d0)>
 
 // A fill of a function's argument (the caller may read it through another
-// name) and a fill of a row kernel in no group: both keep their launches.
-// CHECK-LABEL: func.func @not_folded
-// CHECK: gpu.launch_func @fp8_host_kernels::@not_folded_fill
-// CHECK: gpu.launch_func @fp8_host_kernels::@not_folded_row_sum_fused
-// CHECK: gpu.launch_func @fp8_host_kernels::@not_folded_fill
-// CHECK: gpu.launch_func @fp8_host_kernels::@not_folded_row_sum
-// CHECK: gpu.func @not_folded_row_sum_fused(
+// name): it keeps its launch, the kernel loads the init.
+// CHECK-LABEL: func.func @argument_fill
+// CHECK: gpu.launch_func @fp8_host_kernels::@argument_fill_fill
+// CHECK: gpu.launch_func @fp8_host_kernels::@argument_fill_row_sum_fused
+// CHECK: gpu.func @argument_fill_row_sum_fused(
 // CHECK: nvvm.shfl.sync idx
-func.func @not_folded(%x: memref<4x64xf32>, %s: memref<4xf32>, %o: memref<4x64xf32>) -> memref<4xf32> {
+func.func @argument_fill(%x: memref<4x64xf32>, %s: memref<4xf32>, %o: memref<4x64xf32>) {
   %zero = arith.constant 0.0 : f32
+  // expected-remark @below {{the init fill of a row kernel keeps a launch of its own (fp8-outline-host-kernels): not folded into the kernel: the buffer is no allocation of the function}}
   linalg.fill ins(%zero : f32) outs(%s : memref<4xf32>)
   linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
       ins(%x : memref<4x64xf32>) outs(%s : memref<4xf32>) attrs = {fp8.reduction_lanes = 32 : i64, fp8.row_group = 0 : i64} {
@@ -190,13 +192,109 @@ func.func @not_folded(%x: memref<4x64xf32>, %s: memref<4xf32>, %o: memref<4x64xf
     %m = arith.mulf %a, %r : f32
     linalg.yield %m : f32
   }
+  return
+}
+
+// -----
+
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+
+// Standalone row kernels (no group: the cross-entropy's target pick, the
+// loss) fold their inits' fills too: no fill's launch, lane 0 combines the
+// scalar with the butterfly's total where it loaded the element, on the
+// body's side (the max's accumulator on the right: -inf last), and stores.
+// CHECK-LABEL: func.func @standalone
+// CHECK-NOT: _fill
+// CHECK: gpu.launch_func @fp8_host_kernels::@standalone_row_sum blocks
+// CHECK: gpu.launch_func @fp8_host_kernels::@standalone_row_max blocks
+// CHECK-NOT: gpu.launch_func
+// CHECK: return
+// CHECK: gpu.func @standalone_row_sum(%{{.*}}: memref<4x64xf32>, %[[S:.*]]: memref<4xf32>) kernel
+// CHECK-DAG: %[[Q:.*]] = arith.constant 2.500000e-01 : f32
+// CHECK-NOT: memref.load %[[S]]
+// CHECK-COUNT-5: nvvm.shfl.sync bfly
+// CHECK: %[[T:.*]] = arith.addf %{{.*}}, %{{.*}} : f32
+// CHECK-NOT: memref.load %[[S]]
+// CHECK: %[[R:.*]] = arith.addf %[[Q]], %[[T]] : f32
+// CHECK-NEXT: memref.store %[[R]], %[[S]]
+// CHECK: gpu.func @standalone_row_max(%{{.*}}: memref<4x64xf32>, %[[M:.*]]: memref<4xf32>) kernel
+// CHECK-DAG: %[[NINF:.*]] = arith.constant 0xFF800000 : f32
+// CHECK-NOT: memref.load %[[M]]
+// CHECK-COUNT-5: nvvm.shfl.sync bfly
+// CHECK: %[[MT:.*]] = arith.maximumf %{{.*}}, %{{.*}} : f32
+// CHECK-NOT: memref.load %[[M]]
+// CHECK: %[[MR:.*]] = arith.maximumf %[[MT]], %[[NINF]] : f32
+// CHECK-NEXT: memref.store %[[MR]], %[[M]]
+func.func @standalone(%x: memref<4x64xf32>) -> (memref<4xf32>, memref<4xf32>) {
+  %quarter = arith.constant 0.25 : f32
+  %ninf = arith.constant 0xFF800000 : f32
   %u = memref.alloc() : memref<4xf32>
-  linalg.fill ins(%zero : f32) outs(%u : memref<4xf32>)
+  linalg.fill ins(%quarter : f32) outs(%u : memref<4xf32>)
   linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
       ins(%x : memref<4x64xf32>) outs(%u : memref<4xf32>) attrs = {fp8.reduction_lanes = 32 : i64} {
   ^bb0(%a: f32, %acc: f32):
     %r = arith.addf %acc, %a : f32
     linalg.yield %r : f32
   }
-  return %u : memref<4xf32>
+  %m = memref.alloc() : memref<4xf32>
+  linalg.fill ins(%ninf : f32) outs(%m : memref<4xf32>)
+  linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<4x64xf32>) outs(%m : memref<4xf32>) attrs = {fp8.reduction_lanes = 32 : i64} {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.maximumf %a, %acc : f32
+    linalg.yield %r : f32
+  }
+  return %u, %m : memref<4xf32>, memref<4xf32>
+}
+
+// -----
+
+#id1 = affine_map<(d0) -> (d0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+#row0 = affine_map<(d0, d1) -> (d0, 0)>
+
+// Standalone row kernels whose fills stay: an op between reads the filled
+// buffer (it must see the fill's value), and the reduction writes only
+// column 0 of its [4, 2] init (column 1 keeps the fill's value). Each fill
+// keeps its launch and says why; the kernels load their inits.
+// CHECK-LABEL: func.func @standalone_kept
+// CHECK: gpu.launch_func @fp8_host_kernels::@standalone_kept_fill blocks
+// CHECK: gpu.launch_func @fp8_host_kernels::@standalone_kept_generic
+// CHECK: gpu.launch_func @fp8_host_kernels::@standalone_kept_row_sum blocks
+// CHECK: gpu.launch_func @fp8_host_kernels::@standalone_kept_fill_0
+// CHECK: gpu.launch_func @fp8_host_kernels::@standalone_kept_row_sum_1
+// CHECK: gpu.func @standalone_kept_row_sum(%{{.*}}: memref<4x64xf32>, %[[S:.*]]: memref<4xf32>) kernel
+// CHECK-COUNT-5: nvvm.shfl.sync bfly
+// CHECK: memref.load %[[S]]
+// CHECK: gpu.func @standalone_kept_row_sum_1(%{{.*}}: memref<4x64xf32>, %[[W:.*]]: memref<4x2xf32>) kernel
+// CHECK-COUNT-5: nvvm.shfl.sync bfly
+// CHECK: memref.load %[[W]]
+func.func @standalone_kept(%x: memref<4x64xf32>, %t: memref<4xf32>) -> (memref<4xf32>, memref<4x2xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %s = memref.alloc() : memref<4xf32>
+  // expected-remark @below {{the init fill of a row kernel keeps a launch of its own (fp8-outline-host-kernels): not folded into the kernel: the first op after it touching the buffer is not a row reduction into the same view}}
+  linalg.fill ins(%zero : f32) outs(%s : memref<4xf32>)
+  linalg.generic {indexing_maps = [#id1, #id1], iterator_types = ["parallel"]}
+      ins(%s : memref<4xf32>) outs(%t : memref<4xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    linalg.yield %a : f32
+  }
+  linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<4x64xf32>) outs(%s : memref<4xf32>) attrs = {fp8.reduction_lanes = 32 : i64} {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.addf %acc, %a : f32
+    linalg.yield %r : f32
+  }
+  %w = memref.alloc() : memref<4x2xf32>
+  // expected-remark @below {{the init fill of a row kernel keeps a launch of its own (fp8-outline-host-kernels): not folded into the kernel: the reduction does not write every element of the view}}
+  linalg.fill ins(%zero : f32) outs(%w : memref<4x2xf32>)
+  linalg.generic {indexing_maps = [#id2, #row0], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<4x64xf32>) outs(%w : memref<4x2xf32>) attrs = {fp8.reduction_lanes = 32 : i64} {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.addf %acc, %a : f32
+    linalg.yield %r : f32
+  }
+  return %s, %w : memref<4xf32>, memref<4x2xf32>
 }

@@ -20,6 +20,9 @@
 //   520] M), N 200, K 520 (nine K blocks through the ring), zero
 //   init: G 2 M 70, G 3 M 130 (two row tiles, the second of 2 rows), G 5
 //   M 1.
+// - bmmgdirect: bmmgm's problem with A in the direct form [G * M, 520]
+//   viewed as [G, M, 520] (two run-time sizes in one expand_shape group):
+//   G 2 M 70, G 3 M 130.
 // Grids by hand: min(G * ceil(M / 128) * ceil(N / 128), SMs). The trace
 // shows the run-time-G kernel launched and no host kernel. A B of another
 // G than A's stops the program before the launch (the launcher's cf.assert;
@@ -47,6 +50,10 @@
 // RUN: env FP8_EMU_SM_COUNT=5 FP8_EMU_SCHEDULE=lockstep %t.check %t.gpu.so %t.cpu.so bmmgm 11 f32:130x600 bf16:130x1560 bf16:1560x200 | FileCheck %s --check-prefix=GM3-PASS
 // RUN: env FP8_EMU_ACCUMULATOR=sm90 FP8_EMU_SEED=3 %t.check %t.gpu.so %t.cpu90.so bmmgm 12 f32:130x600 bf16:130x1560 bf16:1560x200 | FileCheck %s --check-prefix=GM3-PASS
 // RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=3 %t.check %t.gpu.so %t.cpu.so bmmgm 13 f32:1x1000 bf16:1x2600 bf16:2600x200 2>&1 | FileCheck %s --check-prefix=GM5
+// RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=1 %t.check %t.gpu.so %t.cpu.so bmmgdirect 15 f32:140x200 bf16:140x520 bf16:1040x200 2>&1 | FileCheck %s --check-prefix=GD2
+// RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=2 %t.check %t.gpu.so %t.cpu.so bmmgdirect 16 f32:390x200 bf16:390x520 bf16:1560x200 2>&1 | FileCheck %s --check-prefix=GD3
+// RUN: env FP8_EMU_SM_COUNT=5 FP8_EMU_SCHEDULE=lockstep %t.check %t.gpu.so %t.cpu.so bmmgdirect 17 f32:390x200 bf16:390x520 bf16:1560x200 | FileCheck %s --check-prefix=GD3-PASS
+// RUN: env FP8_EMU_ACCUMULATOR=sm90 FP8_EMU_SEED=3 %t.check %t.gpu.so %t.cpu90.so bmmgdirect 18 f32:390x200 bf16:390x520 bf16:1560x200 | FileCheck %s --check-prefix=GD3-PASS
 // RUN: not --crash stdbuf -o0 %t.check %t.gpu.so %t.gpu.so bmmg 14 f32:300x72 bf16:300x40 bf16:80x72 f32:300x72 2>&1 | FileCheck %s --check-prefix=MIS
 
 // G3-NOT: fp8-emu-mgpu: launch fp8_host
@@ -72,6 +79,13 @@
 // GM3-PASS: host-check: PASS bmmgm: 130x600, 78000 outputs bit-exact
 // GM5: fp8-emu-mgpu: launch fp8_batch_matmul_dynxdynx200x520_bf16_bf16_f32_accf32 grid 10 block 384
 // GM5: host-check: PASS bmmgm: 1x1000, 1000 outputs bit-exact
+// GD2-NOT: fp8-emu-mgpu: launch fp8_host
+// GD2: fp8-emu-mgpu: launch fp8_batch_matmul_dynxdynx200x520_bf16_bf16_f32_accf32 grid 4 block 384
+// GD2: host-check: PASS bmmgdirect: 140x200, 28000 outputs bit-exact
+// GD3-NOT: fp8-emu-mgpu: launch fp8_host
+// GD3: fp8-emu-mgpu: launch fp8_batch_matmul_dynxdynx200x520_bf16_bf16_f32_accf32 grid 12 block 384
+// GD3: host-check: PASS bmmgdirect: 390x200, 78000 outputs bit-exact
+// GD3-PASS: host-check: PASS bmmgdirect: 390x200, 78000 outputs bit-exact
 // MIS: linalg.batch_matmul: the batch of A (dimension 0) and of B (dimension 0) differ at run time; the bf16 kernel computes A's batch count and M rows with its compiled-in N and K
 // MIS-NOT: host-check: PASS
 
@@ -118,4 +132,26 @@ func.func @bmmgm(%a2: tensor<?x?xbf16>, %b2: tensor<?x200xbf16>) -> tensor<?x?xf
   %yt = linalg.transpose ins(%y : tensor<?x?x200xf32>) outs(%ye : tensor<?x?x200xf32>) permutation = [1, 0, 2]
   %y2 = tensor.collapse_shape %yt [[0], [1, 2]] : tensor<?x?x200xf32> into tensor<?x?xf32>
   return %y2 : tensor<?x?xf32>
+}
+
+// The direct form of bmmgm: A [G * M, 520] viewed as [G, M, 520] (an
+// expand_shape with two run-time sizes in one group, G from B's rows and M
+// = A's rows / G: fp8-resolve-expand-shapes writes it as a
+// memref.reinterpret_cast on both pipelines), the result [G, M, 200]
+// collapsed back to [G * M, 200]; a zero init.
+func.func @bmmgdirect(%a2: tensor<?x520xbf16>, %b2: tensor<?x200xbf16>) -> tensor<?x200xf32> attributes {llvm.emit_c_interface} {
+  %c0 = arith.constant 0 : index
+  %c520 = arith.constant 520 : index
+  %arows = tensor.dim %a2, %c0 : tensor<?x520xbf16>
+  %brows = tensor.dim %b2, %c0 : tensor<?x200xbf16>
+  %g = arith.divui %brows, %c520 : index
+  %m = arith.divui %arows, %g : index
+  %a = tensor.expand_shape %a2 [[0, 1], [2]] output_shape [%g, %m, 520] : tensor<?x520xbf16> into tensor<?x?x520xbf16>
+  %b = tensor.expand_shape %b2 [[0, 1], [2]] output_shape [%g, 520, 200] : tensor<?x200xbf16> into tensor<?x520x200xbf16>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty(%g, %m) : tensor<?x?x200xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<?x?x200xf32>) -> tensor<?x?x200xf32>
+  %y = linalg.batch_matmul ins(%a, %b : tensor<?x?x520xbf16>, tensor<?x520x200xbf16>) outs(%z : tensor<?x?x200xf32>) -> tensor<?x?x200xf32>
+  %y2 = tensor.collapse_shape %y [[0, 1], [2]] : tensor<?x?x200xf32> into tensor<?x200xf32>
+  return %y2 : tensor<?x200xf32>
 }

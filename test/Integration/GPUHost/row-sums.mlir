@@ -14,9 +14,11 @@
 // Row maxima (softmax's max: maximumf, whose result no order changes) run
 // as the same kernel, tails included (33, 4099; bf16 1000); a row max of
 // 31 stays one thread per row.
-// Each sum is one launch after its init's fill (main's kernels split it
-// into 7: the lanes' -0.0 fill, the partial sums, four tree levels, the
-// final add).
+// Each sum is one launch, its init's fill folded into it (lane 0 combines
+// the fill's scalar with the butterfly's total where it loaded the init:
+// foldableInitFill; before, the fill was a launch of its own, and main's
+// kernels split the sum into 7: the lanes' -0.0 fill, the partial sums,
+// four tree levels, the final add).
 //
 // REQUIRES: clang
 // RUN: %clang -O1 %S/Inputs/host_check.c -o %t.check -ldl
@@ -60,18 +62,21 @@
 // lockstep schedule.
 // RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=1 %t.check %t.gpu.so %t.cpu.so sum160 32 f32:9 f32:9x160 2>&1 | FileCheck %s --check-prefix=SUM160
 // RUN: env FP8_EMU_SCHEDULE=lockstep %t.check %t.gpu.so %t.cpu.so sum160 33 f32:9 f32:9x160 2>&1 | FileCheck %s --check-prefix=PASS160
+// RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=1 %t.check %t.gpu.so %t.cpu.so suminit 34 f32:40 f32:40x100 2>&1 | FileCheck %s --check-prefix=SUMINIT
+// RUN: env FP8_EMU_SEED=2 %t.check %t.gpu.so %t.cpu.so suminit 35 f32:40 f32:40x100 2>&1 | FileCheck %s --check-prefix=PASSINIT
+// RUN: env FP8_EMU_SCHEDULE=lockstep %t.check %t.gpu.so %t.cpu.so suminit 36 f32:40 f32:40x100 2>&1 | FileCheck %s --check-prefix=PASSINIT
 // RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=2 %t.check %t.gpu.so %t.cpu.so sum4100 34 f32:3 f32:3x4100 2>&1 | FileCheck %s --check-prefix=SUM4100
 // RUN: env FP8_EMU_SCHEDULE=lockstep %t.check %t.gpu.so %t.cpu.so sum4100 35 f32:3 f32:3x4100 2>&1 | FileCheck %s --check-prefix=PASS4100
 // The vector steps in the kernels' PTX, 16-byte loads of f32 and 8-byte loads of bf16.
 // RUN: fp8-opt %s --fp8-pipeline=report=false --fp8-gpu-pipeline="chip=sm_90a host=llvm target=ptx" 2>/dev/null | FileCheck %s --check-prefix=PTX
 // PTX-DAG: ld.global.v4.b32
 // PTX-DAG: ld.global.v4.b16
-// SUM160: launch sum160_fill
-// SUM160-NEXT: launch sum160_row_sum{{.*}} grid 2 block 256
+// SUM160-NOT: launch sum160_fill
+// SUM160: launch sum160_row_sum{{.*}} grid 2 block 256
 // SUM160-NEXT: host-check: PASS sum160: 1x9, 9 outputs bit-exact
 // PASS160: host-check: PASS sum160: 1x9, 9 outputs bit-exact
-// SUM4100: launch sum4100_fill
-// SUM4100-NEXT: launch sum4100_row_sum{{.*}} grid 1 block 96
+// SUM4100-NOT: launch sum4100_fill
+// SUM4100: launch sum4100_row_sum{{.*}} grid 1 block 96
 // SUM4100-NEXT: host-check: PASS sum4100: 1x3, 3 outputs bit-exact
 // PASS4100: host-check: PASS sum4100: 1x3, 3 outputs bit-exact
 // RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=1 %t.check %t.gpu.so %t.cpu.so sum127 25 f32:3 f32:3x127 2>&1 | FileCheck %s --check-prefix=SUM127
@@ -81,19 +86,28 @@
 // RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=3 %t.check %t.gpu.so %t.cpu.so sum256bf16 29 f32:3 bf16:3x256 2>&1 | FileCheck %s --check-prefix=SUM256BF16
 // RUN: env FP8_EMU_SCHEDULE=lockstep %t.check %t.gpu.so %t.cpu.so sum256bf16 30 f32:3 bf16:3x256 2>&1 | FileCheck %s --check-prefix=PASS256BF16
 // RUN: env FP8_EMU_SCHEDULE=lockstep %t.check %t.gpu.so %t.cpu.so sum4099bf16 31 f32:2 bf16:2x4099 2>&1 | FileCheck %s --check-prefix=PASS4099BF16
-// SUM127: launch sum127_fill
-// SUM127-NEXT: launch sum127_row_sum{{.*}} grid 1 block 96
+// SUM127-NOT: launch sum127_fill
+// SUM127: launch sum127_row_sum{{.*}} grid 1 block 96
 // SUM127-NEXT: host-check: PASS sum127: 1x3, 3 outputs bit-exact
-// SUM129: launch sum129_fill
-// SUM129-NEXT: launch sum129_row_sum{{.*}} grid 1 block 160
+// SUM129-NOT: launch sum129_fill
+// SUM129: launch sum129_row_sum{{.*}} grid 1 block 160
 // SUM129-NEXT: host-check: PASS sum129: 1x5, 5 outputs bit-exact
 // PASS129: host-check: PASS sum129: 1x5, 5 outputs bit-exact
 // PASS4099: host-check: PASS sum4099: 1x3, 3 outputs bit-exact
-// SUM256BF16: launch sum256bf16_fill
-// SUM256BF16-NEXT: launch sum256bf16_row_sum{{.*}} grid 1 block 96
+// SUM256BF16-NOT: launch sum256bf16_fill
+// SUM256BF16: launch sum256bf16_row_sum{{.*}} grid 1 block 96
 // SUM256BF16-NEXT: host-check: PASS sum256bf16: 1x3, 3 outputs bit-exact
 // PASS256BF16: host-check: PASS sum256bf16: 1x3, 3 outputs bit-exact
 // PASS4099BF16: host-check: PASS sum4099bf16: 1x2, 2 outputs bit-exact
+
+// A standalone row sum whose init is not zero (1000.25: the order of its
+// addition shows in the bits, as in row-groups.mlir's sumscale): the fill
+// folded, lane 0 adds the scalar after the butterfly as the CPU adds the
+// init last (docs/numerics.md, "Reduction order").
+// SUMINIT-NOT: launch suminit_fill
+// SUMINIT: launch suminit_row_sum{{.*}} grid 5 block 256
+// SUMINIT-NEXT: host-check: PASS suminit: 1x40, 40 outputs bit-exact
+// PASSINIT: host-check: PASS suminit: 1x40, 40 outputs bit-exact
 
 // REMARK-NOT: runs on the host
 
@@ -109,64 +123,64 @@
 // MAX31-NEXT: host-check: PASS max31: 1x4, 4 outputs bit-exact
 
 // The rows with a tail (N % 32 != 0): the row kernel too.
-// SUM33: launch sum33_fill
-// SUM33-NEXT: launch sum33_row_sum{{.*}} grid 1 block 96
+// SUM33-NOT: launch sum33_fill
+// SUM33: launch sum33_row_sum{{.*}} grid 1 block 96
 // SUM33-NEXT: host-check: PASS sum33: 1x3, 3 outputs bit-exact
-// SUM40: launch sum40_fill
-// SUM40-NEXT: launch sum40_row_sum{{.*}} grid 2 block 256
+// SUM40-NOT: launch sum40_fill
+// SUM40: launch sum40_row_sum{{.*}} grid 2 block 256
 // SUM40-NEXT: host-check: PASS sum40: 1x11, 11 outputs bit-exact
-// SUM100: launch sum100_fill
-// SUM100-NEXT: launch sum100_row_sum{{.*}} grid 2 block 256
+// SUM100-NOT: launch sum100_fill
+// SUM100: launch sum100_row_sum{{.*}} grid 2 block 256
 // SUM100-NEXT: host-check: PASS sum100: 1x9, 9 outputs bit-exact
-// SUM1000: launch sum1000_fill
-// SUM1000-NEXT: launch sum1000_row_sum{{.*}} grid 1 block 128
+// SUM1000-NOT: launch sum1000_fill
+// SUM1000: launch sum1000_row_sum{{.*}} grid 1 block 128
 // SUM1000-NEXT: host-check: PASS sum1000: 1x4, 4 outputs bit-exact
-// SUM4099: launch sum4099_fill
-// SUM4099-NEXT: launch sum4099_row_sum{{.*}} grid 1 block 96
+// SUM4099-NOT: launch sum4099_fill
+// SUM4099: launch sum4099_row_sum{{.*}} grid 1 block 96
 // SUM4099-NEXT: host-check: PASS sum4099: 1x3, 3 outputs bit-exact
-// SUM100BF16: launch sum100bf16_fill
-// SUM100BF16-NEXT: launch sum100bf16_row_sum{{.*}} grid 1 block 160
+// SUM100BF16-NOT: launch sum100bf16_fill
+// SUM100BF16: launch sum100bf16_row_sum{{.*}} grid 1 block 160
 // SUM100BF16-NEXT: host-check: PASS sum100bf16: 1x5, 5 outputs bit-exact
-// SUM4099BF16: launch sum4099bf16_fill
-// SUM4099BF16-NEXT: launch sum4099bf16_row_sum{{.*}} grid 1 block 64
+// SUM4099BF16-NOT: launch sum4099bf16_fill
+// SUM4099BF16: launch sum4099bf16_row_sum{{.*}} grid 1 block 64
 // SUM4099BF16-NEXT: host-check: PASS sum4099bf16: 1x2, 2 outputs bit-exact
-// MAX33: launch max33_fill
-// MAX33-NEXT: launch max33_row_max{{.*}} grid 2 block 256
+// MAX33-NOT: launch max33_fill
+// MAX33: launch max33_row_max{{.*}} grid 2 block 256
 // MAX33-NEXT: host-check: PASS max33: 1x10, 10 outputs bit-exact
-// MAX4099: launch max4099_fill
-// MAX4099-NEXT: launch max4099_row_max{{.*}} grid 1 block 64
+// MAX4099-NOT: launch max4099_fill
+// MAX4099: launch max4099_row_max{{.*}} grid 1 block 64
 // MAX4099-NEXT: host-check: PASS max4099: 1x2, 2 outputs bit-exact
-// MAX1000BF16: launch max1000bf16_fill
-// MAX1000BF16-NEXT: launch max1000bf16_row_max{{.*}} grid 1 block 96
+// MAX1000BF16-NOT: launch max1000bf16_fill
+// MAX1000BF16: launch max1000bf16_row_max{{.*}} grid 1 block 96
 // MAX1000BF16-NEXT: host-check: PASS max1000bf16: 1x3, 3 outputs bit-exact
 
 // The split sums: one launch, a warp per row, ceil(rows / 8) CTAs of
 // min(rows, 8) warps.
-// SUM32: launch sum32_fill
-// SUM32-NEXT: launch sum32_row_sum{{.*}} grid 3 block 256
+// SUM32-NOT: launch sum32_fill
+// SUM32: launch sum32_row_sum{{.*}} grid 3 block 256
 // SUM32-NEXT: host-check: PASS sum32: 1x20, 20 outputs bit-exact
-// SUM64: launch sum64_fill
-// SUM64-NEXT: launch sum64_row_sum{{.*}} grid 3 block 256
+// SUM64-NOT: launch sum64_fill
+// SUM64: launch sum64_row_sum{{.*}} grid 3 block 256
 // SUM64-NEXT: host-check: PASS sum64: 1x17, 17 outputs bit-exact
-// SUM1024: launch sum1024_fill
-// SUM1024-NEXT: launch sum1024_row_sum{{.*}} grid 2 block 256
+// SUM1024-NOT: launch sum1024_fill
+// SUM1024: launch sum1024_row_sum{{.*}} grid 2 block 256
 // SUM1024-NEXT: host-check: PASS sum1024: 1x9, 9 outputs bit-exact
-// SUM64BF16: launch sum64bf16_fill
-// SUM64BF16-NEXT: launch sum64bf16_row_sum{{.*}} grid 1 block 256
+// SUM64BF16-NOT: launch sum64bf16_fill
+// SUM64BF16: launch sum64bf16_row_sum{{.*}} grid 1 block 256
 // SUM64BF16-NEXT: host-check: PASS sum64bf16: 1x8, 8 outputs bit-exact
-// SUM96BF16: launch sum96bf16_fill
-// SUM96BF16-NEXT: launch sum96bf16_row_sum{{.*}} grid 1 block 32
+// SUM96BF16-NOT: launch sum96bf16_fill
+// SUM96BF16: launch sum96bf16_row_sum{{.*}} grid 1 block 32
 // SUM96BF16-NEXT: host-check: PASS sum96bf16: 1x1, 1 outputs bit-exact
-// SUM3D: launch sum3d_fill
-// SUM3D-NEXT: launch sum3d_row_sum{{.*}} grid 2 block 256
+// SUM3D-NOT: launch sum3d_fill
+// SUM3D: launch sum3d_row_sum{{.*}} grid 2 block 256
 // SUM3D-NEXT: host-check: PASS sum3d: 2x5, 10 outputs bit-exact
 // The row max (softmax's): the same kernel with maximumf, its result the
 // same in any order (-inf fill; the accumulator on either side).
-// MAX64: launch max64_fill
-// MAX64-NEXT: launch max64_row_max{{.*}} grid 3 block 256
+// MAX64-NOT: launch max64_fill
+// MAX64: launch max64_row_max{{.*}} grid 3 block 256
 // MAX64-NEXT: host-check: PASS max64: 1x20, 20 outputs bit-exact
-// MAXRIGHT: launch maxright_fill
-// MAXRIGHT-NEXT: launch maxright_row_max{{.*}} grid 2 block 256
+// MAXRIGHT-NOT: launch maxright_fill
+// MAXRIGHT: launch maxright_row_max{{.*}} grid 2 block 256
 // MAXRIGHT-NEXT: host-check: PASS maxright: 1x9, 9 outputs bit-exact
 
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
@@ -577,4 +591,16 @@ func.func @sum4100(%x: tensor<3x4100xf32>) -> tensor<3xf32> attributes {llvm.emi
     linalg.yield %r : f32
   } -> tensor<3xf32>
   return %s : tensor<3xf32>
+}
+func.func @suminit(%x: tensor<40x100xf32>) -> tensor<40xf32> attributes {llvm.emit_c_interface} {
+  %init = arith.constant 1000.25 : f32
+  %e = tensor.empty() : tensor<40xf32>
+  %s0 = linalg.fill ins(%init : f32) outs(%e : tensor<40xf32>) -> tensor<40xf32>
+  %s = linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<40x100xf32>) outs(%s0 : tensor<40xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.addf %acc, %a : f32
+    linalg.yield %r : f32
+  } -> tensor<40xf32>
+  return %s : tensor<40xf32>
 }
