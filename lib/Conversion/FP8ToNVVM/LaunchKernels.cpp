@@ -437,14 +437,13 @@ struct FP8LaunchKernelsPass
       mSizes.push_back(tensor::DimOp::create(b, a, 0));
     if (aTy.isDynamicDim(r))
       mSizes.push_back(tensor::DimOp::create(b, a, r));
+    Value cCast = c;
+    if (!startsAtInit && c.getType() != cdTy)
+      cCast = tensor::CastOp::create(b, cdTy, c);
     Value d = allocLike(b, cdTy, mSizes);
     SmallVector<Value> args{toBuffer(b, a), toBuffer(b, bOp), d};
-    if (!startsAtInit) {
-      Value cCast = c;
-      if (c.getType() != cdTy)
-        cCast = tensor::CastOp::create(b, cdTy, c);
+    if (!startsAtInit)
       args.push_back(toBuffer(b, cCast));
-    }
     func::FuncOp fn =
         getOrDeclareLauncher(module, ref, attr, ValueRange(args).getTypes());
     func::CallOp::create(b, fn, args);
