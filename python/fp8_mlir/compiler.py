@@ -246,7 +246,9 @@ def gpu_kernels(ir: Union[str, bytes]) -> List[Union[GemmKernel, QuantizeKernel,
     - GemmKernel: `m` (None for a run-time M; a group's rows for a masked
       grouped kernel), `n`, `k`; element types as MLIR prints them: `a`,
       `b` ("f8E4M3FN", "f8E5M2"), `d` ("bf16", "f32"), `c` (the
-      accumulator operand's, or None), `a_scale`, `b_scale`;
+      accumulator operand's, or None), `acc_init` (the BF16 kernels of a
+      constant-filled init: the float the accumulators start at, -0.0
+      kept, with `c` None; else None), `a_scale`, `b_scale`;
       `b_scale_rows` (128, or 1 for per-column B scales); `scale_k` (the K
       elements one scale covers: 128, or `k`); `layout` (None,
       "masked", "contiguous"), `groups` (None for the bf16 batch kernel

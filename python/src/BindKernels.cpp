@@ -65,6 +65,7 @@ void bindKernelClasses(py::module_ &m) {
                                  return std::nullopt;
                                return g.c;
                              })
+      .def_readonly("acc_init", &G::accInit)
       .def_readonly("a_scale", &G::aScale)
       .def_readonly("b_scale", &G::bScale)
       .def_readonly("b_scale_rows", &G::bScaleRows)

@@ -59,6 +59,9 @@ struct GemmKernelInfo {
   std::string symbol, attribute;
   mlir::fp8::GemmKernelConfig config;
   std::string a, b, d, c, aScale, bScale;
+  /// The BF16 variant without C: the f32 constant its accumulators start
+  /// at (acc_init, a folded fill); nullopt otherwise.
+  std::optional<double> accInit;
   int64_t bScaleRows = 0;
   std::string layout;
   /// nullopt: the bf16 batch kernel of a run-time batch count.

@@ -59,6 +59,7 @@ fp8py::GemmKernelInfo describe(fp8::GemmKernelAttr attr, std::string symbol,
   g.b = typeString(attr.getB());
   g.d = typeString(attr.getD());
   g.c = typeString(attr.getC());
+  g.accInit = floatValue(attr.getAccInit());
   g.aScale = typeString(attr.getAScale());
   g.bScale = typeString(attr.getBScale());
   g.bScaleRows = attr.getBScaleRows();

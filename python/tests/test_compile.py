@@ -1,6 +1,7 @@
 """compile(): the graph pipeline, the report and the CPU / GPU lowerings, on
 generated blocks and on the real exported graphs."""
 
+import math
 import os
 import re
 import subprocess
@@ -126,7 +127,10 @@ def test_compile_llama_block_sm90a_ptx():
                       r"memref<\d+x\d+x(\d+)xbf16>, .*\) -> \(\)", res.ir)
     assert bmms
     batch = [k for k in res.kernels if k.kind == "gemm" and k.a == "bf16"]
-    assert all((k.b, k.layout, k.d, k.c) == ("bf16", "masked", "f32", "f32") for k in batch), batch
+    # Their inits are zero fills: no C, the accumulators start at +0.0
+    # (acc_init, the fill folded into the kernel).
+    assert all((k.b, k.layout, k.d, k.c) == ("bf16", "masked", "f32", None) for k in batch), batch
+    assert all(k.acc_init == 0.0 and math.copysign(1.0, k.acc_init) == 1.0 for k in batch), batch
     assert {(k.groups, k.m, k.n, k.k) for k in batch} == {(int(g), int(m), int(n), int(k)) for (g, m, k, n) in bmms}
 
 

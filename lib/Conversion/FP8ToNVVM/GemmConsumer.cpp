@@ -63,6 +63,9 @@ scf::ForOp emitOverlappedKLoop(GemmEmitter &e, const ConsumerThread &thr,
 
 } // namespace
 
+static void emitOperandFence(ImplicitLocOpBuilder &b,
+                             MutableArrayRef<Value> regs);
+
 void GemmEmitter::emitConsumers(scf::IfOp roleIf) {
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&roleIf.getElseRegion().front());
@@ -76,6 +79,13 @@ void GemmEmitter::emitConsumers(scf::IfOp roleIf) {
     emitAccumulatorInit(waveTile(ct, v), init);
   Value step = ir.c32(1);
   if (cfg.hasBF16Operands()) {
+    // The folded fill's constant in every accumulator (acc_init): fenced
+    // here, before the K loop, so that each is its own register when the
+    // first wgmma takes them as its D; otherwise the copies of the one
+    // constant register land between wgmma.fence and the wgmma, where
+    // ptxas fences them itself (C7519).
+    if (spec.accInit)
+      emitOperandFence(b, MutableArrayRef<Value>(init).drop_front());
     scf::ForOp kLoop = emitBF16KLoops(thr, init);
     epilogue->emit(thr, ct, kLoop);
     scf::YieldOp::create(b, ValueRange{kLoop.getResult(0)});

@@ -34,6 +34,9 @@ struct GemmKernelSpec {
   Type aType, bType; // f8E4M3FN or f8E5M2
   Type resultType;   // bf16 or f32
   Type accType;      // element type of the C operand (bf16/f32), or null
+  /// The BF16 variant without C (accType null): the f32 constant its
+  /// accumulators start at, a folded fill of the op's init; null: +0.0.
+  FloatAttr accInit;
   GemmGrouping grouping = GemmGrouping::none;
   /// The group count of a grouped kernel; ShapedType::kDynamic for the bf16
   /// batch kernel of a run-time batch count (its last parameter, an i32).

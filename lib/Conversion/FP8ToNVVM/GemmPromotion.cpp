@@ -4,7 +4,8 @@
 // block's first step); the consumer then promotes the partial sums into
 // the FP32 accumulator with the block's scales, in the reference
 // lowering's order of operations: acc = fma(partial, sa[row] * sb[col],
-// acc) per K block, starting from C (exact from bf16) or +0.0.
+// acc) per K block, starting from C (exact from bf16) or +0.0 (the BF16
+// variant without C: its acc_init constant).
 //
 //===----------------------------------------------------------------------===//
 #include "GemmTileScheduler.h"
@@ -19,7 +20,12 @@ using namespace mlir::fp8::wgmma;
 void GemmEmitter::emitAccumulatorInit(const ConsumerTile &ct,
                                       SmallVector<Value> &init) {
   if (!hasAcc) {
-    init.append(accRegs, ir.cf32(0.0f));
+    // The BF16 variant's folded fill (acc_init): every accumulator is the
+    // fill's constant, as a C of that value would load it (-0.0 kept: it is
+    // not +0.0 under the first product's addition).
+    float start =
+        spec.accInit ? spec.accInit.getValue().convertToFloat() : 0.0f;
+    init.append(accRegs, ir.cf32(start));
     return;
   }
   // The accumulator starts at C (converted to f32, exact from bf16), as the

@@ -11,6 +11,7 @@
 #include "fp8/Dialect/FP8/IR/ShapeString.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace mlir::fp8;
@@ -744,8 +745,35 @@ mlir::fp8::getMatmulKernelSpec(Operation *op,
   spec.bType = bf16;
   spec.resultType =
       cast<ShapedType>(op->getResult(0).getType()).getElementType();
-  spec.accType = spec.resultType;
+  // An init a constant fill wrote: the kernel starts its accumulators at
+  // the constant and takes no C (no fill launch writing M x N x 4 bytes,
+  // no C read back); any other init is C.
+  spec.accInit = getMatmulAccInit(op);
+  if (!spec.accInit)
+    spec.accType = spec.resultType;
   return spec;
+}
+
+// Decided here, on tensors, before bufferization and
+// fp8-outline-host-kernels: the init is then the fill's SSA value, so no
+// other op can write it between the fill and the matmul, and the fill's
+// other readers are its other uses (fp8-launch-kernels keeps the fill for
+// them). Once bufferized the fill writes a buffer other ops may write or
+// alias, and once outlined it is an opaque launch: the same decision would
+// need an alias and ordering analysis of the host program.
+FloatAttr mlir::fp8::getMatmulAccInit(Operation *op) {
+  Value init = cast<linalg::LinalgOp>(op).getDpsInits()[0];
+  auto fill = init.getDefiningOp<linalg::FillOp>();
+  if (!fill || !fill.hasPureTensorSemantics())
+    return FloatAttr();
+  // The scalar as the accumulators hold it: an f32 constant of the init's
+  // element type (a fill converting another type is left as C).
+  Type elem = cast<ShapedType>(init.getType()).getElementType();
+  FloatAttr value;
+  if (!elem.isF32() || fill.getInputs()[0].getType() != elem ||
+      !matchPattern(fill.getInputs()[0], m_Constant(&value)))
+    return FloatAttr();
+  return value;
 }
 
 std::optional<GroupLayout> mlir::fp8::getGroupLayout(GemmGrouping grouping) {
@@ -811,6 +839,7 @@ GemmKernelAttr mlir::fp8::getGemmKernelAttr(MLIRContext *ctx,
   p.b = spec.bType;
   p.d = spec.resultType;
   p.c = spec.accType;
+  p.accInit = spec.accInit;
   p.layout = getGroupLayout(spec.grouping);
   p.groups = spec.numGroups;
   p.counts = spec.hasCounts;

@@ -82,6 +82,16 @@ FailureOr<GemmKernelSpec>
 getMatmulKernelSpec(Operation *op, const GemmKernelOverrides &overrides,
                     const ChipSpec *model);
 
+/// The f32 constant the BF16 kernel of `op` (a linalg.matmul or
+/// batch_matmul that runs on the BF16 tensor cores) starts its
+/// accumulators at in place of a C operand: the scalar of the linalg.fill
+/// (on tensors) that wrote the op's f32 init, an arith.constant of f32;
+/// null when the init is anything else (the kernel reads C). Shared by
+/// fp8-lower-to-nvvm (the kernel's acc_init) and fp8-launch-kernels (which
+/// checks that the kernel computes the op and drops the fill once no other
+/// op reads it).
+FloatAttr getMatmulAccInit(Operation *op);
+
 /// The #fp8.gemm_kernel layout of a kernel's grouping (none: no layout),
 /// and the grouping of a layout: the one map between the two.
 std::optional<GroupLayout> getGroupLayout(GemmGrouping grouping);

@@ -382,7 +382,9 @@ struct FP8LaunchKernelsPass
 
   /// A bf16 linalg.matmul (A [M, K], B [K, N], init C [M, N] f32) or
   /// batch_matmul (A [G, M, K], B [G, K, N], C [G, M, N]): one launcher call
-  /// (a, b, d, c) of its BF16 kernel, whose accumulator starts from C.
+  /// (a, b, d, c) of its BF16 kernel, whose accumulator starts from C; or,
+  /// for a kernel with acc_init (C a constant fill, getMatmulAccInit),
+  /// (a, b, d), the fill erased once no other op reads it.
   LogicalResult rewriteMatmul(ModuleOp module, Operation *op) {
     auto kernel = getKernel<GemmKernelAttr>(module, op, "gemm_kernel");
     if (failed(kernel))
@@ -402,15 +404,25 @@ struct FP8LaunchKernelsPass
     const int64_t r = batched ? 1 : 0;
     int64_t m =
         aTy.isDynamicDim(r) ? GemmKernelConfig::kDynamicM : aTy.getDimSize(r);
+    // A kernel with acc_init computes the op only when the op's init is a
+    // fill of that very constant (bit for bit: -0.0 is not +0.0).
+    FloatAttr accInit = getMatmulAccInit(op);
+    const bool startsAtInit = static_cast<bool>(attr.getAccInit());
     if (!isBF16MatmulCandidate(op) || !cfg.hasBF16Operands() || cfg.m != m ||
         cfg.n != bTy.getDimSize(r + 1) || cfg.k != aTy.getDimSize(r + 1) ||
-        attr.getD() != dType || attr.getC() != dType ||
+        attr.getD() != dType ||
+        attr.getC() != (startsAtInit ? Type() : dType) ||
+        (startsAtInit && attr.getAccInit() != accInit) ||
         attr.isGrouped() != batched ||
         (batched && attr.getGroups() != aTy.getDimSize(0)))
       return op->emitOpError("fp8-launch-kernels: kernel ")
              << ref << " (" << attr << ") does not compute this op";
     ImplicitLocOpBuilder b(op->getLoc(), op);
-    assertBF16MatmulSizes(b, op, cfg, batched ? attr.getGroups() : 1);
+    // C's extents: the fill's destination when the kernel starts at the
+    // fill's constant, so the checks do not keep the fill alive.
+    Value cExtents =
+        startsAtInit ? c.getDefiningOp<linalg::FillOp>().getOutputs()[0] : c;
+    assertBF16MatmulSizes(b, op, cExtents, cfg, batched ? attr.getGroups() : 1);
     Value result = op->getResult(0);
     auto resTy = cast<RankedTensorType>(result.getType());
     // C and D as the kernel's one launcher takes them, [G, M, N] with A's
@@ -426,11 +438,12 @@ struct FP8LaunchKernelsPass
     if (aTy.isDynamicDim(r))
       mSizes.push_back(tensor::DimOp::create(b, a, r));
     Value cCast = c;
-    if (c.getType() != cdTy)
+    if (!startsAtInit && c.getType() != cdTy)
       cCast = tensor::CastOp::create(b, cdTy, c);
     Value d = allocLike(b, cdTy, mSizes);
-    SmallVector<Value> args{toBuffer(b, a), toBuffer(b, bOp), d,
-                            toBuffer(b, cCast)};
+    SmallVector<Value> args{toBuffer(b, a), toBuffer(b, bOp), d};
+    if (!startsAtInit)
+      args.push_back(toBuffer(b, cCast));
     func::FuncOp fn =
         getOrDeclareLauncher(module, ref, attr, ValueRange(args).getTypes());
     func::CallOp::create(b, fn, args);
@@ -439,7 +452,23 @@ struct FP8LaunchKernelsPass
       dTensor = tensor::CastOp::create(b, resTy, dTensor);
     result.replaceAllUsesWith(dTensor);
     op->erase();
+    if (startsAtInit)
+      eraseUnreadFill(c);
     return success();
+  }
+
+  /// The fill that wrote `init` (a folded acc_init), erased when no op
+  /// reads it any more, and its destination with it when that was its
+  /// only use: a fill another op reads stays (the kernels that started at
+  /// its constant share it with that op in the IR only, not in memory).
+  static void eraseUnreadFill(Value init) {
+    auto fill = init.getDefiningOp<linalg::FillOp>();
+    if (!fill || !fill->use_empty())
+      return;
+    Operation *dest = fill.getOutputs()[0].getDefiningOp();
+    fill->erase();
+    if (dest && isa<tensor::EmptyOp>(dest) && dest->use_empty())
+      dest->erase();
   }
 
   /// A swap-AB kernel (D^T = B A^T, `c` its N x M x K configuration): B's

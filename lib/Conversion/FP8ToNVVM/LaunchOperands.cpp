@@ -274,11 +274,10 @@ static void assertSameExtent(ImplicitLocOpBuilder &b, Operation *op,
 }
 
 void mlir::fp8::assertBF16MatmulSizes(ImplicitLocOpBuilder &b, Operation *op,
-                                      const GemmKernelConfig &c,
+                                      Value acc, const GemmKernelConfig &c,
                                       int64_t groups) {
   auto mm = cast<linalg::LinalgOp>(op);
-  Value a = mm.getDpsInputs()[0], bw = mm.getDpsInputs()[1],
-        acc = mm.getDpsInits()[0];
+  Value a = mm.getDpsInputs()[0], bw = mm.getDpsInputs()[1];
   auto aTy = cast<ShapedType>(a.getType());
   // A [G, M, K], B [G, K, N], C [G, M, N]; a matmul without G.
   const int64_t r = aTy.getRank() - 2;

@@ -81,8 +81,10 @@ void assertRowsFitKernel(ImplicitLocOpBuilder &b, Value rows, Operation *op);
 /// them), and with a run-time M or G: M below 2^31, the batch's G x M rows
 /// of C and D below 2^31 and the grid's G x ceil(M / BLOCK_M) x ceil(N /
 /// BLOCK_N) tiles below 2^31 (the kernel's row and tile indices are signed
-/// 32-bit).
-void assertBF16MatmulSizes(ImplicitLocOpBuilder &b, Operation *op,
+/// 32-bit). `acc` holds C's extents: the op's init, or the destination of
+/// the fill that wrote it when the kernel starts at the fill's constant
+/// (acc_init: the fill may then be erased).
+void assertBF16MatmulSizes(ImplicitLocOpBuilder &b, Operation *op, Value acc,
                            const GemmKernelConfig &c, int64_t groups);
 
 /// A K (the contraction size) known only at run time: below 2^31, as the

@@ -420,7 +420,8 @@ void buildGemmLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
 }
 
 /// The bf16 GEMM launcher (GemmKernelConfig::operands): (a [M, K], b [K, N]
-/// bf16, d [M, N], c [M, N] f32), host memrefs; the kernel ABI of
+/// bf16, d [M, N], c [M, N] f32), host memrefs, without c for a kernel
+/// whose accumulators start at its acc_init (`hasAcc` false); the kernel ABI of
 /// GemmKernelConfig.h with parameters 2 and 3 unused (A's map and A passed
 /// there). TMA maps: A boxes of blockM rows x 64 K (128 bytes), B boxes of
 /// 64 K rows x 64 columns (128 bytes), both 128B-swizzled; N and K are
@@ -431,10 +432,11 @@ void buildGemmLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
 /// ShapedType::kDynamic: G read from A and passed as the last i32.
 void buildBF16GemmLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
                                const GemmKernelConfig &c, int64_t groups,
-                               SymbolRefAttr kernel, int64_t smCount,
-                               bool resident) {
+                               bool hasAcc, SymbolRefAttr kernel,
+                               int64_t smCount, bool resident) {
   HostBuilder h(b, resident);
-  Value a = args[0], bw = args[1], d = args[2], acc = args[3];
+  Value a = args[0], bw = args[1], d = args[2];
+  Value acc = hasAcc ? args[3] : Value();
   const int64_t rank = cast<MemRefType>(a.getType()).getRank();
   Value m = memref::DimOp::create(b, a, rank - 2);
   h.chain = gpu::WaitOp::create(b, h.token, ValueRange{}).getAsyncToken();
@@ -445,8 +447,11 @@ void buildBF16GemmLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
   Value bDev = h.input(bw, bytesOf(h, numElements(h, bw), bf16), bwSizes);
   SmallVector<Value> dSizes = dynamicSizes(b, d);
   Value dDev = h.output(d, bytesOf(h, numElements(h, d), f32), dSizes);
-  SmallVector<Value> accSizes = dynamicSizes(b, acc);
-  Value accDev = h.input(acc, bytesOf(h, numElements(h, acc), f32), accSizes);
+  Value accDev;
+  if (hasAcc) {
+    SmallVector<Value> accSizes = dynamicSizes(b, acc);
+    accDev = h.input(acc, bytesOf(h, numElements(h, acc), f32), accSizes);
+  }
   // A batch's dimension gets box 1: a box never spans two batches.
   auto box = [&](ArrayRef<int64_t> inner) {
     SmallVector<int64_t> bx(rank - inner.size(), 1);
@@ -473,7 +478,9 @@ void buildBF16GemmLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
   Value sms = h.smCount(smCount);
   Value grid = arith::MinUIOp::create(b, tiles, sms);
   Value m32 = h.i32(m);
-  SmallVector<Value> kernelArgs{tmA, tmB, tmA, aDev, dDev, m32, accDev};
+  SmallVector<Value> kernelArgs{tmA, tmB, tmA, aDev, dDev, m32};
+  if (hasAcc)
+    kernelArgs.push_back(accDev);
   if (dynamicGroups)
     kernelArgs.push_back(h.i32(g));
   int64_t threads = c.threads();
@@ -597,7 +604,7 @@ SmallVector<unsigned> mlir::fp8::getLauncherResults(Attribute config) {
   // A GEMM's D, or its quantize epilogue's codes and scales.
   if (auto gemm = dyn_cast<GemmKernelAttr>(config)) {
     if (gemm.getConfig().hasBF16Operands())
-      return {2}; // (a, b, d, c)
+      return {2}; // (a, b, d[, c])
     return gemm.hasQuantizeEpilogue() ? SmallVector<unsigned>{4, 5}
                                       : SmallVector<unsigned>{4};
   }
@@ -640,7 +647,8 @@ LogicalResult mlir::fp8::defineLauncher(func::FuncOp fn, int64_t smCount) {
   auto gemm = dyn_cast<GemmKernelAttr>(config);
   if (gemm && gemm.getConfig().hasBF16Operands()) {
     buildBF16GemmLauncherBody(b, args, gemm.getConfig(), gemm.getGroups(),
-                              kernel, smCount, resident);
+                              /*hasAcc=*/static_cast<bool>(gemm.getC()), kernel,
+                              smCount, resident);
   } else if (gemm) {
     // The kernel's own record of its configuration: the one source of the
     // grid, block and shared-memory size (never recomputed from options).

@@ -2,7 +2,10 @@
 // fp8.kernel_ref names only when that kernel's #fp8.gemm_kernel computes
 // the op: its M, N, K and its types. A record (written by hand here) whose
 // d and c are bf16 for an op with an f32 result was launched before (the
-// check compared d with c, not with the op); its M still is refused.
+// check compared d with c, not with the op); its M still is refused. A
+// record with acc_init (the folded fill) computes only an op whose init is
+// a fill of that very constant (-0.0 is not +0.0); a record with c
+// computes a filled op too (the fill then stays, C its buffer).
 // RUN: fp8-opt %s -split-input-file -fp8-launch-kernels=sm-count=132 -verify-diagnostics | FileCheck %s
 
 // The record that computes the op: launched.
@@ -80,6 +83,63 @@ module attributes {gpu.container_module} {
   func.func @mm(%a: tensor<64x64xbf16>, %b: tensor<64x64xbf16>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
     // expected-error @+1 {{does not compute this op}}
     %y = linalg.matmul {fp8.kernel_ref = @fp8_kernels::@fp8_matmul_64x64x64_bf16_bf16_f32_accf32} ins(%a, %b : tensor<64x64xbf16>, tensor<64x64xbf16>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
+    return %y : tensor<64x64xf32>
+  }
+}
+
+// -----
+
+// acc_init = -0.0 for an init filled with +0.0: not this op.
+module attributes {gpu.container_module} {
+  gpu.module @fp8_kernels {
+    llvm.func @fp8_matmul_64x64x64_bf16_bf16_f32_init80000000(%a: !llvm.ptr, %b: !llvm.ptr, %sa: !llvm.ptr, %sb: !llvm.ptr, %d: !llvm.ptr, %m: i32) attributes {fp8.kernel = #fp8.gemm_kernel<m = 64, n = 64, k = 64, a = bf16, b = bf16, d = f32, acc_init = -0.0 : f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 64, block_n = 128, block_k = 64, stages = 8, consumers = 1>, gpu.kernel} {
+      llvm.return
+    }
+  }
+  func.func @mm(%a: tensor<64x64xbf16>, %b: tensor<64x64xbf16>) -> tensor<64x64xf32> {
+    %zero = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<64x64xf32>
+    %z = linalg.fill ins(%zero : f32) outs(%e : tensor<64x64xf32>) -> tensor<64x64xf32>
+    // expected-error @+1 {{does not compute this op}}
+    %y = linalg.matmul {fp8.kernel_ref = @fp8_kernels::@fp8_matmul_64x64x64_bf16_bf16_f32_init80000000} ins(%a, %b : tensor<64x64xbf16>, tensor<64x64xbf16>) outs(%z : tensor<64x64xf32>) -> tensor<64x64xf32>
+    return %y : tensor<64x64xf32>
+  }
+}
+
+// -----
+
+// acc_init for an init that is an argument (C): not this op.
+module attributes {gpu.container_module} {
+  gpu.module @fp8_kernels {
+    llvm.func @fp8_matmul_64x64x64_bf16_bf16_f32_init0(%a: !llvm.ptr, %b: !llvm.ptr, %sa: !llvm.ptr, %sb: !llvm.ptr, %d: !llvm.ptr, %m: i32) attributes {fp8.kernel = #fp8.gemm_kernel<m = 64, n = 64, k = 64, a = bf16, b = bf16, d = f32, acc_init = 0.0 : f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 64, block_n = 128, block_k = 64, stages = 8, consumers = 1>, gpu.kernel} {
+      llvm.return
+    }
+  }
+  func.func @mm(%a: tensor<64x64xbf16>, %b: tensor<64x64xbf16>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
+    // expected-error @+1 {{does not compute this op}}
+    %y = linalg.matmul {fp8.kernel_ref = @fp8_kernels::@fp8_matmul_64x64x64_bf16_bf16_f32_init0} ins(%a, %b : tensor<64x64xbf16>, tensor<64x64xbf16>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
+    return %y : tensor<64x64xf32>
+  }
+}
+
+// -----
+
+// A record with c for a filled init: launched with the fill's tensor as C,
+// the fill kept.
+// CHECK-LABEL: func.func @filled(
+// CHECK: linalg.fill
+// CHECK: call @fp8_launch_fp8_matmul_64x64x64_bf16_bf16_f32_accf32(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
+module attributes {gpu.container_module} {
+  gpu.module @fp8_kernels {
+    llvm.func @fp8_matmul_64x64x64_bf16_bf16_f32_accf32(%a: !llvm.ptr, %b: !llvm.ptr, %sa: !llvm.ptr, %sb: !llvm.ptr, %d: !llvm.ptr, %m: i32, %c: !llvm.ptr) attributes {fp8.kernel = #fp8.gemm_kernel<m = 64, n = 64, k = 64, a = bf16, b = bf16, d = f32, c = f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 64, block_n = 128, block_k = 64, stages = 8, consumers = 1>, gpu.kernel} {
+      llvm.return
+    }
+  }
+  func.func @filled(%a: tensor<64x64xbf16>, %b: tensor<64x64xbf16>) -> tensor<64x64xf32> {
+    %zero = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<64x64xf32>
+    %z = linalg.fill ins(%zero : f32) outs(%e : tensor<64x64xf32>) -> tensor<64x64xf32>
+    %y = linalg.matmul {fp8.kernel_ref = @fp8_kernels::@fp8_matmul_64x64x64_bf16_bf16_f32_accf32} ins(%a, %b : tensor<64x64xbf16>, tensor<64x64xbf16>) outs(%z : tensor<64x64xf32>) -> tensor<64x64xf32>
     return %y : tensor<64x64xf32>
   }
 }

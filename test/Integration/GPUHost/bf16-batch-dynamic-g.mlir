@@ -71,13 +71,13 @@
 // G0-NOT: fp8-emu-mgpu: launch
 // G0: host-check: PASS bmmg: 0x72, 0 outputs bit-exact
 // GM2-NOT: fp8-emu-mgpu: launch fp8_host
-// GM2: fp8-emu-mgpu: launch fp8_batch_matmul_dynxdynx200x520_bf16_bf16_f32_accf32 grid 4 block 384
+// GM2: fp8-emu-mgpu: launch fp8_batch_matmul_dynxdynx200x520_bf16_bf16_f32_init0 grid 4 block 384
 // GM2-NOT: fp8-emu-mgpu: launch fp8_host
 // GM2: host-check: PASS bmmgm: 70x400, 28000 outputs bit-exact
-// GM3: fp8-emu-mgpu: launch fp8_batch_matmul_dynxdynx200x520_bf16_bf16_f32_accf32 grid 12 block 384
+// GM3: fp8-emu-mgpu: launch fp8_batch_matmul_dynxdynx200x520_bf16_bf16_f32_init0 grid 12 block 384
 // GM3: host-check: PASS bmmgm: 130x600, 78000 outputs bit-exact
 // GM3-PASS: host-check: PASS bmmgm: 130x600, 78000 outputs bit-exact
-// GM5: fp8-emu-mgpu: launch fp8_batch_matmul_dynxdynx200x520_bf16_bf16_f32_accf32 grid 10 block 384
+// GM5: fp8-emu-mgpu: launch fp8_batch_matmul_dynxdynx200x520_bf16_bf16_f32_init0 grid 10 block 384
 // GM5: host-check: PASS bmmgm: 1x1000, 1000 outputs bit-exact
 // GD2-NOT: fp8-emu-mgpu: launch fp8_host
 // GD2: fp8-emu-mgpu: launch fp8_batch_matmul_dynxdynx200x520_bf16_bf16_f32_accf32 grid 4 block 384

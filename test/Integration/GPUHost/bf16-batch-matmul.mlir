@@ -67,7 +67,7 @@
 // RUN: not --crash stdbuf -o0 %t.check %t.gpu.so %t.gpu.so bmmdynmis 21 f32:400x72 bf16:400x40 bf16:160x72 f32:300x72 2>&1 | FileCheck %s --check-prefix=MIS
 
 // B1-NOT: fp8-emu-mgpu: launch fp8_host
-// B1: fp8-emu-mgpu: launch fp8_batch_matmul_1x128x128x128_bf16_bf16_f32_accf32 grid 1 block 384
+// B1: fp8-emu-mgpu: launch fp8_batch_matmul_1x128x128x128_bf16_bf16_f32_init0 grid 1 block 384
 // B1-NOT: fp8-emu-mgpu: launch fp8_host
 // B1: host-check: PASS bmm1: 128x128, 16384 outputs bit-exact
 // B1-PASS: host-check: PASS bmm1: 128x128, 16384 outputs bit-exact
@@ -77,10 +77,10 @@
 // B3: host-check: PASS bmm3: 300x72, 21600 outputs bit-exact
 // B3-PASS: host-check: PASS bmm3: 300x72, 21600 outputs bit-exact
 // B8-NOT: fp8-emu-mgpu: launch fp8_host
-// B8: fp8-emu-mgpu: launch fp8_batch_matmul_8x64x200x520_bf16_bf16_f32_accf32 grid 16 block 256
+// B8: fp8-emu-mgpu: launch fp8_batch_matmul_8x64x200x520_bf16_bf16_f32_init0 grid 16 block 256
 // B8-NOT: fp8-emu-mgpu: launch fp8_host
 // B8: host-check: PASS bmm8: 512x200, 102400 outputs bit-exact
-// B8-SM5: fp8-emu-mgpu: launch fp8_batch_matmul_8x64x200x520_bf16_bf16_f32_accf32 grid 5 block 256
+// B8-SM5: fp8-emu-mgpu: launch fp8_batch_matmul_8x64x200x520_bf16_bf16_f32_init0 grid 5 block 256
 // B8-SM5: host-check: PASS bmm8: 512x200, 102400 outputs bit-exact
 // B8-PASS: host-check: PASS bmm8: 512x200, 102400 outputs bit-exact
 // B8-DIFF: host-check: FAIL bmm8: {{[1-9][0-9]*}} of 102400 outputs differ
@@ -97,7 +97,7 @@
 // D0-NOT: fp8-emu-mgpu: launch
 // D0: host-check: PASS bmmdyn4: 0x72, 0 outputs bit-exact
 // E70-NOT: fp8-emu-mgpu: launch fp8_host
-// E70: fp8-emu-mgpu: launch fp8_batch_matmul_2xdynx200x520_bf16_bf16_f32_accf32 grid 4 block 384
+// E70: fp8-emu-mgpu: launch fp8_batch_matmul_2xdynx200x520_bf16_bf16_f32_init0 grid 4 block 384
 // E70: host-check: PASS bmmdyn2: 140x200, 28000 outputs bit-exact
 // E300: host-check: PASS bmmdyn2: 600x200, 120000 outputs bit-exact
 // MIS: linalg.batch_matmul: the M of A (dimension 1) and of C (dimension 1) differ at run time

@@ -36,17 +36,17 @@
 // RUN: env FP8_EMU_SCHEDULE=lockstep %t.check %t.auto.so %t.cpu.so bmm3 10 f32:300x72 bf16:300x40 bf16:120x72 f32:300x72 | FileCheck %s --check-prefix=B3
 
 // T64-NOT: fp8-emu-mgpu: launch fp8_host
-// T64: fp8-emu-mgpu: launch fp8_matmul_dynx200x520_bf16_bf16_f32_accf32_t64x128s3 grid 10 block 256
+// T64: fp8-emu-mgpu: launch fp8_matmul_dynx200x520_bf16_bf16_f32_init0_t64x128s3 grid 10 block 256
 // T64: host-check: PASS mmdyn: 260x200, 52000 outputs bit-exact
 // DYN1: host-check: PASS mmdyn: 1x200, 200 outputs bit-exact
 // T64-B3: fp8-emu-mgpu: launch fp8_batch_matmul_3x100x72x40_bf16_bf16_f32_accf32_t64x128s3 grid 6 block 256
 // T64-B3: host-check: PASS bmm3: 300x72, 21600 outputs bit-exact
-// N64: fp8-emu-mgpu: launch fp8_matmul_dynx200x520_bf16_bf16_f32_accf32_t128x64s{{[0-9]+}}g2 grid 12 block 384
+// N64: fp8-emu-mgpu: launch fp8_matmul_dynx200x520_bf16_bf16_f32_init0_t128x64s{{[0-9]+}}g2 grid 12 block 384
 // N64: host-check: PASS mmdyn: 260x200, 52000 outputs bit-exact
 // DYN100: host-check: PASS mmdyn: 100x200, 20000 outputs bit-exact
 // N64-B3: fp8-emu-mgpu: launch fp8_batch_matmul_3x100x72x40_bf16_bf16_f32_accf32_t128x64s{{[0-9]+}}g2 grid 6 block 384
 // N64-B3: host-check: PASS bmm3: 300x72, 21600 outputs bit-exact
-// N256: fp8-emu-mgpu: launch fp8_matmul_dynx200x520_bf16_bf16_f32_accf32_t64x256s{{[0-9]+}}c2 grid 5 block 384
+// N256: fp8-emu-mgpu: launch fp8_matmul_dynx200x520_bf16_bf16_f32_init0_t64x256s{{[0-9]+}}c2 grid 5 block 384
 // N256: host-check: PASS mmdyn: 260x200, 52000 outputs bit-exact
 // B3: host-check: PASS bmm3: 300x72, 21600 outputs bit-exact
 // AUTO: fp8-emu-mgpu: launch fp8_batch_matmul_3x100x72x40_bf16_bf16_f32_accf32_t64x64s8 grid 12 block 256

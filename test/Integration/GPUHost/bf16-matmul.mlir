@@ -3,10 +3,11 @@
 // compiled host program on the emulated mgpu runtime, bit for bit against
 // fp8-cpu-pipeline (whose matmul sums acc += a * b in k order from the
 // init, as the kernel's chained k16 wgmma do from C in the emulator's exact
-// accumulation). Shapes: 128x128x128 (one tile, two K blocks, zero init);
+// accumulation). Shapes: 128x128x128 (one tile, two K blocks, zero init:
+// the _init0 kernel, whose accumulators start at the fill's +0.0);
 // M 100, N 72, K 40 (every tail: a 40-row box, a 72-column one, a K tail of
 // three k16 steps) with a non-zero C (an input); a dynamic M (1, 100, 260)
-// with N 200 and K 520 (nine K blocks through the seven-slot ring, the
+// with N 200 and K 520 (a zero fill too: _init0; nine K blocks through the seven-slot ring, the
 // last of one k16 step). Two scheduler seeds and the lockstep schedule.
 // The trace shows the bf16 kernels launched (their grids by hand:
 // min(ceil(M / BM) * ceil(N / 128), SMs), BM 128 with two consumers, 64
@@ -30,7 +31,7 @@
 // RUN: env FP8_EMU_SCHEDULE=lockstep %t.check %t.gpu.so %t.cpu.so mmdyn 8 f32:1x200 bf16:1x520 bf16:520x200 | FileCheck %s --check-prefix=DYN1
 
 // MM128-NOT: fp8-emu-mgpu: launch fp8_host
-// MM128: fp8-emu-mgpu: launch fp8_matmul_128x128x128_bf16_bf16_f32_accf32 grid 1 block 384
+// MM128: fp8-emu-mgpu: launch fp8_matmul_128x128x128_bf16_bf16_f32_init0 grid 1 block 384
 // MM128-NOT: fp8-emu-mgpu: launch fp8_host
 // MM128: host-check: PASS mm128: 128x128, 16384 outputs bit-exact
 // MM128-PASS: host-check: PASS mm128: 128x128, 16384 outputs bit-exact
@@ -40,7 +41,7 @@
 // TAIL: host-check: PASS mmtail: 100x72, 7200 outputs bit-exact
 // TAIL-PASS: host-check: PASS mmtail: 100x72, 7200 outputs bit-exact
 // DYN260-NOT: fp8-emu-mgpu: launch fp8_host
-// DYN260: fp8-emu-mgpu: launch fp8_matmul_dynx200x520_bf16_bf16_f32_accf32 grid 6 block 384
+// DYN260: fp8-emu-mgpu: launch fp8_matmul_dynx200x520_bf16_bf16_f32_init0 grid 6 block 384
 // DYN260-NOT: fp8-emu-mgpu: launch fp8_host
 // DYN260: host-check: PASS mmdyn: 260x200, 52000 outputs bit-exact
 // DYN100: host-check: PASS mmdyn: 100x200, 20000 outputs bit-exact

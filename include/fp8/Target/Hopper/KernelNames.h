@@ -12,7 +12,11 @@
 //             [_t<BM>x<BN>s<S>]
 //             e.g. fp8_scaled_matmul_128x2112x7168_e4m3_e4m3_bf16;
 //             _acc<c> (bf16 or f32): the kernel adds an accumulator operand
-//             C [M, N] of that type (its last parameter); _b1x128: B
+//             C [M, N] of that type (its last parameter); _init<bits>
+//             (the BF16 variant only): no C operand, every accumulator
+//             starts at the f32 constant of bit pattern <bits> (lower-case
+//             hex: _init0 is +0.0, _init80000000 -0.0, _init3fc00000 1.5),
+//             the value of the linalg.fill that wrote the op's init; _b1x128: B
 //             scales per column (b blocks [1, 128], the Wgrad GEMM; without
 //             it b blocks are [128, 128]); _sk: one scale per row of A
 //             and column of B along the whole K (scale_k = k, the rowwise
@@ -135,6 +139,18 @@ inline const char *getGroupedGemmKernelCountsSuffix() { return "_counts"; }
 /// type of the C operand (bf16 or f32).
 inline std::string getGemmKernelAccSuffix(KernelElementType c) {
   return std::string("_acc") + getKernelElementTypeName(c);
+}
+
+/// The suffix of a GEMM kernel whose accumulators start at the f32
+/// constant `init` instead of a C operand: "_init<bits>", bits the f32 bit
+/// pattern in lower-case hex, so that -0.0 (_init80000000) and +0.0
+/// (_init0) name different kernels.
+inline std::string getGemmKernelAccInitSuffix(float init) {
+  uint32_t bits;
+  std::memcpy(&bits, &init, sizeof(bits));
+  char hex[9];
+  std::snprintf(hex, sizeof(hex), "%x", bits);
+  return std::string("_init") + hex;
 }
 
 /// The suffix of a GEMM kernel whose B operand has [1, 128] blocks (one

@@ -132,6 +132,7 @@ GemmKernelProblem GemmKernelAttr::getProblem() const {
   p.b = getB();
   p.d = getD();
   p.c = getC();
+  p.accInit = getAccInit();
   p.layout = getLayout();
   p.groups = getGroups();
   p.counts = hasCounts();
@@ -155,9 +156,9 @@ GemmKernelAttr GemmKernelAttr::get(MLIRContext *ctx, const GemmKernelProblem &p,
   return get(
       ctx, c.m == GemmKernelConfig::kDynamicM ? ShapedType::kDynamic : c.m, c.n,
       c.hasDynamicK() ? ShapedType::kDynamic : c.k, p.a, p.b, p.d, p.c,
-      /*a_scale=*/f32, /*b_scale=*/f32, c.bScalesPerColumn ? 1 : 128, c.scaleK,
-      p.layout, p.groups, flag(p.counts), c.blockM, c.blockN, c.blockK,
-      c.stages, c.consumers, c.cluster,
+      p.accInit, /*a_scale=*/f32, /*b_scale=*/f32, c.bScalesPerColumn ? 1 : 128,
+      c.scaleK, p.layout, p.groups, flag(p.counts), c.blockM, c.blockN,
+      c.blockK, c.stages, c.consumers, c.cluster,
       /*multicast=*/c.cluster, c.groupM, c.overlap, flag(p.swapAB),
       quantize ? KernelEpilogue::quantize : KernelEpilogue::store,
       quantize ? p.q : Type(),
@@ -196,6 +197,9 @@ std::string GemmKernelAttr::getSymbolName() const {
     name += getGroupedGemmKernelCountsSuffix();
   if (getC())
     name += getGemmKernelAccSuffix(getKernelElementType(getC()));
+  if (getAccInit())
+    name +=
+        getGemmKernelAccInitSuffix(getAccInit().getValue().convertToFloat());
   if (c.bScalesPerColumn)
     name += getGemmKernelColumnScalesSuffix();
   if (c.hasWholeKScales() && !c.hasBF16Operands())
@@ -254,6 +258,24 @@ verifyGemmKernelProblem(function_ref<InFlightDiagnostic()> emitError, int64_t m,
   return success();
 }
 
+/// acc_init: an f32 constant, on the BF16 variant (a = bf16) without C
+/// (the kernel's accumulators start at it in C's place; the FP8 kernels
+/// start from C or +0.0 and promote, their fill is not folded).
+static LogicalResult verifyAccInit(function_ref<InFlightDiagnostic()> emitError,
+                                   FloatAttr accInit, Type a, Type c) {
+  if (!accInit)
+    return success();
+  if (!accInit.getType().isF32())
+    return emitError() << "needs an f32 acc_init (the accumulators' start), "
+                          "got "
+                       << accInit.getType();
+  if (!a.isBF16() || c)
+    return emitError() << "acc_init needs the bf16 variant (a = b = bf16) "
+                          "without c (the accumulators start at acc_init in "
+                          "C's place)";
+  return success();
+}
+
 /// The quantize epilogue's fields: present with it only; FP8 codes, a
 /// finite non-negative eps; a 2-D kernel with a static K (a run-time K of 0
 /// has no launch to write the codes).
@@ -280,15 +302,17 @@ verifyQuantizeEpilogue(function_ref<InFlightDiagnostic()> emitError,
 
 LogicalResult GemmKernelAttr::verify(
     function_ref<InFlightDiagnostic()> emitError, int64_t m, int64_t n,
-    int64_t k, Type a, Type b, Type d, Type c, Type aScale, Type bScale,
-    int64_t bScaleRows, int64_t scaleK, std::optional<GroupLayout> layout,
-    int64_t groups, BoolAttr counts, int64_t blockM, int64_t blockN,
-    int64_t blockK, int64_t stages, int64_t consumers, int64_t cluster,
-    int64_t multicast, int64_t groupM, int64_t overlap, BoolAttr swapAB,
-    KernelEpilogue epilogue, Type q, FloatAttr qEps, BoolAttr qPow2,
-    BoolAttr tmaStore, int64_t kSplits, int64_t waves) {
+    int64_t k, Type a, Type b, Type d, Type c, FloatAttr accInit, Type aScale,
+    Type bScale, int64_t bScaleRows, int64_t scaleK,
+    std::optional<GroupLayout> layout, int64_t groups, BoolAttr counts,
+    int64_t blockM, int64_t blockN, int64_t blockK, int64_t stages,
+    int64_t consumers, int64_t cluster, int64_t multicast, int64_t groupM,
+    int64_t overlap, BoolAttr swapAB, KernelEpilogue epilogue, Type q,
+    FloatAttr qEps, BoolAttr qPow2, BoolAttr tmaStore, int64_t kSplits,
+    int64_t waves) {
   if (failed(verifyGemmKernelProblem(emitError, m, n, k, a, b, d, c, aScale,
-                                     bScale, bScaleRows)))
+                                     bScale, bScaleRows)) ||
+      failed(verifyAccInit(emitError, accInit, a, c)))
     return failure();
   if (failed(verifyQuantizeEpilogue(emitError, epilogue, q, qEps, qPow2,
                                     layout.has_value() ||

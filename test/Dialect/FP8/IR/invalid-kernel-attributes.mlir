@@ -402,3 +402,20 @@ func.func private @overlap_one_stage() attributes {fp8.kernel = #fp8.gemm_kernel
 func.func private @overlap_grouped_128() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = 256, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, layout = contiguous, groups = 4, block_m = 128, block_n = 128, block_k = 128, stages = 4, consumers = 2, overlap = 8>}
 // expected-error @+1 {{the overlapped promotion needs block-m 128 with two consumer warpgroups}}
 func.func private @overlap_grouped_144() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = 256, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, layout = contiguous, groups = 4, block_m = 128, block_n = 144, block_k = 128, stages = 4, consumers = 2, overlap = 8>}
+
+// -----
+
+// acc_init (the BF16 variant's folded fill): an f32 constant, on a bf16
+// kernel without c.
+// expected-error @+1 {{acc_init needs the bf16 variant (a = b = bf16) without c (the accumulators start at acc_init in C's place)}}
+func.func private @acc_init_with_c() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 128, k = 128, a = bf16, b = bf16, d = f32, c = f32, acc_init = 1.5 : f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 128, block_k = 64, stages = 7, consumers = 2>}
+
+// -----
+
+// expected-error @+1 {{acc_init needs the bf16 variant (a = b = bf16) without c}}
+func.func private @acc_init_fp8() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = 256, a = f8E4M3FN, b = f8E4M3FN, d = bf16, acc_init = 0.0 : f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2>}
+
+// -----
+
+// expected-error @+1 {{needs an f32 acc_init (the accumulators' start), got 'f64'}}
+func.func private @acc_init_f64() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 128, k = 128, a = bf16, b = bf16, d = f32, acc_init = 0.0 : f64, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 128, block_k = 64, stages = 7, consumers = 2>}

@@ -20,6 +20,17 @@ func.func private @dynamic_groups() attributes {fp8.kernel = #fp8.gemm_kernel<m 
 
 // -----
 
+// The BF16 variant's folded fill: acc_init in place of c; -0.0 and +0.0
+// are distinct attributes, and so distinct kernels (_init80000000, _init0).
+// CHECK-LABEL: func.func private @acc_init_negzero()
+// CHECK-SAME: fp8.kernel = #fp8.gemm_kernel<m = 100, n = 72, k = 40, a = bf16, b = bf16, d = f32, acc_init = -0.000000e+00 : f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 128, block_k = 64, stages = 7, consumers = 2>
+func.func private @acc_init_negzero() attributes {fp8.kernel = #fp8.gemm_kernel<m = 100, n = 72, k = 40, a = bf16, b = bf16, d = f32, acc_init = -0.0 : f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 128, block_k = 64, stages = 7, consumers = 2>}
+// CHECK-LABEL: func.func private @acc_init_zero()
+// CHECK-SAME: acc_init = 0.000000e+00 : f32,
+func.func private @acc_init_zero() attributes {fp8.kernel = #fp8.gemm_kernel<m = 100, n = 72, k = 40, a = bf16, b = bf16, d = f32, acc_init = 0.0 : f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 128, block_k = 64, stages = 7, consumers = 2>}
+
+// -----
+
 // Every field given: a masked grouped kernel with counts, an f32
 // accumulator, the grouped tile order, the overlapped promotion; its
 // modelled time beside it.

@@ -31,6 +31,9 @@ struct GemmKernelProblem {
   Type a, b; // f8E4M3FN or f8E5M2
   Type d;    // bf16 or f32
   Type c;    // the accumulator operand's bf16 or f32, null: none
+  /// The BF16 variant without C: the f32 constant its accumulators start
+  /// at (a zero-filled init folded into the kernel); null: C, or +0.0.
+  FloatAttr accInit;
   /// A grouped (MoE) kernel: its layout, the group count, whether a masked
   /// kernel takes the per-group row counts. groups is ShapedType::kDynamic
   /// for the bf16 batch kernel of a run-time batch count.
