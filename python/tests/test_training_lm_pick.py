@@ -14,11 +14,13 @@ vocabulary `picked[t] = sum_v (v == target[t] ? logits[t, v] : +0.0)` from
   the gather must not read out of bounds), on both pipelines.
 - The whole step compiled by fp8-cpu-pipeline gives the one-hot form's
   loss and gradients bit for bit on random batches (f32 and f64), and an
-  out-of-range target a NaN loss, on the CPU and on the emulated GPU."""
+  out-of-range target a NaN loss, on the CPU and on the emulated GPU.
+- The FP8 report does not take the pick for an embedding gather."""
 
 import numpy as np
 import pytest
 
+import fp8_mlir
 from fp8_mlir import jit
 from fp8_mlir.graph import Graph, function
 from fp8_mlir.training import LanguageModelConfig, lm, lm_graph
@@ -174,3 +176,14 @@ def test_step_with_an_out_of_range_target_has_a_nan_loss(device):
         tokens[0, -1] = bad  # the last target only (no input token: the embedding does not guard its ids)
         loss, _ = _run(module, cfg, params, tokens, device)
         assert np.isnan(loss[0]), (bad, loss)
+
+
+def test_pick_is_not_reported_as_an_embedding():
+    """The report's embedding ops are the embedding's gather and its
+    gradient only: the pick's index is clamped (a select), not a cast of the
+    target, so the role analysis does not take it for a gather from a
+    [T, vocab] table (an unclamped form was reported as one)."""
+    text = lm._with_run(lm_graph.lm_training_step(CFG, BATCH, "f32"), CFG, BATCH, "f32")
+    report = fp8_mlir.compile(text, "deepseek-v3", lower=False).report
+    embeddings = sorted(o["location"] for o in report["ops"] if o["role"] == "embedding")
+    assert embeddings == ["model.embed_tokens", "model.embed_tokens.grad"], embeddings

@@ -97,12 +97,18 @@ def _pick_targets(g, logits, t, vocab, name):
     +0.0)` from +0.0 bit for bit, in any summation order: every other term
     is +0.0, and x + +0.0 is x except for x = -0.0 (+0.0). Hence the add of
     +0.0, which no fold removes (arith folds x + -0.0 only): a -0.0 logit
-    at the target picks +0.0, as the reduction did.
+    at the target picks +0.0, as the reduction did. (In the step the
+    sign of a zero pick does not reach the loss, lse - z, and the head's
+    matmul, accumulating from +0.0, gives no -0.0 logit: the add keeps
+    the pick itself the reduction's value, which the tests compare.)
 
     A target outside [0, vocab) (one unsigned comparison takes the negative
     ones too) reads column 0 instead of out of bounds and picks NaN, so the
     loss is NaN (the one-hot form gave 0 silently); `LanguageModel` checks
-    the token ids, targets included, before a step runs."""
+    the token ids, targets included, before a step runs. The clamped
+    index (a select, not a cast of the target) is also why the role
+    analysis does not take the pick for an embedding gather from a
+    [t, vocab] table."""
     et = g.et
     tgt = ("%targets", (t,), ["d0"], "i64")
     body = ["%row = linalg.index 0 : index", f"%vocab = arith.constant {vocab} : i64",
