@@ -106,8 +106,10 @@ def test_split_reemits_constants():
 
 def _retyped(text):
     """The f32 step retyped to f64 by text (the generators' former way,
-    kept here as the oracle): -inf's literal, tensor types, `: f32`."""
+    kept here as the oracle): -inf's and NaN's literals, tensor types,
+    `: f32`."""
     text = text.replace("0xFF800000 : f32", "0xFFF0000000000000 : f64")
+    text = text.replace("0x7FC00000 : f32", "0x7FF8000000000000 : f64")
     return text.replace("xf32>", "xf64>").replace(": f32", ": f64")
 
 

@@ -23,7 +23,9 @@ function arguments located at Hugging Face's Llama names, in the order of
   rotate-half form on q and k, per sequence), RMSNorm, SwiGLU MLP;
 - the final RMSNorm (`model.norm`) and the untied `lm_head` linear;
 - softmax cross-entropy, the mean over the T tokens: `loss = mean(logsumexp
-  (logits) - logits[target])`, `dlogits = (softmax(logits) - onehot) / T`.
+  (logits) - logits[target])` (logits[target] a gather of one logit per
+  token; a target outside [0, vocab) gives a NaN loss), `dlogits =
+  (softmax(logits) - onehot) / T`.
 
 No biases; RMSNorm eps 1e-5. The RoPE tables are constants (HF's
 rotary_emb buffers: inv_freq_i = 10000^(-2i/hd), positions 0..seq-1).
@@ -86,6 +88,39 @@ def _onehot(arg):
             "%hit = arith.cmpi eq, %v, %ti : index"]
 
 
+def _pick_targets(g, logits, t, vocab, name):
+    """picked [t] = +0.0 + logits[t, targets[t]]: a gather (an all-parallel
+    generic over the tokens whose body extracts one logit per token, the
+    embedding's form) reading t logits, not the [t, vocab] rows.
+
+    It equals the one-hot reduction `sum_v (v == target ? logits[t, v] :
+    +0.0)` from +0.0 bit for bit, in any summation order: every other term
+    is +0.0, and x + +0.0 is x except for x = -0.0 (+0.0). Hence the add of
+    +0.0, which no fold removes (arith folds x + -0.0 only): a -0.0 logit
+    at the target picks +0.0, as the reduction did. (In the step the
+    sign of a zero pick does not reach the loss, lse - z, and the head's
+    matmul, accumulating from +0.0, gives no -0.0 logit: the add keeps
+    the pick itself the reduction's value, which the tests compare.)
+
+    A target outside [0, vocab) (one unsigned comparison takes the negative
+    ones too) reads column 0 instead of out of bounds and picks NaN, so the
+    loss is NaN (the one-hot form gave 0 silently); `LanguageModel` checks
+    the token ids, targets included, before a step runs. The clamped
+    index (a select, not a cast of the target) is also why the role
+    analysis does not take the pick for an embedding gather from a
+    [t, vocab] table."""
+    et = g.et
+    tgt = ("%targets", (t,), ["d0"], "i64")
+    body = ["%row = linalg.index 0 : index", f"%vocab = arith.constant {vocab} : i64",
+            "%ok = arith.cmpi ult, %b0, %vocab : i64", "%c0 = arith.constant 0 : i64",
+            "%safe = arith.select %ok, %b0, %c0 : i64", "%col = arith.index_cast %safe : i64 to index",
+            f"%z = tensor.extract {logits}[%row, %col] : {g.ty(t, vocab)}",
+            f"%zero = arith.constant 0.0 : {et}", f"%p = arith.addf %zero, %z : {et}",
+            f"%nan = arith.constant {g.nan} : {et}", f"%r = arith.select %ok, %p, %nan : {et}",
+            f"linalg.yield %r : {et}"]
+    return g.generic([tgt], (t,), ["d0"], ["parallel"], body, name, captures=[logits])
+
+
 def _cross_entropy(s: Step, logits, t, vocab):
     """Returns (loss [1], what `_cross_entropy_backward` reads) of the mean
     cross-entropy."""
@@ -98,12 +133,7 @@ def _cross_entropy(s: Step, logits, t, vocab):
                        [f"%d = arith.subf %b0, %b1 : {et}", f"%r = math.exp %d : {et}", f"linalg.yield %r : {et}"],
                        name)
     se = g.reduce_last([ex], shape, [f"%r = arith.addf %bo, %b0 : {et}", f"linalg.yield %r : {et}"], name)
-    tgt = ("%targets", (t,), ["d0"], "i64")
-    acc = g.zeros((t,), "0.0")
-    picked = g.generic([(logits, shape, ["d0", "d1"]), tgt], (t,), ["d0"], ["parallel", "reduction"],
-                       _onehot("%b1") + [f"%zero = arith.constant 0.0 : {et}",
-                                         f"%p = arith.select %hit, %b0, %zero : {et}",
-                                         f"%r = arith.addf %bo, %p : {et}", f"linalg.yield %r : {et}"], name, init=acc)
+    picked = _pick_targets(g, logits, t, vocab, name)
     inv_t = repr(1.0 / t)
     total = g.zeros((1,), "0.0")
     loss = g.generic([(mx, (t,), ["d0"]), (se, (t,), ["d0"]), (picked, (t,), ["d0"])], (1,), ["0"], ["reduction"],

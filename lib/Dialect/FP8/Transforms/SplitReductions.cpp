@@ -491,8 +491,9 @@ bool fitsKernel(linalg::LinalgOp op, bool scalars) {
     }
     if (!type.hasStaticShape())
       return false;
-    // Integers are loaded as they are (the cross-entropy's target ids,
-    // compared with the column's index: the target pick).
+    // Integers are loaded as they are (a one-hot pick's ids, compared with
+    // the column's index: the cross-entropy's target pick written as a sum;
+    // the language model's step gathers it instead).
     Type element = type.getElementType();
     auto integer = dyn_cast<IntegerType>(element);
     if (!element.isF32() && !element.isBF16() && !element.isF16() &&
