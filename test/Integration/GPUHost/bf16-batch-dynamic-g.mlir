@@ -80,10 +80,10 @@
 // GM5: fp8-emu-mgpu: launch fp8_batch_matmul_dynxdynx200x520_bf16_bf16_f32_init0 grid 10 block 384
 // GM5: host-check: PASS bmmgm: 1x1000, 1000 outputs bit-exact
 // GD2-NOT: fp8-emu-mgpu: launch fp8_host
-// GD2: fp8-emu-mgpu: launch fp8_batch_matmul_dynxdynx200x520_bf16_bf16_f32_accf32 grid 4 block 384
+// GD2: fp8-emu-mgpu: launch fp8_batch_matmul_dynxdynx200x520_bf16_bf16_f32_init0 grid 4 block 384
 // GD2: host-check: PASS bmmgdirect: 140x200, 28000 outputs bit-exact
 // GD3-NOT: fp8-emu-mgpu: launch fp8_host
-// GD3: fp8-emu-mgpu: launch fp8_batch_matmul_dynxdynx200x520_bf16_bf16_f32_accf32 grid 12 block 384
+// GD3: fp8-emu-mgpu: launch fp8_batch_matmul_dynxdynx200x520_bf16_bf16_f32_init0 grid 12 block 384
 // GD3: host-check: PASS bmmgdirect: 390x200, 78000 outputs bit-exact
 // GD3-PASS: host-check: PASS bmmgdirect: 390x200, 78000 outputs bit-exact
 // MIS: linalg.batch_matmul: the batch of A (dimension 0) and of B (dimension 0) differ at run time; the bf16 kernel computes A's batch count and M rows with its compiled-in N and K
