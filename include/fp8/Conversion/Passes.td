@@ -102,14 +102,18 @@ def FP8LowerToLinalgPass : Pass<"fp8-lower-to-linalg", "ModuleOp"> {
       maps, N and K static multiples of 8; M and a batch_matmul's batch
       static or dynamic) become Hopper's `wgmma ... k16` chain from the init
       value:
-      groups of 16 K elements in increasing k (a shorter tail group), each
+      groups of 16 K elements in increasing k, each
       one step of `tensorcore::accumulateGroup16` (products aligned by
       `ea + eb`, the accumulator by its own exponent, `E` at least -133,
       every term truncated toward zero to `2^(E-25)`, the exact sum
       truncated toward zero to an f32), as the BF16 `wgmma` kernels run
       them (docs/numerics.md). Other matmuls (which the GPU runs as host
-      kernels summing in K order), and these under the other models, are
-      left alone.
+      kernels summing in K order) are left alone; these stay plain f32 sums
+      under the other models. Under every model, the K of these (static) is
+      padded to a multiple of 16 with +0.0 in both operands (`tensor.pad`)
+      when it is not one: the kernel's last k16 step takes those +0.0
+      products from TMA's zero fill, which turns a plain sum's -0.0 into
+      +0.0 (a k16 step ignores zero products).
     - `sm89`: the same on 16-product groups (Ada `mma.sync`).
 
     Option `accumulator-bits=N` (1..24; 0 = not used, the default) is the

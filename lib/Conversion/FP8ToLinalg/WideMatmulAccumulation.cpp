@@ -259,6 +259,51 @@ void rewrite(RewriterBase &rewriter, const WideMatmul &mm) {
 
 } // namespace
 
+/// `t` with `extra` +0.0 elements appended along dimension `dim` (static).
+static Value padWithPositiveZeros(OpBuilder &b, Location loc, Value t,
+                                  unsigned dim, int64_t extra) {
+  auto type = cast<RankedTensorType>(t.getType());
+  SmallVector<int64_t> shape(type.getShape());
+  shape[dim] += extra;
+  SmallVector<OpFoldResult> low(type.getRank(), b.getIndexAttr(0));
+  SmallVector<OpFoldResult> high(low);
+  high[dim] = b.getIndexAttr(extra);
+  Type element = type.getElementType();
+  Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(element));
+  return tensor::PadOp::create(b, loc, type.clone(shape), t, low, high, zero);
+}
+
+void fp8::detail::padWideMatmulKTails(Operation *root) {
+  SmallVector<WideMatmul> matches;
+  root->walk([&](linalg::LinalgOp op) {
+    if (std::optional<WideMatmul> mm = matchWideMatmul(op))
+      matches.push_back(*mm);
+  });
+  IRRewriter rewriter(root->getContext());
+  for (const WideMatmul &mm : matches) {
+    linalg::LinalgOp op = mm.op;
+    SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+    AffineExpr k = getAffineDimExpr(mm.reductionDim, op.getContext());
+    unsigned lhsPos = *maps[0].getResultPosition(k);
+    unsigned rhsPos = *maps[1].getResultPosition(k);
+    Value lhs = op.getDpsInputOperand(0)->get();
+    Value rhs = op.getDpsInputOperand(1)->get();
+    // K is static on the matmuls the kernel takes (runsOnBF16TensorCores).
+    int64_t size = cast<RankedTensorType>(lhs.getType()).getDimSize(lhsPos);
+    if (ShapedType::isDynamic(size) || size % tc::kK16GroupSize == 0)
+      continue;
+    int64_t extra = llvm::alignTo(size, tc::kK16GroupSize) - size;
+    rewriter.setInsertionPoint(op);
+    Location loc = op.getLoc();
+    Value paddedLhs = padWithPositiveZeros(rewriter, loc, lhs, lhsPos, extra);
+    Value paddedRhs = padWithPositiveZeros(rewriter, loc, rhs, rhsPos, extra);
+    rewriter.modifyOpInPlace(op, [&] {
+      op.getDpsInputOperand(0)->set(paddedLhs);
+      op.getDpsInputOperand(1)->set(paddedRhs);
+    });
+  }
+}
+
 void fp8::detail::lowerWideMatmulsToK16Chains(Operation *root) {
   SmallVector<WideMatmul> matches;
   root->walk([&](linalg::LinalgOp op) {

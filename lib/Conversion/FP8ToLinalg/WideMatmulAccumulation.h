@@ -12,6 +12,15 @@
 
 namespace mlir::fp8::detail {
 
+/// Pads K of every contraction under `root` that runs on the BF16 tensor
+/// cores on the GPU (fp8::runsOnBF16TensorCores) to a multiple of 16 with
+/// +0.0 elements of both operands: the products +0.0 * +0.0 = +0.0 that the
+/// kernel's last k16 step takes from TMA's zero fill past K. They change a
+/// plain f32 sum only when it is -0.0 (to +0.0); a k16 step ignores zero
+/// products (docs/numerics.md). Matmuls with K a multiple of 16 and all
+/// other ops are left alone.
+void padWideMatmulKTails(Operation *root);
+
 /// Replaces every contraction under `root` that runs on the BF16 tensor
 /// cores on the GPU (fp8::runsOnBF16TensorCores: a bf16 x bf16 -> f32
 /// linalg.matmul the BF16 GEMM kernel takes) by a linalg.generic that

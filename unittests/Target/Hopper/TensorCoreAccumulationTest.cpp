@@ -412,6 +412,37 @@ TEST(TensorCoreAccumulation16, ShortLastGroup) {
       1.0f + 0x1p-23f);
 }
 
+// The sign of a zero sum (step 4: a zero sum is +0), which decides what the
+// BF16 kernel's K tail does to a -0.0 accumulator: its last k16 step pads
+// the tail group with TMA's zero fill, +0.0 * +0.0 = +0.0 products
+// (docs/gpu-kernel.md, "The BF16 variant", Tails). A -0.0 c takes no part
+// and -0.0 products take none either: the grid sum is the integer 0, +0.0,
+// whether the group is the short tail (8 products) or the kernel's padded
+// 16 (8 more +0.0 products); the k-order f32 sum would keep -0.0 for the
+// short group and give +0.0 only for the padded one.
+TEST(TensorCoreAccumulation16, ZeroSumIsPositive) {
+  const uint16_t negZero = 0x8000;
+  std::vector<uint16_t> a(8, kB1), b(8, negZero);
+  EXPECT_EQ(bitsOf(group16(-0.0f, a, b)), 0u);
+  std::vector<uint16_t> aPadded(a), bPadded(b);
+  aPadded.resize(16, 0);
+  bPadded.resize(16, 0);
+  EXPECT_EQ(bitsOf(group16(-0.0f, aPadded, bPadded)), 0u);
+  // An all-zero group: c = -0.0 alone, and the chain of 40 -0.0 products
+  // (groups 16, 16, 8) from -0.0.
+  EXPECT_EQ(bitsOf(group16(-0.0f, {0}, {0})), 0u);
+  EXPECT_EQ(bitsOf(group16(-0.0f, std::vector<uint16_t>(40, negZero),
+                           std::vector<uint16_t>(40, kB1))),
+            0u);
+  // A cancelling group: -1 + 1 * 1 = +0.0 (as RNE's x - x).
+  EXPECT_EQ(bitsOf(group16(-1.0f, {kB1}, {kB1})), 0u);
+  // Zero products leave a nonzero c, negative or subnormal, unchanged: c
+  // alone sets E and lies on its grid. -2^-149 aligns at -126 (grid
+  // 2^-151): -4 grid units, exact.
+  EXPECT_EQ(group16(-1.0f, aPadded, bPadded), -1.0f);
+  EXPECT_EQ(bitsOf(group16(-0x1p-149f, {0, 0}, {kB1, negZero})), 0x80000001u);
+}
+
 TEST(TensorCoreAccumulation16, SpecialValues) {
   const uint16_t inf = 0x7F80, nan = 0x7FC1;
   EXPECT_EQ(bitsOf(group16(0.0f, {inf, kB1}, {0, kB1})), 0x7FFFFFFFu);
