@@ -273,14 +273,20 @@ static Value padWithPositiveZeros(OpBuilder &b, Location loc, Value t,
   return tensor::PadOp::create(b, loc, type.clone(shape), t, low, high, zero);
 }
 
-void fp8::detail::padWideMatmulKTails(Operation *root) {
+/// The matmuls below `root` that run on the BF16 tensor cores, collected
+/// before any is rewritten.
+static SmallVector<WideMatmul> collectWideMatmuls(Operation *root) {
   SmallVector<WideMatmul> matches;
   root->walk([&](linalg::LinalgOp op) {
     if (std::optional<WideMatmul> mm = matchWideMatmul(op))
       matches.push_back(*mm);
   });
+  return matches;
+}
+
+void fp8::detail::padWideMatmulKTails(Operation *root) {
   IRRewriter rewriter(root->getContext());
-  for (const WideMatmul &mm : matches) {
+  for (const WideMatmul &mm : collectWideMatmuls(root)) {
     linalg::LinalgOp op = mm.op;
     SmallVector<AffineMap> maps = op.getIndexingMapsArray();
     AffineExpr k = getAffineDimExpr(mm.reductionDim, op.getContext());
@@ -305,12 +311,7 @@ void fp8::detail::padWideMatmulKTails(Operation *root) {
 }
 
 void fp8::detail::lowerWideMatmulsToK16Chains(Operation *root) {
-  SmallVector<WideMatmul> matches;
-  root->walk([&](linalg::LinalgOp op) {
-    if (std::optional<WideMatmul> mm = matchWideMatmul(op))
-      matches.push_back(*mm);
-  });
   IRRewriter rewriter(root->getContext());
-  for (const WideMatmul &mm : matches)
+  for (const WideMatmul &mm : collectWideMatmuls(root))
     rewrite(rewriter, mm);
 }
