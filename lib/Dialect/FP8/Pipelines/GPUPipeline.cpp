@@ -2,6 +2,7 @@
 #include "HostLowering.h"
 #include "fp8/Conversion/Passes.h"
 #include "fp8/Dialect/FP8/Pipelines/Passes.h"
+#include "fp8/Dialect/FP8/Transforms/Passes.h"
 
 #include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/Passes.h"
@@ -12,6 +13,9 @@ using namespace mlir;
 
 void fp8::buildFP8GPUPipeline(OpPassManager &pm,
                               const FP8GPUPipelineOptions &opts) {
+  // Before the kernels are built: a gather at an out-of-range id reads NaN,
+  // not out of bounds, on the device as on the CPU.
+  pm.addPass(createFP8GuardGathersPass());
   FP8LowerToNVVMPassOptions lowerOpts;
   lowerOpts.chip = opts.chip;
   lowerOpts.features = opts.features;

@@ -582,6 +582,52 @@ def FP8VerifyDynamicShapesPass : Pass<"fp8-verify-dynamic-shapes"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def FP8GuardGathersPass : Pass<"fp8-guard-gathers"> {
+  let summary = "Turn a gather's out-of-range index into a NaN result "
+                "instead of an out-of-bounds read";
+  let description = [{
+    A gather is a `tensor.extract %table[%i, ...]` in the body of a
+    `linalg.generic` whose index is computed from loaded data: from a block
+    argument of the body (an element of an input, e.g. a token id) or from
+    another value read in the body, as torch-mlir lowers `aten.embedding`
+    (`%i = arith.index_cast %id : i64 to index`). Once lowered, an id
+    outside `[0, rows)` reads outside the table: undefined on the CPU (a
+    crash or garbage), a fault in the emulator, garbage on a GPU. Indices
+    computed only from `linalg.index`, constants and values defined outside
+    the generic (through pure ops of the body) are the program's own and
+    are left alone.
+
+    For every such data-dependent index `%i` of dimension `d` (any table
+    rank, static or dynamic sizes: `tensor.dim` for a dynamic one):
+
+        %ok   = arith.cmpi ult, %i, <size of dimension d> : index
+        %safe = arith.select %ok, %i, %c0 : index
+
+    and the extract reads at `%safe` (row 0: in bounds for a non-empty
+    table). The compare is unsigned, so a negative id (-1 is 2^64 - 1 as an
+    index) is out of range too. A float result of a type with a NaN (f64,
+    f32, f16, bf16, f8E4M3FN, f8E5M2, ...) becomes `arith.select %all_ok, %value, NaN` (`%all_ok` the `and`
+    of the new compares): an out-of-range id gives a NaN element, so a
+    NaN row of an embedding and a NaN loss, never a silent number. An
+    in-range read is unchanged bit for bit. A result type without NaN
+    (integers, index, float types without one
+    such as f4E2M1FN) is clamped only: an
+    out-of-range id reads element 0 of that dimension, and the pass emits
+    a remark saying so on the extract.
+
+    An index already guarded this way (after `arith.index_cast`s, an
+    `arith.select %ok, %x, 0` whose `%ok` is `arith.cmpi ult, %x, %bound`
+    with `%bound` a constant no larger than the dimension, or its
+    `tensor.dim`), as the cross-entropy's target pick of
+    `fp8_mlir.training` builds it, is left alone, so running the pass
+    twice changes nothing. `fp8-cpu-pipeline` and `fp8-gpu-pipeline` run
+    it first. Cost: one compare and one select per guarded index, one
+    select per float result, in the gather's body.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def FP8ResolveExpandShapesPass : Pass<"fp8-resolve-expand-shapes"> {
   let summary = "Write the memref.expand_shape ops with several run-time "
                 "sizes in one group as reinterpret_casts (before "
