@@ -76,6 +76,18 @@ bool isGuarded(Value index, Value table, int64_t dim) {
          boundsDimension(cmp.getRhs(), table, dim);
 }
 
+/// The size of dynamic dimension `dim` of `table`: a `tensor.dim` before
+/// `generic` when the table comes from outside it (a captured table, as an
+/// embedding's): computed once, not per element, and the body gains no
+/// tensor op besides its read; else before the read.
+Value dynamicSize(OpBuilder &b, Value table, int64_t dim,
+                  linalg::GenericOp generic, Location loc) {
+  OpBuilder::InsertionGuard guard(b);
+  if (!generic->isAncestor(table.getParentRegion()->getParentOp()))
+    b.setInsertionPoint(generic);
+  return tensor::DimOp::create(b, loc, table, dim);
+}
+
 /// Clamps the unguarded data-dependent indices of `ex` (in the body of
 /// `generic`) to 0 where out of range; returns their in-range flags.
 SmallVector<Value> clampIndices(OpBuilder &b, tensor::ExtractOp ex,
@@ -89,7 +101,7 @@ SmallVector<Value> clampIndices(OpBuilder &b, tensor::ExtractOp ex,
     if (!isDataDependent(index, generic) || isGuarded(index, table, dim))
       continue;
     Value size = type.isDynamicDim(dim)
-                     ? Value(tensor::DimOp::create(b, loc, table, dim))
+                     ? dynamicSize(b, table, dim, generic, loc)
                      : Value(arith::ConstantIndexOp::create(
                            b, loc, type.getDimSize(dim)));
     // Unsigned: a negative id is a huge index, out of range too.

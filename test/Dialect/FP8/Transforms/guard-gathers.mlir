@@ -107,16 +107,17 @@ func.func @loop_index(%table: tensor<8x4xf32>) -> tensor<16x4xf32> {
 // -----
 
 // An integer result has no NaN: the index is clamped (an out-of-range id
-// reads element 0) and a remark says so. A dynamic table: its size is
-// tensor.dim; a negative id (index_castui of an i32) is out of range too.
+// reads element 0) and a remark says so. A dynamic table: its size is a
+// tensor.dim before the generic (the table is captured); a negative id (index_castui of an i32) is out of range too.
 
 #map0 = affine_map<(d0) -> (d0)>
 // CHECK-LABEL: func.func @integer_clamped
 // CHECK-SAME: (%[[IDS:.*]]: tensor<4xi32>, %[[TABLE:.*]]: tensor<?xi32>)
-// CHECK: ^bb0(%[[ID:.*]]: i32, %{{.*}}: i32):
-// CHECK: %[[I:.*]] = arith.index_castui %[[ID]] : i32 to index
 // CHECK: %[[C0D:.*]] = arith.constant 0 : index
 // CHECK: %[[ROWS:.*]] = tensor.dim %[[TABLE]], %[[C0D]] : tensor<?xi32>
+// CHECK: linalg.generic
+// CHECK: ^bb0(%[[ID:.*]]: i32, %{{.*}}: i32):
+// CHECK: %[[I:.*]] = arith.index_castui %[[ID]] : i32 to index
 // CHECK: %[[OK:.*]] = arith.cmpi ult, %[[I]], %[[ROWS]] : index
 // CHECK: %[[SAFE:.*]] = arith.select %[[OK]], %[[I]], %{{.*}} : index
 // CHECK: %[[V:.*]] = tensor.extract %[[TABLE]][%[[SAFE]]] : tensor<?xi32>
