@@ -91,9 +91,10 @@ void fp8::detail::buildHostLowering(OpPassManager &pm,
   // Functions in a nested module would not be bufferized: an error first.
   pm.addPass(createFP8CheckNestedModulesPass());
   // A gather at an out-of-range id reads NaN, not out of bounds; first, so
-  // that no pass sees an unguarded gather (a no-op after fp8-gpu-pipeline's
-  // own run: the pass leaves a guarded gather alone).
-  pm.addPass(createFP8GuardGathersPass());
+  // that no pass sees an unguarded gather. fp8-gpu-pipeline has run it
+  // already, before its launches (buildFP8GPUPipelineAfterLowerToNVVM).
+  if (!gpuHost)
+    pm.addPass(createFP8GuardGathersPass());
   // Element-wise arith/math on tensors in user code (e.g. a bitcast of the
   // codes for printing) becomes linalg, which bufferizes.
   pm.addPass(createConvertElementwiseToLinalgPass());
