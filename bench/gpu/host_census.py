@@ -36,6 +36,15 @@ MEMREF_ARG = re.compile(r"%\S+ : memref<((?:\d+x)*)(\w+)")
 ELEMENT_BYTES = {"i1": 1, "i8": 1, "i16": 2, "i32": 4, "i64": 8, "f16": 2, "bf16": 2, "f32": 4, "f64": 8}
 
 
+def elements(dims: str) -> int:
+    """The element count of a static memref shape written `AxBxC` (a
+    trailing `x` allowed)."""
+    n = 1
+    for d in dims.rstrip("x").split("x"):
+        n *= int(d)
+    return n
+
+
 def launch_bytes(line: str) -> int:
     """The bytes of the memref arguments of a `gpu.launch_func` line, or of a
     launcher call's (`call @fp8_launch_...`: its type list), static shapes;
@@ -46,10 +55,7 @@ def launch_bytes(line: str) -> int:
         args = " ".join("%x : " + t for t in re.findall(r"memref<[^>]*>", line[line.rfind(" : ("):]))
     total = 0
     for dims, element in MEMREF_ARG.findall(args):
-        n = 1
-        for d in dims.split("x")[:-1]:
-            n *= int(d)
-        total += n * ELEMENT_BYTES.get(element, 1)
+        total += (elements(dims) if dims else 1) * ELEMENT_BYTES.get(element, 1)
     return total
 
 
@@ -149,9 +155,7 @@ def staged(ir: str):
             total = count = 0
             for n in seen:
                 shape, t = params[n]
-                elems = 1
-                for d in shape.split("x"):
-                    elems *= int(d)
+                elems = elements(shape)
                 count += elems
                 total += elems * ELEMENT_BYTES[t]
             out.append((current, total, count))
