@@ -8,7 +8,13 @@ the buffers it takes (every memref argument counted once: what the launch
 moves if it reads or writes each buffer once, its lower bound on HBM
 traffic; a kernel that reads a buffer back, or reads it with a stride wider
 than a 32-byte sector, moves more), grouped by kernel kind
-(docs/gpu-kernel.md, "Host kernels": the motivation table).
+(docs/gpu-kernel.md, "Host kernels": the motivation table). A gathered
+buffer is the exception: one the kernel only loads, each load at an index
+computed from loaded data (a captured table read at token ids: an
+embedding's row elements, the cross-entropy's target logit) counts the
+elements its threads read, threads x loads per thread (the load sites,
+each times the trips of its loops) x the element's bytes, at most the
+buffer's bytes; the rest of the table is not read.
 
   host_census.py FP8_OPT IR.mlir          (IR printed after the pass)
   host_census.py FP8_OPT --lm V,L,H,A,I,S,B
@@ -45,18 +51,50 @@ def elements(dims: str) -> int:
     return n
 
 
-def launch_bytes(line: str) -> int:
+def launch_bytes(line: str, threads: int = 0, gathered=None) -> int:
     """The bytes of the memref arguments of a `gpu.launch_func` line, or of a
     launcher call's (`call @fp8_launch_...`: its type list), static shapes;
-    an FP8 element type counts one byte."""
+    an FP8 element type counts one byte. `gathered` maps an argument's
+    position to the elements each of the `threads` loads from it (a gathered
+    buffer, `gathered_loads`): those bytes, at most the buffer's."""
     if " args(" in line:
         args = line[line.find(" args(") + 1:]
     else:
         args = " ".join("%x : " + t for t in re.findall(r"memref<[^>]*>", line[line.rfind(" : ("):]))
     total = 0
-    for dims, element in MEMREF_ARG.findall(args):
-        total += (elements(dims) if dims else 1) * ELEMENT_BYTES.get(element, 1)
+    for position, (dims, element) in enumerate(MEMREF_ARG.findall(args)):
+        size = ELEMENT_BYTES.get(element, 1)
+        whole = (elements(dims) if dims else 1) * size
+        per_thread = (gathered or {}).get(position)
+        total += whole if per_thread is None else min(whole, threads * per_thread * size)
     return total
+
+
+LOADS = ("memref.load", "vector.load", "vector.transfer_read")
+SSA_DEF = re.compile(r"^\s*(%[\w.]+)(?::\d+)? = ")
+SSA_USE = re.compile(r"%[\w.]+")
+GATHER_LOAD = re.compile(r"memref\.load (%arg\d+)\[([^\]]*)\]")
+KERNEL_ARG = re.compile(r"%arg\d+\b")
+
+
+def gathered_loads(body, trips):
+    """{argument position: elements loaded per thread} of the kernel's
+    gathered buffers: `body` its lines after the `gpu.func` line, `trips[i]`
+    the product of the loop trips around line i. A value is data when a
+    load defines it or when it is computed from data; a buffer is gathered
+    when every use of it is a `memref.load` at a data index."""
+    data, loads, other = set(), collections.Counter(), set()
+    for i, line in enumerate(body):
+        m = SSA_DEF.match(line)
+        load = GATHER_LOAD.search(line)
+        if m and (any(op in line for op in LOADS) or any(u in data for u in SSA_USE.findall(line[m.end():]))):
+            data.add(m.group(1))
+        for arg in KERNEL_ARG.findall(line):
+            if load and arg == load.group(1) and any(u in data for u in SSA_USE.findall(load.group(2))):
+                loads[arg] += trips[i]
+            else:
+                other.add(arg)
+    return {int(arg[4:]): n for arg, n in loads.items() if arg not in other}
 
 
 def lm_module(spec: str) -> str:
@@ -89,6 +127,7 @@ def census(ir: str):
     lines = ir.splitlines()
     consts = {}
     kernels = {}
+    bodies = {}  # the gpu.func's lines and the loop trips around each
     current, stack = None, []  # the gpu.func, its open loops (indent, trips)
     for line in lines:
         m = CONST.match(line)
@@ -99,6 +138,7 @@ def census(ir: str):
         if m:
             current, stack = m.group(1), []
             kernels[current] = 0
+            bodies[current] = ([], [])
             continue
         if HOST_FUNC.match(line):  # the host code, before or after the kernels
             current, stack = None, []
@@ -116,20 +156,27 @@ def census(ir: str):
                 kernels[current] += prod
             if stack:
                 stack[-1] = (stack[-1][0], stack[-1][1], True)
+        around = 1
+        for _, t, _ in stack:
+            around *= t
+        bodies[current][0].append(line)
+        bodies[current][1].append(around)
         m = FOR.search(line)
         if m:
             c = consts.get(current, {})
             lb, ub, st = (c.get(x) for x in m.groups())
             trips = (ub - lb + st - 1) // st if None not in (lb, ub, st) else 0
             stack.append((indent, trips, False))
+    gathered = {name: gathered_loads(*body) for name, body in bodies.items()}
     launches = []
     host = consts.get(None, {})
     for line in lines:
         m = LAUNCH.search(line)
         if m:
             name, blocks, threads = m.groups()
-            launches.append((name, host.get(blocks, 0) * host.get(threads, 0), max(kernels.get(name, 1), 1),
-                             launch_bytes(line)))
+            count = host.get(blocks, 0) * host.get(threads, 0)
+            launches.append((name, count, max(kernels.get(name, 1), 1),
+                             launch_bytes(line, count, gathered.get(name))))
     return launches
 
 
