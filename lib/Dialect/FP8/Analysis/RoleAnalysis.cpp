@@ -247,18 +247,47 @@ bool fp8::isSoftmaxLike(Operation *op) {
   return found;
 }
 
-/// True when `index` is computed from a block argument of `body` (a token id
-/// read by the gather) through index casts only.
-static bool isDataDependentIndex(Value index, Block &body) {
+/// The block argument of `body` (a token id read by the gather) that `index`
+/// is computed from through index casts only; null when there is none.
+static BlockArgument getDataIndexSource(Value index, Block &body) {
   for (unsigned i = 0; i < 4; ++i) {
     if (auto arg = dyn_cast<BlockArgument>(index))
-      return arg.getOwner() == &body;
+      return arg.getOwner() == &body ? arg : BlockArgument();
     Operation *def = index.getDefiningOp();
     if (!isa_and_nonnull<arith::IndexCastOp, arith::IndexCastUIOp>(def))
-      return false;
+      return {};
     index = def->getOperand(0);
   }
-  return false;
+  return {};
+}
+
+/// True when `ex`, read in `g` at data index `dataDim` whose value comes
+/// from the element `ids` of one of its operands, picks one element per id
+/// (`take_along_axis`: the cross-entropy's `logits[t, target[t]]`) rather
+/// than an embedding's row: another index is the generic's own
+/// `linalg.index` of a loop dimension `ids` varies over (the id's own row,
+/// within which the id picks), and none is the `linalg.index` of a loop
+/// dimension `ids` does not vary over (the walk along a row, which an
+/// embedding's output dimensions beside the token's are: [t, h] from
+/// [vocab, h]).
+static bool isElementPick(linalg::GenericOp g, tensor::ExtractOp ex,
+                          unsigned dataDim, BlockArgument ids) {
+  AffineMap idsMap = g.getMatchingIndexingMap(g.getMatchingOpOperand(ids));
+  bool ownRow = false;
+  for (auto [dim, index] : llvm::enumerate(ex.getIndices())) {
+    if (dim == dataDim)
+      continue;
+    while (isa_and_nonnull<arith::IndexCastOp, arith::IndexCastUIOp>(
+        index.getDefiningOp()))
+      index = index.getDefiningOp()->getOperand(0);
+    auto loopIndex = index.getDefiningOp<linalg::IndexOp>();
+    if (!loopIndex)
+      continue;
+    if (!idsMap.isFunctionOfDim(loopIndex.getDim()))
+      return false; // walks a row: an embedding's read
+    ownRow = true;
+  }
+  return ownRow;
 }
 
 std::optional<Gather> fp8::matchGather(Operation *op) {
@@ -272,11 +301,14 @@ std::optional<Gather> fp8::matchGather(Operation *op) {
     // The table is captured from above (not an operand of the generic), and
     // one index is computed from the generic's input (the token ids): that
     // dimension is the vocabulary, whatever the table's rank (TOSA exports
-    // gather from a [1, V, H] reshape of the [V, H] table).
+    // gather from a [1, V, H] reshape of the [V, H] table). An element pick
+    // reads no row of a table: not an embedding.
     if (!t.getParentRegion()->isProperAncestor(&g.getRegion()))
       return;
     for (auto [dim, index] : llvm::enumerate(ex.getIndices()))
-      if (isDataDependentIndex(index, body)) {
+      if (BlockArgument ids = getDataIndexSource(index, body)) {
+        if (isElementPick(g, ex, dim, ids))
+          return;
         int64_t vocab = cast<RankedTensorType>(t.getType()).getDimSize(dim);
         gather = Gather{t, vocab};
         return;

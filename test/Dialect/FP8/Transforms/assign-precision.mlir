@@ -153,6 +153,63 @@ func.func @embedding_and_head(%ids: tensor<1x8xi64>, %head: tensor<128x1000xf32>
 
 // -----
 
+// An element pick (take_along_axis: the cross-entropy's logits[t, target[t]],
+// fp8_mlir.training) is not an embedding: its other index is the generic's
+// own linalg.index of the loop dim the targets vary over, so it reads one
+// element of the token's own row. It keeps its element type as any other op.
+#p1 = affine_map<(d0) -> (d0)>
+// CHECK-LABEL: func.func @element_pick
+// CHECK: linalg.matmul {fp8.precision = #fp8.precision<fp8>, fp8.reason = "heuristic: contraction with a weight (function argument)", fp8.role = #fp8.role<linear>}
+// CHECK: linalg.generic
+// CHECK-SAME: fp8.reason = "heuristic: no sensitive pattern", fp8.role = #fp8.role<other>
+func.func @element_pick(%x: tensor<8x64xf32>, %w: tensor<64x1000xf32>, %targets: tensor<8xi64>) -> tensor<8xf32> {
+  %cst = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x1000xf32>
+  %f = linalg.fill ins(%cst : f32) outs(%e : tensor<8x1000xf32>) -> tensor<8x1000xf32>
+  %logits = linalg.matmul ins(%x, %w : tensor<8x64xf32>, tensor<64x1000xf32>) outs(%f : tensor<8x1000xf32>) -> tensor<8x1000xf32>
+  %ep = tensor.empty() : tensor<8xf32>
+  %p = linalg.generic {indexing_maps = [#p1, #p1], iterator_types = ["parallel"]} ins(%targets : tensor<8xi64>) outs(%ep : tensor<8xf32>) {
+  ^bb0(%in: i64, %out: f32):
+    %row = linalg.index 0 : index
+    %col = arith.index_cast %in : i64 to index
+    %z = tensor.extract %logits[%row, %col] : tensor<8x1000xf32>
+    linalg.yield %z : f32
+  } -> tensor<8xf32>
+  return %p : tensor<8xf32>
+}
+
+// -----
+
+// A per-sequence table [b, vocab, h] read at (the sequence's own index, the
+// id, the walk along h): it reads a row per id, an embedding however one of
+// its indices follows the ids' own loop dimension.
+#b2 = affine_map<(d0, d1, d2) -> (d0, d1)>
+#b3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK-LABEL: func.func @per_sequence_embedding
+// CHECK: linalg.generic
+// CHECK-SAME: fp8.reason = "heuristic: gather from a 2x1000x128 table", fp8.role = #fp8.role<embedding>
+func.func @per_sequence_embedding(%ids: tensor<2x8xi64>, %w: tensor<128x64xf32>) -> tensor<2x8x64xf32> {
+  %table = arith.constant dense<0.5> : tensor<2x1000x128xf32>
+  %e = tensor.empty() : tensor<2x8x128xf32>
+  %h = linalg.generic {indexing_maps = [#b2, #b3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%ids : tensor<2x8xi64>) outs(%e : tensor<2x8x128xf32>) {
+  ^bb0(%in: i64, %out: f32):
+    %b = linalg.index 0 : index
+    %r = arith.index_cast %in : i64 to index
+    %c = linalg.index 2 : index
+    %x = tensor.extract %table[%b, %r, %c] : tensor<2x1000x128xf32>
+    linalg.yield %x : f32
+  } -> tensor<2x8x128xf32>
+  %hc = tensor.collapse_shape %h [[0, 1], [2]] : tensor<2x8x128xf32> into tensor<16x128xf32>
+  %cst = arith.constant 0.0 : f32
+  %eo = tensor.empty() : tensor<16x64xf32>
+  %fo = linalg.fill ins(%cst : f32) outs(%eo : tensor<16x64xf32>) -> tensor<16x64xf32>
+  %y = linalg.matmul ins(%hc, %w : tensor<16x128xf32>, tensor<128x64xf32>) outs(%fo : tensor<16x64xf32>) -> tensor<16x64xf32>
+  %ye = tensor.expand_shape %y [[0, 1], [2]] output_shape [2, 8, 64] : tensor<16x64xf32> into tensor<2x8x64xf32>
+  return %ye : tensor<2x8x64xf32>
+}
+
+// -----
+
 // Output head without an embedding in the graph: N >= 32000.
 // CHECK-LABEL: func.func @lm_head_by_size
 // CHECK: linalg.matmul {fp8.precision = #fp8.precision<bf16>, fp8.reason = "heuristic: vocabulary-sized linear (N = 32000) reaching a function result", fp8.role = #fp8.role<output_head>}

@@ -96,8 +96,12 @@ bool isReduction(Operation *op);
 /// SiLU; or is a top-k / softmax op by name.
 bool isSoftmaxLike(Operation *op);
 
-/// An embedding lookup: a linalg.generic extracting from a captured table
-/// at an index computed from its input (the token ids).
+/// An embedding lookup: a linalg.generic extracting rows from a captured
+/// table at an index computed from its input (the token ids). An element
+/// pick is not one: a read whose other indices are the generic's own
+/// `linalg.index` of loop dimensions the ids vary over (`take_along_axis`,
+/// the cross-entropy's `logits[t, target[t]]`: one element of the id's own
+/// row per id, where an embedding walks a row of the table per id).
 struct Gather {
   Value table;
   /// The size of the dimension the token ids index (the vocabulary);
