@@ -24,13 +24,11 @@ from __future__ import annotations
 import dataclasses
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
-__all__ = ["ELEMENT_TYPES", "NAN", "NEG_INF", "Graph", "Op", "tensor_type", "memref_type", "affine_map",
+__all__ = ["ELEMENT_TYPES", "NEG_INF", "Graph", "Op", "tensor_type", "memref_type", "affine_map",
            "float_literal", "function"]
 
 #: -inf of each float element type as MLIR's hexadecimal literal.
 NEG_INF = {"f32": "0xFF800000", "f64": "0xFFF0000000000000", "bf16": "0xFF80"}
-#: The quiet NaN of each element type (hexadecimal float literals).
-NAN = {"f32": "0x7FC00000", "f64": "0x7FF8000000000000", "bf16": "0x7FC0"}
 #: Element types a Graph is written in.
 ELEMENT_TYPES = tuple(NEG_INF)
 
@@ -136,11 +134,6 @@ class Graph:
     def neg_inf(self) -> str:
         """-inf of the element type (a hexadecimal float literal)."""
         return NEG_INF[self.et]
-
-    @property
-    def nan(self) -> str:
-        """The quiet NaN of the element type (a hexadecimal float literal)."""
-        return NAN[self.et]
 
     def type_of(self, value: str) -> str:
         """The tensor type of a value the graph defined or declared."""

@@ -11,11 +11,14 @@ vocabulary `picked[t] = sum_v (v == target[t] ? logits[t, v] : +0.0)` from
   NaN and infinities in the columns not picked (the sum selects +0.0 for
   them; the gather does not read them).
 - A target outside [0, vocab) picks NaN (the one-hot sum gave 0 silently;
-  the gather must not read out of bounds), on both pipelines.
+  the gather must not read out of bounds), on both pipelines: the pick
+  reads `logits[row, target]` unguarded and relies on fp8-guard-gathers,
+  which both pipelines run.
 - The whole step compiled by fp8-cpu-pipeline gives the one-hot form's
   loss and gradients bit for bit on random batches (f32 and f64), and an
   out-of-range target a NaN loss, on the CPU and on the emulated GPU.
-- The FP8 report does not take the pick for an embedding gather."""
+- The FP8 report does not take the pick for an embedding gather (the role
+  analysis tells an element pick from an embedding's row read)."""
 
 import numpy as np
 import pytest
@@ -180,9 +183,10 @@ def test_step_with_an_out_of_range_target_has_a_nan_loss(device):
 
 def test_pick_is_not_reported_as_an_embedding():
     """The report's embedding ops are the embedding's gather and its
-    gradient only: the pick's index is clamped (a select), not a cast of the
-    target, so the role analysis does not take it for a gather from a
-    [T, vocab] table (an unclamped form was reported as one)."""
+    gradient only: the pick reads the logits at (its own row, the target),
+    one element per token, which the role analysis tells from an embedding's
+    row read (before it did, the pick was reported as a gather from a
+    [T, vocab] table)."""
     text = lm._with_run(lm_graph.lm_training_step(CFG, BATCH, "f32"), CFG, BATCH, "f32")
     report = fp8_mlir.compile(text, "deepseek-v3", lower=False).report
     embeddings = sorted(o["location"] for o in report["ops"] if o["role"] == "embedding")

@@ -90,8 +90,9 @@ def _onehot(arg):
 
 def _pick_targets(g, logits, t, vocab, name):
     """picked [t] = +0.0 + logits[t, targets[t]]: a gather (an all-parallel
-    generic over the tokens whose body extracts one logit per token, the
-    embedding's form) reading t logits, not the [t, vocab] rows.
+    generic over the tokens whose body extracts one logit per token at the
+    token's own row, `linalg.index 0`, and its target's column) reading t
+    logits, not the [t, vocab] rows.
 
     It equals the one-hot reduction `sum_v (v == target ? logits[t, v] :
     +0.0)` from +0.0 bit for bit, in any summation order: every other term
@@ -102,22 +103,21 @@ def _pick_targets(g, logits, t, vocab, name):
     matmul, accumulating from +0.0, gives no -0.0 logit: the add keeps
     the pick itself the reduction's value, which the tests compare.)
 
-    A target outside [0, vocab) (one unsigned comparison takes the negative
-    ones too) reads column 0 instead of out of bounds and picks NaN, so the
-    loss is NaN (the one-hot form gave 0 silently); `LanguageModel` checks
-    the token ids, targets included, before a step runs. The clamped
-    index (a select, not a cast of the target) is also why the role
-    analysis does not take the pick for an embedding gather from a
-    [t, vocab] table."""
+    The read is not guarded here: `fp8-guard-gathers`, which both lowering
+    pipelines run on every gather, compares the column with vocab
+    (unsigned, so negative targets too), reads column 0 instead of out of
+    bounds and makes the logit NaN, so an out-of-range target picks NaN
+    (NaN + +0.0) and the loss is NaN (the one-hot form gave 0 silently);
+    `LanguageModel` checks the token ids, targets included, before a step
+    runs. The role analysis takes the pick for an element pick (its row is
+    the generic's own index over the targets), not an embedding gather
+    from a [t, vocab] table."""
     et = g.et
     tgt = ("%targets", (t,), ["d0"], "i64")
-    body = ["%row = linalg.index 0 : index", f"%vocab = arith.constant {vocab} : i64",
-            "%ok = arith.cmpi ult, %b0, %vocab : i64", "%c0 = arith.constant 0 : i64",
-            "%safe = arith.select %ok, %b0, %c0 : i64", "%col = arith.index_cast %safe : i64 to index",
+    body = ["%row = linalg.index 0 : index", "%col = arith.index_cast %b0 : i64 to index",
             f"%z = tensor.extract {logits}[%row, %col] : {g.ty(t, vocab)}",
             f"%zero = arith.constant 0.0 : {et}", f"%p = arith.addf %zero, %z : {et}",
-            f"%nan = arith.constant {g.nan} : {et}", f"%r = arith.select %ok, %p, %nan : {et}",
-            f"linalg.yield %r : {et}"]
+            f"linalg.yield %p : {et}"]
     return g.generic([tgt], (t,), ["d0"], ["parallel"], body, name, captures=[logits])
 
 

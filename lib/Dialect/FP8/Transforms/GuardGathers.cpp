@@ -58,8 +58,8 @@ bool boundsDimension(Value bound, Value table, int64_t dim) {
   return dimOp && dimOp.getSource() == table && d == dim;
 }
 
-/// Whether `index` is already guarded as this pass (or the cross-entropy's
-/// target pick) guards it: after index casts, `select(x ult bound, x, 0)`
+/// Whether `index` is already guarded as this pass (or a graph by hand)
+/// guards it: after index casts, `select(x ult bound, x, 0)`
 /// with `bound` within dimension `dim` of `table`.
 bool isGuarded(Value index, Value table, int64_t dim) {
   while (Operation *cast = index.getDefiningOp()) {

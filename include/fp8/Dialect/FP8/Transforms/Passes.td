@@ -618,9 +618,8 @@ def FP8GuardGathersPass : Pass<"fp8-guard-gathers"> {
     An index already guarded this way (after `arith.index_cast`s, an
     `arith.select %ok, %x, 0` whose `%ok` is `arith.cmpi ult, %x, %bound`
     with `%bound` a constant no larger than the dimension, or its
-    `tensor.dim`), as the cross-entropy's target pick of
-    `fp8_mlir.training` builds it, is left alone, so running the pass
-    twice changes nothing. `fp8-cpu-pipeline` and `fp8-gpu-pipeline` run
+    `tensor.dim`), as this pass or a graph by hand writes it, is left
+    alone, so running the pass twice changes nothing. `fp8-cpu-pipeline` and `fp8-gpu-pipeline` run
     it first. Cost: one compare and one select per guarded index, one
     select per float result, in the gather's body.
   }];
