@@ -41,9 +41,44 @@ func.func @embedding(%ids: tensor<4xi64>, %table: tensor<16x8xf32>) -> tensor<4x
 
 // -----
 
-// The cross-entropy's target pick (fp8_mlir.training.lm_graph), guarded by
-// hand: its column is a select of an unsigned compare with the vocabulary.
-// Left alone.
+// The cross-entropy's target pick as fp8_mlir.training.lm_graph writes it:
+// the column is the target cast to index, the row the generic's own index.
+// The column is compared unsigned with the 32 columns and clamped, and the
+// logit becomes NaN before the pick's add of +0.0 (NaN + 0.0 is NaN).
+
+#mapp = affine_map<(d0) -> (d0)>
+// CHECK-LABEL: func.func @pick
+// CHECK: ^bb0(%[[T:.*]]: i64, %{{.*}}: f32):
+// CHECK: %[[ROW:.*]] = linalg.index 0 : index
+// CHECK: %[[COL:.*]] = arith.index_cast %[[T]] : i64 to index
+// CHECK: %[[N:.*]] = arith.constant 32 : index
+// CHECK: %[[OK:.*]] = arith.cmpi ult, %[[COL]], %[[N]] : index
+// CHECK: %[[SAFE:.*]] = arith.select %[[OK]], %[[COL]], %{{.*}} : index
+// CHECK: %[[Z:.*]] = tensor.extract %{{.*}}[%[[ROW]], %[[SAFE]]] : tensor<4x32xf32>
+// CHECK: %[[G:.*]] = arith.select %[[OK]], %[[Z]], %{{.*}} : f32
+// CHECK: %[[P:.*]] = arith.addf %{{.*}}, %[[G]] : f32
+// CHECK: linalg.yield %[[P]] : f32
+func.func @pick(%t: tensor<4xi64>, %logits: tensor<4x32xf32>) -> tensor<4xf32> {
+  %e = tensor.empty() : tensor<4xf32>
+  %r = linalg.generic {indexing_maps = [#mapp, #mapp], iterator_types = ["parallel"]}
+      ins(%t : tensor<4xi64>) outs(%e : tensor<4xf32>) {
+  ^bb0(%b0: i64, %out: f32):
+    %row = linalg.index 0 : index
+    %col = arith.index_cast %b0 : i64 to index
+    %z = tensor.extract %logits[%row, %col] : tensor<4x32xf32>
+    %zero = arith.constant 0.0 : f32
+    %p = arith.addf %zero, %z : f32
+    linalg.yield %p : f32
+  }
+  -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+// A gather guarded by hand (as the cross-entropy's target pick of
+// fp8_mlir.training once was): its column is a select of an unsigned
+// compare with the vocabulary. Left alone.
 
 #map0 = affine_map<(d0) -> (d0)>
 // CHECK-LABEL: func.func @pick_already_guarded
