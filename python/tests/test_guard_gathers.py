@@ -6,10 +6,9 @@ fp8-cpu-pipeline and on the emulated GPU (where an unguarded read faults);
 the in-range rows are the table's rows bit for bit (numpy's indexing is
 the oracle) and the two pipelines agree bit for bit.
 
-Not covered: the language model's step with an out-of-range input token.
-Its forward gather is guarded, but the embedding gradient (an scf.for
-scatter-adding rows at the token ids, not a gather) still writes out of
-bounds; `LanguageModel` checks the ids before a step runs."""
+The language model's step with out-of-range input tokens, whose embedding
+gradient (an scf.for scatter-adding rows at the token ids, not a gather)
+drops their updates: test_guard_scatters.py."""
 
 import numpy as np
 import pytest

@@ -176,8 +176,7 @@ def test_step_with_an_out_of_range_target_has_a_nan_loss(device):
     loss, _ = _run(module, cfg, params, tokens, device)
     assert np.isfinite(loss[0])
     for bad in (cfg.vocab, -1):
-        # The last target only: no input token (the embedding gradient, a scatter, does not guard its ids).
-        tokens[0, -1] = bad
+        tokens[0, -1] = bad  # the last target only (input tokens: test_guard_scatters.py)
         loss, _ = _run(module, cfg, params, tokens, device)
         assert np.isnan(loss[0]), (bad, loss)
 

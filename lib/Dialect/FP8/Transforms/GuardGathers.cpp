@@ -4,10 +4,13 @@
 // from loaded data, e.g. a token id) reads out of bounds for an id outside
 // the table once lowered. This pass clamps each such index with an unsigned
 // compare and makes a float result NaN where an index was out of range
-// (Passes.td).
+// (Passes.td). It also drops the writes at such indices outside linalg
+// bodies (a scatter: GuardSlices.cpp).
 //
 //===----------------------------------------------------------------------===//
 #include "fp8/Dialect/FP8/Transforms/Passes.h"
+
+#include "GuardIndices.h"
 
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -18,6 +21,7 @@ namespace mlir::fp8 {
 } // namespace mlir::fp8
 
 using namespace mlir;
+using fp8::detail::selectNaN;
 
 namespace {
 
@@ -45,37 +49,6 @@ bool isDataDependent(Value index, linalg::GenericOp generic,
   });
 }
 
-/// Whether `bound` is at most dimension `dim` of `table`: a constant no
-/// larger than its static size, or `tensor.dim %table, dim`.
-bool boundsDimension(Value bound, Value table, int64_t dim) {
-  APInt c;
-  auto type = cast<RankedTensorType>(table.getType());
-  if (matchPattern(bound, m_ConstantInt(&c)))
-    return !type.isDynamicDim(dim) && c.getActiveBits() <= 63 &&
-           static_cast<int64_t>(c.getZExtValue()) <= type.getDimSize(dim);
-  auto dimOp = bound.getDefiningOp<tensor::DimOp>();
-  std::optional<int64_t> d = dimOp ? dimOp.getConstantIndex() : std::nullopt;
-  return dimOp && dimOp.getSource() == table && d == dim;
-}
-
-/// Whether `index` is already guarded as this pass (or a graph by hand)
-/// guards it: after index casts, `select(x ult bound, x, 0)`
-/// with `bound` within dimension `dim` of `table`.
-bool isGuarded(Value index, Value table, int64_t dim) {
-  while (Operation *cast = index.getDefiningOp()) {
-    if (!isa<arith::IndexCastOp, arith::IndexCastUIOp>(cast))
-      break;
-    index = cast->getOperand(0);
-  }
-  auto select = index.getDefiningOp<arith::SelectOp>();
-  if (!select || !matchPattern(select.getFalseValue(), m_Zero()))
-    return false;
-  auto cmp = select.getCondition().getDefiningOp<arith::CmpIOp>();
-  return cmp && cmp.getPredicate() == arith::CmpIPredicate::ult &&
-         cmp.getLhs() == select.getTrueValue() &&
-         boundsDimension(cmp.getRhs(), table, dim);
-}
-
 /// The size of dynamic dimension `dim` of `table`: a `tensor.dim` before
 /// `generic` when the table comes from outside it (a captured table, as an
 /// embedding's): computed once, not per element, and the body gains no
@@ -98,7 +71,8 @@ SmallVector<Value> clampIndices(OpBuilder &b, tensor::ExtractOp ex,
   Location loc = ex.getLoc();
   for (auto [dim, operand] : llvm::enumerate(ex.getIndicesMutable())) {
     Value index = operand.get();
-    if (!isDataDependent(index, generic) || isGuarded(index, table, dim))
+    if (!isDataDependent(index, generic) ||
+        fp8::detail::isGuardedIndex(index, table, dim, /*span=*/0))
       continue;
     Value size = type.isDynamicDim(dim)
                      ? dynamicSize(b, table, dim, generic, loc)
@@ -114,24 +88,11 @@ SmallVector<Value> clampIndices(OpBuilder &b, tensor::ExtractOp ex,
   return oks;
 }
 
-/// Replaces the uses of `ex`'s result by NaN where one of `oks` is false.
-void selectNaN(OpBuilder &b, tensor::ExtractOp ex, FloatType type,
-               ArrayRef<Value> oks) {
-  Location loc = ex.getLoc();
-  b.setInsertionPointAfter(ex);
-  Value all = oks.front();
-  for (Value ok : oks.drop_front())
-    all = arith::AndIOp::create(b, loc, all, ok);
-  Value nan = arith::ConstantOp::create(
-      b, loc, type,
-      b.getFloatAttr(type, APFloat::getNaN(type.getFloatSemantics())));
-  Value guarded = arith::SelectOp::create(b, loc, all, ex.getResult(), nan);
-  ex.getResult().replaceAllUsesExcept(guarded, guarded.getDefiningOp());
-}
-
 struct FP8GuardGathersPass
     : fp8::impl::FP8GuardGathersPassBase<FP8GuardGathersPass> {
   void runOnOperation() override {
+    if (failed(fp8::detail::guardSlices(getOperation())))
+      return signalPassFailure();
     SmallVector<std::pair<tensor::ExtractOp, linalg::GenericOp>> gathers;
     getOperation()->walk([&](linalg::GenericOp generic) {
       generic.getRegion().walk(
@@ -157,3 +118,17 @@ struct FP8GuardGathersPass
 };
 
 } // namespace
+
+void fp8::detail::selectNaN(OpBuilder &b, tensor::ExtractOp ex, FloatType type,
+                            ArrayRef<Value> oks) {
+  Location loc = ex.getLoc();
+  b.setInsertionPointAfter(ex);
+  Value all = oks.front();
+  for (Value ok : oks.drop_front())
+    all = arith::AndIOp::create(b, loc, all, ok);
+  Value nan = arith::ConstantOp::create(
+      b, loc, type,
+      b.getFloatAttr(type, APFloat::getNaN(type.getFloatSemantics())));
+  Value guarded = arith::SelectOp::create(b, loc, all, ex.getResult(), nan);
+  ex.getResult().replaceAllUsesExcept(guarded, guarded.getDefiningOp());
+}

@@ -583,8 +583,9 @@ def FP8VerifyDynamicShapesPass : Pass<"fp8-verify-dynamic-shapes"> {
 }
 
 def FP8GuardGathersPass : Pass<"fp8-guard-gathers"> {
-  let summary = "Turn a gather's out-of-range index into a NaN result "
-                "instead of an out-of-bounds read";
+  let summary = "Turn a gather's out-of-range index into a NaN result and "
+                "drop a scatter's out-of-range update, instead of an "
+                "out-of-bounds read or write";
   let description = [{
     A gather is a `tensor.extract %table[%i, ...]` in the body of a
     `linalg.generic` whose index is computed from loaded data: from a block
@@ -619,9 +620,67 @@ def FP8GuardGathersPass : Pass<"fp8-guard-gathers"> {
     `arith.select %ok, %x, 0` whose `%ok` is `arith.cmpi ult, %x, %bound`
     with `%bound` a constant no larger than the dimension, or its
     `tensor.dim`), as this pass or a graph by hand writes it, is left
-    alone, so running the pass twice changes nothing. `fp8-cpu-pipeline` and `fp8-gpu-pipeline` run
-    it first. Cost: one compare and one select per guarded index, one
-    select per float result, in the gather's body.
+    alone, so running the pass twice changes nothing.
+
+    Writes, and reads outside linalg bodies. The same pass guards the
+    tensor ops outside linalg bodies whose offsets or indices depend on
+    loaded data: `tensor.insert_slice`, `tensor.insert` (writes: a
+    scatter) and `tensor.extract_slice`, `tensor.extract` (reads). There
+    an offset is data-dependent when it is computed from an element read
+    from a tensor or memory (`tensor.extract`, `memref.load`), a
+    loop-carried value or any other block argument; loop induction
+    variables, function arguments, constants and `tensor.dim` (through
+    pure ops) are the program's own. This is the embedding gradient of
+    `fp8_mlir.training` (aten.embedding_dense_backward's accumulating
+    index_put): an `scf.for` over the T tokens whose body extracts the
+    token id from `%tokens : tensor<Txi64>`, casts it to index and adds
+    the token's gradient row into row `%row` of the `[vocab, h]`
+    accumulator (`tensor.extract_slice %acc[%row, 0] [1, h] [1, 1]`, a
+    `linalg.generic` adding, `tensor.insert_slice` at the same place).
+
+    An offset `%o` of dimension `d`, for a slice of `n` elements `s`
+    apart (constants), is in range when, unsigned,
+
+        %ok = arith.cmpi ule, %o, <size - 1 - (n - 1) * s> : index
+
+    (`offset <= size - n` for stride 1; a negative id is a huge index, out
+    of range; a slice that never fits compares with `false`; a dynamic
+    size uses `tensor.dim` and an `ult` compare with
+    `select(span ult size, size - span, 0)`), and the op uses
+    `select(%ok, %o, 0)`: always in bounds. The semantics are JAX's
+    default scatter mode FILL_OR_DROP:
+
+    - an update at an out-of-range offset is DROPPED: the destination is
+      unchanged. In the read-modify-write form (the inserted value a
+      `linalg.generic` result whose init is an `extract_slice` of the
+      same destination with the same offsets, sizes and strides, as the
+      embedding gradient's) the read and the write use the clamped offset
+      and the generic yields `select(%ok, update, old)`: the loop body
+      stays free of regions (the GPU host lowering's loop kernel takes
+      it) and bufferizes in place. Any other `insert_slice` runs under
+      `scf.if %ok` (else the destination); a `tensor.insert` writes back
+      the element it reads at the clamped index. In-range updates keep
+      their bits;
+    - a read at an out-of-range offset is clamped: `tensor.extract` gives
+      NaN for a float with NaN (as a gather's) and element 0 otherwise
+      (remark); an `extract_slice` that no guarded write reads back reads
+      at offset 0 and the pass emits a remark saying so (a slice is not
+      filled with NaN).
+
+    An offset already guarded (the forms above, or a gather's `ult`
+    guard for a one-element access) is left alone: idempotent. A
+    data-dependent offset of a slice with a dynamic size or stride (or a
+    stride below 1) cannot be bounded: the pass fails with an error
+    naming the dimension. Not guarded: `tensor.parallel_insert_slice`,
+    memref ops (the pass runs on tensors, before bufferization).
+
+    `fp8-cpu-pipeline` and `fp8-gpu-pipeline` run it first. Cost: one
+    compare and one select per guarded index, one select per float
+    result, in the gather's body; for a guarded scatter row one compare
+    and select per iteration and one select per element of the row.
+    Source for the scatter semantics: JAX, `jax.lax.GatherScatterMode`
+    (FILL_OR_DROP: out-of-bounds gathers fill, out-of-bounds scatter
+    updates are dropped).
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::tensor::TensorDialect"];
