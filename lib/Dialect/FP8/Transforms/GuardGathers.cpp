@@ -11,6 +11,7 @@
 #include "fp8/Dialect/FP8/Transforms/Passes.h"
 
 #include "GuardIndices.h"
+#include "fp8/Dialect/FP8/Utils/FP8Arith.h"
 
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -126,9 +127,9 @@ void fp8::detail::selectNaN(OpBuilder &b, tensor::ExtractOp ex, FloatType type,
   Value all = oks.front();
   for (Value ok : oks.drop_front())
     all = arith::AndIOp::create(b, loc, all, ok);
-  Value nan = arith::ConstantOp::create(
-      b, loc, type,
-      b.getFloatAttr(type, APFloat::getNaN(type.getFloatSemantics())));
+  // The GPU's canonical NaN, so a NaN row has the same bits on both
+  // pipelines (docs/numerics.md, "NaN encodings").
+  Value nan = createCanonicalNaNConstant(b, loc, type);
   Value guarded = arith::SelectOp::create(b, loc, all, ex.getResult(), nan);
   ex.getResult().replaceAllUsesExcept(guarded, guarded.getDefiningOp());
 }

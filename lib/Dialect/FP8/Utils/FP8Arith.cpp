@@ -473,6 +473,17 @@ Value fp8::createCanonicalNaNF32(OpBuilder &b, Location loc, Value x) {
   return arith::SelectOp::create(b, loc, isNaN, nan, x);
 }
 
+Value fp8::createCanonicalNaNConstant(OpBuilder &b, Location loc,
+                                      FloatType elt) {
+  if (elt.isF32())
+    return nanConstant(b, loc, elt, elt, 0x7FFFFFFF);
+  if (elt.isBF16() || elt.isF16())
+    return nanConstant(b, loc, elt, elt, 0x7FFF);
+  return arith::ConstantOp::create(
+      b, loc, elt,
+      b.getFloatAttr(elt, APFloat::getNaN(elt.getFloatSemantics())));
+}
+
 Value fp8::createTruncFCanonicalNaN(OpBuilder &b, Location loc, Value x,
                                     Type elt) {
   if (elt.isF32())

@@ -24,7 +24,7 @@ func.func @embedding(%ids: tensor<4xi64>, %table: tensor<16x8xf32>) -> tensor<4x
   // CHECK: %[[C0:.*]] = arith.constant 0 : index
   // CHECK: %[[SAFE:.*]] = arith.select %[[OK]], %[[I]], %[[C0]] : index
   // CHECK: %[[V:.*]] = tensor.extract %[[TABLE]][%[[SAFE]], %[[J]]] : tensor<16x8xf32>
-  // CHECK: %[[NAN:.*]] = arith.constant 0x7FC00000 : f32
+  // CHECK: %[[NAN:.*]] = arith.constant 0x7FFFFFFF : f32
   // CHECK: %[[R:.*]] = arith.select %[[OK]], %[[V]], %[[NAN]] : f32
   // CHECK: linalg.yield %[[R]] : f32
   %r = linalg.generic {indexing_maps = [#map0, #map1], iterator_types = ["parallel", "parallel"]}
@@ -182,7 +182,7 @@ func.func @integer_clamped(%ids: tensor<4xi32>, %table: tensor<?xi32>) -> tensor
 // CHECK: %[[OKC:.*]] = arith.cmpi ult, %{{.*}}, %{{.*}} : index
 // CHECK: %[[V:.*]] = tensor.extract
 // CHECK: %[[ALL:.*]] = arith.andi %[[OKR]], %[[OKC]] : i1
-// CHECK: %[[NAN:.*]] = arith.constant 0x7FC0 : bf16
+// CHECK: %[[NAN:.*]] = arith.constant 0x7FFF : bf16
 // CHECK: arith.select %[[ALL]], %[[V]], %[[NAN]] : bf16
 func.func @two_indices(%rows: tensor<4xindex>, %cols: tensor<4xindex>, %table: tensor<6x5xbf16>) -> tensor<4xbf16> {
   %e = tensor.empty() : tensor<4xbf16>

@@ -151,7 +151,7 @@ func.func @strided_and_dynamic(%offs: tensor<2xindex>, %v: tensor<10xf32>, %upd:
 // CHECK: %[[OKR:.*]] = arith.cmpi ule, %[[R]], %{{.*}} : index
 // CHECK: %[[SR:.*]] = arith.select %[[OKR]], %[[R]], %{{.*}} : index
 // CHECK: %[[X:.*]] = tensor.extract %[[T2]][%[[SR]]] : tensor<6xf32>
-// CHECK: %[[NAN:.*]] = arith.constant 0x7FC00000 : f32
+// CHECK: %[[NAN:.*]] = arith.constant 0x7FFFFFFF : f32
 // CHECK: %[[XR:.*]] = arith.select %[[OKR]], %[[X]], %[[NAN]] : f32
 // CHECK: return %[[T2]], %[[XR]]
 func.func @element_write_and_read(%ids: tensor<2xi32>, %v: f32, %t: tensor<6xf32>) -> (tensor<6xf32>, f32) {

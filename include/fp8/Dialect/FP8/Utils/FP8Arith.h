@@ -102,6 +102,12 @@ Value createCanonicalNaNF32(OpBuilder &b, Location loc, Value x);
 /// round to nearest even as arith.truncf, any NaN -> 0x7FFF (sign dropped),
 /// as cvt.rn.bf16.f32 / cvt.rn.f16.f32.
 Value createTruncFCanonicalNaN(OpBuilder &b, Location loc, Value x, Type elt);
+/// A scalar NaN constant of float type `elt` with the GPU's canonical bits:
+/// 0x7FFFFFFF for f32, 0x7FFF for bf16 and f16; for another type (f64, the
+/// finite-difference oracle's) APFloat's default quiet NaN. A NaN a
+/// lowering introduces (not one arithmetic makes) then has the same bits on
+/// both targets: the GPU's arithmetic returns that NaN, the CPU's keeps it.
+Value createCanonicalNaNConstant(OpBuilder &b, Location loc, FloatType elt);
 
 /// The quantization of createAmaxUpdate, createDequantScale +
 /// createScaleFromF32 and createQuantizeElement, evaluated on the host by
