@@ -77,7 +77,10 @@ def FP8AssignPrecisionPass : Pass<"fp8-assign-precision", "::mlir::ModuleOp"> {
   let summary = "Classify each op's role and decide its precision under a policy";
   let description = [{
     Walks every function of a linalg-on-tensors graph (TOSA graphs: run
-    `tosa-to-linalg` first, as `fp8-pipeline` does) and sets three
+    `tosa-to-linalg` first, as `fp8-pipeline` does; LLVM 22 forms such as
+    `linalg.matvec`, `linalg.batch_reduce_matmul` or a `linalg.contract`
+    with several N loops: run `fp8-normalize-forms` first, as
+    `fp8-pipeline` does) and sets three
     discardable attributes on each linalg op it understands:
 
     - `fp8.role`: `linear`, `embedding`, `output_head`, `gating`,
