@@ -22,6 +22,7 @@
 #include "fp8/Dialect/FP8/Analysis/RoleAnalysis.h"
 #include "fp8/Dialect/FP8/Transforms/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
@@ -352,8 +353,22 @@ void rewriteCanonical(RewriterBase &rw, const Canonical &c) {
   }
 }
 
-/// True for a contraction this pass may rewrite: float element types (a
-/// generic's body casts nothing: all three the same type), tensors.
+/// True when a generic contraction's body is what linalg.matmul builds for
+/// its element types: operands widened to the result type with arith.extf
+/// (or already of it), then mulf and addf.
+bool hasMatmulBody(linalg::GenericOp g) {
+  Type out = getElementTypeOrSelf(g.getDpsInitOperand(0)->get().getType());
+  for (Value v : g.getDpsInputs())
+    if (getElementTypeOrSelf(v.getType()).getIntOrFloatBitWidth() >
+        out.getIntOrFloatBitWidth())
+      return false;
+  return llvm::all_of(g.getBody()->getOperations(), [](Operation &o) {
+    return isa<arith::ExtFOp, arith::MulFOp, arith::AddFOp, linalg::YieldOp>(o);
+  });
+}
+
+/// True for a contraction this pass may rewrite: float element types,
+/// tensors; a generic only with a matmul's body (hasMatmulBody).
 bool isFloatContraction(linalg::LinalgOp op) {
   if (!op.hasPureTensorSemantics() || op.getNumDpsInputs() != 2 ||
       op.getNumDpsInits() != 1 || op->getNumResults() != 1 ||
@@ -364,7 +379,8 @@ bool isFloatContraction(linalg::LinalgOp op) {
     types.push_back(getElementTypeOrSelf(v.getType()));
   if (!llvm::all_of(types, [](Type t) { return isa<FloatType>(t); }))
     return false;
-  return !isa<linalg::GenericOp>(op) || llvm::all_equal(types);
+  auto g = dyn_cast<linalg::GenericOp>(op.getOperation());
+  return !g || hasMatmulBody(g);
 }
 
 class NormalizeFormsPass

@@ -210,3 +210,41 @@ func.func @elementwise(%x: tensor<16x256xf32>, %g: tensor<256xf32>) -> tensor<16
   %a = linalg.add ins(%m, %x : tensor<16x256xf32>, tensor<16x256xf32>) outs(%e : tensor<16x256xf32>) -> tensor<16x256xf32>
   return %a : tensor<16x256xf32>
 }
+
+// -----
+
+// A contraction-shaped generic over two K loops whose body is a matmul's
+// (bf16 operands widened with arith.extf, mulf, addf) becomes a
+// bf16 x bf16 -> f32 linalg.matmul; one whose body rounds each f32 product
+// to bf16 is not a matmul's and stays.
+// CHECK-LABEL: func.func @generic_forms
+// CHECK-SAME: (%[[X:.*]]: tensor<16x2x128xbf16>, %[[W:.*]]: tensor<2x128x512xbf16>
+// CHECK-DAG: %[[X2:.*]] = tensor.collapse_shape %[[X]] {{\[\[}}0], [1, 2]] : tensor<16x2x128xbf16> into tensor<16x256xbf16>
+// CHECK-DAG: %[[W2:.*]] = tensor.collapse_shape %[[W]] {{\[\[}}0, 1], [2]] : tensor<2x128x512xbf16> into tensor<256x512xbf16>
+// CHECK: linalg.matmul ins(%[[X2]], %[[W2]] : tensor<16x256xbf16>, tensor<256x512xbf16>) outs(%{{.*}} : tensor<16x512xf32>)
+// CHECK: linalg.generic
+// CHECK: arith.truncf
+func.func @generic_forms(%x: tensor<16x2x128xbf16>, %w: tensor<2x128x512xbf16>, %xf: tensor<16x2x128xf32>, %wf: tensor<2x128x512xf32>) -> (tensor<16x512xf32>, tensor<16x512xf32>) {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x512xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<16x512xf32>) -> tensor<16x512xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(m, n, r, k) -> (m, r, k)>, affine_map<(m, n, r, k) -> (r, k, n)>, affine_map<(m, n, r, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
+      ins(%x, %w : tensor<16x2x128xbf16>, tensor<2x128x512xbf16>) outs(%f : tensor<16x512xf32>) {
+  ^bb0(%a: bf16, %b: bf16, %c: f32):
+    %ae = arith.extf %a : bf16 to f32
+    %be = arith.extf %b : bf16 to f32
+    %m = arith.mulf %ae, %be : f32
+    %s = arith.addf %c, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<16x512xf32>
+  %n = linalg.generic {indexing_maps = [affine_map<(m, n, r, k) -> (m, r, k)>, affine_map<(m, n, r, k) -> (r, k, n)>, affine_map<(m, n, r, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
+      ins(%xf, %wf : tensor<16x2x128xf32>, tensor<2x128x512xf32>) outs(%f : tensor<16x512xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %a, %b : f32
+    %t = arith.truncf %m : f32 to bf16
+    %te = arith.extf %t : bf16 to f32
+    %s = arith.addf %c, %te : f32
+    linalg.yield %s : f32
+  } -> tensor<16x512xf32>
+  return %y, %n : tensor<16x512xf32>, tensor<16x512xf32>
+}

@@ -63,7 +63,9 @@ def FP8NormalizeFormsPass : Pass<"fp8-normalize-forms"> {
     without `indexing_maps` transposes, `linalg.batch_matmul` with or
     without them, `linalg.contract` with matmul maps, contraction-shaped
     `linalg.generic`) is left unchanged, and so are integer contractions
-    and generics whose body converts element types. A matrix-vector
+    and generics whose body is not the one linalg.matmul builds (operands
+    widened with `arith.extf` or already of the result type, `mulf`,
+    `addf`). A matrix-vector
     product over fewer than 128 elements of K (less than one 1x128
     quantization block), or over a run-time K, is kept as it is with a
     remark: a dot product per row (a per-token scalar head, one query
