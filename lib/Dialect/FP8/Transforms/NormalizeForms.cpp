@@ -199,6 +199,11 @@ FailureOr<Canonical> matchCanonical(linalg::LinalgOp op, std::string &whyNot) {
       linalg::inferContractionDims(op);
   if (failed(dims) || dims->k.empty() || (dims->m.empty() && dims->n.empty()))
     return failure();
+  // Every loop in one group: a loop only the result indexes (a broadcast)
+  // or only one operand reduces is no matmul's.
+  if (dims->batch.size() + dims->m.size() + dims->n.size() + dims->k.size() !=
+      op.getNumLoops())
+    return failure();
   // A matrix times a vector (no N loop): the vector is the token, read as a
   // one-row matrix, the matrix the [N, K] weight (decode's y = W x).
   c.lhs = dims->n.empty() ? 1 : 0;

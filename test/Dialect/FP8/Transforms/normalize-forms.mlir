@@ -248,3 +248,32 @@ func.func @generic_forms(%x: tensor<16x2x128xbf16>, %w: tensor<2x128x512xbf16>, 
   } -> tensor<16x512xf32>
   return %y, %n : tensor<16x512xf32>, tensor<16x512xf32>
 }
+
+// -----
+
+// Contractions with a loop outside the matmul's groups stay as they are: a
+// loop only the result indexes (a broadcast of the product) and a loop
+// only one operand reduces.
+// CHECK-LABEL: func.func @not_a_matmul
+// CHECK-NOT: linalg.transpose
+// CHECK-NOT: linalg.matmul
+// CHECK: linalg.generic
+// CHECK: linalg.generic
+func.func @not_a_matmul(%x: tensor<16x256xf32>, %w: tensor<256x512xf32>, %i: tensor<4x16x512xf32>,
+                        %x3: tensor<16x4x256xf32>, %i2: tensor<16x512xf32>) -> (tensor<4x16x512xf32>, tensor<16x512xf32>) {
+  %y = linalg.generic {indexing_maps = [affine_map<(b, m, n, k) -> (m, k)>, affine_map<(b, m, n, k) -> (k, n)>, affine_map<(b, m, n, k) -> (b, m, n)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%x, %w : tensor<16x256xf32>, tensor<256x512xf32>) outs(%i : tensor<4x16x512xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %c, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<4x16x512xf32>
+  %z = linalg.generic {indexing_maps = [affine_map<(m, n, r, k) -> (m, r, k)>, affine_map<(m, n, r, k) -> (k, n)>, affine_map<(m, n, r, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
+      ins(%x3, %w : tensor<16x4x256xf32>, tensor<256x512xf32>) outs(%i2 : tensor<16x512xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %c, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<16x512xf32>
+  return %y, %z : tensor<4x16x512xf32>, tensor<16x512xf32>
+}
