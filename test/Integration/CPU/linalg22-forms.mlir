@@ -18,6 +18,11 @@
 // RUN: fp8-opt %s --fp8-pipeline="report=false" -o %t.fp8 2>/dev/null
 // RUN: FileCheck %s --check-prefix=IR < %t.fp8
 // RUN: fp8-opt %t.fp8 --fp8-cpu-pipeline | %fp8_run | FileCheck %s
+// The same values under the other presets' blocks and scales (per-tensor:
+// one scale 14/448; rowwise; MX: power-of-two E8M0 scales, 1x32 blocks).
+// RUN: fp8-opt %s --fp8-pipeline="report=false policy=per-tensor" 2>/dev/null | fp8-opt --fp8-cpu-pipeline | %fp8_run | FileCheck %s
+// RUN: fp8-opt %s --fp8-pipeline="report=false policy=rowwise" 2>/dev/null | fp8-opt --fp8-cpu-pipeline | %fp8_run | FileCheck %s
+// RUN: fp8-opt %s --fp8-pipeline="report=false policy=mxfp8" 2>/dev/null | fp8-opt --fp8-cpu-pipeline | %fp8_run | FileCheck %s
 
 // IR-COUNT-7: fp8.scaled_matmul
 // IR-NOT: linalg.contract
