@@ -17,6 +17,10 @@ void fp8::buildFP8Pipeline(OpPassManager &pm,
                            const FP8PipelineOptions &options) {
   // TOSA inputs become linalg-on-tensors (a no-op without TOSA ops).
   pm.addPass(createFP8ConvertTosaPass());
+  // LLVM 22 forms (linalg.elementwise, linalg.contract with several N or K
+  // loops, matvec/vecmat, batch_reduce_matmul, transposed layouts) become
+  // the generic and matmul forms the role analysis classifies.
+  pm.addPass(createFP8NormalizeFormsPass());
 
   FP8AssignPrecisionPassOptions assign;
   assign.policy = options.policy;

@@ -80,7 +80,8 @@ void fp8::registerFP8Pipeline() {
   PassPipelineRegistration<FP8PipelineOptions>(
       "fp8-pipeline",
       "Model graph (linalg-on-tensors or TOSA) -> FP8 graph under a precision "
-      "policy, with a report: fp8-convert-tosa, fp8-assign-precision, "
+      "policy, with a report: fp8-convert-tosa, fp8-normalize-forms, "
+      "fp8-assign-precision, "
       "fp8-insert-quant, fp8-report, canonicalize, cse, "
       "fp8-fold-constant-weights, canonicalize",
       buildFP8Pipeline);

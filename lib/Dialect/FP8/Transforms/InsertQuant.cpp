@@ -687,17 +687,13 @@ LogicalResult Rewriter::castHigh(IRRewriter &rw, Contraction &c) {
   };
   if (!isF32(a) && !isF32(b))
     return success();
-  // Only the named ops rebuild their bodies for new operand types; a
+  // Only the named ops rebuild their bodies for new operand types (with
+  // their indexing maps: q . k^T as an NT matmul or linalg.contract); a
   // generic keeps f32 (still high precision).
-  bool named = false;
-  if (auto mm = dyn_cast<linalg::MatmulOp>(op))
-    named = !mm.hasUserDefinedMaps();
-  if (auto bmm = dyn_cast<linalg::BatchMatmulOp>(op))
-    named = !bmm.hasUserDefinedMaps();
-  if (!named) {
+  if (!isa<linalg::MatmulOp, linalg::BatchMatmulOp, linalg::ContractOp>(op)) {
     ::mlir::emitRemark(op->getLoc())
-        << "fp8-insert-quant: kept in f32 (only linalg.matmul "
-           "and linalg.batch_matmul are cast to bf16)";
+        << "fp8-insert-quant: kept in f32 (only linalg.matmul, "
+           "linalg.batch_matmul and linalg.contract are cast to bf16)";
     return success();
   }
   rw.setInsertionPoint(op);
@@ -710,13 +706,26 @@ LogicalResult Rewriter::castHigh(IRRewriter &rw, Contraction &c) {
   };
   Value init = c.op.getDpsInitOperand(0)->get();
   SmallVector<Value> ins{toBF16(a), toBF16(b)};
+  // The maps and cast the op was written with (their layouts: a transposed
+  // operand stays transposed).
+  SmallVector<NamedAttribute> attrs = fp8Attrs(op);
+  auto maps = op->getAttrOfType<ArrayAttr>("indexing_maps");
+  if (auto castFn = op->getAttr("cast"))
+    attrs.emplace_back(rw.getStringAttr("cast"), castFn);
   Operation *repl;
-  if (isa<linalg::MatmulOp>(op))
-    repl = linalg::MatmulOp::create(rw, op->getLoc(), op->getResultTypes(), ins,
-                                    ValueRange{init}, fp8Attrs(op));
-  else
-    repl = linalg::BatchMatmulOp::create(rw, op->getLoc(), op->getResultTypes(),
-                                         ins, ValueRange{init}, fp8Attrs(op));
+  if (isa<linalg::ContractOp>(op)) {
+    repl = linalg::ContractOp::create(rw, op->getLoc(), op->getResultTypes(),
+                                      ins, ValueRange{init}, maps, attrs);
+  } else {
+    if (maps)
+      attrs.emplace_back(rw.getStringAttr("indexing_maps"), maps);
+    if (isa<linalg::MatmulOp>(op))
+      repl = linalg::MatmulOp::create(rw, op->getLoc(), op->getResultTypes(),
+                                      ins, ValueRange{init}, attrs);
+    else
+      repl = linalg::BatchMatmulOp::create(
+          rw, op->getLoc(), op->getResultTypes(), ins, ValueRange{init}, attrs);
+  }
   rw.replaceOp(op, repl->getResults());
   return success();
 }

@@ -13,7 +13,9 @@
 // CHECK: arith.truncf {{.*}} : tensor<128x128xf32> to tensor<128x128xbf16>
 // CHECK: linalg.matmul {fp8.precision = #fp8.precision<bf16>, fp8.reason = "heuristic: contraction with a weight (function argument)", fp8.role = #fp8.role<linear>} ins({{.*}} : tensor<16x128xbf16>, tensor<128x128xbf16>) outs({{.*}} : tensor<16x128xf32>)
 // CHECK: linalg.matmul {fp8.precision = #fp8.precision<bf16>, fp8.reason = "heuristic: contraction of two activations", fp8.role = #fp8.role<attention>} ins({{.*}} : tensor<16x128xbf16>, tensor<128x16xbf16>) outs({{.*}} : tensor<16x16xf32>)
-// CHECK: linalg.exp {{.*}}fp8.precision = #fp8.precision<f32>
+// The linalg.exp, a linalg.generic after fp8-normalize-forms.
+// CHECK: linalg.generic {{.*}}fp8.precision = #fp8.precision<f32>
+// CHECK: math.exp
 // CHECK: linalg.matmul {fp8.precision = #fp8.precision<bf16>, {{.*}}fp8.role = #fp8.role<attention>} ins({{.*}} : tensor<16x16xbf16>, tensor<16x128xbf16>) outs({{.*}} : tensor<16x128xf32>)
 // CHECK-NOT: fp8.quantize
 // CHECK-NOT: fp8.scaled_matmul

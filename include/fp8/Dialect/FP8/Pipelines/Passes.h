@@ -94,6 +94,7 @@ struct FP8PipelineOptions : public PassPipelineOptions<FP8PipelineOptions> {
 
 /// Appends the graph pipeline to `pm` (a module pass manager), in this
 /// order: fp8-convert-tosa (TOSA to linalg; a no-op on linalg graphs),
+/// fp8-normalize-forms (LLVM 22 linalg forms into generic and matmul forms),
 /// fp8-assign-precision, fp8-insert-quant, fp8-cache-activations (with
 /// `cache-activations`), fp8-report (on the graph as
 /// classified, before the cleanup folds ops away), canonicalize + cse

@@ -25,11 +25,64 @@ def FP8ConvertTosaPass : Pass<"fp8-convert-tosa", "::mlir::ModuleOp"> {
   }];
 }
 
+def FP8NormalizeFormsPass : Pass<"fp8-normalize-forms"> {
+  let summary = "Rewrite LLVM 22 linalg forms into the ones the role analysis "
+                "recognises (element-wise ops as linalg.generic, contractions "
+                "as linalg.matmul / linalg.batch_matmul)";
+  let description = [{
+    Runs first in `fp8-pipeline` (after `fp8-convert-tosa`), so that the
+    forms LLVM 22's linalg and its users write reach `fp8-assign-precision`
+    as the forms it classifies:
+
+    - the element-wise named ops (`linalg.elementwise` with any
+      `#linalg.elementwise_kind`, and `linalg.add`, `sub`, `mul`, `div`,
+      `max`, `min`, `exp`, `log`, `rsqrt`, `square`, `tanh`, ... ) become
+      `linalg.generic` (upstream `linalg::generalizeNamedOp`): the
+      normalization, attention and fusion analyses read generic bodies;
+    - a float contraction the role analysis does not take as a matmul (one
+      N and one K loop, operands stored `[batch..., M..., K]` or `[K, M]`
+      times `[batch..., N, K]` or `[batch..., K, N]`, result
+      `[batch..., M..., N]`) becomes `linalg.matmul` (no batch loop) or
+      `linalg.batch_matmul` between `linalg.transpose`,
+      `tensor.collapse_shape` and `tensor.expand_shape` ops of its operands
+      and result. The loops are grouped: batch and M in the order the left
+      operand stores them, K and N in the order of the right one (the
+      weight keeps its layout, NT `[N, K]` when it stores N first), so a
+      weight is never copied for it. This covers `linalg.vecmat`
+      (`[K] x [K, N]`: one token), `linalg.matvec` (`[N, K] x [K]`: the
+      vector is the token, the matrix the NT weight, decode's `y = W x`),
+      `linalg.batch_reduce_matmul` (`[R, M, K] x [R, K, N] -> [M, N]`: the
+      reduced R folded into K), `linalg.contract` with several N or K loops
+      (einsum `bsh,hnd->bsnd`: heads split in the weight), an activation
+      stored `[batch, K, M]` and a result stored `[N, M]`. Element types are
+      kept (a bf16 x bf16 -> f32 contraction stays one); a non-zero init is
+      transposed and reshaped like the result, a `linalg.fill` init filled
+      again in the new shape.
+
+    A contraction already in a recognised form (`linalg.matmul` with or
+    without `indexing_maps` transposes, `linalg.batch_matmul` with or
+    without them, `linalg.contract` with matmul maps, contraction-shaped
+    `linalg.generic`) is left unchanged, and so are integer contractions
+    and generics whose body is not the one linalg.matmul builds (operands
+    widened with `arith.extf` or already of the result type, `mulf`,
+    `addf`). A matrix-vector
+    product over fewer than 128 elements of K (less than one 1x128
+    quantization block), or over a run-time K, is kept as it is with a
+    remark: a dot product per row (a per-token scalar head, one query
+    against one key) is not a linear layer.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def FP8AssignPrecisionPass : Pass<"fp8-assign-precision", "::mlir::ModuleOp"> {
   let summary = "Classify each op's role and decide its precision under a policy";
   let description = [{
     Walks every function of a linalg-on-tensors graph (TOSA graphs: run
-    `tosa-to-linalg` first, as `fp8-pipeline` does) and sets three
+    `tosa-to-linalg` first, as `fp8-pipeline` does; LLVM 22 forms such as
+    `linalg.matvec`, `linalg.batch_reduce_matmul` or a `linalg.contract`
+    with several N loops: run `fp8-normalize-forms` first, as
+    `fp8-pipeline` does) and sets three
     discardable attributes on each linalg op it understands:
 
     - `fp8.role`: `linear`, `embedding`, `output_head`, `gating`,
