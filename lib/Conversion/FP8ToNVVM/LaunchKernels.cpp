@@ -138,8 +138,11 @@ struct FP8LaunchKernelsPass
     });
     for (linalg::TransposeOp t : transposes) {
       ImplicitLocOpBuilder b(t.getLoc(), t);
-      FailureOr<Value> moved =
-          transposeOnDevice(b, module, t, t.getInput(), /*rowMultiple=*/1);
+      // The result keeps the transpose's type: E8M0 scales stay E8M0 (the
+      // GEMM that reads them widens them itself).
+      FailureOr<Value> moved = transposeOnDevice(
+          b, module, t, t.getInput(), /*rowMultiple=*/1, /*staticRows=*/0,
+          /*repeatRows=*/1, /*widenE8M0=*/false);
       if (failed(moved))
         return failure();
       t->getResult(0).replaceAllUsesWith(*moved);

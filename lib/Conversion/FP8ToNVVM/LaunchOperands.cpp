@@ -102,7 +102,8 @@ FailureOr<Value> mlir::fp8::transposeOnDevice(ImplicitLocOpBuilder &b,
                                               ModuleOp module, Operation *user,
                                               Value v, int64_t rowMultiple,
                                               int64_t staticRows,
-                                              int64_t repeatRows) {
+                                              int64_t repeatRows,
+                                              bool widenE8M0) {
   auto ty = cast<RankedTensorType>(v.getType());
   int64_t rank = ty.getRank();
   int64_t rows = ty.getDimSize(rank - 2), cols = ty.getDimSize(rank - 1);
@@ -125,7 +126,7 @@ FailureOr<Value> mlir::fp8::transposeOnDevice(ImplicitLocOpBuilder &b,
   }
   shape.append({cols, padRows});
   // E8M0 scales are widened to the f32 the kernels read on the way.
-  const bool widen = isa<Float8E8M0FNUType>(ty.getElementType());
+  const bool widen = widenE8M0 && isa<Float8E8M0FNUType>(ty.getElementType());
   auto outTy = RankedTensorType::get(shape, widen ? b.getF32Type()
                                                   : ty.getElementType());
   auto kernel = getOrBuildTransposeKernel(

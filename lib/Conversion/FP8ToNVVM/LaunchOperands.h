@@ -37,13 +37,16 @@ Value padCodes(ImplicitLocOpBuilder &b, Value codes);
 ///   scales [NB, KB] as the swapped kernel's per-row A scales [KB,
 ///   roundUp(N, 4)]: `repeatRows` = 128 writes each input row 128 times
 ///   (`staticRows` then gives the output rows).
-/// E8M0 scales come out as f32 (widened exactly on the way). Any size may
+/// E8M0 scales come out as f32 (widened exactly on the way: the kernels
+/// read f32 scales), unless `widenE8M0` is false (a graph's own transpose
+/// of E8M0 scales, whose result type stays E8M0). Any size may
 /// be dynamic (a run-time M or K). Fails (an error on `user`) without a
 /// kernel module.
 FailureOr<Value> transposeOnDevice(ImplicitLocOpBuilder &b, ModuleOp module,
                                    Operation *user, Value v,
                                    int64_t rowMultiple, int64_t staticRows = 0,
-                                   int64_t repeatRows = 1);
+                                   int64_t repeatRows = 1,
+                                   bool widenE8M0 = true);
 
 /// A per-tensor scale `scales` [1, 1] as one scale per row of `codes` [R,
 /// K]: [R, 1], every element the scale (the whole-K GEMM kernel reads one
