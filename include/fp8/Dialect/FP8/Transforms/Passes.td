@@ -818,8 +818,15 @@ def FP8ExpandArithPass : Pass<"fp8-expand-arith"> {
 
     Conversions it cannot expand (other 8-bit float types such as
     `f8E4M3FNUZ`, an f64 source of `truncf`, a rounding mode other than
-    RNE, tensor operands) are left unchanged with a remark naming the op,
-    the types and what is supported, or an error under `strict=true`.
+    RNE, tensor operands, conversions to or from narrower floats such as
+    `f4E2M1FN`) are left unchanged with a remark naming the op, the types
+    and what is supported, or an error under `strict=true`. So is any other
+    `arith` or `math` op that computes in a float of 8 bits or fewer
+    (`arith.addf`, `arith.cmpf`, `arith.sitofp`, `math.exp`, ... on
+    `f8E4M3FN`): LLVM has no such type, and `convert-arith-to-llvm` would
+    leave the op behind an `unrealized_conversion_cast` (or build an
+    `llvm.sitofp` to `i8` that does not verify). Constants, selects and
+    bitcasts only move bit patterns and are fine.
 
     Bit-exact against NVIDIA's host reference on all 2^32 inputs
     (test/Integration/CPU/conversion-exhaustive.test).
@@ -830,7 +837,8 @@ def FP8ExpandArithPass : Pass<"fp8-expand-arith"> {
            "producing NaN/Inf">,
     Option<"strict", "strict", "bool", /*default=*/"false",
            "Fail (instead of a remark) on an FP8 truncf/extf that cannot be "
-           "expanded (fp8-cpu-pipeline sets it: LLVM cannot lower them)">,
+           "expanded, or arithmetic computed in FP8 (fp8-cpu-pipeline sets "
+           "it: LLVM cannot lower them)">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
