@@ -128,7 +128,8 @@ def FP8InsertQuantPass : Pass<"fp8-insert-quant", "::mlir::ModuleOp"> {
       transpose when there is one, else a `linalg.transpose`;
       docs/regression-cases.md case 16: FP8 wgmma has no transpose) and quantized with the weight
       block (128x128);
-    - a whole-dimension block (`?`) becomes the dimension's size;
+    - a whole-dimension block (`?`) becomes the dimension's size (1 for an
+      empty dimension: blocks are positive);
     - an operand stored K-major in its first dimension (a contraction over
       tokens, as in a weight gradient) is quantized with 128x1 tiles of its
       stored layout and `fp8.requantize`d with permutation [1, 0], so the
