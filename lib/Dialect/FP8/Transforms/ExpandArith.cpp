@@ -134,7 +134,8 @@ struct FP8ExpandArithPass
         return;
       }
       Type in = op->getOperand(0).getType(), out = op->getResult(0).getType();
-      Type inElt = getElementTypeOrSelf(in), outElt = getElementTypeOrSelf(out);
+      Type inElt = getElementTypeOrSelf(in);
+      Type outElt = getElementTypeOrSelf(out);
       bool isTrunc = isa<arith::TruncFOp>(op);
       Type narrow = isTrunc ? outElt : inElt, wide = isTrunc ? inElt : outElt;
       unsigned narrowBits = narrow.getIntOrFloatBitWidth();

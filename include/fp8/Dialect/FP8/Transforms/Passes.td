@@ -722,6 +722,27 @@ def FP8OutlineLoopsPass : Pass<"fp8-outline-loops", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::func::FuncDialect"];
 }
 
+def FP8CheckMemRefLayoutsPass
+    : Pass<"fp8-check-memref-layouts", "::mlir::ModuleOp"> {
+  let summary = "Reject memrefs whose layout is not strided (first passes "
+                "of the host lowering)";
+  let description = [{
+    `fp8-cpu-pipeline` and `fp8-gpu-pipeline{host=llvm}` lower memrefs with
+    strided layouts: the identity layout or `strided<[...], offset: ...>`
+    (static or `?`). Upstream's buffer deallocation and
+    `expand-strided-metadata` build `memref.extract_strided_metadata` on
+    the memrefs of the program, which does not verify on another layout,
+    so a memref with an affine-map layout (`memref<2x4xf32,
+    affine_map<(i, j) -> (j, i)>>`) stopped the pipeline in its middle with
+    a verifier error on an op the input does not have. This pass, run by
+    both pipelines before their host lowering, fails instead with an error
+    on the function, op or region holding such a memref (a function
+    argument or result, an op result, a block argument), naming its type
+    and how to get a strided one (`memref.transpose`, a strided view, or
+    upstream's `normalize-memrefs`).
+  }];
+}
+
 def FP8CheckNestedModulesPass
     : Pass<"fp8-check-nested-modules", "::mlir::ModuleOp"> {
   let summary = "Reject functions in nested modules (first pass of the "
