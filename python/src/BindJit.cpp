@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
@@ -84,9 +85,46 @@ int64_t scalarBits(const ArgInfo &a, py::handle h, const std::string &where) {
       return v;
     }
   } catch (const py::cast_error &) {
+    // A Python int beyond int64 is of the right kind but too large.
+    if (PyLong_Check(h.ptr()) && a.elementType.find('f') == std::string::npos)
+      throw py::value_error(where + ": " + std::string(py::repr(h)) +
+                            " does not fit " + a.elementType +
+                            " (64-bit at most)");
     throw wrongKind();
   }
   throw py::value_error(where + ": unsupported scalar type " + a.elementType);
+}
+
+/// A strided memref layout against the array passed for it (C-contiguous,
+/// offset 0): the compiled code uses a static stride or offset of the type,
+/// not the descriptor's, so a mismatch would read and write elsewhere than
+/// the array (past it).
+void checkLayout(const ArgInfo &a, const JitModule::CallArg &arg,
+                 const std::string &where) {
+  if (a.layoutStrides.empty())
+    return;
+  // MLIR's `?` in a layout (ShapedType::kDynamic).
+  auto isDynamic = [](int64_t v) {
+    return v == std::numeric_limits<int64_t>::min();
+  };
+  if (!isDynamic(a.layoutOffset) && a.layoutOffset != 0)
+    throw py::value_error(
+        where + ": its memref layout has offset " +
+        std::to_string(a.layoutOffset) +
+        ", but an array is passed from its first element (offset 0)");
+  for (int64_t d = 0; d < a.rank; ++d) {
+    int64_t stride = a.layoutStrides[d];
+    // A dimension of one element (or none) never steps by its stride.
+    if (isDynamic(stride) || arg.sizes[d] <= 1 || stride == arg.strides[d])
+      continue;
+    throw py::value_error(where + ": its memref layout has stride " +
+                          std::to_string(stride) + " in dimension " +
+                          std::to_string(d) +
+                          ", but the C-contiguous "
+                          "array's is " +
+                          std::to_string(arg.strides[d]) +
+                          " elements (a static stride is used as it is)");
+  }
 }
 
 /// `h`, a NumPy array passed as memref parameter `a`, checked (rank,
@@ -100,11 +138,40 @@ py::array memrefArg(const ArgInfo &a, py::handle h, const std::string &where,
   if (arr.ndim() != a.rank)
     throw py::value_error(where + ": expected rank " + std::to_string(a.rank) +
                           ", got " + std::to_string(arr.ndim()));
-  if (arr.itemsize() * 8 != a.bitWidth)
+  if (!a.unsupported.empty())
+    throw py::value_error(where + ": " + a.unsupported);
+  if (a.elementBytes == 0)
     throw py::value_error(where + ": element type " + a.elementType +
-                          " needs " + std::to_string(a.bitWidth / 8) +
+                          " has no NumPy counterpart the JIT can pass "
+                          "(expected integers, index, f16/f32/f64, "
+                          "complex<f32/f64>, or bf16/FP8 as integer bit "
+                          "patterns)");
+  if (arr.itemsize() != a.elementBytes)
+    throw py::value_error(where + ": element type " + a.elementType +
+                          " needs " + std::to_string(a.elementBytes) +
                           "-byte elements, got " +
                           std::to_string(arr.itemsize()));
+  // The compiled code reads the bytes as they are: an array of another kind
+  // (int32 for f32) or byte order would be reinterpreted, not converted.
+  py::dtype dt = arr.dtype();
+  std::string dtName = py::str(dt);
+  if (a.numpyKinds.find(dt.kind()) == std::string::npos)
+    throw py::value_error(
+        where + ": element type " + a.elementType + " takes " +
+        (a.numpyKinds == "f"    ? "a NumPy float array"
+         : a.numpyKinds == "c"  ? "a NumPy complex array"
+         : a.numpyKinds == "iu" ? "integer bit patterns (e.g. uint8/uint16)"
+                                : "a NumPy integer or bool array") +
+        ", got dtype " + dtName +
+        " (its bits would be reinterpreted, not converted; use .astype)");
+  char order = dt.byteorder();
+  const uint16_t one = 1;
+  bool littleHost = *reinterpret_cast<const uint8_t *>(&one) == 1;
+  if ((order == '>' && littleHost) || (order == '<' && !littleHost))
+    throw py::value_error(where + ": dtype " + dtName +
+                          " is not in the machine's byte order (the compiled "
+                          "code would read its bytes swapped); use "
+                          ".astype(x.dtype.newbyteorder('='))");
   if (!(arr.flags() & py::array::c_style))
     throw py::value_error(where + " must be C-contiguous");
   // A read-only array (np.load(..., mmap_mode='r'), a broadcast view) is
@@ -126,6 +193,7 @@ py::array memrefArg(const ArgInfo &a, py::handle h, const std::string &where,
     arg.sizes[d] = size;
     arg.strides[d] = arr.strides(d) / arr.itemsize();
   }
+  checkLayout(a, arg, where);
   return arr;
 }
 

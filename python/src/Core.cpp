@@ -539,6 +539,55 @@ static void *jitMalloc(size_t size) {
   return std::malloc(size);
 }
 
+/// The element size and NumPy kinds of a memref argument's element type
+/// (ArgInfo::elementBytes, numpyKinds).
+static void describeElement(Type element, ArgInfo &arg) {
+  auto bytesOf = [](unsigned bits) -> int64_t {
+    // LLVM stores i1..i8 (and f4/f6 as i4/i6) in one byte; wider types whose
+    // width is a power of two in their bytes; others have no NumPy type.
+    if (bits <= 8)
+      return 1;
+    return llvm::isPowerOf2_32(bits) ? bits / 8 : 0;
+  };
+  if (element.isIndex()) {
+    arg.elementBytes = 8;
+    arg.numpyKinds = "iub";
+  } else if (element.isInteger()) {
+    arg.elementBytes = bytesOf(element.getIntOrFloatBitWidth());
+    arg.numpyKinds = "iub";
+  } else if (element.isF16() || element.isF32() || element.isF64()) {
+    arg.elementBytes = element.getIntOrFloatBitWidth() / 8;
+    arg.numpyKinds = "f";
+  } else if (auto f = dyn_cast<FloatType>(element)) {
+    arg.elementBytes = bytesOf(f.getWidth());
+    arg.numpyKinds = "iu";
+  } else if (auto c = dyn_cast<ComplexType>(element);
+             c && (c.getElementType().isF32() || c.getElementType().isF64())) {
+    arg.elementBytes = 2 * c.getElementType().getIntOrFloatBitWidth() / 8;
+    arg.numpyKinds = "c";
+  }
+}
+
+/// The static strides and offset of a memref's strided layout, or why no
+/// array can be passed for it.
+static void describeLayout(MemRefType memref, ArgInfo &arg) {
+  if (memref.getLayout().isIdentity())
+    return;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(memref.getStridesAndOffset(strides, offset))) {
+    std::string layout;
+    llvm::raw_string_ostream os(layout);
+    memref.getLayout().print(os);
+    arg.unsupported = "the layout " + layout +
+                      " is not strided; a NumPy array is passed as a "
+                      "strided memref (identity or strided<...> layouts)";
+    return;
+  }
+  arg.layoutStrides.assign(strides.begin(), strides.end());
+  arg.layoutOffset = offset;
+}
+
 static FunctionInfo describeFunction(func::FuncOp func) {
   FunctionInfo info;
   info.name = func.getSymName().str();
@@ -551,6 +600,8 @@ static FunctionInfo describeFunction(func::FuncOp func) {
       element = memref.getElementType();
       arg.rank = memref.getRank();
       arg.shape.assign(memref.getShape().begin(), memref.getShape().end());
+      describeElement(element, arg);
+      describeLayout(memref, arg);
       arg.readOnly = !blockArg.use_empty() &&
                      llvm::all_of(blockArg.getUsers(), [](Operation *user) {
                        auto toTensor =

@@ -205,6 +205,21 @@ struct ArgInfo {
   int64_t bitWidth = 0;
   int64_t rank = -1; // -1: scalar (index, iN, fN)
   std::vector<int64_t> shape;
+  /// Memrefs: the bytes of one element as the compiled code addresses it
+  /// (0: no NumPy array can hold it) and the NumPy kinds (`dtype.kind`)
+  /// whose values are the element's bits, not a reinterpretation of them:
+  /// "f" for f16/f32/f64, "iub" for integers and index, "c" for complex,
+  /// "iu" for the floats NumPy has no type of (bf16, FP8: bit patterns).
+  int64_t elementBytes = 0;
+  std::string numpyKinds;
+  /// Memrefs with a strided layout: its static strides and offset
+  /// (ShapedType::kDynamic for `?`); empty for the identity layout. The
+  /// code uses a static stride or offset as it is, not the descriptor's.
+  std::vector<int64_t> layoutStrides;
+  int64_t layoutOffset = 0;
+  /// Non-empty when no array can be passed for this memref (a layout that
+  /// is not strided), saying why.
+  std::string unsupported;
   /// A memref the function only reads: every use is a
   /// `bufferization.to_tensor` without `writable` (bufferization then never
   /// writes it in place), so a read-only array may be passed.

@@ -316,6 +316,8 @@ X = np.linspace(-3, 3, 4 * 256, dtype=np.float32).reshape(4, 256)
     (dict(eps=float("nan")), "eps must be a finite number"),
     (dict(block=(1, 2**63)), r"block sizes must be positive integers below 2\*\*63"),
     (dict(block=(1, 0)), "block sizes must be positive integers"),
+    (dict(block="1x128"), r"block must be a tuple with one size per dimension \(2\), got '1x128'"),
+    (dict(block=1.5), r"block must be a tuple with one size per dimension \(2\), got 1.5"),
     (dict(fmt=["e4m3"]), r"fmt must be one of 'e4m3', 'e5m2', got \['e4m3'\]"),
     (dict(scale=["f32"]), "scale must be one of 'f32', 'pow2', 'e8m0'"),
 ])

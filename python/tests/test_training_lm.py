@@ -274,6 +274,25 @@ def test_parameters_must_be_real_float_arrays():
         model.loss_and_grads(list(params.values()), tokens)
 
 
+def test_parameters_beyond_float32_are_refused():
+    """A float64 parameter the f32 step cannot hold became Inf in the
+    conversion (a NaN loss, NumPy's overflow warning the only sign); one
+    that rounds to 0 would vanish. Refused as the numerics refuse their
+    inputs; the f64 step (dtype="f64") takes them."""
+    params, tokens = _point()
+    name = "lm_head.weight"
+    big = params[name].astype(np.float64)
+    big[0, 0] = 1e39
+    with pytest.raises(ValueError, match=r"params\['lm_head.weight'\] holds 1e\+39, beyond the float32 range"):
+        LanguageModel(CFG, policy="f32").loss_and_grads({**params, name: big}, tokens)
+    tiny = params[name].astype(np.float64)
+    tiny[0, 0] = 1e-300
+    with pytest.raises(ValueError, match=r"params\['lm_head.weight'\] holds nonzero values that round to 0"):
+        LanguageModel(CFG, policy="f32").loss_and_grads({**params, name: tiny}, tokens)
+    loss, _ = LanguageModel(CFG, policy="f32", dtype="f64").loss_and_grads({**params, name: big}, tokens)
+    assert np.isfinite(loss)
+
+
 def test_compiled_step_cache_is_keyed_on_the_batch_size():
     """One model, three batch sizes one after the other (the cache holds a
     compiled step per shape): each loss equals the float64 NumPy forward of

@@ -297,8 +297,10 @@ struct QuantizeLowering : OpConversionPattern<QuantizeOp> {
             ? fp8::detail::buildTiledQuantize(rewriter, loc, x, type, p,
                                               tiledLanes,
                                               op->getParentOfType<ModuleOp>())
-        : tiledLanes ? lowerQuantizeByRows(rewriter, loc, x, type, p)
-                     : lowerQuantize(rewriter, loc, x, type, p);
+        // Rank 0 has no rows to chunk: the generics of one element.
+        : tiledLanes && type.getRank() != 0
+            ? lowerQuantizeByRows(rewriter, loc, x, type, p)
+            : lowerQuantize(rewriter, loc, x, type, p);
     rewriter.replaceOpWithMultiple(
         op, {fp8::detail::castToParts(rewriter, loc, {codes, scales}, type)});
     return success();

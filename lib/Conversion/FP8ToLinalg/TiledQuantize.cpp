@@ -380,10 +380,13 @@ static Value dequantize2D(OpBuilder &b, Location loc, Value codes, Value scales,
 /// The dimensions of a rank-n layout that become the rows of its rank-2
 /// view (every dimension but the last), or nullopt when its blocks do not
 /// allow one: the leading blocks must be 1, so that each row of the view is
-/// one row of blocks. Rank 1 is viewed as one row.
+/// one row of blocks. Rank 1 is viewed as one row; rank 0 (one element,
+/// no dimension to tile) has no view and takes the untiled lowering.
 static std::optional<SmallVector<ReassociationIndices>>
 getRank2Grouping(ArrayRef<int64_t> block) {
   int64_t n = block.size();
+  if (n == 0)
+    return std::nullopt;
   if (n == 1)
     return SmallVector<ReassociationIndices>{{0, 1}};
   if (n == 2)

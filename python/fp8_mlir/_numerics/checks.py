@@ -67,7 +67,11 @@ def _check_f32_range(arr: np.ndarray, what: str) -> None:
 
 
 def _blocks(block, shape: Sequence[int], what: str) -> Tuple[int, ...]:
-    if block is None or isinstance(block, (int, np.integer)):
+    # A string is a sequence of characters and a float is not iterable: both
+    # were taken apart ("block ('1', 'x', '1', '2', '8') has 5 sizes") or
+    # failed inside tuple() without naming the argument.
+    if (block is None or isinstance(block, (int, np.integer, str, bytes, float, np.floating))
+            or not hasattr(block, "__iter__")):
         raise ValueError(f"{what} must be a tuple with one size per dimension ({len(shape)}), got {block!r}")
     block = tuple(block)
     if len(block) != len(shape):

@@ -11,6 +11,7 @@ from typing import Any, Dict, Optional, Tuple
 import numpy as np
 
 from .. import _args
+from .._numerics.checks import _check_f32_range
 from .. import compiler as _compiler
 from ..jit import gpu_pipeline as _gpu_pipeline
 from ..jit import jit as _jit
@@ -319,6 +320,10 @@ class LanguageModel:
             raise ValueError(f"params must hold exactly the model's parameters (missing {missing}, extra {extra})")
         for name, shape in shapes.items():
             _check_parameter(name, params[name], shape)
+            if self.dtype == "f32":
+                # A float64 weight beyond the f32 range became Inf (a NaN
+                # loss) with only NumPy's overflow warning.
+                _check_f32_range(params[name], f"params[{name!r}]")
 
     def _check_tokens(self, tokens):
         tokens = np.asarray(tokens)

@@ -29,6 +29,33 @@ static bool isCompatibleShape(ArrayRef<int64_t> expected,
   return true;
 }
 
+/// Re-checks the !fp8.scaled types of `op`'s operands and results. The
+/// parser builds them with getChecked, but a pass builds them with get(),
+/// which does not verify: an invalid one (a block of 0 from a policy's
+/// whole-dimension block on an empty dimension) reached the lowering, which
+/// divided by it. Here it is a verifier error naming the operand.
+static LogicalResult verifyScaledTypes(Operation *op) {
+  auto check = [&](Type t, StringRef kind, unsigned i) {
+    auto scaled = dyn_cast<ScaledTensorType>(t);
+    if (!scaled)
+      return success();
+    return ScaledTensorType::verify(
+        [&] {
+          return op->emitOpError() << kind << " #" << i << " has an invalid "
+                                   << "type " << t << ": ";
+        },
+        scaled.getShape(), scaled.getElementType(), scaled.getBlockShape(),
+        scaled.getScaleType());
+  };
+  for (auto [i, t] : llvm::enumerate(op->getOperandTypes()))
+    if (failed(check(t, "operand", i)))
+      return failure();
+  for (auto [i, t] : llvm::enumerate(op->getResultTypes()))
+    if (failed(check(t, "result", i)))
+      return failure();
+  return success();
+}
+
 /// The checks quantize and requantize share on their scaling attributes.
 static LogicalResult verifyScaling(Operation *op, ScaledTensorType result,
                                    FloatAttr eps, ScaleMode mode) {
@@ -71,6 +98,8 @@ bool mlir::fp8::hasEmptyContraction(Operation *op) {
 //===----------------------------------------------------------------------===//
 
 LogicalResult QuantizeOp::verify() {
+  if (failed(verifyScaledTypes(*this)))
+    return failure();
   auto inType = getInput().getType();
   ScaledTensorType outType = getResult().getType();
   if (!isCompatibleShape(inType.getShape(), outType.getShape()))
@@ -81,6 +110,8 @@ LogicalResult QuantizeOp::verify() {
 }
 
 LogicalResult DequantizeOp::verify() {
+  if (failed(verifyScaledTypes(*this)))
+    return failure();
   ScaledTensorType inType = getInput().getType();
   auto outType = getResult().getType();
   if (!isCompatibleShape(inType.getShape(), outType.getShape()))
@@ -91,6 +122,8 @@ LogicalResult DequantizeOp::verify() {
 }
 
 LogicalResult RequantizeOp::verify() {
+  if (failed(verifyScaledTypes(*this)))
+    return failure();
   ScaledTensorType inType = getInput().getType();
   ScaledTensorType outType = getResult().getType();
   int64_t rank = inType.getRank();
@@ -194,6 +227,8 @@ static LogicalResult verifyKSplits(ScaledMatmulOp op, int64_t k,
 }
 
 LogicalResult ScaledMatmulOp::verify() {
+  if (failed(verifyScaledTypes(*this)))
+    return failure();
   ScaledTensorType aType = getA().getType(), bType = getB().getType();
   if (aType.getRank() != 2)
     return emitOpError() << "operand A must be rank 2 [M, K], got shape "
@@ -300,6 +335,8 @@ static LogicalResult verifyKGrouped(GroupedScaledMatmulOp op) {
 }
 
 LogicalResult GroupedScaledMatmulOp::verify() {
+  if (failed(verifyScaledTypes(*this)))
+    return failure();
   if (isKGrouped())
     return verifyKGrouped(*this);
   bool masked = getLayout() == GroupLayout::masked;
@@ -390,6 +427,8 @@ LogicalResult GroupedScaledMatmulOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult AssembleOp::verify() {
+  if (failed(verifyScaledTypes(*this)))
+    return failure();
   ScaledTensorType type = getResult().getType();
   if (getData().getType() != type.getDataTensorType())
     return emitOpError() << "data type " << getData().getType()

@@ -90,6 +90,8 @@ void fp8::detail::buildHostLowering(OpPassManager &pm,
   bool hostKernels = gpuHost && gpu->hostKernels && gpu->resident;
   // Functions in a nested module would not be bufferized: an error first.
   pm.addPass(createFP8CheckNestedModulesPass());
+  // Memrefs the LLVM lowering cannot describe: an error naming them first.
+  pm.addPass(createFP8CheckMemRefLayoutsPass());
   // A gather at an out-of-range id reads NaN, not out of bounds; first, so
   // that no pass sees an unguarded gather. fp8-gpu-pipeline has run it
   // already, before its launches (buildFP8GPUPipelineAfterLowerToNVVM).

@@ -29,6 +29,19 @@ class ConstantGlobalsPass
 public:
   using FP8ConstantGlobalsPassBase::FP8ConstantGlobalsPassBase;
 
+  /// memref.global takes no alignment or a positive power of two (an i64):
+  /// another value gave globals that fail to verify after the pass.
+  LogicalResult initialize(MLIRContext *ctx) override {
+    if (alignment != 0 &&
+        (!llvm::isPowerOf2_64(alignment) || alignment > (uint64_t(1) << 62)))
+      return emitError(UnknownLoc::get(ctx))
+             << "fp8-constant-globals: option alignment="
+             << static_cast<uint64_t>(alignment)
+             << " is invalid: expected 0 (no alignment) or a power of two "
+                "up to 2^62 (bytes, one-shot-bufferize's buffer-alignment)";
+    return success();
+  }
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     if (module.getBody()->empty())

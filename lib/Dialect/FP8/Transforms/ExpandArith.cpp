@@ -27,6 +27,40 @@ static bool isScalarOrVector(Type t) {
   return !isa<ShapedType>(t) || isa<VectorType>(t);
 }
 
+/// A float type of 8 bits or fewer (f8E4M3FN, f8E5M2FNUZ, f4E2M1FN, ...).
+static bool isNarrowFloat(Type t) {
+  auto f = dyn_cast<FloatType>(getElementTypeOrSelf(t));
+  return f && f.getWidth() <= 8;
+}
+
+/// Reports (through `report`) an arith or math op other than a conversion
+/// that computes on a narrow float: LLVM has no such float types, so
+/// convert-arith-to-llvm leaves the op and an unrealized_conversion_cast in
+/// llvm.func (arith.sitofp even yields an llvm.sitofp of i8 that does not
+/// verify). Constants, selects and bitcasts only move the bit pattern and
+/// lower as i8.
+template <typename ReportFn>
+static void reportNarrowArithmetic(Operation *op, ReportFn report) {
+  StringRef dialect = op->getDialect() ? op->getDialect()->getNamespace() : "";
+  if ((dialect != "arith" && dialect != "math") ||
+      isa<arith::ConstantOp, arith::SelectOp, arith::BitcastOp>(op))
+    return;
+  auto narrow = [](Value v) { return isNarrowFloat(v.getType()); };
+  Value bad;
+  if (auto it = llvm::find_if(op->getResults(), narrow); it != op->result_end())
+    bad = *it;
+  else if (auto it = llvm::find_if(op->getOperands(), narrow);
+           it != op->operand_end())
+    bad = *it;
+  if (!bad)
+    return;
+  report(op) << "fp8-expand-arith: '" << op->getName() << "' computes in "
+             << getElementTypeOrSelf(bad.getType())
+             << ", which has no LLVM type: narrow floats are storage formats "
+                "here; extend the operands to f32 (arith.extf), compute "
+                "there and round once (arith.truncf)";
+}
+
 namespace {
 struct ExpandTruncF : OpRewritePattern<arith::TruncFOp> {
   ExpandTruncF(MLIRContext *ctx, bool saturate)
@@ -88,18 +122,30 @@ struct FP8ExpandArithPass
     // What is left unexpanded cannot be lowered to LLVM: say so, naming the
     // op, the types and what is supported.
     bool failedAny = false;
+    auto report = [&](Operation *op) -> InFlightDiagnostic {
+      failedAny = true;
+      InFlightDiagnostic diag =
+          strict ? op->emitError() : ::mlir::emitRemark(op->getLoc());
+      return diag;
+    };
     getOperation()->walk([&](Operation *op) {
-      if (!isa<arith::TruncFOp, arith::ExtFOp>(op))
+      if (!isa<arith::TruncFOp, arith::ExtFOp>(op)) {
+        reportNarrowArithmetic(op, report);
         return;
+      }
       Type in = op->getOperand(0).getType(), out = op->getResult(0).getType();
-      Type inElt = getElementTypeOrSelf(in), outElt = getElementTypeOrSelf(out);
+      Type inElt = getElementTypeOrSelf(in);
+      Type outElt = getElementTypeOrSelf(out);
       bool isTrunc = isa<arith::TruncFOp>(op);
       Type narrow = isTrunc ? outElt : inElt, wide = isTrunc ? inElt : outElt;
-      if (narrow.getIntOrFloatBitWidth() != 8)
-        return; // not an FP8 conversion
+      unsigned narrowBits = narrow.getIntOrFloatBitWidth();
+      if (narrowBits > 8)
+        return; // not an FP8 (or narrower) conversion
       std::string why;
       if (!isSupportedFP8Type(narrow))
-        why = "8-bit float type is not supported (expected f8E4M3FN or f8E5M2)";
+        why = std::to_string(narrowBits) +
+              "-bit float type is not supported (expected f8E4M3FN or "
+              "f8E5M2)";
       else if (!isScalarOrVector(in))
         why =
             "operand is not a scalar or vector (convert-elementwise-to-linalg "
@@ -108,11 +154,8 @@ struct FP8ExpandArithPass
         why = "source must be f32, f16 or bf16 (one rounding step)";
       else
         why = "only round-to-nearest-even is expanded";
-      InFlightDiagnostic diag =
-          strict ? op->emitError() : ::mlir::emitRemark(op->getLoc());
-      diag << "fp8-expand-arith: cannot expand " << in << " -> " << out << ": "
-           << why << (strict ? "" : "; left unchanged");
-      failedAny = true;
+      report(op) << "fp8-expand-arith: cannot expand " << in << " -> " << out
+                 << ": " << why << (strict ? "" : "; left unchanged");
     });
     if (strict && failedAny)
       signalPassFailure();

@@ -46,9 +46,13 @@ SmallVector<NamedAttribute> fp8Attrs(Operation *op) {
 }
 
 /// A policy block size for a dimension of `dim` elements: `?` (whole
-/// dimension) becomes the size itself.
+/// dimension) becomes the size itself, and 1 for an empty dimension (a
+/// block must be positive; any size gives zero blocks there, and the
+/// grouped path divides by it).
 int64_t resolveBlock(int64_t block, int64_t dim) {
-  return ShapedType::isDynamic(block) ? dim : block;
+  if (!ShapedType::isDynamic(block))
+    return block;
+  return dim == 0 ? 1 : dim;
 }
 
 /// True when `v` is a zero-filled init (linalg.fill of 0, or a zero splat

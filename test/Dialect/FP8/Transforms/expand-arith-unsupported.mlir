@@ -59,3 +59,76 @@ func.func @on_tensor(%x: tensor<4xf32>) -> tensor<4xf8E4M3FN> {
   %t = arith.truncf %x : tensor<4xf32> to tensor<4xf8E4M3FN>
   return %t : tensor<4xf8E4M3FN>
 }
+
+// -----
+
+// Arithmetic computed in an FP8 type: LLVM has no such float, so
+// convert-arith-to-llvm left the op and an unrealized_conversion_cast in
+// llvm.func and fp8-cpu-pipeline exited with status 0.
+// CHECK-LABEL: func.func @add_in_fp8
+// CHECK: arith.addf %{{.*}}, %{{.*}} : f8E4M3FN
+// CPU: error: fp8-expand-arith: 'arith.addf' computes in 'f8E4M3FN', which has no LLVM type: narrow floats are storage formats here; extend the operands to f32 (arith.extf), compute there and round once (arith.truncf)
+func.func @add_in_fp8(%x: f8E4M3FN) -> f8E4M3FN {
+  // expected-remark @+1 {{fp8-expand-arith: 'arith.addf' computes in 'f8E4M3FN', which has no LLVM type: narrow floats are storage formats here; extend the operands to f32 (arith.extf), compute there and round once (arith.truncf)}}
+  %s = arith.addf %x, %x : f8E4M3FN
+  return %s : f8E4M3FN
+}
+
+// -----
+
+// An integer converted straight to FP8: the pipeline built an llvm.sitofp
+// with an i8 result, which does not verify.
+// CHECK-LABEL: func.func @sitofp_to_fp8
+// CPU: error: fp8-expand-arith: 'arith.sitofp' computes in 'f8E5M2'
+func.func @sitofp_to_fp8(%i: i32) -> f8E5M2 {
+  // expected-remark @+1 {{'arith.sitofp' computes in 'f8E5M2'}}
+  %f = arith.sitofp %i : i32 to f8E5M2
+  return %f : f8E5M2
+}
+
+// -----
+
+// The same inside a linalg.generic on tensors (the element-wise body is
+// what the pipeline lowers), and math on FP8 vectors.
+// CHECK-LABEL: func.func @generic_compare_in_fp8
+// CPU: error: fp8-expand-arith: 'arith.cmpf' computes in 'f8E4M3FN'
+func.func @generic_compare_in_fp8(%x: tensor<8xf8E4M3FN>, %v: vector<4xf8E5M2>) -> (tensor<8xi1>, vector<4xf8E5M2>) {
+  %e = tensor.empty() : tensor<8xi1>
+  %r = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]}
+      ins(%x : tensor<8xf8E4M3FN>) outs(%e : tensor<8xi1>) {
+  ^bb0(%a: f8E4M3FN, %o: i1):
+    // expected-remark @+1 {{'arith.cmpf' computes in 'f8E4M3FN'}}
+    %c = arith.cmpf olt, %a, %a : f8E4M3FN
+    linalg.yield %c : i1
+  } -> tensor<8xi1>
+  // expected-remark @+1 {{'math.exp' computes in 'f8E5M2'}}
+  %m = math.exp %v : vector<4xf8E5M2>
+  return %r, %m : tensor<8xi1>, vector<4xf8E5M2>
+}
+
+// -----
+
+// FP4 (and other narrow floats): no conversion is expanded; the pipeline
+// left them half lowered too.
+// CHECK-LABEL: func.func @to_fp4
+// CPU: error: fp8-expand-arith: cannot expand 'f32' -> 'f4E2M1FN': 4-bit float type is not supported (expected f8E4M3FN or f8E5M2)
+func.func @to_fp4(%x: f32) -> f4E2M1FN {
+  // expected-remark @+1 {{cannot expand 'f32' -> 'f4E2M1FN': 4-bit float type is not supported (expected f8E4M3FN or f8E5M2); left unchanged}}
+  %t = arith.truncf %x : f32 to f4E2M1FN
+  return %t : f4E2M1FN
+}
+
+// -----
+
+// Moving FP8 bit patterns is fine: constants, selects and bitcasts lower as
+// i8, with no diagnostic (and fp8-cpu-pipeline succeeds on them).
+// CHECK-LABEL: func.func @moves_only
+// CHECK: arith.select
+// CPU: llvm.func @moves_only
+// CPU-NOT: unrealized_conversion_cast
+func.func @moves_only(%p: i1, %x: f8E4M3FN) -> (f8E4M3FN, i8) {
+  %c = arith.constant 1.5 : f8E4M3FN
+  %s = arith.select %p, %x, %c : f8E4M3FN
+  %b = arith.bitcast %s : f8E4M3FN to i8
+  return %s, %b : f8E4M3FN, i8
+}

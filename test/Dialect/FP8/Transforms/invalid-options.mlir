@@ -48,6 +48,14 @@
 // RUN: not fp8-opt %s -fp8-expand-arith='strict=2' 2>&1 | FileCheck %s --check-prefix=EA-STRICT
 // EA-STRICT: for the --strict option: '2' is invalid value for boolean argument
 
+// fp8-constant-globals: alignment is memref.global's, none (0) or a power
+// of two; 3 gave globals that failed to verify after the pass.
+// RUN: not fp8-opt %s -fp8-constant-globals='alignment=3' 2>&1 | FileCheck %s --check-prefix=CG-ALIGN
+// CG-ALIGN: fp8-constant-globals: option alignment=3 is invalid: expected 0 (no alignment) or a power of two up to 2^62 (bytes, one-shot-bufferize's buffer-alignment)
+// RUN: not fp8-opt %s -fp8-constant-globals='alignment=18446744073709551615' 2>&1 | FileCheck %s --check-prefix=CG-HUGE
+// CG-HUGE: fp8-constant-globals: option alignment=18446744073709551615 is invalid
+// RUN: fp8-opt %s -fp8-constant-globals='alignment=4096' -o /dev/null
+
 // fp8-fold-constant-weights: max-elements.
 // RUN: not fp8-opt %s -fp8-fold-constant-weights='max-elements=-1' 2>&1 | FileCheck %s --check-prefix=FOLD-NEG
 // FOLD-NEG: fp8-fold-constant-weights: option max-elements=-1 is negative (expected a number of elements >= 0)

@@ -181,7 +181,8 @@ def FP8InsertQuantPass : Pass<"fp8-insert-quant", "::mlir::ModuleOp"> {
       transpose when there is one, else a `linalg.transpose`;
       docs/regression-cases.md case 16: FP8 wgmma has no transpose) and quantized with the weight
       block (128x128);
-    - a whole-dimension block (`?`) becomes the dimension's size;
+    - a whole-dimension block (`?`) becomes the dimension's size (1 for an
+      empty dimension: blocks are positive);
     - an operand stored K-major in its first dimension (a contraction over
       tokens, as in a weight gradient) is quantized with 128x1 tiles of its
       stored layout and `fp8.requantize`d with permutation [1, 0], so the
@@ -832,6 +833,27 @@ def FP8OutlineLoopsPass : Pass<"fp8-outline-loops", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::func::FuncDialect"];
 }
 
+def FP8CheckMemRefLayoutsPass
+    : Pass<"fp8-check-memref-layouts", "::mlir::ModuleOp"> {
+  let summary = "Reject memrefs whose layout is not strided (first passes "
+                "of the host lowering)";
+  let description = [{
+    `fp8-cpu-pipeline` and `fp8-gpu-pipeline{host=llvm}` lower memrefs with
+    strided layouts: the identity layout or `strided<[...], offset: ...>`
+    (static or `?`). Upstream's buffer deallocation and
+    `expand-strided-metadata` build `memref.extract_strided_metadata` on
+    the memrefs of the program, which does not verify on another layout,
+    so a memref with an affine-map layout (`memref<2x4xf32,
+    affine_map<(i, j) -> (j, i)>>`) stopped the pipeline in its middle with
+    a verifier error on an op the input does not have. This pass, run by
+    both pipelines before their host lowering, fails instead with an error
+    on the function, op or region holding such a memref (a function
+    argument or result, an op result, a block argument), naming its type
+    and how to get a strided one (`memref.transpose`, a strided view, or
+    upstream's `normalize-memrefs`).
+  }];
+}
+
 def FP8CheckNestedModulesPass
     : Pass<"fp8-check-nested-modules", "::mlir::ModuleOp"> {
   let summary = "Reject functions in nested modules (first pass of the "
@@ -929,8 +951,15 @@ def FP8ExpandArithPass : Pass<"fp8-expand-arith"> {
 
     Conversions it cannot expand (other 8-bit float types such as
     `f8E4M3FNUZ`, an f64 source of `truncf`, a rounding mode other than
-    RNE, tensor operands) are left unchanged with a remark naming the op,
-    the types and what is supported, or an error under `strict=true`.
+    RNE, tensor operands, conversions to or from narrower floats such as
+    `f4E2M1FN`) are left unchanged with a remark naming the op, the types
+    and what is supported, or an error under `strict=true`. So is any other
+    `arith` or `math` op that computes in a float of 8 bits or fewer
+    (`arith.addf`, `arith.cmpf`, `arith.sitofp`, `math.exp`, ... on
+    `f8E4M3FN`): LLVM has no such type, and `convert-arith-to-llvm` would
+    leave the op behind an `unrealized_conversion_cast` (or build an
+    `llvm.sitofp` to `i8` that does not verify). Constants, selects and
+    bitcasts only move bit patterns and are fine.
 
     Bit-exact against NVIDIA's host reference on all 2^32 inputs
     (test/Integration/CPU/conversion-exhaustive.test).
@@ -941,7 +970,8 @@ def FP8ExpandArithPass : Pass<"fp8-expand-arith"> {
            "producing NaN/Inf">,
     Option<"strict", "strict", "bool", /*default=*/"false",
            "Fail (instead of a remark) on an FP8 truncf/extf that cannot be "
-           "expanded (fp8-cpu-pipeline sets it: LLVM cannot lower them)">,
+           "expanded, or arithmetic computed in FP8 (fp8-cpu-pipeline sets "
+           "it: LLVM cannot lower them)">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
