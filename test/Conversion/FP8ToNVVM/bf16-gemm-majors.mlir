@@ -115,6 +115,8 @@
 // HOST-SAME: memref<64x64xbf16, 3>, swizzle = swizzle_128b
 // HOST: nvgpu.tma.create.descriptor %{{.*}} box[%c128{{.*}}, %c64{{.*}}]
 // HOST-SAME: memref<128x64xbf16, 3>, swizzle = swizzle_128b
+// HOST-NOT: nvgpu.tma.create.descriptor
+// HOST: gpu.launch_func
 // HOST-LABEL: func.func private @fp8_launch_fp8_batch_matmul_2x200x136x72_bf16_bf16_f32_accf32_am_bk(
 // HOST: nvgpu.tma.create.descriptor %{{.*}} box[%c1{{.*}}, %c64{{.*}}, %c64{{.*}}]
 // HOST: nvgpu.tma.create.descriptor %{{.*}} box[%c1{{.*}}, %c128{{.*}}, %c64{{.*}}]
