@@ -248,7 +248,10 @@ def gpu_kernels(ir: Union[str, bytes]) -> List[Union[GemmKernel, QuantizeKernel,
       `b` ("f8E4M3FN", "f8E5M2"), `d` ("bf16", "f32"), `c` (the
       accumulator operand's, or None), `acc_init` (the BF16 kernels of a
       constant-filled init: the float the accumulators start at, -0.0
-      kept, with `c` None; else None), `a_scale`, `b_scale`;
+      kept, with `c` None; else None), `a_major`, `b_major` ("k" or "mn":
+      how A and B lie in memory, K-major or MN-major; the BF16 kernels
+      default to A "k" and B "mn", a transposed operand's source read in
+      place takes the other; FP8 operands are "k"), `a_scale`, `b_scale`;
       `b_scale_rows` (128, or 1 for per-column B scales); `scale_k` (the K
       elements one scale covers: 128, or `k`); `layout` (None,
       "masked", "contiguous"), `groups` (None for the bf16 batch kernel

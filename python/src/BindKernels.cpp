@@ -66,6 +66,13 @@ void bindKernelClasses(py::module_ &m) {
                                return g.c;
                              })
       .def_readonly("acc_init", &G::accInit)
+      // The BF16 kernels' operand majors (a_major, b_major; FP8: "k").
+      .def_property_readonly(
+          "a_major",
+          [](const G &g) { return g.config.aMNMajor() ? "mn" : "k"; })
+      .def_property_readonly(
+          "b_major",
+          [](const G &g) { return g.config.bMNMajor() ? "mn" : "k"; })
       .def_readonly("a_scale", &G::aScale)
       .def_readonly("b_scale", &G::bScale)
       .def_readonly("b_scale_rows", &G::bScaleRows)

@@ -122,16 +122,27 @@ def test_compile_llama_block_sm90a_ptx():
     assert {(k.m, k.n, k.k, k.d) for k in kernels} == {(int(m), int(n), int(k), out) for (m, k, n, out) in gemms}
     # Attention's bf16 batch contractions (QK^T, PV) are the BF16 kernel's
     # batch form (layout masked, one group per batch), launched on their
-    # [G, M, K] x [G, K, N] memrefs.
-    bmms = re.findall(r"call @fp8_launch_\w+\(.*\) : \(memref<(\d+)x(\d+)x(\d+)xbf16>, "
-                      r"memref<\d+x\d+x(\d+)xbf16>, .*\) -> \(\)", res.ir)
+    # [G, M, K] x [G, K, N] memrefs, or on a transposed operand's source:
+    # A [G, K, M] (a_major "mn"), B [G, N, K] (b_major "k": QK^T reads K
+    # in place of K^T).
+    bmms = re.findall(r"call @fp8_launch_(\w+)\(.*\) : \(memref<(\d+)x(\d+)x(\d+)xbf16>, "
+                      r"memref<\d+x(\d+)x(\d+)xbf16>, .*\) -> \(\)", res.ir)
     assert bmms
     batch = [k for k in res.kernels if k.kind == "gemm" and k.a == "bf16"]
+    by_symbol = {k.symbol: k for k in batch}
+
+    def problem(symbol, g, a1, a2, b1, b2):
+        k = by_symbol[symbol]
+        m, depth = (a2, a1) if k.a_major == "mn" else (a1, a2)
+        n = b1 if k.b_major == "k" else b2
+        return (int(g), int(m), int(n), int(depth))
+
+    assert any(k.b_major == "k" for k in batch), batch
     # Their inits are zero fills: no C, the accumulators start at +0.0
     # (acc_init, the fill folded into the kernel).
     assert all((k.b, k.layout, k.d, k.c) == ("bf16", "masked", "f32", None) for k in batch), batch
     assert all(k.acc_init == 0.0 and math.copysign(1.0, k.acc_init) == 1.0 for k in batch), batch
-    assert {(k.groups, k.m, k.n, k.k) for k in batch} == {(int(g), int(m), int(n), int(k)) for (g, m, k, n) in bmms}
+    assert {(k.groups, k.m, k.n, k.k) for k in batch} == {problem(*call) for call in bmms}
 
 
 @pytest.mark.ptxas

@@ -400,11 +400,14 @@ WgmmaOperands GemmEmitter::emitWgmmaOperands(const ConsumerThread &thr,
     Value constBits = ir.c64(static_cast<int64_t>(bits));
     return ir.ori(ir.zext64(field), constBits);
   };
+  // An MN-major operand (bf16 only): its boxes of 64 M or N columns x
+  // blockK K rows; a consumer's 64 rows of A are one box (aRowGroup).
+  auto bits = [&](bool mnMajor) {
+    return mnMajor ? mnMajorSw128ConstBits(cfg.blockK) : kKMajorSw128ConstBits;
+  };
   WgmmaOperands ops;
-  ops.descA = desc(aAddr, kKMajorSw128ConstBits);
-  ops.descB =
-      desc(bAddr, cfg.hasBF16Operands() ? mnMajorSw128ConstBits(cfg.blockK)
-                                        : kKMajorSw128ConstBits);
+  ops.descA = desc(aAddr, bits(cfg.aMNMajor()));
+  ops.descB = desc(bAddr, bits(cfg.bMNMajor()));
   return ops;
 }
 
@@ -633,14 +636,24 @@ void GemmEmitter::emitBF16KBlock(const ConsumerThread &thr, scf::ForOp kLoop,
     d = LLVM::InsertValueOp::create(b, d, acc[r], r);
   auto bf16 = NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::bf16);
   auto scaleIn = NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one);
-  // A K-major (layout row); B MN-major: layout row is wgmma's transpose of
-  // B (imm-trans-b = 1), B read as the [K, N] row-major tile.
-  auto layoutA = NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row);
-  auto layoutB = NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row);
+  // K-major A is layout row, K-major B layout col; the other layout is
+  // wgmma's transpose of the operand (imm-trans-a = 1 for A col, imm-trans-b
+  // = 1 for B row): A read as a [K, M] tile, B as a [K, N] tile (the
+  // default).
+  auto layoutA = NVVM::MMALayoutAttr::get(
+      ctx, cfg.aMNMajor() ? NVVM::MMALayout::col : NVVM::MMALayout::row);
+  auto layoutB = NVVM::MMALayoutAttr::get(
+      ctx, cfg.bMNMajor() ? NVVM::MMALayout::row : NVVM::MMALayout::col);
+  // A k16 step: 32 bytes along a K-major operand's 128-byte rows, 16 K rows
+  // (2048 bytes) down an MN-major one.
+  auto kStepBits = [](bool mnMajor, int64_t kStep) {
+    return static_cast<int64_t>(mnMajor ? mnmajorSw128KStep(kStep)
+                                        : kmajorSw128BF16KStep(kStep));
+  };
   NVVM::WgmmaFenceAlignedOp::create(b);
   for (int64_t kStep = 0; kStep < steps; ++kStep) {
-    Value stepA = ir.c64(static_cast<int64_t>(kmajorSw128BF16KStep(kStep)));
-    Value stepB = ir.c64(static_cast<int64_t>(mnmajorSw128KStep(kStep)));
+    Value stepA = ir.c64(kStepBits(cfg.aMNMajor(), kStep));
+    Value stepB = ir.c64(kStepBits(cfg.bMNMajor(), kStep));
     Value descA =
         kStep ? b.createOrFold<arith::AddIOp>(ops.descA, stepA) : ops.descA;
     Value descB =

@@ -139,23 +139,35 @@ void GemmEmitter::emitProducerKBlock(const Tile &tile, scf::ForOp kLoop) {
       c.push_back(tile.group);
     return c;
   };
-  tma(ir.mul(stage, ir.c32(cfg.aStageBytes())), tmapA,
-      coords(kCoord, tile.row0, scheduler->aPerGroup()));
+  // An MN-major bf16 operand ([K, M] A or [K, N] B row-major): boxes of 64
+  // M or N columns (128 bytes) x blockK K rows, one per 64 rows or columns
+  // of the tile, back to back (WgmmaFragment.h, mnMajorSw128ConstBits). A
+  // batch kernel's operands are [G, K, *]: the batch outermost, so a K
+  // tail's box is zero fill, never the next batch's rows.
+  auto mnMajorBoxes = [&](Value slot, Value map, Value first, int64_t extent,
+                          bool byGroup) {
+    const int64_t boxCols = GemmKernelConfig::kBF16BoxColumns;
+    const int64_t boxBytes = boxCols * cfg.blockK * cfg.operandBytes();
+    for (int64_t box = 0; box < extent / boxCols; ++box) {
+      Value boxCol = ir.add(first, ir.c32(box * boxCols));
+      Value boxSlot = ir.add(slot, ir.c32(box * boxBytes));
+      tma(boxSlot, map, coords(boxCol, kCoord, byGroup));
+    }
+  };
+  Value aSlot = ir.mul(stage, ir.c32(cfg.aStageBytes()));
+  if (cfg.aMNMajor())
+    mnMajorBoxes(aSlot, tmapA, tile.row0, cfg.blockM, scheduler->aPerGroup());
+  else
+    tma(aSlot, tmapA, coords(kCoord, tile.row0, scheduler->aPerGroup()));
   Value bStageOffset = ir.mul(stage, ir.c32(cfg.bStageBytes()));
   Value bSlot = ir.add(ir.c32(cfg.bRingOffset()), bStageOffset);
   if (cfg.hasBF16Operands()) {
-    // bf16 B [K, N] row-major, read MN-major: boxes of 64 columns (128
-    // bytes) x blockK K rows, one per 64 columns of the tile, back to back
-    // (WgmmaFragment.h, mnMajorSw128ConstBits). No scales. A batch
-    // kernel's B is [G, K, N]: the batch outermost, so a K tail's box is
-    // zero fill, never the next batch's rows.
-    const int64_t boxCols = GemmKernelConfig::kBF16BoxColumns;
-    const int64_t boxBytes = boxCols * cfg.blockK * cfg.operandBytes();
-    for (int64_t box = 0; box < cfg.blockN / boxCols; ++box) {
-      Value boxCol = ir.add(tile.col0, ir.c32(box * boxCols));
-      Value boxSlot = ir.add(bSlot, ir.c32(box * boxBytes));
-      tma(boxSlot, tmapB, coords(boxCol, kCoord, scheduler->bPerGroup()));
-    }
+    // No scales. B [K, N] read MN-major (the default), or [N, K] read
+    // K-major: the FP8 kernel's box of blockN rows x 128 bytes.
+    if (cfg.bMNMajor())
+      mnMajorBoxes(bSlot, tmapB, tile.col0, cfg.blockN, scheduler->bPerGroup());
+    else
+      tma(bSlot, tmapB, coords(kCoord, tile.col0, scheduler->bPerGroup()));
     scf::YieldOp::create(b, ValueRange{ir.add(it, ir.c32(1))});
     return;
   }

@@ -675,6 +675,53 @@ static GemmKernelOverrides getBF16Overrides(Operation *op,
   return t;
 }
 
+std::optional<TransposedMatmulOperand>
+mlir::fp8::getTransposedMatmulOperand(Value v) {
+  TransposedMatmulOperand t;
+  t.truncf = v.getDefiningOp<arith::TruncFOp>();
+  Value transposed = t.truncf ? t.truncf.getIn() : v;
+  t.transpose = transposed.getDefiningOp<linalg::TransposeOp>();
+  if (!t.transpose || !t.transpose.hasPureTensorSemantics())
+    return std::nullopt;
+  // The swap of the two matrix dimensions only: a batch dimension that
+  // moves (attention's [S, H, D] -> [H, S, D]) is not a major of the
+  // kernel's [G, *, *] operands.
+  ArrayRef<int64_t> perm = t.transpose.getPermutation();
+  const int64_t rank = perm.size();
+  if (rank < 2)
+    return std::nullopt;
+  for (int64_t i = 0; i < rank - 2; ++i)
+    if (perm[i] != i)
+      return std::nullopt;
+  if (perm[rank - 2] != rank - 1 || perm[rank - 1] != rank - 2)
+    return std::nullopt;
+  // The kernel's operands are bf16: the source as it is, or through the
+  // conversion the graph applies after the transpose.
+  Type elem = cast<ShapedType>(v.getType()).getElementType();
+  if (!elem.isBF16() || (t.truncf && !isa<RankedTensorType>(v.getType())))
+    return std::nullopt;
+  return t;
+}
+
+/// The majors of the bf16 kernel of `mm` (whose tile `c` holds): an operand
+/// that transposes its matrix dimensions is read from its source with the
+/// other major (A [K, M] MN-major, B [N, K] K-major), so the transpose
+/// needs no kernel; kept at the default where the kernel refuses the major
+/// (`check`: an MN-major A needs a static M, a multiple of 8).
+static void chooseOperandMajors(
+    linalg::LinalgOp mm, GemmKernelConfig &c,
+    llvm::function_ref<StringRef(const GemmKernelConfig &)> check) {
+  GemmKernelConfig chosen = c;
+  if (getTransposedMatmulOperand(mm.getDpsInputs()[0]))
+    chosen.aMajor = GemmOperandMajor::mn;
+  if (getTransposedMatmulOperand(mm.getDpsInputs()[1]))
+    chosen.bMajor = GemmOperandMajor::k;
+  if (chosen.aMNMajor() && !check(chosen).empty())
+    chosen.aMajor = GemmOperandMajor::k;
+  if (check(chosen).empty())
+    c = chosen;
+}
+
 FailureOr<GemmKernelSpec>
 mlir::fp8::getMatmulKernelSpec(Operation *op,
                                const GemmKernelOverrides &overrides,
@@ -740,6 +787,7 @@ mlir::fp8::getMatmulKernelSpec(Operation *op,
            << " consumers=" << c.consumers << " (" << c.sharedMemoryBytes()
            << " bytes of shared memory): " << why;
   }
+  chooseOperandMajors(mm, spec.config, check);
   Type bf16 = aTy.getElementType();
   spec.aType = bf16;
   spec.bType = bf16;

@@ -7,6 +7,8 @@
 
 #include "fp8/Dialect/FP8/IR/FP8.h"
 #include "fp8/Target/Hopper/GemmCostModel.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 
 #include <optional>
 #include <string>
@@ -91,6 +93,22 @@ getMatmulKernelSpec(Operation *op, const GemmKernelOverrides &overrides,
 /// checks that the kernel computes the op and drops the fill once no other
 /// op reads it).
 FloatAttr getMatmulAccInit(Operation *op);
+
+/// An operand of a BF16 kernel's op that is a transpose of the two matrix
+/// dimensions (a linalg.transpose on tensors whose permutation swaps the
+/// last two dimensions and keeps a batch dimension in place), of bf16, or
+/// of f32 followed by an arith.truncf to bf16 (`truncf`, else null): the
+/// kernel reads `transpose`'s input with the other major instead
+/// (GemmKernelConfig::aMajor, bMajor), with the truncf applied to it
+/// untransposed (the same bits: a conversion per element). Shared by
+/// fp8-lower-to-nvvm (the kernel's a_major / b_major) and
+/// fp8-launch-kernels (which passes the source). Decided on tensors, where
+/// the transpose is the operand's SSA producer.
+struct TransposedMatmulOperand {
+  linalg::TransposeOp transpose;
+  arith::TruncFOp truncf;
+};
+std::optional<TransposedMatmulOperand> getTransposedMatmulOperand(Value v);
 
 /// The #fp8.gemm_kernel layout of a kernel's grouping (none: no layout),
 /// and the grouping of a layout: the one map between the two.

@@ -387,7 +387,10 @@ struct FP8LaunchKernelsPass
   /// batch_matmul (A [G, M, K], B [G, K, N], C [G, M, N]): one launcher call
   /// (a, b, d, c) of its BF16 kernel, whose accumulator starts from C; or,
   /// for a kernel with acc_init (C a constant fill, getMatmulAccInit),
-  /// (a, b, d), the fill erased once no other op reads it.
+  /// (a, b, d), the fill erased once no other op reads it. A kernel with an
+  /// MN-major A or a K-major B (a_major, b_major) takes the operand's
+  /// untransposed source (getTransposedMatmulOperand), the transpose erased
+  /// once no other op reads it.
   LogicalResult rewriteMatmul(ModuleOp module, Operation *op) {
     auto kernel = getKernel<GemmKernelAttr>(module, op, "gemm_kernel");
     if (failed(kernel))
@@ -417,7 +420,9 @@ struct FP8LaunchKernelsPass
         attr.getC() != (startsAtInit ? Type() : dType) ||
         (startsAtInit && attr.getAccInit() != accInit) ||
         attr.isGrouped() != batched ||
-        (batched && attr.getGroups() != aTy.getDimSize(0)))
+        (batched && attr.getGroups() != aTy.getDimSize(0)) ||
+        (cfg.aMNMajor() && !getTransposedMatmulOperand(a)) ||
+        (!cfg.bMNMajor() && !getTransposedMatmulOperand(bOp)))
       return op->emitOpError("fp8-launch-kernels: kernel ")
              << ref << " (" << attr << ") does not compute this op";
     ImplicitLocOpBuilder b(op->getLoc(), op);
@@ -444,7 +449,15 @@ struct FP8LaunchKernelsPass
     if (!startsAtInit && c.getType() != cdTy)
       cCast = tensor::CastOp::create(b, cdTy, c);
     Value d = allocLike(b, cdTy, mSizes);
-    SmallVector<Value> args{toBuffer(b, a), toBuffer(b, bOp), d};
+    // The kernel's majors: a transposed operand's source in its place.
+    std::optional<TransposedMatmulOperand> aT, bT;
+    if (cfg.aMNMajor())
+      aT = getTransposedMatmulOperand(a);
+    if (!cfg.bMNMajor())
+      bT = getTransposedMatmulOperand(bOp);
+    Value aArg = aT ? getUntransposedOperand(*aT) : a;
+    Value bArg = bT ? getUntransposedOperand(*bT) : bOp;
+    SmallVector<Value> args{toBuffer(b, aArg), toBuffer(b, bArg), d};
     if (!startsAtInit)
       args.push_back(toBuffer(b, cCast));
     func::FuncOp fn =
@@ -457,7 +470,53 @@ struct FP8LaunchKernelsPass
     op->erase();
     if (startsAtInit)
       eraseUnreadFill(c);
+    for (std::optional<TransposedMatmulOperand> t : {aT, bT})
+      if (t)
+        eraseUnreadTranspose(*t);
     return success();
+  }
+
+  /// The bf16 source a kernel reads in place of the transposed operand `t`:
+  /// the transpose's input, or its conversion to bf16 untransposed. One
+  /// conversion per source: an arith.truncf of it the function has already
+  /// (moved right after the source's definition, so that it dominates
+  /// every op of the source), else a new one there.
+  static Value getUntransposedOperand(TransposedMatmulOperand t) {
+    Value source = t.transpose.getInput();
+    if (!t.truncf)
+      return source;
+    auto type = RankedTensorType::get(
+        cast<RankedTensorType>(source.getType()).getShape(),
+        cast<ShapedType>(t.truncf.getType()).getElementType());
+    OpBuilder b(t.truncf);
+    if (Operation *def = source.getDefiningOp())
+      b.setInsertionPointAfter(def);
+    else
+      b.setInsertionPointToStart(cast<BlockArgument>(source).getOwner());
+    for (Operation *user : source.getUsers()) {
+      auto truncf = dyn_cast<arith::TruncFOp>(user);
+      if (truncf && truncf.getType() == type &&
+          truncf->getAttrs() == t.truncf->getAttrs()) {
+        truncf->moveBefore(b.getInsertionBlock(), b.getInsertionPoint());
+        return truncf;
+      }
+    }
+    auto truncf = cast<arith::TruncFOp>(b.clone(*t.truncf));
+    truncf.getInMutable().assign(source);
+    truncf.getResult().setType(type);
+    return truncf;
+  }
+
+  /// The transpose (and its conversion) of a source the kernel read in
+  /// their place, erased when no other op reads them.
+  static void eraseUnreadTranspose(TransposedMatmulOperand t) {
+    if (t.truncf) {
+      if (!t.truncf->use_empty())
+        return;
+      t.truncf->erase();
+    }
+    if (t.transpose->use_empty())
+      t.transpose->erase();
   }
 
   /// The fill that wrote `init` (a folded acc_init), erased when no op

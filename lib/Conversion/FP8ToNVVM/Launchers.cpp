@@ -426,6 +426,9 @@ void buildGemmLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
 /// there). TMA maps: A boxes of blockM rows x 64 K (128 bytes), B boxes of
 /// 64 K rows x 64 columns (128 bytes), both 128B-swizzled; N and K are
 /// multiples of 8 (fp8-lower-to-nvvm), so the rows are 16-byte strides.
+/// The other majors (GemmKernelConfig::aMajor, bMajor): an MN-major a [K,
+/// M] in boxes of 64 K rows x 64 columns as B's, a K-major b [N, K] in
+/// boxes of blockN rows x 64 K (the FP8 kernel's B box).
 /// The batch kernel (`groups` G > 1 or a masked layout): a [G, M, K], b
 /// [G, K, N], d and c [G, M, N], rank-3 maps with a box of one batch (their
 /// extents the memrefs' run-time sizes), and G times the tiles; `groups`
@@ -438,7 +441,7 @@ void buildBF16GemmLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
   Value a = args[0], bw = args[1], d = args[2];
   Value acc = hasAcc ? args[3] : Value();
   const int64_t rank = cast<MemRefType>(a.getType()).getRank();
-  Value m = memref::DimOp::create(b, a, rank - 2);
+  Value m = memref::DimOp::create(b, a, c.aMNMajor() ? rank - 1 : rank - 2);
   h.chain = gpu::WaitOp::create(b, h.token, ValueRange{}).getAsyncToken();
   Type bf16 = b.getBF16Type(), f32 = b.getF32Type();
   SmallVector<Value> aSizes = dynamicSizes(b, a);
@@ -458,10 +461,14 @@ void buildBF16GemmLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
     bx.append(inner.begin(), inner.end());
     return bx;
   };
-  Value tmA = h.tensorMap(aDev, bf16, box({c.blockM, c.blockK}),
+  const int64_t mnBoxColumns = GemmKernelConfig::kBF16BoxColumns;
+  Value tmA = h.tensorMap(aDev, bf16,
+                          c.aMNMajor() ? box({c.blockK, mnBoxColumns})
+                                       : box({c.blockM, c.blockK}),
                           nvgpu::TensorMapSwizzleKind::SWIZZLE_128B);
   Value tmB = h.tensorMap(bDev, bf16,
-                          box({c.blockK, GemmKernelConfig::kBF16BoxColumns}),
+                          c.bMNMajor() ? box({c.blockK, mnBoxColumns})
+                                       : box({c.blockN, c.blockK}),
                           nvgpu::TensorMapSwizzleKind::SWIZZLE_128B);
   Value mTiles = h.ceilDiv(m, c.blockM);
   Value nTiles = h.idx(c.nTiles());

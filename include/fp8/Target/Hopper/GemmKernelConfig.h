@@ -75,6 +75,14 @@ namespace fp8 {
 /// precision: linalg.matmul with bf16 operands and an f32 result).
 enum class GemmOperandType { fp8, bf16 };
 
+/// How a GEMM kernel's operand lies in global memory, as wgmma reads it
+/// from shared memory: K-major (K the contiguous dimension: A [M, K], B
+/// [N, K] row-major) or MN-major (M or N contiguous: A [K, M], B [K, N]
+/// row-major, wgmma's transpose, imm-trans-a / imm-trans-b = 1). Only
+/// wgmma's .f16/.bf16 forms transpose (PTX ISA, wgmma.mma_async): FP8
+/// operands are K-major.
+enum class GemmOperandMajor { k, mn };
+
 struct GemmKernelConfig {
   /// The `m` of a kernel compiled for a run-time M.
   static constexpr int64_t kDynamicM = -1;
@@ -91,6 +99,15 @@ struct GemmKernelConfig {
   /// transpose of B) from TMA boxes of 64 columns (128 bytes) x 64 K rows.
   /// The ABI's A-scale map and B scales (parameters 2 and 3) are unused.
   GemmOperandType operands = GemmOperandType::fp8;
+  /// The operands' majors (bf16 only; FP8 operands are K-major). The bf16
+  /// kernel's defaults are A K-major and B MN-major (the [M, K] x [K, N]
+  /// of a linalg.matmul, chooseGemmKernelConfig); the other majors read a
+  /// transposed operand's source in place (A [K, M]: boxes of 64 M columns
+  /// x 64 K rows as B's MN-major boxes, one per 64 rows of the tile; B
+  /// [N, K]: the FP8 kernel's K-major box of blockN rows x 128 bytes), so
+  /// a graph's transpose before the GEMM needs no kernel of its own.
+  GemmOperandMajor aMajor = GemmOperandMajor::k;
+  GemmOperandMajor bMajor = GemmOperandMajor::k;
   /// K elements per stage of a bf16 kernel: one 128-byte swizzle row.
   static constexpr int64_t kBF16BlockK = 64;
   /// Columns of one MN-major B box of a bf16 kernel (128 bytes).
@@ -318,6 +335,14 @@ struct GemmKernelConfig {
   static constexpr int64_t kMxStepRegsPer8Columns = 11;
   int64_t mPadded() const { return roundUp(m, 4); }
   bool hasBF16Operands() const { return operands == GemmOperandType::bf16; }
+  bool aMNMajor() const { return aMajor == GemmOperandMajor::mn; }
+  bool bMNMajor() const { return bMajor == GemmOperandMajor::mn; }
+  /// The majors chooseGemmKernelConfig gives `operands`: A K-major; B
+  /// MN-major for bf16 ([K, N] row-major), K-major for FP8.
+  static GemmOperandMajor defaultBMajor(GemmOperandType operands) {
+    return operands == GemmOperandType::bf16 ? GemmOperandMajor::mn
+                                             : GemmOperandMajor::k;
+  }
   /// Bytes of one operand element: 1 (FP8 codes) or 2 (bf16).
   int64_t operandBytes() const { return hasBF16Operands() ? 2 : 1; }
   int64_t aStageBytes() const { return blockM * blockK * operandBytes(); }
@@ -494,6 +519,12 @@ inline const char *checkBF16GemmKernelConfig(const GemmKernelConfig &c) {
            "128 bytes)";
   if (c.hasDynamicK())
     return "bf16 operands need a static K";
+  // A [K, M] row-major: M is the TMA map's inner extent, its row stride
+  // M x 2 bytes a multiple of 16.
+  if (c.aMNMajor() && (c.m == GemmKernelConfig::kDynamicM || c.m % 8 != 0))
+    return "an MN-major A ([K, M] row-major) needs a static M, a multiple "
+           "of 8 (its rows of M bf16 are TMA global strides: multiples of "
+           "16 bytes)";
   return "";
 }
 
@@ -564,6 +595,10 @@ inline const char *checkGemmKernelConfig(const GemmKernelConfig &c) {
   if (c.hasBF16Operands()) {
     if (const char *why = checkBF16GemmKernelConfig(c); *why)
       return why;
+  } else if (c.aMNMajor() || c.bMNMajor()) {
+    return "FP8 operands must be K-major: wgmma has no transpose of FP8 "
+           "operands (imm-trans-a and imm-trans-b are .f16/.bf16 only, PTX "
+           "ISA wgmma.mma_async)";
   }
   if (const char *why = checkSplitKGemmKernelConfig(c); *why)
     return why;
@@ -693,6 +728,7 @@ chooseGemmKernelConfig(int64_t m, int64_t n, int64_t k,
   c.n = n;
   c.k = k;
   c.operands = operands;
+  c.bMajor = GemmKernelConfig::defaultBMajor(operands);
   if (c.hasBF16Operands())
     c.blockK = GemmKernelConfig::kBF16BlockK;
   c.consumers = m != GemmKernelConfig::kDynamicM && m <= 64 ? 1 : 2;

@@ -16,7 +16,10 @@
 //             (the BF16 variant only): no C operand, every accumulator
 //             starts at the f32 constant of bit pattern <bits> (lower-case
 //             hex: _init0 is +0.0, _init80000000 -0.0, _init3fc00000 1.5),
-//             the value of the linalg.fill that wrote the op's init; _b1x128: B
+//             the value of the linalg.fill that wrote the op's init; _am /
+//             _bk (the BF16 variant only): A read MN-major from [K, M], B
+//             read K-major from [N, K] (a transposed operand's source,
+//             GemmKernelConfig::aMajor / bMajor); _b1x128: B
 //             scales per column (b blocks [1, 128], the Wgrad GEMM; without
 //             it b blocks are [128, 128]); _sk: one scale per row of A
 //             and column of B along the whole K (scale_k = k, the rowwise
@@ -163,6 +166,13 @@ inline const char *getGemmKernelWholeKScalesSuffix() { return "_sk"; }
 
 /// A scale per 32 K of each row of A and B (scale_k = 32, mxfp8).
 inline const char *getGemmKernelMxScalesSuffix() { return "_mx32"; }
+
+/// A bf16 kernel's operand majors other than its default (A K-major, B
+/// MN-major): "_am" for an MN-major A ([K, M]), "_bk" for a K-major B ([N,
+/// K]), both for both, "" for neither.
+inline std::string getGemmKernelMajorsSuffix(bool aMNMajor, bool bKMajor) {
+  return std::string(aMNMajor ? "_am" : "") + (bKMajor ? "_bk" : "");
+}
 
 /// A swap-AB kernel (D^T = B A^T; its <M>x<N> are the op's N x M).
 inline const char *getGemmKernelSwapABSuffix() { return "_swapab"; }

@@ -90,10 +90,20 @@ makeConfig(int64_t m, int64_t n, int64_t k, int64_t blockM, int64_t blockN,
            int64_t blockK, int64_t stages, int64_t consumers, int64_t groupM,
            int64_t bScaleRows, int64_t scaleK, int64_t cluster, int64_t overlap,
            KernelEpilogue epilogue, BoolAttr tmaStore, int64_t kSplits,
-           int64_t waves, Type a) {
+           int64_t waves, Type a, std::optional<OperandMajor> aMajor,
+           std::optional<OperandMajor> bMajor) {
   GemmKernelConfig c;
   if (a && a.isBF16())
     c.operands = GemmOperandType::bf16;
+  // Absent majors are the operand type's defaults (A K-major; B MN-major
+  // for bf16, K-major for FP8).
+  auto major = [](std::optional<OperandMajor> m, GemmOperandMajor dflt) {
+    if (!m)
+      return dflt;
+    return *m == OperandMajor::mn ? GemmOperandMajor::mn : GemmOperandMajor::k;
+  };
+  c.aMajor = major(aMajor, GemmOperandMajor::k);
+  c.bMajor = major(bMajor, GemmKernelConfig::defaultBMajor(c.operands));
   c.m = ShapedType::isDynamic(m) ? GemmKernelConfig::kDynamicM : m;
   c.n = n;
   c.k = ShapedType::isDynamic(k) ? GemmKernelConfig::kDynamicK : k;
@@ -123,7 +133,7 @@ GemmKernelConfig GemmKernelAttr::getConfig() const {
                     getBlockK(), getStages(), getConsumers(), getGroupM(),
                     getBScaleRows(), getScaleK(), getCluster(), getOverlap(),
                     getEpilogue(), getTmaStore(), getKSplits(), getWaves(),
-                    getA());
+                    getA(), getAMajor(), getBMajor());
 }
 
 GemmKernelProblem GemmKernelAttr::getProblem() const {
@@ -153,9 +163,18 @@ GemmKernelAttr GemmKernelAttr::get(MLIRContext *ctx, const GemmKernelProblem &p,
   auto flag = [&](bool set) { return set ? b.getBoolAttr(true) : BoolAttr(); };
   Type f32 = b.getF32Type();
   const bool quantize = c.quantizeEpilogue;
+  // A major at its default is absent, as the parser makes it.
+  auto major = [](GemmOperandMajor m,
+                  GemmOperandMajor dflt) -> std::optional<OperandMajor> {
+    if (m == dflt)
+      return std::nullopt;
+    return m == GemmOperandMajor::mn ? OperandMajor::mn : OperandMajor::k;
+  };
   return get(
       ctx, c.m == GemmKernelConfig::kDynamicM ? ShapedType::kDynamic : c.m, c.n,
-      c.hasDynamicK() ? ShapedType::kDynamic : c.k, p.a, p.b, p.d, p.c,
+      c.hasDynamicK() ? ShapedType::kDynamic : c.k, p.a, p.b,
+      major(c.aMajor, GemmOperandMajor::k),
+      major(c.bMajor, GemmKernelConfig::defaultBMajor(c.operands)), p.d, p.c,
       p.accInit, /*a_scale=*/f32, /*b_scale=*/f32, c.bScalesPerColumn ? 1 : 128,
       c.scaleK, p.layout, p.groups, flag(p.counts), c.blockM, c.blockN,
       c.blockK, c.stages, c.consumers, c.cluster,
@@ -200,6 +219,8 @@ std::string GemmKernelAttr::getSymbolName() const {
   if (getAccInit())
     name +=
         getGemmKernelAccInitSuffix(getAccInit().getValue().convertToFloat());
+  name += getGemmKernelMajorsSuffix(c.hasBF16Operands() && c.aMNMajor(),
+                                    c.hasBF16Operands() && !c.bMNMajor());
   if (c.bScalesPerColumn)
     name += getGemmKernelColumnScalesSuffix();
   if (c.hasWholeKScales() && !c.hasBF16Operands())
@@ -258,6 +279,30 @@ verifyGemmKernelProblem(function_ref<InFlightDiagnostic()> emitError, int64_t m,
   return success();
 }
 
+/// a_major, b_major: MN-major or K-major operands of the BF16 variant other
+/// than its defaults (A k, B mn); FP8 operands are K-major (wgmma
+/// transposes .f16/.bf16 only), and a major written at its default would
+/// make a second attribute of one kernel.
+static LogicalResult
+verifyOperandMajors(function_ref<InFlightDiagnostic()> emitError, Type a,
+                    std::optional<OperandMajor> aMajor,
+                    std::optional<OperandMajor> bMajor) {
+  if (!aMajor && !bMajor)
+    return success();
+  if (!a.isBF16())
+    return emitError() << "a_major and b_major need bf16 operands: FP8 "
+                          "operands are K-major (wgmma has no transpose of "
+                          "FP8 operands; imm-trans-a and imm-trans-b are "
+                          ".f16/.bf16 only, PTX ISA wgmma.mma_async)";
+  if (aMajor == OperandMajor::k)
+    return emitError() << "a_major = k is the bf16 kernel's default: leave "
+                          "it out (equal kernels have equal attributes)";
+  if (bMajor == OperandMajor::mn)
+    return emitError() << "b_major = mn is the bf16 kernel's default: leave "
+                          "it out (equal kernels have equal attributes)";
+  return success();
+}
+
 /// acc_init: an f32 constant, on the BF16 variant (a = bf16) without C
 /// (the kernel's accumulators start at it in C's place; the FP8 kernels
 /// start from C or +0.0 and promote, their fill is not folded).
@@ -302,8 +347,9 @@ verifyQuantizeEpilogue(function_ref<InFlightDiagnostic()> emitError,
 
 LogicalResult GemmKernelAttr::verify(
     function_ref<InFlightDiagnostic()> emitError, int64_t m, int64_t n,
-    int64_t k, Type a, Type b, Type d, Type c, FloatAttr accInit, Type aScale,
-    Type bScale, int64_t bScaleRows, int64_t scaleK,
+    int64_t k, Type a, Type b, std::optional<OperandMajor> aMajor,
+    std::optional<OperandMajor> bMajor, Type d, Type c, FloatAttr accInit,
+    Type aScale, Type bScale, int64_t bScaleRows, int64_t scaleK,
     std::optional<GroupLayout> layout, int64_t groups, BoolAttr counts,
     int64_t blockM, int64_t blockN, int64_t blockK, int64_t stages,
     int64_t consumers, int64_t cluster, int64_t multicast, int64_t groupM,
@@ -312,7 +358,8 @@ LogicalResult GemmKernelAttr::verify(
     int64_t waves) {
   if (failed(verifyGemmKernelProblem(emitError, m, n, k, a, b, d, c, aScale,
                                      bScale, bScaleRows)) ||
-      failed(verifyAccInit(emitError, accInit, a, c)))
+      failed(verifyAccInit(emitError, accInit, a, c)) ||
+      failed(verifyOperandMajors(emitError, a, aMajor, bMajor)))
     return failure();
   if (failed(verifyQuantizeEpilogue(emitError, epilogue, q, qEps, qPow2,
                                     layout.has_value() ||
@@ -402,9 +449,10 @@ LogicalResult GemmKernelAttr::verify(
   if (waves != 1 && swapAB && swapAB.getValue())
     return emitError() << "waves " << waves
                        << " needs the kernel without swap_ab";
-  GemmKernelConfig cfg = makeConfig(
-      m, n, k, blockM, blockN, blockK, stages, consumers, groupM, bScaleRows,
-      scaleK, cluster, overlap, epilogue, tmaStore, kSplits, waves, a);
+  GemmKernelConfig cfg =
+      makeConfig(m, n, k, blockM, blockN, blockK, stages, consumers, groupM,
+                 bScaleRows, scaleK, cluster, overlap, epilogue, tmaStore,
+                 kSplits, waves, a, aMajor, bMajor);
   StringRef why =
       layout ? checkGroupedGemmKernelConfig(cfg) : checkGemmKernelConfig(cfg);
   if (why.empty())

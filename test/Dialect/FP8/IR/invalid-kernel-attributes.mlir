@@ -419,3 +419,37 @@ func.func private @acc_init_fp8() attributes {fp8.kernel = #fp8.gemm_kernel<m = 
 
 // expected-error @+1 {{needs an f32 acc_init (the accumulators' start), got 'f64'}}
 func.func private @acc_init_f64() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 128, k = 128, a = bf16, b = bf16, d = f32, acc_init = 0.0 : f64, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 128, block_k = 64, stages = 7, consumers = 2>}
+
+// -----
+
+// a_major, b_major (the BF16 variant's operand majors): FP8 operands are
+// K-major (wgmma transposes .f16/.bf16 only).
+// expected-error @+1 {{a_major and b_major need bf16 operands: FP8 operands are K-major (wgmma has no transpose of FP8 operands; imm-trans-a and imm-trans-b are .f16/.bf16 only, PTX ISA wgmma.mma_async)}}
+func.func private @major_fp8() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = 256, a = f8E4M3FN, b = f8E4M3FN, a_major = mn, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2>}
+
+// -----
+
+// expected-error @+1 {{a_major and b_major need bf16 operands}}
+func.func private @major_fp8_b() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = 256, a = f8E4M3FN, b = f8E4M3FN, b_major = k, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2>}
+
+// -----
+
+// A major written at its default: a second attribute of one kernel.
+// expected-error @+1 {{b_major = mn is the bf16 kernel's default: leave it out (equal kernels have equal attributes)}}
+func.func private @major_default_b() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 128, k = 128, a = bf16, b = bf16, b_major = mn, d = f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 128, block_k = 64, stages = 7, consumers = 2>}
+
+// -----
+
+// expected-error @+1 {{a_major = k is the bf16 kernel's default}}
+func.func private @major_default_a() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 128, k = 128, a = bf16, b = bf16, a_major = k, d = f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 128, block_k = 64, stages = 7, consumers = 2>}
+
+// -----
+
+// An MN-major A [K, M]: M is its rows' TMA stride, static and a multiple of 8.
+// expected-error @+1 {{an MN-major A ([K, M] row-major) needs a static M, a multiple of 8 (its rows of M bf16 are TMA global strides: multiples of 16 bytes)}}
+func.func private @major_a_m100() attributes {fp8.kernel = #fp8.gemm_kernel<m = 100, n = 128, k = 128, a = bf16, b = bf16, a_major = mn, d = f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 128, block_k = 64, stages = 7, consumers = 2>}
+
+// -----
+
+// expected-error @+1 {{an MN-major A ([K, M] row-major) needs a static M}}
+func.func private @major_a_dynamic_m() attributes {fp8.kernel = #fp8.gemm_kernel<m = ?, n = 128, k = 128, a = bf16, b = bf16, a_major = mn, d = f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 128, block_k = 64, stages = 7, consumers = 2>}

@@ -138,3 +138,11 @@ func.func private @bf16_batch_dynamic_m() attributes {fp8.kernel = #fp8.gemm_ker
 // CHECK-SAME: block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2>
 func.func private @waves() attributes {fp8.kernel = #fp8.gemm_kernel<m = 4096, n = 7168, k = 2048, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 256, block_n = 128, block_k = 128, stages = 4, consumers = 2, waves = 2>, fp8.kernel_ref = @fp8_kernels::@fp8_scaled_matmul_4096x7168x2048_e4m3_e4m3_bf16_t256x128s4w2}
 func.func private @one_wave() attributes {fp8.kernel = #fp8.gemm_kernel<m = 4096, n = 7168, k = 2048, a = f8E4M3FN, b = f8E4M3FN, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2, waves = 1>}
+
+// -----
+
+// The BF16 variant's operand majors other than its default: an MN-major A
+// ([K, M]) and a K-major B ([N, K]).
+// CHECK-LABEL: func.func private @majors()
+// CHECK-SAME: fp8.kernel = #fp8.gemm_kernel<m = 200, n = 136, k = 72, a = bf16, b = bf16, a_major = mn, b_major = k, d = f32, c = f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 128, block_k = 64, stages = 7, consumers = 2>
+func.func private @majors() attributes {fp8.kernel = #fp8.gemm_kernel<m = 200, n = 136, k = 72, a = bf16, b = bf16, a_major = mn, b_major = k, d = f32, c = f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 128, block_k = 64, stages = 7, consumers = 2>}

@@ -74,6 +74,15 @@ def FP8_GroupLayout : I32EnumAttr<"GroupLayout", "how a grouped GEMM assigns row
   let genSpecializedAttr = 0;
 }
 
+def FP8_OperandMajor : I32EnumAttr<"OperandMajor", "how a bf16 GEMM kernel's operand lies in memory", [
+    // K contiguous: A [M, K], B [N, K] row-major.
+    I32EnumAttrCase<"k", 0>,
+    // M or N contiguous: A [K, M], B [K, N] row-major (wgmma's transpose).
+    I32EnumAttrCase<"mn", 1>]> {
+  let cppNamespace = "::mlir::fp8";
+  let genSpecializedAttr = 0;
+}
+
 def FP8_KernelEpilogue : I32EnumAttr<"KernelEpilogue", "what a GEMM kernel does with its accumulators", [
     // Scale-promoted FP32 accumulators (plus C) converted and stored to D.
     I32EnumAttrCase<"store", 0>,

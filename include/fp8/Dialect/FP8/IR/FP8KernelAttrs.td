@@ -51,6 +51,7 @@ def FP8_GemmKernelAttr : AttrDef<FP8_Dialect, "GemmKernel"> {
     |---|---|
     | `m`, `n`, `k` | the problem (`m = ?`: M at run time, the kernel's i32 parameter 5; `k = ?`: K at run time, the kernel's last i32 parameter, a 2-D kernel with a scale per K block: the Wgrad GEMM over a run-time token count); for a grouped kernel `m` is a group's rows (masked) or all rows (contiguous) |
     | `a`, `b` | FP8 element types of the operands (`f8E4M3FN`, `f8E5M2`), or `bf16` for both (the BF16 variant of a bf16 x bf16 -> f32 `linalg.matmul`: no scales, `block_k = 64`; with `layout = masked` and no counts (`m` static or `?`: the run-time M of every batch), the batch kernel of a `linalg.batch_matmul`: A [G, M, K], B [G, K, N], C and D [G, M, N]) |
+    | `a_major`, `b_major` | the BF16 variant's operand majors where they differ from its default (A `k`: `[M, K]` row-major; B `mn`: `[K, N]` row-major): `a_major = mn`, A `[K, M]` row-major (`[G, K, M]` for the batch kernel) read by wgmma's transpose (imm-trans-a = 1; TMA boxes of 64 M columns x 64 K rows, one per 64 rows of the tile; `m` static, a multiple of 8), `b_major = k`, B `[N, K]` row-major (`[G, N, K]`) read K-major (imm-trans-b = 0; the FP8 kernel's box of `block_n` rows x 64 K): the untransposed source of an operand the graph transposes (`fp8-lower-to-nvvm` decides, `fp8-launch-kernels` passes the source). Absent at the default; refused on FP8 operands (wgmma transposes .f16/.bf16 only, PTX ISA `wgmma.mma_async`) and where written at the default (equal kernels, equal attributes); symbol suffixes `_am`, `_bk` |
     | `d` | element type of the result (`bf16`, `f32`) |
     | `c` | element type of the accumulator operand C (absent: none) |
     | `acc_init` | the BF16 variant without C (`c` absent): the f32 constant every accumulator starts at, the value of the `linalg.fill` that wrote the op's init (`fp8-lower-to-nvvm` decides it, `fp8-launch-kernels` drops the fill when no other op reads it); bit for bit the start a C of that value gives (wgmma adds onto it with scale-d = 1), -0.0 and +0.0 distinct kernels (0.0 + -0.0 = +0.0); symbol suffix `_init<bits>` (absent: the accumulators start at C, or +0.0 without C) |
@@ -71,7 +72,7 @@ def FP8_GemmKernelAttr : AttrDef<FP8_Dialect, "GemmKernel"> {
     | `tma_store` | the store epilogue through shared memory: each consumer warpgroup writes its 64 rows of D into a 128B-swizzled staging buffer (`stmatrix` for `bf16`, `st.shared.v2.f32` for `f32`) and one of its threads stores them with `cp.async.bulk.tensor` (D's parameter a tensor map of D), overlapping the next tile's main loop (the 2-D kernel, `block_n` / splits a multiple of 64, `n` a multiple of 8). With `epilogue = quantize` the staging holds the FP8 codes (one `st.shared.b16` per code pair, boxes of 64 rows x 128 codes: one 1x128 tile per row), D's parameter is a tensor map of the codes (u8 `[M, N]`, box `{128, 64}`, 128B swizzle) and `n` must be a multiple of 16 (a row of codes is a TMA global stride); the scales stay on `st.global`. The staging is 64 x `block_n` / splits x 4 bytes per consumer warpgroup (x 1 byte with the quantize epilogue); PTX ISA `cp.async.bulk.tensor`, `fence.proxy.async`, `cp.async.bulk.wait_group.read` |
     | `waves` | m64 waves per consumer warpgroup, 1 or 2: with 2 each consumer warpgroup computes 128 rows as two waves of 64 that reuse one wgmma partial set; per K block, for wave 0 then 1, its wgmma chain, `wgmma.wait_group 0` and its promotion into its own accumulators with its rows' A scales (`block_m` = 128 x `consumers` / splits; the 2-D FP8 kernel with 128 x 128 B blocks, `scale_k = 128`, `overlap = 0`, `epilogue = store`, no `tma_store`, `k_splits = 1`, a static `k`; 3/2 `block_n` / splits + 16 registers within 232: at most 144 columns per consumer) |
 
-    Fields at their default (`c`, `acc_init`, `scale_k = 128`, `layout`, `groups = 1`, `counts`,
+    Fields at their default (`a_major`, `b_major`, `c`, `acc_init`, `scale_k = 128`, `layout`, `groups = 1`, `counts`,
     `cluster = 1`, `multicast = 1`, `group_m = 1`, `overlap = 0`,
     `swap_ab = false`,
     `epilogue = store`, `tma_store = false`, `k_splits = 1`, `waves = 1`)
@@ -90,6 +91,8 @@ def FP8_GemmKernelAttr : AttrDef<FP8_Dialect, "GemmKernel"> {
     FP8_KernelSizeParameter:$k,
     "::mlir::Type":$a,
     "::mlir::Type":$b,
+    OptionalParameter<"std::optional<::mlir::fp8::OperandMajor>">:$a_major,
+    OptionalParameter<"std::optional<::mlir::fp8::OperandMajor>">:$b_major,
     "::mlir::Type":$d,
     OptionalParameter<"::mlir::Type">:$c,
     OptionalParameter<"::mlir::FloatAttr">:$acc_init,
