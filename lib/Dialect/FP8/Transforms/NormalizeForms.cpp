@@ -138,6 +138,18 @@ GroupReshape groupReshape(ArrayRef<SmallVector<unsigned>> groups) {
   return r;
 }
 
+/// `v` expanded by `reassociation` into a tensor of the sizes `sizes`.
+Value expandTo(RewriterBase &rw, Location loc, Value v,
+               ArrayRef<ReassociationIndices> reassociation,
+               ArrayRef<OpFoldResult> sizes) {
+  SmallVector<int64_t> staticSizes;
+  SmallVector<Value> dynamicSizes;
+  dispatchIndexOpFoldResults(sizes, dynamicSizes, staticSizes);
+  auto type =
+      RankedTensorType::get(staticSizes, getElementTypeOrSelf(v.getType()));
+  return tensor::ExpandShapeOp::create(rw, loc, type, v, reassociation, sizes);
+}
+
 /// `v`, storing the dims of `groups` in order, as one dim per group (the
 /// product of its dims; 1 for an empty group).
 Value flatten(RewriterBase &rw, Location loc, Value v,
@@ -152,12 +164,7 @@ Value flatten(RewriterBase &rw, Location loc, Value v,
   size_t next = 0;
   for (const SmallVector<unsigned> &g : groups)
     out.push_back(g.empty() ? OpFoldResult(rw.getIndexAttr(1)) : sizes[next++]);
-  SmallVector<int64_t> staticOut;
-  SmallVector<Value> dynamicOut;
-  dispatchIndexOpFoldResults(out, dynamicOut, staticOut);
-  auto type =
-      RankedTensorType::get(staticOut, getElementTypeOrSelf(v.getType()));
-  return tensor::ExpandShapeOp::create(rw, loc, type, v, r.withUnits, out);
+  return expandTo(rw, loc, v, r.withUnits, out);
 }
 
 /// The inverse of flatten: `v` with one dim per group back to the dims of
@@ -170,12 +177,7 @@ Value unflatten(RewriterBase &rw, Location loc, Value v,
     v = tensor::CollapseShapeOp::create(rw, loc, v, r.withUnits);
   if (!r.collapses)
     return v;
-  SmallVector<int64_t> staticOut;
-  SmallVector<Value> dynamicOut;
-  dispatchIndexOpFoldResults(sizes, dynamicOut, staticOut);
-  auto type =
-      RankedTensorType::get(staticOut, getElementTypeOrSelf(v.getType()));
-  return tensor::ExpandShapeOp::create(rw, loc, type, v, r.grouped, sizes);
+  return expandTo(rw, loc, v, r.grouped, sizes);
 }
 
 /// A contraction in a form the role analysis does not take as a matmul,
