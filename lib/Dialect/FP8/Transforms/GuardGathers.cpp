@@ -27,23 +27,31 @@ using fp8::detail::selectNaN;
 namespace {
 
 /// Whether `index`, used in the body of `generic`, depends on loaded data:
-/// on a block argument of the body (an input element) or on a value the
-/// body reads or computes with side effects (another extract). Loop
-/// indices, constants and values from outside the generic are the
-/// program's own. Deep chains count as data: a needless guard is only
-/// slower, a missing one reads out of bounds.
+/// on a block argument of the body (an input element), on a value the body
+/// reads (a `tensor.extract` of a captured tensor: pure, so any op reading
+/// a shaped operand but tensor.dim counts) or computes with side effects,
+/// or on a value from outside the generic that depends on loaded data
+/// (`isLoadedValue`: an id extracted before the generic). Loop indices,
+/// constants, sizes and the other values from outside are the program's
+/// own. Deep chains count as data: a needless guard is only slower, a
+/// missing one reads out of bounds.
 bool isDataDependent(Value index, linalg::GenericOp generic,
                      unsigned depth = 0) {
   if (depth > 16)
     return true;
-  if (auto arg = dyn_cast<BlockArgument>(index))
-    return arg.getOwner() == generic.getBody();
+  Operation *owner = isa<BlockArgument>(index)
+                         ? cast<BlockArgument>(index).getOwner()->getParentOp()
+                         : index.getDefiningOp();
+  if (!generic->isAncestor(owner))
+    return fp8::detail::isLoadedValue(index);
+  if (isa<BlockArgument>(index))
+    return true; // an input or output element of the body
   Operation *def = index.getDefiningOp();
-  if (!generic->isProperAncestor(def))
+  if (isa<linalg::IndexOp, tensor::DimOp>(def) ||
+      matchPattern(index, m_Constant()))
     return false;
-  if (isa<linalg::IndexOp>(def) || matchPattern(index, m_Constant()))
-    return false;
-  if (!isMemoryEffectFree(def) || def->getNumRegions() != 0)
+  if (!isMemoryEffectFree(def) || def->getNumRegions() != 0 ||
+      llvm::any_of(def->getOperandTypes(), llvm::IsaPred<ShapedType>))
     return true;
   return llvm::any_of(def->getOperands(), [&](Value operand) {
     return isDataDependent(operand, generic, depth + 1);

@@ -21,6 +21,12 @@ namespace mlir::fp8::detail {
 /// `ule` and `bound <= size - 1 - span`.
 bool isGuardedIndex(Value index, Value table, int64_t dim, int64_t span);
 
+/// Whether `index` (outside linalg bodies) depends on loaded data: on an
+/// element read from a tensor or memory (any op reading a shaped operand
+/// but tensor.dim / memref.dim), a loop-carried value or another block
+/// argument that is not a function argument or loop induction variable.
+bool isLoadedValue(Value index);
+
 /// Replaces the uses of `ex`'s result by NaN where one of `oks` is false.
 void selectNaN(OpBuilder &b, tensor::ExtractOp ex, FloatType type,
                ArrayRef<Value> oks);

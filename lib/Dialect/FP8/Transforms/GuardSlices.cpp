@@ -323,6 +323,8 @@ SmallVector<Operation *> collectOutsideLinalg(Operation *root) {
 
 } // namespace
 
+bool fp8::detail::isLoadedValue(Value index) { return isLoadedIndex(index); }
+
 bool fp8::detail::isGuardedIndex(Value index, Value table, int64_t dim,
                                  int64_t span) {
   while (Operation *cast = index.getDefiningOp()) {

@@ -195,3 +195,82 @@ func.func @two_indices(%rows: tensor<4xindex>, %cols: tensor<4xindex>, %table: t
   -> tensor<4xbf16>
   return %r : tensor<4xbf16>
 }
+
+// -----
+
+// The ids read inside the body from a captured tensor (tensor.extract is
+// pure, but it loads data): the row read from the table is guarded as an
+// id from an input is.
+
+#map1 = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-LABEL: func.func @ids_read_in_body
+// CHECK: %[[ID:.*]] = tensor.extract %{{.*}}[%{{.*}}] : tensor<4xi64>
+// CHECK: %[[I:.*]] = arith.index_cast %[[ID]] : i64 to index
+// CHECK: %[[OK:.*]] = arith.cmpi ult, %[[I]], %{{.*}} : index
+// CHECK: %[[SAFE:.*]] = arith.select %[[OK]], %[[I]], %{{.*}} : index
+// CHECK: %[[V:.*]] = tensor.extract %{{.*}}[%[[SAFE]], %{{.*}}] : tensor<16x8xf32>
+// CHECK: arith.select %[[OK]], %[[V]], %{{.*}} : f32
+func.func @ids_read_in_body(%ids: tensor<4xi64>, %table: tensor<16x8xf32>) -> tensor<4x8xf32> {
+  %e = tensor.empty() : tensor<4x8xf32>
+  %r = linalg.generic {indexing_maps = [#map1], iterator_types = ["parallel", "parallel"]}
+      outs(%e : tensor<4x8xf32>) {
+  ^bb0(%out: f32):
+    %t = linalg.index 0 : index
+    %id = tensor.extract %ids[%t] : tensor<4xi64>
+    %i = arith.index_cast %id : i64 to index
+    %j = linalg.index 1 : index
+    %v = tensor.extract %table[%i, %j] : tensor<16x8xf32>
+    linalg.yield %v : f32
+  }
+  -> tensor<4x8xf32>
+  return %r : tensor<4x8xf32>
+}
+
+// -----
+
+// One id extracted before the generic (a loaded value captured by the
+// body): guarded. A row from the function's own index argument or from a
+// tensor.dim is the program's own: left alone.
+
+#map1 = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-LABEL: func.func @id_read_outside
+// CHECK: linalg.generic
+// CHECK: arith.cmpi ult
+// CHECK: arith.select
+// CHECK: tensor.extract
+// CHECK: arith.select
+// CHECK: linalg.yield
+func.func @id_read_outside(%ids: tensor<4xi64>, %table: tensor<16x8xf32>) -> tensor<2x8xf32> {
+  %c0 = arith.constant 0 : index
+  %id = tensor.extract %ids[%c0] : tensor<4xi64>
+  %i = arith.index_cast %id : i64 to index
+  %e = tensor.empty() : tensor<2x8xf32>
+  %r = linalg.generic {indexing_maps = [#map1], iterator_types = ["parallel", "parallel"]}
+      outs(%e : tensor<2x8xf32>) {
+  ^bb0(%out: f32):
+    %j = linalg.index 1 : index
+    %v = tensor.extract %table[%i, %j] : tensor<16x8xf32>
+    linalg.yield %v : f32
+  }
+  -> tensor<2x8xf32>
+  return %r : tensor<2x8xf32>
+}
+
+// CHECK-LABEL: func.func @program_rows
+// CHECK-NOT: arith.cmpi
+// CHECK: return
+func.func @program_rows(%row: index, %table: tensor<16x8xf32>) -> tensor<2x8xf32> {
+  %c1 = arith.constant 1 : index
+  %n = tensor.dim %table, %c1 : tensor<16x8xf32>
+  %e = tensor.empty() : tensor<2x8xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      outs(%e : tensor<2x8xf32>) {
+  ^bb0(%out: f32):
+    %j = linalg.index 1 : index
+    %k = arith.remui %j, %n : index
+    %v = tensor.extract %table[%row, %k] : tensor<16x8xf32>
+    linalg.yield %v : f32
+  }
+  -> tensor<2x8xf32>
+  return %r : tensor<2x8xf32>
+}

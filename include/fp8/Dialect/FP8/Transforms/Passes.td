@@ -643,14 +643,17 @@ def FP8GuardGathersPass : Pass<"fp8-guard-gathers"> {
   let description = [{
     A gather is a `tensor.extract %table[%i, ...]` in the body of a
     `linalg.generic` whose index is computed from loaded data: from a block
-    argument of the body (an element of an input, e.g. a token id) or from
-    another value read in the body, as torch-mlir lowers `aten.embedding`
+    argument of the body (an element of an input, e.g. a token id), from
+    another value read in the body (a `tensor.extract` of a captured ids
+    tensor: any op reading a tensor but `tensor.dim`), or from a value
+    defined outside the generic that depends on loaded data the same way
+    (an id extracted before it), as torch-mlir lowers `aten.embedding`
     (`%i = arith.index_cast %id : i64 to index`). Once lowered, an id
     outside `[0, rows)` reads outside the table: undefined on the CPU (a
     crash or garbage), a fault in the emulator, garbage on a GPU. Indices
-    computed only from `linalg.index`, constants and values defined outside
-    the generic (through pure ops of the body) are the program's own and
-    are left alone.
+    computed only from `linalg.index`, constants, sizes, function
+    arguments and loop induction variables are the program's own and are
+    left alone.
 
     For every such data-dependent index `%i` of dimension `d` (any table
     rank, static or dynamic sizes: `tensor.dim` for a dynamic one):
