@@ -22,7 +22,6 @@ namespace mlir::fp8 {
 } // namespace mlir::fp8
 
 using namespace mlir;
-using fp8::detail::selectNaN;
 
 namespace {
 
@@ -111,30 +110,33 @@ struct FP8GuardGathersPass
     for (auto [ex, generic] : gathers) {
       b.setInsertionPoint(ex);
       SmallVector<Value> oks = clampIndices(b, ex, generic);
-      if (oks.empty())
-        continue;
-      auto floatType = dyn_cast<FloatType>(ex.getType());
-      if (floatType &&
-          APFloat::semanticsHasNaN(floatType.getFloatSemantics())) {
-        selectNaN(b, ex, floatType, oks);
-        continue;
-      }
-      ex.emitRemark() << "fp8-guard-gathers: an out-of-range index of this "
-                         "gather reads element 0 (its "
-                      << ex.getType() << " result has no NaN)";
+      if (!oks.empty())
+        fp8::detail::guardExtractResult(b, ex, oks, "gather");
     }
   }
 };
 
 } // namespace
 
-void fp8::detail::selectNaN(OpBuilder &b, tensor::ExtractOp ex, FloatType type,
-                            ArrayRef<Value> oks) {
-  Location loc = ex.getLoc();
-  b.setInsertionPointAfter(ex);
+Value fp8::detail::allOf(OpBuilder &b, Location loc, ArrayRef<Value> oks) {
   Value all = oks.front();
   for (Value ok : oks.drop_front())
     all = arith::AndIOp::create(b, loc, all, ok);
+  return all;
+}
+
+void fp8::detail::guardExtractResult(OpBuilder &b, tensor::ExtractOp ex,
+                                     ArrayRef<Value> oks, StringRef what) {
+  auto type = dyn_cast<FloatType>(ex.getType());
+  if (!type || !APFloat::semanticsHasNaN(type.getFloatSemantics())) {
+    ex.emitRemark() << "fp8-guard-gathers: an out-of-range index of this "
+                    << what << " reads element 0 (its " << ex.getType()
+                    << " result has no NaN)";
+    return;
+  }
+  Location loc = ex.getLoc();
+  b.setInsertionPointAfter(ex);
+  Value all = allOf(b, loc, oks);
   // The GPU's canonical NaN, so a NaN row has the same bits on both
   // pipelines (docs/numerics.md, "NaN encodings").
   Value nan = createCanonicalNaNConstant(b, loc, type);

@@ -27,9 +27,15 @@ bool isGuardedIndex(Value index, Value table, int64_t dim, int64_t span);
 /// argument that is not a function argument or loop induction variable.
 bool isLoadedValue(Value index);
 
-/// Replaces the uses of `ex`'s result by NaN where one of `oks` is false.
-void selectNaN(OpBuilder &b, tensor::ExtractOp ex, FloatType type,
-               ArrayRef<Value> oks);
+/// The conjunction of the in-range flags `oks` (at least one).
+Value allOf(OpBuilder &b, Location loc, ArrayRef<Value> oks);
+
+/// The result of `ex`, whose indices were clamped with the in-range flags
+/// `oks`: a float with NaN becomes NaN where a flag is false (the uses of
+/// `ex` replaced); any other type keeps the clamped read, and a remark on
+/// `ex` (called a `what`) says an out-of-range index reads element 0.
+void guardExtractResult(OpBuilder &b, tensor::ExtractOp ex, ArrayRef<Value> oks,
+                        StringRef what);
 
 /// Guards the data-dependent offsets and indices of the tensor slices,
 /// inserts and extracts of `root` outside linalg bodies: an out-of-range

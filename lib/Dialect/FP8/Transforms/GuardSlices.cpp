@@ -183,13 +183,6 @@ SmallVector<Value> clampIndices(OpBuilder &b, Operation *op,
   return oks;
 }
 
-Value allOf(OpBuilder &b, Location loc, ArrayRef<Value> oks) {
-  Value all = oks.front();
-  for (Value ok : oks.drop_front())
-    all = arith::AndIOp::create(b, loc, all, ok);
-  return all;
-}
-
 /// The read-modify-write of `insert`: the linalg.generic result it
 /// inserts, computed in place of the destination's slice at the same
 /// place (an extract_slice with the same offsets, sizes and strides, before
@@ -253,7 +246,7 @@ LogicalResult guardInsertSlice(OpBuilder &b, tensor::InsertSliceOp insert) {
     return failure();
   if (oks->empty())
     return success();
-  Value ok = allOf(b, insert.getLoc(), *oks);
+  Value ok = fp8::detail::allOf(b, insert.getLoc(), *oks);
   if (!read) {
     insertOnlyWhere(b, insert, ok);
     return success();
@@ -276,7 +269,7 @@ void guardInsert(OpBuilder &b, tensor::InsertOp insert) {
   Value old =
       tensor::ExtractOp::create(b, loc, insert.getDest(), insert.getIndices());
   insert.getScalarMutable().assign(arith::SelectOp::create(
-      b, loc, allOf(b, loc, oks), insert.getScalar(), old));
+      b, loc, fp8::detail::allOf(b, loc, oks), insert.getScalar(), old));
 }
 
 /// Clamps a read's data-dependent indices: a float element becomes NaN
@@ -285,16 +278,8 @@ void guardExtract(OpBuilder &b, tensor::ExtractOp ex) {
   b.setInsertionPoint(ex);
   SmallVector<Value> oks =
       clampIndices(b, ex, ex.getIndicesMutable(), ex.getTensor());
-  if (oks.empty())
-    return;
-  auto floatType = dyn_cast<FloatType>(ex.getType());
-  if (floatType && APFloat::semanticsHasNaN(floatType.getFloatSemantics())) {
-    fp8::detail::selectNaN(b, ex, floatType, oks);
-    return;
-  }
-  ex.emitRemark() << "fp8-guard-gathers: an out-of-range index of this "
-                     "extract reads element 0 (its "
-                  << ex.getType() << " result has no NaN)";
+  if (!oks.empty())
+    fp8::detail::guardExtractResult(b, ex, oks, "extract");
 }
 
 /// Clamps a slice read at data-dependent offsets (one that no guarded
