@@ -164,9 +164,12 @@ Value fp8::traceSource(Value v, TraceInfo *info) {
       AffineMap in = g.getIndexingMapsArray()[0];
       AffineMap out = g.getIndexingMapsArray()[1];
       if (info) {
-        // A loop the input does not index is a broadcast; loops indexed in
-        // another order than the output are a transpose.
-        if (in.getNumResults() < out.getNumResults())
+        // A loop the input does not index is a broadcast, and so is a unit
+        // dim read at a constant index (torch-mlir's `expand` of a size-1
+        // dim: `(d0, d1, d2) -> (0, d1, d2)`); loops indexed in another
+        // order than the output are a transpose.
+        if (in.getNumResults() < out.getNumResults() ||
+            llvm::any_of(in.getResults(), llvm::IsaPred<AffineConstantExpr>))
           info->broadcast = true;
         SmallVector<unsigned> inDims, outDims;
         for (AffineExpr e : in.getResults())
@@ -218,8 +221,9 @@ WeightSource fp8::getWeightSource(Value v) {
   if (def->hasTrait<OpTrait::ConstantLike>())
     return WeightSource::constant;
   StringRef name = def->getName().getStringRef();
+  // IREE's torch and StableHLO imports keep parameters in util.global.
   if (name == "ml_program.global_load" ||
-      name == "ml_program.global_load_const" ||
+      name == "ml_program.global_load_const" || name == "util.global.load" ||
       name == "bufferization.to_tensor")
     return WeightSource::global;
   return WeightSource::none;
@@ -370,6 +374,25 @@ bool isBroadcastParameter(Value v, Operation *user) {
     return false;
   int64_t n = numElements(v), r = numElements(user->getResult(0));
   return n >= 0 && r >= 0 && n < r;
+}
+
+/// True when `v`, an operand with `numBatch` leading batch dims, is one
+/// tensor broadcast over the batch: it traces back through a broadcast to a
+/// source with no more elements than one batch of `v` (a weight [K, N]
+/// broadcast to [B, K, N], tokens [T, H] broadcast to every expert). A KV
+/// cache repeated over the query heads of a group (GQA's repeat_kv: [B, Hkv,
+/// S, D] to [B * H, S, D]) has more: it varies over the batch. Unknown sizes
+/// count as one broadcast tensor.
+bool isBroadcastOverBatch(Value v, unsigned numBatch) {
+  TraceInfo info;
+  Value src = traceSource(v, &info);
+  if (!info.broadcast)
+    return false;
+  auto t = cast<ShapedType>(v.getType());
+  int64_t n = numElements(src), perBatch = 1;
+  for (int64_t d : t.getShape().drop_front(numBatch))
+    perBatch = ShapedType::isDynamic(d) || perBatch < 0 ? -1 : perBatch * d;
+  return n < 0 || perBatch < 0 || n <= perBatch;
 }
 
 bool bodyHas(Operation *op, function_ref<bool(Operation *)> pred) {
@@ -829,13 +852,11 @@ void RoleAnalysis::classifyContractions(ArrayRef<Operation *> ops,
       WeightSource kind = getWeightSource(v);
       if (kind == WeightSource::none || c.numBatch == 0)
         return kind;
-      TraceInfo info;
-      traceSource(v, &info);
       auto t = cast<ShapedType>(v.getType());
       bool batchOne = true;
       for (unsigned i = 0; i < c.numBatch; ++i)
         batchOne &= t.getDimSize(i) == 1;
-      if (batchOne || info.broadcast)
+      if (batchOne || isBroadcastOverBatch(v, c.numBatch))
         return kind;
       if (right && c.numBatch == 1 && kind != WeightSource::functionArgument) {
         grouped = true;
@@ -844,12 +865,15 @@ void RoleAnalysis::classifyContractions(ArrayRef<Operation *> ops,
       // Per-expert weights passed as an argument (how torch-mlir exports
       // parameters): a grouped linear when the batch is the expert count of
       // a router and the tokens come from a dispatch (or from the previous
-      // expert linear); otherwise ambiguous with a KV cache.
+      // expert linear), or are every token broadcast to every expert (a
+      // dense MoE, the gate applied at the combine); otherwise ambiguous
+      // with a KV cache.
       if (right && c.numBatch == 1 && !t.isDynamicDim(0) &&
           expertCounts.contains(t.getDimSize(0)) &&
-          llvm::any_of(getProducingContractions(a), [&](Operation *p) {
-            return dispatchOps.contains(p) || groupedOps.contains(p);
-          })) {
+          (isBroadcastOverBatch(a, 1) ||
+           llvm::any_of(getProducingContractions(a), [&](Operation *p) {
+             return dispatchOps.contains(p) || groupedOps.contains(p);
+           }))) {
         grouped = true;
         return kind;
       }

@@ -200,9 +200,11 @@ Value Rewriter::collapseToMatrix(IRRewriter &rw, Location loc, Value v) {
       rw, loc, v, SmallVector<ReassociationIndices>{lead, last});
 }
 
-/// The 2-D source of a broadcast over the leading `numBatch` dims (a
-/// linalg.broadcast, or a copy generic whose input indexes exactly the
-/// trailing two loops in order), or null.
+/// The source of a broadcast over the leading `numBatch` dims, or null: the
+/// 2-D input of a linalg.broadcast or of a copy generic whose input indexes
+/// exactly the trailing two loops in order, or the [1..., K, N] input of a
+/// copy generic that reads its unit batch dims at index 0 (torch-mlir's
+/// `expand` of a [1, K, N] weight: `(d0, d1, d2) -> (0, d1, d2)`).
 static Value lookThroughBatchBroadcast(Value v, unsigned numBatch) {
   auto t = cast<RankedTensorType>(v.getType());
   Operation *def = v.getDefiningOp();
@@ -215,11 +217,19 @@ static Value lookThroughBatchBroadcast(Value v, unsigned numBatch) {
     return {};
   Value src = g.getDpsInputOperand(0)->get();
   AffineMap in = g.getIndexingMapsArray()[0];
-  if (cast<RankedTensorType>(src.getType()).getRank() != 2 ||
-      in.getNumResults() != 2 || t.getRank() != numBatch + 2)
+  if (t.getRank() != numBatch + 2)
     return {};
+  unsigned lead = in.getNumResults() == 2 ? 0 : numBatch;
+  if (in.getNumResults() != lead + 2 ||
+      cast<RankedTensorType>(src.getType()).getRank() != lead + 2)
+    return {};
+  for (unsigned i = 0; i < lead; ++i) {
+    auto zero = dyn_cast<AffineConstantExpr>(in.getResult(i));
+    if (!zero || zero.getValue() != 0)
+      return {};
+  }
   for (unsigned i = 0; i < 2; ++i) {
-    auto d = dyn_cast<AffineDimExpr>(in.getResult(i));
+    auto d = dyn_cast<AffineDimExpr>(in.getResult(lead + i));
     if (!d || d.getPosition() != numBatch + i)
       return {};
   }
@@ -261,8 +271,11 @@ Value Rewriter::get2DOperand(IRRewriter &rw, Location loc, Value v,
   if (numBatch == 0)
     return v;
   if (Value src = lookThroughBatchBroadcast(v, numBatch))
-    return src;
-  ArrayRef<int64_t> shape = cast<RankedTensorType>(v.getType()).getShape();
+    v = src;
+  auto type = cast<RankedTensorType>(v.getType());
+  if (type.getRank() == 2)
+    return v;
+  ArrayRef<int64_t> shape = type.getShape();
   if (!llvm::all_of(shape.take_front(numBatch),
                     [](int64_t d) { return d == 1; }))
     return {}; // batch > 1 and not one broadcast weight

@@ -1,0 +1,152 @@
+// Forms real exporters write for the layers of a transformer, through
+// fp8-pipeline, with the roles derived by hand (DeepSeek-V3 §3.1/§3.3:
+// linear layers FP8, 1x128 activation and 128x128 weight blocks; attention
+// and the MoE router kept BF16). Values: test/Integration/CPU/exporter-forms.mlir.
+// RUN: fp8-opt %s -split-input-file --fp8-pipeline=report=false 2>&1 | FileCheck %s
+
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#bc0 = affine_map<(d0, d1, d2) -> (0, d1, d2)>
+
+// torch-mlir's bmm against a [1, K, N] weight expanded over the batch
+// (`aten.expand` of a size-1 dim reads it at index 0): one weight shared by
+// the 4 batches, so one FP8 GEMM over the 4 * 16 tokens, the weight
+// quantized once as [N, K] (not 4 per-group copies).
+// CHECK-LABEL: func.func @bmm_weight_expand0
+// CHECK-SAME: (%[[X:.*]]: tensor<4x16x256xf32>, %[[W:.*]]: tensor<1x256x512xf32>)
+// CHECK: tensor.collapse_shape %[[X]] {{.*}} into tensor<64x256xf32>
+// CHECK: tensor.collapse_shape %[[W]] {{.*}} into tensor<256x512xf32>
+// CHECK: fp8.quantize %{{.*}} : tensor<512x256xf32> -> !fp8.scaled<512x256xf8E4M3FN, block = [128, 128]
+// CHECK: fp8.scaled_matmul {{.*}}fp8.role = #fp8.role<linear>{{.*}} -> tensor<64x512xf32>
+// CHECK-NOT: grouped_scaled_matmul
+// CHECK: return
+func.func @bmm_weight_expand0(%x: tensor<4x16x256xf32>, %w: tensor<1x256x512xf32>) -> tensor<4x16x512xf32> {
+  %z = arith.constant 0.0 : f32
+  %ew = tensor.empty() : tensor<4x256x512xf32>
+  %wb = linalg.generic {indexing_maps = [#bc0, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%w : tensor<1x256x512xf32>) outs(%ew : tensor<4x256x512xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    linalg.yield %a : f32
+  } -> tensor<4x256x512xf32>
+  %e = tensor.empty() : tensor<4x16x512xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<4x16x512xf32>) -> tensor<4x16x512xf32>
+  %y = linalg.batch_matmul ins(%x, %wb : tensor<4x16x256xf32>, tensor<4x256x512xf32>) outs(%f : tensor<4x16x512xf32>) -> tensor<4x16x512xf32>
+  return %y : tensor<4x16x512xf32>
+}
+
+// -----
+
+// GQA against a KV cache passed as an argument (decode): repeat_kv
+// (unsqueeze, expand, reshape) repeats each of the 2 KV heads for the 2
+// query heads of its group. The cache varies over the KV heads: it is no
+// weight shared by the 4 batches (B * H) of the scores, however it is
+// broadcast. Attention, BF16; nothing quantized.
+// CHECK-LABEL: func.func @gqa_cache_broadcast
+// CHECK-NOT: fp8.quantize
+// CHECK: linalg.batch_matmul {{.*}}fp8.role = #fp8.role<attention>
+// CHECK-NOT: fp8.quantize
+// CHECK: return
+func.func @gqa_cache_broadcast(%q: tensor<4x16x64xf32>, %kc: tensor<2x16x64xf32>) -> tensor<4x16x16xf32> {
+  %z = arith.constant 0.0 : f32
+  %ek = tensor.empty() : tensor<2x2x16x64xf32>
+  %k2 = linalg.broadcast ins(%kc : tensor<2x16x64xf32>) outs(%ek : tensor<2x2x16x64xf32>) dimensions = [1]
+  %k = tensor.collapse_shape %k2 [[0, 1], [2], [3]] : tensor<2x2x16x64xf32> into tensor<4x16x64xf32>
+  %e = tensor.empty() : tensor<4x16x16xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<4x16x16xf32>) -> tensor<4x16x16xf32>
+  %s = linalg.batch_matmul indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>, affine_map<(b, m, n, k) -> (b, n, k)>, affine_map<(b, m, n, k) -> (b, m, n)>]
+      ins(%q, %k : tensor<4x16x64xf32>, tensor<4x16x64xf32>) outs(%f : tensor<4x16x16xf32>) -> tensor<4x16x16xf32>
+  return %s : tensor<4x16x16xf32>
+}
+
+// -----
+
+#kv5 = affine_map<(d0, d1, d2, d3) -> (d0, 0, d2, d3)>
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+
+// The same repeat_kv as torch-mlir writes `expand`: a copy generic reading
+// the unsqueezed unit dim at index 0.
+// CHECK-LABEL: func.func @gqa_cache_expand0
+// CHECK-NOT: fp8.quantize
+// CHECK: linalg.batch_matmul {{.*}}fp8.role = #fp8.role<attention>
+// CHECK-NOT: fp8.quantize
+// CHECK: return
+func.func @gqa_cache_expand0(%q: tensor<4x16x64xf32>, %kc: tensor<2x16x64xf32>) -> tensor<4x16x16xf32> {
+  %z = arith.constant 0.0 : f32
+  %k1 = tensor.expand_shape %kc [[0, 1], [2], [3]] output_shape [2, 1, 16, 64] : tensor<2x16x64xf32> into tensor<2x1x16x64xf32>
+  %ek = tensor.empty() : tensor<2x2x16x64xf32>
+  %k2 = linalg.generic {indexing_maps = [#kv5, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%k1 : tensor<2x1x16x64xf32>) outs(%ek : tensor<2x2x16x64xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    linalg.yield %a : f32
+  } -> tensor<2x2x16x64xf32>
+  %k = tensor.collapse_shape %k2 [[0, 1], [2], [3]] : tensor<2x2x16x64xf32> into tensor<4x16x64xf32>
+  %e = tensor.empty() : tensor<4x16x16xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<4x16x16xf32>) -> tensor<4x16x16xf32>
+  %s = linalg.batch_matmul indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>, affine_map<(b, m, n, k) -> (b, n, k)>, affine_map<(b, m, n, k) -> (b, m, n)>]
+      ins(%q, %k : tensor<4x16x64xf32>, tensor<4x16x64xf32>) outs(%f : tensor<4x16x16xf32>) -> tensor<4x16x16xf32>
+  return %s : tensor<4x16x16xf32>
+}
+
+// -----
+
+#x = affine_map<(d0, d1) -> (d0, d1)>
+#r1 = affine_map<(d0, d1) -> (d0)>
+#et = affine_map<(e, t, f) -> (t, e)>
+#m3 = affine_map<(e, t, f) -> (e, t, f)>
+#red = affine_map<(e, t, f) -> (t, f)>
+
+// A dense (dispatch-free) top-1 MoE: the router [T, H] x [H, E] (E = 4)
+// feeds a sort-free top-k (a max reduction, a compare, exp); every token is
+// broadcast to every expert and multiplied by the experts' [E, H, F] and
+// [E, F, H] weights (arguments), the gate applied at the combine. The
+// router is gating (BF16); both expert GEMMs are grouped FP8 linears with
+// the experts' weights as the weights (not the broadcast tokens); the
+// combine contracts over E = 4 and stays as it is.
+// CHECK-LABEL: func.func @moe_dense
+// CHECK: linalg.matmul {{.*}}fp8.role = #fp8.role<gating>
+// CHECK: fp8.quantize %{{.*}} : tensor<2048x256xf32> -> !fp8.scaled<2048x256xf8E4M3FN, block = [128, 128]
+// CHECK: fp8.grouped_scaled_matmul {{.*}}per-group weights (function argument){{.*}}fp8.role = #fp8.role<linear>
+// CHECK: fp8.quantize %{{.*}} : tensor<1024x512xf32> -> !fp8.scaled<1024x512xf8E4M3FN, block = [128, 128]
+// CHECK: fp8.grouped_scaled_matmul {{.*}}per-group weights (function argument){{.*}}fp8.role = #fp8.role<linear>
+// CHECK-NOT: fp8.role<attention>
+// CHECK: return
+func.func @moe_dense(%x: tensor<8x256xf32>, %wg: tensor<256x4xf32>, %wup: tensor<4x256x512xf32>, %wdown: tensor<4x512x256xf32>) -> tensor<8x256xf32> {
+  %c0 = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %el = tensor.empty() : tensor<8x4xf32>
+  %zl = linalg.fill ins(%c0 : f32) outs(%el : tensor<8x4xf32>) -> tensor<8x4xf32>
+  %logits = linalg.matmul ins(%x, %wg : tensor<8x256xf32>, tensor<256x4xf32>) outs(%zl : tensor<8x4xf32>) -> tensor<8x4xf32>
+  %em = tensor.empty() : tensor<8xf32>
+  %fm = linalg.fill ins(%ninf : f32) outs(%em : tensor<8xf32>) -> tensor<8xf32>
+  %mx = linalg.generic {indexing_maps = [#x, #r1], iterator_types = ["parallel", "reduction"]}
+      ins(%logits : tensor<8x4xf32>) outs(%fm : tensor<8xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %m = arith.maximumf %a, %b : f32
+    linalg.yield %m : f32
+  } -> tensor<8xf32>
+  %gate = linalg.generic {indexing_maps = [#x, #r1, #x], iterator_types = ["parallel", "parallel"]}
+      ins(%logits, %mx : tensor<8x4xf32>, tensor<8xf32>) outs(%el : tensor<8x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %eq = arith.cmpf oeq, %a, %b : f32
+    %d = arith.subf %a, %b : f32
+    %e = math.exp %d : f32
+    %v = arith.select %eq, %e, %c0 : f32
+    linalg.yield %v : f32
+  } -> tensor<8x4xf32>
+  %ex = tensor.empty() : tensor<4x8x256xf32>
+  %xb = linalg.broadcast ins(%x : tensor<8x256xf32>) outs(%ex : tensor<4x8x256xf32>) dimensions = [0]
+  %eu = tensor.empty() : tensor<4x8x512xf32>
+  %zu = linalg.fill ins(%c0 : f32) outs(%eu : tensor<4x8x512xf32>) -> tensor<4x8x512xf32>
+  %up = linalg.batch_matmul ins(%xb, %wup : tensor<4x8x256xf32>, tensor<4x256x512xf32>) outs(%zu : tensor<4x8x512xf32>) -> tensor<4x8x512xf32>
+  %zd = linalg.fill ins(%c0 : f32) outs(%ex : tensor<4x8x256xf32>) -> tensor<4x8x256xf32>
+  %down = linalg.batch_matmul ins(%up, %wdown : tensor<4x8x512xf32>, tensor<4x512x256xf32>) outs(%zd : tensor<4x8x256xf32>) -> tensor<4x8x256xf32>
+  %ey = tensor.empty() : tensor<8x256xf32>
+  %zy = linalg.fill ins(%c0 : f32) outs(%ey : tensor<8x256xf32>) -> tensor<8x256xf32>
+  %y = linalg.generic {indexing_maps = [#m3, #et, #red], iterator_types = ["reduction", "parallel", "parallel"]}
+      ins(%down, %gate : tensor<4x8x256xf32>, tensor<8x4xf32>) outs(%zy : tensor<8x256xf32>) {
+  ^bb0(%a: f32, %g: f32, %o: f32):
+    %m = arith.mulf %a, %g : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<8x256xf32>
+  return %y : tensor<8x256xf32>
+}
