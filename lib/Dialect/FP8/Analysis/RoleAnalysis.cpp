@@ -234,6 +234,28 @@ bool fp8::isReduction(Operation *op) {
   return lop && lop.getNumReductionLoops() > 0 && !matchContraction(op);
 }
 
+/// A sort-free top-k: a reduction over the last dim of its input that
+/// takes a maximum (`arith.maximumf` / `maxnumf`) or compares (an argmax's
+/// compare-and-select), as exporters write `topk(k=1)`, `argmax` and the
+/// max of a top-k mask (`logits == max(logits, -1)`) without a sort.
+static bool isMaxOverLastDim(Operation *op) {
+  auto lop = dyn_cast<linalg::LinalgOp>(op);
+  if (!lop || !isReduction(op) || lop.getNumDpsInputs() == 0)
+    return false;
+  AffineMap in = lop.getMatchingIndexingMap(lop.getDpsInputOperand(0));
+  if (in.getNumResults() == 0)
+    return false;
+  auto last = dyn_cast<AffineDimExpr>(in.getResults().back());
+  if (!last || lop.getIteratorTypesArray()[last.getPosition()] !=
+                   utils::IteratorType::reduction)
+    return false;
+  bool found = false;
+  op->walk([&](Operation *inner) {
+    found |= isa<arith::MaximumFOp, arith::MaxNumFOp, arith::CmpFOp>(inner);
+  });
+  return found;
+}
+
 bool fp8::isSoftmaxLike(Operation *op) {
   StringRef name = op->getName().getStringRef();
   if (name.contains_insensitive("topk") || name.contains_insensitive("top_k") ||
@@ -246,6 +268,8 @@ bool fp8::isSoftmaxLike(Operation *op) {
       return sym.getLeafReference().getValue().contains_insensitive("topk");
   if (!isa<linalg::LinalgOp>(op))
     return false;
+  if (isMaxOverLastDim(op))
+    return true;
   bool found = false;
   op->walk([&](math::ExpOp) { found = true; });
   return found;

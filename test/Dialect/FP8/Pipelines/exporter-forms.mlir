@@ -150,3 +150,95 @@ func.func @moe_dense(%x: tensor<8x256xf32>, %wg: tensor<256x4xf32>, %wup: tensor
   } -> tensor<8x256xf32>
   return %y : tensor<8x256xf32>
 }
+
+// -----
+
+#x = affine_map<(d0, d1) -> (d0, d1)>
+#r1 = affine_map<(d0, d1) -> (d0)>
+#et = affine_map<(e, t, f) -> (t, e)>
+#m3 = affine_map<(e, t, f) -> (e, t, f)>
+#red = affine_map<(e, t, f) -> (t, f)>
+
+// The same dense MoE with a hard top-1 gate and no softmax: the router's
+// logits go to a max over the experts and a compare (a sort-free top-k),
+// the gate is the chosen logit. The router is still the gating linear
+// (BF16), and the experts grouped FP8 linears.
+// CHECK-LABEL: func.func @moe_topk_without_exp
+// CHECK: linalg.matmul {{.*}}fp8.role = #fp8.role<gating>
+// CHECK-COUNT-2: fp8.grouped_scaled_matmul {{.*}}per-group weights (function argument){{.*}}fp8.role = #fp8.role<linear>
+// CHECK-NOT: fp8.role<attention>
+// CHECK: return
+func.func @moe_topk_without_exp(%x: tensor<8x256xf32>, %wg: tensor<256x4xf32>, %wup: tensor<4x256x512xf32>, %wdown: tensor<4x512x256xf32>) -> tensor<8x256xf32> {
+  %c0 = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %el = tensor.empty() : tensor<8x4xf32>
+  %zl = linalg.fill ins(%c0 : f32) outs(%el : tensor<8x4xf32>) -> tensor<8x4xf32>
+  %logits = linalg.matmul ins(%x, %wg : tensor<8x256xf32>, tensor<256x4xf32>) outs(%zl : tensor<8x4xf32>) -> tensor<8x4xf32>
+  %em = tensor.empty() : tensor<8xf32>
+  %fm = linalg.fill ins(%ninf : f32) outs(%em : tensor<8xf32>) -> tensor<8xf32>
+  %mx = linalg.generic {indexing_maps = [#x, #r1], iterator_types = ["parallel", "reduction"]}
+      ins(%logits : tensor<8x4xf32>) outs(%fm : tensor<8xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %m = arith.maximumf %a, %b : f32
+    linalg.yield %m : f32
+  } -> tensor<8xf32>
+  %gate = linalg.generic {indexing_maps = [#x, #r1, #x], iterator_types = ["parallel", "parallel"]}
+      ins(%logits, %mx : tensor<8x4xf32>, tensor<8xf32>) outs(%el : tensor<8x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %eq = arith.cmpf oeq, %a, %b : f32
+    %v = arith.select %eq, %a, %c0 : f32
+    linalg.yield %v : f32
+  } -> tensor<8x4xf32>
+  %ex = tensor.empty() : tensor<4x8x256xf32>
+  %xb = linalg.broadcast ins(%x : tensor<8x256xf32>) outs(%ex : tensor<4x8x256xf32>) dimensions = [0]
+  %eu = tensor.empty() : tensor<4x8x512xf32>
+  %zu = linalg.fill ins(%c0 : f32) outs(%eu : tensor<4x8x512xf32>) -> tensor<4x8x512xf32>
+  %up = linalg.batch_matmul ins(%xb, %wup : tensor<4x8x256xf32>, tensor<4x256x512xf32>) outs(%zu : tensor<4x8x512xf32>) -> tensor<4x8x512xf32>
+  %zd = linalg.fill ins(%c0 : f32) outs(%ex : tensor<4x8x256xf32>) -> tensor<4x8x256xf32>
+  %down = linalg.batch_matmul ins(%up, %wdown : tensor<4x8x512xf32>, tensor<4x512x256xf32>) outs(%zd : tensor<4x8x256xf32>) -> tensor<4x8x256xf32>
+  %ey = tensor.empty() : tensor<8x256xf32>
+  %zy = linalg.fill ins(%c0 : f32) outs(%ey : tensor<8x256xf32>) -> tensor<8x256xf32>
+  %y = linalg.generic {indexing_maps = [#m3, #et, #red], iterator_types = ["reduction", "parallel", "parallel"]}
+      ins(%down, %gate : tensor<4x8x256xf32>, tensor<8x4xf32>) outs(%zy : tensor<8x256xf32>) {
+  ^bb0(%a: f32, %g: f32, %o: f32):
+    %m = arith.mulf %a, %g : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<8x256xf32>
+  return %y : tensor<8x256xf32>
+}
+
+// -----
+
+#x = affine_map<(d0, d1) -> (d0, d1)>
+#r1 = affine_map<(d0, d1) -> (d0)>
+
+// torch-mlir's `argmax(router(x), -1)`: a reduction with a compare and a
+// select keeping the index of the largest logit. The router is gating.
+// CHECK-LABEL: func.func @router_argmax
+// CHECK: linalg.matmul {{.*}}fp8.role = #fp8.role<gating>
+// CHECK-NOT: fp8.quantize
+// CHECK: return
+func.func @router_argmax(%x: tensor<8x256xf32>, %wg: tensor<256x4xf32>) -> tensor<8xi64> {
+  %c0 = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %i0 = arith.constant 0 : i64
+  %el = tensor.empty() : tensor<8x4xf32>
+  %zl = linalg.fill ins(%c0 : f32) outs(%el : tensor<8x4xf32>) -> tensor<8x4xf32>
+  %logits = linalg.matmul ins(%x, %wg : tensor<8x256xf32>, tensor<256x4xf32>) outs(%zl : tensor<8x4xf32>) -> tensor<8x4xf32>
+  %em = tensor.empty() : tensor<8xf32>
+  %fm = linalg.fill ins(%ninf : f32) outs(%em : tensor<8xf32>) -> tensor<8xf32>
+  %ei = tensor.empty() : tensor<8xi64>
+  %fi = linalg.fill ins(%i0 : i64) outs(%ei : tensor<8xi64>) -> tensor<8xi64>
+  %r:2 = linalg.generic {indexing_maps = [#x, #r1, #r1], iterator_types = ["parallel", "reduction"]}
+      ins(%logits : tensor<8x4xf32>) outs(%fm, %fi : tensor<8xf32>, tensor<8xi64>) {
+  ^bb0(%a: f32, %m: f32, %i: i64):
+    %j = linalg.index 1 : index
+    %ji = arith.index_cast %j : index to i64
+    %gt = arith.cmpf ogt, %a, %m : f32
+    %nm = arith.select %gt, %a, %m : f32
+    %ni = arith.select %gt, %ji, %i : i64
+    linalg.yield %nm, %ni : f32, i64
+  } -> (tensor<8xf32>, tensor<8xi64>)
+  return %r#1 : tensor<8xi64>
+}

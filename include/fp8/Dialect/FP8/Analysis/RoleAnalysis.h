@@ -93,7 +93,8 @@ WeightSource getWeightSource(Value v);
 bool isReduction(Operation *op);
 
 /// True when `op`'s body (or the op itself) computes exp: softmax, sigmoid,
-/// SiLU; or is a top-k / softmax op by name.
+/// SiLU; or is a top-k / softmax op by name; or is a sort-free top-k (a
+/// max or argmax reduction over its input's last dim).
 bool isSoftmaxLike(Operation *op);
 
 /// An embedding lookup: a linalg.generic extracting rows from a captured
