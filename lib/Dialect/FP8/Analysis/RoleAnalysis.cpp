@@ -540,6 +540,23 @@ Operation *RoleAnalysis::feedsSoftmax(Operation *op) const {
   return nullptr;
 }
 
+bool RoleAnalysis::readsSoftmax(Value v) const {
+  SmallVector<std::pair<Value, int>> work{{v, 0}};
+  DenseSet<Operation *> seen;
+  while (!work.empty()) {
+    auto [cur, depth] = work.pop_back_val();
+    Operation *def = cur.getDefiningOp();
+    if (!def || isContraction(def) || !seen.insert(def).second)
+      continue;
+    if (isSoftmaxLike(def))
+      return true;
+    if (depth < int(kMaxSoftmaxSearchDepth))
+      for (Value in : def->getOperands())
+        work.push_back({in, depth + 1});
+  }
+  return false;
+}
+
 /// The normalization around an rsqrt: its statistics chain back to the
 /// reductions, the normalized input X those reduce, the ops between X and
 /// the rsqrt, and the elementwise tail (x * rstd, gamma, beta).
@@ -943,6 +960,24 @@ void RoleAnalysis::classifyContractions(ArrayRef<Operation *> ops,
           os << "heuristic: expert-count linear (N = " << c.n
              << ") feeding softmax/sigmoid/top-k";
         }
+      }
+      // An argument broadcast over the heads of attention scores (feeding a
+      // softmax) or read with its probabilities (P * V) is a KV cache that
+      // MQA/GQA shares between query heads (decode with the cache passed in),
+      // not a weight: attention, kept high.
+      if (role == Role::linear && c.numBatch > 0 && !grouped &&
+          getWeightSource(weight) == WeightSource::functionArgument &&
+          isBroadcastOverBatch(weight, c.numBatch) &&
+          !llvm::all_of(cast<ShapedType>(weight.getType())
+                            .getShape()
+                            .take_front(c.numBatch),
+                        [](int64_t d) { return d == 1; }) &&
+          (feedsSoftmax(op) || readsSoftmax(weight == b ? a : b))) {
+        decide(op, Role::attention,
+               "heuristic: contraction with an argument broadcast over the "
+               "heads next to a softmax (a KV cache shared by query heads)");
+        attentionOps.push_back(op);
+        continue;
       }
       if (role == Role::gating) {
         gatingOps.insert(op);

@@ -242,3 +242,69 @@ func.func @router_argmax(%x: tensor<8x256xf32>, %wg: tensor<256x4xf32>) -> tenso
   } -> (tensor<8xf32>, tensor<8xi64>)
   return %r#1 : tensor<8xi64>
 }
+
+// -----
+
+// MQA decode (one token) against a one-head KV cache passed in ([S, D],
+// S = 128), broadcast to the 4 query heads: the scores feed a softmax and
+// the probabilities read the V cache. Both are attention (BF16, nothing of
+// the caches quantized), not linears with the cache as a shared weight;
+// the q and o projections stay FP8 linears.
+// CHECK-LABEL: func.func @mqa_decode_cache
+// CHECK: fp8.scaled_matmul {{.*}}fp8.role = #fp8.role<linear>
+// CHECK-NOT: fp8.quantize
+// CHECK: linalg.batch_matmul {{.*}}fp8.role = #fp8.role<attention>
+// CHECK-NOT: fp8.quantize
+// CHECK: linalg.batch_matmul {{.*}}fp8.role = #fp8.role<attention>
+// CHECK: fp8.scaled_matmul {{.*}}fp8.role = #fp8.role<linear>
+// CHECK: return
+#x3 = affine_map<(b, m, n) -> (b, m, n)>
+#r3 = affine_map<(b, m, n) -> (b, m)>
+func.func @mqa_decode_cache(%x: tensor<1x256xf32>, %wq: tensor<256x256xf32>, %kc: tensor<128x64xf32>, %vc: tensor<128x64xf32>, %wo: tensor<256x256xf32>) -> tensor<1x256xf32> {
+  %z = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %e1 = tensor.empty() : tensor<1x256xf32>
+  %f1 = linalg.fill ins(%z : f32) outs(%e1 : tensor<1x256xf32>) -> tensor<1x256xf32>
+  %q = linalg.matmul ins(%x, %wq : tensor<1x256xf32>, tensor<256x256xf32>) outs(%f1 : tensor<1x256xf32>) -> tensor<1x256xf32>
+  %q3 = tensor.expand_shape %q [[0], [1, 2]] output_shape [1, 4, 64] : tensor<1x256xf32> into tensor<1x4x64xf32>
+  %eq = tensor.empty() : tensor<4x1x64xf32>
+  %qh = linalg.transpose ins(%q3 : tensor<1x4x64xf32>) outs(%eq : tensor<4x1x64xf32>) permutation = [1, 0, 2]
+  %ek = tensor.empty() : tensor<4x128x64xf32>
+  %k = linalg.broadcast ins(%kc : tensor<128x64xf32>) outs(%ek : tensor<4x128x64xf32>) dimensions = [0]
+  %v = linalg.broadcast ins(%vc : tensor<128x64xf32>) outs(%ek : tensor<4x128x64xf32>) dimensions = [0]
+  %es = tensor.empty() : tensor<4x1x128xf32>
+  %fs = linalg.fill ins(%z : f32) outs(%es : tensor<4x1x128xf32>) -> tensor<4x1x128xf32>
+  %s = linalg.batch_matmul indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>, affine_map<(b, m, n, k) -> (b, n, k)>, affine_map<(b, m, n, k) -> (b, m, n)>]
+      ins(%qh, %k : tensor<4x1x64xf32>, tensor<4x128x64xf32>) outs(%fs : tensor<4x1x128xf32>) -> tensor<4x1x128xf32>
+  %em = tensor.empty() : tensor<4x1xf32>
+  %fm = linalg.fill ins(%ninf : f32) outs(%em : tensor<4x1xf32>) -> tensor<4x1xf32>
+  %mx = linalg.generic {indexing_maps = [#x3, #r3], iterator_types = ["parallel", "parallel", "reduction"]} ins(%s : tensor<4x1x128xf32>) outs(%fm : tensor<4x1xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %m = arith.maximumf %a, %b : f32
+    linalg.yield %m : f32
+  } -> tensor<4x1xf32>
+  %ex = linalg.generic {indexing_maps = [#x3, #r3, #x3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s, %mx : tensor<4x1x128xf32>, tensor<4x1xf32>) outs(%es : tensor<4x1x128xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %d = arith.subf %a, %b : f32
+    %e = math.exp %d : f32
+    linalg.yield %e : f32
+  } -> tensor<4x1x128xf32>
+  %fz = linalg.fill ins(%z : f32) outs(%em : tensor<4x1xf32>) -> tensor<4x1xf32>
+  %sm = linalg.generic {indexing_maps = [#x3, #r3], iterator_types = ["parallel", "parallel", "reduction"]} ins(%ex : tensor<4x1x128xf32>) outs(%fz : tensor<4x1xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %m = arith.addf %a, %b : f32
+    linalg.yield %m : f32
+  } -> tensor<4x1xf32>
+  %p = linalg.generic {indexing_maps = [#x3, #r3, #x3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%ex, %sm : tensor<4x1x128xf32>, tensor<4x1xf32>) outs(%es : tensor<4x1x128xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %d = arith.divf %a, %b : f32
+    linalg.yield %d : f32
+  } -> tensor<4x1x128xf32>
+  %fo = linalg.fill ins(%z : f32) outs(%eq : tensor<4x1x64xf32>) -> tensor<4x1x64xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<4x1x128xf32>, tensor<4x128x64xf32>) outs(%fo : tensor<4x1x64xf32>) -> tensor<4x1x64xf32>
+  %eo = tensor.empty() : tensor<1x4x64xf32>
+  %ot = linalg.transpose ins(%o : tensor<4x1x64xf32>) outs(%eo : tensor<1x4x64xf32>) permutation = [1, 0, 2]
+  %of = tensor.collapse_shape %ot [[0], [1, 2]] : tensor<1x4x64xf32> into tensor<1x256xf32>
+  %y = linalg.matmul ins(%of, %wo : tensor<1x256xf32>, tensor<256x256xf32>) outs(%f1 : tensor<1x256xf32>) -> tensor<1x256xf32>
+  return %y : tensor<1x256xf32>
+}

@@ -305,6 +305,10 @@ private:
   /// other linear's dY comes through the dgrad of the layer after it.
   bool isLossGradient(Value dY) const;
   Operation *feedsSoftmax(Operation *op) const;
+  /// True when `v` is computed by a softmax-like op (isSoftmaxLike) within
+  /// kMaxSoftmaxSearchDepth ops back, not through a contraction: the
+  /// probabilities of attention's P * V.
+  bool readsSoftmax(Value v) const;
   bool isContraction(Operation *op) const { return contractions.count(op); }
   /// The contractions `v` is computed from (walking back through any op,
   /// stopping at contractions), bounded by kMaxProducerSearchOps.
