@@ -308,3 +308,148 @@ func.func @mqa_decode_cache(%x: tensor<1x256xf32>, %wq: tensor<256x256xf32>, %kc
   %y = linalg.matmul ins(%of, %wo : tensor<1x256xf32>, tensor<256x256xf32>) outs(%f1 : tensor<1x256xf32>) -> tensor<1x256xf32>
   return %y : tensor<1x256xf32>
 }
+
+// -----
+
+// JAX/StableHLO GQA (2 KV heads, 2 query heads each), every contraction a
+// linalg.generic in the exporter's dim order. Roles by hand: the q, k, v
+// projections (weights [H, Kh, G, D], [H, Kh, D]) and the output
+// projection (weight [Kh, G, D, H]: three K loops) are FP8 linears; the
+// scores and P * V contract two activations: attention (BF16); the softmax
+// between them is attention.
+// CHECK-LABEL: func.func @jax_gqa
+// CHECK-COUNT-3: fp8.scaled_matmul {{.*}}fp8.role = #fp8.role<linear>
+// CHECK: linalg.batch_matmul {{.*}}fp8.role = #fp8.role<attention>
+// CHECK: math.exp
+// CHECK: linalg.batch_matmul {{.*}}fp8.role = #fp8.role<attention>
+// CHECK: fp8.scaled_matmul {{.*}}fp8.role = #fp8.role<linear>
+// CHECK-NOT: linalg.generic {{.*}}reduction{{.*}}fp8.role = #fp8.role<linear>
+// CHECK: return
+#xq = affine_map<(b, s, k, g, d, h) -> (b, s, h)>
+#wq = affine_map<(b, s, k, g, d, h) -> (h, k, g, d)>
+#oq = affine_map<(b, s, k, g, d, h) -> (b, s, k, g, d)>
+#xk = affine_map<(b, s, k, d, h) -> (b, s, h)>
+#wk = affine_map<(b, s, k, d, h) -> (h, k, d)>
+#ok = affine_map<(b, s, k, d, h) -> (b, s, k, d)>
+#sq = affine_map<(b, k, g, s, t, d) -> (b, s, k, g, d)>
+#sk = affine_map<(b, k, g, s, t, d) -> (b, t, k, d)>
+#ss = affine_map<(b, k, g, s, t, d) -> (b, k, g, s, t)>
+#pp = affine_map<(b, s, k, g, d, t) -> (b, k, g, s, t)>
+#pv = affine_map<(b, s, k, g, d, t) -> (b, t, k, d)>
+#po = affine_map<(b, s, k, g, d, t) -> (b, s, k, g, d)>
+#yo = affine_map<(b, s, h, k, g, d) -> (b, s, k, g, d)>
+#yw = affine_map<(b, s, h, k, g, d) -> (k, g, d, h)>
+#yy = affine_map<(b, s, h, k, g, d) -> (b, s, h)>
+#id5 = affine_map<(b, k, g, s, t) -> (b, k, g, s, t)>
+#rd5 = affine_map<(b, k, g, s, t) -> (b, k, g, s)>
+func.func @jax_gqa(%x: tensor<1x16x256xf32>, %wq: tensor<256x2x2x64xf32>, %wk: tensor<256x2x64xf32>, %wv: tensor<256x2x64xf32>, %wo: tensor<2x2x64x256xf32>) -> tensor<1x16x256xf32> {
+  %z = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %eq = tensor.empty() : tensor<1x16x2x2x64xf32>
+  %fq = linalg.fill ins(%z : f32) outs(%eq : tensor<1x16x2x2x64xf32>) -> tensor<1x16x2x2x64xf32>
+  %q = linalg.generic {indexing_maps = [#xq, #wq, #oq], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%x, %wq : tensor<1x16x256xf32>, tensor<256x2x2x64xf32>) outs(%fq : tensor<1x16x2x2x64xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %c, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<1x16x2x2x64xf32>
+  %ek = tensor.empty() : tensor<1x16x2x64xf32>
+  %fk = linalg.fill ins(%z : f32) outs(%ek : tensor<1x16x2x64xf32>) -> tensor<1x16x2x64xf32>
+  %k = linalg.generic {indexing_maps = [#xk, #wk, #ok], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%x, %wk : tensor<1x16x256xf32>, tensor<256x2x64xf32>) outs(%fk : tensor<1x16x2x64xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %c, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<1x16x2x64xf32>
+  %v = linalg.generic {indexing_maps = [#xk, #wk, #ok], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%x, %wv : tensor<1x16x256xf32>, tensor<256x2x64xf32>) outs(%fk : tensor<1x16x2x64xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %c, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<1x16x2x64xf32>
+  %es = tensor.empty() : tensor<1x2x2x16x16xf32>
+  %fs = linalg.fill ins(%z : f32) outs(%es : tensor<1x2x2x16x16xf32>) -> tensor<1x2x2x16x16xf32>
+  %s = linalg.generic {indexing_maps = [#sq, #sk, #ss], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%q, %k : tensor<1x16x2x2x64xf32>, tensor<1x16x2x64xf32>) outs(%fs : tensor<1x2x2x16x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %c, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x2x16x16xf32>
+  %em = tensor.empty() : tensor<1x2x2x16xf32>
+  %fm = linalg.fill ins(%ninf : f32) outs(%em : tensor<1x2x2x16xf32>) -> tensor<1x2x2x16xf32>
+  %mx = linalg.generic {indexing_maps = [#id5, #rd5], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%s : tensor<1x2x2x16x16xf32>) outs(%fm : tensor<1x2x2x16xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %m = arith.maximumf %a, %b : f32
+    linalg.yield %m : f32
+  } -> tensor<1x2x2x16xf32>
+  %ex = linalg.generic {indexing_maps = [#id5, #rd5, #id5], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%s, %mx : tensor<1x2x2x16x16xf32>, tensor<1x2x2x16xf32>) outs(%es : tensor<1x2x2x16x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %d = arith.subf %a, %b : f32
+    %e = math.exp %d : f32
+    linalg.yield %e : f32
+  } -> tensor<1x2x2x16x16xf32>
+  %f0 = linalg.fill ins(%z : f32) outs(%em : tensor<1x2x2x16xf32>) -> tensor<1x2x2x16xf32>
+  %sm = linalg.generic {indexing_maps = [#id5, #rd5], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%ex : tensor<1x2x2x16x16xf32>) outs(%f0 : tensor<1x2x2x16xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %m = arith.addf %a, %b : f32
+    linalg.yield %m : f32
+  } -> tensor<1x2x2x16xf32>
+  %p = linalg.generic {indexing_maps = [#id5, #rd5, #id5], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%ex, %sm : tensor<1x2x2x16x16xf32>, tensor<1x2x2x16xf32>) outs(%es : tensor<1x2x2x16x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %d = arith.divf %a, %b : f32
+    linalg.yield %d : f32
+  } -> tensor<1x2x2x16x16xf32>
+  %o = linalg.generic {indexing_maps = [#pp, #pv, #po], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%p, %v : tensor<1x2x2x16x16xf32>, tensor<1x16x2x64xf32>) outs(%fq : tensor<1x16x2x2x64xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %c, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<1x16x2x2x64xf32>
+  %ey = tensor.empty() : tensor<1x16x256xf32>
+  %fy = linalg.fill ins(%z : f32) outs(%ey : tensor<1x16x256xf32>) -> tensor<1x16x256xf32>
+  %y = linalg.generic {indexing_maps = [#yo, #yw, #yy], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%o, %wo : tensor<1x16x2x2x64xf32>, tensor<2x2x64x256xf32>) outs(%fy : tensor<1x16x256xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %c, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<1x16x256xf32>
+  return %y : tensor<1x16x256xf32>
+}
+
+// -----
+
+// TOSA (TorchToTosa): the q projection a tosa.matmul against a [1, K, N]
+// constant; GQA's repeat_kv of a cache argument by tosa.tile. The
+// projection is an FP8 linear; the scores, against the tiled cache,
+// attention (nothing of the cache quantized).
+// CHECK-LABEL: func.func @tosa_gqa
+// CHECK: fp8.scaled_matmul {{.*}}fp8.role = #fp8.role<linear>
+// CHECK-NOT: fp8.quantize
+// CHECK: linalg.batch_matmul {{.*}}fp8.role = #fp8.role<attention>
+// CHECK: return
+func.func @tosa_gqa(%x: tensor<1x16x256xf32>, %kc: tensor<1x2x16x64xf32>) -> tensor<1x4x16x16xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %wq = "tosa.const"() <{values = dense<0.01> : tensor<1x256x256xf32>}> : () -> tensor<1x256x256xf32>
+  %q = tosa.matmul %x, %wq, %zp, %zp : (tensor<1x16x256xf32>, tensor<1x256x256xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x16x256xf32>
+  %s4 = tosa.const_shape {values = dense<[1, 16, 4, 64]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %q4 = tosa.reshape %q, %s4 : (tensor<1x16x256xf32>, !tosa.shape<4>) -> tensor<1x16x4x64xf32>
+  %qt = tosa.transpose %q4 {perms = array<i32: 0, 2, 1, 3>} : (tensor<1x16x4x64xf32>) -> tensor<1x4x16x64xf32>
+  %s3 = tosa.const_shape {values = dense<[4, 16, 64]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %q3 = tosa.reshape %qt, %s3 : (tensor<1x4x16x64xf32>, !tosa.shape<3>) -> tensor<4x16x64xf32>
+  // repeat_kv with tosa.tile: [1,2,16,64] -> [1,2,1,16,64] -> tile x2 -> [1,4,16,64]
+  %s5 = tosa.const_shape {values = dense<[1, 2, 1, 16, 64]> : tensor<5xindex>} : () -> !tosa.shape<5>
+  %k5 = tosa.reshape %kc, %s5 : (tensor<1x2x16x64xf32>, !tosa.shape<5>) -> tensor<1x2x1x16x64xf32>
+  %m5 = tosa.const_shape {values = dense<[1, 1, 2, 1, 1]> : tensor<5xindex>} : () -> !tosa.shape<5>
+  %kt5 = tosa.tile %k5, %m5 : (tensor<1x2x1x16x64xf32>, !tosa.shape<5>) -> tensor<1x2x2x16x64xf32>
+  %k3 = tosa.reshape %kt5, %s3 : (tensor<1x2x2x16x64xf32>, !tosa.shape<3>) -> tensor<4x16x64xf32>
+  %kT = tosa.transpose %k3 {perms = array<i32: 0, 2, 1>} : (tensor<4x16x64xf32>) -> tensor<4x64x16xf32>
+  %s = tosa.matmul %q3, %kT, %zp, %zp : (tensor<4x16x64xf32>, tensor<4x64x16xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<4x16x16xf32>
+  %e = tosa.exp %s : (tensor<4x16x16xf32>) -> tensor<4x16x16xf32>
+  %sum = tosa.reduce_sum %e {axis = 2 : i32} : (tensor<4x16x16xf32>) -> tensor<4x16x1xf32>
+  %r = tosa.reciprocal %sum : (tensor<4x16x1xf32>) -> tensor<4x16x1xf32>
+  %sh = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %p = tosa.mul %e, %r, %sh : (tensor<4x16x16xf32>, tensor<4x16x1xf32>, tensor<1xi8>) -> tensor<4x16x16xf32>
+  %so = tosa.const_shape {values = dense<[1, 4, 16, 16]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %o = tosa.reshape %p, %so : (tensor<4x16x16xf32>, !tosa.shape<4>) -> tensor<1x4x16x16xf32>
+  return %o : tensor<1x4x16x16xf32>
+}
