@@ -405,18 +405,29 @@ bool isBroadcastParameter(Value v, Operation *user) {
 /// source with no more elements than one batch of `v` (a weight [K, N]
 /// broadcast to [B, K, N], tokens [T, H] broadcast to every expert). A KV
 /// cache repeated over the query heads of a group (GQA's repeat_kv: [B, Hkv,
-/// S, D] to [B * H, S, D]) has more: it varies over the batch. Unknown sizes
-/// count as one broadcast tensor.
+/// S, D] to [B * H, S, D]) has more: it varies over the batch. With
+/// run-time sizes, the source less its leading unit dims must have no more
+/// dims than one batch (a dynamic cache [Hkv, S, D] has one more than
+/// [S, D]).
 bool isBroadcastOverBatch(Value v, unsigned numBatch) {
   TraceInfo info;
   Value src = traceSource(v, &info);
   if (!info.broadcast)
     return false;
-  auto t = cast<ShapedType>(v.getType());
+  ArrayRef<int64_t> batchShape =
+      cast<ShapedType>(v.getType()).getShape().drop_front(numBatch);
   int64_t n = numElements(src), perBatch = 1;
-  for (int64_t d : t.getShape().drop_front(numBatch))
+  for (int64_t d : batchShape)
     perBatch = ShapedType::isDynamic(d) || perBatch < 0 ? -1 : perBatch * d;
-  return n < 0 || perBatch < 0 || n <= perBatch;
+  if (n >= 0 && perBatch >= 0)
+    return n <= perBatch;
+  auto srcType = dyn_cast<ShapedType>(src.getType());
+  if (!srcType || !srcType.hasRank())
+    return true;
+  ArrayRef<int64_t> srcShape = srcType.getShape();
+  while (!srcShape.empty() && srcShape.front() == 1)
+    srcShape = srcShape.drop_front();
+  return srcShape.size() <= batchShape.size();
 }
 
 bool bodyHas(Operation *op, function_ref<bool(Operation *)> pred) {

@@ -453,3 +453,63 @@ func.func @tosa_gqa(%x: tensor<1x16x256xf32>, %kc: tensor<1x2x16x64xf32>) -> ten
   %o = tosa.reshape %p, %so : (tensor<4x16x16xf32>, !tosa.shape<4>) -> tensor<1x4x16x16xf32>
   return %o : tensor<1x4x16x16xf32>
 }
+
+// -----
+
+// The GQA cache of @gqa_cache_expand0 with a run-time length S: its
+// [2, S, 64] source has one dim more than a batch of the scores' [S, 64]
+// operand, so it varies over the batch: attention (without a softmax next
+// to it to tell).
+// CHECK-LABEL: func.func @gqa_cache_dynamic
+// CHECK-NOT: remark
+// CHECK: linalg.batch_matmul {{.*}}fp8.role = #fp8.role<attention>
+// CHECK: return
+#kv5 = affine_map<(d0, d1, d2, d3) -> (d0, 0, d2, d3)>
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @gqa_cache_dynamic(%q: tensor<4x?x64xf32>, %kc: tensor<2x?x64xf32>) -> tensor<4x?x?xf32> {
+  %z = arith.constant 0.0 : f32
+  %c1 = arith.constant 1 : index
+  %s = tensor.dim %kc, %c1 : tensor<2x?x64xf32>
+  %t = tensor.dim %q, %c1 : tensor<4x?x64xf32>
+  %k1 = tensor.expand_shape %kc [[0, 1], [2], [3]] output_shape [2, 1, %s, 64] : tensor<2x?x64xf32> into tensor<2x1x?x64xf32>
+  %ek = tensor.empty(%s) : tensor<2x2x?x64xf32>
+  %k2 = linalg.generic {indexing_maps = [#kv5, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%k1 : tensor<2x1x?x64xf32>) outs(%ek : tensor<2x2x?x64xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    linalg.yield %a : f32
+  } -> tensor<2x2x?x64xf32>
+  %k = tensor.collapse_shape %k2 [[0, 1], [2], [3]] : tensor<2x2x?x64xf32> into tensor<4x?x64xf32>
+  %e = tensor.empty(%t, %s) : tensor<4x?x?xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<4x?x?xf32>) -> tensor<4x?x?xf32>
+  %sc = linalg.batch_matmul indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>, affine_map<(b, m, n, k) -> (b, n, k)>, affine_map<(b, m, n, k) -> (b, m, n)>]
+      ins(%q, %k : tensor<4x?x64xf32>, tensor<4x?x64xf32>) outs(%f : tensor<4x?x?xf32>) -> tensor<4x?x?xf32>
+  return %sc : tensor<4x?x?xf32>
+}
+
+// -----
+
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#bc0 = affine_map<(d0, d1, d2) -> (0, d1, d2)>
+
+// @bmm_weight_expand0 with a run-time batch and sequence (torch-mlir's
+// dynamic dims): still one weight, one FP8 GEMM over the B * S tokens.
+// CHECK-LABEL: func.func @bmm_weight_expand0_dynamic
+// CHECK: fp8.quantize %{{.*}} : tensor<512x256xf32> -> !fp8.scaled<512x256xf8E4M3FN, block = [128, 128]
+// CHECK: fp8.scaled_matmul {{.*}}fp8.role = #fp8.role<linear>{{.*}} -> tensor<?x512xf32>
+// CHECK-NOT: grouped_scaled_matmul
+// CHECK: return
+func.func @bmm_weight_expand0_dynamic(%x: tensor<?x?x256xf32>, %w: tensor<1x256x512xf32>) -> tensor<?x?x512xf32> {
+  %z = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %b = tensor.dim %x, %c0 : tensor<?x?x256xf32>
+  %s = tensor.dim %x, %c1 : tensor<?x?x256xf32>
+  %ew = tensor.empty(%b) : tensor<?x256x512xf32>
+  %wb = linalg.generic {indexing_maps = [#bc0, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%w : tensor<1x256x512xf32>) outs(%ew : tensor<?x256x512xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  } -> tensor<?x256x512xf32>
+  %e = tensor.empty(%b, %s) : tensor<?x?x512xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<?x?x512xf32>) -> tensor<?x?x512xf32>
+  %y = linalg.batch_matmul ins(%x, %wb : tensor<?x?x256xf32>, tensor<?x256x512xf32>) outs(%f : tensor<?x?x512xf32>) -> tensor<?x?x512xf32>
+  return %y : tensor<?x?x512xf32>
+}
