@@ -1,15 +1,18 @@
 // Values of exporter forms that fp8-pipeline rewrites (IR and roles in
 // test/Dialect/FP8/Pipelines/exporter-forms.mlir), through
 // fp8-cpu-pipeline: torch-mlir's bmm against a [1, K, N] weight expanded
-// over the batch at index 0 (one FP8 GEMM), and a dense top-1 MoE whose
-// experts are grouped FP8 GEMMs against [E, K, N] argument weights.
+// over the batch at index 0 (one FP8 GEMM), a StableHLO dot_general with the
+// batch dims last against a broadcast weight (one FP8 GEMM), and a dense
+// top-1 MoE whose experts are grouped FP8 GEMMs against [E, K, N] argument
+// weights.
 //
 // Values derived by hand, exact in FP8 (as in linalg22-forms.mlir): token m
 // holds c_m = 7 * 2^m in every element (a 1x128 block's amax, every code
 // 448).
 // - bmm: w(k, n) = 7/16 for k <= n, else 0, so y[m, n] = 49/16 * 2^m *
 //   (n + 1), printed at n = 0, 127, 255: [3.0625, 392, 784] and
-//   [6.125, 784, 1568].
+//   [6.125, 784, 1568]. The same for the dot_general, whose two batches
+//   (stored last) hold one token each.
 // - MoE (E = 4, H = F = 256): the router's weight is 1/256 in column 1
 //   only, so the logits are [0, c_m, 0, 0] and the top-1 gate is 1 for
 //   expert 1, 0 for the others. Expert e's up weight is 7/16 * 2^-e in row
@@ -26,9 +29,13 @@
 
 // IR-LABEL: func.func @bmm_expand0
 // IR: fp8.scaled_matmul
+// IR-LABEL: func.func @dot_general_batch_last
+// IR: fp8.scaled_matmul
 // IR-LABEL: func.func @moe_dense
 // IR-COUNT-2: fp8.grouped_scaled_matmul
 
+// CHECK: {{\[\[}}3.0625,   392,   784],
+// CHECK-NEXT: [6.125,   784,   1568]]
 // CHECK: {{\[\[}}3.0625,   392,   784],
 // CHECK-NEXT: [6.125,   784,   1568]]
 // CHECK: {{\[\[}}0.669922,   85.75,   171.5],
@@ -56,6 +63,29 @@ func.func @bmm_expand0(%x: tensor<2x256xf32>, %w: tensor<1x256x256xf32>) -> tens
   %e = tensor.empty() : tensor<2x1x256xf32>
   %f = linalg.fill ins(%z : f32) outs(%e : tensor<2x1x256xf32>) -> tensor<2x1x256xf32>
   %y = linalg.batch_matmul ins(%x3, %wb : tensor<2x1x256xf32>, tensor<2x256x256xf32>) outs(%f : tensor<2x1x256xf32>) -> tensor<2x1x256xf32>
+  %r = tensor.collapse_shape %y [[0, 1], [2]] : tensor<2x1x256xf32> into tensor<2x256xf32>
+  return %r : tensor<2x256xf32>
+}
+
+// `mkb,knb->bmn`: the tokens [M = 1, K, B = 2], the weight broadcast to
+// [K, N, B].
+func.func @dot_general_batch_last(%x: tensor<1x256x2xf32>, %w: tensor<256x256xf32>) -> tensor<2x256xf32> {
+  %z = arith.constant 0.0 : f32
+  %ew = tensor.empty() : tensor<256x256x2xf32>
+  %wb = linalg.generic {indexing_maps = [affine_map<(k, n, b) -> (k, n)>, affine_map<(k, n, b) -> (k, n, b)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%w : tensor<256x256xf32>) outs(%ew : tensor<256x256x2xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    linalg.yield %a : f32
+  } -> tensor<256x256x2xf32>
+  %e = tensor.empty() : tensor<2x1x256xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<2x1x256xf32>) -> tensor<2x1x256xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(b, m, n, k) -> (m, k, b)>, affine_map<(b, m, n, k) -> (k, n, b)>, affine_map<(b, m, n, k) -> (b, m, n)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%x, %wb : tensor<1x256x2xf32>, tensor<256x256x2xf32>) outs(%f : tensor<2x1x256xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %c, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x1x256xf32>
   %r = tensor.collapse_shape %y [[0, 1], [2]] : tensor<2x1x256xf32> into tensor<2x256xf32>
   return %r : tensor<2x256xf32>
 }
@@ -156,6 +186,11 @@ func.func @main() {
   %w1 = tensor.expand_shape %wkn [[0, 1], [2]] output_shape [1, 256, 256] : tensor<256x256xf32> into tensor<1x256x256xf32>
   %y1 = call @bmm_expand0(%x, %w1) : (tensor<2x256xf32>, tensor<1x256x256xf32>) -> tensor<2x256xf32>
   call @print2(%y1) : (tensor<2x256xf32>) -> ()
+  %ext = tensor.empty() : tensor<256x2xf32>
+  %xt = linalg.transpose ins(%x : tensor<2x256xf32>) outs(%ext : tensor<256x2xf32>) permutation = [1, 0]
+  %xkb = tensor.expand_shape %xt [[0, 1], [2]] output_shape [1, 256, 2] : tensor<256x2xf32> into tensor<1x256x2xf32>
+  %yd = call @dot_general_batch_last(%xkb, %wkn) : (tensor<1x256x2xf32>, tensor<256x256xf32>) -> tensor<2x256xf32>
+  call @print2(%yd) : (tensor<2x256xf32>) -> ()
 
   // Router: 1/256 in column 1.
   %eg = tensor.empty() : tensor<256x4xf32>

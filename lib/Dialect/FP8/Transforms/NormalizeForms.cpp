@@ -13,7 +13,8 @@
 //   operands and result: linalg.matvec / vecmat (a decode token as a
 //   one-row matrix), linalg.batch_reduce_matmul (the reduced batch folded
 //   into K), linalg.contract with several N or K loops (heads split in the
-//   weight), operands or a result stored transposed.
+//   weight), operands or a result stored transposed. A weight broadcast
+//   over the batch keeps one broadcast of its [N, K] / [K, N] layout.
 //
 // Contractions already in a recognised form are left as they are, so the
 // kernels of existing graphs do not change.
@@ -252,6 +253,53 @@ FailureOr<Canonical> matchCanonical(linalg::LinalgOp op, std::string &whyNot) {
   return c;
 }
 
+/// The tensor `v` (an operand read through `map`) broadcasts over exactly
+/// the contraction's `batch` loops, and the loops its dims are read at.
+struct BatchBroadcast {
+  Value source;
+  SmallVector<unsigned> loops;
+};
+
+/// `v` as a broadcast over the batch loops (a linalg.broadcast, or a copy
+/// generic writing `v` in order whose input leaves those loops out): a
+/// weight shared by every batch, which a StableHLO `dot_general` with the
+/// batch dims last broadcasts before the contraction; none otherwise.
+std::optional<BatchBroadcast> matchBatchBroadcast(Value v, AffineMap map,
+                                                  ArrayRef<unsigned> batch) {
+  SmallVector<unsigned> vLoops = mapDims(map);
+  SmallVector<unsigned> kept; // the dims of `v` the source holds, in order
+  BatchBroadcast r;
+  if (auto b = v.getDefiningOp<linalg::BroadcastOp>()) {
+    r.source = b.getInput();
+    for (unsigned d = 0; d < vLoops.size(); ++d)
+      if (!llvm::is_contained(b.getDimensions(), int64_t(d)))
+        kept.push_back(d);
+  } else if (auto g = v.getDefiningOp<linalg::GenericOp>();
+             g && isDataMovement(g) &&
+             g.getIndexingMapsArray()[1].isIdentity()) {
+    r.source = g.getDpsInputOperand(0)->get();
+    for (AffineExpr e : g.getIndexingMapsArray()[0].getResults()) {
+      auto d = dyn_cast<AffineDimExpr>(e);
+      if (!d)
+        return std::nullopt;
+      kept.push_back(d.getPosition());
+    }
+  } else {
+    return std::nullopt;
+  }
+  SmallVector<unsigned> dropped;
+  for (unsigned d = 0; d < vLoops.size(); ++d)
+    if (!llvm::is_contained(kept, d))
+      dropped.push_back(vLoops[d]);
+  if (batch.empty() || dropped.size() != batch.size() ||
+      !llvm::all_of(dropped,
+                    [&](unsigned l) { return llvm::is_contained(batch, l); }))
+    return std::nullopt;
+  for (unsigned d : kept)
+    r.loops.push_back(vLoops[d]);
+  return r;
+}
+
 /// Rewrites `c.op` into transposes/reshapes around linalg.matmul or
 /// linalg.batch_matmul.
 void rewriteCanonical(RewriterBase &rw, const Canonical &c) {
@@ -281,10 +329,31 @@ void rewriteCanonical(RewriterBase &rw, const Canonical &c) {
       lhs, maps[c.lhs],
       withBatch(c.aKFirst ? SmallVector<SmallVector<unsigned>>{c.k, c.m}
                           : SmallVector<SmallVector<unsigned>>{c.m, c.k}));
-  Value b =
-      operand(rhs, maps[1 - c.lhs],
-              withBatch(c.bNK ? SmallVector<SmallVector<unsigned>>{c.n, c.k}
-                              : SmallVector<SmallVector<unsigned>>{c.k, c.n}));
+  SmallVector<SmallVector<unsigned>> bGroups =
+      c.bNK ? SmallVector<SmallVector<unsigned>>{c.n, c.k}
+            : SmallVector<SmallVector<unsigned>>{c.k, c.n};
+  Value b;
+  // A weight broadcast over the batch is laid out without its batch and
+  // broadcast again, so fp8-insert-quant sees one weight (one GEMM over
+  // every batch's tokens) rather than a transposed copy per batch.
+  if (std::optional<BatchBroadcast> bb =
+          batched ? matchBatchBroadcast(rhs, maps[1 - c.lhs], c.batch)
+                  : std::nullopt) {
+    SmallVector<unsigned> order;
+    for (const SmallVector<unsigned> &g : bGroups)
+      llvm::append_range(order, g);
+    Value w =
+        transposeIfNeeded(rw, loc, bb->source, permutation(bb->loops, order));
+    w = flatten(rw, loc, w, bGroups);
+    SmallVector<OpFoldResult> sizes{tensor::getMixedSize(rw, loc, a, 0)};
+    llvm::append_range(sizes, tensor::getMixedSizes(rw, loc, w));
+    Value empty = tensor::EmptyOp::create(rw, loc, sizes,
+                                          getElementTypeOrSelf(w.getType()));
+    b = linalg::BroadcastOp::create(rw, loc, w, empty, ArrayRef<int64_t>{0})
+            ->getResult(0);
+  } else {
+    b = operand(rhs, maps[1 - c.lhs], withBatch(bGroups));
+  }
   SmallVector<SmallVector<unsigned>> outGroups = withBatch({c.m, c.n});
   // A filled init is filled again in the canonical shape (fp8-insert-quant
   // reads a zero fill as "no accumulator"); another is reshaped.

@@ -513,3 +513,41 @@ func.func @bmm_weight_expand0_dynamic(%x: tensor<?x?x256xf32>, %w: tensor<1x256x
   %y = linalg.batch_matmul ins(%x, %wb : tensor<?x?x256xf32>, tensor<?x256x512xf32>) outs(%f : tensor<?x?x512xf32>) -> tensor<?x?x512xf32>
   return %y : tensor<?x?x512xf32>
 }
+
+// -----
+
+#l = affine_map<(b, m, n, k) -> (m, k, b)>
+#r = affine_map<(b, m, n, k) -> (k, n, b)>
+#o = affine_map<(b, m, n, k) -> (b, m, n)>
+#wb_in = affine_map<(k, n, b) -> (k, n)>
+#wb_out = affine_map<(k, n, b) -> (k, n, b)>
+
+// A StableHLO dot_general with the batch dims last in the operands
+// (`mkb,knb->bmn`), the [K, N] weight broadcast over the batch before it:
+// fp8-normalize-forms lays the weight out [N, K] without the batch and
+// broadcasts it again, so it stays one weight: one FP8 GEMM over the 2 * 16
+// tokens (not a grouped GEMM quantizing a transposed copy per batch).
+// CHECK-LABEL: func.func @dot_general_batch_last
+// CHECK-SAME: (%[[X:.*]]: tensor<16x256x2xf32>, %[[W:.*]]: tensor<256x512xf32>)
+// CHECK: linalg.transpose ins(%[[W]] : tensor<256x512xf32>) outs(%{{.*}} : tensor<512x256xf32>) permutation = [1, 0]
+// CHECK: fp8.quantize %{{.*}} : tensor<512x256xf32> -> !fp8.scaled<512x256xf8E4M3FN, block = [128, 128]
+// CHECK: fp8.scaled_matmul {{.*}}fp8.role = #fp8.role<linear>{{.*}} -> tensor<32x512xf32>
+// CHECK-NOT: grouped_scaled_matmul
+// CHECK: return
+func.func @dot_general_batch_last(%x: tensor<16x256x2xf32>, %w: tensor<256x512xf32>) -> tensor<2x16x512xf32> {
+  %z = arith.constant 0.0 : f32
+  %ew = tensor.empty() : tensor<256x512x2xf32>
+  %wb = linalg.generic {indexing_maps = [#wb_in, #wb_out], iterator_types = ["parallel", "parallel", "parallel"]} ins(%w : tensor<256x512xf32>) outs(%ew : tensor<256x512x2xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    linalg.yield %a : f32
+  } -> tensor<256x512x2xf32>
+  %e = tensor.empty() : tensor<2x16x512xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<2x16x512xf32>) -> tensor<2x16x512xf32>
+  %y = linalg.generic {indexing_maps = [#l, #r, #o], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%x, %wb : tensor<16x256x2xf32>, tensor<256x512x2xf32>) outs(%f : tensor<2x16x512xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %a, %b : f32
+    %r2 = arith.addf %c, %m : f32
+    linalg.yield %r2 : f32
+  } -> tensor<2x16x512xf32>
+  return %y : tensor<2x16x512xf32>
+}
