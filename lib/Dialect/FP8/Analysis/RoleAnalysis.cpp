@@ -836,7 +836,11 @@ void RoleAnalysis::classifyEmbeddings(ArrayRef<Operation *> ops,
                  "table at token ids (embedding gradient)");
     }
   for (Operation *op : ops)
-    if (std::optional<Gather> gather = matchGather(op)) {
+    if (std::optional<Gather> gather = matchGather(op);
+        gather && getWeightSource(gather->table) != WeightSource::none) {
+      // Only a parameter is a table: rows gathered from a computed
+      // activation (tokens picked per expert by a router's ids, an MoE
+      // dispatch) are no embedding, and their row count no vocabulary.
       if (!ShapedType::isDynamic(gather->vocab))
         vocab.insert(gather->vocab);
       tables.insert(getWeightView(gather->table));

@@ -551,3 +551,57 @@ func.func @dot_general_batch_last(%x: tensor<16x256x2xf32>, %w: tensor<256x512xf
   } -> tensor<2x16x512xf32>
   return %y : tensor<2x16x512xf32>
 }
+
+// -----
+
+#x = affine_map<(d0, d1) -> (d0, d1)>
+#r1 = affine_map<(d0, d1) -> (d0)>
+
+// Sparse MoE dispatch (one expert shown): an argmax picks a token id per
+// slot (computed ids), the tokens are gathered by id from the hidden states
+// (an activation, not a parameter), then the expert's up and down
+// projections; the down projection (N = 256, as many as the tokens) returns.
+// The gather is no embedding and the 256 tokens no vocabulary: every
+// projection is an FP8 linear, none an output head.
+// CHECK-LABEL: func.func @moe_gather_tokens
+// CHECK-NOT: fp8.role<embedding>
+// CHECK-NOT: fp8.role<output_head>
+// CHECK-COUNT-4: fp8.scaled_matmul {{.*}}fp8.role = #fp8.role<linear>
+// CHECK-NOT: fp8.role<output_head>
+// CHECK: return
+func.func @moe_gather_tokens(%x0: tensor<256x256xf32>, %wn: tensor<256x256xf32>, %wg: tensor<256x256xf32>, %wup: tensor<256x512xf32>, %wdown: tensor<512x256xf32>) -> tensor<256x256xf32> {
+  %c0 = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %i0 = arith.constant 0 : i64
+  %e = tensor.empty() : tensor<256x256xf32>
+  %f = linalg.fill ins(%c0 : f32) outs(%e : tensor<256x256xf32>) -> tensor<256x256xf32>
+  // hidden states: a computed activation (a previous layer)
+  %x = linalg.matmul ins(%x0, %wn : tensor<256x256xf32>, tensor<256x256xf32>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
+  // slot -> token scores, argmax over tokens: the token id of each slot
+  %sc = linalg.matmul ins(%x, %wg : tensor<256x256xf32>, tensor<256x256xf32>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
+  %em = tensor.empty() : tensor<256xf32>
+  %fm = linalg.fill ins(%ninf : f32) outs(%em : tensor<256xf32>) -> tensor<256xf32>
+  %ei = tensor.empty() : tensor<256xi64>
+  %fi = linalg.fill ins(%i0 : i64) outs(%ei : tensor<256xi64>) -> tensor<256xi64>
+  %r:2 = linalg.generic {indexing_maps = [#x, #r1, #r1], iterator_types = ["parallel", "reduction"]} ins(%sc : tensor<256x256xf32>) outs(%fm, %fi : tensor<256xf32>, tensor<256xi64>) {
+  ^bb0(%a: f32, %m: f32, %i: i64):
+    %j = linalg.index 1 : index
+    %ji = arith.index_cast %j : index to i64
+    %gt = arith.cmpf ogt, %a, %m : f32
+    %nm = arith.select %gt, %a, %m : f32
+    %ni = arith.select %gt, %ji, %i : i64
+    linalg.yield %nm, %ni : f32, i64
+  } -> (tensor<256xf32>, tensor<256xi64>)
+  %tok = linalg.generic {indexing_maps = [#r1, #x], iterator_types = ["parallel", "parallel"]} ins(%r#1 : tensor<256xi64>) outs(%e : tensor<256x256xf32>) {
+  ^bb0(%id: i64, %o: f32):
+    %row = arith.index_cast %id : i64 to index
+    %col = linalg.index 1 : index
+    %v = tensor.extract %x[%row, %col] : tensor<256x256xf32>
+    linalg.yield %v : f32
+  } -> tensor<256x256xf32>
+  %eu = tensor.empty() : tensor<256x512xf32>
+  %fu = linalg.fill ins(%c0 : f32) outs(%eu : tensor<256x512xf32>) -> tensor<256x512xf32>
+  %up = linalg.matmul ins(%tok, %wup : tensor<256x256xf32>, tensor<256x512xf32>) outs(%fu : tensor<256x512xf32>) -> tensor<256x512xf32>
+  %down = linalg.matmul ins(%up, %wdown : tensor<256x512xf32>, tensor<512x256xf32>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
+  return %down : tensor<256x256xf32>
+}
