@@ -164,12 +164,9 @@ Value fp8::traceSource(Value v, TraceInfo *info) {
       AffineMap in = g.getIndexingMapsArray()[0];
       AffineMap out = g.getIndexingMapsArray()[1];
       if (info) {
-        // A loop the input does not index is a broadcast, and so is a unit
-        // dim read at a constant index (torch-mlir's `expand` of a size-1
-        // dim: `(d0, d1, d2) -> (0, d1, d2)`); loops indexed in another
-        // order than the output are a transpose.
-        if (in.getNumResults() < out.getNumResults() ||
-            llvm::any_of(in.getResults(), llvm::IsaPred<AffineConstantExpr>))
+        // A loop the input does not index is a broadcast; loops indexed in
+        // another order than the output are a transpose.
+        if (in.getNumResults() < out.getNumResults())
           info->broadcast = true;
         SmallVector<unsigned> inDims, outDims;
         for (AffineExpr e : in.getResults())
@@ -400,19 +397,43 @@ bool isBroadcastParameter(Value v, Operation *user) {
   return n >= 0 && r >= 0 && n < r;
 }
 
+/// The input of the first broadcast on the chain of value-preserving ops
+/// `v` is computed by (a linalg.broadcast, or a copy or cast generic whose
+/// input leaves loops out or reads a unit dim at index 0); null when the
+/// chain has none.
+Value broadcastInput(Value v) {
+  for (unsigned steps = 0; steps < kMaxTraceSteps; ++steps) {
+    Operation *def = v.getDefiningOp();
+    if (!isValuePreserving(def))
+      return {};
+    bool broadcast = isa<linalg::BroadcastOp>(def);
+    // A unit dim read at index 0 is broadcast too (torch-mlir's `expand` of
+    // a size-1 dim: `(d0, d1, d2) -> (0, d1, d2)`).
+    if (auto g = dyn_cast<linalg::GenericOp>(def)) {
+      AffineMap in = g.getIndexingMapsArray()[0];
+      broadcast =
+          in.getNumResults() < g.getNumLoops() ||
+          llvm::any_of(in.getResults(), llvm::IsaPred<AffineConstantExpr>);
+    }
+    v = def->getOperand(0);
+    if (broadcast)
+      return v;
+  }
+  return {};
+}
+
 /// True when `v`, an operand with `numBatch` leading batch dims, is one
-/// tensor broadcast over the batch: it traces back through a broadcast to a
-/// source with no more elements than one batch of `v` (a weight [K, N]
-/// broadcast to [B, K, N], tokens [T, H] broadcast to every expert). A KV
-/// cache repeated over the query heads of a group (GQA's repeat_kv: [B, Hkv,
-/// S, D] to [B * H, S, D]) has more: it varies over the batch. With
-/// run-time sizes, the source less its leading unit dims must have no more
-/// dims than one batch (a dynamic cache [Hkv, S, D] has one more than
-/// [S, D]).
+/// tensor broadcast over the batch: it is computed from a broadcast of a
+/// tensor with no more elements than one batch of `v` (a weight [K, N], or
+/// a slice of a fused weight, broadcast to [B, K, N]; tokens [T, H]
+/// broadcast to every expert). A KV cache repeated over the query heads of
+/// a group (GQA's repeat_kv: [B, Hkv, S, D] to [B * H, S, D]) has more: it
+/// varies over the batch. With run-time sizes, the broadcast tensor less its
+/// leading unit dims must have no more dims than one batch (a dynamic cache
+/// [Hkv, S, D] has one more than [S, D]).
 bool isBroadcastOverBatch(Value v, unsigned numBatch) {
-  TraceInfo info;
-  Value src = traceSource(v, &info);
-  if (!info.broadcast)
+  Value src = broadcastInput(v);
+  if (!src)
     return false;
   ArrayRef<int64_t> batchShape =
       cast<ShapedType>(v.getType()).getShape().drop_front(numBatch);

@@ -605,3 +605,23 @@ func.func @moe_gather_tokens(%x0: tensor<256x256xf32>, %wn: tensor<256x256xf32>,
   %down = linalg.matmul ins(%up, %wdown : tensor<256x512xf32>, tensor<512x256xf32>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
   return %down : tensor<256x256xf32>
 }
+
+// -----
+
+// torch-mlir's bmm against one third of a fused QKV weight (an
+// extract_slice of a [256, 1536] parameter) broadcast over the batch: the
+// broadcast tensor holds one batch's [K, N] elements (the fused parameter
+// holds three): one shared weight, an FP8 linear.
+// CHECK-LABEL: func.func @fused_slice_bmm
+// CHECK: fp8.scaled_matmul {{.*}}fp8.role = #fp8.role<linear>{{.*}} -> tensor<64x512xf32>
+// CHECK: return
+func.func @fused_slice_bmm(%x: tensor<4x16x256xf32>, %wqkv: tensor<256x1536xf32>) -> tensor<4x16x512xf32> {
+  %z = arith.constant 0.0 : f32
+  %w = tensor.extract_slice %wqkv[0, 512] [256, 512] [1, 1] : tensor<256x1536xf32> to tensor<256x512xf32>
+  %ew = tensor.empty() : tensor<4x256x512xf32>
+  %wb = linalg.broadcast ins(%w : tensor<256x512xf32>) outs(%ew : tensor<4x256x512xf32>) dimensions = [0]
+  %e = tensor.empty() : tensor<4x16x512xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<4x16x512xf32>) -> tensor<4x16x512xf32>
+  %y = linalg.batch_matmul ins(%x, %wb : tensor<4x16x256xf32>, tensor<4x256x512xf32>) outs(%f : tensor<4x16x512xf32>) -> tensor<4x16x512xf32>
+  return %y : tensor<4x16x512xf32>
+}
