@@ -12,6 +12,7 @@
 // Compiled only.
 // RUN: fp8-opt %s --split-input-file --verify-diagnostics --fp8-outline-host-kernels | FileCheck %s
 // RUN: fp8-opt %s --split-input-file --verify-diagnostics --fp8-outline-host-kernels | fp8-opt --split-input-file --pass-pipeline='builtin.module(gpu.module(lower-affine,convert-scf-to-cf,fp8-host-kernels-to-nvvm))' | FileCheck %s --check-prefix=NVVM
+// RUN: not fp8-opt %s --split-input-file --fp8-outline-host-kernels="require-kernels=true" 2>&1 >/dev/null | FileCheck %s --check-prefix=REQUIRE
 
 // 2.8e9 threads in 10937500 CTAs of 256: the thread index and its compare
 // with the element count, the row and column in 64 bits.
@@ -50,6 +51,8 @@ func.func @ew_2p31(%a: memref<70000x40000xf32>, %b: memref<70000x40000xf32>, %ou
 // 2^41 threads: 2^33 CTAs, past the grid's x limit. (Before: a
 // gpu.launch_func of 8589934592 CTAs, refused by CUDA at run time, or cut
 // to 0 CTAs by a runtime casting the grid to 32 bits.)
+// Under require-kernels (a caller running nothing but kernels) an error.
+// REQUIRE: error: 'linalg.generic' op cannot run on the host (fp8-outline-host-kernels, require-kernels: the caller runs nothing but kernels): its 2199023255552 threads need 8589934592 CTAs of 256, above the grid's 2^31 - 1 (CUDA's grid x limit)
 // CHECK-LABEL: func.func @ew_grid
 // CHECK-NOT: gpu.launch_func
 // CHECK: linalg.generic
