@@ -224,6 +224,9 @@ def kind(name: str) -> str:
 
 
 def main():
+    if len(sys.argv) < 3 or sys.argv[1] in ("-h", "--help") or (sys.argv[2] == "--lm") != (len(sys.argv) == 4):
+        print(__doc__, file=sys.stdout if "--help" in sys.argv or "-h" in sys.argv else sys.stderr)
+        sys.exit(0 if "--help" in sys.argv or "-h" in sys.argv else 2)
     fp8_opt = sys.argv[1]
     if sys.argv[2] == "--lm":
         ir = outlined(fp8_opt, lm_module(sys.argv[3]))

@@ -6,6 +6,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Target/LLVMIR/LLVMTranslationInterface.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ExecutionEngine/JITEventListener.h"
@@ -387,8 +388,37 @@ createPart(Operation *module, const JitEngineOptions &options,
                                  std::move(targetMachine));
 }
 
+/// The first op of `module` whose dialect has no LLVM IR translation: the
+/// pipeline stopped before the LLVM dialect (e.g. an empty one). Named
+/// before translation, whose own error would print the whole module.
+static Operation *findUntranslatable(Operation *module) {
+  Operation *found = nullptr;
+  module->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    Dialect *dialect = op->getDialect();
+    if (op == module ||
+        (dialect &&
+         dialect->getRegisteredInterface<LLVMTranslationDialectInterface>()))
+      return WalkResult::advance();
+    found = op;
+    return WalkResult::interrupt();
+  });
+  return found;
+}
+
 llvm::Expected<std::unique_ptr<JitEngine>>
 fp8::createJitEngine(Operation *module, const JitEngineOptions &options) {
+  if (Operation *op = findUntranslatable(module)) {
+    std::string where;
+    if (auto file = op->getLoc()->findInstanceOf<FileLineColLoc>())
+      where = (" at " + file.getFilename().strref() + ":" +
+               Twine(file.getLine()) + ":" + Twine(file.getColumn()))
+                  .str();
+    return llvm::createStringError(
+        "JIT compilation failed: '" + op->getName().getStringRef() + "'" +
+        where +
+        " is not in the LLVM dialect: the pipeline must lower the module "
+        "to it (e.g. fp8-cpu-pipeline)");
+  }
   initializeJitTarget();
   if (llvm::Error err = loadSharedLibraries(options.sharedLibs))
     return std::move(err);

@@ -244,6 +244,20 @@ def test_option_value_reason_is_in_the_exception(capfd):
     assert "maybe" not in out + err
 
 
+@pytest.mark.parametrize("pipeline, op", [("", "func.func"), ("fp8-pipeline", "func.func")])
+def test_jit_of_a_module_not_lowered_to_llvm_names_the_first_op(capfd, pipeline, op):
+    # A pipeline that stops before the LLVM dialect: the first op without an
+    # LLVM IR translation is named, with its location, and the module is not
+    # printed (translation's own error dumps it whole).
+    with pytest.raises(MLIRError) as info:
+        fp8_mlir.jit(MLP, pipeline=pipeline)
+    message = info.value.errors[0].message
+    assert f"'{op}' at <jit>:" in message
+    assert "is not in the LLVM dialect" in message
+    _, err = capfd.readouterr()
+    assert "linalg" not in str(info.value) + err
+
+
 def test_pass_manager_fatal_error_in_a_pipeline_is_a_pipeline_error():
     # MLIR's pass manager reports a module pass nested under func.func with
     # report_fatal_error (the end of the process without recovery).

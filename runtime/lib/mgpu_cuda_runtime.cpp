@@ -17,10 +17,12 @@
 // backend raises instead of running a host program on no context).
 //
 //===----------------------------------------------------------------------===//
+#include "fp8/Target/Hopper/LaunchLimits.h"
 #include "fp8/Target/Hopper/TensorMapABI.h"
 
 #include <cuda.h>
 
+#include <array>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -467,10 +469,25 @@ static void launchWith(void *function, void *stream, int32_t smem,
   tensorMaps().launchWithMaps(static_cast<CUstream>(stream), launch);
 }
 
+/// `function`, or nullptr (nothing launches: the maps are released) after
+/// reporting a grid or block the driver would take truncated to its
+/// `unsigned int` (a grid x of 2^32 + 1 as 1 CTA) or refuse.
+static void *checkedDims(void *function, const char *entry,
+                         const std::array<intptr_t, 3> &grid,
+                         const std::array<intptr_t, 3> &block) {
+  std::string bad = mlir::fp8::checkLaunchDims(grid, block);
+  if (bad.empty())
+    return function;
+  report(CUDA_ERROR_INVALID_VALUE, entry, bad.c_str());
+  return nullptr;
+}
+
 void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
                       intptr_t gridZ, intptr_t blockX, intptr_t blockY,
                       intptr_t blockZ, int32_t smem, void *stream,
                       void **params, void **extra, size_t /*paramsCount*/) {
+  function = checkedDims(function, "mgpuLaunchKernel", {gridX, gridY, gridZ},
+                         {blockX, blockY, blockZ});
   launchWith(function, stream, smem, [&](CUfunction fn) {
     CU_REPORT(cuLaunchKernel(fn, gridX, gridY, gridZ, blockX, blockY, blockZ,
                              smem, static_cast<CUstream>(stream), params,
@@ -488,6 +505,8 @@ void mgpuLaunchClusterKernel(void *function, intptr_t clusterX,
                              intptr_t blockX, intptr_t blockY, intptr_t blockZ,
                              int32_t smem, void *stream, void **params,
                              void **extra, size_t /*paramsCount*/) {
+  function = checkedDims(function, "mgpuLaunchClusterKernel",
+                         {gridX, gridY, gridZ}, {blockX, blockY, blockZ});
   launchWith(function, stream, smem, [&](CUfunction fn) {
     CUlaunchAttribute attr;
     attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;

@@ -334,6 +334,43 @@ TEST(MgpuCudaRuntime, OffsetViewAddressInElements) {
   mgpuStreamDestroy(s);
 }
 
+// A grid past the driver's: cuLaunchKernel takes the dimensions as unsigned
+// int, so a grid x of 2^32 + 1 passed on ran 1 CTA (a silently wrong
+// result: the stub saw a grid of 1); a grid y of 65536 and a grid x of 2^31
+// are CUDA's limits passed. Each launch is refused with CUDA's error name
+// and the dimension, nothing runs, the maps are released (the next launch
+// runs with its own, no fault); a cluster launch alike.
+TEST(MgpuCudaRuntime, GridPastTheDriversLimitsIsRefused) {
+  Gemm g;
+  void *maps[3];
+  g.encode(100, maps);
+  void *params[] = {&maps[0], &maps[1], &maps[2]};
+  void *s = mgpuStreamCreate();
+  long errors = fp8_mgpu_error_count();
+  mgpuLaunchKernel(g.fn, (intptr_t(1) << 32) + 1, 1, 1, 384, 1, 1, 0, s, params,
+                   nullptr, 3);
+  EXPECT_EQ(fp8_mgpu_error_count(), errors + 1);
+  // (The stub's cuGetErrorName names every error CUDA_ERROR (stub).)
+  EXPECT_EQ(std::string(fp8_mgpu_last_error()),
+            "mgpuLaunchKernel: CUDA_ERROR (stub) (CUresult 1): grid x = "
+            "4294967297 is out of range: CUDA accepts 1..2147483647");
+  mgpuLaunchKernel(g.fn, intptr_t(1) << 31, 1, 1, 384, 1, 1, 0, s, params,
+                   nullptr, 3);
+  mgpuLaunchKernel(g.fn, 1, 65536, 1, 384, 1, 1, 0, s, params, nullptr, 3);
+  mgpuLaunchClusterKernel(g.fn, 2, 1, 1, (intptr_t(1) << 32) + 2, 1, 1, 384, 1,
+                          1, 0, s, params, nullptr, 3);
+  EXPECT_EQ(fp8_mgpu_error_count(), errors + 4);
+  EXPECT_EQ(std::string(fp8_mgpu_last_error()),
+            "mgpuLaunchClusterKernel: CUDA_ERROR (stub) (CUresult 1): grid x = "
+            "4294967298 is out of range: CUDA accepts 1..2147483647");
+  mgpuStreamSynchronize(s);
+  EXPECT_EQ(fp8stub::takeRuns().size(), 0u);
+  EXPECT_EQ(joined(fp8stub::takeFaults()), "");
+  g.encode(100, maps);
+  g.expectMapsOf(g.launchAndWait(maps, s), 100);
+  mgpuStreamDestroy(s);
+}
+
 // A module unloaded after the driver shut down (a host program's global
 // destructor at process exit) is no error; any other failure is one.
 TEST(MgpuCudaRuntime, UnloadAfterDriverShutdownIsNoError) {

@@ -12,6 +12,7 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::fp8;
@@ -39,6 +40,52 @@ static bool explainKernelExtents(llvm::raw_ostream &os,
       return true;
     }
   return false;
+}
+
+/// `x * y`, or kMaxKernelExtent where it reaches it (or overflows int64):
+/// the products the kernels compute in signed 32 bits, compared with the
+/// limit without wrapping.
+static int64_t productUpToLimit(int64_t x, int64_t y) {
+  int64_t p;
+  if (llvm::MulOverflow(x, y, p) || p > kMaxKernelExtent)
+    return kMaxKernelExtent;
+  return p;
+}
+
+/// Whether the scales of operand `name` (`ty`) have too many elements for
+/// the GEMM kernels, which index them with signed 32-bit values: B's are
+/// loaded at an element index (GemmScales.cpp: block i of group g at g *
+/// blocks + i, a per-column scale at kb * columns + col), A's and the
+/// per-column B's are transposed on the device first by the transpose
+/// kernel, whose element index is signed 32-bit; then `os` says how many.
+/// The transposed scales' rows, a dimension of blocks of 1, are padded: to
+/// 4 rows for A's TMA map, to the tiles' columns for B's (at most 255
+/// more: a BLOCK_N of at most 256), `padTo`. A dynamic size is checked at
+/// run time (fp8-launch-kernels: the transpose's assert).
+static bool explainScaleCount(llvm::raw_ostream &os, StringRef name,
+                              ScaledTensorType ty, int64_t padTo) {
+  SmallVector<int64_t> shape = ty.getScaleShape();
+  if (llvm::any_of(shape, ShapedType::isDynamic))
+    return false;
+  const int64_t rowDim = shape.size() - 2;
+  if (ty.getBlockShape()[rowDim] == 1)
+    shape[rowDim] = (shape[rowDim] + padTo - 1) / padTo * padTo;
+  int64_t count = 1;
+  for (int64_t s : shape)
+    count = productUpToLimit(count, s);
+  if (count < kMaxKernelExtent)
+    return false;
+  os << "needs fewer than 2^31 " << name
+     << " scales (the kernels index them with signed 32-bit values), got "
+     << shapeString(shape, " x ");
+  return true;
+}
+
+/// Both operands' scales (explainScaleCount).
+static bool explainScaleCounts(llvm::raw_ostream &os, ScaledTensorType aTy,
+                               ScaledTensorType bTy) {
+  return explainScaleCount(os, "A", aTy, 4) ||
+         explainScaleCount(os, "B", bTy, 256);
 }
 
 /// What every generated GEMM kernel needs of its promotion: one per 128 K
@@ -163,8 +210,9 @@ static std::string explainNoKernel(ScaledMatmulOp op) {
     if (explainScalesAndInterval(os, aTy, bTy, op.getPromoteInterval()))
       return why;
   }
-  explainKernelExtents(
-      os, {aTy.getShape()[0], bTy.getShape()[0], aTy.getShape()[1]});
+  if (!explainKernelExtents(
+          os, {aTy.getShape()[0], bTy.getShape()[0], aTy.getShape()[1]}))
+    explainScaleCounts(os, aTy, bTy);
   return why;
 }
 
@@ -193,9 +241,10 @@ static std::string explainNoKGroupedKernel(GroupedScaledMatmulOp op) {
     return why;
   if (explainScalesAndInterval(os, aTy, bTy, op.getPromoteInterval()))
     return why;
-  explainKernelExtents(os,
-                       {aTy.getShape()[0], bTy.getShape()[0], aTy.getShape()[1],
-                        op.getNumGroups() * aTy.getShape()[0]});
+  if (!explainKernelExtents(
+          os, {aTy.getShape()[0], bTy.getShape()[0], aTy.getShape()[1],
+               productUpToLimit(op.getNumGroups(), aTy.getShape()[0])}))
+    explainScaleCounts(os, aTy, bTy);
   return why;
 }
 
@@ -233,6 +282,16 @@ static std::string explainNoKernel(GroupedScaledMatmulOp op) {
     return why;
   if (explainKernelExtents(os, {bTy.getShape()[0], aShape[aShape.size() - 2],
                                 bTy.getShape()[1], aShape.back()}))
+    return why;
+  // The masked layout's C and D rows: group g's start at g * M, a signed
+  // 32-bit row index (GemmGroupedScheduler.cpp).
+  if (masked && productUpToLimit(aShape[0], aShape[1]) >= kMaxKernelExtent) {
+    os << "the masked layout needs G x M below 2^31 (the kernel's row index "
+          "g * M + row of C and D is signed 32-bit), got G = "
+       << aShape[0] << ", M = " << aShape[1];
+    return why;
+  }
+  if (explainScaleCounts(os, aTy, bTy))
     return why;
   // Contiguous: a tile holds one group's rows, so BLOCK_M divides the
   // alignment of the groups (64, 128 or 256 rows).
@@ -960,6 +1019,20 @@ static std::optional<QuantizeKernelSpec> reportNoKernel(Operation *op,
   return std::nullopt;
 }
 
+/// Why the quantize kernel of `c` cannot index its blocks, empty when it
+/// can: the block index (the scale's, QuantizeKernel.cpp) and the block
+/// count are signed 32-bit, so a static input needs fewer than 2^31 blocks
+/// (2^38 elements and more in 1x128 tiles). A run-time row count is
+/// checked at run time (fp8-launch-kernels).
+static std::string explainQuantizeTiles(const QuantizeKernelConfig &c) {
+  if (c.rows == QuantizeKernelConfig::kDynamicRows ||
+      productUpToLimit(c.rowBlocks(), c.colTiles()) < kMaxKernelExtent)
+    return "";
+  return "needs fewer than 2^31 blocks (its block index is signed 32-bit), "
+         "got " +
+         std::to_string(c.rowBlocks()) + " x " + std::to_string(c.colTiles());
+}
+
 // Quantizing is cheap next to the GEMM, so an unsupported form is not an
 // error: the op stays a host op (passes leave what they cannot handle),
 // unless the caller runs nothing but kernels (require-kernels).
@@ -1028,6 +1101,8 @@ mlir::fp8::getQuantizeSpec(QuantizeOp op, NoKernelReport report) {
   if (perTensor)
     spec.config = makePerTensorQuantizeKernelConfig(inTy.getDimSize(0),
                                                     inTy.getDimSize(1));
+  if (std::string many = explainQuantizeTiles(spec.config); !many.empty())
+    return reportNoKernel(op, "quantize", many, report);
   spec.inputType = in;
   spec.fp8Type = resTy.getElementType();
   spec.eps = op.getEps().convertToDouble();
@@ -1074,6 +1149,8 @@ mlir::fp8::getRequantizeSpec(RequantizeOp op, NoKernelReport report) {
   QuantizeKernelSpec spec;
   // The output [F, T]: rows are the input's columns.
   spec.config = makeQuantizeKernelConfig(shape[1], shape[0], /*blockRows=*/1);
+  if (std::string many = explainQuantizeTiles(spec.config); !many.empty())
+    return reportNoKernel(op, "requantize", many, report);
   spec.inputType = inTy.getElementType();
   spec.fp8Type = resTy.getElementType();
   spec.eps = op.getEps().convertToDouble();

@@ -597,6 +597,8 @@ struct FP8LaunchKernelsPass
       rowSizes.push_back(rows);
       blockSizes.push_back(arith::CeilDivUIOp::create(
           b, rows, arith::ConstantIndexOp::create(b, spec->config.blockRows)));
+      assertQuantizeBlocksFitKernel(b, blockSizes.back(),
+                                    spec->config.colTiles(), op);
     }
     replaceByLaunch(module, b, op, *kernel, {op.getInput()}, rowSizes,
                     blockSizes);

@@ -136,7 +136,16 @@ FailureOr<Value> mlir::fp8::transposeOnDevice(ImplicitLocOpBuilder &b,
     return failure();
   Value in = toBuffer(b, v);
   Value out = allocLike(b, outTy, sizes);
-  // The kernel's element index is a signed 32-bit value.
+  // The kernel's element index is a signed 32-bit value: a static count
+  // past it is an error here (fp8-lower-to-nvvm's remark keeps such a GEMM
+  // on the host: explainScaleCount), a dynamic one a run-time check.
+  if (outTy.hasStaticShape() &&
+      outTy.getNumElements() > TransposeKernelConfig::kMaxElements)
+    return user->emitOpError("fp8-launch-kernels: an operand transposed on "
+                             "the device has ")
+           << outTy.getNumElements() << " elements (" << outTy
+           << "); the transpose kernel's element index is signed 32-bit "
+              "(at most 2^31 - 1)";
   if (!outTy.hasStaticShape()) {
     Value n = arith::ConstantIndexOp::create(b, 1);
     for (int64_t d = 0; d < rank; ++d)
@@ -327,6 +336,25 @@ void mlir::fp8::assertBF16MatmulSizes(ImplicitLocOpBuilder &b, Operation *op,
       (op->getName().getStringRef() + ": 2^31 tiles or more (G x ceil(M / " +
        Twine(c.blockM) + ") x ceil(N / " + Twine(c.blockN) +
        ")) at run time; the bf16 kernel's tile index is signed 32-bit")
+          .str());
+}
+
+void mlir::fp8::assertQuantizeBlocksFitKernel(ImplicitLocOpBuilder &b,
+                                              Value rowBlocks, int64_t colTiles,
+                                              Operation *op) {
+  // rowBlocks < 2^31 (the rows are, assertRowsFitKernel) and colTiles <
+  // 2^31: the index product does not wrap.
+  Value perRow = arith::ConstantIndexOp::create(b, colTiles);
+  Value blocks = arith::MulIOp::create(b, rowBlocks, perRow);
+  Value limit = arith::ConstantIndexOp::create(b, kMaxKernelExtent);
+  Value fits =
+      arith::CmpIOp::create(b, arith::CmpIPredicate::ult, blocks, limit);
+  cf::AssertOp::create(
+      b, fits,
+      (op->getName().getStringRef() +
+       ": 2^31 blocks or more at run time (ceil(rows / block rows) x " +
+       Twine(colTiles) +
+       " per block row); the quantize kernel's block index is signed 32-bit")
           .str());
 }
 

@@ -90,6 +90,13 @@ void assertRowsFitKernel(ImplicitLocOpBuilder &b, Value rows, Operation *op);
 void assertBF16MatmulSizes(ImplicitLocOpBuilder &b, Operation *op, Value acc,
                            const GemmKernelConfig &c, int64_t groups);
 
+/// A quantize input's rows known only at run time: its `rowBlocks` (ceil(rows
+/// / block rows)) x `colTiles` blocks below 2^31, as the quantize kernel's
+/// signed 32-bit block index and block count need. (A static count of
+/// 2^31 or more keeps the op on the host, KernelSpecs.cpp.)
+void assertQuantizeBlocksFitKernel(ImplicitLocOpBuilder &b, Value rowBlocks,
+                                   int64_t colTiles, Operation *op);
+
 /// A K (the contraction size) known only at run time: below 2^31, as the
 /// kernels' TMA coordinates and i32 K need.
 void assertDepthFitsKernel(ImplicitLocOpBuilder &b, Value k, Operation *op);

@@ -62,8 +62,10 @@
 #include "mlir/Transforms/RegionUtils.h"
 
 #include "llvm/ADT/SetVector.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
+#include <limits>
 #include <optional>
 
 namespace mlir {
@@ -104,6 +106,37 @@ bool hasStaticLayout(MemRefType ty) {
     return false;
   return !ShapedType::isDynamic(offset) &&
          llvm::none_of(strides, ShapedType::isDynamic);
+}
+
+/// The largest 1-D grid: CUDA's grid x limit (2^31 - 1 CTAs, compute
+/// capability 9.0; CUDA C++ Programming Guide, "Features and Technical
+/// Specifications"). The launch's index type is 64-bit: the thread index
+/// block_id * block_dim + thread_id and the element indices derived from
+/// it do not wrap (a 70000 x 40000 elementwise op's 2.8e9 threads).
+constexpr int64_t kMaxGridX = std::numeric_limits<int32_t>::max();
+
+/// `x * y`, saturated at INT64_MAX (static sizes whose product overflows).
+int64_t saturatingMul(int64_t x, int64_t y) {
+  int64_t p;
+  return llvm::MulOverflow(x, y, p) ? std::numeric_limits<int64_t>::max() : p;
+}
+
+/// Why `threads` threads in CTAs of `perCta` do not fit one launch's 1-D
+/// grid (ceil(threads / perCta) above kMaxGridX), empty when they do:
+/// upstream's gpu.launch_func takes any index, so the launch would be
+/// refused at run time, or its grid truncated to 32 bits by a runtime
+/// that converts it.
+std::string whyGridTooLarge(int64_t threads, int64_t perCta) {
+  int64_t ctas = threads / perCta + (threads % perCta != 0);
+  if (ctas <= kMaxGridX)
+    return "";
+  return "its " +
+         (threads == std::numeric_limits<int64_t>::max()
+              ? std::string("2^63 or more")
+              : std::to_string(threads)) +
+         " threads need " + std::to_string(ctas) + " CTAs of " +
+         std::to_string(perCta) +
+         ", above the grid's 2^31 - 1 (CUDA's grid x limit)";
 }
 
 } // namespace
@@ -448,6 +481,12 @@ struct FP8OutlineHostKernelsPass
     int64_t rowsPerChunk = rows ? rowsPerThreadChunk(total, rows->extent) : 0;
     int64_t chunks =
         rows ? (rows->extent + rowsPerChunk - 1) / rowsPerChunk : 1;
+    if (std::string big =
+            whyGridTooLarge(saturatingMul(total, chunks), kThreads);
+        !big.empty())
+      return loop->emitOpError("fp8-outline-host-kernels: the loop cannot be "
+                               "one kernel: ")
+             << big;
     if (split)
       remarkLoopKernel(loop, split, total, rows ? chunks : 0, rowsPerChunk);
     gpu::LaunchOp launch = launchAround(rewriter, loop, total * chunks);
@@ -614,7 +653,7 @@ struct FP8OutlineHostKernelsPass
     int64_t total = 1;
     SmallVector<int64_t> ranges = generic.getStaticLoopRanges();
     for (int64_t i = 0; i < numParallel; ++i)
-      total *= ranges[i];
+      total = saturatingMul(total, ranges[i]);
     if (total == 0) { // nothing to compute: no launch (CUDA rejects it)
       rewriter.eraseOp(generic);
       return success();
@@ -643,6 +682,8 @@ struct FP8OutlineHostKernelsPass
     }
 
     // The launch with the op inside it, then lowered to loops there.
+    if (std::string big = whyGridTooLarge(total, kThreads); !big.empty())
+      return keepOnHost(generic, big), success();
     gpu::LaunchOp launch = launchAround(rewriter, generic, total);
     if (failed(lowerOverThreads(rewriter, launch, generic, total)))
       return failure();
@@ -712,6 +753,10 @@ struct FP8OutlineHostKernelsPass
       rewriter.eraseOp(op);
       return success();
     }
+    if (std::string big =
+            whyGridTooLarge(saturatingMul(sum->rows, kWarpSize), kThreads);
+        !big.empty())
+      return fail("a warp per row: " + big);
     Location loc = op.getLoc();
     int64_t warps = std::min(sum->rows, kRowsPerBlock);
     gpu::LaunchOp launch =

@@ -7,6 +7,7 @@
 #include "fp8/Emulator/MgpuRuntime.h"
 #include "fp8/Emulator/Emulator.h"
 #include "fp8/Emulator/MgpuRuntimeControl.h"
+#include "fp8/Target/Hopper/LaunchLimits.h"
 #include "fp8/Target/Hopper/TensorMapABI.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -209,37 +210,6 @@ void *mgpuModuleGetFunction(void *module, const char *name) {
 } // extern "C"
 
 namespace {
-/// What is wrong with a launch's grid and block, empty when CUDA takes them:
-/// the limits of compute capability 9.0 (CUDA C++ Programming Guide,
-/// "Features and Technical Specifications"): grid x 1..2^31 - 1, y and z
-/// 1..65535, block x and y 1..1024, z 1..64, at most 1024 threads. An empty
-/// grid is CUDA_ERROR_INVALID_VALUE too: a host program launches nothing
-/// for an empty problem (fp8-launch-kernels).
-std::string checkLaunchDims(const std::array<intptr_t, 3> &grid,
-                            const std::array<intptr_t, 3> &block) {
-  static constexpr intptr_t kGridMax[3] = {INT32_MAX, 65535, 65535};
-  static constexpr intptr_t kBlockMax[3] = {1024, 1024, 64};
-  static constexpr const char *kAxis[3] = {"x", "y", "z"};
-  auto range = [](const char *what, int axis, intptr_t value, intptr_t max) {
-    if (value >= 1 && value <= max)
-      return std::string();
-    return std::string(what) + " " + kAxis[axis] + " = " +
-           std::to_string(value) + " is out of range: CUDA accepts 1.." +
-           std::to_string(max) + (value == 0 ? " (an empty launch)" : "");
-  };
-  for (int i = 0; i < 3; ++i) {
-    std::string err = range("grid", i, grid[i], kGridMax[i]);
-    if (err.empty())
-      err = range("block", i, block[i], kBlockMax[i]);
-    if (!err.empty())
-      return err;
-  }
-  if (block[0] * block[1] * block[2] > 1024)
-    return "a block of " + std::to_string(block[0] * block[1] * block[2]) +
-           " threads: CUDA accepts at most 1024";
-  return "";
-}
-
 /// The FP8_EMU_* variables of a launch into `opt` (and `trace`); false
 /// after reporting one that holds no accepted value.
 bool readLaunchOptions(Runtime &rt, emu::Options &opt, bool &trace) {
@@ -305,8 +275,8 @@ void launch(void *function, intptr_t clusterX, intptr_t clusterY,
     rt.error("mgpuLaunchKernel (fp8 emulator): null function");
     return;
   }
-  std::string dimsError =
-      checkLaunchDims({gridX, gridY, gridZ}, {blockX, blockY, blockZ});
+  std::string dimsError = mlir::fp8::checkLaunchDims({gridX, gridY, gridZ},
+                                                     {blockX, blockY, blockZ});
   if (dimsError.empty() && smem < 0)
     dimsError = "dynamic shared memory of " + std::to_string(smem) + " bytes";
   if (!dimsError.empty()) {

@@ -18,6 +18,10 @@
 // CHECK: %[[R:.*]] = tensor.dim %{{.*}}, %c0 : tensor<?x256xbf16>
 // CHECK: %[[OK:.*]] = arith.cmpi ult, %[[R]], %c2147483648 : index
 // CHECK: cf.assert %[[OK]], "fp8.quantize: 2^31 rows or more (M) at run time; the GPU kernels' TMA coordinates and row counts are signed 32-bit"
+// The quantize kernel's block index (i32): ceil(rows / 1) x 2 tiles per row.
+// CHECK: %[[QB:.*]] = arith.muli %[[R]], %c2 : index
+// CHECK: %[[QBOK:.*]] = arith.cmpi ult, %[[QB]], %c2147483648 : index
+// CHECK: cf.assert %[[QBOK]], "fp8.quantize: 2^31 blocks or more at run time (ceil(rows / block rows) x 2 per block row); the quantize kernel's block index is signed 32-bit"
 // (The GEMM's M is the quantize's rows: CSE shares the comparison.)
 // CHECK: cf.assert %[[OK]], "fp8.scaled_matmul: 2^31 rows or more (M) at run time; the GPU kernels' TMA coordinates and row counts are signed 32-bit"
 // CHECK: call @fp8_launch_fp8_scaled_matmul_dynx256x256_e4m3_e4m3_bf16(

@@ -963,20 +963,23 @@ class SplitReductionsPass
     : public fp8::impl::FP8SplitReductionsPassBase<SplitReductionsPass> {
 public:
   using FP8SplitReductionsPassBase::FP8SplitReductionsPassBase;
+  // The options are checked once, before any IR is visited: a bad value is
+  // an error of the pipeline, not of the module (no location in the input
+  // to point at, and no module dump beside it).
+  LogicalResult initialize(MLIRContext *ctx) override {
+    if (lanes < 2 || !llvm::isPowerOf2_32(lanes))
+      return emitError(UnknownLoc::get(ctx))
+             << "fp8-split-reductions: lanes must be a power of two >= 2, got "
+             << static_cast<unsigned>(lanes);
+    if (vector < 1 || vector > 16 || !llvm::isPowerOf2_32(vector))
+      return emitError(UnknownLoc::get(ctx))
+             << "fp8-split-reductions: vector must be a power of two in [1, "
+                "16], got "
+             << static_cast<unsigned>(vector);
+    return success();
+  }
+
   void runOnOperation() override {
-    if (lanes < 2 || !llvm::isPowerOf2_32(lanes)) {
-      getOperation()->emitError()
-          << "fp8-split-reductions: lanes must be a power of two >= 2, got "
-          << static_cast<unsigned>(lanes);
-      return signalPassFailure();
-    }
-    if (vector < 1 || vector > 16 || !llvm::isPowerOf2_32(vector)) {
-      getOperation()->emitError()
-          << "fp8-split-reductions: vector must be a power of two in [1, "
-             "16], got "
-          << static_cast<unsigned>(vector);
-      return signalPassFailure();
-    }
     SmallVector<std::pair<linalg::LinalgOp, RowSum>> sums;
     getOperation()->walk([&](linalg::LinalgOp op) {
       if (std::optional<RowSum> sum = matchRowSum(op, lanes, /*max=*/false))
