@@ -160,3 +160,46 @@ func.func @attention_padding_mask(%x: tensor<16x64xf32>, %wq: tensor<64x64xf32>,
   %o = linalg.matmul ins(%p, %v : tensor<16x16xf32>, tensor<16x64xf32>) outs(%f : tensor<16x64xf32>) -> tensor<16x64xf32>
   return %o : tensor<16x64xf32>
 }
+
+// -----
+
+// A joint training step under autocast: the weight gradient reads dYᵀ
+// through one generic that transposes dY and rounds it to bf16 (torch-mlir
+// fuses `.t()` and `.to(bf16)` into one linalg.generic), and x through a
+// bf16 cast. A transposing cast is a transpose: dW = dYᵀ x contracts both
+// operands along the tokens, the weight gradient (docs/training.md), not a
+// linear of the argument x.
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#tr = affine_map<(d0, d1) -> (d1, d0)>
+// CHECK-LABEL: func.func @autocast_transposing_cast
+// CHECK: linalg.matmul {fp8.gemm = #fp8.gemm<fprop>{{.*}}-> tensor<256x384xf32>
+// CHECK: linalg.matmul {fp8.gemm = #fp8.gemm<dgrad>{{.*}}-> tensor<256x128xf32>
+// CHECK: linalg.matmul {fp8.gemm = #fp8.gemm<wgrad>{{.*}}-> tensor<384x128xf32>
+func.func @autocast_transposing_cast(%x: tensor<256x128xf32>, %w: tensor<384x128xf32>, %dy: tensor<256x384xf32>)
+    -> (tensor<256x384xf32>, tensor<256x128xf32>, tensor<384x128xf32>) {
+  %c0 = arith.constant 0.0 : f32
+  %ewt = tensor.empty() : tensor<128x384xf32>
+  %wt = linalg.transpose ins(%w : tensor<384x128xf32>) outs(%ewt : tensor<128x384xf32>) permutation = [1, 0]
+  %ey = tensor.empty() : tensor<256x384xf32>
+  %zy = linalg.fill ins(%c0 : f32) outs(%ey : tensor<256x384xf32>) -> tensor<256x384xf32>
+  %y = linalg.matmul ins(%x, %wt : tensor<256x128xf32>, tensor<128x384xf32>) outs(%zy : tensor<256x384xf32>) -> tensor<256x384xf32>
+  %edx = tensor.empty() : tensor<256x128xf32>
+  %zdx = linalg.fill ins(%c0 : f32) outs(%edx : tensor<256x128xf32>) -> tensor<256x128xf32>
+  %dx = linalg.matmul ins(%dy, %w : tensor<256x384xf32>, tensor<384x128xf32>) outs(%zdx : tensor<256x128xf32>) -> tensor<256x128xf32>
+  %edyt = tensor.empty() : tensor<384x256xbf16>
+  %dyt = linalg.generic {indexing_maps = [#tr, #id], iterator_types = ["parallel", "parallel"]} ins(%dy : tensor<256x384xf32>) outs(%edyt : tensor<384x256xbf16>) {
+  ^bb0(%in: f32, %out: bf16):
+    %t = arith.truncf %in : f32 to bf16
+    linalg.yield %t : bf16
+  } -> tensor<384x256xbf16>
+  %exb = tensor.empty() : tensor<256x128xbf16>
+  %xb = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<256x128xf32>) outs(%exb : tensor<256x128xbf16>) {
+  ^bb0(%in: f32, %out: bf16):
+    %t = arith.truncf %in : f32 to bf16
+    linalg.yield %t : bf16
+  } -> tensor<256x128xbf16>
+  %edw = tensor.empty() : tensor<384x128xf32>
+  %zdw = linalg.fill ins(%c0 : f32) outs(%edw : tensor<384x128xf32>) -> tensor<384x128xf32>
+  %dw = linalg.matmul ins(%dyt, %xb : tensor<384x256xbf16>, tensor<256x128xbf16>) outs(%zdw : tensor<384x128xf32>) -> tensor<384x128xf32>
+  return %y, %dx, %dw : tensor<256x384xf32>, tensor<256x128xf32>, tensor<384x128xf32>
+}
