@@ -194,6 +194,17 @@ def test_quantize_empty():
     assert codes.shape == (0, 128) and scales.shape == (0, 1)
 
 
+def test_whole_dimension_block_of_an_empty_dimension():
+    """block None is the whole dimension; on an empty one that is a block of
+    1 (a block must be positive, as fp8-insert-quant resolves `?`): zero
+    blocks there, and the round trip keeps the empty shape."""
+    q = quantize(np.zeros((0, 4), np.float32), block=(None, 4))
+    assert q.block == (1, 4)
+    codes, scales = q
+    assert codes.shape == (0, 4) and scales.shape == (0, 1)
+    assert dequantize(q).shape == (0, 4)
+
+
 @pytest.mark.parametrize(
     "kwargs, message",
     [

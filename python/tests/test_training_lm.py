@@ -247,6 +247,12 @@ def test_bad_inputs():
         model.loss_and_grads(params, tokens[:, :-1])
     with pytest.raises(ValueError, match="token ids"):
         model.loss_and_grads(params, np.full_like(tokens, CFG.vocab))
+    # One negative id among valid ones: the gather would read before the
+    # embedding table (ids must be in [0, vocab), the lower bound too).
+    negative = tokens.copy()
+    negative[0, 1] = -1
+    with pytest.raises(ValueError, match=r"token ids must be in \[0, .*got \[-1, "):
+        model.loss_and_grads(params, negative)
     with pytest.raises(ValueError, match="missing"):
         model.loss_and_grads({k: v for k, v in params.items() if k != "lm_head.weight"}, tokens)
     with pytest.raises(ValueError, match="shape"):

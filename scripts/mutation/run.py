@@ -55,7 +55,7 @@ AREAS = {
     "scale-rules": [CPU + "numeric-edges.mlir", CPU + "quantize.mlir", "Dialect/FP8", "Unit",
                     CPU + "fold-constant-weights-specials.test"],
     "cpu-lowering": ["Conversion/FP8ToLinalg", CPU + "scale-indexing.mlir", CPU + "scaled-matmul.mlir",
-                     CPU + "quantize.mlir",
+                     CPU + "quantize.mlir", CPU + "quantize-leading-blocks.mlir",
                      CPU + "scaled-matmul-accumulator.mlir", CPU + "hopper-accumulation.test",
                      CPU + "scaled-matmul-tiled-accumulator.test",
                      CPU + "pipeline-case16.mlir", CPU + "tiled-scaled-matmul.mlir",
