@@ -73,6 +73,11 @@ void bindKernelClasses(py::module_ &m) {
       .def_property_readonly(
           "b_major",
           [](const G &g) { return g.config.bMNMajor() ? "mn" : "k"; })
+      // The BF16 batch kernel's head views (a_heads, b_heads; 1: packed).
+      .def_property_readonly("a_heads",
+                             [](const G &g) { return g.config.aHeads; })
+      .def_property_readonly("b_heads",
+                             [](const G &g) { return g.config.bHeads; })
       .def_readonly("a_scale", &G::aScale)
       .def_readonly("b_scale", &G::bScale)
       .def_readonly("b_scale_rows", &G::bScaleRows)

@@ -133,10 +133,17 @@ void GemmEmitter::emitProducerKBlock(const Tile &tile, scf::ForOp kLoop) {
   // Grouped operands are 3-D maps with the group outermost ([G, N, K] B,
   // masked [G, M, K] A and [G, KB, M] A scales): a box never crosses into
   // another group, and the rows past a group's end are zero fill.
-  auto coords = [&](Value inner, Value outer, bool byGroup) {
-    SmallVector<Value, 3> c{inner, outer};
-    if (byGroup)
+  // A bf16 batch operand read through a head view (GemmKernelConfig::
+  // aHeads, bHeads > 1) is a rank-4 map (B, H, rows, cols) of its [B, rows,
+  // H, cols] source: batch g is head g % H of sequence g / H.
+  auto coords = [&](Value inner, Value outer, bool byGroup, int64_t heads = 1) {
+    SmallVector<Value, 4> c{inner, outer};
+    if (heads > 1) {
+      c.push_back(ir.remu(tile.group, ir.c32(heads)));
+      c.push_back(ir.divu(tile.group, ir.c32(heads)));
+    } else if (byGroup) {
       c.push_back(tile.group);
+    }
     return c;
   };
   // An MN-major bf16 operand ([K, M] A or [K, N] B row-major): boxes of 64
@@ -145,29 +152,33 @@ void GemmEmitter::emitProducerKBlock(const Tile &tile, scf::ForOp kLoop) {
   // batch kernel's operands are [G, K, *]: the batch outermost, so a K
   // tail's box is zero fill, never the next batch's rows.
   auto mnMajorBoxes = [&](Value slot, Value map, Value first, int64_t extent,
-                          bool byGroup) {
+                          bool byGroup, int64_t heads) {
     const int64_t boxCols = GemmKernelConfig::kBF16BoxColumns;
     const int64_t boxBytes = boxCols * cfg.blockK * cfg.operandBytes();
     for (int64_t box = 0; box < extent / boxCols; ++box) {
       Value boxCol = ir.add(first, ir.c32(box * boxCols));
       Value boxSlot = ir.add(slot, ir.c32(box * boxBytes));
-      tma(boxSlot, map, coords(boxCol, kCoord, byGroup));
+      tma(boxSlot, map, coords(boxCol, kCoord, byGroup, heads));
     }
   };
   Value aSlot = ir.mul(stage, ir.c32(cfg.aStageBytes()));
   if (cfg.aMNMajor())
-    mnMajorBoxes(aSlot, tmapA, tile.row0, cfg.blockM, scheduler->aPerGroup());
+    mnMajorBoxes(aSlot, tmapA, tile.row0, cfg.blockM, scheduler->aPerGroup(),
+                 cfg.aHeads);
   else
-    tma(aSlot, tmapA, coords(kCoord, tile.row0, scheduler->aPerGroup()));
+    tma(aSlot, tmapA,
+        coords(kCoord, tile.row0, scheduler->aPerGroup(), cfg.aHeads));
   Value bStageOffset = ir.mul(stage, ir.c32(cfg.bStageBytes()));
   Value bSlot = ir.add(ir.c32(cfg.bRingOffset()), bStageOffset);
   if (cfg.hasBF16Operands()) {
     // No scales. B [K, N] read MN-major (the default), or [N, K] read
     // K-major: the FP8 kernel's box of blockN rows x 128 bytes.
     if (cfg.bMNMajor())
-      mnMajorBoxes(bSlot, tmapB, tile.col0, cfg.blockN, scheduler->bPerGroup());
+      mnMajorBoxes(bSlot, tmapB, tile.col0, cfg.blockN, scheduler->bPerGroup(),
+                   cfg.bHeads);
     else
-      tma(bSlot, tmapB, coords(kCoord, tile.col0, scheduler->bPerGroup()));
+      tma(bSlot, tmapB,
+          coords(kCoord, tile.col0, scheduler->bPerGroup(), cfg.bHeads));
     scf::YieldOp::create(b, ValueRange{ir.add(it, ir.c32(1))});
     return;
   }
@@ -192,7 +203,7 @@ void GemmEmitter::emitProducerKBlock(const Tile &tile, scf::ForOp kLoop) {
   if (cfg.promotionsPerBlock() > 1)
     saBlock = ir.mul(kBlock, ir.c32(cfg.promotionsPerBlock()));
   Value saStageOffset = ir.mul(stage, ir.c32(cfg.saStageBytes()));
-  tma(ir.add(ir.c32(cfg.saRingOffset()), saStageOffset), tmapSA,
-      coords(tile.row0, saBlock, scheduler->aPerGroup()));
+  Value saSlot = ir.add(ir.c32(cfg.saRingOffset()), saStageOffset);
+  tma(saSlot, tmapSA, coords(tile.row0, saBlock, scheduler->aPerGroup()));
   scf::YieldOp::create(b, ValueRange{ir.add(it, ir.c32(1))});
 }

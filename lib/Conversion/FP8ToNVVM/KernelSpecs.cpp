@@ -762,6 +762,52 @@ mlir::fp8::getTransposedMatmulOperand(Value v) {
   return t;
 }
 
+Value mlir::fp8::getPackedMatmulOperand(Value v, bool swapped) {
+  if (swapped)
+    if (std::optional<TransposedMatmulOperand> t =
+            getTransposedMatmulOperand(v))
+      return t->transpose.getInput();
+  if (auto truncf = v.getDefiningOp<arith::TruncFOp>())
+    return truncf.getIn();
+  return v;
+}
+
+std::optional<HeadViewOperand> mlir::fp8::getHeadViewOperand(Value packed) {
+  HeadViewOperand h;
+  h.collapse = packed.getDefiningOp<tensor::CollapseShapeOp>();
+  if (!h.collapse || h.collapse.getSrcType().getRank() != 4 ||
+      h.collapse.getReassociationIndices() !=
+          SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}})
+    return std::nullopt;
+  h.transpose = h.collapse.getSrc().getDefiningOp<linalg::TransposeOp>();
+  if (!h.transpose || !h.transpose.hasPureTensorSemantics() ||
+      h.transpose.getPermutation() != ArrayRef<int64_t>{0, 2, 1, 3})
+    return std::nullopt;
+  auto sourceTy = cast<RankedTensorType>(h.transpose.getInput().getType());
+  if (!sourceTy.hasStaticShape() || h.heads() < 2)
+    return std::nullopt;
+  return h;
+}
+
+/// The head views of the bf16 batch kernel of `mm` (its majors chosen): an
+/// operand whose packed tensor is a head permutation of a [B, rows, H,
+/// cols] source is read from the source in place (getHeadViewOperand);
+/// kept packed where the kernel refuses the view (`check`).
+static void chooseOperandHeads(
+    linalg::LinalgOp mm, GemmKernelConfig &c,
+    llvm::function_ref<StringRef(const GemmKernelConfig &)> check) {
+  GemmKernelConfig chosen = c;
+  auto heads = [](Value v, bool swapped) -> int64_t {
+    std::optional<HeadViewOperand> h =
+        getHeadViewOperand(getPackedMatmulOperand(v, swapped));
+    return h ? h->heads() : 1;
+  };
+  chosen.aHeads = heads(mm.getDpsInputs()[0], chosen.aMNMajor());
+  chosen.bHeads = heads(mm.getDpsInputs()[1], !chosen.bMNMajor());
+  if (check(chosen).empty())
+    c = chosen;
+}
+
 /// The majors of the bf16 kernel of `mm` (whose tile `c` holds): an operand
 /// that transposes its matrix dimensions is read from its source with the
 /// other major (A [K, M] MN-major, B [N, K] K-major), so the transpose
@@ -847,6 +893,10 @@ mlir::fp8::getMatmulKernelSpec(Operation *op,
            << " bytes of shared memory): " << why;
   }
   chooseOperandMajors(mm, spec.config, check);
+  // A head view splits the batch: G static (a multiple of H, as the
+  // source's B x H is) and M static (GemmKernelAttr's verifier).
+  if (batched && !spec.hasDynamicGroups() && m != GemmKernelConfig::kDynamicM)
+    chooseOperandHeads(mm, spec.config, check);
   Type bf16 = aTy.getElementType();
   spec.aType = bf16;
   spec.bType = bf16;

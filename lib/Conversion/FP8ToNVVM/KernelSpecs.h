@@ -9,6 +9,7 @@
 #include "fp8/Target/Hopper/GemmCostModel.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #include <optional>
 #include <string>
@@ -109,6 +110,32 @@ struct TransposedMatmulOperand {
   arith::TruncFOp truncf;
 };
 std::optional<TransposedMatmulOperand> getTransposedMatmulOperand(Value v);
+
+/// The packed [G, rows, cols] tensor a BF16 kernel's operand `v` reads, in
+/// the graph's precision: the source of its matrix swap when the kernel
+/// reads it with the other major (`swapped`: getTransposedMatmulOperand),
+/// else `v` before its conversion to bf16 (an arith.truncf), else `v`.
+Value getPackedMatmulOperand(Value v, bool swapped);
+
+/// A packed batch operand that is a head permutation of a [B, rows, H,
+/// cols] source (attention's [B, S, H, D] -> [B, H, S, D] linalg.transpose
+/// of permutation [0, 2, 1, 3], then a tensor.collapse_shape of the batch
+/// dimensions [[0, 1], [2], [3]]: G = B x H, batch g is head g % H of
+/// sequence g / H), static, H > 1: the batch kernel reads the source in
+/// place through a head view (GemmKernelConfig::aHeads, bHeads). Other
+/// permutations stay transposes (one that moves the columns would make
+/// them non-contiguous, the TMA map's innermost dimension). Shared by
+/// fp8-lower-to-nvvm (the kernel's a_heads / b_heads) and
+/// fp8-launch-kernels (which passes the source); decided on tensors.
+struct HeadViewOperand {
+  tensor::CollapseShapeOp collapse;
+  linalg::TransposeOp transpose;
+  int64_t heads() const {
+    linalg::TransposeOp t = transpose;
+    return cast<RankedTensorType>(t.getInput().getType()).getDimSize(2);
+  }
+};
+std::optional<HeadViewOperand> getHeadViewOperand(Value packed);
 
 /// The #fp8.gemm_kernel layout of a kernel's grouping (none: no layout),
 /// and the grouping of a layout: the one map between the two.

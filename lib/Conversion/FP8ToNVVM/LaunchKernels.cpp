@@ -422,7 +422,9 @@ struct FP8LaunchKernelsPass
         attr.isGrouped() != batched ||
         (batched && attr.getGroups() != aTy.getDimSize(0)) ||
         (cfg.aMNMajor() && !getTransposedMatmulOperand(a)) ||
-        (!cfg.bMNMajor() && !getTransposedMatmulOperand(bOp)))
+        (!cfg.bMNMajor() && !getTransposedMatmulOperand(bOp)) ||
+        !readsHeadView(a, cfg.aMNMajor(), cfg.aHeads) ||
+        !readsHeadView(bOp, !cfg.bMNMajor(), cfg.bHeads))
       return op->emitOpError("fp8-launch-kernels: kernel ")
              << ref << " (" << attr << ") does not compute this op";
     ImplicitLocOpBuilder b(op->getLoc(), op);
@@ -449,15 +451,11 @@ struct FP8LaunchKernelsPass
     if (!startsAtInit && c.getType() != cdTy)
       cCast = tensor::CastOp::create(b, cdTy, c);
     Value d = allocLike(b, cdTy, mSizes);
-    // The kernel's majors: a transposed operand's source in its place.
-    std::optional<TransposedMatmulOperand> aT, bT;
-    if (cfg.aMNMajor())
-      aT = getTransposedMatmulOperand(a);
-    if (!cfg.bMNMajor())
-      bT = getTransposedMatmulOperand(bOp);
-    Value aArg = aT ? getUntransposedOperand(*aT) : a;
-    Value bArg = bT ? getUntransposedOperand(*bT) : bOp;
-    SmallVector<Value> args{toBuffer(b, aArg), toBuffer(b, bArg), d};
+    // The kernel's majors and head views: a transposed or permuted
+    // operand's source in its place.
+    KernelOperand aK = getKernelOperand(a, cfg.aMNMajor(), cfg.aHeads != 1);
+    KernelOperand bK = getKernelOperand(bOp, !cfg.bMNMajor(), cfg.bHeads != 1);
+    SmallVector<Value> args{toBuffer(b, aK.arg), toBuffer(b, bK.arg), d};
     if (!startsAtInit)
       args.push_back(toBuffer(b, cCast));
     func::FuncOp fn =
@@ -470,25 +468,60 @@ struct FP8LaunchKernelsPass
     op->erase();
     if (startsAtInit)
       eraseUnreadFill(c);
-    for (std::optional<TransposedMatmulOperand> t : {aT, bT})
-      if (t)
-        eraseUnreadTranspose(*t);
+    for (const KernelOperand &k : {aK, bK})
+      eraseUnreadViews(k.views);
     return success();
   }
 
-  /// The bf16 source a kernel reads in place of the transposed operand `t`:
-  /// the transpose's input, or its conversion to bf16 untransposed. One
+  /// Whether operand `v` (read with the other major when `swapped`) is the
+  /// head view of `heads` heads the kernel reads it through (1: packed,
+  /// whatever `v` is).
+  static bool readsHeadView(Value v, bool swapped, int64_t heads) {
+    if (heads == 1)
+      return true;
+    std::optional<HeadViewOperand> h =
+        getHeadViewOperand(getPackedMatmulOperand(v, swapped));
+    return h && h->heads() == heads;
+  }
+
+  /// What a bf16 kernel reads for an operand: `arg`, the source of its
+  /// views (a matrix swap read with the other major, a head permutation
+  /// read through a head view) converted to bf16 as the operand was, and
+  /// the views from the operand up (its conversion, the swap, the head
+  /// view's collapse and permutation), erased once no other op reads them.
+  struct KernelOperand {
+    Value arg;
+    SmallVector<Operation *, 4> views;
+  };
+  static KernelOperand getKernelOperand(Value v, bool swapped, bool headed) {
+    KernelOperand k{v, {}};
+    if (!swapped && !headed)
+      return k;
+    auto truncf = v.getDefiningOp<arith::TruncFOp>();
+    Value source = getPackedMatmulOperand(v, swapped);
+    if (truncf)
+      k.views.push_back(truncf);
+    if (swapped)
+      k.views.push_back(getTransposedMatmulOperand(v)->transpose);
+    if (headed) {
+      HeadViewOperand h = *getHeadViewOperand(source);
+      k.views.append({h.collapse, h.transpose});
+      source = h.transpose.getInput();
+    }
+    k.arg = truncf ? getConvertedSource(source, truncf) : source;
+    return k;
+  }
+
+  /// The bf16 conversion of `source` that `truncf` applied to a view of
+  /// it, on `source` itself (the same bits: a conversion per element). One
   /// conversion per source: an arith.truncf of it the function has already
   /// (moved right after the source's definition, so that it dominates
   /// every op of the source), else a new one there.
-  static Value getUntransposedOperand(TransposedMatmulOperand t) {
-    Value source = t.transpose.getInput();
-    if (!t.truncf)
-      return source;
+  static Value getConvertedSource(Value source, arith::TruncFOp like) {
     auto type = RankedTensorType::get(
         cast<RankedTensorType>(source.getType()).getShape(),
-        cast<ShapedType>(t.truncf.getType()).getElementType());
-    OpBuilder b(t.truncf);
+        cast<ShapedType>(like.getType()).getElementType());
+    OpBuilder b(like);
     if (Operation *def = source.getDefiningOp())
       b.setInsertionPointAfter(def);
     else
@@ -496,27 +529,25 @@ struct FP8LaunchKernelsPass
     for (Operation *user : source.getUsers()) {
       auto truncf = dyn_cast<arith::TruncFOp>(user);
       if (truncf && truncf.getType() == type &&
-          truncf->getAttrs() == t.truncf->getAttrs()) {
+          truncf->getAttrs() == like->getAttrs()) {
         truncf->moveBefore(b.getInsertionBlock(), b.getInsertionPoint());
         return truncf;
       }
     }
-    auto truncf = cast<arith::TruncFOp>(b.clone(*t.truncf));
+    auto truncf = cast<arith::TruncFOp>(b.clone(*like));
     truncf.getInMutable().assign(source);
     truncf.getResult().setType(type);
     return truncf;
   }
 
-  /// The transpose (and its conversion) of a source the kernel read in
-  /// their place, erased when no other op reads them.
-  static void eraseUnreadTranspose(TransposedMatmulOperand t) {
-    if (t.truncf) {
-      if (!t.truncf->use_empty())
+  /// The views of a source the kernel read in their place (from the
+  /// operand up), erased while no other op reads them.
+  static void eraseUnreadViews(ArrayRef<Operation *> views) {
+    for (Operation *view : views) {
+      if (!view->use_empty())
         return;
-      t.truncf->erase();
+      view->erase();
     }
-    if (t.transpose->use_empty())
-      t.transpose->erase();
   }
 
   /// The fill that wrote `init` (a folded acc_init), erased when no op

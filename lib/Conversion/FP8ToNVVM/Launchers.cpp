@@ -433,6 +433,10 @@ void buildGemmLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
 /// [G, K, N], d and c [G, M, N], rank-3 maps with a box of one batch (their
 /// extents the memrefs' run-time sizes), and G times the tiles; `groups`
 /// ShapedType::kDynamic: G read from A and passed as the last i32.
+/// An operand read through a head view (GemmKernelConfig::aHeads, bHeads
+/// H > 1) is its source [B, rows, H, cols] (G = B x H), mapped through its
+/// memref.transpose (B, H, rows, cols): a rank-4 map whose strides are the
+/// source's, with a box of one batch and head.
 void buildBF16GemmLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
                                const GemmKernelConfig &c, int64_t groups,
                                bool hasAcc, SymbolRefAttr kernel,
@@ -441,7 +445,12 @@ void buildBF16GemmLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
   Value a = args[0], bw = args[1], d = args[2];
   Value acc = hasAcc ? args[3] : Value();
   const int64_t rank = cast<MemRefType>(a.getType()).getRank();
-  Value m = memref::DimOp::create(b, a, c.aMNMajor() ? rank - 1 : rank - 2);
+  // A head view's M is static (GemmKernelAttr's verifier): its source's
+  // dimensions are [B, M, H, K] or [B, K, H, M].
+  Value m =
+      c.aHeads != 1
+          ? h.idx(c.m)
+          : memref::DimOp::create(b, a, c.aMNMajor() ? rank - 1 : rank - 2);
   h.chain = gpu::WaitOp::create(b, h.token, ValueRange{}).getAsyncToken();
   Type bf16 = b.getBF16Type(), f32 = b.getF32Type();
   SmallVector<Value> aSizes = dynamicSizes(b, a);
@@ -455,20 +464,33 @@ void buildBF16GemmLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
     SmallVector<Value> accSizes = dynamicSizes(b, acc);
     accDev = h.input(acc, bytesOf(h, numElements(h, acc), f32), accSizes);
   }
-  // A batch's dimension gets box 1: a box never spans two batches.
-  auto box = [&](ArrayRef<int64_t> inner) {
-    SmallVector<int64_t> bx(rank - inner.size(), 1);
+  // [B, rows, H, cols] viewed as (B, H, rows, cols), the strides the
+  // source's (TensorMapABI.h reads them from the view's descriptor).
+  auto headView = [&](Value dev, int64_t heads) -> Value {
+    if (heads == 1)
+      return dev;
+    auto perm = AffineMap::getPermutationMap(ArrayRef<unsigned>{0, 2, 1, 3},
+                                             b.getContext());
+    return memref::TransposeOp::create(b, dev, AffineMapAttr::get(perm));
+  };
+  Value aView = headView(aDev, c.aHeads);
+  Value bView = headView(bDev, c.bHeads);
+  // A batch's dimensions get box 1: a box never spans two batches (nor two
+  // heads of a head view).
+  auto box = [&](Value view, ArrayRef<int64_t> inner) {
+    const int64_t viewRank = cast<MemRefType>(view.getType()).getRank();
+    SmallVector<int64_t> bx(viewRank - inner.size(), 1);
     bx.append(inner.begin(), inner.end());
     return bx;
   };
   const int64_t mnBoxColumns = GemmKernelConfig::kBF16BoxColumns;
-  Value tmA = h.tensorMap(aDev, bf16,
-                          c.aMNMajor() ? box({c.blockK, mnBoxColumns})
-                                       : box({c.blockM, c.blockK}),
+  Value tmA = h.tensorMap(aView, bf16,
+                          c.aMNMajor() ? box(aView, {c.blockK, mnBoxColumns})
+                                       : box(aView, {c.blockM, c.blockK}),
                           nvgpu::TensorMapSwizzleKind::SWIZZLE_128B);
-  Value tmB = h.tensorMap(bDev, bf16,
-                          c.bMNMajor() ? box({c.blockK, mnBoxColumns})
-                                       : box({c.blockN, c.blockK}),
+  Value tmB = h.tensorMap(bView, bf16,
+                          c.bMNMajor() ? box(bView, {c.blockK, mnBoxColumns})
+                                       : box(bView, {c.blockN, c.blockK}),
                           nvgpu::TensorMapSwizzleKind::SWIZZLE_128B);
   Value mTiles = h.ceilDiv(m, c.blockM);
   Value nTiles = h.idx(c.nTiles());

@@ -225,7 +225,7 @@ struct FP8LowerToNVVMPass
     if (ops.empty() && quantizeSpecs.empty() && matmuls.empty())
       return;
 
-    SmallVector<GemmKernelSpec> specs;
+    SmallVector<GemmKernelSpec, 4> specs;
     for (Operation *op : ops) {
       const GemmKernelOverrides &overrides = selection.overrides;
       const ChipSpec *model =
@@ -240,7 +240,7 @@ struct FP8LowerToNVVMPass
       specs.push_back(*spec);
     }
     dropEpilogueQuantizes(ops, specs, quantizeOps, quantizeSpecs);
-    SmallVector<GemmKernelSpec> matmulSpecs;
+    SmallVector<GemmKernelSpec, 4> matmulSpecs;
     for (Operation *op : matmuls) {
       FailureOr<GemmKernelSpec> spec = getMatmulKernelSpec(
           op, selection.overrides,

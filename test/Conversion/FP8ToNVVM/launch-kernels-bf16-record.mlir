@@ -143,3 +143,41 @@ module attributes {gpu.container_module} {
     return %y : tensor<64x64xf32>
   }
 }
+
+// -----
+
+// A record with b_heads = 2 (B read through a head view of a [B, S, H, D]
+// source) for a batch_matmul whose B is packed: refused (the launch would
+// pass B's [G, K, N] where the kernel maps a [B, K, H, N]).
+module attributes {gpu.container_module} {
+  gpu.module @fp8_kernels {
+    llvm.func @fp8_batch_matmul_4x64x64x64_bf16_bf16_f32_accf32_bh2(%a: !llvm.ptr, %b: !llvm.ptr, %sa: !llvm.ptr, %sb: !llvm.ptr, %d: !llvm.ptr, %m: i32, %c: !llvm.ptr) attributes {fp8.kernel = #fp8.gemm_kernel<m = 64, n = 64, k = 64, a = bf16, b = bf16, b_heads = 2, d = f32, c = f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, layout = masked, groups = 4, block_m = 64, block_n = 128, block_k = 64, stages = 8, consumers = 1>, gpu.kernel} {
+      llvm.return
+    }
+  }
+  func.func @bmm(%a: tensor<4x64x64xbf16>, %b: tensor<4x64x64xbf16>, %c: tensor<4x64x64xf32>) -> tensor<4x64x64xf32> {
+    // expected-error @+1 {{does not compute this op}}
+    %y = linalg.batch_matmul {fp8.kernel_ref = @fp8_kernels::@fp8_batch_matmul_4x64x64x64_bf16_bf16_f32_accf32_bh2} ins(%a, %b : tensor<4x64x64xbf16>, tensor<4x64x64xbf16>) outs(%c : tensor<4x64x64xf32>) -> tensor<4x64x64xf32>
+    return %y : tensor<4x64x64xf32>
+  }
+}
+
+// -----
+
+// A record with b_heads = 4 for a B of 2 heads: refused.
+module attributes {gpu.container_module} {
+  gpu.module @fp8_kernels {
+    llvm.func @fp8_batch_matmul_4x64x64x64_bf16_bf16_f32_accf32_bh4(%a: !llvm.ptr, %b: !llvm.ptr, %sa: !llvm.ptr, %sb: !llvm.ptr, %d: !llvm.ptr, %m: i32, %c: !llvm.ptr) attributes {fp8.kernel = #fp8.gemm_kernel<m = 64, n = 64, k = 64, a = bf16, b = bf16, b_heads = 4, d = f32, c = f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, layout = masked, groups = 4, block_m = 64, block_n = 128, block_k = 64, stages = 8, consumers = 1>, gpu.kernel} {
+      llvm.return
+    }
+  }
+  func.func @bmm(%a: tensor<4x64x64xbf16>, %b2: tensor<128x128xbf16>, %c: tensor<4x64x64xf32>) -> tensor<4x64x64xf32> {
+    %b4 = tensor.expand_shape %b2 [[0, 1], [2, 3]] output_shape [2, 64, 2, 64] : tensor<128x128xbf16> into tensor<2x64x2x64xbf16>
+    %e = tensor.empty() : tensor<2x2x64x64xbf16>
+    %bt = linalg.transpose ins(%b4 : tensor<2x64x2x64xbf16>) outs(%e : tensor<2x2x64x64xbf16>) permutation = [0, 2, 1, 3]
+    %b = tensor.collapse_shape %bt [[0, 1], [2], [3]] : tensor<2x2x64x64xbf16> into tensor<4x64x64xbf16>
+    // expected-error @+1 {{does not compute this op}}
+    %y = linalg.batch_matmul {fp8.kernel_ref = @fp8_kernels::@fp8_batch_matmul_4x64x64x64_bf16_bf16_f32_accf32_bh4} ins(%a, %b : tensor<4x64x64xbf16>, tensor<4x64x64xbf16>) outs(%c : tensor<4x64x64xf32>) -> tensor<4x64x64xf32>
+    return %y : tensor<4x64x64xf32>
+  }
+}

@@ -108,6 +108,18 @@ struct GemmKernelConfig {
   /// a graph's transpose before the GEMM needs no kernel of its own.
   GemmOperandMajor aMajor = GemmOperandMajor::k;
   GemmOperandMajor bMajor = GemmOperandMajor::k;
+  /// The batch kernel's operands read through a head view (bf16 only;
+  /// 1: packed [G, rows, cols]). With H > 1 the operand is the [B, rows,
+  /// H, cols] row-major source of a graph's head permutation (attention's
+  /// [B, S, H, D] -> [B, H, S, D], then the batch dimensions collapsed:
+  /// G = B x H), read in place through a rank-4 TMA map of dimensions
+  /// (B, H, rows, cols) whose strides are the source's (rows x H x cols,
+  /// cols, H x cols, 1 elements): batch g is the map's coordinates (b, h)
+  /// = (g / H, g % H), so the permutation needs no kernel of its own.
+  /// `rows` and `cols` are the operand's as its major says ([M, K] or [K,
+  /// M] for A, [K, N] or [N, K] for B).
+  int64_t aHeads = 1;
+  int64_t bHeads = 1;
   /// K elements per stage of a bf16 kernel: one 128-byte swizzle row.
   static constexpr int64_t kBF16BlockK = 64;
   /// Columns of one MN-major B box of a bf16 kernel (128 bytes).
@@ -337,6 +349,7 @@ struct GemmKernelConfig {
   bool hasBF16Operands() const { return operands == GemmOperandType::bf16; }
   bool aMNMajor() const { return aMajor == GemmOperandMajor::mn; }
   bool bMNMajor() const { return bMajor == GemmOperandMajor::mn; }
+  bool hasHeadViews() const { return aHeads != 1 || bHeads != 1; }
   /// The majors chooseGemmKernelConfig gives `operands`: A K-major; B
   /// MN-major for bf16 ([K, N] row-major), K-major for FP8.
   static GemmOperandMajor defaultBMajor(GemmOperandType operands) {
@@ -599,7 +612,12 @@ inline const char *checkGemmKernelConfig(const GemmKernelConfig &c) {
     return "FP8 operands must be K-major: wgmma has no transpose of FP8 "
            "operands (imm-trans-a and imm-trans-b are .f16/.bf16 only, PTX "
            "ISA wgmma.mma_async)";
+  } else if (c.hasHeadViews()) {
+    return "head views (a_heads, b_heads) need the bf16 batch kernel: the "
+           "FP8 kernels read packed operands with their scales";
   }
+  if (c.aHeads < 1 || c.bHeads < 1)
+    return "a_heads and b_heads must be at least 1";
   if (const char *why = checkSplitKGemmKernelConfig(c); *why)
     return why;
   if (c.blockM % 64 != 0 || c.blockM < 64 || c.blockM > 256)

@@ -19,7 +19,10 @@
 //             the value of the linalg.fill that wrote the op's init; _am /
 //             _bk (the BF16 variant only): A read MN-major from [K, M], B
 //             read K-major from [N, K] (a transposed operand's source,
-//             GemmKernelConfig::aMajor / bMajor); _b1x128: B
+//             GemmKernelConfig::aMajor / bMajor); _ah<H> / _bh<H> (the
+//             BF16 batch kernel only): A or B read through the head view
+//             [B, rows, H, cols] of H heads (GemmKernelConfig::aHeads /
+//             bHeads, the source of attention's head permutation); _b1x128: B
 //             scales per column (b blocks [1, 128], the Wgrad GEMM; without
 //             it b blocks are [128, 128]); _sk: one scale per row of A
 //             and column of B along the whole K (scale_k = k, the rowwise
@@ -172,6 +175,18 @@ inline const char *getGemmKernelMxScalesSuffix() { return "_mx32"; }
 /// K]), both for both, "" for neither.
 inline std::string getGemmKernelMajorsSuffix(bool aMNMajor, bool bKMajor) {
   return std::string(aMNMajor ? "_am" : "") + (bKMajor ? "_bk" : "");
+}
+
+/// A bf16 batch kernel's head views (GemmKernelConfig::aHeads, bHeads):
+/// "_ah<H>" for an A read as [B, rows, H, cols], "_bh<H>" for a B, "" for
+/// packed operands (H = 1).
+inline std::string getGemmKernelHeadsSuffix(int64_t aHeads, int64_t bHeads) {
+  std::string s;
+  if (aHeads != 1)
+    s += "_ah" + std::to_string(aHeads);
+  if (bHeads != 1)
+    s += "_bh" + std::to_string(bHeads);
+  return s;
 }
 
 /// A swap-AB kernel (D^T = B A^T; its <M>x<N> are the op's N x M).

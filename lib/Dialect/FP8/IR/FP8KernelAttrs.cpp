@@ -91,7 +91,7 @@ makeConfig(int64_t m, int64_t n, int64_t k, int64_t blockM, int64_t blockN,
            int64_t bScaleRows, int64_t scaleK, int64_t cluster, int64_t overlap,
            KernelEpilogue epilogue, BoolAttr tmaStore, int64_t kSplits,
            int64_t waves, Type a, std::optional<OperandMajor> aMajor,
-           std::optional<OperandMajor> bMajor) {
+           std::optional<OperandMajor> bMajor, int64_t aHeads, int64_t bHeads) {
   GemmKernelConfig c;
   if (a && a.isBF16())
     c.operands = GemmOperandType::bf16;
@@ -104,6 +104,8 @@ makeConfig(int64_t m, int64_t n, int64_t k, int64_t blockM, int64_t blockN,
   };
   c.aMajor = major(aMajor, GemmOperandMajor::k);
   c.bMajor = major(bMajor, GemmKernelConfig::defaultBMajor(c.operands));
+  c.aHeads = aHeads;
+  c.bHeads = bHeads;
   c.m = ShapedType::isDynamic(m) ? GemmKernelConfig::kDynamicM : m;
   c.n = n;
   c.k = ShapedType::isDynamic(k) ? GemmKernelConfig::kDynamicK : k;
@@ -133,7 +135,7 @@ GemmKernelConfig GemmKernelAttr::getConfig() const {
                     getBlockK(), getStages(), getConsumers(), getGroupM(),
                     getBScaleRows(), getScaleK(), getCluster(), getOverlap(),
                     getEpilogue(), getTmaStore(), getKSplits(), getWaves(),
-                    getA(), getAMajor(), getBMajor());
+                    getA(), getAMajor(), getBMajor(), getAHeads(), getBHeads());
 }
 
 GemmKernelProblem GemmKernelAttr::getProblem() const {
@@ -170,19 +172,20 @@ GemmKernelAttr GemmKernelAttr::get(MLIRContext *ctx, const GemmKernelProblem &p,
       return std::nullopt;
     return m == GemmOperandMajor::mn ? OperandMajor::mn : OperandMajor::k;
   };
-  return get(
-      ctx, c.m == GemmKernelConfig::kDynamicM ? ShapedType::kDynamic : c.m, c.n,
-      c.hasDynamicK() ? ShapedType::kDynamic : c.k, p.a, p.b,
-      major(c.aMajor, GemmOperandMajor::k),
-      major(c.bMajor, GemmKernelConfig::defaultBMajor(c.operands)), p.d, p.c,
-      p.accInit, /*a_scale=*/f32, /*b_scale=*/f32, c.bScalesPerColumn ? 1 : 128,
-      c.scaleK, p.layout, p.groups, flag(p.counts), c.blockM, c.blockN,
-      c.blockK, c.stages, c.consumers, c.cluster,
-      /*multicast=*/c.cluster, c.groupM, c.overlap, flag(p.swapAB),
-      quantize ? KernelEpilogue::quantize : KernelEpilogue::store,
-      quantize ? p.q : Type(),
-      quantize ? b.getF32FloatAttr(p.qEps) : FloatAttr(),
-      flag(quantize && p.qPow2), flag(c.tmaStore), c.kSplits, c.waves);
+  return get(ctx,
+             c.m == GemmKernelConfig::kDynamicM ? ShapedType::kDynamic : c.m,
+             c.n, c.hasDynamicK() ? ShapedType::kDynamic : c.k, p.a, p.b,
+             major(c.aMajor, GemmOperandMajor::k),
+             major(c.bMajor, GemmKernelConfig::defaultBMajor(c.operands)),
+             c.aHeads, c.bHeads, p.d, p.c, p.accInit, /*a_scale=*/f32,
+             /*b_scale=*/f32, c.bScalesPerColumn ? 1 : 128, c.scaleK, p.layout,
+             p.groups, flag(p.counts), c.blockM, c.blockN, c.blockK, c.stages,
+             c.consumers, c.cluster,
+             /*multicast=*/c.cluster, c.groupM, c.overlap, flag(p.swapAB),
+             quantize ? KernelEpilogue::quantize : KernelEpilogue::store,
+             quantize ? p.q : Type(),
+             quantize ? b.getF32FloatAttr(p.qEps) : FloatAttr(),
+             flag(quantize && p.qPow2), flag(c.tmaStore), c.kSplits, c.waves);
 }
 
 /// The BF16 variant's batch kernel (a linalg.batch_matmul of G batches of M
@@ -221,6 +224,7 @@ std::string GemmKernelAttr::getSymbolName() const {
         getGemmKernelAccInitSuffix(getAccInit().getValue().convertToFloat());
   name += getGemmKernelMajorsSuffix(c.hasBF16Operands() && c.aMNMajor(),
                                     c.hasBF16Operands() && !c.bMNMajor());
+  name += getGemmKernelHeadsSuffix(c.aHeads, c.bHeads);
   if (c.bScalesPerColumn)
     name += getGemmKernelColumnScalesSuffix();
   if (c.hasWholeKScales() && !c.hasBF16Operands())
@@ -303,6 +307,35 @@ verifyOperandMajors(function_ref<InFlightDiagnostic()> emitError, Type a,
   return success();
 }
 
+/// a_heads, b_heads: head views of the BF16 batch kernel's operands
+/// (GemmKernelConfig::aHeads): batch g read at (g / H, g % H) of a [B,
+/// rows, H, cols] source, so G must be a static multiple of H; the packed
+/// [G, rows, cols] of the FP8 and 2-D kernels has no heads.
+static LogicalResult
+verifyOperandHeads(function_ref<InFlightDiagnostic()> emitError, Type a,
+                   int64_t m, std::optional<GroupLayout> layout, int64_t groups,
+                   BoolAttr counts, int64_t aHeads, int64_t bHeads) {
+  if (aHeads == 1 && bHeads == 1)
+    return success();
+  if (aHeads < 1 || bHeads < 1)
+    return emitError() << "needs a_heads and b_heads >= 1, got " << aHeads
+                       << " and " << bHeads;
+  if (!a.isBF16() || layout != GroupLayout::masked ||
+      (counts && counts.getValue()))
+    return emitError() << "a_heads and b_heads need the bf16 batch kernel "
+                          "(a = bf16, layout = masked without counts): the "
+                          "head view splits a batch_matmul's batch";
+  if (ShapedType::isDynamic(groups) || ShapedType::isDynamic(m))
+    return emitError() << "a_heads and b_heads need static groups and m "
+                          "(the head view's batch and row extents)";
+  for (int64_t heads : {aHeads, bHeads})
+    if (groups % heads != 0)
+      return emitError() << "heads " << heads << " do not divide groups "
+                         << groups << " (batch g is head g % H of sequence "
+                         << "g / H)";
+  return success();
+}
+
 /// acc_init: an f32 constant, on the BF16 variant (a = bf16) without C
 /// (the kernel's accumulators start at it in C's place; the FP8 kernels
 /// start from C or +0.0 and promote, their fill is not folded).
@@ -348,18 +381,20 @@ verifyQuantizeEpilogue(function_ref<InFlightDiagnostic()> emitError,
 LogicalResult GemmKernelAttr::verify(
     function_ref<InFlightDiagnostic()> emitError, int64_t m, int64_t n,
     int64_t k, Type a, Type b, std::optional<OperandMajor> aMajor,
-    std::optional<OperandMajor> bMajor, Type d, Type c, FloatAttr accInit,
-    Type aScale, Type bScale, int64_t bScaleRows, int64_t scaleK,
-    std::optional<GroupLayout> layout, int64_t groups, BoolAttr counts,
-    int64_t blockM, int64_t blockN, int64_t blockK, int64_t stages,
-    int64_t consumers, int64_t cluster, int64_t multicast, int64_t groupM,
-    int64_t overlap, BoolAttr swapAB, KernelEpilogue epilogue, Type q,
-    FloatAttr qEps, BoolAttr qPow2, BoolAttr tmaStore, int64_t kSplits,
+    std::optional<OperandMajor> bMajor, int64_t aHeads, int64_t bHeads, Type d,
+    Type c, FloatAttr accInit, Type aScale, Type bScale, int64_t bScaleRows,
+    int64_t scaleK, std::optional<GroupLayout> layout, int64_t groups,
+    BoolAttr counts, int64_t blockM, int64_t blockN, int64_t blockK,
+    int64_t stages, int64_t consumers, int64_t cluster, int64_t multicast,
+    int64_t groupM, int64_t overlap, BoolAttr swapAB, KernelEpilogue epilogue,
+    Type q, FloatAttr qEps, BoolAttr qPow2, BoolAttr tmaStore, int64_t kSplits,
     int64_t waves) {
   if (failed(verifyGemmKernelProblem(emitError, m, n, k, a, b, d, c, aScale,
                                      bScale, bScaleRows)) ||
       failed(verifyAccInit(emitError, accInit, a, c)) ||
-      failed(verifyOperandMajors(emitError, a, aMajor, bMajor)))
+      failed(verifyOperandMajors(emitError, a, aMajor, bMajor)) ||
+      failed(verifyOperandHeads(emitError, a, m, layout, groups, counts, aHeads,
+                                bHeads)))
     return failure();
   if (failed(verifyQuantizeEpilogue(emitError, epilogue, q, qEps, qPow2,
                                     layout.has_value() ||
@@ -452,7 +487,7 @@ LogicalResult GemmKernelAttr::verify(
   GemmKernelConfig cfg =
       makeConfig(m, n, k, blockM, blockN, blockK, stages, consumers, groupM,
                  bScaleRows, scaleK, cluster, overlap, epilogue, tmaStore,
-                 kSplits, waves, a, aMajor, bMajor);
+                 kSplits, waves, a, aMajor, bMajor, aHeads, bHeads);
   StringRef why =
       layout ? checkGroupedGemmKernelConfig(cfg) : checkGemmKernelConfig(cfg);
   if (why.empty())

@@ -453,3 +453,36 @@ func.func private @major_a_m100() attributes {fp8.kernel = #fp8.gemm_kernel<m = 
 
 // expected-error @+1 {{an MN-major A ([K, M] row-major) needs a static M}}
 func.func private @major_a_dynamic_m() attributes {fp8.kernel = #fp8.gemm_kernel<m = ?, n = 128, k = 128, a = bf16, b = bf16, a_major = mn, d = f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 128, block_k = 64, stages = 7, consumers = 2>}
+
+// -----
+
+// a_heads, b_heads (the BF16 batch kernel's head views): the batch splits
+// into (g / H, g % H), so the FP8 kernels, the 2-D kernel, a run-time G or
+// M and an H that does not divide G have none.
+// expected-error @+1 {{a_heads and b_heads need the bf16 batch kernel (a = bf16, layout = masked without counts): the head view splits a batch_matmul's batch}}
+func.func private @heads_fp8() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = 256, a = f8E4M3FN, b = f8E4M3FN, a_heads = 2, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, layout = masked, groups = 4, block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2>}
+
+// -----
+
+// expected-error @+1 {{a_heads and b_heads need the bf16 batch kernel}}
+func.func private @heads_2d() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 128, k = 128, a = bf16, b = bf16, b_heads = 2, d = f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 128, block_k = 64, stages = 7, consumers = 2>}
+
+// -----
+
+// expected-error @+1 {{heads 4 do not divide groups 6 (batch g is head g % H of sequence g / H)}}
+func.func private @heads_divide() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 128, k = 128, a = bf16, b = bf16, b_heads = 4, d = f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, layout = masked, groups = 6, block_m = 128, block_n = 128, block_k = 64, stages = 7, consumers = 2>}
+
+// -----
+
+// expected-error @+1 {{a_heads and b_heads need static groups and m (the head view's batch and row extents)}}
+func.func private @heads_dynamic_g() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 128, k = 128, a = bf16, b = bf16, a_heads = 2, d = f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, layout = masked, groups = ?, block_m = 128, block_n = 128, block_k = 64, stages = 7, consumers = 2>}
+
+// -----
+
+// expected-error @+1 {{a_heads and b_heads need static groups and m}}
+func.func private @heads_dynamic_m() attributes {fp8.kernel = #fp8.gemm_kernel<m = ?, n = 128, k = 128, a = bf16, b = bf16, a_heads = 2, d = f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, layout = masked, groups = 4, block_m = 128, block_n = 128, block_k = 64, stages = 7, consumers = 2>}
+
+// -----
+
+// expected-error @+1 {{needs a_heads and b_heads >= 1, got 1 and 0}}
+func.func private @heads_zero() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 128, k = 128, a = bf16, b = bf16, b_heads = 0, d = f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, layout = masked, groups = 4, block_m = 128, block_n = 128, block_k = 64, stages = 7, consumers = 2>}

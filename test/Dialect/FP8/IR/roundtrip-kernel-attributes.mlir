@@ -146,3 +146,15 @@ func.func private @one_wave() attributes {fp8.kernel = #fp8.gemm_kernel<m = 4096
 // CHECK-LABEL: func.func private @majors()
 // CHECK-SAME: fp8.kernel = #fp8.gemm_kernel<m = 200, n = 136, k = 72, a = bf16, b = bf16, a_major = mn, b_major = k, d = f32, c = f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 128, block_k = 64, stages = 7, consumers = 2>
 func.func private @majors() attributes {fp8.kernel = #fp8.gemm_kernel<m = 200, n = 136, k = 72, a = bf16, b = bf16, a_major = mn, b_major = k, d = f32, c = f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 128, block_k = 64, stages = 7, consumers = 2>}
+
+// -----
+
+// The BF16 batch kernel's head views: A and B read from [B, rows, H, cols]
+// sources of 3 heads (G = 6 = 2 x 3); a_heads = 1 is the default, not
+// printed.
+// CHECK-LABEL: func.func private @heads()
+// CHECK-SAME: fp8.kernel = #fp8.gemm_kernel<m = 200, n = 200, k = 128, a = bf16, b = bf16, b_major = k, a_heads = 3, b_heads = 3, d = f32, c = f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, layout = masked, groups = 6, block_m = 128, block_n = 128, block_k = 64, stages = 7, consumers = 2>
+func.func private @heads() attributes {fp8.kernel = #fp8.gemm_kernel<m = 200, n = 200, k = 128, a = bf16, b = bf16, b_major = k, a_heads = 3, b_heads = 3, d = f32, c = f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, layout = masked, groups = 6, block_m = 128, block_n = 128, block_k = 64, stages = 7, consumers = 2>}
+// CHECK-LABEL: func.func private @heads_default()
+// CHECK-SAME: fp8.kernel = #fp8.gemm_kernel<m = 200, n = 64, k = 200, a = bf16, b = bf16, b_heads = 3, d = f32,
+func.func private @heads_default() attributes {fp8.kernel = #fp8.gemm_kernel<m = 200, n = 64, k = 200, a = bf16, b = bf16, a_heads = 1, b_heads = 3, d = f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, layout = masked, groups = 6, block_m = 128, block_n = 128, block_k = 64, stages = 7, consumers = 2>}
