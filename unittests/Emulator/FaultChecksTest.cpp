@@ -536,6 +536,31 @@ TEST(EmulatorFaults, WgmmaOrdering) {
             "");
 }
 
+// A TMA copy that lands in shared memory an uncompleted wgmma reads is a
+// fault wherever the two ranges overlap, also when the copy starts below
+// the range the wgmma reads (a producer refilling a whole A slot while a
+// second consumer warpgroup's wgmma still reads the slot's upper rows).
+// Start 0x490 (0x49 in bits 0-13): A's 64 rows cover [0x490, 0xc90) of a
+// 4096-byte launch; thread 0 copies row 0 of %g (64 bytes) to [0x480,
+// 0x4c0) and waits for it to land before the wgmma.wait_group.
+TEST(EmulatorFaults, WgmmaReadOverlappedByACopyFromBelow) {
+  Launch wg;
+  wg.block = 128;
+  wg.sharedBytes = 4096;
+  wg.options.checkUninitialisedShared = false; // [0xc00, 0xc90): not stored
+  std::string d = std::to_string(0x49 | (8ull << 16) | (16ull << 32));
+  std::string copy = "    %is0 = arith.cmpi eq, %tid, %c0 : i32\n"
+                     "    scf.if %is0 {\n" +
+                     initBarrier(1, 3072) + expectTx(64) + copyRow(128, 0) +
+                     waitPhase0 + "    }\n";
+  EXPECT_REPORT(run(wgmma(d, copy), wg),
+                "a TMA copy (cp.async.bulk.tensor) completing now writes "
+                "shared memory [0x480, 0x4c0) that a wgmma.mma_async of "
+                "warpgroup 0 still reads ([0x490, 0x");
+  // The same copy after the wgmma.wait_group.
+  EXPECT_EQ(run(wgmma(d, "", copy), wg), "");
+}
+
 //===----------------------------------------------------------------------===//
 // Arithmetic faults and integer semantics
 //===----------------------------------------------------------------------===//

@@ -246,6 +246,33 @@ TEST(MgpuRuntime, TensorMapsFromOffsetMemrefViews) {
   g.expectReference();
 }
 
+// One device copy per distinct map (the ABI never frees one, so the
+// runtime reuses the copy of an identical map): two maps of the same buffer
+// and extents that differ only in their box (bytes past the address and
+// extents: strides, boxes) are two maps; one copy for both would hand the
+// second launch the first one's boxes. The boxes read back are those
+// encoded (innermost first).
+TEST(MgpuRuntime, TensorMapCacheTellsMapsApartByTheirBoxes) {
+  void *buf = mgpuMemAlloc(256 * 128, nullptr, false);
+  Memref2D d{buf, buf, 0, {256, 128}, {128, 1}};
+  int64_t box64[2] = {64, 128}, box128[2] = {128, 128};
+  // CU_TENSOR_MAP_DATA_TYPE_UINT8 = 0; SWIZZLE_128B = 3.
+  void *m64 = mgpuTensorMapEncodeTiledMemref(2, &d, 0, 0, 3, 0, 0, box64);
+  void *m128 = mgpuTensorMapEncodeTiledMemref(2, &d, 0, 0, 3, 0, 0, box128);
+  void *again = mgpuTensorMapEncodeTiledMemref(2, &d, 0, 0, 3, 0, 0, box64);
+  const char *err = fp8emuGetLastError();
+  ASSERT_EQ(err, nullptr) << err;
+  EXPECT_NE(m64, m128);
+  EXPECT_EQ(m64, again);
+  for (auto [map, rows] : {std::pair(m64, 64u), std::pair(m128, 128u)}) {
+    emu::TensorMap tm;
+    mgpuMemcpy(&tm, map, sizeof(tm), nullptr);
+    EXPECT_EQ(tm.boxDim[0], 128u);
+    EXPECT_EQ(tm.boxDim[1], rows);
+  }
+  mgpuMemFree(buf, nullptr);
+}
+
 // The unsigned predicates through a launch, by the values a kernel stores:
 // each of 8 threads compares idx = tid - 2 with 4 (ult, uge) and 3 (ule,
 // ugt) as i32 and stores the four bits. Hand-derived: -2 and -1 are

@@ -219,6 +219,52 @@ TEST(MgpuCudaRuntime, ClusterLaunchUploadsItsMaps) {
   mgpuStreamDestroy(s);
 }
 
+// Dynamic shared memory above the default 48 KB needs the function's
+// opt-in (CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES) before the
+// launch, which the stub's driver checks as CUDA's does; the GEMM kernels
+// take 48 KB + 16 bytes to 227 KB. Every size here, just above 48 KB
+// included, must launch, with and without clusters, on a function no
+// earlier launch opted in.
+TEST(MgpuCudaRuntime, DynamicSharedMemoryAbove48KBIsOptedIn) {
+  Gemm g;
+  // The stub's check can fail: 48 KB + 16 bytes without the opt-in.
+  void *probe = mgpuModuleGetFunction(g.module, "fp8_stub_smem_probe");
+  ASSERT_NE(probe, nullptr);
+  void *maps[3];
+  g.encode(64, maps);
+  void *params[] = {&maps[0], &maps[1], &maps[2]};
+  EXPECT_EQ(cuLaunchKernel(static_cast<CUfunction>(probe), 1, 1, 1, 384, 1, 1,
+                           48 * 1024 + 16, nullptr, params, nullptr),
+            CUDA_ERROR_INVALID_VALUE);
+  long errors = fp8_mgpu_error_count();
+  void *s = mgpuStreamCreate();
+  g.fn = mgpuModuleGetFunction(g.module, "fp8_stub_smem");
+  ASSERT_NE(g.fn, nullptr);
+  for (int32_t smem : {48 * 1024, 48 * 1024 + 16, 56 * 1024, 64 * 1024,
+                       64 * 1024 + 16, 227 * 1024}) {
+    g.encode(64, maps);
+    mgpuLaunchKernel(g.fn, 1, 1, 1, 384, 1, 1, smem, s, params, nullptr, 3);
+    mgpuStreamSynchronize(s);
+    EXPECT_EQ(fp8_mgpu_error_count(), errors)
+        << smem << " bytes: " << fp8_mgpu_last_error();
+    EXPECT_EQ(fp8stub::takeRuns().size(), 1u) << smem << " bytes";
+  }
+  fp8stub::requireCluster("fp8_stub_smem_cl2", 2);
+  g.fn = mgpuModuleGetFunction(g.module, "fp8_stub_smem_cl2");
+  ASSERT_NE(g.fn, nullptr);
+  for (int32_t smem : {56 * 1024, 200 * 1024}) {
+    g.encode(64, maps);
+    mgpuLaunchClusterKernel(g.fn, 2, 1, 1, 2, 1, 1, 384, 1, 1, smem, s, params,
+                            nullptr, 3);
+    mgpuStreamSynchronize(s);
+    EXPECT_EQ(fp8_mgpu_error_count(), errors)
+        << smem << " bytes (cluster): " << fp8_mgpu_last_error();
+    EXPECT_EQ(fp8stub::takeRuns().size(), 1u) << smem << " bytes (cluster)";
+  }
+  EXPECT_EQ(joined(fp8stub::takeFaults()), "");
+  mgpuStreamDestroy(s);
+}
+
 // Serving with a changing token count: every call encodes two maps never
 // seen before (A's and the A scales', M a new multiple of 4), so the cache
 // passes its bound of 4096 again and again, each time while encoding the

@@ -67,6 +67,8 @@ struct Driver {
   CUresult moduleUnloadResult = CUDA_SUCCESS;
   CUresult initResult = CUDA_SUCCESS;
   std::map<std::string, unsigned> clusterKernels; // requireCluster
+  // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES by function name.
+  std::map<std::string, int> maxDynamicShared;
   std::function<void()> launchHook;
   size_t live = 0; // live allocations
   /// The device clock in milliseconds: a kernel takes as many as its grid
@@ -326,7 +328,21 @@ CUresult cuModuleGetFunction(CUfunction *function, CUmodule module,
   *function = reinterpret_cast<CUfunction>(slot.get());
   return CUDA_SUCCESS;
 }
-CUresult cuFuncSetAttribute(CUfunction, CUfunction_attribute, int) {
+// The dynamic shared memory opt-in, as the driver checks it (CUDA C++
+// Programming Guide, "Shared Memory", compute capability 9.0): a launch may
+// take at most 48 KB of dynamic shared memory unless the function's
+// MAX_DYNAMIC_SHARED_SIZE_BYTES was raised, to at most 227 KB (232448
+// bytes) on sm_90. Other attributes are not modelled.
+constexpr int kDefaultDynamicShared = 48 * 1024, kMaxDynamicShared = 232448;
+CUresult cuFuncSetAttribute(CUfunction f, CUfunction_attribute attrib,
+                            int value) {
+  if (!f)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (attrib == CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES) {
+    if (value < 0 || value > kMaxDynamicShared)
+      return CUDA_ERROR_INVALID_VALUE;
+    driver().maxDynamicShared[*reinterpret_cast<std::string *>(f)] = value;
+  }
   return CUDA_SUCCESS;
 }
 namespace {
@@ -336,10 +352,19 @@ void runLaunchHook() {
     hook();
 }
 
-/// Queues a kernel on `stream` in clusters of `cluster` CTAs.
-CUresult queueKernel(CUfunction f, unsigned int gridDimX, CUstream stream,
-                     void **kernelParams, const unsigned cluster[3]) {
+/// Queues a kernel on `stream` in clusters of `cluster` CTAs; more dynamic
+/// shared memory than the function opted in to is CUDA_ERROR_INVALID_VALUE.
+CUresult queueKernel(CUfunction f, unsigned int gridDimX, unsigned int smem,
+                     CUstream stream, void **kernelParams,
+                     const unsigned cluster[3]) {
   if (!f || !kernelParams || gridDimX == 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  const std::string &name = *reinterpret_cast<std::string *>(f);
+  auto optIn = driver().maxDynamicShared.find(name);
+  unsigned limit =
+      std::max(kDefaultDynamicShared,
+               optIn == driver().maxDynamicShared.end() ? 0 : optIn->second);
+  if (smem > limit)
     return CUDA_ERROR_INVALID_VALUE;
   Op op(Op::Kernel);
   op.kernel = *reinterpret_cast<std::string *>(f);
@@ -355,11 +380,12 @@ CUresult queueKernel(CUfunction f, unsigned int gridDimX, CUstream stream,
 
 CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int,
                         unsigned int, unsigned int, unsigned int, unsigned int,
-                        unsigned int, CUstream stream, void **kernelParams,
-                        void **) {
+                        unsigned int sharedMemBytes, CUstream stream,
+                        void **kernelParams, void **) {
   runLaunchHook();
   const unsigned noCluster[3] = {1, 1, 1};
-  return queueKernel(f, gridDimX, stream, kernelParams, noCluster);
+  return queueKernel(f, gridDimX, sharedMemBytes, stream, kernelParams,
+                     noCluster);
 }
 // A launch with attributes: the cluster dimension is recorded (1 x 1 x 1
 // without it), as the driver checks it: each dimension at least 1 and
@@ -386,8 +412,8 @@ CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f,
       return CUDA_ERROR_INVALID_VALUE;
   if (cluster[0] * cluster[1] * cluster[2] > 8)
     return CUDA_ERROR_INVALID_VALUE;
-  return queueKernel(f, config->gridDimX, config->hStream, kernelParams,
-                     cluster);
+  return queueKernel(f, config->gridDimX, config->sharedMemBytes,
+                     config->hStream, kernelParams, cluster);
 }
 
 CUresult cuStreamCreate(CUstream *stream, unsigned int) {

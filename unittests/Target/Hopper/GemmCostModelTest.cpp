@@ -595,6 +595,16 @@ TEST(GemmCostModelTest, SplitKUnits) {
   EXPECT_LT(four.us, one.us);
   // The operands are read once either way (they fit in half of L2).
   EXPECT_GE(four.hbmBytes, one.hbmBytes);
+  // L2 -> SM bytes, by hand: per unit its 14 K blocks of A (64 rows) and B
+  // (128 columns) codes and A scales (64 x 4 bytes), its f32 partial tile
+  // written and, by the last unit, read back (64 x 128 x 4 x 2 bytes), and a
+  // quarter of the tile's bf16 output (one unit of the four stores it: 64 x
+  // 128 x 2 / 4 bytes); 68 units. Unsplit: 56 blocks and the whole output
+  // per tile, 17 tiles.
+  EXPECT_DOUBLE_EQ(four.l2Bytes, 68 * (14 * (64 + 128) * 128.0 + 14 * 64 * 4 +
+                                       4 * 64 * 128 * 2 + 64 * 128 * 2 / 4));
+  EXPECT_DOUBLE_EQ(one.l2Bytes,
+                   17 * (56 * (64 + 128) * 128.0 + 56 * 64 * 4 + 64 * 128 * 2));
 }
 
 // The checks name each refusal.
