@@ -18,7 +18,10 @@
  *   the C interface then returns a struct of their memref descriptors.
  *   A result may add a hand-derived expectation that both libraries must
  *   meet besides agreeing: `=zero` (every element +0.0) or `=inN` (the bits
- *   of input N, 1-based, of the same type and shape).
+ *   of input N, 1-based, of the same type and shape). A float input may
+ *   end in `/S` (0 <= S <= 30): its magnitudes are scaled by 2^-S (e.g.
+ *   weights small enough that attention's softmax does not saturate, whose
+ *   gradients would then be exact zeros).
  * Prints "host-check: transfers FUNC: N bytes to the device, M to the host"
  * after the call of LIB when FP8_EMU_TRANSFERS is set and LIB runs on the
  * emulated runtime (its fp8_mgpu_transfer_bytes counters), and
@@ -61,6 +64,7 @@ typedef struct {
   int expect; /* results: -1 none, 0 every element +0.0, N the bits of input N
                */
   int64_t indexMax; /* i64<MAX> (8 bytes): values in [0, MAX); 0 for floats */
+  int shift;        /* inputs `/S`: magnitudes times 2^-S (0 to 30) */
 } Spec;
 
 static int parseSpec(const char *s, Spec *out) {
@@ -91,7 +95,16 @@ static int parseSpec(const char *s, Spec *out) {
   out->rows = r;
   out->cols = c;
   out->expect = -1;
+  out->shift = 0;
   const char *rest = dims + used;
+  if (*rest == '/') {
+    char *end;
+    long shift = strtol(rest + 1, &end, 10);
+    if (end == rest + 1 || shift < 0 || shift > 30 || out->indexMax)
+      return 0;
+    out->shift = (int)shift;
+    rest = end;
+  }
   if (!strncmp(rest, "=zero", 5))
     out->expect = 0;
   else if (!strncmp(rest, "=in", 3) && (out->expect = atoi(rest + 3)) < 1)
@@ -133,7 +146,8 @@ static Memref2D makeInput(const Spec *s) {
   for (int64_t i = 0; s->indexMax && i < s->rows * s->cols; ++i)
     ((int64_t *)p)[i] = (int64_t)(next() % (uint64_t)s->indexMax);
   for (int64_t r = 0; !s->indexMax && r < s->rows; ++r) {
-    double scale = (double)(1u << 4) / (double)(1u << (next() % 9));
+    double scale = (double)(1u << 4) / (double)(1u << (next() % 9)) /
+                   (double)(1u << s->shift);
     for (int64_t c = 0; c < s->cols; ++c) {
       float v = (float)(uniform() * scale);
       if (next() % 97 == 0)
