@@ -151,8 +151,12 @@ void GemmEmitter::emitProducerKBlock(const Tile &tile, scf::ForOp kLoop) {
   // of the tile, back to back (WgmmaFragment.h, mnMajorSw128ConstBits). A
   // batch kernel's operands are [G, K, *]: the batch outermost, so a K
   // tail's box is zero fill, never the next batch's rows.
-  auto mnMajorBoxes = [&](Value slot, Value map, Value first, int64_t extent,
-                          bool byGroup, int64_t heads) {
+  // An operand's tile from its first row or column `first` (`extent` of
+  // them): one K-major box, or the MN-major boxes above.
+  auto loadOperand = [&](Value slot, Value map, bool mnMajor, Value first,
+                         int64_t extent, bool byGroup, int64_t heads) {
+    if (!mnMajor)
+      return tma(slot, map, coords(kCoord, first, byGroup, heads));
     const int64_t boxCols = GemmKernelConfig::kBF16BoxColumns;
     const int64_t boxBytes = boxCols * cfg.blockK * cfg.operandBytes();
     for (int64_t box = 0; box < extent / boxCols; ++box) {
@@ -162,23 +166,15 @@ void GemmEmitter::emitProducerKBlock(const Tile &tile, scf::ForOp kLoop) {
     }
   };
   Value aSlot = ir.mul(stage, ir.c32(cfg.aStageBytes()));
-  if (cfg.aMNMajor())
-    mnMajorBoxes(aSlot, tmapA, tile.row0, cfg.blockM, scheduler->aPerGroup(),
-                 cfg.aHeads);
-  else
-    tma(aSlot, tmapA,
-        coords(kCoord, tile.row0, scheduler->aPerGroup(), cfg.aHeads));
+  loadOperand(aSlot, tmapA, cfg.aMNMajor(), tile.row0, cfg.blockM,
+              scheduler->aPerGroup(), cfg.aHeads);
   Value bStageOffset = ir.mul(stage, ir.c32(cfg.bStageBytes()));
   Value bSlot = ir.add(ir.c32(cfg.bRingOffset()), bStageOffset);
   if (cfg.hasBF16Operands()) {
     // No scales. B [K, N] read MN-major (the default), or [N, K] read
     // K-major: the FP8 kernel's box of blockN rows x 128 bytes.
-    if (cfg.bMNMajor())
-      mnMajorBoxes(bSlot, tmapB, tile.col0, cfg.blockN, scheduler->bPerGroup(),
-                   cfg.bHeads);
-    else
-      tma(bSlot, tmapB,
-          coords(kCoord, tile.col0, scheduler->bPerGroup(), cfg.bHeads));
+    loadOperand(bSlot, tmapB, cfg.bMNMajor(), tile.col0, cfg.blockN,
+                scheduler->bPerGroup(), cfg.bHeads);
     scf::YieldOp::create(b, ValueRange{ir.add(it, ir.c32(1))});
     return;
   }
