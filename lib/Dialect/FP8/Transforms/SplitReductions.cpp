@@ -16,6 +16,7 @@
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
 #include "llvm/Support/MathExtras.h"
 
 namespace mlir::fp8 {
@@ -829,6 +830,68 @@ void groupProducers(RowGroup &group) {
     group.elementValues.insert(p->getResult(0));
 }
 
+/// Whether the operands of `op` (and the values its body uses from above)
+/// are available right after `last`, an op of its block: defined before
+/// `last` or by it, in an enclosing scope, or by an operand-less
+/// `tensor.empty` or constant of the block after `last`, collected in
+/// `movable` (they move with `op`).
+bool availableAfter(Operation *op, Operation *last,
+                    SmallVectorImpl<Operation *> &movable) {
+  llvm::SetVector<Value> used;
+  used.insert(op->getOperands().begin(), op->getOperands().end());
+  getUsedValuesDefinedAbove(op->getRegions(), used);
+  for (Value v : used) {
+    Operation *def = v.getDefiningOp();
+    Block *block = def ? def->getBlock() : cast<BlockArgument>(v).getOwner();
+    if (block != last->getBlock() || !def || def == last ||
+        def->isBeforeInBlock(last))
+      continue;
+    if (def->getNumOperands() != 0 ||
+        !(isa<tensor::EmptyOp>(def) || def->hasTrait<OpTrait::ConstantLike>()))
+      return false;
+    if (!llvm::is_contained(movable, def))
+      movable.push_back(def);
+  }
+  return true;
+}
+
+/// The consumers of `group` after its end that could join it where it
+/// ends (whyNotMember, a `tensor.empty` as their output's init) and whose
+/// operands are available there (availableAfter): each moves, with its
+/// movable operands, to just after the group's last op and joins it. On
+/// tensors the move changes no value: the op reads only values defined
+/// before its new place and no op it passes uses its result. The ops it
+/// passes (the cross-entropy's target pick and loss, a fill) ended the
+/// group: the softmax - one-hot gradient, written after the loss, then
+/// runs in the log-sum-exp's row kernel, which no longer stores the exps.
+void hoistConsumers(RowGroup &group) {
+  Operation *last = group.members.back();
+  SmallVector<Operation *> after;
+  for (Operation *op = last->getNextNode(); op; op = op->getNextNode())
+    after.push_back(op);
+  for (Operation *op : after) {
+    auto user = dyn_cast<linalg::GenericOp>(op);
+    if (!user || op->hasAttr(fp8::kRowGroupAttrName) ||
+        op->hasAttr(fp8::kReductionLanesAttrName) || !usesGroup(group, op))
+      continue;
+    bool element = false;
+    if (!whyNotMember(group, user, element).empty() ||
+        !user.getDpsInitOperand(0)->get().getDefiningOp<tensor::EmptyOp>())
+      continue;
+    SmallVector<Operation *> movable;
+    if (!availableAfter(op, last, movable))
+      continue;
+    for (Operation *m : movable) {
+      m->moveAfter(last);
+      last = m;
+    }
+    op->moveAfter(last);
+    last = op;
+    group.members.push_back(op);
+    (element ? group.elementValues : group.rowValues).insert(op->getResult(0));
+  }
+}
+
 /// The ops after the marked row sum `sum` in its block that consume its
 /// per-row result elementwise (whyNotMember), in order, marked
 /// `fp8.row_group = id` with the sum (when there is one):
@@ -915,6 +978,7 @@ RowGroup groupConsumers(linalg::GenericOp sum, int64_t id) {
   }
   if (pendingFill)
     group = atFill;
+  hoistConsumers(group);
   if (group.members.size() < 2)
     return group;
   hoistFills(group, first);

@@ -193,13 +193,16 @@ func.func @other_elements(%x: tensor<4x64xf32>, %y: tensor<4xf32>) -> (tensor<4x
 
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d0)>
+#col = affine_map<(d0, d1) -> (d1)>
 
 // An op between the sum and its consumer that will write memory (a fill
-// of another tensor): the launch must not move across it.
+// of another tensor) and whose result the consumer reads: the launch must
+// not move across it, nor can the consumer move before it (hoisted
+// consumers: below).
 // CHECK-LABEL: func.func @fill_between
 // CHECK-NOT: fp8.row_group
 // CHECK: return
-func.func @fill_between(%x: tensor<4x64xf32>) -> (tensor<4x64xf32>, tensor<8xf32>) {
+func.func @fill_between(%x: tensor<4x64xf32>) -> (tensor<4x64xf32>, tensor<64xf32>) {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<4xf32>
   %s0 = linalg.fill ins(%zero : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
@@ -209,17 +212,18 @@ func.func @fill_between(%x: tensor<4x64xf32>) -> (tensor<4x64xf32>, tensor<8xf32
     %r = arith.addf %acc, %a : f32
     linalg.yield %r : f32
   } -> tensor<4xf32>
-  %e8 = tensor.empty() : tensor<8xf32>
-  %f = linalg.fill ins(%zero : f32) outs(%e8 : tensor<8xf32>) -> tensor<8xf32>
+  %e8 = tensor.empty() : tensor<64xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e8 : tensor<64xf32>) -> tensor<64xf32>
   %e1 = tensor.empty() : tensor<4x64xf32>
   // expected-remark @+1 {{not fused into the row kernel of its operand (fp8-split-reductions): the group ends at an op before it that will touch memory ('linalg.fill': the one launch must not move across it)}}
-  %n = linalg.generic {indexing_maps = [#id2, #row, #id2], iterator_types = ["parallel", "parallel"]}
-      ins(%x, %s : tensor<4x64xf32>, tensor<4xf32>) outs(%e1 : tensor<4x64xf32>) {
-  ^bb0(%a: f32, %r: f32, %o: f32):
+  %n = linalg.generic {indexing_maps = [#id2, #row, #col, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %s, %f : tensor<4x64xf32>, tensor<4xf32>, tensor<64xf32>) outs(%e1 : tensor<4x64xf32>) {
+  ^bb0(%a: f32, %r: f32, %c: f32, %o: f32):
     %t = arith.mulf %a, %r : f32
-    linalg.yield %t : f32
+    %u = arith.addf %t, %c : f32
+    linalg.yield %u : f32
   } -> tensor<4x64xf32>
-  return %n, %f : tensor<4x64xf32>, tensor<8xf32>
+  return %n, %f : tensor<4x64xf32>, tensor<64xf32>
 }
 
 // -----
@@ -227,8 +231,9 @@ func.func @fill_between(%x: tensor<4x64xf32>) -> (tensor<4x64xf32>, tensor<8xf32
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d0)>
 
-// A tensor.extract between (a load once bufferized) ends the group too; a
-// scalar op and a tensor.empty do not.
+// A tensor.extract between (a load once bufferized) ends the group too
+// (the consumer uses its value: it cannot move before it); a scalar op and
+// a tensor.empty do not.
 // CHECK-LABEL: func.func @extract_between
 // CHECK-NOT: fp8.row_group
 // CHECK: return
@@ -251,7 +256,8 @@ func.func @extract_between(%x: tensor<4x64xf32>, %y: tensor<8xf32>) -> (tensor<4
       ins(%x, %s : tensor<4x64xf32>, tensor<4xf32>) outs(%e1 : tensor<4x64xf32>) {
   ^bb0(%a: f32, %r: f32, %o: f32):
     %t = arith.mulf %a, %r : f32
-    linalg.yield %t : f32
+    %u = arith.addf %t, %v : f32
+    linalg.yield %u : f32
   } -> tensor<4x64xf32>
   return %n, %v : tensor<4x64xf32>, f32
 }
@@ -442,4 +448,101 @@ func.func @producer_write_between(%x: tensor<4x64xf32>, %k: tensor<4x64xf32>) ->
     linalg.yield %r : f32
   } -> tensor<4xf32>
   return %s, %f : tensor<4xf32>, tensor<8xf32>
+}
+
+// -----
+
+#id1 = affine_map<(d0) -> (d0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+
+// Consumers after the group's end whose operands are all defined before
+// it ends move to just after its last op and join it (on tensors the move
+// changes no value): the cross-entropy's gradient softmax - one-hot,
+// written after the target pick (a gather) and the loss's sum, which
+// ended the group, and its conversion to bf16 after it; their
+// tensor.empty inits move with them. The log-sum-exp's row kernel then
+// computes the gradient (the exps are no longer stored for it).
+// CHECK-LABEL: func.func @xent_grad_hoisted
+// CHECK: %[[MAX:.*]] = linalg.generic {{.*}}fp8.row_group = 0 : i64
+// CHECK: %[[EXP:.*]] = linalg.generic {{.*}}fp8.row_group = 0 : i64
+// CHECK: %[[SUM:.*]] = linalg.generic {{.*}}fp8.row_group = 0 : i64
+// CHECK: %[[GE:.*]] = tensor.empty() : tensor<4x64xf32>
+// CHECK-NEXT: %[[G:.*]] = linalg.generic {{.*}} ins(%[[EXP]], %[[SUM]], %{{.*}} : tensor<4x64xf32>, tensor<4xf32>, tensor<4xi64>) outs(%[[GE]] : tensor<4x64xf32>) attrs = {fp8.row_group = 0 : i64}
+// CHECK: linalg.index 1
+// CHECK: %[[BE:.*]] = tensor.empty() : tensor<4x64xbf16>
+// CHECK-NEXT: %[[B:.*]] = linalg.generic {{.*}} ins(%[[G]] : tensor<4x64xf32>) outs(%[[BE]] : tensor<4x64xbf16>) attrs = {fp8.row_group = 0 : i64}
+// CHECK: tensor.extract
+// CHECK: return %[[B]]
+func.func @xent_grad_hoisted(%z: tensor<4x64xf32>, %t: tensor<4xi64>) -> (tensor<4x64xbf16>, tensor<1xf32>) {
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4xf32>
+  %m0 = linalg.fill ins(%ninf : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %mx = linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%z : tensor<4x64xf32>) outs(%m0 : tensor<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %y = arith.maximumf %acc, %a : f32
+    linalg.yield %y : f32
+  } -> tensor<4xf32>
+  %e1 = tensor.empty() : tensor<4x64xf32>
+  %ex = linalg.generic {indexing_maps = [#id2, #row, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%z, %mx : tensor<4x64xf32>, tensor<4xf32>) outs(%e1 : tensor<4x64xf32>) {
+  ^bb0(%a: f32, %m: f32, %o: f32):
+    %d = arith.subf %a, %m : f32
+    %y = math.exp %d : f32
+    linalg.yield %y : f32
+  } -> tensor<4x64xf32>
+  %e2 = tensor.empty() : tensor<4xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<4xf32>) -> tensor<4xf32>
+  %sm = linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%ex : tensor<4x64xf32>) outs(%s0 : tensor<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %y = arith.addf %acc, %a : f32
+    linalg.yield %y : f32
+  } -> tensor<4xf32>
+  // The target pick: a gather of the logits (a load once bufferized).
+  %e3 = tensor.empty() : tensor<4xf32>
+  %pick = linalg.generic {indexing_maps = [#id1, #id1], iterator_types = ["parallel"]}
+      ins(%t : tensor<4xi64>) outs(%e3 : tensor<4xf32>) {
+  ^bb0(%id: i64, %o: f32):
+    %r = linalg.index 0 : index
+    %c = arith.index_cast %id : i64 to index
+    %v = tensor.extract %z[%r, %c] : tensor<4x64xf32>
+    linalg.yield %v : f32
+  } -> tensor<4xf32>
+  // The loss over the rows (too short a row for a row kernel).
+  %e4 = tensor.empty() : tensor<1xf32>
+  %l0 = linalg.fill ins(%zero : f32) outs(%e4 : tensor<1xf32>) -> tensor<1xf32>
+  // expected-remark @+1 {{not fused into the row kernel of its operand}}
+  %loss = linalg.generic {indexing_maps = [#id1, #id1, #id1, affine_map<(d0) -> (0)>], iterator_types = ["reduction"]}
+      ins(%mx, %sm, %pick : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) outs(%l0 : tensor<1xf32>) {
+  ^bb0(%m: f32, %s: f32, %p: f32, %acc: f32):
+    %lg = math.log %s : f32
+    %lse = arith.addf %m, %lg : f32
+    %d = arith.subf %lse, %p : f32
+    %r = arith.addf %acc, %d : f32
+    linalg.yield %r : f32
+  } -> tensor<1xf32>
+  %e5 = tensor.empty() : tensor<4x64xf32>
+  %g = linalg.generic {indexing_maps = [#id2, #row, #row, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%ex, %sm, %t : tensor<4x64xf32>, tensor<4xf32>, tensor<4xi64>) outs(%e5 : tensor<4x64xf32>) {
+  ^bb0(%a: f32, %s: f32, %id: i64, %o: f32):
+    %c = linalg.index 1 : index
+    %ti = arith.index_cast %id : i64 to index
+    %hit = arith.cmpi eq, %c, %ti : index
+    %p = arith.divf %a, %s : f32
+    %one = arith.constant 1.0 : f32
+    %q = arith.subf %p, %one : f32
+    %y = arith.select %hit, %q, %p : f32
+    linalg.yield %y : f32
+  } -> tensor<4x64xf32>
+  %e6 = tensor.empty() : tensor<4x64xbf16>
+  %b = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%g : tensor<4x64xf32>) outs(%e6 : tensor<4x64xbf16>) {
+  ^bb0(%a: f32, %o: bf16):
+    %y = arith.truncf %a : f32 to bf16
+    linalg.yield %y : bf16
+  } -> tensor<4x64xbf16>
+  return %b, %loss : tensor<4x64xbf16>, tensor<1xf32>
 }
