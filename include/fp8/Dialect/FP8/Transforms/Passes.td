@@ -520,6 +520,22 @@ def FP8SplitReductionsPass : Pass<"fp8-split-reductions"> {
     producers, the sum, its consumers, the chained reduction over the
     elements each lane stored itself (no barrier) and its consumers in
     one launch, in the CPU's order of additions.
+
+    Consumers after the group's end move into it: after the group is
+    grown, each `linalg.generic` of the block after its last op that uses
+    a value of the group, is not marked, would join it as a member (the
+    conditions above) and whose output init is a `tensor.empty`, moves to
+    just after the group's last op and joins it, when every value it uses
+    (operands, and values its body uses from above) is defined before that
+    point or by an operand-less `tensor.empty` or constant after it (those
+    move with it). On tensors the move changes no value: the op reads only
+    values defined before its new place, and no op it passes uses its
+    result. The cross-entropy's gradient `(softmax - onehot) / T`, written
+    after the target pick (a gather) and the loss (a reduction over the
+    rows), which end the log-sum-exp's group, and its conversion to bf16
+    then run in the log-sum-exp's row kernel; a consumer using a value
+    defined after the group's end (the fill or load that ended it) stays
+    and says why as before.
   }];
   let options = [
     Option<"lanes", "lanes", "unsigned", /*default=*/"32",
