@@ -856,8 +856,9 @@ bool availableAfter(Operation *op, Operation *last,
 }
 
 /// The consumers of `group` after its end that could join it where it
-/// ends (whyNotMember, a `tensor.empty` as their output's init) and whose
-/// operands are available there (availableAfter): each moves, with its
+/// ends (whyNotMember, a `tensor.empty` as their output's init; a per-row
+/// op, or an elementwise op reading an element value of the group) and
+/// whose operands are available there (availableAfter): each moves, with its
 /// movable operands, to just after the group's last op and joins it. On
 /// tensors the move changes no value: the op reads only values defined
 /// before its new place and no op it passes uses its result. The ops it
@@ -877,6 +878,15 @@ void hoistConsumers(RowGroup &group) {
     bool element = false;
     if (!whyNotMember(group, user, element).empty() ||
         !user.getDpsInitOperand(0)->get().getDefiningOp<tensor::EmptyOp>())
+      continue;
+    // An elementwise op reading none of the group's elements (only its
+    // per-row values, a broadcast) stays: in the group its output would be
+    // stored for its readers, where fp8-fuse-elementwise may compute it
+    // inside theirs.
+    if (element &&
+        llvm::none_of(user.getDpsInputOperands(), [&](OpOperand *in) {
+          return group.elementValues.contains(in->get());
+        }))
       continue;
     SmallVector<Operation *> movable;
     if (!availableAfter(op, last, movable))

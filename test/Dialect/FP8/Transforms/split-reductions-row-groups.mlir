@@ -546,3 +546,38 @@ func.func @xent_grad_hoisted(%z: tensor<4x64xf32>, %t: tensor<4xi64>) -> (tensor
   } -> tensor<4x64xbf16>
   return %b, %loss : tensor<4x64xbf16>, tensor<1xf32>
 }
+
+// -----
+
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+
+// An elementwise consumer after the group's end that reads none of the
+// group's elements (only the per-row sum, broadcast) is not moved into
+// it: in the group its output would be stored for its readers, where
+// fp8-fuse-elementwise may compute it inside theirs.
+// CHECK-LABEL: func.func @broadcast_stays
+// CHECK-NOT: fp8.row_group
+// CHECK: return
+func.func @broadcast_stays(%x: tensor<4x64xf32>) -> (tensor<4x64xf32>, tensor<8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %s = linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4x64xf32>) outs(%s0 : tensor<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.addf %acc, %a : f32
+    linalg.yield %r : f32
+  } -> tensor<4xf32>
+  %e8 = tensor.empty() : tensor<8xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e8 : tensor<8xf32>) -> tensor<8xf32>
+  %e1 = tensor.empty() : tensor<4x64xf32>
+  // expected-remark @+1 {{not fused into the row kernel of its operand (fp8-split-reductions): the group ends at an op before it that will touch memory ('linalg.fill': the one launch must not move across it)}}
+  %n = linalg.generic {indexing_maps = [#id2, #row, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %s : tensor<4x64xf32>, tensor<4xf32>) outs(%e1 : tensor<4x64xf32>) {
+  ^bb0(%a: f32, %r: f32, %o: f32):
+    %t = arith.mulf %a, %r : f32
+    linalg.yield %t : f32
+  } -> tensor<4x64xf32>
+  return %n, %f : tensor<4x64xf32>, tensor<8xf32>
+}

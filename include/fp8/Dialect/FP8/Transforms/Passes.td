@@ -524,7 +524,10 @@ def FP8SplitReductionsPass : Pass<"fp8-split-reductions"> {
     Consumers after the group's end move into it: after the group is
     grown, each `linalg.generic` of the block after its last op that uses
     a value of the group, is not marked, would join it as a member (the
-    conditions above) and whose output init is a `tensor.empty`, moves to
+    conditions above), is a per-row op or an elementwise op reading an
+    element value of the group (not a broadcast of its per-row values
+    alone, which fp8-fuse-elementwise may compute inside its readers) and
+    whose output init is a `tensor.empty`, moves to
     just after the group's last op and joins it, when every value it uses
     (operands, and values its body uses from above) is defined before that
     point or by an operand-less `tensor.empty` or constant after it (those
