@@ -581,3 +581,49 @@ func.func @broadcast_stays(%x: tensor<4x64xf32>) -> (tensor<4x64xf32>, tensor<8x
   } -> tensor<4x64xf32>
   return %n, %f : tensor<4x64xf32>, tensor<8xf32>
 }
+
+// -----
+
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+#col = affine_map<(d0, d1) -> (d1)>
+
+// A consumer after the group's end that reads an element of the group
+// (x * s) and the fill that ended the group: it cannot move before the
+// fill (it would use the fill's result before its definition), so it stays
+// with its remark; the group is the sum and x * s.
+// CHECK-LABEL: func.func @operand_after_end
+// CHECK: linalg.generic {{.*}}fp8.row_group = 0 : i64
+// CHECK: linalg.generic {{.*}}fp8.row_group = 0 : i64
+// CHECK: linalg.fill
+// CHECK-NOT: fp8.row_group
+// CHECK: return
+func.func @operand_after_end(%x: tensor<4x64xf32>) -> (tensor<4x64xf32>, tensor<64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %s = linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4x64xf32>) outs(%s0 : tensor<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.addf %acc, %a : f32
+    linalg.yield %r : f32
+  } -> tensor<4xf32>
+  %e1 = tensor.empty() : tensor<4x64xf32>
+  %n = linalg.generic {indexing_maps = [#id2, #row, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %s : tensor<4x64xf32>, tensor<4xf32>) outs(%e1 : tensor<4x64xf32>) {
+  ^bb0(%a: f32, %r: f32, %o: f32):
+    %t = arith.mulf %a, %r : f32
+    linalg.yield %t : f32
+  } -> tensor<4x64xf32>
+  %e8 = tensor.empty() : tensor<64xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e8 : tensor<64xf32>) -> tensor<64xf32>
+  %e2 = tensor.empty() : tensor<4x64xf32>
+  // expected-remark @+1 {{not fused into the row kernel of its operand (fp8-split-reductions): the group ends at an op before it that will touch memory ('linalg.fill': the one launch must not move across it)}}
+  %m = linalg.generic {indexing_maps = [#id2, #col, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%n, %f : tensor<4x64xf32>, tensor<64xf32>) outs(%e2 : tensor<4x64xf32>) {
+  ^bb0(%a: f32, %c: f32, %o: f32):
+    %t = arith.addf %a, %c : f32
+    linalg.yield %t : f32
+  } -> tensor<4x64xf32>
+  return %m, %f : tensor<4x64xf32>, tensor<64xf32>
+}
