@@ -611,6 +611,9 @@ std::string whyNotMember(const RowGroup &group, linalg::LinalgOp user,
   auto op = dyn_cast<linalg::GenericOp>(user.getOperation());
   if (!op)
     return "it is not a linalg.generic";
+  if (op->hasAttr(fp8::kColumnLanesAttrName))
+    return "it is a column sum (a column kernel of its own: its result is "
+           "no row's)";
   if (op->hasAttr(fp8::kReductionLanesAttrName) ||
       op.getNumReductionLoops() != 0)
     return "it is a reduction (a row kernel of its own, or split)";
