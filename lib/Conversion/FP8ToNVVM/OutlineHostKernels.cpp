@@ -865,8 +865,9 @@ struct FP8OutlineHostKernelsPass
              << " (fp8-split-reductions marks only the sums it can take; "
                 "without the mark the sum is split into loops)";
     };
+    // (whyHost: no kernel at all; the host has no lowering of the mark.)
     if (!why.empty())
-      return fail(why);
+      return fail(std::string(why));
     std::string notSum;
     FailureOr<RowSum> sum = matchColumnSum(op, notSum);
     if (failed(sum))

@@ -39,9 +39,11 @@
 // REMARK-NOT: runs on the host
 // REMARK-NOT: one thread per output element
 
+// ODD-NOT: launch
 // ODD: launch odd_generic_column_sum grid 2 block 256
 // ODD-NOT: launch
 // ODD: host-check: PASS odd: 1x13, 13 outputs bit-exact
+// WGRAD-NOT: launch
 // WGRAD: launch wgrad_generic_column_sum grid 13 block 256
 // WGRAD-NOT: launch
 // WGRAD: host-check: PASS wgrad: 1x100, 100 outputs bit-exact
