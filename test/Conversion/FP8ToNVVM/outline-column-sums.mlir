@@ -183,3 +183,38 @@ func.func @short_column(%x: memref<31x16xf32>, %out: memref<16xf32>) {
   }
   return
 }
+
+// -----
+
+// Two parallel iterators: the 2 x 5 = 10 columns linearized row-major (d1
+// fastest: d1 = c % 5, d0 = (c / 5) % 2), 2 CTAs; 40 tokens (one step, a
+// tail of 8 lanes).
+// CHECK-LABEL: func.func @two_parallel
+// CHECK: gpu.launch_func @fp8_host_kernels::@two_parallel_generic_column_sum blocks in (%[[G:.*]], %{{.*}}, %{{.*}})
+// CHECK: gpu.func @two_parallel_generic_column_sum(%[[X:.*]]: memref<40x2x5xf32>, %[[OUT:.*]]: memref<2x5xf32>)
+// CHECK-SAME: known_grid_size = array<i32: 2, 1, 1>
+// CHECK: %[[COL:.*]] = arith.addi
+// CHECK: %[[C5:.*]] = arith.constant 5 : index
+// CHECK: %[[D1:.*]] = arith.remui %[[COL]], %[[C5]] : index
+// CHECK: %[[REST:.*]] = arith.divui %[[COL]], %[[C5]] : index
+// CHECK: %[[C2:.*]] = arith.constant 2 : index
+// CHECK: %[[D0:.*]] = arith.remui %[[REST]], %[[C2]] : index
+// CHECK: %[[C10:.*]] = arith.constant 10 : index
+// CHECK: arith.cmpi ult, %[[COL]], %[[C10]] : index
+// CHECK: memref.load %[[X]][%{{.*}}, %{{.*}}, %{{.*}}] : memref<40x2x5xf32>
+// CHECK: %[[C8:.*]] = arith.constant 8 : index
+// CHECK: arith.cmpi ult, %{{.*}}, %[[C8]] : index
+// CHECK-COUNT-5: gpu.barrier
+// CHECK: %[[I0:.*]] = affine.apply #{{.*}}(%[[D0]], %[[D1]], %{{.*}})
+// CHECK: %[[I1:.*]] = affine.apply #{{.*}}(%[[D0]], %[[D1]], %{{.*}})
+// CHECK: %[[OLD:.*]] = memref.load %[[OUT]][%[[I0]], %[[I1]]] : memref<2x5xf32>
+// CHECK: memref.store %{{.*}}, %[[OUT]][%[[I0]], %[[I1]]] : memref<2x5xf32>
+func.func @two_parallel(%x: memref<40x2x5xf32>, %out: memref<2x5xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x : memref<40x2x5xf32>) outs(%out : memref<2x5xf32>) attrs = {fp8.column_lanes = 32 : i64} {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.addf %acc, %a : f32
+    linalg.yield %r : f32
+  }
+  return
+}
