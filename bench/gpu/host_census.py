@@ -187,13 +187,15 @@ def staged(ir: str):
     """[(kernel, bytes, elements)] of every tiled transposing kernel (a gpu.func with
     a workgroup buffer: OutlineTiledTranspose.cpp): the bytes of the inputs
     it loads before its gpu.barrier (the staged ones, each element read
-    once)."""
+    once). A column-sum kernel (OutlineColumnKernels.cpp) has a workgroup
+    buffer and barriers too, but stages no input (its shared memory holds
+    the lanes' partial sums): not counted."""
     out, current, params, seen, done = [], None, {}, set(), True
     for line in ir.splitlines():
         m = FUNC.match(line)
         if m:
             current, seen = m.group(1), set()
-            done = "workgroup(" not in line
+            done = "workgroup(" not in line or kind(current) == "column_sum"
             params = {n: (shape, t) for n, shape, t in MEMREF.findall(line.split(") workgroup(")[0])}
             continue
         if current is None or done:
@@ -217,7 +219,8 @@ def staged(ir: str):
 def kind(name: str) -> str:
     """The kernel's kind from its name (fp8-outline-host-kernels names each
     after its function and op)."""
-    for suffix in ("row_sum_fused", "row_max_fused", "row_sum", "row_max", "loop", "batch_matmul", "matmul", "copy", "fill", "transpose"):
+    for suffix in ("row_sum_fused", "row_max_fused", "row_sum", "row_max", "column_sum", "loop", "batch_matmul", "matmul",
+                   "copy", "fill", "transpose"):
         if re.search(suffix + r"(_\d+)?$", name):
             return suffix
     return "generic"

@@ -581,10 +581,28 @@ def FP8OutlineHostKernelsPass : Pass<"fp8-outline-host-kernels", "ModuleOp"> {
     sums over the elements the lane stored itself (no barrier), its
     butterfly and its init as the sum's, then the ops after it.
 
+    A column sum marked `fp8.column_lanes = 32` (fp8-split-reductions{
+    row-kernels}: the reduction not the inputs' innermost dimension,
+    RMSNorm's weight gradient over the tokens) is one launch,
+    `<function>_<op>_column_sum`: `ceil(C / 8)` CTAs of 256 threads for C
+    columns (the parallel iterations, row-major), thread `t` running lane
+    `t / 8` of column `8 b + t % 8` (consecutive threads read consecutive
+    columns of a token's row). Lane `l` adds elements `l, l + 32, ...` of
+    its column from `-0.0` (the lanes below N mod 32 the last one too), the
+    halving tree runs through 256 f32 of shared memory (a workgroup
+    attribution): before level `h` (16, 8, 4, 2, 1) lanes `[h, 2h)` store
+    their value, a `gpu.barrier`, lanes `l < h` add lane `l + h`'s slot on
+    the right; lane 0 of an in-range column adds the init and stores
+    (docs/numerics.md, "Reduction order"). The threads of columns past C
+    take part in every barrier and store nothing.
+
     Errors: under `require-kernels`, an op that would stay on the host; the
     upstream transformations failing on an op that passed the checks is an
     error naming the step; a marked sum the row kernel cannot take (`the
-    row sum marked fp8.reduction_lanes cannot run as a row kernel: <why>`);
+    row sum marked fp8.reduction_lanes cannot run as a row kernel: <why>`),
+    or a marked column sum the column kernel cannot take (`the column sum
+    marked fp8.column_lanes cannot run as a column kernel: <why>`), or a
+    marked sum inside a loop;
     a row group it cannot take (`the row group <id> cannot be one kernel:
     <why>`: a member that is no such op or that could not be a kernel, an
     op between the sum and its last member that reads or writes memory

@@ -424,11 +424,14 @@ struct FP8OutlineHostKernelsPass
     // A marked sum left on the host (in a loop kernel or a host loop)
     // would add in the loops' sequential order.
     WalkResult left = module.walk([](linalg::GenericOp op) {
-      if (!op->hasAttr(fp8::kReductionLanesAttrName))
+      if (!op->hasAttr(fp8::kReductionLanesAttrName) &&
+          !op->hasAttr(fp8::kColumnLanesAttrName))
         return WalkResult::advance();
-      op.emitOpError("fp8-outline-host-kernels: the row sum marked "
-                     "fp8.reduction_lanes is not a kernel of its own (it is "
-                     "inside a loop): only the row kernel computes its order");
+      op.emitOpError("fp8-outline-host-kernels: the sum marked ")
+          << (op->hasAttr(fp8::kColumnLanesAttrName) ? "fp8.column_lanes"
+                                                     : "fp8.reduction_lanes")
+          << " is not a kernel of its own (it is inside a loop): only its "
+             "row or column kernel computes its order";
       return WalkResult::interrupt();
     });
     if (left.wasInterrupted())
@@ -607,6 +610,9 @@ struct FP8OutlineHostKernelsPass
              << " follows no row sum of its group in its block (the row "
                 "kernel computes the group's ops after its sum)";
     }
+    if (op->hasAttr(fp8::kColumnLanesAttrName))
+      return outlineColumnSum(rewriter, module, cast<linalg::GenericOp>(op),
+                              why, name);
     if (op->hasAttr(fp8::kReductionLanesAttrName))
       return outlineRowSum(
           rewriter, module, cast<linalg::GenericOp>(op), why,
@@ -842,6 +848,46 @@ struct FP8OutlineHostKernelsPass
                   name + (sum->max ? "_row_max" : "_row_sum"));
   }
 
+  /// The column sum `op` (marked fp8.column_lanes) as one kernel:
+  /// ceil(columns / 8) CTAs of 256 threads, the 32 lanes of 8 columns each
+  /// (emitColumnSum: the partial sums, the tree through shared memory, lane
+  /// 0's init), its init's fill folded when foldInitFills took it. As for
+  /// a row sum, the host has no lowering of the mark: a sum the kernel
+  /// cannot take is an error. `why` is whyHost's verdict, `name` the
+  /// kernel's base name.
+  LogicalResult outlineColumnSum(IRRewriter &rewriter, ModuleOp module,
+                                 linalg::GenericOp op, const std::string &why,
+                                 std::string name) {
+    auto fail = [&](const std::string &reason) {
+      return op.emitOpError("fp8-outline-host-kernels: the column sum marked "
+                            "fp8.column_lanes cannot run as a column kernel: ")
+             << reason
+             << " (fp8-split-reductions marks only the sums it can take; "
+                "without the mark the sum is split into loops)";
+    };
+    // (whyHost: no kernel at all; the host has no lowering of the mark.)
+    if (!why.empty())
+      return fail(std::string(why));
+    std::string notSum;
+    FailureOr<RowSum> sum = matchColumnSum(op, notSum);
+    if (failed(sum))
+      return fail(notSum);
+    if (sum->rows == 0) { // no column: no launch
+      rewriter.eraseOp(op);
+      return success();
+    }
+    int64_t ctas = (sum->rows + kColumnsPerCta - 1) / kColumnsPerCta;
+    if (std::string big = whyGridTooLarge(saturatingMul(ctas, kColumnThreads),
+                                          kColumnThreads);
+        !big.empty())
+      return fail(big);
+    gpu::LaunchOp launch =
+        launchAround(rewriter, op, ctas * kColumnThreads, kColumnThreads);
+    emitColumnSum(rewriter, launch, op, *sum, foldedInits.lookup(op));
+    rewriter.eraseOp(op);
+    return finish(rewriter, module, launch, name + "_column_sum");
+  }
+
   /// The ops of the fused groups, computed by their row sum's kernel.
   llvm::DenseSet<Operation *> fused;
   /// The fused row reductions whose init fill the kernel takes as a scalar
@@ -888,7 +934,9 @@ struct FP8OutlineHostKernelsPass
     Value root = fp8::getRootBuffer(fill.getDpsInitOperand(0)->get());
     for (Operation *op = fill->getNextNode(); op; op = op->getNextNode()) {
       auto reduction = dyn_cast<linalg::GenericOp>(op);
-      if (reduction && reduction->hasAttr(fp8::kReductionLanesAttrName) &&
+      if (reduction &&
+          (reduction->hasAttr(fp8::kReductionLanesAttrName) ||
+           reduction->hasAttr(fp8::kColumnLanesAttrName)) &&
           llvm::any_of(reduction.getDpsInits(), [&](Value init) {
             return fp8::getRootBuffer(init) == root;
           }))

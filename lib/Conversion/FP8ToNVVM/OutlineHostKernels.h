@@ -207,6 +207,34 @@ Value emitButterfly(OpBuilder &b, Location loc, const RowSum &sum, Value v);
 /// a body that is no sum or max.
 std::string whyNoRowKernel(linalg::GenericOp op);
 
+/// A column-sum kernel's threads per CTA: kWarpSize lanes of
+/// kColumnsPerCta columns (256 threads, the host kernels' usual CTA).
+constexpr int64_t kColumnsPerCta = 8;
+constexpr int64_t kColumnThreads = kWarpSize * kColumnsPerCta;
+
+/// `op` (marked `fp8.column_lanes`) as a sum the column kernel computes,
+/// or why not (in `why`): 32 lanes, one output, one reduction iterator of
+/// a static size of at least 32, a body yielding an f32 `arith.addf` of the
+/// accumulator (used by nothing else) and a value of the inputs. `rows` of
+/// the result counts the columns (the parallel iterations).
+FailureOr<RowSum> matchColumnSum(linalg::GenericOp op, std::string &why);
+
+/// The column sum `op` (matchColumnSum's `sum`) computed in `launch`
+/// (ceil(columns / kColumnsPerCta) CTAs of kColumnThreads threads), before
+/// `op` (which the caller erases): thread t of CTA b runs lane t /
+/// kColumnsPerCta of column b kColumnsPerCta + t % kColumnsPerCta, its
+/// partial sum (emitPartialSum: -0.0, then the column's elements 32 i +
+/// lane, then the tail) into a shared-memory array of kColumnThreads f32
+/// (thread t's slot t), then the halving tree over the lanes, level h
+/// adding lane l + h's slot to lane l < h's value, a barrier before each
+/// level (every thread reaches each: no barrier under a branch); lane 0
+/// adds the init (`init` when the init's fill is folded, else the buffer's
+/// element) on the side the body had its accumulator and stores the
+/// column's result. The additions of fp8-split-reductions' column split,
+/// in its order (docs/numerics.md, "Reduction order").
+void emitColumnSum(OpBuilder &b, gpu::LaunchOp launch, linalg::GenericOp op,
+                   const RowSum &sum, Value init);
+
 /// An op of a fused row group (`fp8.row_group`, fp8-split-reductions) after
 /// its row sum: a per-row op (over the sum's rows) or an elementwise op
 /// (over the sum's elements).

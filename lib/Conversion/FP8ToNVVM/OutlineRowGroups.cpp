@@ -378,7 +378,10 @@ linalg::GenericOp fp8::detail::foldableInitFill(linalg::FillOp fill,
     if (!touches(op, root))
       continue;
     auto reduction = dyn_cast<linalg::GenericOp>(op);
-    if (!reduction || !reduction->hasAttr(fp8::kReductionLanesAttrName) ||
+    // (A marked column sum takes the fill's scalar as well.)
+    if (!reduction ||
+        (!reduction->hasAttr(fp8::kReductionLanesAttrName) &&
+         !reduction->hasAttr(fp8::kColumnLanesAttrName)) ||
         reduction.getNumDpsInits() != 1 ||
         reduction.getDpsInitOperand(0)->get() != buffer)
       return why = "the first op after it touching the buffer is not a row "

@@ -33,7 +33,10 @@ Value fp8::detail::combine(OpBuilder &b, Location loc, const RowSum &sum,
 
 FailureOr<RowSum> fp8::detail::matchRowSum(linalg::GenericOp op,
                                            std::string &why) {
+  // (A column sum's mark, matchColumnSum: the same lanes and body.)
   auto lanes = op->getAttrOfType<IntegerAttr>(fp8::kReductionLanesAttrName);
+  if (!lanes)
+    lanes = op->getAttrOfType<IntegerAttr>(fp8::kColumnLanesAttrName);
   if (lanes.getInt() != kWarpSize)
     return why = "the row kernel runs 32 lanes (a warp), the attribute "
                  "asks for " +

@@ -460,30 +460,28 @@ func.func @max1000bf16(%x: tensor<3x1000xbf16>) -> tensor<3xf32> attributes {llv
   return %m : tensor<3xf32>
 }
 
-// COL70: launch col70_fill grid 1 block 16
-// COL70-NEXT: launch col70_fill_0 grid 2 block 256
-// COL70-NEXT: launch col70_generic grid 2 block 256
-// COL70-NEXT: launch col70_generic_1 grid 1 block 256
-// COL70-NEXT: launch col70_generic_2 grid 1 block 256
-// COL70-NEXT: launch col70_generic_3 grid 1 block 128
-// COL70-NEXT: launch col70_generic_4 grid 1 block 64
-// COL70-NEXT: launch col70_generic_5 grid 1 block 32
-// COL70-NEXT: launch col70_generic_6 grid 1 block 16
-// COL70-NEXT: host-check: PASS col70: 1x16, 16 outputs bit-exact
-// COL4099-NOT: row_sum
+// COL70-NOT: launch
+// COL70: launch col70_generic_column_sum grid 2 block 256
+// COL70-NOT: launch
+// COL70: host-check: PASS col70: 1x16, 16 outputs bit-exact
+// COL4099-NOT: launch
+// COL4099: launch col4099_generic_column_sum grid 5 block 256
+// COL4099-NOT: launch
 // COL4099: host-check: PASS col4099: 1x40, 40 outputs bit-exact
-// COL100BF16-NOT: row_sum
+// COL100BF16-NOT: launch
+// COL100BF16: launch col100bf16_generic_column_sum grid 1 block 256
+// COL100BF16-NOT: launch
 // COL100BF16: host-check: PASS col100bf16: 1x8, 8 outputs bit-exact
 
 // Column sums (RMSNorm's weight gradient: the reduction over the inputs'
-// outer dimension), split along the column on both pipelines: the lanes'
-// -0.0 fill, the partial sums (one thread per column and lane, the lane
-// outermost), the tail's lanes, four tree levels and the final add with
-// the init; no row kernel. Columns of 70 (tail 6) with a product of two
-// inputs, of 4099 (tail 3), of 100 bf16 (tail 4, lockstep). The tail's
-// lanes read the columns transposed: one 32 x 32 tile of 256 threads
-// staging them through shared memory (the 6 x 16 tail elements; it was
-// 96 threads, one per element).
+// outer dimension), marked fp8.column_lanes by fp8-split-reductions and
+// split on the CPU: one launch each, its init's fill folded, CTAs of the
+// 32 lanes of 8 columns computing the partial sums and the halving tree
+// through shared memory (column-sums.mlir runs more shapes, seeds and
+// lockstep). Columns of 70 (tail 6) with a product of two inputs, of 4099
+// (tail 3), of 100 bf16 (tail 4, lockstep). They were 9 launches each
+// before (the init's fill, the lanes' -0.0 fill, the partial sums, the
+// tail's lanes, four tree levels, the final add).
 func.func @col70(%x: tensor<70x16xf32>, %y: tensor<70x16xf32>) -> tensor<16xf32> attributes {llvm.emit_c_interface} {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<16xf32>

@@ -129,6 +129,28 @@ LogicalResult FP8Dialect::verifyOperationAttribute(Operation *op,
                               "'fp8.reduction_lanes', not on '"
                            << op->getName() << "'";
   }
+  // A column sum's lane split (fp8-split-reductions{row-kernels}): the
+  // column kernel checks the sum itself; here the lanes and the op's kind.
+  if (name == kColumnLanesAttrName) {
+    auto lanes = dyn_cast<IntegerAttr>(value);
+    if (failed(expect(lanes && lanes.getType().isInteger(64) &&
+                          lanes.getInt() >= 2 &&
+                          llvm::isPowerOf2_64(lanes.getInt()),
+                      "an i64 power of two >= 2 (the lanes)")))
+      return failure();
+    if (op->getName().getStringRef() != "linalg.generic")
+      return op->emitError()
+             << "attribute '" << name
+             << "' is only valid on a linalg.generic column sum, not on '"
+             << op->getName() << "'";
+    if (op->hasAttr(kReductionLanesAttrName))
+      return op->emitError()
+             << "attribute '" << name << "' cannot stand beside '"
+             << kReductionLanesAttrName
+             << "' (a sum has one order: a column's or a "
+                "row's)";
+    return success();
+  }
   // A fused row group (fp8-split-reductions{row-kernels}): its id; the
   // row kernel checks the group's ops themselves.
   if (name == kRowGroupAttrName) {
@@ -148,7 +170,8 @@ LogicalResult FP8Dialect::verifyOperationAttribute(Operation *op,
          << "unknown fp8 attribute '" << name
          << "' (known: fp8.role, fp8.precision, fp8.reason, fp8.gemm, "
             "fp8.policy, fp8.kernel, fp8.kernel_model, fp8.kernel_ref, "
-            "fp8.reduction_lanes, fp8.reduction_vector, fp8.row_group)";
+            "fp8.reduction_lanes, fp8.reduction_vector, fp8.row_group, "
+            "fp8.column_lanes)";
 }
 
 namespace mlir::fp8 {

@@ -558,6 +558,25 @@ linalg::GenericOp markRowSum(IRRewriter &rw, linalg::LinalgOp op, int64_t lanes,
   return marked;
 }
 
+/// The column sum as one linalg.generic carrying the split as
+/// `fp8.column_lanes`: fp8-outline-host-kernels lowers it to one kernel
+/// whose CTAs run the lanes of a few columns and the halving tree in shared
+/// memory, the additions splitRowSum spells out (vector 1) in their order.
+/// It joins no row group (a column's result is no row's). A named op that
+/// does not generalize is left as it is.
+void markColumnSum(IRRewriter &rw, linalg::LinalgOp op, int64_t lanes) {
+  auto marked = dyn_cast<linalg::GenericOp>(op.getOperation());
+  if (!marked) {
+    rw.setInsertionPoint(op);
+    FailureOr<linalg::GenericOp> generalized =
+        linalg::generalizeNamedOp(rw, op);
+    if (failed(generalized))
+      return;
+    marked = *generalized;
+  }
+  marked->setAttr(fp8::kColumnLanesAttrName, rw.getI64IntegerAttr(lanes));
+}
+
 /// A fused row group growing from a marked row sum (Passes.td): the
 /// values whose rows every lane of the row's warp holds (the sum's result
 /// and the per-row ops' results) and those each lane holds for its own
@@ -593,6 +612,9 @@ std::string whyNotMember(const RowGroup &group, linalg::LinalgOp user,
   auto op = dyn_cast<linalg::GenericOp>(user.getOperation());
   if (!op)
     return "it is not a linalg.generic";
+  if (op->hasAttr(fp8::kColumnLanesAttrName))
+    return "it is a column sum (a column kernel of its own: its result is "
+           "no row's)";
   if (op->hasAttr(fp8::kReductionLanesAttrName) ||
       op.getNumReductionLoops() != 0)
     return "it is a reduction (a row kernel of its own, or split)";
@@ -1071,6 +1093,8 @@ public:
       if (rowKernels && !sum.column && fitsRowKernel(op, lanes)) {
         if (linalg::GenericOp generic = markRowSum(rw, op, lanes, sum.vector))
           marked.push_back(generic);
+      } else if (rowKernels && sum.column && fitsRowKernel(op, lanes)) {
+        markColumnSum(rw, op, lanes);
       } else if (!sum.max) {
         splitRowSum(rw, op, sum, lanes);
       }

@@ -30,7 +30,7 @@ module attributes {fp8.policy = "deepseek-v3"} {}
 
 // -----
 
-// expected-error @+1 {{unknown fp8 attribute 'fp8.recipe' (known: fp8.role, fp8.precision, fp8.reason, fp8.gemm, fp8.policy, fp8.kernel, fp8.kernel_model, fp8.kernel_ref, fp8.reduction_lanes, fp8.reduction_vector, fp8.row_group)}}
+// expected-error @+1 {{unknown fp8 attribute 'fp8.recipe' (known: fp8.role, fp8.precision, fp8.reason, fp8.gemm, fp8.policy, fp8.kernel, fp8.kernel_model, fp8.kernel_ref, fp8.reduction_lanes, fp8.reduction_vector, fp8.row_group, fp8.column_lanes)}}
 module attributes {fp8.recipe = 1} {}
 
 // -----
@@ -87,6 +87,36 @@ func.func @reduction_lanes_not_generic(%a: f32) -> f32 {
   // expected-error @+1 {{attribute 'fp8.reduction_lanes' is only valid on a linalg.generic row reduction, not on 'arith.addf'}}
   %r = arith.addf %a, %a {fp8.reduction_lanes = 32 : i64} : f32
   return %r : f32
+}
+
+// -----
+
+// expected-error @+1 {{attribute 'fp8.column_lanes' must be an i64 power of two >= 2 (the lanes), got 24 : i64}}
+func.func @column_lanes_not_pow2() attributes {fp8.column_lanes = 24 : i64} {
+  return
+}
+
+// -----
+
+func.func @column_lanes_not_generic(%a: f32) -> f32 {
+  // expected-error @+1 {{attribute 'fp8.column_lanes' is only valid on a linalg.generic column sum, not on 'arith.addf'}}
+  %r = arith.addf %a, %a {fp8.column_lanes = 32 : i64} : f32
+  return %r : f32
+}
+
+// -----
+
+#t = affine_map<(d0, d1) -> (d1, d0)>
+#c = affine_map<(d0, d1) -> (d0)>
+func.func @column_lanes_beside_row_lanes(%x: tensor<64x8xf32>, %init: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{attribute 'fp8.column_lanes' cannot stand beside 'fp8.reduction_lanes' (a sum has one order: a column's or a row's)}}
+  %r = linalg.generic {indexing_maps = [#t, #c], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<64x8xf32>) outs(%init : tensor<8xf32>) attrs = {fp8.column_lanes = 32 : i64, fp8.reduction_lanes = 32 : i64} {
+  ^bb0(%in: f32, %acc: f32):
+    %s = arith.addf %acc, %in : f32
+    linalg.yield %s : f32
+  } -> tensor<8xf32>
+  return %r : tensor<8xf32>
 }
 
 // -----

@@ -156,16 +156,23 @@ func.func @target_pick(%logits: tensor<8x256xf32>, %targets: tensor<8xi64>, %ini
 
 // -----
 
-// A column sum is split, not marked: a warp's lanes would read one column.
-// A column max stays as it is.
+// A column sum is marked fp8.column_lanes (not fp8.reduction_lanes: a
+// warp's lanes would read one column), not split: fp8-outline-host-kernels
+// runs its lanes and tree in one launch. A column max stays as it is.
+// With lanes = 16 it is split as without the option.
 // CHECK-LABEL: func.func @column
+// CHECK-NOT: tensor.expand_shape
+// CHECK: %[[S:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%{{.*}} : tensor<64x16xf32>) outs(%{{.*}} : tensor<16xf32>) attrs =  {fp8.column_lanes = 32 : i64}
 // CHECK-NOT: fp8.reduction_lanes
-// CHECK: tensor.expand_shape {{.*}} output_shape [2, 32, 16]
-// CHECK-NOT: fp8.reduction_lanes
-// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]
-// CHECK-SAME: ins(%{{.*}} : tensor<64x16xf32>)
-// CHECK-NOT: fp8.reduction_lanes
-// CHECK: return
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%{{.*}} : tensor<64x16xf32>) outs(%{{.*}} : tensor<16xf32>) {
+// CHECK: arith.maximumf
+// CHECK-NOT: fp8.
+// CHECK: return %[[S]]
+// LANES16-LABEL: func.func @column
+// LANES16-NOT: fp8.column_lanes
+// LANES16: tensor.expand_shape {{.*}} output_shape [4, 16, 16]
+// LANES16-NOT: fp8.column_lanes
+// LANES16: return
 func.func @column(%x: tensor<64x16xf32>, %init: tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>) {
   %s = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0)>],
                        iterator_types = ["parallel", "reduction"]}

@@ -40,6 +40,16 @@ inline constexpr llvm::StringLiteral kReductionVectorAttrName =
 /// "Fused row kernels").
 inline constexpr llvm::StringLiteral kRowGroupAttrName = "fp8.row_group";
 
+/// Name of the discardable attribute of a linalg.generic column sum (the
+/// reduction not the inputs' innermost dimension: RMSNorm's weight gradient
+/// over the tokens) whose order is the lane split with that many lanes and
+/// one element per lane and step (an i64 power of two >= 2):
+/// fp8-split-reductions{row-kernels} writes it instead of splitting the sum,
+/// fp8-outline-host-kernels lowers it to one launch whose CTAs hold the
+/// lanes of a few columns and run the halving tree through shared memory
+/// (docs/gpu-kernel.md, "Column-sum kernels").
+inline constexpr llvm::StringLiteral kColumnLanesAttrName = "fp8.column_lanes";
+
 /// The combiner of a one-init row reduction's body: the yielded
 /// `arith.addf` (a sum) or `arith.maximumf` (a max) of the init's block
 /// argument, which nothing else uses, and another value.

@@ -475,6 +475,13 @@ def FP8SplitReductionsPass : Pass<"fp8-split-reductions"> {
     A row max (the body yields `arith.maximumf` of the accumulator, under
     the same conditions) is marked too: `maximumf` gives the same result
     in any order. Without `row-kernels` maxima are left alone.
+    A column sum under the same conditions (32 lanes, static shapes, an f32
+    sum, operands and body the host kernels take) is not split either: it
+    stays one `linalg.generic` carrying `fp8.column_lanes = lanes : i64`,
+    which fp8-outline-host-kernels lowers to one launch whose CTAs run the
+    lanes of 8 columns and the halving tree through shared memory, the same
+    additions in the same order as the split (V = 1). It joins no row
+    group; a group whose value it reads ends at it.
 
     With `row-kernels`, each marked sum (or max) whose init map is its
     parallel iterators in order also gathers the elementwise ops after it
