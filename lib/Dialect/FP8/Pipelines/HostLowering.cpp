@@ -146,6 +146,10 @@ void fp8::detail::buildHostLowering(OpPassManager &pm,
   // number of layers. After bufferization the loop nests write memory and
   // CSE leaves them alone.
   pm.addPass(createCanonicalizerPass());
+  // RoPE's rotate_half as one element-wise op, not slices and inserts
+  // (Passes.td): fused below with the host kernels, two loops fewer on the
+  // CPU.
+  pm.addPass(createFP8FoldRotateHalfPass());
   // One host kernel per element-wise chain, not one per op (the values are
   // the same: Passes.td). The CPU keeps its ops: its loops are not launches.
   if (hostKernels)

@@ -264,3 +264,62 @@ func.func @annotations(%x: tensor<4x64xf32>) -> tensor<4x64xf32> {
   } -> tensor<4x64xf32>
   return %s : tensor<4x64xf32>
 }
+
+// -----
+
+// RoPE's rotation (fp8-fold-rotate-half): the consumer reads the product
+// at the other half's index, (d + 4) mod 8, each element once: fused, the
+// product's operand read through the rotated map.
+
+#id = affine_map<(i, j) -> (i, j)>
+#rot = affine_map<(i, j) -> (i, (j + 4) mod 8)>
+// CHECK-LABEL: func.func @rotated_read
+// CHECK:         linalg.generic {indexing_maps = [#[[ROT:.*]], #[[ROT]], #{{.*}}]
+// CHECK-SAME:      ins(%arg0, %arg1 : tensor<3x8xf32>, tensor<3x8xf32>)
+// CHECK:           arith.mulf
+// CHECK-NEXT:      arith.negf
+// CHECK-NOT:     linalg.generic
+func.func @rotated_read(%x: tensor<3x8xf32>, %s: tensor<3x8xf32>) -> tensor<3x8xf32> {
+  %e = tensor.empty() : tensor<3x8xf32>
+  %u = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %s : tensor<3x8xf32>, tensor<3x8xf32>) outs(%e : tensor<3x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    linalg.yield %m : f32
+  } -> tensor<3x8xf32>
+  %r = linalg.generic {indexing_maps = [#rot, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%u : tensor<3x8xf32>) outs(%e : tensor<3x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %n = arith.negf %a : f32
+    linalg.yield %n : f32
+  } -> tensor<3x8xf32>
+  return %r : tensor<3x8xf32>
+}
+
+// -----
+
+// Not each element once: (d + 2) mod 4 over a dimension of 8 reads the
+// first 4 elements twice (the product would be computed twice each): not
+// fused.
+
+#id = affine_map<(i, j) -> (i, j)>
+#wrap = affine_map<(i, j) -> (i, (j + 2) mod 4)>
+// CHECK-LABEL: func.func @wrapped_read
+// CHECK-COUNT-2: linalg.generic
+func.func @wrapped_read(%x: tensor<3x4xf32>, %s: tensor<3x4xf32>) -> tensor<3x8xf32> {
+  %e = tensor.empty() : tensor<3x4xf32>
+  %u = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %s : tensor<3x4xf32>, tensor<3x4xf32>) outs(%e : tensor<3x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    linalg.yield %m : f32
+  } -> tensor<3x4xf32>
+  %e8 = tensor.empty() : tensor<3x8xf32>
+  %r = linalg.generic {indexing_maps = [#wrap, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%u : tensor<3x4xf32>) outs(%e8 : tensor<3x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %n = arith.negf %a : f32
+    linalg.yield %n : f32
+  } -> tensor<3x8xf32>
+  return %r : tensor<3x8xf32>
+}
