@@ -8,11 +8,11 @@
 //
 //===----------------------------------------------------------------------===//
 #include "fp8/Dialect/FP8/Transforms/Passes.h"
+#include "fp8/Dialect/FP8/Transforms/RopeLayouts.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
-#include "llvm/ADT/SmallBitVector.h"
 
 namespace mlir::fp8 {
 #define GEN_PASS_DEF_FP8FUSEELEMENTWISEPASS
@@ -92,37 +92,6 @@ bool canMoveAfter(Operation *consumer, Operation *producer) {
   return !walk.wasInterrupted();
 }
 
-/// Whether `map` reads each element of an operand of the loop ranges'
-/// shape exactly once: a permutation, or one whose results are distinct
-/// loop dimensions, some rotated, (d + c) mod N with N the static range of
-/// d (fp8-fold-rotate-half's read of the other half).
-bool readsEachElementOnce(AffineMap map, ArrayRef<int64_t> ranges) {
-  if (map.isPermutation())
-    return true;
-  if (map.getNumResults() != map.getNumDims() || map.getNumSymbols() != 0)
-    return false;
-  llvm::SmallBitVector seen(map.getNumDims());
-  for (AffineExpr result : map.getResults()) {
-    auto dim = dyn_cast<AffineDimExpr>(result);
-    if (auto mod = dyn_cast<AffineBinaryOpExpr>(result);
-        mod && mod.getKind() == AffineExprKind::Mod) {
-      auto sum = dyn_cast<AffineBinaryOpExpr>(mod.getLHS());
-      auto n = dyn_cast<AffineConstantExpr>(mod.getRHS());
-      if (!sum || sum.getKind() != AffineExprKind::Add || !n)
-        return false;
-      dim = dyn_cast<AffineDimExpr>(sum.getLHS());
-      auto c = dyn_cast<AffineConstantExpr>(sum.getRHS());
-      if (!dim || !c || c.getValue() < 0 ||
-          ranges[dim.getPosition()] != n.getValue())
-        return false;
-    }
-    if (!dim || seen.test(dim.getPosition()))
-      return false;
-    seen.set(dim.getPosition());
-  }
-  return true;
-}
-
 /// Whether to fuse `operand`'s producer into its consumer: both are
 /// element-wise and fusing moves work without repeating it: the consumer
 /// reads the produced elements at its own iteration (a permutation, not a
@@ -135,8 +104,8 @@ bool shouldFuse(OpOperand *operand) {
   auto consumer = dyn_cast<linalg::GenericOp>(operand->getOwner());
   if (!consumer || !isFusableElementwise(consumer) ||
       !isFusableProducer(producer) ||
-      !readsEachElementOnce(consumer.getMatchingIndexingMap(operand),
-                            consumer.getStaticLoopRanges()))
+      !fp8::readsEachElementOnce(consumer.getMatchingIndexingMap(operand),
+                                 consumer.getStaticLoopRanges()))
     return false;
   // A transpose or broadcast is fusable once generalized (an identity
   // output map); a generic is asked before anything is rewritten.
@@ -200,6 +169,8 @@ struct FP8FuseElementwisePass
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<FuseProducer>(&getContext());
+    // The head permutations around RoPE as generics fused with it.
+    fp8::populateFoldRopePermutationsPatterns(patterns);
     GreedyRewriteConfig config;
     // Only the fusion: no folding of the other ops of the graph.
     config.enableFolding(false);

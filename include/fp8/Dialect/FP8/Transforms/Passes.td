@@ -451,6 +451,17 @@ def FP8FuseElementwisePass : Pass<"fp8-fuse-elementwise"> {
 
     Fusion repeats until no pair is left, so a chain becomes one op.
 
+    The head permutations around RoPE join it (RopeLayouts.h): Q's and K's
+    `collapse_shape(transpose(x))` ([B, S, H, D] -> [B * H, S, D]) read by
+    RoPE's rotation becomes a generic reading x through the delinearized
+    index (`(i floordiv H, s, i mod H, d)`), and dQ's and dK's
+    `transpose(expand_shape(y))` back to [B, S, H, D], y the result of RoPE's
+    backward used only there, a generic reading y through the linearized
+    index (`(b * H + h, s, d)`): both fused with RoPE, which then reads its
+    input, or writes its result, in the layout of the projection (a
+    linearization of distinct loop dimensions reads each element once).
+    Other permutations stay transposes (the tiled transpose kernels).
+
     Values are unchanged, bit for bit: every element goes through the same
     arith and math ops in the same order (the bf16 rounding of a stored
     intermediate is an explicit `arith.truncf` in the producer's body, kept),
