@@ -176,8 +176,8 @@ void fp8::detail::buildHostLowering(OpPassManager &pm,
   FP8ConstantGlobalsPassOptions globalsOptions;
   globalsOptions.alignment = bufOptions.bufferAlignment;
   pm.addPass(createFP8ConstantGlobalsPass(globalsOptions));
-  // An op whose result is inserted into a larger tensor (RoPE's
-  // rotate_half concatenates a negated half with the other) writes into the
+  // An op whose result is inserted into a larger tensor (a concatenation;
+  // RoPE's rotate_half was one before fp8-fold-rotate-half) writes into the
   // destination's view, not into a buffer of its own that a copy moves
   // afterwards: one pass over the data fewer (a launch each with host
   // kernels), and one allocation fewer.
