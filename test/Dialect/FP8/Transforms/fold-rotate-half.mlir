@@ -188,3 +188,20 @@ func.func @reads_output(%x: tensor<3x8xf32>, %acc: tensor<3x4xf32>) -> tensor<3x
   %i1 = tensor.insert_slice %lo into %i0[0, 4] [3, 4] [1, 1] : tensor<3x4xf32> into tensor<3x8xf32>
   return %i1 : tensor<3x8xf32>
 }
+
+// -----
+
+// Not static: a dynamic leading dimension (the rotation's generic needs
+// the whole shape) is left alone.
+
+// CHECK-LABEL: func.func @dynamic_rows
+// CHECK-NOT:     linalg.generic
+// CHECK-COUNT-2: tensor.insert_slice
+func.func @dynamic_rows(%x: tensor<?x8xf32>, %n: index) -> tensor<?x8xf32> {
+  %lo = tensor.extract_slice %x[0, 0] [%n, 4] [1, 1] : tensor<?x8xf32> to tensor<?x4xf32>
+  %hi = tensor.extract_slice %x[0, 4] [%n, 4] [1, 1] : tensor<?x8xf32> to tensor<?x4xf32>
+  %full = tensor.empty(%n) : tensor<?x8xf32>
+  %i0 = tensor.insert_slice %hi into %full[0, 0] [%n, 4] [1, 1] : tensor<?x4xf32> into tensor<?x8xf32>
+  %i1 = tensor.insert_slice %lo into %i0[0, 4] [%n, 4] [1, 1] : tensor<?x4xf32> into tensor<?x8xf32>
+  return %i1 : tensor<?x8xf32>
+}
