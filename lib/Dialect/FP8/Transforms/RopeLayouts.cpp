@@ -204,9 +204,11 @@ struct FoldExpandedPermutation : OpRewritePattern<linalg::TransposeOp> {
     AffineMap fromExpanded =
         AffineMap::get(to.getRank(), 0, linearized, rewriter.getContext());
     AffineMap read = fromExpanded.compose(transpose.getIndexingMapsArray()[0]);
+    // RoPE's location: fused, the copy is RoPE's backward writing dQ (or
+    // dK) in the projection's layout, and the fused op keeps the copy's.
     rewriter.replaceOp(
         transpose,
-        copyThrough(rewriter, transpose.getLoc(), expand.getSrc(), read,
+        copyThrough(rewriter, rope.getLoc(), expand.getSrc(), read,
                     cast<RankedTensorType>(transpose.getInit().getType())));
     return success();
   }
