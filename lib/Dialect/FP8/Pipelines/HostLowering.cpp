@@ -146,6 +146,10 @@ void fp8::detail::buildHostLowering(OpPassManager &pm,
   // number of layers. After bufferization the loop nests write memory and
   // CSE leaves them alone.
   pm.addPass(createCanonicalizerPass());
+  // RoPE's rotate_half as one element-wise op, not slices and inserts
+  // (Passes.td): fused below with the host kernels, two loops fewer on the
+  // CPU.
+  pm.addPass(createFP8FoldRotateHalfPass());
   // One host kernel per element-wise chain, not one per op (the values are
   // the same: Passes.td). The CPU keeps its ops: its loops are not launches.
   if (hostKernels)
@@ -172,8 +176,8 @@ void fp8::detail::buildHostLowering(OpPassManager &pm,
   FP8ConstantGlobalsPassOptions globalsOptions;
   globalsOptions.alignment = bufOptions.bufferAlignment;
   pm.addPass(createFP8ConstantGlobalsPass(globalsOptions));
-  // An op whose result is inserted into a larger tensor (RoPE's
-  // rotate_half concatenates a negated half with the other) writes into the
+  // An op whose result is inserted into a larger tensor (a concatenation;
+  // RoPE's rotate_half was one before fp8-fold-rotate-half) writes into the
   // destination's view, not into a buffer of its own that a copy moves
   // afterwards: one pass over the data fewer (a launch each with host
   // kernels), and one allocation fewer.

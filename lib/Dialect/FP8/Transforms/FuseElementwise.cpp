@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "fp8/Dialect/FP8/Transforms/Passes.h"
+#include "fp8/Dialect/FP8/Transforms/RopeLayouts.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/IR/Dominance.h"
@@ -103,7 +104,8 @@ bool shouldFuse(OpOperand *operand) {
   auto consumer = dyn_cast<linalg::GenericOp>(operand->getOwner());
   if (!consumer || !isFusableElementwise(consumer) ||
       !isFusableProducer(producer) ||
-      !consumer.getMatchingIndexingMap(operand).isPermutation())
+      !fp8::readsEachElementOnce(consumer.getMatchingIndexingMap(operand),
+                                 consumer.getStaticLoopRanges()))
     return false;
   // A transpose or broadcast is fusable once generalized (an identity
   // output map); a generic is asked before anything is rewritten.
@@ -167,6 +169,8 @@ struct FP8FuseElementwisePass
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<FuseProducer>(&getContext());
+    // The head permutations around RoPE as generics fused with it.
+    fp8::populateFoldRopePermutationsPatterns(patterns);
     GreedyRewriteConfig config;
     // Only the fusion: no folding of the other ops of the graph.
     config.enableFolding(false);

@@ -264,3 +264,253 @@ func.func @annotations(%x: tensor<4x64xf32>) -> tensor<4x64xf32> {
   } -> tensor<4x64xf32>
   return %s : tensor<4x64xf32>
 }
+
+// -----
+
+// RoPE's rotation (fp8-fold-rotate-half): the consumer reads the product
+// at the other half's index, (d + 4) mod 8, each element once: fused, the
+// product's operand read through the rotated map.
+
+#id = affine_map<(i, j) -> (i, j)>
+#rot = affine_map<(i, j) -> (i, (j + 4) mod 8)>
+// CHECK-LABEL: func.func @rotated_read
+// CHECK:         linalg.generic {indexing_maps = [#[[ROT:.*]], #[[ROT]], #{{.*}}]
+// CHECK-SAME:      ins(%arg0, %arg1 : tensor<3x8xf32>, tensor<3x8xf32>)
+// CHECK:           arith.mulf
+// CHECK-NEXT:      arith.negf
+// CHECK-NOT:     linalg.generic
+func.func @rotated_read(%x: tensor<3x8xf32>, %s: tensor<3x8xf32>) -> tensor<3x8xf32> {
+  %e = tensor.empty() : tensor<3x8xf32>
+  %u = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %s : tensor<3x8xf32>, tensor<3x8xf32>) outs(%e : tensor<3x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    linalg.yield %m : f32
+  } -> tensor<3x8xf32>
+  %r = linalg.generic {indexing_maps = [#rot, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%u : tensor<3x8xf32>) outs(%e : tensor<3x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %n = arith.negf %a : f32
+    linalg.yield %n : f32
+  } -> tensor<3x8xf32>
+  return %r : tensor<3x8xf32>
+}
+
+// -----
+
+// Not each element once: (d + 2) mod 4 over a dimension of 8 reads the
+// first 4 elements twice (the product would be computed twice each): not
+// fused.
+
+#id = affine_map<(i, j) -> (i, j)>
+#wrap = affine_map<(i, j) -> (i, (j + 2) mod 4)>
+// CHECK-LABEL: func.func @wrapped_read
+// CHECK-COUNT-2: linalg.generic
+func.func @wrapped_read(%x: tensor<3x4xf32>, %s: tensor<3x4xf32>) -> tensor<3x8xf32> {
+  %e = tensor.empty() : tensor<3x4xf32>
+  %u = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %s : tensor<3x4xf32>, tensor<3x4xf32>) outs(%e : tensor<3x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    linalg.yield %m : f32
+  } -> tensor<3x4xf32>
+  %e8 = tensor.empty() : tensor<3x8xf32>
+  %r = linalg.generic {indexing_maps = [#wrap, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%u : tensor<3x4xf32>) outs(%e8 : tensor<3x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %n = arith.negf %a : f32
+    linalg.yield %n : f32
+  } -> tensor<3x8xf32>
+  return %r : tensor<3x8xf32>
+}
+// -----
+
+// Q's permutation before RoPE, [B, S, H, D] -> [B * H, S, D] (B = 2, S = 3,
+// H = 2, D = 8): the transpose and its collapse, read by RoPE's rotation,
+// become a read of x through the delinearized index, fused with RoPE: one
+// op that reads x twice (the element and the other half's) in its source
+// layout.
+
+#id = affine_map<(i, s, d) -> (i, s, d)>
+#rot = affine_map<(i, s, d) -> (i, s, (d + 4) mod 8)>
+#tab = affine_map<(i, s, d) -> (s, d)>
+// CHECK-DAG: #[[X:.*]] = affine_map<(d0, d1, d2) -> (d0 floordiv 2, d1, d0 mod 2, d2)>
+// CHECK-DAG: #[[XR:.*]] = affine_map<(d0, d1, d2) -> (d0 floordiv 2, d1, d0 mod 2, (d2 + 4) mod 8)>
+// CHECK-LABEL: func.func @rope_forward
+// CHECK-NOT:     linalg.transpose
+// CHECK-NOT:     tensor.collapse_shape
+// CHECK:         linalg.generic {indexing_maps = [#[[X]], #{{.*}}, #[[XR]], #{{.*}}, #{{.*}}]
+// CHECK-SAME:      ins(%arg0, %arg1, %arg0, %arg2 :
+// CHECK-NOT:     linalg.generic
+func.func @rope_forward(%x: tensor<2x3x2x8xf32>, %cos: tensor<3x8xf32>, %sin: tensor<3x8xf32>) -> tensor<4x3x8xf32> {
+  %e4 = tensor.empty() : tensor<2x2x3x8xf32>
+  %t = linalg.transpose ins(%x : tensor<2x3x2x8xf32>) outs(%e4 : tensor<2x2x3x8xf32>) permutation = [0, 2, 1, 3]
+  %c = tensor.collapse_shape %t [[0, 1], [2], [3]] : tensor<2x2x3x8xf32> into tensor<4x3x8xf32>
+  %e = tensor.empty() : tensor<4x3x8xf32>
+  %r = linalg.generic {indexing_maps = [#rot, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%c : tensor<4x3x8xf32>) outs(%e : tensor<4x3x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %i = linalg.index 2 : index
+    %h = arith.constant 4 : index
+    %lo = arith.cmpi ult, %i, %h : index
+    %n = arith.negf %a : f32
+    %v = arith.select %lo, %n, %a : f32
+    linalg.yield %v : f32
+  } -> tensor<4x3x8xf32>
+  %y = linalg.generic {indexing_maps = [#id, #tab, #id, #tab, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%c, %cos, %r, %sin : tensor<4x3x8xf32>, tensor<3x8xf32>, tensor<4x3x8xf32>, tensor<3x8xf32>) outs(%e : tensor<4x3x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %p: f32, %q: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    %n = arith.mulf %p, %q : f32
+    %s = arith.addf %m, %n : f32
+    linalg.yield %s : f32
+  } -> tensor<4x3x8xf32>
+  return %y : tensor<4x3x8xf32>
+}
+
+// -----
+
+// The same permutation read by an op without a rotation (V's, read by
+// its conversion): not RoPE's, left to the transpose kernels.
+
+#id = affine_map<(i, s, d) -> (i, s, d)>
+// CHECK-LABEL: func.func @permutation_without_rope
+// CHECK:         linalg.transpose
+// CHECK:         tensor.collapse_shape
+func.func @permutation_without_rope(%x: tensor<2x3x2x8xf32>) -> tensor<4x3x8xbf16> {
+  %e4 = tensor.empty() : tensor<2x2x3x8xf32>
+  %t = linalg.transpose ins(%x : tensor<2x3x2x8xf32>) outs(%e4 : tensor<2x2x3x8xf32>) permutation = [0, 2, 1, 3]
+  %c = tensor.collapse_shape %t [[0, 1], [2], [3]] : tensor<2x2x3x8xf32> into tensor<4x3x8xf32>
+  %e = tensor.empty() : tensor<4x3x8xbf16>
+  %y = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%c : tensor<4x3x8xf32>) outs(%e : tensor<4x3x8xbf16>) {
+  ^bb0(%a: f32, %o: bf16):
+    %t16 = arith.truncf %a : f32 to bf16
+    linalg.yield %t16 : bf16
+  } -> tensor<4x3x8xbf16>
+  return %y : tensor<4x3x8xbf16>
+}
+
+// -----
+
+// dQ's permutation after RoPE's backward, [B * H, S, D] -> [B, S, H, D]:
+// the expand and the transpose become a read of RoPE's result through the
+// linearized index (b * 2 + h), fused with it: one op over [B, S, H, D]
+// that reads the gradient (and its other half) at [b * 2 + h, s, d].
+
+#id = affine_map<(i, s, d) -> (i, s, d)>
+#rot = affine_map<(i, s, d) -> (i, s, (d + 4) mod 8)>
+// CHECK-DAG: #[[G:.*]] = affine_map<(d0, d1, d2, d3) -> (d0 * 2 + d2, d1, d3)>
+// CHECK-DAG: #[[GR:.*]] = affine_map<(d0, d1, d2, d3) -> (d0 * 2 + d2, d1, (d3 + 4) mod 8)>
+// CHECK-LABEL: func.func @rope_backward
+// CHECK-NOT:     linalg.transpose
+// CHECK-NOT:     tensor.expand_shape
+// CHECK:         linalg.generic {indexing_maps = [#[[G]], #[[GR]], #{{.*}}]
+// CHECK-SAME:      ins(%arg0, %arg0 :
+// CHECK-SAME:      outs(%{{.*}} : tensor<2x3x2x8xf32>)
+// CHECK-NOT:     linalg.generic
+func.func @rope_backward(%g: tensor<4x3x8xf32>) -> tensor<2x3x2x8xf32> {
+  %e = tensor.empty() : tensor<4x3x8xf32>
+  %r = linalg.generic {indexing_maps = [#rot, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%g : tensor<4x3x8xf32>) outs(%e : tensor<4x3x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %i = linalg.index 2 : index
+    %h = arith.constant 4 : index
+    %lo = arith.cmpi ult, %i, %h : index
+    %n = arith.negf %a : f32
+    %v = arith.select %lo, %a, %n : f32
+    linalg.yield %v : f32
+  } -> tensor<4x3x8xf32>
+  %y = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%g, %r : tensor<4x3x8xf32>, tensor<4x3x8xf32>) outs(%e : tensor<4x3x8xf32>) {
+  ^bb0(%a: f32, %p: f32, %o: f32):
+    %s = arith.addf %a, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<4x3x8xf32>
+  %x = tensor.expand_shape %y [[0, 1], [2], [3]] output_shape [2, 2, 3, 8] : tensor<4x3x8xf32> into tensor<2x2x3x8xf32>
+  %e4 = tensor.empty() : tensor<2x3x2x8xf32>
+  %t = linalg.transpose ins(%x : tensor<2x2x3x8xf32>) outs(%e4 : tensor<2x3x2x8xf32>) permutation = [0, 2, 1, 3]
+  return %t : tensor<2x3x2x8xf32>
+}
+
+// -----
+
+// The same permutation of an element-wise result that is not RoPE's (no
+// rotation read, directly or by its producer): left to the transpose
+// kernels.
+
+#id = affine_map<(i, s, d) -> (i, s, d)>
+// CHECK-LABEL: func.func @permutation_after_other_op
+// CHECK:         tensor.expand_shape
+// CHECK:         linalg.transpose
+func.func @permutation_after_other_op(%g: tensor<4x3x8xf32>) -> tensor<2x3x2x8xf32> {
+  %e = tensor.empty() : tensor<4x3x8xf32>
+  %y = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%g : tensor<4x3x8xf32>) outs(%e : tensor<4x3x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %n = arith.negf %a : f32
+    linalg.yield %n : f32
+  } -> tensor<4x3x8xf32>
+  %x = tensor.expand_shape %y [[0, 1], [2], [3]] output_shape [2, 2, 3, 8] : tensor<4x3x8xf32> into tensor<2x2x3x8xf32>
+  %e4 = tensor.empty() : tensor<2x3x2x8xf32>
+  %t = linalg.transpose ins(%x : tensor<2x2x3x8xf32>) outs(%e4 : tensor<2x3x2x8xf32>) permutation = [0, 2, 1, 3]
+  return %t : tensor<2x3x2x8xf32>
+}
+
+// -----
+
+// Not each element once: (i * 2 + j) over j of 4 reads element 2 at
+// (0, 2) and (1, 0): a linearization whose terms overlap is not fused.
+
+#id = affine_map<(i, j) -> (i, j)>
+#lin = affine_map<(i, j) -> (i * 2 + j)>
+// CHECK-LABEL: func.func @overlapping_read
+// CHECK-COUNT-2: linalg.generic
+func.func @overlapping_read(%x: tensor<8xf32>) -> tensor<2x4xf32> {
+  %e = tensor.empty() : tensor<8xf32>
+  %u = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]}
+      ins(%x : tensor<8xf32>) outs(%e : tensor<8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.mulf %a, %a : f32
+    linalg.yield %m : f32
+  } -> tensor<8xf32>
+  %e2 = tensor.empty() : tensor<2x4xf32>
+  %r = linalg.generic {indexing_maps = [#lin, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%u : tensor<8xf32>) outs(%e2 : tensor<2x4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %n = arith.negf %a : f32
+    linalg.yield %n : f32
+  } -> tensor<2x4xf32>
+  return %r : tensor<2x4xf32>
+}
+
+// -----
+
+// Each element once: (i * 4 + j) over j of 4 is [2, 4]'s linearization (a
+// collapsed head view): fused.
+
+#id = affine_map<(i, j) -> (i, j)>
+#lin = affine_map<(i, j) -> (i * 4 + j)>
+// CHECK-LABEL: func.func @linearized_read
+// CHECK:         linalg.generic {indexing_maps = [#[[LIN:.*]], #{{.*}}]
+// CHECK-SAME:      ins(%arg0 : tensor<8xf32>)
+// CHECK:           arith.mulf
+// CHECK-NEXT:      arith.negf
+// CHECK-NOT:     linalg.generic
+func.func @linearized_read(%x: tensor<8xf32>) -> tensor<2x4xf32> {
+  %e = tensor.empty() : tensor<8xf32>
+  %u = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]}
+      ins(%x : tensor<8xf32>) outs(%e : tensor<8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.mulf %a, %a : f32
+    linalg.yield %m : f32
+  } -> tensor<8xf32>
+  %e2 = tensor.empty() : tensor<2x4xf32>
+  %r = linalg.generic {indexing_maps = [#lin, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%u : tensor<8xf32>) outs(%e2 : tensor<2x4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %n = arith.negf %a : f32
+    linalg.yield %n : f32
+  } -> tensor<2x4xf32>
+  return %r : tensor<2x4xf32>
+}

@@ -378,6 +378,52 @@ def FP8UnshareDestinationsPass : Pass<"fp8-unshare-destinations"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def FP8FoldRotateHalfPass : Pass<"fp8-fold-rotate-half"> {
+  let summary = "Rewrite RoPE's rotate_half (a concatenation of the two "
+                "swapped halves of a tensor) into one element-wise op";
+  let description = [{
+    HF's `rotate_half(x) = cat(-x[..., D/2:], x[..., :D/2])` (and its
+    transpose in RoPE's backward, `cat(u[..., D/2:], -u[..., :D/2])`) comes
+    to linalg as two `tensor.extract_slice` of x, an element-wise
+    `linalg.generic` on one or both halves, and two `tensor.insert_slice`
+    into a fresh tensor. Bufferized, that is a kernel for the negated half
+    (written in place into the concatenation) and a copy for the other:
+    two passes over the data, and the products of RoPE read the
+    concatenation back. This pass rewrites the concatenation into one
+    `linalg.generic` over the whole tensor [..., D] that reads x through the
+    indexing map `(..., d) -> (..., (d + D/2) mod D)` (the other half's
+    element) and yields `select(d < D/2, f(x'), g(x'))`, f and g the bodies of
+    the halves' ops (or nothing for a plain slice), cloned: an element-wise
+    op that fp8-fuse-elementwise fuses with RoPE's products and with the
+    head transposes around them.
+
+    The rewrite takes `insert_slice(b, insert_slice(a, dest))` when
+
+    - both inserts write a half of the last dimension (static shapes, unit
+      strides, offsets 0 but the last, which is 0 or D/2, D even), the two
+      halves distinct: together they cover the result, whose destination is
+      never read;
+    - each inserted value is a `tensor.extract_slice` of one tensor x of the
+      result's shape, a half of its last dimension, or an element-wise
+      `linalg.generic` of one use on such a slice (identity maps, parallel
+      iterators, pure body ops that neither read the output nor use
+      `linalg.index`, no `fp8.*` decision);
+    - both slices are of the same x and each reads the half the other is
+      written to (a rotation by D/2).
+
+    Anything else (different sizes, different sources, halves not swapped,
+    an offset other than 0 or D/2) is left alone.
+
+    Values are unchanged, bit for bit: every element goes through the ops its
+    half applied before (the other half's ops are computed too and
+    discarded by the select; they are pure). It runs in both pipelines,
+    before fp8-fuse-elementwise.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def FP8FuseElementwisePass : Pass<"fp8-fuse-elementwise"> {
   let summary = "Fuse chains of element-wise linalg.generic ops on tensors "
                 "into one op each (before the host kernels)";
@@ -396,11 +442,25 @@ def FP8FuseElementwisePass : Pass<"fp8-fuse-elementwise"> {
       `fp8.reduction_lanes` that a rebuilt op would lose);
     - the producer's result has one use, this operand, and the consumer
       reads it at its own iteration (an indexing map that is a
-      permutation): a broadcast operand (a per-row value read along the
+      permutation, or whose results are distinct loop dimensions some of
+      which rotated, `(d + c) mod N` with N the range of d: RoPE's read of
+      the other half from fp8-fold-rotate-half, each element once): a
+      broadcast operand (a per-row value read along the
       row) would recompute each produced element many times, and a
       producer with other users would be computed twice.
 
     Fusion repeats until no pair is left, so a chain becomes one op.
+
+    The head permutations around RoPE join it (RopeLayouts.h): Q's and K's
+    `collapse_shape(transpose(x))` ([B, S, H, D] -> [B * H, S, D]) read by
+    RoPE's rotation becomes a generic reading x through the delinearized
+    index (`(i floordiv H, s, i mod H, d)`), and dQ's and dK's
+    `transpose(expand_shape(y))` back to [B, S, H, D], y the result of RoPE's
+    backward used only there, a generic reading y through the linearized
+    index (`(b * H + h, s, d)`): both fused with RoPE, which then reads its
+    input, or writes its result, in the layout of the projection (a
+    linearization of distinct loop dimensions reads each element once).
+    Other permutations stay transposes (the tiled transpose kernels).
 
     Values are unchanged, bit for bit: every element goes through the same
     arith and math ops in the same order (the bf16 rounding of a stored
