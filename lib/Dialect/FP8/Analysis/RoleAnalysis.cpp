@@ -1,5 +1,6 @@
 //===- RoleAnalysis.cpp - roles of the ops of a model graph ---------------===//
 #include "fp8/Dialect/FP8/Analysis/RoleAnalysis.h"
+#include "fp8/Dialect/FP8/Analysis/BatchBroadcast.h"
 #include "fp8/Dialect/FP8/IR/ShapeString.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -395,60 +396,6 @@ bool isBroadcastParameter(Value v, Operation *user) {
     return false;
   int64_t n = numElements(v), r = numElements(user->getResult(0));
   return n >= 0 && r >= 0 && n < r;
-}
-
-/// The input of the first broadcast on the chain of value-preserving ops
-/// `v` is computed by (a linalg.broadcast, or a copy or cast generic whose
-/// input leaves loops out or reads a unit dim at index 0); null when the
-/// chain has none.
-Value broadcastInput(Value v) {
-  for (unsigned steps = 0; steps < kMaxTraceSteps; ++steps) {
-    Operation *def = v.getDefiningOp();
-    if (!isValuePreserving(def))
-      return {};
-    bool broadcast = isa<linalg::BroadcastOp>(def);
-    // A unit dim read at index 0 is broadcast too (torch-mlir's `expand` of
-    // a size-1 dim: `(d0, d1, d2) -> (0, d1, d2)`).
-    if (auto g = dyn_cast<linalg::GenericOp>(def)) {
-      AffineMap in = g.getIndexingMapsArray()[0];
-      broadcast =
-          in.getNumResults() < g.getNumLoops() ||
-          llvm::any_of(in.getResults(), llvm::IsaPred<AffineConstantExpr>);
-    }
-    v = def->getOperand(0);
-    if (broadcast)
-      return v;
-  }
-  return {};
-}
-
-/// True when `v`, an operand with `numBatch` leading batch dims, is one
-/// tensor broadcast over the batch: it is computed from a broadcast of a
-/// tensor with no more elements than one batch of `v` (a weight [K, N], or
-/// a slice of a fused weight, broadcast to [B, K, N]; tokens [T, H]
-/// broadcast to every expert). A KV cache repeated over the query heads of
-/// a group (GQA's repeat_kv: [B, Hkv, S, D] to [B * H, S, D]) has more: it
-/// varies over the batch. With run-time sizes, the broadcast tensor less its
-/// leading unit dims must have no more dims than one batch (a dynamic cache
-/// [Hkv, S, D] has one more than [S, D]).
-bool isBroadcastOverBatch(Value v, unsigned numBatch) {
-  Value src = broadcastInput(v);
-  if (!src)
-    return false;
-  ArrayRef<int64_t> batchShape =
-      cast<ShapedType>(v.getType()).getShape().drop_front(numBatch);
-  int64_t n = numElements(src), perBatch = 1;
-  for (int64_t d : batchShape)
-    perBatch = ShapedType::isDynamic(d) || perBatch < 0 ? -1 : perBatch * d;
-  if (n >= 0 && perBatch >= 0)
-    return n <= perBatch;
-  auto srcType = dyn_cast<ShapedType>(src.getType());
-  if (!srcType || !srcType.hasRank())
-    return true;
-  ArrayRef<int64_t> srcShape = srcType.getShape();
-  while (!srcShape.empty() && srcShape.front() == 1)
-    srcShape = srcShape.drop_front();
-  return srcShape.size() <= batchShape.size();
 }
 
 bool bodyHas(Operation *op, function_ref<bool(Operation *)> pred) {
