@@ -625,3 +625,64 @@ func.func @fused_slice_bmm(%x: tensor<4x16x256xf32>, %wqkv: tensor<256x1536xf32>
   %y = linalg.batch_matmul ins(%x, %wb : tensor<4x16x256xf32>, tensor<4x256x512xf32>) outs(%f : tensor<4x16x512xf32>) -> tensor<4x16x512xf32>
   return %y : tensor<4x16x512xf32>
 }
+
+// -----
+
+// linalg.softmax, the named op (torch-mlir, IREE), between QKᵀ and P * V:
+// fp8-normalize-forms decomposes it (upstream's max, exp, sum, divide
+// generics), and those get attention's role as an exporter's decomposed
+// softmax does; the projections stay FP8 linears, both attention GEMMs BF16.
+// CHECK-LABEL: func.func @attention_named_softmax
+// CHECK-NOT: linalg.softmax
+// CHECK-COUNT-3: fp8.scaled_matmul {{.*}}fp8.role = #fp8.role<linear>
+// CHECK: linalg.matmul {{.*}}fp8.role = #fp8.role<attention>
+// CHECK: linalg.generic {{.*}}fp8.role = #fp8.role<attention>
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: arith.maxnumf
+// CHECK: linalg.generic {{.*}}fp8.role = #fp8.role<attention>
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: arith.subf
+// CHECK-NEXT: math.exp
+// CHECK: linalg.generic {{.*}}fp8.role = #fp8.role<attention>
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: arith.addf
+// CHECK: linalg.generic {{.*}}fp8.role = #fp8.role<attention>
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: arith.divf
+// CHECK: linalg.matmul {{.*}}fp8.role = #fp8.role<attention>
+// CHECK-NOT: linalg.softmax
+// CHECK: return
+func.func @attention_named_softmax(%x: tensor<16x256xf32>, %wq: tensor<256x256xf32>, %wk: tensor<256x256xf32>, %wv: tensor<256x256xf32>) -> tensor<16x256xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x256xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<16x256xf32>) -> tensor<16x256xf32>
+  %q = linalg.matmul ins(%x, %wq : tensor<16x256xf32>, tensor<256x256xf32>) outs(%f : tensor<16x256xf32>) -> tensor<16x256xf32>
+  %k = linalg.matmul ins(%x, %wk : tensor<16x256xf32>, tensor<256x256xf32>) outs(%f : tensor<16x256xf32>) -> tensor<16x256xf32>
+  %v = linalg.matmul ins(%x, %wv : tensor<16x256xf32>, tensor<256x256xf32>) outs(%f : tensor<16x256xf32>) -> tensor<16x256xf32>
+  %es = tensor.empty() : tensor<16x16xf32>
+  %fs = linalg.fill ins(%z : f32) outs(%es : tensor<16x16xf32>) -> tensor<16x16xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%q, %k : tensor<16x256xf32>, tensor<16x256xf32>) outs(%fs : tensor<16x16xf32>) -> tensor<16x16xf32>
+  %p = linalg.softmax dimension(1) ins(%s : tensor<16x16xf32>) outs(%es : tensor<16x16xf32>) -> tensor<16x16xf32>
+  %o = linalg.matmul ins(%p, %v : tensor<16x16xf32>, tensor<16x256xf32>) outs(%f : tensor<16x256xf32>) -> tensor<16x256xf32>
+  return %o : tensor<16x256xf32>
+}
+
+// -----
+
+// A router whose top-k probabilities are linalg.softmax over the experts:
+// the router is gating (BF16) as with the decomposed softmax; the softmax's
+// generics keep their type (role other, as the decomposed form's).
+// CHECK-LABEL: func.func @router_named_softmax
+// CHECK: linalg.matmul {{.*}}fp8.role = #fp8.role<gating>
+// CHECK-NOT: linalg.softmax
+// CHECK: math.exp
+// CHECK: return
+func.func @router_named_softmax(%x: tensor<8x256xf32>, %wg: tensor<256x4xf32>) -> tensor<8x4xf32> {
+  %z = arith.constant 0.0 : f32
+  %el = tensor.empty() : tensor<8x4xf32>
+  %zl = linalg.fill ins(%z : f32) outs(%el : tensor<8x4xf32>) -> tensor<8x4xf32>
+  %logits = linalg.matmul ins(%x, %wg : tensor<8x256xf32>, tensor<256x4xf32>) outs(%zl : tensor<8x4xf32>) -> tensor<8x4xf32>
+  %p = linalg.softmax dimension(1) ins(%logits : tensor<8x4xf32>) outs(%el : tensor<8x4xf32>) -> tensor<8x4xf32>
+  return %p : tensor<8x4xf32>
+}
