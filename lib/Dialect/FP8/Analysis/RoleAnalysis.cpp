@@ -254,16 +254,64 @@ static bool isMaxOverLastDim(Operation *op) {
   return found;
 }
 
+/// True when a result of `op` is the indices of a selection over the last
+/// dim of a float operand [..., E]: an integer tensor [..., k] with k <= E
+/// (top-k's indices) or [...] (argmax's), the leading dims the operand's.
+static bool returnsIndicesOverLastDim(Operation *op) {
+  for (Value in : op->getOperands()) {
+    auto it = dyn_cast<RankedTensorType>(in.getType());
+    if (!it || it.getRank() == 0 || !isa<FloatType>(it.getElementType()))
+      continue;
+    ArrayRef<int64_t> lead = it.getShape().drop_back();
+    int64_t e = it.getShape().back();
+    for (Type t : op->getResultTypes()) {
+      auto rt = dyn_cast<RankedTensorType>(t);
+      if (!rt || !isa<IntegerType, IndexType>(rt.getElementType()))
+        continue;
+      ArrayRef<int64_t> shape = rt.getShape();
+      if (shape == lead)
+        return true;
+      if (shape.size() == lead.size() + 1 && shape.drop_back() == lead &&
+          !ShapedType::isDynamic(shape.back()) &&
+          (ShapedType::isDynamic(e) || shape.back() <= e))
+        return true;
+    }
+  }
+  return false;
+}
+
+/// A call is softmax-like by what it does, never by its callee's name: a
+/// callee defined in the module holding a softmax-like op (one level: no
+/// call inside it is followed), or any callee returning the indices of a
+/// selection over its input's last dim (a top-k or argmax exported as a
+/// function: a custom op, a library routine).
+static bool isSoftmaxLikeCall(CallOpInterface call) {
+  if (returnsIndicesOverLastDim(call))
+    return true;
+  auto callee =
+      dyn_cast_if_present<FunctionOpInterface>(call.resolveCallable());
+  if (!callee || callee.isExternal())
+    return false;
+  bool found = false;
+  callee->walk([&](Operation *inner) {
+    if (!isa<CallOpInterface>(inner) && inner != callee.getOperation() &&
+        isSoftmaxLike(inner))
+      found = true;
+  });
+  return found;
+}
+
 bool fp8::isSoftmaxLike(Operation *op) {
+  // Ops of other dialects named for what they compute (tosa.sigmoid,
+  // linalg.softmax when fp8-normalize-forms did not run, a custom topk op):
+  // an explicit rule by op name (docs/policies.md, "gating").
   StringRef name = op->getName().getStringRef();
   if (name.contains_insensitive("topk") || name.contains_insensitive("top_k") ||
       name.contains_insensitive("softmax") ||
       name.contains_insensitive("sigmoid"))
     return true;
   if (auto call = dyn_cast<CallOpInterface>(op))
-    if (auto sym =
-            dyn_cast_if_present<SymbolRefAttr>(call.getCallableForCallee()))
-      return sym.getLeafReference().getValue().contains_insensitive("topk");
+    return isSoftmaxLikeCall(call);
   if (!isa<linalg::LinalgOp>(op))
     return false;
   if (isMaxOverLastDim(op))

@@ -93,8 +93,10 @@ WeightSource getWeightSource(Value v);
 bool isReduction(Operation *op);
 
 /// True when `op`'s body (or the op itself) computes exp: softmax, sigmoid,
-/// SiLU; or is a top-k / softmax op by name; or is a sort-free top-k (a
-/// max or argmax reduction over its input's last dim).
+/// SiLU; or is a top-k / softmax op by its op name; or is a sort-free top-k
+/// (a max or argmax reduction over its input's last dim); or is a call that
+/// returns selection indices over its input's last dim or whose callee
+/// holds such an op (never by the callee's name).
 bool isSoftmaxLike(Operation *op);
 
 /// An embedding lookup: a linalg.generic extracting rows from a captured
