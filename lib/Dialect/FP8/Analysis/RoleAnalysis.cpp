@@ -446,6 +446,18 @@ bool isBroadcastParameter(Value v, Operation *user) {
   return n >= 0 && r >= 0 && n < r;
 }
 
+/// True when `v` is a function argument whose `numBatch` leading dims are 1,
+/// read as it is (no broadcast on the way): [1, S, D], [1, K, N].
+bool isUnitBatchArgument(Value v, unsigned numBatch) {
+  auto t = dyn_cast<ShapedType>(v.getType());
+  if (!t || !t.hasRank() || t.getRank() < numBatch ||
+      getWeightSource(v) != WeightSource::functionArgument ||
+      isBroadcastOverBatch(v, numBatch))
+    return false;
+  return llvm::all_of(t.getShape().take_front(numBatch),
+                      [](int64_t d) { return d == 1; });
+}
+
 bool bodyHas(Operation *op, function_ref<bool(Operation *)> pred) {
   bool found = false;
   op->walk([&](Operation *inner) {
@@ -567,7 +579,7 @@ Operation *RoleAnalysis::feedsSoftmax(Operation *op) const {
   return nullptr;
 }
 
-bool RoleAnalysis::readsSoftmax(Value v) const {
+Operation *RoleAnalysis::readsSoftmax(Value v) const {
   SmallVector<std::pair<Value, int>> work{{v, 0}};
   DenseSet<Operation *> seen;
   while (!work.empty()) {
@@ -576,12 +588,12 @@ bool RoleAnalysis::readsSoftmax(Value v) const {
     if (!def || isContraction(def) || !seen.insert(def).second)
       continue;
     if (isSoftmaxLike(def))
-      return true;
+      return def;
     if (depth < int(kMaxSoftmaxSearchDepth))
       for (Value in : def->getOperands())
         work.push_back({in, depth + 1});
   }
-  return false;
+  return nullptr;
 }
 
 /// The normalization around an rsqrt: its statistics chain back to the
@@ -1010,6 +1022,22 @@ void RoleAnalysis::classifyContractions(ArrayRef<Operation *> ops,
         attentionOps.push_back(op);
         continue;
       }
+      // An MQA cache passed as [1, S, D] and read as it is (batch 1, the
+      // query heads folded into M) has a weight's shape; attention's chain
+      // tells it apart: a softmax between this contraction and another
+      // reading such an argument (QK^T with the K cache, P * V with the V
+      // cache). A [1, K, N] weight's linear feeding a softmax (a classifier)
+      // has no such second contraction.
+      if (role == Role::linear && c.numBatch > 0 && !grouped &&
+          isUnitBatchArgument(weight, c.numBatch) &&
+          isBetweenCacheContractions(op, weight == b ? a : b)) {
+        decide(op, Role::attention,
+               "heuristic: contraction with a unit-batch argument, a softmax "
+               "between it and another such contraction (an MQA KV cache "
+               "read without a broadcast)");
+        attentionOps.push_back(op);
+        continue;
+      }
       if (role == Role::gating) {
         gatingOps.insert(op);
         expertCounts.insert(c.n);
@@ -1036,7 +1064,73 @@ void RoleAnalysis::classifyContractions(ArrayRef<Operation *> ops,
       attentionOps.push_back(op);
     }
   }
+  classifyDenseCombines(ops);
   classifyTrainingGemms(ops, weightLinears, weightGradients, vocab);
+}
+
+/// A dense MoE's combine (y[t, h] = sum_e out[e, t, h] * gate[t, e]: every
+/// expert's output weighted by the router's gate) is contraction-shaped but
+/// no matmul (no M loop in the gate: matchContraction rejects it). Like the
+/// routed combine it moves tokens by the router's decisions: dispatch. It
+/// keeps its own type (fp8-assign-precision narrows only the contractions
+/// fp8-insert-quant can rewrite).
+void RoleAnalysis::classifyDenseCombines(ArrayRef<Operation *> ops) {
+  for (Operation *op : ops) {
+    auto lop = cast<linalg::LinalgOp>(op);
+    if (isContraction(op) || lop.getNumDpsInputs() != 2 ||
+        !linalg::isaContractionOpInterface(lop))
+      continue;
+    if (llvm::any_of(lop.getDpsInputs(), [&](Value v) {
+          return llvm::any_of(getProducingContractions(v), [&](Operation *p) {
+            return gatingOps.contains(p);
+          });
+        }))
+      decide(op, Role::dispatch,
+             "heuristic: weighted sum by the router's output over the "
+             "experts (dense MoE combine)");
+  }
+}
+
+bool RoleAnalysis::readsUnitBatchArgument(Operation *op) const {
+  auto it = contractions.find(op);
+  if (it == contractions.end())
+    return false;
+  linalg::LinalgOp lop = it->second.op;
+  return llvm::any_of(lop.getDpsInputs(), [&](Value v) {
+    return isUnitBatchArgument(v, it->second.numBatch);
+  });
+}
+
+bool RoleAnalysis::isBetweenCacheContractions(Operation *op,
+                                              Value activation) const {
+  // Forward: the scores feed a softmax whose probabilities a contraction
+  // with a unit-batch argument (the V cache) reads.
+  if (Operation *softmax = feedsSoftmax(op)) {
+    SmallVector<std::pair<Operation *, int>> work{{softmax, 0}};
+    DenseSet<Operation *> seen{softmax};
+    while (!work.empty()) {
+      auto [cur, depth] = work.pop_back_val();
+      for (Operation *user : cur->getUsers()) {
+        if (user == op || !seen.insert(user).second)
+          continue;
+        if (isContraction(user)) {
+          if (readsUnitBatchArgument(user))
+            return true;
+          continue;
+        }
+        if (depth < static_cast<int>(kMaxSoftmaxSearchDepth))
+          work.push_back({user, depth + 1});
+      }
+    }
+  }
+  // Backward: the probabilities come from a softmax of the scores of a
+  // contraction with a unit-batch argument (the K cache).
+  if (Operation *softmax = readsSoftmax(activation))
+    for (Value in : softmax->getOperands())
+      for (Operation *p : getProducingContractions(in))
+        if (p != op && readsUnitBatchArgument(p))
+          return true;
+  return false;
 }
 
 SmallVector<Operation *> RoleAnalysis::getProducingContractions(Value v) const {

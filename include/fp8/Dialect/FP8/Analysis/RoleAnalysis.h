@@ -307,10 +307,18 @@ private:
   /// other linear's dY comes through the dgrad of the layer after it.
   bool isLossGradient(Value dY) const;
   Operation *feedsSoftmax(Operation *op) const;
-  /// True when `v` is computed by a softmax-like op (isSoftmaxLike) within
-  /// kMaxSoftmaxSearchDepth ops back, not through a contraction: the
-  /// probabilities of attention's P * V.
-  bool readsSoftmax(Value v) const;
+  void classifyDenseCombines(ArrayRef<Operation *> ops);
+  /// The softmax-like op (isSoftmaxLike) `v` is computed by within
+  /// kMaxSoftmaxSearchDepth ops back, not through a contraction (the
+  /// probabilities of attention's P * V); null when none.
+  Operation *readsSoftmax(Value v) const;
+  /// True when contraction `op` reads a function argument with unit batch
+  /// dims as it is (an MQA cache [1, S, D], or a [1, K, N] weight).
+  bool readsUnitBatchArgument(Operation *op) const;
+  /// True when a softmax lies between `op` (whose other operand is
+  /// `activation`) and another contraction reading a unit-batch argument:
+  /// QK^T and P * V against an MQA cache passed without a broadcast.
+  bool isBetweenCacheContractions(Operation *op, Value activation) const;
   bool isContraction(Operation *op) const { return contractions.count(op); }
   /// The contractions `v` is computed from (walking back through any op,
   /// stopping at contractions), bounded by kMaxProducerSearchOps.
