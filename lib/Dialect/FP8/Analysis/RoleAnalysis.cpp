@@ -450,7 +450,7 @@ bool isBroadcastParameter(Value v, Operation *user) {
 /// read as it is (no broadcast on the way): [1, S, D], [1, K, N].
 bool isUnitBatchArgument(Value v, unsigned numBatch) {
   auto t = dyn_cast<ShapedType>(v.getType());
-  if (!t || !t.hasRank() || t.getRank() < numBatch ||
+  if (!t || !t.hasRank() || t.getRank() < int64_t(numBatch) ||
       getWeightSource(v) != WeightSource::functionArgument ||
       isBroadcastOverBatch(v, numBatch))
     return false;
