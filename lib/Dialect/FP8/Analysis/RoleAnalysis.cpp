@@ -1,5 +1,6 @@
 //===- RoleAnalysis.cpp - roles of the ops of a model graph ---------------===//
 #include "fp8/Dialect/FP8/Analysis/RoleAnalysis.h"
+#include "fp8/Dialect/FP8/Analysis/BatchBroadcast.h"
 #include "fp8/Dialect/FP8/IR/ShapeString.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -253,16 +254,64 @@ static bool isMaxOverLastDim(Operation *op) {
   return found;
 }
 
+/// True when a result of `op` is the indices of a selection over the last
+/// dim of a float operand [..., E]: an integer tensor [..., k] with k <= E
+/// (top-k's indices) or [...] (argmax's), the leading dims the operand's.
+static bool returnsIndicesOverLastDim(Operation *op) {
+  for (Value in : op->getOperands()) {
+    auto it = dyn_cast<RankedTensorType>(in.getType());
+    if (!it || it.getRank() == 0 || !isa<FloatType>(it.getElementType()))
+      continue;
+    ArrayRef<int64_t> lead = it.getShape().drop_back();
+    int64_t e = it.getShape().back();
+    for (Type t : op->getResultTypes()) {
+      auto rt = dyn_cast<RankedTensorType>(t);
+      if (!rt || !isa<IntegerType, IndexType>(rt.getElementType()))
+        continue;
+      ArrayRef<int64_t> shape = rt.getShape();
+      if (shape == lead)
+        return true;
+      if (shape.size() == lead.size() + 1 && shape.drop_back() == lead &&
+          !ShapedType::isDynamic(shape.back()) &&
+          (ShapedType::isDynamic(e) || shape.back() <= e))
+        return true;
+    }
+  }
+  return false;
+}
+
+/// A call is softmax-like by what it does, never by its callee's name: a
+/// callee defined in the module holding a softmax-like op (one level: no
+/// call inside it is followed), or any callee returning the indices of a
+/// selection over its input's last dim (a top-k or argmax exported as a
+/// function: a custom op, a library routine).
+static bool isSoftmaxLikeCall(CallOpInterface call) {
+  if (returnsIndicesOverLastDim(call))
+    return true;
+  auto callee =
+      dyn_cast_if_present<FunctionOpInterface>(call.resolveCallable());
+  if (!callee || callee.isExternal())
+    return false;
+  bool found = false;
+  callee->walk([&](Operation *inner) {
+    if (!isa<CallOpInterface>(inner) && inner != callee.getOperation() &&
+        isSoftmaxLike(inner))
+      found = true;
+  });
+  return found;
+}
+
 bool fp8::isSoftmaxLike(Operation *op) {
+  // Ops of other dialects named for what they compute (tosa.sigmoid,
+  // linalg.softmax when fp8-normalize-forms did not run, a custom topk op):
+  // an explicit rule by op name (docs/policies.md, "gating").
   StringRef name = op->getName().getStringRef();
   if (name.contains_insensitive("topk") || name.contains_insensitive("top_k") ||
       name.contains_insensitive("softmax") ||
       name.contains_insensitive("sigmoid"))
     return true;
   if (auto call = dyn_cast<CallOpInterface>(op))
-    if (auto sym =
-            dyn_cast_if_present<SymbolRefAttr>(call.getCallableForCallee()))
-      return sym.getLeafReference().getValue().contains_insensitive("topk");
+    return isSoftmaxLikeCall(call);
   if (!isa<linalg::LinalgOp>(op))
     return false;
   if (isMaxOverLastDim(op))
@@ -397,58 +446,16 @@ bool isBroadcastParameter(Value v, Operation *user) {
   return n >= 0 && r >= 0 && n < r;
 }
 
-/// The input of the first broadcast on the chain of value-preserving ops
-/// `v` is computed by (a linalg.broadcast, or a copy or cast generic whose
-/// input leaves loops out or reads a unit dim at index 0); null when the
-/// chain has none.
-Value broadcastInput(Value v) {
-  for (unsigned steps = 0; steps < kMaxTraceSteps; ++steps) {
-    Operation *def = v.getDefiningOp();
-    if (!isValuePreserving(def))
-      return {};
-    bool broadcast = isa<linalg::BroadcastOp>(def);
-    // A unit dim read at index 0 is broadcast too (torch-mlir's `expand` of
-    // a size-1 dim: `(d0, d1, d2) -> (0, d1, d2)`).
-    if (auto g = dyn_cast<linalg::GenericOp>(def)) {
-      AffineMap in = g.getIndexingMapsArray()[0];
-      broadcast =
-          in.getNumResults() < g.getNumLoops() ||
-          llvm::any_of(in.getResults(), llvm::IsaPred<AffineConstantExpr>);
-    }
-    v = def->getOperand(0);
-    if (broadcast)
-      return v;
-  }
-  return {};
-}
-
-/// True when `v`, an operand with `numBatch` leading batch dims, is one
-/// tensor broadcast over the batch: it is computed from a broadcast of a
-/// tensor with no more elements than one batch of `v` (a weight [K, N], or
-/// a slice of a fused weight, broadcast to [B, K, N]; tokens [T, H]
-/// broadcast to every expert). A KV cache repeated over the query heads of
-/// a group (GQA's repeat_kv: [B, Hkv, S, D] to [B * H, S, D]) has more: it
-/// varies over the batch. With run-time sizes, the broadcast tensor less its
-/// leading unit dims must have no more dims than one batch (a dynamic cache
-/// [Hkv, S, D] has one more than [S, D]).
-bool isBroadcastOverBatch(Value v, unsigned numBatch) {
-  Value src = broadcastInput(v);
-  if (!src)
+/// True when `v` is a function argument whose `numBatch` leading dims are 1,
+/// read as it is (no broadcast on the way): [1, S, D], [1, K, N].
+bool isUnitBatchArgument(Value v, unsigned numBatch) {
+  auto t = dyn_cast<ShapedType>(v.getType());
+  if (!t || !t.hasRank() || t.getRank() < int64_t(numBatch) ||
+      getWeightSource(v) != WeightSource::functionArgument ||
+      isBroadcastOverBatch(v, numBatch))
     return false;
-  ArrayRef<int64_t> batchShape =
-      cast<ShapedType>(v.getType()).getShape().drop_front(numBatch);
-  int64_t n = numElements(src), perBatch = 1;
-  for (int64_t d : batchShape)
-    perBatch = ShapedType::isDynamic(d) || perBatch < 0 ? -1 : perBatch * d;
-  if (n >= 0 && perBatch >= 0)
-    return n <= perBatch;
-  auto srcType = dyn_cast<ShapedType>(src.getType());
-  if (!srcType || !srcType.hasRank())
-    return true;
-  ArrayRef<int64_t> srcShape = srcType.getShape();
-  while (!srcShape.empty() && srcShape.front() == 1)
-    srcShape = srcShape.drop_front();
-  return srcShape.size() <= batchShape.size();
+  return llvm::all_of(t.getShape().take_front(numBatch),
+                      [](int64_t d) { return d == 1; });
 }
 
 bool bodyHas(Operation *op, function_ref<bool(Operation *)> pred) {
@@ -572,7 +579,7 @@ Operation *RoleAnalysis::feedsSoftmax(Operation *op) const {
   return nullptr;
 }
 
-bool RoleAnalysis::readsSoftmax(Value v) const {
+Operation *RoleAnalysis::readsSoftmax(Value v) const {
   SmallVector<std::pair<Value, int>> work{{v, 0}};
   DenseSet<Operation *> seen;
   while (!work.empty()) {
@@ -581,12 +588,12 @@ bool RoleAnalysis::readsSoftmax(Value v) const {
     if (!def || isContraction(def) || !seen.insert(def).second)
       continue;
     if (isSoftmaxLike(def))
-      return true;
+      return def;
     if (depth < int(kMaxSoftmaxSearchDepth))
       for (Value in : def->getOperands())
         work.push_back({in, depth + 1});
   }
-  return false;
+  return nullptr;
 }
 
 /// The normalization around an rsqrt: its statistics chain back to the
@@ -1015,6 +1022,22 @@ void RoleAnalysis::classifyContractions(ArrayRef<Operation *> ops,
         attentionOps.push_back(op);
         continue;
       }
+      // An MQA cache passed as [1, S, D] and read as it is (batch 1, the
+      // query heads folded into M) has a weight's shape; attention's chain
+      // tells it apart: a softmax between this contraction and another
+      // reading such an argument (QK^T with the K cache, P * V with the V
+      // cache). A [1, K, N] weight's linear feeding a softmax (a classifier)
+      // has no such second contraction.
+      if (role == Role::linear && c.numBatch > 0 && !grouped &&
+          isUnitBatchArgument(weight, c.numBatch) &&
+          isBetweenCacheContractions(op, weight == b ? a : b)) {
+        decide(op, Role::attention,
+               "heuristic: contraction with a unit-batch argument, a softmax "
+               "between it and another such contraction (an MQA KV cache "
+               "read without a broadcast)");
+        attentionOps.push_back(op);
+        continue;
+      }
       if (role == Role::gating) {
         gatingOps.insert(op);
         expertCounts.insert(c.n);
@@ -1041,7 +1064,73 @@ void RoleAnalysis::classifyContractions(ArrayRef<Operation *> ops,
       attentionOps.push_back(op);
     }
   }
+  classifyDenseCombines(ops);
   classifyTrainingGemms(ops, weightLinears, weightGradients, vocab);
+}
+
+/// A dense MoE's combine (y[t, h] = sum_e out[e, t, h] * gate[t, e]: every
+/// expert's output weighted by the router's gate) is contraction-shaped but
+/// no matmul (no M loop in the gate: matchContraction rejects it). Like the
+/// routed combine it moves tokens by the router's decisions: dispatch. It
+/// keeps its own type (fp8-assign-precision narrows only the contractions
+/// fp8-insert-quant can rewrite).
+void RoleAnalysis::classifyDenseCombines(ArrayRef<Operation *> ops) {
+  for (Operation *op : ops) {
+    auto lop = cast<linalg::LinalgOp>(op);
+    if (isContraction(op) || lop.getNumDpsInputs() != 2 ||
+        !linalg::isaContractionOpInterface(lop))
+      continue;
+    if (llvm::any_of(lop.getDpsInputs(), [&](Value v) {
+          return llvm::any_of(getProducingContractions(v), [&](Operation *p) {
+            return gatingOps.contains(p);
+          });
+        }))
+      decide(op, Role::dispatch,
+             "heuristic: weighted sum by the router's output over the "
+             "experts (dense MoE combine)");
+  }
+}
+
+bool RoleAnalysis::readsUnitBatchArgument(Operation *op) const {
+  auto it = contractions.find(op);
+  if (it == contractions.end())
+    return false;
+  linalg::LinalgOp lop = it->second.op;
+  return llvm::any_of(lop.getDpsInputs(), [&](Value v) {
+    return isUnitBatchArgument(v, it->second.numBatch);
+  });
+}
+
+bool RoleAnalysis::isBetweenCacheContractions(Operation *op,
+                                              Value activation) const {
+  // Forward: the scores feed a softmax whose probabilities a contraction
+  // with a unit-batch argument (the V cache) reads.
+  if (Operation *softmax = feedsSoftmax(op)) {
+    SmallVector<std::pair<Operation *, int>> work{{softmax, 0}};
+    DenseSet<Operation *> seen{softmax};
+    while (!work.empty()) {
+      auto [cur, depth] = work.pop_back_val();
+      for (Operation *user : cur->getUsers()) {
+        if (user == op || !seen.insert(user).second)
+          continue;
+        if (isContraction(user)) {
+          if (readsUnitBatchArgument(user))
+            return true;
+          continue;
+        }
+        if (depth < static_cast<int>(kMaxSoftmaxSearchDepth))
+          work.push_back({user, depth + 1});
+      }
+    }
+  }
+  // Backward: the probabilities come from a softmax of the scores of a
+  // contraction with a unit-batch argument (the K cache).
+  if (Operation *softmax = readsSoftmax(activation))
+    for (Value in : softmax->getOperands())
+      for (Operation *p : getProducingContractions(in))
+        if (p != op && readsUnitBatchArgument(p))
+          return true;
+  return false;
 }
 
 SmallVector<Operation *> RoleAnalysis::getProducingContractions(Value v) const {

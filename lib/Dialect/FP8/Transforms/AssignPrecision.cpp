@@ -193,6 +193,24 @@ Precision AssignPrecisionPass::decidePrecision(Operation *op, Role role,
   return getHighPrecisionOf(own);
 }
 
+/// The element type `op` computes in when its precision label names another
+/// (null otherwise), so the reason says what runs: an f16 op labelled bf16
+/// (the policy's high precision; fp8-insert-quant casts only f32 operands
+/// of a high-precision contraction, and other ops keep their own type), or
+/// an f64 elementwise op labelled f32.
+static Type computedTypeIfOther(Operation *op, Precision precision,
+                                bool isContraction) {
+  if (precision == Precision::fp8)
+    return {};
+  Type t = isContraction ? getElementTypeOrSelf(op->getOperand(0).getType())
+                         : getComputeElementType(op);
+  if (!t || !isa<FloatType>(t))
+    return {};
+  if (precision == Precision::bf16)
+    return t.isBF16() || t.isF32() ? Type() : t;
+  return isContraction || t.isF32() ? Type() : t;
+}
+
 /// Resolves overrides and precision for every linalg op of `func` and writes
 /// its attributes.
 void AssignPrecisionPass::annotate(FunctionOpInterface func,
@@ -257,9 +275,14 @@ void AssignPrecisionPass::annotate(FunctionOpInterface func,
     if (gemm && isContraction)
       op->setAttr(FP8Dialect::kGemmAttrName, GemmKindAttr::get(ctx, *gemm));
     op->setAttr(FP8Dialect::kRoleAttrName, RoleAttr::get(ctx, role));
-    if (precision)
+    if (precision) {
       op->setAttr(FP8Dialect::kPrecisionAttrName,
                   PrecisionAttr::get(ctx, *precision));
+      if (Type t = computedTypeIfOther(op, *precision, isContraction)) {
+        llvm::raw_string_ostream os(reason);
+        os << "; computes in " << t;
+      }
+    }
     op->setAttr(FP8Dialect::kReasonAttrName, StringAttr::get(ctx, reason));
   }
 }

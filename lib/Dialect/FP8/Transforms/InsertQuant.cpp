@@ -6,6 +6,7 @@
 // operands cast to bf16.
 //
 //===----------------------------------------------------------------------===//
+#include "fp8/Dialect/FP8/Analysis/BatchBroadcast.h"
 #include "fp8/Dialect/FP8/Analysis/RoleAnalysis.h"
 
 #include "fp8/Dialect/FP8/IR/FP8.h"
@@ -200,40 +201,27 @@ Value Rewriter::collapseToMatrix(IRRewriter &rw, Location loc, Value v) {
       rw, loc, v, SmallVector<ReassociationIndices>{lead, last});
 }
 
-/// The source of a broadcast over the leading `numBatch` dims, or null: the
-/// 2-D input of a linalg.broadcast or of a copy generic whose input indexes
-/// exactly the trailing two loops in order, or the [1..., K, N] input of a
-/// copy generic that reads its unit batch dims at index 0 (torch-mlir's
-/// `expand` of a [1, K, N] weight: `(d0, d1, d2) -> (0, d1, d2)`).
+/// The source of a broadcast over the leading `numBatch` dims (the shared
+/// matcher, BatchBroadcast.h), or null: a [K, N] source read along the
+/// trailing two dims in order, or a [1..., K, N] one whose unit batch dims
+/// are read at index 0 (torch-mlir's `expand` of a [1, K, N] weight:
+/// `(d0, d1, d2) -> (0, d1, d2)`). A cast on the way is not looked through:
+/// the source replaces the operand, so it must hold the same values; the
+/// source must collapse to the 2-D weight get2DOperand quantizes.
 static Value lookThroughBatchBroadcast(Value v, unsigned numBatch) {
   auto t = cast<RankedTensorType>(v.getType());
-  Operation *def = v.getDefiningOp();
-  if (auto b = dyn_cast_or_null<linalg::BroadcastOp>(def))
-    if (cast<RankedTensorType>(b.getInput().getType()).getRank() == 2 &&
-        llvm::equal(b.getDimensions(), llvm::seq<int64_t>(0, numBatch)))
-      return b.getInput();
-  auto g = dyn_cast_or_null<linalg::GenericOp>(def);
-  if (!g || !isDataMovement(g) || !g.getIndexingMapsArray()[1].isIdentity())
+  auto batch = llvm::to_vector(llvm::seq<unsigned>(0, numBatch));
+  std::optional<Broadcast> b = matchBatchBroadcast(v, batch);
+  if (!b || t.getRank() != numBatch + 2)
     return {};
-  Value src = g.getDpsInputOperand(0)->get();
-  AffineMap in = g.getIndexingMapsArray()[0];
-  if (t.getRank() != numBatch + 2)
+  unsigned lead = b->getNumUnitDims();
+  if ((lead != 0 && lead != numBatch) ||
+      !llvm::all_of(ArrayRef(b->sourceDims).take_front(lead),
+                    [](int64_t d) { return d == Broadcast::kUnitDim; }) ||
+      !llvm::equal(b->getReadDims(),
+                   ArrayRef<unsigned>{numBatch, numBatch + 1}))
     return {};
-  unsigned lead = in.getNumResults() == 2 ? 0 : numBatch;
-  if (in.getNumResults() != lead + 2 ||
-      cast<RankedTensorType>(src.getType()).getRank() != lead + 2)
-    return {};
-  for (unsigned i = 0; i < lead; ++i) {
-    auto zero = dyn_cast<AffineConstantExpr>(in.getResult(i));
-    if (!zero || zero.getValue() != 0)
-      return {};
-  }
-  for (unsigned i = 0; i < 2; ++i) {
-    auto d = dyn_cast<AffineDimExpr>(in.getResult(lead + i));
-    if (!d || d.getPosition() != numBatch + i)
-      return {};
-  }
-  return src;
+  return b->source;
 }
 
 /// The [G, N, K] source when `v` [G, K, N] is a transpose of it over the two

@@ -20,6 +20,7 @@
 // kernels of existing graphs do not change.
 //
 //===----------------------------------------------------------------------===//
+#include "fp8/Dialect/FP8/Analysis/BatchBroadcast.h"
 #include "fp8/Dialect/FP8/Analysis/RoleAnalysis.h"
 #include "fp8/Dialect/FP8/Transforms/Passes.h"
 
@@ -260,42 +261,27 @@ struct BatchBroadcast {
   SmallVector<unsigned> loops;
 };
 
-/// `v` as a broadcast over the batch loops (a linalg.broadcast, or a copy
-/// generic writing `v` in order whose input leaves those loops out): a
-/// weight shared by every batch, which a StableHLO `dot_general` with the
-/// batch dims last broadcasts before the contraction; none otherwise.
-std::optional<BatchBroadcast> matchBatchBroadcast(Value v, AffineMap map,
-                                                  ArrayRef<unsigned> batch) {
+/// `v` as a broadcast over the batch loops (the shared matcher,
+/// BatchBroadcast.h: a linalg.broadcast, or a copy generic whose input
+/// leaves those loops out): a weight shared by every batch, which a
+/// StableHLO `dot_general` with the batch dims last broadcasts before the
+/// contraction; none otherwise. A source with unit dims read at index 0 is
+/// not taken: the source is laid out again by the loops its dims are read
+/// at, and a unit dim has none (such a weight stays broadcast per batch).
+std::optional<BatchBroadcast> matchWeightBroadcast(Value v, AffineMap map,
+                                                   ArrayRef<unsigned> batch) {
   SmallVector<unsigned> vLoops = mapDims(map);
-  SmallVector<unsigned> kept; // the dims of `v` the source holds, in order
-  BatchBroadcast r;
-  if (auto b = v.getDefiningOp<linalg::BroadcastOp>()) {
-    r.source = b.getInput();
-    for (unsigned d = 0; d < vLoops.size(); ++d)
-      if (!llvm::is_contained(b.getDimensions(), int64_t(d)))
-        kept.push_back(d);
-  } else if (auto g = v.getDefiningOp<linalg::GenericOp>();
-             g && isDataMovement(g) &&
-             g.getIndexingMapsArray()[1].isIdentity()) {
-    r.source = g.getDpsInputOperand(0)->get();
-    for (AffineExpr e : g.getIndexingMapsArray()[0].getResults()) {
-      auto d = dyn_cast<AffineDimExpr>(e);
-      if (!d)
-        return std::nullopt;
-      kept.push_back(d.getPosition());
-    }
-  } else {
-    return std::nullopt;
-  }
-  SmallVector<unsigned> dropped;
+  SmallVector<unsigned> batchDims;
   for (unsigned d = 0; d < vLoops.size(); ++d)
-    if (!llvm::is_contained(kept, d))
-      dropped.push_back(vLoops[d]);
-  if (batch.empty() || dropped.size() != batch.size() ||
-      !llvm::all_of(dropped,
-                    [&](unsigned l) { return llvm::is_contained(batch, l); }))
+    if (llvm::is_contained(batch, vLoops[d]))
+      batchDims.push_back(d);
+  if (batchDims.size() != batch.size())
     return std::nullopt;
-  for (unsigned d : kept)
+  std::optional<Broadcast> b = matchBatchBroadcast(v, batchDims);
+  if (!b || b->getNumUnitDims() != 0)
+    return std::nullopt;
+  BatchBroadcast r{b->source, {}};
+  for (unsigned d : b->getReadDims())
     r.loops.push_back(vLoops[d]);
   return r;
 }
@@ -337,7 +323,7 @@ void rewriteCanonical(RewriterBase &rw, const Canonical &c) {
   // broadcast again, so fp8-insert-quant sees one weight (one GEMM over
   // every batch's tokens) rather than a transposed copy per batch.
   if (std::optional<BatchBroadcast> bb =
-          batched ? matchBatchBroadcast(rhs, maps[1 - c.lhs], c.batch)
+          batched ? matchWeightBroadcast(rhs, maps[1 - c.lhs], c.batch)
                   : std::nullopt) {
     SmallVector<unsigned> order;
     for (const SmallVector<unsigned> &g : bGroups)
@@ -465,6 +451,25 @@ public:
   using FP8NormalizeFormsPassBase::FP8NormalizeFormsPassBase;
   void runOnOperation() override {
     IRRewriter rw(&getContext());
+    // linalg.softmax (torch-mlir's and IREE's named softmax) is upstream's
+    // decomposition (max, exp of the difference, sum, divide as generics):
+    // the role analysis classifies those ops as it does an exporter's
+    // decomposed softmax, and fp8-expand-math reaches its exp.
+    SmallVector<linalg::SoftmaxOp> softmaxes;
+    getOperation()->walk([&](linalg::SoftmaxOp op) {
+      if (op.hasPureTensorSemantics())
+        softmaxes.push_back(op);
+    });
+    for (linalg::SoftmaxOp op : softmaxes) {
+      rw.setInsertionPoint(op);
+      FailureOr<SmallVector<Value>> parts = op.decomposeOperation(rw);
+      if (failed(parts)) {
+        op.emitError("fp8-normalize-forms: linalg.softmax could not be "
+                     "decomposed into linalg.generic ops");
+        return signalPassFailure();
+      }
+      rw.replaceOp(op, *parts);
+    }
     SmallVector<linalg::LinalgOp> elementwise, contractions;
     getOperation()->walk([&](linalg::LinalgOp op) {
       if (isNamedElementwise(op) && op.hasPureTensorSemantics())

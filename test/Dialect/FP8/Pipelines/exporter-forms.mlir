@@ -100,13 +100,15 @@ func.func @gqa_cache_expand0(%q: tensor<4x16x64xf32>, %kc: tensor<2x16x64xf32>) 
 // [E, F, H] weights (arguments), the gate applied at the combine. The
 // router is gating (BF16); both expert GEMMs are grouped FP8 linears with
 // the experts' weights as the weights (not the broadcast tokens); the
-// combine contracts over E = 4 and stays as it is.
+// combine contracts over E = 4 with the router's gate: dispatch, as a routed
+// combine is, kept in f32 as it is (no matmul: the gate has no M loop).
 // CHECK-LABEL: func.func @moe_dense
 // CHECK: linalg.matmul {{.*}}fp8.role = #fp8.role<gating>
 // CHECK: fp8.quantize %{{.*}} : tensor<2048x256xf32> -> !fp8.scaled<2048x256xf8E4M3FN, block = [128, 128]
 // CHECK: fp8.grouped_scaled_matmul {{.*}}per-group weights (function argument){{.*}}fp8.role = #fp8.role<linear>
 // CHECK: fp8.quantize %{{.*}} : tensor<1024x512xf32> -> !fp8.scaled<1024x512xf8E4M3FN, block = [128, 128]
 // CHECK: fp8.grouped_scaled_matmul {{.*}}per-group weights (function argument){{.*}}fp8.role = #fp8.role<linear>
+// CHECK: linalg.generic {{.*}}iterator_types = ["reduction", "parallel", "parallel"]{{.*}}fp8.precision = #fp8.precision<f32>, fp8.reason = "heuristic: weighted sum by the router's output over the experts (dense MoE combine)", fp8.role = #fp8.role<dispatch>
 // CHECK-NOT: fp8.role<attention>
 // CHECK: return
 func.func @moe_dense(%x: tensor<8x256xf32>, %wg: tensor<256x4xf32>, %wup: tensor<4x256x512xf32>, %wdown: tensor<4x512x256xf32>) -> tensor<8x256xf32> {
@@ -624,4 +626,118 @@ func.func @fused_slice_bmm(%x: tensor<4x16x256xf32>, %wqkv: tensor<256x1536xf32>
   %f = linalg.fill ins(%z : f32) outs(%e : tensor<4x16x512xf32>) -> tensor<4x16x512xf32>
   %y = linalg.batch_matmul ins(%x, %wb : tensor<4x16x256xf32>, tensor<4x256x512xf32>) outs(%f : tensor<4x16x512xf32>) -> tensor<4x16x512xf32>
   return %y : tensor<4x16x512xf32>
+}
+
+// -----
+
+// linalg.softmax, the named op (torch-mlir, IREE), between QKᵀ and P * V:
+// fp8-normalize-forms decomposes it (upstream's max, exp, sum, divide
+// generics), and those get attention's role as an exporter's decomposed
+// softmax does; the projections stay FP8 linears, both attention GEMMs BF16.
+// CHECK-LABEL: func.func @attention_named_softmax
+// CHECK-NOT: linalg.softmax
+// CHECK-COUNT-3: fp8.scaled_matmul {{.*}}fp8.role = #fp8.role<linear>
+// CHECK: linalg.matmul {{.*}}fp8.role = #fp8.role<attention>
+// CHECK: linalg.generic {{.*}}fp8.role = #fp8.role<attention>
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: arith.maxnumf
+// CHECK: linalg.generic {{.*}}fp8.role = #fp8.role<attention>
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: arith.subf
+// CHECK-NEXT: math.exp
+// CHECK: linalg.generic {{.*}}fp8.role = #fp8.role<attention>
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: arith.addf
+// CHECK: linalg.generic {{.*}}fp8.role = #fp8.role<attention>
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: arith.divf
+// CHECK: linalg.matmul {{.*}}fp8.role = #fp8.role<attention>
+// CHECK-NOT: linalg.softmax
+// CHECK: return
+func.func @attention_named_softmax(%x: tensor<16x256xf32>, %wq: tensor<256x256xf32>, %wk: tensor<256x256xf32>, %wv: tensor<256x256xf32>) -> tensor<16x256xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x256xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<16x256xf32>) -> tensor<16x256xf32>
+  %q = linalg.matmul ins(%x, %wq : tensor<16x256xf32>, tensor<256x256xf32>) outs(%f : tensor<16x256xf32>) -> tensor<16x256xf32>
+  %k = linalg.matmul ins(%x, %wk : tensor<16x256xf32>, tensor<256x256xf32>) outs(%f : tensor<16x256xf32>) -> tensor<16x256xf32>
+  %v = linalg.matmul ins(%x, %wv : tensor<16x256xf32>, tensor<256x256xf32>) outs(%f : tensor<16x256xf32>) -> tensor<16x256xf32>
+  %es = tensor.empty() : tensor<16x16xf32>
+  %fs = linalg.fill ins(%z : f32) outs(%es : tensor<16x16xf32>) -> tensor<16x16xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%q, %k : tensor<16x256xf32>, tensor<16x256xf32>) outs(%fs : tensor<16x16xf32>) -> tensor<16x16xf32>
+  %p = linalg.softmax dimension(1) ins(%s : tensor<16x16xf32>) outs(%es : tensor<16x16xf32>) -> tensor<16x16xf32>
+  %o = linalg.matmul ins(%p, %v : tensor<16x16xf32>, tensor<16x256xf32>) outs(%f : tensor<16x256xf32>) -> tensor<16x256xf32>
+  return %o : tensor<16x256xf32>
+}
+
+// -----
+
+// A router whose top-k probabilities are linalg.softmax over the experts:
+// the router is gating (BF16) as with the decomposed softmax; the softmax's
+// generics keep their type (role other, as the decomposed form's).
+// CHECK-LABEL: func.func @router_named_softmax
+// CHECK: linalg.matmul {{.*}}fp8.role = #fp8.role<gating>
+// CHECK-NOT: linalg.softmax
+// CHECK: math.exp
+// CHECK: return
+func.func @router_named_softmax(%x: tensor<8x256xf32>, %wg: tensor<256x4xf32>) -> tensor<8x4xf32> {
+  %z = arith.constant 0.0 : f32
+  %el = tensor.empty() : tensor<8x4xf32>
+  %zl = linalg.fill ins(%z : f32) outs(%el : tensor<8x4xf32>) -> tensor<8x4xf32>
+  %logits = linalg.matmul ins(%x, %wg : tensor<8x256xf32>, tensor<256x4xf32>) outs(%zl : tensor<8x4xf32>) -> tensor<8x4xf32>
+  %p = linalg.softmax dimension(1) ins(%logits : tensor<8x4xf32>) outs(%el : tensor<8x4xf32>) -> tensor<8x4xf32>
+  return %p : tensor<8x4xf32>
+}
+
+// -----
+
+// MQA decode with the query heads folded into M (batch 1, q [1, 4, 64])
+// against one-head K and V caches passed as [1, S, D] (S = 128) and read
+// without a broadcast: each has a [1, K, N] weight's shape. A softmax lies
+// between the two contractions that read them (QK^T with the K cache, then
+// P * V with the V cache): attention, BF16, nothing of the caches
+// quantized; the q and o projections stay FP8 linears.
+// CHECK-LABEL: func.func @mqa_decode_cache_unit_batch
+// CHECK: fp8.scaled_matmul {{.*}}fp8.role = #fp8.role<linear>
+// CHECK-NOT: fp8.quantize
+// CHECK: linalg.batch_matmul {{.*}}fp8.reason = "heuristic: contraction with a unit-batch argument, a softmax between it and another such contraction (an MQA KV cache read without a broadcast)", fp8.role = #fp8.role<attention>
+// CHECK-NOT: fp8.quantize
+// CHECK: linalg.batch_matmul {{.*}}fp8.role = #fp8.role<attention>
+// CHECK: fp8.scaled_matmul {{.*}}fp8.role = #fp8.role<linear>
+// CHECK: return
+func.func @mqa_decode_cache_unit_batch(%x: tensor<1x256xf32>, %wq: tensor<256x256xf32>, %kc: tensor<1x128x64xf32>, %vc: tensor<1x128x64xf32>, %wo: tensor<256x256xf32>) -> tensor<1x256xf32> {
+  %z = arith.constant 0.0 : f32
+  %e1 = tensor.empty() : tensor<1x256xf32>
+  %f1 = linalg.fill ins(%z : f32) outs(%e1 : tensor<1x256xf32>) -> tensor<1x256xf32>
+  %q = linalg.matmul ins(%x, %wq : tensor<1x256xf32>, tensor<256x256xf32>) outs(%f1 : tensor<1x256xf32>) -> tensor<1x256xf32>
+  %qh = tensor.expand_shape %q [[0], [1, 2]] output_shape [1, 4, 64] : tensor<1x256xf32> into tensor<1x4x64xf32>
+  %es = tensor.empty() : tensor<1x4x128xf32>
+  %fs = linalg.fill ins(%z : f32) outs(%es : tensor<1x4x128xf32>) -> tensor<1x4x128xf32>
+  %s = linalg.batch_matmul indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>, affine_map<(b, m, n, k) -> (b, n, k)>, affine_map<(b, m, n, k) -> (b, m, n)>]
+      ins(%qh, %kc : tensor<1x4x64xf32>, tensor<1x128x64xf32>) outs(%fs : tensor<1x4x128xf32>) -> tensor<1x4x128xf32>
+  %p = linalg.softmax dimension(2) ins(%s : tensor<1x4x128xf32>) outs(%es : tensor<1x4x128xf32>) -> tensor<1x4x128xf32>
+  %eo = tensor.empty() : tensor<1x4x64xf32>
+  %fo = linalg.fill ins(%z : f32) outs(%eo : tensor<1x4x64xf32>) -> tensor<1x4x64xf32>
+  %o = linalg.batch_matmul ins(%p, %vc : tensor<1x4x128xf32>, tensor<1x128x64xf32>) outs(%fo : tensor<1x4x64xf32>) -> tensor<1x4x64xf32>
+  %of = tensor.collapse_shape %o [[0], [1, 2]] : tensor<1x4x64xf32> into tensor<1x256xf32>
+  %y = linalg.matmul ins(%of, %wo : tensor<1x256xf32>, tensor<256x256xf32>) outs(%f1 : tensor<1x256xf32>) -> tensor<1x256xf32>
+  return %y : tensor<1x256xf32>
+}
+
+// -----
+
+// A classifier as torch-mlir's bmm against a [1, K, N] weight argument
+// (batch 1, N = 1000 classes) feeding a softmax: no second contraction
+// reads the probabilities, so the weight is a weight: an FP8 linear.
+// CHECK-LABEL: func.func @bmm_unit_batch_classifier
+// CHECK: fp8.scaled_matmul {{.*}}fp8.role = #fp8.role<linear>
+// CHECK-NOT: fp8.role<attention>
+// CHECK: return
+func.func @bmm_unit_batch_classifier(%x: tensor<1x16x256xf32>, %w: tensor<1x256x1000xf32>) -> tensor<1x16x1000xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x16x1000xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x16x1000xf32>) -> tensor<1x16x1000xf32>
+  %y = linalg.batch_matmul ins(%x, %w : tensor<1x16x256xf32>, tensor<1x256x1000xf32>) outs(%f : tensor<1x16x1000xf32>) -> tensor<1x16x1000xf32>
+  %p = linalg.softmax dimension(2) ins(%y : tensor<1x16x1000xf32>) outs(%e : tensor<1x16x1000xf32>) -> tensor<1x16x1000xf32>
+  return %p : tensor<1x16x1000xf32>
 }

@@ -98,7 +98,9 @@ func.func @router_named_sigmoid(%x: tensor<16x256xf32>, %w: tensor<256x8xf32>) -
 // -----
 
 // A router whose top-k is a call (a custom op exported as a function): the
-// callee's name says top-k, so the router is gating.
+// callee returns integer [T, k] indices (k = 2 <= E = 8) of its [T, E]
+// float input's last dim, a selection over the experts, so the router is
+// gating (by the signature, not by the name).
 // CHECK-LABEL: func.func @router_topk_call
 // CHECK: linalg.matmul {fp8.precision = #fp8.precision<bf16>, fp8.reason = "heuristic: expert-count linear (N = 8) feeding softmax/sigmoid/top-k", fp8.role = #fp8.role<gating>}
 func.func private @moe_topk(tensor<16x8xf32>) -> tensor<16x2xi64>
@@ -109,6 +111,65 @@ func.func @router_topk_call(%x: tensor<16x256xf32>, %w: tensor<256x8xf32>) -> te
   %logits = linalg.matmul ins(%x, %w : tensor<16x256xf32>, tensor<256x8xf32>) outs(%f : tensor<16x8xf32>) -> tensor<16x8xf32>
   %k = func.call @moe_topk(%logits) : (tensor<16x8xf32>) -> tensor<16x2xi64>
   return %k : tensor<16x2xi64>
+}
+
+// -----
+
+// The same with a callee whose name says nothing (torch's topk as a library
+// routine returning values and indices): the [16, 2] i64 indices over the
+// experts make it a top-k, so the router is gating.
+// CHECK-LABEL: func.func @router_select_call
+// CHECK: linalg.matmul {fp8.precision = #fp8.precision<bf16>, fp8.reason = "heuristic: expert-count linear (N = 8) feeding softmax/sigmoid/top-k", fp8.role = #fp8.role<gating>}
+func.func private @select_experts(tensor<16x8xf32>) -> (tensor<16x2xf32>, tensor<16x2xi64>)
+func.func @router_select_call(%x: tensor<16x256xf32>, %w: tensor<256x8xf32>) -> tensor<16x2xi64> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x8xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<16x8xf32>) -> tensor<16x8xf32>
+  %logits = linalg.matmul ins(%x, %w : tensor<16x256xf32>, tensor<256x8xf32>) outs(%f : tensor<16x8xf32>) -> tensor<16x8xf32>
+  %v, %k = func.call @select_experts(%logits) : (tensor<16x8xf32>) -> (tensor<16x2xf32>, tensor<16x2xi64>)
+  return %k : tensor<16x2xi64>
+}
+
+// -----
+
+// A callee whose name says top-k but which returns its [T, E] logits'
+// shape in f32 (a statistics hook): nothing is selected, so the [256, 8]
+// projection is an FP8 linear, not a router.
+// CHECK-LABEL: func.func @router_topk_named_hook
+// CHECK: linalg.matmul {fp8.precision = #fp8.precision<fp8>, fp8.reason = "heuristic: contraction with a weight (function argument)", fp8.role = #fp8.role<linear>}
+func.func private @topk_stats_hook(tensor<16x8xf32>) -> tensor<16x8xf32>
+func.func @router_topk_named_hook(%x: tensor<16x256xf32>, %w: tensor<256x8xf32>) -> tensor<16x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x8xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<16x8xf32>) -> tensor<16x8xf32>
+  %logits = linalg.matmul ins(%x, %w : tensor<16x256xf32>, tensor<256x8xf32>) outs(%f : tensor<16x8xf32>) -> tensor<16x8xf32>
+  %s = func.call @topk_stats_hook(%logits) : (tensor<16x8xf32>) -> tensor<16x8xf32>
+  return %s : tensor<16x8xf32>
+}
+
+// -----
+
+// A router whose softmax is a function of the module (an exporter that
+// outlines it): the callee's body computes exp, so the router is gating.
+// CHECK-LABEL: func.func @router_softmax_callee
+// CHECK: linalg.matmul {fp8.precision = #fp8.precision<bf16>, fp8.reason = "heuristic: expert-count linear (N = 8) feeding softmax/sigmoid/top-k", fp8.role = #fp8.role<gating>}
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func private @route_probs(%l: tensor<16x8xf32>) -> tensor<16x8xf32> {
+  %e = tensor.empty() : tensor<16x8xf32>
+  %p = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%l : tensor<16x8xf32>) outs(%e : tensor<16x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %x2 = math.exp %in : f32
+    linalg.yield %x2 : f32
+  } -> tensor<16x8xf32>
+  return %p : tensor<16x8xf32>
+}
+func.func @router_softmax_callee(%x: tensor<16x256xf32>, %w: tensor<256x8xf32>) -> tensor<16x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x8xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<16x8xf32>) -> tensor<16x8xf32>
+  %logits = linalg.matmul ins(%x, %w : tensor<16x256xf32>, tensor<256x8xf32>) outs(%f : tensor<16x8xf32>) -> tensor<16x8xf32>
+  %p = func.call @route_probs(%logits) : (tensor<16x8xf32>) -> tensor<16x8xf32>
+  return %p : tensor<16x8xf32>
 }
 
 // -----

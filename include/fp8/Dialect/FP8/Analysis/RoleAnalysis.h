@@ -93,8 +93,10 @@ WeightSource getWeightSource(Value v);
 bool isReduction(Operation *op);
 
 /// True when `op`'s body (or the op itself) computes exp: softmax, sigmoid,
-/// SiLU; or is a top-k / softmax op by name; or is a sort-free top-k (a
-/// max or argmax reduction over its input's last dim).
+/// SiLU; or is a top-k / softmax op by its op name; or is a sort-free top-k
+/// (a max or argmax reduction over its input's last dim); or is a call that
+/// returns selection indices over its input's last dim or whose callee
+/// holds such an op (never by the callee's name).
 bool isSoftmaxLike(Operation *op);
 
 /// An embedding lookup: a linalg.generic extracting rows from a captured
@@ -305,10 +307,18 @@ private:
   /// other linear's dY comes through the dgrad of the layer after it.
   bool isLossGradient(Value dY) const;
   Operation *feedsSoftmax(Operation *op) const;
-  /// True when `v` is computed by a softmax-like op (isSoftmaxLike) within
-  /// kMaxSoftmaxSearchDepth ops back, not through a contraction: the
-  /// probabilities of attention's P * V.
-  bool readsSoftmax(Value v) const;
+  void classifyDenseCombines(ArrayRef<Operation *> ops);
+  /// The softmax-like op (isSoftmaxLike) `v` is computed by within
+  /// kMaxSoftmaxSearchDepth ops back, not through a contraction (the
+  /// probabilities of attention's P * V); null when none.
+  Operation *readsSoftmax(Value v) const;
+  /// True when contraction `op` reads a function argument with unit batch
+  /// dims as it is (an MQA cache [1, S, D], or a [1, K, N] weight).
+  bool readsUnitBatchArgument(Operation *op) const;
+  /// True when a softmax lies between `op` (whose other operand is
+  /// `activation`) and another contraction reading a unit-batch argument:
+  /// QK^T and P * V against an MQA cache passed without a broadcast.
+  bool isBetweenCacheContractions(Operation *op, Value activation) const;
   bool isContraction(Operation *op) const { return contractions.count(op); }
   /// The contractions `v` is computed from (walking back through any op,
   /// stopping at contractions), bounded by kMaxProducerSearchOps.

@@ -39,6 +39,12 @@ def FP8NormalizeFormsPass : Pass<"fp8-normalize-forms"> {
       `max`, `min`, `exp`, `log`, `rsqrt`, `square`, `tanh`, ... ) become
       `linalg.generic` (upstream `linalg::generalizeNamedOp`): the
       normalization, attention and fusion analyses read generic bodies;
+    - `linalg.softmax` (the named op torch-mlir and IREE may emit) becomes
+      upstream's decomposition (`AggregatedOpInterface`: a max reduction,
+      the exp of the difference, a sum reduction, a division, as
+      `linalg.generic`): its ops get the roles of an exporter's decomposed
+      softmax (attention's between QKᵀ and P * V), and `fp8-expand-math`
+      reaches its exp (the CPU lowering's own exp, bit-exact);
     - a float contraction the role analysis does not take as a matmul (one
       N and one K loop, operands stored `[batch..., M..., K]` or `[K, M]`
       times `[batch..., N, K]` or `[batch..., K, N]`, result
