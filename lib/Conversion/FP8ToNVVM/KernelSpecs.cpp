@@ -789,10 +789,26 @@ std::optional<HeadViewOperand> mlir::fp8::getHeadViewOperand(Value packed) {
   return h;
 }
 
+/// The batch of one's permutation back: the [H, M, N] result's only reader
+/// a linalg.transpose [1, 0, 2] to [M, H, N] (static, H > 1).
+static std::optional<HeadViewResult> getUnbatchedHeadViewResult(Value result) {
+  HeadViewResult h;
+  h.transpose = dyn_cast<linalg::TransposeOp>(*result.getUsers().begin());
+  if (!h.transpose || !h.transpose.hasPureTensorSemantics() ||
+      h.transpose.getInput() != result ||
+      h.transpose.getPermutation() != ArrayRef<int64_t>{1, 0, 2})
+    return std::nullopt;
+  if (!cast<ShapedType>(result.getType()).hasStaticShape() || h.heads() < 2)
+    return std::nullopt;
+  return h;
+}
+
 std::optional<HeadViewResult> mlir::fp8::getHeadViewResult(Value result) {
   HeadViewResult h;
   if (!result.hasOneUse())
     return std::nullopt;
+  if (std::optional<HeadViewResult> one = getUnbatchedHeadViewResult(result))
+    return one;
   h.expand = dyn_cast<tensor::ExpandShapeOp>(*result.getUsers().begin());
   if (!h.expand || h.expand.getResultType().getRank() != 4 ||
       h.expand.getReassociationIndices() !=

@@ -145,13 +145,17 @@ std::optional<HeadViewOperand> getHeadViewOperand(Value packed);
 /// the permutation needs no kernel. Another permutation (one that moves
 /// the columns, or the batch as [H, B]) stays a transpose. Shared by
 /// fp8-lower-to-nvvm (the kernel's d_heads) and fp8-launch-kernels (which
-/// passes D in the permutation's place); decided on tensors.
+/// passes D in the permutation's place); decided on tensors. A batch of one
+/// sequence has no expand: the [H, M, N] result's only reader a
+/// linalg.transpose [1, 0, 2] to [M, H, N] (B = 1, H = G).
 struct HeadViewResult {
-  tensor::ExpandShapeOp expand;
+  tensor::ExpandShapeOp expand; // null for the batch of one
   linalg::TransposeOp transpose;
   int64_t heads() const {
-    tensor::ExpandShapeOp e = expand;
-    return e.getResultType().getDimSize(1);
+    if (tensor::ExpandShapeOp e = expand)
+      return e.getResultType().getDimSize(1);
+    linalg::TransposeOp t = transpose;
+    return cast<RankedTensorType>(t.getInput().getType()).getDimSize(0);
   }
 };
 std::optional<HeadViewResult> getHeadViewResult(Value result);

@@ -477,7 +477,8 @@ struct FP8LaunchKernelsPass
       // The permutation back is D itself: it and the expand go with the op.
       dView->transpose->getResult(0).replaceAllUsesWith(dTensor);
       dView->transpose->erase();
-      dView->expand->erase();
+      if (dView->expand)
+        dView->expand->erase();
       op->erase();
     } else {
       if (cdTy != resTy)

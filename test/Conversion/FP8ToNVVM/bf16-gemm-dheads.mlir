@@ -6,7 +6,9 @@
 // kernel that writes D as [B, S, H, D] (d_heads = H, _dh<H>): batch g's
 // row r at row (g / H x S + r) x H + g % H of [B x S x H, D]. Not taken:
 // another permutation ([2, 0, 1, 3], [0, 2, 3, 1]), another expand, a
-// result with another reader, a kernel with C.
+// result with another reader, a kernel with C. A batch of one sequence
+// (no expand: the [H, S, D] result's linalg.transpose [1, 0, 2] to [S, H,
+// D], as the python models' unbatched attention) is the view with B = 1.
 // fp8-launch-kernels passes D [B, S, H, D] in the permutation's place and
 // erases the permutation and the expand.
 // config=fixed: the shapes' default tiles.
@@ -27,6 +29,10 @@
 // CHECK: linalg.batch_matmul {fp8.kernel_ref = @fp8_kernels::@fp8_batch_matmul_6x200x64x128_bf16_bf16_f32_init0}
 // CHECK-LABEL: func.func @expandreaders(
 // CHECK: linalg.batch_matmul {fp8.kernel_ref = @fp8_kernels::@fp8_batch_matmul_6x200x64x128_bf16_bf16_f32_init0}
+// CHECK-LABEL: func.func @unbatched(
+// CHECK: linalg.batch_matmul {fp8.kernel_ref = @fp8_kernels::@fp8_batch_matmul_3x200x64x128_bf16_bf16_f32_init0_dh3}
+// CHECK-LABEL: func.func @unbatched_swap(
+// CHECK: linalg.batch_matmul {fp8.kernel_ref = @fp8_kernels::@fp8_batch_matmul_3x200x64x128_bf16_bf16_f32_init0}
 // CHECK-LABEL: func.func @withc(
 // CHECK: linalg.batch_matmul {fp8.kernel_ref = @fp8_kernels::@fp8_batch_matmul_6x200x64x128_bf16_bf16_f32_accf32}
 
@@ -71,6 +77,13 @@
 // HOST: permutation = [0, 2, 1, 3]
 // HOST-LABEL: func.func @expandreaders(
 // HOST: permutation = [0, 2, 1, 3]
+// HOST-LABEL: func.func @unbatched(
+// HOST-NOT: linalg.transpose
+// HOST: call @fp8_launch_fp8_batch_matmul_3x200x64x128_bf16_bf16_f32_init0_dh3(%{{.*}}, %{{.*}}, %{{.*}}) : (memref<3x200x128xbf16>, memref<3x128x64xbf16>, memref<200x3x64xf32>) -> ()
+// HOST-NOT: linalg.transpose
+// HOST: return
+// HOST-LABEL: func.func @unbatched_swap(
+// HOST: permutation = [0, 2, 1]
 // HOST-LABEL: func.func @withc(
 // HOST: permutation = [0, 2, 1, 3]
 // The launcher passes D's pointer; the kernel addresses it.
@@ -172,6 +185,28 @@ func.func @expandreaders(%p: tensor<6x200x128xbf16>, %v: tensor<6x128x64xbf16>) 
   %et = tensor.empty() : tensor<2x200x3x64xf32>
   %ot = linalg.transpose ins(%o4 : tensor<2x3x200x64xf32>) outs(%et : tensor<2x200x3x64xf32>) permutation = [0, 2, 1, 3]
   return %ot, %o3 : tensor<2x200x3x64xf32>, tensor<2x3x12800xf32>
+}
+
+// One sequence of S = 200, H = 3 heads: [H, S, D] -> [S, H, D], B = 1.
+func.func @unbatched(%p: tensor<3x200x128xbf16>, %v: tensor<3x128x64xbf16>) -> tensor<200x3x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %eo = tensor.empty() : tensor<3x200x64xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<3x200x64xf32>) -> tensor<3x200x64xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<3x200x128xbf16>, tensor<3x128x64xbf16>) outs(%zo : tensor<3x200x64xf32>) -> tensor<3x200x64xf32>
+  %et = tensor.empty() : tensor<200x3x64xf32>
+  %ot = linalg.transpose ins(%o : tensor<3x200x64xf32>) outs(%et : tensor<200x3x64xf32>) permutation = [1, 0, 2]
+  return %ot : tensor<200x3x64xf32>
+}
+
+// A batch's matrix swap ([0, 2, 1]): not a head view.
+func.func @unbatched_swap(%p: tensor<3x200x128xbf16>, %v: tensor<3x128x64xbf16>) -> tensor<3x64x200xf32> {
+  %zero = arith.constant 0.0 : f32
+  %eo = tensor.empty() : tensor<3x200x64xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<3x200x64xf32>) -> tensor<3x200x64xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<3x200x128xbf16>, tensor<3x128x64xbf16>) outs(%zo : tensor<3x200x64xf32>) -> tensor<3x200x64xf32>
+  %et = tensor.empty() : tensor<3x64x200xf32>
+  %ot = linalg.transpose ins(%o : tensor<3x200x64xf32>) outs(%et : tensor<3x64x200xf32>) permutation = [0, 2, 1]
+  return %ot : tensor<3x64x200xf32>
 }
 
 // C (the init not a fill): packed [G, M, N], D stays packed.

@@ -10,7 +10,8 @@
 // program on the emulated mgpu runtime, bit for bit against
 // fp8-cpu-pipeline (which sums, then permutes: the same products in the
 // same order). Three scheduler seeds and the lockstep schedule; the trace
-// shows the kernels and no host kernel for the permutations; one the
+// shows the kernels and no host kernel for the permutations (@one: a
+// batch of one sequence, the rank-3 [1, 0, 2] of [H, S, D]); one the
 // kernel cannot express (@otherperm: [2, 0, 1, 3]) keeps its transpose and
 // the packed kernel.
 //
@@ -30,6 +31,9 @@
 // RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=2 %t.check %t.gpu.so %t.cpu.so dv 7 f32:400x192 f32:400x192 f32:1200x200 2>&1 | FileCheck %s --check-prefix=DV
 // RUN: env FP8_EMU_SEED=3 %t.check %t.gpu.so %t.cpu.so dv 8 f32:400x192 f32:400x192 f32:1200x200 | FileCheck %s --check-prefix=DV-PASS
 // RUN: env FP8_EMU_SCHEDULE=lockstep %t.check %t.gpu.so %t.cpu.so dv 9 f32:400x192 f32:400x192 f32:1200x200 | FileCheck %s --check-prefix=DV-PASS
+// RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=3 %t.check %t.gpu.so %t.cpu.so one 11 f32:200x192 bf16:600x200 bf16:600x64 2>&1 | FileCheck %s --check-prefix=ONE
+// RUN: env FP8_EMU_SEED=1 %t.check %t.gpu.so %t.cpu.so one 12 f32:200x192 bf16:600x200 bf16:600x64 | FileCheck %s --check-prefix=ONE-PASS
+// RUN: env FP8_EMU_SCHEDULE=lockstep %t.check %t.gpu.so %t.cpu.so one 13 f32:200x192 bf16:600x200 bf16:600x64 | FileCheck %s --check-prefix=ONE-PASS
 // RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=1 %t.check %t.gpu.so %t.cpu.so otherperm 10 f32:1200x64 bf16:1200x200 bf16:1200x64 2>&1 | FileCheck %s --check-prefix=OTHER
 
 // V's conversion stays (one element-wise host kernel, on the source), no
@@ -53,6 +57,11 @@
 // DV-NOT: fp8-emu-mgpu: launch dv_
 // DV: host-check: PASS dv: 400x192, 76800 outputs bit-exact
 // DV-PASS: host-check: PASS dv: 400x192, 76800 outputs bit-exact
+// ONE-NOT: fp8-emu-mgpu: launch one_
+// ONE: fp8-emu-mgpu: launch fp8_batch_matmul_3x200x64x200_bf16_bf16_f32_init0_dh3 grid
+// ONE-NOT: fp8-emu-mgpu: launch one_
+// ONE: host-check: PASS one: 200x192, 38400 outputs bit-exact
+// ONE-PASS: host-check: PASS one: 200x192, 38400 outputs bit-exact
 // OTHER: fp8-emu-mgpu: launch fp8_batch_matmul_6x200x64x200_bf16_bf16_f32_init0 grid
 // OTHER: fp8-emu-mgpu: launch otherperm_
 // OTHER: host-check: PASS otherperm: 1200x64, 76800 outputs bit-exact
@@ -114,6 +123,22 @@ func.func @dv(%do2: tensor<400x192xf32>, %p2: tensor<1200x200xf32>) -> tensor<40
   %yt = linalg.transpose ins(%y4 : tensor<2x3x200x64xf32>) outs(%ey : tensor<2x200x3x64xf32>) permutation = [0, 2, 1, 3]
   %y2 = tensor.collapse_shape %yt [[0, 1], [2, 3]] : tensor<2x200x3x64xf32> into tensor<400x192xf32>
   return %y2 : tensor<400x192xf32>
+}
+
+// One sequence (no batch dimension, the python models' unbatched
+// attention): the context [H, S, D] -> [S, H, D] by a rank-3 [1, 0, 2],
+// then [S, H x D].
+func.func @one(%p2: tensor<600x200xbf16>, %v2: tensor<600x64xbf16>) -> tensor<200x192xf32> attributes {llvm.emit_c_interface} {
+  %zero = arith.constant 0.0 : f32
+  %p = tensor.expand_shape %p2 [[0, 1], [2]] output_shape [3, 200, 200] : tensor<600x200xbf16> into tensor<3x200x200xbf16>
+  %v = tensor.expand_shape %v2 [[0, 1], [2]] output_shape [3, 200, 64] : tensor<600x64xbf16> into tensor<3x200x64xbf16>
+  %ce = tensor.empty() : tensor<3x200x64xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%ce : tensor<3x200x64xf32>) -> tensor<3x200x64xf32>
+  %y = linalg.batch_matmul ins(%p, %v : tensor<3x200x200xbf16>, tensor<3x200x64xbf16>) outs(%z : tensor<3x200x64xf32>) -> tensor<3x200x64xf32>
+  %ey = tensor.empty() : tensor<200x3x64xf32>
+  %yt = linalg.transpose ins(%y : tensor<3x200x64xf32>) outs(%ey : tensor<200x3x64xf32>) permutation = [1, 0, 2]
+  %y2 = tensor.collapse_shape %yt [[0], [1, 2]] : tensor<200x3x64xf32> into tensor<200x192xf32>
+  return %y2 : tensor<200x192xf32>
 }
 
 // [B, H, S, D] -> [H, S, B, D]... as [1, 2, 0, 3]: not [B, S, H, D], a
