@@ -253,7 +253,8 @@ def gpu_kernels(ir: Union[str, bytes]) -> List[Union[GemmKernel, QuantizeKernel,
       default to A "k" and B "mn", a transposed operand's source read in
       place takes the other; FP8 operands are "k"), `a_heads`, `b_heads`
       (the BF16 batch kernels: 1, or the H heads of an operand read from its
-      [B, rows, H, cols] source through a head view), `a_scale`, `b_scale`;
+      [B, rows, H, cols] source through a head view), `d_heads` (1, or the
+      H heads of a result written as [B, M, H, N]), `a_scale`, `b_scale`;
       `b_scale_rows` (128, or 1 for per-column B scales); `scale_k` (the K
       elements one scale covers: 128, or `k`); `layout` (None,
       "masked", "contiguous"), `groups` (None for the bf16 batch kernel

@@ -78,6 +78,9 @@ void bindKernelClasses(py::module_ &m) {
                              [](const G &g) { return g.config.aHeads; })
       .def_property_readonly("b_heads",
                              [](const G &g) { return g.config.bHeads; })
+      // Its result written through a head view (d_heads; 1: packed).
+      .def_property_readonly("d_heads",
+                             [](const G &g) { return g.config.dHeads; })
       .def_readonly("a_scale", &G::aScale)
       .def_readonly("b_scale", &G::bScale)
       .def_readonly("b_scale_rows", &G::bScaleRows)

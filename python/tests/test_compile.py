@@ -333,6 +333,40 @@ def test_gpu_kernels_batch_groups():
     assert dyn.symbol == "fp8_batch_matmul_dynx100x72x40_bf16_bf16_f32_accf32"
 
 
+_CONTEXT_GRAPH = """
+func.func @context(%p: tensor<6x200x128xbf16>, %v2: tensor<256x192xbf16>) -> tensor<2x200x3x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %v4 = tensor.expand_shape %v2 [[0, 1], [2, 3]] output_shape [2, 128, 3, 64]
+        : tensor<256x192xbf16> into tensor<2x128x3x64xbf16>
+  %ev = tensor.empty() : tensor<2x3x128x64xbf16>
+  %vt = linalg.transpose ins(%v4 : tensor<2x128x3x64xbf16>) outs(%ev : tensor<2x3x128x64xbf16>)
+        permutation = [0, 2, 1, 3]
+  %v = tensor.collapse_shape %vt [[0, 1], [2], [3]] : tensor<2x3x128x64xbf16> into tensor<6x128x64xbf16>
+  %e = tensor.empty() : tensor<6x200x64xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<6x200x64xf32>) -> tensor<6x200x64xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<6x200x128xbf16>, tensor<6x128x64xbf16>)
+       outs(%z : tensor<6x200x64xf32>) -> tensor<6x200x64xf32>
+  %o4 = tensor.expand_shape %o [[0, 1], [2], [3]] output_shape [2, 3, 200, 64]
+        : tensor<6x200x64xf32> into tensor<2x3x200x64xf32>
+  %et = tensor.empty() : tensor<2x200x3x64xf32>
+  %ot = linalg.transpose ins(%o4 : tensor<2x3x200x64xf32>) outs(%et : tensor<2x200x3x64xf32>)
+        permutation = [0, 2, 1, 3]
+  return %ot : tensor<2x200x3x64xf32>
+}
+"""
+
+
+@require_passes("fp8-lower-to-nvvm")
+def test_gpu_kernels_head_views():
+    # Attention's context P V with V read through a head view ([B, S, H, D]
+    # source, b_heads = H) and D written through one ([B, S, H, D], d_heads =
+    # H): the head counts as the kernel's attribute says, A packed (1).
+    k, = fp8_mlir.gpu_kernels(fp8_mlir.run_pipeline(_CONTEXT_GRAPH, "fp8-lower-to-nvvm{config=fixed}"))
+    assert (k.a_heads, k.b_heads, k.d_heads) == (1, 3, 3)
+    assert (k.groups, k.m, k.n, k.k) == (6, 200, 64, 128)
+    assert k.symbol == "fp8_batch_matmul_6x200x64x128_bf16_bf16_f32_init0_bh3_dh3"
+
+
 @require_passes("fp8-lower-to-nvvm")
 def test_gpu_kernels_attributes():
     # The kernels of a lowered module as their attributes say, against the

@@ -185,7 +185,12 @@ ConsumerTile GemmEmitter::waveTile(const ConsumerTile &ct, int64_t wave) {
 }
 
 Value GemmEmitter::globalRow(const ConsumerTile &ct, Value row) {
-  return ct.groupRow0 ? ir.add(ct.groupRow0, row) : row;
+  if (!ct.groupRow0)
+    return row;
+  // A head view's D interleaves the H heads row by row ([B, M, H, N]).
+  if (cfg.dHeads != 1)
+    row = ir.mul(row, ir.c32(cfg.dHeads));
+  return ir.add(ct.groupRow0, row);
 }
 
 void GemmEmitter::emitConsumerKBlock(const ConsumerThread &thr,

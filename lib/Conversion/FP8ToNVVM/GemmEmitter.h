@@ -174,7 +174,8 @@ struct GemmEmitter : KernelEmitter<GemmKernelSpec> {
   /// Wave `wave`'s part of the tile (GemmKernelConfig::waves): this
   /// thread's rows 64 x wave further on (`ct` itself for wave 0).
   ConsumerTile waveTile(const ConsumerTile &ct, int64_t wave);
-  /// C's and D's row `row` in the operand (the group offset added).
+  /// C's and D's row `row` in the operand (the group offset added; every
+  /// H-th row of a head view's [B x M x H, N], GemmKernelConfig::dHeads).
   Value globalRow(const ConsumerTile &ct, Value row);
   void emitConsumerKBlock(const ConsumerThread &thr, const ConsumerTile &ct,
                           scf::ForOp kLoop);

@@ -56,7 +56,16 @@ void MaskedScheduler::emitTileGroup(Tile &t) {
 
 Value MaskedScheduler::groupRowOffset(const Tile &t) {
   // C and D are [G, M, N]: group g's rows start at g*M.
-  return ir.mul(t.group, e.mRows);
+  if (cfg.dHeads == 1)
+    return ir.mul(t.group, e.mRows);
+  // D through a head view (GemmKernelConfig::dHeads): [B, M, H, N] as B x
+  // M x H rows of N, batch g = b x H + h's row r at (b x M + r) x H + h.
+  // Its row 0 here; GemmEmitter::globalRow steps H rows per row.
+  Value heads = ir.c32(cfg.dHeads);
+  Value sequence = ir.divu(t.group, heads);
+  Value head = ir.remu(t.group, heads);
+  Value sequenceRows = ir.mul(e.mRows, heads);
+  return ir.add(ir.mul(sequence, sequenceRows), head);
 }
 
 Value MaskedScheduler::emitRowValid(const Tile &t, Value row) {

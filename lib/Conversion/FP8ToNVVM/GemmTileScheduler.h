@@ -58,8 +58,9 @@ public:
   /// [G, M, K], [G, KB, M]), and B ([G, N, K]).
   virtual bool aPerGroup() const { return false; }
   virtual bool bPerGroup() const { return false; }
-  /// The first row of the tile's group in C and D ([G, M, N]: g * M), or
-  /// null where C and D are one [M, N] matrix.
+  /// The first row of the tile's group in C and D ([G, M, N]: g * M; a
+  /// head view's [B, M, H, N]: (g / H) x M x H + g % H), or null where C
+  /// and D are one [M, N] matrix.
   virtual Value groupRowOffset(const Tile &t) { return Value(); }
   /// The first B scale of the tile's group ([G, ceil(N / 128), KB]), or
   /// null.

@@ -789,6 +789,59 @@ std::optional<HeadViewOperand> mlir::fp8::getHeadViewOperand(Value packed) {
   return h;
 }
 
+/// The batch of one's permutation back: the [H, M, N] result's only reader
+/// a linalg.transpose [1, 0, 2] to [M, H, N] (static, H > 1).
+static std::optional<HeadViewResult> getUnbatchedHeadViewResult(Value result) {
+  HeadViewResult h;
+  h.transpose = dyn_cast<linalg::TransposeOp>(*result.getUsers().begin());
+  if (!h.transpose || !h.transpose.hasPureTensorSemantics() ||
+      h.transpose.getInput() != result ||
+      h.transpose.getPermutation() != ArrayRef<int64_t>{1, 0, 2})
+    return std::nullopt;
+  if (!cast<ShapedType>(result.getType()).hasStaticShape() || h.heads() < 2)
+    return std::nullopt;
+  return h;
+}
+
+std::optional<HeadViewResult> mlir::fp8::getHeadViewResult(Value result) {
+  HeadViewResult h;
+  if (!result.hasOneUse())
+    return std::nullopt;
+  if (std::optional<HeadViewResult> one = getUnbatchedHeadViewResult(result))
+    return one;
+  h.expand = dyn_cast<tensor::ExpandShapeOp>(*result.getUsers().begin());
+  if (!h.expand || h.expand.getResultType().getRank() != 4 ||
+      h.expand.getReassociationIndices() !=
+          SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}} ||
+      !h.expand.getResult().hasOneUse())
+    return std::nullopt;
+  h.transpose =
+      dyn_cast<linalg::TransposeOp>(*h.expand.getResult().getUsers().begin());
+  if (!h.transpose || !h.transpose.hasPureTensorSemantics() ||
+      h.transpose.getInput() != h.expand.getResult() ||
+      h.transpose.getPermutation() != ArrayRef<int64_t>{0, 2, 1, 3})
+    return std::nullopt;
+  if (!h.expand.getResultType().hasStaticShape() || h.heads() < 2)
+    return std::nullopt;
+  return h;
+}
+
+/// The head view of the bf16 batch kernel's D (`mm`'s result; the kernel
+/// without C): written through it where the result's only reader is the
+/// permutation back to [B, M, H, N] (getHeadViewResult); kept packed where
+/// the kernel refuses the view (`check`).
+static void chooseResultHeads(
+    linalg::LinalgOp mm, GemmKernelConfig &c,
+    llvm::function_ref<StringRef(const GemmKernelConfig &)> check) {
+  std::optional<HeadViewResult> h = getHeadViewResult(mm->getResult(0));
+  if (!h)
+    return;
+  GemmKernelConfig chosen = c;
+  chosen.dHeads = h->heads();
+  if (check(chosen).empty())
+    c = chosen;
+}
+
 /// The head views of the bf16 batch kernel of `mm` (its majors chosen): an
 /// operand whose packed tensor is a head permutation of a [B, rows, H,
 /// cols] source is read from the source in place (getHeadViewOperand);
@@ -908,6 +961,11 @@ mlir::fp8::getMatmulKernelSpec(Operation *op,
   spec.accInit = getMatmulAccInit(op);
   if (!spec.accInit)
     spec.accType = spec.resultType;
+  // D through a head view: the kernel without C (GemmKernelAttr's
+  // verifier: the op's C is its packed init), G and M static as above.
+  if (batched && !spec.hasDynamicGroups() && m != GemmKernelConfig::kDynamicM &&
+      spec.accInit)
+    chooseResultHeads(mm, spec.config, check);
   return spec;
 }
 

@@ -137,6 +137,29 @@ struct HeadViewOperand {
 };
 std::optional<HeadViewOperand> getHeadViewOperand(Value packed);
 
+/// A batch result whose only reader is attention's permutation back to [B,
+/// M, H, N] (the [G, M, N] result expanded [[0, 1], [2], [3]] to [B, H, M,
+/// N], its only reader a linalg.transpose of permutation [0, 2, 1, 3]:
+/// the context [B, H, S, D] -> [B, S, H, D]), static, H > 1: the batch
+/// kernel writes D through the head view (GemmKernelConfig::dHeads) and
+/// the permutation needs no kernel. Another permutation (one that moves
+/// the columns, or the batch as [H, B]) stays a transpose. Shared by
+/// fp8-lower-to-nvvm (the kernel's d_heads) and fp8-launch-kernels (which
+/// passes D in the permutation's place); decided on tensors. A batch of one
+/// sequence has no expand: the [H, M, N] result's only reader a
+/// linalg.transpose [1, 0, 2] to [M, H, N] (B = 1, H = G).
+struct HeadViewResult {
+  tensor::ExpandShapeOp expand; // null for the batch of one
+  linalg::TransposeOp transpose;
+  int64_t heads() const {
+    if (tensor::ExpandShapeOp e = expand)
+      return e.getResultType().getDimSize(1);
+    linalg::TransposeOp t = transpose;
+    return cast<RankedTensorType>(t.getInput().getType()).getDimSize(0);
+  }
+};
+std::optional<HeadViewResult> getHeadViewResult(Value result);
+
 /// The #fp8.gemm_kernel layout of a kernel's grouping (none: no layout),
 /// and the grouping of a layout: the one map between the two.
 std::optional<GroupLayout> getGroupLayout(GemmGrouping grouping);

@@ -390,7 +390,9 @@ struct FP8LaunchKernelsPass
   /// (a, b, d), the fill erased once no other op reads it. A kernel with an
   /// MN-major A or a K-major B (a_major, b_major) takes the operand's
   /// untransposed source (getTransposedMatmulOperand), the transpose erased
-  /// once no other op reads it.
+  /// once no other op reads it. A kernel writing D through a head view
+  /// (d_heads) takes D [B, M, H, N] in place of the result's permutation
+  /// back (getHeadViewResult), which goes with the op.
   LogicalResult rewriteMatmul(ModuleOp module, Operation *op) {
     auto kernel = getKernel<GemmKernelAttr>(module, op, "gemm_kernel");
     if (failed(kernel))
@@ -424,7 +426,8 @@ struct FP8LaunchKernelsPass
         (cfg.aMNMajor() && !getTransposedMatmulOperand(a)) ||
         (!cfg.bMNMajor() && !getTransposedMatmulOperand(bOp)) ||
         !readsHeadView(a, cfg.aMNMajor(), cfg.aHeads) ||
-        !readsHeadView(bOp, !cfg.bMNMajor(), cfg.bHeads))
+        !readsHeadView(bOp, !cfg.bMNMajor(), cfg.bHeads) ||
+        !writesHeadView(op->getResult(0), cfg.dHeads))
       return op->emitOpError("fp8-launch-kernels: kernel ")
              << ref << " (" << attr << ") does not compute this op";
     ImplicitLocOpBuilder b(op->getLoc(), op);
@@ -450,7 +453,15 @@ struct FP8LaunchKernelsPass
     Value cCast = c;
     if (!startsAtInit && c.getType() != cdTy)
       cCast = tensor::CastOp::create(b, cdTy, c);
-    Value d = allocLike(b, cdTy, mSizes);
+    // D through a head view: [B, M, H, N], the permutation's result
+    // (static: getHeadViewResult).
+    std::optional<HeadViewResult> dView;
+    if (cfg.dHeads != 1)
+      dView = getHeadViewResult(op->getResult(0));
+    auto dTy =
+        dView ? cast<RankedTensorType>(dView->transpose->getResult(0).getType())
+              : cdTy;
+    Value d = allocLike(b, dTy, dView ? SmallVector<Value>{} : mSizes);
     // The kernel's majors and head views: a transposed or permuted
     // operand's source in its place.
     KernelOperand aK = getKernelOperand(a, cfg.aMNMajor(), cfg.aHeads != 1);
@@ -461,11 +472,20 @@ struct FP8LaunchKernelsPass
     func::FuncOp fn =
         getOrDeclareLauncher(module, ref, attr, ValueRange(args).getTypes());
     func::CallOp::create(b, fn, args);
-    Value dTensor = toTensor(b, d, cdTy);
-    if (cdTy != resTy)
-      dTensor = tensor::CastOp::create(b, resTy, dTensor);
-    result.replaceAllUsesWith(dTensor);
-    op->erase();
+    Value dTensor = toTensor(b, d, dTy);
+    if (dView) {
+      // The permutation back is D itself: it and the expand go with the op.
+      dView->transpose->getResult(0).replaceAllUsesWith(dTensor);
+      dView->transpose->erase();
+      if (dView->expand)
+        dView->expand->erase();
+      op->erase();
+    } else {
+      if (cdTy != resTy)
+        dTensor = tensor::CastOp::create(b, resTy, dTensor);
+      result.replaceAllUsesWith(dTensor);
+      op->erase();
+    }
     if (startsAtInit)
       eraseUnreadFill(c);
     for (const KernelOperand &k : {aK, bK})
@@ -481,6 +501,15 @@ struct FP8LaunchKernelsPass
       return true;
     std::optional<HeadViewOperand> h =
         getHeadViewOperand(getPackedMatmulOperand(v, swapped));
+    return h && h->heads() == heads;
+  }
+
+  /// Whether the op's `result` is the head view of `heads` heads the
+  /// kernel writes D through (1: packed, whatever reads `result`).
+  static bool writesHeadView(Value result, int64_t heads) {
+    if (heads == 1)
+      return true;
+    std::optional<HeadViewResult> h = getHeadViewResult(result);
     return h && h->heads() == heads;
   }
 

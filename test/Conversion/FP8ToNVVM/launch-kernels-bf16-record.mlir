@@ -181,3 +181,47 @@ module attributes {gpu.container_module} {
     return %y : tensor<4x64x64xf32>
   }
 }
+
+// -----
+
+// A record with d_heads = 2 (D written as [B, M, H, N]) for a batch_matmul
+// whose result is read packed: refused (the launch would hand the kernel a
+// [G, M, N] D it writes at the rows of a [B, M, H, N] one).
+module attributes {gpu.container_module} {
+  gpu.module @fp8_kernels {
+    llvm.func @fp8_batch_matmul_4x64x64x64_bf16_bf16_f32_init0_dh2(%a: !llvm.ptr, %b: !llvm.ptr, %sa: !llvm.ptr, %sb: !llvm.ptr, %d: !llvm.ptr, %m: i32) attributes {fp8.kernel = #fp8.gemm_kernel<m = 64, n = 64, k = 64, a = bf16, b = bf16, d_heads = 2, d = f32, acc_init = 0.0 : f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, layout = masked, groups = 4, block_m = 64, block_n = 128, block_k = 64, stages = 8, consumers = 1>, gpu.kernel} {
+      llvm.return
+    }
+  }
+  func.func @bmm(%a: tensor<4x64x64xbf16>, %b: tensor<4x64x64xbf16>) -> tensor<4x64x64xf32> {
+    %zero = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<4x64x64xf32>
+    %z = linalg.fill ins(%zero : f32) outs(%e : tensor<4x64x64xf32>) -> tensor<4x64x64xf32>
+    // expected-error @+1 {{does not compute this op}}
+    %y = linalg.batch_matmul {fp8.kernel_ref = @fp8_kernels::@fp8_batch_matmul_4x64x64x64_bf16_bf16_f32_init0_dh2} ins(%a, %b : tensor<4x64x64xbf16>, tensor<4x64x64xbf16>) outs(%z : tensor<4x64x64xf32>) -> tensor<4x64x64xf32>
+    return %y : tensor<4x64x64xf32>
+  }
+}
+
+// -----
+
+// A record with d_heads = 4 for a result permuted back from 2 heads:
+// refused.
+module attributes {gpu.container_module} {
+  gpu.module @fp8_kernels {
+    llvm.func @fp8_batch_matmul_4x64x64x64_bf16_bf16_f32_init0_dh4(%a: !llvm.ptr, %b: !llvm.ptr, %sa: !llvm.ptr, %sb: !llvm.ptr, %d: !llvm.ptr, %m: i32) attributes {fp8.kernel = #fp8.gemm_kernel<m = 64, n = 64, k = 64, a = bf16, b = bf16, d_heads = 4, d = f32, acc_init = 0.0 : f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, layout = masked, groups = 4, block_m = 64, block_n = 128, block_k = 64, stages = 8, consumers = 1>, gpu.kernel} {
+      llvm.return
+    }
+  }
+  func.func @bmm(%a: tensor<4x64x64xbf16>, %b: tensor<4x64x64xbf16>) -> tensor<2x64x2x64xf32> {
+    %zero = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<4x64x64xf32>
+    %z = linalg.fill ins(%zero : f32) outs(%e : tensor<4x64x64xf32>) -> tensor<4x64x64xf32>
+    // expected-error @+1 {{does not compute this op}}
+    %y = linalg.batch_matmul {fp8.kernel_ref = @fp8_kernels::@fp8_batch_matmul_4x64x64x64_bf16_bf16_f32_init0_dh4} ins(%a, %b : tensor<4x64x64xbf16>, tensor<4x64x64xbf16>) outs(%z : tensor<4x64x64xf32>) -> tensor<4x64x64xf32>
+    %y4 = tensor.expand_shape %y [[0, 1], [2], [3]] output_shape [2, 2, 64, 64] : tensor<4x64x64xf32> into tensor<2x2x64x64xf32>
+    %et = tensor.empty() : tensor<2x64x2x64xf32>
+    %yt = linalg.transpose ins(%y4 : tensor<2x2x64x64xf32>) outs(%et : tensor<2x64x2x64xf32>) permutation = [0, 2, 1, 3]
+    return %yt : tensor<2x64x2x64xf32>
+  }
+}

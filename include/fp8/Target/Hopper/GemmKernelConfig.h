@@ -120,6 +120,14 @@ struct GemmKernelConfig {
   /// M] for A, [K, N] or [N, K] for B).
   int64_t aHeads = 1;
   int64_t bHeads = 1;
+  /// The batch kernel's result D written through a head view (1: packed
+  /// [G, M, N]). With H > 1 D is [B, M, H, N] row-major, the layout of
+  /// attention's permutation back ([B, H, S, D] -> [B, S, H, D]) of the
+  /// batch's result: batch g = b x H + h writes its row r at row (b x M +
+  /// r) x H + h of [B x M x H, N], so that permutation needs no kernel of
+  /// its own. The stores are the epilogue's per-thread st.global (a batch
+  /// kernel has no TMA store), masked to M rows as the packed D.
+  int64_t dHeads = 1;
   /// K elements per stage of a bf16 kernel: one 128-byte swizzle row.
   static constexpr int64_t kBF16BlockK = 64;
   /// Columns of one MN-major B box of a bf16 kernel (128 bytes).
@@ -349,7 +357,9 @@ struct GemmKernelConfig {
   bool hasBF16Operands() const { return operands == GemmOperandType::bf16; }
   bool aMNMajor() const { return aMajor == GemmOperandMajor::mn; }
   bool bMNMajor() const { return bMajor == GemmOperandMajor::mn; }
-  bool hasHeadViews() const { return aHeads != 1 || bHeads != 1; }
+  bool hasHeadViews() const {
+    return aHeads != 1 || bHeads != 1 || dHeads != 1;
+  }
   /// The majors chooseGemmKernelConfig gives `operands`: A K-major; B
   /// MN-major for bf16 ([K, N] row-major), K-major for FP8.
   static GemmOperandMajor defaultBMajor(GemmOperandType operands) {
@@ -613,11 +623,12 @@ inline const char *checkGemmKernelConfig(const GemmKernelConfig &c) {
            "operands (imm-trans-a and imm-trans-b are .f16/.bf16 only, PTX "
            "ISA wgmma.mma_async)";
   } else if (c.hasHeadViews()) {
-    return "head views (a_heads, b_heads) need the bf16 batch kernel: the "
-           "FP8 kernels read packed operands with their scales";
+    return "head views (a_heads, b_heads, d_heads) need the bf16 batch "
+           "kernel: the FP8 kernels read and write packed operands with "
+           "their scales";
   }
-  if (c.aHeads < 1 || c.bHeads < 1)
-    return "a_heads and b_heads must be at least 1";
+  if (c.aHeads < 1 || c.bHeads < 1 || c.dHeads < 1)
+    return "a_heads, b_heads and d_heads must be at least 1";
   if (const char *why = checkSplitKGemmKernelConfig(c); *why)
     return why;
   if (c.blockM % 64 != 0 || c.blockM < 64 || c.blockM > 256)

@@ -22,7 +22,10 @@
 //             GemmKernelConfig::aMajor / bMajor); _ah<H> / _bh<H> (the
 //             BF16 batch kernel only): A or B read through the head view
 //             [B, rows, H, cols] of H heads (GemmKernelConfig::aHeads /
-//             bHeads, the source of attention's head permutation); _b1x128: B
+//             bHeads, the source of attention's head permutation); _dh<H>
+//             (the BF16 batch kernel only): D written through the head
+//             view [B, M, H, N] (GemmKernelConfig::dHeads, attention's
+//             permutation back of the result); _b1x128: B
 //             scales per column (b blocks [1, 128], the Wgrad GEMM; without
 //             it b blocks are [128, 128]); _sk: one scale per row of A
 //             and column of B along the whole K (scale_k = k, the rowwise
@@ -177,15 +180,19 @@ inline std::string getGemmKernelMajorsSuffix(bool aMNMajor, bool bKMajor) {
   return std::string(aMNMajor ? "_am" : "") + (bKMajor ? "_bk" : "");
 }
 
-/// A bf16 batch kernel's head views (GemmKernelConfig::aHeads, bHeads):
-/// "_ah<H>" for an A read as [B, rows, H, cols], "_bh<H>" for a B, "" for
-/// packed operands (H = 1).
-inline std::string getGemmKernelHeadsSuffix(int64_t aHeads, int64_t bHeads) {
+/// A bf16 batch kernel's head views (GemmKernelConfig::aHeads, bHeads,
+/// dHeads): "_ah<H>" for an A read as [B, rows, H, cols], "_bh<H>" for a
+/// B, "_dh<H>" for a D written as [B, M, H, N], "" for packed operands (H
+/// = 1).
+inline std::string getGemmKernelHeadsSuffix(int64_t aHeads, int64_t bHeads,
+                                            int64_t dHeads) {
   std::string s;
   if (aHeads != 1)
     s += "_ah" + std::to_string(aHeads);
   if (bHeads != 1)
     s += "_bh" + std::to_string(bHeads);
+  if (dHeads != 1)
+    s += "_dh" + std::to_string(dHeads);
   return s;
 }
 

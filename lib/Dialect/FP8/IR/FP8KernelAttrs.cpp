@@ -91,7 +91,8 @@ makeConfig(int64_t m, int64_t n, int64_t k, int64_t blockM, int64_t blockN,
            int64_t bScaleRows, int64_t scaleK, int64_t cluster, int64_t overlap,
            KernelEpilogue epilogue, BoolAttr tmaStore, int64_t kSplits,
            int64_t waves, Type a, std::optional<OperandMajor> aMajor,
-           std::optional<OperandMajor> bMajor, int64_t aHeads, int64_t bHeads) {
+           std::optional<OperandMajor> bMajor, int64_t aHeads, int64_t bHeads,
+           int64_t dHeads) {
   GemmKernelConfig c;
   if (a && a.isBF16())
     c.operands = GemmOperandType::bf16;
@@ -106,6 +107,7 @@ makeConfig(int64_t m, int64_t n, int64_t k, int64_t blockM, int64_t blockN,
   c.bMajor = major(bMajor, GemmKernelConfig::defaultBMajor(c.operands));
   c.aHeads = aHeads;
   c.bHeads = bHeads;
+  c.dHeads = dHeads;
   c.m = ShapedType::isDynamic(m) ? GemmKernelConfig::kDynamicM : m;
   c.n = n;
   c.k = ShapedType::isDynamic(k) ? GemmKernelConfig::kDynamicK : k;
@@ -135,7 +137,8 @@ GemmKernelConfig GemmKernelAttr::getConfig() const {
                     getBlockK(), getStages(), getConsumers(), getGroupM(),
                     getBScaleRows(), getScaleK(), getCluster(), getOverlap(),
                     getEpilogue(), getTmaStore(), getKSplits(), getWaves(),
-                    getA(), getAMajor(), getBMajor(), getAHeads(), getBHeads());
+                    getA(), getAMajor(), getBMajor(), getAHeads(), getBHeads(),
+                    getDHeads());
 }
 
 GemmKernelProblem GemmKernelAttr::getProblem() const {
@@ -177,7 +180,7 @@ GemmKernelAttr GemmKernelAttr::get(MLIRContext *ctx, const GemmKernelProblem &p,
              c.n, c.hasDynamicK() ? ShapedType::kDynamic : c.k, p.a, p.b,
              major(c.aMajor, GemmOperandMajor::k),
              major(c.bMajor, GemmKernelConfig::defaultBMajor(c.operands)),
-             c.aHeads, c.bHeads, p.d, p.c, p.accInit, /*a_scale=*/f32,
+             c.aHeads, c.bHeads, c.dHeads, p.d, p.c, p.accInit, /*a_scale=*/f32,
              /*b_scale=*/f32, c.bScalesPerColumn ? 1 : 128, c.scaleK, p.layout,
              p.groups, flag(p.counts), c.blockM, c.blockN, c.blockK, c.stages,
              c.consumers, c.cluster,
@@ -224,7 +227,7 @@ std::string GemmKernelAttr::getSymbolName() const {
         getGemmKernelAccInitSuffix(getAccInit().getValue().convertToFloat());
   name += getGemmKernelMajorsSuffix(c.hasBF16Operands() && c.aMNMajor(),
                                     c.hasBF16Operands() && !c.bMNMajor());
-  name += getGemmKernelHeadsSuffix(c.aHeads, c.bHeads);
+  name += getGemmKernelHeadsSuffix(c.aHeads, c.bHeads, c.dHeads);
   if (c.bScalesPerColumn)
     name += getGemmKernelColumnScalesSuffix();
   if (c.hasWholeKScales() && !c.hasBF16Operands())
@@ -307,6 +310,14 @@ verifyOperandMajors(function_ref<InFlightDiagnostic()> emitError, Type a,
   return success();
 }
 
+/// The BF16 batch kernel (a linalg.batch_matmul's): bf16 operands, the
+/// masked layout without counts. Head views split its batch.
+static bool isBF16BatchKernel(Type a, std::optional<GroupLayout> layout,
+                              BoolAttr counts) {
+  return a.isBF16() && layout == GroupLayout::masked &&
+         !(counts && counts.getValue());
+}
+
 /// a_heads, b_heads: head views of the BF16 batch kernel's operands
 /// (GemmKernelConfig::aHeads): batch g read at (g / H, g % H) of a [B,
 /// rows, H, cols] source, so G must be a static multiple of H; the packed
@@ -320,8 +331,7 @@ verifyOperandHeads(function_ref<InFlightDiagnostic()> emitError, Type a,
   if (aHeads < 1 || bHeads < 1)
     return emitError() << "needs a_heads and b_heads >= 1, got " << aHeads
                        << " and " << bHeads;
-  if (!a.isBF16() || layout != GroupLayout::masked ||
-      (counts && counts.getValue()))
+  if (!isBF16BatchKernel(a, layout, counts))
     return emitError() << "a_heads and b_heads need the bf16 batch kernel "
                           "(a = bf16, layout = masked without counts): the "
                           "head view splits a batch_matmul's batch";
@@ -333,6 +343,37 @@ verifyOperandHeads(function_ref<InFlightDiagnostic()> emitError, Type a,
       return emitError() << "heads " << heads << " do not divide groups "
                          << groups << " (batch g is head g % H of sequence "
                          << "g / H)";
+  return success();
+}
+
+/// d_heads: the BF16 batch kernel's D written through a head view
+/// (GemmKernelConfig::dHeads): batch g's rows at (g / H, row, g % H) of a
+/// [B, M, H, N] result, so G must be a static multiple of H and M static.
+/// Without C: the op's C is its packed [G, M, N] init, which the kernel
+/// would have to read through D's view.
+static LogicalResult
+verifyResultHeads(function_ref<InFlightDiagnostic()> emitError, Type a,
+                  int64_t m, std::optional<GroupLayout> layout, int64_t groups,
+                  BoolAttr counts, Type c, int64_t dHeads) {
+  if (dHeads == 1)
+    return success();
+  if (dHeads < 1)
+    return emitError() << "needs d_heads >= 1, got " << dHeads;
+  if (!isBF16BatchKernel(a, layout, counts))
+    return emitError() << "d_heads needs the bf16 batch kernel (a = bf16, "
+                          "layout = masked without counts): the head view "
+                          "splits a batch_matmul's batch";
+  if (ShapedType::isDynamic(groups) || ShapedType::isDynamic(m))
+    return emitError() << "d_heads needs static groups and m (the head "
+                          "view's batch and row extents)";
+  if (groups % dHeads != 0)
+    return emitError() << "d_heads " << dHeads << " does not divide groups "
+                       << groups << " (batch g is head g % H of sequence "
+                       << "g / H)";
+  if (c)
+    return emitError() << "d_heads needs a kernel without C (c absent): C "
+                          "is the op's packed [G, M, N] init, not [B, M, H, "
+                          "N] as D";
   return success();
 }
 
@@ -381,20 +422,22 @@ verifyQuantizeEpilogue(function_ref<InFlightDiagnostic()> emitError,
 LogicalResult GemmKernelAttr::verify(
     function_ref<InFlightDiagnostic()> emitError, int64_t m, int64_t n,
     int64_t k, Type a, Type b, std::optional<OperandMajor> aMajor,
-    std::optional<OperandMajor> bMajor, int64_t aHeads, int64_t bHeads, Type d,
-    Type c, FloatAttr accInit, Type aScale, Type bScale, int64_t bScaleRows,
-    int64_t scaleK, std::optional<GroupLayout> layout, int64_t groups,
-    BoolAttr counts, int64_t blockM, int64_t blockN, int64_t blockK,
-    int64_t stages, int64_t consumers, int64_t cluster, int64_t multicast,
-    int64_t groupM, int64_t overlap, BoolAttr swapAB, KernelEpilogue epilogue,
-    Type q, FloatAttr qEps, BoolAttr qPow2, BoolAttr tmaStore, int64_t kSplits,
-    int64_t waves) {
+    std::optional<OperandMajor> bMajor, int64_t aHeads, int64_t bHeads,
+    int64_t dHeads, Type d, Type c, FloatAttr accInit, Type aScale, Type bScale,
+    int64_t bScaleRows, int64_t scaleK, std::optional<GroupLayout> layout,
+    int64_t groups, BoolAttr counts, int64_t blockM, int64_t blockN,
+    int64_t blockK, int64_t stages, int64_t consumers, int64_t cluster,
+    int64_t multicast, int64_t groupM, int64_t overlap, BoolAttr swapAB,
+    KernelEpilogue epilogue, Type q, FloatAttr qEps, BoolAttr qPow2,
+    BoolAttr tmaStore, int64_t kSplits, int64_t waves) {
   if (failed(verifyGemmKernelProblem(emitError, m, n, k, a, b, d, c, aScale,
                                      bScale, bScaleRows)) ||
       failed(verifyAccInit(emitError, accInit, a, c)) ||
       failed(verifyOperandMajors(emitError, a, aMajor, bMajor)) ||
       failed(verifyOperandHeads(emitError, a, m, layout, groups, counts, aHeads,
-                                bHeads)))
+                                bHeads)) ||
+      failed(verifyResultHeads(emitError, a, m, layout, groups, counts, c,
+                               dHeads)))
     return failure();
   if (failed(verifyQuantizeEpilogue(emitError, epilogue, q, qEps, qPow2,
                                     layout.has_value() ||
@@ -487,7 +530,7 @@ LogicalResult GemmKernelAttr::verify(
   GemmKernelConfig cfg =
       makeConfig(m, n, k, blockM, blockN, blockK, stages, consumers, groupM,
                  bScaleRows, scaleK, cluster, overlap, epilogue, tmaStore,
-                 kSplits, waves, a, aMajor, bMajor, aHeads, bHeads);
+                 kSplits, waves, a, aMajor, bMajor, aHeads, bHeads, dHeads);
   StringRef why =
       layout ? checkGroupedGemmKernelConfig(cfg) : checkGemmKernelConfig(cfg);
   if (why.empty())

@@ -486,3 +486,45 @@ func.func private @heads_dynamic_m() attributes {fp8.kernel = #fp8.gemm_kernel<m
 
 // expected-error @+1 {{needs a_heads and b_heads >= 1, got 1 and 0}}
 func.func private @heads_zero() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 128, k = 128, a = bf16, b = bf16, b_heads = 0, d = f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, layout = masked, groups = 4, block_m = 128, block_n = 128, block_k = 64, stages = 7, consumers = 2>}
+
+// -----
+
+// d_heads (the BF16 batch kernel's D written as [B, M, H, N]): the batch
+// splits into (g / H, g % H) as for a_heads, and the op's C is packed.
+// expected-error @+1 {{d_heads needs the bf16 batch kernel (a = bf16, layout = masked without counts): the head view splits a batch_matmul's batch}}
+func.func private @dheads_fp8() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 256, k = 256, a = f8E4M3FN, b = f8E4M3FN, d_heads = 2, d = bf16, a_scale = f32, b_scale = f32, b_scale_rows = 128, layout = masked, groups = 4, block_m = 128, block_n = 128, block_k = 128, stages = 6, consumers = 2>}
+
+// -----
+
+// expected-error @+1 {{d_heads needs the bf16 batch kernel}}
+func.func private @dheads_2d() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 128, k = 128, a = bf16, b = bf16, d_heads = 2, d = f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, block_m = 128, block_n = 128, block_k = 64, stages = 7, consumers = 2>}
+
+// -----
+
+// expected-error @+1 {{d_heads needs the bf16 batch kernel}}
+func.func private @dheads_counts() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 128, k = 128, a = bf16, b = bf16, d_heads = 2, d = f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, layout = masked, groups = 4, counts = true, block_m = 128, block_n = 128, block_k = 64, stages = 7, consumers = 2>}
+
+// -----
+
+// expected-error @+1 {{d_heads 4 does not divide groups 6 (batch g is head g % H of sequence g / H)}}
+func.func private @dheads_divide() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 128, k = 128, a = bf16, b = bf16, d_heads = 4, d = f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, layout = masked, groups = 6, block_m = 128, block_n = 128, block_k = 64, stages = 7, consumers = 2>}
+
+// -----
+
+// expected-error @+1 {{d_heads needs static groups and m (the head view's batch and row extents)}}
+func.func private @dheads_dynamic_g() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 128, k = 128, a = bf16, b = bf16, d_heads = 2, d = f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, layout = masked, groups = ?, block_m = 128, block_n = 128, block_k = 64, stages = 7, consumers = 2>}
+
+// -----
+
+// expected-error @+1 {{d_heads needs static groups and m}}
+func.func private @dheads_dynamic_m() attributes {fp8.kernel = #fp8.gemm_kernel<m = ?, n = 128, k = 128, a = bf16, b = bf16, d_heads = 2, d = f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, layout = masked, groups = 4, block_m = 128, block_n = 128, block_k = 64, stages = 7, consumers = 2>}
+
+// -----
+
+// expected-error @+1 {{d_heads needs a kernel without C (c absent): C is the op's packed [G, M, N] init, not [B, M, H, N] as D}}
+func.func private @dheads_c() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 128, k = 128, a = bf16, b = bf16, d_heads = 2, d = f32, c = f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, layout = masked, groups = 4, block_m = 128, block_n = 128, block_k = 64, stages = 7, consumers = 2>}
+
+// -----
+
+// expected-error @+1 {{needs d_heads >= 1, got 0}}
+func.func private @dheads_zero() attributes {fp8.kernel = #fp8.gemm_kernel<m = 128, n = 128, k = 128, a = bf16, b = bf16, d_heads = 0, d = f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, layout = masked, groups = 4, block_m = 128, block_n = 128, block_k = 64, stages = 7, consumers = 2>}

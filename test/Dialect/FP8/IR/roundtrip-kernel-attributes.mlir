@@ -158,3 +158,11 @@ func.func private @heads() attributes {fp8.kernel = #fp8.gemm_kernel<m = 200, n 
 // CHECK-LABEL: func.func private @heads_default()
 // CHECK-SAME: fp8.kernel = #fp8.gemm_kernel<m = 200, n = 64, k = 200, a = bf16, b = bf16, b_heads = 3, d = f32,
 func.func private @heads_default() attributes {fp8.kernel = #fp8.gemm_kernel<m = 200, n = 64, k = 200, a = bf16, b = bf16, a_heads = 1, b_heads = 3, d = f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, layout = masked, groups = 6, block_m = 128, block_n = 128, block_k = 64, stages = 7, consumers = 2>}
+// D written through a head view ([B, M, H, N], without C); d_heads = 1 is
+// the default, not printed.
+// CHECK-LABEL: func.func private @dheads()
+// CHECK-SAME: fp8.kernel = #fp8.gemm_kernel<m = 200, n = 64, k = 200, a = bf16, b = bf16, a_major = mn, b_heads = 3, d_heads = 3, d = f32, acc_init = 0.000000e+00 : f32, a_scale = f32,
+func.func private @dheads() attributes {fp8.kernel = #fp8.gemm_kernel<m = 200, n = 64, k = 200, a = bf16, b = bf16, a_major = mn, b_heads = 3, d_heads = 3, d = f32, acc_init = 0.0 : f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, layout = masked, groups = 6, block_m = 128, block_n = 128, block_k = 64, stages = 7, consumers = 2>}
+// CHECK-LABEL: func.func private @dheads_default()
+// CHECK-SAME: fp8.kernel = #fp8.gemm_kernel<m = 200, n = 64, k = 200, a = bf16, b = bf16, d = f32, a_scale = f32,
+func.func private @dheads_default() attributes {fp8.kernel = #fp8.gemm_kernel<m = 200, n = 64, k = 200, a = bf16, b = bf16, d_heads = 1, d = f32, a_scale = f32, b_scale = f32, b_scale_rows = 128, layout = masked, groups = 6, block_m = 128, block_n = 128, block_k = 64, stages = 7, consumers = 2>}
