@@ -9,6 +9,7 @@
 // slices and inserts were each a pass over the data (Passes.td).
 //
 //===----------------------------------------------------------------------===//
+#include "fp8/Dialect/FP8/Transforms/FuseElementwise.h"
 #include "fp8/Dialect/FP8/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -35,19 +36,6 @@ struct Half {
   int64_t readOffset = 0;
   linalg::GenericOp op; // null: the slice itself
 };
-
-/// Whether `op` carries an fp8.* decision other than the graph's
-/// annotations (a rebuilt op would lose it).
-bool carriesDecision(Operation *op) {
-  return llvm::any_of(op->getDiscardableAttrs(), [](NamedAttribute attr) {
-    StringRef name = attr.getName().strref();
-    return name.starts_with("fp8.") &&
-           !llvm::is_contained({fp8::FP8Dialect::kRoleAttrName,
-                                fp8::FP8Dialect::kPrecisionAttrName,
-                                fp8::FP8Dialect::kReasonAttrName},
-                               name);
-  });
-}
 
 /// Whether `slice` (extract or insert) is a half of a static tensor of
 /// `full`'s shape along its last dimension: unit strides, offsets 0 but
@@ -79,9 +67,8 @@ int64_t halfOffset(OffsetSizeAndStrideOpInterface slice, RankedTensorType full,
 /// apply per element: identity maps, parallel iterators, a body of pure
 /// ops that neither reads the output nor asks for its index.
 bool isPointwise(linalg::GenericOp op) {
-  if (!op.hasPureTensorSemantics() || op.getNumDpsInputs() != 1 ||
-      op.getNumDpsInits() != 1 ||
-      op.getNumParallelLoops() != op.getNumLoops() || carriesDecision(op))
+  if (!fp8::isFusableElementwise(op) || op.getNumDpsInputs() != 1 ||
+      op.getNumDpsInits() != 1)
     return false;
   if (!llvm::all_of(op.getIndexingMapsArray(),
                     [](AffineMap m) { return m.isIdentity(); }))

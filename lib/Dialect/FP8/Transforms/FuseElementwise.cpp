@@ -7,6 +7,7 @@
 // per op, and no intermediate tensor is written and read back (Passes.td).
 //
 //===----------------------------------------------------------------------===//
+#include "fp8/Dialect/FP8/Transforms/FuseElementwise.h"
 #include "fp8/Dialect/FP8/Transforms/Passes.h"
 #include "fp8/Dialect/FP8/Transforms/RopeLayouts.h"
 
@@ -21,31 +22,28 @@ namespace mlir::fp8 {
 
 using namespace mlir;
 
-namespace {
-
 /// The graph's annotations (fp8-assign-precision's role, precision, reason
 /// and GEMM kind): records for the report, read by no lowering.
-bool isAnnotation(StringRef name) {
+static bool isAnnotation(StringRef name) {
   return llvm::is_contained(
       {fp8::FP8Dialect::kRoleAttrName, fp8::FP8Dialect::kPrecisionAttrName,
        fp8::FP8Dialect::kReasonAttrName, fp8::FP8Dialect::kGemmAttrName},
       name);
 }
 
-/// An op marked for a lowering (fp8-split-reductions' fp8.reduction_lanes,
-/// or any other fp8.* attribute but the annotations): fusion would rebuild
-/// it without its mark.
-bool carriesDecision(Operation *op) {
+bool fp8::carriesDecision(Operation *op) {
   return llvm::any_of(op->getDiscardableAttrs(), [](NamedAttribute attr) {
     StringRef name = attr.getName().strref();
     return name.starts_with("fp8.") && !isAnnotation(name);
   });
 }
 
-bool isFusableElementwise(linalg::LinalgOp op) {
+bool fp8::isFusableElementwise(linalg::LinalgOp op) {
   return op.hasPureTensorSemantics() &&
          op.getNumParallelLoops() == op.getNumLoops() && !carriesDecision(op);
 }
+
+namespace {
 
 /// A producer fusion can take: an element-wise linalg.generic, or a
 /// transpose or broadcast (a copy with a permuted or broadcast read), which
@@ -56,7 +54,7 @@ bool isFusableProducer(Operation *op) {
   auto linalgOp = dyn_cast_or_null<linalg::LinalgOp>(op);
   return linalgOp &&
          isa<linalg::GenericOp, linalg::TransposeOp, linalg::BroadcastOp>(op) &&
-         isFusableElementwise(linalgOp);
+         fp8::isFusableElementwise(linalgOp);
 }
 
 /// Whether every user of `producer` but `consumer` comes after `consumer`
@@ -102,7 +100,7 @@ bool canMoveAfter(Operation *consumer, Operation *producer) {
 bool shouldFuse(OpOperand *operand) {
   Operation *producer = operand->get().getDefiningOp();
   auto consumer = dyn_cast<linalg::GenericOp>(operand->getOwner());
-  if (!consumer || !isFusableElementwise(consumer) ||
+  if (!consumer || !fp8::isFusableElementwise(consumer) ||
       !isFusableProducer(producer) ||
       !fp8::readsEachElementOnce(consumer.getMatchingIndexingMap(operand),
                                  consumer.getStaticLoopRanges()))

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "fp8/Dialect/FP8/Transforms/RopeLayouts.h"
+#include "fp8/Dialect/FP8/Transforms/FuseElementwise.h"
 
 #include "fp8/Dialect/FP8/IR/FP8.h"
 
@@ -78,24 +79,6 @@ std::optional<SmallVector<unsigned>> injectiveDims(AffineExpr expr,
   return dims;
 }
 
-/// Whether `op` carries an fp8.* decision other than the graph's
-/// annotations (a rebuilt op would lose it).
-bool carriesDecision(Operation *op) {
-  return llvm::any_of(op->getDiscardableAttrs(), [](NamedAttribute attr) {
-    StringRef name = attr.getName().strref();
-    return name.starts_with("fp8.") &&
-           !llvm::is_contained({fp8::FP8Dialect::kRoleAttrName,
-                                fp8::FP8Dialect::kPrecisionAttrName,
-                                fp8::FP8Dialect::kReasonAttrName},
-                               name);
-  });
-}
-
-bool isPlainTensorOp(linalg::LinalgOp op) {
-  return op && op.hasPureTensorSemantics() &&
-         op.getNumParallelLoops() == op.getNumLoops() && !carriesDecision(op);
-}
-
 /// A copy of `input` into a new tensor of `type` reading it through `map`.
 Value copyThrough(PatternRewriter &rewriter, Location loc, Value input,
                   AffineMap map, RankedTensorType type) {
@@ -121,7 +104,8 @@ struct FoldCollapsedPermutation : OpRewritePattern<tensor::CollapseShapeOp> {
   LogicalResult matchAndRewrite(tensor::CollapseShapeOp collapse,
                                 PatternRewriter &rewriter) const override {
     auto transpose = collapse.getSrc().getDefiningOp<linalg::TransposeOp>();
-    if (!transpose || !transpose->hasOneUse() || !isPlainTensorOp(transpose))
+    if (!transpose || !transpose->hasOneUse() ||
+        !fp8::isFusableElementwise(transpose))
       return rewriter.notifyMatchFailure(collapse, "not of a transpose");
     RankedTensorType from = collapse.getSrcType(),
                      to = collapse.getResultType();
@@ -183,10 +167,11 @@ struct FoldExpandedPermutation : OpRewritePattern<linalg::TransposeOp> {
   LogicalResult matchAndRewrite(linalg::TransposeOp transpose,
                                 PatternRewriter &rewriter) const override {
     auto expand = transpose.getInput().getDefiningOp<tensor::ExpandShapeOp>();
-    if (!expand || !expand->hasOneUse() || !isPlainTensorOp(transpose))
+    if (!expand || !expand->hasOneUse() ||
+        !fp8::isFusableElementwise(transpose))
       return rewriter.notifyMatchFailure(transpose, "not of an expand_shape");
     auto rope = expand.getSrc().getDefiningOp<linalg::GenericOp>();
-    if (!rope || !rope->hasOneUse() || !isPlainTensorOp(rope) ||
+    if (!rope || !rope->hasOneUse() || !fp8::isFusableElementwise(rope) ||
         !rope.getIndexingMapMatchingResult(cast<OpResult>(expand.getSrc()))
              .isPermutation() ||
         !isRope(rope))
