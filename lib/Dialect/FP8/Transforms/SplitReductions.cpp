@@ -537,6 +537,16 @@ bool fitsRowKernel(linalg::LinalgOp op, unsigned lanes) {
   return fitsKernel(op, /*scalars=*/false);
 }
 
+/// `op` as a linalg.generic: itself, or its generalization (null for a
+/// named op that does not generalize).
+linalg::GenericOp asGeneric(IRRewriter &rw, linalg::LinalgOp op) {
+  if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation()))
+    return generic;
+  rw.setInsertionPoint(op);
+  FailureOr<linalg::GenericOp> generalized = linalg::generalizeNamedOp(rw, op);
+  return succeeded(generalized) ? *generalized : linalg::GenericOp();
+}
+
 /// The sum (or row max) as one linalg.generic carrying the split as
 /// `fp8.reduction_lanes`: fp8-outline-host-kernels lowers it to one
 /// warp-per-row kernel computing the order splitRowSum spells out. A named
@@ -544,15 +554,9 @@ bool fitsRowKernel(linalg::LinalgOp op, unsigned lanes) {
 /// on the CPU as well).
 linalg::GenericOp markRowSum(IRRewriter &rw, linalg::LinalgOp op, int64_t lanes,
                              int64_t vector) {
-  auto marked = dyn_cast<linalg::GenericOp>(op.getOperation());
-  if (!marked) {
-    rw.setInsertionPoint(op);
-    FailureOr<linalg::GenericOp> generalized =
-        linalg::generalizeNamedOp(rw, op);
-    if (failed(generalized))
-      return {};
-    marked = *generalized;
-  }
+  linalg::GenericOp marked = asGeneric(rw, op);
+  if (!marked)
+    return {};
   marked->setAttr(fp8::kReductionLanesAttrName, rw.getI64IntegerAttr(lanes));
   marked->setAttr(fp8::kReductionVectorAttrName, rw.getI64IntegerAttr(vector));
   return marked;
@@ -565,16 +569,8 @@ linalg::GenericOp markRowSum(IRRewriter &rw, linalg::LinalgOp op, int64_t lanes,
 /// It joins no row group (a column's result is no row's). A named op that
 /// does not generalize is left as it is.
 void markColumnSum(IRRewriter &rw, linalg::LinalgOp op, int64_t lanes) {
-  auto marked = dyn_cast<linalg::GenericOp>(op.getOperation());
-  if (!marked) {
-    rw.setInsertionPoint(op);
-    FailureOr<linalg::GenericOp> generalized =
-        linalg::generalizeNamedOp(rw, op);
-    if (failed(generalized))
-      return;
-    marked = *generalized;
-  }
-  marked->setAttr(fp8::kColumnLanesAttrName, rw.getI64IntegerAttr(lanes));
+  if (linalg::GenericOp marked = asGeneric(rw, op))
+    marked->setAttr(fp8::kColumnLanesAttrName, rw.getI64IntegerAttr(lanes));
 }
 
 /// A fused row group growing from a marked row sum (Passes.td): the
