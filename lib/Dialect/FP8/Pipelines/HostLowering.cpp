@@ -97,6 +97,9 @@ void fp8::detail::buildHostLowering(OpPassManager &pm,
   // already, before its launches (buildFP8GPUPipelineAfterLowerToNVVM).
   if (!gpuHost)
     pm.addPass(createFP8GuardGathersPass());
+  // A named linalg.softmax (a graph not run through fp8-pipeline) as
+  // generics: before the sums are ordered and the exp expanded.
+  pm.addPass(createFP8DecomposeSoftmaxPass());
   // Element-wise arith/math on tensors in user code (e.g. a bitcast of the
   // codes for printing) becomes linalg, which bufferizes.
   pm.addPass(createConvertElementwiseToLinalgPass());

@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 #include "fp8/Dialect/FP8/Analysis/BatchBroadcast.h"
 #include "fp8/Dialect/FP8/Analysis/RoleAnalysis.h"
+#include "fp8/Dialect/FP8/Transforms/DecomposeSoftmax.h"
 #include "fp8/Dialect/FP8/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -450,26 +451,13 @@ class NormalizeFormsPass
 public:
   using FP8NormalizeFormsPassBase::FP8NormalizeFormsPassBase;
   void runOnOperation() override {
-    IRRewriter rw(&getContext());
     // linalg.softmax (torch-mlir's and IREE's named softmax) is upstream's
     // decomposition (max, exp of the difference, sum, divide as generics):
     // the role analysis classifies those ops as it does an exporter's
     // decomposed softmax, and fp8-expand-math reaches its exp.
-    SmallVector<linalg::SoftmaxOp> softmaxes;
-    getOperation()->walk([&](linalg::SoftmaxOp op) {
-      if (op.hasPureTensorSemantics())
-        softmaxes.push_back(op);
-    });
-    for (linalg::SoftmaxOp op : softmaxes) {
-      rw.setInsertionPoint(op);
-      FailureOr<SmallVector<Value>> parts = op.decomposeOperation(rw);
-      if (failed(parts)) {
-        op.emitError("fp8-normalize-forms: linalg.softmax could not be "
-                     "decomposed into linalg.generic ops");
-        return signalPassFailure();
-      }
-      rw.replaceOp(op, *parts);
-    }
+    if (failed(fp8::decomposeSoftmaxes(getOperation(), getArgument())))
+      return signalPassFailure();
+    IRRewriter rw(&getContext());
     SmallVector<linalg::LinalgOp> elementwise, contractions;
     getOperation()->walk([&](linalg::LinalgOp op) {
       if (isNamedElementwise(op) && op.hasPureTensorSemantics())

@@ -40,7 +40,8 @@ def FP8NormalizeFormsPass : Pass<"fp8-normalize-forms"> {
       `linalg.generic` (upstream `linalg::generalizeNamedOp`): the
       normalization, attention and fusion analyses read generic bodies;
     - `linalg.softmax` (the named op torch-mlir and IREE may emit) becomes
-      upstream's decomposition (`AggregatedOpInterface`: a max reduction,
+      upstream's decomposition (as in `fp8-decompose-softmax`,
+      `AggregatedOpInterface`: a max reduction,
       the exp of the difference, a sum reduction, a division, as
       `linalg.generic`): its ops get the roles of an exporter's decomposed
       softmax (attention's between QKᵀ and P * V), and `fp8-expand-math`
@@ -382,6 +383,26 @@ def FP8UnshareDestinationsPass : Pass<"fp8-unshare-destinations"> {
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect"];
+}
+
+def FP8DecomposeSoftmaxPass : Pass<"fp8-decompose-softmax"> {
+  let summary = "Decompose linalg.softmax into upstream's linalg.generic ops";
+  let description = [{
+    `linalg.softmax` (the named op torch-mlir and IREE may emit) has no
+    lowering of its own past bufferization: a graph handed to
+    `fp8-cpu-pipeline` or `fp8-gpu-pipeline` without `fp8-pipeline` (whose
+    `fp8-normalize-forms` decomposes it) kept the op, on memrefs, in the
+    "lowered" LLVM-dialect module. This pass, first in both lowering
+    pipelines, replaces each `linalg.softmax` on tensors by upstream's
+    decomposition (`AggregatedOpInterface`: a max reduction, the exp of the
+    difference, a sum reduction, a division, as `linalg.generic`), the same
+    rewrite as `fp8-normalize-forms`, so that `fp8-split-reductions` orders
+    its sums and `fp8-expand-math` reaches its exp like those of any other
+    softmax (docs/numerics.md: the same bits on the CPU and the GPU).
+
+    Errors: a `linalg.softmax` on memrefs ("linalg.softmax on buffers is
+    not supported: pass tensors"); a decomposition upstream refuses.
+  }];
 }
 
 def FP8FoldRotateHalfPass : Pass<"fp8-fold-rotate-half"> {
