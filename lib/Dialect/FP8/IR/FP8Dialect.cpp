@@ -40,6 +40,14 @@ void FP8Dialect::initialize() {
   addInterfaces<FP8InlinerInterface>();
 }
 
+/// A lane split's lane count (fp8.reduction_lanes, fp8.column_lanes): an
+/// i64 power of two >= 2.
+static bool isLanes(Attribute value) {
+  auto lanes = dyn_cast<IntegerAttr>(value);
+  return lanes && lanes.getType().isInteger(64) && lanes.getInt() >= 2 &&
+         llvm::isPowerOf2_64(lanes.getInt());
+}
+
 /// Checks the dialect's discardable attributes (`fp8.role`, `fp8.precision`,
 /// `fp8.reason`, `fp8.policy`, ...) wherever they appear, so a hand-edited
 /// graph with `fp8.role = "linear"` (a string) is rejected with a precise
@@ -98,11 +106,7 @@ LogicalResult FP8Dialect::verifyOperationAttribute(Operation *op,
   // A row sum's lane split (fp8-split-reductions{row-kernels}): the row
   // kernel checks the sum itself; here the lanes and the op's kind.
   if (name == kReductionLanesAttrName) {
-    auto lanes = dyn_cast<IntegerAttr>(value);
-    if (failed(expect(lanes && lanes.getType().isInteger(64) &&
-                          lanes.getInt() >= 2 &&
-                          llvm::isPowerOf2_64(lanes.getInt()),
-                      "an i64 power of two >= 2 (the lanes)")))
+    if (failed(expect(isLanes(value), "an i64 power of two >= 2 (the lanes)")))
       return failure();
     if (op->getName().getStringRef() == "linalg.generic")
       return success();
@@ -132,11 +136,7 @@ LogicalResult FP8Dialect::verifyOperationAttribute(Operation *op,
   // A column sum's lane split (fp8-split-reductions{row-kernels}): the
   // column kernel checks the sum itself; here the lanes and the op's kind.
   if (name == kColumnLanesAttrName) {
-    auto lanes = dyn_cast<IntegerAttr>(value);
-    if (failed(expect(lanes && lanes.getType().isInteger(64) &&
-                          lanes.getInt() >= 2 &&
-                          llvm::isPowerOf2_64(lanes.getInt()),
-                      "an i64 power of two >= 2 (the lanes)")))
+    if (failed(expect(isLanes(value), "an i64 power of two >= 2 (the lanes)")))
       return failure();
     if (op->getName().getStringRef() != "linalg.generic")
       return op->emitError()
