@@ -775,13 +775,21 @@ Value mlir::fp8::getPackedMatmulOperand(Value v, bool swapped) {
 std::optional<HeadViewOperand> mlir::fp8::getHeadViewOperand(Value packed) {
   HeadViewOperand h;
   h.collapse = packed.getDefiningOp<tensor::CollapseShapeOp>();
-  if (!h.collapse || h.collapse.getSrcType().getRank() != 4 ||
-      h.collapse.getReassociationIndices() !=
-          SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}})
-    return std::nullopt;
-  h.transpose = h.collapse.getSrc().getDefiningOp<linalg::TransposeOp>();
+  if (h.collapse) {
+    if (h.collapse.getSrcType().getRank() != 4 ||
+        h.collapse.getReassociationIndices() !=
+            SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}})
+      return std::nullopt;
+    h.transpose = h.collapse.getSrc().getDefiningOp<linalg::TransposeOp>();
+  } else {
+    // The batch of one: [rows, H, cols] -> [H, rows, cols].
+    h.transpose = packed.getDefiningOp<linalg::TransposeOp>();
+  }
+  static constexpr int64_t kBatched[] = {0, 2, 1, 3}, kOne[] = {1, 0, 2};
+  ArrayRef<int64_t> headPermutation =
+      h.collapse ? ArrayRef<int64_t>(kBatched) : ArrayRef<int64_t>(kOne);
   if (!h.transpose || !h.transpose.hasPureTensorSemantics() ||
-      h.transpose.getPermutation() != ArrayRef<int64_t>{0, 2, 1, 3})
+      h.transpose.getPermutation() != headPermutation)
     return std::nullopt;
   auto sourceTy = cast<RankedTensorType>(h.transpose.getInput().getType());
   if (!sourceTy.hasStaticShape() || h.heads() < 2)

@@ -126,13 +126,17 @@ Value getPackedMatmulOperand(Value v, bool swapped);
 /// permutations stay transposes (one that moves the columns would make
 /// them non-contiguous, the TMA map's innermost dimension). Shared by
 /// fp8-lower-to-nvvm (the kernel's a_heads / b_heads) and
-/// fp8-launch-kernels (which passes the source); decided on tensors.
+/// fp8-launch-kernels (which passes the source); decided on tensors. A
+/// batch of one sequence has no collapse: the packed [H, rows, cols] is a
+/// linalg.transpose [1, 0, 2] of the source [rows, H, cols] (B = 1, G = H;
+/// fp8-launch-kernels passes the source expanded to [1, rows, H, cols]).
 struct HeadViewOperand {
-  tensor::CollapseShapeOp collapse;
+  tensor::CollapseShapeOp collapse; // null for the batch of one
   linalg::TransposeOp transpose;
   int64_t heads() const {
     linalg::TransposeOp t = transpose;
-    return cast<RankedTensorType>(t.getInput().getType()).getDimSize(2);
+    auto source = cast<RankedTensorType>(t.getInput().getType());
+    return source.getDimSize(source.getRank() - 2);
   }
 };
 std::optional<HeadViewOperand> getHeadViewOperand(Value packed);

@@ -464,8 +464,9 @@ struct FP8LaunchKernelsPass
     Value d = allocLike(b, dTy, dView ? SmallVector<Value>{} : mSizes);
     // The kernel's majors and head views: a transposed or permuted
     // operand's source in its place.
-    KernelOperand aK = getKernelOperand(a, cfg.aMNMajor(), cfg.aHeads != 1);
-    KernelOperand bK = getKernelOperand(bOp, !cfg.bMNMajor(), cfg.bHeads != 1);
+    KernelOperand aK = getKernelOperand(b, a, cfg.aMNMajor(), cfg.aHeads != 1);
+    KernelOperand bK =
+        getKernelOperand(b, bOp, !cfg.bMNMajor(), cfg.bHeads != 1);
     SmallVector<Value> args{toBuffer(b, aK.arg), toBuffer(b, bK.arg), d};
     if (!startsAtInit)
       args.push_back(toBuffer(b, cCast));
@@ -517,12 +518,15 @@ struct FP8LaunchKernelsPass
   /// views (a matrix swap read with the other major, a head permutation
   /// read through a head view) converted to bf16 as the operand was, and
   /// the views from the operand up (its conversion, the swap, the head
-  /// view's collapse and permutation), erased once no other op reads them.
+  /// view's collapse and permutation), erased once no other op reads them;
+  /// a batch of one's [rows, H, cols] source expanded (at `b`) to the
+  /// launcher's [1, rows, H, cols].
   struct KernelOperand {
     Value arg;
     SmallVector<Operation *, 4> views;
   };
-  static KernelOperand getKernelOperand(Value v, bool swapped, bool headed) {
+  static KernelOperand getKernelOperand(ImplicitLocOpBuilder &b, Value v,
+                                        bool swapped, bool headed) {
     KernelOperand k{v, {}};
     if (!swapped && !headed)
       return k;
@@ -532,12 +536,25 @@ struct FP8LaunchKernelsPass
       k.views.push_back(truncf);
     if (swapped)
       k.views.push_back(getTransposedMatmulOperand(v)->transpose);
+    std::optional<HeadViewOperand> h;
     if (headed) {
-      HeadViewOperand h = *getHeadViewOperand(source);
-      k.views.append({h.collapse, h.transpose});
-      source = h.transpose.getInput();
+      h = getHeadViewOperand(source);
+      if (h->collapse)
+        k.views.push_back(h->collapse);
+      k.views.push_back(h->transpose);
+      source = h->transpose.getInput();
     }
     k.arg = truncf ? getConvertedSource(source, truncf) : source;
+    // The batch of one's [rows, H, cols] as the launcher's [B, rows, H,
+    // cols] source (B = 1): a view, one launcher type for every B.
+    if (h && !h->collapse) {
+      auto type = cast<RankedTensorType>(k.arg.getType());
+      SmallVector<int64_t> shape{1};
+      llvm::append_range(shape, type.getShape());
+      k.arg = tensor::ExpandShapeOp::create(
+          b, type.clone(shape), k.arg,
+          SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}});
+    }
     return k;
   }
 

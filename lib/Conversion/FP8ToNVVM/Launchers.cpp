@@ -452,17 +452,22 @@ void buildBF16GemmLauncherBody(ImplicitLocOpBuilder &b, ValueRange args,
           ? h.idx(c.m)
           : memref::DimOp::create(b, a, c.aMNMajor() ? rank - 1 : rank - 2);
   h.chain = gpu::WaitOp::create(b, h.token, ValueRange{}).getAsyncToken();
-  Type bf16 = b.getBF16Type(), f32 = b.getF32Type();
+  Type bf16 = b.getBF16Type();
   SmallVector<Value> aSizes = dynamicSizes(b, a);
   Value aDev = h.input(a, bytesOf(h, numElements(h, a), bf16), aSizes);
   SmallVector<Value> bwSizes = dynamicSizes(b, bw);
   Value bDev = h.input(bw, bytesOf(h, numElements(h, bw), bf16), bwSizes);
+  // D and C are bf16 or f32 (GemmKernelAttr's `d`, `c`): each copied at
+  // its own element size.
   SmallVector<Value> dSizes = dynamicSizes(b, d);
-  Value dDev = h.output(d, bytesOf(h, numElements(h, d), f32), dSizes);
+  Value dDev = h.output(
+      d, bytesOf(h, numElements(h, d), getElementTypeOrSelf(d)), dSizes);
   Value accDev;
   if (hasAcc) {
     SmallVector<Value> accSizes = dynamicSizes(b, acc);
-    accDev = h.input(acc, bytesOf(h, numElements(h, acc), f32), accSizes);
+    accDev =
+        h.input(acc, bytesOf(h, numElements(h, acc), getElementTypeOrSelf(acc)),
+                accSizes);
   }
   // [B, rows, H, cols] viewed as (B, H, rows, cols), the strides the
   // source's (TensorMapABI.h reads them from the view's descriptor).

@@ -24,6 +24,9 @@
 // CHECK: linalg.batch_matmul {fp8.kernel_ref = @fp8_kernels::@fp8_batch_matmul_4x128x64x128_bf16_bf16_f32_init0}
 // CHECK-LABEL: func.func @othercollapse(
 // CHECK: linalg.batch_matmul {fp8.kernel_ref = @fp8_kernels::@fp8_batch_matmul_2x128x64x256_bf16_bf16_f32_init0}
+// A batch of one ([S, H, D] -> [H, S, D], no collapse): the same views.
+// CHECK-LABEL: func.func @attention1(
+// CHECK: linalg.batch_matmul {fp8.kernel_ref = @fp8_kernels::@fp8_batch_matmul_2x128x128x64_bf16_bf16_f32_init0_bk_ah2_bh2}
 
 // QK^T: A (Q) K-major through its head view, B (K) K-major through its.
 // CHECK-LABEL: llvm.func @fp8_batch_matmul_4x128x128x64_bf16_bf16_f32_init0_bk_ah2_bh2(
@@ -72,6 +75,13 @@
 // HOST: linalg.transpose ins(%{{.*}} : tensor<2x128x2x64xbf16>) outs(%{{.*}} : tensor<2x2x128x64xbf16>) permutation = [2, 0, 1, 3]
 // HOST-LABEL: func.func @colsmove(
 // HOST: permutation = [0, 2, 3, 1]
+// The batch of one's sources [S, H, D] passed as [1, S, H, D].
+// HOST-LABEL: func.func @attention1(
+// HOST-NOT: linalg.transpose
+// HOST: tensor.expand_shape %{{.*}} {{\[}}[0, 1], [2], [3]] output_shape [1, 128, 2, 64] : tensor<128x2x64xbf16> into tensor<1x128x2x64xbf16>
+// HOST: call @fp8_launch_fp8_batch_matmul_2x128x128x64_bf16_bf16_f32_init0_bk_ah2_bh2(%{{.*}}, %{{.*}}, %{{.*}}) : (memref<1x128x2x64xbf16>, memref<1x128x2x64xbf16>, memref<2x128x128xf32>) -> ()
+// HOST-NOT: linalg.transpose
+// HOST: return
 // The launcher: (B, S, H, D) viewed (B, H, S, D) with the source's
 // strides; boxes of one batch and head.
 // HOST-LABEL: func.func private @fp8_launch_fp8_batch_matmul_4x128x128x64_bf16_bf16_f32_init0_bk_ah2_bh2(
@@ -155,4 +165,19 @@ func.func @othercollapse(%v2: tensor<256x128xbf16>, %p: tensor<2x128x256xbf16>) 
   %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<2x128x64xf32>) -> tensor<2x128x64xf32>
   %o = linalg.batch_matmul ins(%p, %v : tensor<2x128x256xbf16>, tensor<2x256x64xbf16>) outs(%zo : tensor<2x128x64xf32>) -> tensor<2x128x64xf32>
   return %o : tensor<2x128x64xf32>
+}
+
+// Q K^T of one sequence: Q [128, 2, 64] permuted [1, 0, 2] as A, K's same
+// view through the [0, 2, 1] swap as B.
+func.func @attention1(%q3: tensor<128x2x64xbf16>, %k3: tensor<128x2x64xbf16>) -> tensor<2x128x128xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e3 = tensor.empty() : tensor<2x128x64xbf16>
+  %q = linalg.transpose ins(%q3 : tensor<128x2x64xbf16>) outs(%e3 : tensor<2x128x64xbf16>) permutation = [1, 0, 2]
+  %kg = linalg.transpose ins(%k3 : tensor<128x2x64xbf16>) outs(%e3 : tensor<2x128x64xbf16>) permutation = [1, 0, 2]
+  %ek = tensor.empty() : tensor<2x64x128xbf16>
+  %k = linalg.transpose ins(%kg : tensor<2x128x64xbf16>) outs(%ek : tensor<2x64x128xbf16>) permutation = [0, 2, 1]
+  %es = tensor.empty() : tensor<2x128x128xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<2x128x128xf32>) -> tensor<2x128x128xf32>
+  %s = linalg.batch_matmul ins(%q, %k : tensor<2x128x64xbf16>, tensor<2x64x128xbf16>) outs(%zs : tensor<2x128x128xf32>) -> tensor<2x128x128xf32>
+  return %s : tensor<2x128x128xf32>
 }

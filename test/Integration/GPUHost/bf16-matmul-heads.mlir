@@ -15,7 +15,10 @@
 // scheduler seeds and the lockstep schedule; the trace shows the kernels
 // and no host kernel for the permutations read in place; a permutation the
 // kernel cannot express (@otherperm: [2, 0, 1, 3], batch g = h x B + b)
-// keeps its transpose and the packed kernel.
+// keeps its transpose and the packed kernel. A batch of one sequence
+// (@qk1, @pv1: the [S, H, D] source permuted [1, 0, 2] to [H, S, D], no
+// collapse) is the same head view with B = 1 (the launcher reads the
+// source as [1, S, H, D]).
 //
 // config=fixed: the shapes' default tiles (128 x 128, two consumers).
 // REQUIRES: clang
@@ -34,6 +37,10 @@
 // RUN: env FP8_EMU_SEED=3 %t.check %t.gpu.so %t.cpu.so amn 8 f32:1200x136 f32:128x600 bf16:384x136 | FileCheck %s --check-prefix=AMN-PASS
 // RUN: env FP8_EMU_SCHEDULE=lockstep %t.check %t.gpu.so %t.cpu.so amn 9 f32:1200x136 f32:128x600 bf16:384x136 | FileCheck %s --check-prefix=AMN-PASS
 // RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=1 %t.check %t.gpu.so %t.cpu.so otherperm 10 f32:1200x64 bf16:1200x200 bf16:400x192 2>&1 | FileCheck %s --check-prefix=OTHER
+// RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=2 %t.check %t.gpu.so %t.cpu.so qk1 11 f32:600x200 bf16:200x384 bf16:200x384 f32:600x200 2>&1 | FileCheck %s --check-prefix=QK1
+// RUN: env FP8_EMU_SCHEDULE=lockstep %t.check %t.gpu.so %t.cpu.so qk1 12 f32:600x200 bf16:200x384 bf16:200x384 f32:600x200 | FileCheck %s --check-prefix=QK1-PASS
+// RUN: env FP8_EMU_TRACE=1 FP8_EMU_SEED=3 %t.check %t.gpu.so %t.cpu.so pv1 13 f32:600x64 bf16:600x200 f32:200x192 2>&1 | FileCheck %s --check-prefix=PV1
+// RUN: env FP8_EMU_SCHEDULE=lockstep %t.check %t.gpu.so %t.cpu.so pv1 14 f32:600x64 bf16:600x200 f32:200x192 | FileCheck %s --check-prefix=PV1-PASS
 
 // Grids: G x ceil(200 / 128) x ceil(N / 128) tiles = 12 for N = 64 and
 // 136... 200: 6 x 2 x 2 = 24.
@@ -58,6 +65,18 @@
 // OTHER: fp8-emu-mgpu: launch otherperm_
 // OTHER: fp8-emu-mgpu: launch fp8_batch_matmul_6x200x64x200_bf16_bf16_f32_init0 grid
 // OTHER: host-check: PASS otherperm: 1200x64, 76800 outputs bit-exact
+// QK1-NOT: fp8-emu-mgpu: launch qk1_
+// QK1: fp8-emu-mgpu: launch fp8_batch_matmul_3x200x200x128_bf16_bf16_f32_accf32_bk_ah3_bh3 grid
+// QK1-NOT: fp8-emu-mgpu: launch qk1_
+// QK1: host-check: PASS qk1: 600x200, 120000 outputs bit-exact
+// QK1-PASS: host-check: PASS qk1: 600x200, 120000 outputs bit-exact
+// The f32 source's conversion stays (one element-wise host kernel).
+// PV1-COUNT-1: fp8-emu-mgpu: launch pv1_
+// PV1-NOT: fp8-emu-mgpu: launch pv1_
+// PV1: fp8-emu-mgpu: launch fp8_batch_matmul_3x200x64x200_bf16_bf16_f32_init0_bh3 grid
+// PV1-NOT: fp8-emu-mgpu: launch pv1_
+// PV1: host-check: PASS pv1: 600x64, 38400 outputs bit-exact
+// PV1-PASS: host-check: PASS pv1: 600x64, 38400 outputs bit-exact
 
 // The context (P V): probabilities [G, S, S] times V, the v_proj output [B x
 // S, H x D] in f32 viewed [B, S, H, D], permuted to [B, H, S, D] and
@@ -128,4 +147,36 @@ func.func @otherperm(%p2: tensor<1200x200xbf16>, %v2: tensor<400x192xbf16>) -> t
   %y = linalg.batch_matmul ins(%p, %v : tensor<6x200x200xbf16>, tensor<6x200x64xbf16>) outs(%z : tensor<6x200x64xf32>) -> tensor<6x200x64xf32>
   %y2 = tensor.collapse_shape %y [[0, 1], [2]] : tensor<6x200x64xf32> into tensor<1200x64xf32>
   return %y2 : tensor<1200x64xf32>
+}
+
+// The scores of one sequence: Q [S, H, D] permuted [1, 0, 2] to [H, S, D]
+// as A, K's the same view through the [0, 2, 1] swap as B.
+func.func @qk1(%q2: tensor<200x384xbf16>, %k2: tensor<200x384xbf16>, %c2: tensor<600x200xf32>) -> tensor<600x200xf32> attributes {llvm.emit_c_interface} {
+  %q3 = tensor.expand_shape %q2 [[0], [1, 2]] output_shape [200, 3, 128] : tensor<200x384xbf16> into tensor<200x3x128xbf16>
+  %k3 = tensor.expand_shape %k2 [[0], [1, 2]] output_shape [200, 3, 128] : tensor<200x384xbf16> into tensor<200x3x128xbf16>
+  %e3 = tensor.empty() : tensor<3x200x128xbf16>
+  %q = linalg.transpose ins(%q3 : tensor<200x3x128xbf16>) outs(%e3 : tensor<3x200x128xbf16>) permutation = [1, 0, 2]
+  %kg = linalg.transpose ins(%k3 : tensor<200x3x128xbf16>) outs(%e3 : tensor<3x200x128xbf16>) permutation = [1, 0, 2]
+  %ek = tensor.empty() : tensor<3x128x200xbf16>
+  %k = linalg.transpose ins(%kg : tensor<3x200x128xbf16>) outs(%ek : tensor<3x128x200xbf16>) permutation = [0, 2, 1]
+  %c = tensor.expand_shape %c2 [[0, 1], [2]] output_shape [3, 200, 200] : tensor<600x200xf32> into tensor<3x200x200xf32>
+  %y = linalg.batch_matmul ins(%q, %k : tensor<3x200x128xbf16>, tensor<3x128x200xbf16>) outs(%c : tensor<3x200x200xf32>) -> tensor<3x200x200xf32>
+  %y2 = tensor.collapse_shape %y [[0, 1], [2]] : tensor<3x200x200xf32> into tensor<600x200xf32>
+  return %y2 : tensor<600x200xf32>
+}
+
+// The context of one sequence: V [S, H, D] in f32 permuted to [H, S, D],
+// then converted.
+func.func @pv1(%p2: tensor<600x200xbf16>, %v2: tensor<200x192xf32>) -> tensor<600x64xf32> attributes {llvm.emit_c_interface} {
+  %zero = arith.constant 0.0 : f32
+  %p = tensor.expand_shape %p2 [[0, 1], [2]] output_shape [3, 200, 200] : tensor<600x200xbf16> into tensor<3x200x200xbf16>
+  %v3 = tensor.expand_shape %v2 [[0], [1, 2]] output_shape [200, 3, 64] : tensor<200x192xf32> into tensor<200x3x64xf32>
+  %ev = tensor.empty() : tensor<3x200x64xf32>
+  %vt = linalg.transpose ins(%v3 : tensor<200x3x64xf32>) outs(%ev : tensor<3x200x64xf32>) permutation = [1, 0, 2]
+  %v = arith.truncf %vt : tensor<3x200x64xf32> to tensor<3x200x64xbf16>
+  %ce = tensor.empty() : tensor<3x200x64xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%ce : tensor<3x200x64xf32>) -> tensor<3x200x64xf32>
+  %y = linalg.batch_matmul ins(%p, %v : tensor<3x200x200xbf16>, tensor<3x200x64xbf16>) outs(%z : tensor<3x200x64xf32>) -> tensor<3x200x64xf32>
+  %y2 = tensor.collapse_shape %y [[0, 1], [2]] : tensor<3x200x64xf32> into tensor<600x64xf32>
+  return %y2 : tensor<600x64xf32>
 }

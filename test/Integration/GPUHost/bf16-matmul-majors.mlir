@@ -10,8 +10,8 @@
 // fill), the conversion after the transpose (@mmf32: the truncf applied to
 // the source untransposed), the batch kernel ([2, 72, 200] x [2, 136, 72]
 // through [0, 2, 1] transposes), and a batch-dimension permutation that is
-// not a major (@batchperm: [1, 0, 2] keeps the default kernel and its
-// transpose) as the compiled host program on the emulated mgpu runtime,
+// not a major (@batchperm: [2, 0, 1] keeps the default kernel and its
+// transpose; [1, 0, 2] is a batch of one's head view, bf16-matmul-heads.mlir) as the compiled host program on the emulated mgpu runtime,
 // bit for bit against fp8-cpu-pipeline (which transposes, then sums in k
 // order from the init: the same products in the same order). Three
 // scheduler seeds and the lockstep schedule; the trace shows the kernels
@@ -130,13 +130,14 @@ func.func @batch(%at2: tensor<144x200xbf16>, %bt2: tensor<272x72xbf16>) -> tenso
   return %y2 : tensor<400x136xf32>
 }
 
-// [S, G, K] -> [G, S, K]: the batch moves, not a major of the kernel.
+// [S, K, G] -> [G, S, K]: the batch moves out of the columns, neither a
+// major nor a head view of the kernel.
 func.func @batchperm(%as2: tensor<200x144xbf16>, %b2: tensor<144x136xbf16>) -> tensor<400x136xf32> attributes {llvm.emit_c_interface} {
   %zero = arith.constant 0.0 : f32
-  %as = tensor.expand_shape %as2 [[0], [1, 2]] output_shape [200, 2, 72] : tensor<200x144xbf16> into tensor<200x2x72xbf16>
+  %as = tensor.expand_shape %as2 [[0], [1, 2]] output_shape [200, 72, 2] : tensor<200x144xbf16> into tensor<200x72x2xbf16>
   %b = tensor.expand_shape %b2 [[0, 1], [2]] output_shape [2, 72, 136] : tensor<144x136xbf16> into tensor<2x72x136xbf16>
   %ea = tensor.empty() : tensor<2x200x72xbf16>
-  %a = linalg.transpose ins(%as : tensor<200x2x72xbf16>) outs(%ea : tensor<2x200x72xbf16>) permutation = [1, 0, 2]
+  %a = linalg.transpose ins(%as : tensor<200x72x2xbf16>) outs(%ea : tensor<2x200x72xbf16>) permutation = [2, 0, 1]
   %ce = tensor.empty() : tensor<2x200x136xf32>
   %z = linalg.fill ins(%zero : f32) outs(%ce : tensor<2x200x136xf32>) -> tensor<2x200x136xf32>
   %y = linalg.batch_matmul ins(%a, %b : tensor<2x200x72xbf16>, tensor<2x72x136xbf16>) outs(%z : tensor<2x200x136xf32>) -> tensor<2x200x136xf32>

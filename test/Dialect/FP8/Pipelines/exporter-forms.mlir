@@ -632,15 +632,16 @@ func.func @fused_slice_bmm(%x: tensor<4x16x256xf32>, %wqkv: tensor<256x1536xf32>
 
 // linalg.softmax, the named op (torch-mlir, IREE), between QKᵀ and P * V:
 // fp8-normalize-forms decomposes it (upstream's max, exp, sum, divide
-// generics), and those get attention's role as an exporter's decomposed
-// softmax does; the projections stay FP8 linears, both attention GEMMs BF16.
+// generics; the max with arith.maximumf, fp8-decompose-softmax's rewrite),
+// and those get attention's role as an exporter's decomposed softmax does;
+// the projections stay FP8 linears, both attention GEMMs BF16.
 // CHECK-LABEL: func.func @attention_named_softmax
 // CHECK-NOT: linalg.softmax
 // CHECK-COUNT-3: fp8.scaled_matmul {{.*}}fp8.role = #fp8.role<linear>
 // CHECK: linalg.matmul {{.*}}fp8.role = #fp8.role<attention>
 // CHECK: linalg.generic {{.*}}fp8.role = #fp8.role<attention>
 // CHECK-NEXT: ^bb0
-// CHECK-NEXT: arith.maxnumf
+// CHECK-NEXT: arith.maximumf
 // CHECK: linalg.generic {{.*}}fp8.role = #fp8.role<attention>
 // CHECK-NEXT: ^bb0
 // CHECK-NEXT: arith.subf

@@ -1,11 +1,17 @@
 // RUN: fp8-opt %s --fp8-decompose-softmax -split-input-file -verify-diagnostics | FileCheck %s
 
 // The named softmax becomes upstream's decomposition: the row max, the exp
-// of the difference, the row sum, the division.
+// of the difference, the row sum, the division. The max combines with
+// arith.maximumf from -inf (upstream: arith.maxnumf from NaN), the row max
+// fp8-split-reductions marks for the GPU's row kernel.
 // CHECK-LABEL: func.func @softmax_rows
 // CHECK-NOT: linalg.softmax
+// CHECK: %[[NEGINF:.*]] = arith.constant 0xFF800000 : f32
+// CHECK: %[[START:.*]] = linalg.fill ins(%[[NEGINF]] : f32)
 // CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]
-// CHECK: arith.maxnumf
+// CHECK-SAME: outs(%[[START]] :
+// CHECK-NOT: arith.maxnumf
+// CHECK: arith.maximumf
 // CHECK: linalg.generic
 // CHECK: arith.subf
 // CHECK: math.exp

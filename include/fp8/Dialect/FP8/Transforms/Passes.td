@@ -43,7 +43,8 @@ def FP8NormalizeFormsPass : Pass<"fp8-normalize-forms"> {
       upstream's decomposition (as in `fp8-decompose-softmax`,
       `AggregatedOpInterface`: a max reduction,
       the exp of the difference, a sum reduction, a division, as
-      `linalg.generic`): its ops get the roles of an exporter's decomposed
+      `linalg.generic`; its max with `arith.maximumf`, as there): its ops
+      get the roles of an exporter's decomposed
       softmax (attention's between QKᵀ and P * V), and `fp8-expand-math`
       reaches its exp (the CPU lowering's own exp, bit-exact);
     - a float contraction the role analysis does not take as a matmul (one
@@ -399,6 +400,13 @@ def FP8DecomposeSoftmaxPass : Pass<"fp8-decompose-softmax"> {
     rewrite as `fp8-normalize-forms`, so that `fp8-split-reductions` orders
     its sums and `fp8-expand-math` reaches its exp like those of any other
     softmax (docs/numerics.md: the same bits on the CPU and the GPU).
+    Upstream's row max combines with `arith.maxnumf` from a NaN start; the
+    rewrite makes it `arith.maximumf` from -inf, the row max that
+    `fp8-split-reductions{row-kernels}` marks for the GPU's warp-per-row
+    kernel (otherwise one thread per row). No output of the softmax
+    changes: a row holding a NaN is NaN everywhere under either max (its
+    exps, hence its sum, are NaN), and a zero maximum's sign changes only
+    a zero element's difference, whose exp is 1 either way.
 
     Errors: a `linalg.softmax` on memrefs ("linalg.softmax on buffers is
     not supported: pass tensors"); a decomposition upstream refuses.
