@@ -473,11 +473,12 @@ struct FP8OutlineHostKernelsPass
     int64_t total = 1;
     linalg::LinalgOp split = threadOp(loop, total);
     if (!split)
-      loop->emitRemark("one thread runs the loop nest "
-                       "(fp8-outline-host-kernels): no op of its body can be "
-                       "split over threads (one all-parallel linalg op "
-                       "whose elements each thread keeps in every "
-                       "iteration)");
+      ::mlir::emitRemark(loop->getLoc(),
+                         "one thread runs the loop nest "
+                         "(fp8-outline-host-kernels): no op of its body can be "
+                         "split over threads (one all-parallel linalg op "
+                         "whose elements each thread keeps in every "
+                         "iteration)");
     std::optional<OwnedRows> rows;
     if (split)
       rows = ownedRows(split, loop);
@@ -553,7 +554,7 @@ struct FP8OutlineHostKernelsPass
     std::string steps = "a run-time number of";
     if (lb && ub && step && *step > 0)
       steps = std::to_string(*ub > *lb ? (*ub - *lb + *step - 1) / *step : 0);
-    InFlightDiagnostic remark = loop->emitRemark();
+    InFlightDiagnostic remark = ::mlir::emitRemark(loop->getLoc());
     remark << "a loop kernel (fp8-outline-host-kernels): "
            << elements * std::max<int64_t>(chunks, 1) << " threads ("
            << elements << " elements of its "
@@ -670,7 +671,7 @@ struct FP8OutlineHostKernelsPass
       int64_t steps = 1;
       for (int64_t r : llvm::drop_begin(ranges, numParallel))
         steps *= r;
-      generic->emitRemark()
+      ::mlir::emitRemark(generic->getLoc())
           << "one thread per output element (fp8-outline-host-kernels): "
           << total << " threads, " << steps
           << " sequential steps each; no row kernel: "
@@ -913,7 +914,7 @@ struct FP8OutlineHostKernelsPass
       linalg::GenericOp reduction = foldableInitFill(fill, why);
       if (!reduction) {
         if (initFillOfRowKernel(fill))
-          fill->emitRemark()
+          ::mlir::emitRemark(fill->getLoc())
               << "the init fill of a row kernel keeps a launch of its own "
                  "(fp8-outline-host-kernels): not folded into the kernel: "
               << why;
@@ -1125,8 +1126,8 @@ struct FP8OutlineHostKernelsPass
   /// every op is reported.
   void keepOnHost(Operation *op, StringRef why) {
     if (!requireKernels) {
-      op->emitRemark() << "runs on the host (fp8-outline-host-kernels): "
-                       << why;
+      ::mlir::emitRemark(op->getLoc())
+          << "runs on the host (fp8-outline-host-kernels): " << why;
       return;
     }
     op->emitOpError() << "cannot run on the host (fp8-outline-host-kernels, "

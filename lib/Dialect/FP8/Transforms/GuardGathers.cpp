@@ -129,9 +129,9 @@ void fp8::detail::guardExtractResult(OpBuilder &b, tensor::ExtractOp ex,
                                      ArrayRef<Value> oks, StringRef what) {
   auto type = dyn_cast<FloatType>(ex.getType());
   if (!type || !APFloat::semanticsHasNaN(type.getFloatSemantics())) {
-    ex.emitRemark() << "fp8-guard-gathers: an out-of-range index of this "
-                    << what << " reads element 0 (its " << ex.getType()
-                    << " result has no NaN)";
+    ::mlir::emitRemark(ex.getLoc())
+        << "fp8-guard-gathers: an out-of-range index of this " << what
+        << " reads element 0 (its " << ex.getType() << " result has no NaN)";
     return;
   }
   Location loc = ex.getLoc();

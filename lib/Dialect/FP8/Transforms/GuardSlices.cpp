@@ -290,9 +290,10 @@ LogicalResult guardExtractSlice(OpBuilder &b, tensor::ExtractSliceOp read) {
   if (failed(oks))
     return failure();
   if (!oks->empty())
-    read.emitRemark("fp8-guard-gathers: an out-of-range offset of this "
-                    "slice reads at offset 0 (a slice is not filled with "
-                    "NaN)");
+    ::mlir::emitRemark(read.getLoc(),
+                       "fp8-guard-gathers: an out-of-range offset of this "
+                       "slice reads at offset 0 (a slice is not filled with "
+                       "NaN)");
   return success();
 }
 

@@ -825,9 +825,10 @@ void groupProducers(RowGroup &group) {
     SmallVector<linalg::FillOp> opFills;
     std::string why = whyNotProducer(group, op, opFills);
     if (!why.empty()) {
-      op->emitRemark() << "not fused into the row kernel of its consumer "
-                          "(fp8-split-reductions): "
-                       << why;
+      ::mlir::emitRemark(op->getLoc())
+          << "not fused into the row kernel of its consumer "
+             "(fp8-split-reductions): "
+          << why;
       continue;
     }
     producers.push_back(op);
@@ -1036,18 +1037,20 @@ void remarkUnfused(const RowGroup &group) {
         why = whyNotChained(group, cast<linalg::GenericOp>(user));
         if (why.empty())
           why = group.after;
-        user->emitRemark() << "not chained into the row kernel of its "
-                              "operand (fp8-split-reductions): "
-                           << why;
+        ::mlir::emitRemark(user->getLoc())
+            << "not chained into the row kernel of its "
+               "operand (fp8-split-reductions): "
+            << why;
         continue;
       }
       // In another group (a row kernel's consumer there).
       if (op->hasAttr(fp8::kRowGroupAttrName))
         continue;
       why = whyNotMember(group, op, element);
-      user->emitRemark() << "not fused into the row kernel of its operand "
-                            "(fp8-split-reductions): "
-                         << (why.empty() ? group.after : why);
+      ::mlir::emitRemark(user->getLoc())
+          << "not fused into the row kernel of its operand "
+             "(fp8-split-reductions): "
+          << (why.empty() ? group.after : why);
     }
 }
 

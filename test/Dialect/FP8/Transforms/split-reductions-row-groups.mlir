@@ -1,4 +1,9 @@
 // RUN: fp8-opt %s -split-input-file -verify-diagnostics -fp8-split-reductions="row-kernels=true" | FileCheck %s
+// The remarks print their location and message, never the op (each
+// printed op cost a walk of its whole function: quadratic in a model's
+// layers).
+// RUN: fp8-opt %s -split-input-file -fp8-split-reductions="row-kernels=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK --implicit-check-not="see current operation"
+// REMARK: remark: not fused into the row kernel of its operand
 
 // With row-kernels, a marked row sum and the elementwise ops after it that
 // consume its per-row result form a group (`fp8.row_group`, the same id on
