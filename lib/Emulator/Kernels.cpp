@@ -244,7 +244,8 @@ void mlir::fp8::emu::referenceQuantize(MLIRContext &ctx,
       spec.perTensor ? std::max<int64_t>(rows, 1) : spec.blockRows;
   const int64_t bc =
       spec.perTensor ? std::max<int64_t>(cols, 1) : spec.blockCols;
-  const int64_t rb = (rows + br - 1) / br, cb = (cols + bc - 1) / bc;
+  const int64_t rb = QuantizeKernelConfig::ceilDiv(rows, br),
+                cb = QuantizeKernelConfig::ceilDiv(cols, bc);
   bool bf16 = spec.input == KernelElementType::bf16;
   auto value = [&](int64_t i, int64_t j) {
     uint32_t b = x[i * cols + j];

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 #include "JitSizes.h"
 
+#include "fp8/Dialect/FP8/IR/FP8.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -16,6 +17,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 #include <optional>
 
@@ -35,31 +37,64 @@ int64_t argumentOf(func::FuncOp func, Value v) {
   return arg.getArgNumber();
 }
 
+/// A value of the fp8 dialect's ops: upstream's ValueBounds knows nothing
+/// of them (and `!fp8.scaled` is no ShapedType), so the Solver looks
+/// through them itself.
+bool definedByFP8(Value v) {
+  Operation *def = v.getDefiningOp();
+  return def && isa<fp8::FP8Dialect>(def->getDialect());
+}
+
+/// `e`'s terms replaced by the expressions `parts` (one per term).
+SizeExpr compose(const SizeExpr &e, ArrayRef<SizeExpr> parts) {
+  MLIRContext *ctx = e.map.getContext();
+  SmallVector<AffineExpr> replacements;
+  std::vector<SizeTerm> terms;
+  for (const SizeExpr &part : parts) {
+    unsigned nd = part.map.getNumDims();
+    SmallVector<AffineExpr> dims;
+    for (size_t i = 0; i < part.terms.size(); ++i)
+      dims.push_back(getAffineDimExpr(terms.size() + i, ctx));
+    replacements.push_back(part.map.getResult(0).replaceDimsAndSymbols(
+        ArrayRef(dims).take_front(nd), ArrayRef(dims).drop_front(nd)));
+    llvm::append_range(terms, part.terms);
+  }
+  unsigned nd = e.map.getNumDims();
+  AffineExpr result = e.map.getResult(0).replaceDimsAndSymbols(
+      ArrayRef(replacements).take_front(nd),
+      ArrayRef(replacements).drop_front(nd));
+  return SizeExpr{AffineMap::get(terms.size(), 0, result), terms};
+}
+
 /// Solves the sizes the body uses in terms of the arguments' sizes.
 class Solver {
 public:
   explicit Solver(func::FuncOp func) : func(func) {}
 
-  /// Dimension `dim` of shaped `value` (or index `value` when `dim` is
-  /// nullopt) as an expression of the arguments, if ValueBounds pins it
-  /// down exactly.
+  /// Dimension `dim` of shaped or `!fp8.scaled` `value` (or index `value`
+  /// when `dim` is nullopt) as an expression of the arguments, if
+  /// ValueBounds and the fp8 ops' shape rules pin it down exactly.
   std::optional<SizeExpr> solve(Value value, std::optional<int64_t> dim) {
     MLIRContext *ctx = func.getContext();
     if (dim) {
-      auto shaped = cast<ShapedType>(value.getType());
-      if (!shaped.isDynamicDim(*dim))
-        return SizeExpr{AffineMap::getConstantMap(shaped.getDimSize(*dim), ctx),
-                        {}};
+      ArrayRef<int64_t> shape;
+      if (auto scaled = dyn_cast<fp8::ScaledTensorType>(value.getType()))
+        shape = scaled.getShape();
+      else
+        shape = cast<ShapedType>(value.getType()).getShape();
+      if (!ShapedType::isDynamic(shape[*dim]))
+        return SizeExpr{AffineMap::getConstantMap(shape[*dim], ctx), {}};
     }
+    if (isa<fp8::ScaledTensorType>(value.getType()) || definedByFP8(value))
+      return dim ? solveFP8(value, *dim) : std::nullopt;
     int64_t arg = argumentOf(func, value);
     if (arg >= 0)
-      return SizeExpr{AffineMap::get(1, 0, getAffineDimExpr(0, ctx)),
-                      {SizeTerm{arg, dim ? *dim : -1}}};
+      return identity(SizeTerm{arg, dim ? *dim : -1});
     AffineMap map;
     ValueDimList operands;
     auto stop = [&](Value v, std::optional<int64_t>,
                     ValueBoundsConstraintSet &) {
-      return argumentOf(func, v) >= 0;
+      return argumentOf(func, v) >= 0 || definedByFP8(v);
     };
     ValueBoundsConstraintSet::Variable var =
         dim ? ValueBoundsConstraintSet::Variable(value, *dim)
@@ -67,17 +102,64 @@ public:
     if (failed(ValueBoundsConstraintSet::computeBound(
             map, operands, presburger::BoundType::EQ, var, stop)))
       return std::nullopt;
-    SizeExpr expr{map, {}};
+    SmallVector<SizeExpr> parts;
     for (auto &[v, d] : operands) {
+      // An argument, or an fp8 op's result (where `stop` ended the walk);
+      // any other value ValueBounds cannot see through is unknown.
       int64_t a = argumentOf(func, v);
-      if (a < 0)
+      std::optional<SizeExpr> part;
+      if (a >= 0)
+        part = identity(SizeTerm{a, d ? *d : -1});
+      else if (d && definedByFP8(v))
+        part = solveFP8(v, *d);
+      if (!part)
         return std::nullopt;
-      expr.terms.push_back(SizeTerm{a, d ? *d : -1});
+      parts.push_back(*part);
     }
-    return expr;
+    return compose(SizeExpr{map, {}}, parts);
+  }
+
+  /// ceil(`e` / `block`).
+  SizeExpr ceilDiv(const SizeExpr &e, int64_t block) {
+    return SizeExpr{AffineMap::get(e.map.getNumDims(), e.map.getNumSymbols(),
+                                   e.map.getResult(0).ceilDiv(block)),
+                    e.terms};
   }
 
 private:
+  SizeExpr identity(SizeTerm t) {
+    return SizeExpr{
+        AffineMap::get(1, 0, getAffineDimExpr(0, func.getContext())), {t}};
+  }
+
+  /// Dimension `dim` of a result of an fp8 op, from the op's shape rules
+  /// (FP8Ops.td): quantize, dequantize, assemble and disassemble's data
+  /// keep their input's shape, requantize permutes it, disassemble's scales
+  /// are ceil(shape / block), a scaled_matmul's result is [M of a, N of b].
+  std::optional<SizeExpr> solveFP8(Value value, int64_t dim) {
+    Operation *def = value.getDefiningOp();
+    if (!def)
+      return std::nullopt; // an argument of !fp8.scaled type
+    return llvm::TypeSwitch<Operation *, std::optional<SizeExpr>>(def)
+        .Case<fp8::QuantizeOp, fp8::DequantizeOp>(
+            [&](auto op) { return solve(op.getInput(), dim); })
+        .Case([&](fp8::RequantizeOp op) {
+          std::optional<ArrayRef<int64_t>> perm = op.getPermutation();
+          return solve(op.getInput(), perm ? (*perm)[dim] : dim);
+        })
+        .Case([&](fp8::AssembleOp op) { return solve(op.getData(), dim); })
+        .Case([&](fp8::DisassembleOp op) -> std::optional<SizeExpr> {
+          std::optional<SizeExpr> size = solve(op.getInput(), dim);
+          if (!size || value == op.getData())
+            return size;
+          return ceilDiv(*size, op.getInput().getType().getBlockShape()[dim]);
+        })
+        .Case([&](fp8::ScaledMatmulOp op) {
+          return solve(dim == 0 ? op.getA() : op.getB(), 0);
+        })
+        .Default([](Operation *) { return std::nullopt; });
+  }
+
   func::FuncOp func;
 };
 
@@ -147,6 +229,30 @@ void copyEquations(Operation *op, Value source, Value dest, Solver &solver,
     addEquation(out, seen, solver.solve(dest, d), solver.solve(source, d), op);
 }
 
+/// An fp8 op's own size rules (FP8Ops.td): a scaled_matmul's K of a and
+/// of b, its accumulator [M, N]; an assemble's scales ceil(data / block).
+void fp8Equations(Operation *op, Solver &solver, std::vector<SizeEquation> &out,
+                  llvm::StringSet<> &seen) {
+  if (auto mm = dyn_cast<fp8::ScaledMatmulOp>(op)) {
+    addEquation(out, seen, solver.solve(mm.getA(), 1),
+                solver.solve(mm.getB(), 1), op);
+    if (Value c = mm.getC()) {
+      addEquation(out, seen, solver.solve(c, 0), solver.solve(mm.getA(), 0),
+                  op);
+      addEquation(out, seen, solver.solve(c, 1), solver.solve(mm.getB(), 0),
+                  op);
+    }
+  } else if (auto assemble = dyn_cast<fp8::AssembleOp>(op)) {
+    ArrayRef<int64_t> block = assemble.getResult().getType().getBlockShape();
+    for (auto [d, b] : llvm::enumerate(block)) {
+      std::optional<SizeExpr> data = solver.solve(assemble.getData(), d);
+      addEquation(out, seen, solver.solve(assemble.getScales(), d),
+                  data ? std::optional(solver.ceilDiv(*data, b)) : std::nullopt,
+                  op);
+    }
+  }
+}
+
 std::vector<SizeEquation> functionEquations(func::FuncOp func) {
   std::vector<SizeEquation> out;
   llvm::StringSet<> seen;
@@ -158,6 +264,8 @@ std::vector<SizeEquation> functionEquations(func::FuncOp func) {
       copyEquations(op, m.getSource(), m.getDest(), solver, out, seen);
     else if (auto copy = dyn_cast<memref::CopyOp>(op))
       copyEquations(op, copy.getSource(), copy.getTarget(), solver, out, seen);
+    else if (isa<fp8::FP8Dialect>(op->getDialect()))
+      fp8Equations(op, solver, out, seen);
   });
   return out;
 }

@@ -167,3 +167,75 @@ def test_numerics_calls_pass_the_checks():
     q = fp8_mlir.quantize(x, block=(3, 128))
     assert q.scales.shape == (100, 2)
     np.testing.assert_allclose(fp8_mlir.dequantize(q), x, rtol=0.07, atol=1e-6)
+
+
+# The fp8 ops carry their sizes through !fp8.scaled values, which upstream's
+# ValueBounds does not see: the checks follow them by the ops' shape rules
+# (a quantized tensor has its input's shape, a scaled_matmul's result is
+# [M of a, N of b], an assembled tensor's scales are ceil(data / block)).
+# Unchecked, each call below wrote past `o` or read past the scales
+# (SIGSEGV, or "free(): corrupted unsorted chunks").
+FP8_OPS = """
+!act = !fp8.scaled<?x256xf8E4M3FN, block = [1, 128], scale = f32>
+!wt = !fp8.scaled<128x256xf8E4M3FN, block = [128, 128], scale = f32>
+func.func @qdq(%x: memref<?x256xf32>, %o: memref<?x256xf32>) {
+  %tx = bufferization.to_tensor %x restrict : memref<?x256xf32> to tensor<?x256xf32>
+  %q = fp8.quantize %tx : tensor<?x256xf32> -> !act
+  %r = fp8.dequantize %q : !act -> tensor<?x256xf32>
+  bufferization.materialize_in_destination %r in restrict writable %o : (tensor<?x256xf32>, memref<?x256xf32>) -> ()
+  return
+}
+func.func @linear(%x: memref<?x256xf32>, %w: memref<128x256xf32>, %o: memref<?x128xf32>) {
+  %tx = bufferization.to_tensor %x restrict : memref<?x256xf32> to tensor<?x256xf32>
+  %tw = bufferization.to_tensor %w restrict : memref<128x256xf32> to tensor<128x256xf32>
+  %qx = fp8.quantize %tx : tensor<?x256xf32> -> !act
+  %qw = fp8.quantize %tw : tensor<128x256xf32> -> !wt
+  %y = fp8.scaled_matmul %qx, %qw : !act, !wt -> tensor<?x128xf32>
+  bufferization.materialize_in_destination %y in restrict writable %o : (tensor<?x128xf32>, memref<?x128xf32>) -> ()
+  return
+}
+func.func @asm(%d: memref<?x256xf8E4M3FN>, %s: memref<?x2xf32>, %o: memref<?x256xf32>) {
+  %td = bufferization.to_tensor %d restrict : memref<?x256xf8E4M3FN> to tensor<?x256xf8E4M3FN>
+  %ts = bufferization.to_tensor %s restrict : memref<?x2xf32> to tensor<?x2xf32>
+  %q = fp8.assemble %td, %ts : tensor<?x256xf8E4M3FN>, tensor<?x2xf32> -> !act
+  %r = fp8.dequantize %q : !act -> tensor<?x256xf32>
+  bufferization.materialize_in_destination %r in restrict writable %o : (tensor<?x256xf32>, memref<?x256xf32>) -> ()
+  return
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def fp8_ops():
+    return fp8_mlir.jit(FP8_OPS, "fp8-cpu-pipeline")
+
+
+def test_sizes_through_quantize_and_dequantize(fp8_ops):
+    x = np.ones((64, 256), F32)
+    o = np.zeros((64, 256), F32)
+    fp8_ops.qdq(x, o)
+    np.testing.assert_array_equal(o, 1.0)  # 1.0 is exact in E4M3
+    with pytest.raises(ValueError, match=r"argument 1 of 'qdq': dimension 0 is 3, but the function needs 64 "
+                                         r"\(dimension 0 of argument 0"):
+        fp8_ops.qdq(x, np.zeros((3, 256), F32))
+
+
+def test_sizes_through_scaled_matmul(fp8_ops):
+    # 448 = E4M3's largest value: every scale is amax / 448 = 1, exact.
+    x, w = np.full((64, 256), 448, F32), np.full((128, 256), 448, F32)
+    o = np.zeros((64, 128), F32)
+    fp8_ops.linear(x, w, o)
+    np.testing.assert_array_equal(o, 256 * 448.0 * 448.0)  # 196 * 2^18: exact in f32
+    with pytest.raises(ValueError, match=r"argument 2 of 'linear': dimension 0 is 3, but the function needs 64 "
+                                         r"\(dimension 0 of argument 0"):
+        fp8_ops.linear(x, w, np.zeros((3, 128), F32))
+
+
+def test_assembled_scales_cover_the_data(fp8_ops):
+    codes = np.full((256, 256), 0x38, np.uint8)  # E4M3 1.0
+    o = np.zeros((256, 256), F32)
+    fp8_ops.asm(codes, np.full((256, 2), 2.0, F32), o)
+    np.testing.assert_array_equal(o, 2.0)
+    # ceil(256 rows / 1) = 256 scale rows, not 1.
+    with pytest.raises(ValueError, match=r"argument 1 of 'asm': dimension 0 is 1, but the function needs 256 "):
+        fp8_ops.asm(codes, np.full((1, 2), 2.0, F32), o)

@@ -67,6 +67,58 @@ void fp8::populateFP8FunctionBoundaryConversion(TypeConverter &converter,
                                                        target);
 }
 
+/// The type, other than !fp8.scaled itself, that nests one (a tensor of
+/// them, a function value's type), or null.
+static Type nestingScaled(Type t) {
+  if (isa<ScaledTensorType>(t))
+    return {};
+  bool nests = false;
+  t.walk([&](ScaledTensorType) { nests = true; });
+  return nests ? t : Type();
+}
+
+LogicalResult fp8::verifyScaledValuesConvertible(Operation *root,
+                                                 StringRef pass) {
+  WalkResult result = root->walk([&](Operation *op) {
+    auto refuse = [&](Type t, StringRef what) {
+      op->emitOpError() << pass << ": " << what << " has type " << t
+                        << ", which nests !fp8.scaled: not supported (the 1:N "
+                           "conversion of !fp8.scaled into its data and "
+                           "scale tensors rewrites values of that type, "
+                           "function signatures, direct calls, returns and "
+                           "scf ops, not types built from it: a "
+                           "tensor of scaled tensors, a function value for "
+                           "func.constant or func.call_indirect)";
+      return WalkResult::interrupt();
+    };
+    for (Value v : op->getOperands())
+      if (Type t = nestingScaled(v.getType()))
+        return refuse(t, "an operand");
+    for (Value v : op->getResults())
+      if (Type t = nestingScaled(v.getType()))
+        return refuse(t, "a result");
+    for (Region &r : op->getRegions())
+      for (Block &b : r)
+        for (BlockArgument a : b.getArguments()) {
+          if (Type t = nestingScaled(a.getType()))
+            return refuse(t, "a block argument");
+          // The conversion leaves a non-entry block's signature as it is.
+          if (isa<ScaledTensorType>(a.getType()) && !b.isEntryBlock()) {
+            op->emitOpError()
+                << pass << ": argument #" << a.getArgNumber()
+                << " of a block other than the entry block has type "
+                << a.getType()
+                << ": not supported (a !fp8.scaled value passed by a branch, "
+                   "cf.br or cf.cond_br; structured control flow, scf.if "
+                   "and scf.for, carries one)";
+            return WalkResult::interrupt();
+          }
+        }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
 namespace {
 struct FP8DecomposePass : fp8::impl::FP8DecomposePassBase<FP8DecomposePass> {
   void runOnOperation() override {
@@ -77,7 +129,9 @@ struct FP8DecomposePass : fp8::impl::FP8DecomposePassBase<FP8DecomposePass> {
     ConversionTarget target(*ctx);
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     populateFP8FunctionBoundaryConversion(converter, patterns, target);
-    if (failed(applyPartialConversion(getOperation(), target,
+    if (failed(
+            verifyScaledValuesConvertible(getOperation(), "fp8-decompose")) ||
+        failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       signalPassFailure();
   }

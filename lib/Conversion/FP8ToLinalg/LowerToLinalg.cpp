@@ -932,7 +932,9 @@ struct FP8LowerToLinalgPass
     populateFP8FunctionBoundaryConversion(converter, patterns, target);
     populateFP8ToLinalgPatterns(converter, patterns, accumulation,
                                 tiled ? vectorLanes : 0);
-    if (failed(applyPartialConversion(getOperation(), target,
+    if (failed(verifyScaledValuesConvertible(getOperation(),
+                                             "fp8-lower-to-linalg")) ||
+        failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       return signalPassFailure();
     // The BF16 kernel's last k16 step adds TMA's +0.0 fill past K (the K

@@ -374,6 +374,7 @@ struct FP8OutlineHostKernelsPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     kernels.reset();
+    kernelsByHash.clear();
     loopWhy.clear();
     fused.clear();
     foldedInits.clear();
@@ -458,6 +459,47 @@ struct FP8OutlineHostKernelsPass
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                     b.getUnitAttr());
     return m;
+  }
+
+  /// The kernels outlined so far by kernelHash: a step repeats each layer's
+  /// ops on the same shapes, so most of its kernels are copies of the
+  /// first layer's (22 distinct of 586 at 32 layers), and each launch of a
+  /// copy takes the first instead (the kernel module, its NVVM lowering
+  /// and its binary stay the size of one layer's).
+  llvm::DenseMap<size_t, SmallVector<gpu::GPUFuncOp, 1>> kernelsByHash;
+
+  /// A hash of `kernel`'s type and body, its name and locations left out:
+  /// kernels OperationEquivalence finds equal hash alike.
+  static size_t kernelHash(gpu::GPUFuncOp kernel) {
+    llvm::hash_code h = hash_value(kernel.getFunctionType());
+    kernel.getBody().walk([&](Operation *op) {
+      h = llvm::hash_combine(h, OperationEquivalence::computeHash(
+                                    op, OperationEquivalence::ignoreHashValue,
+                                    OperationEquivalence::ignoreHashValue,
+                                    OperationEquivalence::IgnoreLocations));
+    });
+    return h;
+  }
+
+  /// An outlined kernel that computes what the new, not yet inserted
+  /// `kernel` does (the same type, attributes and body up to locations;
+  /// its own name compared as the candidate's), or null.
+  gpu::GPUFuncOp equivalentKernel(gpu::GPUFuncOp kernel) {
+    auto it = kernelsByHash.find(kernelHash(kernel));
+    if (it == kernelsByHash.end())
+      return {};
+    StringAttr name = SymbolTable::getSymbolName(kernel);
+    gpu::GPUFuncOp same;
+    for (gpu::GPUFuncOp candidate : it->second) {
+      SymbolTable::setSymbolName(kernel, SymbolTable::getSymbolName(candidate));
+      if (OperationEquivalence::isEquivalentTo(
+              candidate, kernel, OperationEquivalence::IgnoreLocations)) {
+        same = candidate;
+        break;
+      }
+    }
+    SymbolTable::setSymbolName(kernel, name);
+    return same;
   }
 
   /// Why the host loops that view their buffers per iteration are not
@@ -1040,9 +1082,15 @@ struct FP8OutlineHostKernelsPass
     for (Operation *o : llvm::reverse(ops))
       if (o != kernel && isOpTriviallyDead(o))
         o->erase();
-    kernelModule(module).insert(kernel);
-    if (failed(copyConstantGlobals(module, kernel)))
-      return failure();
+    if (gpu::GPUFuncOp same = equivalentKernel(kernel)) {
+      kernel.erase();
+      kernel = same;
+    } else {
+      kernelModule(module).insert(kernel);
+      kernelsByHash[kernelHash(kernel)].push_back(kernel);
+      if (failed(copyConstantGlobals(module, kernel)))
+        return failure();
+    }
     rewriter.setInsertionPoint(launch);
     gpu::LaunchFuncOp::create(
         rewriter, loc, kernel, launch.getGridSizeOperandValues(),

@@ -232,9 +232,18 @@ LogicalResult tile(ScaledMatmulOp op, int64_t blockMOpt, int64_t blockN) {
   s.K = aTy.getShape()[1];
   s.N = bTy.getShape()[0];
   s.interval = op.getPromoteInterval();
-  s.blockM =
-      blockMOpt > 0 ? blockMOpt : chooseGemmKernelConfig(s.M, s.N, s.K).blockM;
-  s.blockN = blockN;
+  // A tile past the problem rounded up to 128 computes what that one does:
+  // clamped, so that the accumulator's static [BLOCK_M, BLOCK_N] shape
+  // stays near the problem's size (an option near INT64_MAX would size it
+  // past any memory). The kernel's own tiles are never clamped.
+  auto clampTile = [](int64_t tile, int64_t extent) {
+    return std::min(
+        tile, GemmKernelConfig::roundUp(std::max<int64_t>(extent, 1), 128));
+  };
+  s.blockM = clampTile(
+      blockMOpt > 0 ? blockMOpt : chooseGemmKernelConfig(s.M, s.N, s.K).blockM,
+      s.M);
+  s.blockN = clampTile(blockN, s.N);
   s.aBlock = aTy.getBlockShape();
   s.bBlock = bTy.getBlockShape();
   s.f32 = b.getF32Type();
@@ -252,13 +261,13 @@ LogicalResult tile(ScaledMatmulOp op, int64_t blockMOpt, int64_t blockN) {
   s.zero =
       arith::ConstantFloatOp::create(b, cast<FloatType>(s.f32), APFloat(0.0f));
   Value out = tensor::EmptyOp::create(b, resTy.getShape(), s.outElt);
-  s.accTy = RankedTensorType::get({s.blockM, blockN}, s.f32);
+  s.accTy = RankedTensorType::get({s.blockM, s.blockN}, s.f32);
 
   auto mLoop = buildFor(
       b, s.c0, s.t.idx(GemmKernelConfig::ceilDiv(s.M, s.blockM)), s.c1, {out},
       [&](Value mt, ValueRange outM) -> SmallVector<Value> {
         auto nLoop = buildFor(
-            b, s.c0, s.t.idx(GemmKernelConfig::ceilDiv(s.N, blockN)), s.c1,
+            b, s.c0, s.t.idx(GemmKernelConfig::ceilDiv(s.N, s.blockN)), s.c1,
             outM, [&](Value nt, ValueRange outN) -> SmallVector<Value> {
               return {s.emitTile(mt, nt, outN[0])};
             });

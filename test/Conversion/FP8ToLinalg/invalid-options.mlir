@@ -17,6 +17,13 @@
 // LANES: fp8-lower-to-linalg: option vector-lanes=4 is not supported: expected 8 (AVX2) or 16 (AVX-512)
 // RUN: not fp8-opt %s -fp8-cpu-pipeline='vector-lanes=32' 2>&1 | FileCheck %s --check-prefix=LANES32
 // LANES32: fp8-lower-to-linalg: option vector-lanes=32 is not supported
+// threads: at most 1024 (OpenMP's num_threads is an i32: 2^32 - 1 became
+// -1 silently; a team past the cores aborts in libomp at run time).
+// RUN: not fp8-opt %s -fp8-cpu-pipeline='threads=4294967295' 2>&1 | FileCheck %s --check-prefix=THREADS
+// THREADS: fp8-cpu-pipeline: option threads=4294967295 is invalid (expected 0 = OpenMP's default, 1 = sequential, or at most 1024 threads)
+// RUN: not fp8-opt %s -fp8-cpu-pipeline='threads=1025' 2>&1 | FileCheck %s --check-prefix=THREADS1025
+// THREADS1025: option threads=1025 is invalid
+// RUN: fp8-opt %s -fp8-cpu-pipeline='threads=1024' -o /dev/null
 // accumulator: one of exact, sm90, sm89; the generic accumulator-bits=N
 // cannot be combined with a hardware model nor with an explicit exact.
 // RUN: not fp8-opt %s -fp8-lower-to-linalg='accumulator=sm100' 2>&1 | FileCheck %s --check-prefix=MODEL

@@ -14,11 +14,12 @@
 //
 // The boundary conversion covers func.func/call/return and the scf
 // structural ops; an !fp8.scaled value carried by an unstructured branch
-// (a cf block argument) is not converted, and the conversion fails on the
-// enclosing function rather than producing half-converted IR. (The message
-// is the dialect conversion driver's; it does not name the branch.)
+// (a cf block argument) is not converted: an error naming the block
+// argument and its type, before anything is converted (it was the dialect
+// conversion driver's "failed to legalize operation 'func.func'", which
+// named neither).
 
-// expected-error @+1 {{failed to legalize operation 'func.func' that was explicitly marked illegal}}
+// expected-error @+1 {{argument #0 of a block other than the entry block has type '!fp8.scaled<32x256xf8E4M3FN, block = [1, 128], scale = f32>': not supported (a !fp8.scaled value passed by a branch, cf.br or cf.cond_br; structured control flow, scf.if and scf.for, carries one)}}
 func.func @cf_block_argument(%x: tensor<32x256xf32>) -> tensor<32x256xf32> {
   %q = fp8.quantize %x : tensor<32x256xf32> -> !fp8.scaled<32x256xf8E4M3FN, block = [1, 128], scale = f32>
   cf.br ^bb1(%q : !fp8.scaled<32x256xf8E4M3FN, block = [1, 128], scale = f32>)
@@ -29,7 +30,7 @@ func.func @cf_block_argument(%x: tensor<32x256xf32>) -> tensor<32x256xf32> {
 
 // -----
 
-// expected-error @+1 {{failed to legalize operation 'func.func' that was explicitly marked illegal}}
+// expected-error @+1 {{argument #0 of a block other than the entry block has type '!fp8.scaled<64x128xf8E5M2, block = [1, 32], scale = f8E8M0FNU>'}}
 func.func @cond_br_scaled_argument(%c: i1, %p: !fp8.scaled<64x128xf8E5M2, block = [1, 32], scale = f8E8M0FNU>,
                                    %q: !fp8.scaled<64x128xf8E5M2, block = [1, 32], scale = f8E8M0FNU>) -> tensor<64x128xbf16> {
   cf.cond_br %c, ^bb1(%p : !fp8.scaled<64x128xf8E5M2, block = [1, 32], scale = f8E8M0FNU>),

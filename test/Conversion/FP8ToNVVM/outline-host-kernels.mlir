@@ -470,3 +470,66 @@ func.func @const_table(%a: memref<4x8xf32>, %b: memref<8xf32>, %out: memref<4x8x
 // CHECK-NOT: memref.get_global
 // CHECK: gpu.return
 // REMARK: remark: runs on the host (fp8-outline-host-kernels): its body's arith.addf has fast-math flags
+
+// -----
+
+// A step repeats its layers' ops on the same shapes: an op whose kernel
+// would be a copy of one outlined before (the same type, attributes and
+// body, up to names and locations) launches that kernel, here across two
+// functions. Another shape or another body is a kernel of its own: a - b
+// and b - a hash alike (the same ops), their bodies differ.
+#id = affine_map<(d0) -> (d0)>
+func.func @layer0(%a: memref<64xf32>, %b: memref<64xf32>, %c: memref<32xf32>, %d: memref<64xf32>) {
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%a : memref<64xf32>) outs(%b : memref<64xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    %s = arith.mulf %x, %x : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%b : memref<64xf32>) outs(%a : memref<64xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    %s = arith.mulf %x, %x : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%c : memref<32xf32>) outs(%c : memref<32xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    %s = arith.mulf %x, %x : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]}
+      ins(%a, %b : memref<64xf32>, memref<64xf32>) outs(%d : memref<64xf32>) {
+  ^bb0(%x: f32, %y: f32, %z: f32):
+    %s = arith.subf %x, %y : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+func.func @layer1(%a: memref<64xf32>, %b: memref<64xf32>, %d: memref<64xf32>) {
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%a : memref<64xf32>) outs(%b : memref<64xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    %s = arith.mulf %x, %x : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]}
+      ins(%a, %b : memref<64xf32>, memref<64xf32>) outs(%d : memref<64xf32>) {
+  ^bb0(%x: f32, %y: f32, %z: f32):
+    %s = arith.subf %y, %x : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// CHECK-LABEL: func.func @layer0(
+// CHECK: gpu.launch_func @fp8_host_kernels::@[[SQUARE:layer0_generic]] {{.*}} args(%arg0 : memref<64xf32>, %arg1 : memref<64xf32>)
+// CHECK: gpu.launch_func @fp8_host_kernels::@[[SQUARE]] {{.*}} args(%arg1 : memref<64xf32>, %arg0 : memref<64xf32>)
+// CHECK: gpu.launch_func @fp8_host_kernels::@[[SHORT:layer0_generic_[0-9]+]] {{.*}} args(%arg2 : memref<32xf32>)
+// CHECK: gpu.launch_func @fp8_host_kernels::@[[AMINUSB:layer0_generic_[0-9]+]] {{.*}} args(%arg0 : memref<64xf32>, %arg1 : memref<64xf32>, %arg3 : memref<64xf32>)
+// CHECK-LABEL: func.func @layer1(
+// CHECK: gpu.launch_func @fp8_host_kernels::@[[SQUARE]] {{.*}} args(%arg0 : memref<64xf32>, %arg1 : memref<64xf32>)
+// CHECK: gpu.launch_func @fp8_host_kernels::@[[BMINUSA:layer1_generic]] {{.*}} args(%arg0 : memref<64xf32>, %arg1 : memref<64xf32>, %arg2 : memref<64xf32>)
+// CHECK: gpu.module @fp8_host_kernels
+// CHECK-COUNT-4: gpu.func
+// CHECK-NOT: gpu.func

@@ -67,3 +67,13 @@ func.func @small_m_acc(%a: !fp8.scaled<8x256xf8E4M3FN, block = [1, 128], scale =
   %d = fp8.scaled_matmul %a, %b acc(%c : tensor<8x256xbf16>) : !fp8.scaled<8x256xf8E4M3FN, block = [1, 128], scale = f32>, !fp8.scaled<256x256xf8E4M3FN, block = [128, 128], scale = f32> -> tensor<8x256xf32>
   return %d : tensor<8x256xf32>
 }
+
+// Tile options past the problem (here near INT64_MAX, where ceil(M /
+// BLOCK_M) computed as (M + BLOCK_M - 1) / BLOCK_M overflowed to no tile
+// at all, and the accumulator's static shape outgrew any memory) compute
+// what tiles of the problem's size rounded up to 128 do: one tile each way.
+// RUN: fp8-opt %s --fp8-tile-scaled-matmul="block-m=9223372036854775807 block-n=9223372036854775807" --canonicalize | FileCheck %s --check-prefix=HUGE
+// HUGE-LABEL: func.func @tails
+// HUGE-NOT: scf.for %{{.*}} = %c0 to %c0
+// HUGE: tensor.empty() : tensor<128x256xf32>
+// HUGE: scf.for %{{.*}} = %c0 to %c3 step %c1

@@ -52,6 +52,14 @@ enum class AccumulatorModel {
 /// `converter`, with `fp8.assemble` / `fp8.disassemble` as materializations.
 void populateFP8DecomposeTypeConversion(TypeConverter &converter);
 
+/// Fails, with an error naming the op, when a value under `root` has a
+/// type that nests `!fp8.scaled` (`tensor<2x!fp8.scaled<...>>`, the
+/// function type of func.constant) or a block other than its region's
+/// entry block takes a `!fp8.scaled` argument (a branch's operand): the
+/// 1:N conversion has no rule for those. `pass` names the pass in the
+/// error.
+LogicalResult verifyScaledValuesConvertible(Operation *root, StringRef pass);
+
 /// Converts func.func signatures, func.call and func.return (and scf
 /// structural ops) through `converter`, and marks them legal once their
 /// types are.

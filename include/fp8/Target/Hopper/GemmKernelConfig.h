@@ -281,8 +281,11 @@ struct GemmKernelConfig {
   static constexpr int64_t kStoreStagingElemBytes = 4;
   static constexpr int64_t kStoreStagingCodeBytes = 1;
 
+  /// ceil(a / b) for b > 0. Not (a + b - 1) / b: that overflows int64 for
+  /// a size near INT64_MAX (a tile, block or promotion interval option
+  /// larger than the problem, which means the whole dimension).
   static constexpr int64_t ceilDiv(int64_t a, int64_t b) {
-    return (a + b - 1) / b;
+    return a / b + (a % b > 0);
   }
   static constexpr int64_t roundUp(int64_t a, int64_t b) {
     return ceilDiv(a, b) * b;

@@ -66,8 +66,11 @@ struct QuantizeKernelConfig {
   static constexpr int64_t kWarps = kThreads / 32;
   static constexpr int64_t kColsPerLane = kBlockCols / 32;
 
+  /// ceil(a / b) for b > 0. Not (a + b - 1) / b: that overflows int64 for
+  /// a size near INT64_MAX (a tile, block or promotion interval option
+  /// larger than the problem, which means the whole dimension).
   static constexpr int64_t ceilDiv(int64_t a, int64_t b) {
-    return (a + b - 1) / b;
+    return a / b + (a % b > 0);
   }
 
   int64_t rowBlocks() const { return ceilDiv(rows, blockRows); }

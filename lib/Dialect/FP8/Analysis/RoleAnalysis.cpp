@@ -26,10 +26,21 @@ static bool resultsAre(AffineMap map, ArrayRef<unsigned> dims) {
   return true;
 }
 
+bool fp8::hasMulAddBody(linalg::LinalgOp op) {
+  Block *body = op.getBlock();
+  return body && llvm::all_of(body->getOperations(), [](Operation &o) {
+           return o.getNumOperands() != 1 ||
+                  isa<linalg::YieldOp, arith::ExtFOp, arith::TruncFOp,
+                      arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp,
+                      arith::SIToFPOp, arith::UIToFPOp>(o);
+         });
+}
+
 std::optional<Contraction> fp8::matchContraction(Operation *op) {
   auto lop = dyn_cast<linalg::LinalgOp>(op);
   if (!lop || !lop.hasPureTensorSemantics() || lop.getNumDpsInputs() != 2 ||
-      lop.getNumDpsInits() != 1 || !linalg::isaContractionOpInterface(lop))
+      lop.getNumDpsInits() != 1 || !linalg::isaContractionOpInterface(lop) ||
+      !hasMulAddBody(lop))
     return std::nullopt;
   FailureOr<linalg::ContractionDimensions> dims =
       linalg::inferContractionDims(lop);

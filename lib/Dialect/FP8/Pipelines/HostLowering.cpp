@@ -227,9 +227,12 @@ void fp8::detail::buildHostLowering(OpPassManager &pm,
   // holds every layer's) as one function of its own, the rest compiled
   // unoptimised: LLVM's work then stays linear in the layers.
   pm.addPass(createFP8OutlineLoopsPass());
-  // One block per top-level loop: convert-scf-to-cf then stays linear in
-  // the function.
-  pm.addPass(createFP8SplitBlocksPass());
+  // One block per top-level loop, and at most 64 ops per block:
+  // convert-scf-to-cf and the conversions to LLVM then stay linear in the
+  // function (a GPU host step has no loops left, only launches).
+  FP8SplitBlocksPassOptions splitOptions;
+  splitOptions.maxBlockOps = 64;
+  pm.addPass(createFP8SplitBlocksPass(splitOptions));
   pm.addPass(createSCFToControlFlowPass());
   // expand-strided-metadata crashes on an expand_shape with two run-time
   // sizes in a group ([B * S, H] -> [B, S, H]): those are written first.

@@ -109,6 +109,14 @@ void fp8::registerFP8CPUPipeline() {
                                         options.accumulatorBits,
                                         options.accumulator.hasValue(), error)))
           return errorHandler("fp8-cpu-pipeline: " + error);
+        // OpenMP's num_threads is an i32, and a team past the cores only
+        // fails at run time (libomp aborts when it cannot start them).
+        if (options.threads > kMaxCPUThreads)
+          return errorHandler("fp8-cpu-pipeline: option threads=" +
+                              Twine(unsigned(options.threads)) +
+                              " is invalid (expected 0 = OpenMP's default, 1 "
+                              "= sequential, or at most " +
+                              Twine(kMaxCPUThreads) + " threads)");
         buildFP8CPUPipeline(pm, options);
         return success();
       },

@@ -3,6 +3,8 @@
 // Keeps convert-scf-to-cf linear in the function: it splits a block at
 // every loop it lowers and moves all the ops after it (Passes.td), so the
 // blocks are split here first, from the end, where each split is cheap.
+// Bounded blocks (max-block-ops) keep the conversions to LLVM linear too:
+// their dominance checks recompute a block's op order.
 //
 //===----------------------------------------------------------------------===//
 #include "fp8/Dialect/FP8/Transforms/Passes.h"
@@ -19,14 +21,21 @@ using namespace mlir;
 
 namespace {
 
-/// Splits `block` after each op with regions, last first: each split moves
+/// Splits `block` after each op with regions and, `maxOps` > 0, after
+/// every `maxOps`-th op of a run without one, last first: each split moves
 /// the ops up to the previous split point, so the work is linear in the
 /// block.
-void splitAfterRegionOps(Block &block) {
+void splitBlock(Block &block, int64_t maxOps) {
   SmallVector<Operation *> points;
-  for (Operation &op : block.without_terminator())
-    if (op.getNumRegions() > 0 && op.getNextNode() != block.getTerminator())
+  int64_t run = 0;
+  for (Operation &op : block.without_terminator()) {
+    ++run;
+    bool split = op.getNumRegions() > 0 || (maxOps > 0 && run == maxOps);
+    if (split && op.getNextNode() != block.getTerminator()) {
       points.push_back(&op);
+      run = 0;
+    }
+  }
   OpBuilder b(block.getParent()->getContext());
   for (Operation *op : llvm::reverse(points)) {
     Block *rest = block.splitBlock(op->getNextNode());
@@ -40,7 +49,13 @@ class SplitBlocksPass
 public:
   using FP8SplitBlocksPassBase::FP8SplitBlocksPassBase;
   void runOnOperation() override {
-    getOperation()->walk([](FunctionOpInterface func) {
+    if (maxBlockOps < 0) {
+      ::mlir::emitError(getOperation()->getLoc(),
+                        "fp8-split-blocks: max-block-ops must be >= 0, got ")
+          << static_cast<int64_t>(maxBlockOps);
+      return signalPassFailure();
+    }
+    getOperation()->walk([&](FunctionOpInterface func) {
       if (func.isExternal())
         return;
       // The original blocks only: the new ones hold no region op to split
@@ -50,7 +65,7 @@ public:
         blocks.push_back(&block);
       for (Block *block : blocks)
         if (block->mightHaveTerminator())
-          splitAfterRegionOps(*block);
+          splitBlock(*block, maxBlockOps);
     });
   }
 };

@@ -59,3 +59,47 @@ func.func @straight(%n: index, %m: memref<?xf32>) {
   }
   return
 }
+
+// -----
+
+// max-block-ops = 2: a run of ops without regions is split after every
+// second op (a GPU host step's launches and calls: bounded blocks keep the
+// conversions to LLVM linear), never before the terminator; an op with
+// regions still ends its block and starts a new run.
+// RUN: fp8-opt %s -split-input-file -fp8-split-blocks=max-block-ops=2 | FileCheck %s --check-prefix=BOUND
+// BOUND-LABEL: func.func @runs
+// BOUND-NEXT: arith.constant 0
+// BOUND-NEXT: arith.constant 1
+// BOUND-NEXT: cf.br ^[[B1:bb[0-9]+]]
+// BOUND-NEXT: ^[[B1]]:
+// BOUND-NEXT: arith.constant 2.0
+// BOUND-NEXT: scf.for
+// BOUND: }
+// BOUND-NEXT: cf.br ^[[B2:bb[0-9]+]]
+// BOUND-NEXT: ^[[B2]]:
+// BOUND-NEXT: memref.store
+// BOUND-NEXT: memref.store
+// BOUND-NEXT: cf.br ^[[B3:bb[0-9]+]]
+// BOUND-NEXT: ^[[B3]]:
+// BOUND-NEXT: memref.store
+// BOUND-NEXT: return
+func.func @runs(%n: index, %m: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %f = arith.constant 2.0 : f32
+  scf.for %i = %c0 to %n step %c1 {
+    memref.store %f, %m[%i] : memref<?xf32>
+  }
+  memref.store %f, %m[%c0] : memref<?xf32>
+  memref.store %f, %m[%c1] : memref<?xf32>
+  memref.store %f, %m[%n] : memref<?xf32>
+  return
+}
+
+// -----
+
+// RUN: not fp8-opt %s -split-input-file -fp8-split-blocks=max-block-ops=-1 2>&1 | FileCheck %s --check-prefix=NEGATIVE
+// NEGATIVE: fp8-split-blocks: max-block-ops must be >= 0, got -1
+func.func @negative() {
+  return
+}

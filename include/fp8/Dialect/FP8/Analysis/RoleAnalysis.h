@@ -50,8 +50,18 @@ struct Contraction {
   std::string unsupportedReason;
 };
 
+/// True when the only single-operand ops of `op`'s body are numeric casts
+/// (arith extf, truncf, extsi, extui, trunci, sitofp, uitofp).
+/// linalg::isaContractionOpInterface checks the multiply-accumulate's
+/// shape, but looks through every single-operand op, so without this a
+/// generic computing c - a * b (negf), |a| * b (absf) or exp(a) * b would
+/// be taken for a matmul and rewritten into an FP8 one: silently wrong.
+bool hasMulAddBody(linalg::LinalgOp op);
+
 /// Matches a matmul-like linalg contraction (linalg.matmul, batch_matmul,
-/// contraction-shaped generics) with exactly one N and one K loop.
+/// contraction-shaped generics whose body hasMulAddBody) with exactly one
+/// N and one K loop, of any element type (the passes refuse non-float
+/// ones with a remark).
 std::optional<Contraction> matchContraction(Operation *op);
 
 /// True for ops that only move or reshape data: tensor reshapes and casts,

@@ -103,6 +103,9 @@ struct FP8PipelineOptions : public PassPipelineOptions<FP8PipelineOptions> {
 /// canonicalize.
 void buildFP8Pipeline(OpPassManager &pm, const FP8PipelineOptions &options);
 
+/// The most threads fp8-cpu-pipeline's `threads` option takes.
+constexpr unsigned kMaxCPUThreads = 1024;
+
 /// Options of `fp8-cpu-pipeline`.
 struct FP8CPUPipelineOptions
     : public PassPipelineOptions<FP8CPUPipelineOptions> {
@@ -142,8 +145,9 @@ struct FP8CPUPipelineOptions
                      "over chunks of block rows): 1 = sequential code (the "
                      "default, no runtime "
                      "library); N > 1 = an OpenMP parallel loop of N "
-                     "threads; 0 = OpenMP's default (OMP_NUM_THREADS, else "
-                     "every core). With OpenMP the program needs the LLVM "
+                     "threads (at most 1024); 0 = OpenMP's default "
+                     "(OMP_NUM_THREADS, else every core). With OpenMP the "
+                     "program needs the LLVM "
                      "OpenMP runtime (libomp) at run time"),
       llvm::cl::init(1)};
   PassOptions::Option<bool> deallocate{
