@@ -481,16 +481,15 @@ struct FP8OutlineHostKernelsPass
     return h;
   }
 
-  /// An outlined kernel that computes what the new, not yet inserted
-  /// `kernel` does (the same type, attributes and body up to locations;
-  /// its own name compared as the candidate's), or null.
-  gpu::GPUFuncOp equivalentKernel(gpu::GPUFuncOp kernel) {
-    auto it = kernelsByHash.find(kernelHash(kernel));
-    if (it == kernelsByHash.end())
-      return {};
+  /// The one of `candidates` (outlined kernels of `kernel`'s hash) that
+  /// computes what the new, not yet inserted `kernel` does (the same type,
+  /// attributes and body up to locations; its own name compared as the
+  /// candidate's), or null.
+  static gpu::GPUFuncOp equivalentKernel(gpu::GPUFuncOp kernel,
+                                         ArrayRef<gpu::GPUFuncOp> candidates) {
     StringAttr name = SymbolTable::getSymbolName(kernel);
     gpu::GPUFuncOp same;
-    for (gpu::GPUFuncOp candidate : it->second) {
+    for (gpu::GPUFuncOp candidate : candidates) {
       SymbolTable::setSymbolName(kernel, SymbolTable::getSymbolName(candidate));
       if (OperationEquivalence::isEquivalentTo(
               candidate, kernel, OperationEquivalence::IgnoreLocations)) {
@@ -1082,12 +1081,14 @@ struct FP8OutlineHostKernelsPass
     for (Operation *o : llvm::reverse(ops))
       if (o != kernel && isOpTriviallyDead(o))
         o->erase();
-    if (gpu::GPUFuncOp same = equivalentKernel(kernel)) {
+    SmallVector<gpu::GPUFuncOp, 1> &sameHash =
+        kernelsByHash[kernelHash(kernel)];
+    if (gpu::GPUFuncOp same = equivalentKernel(kernel, sameHash)) {
       kernel.erase();
       kernel = same;
     } else {
       kernelModule(module).insert(kernel);
-      kernelsByHash[kernelHash(kernel)].push_back(kernel);
+      sameHash.push_back(kernel);
       if (failed(copyConstantGlobals(module, kernel)))
         return failure();
     }
